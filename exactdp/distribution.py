@@ -1,0 +1,226 @@
+"""The output distribution of a selection mechanism on one score vector.
+
+One object, four views computed on demand and never fed into each other silently:
+
+- ``probabilities``: exact sympy expressions (``sum - 1`` simplifies to 0);
+- ``evalf(dps)``: mpmath numbers correct to ``dps`` significant digits;
+- ``to_numpy()``: float64, relative accuracy about 1e-12 or better;
+- ``rational_form()``: for rational scores, functions of ``x = exp(-eps/(c*Delta*L))``;
+
+plus ``sample`` (the mechanism's own randomized algorithm, an independent route) and the
+utility summaries users expect from ``scipy.stats`` (``pmf``, ``entropy``, ``expect``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+import mpmath
+import numpy as np
+import sympy
+
+from .scores import ScoreVector
+
+if TYPE_CHECKING:
+    from .mechanisms.base import Mechanism, RationalForm
+
+__all__ = ["OutputDistribution"]
+
+
+def _check_dps(dps: object) -> int:
+    if isinstance(dps, bool) or not isinstance(dps, (int, np.integer)) or dps < 1:
+        raise ValueError(f"evalf: dps must be a positive integer, got {dps!r}")
+    return int(dps)
+
+
+@dataclass(frozen=True, eq=False)
+class OutputDistribution:
+    """Distribution of ``M(q)`` over the output indices ``0..n-1`` (input order).
+
+    Build it with ``mechanism.distribution(scores)``.
+    """
+
+    mechanism: Mechanism
+    scores: ScoreVector
+
+    # ------------------------------------------------------------------ sizes
+    @property
+    def n(self) -> int:
+        """Size of the range."""
+        return self.scores.n
+
+    def __len__(self) -> int:
+        return self.n
+
+    # ------------------------------------------------------------------ exact view
+    @cached_property
+    def probabilities(self) -> tuple[sympy.Expr, ...]:
+        """Exact output probabilities as sympy expressions, in input order.
+
+        Their sum is exactly 1 (``sympy.simplify(sum(p) - 1) == 0``).
+        """
+        return tuple(self.mechanism._exact(self.scores))
+
+    def pmf(self, r: int) -> sympy.Expr:
+        """Exact ``Pr[M(q) = r]``.
+
+        Raises
+        ------
+        IndexError
+            If ``r`` is not an output index.
+        """
+        if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 0 <= r < self.n:
+            raise IndexError(f"pmf: output index must be an integer in [0, {self.n}), got {r!r}")
+        return self.probabilities[int(r)]
+
+    def rational_form(self) -> RationalForm:
+        """Probabilities as functions of ``x = exp(-epsilon/(c*sensitivity*L))``.
+
+        Returns
+        -------
+        RationalForm
+            Unpacks as ``(x, forms)``: ``x`` a positive Symbol, ``forms[r]`` a polynomial in
+            ``x`` with rational coefficients (PF, RNM-exponential) or a rational function
+            (EM, RNM-Gumbel); ``.value`` is the expression ``x`` stands for.
+
+        Raises
+        ------
+        ValueError
+            If the scores are not all rational, or the mechanism has no such form
+            (RNM-Laplace's probabilities are not rational in x).
+        """
+        return self._rational_form
+
+    @cached_property
+    def _rational_form(self) -> RationalForm:
+        return self.mechanism._rational_form(self.scores)
+
+    def subs(self, *args, **kwargs) -> OutputDistribution:
+        """The distribution at a numeric epsilon: ``d.subs(epsilon=1)`` or ``d.subs(eps, 1)``."""
+        eps = self.mechanism.epsilon
+        if kwargs and set(kwargs) == {"epsilon"} and not args:
+            value = kwargs["epsilon"]
+            if eps.free_symbols:
+                value = eps.subs({s: value for s in eps.free_symbols}) if eps.is_Symbol else None
+                if value is None:
+                    raise ValueError("subs(epsilon=...) needs epsilon to be a plain Symbol")
+        elif len(args) == 2 and not kwargs:
+            value = eps.subs(args[0], args[1])
+        else:
+            raise ValueError("subs: use d.subs(epsilon=value) or d.subs(symbol, value)")
+        return self.mechanism.with_epsilon(value).distribution(self.scores)
+
+    # ------------------------------------------------------------------ numeric views
+    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
+        """Probabilities as mpmath numbers, each correct to ``dps`` significant digits.
+
+        The returned ``mpf`` values carry about ``dps`` digits; use ``mpmath.workdps`` to print
+        them in full.
+
+        Raises
+        ------
+        ValueError
+            If ``dps`` is not a positive integer or epsilon is symbolic.
+        """
+        dps = _check_dps(dps)
+        vals = self.mechanism._mp(self.scores, dps)
+        with mpmath.workdps(dps):
+            return tuple(+v for v in vals)
+
+    def to_numpy(self) -> np.ndarray:
+        """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12."""
+        out = np.asarray(self.mechanism._float(self.scores), dtype=np.float64)
+        out.setflags(write=False)
+        return out
+
+    # ------------------------------------------------------------------ sampling
+    def sample(self, size: int | tuple[int, ...] | None = None, rng=None):
+        """Draw outputs by running the mechanism's own randomized algorithm.
+
+        Parameters
+        ----------
+        size : int or tuple, optional
+            Number of draws; ``None`` gives one int.
+        rng : numpy.random.Generator, int seed or None
+            Source of randomness (``numpy.random.default_rng(rng)``).
+
+        Returns
+        -------
+        int or numpy.ndarray of int64
+            Output indices in ``0..n-1``.
+        """
+        gen = np.random.default_rng(rng)
+        if size is None:
+            return int(self.mechanism._sample(self.scores, 1, gen)[0])
+        shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
+        if any(int(s) < 0 for s in shape):
+            raise ValueError(f"sample: size must be non-negative, got {size!r}")
+        total = int(np.prod(shape)) if shape else 1
+        return self.mechanism._sample(self.scores, total, gen).reshape(shape)
+
+    rvs = sample
+
+    # ------------------------------------------------------------------ summaries
+    def expected_error(self, view: str = "exact", dps: int = 30):
+        """Expected error ``E[q* - q_M(q)]`` (McKenna & Sheldon 2020, section 2).
+
+        Parameters
+        ----------
+        view : {"exact", "mpmath", "float"}
+            Which view of the probabilities to use.
+        """
+        if view == "exact":
+            return sympy.Add(*[g * p for g, p in zip(self.scores.gaps_exact, self.probabilities)])
+        if view == "mpmath":
+            probs = self.evalf(dps)
+            with mpmath.workdps(dps + 10):
+                return mpmath.fsum(g * p for g, p in zip(self.scores.gaps_mp(dps + 10), probs))
+        if view == "float":
+            gaps = self.scores.gaps_float
+            p = self.to_numpy()
+            mask = p > 0
+            return float(np.dot(gaps[mask], p[mask]))
+        raise ValueError(f"expected_error: view must be exact, mpmath or float, got {view!r}")
+
+    def error_tail(self, t: object, view: str = "exact"):
+        """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""
+        from .numbers import exact_number
+
+        t = exact_number(t, "t")
+        idx = [i for i, g in enumerate(self.scores.gaps_exact) if bool(g >= t)]
+        if view == "exact":
+            return sympy.Add(*[self.probabilities[i] for i in idx])
+        return float(sum(self.to_numpy()[i] for i in idx))
+
+    def entropy(self, view: str = "float", dps: int = 30):
+        """Shannon entropy ``-sum p ln p`` in nats (``view`` exact, mpmath or float)."""
+        if view == "exact":
+            return -sympy.Add(*[p * sympy.log(p) for p in self.probabilities if p != 0])
+        if view == "mpmath":
+            probs = self.evalf(dps)
+            with mpmath.workdps(dps + 10):
+                return -mpmath.fsum(p * mpmath.log(p) for p in probs if p > 0)
+        p = self.to_numpy()
+        p = p[p > 0]
+        return float(-np.sum(p * np.log(p)))
+
+    def expect(self, func, view: str = "float"):
+        """``E[func(r)]`` over the output index r (scipy.stats style)."""
+        if view == "exact":
+            return sympy.Add(*[func(r) * p for r, p in enumerate(self.probabilities)])
+        p = self.to_numpy()
+        return float(sum(func(r) * p[r] for r in range(self.n) if p[r] > 0))
+
+    # ------------------------------------------------------------------ printing
+    def __repr__(self) -> str:
+        return f"OutputDistribution({self.mechanism!r}, n={self.n})"
+
+    def _latex(self, printer=None) -> str:
+        from .latex import distribution_latex
+
+        return distribution_latex(self)
+
+    def _repr_latex_(self) -> str:
+        return "$\\displaystyle " + self._latex() + "$"

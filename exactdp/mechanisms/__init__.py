@@ -1,0 +1,16 @@
+"""Selection mechanisms with exact output distributions."""
+
+from .base import Mechanism, RationalForm, X
+from .exponential import ExponentialMechanism
+from .noisy_max import NOISES, ReportNoisyMax
+from .permute_flip import PermuteAndFlip
+
+__all__ = [
+    "Mechanism",
+    "RationalForm",
+    "X",
+    "ExponentialMechanism",
+    "PermuteAndFlip",
+    "ReportNoisyMax",
+    "NOISES",
+]

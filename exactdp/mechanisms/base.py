@@ -1,0 +1,181 @@
+"""The selection-mechanism base class: privacy parameters and the four views' hooks."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+import mpmath
+import numpy as np
+import sympy
+
+from ..numbers import exact_epsilon, exact_sensitivity
+from ..scores import ScoreVector, as_scores
+
+if TYPE_CHECKING:
+    from ..distribution import OutputDistribution
+
+__all__ = ["Mechanism", "RationalForm", "X"]
+
+#: The symbol of the x-form, ``x = exp(-epsilon / (c * sensitivity * L))``, in ``(0, 1)``.
+X = sympy.Symbol("x", positive=True)
+
+
+@dataclass(frozen=True)
+class RationalForm:
+    """Output probabilities as functions of ``x = exp(-epsilon/(c*sensitivity*L))``.
+
+    Unpacks as ``x, forms = dist.rational_form()``. ``forms[r]`` is a sympy expression in
+    the Symbol ``x`` (a polynomial for PF and RNM-exponential, a rational function for EM);
+    ``value`` is what ``x`` stands for, ``L`` the common denominator of the score gaps and
+    ``gaps`` the integer exponents ``G_r = L*(q* - q_r)``.
+    """
+
+    x: sympy.Symbol
+    forms: tuple[sympy.Expr, ...]
+    value: sympy.Expr
+    L: int
+    gaps: tuple[int, ...]
+
+    def __iter__(self):
+        return iter((self.x, self.forms))
+
+    def __len__(self) -> int:
+        return 2
+
+    def __getitem__(self, i: int):
+        return (self.x, self.forms)[i]
+
+    def substituted(self) -> tuple[sympy.Expr, ...]:
+        """The forms with ``x`` replaced by its value (equal to ``.probabilities``)."""
+        return tuple(f.subs(self.x, self.value) for f in self.forms)
+
+
+@dataclass(frozen=True)
+class Mechanism:
+    """A selection mechanism with privacy parameter ``epsilon`` and sensitivity ``Delta``.
+
+    Parameters
+    ----------
+    epsilon : number or positive sympy Symbol
+        Privacy parameter, > 0. Exact input (int, Fraction, decimal string, sympy); a float
+        is converted by its exact binary value with a warning.
+    sensitivity : number, default 1
+        Sensitivity ``Delta`` of the score function, > 0.
+    monotone : bool, default False
+        Whether the score function is monotone (all scores move in the same direction
+        between neighbours); then the factor ``c`` is 1 instead of 2 (McKenna & Sheldon
+        2020, section 2).
+
+    Raises
+    ------
+    ValueError
+        If epsilon or sensitivity is not positive and finite, or ``monotone`` is not a bool.
+    """
+
+    epsilon: object
+    sensitivity: object = 1
+    monotone: bool = False
+    name: str = field(default="mechanism", init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon))
+        object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity))
+        if self.sensitivity.free_symbols:
+            raise ValueError("sensitivity must be a number, not a symbolic expression")
+        if not isinstance(self.monotone, (bool, np.bool_)):
+            raise ValueError(f"monotone must be True or False, got {self.monotone!r}")
+        object.__setattr__(self, "monotone", bool(self.monotone))
+
+    # ------------------------------------------------------------------ parameters
+    @property
+    def c(self) -> int:
+        """2 for general score functions, 1 for monotone ones."""
+        return 1 if self.monotone else 2
+
+    @property
+    def scale(self) -> sympy.Expr:
+        """Noise scale / temperature ``b = c * sensitivity / epsilon``."""
+        return self.c * self.sensitivity / self.epsilon
+
+    @property
+    def rate(self) -> sympy.Expr:
+        """``epsilon / (c * sensitivity)``: the scaled gap is ``rate * (q* - q_r)``."""
+        return self.epsilon / (self.c * self.sensitivity)
+
+    def _float_rate(self) -> float:
+        if self.epsilon.free_symbols:
+            raise ValueError(
+                f"{type(self).__name__}: epsilon is symbolic ({self.epsilon}); numeric views "
+                "need a number: use .subs(epsilon=...) on the distribution first"
+            )
+        return float(sympy.N(self.rate, 20))
+
+    def _mp_rate(self, dps: int) -> mpmath.mpf:
+        self._float_rate()
+        return mpmath.mpf(sympy.N(self.rate, dps + 10))
+
+    def with_epsilon(self, epsilon: object) -> Mechanism:
+        """The same mechanism at another epsilon."""
+        from dataclasses import replace
+
+        return replace(self, epsilon=epsilon)
+
+    # ------------------------------------------------------------------ scaled gaps
+    def scaled_gaps_float(self, sv: ScoreVector) -> np.ndarray:
+        """``d_r = epsilon*(q* - q_r)/(c*Delta)`` as float64 (``inf`` where it overflows)."""
+        with np.errstate(over="ignore"):
+            return sv.gaps_float * self._float_rate()
+
+    def scaled_gaps_mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
+        """The scaled gaps in mpmath at ``dps`` (+guard) digits."""
+        rate = self._mp_rate(dps)
+        with mpmath.workdps(dps + 10):
+            return [g * rate for g in sv.gaps_mp(dps + 10)]
+
+    def x_value(self, L: int) -> sympy.Expr:
+        """``exp(-epsilon/(c*Delta*L))``, the value the x-form's symbol stands for."""
+        return sympy.exp(-self.rate / L)
+
+    # ------------------------------------------------------------------ public entry
+    def distribution(self, scores: object) -> OutputDistribution:
+        """The exact output distribution on ``scores`` (lazy: views computed on demand).
+
+        Parameters
+        ----------
+        scores : sequence of numbers, shape (n,)
+            Quality scores of the n outputs of the range.
+
+        Returns
+        -------
+        OutputDistribution
+
+        Raises
+        ------
+        ValueError
+            For invalid scores (see :class:`~exactdp.scores.ScoreVector`).
+        """
+        from ..distribution import OutputDistribution
+
+        return OutputDistribution(self, as_scores(scores))
+
+    # ------------------------------------------------------------------ hooks
+    def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+        raise NotImplementedError
+
+    def _rational_form(self, sv: ScoreVector) -> RationalForm:
+        raise ValueError(f"{type(self).__name__}: no rational form in x for this mechanism")
+
+    def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
+        with mpmath.workdps(dps + 10):
+            vals = [mpmath.mpf(sympy.N(p, dps + 10)) for p in self._exact(sv)]
+        return vals
+
+    def _float(self, sv: ScoreVector) -> np.ndarray:
+        return np.array([float(v) for v in self._mp(sv, 20)])
+
+    def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
+        raise NotImplementedError
+
+    def _latex_name(self) -> str:
+        return type(self).__name__

@@ -1,0 +1,79 @@
+"""The exponential mechanism (McSherry & Talwar, FOCS 2007).
+
+``Pr[EM(q) = r] = p_r / sum_s p_s`` with ``p_r = exp(epsilon*(q_r - q*)/(c*Delta))``: the
+softmax (Boltzmann distribution) of the scores at temperature ``T = c*Delta/epsilon``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import mpmath
+import numpy as np
+import sympy
+
+from ..scores import ScoreVector
+from ._sampling import noisy_argmax
+from .base import Mechanism, RationalForm, X
+
+__all__ = ["ExponentialMechanism", "softmax_exact"]
+
+
+def softmax_exact(mech: Mechanism, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+    """Exact ``p_r / sum_s p_s`` with ``p_r = exp(-rate*(q* - q_r))`` (maximizers: 1)."""
+    rate = mech.rate
+    if sv.is_rational:
+        L, G = sv.integer_gaps()
+        lam = rate / L
+        weights = [sympy.exp(-g * lam) if g else sympy.Integer(1) for g in G]
+    else:
+        weights = [sympy.exp(-rate * g) if g != 0 else sympy.Integer(1) for g in sv.gaps_exact]
+    total = sympy.Add(*weights)
+    return tuple(w / total for w in weights)
+
+
+def softmax_rational_form(mech: Mechanism, sv: ScoreVector) -> RationalForm:
+    """``x**G_r / sum_s x**G_s`` (a rational function of x)."""
+    L, G = sv.integer_gaps()
+    total = sympy.Add(*[X**g for g in G])
+    return RationalForm(X, tuple(X**g / total for g in G), mech.x_value(L), L, G)
+
+
+@dataclass(frozen=True)
+class ExponentialMechanism(Mechanism):
+    """The exponential mechanism: ``Pr[r] ∝ exp(epsilon * q_r / (c * sensitivity))``.
+
+    c = 2, or 1 for monotone score functions. Sampled by the Gumbel-max trick
+    (report-noisy-max with Gumbel noise is the same distribution).
+
+    Parameters
+    ----------
+    epsilon, sensitivity, monotone
+        See :class:`~exactdp.mechanisms.base.Mechanism`.
+
+    References
+    ----------
+    F. McSherry and K. Talwar, "Mechanism design via differential privacy", FOCS 2007.
+    McKenna & Sheldon (2020), section 2 (notation), and the notes' section 4 (softmax).
+    """
+
+    name: str = field(default="EM", init=False, repr=False)
+
+    def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+        return softmax_exact(self, sv)
+
+    def _rational_form(self, sv: ScoreVector) -> RationalForm:
+        return softmax_rational_form(self, sv)
+
+    def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
+        from ..numeric.pf_engine import em_mp
+
+        return em_mp(self.scaled_gaps_mp(sv, dps), dps)
+
+    def _float(self, sv: ScoreVector) -> np.ndarray:
+        from ..numeric.pf_engine import em_float
+
+        return em_float(self.scaled_gaps_float(sv))
+
+    def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
+        return noisy_argmax(self.scaled_gaps_float(sv), size, rng.gumbel)

@@ -1,0 +1,102 @@
+"""Permute-and-flip (McKenna & Sheldon, NeurIPS 2020).
+
+Exact route used here: the coins. Output r is returned iff its coin shows heads and it comes
+first among the heads in the random order, so with K the number of heads among the others
+(a Poisson-binomial variable),
+
+.. math::  \\Pr[PF(q) = r] = p_r \\sum_k \\Pr[K = k] / (k + 1),
+           \\qquad \\sum_k \\Pr[K=k] t^k = \\prod_{s \\ne r} (1 - p_s + p_s t),
+
+with ``p_r = exp(epsilon*(q_r - q*)/(c*Delta))``. For rational scores every ``p_r`` is a
+power of ``x = exp(-epsilon/(c*Delta*L))`` and the probabilities are polynomials in x with
+rational coefficients, computed exactly with python-flint. The numeric views use the one
+stable engine :mod:`exactdp.numeric.pf_engine` (integral form, no cancellation); the
+alternating subset sum is never evaluated in floating point.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import sympy
+
+from ..scores import ScoreVector
+from ..xform import generators_for, leave_one_out, to_sympy_in_x, weighted_sum
+from ._sampling import shuffle_and_flip
+from .base import Mechanism, RationalForm, X
+
+__all__ = ["PermuteAndFlip", "pf_ring_probabilities"]
+
+
+def pf_ring_probabilities(gens) -> list:
+    """PF probabilities as ring elements, one per output, by the Poisson-binomial route."""
+    n = len(gens.index)
+    weights = [Fraction(1, k + 1) for k in range(n)]
+    loo = leave_one_out(gens, lambda p: (gens.one - p, p), divide_top=True)
+    per_gap = {j: weighted_sum(q, weights) * gens.coins[j] for j, q in loo.items()}
+    return [per_gap[j] for j in gens.index]
+
+
+@dataclass(frozen=True)
+class PermuteAndFlip(Mechanism):
+    """Permute-and-flip: shuffle the range, return the first output whose coin is heads.
+
+    Coin of output r: ``p_r = exp(epsilon * (q_r - q*) / (c * sensitivity))``, c = 2, or 1
+    for monotone score functions. It is epsilon-DP, optimal among regular mechanisms for
+    ``eps >= ln((3 + sqrt 5)/2)`` on the lattice (McKenna & Sheldon 2020, Thm 2 and section
+    5), and identical in distribution to report-noisy-max with exponential noise (Ding et
+    al. 2021, arXiv:2105.07260, Thm 1).
+
+    Parameters
+    ----------
+    epsilon, sensitivity, monotone
+        See :class:`~exactdp.mechanisms.base.Mechanism`.
+
+    Examples
+    --------
+    >>> from exactdp import PermuteAndFlip
+    >>> x, forms = PermuteAndFlip(1).distribution([0, -1, -2]).rational_form()
+    >>> forms[1]
+    -x**3/6 + x/2
+
+    References
+    ----------
+    R. McKenna and D. Sheldon, "Permute-and-Flip: A new mechanism for differentially
+    private selection", NeurIPS 2020, Algorithm 1 and Prop. 1.
+    """
+
+    name: str = field(default="PF", init=False, repr=False)
+
+    def _x_polys(self, sv: ScoreVector):
+        L, G = sv.integer_gaps()
+        gens = generators_for(G, None, self.rate / L)
+        return L, G, gens, pf_ring_probabilities(gens)
+
+    def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+        if sv.is_rational:
+            _, _, gens, polys = self._x_polys(sv)
+            return tuple(gens.to_expr(p) for p in polys)
+        gens = generators_for(None, sv.gaps_exact, self.rate)
+        return tuple(gens.to_expr(p) for p in pf_ring_probabilities(gens))
+
+    def _rational_form(self, sv: ScoreVector) -> RationalForm:
+        L, G, _, polys = self._x_polys(sv)
+        forms = tuple(to_sympy_in_x(p, X) for p in polys)
+        return RationalForm(X, forms, self.x_value(L), L, G)
+
+    def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
+        from ..numeric.pf_engine import pf_mp
+
+        return pf_mp(self.scaled_gaps_mp(sv, dps), dps)
+
+    def _float(self, sv: ScoreVector) -> np.ndarray:
+        from ..numeric.pf_engine import pf_float
+
+        return pf_float(self.scaled_gaps_float(sv))
+
+    def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
+        p = np.exp(-self.scaled_gaps_float(sv))
+        return shuffle_and_flip(p, size, rng)

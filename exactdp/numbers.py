@@ -1,0 +1,230 @@
+"""User numbers -> exact sympy numbers: the one place where floats are judged.
+
+Exact inputs are ``int``, :class:`fractions.Fraction`, :class:`decimal.Decimal`, numpy
+integers, strings such as ``"3/2"``, ``"0.1"`` (meaning 1/10) or ``"log(2)"``, and sympy
+numbers or expressions. A Python or numpy float is converted by its *exact binary value*
+(``0.1`` becomes ``3602879701896397/36028797018963968``), and the caller is warned once per
+call with :class:`ExactConversionWarning`. Everything else raises :class:`ValueError`
+naming the argument (and, for vectors, the position).
+"""
+
+from __future__ import annotations
+
+import numbers as _numbers
+import warnings
+from collections.abc import Iterable
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import sympy
+
+__all__ = [
+    "ExactConversionWarning",
+    "exact_number",
+    "exact_vector",
+    "exact_epsilon",
+    "exact_sensitivity",
+    "FloatTracker",
+]
+
+
+class ExactConversionWarning(UserWarning):
+    """A float was converted to the rational number equal to its binary value."""
+
+
+class FloatTracker:
+    """Collects the float conversions of one call, to warn once at its end."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.first: str | None = None
+
+    def note(self, value: float, where: str) -> None:
+        self.count += 1
+        if self.first is None:
+            self.first = f"{where}={value!r}"
+
+    def warn(self, func: str, stacklevel: int = 3) -> None:
+        if self.count:
+            warnings.warn(
+                f"{func}: {self.count} float input(s) (first: {self.first}) converted by their "
+                "exact binary value; pass int, Fraction or a decimal string such as '0.1' "
+                "for the decimal number",
+                ExactConversionWarning,
+                stacklevel=stacklevel,
+            )
+
+
+def _where(name: str, position: int | None) -> str:
+    return name if position is None else f"{name}[{position}]"
+
+
+def exact_number(
+    value: object,
+    name: str = "value",
+    position: int | None = None,
+    *,
+    allow_symbols: bool = False,
+    tracker: FloatTracker | None = None,
+) -> sympy.Expr:
+    """Convert one user number to an exact, finite, real sympy number.
+
+    Parameters
+    ----------
+    value : int, Fraction, Decimal, numpy integer, str, sympy expression, or float
+        The number. Strings are parsed by :func:`sympy.sympify` with decimals read
+        exactly (``"0.1"`` is 1/10). A float is converted by its exact binary value;
+        the conversion is recorded in ``tracker`` (or warned about at once if no
+        tracker is given).
+    name : str
+        Argument name used in error messages.
+    position : int, optional
+        Index of the value in a vector, used in error messages.
+    allow_symbols : bool
+        Accept expressions with free symbols (a symbolic epsilon, say).
+    tracker : FloatTracker, optional
+        Collects float conversions so that the caller warns once per call.
+
+    Returns
+    -------
+    sympy.Expr
+        An exact real number (or a real symbolic expression if ``allow_symbols``).
+
+    Raises
+    ------
+    ValueError
+        For booleans, NaN, infinities, complex or non-real values, unparsable strings,
+        symbols (unless allowed) and unsupported types. The message names the argument
+        and the position.
+    """
+    where = _where(name, position)
+    if isinstance(value, (bool, np.bool_)):
+        raise ValueError(f"{where}: booleans are not scores or parameters (got {value!r})")
+    if isinstance(value, (int, np.integer)):
+        return sympy.Integer(int(value))
+    if isinstance(value, Fraction):
+        return sympy.Rational(value.numerator, value.denominator)
+    if isinstance(value, Decimal):
+        if not value.is_finite():
+            raise ValueError(f"{where}: must be finite, got {value!r}")
+        return sympy.Rational(*value.as_integer_ratio())
+    if isinstance(value, (float, np.floating)):
+        f = float(value)
+        if f != f or f in (float("inf"), float("-inf")):
+            raise ValueError(f"{where}: must be a finite real number, got {f!r}")
+        if tracker is not None:
+            tracker.note(f, where)
+        else:
+            t = FloatTracker()
+            t.note(f, where)
+            t.warn("exact_number")
+        return sympy.Rational(*f.as_integer_ratio())
+    if isinstance(value, (complex, np.complexfloating)):
+        raise ValueError(f"{where}: complex values are not allowed, got {value!r}")
+    if isinstance(value, str):
+        text = value.strip()
+        if not text:
+            raise ValueError(f"{where}: empty string is not a number")
+        try:
+            expr = sympy.sympify(text, rational=True)
+        except (sympy.SympifyError, SyntaxError, TypeError, ValueError) as exc:
+            raise ValueError(f"{where}: cannot read {value!r} as a number") from exc
+        if not isinstance(expr, sympy.Expr):
+            raise ValueError(f"{where}: {value!r} is not a number")
+        return _check_expr(expr, where, value, allow_symbols)
+    if isinstance(value, sympy.Basic):
+        if not isinstance(value, sympy.Expr):
+            raise ValueError(f"{where}: {value!r} is not a number")
+        floats = value.atoms(sympy.Float)
+        if floats:
+            for f in floats:
+                (tracker.note(float(f), where) if tracker is not None else None)
+            if tracker is None:
+                t = FloatTracker()
+                t.note(float(next(iter(floats))), where)
+                t.warn("exact_number")
+            value = value.xreplace({f: sympy.Rational(f) for f in floats})
+        return _check_expr(value, where, value, allow_symbols)
+    if isinstance(value, _numbers.Rational):
+        return sympy.Rational(int(value.numerator), int(value.denominator))
+    raise ValueError(f"{where}: unsupported type {type(value).__name__} ({value!r})")
+
+
+def _check_expr(expr: sympy.Expr, where: str, original: object, allow_symbols: bool):
+    if expr.has(sympy.nan, sympy.zoo) or expr.has(sympy.oo) or expr.has(-sympy.oo):
+        raise ValueError(f"{where}: must be finite, got {original!r}")
+    if expr.free_symbols:
+        if not allow_symbols:
+            raise ValueError(f"{where}: must be a number, got the expression {original!r}")
+        if expr.is_extended_real is False:
+            raise ValueError(f"{where}: must be real, got {original!r}")
+        return expr
+    if expr.is_real is False or expr.is_extended_real is False:
+        raise ValueError(f"{where}: must be real, got {original!r}")
+    if expr.is_real is None:
+        # Decide numerically with a rigorous-enough check of the imaginary part.
+        im = sympy.im(expr)
+        if im != 0 and not sympy.simplify(im) == 0:
+            raise ValueError(f"{where}: must be real, got {original!r}")
+    if expr.is_finite is False:
+        raise ValueError(f"{where}: must be finite, got {original!r}")
+    return expr
+
+
+def exact_vector(values: Iterable[object], name: str = "scores") -> tuple[sympy.Expr, ...]:
+    """Convert a non-empty vector of user numbers; warn once if floats were converted.
+
+    Raises
+    ------
+    ValueError
+        If the vector is empty or any entry is invalid (the message names the position).
+    """
+    if isinstance(values, (str, bytes)):
+        raise ValueError(f"{name}: expected a sequence of numbers, got a string {values!r}")
+    tracker = FloatTracker()
+    out = tuple(exact_number(v, name, i, tracker=tracker) for i, v in enumerate(values))
+    if not out:
+        raise ValueError(f"{name}: must contain at least one score (the range is empty)")
+    tracker.warn(name)
+    return out
+
+
+def _positive(value: object, name: str) -> sympy.Expr:
+    tracker = FloatTracker()
+    expr = exact_number(value, name, allow_symbols=True, tracker=tracker)
+    tracker.warn(name, stacklevel=4)
+    positive = expr.is_positive
+    if positive is False:
+        raise ValueError(f"{name} must be > 0, got {value!r}")
+    if positive is None:
+        if expr.free_symbols:
+            raise ValueError(
+                f"{name}: cannot tell that {expr} is positive; declare its symbols "
+                "positive, e.g. sympy.Symbol('epsilon', positive=True)"
+            )
+        if not (sympy.N(expr, 50) > 0):
+            raise ValueError(f"{name} must be > 0, got {value!r}")
+    return expr
+
+
+def exact_epsilon(epsilon: object) -> sympy.Expr:
+    """Validate the privacy parameter: a positive exact number or a positive Symbol.
+
+    Raises
+    ------
+    ValueError
+        If epsilon is not > 0, not finite, or a symbol not known to be positive.
+    """
+    return _positive(epsilon, "epsilon")
+
+
+def exact_sensitivity(sensitivity: object) -> sympy.Expr:
+    """Validate the sensitivity Delta of the score function: a positive exact number.
+
+    Raises
+    ------
+    ValueError
+        If sensitivity is not > 0 or not finite.
+    """
+    return _positive(sensitivity, "sensitivity")

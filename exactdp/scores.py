@@ -1,0 +1,246 @@
+"""Validated score vectors: exact or float, lazily.
+
+A :class:`ScoreVector` keeps the user's scores as given. Float input (a numpy float array or
+a list of Python floats) stays a float64 array until an exact view is asked for, so that a
+distribution over ``10**6`` float scores never builds ``10**6`` sympy objects; integer input
+stays integer. The exact view converts floats by their exact binary value (with one
+:class:`~exactdp.numbers.ExactConversionWarning`).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+
+import mpmath
+import numpy as np
+import sympy
+
+from .numbers import FloatTracker, exact_vector
+
+__all__ = ["ScoreVector", "as_scores"]
+
+_FLOATS = (float, np.floating)
+_INTS = (int, np.integer)
+
+
+def _bad_position(arr: np.ndarray, name: str) -> None:
+    bad = np.flatnonzero(~np.isfinite(arr))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"{name}[{i}]: must be a finite real number, got {arr[i]!r}")
+
+
+@dataclass(frozen=True, eq=False)
+class ScoreVector:
+    """A validated, non-empty score (quality) vector ``q`` over a range of ``n`` outputs.
+
+    Build it with :meth:`from_input` (or :func:`as_scores`). ``kind`` is ``"float"`` for
+    float64 input, ``"int"`` for integer input and ``"exact"`` for everything else.
+    """
+
+    raw: object
+    kind: str
+    name: str = "scores"
+
+    # ------------------------------------------------------------------ building
+    @classmethod
+    def from_input(cls, scores: object, name: str = "scores") -> ScoreVector:
+        """Validate user scores.
+
+        Raises
+        ------
+        ValueError
+            Empty vector, NaN or infinite entries, booleans, complex values, symbols,
+            non-numeric strings, or a non-1-D array (the message names the position).
+        """
+        if isinstance(scores, ScoreVector):
+            return scores
+        if isinstance(scores, (str, bytes, dict, set)):
+            raise ValueError(f"{name}: expected a sequence of numbers, got {scores!r}")
+        if isinstance(scores, np.ndarray):
+            if scores.ndim != 1:
+                raise ValueError(f"{name}: expected a 1-D vector, got shape {scores.shape}")
+            if scores.size == 0:
+                raise ValueError(f"{name}: must contain at least one score (the range is empty)")
+            if scores.dtype.kind == "f":
+                arr = np.ascontiguousarray(scores, dtype=np.float64)
+                _bad_position(arr, name)
+                arr.setflags(write=False)
+                return cls(arr, "float", name)
+            if scores.dtype.kind in "iu":
+                return cls(tuple(int(v) for v in scores.tolist()), "int", name)
+            if scores.dtype.kind == "b":
+                raise ValueError(f"{name}: booleans are not scores")
+            if scores.dtype.kind == "c":
+                raise ValueError(f"{name}: complex values are not allowed")
+            scores = scores.tolist()
+        try:
+            items = list(scores)  # type: ignore[call-overload]
+        except TypeError as exc:
+            raise ValueError(f"{name}: expected a sequence of numbers, got {scores!r}") from exc
+        if not items:
+            raise ValueError(f"{name}: must contain at least one score (the range is empty)")
+        if all(isinstance(v, _INTS) and not isinstance(v, (bool, np.bool_)) for v in items):
+            return cls(tuple(int(v) for v in items), "int", name)
+        if all(
+            isinstance(v, _FLOATS + _INTS) and not isinstance(v, (bool, np.bool_)) for v in items
+        ) and any(isinstance(v, _FLOATS) for v in items):
+            arr = np.array([float(v) for v in items], dtype=np.float64)
+            if any(isinstance(v, _INTS) and abs(int(v)) > 2**53 for v in items):
+                return cls(exact_vector(items, name), "exact", name)
+            _bad_position(arr, name)
+            arr.setflags(write=False)
+            return cls(arr, "float", name)
+        return cls(exact_vector(items, name), "exact", name)
+
+    # ------------------------------------------------------------------ basic views
+    @property
+    def n(self) -> int:
+        """Size of the range."""
+        return len(self.raw)  # type: ignore[arg-type]
+
+    def __len__(self) -> int:
+        return self.n
+
+    @cached_property
+    def exact(self) -> tuple[sympy.Expr, ...]:
+        """The scores as exact sympy numbers (floats by their binary value, with a warning)."""
+        if self.kind == "exact":
+            return self.raw  # type: ignore[return-value]
+        if self.kind == "int":
+            return tuple(sympy.Integer(v) for v in self.raw)  # type: ignore[union-attr]
+        tracker = FloatTracker()
+        for i, v in enumerate(self.raw):  # type: ignore[arg-type]
+            tracker.note(float(v), f"{self.name}[{i}]")
+            break
+        tracker.count = self.n
+        tracker.warn(self.name, stacklevel=4)
+        return tuple(sympy.Rational(*float(v).as_integer_ratio()) for v in self.raw)
+
+    @cached_property
+    def floats(self) -> np.ndarray:
+        """The scores as a float64 array (exact scores rounded to nearest)."""
+        if self.kind == "float":
+            return self.raw  # type: ignore[return-value]
+        if self.kind == "int":
+            return np.array([float(v) for v in self.raw], dtype=np.float64)  # type: ignore
+        return np.array([float(sympy.N(v, 20)) for v in self.raw], dtype=np.float64)
+
+    @cached_property
+    def is_rational(self) -> bool:
+        """True when every score is rational (the x-form exists)."""
+        if self.kind in ("int", "float"):
+            return True
+        return all(v.is_Rational for v in self.raw)  # type: ignore[union-attr]
+
+    # ------------------------------------------------------------------ maxima and gaps
+    @cached_property
+    def _max_exact(self) -> sympy.Expr:
+        vals = self.exact
+        if self.is_rational:
+            return max(vals)
+        best = vals[0]
+        for v in vals[1:]:
+            if _exact_greater(v, best):
+                best = v
+        return best
+
+    @cached_property
+    def gaps_exact(self) -> tuple[sympy.Expr, ...]:
+        """Exact gaps ``q* - q_r >= 0`` in input order (zero exactly on the maximizers)."""
+        top = self._max_exact
+        out = []
+        for v in self.exact:
+            g = top - v
+            if not g.is_Rational:
+                g = sympy.nsimplify(g) if g.is_number and sympy.simplify(g) == 0 else g
+                if sympy.simplify(g) == 0:
+                    g = sympy.Integer(0)
+            out.append(g)
+        return tuple(out)
+
+    @cached_property
+    def gaps_float(self) -> np.ndarray:
+        """Gaps ``q* - q_r`` as float64 (computed exactly first for integer/exact input).
+
+        May contain ``inf`` when the gap overflows float64 (the coin probability is then 0).
+        """
+        if self.kind == "float":
+            q = self.floats
+            with np.errstate(over="ignore"):
+                return q.max() - q
+        if self.kind == "int":
+            top = max(self.raw)  # type: ignore[type-var]
+            return np.array([float(top - v) for v in self.raw], dtype=np.float64)  # type: ignore
+        return np.array([_to_float(g) for g in self.gaps_exact], dtype=np.float64)
+
+    def gaps_mp(self, dps: int) -> list[mpmath.mpf]:
+        """Gaps as mpmath numbers at ``dps`` digits (exact inputs rounded once)."""
+        with mpmath.workdps(dps):
+            if self.kind == "float":
+                q = [mpmath.mpf(float(v)) for v in self.raw]  # type: ignore[union-attr]
+                top = max(q)
+                return [top - v for v in q]
+            if self.kind == "int":
+                top = max(self.raw)  # type: ignore[type-var]
+                return [mpmath.mpf(top - v) for v in self.raw]  # type: ignore[union-attr]
+            return [_to_mpf(g, dps) for g in self.gaps_exact]
+
+    @cached_property
+    def argmax_set(self) -> tuple[int, ...]:
+        """Indices of the maximizers (exact ties)."""
+        if self.kind == "float":
+            q = self.floats
+            return tuple(int(i) for i in np.flatnonzero(q == q.max()))
+        return tuple(i for i, g in enumerate(self.gaps_exact) if g == 0)
+
+    def integer_gaps(self) -> tuple[int, tuple[int, ...]]:
+        """``(L, G)`` with ``G_r = L*(q* - q_r)`` non-negative integers, L the least such.
+
+        Raises
+        ------
+        ValueError
+            If some score is irrational (no x-form exists).
+        """
+        if not self.is_rational:
+            raise ValueError(
+                f"{self.name}: the x-form needs rational scores; got irrational values"
+            )
+        if self.kind == "int":
+            top = max(self.raw)  # type: ignore[type-var]
+            return 1, tuple(top - v for v in self.raw)  # type: ignore[union-attr]
+        gaps = self.gaps_exact
+        L = 1
+        for g in gaps:
+            L = math.lcm(L, int(sympy.Rational(g).q))
+        return L, tuple(int(g * L) for g in gaps)
+
+
+def _exact_greater(a: sympy.Expr, b: sympy.Expr) -> bool:
+    diff = sympy.nsimplify(a - b) if False else a - b
+    res = diff.is_positive
+    if res is None:
+        if sympy.simplify(diff) == 0:
+            return False
+        res = bool(sympy.N(diff, 60) > 0)
+    return bool(res)
+
+
+def _to_float(g: sympy.Expr) -> float:
+    try:
+        return float(g)
+    except OverflowError:
+        return math.inf
+
+
+def _to_mpf(g: sympy.Expr, dps: int) -> mpmath.mpf:
+    if g.is_Rational:
+        return mpmath.mpf(int(g.p)) / int(g.q)
+    return mpmath.mpf(sympy.N(g, dps + 10))
+
+
+def as_scores(scores: object, name: str = "scores") -> ScoreVector:
+    """Validate ``scores`` into a :class:`ScoreVector` (idempotent)."""
+    return ScoreVector.from_input(scores, name)

@@ -1,0 +1,170 @@
+"""Exact generating functions in the x-form, shared by the exact mechanism formulas.
+
+With rational scores every coin probability is a power of one number,
+``p_r = x**G_r`` with ``x = exp(-epsilon/(c*Delta*L))`` and integer ``G_r``; with irrational
+scores each distinct gap gets its own generator ``y_j = exp(-epsilon*gap_j/(c*Delta))``.
+The mechanisms need, for every output r, the coefficients in ``t`` of a product of linear
+factors over the *other* outputs,
+
+    prod_{s != r} (alpha_s + beta_s * t),
+
+whose coefficients are polynomials in x (python-flint ``fmpz_poly``) or in the ``y_j``
+(sympy sparse polynomials). Equal gaps give equal factors, so the work is one full product
+and one exact division per *distinct* gap: O(n * D) polynomial operations for D distinct
+gaps, instead of O(n^2) per output.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from fractions import Fraction
+
+import flint
+import sympy
+from sympy.polys.rings import ring
+
+__all__ = ["Generators", "leave_one_out", "generators_for", "to_sympy_in_x"]
+
+
+class Generators:
+    """The coin probabilities of the distinct gaps, as ring elements.
+
+    ``coins[j]`` is the ring element for the j-th distinct gap, ``index[r]`` the distinct
+    gap of output r, ``one`` the ring's unit; ``expr(poly)`` turns a ring element (or a
+    ``fmpq_poly`` for the x-ring) into a sympy expression given the generators' values.
+    """
+
+    def __init__(self, coins, index, one, to_expr: Callable, monomial_div: Callable):
+        self.coins = coins
+        self.index = index
+        self.one = one
+        self.to_expr = to_expr
+        self.div_coin = monomial_div
+
+
+def generators_for(gaps_int: Sequence[int] | None, gaps_exact, rate) -> Generators:
+    """Ring generators for the coins ``p_r = exp(-rate*gap_r)``.
+
+    Parameters
+    ----------
+    gaps_int : sequence of int or None
+        ``G_r = L*gap_r`` when the gaps are rational (then the ring is Z[x] via flint).
+    gaps_exact : sequence of sympy numbers
+        The exact gaps (used when ``gaps_int`` is None).
+    rate : sympy.Expr
+        ``epsilon/(c*Delta)`` for the y-ring, or ``epsilon/(c*Delta*L)`` for the x-ring.
+    """
+    if gaps_int is not None:
+        distinct = sorted(set(gaps_int))
+        pos = {g: j for j, g in enumerate(distinct)}
+        coins = [flint.fmpz_poly([0] * g + [1]) for g in distinct]
+
+        def to_expr(poly) -> sympy.Expr:
+            return fmpq_poly_to_exp(poly, rate)
+
+        def div(poly, j):
+            return poly // coins[j]
+
+        return Generators(coins, [pos[g] for g in gaps_int], flint.fmpz_poly([1]), to_expr, div)
+
+    distinct: list = []
+    index = []
+    for g in gaps_exact:
+        for j, h in enumerate(distinct):
+            if g == h or sympy.simplify(g - h) == 0:
+                index.append(j)
+                break
+        else:
+            index.append(len(distinct))
+            distinct.append(g)
+    names = [f"y{j}" for j in range(len(distinct))]
+    R, *ys = ring(",".join(names), sympy.QQ)
+    values = [sympy.exp(-rate * g) for g in distinct]
+    syms = [sympy.Symbol(nm) for nm in names]
+
+    def to_expr_y(poly) -> sympy.Expr:
+        expr = R.to_sympy(poly) if hasattr(R, "to_sympy") else poly.as_expr()
+        return sympy.expand(expr.subs(dict(zip(syms, values))))
+
+    def div_y(poly, j):
+        return poly.exquo(ys[j])
+
+    return Generators(ys, index, R.one, to_expr_y, div_y)
+
+
+def leave_one_out(
+    gens: Generators, factor: Callable[[object], tuple[object, object]], divide_top: bool
+) -> dict[int, list]:
+    """Coefficients in t of ``prod_{s != r}(alpha_s + beta_s t)`` for each distinct gap.
+
+    Parameters
+    ----------
+    gens : Generators
+    factor : callable
+        ``factor(coin) -> (alpha, beta)`` ring elements of output s's linear factor.
+    divide_top : bool
+        Divide the full product by a factor from the top (``beta`` a monomial coin) or
+        from the bottom (``alpha`` equal to one).
+
+    Returns
+    -------
+    dict
+        distinct-gap index -> list of coefficients (index = power of t), length n.
+    """
+    full = [gens.one]
+    for j in gens.index:
+        alpha, beta = factor(gens.coins[j])
+        new = [alpha * c for c in full] + [0 * gens.one]
+        for k, c in enumerate(full):
+            new[k + 1] = new[k + 1] + beta * c
+        full = new
+    out: dict[int, list] = {}
+    n = len(gens.index)
+    for j in sorted(set(gens.index)):
+        alpha, beta = factor(gens.coins[j])
+        q = [None] * n
+        if divide_top:
+            # full = (alpha + beta t) * q, beta a monomial: peel from the highest power.
+            q[n - 1] = gens.div_coin(full[n], j)
+            for k in range(n - 1, 0, -1):
+                q[k - 1] = gens.div_coin(full[k] - alpha * q[k], j)
+        else:
+            # alpha == 1: peel from the constant term.
+            q[0] = full[0]
+            for k in range(1, n):
+                q[k] = full[k] - beta * q[k - 1]
+        out[j] = q
+    return out
+
+
+def weighted_sum(coeffs: list, weights: Sequence[Fraction]):
+    """``sum_k coeffs[k] * weights[k]`` with rational weights, in the coefficients' ring."""
+    if isinstance(coeffs[0], flint.fmpz_poly):
+        total = flint.fmpq_poly([0])
+        for c, w in zip(coeffs, weights):
+            if w:
+                total += flint.fmpq_poly(c) * flint.fmpq(w.numerator, w.denominator)
+        return total
+    total = 0 * coeffs[0]
+    for c, w in zip(coeffs, weights):
+        if w:
+            total += c * sympy.QQ(w.numerator, w.denominator)
+    return total
+
+
+def to_sympy_in_x(poly, x: sympy.Symbol) -> sympy.Expr:
+    """A flint ``fmpq_poly``/``fmpz_poly`` as a sympy polynomial expression in ``x``."""
+    coeffs = [sympy.Rational(int(c.p), int(c.q)) if hasattr(c, "p") else sympy.Integer(int(c))
+              for c in poly.coeffs()]
+    return sympy.Add(*[c * x**k for k, c in enumerate(coeffs) if c != 0])
+
+
+def fmpq_poly_to_exp(poly, lam: sympy.Expr) -> sympy.Expr:
+    """``sum_k c_k x^k`` evaluated at ``x = exp(-lam)`` as a sympy expression."""
+    coeffs = poly.coeffs()
+    terms = []
+    for k, c in enumerate(coeffs):
+        c = sympy.Rational(int(c.p), int(c.q)) if hasattr(c, "p") else sympy.Integer(int(c))
+        if c != 0:
+            terms.append(c * (sympy.exp(-k * lam) if k else sympy.Integer(1)))
+    return sympy.Add(*terms)
