@@ -1,0 +1,5 @@
+"""Built-in examples."""
+
+from .pricing import PRICING
+
+__all__ = ["PRICING"]

@@ -1,0 +1,101 @@
+"""exactdp.numbers: exact conversion of user input, and the errors for bad input."""
+
+import warnings
+from decimal import Decimal
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy
+
+from exactdp import ExactConversionWarning, PermuteAndFlip
+from exactdp.numbers import exact_epsilon, exact_number, exact_sensitivity, exact_vector
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (3, sympy.Integer(3)),
+        (np.int64(-7), sympy.Integer(-7)),
+        (Fraction(3, 2), sympy.Rational(3, 2)),
+        (Decimal("0.1"), sympy.Rational(1, 10)),
+        ("3/2", sympy.Rational(3, 2)),
+        ("0.1", sympy.Rational(1, 10)),
+        ("-2.5e-3", sympy.Rational(-1, 400)),
+        ("log(2)", sympy.log(2)),
+        (sympy.sqrt(2), sympy.sqrt(2)),
+    ],
+)
+def test_exact_inputs(value, expected):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert exact_number(value) == expected
+
+
+def test_float_is_converted_by_its_binary_value_with_one_warning():
+    with pytest.warns(ExactConversionWarning) as rec:
+        out = exact_vector([0.1, 0.2, 1])
+    assert len(rec) == 1
+    assert out[0] == sympy.Rational(3602879701896397, 36028797018963968)
+    assert out[0] != sympy.Rational(1, 10)
+    assert out[2] == 1
+
+
+def test_numpy_float_warns():
+    with pytest.warns(ExactConversionWarning):
+        assert exact_number(np.float64(0.5)) == sympy.Rational(1, 2)
+
+
+@pytest.mark.parametrize(
+    "bad, fragment",
+    [
+        (float("nan"), "finite"),
+        (float("inf"), "finite"),
+        (-float("inf"), "finite"),
+        (True, "boolean"),
+        (1 + 2j, "complex"),
+        ("abc", "number"),
+        ("", "empty"),
+        ("1/0", "finite"),
+        ("oo", "finite"),
+        ("I", "real"),
+        (Decimal("NaN"), "finite"),
+        (None, "unsupported"),
+        ([1], "unsupported"),
+    ],
+)
+def test_bad_numbers_raise_value_error_naming_argument(bad, fragment):
+    with pytest.raises(ValueError, match=fragment) as info:
+        exact_number(bad, "scores", 3)
+    assert "scores[3]" in str(info.value)
+
+
+def test_symbols_are_refused_in_scores_but_allowed_for_epsilon():
+    eps = sympy.Symbol("epsilon", positive=True)
+    with pytest.raises(ValueError, match="number"):
+        exact_number(eps, "scores", 0)
+    assert exact_epsilon(eps) == eps
+    with pytest.raises(ValueError, match="positive"):
+        exact_epsilon(sympy.Symbol("e"))
+
+
+@pytest.mark.parametrize("bad", [0, -1, "-1/2", "0.0", float("nan"), float("inf"), "x", True])
+def test_epsilon_and_sensitivity_must_be_positive(bad):
+    with pytest.raises(ValueError, match="epsilon"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exact_epsilon(bad)
+    with pytest.raises(ValueError, match="sensitivity"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            exact_sensitivity(bad)
+
+
+def test_mechanisms_validate_parameters():
+    with pytest.raises(ValueError, match="epsilon"):
+        PermuteAndFlip(0)
+    with pytest.raises(ValueError, match="sensitivity"):
+        PermuteAndFlip(1, sensitivity=-2)
+    with pytest.raises(ValueError, match="monotone"):
+        PermuteAndFlip(1, monotone="yes")
+    assert PermuteAndFlip("0.5").epsilon == sympy.Rational(1, 2)
