@@ -58,7 +58,9 @@ class ScoreVector:
         if isinstance(scores, ScoreVector):
             return scores
         if isinstance(scores, (str, bytes, dict, set)):
-            raise ValueError(f"{name}: expected a sequence of numbers, got {scores!r}")
+            raise ValueError(
+                f"{name}: expected a sequence of numbers, got {type(scores).__name__} {scores!r}"
+            )
         if isinstance(scores, np.ndarray):
             if scores.ndim != 1:
                 raise ValueError(f"{name}: expected a 1-D vector, got shape {scores.shape}")
