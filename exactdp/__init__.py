@@ -13,12 +13,29 @@ from .mechanisms import (
     RationalForm,
     ReportNoisyMax,
 )
+from .lp import (
+    DualCertificate,
+    LatticeLPResult,
+    PFOptimalityRegion,
+    lattice_lp,
+    lattice_size,
+    pf_optimality_region,
+)
 from .numbers import ExactConversionWarning, exact_number
+from .optimal import OptimalRegularMechanism, optimal_mechanism
 from .scores import ScoreVector, as_scores
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "DualCertificate",
+    "LatticeLPResult",
+    "OptimalRegularMechanism",
+    "PFOptimalityRegion",
+    "lattice_lp",
+    "lattice_size",
+    "optimal_mechanism",
+    "pf_optimality_region",
     "ExactConversionWarning",
     "ExponentialMechanism",
     "Mechanism",

@@ -1,0 +1,68 @@
+"""The command line: tables, the report, and one-line errors with exit code 2."""
+
+import pytest
+
+from exactdp.cli import main
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_table_known_values(capsys):
+    code, out, err = run(capsys, "table", "--scores", "3,1,0,0,-2", "--epsilon", "2",
+                         "--mechanisms", "em,pf,rnm-exp")
+    assert code == 0, err
+    assert "0.884912" in out and "0.805382" in out
+    # RNM-Exp and PF print the same decimals (Ding et al. 2021)
+    assert out.count("0.0653051") == 2
+
+
+def test_negative_first_score_and_fractions(capsys):
+    code, out, err = run(capsys, "table", "--scores", "-1/2,0.1,2", "--mechanisms", "pf")
+    assert code == 0, err
+    assert "exact:" in out
+
+
+def test_latex_format(capsys):
+    code, out, _ = run(capsys, "table", "--example", "pricing", "--score", "revenue",
+                       "--format", "latex")
+    assert code == 0
+    assert r"\begin{tabular}" in out and r"\toprule" in out and "Delta = 5" in out
+
+
+def test_pricing_buyers_scores_in_caption(capsys):
+    code, out, _ = run(capsys, "table", "--example", "pricing", "--score", "buyers")
+    assert code == 0
+    assert "q = (3, 4, 3, 2, 2)" in out and "Delta = 1" in out
+    code, out, _ = run(capsys, "table", "--example", "pricing", "--neighbour")
+    assert "q = (3, 3, 2, 1, 1)" in out
+
+
+@pytest.mark.parametrize(
+    "argv, fragment",
+    [
+        (["table", "--scores", "1,nan,2"], "scores[1]"),
+        (["table", "--scores", "1,,2"], "comma-separated"),
+        (["table", "--scores", "1,2", "--epsilon", "0"], "epsilon must be > 0"),
+        (["table", "--scores", "1,2", "--epsilon", "-1"], "epsilon must be > 0"),
+        (["table", "--scores", "1,2", "--sensitivity", "0"], "sensitivity must be > 0"),
+        (["table", "--scores", "1,2", "--mechanisms", "foo"], "unknown mechanism"),
+        (["table", "--scores", "1,abc"], "scores[1]"),
+        (["table", "--scores", "1,2", "--digits", "0"], "--digits"),
+    ],
+)
+def test_errors_are_one_line_with_exit_code_2(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2
+    assert fragment in err
+    assert err.count("\n") == 1 and out == ""
+
+
+def test_report_runs(capsys):
+    code, out, err = run(capsys, "report")
+    assert code == 0, err
+    assert "score buyers" in out and "score revenue" in out
+    assert "privacy loss" in out

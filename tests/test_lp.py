@@ -1,0 +1,292 @@
+"""Tests for exactdp.lp: the McKenna-Sheldon lattice LP and PF's optimality region."""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+
+import flint
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp import lp as L
+
+LOG = sympy.log
+Q = sympy.Rational
+
+
+# --------------------------------------------------------------------------- sizes
+
+
+@pytest.mark.parametrize("n, expected", [(2, 9), (3, 35), (4, 95), (5, 210)])
+def test_variable_counts_k4(n, expected):
+    assert L.lattice_lp(n, 4, 1.0).n_variables == expected
+    assert L.lattice_size(n, 4)["variables"] == expected
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.integers(2, 5), k=st.integers(1, 5))
+def test_lattice_size_formula_matches_enumeration(n, k):
+    size = L.lattice_size(n, k)
+    lat = L._lattice(n, k)
+    assert size["vectors"] == len(lat.vectors)
+    assert size["variables"] == len(lat.var_vec)
+    assert size["ub_rows"] == len(lat.rows)
+    # every grid vector of {0..k}^n is counted exactly once by the weights
+    assert sum(lat.weight) == (k + 1) ** n
+    # each canonical vector's probabilities can sum to one: multiplicities sum to n
+    for i, g in enumerate(lat.vectors):
+        assert sum(m for j, m in enumerate(lat.var_mult) if lat.var_vec[j] == i) == n == len(g)
+
+
+# --------------------------------------------------------------------------- PF and EM values
+
+
+def test_pf_polynomials_match_math_md_example():
+    # MATH.md section 2: q = (0, -1, -2) has PF probabilities 1 - x/2 - x^2/2 + x^3/3,
+    # x/2 - x^3/6, x^2/2 - x^3/6; the lattice vector with gaps (0, 1, 2) has coins y^g.
+    lat = L._lattice(3, 2)
+    polys = L._pf_polys(lat)
+    q = flint.fmpq
+    want = {
+        0: flint.fmpq_poly([1, q(-1, 2), q(-1, 2), q(1, 3)]),
+        1: flint.fmpq_poly([0, q(1, 2), 0, q(-1, 6)]),
+        2: flint.fmpq_poly([0, 0, q(1, 2), q(-1, 6)]),
+    }
+    for v, poly in want.items():
+        assert polys[lat.var_index[((0, 1, 2), v)]] == poly
+
+
+@pytest.mark.parametrize("n, k", [(3, 3), (5, 4)])
+def test_pf_float_matches_exact_and_sums_to_one(n, k):
+    lat = L._lattice(n, k)
+    y = 0.37
+    fl = L._pf_float(lat, y)
+    ex = [float(p(L._to_q(y))) for p in L._pf_polys(lat)]
+    np.testing.assert_allclose(fl, ex, rtol=1e-13)
+    for i in range(len(lat.vectors)):
+        tot = sum(fl[j] * lat.var_mult[j] for j in range(len(fl)) if lat.var_vec[j] == i)
+        assert tot == pytest.approx(1, abs=1e-14)
+
+
+# --------------------------------------------------------------------------- reported figures
+
+
+@pytest.mark.parametrize("n, ratio", [(2, 1.6174), (3, 1.5129), (4, 1.4399), (5, 1.3823)])
+def test_em_over_opt_at_eps1_k4(n, ratio):
+    res = L.lattice_lp(n, 4, 1.0)
+    assert round(res.em_ratio, 4) == ratio
+    assert abs(res.pf_ratio - 1) < 1e-9  # PF optimal at eps = 1
+
+
+@pytest.mark.parametrize("n, k", [(3, 4), (4, 4), (5, 4), (4, 6)])
+def test_pf_optimal_at_reported_epsilons(n, k):
+    region = L.pf_optimality_region(n, k)
+    for eps in (0.9, 0.95, math.log((3 + math.sqrt(5)) / 2), 1.0, 2.0):
+        assert region.contains(eps)
+        assert abs(L.lattice_lp(n, k, eps).pf_ratio - 1) < 1e-9
+
+
+@pytest.mark.parametrize(
+    "n, k, eps, reported",
+    [
+        (3, 4, 0.3428, 1.0062),
+        (4, 4, 0.4897, 1.0067),
+        (5, 4, 0.5014, 1.0058),
+        (4, 6, 0.4285, 1.0098),
+    ],
+)
+def test_max_pf_over_opt_near_reported(n, k, eps, reported):
+    # at the (refined) maximiser found by the slow scan below; the report used a coarser grid
+    ratio = L.lattice_lp(n, k, eps).pf_ratio
+    assert reported - 1e-4 <= ratio <= reported + 2e-4
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "n, k, reported", [(3, 4, 1.0062), (4, 4, 1.0067), (5, 4, 1.0058), (4, 6, 1.0098)]
+)
+def test_max_pf_over_opt_scan(n, k, reported):
+    grid = np.linspace(0.005, math.log((3 + math.sqrt(5)) / 2), 200)
+    best = max(L.lattice_lp(n, k, e).pf_ratio for e in grid)
+    assert reported - 1e-4 <= best <= reported + 2e-4
+
+
+# --------------------------------------------------------------------------- exact method
+
+
+@pytest.mark.parametrize("n", [3, 4])
+def test_exact_pf_optimal_at_log3(n):
+    res = L.lattice_lp(n, 4, LOG(3), method="exact")
+    assert res.pf_ratio == 1
+    assert res.optimum == res.pf_value
+    assert isinstance(res.optimum, sympy.Rational)
+    assert res.certificate.verified and res.verify()
+
+
+@pytest.mark.parametrize("n", [3, 4, 5])
+def test_exact_matches_float(n):
+    eps = LOG(Q(3, 2))
+    ex = L.lattice_lp(n, 4, eps, method="exact")
+    fl = L.lattice_lp(n, 4, float(eps))
+    for a, b in ((ex.optimum, fl.optimum), (ex.pf_value, fl.pf_value), (ex.em_value, fl.em_value)):
+        assert float(a) == pytest.approx(b, rel=1e-9)
+    assert ex.certificate.dual_objective == ex.optimum
+    assert [tuple(map(float, k)) for k in ex.solution] == list(fl.solution)
+    for probs, fprobs in zip(ex.solution.values(), fl.solution.values(), strict=True):
+        assert sum(probs) == 1
+        assert all(p >= 0 for p in probs)
+        np.testing.assert_allclose([float(p) for p in probs], fprobs, atol=1e-7)
+
+
+def test_certificate_detects_tampering():
+    res = L.lattice_lp(4, 4, LOG(Q(3, 2)), method="exact")
+    assert res.verify()
+    mu = list(res.certificate.mu)
+    mu[0] += Q(1, 10**6)
+    bad = dataclasses.replace(res, certificate=dataclasses.replace(res.certificate, mu=tuple(mu)))
+    assert not bad.verify()
+    lam = list(res.certificate.lam)
+    j = next(i for i, v in enumerate(lam) if v > 0)
+    lam[j] = -lam[j]
+    bad = dataclasses.replace(res, certificate=dataclasses.replace(res.certificate, lam=tuple(lam)))
+    assert not bad.verify()
+
+
+@settings(max_examples=20, deadline=None)
+@given(p=st.integers(11, 60), q=st.integers(10, 20))
+def test_exact_certificate_random_rational_exp_eps(p, q):
+    if p <= q:
+        p = q + 1
+    eps = LOG(Q(p, q))
+    res = L.lattice_lp(3, 3, eps, method="exact")
+    assert res.verify()
+    assert res.optimum <= res.pf_value <= res.em_value
+    fl = L.lattice_lp(3, 3, float(eps))
+    assert float(res.optimum) == pytest.approx(fl.optimum, rel=1e-9)
+
+
+def test_sensitivity_scales_objective_only():
+    a = L.lattice_lp(3, 4, LOG(Q(3, 2)), method="exact")
+    b = L.lattice_lp(3, 4, LOG(Q(3, 2)), sensitivity=Q(5, 2), method="exact")
+    assert b.optimum == Q(5, 2) * a.optimum
+    assert b.pf_ratio == a.pf_ratio and b.em_ratio == a.em_ratio
+    c = L.lattice_lp(3, 4, 0.4, sensitivity=3.0)
+    assert c.optimum == pytest.approx(3 * L.lattice_lp(3, 4, 0.4).optimum, rel=1e-12)
+
+
+# --------------------------------------------------------------------------- full constraints
+
+
+@pytest.mark.parametrize("n, k", [(3, 4), (4, 4)])
+def test_full_constraints_between_relaxation_and_pf(n, k):
+    for eps in (0.3, 0.5):
+        raise_ = L.lattice_lp(n, k, eps)
+        full = L.lattice_lp(n, k, eps, constraints="full")
+        assert raise_.optimum <= full.optimum * (1 + 1e-9)
+        assert full.optimum <= full.pf_value * (1 + 1e-9)
+        assert full.full_dp_violation <= 1e-9
+    # PF stays strictly sub-optimal under the full constraints too (exactly)
+    res = L.lattice_lp(n, k, LOG(Q(3, 2)), method="exact", constraints="full")
+    assert res.verify() and res.full_dp_violation <= 0 and res.pf_ratio > 1
+
+
+# --------------------------------------------------------------------------- region
+
+
+def test_region_n2_everything():
+    reg = L.pf_optimality_region(2, 4)
+    assert reg.epsilon_intervals == ((0, sympy.oo),)
+    assert reg.boundaries == ()
+
+
+@pytest.mark.parametrize("n, k", [(4, 4), (5, 4), (4, 6)])
+def test_region_boundary_polynomial(n, k):
+    y = sympy.Symbol("y")
+    reg = L.pf_optimality_region(n, k)
+    (b,) = reg.boundaries
+    assert b.polynomial.as_expr() == sum(y**j for j in range(1, k + 1)) - 1
+    lo, hi = b.y_interval
+    assert lo < hi and hi - lo < Q(1, 10**30)
+    assert b.polynomial.eval(lo) * b.polynomial.eval(hi) <= 0  # sign change: root inside
+    assert reg.epsilon_intervals[0][1] == sympy.oo
+    assert reg.degenerate_points == ()
+
+
+def test_region_boundary_against_lp():
+    reg = L.pf_optimality_region(4, 4)
+    eps_star = reg.boundaries[0].epsilon_float
+    assert eps_star == pytest.approx(0.6562559792369758, abs=1e-13)
+    assert L.lattice_lp(4, 4, eps_star - 2e-3).pf_ratio > 1 + 1e-7
+    assert abs(L.lattice_lp(4, 4, eps_star + 2e-3).pf_ratio - 1) < 1e-10
+    # exact LP on both sides: e^eps = 19/10 (eps 0.642) and 2 (eps 0.693)
+    below = L.lattice_lp(4, 4, LOG(Q(19, 10)), method="exact")
+    above = L.lattice_lp(4, 4, LOG(2), method="exact")
+    assert below.pf_ratio > 1 and above.pf_ratio == 1
+    assert not reg.contains(LOG(Q(19, 10))) and reg.contains(LOG(2))
+    assert not reg.contains(eps_star - 1e-9) and reg.contains(eps_star + 1e-9)
+
+
+@pytest.mark.parametrize("n, k", [(2, 3), (3, 3), (4, 2), (4, 4), (5, 3)])
+def test_pf_dual_polynomials_strong_duality_identity(n, k):
+    # sum_g mu_g(y) equals PF's objective polynomial identically (complementary slackness)
+    lat = L._lattice(n, k)
+    mu, lam = L._pf_dual_polys(n, k)
+    obj = sum((c * p for c, p in zip(lat.cost, L._pf_polys(lat), strict=True)),
+              flint.fmpq_poly([]))
+    assert obj == sum(mu, flint.fmpq_poly([]))
+    # and the multipliers satisfy zero reduced cost at a random rational y
+    y = flint.fmpq(2, 7)
+    lam_all = [lam[r](y) if r in lam else flint.fmpq(0) for r in range(len(lat.rows))]
+    red = L._reduced_costs(lat, y, [m(y) for m in mu], lam_all)
+    assert all(r == 0 for r in red)
+
+
+def test_region_golden_threshold_is_not_tight():
+    golden = math.log((3 + math.sqrt(5)) / 2)
+    for n, k in ((3, 4), (4, 4), (5, 4), (4, 6)):
+        eps_star = L.pf_optimality_region(n, k).boundaries[0].epsilon_float
+        assert 0.5 < eps_star < math.log(2) < golden
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"n": 1, "k": 4, "epsilon": 1.0}, "argument n"),
+        ({"n": 2.5, "k": 4, "epsilon": 1.0}, "argument n"),
+        ({"n": 3, "k": 0, "epsilon": 1.0}, "argument k"),
+        ({"n": 3, "k": True, "epsilon": 1.0}, "argument k"),
+        ({"n": 3, "k": 4, "epsilon": 0.0}, "argument epsilon"),
+        ({"n": 3, "k": 4, "epsilon": -1.0}, "argument epsilon"),
+        ({"n": 3, "k": 4, "epsilon": float("nan")}, "argument epsilon"),
+        ({"n": 3, "k": 4, "epsilon": float("inf")}, "argument epsilon"),
+        ({"n": 3, "k": 4, "epsilon": "abc"}, "argument epsilon"),
+        ({"n": 3, "k": 4, "epsilon": 1.0, "sensitivity": 0}, "argument sensitivity"),
+        ({"n": 3, "k": 4, "epsilon": 1.0, "method": "bogus"}, "argument method"),
+        ({"n": 3, "k": 4, "epsilon": 1.0, "constraints": "x"}, "argument constraints"),
+        ({"n": 3, "k": 4, "epsilon": 1.0, "method": "exact"}, "rational"),
+        ({"n": 3, "k": 4, "epsilon": sympy.Integer(1), "method": "exact"}, "rational"),
+        ({"n": 3, "k": 4, "epsilon": LOG(2), "sensitivity": sympy.sqrt(2),
+          "method": "exact"}, "sensitivity"),
+        ({"n": 30, "k": 30, "epsilon": 1.0}, "variables"),
+        ({"n": 9, "k": 12, "epsilon": LOG(2), "method": "exact"}, "variables"),
+    ],
+)
+def test_bad_input(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        L.lattice_lp(**kwargs)
+
+
+def test_bad_input_region_and_verify():
+    with pytest.raises(ValueError, match="argument n"):
+        L.pf_optimality_region(1, 4)
+    with pytest.raises(ValueError, match="method='exact'"):
+        L.lattice_lp(3, 4, 1.0).verify()
+    with pytest.raises(ValueError, match="argument epsilon"):
+        L.pf_optimality_region(3, 4).contains(-1)

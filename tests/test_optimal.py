@@ -1,0 +1,175 @@
+"""The section-5 recursion equals PF's integral polynomials identically."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+
+import numpy as np
+import pytest
+import sympy
+
+from exactdp.numeric.pf_engine import pf_float
+from exactdp.optimal import pf_polynomials, section5_exact
+
+x = sympy.Symbol("x")
+
+
+def gap_multisets(n, top):
+    """Sorted gap multisets of size n over 0..top containing a 0."""
+    for rest in itertools.combinations_with_replacement(range(top + 1), n - 1):
+        yield (0, *rest)
+
+
+def test_known_value_math_section2():
+    want = [1 - x / 2 - x**2 / 2 + x**3 / 3, x / 2 - x**3 / 6, x**2 / 2 - x**3 / 6]
+    for route in (section5_exact, pf_polynomials):
+        got = route([0, 1, 2])
+        assert all(sympy.expand(g.as_expr() - w) == 0 for g, w in zip(got, want, strict=True))
+
+
+def test_identity_exhaustive_up_to_n6_gaps3():
+    count = 0
+    for n in range(1, 7):
+        for G in gap_multisets(n, 3):
+            a, b = section5_exact(G), pf_polynomials(G)
+            assert a == b, G  # sympy Poly equality: identical coefficients over QQ
+            assert sum(b, sympy.Poly(0, x, domain=sympy.QQ)) == sympy.Poly(1, x, domain="QQ")
+            count += 1
+    assert count == sum(math.comb(n - 1 + 3, 3) for n in range(1, 7))
+
+
+def test_identity_unsorted_input_order_and_larger_gaps():
+    G = [3, 0, 7, 3, 1, 0]
+    a, b = section5_exact(G), pf_polynomials(G)
+    assert a == b
+    # input order is kept: equal gaps equal polynomials, the maximizers share
+    assert a[0] == a[3] and a[1] == a[5]
+
+
+def test_section5_equations_hold_for_pf():
+    # P_r(G) = x^{G_r} P_r(G with G_r raised to the max), checked on PF's own polynomials
+    G = (0, 1, 1, 2, 4)
+    P = pf_polynomials(G)
+    for r, g in enumerate(G):
+        if g:
+            raised = list(G)
+            raised[r] = 0
+            assert P[r] == sympy.Poly(x**g, x, domain="QQ") * pf_polynomials(raised)[r]
+
+
+def test_polynomials_match_float_engine():
+    rng = np.random.default_rng(4)
+    G = rng.integers(0, 11, 30)
+    G[3] = 0
+    P = pf_polynomials(G)
+    for rate in (0.05, 0.7, 3.0):
+        xv = math.exp(-rate)
+        f = pf_float(rate * G.astype(float))
+        vals = np.array([float(p.eval(sympy.Rational(xv))) for p in P])
+        assert np.allclose(vals, f, rtol=1e-12, atol=0)
+
+
+def test_pf_polynomials_fast_n50():
+    rng = np.random.default_rng(0)
+    G = rng.integers(0, 11, 50)
+    G[0] = 0
+    t = time.perf_counter()
+    P = pf_polynomials(G)
+    assert time.perf_counter() - t < 1.0
+    assert sum(P, sympy.Poly(0, x, domain="QQ")) == sympy.Poly(1, x, domain="QQ")
+
+
+@pytest.mark.parametrize("route", [section5_exact, pf_polynomials])
+@pytest.mark.parametrize(
+    "bad, match",
+    [([], "non-empty"), ([1, 2], "must contain a 0"), ([0, -1], r"G\[1\]"),
+     ([0, 1.5], r"G\[1\]"), ([0, True], r"G\[1\]"), ("01", "sequence"), (5, "sequence")],
+)
+def test_bad_input(route, bad, match):
+    with pytest.raises(ValueError, match=match):
+        route(bad)
+
+
+# --------------------------------------------------------------------------- optimal_mechanism
+from exactdp import PermuteAndFlip  # noqa: E402
+from exactdp.optimal import optimal_mechanism  # noqa: E402
+
+EPS = sympy.Symbol("epsilon", positive=True)
+
+
+def test_optimal_mechanism_exact_equals_pf_rational_form_identically():
+    pf = PermuteAndFlip(1)
+    for n in range(1, 7):
+        for G in gap_multisets(n, 3):
+            q = [-g for g in G]
+            _, opt = optimal_mechanism(q, 1).rational_form()
+            _, ref = pf.distribution(q).rational_form()
+            assert all(sympy.expand(a - b) == 0 for a, b in zip(opt, ref, strict=True)), q
+
+
+def test_optimal_mechanism_rational_and_symbolic_and_irrational():
+    d = optimal_mechanism(["1/2", 0, "-1/3"], EPS, sensitivity=2, monotone=True)
+    ref = PermuteAndFlip(EPS, 2, True).distribution(["1/2", 0, "-1/3"]).probabilities
+    assert all(sympy.simplify(a - b) == 0 for a, b in zip(d.values, ref, strict=True))
+    irr = optimal_mechanism(["sqrt(2)", 0, 1, 0], 1).values
+    ref = PermuteAndFlip(1).distribution(["sqrt(2)", 0, 1, 0]).probabilities
+    assert all(abs(sympy.N(a - b, 40)) < 1e-35 for a, b in zip(irr, ref, strict=True))
+
+
+def test_optimal_mechanism_numeric_methods_agree_and_certified_balls_contain_truth():
+    q = [3, 1, 0, 0, -2]
+    exact = [sympy.N(v, 60) for v in optimal_mechanism(q, 2).values]
+    fl = optimal_mechanism(q, 2, method="float").values
+    mp = optimal_mechanism(q, 2, method="mpmath", dps=40).values
+    cert = optimal_mechanism(q, "log(3)", method="certified", dps=30)
+    exact_log3 = [sympy.N(v, 60) for v in optimal_mechanism(q, sympy.log(3)).values]
+    for e, f, m in zip(exact, fl, mp, strict=True):
+        assert abs(f - float(e)) <= 1e-15 * float(e)
+        assert abs(m - mpmath_mpf(e)) < 1e-38 * abs(mpmath_mpf(e))
+    for ball, e, rad in zip(cert.values, exact_log3, cert.radii, strict=True):
+        assert ball.contains(flint_arb(e))
+        assert rad < 1e-29 * float(e)
+    assert [float(v) for v in exact] == pytest.approx(
+        [0.884912, 0.065305, 0.023335, 0.023335, 0.003114], abs=1e-6)
+
+
+def mpmath_mpf(e):
+    import mpmath
+
+    with mpmath.workdps(60):
+        return mpmath.mpf(str(e))
+
+
+def flint_arb(e):
+    import flint
+
+    old = flint.ctx.prec
+    flint.ctx.prec = 200
+    try:
+        return flint.arb(str(e))
+    finally:
+        flint.ctx.prec = old
+
+
+def test_optimal_mechanism_bad_input():
+    with pytest.raises(ValueError, match="method"):
+        optimal_mechanism([0, 1], 1, method="simplex")
+    with pytest.raises(ValueError, match="symbolic"):
+        optimal_mechanism([0, 1], EPS, method="float")
+    with pytest.raises(ValueError, match="epsilon"):
+        optimal_mechanism([0, 1], 0)
+    with pytest.raises(ValueError, match="empty"):
+        optimal_mechanism([], 1)
+    with pytest.raises(ValueError, match="dps"):
+        optimal_mechanism([0, 1], 1, method="mpmath", dps=0)
+
+
+def test_optimal_mechanism_float_is_fast_and_stable_at_large_n():
+    rng = np.random.default_rng(1)
+    q = rng.normal(size=100_000)
+    for eps in ("1e-9", 1, "1e9"):
+        v = optimal_mechanism(q, eps, method="float").values
+        assert np.all(np.isfinite(v)) and np.all(v >= 0)
+        assert abs(v.sum() - 1) < 1e-12
