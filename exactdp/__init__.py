@@ -6,13 +6,6 @@ epsilon-DP ratio bound; the section-5 linear program of McKenna & Sheldon (2020)
 """
 
 from .distribution import OutputDistribution
-from .mechanisms import (
-    ExponentialMechanism,
-    Mechanism,
-    PermuteAndFlip,
-    RationalForm,
-    ReportNoisyMax,
-)
 from .lp import (
     DualCertificate,
     LatticeLPResult,
@@ -20,6 +13,13 @@ from .lp import (
     lattice_lp,
     lattice_size,
     pf_optimality_region,
+)
+from .mechanisms import (
+    ExponentialMechanism,
+    Mechanism,
+    PermuteAndFlip,
+    RationalForm,
+    ReportNoisyMax,
 )
 from .numbers import ExactConversionWarning, exact_number
 from .optimal import OptimalRegularMechanism, optimal_mechanism

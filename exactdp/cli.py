@@ -102,7 +102,7 @@ def _cmd_table(args) -> str:
     if not keys:
         raise CLIError("--mechanisms: give at least one mechanism")
     if args.example:
-        from .examples.pricing import PRICING, PRICES, all_answers
+        from .examples.pricing import PRICES, PRICING, all_answers
 
         func = PRICING.score(args.score)
         db = PRICING.neighbour if args.neighbour else PRICING.database

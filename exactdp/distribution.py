@@ -172,11 +172,13 @@ class OutputDistribution:
             Which view of the probabilities to use.
         """
         if view == "exact":
-            return sympy.Add(*[g * p for g, p in zip(self.scores.gaps_exact, self.probabilities)])
+            pairs = zip(self.scores.gaps_exact, self.probabilities, strict=True)
+            return sympy.Add(*[g * p for g, p in pairs])
         if view == "mpmath":
             probs = self.evalf(dps)
             with mpmath.workdps(dps + 10):
-                return mpmath.fsum(g * p for g, p in zip(self.scores.gaps_mp(dps + 10), probs))
+                gaps = self.scores.gaps_mp(dps + 10)
+                return mpmath.fsum(g * p for g, p in zip(gaps, probs, strict=True))
         if view == "float":
             gaps = self.scores.gaps_float
             p = self.to_numpy()

@@ -93,16 +93,16 @@ def _text_table(columns, labels, caption) -> str:
     lines = []
     if caption:
         lines.append(caption)
-    lines.append("  ".join(h.rjust(w) for h, w in zip(header, widths)))
+    lines.append("  ".join(h.rjust(w) for h, w in zip(header, widths, strict=False)))
     lines.append("  ".join("-" * w for w in widths))
     for row in rows:
-        lines.append("  ".join(str(c).rjust(w) for c, w in zip(row, widths)))
+        lines.append("  ".join(str(c).rjust(w) for c, w in zip(row, widths, strict=False)))
     exact_cols = [(name, ex) for name, _, ex in columns if ex is not None]
     if exact_cols:
         lines.append("")
         lines.append("exact:")
         for name, ex in exact_cols:
-            for lab, e in zip(labels, ex):
+            for lab, e in zip(labels, ex, strict=False):
                 lines.append(f"  {name}[{lab}] = {sympy.sstr(e)}")
     return "\n".join(lines)
 

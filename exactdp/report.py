@@ -24,7 +24,7 @@ def _mechanisms(epsilon, sensitivity):
 
 def _loss(p, p2) -> mpmath.mpf:
     worst = mpmath.mpf(0)
-    for a, b in zip(p, p2):
+    for a, b in zip(p, p2, strict=False):
         if a == 0 and b == 0:
             continue
         if a == 0 or b == 0:

@@ -75,10 +75,10 @@ class ScoreFunction:
                 other = list(database)
                 other[i] = value
                 moved = self.scores(other)
-                diffs = [b - a for a, b in zip(base, moved)]
+                diffs = [b - a for a, b in zip(base, moved, strict=False)]
                 if any(d > 0 for d in diffs) and any(d < 0 for d in diffs):
                     monotone = False
-                for r, d in zip(self.range, diffs):
+                for r, d in zip(self.range, diffs, strict=False):
                     if abs(d) > best:
                         best, witness = abs(d), (i, value, r)
         return SensitivityResult(best, monotone, *witness)

@@ -84,7 +84,7 @@ def generators_for(gaps_int: Sequence[int] | None, gaps_exact, rate) -> Generato
 
     def to_expr_y(poly) -> sympy.Expr:
         expr = R.to_sympy(poly) if hasattr(R, "to_sympy") else poly.as_expr()
-        return sympy.expand(expr.subs(dict(zip(syms, values))))
+        return sympy.expand(expr.subs(dict(zip(syms, values, strict=False))))
 
     def div_y(poly, j):
         return poly.exquo(ys[j])
@@ -141,12 +141,12 @@ def weighted_sum(coeffs: list, weights: Sequence[Fraction]):
     """``sum_k coeffs[k] * weights[k]`` with rational weights, in the coefficients' ring."""
     if isinstance(coeffs[0], flint.fmpz_poly):
         total = flint.fmpq_poly([0])
-        for c, w in zip(coeffs, weights):
+        for c, w in zip(coeffs, weights, strict=False):
             if w:
                 total += flint.fmpq_poly(c) * flint.fmpq(w.numerator, w.denominator)
         return total
     total = 0 * coeffs[0]
-    for c, w in zip(coeffs, weights):
+    for c, w in zip(coeffs, weights, strict=False):
         if w:
             total += c * sympy.QQ(w.numerator, w.denominator)
     return total

@@ -57,7 +57,7 @@ def pf_by_definition(p, r):
     total = 0
     for mask in itertools.product((0, 1), repeat=len(others)):
         w = sympy.Integer(1)
-        for coin, head in zip(others, mask):
+        for coin, head in zip(others, mask, strict=False):
             w *= coin if head else 1 - coin
         total += w / (sum(mask) + 1)
     return sympy.expand(p[r] * total)

@@ -48,7 +48,7 @@ def test_pf_polynomials_for_0_m1_m2():
         x / 2 - x**3 / 6,
         x**2 / 2 - x**3 / 6,
     )
-    assert all(sympy.expand(f - e) == 0 for f, e in zip(forms, expected))
+    assert all(sympy.expand(f - e) == 0 for f, e in zip(forms, expected, strict=False))
 
 
 def test_rational_form_value_and_L():
@@ -74,7 +74,7 @@ def test_monotone_uses_c_equal_1():
     q = [0, -1, -3]
     a = PermuteAndFlip(1, monotone=True).distribution(q).probabilities
     b = PermuteAndFlip(2).distribution(q).probabilities
-    assert all(sympy.simplify(u - v) == 0 for u, v in zip(a, b))
+    assert all(sympy.simplify(u - v) == 0 for u, v in zip(a, b, strict=False))
     assert PermuteAndFlip(1, monotone=True).scale == 1
     assert PermuteAndFlip(1).scale == 2
 
@@ -108,7 +108,7 @@ def pf_by_subset_sum(p: list[Fraction]) -> list[Fraction]:
         total = Fraction(0)
         for mask in itertools.product([0, 1], repeat=len(others)):
             w = Fraction(1)
-            for s, m in zip(others, mask):
+            for s, m in zip(others, mask, strict=False):
                 w *= p[s] if m else 1 - p[s]
             total += w / (sum(mask) + 1)
         out.append(p[r] * total)
@@ -116,7 +116,10 @@ def pf_by_subset_sum(p: list[Fraction]) -> list[Fraction]:
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.lists(st.integers(-4, 4), min_size=1, max_size=5), st.fractions(Fraction(1, 9), Fraction(19, 20), max_denominator=20))
+@given(
+    st.lists(st.integers(-4, 4), min_size=1, max_size=5),
+    st.fractions(Fraction(1, 9), Fraction(19, 20), max_denominator=20),
+)
 def test_pf_and_rnm_exp_forms_match_the_algorithm_exactly(q, xval):
     x0 = Fraction(xval.numerator, xval.denominator)
     if x0 >= 1:
@@ -172,7 +175,7 @@ def test_rnm_gumbel_equals_em_exactly():
     q = ["1/3", 2, 0, 2]
     a = ReportNoisyMax(EPS, noise="gumbel").distribution(q).probabilities
     b = ExponentialMechanism(EPS).distribution(q).probabilities
-    assert all(sympy.simplify(u - v) == 0 for u, v in zip(a, b))
+    assert all(sympy.simplify(u - v) == 0 for u, v in zip(a, b, strict=False))
 
 
 def test_irrational_scores_are_exact():
@@ -180,7 +183,7 @@ def test_irrational_scores_are_exact():
     pf = PermuteAndFlip(1).distribution(q).probabilities
     rnm = ReportNoisyMax(1).distribution(q).probabilities
     assert sympy.simplify(sum(pf) - 1) == 0
-    assert all(abs(sympy.N(u - v, 30)) < 1e-28 for u, v in zip(pf, rnm))
+    assert all(abs(sympy.N(u - v, 30)) < 1e-28 for u, v in zip(pf, rnm, strict=False))
     # against the enumeration of the algorithm at 40 digits
     with mpmath.workdps(40):
         qs = [mpmath.sqrt(2), 0, 1, 0]
@@ -192,7 +195,8 @@ def test_irrational_scores_are_exact():
             for r in order:
                 enum[r] += tails * p[r] / math.factorial(n)
                 tails *= 1 - p[r]
-        assert all(abs(mpmath.mpf(sympy.N(a, 40)) - b) < 1e-30 for a, b in zip(pf, enum))
+        for a, b in zip(pf, enum, strict=True):
+            assert abs(mpmath.mpf(sympy.N(a, 40)) - b) < 1e-30
 
 
 # --------------------------------------------------------------------------- properties
@@ -238,7 +242,7 @@ def test_shift_invariance(q, shift, key):
 def test_monotone_flag_halves_the_denominator(q, key):
     a = MECHS[key](EPS, True).distribution(q).probabilities
     b = MECHS[key](2 * EPS).distribution(q).probabilities
-    assert all(sympy.simplify(u - v) == 0 for u, v in zip(a, b))
+    assert all(sympy.simplify(u - v) == 0 for u, v in zip(a, b, strict=False))
 
 
 def test_unknown_noise_lists_supported():

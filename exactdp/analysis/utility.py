@@ -1,0 +1,246 @@
+"""Utility of selection mechanisms: error tails, stochastic dominance, worst-case error.
+
+The error of output r is ``q* - q_r``. Mechanism A stochastically dominates B on q when
+``Pr[q* - q_A >= t] <= Pr[q* - q_B >= t]`` for every ``t >= 0`` (Thm 5.2 of the notes;
+McKenna & Sheldon 2020, Thm 3 for PF over EM); then ``E[err_A] <= E[err_B]``.
+For rational scores both tails are rational functions of ``x = exp(-eps/(c Delta L))``,
+so dominance for *every* epsilon is a positivity question on ``(0, 1)``, decided exactly
+by :func:`exactdp.algebra.sign_on_unit_interval`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import mpmath
+import numpy as np
+import sympy
+from scipy.optimize import minimize_scalar
+
+from ..algebra import sign_on_unit_interval, verify_sign_analysis
+from ..scores import as_scores
+
+__all__ = [
+    "DominanceCertificate",
+    "DominanceResult",
+    "WorstCaseError",
+    "ErrorRatioStudy",
+    "error_tails",
+    "dominates",
+    "certify_dominance",
+    "worst_case_error",
+    "error_ratio_study",
+]
+
+
+def _thresholds(gaps) -> list:
+    return sorted({g for g in gaps if g != 0})
+
+
+def error_tails(dist) -> tuple[tuple[sympy.Expr, sympy.Expr], ...]:
+    """Exact error tails ``(t, Pr[q* - q_M >= t])`` at every distinct positive gap t.
+
+    Between consecutive gaps the tail is constant, and it is 1 at ``t = 0``.
+    """
+    gaps = dist.scores.gaps_exact
+    probs = dist.probabilities
+    return tuple(
+        (t, sympy.Add(*[p for g, p in zip(gaps, probs, strict=True) if bool(g >= t)]))
+        for t in _thresholds(gaps)
+    )
+
+
+def _exact_sign(expr: sympy.Expr) -> int:
+    expr = sympy.expand(expr)
+    if expr == 0:
+        return 0
+    if expr.is_positive:
+        return 1
+    if expr.is_negative:
+        return -1
+    value = sympy.N(expr, 50)
+    if value == 0 or abs(value) < sympy.Float("1e-45"):
+        if sympy.simplify(expr) == 0:
+            return 0
+        value = sympy.N(expr, 200)
+    return 1 if value > 0 else -1
+
+
+@dataclass(frozen=True)
+class DominanceResult:
+    """Whether A's error tails lie below B's at every threshold, with the margins."""
+
+    holds: bool
+    margins: tuple  # (t, tail_B - tail_A) exact
+    witness: sympy.Expr | None  # a threshold where A's tail exceeds B's
+
+
+def dominates(dist_a, dist_b) -> DominanceResult:
+    """Exact check that A stochastically dominates B on one score vector (numeric epsilon).
+
+    Parameters
+    ----------
+    dist_a, dist_b : OutputDistribution
+        On the same scores.
+
+    Raises
+    ------
+    ValueError
+        If the score vectors differ.
+    """
+    if dist_a.scores.exact != dist_b.scores.exact:
+        raise ValueError("dominates: both distributions must be on the same scores")
+    ta, tb = error_tails(dist_a), error_tails(dist_b)
+    margins = tuple((t, sympy.expand(b - a)) for (t, a), (_, b) in zip(ta, tb, strict=True))
+    witness = next((t for t, m in margins if _exact_sign(m) < 0), None)
+    return DominanceResult(witness is None, margins, witness)
+
+
+@dataclass(frozen=True)
+class DominanceCertificate:
+    """Dominance for every epsilon > 0: per threshold, the sign of ``tail_B - tail_A``.
+
+    ``numerators[i]`` is the numerator polynomial in x of the i-th margin (its denominator
+    is positive on (0, 1)), ``analyses[i]`` its exact sign pattern on (0, 1).
+    """
+
+    scores: tuple
+    x: sympy.Symbol
+    thresholds: tuple
+    numerators: tuple
+    analyses: tuple
+
+    @property
+    def holds(self) -> bool:
+        """True iff every margin is >= 0 on all of (0, 1), i.e. for every epsilon."""
+        return all(a.nonnegative for a in self.analyses)
+
+    def check(self) -> bool:
+        """Re-verify every sign analysis by an independent route (Sturm counting)."""
+        return all(verify_sign_analysis(a) for a in self.analyses)
+
+
+def certify_dominance(mech_a, mech_b, scores) -> DominanceCertificate:
+    """Prove ``Pr[err_A >= t] <= Pr[err_B >= t]`` for all t and *all* epsilon > 0.
+
+    Uses the rational forms of both mechanisms (rational scores; PF, EM, RNM-Exp,
+    RNM-Gumbel): each margin is a rational function of x in (0, 1); its denominator's sign
+    and its numerator's sign pattern are decided exactly by real-root isolation.
+
+    Raises
+    ------
+    ValueError
+        Irrational scores, or a mechanism without a rational form, or different ``c``,
+        sensitivity or epsilon between the two mechanisms.
+    """
+    sv = as_scores(scores)
+    da, db = mech_a.distribution(sv), mech_b.distribution(sv)
+    ra, rb = da.rational_form(), db.rational_form()
+    if ra.value != rb.value:
+        raise ValueError("certify_dominance: the mechanisms must share epsilon, c and Delta")
+    x = ra.x
+    gaps = ra.gaps
+    thresholds, nums, analyses = [], [], []
+    for t in _thresholds(gaps):
+        ta = sympy.Add(*[f for g, f in zip(gaps, ra.forms, strict=True) if g >= t])
+        tb = sympy.Add(*[f for g, f in zip(gaps, rb.forms, strict=True) if g >= t])
+        num, den = sympy.fraction(sympy.cancel(sympy.together(tb - ta)))
+        den_sign = sign_on_unit_interval(sympy.Poly(den, x), x)
+        if den_sign.constant_sign is None or den_sign.roots:
+            raise ValueError("certify_dominance: a denominator changes sign on (0, 1)")
+        if den_sign.constant_sign < 0:
+            num = -num
+        thresholds.append(sympy.Rational(t, ra.L))
+        nums.append(sympy.Poly(num, x))
+        analyses.append(sign_on_unit_interval(sympy.Poly(num, x), x))
+    return DominanceCertificate(sv.exact, x, tuple(thresholds), tuple(nums), tuple(analyses))
+
+
+@dataclass(frozen=True)
+class WorstCaseError:
+    """Supremum over the gap g of the expected error on ``q = (0, -g, ..., -g)``."""
+
+    n: int
+    gap: float
+    value: mpmath.mpf
+    precision: str
+
+
+def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
+    """Worst expected error over the family ``q = (0, -g, ..., -g)`` (n outputs), sup over g.
+
+    This family is the worst case for regular mechanisms with a single best output (the
+    notes, section 5.4; McKenna & Sheldon 2020, section 4). The maximizing gap is located
+    by a coarse scan and bounded Brent on the float64 path (relative precision about 1e-9 in
+    g); the value at that gap is then evaluated with mpmath at ``dps`` digits, so its error
+    is second order in the location error (about 1e-15 relative).
+
+    Raises
+    ------
+    ValueError
+        If n < 2, or the mechanism's epsilon is symbolic.
+    """
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
+        raise ValueError(f"worst_case_error: n must be an integer >= 2, got {n!r}")
+    n = int(n)
+    rate = float(sympy.N(mechanism.epsilon / (mechanism.c * mechanism.sensitivity), 20))
+
+    def err(u: float) -> float:
+        g = u / rate
+        q = np.full(n, -g)
+        q[0] = 0.0
+        p = mechanism.distribution(q).to_numpy()
+        return g * float(p[1:].sum())
+
+    grid = np.geomspace(1e-3, 1e3, 121)
+    vals = [err(u) for u in grid]
+    i = int(np.argmax(vals))
+    lo, hi = grid[max(i - 1, 0)], grid[min(i + 1, len(grid) - 1)]
+    res = minimize_scalar(lambda u: -err(u), bounds=(lo, hi), method="bounded",
+                          options={"xatol": 1e-12 * hi})
+    g = sympy.Rational(*float(res.x / rate).as_integer_ratio())
+    q = [sympy.Integer(0)] + [-g] * (n - 1)
+    value = mechanism.distribution(q).expected_error(view="mpmath", dps=dps)
+    return WorstCaseError(n, float(g), value,
+                          f"value to about 1e-15 relative (gap located to ~1e-9); dps={dps}")
+
+
+@dataclass(frozen=True)
+class ErrorRatioStudy:
+    """``E[err_B]/E[err_A]`` over random score vectors drawn from a stated distribution."""
+
+    description: str
+    trials: int
+    mean_ratio: float
+    ratio_of_means: float
+    max_ratio: float
+    min_ratio: float
+
+
+def error_ratio_study(
+    mech_a, mech_b, n: int, draw: Callable[[np.random.Generator, int], np.ndarray],
+    description: str, trials: int = 200, rng=None,
+) -> ErrorRatioStudy:
+    """Average the expected-error ratio B/A over score vectors ``draw(rng, n)``.
+
+    Each vector's expected errors are computed exactly in float64 (no sampling of the
+    mechanisms); only the score vectors are random. Vectors where A's error is 0 are skipped.
+    """
+    gen = np.random.default_rng(rng)
+    ratios, ea_all, eb_all = [], [], []
+    for _ in range(int(trials)):
+        q = np.asarray(draw(gen, n), dtype=float)
+        ea = mech_a.distribution(q).expected_error(view="float")
+        eb = mech_b.distribution(q).expected_error(view="float")
+        if ea > 0:
+            ratios.append(eb / ea)
+            ea_all.append(ea)
+            eb_all.append(eb)
+    if not ratios:
+        raise ValueError("error_ratio_study: every drawn vector had zero error")
+    r = np.array(ratios)
+    return ErrorRatioStudy(description, len(r), float(r.mean()),
+                           float(np.sum(eb_all) / np.sum(ea_all)), float(r.max()),
+                           float(r.min()))
+

@@ -1,0 +1,77 @@
+"""exactdp.analysis.utility: error tails, dominance, worst-case error, ratio studies."""
+
+import numpy as np
+import pytest
+import sympy
+
+from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+from exactdp.analysis.utility import (
+    certify_dominance,
+    dominates,
+    error_ratio_study,
+    error_tails,
+    worst_case_error,
+)
+
+EPS = sympy.Symbol("epsilon", positive=True)
+
+
+def test_error_tails_exact_values():
+    d = PermuteAndFlip(1).distribution([0, -1, -2])
+    x = sympy.exp(-sympy.Rational(1, 2))
+    tails = error_tails(d)
+    assert [t for t, _ in tails] == [1, 2]
+    # Pr[err >= 1] = P_1 + P_2, Pr[err >= 2] = P_2 (MATH.md section 2 polynomials)
+    want1 = x / 2 - x**3 / 6 + x**2 / 2 - x**3 / 6
+    want2 = x**2 / 2 - x**3 / 6
+    assert sympy.simplify(tails[0][1] - want1) == 0
+    assert sympy.simplify(tails[1][1] - want2) == 0
+
+
+def test_dominates_pf_over_em_at_numeric_epsilon():
+    q = [3, 1, 0, 0, -2]
+    pf = PermuteAndFlip(2).distribution(q)
+    em = ExponentialMechanism(2).distribution(q)
+    res = dominates(pf, em)
+    assert res.holds and res.witness is None
+    assert all(float(m) > 0 for _, m in res.margins)
+    back = dominates(em, pf)
+    assert not back.holds and back.witness == 2  # the smallest gap, q* - q_1
+
+
+def test_dominates_requires_same_scores():
+    with pytest.raises(ValueError, match="same scores"):
+        dominates(PermuteAndFlip(1).distribution([0, 1]),
+                  ExponentialMechanism(1).distribution([0, 2]))
+
+
+def test_certify_dominance_rnm_exp_vs_gumbel_and_mismatch():
+    cert = certify_dominance(ReportNoisyMax(EPS), ReportNoisyMax(EPS, noise="gumbel"),
+                             ["1/2", 0, -1])
+    assert cert.holds and cert.check()
+    assert cert.thresholds == (sympy.Rational(1, 2), sympy.Rational(3, 2))
+    with pytest.raises(ValueError, match="share"):
+        certify_dominance(PermuteAndFlip(1), ExponentialMechanism(2), [0, -1])
+    with pytest.raises(ValueError, match="not rational"):
+        certify_dominance(PermuteAndFlip(1), ReportNoisyMax(1, noise="laplace"), [0, -1])
+
+
+def test_worst_case_error_values_and_bad_n():
+    em = worst_case_error(ExponentialMechanism(1), 2)
+    assert float(em.value) == pytest.approx(0.556929, abs=1e-6)
+    with pytest.raises(ValueError, match="n must be"):
+        worst_case_error(PermuteAndFlip(1), 1)
+
+
+def test_error_ratio_study_is_between_one_and_two():
+    study = error_ratio_study(
+        PermuteAndFlip(1), ExponentialMechanism(1), 20,
+        lambda rng, n: rng.normal(0, 3, n), "scores i.i.d. N(0, 3^2)", trials=50, rng=1)
+    assert 1 <= study.min_ratio <= study.mean_ratio <= study.max_ratio <= 2
+    assert 1 < study.ratio_of_means < 2
+
+
+def test_error_ratio_study_skips_zero_error_vectors():
+    with pytest.raises(ValueError, match="zero error"):
+        error_ratio_study(PermuteAndFlip(1), ExponentialMechanism(1), 3,
+                          lambda rng, n: np.zeros(n), "all tied", trials=3)
