@@ -38,13 +38,13 @@ def noisy_argmax(
     size : int
         Number of draws.
     noise : callable
-        ``noise(shape)`` returns i.i.d. standard noise (scale 1) of that shape.
+        ``noise(size=shape)`` returns i.i.d. standard noise (scale 1) of that shape.
     """
     n = d.size
     out = np.empty(size, dtype=np.int64)
     neg = -d
     for a, b in _chunks(size, n):
-        z = noise((b - a, n))
+        z = noise(size=(b - a, n))
         out[a:b] = np.argmax(neg + z, axis=1)
     return out
 

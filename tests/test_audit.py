@@ -1,0 +1,325 @@
+"""Tests of exactdp.audit.goodness_of_fit: protocol, pooling, statistics, bad input."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import scipy.stats
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import exactdp
+from exactdp.audit import GoodnessOfFit, goodness_of_fit, pool_cells, probability_vector
+
+P3 = np.array([0.5, 0.3, 0.2])
+
+
+def categorical(p, bias=None):
+    """A vectorised sampler of the categorical distribution p (optionally distorted)."""
+    q = np.asarray(p if bias is None else bias, dtype=float)
+
+    def sample(size, rng=None):
+        gen = np.random.default_rng(rng)
+        return gen.choice(q.size, size=size, p=q / q.sum())
+
+    return sample
+
+
+# ---------------------------------------------------------------------------- verdicts
+
+
+def test_correct_sampler_is_consistent_and_result_is_complete():
+    res = goodness_of_fit(categorical(P3), P3, 20_000, rng=1)
+    assert isinstance(res, GoodnessOfFit)
+    assert res.verdict == "consistent" and res.consistent
+    assert res.p_value > 0.01
+    assert res.dof == 2 and res.cells == ((0,), (1,), (2,))
+    assert sum(res.observed) == 20_000 == sum(res.counts)
+    assert res.expected == pytest.approx((10_000, 6_000, 4_000))
+    assert res.pooled == () and res.impossible == ()
+    assert res.n_samples == 20_000 and res.alpha == 0.01 and res.test == "chi2"
+    with pytest.raises(AttributeError):
+        res.p_value = 1.0  # frozen
+
+
+def test_biased_sampler_is_rejected_overwhelmingly():
+    res = goodness_of_fit(categorical(P3, bias=[0.52, 0.3, 0.18]), P3, 100_000, rng=2)
+    assert res.verdict == "rejected"
+    assert res.p_value < 1e-6
+    # the largest standardized deviation is the under-produced output 2
+    assert res.max_deviation_outputs == (2,)
+    assert res.max_deviation < -5
+
+
+def test_statistics_match_hand_computation():
+    """Pearson and G statistics recomputed from the reported counts (independent route)."""
+    sampler = categorical(P3, bias=[0.49, 0.31, 0.2])
+    for test in ("chi2", "gtest"):
+        res = goodness_of_fit(sampler, P3, 5_000, rng=3, test=test)
+        o, e = np.array(res.observed, float), np.array(res.expected)
+        if test == "chi2":
+            stat = float(np.sum((o - e) ** 2 / e))
+        else:
+            stat = float(2 * np.sum(o * np.log(o / e)))
+        assert res.statistic == pytest.approx(stat, rel=1e-12)
+        assert res.p_value == pytest.approx(scipy.stats.chi2.sf(stat, 2), rel=1e-9)
+        z = (o - e) / np.sqrt(5_000 * P3 * (1 - P3))
+        k = int(np.argmax(np.abs(z)))
+        assert res.max_deviation == pytest.approx(z[k]) and res.max_deviation_cell == k
+
+
+def test_p_values_are_uniform_under_the_null():
+    """200 audits of a correct sampler at fixed seeds: p-values ~ U(0, 1) (KS test)."""
+    p = np.array([0.4, 0.3, 0.2, 0.1])
+    pvals = [goodness_of_fit(categorical(p), p, 2_000, rng=seed).p_value for seed in range(200)]
+    assert scipy.stats.kstest(pvals, "uniform").pvalue > 1e-3
+    # and the rejection rate at alpha = 0.05 is near 5% (binomial 99.9% band: 2..20 of 200)
+    assert 2 <= sum(v < 0.05 for v in pvals) <= 20
+
+
+def test_seed_makes_the_audit_reproducible():
+    a = goodness_of_fit(categorical(P3), P3, 3_000, rng=7)
+    b = goodness_of_fit(categorical(P3), P3, 3_000, rng=7)
+    c = goodness_of_fit(categorical(P3), P3, 3_000, rng=8)
+    assert a == b
+    assert a.counts != c.counts
+
+
+# ---------------------------------------------------------------------------- protocol
+
+
+def test_protocol_size_n_and_single_calls():
+    seen = {}
+
+    def by_size(size):
+        seen["size"] = size
+        return np.zeros(size, dtype=np.int64)
+
+    def by_n(n, rng):
+        seen["n"] = (n, type(rng))
+        return [0] * n
+
+    calls = []
+
+    def single(rng=None):
+        calls.append(rng)
+        return 0
+
+    dist = [1.0, 0.0]
+    for s in (by_size, by_n, single):
+        assert goodness_of_fit(s, dist, 7, rng=0).counts == (7, 0)
+    assert seen["size"] == 7
+    assert seen["n"] == (7, np.random.Generator)
+    assert len(calls) == 7 and all(isinstance(g, np.random.Generator) for g in calls)
+    assert len({id(g) for g in calls}) == 1  # one generator, shared by the calls
+    # a builtin-like callable without an inspectable signature is called repeatedly
+    it = iter([0, 1, 1, 0])
+    assert goodness_of_fit(it.__next__, [0.5, 0.5], 4).counts == (2, 2)
+
+
+def test_typeerror_inside_the_sampler_is_not_swallowed():
+    def broken(size):
+        raise TypeError("bug inside the sampler")
+
+    with pytest.raises(TypeError, match="bug inside"):
+        goodness_of_fit(broken, P3, 10)
+
+
+def test_output_distribution_and_its_vector_give_the_same_audit():
+    dist = exactdp.PermuteAndFlip(2).distribution([3, 1, 0, 0, -2])
+    probs = probability_vector(dist)
+    a = goodness_of_fit(dist.sample, dist, 20_000, rng=11)
+    b = goodness_of_fit(dist.sample, probs, 20_000, rng=11)
+    assert a == b
+    assert a.verdict == "consistent"
+    # MATH.md section 7: PF on (3, 1, 0, 0, -2), eps = 2
+    assert probs == pytest.approx([0.884912, 0.065305, 0.023335, 0.023335, 0.003114], abs=1e-6)
+
+
+def test_integral_floats_are_accepted():
+    res = goodness_of_fit(lambda size: np.array([0.0, 1.0] * (size // 2)), [0.5, 0.5], 10)
+    assert res.counts == (5, 5)
+    res = goodness_of_fit(lambda: np.float64(1.0), [0.5, 0.5], 3)
+    assert res.counts == (0, 3)
+
+
+# ---------------------------------------------------------------------------- pooling
+
+
+def test_pool_cells_examples():
+    assert pool_cells([100, 3, 2, 50]) == ((0,), (3,), (1, 2))
+    assert pool_cells([100, 3, 1, 50]) == ((0,), (1, 2, 3))
+    # the pooled cell (3) is below 5: it absorbs the smallest other cell (6)
+    assert pool_cells([100, 2, 1, 6]) == ((0,), (1, 2, 3))
+    # zero expectations form no cell
+    assert pool_cells([10, 0, 10]) == ((0,), (2,))
+    assert pool_cells([1, 1]) == ((0, 1),)
+    assert pool_cells([5, 5]) == ((0,), (1,))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(0, 50), min_size=1, max_size=12), st.floats(0.5, 10))
+def test_pool_cells_partition(expected, min_expected):
+    cells = pool_cells(expected, min_expected)
+    flat = [i for c in cells for i in c]
+    assert sorted(flat) == [i for i, e in enumerate(expected) if e > 0]
+    assert len(flat) == len(set(flat))
+    totals = [sum(expected[i] for i in c) for c in cells]
+    if len(cells) > 1:
+        assert min(totals) >= min_expected
+
+
+def test_tiny_probabilities_are_pooled_and_reported():
+    p = np.array([0.6, 0.3999, 1e-4, 1e-12])
+    res = goodness_of_fit(categorical(p), p, 10_000, rng=5)
+    # expected counts 6000, 3999, 1, 1e-8: outputs 2 and 3 pooled with output 1
+    assert res.cells == ((0,), (1, 2, 3))
+    assert res.pooled == (1, 2, 3)
+    assert "pooled" in res.note
+    assert all(e >= 5 for e in res.expected)
+    assert res.verdict == "consistent"
+    # the rare outputs 2 and 3 are also tested exactly, Bonferroni-combined
+    assert res.method == "chi2+binomial"
+    k_rare = res.counts[2] + res.counts[3]
+    p_tot = scipy.stats.binomtest(k_rare, 10_000, 1e-4 + 1e-12).pvalue
+    tails = scipy.stats.binom.sf(np.array(res.counts[2:]) - 1, 10_000, p[2:])
+    p_rare = min(1, 3 * min(p_tot, *tails))
+    assert res.p_value_rare == pytest.approx(p_rare)
+    assert res.p_value == pytest.approx(min(1, 2 * min(res.p_value_cells, p_rare)))
+
+
+def test_rare_output_returned_too_often_is_caught_despite_pooling():
+    p = np.array([0.6, 0.3999, 1e-4, 1e-12])
+
+    def leaky(size, rng):
+        out = categorical(p)(size, rng)
+        out[:4] = 3  # a 1e-12 output, 4 times
+        return out
+
+    res = goodness_of_fit(leaky, p, 10_000, rng=5)
+    assert 3 in res.pooled
+    assert res.p_value_cells > 0.01  # the pooled chi-square alone does not see it
+    assert res.verdict == "rejected" and res.p_value < 1e-6
+
+
+def test_single_cell_falls_back_to_exact_binomial():
+    p = [1 - 1e-9, 1e-9]
+    ok = goodness_of_fit(lambda size: np.zeros(size, int), p, 20_000)
+    assert ok.method == "binomial" and ok.verdict == "consistent" and ok.cells == ((0,), (1,))
+    # a sampler that returns the 1e-9 output 3 times in 20 000 draws is caught
+    bad = goodness_of_fit(lambda size: np.r_[np.zeros(size - 3, int), 1, 1, 1], p, 20_000)
+    assert bad.method == "binomial" and bad.verdict == "rejected"
+    assert bad.p_value == pytest.approx(scipy.stats.binomtest(3, 20_000, 1e-9).pvalue)
+    assert bad.p_value == pytest.approx((20_000 * 1e-9) ** 3 / 6, rel=1e-3)  # Poisson tail
+    assert bad.max_deviation_outputs == (1,) and bad.max_deviation > 0
+
+
+def test_no_test_possible_is_said():
+    res = goodness_of_fit(lambda size: np.zeros(size, int), [0.5, 0.5], 3)
+    assert res.p_value == 1.0 and res.dof == 0 and "no test is possible" in res.note
+    res = goodness_of_fit(lambda: 0, [1.0, 0.0], 50)
+    assert res.p_value == 1.0 and "single possible output" in res.note
+
+
+def test_observed_zero_probability_output_is_an_immediate_rejection():
+    p = [0.5, 0.5, 0.0]
+    res = goodness_of_fit(lambda size: np.r_[np.zeros(size - 1, int), 2], p, 1_000)
+    assert res.impossible == (2,)
+    assert res.p_value == 0.0 and res.verdict == "rejected"
+    assert math.isinf(res.statistic)
+    assert "probability 0" in res.note and "impossible" in res.note
+    assert res.counts == (999, 0, 1)
+
+
+# ---------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("n", [0, -1, 1.5, 10.0, True, "10", None])
+def test_bad_n_samples(n):
+    with pytest.raises(ValueError, match="n_samples"):
+        goodness_of_fit(categorical(P3), P3, n)
+
+
+@pytest.mark.parametrize("alpha", [0, 1, -0.1, 2, "x", float("nan")])
+def test_bad_alpha(alpha):
+    with pytest.raises(ValueError, match="alpha"):
+        goodness_of_fit(categorical(P3), P3, 10, alpha=alpha)
+
+
+def test_bad_test_and_min_expected():
+    with pytest.raises(ValueError, match="test"):
+        goodness_of_fit(categorical(P3), P3, 10, test="ks")
+    with pytest.raises(ValueError, match="min_expected"):
+        goodness_of_fit(categorical(P3), P3, 10, min_expected=0)
+
+
+@pytest.mark.parametrize(
+    ("dist", "match"),
+    [
+        ([0.5, -0.1, 0.6], r"distribution\[1\] is negative"),
+        ([0.5, float("nan"), 0.5], r"distribution\[1\] is not finite"),
+        ([0.5, 0.4], "sum to 1"),
+        ([0.5, 0.5 + 1e-8], "sum to 1"),
+        ([[0.5, 0.5]], "1-D"),
+        ([], "1-D"),
+        ("abc", "probability vector"),
+        (["a", "b"], "probability vector"),
+    ],
+)
+def test_bad_distribution(dist, match):
+    with pytest.raises(ValueError, match=match):
+        goodness_of_fit(lambda: 0, dist, 10)
+
+
+def test_sum_within_tolerance_is_accepted():
+    res = goodness_of_fit(lambda: 0, [0.5, 0.5 + 5e-10], 10)
+    assert sum(res.probabilities) == pytest.approx(1.0, abs=1e-15)
+
+
+@pytest.mark.parametrize(
+    ("value", "match"),
+    [
+        (1.5, r"1\.5"),
+        (float("nan"), "nan"),
+        (-1, "-1"),
+        (3, "3, outside 0..2"),
+        ("a", "'a'"),
+        (None, "None"),
+        (True, "bool"),
+        (np.int64(7), "7"),
+        (2.0 + 1j, "complex"),
+    ],
+)
+def test_single_draw_bad_values(value, match):
+    with pytest.raises(ValueError, match=match):
+        goodness_of_fit(lambda: value, P3, 5)
+
+
+@pytest.mark.parametrize(
+    ("batch", "match"),
+    [
+        (np.array([0, 1, 2, 1.5]), r"1\.5"),
+        (np.array([0, 1, np.nan, 1]), "nan"),
+        (np.array([0, 1, 5, 1]), "5"),
+        (np.array([0, -2, 1, 1]), "-2"),
+        ([0, 1, "x", 1], "'x'"),
+        (np.array([True, False, True, True]), "bool"),
+        (np.array(["0", "1", "2", "1"]), "'0'"),
+    ],
+)
+def test_batch_bad_values(batch, match):
+    with pytest.raises(ValueError, match=match):
+        goodness_of_fit(lambda size: batch, P3, 4)
+
+
+@pytest.mark.parametrize("batch", [np.zeros(3, int), [0] * 5, np.zeros((4, 1), int), 0])
+def test_wrong_length_batch(batch):
+    with pytest.raises(ValueError, match="expected|batch"):
+        goodness_of_fit(lambda size: batch, P3, 4)
+
+
+def test_not_callable():
+    with pytest.raises(ValueError, match="callable"):
+        goodness_of_fit([0, 1, 2], P3, 3)
