@@ -42,36 +42,48 @@ class Generators:
         self.div_coin = monomial_div
 
 
-def generators_for(gaps_int: Sequence[int] | None, gaps_exact, rate) -> Generators:
+#: Largest exponent of x handled by dense flint polynomials; beyond it each distinct gap
+#: gets its own generator (sparse), so gaps such as 10**300 stay exact.
+DENSE_DEGREE_LIMIT = 200_000
+
+
+def generators_for(
+    gaps_int: Sequence[int] | None, gaps_exact, rate, x: sympy.Symbol | None = None
+) -> Generators:
     """Ring generators for the coins ``p_r = exp(-rate*gap_r)``.
 
     Parameters
     ----------
     gaps_int : sequence of int or None
-        ``G_r = L*gap_r`` when the gaps are rational (then the ring is Z[x] via flint).
+        ``G_r = L*gap_r`` when the gaps are rational (then the ring is Z[x] via flint,
+        unless a gap exceeds ``DENSE_DEGREE_LIMIT``).
     gaps_exact : sequence of sympy numbers
         The exact gaps (used when ``gaps_int`` is None).
     rate : sympy.Expr
-        ``epsilon/(c*Delta)`` for the y-ring, or ``epsilon/(c*Delta*L)`` for the x-ring.
+        ``epsilon/(c*Delta)`` for exact gaps, or ``epsilon/(c*Delta*L)`` for integer gaps.
+    x : sympy.Symbol, optional
+        If given, ``to_expr`` returns expressions in ``x`` (the coin of gap G being
+        ``x**G``) instead of in ``exp(-rate*G)``: the x-form.
     """
-    if gaps_int is not None:
+    if gaps_int is not None and max(gaps_int) <= DENSE_DEGREE_LIMIT:
         distinct = sorted(set(gaps_int))
         pos = {g: j for j, g in enumerate(distinct)}
         coins = [flint.fmpz_poly([0] * g + [1]) for g in distinct]
 
         def to_expr(poly) -> sympy.Expr:
-            return fmpq_poly_to_exp(poly, rate)
+            return to_sympy_in_x(poly, x) if x is not None else fmpq_poly_to_exp(poly, rate)
 
         def div(poly, j):
             return poly // coins[j]
 
         return Generators(coins, [pos[g] for g in gaps_int], flint.fmpz_poly([1]), to_expr, div)
 
+    gaps = list(gaps_int) if gaps_int is not None else list(gaps_exact)
     distinct: list = []
     index = []
-    for g in gaps_exact:
+    for g in gaps:
         for j, h in enumerate(distinct):
-            if g == h or sympy.simplify(g - h) == 0:
+            if g == h or (gaps_int is None and sympy.simplify(g - h) == 0):
                 index.append(j)
                 break
         else:
@@ -79,12 +91,15 @@ def generators_for(gaps_int: Sequence[int] | None, gaps_exact, rate) -> Generato
             distinct.append(g)
     names = [f"y{j}" for j in range(len(distinct))]
     R, *ys = ring(",".join(names), sympy.QQ)
-    values = [sympy.exp(-rate * g) for g in distinct]
+    if x is not None:
+        values = [x**g for g in distinct]
+    else:
+        values = [sympy.exp(-rate * g) if g != 0 else sympy.Integer(1) for g in distinct]
     syms = [sympy.Symbol(nm) for nm in names]
 
     def to_expr_y(poly) -> sympy.Expr:
         expr = R.to_sympy(poly) if hasattr(R, "to_sympy") else poly.as_expr()
-        return sympy.expand(expr.subs(dict(zip(syms, values, strict=False))))
+        return sympy.expand(expr.xreplace(dict(zip(syms, values, strict=True))))
 
     def div_y(poly, j):
         return poly.exquo(ys[j])

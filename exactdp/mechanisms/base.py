@@ -113,7 +113,8 @@ class Mechanism:
 
     def _mp_rate(self, dps: int) -> mpmath.mpf:
         self._float_rate()
-        return mpmath.mpf(sympy.N(self.rate, dps + 10))
+        with mpmath.workdps(dps + 10):
+            return mpmath.mpf(sympy.N(self.rate, dps + 20))
 
     def with_epsilon(self, epsilon: object) -> Mechanism:
         """The same mechanism at another epsilon."""

@@ -25,7 +25,7 @@ import sympy
 
 from ..numbers import FloatTracker, exact_epsilon, exact_number, exact_sensitivity
 from ..scores import ScoreVector
-from ..xform import generators_for, leave_one_out, to_sympy_in_x, weighted_sum
+from ..xform import generators_for, leave_one_out, weighted_sum
 from ._sampling import noisy_argmax
 from .base import Mechanism, RationalForm, X
 from .exponential import softmax_exact, softmax_rational_form
@@ -118,20 +118,16 @@ class ReportNoisyMax(Mechanism):
             s = mpmath.mpf(sympy.N(self.sigma, dps + 10))
             return [g / s for g in sv.gaps_mp(dps + 10)]
 
-    def _x_ring(self, sv: ScoreVector):
-        L, G = sv.integer_gaps()
-        gens = generators_for(G, None, self.rate / L)
-        return L, G, gens, rnm_exponential_ring(gens)
-
     # ------------------------------------------------------------------ views
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         if self.noise == "gumbel":
             return softmax_exact(self, sv)
         if self.noise == "exponential":
             if sv.is_rational:
-                _, _, gens, polys = self._x_ring(sv)
-                return tuple(gens.to_expr(p) for p in polys)
-            gens = generators_for(None, sv.gaps_exact, self.rate)
+                L, G = sv.integer_gaps()
+                gens = generators_for(G, None, self.rate / L)
+            else:
+                gens = generators_for(None, sv.gaps_exact, self.rate)
             return tuple(gens.to_expr(p) for p in rnm_exponential_ring(gens))
         if self.noise == "laplace":
             from ..numeric.laplace import laplace_exact, laplace_exact_general
@@ -149,9 +145,10 @@ class ReportNoisyMax(Mechanism):
         if self.noise == "gumbel":
             return softmax_rational_form(self, sv)
         if self.noise == "exponential":
-            L, G, _, polys = self._x_ring(sv)
-            return RationalForm(X, tuple(to_sympy_in_x(p, X) for p in polys),
-                                self.x_value(L), L, G)
+            L, G = sv.integer_gaps()
+            gens = generators_for(G, None, self.rate / L, x=X)
+            forms = tuple(gens.to_expr(p) for p in rnm_exponential_ring(gens))
+            return RationalForm(X, forms, self.x_value(L), L, G)
         raise ValueError(
             f"ReportNoisyMax(noise={self.noise!r}): the probabilities are not rational in "
             "x = exp(-epsilon/(c*sensitivity*L)) (they contain terms such as "

@@ -24,7 +24,7 @@ import numpy as np
 import sympy
 
 from ..scores import ScoreVector
-from ..xform import generators_for, leave_one_out, to_sympy_in_x, weighted_sum
+from ..xform import generators_for, leave_one_out, weighted_sum
 from ._sampling import shuffle_and_flip
 from .base import Mechanism, RationalForm, X
 
@@ -70,21 +70,18 @@ class PermuteAndFlip(Mechanism):
 
     name: str = field(default="PF", init=False, repr=False)
 
-    def _x_polys(self, sv: ScoreVector):
-        L, G = sv.integer_gaps()
-        gens = generators_for(G, None, self.rate / L)
-        return L, G, gens, pf_ring_probabilities(gens)
-
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         if sv.is_rational:
-            _, _, gens, polys = self._x_polys(sv)
-            return tuple(gens.to_expr(p) for p in polys)
-        gens = generators_for(None, sv.gaps_exact, self.rate)
+            L, G = sv.integer_gaps()
+            gens = generators_for(G, None, self.rate / L)
+        else:
+            gens = generators_for(None, sv.gaps_exact, self.rate)
         return tuple(gens.to_expr(p) for p in pf_ring_probabilities(gens))
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
-        L, G, _, polys = self._x_polys(sv)
-        forms = tuple(to_sympy_in_x(p, X) for p in polys)
+        L, G = sv.integer_gaps()
+        gens = generators_for(G, None, self.rate / L, x=X)
+        forms = tuple(gens.to_expr(p) for p in pf_ring_probabilities(gens))
         return RationalForm(X, forms, self.x_value(L), L, G)
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
