@@ -243,8 +243,17 @@ class OptimalRegularMechanism(Mechanism):
         return tuple(sol[j] for j in lab)
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
+        from .xform import DENSE_DEGREE_LIMIT
+
         L, G = sv.integer_gaps()
-        forms = tuple(p.as_expr() for p in section5_exact(G, X))
+        if max(G) <= DENSE_DEGREE_LIMIT:
+            forms = tuple(p.as_expr() for p in section5_exact(G, X))
+        else:  # huge gaps: one symbolic coin per distinct gap
+            distinct = sorted(set(G))
+            label = {g: j for j, g in enumerate(distinct)}
+            sol = _section5_generic(tuple(sorted(label[g] for g in G)),
+                                    {label[g]: X**g for g in distinct}, {})
+            forms = tuple(sol[label[g]] for g in G)
         return RationalForm(X, forms, self.x_value(L), L, G)
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
