@@ -5,6 +5,25 @@ report-noisy-max (exponential, Gumbel, Laplace, Gaussian noise); an analyzer for
 epsilon-DP ratio bound; the section-5 linear program of McKenna & Sheldon (2020).
 """
 
+from .analysis import (
+    bounded_range,
+    certify_dominance,
+    certify_dp,
+    check_dp,
+    dominates,
+    error_tails,
+    is_monotone,
+    is_shift_invariant,
+    is_symmetric,
+    kl_divergence,
+    max_divergence,
+    privacy_loss,
+    renyi_divergence,
+    sup_privacy_loss,
+    worst_case_error,
+    zcdp_check,
+)
+from .audit import goodness_of_fit
 from .distribution import OutputDistribution
 from .lp import (
     DualCertificate,
@@ -20,6 +39,7 @@ from .mechanisms import (
     PermuteAndFlip,
     RationalForm,
     ReportNoisyMax,
+    mechanism_from_function,
 )
 from .numbers import ExactConversionWarning, exact_number
 from .optimal import OptimalRegularMechanism, optimal_mechanism
@@ -28,6 +48,24 @@ from .scores import ScoreVector, as_scores
 __version__ = "0.1.0"
 
 __all__ = [
+    "bounded_range",
+    "certify_dominance",
+    "certify_dp",
+    "check_dp",
+    "dominates",
+    "error_tails",
+    "goodness_of_fit",
+    "is_monotone",
+    "is_shift_invariant",
+    "is_symmetric",
+    "kl_divergence",
+    "max_divergence",
+    "mechanism_from_function",
+    "privacy_loss",
+    "renyi_divergence",
+    "sup_privacy_loss",
+    "worst_case_error",
+    "zcdp_check",
     "DualCertificate",
     "LatticeLPResult",
     "OptimalRegularMechanism",

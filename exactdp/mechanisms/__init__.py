@@ -1,6 +1,7 @@
 """Selection mechanisms with exact output distributions."""
 
 from .base import Mechanism, RationalForm, X
+from .custom import WRONG_VARIANTS, mechanism_from_function
 from .exponential import ExponentialMechanism
 from .noisy_max import NOISES, ReportNoisyMax
 from .permute_flip import PermuteAndFlip
@@ -13,4 +14,6 @@ __all__ = [
     "PermuteAndFlip",
     "ReportNoisyMax",
     "NOISES",
+    "WRONG_VARIANTS",
+    "mechanism_from_function",
 ]

@@ -1,0 +1,106 @@
+"""Tests of Renyi / KL divergences, the zCDP check and bounded range (issue 4, item 6)."""
+
+import math
+
+import numpy as np
+import pytest
+import sympy
+
+import exactdp
+from exactdp.analysis.divergence import (
+    bounded_range,
+    kl_divergence,
+    max_divergence,
+    renyi_divergence,
+    zcdp_check,
+)
+from exactdp.mechanisms.custom import mechanism_from_function
+
+EPS = sympy.Symbol("epsilon", positive=True)
+R = sympy.Rational
+
+
+def test_renyi_closed_forms_and_kl_limit():
+    P, Q = [R(1, 2), R(1, 2)], [R(1, 4), R(3, 4)]
+    assert renyi_divergence(P, Q, 2) == sympy.log(R(1, 4) * 4 + R(1, 4) * R(4, 3))
+    assert sympy.simplify(
+        kl_divergence(P, Q) - (sympy.log(2) / 2 + sympy.log(R(2, 3)) / 2)
+    ) == 0
+    assert renyi_divergence(P, Q, 1) == kl_divergence(P, Q)
+    assert renyi_divergence(P, Q, sympy.oo) == sympy.log(2)
+    # independent route: numpy, and the alpha -> 1 limit
+    p, q = np.array([0.5, 0.5]), np.array([0.25, 0.75])
+    for a in (R(3, 2), R(5, 1), R(1, 2)):
+        ref = math.log(np.sum(p ** float(a) * q ** (1 - float(a)))) / (float(a) - 1)
+        assert abs(float(renyi_divergence(P, Q, a)) - ref) < 1e-14
+    near = float(renyi_divergence(P, Q, R(1001, 1000)))
+    assert abs(near - float(kl_divergence(P, Q))) < 1e-3
+
+
+def test_supports_and_bad_alpha():
+    assert renyi_divergence([1, 0], [R(1, 2), R(1, 2)], 2) == sympy.log(2)
+    assert renyi_divergence([R(1, 2), R(1, 2)], [1, 0], 2) is sympy.oo
+    assert kl_divergence([R(1, 2), R(1, 2)], [1, 0]) is sympy.oo
+    assert max_divergence([R(1, 2), R(1, 2)], [1, 0]) is sympy.oo
+    with pytest.raises(ValueError, match="alpha"):
+        renyi_divergence([1, 0], [1, 0], 0)
+    with pytest.raises(ValueError, match="exact"):
+        renyi_divergence([1, 0], [1, 0], 1.5)
+    with pytest.raises(ValueError, match="entries"):
+        renyi_divergence([1, 0], [1], 2)
+
+
+def test_distributions_are_accepted():
+    m = exactdp.ExponentialMechanism(1)
+    d1, d2 = m.distribution([0, 0]), m.distribution([1, -1])
+    assert renyi_divergence(d1, d2, 2) == renyi_divergence(d1.probabilities, d2.probabilities, 2)
+
+
+def test_em_is_epsilon_bounded_range_symbolic():
+    for mono, q2 in ((True, [0, 1]), (False, [1, -1])):
+        m = exactdp.ExponentialMechanism(EPS, monotone=mono)
+        br = bounded_range(m, [0, 0], q2)
+        assert sympy.simplify(br.value - EPS) == 0
+
+
+def test_pf_bounded_range_is_eps_plus_log_two_minus_exp():
+    m = exactdp.PermuteAndFlip(EPS, monotone=True)
+    br = bounded_range(m, [0, 0], [0, 1])
+    target = EPS + sympy.log(2 - sympy.exp(-EPS))
+    assert sympy.simplify(sympy.expand_log(br.value - target, force=True)) == 0
+    num = bounded_range(exactdp.PermuteAndFlip(1, monotone=True), [0, 0])
+    assert abs(float(num) - (1 + math.log(2 - math.exp(-1)))) < 1e-14
+    assert not num.holds(1) and num.holds(2)
+
+
+def test_em_passes_and_pf_fails_eps2_over_8_zcdp():
+    for mono in (True, False):
+        em = zcdp_check(exactdp.ExponentialMechanism(1, monotone=mono), [0, 0], R(1, 8))
+        assert em.holds and em.excess < 0
+        pf = zcdp_check(exactdp.PermuteAndFlip(1, monotone=mono), [0, 0], R(1, 8))
+        assert not pf.holds and pf.excess > 0
+    pf = zcdp_check(exactdp.PermuteAndFlip(1, monotone=True), [0, 0], R(1, 8), [0, 1],
+                    alphas=[2])
+    # D_2 = ln( (1/2)^2/(e^-1/2) + (1/2)^2/(1 - e^-1/2) ) ~ 0.51 > 2/8
+    P = np.array([0.5, 0.5])
+    Q = np.array([math.exp(-1) / 2, 1 - math.exp(-1) / 2])
+    assert abs(float(pf.divergence) - math.log(np.sum(P**2 / Q))) < 1e-14
+    assert not pf.holds and pf.alpha == 2
+    # the generic bound eps^2/2 is not refuted
+    assert zcdp_check(exactdp.PermuteAndFlip(1, monotone=True), [0, 0], R(1, 2)).holds
+
+
+def test_zcdp_rho_as_expression_in_epsilon():
+    m = exactdp.ExponentialMechanism(EPS)
+    res = zcdp_check(m.with_epsilon(2), [0, -1], EPS**2 / 8)
+    assert res.holds and res.rho == R(1, 2)
+
+
+def test_bounded_range_user_mechanism_support_mismatch():
+    def point_mass(q):
+        top = max(q)
+        return [1 if v == top else 0 for v in q] if list(q).count(top) == 1 else [
+            R(1, len(q))] * len(q)
+
+    m = mechanism_from_function(point_mass)
+    assert bounded_range(m, [0, 0], [0, 1]).value is sympy.oo

@@ -1,0 +1,340 @@
+"""Tests of the exact privacy analyzer (issue 4): loss, neighbour search, certificates, sup."""
+
+import itertools
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import exactdp
+from exactdp.analysis.privacy import (
+    certify_dp,
+    check_dp,
+    neighbours,
+    privacy_loss,
+    sup_privacy_loss,
+)
+from exactdp.mechanisms.custom import (
+    mechanism_from_function,
+    wrong_exponential,
+    wrong_permute_and_flip,
+    wrong_rnm_laplace,
+)
+
+EPS = sympy.Symbol("epsilon", positive=True)
+R = sympy.Rational
+TENTH = R(1, 10)
+
+
+def _same(a, b) -> bool:
+    return sympy.simplify(sympy.sympify(a) - sympy.sympify(b)) == 0
+
+
+# ----------------------------------------------------------------- privacy_loss: known values
+@pytest.mark.parametrize("eps", [TENTH, R(3, 2), EPS])
+def test_rnm_exponential_loss_is_exactly_epsilon(eps):
+    m = exactdp.ReportNoisyMax(eps, noise="exponential")
+    loss = privacy_loss(m, [1, 1, 1, 1, 1], [0, 2, 2, 2, 2])
+    assert loss.value == eps
+    assert loss.output == 0 and loss.direction == 1
+    assert loss.ratios[0] == sympy.exp(eps)
+
+
+def test_rnm_laplace_section7_values_against_quadrature():
+    m = exactdp.ReportNoisyMax(TENTH, noise="laplace")
+    a = privacy_loss(m, [1, 1, 1, 1, 1], [2, 0, 0, 0, 0])
+    b = privacy_loss(m, [1, 1, 1, 1, 1], [0, 2, 2, 2, 2])
+    assert a.output == 0 and b.output == 0
+    assert abs(float(a) - 0.0926959) < 5e-8
+    assert abs(float(b) - 0.0946149) < 5e-8
+    # independent route: the noisy-max integral by mpmath quadrature, scale b = 20
+    mpmath.mp.dps = 30
+    scale = mpmath.mpf(20)
+    f = lambda t: mpmath.exp(-abs(t) / scale) / (2 * scale)  # noqa: E731
+    F = lambda t: (  # noqa: E731
+        1 - mpmath.exp(-t / scale) / 2 if t >= 0 else mpmath.exp(t / scale) / 2
+    )
+    p0 = mpmath.quad(lambda y: f(y - 2) * F(y) ** 4, [-mpmath.inf, 0, 2, mpmath.inf])
+    assert abs(p0 - mpmath.mpf("0.2194256121")) < 1e-10
+    assert abs(mpmath.log(p0 / mpmath.mpf("0.2")) - mpmath.mpf(float(a))) < 1e-12
+
+
+def test_loss_matches_float_brute_force_and_is_symmetric():
+    q, q2 = [3, 1, 0, 0, -2], [2, 2, 1, -1, -1]
+    for m in (exactdp.PermuteAndFlip(2), exactdp.ExponentialMechanism(2)):
+        loss = privacy_loss(m, q, q2)
+        back = privacy_loss(m, q2, q)
+        assert loss.value == back.value and loss.direction == -back.direction
+        p = np.array([float(v) for v in m.distribution(q).probabilities])
+        p2 = np.array([float(v) for v in m.distribution(q2).probabilities])
+        assert abs(float(loss) - np.max(np.abs(np.log(p / p2)))) < 1e-12
+
+
+def test_section7_pf_em_numbers_enter_the_loss():
+    # MATH.md section 7: q = (3,1,0,0,-2), eps = 2; the shift by +1 gives loss 0 exactly.
+    for m in (exactdp.PermuteAndFlip(2), exactdp.ExponentialMechanism(2)):
+        assert privacy_loss(m, [3, 1, 0, 0, -2], [4, 2, 1, 1, -1]).value == 0
+
+
+def test_infinite_loss_when_supports_differ():
+    def point_mass(q):
+        top = max(q)
+        first = next(i for i, v in enumerate(q) if v == top)
+        return [1 if i == first else 0 for i in range(len(q))]
+
+    m = mechanism_from_function(point_mass)
+    loss = privacy_loss(m, [0, 0], [0, 1])
+    assert loss.value is sympy.oo and math.isinf(float(loss))
+    assert loss.output in (0, 1)
+    assert not check_dp(m, [0, 0], epsilon=5).holds
+
+
+def test_symbolic_epsilon_loss_and_max():
+    m = exactdp.PermuteAndFlip(EPS, monotone=True)
+    loss = privacy_loss(m, [0, 0], [0, 1])
+    assert loss.value == EPS and loss.output == 0
+
+
+# ----------------------------------------------------------------- bad input
+def test_bad_neighbours_raise():
+    m = exactdp.PermuteAndFlip(1)
+    with pytest.raises(ValueError, match="same range"):
+        privacy_loss(m, [0, 1], [0, 1, 2])
+    with pytest.raises(ValueError, match="exceeds the sensitivity"):
+        privacy_loss(m, [0, 0], [0, 2])
+    assert privacy_loss(m, [0, 0], [0, 2], allow_non_neighbour=True).value > 0
+    mono = exactdp.PermuteAndFlip(1, monotone=True)
+    with pytest.raises(ValueError, match="monotone"):
+        privacy_loss(mono, [0, 0], [1, -1])
+    big = exactdp.ExponentialMechanism(1, sensitivity=2)
+    assert privacy_loss(big, [0, 0], [2, -2]).output is not None
+
+
+def test_probabilities_not_summing_to_one_raise_before_any_loss():
+    m = mechanism_from_function(lambda q: [R(1, 2)] * len(q), name="halves")
+    with pytest.raises(ValueError, match="do not sum to 1"):
+        privacy_loss(m, [0, 0, 0], [1, 1, 1])
+    neg = mechanism_from_function(lambda q: [R(3, 2), R(-1, 2)])
+    with pytest.raises(ValueError, match="negative"):
+        privacy_loss(neg, [0, 0], [1, 1])
+
+
+def test_symbolic_mechanism_needs_numeric_epsilon_for_check():
+    with pytest.raises(ValueError, match="certify_dp"):
+        check_dp(exactdp.PermuteAndFlip(EPS), [0, 1])
+    assert check_dp(exactdp.PermuteAndFlip(EPS), [0, 1], epsilon=1).holds
+
+
+# ----------------------------------------------------------------- neighbour search
+def test_neighbour_sets():
+    pf = exactdp.PermuteAndFlip(1)
+    assert len(neighbours(pf, [0, 0, 0])[0]) == 26
+    assert len(neighbours(exactdp.PermuteAndFlip(1, monotone=True), [0, 0, 0])[0]) == 14
+    nb, how = neighbours(pf, list(range(8)))
+    assert len(nb) == 2 * 8 + 2 and "reduced" in how
+    nb, _ = neighbours(exactdp.PermuteAndFlip(1, sensitivity=R(1, 2)), [0, 1])
+    assert all(max(abs(a - b) for a, b in zip(v.exact, (0, 1), strict=True)) == R(1, 2)
+               for v in nb)
+
+
+@pytest.mark.parametrize("q", [[0, -1, -2], [0, 0, 0, 1], [3, 1, 0, 0, -2]])
+def test_pf_em_rnm_hold_and_loss_is_brute_force_max(q):
+    for m in (exactdp.PermuteAndFlip(1), exactdp.ExponentialMechanism(1),
+              exactdp.ReportNoisyMax(1, noise="gumbel")):
+        res = check_dp(m, q)
+        assert res.holds and res.neighbours_checked == 3 ** len(q) - 1
+        p = np.array([float(v) for v in m.distribution(q).probabilities])
+        brute = 0.0
+        for s in itertools.product((-1, 0, 1), repeat=len(q)):
+            if any(s):
+                q2 = [a + b for a, b in zip(q, s, strict=True)]
+                p2 = np.array([float(v) for v in m.distribution(q2).probabilities])
+                brute = max(brute, np.max(np.abs(np.log(p / p2))))
+        assert abs(res.loss_float() - brute) < 1e-12
+
+
+def test_pf_tight_loss_equals_epsilon_exactly():
+    res = check_dp(exactdp.PermuteAndFlip(R(1, 3)), [0, -1, -2])
+    assert res.loss == R(1, 3) and res.holds  # the tie loss == epsilon holds
+    assert not check_dp(exactdp.PermuteAndFlip(R(1, 3)), [0, -1, -2], epsilon=R(1, 4)).holds
+
+
+def test_rnm_laplace_correct_scale_holds_at_tenth():
+    m = exactdp.ReportNoisyMax(TENTH, noise="laplace")
+    res = check_dp(m, [1, 1, 1])
+    assert res.holds and 0 < res.loss_float() <= 0.1
+
+
+# ----------------------------------------------------------------- wrong variants
+def test_wrong_em_caught_with_exact_loss():
+    res = check_dp(wrong_exponential(1), [0, 0])
+    assert not res.holds
+    assert _same(res.loss, sympy.log((1 + sympy.E**2) / 2))
+    assert res.witness.neighbour in ((-1, 1), (1, -1))
+
+
+def test_wrong_pf_caught_with_loss_two_epsilon():
+    res = check_dp(wrong_permute_and_flip(TENTH), [0, 0])
+    assert not res.holds and res.loss == 2 * TENTH
+    assert res.witness.scores == (0, 0)
+
+
+def test_wrong_rnm_laplace_caught_with_exact_loss():
+    res = check_dp(wrong_rnm_laplace(1), [0, -3], neighbour=[-1, -2])
+    assert not res.holds and res.witness.output == 1
+    # two items, b = 1: losing probability (1 + g/2) e^{-g}/2 (MATH.md section 2)
+    lose = lambda g: (1 + sympy.Integer(g) / 2) * sympy.exp(-g) / 2  # noqa: E731
+    assert _same(res.loss, sympy.log(lose(1) / lose(3)))
+    assert abs(res.loss_float() - (2 + math.log(1.5 / 2.5))) < 1e-12
+
+
+# ----------------------------------------------------------------- certificates
+def _canonical(n, gmax):
+    for rest in itertools.combinations_with_replacement(range(gmax + 1), n - 1):
+        yield [0] + [-g for g in rest]
+
+
+def _certify_all(m, n, gmax, check_every=1):
+    count = 0
+    for q in _canonical(n, gmax):
+        cert = certify_dp(m, q)
+        assert cert.holds, (q, cert.failing[:1])
+        if count % check_every == 0:
+            assert cert.check()
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("mech", [exactdp.PermuteAndFlip(1), exactdp.ExponentialMechanism(1)])
+def test_certificates_verify_for_small_n(mech):
+    assert _certify_all(mech, 2, 3) == 4
+    assert _certify_all(mech, 3, 3) == 10
+
+
+@pytest.mark.parametrize("mech", [exactdp.PermuteAndFlip(1), exactdp.ExponentialMechanism(1)])
+def test_certificates_n4_representative(mech):
+    for q in ([0, 0, 0, 0], [0, -1, -2, -3], [0, 0, -3, -3]):
+        cert = certify_dp(mech, q)
+        assert cert.holds and cert.check()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mech", [exactdp.PermuteAndFlip(1), exactdp.ExponentialMechanism(1),
+                                  exactdp.PermuteAndFlip(1, monotone=True),
+                                  exactdp.ExponentialMechanism(1, monotone=True)])
+def test_certificates_exhaustive_n_up_to_4_gaps_up_to_3(mech):
+    total = sum(_certify_all(mech, n, 3) for n in (1, 2, 3, 4))
+    assert total == 1 + 4 + 10 + 20
+
+
+def test_certificate_monotone_and_sensitivity_half():
+    cert = certify_dp(exactdp.PermuteAndFlip(1, sensitivity=R(1, 2)), [0, R(1, 2)])
+    assert cert.holds and cert.check()
+    cert = certify_dp(exactdp.ExponentialMechanism(1, monotone=True), [0, -1, -1])
+    assert cert.holds and cert.check()
+
+
+def test_wrong_variants_fail_for_every_epsilon():
+    for make in (wrong_exponential, wrong_permute_and_flip):
+        cert = certify_dp(make(1), [0, 0])
+        assert not cert.holds and cert.check()
+        assert cert.failing_epsilon_intervals == sympy.Interval.open(0, sympy.oo)
+        assert not cert.holds_at(R(1, 100))
+
+
+def test_certificate_failing_interval_of_a_partial_violation():
+    # A user mechanism that is eps-DP on this pair only for eps >= ln 2: mass 1/4 on the
+    # runner-up whatever epsilon, a fair coin on ties.
+    def bump(q, eps):
+        if q[0] == q[1]:
+            return [R(1, 2), R(1, 2)]
+        lo = R(1, 4)
+        return [1 - lo, lo] if q[0] > q[1] else [lo, 1 - lo]
+
+    m = mechanism_from_function(bump, epsilon=1)
+    assert check_dp(m, [0, 0], [1, 0]).holds  # ln 2 < 1
+    res = check_dp(m, [0, 0], [1, 0], epsilon=R(1, 2))
+    assert not res.holds and _same(res.loss, sympy.log(2))
+    cert = certify_dp(m, [0, 0], [1, 0])
+    assert not cert.holds
+    # fails exactly for eps < ln 2 (ratio 2 = (1/2)/(1/4))
+    assert _same(cert.failing_epsilon_intervals.end, sympy.log(2))
+    assert cert.failing_epsilon_intervals.start == 0
+
+
+def test_certificate_check_detects_tampering():
+    cert = certify_dp(exactdp.PermuteAndFlip(1), [0, -1], [1, -2])
+    assert cert.check()
+    from dataclasses import replace
+
+    c0 = cert.conditions[0]
+    fake = replace(c0, polynomial=c0.polynomial + 1)
+    assert not replace(cert, conditions=(fake,) + cert.conditions[1:]).check()
+
+
+def test_certify_refuses_laplace_and_irrational_scores():
+    with pytest.raises(ValueError, match="not rational functions"):
+        certify_dp(exactdp.ReportNoisyMax(1, noise="laplace"), [0, -1], [1, -2])
+    with pytest.raises(ValueError, match="rational"):
+        certify_dp(exactdp.PermuteAndFlip(1), [0, "sqrt(2)"], [0, 1])
+
+
+# ----------------------------------------------------------------- suprema
+def _gap_family(g):
+    # gap g + 2 between the two scores; the neighbour narrows it by 2
+    return (0, -g - 2), (-1, -g - 1)
+
+
+def test_sup_wrong_rnm_laplace_tends_to_two_epsilon():
+    res = sup_privacy_loss(wrong_rnm_laplace(EPS), _gap_family)
+    assert res.limit == 2 * EPS and res.output == 1
+    assert not res.attained and res.exact
+    assert 1.99 < res.scan_max < 2
+
+
+def test_sup_correct_rnm_laplace_tends_to_epsilon_numeric():
+    res = sup_privacy_loss(exactdp.ReportNoisyMax(R(1, 2), noise="laplace"), _gap_family)
+    assert res.value == R(1, 2) and not res.attained
+
+
+def test_sup_with_user_closed_form_two_item_laplace():
+    def lap2(q, eps):
+        b = 1 / eps
+        d = q[0] - q[1]
+        if sympy.sympify(d).is_nonnegative:
+            lose = (1 + d / (2 * b)) * sympy.exp(-d / b) / 2
+            return [1 - lose, lose]
+        lose = (1 - d / (2 * b)) * sympy.exp(d / b) / 2
+        return [lose, 1 - lose]
+
+    m = mechanism_from_function(lap2, epsilon=EPS, name="RNM-Laplace(1/eps), 2 items")
+    res = sup_privacy_loss(m, _gap_family)
+    assert res.limit == 2 * EPS and not res.attained
+
+
+def test_sup_family_errors():
+    with pytest.raises(ValueError, match="same range"):
+        sup_privacy_loss(exactdp.PermuteAndFlip(1), lambda g: ((0, -g), (0,)))
+    with pytest.raises(ValueError, match="sensitivity"):
+        sup_privacy_loss(exactdp.PermuteAndFlip(1), lambda g: ((0, -g), (0, -2 * g)))
+
+
+# ----------------------------------------------------------------- properties
+small = st.lists(st.integers(-3, 3), min_size=2, max_size=4)
+
+
+@settings(max_examples=25, deadline=None)
+@given(small, st.data())
+def test_pf_equals_rnm_exp_loss_and_respects_epsilon(q, data):
+    s = data.draw(st.lists(st.integers(-1, 1), min_size=len(q), max_size=len(q)))
+    q2 = [a + b for a, b in zip(q, s, strict=True)]
+    pf = privacy_loss(exactdp.PermuteAndFlip(1), q, q2)
+    rnm = privacy_loss(exactdp.ReportNoisyMax(1), q, q2)
+    assert pf.value == rnm.value
+    assert float(pf) <= 1 + 1e-15
+    em = privacy_loss(exactdp.ExponentialMechanism(1), q, q2)
+    assert float(em) <= 1 + 1e-15

@@ -1,0 +1,114 @@
+"""The numeric views of every mechanism: evalf digits, float64 accuracy, scale and laziness.
+
+References are the exact sympy probabilities evaluated at 60 digits (an independent route
+from the numeric engines).
+"""
+
+from __future__ import annotations
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+
+from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+
+MECHS = {
+    "EM": lambda e: ExponentialMechanism(e),
+    "PF": lambda e: PermuteAndFlip(e),
+    "RNM-Exp": lambda e: ReportNoisyMax(e, noise="exponential"),
+    "RNM-Gumbel": lambda e: ReportNoisyMax(e, noise="gumbel"),
+    "RNM-Laplace": lambda e: ReportNoisyMax(e, noise="laplace"),
+}
+VECTORS = [(3, 1, 0, 0, -2), ("1/2", 0, "-7/3", "1/2"), (0, -1, -2, -40), (7,)]
+
+
+@pytest.mark.parametrize("key", sorted(MECHS))
+@pytest.mark.parametrize("q", VECTORS)
+@pytest.mark.parametrize("eps", ["2", "1/10", "log(3)"])
+def test_evalf_30_digits_and_float64_against_exact(key, q, eps):
+    d = MECHS[key](eps).distribution(q)
+    got = d.evalf(30)
+    fl = d.to_numpy()
+    with mpmath.workdps(60):
+        exact = [mpmath.mpf(sympy.N(p, 60)) for p in d.probabilities]
+        for e, g, f in zip(exact, got, fl, strict=True):
+            assert abs(g - e) <= mpmath.mpf(10) ** -29 * e  # 30 significant digits
+            assert abs(f - float(e)) <= 1e-12 * float(e)
+    assert abs(fl.sum() - 1) < 1e-12
+
+
+@pytest.mark.parametrize("key", sorted(MECHS))
+def test_known_values_to_1e25(key):
+    known = {
+        "PF": [0.884912, 0.065305, 0.023335, 0.023335, 0.003114],
+        "EM": [0.805382, 0.108997, 0.040098, 0.040098, 0.005427],
+    }
+    d = MECHS[key](2).distribution([3, 1, 0, 0, -2])
+    ref = d.evalf(45)
+    with mpmath.workdps(45):
+        for a, b in zip(d.evalf(30), ref, strict=True):
+            assert abs(a - b) < 1e-25
+    base = "PF" if key == "RNM-Exp" else "EM" if key == "RNM-Gumbel" else key
+    if base in known:
+        assert [float(v) for v in d.evalf(30)] == pytest.approx(known[base], abs=1e-6)
+
+
+@pytest.mark.parametrize("key", sorted(MECHS))
+@pytest.mark.parametrize("eps", [1e-9, 1e-3, 1.0, 1e3, 1e9])
+def test_float_path_stable_over_epsilon_and_huge_scores(key, eps):
+    rng = np.random.default_rng(7)
+    n = 2000 if key == "RNM-Laplace" else 100_000
+    for q in (rng.normal(0, 1, n), rng.uniform(-1e300, 1e300, n), np.zeros(n)):
+        mech = MECHS[key](sympy.Rational(*float(eps).as_integer_ratio()))
+        p = mech.distribution(q).to_numpy()
+        assert p.shape == (n,)
+        assert np.all(np.isfinite(p)) and np.all(p >= 0)
+        assert abs(p.sum() - 1) < 1e-12
+
+
+@pytest.mark.parametrize("key", sorted(MECHS))
+@pytest.mark.parametrize("eps", ["1e6", "1e-12"])
+def test_extreme_epsilon_exact_and_mpmath_agree(key, eps):
+    d = MECHS[key](eps).distribution([1, 0, -3])
+    with mpmath.workdps(50):
+        exact = [mpmath.mpf(sympy.N(p, 50)) for p in d.probabilities]
+        assert abs(mpmath.fsum(exact) - 1) < mpmath.mpf(10) ** -45
+        for e, g in zip(exact, d.evalf(30), strict=True):
+            assert abs(g - e) <= mpmath.mpf(10) ** -29 * e
+    if eps == "1e-12":  # nearly uniform
+        assert all(abs(float(v) - 1 / 3) < 1e-11 for v in exact)
+    else:  # the winner takes all; the runner-up has probability about e^{-5e5}
+        assert float(exact[0]) == 1.0
+        assert exact[1] < mpmath.mpf(10) ** -200000
+
+
+def test_huge_exact_scores():
+    q = [sympy.Integer(10) ** 300, sympy.Integer(10) ** 300 - 1, -sympy.Integer(10) ** 300]
+    d = PermuteAndFlip(1).distribution(q)
+    x, forms = d.rational_form()
+    big = 2 * 10**300
+    # exact even with a gap of 2e300 (sparse generators): MATH.md's (0, -1, -g) polynomials
+    assert sympy.expand(forms[1] - (x / 2 - x ** (big + 1) / 6)) == 0
+    assert sympy.expand(sum(forms) - 1) == 0
+    p = d.to_numpy()
+    assert p[2] == 0 and abs(p.sum() - 1) < 1e-15
+
+
+def test_float_view_of_a_million_scores_is_lazy():
+    q = np.random.default_rng(0).normal(size=1_000_000)
+    d = PermuteAndFlip(1).distribution(q)
+    p = d.to_numpy()
+    assert abs(p.sum() - 1) < 1e-12
+    assert "exact" not in d.scores.__dict__  # no sympy objects were built
+    assert "probabilities" not in d.__dict__
+
+
+def test_mpmath_view_at_n_1e5():
+    q = np.arange(100_000) % 97
+    d = PermuteAndFlip(1).distribution(q)
+    v = d.evalf(20)
+    with mpmath.workdps(25):
+        assert abs(mpmath.fsum(v) - 1) < mpmath.mpf(10) ** -18
+    f = d.to_numpy()
+    assert max(abs(float(a) - b) / b for a, b in zip(v[:200], f[:200], strict=True)) < 1e-12
