@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 import mpmath
+import sympy
 
+from .analysis.privacy import certify_dp, check_dp, privacy_loss
 from .examples.pricing import PRICES, PRICING, all_answers
 from .latex import mechanism_label, probability_table
 from .mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from .numbers import exact_epsilon
 
 __all__ = ["pricing_report"]
+
+_EPS = sympy.Symbol("epsilon", positive=True)
 
 
 def _mechanisms(epsilon, sensitivity):
@@ -22,15 +26,13 @@ def _mechanisms(epsilon, sensitivity):
     return mechs
 
 
-def _loss(p, p2) -> mpmath.mpf:
-    worst = mpmath.mpf(0)
-    for a, b in zip(p, p2, strict=False):
-        if a == 0 and b == 0:
-            continue
-        if a == 0 or b == 0:
-            return mpmath.inf
-        worst = max(worst, abs(mpmath.log(a / b)))
-    return worst
+def _certified(mech, q, q2) -> str:
+    """'yes' if the pair's ratio bound is proved for every epsilon > 0, else why not."""
+    try:
+        cert = certify_dp(mech.with_epsilon(_EPS), q, q2)
+    except ValueError:
+        return "n/a (not rational in x)"
+    return "yes" if cert.holds else "NO"
 
 
 def pricing_report(epsilon="1", *, fmt: str = "text", digits: int = 6) -> str:
@@ -62,7 +64,6 @@ def pricing_report(epsilon="1", *, fmt: str = "text", digits: int = 6) -> str:
         sens = func.sensitivity(PRICING.database, all_answers())
         mechs = _mechanisms(eps, sens.sensitivity)
         dists = {mechanism_label(m): m.distribution(q) for m in mechs}
-        dists2 = {mechanism_label(m): m.distribution(q2) for m in mechs}
         header = (f"score {key}: q(D) = {tuple(int(v) for v in q)}, "
                   f"q(D') = {tuple(int(v) for v in q2)}, sensitivity {sens.sensitivity} "
                   f"(computed over all {len(all_answers())} answers of one person; "
@@ -73,16 +74,17 @@ def pricing_report(epsilon="1", *, fmt: str = "text", digits: int = 6) -> str:
                                      exact=(fmt == "latex"), digits=digits,
                                      caption=f"Pr[M(q(D)) = r], {key}, epsilon = {eps}"))
         lines = []
-        for name, d in dists.items():
-            p = d.evalf(digits + 10)
-            p2 = dists2[name].evalf(digits + 10)
+        for m, (name, d) in zip(mechs, dists.items(), strict=True):
             err = d.expected_error(view="mpmath", dps=digits + 10)
-            loss = _loss(p, p2)
+            pair = privacy_loss(m, q, q2)
+            worst = check_dp(m, q)
             lines.append(
-                f"  {name:12s} expected error {mpmath.nstr(err, digits)}; "
-                f"privacy loss D vs D' {mpmath.nstr(loss, digits)} "
-                f"(<= epsilon = {mpmath.nstr(mpmath.mpf(float(eps.evalf(30))), digits)}: "
-                f"{'yes' if loss <= eps.evalf(digits + 10) else 'NO'})"
+                f"  {name:12s} E[error] {mpmath.nstr(err, digits)}; "
+                f"loss D vs D' {mpmath.nstr(mpmath.mpf(pair.to_float()), digits)}; "
+                f"worst loss over the {worst.neighbours_checked} vertex neighbours of q(D) "
+                f"{mpmath.nstr(mpmath.mpf(worst.loss_float()), digits)} "
+                f"(<= {eps}: {'yes' if worst.holds else 'NO'}); "
+                f"pair certified for every epsilon: {_certified(m, q, q2)}"
             )
         if fmt == "text":
             out.append("")

@@ -1,0 +1,311 @@
+"""Report-noisy-max with Laplace noise: exact closed form vs quadrature vs float vs sampling."""
+
+from __future__ import annotations
+
+import time
+from fractions import Fraction
+from math import lcm
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from scipy.stats import chisquare
+
+from exactdp.numeric.laplace import (
+    laplace_exact,
+    laplace_exact_general,
+    laplace_exact_polys,
+    laplace_float,
+    laplace_mp,
+    laplace_quad,
+)
+
+HALF = sympy.Rational(1, 2)
+LAM = sympy.Symbol("lam", positive=True)
+
+
+@pytest.fixture(autouse=True)
+def _high_mp_precision():
+    """Comparisons below happen at 50 digits (the engines set their own precision)."""
+    with mpmath.workdps(50):
+        yield
+
+
+def _N(exprs, dps=40):
+    return [mpmath.mpf(sympy.N(e, dps)) for e in exprs]
+
+
+def _rel(a, b):
+    return max(abs(x - y) / abs(y) for x, y in zip(a, b, strict=True))
+
+
+# ---------------------------------------------------------------- known values (MATH.md)
+
+
+def test_three_items_known_values():
+    # q = (0, -1, -2), eps = 1, b = 2: d = (0, 1/2, 1)
+    want = [0.519651, 0.305706, 0.174643]
+    exact = laplace_exact([0, 1, 2], HALF)
+    assert [round(float(sympy.N(e, 20)), 6) for e in exact] == want
+    assert [round(float(x), 6) for x in laplace_mp([0, 0.5, 1], 20)] == want
+    np.testing.assert_allclose(laplace_float(np.array([0, 0.5, 1.0])), want, atol=6e-7)
+    # the closed form itself (checked by hand from the piecewise integral)
+    e1, e2, e3 = (sympy.exp(-k * HALF) for k in (1, 2, 3))
+    assert sympy.simplify(exact[2] - (e2 / 2 - e3 / 24)) == 0
+    assert sympy.simplify(exact[1] - (5 * e1 / 8 - e2 / 4 + e3 / 12)) == 0
+
+
+def test_statdp_pair():
+    # b = 2/eps = 20, eps = 0.1; scaled gaps in units of lam = 1/10
+    lam = sympy.Rational(1, 10)
+    flat = laplace_exact([0] * 5, lam)
+    assert all(p == sympy.Rational(1, 5) for p in flat)
+    up = laplace_exact([0, 1, 1, 1, 1], lam)[0]  # q = (2, 0, 0, 0, 0), output 0
+    down = laplace_exact([1, 0, 0, 0, 0], lam)[0]  # q = (0, 2, 2, 2, 2), output 0
+    assert abs(float(sympy.N(up, 30)) - 0.2194256121) < 1e-10
+    assert abs(float(sympy.N(down, 30)) - 0.1819446393) < 1e-10
+    assert abs(float(sympy.log(sympy.N(up, 30) / sympy.Rational(1, 5))) - 0.0926959) < 1e-7
+    assert abs(float(sympy.log(sympy.Rational(1, 5) / sympy.N(down, 30))) - 0.0946149) < 1e-7
+    f = laplace_float(np.array([0, 0.1, 0.1, 0.1, 0.1]))
+    assert abs(f[0] - 0.2194256121) < 1e-10
+
+
+@pytest.mark.parametrize("g", [1, 2, 5, 17])
+def test_two_items_formula_symbolic(g):
+    lose = laplace_exact([0, g], LAM)[1]
+    want = (1 + g * LAM / 2) * sympy.exp(-g * LAM) / 2
+    assert sympy.simplify(lose - want) == 0
+    # not rational in x = e^{-lam}: a lam * e^{-g lam} term is present
+    A, B = laplace_exact_polys([0, g])[1]
+    assert B != 0 and A != 0
+
+
+@pytest.mark.parametrize("d", [0.0, 1e-8, 0.3, 2.0, 40.0, 600.0])
+def test_two_items_formula_numeric(d):
+    with mpmath.workdps(40):
+        want = (1 + mpmath.mpf(d) / 2) * mpmath.exp(-mpmath.mpf(d)) / 2
+    got = laplace_mp([0, d], 30)[1]
+    assert abs(got - want) <= mpmath.mpf(10) ** -29 * want
+    f = laplace_float(np.array([0.0, d]))[1]
+    assert abs(f - float(want)) <= 1e-14 * float(want) * (1 + d)
+
+
+# ---------------------------------------------------------------- exactness
+
+
+def test_single_item():
+    assert laplace_exact([0], HALF) == (1,)
+    assert laplace_exact([5], LAM) == (1,)
+    assert laplace_mp([3.5]) == [1]
+    assert laplace_float(np.array([2.0])).tolist() == [1.0]
+    assert laplace_float(np.array([np.inf, 0.0, np.inf])).tolist() == [0.0, 1.0, 0.0]
+
+
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=8))
+@settings(max_examples=30, deadline=None)
+def test_sum_exactly_one(G):
+    probs = laplace_exact(G, LAM)
+    assert sympy.expand(sum(probs) - 1) == 0
+    A = sum((a for a, _ in laplace_exact_polys(G)), start=laplace_exact_polys([0])[0][0] * 0)
+    assert A == 1
+
+
+def test_n12_speed_and_sum():
+    G = [0, 1, 3, 4, 7, 9, 12, 15, 20, 22, 23, 30]
+    t = time.perf_counter()
+    probs = laplace_exact(G, LAM)
+    assert time.perf_counter() - t < 5.0
+    assert sympy.expand(sum(probs) - 1) == 0
+    lam = sympy.Rational(1, 7)
+    vals = [p.subs(LAM, lam) for p in probs]
+    ref = laplace_mp([Fraction(g, 7) for g in G], 30)
+    assert _rel(_N(vals), ref) < 1e-28
+
+
+def test_ties_and_symmetry():
+    G = [3, 0, 1, 1, 0, 3]
+    p = laplace_exact(G, HALF)
+    assert p[1] == p[4] and p[2] == p[3] and p[0] == p[5]
+    perm = [5, 2, 0, 4, 1, 3]
+    q = laplace_exact([G[i] for i in perm], HALF)
+    assert all(sympy.simplify(q[k] - p[perm[k]]) == 0 for k in range(6))
+    f = laplace_float(np.array(G, float) / 2)
+    assert f[1] == f[4] and f[2] == f[3] and f[0] == f[5]
+
+
+def test_shift_invariance():
+    assert laplace_exact([0, 1, 4], HALF) == laplace_exact([2, 3, 6], HALF)
+
+
+def test_symbolic_lam_then_substitute():
+    G = [0, 2, 3, 3, 7]
+    sym = laplace_exact(G, LAM)
+    for lam in (sympy.Rational(1, 3), sympy.Rational(5, 2)):
+        num = laplace_exact(G, lam)
+        assert all(sympy.simplify(s.subs(LAM, lam) - v) == 0 for s, v in zip(sym, num, strict=True))
+
+
+def test_general_irrational_gaps():
+    d = [sympy.Integer(0), sympy.sqrt(2), sympy.Integer(1), sympy.sqrt(2)]
+    p = laplace_exact_general(d)
+    assert sympy.simplify(sum(p) - 1) == 0
+    assert sympy.simplify(p[1] - p[3]) == 0
+    ref = laplace_quad([0, mpmath.sqrt(2), 1, mpmath.sqrt(2)], 30)
+    assert _rel(_N(p), ref) < 1e-25
+    # agrees with the integer engine on rational gaps
+    q = laplace_exact_general([sympy.Rational(1, 2), 0, 1])
+    r = laplace_exact([1, 0, 2], HALF)
+    assert all(sympy.simplify(a - b) == 0 for a, b in zip(q, r, strict=True))
+
+
+def test_general_symbolic_factor():
+    t = sympy.Symbol("t", positive=True)
+    p = laplace_exact_general([0, t, sympy.sqrt(3) * t])
+    vals = [e.subs(t, sympy.Rational(2, 3)) for e in p]
+    ref = laplace_mp([0, mpmath.mpf(2) / 3, 2 * mpmath.sqrt(3) / 3], 30)
+    assert _rel(_N(vals), ref) < 1e-27
+
+
+# ---------------------------------------------------------------- independent routes
+
+
+@given(st.lists(st.integers(0, 9), min_size=2, max_size=8), st.integers(1, 6))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_closed_form_vs_quadrature_integer(G, k):
+    lam = sympy.Rational(k, 4)
+    exact = _N(laplace_exact(G, lam), 45)
+    with mpmath.workdps(45):
+        d = [g * mpmath.mpf(k) / 4 for g in G]
+    quad = laplace_quad(d, 30)
+    assert _rel(exact, quad) < 1e-25
+
+
+@given(st.lists(st.fractions(min_value=0, max_value=3, max_denominator=5), min_size=2, max_size=8))
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_closed_form_vs_quadrature_rational(q):
+    L = lcm(*(Fraction(x).denominator for x in q))
+    G = [int(x * L) for x in q]
+    lam = sympy.Rational(1, L)  # eps/(c*Delta) = 1
+    exact = _N(laplace_exact(G, lam), 45)
+    with mpmath.workdps(45):
+        d = [mpmath.mpf(x.numerator) / x.denominator for x in q]
+    quad = laplace_quad(d, 30)
+    assert _rel(exact, quad) < 1e-25
+    assert _rel(laplace_mp(d, 30), quad) < 1e-25
+
+
+def test_mp_is_certified_at_requested_digits():
+    rng = np.random.default_rng(7)
+    d = list(rng.exponential(2.0, 20))
+    lo = laplace_mp(d, 30)
+    hi = laplace_mp(d, 60)
+    assert _rel(lo, hi) < 1e-29
+
+
+@pytest.mark.parametrize("scale", [0.01, 0.5, 3.0, 50.0, 300.0])
+@pytest.mark.parametrize("n", [3, 8, 40])
+def test_float_vs_mp(n, scale):
+    rng = np.random.default_rng(n * 1000 + int(scale * 10))
+    d = rng.exponential(scale, n)
+    d[rng.integers(n)] = 0.0
+    d[1] = d[2]  # a tie
+    f = laplace_float(d)
+    m = np.array([float(x) for x in laplace_mp(list(d), 20)])
+    pos = m > 1e-300
+    assert np.all(np.abs(f[pos] - m[pos]) <= 1e-13 * (1 + d[pos]) * m[pos])
+    assert np.all(f[~pos] <= 1e-290)
+    assert abs(f.sum() - 1) < 1e-14
+
+
+def test_monte_carlo():
+    rng = np.random.default_rng(20240601)
+    d = np.array([0.0, 0.4, 0.4, 1.3, 2.5])
+    probs = laplace_float(d)
+    size = 200_000
+    noisy = -d[None, :] + rng.laplace(0.0, 1.0, size=(size, d.size))
+    counts = np.bincount(noisy.argmax(axis=1), minlength=d.size)
+    assert chisquare(counts, probs * size).pvalue > 1e-3
+    # the test has power: the distribution for noise of scale 1/2 is rejected
+    wrong = laplace_float(2 * d)
+    assert chisquare(counts, wrong * size).pvalue < 1e-9
+
+
+# ---------------------------------------------------------------- large n and extremes
+
+
+def test_float_extreme_gaps():
+    d = np.array([0, 1e-300, 1e-10, 1, 700, 740, 800, 1e5, 1e300, np.inf])
+    f = laplace_float(d)
+    assert np.all(np.isfinite(f)) and np.all(f >= 0)
+    assert abs(f.sum() - 1) < 1e-15
+    assert f[0] == f[1]
+    assert f[4] > 0 and f[6] == 0 and f[-1] == 0 and f[-2] == 0
+    m = laplace_mp(list(d), 20)
+    assert abs(f[4] - float(m[4])) < 1e-12 * float(m[4])
+    assert abs(f[3] - float(m[3])) < 1e-14
+
+
+@pytest.mark.parametrize("kind", ["exp", "tied", "tiny", "wide"])
+def test_float_large_n(kind):
+    n = 10_000
+    rng = np.random.default_rng(3)
+    d = {
+        "exp": rng.exponential(1.0, n),
+        "tied": np.zeros(n),
+        "tiny": rng.uniform(0, 1e-12, n),
+        "wide": 10.0 ** rng.uniform(-300, 300, n),
+    }[kind]
+    f = laplace_float(d)
+    assert np.all(np.isfinite(f)) and np.all(f >= 0)
+    assert abs(f.sum() - 1) < 1e-12
+    if kind == "tied":
+        np.testing.assert_allclose(f, 1 / n, rtol=1e-14)
+
+
+@pytest.mark.slow
+def test_float_n_1e5():
+    rng = np.random.default_rng(4)
+    f = laplace_float(rng.exponential(1.0, 100_000))
+    assert abs(f.sum() - 1) < 1e-12 and np.all(f >= 0)
+
+
+# ---------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("G", [[], [0, -1], [0, 1.5], [0, True], "01", [0, Fraction(1, 2)], None])
+def test_exact_bad_G(G):
+    with pytest.raises(ValueError, match="laplace_exact"):
+        laplace_exact(G, HALF)
+
+
+@pytest.mark.parametrize("lam", [0.5, 0, -1, sympy.Symbol("x"), sympy.Float(0.5), "abc"])
+def test_exact_bad_lam(lam):
+    with pytest.raises(ValueError, match="lam"):
+        laplace_exact([0, 1], lam)
+
+
+@pytest.mark.parametrize(
+    "d", [[], [0, -1e-9], [0, float("nan")], [np.inf, np.inf], [0, "x"], [0, True]]
+)
+@pytest.mark.parametrize("func", [laplace_mp, laplace_quad, laplace_float])
+def test_numeric_bad_d(func, d):
+    with pytest.raises(ValueError, match=func.__name__):
+        func(d)
+
+
+@pytest.mark.parametrize("dps", [0, -3, 2.5, True])
+def test_bad_dps(dps):
+    with pytest.raises(ValueError, match="dps"):
+        laplace_mp([0, 1], dps)
+
+
+def test_general_bad_input():
+    with pytest.raises(ValueError, match="laplace_exact_general"):
+        laplace_exact_general([0, -sympy.sqrt(2)])
+    with pytest.raises(ValueError, match="laplace_exact_general"):
+        laplace_exact_general([0, 0.5])
+    with pytest.raises(ValueError, match="laplace_exact_general"):
+        laplace_exact_general([0, sympy.Symbol("s")])
