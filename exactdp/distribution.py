@@ -129,6 +129,20 @@ class OutputDistribution:
         with mpmath.workdps(dps):
             return tuple(+v for v in vals)
 
+    def evalf_balls(self, dps: int = 30) -> tuple:
+        """Enclosures of the probabilities as python-flint ``arb`` balls.
+
+        For RNM-Gaussian the radius is the quadrature's error bound
+        (:func:`exactdp.numeric.gaussian.gaussian_mp`); otherwise the mpmath view at
+        ``dps + 5`` digits with relative radius ``10**-dps``.
+
+        Raises
+        ------
+        ValueError
+            If ``dps`` is not a positive integer or epsilon is symbolic.
+        """
+        return tuple(self.mechanism._balls(self.scores, _check_dps(dps)))
+
     def to_numpy(self) -> np.ndarray:
         """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12."""
         out = np.asarray(self.mechanism._float(self.scores), dtype=np.float64)

@@ -112,3 +112,34 @@ def test_mpmath_view_at_n_1e5():
         assert abs(mpmath.fsum(v) - 1) < mpmath.mpf(10) ** -18
     f = d.to_numpy()
     assert max(abs(float(a) - b) / b for a, b in zip(v[:200], f[:200], strict=True)) < 1e-12
+
+
+def test_evalf_balls_contain_the_exact_values():
+    import flint
+
+    q = ["1/2", 0, "-7/3"]
+    for key in sorted(MECHS):
+        d = MECHS[key]("3/2").distribution(q)
+        balls = d.evalf_balls(25)
+        old = flint.ctx.prec
+        flint.ctx.prec = 200
+        try:
+            for b, p in zip(balls, d.probabilities, strict=True):
+                assert b.contains(flint.arb(str(sympy.N(p, 50))))
+                assert float(b.rad()) < 1e-24
+        finally:
+            flint.ctx.prec = old
+
+
+def test_gaussian_balls_two_items_closed_form():
+    import flint
+
+    d = ReportNoisyMax(noise="gaussian", sigma=2).distribution([0, -1])
+    lose = sympy.N(sympy.erfc(sympy.Rational(1, 2) / sympy.sqrt(2)) / 2, 50)  # Phi(-g/(s sqrt2))
+    b = d.evalf_balls(30)[1]
+    old = flint.ctx.prec
+    flint.ctx.prec = 200
+    try:
+        assert b.contains(flint.arb(str(lose)))
+    finally:
+        flint.ctx.prec = old

@@ -15,7 +15,22 @@ from ..scores import ScoreVector, as_scores
 if TYPE_CHECKING:
     from ..distribution import OutputDistribution
 
-__all__ = ["Mechanism", "RationalForm", "X"]
+__all__ = ["Mechanism", "RationalForm", "X", "ball"]
+
+
+def ball(mid: mpmath.mpf, rad: mpmath.mpf, dps: int):
+    """A python-flint ``arb`` ball containing ``[mid - rad, mid + rad]`` (both mpf)."""
+    import flint
+
+    old = flint.ctx.prec
+    try:
+        flint.ctx.prec = int(dps * 3.33) + 64
+        with mpmath.workdps(dps + 10):
+            m = flint.arb(mpmath.nstr(mid, dps + 8, strip_zeros=False))
+            r = flint.arb(mpmath.nstr(rad, 10))
+        return flint.arb(m.mid(), (m.rad() + abs(r) * 1.01).upper())
+    finally:
+        flint.ctx.prec = old
 
 #: The symbol of the x-form, ``x = exp(-epsilon / (c * sensitivity * L))``, in ``(0, 1)``.
 X = sympy.Symbol("x", positive=True)
@@ -174,6 +189,16 @@ class Mechanism:
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         return np.array([float(v) for v in self._mp(sv, 20)])
+
+    def _balls(self, sv: ScoreVector, dps: int) -> list:
+        """Enclosures ``[p - rad, p + rad]`` of the probabilities (python-flint arb).
+
+        Default: the mpmath view at ``dps + 5`` digits with radius ``10**-dps * |p|``, which
+        is as trustworthy as the mpmath view's stated precision. Subclasses with certified
+        routes override it.
+        """
+        vals = self._mp(sv, dps + 5)
+        return [ball(v, abs(v) * mpmath.mpf(10) ** (-dps), dps) for v in vals]
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError

@@ -27,7 +27,7 @@ from ..numbers import FloatTracker, exact_epsilon, exact_number, exact_sensitivi
 from ..scores import ScoreVector
 from ..xform import generators_for, leave_one_out, weighted_sum
 from ._sampling import noisy_argmax
-from .base import Mechanism, RationalForm, X
+from .base import Mechanism, RationalForm, X, ball
 from .exponential import softmax_exact, softmax_rational_form
 
 __all__ = ["ReportNoisyMax", "NOISES"]
@@ -172,6 +172,14 @@ class ReportNoisyMax(Mechanism):
         from ..numeric.laplace import laplace_mp
 
         return laplace_mp(d, dps)
+
+    def _balls(self, sv: ScoreVector, dps: int) -> list:
+        if self.noise != "gaussian":
+            return super()._balls(sv, dps)
+        from ..numeric.gaussian import gaussian_mp
+
+        vals, bound = gaussian_mp(self._gaussian_z_mp(sv, dps), dps + 5)
+        return [ball(v, bound, dps) for v in vals]
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         if self.noise == "gaussian":
