@@ -135,7 +135,8 @@ def test_gaussian_balls_two_items_closed_form():
     import flint
 
     d = ReportNoisyMax(noise="gaussian", sigma=2).distribution([0, -1])
-    lose = sympy.N(sympy.erfc(sympy.Rational(1, 2) / sympy.sqrt(2)) / 2, 50)  # Phi(-g/(s sqrt2))
+    # Pr[lose] = Phi(-g/(sigma sqrt 2)) = erfc(g/(2 sigma))/2 with g = 1, sigma = 2
+    lose = sympy.N(sympy.erfc(sympy.Rational(1, 4)) / 2, 50)
     b = d.evalf_balls(30)[1]
     old = flint.ctx.prec
     flint.ctx.prec = 200
