@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+import warnings
 from fractions import Fraction
 from math import lcm
 
@@ -263,6 +264,115 @@ def test_float_large_n(kind):
     assert abs(f.sum() - 1) < 1e-12
     if kind == "tied":
         np.testing.assert_allclose(f, 1 / n, rtol=1e-14)
+
+
+# ------------------------------------------- astronomically spread gaps (regressions)
+
+_EPS_SPREAD = [1e-9, 1e-3, 1.0, 1e3, 1e9]
+
+
+def _gaps(q, eps):
+    """(max q - q) eps/2; overflow to inf is allowed input (probability 0)."""
+    with np.errstate(over="ignore"):
+        return (q.max() - q) * eps / 2
+
+
+def _float_quiet(d):
+    """laplace_float with every warning turned into an error (none may escape)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        return laplace_float(d)
+
+
+def _check_vs_mp(d, f):
+    m = np.array([float(x) for x in laplace_mp(list(d), 20)])
+    pos = m > 1e-300
+    rel = np.abs(f[pos] - m[pos]) / m[pos]
+    assert np.all(rel <= 3e-15 * (1 + d[pos])), (rel.max(), d[pos][rel.argmax()])
+    assert np.all(f[~pos] <= 1e-290)
+    return m
+
+
+@pytest.mark.parametrize("eps", _EPS_SPREAD)
+def test_float_uniform_1e300_scores(eps):
+    # used to raise "Maximum allowed size exceeded" (a grid of ~1e288 points) and warn
+    rng = np.random.default_rng(7)
+    q = rng.uniform(-1e300, 1e300, 2000)
+    d = _gaps(q, eps)
+    f = _float_quiet(d)
+    assert np.all(np.isfinite(f)) and np.all(f >= 0)
+    assert abs(f.sum() - 1) <= 1e-13
+    # the runner-up is at least ~1e288 noise scales behind: the top item wins w.p. 1 - tiny
+    top = int(np.argmax(q))
+    assert f[top] == 1.0 and f.sum() == 1.0
+    small = _gaps(rng.uniform(-1e300, 1e300, 50), eps)
+    fs = _float_quiet(small)
+    m = _check_vs_mp(small, fs)
+    assert max(m) == 1 and fs.max() == 1.0
+
+
+@pytest.mark.parametrize("eps", _EPS_SPREAD + [1e5])
+def test_float_normal_scores_all_eps(eps):
+    # eps = 1e9 used to give |sum - 1| = 4e-11 (cancellation in y + d_r with d_r ~ 1e7)
+    rng = np.random.default_rng(7)
+    rng.uniform(-1e300, 1e300, 2000)  # the integration test's stream
+    d = _gaps(rng.normal(0, 1, 2000), eps)
+    f = _float_quiet(d)
+    assert np.all(np.isfinite(f)) and np.all(f >= 0)
+    assert abs(f.sum() - 1) <= 1e-13
+    if eps >= 1e5:
+        assert f[np.argmin(d)] == 1.0  # runner-up at d > 1e3: loses w.p. < e^{-1000}
+    small = _gaps(rng.normal(0, 1, 50), eps)
+    _check_vs_mp(small, _float_quiet(small))
+
+
+@given(
+    st.integers(2, 30),
+    st.floats(-9, 9),
+    st.sampled_from(["normal", "cauchy", "lognormal"]),
+    st.integers(0, 2**32 - 1),
+)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_float_vs_mp_random_spreads(n, log_eps, kind, seed):
+    rng = np.random.default_rng(seed)
+    q = {"normal": rng.normal, "cauchy": rng.standard_cauchy, "lognormal": rng.lognormal}[kind](
+        size=n
+    )
+    d = _gaps(q, 10.0**log_eps)
+    f = _float_quiet(d)
+    assert abs(f.sum() - 1) <= 1e-14
+    _check_vs_mp(d, f)
+
+
+@pytest.mark.parametrize("w", [37.3, 300.0, 565.73947801, 700.0, 850.0, 2e7, 1e300])
+def test_float_top_item_far_ahead(w):
+    # the best item was off by 3.3e-14 at w = 566 (low part anchored at the far piece end)
+    f = _float_quiet(np.array([0.0, w]))
+    with mpmath.workdps(40):
+        lose = (1 + mpmath.mpf(w) / 2) * mpmath.exp(-mpmath.mpf(w)) / 2
+    assert abs(f[0] - float(1 - lose)) <= 2.3e-16
+    if lose > mpmath.mpf(10) ** -300:
+        assert abs(f[1] - float(lose)) <= 3e-15 * (1 + w) * float(lose)
+    else:
+        assert f[1] <= 1e-290
+
+
+def test_float_gaps_around_the_cut():
+    # items beyond ~870 are dropped from the contest; nothing changes across that edge
+    d = np.array([0, 0.3, 700, 740, 850, 860, 870, 880, 900, 1e4, 1e308, np.inf])
+    f = _float_quiet(d)
+    m = _check_vs_mp(d, f)
+    assert f[2] > 0 and f[3] > 0 and np.all(f[4:] == 0)
+    assert abs(f[0] - m[0]) <= 2e-16 and abs(f.sum() - 1) <= 2.3e-16
+
+
+def test_float_many_ties_far_runner_up():
+    n = 10_000
+    d = np.zeros(n)
+    d[-1] = 565.73947801
+    f = _float_quiet(d)
+    np.testing.assert_allclose(f[:-1], 1 / (n - 1), rtol=1e-14)
+    assert 0 < f[-1] < 1e-240 and abs(f.sum() - 1) <= 1e-14
 
 
 @pytest.mark.slow
