@@ -6,6 +6,7 @@ Errors are one line on standard error and exit code 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import warnings
 from collections.abc import Sequence
@@ -147,7 +148,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CLIError, ValueError, IndexError) as exc:
         print(f"exactdp: error: {exc}", file=sys.stderr)
         return 2
-    print(out)
+    try:
+        print(out)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. `exactdp report | head`: the reader left, not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
     return 0
 
 
