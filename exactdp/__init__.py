@@ -6,6 +6,7 @@ epsilon-DP ratio bound; the section-5 linear program of McKenna & Sheldon (2020)
 """
 
 from .analysis import (
+    BallUndecided,
     bounded_range,
     certify_dominance,
     certify_dp,
@@ -48,6 +49,7 @@ from .scores import ScoreVector, as_scores
 __version__ = "0.1.0"
 
 __all__ = [
+    "BallUndecided",
     "bounded_range",
     "certify_dominance",
     "certify_dp",

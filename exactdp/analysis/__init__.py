@@ -11,6 +11,8 @@ from .divergence import (
     zcdp_check,
 )
 from .privacy import (
+    BALL_DPS,
+    BallUndecided,
     ConditionCertificate,
     DPCertificate,
     DPCheck,
@@ -37,6 +39,8 @@ from .utility import (
 )
 
 __all__ = [
+    "BALL_DPS",
+    "BallUndecided",
     "DominanceCertificate",
     "DominanceResult",
     "ErrorRatioStudy",

@@ -8,6 +8,11 @@
 - Bounded range (Durfee & Rogers, NeurIPS 2019, Def. 3): the range of the privacy-loss
   random variable, ``max_r ln(P_r/P'_r) - min_r ln(P_r/P'_r)``. An eta-BR mechanism is
   ``eta^2/8``-zCDP (Cesar & Rogers, ALT 2021, Lemma 3.2).
+
+Mechanisms without exact probabilities (RNM with Gaussian noise) are analysed with the
+certified ball engine of :mod:`exactdp.analysis.privacy`: the results are then sympy Floats
+at the working precision with a certified ``interval``, and every yes/no answer is decided
+by the interval (more precision is tried; never a guess).
 """
 
 from __future__ import annotations
@@ -16,15 +21,26 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+import flint
 import sympy
 
+from ..algebra import to_arb
 from ..numbers import exact_number
 from ..scores import ScoreVector
 from .privacy import (
+    BallUndecided,
     Witness,
+    _arb_float,
+    _arb_prec,
+    _ArbKey,
+    _BallEngine,
     _check_pair,
     _distribution,
+    _epsilon,
+    _Iv,
+    _iv_max,
     _make_engine,
+    _name,
     _numeric_mechanism,
     _plain,
     _sv,
@@ -192,6 +208,16 @@ class ZCDPCheck:
         ``D_alpha - rho*alpha`` there (positive iff the claim fails there).
     alphas : tuple
     pairs_checked : int
+    engine : str
+        ``"exact"``, or ``"ball"`` for mechanisms without exact probabilities: then
+        ``divergence`` is a sympy Float with ``dps`` digits (the working precision),
+        ``interval`` its certified enclosure, and ``holds`` is True only if every certified
+        upper bound of ``D_alpha - rho*alpha`` is <= 0, False only if some certified lower
+        bound is > 0.
+    interval : tuple of sympy.Float or None
+        Ball engine only: ``(lo, hi)`` enclosing ``divergence``.
+    dps : int or None
+        Ball engine only: the working precision (decimal digits) that decided ``holds``.
     """
 
     holds: bool
@@ -202,6 +228,9 @@ class ZCDPCheck:
     excess: float
     alphas: tuple
     pairs_checked: int
+    engine: str = "exact"
+    interval: tuple | None = None
+    dps: int | None = None
 
     def __bool__(self) -> bool:
         return self.holds
@@ -222,7 +251,9 @@ def zcdp_check(
     Parameters
     ----------
     mechanism : object
-        A mechanism with a numeric epsilon and exact probabilities.
+        A mechanism with a numeric epsilon and exact probabilities, or without exact
+        probabilities but with certified ``evalf_balls`` (RNM-Gaussian; its epsilon may be
+        None, then ``rho`` must be a number).
     scores : sequence, shape (n,)
     rho : number or expression in the mechanism's epsilon (e.g. ``epsilon**2/8``)
         The claim; an expression is evaluated at the mechanism's epsilon.
@@ -236,12 +267,27 @@ def zcdp_check(
     ZCDPCheck
         A failure is a proof that the claim is false; ``holds`` covers the checked orders.
 
+    Raises
+    ------
+    ValueError
+        Bad rho or alphas; a rho with symbols for a mechanism without epsilon;
+        :class:`~exactdp.analysis.privacy.BallUndecided` when the ball engine cannot
+        decide a comparison at the highest precision.
+
     References
     ----------
     M. Bun and T. Steinke, "Concentrated differential privacy", TCC 2016, Def. 1.1.
     """
-    mech, eps = _numeric_mechanism(mechanism, None, "zcdp_check")
+    if _epsilon(mechanism) is None and hasattr(mechanism, "epsilon"):
+        mech, eps = mechanism, None  # not calibrated by epsilon (Gaussian noise)
+    else:
+        mech, eps = _numeric_mechanism(mechanism, None, "zcdp_check")
     r = exact_number(rho, "rho", allow_symbols=True)
+    if r.free_symbols and eps is None:
+        raise ValueError(
+            f"zcdp_check: rho = {r} contains symbols but {_name(mechanism)} has epsilon=None; "
+            "give rho as a number"
+        )
     if r.free_symbols:
         original = getattr(mechanism, "epsilon", None)
         syms = sympy.sympify(original).free_symbols if original is not None else set()
@@ -253,7 +299,9 @@ def zcdp_check(
         raise ValueError(f"zcdp_check: alphas must be rational numbers >= 1, got {alphas!r}")
     q = _sv(scores, "scores")
     nbrs = _neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "zcdp_check")
-    _make_engine(mech, [q] + nbrs, "zcdp_check")  # validates the distributions
+    engine = _make_engine(mech, [q] + nbrs, "zcdp_check")  # validates the distributions
+    if isinstance(engine, _BallEngine):
+        return _ball_zcdp(engine, q, nbrs, r, orders)
     dist = [_distribution(mech, v) for v in [q] + nbrs]
     P = _probs(dist[0], "P")
     best = None
@@ -274,6 +322,78 @@ def zcdp_check(
     holds = not failed
     w = Witness(_plain(q), _plain(nbrs[j]), None)
     return ZCDPCheck(bool(holds), r, w, a, D, val, orders, len(nbrs))
+
+
+def _ball_divergence(P: Sequence, Q: Sequence, a: sympy.Expr) -> flint.arb | None:
+    """Ball enclosure of ``D_a(P || Q)`` (``a`` rational >= 1); None if undecided.
+
+    Call inside ``_arb_prec``. Returns ``arb.pos_inf()`` for a certified support mismatch.
+    """
+    terms = []
+    for x, y in zip(P, Q, strict=True):
+        zx = x.is_exact() and x.is_zero()
+        zy = y.is_exact() and y.is_zero()
+        if zx:
+            continue
+        if not x > 0:
+            return None
+        if zy:
+            return flint.arb.pos_inf()
+        if not y > 0:
+            return None
+        if a == 1:
+            terms.append(x * (x.log() - y.log()))
+        else:
+            e = flint.arb(flint.fmpq(int(a.p), int(a.q)))
+            terms.append(x**e * y ** (1 - e))
+    total = sum(terms, flint.arb(0))
+    if a == 1:
+        return total
+    if not total > 0:
+        return None
+    return total.log() / flint.arb(flint.fmpq(int(a.p) - int(a.q), int(a.q)))
+
+
+def _ball_zcdp(engine: _BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
+               orders: tuple) -> ZCDPCheck:
+    """zcdp_check with the ball engine (retries at rising precision; never guesses)."""
+    for dps in engine.levels:
+        with _arb_prec(dps):
+            balls = engine.balls(dps)
+            rho_b = to_arb(rho, flint.ctx.prec)
+            rows = []  # (j, alpha, D, excess)
+            undecided = False
+            for j in range(1, len(nbrs) + 1):
+                for a in orders:
+                    D = _ball_divergence(balls[0], balls[j], a)
+                    if D is None:
+                        undecided = True
+                        break
+                    rows.append((j, a, D, D - rho_b * flint.arb(flint.fmpq(int(a.p), int(a.q)))))
+                if undecided:
+                    break
+            if undecided:
+                continue
+            failed = [row for row in rows if row[3] > 0]
+            if not failed and not all(row[3] <= 0 for row in rows):
+                continue
+            if failed:
+                j, a, D, ex = failed[0]
+            else:
+                j, a, D, ex = max(rows, key=lambda row: _ArbKey(row[3].mid()))
+            if D.is_finite():
+                div = _arb_float(D, dps)
+                iv = (_arb_float(D.lower()), _arb_float(D.upper()))
+                val = float(ex.mid())
+            else:
+                div, iv, val = sympy.oo, (sympy.oo, sympy.oo), math.inf
+            w = Witness(_plain(q), _plain(nbrs[j - 1]), None)
+            return ZCDPCheck(not failed, rho, w, a, div, val, orders, len(nbrs), "ball", iv,
+                             dps)
+    raise BallUndecided(
+        f"zcdp_check: undecided at dps={engine.levels[-1]}: some D_alpha - rho*alpha of "
+        f"{engine.name} cannot be told from 0 (or a probability from 0)"
+    )
 
 
 def _neighbour_list(mech, q: ScoreVector, neighbour, search, allow, func) -> list[ScoreVector]:
@@ -299,12 +419,23 @@ class BoundedRange:
     low_output : int or None
         The output of the smallest log-ratio.
     pairs_checked : int
+    engine : str
+        ``"exact"``, or ``"ball"`` for mechanisms without exact probabilities: then
+        ``value`` is a sympy Float with ``dps`` digits (the working precision), the
+        midpoint of the certified ``interval``.
+    interval : tuple of sympy.Float or None
+        Ball engine only: ``(lo, hi)`` enclosing the bounded-range parameter.
+    dps : int or None
+        Ball engine only: the working precision (decimal digits).
     """
 
     value: sympy.Expr
     witness: Witness | None
     low_output: int | None
     pairs_checked: int
+    engine: str = "exact"
+    interval: tuple | None = None
+    dps: int | None = None
 
     def to_float(self) -> float:
         return math.inf if self.value is sympy.oo else float(sympy.N(self.value, 30))
@@ -313,9 +444,29 @@ class BoundedRange:
         return self.to_float()
 
     def holds(self, eta: object) -> bool:
-        """True iff the bounded-range parameter is at most ``eta`` (exact)."""
+        """True iff the bounded-range parameter is at most ``eta``.
+
+        Exact; with the ball engine decided by ``interval``.
+
+        Raises
+        ------
+        ValueError
+            Ball engine only: ``eta`` lies inside ``interval`` (undecided at ``dps``).
+        """
         e = exact_number(eta, "eta")
-        return self.value is not sympy.oo and exact_sign(self.value - e) != 1
+        if self.value is sympy.oo:
+            return False
+        if self.engine == "ball" and self.interval is not None:
+            lo, hi = self.interval
+            if exact_sign(sympy.Rational(hi) - e) != 1:
+                return True
+            if exact_sign(sympy.Rational(lo) - e) == 1:
+                return False
+            raise BallUndecided(
+                f"BoundedRange.holds: undecided at dps={self.dps}: eta = {e} lies in the "
+                f"certified interval [{lo}, {hi}]"
+            )
+        return exact_sign(self.value - e) != 1
 
 
 def bounded_range(
@@ -332,7 +483,8 @@ def bounded_range(
     ----------
     mechanism : object
         A mechanism with exact probabilities (numeric or symbolic epsilon; symbolic only
-        when the comparisons do not depend on it).
+        when the comparisons do not depend on it), or without them but with certified
+        ``evalf_balls`` (RNM-Gaussian: the ball engine).
     scores : sequence, shape (n,)
     neighbour : sequence, shape (n,), optional
         ``None`` searches the neighbours of :func:`~exactdp.analysis.privacy.neighbours`.
@@ -340,6 +492,15 @@ def bounded_range(
     Returns
     -------
     BoundedRange
+        Exact; with the ball engine ``value`` is a sympy Float at the working precision
+        ``dps`` and ``interval`` a certified enclosure.
+
+    Raises
+    ------
+    ValueError
+        As :func:`~exactdp.analysis.privacy.privacy_loss`;
+        :class:`~exactdp.analysis.privacy.BallUndecided` when a probability ball still
+        contains 0 at the highest precision.
 
     References
     ----------
@@ -351,6 +512,8 @@ def bounded_range(
     nbrs = _neighbour_list(mechanism, q, neighbour, search, allow_non_neighbour,
                            "bounded_range")
     engine = _make_engine(mechanism, [q] + nbrs, "bounded_range")
+    if isinstance(engine, _BallEngine):
+        return _ball_bounded_range(engine, q, nbrs)
     best = None
     for j in range(1, len(nbrs) + 1):
         hi = lo = None
@@ -382,3 +545,59 @@ def bounded_range(
     value = sympy.oo if kind == "inf" else sympy.log(engine.to_sympy(span))
     w = Witness(_plain(q), _plain(nbrs[j - 1]), r_hi)
     return BoundedRange(value, w, r_lo, len(nbrs))
+
+
+def _ball_range_pair(engine: _BallEngine, j: int, dps: int):
+    """``(interval, r_hi, r_lo)`` of the range on pair (0, j), or None if undecided."""
+    logs = engine.log_ratios(0, j, dps)
+    if logs is None:
+        return None
+    live = [(r, L) for r, L in enumerate(logs) if L is not None]
+    if any(isinstance(L, sympy.Basic) for _, L in live):
+        r = next(r for r, L in live if isinstance(L, sympy.Basic))
+        return _Iv(None, None, True), r, None
+    zero = flint.arb(0)
+    if len(live) < 2:
+        return _Iv(zero, zero), (live[0][0] if live else None), None
+    best = None
+    hi = zero
+    for r, Lr in live:
+        for s, Ls in live:
+            if r == s:
+                continue
+            d = Lr - Ls
+            lo_d = d.lower()
+            if best is None or lo_d > best[0]:
+                best = (lo_d, r, s)
+            if d.upper() > hi:
+                hi = d.upper()
+    lo = best[0] if best[0] > 0 else zero
+    return _Iv(lo, hi), best[1], best[2]
+
+
+def _ball_bounded_range(engine: _BallEngine, q: ScoreVector, nbrs: list) -> BoundedRange:
+    """bounded_range with the ball engine: retry until the enclosure is narrow."""
+    found = None
+    for dps in engine.levels:
+        with _arb_prec(dps):
+            pairs = [_ball_range_pair(engine, j, dps) for j in range(1, len(nbrs) + 1)]
+            if any(p is None for p in pairs):
+                continue
+            total = _iv_max([p[0] for p in pairs])
+            k = 0
+            for i, p in enumerate(pairs):
+                if p[0].better_lo(pairs[k][0]):
+                    k = i
+            found = (dps, total, k, pairs[k])
+            if total.narrow(dps):
+                break
+    if found is None:
+        raise BallUndecided(
+            f"bounded_range: undecided at dps={engine.levels[-1]}: a probability of "
+            f"{engine.name} cannot be told from 0"
+        )
+    dps, total, k, (_, r_hi, r_lo) = found
+    with _arb_prec(dps):
+        value = total.value(dps)
+        w = Witness(_plain(q), _plain(nbrs[k]), r_hi)
+        return BoundedRange(value, w, r_lo, len(nbrs), "ball", total.sympy(), dps)

@@ -17,6 +17,17 @@ Everything here is exact. Two engines decide the comparisons:
   signs of sympy expressions by rigorous ball arithmetic (:func:`exactdp.algebra.to_arb`),
   with an exact zero test (expansion, then ``simplify``) when a ball keeps containing 0.
 
+One route is certified but not exact, and is used only when a distribution has no exact
+probabilities (``dist.probabilities`` raises; RNM with Gaussian noise):
+
+- the **ball engine**: every probability is a python-flint ``arb`` ball from
+  ``dist.evalf_balls(dps)`` (for RNM-Gaussian the radius is the quadrature's error bound,
+  :func:`exactdp.numeric.gaussian.gaussian_mp`). Losses, ranges and divergences are
+  enclosed in certified intervals; a yes/no answer is given only when the interval is on
+  one side, otherwise the work is repeated at the next precision of :data:`BALL_DPS` and
+  :class:`BallUndecided` (a ValueError, "undecided at dps=...") is raised at the last one.
+  Results carry ``engine == "ball"``, ``interval`` and ``dps``.
+
 References
 ----------
 C. Dwork and A. Roth, The Algorithmic Foundations of Differential Privacy (2014), Def. 2.4.
@@ -29,10 +40,12 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cached_property
 
 import flint
+import mpmath
 import sympy
 
 from ..algebra import (
@@ -61,6 +74,8 @@ __all__ = [
     "sup_privacy_loss",
     "neighbours",
     "EXHAUSTIVE_MAX_N",
+    "BALL_DPS",
+    "BallUndecided",
 ]
 
 #: Largest range size for which ``search="auto"`` enumerates all 3**n - 1 vertices.
@@ -502,10 +517,318 @@ class _GenericEngine:
                 raise ValueError(f"{func}: probability {r} of {name} on {scores} is negative")
 
 
+#: Working precisions (decimal digits) of the ball engine, tried in turn until a
+#: comparison is decided.
+BALL_DPS = (30, 60, 120)
+
+
+class BallUndecided(ValueError):
+    """A comparison of the ball engine stayed undecided at the highest working precision."""
+
+
+@contextmanager
+def _arb_prec(dps: int):
+    old = flint.ctx.prec
+    flint.ctx.prec = int(dps * 3.33) + 64
+    try:
+        yield
+    finally:
+        flint.ctx.prec = old
+
+
+def _arb_float(x: flint.arb, dps: int | None = None) -> sympy.Float:
+    """An exact arb (or the midpoint of a ball) as a sympy Float.
+
+    ``dps=None`` keeps every bit (for interval end points, so that rounding cannot shrink
+    the enclosure); otherwise rounds to ``dps`` digits.
+    """
+    man, exp = x.mid().man_exp()
+    bits = max(53, int(man).bit_length())
+    with mpmath.workprec(bits):
+        v = mpmath.mpf((int(man), int(exp)))
+    if dps is None:
+        return sympy.Float(v, precision=bits)
+    return sympy.Float(v, dps)
+
+
+class _BallEngine:
+    """Certified numeric engine for distributions without exact probabilities.
+
+    Each probability is a python-flint ``arb`` ball from ``dist.evalf_balls(dps)`` (for
+    RNM-Gaussian the radius is the quadrature's error bound). A comparison is decided when
+    the balls of the two sides separate; otherwise it is repeated at the next precision of
+    :data:`BALL_DPS`, and a :class:`BallUndecided` (a ValueError) is raised at the last one:
+    the engine never guesses. Exact ties (equal probabilities) can therefore never be
+    decided. Probabilities are handles ``("p", i, r)``; ratios are small expression trees
+    evaluated at the working precision of each attempt.
+    """
+
+    kind = "ball"
+
+    def __init__(self, dists: Sequence, func: str, name: str, levels: Sequence[int] = ()):
+        self.dists = list(dists)
+        self.func = func
+        self.name = name
+        self.levels = tuple(levels) or BALL_DPS
+        self._cache: dict[int, list[tuple[flint.arb, ...]]] = {}
+        first = self.balls(self.levels[0])
+        self.probs = [[("p", i, r) for r in range(len(b))] for i, b in enumerate(first)]
+
+    # -- balls
+    def balls(self, dps: int) -> list[tuple[flint.arb, ...]]:
+        """Per vector, the raw probability balls at ``dps`` digits (cached)."""
+        if dps not in self._cache:
+            out = []
+            for d in self.dists:
+                bs = tuple(d.evalf_balls(dps))
+                for r, b in enumerate(bs):
+                    if not isinstance(b, flint.arb) or not b.is_finite():
+                        raise ValueError(
+                            f"{self.func}: evalf_balls({dps}) of {self.name} gave {b!r} for "
+                            f"output {r}; finite python-flint arb balls are required"
+                        )
+                out.append(bs)
+            self._cache[dps] = out
+        return self._cache[dps]
+
+    def _ev(self, h, dps: int) -> flint.arb:
+        tag = h[0]
+        if tag == "p":
+            return self.balls(dps)[h[1]][h[2]].nonnegative_part()
+        if tag == "div":
+            return self._ev(h[1], dps) / self._ev(h[2], dps)
+        if tag == "inv":
+            return 1 / self._ev(h[1], dps)
+        raise AssertionError(tag)  # pragma: no cover
+
+    def _decide(self, diff: Callable[[int], flint.arb], what: str) -> int:
+        for dps in self.levels:
+            with _arb_prec(dps):
+                d = diff(dps)
+                if d > 0:
+                    return 1
+                if d < 0:
+                    return -1
+                if d.is_exact() and d.is_zero():
+                    return 0
+        raise BallUndecided(
+            f"{self.func}: {what} is undecided at dps={self.levels[-1]} (the certified balls "
+            f"of {self.name} still overlap); the two sides are equal or closer than "
+            f"10^-{self.levels[-1]}"
+        )
+
+    # -- the engine interface
+    def is_zero(self, p) -> bool:
+        for dps in self.levels:
+            with _arb_prec(dps):
+                b = self.balls(dps)[p[1]][p[2]]
+                if b.is_exact() and b.is_zero():
+                    return True
+                if b > 0:
+                    return False
+        raise BallUndecided(
+            f"{self.func}: whether probability {p[2]} of {self.name} is 0 is undecided at "
+            f"dps={self.levels[-1]}"
+        )
+
+    def cmp_prob(self, a, b) -> int:
+        return self._decide(lambda d: self._ev(a, d) - self._ev(b, d), "a probability comparison")
+
+    def ratio(self, a, b):
+        return ("div", a, b)
+
+    def inv(self, R):
+        return ("inv", R)
+
+    def div(self, R1, R2):
+        return ("div", R1, R2)
+
+    def cmp(self, R1, R2) -> int:
+        return self._decide(lambda d: self._ev(R1, d) - self._ev(R2, d), "a ratio comparison")
+
+    def cmp_one(self, R) -> int:
+        return self._decide(lambda d: self._ev(R, d) - 1, "a ratio against 1")
+
+    def cmp_exp(self, R, claim: sympy.Expr) -> int:
+        def diff(d: int) -> flint.arb:
+            return self._ev(R, d) - to_arb(claim, flint.ctx.prec).exp()
+
+        return self._decide(diff, f"a ratio against exp({claim})")
+
+    def to_sympy(self, R) -> sympy.Expr:
+        dps = self.levels[0]
+        with _arb_prec(dps):
+            return _arb_float(self._ev(R, dps), dps)
+
+    def prob_sympy(self, p) -> sympy.Expr:
+        return self.to_sympy(p)
+
+    def check_normalised(self, i: int, func: str, name: str, scores) -> None:
+        dps = self.levels[0]
+        with _arb_prec(dps):
+            bs = self.balls(dps)[i]
+            total = sum(bs, flint.arb(0))
+            if not total.contains(1):
+                raise ValueError(
+                    f"{func}: the probabilities of {name} on {scores} do not sum to 1 (their "
+                    f"certified sum is {total.str(10, radius=True)}); not a probability "
+                    "distribution"
+                )
+            for r, b in enumerate(bs):
+                if b < 0:
+                    raise ValueError(f"{func}: probability {r} of {name} on {scores} is negative")
+
+    # -- certified enclosures used by the analyzer's ball routes
+    def log_ratios(self, i: int, j: int, dps: int) -> list | None:
+        """Per output ``ln(P_r(i) / P_r(j))`` at ``dps`` (call inside ``_arb_prec(dps)``).
+
+        Entries: an arb ball; ``None`` when both probabilities are exactly 0; ``+oo`` or
+        ``-oo`` (sympy) when exactly one of them is exactly 0. Returns None when some ball
+        cannot yet be told from 0 (more precision needed).
+        """
+        out: list = []
+        for a, b in zip(self.balls(dps)[i], self.balls(dps)[j], strict=True):
+            za = a.is_exact() and a.is_zero()
+            zb = b.is_exact() and b.is_zero()
+            pa, pb = a > 0, b > 0
+            if za and zb:
+                out.append(None)
+            elif za and pb:
+                out.append(-sympy.oo)
+            elif zb and pa:
+                out.append(sympy.oo)
+            elif pa and pb:
+                out.append(a.log() - b.log())
+            else:
+                return None
+        return out
+
+
+@dataclass(frozen=True)
+class _Iv:
+    """A certified interval ``[lo, hi]`` of exact arb end points (or an exact infinity)."""
+
+    lo: flint.arb | None
+    hi: flint.arb | None
+    infinite: bool = False
+
+    def better_lo(self, other: _Iv) -> bool:
+        if self.infinite or other.infinite:
+            return self.infinite and not other.infinite
+        return self.lo > other.lo
+
+    def narrow(self, dps: int) -> bool:
+        if self.infinite:
+            return True
+        return bool(self.hi - self.lo <= flint.arb(10) ** (-(2 * dps // 3)) * (1 + abs(self.hi)))
+
+    def sympy(self) -> tuple:
+        if self.infinite:
+            return (sympy.oo, sympy.oo)
+        return (_arb_float(self.lo), _arb_float(self.hi))
+
+    def value(self, dps: int) -> sympy.Expr:
+        if self.infinite:
+            return sympy.oo
+        return _arb_float((self.lo + self.hi) / 2, dps)
+
+
+def _iv_max(ivs: Sequence[_Iv]) -> _Iv:
+    """Enclosure of the maximum of quantities enclosed by ``ivs`` (non-empty)."""
+    if any(v.infinite for v in ivs):
+        return _Iv(None, None, True)
+    lo = max((v.lo for v in ivs), key=_ArbKey)
+    hi = max((v.hi for v in ivs), key=_ArbKey)
+    return _Iv(lo, hi)
+
+
+class _ArbKey:
+    """Sort key for exact arb numbers (comparisons of exact values are decided)."""
+
+    def __init__(self, x: flint.arb):
+        self.x = x
+
+    def __lt__(self, other: _ArbKey) -> bool:
+        return bool(self.x < other.x)
+
+
+def _abs_iv(L: flint.arb) -> _Iv:
+    return _Iv(L.abs_lower(), L.abs_upper())
+
+
+def _ball_pair_loss(engine: _BallEngine, i: int, j: int, dps: int):
+    """``(loss interval, per-output intervals, log-ratio balls)`` or None if undecided."""
+    logs = engine.log_ratios(i, j, dps)
+    if logs is None:
+        return None
+    per: dict[int, _Iv] = {}
+    for r, L in enumerate(logs):
+        if L is None:
+            continue
+        per[r] = _Iv(None, None, True) if isinstance(L, sympy.Basic) else _abs_iv(L)
+    if not per:
+        zero = flint.arb(0)
+        return _Iv(zero, zero), per, logs
+    return _iv_max(list(per.values())), per, logs
+
+
+def _ball_output(per: dict[int, _Iv], total: _Iv) -> tuple[int, tuple[int, ...]]:
+    """The output with the best certified lower bound, and every output that may attain."""
+    best = None
+    for r, iv in per.items():
+        if best is None or iv.better_lo(per[best]):
+            best = r
+    if total.infinite:
+        cands = tuple(r for r, iv in per.items() if iv.infinite)
+    else:
+        cands = tuple(r for r, iv in per.items() if iv.hi >= total.lo)
+    return best, cands
+
+
+def _ball_ratios(engine: _BallEngine, i: int, j: int, dps: int) -> tuple:
+    out = []
+    for a, b in zip(engine.balls(dps)[i], engine.balls(dps)[j], strict=True):
+        za = a.is_exact() and a.is_zero()
+        zb = b.is_exact() and b.is_zero()
+        if za and zb:
+            out.append(sympy.nan)
+        elif zb:
+            out.append(sympy.oo)
+        elif za:
+            out.append(sympy.Integer(0))
+        else:
+            out.append(_arb_float(a.nonnegative_part() / b.nonnegative_part(), dps))
+    return tuple(out)
+
+
+def _undecided(func: str, engine: _BallEngine, what: str) -> BallUndecided:
+    return BallUndecided(
+        f"{func}: {what} undecided at dps={engine.levels[-1]}: the certified probability "
+        f"balls of {engine.name} are too wide (a probability cannot be told from 0)"
+    )
+
+
+def _needs_balls(dists: Sequence) -> bool:
+    """True iff some distribution has no exact probabilities but every one offers balls."""
+    missing = False
+    for d in dists:
+        try:
+            _ = d.probabilities
+        except (ValueError, NotImplementedError):
+            missing = True
+            break
+    return missing and all(hasattr(d, "evalf_balls") for d in dists)
+
+
 def _make_engine(
     mech: object, vectors: Sequence[ScoreVector], func: str, check: bool = True
 ):
-    """One engine holding the exact probabilities of ``mech`` on every vector."""
+    """One engine holding the probabilities of ``mech`` on every vector.
+
+    The x-form engine when every probability is rational in ``exp(-eps/N)``, else the
+    generic (exact sympy) engine; the ball engine only when some distribution has no exact
+    probabilities (``probabilities`` raises) and every one offers ``evalf_balls``.
+    """
     eps = _epsilon(mech)
     dists = [_distribution(mech, v) for v in vectors]
     xforms = None
@@ -529,8 +852,11 @@ def _make_engine(
         else:
             xforms = None
     if xforms is None:
-        probs = [list(_exact_probabilities(d, func, mech)) for d in dists]
-        engine = _GenericEngine(eps, probs)
+        if _needs_balls(dists):
+            engine = _BallEngine(dists, func, _name(mech))
+        else:
+            probs = [list(_exact_probabilities(d, func, mech)) for d in dists]
+            engine = _GenericEngine(eps, probs)
     for i, (p, v) in enumerate(zip(engine.probs, vectors, strict=True)):
         if len(p) != v.n:
             raise ValueError(
@@ -544,25 +870,40 @@ def _make_engine(
 # =============================================================================== privacy loss
 @dataclass(frozen=True)
 class PrivacyLoss:
-    """The exact privacy loss ``max_r |ln(P_r / P'_r)|`` of one pair of score vectors.
+    """The privacy loss ``max_r |ln(P_r / P'_r)|`` of one pair of score vectors.
+
+    Exact unless ``engine == "ball"`` (mechanisms without exact probabilities, such as
+    RNM with Gaussian noise), where it is a certified enclosure.
 
     Attributes
     ----------
     value : sympy.Expr
         The loss (``oo`` when one probability is 0 and the other is not; a ``Max`` of the
-        candidates when epsilon is symbolic and the largest one depends on epsilon).
+        candidates when epsilon is symbolic and the largest one depends on epsilon). With
+        the ball engine: a ``sympy.Float`` with ``dps`` significant digits (the working
+        precision), the midpoint of ``interval``.
     output : int or None
-        The output attaining it (None when it depends on a symbolic epsilon).
+        The output attaining it (None when it depends on a symbolic epsilon). With the ball
+        engine: the output with the largest certified lower bound (exact ties cannot be
+        resolved numerically; see ``candidates``).
     ratios : tuple of sympy.Expr, shape (n,)
-        ``P_r(q) / P_r(q')`` per output (``oo``, 0, or ``nan`` when both are 0).
+        ``P_r(q) / P_r(q')`` per output (``oo``, 0, or ``nan`` when both are 0); sympy
+        Floats at ``dps`` digits with the ball engine.
     scores, neighbour : tuple
         The pair.
     direction : int
-        +1 if ``P_output(q) > P_output(q')``, -1 if smaller, 0 if the loss is 0.
+        +1 if ``P_output(q) > P_output(q')``, -1 if smaller, 0 if the loss is 0 (or, with
+        the ball engine, if the sign is undecided).
     candidates : tuple of int
-        Outputs whose loss may be the largest (one entry unless epsilon is symbolic).
+        Outputs whose loss may be the largest (one entry unless epsilon is symbolic; with
+        the ball engine every output whose interval reaches the largest lower bound).
     engine : str
-        ``"x-form"`` or ``"generic"`` (how the comparisons were decided).
+        ``"x-form"``, ``"generic"`` (exact) or ``"ball"`` (certified numeric).
+    interval : tuple of sympy.Float or None
+        Ball engine only: ``(lo, hi)`` with ``lo <= loss <= hi`` certified (end points
+        exact binary numbers, ``(oo, oo)`` for an infinite loss); None for exact engines.
+    dps : int or None
+        Ball engine only: the working precision (decimal digits) of the result.
     """
 
     value: sympy.Expr
@@ -573,6 +914,8 @@ class PrivacyLoss:
     direction: int
     candidates: tuple = ()
     engine: str = "x-form"
+    interval: tuple | None = None
+    dps: int | None = None
 
     def to_float(self) -> float:
         """The loss as a float (``inf`` for ``oo``); needs a numeric epsilon."""
@@ -686,8 +1029,10 @@ def privacy_loss(
     ----------
     mechanism : object
         Any object with ``distribution(scores)`` whose result has exact ``probabilities``
-        (exactdp mechanisms, :func:`~exactdp.mechanisms.custom.mechanism_from_function`).
-        ``sensitivity`` (default 1) and ``monotone`` (default False) are read if present.
+        (exactdp mechanisms, :func:`~exactdp.mechanisms.custom.mechanism_from_function`),
+        or, when it has none, certified ``evalf_balls(dps)`` (RNM with Gaussian noise: the
+        ball engine, see the module docstring). ``sensitivity`` (default 1) and
+        ``monotone`` (default False) are read if present.
     scores, neighbour : sequence of numbers, shape (n,)
         The score vectors ``q`` and ``q'``.
     allow_non_neighbour : bool
@@ -696,14 +1041,18 @@ def privacy_loss(
     Returns
     -------
     PrivacyLoss
+        Exact; with the ball engine ``value`` is a sympy Float at the working precision
+        ``dps`` (30, raised to 60 and 120 until ``interval`` is narrower than
+        ``10^(-2 dps/3)`` relatively) and ``interval`` encloses the loss.
 
     Raises
     ------
     ValueError
         Different lengths; ``||q - q'||_inf`` above the sensitivity; a neighbour that moves
         scores in both directions for a mechanism declared ``monotone=True`` (such a pair
-        cannot come from a monotone score function); probabilities that are not exact, do
-        not sum to 1 or are negative.
+        cannot come from a monotone score function); probabilities that are not exact (and
+        no balls), do not sum to 1 or are negative; :class:`BallUndecided` when a
+        probability ball still contains 0 at the highest precision.
 
     References
     ----------
@@ -713,7 +1062,38 @@ def privacy_loss(
     q2 = _sv(neighbour, "neighbour")
     _check_pair(mechanism, q, q2, "privacy_loss", allow_non_neighbour)
     engine = _make_engine(mechanism, [q, q2], "privacy_loss")
+    if isinstance(engine, _BallEngine):
+        return _ball_privacy_loss(engine, q, q2)
     return _loss_from_engine(engine, 0, 1, q, q2)
+
+
+def _ball_privacy_loss(engine: _BallEngine, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:
+    """Loss of one pair with the ball engine: retry until the enclosure is narrow."""
+    found = None
+    for dps in engine.levels:
+        with _arb_prec(dps):
+            res = _ball_pair_loss(engine, 0, 1, dps)
+            if res is None:
+                continue
+            found = (dps, res)
+            if res[0].narrow(dps):
+                break
+    if found is None:
+        raise _undecided("privacy_loss", engine, "the loss is")
+    dps, (total, per, logs) = found
+    with _arb_prec(dps):
+        ratios = _ball_ratios(engine, 0, 1, dps)
+        if not per:
+            return PrivacyLoss(sympy.Integer(0), None, ratios, _plain(q), _plain(q2), 0, (),
+                               "ball", total.sympy(), dps)
+        out, cands = _ball_output(per, total)
+        L = logs[out]
+        if isinstance(L, sympy.Basic):
+            direction = 1 if L is sympy.oo else -1
+        else:
+            direction = 1 if L > 0 else -1 if L < 0 else 0
+        return PrivacyLoss(total.value(dps), out, ratios, _plain(q), _plain(q2), direction,
+                           cands, "ball", total.sympy(), dps)
 
 
 # =============================================================================== check_dp
@@ -747,6 +1127,14 @@ class DPCheck:
     search : str
         Which neighbours were searched and why.
     engine : str
+        ``"x-form"``, ``"generic"`` (exact) or ``"ball"`` (certified numeric: ``loss`` is
+        a sympy Float with ``dps`` digits, the midpoint of ``interval``; ``holds`` is
+        True only if the certified upper bound of the loss is <= epsilon and False only if
+        the certified lower bound is > epsilon).
+    interval : tuple of sympy.Float or None
+        Ball engine only: certified ``(lo, hi)`` around the largest loss.
+    dps : int or None
+        Ball engine only: the working precision (decimal digits) that decided ``holds``.
     """
 
     holds: bool
@@ -756,6 +1144,8 @@ class DPCheck:
     neighbours_checked: int
     search: str
     engine: str = "x-form"
+    interval: tuple | None = None
+    dps: int | None = None
 
     def __bool__(self) -> bool:
         return self.holds
@@ -782,6 +1172,12 @@ def _numeric_mechanism(mech: object, epsilon: object, func: str):
         eps = claim
     if claim is None:
         if eps is None:
+            if hasattr(mech, "epsilon"):
+                raise ValueError(
+                    f"{func}: {_name(mech)} has epsilon=None (it is not calibrated by "
+                    "epsilon, e.g. Gaussian noise set by sigma); pass the claimed privacy "
+                    "level epsilon=..."
+                )
             raise ValueError(f"{func}: the mechanism has no epsilon attribute; pass epsilon=...")
         claim = eps
     if claim.free_symbols:
@@ -812,7 +1208,8 @@ def check_dp(
         monotone score function can produce).
     epsilon : number, optional
         The privacy level to check; default the mechanism's own epsilon. A mechanism with a
-        symbolic epsilon is instantiated at this value.
+        symbolic epsilon is instantiated at this value. Required when the mechanism's
+        epsilon is None (Gaussian noise: the claimed privacy level).
     search : {"auto", "exhaustive", "reduced"}
     allow_non_neighbour : bool
 
@@ -820,12 +1217,18 @@ def check_dp(
     -------
     DPCheck
         ``holds`` iff the largest loss over the searched pairs is ``<= epsilon`` (decided
-        exactly: a tie ``loss == epsilon`` holds).
+        exactly: a tie ``loss == epsilon`` holds). With the ball engine (no exact
+        probabilities, e.g. RNM-Gaussian) ``holds`` is True only if the certified upper
+        bound of the largest loss is ``<= epsilon``, False only if its lower bound is
+        ``> epsilon``; ``loss`` is a sympy Float at the working precision ``dps``.
 
     Raises
     ------
     ValueError
-        As :func:`privacy_loss`; a symbolic epsilon without a numeric ``epsilon=``.
+        As :func:`privacy_loss`; a symbolic epsilon without a numeric ``epsilon=``; no
+        ``epsilon=`` for a mechanism with ``epsilon=None`` (RNM-Gaussian, calibrated by
+        sigma); :class:`BallUndecided` when the ball engine cannot separate the loss from
+        epsilon at dps = 120.
 
     Notes
     -----
@@ -846,6 +1249,8 @@ def check_dp(
     else:
         nbrs, how = neighbours(mech, q, search)
     engine = _make_engine(mech, [q] + nbrs, "check_dp")
+    if isinstance(engine, _BallEngine):
+        return _ball_check_dp(engine, q, nbrs, claim, how)
     best = None
     best_j = None
     for j in range(1, len(nbrs) + 1):
@@ -866,6 +1271,39 @@ def check_dp(
         holds = best[0] != "inf" and engine.cmp_exp(best[2], claim) <= 0
         witness = Witness(_plain(q), _plain(nbrs[best_j - 1]), best[1])
     return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
+
+
+def _ball_check_dp(
+    engine: _BallEngine, q: ScoreVector, nbrs: list[ScoreVector], claim: sympy.Expr, how: str
+) -> DPCheck:
+    """check_dp with the ball engine: the largest loss enclosed, then compared with eps."""
+    for dps in engine.levels:
+        with _arb_prec(dps):
+            pairs = [_ball_pair_loss(engine, 0, j, dps) for j in range(1, len(nbrs) + 1)]
+            if any(p is None for p in pairs):
+                continue
+            total = _iv_max([p[0] for p in pairs])
+            e = to_arb(claim, flint.ctx.prec)
+            if total.infinite or total.lo > e:
+                holds = False
+            elif total.hi <= e:
+                holds = True
+            else:
+                continue
+            best_j = 0
+            for k, p in enumerate(pairs):
+                if p[0].better_lo(pairs[best_j][0]):
+                    best_j = k
+            _, per, _ = pairs[best_j]
+            out = _ball_output(per, pairs[best_j][0])[0] if per else None
+            witness = Witness(_plain(q), _plain(nbrs[best_j]), out)
+            return DPCheck(holds, total.value(dps), claim, witness, len(nbrs), how, "ball",
+                           total.sympy(), dps)
+    raise BallUndecided(
+        f"check_dp: undecided at dps={engine.levels[-1]}: the certified enclosure of the "
+        f"largest privacy loss of {engine.name} still contains epsilon = {claim} (or a "
+        "probability cannot be told from 0)"
+    )
 
 
 # =============================================================================== certify_dp
@@ -1107,6 +1545,12 @@ def certify_dp(
     if not all(v.is_rational for v in nbrs):
         raise ValueError("certify_dp: neighbour must be rational (integers or fractions)")
     engine = _make_engine(mech, [q] + nbrs, "certify_dp")
+    if isinstance(engine, _BallEngine):
+        raise ValueError(
+            f"certify_dp: {_name(mechanism)} has no exact probabilities here (e.g. Gaussian "
+            "noise), so no certificate for every epsilon exists; use check_dp with a numeric "
+            "epsilon (certified ball arithmetic)"
+        )
     if not isinstance(engine, _XEngine):
         raise ValueError(
             f"certify_dp: the probabilities of {_name(mechanism)} are not rational functions "
