@@ -66,6 +66,6 @@ def test_report_runs(capsys):
     assert code == 0, err
     assert "score buyers" in out and "score revenue" in out
     assert "loss D vs D'" in out and "certified for every epsilon: yes" in out
-    # buyers, eps = 1: PF's loss on (3,4,3,2,2) vs (3,3,2,1,1) is exactly eps/2 at output 1
+    # buyers, eps = 1: PF's loss on (3,4,3,2,2) vs (3,3,2,1,1) is exactly eps/2
     pf_line = next(ln for ln in out.splitlines() if ln.strip().startswith("PF"))
     assert "loss D vs D' 0.5;" in pf_line
