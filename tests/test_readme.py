@@ -3,6 +3,7 @@
 import pathlib
 import re
 
+import pytest
 import sympy
 
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
@@ -20,4 +21,4 @@ def test_readme_python_blocks_run():
     assert ns["cert"].holds and ns["cert"].check()
     assert float(ns["exactdp"].privacy_loss(
         ns["ReportNoisyMax"]("1/10", noise="laplace"), [1] * 5, [2, 0, 0, 0, 0]
-    )) == __import__("pytest").approx(0.0926959, abs=1e-7)
+    )) == pytest.approx(0.0926959, abs=1e-7)
