@@ -419,3 +419,139 @@ def test_general_bad_input():
         laplace_exact_general([0, 0.5])
     with pytest.raises(ValueError, match="laplace_exact_general"):
         laplace_exact_general([0, sympy.Symbol("s")])
+
+
+# ------------------------------------------- high-precision series route (large n)
+
+
+def _rel_all(a, b):
+    """Largest relative difference, at 60 digits (zeros must match exactly)."""
+    with mpmath.workdps(60):
+        worst = mpmath.mpf(0)
+        for x, y in zip(a, b, strict=True):
+            if x == 0 or y == 0:
+                assert x == y
+                continue
+            worst = max(worst, abs(x - y) / abs(y))
+        return worst
+
+
+@pytest.mark.parametrize(
+    "kind", ["real", "integer_ties", "spread_1000", "cluster_far", "leader_far"]
+)
+def test_series_vs_closed_at_switch_size(kind):
+    rng = np.random.default_rng({"real": 1, "integer_ties": 2}.get(kind, 3))
+    if kind == "real":
+        d = list(rng.exponential(1.5, 101))
+    elif kind == "integer_ties":
+        d = [int(g) for g in rng.integers(0, 12, 101)]
+    elif kind == "spread_1000":  # the closed form is slow on wide spreads: smaller n
+        d = [0.0] + list(rng.uniform(0, 1000, 59))
+    elif kind == "cluster_far":
+        d = list(rng.uniform(0, 0.01, 40)) + list(200 + rng.uniform(0, 0.01, 40))
+    else:
+        d = [0] + [Fraction(int(k), 7) + 150 for k in rng.integers(0, 7, 79)]
+    closed = laplace_mp(d, 30, method="closed")
+    series = laplace_mp(d, 30, method="series")
+    assert _rel_all(series, closed) < mpmath.mpf(10) ** -29
+    if len(d) > 100:  # "auto" takes the series route above 100 items
+        assert laplace_mp(d, 30) == series
+    with mpmath.workdps(60):
+        assert abs(mpmath.fsum(series) - 1) < mpmath.mpf(10) ** -30
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(0, 30),
+            st.floats(0, 50, allow_nan=False),
+            st.sampled_from([0.0, 1e-300, 1e-12, 700.0, 2e4, 1e300, float("inf")]),
+        ),
+        min_size=2,
+        max_size=6,
+    ),
+    st.sampled_from([10, 30, 45]),
+)
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_series_vs_closed_small_n_extreme_gaps(d, dps):
+    if all(x == float("inf") for x in d):
+        d = d + [0]
+    closed = laplace_mp(d, dps + 5, method="closed")
+    series = laplace_mp(d, dps, method="series")
+    assert _rel_all(series, closed) < mpmath.mpf(10) ** (1 - dps)
+
+
+def test_series_vs_quadrature():
+    for d in ([0, 0.5, 1], [0, 0.3, 0.3, 2.5]):
+        quad = laplace_quad(d, 30)
+        series = laplace_mp(d, 30, method="series")
+        assert _rel_all(series, quad) < 1e-28
+    # the MATH.md known values (q = (0, -1, -2), eps = 1)
+    got = laplace_mp([0, 0.5, 1], 20, method="series")
+    assert [round(float(x), 6) for x in got] == [0.519651, 0.305706, 0.174643]
+
+
+@pytest.mark.parametrize("d", [0.0, 40.0, 600.0, 1e5, 1e300])
+def test_series_far_behind_a_tied_pack(d):
+    # four tied leaders and one item far behind (the "far item" branch for d >= 600)
+    with mpmath.workdps(60):
+        want = laplace_mp([0, 0, 0, 0, d], 35, method="closed")
+    got = laplace_mp([0, 0, 0, 0, d], 30, method="series")
+    assert _rel_all(got, want) < 1e-29
+    assert got[4] > 0
+
+
+def _large_n_vs_float(d):
+    """laplace_mp (series route) at n = 1e4: time, agreement with float64, sum."""
+    t = time.perf_counter()
+    m = laplace_mp(list(d), 30)
+    assert time.perf_counter() - t < 30.0  # about 2 s on an idle core
+    f = laplace_float(d)
+    mm = np.array([float(x) for x in m])
+    pos = mm > 1e-300
+    assert np.all(np.abs(f[pos] - mm[pos]) <= 1e-12 * (1 + d[pos]) * mm[pos])
+    assert np.all(f[~pos] <= 1e-290) and np.all([x > 0 for x in m])
+    with mpmath.workdps(60):
+        assert abs(mpmath.fsum(m) - 1) < mpmath.mpf(10) ** -30
+
+
+def test_series_large_n_vs_float():
+    _large_n_vs_float(np.random.default_rng(11).exponential(1.0, 10_000))
+
+
+@pytest.mark.slow
+def test_series_large_n_vs_float_wide():
+    rng = np.random.default_rng(13)
+    _large_n_vs_float(np.concatenate([[0.0], rng.uniform(0, 1000, 9_999)]))
+    _large_n_vs_float(rng.uniform(0, 1e-12, 10_000))
+
+
+def test_series_n1000_ties_and_digits():
+    rng = np.random.default_rng(12)
+    d = [int(g) for g in rng.integers(0, 40, 1000)]
+    t = time.perf_counter()
+    m30 = laplace_mp(d, 30)
+    assert time.perf_counter() - t < 20.0
+    m45 = laplace_mp(d, 45)
+    assert _rel_all(m30, m45) < mpmath.mpf(10) ** -29
+    by_gap = {}
+    for g, p in zip(d, m30, strict=True):
+        assert by_gap.setdefault(g, p) == p  # ties get identical numbers
+    assert all(
+        by_gap[a] > by_gap[b] for a, b in zip(sorted(by_gap), sorted(by_gap)[1:], strict=False)
+    )
+    with mpmath.workdps(60):
+        assert abs(mpmath.fsum(m30) - 1) < mpmath.mpf(10) ** -30
+
+
+def test_series_all_tied_and_inf():
+    got = laplace_mp([0.5] * 300 + [float("inf")], 30)
+    assert got[-1] == 0
+    with mpmath.workdps(40):
+        assert all(abs(x - mpmath.mpf(1) / 300) < mpmath.mpf(10) ** -31 for x in got[:-1])
+
+
+@pytest.mark.parametrize("method", ["fast", "", None, 1])
+def test_bad_method(method):
+    with pytest.raises(ValueError, match="method"):
+        laplace_mp([0, 1], 30, method=method)
