@@ -23,6 +23,11 @@ Variables ``P(g, v)``: probability of *each* output whose gap in ``g`` is ``v`` 
   ``P(q + 2D e_r, r) <= e^eps P(q, r)`` is stored multiplied by ``y = e^-eps``:
   ``y * P(target) - P(source) <= 0`` (same feasible set, better scaled).
 
+Float solves (``method="float"``) work in ``v = P / P_PF`` (PF's probabilities, computed
+by the one PF engine from the gaps ``v * epsilon``, never from an underflowing ``y``), so PF
+is ``v = 1`` and the privacy coefficients ``y P_PF(target) / P_PF(source)`` are O(1) (exactly
+1 on PF's tight rows); the solution is then checked (``max_violation``).
+
 Objective: ``sum`` over every grid vector of the expected error, i.e. canonical ``g`` is
 weighted by ``(#distinct permutations) * (k - max(g) + 1)`` in-grid shifts, and output
 ``(g, v)`` has error ``2 D v``.
@@ -33,6 +38,7 @@ from __future__ import annotations
 import functools
 import math
 import time
+import warnings
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -45,6 +51,7 @@ import numpy as np
 import sympy
 
 from .mechanisms.permute_flip import pf_ring_probabilities
+from .numbers import ExactConversionWarning, exact_epsilon, exact_sensitivity
 from .numeric.pf_engine import pf_float
 from .xform import generators_for
 
@@ -80,23 +87,43 @@ def _check_size_args(func: str, n: Any, k: Any) -> tuple[int, int]:
     return int(n), int(k)
 
 
-def _positive_float(func: str, name: str, value: Any) -> float:
-    try:
-        out = float(sympy.N(value, 30)) if isinstance(value, sympy.Basic) else float(value)
-    except (TypeError, ValueError):
-        msg = f"{func}: argument {name} must be a positive real, got {value!r}"
-        raise ValueError(msg) from None
-    if isinstance(value, bool) or not math.isfinite(out) or out <= 0:
-        raise ValueError(f"{func}: argument {name} must be a positive finite real, got {value!r}")
+def _parameter(func: str, name: str, value: Any) -> sympy.Expr:
+    """Positive finite real parameter as an exact sympy number, by the project's parser.
+
+    Every exact form works (int, Fraction, Decimal, ``'1/100'``, ``'0.01'``, ``'log(3/2)'``,
+    sympy numbers); a float is taken by its binary value with ``ExactConversionWarning``
+    (``exactdp.numbers``).  Symbols are refused: the LP needs a number.
+    """
+    parse = exact_epsilon if name == "epsilon" else exact_sensitivity
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always", ExactConversionWarning)
+        try:
+            expr = parse(value)
+        except ValueError as exc:
+            msg = f"{func}: argument {name} must be a positive finite real: {exc}"
+            raise ValueError(msg) from None
+    for w in caught:  # re-issue with the function's name, pointing at the user's call
+        cat = w.category if issubclass(w.category, Warning) else UserWarning
+        warnings.warn(f"{func}: {w.message}", cat, stacklevel=3)
+    if expr.free_symbols:
+        raise ValueError(f"{func}: argument {name} must be a number, got the expression {value!r}")
+    return expr
+
+
+def _to_float(func: str, name: str, expr: sympy.Expr, value: Any) -> float:
+    """Nearest double of a positive exact parameter; ValueError if it is not finite."""
+    out = float(sympy.N(expr, 30))
+    if not math.isfinite(out) or out <= 0:
+        raise ValueError(
+            f"{func}: argument {name}={value!r} is not a positive finite double ({out!r}), "
+            "so method='float' cannot use it; use method='exact' (epsilon with a rational "
+            "exp(epsilon))"
+        )
     return out
 
 
-def _exact_rational(func: str, name: str, value: Any) -> sympy.Rational:
-    """Exact positive rational from int / Fraction / sympy Rational / float (binary value)."""
-    _positive_float(func, name, value)
-    if isinstance(value, float):
-        return sympy.Rational(value)  # exact binary value, no rounding
-    expr = sympy.nsimplify(value) if isinstance(value, Fraction) else sympy.sympify(value)
+def _exact_rational(func: str, name: str, expr: sympy.Expr, value: Any) -> sympy.Rational:
+    """The parsed parameter as an exact positive rational, or ValueError."""
     if not expr.is_Rational:
         raise ValueError(
             f"{func}: argument {name} must be rational for method='exact', got {value!r}"
@@ -104,19 +131,17 @@ def _exact_rational(func: str, name: str, value: Any) -> sympy.Rational:
     return sympy.Rational(expr)
 
 
-def _exact_exp_epsilon(func: str, epsilon: Any) -> sympy.Rational:
+def _exact_exp_epsilon(func: str, expr: sympy.Expr, value: Any) -> sympy.Rational:
     """``exp(epsilon)`` as an exact rational, or ValueError."""
-    _positive_float(func, "epsilon", epsilon)
-    if isinstance(epsilon, float):
+    if isinstance(value, float):
         raise ValueError(
-            f"{func}: method='exact' needs exp(epsilon) rational; a float epsilon={epsilon!r} "
+            f"{func}: method='exact' needs exp(epsilon) rational; a float epsilon={value!r} "
             "gives a transcendental exp(epsilon). Pass e.g. sympy.log(sympy.Rational(3, 2))."
         )
-    expr = sympy.sympify(epsilon)
     e = sympy.simplify(sympy.exp(expr))
     if not e.is_Rational:
         raise ValueError(
-            f"{func}: method='exact' needs exp(epsilon) rational, got epsilon={epsilon!r} "
+            f"{func}: method='exact' needs exp(epsilon) rational, got epsilon={value!r} "
             f"(exp(epsilon) = {e}). Pass e.g. sympy.log(sympy.Rational(3, 2))."
         )
     return sympy.Rational(e)
@@ -276,23 +301,25 @@ def _guard(func: str, n: int, k: int, method: str, full: bool = False) -> None:
 # ---------------------------------------------------------------------------------------
 
 
-def _pf_float(lat: _Lattice, y: float) -> np.ndarray:
-    """PF per-output probabilities at ``y = e^-eps`` by the one PF engine.
+def _pf_float(lat: _Lattice, eps: float) -> np.ndarray:
+    """PF per-output probabilities at ``epsilon = eps`` by the one PF engine.
 
-    A lattice gap of v steps of 2*Delta is the scaled gap ``d = v*eps = -v ln y``.
+    A lattice gap of v steps of 2*Delta is the scaled gap ``d = v*eps`` (no ``y = e^-eps``
+    is formed, so nothing underflows before the probabilities themselves do).
     """
-    eps = -np.log(y)
     out = np.empty(len(lat.var_vec))
+    probs: dict[int, np.ndarray] = {}
     for j, (i, v) in enumerate(zip(lat.var_vec, lat.var_gap, strict=True)):
-        gaps = np.asarray(lat.vectors[i], dtype=float) * eps
-        out[j] = pf_float(gaps)[list(lat.vectors[i]).index(v)]
+        if i not in probs:  # one engine call per canonical vector
+            probs[i] = pf_float(np.asarray(lat.vectors[i], dtype=float) * eps)
+        out[j] = probs[i][lat.vectors[i].index(v)]
     return out
 
 
-def _em_float(lat: _Lattice, y: float) -> np.ndarray:
+def _em_float(lat: _Lattice, eps: float) -> np.ndarray:
     return np.array(
         [
-            y**v / sum(y**s for s in lat.vectors[i])
+            1.0 / sum(math.exp(-eps * (s - v)) for s in lat.vectors[i])
             for i, v in zip(lat.var_vec, lat.var_gap, strict=True)
         ]
     )
@@ -394,34 +421,142 @@ def _pf_dual_polys(n: int, k: int) -> tuple[tuple[flint.fmpq_poly, ...], dict[in
 # ---------------------------------------------------------------------------------------
 
 
-def _lp_matrices(lat: _Lattice, y: float):
+#: HiGHS primal / dual feasibility tolerance for the rescaled program (O(1) coefficients).
+HIGHS_TOLERANCE = 1e-10
+#: A float solution whose ``max_violation`` exceeds this is flagged (warning, status).
+VIOLATION_TOLERANCE = 1e-8
+#: Refine HiGHS's vertex (``_polish``) only if its residual exceeds this.
+_POLISH_ABOVE = 1e-13
+#: Smallest PF probability the rescaling accepts (float64's smallest normal number).
+_TINY = float(np.finfo(float).tiny)
+
+
+@dataclass(frozen=True)
+class _FloatSolve:
+    """HiGHS on the program rescaled by PF: ``P_j = pf_j * v_j`` (PF is ``v = 1``).
+
+    Rows: ``sum_j m_j pf_j v_j = 1`` and ``a_r v_t - v_s <= 0`` with
+    ``a_r = y pf_t / pf_s`` (exactly 1 on PF's tight "step" rows); objective
+    ``sum_j (c_j pf_j / pf_obj) v_j`` so that PF's value is 1 and the optimum is
+    ``1 / (PF/OPT)``.  Every coefficient the solver's absolute tolerances act on is O(1).
+    """
+
+    res: Any
+    pf: np.ndarray
+    a_ub: Any
+    a_eq: Any
+    pf_obj: float  # sum_j c_j pf_j (lattice units)
+    x: np.ndarray  # P = pf * v
+    scaled_opt: float
+    max_violation: float
+
+
+def _pf_for_scaling(func: str, lat: _Lattice, eps: float, epsilon: Any) -> np.ndarray:
+    pf = _pf_float(lat, eps)
+    if not np.all(np.isfinite(pf)) or float(np.min(pf)) < _TINY:
+        raise ValueError(
+            f"{func}: epsilon={epsilon!r} is too large for method='float' at k={lat.k}: PF's "
+            f"probability of a gap-{lat.k} output (about exp(-{lat.k}*epsilon)) is below "
+            f"float64's range (needs k*epsilon below about 700). Use method='exact' with a "
+            "rational exp(epsilon), e.g. epsilon=sympy.log(10**400)."
+        )
+    return pf
+
+
+def _solve_float(func: str, lat: _Lattice, eps: float, epsilon: Any) -> _FloatSolve:
+    from scipy.optimize import linprog
     from scipy.sparse import csr_matrix
 
+    pf = _pf_for_scaling(func, lat, eps, epsilon)
     nv = len(lat.var_vec)
+    mult = np.asarray(lat.var_mult, float)
     a_eq = csr_matrix(
-        (np.asarray(lat.var_mult, float), (np.asarray(lat.var_vec), np.arange(nv))),
-        shape=(len(lat.vectors), nv),
+        (mult * pf, (np.asarray(lat.var_vec), np.arange(nv))), shape=(len(lat.vectors), nv)
     )
-    rr = np.repeat(np.arange(len(lat.rows)), 2)
-    cc = np.array([[t, s] for t, s, _ in lat.rows]).ravel()
-    vals = np.tile([y, -1.0], len(lat.rows))
-    a_ub = csr_matrix((vals, (rr, cc)), shape=(len(lat.rows), nv))
-    return a_eq, a_ub
-
-
-def _solve_float(lat: _Lattice, y: float):
-    from scipy.optimize import linprog
-
-    a_eq, a_ub = _lp_matrices(lat, y)
-    return linprog(
-        np.asarray(lat.cost, float),
+    t = np.array([r[0] for r in lat.rows], dtype=int)
+    s = np.array([r[1] for r in lat.rows], dtype=int)
+    log_pf = np.log(pf)
+    coef = np.exp(-eps + log_pf[t] - log_pf[s])  # y pf_t / pf_s without forming y
+    nr = len(lat.rows)
+    a_ub = csr_matrix(
+        (np.concatenate([coef, -np.ones(nr)]), (np.tile(np.arange(nr), 2), np.concatenate([t, s]))),
+        shape=(nr, nv),
+    )
+    cost = np.asarray(lat.cost, float) * pf
+    pf_obj = float(cost.sum())
+    if not (math.isfinite(pf_obj) and pf_obj > 0):
+        raise ValueError(
+            f"{func}: PF's objective at epsilon={epsilon!r} is {pf_obj!r}, not a positive "
+            "double; use method='exact' with a rational exp(epsilon)"
+        )
+    res = linprog(
+        cost / pf_obj,
         A_ub=a_ub,
-        b_ub=np.zeros(a_ub.shape[0]),
+        b_ub=np.zeros(nr),
         A_eq=a_eq,
         b_eq=np.ones(a_eq.shape[0]),
         bounds=(0, None),
-        method="highs",
+        method="highs-ds",
+        options={
+            "primal_feasibility_tolerance": HIGHS_TOLERANCE,
+            "dual_feasibility_tolerance": HIGHS_TOLERANCE,
+        },
     )
+    if res.status != 0:
+        return _FloatSolve(res, pf, a_ub, a_eq, pf_obj, np.full(nv, np.nan), math.nan, math.inf)
+    v = np.asarray(res.x, float)
+    viol = _max_violation(a_eq, a_ub, v)
+    if viol > _POLISH_ABOVE:
+        v2 = _polish(a_eq, a_ub, v, np.asarray(res.ineqlin.residual, float))
+        viol2 = _max_violation(a_eq, a_ub, v2)
+        if viol2 < viol:
+            v, viol = v2, viol2
+    return _FloatSolve(
+        res=res, pf=pf, a_ub=a_ub, a_eq=a_eq, pf_obj=pf_obj, x=pf * v,
+        scaled_opt=float((cost / pf_obj) @ v),
+        max_violation=viol,
+    )
+
+
+def _polish(a_eq, a_ub, v: np.ndarray, slack: np.ndarray, tol: float = 1e-9) -> np.ndarray:
+    """Iterative refinement of HiGHS's vertex on its own active set.
+
+    HiGHS treats matrix entries below ``1e-9`` as zero and scales internally, so on rows
+    mixing PF probabilities of very different size (a tied maximum next to a deep gap) it
+    can stop ``~7e-10`` off.  Keep its support ``{v > tol}`` and tight rows
+    ``{slack <= tol}``, and remove the residual of that (consistent) linear system by two
+    sparse least-squares corrections (LSQR).  The caller keeps the result only if its
+    ``max_violation`` is smaller.
+    """
+    from scipy.sparse import vstack
+    from scipy.sparse.linalg import lsqr
+
+    support = np.flatnonzero(v > tol)
+    tight = np.flatnonzero(slack <= tol)
+    mat = vstack([a_eq, a_ub[tight]]).tocsc()[:, support]
+    rhs = np.concatenate([np.ones(a_eq.shape[0]), np.zeros(tight.size)])
+    out = np.zeros_like(v)
+    out[support] = v[support]
+    for _ in range(2):
+        resid = rhs - mat @ out[support]
+        if not np.any(resid):
+            break
+        out[support] += lsqr(mat, resid, atol=1e-16, btol=1e-16, iter_lim=10 * support.size)[0]
+    return out
+
+
+def _max_violation(a_eq, a_ub, v: np.ndarray) -> float:
+    """Largest primal residual of the rescaled program, relative to each row's scale.
+
+    Equality rows: ``|sum m pf v - 1|`` (in probability).  Privacy rows:
+    ``max(0, a v_t - v_s) / max(1, a v_t, v_s)``, i.e. ``P_s`` may fall short of
+    ``y P_t`` by this fraction of PF's (or the solution's) probability.  Bounds: ``-v``.
+    """
+    eq = float(np.max(np.abs(a_eq @ v - 1.0)))
+    pos = a_ub.multiply(a_ub > 0) @ v
+    neg = -(a_ub.multiply(a_ub < 0) @ v)
+    ub = np.maximum(pos - neg, 0.0) / np.maximum(1.0, np.maximum(pos, neg))
+    return max(eq, float(np.max(ub, initial=0.0)), float(np.max(-v, initial=0.0)), 0.0)
 
 
 # ---------------------------------------------------------------------------------------
@@ -448,7 +583,9 @@ class DualCertificate:
         ``primal_feasible``, ``dual_feasible`` (``lam >= 0`` and reduced costs ``>= 0``),
         ``strong_duality`` (``c.P == sum(mu)`` exactly); all True means certified optimal.
     route : str
-        How the exact point was found (``"highs-crossover"`` or ``"sympy-simplex"``).
+        How the exact point was found: ``"pf-certificate"`` (PF with its multiplier
+        polynomials ``_pf_dual_polys`` at the rational ``y``; used whenever PF is optimal),
+        ``"highs-crossover"`` or ``"sympy-simplex"``.
     """
 
     mu: tuple
@@ -510,13 +647,21 @@ def _reduced_costs(lat: _Lattice, y, mu: list, lam: list) -> list:
 
 
 def _crossover(lat: _Lattice, y: flint.fmpq, res, tol: float):
-    """Exact primal and dual points from HiGHS's supports; None if they do not verify."""
+    """Exact primal and dual points from HiGHS's supports; None if they do not verify.
+
+    ``res`` is HiGHS's answer for the PF-rescaled program (``_solve_float``): variables and
+    slacks are O(1) there, so one absolute ``tol`` selects the support and the tight rows
+    at every epsilon.  Multipliers and reduced costs scale with PF's probabilities, so at
+    large epsilon the dual selection can fail; there PF is optimal and ``_pf_certificate``
+    is tried first.  The selection is only a guess; the exact re-solve and
+    ``_exact_check`` decide.
+    """
     nv, nr = len(lat.var_vec), len(lat.rows)
     xf = np.asarray(res.x)
     slack = np.asarray(res.ineqlin.residual)
     lam_f = -np.asarray(res.ineqlin.marginals)
     red_f = np.asarray(res.lower.marginals)
-    scale = max(1.0, float(np.max(np.abs(lat.cost))))
+    scale = 1.0
     support = [j for j in range(nv) if xf[j] > tol]
     tight = [r for r in range(nr) if slack[r] <= tol]
     pos = {j: c for c, j in enumerate(support)}
@@ -574,6 +719,46 @@ def _crossover(lat: _Lattice, y: flint.fmpq, res, tol: float):
     if not all(checks.values()):
         return None
     return x, mu, lam, checks
+
+
+def _pf_certificate(lat: _Lattice, y: flint.fmpq):
+    """PF's own exact certificate: PF's probabilities and the multipliers ``_pf_dual_polys``.
+
+    Evaluated at the rational ``y``; it verifies exactly iff PF is optimal there (every
+    ``lam_i(y) >= 0``, see ``pf_optimality_region``), which covers every large epsilon
+    without any floating-point step.  For ``constraints="full"`` the McKenna-Sheldon
+    multipliers are placed on the same (target, source) pairs of the full row set (more
+    primal rows only enlarge the dual).  None if it does not verify.
+    """
+    base = _lattice(lat.n, lat.k)
+    mu_p, lam_p = _pf_dual_polys(lat.n, lat.k)
+    where = {(t, s): r for r, (t, s, _) in enumerate(lat.rows)}
+    lam = [flint.fmpq(0)] * len(lat.rows)
+    for r, poly in lam_p.items():
+        t, s, _ = base.rows[r]
+        if (t, s) not in where:
+            return None
+        lam[where[(t, s)]] = poly(y)
+    x = [p(y) for p in _pf_polys(base)]
+    mu = [p(y) for p in mu_p]
+    checks = _exact_check(lat, y, x, mu, lam)
+    return (x, mu, lam, checks) if all(checks.values()) else None
+
+
+def _crossover_from_highs(func: str, lat: _Lattice, y: flint.fmpq, e_eps, epsilon: Any):
+    """HiGHS on the rescaled program, then ``_crossover`` at a few tolerances; or None."""
+    try:
+        eps_f = math.log(int(e_eps.p)) - math.log(int(e_eps.q))
+        res = _solve_float(func, lat, eps_f, epsilon).res
+    except ValueError:  # PF underflows float64: no float guess
+        return None
+    if res.status != 0:
+        return None
+    for tol in (1e-9, 1e-7, 1e-11, 1e-5):
+        got = _crossover(lat, y, res, tol)
+        if got is not None:
+            return got
+    return None
 
 
 def _sympy_simplex(lat: _Lattice, y: flint.fmpq):
@@ -640,7 +825,8 @@ class LatticeLPResult:
     n, k : int
         Number of outputs and grid depth (scores ``{0, -2D, ..., -2kD}``).
     epsilon, sensitivity
-        As given (``sensitivity`` exact rational for ``method="exact"``).
+        As parsed by ``exactdp.numbers.exact_epsilon`` / ``exact_sensitivity`` (exact
+        sympy numbers; a float is its binary value).
     method : str
         ``"float"`` (HiGHS, double precision) or ``"exact"`` (rational, certified).
     optimum, pf_value, em_value
@@ -653,7 +839,8 @@ class LatticeLPResult:
     solution : Mapping[tuple, tuple]
         Canonical score vector (descending, max 0) -> per-output probabilities.
     status : str
-        HiGHS's message (float) or the certification route (exact).
+        Float: ``"optimal: <HiGHS message>"`` if ``max_violation <= VIOLATION_TOLERANCE``,
+        else ``"inaccurate (max_violation=...): ..."``.  Exact: the certification route.
     certificate : DualCertificate or None
         Exact dual certificate (``method="exact"`` only).
     full_dp_violation
@@ -664,6 +851,13 @@ class LatticeLPResult:
         Wall time of the solve (HiGHS plus exact crossover).
     constraints : str
         ``"raise"`` (McKenna-Sheldon rows) or ``"full"`` (all lattice neighbours).
+    max_violation
+        A-posteriori check of the float solution: its largest primal residual in the
+        PF-rescaled program, relative to each row's scale (equality rows in probability;
+        privacy rows as the fraction of PF's probability by which ``P(q, r)`` falls short of
+        ``e^-eps P(q + 2D e_r, r)``; negativity likewise).  Above ``VIOLATION_TOLERANCE``
+        (1e-8) the status starts with ``"inaccurate"`` and a ``RuntimeWarning`` is issued.
+        Exactly 0 for ``method="exact"`` (the point is checked in rationals).
     """
 
     n: int
@@ -684,6 +878,7 @@ class LatticeLPResult:
     full_dp_violation: Any = None
     solve_seconds: float = 0.0
     constraints: str = "raise"
+    max_violation: Any = None
     _exact: Any = field(default=None, repr=False, compare=False)
 
     @property
@@ -762,16 +957,26 @@ def lattice_lp(
         Number of outputs, ``n >= 2``.
     k : int
         Grid depth, scores in ``{0, -2D, ..., -2kD}`` (``D`` = sensitivity), ``k >= 1``.
-    epsilon : float or sympy expression
-        Privacy parameter, ``> 0``.  For ``method="exact"`` ``exp(epsilon)`` must be
-        rational, e.g. ``sympy.log(sympy.Rational(3, 2))``.
-    sensitivity : positive real, default 1
-        ``D``; it only scales the objective (error ``2 D v`` for gap ``v``).
+    epsilon : positive real number (int, Fraction, Decimal, str, sympy, float)
+        Privacy parameter, ``> 0``, read by ``exactdp.numbers.exact_epsilon``: ``1``,
+        ``Fraction(1, 100)``, ``"1/100"``, ``"0.01"``, ``"log(3/2)"``, sympy expressions;
+        a float is taken by its binary value with ``ExactConversionWarning``.  For
+        ``method="exact"`` ``exp(epsilon)`` must be rational, e.g. ``"log(3/2)"``.
+        ``method="float"`` needs ``k * epsilon`` below about 700 (PF's smallest
+        probability, about ``exp(-k epsilon)``, must be a normal double).
+    sensitivity : positive real number, default 1
+        ``D`` (read by ``exact_sensitivity``); it only scales the objective (error
+        ``2 D v`` for gap ``v``).
     method : {"float", "exact"}
-        ``"float"``: scipy HiGHS in double precision (``status`` carries its message).
-        ``"exact"``: HiGHS's optimal supports re-solved in rationals (python-flint
-        ``fmpq_mat``), checked exactly for primal feasibility, dual feasibility and equal
-        objectives; sympy's rational simplex is the fallback if that check fails.
+        ``"float"``: scipy HiGHS (dual simplex, feasibility tolerances 1e-10) on the
+        program rescaled by PF's probabilities (``P = P_PF * v``, so PF is ``v = 1`` and
+        every coefficient is O(1) at every epsilon); the solution is then checked
+        (``max_violation``, ``status``).
+        ``"exact"``: first PF itself with its exact multipliers (``_pf_dual_polys`` at the
+        rational ``y``; certifies wherever PF is optimal, at any size of ``e^eps``), else
+        HiGHS's optimal supports re-solved in rationals (python-flint ``fmpq_mat``); each
+        candidate is checked exactly for primal feasibility, dual feasibility and equal
+        objectives; sympy's rational simplex is the fallback if both fail.
     constraints : {"raise", "full"}
         ``"raise"`` (default): the McKenna-Sheldon rows ``P(q + 2D e_r, r) <= e^eps P(q, r)``
         only.  ``"full"``: every lattice neighbour pair ``q ~ q'`` (``q' = q + 2D 1_S`` up
@@ -788,8 +993,10 @@ def lattice_lp(
     ------
     ValueError
         Bad ``n``, ``k``, ``epsilon``, ``sensitivity`` or ``method``; ``exp(epsilon)`` not
-        rational for ``method="exact"``; lattices beyond ``MAX_FLOAT_SIZE`` variables /
-        non-zeros (or ``MAX_EXACT_VARIABLES`` for exact), with the size they would need.
+        rational for ``method="exact"``; ``method="float"`` at an epsilon so large that
+        PF's probabilities underflow float64 (the message suggests ``method="exact"``);
+        lattices beyond ``MAX_FLOAT_SIZE`` variables / non-zeros (or
+        ``MAX_EXACT_VARIABLES`` for exact), with the size they would need.
     RuntimeError
         If HiGHS fails, or (exact) neither the crossover nor the fallback certifies.
 
@@ -808,45 +1015,60 @@ def lattice_lp(
             f"{func}: argument constraints must be 'raise' or 'full', got {constraints!r}"
         )
     full = constraints == "full"
-    eps_f = _positive_float(func, "epsilon", epsilon)
-    _positive_float(func, "sensitivity", sensitivity)
+    eps_x = _parameter(func, "epsilon", epsilon)
+    delta_x = _parameter(func, "sensitivity", sensitivity)
     _guard(func, n, k, method, full)
     lat = _lattice(n, k, full)
     n_cons = len(lat.vectors) + len(lat.rows)
     start = time.perf_counter()
     if method == "float":
-        delta = float(sensitivity)
-        y = math.exp(-eps_f)
-        res = _solve_float(lat, y)
+        eps_f = _to_float(func, "epsilon", eps_x, epsilon)
+        delta = _to_float(func, "sensitivity", delta_x, sensitivity)
+        sol = _solve_float(func, lat, eps_f, epsilon)
+        res = sol.res
         if res.status != 0:
             raise RuntimeError(f"{func}: HiGHS failed at n={n}, k={k}, eps={eps_f}: {res.message}")
         elapsed = time.perf_counter() - start
+        if not (math.isfinite(sol.scaled_opt) and sol.scaled_opt > 0):
+            raise RuntimeError(
+                f"{func}: HiGHS returned the optimum {sol.scaled_opt!r} (in units of PF's "
+                f"value) at n={n}, k={k}, epsilon={epsilon!r}; use method='exact'"
+            )
         cost = np.asarray(lat.cost, float)
-        pf = _pf_float(lat, y)
-        em = _em_float(lat, y)
-        opt, pfv, emv = (2 * delta * float(cost @ v) for v in (res.x, pf, em))
-        viol = _full_dp_violation(lat, list(res.x), math.exp(eps_f))
+        em = _em_float(lat, eps_f)
+        pfv = 2 * delta * sol.pf_obj
+        opt = pfv * sol.scaled_opt
+        emv = 2 * delta * float(cost @ em)
+        viol = _full_dp_violation(lat, list(sol.x), math.exp(eps_f))
+        ok = sol.max_violation <= VIOLATION_TOLERANCE
+        if not ok:
+            warnings.warn(
+                f"{func}: the HiGHS solution at n={n}, k={k}, epsilon={epsilon!r} violates the "
+                f"constraints by {sol.max_violation:.3g} (relative to the row scale; tolerance "
+                f"{VIOLATION_TOLERANCE:g}); the optimum is inaccurate. Use method='exact'.",
+                RuntimeWarning,
+                stacklevel=2,
+            )
+        head = "optimal" if ok else f"inaccurate (max_violation={sol.max_violation:.3g})"
         return LatticeLPResult(
-            n=n, k=k, epsilon=epsilon, sensitivity=sensitivity, method=method,
+            n=n, k=k, epsilon=eps_x, sensitivity=delta_x, method=method,
             optimum=opt, pf_value=pfv, em_value=emv,
-            pf_ratio=pfv / opt, em_ratio=emv / opt,
+            pf_ratio=1.0 / sol.scaled_opt, em_ratio=emv / opt,
             n_variables=len(lat.var_vec), n_constraints=n_cons,
-            solution=_solution_map(lat, [float(v) for v in res.x], 2 * delta),
-            status=f"{res.message} [constraints={constraints}]",
+            solution=_solution_map(lat, [float(v) for v in sol.x], 2 * delta),
+            status=f"{head}: {res.message} [constraints={constraints}]",
             full_dp_violation=float(viol), solve_seconds=elapsed, constraints=constraints,
+            max_violation=sol.max_violation,
         )
     # exact
-    e_eps = _exact_exp_epsilon(func, epsilon)
-    delta = _exact_rational(func, "sensitivity", sensitivity)
+    e_eps = _exact_exp_epsilon(func, eps_x, epsilon)
+    delta = _exact_rational(func, "sensitivity", delta_x, sensitivity)
     y = flint.fmpq(int(e_eps.q), int(e_eps.p))
-    res = _solve_float(lat, float(e_eps.q) / float(e_eps.p))
-    got = None
-    route = "highs-crossover"
-    if res.status == 0:
-        for tol in (1e-9, 1e-7, 1e-11, 1e-5):
-            got = _crossover(lat, y, res, tol)
-            if got is not None:
-                break
+    got = _pf_certificate(lat, y)
+    route = "pf-certificate"
+    if got is None:
+        route = "highs-crossover"
+        got = _crossover_from_highs(func, lat, y, e_eps, epsilon)
     if got is None:
         route = "sympy-simplex"
         got = _sympy_simplex(lat, y)
@@ -870,14 +1092,14 @@ def lattice_lp(
     )
     viol = _full_dp_violation(lat, x, flint.fmpq(int(e_eps.p), int(e_eps.q)))
     return LatticeLPResult(
-        n=n, k=k, epsilon=epsilon, sensitivity=delta, method=method,
+        n=n, k=k, epsilon=eps_x, sensitivity=delta, method=method,
         optimum=opt, pf_value=pfv, em_value=emv,
         pf_ratio=pfv / opt, em_ratio=emv / opt,
         n_variables=len(lat.var_vec), n_constraints=n_cons,
         solution=_solution_map(lat, [_q_to_sympy(v) for v in x], two_d),
         status=f"certified optimal ({route}) [constraints={constraints}]", certificate=cert,
         full_dp_violation=_q_to_sympy(viol), solve_seconds=elapsed, constraints=constraints,
-        _exact=(y, x),
+        max_violation=sympy.Integer(0), _exact=(y, x),
     )
 
 
@@ -958,7 +1180,10 @@ class PFOptimalityRegion:
 
         Parameters
         ----------
-        epsilon : positive real or sympy expression
+        epsilon : positive real number
+            Read by ``exactdp.numbers.exact_epsilon``: int, Fraction, Decimal, strings
+            (``"1/100"``, ``"0.01"``, ``"log(3/2)"``), sympy numbers; a float is decided
+            at its exact binary value (with ``ExactConversionWarning``).
 
         Returns
         -------
@@ -969,8 +1194,8 @@ class PFOptimalityRegion:
         ValueError
             If epsilon is not a positive finite real.
         """
-        _positive_float("PFOptimalityRegion.contains", "epsilon", epsilon)
-        return _pf_optimal_at(self.n, self.k, epsilon)
+        expr = _parameter("PFOptimalityRegion.contains", "epsilon", epsilon)
+        return _pf_optimal_at(self.n, self.k, expr)
 
 
 def _multipliers(n: int, k: int) -> list[flint.fmpq_poly]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import dataclasses
 import math
+from decimal import Decimal
+from fractions import Fraction
 
 import flint
 import numpy as np
@@ -13,9 +15,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exactdp import lp as L
+from exactdp.numbers import ExactConversionWarning
 
 LOG = sympy.log
 Q = sympy.Rational
+
+# float epsilons are the natural input of method="float"; the warning is tested below
+pytestmark = pytest.mark.filterwarnings("ignore::exactdp.numbers.ExactConversionWarning")
 
 
 # --------------------------------------------------------------------------- sizes
@@ -64,7 +70,7 @@ def test_pf_polynomials_match_math_md_example():
 def test_pf_float_matches_exact_and_sums_to_one(n, k):
     lat = L._lattice(n, k)
     y = 0.37
-    fl = L._pf_float(lat, y)
+    fl = L._pf_float(lat, -math.log(y))
     ex = [float(p(L._to_q(y))) for p in L._pf_polys(lat)]
     np.testing.assert_allclose(fl, ex, rtol=1e-13)
     for i in range(len(lat.vectors)):
@@ -290,3 +296,166 @@ def test_bad_input_region_and_verify():
         L.lattice_lp(3, 4, 1.0).verify()
     with pytest.raises(ValueError, match="argument epsilon"):
         L.pf_optimality_region(3, 4).contains(-1)
+
+
+# --------------------------------------------------------------------------- large epsilon
+# Regressions from a fresh-user test: the unscaled float LP returned an "optimum" 8e-5 below
+# PF's value at eps = 10 (pf_ratio 1.00008, where PF is exactly optimal), divided 0/0 at
+# eps >= 20 and fed NaN gaps to the PF engine at eps >= 800.
+
+
+@pytest.mark.parametrize("n, k", [(3, 4), (4, 4)])
+@pytest.mark.parametrize("eps", [2, 5, 10, 15])
+def test_float_pf_optimal_at_large_eps(n, k, eps):
+    res = L.lattice_lp(n, k, eps)
+    assert L.pf_optimality_region(n, k).contains(eps)
+    assert abs(res.pf_ratio - 1) < 1e-9
+    assert res.optimum == pytest.approx(res.pf_value, rel=1e-9)
+    assert 0 <= res.max_violation <= L.VIOLATION_TOLERANCE
+    assert res.status.startswith("optimal")
+
+
+def test_float_matches_exact_at_e_eps_22026():
+    # the reported case: exact e^eps = 22026 (eps = 9.9999) against the float solve of the
+    # same epsilon; before the rescaling the float optimum was 1e-4 relative too low
+    eps = LOG(22026)
+    ex = L.lattice_lp(3, 4, eps, method="exact")
+    fl = L.lattice_lp(3, 4, eps)
+    assert ex.pf_ratio == 1 and ex.verify()
+    assert fl.optimum == pytest.approx(float(ex.optimum), rel=1e-12)
+    assert fl.pf_value == pytest.approx(float(ex.pf_value), rel=1e-12)
+    assert fl.em_value == pytest.approx(float(ex.em_value), rel=1e-12)
+    assert abs(fl.pf_ratio - 1) < 1e-12
+
+
+@pytest.mark.parametrize("n, k, e_eps", [(3, 4, 10**20), (4, 4, 10**13), (3, 2, 10**100)])
+def test_float_large_eps_matches_exact_certificate(n, k, e_eps):
+    # eps = 46.1, 29.9, 230.3: no ZeroDivisionError; values agree with the exact LP
+    eps = LOG(sympy.Integer(e_eps))
+    ex = L.lattice_lp(n, k, eps, method="exact")
+    fl = L.lattice_lp(n, k, eps)
+    assert ex.certificate.route == "pf-certificate" and ex.verify() and ex.pf_ratio == 1
+    assert 0 < fl.optimum < 1e-3
+    assert fl.optimum == pytest.approx(float(ex.optimum), rel=1e-12)
+    assert fl.em_ratio == pytest.approx(float(ex.em_ratio), rel=1e-12)
+    assert abs(fl.pf_ratio - 1) < 1e-12
+
+
+@pytest.mark.parametrize("eps", [20, 30, 50, 170])
+def test_float_large_eps_k4_finite(eps):
+    res = L.lattice_lp(3, 4, eps)
+    assert math.isfinite(res.optimum) and res.optimum > 0
+    assert abs(res.pf_ratio - 1) < 1e-9
+    assert res.em_ratio > 1
+
+
+def test_float_k1_up_to_eps_700():
+    # k * eps <= ~700 is the float limit; with k = 1 eps = 700 works (objective ~ 1e-304)
+    res = L.lattice_lp(3, 1, 700)
+    assert 0 < res.optimum < 1e-300
+    assert abs(res.pf_ratio - 1) < 1e-9
+
+
+@pytest.mark.parametrize("eps", [177, 700, 800, 10**6, "10**400"])
+def test_float_too_large_eps_refused_with_hint(eps):
+    with pytest.raises(ValueError, match=r"lattice_lp: .*epsilon.*method='exact'"):
+        L.lattice_lp(3, 4, eps)
+
+
+def test_exact_huge_e_eps():
+    # far outside float64: PF certified optimal with its own multipliers
+    res = L.lattice_lp(3, 4, LOG(sympy.Integer(10) ** 400), method="exact")
+    assert res.pf_ratio == 1 and res.verify() and res.certificate.route == "pf-certificate"
+    assert res.optimum == res.pf_value
+    # objective ~ C * y with y = 1e-400: the float solve at smaller eps shows optimum / y
+    # converging to the same constant (the gap-1 outputs dominate)
+    c_exact = float(res.optimum * 10**400)
+    fl = L.lattice_lp(3, 4, LOG(sympy.Integer(10) ** 40))
+    assert fl.optimum * 1e40 == pytest.approx(c_exact, rel=1e-10)
+
+
+@settings(max_examples=30, deadline=None)
+@given(eps=st.floats(0.01, 170.0))
+def test_float_ratio_consistent_with_exact_region(eps):
+    res = L.lattice_lp(3, 4, eps)
+    assert res.pf_ratio >= 1 - 1e-9  # PF is feasible, so OPT <= PF
+    assert res.max_violation <= L.VIOLATION_TOLERANCE
+    if L.pf_optimality_region(3, 4).contains(eps):
+        assert abs(res.pf_ratio - 1) < 1e-9
+
+
+def test_pf_certificate_only_where_pf_optimal():
+    below = L.lattice_lp(4, 4, LOG(Q(19, 10)), method="exact")
+    assert below.certificate.route != "pf-certificate" and below.pf_ratio > 1
+    full = L.lattice_lp(4, 4, LOG(2), method="exact", constraints="full")
+    assert full.certificate.route == "pf-certificate" and full.verify() and full.pf_ratio == 1
+
+
+# --------------------------------------------------------------------------- a-posteriori check
+
+
+def test_max_violation_measures_residuals():
+    lat = L._lattice(3, 4)
+    sol = L._solve_float("t", lat, 0.5, 0.5)
+    v = np.asarray(sol.res.x)
+    assert L._max_violation(sol.a_eq, sol.a_ub, v) == sol.max_violation <= 1e-12
+    # shrinking one vector's probabilities by 1e-6 breaks its equality row by ~1e-6
+    bad = v.copy()
+    bad[np.asarray(lat.var_vec) == 3] *= 1 - 1e-6
+    assert L._max_violation(sol.a_eq, sol.a_ub, bad) == pytest.approx(1e-6, rel=1e-3)
+    # a negative entry is reported as such
+    bad = v.copy()
+    bad[5] = -1e-5
+    assert L._max_violation(sol.a_eq, sol.a_ub, bad) >= 1e-5
+
+
+def test_inaccurate_solution_is_flagged(monkeypatch):
+    monkeypatch.setattr(L, "VIOLATION_TOLERANCE", -1.0)
+    with pytest.warns(RuntimeWarning, match="violates the constraints"):
+        res = L.lattice_lp(3, 4, 2)
+    assert res.status.startswith("inaccurate")
+
+
+# --------------------------------------------------------------------------- epsilon input forms
+
+
+EPS_FORMS = ["1/100", "0.01", Fraction(1, 100), Decimal("0.01"), Q(1, 100), " 1/100 "]
+
+
+@pytest.mark.parametrize("eps", EPS_FORMS)
+def test_epsilon_exact_forms_lattice_lp(eps):
+    res = L.lattice_lp(3, 4, eps)
+    ref = L.lattice_lp(3, 4, Q(1, 100))
+    assert res.epsilon == Q(1, 100)
+    assert res.optimum == ref.optimum and res.pf_ratio == ref.pf_ratio
+
+
+@pytest.mark.parametrize("eps", EPS_FORMS + ["log(3/2)", LOG(Q(3, 2)), 1, "2"])
+def test_epsilon_exact_forms_region(eps):
+    reg = L.pf_optimality_region(3, 4)
+    want = float(sympy.sympify(eps if not isinstance(eps, (Fraction, Decimal)) else str(eps)))
+    assert reg.contains(eps) == (want >= reg.boundaries[0].epsilon_float)
+
+
+def test_epsilon_string_forms_exact_method():
+    a = L.lattice_lp(3, 4, "log(3/2)", method="exact", sensitivity="5/2")
+    b = L.lattice_lp(3, 4, LOG(Q(3, 2)), method="exact", sensitivity=Q(5, 2))
+    assert a.optimum == b.optimum and a.verify()
+    assert a.sensitivity == Q(5, 2)
+
+
+def test_float_epsilon_warns_and_uses_binary_value():
+    with pytest.warns(ExactConversionWarning, match="lattice_lp"):
+        res = L.lattice_lp(3, 4, 0.01)
+    assert res.epsilon == Q(*(0.01).as_integer_ratio())
+    assert res.optimum == pytest.approx(L.lattice_lp(3, 4, "0.01").optimum, rel=1e-12)
+    with pytest.warns(ExactConversionWarning, match="contains"):
+        assert not L.pf_optimality_region(3, 4).contains(0.01)
+
+
+@pytest.mark.parametrize("eps", ["abc", "-1/100", "0", "oo", sympy.Symbol("e", positive=True)])
+def test_epsilon_bad_strings(eps):
+    with pytest.raises(ValueError, match="argument epsilon"):
+        L.lattice_lp(3, 4, eps)
+    with pytest.raises(ValueError, match="argument epsilon"):
+        L.pf_optimality_region(3, 4).contains(eps)
