@@ -19,8 +19,9 @@ sampler is never mistaken for a protocol mismatch):
 3. otherwise: ``n_samples`` calls ``sample()``, each returning one output index.
 
 In every case, if the callable also has a parameter named ``rng``, it receives
-``rng=numpy.random.default_rng(rng)`` (the generator made from the ``rng`` argument of
-:func:`goodness_of_fit`), so a seed makes the audit reproducible. ``dist.sample`` of an
+``rng=as_generator(rng)`` (the generator made from the ``rng`` argument of
+:func:`goodness_of_fit`: None, a non-negative int seed, a Generator or a SeedSequence;
+anything else raises ValueError), so a seed makes the audit reproducible. ``dist.sample`` of an
 :class:`~exactdp.distribution.OutputDistribution` follows protocol 1.
 
 An output index is an ``int`` / numpy integer in ``0..n-1``, or a float with an integral
@@ -43,6 +44,18 @@ p-values are combined by Bonferroni (see ``GoodnessOfFit.p_value``): a sampler t
 returns a very unlikely output too often is caught even though pooling hides it from the
 chi-square test. No expected count is ever zero, so nothing is divided by zero.
 
+Verdicts
+--------
+``"rejected"`` if the p-value is below ``alpha``. Otherwise ``"consistent"`` only if the
+test *could* have rejected: the smallest p-value attainable with ``n_samples`` draws and
+these cells (``GoodnessOfFit.min_p_value``, attained when every draw is one output) is
+below ``alpha``. If it is not, or if every output is rare so that pooling leaves a single
+cell (``dof = 0``; only the exact per-output binomial tests run, and they can reject), the
+verdict is ``"inconclusive"``: the audit says nothing either way, increase ``n_samples``.
+``GoodnessOfFit.consistent`` is True only for ``"consistent"``. The one exception: a
+distribution with a single possible output is ``"consistent"`` when every draw is that
+output, since the sample then equals the distribution exactly.
+
 References
 ----------
 K. Pearson (1900), the chi-square test of goodness of fit; W. G. Cochran, "Some methods
@@ -64,6 +77,7 @@ import scipy.stats
 
 __all__ = [
     "GoodnessOfFit",
+    "as_generator",
     "draw",
     "goodness_of_fit",
     "pool_cells",
@@ -91,7 +105,10 @@ class GoodnessOfFit:
         pooled for their small expected count (the pooled-cell test is then combined
         with an exact binomial test of those rare outputs, see ``p_value``); or
         ``"binomial"`` when pooling would leave a single cell (then the rare outputs are
-        tested as one cell by an exact two-sided binomial test alone).
+        tested as one cell by an exact two-sided binomial test, plus an upper-tail test of
+        each when there are several, Bonferroni-combined); or ``"binomial-each"`` when
+        every output is rare (pooling leaves one cell, ``dof = 0``): only the upper-tail
+        binomial test of each output's count, Bonferroni-combined.
     n_samples : int
         Number of draws.
     alpha : float
@@ -101,16 +118,20 @@ class GoodnessOfFit:
         freedom (``p_value_cells``); when rare outputs exist (expected count below
         ``min_expected``), ``min(1, 2*min(p_value_cells, p_value_rare))`` (Bonferroni over
         the two tests, so the level stays <= alpha); for ``method="binomial"`` the
-        binomial p-value; 0.0 if an impossible output was observed; 1.0
-        if no test is possible (a single possible output, or every expected count below
-        ``min_expected``).
+        binomial p-value (``p_value_rare``); for ``"binomial-each"`` the combined
+        per-output p-value; 0.0 if an impossible output was observed; 1.0 for a single
+        possible output.
     statistic : float
         The test statistic (``inf`` if an impossible output was observed; the count of
-        the rare cell for the binomial test).
+        the rare cell for the binomial test; for ``"binomial-each"`` the count of the
+        output of smallest upper-tail p-value).
     dof : int
         Degrees of freedom: number of cells minus 1.
     verdict : str
-        ``"rejected"`` if ``p_value < alpha``, else ``"consistent"``.
+        ``"rejected"`` if ``p_value < alpha``; else ``"inconclusive"`` if the test has no
+        power here (``method == "binomial-each"``, i.e. ``dof = 0`` after pooling, or
+        ``min_p_value >= alpha``: no sample of this size could be rejected); else
+        ``"consistent"``. See the module docstring.
     observed, expected : tuple
         Observed counts (int) and expected counts (float) per cell, after pooling.
     cells : tuple of tuple of int
@@ -136,7 +157,14 @@ class GoodnessOfFit:
         test was not run): the two-sided binomial test of their total count and, for each
         rare output r, the upper tail ``Pr[Bin(n_samples, p_r) >= count_r]``,
         Bonferroni-combined (``min(1, (1 + m) * min p)`` over those ``1 + m`` tests). In
-        the single-cell case, the two-sided binomial test of the total count only.
+        the single-cell case with one rare output, the two-sided binomial test of the
+        total count only; with every output rare, the per-output tests only.
+    min_p_value : float or None
+        The smallest ``p_value`` any sample of ``n_samples`` draws could produce with these
+        cells (None after an impossible output). Each component test is smallest when
+        every draw falls in one cell / output (both statistics are convex in the counts),
+        so this minimum is attained. If it is ``>= alpha`` the verdict is
+        ``"inconclusive"``. None also for a single possible output (nothing to test).
     note : str
         Plain-language remarks (pooling, impossible outputs, degenerate test).
     """
@@ -161,10 +189,11 @@ class GoodnessOfFit:
     p_value_cells: float | None = None
     p_value_rare: float | None = None
     note: str = ""
+    min_p_value: float | None = None
 
     @property
     def consistent(self) -> bool:
-        """True if the verdict is ``"consistent"``."""
+        """True if the verdict is ``"consistent"`` (False for rejected and inconclusive)."""
         return self.verdict == "consistent"
 
     @property
@@ -209,6 +238,42 @@ def _check_alpha(alpha: object) -> float:
     if isinstance(alpha, bool) or not 0.0 < value < 1.0:
         raise ValueError(f"goodness_of_fit: alpha must be in (0, 1), got {alpha!r}")
     return value
+
+
+def as_generator(rng: object = None, func: str = "goodness_of_fit") -> np.random.Generator:
+    """Validate a source of randomness and return a :class:`numpy.random.Generator`.
+
+    Parameters
+    ----------
+    rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
+        ``None`` (fresh OS entropy), a non-negative integer seed (``bool`` is rejected), a
+        Generator (returned as it is, so draws continue its stream) or a SeedSequence.
+    func : str
+        Name of the calling function, used in the error message.
+
+    Returns
+    -------
+    numpy.random.Generator
+
+    Raises
+    ------
+    ValueError
+        For anything else (a negative int, a bool, a float, a string, a legacy
+        ``RandomState``, ...); the message names ``func``, ``rng`` and the value.
+    """
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if rng is None or isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    if isinstance(rng, (numbers.Integral, np.integer)) and not isinstance(
+        rng, (bool, np.bool_)
+    ):
+        if int(rng) >= 0:  # type: ignore[arg-type]
+            return np.random.default_rng(int(rng))  # type: ignore[arg-type]
+    raise ValueError(
+        f"{func}: rng must be None, a non-negative int seed, a numpy.random.Generator or a "
+        f"numpy.random.SeedSequence, got {rng!r} (type {type(rng).__name__})"
+    )
 
 
 def probability_vector(distribution: object) -> np.ndarray:
@@ -294,7 +359,8 @@ def draw(sample: Callable, n_samples: int, rng=None) -> list | np.ndarray:
         ``rng`` parameter receives the generator).
     n_samples : int
         Number of draws wanted.
-    rng : numpy.random.Generator, int seed or None
+    rng : None, non-negative int, numpy.random.Generator or numpy.random.SeedSequence
+        Validated by :func:`as_generator`.
 
     Returns
     -------
@@ -304,12 +370,13 @@ def draw(sample: Callable, n_samples: int, rng=None) -> list | np.ndarray:
     Raises
     ------
     ValueError
-        If ``sample`` is not callable.
+        If ``sample`` is not callable, or ``rng`` is invalid (:func:`as_generator`).
     """
     if not callable(sample):
         raise ValueError(f"goodness_of_fit: sample must be a callable, got {sample!r}")
+    gen = as_generator(rng, "goodness_of_fit")
     params = _signature_params(sample)
-    extra = {"rng": np.random.default_rng(rng)} if "rng" in params else {}
+    extra = {"rng": gen} if "rng" in params else {}
     if "size" in params:
         return sample(size=n_samples, **extra)
     if "n" in params:
@@ -462,22 +529,77 @@ def pool_cells(expected: Sequence[float], min_expected: float = 5.0) -> tuple[tu
     return tuple((i,) for i in big) + (tuple(sorted(pooled)),)
 
 
+@dataclass(frozen=True)
+class _RareTests:
+    """Outcome of :func:`_rare_p_value`."""
+
+    p_value: float  # Bonferroni-adjusted
+    min_p_value: float  # smallest adjusted p-value any sample of this size could give
+    k_total: int
+    p_total: float
+    n_tests: int
+    worst: int  # the rare output of smallest upper-tail p-value (-1 if none tested)
+
+
 def _rare_p_value(
-    counts: np.ndarray, p: np.ndarray, rare: list[int], n_samples: int
-) -> tuple[float, int, float]:
+    counts: np.ndarray,
+    p: np.ndarray,
+    rare: list[int],
+    n_samples: int,
+    total: bool = True,
+    each: bool = True,
+) -> _RareTests:
     """Exact tests of the outputs too rare for the chi-square approximation.
 
-    ``1 + len(rare)`` tests: the total count of the rare outputs (two-sided binomial), and
-    each rare output's count (upper tail ``Pr[X_r >= k_r]``, ``X_r ~ Bin(n, p_r)``: a
-    rare output can only be caught appearing too often). Returns the Bonferroni-adjusted
-    minimum ``min(1, (1 + m) * min_j p_j)``, the total rare count and its probability.
+    Up to ``1 + len(rare)`` tests: the total count of the rare outputs (two-sided binomial;
+    ``total``), and each rare output's count (upper tail ``Pr[X_r >= k_r]``,
+    ``X_r ~ Bin(n, p_r)``; ``each``: a rare output can only be caught appearing too
+    often). The p-value is the Bonferroni-adjusted minimum ``min(1, m * min_j p_j)`` over
+    the ``m`` tests run. Its smallest attainable value is computed too: each test's p-value
+    is smallest when every draw is one output (the two-sided test at ``k = 0`` or
+    ``k = n``, the upper tail ``p_r**n`` at ``k_r = n``), so the minimum over the tests is
+    attained by some sample.
     """
     p_total = float(p[rare].sum())
     k_total = int(counts[rare].sum())
-    pvals = [float(scipy.stats.binomtest(k_total, n_samples, p_total).pvalue)]
-    k = counts[rare]
-    pvals.extend(scipy.stats.binom.sf(k - 1, n_samples, p[rare]).tolist())
-    return min(1.0, (1 + len(rare)) * min(pvals)), k_total, p_total
+    pvals: list[float] = []
+    floors: list[float] = []
+    worst = -1
+    if total:
+        pvals.append(float(scipy.stats.binomtest(k_total, n_samples, p_total).pvalue))
+        floors.append(
+            min(
+                float(scipy.stats.binomtest(0, n_samples, p_total).pvalue),
+                float(scipy.stats.binomtest(n_samples, n_samples, p_total).pvalue),
+            )
+        )
+    if each:
+        tails = scipy.stats.binom.sf(counts[rare] - 1, n_samples, p[rare])
+        pvals.extend(tails.tolist())
+        floors.extend(scipy.stats.binom.sf(n_samples - 1, n_samples, p[rare]).tolist())
+        worst = int(rare[int(np.argmin(tails))])
+    m = len(pvals)
+    return _RareTests(
+        p_value=min(1.0, m * min(pvals)),
+        min_p_value=min(1.0, m * min(floors)),
+        k_total=k_total,
+        p_total=p_total,
+        n_tests=m,
+        worst=worst,
+    )
+
+
+def _max_statistic(cell_p: np.ndarray, n_samples: int, test: str) -> float:
+    """Largest value the statistic can take: every draw in the cell of least probability.
+
+    Both statistics are convex functions of the observed counts, so their maximum over
+    the simplex ``sum O_k = n`` is at a vertex: Pearson ``n (1/p_k - 1)``, G
+    ``2 n ln(1/p_k)``, largest for the smallest ``p_k``.
+    """
+    pk = float(cell_p.min())
+    if test == "chi2":
+        return n_samples * (1.0 / pk - 1.0)
+    return 2.0 * n_samples * -math.log(pk)
 
 
 # ---------------------------------------------------------------------------- the test
@@ -505,8 +627,9 @@ def goodness_of_fit(
         (non-negative, summing to 1 within 1e-9).
     n_samples : int
         Number of draws, >= 1.
-    rng : numpy.random.Generator, int seed or None
-        Passed (as a Generator) to samplers that take an ``rng`` parameter.
+    rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
+        Validated by :func:`as_generator` (a non-negative int seed; bools rejected) and
+        passed as a Generator to samplers that take an ``rng`` parameter.
     alpha : float, default 0.01
         Significance level of the verdict, in (0, 1).
     test : {"chi2", "gtest"}
@@ -518,7 +641,9 @@ def goodness_of_fit(
     -------
     GoodnessOfFit
         p-value, statistic, degrees of freedom, observed and expected counts per cell, the
-        pooling map, the largest standardized deviation, the verdict, impossible outputs.
+        pooling map, the largest standardized deviation, the verdict
+        (``"consistent"``, ``"rejected"`` or ``"inconclusive"``: see the module
+        docstring), the smallest attainable p-value, impossible outputs.
 
     Raises
     ------
@@ -526,7 +651,7 @@ def goodness_of_fit(
         ``n_samples`` not a positive integer; ``alpha`` outside (0, 1); unknown ``test``;
         an invalid distribution; ``sample`` not callable; a draw that is not an integer
         index in ``0..n-1`` (NaN, 1.5, a string, out of range: the value is named); a
-        batch of the wrong length.
+        batch of the wrong length; an invalid ``rng`` (see :func:`as_generator`).
 
     Notes
     -----
@@ -566,25 +691,27 @@ def goodness_of_fit(
     counts = np.bincount(outputs, minlength=n)
 
     impossible = tuple(int(i) for i in np.flatnonzero((p == 0) & (counts > 0)))
+    n_possible = int(np.count_nonzero(p > 0))
     expected_all = n_samples * p
     cells = pool_cells(expected_all, min_expected)
     method = test
     p_cells: float | None = None
     p_rare: float | None = None
+    min_p: float | None = None
+    powerless = False
     rare = [i for i in range(n) if 0 < expected_all[i] < min_expected]
-    if len(cells) == 1:
-        common = [i for i in range(n) if expected_all[i] >= min_expected]
-        if rare and common:
-            # too few cells for chi-square: test the rare outputs as one binomial cell
-            cells = (tuple(common), tuple(rare))
-            method = "binomial"
+    common = [i for i in range(n) if expected_all[i] >= min_expected]
+    if len(cells) == 1 and rare and common:
+        # too few cells for chi-square: test the rare outputs as one binomial cell
+        cells = (tuple(common), tuple(rare))
+        method = "binomial"
     observed = tuple(int(counts[list(c)].sum()) for c in cells)
     expected = tuple(float(expected_all[list(c)].sum()) for c in cells)
     cell_p = np.array([float(p[list(c)].sum()) for c in cells])
     pooled = tuple(sorted(i for c in cells if len(c) > 1 for i in c))
 
     notes = []
-    if rare and method != "binomial":
+    if rare and method != "binomial" and len(cells) > 1:
         absorbed = sorted(set(pooled) - set(rare))
         text = f"outputs {rare} (expected count < {min_expected:g} each) pooled into one cell"
         if absorbed:
@@ -619,21 +746,39 @@ def goodness_of_fit(
         )
         statistic, p_value, dof = math.inf, 0.0, max(len(cells) - 1, 0)
     elif method == "binomial":
-        res = scipy.stats.binomtest(observed[1], n_samples, float(cell_p[1]))
-        statistic, p_value, dof = float(observed[1]), float(res.pvalue), 1
-        p_rare = p_value
-        notes.append(
+        rt = _rare_p_value(counts, p, rare, n_samples, total=True, each=len(rare) > 1)
+        statistic, p_value, dof = float(observed[1]), rt.p_value, 1
+        p_rare, min_p = p_value, rt.min_p_value
+        text = (
             f"too few draws for a {test} test (one cell would hold every output); exact "
             f"two-sided binomial test of the rare outputs {rare} (total probability "
-            f"{cell_p[1]:.3g}, observed {observed[1]} times) instead"
+            f"{cell_p[1]:.3g}, observed {observed[1]} times)"
+        )
+        if rt.n_tests > 1:
+            text += f" and upper-tail test of each, Bonferroni over {rt.n_tests} tests,"
+        notes.append(text + " instead")
+    elif n_possible == 1:
+        # every draw is the one possible output: the sample *is* the distribution
+        statistic, p_value, dof = 0.0, 1.0, 0
+        notes.append(
+            "a single possible output, and every draw was that output: the sample matches "
+            "the distribution exactly (only impossible outputs can be detected; none was)"
         )
     elif len(cells) < 2:
-        if rare:
-            reason = "every output has expected count below the minimum; increase n_samples"
-        else:
-            reason = "a single possible output; only impossible outputs can be detected"
-        notes.append(f"no test is possible (p_value 1 is uninformative): {reason}")
-        statistic, p_value, dof = 0.0, 1.0, 0
+        # every output is rare: no chi-square cell test exists (dof = 0)
+        powerless = True
+        rt = _rare_p_value(counts, p, rare, n_samples, total=False, each=True)
+        method = "binomial-each"
+        statistic, p_value, dof = float(counts[rt.worst]), rt.p_value, 0
+        p_rare, min_p = p_value, rt.min_p_value
+        notes.append(
+            f"no {test} test is possible: every output has expected count below "
+            f"min_expected = {min_expected:g}, so pooling leaves one cell (dof = 0); only "
+            f"the exact upper-tail binomial test of each output's count was run (Bonferroni "
+            f"over {rt.n_tests} tests; output {rt.worst} observed {counts[rt.worst]} times, "
+            f"expected {expected_all[rt.worst]:.3g}): it can catch an output returned too "
+            "often but cannot confirm the distribution; increase n_samples"
+        )
     else:
         res = scipy.stats.power_divergence(
             np.array(observed, dtype=np.float64),
@@ -642,18 +787,34 @@ def goodness_of_fit(
         )
         statistic, p_value, dof = float(res.statistic), float(res.pvalue), len(cells) - 1
         p_cells = p_value
+        min_p = float(scipy.stats.chi2.sf(_max_statistic(cell_p, n_samples, test), dof))
         if rare:
             # pooling hides which outputs filled the pooled cell: test the rare outputs
             # exactly and combine with the cell test (Bonferroni)
-            p_rare, k_rare, p_rare_total = _rare_p_value(counts, p, rare, n_samples)
+            rt = _rare_p_value(counts, p, rare, n_samples)
+            p_rare = rt.p_value
             p_value = min(1.0, 2.0 * min(p_cells, p_rare))
+            min_p = min(1.0, 2.0 * min(min_p, rt.min_p_value))
             method = f"{test}+binomial"
             notes.append(
                 f"p_value = min(1, 2*min(p_{test} = {p_cells:.3g}, p_rare = {p_rare:.3g})); "
                 f"p_rare: exact binomial tests of the rare outputs {rare} (total probability "
-                f"{p_rare_total:.3g}, observed {k_rare} times; and each one alone), "
+                f"{rt.p_total:.3g}, observed {rt.k_total} times; and each one alone), "
                 "Bonferroni-combined"
             )
+
+    if p_value < alpha:
+        verdict = "rejected"
+    elif powerless or (min_p is not None and min_p >= alpha):
+        verdict = "inconclusive"
+        if not powerless:
+            notes.append(
+                f"the test cannot reject at alpha = {alpha:g} with n_samples = {n_samples}: "
+                f"the smallest attainable p-value is {min_p:.3g}; inconclusive, not "
+                "consistent: increase n_samples"
+            )
+    else:
+        verdict = "consistent"
 
     return GoodnessOfFit(
         test=test,
@@ -663,7 +824,8 @@ def goodness_of_fit(
         p_value=p_value,
         statistic=statistic,
         dof=dof,
-        verdict="rejected" if p_value < alpha else "consistent",
+        verdict=verdict,
+        min_p_value=min_p,
         p_value_cells=p_cells,
         p_value_rare=p_rare,
         observed=observed,

@@ -12,6 +12,7 @@ import warnings
 from collections.abc import Sequence
 
 import mpmath
+import sympy
 
 from .latex import probability_table
 from .mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
@@ -64,8 +65,21 @@ def _fix_negative_values(argv: list[str]) -> list[str]:
     return out
 
 
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr with exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"exactdp: error: {message} (see {self.prog} --help)\n")
+
+
+def _short(v) -> str:
+    """A score for a caption: exact when short, else 6 significant digits."""
+    text = str(v)
+    return text if len(text) <= 16 else str(sympy.N(v, 6))
+
+
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(
+    p = _OneLineParser(
         prog="exactdp",
         description="Exact output distributions of differentially private selection.",
     )
@@ -75,7 +89,7 @@ def _parser() -> argparse.ArgumentParser:
     src = t.add_mutually_exclusive_group(required=True)
     src.add_argument("--scores", help="comma-separated scores, e.g. 3,1,0,0,-2 or 1/2,0.1")
     src.add_argument("--example", choices=["pricing"], help="a built-in example")
-    t.add_argument("--score", choices=["buyers", "revenue"], default="buyers",
+    t.add_argument("--score", choices=["buyers", "revenue"], default=None,
                    help="score function of the pricing example (default buyers)")
     t.add_argument("--neighbour", action="store_true",
                    help="pricing example: use the neighbouring database D'")
@@ -102,6 +116,8 @@ def _cmd_table(args) -> str:
     keys = [k for k in args.mechanisms.split(",") if k.strip()]
     if not keys:
         raise CLIError("--mechanisms: give at least one mechanism")
+    args.score_given = args.score is not None
+    args.score = args.score or "buyers"
     if args.example:
         from .examples.pricing import PRICES, PRICING, all_answers
 
@@ -117,11 +133,13 @@ def _cmd_table(args) -> str:
                    f"{'neighbour D' + chr(39) if args.neighbour else 'database D'}: "
                    f"q = {tuple(int(s) for s in scores)}, Delta = {sens}, epsilon = {args.epsilon}")
     else:
+        if args.neighbour or args.score_given:
+            raise CLIError("--score and --neighbour apply to --example only")
         scores = _parse_scores(args.scores)
         sens = 1 if args.sensitivity is None else args.sensitivity
         labels = None
-        caption = f"q = ({', '.join(str(s) for s in scores)}), Delta = {sens}, " \
-                  f"epsilon = {args.epsilon}"
+        caption = (f"q = ({', '.join(_short(s) for s in scores)}), Delta = {sens}, "
+                   f"epsilon = {args.epsilon}")
     dists = {}
     for key in keys:
         label, mech = build_mechanism(key, args.epsilon, sens, args.monotone)

@@ -26,13 +26,36 @@ from .scores import ScoreVector
 if TYPE_CHECKING:
     from .mechanisms.base import Mechanism, RationalForm
 
-__all__ = ["OutputDistribution"]
+__all__ = ["MAX_DPS", "OutputDistribution", "OutputIndexError"]
 
 
-def _check_dps(dps: object) -> int:
-    if isinstance(dps, bool) or not isinstance(dps, (int, np.integer)) or dps < 1:
-        raise ValueError(f"evalf: dps must be a positive integer, got {dps!r}")
+#: Largest precision the mpmath views accept (digits); more would run for hours.
+MAX_DPS = 10_000
+
+
+class OutputIndexError(ValueError, IndexError):
+    """An output index outside ``0..n-1`` (a ValueError, and an IndexError for indexing code)."""
+
+
+def _check_dps(dps: object, func: str = "evalf") -> int:
+    if isinstance(dps, (bool, np.bool_)) or not isinstance(dps, (int, np.integer, sympy.Integer)):
+        raise ValueError(f"{func}: dps must be a positive integer, got {dps!r}")
+    if not 1 <= int(dps) <= MAX_DPS:
+        raise ValueError(f"{func}: dps must be between 1 and {MAX_DPS}, got {int(dps)}")
     return int(dps)
+
+
+def _check_size(size: object) -> tuple[int, ...]:
+    def ok(v: object) -> bool:
+        return not isinstance(v, (bool, np.bool_)) and isinstance(v, (int, np.integer)) and v >= 0
+
+    if ok(size):
+        return (int(size),)  # type: ignore[call-overload]
+    if isinstance(size, tuple) and all(ok(v) for v in size):
+        return tuple(int(v) for v in size)
+    raise ValueError(
+        f"sample: size must be None, a non-negative integer or a tuple of them, got {size!r}"
+    )
 
 
 @dataclass(frozen=True, eq=False)
@@ -68,11 +91,13 @@ class OutputDistribution:
 
         Raises
         ------
-        IndexError
-            If ``r`` is not an output index.
+        OutputIndexError
+            (a ValueError and an IndexError) if ``r`` is not an output index.
         """
         if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 0 <= r < self.n:
-            raise IndexError(f"pmf: output index must be an integer in [0, {self.n}), got {r!r}")
+            raise OutputIndexError(
+                f"pmf: output index must be an integer in [0, {self.n}), got {r!r}"
+            )
         return self.probabilities[int(r)]
 
     def rational_form(self) -> RationalForm:
@@ -124,7 +149,7 @@ class OutputDistribution:
         ValueError
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
-        dps = _check_dps(dps)
+        dps = _check_dps(dps, "evalf")
         vals = self.mechanism._mp(self.scores, dps)
         with mpmath.workdps(dps):
             return tuple(+v for v in vals)
@@ -141,7 +166,7 @@ class OutputDistribution:
         ValueError
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
-        return tuple(self.mechanism._balls(self.scores, _check_dps(dps)))
+        return tuple(self.mechanism._balls(self.scores, _check_dps(dps, "evalf_balls")))
 
     def to_numpy(self) -> np.ndarray:
         """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12."""
@@ -157,20 +182,25 @@ class OutputDistribution:
         ----------
         size : int or tuple, optional
             Number of draws; ``None`` gives one int.
-        rng : numpy.random.Generator, int seed or None
-            Source of randomness (``numpy.random.default_rng(rng)``).
+        rng : numpy.random.Generator, numpy.random.SeedSequence, non-negative int or None
+            Source of randomness.
 
         Returns
         -------
         int or numpy.ndarray of int64
             Output indices in ``0..n-1``.
+
+        Raises
+        ------
+        ValueError
+            Bad ``size`` or ``rng`` (the message names it).
         """
-        gen = np.random.default_rng(rng)
+        from .audit import as_generator
+
+        gen = as_generator(rng, "sample")
         if size is None:
             return int(self.mechanism._sample(self.scores, 1, gen)[0])
-        shape = (size,) if isinstance(size, (int, np.integer)) else tuple(size)
-        if any(int(s) < 0 for s in shape):
-            raise ValueError(f"sample: size must be non-negative, got {size!r}")
+        shape = _check_size(size)
         total = int(np.prod(shape)) if shape else 1
         return self.mechanism._sample(self.scores, total, gen).reshape(shape)
 

@@ -25,6 +25,9 @@ def mechanism_label(mech) -> str:
 
 
 def _decimal(value: mpmath.mpf, digits: int) -> str:
+    """Decimal text; a number below 1e-100000 is shown as ``exp(-...)`` to stay readable."""
+    if value > 0 and mpmath.log10(value) < -100_000:
+        return f"exp({mpmath.nstr(mpmath.log(value), digits)})"
     return mpmath.nstr(value, digits, min_fixed=-5, max_fixed=5)
 
 

@@ -10,6 +10,7 @@ naming the argument (and, for vectors, the position).
 
 from __future__ import annotations
 
+import ast
 import numbers as _numbers
 import warnings
 from collections.abc import Iterable
@@ -18,6 +19,7 @@ from fractions import Fraction
 
 import numpy as np
 import sympy
+from sympy.parsing.sympy_parser import parse_expr, rationalize, standard_transformations
 
 __all__ = [
     "ExactConversionWarning",
@@ -26,6 +28,7 @@ __all__ = [
     "exact_epsilon",
     "exact_sensitivity",
     "FloatTracker",
+    "parse_number",
 ]
 
 
@@ -54,6 +57,94 @@ class FloatTracker:
                 ExactConversionWarning,
                 stacklevel=stacklevel,
             )
+
+
+#: Names a numeric string may use; anything else (attributes, subscripts, other names,
+#: keywords) is refused before sympy sees the text, so no string can run code.
+_FUNCTIONS = {
+    "log": sympy.log, "ln": sympy.log, "exp": sympy.exp, "sqrt": sympy.sqrt,
+    "sin": sympy.sin, "cos": sympy.cos, "tan": sympy.tan, "atan": sympy.atan,
+    "sinh": sympy.sinh, "cosh": sympy.cosh, "tanh": sympy.tanh, "Abs": sympy.Abs,
+    "abs": sympy.Abs, "Rational": sympy.Rational,
+}
+_CONSTANTS = {
+    "pi": sympy.pi, "E": sympy.E, "I": sympy.I, "oo": sympy.oo, "inf": sympy.oo,
+    "nan": sympy.nan, "zoo": sympy.zoo,
+}
+_SAFE_GLOBALS = {
+    "__builtins__": {}, "Integer": sympy.Integer, "Float": sympy.Float,
+    "Rational": sympy.Rational, "Symbol": sympy.Symbol, **_FUNCTIONS, **_CONSTANTS,
+}
+MAX_TEXT_LENGTH = 2000
+MAX_EXPONENT = 100_000
+_NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Call,
+          ast.Load, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.UAdd, ast.USub)
+
+
+def _check_syntax(tree: ast.AST, where: str, text: str) -> None:
+    for node in ast.walk(tree):
+        if not isinstance(node, _NODES):
+            raise ValueError(
+                f"{where}: cannot read {text!r} as a number ({type(node).__name__} is not "
+                "allowed; use digits, + - * / **, parentheses and log, exp, sqrt, pi, E)"
+            )
+        if isinstance(node, ast.Name) and node.id not in _FUNCTIONS and node.id not in _CONSTANTS:
+            raise ValueError(f"{where}: unknown name {node.id!r} in {text!r}")
+        if isinstance(node, ast.Call):
+            if not isinstance(node.func, ast.Name) or node.func.id not in _FUNCTIONS:
+                raise ValueError(f"{where}: only log, exp, sqrt, ... may be called in {text!r}")
+            if node.keywords:
+                raise ValueError(f"{where}: keyword arguments are not allowed in {text!r}")
+        if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, complex)):
+            raise ValueError(f"{where}: cannot read {text!r} as a number")
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
+            for side in (node.left, node.right):
+                if any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Pow)
+                       for m in ast.walk(side)):
+                    raise ValueError(f"{where}: nested powers are not allowed in {text!r}")
+            exp_node = node.right
+            if isinstance(exp_node, ast.UnaryOp):
+                exp_node = exp_node.operand
+            if (isinstance(exp_node, ast.Constant) and isinstance(exp_node.value, (int, float))
+                    and abs(exp_node.value) > MAX_EXPONENT):
+                raise ValueError(
+                    f"{where}: exponent {exp_node.value} in {text!r} is too large "
+                    f"(at most {MAX_EXPONENT})"
+                )
+
+
+def parse_number(text: str, where: str = "value") -> sympy.Expr:
+    """Parse a numeric string exactly and safely.
+
+    Decimals are exact (``"0.1"`` is 1/10, ``"1e-3"`` is 1/1000); ``+ - * / **``,
+    parentheses, ``log, ln, exp, sqrt``, trigonometric functions, ``pi`` and ``E`` are
+    allowed. The text is checked on its syntax tree before sympy evaluates it in a namespace
+    without builtins, so a string cannot run code; nested powers and exponents above
+    ``MAX_EXPONENT`` are refused (``10**10**10`` would never finish).
+
+    Raises
+    ------
+    ValueError
+        Empty, too long, not a number, or a refused construct (the message names it).
+    """
+    stripped = text.strip()
+    if not stripped:
+        raise ValueError(f"{where}: empty string is not a number")
+    if len(stripped) > MAX_TEXT_LENGTH:
+        raise ValueError(f"{where}: numeric string longer than {MAX_TEXT_LENGTH} characters")
+    try:
+        tree = ast.parse(stripped, mode="eval")
+    except SyntaxError as exc:
+        raise ValueError(f"{where}: cannot read {text!r} as a number") from exc
+    _check_syntax(tree, where, text)
+    try:
+        expr = parse_expr(stripped, local_dict={}, global_dict=dict(_SAFE_GLOBALS),
+                          transformations=standard_transformations + (rationalize,))
+    except (sympy.SympifyError, SyntaxError, TypeError, ValueError, ZeroDivisionError) as exc:
+        raise ValueError(f"{where}: cannot read {text!r} as a number") from exc
+    if not isinstance(expr, sympy.Expr):
+        raise ValueError(f"{where}: {text!r} is not a number")
+    return expr
 
 
 def _where(name: str, position: int | None) -> str:
@@ -123,16 +214,7 @@ def exact_number(
     if isinstance(value, (complex, np.complexfloating)):
         raise ValueError(f"{where}: complex values are not allowed, got {value!r}")
     if isinstance(value, str):
-        text = value.strip()
-        if not text:
-            raise ValueError(f"{where}: empty string is not a number")
-        try:
-            expr = sympy.sympify(text, rational=True)
-        except (sympy.SympifyError, SyntaxError, TypeError, ValueError) as exc:
-            raise ValueError(f"{where}: cannot read {value!r} as a number") from exc
-        if not isinstance(expr, sympy.Expr):
-            raise ValueError(f"{where}: {value!r} is not a number")
-        return _check_expr(expr, where, value, allow_symbols)
+        return _check_expr(parse_number(value, where), where, value, allow_symbols)
     if isinstance(value, sympy.Basic):
         if not isinstance(value, sympy.Expr):
             raise ValueError(f"{where}: {value!r} is not a number")

@@ -35,6 +35,7 @@ import sympy
 from .distribution import OutputDistribution
 from .mechanisms.base import Mechanism, RationalForm, X
 from .scores import ScoreVector, as_scores
+from .xform import coin
 
 __all__ = [
     "OptimalDistribution",
@@ -237,7 +238,7 @@ class OptimalRegularMechanism(Mechanism):
         relabel = {zero: 0}
         for j in range(len(distinct)):
             relabel.setdefault(j, len(relabel))
-        coins = {relabel[j]: sympy.exp(-self.rate * h) for j, h in enumerate(distinct)}
+        coins = {relabel[j]: coin(h, self.rate) for j, h in enumerate(distinct)}
         lab = [relabel[j] for j in labels]
         sol = _section5_generic(tuple(sorted(lab)), coins, {})
         return tuple(sol[j] for j in lab)

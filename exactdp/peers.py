@@ -49,7 +49,7 @@ from typing import Any
 import numpy as np
 import sympy
 
-from .audit import GoodnessOfFit, goodness_of_fit
+from .audit import GoodnessOfFit, as_generator, goodness_of_fit
 from .distribution import OutputDistribution
 from .mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip
 from .scores import ScoreVector, as_scores
@@ -224,7 +224,7 @@ def _diffprivlib_adapter(
         """Draw ``size`` outputs with diffprivlib (seeded from ``rng`` if given)."""
         state = None
         if rng is not None:
-            gen = np.random.default_rng(rng)
+            gen = as_generator(rng, "peer sampler")
             state = np.random.RandomState(int(gen.integers(0, 2**32)))
         mech = cls(**params, random_state=state)
         return np.fromiter((mech.randomise() for _ in range(int(size))), np.int64, int(size))

@@ -86,12 +86,8 @@ class ScoreVector:
             raise ValueError(f"{name}: must contain at least one score (the range is empty)")
         if all(isinstance(v, _INTS) and not isinstance(v, (bool, np.bool_)) for v in items):
             return cls(tuple(int(v) for v in items), "int", name)
-        if all(
-            isinstance(v, _FLOATS + _INTS) and not isinstance(v, (bool, np.bool_)) for v in items
-        ) and any(isinstance(v, _FLOATS) for v in items):
+        if all(isinstance(v, _FLOATS) for v in items):
             arr = np.array([float(v) for v in items], dtype=np.float64)
-            if any(isinstance(v, _INTS) and abs(int(v)) > 2**53 for v in items):
-                return cls(exact_vector(items, name), "exact", name)
             _bad_position(arr, name)
             arr.setflags(write=False)
             return cls(arr, "float", name)
@@ -113,10 +109,8 @@ class ScoreVector:
             return self.raw  # type: ignore[return-value]
         if self.kind == "int":
             return tuple(sympy.Integer(v) for v in self.raw)  # type: ignore[union-attr]
-        tracker = FloatTracker()
-        for i, v in enumerate(self.raw):  # type: ignore[arg-type]
-            tracker.note(float(v), f"{self.name}[{i}]")
-            break
+        tracker = FloatTracker()  # every entry of a float vector is a float
+        tracker.note(float(self.raw[0]), f"{self.name}[0]")  # type: ignore[index]
         tracker.count = self.n
         tracker.warn(self.name, stacklevel=4)
         return tuple(sympy.Rational(*float(v).as_integer_ratio()) for v in self.raw)
@@ -175,7 +169,7 @@ class ScoreVector:
                 return q.max() - q
         if self.kind == "int":
             top = max(self.raw)  # type: ignore[type-var]
-            return np.array([float(top - v) for v in self.raw], dtype=np.float64)  # type: ignore
+            return np.array([_to_float(top - v) for v in self.raw], dtype=np.float64)  # type: ignore
         return np.array([_to_float(g) for g in self.gaps_exact], dtype=np.float64)
 
     def gaps_mp(self, dps: int) -> list[mpmath.mpf]:
@@ -230,7 +224,7 @@ def _exact_greater(a: sympy.Expr, b: sympy.Expr) -> bool:
     return bool(res)
 
 
-def _to_float(g: sympy.Expr) -> float:
+def _to_float(g) -> float:
     try:
         return float(g)
     except OverflowError:

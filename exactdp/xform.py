@@ -23,7 +23,27 @@ import flint
 import sympy
 from sympy.polys.rings import ring
 
-__all__ = ["Generators", "leave_one_out", "generators_for", "to_sympy_in_x"]
+__all__ = ["Generators", "coin", "leave_one_out", "generators_for", "to_sympy_in_x"]
+
+#: Above this gap, an exact coin ``exp(-rate * gap)`` whose rate contains a logarithm is
+#: refused: sympy would turn ``exp(-10**300 * log(2)/2)`` into ``2**(-5*10**299)`` and
+#: never finish. (``exp(-5*10**299)`` itself is harmless.)
+_HUGE_EXPONENT = 10**6
+
+
+def coin(gap, rate) -> sympy.Expr:
+    """The exact coin ``exp(-rate * gap)`` (1 for a zero gap), safe for astronomical gaps."""
+    if gap == 0:
+        return sympy.Integer(1)
+    arg = -rate * gap
+    big = gap if isinstance(gap, int) else sympy.Abs(sympy.sympify(gap))
+    if big > _HUGE_EXPONENT and arg.has(sympy.log):
+        raise ValueError(
+            f"exact probabilities: the coin exp({arg}) would expand to a power with an "
+            "astronomical exponent (epsilon contains a logarithm and a score gap is huge); "
+            "use .rational_form(), .evalf(dps) or .to_numpy() instead"
+        )
+    return sympy.exp(arg)
 
 
 class Generators:
@@ -91,15 +111,20 @@ def generators_for(
             distinct.append(g)
     names = [f"y{j}" for j in range(len(distinct))]
     R, *ys = ring(",".join(names), sympy.QQ)
-    if x is not None:
-        values = [x**g for g in distinct]
-    else:
-        values = [sympy.exp(-rate * g) if g != 0 else sympy.Integer(1) for g in distinct]
-    syms = [sympy.Symbol(nm) for nm in names]
+    values = [x**g for g in distinct] if x is not None else []
 
     def to_expr_y(poly) -> sympy.Expr:
-        expr = R.to_sympy(poly) if hasattr(R, "to_sympy") else poly.as_expr()
-        return sympy.expand(expr.xreplace(dict(zip(syms, values, strict=True))))
+        # term by term, one coin per monomial: exp(-rate * sum_j k_j g_j), so that no power
+        # of an (unevaluated, astronomically small) coin is ever formed
+        terms = []
+        for exps, c in poly.terms():
+            c = sympy.Rational(int(c.numerator), int(c.denominator))
+            if x is not None:
+                mono = sympy.Mul(*[v**k for v, k in zip(values, exps, strict=True) if k])
+            else:
+                mono = coin(sum(k * g for k, g in zip(exps, distinct, strict=True)), rate)
+            terms.append(sympy.Mul(c, mono, evaluate=False) if mono != 1 else c)
+        return sympy.Add(*terms)
 
     def div_y(poly, j):
         return poly.exquo(ys[j])
@@ -181,5 +206,5 @@ def fmpq_poly_to_exp(poly, lam: sympy.Expr) -> sympy.Expr:
     for k, c in enumerate(coeffs):
         c = sympy.Rational(int(c.p), int(c.q)) if hasattr(c, "p") else sympy.Integer(int(c))
         if c != 0:
-            terms.append(c * (sympy.exp(-k * lam) if k else sympy.Integer(1)))
+            terms.append(c * coin(k, lam))
     return sympy.Add(*terms)

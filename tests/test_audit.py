@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactdp
-from exactdp.audit import GoodnessOfFit, goodness_of_fit, pool_cells, probability_vector
+from exactdp.audit import (
+    GoodnessOfFit,
+    as_generator,
+    goodness_of_fit,
+    pool_cells,
+    probability_vector,
+)
 
 P3 = np.array([0.5, 0.3, 0.2])
 
@@ -216,11 +222,109 @@ def test_single_cell_falls_back_to_exact_binomial():
     assert bad.max_deviation_outputs == (1,) and bad.max_deviation > 0
 
 
-def test_no_test_possible_is_said():
-    res = goodness_of_fit(lambda size: np.zeros(size, int), [0.5, 0.5], 3)
-    assert res.p_value == 1.0 and res.dof == 0 and "no test is possible" in res.note
+def test_single_possible_output_is_consistent_and_said():
     res = goodness_of_fit(lambda: 0, [1.0, 0.0], 50)
-    assert res.p_value == 1.0 and "single possible output" in res.note
+    assert res.p_value == 1.0 and res.dof == 0 and res.verdict == "consistent"
+    assert "single possible output" in res.note
+
+
+PF_Q = [3, 1, 0, 0, -2]  # MATH.md section 7: PF, eps = 2, output 4 has probability .003114
+
+
+def test_dof_zero_is_inconclusive_not_consistent():
+    """Every output rare (5 draws): no chi-square cell test, so no 'consistent' verdict."""
+    d = exactdp.PermuteAndFlip(2).distribution(PF_Q)
+    res = goodness_of_fit(lambda: 0, d, 5)  # the likeliest output, 5 times: not evidence
+    assert res.method == "binomial-each" and res.dof == 0
+    assert res.verdict == "inconclusive" and not res.consistent
+    assert "dof = 0" in res.note and "increase n_samples" in res.note
+    p0 = probability_vector(d)[0]
+    assert res.p_value == pytest.approx(min(1.0, 5 * p0**5))  # Bonferroni over 5 tails
+
+
+def test_always_returned_rare_output_is_rejected_even_with_five_draws():
+    """The tester's example: a sampler that always returns the p = 0.003114 output."""
+    d = exactdp.PermuteAndFlip(2).distribution(PF_Q)
+    res = goodness_of_fit(lambda: 4, d, 5)
+    p4 = probability_vector(d)[4]
+    assert p4 == pytest.approx(0.003114, abs=1e-6)
+    # Pr[Bin(5, p4) >= 5] = p4**5, Bonferroni over the 5 per-output tests
+    assert res.p_value == pytest.approx(5 * p4**5, rel=1e-9)
+    assert res.p_value == pytest.approx(1.46e-12, rel=1e-2)
+    assert res.verdict == "rejected" and res.statistic == 5.0
+    assert res.p_value_rare == res.p_value
+
+
+def test_huge_min_expected_does_not_pass_anything():
+    d = exactdp.PermuteAndFlip(2).distribution(PF_Q)
+    good = goodness_of_fit(d.sample, d, 1000, rng=3, min_expected=1e9)
+    assert good.verdict == "inconclusive" and not good.consistent
+    bad = goodness_of_fit(lambda size: np.full(size, 4), d, 1000, min_expected=1e9)
+    assert bad.verdict == "rejected"
+    # always the likeliest output: Pr[Bin(1000, .885) = 1000] = .885**1000 ~ 1e-53
+    top = goodness_of_fit(lambda size: np.zeros(size, int), d, 1000, min_expected=1e9)
+    assert top.verdict == "rejected" and top.p_value < 1e-40
+
+
+def test_too_few_draws_to_ever_reject_is_inconclusive():
+    """Two cells, 5 draws: the largest chi-square is 5 (p = 0.0253 > alpha)."""
+    res = goodness_of_fit(lambda size: np.zeros(size, int), [0.5, 0.5], 5, min_expected=1)
+    assert res.dof == 1 and res.verdict == "inconclusive"
+    assert res.min_p_value == pytest.approx(scipy.stats.chi2.sf(5.0, 1))
+    assert res.p_value == pytest.approx(res.min_p_value)  # this sample is the extreme one
+    assert "cannot reject" in res.note
+    # at alpha = 0.05 the same test has power, and this extreme sample is rejected
+    res = goodness_of_fit(lambda size: np.zeros(size, int), [0.5, 0.5], 5, min_expected=1,
+                          alpha=0.05)
+    assert res.verdict == "rejected"
+    # 10 draws can reach p = chi2.sf(10, 1) = 0.0016 < 0.01: a real test, consistent
+    res = goodness_of_fit(lambda size: np.array([0, 1] * 5), [0.5, 0.5], 10)
+    assert res.verdict == "consistent"
+    assert res.min_p_value == pytest.approx(scipy.stats.chi2.sf(10.0, 1))
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    st.lists(st.integers(1, 20), min_size=2, max_size=5),
+    st.integers(1, 40),
+    st.sampled_from(["chi2", "gtest"]),
+)
+def test_min_p_value_is_attained_and_is_a_floor(weights, n_samples, test):
+    """Brute force over the extreme samples (all draws one output) and a random one."""
+    p = np.array(weights, float) / sum(weights)
+    floor = None
+    for r in range(p.size):
+        res = goodness_of_fit(lambda size, r=r: np.full(size, r), p, n_samples, test=test)
+        assert res.p_value >= res.min_p_value * (1 - 1e-9)
+        floor = res.min_p_value if floor is None else floor
+        assert res.min_p_value == pytest.approx(floor)  # depends on the cells only
+        if res.verdict == "inconclusive":
+            assert res.min_p_value >= 0.01 or res.dof == 0
+    extremes = [
+        goodness_of_fit(lambda size, r=r: np.full(size, r), p, n_samples, test=test).p_value
+        for r in range(p.size)
+    ]
+    assert min(extremes) == pytest.approx(floor, rel=1e-9, abs=1e-300)
+
+
+def test_rng_validation_and_as_generator():
+    d = exactdp.PermuteAndFlip(2).distribution(PF_Q)
+    for bad in ["x", True, False, np.bool_(True), -1, 1.5, np.random.RandomState(0), [1]]:
+        with pytest.raises(ValueError, match=r"goodness_of_fit: rng must be .*got"):
+            goodness_of_fit(d.sample, d, 100, rng=bad)
+        with pytest.raises(ValueError, match=r"myfunc: rng"):
+            as_generator(bad, func="myfunc")
+    gen = np.random.default_rng(5)
+    assert as_generator(gen) is gen
+    assert isinstance(as_generator(None), np.random.Generator)
+    a = as_generator(np.random.SeedSequence(9)).integers(0, 2**62, 3)
+    b = np.random.default_rng(np.random.SeedSequence(9)).integers(0, 2**62, 3)
+    assert (a == b).all()
+    assert (as_generator(np.int64(4)).random(2) == np.random.default_rng(4).random(2)).all()
+    # a SeedSequence and an equivalent int seed give the same audit
+    r1 = goodness_of_fit(d.sample, d, 500, rng=np.random.SeedSequence(4))
+    r2 = goodness_of_fit(d.sample, d, 500, rng=4)
+    assert r1 == r2
 
 
 def test_observed_zero_probability_output_is_an_immediate_rejection():

@@ -69,3 +69,33 @@ def test_report_runs(capsys):
     # buyers, eps = 1: PF's loss on (3,4,3,2,2) vs (3,3,2,1,1) is exactly eps/2
     pf_line = next(ln for ln in out.splitlines() if ln.strip().startswith("PF"))
     assert "loss D vs D' 0.5;" in pf_line
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["table", "--digits", "abc", "--scores", "1,2"],
+        ["table", "--scores", "1,2", "--format", "html"],
+        ["table"],
+        ["table", "--scores", "1,2", "--example", "pricing"],
+        ["table", "--scores", "1,2", "--neighbour"],
+        ["table", "--scores", "1,2", "--score", "revenue"],
+        ["table", "--scores", "__import__('os').system('echo PWNED'),1"],
+        ["table", "--scores", "1,2", "--epsilon", "10**10**10"],
+    ],
+)
+def test_usage_errors_are_one_line_too(capsys, argv):
+    with pytest.raises(SystemExit) as info:
+        code = main(argv)
+        raise SystemExit(code)
+    out, err = capsys.readouterr()
+    assert info.value.code == 2
+    assert err.startswith("exactdp: error:") and err.count("\n") == 1
+    assert out == "" and err.count("PWNED") <= 1  # only the echo of the refused text
+
+
+def test_huge_scores_stay_readable(capsys):
+    code, out, _ = run(capsys, "table", "--scores", "1e300,0", "--no-exact")
+    assert code == 0
+    assert "1.00000e+300" in out and "exp(-5.0e+299)" in out
+    assert max(len(line) for line in out.splitlines()) < 80

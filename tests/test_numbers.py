@@ -54,7 +54,7 @@ def test_numpy_float_warns():
         (-float("inf"), "finite"),
         (True, "boolean"),
         (1 + 2j, "complex"),
-        ("abc", "number"),
+        ("abc", "unknown name"),
         ("", "empty"),
         ("1/0", "finite"),
         ("oo", "finite"),
@@ -99,3 +99,44 @@ def test_mechanisms_validate_parameters():
     with pytest.raises(ValueError, match="monotone"):
         PermuteAndFlip(1, monotone="yes")
     assert PermuteAndFlip("0.5").epsilon == sympy.Rational(1, 2)
+
+
+@pytest.mark.parametrize(
+    "text, fragment",
+    [
+        ("__import__('os').system('echo PWNED')", "may be called"),
+        ("().__class__.__bases__", "Attribute"),
+        ("10**10**10", "nested powers"),
+        ("10**1000000", "too large"),
+        ("x", "unknown name"),
+        ("[1]", "List"),
+        ("lambda: 1", "Lambda"),
+        ("1" * 3000, "longer than"),
+        ("exp(x=1)", "keyword"),
+    ],
+)
+def test_strings_cannot_run_code_or_hang(text, fragment, capfd):
+    with pytest.raises(ValueError, match=fragment):
+        exact_number(text, "scores", 0)
+    assert "PWNED" not in capfd.readouterr().out
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("1e400", sympy.Integer(10) ** 400),
+        ("2**-3", sympy.Rational(1, 8)),
+        ("exp(1000)", sympy.exp(1000)),
+        ("sqrt(2)/2", sympy.sqrt(2) / 2),
+        ("ln(3/2)", sympy.log(sympy.Rational(3, 2))),
+        (" 7 ", sympy.Integer(7)),
+    ],
+)
+def test_safe_parser_keeps_exact_forms(text, expected):
+    assert exact_number(text) == expected
+
+
+def test_float_warning_counts_only_floats():
+    with pytest.warns(ExactConversionWarning, match="1 float input"):
+        probs = PermuteAndFlip(1).distribution([0.1, 0, -1]).probabilities
+    assert len(probs) == 3

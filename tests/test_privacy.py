@@ -338,3 +338,171 @@ def test_pf_equals_rnm_exp_loss_and_respects_epsilon(q, data):
     assert float(pf) <= 1 + 1e-15
     em = privacy_loss(exactdp.ExponentialMechanism(1), q, q2)
     assert float(em) <= 1 + 1e-15
+
+
+# ----------------------------------------------------------------- huge score gaps (sparse)
+HUGE = 10**300
+
+
+def _timed(func, *args, **kwargs):
+    import time
+
+    t = time.perf_counter()
+    out = func(*args, **kwargs)
+    return out, time.perf_counter() - t
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("gap", [HUGE, -1e300, 10**7], ids=["1e300-int", "1e300-float", "1e7"])
+def test_huge_gap_loss_is_exact_and_fast(gap):
+    """The tester's pair: PF(1), (0, -g) vs (1, -g). Output 1 has ratio exactly e^{1/2}.
+
+    (Before the sparse engine: 1e300 exhausted memory, 1e7 ran for minutes.)
+    """
+    g = abs(gap) if isinstance(gap, int) else gap
+    lo = -g if isinstance(g, int) else gap
+    res, seconds = _timed(privacy_loss, exactdp.PermuteAndFlip(1), [0, lo], [1, lo])
+    assert res.value == R(1, 2) and res.output == 1 and res.direction == 1
+    assert res.ratios[1] == sympy.exp(R(1, 2))
+    assert float(res.ratios[0]) == 1.0  # (1 - p/2)/(1 - p e^{-1/2}/2), p = e^{-g/2}
+    assert seconds < 3
+
+
+def test_huge_gap_check_dp_and_other_mechanisms():
+    pf = exactdp.PermuteAndFlip(1)
+    pair = ([0, -HUGE], [1, -HUGE])
+    assert check_dp(pf, *pair, epsilon=R(1, 2)).holds
+    bad = check_dp(pf, *pair, epsilon=R(49, 100))
+    assert not bad.holds and bad.loss == R(1, 2) and bad.witness.output == 1
+    res, seconds = _timed(check_dp, pf, [0, -HUGE, 5])  # exhaustive vertex search, n = 3
+    assert res.holds and seconds < 10
+    # the item at -10**300 is invisible in floats: a gap of 100 (dense engine) gives the
+    # same loss to ~e^{-50}
+    ref = check_dp(pf, [0, -100, 5])
+    assert float(res.loss) == pytest.approx(float(ref.loss), rel=1e-15)
+    assert check_dp(pf, [0, -HUGE]).loss == 1
+    # EM, two items: ratio of output 1 is (1 + x^(g+1)) / (x (1 + x^g)), x = e^{-1/2}
+    em = privacy_loss(exactdp.ExponentialMechanism(1), *pair)
+    assert em.output == 1 and float(em) == pytest.approx(0.5, abs=1e-15)
+    # RNM with exponential noise is PF (Ding et al. 2021): the same exact loss
+    rnm = privacy_loss(exactdp.ReportNoisyMax(1, noise="exponential"), *pair)
+    assert rnm.value == R(1, 2)
+    # symbolic epsilon: sparse signs on (0, 1) by Descartes' rule
+    assert privacy_loss(exactdp.PermuteAndFlip(EPS), *pair).value == EPS / 2
+
+
+def test_huge_gap_certify_raises_clearly_and_quickly():
+    (_, seconds) = (None, 0.0)
+    with pytest.raises(ValueError, match="certify_dp: .*DENSE_DEGREE_LIMIT"):
+        _, seconds = _timed(certify_dp, exactdp.PermuteAndFlip(1), [0, -HUGE], [1, -HUGE])
+    assert seconds < 3
+
+
+def test_huge_gap_with_log_epsilon_raises_clearly():
+    with pytest.raises(ValueError, match="privacy_loss: epsilon = log"):
+        privacy_loss(exactdp.PermuteAndFlip(sympy.log(2)), [0, -HUGE], [1, -HUGE])
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    st.lists(st.integers(-3, 3), min_size=2, max_size=3),
+    st.data(),
+    st.sampled_from(["pf", "em", "rnm"]),
+)
+def test_sparse_engine_agrees_with_dense_engine(q, data, which):
+    """Force the sparse engine on small gaps (limit 0) and compare with the dense one."""
+    import exactdp.analysis.privacy as priv
+
+    eps = R(2, 3)
+    mech = {
+        "pf": exactdp.PermuteAndFlip(eps),
+        "em": exactdp.ExponentialMechanism(eps),
+        "rnm": exactdp.ReportNoisyMax(eps, noise="exponential"),
+    }[which]
+    moves = data.draw(st.lists(st.integers(-1, 1), min_size=len(q), max_size=len(q)))
+    q2 = [a + b for a, b in zip(q, moves, strict=True)]
+    dense = privacy_loss(mech, q, q2)
+    dense_check = check_dp(mech, q)
+    saved = priv.DENSE_DEGREE_LIMIT
+    priv.DENSE_DEGREE_LIMIT = 0
+    try:
+        if max(q) != min(q):
+            engine = priv._make_engine(mech, [priv._sv(q, "scores")], "test")
+            assert isinstance(engine, priv._SparseXEngine)
+        sparse = privacy_loss(mech, q, q2)
+        sparse_check = check_dp(mech, q)
+        try:
+            sym = privacy_loss(mech.with_epsilon(EPS), q, q2)
+        except ValueError as exc:  # not decided by Descartes' rule: said, not guessed
+            assert "Descartes" in str(exc)
+            sym = None
+    finally:
+        priv.DENSE_DEGREE_LIMIT = saved
+    # the sparse engine cancels only monomial factors, so compare values at 60 digits
+    assert _close(dense.value, sparse.value)
+    assert dense.output == sparse.output or _same(dense.value, 0)
+    for a, b in zip(dense.ratios, sparse.ratios, strict=True):
+        assert _close(a, b)
+    assert dense_check.holds == sparse_check.holds
+    assert _close(dense_check.loss, sparse_check.loss)
+    if sym is not None and sym.output is not None:
+        assert _close(sym.value.subs(EPS, eps), dense.value)
+
+
+def _close(a, b) -> bool:
+    a, b = sympy.sympify(a), sympy.sympify(b)
+    if a.has(sympy.oo, sympy.nan) or b.has(sympy.oo, sympy.nan):
+        return a == b
+    return _same(a, b) or abs(sympy.N(a - b, 60)) < sympy.Float(10) ** -45
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 12), st.integers(-4, 4)), min_size=1, max_size=6))
+def test_sparse_unit_sign_agrees_with_root_isolation(terms):
+    """Descartes / partial-sum rules vs exact root isolation (algebra.sign_on_unit_interval)."""
+    import flint
+
+    from exactdp.algebra import sign_on_unit_interval
+    from exactdp.analysis.privacy import _sparse_unit_sign
+
+    coeffs: dict[int, int] = {}
+    for e, c in terms:
+        coeffs[e] = coeffs.get(e, 0) + c
+    items = sorted((e, sympy.Integer(c)) for e, c in coeffs.items() if c)
+    if not items:
+        return
+    dense = flint.fmpq_poly([coeffs.get(k, 0) for k in range(max(coeffs) + 1)])
+    truth = sign_on_unit_interval(dense).constant_sign
+    try:
+        got = _sparse_unit_sign(items)
+    except ValueError:
+        return  # undecided is allowed (and said); a wrong answer is not
+    assert got == truth
+
+
+def test_sparse_unit_sign_examples():
+    from exactdp.analysis.privacy import _sparse_unit_sign
+
+    Z = sympy.Integer
+    A = 10**300
+    # (1 - y)(-2 + y^A (1 + y)) = -2 + 2y + y^A - y^(A+2): double root at 1, < 0 inside
+    assert _sparse_unit_sign([(0, Z(-2)), (1, Z(2)), (A, Z(1)), (A + 2, Z(-1))]) == -1
+    assert _sparse_unit_sign([(0, Z(1)), (A, Z(-1))]) == 1  # 1 - y^A
+    assert _sparse_unit_sign([(0, Z(1)), (A, Z(-3))]) is None  # 1 - 3 y^A changes sign
+    assert _sparse_unit_sign([(A, Z(2)), (A + 1, Z(1))]) == 1
+
+
+# ----------------------------------------------------------------- certificate: holds_at
+def test_holds_at_rejects_epsilon_not_positive():
+    cert = certify_dp(exactdp.PermuteAndFlip(1), [0, 0, -1])
+    assert cert.holds and cert.holds_at(1) and cert.holds_at(R(1, 1000))
+    for bad in (0, -1, R(-1, 2), "x", float("nan"), sympy.oo):
+        with pytest.raises(ValueError, match="holds_at: .*epsilon"):
+            cert.holds_at(bad)
+    # a failing certificate answers per epsilon, exactly
+    wrong = certify_dp(wrong_permute_and_flip(1), [0, -1], [1, -2])
+    intervals = wrong.failing_epsilon_intervals
+    assert intervals != sympy.EmptySet
+    inside = next(iter(exactdp.analysis.privacy._intervals(intervals)))
+    mid = (inside.start + min(inside.end, inside.start + 2)) / 2
+    assert not wrong.holds_at(sympy.nsimplify(mid))

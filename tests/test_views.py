@@ -144,3 +144,31 @@ def test_gaussian_balls_two_items_closed_form():
         assert b.contains(flint.arb(str(lose)))
     finally:
         flint.ctx.prec = old
+
+
+@pytest.mark.parametrize("key", ["EM", "PF", "RNM-Exp", "RNM-Gumbel"])
+def test_float_view_beyond_the_float_range_of_epsilon(key):
+    # eps = 1e400 and a gap of 1e-400: the scaled gap is 1/2 (c = 2), exactly representable
+    d = MECHS[key]("1e400").distribution([0, "-1e-400"])
+    ref = [float(v) for v in d.evalf(20)]
+    assert d.to_numpy() == pytest.approx(ref, rel=1e-14)
+    tiny = MECHS[key]("1e-400").distribution([0, 1, 2]).to_numpy()
+    assert tiny == pytest.approx([1 / 3] * 3, rel=1e-14)
+
+
+@pytest.mark.parametrize("bad", [0, -1, 10**6, 2.5, "30", True])
+def test_evalf_dps_bounds(bad):
+    with pytest.raises(ValueError, match="dps"):
+        PermuteAndFlip(1).distribution([0, 1]).evalf(bad)
+
+
+def test_evalf_accepts_sympy_and_numpy_integers():
+    d = PermuteAndFlip(1).distribution([0, 1])
+    assert d.evalf(sympy.Integer(20)) == d.evalf(np.int64(20))
+
+
+def test_pmf_bad_index_is_a_value_error():
+    d = PermuteAndFlip(1).distribution([0, 1])
+    for bad in (2, -1, 1.0, True):
+        with pytest.raises(ValueError, match="output index"):
+            d.pmf(bad)

@@ -47,6 +47,7 @@ from functools import cached_property
 import flint
 import mpmath
 import sympy
+from sympy.polys.rings import ring
 
 from ..algebra import (
     UnitIntervalSign,
@@ -58,8 +59,9 @@ from ..algebra import (
     verify_sign_analysis,
     xform_from_probabilities,
 )
-from ..numbers import exact_number
+from ..numbers import exact_epsilon, exact_number
 from ..scores import ScoreVector, as_scores
+from ..xform import DENSE_DEGREE_LIMIT
 
 __all__ = [
     "PrivacyLoss",
@@ -334,6 +336,114 @@ def _poly_pair(form: sympy.Expr, x: sympy.Symbol, power: int):
     return pn, pd
 
 
+def _terms(expr: sympy.Expr, x: sympy.Symbol) -> dict[int, flint.fmpq] | None:
+    """``expr`` as a sparse Laurent polynomial ``{exponent: coefficient}`` in ``x``.
+
+    Works on the expression tree (sums, products, integer powers), never on a dense
+    coefficient list, so ``x**(2*10**300)`` costs one term. None if ``expr`` is not a
+    Laurent polynomial in ``x`` with rational coefficients.
+    """
+    if expr.is_Rational:
+        return {0: flint.fmpq(int(expr.p), int(expr.q))} if expr != 0 else {}
+    if expr == x:
+        return {1: flint.fmpq(1)}
+    if expr.is_Add:
+        out: dict[int, flint.fmpq] = {}
+        for arg in expr.args:
+            t = _terms(arg, x)
+            if t is None:
+                return None
+            for e, c in t.items():
+                v = out.get(e, 0) + c
+                if v == 0:
+                    out.pop(e, None)
+                else:
+                    out[e] = v
+        return out
+    if expr.is_Mul:
+        out = {0: flint.fmpq(1)}
+        for arg in expr.args:
+            t = _terms(arg, x)
+            if t is None:
+                return None
+            out = _terms_mul(out, t)
+        return out
+    if expr.is_Pow and expr.exp.is_Integer:
+        k = int(expr.exp)
+        if expr.base == x:
+            return {k: flint.fmpq(1)}
+        base = _terms(expr.base, x)
+        if base is None:
+            return None
+        if len(base) == 1:
+            (e, c), = base.items()
+            if c == 0:
+                return None
+            return {e * k: c**k}
+        if k < 0 or k > 64:
+            return None
+        out = {0: flint.fmpq(1)}
+        for _ in range(k):
+            out = _terms_mul(out, base)
+        return out
+    return None
+
+
+def _terms_mul(a: dict, b: dict) -> dict:
+    out: dict[int, flint.fmpq] = {}
+    for ea, ca in a.items():
+        for eb, cb in b.items():
+            v = out.get(ea + eb, 0) + ca * cb
+            if v == 0:
+                out.pop(ea + eb, None)
+            else:
+                out[ea + eb] = v
+    return out
+
+
+def _max_exponent(expr: sympy.Expr, x: sympy.Symbol) -> int:
+    """Largest ``|k|`` of a power ``x**k`` in the expression tree (1 for a bare x)."""
+    best = 1 if expr.has(x) else 0
+    for p in expr.atoms(sympy.Pow):
+        if p.base == x and p.exp.is_Integer:
+            best = max(best, abs(int(p.exp)))
+    return best
+
+
+def _form_terms(form: sympy.Expr, x: sympy.Symbol, power: int):
+    """``(num, den, direct)``: sparse term dicts in ``y`` (``x = y**power``), or None.
+
+    ``direct`` is True when ``sympy.fraction(form)`` already gave two polynomials (the
+    case in which :func:`_poly_pair` gives the same pair without ``cancel``).
+    """
+    form = sympy.sympify(form)
+    for direct in (True, False):
+        num, den = sympy.fraction(form if direct else sympy.together(form))
+        tn, td = _terms(num, x), _terms(den, x)
+        if tn is not None and td is not None and td:
+            low = min(list(tn) + list(td))
+            shift = -low if low < 0 else 0
+            return (
+                {(e + shift) * power: c for e, c in tn.items()},
+                {(e + shift) * power: c for e, c in td.items()},
+                direct and shift == 0,
+            )
+    return None
+
+
+def _dense(t: dict) -> flint.fmpq_poly:
+    if not t:
+        return flint.fmpq_poly([0])
+    coeffs = [flint.fmpq(0)] * (max(t) + 1)
+    for e, c in t.items():
+        coeffs[e] = c
+    return flint.fmpq_poly(coeffs)
+
+
+def _fmpq_poly_terms(p: flint.fmpq_poly) -> dict[int, flint.fmpq]:
+    return {k: c for k, c in enumerate(p.coeffs()) if c != 0}
+
+
 def _spread(p: flint.fmpq_poly, m: int) -> flint.fmpq_poly:
     coeffs = p.coeffs()
     out = [flint.fmpq(0)] * ((len(coeffs) - 1) * m + 1) if coeffs else []
@@ -425,6 +535,14 @@ class _XEngine:
         return exact_sign(self.to_sympy(R) - sympy.exp(claim))
 
     def to_sympy(self, R) -> sympy.Expr:
+        if max(R[0].degree(), R[1].degree()) > _SYMPY_DEGREE:
+            # high degree: reduce by the flint gcd and build only the non-zero terms
+            # (sympy's dense Poly / cancel cost seconds at degree 10**5)
+            g = R[0].gcd(R[1])
+            num, den = R[0] // g, R[1] // g
+            return _terms_value(
+                _fmpq_poly_terms(num), _fmpq_poly_terms(den), self.eps, self.N
+            )
         u = fmpq_poly_to_sympy(R[0], Y).as_expr()
         v = fmpq_poly_to_sympy(R[1], Y).as_expr()
         r = sympy.cancel(u / v)
@@ -459,6 +577,243 @@ class _XEngine:
                 raise ValueError(
                     f"{func}: probability {r} of {name} on {scores} is negative"
                 )
+
+
+#: Above this degree the dense engine converts results to sympy term by term.
+_SYMPY_DEGREE = 2000
+
+_SPARSE_RING, _SPARSE_Y = ring("y", sympy.QQ)
+
+
+def _sparse(t: dict):
+    """A term dict ``{exponent: fmpq}`` as an element of the sparse ring ``QQ[y]``."""
+    QQ = _SPARSE_RING.domain
+    return _SPARSE_RING.from_dict(
+        {(int(e),): QQ(int(c.p), int(c.q)) for e, c in t.items() if c != 0}
+    )
+
+
+def _sparse_items(f) -> list[tuple[int, sympy.Rational]]:
+    """Terms of a sparse ring element, by increasing exponent, coefficients as Rationals."""
+    out = []
+    for (e,), c in f.terms():
+        p, q = (c.p, c.q) if hasattr(c, "p") else (c.numerator, c.denominator)
+        out.append((int(e), sympy.Rational(int(p), int(q))))
+    return sorted(out)
+
+
+def _terms_value(num: dict, den: dict, eps: sympy.Expr, N: int) -> sympy.Expr:
+    """``num(y)/den(y)`` at ``y = exp(-eps/N)``, from term dicts, without expanding.
+
+    The common power of ``y`` and a single-term denominator are divided out, and a
+    numerator that is ``c * y**k`` times the denominator gives ``c * exp(-k*eps/N)``; no
+    other common factor is cancelled (a sparse gcd at degree 10**300 is out of reach), so
+    the expression may be unsimplified but is exact.
+    """
+
+    def rat(c) -> sympy.Rational:
+        p, q = (c.p, c.q) if hasattr(c, "p") else (c.numerator, c.denominator)
+        return sympy.Rational(int(p), int(q))
+
+    num = {e: rat(c) for e, c in num.items() if c != 0}
+    den = {e: rat(c) for e, c in den.items() if c != 0}
+    if not num:
+        return sympy.Integer(0)
+    if len(num) == len(den):
+        # num = c * y**k * den (checked term by term): the value is one exp
+        pairs = list(zip(sorted(num.items()), sorted(den.items()), strict=True))
+        (e0, c0), (f0, d0) = pairs[0]
+        if all(e - f == e0 - f0 and c * d0 == d * c0 for (e, c), (f, d) in pairs):
+            k = e0 - f0
+            return (c0 / d0) * (sympy.exp(-eps * k / N) if k else sympy.Integer(1))
+    low = min(list(num) + list(den))
+    if len(den) == 1:
+        (e0, c0), = den.items()
+        num = {e - e0: c / c0 for e, c in num.items()}
+        den = {0: sympy.Integer(1)}
+    else:
+        num = {e - low: c for e, c in num.items()}
+        den = {e - low: c for e, c in den.items()}
+
+    def value(t: dict) -> sympy.Expr:
+        return sympy.Add(*[c * sympy.exp(-eps * e / N) if e else c for e, c in sorted(t.items())])
+
+    return value(num) / value(den)
+
+
+class _SparseXEngine(_XEngine):
+    """The x-form engine on sparse polynomials (degree above ``DENSE_DEGREE_LIMIT``).
+
+    Polynomials in ``y = exp(-eps/N)`` are elements of sympy's sparse ring ``QQ[y]``
+    (a dict of exponents), so ``y**(2*10**300)`` is one term. Signs:
+
+    - numeric epsilon: the lowest power of ``y`` is factored out and the rest is evaluated
+      in ball arithmetic at rising precision, each ``y**k`` as ``exp(-k*eps/N)`` with
+      ``log2(k)`` guard bits; for algebraic epsilon ``y`` is transcendental, so a non-zero
+      polynomial is never 0 at ``y`` and the loop ends;
+    - symbolic epsilon (sign on all of ``(0, 1)``): Descartes' rule of signs on the
+      sparse coefficient sequence (no variation: constant sign; one variation: the single
+      positive root lies in ``(0, 1)`` iff the signs at ``0+`` and ``1`` differ), and the
+      intermediate value theorem when the signs at ``0+`` and ``1`` differ; anything else
+      raises ValueError (give a numeric epsilon).
+    """
+
+    kind = "x-form"
+    sparse = True
+    func = "privacy analysis"
+
+    def __init__(self, eps: sympy.Expr, N: int, probs: list[list[tuple]]):
+        super().__init__(eps, N, probs)
+        # y**k must stay exp(-k*eps/N) in sympy: for eps = log(2) sympy would turn it into
+        # 2**(-k/N) and try to compute that power for k ~ 10**300
+        if not self.symbolic and not isinstance(sympy.exp(-eps * 3 / N), sympy.exp):
+            raise ValueError(
+                f"epsilon = {eps}: sympy rewrites y**k = exp(-k*epsilon/{N}) as a power "
+                f"(y = {self.y_value}) that it would expand for the score gaps above "
+                f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT} here; use a rational epsilon "
+                "(or smaller gaps)"
+            )
+
+    def _y_power(self, k: int, prec: int) -> flint.arb:
+        """Ball of ``y**k = exp(-k*eps/N)`` with relative accuracy about ``2**-prec``."""
+        guard = prec + max(int(k).bit_length(), 1) + 32
+        old = flint.ctx.prec
+        flint.ctx.prec = guard
+        try:
+            return (to_arb(-self.eps / self.N, guard) * k).exp()
+        finally:
+            flint.ctx.prec = old
+
+    def sign(self, f) -> int | None:
+        if not f:
+            return 0
+        items = _sparse_items(f)
+        if self.symbolic:
+            try:
+                return _sparse_unit_sign(items)
+            except ValueError as exc:
+                raise ValueError(f"{self.func}: {exc}") from exc
+        low = items[0][0]
+        prec = 96
+        while prec <= 1 << 15:
+            old = flint.ctx.prec
+            try:
+                parts = [
+                    (c, self._y_power(e - low, prec) if e != low else flint.arb(1))
+                    for e, c in items
+                ]
+                flint.ctx.prec = prec
+                total = flint.arb(0)
+                for c, yk in parts:
+                    total += flint.arb(flint.fmpq(int(c.p), int(c.q))) * yk
+            finally:
+                flint.ctx.prec = old
+            if total > 0:
+                return 1
+            if total < 0:
+                return -1
+            prec *= 2
+        raise ValueError(
+            f"{self.func}: sign of a sparse polynomial of degree {items[-1][0]} at "
+            f"y = exp(-{self.eps}/"
+            f"{self.N}) not decided at {1 << 15} bits (epsilon = {self.eps} is not known to "
+            "be algebraic, so the value may be exactly 0)"
+        )
+
+    def cmp_exp(self, R, claim: sympy.Expr) -> int | None:
+        t = sympy.simplify(claim / self.eps) * self.N
+        if t.is_Integer and t >= 0:
+            mono = _SPARSE_Y ** int(t)
+            return self.sign(mono * R[0] - R[1])
+        return exact_sign(self.to_sympy(R) - sympy.exp(claim))
+
+    def to_sympy(self, R) -> sympy.Expr:
+        num = {e: c for (e,), c in R[0].terms()}
+        den = {e: c for (e,), c in R[1].terms()}
+        return _terms_value(num, den, self.eps, self.N)
+
+    def check_normalised(self, i: int, func: str, name: str, scores) -> None:
+        num, den = _SPARSE_RING.zero, _SPARSE_RING.one
+        for a, b in self.probs[i]:
+            if b == den:
+                num = num + a
+            else:
+                num, den = num * b + a * den, den * b
+        if num != den:
+            total = self.to_sympy((num, den))
+            raise ValueError(
+                f"{func}: the probabilities of {name} on {scores} do not sum to 1 (sum = "
+                f"{total}); not a probability distribution"
+            )
+        for r, (a, b) in enumerate(self.probs[i]):
+            sa, sb = self.sign(a), self.sign(b)
+            if sb in (None, 0) or sa is None or sa * sb < 0:
+                raise ValueError(
+                    f"{func}: probability {r} of {name} on {scores} is negative (or its "
+                    "denominator vanishes) for some epsilon"
+                )
+
+
+def _sparse_unit_sign(items: list[tuple[int, sympy.Rational]]) -> int | None:
+    """Sign of a non-zero sparse polynomial on ``(0, 1)``; None if it changes there.
+
+    ``items``: ``(exponent, coefficient)`` by increasing exponent, coefficients non-zero.
+    With ``s0`` the sign at ``0+`` (lowest term) and ``f(1)`` the coefficient sum:
+
+    - no sign variation in the coefficients: no positive root (Descartes), sign ``s0``;
+    - ``f(1)`` of sign ``-s0``: a root inside (intermediate value theorem): None;
+    - ``f(1)`` of sign ``s0`` and one variation: the only positive root is beyond 1;
+    - ``f(1) = 0``: ``f = (1 - y) g`` where g's coefficients are the partial sums ``S_j``
+      of f's (piecewise constant between exponents, so computed sparsely). If they do
+      not vary in sign, g has no positive root: sign ``s0``. If they vary once, g has
+      exactly one positive root, which lies in ``(0, 1)`` iff
+      ``g(1) = sum_j S_j`` has sign ``-s0``; otherwise the sign on ``(0, 1)`` is ``s0``.
+
+    Raises
+    ------
+    ValueError
+        If these rules do not decide it.
+
+    References
+    ----------
+    Descartes' rule of signs; G. Polya and G. Szego, Problems and Theorems in Analysis II,
+    Part V, Problems 36-38 (partial sums and roots in (0, 1)).
+    """
+
+    def sgn(v) -> int:
+        return int(bool(v > 0)) - int(bool(v < 0))
+
+    def variations(values) -> int:
+        signs = [sgn(v) for v in values if v != 0]
+        return sum(1 for a, b in itertools.pairwise(signs) if a != b)
+
+    s0 = sgn(items[0][1])
+    if variations(c for _, c in items) == 0:
+        return s0
+    partial = []
+    run = sympy.Integer(0)
+    for _, c in items:
+        run += c
+        partial.append(run)
+    s1 = sgn(partial[-1])
+    if s1 == -s0:
+        return None
+    if s1 == s0 and variations(c for _, c in items) == 1:
+        return s0
+    if s1 == 0 and variations(partial) == 0:
+        return s0  # g has no positive root
+    if s1 == 0 and variations(partial) == 1:
+        g1 = sum(
+            (partial[i] * (items[i + 1][0] - items[i][0]) for i in range(len(items) - 1)),
+            sympy.Integer(0),
+        )
+        return None if sgn(g1) == -s0 else s0
+    raise ValueError(
+        "the sign on (0, 1) of a sparse polynomial with "
+        f"{len(items)} terms and degree {items[-1][0]} (score gaps above "
+        f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}) is not decided by Descartes' rule; "
+        "give a numeric epsilon"
+    )
 
 
 class _GenericEngine:
@@ -820,13 +1175,68 @@ def _needs_balls(dists: Sequence) -> bool:
     return missing and all(hasattr(d, "evalf_balls") for d in dists)
 
 
+def _xform_probs(xforms: list, func: str, dense_only: bool):
+    """``(N, probs, degree, sparse)`` of the x-form engine for these x-forms.
+
+    The degree in ``y`` decides the representation: up to
+    :data:`exactdp.xform.DENSE_DEGREE_LIMIT` dense flint ``fmpq_poly`` pairs, beyond it
+    sparse sympy ring elements (a gap of 10**300 is one term, not 10**300 coefficients).
+    """
+    N = 1
+    for _, _, kappa in xforms:
+        N = math.lcm(N, int(kappa.q))
+    powers = [int(N * kappa) for _, _, kappa in xforms]
+    terms = [
+        [_form_terms(f, x, pw) for f in forms]
+        for (x, forms, _), pw in zip(xforms, powers, strict=True)
+    ]
+    degree = 0
+    for (x, forms, _), pw, ts in zip(xforms, powers, terms, strict=True):
+        for f, t in zip(forms, ts, strict=True):
+            if t is None:
+                degree = max(degree, _max_exponent(sympy.sympify(f), x) * pw)
+            else:
+                degree = max([degree, *t[0], *t[1]])
+    if degree <= DENSE_DEGREE_LIMIT:
+        probs = [
+            [
+                (_dense(t[0]), _dense(t[1])) if t is not None and t[2] else _poly_pair(f, x, pw)
+                for f, t in zip(forms, ts, strict=True)
+            ]
+            for (x, forms, _), pw, ts in zip(xforms, powers, terms, strict=True)
+        ]
+        return N, probs, degree, False
+    if dense_only:
+        raise ValueError(
+            f"{func}: the score gaps make the probabilities polynomials of degree {degree} in "
+            f"y = exp(-epsilon/{N}), above exactdp.xform.DENSE_DEGREE_LIMIT = "
+            f"{DENSE_DEGREE_LIMIT}; exact root isolation on (0, 1) needs dense polynomials, "
+            "so no certificate for every epsilon is given for such gaps. Use privacy_loss or "
+            "check_dp at a numeric epsilon (exact, sparse arithmetic)"
+        )
+    if any(t is None for ts in terms for t in ts):
+        raise ValueError(
+            f"{func}: a probability is not a sparse rational function of "
+            f"y = exp(-epsilon/{N}) that exactdp can handle at degree {degree} "
+            f"(above DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT})"
+        )
+    probs = [[(_sparse(t[0]), _sparse(t[1])) for t in ts] for ts in terms]
+    return N, probs, degree, True
+
+
 def _make_engine(
-    mech: object, vectors: Sequence[ScoreVector], func: str, check: bool = True
+    mech: object,
+    vectors: Sequence[ScoreVector],
+    func: str,
+    check: bool = True,
+    dense_only: bool = False,
 ):
     """One engine holding the probabilities of ``mech`` on every vector.
 
-    The x-form engine when every probability is rational in ``exp(-eps/N)``, else the
-    generic (exact sympy) engine; the ball engine only when some distribution has no exact
+    The x-form engine when every probability is rational in ``exp(-eps/N)`` (dense flint
+    polynomials up to degree :data:`exactdp.xform.DENSE_DEGREE_LIMIT`, sparse ones beyond;
+    ``dense_only=True`` raises ValueError instead of going sparse), else the generic
+    (exact sympy) engine; the ball engine only when some distribution has no exact
     probabilities (``probabilities`` raises) and every one offers ``evalf_balls``.
     """
     eps = _epsilon(mech)
@@ -841,14 +1251,16 @@ def _make_engine(
                 break
             xforms.append(xf)
     if xforms is not None:
-        N = 1
-        for _, _, kappa in xforms:
-            N = math.lcm(N, int(kappa.q))
-        probs = [
-            [_poly_pair(f, x, int(N * kappa)) for f in forms] for x, forms, kappa in xforms
-        ]
+        N, probs, degree, sparse = _xform_probs(xforms, func, dense_only)
         if all(len(p) == v.n for p, v in zip(probs, vectors, strict=True)):
-            engine = _XEngine(eps, N, probs)
+            if sparse:
+                try:
+                    engine = _SparseXEngine(eps, N, probs)
+                except ValueError as exc:
+                    raise ValueError(f"{func}: {exc}") from exc
+                engine.func = func
+            else:
+                engine = _XEngine(eps, N, probs)
         else:
             xforms = None
     if xforms is None:
@@ -1402,8 +1814,26 @@ class DPCertificate:
         return sympy.Union(*sets) if sets else sympy.EmptySet
 
     def holds_at(self, epsilon: object) -> bool:
-        """True iff every condition holds at this epsilon (> 0)."""
-        e = exact_number(epsilon, "epsilon")
+        """True iff every condition holds at this epsilon.
+
+        Parameters
+        ----------
+        epsilon : exact positive number
+            Validated by :func:`exactdp.numbers.exact_epsilon`.
+
+        Raises
+        ------
+        ValueError
+            If epsilon is not a finite number > 0 (the certificate covers epsilon > 0 only).
+        """
+        try:
+            e = exact_epsilon(epsilon)
+        except ValueError as exc:
+            raise ValueError(f"DPCertificate.holds_at: {exc}") from exc
+        if e.free_symbols:
+            raise ValueError(
+                f"DPCertificate.holds_at: epsilon must be a number, got the symbol {epsilon!r}"
+            )
         return not any(
             exact_sign(e - iv.start) == 1 and exact_sign(iv.end - e) == 1
             for iv in _intervals(self.failing_epsilon_intervals)
@@ -1544,7 +1974,7 @@ def certify_dp(
         nbrs, _ = neighbours(mech, q, search)
     if not all(v.is_rational for v in nbrs):
         raise ValueError("certify_dp: neighbour must be rational (integers or fractions)")
-    engine = _make_engine(mech, [q] + nbrs, "certify_dp")
+    engine = _make_engine(mech, [q] + nbrs, "certify_dp", dense_only=True)
     if isinstance(engine, _BallEngine):
         raise ValueError(
             f"certify_dp: {_name(mechanism)} has no exact probabilities here (e.g. Gaussian "

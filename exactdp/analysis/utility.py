@@ -227,7 +227,9 @@ def error_ratio_study(
     Each vector's expected errors are computed exactly in float64 (no sampling of the
     mechanisms); only the score vectors are random. Vectors where A's error is 0 are skipped.
     """
-    gen = np.random.default_rng(rng)
+    from ..audit import as_generator
+
+    gen = as_generator(rng, "error_ratio_study")
     ratios, ea_all, eb_all = [], [], []
     for _ in range(int(trials)):
         q = np.asarray(draw(gen, n), dtype=float)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -18,19 +19,36 @@ if TYPE_CHECKING:
 __all__ = ["Mechanism", "RationalForm", "X", "ball"]
 
 
+def _arb_exact(v: mpmath.mpf):
+    """The mpf ``v`` as an exact arb (radius 0); needs enough working bits."""
+    import flint
+
+    man, exp = v.man_exp
+    return flint.arb(int(man)) * flint.arb(2) ** int(exp)
+
+
 def ball(mid: mpmath.mpf, rad: mpmath.mpf, dps: int):
-    """A python-flint ``arb`` ball containing ``[mid - rad, mid + rad]`` (both mpf)."""
+    """A python-flint ``arb`` ball containing ``[mid - rad, mid + rad]`` (both mpf).
+
+    Both numbers are converted exactly (mantissa times a power of two), so the ball is
+    rigorous whenever ``rad`` bounds the error of ``mid``.
+    """
     import flint
 
     old = flint.ctx.prec
     try:
-        flint.ctx.prec = int(dps * 3.33) + 64
-        with mpmath.workdps(dps + 10):
-            m = flint.arb(mpmath.nstr(mid, dps + 8, strip_zeros=False))
-            r = flint.arb(mpmath.nstr(rad, 10))
-        return flint.arb(m.mid(), (m.rad() + abs(r) * 1.01).upper())
+        with mpmath.workdps(dps + 20):  # mpf(...) of an mpf re-rounds to the context
+            if not isinstance(mid, mpmath.mpf):
+                mid = mpmath.mpf(mid)
+            rad = abs(rad) if isinstance(rad, mpmath.mpf) else abs(mpmath.mpf(rad))
+        bits = max(mid.man_exp[0].bit_length() if mid else 1, 1) + 64
+        flint.ctx.prec = max(int(dps * 3.33) + 64, bits)
+        m = _arb_exact(mid) if mid else flint.arb(0)
+        r = _arb_exact(rad) if rad else flint.arb(0)
+        return flint.arb(m.mid(), (m.rad() + r).upper())
     finally:
         flint.ctx.prec = old
+
 
 #: The symbol of the x-form, ``x = exp(-epsilon / (c * sensitivity * L))``, in ``(0, 1)``.
 X = sympy.Symbol("x", positive=True)
@@ -119,6 +137,7 @@ class Mechanism:
         return self.epsilon / (self.c * self.sensitivity)
 
     def _float_rate(self) -> float:
+        """``epsilon/(c*Delta)`` in float64 (``inf`` or 0 beyond the float range)."""
         if self.epsilon.free_symbols:
             raise ValueError(
                 f"{type(self).__name__}: epsilon is symbolic ({self.epsilon}); numeric views "
@@ -139,9 +158,27 @@ class Mechanism:
 
     # ------------------------------------------------------------------ scaled gaps
     def scaled_gaps_float(self, sv: ScoreVector) -> np.ndarray:
-        """``d_r = epsilon*(q* - q_r)/(c*Delta)`` as float64 (``inf`` where it overflows)."""
-        with np.errstate(over="ignore"):
-            return sv.gaps_float * self._float_rate()
+        """``d_r = epsilon*(q* - q_r)/(c*Delta)`` as float64 (``inf`` where it overflows).
+
+        The product is formed in float64 when the rate and the gaps are representable;
+        otherwise (epsilon beyond the float range, or exact gaps that underflow or overflow
+        float64 although their product does not) it is formed in mpmath and rounded once.
+        """
+        rate = self._float_rate()
+        gaps = sv.gaps_float
+        lossy = not (math.isfinite(rate) and rate > 0)
+        if not lossy and sv.kind != "float":
+            lossy = bool(np.any(np.isinf(gaps)))
+        if not lossy and sv.kind == "exact":  # a tiny exact gap may underflow to 0
+            lossy = any(gf == 0 and ge != 0 for gf, ge in zip(gaps, sv.gaps_exact, strict=True))
+        if not lossy:
+            with np.errstate(over="ignore"):
+                return gaps * rate
+        d = self.scaled_gaps_mp(sv, 20)
+        out = np.empty(len(d))
+        for i, v in enumerate(d):
+            out[i] = math.inf if v > mpmath.mpf("1e308") else float(v)
+        return out
 
     def scaled_gaps_mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
         """The scaled gaps in mpmath at ``dps`` (+guard) digits."""

@@ -136,7 +136,9 @@ class FunctionDistribution:
 
     def sample(self, size: int | None = None, rng=None):
         """Draw outputs from the float probabilities (for Monte Carlo cross-checks)."""
-        gen = np.random.default_rng(rng)
+        from ..audit import as_generator
+
+        gen = as_generator(rng, "sample")
         p = self.to_numpy()
         p = p / p.sum()
         if size is None:

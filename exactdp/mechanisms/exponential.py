@@ -13,6 +13,7 @@ import numpy as np
 import sympy
 
 from ..scores import ScoreVector
+from ..xform import coin
 from ._sampling import noisy_argmax
 from .base import Mechanism, RationalForm, X
 
@@ -25,9 +26,9 @@ def softmax_exact(mech: Mechanism, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
     if sv.is_rational:
         L, G = sv.integer_gaps()
         lam = rate / L
-        weights = [sympy.exp(-g * lam) if g else sympy.Integer(1) for g in G]
+        weights = [coin(g, lam) for g in G]
     else:
-        weights = [sympy.exp(-rate * g) if g != 0 else sympy.Integer(1) for g in sv.gaps_exact]
+        weights = [coin(g, rate) for g in sv.gaps_exact]
     total = sympy.Add(*weights)
     return tuple(w / total for w in weights)
 

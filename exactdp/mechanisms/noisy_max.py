@@ -113,10 +113,14 @@ class ReportNoisyMax(Mechanism):
         super().__post_init__()
 
     # ------------------------------------------------------------------ helpers
-    def _gaussian_z_mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
-        with mpmath.workdps(dps + 10):
-            s = mpmath.mpf(sympy.N(self.sigma, dps + 10))
-            return [g / s for g in sv.gaps_mp(dps + 10)]
+    def _gaussian_z(self, sv: ScoreVector) -> list[sympy.Expr]:
+        """Exact gaps in units of sigma: the engine reads them at the digits it needs (an
+        error delta in z moves a probability by about z^2 delta / 4, relatively)."""
+        if sv.kind == "float":  # floats by their exact binary values (no warning: numeric view)
+            q = [sympy.Rational(*float(v).as_integer_ratio()) for v in sv.raw]
+            top = max(q)
+            return [(top - v) / self.sigma for v in q]
+        return [g / self.sigma for g in sv.gaps_exact]
 
     # ------------------------------------------------------------------ views
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
@@ -149,8 +153,13 @@ class ReportNoisyMax(Mechanism):
             gens = generators_for(G, None, self.rate / L, x=X)
             forms = tuple(gens.to_expr(p) for p in rnm_exponential_ring(gens))
             return RationalForm(X, forms, self.x_value(L), L, G)
+        if self.noise == "gaussian":
+            raise ValueError(
+                "ReportNoisyMax(noise='gaussian'): no closed form exists, so there is no "
+                "rational form; use .evalf(dps) (quadrature with an error bound)"
+            )
         raise ValueError(
-            f"ReportNoisyMax(noise={self.noise!r}): the probabilities are not rational in "
+            "ReportNoisyMax(noise='laplace'): the probabilities are not rational in "
             "x = exp(-epsilon/(c*sensitivity*L)) (they contain terms such as "
             "epsilon*exp(-epsilon)); use .probabilities for the closed form"
         )
@@ -159,7 +168,7 @@ class ReportNoisyMax(Mechanism):
         if self.noise == "gaussian":
             from ..numeric.gaussian import gaussian_mp
 
-            return list(gaussian_mp(self._gaussian_z_mp(sv, dps), dps)[0])
+            return list(gaussian_mp(self._gaussian_z(sv), dps)[0])
         d = self.scaled_gaps_mp(sv, dps)
         if self.noise == "exponential":
             from ..numeric.pf_engine import pf_mp
@@ -176,10 +185,10 @@ class ReportNoisyMax(Mechanism):
     def _balls(self, sv: ScoreVector, dps: int) -> list:
         if self.noise != "gaussian":
             return super()._balls(sv, dps)
-        from ..numeric.gaussian import gaussian_mp
+        from ..numeric.gaussian import gaussian_mp_bounds
 
-        vals, bound = gaussian_mp(self._gaussian_z_mp(sv, dps), dps + 5)
-        return [ball(v, bound, dps) for v in vals]
+        vals, bounds = gaussian_mp_bounds(self._gaussian_z(sv), dps + 5)
+        return [ball(v, b, dps) for v, b in zip(vals, bounds, strict=True)]
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         if self.noise == "gaussian":
