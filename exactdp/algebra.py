@@ -29,6 +29,8 @@ from dataclasses import dataclass
 import flint
 import sympy
 
+from .numbers import safe_sympify
+
 __all__ = [
     "UnitIntervalSign",
     "as_fmpq_poly",
@@ -364,7 +366,7 @@ def to_arb(expr: sympy.Expr, prec: int = 128) -> flint.arb:
     old = flint.ctx.prec
     flint.ctx.prec = prec
     try:
-        return _arb(sympy.sympify(expr))
+        return _arb(safe_sympify(expr))
     finally:
         flint.ctx.prec = old
 
@@ -492,7 +494,7 @@ def xform_from_probabilities(
     ValueError
         If the probabilities are not of this form (RNM-Laplace contains ``epsilon*exp(..)``).
     """
-    probs = [sympy.sympify(p) for p in probabilities]
+    probs = [safe_sympify(p) for p in probabilities]
     atoms = set()
     for p in probs:
         atoms |= p.atoms(sympy.exp)

@@ -51,7 +51,7 @@ import numpy as np
 import sympy
 
 from .mechanisms.permute_flip import pf_ring_probabilities
-from .numbers import ExactConversionWarning, exact_epsilon, exact_sensitivity
+from .numbers import ExactConversionWarning, exact_epsilon, exact_sensitivity, safe_sympify
 from .numeric.pf_engine import pf_float
 from .xform import generators_for
 
@@ -1204,7 +1204,7 @@ def _multipliers(n: int, k: int) -> list[flint.fmpq_poly]:
 
 
 def _y_ball(epsilon: Any, prec: int) -> flint.arb:
-    expr = sympy.sympify(epsilon)
+    expr = safe_sympify(epsilon)
     if isinstance(epsilon, float) or expr.is_Float:
         return (-flint.arb(float(epsilon))).exp()
     digits = int(prec * 0.302) + 10
@@ -1214,7 +1214,7 @@ def _y_ball(epsilon: Any, prec: int) -> flint.arb:
 
 def _pf_optimal_at(n: int, k: int, epsilon: Any) -> bool:
     lams = _multipliers(n, k)
-    expr = None if isinstance(epsilon, float) else sympy.sympify(epsilon)
+    expr = None if isinstance(epsilon, float) else safe_sympify(epsilon)
     if expr is not None:
         e = sympy.simplify(sympy.exp(expr))
         if e.is_Rational:

@@ -29,6 +29,7 @@ __all__ = [
     "exact_sensitivity",
     "FloatTracker",
     "parse_number",
+    "safe_sympify",
 ]
 
 
@@ -145,6 +146,14 @@ def parse_number(text: str, where: str = "value") -> sympy.Expr:
     if not isinstance(expr, sympy.Expr):
         raise ValueError(f"{where}: {text!r} is not a number")
     return expr
+
+
+def safe_sympify(value: object) -> sympy.Basic:
+    """``sympy.sympify`` that never parses text as Python: strings go through
+    :func:`parse_number`, other objects through ``sympify(..., strict=True)``."""
+    if isinstance(value, str):
+        return parse_number(value)
+    return sympy.sympify(value, strict=True)
 
 
 def _where(name: str, position: int | None) -> str:

@@ -25,7 +25,7 @@ import flint
 import sympy
 
 from ..algebra import to_arb
-from ..numbers import exact_number
+from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
 from .privacy import (
     BallUndecided,
@@ -290,7 +290,7 @@ def zcdp_check(
         )
     if r.free_symbols:
         original = getattr(mechanism, "epsilon", None)
-        syms = sympy.sympify(original).free_symbols if original is not None else set()
+        syms = safe_sympify(original).free_symbols if original is not None else set()
         r = r.subs({s: eps for s in (r.free_symbols & syms) or r.free_symbols})
     if exact_sign(r) != 1:
         raise ValueError(f"zcdp_check: rho must be > 0, got {rho!r}")

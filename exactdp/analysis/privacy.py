@@ -59,7 +59,7 @@ from ..algebra import (
     verify_sign_analysis,
     xform_from_probabilities,
 )
-from ..numbers import exact_epsilon, exact_number
+from ..numbers import exact_epsilon, exact_number, safe_sympify
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
 
@@ -98,7 +98,7 @@ def _monotone(mech: object) -> bool:
 
 def _epsilon(mech: object) -> sympy.Expr | None:
     eps = getattr(mech, "epsilon", None)
-    return None if eps is None else sympy.sympify(eps)
+    return None if eps is None else safe_sympify(eps)
 
 
 def _name(mech: object) -> str:
@@ -132,7 +132,7 @@ def _distribution(mech: object, sv: ScoreVector):
 
 def _exact_probabilities(dist, func: str, mech: object) -> tuple[sympy.Expr, ...]:
     try:
-        probs = tuple(sympy.sympify(p) for p in dist.probabilities)
+        probs = tuple(safe_sympify(p) for p in dist.probabilities)
     except (ValueError, NotImplementedError) as exc:
         raise ValueError(
             f"{func}: {_name(mech)} has no exact probabilities here ({exc})"
@@ -170,7 +170,7 @@ def exact_sign(expr: sympy.Expr) -> int | None:
     ArithmeticError
         If a non-zero number cannot be told from zero at 2**14 bits.
     """
-    expr = sympy.sympify(expr)
+    expr = safe_sympify(expr)
     if expr == 0:
         return 0
     if expr.free_symbols:
@@ -326,7 +326,7 @@ def neighbours(
 
 # =============================================================================== engines
 def _poly_pair(form: sympy.Expr, x: sympy.Symbol, power: int):
-    num, den = sympy.fraction(sympy.sympify(form))
+    num, den = sympy.fraction(safe_sympify(form))
     if not (num.is_polynomial(x) and den.is_polynomial(x)):
         num, den = sympy.fraction(sympy.cancel(sympy.together(form)))
     pn, pd = as_fmpq_poly(num, x), as_fmpq_poly(den, x)
@@ -416,7 +416,7 @@ def _form_terms(form: sympy.Expr, x: sympy.Symbol, power: int):
     ``direct`` is True when ``sympy.fraction(form)`` already gave two polynomials (the
     case in which :func:`_poly_pair` gives the same pair without ``cancel``).
     """
-    form = sympy.sympify(form)
+    form = safe_sympify(form)
     for direct in (True, False):
         num, den = sympy.fraction(form if direct else sympy.together(form))
         tn, td = _terms(num, x), _terms(den, x)
@@ -1194,7 +1194,7 @@ def _xform_probs(xforms: list, func: str, dense_only: bool):
     for (x, forms, _), pw, ts in zip(xforms, powers, terms, strict=True):
         for f, t in zip(forms, ts, strict=True):
             if t is None:
-                degree = max(degree, _max_exponent(sympy.sympify(f), x) * pw)
+                degree = max(degree, _max_exponent(safe_sympify(f), x) * pw)
             else:
                 degree = max([degree, *t[0], *t[1]])
     if degree <= DENSE_DEGREE_LIMIT:
@@ -2079,14 +2079,14 @@ def symbolic_probabilities(mechanism: object, scores: Sequence) -> tuple[sympy.E
     without validation (the order of the scores must be decidable from the symbols'
     assumptions); other objects get a tuple of sympy expressions.
     """
-    exprs = tuple(sympy.sympify(s) for s in scores)
+    exprs = tuple(safe_sympify(s) for s in scores)
     inner = getattr(mechanism, "inner", None)
     if inner is not None and _is_core(inner):
         mechanism = inner
     if _is_core(mechanism):
         sv = ScoreVector(exprs, "exact", "scores")
         return tuple(mechanism._exact(sv))
-    return tuple(sympy.sympify(p) for p in mechanism.distribution(exprs).probabilities)
+    return tuple(safe_sympify(p) for p in mechanism.distribution(exprs).probabilities)
 
 
 def sup_privacy_loss(
@@ -2142,8 +2142,8 @@ def sup_privacy_loss(
     pair = family(g)
     try:
         q_expr, q2_expr = pair
-        q_expr = tuple(sympy.sympify(v) for v in q_expr)
-        q2_expr = tuple(sympy.sympify(v) for v in q2_expr)
+        q_expr = tuple(safe_sympify(v) for v in q_expr)
+        q2_expr = tuple(safe_sympify(v) for v in q2_expr)
     except (TypeError, ValueError) as exc:
         raise ValueError("sup_privacy_loss: family(g) must return (scores, neighbour)") from exc
     if len(q_expr) != len(q2_expr):

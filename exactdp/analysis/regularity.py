@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from ..numbers import exact_number
+from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
 from .privacy import _make_engine, _plain, _sv
 
@@ -91,7 +91,7 @@ class _Pool:
         self.vectors: list[ScoreVector] = []
 
     def add(self, v: Sequence) -> int:
-        key = tuple(x if isinstance(x, int) else sympy.sympify(x) for x in v)
+        key = tuple(x if isinstance(x, int) else safe_sympify(x) for x in v)
         if key not in self.index:
             self.index[key] = len(self.vectors)
             self.vectors.append(_sv(list(v), "scores"))

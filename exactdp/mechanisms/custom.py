@@ -19,7 +19,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from ..numbers import exact_epsilon, exact_number, exact_sensitivity
+from ..numbers import exact_epsilon, exact_number, exact_sensitivity, safe_sympify
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism
 from .exponential import ExponentialMechanism
@@ -46,7 +46,7 @@ def _scores_tuple(scores: object) -> tuple[sympy.Expr, ...]:
     except TypeError as exc:
         raise ValueError(f"scores: expected a sequence of numbers, got {scores!r}") from exc
     if any(isinstance(v, sympy.Basic) and v.free_symbols for v in items):
-        return tuple(sympy.sympify(v) for v in items)
+        return tuple(safe_sympify(v) for v in items)
     return as_scores(items).exact
 
 
