@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import ast
 import numbers as _numbers
+import re
 import warnings
 from collections.abc import Iterable
 from decimal import Decimal
@@ -133,6 +134,12 @@ def parse_number(text: str, where: str = "value") -> sympy.Expr:
         raise ValueError(f"{where}: empty string is not a number")
     if len(stripped) > MAX_TEXT_LENGTH:
         raise ValueError(f"{where}: numeric string longer than {MAX_TEXT_LENGTH} characters")
+    for match in re.finditer(r"[eE]([+-]?\d+)", stripped):
+        if abs(int(match.group(1))) > MAX_EXPONENT:
+            raise ValueError(
+                f"{where}: decimal exponent {match.group(1)} in {text!r} is too large "
+                f"(at most {MAX_EXPONENT})"
+            )
     try:
         tree = ast.parse(stripped, mode="eval")
     except SyntaxError as exc:

@@ -37,7 +37,8 @@ def coin(gap, rate) -> sympy.Expr:
         return sympy.Integer(1)
     arg = -rate * gap
     big = gap if isinstance(gap, int) else sympy.Abs(sympy.sympify(gap))
-    if big > _HUGE_EXPONENT and arg.has(sympy.log):
+    huge = big > _HUGE_EXPONENT if isinstance(big, int) or big.is_number else False
+    if huge and arg.has(sympy.log):
         raise ValueError(
             f"exact probabilities: the coin exp({arg}) would expand to a power with an "
             "astronomical exponent (epsilon contains a logarithm and a score gap is huge); "

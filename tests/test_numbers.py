@@ -140,3 +140,9 @@ def test_float_warning_counts_only_floats():
     with pytest.warns(ExactConversionWarning, match="1 float input"):
         probs = PermuteAndFlip(1).distribution([0.1, 0, -1]).probabilities
     assert len(probs) == 3
+
+
+@pytest.mark.parametrize("text", ["1e999999999", "1e-999999999", "2.5E+200000"])
+def test_huge_decimal_exponents_are_refused_quickly(text):
+    with pytest.raises(ValueError, match="decimal exponent"):
+        exact_number(text, "epsilon")

@@ -510,3 +510,11 @@ def test_holds_at_rejects_epsilon_not_positive():
     inside = next(iter(exactdp.analysis.privacy._intervals(intervals)))
     mid = (inside.start + min(inside.end, inside.start + 2)) / 2
     assert not wrong.holds_at(sympy.nsimplify(mid))
+
+
+def test_sup_privacy_loss_pf_on_a_symbolic_gap_family():
+    # regression: the astronomical-coin guard must not compare a symbolic gap with a number
+    eps = sympy.Symbol("epsilon", positive=True)
+    family = lambda g: ((0, -g - 2), (-1, -g - 1))  # noqa: E731
+    res = exactdp.sup_privacy_loss(exactdp.PermuteAndFlip(eps), family)
+    assert sympy.simplify(res.value - eps) == 0
