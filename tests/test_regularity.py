@@ -79,3 +79,12 @@ def test_given_vectors_and_steps():
     assert is_shift_invariant(m, [[0, 1]], shifts=[R(7, 3)]).holds
     with pytest.raises(ValueError):
         is_symmetric(m, n=0)
+
+
+def test_undecided_sign_is_an_error_not_a_counterexample():
+    # RNM-Laplace with symbolic epsilon: 1/3 vs e^{-eps/2}(eps/8 + 7/24) + e^{-eps}/24 is a
+    # true inequality for every eps > 0, but not decidable by the polynomial route;
+    # the check must say so rather than report a false counterexample.
+    eps = sympy.Symbol("epsilon", positive=True)
+    with pytest.raises(ValueError, match="cannot decide"):
+        is_monotone(exactdp.ReportNoisyMax(eps, noise="laplace"))

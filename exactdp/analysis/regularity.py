@@ -106,7 +106,13 @@ def _run(mechanism, prop: str, pairs, pool: _Pool, want: str) -> RegularityCheck
         count += 1
         a, b = engine.probs[i][r], engine.probs[j][s]
         sign = engine.cmp_prob(a, b)
-        ok = sign == 0 if want == "eq" else (sign is not None and sign >= 0)
+        if sign is None:  # undecided (e.g. a sign that depends on a symbolic epsilon)
+            raise ValueError(
+                f"is_{prop}: cannot decide the sign of P_{r}{_plain(pool.vectors[i])} - "
+                f"P_{s}{_plain(pool.vectors[j])} exactly for every epsilon; check at a "
+                "numeric epsilon instead"
+            )
+        ok = sign == 0 if want == "eq" else sign >= 0
         if not ok:
             ce = Counterexample(
                 _plain(pool.vectors[i]), _plain(pool.vectors[j]), r, s,
