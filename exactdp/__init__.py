@@ -24,6 +24,7 @@ from .analysis import (
     worst_case_error,
     zcdp_check,
 )
+from .analysis.sensitivity import ScoreFunction, SensitivityResult, sensitivity
 from .audit import goodness_of_fit
 from .distribution import OutputDistribution
 from .lp import (
@@ -65,6 +66,9 @@ __all__ = [
     "mechanism_from_function",
     "privacy_loss",
     "renyi_divergence",
+    "ScoreFunction",
+    "SensitivityResult",
+    "sensitivity",
     "sup_privacy_loss",
     "worst_case_error",
     "zcdp_check",

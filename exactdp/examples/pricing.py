@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
-from ..sensitivity import ScoreFunction
+from ..analysis.sensitivity import ScoreFunction
 
 __all__ = ["PRICING", "PricingExample", "buyers", "revenue"]
 
