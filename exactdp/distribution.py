@@ -264,7 +264,7 @@ class OutputDistribution:
         return f"OutputDistribution({self.mechanism!r}, n={self.n})"
 
     def _latex(self, printer=None) -> str:
-        from .latex import distribution_latex
+        from .io.latex import distribution_latex
 
         return distribution_latex(self)
 

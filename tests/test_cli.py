@@ -99,3 +99,38 @@ def test_huge_scores_stay_readable(capsys):
     assert code == 0
     assert "1.00000e+300" in out and "exp(-5.0e+299)" in out
     assert max(len(line) for line in out.splitlines()) < 80
+
+
+def test_version_and_python_dash_m(capsys):
+    import subprocess
+    import sys
+
+    import exactdp
+
+    with pytest.raises(SystemExit) as info:
+        main(["--version"])
+    assert info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"exactdp {exactdp.__version__}"
+    proc = subprocess.run([sys.executable, "-m", "exactdp", "table", "--scores", "1,0",
+                           "--mechanisms", "pf", "--no-exact"],
+                          capture_output=True, text=True, timeout=120)
+    # two items, gap 1, eps = 1 (c = 2): PF loses with probability e^{-1/2}/2
+    assert proc.returncode == 0 and "0.303265" in proc.stdout
+
+
+def test_old_public_paths_still_work():
+    import exactdp.cli
+    import exactdp.io.cli
+    import exactdp.io.latex
+    import exactdp.latex
+    import exactdp.report
+
+    assert exactdp.latex.probability_table is exactdp.io.latex.probability_table
+    assert exactdp.cli.main is exactdp.io.cli.main
+    assert callable(exactdp.report.pricing_report)
+
+
+@pytest.mark.parametrize("digits", ["0", "1001", "-3"])
+def test_report_digits_validated(capsys, digits):
+    code, out, err = run(capsys, "report", "--digits", digits)
+    assert code == 2 and "--digits must be between 1 and 1000" in err and out == ""

@@ -1,0 +1,8 @@
+"""``python -m exactdp``: the same as the ``exactdp`` command."""
+
+import sys
+
+from .io.cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

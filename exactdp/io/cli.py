@@ -1,0 +1,211 @@
+"""Command line: ``exactdp table``, ``exactdp report`` (also ``python -m exactdp``).
+
+Errors are one line on standard error and exit code 2.
+
+Adding a subcommand takes two small functions and one line: ``_add_foo(sub)`` builds its
+parser and sets ``run=_cmd_foo`` with ``set_defaults``; ``_cmd_foo(args) -> str`` returns the
+text to print (raise :class:`CLIError` for a user error); append ``_add_foo`` to
+:data:`SUBCOMMANDS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import warnings
+from collections.abc import Callable, Sequence
+
+import mpmath
+import sympy
+
+from .. import __version__
+from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+from ..numbers import ExactConversionWarning, exact_number
+from .latex import probability_table
+
+__all__ = ["main", "build_mechanism", "MECHANISMS"]
+
+MECHANISMS = {
+    "em": ("EM", lambda e, d, m: ExponentialMechanism(e, d, m)),
+    "pf": ("PF", lambda e, d, m: PermuteAndFlip(e, d, m)),
+    "rnm-exp": ("RNM-Exp", lambda e, d, m: ReportNoisyMax(e, d, m, noise="exponential")),
+    "rnm-gumbel": ("RNM-Gumbel", lambda e, d, m: ReportNoisyMax(e, d, m, noise="gumbel")),
+    "rnm-laplace": ("RNM-Laplace", lambda e, d, m: ReportNoisyMax(e, d, m, noise="laplace")),
+}
+
+
+class CLIError(Exception):
+    """A user error: reported as one line, exit code 2."""
+
+
+def build_mechanism(key: str, epsilon, sensitivity, monotone: bool):
+    """The mechanism named ``key`` (em, pf, rnm-exp, rnm-gumbel, rnm-laplace)."""
+    key = key.strip().lower()
+    if key not in MECHANISMS:
+        raise CLIError(f"unknown mechanism {key!r}; choose from {', '.join(MECHANISMS)}")
+    return MECHANISMS[key][0], MECHANISMS[key][1](epsilon, sensitivity, monotone)
+
+
+def _parse_scores(text: str):
+    items = [s.strip() for s in text.split(",")]
+    if not text.strip() or any(not s for s in items):
+        raise CLIError(f"--scores: expected comma-separated numbers, got {text!r}")
+    return tuple(exact_number(s, "scores", i) for i, s in enumerate(items))
+
+
+def _fix_negative_values(argv: list[str]) -> list[str]:
+    """Let ``--scores -1,2`` work: glue a value that starts with '-' to its option."""
+    out: list[str] = []
+    i = 0
+    while i < len(argv):
+        tok = argv[i]
+        if tok in ("--scores", "--epsilon", "--sensitivity") and i + 1 < len(argv):
+            nxt = argv[i + 1]
+            if nxt.startswith("-") and len(nxt) > 1 and (nxt[1].isdigit() or nxt[1] == "."):
+                out.append(f"{tok}={nxt}")
+                i += 2
+                continue
+        out.append(tok)
+        i += 1
+    return out
+
+
+class _OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line on stderr with exit code 2."""
+
+    def error(self, message: str):  # type: ignore[override]
+        self.exit(2, f"exactdp: error: {message} (see {self.prog} --help)\n")
+
+
+def _short(v) -> str:
+    """A score for a caption: exact when short, else 6 significant digits."""
+    text = str(v)
+    return text if len(text) <= 16 else str(sympy.N(v, 6))
+
+
+def _check_digits(args) -> None:
+    """``--digits`` is an int in 1..1000 (a CLIError otherwise)."""
+    if not 1 <= args.digits <= 1000:
+        raise CLIError(f"--digits must be between 1 and 1000, got {args.digits}")
+
+
+def _add_table(sub) -> None:
+    t = sub.add_parser("table", help="output-probability table for a score vector",
+                       description="Exact output probabilities of selection mechanisms.")
+    src = t.add_mutually_exclusive_group(required=True)
+    src.add_argument("--scores", help="comma-separated scores, e.g. 3,1,0,0,-2 or 1/2,0.1")
+    src.add_argument("--example", choices=["pricing"], help="a built-in example")
+    t.add_argument("--score", choices=["buyers", "revenue"], default=None,
+                   help="score function of the pricing example (default buyers)")
+    t.add_argument("--neighbour", action="store_true",
+                   help="pricing example: use the neighbouring database D'")
+    t.add_argument("--mechanisms", default="em,pf",
+                   help=f"comma-separated, from {','.join(MECHANISMS)} (default em,pf)")
+    t.add_argument("--epsilon", default="1", help="privacy parameter (exact: 1, 1/2, log(2))")
+    t.add_argument("--sensitivity", default=None,
+                   help="sensitivity Delta (default 1; the example computes its own)")
+    t.add_argument("--monotone", action="store_true", help="monotone score function (c = 1)")
+    t.add_argument("--format", choices=["text", "latex"], default="text",
+                   help="output format (default text)")
+    t.add_argument("--digits", type=int, default=6,
+                   help="significant digits, 1..1000 (default 6)")
+    t.add_argument("--no-exact", action="store_true", help="decimals only")
+    t.set_defaults(run=_cmd_table)
+
+
+def _add_report(sub) -> None:
+    r = sub.add_parser("report", help="full report on the built-in pricing example",
+                       description="Probabilities, errors, privacy losses and certificates.")
+    r.add_argument("--epsilon", default="1", help="privacy parameter (default 1)")
+    r.add_argument("--format", choices=["text", "latex"], default="text",
+                   help="output format (default text)")
+    r.add_argument("--digits", type=int, default=6,
+                   help="significant digits, 1..1000 (default 6)")
+    r.set_defaults(run=_cmd_report)
+
+
+#: The subcommands, in the order ``exactdp --help`` lists them. Each entry adds one parser
+#: to the ``add_subparsers`` object and sets ``run`` (a function ``args -> str``).
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_table, _add_report]
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = _OneLineParser(
+        prog="exactdp",
+        description="Exact output distributions of differentially private selection.",
+    )
+    p.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    sub = p.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for add in SUBCOMMANDS:
+        add(sub)
+    return p
+
+
+def _cmd_table(args) -> str:
+    _check_digits(args)
+    keys = [k for k in args.mechanisms.split(",") if k.strip()]
+    if not keys:
+        raise CLIError("--mechanisms: give at least one mechanism")
+    args.score_given = args.score is not None
+    args.score = args.score or "buyers"
+    if args.example:
+        from ..examples.pricing import PRICES, PRICING, all_answers
+
+        func = PRICING.score(args.score)
+        db = PRICING.neighbour if args.neighbour else PRICING.database
+        scores = func.scores(db)
+        if args.sensitivity is None:
+            sens = func.sensitivity(PRICING.database, all_answers()).sensitivity
+        else:
+            sens = args.sensitivity
+        labels = [str(r) for r in PRICES]
+        caption = (f"Pricing example, score {args.score}, "
+                   f"{'neighbour D' + chr(39) if args.neighbour else 'database D'}: "
+                   f"q = {tuple(int(s) for s in scores)}, Delta = {sens}, epsilon = {args.epsilon}")
+    else:
+        if args.neighbour or args.score_given:
+            raise CLIError("--score and --neighbour apply to --example only")
+        scores = _parse_scores(args.scores)
+        sens = 1 if args.sensitivity is None else args.sensitivity
+        labels = None
+        caption = (f"q = ({', '.join(_short(s) for s in scores)}), Delta = {sens}, "
+                   f"epsilon = {args.epsilon}")
+    dists = {}
+    for key in keys:
+        label, mech = build_mechanism(key, args.epsilon, sens, args.monotone)
+        dists[label] = mech.distribution(scores)
+    return probability_table(dists, labels, fmt=args.format, exact=not args.no_exact,
+                             digits=args.digits, caption=caption)
+
+
+def _cmd_report(args) -> str:
+    from .report import pricing_report
+
+    _check_digits(args)
+    return pricing_report(args.epsilon, fmt=args.format, digits=args.digits)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``exactdp`` command. Returns the exit code."""
+    argv = _fix_negative_values(list(sys.argv[1:] if argv is None else argv))
+    args = _parser().parse_args(argv)
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ExactConversionWarning)
+            with mpmath.workdps(15):
+                out = args.run(args)
+    except (CLIError, ValueError, IndexError) as exc:
+        print(f"exactdp: error: {exc}", file=sys.stderr)
+        return 2
+    try:
+        print(out)
+        sys.stdout.flush()
+    except BrokenPipeError:  # e.g. `exactdp report | head`: the reader left, not an error
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return 0
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())
