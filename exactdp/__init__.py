@@ -41,6 +41,8 @@ from .mechanisms import (
     PermuteAndFlip,
     RationalForm,
     ReportNoisyMax,
+    TopK,
+    TopKDistribution,
     mechanism_from_function,
 )
 from .numbers import ExactConversionWarning, exact_number
@@ -87,6 +89,8 @@ __all__ = [
     "PermuteAndFlip",
     "RationalForm",
     "ReportNoisyMax",
+    "TopK",
+    "TopKDistribution",
     "ScoreVector",
     "as_scores",
     "exact_number",

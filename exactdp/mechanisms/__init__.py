@@ -5,6 +5,7 @@ from .custom import WRONG_VARIANTS, mechanism_from_function
 from .exponential import ExponentialMechanism
 from .noisy_max import NOISES, ReportNoisyMax
 from .permute_flip import PermuteAndFlip
+from .topk import TopK, TopKDistribution
 
 __all__ = [
     "Mechanism",
@@ -13,6 +14,8 @@ __all__ = [
     "ExponentialMechanism",
     "PermuteAndFlip",
     "ReportNoisyMax",
+    "TopK",
+    "TopKDistribution",
     "NOISES",
     "WRONG_VARIANTS",
     "mechanism_from_function",

@@ -1,0 +1,382 @@
+"""Top-k selection: the exact distribution over ordered k-tuples of distinct outputs.
+
+``TopK(mechanism, k)`` returns the k best outputs in order.
+
+- Peeling (``ExponentialMechanism``, ``PermuteAndFlip`` and any other exactdp mechanism
+  except report-noisy-max): run the mechanism on the remaining outputs, remove the winner,
+  repeat k times. ``Pr[(r_1..r_k)] = prod_j Pr[M(q restricted to R minus {r_1..r_{j-1}})
+  = r_j]``; for EM this is ``prod_j w_{r_j} / sum_{s not yet chosen} w_s`` (MATH.md
+  section 9).
+- One-shot (``ReportNoisyMax``): add the noise once and report the indices of the k largest
+  noisy scores in order. Exact by the iterated integral of
+  :mod:`exactdp.mechanisms.topk_integral` (exponential, Gumbel and Laplace noise).
+
+Every view lists the tuples in ``itertools.permutations(range(n), k)`` order
+(``.outputs``).
+
+References
+----------
+D. Durfee and R. Rogers, "Practical differentially private top-k selection with
+pay-what-you-get composition", NeurIPS 2019 (peeling EM = one-shot Gumbel top-k);
+OpenDP ``make_noisy_top_k`` (peeling permute-and-flip / exponential mechanism);
+McKenna & Sheldon (2020) (permute-and-flip).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import permutations
+
+import mpmath
+import numpy as np
+import sympy
+
+from ..distribution import MAX_DPS
+from ..scores import ScoreVector, as_scores
+from .base import Mechanism, RationalForm, X
+from .noisy_max import ReportNoisyMax
+from .topk_integral import one_shot_topk
+
+__all__ = ["MAX_TUPLES", "TopK", "TopKDistribution"]
+
+#: Largest number of ordered k-tuples ``n!/(n-k)!`` a TopK distribution enumerates.
+MAX_TUPLES = 100_000
+
+_ONE_SHOT_NOISES = ("exponential", "gumbel", "laplace")
+
+
+def _sub_scores(sv: ScoreVector, keep: tuple[int, ...]) -> ScoreVector:
+    """The scores of the outputs ``keep`` (same kind: ints stay ints, floats stay floats)."""
+    if sv.kind == "float":
+        return as_scores(np.asarray(sv.raw)[list(keep)], sv.name)
+    return as_scores([sv.raw[i] for i in keep], sv.name)  # type: ignore[index]
+
+
+@dataclass(frozen=True)
+class TopK:
+    """The top-k version of a selection mechanism: ordered k-tuples of distinct outputs.
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        ``ReportNoisyMax`` with exponential, Gumbel or Laplace noise gives one-shot top-k
+        (noise added once, the k largest reported in order); every other exactdp mechanism
+        (``ExponentialMechanism``, ``PermuteAndFlip``, ...) is peeled (run k times on the
+        remaining outputs).
+    k : int
+        Number of outputs reported, ``1 <= k <= n``.
+
+    Raises
+    ------
+    ValueError
+        ``k`` not a positive integer; not an exactdp mechanism; report-noisy-max with
+        Gaussian noise (no exact distribution).
+
+    Examples
+    --------
+    >>> from exactdp import TopK, ExponentialMechanism
+    >>> d = TopK(ExponentialMechanism("2*log(2)"), 2).distribution([0, -1, -2])
+    >>> d.outputs[:2], d.probabilities[:2]
+    (((0, 1), (0, 2)), (8/21, 4/21))
+    """
+
+    mechanism: Mechanism
+    k: int
+
+    def __post_init__(self) -> None:
+        if isinstance(self.k, bool) or not isinstance(self.k, (int, np.integer)) or self.k < 1:
+            raise ValueError(f"TopK: k must be a positive integer, got {self.k!r}")
+        object.__setattr__(self, "k", int(self.k))
+        if not isinstance(self.mechanism, Mechanism):
+            raise ValueError(
+                f"TopK: mechanism must be an exactdp Mechanism, got {type(self.mechanism).__name__}"
+            )
+        if self.one_shot and self.mechanism.noise not in _ONE_SHOT_NOISES:
+            raise ValueError(
+                f"TopK: one-shot top-k with {self.mechanism.noise} noise has no exact "
+                f"distribution; supported noises: {', '.join(_ONE_SHOT_NOISES)}"
+            )
+
+    # -------------------------------------------------------------- what the analyzer reads
+    @property
+    def one_shot(self) -> bool:
+        """True for report-noisy-max (noise added once), False for peeling."""
+        return isinstance(self.mechanism, ReportNoisyMax)
+
+    @property
+    def epsilon(self) -> sympy.Expr:
+        """Epsilon of one selection (the mechanism's); top-k composes k of them."""
+        return self.mechanism.epsilon
+
+    @property
+    def sensitivity(self) -> sympy.Expr:
+        return self.mechanism.sensitivity
+
+    @property
+    def monotone(self) -> bool:
+        return self.mechanism.monotone
+
+    @property
+    def name(self) -> str:
+        kind = "one-shot" if self.one_shot else "peeling"
+        inner = getattr(self.mechanism, "noise", None) or self.mechanism.name
+        return f"top-{self.k} {kind} {self.mechanism.name}" + (
+            f"-{inner}" if self.one_shot else "")
+
+    def with_epsilon(self, epsilon: object) -> TopK:
+        """The same top-k at another epsilon of the underlying mechanism."""
+        return TopK(self.mechanism.with_epsilon(epsilon), self.k)
+
+    def distribution(self, scores: object) -> TopKDistribution:
+        """The exact distribution over ordered k-tuples on ``scores`` (lazy views).
+
+        Raises
+        ------
+        ValueError
+            Invalid scores; ``k > n``; more than :data:`MAX_TUPLES` tuples.
+        """
+        sv = as_scores(scores)
+        if self.k > sv.n:
+            raise ValueError(f"TopK: k = {self.k} exceeds the number of outputs n = {sv.n}")
+        count = math.perm(sv.n, self.k)
+        if count > MAX_TUPLES:
+            raise ValueError(
+                f"TopK: n = {sv.n}, k = {self.k} gives {count} ordered tuples, more than "
+                f"MAX_TUPLES = {MAX_TUPLES}"
+            )
+        return TopKDistribution(self, sv)
+
+
+@dataclass(frozen=True, eq=False)
+class TopKDistribution:
+    """Distribution of ``TopK(M, k)`` on one score vector over ordered k-tuples.
+
+    Build it with ``TopK(mechanism, k).distribution(scores)``. Views (all in the order of
+    ``outputs``): ``probabilities`` (exact sympy), ``rational_form()`` (functions of
+    ``x = exp(-epsilon/(c*Delta*L))`` where they exist), ``evalf(dps)`` (mpmath),
+    ``to_numpy()`` (float64), ``sample(size, rng)`` (the algorithm itself).
+    """
+
+    mechanism: TopK
+    scores: ScoreVector
+
+    # ------------------------------------------------------------------ sizes and labels
+    @property
+    def n(self) -> int:
+        """Size of the range."""
+        return self.scores.n
+
+    @property
+    def k(self) -> int:
+        return self.mechanism.k
+
+    @cached_property
+    def outputs(self) -> tuple[tuple[int, ...], ...]:
+        """The ordered k-tuples, in ``itertools.permutations(range(n), k)`` order."""
+        return tuple(permutations(range(self.n), self.k))
+
+    @cached_property
+    def _position(self) -> dict:
+        return {t: i for i, t in enumerate(self.outputs)}
+
+    def __len__(self) -> int:
+        return len(self.outputs)
+
+    def index(self, output) -> int:
+        """Position of an ordered k-tuple in :attr:`outputs`.
+
+        Raises
+        ------
+        ValueError
+            If ``output`` is not an ordered k-tuple of distinct indices in ``0..n-1``.
+        """
+        try:
+            key = tuple(int(v) for v in output)
+        except (TypeError, ValueError):
+            key = None
+        if key not in self._position:
+            raise ValueError(
+                f"TopK: {output!r} is not an ordered {self.k}-tuple of distinct output "
+                f"indices in 0..{self.n - 1}"
+            )
+        return self._position[key]
+
+    def pmf(self, output) -> sympy.Expr:
+        """Exact probability of one ordered k-tuple."""
+        return self.probabilities[self.index(output)]
+
+    # ------------------------------------------------------------------ peeling helpers
+    def _peel_steps(self):
+        """For each tuple, its k steps ``(chosen-before, remaining, position of r_j)``."""
+        for t in self.outputs:
+            steps = []
+            for j, r in enumerate(t):
+                rest = tuple(i for i in range(self.n) if i not in t[:j])
+                steps.append((frozenset(t[:j]), rest, rest.index(r)))
+            yield steps
+
+    def _peel(self, view):
+        """``prod_j view(sub-distribution)[position]`` over the tuples (cached by set)."""
+        cache: dict[frozenset, object] = {}
+        inner = self.mechanism.mechanism
+        out = []
+        for steps in self._peel_steps():
+            factors = []
+            for chosen, rest, pos in steps:
+                if chosen not in cache:
+                    cache[chosen] = view(inner.distribution(_sub_scores(self.scores, rest)),
+                                         rest)
+                factors.append(cache[chosen][pos])
+            out.append(factors)
+        return out
+
+    # ------------------------------------------------------------------ exact views
+    @cached_property
+    def _one_shot_field(self) -> list:
+        if not self.scores.is_rational:
+            raise ValueError("TopK: the exact one-shot route needs rational scores")
+        L, G = self.scores.integer_gaps()
+        return one_shot_topk(self.mechanism.mechanism.noise, G, self.outputs)
+
+    @cached_property
+    def probabilities(self) -> tuple[sympy.Expr, ...]:
+        """Exact probabilities of the ordered tuples (sympy), in ``outputs`` order."""
+        if self.mechanism.one_shot:
+            L, _ = self.scores.integer_gaps()
+            lam = self.mechanism.mechanism.rate / L
+            subs = {sympy.Symbol("x"): sympy.exp(-lam), sympy.Symbol("lam"): lam}
+            return tuple(
+                sympy.expand(f.numer.as_expr().xreplace(subs))
+                / sympy.expand(f.denom.as_expr().xreplace(subs))
+                for f in self._one_shot_field
+            )
+        rows = self._peel(lambda d, rest: d.probabilities)
+        return tuple(sympy.Mul(*f) for f in rows)
+
+    def rational_form(self) -> RationalForm:
+        """Probabilities as rational functions of ``x = exp(-epsilon/(c*Delta*L))``.
+
+        Raises
+        ------
+        ValueError
+            Irrational scores; one-shot Laplace noise (not rational in x); a peeled
+            mechanism without a rational form.
+        """
+        return self._rational_form
+
+    @cached_property
+    def _rational_form(self) -> RationalForm:
+        L, G = self.scores.integer_gaps()
+        value = self.mechanism.mechanism.x_value(L)
+        if self.mechanism.one_shot:
+            forms = []
+            for f in self._one_shot_field:
+                if f.numer.degree(1) > 0 or f.denom.degree(1) > 0:  # lam = epsilon/(c Delta L)
+                    raise ValueError(
+                        "TopK: one-shot Laplace probabilities are not rational in "
+                        "x = exp(-epsilon/(c*sensitivity*L)); use .probabilities"
+                    )
+                forms.append(sympy.cancel(f.numer.as_expr().xreplace({sympy.Symbol("x"): X})
+                                          / f.denom.as_expr().xreplace({sympy.Symbol("x"): X})))
+            return RationalForm(X, tuple(forms), value, L, G)
+
+        def view(d, rest):
+            rf = d.rational_form()
+            power = L // rf.L
+            return [f.xreplace({rf.x: X**power}) for f in rf.forms]
+
+        rows = self._peel(view)
+        return RationalForm(X, tuple(sympy.cancel(sympy.Mul(*f)) for f in rows), value, L, G)
+
+    # ------------------------------------------------------------------ numeric views
+    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
+        """Probabilities as mpmath numbers correct to about ``dps`` significant digits.
+
+        Peeling multiplies the mechanism's own mpmath views (k factors at ``dps + 10``
+        digits); one-shot evaluates the exact closed form with sympy at ``dps + 10``.
+        """
+        if isinstance(dps, bool) or not isinstance(dps, (int, np.integer)) or not (
+                1 <= dps <= MAX_DPS):
+            raise ValueError(f"evalf: dps must be an integer between 1 and {MAX_DPS}, got {dps!r}")
+        dps = int(dps)
+        if self.mechanism.one_shot:
+            self.mechanism.mechanism._float_rate()  # refuses a symbolic epsilon
+            with mpmath.workdps(dps + 10):
+                vals = [mpmath.mpf(sympy.N(p, dps + 10)) for p in self.probabilities]
+        else:
+            rows = self._peel(lambda d, rest: d.evalf(dps + 10))
+            with mpmath.workdps(dps + 10):
+                vals = [mpmath.fprod(f) for f in rows]
+        with mpmath.workdps(dps):
+            return tuple(+v for v in vals)
+
+    def to_numpy(self) -> np.ndarray:
+        """Probabilities as float64, shape ``(n!/(n-k)!,)``, in ``outputs`` order."""
+        if self.mechanism.one_shot:
+            out = np.array([float(v) for v in self.evalf(20)])
+        else:
+            rows = self._peel(lambda d, rest: d.to_numpy())
+            out = np.array([math.prod(float(v) for v in f) for f in rows])
+        out.setflags(write=False)
+        return out
+
+    # ------------------------------------------------------------------ sampling
+    def sample(self, size: int | None = None, rng=None):
+        """Draw ordered k-tuples by running the algorithm (peeling, or noise once).
+
+        Returns
+        -------
+        tuple of int (``size=None``) or numpy.ndarray of int64, shape (size, k)
+        """
+        idx = self.sample_index(1 if size is None else size, rng)
+        table = np.array(self.outputs, dtype=np.int64).reshape(len(self.outputs), self.k)
+        draws = table[idx]
+        return tuple(int(v) for v in draws[0]) if size is None else draws
+
+    def sample_index(self, size: int, rng=None) -> np.ndarray:
+        """Draws as positions in :attr:`outputs`, shape (size,) (for goodness_of_fit)."""
+        from ..audit import as_generator
+
+        gen = as_generator(rng, "sample")
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
+            raise ValueError(f"sample: size must be None or a non-negative integer, got {size!r}")
+        total = int(size)
+        rows = self._one_shot_rows(total, gen) if self.mechanism.one_shot else \
+            self._peel_rows(total, gen)
+        weights = self.n ** np.arange(self.k - 1, -1, -1)
+        codes = rows @ weights
+        lookup = {sum(v * self.n ** (self.k - 1 - j) for j, v in enumerate(t)): i
+                  for i, t in enumerate(self.outputs)}
+        return np.array([lookup[int(c)] for c in codes], dtype=np.int64)
+
+    def _one_shot_rows(self, size: int, gen: np.random.Generator) -> np.ndarray:
+        rnm = self.mechanism.mechanism
+        d = rnm.scaled_gaps_float(self.scores)
+        draw = {"exponential": gen.standard_exponential, "gumbel": gen.gumbel,
+                "laplace": gen.laplace}[rnm.noise]
+        out = np.empty((size, self.k), dtype=np.int64)
+        step = max(1, 2_000_000 // self.n)
+        for a in range(0, size, step):
+            b = min(size, a + step)
+            noisy = -d + draw(size=(b - a, self.n))
+            out[a:b] = np.argsort(-noisy, axis=1, kind="stable")[:, : self.k]
+        return out
+
+    def _peel_rows(self, size: int, gen: np.random.Generator) -> np.ndarray:
+        inner = self.mechanism.mechanism
+        out = np.empty((size, self.k), dtype=np.int64)
+        for j in range(self.k):
+            prefixes, inverse = np.unique(out[:, :j], axis=0, return_inverse=True)
+            inverse = np.asarray(inverse).reshape(-1)
+            for g, prefix in enumerate(prefixes):
+                rows = np.flatnonzero(inverse == g)
+                rest = tuple(i for i in range(self.n) if i not in set(prefix.tolist()))
+                sub = inner.distribution(_sub_scores(self.scores, rest))
+                picks = np.asarray(sub.sample(rows.size, gen)).reshape(-1)
+                out[rows, j] = np.array(rest, dtype=np.int64)[picks]
+        return out
+
+    def __repr__(self) -> str:
+        return f"TopKDistribution({self.mechanism.name}, n={self.n}, k={self.k})"

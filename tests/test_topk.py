@@ -1,0 +1,256 @@
+"""TopK: exact distributions over ordered k-tuples, checked against independent routes.
+
+- Peeling EM / PF against brute-force enumeration of the algorithms' random choices (the
+  categorical draw, or every permutation and every coin outcome) in exact rationals, with
+  epsilon = 2 log 2 so that every coin ``exp(-eps*gap/2) = 2**-gap`` is rational.
+- One-shot Gumbel against peeling EM, exactly, as rational functions of x (the Gumbel-max
+  trick applied k times, computed by the iterated integral rather than assumed).
+- One-shot exponential / Laplace against mpmath quadrature of the defining integral, the
+  top-1 known numbers of MATH.md section 7 and the sampler (goodness of fit).
+"""
+
+from fractions import Fraction
+from itertools import permutations, product
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+
+from exactdp import (
+    ExponentialMechanism,
+    PermuteAndFlip,
+    ReportNoisyMax,
+    TopK,
+    goodness_of_fit,
+)
+
+LOG4 = "2*log(2)"  # epsilon with x = exp(-eps/2) = 1/2
+
+CASES = [
+    ((0, -1, -2), 2),
+    ((0, -1, -2), 3),
+    ((3, 1, 0, 0), 2),
+    ((0, 0, -1, -3), 3),
+    ((2, 0, -1, 1, -2), 3),
+    ((1, 1, 1, 1, 0), 2),
+]
+
+
+def brute_peel_em(q, k):
+    """Peeling EM: at each step draw r with probability 2**q_r / sum over the remaining."""
+    out = {}
+    for t in permutations(range(len(q)), k):
+        prob, rest = Fraction(1), list(range(len(q)))
+        for r in t:
+            total = sum(Fraction(2) ** q[s] for s in rest)
+            prob *= Fraction(2) ** q[r] / total
+            rest.remove(r)
+        out[t] = prob
+    return out
+
+
+def brute_pf_step(q, rest):
+    """PF on the outputs ``rest``: every permutation, every coin outcome, exactly."""
+    top = max(q[s] for s in rest)
+    coins = {s: Fraction(1, 2 ** (top - q[s])) for s in rest}
+    win = {s: Fraction(0) for s in rest}
+    perms = list(permutations(rest))
+    for perm in perms:
+        for heads in product((True, False), repeat=len(rest)):
+            pr = Fraction(1, len(perms))
+            for s, h in zip(perm, heads, strict=True):
+                pr *= coins[s] if h else 1 - coins[s]
+            if pr == 0:
+                continue
+            first = next((s for s, h in zip(perm, heads, strict=True) if h), None)
+            if first is None:  # impossible: the maximizer's coin is 1
+                raise AssertionError
+            win[first] += pr
+    return win
+
+
+def brute_peel_pf(q, k):
+    out = {}
+    for t in permutations(range(len(q)), k):
+        prob, rest = Fraction(1), list(range(len(q)))
+        for r in t:
+            prob *= brute_pf_step(q, rest)[r]
+            rest.remove(r)
+        out[t] = prob
+    return out
+
+
+def as_fraction(v):
+    v = sympy.Rational(v)
+    return Fraction(int(v.p), int(v.q))
+
+
+@pytest.mark.parametrize("q, k", CASES)
+def test_peel_em_brute_force(q, k):
+    d = TopK(ExponentialMechanism(LOG4), k).distribution(q)
+    assert d.outputs == tuple(permutations(range(len(q)), k))
+    expected = brute_peel_em(q, k)
+    assert all(p.is_Rational for p in d.probabilities)
+    assert {t: as_fraction(p) for t, p in zip(d.outputs, d.probabilities, strict=True)} == \
+        expected
+
+
+@pytest.mark.parametrize("q, k", CASES[:5])
+def test_peel_pf_brute_force(q, k):
+    d = TopK(PermuteAndFlip(LOG4), k).distribution(q)
+    expected = brute_peel_pf(q, k)
+    got = {t: as_fraction(p) for t, p in zip(d.outputs, d.probabilities, strict=True)}
+    assert got == expected and sum(got.values()) == 1
+    # the rational form at x = 1/2 gives the same numbers
+    rf = d.rational_form()
+    assert [f.subs(rf.x, sympy.Rational(1, 2)) for f in rf.forms] == list(d.probabilities)
+
+
+def test_peel_pf_symbolic_x():
+    """PF peeling as polynomials in x: brute force over the coins x**gap with x a symbol."""
+    x = sympy.Symbol("x", positive=True)
+    q = (0, -1, -2)
+    d = TopK(PermuteAndFlip(1), 2).distribution(q)
+    rf = d.rational_form()
+    for t, form in zip(d.outputs, rf.forms, strict=True):
+        prob, rest = sympy.Integer(1), [0, 1, 2]
+        for r in t:
+            top = max(q[s] for s in rest)
+            step = 0
+            for perm in permutations(rest):
+                for heads in product((True, False), repeat=len(rest)):
+                    if next((s for s, h in zip(perm, heads, strict=True) if h), None) != r:
+                        continue
+                    pr = sympy.Rational(1, len(list(permutations(rest))))
+                    for s, h in zip(perm, heads, strict=True):
+                        c = x ** (top - q[s])
+                        pr *= c if h else 1 - c
+                    step += pr
+            prob *= step
+            rest.remove(r)
+        assert sympy.expand(form.subs(rf.x, x) - prob) == 0
+
+
+@pytest.mark.parametrize("q, k", CASES)
+def test_one_shot_gumbel_equals_peeling_em(q, k):
+    gumbel = TopK(ReportNoisyMax(1, noise="gumbel"), k).distribution(q).rational_form()
+    em = TopK(ExponentialMechanism(1), k).distribution(q).rational_form()
+    assert gumbel.L == em.L and gumbel.value == em.value
+    for a, b in zip(gumbel.forms, em.forms, strict=True):
+        assert sympy.cancel(a - b) == 0
+
+
+def test_one_shot_gumbel_symbolic_epsilon():
+    eps = sympy.Symbol("epsilon", positive=True)
+    d = TopK(ReportNoisyMax(eps, noise="gumbel"), 2).distribution([0, -1, -3])
+    w = [1, sympy.exp(-eps / 2), sympy.exp(-3 * eps / 2)]
+    # Pr[(1, 2)] = w1/(w0+w1+w2) * w2/(w0+w2)
+    expected = w[1] / sum(w) * w[2] / (w[0] + w[2])
+    assert sympy.simplify(d.pmf((1, 2)) - expected) == 0
+
+
+def test_one_shot_exponential_versus_peeling_pf():
+    """Top-1: one-shot exponential noise is PF (Ding et al. 2021). Top-2 of 4: it is not
+    peeling PF; the exact values differ (x = 1/2)."""
+    q = (0, -1, -2, -2)
+    one = TopK(ReportNoisyMax(LOG4), 1).distribution(q).probabilities
+    pf = PermuteAndFlip(LOG4).distribution(q).probabilities
+    assert [sympy.nsimplify(a - b) for a, b in zip(one, pf, strict=True)] == [0] * 4
+    shot = TopK(ReportNoisyMax(LOG4), 2).distribution(q)
+    peel = TopK(PermuteAndFlip(LOG4), 2).distribution(q)
+    assert shot.pmf((0, 1)) == sympy.Rational(143, 384)
+    assert peel.pmf((0, 1)) == sympy.Rational(1603, 4608)
+    # with two outputs the pair is fixed by the winner: equal
+    a = TopK(ReportNoisyMax(LOG4), 2).distribution([0, -1]).probabilities
+    b = TopK(PermuteAndFlip(LOG4), 2).distribution([0, -1]).probabilities
+    assert a == b
+
+
+def _quad_topk(noise, d, t):
+    """Pr[(t_1, t_2)] for one-shot noise by nested scipy quadrature (scale 1, gaps d)."""
+    from scipy.integrate import quad
+
+    if noise == "laplace":
+        def f(z):
+            return np.exp(-abs(z)) / 2
+
+        def F(z):
+            return np.exp(z) / 2 if z < 0 else 1 - np.exp(-z) / 2
+    else:
+        def f(z):
+            return np.exp(-z) if z >= 0 else 0.0
+
+        def F(z):
+            return -np.expm1(-z) if z >= 0 else 0.0
+    others = [s for s in range(len(d)) if s not in t]
+    pts = sorted({-v for v in d})
+
+    def pieces(g, lo, hi):
+        cuts = [lo] + [p for p in pts if lo < p < hi] + [hi]
+        return sum(quad(g, a, b, epsabs=1e-14, epsrel=1e-12, limit=200)[0]
+                   for a, b in zip(cuts, cuts[1:], strict=False))
+
+    def inner(y1):
+        return pieces(lambda y2: f(y2 + d[t[1]]) * np.prod([F(y2 + d[s]) for s in others]),
+                      -40.0, y1)
+
+    return pieces(lambda y1: f(y1 + d[t[0]]) * inner(y1), -40.0, 40.0)
+
+
+@pytest.mark.parametrize("noise", ["laplace", "exponential"])
+def test_one_shot_against_quadrature(noise):
+    q = (0, -1, -3, -4)
+    dist = TopK(ReportNoisyMax(1, noise=noise), 2).distribution(q)
+    p = dist.to_numpy()
+    d = [-v / 2 for v in q]  # eps = 1, c = 2: gaps in units of b = 2
+    for t in [(0, 1), (2, 3)]:
+        assert abs(p[dist.index(t)] - _quad_topk(noise, d, t)) < 1e-9
+
+
+def test_one_shot_laplace_top1_known_numbers():
+    # MATH.md section 7: q = (0, -1, -2), eps = 1, RNM-Laplace: .519651 .305706 .174643
+    d = TopK(ReportNoisyMax(1, noise="laplace"), 1).distribution([0, -1, -2])
+    assert np.allclose(d.to_numpy(), [0.519651, 0.305706, 0.174643], atol=1e-6)
+    assert sympy.simplify(sum(d.probabilities) - 1) == 0
+    with pytest.raises(ValueError, match="not rational in"):
+        d.rational_form()
+
+
+@pytest.mark.parametrize(
+    "mech",
+    [PermuteAndFlip(1), ExponentialMechanism(1), ReportNoisyMax(1, noise="laplace"),
+     ReportNoisyMax(1), ReportNoisyMax(1, noise="gumbel")],
+    ids=["pf", "em", "laplace", "exponential", "gumbel"],
+)
+def test_sampler_matches_exact(mech):
+    d = TopK(mech, 2).distribution([2, 1, 0, 0])
+    p = d.to_numpy()
+    assert abs(p.sum() - 1) < 1e-12
+    assert np.allclose(p, [float(v) for v in d.probabilities], rtol=1e-12)
+    res = goodness_of_fit(d.sample_index, p, 20_000, rng=7)
+    assert res.verdict == "consistent", res
+    draws = d.sample(5, rng=1)
+    assert draws.shape == (5, 2) and all(len(set(r)) == 2 for r in draws.tolist())
+    assert isinstance(d.sample(rng=3), tuple)
+
+
+def test_views_and_errors():
+    d = TopK(PermuteAndFlip("1/2"), 3).distribution([0, -1, -2, -5, 1])
+    assert len(d) == 60 and d.outputs[0] == (0, 1, 2)
+    mp = d.evalf(40)
+    with mpmath.workdps(40):
+        for e, v in zip(d.probabilities[:5], mp[:5], strict=True):
+            assert abs(mpmath.mpf(sympy.N(e, 50)) - v) < mpmath.mpf(10) ** -38 * v
+    with pytest.raises(ValueError, match="k = 6 exceeds"):
+        TopK(PermuteAndFlip(1), 6).distribution([0, 1, 2, 3, 4])
+    with pytest.raises(ValueError, match="k must be a positive integer"):
+        TopK(PermuteAndFlip(1), 0)
+    with pytest.raises(ValueError, match="gaussian"):
+        TopK(ReportNoisyMax(noise="gaussian", sigma=1), 2)
+    with pytest.raises(ValueError, match="MAX_TUPLES"):
+        TopK(PermuteAndFlip(1), 5).distribution(list(range(30)))
+    with pytest.raises(ValueError, match="not an ordered 3-tuple"):
+        d.pmf((0, 0, 1))
+    with pytest.raises(ValueError, match="Mechanism"):
+        TopK("pf", 2)
