@@ -45,6 +45,7 @@ from .mechanisms import (
     TopKDistribution,
     mechanism_from_function,
 )
+from .exact import UndecidedSignError
 from .numbers import ExactConversionWarning, exact_number
 from .optimal import OptimalRegularMechanism, optimal_mechanism
 from .scores import ScoreVector, as_scores
@@ -53,6 +54,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "BallUndecided",
+    "UndecidedSignError",
     "bounded_range",
     "certify_dominance",
     "certify_dp",

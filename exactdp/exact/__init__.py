@@ -1,0 +1,46 @@
+"""The exact layer: signs, zero tests and rigorous ball enclosures of real numbers.
+
+No differential-privacy concepts live here (LAYOUT.md: "the package's sympy.polys").
+
+- :mod:`exactdp.exact.sign`: :func:`sign`, :func:`is_zero`, :func:`compare` decide exactly
+  or raise :class:`UndecidedSignError`, never guess;
+- :mod:`exactdp.exact.arb`: :func:`to_arb` (rigorous enclosure of a sympy number),
+  :func:`flint_prec` (the one flint precision context), and the signed
+  mpf <-> arb <-> Float converters.
+"""
+
+from .arb import (
+    arb_mid_to_float,
+    arb_mid_to_mpf,
+    arb_to_interval,
+    as_exact,
+    ball,
+    dps_to_prec,
+    flint_dps,
+    flint_prec,
+    float_to_arb,
+    mpf_to_arb,
+    to_arb,
+)
+from .sign import MAX_PREC, UndecidedSignError, compare, exact_zero, is_zero, sign, sign_or_none
+
+__all__ = [
+    "as_exact",
+    "MAX_PREC",
+    "UndecidedSignError",
+    "arb_mid_to_float",
+    "arb_mid_to_mpf",
+    "arb_to_interval",
+    "ball",
+    "compare",
+    "dps_to_prec",
+    "exact_zero",
+    "flint_dps",
+    "flint_prec",
+    "float_to_arb",
+    "is_zero",
+    "mpf_to_arb",
+    "sign",
+    "sign_or_none",
+    "to_arb",
+]

@@ -1,0 +1,347 @@
+"""Rigorous ball arithmetic for exact numbers: precision context, ``to_arb``, conversions.
+
+This module has no differential-privacy concepts in it. It owns the three things every
+certified computation of exactdp needs from python-flint's ``arb`` type:
+
+- :func:`flint_prec`: the one way to set flint's working precision for a block (python-flint's
+  own ``ctx.workprec`` where the installed version has it), so that no caller saves and
+  restores ``flint.ctx.prec`` by hand;
+- :func:`to_arb`: a closed-form real sympy number evaluated node by node in ball arithmetic.
+  Every arb operation returns a ball that contains the exact result of the operation on
+  any points of its argument balls (Johansson 2017), so the radius of the final ball is
+  *proved* by the arithmetic, never assumed;
+- one signed converter between mpmath ``mpf``, flint ``arb`` and sympy ``Float``
+  (:func:`mpf_to_arb`, :func:`arb_mid_to_mpf`, :func:`arb_mid_to_float`,
+  :func:`float_to_arb`, :func:`ball`): each conversion is exact (mantissa times a power of
+  two, sign kept), so no enclosure shrinks on the way.
+
+Bits appear only here; public APIs elsewhere speak of ``dps`` (decimal digits), converted by
+:func:`dps_to_prec`.
+
+References
+----------
+F. Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
+IEEE Transactions on Computers 66(8), 2017.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+
+import flint
+import mpmath
+import sympy
+
+__all__ = [
+    "as_exact",
+    "arb_mid_to_float",
+    "arb_mid_to_mpf",
+    "arb_to_interval",
+    "ball",
+    "dps_to_prec",
+    "flint_dps",
+    "flint_prec",
+    "float_to_arb",
+    "mpf_to_arb",
+    "to_arb",
+]
+
+
+# ------------------------------------------------------------------------------ precision
+def dps_to_prec(dps: int) -> int:
+    """Working bits for ``dps`` decimal digits plus 64 guard bits (``ceil(dps*log2(10))+64``)."""
+    return int(math.ceil(int(dps) * math.log2(10))) + 64
+
+
+@contextmanager
+def flint_prec(bits: int) -> Iterator[None]:
+    """Set flint's working precision to ``bits`` inside a ``with`` block, restoring it after.
+
+    Uses python-flint's ``ctx.workprec`` when available (python-flint >= 0.4); otherwise
+    saves and restores ``flint.ctx.prec`` itself (also on exceptions).
+
+    Parameters
+    ----------
+    bits : int
+        Working precision in bits (>= 2).
+
+    Raises
+    ------
+    ValueError
+        If ``bits`` is not an integer >= 2.
+    """
+    if isinstance(bits, bool) or not isinstance(bits, int) or bits < 2:
+        raise ValueError(f"flint_prec: bits must be an integer >= 2, got {bits!r}")
+    workprec = getattr(flint.ctx, "workprec", None)
+    if workprec is not None:
+        with workprec(bits):
+            yield
+        return
+    old = flint.ctx.prec  # pragma: no cover - old python-flint only
+    flint.ctx.prec = bits  # pragma: no cover
+    try:  # pragma: no cover
+        yield
+    finally:  # pragma: no cover
+        flint.ctx.prec = old
+
+
+@contextmanager
+def flint_dps(dps: int) -> Iterator[None]:
+    """:func:`flint_prec` at :func:`dps_to_prec` ``(dps)`` bits."""
+    with flint_prec(dps_to_prec(dps)):
+        yield
+
+
+# ------------------------------------------------------------------------------ conversions
+def mpf_to_arb(x: mpmath.mpf) -> flint.arb:
+    """The exact value of an mpmath ``mpf`` (sign kept) as an arb of radius 0.
+
+    ``inf`` and ``-inf`` map to arb's infinities; NaN raises ValueError. Exact whatever the
+    current flint precision (the mantissa and exponent are copied, not rounded).
+    """
+    if not isinstance(x, mpmath.mpf):
+        raise ValueError(f"mpf_to_arb: expected an mpmath mpf, got {x!r}")
+    if mpmath.isnan(x):
+        raise ValueError("mpf_to_arb: NaN has no enclosure")
+    if mpmath.isinf(x):
+        return flint.arb("inf") if x > 0 else -flint.arb("inf")
+    sign, man, exp, _ = x._mpf_
+    return _dyadic(-int(man) if sign else int(man), int(exp))
+
+
+def _dyadic(man: int, exp: int) -> flint.arb:
+    """``man * 2**exp`` as an exact arb (the product is formed with enough bits)."""
+    with flint_prec(max(abs(man).bit_length(), 2) + 8):
+        return flint.arb(man) * flint.arb(2) ** exp
+
+
+def float_to_arb(x: sympy.Float) -> flint.arb:
+    """The exact binary value of a sympy ``Float`` (sign kept) as an arb of radius 0."""
+    if x == 0 and isinstance(x, sympy.Number):
+        return flint.arb(0)
+    if not isinstance(x, sympy.Float):
+        raise ValueError(f"float_to_arb: expected a sympy Float, got {x!r}")
+    return mpf_to_arb(mpmath.mp.make_mpf(x._mpf_))  # make_mpf: no rounding
+
+
+def arb_mid_to_mpf(b: flint.arb) -> mpmath.mpf:
+    """The midpoint of ``b`` as an exact mpmath ``mpf`` (sign kept; no rounding)."""
+    man, exp = b.mid().man_exp()
+    man = int(man)
+    return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(man, int(exp)))
+
+
+def arb_mid_to_float(b: flint.arb, dps: int | None = None) -> sympy.Float:
+    """The midpoint of ``b`` as a sympy ``Float``.
+
+    ``dps=None`` keeps every bit of the midpoint (for interval end points, where rounding
+    could shrink an enclosure); otherwise it is rounded to ``dps`` digits.
+    """
+    man, exp = b.mid().man_exp()
+    man = int(man)
+    bits = max(53, abs(man).bit_length())
+    with mpmath.workprec(bits):
+        v = mpmath.mpf((man, int(exp)))
+    if dps is None:
+        return sympy.Float(v, precision=bits)
+    return sympy.Float(v, dps)
+
+
+def arb_to_interval(b: flint.arb) -> tuple[sympy.Float, sympy.Float]:
+    """End points ``(lower, upper)`` of ``b`` as sympy Floats (rounded outward, if at all)."""
+    with flint_prec(max(flint.ctx.prec, _exact_bits(b) + 64)):
+        lo, hi = b.lower(), b.upper()
+    return arb_mid_to_float(lo), arb_mid_to_float(hi)
+
+
+def ball(mid: object, rad: object) -> flint.arb:
+    """A ball containing ``[mid - |rad|, mid + |rad|]``; ``mid``, ``rad``: mpf, int or arb.
+
+    Raises ValueError for other types (a Python float would hide its rounding).
+
+    Both numbers are taken exactly (mpf by mantissa and exponent, sign kept), and the radius
+    of the result is rounded up, so the ball is rigorous whenever ``|rad|`` bounds the
+    error of ``mid``.
+    """
+    m = mid if isinstance(mid, flint.arb) else _exact_arb(mid, "mid")
+    r = rad if isinstance(rad, flint.arb) else _exact_arb(rad, "rad")
+    r = abs(r).upper()
+    bits = max(64, _exact_bits(m.mid()), flint.ctx.prec)
+    with flint_prec(bits):
+        return flint.arb(m.mid(), (m.rad() + r).upper())
+
+
+def _exact_arb(v: object, name: str) -> flint.arb:
+    if isinstance(v, mpmath.mpf):
+        return mpf_to_arb(v)
+    if isinstance(v, int) and not isinstance(v, bool):
+        return flint.arb(v)
+    raise ValueError(f"ball: {name} must be an mpf, int or arb, got {v!r}")
+
+
+def _exact_bits(x: flint.arb) -> int:
+    man, _ = x.mid().man_exp()
+    return abs(int(man)).bit_length() + 2
+
+
+# ------------------------------------------------------------------------------ to_arb
+def to_arb(expr: object, prec: int = 128) -> flint.arb:
+    """Rigorous ball enclosure of a closed-form real number given as a sympy expression.
+
+    The expression tree is evaluated bottom-up in arb arithmetic at ``prec`` bits; every
+    node's ball contains the exact value, so the result does. Supported: integers,
+    rationals, ``E``, ``pi``, ``EulerGamma``, sums, products, powers (integer exponents;
+    ``sqrt`` and other rational exponents of non-negative bases; real exponents of positive
+    bases), ``exp``, ``log``, ``erf``, ``erfc``, ``Abs``, ``sin``, ``cos``, ``Min``,
+    ``Max``, and real algebraic numbers given as ``CRootOf`` (enclosed by sympy's exact
+    rational isolating interval, refined to ``2**-prec``).
+
+    Parameters
+    ----------
+    expr : sympy.Expr, int or fractions.Fraction
+        A real number without free symbols.
+    prec : int
+        Working precision in bits (the radius is typically ``2**-prec`` relative; it can be
+        larger after cancellation, and it is always proved).
+
+    Returns
+    -------
+    flint.arb
+        A finite ball containing ``expr``.
+
+    Raises
+    ------
+    ValueError
+        For free symbols, floats (exact paths refuse them), non-real values (for example
+        ``(-8)**(1/3)`` in sympy's principal branch, ``log`` of a negative number) or
+        unsupported functions; the message names the sub-expression.
+    """
+    e = as_exact(expr, "to_arb")
+    with flint_prec(int(prec)):
+        out = _arb(e, int(prec))
+    if not out.is_finite():
+        raise ValueError(f"to_arb: {e} is not a finite real number (ball {out})")
+    return out
+
+
+def as_exact(value: object, func: str) -> sympy.Expr:
+    """``value`` (sympy number or expression, int, Fraction) as a sympy expression.
+
+    Raises
+    ------
+    ValueError
+        For floats (Python, numpy or sympy: exact paths refuse them), bools, strings and
+        other types; the message names ``func``.
+    """
+    if isinstance(value, bool):
+        raise ValueError(f"{func}: expected a number, got the bool {value!r}")
+    if isinstance(value, int):
+        return sympy.Integer(value)
+    if isinstance(value, Fraction):
+        return sympy.Rational(value.numerator, value.denominator)
+    if isinstance(value, sympy.Basic):
+        if value.atoms(sympy.Float):
+            raise ValueError(f"{func}: refusing the float in {value}; exact numbers only")
+        return value
+    raise ValueError(
+        f"{func}: expected an exact number (int, Fraction or sympy expression), got "
+        f"{value!r} ({type(value).__name__})"
+    )
+
+
+def _fail(e: sympy.Expr, why: str) -> ValueError:
+    return ValueError(f"to_arb: {why}: {e}")
+
+
+def _arb(e: sympy.Expr, prec: int) -> flint.arb:  # noqa: C901 - one dispatch table
+    if e.is_Integer:
+        return flint.arb(int(e))
+    if e.is_Rational:
+        return flint.arb(flint.fmpq(int(e.p), int(e.q)))
+    if e.is_Float:
+        raise _fail(e, "refusing a float in an exact computation")
+    if e is sympy.E:
+        return flint.arb.const_e()
+    if e is sympy.pi:
+        return flint.arb.pi()
+    if e is sympy.EulerGamma:
+        return flint.arb.const_euler()
+    if e.free_symbols:
+        raise _fail(e, f"free symbols {sorted(map(str, e.free_symbols))}")
+    if e.is_Add:
+        out = flint.arb(0)
+        for a in e.args:
+            out += _arb(a, prec)
+        return out
+    if e.is_Mul:
+        out = flint.arb(1)
+        for a in e.args:
+            out *= _arb(a, prec)
+        return out
+    if e.is_Pow:
+        return _pow(e, prec)
+    if isinstance(e, sympy.exp):
+        return _arb(e.args[0], prec).exp()
+    unary = {
+        sympy.log: "log",
+        sympy.erf: "erf",
+        sympy.erfc: "erfc",
+        sympy.sin: "sin",
+        sympy.cos: "cos",
+    }
+    for cls, name in unary.items():
+        if isinstance(e, cls):
+            if len(e.args) != 1:
+                raise _fail(e, "unsupported number of arguments")
+            x = _arb(e.args[0], prec)
+            if cls is sympy.log and not x > 0:
+                raise _fail(e, "log of a number not proved positive")
+            return getattr(x, name)()
+    if isinstance(e, sympy.Abs):
+        return abs(_arb(e.args[0], prec))
+    if isinstance(e, (sympy.Min, sympy.Max)):
+        vals = [_arb(a, prec) for a in e.args]
+        out = vals[0]
+        for v in vals[1:]:
+            out = out.min(v) if isinstance(e, sympy.Min) else out.max(v)
+        return out
+    if isinstance(e, sympy.CRootOf):
+        return _crootof(e, prec)
+    raise _fail(e, f"unsupported expression ({type(e).__name__})")
+
+
+def _pow(e: sympy.Pow, prec: int) -> flint.arb:
+    base, expo = e.args
+    if base is sympy.E:
+        return _arb(expo, prec).exp()
+    if expo.is_Integer:
+        k = int(expo)
+        b = _arb(base, prec)
+        if k < 0 and b.contains(0):
+            raise _fail(e, "negative power of a number not proved non-zero")
+        return b**k if k >= 0 else 1 / b ** (-k)
+    b = _arb(base, prec)
+    if expo.is_Rational:
+        p, q = int(expo.p), int(expo.q)
+        if not b >= 0:
+            raise _fail(e, "fractional power of a number not proved non-negative")
+        root = b.sqrt() if q == 2 else b.root(q)
+        if p < 0 and root.contains(0):
+            raise _fail(e, "negative power of a number not proved non-zero")
+        return root**p if p >= 0 else 1 / root ** (-p)
+    if not b > 0:
+        raise _fail(e, "real power of a number not proved positive")
+    return (_arb(expo, prec) * b.log()).exp()
+
+
+def _crootof(e: sympy.CRootOf, prec: int) -> flint.arb:
+    """A real ``CRootOf`` from sympy's exact isolating interval refined below ``2**-prec``."""
+    if not e.is_real:
+        raise _fail(e, "not a real algebraic number")
+    width = sympy.Rational(1, 2 ** (prec + 8))
+    mid = e.eval_rational(dx=width, dy=width)
+    m = flint.arb(flint.fmpq(int(mid.p), int(mid.q)))
+    return m + flint.arb(0, flint.arb(flint.fmpq(1, 2 ** (prec + 8))).upper())

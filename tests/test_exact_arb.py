@@ -1,0 +1,133 @@
+"""exactdp.exact.arb: rigorous enclosures, the precision context and signed conversions."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+import mpmath
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp.exact import (
+    arb_mid_to_float,
+    arb_mid_to_mpf,
+    arb_to_interval,
+    ball,
+    dps_to_prec,
+    flint_prec,
+    float_to_arb,
+    mpf_to_arb,
+    to_arb,
+)
+
+S, E, R = sympy.sqrt, sympy.exp, sympy.Rational
+
+
+def test_flint_prec_restores_on_exit_and_on_error():
+    before = flint.ctx.prec
+    with flint_prec(300):
+        assert flint.ctx.prec == 300
+        with flint_prec(80):
+            assert flint.ctx.prec == 80
+        assert flint.ctx.prec == 300
+    assert flint.ctx.prec == before
+    with pytest.raises(KeyError), flint_prec(500):
+        raise KeyError
+    assert flint.ctx.prec == before
+    with pytest.raises(ValueError, match="bits"):
+        with flint_prec(0):
+            pass
+
+
+def test_dps_to_prec():
+    assert dps_to_prec(30) == 100 + 64  # ceil(30 log2 10) = ceil(99.66) = 100
+
+
+@pytest.mark.parametrize(
+    "expr, reference",
+    [
+        (S(2), "1.41421356237309504880168872420969807856967187537694807317667973799"),
+        (sympy.pi, "3.14159265358979323846264338327950288419716939937510582097494459230"),
+        (E(-R(1, 2)) / (1 + E(-R(1, 2))), None),
+        (sympy.log(3) - sympy.erf(R(1, 3)) + sympy.erfc(2), None),
+        (sympy.cbrt(5) * sympy.Min(S(2), R(3, 2)) - sympy.Max(1, sympy.cos(1)), None),
+    ],
+)
+def test_to_arb_encloses_a_reference(expr, reference):
+    # reference: 60-digit published constants, else mpmath at 80 digits (independent code)
+    with mpmath.workdps(80):
+        ref = mpmath.mpf(reference) if reference else mpmath.mpf(sympy.N(expr, 80))
+        b = to_arb(expr, 150)
+        lo, hi = (mpmath.mpf(v._mpf_) for v in arb_to_interval(b))
+        assert lo <= ref <= hi
+        assert hi - lo < mpmath.mpf(2) ** -140 * max(1, abs(ref))
+
+
+def test_to_arb_crootof_is_rigorous():
+    x = sympy.Symbol("x")
+    r = sympy.CRootOf(x**3 - 2, 0)
+    b = to_arb(r, 200)
+    assert (b**3 - 2).contains(0) and b.rad() < flint.arb(2) ** -190
+
+
+def test_to_arb_huge_and_tiny():
+    b = to_arb(E(-(10**6)), 64)
+    assert b > 0 and b < flint.arb(2) ** -1_400_000
+    assert to_arb(sympy.Integer(10) ** 5000, 64) > flint.arb(10) ** 4999
+
+
+@pytest.mark.parametrize(
+    "bad, match",
+    [
+        (sympy.Symbol("t"), "free symbols"),
+        (sympy.Float(0.5), "float"),
+        (0.5, "exact number"),
+        (sympy.log(1 - S(2), evaluate=False), "not proved positive"),
+        (sympy.Integer(-8) ** R(1, 3), "non-negative"),
+        (sympy.I, "unsupported"),
+        (sympy.zeta(3), "unsupported"),
+    ],
+)
+def test_to_arb_refuses(bad, match):
+    with pytest.raises(ValueError, match=match):
+        to_arb(bad, 64)
+
+
+@given(st.integers(-(10**30), 10**30), st.integers(-200, 200))
+def test_mpf_arb_round_trip_keeps_sign(man, exp):
+    with mpmath.workprec(200):
+        v = mpmath.ldexp(man, exp)
+    b = mpf_to_arb(v)
+    assert b.is_exact()
+    assert arb_mid_to_mpf(b) == v
+    f = arb_mid_to_float(b)
+    r = sympy.Rational(f)
+    assert Fraction(int(r.p), int(r.q)) == Fraction(man) * Fraction(2) ** exp
+    assert float_to_arb(f) == b
+
+
+def test_negative_numbers_keep_their_sign():
+    # the regression behind issue 8, hole 5: mpf.man_exp drops the sign
+    assert mpf_to_arb(mpmath.mpf("-0.75")) == flint.arb(-0.75)
+    assert arb_mid_to_mpf(flint.arb(-3)) == -3
+    assert float(arb_mid_to_float(flint.arb(-3), 10)) == -3.0
+
+
+@settings(max_examples=30)
+@given(st.integers(-(10**20), 10**20), st.integers(0, 10**20), st.integers(-80, 10))
+def test_ball_contains_its_interval(m, r, e):
+    with mpmath.workprec(400):  # m, r, m +- r are exact dyadic numbers at 400 bits
+        mid, rad = mpmath.ldexp(m, e), mpmath.ldexp(r, e)
+        hi, lo = mid + rad, mid - rad
+    b = ball(mid, rad)
+    for point in (mid, hi, lo):
+        assert b.contains(mpf_to_arb(point))
+
+
+def test_mpf_to_arb_infinities_and_nan():
+    assert mpf_to_arb(mpmath.inf) > 0 and not mpf_to_arb(mpmath.inf).is_finite()
+    with pytest.raises(ValueError, match="NaN"):
+        mpf_to_arb(mpmath.nan)
