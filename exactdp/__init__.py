@@ -27,6 +27,7 @@ from .analysis import (
 from .analysis.sensitivity import ScoreFunction, SensitivityResult, sensitivity
 from .audit import goodness_of_fit
 from .distribution import OutputDistribution
+from .exact import UndecidedSignError
 from .lp import (
     DualCertificate,
     LatticeLPResult,
@@ -45,7 +46,6 @@ from .mechanisms import (
     TopKDistribution,
     mechanism_from_function,
 )
-from .exact import UndecidedSignError
 from .numbers import ExactConversionWarning, exact_number
 from .optimal import OptimalRegularMechanism, optimal_mechanism
 from .scores import ScoreVector, as_scores

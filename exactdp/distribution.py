@@ -157,9 +157,12 @@ class OutputDistribution:
     def evalf_balls(self, dps: int = 30) -> tuple:
         """Enclosures of the probabilities as python-flint ``arb`` balls.
 
-        For RNM-Gaussian the radius is the quadrature's error bound
-        (:func:`exactdp.numeric.gaussian.gaussian_mp`); otherwise the mpmath view at
-        ``dps + 5`` digits with relative radius ``10**-dps``.
+        Every radius is proved: PF / RNM-Exp by the ball-arithmetic integral
+        (:func:`exactdp.numeric.pf_engine.pf_arb`), EM / RNM-Gumbel by the softmax in ball
+        arithmetic, other closed forms by :func:`exactdp.exact.enclose` of the exact
+        probabilities, RNM-Gaussian by the quadrature's error bound
+        (:func:`exactdp.numeric.gaussian.gaussian_mp_bounds`) - proved up to 24 items only;
+        :attr:`balls_certified` says whether it is proved here.
 
         Raises
         ------
@@ -167,6 +170,11 @@ class OutputDistribution:
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
         return tuple(self.mechanism._balls(self.scores, _check_dps(dps, "evalf_balls")))
+
+    @property
+    def balls_certified(self) -> tuple[bool, str | None]:
+        """``(certified, caveat)``: whether the radii of :meth:`evalf_balls` are proved."""
+        return self.mechanism._balls_certified(self.scores)
 
     def to_numpy(self) -> np.ndarray:
         """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12."""

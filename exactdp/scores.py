@@ -17,6 +17,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from .exact import compare, is_zero
 from .numbers import FloatTracker, exact_vector
 
 __all__ = ["ScoreVector", "as_scores"]
@@ -150,10 +151,8 @@ class ScoreVector:
         out = []
         for v in self.exact:
             g = top - v
-            if not g.is_Rational:
-                g = sympy.nsimplify(g) if g.is_number and sympy.simplify(g) == 0 else g
-                if sympy.simplify(g) == 0:
-                    g = sympy.Integer(0)
+            if not g.is_Rational and is_zero(g):  # exact zero test, or UndecidedSignError
+                g = sympy.Integer(0)
             out.append(g)
         return tuple(out)
 
@@ -215,13 +214,8 @@ class ScoreVector:
 
 
 def _exact_greater(a: sympy.Expr, b: sympy.Expr) -> bool:
-    diff = sympy.nsimplify(a - b) if False else a - b
-    res = diff.is_positive
-    if res is None:
-        if sympy.simplify(diff) == 0:
-            return False
-        res = bool(sympy.N(diff, 60) > 0)
-    return bool(res)
+    """``a > b`` decided exactly (:func:`exactdp.exact.compare`; raises if undecidable)."""
+    return compare(a, b) > 0
 
 
 def _to_float(g) -> float:

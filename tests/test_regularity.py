@@ -86,5 +86,5 @@ def test_undecided_sign_is_an_error_not_a_counterexample():
     # true inequality for every eps > 0, but not decidable by the polynomial route;
     # the check must say so rather than report a false counterexample.
     eps = sympy.Symbol("epsilon", positive=True)
-    with pytest.raises(ValueError, match="cannot decide"):
+    with pytest.raises(exactdp.UndecidedSignError, match="cannot decide"):
         is_monotone(exactdp.ReportNoisyMax(eps, noise="laplace"))

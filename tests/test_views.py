@@ -125,7 +125,7 @@ def test_evalf_balls_contain_the_exact_values():
         flint.ctx.prec = 200
         try:
             for b, p in zip(balls, d.probabilities, strict=True):
-                assert b.contains(flint.arb(str(sympy.N(p, 50))))
+                assert b.contains(flint.arb(str(sympy.N(p, 90))))  # balls may be tighter
                 assert float(b.rad()) < 1e-24
         finally:
             flint.ctx.prec = old

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import flint
 import sympy
 
-from ..algebra import to_arb
+from ..exact import UndecidedSignError, compare, is_zero, sign, sign_or_none, to_arb
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
 from .privacy import (
@@ -44,7 +44,6 @@ from .privacy import (
     _numeric_mechanism,
     _plain,
     _sv,
-    exact_sign,
     neighbours,
 )
 
@@ -57,6 +56,7 @@ __all__ = [
     "ZCDPCheck",
     "bounded_range",
     "BoundedRange",
+    "Divergence",
     "DEFAULT_ALPHAS",
 ]
 
@@ -64,6 +64,40 @@ __all__ = [
 DEFAULT_ALPHAS = tuple(
     sympy.Rational(a) for a in ("1", "5/4", "3/2", "2", "3", "4", "6", "8", "16", "32", "64")
 )
+
+
+@dataclass(frozen=True)
+class Divergence:
+    """An exact divergence between two output distributions (nats).
+
+    Attributes
+    ----------
+    value : sympy.Expr
+        The exact value (``oo`` for a support mismatch); may contain the mechanism's
+        symbolic epsilon.
+    alpha : sympy.Expr
+        The order: 1 for KL, ``oo`` for the max divergence.
+    certified : bool
+        True: the value is exact, and every zero test and comparison that chose it was
+        decided by :func:`exactdp.exact.sign`.
+    caveat : str or None
+        Why not certified (None when certified).
+    """
+
+    value: sympy.Expr
+    alpha: sympy.Expr
+    certified: bool = True
+    caveat: str | None = None
+
+    def to_float(self) -> float:
+        """The value in float64 (``inf`` for ``oo``)."""
+        return math.inf if self.value is sympy.oo else float(sympy.N(self.value, 30))
+
+    def __float__(self) -> float:
+        return self.to_float()
+
+    def _repr_latex_(self) -> str:
+        return f"$D_{{{sympy.latex(self.alpha)}}} = {sympy.latex(self.value)}$"
 
 
 def _probs(P: object, name: str) -> tuple[sympy.Expr, ...]:
@@ -80,7 +114,7 @@ def _probs(P: object, name: str) -> tuple[sympy.Expr, ...]:
         if isinstance(p, float):
             raise ValueError(f"{name}[{i}]: float {p!r}; exact probabilities are required")
         v = exact_number(p, name, i, allow_symbols=True)
-        if exact_sign(v) == -1:
+        if sign_or_none(v) == -1:
             raise ValueError(f"{name}[{i}] = {v} is negative")
         out.append(v)
     return tuple(out)
@@ -93,7 +127,7 @@ def _pair(P, Q, func: str):
     return p, q
 
 
-def kl_divergence(P: object, Q: object) -> sympy.Expr:
+def kl_divergence(P: object, Q: object) -> Divergence:
     """Exact Kullback-Leibler divergence ``sum_r P_r ln(P_r / Q_r)`` in nats.
 
     Parameters
@@ -103,43 +137,61 @@ def kl_divergence(P: object, Q: object) -> sympy.Expr:
 
     Returns
     -------
-    sympy.Expr
-        ``oo`` if some ``Q_r = 0 < P_r``.
+    Divergence
+        ``value`` is ``oo`` if some ``Q_r = 0 < P_r``; ``alpha`` is 1.
+
+    Raises
+    ------
+    UndecidedSignError
+        If it cannot be decided whether some probability is 0.
 
     References
     ----------
     T. M. Cover and J. A. Thomas, Elements of Information Theory (2006), eq. (2.26).
     """
     p, q = _pair(P, Q, "kl_divergence")
+    one = sympy.Integer(1)
     terms = []
     for a, b in zip(p, q, strict=True):
-        if exact_sign(a) == 0:
+        if is_zero(a):
             continue
-        if exact_sign(b) == 0:
-            return sympy.oo
+        if is_zero(b):
+            return Divergence(sympy.oo, one)
         terms.append(a * sympy.log(a / b))
-    return sympy.Add(*terms)
+    return Divergence(sympy.Add(*terms), one)
 
 
 kl = kl_divergence
 
 
-def max_divergence(P: object, Q: object) -> sympy.Expr:
-    """``D_oo(P || Q) = max_{r: P_r > 0} ln(P_r / Q_r)`` (exact comparisons)."""
+def max_divergence(P: object, Q: object) -> Divergence:
+    """``D_oo(P || Q) = max_{r: P_r > 0} ln(P_r / Q_r)`` (exact comparisons).
+
+    Returns
+    -------
+    Divergence
+        ``alpha`` is ``oo``.
+
+    Raises
+    ------
+    UndecidedSignError
+        If two ratios (or a probability and 0) cannot be compared exactly, for example
+        when they depend on a symbolic epsilon.
+    """
     p, q = _pair(P, Q, "max_divergence")
     best = None
     for a, b in zip(p, q, strict=True):
-        if exact_sign(a) == 0:
+        if is_zero(a):
             continue
-        if exact_sign(b) == 0:
-            return sympy.oo
+        if is_zero(b):
+            return Divergence(sympy.oo, sympy.oo)
         r = a / b
-        if best is None or exact_sign(r - best) == 1:
+        if best is None or compare(r, best) == 1:
             best = r
-    return sympy.log(best) if best is not None else sympy.Integer(0)
+    return Divergence(sympy.log(best) if best is not None else sympy.Integer(0), sympy.oo)
 
 
-def renyi_divergence(P: object, Q: object, alpha: object) -> sympy.Expr:
+def renyi_divergence(P: object, Q: object, alpha: object) -> Divergence:
     """Exact Renyi divergence ``D_alpha(P || Q)`` in nats.
 
     Parameters
@@ -151,14 +203,16 @@ def renyi_divergence(P: object, Q: object, alpha: object) -> sympy.Expr:
 
     Returns
     -------
-    sympy.Expr
-        ``ln(sum_r P_r^alpha Q_r^(1-alpha)) / (alpha - 1)``; ``oo`` when ``alpha > 1`` and
-        some ``Q_r = 0 < P_r``.
+    Divergence
+        ``value = ln(sum_r P_r^alpha Q_r^(1-alpha)) / (alpha - 1)``; ``oo`` when
+        ``alpha > 1`` and some ``Q_r = 0 < P_r``.
 
     Raises
     ------
     ValueError
         For ``alpha <= 0``, irrational or float alpha, or invalid probabilities.
+    UndecidedSignError
+        If it cannot be decided whether some probability is 0.
 
     References
     ----------
@@ -177,15 +231,14 @@ def renyi_divergence(P: object, Q: object, alpha: object) -> sympy.Expr:
     p, q = _pair(P, Q, "renyi_divergence")
     terms = []
     for x, y in zip(p, q, strict=True):
-        zx, zy = exact_sign(x) == 0, exact_sign(y) == 0
-        if zx:
+        if is_zero(x):
             continue
-        if zy:
+        if is_zero(y):
             if a > 1:
-                return sympy.oo
+                return Divergence(sympy.oo, a)
             continue
         terms.append(x**a * y ** (1 - a))
-    return sympy.log(sympy.Add(*terms)) / (a - 1)
+    return Divergence(sympy.log(sympy.Add(*terms)) / (a - 1), a)
 
 
 # =============================================================================== zCDP
@@ -205,7 +258,8 @@ class ZCDPCheck:
     divergence : sympy.Expr or None
         ``D_alpha`` there (exact).
     excess : float
-        ``D_alpha - rho*alpha`` there (positive iff the claim fails there).
+        ``D_alpha - rho*alpha`` there, rounded for display (positive iff the claim fails
+        there; the decision itself is exact).
     alphas : tuple
     pairs_checked : int
     engine : str
@@ -231,6 +285,8 @@ class ZCDPCheck:
     engine: str = "exact"
     interval: tuple | None = None
     dps: int | None = None
+    certified: bool = True
+    caveat: str | None = None
 
     def __bool__(self) -> bool:
         return self.holds
@@ -292,7 +348,7 @@ def zcdp_check(
         original = getattr(mechanism, "epsilon", None)
         syms = safe_sympify(original).free_symbols if original is not None else set()
         r = r.subs({s: eps for s in (r.free_symbols & syms) or r.free_symbols})
-    if exact_sign(r) != 1:
+    if sign_or_none(r) != 1:
         raise ValueError(f"zcdp_check: rho must be > 0, got {rho!r}")
     orders = tuple(exact_number(a, "alphas", i) for i, a in enumerate(alphas))
     if any(not a.is_Rational or a < 1 for a in orders):
@@ -304,24 +360,23 @@ def zcdp_check(
         return _ball_zcdp(engine, q, nbrs, r, orders)
     dist = [_distribution(mech, v) for v in [q] + nbrs]
     P = _probs(dist[0], "P")
-    best = None
-    failed = False
+    best = None  # (excess, j, alpha, D): the first failure, else the largest excess
     for j, d in enumerate(dist[1:]):
         Q = _probs(d, "Q")
         for a in orders:
-            D = renyi_divergence(P, Q, a)
-            bound = r * a
-            ex = sympy.oo if D is sympy.oo else D - bound
-            val = math.inf if ex is sympy.oo else float(sympy.N(ex, 30))
-            if val > -1e-12 and not failed and (ex is sympy.oo or exact_sign(ex) == 1):
-                failed = True
-                best = (val, j, a, D, ex)
-            if not failed and (best is None or val > best[0]):
-                best = (val, j, a, D, ex)
-    val, j, a, D, ex = best
-    holds = not failed
+            D = renyi_divergence(P, Q, a).value
+            ex = sympy.oo if D is sympy.oo else D - r * a
+            failed = sign(ex) == 1
+            if failed or best is None or compare(ex, best[0]) == 1:
+                best = (ex, j, a, D, failed)
+            if failed:
+                break
+        if best[4]:
+            break
+    ex, j, a, D, failed = best
+    val = math.inf if ex is sympy.oo else float(sympy.N(ex, 30))
     w = Witness(_plain(q), _plain(nbrs[j]), None)
-    return ZCDPCheck(bool(holds), r, w, a, D, val, orders, len(nbrs))
+    return ZCDPCheck(not failed, r, w, a, D, val, orders, len(nbrs))
 
 
 def _ball_divergence(P: Sequence, Q: Sequence, a: sympy.Expr) -> flint.arb | None:
@@ -389,7 +444,7 @@ def _ball_zcdp(engine: _BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
                 div, iv, val = sympy.oo, (sympy.oo, sympy.oo), math.inf
             w = Witness(_plain(q), _plain(nbrs[j - 1]), None)
             return ZCDPCheck(not failed, rho, w, a, div, val, orders, len(nbrs), "ball", iv,
-                             dps)
+                             dps, True, None)
     raise BallUndecided(
         f"zcdp_check: undecided at dps={engine.levels[-1]}: some D_alpha - rho*alpha of "
         f"{engine.name} cannot be told from 0 (or a probability from 0)"
@@ -436,6 +491,8 @@ class BoundedRange:
     engine: str = "exact"
     interval: tuple | None = None
     dps: int | None = None
+    certified: bool = True
+    caveat: str | None = None
 
     def to_float(self) -> float:
         return math.inf if self.value is sympy.oo else float(sympy.N(self.value, 30))
@@ -458,15 +515,32 @@ class BoundedRange:
             return False
         if self.engine == "ball" and self.interval is not None:
             lo, hi = self.interval
-            if exact_sign(sympy.Rational(hi) - e) != 1:
+            if compare(sympy.Rational(hi), e) != 1:
                 return True
-            if exact_sign(sympy.Rational(lo) - e) == 1:
+            if compare(sympy.Rational(lo), e) == 1:
                 return False
             raise BallUndecided(
                 f"BoundedRange.holds: undecided at dps={self.dps}: eta = {e} lies in the "
                 f"certified interval [{lo}, {hi}]"
             )
-        return exact_sign(self.value - e) != 1
+        return compare(self.value, e) != 1
+
+
+def _cmp(engine: object, a: object, b: object, what: str, mech: object) -> int:
+    """``engine.cmp(a, b)`` decided, or UndecidedSignError (e.g. it depends on a symbol).
+
+    The generic engine's ratios are sympy expressions: compared by :func:`exactdp.exact.sign`.
+    """
+    if getattr(engine, "kind", None) == "generic":
+        c = sign_or_none(a - b)
+    else:
+        c = engine.cmp(a, b)
+    if c is None:
+        raise UndecidedSignError(
+            f"bounded_range: cannot compare {what} of {_name(mech)} exactly (they depend on "
+            "a symbolic epsilon); give a numeric epsilon, or use certify_dp for every epsilon"
+        )
+    return c
 
 
 def bounded_range(
@@ -501,6 +575,9 @@ def bounded_range(
         As :func:`~exactdp.analysis.privacy.privacy_loss`;
         :class:`~exactdp.analysis.privacy.BallUndecided` when a probability ball still
         contains 0 at the highest precision.
+    UndecidedSignError
+        When two log-ratios cannot be compared exactly (for example they depend on a
+        symbolic epsilon): never a value that is not proved.
 
     References
     ----------
@@ -527,9 +604,9 @@ def bounded_range(
                 hi = (r, None)
                 break
             R = engine.ratio(a, b)
-            if hi is None or engine.cmp(R, hi[1]) == 1:
+            if hi is None or _cmp(engine, R, hi[1], "ratios", mechanism) == 1:
                 hi = (r, R)
-            if lo is None or engine.cmp(R, lo[1]) == -1:
+            if lo is None or _cmp(engine, R, lo[1], "ratios", mechanism) == -1:
                 lo = (r, R)
         if infinite:
             best = ("inf", j, hi[0], None, None)
@@ -537,7 +614,7 @@ def bounded_range(
         if hi is None:
             continue
         span = engine.div(hi[1], lo[1])
-        if best is None or engine.cmp(span, best[3]) == 1:
+        if best is None or _cmp(engine, span, best[3], "ranges", mechanism) == 1:
             best = ("ratio", j, hi[0], span, lo[0])
     if best is None:
         return BoundedRange(sympy.Integer(0), None, None, len(nbrs))

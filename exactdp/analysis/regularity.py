@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
 from .privacy import _make_engine, _plain, _sv
@@ -62,6 +63,11 @@ class RegularityCheck:
         Number of exact comparisons made.
     vectors : int
         Number of distinct score vectors evaluated.
+    certified : bool
+        True: every comparison was decided exactly (x-form or generic engine) or by
+        rigorous balls (ball engine with proved radii).
+    caveat : str or None
+        Why not certified.
     """
 
     property: str
@@ -69,6 +75,8 @@ class RegularityCheck:
     counterexample: Counterexample | None
     comparisons: int
     vectors: int
+    certified: bool = True
+    caveat: str | None = None
 
     def __bool__(self) -> bool:
         return self.holds
@@ -107,7 +115,7 @@ def _run(mechanism, prop: str, pairs, pool: _Pool, want: str) -> RegularityCheck
         a, b = engine.probs[i][r], engine.probs[j][s]
         sign = engine.cmp_prob(a, b)
         if sign is None:  # undecided (e.g. a sign that depends on a symbolic epsilon)
-            raise ValueError(
+            raise UndecidedSignError(
                 f"is_{prop}: cannot decide the sign of P_{r}{_plain(pool.vectors[i])} - "
                 f"P_{s}{_plain(pool.vectors[j])} exactly for every epsilon; check at a "
                 "numeric epsilon instead"
@@ -118,8 +126,13 @@ def _run(mechanism, prop: str, pairs, pool: _Pool, want: str) -> RegularityCheck
                 _plain(pool.vectors[i]), _plain(pool.vectors[j]), r, s,
                 engine.prob_sympy(a), engine.prob_sympy(b),
             )
-            return RegularityCheck(prop, False, ce, count, len(pool.vectors))
-    return RegularityCheck(prop, True, None, count, len(pool.vectors))
+            return RegularityCheck(prop, False, ce, count, len(pool.vectors), *_status(engine))
+    return RegularityCheck(prop, True, None, count, len(pool.vectors), *_status(engine))
+
+
+def _status(engine: object) -> tuple[bool, str | None]:
+    """``(certified, caveat)`` of an analyzer engine (engines without the flag are exact)."""
+    return bool(getattr(engine, "certified", True)), getattr(engine, "caveat", None)
 
 
 def is_symmetric(
@@ -146,6 +159,11 @@ def is_symmetric(
     Returns
     -------
     RegularityCheck
+
+    Raises
+    ------
+    UndecidedSignError
+        When a comparison cannot be decided exactly (never reported as a counterexample).
     """
     vecs = _lattice(vectors, n, values)
     pool = _Pool()
@@ -192,6 +210,11 @@ def is_shift_invariant(
     Returns
     -------
     RegularityCheck
+
+    Raises
+    ------
+    UndecidedSignError
+        When a comparison cannot be decided exactly (never reported as a counterexample).
     """
     vecs = _lattice(vectors, n, values)
     consts = [exact_number(a, "shifts", k) for k, a in enumerate(shifts)]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cmp_to_key
 
 import mpmath
 import numpy as np
@@ -19,6 +20,7 @@ import sympy
 from scipy.optimize import minimize_scalar
 
 from ..algebra import sign_on_unit_interval, verify_sign_analysis
+from ..exact import compare, sign
 from ..scores import as_scores
 
 __all__ = [
@@ -35,7 +37,12 @@ __all__ = [
 
 
 def _thresholds(gaps) -> list:
-    return sorted({g for g in gaps if g != 0})
+    """Distinct positive gaps, ascending (ordered and deduplicated by exact comparison)."""
+    out: list = []
+    for g in sorted({g for g in gaps if g != 0}, key=cmp_to_key(compare)):
+        if not out or compare(g, out[-1]) != 0:
+            out.append(g)
+    return out
 
 
 def error_tails(dist) -> tuple[tuple[sympy.Expr, sympy.Expr], ...]:
@@ -46,25 +53,9 @@ def error_tails(dist) -> tuple[tuple[sympy.Expr, sympy.Expr], ...]:
     gaps = dist.scores.gaps_exact
     probs = dist.probabilities
     return tuple(
-        (t, sympy.Add(*[p for g, p in zip(gaps, probs, strict=True) if bool(g >= t)]))
+        (t, sympy.Add(*[p for g, p in zip(gaps, probs, strict=True) if compare(g, t) >= 0]))
         for t in _thresholds(gaps)
     )
-
-
-def _exact_sign(expr: sympy.Expr) -> int:
-    expr = sympy.expand(expr)
-    if expr == 0:
-        return 0
-    if expr.is_positive:
-        return 1
-    if expr.is_negative:
-        return -1
-    value = sympy.N(expr, 50)
-    if value == 0 or abs(value) < sympy.Float("1e-45"):
-        if sympy.simplify(expr) == 0:
-            return 0
-        value = sympy.N(expr, 200)
-    return 1 if value > 0 else -1
 
 
 @dataclass(frozen=True)
@@ -74,6 +65,8 @@ class DominanceResult:
     holds: bool
     margins: tuple  # (t, tail_B - tail_A) exact
     witness: sympy.Expr | None  # a threshold where A's tail exceeds B's
+    certified: bool = True  # every margin's sign decided by exactdp.exact.sign
+    caveat: str | None = None
 
 
 def dominates(dist_a, dist_b) -> DominanceResult:
@@ -84,16 +77,24 @@ def dominates(dist_a, dist_b) -> DominanceResult:
     dist_a, dist_b : OutputDistribution
         On the same scores.
 
+    Returns
+    -------
+    DominanceResult
+        ``certified`` is True: every margin's sign is decided by
+        :func:`exactdp.exact.sign` (exact algebra or rigorous balls).
+
     Raises
     ------
     ValueError
         If the score vectors differ.
+    UndecidedSignError
+        If the sign of a margin cannot be decided.
     """
     if dist_a.scores.exact != dist_b.scores.exact:
         raise ValueError("dominates: both distributions must be on the same scores")
     ta, tb = error_tails(dist_a), error_tails(dist_b)
     margins = tuple((t, sympy.expand(b - a)) for (t, a), (_, b) in zip(ta, tb, strict=True))
-    witness = next((t for t, m in margins if _exact_sign(m) < 0), None)
+    witness = next((t for t, m in margins if sign(m) < 0), None)
     return DominanceResult(witness is None, margins, witness)
 
 
@@ -110,6 +111,8 @@ class DominanceCertificate:
     thresholds: tuple
     numerators: tuple
     analyses: tuple
+    certified: bool = True  # exact real-root isolation; re-check with check()
+    caveat: str | None = None
 
     @property
     def holds(self) -> bool:
@@ -165,6 +168,10 @@ class WorstCaseError:
     gap: float
     value: mpmath.mpf
     precision: str
+    certified: bool = False
+    caveat: str | None = (
+        "the maximizing gap is located by a float64 scan and Brent's method, not proved"
+    )
 
 
 def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
@@ -216,6 +223,8 @@ class ErrorRatioStudy:
     ratio_of_means: float
     max_ratio: float
     min_ratio: float
+    certified: bool = False
+    caveat: str | None = "a float64 average over randomly drawn score vectors"
 
 
 def error_ratio_study(

@@ -36,6 +36,7 @@ import mpmath
 import sympy
 
 __all__ = [
+    "enclose",
     "as_exact",
     "arb_mid_to_float",
     "arb_mid_to_mpf",
@@ -250,6 +251,29 @@ def as_exact(value: object, func: str) -> sympy.Expr:
         f"{func}: expected an exact number (int, Fraction or sympy expression), got "
         f"{value!r} ({type(value).__name__})"
     )
+
+
+def enclose(expr: object, dps: int, max_prec: int = 1 << 16) -> flint.arb:
+    """:func:`to_arb` at rising precision until the ball has ``dps`` correct digits.
+
+    Starts at :func:`dps_to_prec` ``(dps)`` bits and doubles until the relative radius is
+    below ``10**-dps`` (or the ball is the exact 0), up to ``max_prec`` bits; the ball
+    returned is rigorous in every case, only possibly wider.
+
+    Raises
+    ------
+    ValueError
+        As :func:`to_arb`.
+    """
+    target = int(math.ceil(int(dps) * math.log2(10)))
+    prec = dps_to_prec(dps)
+    while True:
+        b = to_arb(expr, prec)
+        if (b.is_exact() and b.is_zero()) or b.rel_accuracy_bits() >= target:
+            return b
+        if prec >= max_prec:
+            return b
+        prec = min(2 * prec, max_prec)
 
 
 def _fail(e: sympy.Expr, why: str) -> ValueError:

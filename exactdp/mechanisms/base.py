@@ -10,6 +10,8 @@ import mpmath
 import numpy as np
 import sympy
 
+from ..exact import ball as exact_ball
+from ..exact import enclose
 from ..numbers import exact_epsilon, exact_sensitivity
 from ..scores import ScoreVector, as_scores
 
@@ -19,35 +21,14 @@ if TYPE_CHECKING:
 __all__ = ["Mechanism", "RationalForm", "X", "ball"]
 
 
-def _arb_exact(v: mpmath.mpf):
-    """The mpf ``v`` as an exact arb (radius 0); needs enough working bits."""
-    import flint
+def ball(mid: mpmath.mpf, rad: mpmath.mpf, dps: int | None = None):
+    """A python-flint ``arb`` ball containing ``[mid - |rad|, mid + |rad|]`` (both mpf).
 
-    man, exp = v.man_exp
-    return flint.arb(int(man)) * flint.arb(2) ** int(exp)
-
-
-def ball(mid: mpmath.mpf, rad: mpmath.mpf, dps: int):
-    """A python-flint ``arb`` ball containing ``[mid - rad, mid + rad]`` (both mpf).
-
-    Both numbers are converted exactly (mantissa times a power of two), so the ball is
-    rigorous whenever ``rad`` bounds the error of ``mid``.
+    Both numbers are converted exactly, sign kept (:func:`exactdp.exact.ball`), so the ball
+    is rigorous whenever ``rad`` bounds the error of ``mid``. ``dps`` is accepted for
+    compatibility and unused.
     """
-    import flint
-
-    old = flint.ctx.prec
-    try:
-        with mpmath.workdps(dps + 20):  # mpf(...) of an mpf re-rounds to the context
-            if not isinstance(mid, mpmath.mpf):
-                mid = mpmath.mpf(mid)
-            rad = abs(rad) if isinstance(rad, mpmath.mpf) else abs(mpmath.mpf(rad))
-        bits = max(mid.man_exp[0].bit_length() if mid else 1, 1) + 64
-        flint.ctx.prec = max(int(dps * 3.33) + 64, bits)
-        m = _arb_exact(mid) if mid else flint.arb(0)
-        r = _arb_exact(rad) if rad else flint.arb(0)
-        return flint.arb(m.mid(), (m.rad() + r).upper())
-    finally:
-        flint.ctx.prec = old
+    return exact_ball(mid, rad)
 
 
 #: The symbol of the x-form, ``x = exp(-epsilon / (c * sensitivity * L))``, in ``(0, 1)``.
@@ -228,14 +209,51 @@ class Mechanism:
         return np.array([float(v) for v in self._mp(sv, 20)])
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
-        """Enclosures ``[p - rad, p + rad]`` of the probabilities (python-flint arb).
+        """Rigorous enclosures of the probabilities (python-flint arb balls).
 
-        Default: the mpmath view at ``dps + 5`` digits with radius ``10**-dps * |p|``, which
-        is as trustworthy as the mpmath view's stated precision. Subclasses with certified
-        routes override it.
+        Default: each exact probability evaluated node by node in ball arithmetic
+        (:func:`exactdp.exact.enclose`), so every radius is proved by the arithmetic, with
+        about ``dps`` correct digits. Subclasses with a faster certified route override it.
+
+        Raises
+        ------
+        ValueError
+            For a symbolic epsilon, or a mechanism without exact probabilities.
         """
-        vals = self._mp(sv, dps + 5)
-        return [ball(v, abs(v) * mpmath.mpf(10) ** (-dps), dps) for v in vals]
+        if self.epsilon.free_symbols:
+            raise ValueError(
+                f"{type(self).__name__}: epsilon is symbolic ({self.epsilon}); balls need a "
+                "number"
+            )
+        try:
+            probs = self._exact(sv)
+        except NotImplementedError:
+            raise ValueError(
+                f"{type(self).__name__}: no exact probabilities, so no certified enclosure"
+            ) from None
+        return [enclose(p, dps) for p in probs]
+
+    def scaled_gaps_arb(self, sv: ScoreVector, dps: int) -> list:
+        """Rigorous balls of the scaled gaps ``rate*(q* - q_r)`` (:func:`exactdp.exact.enclose`).
+
+        Each has about ``dps`` correct digits plus as many as its integer part has, so that
+        ``exp(-d)`` keeps ``dps`` relative digits.
+        """
+        if self.epsilon.free_symbols:
+            raise ValueError(
+                f"{type(self).__name__}: epsilon is symbolic ({self.epsilon}); balls need a "
+                "number"
+            )
+        out = []
+        for g in sv.gaps_exact:
+            d = self.rate * g
+            extra = len(str(int(abs(enclose(d, 5)).upper().floor().unique_fmpz())))
+            out.append(enclose(d, dps + extra + 5))
+        return out
+
+    def _balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:
+        """``(certified, caveat)`` of :meth:`_balls` on ``sv`` (True: radii proved)."""
+        return True, None
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError

@@ -12,12 +12,26 @@ import mpmath
 import numpy as np
 import sympy
 
+from ..exact import dps_to_prec, flint_prec
 from ..scores import ScoreVector
 from ..xform import coin
 from ._sampling import noisy_argmax
 from .base import Mechanism, RationalForm, X
 
-__all__ = ["ExponentialMechanism", "softmax_exact"]
+__all__ = ["ExponentialMechanism", "softmax_balls", "softmax_exact"]
+
+
+def softmax_balls(mech: Mechanism, sv: ScoreVector, dps: int) -> list:
+    """EM (= RNM-Gumbel) probabilities as rigorous arb balls with about ``dps`` digits.
+
+    ``w_r = exp(-d_r)`` from rigorous balls of the scaled gaps ``d_r``, then
+    ``w_r / sum_s w_s``: every operation is arb arithmetic, so each ball is proved.
+    """
+    d = mech.scaled_gaps_arb(sv, dps)
+    with flint_prec(dps_to_prec(dps) + 2 * max(len(d), 1).bit_length()):
+        w = [(-x).exp() for x in d]
+        total = sum(w[1:], w[0])
+        return [x / total for x in w]
 
 
 def softmax_exact(mech: Mechanism, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
@@ -70,6 +84,9 @@ class ExponentialMechanism(Mechanism):
         from ..numeric.pf_engine import em_mp
 
         return em_mp(self.scaled_gaps_mp(sv, dps), dps)
+
+    def _balls(self, sv: ScoreVector, dps: int) -> list:
+        return softmax_balls(self, sv, dps)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         from ..numeric.pf_engine import em_float

@@ -28,7 +28,8 @@ from ..scores import ScoreVector
 from ..xform import generators_for, leave_one_out, weighted_sum
 from ._sampling import noisy_argmax
 from .base import Mechanism, RationalForm, X, ball
-from .exponential import softmax_exact, softmax_rational_form
+from .exponential import softmax_balls, softmax_exact, softmax_rational_form
+from .permute_flip import pf_balls
 
 __all__ = ["ReportNoisyMax", "NOISES"]
 
@@ -183,12 +184,28 @@ class ReportNoisyMax(Mechanism):
         return laplace_mp(d, dps)
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
+        if self.noise == "exponential":
+            return pf_balls(self, sv, dps)  # Thm 6.1: RNM-Exp = PF
+        if self.noise == "gumbel":
+            return softmax_balls(self, sv, dps)  # RNM-Gumbel = EM
         if self.noise != "gaussian":
             return super()._balls(sv, dps)
         from ..numeric.gaussian import gaussian_mp_bounds
 
         vals, bounds = gaussian_mp_bounds(self._gaussian_z(sv), dps + 5)
         return [ball(v, b, dps) for v, b in zip(vals, bounds, strict=True)]
+
+    def _balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:
+        if self.noise != "gaussian":
+            return True, None
+        from ..numeric.gaussian import gaussian_bounds_proved
+
+        if gaussian_bounds_proved(self._gaussian_z(sv)):
+            return True, None
+        return False, (
+            "RNM-Gaussian with more than 24 items: the shared-grid trapezoid error bound is "
+            "carefully argued, not proved"
+        )
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         if self.noise == "gaussian":

@@ -28,6 +28,19 @@ from ..xform import generators_for, leave_one_out, weighted_sum
 from ._sampling import shuffle_and_flip
 from .base import Mechanism, RationalForm, X
 
+
+def pf_balls(mech: Mechanism, sv: ScoreVector, dps: int) -> list:
+    """PF (= RNM-Exp) probabilities as rigorous arb balls with about ``dps`` digits.
+
+    The scaled gaps are enclosed from their exact values, and
+    :func:`~exactdp.numeric.pf_engine.pf_arb` evaluates the positive integral form in ball
+    arithmetic (every step rigorous; its docstring gives the argument).
+    """
+    from ..exact import dps_to_prec
+    from ..numeric.pf_engine import pf_arb
+
+    return pf_arb(mech.scaled_gaps_arb(sv, dps), dps_to_prec(dps))
+
 __all__ = ["PermuteAndFlip", "pf_ring_probabilities"]
 
 
@@ -88,6 +101,10 @@ class PermuteAndFlip(Mechanism):
         from ..numeric.pf_engine import pf_mp
 
         return pf_mp(self.scaled_gaps_mp(sv, dps), dps)
+
+    def _balls(self, sv: ScoreVector, dps: int) -> list:
+        """Rigorous balls: :func:`~exactdp.numeric.pf_engine.pf_arb` on rigorous gap balls."""
+        return pf_balls(self, sv, dps)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         from ..numeric.pf_engine import pf_float

@@ -43,13 +43,14 @@ from numbers import Integral
 
 import mpmath
 import numpy as np
+import sympy
 from flint import acb, arb
 from flint import ctx as flint_ctx
 from scipy.special import log_ndtr
 
 from .laplace import _fail, _float_gaps, _mp_gaps
 
-__all__ = ["gaussian_mp", "gaussian_mp_bounds", "gaussian_float"]
+__all__ = ["gaussian_bounds_proved", "gaussian_mp", "gaussian_mp_bounds", "gaussian_float"]
 
 _XA = 1024  # E(x) (x <= -_XA) and Phi(x) (x >= _XA) by the asymptotic series of erfcx
 _ARB_MAX_N = 24  # above: shared-grid trapezoid for the items with small gaps
@@ -399,7 +400,9 @@ def gaussian_mp_bounds(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], li
     arithmetic). So every probability - also ``Phi(-1e300/sqrt 2)`` - has about dps correct
     significant digits, and its own bound is of relative size ``10^{-dps}``. For more than
     24 finite gaps the items with gaps ``<= 40`` use the shared-grid trapezoid rule of
-    :func:`_gaussian_mp_trapezoid` (bound carefully argued, not rigorous).
+    :func:`_gaussian_mp_trapezoid` (bound carefully argued, not rigorous:
+    :func:`gaussian_bounds_proved` says which case applies, and the analyzer reports
+    ``certified=False`` there).
 
     Parameters
     ----------
@@ -428,6 +431,21 @@ def gaussian_mp_bounds(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], li
     F. Johansson, "Numerical integration in arbitrary-precision ball arithmetic", ICMS 2018.
     """
     return _engine(z, dps, "gaussian_mp_bounds")
+
+
+def gaussian_bounds_proved(z: Sequence) -> bool:
+    """True iff :func:`gaussian_mp_bounds` returns proved bounds for these gaps.
+
+    Up to 24 finite gaps every item goes through the ball-arithmetic route (rigorous);
+    beyond, the items with small gaps use the shared-grid trapezoid rule, whose bound is
+    carefully argued but not proved.
+    """
+    finite = 0
+    for v in z:
+        if v is sympy.oo or (isinstance(v, (float, mpmath.mpf)) and mpmath.isinf(v)):
+            continue
+        finite += 1
+    return finite <= _ARB_MAX_N
 
 
 def gaussian_mp(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], mpmath.mpf]:
