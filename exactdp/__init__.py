@@ -7,10 +7,13 @@ epsilon-DP ratio bound; the section-5 linear program of McKenna & Sheldon (2020)
 
 from .analysis import (
     BallUndecided,
+    PrivacyLossDistribution,
     bounded_range,
     certify_dominance,
     certify_dp,
+    check_accountant,
     check_dp,
+    composition_lower_bound,
     dominates,
     error_tails,
     is_monotone,
@@ -19,6 +22,7 @@ from .analysis import (
     kl_divergence,
     max_divergence,
     privacy_loss,
+    privacy_loss_distribution,
     renyi_divergence,
     sup_privacy_loss,
     worst_case_error,
@@ -53,6 +57,10 @@ from .scores import ScoreVector, as_scores
 __version__ = "0.1.0"
 
 __all__ = [
+    "PrivacyLossDistribution",
+    "check_accountant",
+    "composition_lower_bound",
+    "privacy_loss_distribution",
     "BallUndecided",
     "UndecidedSignError",
     "bounded_range",

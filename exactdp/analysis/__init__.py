@@ -1,5 +1,12 @@
 """The privacy analyzer: exact loss, neighbour search, certificates, regularity, divergences."""
 
+from .composition import (
+    AccountantCheck,
+    AccountantRow,
+    CompositionBound,
+    check_accountant,
+    composition_lower_bound,
+)
 from .divergence import (
     BoundedRange,
     ZCDPCheck,
@@ -9,6 +16,14 @@ from .divergence import (
     max_divergence,
     renyi_divergence,
     zcdp_check,
+)
+from .pld import (
+    DiscretisedPLD,
+    EpsilonResult,
+    HockeyStick,
+    PrivacyLossDistribution,
+    UndecidedLossError,
+    privacy_loss_distribution,
 )
 from .privacy import (
     BALL_DPS,
@@ -39,6 +54,17 @@ from .utility import (
 )
 
 __all__ = [
+    "AccountantCheck",
+    "AccountantRow",
+    "CompositionBound",
+    "DiscretisedPLD",
+    "EpsilonResult",
+    "HockeyStick",
+    "PrivacyLossDistribution",
+    "UndecidedLossError",
+    "check_accountant",
+    "composition_lower_bound",
+    "privacy_loss_distribution",
     "BALL_DPS",
     "BallUndecided",
     "DominanceCertificate",

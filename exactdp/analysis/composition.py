@@ -1,0 +1,319 @@
+"""Certified lower bounds on the composed privacy curve, and accountants checked against them.
+
+:func:`composition_lower_bound` searches the analyzer's neighbours of ``scores`` (both
+directions of each pair) for the pair whose k-fold composition has the largest
+``delta(epsilon)``: a float screen ranks the pairs, then the chosen pair's composed PLD is
+computed exactly (or, beyond the support limit, as a certified grid lower bound). The result is
+a certified lower bound on the mechanism's k-fold privacy curve at ``epsilon``: the true
+composed curve is at least the curve of any one pair (Dong, Roth & Su 2022, section 2).
+
+:func:`check_accountant` compares that lower bound with the deltas accountants claim
+(:mod:`exactdp.analysis.accountants`, ``dp_accounting``, OpenDP). A claim is refuted
+(``holds=False``) only when the certified lower bound exceeds the claimed delta; a row that
+holds is no proof that the claim is right.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+import sympy
+from scipy.signal import fftconvolve
+
+from ..scores import as_scores
+from .accountants import CLAIMS, ClaimedDelta, claimed_delta
+from .peer_accountants import dp_accounting_delta, opendp_delta
+from .pld import MAX_SUPPORT, privacy_loss_distribution
+from .pld_results import HockeyStick, check_epsilon
+from .privacy import Witness, neighbours
+
+__all__ = [
+    "AccountantCheck",
+    "AccountantRow",
+    "CompositionBound",
+    "check_accountant",
+    "composition_lower_bound",
+]
+
+#: Claims :func:`check_accountant` evaluates by default.
+DEFAULT_CLAIMS = ("basic", "kov", "drv", "zcdp", "zcdp_bun_steinke", "bounded_range",
+                  "dp_accounting", "opendp")
+
+
+@dataclass(frozen=True)
+class CompositionBound:
+    """A certified lower bound on the k-fold composed ``delta(epsilon)`` of a mechanism.
+
+    Attributes
+    ----------
+    k : int
+    epsilon : sympy.Expr
+    delta : HockeyStick
+        ``algorithm="exact"``: the exact delta of the witness pair's k-fold composition;
+        ``"grid"``: a certified lower bound of it.
+    witness : Witness
+        ``(scores, neighbour, None)``: the PLD is from ``M(scores)`` to ``M(neighbour)``.
+    neighbours_checked : int
+        Ordered pairs screened.
+    search : str
+    certified : bool
+    caveat : str
+    """
+
+    k: int
+    epsilon: sympy.Expr
+    delta: HockeyStick
+    witness: Witness
+    neighbours_checked: int
+    search: str
+    certified: bool = True
+    caveat: str = ("a lower bound on the mechanism's composed curve from one chosen pair; "
+                   "it never proves an upper bound")
+
+    @property
+    def lower(self) -> Fraction:
+        """Certified lower bound of the composed delta (exact Fraction)."""
+        return self.delta.lower
+
+
+def _float_curve(p: np.ndarray, q: np.ndarray, k: int, epsilons: list[float]) -> np.ndarray:
+    """Float estimate of the k-fold delta(eps) of one pair (screening only, not certified)."""
+    finite = (p > 0) & (q > 0)
+    p_inf = float(p[(p > 0) & (q == 0)].sum())
+    loss, mass = np.log(p[finite]) - np.log(q[finite]), p[finite]
+    fin = (1 - p_inf) ** k
+    if loss.size == 0:
+        return np.full(len(epsilons), 1 - fin)
+    h = max(float(loss.max() - loss.min()), 1e-9) / 2048
+    idx = np.floor((loss - loss.min()) / h).astype(np.int64)
+    vec = np.bincount(idx, weights=mass)
+    out, base, j = None, vec, k
+    while j:
+        if j & 1:
+            out = base if out is None else np.clip(fftconvolve(out, base), 0, None)
+        j >>= 1
+        if j:
+            base = np.clip(fftconvolve(base, base), 0, None)
+    shift = k * float(loss.min())
+    grid = shift + h * np.arange(out.size)
+    res = []
+    for e in epsilons:
+        gain = np.clip(1 - np.exp(np.minimum(e - grid, 700.0)), 0, None)
+        res.append(float(np.dot(out, gain)) + (1 - fin))
+    return np.array(res)
+
+
+def _candidates(mechanism, sv, search: str):
+    nbrs, how = neighbours(mechanism, sv, search)
+    pairs = []
+    for nb in nbrs:
+        pairs.append((sv, nb))
+        pairs.append((nb, sv))
+    return pairs, how
+
+
+def _screen(mechanism, pairs, k: int, eps_f: list[float]) -> np.ndarray:
+    cache: dict = {}
+
+    def probs(s):
+        key = tuple(s.exact)
+        if key not in cache:
+            cache[key] = np.asarray(mechanism.distribution(s).to_numpy(), dtype=float)
+        return cache[key]
+
+    return np.array([_float_curve(probs(a), probs(b), k, eps_f) for a, b in pairs])
+
+
+def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: str = "auto",
+                            dps: int = 30, max_support: int = MAX_SUPPORT,
+                            candidates: int = 2) -> CompositionBound:
+    """Certified lower bound on the k-fold composed ``delta(epsilon)`` over the neighbours.
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+    scores : sequence of numbers, shape (n,)
+    k : int
+        Number of compositions (>= 1).
+    epsilon : number
+        Exact, >= 0.
+    search : {"auto", "exhaustive", "reduced"}
+        Neighbour set (:func:`exactdp.analysis.neighbours`).
+    dps : int
+    max_support : int
+        Exact composition up to this many output-count vectors; beyond, a grid lower bound.
+    candidates : int
+        How many of the best-screened pairs are computed exactly.
+
+    Returns
+    -------
+    CompositionBound
+
+    Raises
+    ------
+    ValueError
+        Bad ``k``, ``epsilon`` or ``scores``.
+    """
+    res = check_accountant(mechanism, scores, k, [epsilon], claims=(), search=search, dps=dps,
+                           max_support=max_support, candidates=candidates)
+    return res.bounds[0]
+
+
+def _bounds(mechanism, sv, k, epsilons, search, dps, max_support, candidates):
+    pairs, how = _candidates(mechanism, sv, search)
+    eps_f = [float(sympy.N(e, 20)) for e in epsilons]
+    scores = _screen(mechanism, pairs, k, eps_f)
+    composed: dict = {}
+    out = []
+    for j, eps in enumerate(epsilons):
+        best = None
+        for i in np.argsort(-scores[:, j], kind="stable")[:candidates]:
+            a, b = pairs[int(i)]
+            key = (tuple(a.exact), tuple(b.exact))
+            if key not in composed:
+                pld = privacy_loss_distribution(mechanism, a, b)
+                composed[key] = pld.self_compose(k, max_support=max_support)
+            h = composed[key].delta(eps, dps)
+            if best is None or h.lower > best[0].lower:
+                best = (h, Witness(tuple(a.exact), tuple(b.exact), None))
+        out.append(CompositionBound(k, eps, best[0], best[1], len(pairs), how))
+    return out
+
+
+@dataclass(frozen=True)
+class AccountantRow:
+    """One claim at one epsilon.
+
+    Attributes
+    ----------
+    epsilon : sympy.Expr
+    claim : str
+    claimed_delta : Fraction
+        Upper bound of the delta the claim gives (exact).
+    lower_bound : Fraction
+        Certified lower bound of the mechanism's composed delta (from ``witness``).
+    holds : bool
+        False iff ``lower_bound > claimed_delta`` (the claim is refuted by the witness).
+    witness : Witness
+    certified : bool
+        Whether the claimed delta is a rigorous upper bound of the claim's formula (float
+        accountants: False).
+    caveat : str
+    """
+
+    epsilon: sympy.Expr
+    claim: str
+    claimed_delta: Fraction
+    lower_bound: Fraction
+    holds: bool
+    witness: Witness
+    certified: bool
+    caveat: str
+
+
+@dataclass(frozen=True)
+class AccountantCheck:
+    """Result of :func:`check_accountant`: rows per (epsilon, claim) and the bounds used."""
+
+    mechanism: str
+    scores: tuple
+    k: int
+    rows: tuple
+    bounds: tuple
+    versions: dict = field(default_factory=dict)
+
+    @property
+    def holds(self) -> bool:
+        """True iff no claim is refuted at any epsilon."""
+        return all(r.holds for r in self.rows)
+
+    def refuted(self) -> list[AccountantRow]:
+        """The rows whose claim the lower bound exceeds."""
+        return [r for r in self.rows if not r.holds]
+
+    def table(self) -> str:
+        """A plain-text table (epsilon, claim, claimed delta, lower bound, holds)."""
+        lines = [f"{self.mechanism} on {list(self.scores)}, k = {self.k}",
+                 f"{'epsilon':>10} {'claim':>18} {'claimed delta':>14} {'lower bound':>14} holds"]
+        for r in self.rows:
+            lines.append(f"{float(r.epsilon):>10.4g} {r.claim:>18} {float(r.claimed_delta):>14.6g}"
+                         f" {float(r.lower_bound):>14.6g} {'yes' if r.holds else 'NO'}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
+
+
+def _claim(name, mechanism, k, eps, bound) -> ClaimedDelta:
+    eps0 = mechanism.epsilon
+    if name == "dp_accounting":
+        return dp_accounting_delta(eps0, k, eps)
+    if name == "opendp":
+        return opendp_delta(mechanism, k, eps)
+    return claimed_delta(name, eps0, k, eps)
+
+
+def check_accountant(mechanism, scores, k: int, epsilons, claims=DEFAULT_CLAIMS,
+                     search: str = "auto", dps: int = 30, max_support: int = MAX_SUPPORT,
+                     candidates: int = 2) -> AccountantCheck:
+    """Compare accountants' claimed deltas with a certified lower bound, for k compositions.
+
+    Parameters
+    ----------
+    mechanism : Mechanism
+        An epsilon-DP selection mechanism with numeric epsilon; the claims use its epsilon
+        as the per-round parameter (``rho = epsilon**2/8`` for zCDP, ``epsilon``-bounded range).
+    scores : sequence of numbers, shape (n,)
+        The lower bound searches the neighbours of ``scores``.
+    k : int
+        Number of rounds (>= 1).
+    epsilons : sequence of numbers
+        Where the curves are compared (exact input, >= 0).
+    claims : sequence of str
+        Any of ``basic``, ``kov``, ``drv``, ``zcdp``, ``zcdp_bun_steinke``, ``bounded_range``,
+        ``dp_accounting`` (needs the ``accounting`` extra) and ``opendp`` (needs the ``peers``
+        extra; EM and PF only).
+    search, dps, max_support, candidates
+        As in :func:`composition_lower_bound`.
+
+    Returns
+    -------
+    AccountantCheck
+        ``rows`` (epsilon-major), ``bounds`` (one :class:`CompositionBound` per epsilon),
+        ``versions`` of the third-party accountants audited.
+
+    Raises
+    ------
+    ValueError
+        Bad ``k``, ``epsilons``, ``claims`` or ``scores``.
+    ImportError
+        If ``dp_accounting`` / ``opendp`` claims are asked for without the library.
+    """
+    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
+        raise ValueError(f"check_accountant: k must be a positive integer, got {k!r}")
+    if isinstance(claims, str):
+        claims = (claims,)
+    unknown = [c for c in claims if c not in CLAIMS + ("opendp",)]
+    if unknown:
+        raise ValueError(f"check_accountant: unknown claims {unknown}; known: "
+                         f"{list(CLAIMS) + ['opendp']}")
+    eps_list = [check_epsilon(e, "check_accountant") for e in epsilons]
+    if not eps_list:
+        raise ValueError("check_accountant: epsilons must not be empty")
+    if getattr(getattr(mechanism, "epsilon", None), "free_symbols", True):
+        raise ValueError("check_accountant: the mechanism needs a numeric epsilon")
+    sv = as_scores(scores, "scores")
+    bounds = _bounds(mechanism, sv, k, eps_list, search, dps, max_support, candidates)
+    rows, versions = [], {}
+    for b in bounds:
+        for name in claims:
+            c = _claim(name, mechanism, k, b.epsilon, b)
+            if name in ("dp_accounting", "opendp"):
+                versions[name] = c.caveat.split("version ")[-1].split(")")[0]
+            rows.append(AccountantRow(b.epsilon, name, c.upper, b.lower, not b.lower > c.upper,
+                                      b.witness, c.certified, c.caveat))
+    label = f"{type(mechanism).__name__}(epsilon={mechanism.epsilon})"
+    return AccountantCheck(label, tuple(sv.exact), k, tuple(rows), tuple(bounds), versions)
+

@@ -1,0 +1,100 @@
+"""Third-party accountants' claimed deltas (float; ``certified=False``).
+
+- ``dp_accounting`` (Google's differential-privacy accounting library, the optional
+  ``accounting`` extra): its privacy-loss-distribution accountant for an epsilon-DP mechanism,
+  ``from_privacy_parameters(DifferentialPrivacyParameters(epsilon, 0))`` composed k times with
+  ``self_compose``, read with ``get_delta_for_epsilon``.
+- OpenDP (the optional ``peers`` extra): the map of the OpenDP measurement that implements the
+  mechanism, composed k times with ``make_composition``: ``make_noisy_max`` with
+  ``zero_concentrated_divergence`` (Gumbel noise: the exponential mechanism, ``rho =
+  epsilon**2/8``) converted with ``make_zCDP_to_approxDP``; with ``max_divergence``
+  (exponential noise: permute-and-flip) the pure-DP map ``k * epsilon``.
+
+The claimed value is the library's float, converted exactly; the comparison with the certified
+lower bound is exact, but the claim itself is only as good as the library's floats.
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+from fractions import Fraction
+
+import sympy
+
+from .accountants import ClaimedDelta
+
+__all__ = ["dp_accounting_delta", "opendp_delta"]
+
+
+def _version(dist: str) -> str:
+    try:
+        return importlib.metadata.version(dist)
+    except importlib.metadata.PackageNotFoundError:
+        return "?"
+
+
+def dp_accounting_delta(epsilon0: sympy.Expr, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
+    """``dp_accounting``'s PLD accountant for k rounds of an ``epsilon0``-DP mechanism.
+
+    Raises
+    ------
+    ImportError
+        If ``dp_accounting`` is not installed (``pip install exactdp[accounting]``).
+    """
+    try:
+        from dp_accounting.pld import common
+        from dp_accounting.pld import privacy_loss_distribution as pld_lib
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("check_accountant: the 'dp_accounting' claim needs the optional "
+                          "'accounting' extra (pip install 'exactdp[accounting]')") from exc
+    base = pld_lib.from_privacy_parameters(
+        common.DifferentialPrivacyParameters(float(epsilon0), 0.0))
+    value = base.self_compose(int(k)).get_delta_for_epsilon(float(epsilon))
+    version = _version("dp-accounting")
+    return ClaimedDelta("dp_accounting", min(Fraction(1), Fraction(float(value))), False,
+                        f"dp_accounting PLD accountant, float (version {version})")
+
+
+def opendp_delta(mechanism: object, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
+    """OpenDP's own map for k rounds of the measurement that implements ``mechanism``.
+
+    Exponential mechanism: ``make_noisy_max(..., zero_concentrated_divergence(), scale=b)``,
+    ``make_composition`` of k copies, ``make_zCDP_to_approxDP``, ``profile.delta(epsilon)``.
+    Permute-and-flip: ``max_divergence()``; the composed map is ``k * epsilon`` (pure DP).
+    Other mechanisms have no OpenDP counterpart: the row claims nothing (delta 1).
+
+    Raises
+    ------
+    ImportError
+        If opendp is not installed (the ``peers`` extra).
+    """
+    try:
+        import opendp.prelude as dp
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("check_accountant: the 'opendp' claim needs the optional 'peers' "
+                          "extra (pip install 'exactdp[peers]')") from exc
+    version = _version("opendp")
+    kind = type(mechanism).__name__
+    if kind not in ("ExponentialMechanism", "PermuteAndFlip"):
+        return ClaimedDelta("opendp", Fraction(1), False,
+                            f"no OpenDP counterpart for {kind} (version {version})")
+    dp.enable_features("contrib")
+    monotonic = bool(getattr(mechanism, "monotonic", getattr(mechanism, "monotone", False)))
+    scale = float(sympy.N(mechanism.scale, 30))
+    d_in = float(sympy.N(mechanism.sensitivity, 30))
+    space = (dp.vector_domain(dp.atom_domain(T=float, nan=False)),
+             dp.linf_distance(T=float, monotonic=monotonic))
+    zcdp = kind == "ExponentialMechanism"
+    measure = dp.zero_concentrated_divergence() if zcdp else dp.max_divergence()
+    meas = dp.m.make_noisy_max(*space, measure, scale=scale)
+    composed = dp.c.make_composition([meas] * int(k))
+    if zcdp:
+        profile = dp.c.make_zCDP_to_approxDP(composed).map(d_in)
+        value = Fraction(float(profile.delta(float(epsilon))))
+        how = "make_noisy_max(zCDP) composed, make_zCDP_to_approxDP"
+    else:
+        eps_total = Fraction(float(composed.map(d_in)))
+        value = Fraction(0) if Fraction(float(epsilon)) >= eps_total else Fraction(1)
+        how = "make_noisy_max(max_divergence) composed: pure DP"
+    return ClaimedDelta("opendp", min(Fraction(1), value), False,
+                        f"OpenDP {how}, float (version {version})")

@@ -1,0 +1,151 @@
+"""Results shared by the exact and the grid privacy-loss distributions.
+
+``HockeyStick`` (a value of the privacy curve ``delta(epsilon)``), ``EpsilonResult`` (its
+inverse) and the certified bisection that computes the inverse from rigorous balls.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import flint
+import sympy
+
+from ..numbers import exact_number
+from ._balls import arb_lower_fraction, arb_of, dps_bits, working_bits
+
+__all__ = ["EpsilonResult", "HockeyStick", "bisect_epsilon", "check_delta", "check_epsilon"]
+
+
+# ----------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class HockeyStick:
+    """``delta(epsilon)`` of a (composed) pair: the hockey-stick divergence.
+
+    Attributes
+    ----------
+    epsilon : sympy.Expr
+        The queried epsilon (exact).
+    ball : flint.arb
+        A rigorous enclosure of ``delta`` (``algorithm="exact"``) or of the certified lower
+        bound (``algorithm="grid"``).
+    algorithm : {"exact", "grid"}
+        ``"exact"``: every output sequence counted (the value is exact, see :meth:`exact`);
+        ``"grid"``: losses rounded down onto a grid, so ``lower`` is a certified lower bound.
+    certified : bool
+        True: the ball is proved (it is never a float guess).
+    caveat : str
+        What the number is and is not.
+    """
+
+    epsilon: sympy.Expr
+    ball: flint.arb
+    algorithm: str
+    certified: bool
+    caveat: str
+    k: int
+    _exact: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def lower(self) -> Fraction:
+        """A certified lower bound on delta (exact Fraction, >= 0)."""
+        return max(Fraction(0), arb_lower_fraction(self.ball))
+
+    @property
+    def upper(self) -> float:
+        """Upper end of the ball (float, rounded up); for ``"grid"`` it bounds the bound only."""
+        return float(self.ball.upper().mid().str(20, radius=False)) * (1 + 1e-15)
+
+    def __float__(self) -> float:
+        return float(self.ball.mid().str(20, radius=False))
+
+    def exact(self) -> sympy.Expr:
+        """The exact value ``P(S) - e^eps Q(S)`` as a sympy expression (exact algorithm only).
+
+        Raises
+        ------
+        ValueError
+            For a grid lower bound (it has no exact value).
+        """
+        if self._exact is None:
+            raise ValueError("HockeyStick.exact: a grid lower bound has no exact value")
+        return self._exact()
+
+
+@dataclass(frozen=True)
+class EpsilonResult:
+    """Smallest epsilon with ``delta(epsilon) <= delta``, enclosed in ``[lower, upper]``.
+
+    ``lower`` and ``upper`` are exact dyadic Fractions with ``upper - lower`` below
+    ``10**-dps`` (times ``max(1, |epsilon|)``); ``upper is None`` means no finite epsilon works
+    (the mass at infinite loss exceeds ``delta``). For a grid PLD the interval encloses the
+    epsilon of the lower-bound curve, so ``lower`` is a certified lower bound of the true one.
+    """
+
+    delta: sympy.Expr
+    lower: Fraction
+    upper: Fraction | None
+    certified: bool
+    caveat: str
+
+    def __float__(self) -> float:
+        return math.inf if self.upper is None else float((self.lower + self.upper) / 2)
+
+
+
+def check_epsilon(value: object, func: str) -> sympy.Expr:
+    eps = exact_number(value, "epsilon")
+    if eps.free_symbols or not eps.is_finite:
+        raise ValueError(f"{func}: epsilon must be a finite number, got {value!r}")
+    if eps.is_negative:
+        raise ValueError(f"{func}: epsilon must be >= 0, got {value!r}")
+    return eps
+
+
+def check_delta(value: object, func: str) -> sympy.Expr:
+    d = exact_number(value, "delta")
+    if d.free_symbols or not (d >= 0 and d <= 1):
+        raise ValueError(f"{func}: delta must be a number in [0, 1], got {value!r}")
+    return d
+
+
+def bisect_epsilon(pld, delta: object, dps: int, caveat: str) -> EpsilonResult:
+    """Shared bisection for exact and grid PLDs (both have ``delta_ball`` and ``max_loss``)."""
+    target = check_delta(delta, "epsilon")
+    bits = dps_bits(dps) + 32
+    if arb_of(pld.p_inf, bits) > arb_of(target, bits):
+        return EpsilonResult(target, Fraction(0), None, True,
+                             caveat + "; the mass at infinite loss exceeds delta")
+    with working_bits(bits):
+        hi_ball = pld.max_loss(bits)
+        hi = max(Fraction(0), arb_lower_fraction(hi_ball.upper()) + 1)
+    lo = Fraction(0)
+
+    def above(point: Fraction) -> bool | None:  # delta(point) > target ?
+        for b in (bits, 2 * bits, 4 * bits):
+            with working_bits(b):
+                d = pld.delta_ball(flint.arb(flint.fmpq(point.numerator, point.denominator)), b)
+                diff = d - arb_of(target, b)
+            if diff > 0:
+                return True
+            if diff <= 0:
+                return False
+        return None
+
+    if above(lo) is False:
+        return EpsilonResult(target, Fraction(0), Fraction(0), True, caveat)
+    tol = Fraction(1, 10**dps)
+    while hi - lo > tol * max(1, lo):
+        mid = (lo + hi) / 2
+        verdict = above(mid)
+        if verdict is None:  # delta(mid) equals the target up to the balls: mid is the answer
+            return EpsilonResult(target, mid - tol, mid + tol, True, caveat)
+        if verdict:
+            lo = mid
+        else:
+            hi = mid
+    return EpsilonResult(target, lo, hi, True, caveat)
+
+

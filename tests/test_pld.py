@@ -1,0 +1,181 @@
+"""Exact privacy-loss distributions: checked against direct and brute-force computations."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import exactdp
+from exactdp import privacy_loss_distribution
+from exactdp.analysis import DiscretisedPLD, neighbours
+
+mpmath.mp.dps = 50
+
+
+def _direct_delta(p, q, eps) -> mpmath.mpf:
+    """sum_r max(0, P_r - e^eps Q_r) over the outputs, in mpmath (independent route)."""
+    e = mpmath.exp(mpmath.mpf(sympy.N(eps, 60)))
+    return mpmath.fsum(max(mpmath.mpf(0), a - e * b) for a, b in zip(p, q, strict=True))
+
+
+def _brute(pairs, eps) -> mpmath.mpf:
+    """delta of the product of the pairs' distributions, enumerating every output tuple."""
+    total = mpmath.mpf(0)
+    e = mpmath.exp(mpmath.mpf(sympy.N(eps, 60)))
+    for outs in itertools.product(*[range(len(p)) for p, _ in pairs]):
+        a = mpmath.fprod(p[r] for (p, _), r in zip(pairs, outs, strict=True))
+        b = mpmath.fprod(q[r] for (_, q), r in zip(pairs, outs, strict=True))
+        total += max(mpmath.mpf(0), a - e * b)
+    return total
+
+
+def _in_ball(value: mpmath.mpf, ball) -> bool:
+    mid = mpmath.mpf(ball.mid().str(45, radius=False))
+    rad = mpmath.mpf(ball.rad().str(5, radius=False))
+    return abs(value - mid) <= rad + mpmath.mpf(10) ** -40
+
+
+def _probs(mech, scores):
+    return mech.distribution(scores).evalf(45)
+
+
+MECHS = [
+    exactdp.ExponentialMechanism(1),
+    exactdp.PermuteAndFlip(2),
+    exactdp.ReportNoisyMax(1, noise="laplace"),
+    exactdp.PermuteAndFlip("1/2"),
+]
+PAIRS = [([0, 0], [1, -1]), ([0, 1, 2], [1, 0, 3]), ([0, "1/2", 1], [1, "-1/2", 0])]
+
+
+@pytest.mark.parametrize("mech", MECHS, ids=lambda m: f"{type(m).__name__}-{m.epsilon}")
+@pytest.mark.parametrize("pair", PAIRS, ids=str)
+def test_pld_delta_matches_direct_computation(mech, pair):
+    q, q2 = pair
+    pld = privacy_loss_distribution(mech, q, q2)
+    p, qq = _probs(mech, q), _probs(mech, q2)
+    for eps in [0, sympy.Rational(1, 3), 1, sympy.Rational(5, 2)]:
+        h = pld.delta(eps)
+        want = _direct_delta(p, qq, eps)
+        assert abs(mpmath.mpf(float(h)) - want) < 1e-14
+        assert _in_ball(want, h.ball)
+        assert abs(sympy.N(h.exact(), 30) - sympy.Float(str(want), 30)) < 1e-25
+        back = pld.reverse().delta(eps)
+        assert abs(float(back) - float(_direct_delta(qq, p, eps))) < 1e-14
+
+
+def test_pure_dp_delta_is_exactly_zero_at_epsilon():
+    # PF at epsilon = 2 on [0, 0] vs [1, -1]: output 1 has loss exactly 2 = epsilon
+    pld = privacy_loss_distribution(exactdp.PermuteAndFlip(2), [0, 0], [1, -1])
+    h = pld.delta(2)
+    assert h.exact() == 0 and h.ball == 0
+    assert pld.delta("1.999").lower > 0
+    assert pld.epsilon(0).lower <= 2 <= pld.epsilon(0).upper
+    for mech in (exactdp.ExponentialMechanism(1), exactdp.PermuteAndFlip(1)):
+        nbrs, _ = neighbours(mech, [0, 1, 1])
+        for nb in nbrs:
+            for a, b in (([0, 1, 1], nb), (nb, [0, 1, 1])):
+                d = privacy_loss_distribution(mech, a, b).delta(1)
+                assert d.ball == 0 and d.exact() == 0
+
+
+@pytest.mark.parametrize("k", [2, 3])
+@pytest.mark.parametrize("mech", MECHS[:3], ids=lambda m: type(m).__name__)
+def test_self_composition_matches_brute_force_product(mech, k):
+    q, q2 = [0, 1, 2], [1, 0, 3]
+    pld = privacy_loss_distribution(mech, q, q2)
+    comp = pld.self_compose(k)
+    pair = (_probs(mech, q), _probs(mech, q2))
+    for eps in [0, Fraction(1, 2), 2]:
+        h = comp.delta(eps)
+        assert h.algorithm == "exact"
+        assert abs(mpmath.mpf(float(h)) - _brute([pair] * k, eps)) < 1e-14
+    assert abs(sympy.N(comp.delta(1).exact(), 30) - sympy.Float(
+        str(_brute([pair] * k, 1)), 30)) < 1e-25
+
+
+def test_compose_of_different_pairs_matches_brute_force():
+    em, pf = exactdp.ExponentialMechanism(1), exactdp.PermuteAndFlip(2)
+    a = privacy_loss_distribution(em, [0, 1, 2], [1, 0, 3])
+    b = privacy_loss_distribution(pf, [0, 0], [1, -1])
+    c = a.compose(b).compose(a)
+    pairs = [(_probs(em, [0, 1, 2]), _probs(em, [1, 0, 3])), (_probs(pf, [0, 0]),
+                                                             _probs(pf, [1, -1]))]
+    for eps in [0, 1, 3]:
+        assert abs(mpmath.mpf(float(c.delta(eps))) - _brute([pairs[0], pairs[1], pairs[0]],
+                                                            eps)) < 1e-14
+
+
+def test_exact_merging_of_equal_losses():
+    # EM: a loss is linear in the count of each output, so 10 copies of a 3-atom pair with
+    # losses in {-a, a} (outputs 1 and 2 share a ratio) collapse to 11 atoms
+    pld = privacy_loss_distribution(exactdp.ExponentialMechanism(1), [0, "1/2", 1],
+                                    [1, "-1/2", 0])
+    assert len(pld) == 2
+    comp = pld.self_compose(10)
+    assert len(comp) == 11
+    losses = sorted(float(sympy.N(comp.atom_masses(i)[0])) for i in range(len(comp)))
+    assert all(b - a > 1e-3 for a, b in zip(losses, losses[1:], strict=False))
+    total = sum(sympy.N(comp.atom_masses(i)[1], 30) for i in range(len(comp)))
+    assert abs(total - 1) < 1e-25
+
+
+def test_grid_lower_bound_is_below_exact_and_close():
+    pld = privacy_loss_distribution(exactdp.PermuteAndFlip(1), [0, 1, 2], [1, 0, 3])
+    exact = pld.self_compose(20)
+    grid = pld.self_compose(20, max_support=50, grid_size=4096)
+    assert isinstance(grid, DiscretisedPLD)
+    shift = 20 * grid.step  # each of the 20 losses is rounded down by less than the step
+    for eps in [0, 1, 3, 6]:
+        lo, ex = grid.delta(eps), exact.delta(eps)
+        assert lo.algorithm == "grid" and lo.certified
+        # delta(eps + 20 h) <= grid lower bound at eps <= delta(eps)
+        assert exact.delta(eps + shift).lower - Fraction(1, 10**20) <= lo.lower <= ex.lower
+    e = grid.epsilon(Fraction(1, 10), dps=8)
+    assert e.lower <= exact.epsilon(Fraction(1, 10), dps=8).upper
+
+
+def test_epsilon_inverts_delta():
+    pld = privacy_loss_distribution(exactdp.ExponentialMechanism(2), [0, 1, 2], [1, 0, 3])
+    comp = pld.self_compose(5)
+    res = comp.epsilon(Fraction(1, 100), dps=20)
+    assert res.certified and res.upper - res.lower < Fraction(1, 10**19) * max(1, res.lower)
+    assert comp.delta(res.lower).lower >= Fraction(1, 100) or abs(
+        float(comp.delta(res.lower)) - 0.01) < 1e-18
+    assert float(comp.delta(res.upper)) <= 0.01 + 1e-18
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(-2, 2), min_size=2, max_size=3),
+       st.lists(st.sampled_from([-1, 0, 1]), min_size=3, max_size=3),
+       st.sampled_from(["1/2", 1, 2]), st.sampled_from([0, "0.3", 1, 2]))
+def test_property_em_pld_matches_direct(q, move, eps0, eps):
+    mech = exactdp.ExponentialMechanism(eps0)
+    q2 = [a + s for a, s in zip(q, move, strict=False)]
+    h = privacy_loss_distribution(mech, q, q2).delta(eps)
+    want = _direct_delta(_probs(mech, q), _probs(mech, q2), sympy.Rational(str(eps)))
+    assert abs(mpmath.mpf(float(h)) - want) < 1e-14
+
+
+def test_bad_input():
+    mech = exactdp.ExponentialMechanism(1)
+    with pytest.raises(ValueError, match="differ in length"):
+        privacy_loss_distribution(mech, [0, 1], [0, 1, 2])
+    pld = privacy_loss_distribution(mech, [0, 1], [1, 0])
+    with pytest.raises(ValueError, match="epsilon"):
+        pld.delta(-1)
+    with pytest.raises(ValueError, match="epsilon"):
+        pld.delta("nan")
+    with pytest.raises(ValueError, match="k must be"):
+        pld.self_compose(0)
+    with pytest.raises(ValueError, match="delta"):
+        pld.epsilon(2)
+    with pytest.raises(ValueError, match="symbolic"):
+        privacy_loss_distribution(exactdp.ExponentialMechanism(sympy.Symbol("e", positive=True)),
+                                  [0, 1], [1, 0])
