@@ -14,7 +14,12 @@ import exactdp
 from exactdp import check_accountant, composition_lower_bound, privacy_loss_distribution
 from exactdp.analysis.accountants import claimed_delta
 
-mpmath.mp.dps = 40
+
+@pytest.fixture(autouse=True)
+def _digits():
+    """Work at 40 digits without touching the global mpmath context of other tests."""
+    with mpmath.workdps(40):
+        yield
 
 
 def _rr_brute(e0: float, k: int, eps: float) -> float:

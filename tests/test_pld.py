@@ -15,7 +15,12 @@ import exactdp
 from exactdp import privacy_loss_distribution
 from exactdp.analysis import DiscretisedPLD, neighbours
 
-mpmath.mp.dps = 50
+
+@pytest.fixture(autouse=True)
+def _digits():
+    """Work at 50 digits without touching the global mpmath context of other tests."""
+    with mpmath.workdps(50):
+        yield
 
 
 def _direct_delta(p, q, eps) -> mpmath.mpf:

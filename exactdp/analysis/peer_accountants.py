@@ -87,7 +87,8 @@ def opendp_delta(mechanism: object, k: int, epsilon: sympy.Expr) -> ClaimedDelta
     zcdp = kind == "ExponentialMechanism"
     measure = dp.zero_concentrated_divergence() if zcdp else dp.max_divergence()
     meas = dp.m.make_noisy_max(*space, measure, scale=scale)
-    composed = dp.c.make_composition([meas] * int(k))
+    compose = getattr(dp.c, "make_composition", None) or dp.c.make_basic_composition
+    composed = compose([meas] * int(k))
     if zcdp:
         profile = dp.c.make_zCDP_to_approxDP(composed).map(d_in)
         value = Fraction(float(profile.delta(float(epsilon))))
