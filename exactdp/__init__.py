@@ -53,6 +53,7 @@ from .mechanisms import (
 from .numbers import ExactConversionWarning, exact_number
 from .optimal import OptimalRegularMechanism, optimal_mechanism
 from .scores import ScoreVector, as_scores
+from .sweeps import SweepResult, sweep
 
 __version__ = "0.1.0"
 
@@ -104,4 +105,6 @@ __all__ = [
     "ScoreVector",
     "as_scores",
     "exact_number",
+    "SweepResult",
+    "sweep",
 ]
