@@ -22,6 +22,7 @@ import sympy
 from .. import __version__
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from ..numbers import ExactConversionWarning, exact_number
+from ..proofs.runner import add_parser as _add_prove
 from .latex import probability_table
 
 __all__ = ["main", "build_mechanism", "MECHANISMS"]
@@ -127,7 +128,9 @@ def _add_report(sub) -> None:
 
 #: The subcommands, in the order ``exactdp --help`` lists them. Each entry adds one parser
 #: to the ``add_subparsers`` object and sets ``run`` (a function ``args -> str``).
-SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [_add_table, _add_report]
+SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
+    _add_table, _add_report, _add_prove,
+]
 
 
 def _parser() -> argparse.ArgumentParser:

@@ -45,3 +45,50 @@ class ProofResult:
     def _repr_latex_(self) -> str:
         mark = r"\checkmark" if self.holds else r"\times"
         return rf"$\text{{{self.name}}}:\ {mark}\ ({self.cases}\ \text{{cases}})$"
+
+
+def run_checks(name: str, statement: str, scope: str, checks) -> ProofResult:
+    """Run named checks and collect a :class:`ProofResult`.
+
+    Parameters
+    ----------
+    checks : iterable of (str, callable)
+        Each callable returns ``(holds, cases)`` or ``(holds, cases, failures)``; an
+        exception counts as a failed check, with its message.
+    """
+    import time
+
+    start = time.perf_counter()
+    certs, failures, cases = [], [], 0
+    for label, fn in checks:
+        try:
+            out = fn()
+        except Exception as exc:  # noqa: BLE001 - a check that raises has failed
+            certs.append((label, False))
+            failures.append((label, f"raised {type(exc).__name__}: {exc}"))
+            continue
+        holds, count = bool(out[0]), int(out[1])
+        cases += count
+        certs.append((label, holds))
+        if not holds:
+            failures.append((label, out[2] if len(out) > 2 else "failed"))
+    return ProofResult(name, statement, bool(certs) and not failures, scope, cases,
+                       tuple(certs), time.perf_counter() - start, tuple(failures))
+
+
+def sweep_check(check, n_max: int, gap_max: int, executor=None):
+    """A :func:`run_checks` entry from :func:`exactdp.sweeps.sweep`: (holds, cases, failures).
+
+    Without an executor the sweep runs in this process (a one-thread pool), so a default
+    ``pytest`` run does not start processes; pass one to spread the work.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    from exactdp.sweeps import sweep
+
+    if executor is None:
+        with ThreadPoolExecutor(1) as pool:
+            res = sweep(check, n_max, gap_max, executor=pool)
+    else:
+        res = sweep(check, n_max, gap_max, executor=executor)
+    return res.holds, res.cases, res.failures

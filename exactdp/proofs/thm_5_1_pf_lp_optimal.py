@@ -81,6 +81,7 @@ import sympy
 from exactdp.lp import lattice_lp, pf_optimality_region
 from exactdp.optimal import pf_polynomials
 from exactdp.proofs.result import ProofResult
+from exactdp.proofs.unit_sign import nonnegative_on_unit, positive_on
 
 NAME = "thm_5_1_pf_lp_optimal"
 STATEMENT = "Thm 5.1: PF is the lattice-LP optimum iff eps >= eps*(n, k)"
@@ -198,44 +199,6 @@ def dual_multipliers(lat: Lattice) -> tuple[list, dict]:
     for j in lat.step:
         get_lam(j)
     return [mu[i] for i in range(len(lat.vectors))], lam
-
-
-def positive_on(p: flint.fmpq_poly, b: Fraction) -> bool:
-    """Exactly decide ``p(y) > 0`` for every ``y in (0, b]``, ``0 < b <= 1`` rational.
-
-    Descartes' rule of signs on ``(1+s)^d p(b/(1+s))`` (no sign change and ``p(b) > 0``
-    prove it); when that is inconclusive, Sturm counting (sympy ``count_roots``) on
-    ``[0, b]`` plus the signs at the ends.
-    """
-    bq = flint.fmpq(b.numerator, b.denominator)
-    if p.is_zero() or p(bq) <= 0:
-        return False
-    d = p.degree()
-    scaled = [c * bq**i for i, c in enumerate(p.coeffs())]
-    rev = flint.fmpq_poly(list(reversed(scaled)))  # sum a_i u^(d-i), u = 1 + s
-    coeffs = [c for c in rev(flint.fmpq_poly([1, 1])).coeffs() if c != 0]
-    if all(c > 0 for c in coeffs):
-        return True
-    y = sympy.Symbol("y")
-    sp = sympy.Poly([sympy.Rational(int(c.p), int(c.q)) for c in reversed(p.coeffs())], y)
-    lead0 = next(c for c in p.coeffs() if c != 0)  # sign as y -> 0+
-    return d >= 0 and lead0 > 0 and sp.count_roots(0, sympy.Rational(b.numerator, b.denominator)) == 0
-
-
-def nonnegative_on_unit(p: flint.fmpq_poly) -> bool:
-    """``p >= 0`` on (0, 1), exactly: :func:`positive_on` with ``b = 1``, else Sturm counting
-    of the square-free part (a root of odd multiplicity inside means a sign change)."""
-    if p.is_zero() or positive_on(p, Fraction(1)):
-        return True
-    y = sympy.Symbol("y")
-    sp = sympy.Poly([sympy.Rational(int(c.p), int(c.q)) for c in reversed(p.coeffs())], y)
-    if sp.degree() <= 0:
-        return sp.LC() >= 0
-    for fac, e in sp.factor_list()[1]:
-        inside = fac.count_roots(0, 1) - int(fac.eval(0) == 0) - int(fac.eval(1) == 0)
-        if fac.degree() > 0 and e % 2 == 1 and inside > 0:
-            return False
-    return sp.eval(sympy.Rational(1, 2)) >= 0  # no sign change: the sign of any interior point
 
 
 def _digest(polys) -> str:

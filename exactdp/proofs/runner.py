@@ -1,0 +1,94 @@
+"""``exactdp prove [NAME ...] [--list] [--workers N] [--scheduler ADDRESS]``.
+
+Runs the ``verify()`` of each proof module (:data:`exactdp.proofs.PROOFS`) and prints a
+Markdown table: statement, scope, holds, cases, time. ``--workers N`` runs the exhaustive
+sweeps on a local process pool of N workers; ``--scheduler ADDRESS`` on a Dask cluster
+(``dask.distributed.Client(ADDRESS).get_executor()``, the ``dask`` extra).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from concurrent.futures import ProcessPoolExecutor
+
+from . import PROOFS, load
+from .result import ProofResult
+
+__all__ = ["add_parser", "format_table", "run"]
+
+
+class ProofFailed(ValueError):
+    """Some statement did not verify (the table is printed first; exit code 2)."""
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    """Add the ``prove`` subcommand to an ``add_subparsers`` object (sets ``run``)."""
+    p = sub.add_parser(
+        "prove", help="verify the statements of the notes (proofs/ modules)",
+        description="Run the machine-checked statements of the notes and print a table.")
+    p.add_argument("names", nargs="*", metavar="NAME",
+                   help="proof modules to run (default all; see --list)")
+    p.add_argument("--list", action="store_true", help="list the proof modules and exit")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="run the exhaustive sweeps on N local processes")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the sweeps on a Dask cluster (e.g. tcp://host:8786)")
+    p.set_defaults(run=run)
+
+
+def _cell(text: str) -> str:
+    return str(text).replace("|", "\\|").replace("\n", " ")
+
+
+def format_table(results: list[ProofResult]) -> str:
+    """A Markdown table of the results (statement, scope, holds, cases, time)."""
+    lines = ["| statement | scope | holds | cases | time (s) |", "|---|---|---|---|---|"]
+    for r in results:
+        lines.append(f"| {_cell(r.statement)} (`{r.name}`) | {_cell(r.scope)} | "
+                     f"{'yes' if r.holds else '**NO**'} | {r.cases} | {r.seconds:.1f} |")
+    failed = [r for r in results if not r.holds]
+    for r in failed:
+        lines.append(f"\n{r.name} failed: {_cell(repr(r.failures))[:2000]}")
+    return "\n".join(lines)
+
+
+def _executor(args):
+    if args.workers is not None and args.scheduler is not None:
+        raise ValueError("prove: give --workers or --scheduler, not both")
+    if args.workers is not None:
+        if args.workers < 1:
+            raise ValueError(f"prove: --workers must be >= 1, got {args.workers}")
+        return ProcessPoolExecutor(args.workers), None
+    if args.scheduler is not None:
+        try:
+            from dask.distributed import Client
+        except ImportError as exc:
+            raise ValueError("prove: --scheduler needs the 'dask' extra "
+                             "(pip install 'exactdp[dask]')") from exc
+        client = Client(args.scheduler)
+        return client.get_executor(), client
+    return None, None
+
+
+def run(args) -> str:
+    """Run the ``prove`` subcommand; returns the table (raises if a statement fails)."""
+    if args.list:
+        return "\n".join(f"{name}: {load(name).STATEMENT}" for name in PROOFS)
+    names = [n.removeprefix("prove_") for n in args.names] or list(PROOFS)
+    for n in names:
+        load(n)  # ValueError naming the unknown proof
+    executor, client = _executor(args)
+    try:
+        results = [load(n).verify(executor=executor) for n in names]
+    finally:
+        if client is not None:
+            client.close()
+        elif executor is not None:
+            executor.shutdown()
+    table = format_table(results)
+    if not all(r.holds for r in results):
+        print(table)
+        sys.stdout.flush()
+        raise ProofFailed(f"prove: {sum(not r.holds for r in results)} statement(s) failed")
+    return table

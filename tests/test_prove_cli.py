@@ -1,0 +1,54 @@
+"""`exactdp prove`: listing, a run, the table, and errors (exit code 2, one line)."""
+
+from __future__ import annotations
+
+import pytest
+
+from exactdp.io.cli import main
+from exactdp.proofs import PROOFS, load
+from exactdp.proofs.result import ProofResult
+from exactdp.proofs.runner import format_table
+
+
+def test_every_module_exists_with_statement_and_verify():
+    for name in PROOFS:
+        mod = load(name)
+        assert mod.NAME == name and mod.STATEMENT and callable(mod.verify)
+        assert "Scope" in mod.__doc__ and "Method of the check" in mod.__doc__
+
+
+def test_list(capsys):
+    assert main(["prove", "--list"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(":")[0] for line in out] == list(PROOFS)
+
+
+def test_run_prints_the_table(capsys):
+    assert main(["prove", "section_4_entropy", "prove_example_1_3_sensitivity"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("| statement | scope | holds | cases | time (s) |")
+    assert "`section_4_entropy`" in out and "`example_1_3_sensitivity`" in out
+    assert out.count("| yes |") == 2
+
+
+def test_workers_run_the_sweeps_in_processes(capsys):
+    assert main(["prove", "thm_5_2_dominance", "--workers", "2"]) == 0
+    assert "| yes | 126 |" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("argv, message", [
+    (["prove", "nonsense"], "unknown proof 'nonsense'"),
+    (["prove", "--workers", "0"], "--workers must be >= 1"),
+    (["prove", "--workers", "1", "--scheduler", "tcp://x:1"], "not both"),
+])
+def test_errors(argv, message, capsys):
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert message in err and err.count("\n") == 1
+
+
+def test_failed_statement_is_marked_in_the_table():
+    bad = ProofResult("x", "a false claim", False, "none", 1, (("c", False),), 0.0,
+                      (("c", "witness"),))
+    table = format_table([bad])
+    assert "**NO**" in table and "x failed" in table
