@@ -1,4 +1,4 @@
-r"""RNM with Laplace noise: private at scale :math:`2\Delta/\varepsilon`, not at :math:`\Delta/\varepsilon`.
+r"""RNM with Laplace noise: private at scale 2 Delta/eps, not at Delta/eps.
 
 Statement
 ---------
