@@ -9,13 +9,14 @@ sweeps on a local process pool of N workers; ``--scheduler ADDRESS`` on a Dask c
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
 from . import PROOFS, load
 from .result import ProofResult
 
-__all__ = ["add_parser", "format_table", "run"]
+__all__ = ["add_parser", "docs_page", "format_table", "run"]
 
 
 class ProofFailed(ValueError):
@@ -34,6 +35,9 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
                    help="run the exhaustive sweeps on N local processes")
     p.add_argument("--scheduler", default=None, metavar="ADDRESS",
                    help="run the sweeps on a Dask cluster (e.g. tcp://host:8786)")
+    p.add_argument("--docs", action="store_true",
+                   help="print the table followed by every module's statement, proof, "
+                        "method and scope (the body of docs/proofs.md)")
     p.set_defaults(run=run)
 
 
@@ -51,6 +55,33 @@ def format_table(results: list[ProofResult]) -> str:
     for r in failed:
         lines.append(f"\n{r.name} failed: {_cell(repr(r.failures))[:2000]}")
     return "\n".join(lines)
+
+
+def _markdown(doc: str) -> str:
+    """Module docstring (numpydoc / RST) -> Markdown: math roles to $...$, headings."""
+    doc = re.sub(r":math:`([^`]*)`", r"$\1$", doc)
+    doc = re.sub(r":(?:func|mod|data|class):`~?([^`]*)`", r"`\1`", doc)
+    doc = re.sub(r"\.\. math::\n((?:   .*\n?)+)",
+                 lambda m: "$$" + " ".join(x.strip() for x in m.group(1).splitlines()) + "$$\n",
+                 doc)
+    lines = doc.strip("\n").splitlines()
+    out = []
+    for i, line in enumerate(lines):
+        if set(line) == {"-"} and i > 0:
+            out[-1] = "#### " + out[-1]
+            continue
+        out.append(line)
+    return "\n".join(out)
+
+
+def docs_page(results: list[ProofResult]) -> str:
+    """The table, then each module's statement, human proof, method and scope."""
+    parts = [format_table(results)]
+    for r in results:
+        doc = load(r.name).__doc__ or ""
+        title, _, body = doc.strip().partition("\n")
+        parts.append(f"### `{r.name}`: {_markdown(title)}\n\n{_markdown(body)}")
+    return "\n\n".join(parts)
 
 
 def _executor(args):
@@ -86,7 +117,7 @@ def run(args) -> str:
             client.close()
         elif executor is not None:
             executor.shutdown()
-    table = format_table(results)
+    table = docs_page(results) if args.docs else format_table(results)
     if not all(r.holds for r in results):
         print(table)
         sys.stdout.flush()

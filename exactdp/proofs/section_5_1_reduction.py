@@ -13,9 +13,10 @@ constraints of the section-5 linear program.
 
 Human proof (the notes' argument, own words)
 --------------------------------------------
-:math:`q + \Delta(2e_r - \mathbf 1)` has :math:`q'_r \le q_r + \Delta` at r and
-:math:`q'_s \ge q_s - \Delta` elsewhere, i.e. it dominates every neighbour in the monotone
-order at r, so by monotonicity it maximises :math:`\Pr[M(\cdot) = r]`; adding the constant
+Every neighbour :math:`q'` has :math:`q'_r \le q_r + \Delta` and
+:math:`q'_s \ge q_s - \Delta` for :math:`s \ne r`, so :math:`q + \Delta(2e_r - \mathbf 1)`
+dominates it in the monotone order at r and, by monotonicity, maximises
+:math:`\Pr[M(\cdot) = r]`; adding the constant
 :math:`\Delta` to every score (shift-invariance) turns it into :math:`q + 2\Delta e_r`. The
 lower bound is the mirror image.
 
