@@ -84,7 +84,7 @@ class OutputDistribution:
 
         Their sum is exactly 1 (``sympy.simplify(sum(p) - 1) == 0``).
         """
-        return tuple(self.mechanism._exact(self.scores))
+        return tuple(self.mechanism._route("exact", self.scores))
 
     def pmf(self, r: int) -> sympy.Expr:
         """Exact ``Pr[M(q) = r]``.
@@ -120,7 +120,7 @@ class OutputDistribution:
 
     @cached_property
     def _rational_form(self) -> RationalForm:
-        return self.mechanism._rational_form(self.scores)
+        return self.mechanism._route("rational_form", self.scores)
 
     def subs(self, *args, **kwargs) -> OutputDistribution:
         """The distribution at a numeric epsilon: ``d.subs(epsilon=1)`` or ``d.subs(eps, 1)``."""
@@ -150,7 +150,7 @@ class OutputDistribution:
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
         dps = _check_dps(dps, "evalf")
-        vals = self.mechanism._mp(self.scores, dps)
+        vals = self.mechanism._route("mp", self.scores, dps)
         with mpmath.workdps(dps):
             return tuple(+v for v in vals)
 
@@ -169,7 +169,7 @@ class OutputDistribution:
         ValueError
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
-        return tuple(self.mechanism._balls(self.scores, _check_dps(dps, "evalf_balls")))
+        return tuple(self.mechanism._route("balls", self.scores, _check_dps(dps, "evalf_balls")))
 
     @property
     def balls_certified(self) -> tuple[bool, str | None]:
@@ -178,7 +178,7 @@ class OutputDistribution:
 
     def to_numpy(self) -> np.ndarray:
         """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12."""
-        out = np.asarray(self.mechanism._float(self.scores), dtype=np.float64)
+        out = np.asarray(self.mechanism._route("float", self.scores), dtype=np.float64)
         out.setflags(write=False)
         return out
 
@@ -207,16 +207,24 @@ class OutputDistribution:
 
         gen = as_generator(rng, "sample")
         if size is None:
-            return int(self.mechanism._sample(self.scores, 1, gen)[0])
+            return int(self.mechanism._route("sample", self.scores, 1, gen)[0])
         shape = _check_size(size)
         total = int(np.prod(shape)) if shape else 1
-        return self.mechanism._sample(self.scores, total, gen).reshape(shape)
+        return self.mechanism._route("sample", self.scores, total, gen).reshape(shape)
 
     rvs = sample
 
     # ------------------------------------------------------------------ summaries
+    @cached_property
+    def _oriented(self) -> ScoreVector:
+        """The scores the mechanism maximizes (``-q`` under ``optimize="min"``): the errors
+        below are their gaps, ``q* - q_r``, or ``q_r - min q`` when minimizing."""
+        orient = getattr(self.mechanism, "oriented", None)
+        return orient(self.scores) if orient is not None else self.scores
+
     def expected_error(self, view: str = "exact", dps: int = 30):
-        """Expected error ``E[q* - q_M(q)]`` (McKenna & Sheldon 2020, section 2).
+        """Expected error ``E[q* - q_M(q)]`` (McKenna & Sheldon 2020, section 2); under
+        ``optimize="min"`` the error of output r is ``q_r - min q``.
 
         Parameters
         ----------
@@ -224,15 +232,15 @@ class OutputDistribution:
             Which view of the probabilities to use.
         """
         if view == "exact":
-            pairs = zip(self.scores.gaps_exact, self.probabilities, strict=True)
+            pairs = zip(self._oriented.gaps_exact, self.probabilities, strict=True)
             return sympy.Add(*[g * p for g, p in pairs])
         if view == "mpmath":
             probs = self.evalf(dps)
             with mpmath.workdps(dps + 10):
-                gaps = self.scores.gaps_mp(dps + 10)
+                gaps = self._oriented.gaps_mp(dps + 10)
                 return mpmath.fsum(g * p for g, p in zip(gaps, probs, strict=True))
         if view == "float":
-            gaps = self.scores.gaps_float
+            gaps = self._oriented.gaps_float
             p = self.to_numpy()
             mask = p > 0
             return float(np.dot(gaps[mask], p[mask]))
@@ -243,7 +251,7 @@ class OutputDistribution:
         from .numbers import exact_number
 
         t = exact_number(t, "t")
-        idx = [i for i, g in enumerate(self.scores.gaps_exact) if bool(g >= t)]
+        idx = [i for i, g in enumerate(self._oriented.gaps_exact) if bool(g >= t)]
         if view == "exact":
             return sympy.Add(*[self.probabilities[i] for i in idx])
         return float(sum(self.to_numpy()[i] for i in idx))

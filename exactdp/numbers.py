@@ -27,6 +27,7 @@ __all__ = [
     "exact_number",
     "exact_vector",
     "exact_epsilon",
+    "exact_epsilon_or_limit",
     "exact_sensitivity",
     "FloatTracker",
     "parse_number",
@@ -326,3 +327,40 @@ def exact_sensitivity(sensitivity: object) -> sympy.Expr:
         If sensitivity is not > 0 or not finite.
     """
     return _positive(sensitivity, "sensitivity")
+
+
+_INFINITY_TEXT = ("oo", "+oo", "inf", "+inf", "infinity", "+infinity")
+
+
+def exact_epsilon_or_limit(epsilon: object) -> sympy.Expr:
+    """Validate epsilon, also accepting the two exact limits 0 and infinity.
+
+    ``0`` (in any exact form, or the float 0.0) gives ``sympy.Integer(0)``; ``sympy.oo``,
+    ``float("inf")`` and the strings ``"oo"``, ``"inf"``, ``"infinity"`` give ``sympy.oo``;
+    everything else goes through :func:`exact_epsilon`.
+
+    Raises
+    ------
+    ValueError
+        Negative epsilon, ``-oo``, NaN, or anything :func:`exact_epsilon` refuses.
+    """
+    if isinstance(epsilon, (float, np.floating)) and not isinstance(epsilon, bool):
+        if float(epsilon) == float("inf"):
+            return sympy.oo
+        if float(epsilon) == 0.0:
+            return sympy.Integer(0)
+    if isinstance(epsilon, str) and epsilon.strip().lower() in _INFINITY_TEXT:
+        return sympy.oo
+    if isinstance(epsilon, sympy.Basic) and epsilon == sympy.oo:
+        return sympy.oo
+    if not isinstance(epsilon, (bool, np.bool_)):
+        try:
+            value = exact_number(epsilon, "epsilon", allow_symbols=True, tracker=FloatTracker())
+        except ValueError:
+            value = None
+        if value is not None and value.is_zero is True:
+            return sympy.Integer(0)
+        if value is not None and value.is_negative is True:
+            raise ValueError(
+                f"epsilon must be >= 0 (0 and oo are the exact limits), got {epsilon!r}")
+    return exact_epsilon(epsilon)

@@ -46,8 +46,7 @@ def test_pricing_buyers_scores_in_caption(capsys):
     [
         (["table", "--scores", "1,nan,2"], "scores[1]"),
         (["table", "--scores", "1,,2"], "comma-separated"),
-        (["table", "--scores", "1,2", "--epsilon", "0"], "epsilon must be > 0"),
-        (["table", "--scores", "1,2", "--epsilon", "-1"], "epsilon must be > 0"),
+        (["table", "--scores", "1,2", "--epsilon", "-1"], "epsilon must be >= 0"),
         (["table", "--scores", "1,2", "--sensitivity", "0"], "sensitivity must be > 0"),
         (["table", "--scores", "1,2", "--mechanisms", "foo"], "unknown mechanism"),
         (["table", "--scores", "1,abc"], "scores[1]"),

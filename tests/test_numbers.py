@@ -93,7 +93,7 @@ def test_epsilon_and_sensitivity_must_be_positive(bad):
 
 def test_mechanisms_validate_parameters():
     with pytest.raises(ValueError, match="epsilon"):
-        PermuteAndFlip(0)
+        PermuteAndFlip(-1)  # 0 and oo are the exact limits now (tests/test_options.py)
     with pytest.raises(ValueError, match="sensitivity"):
         PermuteAndFlip(1, sensitivity=-2)
     with pytest.raises(ValueError, match="monotone"):

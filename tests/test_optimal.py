@@ -159,7 +159,7 @@ def test_optimal_mechanism_bad_input():
     with pytest.raises(ValueError, match="symbolic"):
         optimal_mechanism([0, 1], EPS, method="float")
     with pytest.raises(ValueError, match="epsilon"):
-        optimal_mechanism([0, 1], 0)
+        optimal_mechanism([0, 1], -1)  # 0 and oo are exact limits (tests/test_options.py)
     with pytest.raises(ValueError, match="empty"):
         optimal_mechanism([], 1)
     with pytest.raises(ValueError, match="dps"):

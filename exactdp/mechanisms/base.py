@@ -11,14 +11,24 @@ import numpy as np
 import sympy
 
 from ..exact import ball as exact_ball
-from ..exact import enclose
-from ..numbers import exact_epsilon, exact_sensitivity
+from ..exact import dps_to_prec, enclose, to_arb
+from ..numbers import exact_epsilon_or_limit, exact_sensitivity
 from ..scores import ScoreVector, as_scores
 
 if TYPE_CHECKING:
     from ..distribution import OutputDistribution
 
-__all__ = ["Mechanism", "RationalForm", "X", "ball"]
+__all__ = ["Mechanism", "OPTIMIZE", "RationalForm", "X", "ball", "negated"]
+
+#: Values of the ``optimize`` constructor argument of every mechanism.
+OPTIMIZE = ("max", "min")
+
+
+def negated(sv: ScoreVector) -> ScoreVector:
+    """The score vector ``-q`` (same kind: ints stay ints, floats stay floats)."""
+    if sv.kind == "float":
+        return as_scores(-np.asarray(sv.raw), sv.name)
+    return as_scores([-v for v in sv.raw], sv.name)  # type: ignore[union-attr]
 
 
 def ball(mid: mpmath.mpf, rad: mpmath.mpf, dps: int | None = None):
@@ -73,27 +83,36 @@ class Mechanism:
     ----------
     epsilon : number or positive sympy Symbol
         Privacy parameter, > 0. Exact input (int, Fraction, decimal string, sympy); a float
-        is converted by its exact binary value with a warning.
+        is converted by its exact binary value with a warning. The two limits are exact
+        too: ``epsilon=0`` is the uniform distribution over the outputs and
+        ``epsilon=sympy.oo`` (also ``float("inf")``, ``"oo"``) is the uniform distribution
+        over the maximizers (the argmax), in every view.
     sensitivity : number, default 1
         Sensitivity ``Delta`` of the score function, > 0.
     monotone : bool, default False
         Whether the score function is monotone (all scores move in the same direction
         between neighbours); then the factor ``c`` is 1 instead of 2 (McKenna & Sheldon
         2020, section 2).
+    optimize : {"max", "min"}, keyword only, default "max"
+        Select the maximum (``q* - q_r`` is the error of output r) or the minimum
+        (the mechanism runs on ``-q``; the error of r is ``q_r - min q``).
 
     Raises
     ------
     ValueError
-        If epsilon or sensitivity is not positive and finite, or ``monotone`` is not a bool.
+        If epsilon is negative or NaN, sensitivity not positive and finite, ``monotone``
+        not a bool, or ``optimize`` not "max" / "min".
     """
 
     epsilon: object
     sensitivity: object = 1
     monotone: bool = False
     name: str = field(default="mechanism", init=False, repr=False)
+    optimize: str = field(default="max", kw_only=True)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon))
+        object.__setattr__(self, "epsilon", exact_epsilon_or_limit(self.epsilon))
+        self._check_optimize()
         object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity))
         if self.sensitivity.free_symbols:
             raise ValueError("sensitivity must be a number, not a symbolic expression")
@@ -101,7 +120,23 @@ class Mechanism:
             raise ValueError(f"monotone must be True or False, got {self.monotone!r}")
         object.__setattr__(self, "monotone", bool(self.monotone))
 
+    def _check_optimize(self) -> None:
+        if not isinstance(self.optimize, str) or self.optimize not in OPTIMIZE:
+            raise ValueError(
+                f"{type(self).__name__}: optimize must be 'max' or 'min', got {self.optimize!r}"
+            )
+
     # ------------------------------------------------------------------ parameters
+    @property
+    def epsilon_limit(self) -> str | None:
+        """``"zero"`` at epsilon = 0, ``"infinity"`` at epsilon = oo, else None."""
+        eps = self.epsilon
+        if eps is None or not isinstance(eps, sympy.Basic):
+            return None
+        if eps == sympy.oo:
+            return "infinity"
+        return "zero" if eps.is_zero is True else None
+
     @property
     def c(self) -> int:
         """2 for general score functions, 1 for monotone ones."""
@@ -109,7 +144,9 @@ class Mechanism:
 
     @property
     def scale(self) -> sympy.Expr:
-        """Noise scale / temperature ``b = c * sensitivity / epsilon``."""
+        """Noise scale / temperature ``b = c * sensitivity / epsilon`` (oo at epsilon = 0)."""
+        if self.epsilon_limit == "zero":
+            return sympy.oo
         return self.c * self.sensitivity / self.epsilon
 
     @property
@@ -192,6 +229,50 @@ class Mechanism:
         from ..distribution import OutputDistribution
 
         return OutputDistribution(self, as_scores(scores))
+
+    # ------------------------------------------------------------------ routing
+    def oriented(self, sv: ScoreVector) -> ScoreVector:
+        """The scores the mechanism maximizes: ``q``, or ``-q`` under ``optimize="min"``."""
+        return negated(sv) if self.optimize == "min" else sv
+
+    def _limit_probabilities(self, sv: ScoreVector) -> tuple[sympy.Rational, ...] | None:
+        """Exact probabilities at epsilon = 0 (uniform) or oo (uniform on the argmax of the
+        oriented scores ``sv``); None at any other epsilon."""
+        limit = self.epsilon_limit
+        if limit is None:
+            return None
+        if limit == "zero":
+            return tuple(sympy.Rational(1, sv.n) for _ in range(sv.n))
+        top = set(sv.argmax_set)
+        share = sympy.Rational(1, len(top))
+        return tuple(share if i in top else sympy.Integer(0) for i in range(sv.n))
+
+    def _route(self, view: str, sv: ScoreVector, *args):
+        """One view (``exact``, ``rational_form``, ``mp``, ``float``, ``balls``, ``sample``)
+        of the distribution on ``sv``: orients the scores (``optimize``) and answers the
+        epsilon limits exactly; otherwise calls the mechanism's hook."""
+        sv = self.oriented(sv)
+        limit = self._limit_probabilities(sv)
+        if limit is None:
+            return getattr(self, "_" + view)(sv, *args)
+        if view == "exact":
+            return limit
+        if view == "rational_form":
+            raise ValueError(
+                f"{type(self).__name__}: no rational form in x at epsilon = {self.epsilon} "
+                "(x = exp(-epsilon/(c*Delta*L)) is 0 or 1); use .probabilities"
+            )
+        if view == "mp":
+            with mpmath.workdps(args[0] + 10):
+                return [mpmath.mpf(int(p.p)) / int(p.q) for p in limit]
+        if view == "float":
+            return np.array([float(p) for p in limit])
+        if view == "balls":
+            return [to_arb(p, dps_to_prec(args[0]) + 10) for p in limit]
+        size, rng = args
+        support = np.flatnonzero([p != 0 for p in limit])
+        weights = np.array([float(limit[i]) for i in support])
+        return rng.choice(support, size=size, p=weights / weights.sum()).astype(np.int64)
 
     # ------------------------------------------------------------------ hooks
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:

@@ -1,18 +1,21 @@
 """The exponential mechanism (McSherry & Talwar, FOCS 2007).
 
-``Pr[EM(q) = r] = p_r / sum_s p_s`` with ``p_r = exp(epsilon*(q_r - q*)/(c*Delta))``: the
-softmax (Boltzmann distribution) of the scores at temperature ``T = c*Delta/epsilon``.
+``Pr[EM(q) = r] = mu_r p_r / sum_s mu_s p_s`` with ``p_r = exp(epsilon*(q_r - q*)/(c*Delta))``
+and base measure ``mu`` (counting measure ``mu = 1`` by default): the softmax (Boltzmann
+distribution) of the scores at temperature ``T = c*Delta/epsilon``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import mpmath
 import numpy as np
 import sympy
 
-from ..exact import dps_to_prec, flint_prec
+from ..exact import dps_to_prec, flint_prec, to_arb
+from ..numbers import FloatTracker, exact_number
 from ..scores import ScoreVector
 from ..xform import coin
 from ._sampling import noisy_argmax
@@ -21,21 +24,26 @@ from .base import Mechanism, RationalForm, X
 __all__ = ["ExponentialMechanism", "softmax_balls", "softmax_exact"]
 
 
-def softmax_balls(mech: Mechanism, sv: ScoreVector, dps: int) -> list:
+def softmax_balls(mech: Mechanism, sv: ScoreVector, dps: int, measure=None) -> list:
     """EM (= RNM-Gumbel) probabilities as rigorous arb balls with about ``dps`` digits.
 
-    ``w_r = exp(-d_r)`` from rigorous balls of the scaled gaps ``d_r``, then
-    ``w_r / sum_s w_s``: every operation is arb arithmetic, so each ball is proved.
+    ``w_r = mu_r exp(-d_r)`` from rigorous balls of the scaled gaps ``d_r`` (and of the base
+    measure, :func:`exactdp.exact.to_arb`), then ``w_r / sum_s w_s``: every operation is
+    arb arithmetic, so each ball is proved.
     """
     d = mech.scaled_gaps_arb(sv, dps)
-    with flint_prec(dps_to_prec(dps) + 2 * max(len(d), 1).bit_length()):
+    prec = dps_to_prec(dps) + 2 * max(len(d), 1).bit_length()
+    with flint_prec(prec):
         w = [(-x).exp() for x in d]
+        if measure is not None:
+            w = [to_arb(m, prec + 20) * x for m, x in zip(measure, w, strict=True)]
         total = sum(w[1:], w[0])
         return [x / total for x in w]
 
 
-def softmax_exact(mech: Mechanism, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
-    """Exact ``p_r / sum_s p_s`` with ``p_r = exp(-rate*(q* - q_r))`` (maximizers: 1)."""
+def softmax_exact(mech: Mechanism, sv: ScoreVector, measure=None) -> tuple[sympy.Expr, ...]:
+    """Exact ``mu_r p_r / sum_s mu_s p_s`` with ``p_r = exp(-rate*(q* - q_r))``
+    (maximizers: 1; ``mu = 1`` when ``measure`` is None)."""
     rate = mech.rate
     if sv.is_rational:
         L, G = sv.integer_gaps()
@@ -43,15 +51,54 @@ def softmax_exact(mech: Mechanism, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         weights = [coin(g, lam) for g in G]
     else:
         weights = [coin(g, rate) for g in sv.gaps_exact]
+    if measure is not None:
+        weights = [m * w for m, w in zip(measure, weights, strict=True)]
     total = sympy.Add(*weights)
     return tuple(w / total for w in weights)
 
 
-def softmax_rational_form(mech: Mechanism, sv: ScoreVector) -> RationalForm:
-    """``x**G_r / sum_s x**G_s`` (a rational function of x)."""
+def softmax_rational_form(mech: Mechanism, sv: ScoreVector, measure=None) -> RationalForm:
+    """``mu_r x**G_r / sum_s mu_s x**G_s`` (a rational function of x)."""
     L, G = sv.integer_gaps()
-    total = sympy.Add(*[X**g for g in G])
-    return RationalForm(X, tuple(X**g / total for g in G), mech.x_value(L), L, G)
+    mu = measure if measure is not None else (1,) * len(G)
+    total = sympy.Add(*[m * X**g for m, g in zip(mu, G, strict=True)])
+    return RationalForm(X, tuple(m * X**g / total for m, g in zip(mu, G, strict=True)),
+                        mech.x_value(L), L, G)
+
+
+def check_measure(measure: object, func: str = "ExponentialMechanism") -> tuple | None:
+    """Validate a base measure: exact numbers >= 0, not all 0 (None: the counting measure).
+
+    Raises
+    ------
+    ValueError
+        Not a sequence, empty, a negative / NaN / infinite / non-numeric entry (the
+        message names the position), or every entry 0.
+    """
+    if measure is None:
+        return None
+    if isinstance(measure, (str, bytes, dict, set)) or not hasattr(measure, "__len__"):
+        raise ValueError(f"{func}: base_measure must be a sequence of numbers, got {measure!r}")
+    items = list(np.asarray(measure, dtype=object).ravel()) if isinstance(
+        measure, np.ndarray) else list(measure)
+    if not items:
+        raise ValueError(f"{func}: base_measure must not be empty")
+    tracker = FloatTracker()
+    mu = tuple(exact_number(v, "base_measure", i, tracker=tracker) for i, v in enumerate(items))
+    tracker.warn("base_measure")
+    for i, m in enumerate(mu):
+        if m.is_negative or (m.is_nonnegative is not True and sympy.N(m, 30) < 0):
+            raise ValueError(f"{func}: base_measure[{i}] must be >= 0, got {items[i]!r}")
+    if all(m.is_zero for m in mu):
+        raise ValueError(f"{func}: base_measure is 0 everywhere; no output can be selected")
+    return mu
+
+
+def _shifted_gaps(d: list, mu, log) -> list:
+    """``d_r - ln mu_r`` shifted to minimum 0 (``inf`` where ``mu_r = 0``)."""
+    out = [d_r - log(m) if m != 0 else math.inf for d_r, m in zip(d, mu, strict=True)]
+    low = min(out)
+    return [v - low for v in out]
 
 
 @dataclass(frozen=True)
@@ -63,35 +110,91 @@ class ExponentialMechanism(Mechanism):
 
     Parameters
     ----------
-    epsilon, sensitivity, monotone
+    epsilon, sensitivity, monotone, optimize
         See :class:`~exactdp.mechanisms.base.Mechanism`.
+    base_measure : sequence of numbers, shape (n,), optional
+        The base measure ``mu`` of McSherry & Talwar's definition:
+        ``Pr[r] ∝ mu_r exp(epsilon q_r / (c Delta))``. Exact numbers >= 0, not all 0;
+        outputs of measure 0 have probability 0. At epsilon = 0 the distribution is
+        ``mu / sum(mu)``; at epsilon = oo it is ``mu`` restricted to the maximizers of
+        positive measure. None (default) is the counting measure.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~exactdp.mechanisms.base.Mechanism`; a negative, NaN, non-numeric or
+        all-zero base measure; a base measure whose length differs from the scores'
+        (raised by ``distribution``).
 
     References
     ----------
-    F. McSherry and K. Talwar, "Mechanism design via differential privacy", FOCS 2007.
-    McKenna & Sheldon (2020), section 2 (notation), and the notes' section 4 (softmax).
+    F. McSherry and K. Talwar, "Mechanism design via differential privacy", FOCS 2007,
+    section 2 (the base measure mu). McKenna & Sheldon (2020), section 2 (notation), and
+    the notes' section 4 (softmax).
     """
 
     name: str = field(default="EM", init=False, repr=False)
+    base_measure: object = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        object.__setattr__(self, "base_measure", check_measure(self.base_measure))
+
+    def distribution(self, scores: object):
+        dist = super().distribution(scores)
+        if self.base_measure is not None and len(self.base_measure) != dist.n:
+            raise ValueError(
+                f"ExponentialMechanism: base_measure has {len(self.base_measure)} entries but "
+                f"there are {dist.n} scores"
+            )
+        return dist
+
+    def _limit_probabilities(self, sv: ScoreVector):
+        if self.base_measure is None or self.epsilon_limit is None:
+            return super()._limit_probabilities(sv)
+        mu = self.base_measure
+        if self.epsilon_limit == "infinity":  # the maximizers among the outputs with mu > 0
+            support = [i for i in range(sv.n) if mu[i] != 0]
+            top = max(sv.exact[i] for i in support)
+            mu = tuple(m if m != 0 and sv.exact[i] == top else sympy.Integer(0)
+                       for i, m in enumerate(mu))
+        total = sympy.Add(*mu)
+        return tuple(m / total for m in mu)
 
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
-        return softmax_exact(self, sv)
+        return softmax_exact(self, sv, self.base_measure)
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
-        return softmax_rational_form(self, sv)
+        return softmax_rational_form(self, sv, self.base_measure)
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
         from ..numeric.pf_engine import em_mp
 
-        return em_mp(self.scaled_gaps_mp(sv, dps), dps)
+        d = self.scaled_gaps_mp(sv, dps)
+        if self.base_measure is not None:
+            with mpmath.workdps(dps + 20):
+                mu = [mpmath.mpf(sympy.N(m, dps + 20)) for m in self.base_measure]
+                d = _shifted_gaps(d, mu, mpmath.log)
+                d = [mpmath.inf if v == math.inf else v for v in d]
+        return em_mp(d, dps)
+
+    def _float_gaps(self, sv: ScoreVector) -> np.ndarray:
+        d = self.scaled_gaps_float(sv)
+        if self.base_measure is None:
+            return d
+        # ln mu in float64 from a 20-digit value (a measure below the float range is fine)
+        logs = [float(sympy.N(sympy.log(m), 20)) if m != 0 else None for m in self.base_measure]
+        out = [math.inf if lg is None else float(v) - lg for v, lg in zip(d, logs, strict=True)]
+        low = min(out)
+        return np.array([v - low for v in out])
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
-        return softmax_balls(self, sv, dps)
+        return softmax_balls(self, sv, dps, self.base_measure)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         from ..numeric.pf_engine import em_float
 
-        return em_float(self.scaled_gaps_float(sv))
+        return em_float(self._float_gaps(sv))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
-        return noisy_argmax(self.scaled_gaps_float(sv), size, rng.gumbel)
+        return noisy_argmax(self._float_gaps(sv), size, rng.gumbel)

@@ -106,6 +106,12 @@ class TopK:
         return isinstance(self.mechanism, ReportNoisyMax)
 
     @property
+    def _integral(self) -> bool:
+        """One-shot at a finite positive epsilon (at epsilon = 0 and oo, one-shot top-k is
+        peeling: uniform over the tuples, and uniform over the orders of tied scores)."""
+        return self.one_shot and self.mechanism.epsilon_limit is None
+
+    @property
     def epsilon(self) -> sympy.Expr:
         """Epsilon of one selection (the mechanism's); top-k composes k of them."""
         return self.mechanism.epsilon
@@ -207,6 +213,11 @@ class TopKDistribution:
         """Exact probability of one ordered k-tuple."""
         return self.probabilities[self.index(output)]
 
+    @cached_property
+    def _oriented(self) -> ScoreVector:
+        """The scores the mechanism maximizes (``-q`` under ``optimize="min"``)."""
+        return self.mechanism.mechanism.oriented(self.scores)
+
     # ------------------------------------------------------------------ peeling helpers
     def _peel_steps(self):
         """For each tuple, its k steps ``(chosen-before, remaining, position of r_j)``."""
@@ -235,16 +246,16 @@ class TopKDistribution:
     # ------------------------------------------------------------------ exact views
     @cached_property
     def _one_shot_field(self) -> list:
-        if not self.scores.is_rational:
+        if not self._oriented.is_rational:
             raise ValueError("TopK: the exact one-shot route needs rational scores")
-        L, G = self.scores.integer_gaps()
+        L, G = self._oriented.integer_gaps()
         return one_shot_topk(self.mechanism.mechanism.noise, G, self.outputs)
 
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact probabilities of the ordered tuples (sympy), in ``outputs`` order."""
-        if self.mechanism.one_shot:
-            L, _ = self.scores.integer_gaps()
+        if self.mechanism._integral:
+            L, _ = self._oriented.integer_gaps()
             lam = self.mechanism.mechanism.rate / L
             subs = {sympy.Symbol("x"): sympy.exp(-lam), sympy.Symbol("lam"): lam}
             return tuple(
@@ -268,9 +279,11 @@ class TopKDistribution:
 
     @cached_property
     def _rational_form(self) -> RationalForm:
-        L, G = self.scores.integer_gaps()
+        if self.mechanism.mechanism.epsilon_limit is not None:
+            raise ValueError(f"TopK: no rational form in x at epsilon = {self.mechanism.epsilon}")
+        L, G = self._oriented.integer_gaps()
         value = self.mechanism.mechanism.x_value(L)
-        if self.mechanism.one_shot:
+        if self.mechanism._integral:
             forms = []
             for f in self._one_shot_field:
                 if f.numer.degree(1) > 0 or f.denom.degree(1) > 0:  # lam = epsilon/(c Delta L)
@@ -301,7 +314,7 @@ class TopKDistribution:
                 1 <= dps <= MAX_DPS):
             raise ValueError(f"evalf: dps must be an integer between 1 and {MAX_DPS}, got {dps!r}")
         dps = int(dps)
-        if self.mechanism.one_shot:
+        if self.mechanism._integral:
             self.mechanism.mechanism._float_rate()  # refuses a symbolic epsilon
             with mpmath.workdps(dps + 10):
                 vals = [mpmath.mpf(sympy.N(p, dps + 10)) for p in self.probabilities]
@@ -314,7 +327,7 @@ class TopKDistribution:
 
     def to_numpy(self) -> np.ndarray:
         """Probabilities as float64, shape ``(n!/(n-k)!,)``, in ``outputs`` order."""
-        if self.mechanism.one_shot:
+        if self.mechanism._integral:
             out = np.array([float(v) for v in self.evalf(20)])
         else:
             rows = self._peel(lambda d, rest: d.to_numpy())
@@ -343,7 +356,7 @@ class TopKDistribution:
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
             raise ValueError(f"sample: size must be None or a non-negative integer, got {size!r}")
         total = int(size)
-        rows = self._one_shot_rows(total, gen) if self.mechanism.one_shot else \
+        rows = self._one_shot_rows(total, gen) if self.mechanism._integral else \
             self._peel_rows(total, gen)
         weights = self.n ** np.arange(self.k - 1, -1, -1)
         codes = rows @ weights
@@ -353,7 +366,7 @@ class TopKDistribution:
 
     def _one_shot_rows(self, size: int, gen: np.random.Generator) -> np.ndarray:
         rnm = self.mechanism.mechanism
-        d = rnm.scaled_gaps_float(self.scores)
+        d = rnm.scaled_gaps_float(self._oriented)
         draw = {"exponential": gen.standard_exponential, "gumbel": gen.gumbel,
                 "laplace": gen.laplace}[rnm.noise]
         out = np.empty((size, self.k), dtype=np.int64)

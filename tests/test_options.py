@@ -1,0 +1,193 @@
+"""Mechanism options: the base measure of EM, optimize="min", and the exact limits
+epsilon = 0 and epsilon = oo, each checked against an independent route (a direct formula,
+negated scores, sympy limits of the closed forms, sampling)."""
+
+import warnings
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+
+import exactdp
+from exactdp import (
+    ExponentialMechanism,
+    PermuteAndFlip,
+    ReportNoisyMax,
+    TopK,
+    goodness_of_fit,
+)
+
+EPS = sympy.Symbol("epsilon", positive=True)
+Q = (3, 1, 0, 0, -2)
+MU = (1, 2, 0, Fraction(1, 3), 5)
+
+
+# ------------------------------------------------------------------ base measure
+def test_base_measure_direct_formula():
+    d = ExponentialMechanism(2, base_measure=MU).distribution(Q)
+    # Pr[r] = mu_r exp(eps q_r / 2) / sum, eps = 2 (McSherry & Talwar 2007)
+    w = [sympy.Rational(m) * sympy.exp(sympy.Integer(q)) for m, q in zip(MU, Q, strict=True)]
+    expected = [v / sum(w) for v in w]
+    assert all(sympy.simplify(a - b) == 0
+               for a, b in zip(d.probabilities, expected, strict=True))
+    assert d.probabilities[2] == 0
+    ref = np.array([float(sympy.N(v, 30)) for v in expected])
+    assert np.allclose(d.to_numpy(), ref, rtol=1e-13, atol=0)
+    with mpmath.workdps(40):
+        for v, e in zip(d.evalf(30), expected, strict=True):
+            assert abs(v - mpmath.mpf(sympy.N(e, 50))) <= mpmath.mpf(10) ** -29 * max(v, 1e-300)
+    x, forms = d.rational_form()
+    for f, m, q in zip(forms, MU, Q, strict=True):  # mu_r x^(q* - q_r) / sum
+        den = sum(sympy.Rational(mm) * x ** (3 - qq) for mm, qq in zip(MU, Q, strict=True))
+        assert sympy.cancel(f - sympy.Rational(m) * x ** (3 - q) / den) == 0
+
+
+def test_base_measure_sampling():
+    d = ExponentialMechanism(2, base_measure=MU).distribution(Q)
+    draws = d.sample(20_000, rng=3)
+    assert not np.any(draws == 2)  # measure 0: never drawn
+    res = goodness_of_fit(d.sample, d, 20_000, rng=5)
+    assert res.verdict == "consistent", res
+
+
+def test_base_measure_huge_gap_no_nan():
+    # the diffprivlib report: utilities [0, -2000] with a measure gave NaN
+    d = ExponentialMechanism(1, base_measure=[1, 2]).distribution([0, -2000])
+    p = d.to_numpy()
+    assert np.all(np.isfinite(p)) and p[0] == 1.0
+    with mpmath.workdps(30):
+        ref = 2 * mpmath.exp(-1000) / (1 + 2 * mpmath.exp(-1000))
+        assert mpmath.almosteq(d.evalf(20)[1], ref, rel_eps=mpmath.mpf(10) ** -18)
+
+
+def test_base_measure_analyzer():
+    mech = ExponentialMechanism(1, base_measure=MU)
+    res = exactdp.check_dp(mech, Q)
+    assert res.holds and res.loss <= 1
+    # EM with a measure is still eps-DP: the loss of one pair is exact and at most eps
+    loss = exactdp.privacy_loss(mech, Q, (2, 2, 1, -1, -1)).value
+    assert 0 < float(loss) <= 1
+
+
+@pytest.mark.parametrize(
+    "measure, message",
+    [([1, -1, 1, 1, 1], "must be >= 0"), ([0] * 5, "0 everywhere"),
+     ([1, float("nan"), 1, 1, 1], "finite"), ("ab", "sequence"), ([1, 2], "2 entries")],
+)
+def test_base_measure_errors(measure, message):
+    with pytest.raises(ValueError, match=message):
+        ExponentialMechanism(1, base_measure=measure).distribution(Q)
+
+
+# ------------------------------------------------------------------ optimize="min"
+MECHS = {
+    "EM": lambda **kw: ExponentialMechanism(1, **kw),
+    "PF": lambda **kw: PermuteAndFlip(1, **kw),
+    "RNM-exp": lambda **kw: ReportNoisyMax(1, noise="exponential", **kw),
+    "RNM-gumbel": lambda **kw: ReportNoisyMax(1, noise="gumbel", **kw),
+    "RNM-laplace": lambda **kw: ReportNoisyMax(1, noise="laplace", **kw),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MECHS))
+def test_minimize_equals_negated_scores(name):
+    q = (2, 0, 1, 1, "1/2")
+    neg = tuple(-sympy.Rational(v) for v in q)
+    dmin = MECHS[name](optimize="min").distribution(q)
+    dneg = MECHS[name]().distribution(neg)
+    assert dmin.probabilities == dneg.probabilities
+    assert np.array_equal(dmin.to_numpy(), dneg.to_numpy())
+    assert dmin.evalf(25) == dneg.evalf(25)
+    assert np.array_equal(dmin.sample(50, rng=4), dneg.sample(50, rng=4))
+    # the error of output r is q_r - min q
+    err = sum((sympy.Rational(v) - 0) * p for v, p in zip(q, dmin.probabilities, strict=True))
+    assert sympy.simplify(dmin.expected_error() - err) == 0
+    assert dmin.n == 5 and dmin.scores.exact[0] == 2  # the user's scores are kept
+
+
+def test_minimize_topk_and_errors():
+    a = TopK(PermuteAndFlip(1, optimize="min"), 2).distribution([0, 1, 2])
+    b = TopK(PermuteAndFlip(1), 2).distribution([0, -1, -2])
+    assert a.probabilities == b.probabilities
+    c = TopK(ReportNoisyMax(1, optimize="min"), 2).distribution([0, 1, 3])
+    d = TopK(ReportNoisyMax(1), 2).distribution([0, -1, -3])
+    assert c.probabilities == d.probabilities
+    with pytest.raises(ValueError, match="optimize must be 'max' or 'min'"):
+        PermuteAndFlip(1, optimize="argmin")
+
+
+# ------------------------------------------------------------------ epsilon 0 and oo
+ZEROS = [0, 0.0, "0", Fraction(0), sympy.Integer(0)]
+INFS = [sympy.oo, float("inf"), "oo", "inf"]
+LIMIT_MECHS = {
+    "EM": ExponentialMechanism,
+    "PF": PermuteAndFlip,
+    "RNM-exp": lambda e: ReportNoisyMax(e),
+    "RNM-laplace": lambda e: ReportNoisyMax(e, noise="laplace"),
+}
+QT = (3, 1, 3, -1)
+
+
+@pytest.mark.parametrize("name", sorted(LIMIT_MECHS))
+def test_limits_equal_limits_of_closed_forms(name):
+    sym = LIMIT_MECHS[name](EPS).distribution(QT).probabilities
+    at0 = [sympy.limit(p, EPS, 0, "+") for p in sym]
+    atoo = [sympy.limit(p, EPS, sympy.oo) for p in sym]
+    assert at0 == [sympy.Rational(1, 4)] * 4
+    assert atoo == [sympy.Rational(1, 2), 0, sympy.Rational(1, 2), 0]
+    for z in ZEROS:
+        d = LIMIT_MECHS[name](z).distribution(QT)
+        assert list(d.probabilities) == at0 and d.mechanism.epsilon == 0
+    for inf in INFS:
+        d = LIMIT_MECHS[name](inf).distribution(QT)
+        assert list(d.probabilities) == atoo and d.mechanism.epsilon == sympy.oo
+        assert np.array_equal(d.to_numpy(), [0.5, 0, 0.5, 0])
+        assert [float(v) for v in d.evalf(20)] == [0.5, 0, 0.5, 0]
+        assert set(d.sample(200, rng=1).tolist()) == {0, 2}
+        assert d.expected_error() == 0
+        with pytest.raises(ValueError, match="no rational form"):
+            d.rational_form()
+
+
+def test_limits_numeric_views_and_sampling():
+    d = PermuteAndFlip(0).distribution(QT)
+    assert np.array_equal(d.to_numpy(), [0.25] * 4)
+    assert all(b.contains(0.25) and b.rad() == 0 for b in d.evalf_balls(20))
+    assert goodness_of_fit(d.sample, d, 8000, rng=2).verdict == "consistent"
+    assert d.expected_error() == sympy.Rational(2 + 0 + 4 + 0, 4)
+    # a base measure: mu / sum(mu) at 0, the positive-measure maximizers at oo
+    em = ExponentialMechanism(0, base_measure=[0, 1, 2, 1]).distribution(QT)
+    quarter, half = sympy.Rational(1, 4), sympy.Rational(1, 2)
+    assert em.probabilities == (0, quarter, half, quarter)
+    em = ExponentialMechanism("oo", base_measure=[0, 1, 2, 1]).distribution(QT)
+    assert em.probabilities == (0, 0, 1, 0)
+
+
+def test_limits_in_the_analyzer():
+    for m in (PermuteAndFlip(0), ExponentialMechanism(0), ReportNoisyMax(0, noise="laplace")):
+        assert exactdp.privacy_loss(m, [0, 1, 1], [1, 0, 1]).value == 0
+        assert exactdp.check_dp(m, [0, 1, 1]).holds
+    for m in (PermuteAndFlip("oo"), ExponentialMechanism("oo"), ReportNoisyMax("oo")):
+        # the argmax moves from {1, 2} to {0, 2}: infinite loss
+        assert exactdp.privacy_loss(m, [0, 1, 1], [1, 0, 1]).value == sympy.oo
+        # the argmax stays {0}: loss 0
+        assert exactdp.privacy_loss(m, [3, 0, 0], [2, 1, 0]).value == 0
+
+
+def test_limits_topk():
+    d = TopK(ReportNoisyMax(0, noise="laplace"), 2).distribution([0, 1, 2])
+    assert d.probabilities == (sympy.Rational(1, 6),) * 6
+    d = TopK(ReportNoisyMax("oo"), 2).distribution([0, 2, 2])
+    assert dict(zip(d.outputs, d.probabilities, strict=True)) == {
+        (0, 1): 0, (0, 2): 0, (1, 0): 0, (1, 2): sympy.Rational(1, 2),
+        (2, 0): 0, (2, 1): sympy.Rational(1, 2)}
+
+
+@pytest.mark.parametrize("bad", [-1, "-1/2", "-oo", float("-inf"), float("nan"), True])
+def test_bad_epsilon(bad):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with pytest.raises(ValueError, match="epsilon"):
+            PermuteAndFlip(bad)
