@@ -51,7 +51,7 @@ import sympy
 
 from .audit import GoodnessOfFit, as_generator, goodness_of_fit
 from .distribution import OutputDistribution
-from .mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip
+from .mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip, TopK
 from .scores import ScoreVector, as_scores
 
 __all__ = [
@@ -59,6 +59,7 @@ __all__ = [
     "diffprivlib_exponential",
     "diffprivlib_permute_and_flip",
     "opendp_noisy_max",
+    "opendp_noisy_top_k",
     "peer_versions",
     "OPENDP_MEASURES",
 ]
@@ -148,7 +149,7 @@ class PeerAdapter:
     version: str
     mechanism: str
     scores: ScoreVector
-    reference: Mechanism
+    reference: Mechanism | TopK
     peer_parameters: Mapping[str, Any]
     mapping: str
     sampler: Callable[..., np.ndarray] = field(repr=False)
@@ -168,9 +169,10 @@ class PeerAdapter:
 
         ``rng`` is used only by seedable peers.
         """
-        return goodness_of_fit(
-            self.sampler, self.distribution(), n_samples, rng=rng, alpha=alpha, test=test
-        )
+        dist = self.distribution()
+        if not isinstance(dist, OutputDistribution):  # top-k: positions in dist.outputs
+            dist = dist.to_numpy()
+        return goodness_of_fit(self.sampler, dist, n_samples, rng=rng, alpha=alpha, test=test)
 
     def against(self, reference: Mechanism, mapping: str) -> PeerAdapter:
         """The same sampler compared with another (deliberately wrong) reference.
@@ -178,7 +180,7 @@ class PeerAdapter:
         Used to show that the audit catches a mismatch, e.g. a peer's permute-and-flip
         audited as if it were the exponential mechanism.
         """
-        if not isinstance(reference, Mechanism):
+        if not isinstance(reference, (Mechanism, TopK)):
             raise ValueError(f"against: reference must be an exactdp Mechanism, got {reference!r}")
         return dataclasses.replace(
             self, reference=reference, mapping=mapping, wrong_on_purpose=True
@@ -437,4 +439,104 @@ def opendp_noisy_max(
         seedable=False,
         peer_privacy=peer_privacy,
         expected_privacy=expected_privacy,
+    )
+
+
+def opendp_noisy_top_k(
+    scores: object,
+    epsilon: object,
+    k: int,
+    sensitivity: object = 1,
+    monotone: bool = False,
+    measure: str = "max_divergence",
+    negate: bool = False,
+) -> PeerAdapter:
+    """OpenDP's ``make_noisy_top_k``, paired with the exact top-k distribution it should have.
+
+    Builds ``make_noisy_top_k(vector_domain(atom_domain(T)), linf_distance(T,
+    monotonic=monotone), measure, k=k, scale=b, negate=negate)`` with
+    ``b = c * sensitivity / epsilon`` and records OpenDP's privacy map at
+    ``d_in = sensitivity``.
+
+    - ``measure="max_divergence"``: OpenDP peels permute-and-flip k times; reference
+      ``TopK(PermuteAndFlip(epsilon, sensitivity, monotone), k)``; claimed map ``k * epsilon``.
+    - ``measure="zero_concentrated_divergence"`` (``"zcdp"``): Gumbel noise, i.e. peeling the
+      exponential mechanism; reference ``TopK(ExponentialMechanism(...), k)``; claimed map
+      ``k * epsilon**2 / 8``.
+
+    ``negate=True`` (OpenDP's bottom k) maps to exactdp's ``optimize="min"``. The sampler
+    returns positions in ``TopK(...).distribution(scores).outputs``.
+
+    Returns
+    -------
+    PeerAdapter
+        Not seedable (OpenDP draws from the operating system's CSPRNG).
+
+    Raises
+    ------
+    ImportError
+        If opendp is not importable.
+    ValueError
+        Unknown measure; bad k, scores, epsilon, sensitivity or flags.
+
+    References
+    ----------
+    OpenDP ``make_noisy_top_k`` (Rust ``measurements::noisy_top_k``, proof document
+    ``make_noisy_top_k.pdf``); McKenna & Sheldon (2020); Durfee & Rogers (2019).
+    """
+    if not isinstance(measure, str) or measure not in OPENDP_MEASURES:
+        raise ValueError(
+            f"opendp_noisy_top_k: measure must be one of {', '.join(OPENDP_MEASURES)}, "
+            f"got {measure!r}"
+        )
+    zcdp = measure != "max_divergence"
+    monotone = _check_monotone(monotone, "opendp_noisy_top_k")
+    if not isinstance(negate, (bool, np.bool_)):
+        raise ValueError(f"opendp_noisy_top_k: negate must be True or False, got {negate!r}")
+    dp = _import_opendp()
+    sv = as_scores(scores)
+    inner_cls = ExponentialMechanism if zcdp else PermuteAndFlip
+    inner = inner_cls(epsilon, sensitivity, monotone, optimize="min" if negate else "max")
+    reference = TopK(inner, k)
+    exact = reference.distribution(sv)
+    eps_f = _float_of(inner.epsilon, "epsilon")
+    scale = _float_of(inner.scale, "scale")
+    delta = inner.sensitivity
+    if sv.kind == "int" and delta.is_Integer:
+        atom, values, d_in = int, [int(v) for v in sv.raw], int(delta)  # type: ignore[union-attr]
+        domain = dp.atom_domain(T=int)
+    else:
+        atom, values, d_in = float, [float(v) for v in sv.floats], _float_of(delta, "Delta")
+        domain = dp.atom_domain(T=float, nan=False)
+    metric = dp.linf_distance(T=atom, monotonic=monotone)
+    dp_measure = dp.zero_concentrated_divergence() if zcdp else dp.max_divergence()
+    meas = dp.m.make_noisy_top_k(dp.vector_domain(domain), metric, dp_measure, k=reference.k,
+                                 scale=scale, negate=bool(negate))
+    position = {t: i for i, t in enumerate(exact.outputs)}
+
+    def sampler(size: int) -> np.ndarray:
+        """Draw ``size`` ordered k-tuples with OpenDP, as positions in ``outputs``."""
+        return np.fromiter((position[tuple(meas(values))] for _ in range(int(size))),
+                           np.int64, int(size))
+
+    name = "zero_concentrated_divergence" if zcdp else "max_divergence"
+    c = 1 if monotone else 2
+    mapping = (
+        f"OpenDP make_noisy_top_k({name}, k={reference.k}, scale={c}*Delta/epsilon, "
+        f"monotonic={monotone}, negate={bool(negate)}) -> exactdp TopK({inner_cls.__name__}"
+        f"(epsilon, Delta, monotone={monotone}, optimize={inner.optimize!r}), {reference.k})"
+    )
+    return PeerAdapter(
+        peer="opendp",
+        version=peer_versions()["opendp"] or "?",
+        mechanism=f"make_noisy_top_k({name}, k={reference.k})",
+        scores=sv,
+        reference=reference,
+        peer_parameters={"scale": scale, "measure": name, "monotonic": monotone, "T": atom,
+                         "k": reference.k, "negate": bool(negate)},
+        mapping=mapping,
+        sampler=sampler,
+        seedable=False,
+        peer_privacy=float(meas.map(d_in)),
+        expected_privacy=reference.k * (eps_f**2 / 8 if zcdp else eps_f),
     )

@@ -151,6 +151,44 @@ def test_opendp_zcdp_privacy_map_is_bounded_range():
     assert m.peer_parameters["scale"] == pytest.approx(1.0)
 
 
+# ---------------------------------------------------------------------------- OpenDP top-k
+
+
+@need_opendp
+@pytest.mark.parametrize("measure, negate", [("max_divergence", True), ("zcdp", False)])
+def test_opendp_top_k_matches_exact(measure, negate):
+    """make_noisy_top_k against TopK(PF) (max divergence: peeling PF) and TopK(EM) (zCDP:
+    Gumbel noise = peeling EM); negate=True is optimize="min"."""
+    adapter = peers.opendp_noisy_top_k([0, -1, -2, -2, 1], "3/2", 2, measure=measure,
+                                       negate=negate)
+    inner = adapter.reference.mechanism
+    assert type(inner) is (exactdp.PermuteAndFlip if measure == "max_divergence"
+                           else exactdp.ExponentialMechanism)
+    assert inner.optimize == ("min" if negate else "max")
+    res = adapter.audit(N // 2, alpha=1e-6)
+    assert res.verdict == "consistent", res.summary()
+
+
+@need_opendp
+@pytest.mark.parametrize("monotone", [False, True])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_opendp_top_k_privacy_maps(k, monotone):
+    """OpenDP's maps: k * eps (max divergence) and k * eps^2 / 8 (zCDP), eps = c Delta / scale."""
+    for measure in ("max_divergence", "zcdp"):
+        a = peers.opendp_noisy_top_k([0, 1, 2, 3], 1, k, monotone=monotone, measure=measure)
+        assert a.peer_privacy == pytest.approx(a.expected_privacy, rel=1e-12)
+        assert a.expected_privacy == pytest.approx(k if measure == "max_divergence" else k / 8)
+
+
+@need_opendp
+def test_opendp_top_k_is_not_peeling_em():
+    """Wrong on purpose: OpenDP's max-divergence top-k (peeling PF) audited as peeling EM."""
+    wrong = peers.opendp_noisy_top_k([0, -1, -2, -2], 1, 2).against(
+        exactdp.TopK(exactdp.ExponentialMechanism(1), 2), "peeling PF audited as peeling EM")
+    res = wrong.audit(N // 4)
+    assert res.verdict == "rejected" and res.p_value < 1e-6
+
+
 # ---------------------------------------------------------------------------- bad input
 
 

@@ -34,6 +34,7 @@ import numpy as np
 import sympy
 
 from ..distribution import MAX_DPS
+from ..numbers import exact_epsilon_or_limit
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism, RationalForm, X
 from .noisy_max import ReportNoisyMax
@@ -113,7 +114,13 @@ class TopK:
 
     @property
     def epsilon(self) -> sympy.Expr:
-        """Epsilon of one selection (the mechanism's); top-k composes k of them."""
+        """``k * epsilon`` of the mechanism: the level basic composition gives top-k (and the
+        level :func:`exactdp.check_dp` checks by default)."""
+        return self.k * self.mechanism.epsilon
+
+    @property
+    def selection_epsilon(self) -> sympy.Expr:
+        """Epsilon of one selection (the mechanism's)."""
         return self.mechanism.epsilon
 
     @property
@@ -132,8 +139,9 @@ class TopK:
             f"-{inner}" if self.one_shot else "")
 
     def with_epsilon(self, epsilon: object) -> TopK:
-        """The same top-k at another epsilon of the underlying mechanism."""
-        return TopK(self.mechanism.with_epsilon(epsilon), self.k)
+        """The same top-k at total epsilon ``epsilon`` (each selection at ``epsilon / k``)."""
+        value = exact_epsilon_or_limit(epsilon)
+        return TopK(self.mechanism.with_epsilon(value / self.k), self.k)
 
     def distribution(self, scores: object) -> TopKDistribution:
         """The exact distribution over ordered k-tuples on ``scores`` (lazy views).
