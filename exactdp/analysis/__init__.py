@@ -22,7 +22,6 @@ from .pld import (
     EpsilonResult,
     HockeyStick,
     PrivacyLossDistribution,
-    UndecidedLossError,
     privacy_loss_distribution,
 )
 from .privacy import (
@@ -61,7 +60,6 @@ __all__ = [
     "EpsilonResult",
     "HockeyStick",
     "PrivacyLossDistribution",
-    "UndecidedLossError",
     "check_accountant",
     "composition_lower_bound",
     "privacy_loss_distribution",

@@ -37,7 +37,8 @@ from fractions import Fraction
 import flint
 import sympy
 
-from ._balls import arb_lower_fraction, arb_of, working_bits
+from ..exact.arb import flint_prec, to_arb
+from ._balls import arb_lower_fraction
 
 __all__ = ["CLAIMS", "ClaimedDelta", "claimed_delta"]
 
@@ -105,8 +106,8 @@ def claimed_delta(claim: str, epsilon0: sympy.Expr, k: int, epsilon: sympy.Expr)
              "zcdp_bun_steinke": _zcdp_bs, "bounded_range": _bounded_range}
     if claim not in funcs:
         raise ValueError(f"claimed_delta: unknown claim {claim!r}; known: {sorted(funcs)}")
-    with working_bits(_BITS):
-        value, caveat = funcs[claim](arb_of(epsilon0, _BITS), int(k), arb_of(epsilon, _BITS))
+    with flint_prec(_BITS):
+        value, caveat = funcs[claim](to_arb(epsilon0, _BITS), int(k), to_arb(epsilon, _BITS))
     return ClaimedDelta(claim, _upper(value), True, caveat)
 
 

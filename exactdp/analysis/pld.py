@@ -13,9 +13,10 @@ many values. This module keeps that law exactly:
   (McKenna & Sheldon 2020, section 2) a loss ratio is a rational function of ``x``, and two
   ratios are merged when the rational functions are identical; otherwise only identical
   output-count vectors are merged. Unmerged equal losses are still a correct distribution;
-- numbers come from python-flint ``arb`` balls (rigorous), signs are decided by balls at rising
-  precision and, where a ball cannot separate a loss from the queried epsilon, by an exact
-  polynomial identity; if neither decides, :class:`UndecidedLossError` is raised.
+- numbers come from python-flint ``arb`` balls (rigorous, :func:`exactdp.exact.arb.to_arb`);
+  signs are decided by balls at rising precision and, where a ball cannot separate a loss
+  from the queried epsilon, by an exact polynomial identity (x-form) or
+  :func:`exactdp.exact.sign.sign`; if nothing decides, ``UndecidedSignError`` is raised.
 
 The hockey-stick divergence ``delta(eps) = sum_r max(0, P_r - e^eps Q_r)`` is the privacy
 curve of the pair (Balle, Barthe & Gaboardi 2018, Thm 1; Dong, Roth & Su 2022, section 2);
@@ -39,8 +40,11 @@ from fractions import Fraction
 import flint
 import sympy
 
+from ..exact.arb import dps_to_prec, flint_prec, to_arb
+from ..exact.sign import UndecidedSignError
+from ..exact.sign import sign as exact_sign
 from ..scores import as_scores
-from ._balls import arb_lower_fraction, arb_of, dps_bits, working_bits
+from ._balls import arb_lower_fraction
 from .pld_grid import DiscretisedPLD
 from .pld_results import EpsilonResult, HockeyStick, bisect_epsilon, check_epsilon
 
@@ -49,7 +53,6 @@ __all__ = [
     "EpsilonResult",
     "HockeyStick",
     "PrivacyLossDistribution",
-    "UndecidedLossError",
     "privacy_loss_distribution",
 ]
 
@@ -57,10 +60,6 @@ __all__ = [
 MAX_SUPPORT = 200_000
 #: Up to this many count vectors, atoms with provably equal loss are merged (x-form identity).
 MERGE_LIMIT = 20_000
-
-
-class UndecidedLossError(ArithmeticError):
-    """Neither rigorous balls nor exact algebra decided whether a loss exceeds epsilon."""
 
 
 # ----------------------------------------------------------------------------- exact forms
@@ -79,7 +78,7 @@ class _XForm:
         return self.N == other.N and sympy.simplify(self.rate - other.rate) == 0
 
     def y_ball(self, bits: int) -> flint.arb:
-        return arb_of(sympy.exp(-self.rate / self.N), bits)
+        return to_arb(sympy.exp(-self.rate / self.N), bits)
 
 
 def _poly(expr: sympy.Expr, x: sympy.Symbol, spread: int) -> flint.fmpq_poly:
@@ -297,20 +296,20 @@ class PrivacyLossDistribution:
         step = Fraction(step)
         if step <= 0:
             raise ValueError(f"discretise: step must be > 0, got {step}")
-        bits = dps_bits(dps)
+        bits = dps_to_prec(dps)
         losses, pm, _ = self._balls(bits)
-        with working_bits(bits):
+        with flint_prec(bits):
             h = flint.arb(flint.fmpq(step.numerator, step.denominator))
             index = [int((lo.lower() / h).lower().floor().unique_fmpz()) for lo in losses]
         masses = [max(Fraction(0), arb_lower_fraction(b)) for b in pm]
-        p_inf = max(Fraction(0), arb_lower_fraction(arb_of(self.p_inf, bits)))
+        p_inf = max(Fraction(0), arb_lower_fraction(to_arb(self.p_inf, bits)))
         return DiscretisedPLD.from_points(step, index, masses, p_inf, self.k,
                                           f"grid {step} of ({self.description})")
 
     # ------------------------------------------------------------------ numbers
     def _balls(self, bits: int) -> tuple[list, list, list]:
         """Balls of each atom's loss, P-mass and Q-mass at ``bits``."""
-        with working_bits(bits):
+        with flint_prec(bits):
             if self.xform is not None:
                 y = self.xform.y_ball(bits)
                 pb = [_eval_poly(n, y) / _eval_poly(d, y)
@@ -318,8 +317,8 @@ class PrivacyLossDistribution:
                 qb = [_eval_poly(n, y) / _eval_poly(d, y)
                       for n, d in zip(self.xform.num_q, self.xform.den_q, strict=True)]
             else:
-                pb = [arb_of(p, bits) for p in self.p_base]
-                qb = [arb_of(q, bits) for q in self.q_base]
+                pb = [to_arb(p, bits) for p in self.p_base]
+                qb = [to_arb(q, bits) for q in self.q_base]
             lb = [(p / q).log() for p, q in zip(pb, qb, strict=True)]
             losses, pm, qm = [], [], []
             for atom in self.atoms:
@@ -331,23 +330,33 @@ class PrivacyLossDistribution:
         return losses, pm, qm
 
     def _sign_vs(self, i: int, epsilon: sympy.Expr, bits: int) -> int:
-        """Sign of ``loss_i - epsilon``: balls at rising precision, then exact algebra."""
-        tried_exact = False
-        for b in (bits, 2 * bits, 4 * bits, 16 * bits):
+        """Sign of ``loss_i - epsilon``: balls, then exact algebra, then finer balls.
+
+        x-form: a polynomial identity proves equality; otherwise the ratio is a nonzero
+        rational function of ``x`` and the balls are refined. Generic:
+        :func:`exactdp.exact.sign.sign` decides (or raises UndecidedSignError).
+        """
+        for j, b in enumerate((bits, 2 * bits, 4 * bits, 16 * bits)):
             loss = self._balls_cache(b)[0][i]
-            with working_bits(b):
-                d = loss - arb_of(epsilon, b)
+            with flint_prec(b):
+                d = loss - to_arb(epsilon, b)
             if d > 0:
                 return 1
             if d < 0:
                 return -1
-            if not tried_exact:
-                tried_exact = True
+            if j == 0:
+                if self.xform is None:
+                    return exact_sign(self._loss_expr(i) - epsilon)
                 if self._loss_equals(i, epsilon):
                     return 0
-        raise UndecidedLossError(
-            f"delta: cannot decide whether loss of atom {i} exceeds epsilon = {epsilon}"
+        raise UndecidedSignError(
+            f"delta: cannot decide whether the loss of atom {i} exceeds epsilon = {epsilon}"
         )
+
+    def _loss_expr(self, i: int) -> sympy.Expr:
+        counts = next(iter(self.atoms[i]))
+        return sympy.Add(*[c * (sympy.log(p) - sympy.log(q)) for p, q, c in
+                           zip(self.p_base, self.q_base, counts, strict=True) if c])
 
     def _balls_cache(self, bits: int):
         cache = self.__dict__.setdefault("_cache", {})
@@ -356,7 +365,7 @@ class PrivacyLossDistribution:
         return cache[bits]
 
     def _loss_equals(self, i: int, epsilon: sympy.Expr) -> bool:
-        """Exact test ``prod (p_i/q_i)^c == e^epsilon`` (x-form identity or sympy zero)."""
+        """Exact test ``prod (p_i/q_i)^c == e^epsilon`` by an x-form polynomial identity."""
         counts = next(iter(self.atoms[i]))
         xf = self.xform
         if xf is not None:
@@ -370,9 +379,7 @@ class PrivacyLossDistribution:
             y = flint.fmpq_poly([0, 1])
             # e^eps = y^(-m): a/b == y^(-e/s) in z = y^(1/s)  <=>  a * z^e == b
             return a * y**e == b if e >= 0 else a == b * y**(-e)
-        lhs = sympy.Mul(*[(p / q) ** c for p, q, c in
-                          zip(self.p_base, self.q_base, counts, strict=True) if c])
-        return sympy.simplify(lhs - sympy.exp(epsilon)) == 0
+        return False
 
     def delta(self, epsilon: object, dps: int = 30) -> HockeyStick:
         """The hockey-stick divergence ``delta(eps) = sum_r max(0, P_r - e^eps Q_r)``.
@@ -393,16 +400,16 @@ class PrivacyLossDistribution:
         ------
         ValueError
             If epsilon is negative, not finite or not a number.
-        UndecidedLossError
+        UndecidedSignError
             If a loss can be neither separated from epsilon nor proved equal to it.
         """
         eps = check_epsilon(epsilon, "delta")
-        bits = dps_bits(dps)
+        bits = dps_to_prec(dps)
         losses, pm, qm = self._balls_cache(bits)
         chosen = [i for i in range(len(self.atoms)) if self._sign_vs(i, eps, bits) > 0]
-        with working_bits(bits):
-            e = arb_of(eps, bits).exp()
-            total = arb_of(self.p_inf, bits)
+        with flint_prec(bits):
+            e = to_arb(eps, bits).exp()
+            total = to_arb(self.p_inf, bits)
             for i in chosen:
                 total += pm[i] - e * qm[i]
 
@@ -417,9 +424,9 @@ class PrivacyLossDistribution:
     def delta_ball(self, epsilon: flint.arb, bits: int) -> flint.arb:
         """A rigorous enclosure of ``delta`` at every point of the ball ``epsilon``."""
         losses, pm, qm = self._balls_cache(bits)
-        with working_bits(bits):
+        with flint_prec(bits):
             e = epsilon.exp()
-            total = arb_of(self.p_inf, bits)
+            total = to_arb(self.p_inf, bits)
             for p, q in zip(pm, qm, strict=True):
                 total += _positive_part(p - e * q)
         return total
@@ -427,7 +434,7 @@ class PrivacyLossDistribution:
     def max_loss(self, bits: int = 128) -> flint.arb:
         """A ball around the largest finite loss."""
         losses = self._balls_cache(bits)[0]
-        with working_bits(bits):
+        with flint_prec(bits):
             return max(losses, key=lambda b: b.mid()) if losses else flint.arb(0)
 
     def _loss_span(self) -> float:
@@ -574,8 +581,8 @@ def privacy_loss_distribution(mechanism: object, scores: object,
     P, Q = dp.probabilities, dq.probabilities
     xf = _xform_pair(dp, dq)
     bits = 128
-    pb = [arb_of(p, bits) for p in P]
-    qb = [arb_of(q, bits) for q in Q]
+    pb = [to_arb(p, bits) for p in P]
+    qb = [to_arb(q, bits) for q in Q]
     zero_p = [_is_zero(p, b) for p, b in zip(P, pb, strict=True)]
     zero_q = [_is_zero(q, b) for q, b in zip(Q, qb, strict=True)]
     p_inf = sympy.Add(*[P[r] for r in range(sv.n) if zero_q[r] and not zero_p[r]])
@@ -610,11 +617,7 @@ def _sum_fractions(items: list) -> tuple[flint.fmpq_poly, flint.fmpq_poly]:
 
 
 def _is_zero(expr: sympy.Expr, b: flint.arb) -> bool:
-    if b > 0:
-        return False
-    if expr == 0 or sympy.simplify(expr) == 0:
-        return True
-    raise ValueError(f"privacy_loss_distribution: cannot decide whether {expr} is zero")
+    return False if b > 0 else exact_sign(expr) == 0
 
 
 def _xform_pair(dp, dq):

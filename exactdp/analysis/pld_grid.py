@@ -22,7 +22,8 @@ from fractions import Fraction
 
 import flint
 
-from ._balls import arb_lower_fraction, arb_of, dps_bits, working_bits
+from ..exact.arb import dps_to_prec, flint_prec, to_arb
+from ._balls import arb_lower_fraction
 from .pld_results import EpsilonResult, HockeyStick, bisect_epsilon, check_epsilon
 
 __all__ = ["DiscretisedPLD"]
@@ -80,7 +81,7 @@ class DiscretisedPLD:
         """Convolution of the two lower-bound PLDs (same step required)."""
         if not isinstance(other, DiscretisedPLD) or other.step != self.step:
             raise ValueError("compose: both grids must be DiscretisedPLD with the same step")
-        with working_bits(bits):
+        with flint_prec(bits):
             a = flint.arb_poly([_arb_fraction(m) for m in self.masses])
             b = flint.arb_poly([_arb_fraction(m) for m in other.masses])
             prod = (a * b).coeffs()
@@ -105,7 +106,7 @@ class DiscretisedPLD:
 
     def delta_ball(self, epsilon: flint.arb, bits: int) -> flint.arb:
         """A ball containing the lower-bound curve at every point of ``epsilon``."""
-        with working_bits(bits):
+        with flint_prec(bits):
             e = epsilon.exp()
             h = _arb_fraction(self.step)
             total = _arb_fraction(self.p_inf)
@@ -127,9 +128,9 @@ class DiscretisedPLD:
         ball, so ``HockeyStick.lower`` is a proved lower bound.
         """
         eps = check_epsilon(epsilon, "delta")
-        bits = dps_bits(dps)
-        with working_bits(bits):
-            e = arb_of(eps, bits).exp()
+        bits = dps_to_prec(dps)
+        with flint_prec(bits):
+            e = to_arb(eps, bits).exp()
             h = _arb_fraction(self.step)
             total = _arb_fraction(self.p_inf)
             for j, m in enumerate(self.masses):
@@ -142,7 +143,7 @@ class DiscretisedPLD:
 
     def max_loss(self, bits: int = 128) -> flint.arb:
         last = max((j for j, m in enumerate(self.masses) if m), default=0)
-        with working_bits(bits):
+        with flint_prec(bits):
             return _arb_fraction(self.step * (self.offset + last))
 
     def epsilon(self, delta: object, dps: int = 30) -> EpsilonResult:

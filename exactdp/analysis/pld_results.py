@@ -13,8 +13,9 @@ from fractions import Fraction
 import flint
 import sympy
 
+from ..exact.arb import dps_to_prec, flint_prec, to_arb
 from ..numbers import exact_number
-from ._balls import arb_lower_fraction, arb_of, dps_bits, working_bits
+from ._balls import arb_lower_fraction
 
 __all__ = ["EpsilonResult", "HockeyStick", "bisect_epsilon", "check_delta", "check_epsilon"]
 
@@ -114,20 +115,20 @@ def check_delta(value: object, func: str) -> sympy.Expr:
 def bisect_epsilon(pld, delta: object, dps: int, caveat: str) -> EpsilonResult:
     """Shared bisection for exact and grid PLDs (both have ``delta_ball`` and ``max_loss``)."""
     target = check_delta(delta, "epsilon")
-    bits = dps_bits(dps) + 32
-    if arb_of(pld.p_inf, bits) > arb_of(target, bits):
+    bits = dps_to_prec(dps) + 32
+    if to_arb(pld.p_inf, bits) > to_arb(target, bits):
         return EpsilonResult(target, Fraction(0), None, True,
                              caveat + "; the mass at infinite loss exceeds delta")
-    with working_bits(bits):
+    with flint_prec(bits):
         hi_ball = pld.max_loss(bits)
         hi = max(Fraction(0), arb_lower_fraction(hi_ball.upper()) + 1)
     lo = Fraction(0)
 
     def above(point: Fraction) -> bool | None:  # delta(point) > target ?
         for b in (bits, 2 * bits, 4 * bits):
-            with working_bits(b):
+            with flint_prec(b):
                 d = pld.delta_ball(flint.arb(flint.fmpq(point.numerator, point.denominator)), b)
-                diff = d - arb_of(target, b)
+                diff = d - to_arb(target, b)
             if diff > 0:
                 return True
             if diff <= 0:
