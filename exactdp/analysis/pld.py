@@ -517,12 +517,42 @@ def _ratio_polys(xf: _XForm, counts: tuple) -> tuple[flint.fmpq_poly, flint.fmpq
     return a, b
 
 
+def _factor_ratios(xf: _XForm) -> tuple[list[Fraction], list[dict[str, int]]]:
+    """Each base ratio ``p_i/q_i`` as a rational constant times irreducible powers.
+
+    Factorisation over Q is unique, so ``prod_i (p_i/q_i)^(c_i)`` is the same rational
+    function of ``x`` for two count vectors iff the constants and the exponent sums agree.
+    """
+    consts, exps = [], []
+    for i in range(len(xf.num_p)):
+        ca, fa = (xf.num_p[i] * xf.den_q[i]).factor()
+        cb, fb = (xf.den_p[i] * xf.num_q[i]).factor()
+        e: dict[str, int] = {}
+        for f, m in fa:
+            e[str(f)] = e.get(str(f), 0) + int(m)
+        for f, m in fb:
+            e[str(f)] = e.get(str(f), 0) - int(m)
+        ratio = flint.fmpq(ca) / flint.fmpq(cb)
+        consts.append(Fraction(int(ratio.p), int(ratio.q)))
+        exps.append(e)
+    return consts, exps
+
+
 def _group(terms: dict, xf: _XForm | None) -> tuple:
     if xf is None or len(terms) > MERGE_LIMIT:
         return tuple({c: m} for c, m in terms.items())
+    consts, exps = _factor_ratios(xf)
+    names = sorted({f for e in exps for f in e})
+    matrix = [[e.get(f, 0) for f in names] for e in exps]
     groups: dict[tuple, dict] = {}
     for c, m in terms.items():
-        groups.setdefault(_reduced_key(*_ratio_polys(xf, c)), {})[c] = m
+        powers = tuple(sum(ci * row[j] for ci, row in zip(c, matrix, strict=True))
+                       for j in range(len(names)))
+        const = Fraction(1)
+        for ci, k in zip(c, consts, strict=True):
+            if ci:
+                const *= k**ci
+        groups.setdefault((powers, const), {})[c] = m
     return tuple(groups.values())
 
 
