@@ -254,3 +254,22 @@ def test_views_and_errors():
         d.pmf((0, 0, 1))
     with pytest.raises(ValueError, match="Mechanism"):
         TopK("pf", 2)
+
+
+def test_top_k_privacy_claims_exact():
+    """docs/peers.md: k*eps pure DP holds (nearly tight) for peeling PF at the witness pairs;
+    eps^2/8 Renyi bound fails for PF and holds for EM at alpha = 3/2 (exact signs)."""
+    from exactdp.exact import sign
+
+    k2 = TopK(PermuteAndFlip(LOG4), 2)
+    a = k2.distribution([0, 0, -1, -3]).pmf((2, 3))
+    b = k2.distribution([1, 1, -2, -4]).pmf((2, 3))
+    assert (a, b) == (sympy.Rational(31, 4608), sympy.Rational(127, 294912))
+    assert a / b == sympy.Rational(1984, 127) < 4**2  # e^{2 eps} = 16
+    eps = 2 * sympy.log(2)
+    alpha = sympy.Rational(3, 2)
+    for mech, expected in ((PermuteAndFlip(LOG4), 1), (ExponentialMechanism(LOG4), -1)):
+        P = mech.distribution([0, -1, -2, -2]).probabilities
+        Q = mech.distribution([-1, 0, -3, -3]).probabilities
+        renyi = 2 * sympy.log(sum(p ** (1 - alpha) * q**alpha for p, q in zip(P, Q, strict=True)))
+        assert sign(renyi - alpha * eps**2 / 8) == expected
