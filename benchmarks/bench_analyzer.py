@@ -21,7 +21,9 @@ import time
 import sympy
 
 import exactdp
-from exactdp.analysis.privacy import certify_dp, check_dp, privacy_loss
+from exactdp.analysis.certify import certify_dp
+from exactdp.analysis.check import check_dp
+from exactdp.analysis.loss import privacy_loss
 
 TENTH = sympy.Rational(1, 10)
 Q10 = [0, -1, -3, -3, -4, -6, -7, -9, -10, -12]

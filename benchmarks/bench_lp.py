@@ -10,7 +10,9 @@ import time
 
 import sympy
 
-from exactdp.lp import _lattice, _pf_dual_polys, lattice_lp, pf_optimality_region
+from exactdp.optimality.lattice import build_lattice, pf_dual_polys
+from exactdp.optimality.program import lattice_lp
+from exactdp.optimality.region import pf_optimality_region
 
 
 def _median_time(fn, repeats: int) -> float:
@@ -24,7 +26,7 @@ def _median_time(fn, repeats: int) -> float:
 
 def main() -> None:
     n, k = 5, 4
-    _lattice(n, k)  # build once (cached), as a user's second call would see it
+    build_lattice(n, k)  # build once (cached), as a user's second call would see it
     eps_exact = sympy.log(sympy.Rational(3, 2))
     res_f = lattice_lp(n, k, float(eps_exact))
     res_e = lattice_lp(n, k, eps_exact, method="exact")
@@ -45,7 +47,7 @@ def main() -> None:
           f" PF/OPT = {float(res_e.pf_ratio):.10f}")
 
     def region():
-        _pf_dual_polys.cache_clear()
+        pf_dual_polys.cache_clear()
         pf_optimality_region(n, k)
 
     t_r = _median_time(region, 3)

@@ -18,8 +18,8 @@ import time
 
 import numpy as np
 
+from exactdp.mechanisms.optimal import pf_polynomials
 from exactdp.numeric.pf_engine import pf_float, pf_mp
-from exactdp.optimal import pf_polynomials
 
 
 def best_time(fn, *args, repeat=5):

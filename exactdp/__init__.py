@@ -32,16 +32,9 @@ from .analysis.sensitivity import ScoreFunction, SensitivityResult, sensitivity
 from .audit import goodness_of_fit
 from .distribution import OutputDistribution
 from .exact import UndecidedSignError
-from .lp import (
-    DualCertificate,
-    LatticeLPResult,
-    PFOptimalityRegion,
-    lattice_lp,
-    lattice_size,
-    pf_optimality_region,
-)
 from .mechanisms import (
     ExponentialMechanism,
+    GaussianNoisyMax,
     Mechanism,
     PermuteAndFlip,
     RationalForm,
@@ -50,8 +43,16 @@ from .mechanisms import (
     TopKDistribution,
     mechanism_from_function,
 )
+from .mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
 from .numbers import ExactConversionWarning, exact_number
-from .optimal import OptimalRegularMechanism, optimal_mechanism
+from .optimality import (
+    DualCertificate,
+    LatticeLPResult,
+    PFOptimalityRegion,
+    lattice_lp,
+    lattice_size,
+    pf_optimality_region,
+)
 from .scores import ScoreVector, as_scores
 from .sweeps import SweepResult, sweep
 
@@ -100,6 +101,7 @@ __all__ = [
     "PermuteAndFlip",
     "RationalForm",
     "ReportNoisyMax",
+    "GaussianNoisyMax",
     "TopK",
     "TopKDistribution",
     "ScoreVector",

@@ -1,4 +1,4 @@
-"""Tests of exactdp.algebra: exact signs of polynomials on (0, 1) and ball arithmetic."""
+"""Tests of exactdp.exact: exact signs of polynomials on (0, 1) and ball arithmetic."""
 
 from fractions import Fraction
 
@@ -8,15 +8,11 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.algebra import (
-    Y,
-    as_fmpq_poly,
+from exactdp.exact.poly import Y, as_fmpq_poly, sign_at, to_arb, xform_from_probabilities
+from exactdp.exact.unit_interval import (
     descartes_bound,
-    sign_at,
     sign_on_unit_interval,
-    to_arb,
     verify_sign_analysis,
-    xform_from_probabilities,
 )
 
 x = Y

@@ -5,7 +5,8 @@ import pytest
 import sympy
 
 import exactdp
-from exactdp.analysis.privacy import check_dp, privacy_loss
+from exactdp.analysis.check import check_dp
+from exactdp.analysis.loss import privacy_loss
 from exactdp.mechanisms.custom import (
     WRONG_VARIANTS,
     MisdeclaredMechanism,

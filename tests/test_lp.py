@@ -1,4 +1,4 @@
-"""Tests for exactdp.lp: the McKenna-Sheldon lattice LP and PF's optimality region."""
+"""Tests for exactdp.optimality: the McKenna-Sheldon lattice LP and PF's optimality region."""
 
 from __future__ import annotations
 
@@ -14,8 +14,12 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp import lp as L
 from exactdp.numbers import ExactConversionWarning
+from exactdp.optimality import exact_solve as XS
+from exactdp.optimality import float_solve as FS
+from exactdp.optimality import lattice as LT
+from exactdp.optimality import program as LLP
+from exactdp.optimality import region as RG
 
 LOG = sympy.log
 Q = sympy.Rational
@@ -29,15 +33,15 @@ pytestmark = pytest.mark.filterwarnings("ignore::exactdp.numbers.ExactConversion
 
 @pytest.mark.parametrize("n, expected", [(2, 9), (3, 35), (4, 95), (5, 210)])
 def test_variable_counts_k4(n, expected):
-    assert L.lattice_lp(n, 4, 1.0).n_variables == expected
-    assert L.lattice_size(n, 4)["variables"] == expected
+    assert LLP.lattice_lp(n, 4, 1.0).n_variables == expected
+    assert LT.lattice_size(n, 4)["variables"] == expected
 
 
 @settings(max_examples=25, deadline=None)
 @given(n=st.integers(2, 5), k=st.integers(1, 5))
 def test_lattice_size_formula_matches_enumeration(n, k):
-    size = L.lattice_size(n, k)
-    lat = L._lattice(n, k)
+    size = LT.lattice_size(n, k)
+    lat = LT.build_lattice(n, k)
     assert size["vectors"] == len(lat.vectors)
     assert size["variables"] == len(lat.var_vec)
     assert size["ub_rows"] == len(lat.rows)
@@ -54,8 +58,8 @@ def test_lattice_size_formula_matches_enumeration(n, k):
 def test_pf_polynomials_match_math_md_example():
     # MATH.md section 2: q = (0, -1, -2) has PF probabilities 1 - x/2 - x^2/2 + x^3/3,
     # x/2 - x^3/6, x^2/2 - x^3/6; the lattice vector with gaps (0, 1, 2) has coins y^g.
-    lat = L._lattice(3, 2)
-    polys = L._pf_polys(lat)
+    lat = LT.build_lattice(3, 2)
+    polys = LT.lattice_pf_polys(lat)
     q = flint.fmpq
     want = {
         0: flint.fmpq_poly([1, q(-1, 2), q(-1, 2), q(1, 3)]),
@@ -68,10 +72,10 @@ def test_pf_polynomials_match_math_md_example():
 
 @pytest.mark.parametrize("n, k", [(3, 3), (5, 4)])
 def test_pf_float_matches_exact_and_sums_to_one(n, k):
-    lat = L._lattice(n, k)
+    lat = LT.build_lattice(n, k)
     y = 0.37
-    fl = L._pf_float(lat, -math.log(y))
-    ex = [float(p(L._to_q(y))) for p in L._pf_polys(lat)]
+    fl = LT.lattice_pf_float(lat, -math.log(y))
+    ex = [float(p(XS._to_q(y))) for p in LT.lattice_pf_polys(lat)]
     np.testing.assert_allclose(fl, ex, rtol=1e-13)
     for i in range(len(lat.vectors)):
         tot = sum(fl[j] * lat.var_mult[j] for j in range(len(fl)) if lat.var_vec[j] == i)
@@ -83,17 +87,17 @@ def test_pf_float_matches_exact_and_sums_to_one(n, k):
 
 @pytest.mark.parametrize("n, ratio", [(2, 1.6174), (3, 1.5129), (4, 1.4399), (5, 1.3823)])
 def test_em_over_opt_at_eps1_k4(n, ratio):
-    res = L.lattice_lp(n, 4, 1.0)
+    res = LLP.lattice_lp(n, 4, 1.0)
     assert round(res.em_ratio, 4) == ratio
     assert abs(res.pf_ratio - 1) < 1e-9  # PF optimal at eps = 1
 
 
 @pytest.mark.parametrize("n, k", [(3, 4), (4, 4), (5, 4), (4, 6)])
 def test_pf_optimal_at_reported_epsilons(n, k):
-    region = L.pf_optimality_region(n, k)
+    region = RG.pf_optimality_region(n, k)
     for eps in (0.9, 0.95, math.log((3 + math.sqrt(5)) / 2), 1.0, 2.0):
         assert region.contains(eps)
-        assert abs(L.lattice_lp(n, k, eps).pf_ratio - 1) < 1e-9
+        assert abs(LLP.lattice_lp(n, k, eps).pf_ratio - 1) < 1e-9
 
 
 @pytest.mark.parametrize(
@@ -107,7 +111,7 @@ def test_pf_optimal_at_reported_epsilons(n, k):
 )
 def test_max_pf_over_opt_near_reported(n, k, eps, reported):
     # at the (refined) maximiser found by the slow scan below; the report used a coarser grid
-    ratio = L.lattice_lp(n, k, eps).pf_ratio
+    ratio = LLP.lattice_lp(n, k, eps).pf_ratio
     assert reported - 1e-4 <= ratio <= reported + 2e-4
 
 
@@ -117,7 +121,7 @@ def test_max_pf_over_opt_near_reported(n, k, eps, reported):
 )
 def test_max_pf_over_opt_scan(n, k, reported):
     grid = np.linspace(0.005, math.log((3 + math.sqrt(5)) / 2), 200)
-    best = max(L.lattice_lp(n, k, e).pf_ratio for e in grid)
+    best = max(LLP.lattice_lp(n, k, e).pf_ratio for e in grid)
     assert reported - 1e-4 <= best <= reported + 2e-4
 
 
@@ -126,7 +130,7 @@ def test_max_pf_over_opt_scan(n, k, reported):
 
 @pytest.mark.parametrize("n", [3, 4])
 def test_exact_pf_optimal_at_log3(n):
-    res = L.lattice_lp(n, 4, LOG(3), method="exact")
+    res = LLP.lattice_lp(n, 4, LOG(3), method="exact")
     assert res.pf_ratio == 1
     assert res.optimum == res.pf_value
     assert isinstance(res.optimum, sympy.Rational)
@@ -136,8 +140,8 @@ def test_exact_pf_optimal_at_log3(n):
 @pytest.mark.parametrize("n", [3, 4, 5])
 def test_exact_matches_float(n):
     eps = LOG(Q(3, 2))
-    ex = L.lattice_lp(n, 4, eps, method="exact")
-    fl = L.lattice_lp(n, 4, float(eps))
+    ex = LLP.lattice_lp(n, 4, eps, method="exact")
+    fl = LLP.lattice_lp(n, 4, float(eps))
     for a, b in ((ex.optimum, fl.optimum), (ex.pf_value, fl.pf_value), (ex.em_value, fl.em_value)):
         assert float(a) == pytest.approx(b, rel=1e-9)
     assert ex.certificate.dual_objective == ex.optimum
@@ -149,7 +153,7 @@ def test_exact_matches_float(n):
 
 
 def test_certificate_detects_tampering():
-    res = L.lattice_lp(4, 4, LOG(Q(3, 2)), method="exact")
+    res = LLP.lattice_lp(4, 4, LOG(Q(3, 2)), method="exact")
     assert res.verify()
     mu = list(res.certificate.mu)
     mu[0] += Q(1, 10**6)
@@ -168,20 +172,20 @@ def test_exact_certificate_random_rational_exp_eps(p, q):
     if p <= q:
         p = q + 1
     eps = LOG(Q(p, q))
-    res = L.lattice_lp(3, 3, eps, method="exact")
+    res = LLP.lattice_lp(3, 3, eps, method="exact")
     assert res.verify()
     assert res.optimum <= res.pf_value <= res.em_value
-    fl = L.lattice_lp(3, 3, float(eps))
+    fl = LLP.lattice_lp(3, 3, float(eps))
     assert float(res.optimum) == pytest.approx(fl.optimum, rel=1e-9)
 
 
 def test_sensitivity_scales_objective_only():
-    a = L.lattice_lp(3, 4, LOG(Q(3, 2)), method="exact")
-    b = L.lattice_lp(3, 4, LOG(Q(3, 2)), sensitivity=Q(5, 2), method="exact")
+    a = LLP.lattice_lp(3, 4, LOG(Q(3, 2)), method="exact")
+    b = LLP.lattice_lp(3, 4, LOG(Q(3, 2)), sensitivity=Q(5, 2), method="exact")
     assert b.optimum == Q(5, 2) * a.optimum
     assert b.pf_ratio == a.pf_ratio and b.em_ratio == a.em_ratio
-    c = L.lattice_lp(3, 4, 0.4, sensitivity=3.0)
-    assert c.optimum == pytest.approx(3 * L.lattice_lp(3, 4, 0.4).optimum, rel=1e-12)
+    c = LLP.lattice_lp(3, 4, 0.4, sensitivity=3.0)
+    assert c.optimum == pytest.approx(3 * LLP.lattice_lp(3, 4, 0.4).optimum, rel=1e-12)
 
 
 # --------------------------------------------------------------------------- full constraints
@@ -190,13 +194,13 @@ def test_sensitivity_scales_objective_only():
 @pytest.mark.parametrize("n, k", [(3, 4), (4, 4)])
 def test_full_constraints_between_relaxation_and_pf(n, k):
     for eps in (0.3, 0.5):
-        raise_ = L.lattice_lp(n, k, eps)
-        full = L.lattice_lp(n, k, eps, constraints="full")
+        raise_ = LLP.lattice_lp(n, k, eps)
+        full = LLP.lattice_lp(n, k, eps, constraints="full")
         assert raise_.optimum <= full.optimum * (1 + 1e-9)
         assert full.optimum <= full.pf_value * (1 + 1e-9)
         assert full.full_dp_violation <= 1e-9
     # PF stays strictly sub-optimal under the full constraints too (exactly)
-    res = L.lattice_lp(n, k, LOG(Q(3, 2)), method="exact", constraints="full")
+    res = LLP.lattice_lp(n, k, LOG(Q(3, 2)), method="exact", constraints="full")
     assert res.verify() and res.full_dp_violation <= 0 and res.pf_ratio > 1
 
 
@@ -204,7 +208,7 @@ def test_full_constraints_between_relaxation_and_pf(n, k):
 
 
 def test_region_n2_everything():
-    reg = L.pf_optimality_region(2, 4)
+    reg = RG.pf_optimality_region(2, 4)
     assert reg.epsilon_intervals == ((0, sympy.oo),)
     assert reg.boundaries == ()
 
@@ -212,7 +216,7 @@ def test_region_n2_everything():
 @pytest.mark.parametrize("n, k", [(4, 4), (5, 4), (4, 6)])
 def test_region_boundary_polynomial(n, k):
     y = sympy.Symbol("y")
-    reg = L.pf_optimality_region(n, k)
+    reg = RG.pf_optimality_region(n, k)
     (b,) = reg.boundaries
     assert b.polynomial.as_expr() == sum(y**j for j in range(1, k + 1)) - 1
     lo, hi = b.y_interval
@@ -223,14 +227,14 @@ def test_region_boundary_polynomial(n, k):
 
 
 def test_region_boundary_against_lp():
-    reg = L.pf_optimality_region(4, 4)
+    reg = RG.pf_optimality_region(4, 4)
     eps_star = reg.boundaries[0].epsilon_float
     assert eps_star == pytest.approx(0.6562559792369758, abs=1e-13)
-    assert L.lattice_lp(4, 4, eps_star - 2e-3).pf_ratio > 1 + 1e-7
-    assert abs(L.lattice_lp(4, 4, eps_star + 2e-3).pf_ratio - 1) < 1e-10
+    assert LLP.lattice_lp(4, 4, eps_star - 2e-3).pf_ratio > 1 + 1e-7
+    assert abs(LLP.lattice_lp(4, 4, eps_star + 2e-3).pf_ratio - 1) < 1e-10
     # exact LP on both sides: e^eps = 19/10 (eps 0.642) and 2 (eps 0.693)
-    below = L.lattice_lp(4, 4, LOG(Q(19, 10)), method="exact")
-    above = L.lattice_lp(4, 4, LOG(2), method="exact")
+    below = LLP.lattice_lp(4, 4, LOG(Q(19, 10)), method="exact")
+    above = LLP.lattice_lp(4, 4, LOG(2), method="exact")
     assert below.pf_ratio > 1 and above.pf_ratio == 1
     assert not reg.contains(LOG(Q(19, 10))) and reg.contains(LOG(2))
     assert not reg.contains(eps_star - 1e-9) and reg.contains(eps_star + 1e-9)
@@ -239,22 +243,22 @@ def test_region_boundary_against_lp():
 @pytest.mark.parametrize("n, k", [(2, 3), (3, 3), (4, 2), (4, 4), (5, 3)])
 def test_pf_dual_polynomials_strong_duality_identity(n, k):
     # sum_g mu_g(y) equals PF's objective polynomial identically (complementary slackness)
-    lat = L._lattice(n, k)
-    mu, lam = L._pf_dual_polys(n, k)
-    obj = sum((c * p for c, p in zip(lat.cost, L._pf_polys(lat), strict=True)),
+    lat = LT.build_lattice(n, k)
+    mu, lam = LT.pf_dual_polys(n, k)
+    obj = sum((c * p for c, p in zip(lat.cost, LT.lattice_pf_polys(lat), strict=True)),
               flint.fmpq_poly([]))
     assert obj == sum(mu, flint.fmpq_poly([]))
     # and the multipliers satisfy zero reduced cost at a random rational y
     y = flint.fmpq(2, 7)
     lam_all = [lam[r](y) if r in lam else flint.fmpq(0) for r in range(len(lat.rows))]
-    red = L._reduced_costs(lat, y, [m(y) for m in mu], lam_all)
+    red = XS._reduced_costs(lat, y, [m(y) for m in mu], lam_all)
     assert all(r == 0 for r in red)
 
 
 def test_region_golden_threshold_is_not_tight():
     golden = math.log((3 + math.sqrt(5)) / 2)
     for n, k in ((3, 4), (4, 4), (5, 4), (4, 6)):
-        eps_star = L.pf_optimality_region(n, k).boundaries[0].epsilon_float
+        eps_star = RG.pf_optimality_region(n, k).boundaries[0].epsilon_float
         assert 0.5 < eps_star < math.log(2) < golden
 
 
@@ -286,16 +290,16 @@ def test_region_golden_threshold_is_not_tight():
 )
 def test_bad_input(kwargs, match):
     with pytest.raises(ValueError, match=match):
-        L.lattice_lp(**kwargs)
+        LLP.lattice_lp(**kwargs)
 
 
 def test_bad_input_region_and_verify():
     with pytest.raises(ValueError, match="argument n"):
-        L.pf_optimality_region(1, 4)
+        RG.pf_optimality_region(1, 4)
     with pytest.raises(ValueError, match="method='exact'"):
-        L.lattice_lp(3, 4, 1.0).verify()
+        LLP.lattice_lp(3, 4, 1.0).verify()
     with pytest.raises(ValueError, match="argument epsilon"):
-        L.pf_optimality_region(3, 4).contains(-1)
+        RG.pf_optimality_region(3, 4).contains(-1)
 
 
 # --------------------------------------------------------------------------- large epsilon
@@ -307,11 +311,11 @@ def test_bad_input_region_and_verify():
 @pytest.mark.parametrize("n, k", [(3, 4), (4, 4)])
 @pytest.mark.parametrize("eps", [2, 5, 10, 15])
 def test_float_pf_optimal_at_large_eps(n, k, eps):
-    res = L.lattice_lp(n, k, eps)
-    assert L.pf_optimality_region(n, k).contains(eps)
+    res = LLP.lattice_lp(n, k, eps)
+    assert RG.pf_optimality_region(n, k).contains(eps)
     assert abs(res.pf_ratio - 1) < 1e-9
     assert res.optimum == pytest.approx(res.pf_value, rel=1e-9)
-    assert 0 <= res.max_violation <= L.VIOLATION_TOLERANCE
+    assert 0 <= res.max_violation <= LLP.VIOLATION_TOLERANCE
     assert res.status.startswith("optimal")
 
 
@@ -319,8 +323,8 @@ def test_float_matches_exact_at_e_eps_22026():
     # the reported case: exact e^eps = 22026 (eps = 9.9999) against the float solve of the
     # same epsilon; before the rescaling the float optimum was 1e-4 relative too low
     eps = LOG(22026)
-    ex = L.lattice_lp(3, 4, eps, method="exact")
-    fl = L.lattice_lp(3, 4, eps)
+    ex = LLP.lattice_lp(3, 4, eps, method="exact")
+    fl = LLP.lattice_lp(3, 4, eps)
     assert ex.pf_ratio == 1 and ex.verify()
     assert fl.optimum == pytest.approx(float(ex.optimum), rel=1e-12)
     assert fl.pf_value == pytest.approx(float(ex.pf_value), rel=1e-12)
@@ -332,8 +336,8 @@ def test_float_matches_exact_at_e_eps_22026():
 def test_float_large_eps_matches_exact_certificate(n, k, e_eps):
     # eps = 46.1, 29.9, 230.3: no ZeroDivisionError; values agree with the exact LP
     eps = LOG(sympy.Integer(e_eps))
-    ex = L.lattice_lp(n, k, eps, method="exact")
-    fl = L.lattice_lp(n, k, eps)
+    ex = LLP.lattice_lp(n, k, eps, method="exact")
+    fl = LLP.lattice_lp(n, k, eps)
     assert ex.certificate.route == "pf-certificate" and ex.verify() and ex.pf_ratio == 1
     assert 0 < fl.optimum < 1e-3
     assert fl.optimum == pytest.approx(float(ex.optimum), rel=1e-12)
@@ -343,7 +347,7 @@ def test_float_large_eps_matches_exact_certificate(n, k, e_eps):
 
 @pytest.mark.parametrize("eps", [20, 30, 50, 170])
 def test_float_large_eps_k4_finite(eps):
-    res = L.lattice_lp(3, 4, eps)
+    res = LLP.lattice_lp(3, 4, eps)
     assert math.isfinite(res.optimum) and res.optimum > 0
     assert abs(res.pf_ratio - 1) < 1e-9
     assert res.em_ratio > 1
@@ -351,7 +355,7 @@ def test_float_large_eps_k4_finite(eps):
 
 def test_float_k1_up_to_eps_700():
     # k * eps <= ~700 is the float limit; with k = 1 eps = 700 works (objective ~ 1e-304)
-    res = L.lattice_lp(3, 1, 700)
+    res = LLP.lattice_lp(3, 1, 700)
     assert 0 < res.optimum < 1e-300
     assert abs(res.pf_ratio - 1) < 1e-9
 
@@ -359,35 +363,35 @@ def test_float_k1_up_to_eps_700():
 @pytest.mark.parametrize("eps", [177, 700, 800, 10**6, "10**400"])
 def test_float_too_large_eps_refused_with_hint(eps):
     with pytest.raises(ValueError, match=r"lattice_lp: .*epsilon.*method='exact'"):
-        L.lattice_lp(3, 4, eps)
+        LLP.lattice_lp(3, 4, eps)
 
 
 def test_exact_huge_e_eps():
     # far outside float64: PF certified optimal with its own multipliers
-    res = L.lattice_lp(3, 4, LOG(sympy.Integer(10) ** 400), method="exact")
+    res = LLP.lattice_lp(3, 4, LOG(sympy.Integer(10) ** 400), method="exact")
     assert res.pf_ratio == 1 and res.verify() and res.certificate.route == "pf-certificate"
     assert res.optimum == res.pf_value
     # objective ~ C * y with y = 1e-400: the float solve at smaller eps shows optimum / y
     # converging to the same constant (the gap-1 outputs dominate)
     c_exact = float(res.optimum * 10**400)
-    fl = L.lattice_lp(3, 4, LOG(sympy.Integer(10) ** 40))
+    fl = LLP.lattice_lp(3, 4, LOG(sympy.Integer(10) ** 40))
     assert fl.optimum * 1e40 == pytest.approx(c_exact, rel=1e-10)
 
 
 @settings(max_examples=30, deadline=None)
 @given(eps=st.floats(0.01, 170.0))
 def test_float_ratio_consistent_with_exact_region(eps):
-    res = L.lattice_lp(3, 4, eps)
+    res = LLP.lattice_lp(3, 4, eps)
     assert res.pf_ratio >= 1 - 1e-9  # PF is feasible, so OPT <= PF
-    assert res.max_violation <= L.VIOLATION_TOLERANCE
-    if L.pf_optimality_region(3, 4).contains(eps):
+    assert res.max_violation <= LLP.VIOLATION_TOLERANCE
+    if RG.pf_optimality_region(3, 4).contains(eps):
         assert abs(res.pf_ratio - 1) < 1e-9
 
 
 def test_pf_certificate_only_where_pf_optimal():
-    below = L.lattice_lp(4, 4, LOG(Q(19, 10)), method="exact")
+    below = LLP.lattice_lp(4, 4, LOG(Q(19, 10)), method="exact")
     assert below.certificate.route != "pf-certificate" and below.pf_ratio > 1
-    full = L.lattice_lp(4, 4, LOG(2), method="exact", constraints="full")
+    full = LLP.lattice_lp(4, 4, LOG(2), method="exact", constraints="full")
     assert full.certificate.route == "pf-certificate" and full.verify() and full.pf_ratio == 1
 
 
@@ -395,24 +399,24 @@ def test_pf_certificate_only_where_pf_optimal():
 
 
 def test_max_violation_measures_residuals():
-    lat = L._lattice(3, 4)
-    sol = L._solve_float("t", lat, 0.5, 0.5)
+    lat = LT.build_lattice(3, 4)
+    sol = FS.solve_float("t", lat, 0.5, 0.5)
     v = np.asarray(sol.res.x)
-    assert L._max_violation(sol.a_eq, sol.a_ub, v) == sol.max_violation <= 1e-12
+    assert FS._max_violation(sol.a_eq, sol.a_ub, v) == sol.max_violation <= 1e-12
     # shrinking one vector's probabilities by 1e-6 breaks its equality row by ~1e-6
     bad = v.copy()
     bad[np.asarray(lat.var_vec) == 3] *= 1 - 1e-6
-    assert L._max_violation(sol.a_eq, sol.a_ub, bad) == pytest.approx(1e-6, rel=1e-3)
+    assert FS._max_violation(sol.a_eq, sol.a_ub, bad) == pytest.approx(1e-6, rel=1e-3)
     # a negative entry is reported as such
     bad = v.copy()
     bad[5] = -1e-5
-    assert L._max_violation(sol.a_eq, sol.a_ub, bad) >= 1e-5
+    assert FS._max_violation(sol.a_eq, sol.a_ub, bad) >= 1e-5
 
 
 def test_inaccurate_solution_is_flagged(monkeypatch):
-    monkeypatch.setattr(L, "VIOLATION_TOLERANCE", -1.0)
+    monkeypatch.setattr(LLP, "VIOLATION_TOLERANCE", -1.0)
     with pytest.warns(RuntimeWarning, match="violates the constraints"):
-        res = L.lattice_lp(3, 4, 2)
+        res = LLP.lattice_lp(3, 4, 2)
     assert res.status.startswith("inaccurate")
 
 
@@ -424,38 +428,38 @@ EPS_FORMS = ["1/100", "0.01", Fraction(1, 100), Decimal("0.01"), Q(1, 100), " 1/
 
 @pytest.mark.parametrize("eps", EPS_FORMS)
 def test_epsilon_exact_forms_lattice_lp(eps):
-    res = L.lattice_lp(3, 4, eps)
-    ref = L.lattice_lp(3, 4, Q(1, 100))
+    res = LLP.lattice_lp(3, 4, eps)
+    ref = LLP.lattice_lp(3, 4, Q(1, 100))
     assert res.epsilon == Q(1, 100)
     assert res.optimum == ref.optimum and res.pf_ratio == ref.pf_ratio
 
 
 @pytest.mark.parametrize("eps", EPS_FORMS + ["log(3/2)", LOG(Q(3, 2)), 1, "2"])
 def test_epsilon_exact_forms_region(eps):
-    reg = L.pf_optimality_region(3, 4)
+    reg = RG.pf_optimality_region(3, 4)
     want = float(sympy.sympify(eps if not isinstance(eps, (Fraction, Decimal)) else str(eps)))
     assert reg.contains(eps) == (want >= reg.boundaries[0].epsilon_float)
 
 
 def test_epsilon_string_forms_exact_method():
-    a = L.lattice_lp(3, 4, "log(3/2)", method="exact", sensitivity="5/2")
-    b = L.lattice_lp(3, 4, LOG(Q(3, 2)), method="exact", sensitivity=Q(5, 2))
+    a = LLP.lattice_lp(3, 4, "log(3/2)", method="exact", sensitivity="5/2")
+    b = LLP.lattice_lp(3, 4, LOG(Q(3, 2)), method="exact", sensitivity=Q(5, 2))
     assert a.optimum == b.optimum and a.verify()
     assert a.sensitivity == Q(5, 2)
 
 
 def test_float_epsilon_warns_and_uses_binary_value():
     with pytest.warns(ExactConversionWarning, match="lattice_lp"):
-        res = L.lattice_lp(3, 4, 0.01)
+        res = LLP.lattice_lp(3, 4, 0.01)
     assert res.epsilon == Q(*(0.01).as_integer_ratio())
-    assert res.optimum == pytest.approx(L.lattice_lp(3, 4, "0.01").optimum, rel=1e-12)
+    assert res.optimum == pytest.approx(LLP.lattice_lp(3, 4, "0.01").optimum, rel=1e-12)
     with pytest.warns(ExactConversionWarning, match="contains"):
-        assert not L.pf_optimality_region(3, 4).contains(0.01)
+        assert not RG.pf_optimality_region(3, 4).contains(0.01)
 
 
 @pytest.mark.parametrize("eps", ["abc", "-1/100", "0", "oo", sympy.Symbol("e", positive=True)])
 def test_epsilon_bad_strings(eps):
     with pytest.raises(ValueError, match="argument epsilon"):
-        L.lattice_lp(3, 4, eps)
+        LLP.lattice_lp(3, 4, eps)
     with pytest.raises(ValueError, match="argument epsilon"):
-        L.pf_optimality_region(3, 4).contains(eps)
+        RG.pf_optimality_region(3, 4).contains(eps)

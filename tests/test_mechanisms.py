@@ -248,5 +248,5 @@ def test_monotone_flag_halves_the_denominator(q, key):
 def test_unknown_noise_lists_supported():
     with pytest.raises(ValueError, match="exponential, gumbel"):
         ReportNoisyMax(1, noise="cauchy")
-    with pytest.raises(ValueError, match="sigma"):
+    with pytest.raises(ValueError, match="sigma"), pytest.warns(DeprecationWarning):
         ReportNoisyMax(noise="gaussian")

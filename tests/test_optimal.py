@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 import sympy
 
+from exactdp.mechanisms.optimal import pf_polynomials, section5_exact
 from exactdp.numeric.pf_engine import pf_float
-from exactdp.optimal import pf_polynomials, section5_exact
 
 x = sympy.Symbol("x")
 
@@ -94,7 +94,7 @@ def test_bad_input(route, bad, match):
 
 # --------------------------------------------------------------------------- optimal_mechanism
 from exactdp import PermuteAndFlip  # noqa: E402
-from exactdp.optimal import optimal_mechanism  # noqa: E402
+from exactdp.mechanisms.optimal import optimal_mechanism  # noqa: E402
 
 EPS = sympy.Symbol("epsilon", positive=True)
 

@@ -11,13 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactdp
-from exactdp.analysis.privacy import (
-    certify_dp,
-    check_dp,
-    neighbours,
-    privacy_loss,
-    sup_privacy_loss,
-)
+from exactdp.analysis.certify import certify_dp
+from exactdp.analysis.check import check_dp
+from exactdp.analysis.loss import privacy_loss
+from exactdp.analysis.neighbourhood import neighbours
+from exactdp.analysis.supremum import sup_privacy_loss
 from exactdp.mechanisms.custom import (
     mechanism_from_function,
     wrong_exponential,
@@ -415,7 +413,10 @@ def test_huge_gap_with_log_epsilon_raises_clearly():
 )
 def test_sparse_engine_agrees_with_dense_engine(q, data, which):
     """Force the sparse engine on small gaps (limit 0) and compare with the dense one."""
-    import exactdp.analysis.privacy as priv
+    from exactdp.analysis.common import score_vector
+    from exactdp.analysis.engines import select as select_mod
+    from exactdp.analysis.engines import sparse as sparse_mod
+    from exactdp.analysis.engines.select import make_engine
 
     eps = R(2, 3)
     mech = {
@@ -427,12 +428,12 @@ def test_sparse_engine_agrees_with_dense_engine(q, data, which):
     q2 = [a + b for a, b in zip(q, moves, strict=True)]
     dense = privacy_loss(mech, q, q2)
     dense_check = check_dp(mech, q)
-    saved = priv.DENSE_DEGREE_LIMIT
-    priv.DENSE_DEGREE_LIMIT = 0
+    saved = select_mod.DENSE_DEGREE_LIMIT
+    select_mod.DENSE_DEGREE_LIMIT = sparse_mod.DENSE_DEGREE_LIMIT = 0
     try:
         if max(q) != min(q):
-            engine = priv._make_engine(mech, [priv._sv(q, "scores")], "test")
-            assert isinstance(engine, priv._SparseXEngine)
+            engine = make_engine(mech, [score_vector(q, "scores")], "test")
+            assert isinstance(engine, sparse_mod.SparseXEngine)
         sparse = privacy_loss(mech, q, q2)
         sparse_check = check_dp(mech, q)
         try:
@@ -441,7 +442,7 @@ def test_sparse_engine_agrees_with_dense_engine(q, data, which):
             assert "Descartes" in str(exc)
             sym = None
     finally:
-        priv.DENSE_DEGREE_LIMIT = saved
+        select_mod.DENSE_DEGREE_LIMIT = sparse_mod.DENSE_DEGREE_LIMIT = saved
     # the sparse engine cancels only monomial factors, so compare values at 60 digits
     assert _close(dense.value, sparse.value)
     assert dense.output == sparse.output or _same(dense.value, 0)
@@ -466,8 +467,8 @@ def test_sparse_unit_sign_agrees_with_root_isolation(terms):
     """Descartes / partial-sum rules vs exact root isolation (algebra.sign_on_unit_interval)."""
     import flint
 
-    from exactdp.algebra import sign_on_unit_interval
-    from exactdp.analysis.privacy import _sparse_unit_sign
+    from exactdp.analysis.engines.sparse import sparse_unit_sign as _sparse_unit_sign
+    from exactdp.exact.unit_interval import sign_on_unit_interval
 
     coeffs: dict[int, int] = {}
     for e, c in terms:
@@ -485,7 +486,7 @@ def test_sparse_unit_sign_agrees_with_root_isolation(terms):
 
 
 def test_sparse_unit_sign_examples():
-    from exactdp.analysis.privacy import _sparse_unit_sign
+    from exactdp.analysis.engines.sparse import sparse_unit_sign as _sparse_unit_sign
 
     Z = sympy.Integer
     A = 10**300
@@ -507,7 +508,7 @@ def test_holds_at_rejects_epsilon_not_positive():
     wrong = certify_dp(wrong_permute_and_flip(1), [0, -1], [1, -2])
     intervals = wrong.failing_epsilon_intervals
     assert intervals != sympy.EmptySet
-    inside = next(iter(exactdp.analysis.privacy._intervals(intervals)))
+    inside = next(iter(exactdp.analysis.certify.set_intervals(intervals)))
     mid = (inside.start + min(inside.end, inside.start + 2)) / 2
     assert not wrong.holds_at(sympy.nsimplify(mid))
 

@@ -24,16 +24,18 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactdp
-import exactdp.analysis.privacy as privacy_mod
-from exactdp import ReportNoisyMax
+import exactdp.analysis.engines.ball as ball_engine
+from exactdp import GaussianNoisyMax, ReportNoisyMax
+from exactdp.analysis.check import Witness, check_dp
 from exactdp.analysis.divergence import bounded_range, renyi_divergence, zcdp_check
-from exactdp.analysis.privacy import BallUndecided, check_dp, privacy_loss
+from exactdp.analysis.engines.ball import BallUndecided
+from exactdp.analysis.loss import privacy_loss
 
 DPS = 60
 
 
-def gaussian(sigma) -> ReportNoisyMax:
-    return ReportNoisyMax(noise="gaussian", sigma=sigma)
+def gaussian(sigma) -> GaussianNoisyMax:
+    return GaussianNoisyMax(sigma)
 
 
 def mpq(x) -> mpmath.mpf:
@@ -179,7 +181,7 @@ def test_check_dp_decided_by_the_interval():
     no = check_dp(m, (0, 0), (0, -1), epsilon=below)
     assert yes.holds and not no.holds
     assert yes.engine == no.engine == "ball"
-    assert no.witness == privacy_mod.Witness((0, 0), (0, -1), 1)
+    assert no.witness == Witness((0, 0), (0, -1), 1)
     assert no.epsilon == below
     assert inside(no.interval, loss)
 
@@ -194,13 +196,13 @@ def test_check_dp_retries_at_higher_precision_then_refuses():
     res = check_dp(m, (0, 0), (0, -1), epsilon=eps)
     assert res.dps == 60
     assert res.holds == bool(truth_holds)
-    old = privacy_mod.BALL_DPS
+    old = ball_engine.BALL_DPS
     try:
-        privacy_mod.BALL_DPS = (30,)
+        ball_engine.BALL_DPS = (30,)
         with pytest.raises(BallUndecided, match="undecided at dps=30"):
             check_dp(m, (0, 0), (0, -1), epsilon=eps)
     finally:
-        privacy_mod.BALL_DPS = old
+        ball_engine.BALL_DPS = old
     assert issubclass(BallUndecided, ValueError)
 
 

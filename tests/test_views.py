@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 import sympy
 
-from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+from exactdp import ExponentialMechanism, GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
 
 MECHS = {
     "EM": lambda e: ExponentialMechanism(e),
@@ -134,7 +134,7 @@ def test_evalf_balls_contain_the_exact_values():
 def test_gaussian_balls_two_items_closed_form():
     import flint
 
-    d = ReportNoisyMax(noise="gaussian", sigma=2).distribution([0, -1])
+    d = GaussianNoisyMax(2).distribution([0, -1])
     # Pr[lose] = Phi(-g/(sigma sqrt 2)) = erfc(g/(2 sigma))/2 with g = 1, sigma = 2
     lose = sympy.N(sympy.erfc(sympy.Rational(1, 4)) / 2, 50)
     b = d.evalf_balls(30)[1]

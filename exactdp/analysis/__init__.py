@@ -1,5 +1,7 @@
 """The privacy analyzer: exact loss, neighbour search, certificates, regularity, divergences."""
 
+from .certify import ConditionCertificate, DPCertificate, certify_dp
+from .check import DPCheck, Witness, check_dp
 from .composition import (
     AccountantCheck,
     AccountantRow,
@@ -17,6 +19,9 @@ from .divergence import (
     renyi_divergence,
     zcdp_check,
 )
+from .engines.ball import BALL_DPS, BallUndecided
+from .loss import PrivacyLoss, privacy_loss
+from .neighbourhood import neighbours
 from .pld import (
     DiscretisedPLD,
     EpsilonResult,
@@ -24,22 +29,8 @@ from .pld import (
     PrivacyLossDistribution,
     privacy_loss_distribution,
 )
-from .privacy import (
-    BALL_DPS,
-    BallUndecided,
-    ConditionCertificate,
-    DPCertificate,
-    DPCheck,
-    PrivacyLoss,
-    SupremumResult,
-    Witness,
-    certify_dp,
-    check_dp,
-    neighbours,
-    privacy_loss,
-    sup_privacy_loss,
-)
 from .regularity import RegularityCheck, is_monotone, is_shift_invariant, is_symmetric
+from .supremum import SupremumResult, sup_privacy_loss
 from .utility import (
     DominanceCertificate,
     DominanceResult,

@@ -24,10 +24,11 @@ from scipy.signal import fftconvolve
 
 from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
+from .check import Witness
+from .neighbourhood import neighbours
 from .peer_accountants import dp_accounting_delta, opendp_delta
 from .pld import MAX_SUPPORT, privacy_loss_distribution
 from .pld_results import HockeyStick, check_epsilon
-from .privacy import Witness, neighbours
 
 __all__ = [
     "AccountantCheck",

@@ -10,7 +10,7 @@
   ``eta^2/8``-zCDP (Cesar & Rogers, ALT 2021, Lemma 3.2).
 
 Mechanisms without exact probabilities (RNM with Gaussian noise) are analysed with the
-certified ball engine of :mod:`exactdp.analysis.privacy`: the results are then sympy Floats
+certified ball engine of :mod:`exactdp.analysis.engines.ball`: the results are then sympy Floats
 at the working precision with a certified ``interval``, and every yes/no answer is decided
 by the interval (more precision is tried; never a guess).
 """
@@ -27,25 +27,17 @@ import sympy
 from ..exact import UndecidedSignError, compare, is_zero, sign, sign_or_none, to_arb
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
-from .privacy import (
-    BallUndecided,
-    Witness,
-    _arb_float,
-    _arb_prec,
-    _ArbKey,
-    _BallEngine,
-    _check_pair,
-    _distribution,
-    _epsilon,
-    _Iv,
-    _iv_max,
-    _make_engine,
-    _name,
-    _numeric_mechanism,
-    _plain,
-    _sv,
-    neighbours,
+from .check import Witness, numeric_mechanism
+from .common import (
+    distribution_of,
+    mechanism_epsilon,
+    mechanism_name,
+    plain,
+    score_vector,
 )
+from .engines.ball import ArbKey, BallEngine, BallUndecided, Iv, arb_float, arb_prec, iv_max
+from .engines.select import make_engine
+from .neighbourhood import check_pair, neighbours
 
 __all__ = [
     "renyi_divergence",
@@ -314,7 +306,7 @@ def zcdp_check(
     rho : number or expression in the mechanism's epsilon (e.g. ``epsilon**2/8``)
         The claim; an expression is evaluated at the mechanism's epsilon.
     neighbour : sequence, shape (n,), optional
-        ``None`` searches the neighbours of :func:`~exactdp.analysis.privacy.neighbours`.
+        ``None`` searches the neighbours of :func:`~exactdp.analysis.neighbourhood.neighbours`.
     alphas : sequence of rational numbers >= 1
         The orders checked (1 means the KL limit, where the claim is ``KL <= rho``).
 
@@ -327,22 +319,22 @@ def zcdp_check(
     ------
     ValueError
         Bad rho or alphas; a rho with symbols for a mechanism without epsilon;
-        :class:`~exactdp.analysis.privacy.BallUndecided` when the ball engine cannot
+        :class:`~exactdp.analysis.engines.ball.BallUndecided` when the ball engine cannot
         decide a comparison at the highest precision.
 
     References
     ----------
     M. Bun and T. Steinke, "Concentrated differential privacy", TCC 2016, Def. 1.1.
     """
-    if _epsilon(mechanism) is None and hasattr(mechanism, "epsilon"):
+    if mechanism_epsilon(mechanism) is None and hasattr(mechanism, "epsilon"):
         mech, eps = mechanism, None  # not calibrated by epsilon (Gaussian noise)
     else:
-        mech, eps = _numeric_mechanism(mechanism, None, "zcdp_check")
+        mech, eps = numeric_mechanism(mechanism, None, "zcdp_check")
     r = exact_number(rho, "rho", allow_symbols=True)
     if r.free_symbols and eps is None:
         raise ValueError(
-            f"zcdp_check: rho = {r} contains symbols but {_name(mechanism)} has epsilon=None; "
-            "give rho as a number"
+            f"zcdp_check: rho = {r} contains symbols but {mechanism_name(mechanism)} has "
+            "epsilon=None; give rho as a number"
         )
     if r.free_symbols:
         original = getattr(mechanism, "epsilon", None)
@@ -353,12 +345,12 @@ def zcdp_check(
     orders = tuple(exact_number(a, "alphas", i) for i, a in enumerate(alphas))
     if any(not a.is_Rational or a < 1 for a in orders):
         raise ValueError(f"zcdp_check: alphas must be rational numbers >= 1, got {alphas!r}")
-    q = _sv(scores, "scores")
+    q = score_vector(scores, "scores")
     nbrs = _neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "zcdp_check")
-    engine = _make_engine(mech, [q] + nbrs, "zcdp_check")  # validates the distributions
-    if isinstance(engine, _BallEngine):
+    engine = make_engine(mech, [q] + nbrs, "zcdp_check")  # validates the distributions
+    if isinstance(engine, BallEngine):
         return _ball_zcdp(engine, q, nbrs, r, orders)
-    dist = [_distribution(mech, v) for v in [q] + nbrs]
+    dist = [distribution_of(mech, v) for v in [q] + nbrs]
     P = _probs(dist[0], "P")
     best = None  # (excess, j, alpha, D): the first failure, else the largest excess
     for j, d in enumerate(dist[1:]):
@@ -375,7 +367,7 @@ def zcdp_check(
             break
     ex, j, a, D, failed = best
     val = math.inf if ex is sympy.oo else float(sympy.N(ex, 30))
-    w = Witness(_plain(q), _plain(nbrs[j]), None)
+    w = Witness(plain(q), plain(nbrs[j]), None)
     return ZCDPCheck(not failed, r, w, a, D, val, orders, len(nbrs))
 
 
@@ -409,11 +401,11 @@ def _ball_divergence(P: Sequence, Q: Sequence, a: sympy.Expr) -> flint.arb | Non
     return total.log() / flint.arb(flint.fmpq(int(a.p) - int(a.q), int(a.q)))
 
 
-def _ball_zcdp(engine: _BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
+def _ball_zcdp(engine: BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
                orders: tuple) -> ZCDPCheck:
     """zcdp_check with the ball engine (retries at rising precision; never guesses)."""
     for dps in engine.levels:
-        with _arb_prec(dps):
+        with arb_prec(dps):
             balls = engine.balls(dps)
             rho_b = to_arb(rho, flint.ctx.prec)
             rows = []  # (j, alpha, D, excess)
@@ -435,14 +427,14 @@ def _ball_zcdp(engine: _BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
             if failed:
                 j, a, D, ex = failed[0]
             else:
-                j, a, D, ex = max(rows, key=lambda row: _ArbKey(row[3].mid()))
+                j, a, D, ex = max(rows, key=lambda row: ArbKey(row[3].mid()))
             if D.is_finite():
-                div = _arb_float(D, dps)
-                iv = (_arb_float(D.lower()), _arb_float(D.upper()))
+                div = arb_float(D, dps)
+                iv = (arb_float(D.lower()), arb_float(D.upper()))
                 val = float(ex.mid())
             else:
                 div, iv, val = sympy.oo, (sympy.oo, sympy.oo), math.inf
-            w = Witness(_plain(q), _plain(nbrs[j - 1]), None)
+            w = Witness(plain(q), plain(nbrs[j - 1]), None)
             return ZCDPCheck(not failed, rho, w, a, div, val, orders, len(nbrs), "ball", iv,
                              dps, True, None)
     raise BallUndecided(
@@ -453,8 +445,8 @@ def _ball_zcdp(engine: _BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
 
 def _neighbour_list(mech, q: ScoreVector, neighbour, search, allow, func) -> list[ScoreVector]:
     if neighbour is not None:
-        q2 = _sv(neighbour, "neighbour")
-        _check_pair(mech, q, q2, func, allow)
+        q2 = score_vector(neighbour, "neighbour")
+        check_pair(mech, q, q2, func, allow)
         return [q2]
     return neighbours(mech, q, search)[0]
 
@@ -537,8 +529,9 @@ def _cmp(engine: object, a: object, b: object, what: str, mech: object) -> int:
         c = engine.cmp(a, b)
     if c is None:
         raise UndecidedSignError(
-            f"bounded_range: cannot compare {what} of {_name(mech)} exactly (they depend on "
-            "a symbolic epsilon); give a numeric epsilon, or use certify_dp for every epsilon"
+            f"bounded_range: cannot compare {what} of {mechanism_name(mech)} exactly "
+            "(they depend on a symbolic epsilon); give a numeric epsilon, or use certify_dp for "
+            "every epsilon"
         )
     return c
 
@@ -561,7 +554,7 @@ def bounded_range(
         ``evalf_balls`` (RNM-Gaussian: the ball engine).
     scores : sequence, shape (n,)
     neighbour : sequence, shape (n,), optional
-        ``None`` searches the neighbours of :func:`~exactdp.analysis.privacy.neighbours`.
+        ``None`` searches the neighbours of :func:`~exactdp.analysis.neighbourhood.neighbours`.
 
     Returns
     -------
@@ -572,8 +565,8 @@ def bounded_range(
     Raises
     ------
     ValueError
-        As :func:`~exactdp.analysis.privacy.privacy_loss`;
-        :class:`~exactdp.analysis.privacy.BallUndecided` when a probability ball still
+        As :func:`~exactdp.analysis.loss.privacy_loss`;
+        :class:`~exactdp.analysis.engines.ball.BallUndecided` when a probability ball still
         contains 0 at the highest precision.
     UndecidedSignError
         When two log-ratios cannot be compared exactly (for example they depend on a
@@ -585,11 +578,11 @@ def bounded_range(
     pay-what-you-get composition", NeurIPS 2019, Def. 3 and the PF example: with monotone
     scores (0, 0) vs (0, 1), PF's range is ``eps + ln(2 - e^{-eps})``.
     """
-    q = _sv(scores, "scores")
+    q = score_vector(scores, "scores")
     nbrs = _neighbour_list(mechanism, q, neighbour, search, allow_non_neighbour,
                            "bounded_range")
-    engine = _make_engine(mechanism, [q] + nbrs, "bounded_range")
-    if isinstance(engine, _BallEngine):
+    engine = make_engine(mechanism, [q] + nbrs, "bounded_range")
+    if isinstance(engine, BallEngine):
         return _ball_bounded_range(engine, q, nbrs)
     best = None
     for j in range(1, len(nbrs) + 1):
@@ -620,11 +613,11 @@ def bounded_range(
         return BoundedRange(sympy.Integer(0), None, None, len(nbrs))
     kind, j, r_hi, span, r_lo = best
     value = sympy.oo if kind == "inf" else sympy.log(engine.to_sympy(span))
-    w = Witness(_plain(q), _plain(nbrs[j - 1]), r_hi)
+    w = Witness(plain(q), plain(nbrs[j - 1]), r_hi)
     return BoundedRange(value, w, r_lo, len(nbrs))
 
 
-def _ball_range_pair(engine: _BallEngine, j: int, dps: int):
+def _ball_range_pair(engine: BallEngine, j: int, dps: int):
     """``(interval, r_hi, r_lo)`` of the range on pair (0, j), or None if undecided."""
     logs = engine.log_ratios(0, j, dps)
     if logs is None:
@@ -632,10 +625,10 @@ def _ball_range_pair(engine: _BallEngine, j: int, dps: int):
     live = [(r, L) for r, L in enumerate(logs) if L is not None]
     if any(isinstance(L, sympy.Basic) for _, L in live):
         r = next(r for r, L in live if isinstance(L, sympy.Basic))
-        return _Iv(None, None, True), r, None
+        return Iv(None, None, True), r, None
     zero = flint.arb(0)
     if len(live) < 2:
-        return _Iv(zero, zero), (live[0][0] if live else None), None
+        return Iv(zero, zero), (live[0][0] if live else None), None
     best = None
     hi = zero
     for r, Lr in live:
@@ -649,18 +642,18 @@ def _ball_range_pair(engine: _BallEngine, j: int, dps: int):
             if d.upper() > hi:
                 hi = d.upper()
     lo = best[0] if best[0] > 0 else zero
-    return _Iv(lo, hi), best[1], best[2]
+    return Iv(lo, hi), best[1], best[2]
 
 
-def _ball_bounded_range(engine: _BallEngine, q: ScoreVector, nbrs: list) -> BoundedRange:
+def _ball_bounded_range(engine: BallEngine, q: ScoreVector, nbrs: list) -> BoundedRange:
     """bounded_range with the ball engine: retry until the enclosure is narrow."""
     found = None
     for dps in engine.levels:
-        with _arb_prec(dps):
+        with arb_prec(dps):
             pairs = [_ball_range_pair(engine, j, dps) for j in range(1, len(nbrs) + 1)]
             if any(p is None for p in pairs):
                 continue
-            total = _iv_max([p[0] for p in pairs])
+            total = iv_max([p[0] for p in pairs])
             k = 0
             for i, p in enumerate(pairs):
                 if p[0].better_lo(pairs[k][0]):
@@ -674,7 +667,7 @@ def _ball_bounded_range(engine: _BallEngine, q: ScoreVector, nbrs: list) -> Boun
             f"{engine.name} cannot be told from 0"
         )
     dps, total, k, (_, r_hi, r_lo) = found
-    with _arb_prec(dps):
+    with arb_prec(dps):
         value = total.value(dps)
-        w = Witness(_plain(q), _plain(nbrs[k]), r_hi)
+        w = Witness(plain(q), plain(nbrs[k]), r_hi)
         return BoundedRange(value, w, r_lo, len(nbrs), "ball", total.sympy(), dps)

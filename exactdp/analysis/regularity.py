@@ -27,7 +27,8 @@ import sympy
 from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
-from .privacy import _make_engine, _plain, _sv
+from .common import plain, score_vector
+from .engines.select import make_engine
 
 __all__ = [
     "RegularityCheck",
@@ -84,7 +85,7 @@ class RegularityCheck:
 
 def _lattice(vectors, n: int, values: Iterable) -> list[tuple]:
     if vectors is not None:
-        return [tuple(_plain(_sv(v, "vectors"))) for v in vectors]
+        return [tuple(plain(score_vector(v, "vectors"))) for v in vectors]
     vals = list(values)
     if n < 1 or not vals:
         raise ValueError(f"regularity: need n >= 1 and some values, got n={n}, values={vals}")
@@ -102,13 +103,13 @@ class _Pool:
         key = tuple(x if isinstance(x, int) else safe_sympify(x) for x in v)
         if key not in self.index:
             self.index[key] = len(self.vectors)
-            self.vectors.append(_sv(list(v), "scores"))
+            self.vectors.append(score_vector(list(v), "scores"))
         return self.index[key]
 
 
 def _run(mechanism, prop: str, pairs, pool: _Pool, want: str) -> RegularityCheck:
     """``pairs``: (i, r, j, s) meaning compare P_r(vec i) with P_s(vec j)."""
-    engine = _make_engine(mechanism, pool.vectors, f"is_{prop}")
+    engine = make_engine(mechanism, pool.vectors, f"is_{prop}")
     count = 0
     for i, r, j, s in pairs:
         count += 1
@@ -116,14 +117,14 @@ def _run(mechanism, prop: str, pairs, pool: _Pool, want: str) -> RegularityCheck
         sign = engine.cmp_prob(a, b)
         if sign is None:  # undecided (e.g. a sign that depends on a symbolic epsilon)
             raise UndecidedSignError(
-                f"is_{prop}: cannot decide the sign of P_{r}{_plain(pool.vectors[i])} - "
-                f"P_{s}{_plain(pool.vectors[j])} exactly for every epsilon; check at a "
+                f"is_{prop}: cannot decide the sign of P_{r}{plain(pool.vectors[i])} - "
+                f"P_{s}{plain(pool.vectors[j])} exactly for every epsilon; check at a "
                 "numeric epsilon instead"
             )
         ok = sign == 0 if want == "eq" else sign >= 0
         if not ok:
             ce = Counterexample(
-                _plain(pool.vectors[i]), _plain(pool.vectors[j]), r, s,
+                plain(pool.vectors[i]), plain(pool.vectors[j]), r, s,
                 engine.prob_sympy(a), engine.prob_sympy(b),
             )
             return RegularityCheck(prop, False, ce, count, len(pool.vectors), *_status(engine))

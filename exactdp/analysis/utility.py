@@ -5,7 +5,7 @@ The error of output r is ``q* - q_r``. Mechanism A stochastically dominates B on
 McKenna & Sheldon 2020, Thm 3 for PF over EM); then ``E[err_A] <= E[err_B]``.
 For rational scores both tails are rational functions of ``x = exp(-eps/(c Delta L))``,
 so dominance for *every* epsilon is a positivity question on ``(0, 1)``, decided exactly
-by :func:`exactdp.algebra.sign_on_unit_interval`.
+by :func:`exactdp.exact.unit_interval.sign_on_unit_interval`.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ import numpy as np
 import sympy
 from scipy.optimize import minimize_scalar
 
-from ..algebra import sign_on_unit_interval, verify_sign_analysis
 from ..exact import compare, sign
+from ..exact.unit_interval import sign_on_unit_interval, verify_sign_analysis
 from ..scores import as_scores
 
 __all__ = [

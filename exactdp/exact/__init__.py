@@ -6,7 +6,10 @@ No differential-privacy concepts live here (LAYOUT.md: "the package's sympy.poly
   or raise :class:`UndecidedSignError`, never guess;
 - :mod:`exactdp.exact.arb`: :func:`to_arb` (rigorous enclosure of a sympy number),
   :func:`flint_prec` (the one flint precision context), and the signed
-  mpf <-> arb <-> Float converters.
+  mpf <-> arb <-> Float converters;
+- :mod:`exactdp.exact.poly`: flint / sympy polynomial conversions, the sign of a polynomial at
+  a ball, x-forms of probabilities;
+- :mod:`exactdp.exact.unit_interval`: signs of polynomials on ``(0, 1)``, root isolation.
 """
 
 from .arb import (

@@ -3,6 +3,7 @@
 from .base import Mechanism, RationalForm, X
 from .custom import WRONG_VARIANTS, mechanism_from_function
 from .exponential import ExponentialMechanism
+from .gaussian_noisy_max import GaussianNoisyMax
 from .noisy_max import NOISES, ReportNoisyMax
 from .permute_flip import PermuteAndFlip
 from .topk import TopK, TopKDistribution
@@ -16,6 +17,7 @@ __all__ = [
     "ReportNoisyMax",
     "TopK",
     "TopKDistribution",
+    "GaussianNoisyMax",
     "NOISES",
     "WRONG_VARIANTS",
     "mechanism_from_function",

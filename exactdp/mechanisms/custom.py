@@ -120,14 +120,14 @@ class FunctionDistribution:
 
     def rational_form(self):
         """``(y, forms)``-like result with ``y = exp(-epsilon/N)`` (see
-        :func:`exactdp.algebra.xform_from_probabilities`).
+        :func:`exactdp.exact.poly.xform_from_probabilities`).
 
         Raises
         ------
         ValueError
             If the probabilities are not rational in ``exp(epsilon/N)``.
         """
-        from ..algebra import xform_from_probabilities
+        from ..exact.poly import xform_from_probabilities
 
         if self.mechanism.epsilon is None:
             raise ValueError(f"{self.mechanism.name}: no epsilon, no x-form")
@@ -216,7 +216,7 @@ def mechanism_from_function(
     f : callable
         ``f(scores)`` or, when ``epsilon`` is given, ``f(scores, epsilon)``: ``scores`` is a
         tuple of sympy numbers (or expressions in a family parameter, see
-        :func:`~exactdp.analysis.privacy.sup_privacy_loss`), the result a sequence of n
+        :func:`~exactdp.analysis.supremum.sup_privacy_loss`), the result a sequence of n
         exact probabilities (sympy expressions, ints, Fractions) summing to 1. Floats are
         refused.
     epsilon : number or positive Symbol, optional

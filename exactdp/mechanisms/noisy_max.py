@@ -16,6 +16,7 @@ density and CDF). Each noise gets its exact evaluation of this integral:
 
 from __future__ import annotations
 
+import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -23,12 +24,16 @@ import mpmath
 import numpy as np
 import sympy
 
-from ..numbers import FloatTracker, exact_epsilon, exact_number, exact_sensitivity
+from ..numeric.laplace.closed_form import laplace_exact, laplace_exact_general
+from ..numeric.laplace.float64 import laplace_float
+from ..numeric.laplace.mp import laplace_mp
+from ..numeric.pf_engine import em_float, em_mp, pf_float, pf_mp
 from ..scores import ScoreVector
 from ..xform import generators_for, leave_one_out, weighted_sum
 from ._sampling import noisy_argmax
-from .base import Mechanism, RationalForm, X, ball
+from .base import Mechanism, RationalForm, X
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
+from .gaussian_noisy_max import GaussianNoisyMax
 from .permute_flip import pf_balls
 
 __all__ = ["ReportNoisyMax", "NOISES"]
@@ -60,6 +65,9 @@ class ReportNoisyMax(Mechanism):
     epsilon : number or positive Symbol
         Privacy parameter; the noise scale is ``b = c*sensitivity/epsilon`` (c = 2, or 1
         for monotone scores). Not used with Gaussian noise (give ``sigma``).
+
+        .. deprecated:: 0.2
+           ``noise="gaussian"`` with ``sigma``: use :class:`GaussianNoisyMax`.
     sensitivity : number, default 1
     monotone : bool, default False
     noise : {"exponential", "gumbel", "laplace", "gaussian"}
@@ -93,35 +101,25 @@ class ReportNoisyMax(Mechanism):
             )
         object.__setattr__(self, "noise", self.noise.lower())
         if self.noise == "gaussian":
+            warnings.warn(
+                "ReportNoisyMax(noise='gaussian', sigma=...) is deprecated; use "
+                "GaussianNoisyMax(sigma, sensitivity=1)",
+                DeprecationWarning,
+                stacklevel=3,
+            )
             if self.sigma is None:
                 raise ValueError("ReportNoisyMax(noise='gaussian') needs sigma > 0")
-            tracker = FloatTracker()
-            sigma = exact_number(self.sigma, "sigma", allow_symbols=False, tracker=tracker)
-            tracker.warn("sigma")
-            if not sigma.is_positive:
-                raise ValueError(f"sigma must be > 0, got {self.sigma!r}")
-            object.__setattr__(self, "sigma", sigma)
-            object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity))
-            if self.epsilon is not None:
-                object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon))
-            if not isinstance(self.monotone, (bool, np.bool_)):
-                raise ValueError(f"monotone must be True or False, got {self.monotone!r}")
+            g = GaussianNoisyMax(self.sigma, self.sensitivity, self.monotone, self.epsilon,
+                                 optimize=self.optimize)
+            for attr in ("sigma", "sensitivity", "monotone", "epsilon"):
+                object.__setattr__(self, attr, getattr(g, attr))
+            object.__setattr__(self, "_gaussian", g)
             return
         if self.sigma is not None:
             raise ValueError(f"sigma applies to Gaussian noise only (noise={self.noise!r})")
         if self.epsilon is None:
             raise ValueError(f"ReportNoisyMax(noise={self.noise!r}) needs epsilon > 0")
         super().__post_init__()
-
-    # ------------------------------------------------------------------ helpers
-    def _gaussian_z(self, sv: ScoreVector) -> list[sympy.Expr]:
-        """Exact gaps in units of sigma: the engine reads them at the digits it needs (an
-        error delta in z moves a probability by about z^2 delta / 4, relatively)."""
-        if sv.kind == "float":  # floats by their exact binary values (no warning: numeric view)
-            q = [sympy.Rational(*float(v).as_integer_ratio()) for v in sv.raw]
-            top = max(q)
-            return [(top - v) / self.sigma for v in q]
-        return [g / self.sigma for g in sv.gaps_exact]
 
     # ------------------------------------------------------------------ views
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
@@ -135,16 +133,11 @@ class ReportNoisyMax(Mechanism):
                 gens = generators_for(None, sv.gaps_exact, self.rate)
             return tuple(gens.to_expr(p) for p in rnm_exponential_ring(gens))
         if self.noise == "laplace":
-            from ..numeric.laplace import laplace_exact, laplace_exact_general
-
             if sv.is_rational:
                 L, G = sv.integer_gaps()
                 return tuple(laplace_exact(G, self.rate / L))
             return tuple(laplace_exact_general([self.rate * g for g in sv.gaps_exact]))
-        raise ValueError(
-            "ReportNoisyMax(noise='gaussian'): no closed form exists; use .evalf(dps) "
-            "(mpmath quadrature with an error bound) or .to_numpy()"
-        )
+        return self._gaussian._exact(sv)
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
         if self.noise == "gumbel":
@@ -155,10 +148,7 @@ class ReportNoisyMax(Mechanism):
             forms = tuple(gens.to_expr(p) for p in rnm_exponential_ring(gens))
             return RationalForm(X, forms, self.x_value(L), L, G)
         if self.noise == "gaussian":
-            raise ValueError(
-                "ReportNoisyMax(noise='gaussian'): no closed form exists, so there is no "
-                "rational form; use .evalf(dps) (quadrature with an error bound)"
-            )
+            return self._gaussian._rational_form(sv)
         raise ValueError(
             "ReportNoisyMax(noise='laplace'): the probabilities are not rational in "
             "x = exp(-epsilon/(c*sensitivity*L)) (they contain terms such as "
@@ -167,20 +157,12 @@ class ReportNoisyMax(Mechanism):
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
         if self.noise == "gaussian":
-            from ..numeric.gaussian import gaussian_mp
-
-            return list(gaussian_mp(self._gaussian_z(sv), dps)[0])
+            return self._gaussian._mp(sv, dps)
         d = self.scaled_gaps_mp(sv, dps)
         if self.noise == "exponential":
-            from ..numeric.pf_engine import pf_mp
-
             return pf_mp(d, dps)
         if self.noise == "gumbel":
-            from ..numeric.pf_engine import em_mp
-
             return em_mp(d, dps)
-        from ..numeric.laplace import laplace_mp
-
         return laplace_mp(d, dps)
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
@@ -190,45 +172,26 @@ class ReportNoisyMax(Mechanism):
             return softmax_balls(self, sv, dps)  # RNM-Gumbel = EM
         if self.noise != "gaussian":
             return super()._balls(sv, dps)
-        from ..numeric.gaussian import gaussian_mp_bounds
-
-        vals, bounds = gaussian_mp_bounds(self._gaussian_z(sv), dps + 5)
-        return [ball(v, b, dps) for v, b in zip(vals, bounds, strict=True)]
+        return self._gaussian._balls(sv, dps)
 
     def _balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:
         if self.noise != "gaussian":
             return True, None
-        from ..numeric.gaussian import gaussian_bounds_proved
-
-        if gaussian_bounds_proved(self._gaussian_z(sv)):
-            return True, None
-        return False, (
-            "RNM-Gaussian with more than 24 items: the shared-grid trapezoid error bound is "
-            "carefully argued, not proved"
-        )
+        return self._gaussian._balls_certified(sv)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         if self.noise == "gaussian":
-            from ..numeric.gaussian import gaussian_float
-
-            return gaussian_float(sv.gaps_float / float(sympy.N(self.sigma, 20)))
+            return self._gaussian._float(sv)
         d = self.scaled_gaps_float(sv)
         if self.noise == "exponential":
-            from ..numeric.pf_engine import pf_float
-
             return pf_float(d)
         if self.noise == "gumbel":
-            from ..numeric.pf_engine import em_float
-
             return em_float(d)
-        from ..numeric.laplace import laplace_float
-
         return laplace_float(d)
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         if self.noise == "gaussian":
-            z = sv.gaps_float / float(sympy.N(self.sigma, 20))
-            return noisy_argmax(z, size, rng.standard_normal)
+            return self._gaussian._sample(sv, size, rng)
         d = self.scaled_gaps_float(sv)
         draw = {
             "exponential": rng.standard_exponential,

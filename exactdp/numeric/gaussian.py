@@ -48,7 +48,9 @@ from flint import acb, arb
 from flint import ctx as flint_ctx
 from scipy.special import log_ndtr
 
-from .laplace import _fail, _float_gaps, _mp_gaps
+from .gaps import fail_value as _fail
+from .gaps import float_gaps as _float_gaps
+from .gaps import mp_gaps as _mp_gaps
 
 __all__ = ["gaussian_bounds_proved", "gaussian_mp", "gaussian_mp_bounds", "gaussian_float"]
 

@@ -1,0 +1,351 @@
+"""``certify_dp``: certificates of epsilon-DP valid for every epsilon at once.
+
+Each privacy condition is the sign of one polynomial in ``y = exp(-epsilon/N)`` on ``(0, 1)``,
+decided by exact root isolation (:mod:`exactdp.exact.unit_interval`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import flint
+import sympy
+
+from ..exact.poly import fmpq_poly_to_sympy, to_arb
+from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
+from ..numbers import exact_epsilon
+from .common import (
+    EPSILON,
+    Y,
+    distribution_of,
+    exact_sign,
+    mechanism_epsilon,
+    mechanism_name,
+    plain,
+    score_vector,
+)
+from .engines.ball import BallEngine
+from .engines.select import make_engine
+from .engines.xform import XEngine
+from .neighbourhood import check_pair, neighbours
+
+__all__ = [
+    "DPCertificate",
+    "ConditionCertificate",
+    "certify_dp",
+]
+
+
+# =============================================================================== certify_dp
+@dataclass(frozen=True)
+class ConditionCertificate:
+    """One condition ``Pr[M(a) = r] <= e^eps Pr[M(b) = r]`` for every epsilon > 0.
+
+    In ``y = exp(-epsilon/N)`` it reads ``polynomial(y) >= 0`` on ``(0, 1)``, with
+    ``polynomial = num_b * den_a - y**N * num_a * den_b`` (denominators positive).
+
+    Attributes
+    ----------
+    pair : int
+        Index of the neighbour in the certificate.
+    output : int
+    direction : str
+        ``"q->q'"`` (a = scores, b = neighbour) or ``"q'->q"``.
+    polynomial : sympy.Poly
+    analysis : UnitIntervalSign
+    holds : bool
+    """
+
+    pair: int
+    output: int
+    direction: str
+    polynomial: sympy.Poly
+    analysis: UnitIntervalSign
+    holds: bool
+
+    @property
+    def roots(self) -> tuple[sympy.Expr, ...]:
+        """Exact roots of the polynomial in ``(0, 1)``."""
+        return self.analysis.exact_roots()
+
+
+@dataclass(frozen=True)
+class DPCertificate:
+    """Exact certificate of the epsilon-DP bound on given pairs, for every epsilon > 0.
+
+    Attributes
+    ----------
+    scores : tuple
+    neighbours : tuple of tuple
+    N : int
+        ``y = exp(-epsilon/N)``, so ``e^epsilon = y**(-N)``.
+    forms : tuple
+        Per vector (scores first, then the neighbours), per output ``(num, den)`` sympy
+        ``Poly`` in ``y``.
+    conditions : tuple of ConditionCertificate
+    denominators : tuple of UnitIntervalSign
+        Sign analyses proving every denominator positive on ``(0, 1)``.
+    mechanism : object
+        The mechanism at the symbolic epsilon.
+    """
+
+    scores: tuple
+    neighbours: tuple
+    N: int
+    forms: tuple
+    conditions: tuple
+    denominators: tuple
+    mechanism: object = field(repr=False)
+    epsilon: sympy.Symbol = EPSILON
+    y: sympy.Symbol = Y
+
+    @property
+    def holds(self) -> bool:
+        """True iff every condition holds for every epsilon > 0."""
+        return all(c.holds for c in self.conditions)
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+    @property
+    def failing(self) -> tuple[ConditionCertificate, ...]:
+        """The conditions that fail for some epsilon."""
+        return tuple(c for c in self.conditions if not c.holds)
+
+    def _eps_interval(self, lo, hi) -> sympy.Interval:
+        a = sympy.Integer(0) if hi == 1 else -self.N * sympy.log(hi)
+        b = sympy.oo if lo == 0 else -self.N * sympy.log(lo)
+        return sympy.Interval.open(a, b)
+
+    @cached_property
+    def failing_epsilon_intervals(self) -> sympy.Set:
+        """The set of epsilon > 0 at which some condition fails (a union of open intervals).
+
+        ``EmptySet`` when the certificate holds. A y-interval ``(lo, hi)`` maps to
+        ``(-N ln hi, -N ln lo)``.
+        """
+        sets = [
+            self._eps_interval(lo, hi)
+            for c in self.failing
+            for lo, hi in c.analysis.negative_intervals()
+        ]
+        return sympy.Union(*sets) if sets else sympy.EmptySet
+
+    def holds_at(self, epsilon: object) -> bool:
+        """True iff every condition holds at this epsilon.
+
+        Parameters
+        ----------
+        epsilon : exact positive number
+            Validated by :func:`exactdp.numbers.exact_epsilon`.
+
+        Raises
+        ------
+        ValueError
+            If epsilon is not a finite number > 0 (the certificate covers epsilon > 0 only).
+        """
+        try:
+            e = exact_epsilon(epsilon)
+        except ValueError as exc:
+            raise ValueError(f"DPCertificate.holds_at: {exc}") from exc
+        if e.free_symbols:
+            raise ValueError(
+                f"DPCertificate.holds_at: epsilon must be a number, got the symbol {epsilon!r}"
+            )
+        return not any(
+            exact_sign(e - iv.start) == 1 and exact_sign(iv.end - e) == 1
+            for iv in set_intervals(self.failing_epsilon_intervals)
+        )
+
+    def check(self) -> bool:
+        """Re-verify the certificate by independent routes.
+
+        1. each condition polynomial is recomputed from the stored forms with sympy
+           arithmetic and compared with the stored one;
+        2. each sign analysis (conditions and denominators) is re-verified with Sturm
+           counting and exact evaluation at rational points between the roots;
+        3. the forms sum to 1 identically;
+        4. the forms agree with the mechanism's own exact probabilities at epsilon = 1/3
+           and 2 (ball arithmetic, 200 bits).
+
+        Returns
+        -------
+        bool
+        """
+        y = self.y
+        for c in self.conditions:
+            a, b = (0, c.pair + 1) if c.direction == "q->q'" else (c.pair + 1, 0)
+            na, da = (f.as_expr() for f in self.forms[a][c.output])
+            nb, db = (f.as_expr() for f in self.forms[b][c.output])
+            poly = sympy.Poly(sympy.expand(nb * da - y**self.N * na * db), y, domain="QQ")
+            if poly != c.polynomial:
+                return False
+            if (c.analysis.nonnegative != c.holds) or not verify_sign_analysis(c.analysis):
+                return False
+        for d in self.denominators:
+            if not (d.positive and verify_sign_analysis(d)):
+                return False
+        for forms in self.forms:
+            total = sympy.cancel(sympy.Add(*[n.as_expr() / d.as_expr() for n, d in forms]))
+            if total != 1:
+                return False
+        vectors = (self.scores,) + self.neighbours
+        for e in (sympy.Rational(1, 3), sympy.Integer(2)):
+            mech = self.mechanism.with_epsilon(e)
+            yv = to_arb(-e / self.N, 200).exp()
+            for vec, forms in zip(vectors, self.forms, strict=True):
+                probs = distribution_of(mech, score_vector(vec, "scores")).probabilities
+                for p, (n_, d_) in zip(probs, forms, strict=True):
+                    fv = _eval_poly(n_, yv) / _eval_poly(d_, yv)
+                    if not (to_arb(p, 200) - fv).contains(0):
+                        return False
+        return True
+
+
+def _eval_poly(p: sympy.Poly, x: flint.arb) -> flint.arb:
+    old = flint.ctx.prec
+    flint.ctx.prec = 200
+    try:
+        coeffs = [flint.arb(flint.fmpq(int(c.p), int(c.q))) for c in p.all_coeffs()[::-1]]
+        return flint.arb_poly(coeffs)(x)
+    finally:
+        flint.ctx.prec = old
+
+
+def set_intervals(s: sympy.Set) -> list[sympy.Interval]:
+    if s is sympy.EmptySet:
+        return []
+    if isinstance(s, sympy.Interval):
+        return [s]
+    return [a for a in s.args if isinstance(a, sympy.Interval)]
+
+
+def _symbolic_mechanism(mech: object, func: str):
+    eps = mechanism_epsilon(mech)
+    if eps is not None and eps.free_symbols:
+        if eps != EPSILON and hasattr(mech, "with_epsilon"):
+            return mech.with_epsilon(EPSILON)
+        return mech
+    if not hasattr(mech, "with_epsilon"):
+        raise ValueError(
+            f"{func}: a certificate for every epsilon needs mechanism.with_epsilon(...) "
+            f"or a symbolic epsilon; {mechanism_name(mech)} has neither"
+        )
+    return mech.with_epsilon(EPSILON)
+
+
+def certify_dp(
+    mechanism: object,
+    scores: object,
+    neighbour: object | None = None,
+    *,
+    search: str = "auto",
+    allow_non_neighbour: bool = False,
+) -> DPCertificate:
+    """Prove (or refute) the epsilon-DP bound on rational scores for every epsilon > 0.
+
+    With ``y = exp(-epsilon/N)`` (``N`` the least integer making every probability a
+    rational function of ``y``; ``N = c*Delta*L`` for integer sensitivity) every
+    probability is ``num(y)/den(y)`` with rational coefficients and ``e^epsilon =
+    y**(-N)``. The condition ``P_r(a) <= e^eps P_r(b)`` becomes
+    ``num_b den_a - y^N num_a den_b >= 0`` on ``y in (0, 1)`` (denominators are proved
+    positive there), decided by exact real-root isolation.
+
+    Parameters
+    ----------
+    mechanism : object
+        A mechanism with ``with_epsilon`` (or a symbolic epsilon) whose probabilities are
+        rational in ``exp(epsilon/N)``: PF, EM, RNM with exponential or Gumbel noise, or a
+        user mechanism of that form. Its numeric epsilon, if any, is ignored.
+    scores : sequence of rational numbers, shape (n,)
+    neighbour : sequence, shape (n,), optional
+        ``None``: the neighbours of :func:`neighbours` (``search``).
+    search : {"auto", "exhaustive", "reduced"}
+    allow_non_neighbour : bool
+
+    Returns
+    -------
+    DPCertificate
+        ``.holds``, ``.failing_epsilon_intervals``, ``.check()``.
+
+    Raises
+    ------
+    ValueError
+        Irrational scores, a mechanism without such a rational form (RNM-Laplace), or the
+        input errors of :func:`privacy_loss`.
+
+    References
+    ----------
+    MATH.md section 2 (x-form); Collins & Akritas (1976) for root isolation. The idea of
+    deciding DP by exact arithmetic follows G. Barthe et al., "Deciding differential
+    privacy for programs with finite inputs and outputs" (DiPC), LICS 2020.
+    """
+    mech = _symbolic_mechanism(mechanism, "certify_dp")
+    q = score_vector(scores, "scores")
+    if not q.is_rational:
+        raise ValueError("certify_dp: scores must be rational (integers or fractions)")
+    if neighbour is not None:
+        q2 = score_vector(neighbour, "neighbour")
+        check_pair(mech, q, q2, "certify_dp", allow_non_neighbour)
+        nbrs = [q2]
+    else:
+        nbrs, _ = neighbours(mech, q, search)
+    if not all(v.is_rational for v in nbrs):
+        raise ValueError("certify_dp: neighbour must be rational (integers or fractions)")
+    engine = make_engine(mech, [q] + nbrs, "certify_dp", dense_only=True)
+    if isinstance(engine, BallEngine):
+        raise ValueError(
+            f"certify_dp: {mechanism_name(mechanism)} has no exact probabilities here "
+            "(e.g. Gaussian noise), so no certificate for every epsilon exists; use check_dp "
+            "with a numeric epsilon (certified ball arithmetic)"
+        )
+    if not isinstance(engine, XEngine):
+        raise ValueError(
+            f"certify_dp: the probabilities of {mechanism_name(mechanism)} are not rational "
+            "functions of exp(-epsilon/N) (e.g. RNM-Laplace has epsilon*exp(-epsilon) terms); use "
+            "check_dp at numeric epsilon or sup_privacy_loss"
+        )
+    N = engine.N
+    mono = flint.fmpq_poly([0] * N + [1])
+    dens: dict = {}
+    for probs in engine.probs:
+        for _, d in probs:
+            key = tuple(d.coeffs())
+            if key not in dens:
+                dens[key] = sign_on_unit_interval(d)
+    flipped: set = set()
+    for key, an in dens.items():
+        s = an.constant_sign
+        if an.roots or s not in (1, -1):
+            raise ValueError("certify_dp: a probability denominator vanishes in (0, 1)")
+        if s == -1:
+            flipped.add(key)
+    probs_pos = [
+        [(-n, -d) if tuple(d.coeffs()) in flipped else (n, d) for n, d in probs]
+        for probs in engine.probs
+    ]
+    conditions = []
+    for j in range(1, len(nbrs) + 1):
+        for r in range(q.n):
+            for direction, (a, b) in (("q->q'", (0, j)), ("q'->q", (j, 0))):
+                na, da = probs_pos[a][r]
+                nb, db = probs_pos[b][r]
+                f = nb * da - mono * na * db
+                an = sign_on_unit_interval(f, Y)
+                conditions.append(
+                    ConditionCertificate(j - 1, r, direction, an.poly, an, an.nonnegative)
+                )
+    forms = tuple(
+        tuple((fmpq_poly_to_sympy(n, Y), fmpq_poly_to_sympy(d, Y)) for n, d in probs)
+        for probs in probs_pos
+    )
+    den_analyses = tuple(
+        sign_on_unit_interval(-flint.fmpq_poly(list(k)) if k in flipped
+                              else flint.fmpq_poly(list(k)), Y)
+        for k in dens
+    )
+    return DPCertificate(
+        plain(q), tuple(plain(v) for v in nbrs), N, forms, tuple(conditions),
+        den_analyses, mech,
+    )

@@ -1,0 +1,239 @@
+"""``check_dp``: is a mechanism epsilon-DP on given scores (or all their neighbours)?
+
+A selection mechanism M is epsilon-DP iff ``Pr[M(q) = r] <= e^eps Pr[M(q') = r]`` for every
+pair of neighbouring score vectors and every output r (MATH.md section 1); a violation comes
+with a :class:`Witness`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import flint
+import sympy
+
+from ..exact.poly import to_arb
+from ..numbers import exact_number
+from ..scores import ScoreVector
+from .common import exact_sign, mechanism_epsilon, mechanism_name, plain, score_vector
+from .engines.ball import BallEngine, BallUndecided, arb_prec, ball_output, ball_pair_loss, iv_max
+from .engines.select import make_engine
+from .loss import max_candidates, pair_candidates, value_of
+from .neighbourhood import check_pair, neighbours
+
+__all__ = [
+    "DPCheck",
+    "Witness",
+    "check_dp",
+]
+
+
+# =============================================================================== check_dp
+@dataclass(frozen=True)
+class Witness:
+    """A pair of score vectors and an output: ``(scores, neighbour, output)``."""
+
+    scores: tuple
+    neighbour: tuple
+    output: int | None
+
+    def __iter__(self):
+        return iter((self.scores, self.neighbour, self.output))
+
+
+@dataclass(frozen=True)
+class DPCheck:
+    """Result of :func:`check_dp`.
+
+    Attributes
+    ----------
+    holds : bool
+        True iff every searched pair satisfies the epsilon-DP ratio bound.
+    loss : sympy.Expr
+        The largest exact privacy loss over the searched neighbours.
+    epsilon : sympy.Expr
+        The privacy level checked.
+    witness : Witness
+        The pair and output attaining ``loss`` (a violation when ``holds`` is False).
+    neighbours_checked : int
+    search : str
+        Which neighbours were searched and why.
+    engine : str
+        ``"x-form"``, ``"generic"`` (exact) or ``"ball"`` (certified numeric: ``loss`` is
+        a sympy Float with ``dps`` digits, the midpoint of ``interval``; ``holds`` is
+        True only if the certified upper bound of the loss is <= epsilon and False only if
+        the certified lower bound is > epsilon).
+    interval : tuple of sympy.Float or None
+        Ball engine only: certified ``(lo, hi)`` around the largest loss.
+    dps : int or None
+        Ball engine only: the working precision (decimal digits) that decided ``holds``.
+    """
+
+    holds: bool
+    loss: sympy.Expr
+    epsilon: sympy.Expr
+    witness: Witness | None
+    neighbours_checked: int
+    search: str
+    engine: str = "x-form"
+    interval: tuple | None = None
+    dps: int | None = None
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+    def loss_float(self) -> float:
+        """The loss as a float."""
+        return math.inf if self.loss is sympy.oo else float(sympy.N(self.loss, 30))
+
+
+def numeric_mechanism(mech: object, epsilon: object, func: str):
+    eps = mechanism_epsilon(mech)
+    claim = None if epsilon is None else exact_number(epsilon, "epsilon", allow_symbols=True)
+    if claim is not None and not (claim.free_symbols or exact_sign(claim) == 1):
+        raise ValueError(f"{func}: epsilon must be > 0, got {epsilon!r}")
+    if eps is not None and eps.free_symbols:
+        if claim is None or claim.free_symbols:
+            raise ValueError(
+                f"{func}: the mechanism's epsilon is symbolic ({eps}); give a numeric "
+                "epsilon=..., or use certify_dp for a proof valid for every epsilon > 0"
+            )
+        if not hasattr(mech, "with_epsilon"):
+            raise ValueError(f"{func}: cannot instantiate a symbolic mechanism (no with_epsilon)")
+        mech = mech.with_epsilon(claim)
+        eps = claim
+    if claim is None:
+        if eps is None:
+            if hasattr(mech, "epsilon"):
+                raise ValueError(
+                    f"{func}: {mechanism_name(mech)} has epsilon=None (it is not calibrated by "
+                    "epsilon, e.g. Gaussian noise set by sigma); pass the claimed privacy "
+                    "level epsilon=..."
+                )
+            raise ValueError(f"{func}: the mechanism has no epsilon attribute; pass epsilon=...")
+        claim = eps
+    if claim.free_symbols:
+        raise ValueError(f"{func}: epsilon must be a number here (got {claim})")
+    return mech, claim
+
+
+def check_dp(
+    mechanism: object,
+    scores: object,
+    neighbour: object | None = None,
+    epsilon: object | None = None,
+    *,
+    search: str = "auto",
+    allow_non_neighbour: bool = False,
+) -> DPCheck:
+    """Check the epsilon-DP ratio bound exactly on ``scores`` and its neighbours.
+
+    Parameters
+    ----------
+    mechanism : object
+        A mechanism (see :func:`privacy_loss`).
+    scores : sequence of numbers, shape (n,)
+    neighbour : sequence of numbers, shape (n,), optional
+        One neighbour to check; ``None`` searches the neighbours of :func:`neighbours`
+        (exhaustive vertices for ``n <= 6``, the reduced set of regular mechanisms beyond;
+        for ``monotone=True`` mechanisms only all-up / all-down moves, the only neighbours a
+        monotone score function can produce).
+    epsilon : number, optional
+        The privacy level to check; default the mechanism's own epsilon. A mechanism with a
+        symbolic epsilon is instantiated at this value. Required when the mechanism's
+        epsilon is None (Gaussian noise: the claimed privacy level).
+    search : {"auto", "exhaustive", "reduced"}
+    allow_non_neighbour : bool
+
+    Returns
+    -------
+    DPCheck
+        ``holds`` iff the largest loss over the searched pairs is ``<= epsilon`` (decided
+        exactly: a tie ``loss == epsilon`` holds). With the ball engine (no exact
+        probabilities, e.g. RNM-Gaussian) ``holds`` is True only if the certified upper
+        bound of the largest loss is ``<= epsilon``, False only if its lower bound is
+        ``> epsilon``; ``loss`` is a sympy Float at the working precision ``dps``.
+
+    Raises
+    ------
+    ValueError
+        As :func:`privacy_loss`; a symbolic epsilon without a numeric ``epsilon=``; no
+        ``epsilon=`` for a mechanism with ``epsilon=None`` (RNM-Gaussian, calibrated by
+        sigma); :class:`BallUndecided` when the ball engine cannot separate the loss from
+        epsilon at dps = 120.
+
+    Notes
+    -----
+    A vertex search is a search: a violation found is a proof that the mechanism is not
+    epsilon-DP, but ``holds`` covers the searched pairs only (:func:`certify_dp` proves
+    the bound for every epsilon on given pairs).
+
+    References
+    ----------
+    Dwork & Roth (2014), Def. 2.4; McKenna & Sheldon (2020), section 2.
+    """
+    mech, claim = numeric_mechanism(mechanism, epsilon, "check_dp")
+    q = score_vector(scores, "scores")
+    if neighbour is not None:
+        q2 = score_vector(neighbour, "neighbour")
+        check_pair(mech, q, q2, "check_dp", allow_non_neighbour)
+        nbrs, how = [q2], "given neighbour"
+    else:
+        nbrs, how = neighbours(mech, q, search)
+    engine = make_engine(mech, [q] + nbrs, "check_dp")
+    if isinstance(engine, BallEngine):
+        return _ball_check_dp(engine, q, nbrs, claim, how)
+    best = None
+    best_j = None
+    for j in range(1, len(nbrs) + 1):
+        for c in max_candidates(engine, pair_candidates(engine, 0, j)):
+            if best is None:
+                best, best_j = c, j
+                continue
+            if best[0] == "inf":
+                break
+            if c[0] == "inf" or engine.cmp(c[2], best[2]) == 1:
+                best, best_j = c, j
+    if best is None:
+        value = sympy.Integer(0)
+        holds = True
+        witness = None
+    else:
+        value = value_of(engine, best)
+        holds = best[0] != "inf" and engine.cmp_exp(best[2], claim) <= 0
+        witness = Witness(plain(q), plain(nbrs[best_j - 1]), best[1])
+    return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
+
+
+def _ball_check_dp(
+    engine: BallEngine, q: ScoreVector, nbrs: list[ScoreVector], claim: sympy.Expr, how: str
+) -> DPCheck:
+    """check_dp with the ball engine: the largest loss enclosed, then compared with eps."""
+    for dps in engine.levels:
+        with arb_prec(dps):
+            pairs = [ball_pair_loss(engine, 0, j, dps) for j in range(1, len(nbrs) + 1)]
+            if any(p is None for p in pairs):
+                continue
+            total = iv_max([p[0] for p in pairs])
+            e = to_arb(claim, flint.ctx.prec)
+            if total.infinite or total.lo > e:
+                holds = False
+            elif total.hi <= e:
+                holds = True
+            else:
+                continue
+            best_j = 0
+            for k, p in enumerate(pairs):
+                if p[0].better_lo(pairs[best_j][0]):
+                    best_j = k
+            _, per, _ = pairs[best_j]
+            out = ball_output(per, pairs[best_j][0])[0] if per else None
+            witness = Witness(plain(q), plain(nbrs[best_j]), out)
+            return DPCheck(holds, total.value(dps), claim, witness, len(nbrs), how, "ball",
+                           total.sympy(), dps)
+    raise BallUndecided(
+        f"check_dp: undecided at dps={engine.levels[-1]}: the certified enclosure of the "
+        f"largest privacy loss of {engine.name} still contains epsilon = {claim} (or a "
+        "probability cannot be told from 0)"
+    )

@@ -1,0 +1,142 @@
+"""Choosing the engine for a mechanism and a set of score vectors (x-form, sparse, generic, ball).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import sympy
+
+from ...numbers import safe_sympify
+from ...scores import ScoreVector
+from ...xform import DENSE_DEGREE_LIMIT
+from ..common import (
+    distribution_of,
+    exact_probabilities_of,
+    mechanism_epsilon,
+    mechanism_name,
+    plain,
+)
+from .ball import BallEngine
+from .generic import GenericEngine
+from .sparse import SparseXEngine, sparse_poly
+from .xform import XEngine, dense_poly, form_terms, max_exponent, poly_pair, xform_of
+
+
+def _needs_balls(dists: Sequence) -> bool:
+    """True iff some distribution has no exact probabilities but every one offers balls."""
+    missing = False
+    for d in dists:
+        try:
+            _ = d.probabilities
+        except (ValueError, NotImplementedError):
+            missing = True
+            break
+    return missing and all(hasattr(d, "evalf_balls") for d in dists)
+
+
+def xform_probabilities(xforms: list, func: str, dense_only: bool):
+    """``(N, probs, degree, sparse)`` of the x-form engine for these x-forms.
+
+    The degree in ``y`` decides the representation: up to
+    :data:`exactdp.xform.DENSE_DEGREE_LIMIT` dense flint ``fmpq_poly`` pairs, beyond it
+    sparse sympy ring elements (a gap of 10**300 is one term, not 10**300 coefficients).
+    """
+    N = 1
+    for _, _, kappa in xforms:
+        N = math.lcm(N, int(kappa.q))
+    powers = [int(N * kappa) for _, _, kappa in xforms]
+    terms = [
+        [form_terms(f, x, pw) for f in forms]
+        for (x, forms, _), pw in zip(xforms, powers, strict=True)
+    ]
+    degree = 0
+    for (x, forms, _), pw, ts in zip(xforms, powers, terms, strict=True):
+        for f, t in zip(forms, ts, strict=True):
+            if t is None:
+                degree = max(degree, max_exponent(safe_sympify(f), x) * pw)
+            else:
+                degree = max([degree, *t[0], *t[1]])
+    if degree <= DENSE_DEGREE_LIMIT:
+        probs = [
+            [
+                (dense_poly(t[0]), dense_poly(t[1]))
+                if t is not None and t[2]
+                else poly_pair(f, x, pw)
+                for f, t in zip(forms, ts, strict=True)
+            ]
+            for (x, forms, _), pw, ts in zip(xforms, powers, terms, strict=True)
+        ]
+        return N, probs, degree, False
+    if dense_only:
+        raise ValueError(
+            f"{func}: the score gaps make the probabilities polynomials of degree {degree} in "
+            f"y = exp(-epsilon/{N}), above exactdp.xform.DENSE_DEGREE_LIMIT = "
+            f"{DENSE_DEGREE_LIMIT}; exact root isolation on (0, 1) needs dense polynomials, "
+            "so no certificate for every epsilon is given for such gaps. Use privacy_loss or "
+            "check_dp at a numeric epsilon (exact, sparse arithmetic)"
+        )
+    if any(t is None for ts in terms for t in ts):
+        raise ValueError(
+            f"{func}: a probability is not a sparse rational function of "
+            f"y = exp(-epsilon/{N}) that exactdp can handle at degree {degree} "
+            f"(above DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT})"
+        )
+    probs = [[(sparse_poly(t[0]), sparse_poly(t[1])) for t in ts] for ts in terms]
+    return N, probs, degree, True
+
+
+def make_engine(
+    mech: object,
+    vectors: Sequence[ScoreVector],
+    func: str,
+    check: bool = True,
+    dense_only: bool = False,
+):
+    """One engine holding the probabilities of ``mech`` on every vector.
+
+    The x-form engine when every probability is rational in ``exp(-eps/N)`` (dense flint
+    polynomials up to degree :data:`exactdp.xform.DENSE_DEGREE_LIMIT`, sparse ones beyond;
+    ``dense_only=True`` raises ValueError instead of going sparse), else the generic
+    (exact sympy) engine; the ball engine only when some distribution has no exact
+    probabilities (``probabilities`` raises) and every one offers ``evalf_balls``.
+    """
+    eps = mechanism_epsilon(mech)
+    dists = [distribution_of(mech, v) for v in vectors]
+    xforms = None
+    if eps is not None and not eps.has(sympy.oo):
+        xforms = []
+        for d in dists:
+            xf = xform_of(d, eps)
+            if xf is None:
+                xforms = None
+                break
+            xforms.append(xf)
+    if xforms is not None:
+        N, probs, degree, sparse = xform_probabilities(xforms, func, dense_only)
+        if all(len(p) == v.n for p, v in zip(probs, vectors, strict=True)):
+            if sparse:
+                try:
+                    engine = SparseXEngine(eps, N, probs)
+                except ValueError as exc:
+                    raise ValueError(f"{func}: {exc}") from exc
+                engine.func = func
+            else:
+                engine = XEngine(eps, N, probs)
+        else:
+            xforms = None
+    if xforms is None:
+        if _needs_balls(dists):
+            engine = BallEngine(dists, func, mechanism_name(mech))
+        else:
+            probs = [list(exact_probabilities_of(d, func, mech)) for d in dists]
+            engine = GenericEngine(eps, probs)
+    for i, (p, v) in enumerate(zip(engine.probs, vectors, strict=True)):
+        if len(p) != v.n:
+            raise ValueError(
+                f"{func}: {mechanism_name(mech)} returned {len(p)} probabilities for {v.n} scores"
+            )
+        if check:
+            engine.check_normalised(i, func, mechanism_name(mech), plain(v))
+    return engine

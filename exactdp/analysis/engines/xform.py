@@ -1,0 +1,323 @@
+"""The x-form engine: probabilities as rational functions of ``y = exp(-epsilon/N)``.
+
+PF, EM, RNM with exponential or Gumbel noise, and any mechanism whose probabilities are
+rational in ``exp(epsilon/N)``: each comparison is the sign of one polynomial ``f(y)``. For a
+numeric algebraic epsilon ``y`` is transcendental (Lindemann-Weierstrass), so ``f(y) = 0`` iff
+``f`` is the zero polynomial, and otherwise ball arithmetic at rising precision decides the
+sign; for a symbolic epsilon the sign on ``y in (0, 1)`` is decided by exact real-root
+isolation (:mod:`exactdp.exact.unit_interval`).
+"""
+
+from __future__ import annotations
+
+import flint
+import sympy
+
+from ...exact.poly import (
+    as_fmpq_poly,
+    fmpq_poly_to_sympy,
+    sign_at,
+    to_arb,
+    xform_from_probabilities,
+)
+from ...exact.unit_interval import sign_on_unit_interval
+from ...numbers import safe_sympify
+from ..common import Y, exact_sign
+
+
+# =============================================================================== engines
+def poly_pair(form: sympy.Expr, x: sympy.Symbol, power: int):
+    num, den = sympy.fraction(safe_sympify(form))
+    if not (num.is_polynomial(x) and den.is_polynomial(x)):
+        num, den = sympy.fraction(sympy.cancel(sympy.together(form)))
+    pn, pd = as_fmpq_poly(num, x), as_fmpq_poly(den, x)
+    if power != 1:
+        pn = _spread(pn, power)
+        pd = _spread(pd, power)
+    return pn, pd
+
+
+def gap_terms(expr: sympy.Expr, x: sympy.Symbol) -> dict[int, flint.fmpq] | None:
+    """``expr`` as a sparse Laurent polynomial ``{exponent: coefficient}`` in ``x``.
+
+    Works on the expression tree (sums, products, integer powers), never on a dense
+    coefficient list, so ``x**(2*10**300)`` costs one term. None if ``expr`` is not a
+    Laurent polynomial in ``x`` with rational coefficients.
+    """
+    if expr.is_Rational:
+        return {0: flint.fmpq(int(expr.p), int(expr.q))} if expr != 0 else {}
+    if expr == x:
+        return {1: flint.fmpq(1)}
+    if expr.is_Add:
+        out: dict[int, flint.fmpq] = {}
+        for arg in expr.args:
+            t = gap_terms(arg, x)
+            if t is None:
+                return None
+            for e, c in t.items():
+                v = out.get(e, 0) + c
+                if v == 0:
+                    out.pop(e, None)
+                else:
+                    out[e] = v
+        return out
+    if expr.is_Mul:
+        out = {0: flint.fmpq(1)}
+        for arg in expr.args:
+            t = gap_terms(arg, x)
+            if t is None:
+                return None
+            out = _terms_mul(out, t)
+        return out
+    if expr.is_Pow and expr.exp.is_Integer:
+        k = int(expr.exp)
+        if expr.base == x:
+            return {k: flint.fmpq(1)}
+        base = gap_terms(expr.base, x)
+        if base is None:
+            return None
+        if len(base) == 1:
+            (e, c), = base.items()
+            if c == 0:
+                return None
+            return {e * k: c**k}
+        if k < 0 or k > 64:
+            return None
+        out = {0: flint.fmpq(1)}
+        for _ in range(k):
+            out = _terms_mul(out, base)
+        return out
+    return None
+
+
+def _terms_mul(a: dict, b: dict) -> dict:
+    out: dict[int, flint.fmpq] = {}
+    for ea, ca in a.items():
+        for eb, cb in b.items():
+            v = out.get(ea + eb, 0) + ca * cb
+            if v == 0:
+                out.pop(ea + eb, None)
+            else:
+                out[ea + eb] = v
+    return out
+
+
+def max_exponent(expr: sympy.Expr, x: sympy.Symbol) -> int:
+    """Largest ``|k|`` of a power ``x**k`` in the expression tree (1 for a bare x)."""
+    best = 1 if expr.has(x) else 0
+    for p in expr.atoms(sympy.Pow):
+        if p.base == x and p.exp.is_Integer:
+            best = max(best, abs(int(p.exp)))
+    return best
+
+
+def form_terms(form: sympy.Expr, x: sympy.Symbol, power: int):
+    """``(num, den, direct)``: sparse term dicts in ``y`` (``x = y**power``), or None.
+
+    ``direct`` is True when ``sympy.fraction(form)`` already gave two polynomials (the
+    case in which :func:`_poly_pair` gives the same pair without ``cancel``).
+    """
+    form = safe_sympify(form)
+    for direct in (True, False):
+        num, den = sympy.fraction(form if direct else sympy.together(form))
+        tn, td = gap_terms(num, x), gap_terms(den, x)
+        if tn is not None and td is not None and td:
+            low = min(list(tn) + list(td))
+            shift = -low if low < 0 else 0
+            return (
+                {(e + shift) * power: c for e, c in tn.items()},
+                {(e + shift) * power: c for e, c in td.items()},
+                direct and shift == 0,
+            )
+    return None
+
+
+def dense_poly(t: dict) -> flint.fmpq_poly:
+    if not t:
+        return flint.fmpq_poly([0])
+    coeffs = [flint.fmpq(0)] * (max(t) + 1)
+    for e, c in t.items():
+        coeffs[e] = c
+    return flint.fmpq_poly(coeffs)
+
+
+def _fmpq_poly_terms(p: flint.fmpq_poly) -> dict[int, flint.fmpq]:
+    return {k: c for k, c in enumerate(p.coeffs()) if c != 0}
+
+
+def _spread(p: flint.fmpq_poly, m: int) -> flint.fmpq_poly:
+    coeffs = p.coeffs()
+    out = [flint.fmpq(0)] * ((len(coeffs) - 1) * m + 1) if coeffs else []
+    for k, c in enumerate(coeffs):
+        out[k * m] = c
+    return flint.fmpq_poly(out)
+
+
+def xform_of(dist, eps: sympy.Expr, probs=None):
+    """``(x, forms, kappa)`` with ``x = exp(-eps*kappa)``, or None if there is no x-form."""
+    rf = None
+    if hasattr(dist, "rational_form"):
+        try:
+            rf = dist.rational_form()
+        except (ValueError, NotImplementedError, AttributeError, TypeError):
+            rf = None
+    if rf is not None:
+        try:
+            x, forms = rf[0], rf[1]
+            value = rf.value
+        except (AttributeError, IndexError, TypeError):
+            rf = None
+    if rf is not None:
+        kappa = sympy.simplify(-sympy.log(value) / eps)
+        if kappa.is_Rational and kappa > 0:
+            return x, tuple(forms), kappa
+    try:
+        p = probs if probs is not None else dist.probabilities
+        y, forms, kappa = xform_from_probabilities(p, eps)
+    except (ValueError, NotImplementedError, TypeError):
+        return None
+    return y, forms, kappa
+
+
+class XEngine:
+    """Probabilities as ``(num, den)`` flint polynomials in ``y = exp(-eps/N)``."""
+
+    kind = "x-form"
+
+    def __init__(self, eps: sympy.Expr, N: int, probs: list[list[tuple]]):
+        self.eps = eps
+        self.N = N
+        self.probs = probs
+        self.symbolic = bool(eps.free_symbols)
+        self.y_value = sympy.exp(-eps / N)
+        self._exact_point = None if (self.symbolic or eps.is_algebraic) else self.y_value
+        self._balls: dict[int, flint.arb] = {}
+
+    # -- signs
+    def _point(self, prec: int) -> flint.arb:
+        if prec not in self._balls:
+            self._balls[prec] = to_arb(-self.eps / self.N, prec + 32).exp()
+        return self._balls[prec]
+
+    def sign(self, f: flint.fmpq_poly) -> int | None:
+        if f == 0:
+            return 0
+        if self.symbolic:
+            return sign_on_unit_interval(f).constant_sign
+        return sign_at(f, self._point, exact_point=self._exact_point)
+
+    # -- probabilities
+    def is_zero(self, p) -> bool:
+        return p[0] == 0
+
+    def cmp_prob(self, a, b) -> int | None:
+        return self.sign(a[0] * b[1] - b[0] * a[1])
+
+    def ratio(self, a, b):
+        return (a[0] * b[1], a[1] * b[0])
+
+    def inv(self, R):
+        return (R[1], R[0])
+
+    def div(self, R1, R2):
+        return (R1[0] * R2[1], R1[1] * R2[0])
+
+    def cmp(self, R1, R2) -> int | None:
+        return self.sign(R1[0] * R2[1] - R2[0] * R1[1])
+
+    def cmp_one(self, R) -> int | None:
+        return self.sign(R[0] - R[1])
+
+    def cmp_exp(self, R, claim: sympy.Expr) -> int | None:
+        t = sympy.simplify(claim / self.eps) * self.N
+        if t.is_Integer and t >= 0:
+            mono = flint.fmpq_poly([0] * int(t) + [1])
+            return self.sign(mono * R[0] - R[1])
+        return exact_sign(self.to_sympy(R) - sympy.exp(claim))
+
+    def to_sympy(self, R) -> sympy.Expr:
+        if max(R[0].degree(), R[1].degree()) > _SYMPY_DEGREE:
+            # high degree: reduce by the flint gcd and build only the non-zero terms
+            # (sympy's dense Poly / cancel cost seconds at degree 10**5)
+            g = R[0].gcd(R[1])
+            num, den = R[0] // g, R[1] // g
+            return terms_value(
+                _fmpq_poly_terms(num), _fmpq_poly_terms(den), self.eps, self.N
+            )
+        u = fmpq_poly_to_sympy(R[0], Y).as_expr()
+        v = fmpq_poly_to_sympy(R[1], Y).as_expr()
+        r = sympy.cancel(u / v)
+        return sympy.powsimp(r.subs(Y, self.y_value))
+
+    def prob_sympy(self, p) -> sympy.Expr:
+        return self.to_sympy(p)
+
+    def check_normalised(self, i: int, func: str, name: str, scores) -> None:
+        num, den = flint.fmpq_poly([0]), flint.fmpq_poly([1])
+        for a, b in self.probs[i]:
+            if b == den:
+                num = num + a
+            else:
+                num, den = num * b + a * den, den * b
+        if num != den:
+            total = sympy.cancel(
+                fmpq_poly_to_sympy(num, Y).as_expr() / fmpq_poly_to_sympy(den, Y).as_expr()
+            )
+            raise ValueError(
+                f"{func}: the probabilities of {name} on {scores} do not sum to 1 (sum = "
+                f"{total.subs(Y, self.y_value)}); not a probability distribution"
+            )
+        for r, (a, b) in enumerate(self.probs[i]):
+            if self.symbolic:
+                ok = sign_on_unit_interval(a * b).nonnegative and not sign_on_unit_interval(
+                    b
+                ).roots
+            else:
+                ok = (self.sign(a) or 0) * (self.sign(b) or 0) >= 0
+            if not ok:
+                raise ValueError(
+                    f"{func}: probability {r} of {name} on {scores} is negative"
+                )
+
+
+#: Above this degree the dense engine converts results to sympy term by term.
+_SYMPY_DEGREE = 2000
+
+
+def terms_value(num: dict, den: dict, eps: sympy.Expr, N: int) -> sympy.Expr:
+    """``num(y)/den(y)`` at ``y = exp(-eps/N)``, from term dicts, without expanding.
+
+    The common power of ``y`` and a single-term denominator are divided out, and a
+    numerator that is ``c * y**k`` times the denominator gives ``c * exp(-k*eps/N)``; no
+    other common factor is cancelled (a sparse gcd at degree 10**300 is out of reach), so
+    the expression may be unsimplified but is exact.
+    """
+
+    def rat(c) -> sympy.Rational:
+        p, q = (c.p, c.q) if hasattr(c, "p") else (c.numerator, c.denominator)
+        return sympy.Rational(int(p), int(q))
+
+    num = {e: rat(c) for e, c in num.items() if c != 0}
+    den = {e: rat(c) for e, c in den.items() if c != 0}
+    if not num:
+        return sympy.Integer(0)
+    if len(num) == len(den):
+        # num = c * y**k * den (checked term by term): the value is one exp
+        pairs = list(zip(sorted(num.items()), sorted(den.items()), strict=True))
+        (e0, c0), (f0, d0) = pairs[0]
+        if all(e - f == e0 - f0 and c * d0 == d * c0 for (e, c), (f, d) in pairs):
+            k = e0 - f0
+            return (c0 / d0) * (sympy.exp(-eps * k / N) if k else sympy.Integer(1))
+    low = min(list(num) + list(den))
+    if len(den) == 1:
+        (e0, c0), = den.items()
+        num = {e - e0: c / c0 for e, c in num.items()}
+        den = {0: sympy.Integer(1)}
+    else:
+        num = {e - low: c for e, c in num.items()}
+        den = {e - low: c for e, c in den.items()}
+
+    def value(t: dict) -> sympy.Expr:
+        return sympy.Add(*[c * sympy.exp(-eps * e / N) if e else c for e, c in sorted(t.items())])
+
+    return value(num) / value(den)

@@ -1,0 +1,259 @@
+"""The exact privacy loss of a mechanism on one pair of neighbouring score vectors.
+
+``max_r |log Pr[M(q) = r] - log Pr[M(q') = r]|`` (Dwork and Roth 2014, Def. 2.4; MATH.md
+section 1), decided exactly by the engines of :mod:`exactdp.analysis.engines`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import sympy
+
+from ..scores import ScoreVector
+from .common import plain, score_vector
+from .engines.ball import (
+    BallEngine,
+    arb_prec,
+    ball_output,
+    ball_pair_loss,
+    ball_ratios,
+    raise_undecided,
+)
+from .engines.select import make_engine
+from .neighbourhood import check_pair
+
+__all__ = [
+    "PrivacyLoss",
+    "privacy_loss",
+]
+
+
+# =============================================================================== privacy loss
+@dataclass(frozen=True)
+class PrivacyLoss:
+    """The privacy loss ``max_r |ln(P_r / P'_r)|`` of one pair of score vectors.
+
+    Exact unless ``engine == "ball"`` (mechanisms without exact probabilities, such as
+    RNM with Gaussian noise), where it is a certified enclosure.
+
+    Attributes
+    ----------
+    value : sympy.Expr
+        The loss (``oo`` when one probability is 0 and the other is not; a ``Max`` of the
+        candidates when epsilon is symbolic and the largest one depends on epsilon). With
+        the ball engine: a ``sympy.Float`` with ``dps`` significant digits (the working
+        precision), the midpoint of ``interval``.
+    output : int or None
+        The output attaining it (None when it depends on a symbolic epsilon). With the ball
+        engine: the output with the largest certified lower bound (exact ties cannot be
+        resolved numerically; see ``candidates``).
+    ratios : tuple of sympy.Expr, shape (n,)
+        ``P_r(q) / P_r(q')`` per output (``oo``, 0, or ``nan`` when both are 0); sympy
+        Floats at ``dps`` digits with the ball engine.
+    scores, neighbour : tuple
+        The pair.
+    direction : int
+        +1 if ``P_output(q) > P_output(q')``, -1 if smaller, 0 if the loss is 0 (or, with
+        the ball engine, if the sign is undecided).
+    candidates : tuple of int
+        Outputs whose loss may be the largest (one entry unless epsilon is symbolic; with
+        the ball engine every output whose interval reaches the largest lower bound).
+    engine : str
+        ``"x-form"``, ``"generic"`` (exact) or ``"ball"`` (certified numeric).
+    interval : tuple of sympy.Float or None
+        Ball engine only: ``(lo, hi)`` with ``lo <= loss <= hi`` certified (end points
+        exact binary numbers, ``(oo, oo)`` for an infinite loss); None for exact engines.
+    dps : int or None
+        Ball engine only: the working precision (decimal digits) of the result.
+    """
+
+    value: sympy.Expr
+    output: int | None
+    ratios: tuple
+    scores: tuple
+    neighbour: tuple
+    direction: int
+    candidates: tuple = ()
+    engine: str = "x-form"
+    interval: tuple | None = None
+    dps: int | None = None
+
+    def to_float(self) -> float:
+        """The loss as a float (``inf`` for ``oo``); needs a numeric epsilon."""
+        if self.value is sympy.oo:
+            return math.inf
+        return float(sympy.N(self.value, 30))
+
+    def __float__(self) -> float:
+        return self.to_float()
+
+
+def pair_candidates(engine, i: int, j: int):
+    """Per output: ('inf', r, dir) or ('ratio', r, R >= 1, dir) or ('both', r, R, None)."""
+    out = []
+    for r, (a, b) in enumerate(zip(engine.probs[i], engine.probs[j], strict=True)):
+        za, zb = engine.is_zero(a), engine.is_zero(b)
+        if za and zb:
+            continue
+        if za or zb:
+            out.append(("inf", r, None, -1 if za else 1))
+            continue
+        R = engine.ratio(a, b)
+        s = engine.cmp_one(R)
+        if s is None:
+            out.append(("ratio", r, R, 1))
+            out.append(("ratio", r, engine.inv(R), -1))
+        elif s >= 0:
+            out.append(("ratio", r, R, s))
+        else:
+            out.append(("ratio", r, engine.inv(R), -1))
+    return out
+
+
+def max_candidates(engine, cands):
+    """Undominated candidates (one when all comparisons are decided)."""
+    best: list = []
+    for c in cands:
+        if c[0] == "inf":
+            if not best or best[0][0] != "inf":
+                best = [c]
+            continue
+        if best and best[0][0] == "inf":
+            continue
+        keep = []
+        dominated = False
+        for b in best:
+            s = engine.cmp(c[2], b[2])
+            if s is None:
+                keep.append(b)
+            elif s <= 0:
+                dominated = True
+                keep.append(b)
+            # s > 0: c beats b, drop b
+        if not dominated:
+            keep.append(c)
+        best = keep
+    return best
+
+
+def value_of(engine, cand) -> sympy.Expr:
+    if cand[0] == "inf":
+        return sympy.oo
+    R = engine.to_sympy(cand[2])
+    val = sympy.log(R)
+    return val
+
+
+def _ratios(engine, i: int, j: int) -> tuple:
+    out = []
+    for a, b in zip(engine.probs[i], engine.probs[j], strict=True):
+        za, zb = engine.is_zero(a), engine.is_zero(b)
+        if za and zb:
+            out.append(sympy.nan)
+        elif zb:
+            out.append(sympy.oo)
+        elif za:
+            out.append(sympy.Integer(0))
+        else:
+            out.append(engine.to_sympy(engine.ratio(a, b)))
+    return tuple(out)
+
+
+def _loss_from_engine(engine, i: int, j: int, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:
+    cands = pair_candidates(engine, i, j)
+    best = max_candidates(engine, cands)
+    ratios = _ratios(engine, i, j)
+    if not best:
+        return PrivacyLoss(sympy.Integer(0), None, ratios, plain(q), plain(q2), 0, (),
+                           engine.kind)
+    if len(best) == 1:
+        c = best[0]
+        value = value_of(engine, c)
+        direction = c[3] if value != 0 else 0
+        return PrivacyLoss(value, c[1], ratios, plain(q), plain(q2), direction, (c[1],),
+                           engine.kind)
+    value = sympy.Max(*[value_of(engine, c) for c in best])
+    return PrivacyLoss(value, None, ratios, plain(q), plain(q2), 0,
+                       tuple(sorted({c[1] for c in best})), engine.kind)
+
+
+def privacy_loss(
+    mechanism: object,
+    scores: object,
+    neighbour: object,
+    *,
+    allow_non_neighbour: bool = False,
+) -> PrivacyLoss:
+    """Exact privacy loss ``max_r |ln(Pr[M(q) = r] / Pr[M(q') = r])|`` of one pair.
+
+    Parameters
+    ----------
+    mechanism : object
+        Any object with ``distribution(scores)`` whose result has exact ``probabilities``
+        (exactdp mechanisms, :func:`~exactdp.mechanisms.custom.mechanism_from_function`),
+        or, when it has none, certified ``evalf_balls(dps)`` (RNM with Gaussian noise: the
+        ball engine, see the module docstring). ``sensitivity`` (default 1) and
+        ``monotone`` (default False) are read if present.
+    scores, neighbour : sequence of numbers, shape (n,)
+        The score vectors ``q`` and ``q'``.
+    allow_non_neighbour : bool
+        Compare vectors that are not neighbours (research use).
+
+    Returns
+    -------
+    PrivacyLoss
+        Exact; with the ball engine ``value`` is a sympy Float at the working precision
+        ``dps`` (30, raised to 60 and 120 until ``interval`` is narrower than
+        ``10^(-2 dps/3)`` relatively) and ``interval`` encloses the loss.
+
+    Raises
+    ------
+    ValueError
+        Different lengths; ``||q - q'||_inf`` above the sensitivity; a neighbour that moves
+        scores in both directions for a mechanism declared ``monotone=True`` (such a pair
+        cannot come from a monotone score function); probabilities that are not exact (and
+        no balls), do not sum to 1 or are negative; :class:`BallUndecided` when a
+        probability ball still contains 0 at the highest precision.
+
+    References
+    ----------
+    Dwork & Roth (2014), Def. 2.4 and section 3.5 (privacy loss).
+    """
+    q = score_vector(scores, "scores")
+    q2 = score_vector(neighbour, "neighbour")
+    check_pair(mechanism, q, q2, "privacy_loss", allow_non_neighbour)
+    engine = make_engine(mechanism, [q, q2], "privacy_loss")
+    if isinstance(engine, BallEngine):
+        return _ball_privacy_loss(engine, q, q2)
+    return _loss_from_engine(engine, 0, 1, q, q2)
+
+
+def _ball_privacy_loss(engine: BallEngine, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:
+    """Loss of one pair with the ball engine: retry until the enclosure is narrow."""
+    found = None
+    for dps in engine.levels:
+        with arb_prec(dps):
+            res = ball_pair_loss(engine, 0, 1, dps)
+            if res is None:
+                continue
+            found = (dps, res)
+            if res[0].narrow(dps):
+                break
+    if found is None:
+        raise raise_undecided("privacy_loss", engine, "the loss is")
+    dps, (total, per, logs) = found
+    with arb_prec(dps):
+        ratios = ball_ratios(engine, 0, 1, dps)
+        if not per:
+            return PrivacyLoss(sympy.Integer(0), None, ratios, plain(q), plain(q2), 0, (),
+                               "ball", total.sympy(), dps)
+        out, cands = ball_output(per, total)
+        L = logs[out]
+        if isinstance(L, sympy.Basic):
+            direction = 1 if L is sympy.oo else -1
+        else:
+            direction = 1 if L > 0 else -1 if L < 0 else 0
+        return PrivacyLoss(total.value(dps), out, ratios, plain(q), plain(q2), direction,
+                           cands, "ball", total.sympy(), dps)

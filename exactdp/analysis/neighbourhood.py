@@ -1,0 +1,141 @@
+"""Neighbouring score vectors: ``||q - q'||_inf <= Delta`` (all moves in one direction when the
+score function is monotonic), and the validation of a given pair.
+
+References
+----------
+C. Dwork and A. Roth, The Algorithmic Foundations of Differential Privacy (2014), Def. 2.4.
+R. McKenna and D. Sheldon, "Permute-and-Flip", NeurIPS 2020, section 2.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from ..scores import ScoreVector
+from .common import (
+    exact_sign,
+    mechanism_monotone,
+    mechanism_name,
+    mechanism_sensitivity,
+    score_vector,
+)
+
+__all__ = [
+    "neighbours",
+    "EXHAUSTIVE_MAX_N",
+]
+
+#: Largest range size for which ``search="auto"`` enumerates all 3**n - 1 vertices.
+EXHAUSTIVE_MAX_N = 6
+
+
+# =============================================================================== neighbours
+def check_pair(
+    mech: object,
+    q: ScoreVector,
+    q2: ScoreVector,
+    func: str,
+    allow_non_neighbour: bool,
+) -> None:
+    if q.n != q2.n:
+        raise ValueError(
+            f"{func}: neighbour has {q2.n} scores but scores has {q.n}; neighbouring score "
+            "vectors cover the same range"
+        )
+    if allow_non_neighbour:
+        return
+    delta = mechanism_sensitivity(mech)
+    diffs = [b - a for a, b in zip(q.exact, q2.exact, strict=True)]
+    for i, d in enumerate(diffs):
+        if exact_sign(abs(d) - delta) == 1:
+            raise ValueError(
+                f"{func}: neighbour[{i}] - scores[{i}] = {d} exceeds the sensitivity {delta} "
+                "(||q - q'||_inf must be <= sensitivity); pass allow_non_neighbour=True to "
+                "compare arbitrary vectors"
+            )
+    if mechanism_monotone(mech):
+        up = any(exact_sign(d) == 1 for d in diffs)
+        down = any(exact_sign(d) == -1 for d in diffs)
+        if up and down:
+            raise ValueError(
+                f"{func}: {mechanism_name(mech)} is declared for monotone score functions, whose "
+                "neighbours move all scores in the same direction, but this neighbour moves "
+                "some up and some down; pass allow_non_neighbour=True to compare anyway"
+            )
+
+
+def _moves(n: int, monotone: bool, search: str) -> tuple[list[tuple[int, ...]], str]:
+    if search not in ("auto", "exhaustive", "reduced"):
+        raise ValueError(f"search must be 'auto', 'exhaustive' or 'reduced', got {search!r}")
+    exhaustive = search == "exhaustive" or (search == "auto" and n <= EXHAUSTIVE_MAX_N)
+    if exhaustive:
+        steps = (0, 1) if monotone else (-1, 0, 1)
+        moves = [s for s in itertools.product(steps, repeat=n) if any(s)]
+        if monotone:
+            moves += [tuple(-v for v in s) for s in moves]
+            return moves, "exhaustive monotone vertices {0,1}^n and {0,-1}^n"
+        return moves, "exhaustive vertices {-1,0,1}^n"
+    moves = []
+    for r in range(n):
+        e = tuple(1 if i == r else 0 for i in range(n))
+        if monotone:
+            rest = tuple(1 - v for v in e)
+            for s in (e, rest):
+                moves += [s, tuple(-v for v in s)]
+        else:
+            up = tuple(2 * v - 1 for v in e)
+            moves += [up, tuple(-v for v in up)]
+    ones = tuple([1] * n)
+    moves += [ones, tuple(-v for v in ones)]
+    if monotone:
+        return moves, "reduced (regular mechanism, monotone moves: +-e_r, +-(1 - e_r))"
+    return moves, "reduced (regular mechanism: raise r and lower the rest, and the reverse)"
+
+
+def neighbours(
+    mechanism: object, scores: object, search: str = "auto"
+) -> tuple[list[ScoreVector], str]:
+    """The neighbouring score vectors that the analyzer searches, and why.
+
+    Parameters
+    ----------
+    mechanism : object
+        Supplies ``sensitivity`` (default 1) and ``monotone`` (default False).
+    scores : sequence of numbers, shape (n,)
+    search : {"auto", "exhaustive", "reduced"}
+        ``"exhaustive"``: the vertices ``q + Delta*s`` of the neighbour box,
+        ``s in {-1, 0, 1}^n`` without 0 (monotone: ``s in {0,1}^n or {0,-1}^n``).
+        ``"reduced"``: for regular mechanisms (symmetric, shift-invariant, monotone in the
+        sense of MATH.md section 3) ``Pr[M(q') = r]`` is largest when ``q'`` raises r and
+        lowers the others and smallest in the reverse move, so ``q + Delta*(2e_r - 1)`` and
+        ``q - Delta*(2e_r - 1)`` for every r suffice; for monotone score functions the
+        extreme monotone moves are ``+-Delta e_r`` and ``+-Delta (1 - e_r)``. The all-up and
+        all-down shifts are added too. ``"auto"``: exhaustive for ``n <= 6``.
+
+    Returns
+    -------
+    (list of ScoreVector, str)
+        The neighbours and a description of the search.
+
+    References
+    ----------
+    McKenna & Sheldon (2020), section 2 and Lemma 1 (worst case of regular mechanisms).
+    """
+    sv = score_vector(scores, "scores")
+    delta = mechanism_sensitivity(mechanism)
+    moves, how = _moves(sv.n, mechanism_monotone(mechanism), search)
+    if sv.kind == "int" and delta.is_Integer:
+        d = int(delta)
+        out = [
+            ScoreVector.from_input([a + d * s for a, s in zip(sv.raw, m, strict=True)],
+                                   "neighbour")
+            for m in moves
+        ]
+    else:
+        out = [
+            ScoreVector.from_input(
+                [a + delta * s for a, s in zip(sv.exact, m, strict=True)], "neighbour"
+            )
+            for m in moves
+        ]
+    return out, how

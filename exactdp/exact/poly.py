@@ -1,0 +1,267 @@
+"""Exact polynomials in the generator ``y``: flint/sympy conversions, signs at a ball, x-forms.
+
+With rational scores every output probability of PF, EM and RNM with exponential or Gumbel
+noise is a rational function of ``x = exp(-epsilon/(c*Delta*L))`` (MATH.md section 2). This
+module holds the conversions between sympy and python-flint ``fmpq_poly``, the sign of a
+polynomial at a number given by a ball function (:func:`sign_at`), the rigorous ball of a
+closed-form sympy number (:func:`to_arb`), and :func:`xform_from_probabilities`, which rewrites
+exact probabilities that are rational in ``exp(epsilon * alpha)`` (alpha rational) as rational
+functions of one ``y``. Signs on the whole of ``(0, 1)`` are in :mod:`exactdp.exact.unit_interval`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import flint
+import sympy
+
+from ..numbers import safe_sympify
+
+__all__ = [
+    "as_fmpq_poly",
+    "fmpq_poly_to_sympy",
+    "sign_at",
+    "to_arb",
+    "xform_from_probabilities",
+]
+
+Y = sympy.Symbol("y", positive=True)
+
+
+# ---------------------------------------------------------------------------- conversions
+def as_fmpq_poly(expr: sympy.Expr | sympy.Poly, x: sympy.Symbol) -> flint.fmpq_poly:
+    """A sympy polynomial in ``x`` with rational coefficients as a flint ``fmpq_poly``.
+
+    Raises
+    ------
+    ValueError
+        If ``expr`` is not a polynomial in ``x`` with rational coefficients.
+    """
+    try:
+        poly = expr if isinstance(expr, sympy.Poly) else sympy.Poly(expr, x, domain="QQ")
+    except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed) as exc:
+        raise ValueError(
+            f"as_fmpq_poly: {expr} is not a polynomial in {x} with rational coefficients"
+        ) from exc
+    coeffs = poly.all_coeffs()[::-1]
+    return flint.fmpq_poly([flint.fmpq(int(c.p), int(c.q)) for c in map(sympy.Rational, coeffs)])
+
+
+def fmpq_poly_to_sympy(poly: flint.fmpq_poly, x: sympy.Symbol = Y) -> sympy.Poly:
+    """A flint ``fmpq_poly`` as a sympy ``Poly`` in ``x`` over QQ."""
+    coeffs = [sympy.Rational(int(c.p), int(c.q)) for c in poly.coeffs()]
+    if not coeffs:
+        coeffs = [sympy.Integer(0)]
+    return sympy.Poly(coeffs[::-1], x, domain="QQ")
+
+
+def sgn(v) -> int:
+    return int(bool(v > 0)) - int(bool(v < 0))
+
+
+# ---------------------------------------------------------------------------- ball arithmetic
+def to_arb(expr: sympy.Expr, prec: int = 128) -> flint.arb:
+    """Rigorous ball enclosure of a closed-form real sympy number.
+
+    Supports integers, rationals, ``E``, ``pi``, sums, products, powers (integer and
+    rational exponents, positive bases), ``exp``, ``log``, ``erf``, ``erfc`` and ``Abs``.
+
+    Parameters
+    ----------
+    expr : sympy.Expr
+        A real number without free symbols.
+    prec : int
+        Working precision in bits.
+
+    Raises
+    ------
+    ValueError
+        For free symbols, floats or unsupported functions.
+    """
+    old = flint.ctx.prec
+    flint.ctx.prec = prec
+    try:
+        return _arb(safe_sympify(expr))
+    finally:
+        flint.ctx.prec = old
+
+
+def _arb(e: sympy.Expr) -> flint.arb:
+    if e.is_Integer:
+        return flint.arb(int(e))
+    if e.is_Rational:
+        return flint.arb(flint.fmpq(int(e.p), int(e.q)))
+    if e is sympy.E:
+        return flint.arb(1).exp()
+    if e is sympy.pi:
+        return flint.arb.pi()
+    if e.is_Add:
+        out = flint.arb(0)
+        for a in e.args:
+            out += _arb(a)
+        return out
+    if e.is_Mul:
+        out = flint.arb(1)
+        for a in e.args:
+            out *= _arb(a)
+        return out
+    if e.is_Pow:
+        base, expo = e.args
+        if expo.is_Integer:
+            b = _arb(base)
+            k = int(expo)
+            return b**k if k >= 0 else 1 / b ** (-k)
+        if base is sympy.E:
+            return _arb(expo).exp()
+        return (_arb(expo) * _arb(base).log()).exp()
+    if isinstance(e, sympy.exp):
+        return _arb(e.args[0]).exp()
+    if isinstance(e, sympy.log):
+        return _arb(e.args[0]).log()
+    if isinstance(e, sympy.erf):
+        return _arb(e.args[0]).erf()
+    if isinstance(e, sympy.erfc):
+        return _arb(e.args[0]).erfc()
+    if isinstance(e, sympy.Abs):
+        return abs(_arb(e.args[0]))
+    if e.free_symbols:
+        raise ValueError(f"to_arb: {e} has free symbols {sorted(map(str, e.free_symbols))}")
+    if e.is_Float:
+        raise ValueError(f"to_arb: refusing the float {e} in an exact computation")
+    raise ValueError(f"to_arb: unsupported expression {e} ({type(e).__name__})")
+
+
+def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: int = 1 << 15,
+            exact_point: sympy.Expr | None = None) -> int:
+    """Sign of ``poly(point)`` for a real number given by ball enclosures.
+
+    Parameters
+    ----------
+    poly : flint.fmpq_poly
+        The polynomial.
+    point : callable
+        ``point(prec)`` returns an ``arb`` ball containing the number at ``prec`` bits.
+    max_prec : int
+        Give up (see Raises) beyond this precision.
+    exact_point : sympy.Expr, optional
+        The number itself; used for an exact zero test when the ball keeps containing 0
+        (needed only when the number may be algebraic).
+
+    Returns
+    -------
+    int
+        -1, 0 or +1. The zero polynomial gives 0; a non-zero polynomial at a transcendental
+        number (``exp(r)`` with algebraic ``r != 0``, Lindemann-Weierstrass) is never 0, so
+        raising the precision always terminates.
+
+    Raises
+    ------
+    ArithmeticError
+        If the sign is not decided by ``max_prec`` bits and no exact test applies.
+    """
+    if poly == 0:
+        return 0
+    prec = 96
+    while prec <= max_prec:
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:
+            x = point(prec)
+            val = flint.arb_poly(list(poly.coeffs()))(x)
+        finally:
+            flint.ctx.prec = old
+        if val > 0:
+            return 1
+        if val < 0:
+            return -1
+        if exact_point is not None and prec >= 384:
+            value = fmpq_poly_to_sympy(poly, Y).as_expr().subs(Y, exact_point)
+            if sympy.simplify(value) == 0:
+                return 0
+        prec *= 2
+    raise ArithmeticError(f"sign_at: sign of {poly} not decided at {max_prec} bits")
+
+
+# ---------------------------------------------------------------------------- x-form
+def xform_from_probabilities(
+    probabilities: Sequence[sympy.Expr], epsilon: sympy.Expr
+) -> tuple[sympy.Symbol, tuple[sympy.Expr, ...], sympy.Rational]:
+    """Rewrite exact probabilities as rational functions of ``y = exp(-epsilon/N)``.
+
+    Every ``exp(a)`` in the probabilities must have ``a/epsilon`` rational; ``N`` is the
+    least common denominator of these ratios, so ``exp(a) = y**(-N*a/epsilon)``. After the
+    substitution no ``epsilon`` (symbolic) or transcendental number (numeric) may remain.
+
+    Parameters
+    ----------
+    probabilities : sequence of sympy.Expr, shape (n,)
+    epsilon : sympy.Expr
+        The mechanism's epsilon (a positive number or Symbol).
+
+    Returns
+    -------
+    (y, forms, kappa)
+        ``y`` the positive Symbol ``y``, ``forms[r]`` rational functions of ``y`` with
+        rational coefficients, ``kappa = 1/N`` so that ``y = exp(-epsilon*kappa)``.
+
+    Raises
+    ------
+    ValueError
+        If the probabilities are not of this form (RNM-Laplace contains ``epsilon*exp(..)``).
+    """
+    probs = [safe_sympify(p) for p in probabilities]
+    atoms = set()
+    for p in probs:
+        atoms |= p.atoms(sympy.exp)
+    ratios = {}
+    if any(p.has(sympy.E) for p in probs):
+        alpha = sympy.simplify(1 / epsilon)
+        if not alpha.is_Rational:
+            raise ValueError("xform_from_probabilities: E = exp(1) is not exp(epsilon*rational)")
+        ratios[sympy.E] = alpha
+    for a in atoms:
+        alpha = sympy.nsimplify(sympy.simplify(a.args[0] / epsilon), rational=False)
+        if not alpha.is_Rational:
+            raise ValueError(
+                f"xform_from_probabilities: exp({a.args[0]}) is not exp(epsilon * rational)"
+            )
+        ratios[a] = alpha
+    N = 1
+    for alpha in ratios.values():
+        N = math.lcm(N, int(alpha.q))
+    subs = {a: Y ** int(-N * alpha) for a, alpha in ratios.items()}
+    forms = [_rational_in_y(p, p.xreplace(subs), N) for p in probs]
+    return Y, tuple(forms), sympy.Rational(1, N)
+
+
+def _rational_in_y(original: sympy.Expr, f: sympy.Expr, N: int) -> sympy.Expr:
+    """``f`` checked to be a rational function of ``Y`` with rational coefficients."""
+    try:  # fast path: a polynomial (RNM-Laplace at a numeric epsilon, PF)
+        sympy.Poly(f, Y, domain="QQ")
+        return f
+    except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
+        pass
+    num, den = sympy.fraction(f)
+    try:  # a quotient of polynomials (EM)
+        sympy.Poly(num, Y, domain="QQ")
+        sympy.Poly(den, Y, domain="QQ")
+        return f
+    except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
+        pass
+    f = sympy.cancel(sympy.together(f))
+    num, den = sympy.fraction(f)
+    bad = (num.free_symbols | den.free_symbols) - {Y}
+    if bad or not num.is_polynomial(Y) or not den.is_polynomial(Y):
+        raise ValueError(
+            f"xform_from_probabilities: {original} is not rational in exp(epsilon/{N})"
+        )
+    for part in (num, den):
+        try:
+            sympy.Poly(part, Y, domain="QQ")
+        except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed) as exc:
+            raise ValueError(
+                f"xform_from_probabilities: {original} has non-rational coefficients in y"
+            ) from exc
+    return f

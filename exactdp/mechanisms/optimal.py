@@ -1,0 +1,378 @@
+r"""The section-5 equations solved exactly, and PF's polynomials by its own integral.
+
+For integer gaps ``G_r = (q* - q_r) L >= 0`` every probability of a regular mechanism that
+meets the greedy section-5 equations (MATH.md section 4) is a polynomial in
+``x = exp(-epsilon/(c * sensitivity * L))`` with rational coefficients:
+
+- ``P_r(q) = x^{G_r} P_r(q^{(r)})`` for a non-maximizer r, where ``q^{(r)}`` raises entry r
+  to the maximum (its gap becomes 0);
+- ``P_r(q) = (1 - sum_{s : G_s > 0} P_s(q)) / n*`` for the ``n*`` maximizers.
+
+``section5_exact`` runs that recursion (memoised on the sorted multiset of gaps; a symmetric
+mechanism gives equal gaps equal probabilities). ``pf_polynomials`` gives permute-and-flip's
+polynomials by its own coins (Poisson-binomial route). The two are independent routes; the
+tests prove them identical. ``optimal_mechanism`` wraps both in an output distribution.
+
+References
+----------
+R. McKenna and D. Sheldon, "Permute-and-Flip: A new mechanism for differentially private
+selection", NeurIPS 2020, section 5 (optimality) and Prop. 1 (the probabilities).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cached_property, lru_cache
+
+import flint
+import mpmath
+import numpy as np
+import sympy
+
+from ..distribution import OutputDistribution
+from ..numeric.pf_engine import pf_arb, pf_float, pf_mp
+from ..scores import ScoreVector, as_scores
+from ..xform import DENSE_DEGREE_LIMIT, coin, generators_for
+from ._sampling import shuffle_and_flip
+from .base import Mechanism, RationalForm, X
+from .permute_flip import pf_ring_probabilities
+
+__all__ = [
+    "OptimalDistribution",
+    "OptimalRegularMechanism",
+    "optimal_mechanism",
+    "pf_polynomials",
+    "section5_exact",
+]
+
+_X = sympy.Symbol("x")
+
+
+def _int_gaps(G: Sequence[int], func: str) -> tuple[int, ...]:
+    """Validate integer gaps: non-empty, ints (not bool), >= 0, at least one 0."""
+    if isinstance(G, (str, bytes)):
+        raise ValueError(f"{func}: G must be a sequence of non-negative integers, got {G!r}")
+    try:
+        items = list(G)
+    except TypeError:
+        raise ValueError(
+            f"{func}: G must be a sequence of non-negative integers, got {G!r}"
+        ) from None
+    if not items:
+        raise ValueError(f"{func}: G must be non-empty")
+    out = []
+    for i, g in enumerate(items):
+        if isinstance(g, bool) or not isinstance(g, (int, np.integer)) or g < 0:
+            raise ValueError(f"{func}: G[{i}] must be a non-negative integer, got {g!r}")
+        out.append(int(g))
+    if 0 not in out:
+        raise ValueError(f"{func}: G must contain a 0 (the maximizers), got {tuple(out)}")
+    return tuple(out)
+
+
+def _monomial(g: int) -> flint.fmpq_poly:
+    return flint.fmpq_poly([0] * g + [1])
+
+
+def _to_sympy(poly: flint.fmpq_poly, x: sympy.Symbol) -> sympy.Poly:
+    coeffs = [sympy.Rational(int(c.p), int(c.q)) for c in poly.coeffs()]
+    if not coeffs:
+        coeffs = [sympy.Integer(0)]
+    return sympy.Poly.from_list(coeffs[::-1], x, domain=sympy.QQ)
+
+
+@lru_cache(maxsize=4096)
+def _section5_state(state: tuple[int, ...]) -> dict[int, flint.fmpq_poly]:
+    """Probability of one output with each gap value, for a sorted multiset of gaps."""
+    counts = Counter(state)
+    nstar = counts[0]
+    sol: dict[int, flint.fmpq_poly] = {}
+    rest = flint.fmpq_poly([1])
+    for g, m in counts.items():
+        if g == 0:
+            continue
+        raised = list(state)
+        raised[raised.index(g)] = 0  # raise one output with gap g to the maximum
+        sol[g] = _monomial(g) * _section5_state(tuple(sorted(raised)))[0]
+        rest -= m * sol[g]
+    sol[0] = rest / nstar
+    return sol
+
+
+def section5_exact(G: Sequence[int], x: sympy.Symbol | None = None) -> tuple[sympy.Poly, ...]:
+    """The greedy solution of the section-5 equations as exact polynomials in ``x``.
+
+    Parameters
+    ----------
+    G : sequence of int, length n
+        Integer gaps ``G_r = (q* - q_r) L >= 0`` with at least one 0.
+    x : sympy.Symbol, optional
+        Generator of the polynomials (default ``Symbol("x")``); it stands for
+        ``exp(-epsilon/(c * sensitivity * L))``.
+
+    Returns
+    -------
+    tuple of sympy.Poly, length n
+        ``P_r`` in input order, rational coefficients, computed by the recursion
+        ``P_r(G) = x^{G_r} P_r(G with G_r := 0)`` (non-maximizers) and the equal split
+        ``(1 - sum of the others)/n*`` on the maximizers, memoised on the sorted multiset
+        of gaps (``prod_g (m_g + 1)`` states for multiplicities ``m_g``). PF's formula is
+        not used.
+
+    Raises
+    ------
+    ValueError
+        If ``G`` is empty, has a negative or non-integer entry, or no 0.
+
+    References
+    ----------
+    McKenna & Sheldon (2020), section 5; MATH.md section 4.
+
+    Examples
+    --------
+    >>> [str(p.as_expr()) for p in section5_exact([0, 1, 2])]
+    ['x**3/3 - x**2/2 - x/2 + 1', '-x**3/6 + x/2', '-x**3/6 + x**2/2']
+    """
+    gaps = _int_gaps(G, "section5_exact")
+    x = _X if x is None else x
+    sol = _section5_state(tuple(sorted(gaps)))
+    cache = {g: _to_sympy(sol[g], x) for g in set(gaps)}
+    return tuple(cache[g] for g in gaps)
+
+
+def pf_polynomials(G: Sequence[int], x: sympy.Symbol | None = None) -> tuple[sympy.Poly, ...]:
+    """Permute-and-flip probabilities for integer gaps, exactly, as ``sympy.Poly`` in x.
+
+    Parameters
+    ----------
+    G : sequence of int, length n
+        Integer gaps ``G_r = (q* - q_r) L >= 0`` with at least one 0.
+    x : sympy.Symbol, optional
+        Generator (default ``Symbol("x")``), standing for ``exp(-epsilon/(c Delta L))``.
+
+    Returns
+    -------
+    tuple of sympy.Poly, length n
+        PF's probabilities in input order, computed by permute-and-flip's own coins (the
+        Poisson-binomial route of :mod:`exactdp.mechanisms.permute_flip`): the same
+        polynomials as ``PermuteAndFlip(...).distribution(q).rational_form()``.
+
+    Raises
+    ------
+    ValueError
+        If ``G`` is empty, has a negative or non-integer entry, or no 0.
+
+    References
+    ----------
+    McKenna & Sheldon (2020), Prop. 1; MATH.md section 2 (integer scores).
+
+    Examples
+    --------
+    >>> [str(p.as_expr()) for p in pf_polynomials([0, 1, 2])]
+    ['x**3/3 - x**2/2 - x/2 + 1', '-x**3/6 + x/2', '-x**3/6 + x**2/2']
+    """
+    gaps = _int_gaps(G, "pf_polynomials")
+    x = _X if x is None else x
+    polys = pf_ring_probabilities(generators_for(gaps, None, sympy.Integer(1)))
+    return tuple(_to_sympy(flint.fmpq_poly(p), x) for p in polys)
+
+
+def _section5_generic(state: tuple[int, ...], coins: dict, memo: dict) -> dict:
+    """The section-5 recursion with arbitrary exact coins (irrational scores).
+
+    ``state`` is the sorted multiset of distinct-gap labels (label 0 = the maximum, coin 1);
+    ``coins[label]`` is the sympy coin ``exp(-rate * gap)``.
+    """
+    if state in memo:
+        return memo[state]
+    counts = Counter(state)
+    sol: dict = {}
+    rest = sympy.Integer(1)
+    for g, m in counts.items():
+        if g == 0:
+            continue
+        raised = list(state)
+        raised[raised.index(g)] = 0
+        sol[g] = sympy.expand(coins[g] * _section5_generic(tuple(sorted(raised)), coins, memo)[0])
+        rest -= m * sol[g]
+    sol[0] = sympy.expand(rest / counts[0])
+    memo[state] = sol
+    return sol
+
+
+@dataclass(frozen=True)
+class OptimalRegularMechanism(Mechanism):
+    """The optimal regular mechanism: the greedy solution of the section-5 equations.
+
+    Exact probabilities come from the recursion of :func:`section5_exact` (tight privacy
+    constraints for the non-maximizers, equal split on the maximizers), never from PF's
+    formula. The numeric views use the one permute-and-flip engine
+    (:mod:`exactdp.numeric.pf_engine`), which is legitimate because the two are identical:
+    ``proofs/prove_thm_5_1_pf_optimal.py`` proves the identity of the polynomials.
+
+    References
+    ----------
+    McKenna & Sheldon (2020), section 5; the notes, section 5.2; MATH.md section 4.
+    """
+
+    name: str = field(default="OPT", init=False, repr=False)
+
+    def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+        if sv.is_rational:
+            rf = self._rational_form(sv)
+            return rf.substituted()
+        labels: list[int] = []
+        distinct: list = []
+        for g in sv.gaps_exact:
+            for j, h in enumerate(distinct):
+                if sympy.simplify(g - h) == 0:
+                    labels.append(j)
+                    break
+            else:
+                labels.append(len(distinct))
+                distinct.append(g)
+        zero = next(j for j, h in enumerate(distinct) if h == 0)
+        relabel = {zero: 0}
+        for j in range(len(distinct)):
+            relabel.setdefault(j, len(relabel))
+        coins = {relabel[j]: coin(h, self.rate) for j, h in enumerate(distinct)}
+        lab = [relabel[j] for j in labels]
+        sol = _section5_generic(tuple(sorted(lab)), coins, {})
+        return tuple(sol[j] for j in lab)
+
+    def _rational_form(self, sv: ScoreVector) -> RationalForm:
+        L, G = sv.integer_gaps()
+        if max(G) <= DENSE_DEGREE_LIMIT:
+            forms = tuple(p.as_expr() for p in section5_exact(G, X))
+        else:  # huge gaps: one symbolic coin per distinct gap
+            distinct = sorted(set(G))
+            label = {g: j for j, g in enumerate(distinct)}
+            sol = _section5_generic(tuple(sorted(label[g] for g in G)),
+                                    {label[g]: X**g for g in distinct}, {})
+            forms = tuple(sol[label[g]] for g in G)
+        return RationalForm(X, forms, self.x_value(L), L, G)
+
+    def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
+        return pf_mp(self.scaled_gaps_mp(sv, dps), dps)
+
+    def _float(self, sv: ScoreVector):
+        return pf_float(self.scaled_gaps_float(sv))
+
+    def _sample(self, sv: ScoreVector, size: int, rng):
+        return shuffle_and_flip(np.exp(-self.scaled_gaps_float(sv)), size, rng)
+
+    def certified(self, sv: ScoreVector, prec: int) -> list[flint.arb]:
+        """Certified balls of the probabilities (python-flint arb), relative accuracy 2^-prec."""
+        rate = self.rate
+        if sv.is_rational and rate.is_Rational:
+            d = [Fraction(int(r.p), int(r.q)) for r in (rate * g for g in sv.gaps_exact)]
+        else:
+            d = [_arb_of(rate * g, prec) for g in sv.gaps_exact]
+        return pf_arb(d, prec)
+
+
+def _arb_of(expr: sympy.Expr, prec: int) -> flint.arb:
+    """An arb ball around a real sympy number (sympy evaluates to prec + 40 bits)."""
+    if expr == 0:
+        return flint.arb(0)
+    digits = int(prec * 0.30103) + 20
+    mid = sympy.N(expr, digits)
+    rad = abs(mid) * sympy.Float(10) ** (-(digits - 5))
+    old = flint.ctx.prec
+    try:
+        flint.ctx.prec = prec + 80
+        return flint.arb(str(mid), str(sympy.N(rad, 5)))
+    finally:
+        flint.ctx.prec = old
+
+
+METHODS = ("exact", "float", "mpmath", "certified")
+
+
+@dataclass(frozen=True, eq=False)
+class OptimalDistribution(OutputDistribution):
+    """An :class:`OutputDistribution` of the optimal regular mechanism, with ``method``.
+
+    ``values`` is the result of the chosen method: exact sympy expressions, a float64
+    array, mpmath numbers (``dps`` digits) or arb balls (``radii`` their certified radii).
+    """
+
+    method: str = "exact"
+    dps: int = 30
+
+    @cached_property
+    def values(self):
+        """The probabilities by the chosen method."""
+        if self.method == "exact":
+            return self.probabilities
+        if self.method == "float":
+            return self.to_numpy()
+        if self.method == "mpmath":
+            return self.evalf(self.dps)
+        return tuple(self.mechanism.certified(self.scores, int(self.dps * 3.33) + 4))
+
+    @property
+    def radii(self) -> tuple[float, ...]:
+        """Certified radii of the balls (method "certified" only)."""
+        if self.method != "certified":
+            raise ValueError("radii: only method='certified' has certified balls")
+        return tuple(float(b.rad()) for b in self.values)
+
+
+def optimal_mechanism(
+    scores: object,
+    epsilon: object,
+    sensitivity: object = 1,
+    monotone: bool = False,
+    method: str = "exact",
+    dps: int = 30,
+) -> OptimalDistribution:
+    """Solve the section-5 equations: the optimal regular epsilon-DP selection distribution.
+
+    Tight privacy constraints ``P_r(q) = exp(-eps (q* - q_r)/(c Delta)) P_r(q^(r))`` for the
+    non-maximizers (``q^(r)``: entry r raised to the maximum) and the equal split
+    ``(1 - sum of the others)/n*`` on the maximizers (MATH.md section 4).
+
+    Parameters
+    ----------
+    scores : sequence of numbers, shape (n,)
+    epsilon : number or positive Symbol
+    sensitivity : number, default 1
+    monotone : bool, default False
+        ``c = 1`` instead of 2.
+    method : {"exact", "float", "mpmath", "certified"}
+        ``exact``: sympy expressions by the recursion (for rational scores, polynomials in
+        ``x = exp(-eps/(c Delta L))`` identical to PF's ``rational_form()``); ``float``:
+        float64, O(n), the permute-and-flip engine; ``mpmath``: ``dps`` digits; ``certified``:
+        arb balls of relative radius about ``10^-dps``.
+    dps : int
+        Digits for ``mpmath`` and ``certified``.
+
+    Returns
+    -------
+    OptimalDistribution
+        With ``.values`` (by the method) and every view of an output distribution.
+
+    Raises
+    ------
+    ValueError
+        Bad scores, epsilon, sensitivity, unknown method; symbolic epsilon with a numeric
+        method.
+
+    References
+    ----------
+    McKenna & Sheldon (2020), section 5; the notes, section 5.2.
+    """
+    if method not in METHODS:
+        raise ValueError(f"optimal_mechanism: method must be one of {METHODS}, got {method!r}")
+    if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:
+        raise ValueError(f"optimal_mechanism: dps must be a positive integer, got {dps!r}")
+    mech = OptimalRegularMechanism(epsilon, sensitivity, monotone)
+    if method != "exact":
+        mech._float_rate()  # numeric methods need a numeric epsilon
+    dist = OptimalDistribution(mech, as_scores(scores), method, dps)
+    dist.values  # noqa: B018  (compute now, so errors surface here)
+    return dist

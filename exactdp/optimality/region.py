@@ -1,0 +1,395 @@
+"""PF's optimality region: every epsilon at which permute-and-flip solves the lattice LP.
+
+PF's dual multipliers are polynomials in ``x``; PF is optimal exactly where they are
+nonnegative, a finite union of intervals whose endpoints are algebraic numbers decided exactly
+(:func:`pf_optimality_region`).
+
+References
+----------
+R. McKenna and D. Sheldon, "Permute-and-Flip", NeurIPS 2020, section 5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import flint
+import sympy
+
+from ..numbers import safe_sympify
+from .lattice import (
+    build_lattice,
+    check_size_args,
+    guard_size,
+    lattice_pf_polys,
+    lp_parameter,
+    pf_dual_polys,
+)
+
+__all__ = [
+    "PFOptimalityRegion",
+    "RegionBoundary",
+    "pf_optimality_region",
+]
+
+
+# ---------------------------------------------------------------------------------------
+# public: pf_optimality_region
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RegionBoundary:
+    """One endpoint of PF's optimality region.
+
+    Attributes
+    ----------
+    polynomial : sympy.Poly
+        Irreducible integer polynomial in ``y`` (``y = exp(-epsilon)``) with the endpoint
+        as a root.
+    y : sympy.Expr
+        The endpoint in ``y``, exactly (``sympy.CRootOf``, or radicals for degree <= 2).
+    epsilon : sympy.Expr
+        ``-log(y)``, exactly.
+    y_interval : tuple[sympy.Rational, sympy.Rational]
+        Certified rational isolating interval of ``y`` (width below 1e-30).
+    epsilon_interval : tuple[sympy.Expr, sympy.Expr]
+        Certified ``(-log(y_hi), -log(y_lo))``.
+    epsilon_float : float
+        Nearest double of the boundary epsilon.
+    """
+
+    polynomial: sympy.Poly
+    y: sympy.Expr
+    epsilon: sympy.Expr
+    y_interval: tuple
+    epsilon_interval: tuple
+    epsilon_float: float
+
+
+@dataclass(frozen=True)
+class PFOptimalityRegion:
+    """The set of epsilon at which PF attains the lattice-LP optimum, computed exactly.
+
+    Attributes
+    ----------
+    n, k : int
+        Lattice parameters.
+    y_intervals : tuple of (lo, hi)
+        Region in ``y = exp(-epsilon)`` as closed intervals inside ``(0, 1)``; ``lo = 0`` or
+        ``hi = 1`` mean the open end of ``(0, 1)``.  Endpoints are exact sympy numbers.
+    epsilon_intervals : tuple of (lo, hi)
+        The same in epsilon (``hi = oo`` for ``y -> 0``).
+    boundaries : tuple of RegionBoundary
+        Every finite endpoint, with its polynomial and certified intervals.
+    degenerate_points : tuple of sympy.Expr
+        Values of ``y`` in (0, 1) where one of PF's slack ("top") rows becomes tight, so
+        the dual certificate is not unique; there PF's optimality is decided separately
+        (see ``degenerate_optimal``).  Empty in every case computed so far.
+    certificate_degrees : int
+        Largest degree of the multiplier polynomials ``lam(y)``.
+    n_multipliers : int
+        Number of multiplier polynomials (one per tight "step" row).
+    """
+
+    n: int
+    k: int
+    y_intervals: tuple
+    epsilon_intervals: tuple
+    boundaries: tuple
+    degenerate_points: tuple
+    certificate_degrees: int
+    n_multipliers: int
+
+    def contains(self, epsilon: Any) -> bool:
+        """Decide exactly whether PF is LP-optimal at ``epsilon``.
+
+        Uses the multiplier polynomials directly (not the stored intervals): exact for
+        rational ``exp(epsilon)``, certified interval arithmetic (python-flint ``arb``)
+        otherwise.
+
+        Parameters
+        ----------
+        epsilon : positive real number
+            Read by ``exactdp.numbers.exact_epsilon``: int, Fraction, Decimal, strings
+            (``"1/100"``, ``"0.01"``, ``"log(3/2)"``), sympy numbers; a float is decided
+            at its exact binary value (with ``ExactConversionWarning``).
+
+        Returns
+        -------
+        bool
+
+        Raises
+        ------
+        ValueError
+            If epsilon is not a positive finite real.
+        """
+        expr = lp_parameter("PFOptimalityRegion.contains", "epsilon", epsilon)
+        return _pf_optimal_at(self.n, self.k, expr)
+
+
+def _multipliers(n: int, k: int) -> list[flint.fmpq_poly]:
+    _, lam = pf_dual_polys(n, k)
+    return [lam[r] for r in sorted(lam)]
+
+
+def _y_ball(epsilon: Any, prec: int) -> flint.arb:
+    expr = safe_sympify(epsilon)
+    if isinstance(epsilon, float) or expr.is_Float:
+        return (-flint.arb(float(epsilon))).exp()
+    digits = int(prec * 0.302) + 10
+    val = sympy.N(sympy.exp(-expr), digits)
+    return flint.arb(str(val)) + flint.arb(0, sympy.Rational(1, 10 ** (digits - 5)).evalf(20))
+
+
+def _pf_optimal_at(n: int, k: int, epsilon: Any) -> bool:
+    lams = _multipliers(n, k)
+    expr = None if isinstance(epsilon, float) else safe_sympify(epsilon)
+    if expr is not None:
+        e = sympy.simplify(sympy.exp(expr))
+        if e.is_Rational:
+            y = flint.fmpq(int(e.q), int(e.p))
+            return all(p(y) >= 0 for p in lams)
+    for prec in (64, 128, 256, 512, 1024, 2048):
+        old = flint.ctx.prec
+        flint.ctx.prec = prec
+        try:
+            yb = _y_ball(epsilon, prec)
+            vals = [_eval_arb(p, yb) for p in lams]
+        finally:
+            flint.ctx.prec = old
+        if any(v < 0 for v in vals):
+            return False
+        if all(v > 0 or v == 0 for v in vals):
+            return True
+    raise ValueError(f"pf_optimality_region: cannot decide the sign at epsilon={epsilon!r}")
+
+
+def _eval_arb(p: flint.fmpq_poly, x: flint.arb) -> flint.arb:
+    acc = flint.arb(0)
+    for c in reversed(p.coeffs()):
+        acc = acc * x + flint.arb(c)
+    return acc
+
+
+def _irreducible_factors(polys) -> list[flint.fmpz_poly]:
+    seen: dict[str, flint.fmpz_poly] = {}
+    for p in polys:
+        if p.degree() <= 0:
+            continue
+        num = p.numer()
+        _, facs = num.factor()
+        for f, _mult in facs:
+            if f.degree() <= 0:
+                continue
+            if f[f.degree()] < 0:
+                f = -f
+            seen.setdefault(str(f), f)
+    return list(seen.values())
+
+
+def _roots_in_unit(f: flint.fmpz_poly) -> list[tuple[sympy.Rational, sympy.Rational, int]]:
+    """Real roots of irreducible f in (0, 1): certified rational intervals and root index."""
+    if f.degree() == 1 and (f(0) == 0 or f(1) == 0):
+        return []
+    poly = sympy.Poly([int(c) for c in reversed(f.coeffs())], sympy.Symbol("y"))
+    out = []
+    ivs = poly.intervals(inf=0, sup=1)
+    real_all = poly.intervals()
+    for (lo, hi), _m in ivs:
+        lo, hi = sympy.Rational(lo), sympy.Rational(hi)
+        if lo == hi and lo in (0, 1):
+            continue
+        # index among all real roots, for CRootOf
+        idx = [i for i, ((a, b), _) in enumerate(real_all) if not (b < lo or a > hi)]
+        out.append((lo, hi, idx[0] if len(idx) == 1 else -1))
+    return out
+
+
+def _feasible_rational(lams, y: flint.fmpq) -> bool:
+    return all(p(y) >= 0 for p in lams)
+
+
+def _feasible_at_root(lams, f: flint.fmpz_poly, lo, hi) -> bool:
+    """All lam(rho) >= 0 at the root rho of irreducible f isolated in [lo, hi]."""
+    poly = sympy.Poly([int(c) for c in reversed(f.coeffs())], sympy.Symbol("y"))
+    a, b = sympy.Rational(lo), sympy.Rational(hi)
+    fq = flint.fmpq_poly(f)
+    for p in lams:
+        if p.degree() < 0:
+            continue
+        if p.degree() >= 0 and (p % fq).degree() < 0:
+            continue  # f | p: p(rho) = 0 exactly
+        # p(rho) != 0: refine until p has no root in [a, b] other than... sign is constant
+        while True:
+            pa = p(flint.fmpq(int(a.p), int(a.q)))
+            pb = p(flint.fmpq(int(b.p), int(b.q)))
+            if pa != 0 and pb != 0 and (pa > 0) == (pb > 0) and _no_root_between(p, a, b):
+                if pa < 0:
+                    return False
+                break
+            ivs = poly.refine_root(a, b, eps=(b - a) / 1000)
+            a, b = sympy.Rational(ivs[0]), sympy.Rational(ivs[1])
+    return True
+
+
+def _no_root_between(p: flint.fmpq_poly, a, b) -> bool:
+    sp = sympy.Poly([sympy.Rational(int(c.p), int(c.q)) for c in reversed(p.coeffs())],
+                    sympy.Symbol("y"))
+    return sp.count_roots(a, b) == 0
+
+
+def _boundary(f: flint.fmpz_poly, lo, hi, idx: int) -> RegionBoundary:
+    ysym = sympy.Symbol("y")
+    poly = sympy.Poly([int(c) for c in reversed(f.coeffs())], ysym)
+    if poly.degree() <= 2:
+        cands = [r for r in sympy.roots(poly, ysym) if r.is_real and lo <= r <= hi]
+        yexpr = sympy.nsimplify(cands[0]) if len(cands) == 1 else sympy.CRootOf(poly, idx)
+    else:
+        yexpr = sympy.CRootOf(poly, idx)
+    a, b = poly.refine_root(lo, hi, eps=sympy.Rational(1, 10**32))
+    a, b = sympy.Rational(a), sympy.Rational(b)
+    return RegionBoundary(
+        polynomial=poly,
+        y=yexpr,
+        epsilon=-sympy.log(yexpr),
+        y_interval=(a, b),
+        epsilon_interval=(-sympy.log(b), -sympy.log(a)),
+        epsilon_float=float(-sympy.log(yexpr).evalf(30)),
+    )
+
+
+def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
+    """Exact set of epsilon where permute-and-flip attains the lattice-LP optimum.
+
+    Method (parametric LP in ``y = exp(-epsilon)``, exact).  PF is primal feasible for
+    every epsilon, has every variable positive and makes exactly the "step" rows tight
+    for ``0 < y < 1`` (apart from ``degenerate_points``).  By complementary slackness PF is
+    optimal iff some dual point with zero reduced costs is supported on the tight rows;
+    that linear system is triangular with the unique solution ``(mu(y), lam(y))``, whose
+    entries are polynomials in ``y`` with rational coefficients (``_pf_dual_polys``).  So
+    PF is optimal iff ``lam_i(y) >= 0`` for all i.  The region is cut out by the real
+    roots in ``(0, 1)`` of the irreducible factors of the ``lam_i``; each root is isolated
+    in exact rationals (sympy), the sign pattern is evaluated exactly at rational points
+    between roots and at the roots themselves (exact divisibility, else sign by interval
+    refinement).  Strong duality ``sum_g mu_g(y) = PF's objective(y)`` holds identically
+    (tested as a polynomial identity).
+
+    Parameters
+    ----------
+    n : int
+        Number of outputs, ``n >= 2``.
+    k : int
+        Grid depth, ``k >= 1``.  (Independent of the sensitivity.)
+
+    Returns
+    -------
+    PFOptimalityRegion
+
+    Raises
+    ------
+    ValueError
+        Bad ``n`` or ``k``; lattices beyond ``MAX_EXACT_VARIABLES`` variables.
+
+    References
+    ----------
+    McKenna & Sheldon (2020), section 5 and ``linear-program.ipynb`` (threshold
+    ``epsilon >= ln((3 + sqrt 5)/2)``); MATH.md section 4 (the section-5 equations: PF
+    makes the non-maximiser privacy constraints tight).
+    """
+    func = "pf_optimality_region"
+    n, k = check_size_args(func, n, k)
+    guard_size(func, n, k, "exact")
+    lat = build_lattice(n, k)
+    lams = _multipliers(n, k)
+    # degenerate points: PF's "top" rows tight somewhere in (0, 1)
+    pf = lattice_pf_polys(lat)
+    ypoly = flint.fmpq_poly([0, 1])
+    slacks = [pf[s] - ypoly * pf[t] for t, s, kind in lat.rows if kind == "top"]
+    degenerate = []
+    for f in _irreducible_factors(slacks):
+        for lo, hi, idx in _roots_in_unit(f):
+            degenerate.append(_boundary(f, lo, hi, idx).y)
+    # candidate boundary points
+    cands = []  # (lo, hi, f, idx)
+    for f in _irreducible_factors(lams):
+        for lo, hi, idx in _roots_in_unit(f):
+            cands.append((lo, hi, f, idx))
+    # make isolating intervals disjoint, then sort
+    cands.sort(key=lambda c: c[0])
+    changed = True
+    while changed:
+        changed = False
+        for i in range(len(cands) - 1):
+            lo1, hi1, f1, i1 = cands[i]
+            lo2, hi2, f2, i2 = cands[i + 1]
+            if hi1 >= lo2:
+                p1 = sympy.Poly([int(c) for c in reversed(f1.coeffs())], sympy.Symbol("y"))
+                p2 = sympy.Poly([int(c) for c in reversed(f2.coeffs())], sympy.Symbol("y"))
+                a1, b1 = p1.refine_root(lo1, hi1, eps=(hi1 - lo1) / 4 or sympy.Rational(1, 10**40))
+                a2, b2 = p2.refine_root(lo2, hi2, eps=(hi2 - lo2) / 4 or sympy.Rational(1, 10**40))
+                cands[i] = (sympy.Rational(a1), sympy.Rational(b1), f1, i1)
+                cands[i + 1] = (sympy.Rational(a2), sympy.Rational(b2), f2, i2)
+                changed = True
+        cands.sort(key=lambda c: c[0])
+    # sample points: 0 < s_0 < root_1 < s_1 < ... < root_m < s_m < 1
+    edges = [sympy.Integer(0)] + [x for c in cands for x in (c[0], c[1])] + [sympy.Integer(1)]
+    samples = []
+    for i in range(len(cands) + 1):
+        a, b = edges[2 * i], edges[2 * i + 1]
+        samples.append((a + b) / 2)
+    sample_ok = [_feasible_rational(lams, flint.fmpq(int(s.p), int(s.q))) for s in samples]
+    root_ok = [_feasible_at_root(lams, c[2], c[0], c[1]) for c in cands]
+    # assemble closed intervals in y; piece 2i = open gap i, piece 2i+1 = root i
+    pieces = []
+    for i in range(len(cands) + 1):
+        pieces.append(("gap", i, sample_ok[i]))
+        if i < len(cands):
+            pieces.append(("root", i, root_ok[i]))
+    intervals = []
+    cur = None
+    for kind, i, ok in pieces:
+        if ok and cur is None:
+            cur = [(kind, i), (kind, i)]
+        elif ok:
+            cur[1] = (kind, i)
+        elif cur is not None:
+            intervals.append(cur)
+            cur = None
+    if cur is not None:
+        intervals.append(cur)
+    bounds: dict[int, RegionBoundary] = {}
+
+    def endpoint(piece, side):
+        kind, i = piece
+        if kind == "gap":  # interval reaches the end of a gap: open end of (0,1) or a root
+            j = i - 1 if side == "lo" else i
+            if j < 0:
+                return sympy.Integer(0)
+            if j >= len(cands):
+                return sympy.Integer(1)
+            raise AssertionError("gap piece bounded by an infeasible root")
+        if i not in bounds:
+            lo, hi, f, idx = cands[i]
+            bounds[i] = _boundary(f, lo, hi, idx)
+        return bounds[i].y
+
+    y_int, e_int = [], []
+    for lo_piece, hi_piece in intervals:
+        ylo, yhi = endpoint(lo_piece, "lo"), endpoint(hi_piece, "hi")
+        y_int.append((ylo, yhi))
+        e_lo = sympy.Integer(0) if yhi == 1 else -sympy.log(yhi)
+        e_hi = sympy.oo if ylo == 0 else -sympy.log(ylo)
+        e_int.append((e_lo, e_hi))
+    e_int.reverse()
+    return PFOptimalityRegion(
+        n=n,
+        k=k,
+        y_intervals=tuple(y_int),
+        epsilon_intervals=tuple(e_int),
+        boundaries=tuple(bounds[i] for i in sorted(bounds)),
+        degenerate_points=tuple(degenerate),
+        certificate_degrees=max((p.degree() for p in lams), default=0),
+        n_multipliers=len(lams),
+    )

@@ -1,0 +1,52 @@
+"""GaussianNoisyMax: its own class, and the deprecated ReportNoisyMax(noise="gaussian") path."""
+
+import mpmath
+import numpy as np
+import pytest
+
+import exactdp
+from exactdp import GaussianNoisyMax, ReportNoisyMax
+
+
+def test_two_items_closed_form():
+    # Pr[argmax = 0] for q = (0, -d): Pr[Z_0 - Z_1 > -d] = Phi(d / (sigma sqrt 2))
+    d = GaussianNoisyMax(2).distribution([0, -1])
+    with mpmath.workdps(30):
+        p0, p1 = d.evalf(30)
+        expected = mpmath.ncdf(mpmath.mpf(1) / (2 * mpmath.sqrt(2)))
+        assert abs(p0 - expected) < mpmath.mpf(10) ** -25
+        assert abs(p0 + p1 - 1) < mpmath.mpf(10) ** -25
+
+
+def test_sensitivity_default_and_repr():
+    g = GaussianNoisyMax(1)
+    assert g.sensitivity == 1 and g.epsilon is None and g.noise == "gaussian"
+    assert repr(g) == "GaussianNoisyMax(sigma=1, sensitivity=1, monotone=False)"
+    assert g.with_epsilon(1).epsilon == 1 and g.with_epsilon(1).sigma == 1
+
+
+@pytest.mark.parametrize("sigma", [0, -1, None, "nan", "abc"])
+def test_bad_sigma(sigma):
+    with pytest.raises(ValueError, match="sigma"):
+        GaussianNoisyMax(sigma)
+
+
+def test_deprecated_path_warns_and_agrees():
+    with pytest.warns(DeprecationWarning, match="GaussianNoisyMax"):
+        old = ReportNoisyMax(noise="gaussian", sigma=1)
+    new = GaussianNoisyMax(1)
+    q, q2 = [0, -1, -3], [-1, 0, -2]
+    assert old.distribution(q).evalf(25) == new.distribution(q).evalf(25)
+    np.testing.assert_allclose(old.distribution(q).to_numpy(), new.distribution(q).to_numpy())
+    a = exactdp.privacy_loss(old, q, q2)
+    b = exactdp.privacy_loss(new, q, q2)
+    assert a.interval == b.interval and a.output == b.output
+
+
+def test_sampler_matches_probabilities():
+    rng = np.random.default_rng(7)
+    d = GaussianNoisyMax(1).distribution([0, -1])
+    draws = d.sample(20_000, rng)
+    p0 = float(d.evalf(15)[0])
+    # binomial standard error ~ 0.003; 5 sigma
+    assert abs(np.mean(draws == 0) - p0) < 0.016
