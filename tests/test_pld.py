@@ -184,3 +184,22 @@ def test_bad_input():
     with pytest.raises(ValueError, match="symbolic"):
         privacy_loss_distribution(exactdp.ExponentialMechanism(sympy.Symbol("e", positive=True)),
                                   [0, 1], [1, 0])
+
+
+def test_extreme_inputs_are_exact_or_refused():
+    from exactdp.exact import UndecidedSignError
+
+    # epsilon 1e-12: delta(0) of PF on [0, 1] vs [1, 0] is the TV distance 1 - exp(-eps/2)
+    tiny = privacy_loss_distribution(exactdp.PermuteAndFlip("1e-12"), [0, 1], [1, 0])
+    want = -mpmath.expm1(-mpmath.mpf("5e-13"))
+    assert _in_ball(want, tiny.delta(0).ball)
+    # epsilon 1e6: delta(0) is 1 - exp(-5e5) and the largest loss is 5e5 + ln 2
+    huge = privacy_loss_distribution(exactdp.PermuteAndFlip(10**6), [0, 1], [1, 0])
+    assert _in_ball(1 - mpmath.exp(-500000), huge.delta(0).ball)
+    assert huge.delta(500001).exact() == 0 and huge.delta(500000).lower > 0
+    # scores 1e300: the x-form is too large; balls and exact algebra decide, or it refuses
+    big = privacy_loss_distribution(exactdp.ExponentialMechanism(1), [0, 10**300],
+                                    [1, 10**300 - 1])
+    assert big.guard_bits > 0 and big.delta(1).exact() == 0
+    with pytest.raises(UndecidedSignError):
+        big.delta(0)  # one loss is about exp(-5e299) > 0: no ball separates it from 0

@@ -246,6 +246,15 @@ class AccountantCheck:
     def __str__(self) -> str:
         return self.table()
 
+    def _repr_latex_(self) -> str:
+        no = "\\textbf{no}"
+        body = " \\\\ ".join(
+            f"{sympy.latex(r.epsilon)} & \\texttt{{{r.claim}}} & {float(r.claimed_delta):.4g} & "
+            f"{float(r.lower_bound):.4g} & {'yes' if r.holds else no}"
+            for r in self.rows)
+        return ("$\\begin{array}{llrrl} \\varepsilon & \\text{claim} & \\delta_{claim} & "
+                "\\delta_{lower} & \\text{holds} \\\\ \\hline " + body + " \\end{array}$")
+
 
 def _claim(name, mechanism, k, eps, bound) -> ClaimedDelta:
     eps0 = mechanism.epsilon

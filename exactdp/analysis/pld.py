@@ -47,6 +47,17 @@ from ..scores import as_scores
 from ._balls import arb_lower_fraction
 from .pld_grid import DiscretisedPLD
 from .pld_results import EpsilonResult, HockeyStick, bisect_epsilon, check_epsilon
+from .pld_xform import (
+    XForm,
+    concat_xform,
+    eval_poly,
+    group_terms,
+    ratio_key,
+    ratio_polys,
+    spread,
+    sum_fractions,
+    xform_pair,
+)
 
 __all__ = [
     "DiscretisedPLD",
@@ -58,54 +69,9 @@ __all__ = [
 
 #: Largest number of output-count vectors an exact composition keeps (beyond: a grid bound).
 MAX_SUPPORT = 200_000
-#: Up to this many count vectors, atoms with provably equal loss are merged (x-form identity).
-MERGE_LIMIT = 20_000
 
 
 # ----------------------------------------------------------------------------- exact forms
-@dataclass(frozen=True, eq=False)
-class _XForm:
-    """Base outcomes as rational functions of ``y = exp(-rate/N)`` (fmpq_poly pairs)."""
-
-    rate: sympy.Expr
-    N: int
-    num_p: tuple
-    den_p: tuple
-    num_q: tuple
-    den_q: tuple
-
-    def same_variable(self, other: _XForm) -> bool:
-        return self.N == other.N and sympy.simplify(self.rate - other.rate) == 0
-
-    def y_ball(self, bits: int) -> flint.arb:
-        return to_arb(sympy.exp(-self.rate / self.N), bits)
-
-
-def _poly(expr: sympy.Expr, x: sympy.Symbol, spread: int) -> flint.fmpq_poly:
-    coeffs = sympy.Poly(expr, x).all_coeffs()[::-1] if expr.has(x) else [expr]
-    out = [flint.fmpq(0)] * ((len(coeffs) - 1) * spread + 1)
-    for i, c in enumerate(coeffs):
-        c = sympy.Rational(c)
-        out[i * spread] = flint.fmpq(int(c.p), int(c.q))
-    return flint.fmpq_poly(out)
-
-
-def _fraction_polys(form: sympy.Expr, x: sympy.Symbol, spread: int):
-    num, den = sympy.fraction(sympy.cancel(sympy.together(form)))
-    return _poly(num, x, spread), _poly(den, x, spread)
-
-
-def _eval_poly(p: flint.fmpq_poly, y: flint.arb) -> flint.arb:
-    if p.degree() < 0:
-        return flint.arb(0)
-    return flint.arb_poly([flint.arb(c) for c in p.coeffs()])(y)
-
-
-def _reduced_key(a: flint.fmpq_poly, b: flint.fmpq_poly) -> tuple[str, str]:
-    g = a.gcd(b)
-    a, b = a / g, b / g
-    lead = b.coeffs()[-1]
-    return (str(a / lead), str(b / lead))
 
 
 # ----------------------------------------------------------------------------- the PLD
@@ -141,7 +107,8 @@ class PrivacyLossDistribution:
     q_ninf: sympy.Expr
     k: int
     description: str
-    xform: _XForm | None = field(default=None, repr=False)
+    xform: XForm | None = field(default=None, repr=False)
+    guard_bits: int = field(default=0, repr=False)
 
     # ------------------------------------------------------------------ structure
     def __len__(self) -> int:
@@ -157,10 +124,10 @@ class PrivacyLossDistribution:
         """The PLD from ``Q`` to ``P`` (loss ``ln(Q_r/P_r)``, ``r ~ Q``)."""
         xf = self.xform
         if xf is not None:
-            xf = _XForm(xf.rate, xf.N, xf.num_q, xf.den_q, xf.num_p, xf.den_p)
+            xf = XForm(xf.rate, xf.N, xf.num_q, xf.den_q, xf.num_p, xf.den_p)
         return PrivacyLossDistribution(
             self.q_base, self.p_base, self.atoms, self.q_ninf, self.p_inf, self.k,
-            f"reverse of ({self.description})", xf,
+            f"reverse of ({self.description})", xf, guard_bits=self.guard_bits,
         )
 
     def _mass(self, counts: tuple, base: tuple) -> sympy.Expr:
@@ -201,7 +168,7 @@ class PrivacyLossDistribution:
             pad = lambda c1, c2: tuple(a + b for a, b in zip(c1, c2, strict=True))  # noqa: E731
         else:
             p_base, q_base = self.p_base + other.p_base, self.q_base + other.q_base
-            xf = _concat_xform(self.xform, other.xform)
+            xf = concat_xform(self.xform, other.xform)
             pad = lambda c1, c2: c1 + c2  # noqa: E731
         estimate = self.support_terms * other.support_terms
         if estimate > max_support and not same:
@@ -219,9 +186,10 @@ class PrivacyLossDistribution:
         one_minus = (1 - self.p_inf) * (1 - other.p_inf)
         q_one_minus = (1 - self.q_ninf) * (1 - other.q_ninf)
         return PrivacyLossDistribution(
-            p_base, q_base, _group(terms, xf), sympy.expand(1 - one_minus),
+            p_base, q_base, group_terms(terms, xf), sympy.expand(1 - one_minus),
             sympy.expand(1 - q_one_minus), self.k + other.k,
             f"({self.description}) o ({other.description})", xf,
+            guard_bits=max(self.guard_bits, other.guard_bits),
         )
 
     def self_compose(self, k: int, max_support: int = MAX_SUPPORT, grid_size: int = 2**16):
@@ -256,9 +224,10 @@ class PrivacyLossDistribution:
         if elementary and math.comb(k + m - 1, m - 1) <= max_support:
             terms = {c: _multinomial(k, c) for c in _compositions(k, m)}
             return PrivacyLossDistribution(
-                self.p_base, self.q_base, _group(terms, self.xform),
+                self.p_base, self.q_base, group_terms(terms, self.xform),
                 sympy.expand(1 - (1 - self.p_inf) ** k), sympy.expand(1 - (1 - self.q_ninf) ** k),
                 k, f"{k}-fold composition of ({self.description})", self.xform,
+                guard_bits=self.guard_bits,
             )
         if not elementary and self._power_fits(k, max_support):
             out, base, j = None, self, k
@@ -308,13 +277,14 @@ class PrivacyLossDistribution:
 
     # ------------------------------------------------------------------ numbers
     def _balls(self, bits: int) -> tuple[list, list, list]:
-        """Balls of each atom's loss, P-mass and Q-mass at ``bits``."""
+        """Balls of each atom's loss, P-mass and Q-mass at ``bits`` (+ the guard bits)."""
+        bits += self.guard_bits
         with flint_prec(bits):
             if self.xform is not None:
                 y = self.xform.y_ball(bits)
-                pb = [_eval_poly(n, y) / _eval_poly(d, y)
+                pb = [eval_poly(n, y) / eval_poly(d, y)
                       for n, d in zip(self.xform.num_p, self.xform.den_p, strict=True)]
-                qb = [_eval_poly(n, y) / _eval_poly(d, y)
+                qb = [eval_poly(n, y) / eval_poly(d, y)
                       for n, d in zip(self.xform.num_q, self.xform.den_q, strict=True)]
             else:
                 pb = [to_arb(p, bits) for p in self.p_base]
@@ -346,7 +316,7 @@ class PrivacyLossDistribution:
                 return -1
             if j == 0:
                 if self.xform is None:
-                    return exact_sign(self._loss_expr(i) - epsilon)
+                    return _generic_sign(self._loss_expr(i) - epsilon)
                 if self._loss_equals(i, epsilon):
                     return 0
         raise UndecidedSignError(
@@ -372,10 +342,10 @@ class PrivacyLossDistribution:
             m = sympy.cancel(epsilon * xf.N / xf.rate)
             if not m.is_Rational:
                 return False
-            a, b = _ratio_polys(xf, counts)
+            a, b = ratio_polys(xf, counts)
             m = sympy.Rational(m)
             s, e = int(m.q), int(m.p)
-            a, b = _spread(a, s), _spread(b, s)
+            a, b = spread(a, s), spread(b, s)
             y = flint.fmpq_poly([0, 1])
             # e^eps = y^(-m): a/b == y^(-e/s) in z = y^(1/s)  <=>  a * z^e == b
             return a * y**e == b if e >= 0 else a == b * y**(-e)
@@ -498,71 +468,6 @@ def _compositions(k: int, m: int) -> Iterable[tuple]:
             yield (first, *rest)
 
 
-def _spread(p: flint.fmpq_poly, s: int) -> flint.fmpq_poly:
-    if s == 1:
-        return p
-    coeffs = p.coeffs()
-    out = [flint.fmpq(0)] * ((len(coeffs) - 1) * s + 1) if coeffs else [flint.fmpq(0)]
-    for i, c in enumerate(coeffs):
-        out[i * s] = c
-    return flint.fmpq_poly(out)
-
-
-def _ratio_polys(xf: _XForm, counts: tuple) -> tuple[flint.fmpq_poly, flint.fmpq_poly]:
-    a, b = flint.fmpq_poly([1]), flint.fmpq_poly([1])
-    for i, c in enumerate(counts):
-        if c:
-            a *= (xf.num_p[i] * xf.den_q[i]) ** c
-            b *= (xf.den_p[i] * xf.num_q[i]) ** c
-    return a, b
-
-
-def _factor_ratios(xf: _XForm) -> tuple[list[Fraction], list[dict[str, int]]]:
-    """Each base ratio ``p_i/q_i`` as a rational constant times irreducible powers.
-
-    Factorisation over Q is unique, so ``prod_i (p_i/q_i)^(c_i)`` is the same rational
-    function of ``x`` for two count vectors iff the constants and the exponent sums agree.
-    """
-    consts, exps = [], []
-    for i in range(len(xf.num_p)):
-        ca, fa = (xf.num_p[i] * xf.den_q[i]).factor()
-        cb, fb = (xf.den_p[i] * xf.num_q[i]).factor()
-        e: dict[str, int] = {}
-        for f, m in fa:
-            e[str(f)] = e.get(str(f), 0) + int(m)
-        for f, m in fb:
-            e[str(f)] = e.get(str(f), 0) - int(m)
-        ratio = flint.fmpq(ca) / flint.fmpq(cb)
-        consts.append(Fraction(int(ratio.p), int(ratio.q)))
-        exps.append(e)
-    return consts, exps
-
-
-def _group(terms: dict, xf: _XForm | None) -> tuple:
-    if xf is None or len(terms) > MERGE_LIMIT:
-        return tuple({c: m} for c, m in terms.items())
-    consts, exps = _factor_ratios(xf)
-    names = sorted({f for e in exps for f in e})
-    matrix = [[e.get(f, 0) for f in names] for e in exps]
-    groups: dict[tuple, dict] = {}
-    for c, m in terms.items():
-        powers = tuple(sum(ci * row[j] for ci, row in zip(c, matrix, strict=True))
-                       for j in range(len(names)))
-        const = Fraction(1)
-        for ci, k in zip(c, consts, strict=True):
-            if ci:
-                const *= k**ci
-        groups.setdefault((powers, const), {})[c] = m
-    return tuple(groups.values())
-
-
-def _concat_xform(a: _XForm | None, b: _XForm | None) -> _XForm | None:
-    if a is None or b is None or not a.same_variable(b):
-        return None
-    return _XForm(a.rate, a.N, a.num_p + b.num_p, a.den_p + b.den_p,
-                  a.num_q + b.num_q, a.den_q + b.den_q)
-
-
 def _grid_step(span: float, grid_size: int) -> Fraction:
     """A power-of-two step with about ``grid_size`` points over ``span``."""
     e = math.ceil(math.log2(max(span, 1e-12) / max(int(grid_size), 16)))
@@ -609,10 +514,8 @@ def privacy_loss_distribution(mechanism: object, scores: object,
         raise ValueError("privacy_loss_distribution: epsilon must be a number, not symbolic")
     dp, dq = mechanism.distribution(sv), mechanism.distribution(nv)
     P, Q = dp.probabilities, dq.probabilities
-    xf = _xform_pair(dp, dq)
-    bits = 128
-    pb = [to_arb(p, bits) for p in P]
-    qb = [to_arb(q, bits) for q in Q]
+    xf = xform_pair(dp, dq)
+    bits, pb, qb = _accurate_balls(P, Q)
     zero_p = [_is_zero(p, b) for p, b in zip(P, pb, strict=True)]
     zero_q = [_is_zero(q, b) for q, b in zip(Q, qb, strict=True)]
     p_inf = sympy.Add(*[P[r] for r in range(sv.n) if zero_q[r] and not zero_p[r]])
@@ -620,7 +523,7 @@ def privacy_loss_distribution(mechanism: object, scores: object,
     keep = [r for r in range(sv.n) if not zero_p[r] and not zero_q[r]]
     classes: dict[object, list[int]] = {}
     for r in keep:
-        key = _reduced_key(xf[0][r] * xf[3][r], xf[1][r] * xf[2][r]) if xf else (P[r], Q[r])
+        key = ratio_key(xf[0][r] * xf[3][r], xf[1][r] * xf[2][r]) if xf else (P[r], Q[r])
         classes.setdefault(key, []).append(r)
     groups = list(classes.values())
     p_base = tuple(sympy.Add(*[P[r] for r in g]) for g in groups)
@@ -629,41 +532,47 @@ def privacy_loss_distribution(mechanism: object, scores: object,
     if xf is not None:
         cols = []
         for num, den in ((xf[0], xf[1]), (xf[2], xf[3])):
-            sums = [_sum_fractions([(num[r], den[r]) for r in g]) for g in groups]
+            sums = [sum_fractions([(num[r], den[r]) for r in g]) for g in groups]
             cols += [tuple(a for a, _ in sums), tuple(b for _, b in sums)]
-        xform = _XForm(xf[4], xf[5], *cols)
+        xform = XForm(xf[4], xf[5], *cols)
     m = len(groups)
     atoms = tuple({tuple(int(j == i) for j in range(m)): 1} for i in range(m))
     name = getattr(mechanism, "name", type(mechanism).__name__)
     return PrivacyLossDistribution(p_base, q_base, atoms, p_inf, q_ninf, 1,
-                                   f"{name} {list(sv.exact)} -> {list(nv.exact)}", xform)
+                                   f"{name} {list(sv.exact)} -> {list(nv.exact)}", xform,
+                                   guard_bits=bits - 128)
 
 
-def _sum_fractions(items: list) -> tuple[flint.fmpq_poly, flint.fmpq_poly]:
-    num, den = items[0]
-    for n, d in items[1:]:
-        num, den = num * d + n * den, den * d
-    return num, den
+def _generic_sign(expr: sympy.Expr) -> int:
+    """Sign of a loss minus epsilon outside the x-form: exact.sign, with a zero re-proved.
+
+    A zero is accepted only if exact rewriting (``expand_log`` of logarithms of positive
+    numbers, ``expand``) reaches 0: sympy's ``simplify`` (which ``exact.sign`` may use) can
+    return 0 for a nonzero number of size ``exp(-10**300)``, and a wrong 0 would drop an atom.
+    """
+    s = exact_sign(expr)
+    if s != 0:
+        return s
+    if sympy.expand(sympy.expand_log(expr, force=True)) == 0:
+        return 0
+    raise UndecidedSignError(f"delta: cannot prove that the loss equals epsilon: {expr}")
+
+
+def _accurate_balls(P: tuple, Q: tuple) -> tuple[int, list, list]:
+    """Balls of the probabilities, at the precision that makes each 100 bits accurate.
+
+    Huge score gaps (``exp(-10**300)``) need about ``log2(gap)`` more working bits than the
+    answer's digits; the extra bits found here are kept as the PLD's ``guard_bits``.
+    """
+    for bits in (128, 512, 2048, 8192, 32768):
+        pb = [to_arb(p, bits) for p in P]
+        qb = [to_arb(q, bits) for q in Q]
+        if all(b == 0 or b.rel_accuracy_bits() >= 100 for b in pb + qb):
+            break
+    return bits, pb, qb
 
 
 def _is_zero(expr: sympy.Expr, b: flint.arb) -> bool:
     return False if b > 0 else exact_sign(expr) == 0
 
 
-def _xform_pair(dp, dq):
-    """x-forms of both distributions on a common ``y = exp(-rate/N)``, or None."""
-    try:
-        fp, fq = dp.rational_form(), dq.rational_form()
-    except (ValueError, NotImplementedError, AttributeError):
-        return None
-    N = math.lcm(int(fp.L), int(fq.L))
-    rate = dp.mechanism.rate
-    y = sympy.exp(-rate / N)
-    out = []
-    for f in (fp, fq):
-        if sympy.simplify(f.value - y ** (N // int(f.L))) != 0:
-            return None
-        pairs = [_fraction_polys(form, f.x, N // int(f.L)) for form in f.forms]
-        out.append([a for a, _ in pairs])
-        out.append([b for _, b in pairs])
-    return (*out, rate, N)

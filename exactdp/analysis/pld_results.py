@@ -62,6 +62,16 @@ class HockeyStick:
     def __float__(self) -> float:
         return float(self.ball.mid().str(20, radius=False))
 
+    def __repr__(self) -> str:
+        return (f"HockeyStick(epsilon={self.epsilon}, delta={self.ball}, k={self.k}, "
+                f"algorithm={self.algorithm!r}, certified={self.certified})")
+
+    def _repr_latex_(self) -> str:
+        if self._exact is not None:
+            return "$\\delta(" + sympy.latex(self.epsilon) + ") = " + sympy.latex(
+                self.exact()) + "$"
+        return "$\\delta(" + sympy.latex(self.epsilon) + f") \\geq {float(self.lower):.6g}$"
+
     def exact(self) -> sympy.Expr:
         """The exact value ``P(S) - e^eps Q(S)`` as a sympy expression (exact algorithm only).
 
@@ -93,6 +103,11 @@ class EpsilonResult:
 
     def __float__(self) -> float:
         return math.inf if self.upper is None else float((self.lower + self.upper) / 2)
+
+    def __repr__(self) -> str:
+        hi = "oo" if self.upper is None else f"{float(self.upper):.17g}"
+        return (f"EpsilonResult(delta={self.delta}, epsilon in [{float(self.lower):.17g}, {hi}], "
+                f"certified={self.certified})")
 
 
 
