@@ -1,4 +1,6 @@
-"""The notes' claims about PF vs EM (MATH.md section 6), measured: `python benchmarks/claims_study.py`.
+"""The notes' claims about PF vs EM (MATH.md section 6), measured.
+
+Run: `python benchmarks/claims_study.py`.
 
 Prints (1) the worst-case expected-error ratio EM/PF over q = (0, -g, ..., -g) and (2) the
 expected-error ratio EM/PF averaged over random score vectors from stated distributions

@@ -75,6 +75,9 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.stats
 
+from .distribution import OutputDistribution
+from .rng import as_generator
+
 __all__ = [
     "GoodnessOfFit",
     "as_generator",
@@ -240,42 +243,6 @@ def _check_alpha(alpha: object) -> float:
     return value
 
 
-def as_generator(rng: object = None, func: str = "goodness_of_fit") -> np.random.Generator:
-    """Validate a source of randomness and return a :class:`numpy.random.Generator`.
-
-    Parameters
-    ----------
-    rng : None, int, numpy.random.Generator or numpy.random.SeedSequence
-        ``None`` (fresh OS entropy), a non-negative integer seed (``bool`` is rejected), a
-        Generator (returned as it is, so draws continue its stream) or a SeedSequence.
-    func : str
-        Name of the calling function, used in the error message.
-
-    Returns
-    -------
-    numpy.random.Generator
-
-    Raises
-    ------
-    ValueError
-        For anything else (a negative int, a bool, a float, a string, a legacy
-        ``RandomState``, ...); the message names ``func``, ``rng`` and the value.
-    """
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if rng is None or isinstance(rng, np.random.SeedSequence):
-        return np.random.default_rng(rng)
-    if isinstance(rng, (numbers.Integral, np.integer)) and not isinstance(
-        rng, (bool, np.bool_)
-    ):
-        if int(rng) >= 0:  # type: ignore[arg-type]
-            return np.random.default_rng(int(rng))  # type: ignore[arg-type]
-    raise ValueError(
-        f"{func}: rng must be None, a non-negative int seed, a numpy.random.Generator or a "
-        f"numpy.random.SeedSequence, got {rng!r} (type {type(rng).__name__})"
-    )
-
-
 def probability_vector(distribution: object) -> np.ndarray:
     """The float64 probability vector of a distribution, validated.
 
@@ -298,8 +265,6 @@ def probability_vector(distribution: object) -> np.ndarray:
         Empty, not 1-D, non-numeric, NaN / infinite, negative entries, or a sum further
         than 1e-9 from 1 (the message names the position or the sum).
     """
-    from .distribution import OutputDistribution
-
     if isinstance(distribution, OutputDistribution):
         try:
             p = np.asarray(distribution.to_numpy(), dtype=np.float64)

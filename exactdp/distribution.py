@@ -21,6 +21,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from .rng import as_generator
 from .scores import ScoreVector
 
 if TYPE_CHECKING:
@@ -203,8 +204,6 @@ class OutputDistribution:
         ValueError
             Bad ``size`` or ``rng`` (the message names it).
         """
-        from .audit import as_generator
-
         gen = as_generator(rng, "sample")
         if size is None:
             return int(self.mechanism._route("sample", self.scores, 1, gen)[0])

@@ -21,6 +21,7 @@ from scipy.optimize import minimize_scalar
 
 from ..exact import compare, sign
 from ..exact.unit_interval import sign_on_unit_interval, verify_sign_analysis
+from ..rng import as_generator
 from ..scores import as_scores
 
 __all__ = [
@@ -236,8 +237,6 @@ def error_ratio_study(
     Each vector's expected errors are computed exactly in float64 (no sampling of the
     mechanisms); only the score vectors are random. Vectors where A's error is 0 are skipped.
     """
-    from ..audit import as_generator
-
     gen = as_generator(rng, "error_ratio_study")
     ratios, ea_all, eb_all = [], [], []
     for _ in range(int(trials)):

@@ -20,6 +20,7 @@ import numpy as np
 import sympy
 
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity, safe_sympify
+from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism
 from .exponential import ExponentialMechanism
@@ -136,8 +137,6 @@ class FunctionDistribution:
 
     def sample(self, size: int | None = None, rng=None):
         """Draw outputs from the float probabilities (for Monte Carlo cross-checks)."""
-        from ..audit import as_generator
-
         gen = as_generator(rng, "sample")
         p = self.to_numpy()
         p = p / p.sum()

@@ -35,6 +35,7 @@ import sympy
 
 from ..distribution import MAX_DPS
 from ..numbers import exact_epsilon_or_limit
+from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism, RationalForm, X
 from .noisy_max import ReportNoisyMax
@@ -358,8 +359,6 @@ class TopKDistribution:
 
     def sample_index(self, size: int, rng=None) -> np.ndarray:
         """Draws as positions in :attr:`outputs`, shape (size,) (for goodness_of_fit)."""
-        from ..audit import as_generator
-
         gen = as_generator(rng, "sample")
         if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
             raise ValueError(f"sample: size must be None or a non-negative integer, got {size!r}")

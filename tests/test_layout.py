@@ -1,0 +1,136 @@
+"""Layout rules of the package (docs/architecture.md): small modules, no import of another
+module's underscore names, no import loop (not even through function-level imports)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parent.parent / "exactdp"
+MAX_LINES = 600
+
+#: Temporary exceptions to the size rule: module -> why it is still larger.
+SIZE_EXCEPTIONS = {
+    "numeric/pf_engine.py": "owned by the speed issue (10), being rewritten this session",
+    "audit.py": "goodness-of-fit audit and the sampler protocol; to split into audit/",
+    "analysis/divergence.py": "grown by the soundness issue (8) this session; to split",
+    "analysis/pld.py": "new in the composition issue (14) this session; to split",
+}
+
+
+def modules() -> dict[str, Path]:
+    out = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        rel = path.relative_to(PACKAGE.parent).with_suffix("")
+        parts = list(rel.parts)
+        if parts[-1] == "__init__":
+            parts = parts[:-1]
+        out[".".join(parts)] = path
+    return out
+
+
+MODULES = modules()
+
+
+def resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
+    """The absolute module an ``ImportFrom`` names (relative imports resolved)."""
+    if node.level == 0:
+        return node.module or ""
+    package = module.split(".") if path.name == "__init__.py" else module.split(".")[:-1]
+    base = package[: len(package) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
+def imports_of(module: str, path: Path) -> list[tuple[str, str, int]]:
+    """``(imported module, name, line)`` for every import of the package in ``module``."""
+    tree = ast.parse(path.read_text())
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            target = resolve(module, path, node)
+            for alias in node.names:
+                sub = f"{target}.{alias.name}"
+                if sub in MODULES:  # "from . import module"
+                    found.append((sub, "", node.lineno))
+                else:
+                    found.append((target, alias.name, node.lineno))
+        elif isinstance(node, ast.Import):
+            found += [(a.name, "", node.lineno) for a in node.names]
+    return [f for f in found if f[0].split(".")[0] == "exactdp"]
+
+
+def type_checking_lines(path: Path) -> set[int]:
+    """Lines inside ``if TYPE_CHECKING:`` blocks (annotations only, never executed)."""
+    lines: set[int] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for sub in node.body:
+                lines.update(range(sub.lineno, (sub.end_lineno or sub.lineno) + 1))
+    return lines
+
+
+@pytest.mark.parametrize("module", sorted(MODULES))
+def test_module_size(module):
+    path = MODULES[module]
+    rel = str(path.relative_to(PACKAGE))
+    n = len(path.read_text().splitlines())
+    if rel in SIZE_EXCEPTIONS:
+        return
+    assert n <= MAX_LINES, f"{rel} has {n} lines (> {MAX_LINES}): split it"
+
+
+def test_size_exceptions_are_still_needed():
+    for rel in SIZE_EXCEPTIONS:
+        path = PACKAGE / rel
+        if path.exists():
+            assert len(path.read_text().splitlines()) > MAX_LINES, f"drop {rel} from the list"
+
+
+def test_no_import_of_another_modules_underscore_names():
+    bad = []
+    for module, path in MODULES.items():
+        for target, name, line in imports_of(module, path):
+            dunder = name.startswith("__") and name.endswith("__")
+            if name.startswith("_") and not dunder and target != module:
+                bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}.{name}")
+    assert not bad, "\n".join(bad)
+
+
+def test_no_import_loop():
+    """The graph of module-level AND function-level imports of the package has no cycle
+    (imports under ``if TYPE_CHECKING:`` are annotations only and are left out)."""
+    graph: dict[str, set[str]] = {m: set() for m in MODULES}
+    for module, path in MODULES.items():
+        skip = type_checking_lines(path)
+        for target, _name, line in imports_of(module, path):
+            if line in skip:
+                continue
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            # importing a.b.c runs the packages a.b and a first: edges to them too, except
+            # to the importer's own ancestors (already running when it is imported)
+            while target:
+                if target != module and not module.startswith(target + "."):
+                    graph[module].add(target)
+                target = target.rpartition(".")[0]
+    cycles = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def visit(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for t in sorted(graph[m]):
+            if state.get(t) == 1:
+                cycles.append(" -> ".join(stack[stack.index(t):] + [t]))
+            elif t not in state:
+                visit(t)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            visit(m)
+    assert not cycles, "import loops:\n" + "\n".join(cycles)
