@@ -8,7 +8,7 @@ from exactdp.proofs import error_ratio_at_most_two as m
 def test_verify_n5_gaps4():
     res = m.verify()
     assert res.holds, res.failures
-    assert res.cases == 126
+    assert res.cases == 125 + 1 + 2  # vectors, two items, three items (two polynomials)
 
 
 @pytest.mark.slow
@@ -22,3 +22,8 @@ def test_negative_control_factor_19_over_10_fails():
     assert not res.holds
     failed = [q for q, _ in dict(res.failures)["integer family"]]
     assert (0, -1) in failed and (0, -2) in failed
+
+
+def test_negative_control_three_items_factor_199_over_100_fails():
+    assert not m.three_items_ratio("199/100")[0]
+    assert m.three_items_ratio(2)[0]

@@ -95,3 +95,19 @@ def test_lattice_sizes_match_the_library():
         size = lattice_size(n, k)
         assert len(lat.var) == size["variables"] and len(lat.vectors) == size["vectors"]
         assert len(lat.step) + len(lat.top) == size["ub_rows"]
+
+
+def test_regular_class_suboptimal_below_where_the_exact_lp_ran():
+    ran = [c for c in STORED.values() if "exact_lp_full" in c]
+    assert len(ran) >= 20
+    assert all(c["exact_lp_full"]["regular"] for c in ran)
+
+
+def test_negative_control_pf_like_solution_breaking_monotonicity_is_caught():
+    # a table that gives the loser of (0, -2) more than the loser of (0, 0): not monotone
+    lat = thm.build_lattice(2, 1)
+    half, q1, q3 = sympy.Rational(1, 2), sympy.Rational(1, 4), sympy.Rational(3, 4)
+    good = {(0, 0): (half, half), (0, -2): (q3, q1)}
+    bad = {(0, 0): (half, half), (0, -2): (q1, q3)}
+    assert thm.monotone_violations(lat, good) == 0
+    assert thm.monotone_violations(lat, bad) > 0

@@ -33,7 +33,7 @@ def test_run_prints_the_table(capsys):
 
 def test_workers_run_the_sweeps_in_processes(capsys):
     assert main(["prove", "thm_5_2_dominance", "--workers", "2"]) == 0
-    assert "| yes | 126 |" in capsys.readouterr().out
+    assert "| yes | 128 |" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("argv, message", [

@@ -49,7 +49,7 @@ def error_ratio_at_most(factor: object, scores: tuple) -> bool:
     Both expected errors are rational functions of ``x = exp(-epsilon/2)``; the numerator
     of ``factor * E[err_PF] - E[err_EM]`` (over a denominator proved positive on (0, 1)) is
     proved ``>= 0`` on (0, 1) by exact real-root isolation. ``factor = 2`` is the true bound
-    (MATH.md section 6); ``factor = 19/10`` is false (two items: the ratio is
+    (docs/claims.md); ``factor = 19/10`` is false (two items: the ratio is
     ``2/(1 + x^g)``) and serves as the negative control.
     """
     factor = sympy.Rational(factor)

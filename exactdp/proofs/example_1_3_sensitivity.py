@@ -2,8 +2,9 @@ r"""Example 1.3 (pricing): the two score functions and their sensitivities.
 
 Statement
 ---------
-Four people state the prices in :math:`R = \{1, \dots, 5\}` they would pay (MATH.md
-section 8). Score 1 counts the buyers at price r, :math:`q_1(D) = (3, 4, 3, 2, 2)`, with
+Four people state the prices in :math:`R = \{1, \dots, 5\}` they would pay (the
+project's concrete database, ``exactdp.examples.pricing``). Score 1 counts the buyers at
+price r, :math:`q_1(D) = (3, 4, 3, 2, 2)`, with
 sensitivity :math:`\Delta_1 = 1`; score 2 is the revenue :math:`q_2(D, r) = r\,q_1(D, r) =
 (3, 8, 9, 8, 10)` with :math:`\Delta_2 = \max_r r = 5`. The neighbour :math:`D'` (person 4
 answers {1}) has :math:`q_1(D') = (3, 3, 2, 1, 1)`, :math:`q_2(D') = (3, 6, 6, 4, 5)`.
@@ -43,7 +44,7 @@ SCORES = {"buyers": ((3, 4, 3, 2, 2), (3, 3, 2, 1, 1)),
 
 
 def score_vectors_match():
-    """The score vectors of D and D' (MATH.md section 8)."""
+    """The score vectors of D and D' (``exactdp.examples.pricing``)."""
     ok = all(
         tuple(PRICING.score(name).func(db, r) for r in PRICES) == want
         for name, pair in SCORES.items()

@@ -9,8 +9,8 @@ Statement
    :math:`\varepsilon`-DP for general scores: on two items at gap g, the pair
    :math:`q = (0, -g)`, :math:`q' = (-\Delta, -g + \Delta)` has a privacy loss that exceeds
    :math:`\varepsilon` once g is large (it tends to :math:`2\varepsilon`).
-3. MATH.md section 7's numbers: at :math:`\varepsilon = 0.1`, scale :math:`2/\varepsilon`,
-   q = (1,1,1,1,1) vs (2,0,0,0,0), output 0: loss 0.0926959.
+3. A known number (docs/analyzer.md, with its closed form): at :math:`\varepsilon = 0.1`,
+   scale :math:`2/\varepsilon`, q = (1,1,1,1,1) vs (2,0,0,0,0), output 0: loss 0.0926959.
 
 Human proof (own words)
 -----------------------
@@ -73,7 +73,7 @@ def half_scale_not_private(gap: int = 6):
 
 
 def known_number():
-    """MATH.md section 7: eps = 0.1, (1,1,1,1,1) vs (2,0,0,0,0): loss 0.0926959."""
+    """Known number: eps = 0.1, (1,1,1,1,1) vs (2,0,0,0,0): loss 0.0926959."""
     loss = privacy_loss(ReportNoisyMax(sympy.Rational(1, 10), noise="laplace"),
                         (1, 1, 1, 1, 1), (2, 0, 0, 0, 0))
     value = float(sympy.N(loss.value, 30))  # decided with a wide margin (0.7 and 5e-7)

@@ -5,7 +5,7 @@ Statement
 EM and PF are *symmetric* (:math:`\Pr[M(\sigma q) = \sigma r] = \Pr[M(q) = r]`),
 *shift-invariant* (:math:`\Pr[M(q + a\mathbf 1) = r] = \Pr[M(q) = r]`) and *monotone*
 (raising :math:`q_r` or lowering another score never lowers :math:`\Pr[M(q) = r]`), for
-every :math:`\varepsilon > 0` (MATH.md section 3; McKenna & Sheldon 2020, section 2).
+every :math:`\varepsilon > 0` (McKenna & Sheldon 2020, section 2).
 
 Human proof (own words)
 -----------------------

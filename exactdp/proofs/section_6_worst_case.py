@@ -21,7 +21,7 @@ below is a search, not a certificate.
 
 Method of the check
 -------------------
-1: expected errors computed here with numpy from the formulas of MATH.md section 2
+1: expected errors computed here with numpy from the mechanisms' defining formulas
 (EM: softmax; PF: :math:`p_r\int_0^1\prod_{s\ne r}(1 - tp_s)dt` by 64-point Gauss-Legendre,
 exact for these polynomials of degree < 128), on every sorted gap vector of a grid of step
 ``step`` up to ``gap_top``, compared with :func:`exactdp.worst_case_error` (sup over the
@@ -49,7 +49,7 @@ from exactdp.proofs.result import ProofResult, run_checks
 NAME = "section_6_worst_case"
 STATEMENT = "Sec. 5.4/7: equal gaps are worst (evidence); worst-case ratio 1.514 ... 1.019"
 
-#: n -> (E_EM, E_PF, ratio) at eps = Delta = 1 (MATH.md section 6).
+#: n -> (E_EM, E_PF, ratio) at eps = Delta = 1 (docs/claims.md).
 WORST = {2: (0.556929, 0.367879, 1.514), 3: (None, None, 1.422),
          10: (2.202006, 1.786456, 1.233), 100: (None, None, 1.083),
          1000: (None, None, 1.036), 10_000: (None, None, 1.019)}

@@ -30,8 +30,10 @@ Scope
 -----
 Every epsilon > 0 on every integer score vector with :math:`n \le 5` outputs and gaps
 :math:`q_* - q_r \le 4` (125 vectors; 70 at n = 5) in the default run, :math:`n \le 6`
-under ``--runslow``; all real gaps for n = 2 (symbolic). Not covered: n = 3 for all real
-gaps (no Bernstein subdivision was built), non-integer rational scores beyond n = 2.
+under ``--runslow``; all real gaps for n = 2 (symbolic) and n = 3 (both tail margins, times
+the positive EM denominator, are polynomials in the coins :math:`(x, xu)`, proved
+:math:`\ge 0` on the unit square by Bernstein subdivision in exact rationals;
+:mod:`exactdp.proofs.three_items`). Not covered: n >= 4 for real gaps.
 """
 
 from __future__ import annotations
@@ -39,8 +41,10 @@ from __future__ import annotations
 import sympy
 
 from exactdp.mechanisms import ExponentialMechanism, PermuteAndFlip
+from exactdp.proofs import three_items as t3
 from exactdp.proofs.checks import pf_dominates_em
 from exactdp.proofs.result import ProofResult, run_checks, sweep_check
+from exactdp.proofs.unit_sign import nonnegative_on_square
 
 NAME = "thm_5_2_dominance"
 STATEMENT = "Thm 5.2: PF stochastically dominates EM (every eps)"
@@ -64,11 +68,26 @@ def two_items_all_real_gaps() -> tuple[bool, int]:
     return tails_ok and gap_ok, 1
 
 
+def three_items_all_real_gaps() -> tuple[bool, int]:
+    """n = 3, every real gap pair and epsilon: both tails, by Bernstein on the unit square.
+
+    Thresholds ``t <= a``: ``Pr[err >= t] = P_2 + P_3``; ``a < t <= b``: ``P_3``. Each margin
+    ``EM - PF`` times ``D > 0`` is a polynomial in (x, u) proved ``>= 0`` on [0, 1]^2.
+    """
+    lose = t3.poly(t3.EM_TIMES_D[1] + t3.EM_TIMES_D[2] - (t3.PF[1] + t3.PF[2]) * t3.D)
+    third = t3.poly(t3.EM_TIMES_D[2] - t3.PF[2] * t3.D)
+    ok = t3.formulas_match_library() and nonnegative_on_square(lose) and \
+        nonnegative_on_square(third)
+    return ok, 2
+
+
 def verify(*, n_max: int = 5, gap_max: int = 4, executor=None) -> ProofResult:
     """Certify dominance on the integer family and for two items symbolically."""
     scope = (f"every eps > 0; exhaustive over integer vectors n <= {n_max}, gaps <= "
-             f"{gap_max} (exact root isolation); n = 2 for all real gaps (symbolic)")
+             f"{gap_max} (exact root isolation); n = 2 (symbolic) and n = 3 (Bernstein) for all "
+             "real gaps")
     return run_checks(NAME, STATEMENT, scope, [
         ("integer family", lambda: sweep_check(pf_dominates_em, n_max, gap_max, executor)),
         ("two items, real gaps", two_items_all_real_gaps),
+        ("three items, real gaps", three_items_all_real_gaps),
     ])
