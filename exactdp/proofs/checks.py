@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import sympy
 
-from exactdp.algebra import sign_on_unit_interval
 from exactdp.analysis import certify_dominance, certify_dp
+from exactdp.exact.unit_interval import sign_on_unit_interval
 from exactdp.mechanisms import ExponentialMechanism, PermuteAndFlip
 from exactdp.mechanisms.custom import WRONG_VARIANTS
 

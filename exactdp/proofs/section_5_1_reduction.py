@@ -23,7 +23,7 @@ lower bound is the mirror image.
 Method of the check
 -------------------
 For PF and EM with integer scores every probability is a rational function of
-:math:`x = e^{-\varepsilon/2}` (PF: :func:`exactdp.optimal.pf_polynomials`; EM: the
+:math:`x = e^{-\varepsilon/2}` (PF: :func:`exactdp.mechanisms.optimal.pf_polynomials`; EM: the
 softmax in x). For every vector of the family, every vertex :math:`q'` of the neighbour box
 :math:`q + \{-1, 0, 1\}^n` and every r, both inequalities are proved for every epsilon by
 the sign of a numerator on (0, 1) (Descartes' rule after a Moebius substitution, else
@@ -44,7 +44,7 @@ import itertools
 
 import flint
 
-from exactdp.optimal import pf_polynomials
+from exactdp.mechanisms.optimal import pf_polynomials
 from exactdp.proofs.result import ProofResult, run_checks
 from exactdp.proofs.unit_sign import nonnegative_on_unit
 from exactdp.sweeps import score_vectors
@@ -62,7 +62,7 @@ def _mono(e: int) -> flint.fmpq_poly:
 def probabilities(mechanism: str, q: tuple) -> list[tuple[flint.fmpq_poly, flint.fmpq_poly]]:
     """``(numerator, denominator)`` in ``x = e^{-eps/2}`` per output (integer scores, Delta 1).
 
-    ``"pf"`` (:func:`exactdp.optimal.pf_polynomials`, denominator 1), ``"em"`` (softmax),
+    ``"pf"`` (:func:`exactdp.mechanisms.optimal.pf_polynomials`, denominator 1), ``"em"`` (softmax),
     or ``"bump"`` (weights ``x^{(gap-1)^2}``: symmetric and shift-invariant but not
     monotone; the negative control). Denominators are sums of monomials, positive on (0, 1).
     """

@@ -28,8 +28,9 @@ Method of the check
 polynomial identities (sympy), for n <= 5 (n <= 6 under ``--runslow``) and 1 or 2
 maximisers: all real scores at once.
 (2) The recursion solved exactly without PF's formula
-(:func:`exactdp.optimal.section5_exact`) equals PF's polynomials by its coins
-(:func:`exactdp.optimal.pf_polynomials`) on every integer gap multiset, n <= 7, gaps <= 3.
+(:func:`exactdp.mechanisms.optimal.section5_exact`) equals PF's polynomials by its coins
+(:func:`exactdp.mechanisms.optimal.pf_polynomials`) on every integer gap multiset,
+n <= 7, gaps <= 3.
 
 Scope
 -----
@@ -41,7 +42,7 @@ from __future__ import annotations
 
 import sympy
 
-from exactdp.optimal import pf_polynomials, section5_exact
+from exactdp.mechanisms.optimal import pf_polynomials, section5_exact
 from exactdp.proofs.result import ProofResult, run_checks
 from exactdp.sweeps import score_vectors
 

@@ -48,9 +48,10 @@ infeasible, so PF is not optimal there.
 
 Method of the check
 -------------------
-Independent of :mod:`exactdp.lp`'s internals: this module builds the lattice, the rows and
-the multipliers itself, takes PF's probabilities from :func:`exactdp.optimal.pf_polynomials`
-(PF's coins) and uses :func:`exactdp.pf_optimality_region` only to locate the boundary.
+Independent of :mod:`exactdp.optimality`'s internals: this module builds the lattice, the
+rows and the multipliers itself, takes PF's probabilities from
+:func:`exactdp.mechanisms.optimal.pf_polynomials` (PF's coins) and uses
+:func:`exactdp.pf_optimality_region` only to locate the boundary.
 Then, in exact rational polynomial arithmetic (python-flint):
 every reduced cost is the zero polynomial; :math:`\sum \mu \equiv c \cdot P_{PF}`; PF's rows
 hold (equalities and step rows identically; top rows and :math:`P_j \ge 0` by a sign
@@ -92,8 +93,8 @@ from itertools import combinations_with_replacement
 import flint
 import sympy
 
-from exactdp.lp import lattice_lp, pf_optimality_region
-from exactdp.optimal import pf_polynomials
+from exactdp.mechanisms.optimal import pf_polynomials
+from exactdp.optimality import lattice_lp, pf_optimality_region
 from exactdp.proofs.result import ProofResult
 from exactdp.proofs.unit_sign import nonnegative_on_unit, positive_on
 
