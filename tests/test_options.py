@@ -191,3 +191,17 @@ def test_bad_epsilon(bad):
         warnings.simplefilter("ignore")
         with pytest.raises(ValueError, match="epsilon"):
             PermuteAndFlip(bad)
+
+
+def test_base_measure_topk_peels_the_restricted_measure():
+    """Peeling EM with a measure: Pr[(a, b)] = w_a / sum w * w_b / sum_{s != a} w_s,
+    w_r = mu_r 2**q_r at eps = 2 log 2 (direct formula)."""
+    mu, q = (1, 2, 0, 3), (0, -1, -2, -3)
+    d = TopK(ExponentialMechanism("2*log(2)", base_measure=mu), 2).distribution(q)
+    w = [Fraction(m) * Fraction(2) ** v for m, v in zip(mu, q, strict=True)]
+    for (a, b), p in zip(d.outputs, d.probabilities, strict=True):
+        expected = w[a] / sum(w) * w[b] / (sum(w) - w[a])
+        assert p == sympy.Rational(expected.numerator, expected.denominator)
+    with pytest.raises(ValueError, match="base measure is 0 on every output left"):
+        top = TopK(ExponentialMechanism(1, base_measure=[1, 0, 0]), 2)
+        _ = top.distribution([0, 1, 2]).probabilities

@@ -25,7 +25,7 @@ McKenna & Sheldon (2020) (permute-and-flip).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import permutations
 
@@ -237,17 +237,28 @@ class TopKDistribution:
                 steps.append((frozenset(t[:j]), rest, rest.index(r)))
             yield steps
 
+    def _sub_distribution(self, rest: tuple[int, ...]):
+        """The mechanism on the outputs ``rest`` (its base measure restricted to them)."""
+        inner = self.mechanism.mechanism
+        measure = getattr(inner, "base_measure", None)
+        if measure is not None:
+            if all(measure[i] == 0 for i in rest):
+                raise ValueError(
+                    f"TopK: the base measure is 0 on every output left after "
+                    f"{self.n - len(rest)} selections; top-{self.k} is undefined"
+                )
+            inner = replace(inner, base_measure=[measure[i] for i in rest])
+        return inner.distribution(_sub_scores(self.scores, rest))
+
     def _peel(self, view):
         """``prod_j view(sub-distribution)[position]`` over the tuples (cached by set)."""
         cache: dict[frozenset, object] = {}
-        inner = self.mechanism.mechanism
         out = []
         for steps in self._peel_steps():
             factors = []
             for chosen, rest, pos in steps:
                 if chosen not in cache:
-                    cache[chosen] = view(inner.distribution(_sub_scores(self.scores, rest)),
-                                         rest)
+                    cache[chosen] = view(self._sub_distribution(rest), rest)
                 factors.append(cache[chosen][pos])
             out.append(factors)
         return out
@@ -385,7 +396,6 @@ class TopKDistribution:
         return out
 
     def _peel_rows(self, size: int, gen: np.random.Generator) -> np.ndarray:
-        inner = self.mechanism.mechanism
         out = np.empty((size, self.k), dtype=np.int64)
         for j in range(self.k):
             prefixes, inverse = np.unique(out[:, :j], axis=0, return_inverse=True)
@@ -393,7 +403,7 @@ class TopKDistribution:
             for g, prefix in enumerate(prefixes):
                 rows = np.flatnonzero(inverse == g)
                 rest = tuple(i for i in range(self.n) if i not in set(prefix.tolist()))
-                sub = inner.distribution(_sub_scores(self.scores, rest))
+                sub = self._sub_distribution(rest)
                 picks = np.asarray(sub.sample(rows.size, gen)).reshape(-1)
                 out[rows, j] = np.array(rest, dtype=np.int64)[picks]
         return out
