@@ -17,6 +17,7 @@ import numpy as np
 import pytest
 import sympy
 
+import exactdp
 from exactdp import (
     ExponentialMechanism,
     PermuteAndFlip,
@@ -247,7 +248,7 @@ def test_views_and_errors():
     with pytest.raises(ValueError, match="k must be a positive integer"):
         TopK(PermuteAndFlip(1), 0)
     with pytest.raises(ValueError, match="gaussian"):
-        TopK(ReportNoisyMax(noise="gaussian", sigma=1), 2)
+        TopK(exactdp.GaussianNoisyMax(1), 2)
     with pytest.raises(ValueError, match="MAX_TUPLES"):
         TopK(PermuteAndFlip(1), 5).distribution(list(range(30)))
     with pytest.raises(ValueError, match="not an ordered 3-tuple"):
@@ -273,3 +274,34 @@ def test_top_k_privacy_claims_exact():
         Q = mech.distribution([-1, 0, -3, -3]).probabilities
         renyi = 2 * sympy.log(sum(p ** (1 - alpha) * q**alpha for p, q in zip(P, Q, strict=True)))
         assert sign(renyi - alpha * eps**2 / 8) == expected
+
+
+# ---------------------------------------------------------------- the analyzer on top-k
+def test_analyzer_privacy_loss_on_topk():
+    """privacy_loss on TopK = max over tuples of |ln(P/Q)|, recomputed from the two exact
+    distributions with Fractions (x = 1/2)."""
+    t = TopK(PermuteAndFlip(LOG4), 2)
+    q, q2 = (0, 0, -1, -3), (1, 1, -2, -4)
+    res = exactdp.privacy_loss(t, q, q2)
+    P = [as_fraction(p) for p in t.distribution(q).probabilities]
+    Q = [as_fraction(p) for p in t.distribution(q2).probabilities]
+    ratio = max(max(a / b, b / a) for a, b in zip(P, Q, strict=True))
+    assert ratio == Fraction(1984, 127)
+    assert sympy.simplify(res.value - sympy.log(sympy.Rational(1984, 127))) == 0
+    assert t.distribution(q).outputs[res.output] == (2, 3)
+
+
+def test_analyzer_check_dp_and_zcdp_on_topk():
+    t = TopK(PermuteAndFlip(1), 2)
+    assert t.epsilon == 2 and t.selection_epsilon == 1
+    res = exactdp.check_dp(t, [0, -1, -2])  # against k * eps = 2
+    assert res.holds and 1 < float(res.loss) <= 2
+    assert not exactdp.check_dp(t, [0, -1, -2], epsilon=1).holds  # one selection's eps: no
+    # k eps^2 / 8 zCDP: holds for peeling EM, fails for PF (already at k = 1)
+    em = exactdp.zcdp_check(TopK(ExponentialMechanism(1), 2), [0, -1, -2], sympy.Rational(1, 4))
+    assert em.holds
+    pf = exactdp.zcdp_check(TopK(PermuteAndFlip(LOG4), 1), [0, -1, -2, -2],
+                            2 * sympy.log(2) ** 2 / 4)
+    assert not pf.holds
+    # epsilon = 0: top-k is uniform, loss 0
+    assert exactdp.privacy_loss(TopK(PermuteAndFlip(0), 2), [0, 1, 2], [1, 0, 1]).value == 0

@@ -74,7 +74,7 @@ def symbolic_probabilities(mechanism: object, scores: Sequence) -> tuple[sympy.E
         mechanism = inner
     if is_core_mechanism(mechanism):
         sv = ScoreVector(exprs, "exact", "scores")
-        return tuple(mechanism._exact(sv))
+        return tuple(mechanism._route("exact", sv))  # optimize and epsilon limits
     return tuple(safe_sympify(p) for p in mechanism.distribution(exprs).probabilities)
 
 

@@ -105,7 +105,8 @@ class TopK:
     @property
     def one_shot(self) -> bool:
         """True for report-noisy-max (noise added once), False for peeling."""
-        return isinstance(self.mechanism, ReportNoisyMax)
+        return isinstance(self.mechanism, ReportNoisyMax) or getattr(
+            self.mechanism, "noise", None) == "gaussian"
 
     @property
     def _integral(self) -> bool:

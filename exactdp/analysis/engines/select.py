@@ -87,6 +87,13 @@ def xform_probabilities(xforms: list, func: str, dense_only: bool):
     return N, probs, degree, True
 
 
+def output_count(dist: object, sv: ScoreVector) -> int:
+    """Number of outputs of a distribution: ``len(dist.outputs)`` when it lists them (top-k:
+    the ordered k-tuples), else one per score."""
+    outputs = getattr(dist, "outputs", None)
+    return sv.n if outputs is None else len(outputs)
+
+
 def make_engine(
     mech: object,
     vectors: Sequence[ScoreVector],
@@ -115,7 +122,8 @@ def make_engine(
             xforms.append(xf)
     if xforms is not None:
         N, probs, degree, sparse = xform_probabilities(xforms, func, dense_only)
-        if all(len(p) == v.n for p, v in zip(probs, vectors, strict=True)):
+        if all(len(p) == output_count(d, v)
+               for p, d, v in zip(probs, dists, vectors, strict=True)):
             if sparse:
                 try:
                     engine = SparseXEngine(eps, N, probs)
@@ -132,10 +140,11 @@ def make_engine(
         else:
             probs = [list(exact_probabilities_of(d, func, mech)) for d in dists]
             engine = GenericEngine(eps, probs)
-    for i, (p, v) in enumerate(zip(engine.probs, vectors, strict=True)):
-        if len(p) != v.n:
+    for i, (p, d, v) in enumerate(zip(engine.probs, dists, vectors, strict=True)):
+        if len(p) != output_count(d, v):
             raise ValueError(
-                f"{func}: {mechanism_name(mech)} returned {len(p)} probabilities for {v.n} scores"
+                f"{func}: {mechanism_name(mech)} returned {len(p)} probabilities for "
+                f"{output_count(d, v)} outputs ({v.n} scores)"
             )
         if check:
             engine.check_normalised(i, func, mechanism_name(mech), plain(v))
