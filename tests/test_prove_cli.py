@@ -52,3 +52,13 @@ def test_failed_statement_is_marked_in_the_table():
                       (("c", "witness"),))
     table = format_table([bad])
     assert "**NO**" in table and "x failed" in table
+
+
+def test_scheduler_runs_the_sweeps_on_dask(capsys):
+    distributed = pytest.importorskip("distributed")  # the 'dask' extra, installed in CI
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+                                  dashboard_address=None) as cluster:
+        code = main(["prove", "error_ratio_at_most_two", "--scheduler",
+                     cluster.scheduler_address])
+    assert code == 0
+    assert "| yes | 128 |" in capsys.readouterr().out
