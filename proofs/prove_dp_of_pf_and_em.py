@@ -10,7 +10,8 @@ def test_verify_n5_gaps4():
     assert res.holds, res.failures
     assert dict(res.certificates) == {
         "pf, reduced neighbours": True, "pf, every vertex neighbour": True,
-        "em, reduced neighbours": True, "em, every vertex neighbour": True}
+        "em, reduced neighbours": True, "em, every vertex neighbour": True,
+        "two items, real gaps": True}
 
 
 @pytest.mark.slow
@@ -26,3 +27,11 @@ def test_negative_control_wrong_variants_fail(wrong):
     failures = dict(res.failures)
     assert failures[f"{wrong}, reduced neighbours"]  # vectors named
     assert (0, -1) in [q for q, _ in failures[f"{wrong}, every vertex neighbour"]]
+
+
+def test_negative_control_two_items_wrong_em_is_not_lipschitz_enough():
+    from exactdp.mechanisms.custom import WRONG_VARIANTS
+
+    wrong = WRONG_VARIANTS["em_exponent_eps_q_over_delta"]
+    assert m.two_items_all_real_gaps()[0]
+    assert not m.two_items_all_real_gaps((wrong,))[0]
