@@ -9,6 +9,7 @@ import pytest
 import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import PF_Q31002_EPS2
 
 import exactdp
 from exactdp.audit import (
@@ -141,7 +142,7 @@ def test_output_distribution_and_its_vector_give_the_same_audit():
     assert a == b
     assert a.verdict == "consistent"
     # MATH.md section 7: PF on (3, 1, 0, 0, -2), eps = 2
-    assert probs == pytest.approx([0.884912, 0.065305, 0.023335, 0.023335, 0.003114], abs=1e-6)
+    assert probs == pytest.approx(list(PF_Q31002_EPS2), abs=1e-6)
 
 
 def test_integral_floats_are_accepted():

@@ -13,6 +13,13 @@ import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from reference import (
+    RNM_LAPLACE_Q012_EPS1,
+    STATDP_DOWN,
+    STATDP_LOSS_DOWN,
+    STATDP_LOSS_UP,
+    STATDP_UP,
+)
 from scipy.stats import chisquare
 
 from exactdp.numeric.laplace import (
@@ -48,7 +55,7 @@ def _rel(a, b):
 
 def test_three_items_known_values():
     # q = (0, -1, -2), eps = 1, b = 2: d = (0, 1/2, 1)
-    want = [0.519651, 0.305706, 0.174643]
+    want = list(RNM_LAPLACE_Q012_EPS1)
     exact = laplace_exact([0, 1, 2], HALF)
     assert [round(float(sympy.N(e, 20)), 6) for e in exact] == want
     assert [round(float(x), 6) for x in laplace_mp([0, 0.5, 1], 20)] == want
@@ -66,12 +73,12 @@ def test_statdp_pair():
     assert all(p == sympy.Rational(1, 5) for p in flat)
     up = laplace_exact([0, 1, 1, 1, 1], lam)[0]  # q = (2, 0, 0, 0, 0), output 0
     down = laplace_exact([1, 0, 0, 0, 0], lam)[0]  # q = (0, 2, 2, 2, 2), output 0
-    assert abs(float(sympy.N(up, 30)) - 0.2194256121) < 1e-10
-    assert abs(float(sympy.N(down, 30)) - 0.1819446393) < 1e-10
-    assert abs(float(sympy.log(sympy.N(up, 30) / sympy.Rational(1, 5))) - 0.0926959) < 1e-7
-    assert abs(float(sympy.log(sympy.Rational(1, 5) / sympy.N(down, 30))) - 0.0946149) < 1e-7
+    assert abs(float(sympy.N(up, 30)) - STATDP_UP) < 1e-10
+    assert abs(float(sympy.N(down, 30)) - STATDP_DOWN) < 1e-10
+    assert abs(float(sympy.log(sympy.N(up, 30) / sympy.Rational(1, 5))) - STATDP_LOSS_UP) < 1e-7
+    assert abs(float(sympy.log(sympy.Rational(1, 5) / sympy.N(down, 30))) - STATDP_LOSS_DOWN) < 1e-7
     f = laplace_float(np.array([0, 0.1, 0.1, 0.1, 0.1]))
-    assert abs(f[0] - 0.2194256121) < 1e-10
+    assert abs(f[0] - STATDP_UP) < 1e-10
 
 
 @pytest.mark.parametrize("g", [1, 2, 5, 17])
@@ -199,11 +206,14 @@ def test_closed_form_vs_quadrature_rational(q):
 
 
 def test_mp_is_certified_at_requested_digits():
+    """30 digits of laplace_mp against an independent route: tanh-sinh quadrature of the
+    defining integral (laplace_quad), not against more digits of the same code."""
     rng = np.random.default_rng(7)
-    d = list(rng.exponential(2.0, 20))
-    lo = laplace_mp(d, 30)
-    hi = laplace_mp(d, 60)
-    assert _rel(lo, hi) < 1e-29
+    d = list(rng.exponential(2.0, 6))
+    got = laplace_mp(d, 30)
+    quad = laplace_quad(d, 30)
+    with mpmath.workdps(40):
+        assert _rel(got, quad) < 1e-28
 
 
 @pytest.mark.parametrize("scale", [0.01, 0.5, 3.0, 50.0, 300.0])
@@ -488,7 +498,7 @@ def test_series_vs_quadrature():
         assert _rel_all(series, quad) < 1e-28
     # the MATH.md known values (q = (0, -1, -2), eps = 1)
     got = laplace_mp([0, 0.5, 1], 20, method="series")
-    assert [round(float(x), 6) for x in got] == [0.519651, 0.305706, 0.174643]
+    assert [round(float(x), 6) for x in got] == list(RNM_LAPLACE_Q012_EPS1)
 
 
 @pytest.mark.parametrize("d", [0.0, 40.0, 600.0, 1e5, 1e300])
@@ -534,6 +544,9 @@ def test_series_n1000_ties_and_digits():
     assert time.perf_counter() - t < 20.0
     m45 = laplace_mp(d, 45)
     assert _rel_all(m30, m45) < mpmath.mpf(10) ** -29
+    # an independent algorithm (the float64 O(n log n) route) agrees to float accuracy
+    flt = laplace_float(np.array(d, dtype=float))
+    assert np.allclose(flt, [float(x) for x in m30], rtol=1e-12, atol=0)
     by_gap = {}
     for g, p in zip(d, m30, strict=True):
         assert by_gap.setdefault(g, p) == p  # ties get identical numbers

@@ -16,6 +16,7 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import EM_Q31002_EPS2, PF_Q31002_EPS2, Q31002
 
 from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 
@@ -34,11 +35,11 @@ def as_float(exprs):
 
 # --------------------------------------------------------------------------- known values
 def test_math_md_section7_pf_and_em():
-    q = (3, 1, 0, 0, -2)
+    q = Q31002
     pf = as_float(PermuteAndFlip(2).distribution(q).probabilities)
     em = as_float(ExponentialMechanism(2).distribution(q).probabilities)
-    assert pf == pytest.approx([0.884912, 0.065305, 0.023335, 0.023335, 0.003114], abs=1e-6)
-    assert em == pytest.approx([0.805382, 0.108997, 0.040098, 0.040098, 0.005427], abs=1e-6)
+    assert pf == pytest.approx(PF_Q31002_EPS2, abs=1e-6)
+    assert em == pytest.approx(EM_Q31002_EPS2, abs=1e-6)
 
 
 def test_pf_polynomials_for_0_m1_m2():

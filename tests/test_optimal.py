@@ -9,6 +9,7 @@ import time
 import numpy as np
 import pytest
 import sympy
+from reference import PF_Q31002_EPS2
 
 from exactdp.mechanisms.optimal import pf_polynomials, section5_exact
 from exactdp.numeric.pf_engine import pf_float
@@ -132,7 +133,7 @@ def test_optimal_mechanism_numeric_methods_agree_and_certified_balls_contain_tru
         assert ball.contains(flint_arb(e))
         assert rad < 1e-29 * float(e)
     assert [float(v) for v in exact] == pytest.approx(
-        [0.884912, 0.065305, 0.023335, 0.023335, 0.003114], abs=1e-6)
+        list(PF_Q31002_EPS2), abs=1e-6)
 
 
 def mpmath_mpf(e):

@@ -12,12 +12,13 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import PF_Q31002_EPS2
 
 from exactdp.numeric.pf_engine import em_float, em_mp, pf_arb, pf_float, pf_mp
 
 # MATH.md section 7: q = (3, 1, 0, 0, -2), eps = 2, Delta = 1, c = 2 -> d = eps*(q* - q)/2
 D7 = [0, 2, 3, 3, 5]
-PF7 = [0.884912, 0.065305, 0.023335, 0.023335, 0.003114]
+PF7 = list(PF_Q31002_EPS2)
 EM7 = [0.805382, 0.108997, 0.040098, 0.040098, 0.005427]
 
 

@@ -22,6 +22,7 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference import GAUSSIAN_PAIR_LOSS_SIGMA1
 
 import exactdp
 import exactdp.analysis.engines.ball as ball_engine
@@ -114,7 +115,7 @@ def test_two_items_loss_matches_closed_form():
         assert abs(mpmath.mpf(str(L.value)) - expected) < mpmath.mpf(10) ** -28
         assert L.output == 1 and L.direction == 1 and L.candidates == (1,)
         assert abs(mpmath.mpf(str(L.ratios[1])) - mpmath.mpf(1) / 2 / lose2(1, sigma)) < 1e-28
-    assert abs(L.to_float() - 0.7350111298370844) < 1e-15
+    assert abs(L.to_float() - GAUSSIAN_PAIR_LOSS_SIGMA1) < 1e-15
 
 
 @settings(max_examples=15, deadline=None)

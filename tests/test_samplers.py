@@ -14,6 +14,7 @@ import math
 
 import pytest
 import sympy
+from reference import PF_Q31002_EPS2, RNM_LAPLACE_Q012_EPS1
 
 import exactdp
 from exactdp.audit import goodness_of_fit
@@ -66,7 +67,7 @@ def test_known_numbers_of_math_md():
     q = [3, 1, 0, 0, -2]
     pf = exact_vector(exactdp.PermuteAndFlip(2).distribution(q))
     em = exact_vector(exactdp.ExponentialMechanism(2).distribution(q))
-    assert pf == pytest.approx([0.884912, 0.065305, 0.023335, 0.023335, 0.003114], abs=1e-6)
+    assert pf == pytest.approx(list(PF_Q31002_EPS2), abs=1e-6)
     assert em == pytest.approx([0.805382, 0.108997, 0.040098, 0.040098, 0.005427], abs=1e-6)
 
 
@@ -137,7 +138,7 @@ def test_rnm_laplace_sampler_two_items_closed_form():
 
 def test_rnm_laplace_sampler_known_values_and_half_scale_rejected():
     """MATH.md section 7 (q = (0, -1, -2), eps = 1); scale b/2 (eps doubled) is caught."""
-    known = [0.519651, 0.305706, 0.174643]  # 6 digits: error 5e-7, far below N's resolution
+    known = list(RNM_LAPLACE_Q012_EPS1)  # 6 digits: error 5e-7, far below N's resolution
     total = sum(known)
     known = [k / total for k in known]
     right = exactdp.ReportNoisyMax(1, noise="laplace").distribution([0, -1, -2])

@@ -16,6 +16,7 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
+from reference import RNM_LAPLACE_Q012_EPS1
 
 import exactdp
 from exactdp import (
@@ -212,7 +213,7 @@ def test_one_shot_against_quadrature(noise):
 def test_one_shot_laplace_top1_known_numbers():
     # MATH.md section 7: q = (0, -1, -2), eps = 1, RNM-Laplace: .519651 .305706 .174643
     d = TopK(ReportNoisyMax(1, noise="laplace"), 1).distribution([0, -1, -2])
-    assert np.allclose(d.to_numpy(), [0.519651, 0.305706, 0.174643], atol=1e-6)
+    assert np.allclose(d.to_numpy(), list(RNM_LAPLACE_Q012_EPS1), atol=1e-6)
     assert sympy.simplify(sum(d.probabilities) - 1) == 0
     with pytest.raises(ValueError, match="not rational in"):
         d.rational_form()
