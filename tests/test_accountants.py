@@ -162,3 +162,13 @@ def test_check_accountant_bad_input():
         check_accountant(mech, [0, 1], 2, [-1])
     with pytest.raises(ValueError, match="empty"):
         check_accountant(mech, [0, 1], 2, [])
+
+
+def test_dp_accounting_pair_pld_is_a_close_upper_estimate():
+    pytest.importorskip("dp_accounting")
+    res = check_accountant(exactdp.PermuteAndFlip(1), [0, 1, 2], 10, [2, 4, 6],
+                           claims=("dp_accounting_pld",))
+    for r in res.rows:
+        # pessimistic float PLD of the same pair: above the exact value, within 0.1 %
+        assert r.holds and not r.certified
+        assert float(r.lower_bound) <= float(r.claimed_delta) <= float(r.lower_bound) * 1.001

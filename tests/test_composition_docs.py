@@ -31,10 +31,10 @@ def test_docs_python_blocks_run():
     assert ns["pld"].delta(2).exact() == 0
 
 
-@pytest.mark.parametrize("k", [k for k, _ in TABLE_POINTS])
-def test_docs_table_rows_are_reproduced(k, request):
-    if k > 10 and not request.config.getoption("--runslow", default=False):
-        pytest.skip("k = 100 rows: run with --runslow (about a minute)")
+@pytest.mark.parametrize(
+    "k", [pytest.param(k, marks=pytest.mark.slow) if k > 10 else k for k, _ in TABLE_POINTS])
+def test_docs_table_rows_are_reproduced(k):
+    """k = 100 rows take about a minute: ``--runslow``."""
     pytest.importorskip("dp_accounting")
     pytest.importorskip("opendp")
     points = [p for p in TABLE_POINTS if p[0] == k]

@@ -26,7 +26,7 @@ from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
 from .check import Witness
 from .neighbourhood import neighbours
-from .peer_accountants import dp_accounting_delta, opendp_delta
+from .peer_accountants import dp_accounting_delta, dp_accounting_pair_delta, opendp_delta
 from .pld import MAX_SUPPORT, privacy_loss_distribution
 from .pld_results import HockeyStick, check_epsilon
 
@@ -40,7 +40,9 @@ __all__ = [
 
 #: Claims :func:`check_accountant` evaluates by default.
 DEFAULT_CLAIMS = ("basic", "kov", "drv", "zcdp", "zcdp_bun_steinke", "bounded_range",
-                  "dp_accounting", "opendp")
+                  "dp_accounting", "dp_accounting_pld", "opendp")
+#: Every claim :func:`check_accountant` knows.
+KNOWN_CLAIMS = (*CLAIMS, "dp_accounting_pld", "opendp")
 
 
 @dataclass(frozen=True)
@@ -262,6 +264,11 @@ def _claim(name, mechanism, k, eps, bound) -> ClaimedDelta:
         return dp_accounting_delta(eps0, k, eps)
     if name == "opendp":
         return opendp_delta(mechanism, k, eps)
+    if name == "dp_accounting_pld":
+        w = bound.witness
+        p = mechanism.distribution(list(w.scores)).to_numpy()
+        q = mechanism.distribution(list(w.neighbour)).to_numpy()
+        return dp_accounting_pair_delta(p, q, k, eps)
     return claimed_delta(name, eps0, k, eps)
 
 
@@ -283,7 +290,8 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=DEFAULT_CLAIMS,
         Where the curves are compared (exact input, >= 0).
     claims : sequence of str
         Any of ``basic``, ``kov``, ``drv``, ``zcdp``, ``zcdp_bun_steinke``, ``bounded_range``,
-        ``dp_accounting`` (needs the ``accounting`` extra) and ``opendp`` (needs the ``peers``
+        ``dp_accounting`` (its pure-DP accountant), ``dp_accounting_pld`` (its float PLD of the
+        witness pair; both need the ``accounting`` extra) and ``opendp`` (needs the ``peers``
         extra; EM and PF only).
     search, dps, max_support, candidates
         As in :func:`composition_lower_bound`.
@@ -305,10 +313,10 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=DEFAULT_CLAIMS,
         raise ValueError(f"check_accountant: k must be a positive integer, got {k!r}")
     if isinstance(claims, str):
         claims = (claims,)
-    unknown = [c for c in claims if c not in CLAIMS + ("opendp",)]
+    unknown = [c for c in claims if c not in KNOWN_CLAIMS]
     if unknown:
         raise ValueError(f"check_accountant: unknown claims {unknown}; known: "
-                         f"{list(CLAIMS) + ['opendp']}")
+                         f"{list(KNOWN_CLAIMS)}")
     eps_list = [check_epsilon(e, "check_accountant") for e in epsilons]
     if not eps_list:
         raise ValueError("check_accountant: epsilons must not be empty")
@@ -320,8 +328,8 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=DEFAULT_CLAIMS,
     for b in bounds:
         for name in claims:
             c = _claim(name, mechanism, k, b.epsilon, b)
-            if name in ("dp_accounting", "opendp"):
-                versions[name] = c.caveat.split("version ")[-1].split(")")[0]
+            if not c.certified:
+                versions[name.split("_pld")[0]] = c.caveat.split("version ")[-1].split(")")[0]
             rows.append(AccountantRow(b.epsilon, name, c.upper, b.lower, not b.lower > c.upper,
                                       b.witness, c.certified, c.caveat))
     label = f"{type(mechanism).__name__}(epsilon={mechanism.epsilon})"

@@ -17,13 +17,14 @@ lower bound is exact, but the claim itself is only as good as the library's floa
 from __future__ import annotations
 
 import importlib.metadata
+import math
 from fractions import Fraction
 
 import sympy
 
 from .accountants import ClaimedDelta
 
-__all__ = ["dp_accounting_delta", "opendp_delta"]
+__all__ = ["dp_accounting_delta", "dp_accounting_pair_delta", "opendp_delta"]
 
 
 def _version(dist: str) -> str:
@@ -41,18 +42,46 @@ def dp_accounting_delta(epsilon0: sympy.Expr, k: int, epsilon: sympy.Expr) -> Cl
     ImportError
         If ``dp_accounting`` is not installed (``pip install exactdp[accounting]``).
     """
-    try:
-        from dp_accounting.pld import common
-        from dp_accounting.pld import privacy_loss_distribution as pld_lib
-    except ImportError as exc:  # pragma: no cover - depends on the environment
-        raise ImportError("check_accountant: the 'dp_accounting' claim needs the optional "
-                          "'accounting' extra (pip install 'exactdp[accounting]')") from exc
+    common, pld_lib = _dp_accounting()
     base = pld_lib.from_privacy_parameters(
         common.DifferentialPrivacyParameters(float(epsilon0), 0.0))
     value = base.self_compose(int(k)).get_delta_for_epsilon(float(epsilon))
     version = _version("dp-accounting")
     return ClaimedDelta("dp_accounting", min(Fraction(1), Fraction(float(value))), False,
                         f"dp_accounting PLD accountant, float (version {version})")
+
+
+def _dp_accounting():
+    try:
+        from dp_accounting.pld import common
+        from dp_accounting.pld import privacy_loss_distribution as pld_lib
+    except ImportError as exc:  # pragma: no cover - depends on the environment
+        raise ImportError("check_accountant: the 'dp_accounting' claims need the optional "
+                          "'accounting' extra (pip install 'exactdp[accounting]')") from exc
+    return common, pld_lib
+
+
+def dp_accounting_pair_delta(p, q, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
+    """``dp_accounting``'s PLD of one pair (float pmfs, pessimistic), composed k times.
+
+    The float counterpart of the exact composition: ``from_two_probability_mass_functions``
+    with ``mu_upper = P`` and ``mu_lower = Q`` (log-pmfs of the float64 probabilities),
+    ``pessimistic_estimate=True``, ``self_compose(k)``, ``get_delta_for_epsilon``. Its value
+    should never be below the exact delta of the same pair.
+
+    Parameters
+    ----------
+    p, q : array of float, shape (n,)
+        ``M(scores)`` and ``M(neighbour)`` in float64.
+    """
+    _, pld_lib = _dp_accounting()
+    upper = {i: math.log(v) for i, v in enumerate(p) if v > 0}
+    lower = {i: math.log(v) for i, v in enumerate(q) if v > 0}
+    base = pld_lib.from_two_probability_mass_functions(lower, upper, pessimistic_estimate=True)
+    value = base.self_compose(int(k)).get_delta_for_epsilon(float(epsilon))
+    version = _version("dp-accounting")
+    return ClaimedDelta("dp_accounting_pld", min(Fraction(1), Fraction(float(value))), False,
+                        f"dp_accounting PLD of the witness pair, float (version {version})")
 
 
 def opendp_delta(mechanism: object, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
