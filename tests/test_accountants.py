@@ -172,3 +172,13 @@ def test_dp_accounting_pair_pld_is_a_close_upper_estimate():
         # pessimistic float PLD of the same pair: above the exact value, within 0.1 %
         assert r.holds and not r.certified
         assert float(r.lower_bound) <= float(r.claimed_delta) <= float(r.lower_bound) * 1.001
+
+
+def test_exact_zeros_of_basic_and_kov():
+    third = sympy.Rational(1, 3)
+    assert claimed_delta("basic", third, 3, sympy.Integer(1)).upper == 0
+    assert claimed_delta("basic", third, 3, sympy.Rational(99, 100)).upper == 1
+    assert claimed_delta("kov", third, 3, sympy.Integer(1)).upper == 0
+    assert claimed_delta("kov", third, 3, sympy.Rational(99, 100)).upper > 0
+    with pytest.raises(ValueError, match="unknown claim"):
+        claimed_delta("nope", third, 3, sympy.Integer(1))

@@ -203,3 +203,8 @@ def test_extreme_inputs_are_exact_or_refused():
     assert big.guard_bits > 0 and big.delta(1).exact() == 0
     with pytest.raises(UndecidedSignError):
         big.delta(0)  # one loss is about exp(-5e299) > 0: no ball separates it from 0
+
+
+def test_mechanism_without_closed_form_is_refused_clearly():
+    with pytest.raises(ValueError, match="exact closed-form"):
+        privacy_loss_distribution(exactdp.GaussianNoisyMax(1), [0, 1], [1, 0])

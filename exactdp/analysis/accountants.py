@@ -38,6 +38,7 @@ import flint
 import sympy
 
 from ..exact.arb import flint_prec, to_arb
+from ..exact.sign import sign as exact_sign
 from ._balls import arb_lower_fraction
 
 __all__ = ["CLAIMS", "ClaimedDelta", "claimed_delta"]
@@ -102,20 +103,28 @@ def claimed_delta(claim: str, epsilon0: sympy.Expr, k: int, epsilon: sympy.Expr)
     ValueError
         For an unknown claim.
     """
-    funcs = {"basic": _basic, "kov": _kov, "drv": _drv, "zcdp": _zcdp_cks,
+    funcs = {"kov": _kov, "drv": _drv, "zcdp": _zcdp_cks,
              "zcdp_bun_steinke": _zcdp_bs, "bounded_range": _bounded_range}
-    if claim not in funcs:
-        raise ValueError(f"claimed_delta: unknown claim {claim!r}; known: {sorted(funcs)}")
+    if claim not in funcs and claim != "basic":
+        raise ValueError(f"claimed_delta: unknown claim {claim!r}; known: "
+                         f"{sorted([*funcs, 'basic'])}")
+    if claim == "basic":  # exact comparison of epsilon with k*epsilon0
+        if exact_sign(epsilon - int(k) * epsilon0) >= 0:
+            return ClaimedDelta(claim, Fraction(0), True, "basic composition: (k*eps0, 0)-DP")
+        return ClaimedDelta(claim, Fraction(1), True,
+                            "basic composition claims nothing below k*eps0")
     with flint_prec(_BITS):
         value, caveat = funcs[claim](to_arb(epsilon0, _BITS), int(k), to_arb(epsilon, _BITS))
+        if claim == "kov":
+            value = _kov_exact_zeros(epsilon0, int(k), epsilon, value)
     return ClaimedDelta(claim, _upper(value), True, caveat)
 
 
-def _basic(e0, k, eps):
-    total = k * e0
-    if eps >= total:
-        return flint.arb(0), "basic composition: (k*eps0, 0)-DP"
-    return flint.arb(1), "basic composition claims nothing below k*eps0"
+def _kov_exact_zeros(e0: sympy.Expr, k: int, eps: sympy.Expr, value: flint.arb) -> flint.arb:
+    """0 exactly when no term of the KOV sum is positive: ``(2m - k) e0 <= eps`` for all m."""
+    if exact_sign(k * e0 - eps) <= 0:
+        return flint.arb(0)
+    return value
 
 
 def _kov(e0, k, eps):

@@ -507,15 +507,19 @@ def privacy_loss_distribution(mechanism: object, scores: object,
     if sv.n != nv.n:
         raise ValueError(
             f"privacy_loss_distribution: scores and neighbour differ in length ({sv.n} vs {nv.n})")
-    eps = getattr(mechanism, "epsilon", None)
-    if eps is None or not hasattr(mechanism, "distribution"):
+    if not hasattr(mechanism, "distribution"):
         raise ValueError(f"privacy_loss_distribution: not a mechanism: {mechanism!r}")
-    if getattr(eps, "free_symbols", None):
+    if getattr(getattr(mechanism, "epsilon", None), "free_symbols", None):
         raise ValueError("privacy_loss_distribution: epsilon must be a number, not symbolic")
     dp, dq = mechanism.distribution(sv), mechanism.distribution(nv)
-    P, Q = dp.probabilities, dq.probabilities
+    try:
+        P, Q = dp.probabilities, dq.probabilities
+        bits, pb, qb = _accurate_balls(P, Q)
+    except (ValueError, NotImplementedError, TypeError) as exc:
+        raise ValueError(
+            f"privacy_loss_distribution: {type(mechanism).__name__} needs exact closed-form "
+            f"output probabilities ({exc})") from exc
     xf = xform_pair(dp, dq)
-    bits, pb, qb = _accurate_balls(P, Q)
     zero_p = [_is_zero(p, b) for p, b in zip(P, pb, strict=True)]
     zero_q = [_is_zero(q, b) for q, b in zip(Q, qb, strict=True)]
     p_inf = sympy.Add(*[P[r] for r in range(sv.n) if zero_q[r] and not zero_p[r]])
