@@ -208,3 +208,19 @@ def test_extreme_inputs_are_exact_or_refused():
 def test_mechanism_without_closed_form_is_refused_clearly():
     with pytest.raises(ValueError, match="exact closed-form"):
         privacy_loss_distribution(exactdp.GaussianNoisyMax(1), [0, 1], [1, 0])
+
+
+@pytest.mark.parametrize("k", [1, 7, 40])
+def test_epsilon_closed_form_agrees_with_bisection(k):
+    from exactdp.analysis.pld_results import bisect_epsilon
+
+    comp = privacy_loss_distribution(exactdp.PermuteAndFlip(1), [-1, 2, 1],
+                                     [0, 1, 2]).self_compose(k)
+    for target in ["1/10", "1e-6", 0]:
+        fast, slow = comp.epsilon(target, dps=25), bisect_epsilon(comp, target, 25, "bisection")
+        assert fast.lower <= slow.upper and slow.lower <= fast.upper
+        assert fast.upper - fast.lower <= Fraction(1, 10**25) * max(1, fast.lower)
+        # the defining property, checked at the ends of the interval
+        assert comp.delta(fast.upper).lower <= Fraction(str(target)) or float(
+            comp.delta(fast.upper)) <= float(Fraction(str(target))) + 1e-28
+        assert float(comp.delta(fast.lower)) >= float(Fraction(str(target))) - 1e-28

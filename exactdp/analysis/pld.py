@@ -46,7 +46,13 @@ from ..exact.sign import sign as exact_sign
 from ..scores import as_scores
 from ._balls import arb_lower_fraction
 from .pld_grid import DiscretisedPLD
-from .pld_results import EpsilonResult, HockeyStick, bisect_epsilon, check_epsilon
+from .pld_results import (
+    EpsilonResult,
+    HockeyStick,
+    bisect_epsilon,
+    check_delta,
+    check_epsilon,
+)
 from .pld_xform import (
     XForm,
     concat_xform,
@@ -415,15 +421,36 @@ class PrivacyLossDistribution:
     def epsilon(self, delta: object, dps: int = 30) -> EpsilonResult:
         """The smallest epsilon >= 0 with ``delta(epsilon) <= delta``, certified to ``dps`` digits.
 
-        Bisection on exact dyadic points; each comparison of ``delta(eps)`` with ``delta`` is
-        decided by rigorous balls (the precision rises until it is).
+        Between consecutive losses ``delta(eps) = p_inf + A - e^eps B`` (A, B the P- and
+        Q-mass above), so the answer is ``ln((p_inf + A - delta)/B)`` for the right interval;
+        that candidate is proved by two certified evaluations of ``delta`` around it (delta
+        is non-increasing), with bisection on exact dyadic points as the fallback.
 
         Raises
         ------
         ValueError
             If ``delta`` is not in ``[0, 1]``.
         """
-        return bisect_epsilon(self, delta, dps, "exact: the curve of this (composed) pair")
+        target = check_delta(delta, "epsilon")
+        return bisect_epsilon(self, delta, dps, "exact: the curve of this (composed) pair",
+                              guess=lambda bits: self._epsilon_guess(target, bits))
+
+    def _epsilon_guess(self, target: sympy.Expr, bits: int):
+        """Ball of ``ln((p_inf + A_j - delta)/B_j)`` on the interval where it falls, or None."""
+        losses, pm, qm = self._balls_cache(bits)
+        order = sorted(range(len(losses)), key=lambda i: float(losses[i].mid()))
+        with flint_prec(bits + self.guard_bits):
+            t = to_arb(target, bits) - to_arb(self.p_inf, bits)
+            a, b = flint.arb(0), flint.arb(0)
+            for pos in range(len(order) - 1, -1, -1):  # S = atoms order[pos:]
+                a, b = a + pm[order[pos]], b + qm[order[pos]]
+                if not (a - t) > 0 or not b > 0:
+                    continue
+                eps = ((a - t) / b).log()
+                low = float(losses[order[pos - 1]].mid()) if pos else -math.inf
+                if low <= float(eps.mid()) <= float(losses[order[pos]].mid()):
+                    return eps if eps > 0 else None
+        return None
 
     def __repr__(self) -> str:
         return (f"PrivacyLossDistribution(k={self.k}, atoms={len(self.atoms)}, "

@@ -14,6 +14,7 @@ import flint
 import sympy
 
 from ..exact.arb import dps_to_prec, flint_prec, to_arb
+from ..exact.sign import UndecidedSignError
 from ..numbers import exact_number
 from ._balls import arb_lower_fraction
 
@@ -127,8 +128,20 @@ def check_delta(value: object, func: str) -> sympy.Expr:
     return d
 
 
-def bisect_epsilon(pld, delta: object, dps: int, caveat: str) -> EpsilonResult:
-    """Shared bisection for exact and grid PLDs (both have ``delta_ball`` and ``max_loss``)."""
+def bisect_epsilon(pld, delta: object, dps: int, caveat: str, guess=None) -> EpsilonResult:
+    """Certified inverse of a non-increasing privacy curve (exact and grid PLDs).
+
+    ``pld`` has ``delta_ball(eps_ball, bits)``, ``max_loss(bits)`` and ``p_inf``. Since delta is
+    non-increasing in epsilon, ``delta(lo) > delta >= delta(hi)`` proves that the smallest
+    epsilon with ``delta(epsilon) <= delta`` lies in ``[lo, hi]``. ``guess`` (a callable giving
+    an arb ball for the answer at given bits, or None) is tried first: two certified
+    evaluations around it; otherwise bisection on exact dyadic points.
+
+    Raises
+    ------
+    UndecidedSignError
+        If the balls cannot separate delta from the target near the answer.
+    """
     target = check_delta(delta, "epsilon")
     bits = dps_to_prec(dps) + 32
     if to_arb(pld.p_inf, bits) > to_arb(target, bits):
@@ -153,11 +166,24 @@ def bisect_epsilon(pld, delta: object, dps: int, caveat: str) -> EpsilonResult:
     if above(lo) is False:
         return EpsilonResult(target, Fraction(0), Fraction(0), True, caveat)
     tol = Fraction(1, 10**dps)
+    if guess is not None:
+        g = guess(bits)
+        if g is not None and g.is_finite():
+            with flint_prec(bits):
+                glo, ghi = arb_lower_fraction(g), -arb_lower_fraction(-g)
+            width = tol * max(1, abs(glo)) / 4
+            a, b = max(Fraction(0), glo - width), ghi + width
+            if b - a <= tol * max(1, a) and above(a) is True and above(b) is False:
+                return EpsilonResult(target, a, b, True, caveat)
     while hi - lo > tol * max(1, lo):
         mid = (lo + hi) / 2
         verdict = above(mid)
-        if verdict is None:  # delta(mid) equals the target up to the balls: mid is the answer
-            return EpsilonResult(target, mid - tol, mid + tol, True, caveat)
+        if verdict is None:  # delta(mid) is the target up to the balls: bracket it
+            a, b = max(lo, mid - tol / 4), min(hi, mid + tol / 4)
+            if above(a) is True and above(b) is False:
+                return EpsilonResult(target, a, b, True, caveat)
+            raise UndecidedSignError(
+                f"epsilon: cannot separate delta({float(mid)}) from delta = {target}")
         if verdict:
             lo = mid
         else:
