@@ -182,3 +182,16 @@ def test_exact_zeros_of_basic_and_kov():
     assert claimed_delta("kov", third, 3, sympy.Rational(99, 100)).upper > 0
     with pytest.raises(ValueError, match="unknown claim"):
         claimed_delta("nope", third, 3, sympy.Integer(1))
+
+
+def test_opendp_maps_are_recorded_and_hold_for_em_and_pf():
+    pytest.importorskip("opendp")
+    em = check_accountant(exactdp.ExponentialMechanism(1), [0, 1, 2], 10, [2, 4],
+                          claims=("opendp", "zcdp"))
+    rows = {(float(r.epsilon), r.claim): r for r in em.rows}
+    for eps in (2, 4):  # OpenDP's EM map is rho = eps^2/8 converted like Canonne et al.
+        assert float(rows[(eps, "opendp")].claimed_delta) == pytest.approx(
+            float(rows[(eps, "zcdp")].claimed_delta), rel=1e-6)
+    assert em.holds and em.versions["opendp"]
+    pf = check_accountant(exactdp.PermuteAndFlip(1), [0, 1], 3, [1, 3], claims=("opendp",))
+    assert [float(r.claimed_delta) for r in pf.rows] == [1.0, 0.0] and pf.holds

@@ -224,3 +224,16 @@ def test_epsilon_closed_form_agrees_with_bisection(k):
         assert comp.delta(fast.upper).lower <= Fraction(str(target)) or float(
             comp.delta(fast.upper)) <= float(Fraction(str(target))) + 1e-28
         assert float(comp.delta(fast.lower)) >= float(Fraction(str(target))) - 1e-28
+
+
+@settings(max_examples=10, deadline=None)
+@given(st.lists(st.integers(-2, 2), min_size=2, max_size=3),
+       st.lists(st.sampled_from([-1, 0, 1]), min_size=3, max_size=3),
+       st.sampled_from([exactdp.PermuteAndFlip(1), exactdp.ExponentialMechanism(2),
+                        exactdp.ReportNoisyMax(1, noise="exponential")]),
+       st.sampled_from([0, "1/2", 2]))
+def test_property_two_fold_composition_is_the_product(q, move, mech, eps):
+    q2 = [a + s for a, s in zip(q, move, strict=False)]
+    got = privacy_loss_distribution(mech, q, q2).self_compose(2).delta(eps)
+    pair = (_probs(mech, q), _probs(mech, q2))
+    assert abs(mpmath.mpf(float(got)) - _brute([pair, pair], sympy.Rational(str(eps)))) < 1e-14
