@@ -23,6 +23,7 @@ from itertools import combinations_with_replacement, product
 
 import sympy
 
+from ..exact import compare, sign
 from ..numbers import exact_number
 
 __all__ = [
@@ -276,6 +277,8 @@ def sensitivity(
         neither of ``database`` and ``max_size``; a database record outside the universe; a
         score that is not an exact finite number; more than ``max_pairs`` pairs (the message
         gives the count).
+    exactdp.exact.UndecidedSignError
+        If the sign of a score difference cannot be decided exactly.
 
     References
     ----------
@@ -306,11 +309,13 @@ def sensitivity(
         checked += 1
         qa, qb = scores(a), scores(b)
         diffs = [y - x for x, y in zip(qa, qb, strict=True)]
-        if monotonic and any(d > 0 for d in diffs) and any(d < 0 for d in diffs):
+        signs = [sign(d) for d in diffs]  # exact (exactdp.exact.sign), or it raises
+        if monotonic and 1 in signs and -1 in signs:
             monotonic, bad = False, (a, b)
-        for r, d in zip(score_function.range, diffs, strict=True):
-            if witness is None or abs(d) > best:
-                best = abs(d)
+        for r, d, sd in zip(score_function.range, diffs, signs, strict=True):
+            size = d if sd >= 0 else -d
+            if witness is None or compare(size, best) > 0:
+                best = size
                 witness = SensitivityWitness(a, b, r, qa, qb)
         if database is None and len(cache) > 4 * max_pairs:
             cache.clear()

@@ -14,7 +14,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from ..exact import dps_to_prec, flint_prec, to_arb
+from ..exact import compare, dps_to_prec, flint_prec, sign, to_arb
 from ..numbers import FloatTracker, exact_number
 from ..scores import ScoreVector
 from ..xform import coin
@@ -86,10 +86,12 @@ def check_measure(measure: object, func: str = "ExponentialMechanism") -> tuple 
     tracker = FloatTracker()
     mu = tuple(exact_number(v, "base_measure", i, tracker=tracker) for i, v in enumerate(items))
     tracker.warn("base_measure")
-    for i, m in enumerate(mu):
-        if m.is_negative or (m.is_nonnegative is not True and sympy.N(m, 30) < 0):
+    signs = [sign(m) for m in mu]  # exact (exactdp.exact.sign), or UndecidedSignError
+    for i, sg in enumerate(signs):
+        if sg < 0:
             raise ValueError(f"{func}: base_measure[{i}] must be >= 0, got {items[i]!r}")
-    if all(m.is_zero for m in mu):
+    mu = tuple(sympy.Integer(0) if sg == 0 else m for m, sg in zip(mu, signs, strict=True))
+    if all(sg == 0 for sg in signs):
         raise ValueError(f"{func}: base_measure is 0 everywhere; no output can be selected")
     return mu
 
@@ -155,8 +157,12 @@ class ExponentialMechanism(Mechanism):
         mu = self.base_measure
         if self.epsilon_limit == "infinity":  # the maximizers among the outputs with mu > 0
             support = [i for i in range(sv.n) if mu[i] != 0]
-            top = max(sv.exact[i] for i in support)
-            mu = tuple(m if m != 0 and sv.exact[i] == top else sympy.Integer(0)
+            gaps = sv.gaps_exact
+            low = support[0]
+            for i in support[1:]:
+                if compare(gaps[i], gaps[low]) < 0:
+                    low = i
+            mu = tuple(m if m != 0 and compare(gaps[i], gaps[low]) == 0 else sympy.Integer(0)
                        for i, m in enumerate(mu))
         total = sympy.Add(*mu)
         return tuple(m / total for m in mu)
