@@ -16,6 +16,8 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from reference import RNM_LAPLACE_Q012_EPS1
 
 import exactdp
@@ -306,3 +308,16 @@ def test_analyzer_check_dp_and_zcdp_on_topk():
     assert not pf.holds
     # epsilon = 0: top-k is uniform, loss 0
     assert exactdp.privacy_loss(TopK(PermuteAndFlip(0), 2), [0, 1, 2], [1, 0, 1]).value == 0
+
+
+@settings(max_examples=15, deadline=None)
+@given(st.lists(st.integers(-3, 3), min_size=2, max_size=4),
+       st.sampled_from(["exponential", "gumbel", "laplace"]))
+def test_one_shot_top1_is_report_noisy_max(q, noise):
+    """k = 1: the iterated integral against the mechanisms' own exact engines (PF coins for
+    exponential noise, softmax for Gumbel, numeric/laplace for Laplace), at 30 digits."""
+    mech = ReportNoisyMax("3/2", noise=noise)
+    top = TopK(mech, 1).distribution(q).evalf(30)
+    ref = mech.distribution(q).evalf(30)
+    with mpmath.workdps(30):
+        assert all(abs(a - b) < mpmath.mpf(10) ** -27 for a, b in zip(top, ref, strict=True))
