@@ -205,3 +205,19 @@ def test_base_measure_topk_peels_the_restricted_measure():
     with pytest.raises(ValueError, match="base measure is 0 on every output left"):
         top = TopK(ExponentialMechanism(1, base_measure=[1, 0, 0]), 2)
         _ = top.distribution([0, 1, 2]).probabilities
+
+
+def test_optimal_mechanism_options():
+    """The optimal regular mechanism is PF (MATH.md section 4): minimize and the limits in
+    every method, against PF on -q and the exact limits."""
+    q = (0, 1, 1, 3)
+    pf = PermuteAndFlip(1).distribution([-v for v in q])
+    for method in ("exact", "float", "mpmath", "certified"):
+        opt = exactdp.optimal_mechanism(q, 1, method=method, optimize="min")
+        ref = pf.to_numpy()
+        got = [float(v.mid()) if method == "certified" else float(v) for v in opt.values]
+        assert np.allclose(got, ref, rtol=1e-12, atol=0)
+        zero = exactdp.optimal_mechanism(q, 0, method=method).values
+        assert [float(v.mid()) if method == "certified" else float(v) for v in zero] == [0.25] * 4
+        inf = exactdp.optimal_mechanism(q, "oo", method=method, optimize="min").values
+        assert [float(v.mid()) if method == "certified" else float(v) for v in inf] == [1, 0, 0, 0]

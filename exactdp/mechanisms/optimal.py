@@ -312,7 +312,10 @@ class OptimalDistribution(OutputDistribution):
             return self.to_numpy()
         if self.method == "mpmath":
             return self.evalf(self.dps)
-        return tuple(self.mechanism.certified(self.scores, int(self.dps * 3.33) + 4))
+        mech = self.mechanism
+        if mech.epsilon_limit is not None:  # epsilon = 0 or oo: exact, as every view
+            return tuple(mech._route("balls", self.scores, self.dps))
+        return tuple(mech.certified(mech.oriented(self.scores), int(self.dps * 3.33) + 4))
 
     @property
     def radii(self) -> tuple[float, ...]:
@@ -329,6 +332,8 @@ def optimal_mechanism(
     monotone: bool = False,
     method: str = "exact",
     dps: int = 30,
+    *,
+    optimize: str = "max",
 ) -> OptimalDistribution:
     """Solve the section-5 equations: the optimal regular epsilon-DP selection distribution.
 
@@ -350,6 +355,9 @@ def optimal_mechanism(
         arb balls of relative radius about ``10^-dps``.
     dps : int
         Digits for ``mpmath`` and ``certified``.
+    optimize : {"max", "min"}, keyword only
+        Select the maximum, or the minimum (the equations on ``-q``). ``epsilon`` may be 0
+        (uniform) or ``oo`` (uniform on the maximizers), exactly in every method.
 
     Returns
     -------
@@ -370,7 +378,7 @@ def optimal_mechanism(
         raise ValueError(f"optimal_mechanism: method must be one of {METHODS}, got {method!r}")
     if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:
         raise ValueError(f"optimal_mechanism: dps must be a positive integer, got {dps!r}")
-    mech = OptimalRegularMechanism(epsilon, sensitivity, monotone)
+    mech = OptimalRegularMechanism(epsilon, sensitivity, monotone, optimize=optimize)
     if method != "exact":
         mech._float_rate()  # numeric methods need a numeric epsilon
     dist = OptimalDistribution(mech, as_scores(scores), method, dps)

@@ -411,3 +411,15 @@ class TopKDistribution:
 
     def __repr__(self) -> str:
         return f"TopKDistribution({self.mechanism.name}, n={self.n}, k={self.k})"
+
+    def _latex(self, printer=None, rows: int = 40) -> str:
+        """The tuples and their exact probabilities as a LaTeX array (first ``rows``)."""
+        body = [f"({', '.join(map(str, t))}) & {sympy.latex(p)}"
+                for t, p in zip(self.outputs[:rows], self.probabilities[:rows], strict=False)]
+        if len(self.outputs) > rows:
+            body.append(f"\\vdots & ({len(self.outputs) - rows} more)")
+        return ("\\begin{array}{ll} (r_1, \\dots, r_k) & \\Pr \\\\ \\hline "
+                + " \\\\ ".join(body) + " \\end{array}")
+
+    def _repr_latex_(self) -> str:
+        return "$\\displaystyle " + self._latex() + "$"
