@@ -237,3 +237,13 @@ def test_property_two_fold_composition_is_the_product(q, move, mech, eps):
     got = privacy_loss_distribution(mech, q, q2).self_compose(2).delta(eps)
     pair = (_probs(mech, q), _probs(mech, q2))
     assert abs(mpmath.mpf(float(got)) - _brute([pair, pair], sympy.Rational(str(eps)))) < 1e-14
+
+
+def test_latex_and_repr():
+    pld = privacy_loss_distribution(exactdp.PermuteAndFlip(2), [0, 0], [1, -1])
+    tex = pld._repr_latex_()
+    assert tex.startswith("$\\begin{array}") and "\\frac{1}{2}" in tex
+    assert "k=1" in repr(pld) and "atoms=2" in repr(pld)
+    h = pld.delta(1)
+    assert h._repr_latex_() == "$\\delta(1) = \\frac{1}{2} - \\frac{1}{2 e}$"
+    assert "epsilon in [2, 2]" in repr(pld.epsilon(0))

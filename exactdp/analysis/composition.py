@@ -226,6 +226,10 @@ class AccountantCheck:
     rows: tuple
     bounds: tuple
     versions: dict = field(default_factory=dict)
+    certified: bool = True
+    caveat: str = ("every lower bound is certified (exact or rigorously rounded down); rows "
+                   "with certified=False compare with a library's float claim; holds=True is "
+                   "no proof of the claim")
 
     @property
     def holds(self) -> bool:

@@ -452,6 +452,19 @@ class PrivacyLossDistribution:
                     return eps if eps > 0 else None
         return None
 
+    def _repr_latex_(self) -> str:
+        """The atoms (exact loss, P-mass) as a LaTeX array; a summary beyond 12 atoms."""
+        if len(self.atoms) > 12:
+            return f"$\\text{{PLD: {len(self.atoms)} atoms, k = {self.k}}}$"
+        rows = []
+        for i in range(len(self.atoms)):
+            loss, pm, _ = self.atom_masses(i)
+            rows.append(sympy.latex(sympy.simplify(loss)) + " & " + sympy.latex(pm))
+        if self.p_inf != 0:
+            rows.append("\\infty & " + sympy.latex(self.p_inf))
+        return ("$\\begin{array}{ll} L & \\Pr_P[L] \\\\ \\hline "
+                + " \\\\ ".join(rows) + " \\end{array}$")
+
     def __repr__(self) -> str:
         return (f"PrivacyLossDistribution(k={self.k}, atoms={len(self.atoms)}, "
                 f"terms={self.support_terms}, {self.description})")
