@@ -198,7 +198,7 @@ class PrivacyLossDistribution:
             guard_bits=max(self.guard_bits, other.guard_bits),
         )
 
-    def self_compose(self, k: int, max_support: int = MAX_SUPPORT, grid_size: int = 2**16):
+    def self_compose(self, k: int, max_support: int = MAX_SUPPORT, grid_size: int = 2**18):
         """The k-fold composition: exact if it fits in ``max_support``, else a grid lower bound.
 
         Parameters

@@ -23,13 +23,21 @@ from fractions import Fraction
 import flint
 
 from ..exact.arb import dps_to_prec, flint_prec, to_arb
-from ._balls import arb_lower_fraction
 from .pld_results import EpsilonResult, HockeyStick, bisect_epsilon, check_epsilon
 
 __all__ = ["DiscretisedPLD"]
 
 _CAVEAT = ("certified lower bound: losses rounded down onto a grid of step {step} "
            "(optimistic discretisation), masses rounded down")
+
+
+def _clip(c: flint.arb) -> flint.arb:
+    """The exact lower end of a ball, or 0 if that is negative (masses are >= 0)."""
+    lo = c.lower()
+    return lo if lo > 0 else _ZERO
+
+
+_ZERO = flint.arb(0)
 
 
 def _arb_fraction(f: Fraction) -> flint.arb:
@@ -46,8 +54,8 @@ class DiscretisedPLD:
         Grid step (a power of two).
     offset : int
         Grid index of ``masses[0]``.
-    masses : tuple of Fraction
-        Exact lower bounds of the P-mass at each grid point.
+    masses : tuple of flint.arb
+        Exact (radius 0) non-negative lower bounds of the P-mass at each grid point.
     p_inf : Fraction
         Lower bound of the P-mass at infinite loss.
     k : int
@@ -71,7 +79,8 @@ class DiscretisedPLD:
         vec = [Fraction(0)] * (hi - lo + 1)
         for j, m in zip(index, masses, strict=True):
             vec[j - lo] += m
-        return cls(Fraction(step), lo, tuple(vec), Fraction(p_inf), k, description)
+        return cls(Fraction(step), lo, tuple(_arb_fraction(m) for m in vec), Fraction(p_inf), k,
+                   description)
 
     @property
     def caveat(self) -> str:
@@ -82,10 +91,8 @@ class DiscretisedPLD:
         if not isinstance(other, DiscretisedPLD) or other.step != self.step:
             raise ValueError("compose: both grids must be DiscretisedPLD with the same step")
         with flint_prec(bits):
-            a = flint.arb_poly([_arb_fraction(m) for m in self.masses])
-            b = flint.arb_poly([_arb_fraction(m) for m in other.masses])
-            prod = (a * b).coeffs()
-        masses = tuple(max(Fraction(0), arb_lower_fraction(c)) for c in prod)
+            prod = (flint.arb_poly(list(self.masses)) * flint.arb_poly(list(other.masses)))
+            masses = tuple(_clip(c) for c in prod.coeffs())
         p_inf = 1 - (1 - self.p_inf) * (1 - other.p_inf)
         return DiscretisedPLD(self.step, self.offset + other.offset, masses, p_inf,
                               self.k + other.k, f"({self.description}) o ({other.description})")
@@ -111,14 +118,14 @@ class DiscretisedPLD:
             h = _arb_fraction(self.step)
             total = _arb_fraction(self.p_inf)
             for j, m in enumerate(self.masses):
-                if m:
+                if m > 0:
                     t = 1 - e * (-(h * (self.offset + j))).exp()
                     if t > 0:
-                        total += _arb_fraction(m) * t
+                        total += m * t
                     elif not t < 0 and not t == 0:
                         hi = t.upper()
                         if hi > 0:
-                            total += _arb_fraction(m) * flint.arb(hi / 2, hi / 2)
+                            total += m * flint.arb(hi / 2, hi / 2)
         return total
 
     def delta(self, epsilon: object, dps: int = 30) -> HockeyStick:
@@ -134,15 +141,15 @@ class DiscretisedPLD:
             h = _arb_fraction(self.step)
             total = _arb_fraction(self.p_inf)
             for j, m in enumerate(self.masses):
-                if m:
+                if m > 0:
                     t = 1 - e * (-(h * (self.offset + j))).exp()
                     if t > 0:
-                        total += _arb_fraction(m) * t
+                        total += m * t
             lower = flint.arb(total.lower())
         return HockeyStick(eps, lower, "grid", True, self.caveat, self.k)
 
     def max_loss(self, bits: int = 128) -> flint.arb:
-        last = max((j for j, m in enumerate(self.masses) if m), default=0)
+        last = max((j for j, m in enumerate(self.masses) if m > 0), default=0)
         with flint_prec(bits):
             return _arb_fraction(self.step * (self.offset + last))
 
@@ -151,7 +158,7 @@ class DiscretisedPLD:
         return bisect_epsilon(self, delta, dps, self.caveat)
 
     def __len__(self) -> int:
-        return sum(1 for m in self.masses if m)
+        return sum(1 for m in self.masses if m > 0)
 
     def __repr__(self) -> str:
         return (f"DiscretisedPLD(k={self.k}, step={self.step}, points={len(self)}, "
