@@ -189,7 +189,7 @@ def _exact_bits(x: flint.arb) -> int:
 
 
 # ------------------------------------------------------------------------------ to_arb
-def to_arb(expr: object, prec: int = 128) -> flint.arb:
+def to_arb(expr: object, prec: int = 128, env: dict | None = None) -> flint.arb:
     """Rigorous ball enclosure of a closed-form real number given as a sympy expression.
 
     The expression tree is evaluated bottom-up in arb arithmetic at ``prec`` bits; every
@@ -207,6 +207,10 @@ def to_arb(expr: object, prec: int = 128) -> flint.arb:
     prec : int
         Working precision in bits (the radius is typically ``2**-prec`` relative; it can be
         larger after cancellation, and it is always proved).
+    env : dict of sympy.Symbol to flint.arb, optional
+        Balls for free symbols. Every arb operation is an inclusion function, so the result
+        then encloses the *range* of ``expr`` over the boxes (interval evaluation; wide
+        boxes give wide, still rigorous, enclosures).
 
     Returns
     -------
@@ -222,7 +226,7 @@ def to_arb(expr: object, prec: int = 128) -> flint.arb:
     """
     e = as_exact(expr, "to_arb")
     with flint_prec(int(prec)):
-        out = _arb(e, int(prec))
+        out = _arb(e, int(prec), env or {})
     if not out.is_finite():
         raise ValueError(f"to_arb: {e} is not a finite real number (ball {out})")
     return out
@@ -280,7 +284,7 @@ def _fail(e: sympy.Expr, why: str) -> ValueError:
     return ValueError(f"to_arb: {why}: {e}")
 
 
-def _arb(e: sympy.Expr, prec: int) -> flint.arb:  # noqa: C901 - one dispatch table
+def _arb(e: sympy.Expr, prec: int, env: dict) -> flint.arb:  # noqa: C901 - one dispatch table
     if e.is_Integer:
         return flint.arb(int(e))
     if e.is_Rational:
@@ -293,22 +297,26 @@ def _arb(e: sympy.Expr, prec: int) -> flint.arb:  # noqa: C901 - one dispatch ta
         return flint.arb.pi()
     if e is sympy.EulerGamma:
         return flint.arb.const_euler()
-    if e.free_symbols:
-        raise _fail(e, f"free symbols {sorted(map(str, e.free_symbols))}")
+    if e.is_Symbol:
+        if e in env:
+            return env[e]
+        raise _fail(e, f"free symbols {[str(e)]}")
+    if e.free_symbols and not e.free_symbols <= env.keys():
+        raise _fail(e, f"free symbols {sorted(map(str, e.free_symbols - env.keys()))}")
     if e.is_Add:
         out = flint.arb(0)
         for a in e.args:
-            out += _arb(a, prec)
+            out += _arb(a, prec, env)
         return out
     if e.is_Mul:
         out = flint.arb(1)
         for a in e.args:
-            out *= _arb(a, prec)
+            out *= _arb(a, prec, env)
         return out
     if e.is_Pow:
-        return _pow(e, prec)
+        return _pow(e, prec, env)
     if isinstance(e, sympy.exp):
-        return _arb(e.args[0], prec).exp()
+        return _arb(e.args[0], prec, env).exp()
     unary = {
         sympy.log: "log",
         sympy.erf: "erf",
@@ -320,14 +328,14 @@ def _arb(e: sympy.Expr, prec: int) -> flint.arb:  # noqa: C901 - one dispatch ta
         if isinstance(e, cls):
             if len(e.args) != 1:
                 raise _fail(e, "unsupported number of arguments")
-            x = _arb(e.args[0], prec)
+            x = _arb(e.args[0], prec, env)
             if cls is sympy.log and not x > 0:
                 raise _fail(e, "log of a number not proved positive")
             return getattr(x, name)()
     if isinstance(e, sympy.Abs):
-        return abs(_arb(e.args[0], prec))
+        return abs(_arb(e.args[0], prec, env))
     if isinstance(e, (sympy.Min, sympy.Max)):
-        vals = [_arb(a, prec) for a in e.args]
+        vals = [_arb(a, prec, env) for a in e.args]
         out = vals[0]
         for v in vals[1:]:
             out = out.min(v) if isinstance(e, sympy.Min) else out.max(v)
@@ -337,28 +345,35 @@ def _arb(e: sympy.Expr, prec: int) -> flint.arb:  # noqa: C901 - one dispatch ta
     raise _fail(e, f"unsupported expression ({type(e).__name__})")
 
 
-def _pow(e: sympy.Pow, prec: int) -> flint.arb:
+def _pow(e: sympy.Pow, prec: int, env: dict) -> flint.arb:
     base, expo = e.args
     if base is sympy.E:
-        return _arb(expo, prec).exp()
+        return _arb(expo, prec, env).exp()
     if expo.is_Integer:
         k = int(expo)
-        b = _arb(base, prec)
+        b = _arb(base, prec, env)
         if k < 0 and b.contains(0):
             raise _fail(e, "negative power of a number not proved non-zero")
         return b**k if k >= 0 else 1 / b ** (-k)
-    b = _arb(base, prec)
+    b = _arb(base, prec, env)
     if expo.is_Rational:
         p, q = int(expo.p), int(expo.q)
         if not b >= 0:
             raise _fail(e, "fractional power of a number not proved non-negative")
+        b = b.nonnegative_part()
         root = b.sqrt() if q == 2 else b.root(q)
         if p < 0 and root.contains(0):
             raise _fail(e, "negative power of a number not proved non-zero")
         return root**p if p >= 0 else 1 / root ** (-p)
-    if not b > 0:
-        raise _fail(e, "real power of a number not proved positive")
-    return (_arb(expo, prec) * b.log()).exp()
+    x = _arb(expo, prec, env)
+    if b > 0:
+        return (x * b.log()).exp()
+    if b >= 0 and x > 0:  # t -> t**x is increasing on [0, oo): enclose by the end points
+        lo, hi = b.lower(), b.upper()
+        top = (x * hi.log()).exp()
+        bottom = flint.arb(0) if lo <= 0 else (x * lo.log()).exp()
+        return bottom.union(top).nonnegative_part()
+    raise _fail(e, "real power of a number not proved positive")
 
 
 def _crootof(e: sympy.CRootOf, prec: int) -> flint.arb:
