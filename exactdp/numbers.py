@@ -22,6 +22,8 @@ import numpy as np
 import sympy
 from sympy.parsing.sympy_parser import parse_expr, rationalize, standard_transformations
 
+from .exact.sign import UndecidedSignError, sign
+
 __all__ = [
     "ExactConversionWarning",
     "exact_number",
@@ -293,17 +295,22 @@ def _positive(value: object, name: str) -> sympy.Expr:
     tracker = FloatTracker()
     expr = exact_number(value, name, allow_symbols=True, tracker=tracker)
     tracker.warn(name, stacklevel=4)
-    positive = expr.is_positive
-    if positive is False:
-        raise ValueError(f"{name} must be > 0, got {value!r}")
-    if positive is None:
-        if expr.free_symbols:
+    if expr.free_symbols:
+        positive = expr.is_positive
+        if positive is False:
+            raise ValueError(f"{name} must be > 0, got {value!r}")
+        if positive is None:
             raise ValueError(
                 f"{name}: cannot tell that {expr} is positive; declare its symbols "
                 "positive, e.g. sympy.Symbol('epsilon', positive=True)"
             )
-        if not (sympy.N(expr, 50) > 0):
-            raise ValueError(f"{name} must be > 0, got {value!r}")
+        return expr
+    try:  # a number: decided exactly (exactdp.exact.sign), never by a float
+        s = sign(expr) if expr.is_finite is not False else 1
+    except UndecidedSignError as exc:
+        raise ValueError(f"{name}: cannot decide that {expr} is > 0 ({exc})") from None
+    if s != 1:
+        raise ValueError(f"{name} must be > 0, got {value!r}")
     return expr
 
 
