@@ -140,17 +140,12 @@ def abs_bound(
                 return AbsBound(None, None, boxes, f"box budget {max_boxes} exhausted")
             box = _box(a, b)
             F = _enclose(f, t, box, prec)
-            if F is not None:
-                A = abs(F)
-                if A < T:
-                    continue
-                if A > T:
-                    m = (a + b) / 2
-                    try:
-                        if compare(sympy.Abs(f.subs(t, m)), target) == 1:
-                            return AbsBound(False, m, boxes)
-                    except UndecidedSignError:
-                        pass
+            if F is not None and abs(F) < T:
+                continue
+            m = (a + b) / 2
+            Fm = _enclose(f, t, _box(m, m), prec)
+            if Fm is not None and abs(Fm) > T:  # a proved point above the target
+                return AbsBound(False, m, boxes)
             D = _enclose(df, t, box, prec)
             if D is not None and (D > 0 or D < 0) and end_ok(a) and end_ok(b):
                 continue

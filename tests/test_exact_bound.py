@@ -1,0 +1,42 @@
+"""exactdp.exact.bound: proved bounds of |f| on an interval (branch and bound in arb)."""
+
+from __future__ import annotations
+
+import sympy
+
+from exactdp.exact.bound import abs_bound
+
+u = sympy.Symbol("u", positive=True)
+E, R = sympy.exp, sympy.Rational
+
+
+def test_supremum_approached_at_an_end_is_proved_by_monotonicity():
+    # f(u) = 1 + log((1 + u/e)/(1 + u)) decreases on [0, 1] (f' = 1/(e + u) - 1/(1 + u) < 0)
+    # from f(0) = 1: |f| <= 1 everywhere, with equality only at u = 0
+    f = 1 + sympy.log((1 + E(-1) * u) / (1 + u))
+    res = abs_bound(f, u, 0, 1, sympy.Integer(1))
+    assert res.holds is True and res.witness is None
+
+
+def test_a_smaller_target_is_refuted_at_an_exact_point():
+    f = 1 + sympy.log((1 + E(-1) * u) / (1 + u))
+    res = abs_bound(f, u, 0, 1, R(99, 100))
+    assert res.holds is False
+    # independent check of the witness: f(w) > 99/100 by a 50-digit evaluation
+    assert sympy.N(f.subs(u, res.witness), 50) > sympy.Float("0.99", 50)
+
+
+def test_interior_maximum_equal_to_the_target_is_undecided_not_guessed():
+    # 4u(1 - u) reaches 1 at u = 1/2 only: no enclosure separates it, no monotone box
+    res = abs_bound(4 * u * (1 - u), u, 0, 1, sympy.Integer(1), max_boxes=400)
+    assert res.holds is None and res.reason
+    assert abs_bound(4 * u * (1 - u), u, 0, 1, R(101, 100)).holds is True
+    assert abs_bound(4 * u * (1 - u), u, 0, 1, R(99, 100)).holds is False
+
+
+def test_bound_reached_at_the_right_end():
+    # f = u/(1 + u) increases on [1/4, 1] to 1/2 at u = 1: the bound 1/2 is reached at the
+    # end only (monotone box), any smaller target fails near u = 1
+    f = u / (1 + u)
+    assert abs_bound(f, u, R(1, 4), 1, R(1, 2)).holds is True
+    assert abs_bound(f, u, R(1, 4), 1, R(49, 100)).holds is False
