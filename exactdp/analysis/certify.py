@@ -12,7 +12,8 @@ from functools import cached_property
 import flint
 import sympy
 
-from ..exact.poly import fmpq_poly_to_sympy, to_arb
+from ..exact.arb import flint_prec, to_arb
+from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
 from ..numbers import exact_epsilon
 from .common import (
@@ -204,13 +205,9 @@ class DPCertificate:
 
 
 def _eval_poly(p: sympy.Poly, x: flint.arb) -> flint.arb:
-    old = flint.ctx.prec
-    flint.ctx.prec = 200
-    try:
+    with flint_prec(200):
         coeffs = [flint.arb(flint.fmpq(int(c.p), int(c.q))) for c in p.all_coeffs()[::-1]]
         return flint.arb_poly(coeffs)(x)
-    finally:
-        flint.ctx.prec = old
 
 
 def set_intervals(s: sympy.Set) -> list[sympy.Interval]:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import flint
 import sympy
 
-from ..exact.poly import to_arb
+from ..exact.arb import to_arb
 from ..numbers import exact_number
 from ..scores import ScoreVector
 from .common import exact_sign, mechanism_epsilon, mechanism_name, plain, score_vector

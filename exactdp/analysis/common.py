@@ -1,7 +1,7 @@
 """What every analysis reads from a mechanism, and the exact sign of a sympy number.
 
 Accessors for a mechanism's sensitivity, monotonic flag, epsilon, name and distribution; the
-score-vector coercion; :func:`exact_sign` (rigorous balls, then an exact zero test). Shared by
+score-vector coercion; :func:`exact_sign` (:func:`exactdp.exact.sign.sign`). Shared by
 the engines, the neighbour search and every check of :mod:`exactdp.analysis`.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import sympy
 
-from ..exact.poly import to_arb
+from ..exact.sign import sign, sign_or_none
 from ..mechanisms.base import Mechanism
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector, as_scores
@@ -79,67 +79,18 @@ def exact_probabilities_of(dist, func: str, mech: object) -> tuple[sympy.Expr, .
     return probs
 
 
-def _is_zero_expr(expr: sympy.Expr) -> bool:
-    """Exact zero test for a closed-form number (expansion, then simplify)."""
-    if expr == 0:
-        return True
-    e = sympy.expand(expr)
-    if e == 0:
-        return True
-    e = sympy.expand(sympy.powsimp(e))
-    if e == 0:
-        return True
-    return sympy.simplify(e) == 0
-
-
 def exact_sign(expr: sympy.Expr) -> int | None:
     """Sign of an exact real expression: -1, 0, +1, or None if it depends on free symbols.
 
-    Numbers are decided by ball arithmetic at rising precision, with an exact zero test
-    when a ball keeps containing zero.
+    :func:`exactdp.exact.sign.sign` (exact algebra or rigorous balls, never a float
+    threshold); None only when the sign depends on a symbol.
 
     Raises
     ------
-    ArithmeticError
-        If a non-zero number cannot be told from zero at 2**14 bits.
+    UndecidedSignError
+        If a number's sign cannot be proved (an ``ArithmeticError``).
     """
     expr = safe_sympify(expr)
-    if expr == 0:
-        return 0
     if expr.free_symbols:
-        if expr.is_zero:
-            return 0
-        if expr.is_positive:
-            return 1
-        if expr.is_negative:
-            return -1
-        return 0 if _is_zero_expr(expr) else None
-    if expr.is_Rational:
-        return int(bool(expr > 0)) - int(bool(expr < 0))
-    if expr is sympy.oo:
-        return 1
-    if expr is -sympy.oo:
-        return -1
-    prec = 96
-    tested = False
-    while prec <= 1 << 14:
-        try:
-            val = to_arb(expr, prec)
-        except ValueError:
-            val = None
-        if val is not None:
-            if val > 0:
-                return 1
-            if val < 0:
-                return -1
-        if not tested and prec >= 192:
-            tested = True
-            if _is_zero_expr(expr):
-                return 0
-            if val is None:
-                v = sympy.N(expr, 60)
-                if v != 0 and abs(v) > sympy.Float(10) ** -50:
-                    return 1 if v > 0 else -1
-                raise ArithmeticError(f"exact_sign: cannot decide the sign of {expr}")
-        prec *= 2
-    raise ArithmeticError(f"exact_sign: cannot decide the sign of {expr}")
+        return sign_or_none(expr)
+    return sign(expr)

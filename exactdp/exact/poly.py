@@ -18,6 +18,8 @@ import flint
 import sympy
 
 from ..numbers import safe_sympify
+from .arb import flint_prec, to_arb
+from .sign import MAX_PREC, UndecidedSignError, exact_zero
 
 __all__ = [
     "as_fmpq_poly",
@@ -61,79 +63,8 @@ def sgn(v) -> int:
     return int(bool(v > 0)) - int(bool(v < 0))
 
 
-# ---------------------------------------------------------------------------- ball arithmetic
-def to_arb(expr: sympy.Expr, prec: int = 128) -> flint.arb:
-    """Rigorous ball enclosure of a closed-form real sympy number.
-
-    Supports integers, rationals, ``E``, ``pi``, sums, products, powers (integer and
-    rational exponents, positive bases), ``exp``, ``log``, ``erf``, ``erfc`` and ``Abs``.
-
-    Parameters
-    ----------
-    expr : sympy.Expr
-        A real number without free symbols.
-    prec : int
-        Working precision in bits.
-
-    Raises
-    ------
-    ValueError
-        For free symbols, floats or unsupported functions.
-    """
-    old = flint.ctx.prec
-    flint.ctx.prec = prec
-    try:
-        return _arb(safe_sympify(expr))
-    finally:
-        flint.ctx.prec = old
-
-
-def _arb(e: sympy.Expr) -> flint.arb:
-    if e.is_Integer:
-        return flint.arb(int(e))
-    if e.is_Rational:
-        return flint.arb(flint.fmpq(int(e.p), int(e.q)))
-    if e is sympy.E:
-        return flint.arb(1).exp()
-    if e is sympy.pi:
-        return flint.arb.pi()
-    if e.is_Add:
-        out = flint.arb(0)
-        for a in e.args:
-            out += _arb(a)
-        return out
-    if e.is_Mul:
-        out = flint.arb(1)
-        for a in e.args:
-            out *= _arb(a)
-        return out
-    if e.is_Pow:
-        base, expo = e.args
-        if expo.is_Integer:
-            b = _arb(base)
-            k = int(expo)
-            return b**k if k >= 0 else 1 / b ** (-k)
-        if base is sympy.E:
-            return _arb(expo).exp()
-        return (_arb(expo) * _arb(base).log()).exp()
-    if isinstance(e, sympy.exp):
-        return _arb(e.args[0]).exp()
-    if isinstance(e, sympy.log):
-        return _arb(e.args[0]).log()
-    if isinstance(e, sympy.erf):
-        return _arb(e.args[0]).erf()
-    if isinstance(e, sympy.erfc):
-        return _arb(e.args[0]).erfc()
-    if isinstance(e, sympy.Abs):
-        return abs(_arb(e.args[0]))
-    if e.free_symbols:
-        raise ValueError(f"to_arb: {e} has free symbols {sorted(map(str, e.free_symbols))}")
-    if e.is_Float:
-        raise ValueError(f"to_arb: refusing the float {e} in an exact computation")
-    raise ValueError(f"to_arb: unsupported expression {e} ({type(e).__name__})")
-
-
-def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: int = 1 << 15,
+# ---------------------------------------------------------------------------- signs at a ball
+def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: int | None = None,
             exact_point: sympy.Expr | None = None) -> int:
     """Sign of ``poly(point)`` for a real number given by ball enclosures.
 
@@ -143,11 +74,15 @@ def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: 
         The polynomial.
     point : callable
         ``point(prec)`` returns an ``arb`` ball containing the number at ``prec`` bits.
-    max_prec : int
-        Give up (see Raises) beyond this precision.
+    max_prec : int, optional
+        Give up (see Raises) beyond this precision. Default: chosen from the size of the
+        problem, ``max(2**15, 2 * deg * |log2 point| + 256)`` bits (capped at
+        :data:`exactdp.exact.sign.MAX_PREC`): a cancellation in ``poly(point)`` can hide the
+        value below the smallest term ``point**deg``.
     exact_point : sympy.Expr, optional
-        The number itself; used for an exact zero test when the ball keeps containing 0
-        (needed only when the number may be algebraic).
+        The number itself; used for an exact zero test (:func:`exactdp.exact.sign.exact_zero`:
+        minimal polynomials for algebraic numbers) when the ball keeps containing 0 (needed
+        only when the number may be algebraic).
 
     Returns
     -------
@@ -158,33 +93,57 @@ def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: 
 
     Raises
     ------
-    ArithmeticError
+    UndecidedSignError
         If the sign is not decided by ``max_prec`` bits and no exact test applies.
     """
     if poly == 0:
         return 0
+    coeffs = list(poly.coeffs())
+    if max_prec is None:
+        with flint_prec(64):
+            x0 = point(64)
+        lo = abs(x0).lower()
+        bits = 0
+        if 0 < lo < 1:  # |log2 x| from the ball's lower end (a safe over-estimate)
+            bits = int((-lo.log() / flint.arb(2).log()).upper().ceil().unique_fmpz())
+        max_prec = min(MAX_PREC, max(1 << 15, 2 * poly.degree() * bits + 256))
     prec = 96
+    tested = False
     while prec <= max_prec:
-        old = flint.ctx.prec
-        flint.ctx.prec = prec
-        try:
-            x = point(prec)
-            val = flint.arb_poly(list(poly.coeffs()))(x)
-        finally:
-            flint.ctx.prec = old
+        with flint_prec(prec):
+            val = flint.arb_poly(coeffs)(point(prec))
         if val > 0:
             return 1
         if val < 0:
             return -1
-        if exact_point is not None and prec >= 384:
+        if exact_point is not None and not tested and prec >= 384:
+            tested = True
             value = fmpq_poly_to_sympy(poly, Y).as_expr().subs(Y, exact_point)
-            if sympy.simplify(value) == 0:
+            if exact_zero(value) is True:
                 return 0
         prec *= 2
-    raise ArithmeticError(f"sign_at: sign of {poly} not decided at {max_prec} bits")
+    raise UndecidedSignError(
+        f"sign_at: sign of a degree-{poly.degree()} polynomial at the point not decided at "
+        f"{max_prec} bits",
+        poly,
+    )
 
 
 # ---------------------------------------------------------------------------- x-form
+def _exact_ratio(a: sympy.Expr, epsilon: sympy.Expr) -> sympy.Expr:
+    """``a / epsilon`` rewritten by exact algebra only (``cancel``, then ``simplify``).
+
+    The ratio counts as rational only if exact rewriting produces a sympy Rational; a number
+    such as ``1 + sqrt(2)*10**-20`` stays irrational (never identified numerically).
+    """
+    r = sympy.cancel(sympy.together(a / epsilon))
+    if not r.is_Rational:
+        r2 = sympy.simplify(r)
+        if r2.is_Rational:
+            r = r2
+    return r
+
+
 def xform_from_probabilities(
     probabilities: Sequence[sympy.Expr], epsilon: sympy.Expr
 ) -> tuple[sympy.Symbol, tuple[sympy.Expr, ...], sympy.Rational]:
@@ -222,7 +181,7 @@ def xform_from_probabilities(
             raise ValueError("xform_from_probabilities: E = exp(1) is not exp(epsilon*rational)")
         ratios[sympy.E] = alpha
     for a in atoms:
-        alpha = sympy.nsimplify(sympy.simplify(a.args[0] / epsilon), rational=False)
+        alpha = _exact_ratio(a.args[0], epsilon)
         if not alpha.is_Rational:
             raise ValueError(
                 f"xform_from_probabilities: exp({a.args[0]}) is not exp(epsilon * rational)"

@@ -155,7 +155,7 @@ def _symbolic_sign(e: sympy.Expr) -> int:
         return 1
     if e.is_extended_negative:
         return -1
-    if _rewrites_to_zero(e, simplify_ops=0):
+    if _rewrites_to_zero(e, simplify_ops=80):
         return 0
     raise UndecidedSignError(
         f"sign: the sign of {_short(e)} depends on {sorted(map(str, e.free_symbols))}", e

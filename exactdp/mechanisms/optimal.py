@@ -33,6 +33,7 @@ import numpy as np
 import sympy
 
 from ..distribution import OutputDistribution
+from ..exact.arb import enclose
 from ..numeric.pf_engine import pf_arb, pf_float, pf_mp
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT, coin, generators_for
@@ -275,18 +276,8 @@ class OptimalRegularMechanism(Mechanism):
 
 
 def _arb_of(expr: sympy.Expr, prec: int) -> flint.arb:
-    """An arb ball around a real sympy number (sympy evaluates to prec + 40 bits)."""
-    if expr == 0:
-        return flint.arb(0)
-    digits = int(prec * 0.30103) + 20
-    mid = sympy.N(expr, digits)
-    rad = abs(mid) * sympy.Float(10) ** (-(digits - 5))
-    old = flint.ctx.prec
-    try:
-        flint.ctx.prec = prec + 80
-        return flint.arb(str(mid), str(sympy.N(rad, 5)))
-    finally:
-        flint.ctx.prec = old
+    """A rigorous ball around a real sympy number (:func:`exactdp.exact.enclose`)."""
+    return enclose(expr, max(1, int(prec * 0.30103)) + 5)
 
 
 METHODS = ("exact", "float", "mpmath", "certified")

@@ -48,6 +48,7 @@ from flint import acb, arb
 from flint import ctx as flint_ctx
 from scipy.special import log_ndtr
 
+from ..exact.arb import arb_mid_to_mpf, flint_prec, mpf_to_arb
 from .gaps import fail_value as _fail
 from .gaps import float_gaps as _float_gaps
 from .gaps import mp_gaps as _mp_gaps
@@ -70,17 +71,8 @@ def _mag(x: mpmath.mpf) -> int:
     return max(0, int(mpmath.mag(x))) if x else 0
 
 
-def _to_arb(x: mpmath.mpf) -> arb:
-    """``x`` as an arb ball at the current arb precision (exact when it fits)."""
-    sign, man, exp, _ = x._mpf_  # (mpf.man_exp drops the sign)
-    v = arb(int(man)) * arb(2) ** int(exp)
-    return -v if sign else v
-
-
-def _mid_to_mpf(b: arb) -> mpmath.mpf:
-    """The midpoint of an arb ball as an exact mpf (no rounding)."""
-    man, exp = b.mid().man_exp()
-    return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(man), int(exp)))
+_to_arb = mpf_to_arb  # the one signed, exact converter (exactdp.exact.arb)
+_mid_to_mpf = arb_mid_to_mpf
 
 
 def _up_to_mpf(b: arb) -> mpmath.mpf:
@@ -215,9 +207,7 @@ def _item_arb(r: int, zs: list, dps: int) -> tuple[mpmath.mpf, mpmath.mpf]:
     zmax = max(zs)
     p = int(3.33 * (dps + 20)) + 64
     ps = p + _mag(zmax) + 40  # slopes: terms of size z cancel to O(1)
-    old = flint_ctx.prec
-    try:
-        flint_ctx.prec = ps
+    with flint_prec(ps):
         with mpmath.workprec(ps + 64):
             m = _find_mode(zr, others)
         W = _window_half_width(dps)
@@ -238,7 +228,7 @@ def _item_arb(r: int, zs: list, dps: int) -> tuple[mpmath.mpf, mpmath.mpf]:
             B = mpmath.fadd(B, x, exact=True)
         q0 = mpmath.ldexp(mpmath.fneg(q0, exact=True), -1)  # exact
         k = 1 + len(neg)
-        flint_ctx.prec = p
+    with flint_prec(p):
         Ba = _to_arb(B)
         na = [_to_arb(x) for x in neg]
         pa = [_to_arb(x) for x in pos]
@@ -267,8 +257,6 @@ def _item_arb(r: int, zs: list, dps: int) -> tuple[mpmath.mpf, mpmath.mpf]:
             val = scale * mid
             bound = scale * rad + abs(val) * mpmath.ldexp(1, 12 - p)
         return val, bound
-    finally:
-        flint_ctx.prec = old
 
 
 def _gaussian_mp_trapezoid(z: list, dps: int) -> tuple[list[mpmath.mpf], list[mpmath.mpf]]:

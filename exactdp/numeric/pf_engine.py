@@ -93,6 +93,8 @@ import flint
 import mpmath
 import numpy as np
 
+from ..exact.arb import flint_prec
+
 __all__ = ["em_float", "em_mp", "pf_arb", "pf_float", "pf_mp"]
 
 _BITS_FLOAT = 60
@@ -484,18 +486,7 @@ def _check_dps(dps: object, func: str) -> int:
     return int(dps)
 
 
-class _prec:
-    """Set python-flint's working precision (bits) inside a ``with`` block."""
-
-    def __init__(self, bits: int):
-        self.bits = bits
-
-    def __enter__(self):
-        self.saved = flint.ctx.prec
-        flint.ctx.prec = self.bits
-
-    def __exit__(self, *exc):
-        flint.ctx.prec = self.saved
+_prec = flint_prec  # the one flint precision context (exactdp.exact.arb)
 
 
 # ----------------------------------------------------------------------------- mpmath views

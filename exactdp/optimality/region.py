@@ -15,8 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import flint
+import mpmath
 import sympy
 
+from ..exact.arb import flint_prec, mpf_to_arb, to_arb
+from ..exact.sign import UndecidedSignError, compare
 from ..numbers import safe_sympify
 from .lattice import (
     build_lattice,
@@ -135,12 +138,10 @@ def _multipliers(n: int, k: int) -> list[flint.fmpq_poly]:
 
 
 def _y_ball(epsilon: Any, prec: int) -> flint.arb:
-    expr = safe_sympify(epsilon)
-    if isinstance(epsilon, float) or expr.is_Float:
-        return (-flint.arb(float(epsilon))).exp()
-    digits = int(prec * 0.302) + 10
-    val = sympy.N(sympy.exp(-expr), digits)
-    return flint.arb(str(val)) + flint.arb(0, sympy.Rational(1, 10 ** (digits - 5)).evalf(20))
+    """A rigorous ball of ``exp(-epsilon)`` (a float epsilon by its exact binary value)."""
+    if isinstance(epsilon, float):
+        return (-mpf_to_arb(mpmath.mpf(epsilon))).exp()
+    return to_arb(sympy.exp(-safe_sympify(epsilon)), prec)
 
 
 def _pf_optimal_at(n: int, k: int, epsilon: Any) -> bool:
@@ -152,18 +153,17 @@ def _pf_optimal_at(n: int, k: int, epsilon: Any) -> bool:
             y = flint.fmpq(int(e.q), int(e.p))
             return all(p(y) >= 0 for p in lams)
     for prec in (64, 128, 256, 512, 1024, 2048):
-        old = flint.ctx.prec
-        flint.ctx.prec = prec
-        try:
+        with flint_prec(prec):
             yb = _y_ball(epsilon, prec)
             vals = [_eval_arb(p, yb) for p in lams]
-        finally:
-            flint.ctx.prec = old
         if any(v < 0 for v in vals):
             return False
-        if all(v > 0 or v == 0 for v in vals):
+        if all(v > 0 or (v.is_exact() and v.is_zero()) for v in vals):
             return True
-    raise ValueError(f"pf_optimality_region: cannot decide the sign at epsilon={epsilon!r}")
+    raise UndecidedSignError(
+        f"pf_optimality_region: cannot decide the sign of a multiplier at epsilon={epsilon!r} "
+        "(it may be a boundary point of the region)"
+    )
 
 
 def _eval_arb(p: flint.fmpq_poly, x: flint.arb) -> flint.arb:
@@ -244,8 +244,11 @@ def _boundary(f: flint.fmpz_poly, lo, hi, idx: int) -> RegionBoundary:
     ysym = sympy.Symbol("y")
     poly = sympy.Poly([int(c) for c in reversed(f.coeffs())], ysym)
     if poly.degree() <= 2:
-        cands = [r for r in sympy.roots(poly, ysym) if r.is_real and lo <= r <= hi]
-        yexpr = sympy.nsimplify(cands[0]) if len(cands) == 1 else sympy.CRootOf(poly, idx)
+        cands = [
+            r for r in sympy.roots(poly, ysym)
+            if r.is_real and compare(lo, r) <= 0 and compare(r, hi) <= 0
+        ]  # exact comparisons with the isolating interval
+        yexpr = cands[0] if len(cands) == 1 else sympy.CRootOf(poly, idx)
     else:
         yexpr = sympy.CRootOf(poly, idx)
     a, b = poly.refine_root(lo, hi, eps=sympy.Rational(1, 10**32))

@@ -5,7 +5,9 @@ RNM-Gaussian the radius is the quadrature's error bound,
 :func:`exactdp.numeric.gaussian.gaussian_mp`). Losses, ranges and divergences are enclosed in
 certified intervals; a yes/no answer is given only when the interval is on one side, otherwise
 the work is repeated at the next precision of :data:`BALL_DPS` and :class:`BallUndecided`
-(a ValueError, "undecided at dps=...") is raised at the last one.
+(an :class:`~exactdp.exact.sign.UndecidedSignError`, and a ValueError for older callers) is
+raised at the last one. The engine's ``certified`` is True only when every distribution says
+its ball radii are proved (``balls_certified``); otherwise results carry its ``caveat``.
 """
 
 from __future__ import annotations
@@ -15,12 +17,10 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 import flint
-import mpmath
 import sympy
 
-from ...exact.poly import (
-    to_arb,
-)
+from ...exact.arb import arb_mid_to_float, dps_to_prec, flint_prec, to_arb
+from ...exact.sign import UndecidedSignError
 
 __all__ = [
     "BALL_DPS",
@@ -33,33 +33,20 @@ __all__ = [
 BALL_DPS = (30, 60, 120)
 
 
-class BallUndecided(ValueError):
+class BallUndecided(UndecidedSignError, ValueError):
     """A comparison of the ball engine stayed undecided at the highest working precision."""
 
 
 @contextmanager
 def arb_prec(dps: int):
-    old = flint.ctx.prec
-    flint.ctx.prec = int(dps * 3.33) + 64
-    try:
+    """flint precision for ``dps`` digits (:func:`exactdp.exact.arb.flint_prec`)."""
+    with flint_prec(dps_to_prec(dps)):
         yield
-    finally:
-        flint.ctx.prec = old
 
 
 def arb_float(x: flint.arb, dps: int | None = None) -> sympy.Float:
-    """An exact arb (or the midpoint of a ball) as a sympy Float.
-
-    ``dps=None`` keeps every bit (for interval end points, so that rounding cannot shrink
-    the enclosure); otherwise rounds to ``dps`` digits.
-    """
-    man, exp = x.mid().man_exp()
-    bits = max(53, int(man).bit_length())
-    with mpmath.workprec(bits):
-        v = mpmath.mpf((int(man), int(exp)))
-    if dps is None:
-        return sympy.Float(v, precision=bits)
-    return sympy.Float(v, dps)
+    """The midpoint of a ball as a sympy Float, sign kept (``dps=None``: every bit)."""
+    return arb_mid_to_float(x, dps)
 
 
 class BallEngine:
@@ -82,6 +69,12 @@ class BallEngine:
         self.name = name
         self.levels = tuple(levels) or BALL_DPS
         self._cache: dict[int, list[tuple[flint.arb, ...]]] = {}
+        self.certified, self.caveat = True, None
+        for d in self.dists:  # are the radii of evalf_balls proved? (see evalf_balls)
+            ok, why = getattr(d, "balls_certified", (False, "a user mechanism's evalf_balls"))
+            if not ok:
+                self.certified, self.caveat = False, why
+                break
         first = self.balls(self.levels[0])
         self.probs = [[("p", i, r) for r in range(len(b))] for i, b in enumerate(first)]
 

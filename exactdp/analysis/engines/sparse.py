@@ -12,9 +12,8 @@ import flint
 import sympy
 from sympy.polys.rings import ring
 
-from ...exact.poly import (
-    to_arb,
-)
+from ...exact.arb import flint_prec, to_arb
+from ...exact.sign import MAX_PREC, UndecidedSignError
 from ...xform import DENSE_DEGREE_LIMIT
 from ..common import exact_sign
 from .xform import XEngine, terms_value
@@ -75,12 +74,8 @@ class SparseXEngine(XEngine):
     def _y_power(self, k: int, prec: int) -> flint.arb:
         """Ball of ``y**k = exp(-k*eps/N)`` with relative accuracy about ``2**-prec``."""
         guard = prec + max(int(k).bit_length(), 1) + 32
-        old = flint.ctx.prec
-        flint.ctx.prec = guard
-        try:
+        with flint_prec(guard):
             return (to_arb(-self.eps / self.N, guard) * k).exp()
-        finally:
-            flint.ctx.prec = old
 
     def sign(self, f) -> int | None:
         if not f:
@@ -92,31 +87,37 @@ class SparseXEngine(XEngine):
             except ValueError as exc:
                 raise ValueError(f"{self.func}: {exc}") from exc
         low = items[0][0]
+        top = self._top_prec(items[-1][0] - low)
         prec = 96
-        while prec <= 1 << 15:
-            old = flint.ctx.prec
-            try:
-                parts = [
-                    (c, self._y_power(e - low, prec) if e != low else flint.arb(1))
-                    for e, c in items
-                ]
-                flint.ctx.prec = prec
+        while prec <= top:
+            parts = [
+                (c, self._y_power(e - low, prec) if e != low else flint.arb(1))
+                for e, c in items
+            ]
+            with flint_prec(prec):
                 total = flint.arb(0)
                 for c, yk in parts:
                     total += flint.arb(flint.fmpq(int(c.p), int(c.q))) * yk
-            finally:
-                flint.ctx.prec = old
             if total > 0:
                 return 1
             if total < 0:
                 return -1
             prec *= 2
-        raise ValueError(
+        raise UndecidedSignError(
             f"{self.func}: sign of a sparse polynomial of degree {items[-1][0]} at "
-            f"y = exp(-{self.eps}/"
-            f"{self.N}) not decided at {1 << 15} bits (epsilon = {self.eps} is not known to "
-            "be algebraic, so the value may be exactly 0)"
+            f"y = exp(-{self.eps}/{self.N}) not decided at {top} bits (epsilon = {self.eps} "
+            "is not known to be algebraic, so the value may be exactly 0)"
         )
+
+    def _top_prec(self, span: int) -> int:
+        """Highest precision: ``2 * span * |log2 y| + 256`` bits (a cancellation can hide the
+        value below the smallest term ``y**span``), at least 2**15, at most MAX_PREC."""
+        with flint_prec(64):
+            bits = (to_arb(self.eps / self.N, 64) * span / flint.arb(2).log()).upper()
+            if not bits.is_finite() or bits > MAX_PREC:
+                return MAX_PREC
+            need = int(bits.ceil().unique_fmpz())
+        return min(MAX_PREC, max(1 << 15, 2 * need + 256))
 
     def cmp_exp(self, R, claim: sympy.Expr) -> int | None:
         t = sympy.simplify(claim / self.eps) * self.N

@@ -157,24 +157,21 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
     """``(x, forms, kappa)`` with ``x = exp(-eps*kappa)``, or None if there is no x-form."""
     rf = None
     if hasattr(dist, "rational_form"):
-        try:
+        try:  # documented: ValueError when there is no x-form (NotImplementedError: none given)
             rf = dist.rational_form()
-        except (ValueError, NotImplementedError, AttributeError, TypeError):
+        except (ValueError, NotImplementedError):
             rf = None
-    if rf is not None:
-        try:
-            x, forms = rf[0], rf[1]
-            value = rf.value
-        except (AttributeError, IndexError, TypeError):
-            rf = None
-    if rf is not None:
-        kappa = sympy.simplify(-sympy.log(value) / eps)
+    if rf is not None and hasattr(rf, "value") and hasattr(rf, "forms"):
+        x, forms, value = rf.x, rf.forms, rf.value
+        kappa = sympy.cancel(-sympy.log(value) / eps)  # exact rewriting only
+        if not kappa.is_Rational:
+            kappa = sympy.simplify(kappa)
         if kappa.is_Rational and kappa > 0:
             return x, tuple(forms), kappa
-    try:
-        p = probs if probs is not None else dist.probabilities
+    try:  # ValueError: not rational in exp(epsilon * rational); NotImplementedError: no
+        p = probs if probs is not None else dist.probabilities  # exact probabilities
         y, forms, kappa = xform_from_probabilities(p, eps)
-    except (ValueError, NotImplementedError, TypeError):
+    except (ValueError, NotImplementedError):
         return None
     return y, forms, kappa
 

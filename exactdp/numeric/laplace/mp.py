@@ -11,8 +11,8 @@ from numbers import Integral
 
 import mpmath
 from flint import arb
-from flint import ctx as flint_ctx
 
+from ...exact.arb import flint_prec, mpf_to_arb
 from ..gaps import fail_value, mp_gaps
 from .pieces import ScalarOps, expand, group_gaps
 from .series import series_checked
@@ -27,24 +27,14 @@ __all__ = [
 # --------------------------------------------------------------------------------------
 
 
-def mpf_to_arb(x: mpmath.mpf) -> arb:
-    """The exact value of an mpf as an arb ball of radius 0."""
-    man, exp = x.man_exp
-    return arb(int(man)) * arb(2) ** int(exp)
-
-
 def _arb_closed(d: list, prec_bits: int) -> list:
     """Closed form in ball arithmetic at ``prec_bits`` (finite mpf gaps, min 0 shifted)."""
-    old = flint_ctx.prec
-    flint_ctx.prec = prec_bits
-    try:
+    with flint_prec(prec_bits):
         u_mp, cnt, idx = group_gaps(d)
         m = u_mp[0]
         u = [mpf_to_arb(v) - mpf_to_arb(m) for v in u_mp]
         ops = ScalarOps(lambda t: (-t).exp(), lambda t: t.expm1(), arb(1), arb(1) / 2)
         return expand(u, cnt, idx, ops)
-    finally:
-        flint_ctx.prec = old
 
 
 def laplace_mp(d: Sequence, dps: int = 30, method: str = "auto") -> list[mpmath.mpf]:

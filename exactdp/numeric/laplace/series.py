@@ -13,8 +13,8 @@ from functools import lru_cache
 import mpmath
 import numpy as np
 from flint import arb, arb_poly
-from flint import ctx as flint_ctx
 
+from ...exact.arb import flint_prec
 from ..gaps import LN2
 from .pieces import group_gaps
 
@@ -25,20 +25,16 @@ _SER_L = 2.0  # ... and log Pi changes by at most this on it
 @lru_cache(maxsize=16)
 def _gl_rule(q: int, prec: int) -> tuple[tuple[arb, arb], ...]:
     """Gauss-Legendre nodes and weights on [-1, 1] as arb balls at ``prec`` bits."""
-    old = flint_ctx.prec
-    flint_ctx.prec = prec
-    try:
+    with flint_prec(prec):
         return tuple(arb.legendre_p_root(q, k, weight=True) for k in range(q))
-    finally:
-        flint_ctx.prec = old
 
 
 def _exact_diff(a: mpmath.mpf, b: mpmath.mpf) -> arb:
     """``a - b`` for two mpf values as an exact arb (no rounding)."""
     if a == b:
         return arb(0)
-    (ma, ea), (mb, eb) = a.man_exp, b.man_exp
-    ma, mb, ea, eb = int(ma), int(mb), int(ea), int(eb)
+    (sa, ma, ea, _), (sb, mb, eb, _) = a._mpf_, b._mpf_  # mpf.man_exp drops the sign
+    ma, mb, ea, eb = (-int(ma) if sa else int(ma)), (-int(mb) if sb else int(mb)), int(ea), int(eb)
     e = min(ea, eb)
     num = (ma << (ea - e)) - (mb << (eb - e))
     return arb(num) * arb(2) ** e
@@ -142,9 +138,7 @@ def _series_engine(u_mp: list, cnt: list[int], dps: int, q: int, extra_bits: int
     plan = _SeriesPlan(wf, np.array(cnt, dtype=np.int64), log_delta)
     N = plan.N
     prec = int((dps + 6) * 3.33) + 40 + extra_bits
-    old = flint_ctx.prec
-    flint_ctx.prec = prec
-    try:
+    with flint_prec(prec):
         W = [arb(0)] + [_exact_diff(u_mp[k], u_mp[k - 1]) for k in range(1, p)]
         # ------------------------------------------------ window (float decisions)
         # E_k = D_k - u_k = sum_{i<k} c_i (u_k - u_i) - u_k  (>= 0), D_k likewise
@@ -335,8 +329,6 @@ def _series_engine(u_mp: list, cnt: list[int], dps: int, q: int, extra_bits: int
                 with mpmath.workprec(prec):
                     out[k] = _arb_to_mpf(K0[1] / 2) * e_dm
         return out
-    finally:
-        flint_ctx.prec = old
 
 
 def series_checked(fin: list, dps: int) -> list[mpmath.mpf]:
