@@ -130,7 +130,7 @@ def test_em_and_laplace_balls_contain_closed_forms():
 
 def test_gaussian_beyond_24_items_is_not_certified():
     # the per-item ball route is rigorous up to 24 items; beyond, the trapezoid bound is not
-    m = ReportNoisyMax(noise="gaussian", sigma=1)
+    m = exactdp.GaussianNoisyMax(1)
     assert m.distribution(list(range(24))).balls_certified == (True, None)
     ok, caveat = m.distribution(list(range(25))).balls_certified
     assert not ok and "24 items" in caveat

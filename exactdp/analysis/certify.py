@@ -100,6 +100,8 @@ class DPCertificate:
     mechanism: object = field(repr=False)
     epsilon: sympy.Symbol = EPSILON
     y: sympy.Symbol = Y
+    certified: bool = True  # exact root isolation; re-check with check()
+    caveat: str | None = None
 
     @property
     def holds(self) -> bool:

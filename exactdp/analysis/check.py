@@ -16,7 +16,7 @@ import sympy
 from ..exact.arb import to_arb
 from ..numbers import exact_number
 from ..scores import ScoreVector
-from .common import exact_sign, mechanism_epsilon, mechanism_name, plain, score_vector
+from .common import exact_sign, mechanism_epsilon, mechanism_name, plain, score_vector, stamp
 from .engines.ball import BallEngine, BallUndecided, arb_prec, ball_output, ball_pair_loss, iv_max
 from .engines.select import make_engine
 from .loss import max_candidates, pair_candidates, value_of
@@ -68,6 +68,11 @@ class DPCheck:
         Ball engine only: certified ``(lo, hi)`` around the largest loss.
     dps : int or None
         Ball engine only: the working precision (decimal digits) that decided ``holds``.
+    certified : bool
+        True: exact (x-form and generic engines) or a rigorous enclosure whose every ball
+        radius is proved (ball engine); docs/analyzer.md, "What certified means here".
+    caveat : str or None
+        Why not certified (for example RNM-Gaussian beyond 24 items).
     """
 
     holds: bool
@@ -79,6 +84,8 @@ class DPCheck:
     engine: str = "x-form"
     interval: tuple | None = None
     dps: int | None = None
+    certified: bool = True
+    caveat: str | None = None
 
     def __bool__(self) -> bool:
         return self.holds
@@ -183,7 +190,7 @@ def check_dp(
         nbrs, how = neighbours(mech, q, search)
     engine = make_engine(mech, [q] + nbrs, "check_dp")
     if isinstance(engine, BallEngine):
-        return _ball_check_dp(engine, q, nbrs, claim, how)
+        return stamp(_ball_check_dp(engine, q, nbrs, claim, how), engine)
     best = None
     best_j = None
     for j in range(1, len(nbrs) + 1):

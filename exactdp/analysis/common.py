@@ -7,6 +7,8 @@ the engines, the neighbour search and every check of :mod:`exactdp.analysis`.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import sympy
 
 from ..exact.sign import sign, sign_or_none
@@ -94,3 +96,10 @@ def exact_sign(expr: sympy.Expr) -> int | None:
     if expr.free_symbols:
         return sign_or_none(expr)
     return sign(expr)
+
+
+def stamp(result, engine):
+    """``result`` with the engine's ``certified`` and ``caveat`` (ball engine: proved radii?)."""
+    if bool(getattr(engine, "certified", True)):
+        return result
+    return replace(result, certified=False, caveat=engine.caveat)

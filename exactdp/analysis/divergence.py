@@ -34,6 +34,7 @@ from .common import (
     mechanism_name,
     plain,
     score_vector,
+    stamp,
 )
 from .engines.ball import ArbKey, BallEngine, BallUndecided, Iv, arb_float, arb_prec, iv_max
 from .engines.select import make_engine
@@ -349,7 +350,7 @@ def zcdp_check(
     nbrs = _neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "zcdp_check")
     engine = make_engine(mech, [q] + nbrs, "zcdp_check")  # validates the distributions
     if isinstance(engine, BallEngine):
-        return _ball_zcdp(engine, q, nbrs, r, orders)
+        return stamp(_ball_zcdp(engine, q, nbrs, r, orders), engine)
     dist = [distribution_of(mech, v) for v in [q] + nbrs]
     P = _probs(dist[0], "P")
     best = None  # (excess, j, alpha, D): the first failure, else the largest excess
@@ -583,7 +584,7 @@ def bounded_range(
                            "bounded_range")
     engine = make_engine(mechanism, [q] + nbrs, "bounded_range")
     if isinstance(engine, BallEngine):
-        return _ball_bounded_range(engine, q, nbrs)
+        return stamp(_ball_bounded_range(engine, q, nbrs), engine)
     best = None
     for j in range(1, len(nbrs) + 1):
         hi = lo = None

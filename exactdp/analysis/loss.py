@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import sympy
 
 from ..scores import ScoreVector
-from .common import plain, score_vector
+from .common import plain, score_vector, stamp
 from .engines.ball import (
     BallEngine,
     arb_prec,
@@ -67,6 +67,11 @@ class PrivacyLoss:
         exact binary numbers, ``(oo, oo)`` for an infinite loss); None for exact engines.
     dps : int or None
         Ball engine only: the working precision (decimal digits) of the result.
+    certified : bool
+        True: exact (x-form and generic engines) or a rigorous enclosure whose every ball
+        radius is proved (ball engine); docs/analyzer.md, "What certified means here".
+    caveat : str or None
+        Why not certified (for example RNM-Gaussian beyond 24 items).
     """
 
     value: sympy.Expr
@@ -79,6 +84,8 @@ class PrivacyLoss:
     engine: str = "x-form"
     interval: tuple | None = None
     dps: int | None = None
+    certified: bool = True
+    caveat: str | None = None
 
     def to_float(self) -> float:
         """The loss as a float (``inf`` for ``oo``); needs a numeric epsilon."""
@@ -226,7 +233,7 @@ def privacy_loss(
     check_pair(mechanism, q, q2, "privacy_loss", allow_non_neighbour)
     engine = make_engine(mechanism, [q, q2], "privacy_loss")
     if isinstance(engine, BallEngine):
-        return _ball_privacy_loss(engine, q, q2)
+        return stamp(_ball_privacy_loss(engine, q, q2), engine)
     return _loss_from_engine(engine, 0, 1, q, q2)
 
 

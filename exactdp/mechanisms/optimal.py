@@ -294,6 +294,18 @@ class OptimalDistribution(OutputDistribution):
     method: str = "exact"
     dps: int = 30
 
+    @property
+    def certified(self) -> bool:
+        """True for exact values (``"exact"``) and proved balls (``"certified"``/``"arb"``)."""
+        return self.method in ("exact", "certified", "arb")
+
+    @property
+    def caveat(self) -> str | None:
+        """Why ``values`` are not certified (None when they are)."""
+        if self.certified:
+            return None
+        return f"method={self.method!r}: rounded numbers without a proved error bound"
+
     @cached_property
     def values(self):
         """The probabilities by the chosen method."""

@@ -126,6 +126,18 @@ class LatticeLPResult:
     _exact: Any = field(default=None, repr=False, compare=False)
 
     @property
+    def certified(self) -> bool:
+        """True for ``method="exact"`` (rational optimum with an exact dual certificate)."""
+        return self.method == "exact"
+
+    @property
+    def caveat(self) -> str | None:
+        """Why not certified (None when it is)."""
+        if self.certified:
+            return None
+        return "method='float': HiGHS in double precision, checked by residuals, not proved"
+
+    @property
     def vectors(self) -> tuple[tuple, ...]:
         """Canonical score vectors in the order of ``certificate.mu``."""
         return tuple(self.solution.keys())

@@ -104,6 +104,8 @@ class PFOptimalityRegion:
     degenerate_points: tuple
     certificate_degrees: int
     n_multipliers: int
+    certified: bool = True  # exact dual polynomials and exact real-root isolation
+    caveat: str | None = None
 
     def contains(self, epsilon: Any) -> bool:
         """Decide exactly whether PF is LP-optimal at ``epsilon``.
