@@ -86,7 +86,8 @@ def pricing_report(epsilon="1", *, fmt: str = "text", digits: int = 6) -> str:
                 f"loss D vs D' {mpmath.nstr(mpmath.mpf(pair.to_float()), digits)}; "
                 f"worst loss over the {worst.neighbours_checked} vertex neighbours of q(D) "
                 f"{mpmath.nstr(mpmath.mpf(worst.loss_float()), digits)} "
-                f"(<= {eps}: {'yes' if worst.holds else 'NO'}); "
+                f"(<= {eps}: {'yes' if worst.holds else 'NO'}, "
+                f"{'proved' if worst.certified else 'not proved: ' + str(worst.caveat)}); "
                 f"pair certified for every epsilon: {_certified(m, q, q2)}"
             )
         if fmt == "text":
