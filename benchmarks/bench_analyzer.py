@@ -46,8 +46,8 @@ def main(repeat: int = 3) -> list[tuple[str, float, str]]:
         t, cert = _best(lambda m=mech: certify_dp(m, Q10, Q10_NEIGHBOUR), repeat)
         rows.append((f"certify_dp {name} n=10 pair (all eps)", t,
                      f"holds={cert.holds}, {len(cert.conditions)} conditions"))
-        t, ok = _best(lambda c=cert: c.check(), 1)
-        rows.append((f"certificate.check() {name} n=10", t, f"verified={ok}"))
+        t, ok = _best(lambda c=cert: c.verify(), 1)
+        rows.append((f"certificate.verify() {name} n=10", t, f"verified={ok}"))
     for name, mech in (("PF", exactdp.PermuteAndFlip(1)), ("EM", exactdp.ExponentialMechanism(1)),
                        ("RNM-Laplace", exactdp.ReportNoisyMax(TENTH, noise="laplace"))):
         t, res = _best(lambda m=mech: check_dp(m, Q6, search="exhaustive"), 1)

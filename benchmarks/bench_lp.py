@@ -39,7 +39,7 @@ def main() -> None:
     )
     print(f"  float (HiGHS + PF/EM + full-DP check), eps=log(3/2): {t_f * 1e3:8.1f} ms")
     print(f"  exact (HiGHS + rational crossover + certificate):    {t_e * 1e3:8.1f} ms"
-          f"  [{res_e.certificate.route}, verified={res_e.certificate.verified}]")
+          f"  [{res_e.certificate.route}, verified={res_e.certificate.verify()}]")
     print(f"  float, constraints='full' ({lattice_lp(n, k, 0.5, constraints='full').n_constraints}"
           f" rows): {t_full * 1e3:8.1f} ms")
     print(f"  exact, constraints='full':                           {t_fe * 1e3:8.1f} ms")

@@ -21,6 +21,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from .deprecation import deprecated_method, warn_renamed
 from .rng import as_generator
 from .scores import ScoreVector
 
@@ -211,7 +212,7 @@ class OutputDistribution:
         total = int(np.prod(shape)) if shape else 1
         return self.mechanism._route("sample", self.scores, total, gen).reshape(shape)
 
-    rvs = sample
+    rvs = deprecated_method("sample", "rvs")
 
     # ------------------------------------------------------------------ summaries
     @cached_property
@@ -221,15 +222,16 @@ class OutputDistribution:
         orient = getattr(self.mechanism, "oriented", None)
         return orient(self.scores) if orient is not None else self.scores
 
-    def expected_error(self, view: str = "exact", dps: int = 30):
+    def expected_error(self, method: str = "exact", dps: int = 30, *, view: str | None = None):
         """Expected error ``E[q* - q_M(q)]`` (McKenna & Sheldon 2020, section 2); under
         ``optimize="min"`` the error of output r is ``q_r - min q``.
 
         Parameters
         ----------
-        view : {"exact", "mpmath", "float"}
-            Which view of the probabilities to use.
+        method : {"exact", "mpmath", "float"}
+            Which view of the probabilities to use (``view=`` is its deprecated name).
         """
+        view = _method_arg(method, view, "expected_error")
         if view == "exact":
             pairs = zip(self._oriented.gaps_exact, self.probabilities, strict=True)
             return sympy.Add(*[g * p for g, p in pairs])
@@ -243,10 +245,11 @@ class OutputDistribution:
             p = self.to_numpy()
             mask = p > 0
             return float(np.dot(gaps[mask], p[mask]))
-        raise ValueError(f"expected_error: view must be exact, mpmath or float, got {view!r}")
+        raise ValueError(f"expected_error: method must be exact, mpmath or float, got {view!r}")
 
-    def error_tail(self, t: object, view: str = "exact"):
+    def error_tail(self, t: object, method: str = "exact", *, view: str | None = None):
         """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""
+        view = _method_arg(method, view, "error_tail")
         from .numbers import exact_number
 
         t = exact_number(t, "t")
@@ -255,8 +258,9 @@ class OutputDistribution:
             return sympy.Add(*[self.probabilities[i] for i in idx])
         return float(sum(self.to_numpy()[i] for i in idx))
 
-    def entropy(self, view: str = "float", dps: int = 30):
-        """Shannon entropy ``-sum p ln p`` in nats (``view`` exact, mpmath or float)."""
+    def entropy(self, method: str = "float", dps: int = 30, *, view: str | None = None):
+        """Shannon entropy ``-sum p ln p`` in nats (``method`` exact, mpmath or float)."""
+        view = _method_arg(method, view, "entropy")
         if view == "exact":
             return -sympy.Add(*[p * sympy.log(p) for p in self.probabilities if p != 0])
         if view == "mpmath":
@@ -267,8 +271,9 @@ class OutputDistribution:
         p = p[p > 0]
         return float(-np.sum(p * np.log(p)))
 
-    def expect(self, func, view: str = "float"):
+    def expect(self, func, method: str = "float", *, view: str | None = None):
         """``E[func(r)]`` over the output index r (scipy.stats style)."""
+        view = _method_arg(method, view, "expect")
         if view == "exact":
             return sympy.Add(*[func(r) * p for r, p in enumerate(self.probabilities)])
         p = self.to_numpy()
@@ -285,3 +290,11 @@ class OutputDistribution:
 
     def _repr_latex_(self) -> str:
         return "$\\displaystyle " + self._latex() + "$"
+
+
+def _method_arg(method: str, view: str | None, func: str) -> str:
+    """``method=`` of the summaries; ``view=`` is accepted as its deprecated name."""
+    if view is None:
+        return method
+    warn_renamed(f"{func}(view=...)", "method=...", stacklevel=4)
+    return view

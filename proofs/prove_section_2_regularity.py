@@ -12,4 +12,4 @@ def test_verify():
 def test_negative_control_bump_mechanism_is_not_monotone():
     ok, _, bad = m.regular(m.bump_mechanism(), ((3, range(3)),))
     assert not ok
-    assert [b[0] for b in bad] == ["is_monotone"]  # symmetric and shift-invariant hold
+    assert [b[0] for b in bad] == ["is_monotonic"]  # symmetric and shift-invariant hold

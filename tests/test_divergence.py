@@ -9,10 +9,10 @@ import sympy
 import exactdp
 from exactdp.analysis.divergence import (
     bounded_range,
+    check_zcdp,
     kl_divergence,
     max_divergence,
     renyi_divergence,
-    zcdp_check,
 )
 from exactdp.mechanisms.custom import mechanism_from_function
 
@@ -75,11 +75,11 @@ def test_pf_bounded_range_is_eps_plus_log_two_minus_exp():
 
 def test_em_passes_and_pf_fails_eps2_over_8_zcdp():
     for mono in (True, False):
-        em = zcdp_check(exactdp.ExponentialMechanism(1, monotone=mono), [0, 0], R(1, 8))
+        em = check_zcdp(exactdp.ExponentialMechanism(1, monotone=mono), [0, 0], R(1, 8))
         assert em.holds and em.excess < 0
-        pf = zcdp_check(exactdp.PermuteAndFlip(1, monotone=mono), [0, 0], R(1, 8))
+        pf = check_zcdp(exactdp.PermuteAndFlip(1, monotone=mono), [0, 0], R(1, 8))
         assert not pf.holds and pf.excess > 0
-    pf = zcdp_check(exactdp.PermuteAndFlip(1, monotone=True), [0, 0], R(1, 8), [0, 1],
+    pf = check_zcdp(exactdp.PermuteAndFlip(1, monotone=True), [0, 0], R(1, 8), [0, 1],
                     alphas=[2])
     # D_2 = ln( (1/2)^2/(e^-1/2) + (1/2)^2/(1 - e^-1/2) ) ~ 0.51 > 2/8
     P = np.array([0.5, 0.5])
@@ -87,12 +87,12 @@ def test_em_passes_and_pf_fails_eps2_over_8_zcdp():
     assert abs(float(pf.divergence) - math.log(np.sum(P**2 / Q))) < 1e-14
     assert not pf.holds and pf.alpha == 2
     # the generic bound eps^2/2 is not refuted
-    assert zcdp_check(exactdp.PermuteAndFlip(1, monotone=True), [0, 0], R(1, 2)).holds
+    assert check_zcdp(exactdp.PermuteAndFlip(1, monotone=True), [0, 0], R(1, 2)).holds
 
 
 def test_zcdp_rho_as_expression_in_epsilon():
     m = exactdp.ExponentialMechanism(EPS)
-    res = zcdp_check(m.with_epsilon(2), [0, -1], EPS**2 / 8)
+    res = check_zcdp(m.with_epsilon(2), [0, -1], EPS**2 / 8)
     assert res.holds and res.rho == R(1, 2)
 
 

@@ -134,7 +134,7 @@ def test_exact_pf_optimal_at_log3(n):
     assert res.pf_ratio == 1
     assert res.optimum == res.pf_value
     assert isinstance(res.optimum, sympy.Rational)
-    assert res.certificate.verified and res.verify()
+    assert res.certificate.verify() and res.verify()
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

@@ -124,7 +124,7 @@ def test_optimal_mechanism_numeric_methods_agree_and_certified_balls_contain_tru
     exact = [sympy.N(v, 60) for v in optimal_mechanism(q, 2).values]
     fl = optimal_mechanism(q, 2, method="float").values
     mp = optimal_mechanism(q, 2, method="mpmath", dps=40).values
-    cert = optimal_mechanism(q, "log(3)", method="certified", dps=30)
+    cert = optimal_mechanism(q, "log(3)", method="arb", dps=30)
     exact_log3 = [sympy.N(v, 60) for v in optimal_mechanism(q, sympy.log(3)).values]
     for e, f, m in zip(exact, fl, mp, strict=True):
         assert abs(f - float(e)) <= 1e-15 * float(e)

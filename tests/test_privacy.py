@@ -202,7 +202,7 @@ def _certify_all(m, n, gmax, check_every=1):
         cert = certify_dp(m, q)
         assert cert.holds, (q, cert.failing[:1])
         if count % check_every == 0:
-            assert cert.check()
+            assert cert.verify()
         count += 1
     return count
 
@@ -217,7 +217,7 @@ def test_certificates_verify_for_small_n(mech):
 def test_certificates_n4_representative(mech):
     for q in ([0, 0, 0, 0], [0, -1, -2, -3], [0, 0, -3, -3]):
         cert = certify_dp(mech, q)
-        assert cert.holds and cert.check()
+        assert cert.holds and cert.verify()
 
 
 @pytest.mark.parametrize("mech", [
@@ -235,15 +235,15 @@ def test_certificates_exhaustive_n_up_to_4_gaps_up_to_3(mech):
 
 def test_certificate_monotone_and_sensitivity_half():
     cert = certify_dp(exactdp.PermuteAndFlip(1, sensitivity=R(1, 2)), [0, R(1, 2)])
-    assert cert.holds and cert.check()
+    assert cert.holds and cert.verify()
     cert = certify_dp(exactdp.ExponentialMechanism(1, monotone=True), [0, -1, -1])
-    assert cert.holds and cert.check()
+    assert cert.holds and cert.verify()
 
 
 def test_wrong_variants_fail_for_every_epsilon():
     for make in (wrong_exponential, wrong_permute_and_flip):
         cert = certify_dp(make(1), [0, 0])
-        assert not cert.holds and cert.check()
+        assert not cert.holds and cert.verify()
         assert cert.failing_epsilon_intervals == sympy.Interval.open(0, sympy.oo)
         assert not cert.holds_at(R(1, 100))
 
@@ -270,12 +270,12 @@ def test_certificate_failing_interval_of_a_partial_violation():
 
 def test_certificate_check_detects_tampering():
     cert = certify_dp(exactdp.PermuteAndFlip(1), [0, -1], [1, -2])
-    assert cert.check()
+    assert cert.verify()
     from dataclasses import replace
 
     c0 = cert.conditions[0]
     fake = replace(c0, polynomial=c0.polynomial + 1)
-    assert not replace(cert, conditions=(fake,) + cert.conditions[1:]).check()
+    assert not replace(cert, conditions=(fake,) + cert.conditions[1:]).verify()
 
 
 def test_certify_refuses_laplace_and_irrational_scores():

@@ -1,7 +1,7 @@
 """The certified ball route of the privacy analyzer (mechanisms without exact probabilities).
 
 Report-noisy-max with Gaussian noise has no closed form, so privacy_loss, check_dp,
-bounded_range and zcdp_check decide it with python-flint balls (``engine == "ball"``).
+bounded_range and check_zcdp decide it with python-flint balls (``engine == "ball"``).
 Independent routes used here:
 
 - two items: ``Pr[lose] = Phi(-g/(sigma sqrt 2))`` (difference of two normals), in mpmath;
@@ -28,7 +28,7 @@ import exactdp
 import exactdp.analysis.engines.ball as ball_engine
 from exactdp import GaussianNoisyMax, ReportNoisyMax
 from exactdp.analysis.check import Witness, check_dp
-from exactdp.analysis.divergence import bounded_range, renyi_divergence, zcdp_check
+from exactdp.analysis.divergence import bounded_range, check_zcdp, renyi_divergence
 from exactdp.analysis.engines.ball import BallUndecided
 from exactdp.analysis.loss import privacy_loss
 
@@ -264,7 +264,7 @@ def test_bounded_range_n3_matches_quadrature():
 
 # =============================================================================== zCDP
 def test_renyi_numerics_two_items():
-    # D_alpha of (1/2, 1/2) || (1 - lose, lose), closed form, against zcdp_check's enclosure
+    # D_alpha of (1/2, 1/2) || (1 - lose, lose), closed form, against check_zcdp's enclosure
     m = gaussian(1)
     with mpmath.workdps(DPS):
         lose = lose2(1, 1)
@@ -283,8 +283,8 @@ def test_renyi_numerics_two_items():
         a_star = max(ratios, key=ratios.get)
         d_star, d_two = D(a_star), D(2)
     alphas = ("1", "3/2", "2", "4")
-    ok = zcdp_check(m, (0, 0), rho_hi, (0, -1), alphas=alphas)
-    bad = zcdp_check(m, (0, 0), rho_lo, (0, -1), alphas=alphas)
+    ok = check_zcdp(m, (0, 0), rho_hi, (0, -1), alphas=alphas)
+    bad = check_zcdp(m, (0, 0), rho_lo, (0, -1), alphas=alphas)
     assert ok.holds and not bad.holds and ok.engine == bad.engine == "ball"
     assert mpmath.mpf(bad.alpha.p) / bad.alpha.q == a_star
     assert inside(bad.interval, d_star)
@@ -302,9 +302,9 @@ def test_zcdp_gaussian_post_processing_bound_holds_and_single_coordinate_rho_fai
         for s in itertools.product((-1, 0, 1), repeat=3)
     )
     assert rho_pp == sympy.Rational(4, 3)
-    assert zcdp_check(m, q, rho_pp).holds
+    assert check_zcdp(m, q, rho_pp).holds
     # the one-coordinate Gaussian rho = Delta^2/(2 sigma^2) = 1/2 is violated: a certificate
-    res = zcdp_check(m, q, sympy.Rational(1, 2))
+    res = check_zcdp(m, q, sympy.Rational(1, 2))
     assert not res.holds and res.engine == "ball"
     P, Q = quad_probs(q, 1), quad_probs(res.witness.neighbour, 1)
     with mpmath.workdps(22):
@@ -317,7 +317,7 @@ def test_zcdp_gaussian_post_processing_bound_holds_and_single_coordinate_rho_fai
         assert d > a / 2
         assert inside(res.interval, d, mpmath.mpf(10) ** -18)
     with pytest.raises(ValueError, match="rho .* epsilon=None"):
-        zcdp_check(m, q, sympy.Symbol("epsilon") ** 2)
+        check_zcdp(m, q, sympy.Symbol("epsilon") ** 2)
 
 
 # =============================================================================== exact unchanged
@@ -330,5 +330,5 @@ def test_exact_mechanisms_keep_exact_engines():
     lap = ReportNoisyMax(1, noise="laplace")
     c = check_dp(lap, (0, -1, -2))
     assert c.engine in ("x-form", "generic") and c.interval is None and c.holds
-    z = zcdp_check(exactdp.ExponentialMechanism(1), (0, -1), sympy.Rational(1, 8))
+    z = check_zcdp(exactdp.ExponentialMechanism(1), (0, -1), sympy.Rational(1, 8))
     assert z.engine == "exact" and z.holds

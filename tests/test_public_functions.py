@@ -55,12 +55,12 @@ def test_expect_and_error_tail_against_enumeration():
     w = [math.exp(v / 2) for v in q]  # softmax at temperature 2*Delta/eps = 2
     p = [x / sum(w) for x in w]
     assert d.expect(lambda r: r * r) == pytest.approx(sum(r * r * p[r] for r in range(4)))
-    assert float(d.expect(lambda r: r, view="exact")) == pytest.approx(
+    assert float(d.expect(lambda r: r, method="exact")) == pytest.approx(
         sum(r * p[r] for r in range(4)))
     for t in (0, 1, R(3, 2), 3, 4):
         want = sum(pr for pr, v in zip(p, q, strict=True) if -v >= t)
         assert float(d.error_tail(t)) == pytest.approx(want, abs=1e-15)
-        assert d.error_tail(t, view="float") == pytest.approx(want, abs=1e-15)
+        assert d.error_tail(t, method="float") == pytest.approx(want, abs=1e-15)
 
 
 def test_pmf_and_expected_error_views():

@@ -4,7 +4,7 @@ import pytest
 import sympy
 
 import exactdp
-from exactdp.analysis.regularity import is_monotone, is_shift_invariant, is_symmetric
+from exactdp.analysis.regularity import is_monotonic, is_shift_invariant, is_symmetric
 from exactdp.mechanisms.custom import mechanism_from_function
 
 EPS = sympy.Symbol("epsilon", positive=True)
@@ -21,7 +21,7 @@ R = sympy.Rational
     ],
 )
 def test_core_mechanisms_are_regular_on_the_lattice(mech):
-    for check in (is_symmetric, is_shift_invariant, is_monotone):
+    for check in (is_symmetric, is_shift_invariant, is_monotonic):
         res = check(mech)
         assert res.holds and res.counterexample is None
         assert res.comparisons > 100 and res.vectors >= 27
@@ -48,7 +48,7 @@ def test_biased_mechanism_is_not_symmetric():
     assert not res.holds
     assert ce.probability != ce.other_probability
     assert ce.probability == m.distribution(ce.scores).probabilities[ce.output]
-    assert is_shift_invariant(m).holds and is_monotone(m).holds
+    assert is_shift_invariant(m).holds and is_monotonic(m).holds
 
 
 def test_absolute_score_mechanism_is_not_shift_invariant():
@@ -67,7 +67,7 @@ def test_reverse_mechanism_is_not_monotone():
     # favours low scores: symmetric and shift-invariant but not monotone
     m = mechanism_from_function(lambda q, e: _softmax([sympy.exp(-e * v / 2) for v in q]),
                                 epsilon=1)
-    res = is_monotone(m)
+    res = is_monotonic(m)
     ce = res.counterexample
     assert not res.holds and sympy.N(ce.probability - ce.other_probability) < 0
     assert is_symmetric(m).holds and is_shift_invariant(m).holds
@@ -75,7 +75,7 @@ def test_reverse_mechanism_is_not_monotone():
 
 def test_given_vectors_and_steps():
     m = exactdp.PermuteAndFlip(1)
-    assert is_monotone(m, [[0, R(1, 2), 3]], step=R(1, 2)).holds
+    assert is_monotonic(m, [[0, R(1, 2), 3]], step=R(1, 2)).holds
     assert is_shift_invariant(m, [[0, 1]], shifts=[R(7, 3)]).holds
     with pytest.raises(ValueError):
         is_symmetric(m, n=0)
@@ -87,4 +87,4 @@ def test_undecided_sign_is_an_error_not_a_counterexample():
     # the check must say so rather than report a false counterexample.
     eps = sympy.Symbol("epsilon", positive=True)
     with pytest.raises(exactdp.UndecidedSignError, match="cannot decide"):
-        is_monotone(exactdp.ReportNoisyMax(eps, noise="laplace"))
+        is_monotonic(exactdp.ReportNoisyMax(eps, noise="laplace"))

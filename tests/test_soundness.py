@@ -43,7 +43,7 @@ def test_dominance_of_identical_distributions_is_a_tie_not_a_failure():
     eps, q = S(2) / 3, [0, -S(3), -R(1, 2), -S(5)]
     pf = PermuteAndFlip(eps).distribution(q)
     rnm = ReportNoisyMax(eps, noise="exponential").distribution(q)
-    ab, ba = exactdp.dominates(pf, rnm), exactdp.dominates(rnm, pf)
+    ab, ba = exactdp.check_dominance(pf, rnm), exactdp.check_dominance(rnm, pf)
     assert ab.holds and ba.holds and ab.certified
 
 
@@ -91,14 +91,14 @@ def test_max_divergence_symbolic_tie_raises():
 def test_regularity_and_zcdp_results_say_certified():
     m = PermuteAndFlip(1)
     assert exactdp.is_symmetric(m, n=2).certified
-    z = exactdp.zcdp_check(ExponentialMechanism(1), [0, -1], R(1, 8), [1, -2])
+    z = exactdp.check_zcdp(ExponentialMechanism(1), [0, -1], R(1, 8), [1, -2])
     assert z.certified and z.holds is (exactdp.exact.sign(z.divergence - R(1, 8) * z.alpha) < 1)
 
 
 def test_zcdp_decides_a_failure_exactly():
     # PF is not eps^2/8-zCDP (Durfee & Rogers 2019; MATH.md section 6): the failure is a
     # proved positive excess, re-checked here by sign() on the exact divergence
-    z = exactdp.zcdp_check(PermuteAndFlip(1, monotone=True), [0, 0], R(1, 8), [0, 1])
+    z = exactdp.check_zcdp(PermuteAndFlip(1, monotone=True), [0, 0], R(1, 8), [0, 1])
     assert not z.holds
     assert exactdp.exact.sign(z.divergence - R(1, 8) * z.alpha) == 1
 

@@ -301,10 +301,10 @@ def test_analyzer_check_dp_and_zcdp_on_topk():
     assert res.holds and 1 < float(res.loss) <= 2
     assert not exactdp.check_dp(t, [0, -1, -2], epsilon=1).holds  # one selection's eps: no
     # k eps^2 / 8 zCDP: holds for peeling EM, fails for PF (already at k = 1)
-    em = exactdp.zcdp_check(TopK(ExponentialMechanism(1), 2), [0, -1, -2], sympy.Rational(1, 4),
+    em = exactdp.check_zcdp(TopK(ExponentialMechanism(1), 2), [0, -1, -2], sympy.Rational(1, 4),
                             [-1, 0, -3])  # the closest pair of the full search
     assert em.holds
-    pf = exactdp.zcdp_check(TopK(PermuteAndFlip(LOG4), 1), [0, -1, -2, -2],
+    pf = exactdp.check_zcdp(TopK(PermuteAndFlip(LOG4), 1), [0, -1, -2, -2],
                             2 * sympy.log(2) ** 2 / 4, [-1, 0, -3, -3])
     assert not pf.holds
     # epsilon = 0: top-k is uniform, loss 0

@@ -7,7 +7,7 @@ import sympy
 from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from exactdp.analysis.utility import (
     certify_dominance,
-    dominates,
+    check_dominance,
     error_ratio_study,
     error_tails,
     worst_case_error,
@@ -32,23 +32,23 @@ def test_dominates_pf_over_em_at_numeric_epsilon():
     q = [3, 1, 0, 0, -2]
     pf = PermuteAndFlip(2).distribution(q)
     em = ExponentialMechanism(2).distribution(q)
-    res = dominates(pf, em)
+    res = check_dominance(pf, em)
     assert res.holds and res.witness is None
     assert all(float(m) > 0 for _, m in res.margins)
-    back = dominates(em, pf)
+    back = check_dominance(em, pf)
     assert not back.holds and back.witness == 2  # the smallest gap, q* - q_1
 
 
 def test_dominates_requires_same_scores():
     with pytest.raises(ValueError, match="same scores"):
-        dominates(PermuteAndFlip(1).distribution([0, 1]),
+        check_dominance(PermuteAndFlip(1).distribution([0, 1]),
                   ExponentialMechanism(1).distribution([0, 2]))
 
 
 def test_certify_dominance_rnm_exp_vs_gumbel_and_mismatch():
     cert = certify_dominance(ReportNoisyMax(EPS), ReportNoisyMax(EPS, noise="gumbel"),
                              ["1/2", 0, -1])
-    assert cert.holds and cert.check()
+    assert cert.holds and cert.verify()
     assert cert.thresholds == (sympy.Rational(1, 2), sympy.Rational(3, 2))
     with pytest.raises(ValueError, match="share"):
         certify_dominance(PermuteAndFlip(1), ExponentialMechanism(2), [0, -1])

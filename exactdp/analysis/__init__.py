@@ -13,6 +13,7 @@ from .divergence import (
     BoundedRange,
     ZCDPCheck,
     bounded_range,
+    check_zcdp,
     kl,
     kl_divergence,
     max_divergence,
@@ -29,7 +30,13 @@ from .pld import (
     PrivacyLossDistribution,
     privacy_loss_distribution,
 )
-from .regularity import RegularityCheck, is_monotone, is_shift_invariant, is_symmetric
+from .regularity import (
+    RegularityCheck,
+    is_monotone,
+    is_monotonic,
+    is_shift_invariant,
+    is_symmetric,
+)
 from .supremum import SupremumResult, sup_privacy_loss
 from .utility import (
     DominanceCertificate,
@@ -37,6 +44,7 @@ from .utility import (
     ErrorRatioStudy,
     WorstCaseError,
     certify_dominance,
+    check_dominance,
     dominates,
     error_ratio_study,
     error_tails,
@@ -61,6 +69,7 @@ __all__ = [
     "ErrorRatioStudy",
     "WorstCaseError",
     "certify_dominance",
+    "check_dominance",
     "dominates",
     "error_ratio_study",
     "error_tails",
@@ -77,6 +86,7 @@ __all__ = [
     "bounded_range",
     "certify_dp",
     "check_dp",
+    "is_monotonic",
     "is_monotone",
     "is_shift_invariant",
     "is_symmetric",
@@ -87,5 +97,6 @@ __all__ = [
     "privacy_loss",
     "renyi_divergence",
     "sup_privacy_loss",
+    "check_zcdp",
     "zcdp_check",
 ]

@@ -12,6 +12,7 @@ from functools import cached_property
 import flint
 import sympy
 
+from ..deprecation import deprecated_method
 from ..exact.arb import flint_prec, to_arb
 from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
@@ -161,7 +162,7 @@ class DPCertificate:
             for iv in set_intervals(self.failing_epsilon_intervals)
         )
 
-    def check(self) -> bool:
+    def verify(self) -> bool:
         """Re-verify the certificate by independent routes.
 
         1. each condition polynomial is recomputed from the stored forms with sympy
@@ -204,6 +205,8 @@ class DPCertificate:
                     if not (to_arb(p, 200) - fv).contains(0):
                         return False
         return True
+
+    check = deprecated_method("verify", "check")
 
 
 def _eval_poly(p: sympy.Poly, x: flint.arb) -> flint.arb:
@@ -266,7 +269,7 @@ def certify_dp(
     Returns
     -------
     DPCertificate
-        ``.holds``, ``.failing_epsilon_intervals``, ``.check()``.
+        ``.holds``, ``.failing_epsilon_intervals``, ``.verify()``.
 
     Raises
     ------

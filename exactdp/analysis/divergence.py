@@ -24,6 +24,7 @@ from dataclasses import dataclass
 import flint
 import sympy
 
+from ..deprecation import deprecated_alias
 from ..exact import UndecidedSignError, compare, is_zero, sign, sign_or_none, to_arb
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
@@ -45,6 +46,7 @@ __all__ = [
     "kl_divergence",
     "kl",
     "max_divergence",
+    "check_zcdp",
     "zcdp_check",
     "ZCDPCheck",
     "bounded_range",
@@ -53,7 +55,7 @@ __all__ = [
     "DEFAULT_ALPHAS",
 ]
 
-#: Orders checked by :func:`zcdp_check` by default (1 is the KL limit).
+#: Orders checked by :func:`check_zcdp` by default (1 is the KL limit).
 DEFAULT_ALPHAS = tuple(
     sympy.Rational(a) for a in ("1", "5/4", "3/2", "2", "3", "4", "6", "8", "16", "32", "64")
 )
@@ -237,7 +239,7 @@ def renyi_divergence(P: object, Q: object, alpha: object) -> Divergence:
 # =============================================================================== zCDP
 @dataclass(frozen=True)
 class ZCDPCheck:
-    """Result of :func:`zcdp_check`.
+    """Result of :func:`check_zcdp`.
 
     Attributes
     ----------
@@ -285,7 +287,7 @@ class ZCDPCheck:
         return self.holds
 
 
-def zcdp_check(
+def check_zcdp(
     mechanism: object,
     scores: object,
     rho: object,
@@ -330,11 +332,11 @@ def zcdp_check(
     if mechanism_epsilon(mechanism) is None and hasattr(mechanism, "epsilon"):
         mech, eps = mechanism, None  # not calibrated by epsilon (Gaussian noise)
     else:
-        mech, eps = numeric_mechanism(mechanism, None, "zcdp_check")
+        mech, eps = numeric_mechanism(mechanism, None, "check_zcdp")
     r = exact_number(rho, "rho", allow_symbols=True)
     if r.free_symbols and eps is None:
         raise ValueError(
-            f"zcdp_check: rho = {r} contains symbols but {mechanism_name(mechanism)} has "
+            f"check_zcdp: rho = {r} contains symbols but {mechanism_name(mechanism)} has "
             "epsilon=None; give rho as a number"
         )
     if r.free_symbols:
@@ -342,13 +344,13 @@ def zcdp_check(
         syms = safe_sympify(original).free_symbols if original is not None else set()
         r = r.subs({s: eps for s in (r.free_symbols & syms) or r.free_symbols})
     if sign_or_none(r) != 1:
-        raise ValueError(f"zcdp_check: rho must be > 0, got {rho!r}")
+        raise ValueError(f"check_zcdp: rho must be > 0, got {rho!r}")
     orders = tuple(exact_number(a, "alphas", i) for i, a in enumerate(alphas))
     if any(not a.is_Rational or a < 1 for a in orders):
-        raise ValueError(f"zcdp_check: alphas must be rational numbers >= 1, got {alphas!r}")
+        raise ValueError(f"check_zcdp: alphas must be rational numbers >= 1, got {alphas!r}")
     q = score_vector(scores, "scores")
-    nbrs = _neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "zcdp_check")
-    engine = make_engine(mech, [q] + nbrs, "zcdp_check")  # validates the distributions
+    nbrs = _neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_zcdp")
+    engine = make_engine(mech, [q] + nbrs, "check_zcdp")  # validates the distributions
     if isinstance(engine, BallEngine):
         return stamp(_ball_zcdp(engine, q, nbrs, r, orders), engine)
     dist = [distribution_of(mech, v) for v in [q] + nbrs]
@@ -404,7 +406,7 @@ def _ball_divergence(P: Sequence, Q: Sequence, a: sympy.Expr) -> flint.arb | Non
 
 def _ball_zcdp(engine: BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
                orders: tuple) -> ZCDPCheck:
-    """zcdp_check with the ball engine (retries at rising precision; never guesses)."""
+    """check_zcdp with the ball engine (retries at rising precision; never guesses)."""
     for dps in engine.levels:
         with arb_prec(dps):
             balls = engine.balls(dps)
@@ -439,7 +441,7 @@ def _ball_zcdp(engine: BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
             return ZCDPCheck(not failed, rho, w, a, div, val, orders, len(nbrs), "ball", iv,
                              dps, True, None)
     raise BallUndecided(
-        f"zcdp_check: undecided at dps={engine.levels[-1]}: some D_alpha - rho*alpha of "
+        f"check_zcdp: undecided at dps={engine.levels[-1]}: some D_alpha - rho*alpha of "
         f"{engine.name} cannot be told from 0 (or a probability from 0)"
     )
 
@@ -672,3 +674,6 @@ def _ball_bounded_range(engine: BallEngine, q: ScoreVector, nbrs: list) -> Bound
         value = total.value(dps)
         w = Witness(plain(q), plain(nbrs[k]), r_hi)
         return BoundedRange(value, w, r_lo, len(nbrs), "ball", total.sympy(), dps)
+
+
+zcdp_check = deprecated_alias(check_zcdp, "zcdp_check")

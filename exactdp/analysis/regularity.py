@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from ..deprecation import deprecated_alias
 from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
@@ -35,6 +36,7 @@ __all__ = [
     "Counterexample",
     "is_symmetric",
     "is_shift_invariant",
+    "is_monotonic",
     "is_monotone",
 ]
 
@@ -230,7 +232,7 @@ def is_shift_invariant(
     return _run(mechanism, "shift_invariant", pairs, pool, "eq")
 
 
-def is_monotone(
+def is_monotonic(
     mechanism: object,
     vectors: Iterable[Sequence] | None = None,
     *,
@@ -276,3 +278,6 @@ def is_monotone(
                 j = pool.add(w)
                 pairs.append((i, r, j, r))  # P_r(v) >= P_r(w)
     return _run(mechanism, "monotone", pairs, pool, "ge")
+
+
+is_monotone = deprecated_alias(is_monotonic, "is_monotone")

@@ -19,6 +19,7 @@ import numpy as np
 import sympy
 from scipy.optimize import minimize_scalar
 
+from ..deprecation import deprecated_alias, deprecated_method
 from ..exact import compare, sign
 from ..exact.unit_interval import sign_on_unit_interval, verify_sign_analysis
 from ..rng import as_generator
@@ -30,6 +31,7 @@ __all__ = [
     "WorstCaseError",
     "ErrorRatioStudy",
     "error_tails",
+    "check_dominance",
     "dominates",
     "certify_dominance",
     "worst_case_error",
@@ -70,7 +72,7 @@ class DominanceResult:
     caveat: str | None = None
 
 
-def dominates(dist_a, dist_b) -> DominanceResult:
+def check_dominance(dist_a, dist_b) -> DominanceResult:
     """Exact check that A stochastically dominates B on one score vector (numeric epsilon).
 
     Parameters
@@ -92,7 +94,7 @@ def dominates(dist_a, dist_b) -> DominanceResult:
         If the sign of a margin cannot be decided.
     """
     if dist_a.scores.exact != dist_b.scores.exact:
-        raise ValueError("dominates: both distributions must be on the same scores")
+        raise ValueError("check_dominance: both distributions must be on the same scores")
     ta, tb = error_tails(dist_a), error_tails(dist_b)
     margins = tuple((t, sympy.expand(b - a)) for (t, a), (_, b) in zip(ta, tb, strict=True))
     witness = next((t for t, m in margins if sign(m) < 0), None)
@@ -120,9 +122,11 @@ class DominanceCertificate:
         """True iff every margin is >= 0 on all of (0, 1), i.e. for every epsilon."""
         return all(a.nonnegative for a in self.analyses)
 
-    def check(self) -> bool:
+    def verify(self) -> bool:
         """Re-verify every sign analysis by an independent route (Sturm counting)."""
         return all(verify_sign_analysis(a) for a in self.analyses)
+
+    check = deprecated_method("verify", "check")
 
 
 def certify_dominance(mech_a, mech_b, scores) -> DominanceCertificate:
@@ -209,7 +213,7 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
                           options={"xatol": 1e-12 * hi})
     g = sympy.Rational(*float(res.x / rate).as_integer_ratio())
     q = [sympy.Integer(0)] + [-g] * (n - 1)
-    value = mechanism.distribution(q).expected_error(view="mpmath", dps=dps)
+    value = mechanism.distribution(q).expected_error(method="mpmath", dps=dps)
     return WorstCaseError(n, float(g), value,
                           f"value to about 1e-15 relative (gap located to ~1e-9); dps={dps}")
 
@@ -241,8 +245,8 @@ def error_ratio_study(
     ratios, ea_all, eb_all = [], [], []
     for _ in range(int(trials)):
         q = np.asarray(draw(gen, n), dtype=float)
-        ea = mech_a.distribution(q).expected_error(view="float")
-        eb = mech_b.distribution(q).expected_error(view="float")
+        ea = mech_a.distribution(q).expected_error(method="float")
+        eb = mech_b.distribution(q).expected_error(method="float")
         if ea > 0:
             ratios.append(eb / ea)
             ea_all.append(ea)
@@ -254,3 +258,5 @@ def error_ratio_study(
                            float(np.sum(eb_all) / np.sum(ea_all)), float(r.max()),
                            float(r.min()))
 
+
+dominates = deprecated_alias(check_dominance, "dominates")

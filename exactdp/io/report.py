@@ -78,7 +78,7 @@ def pricing_report(epsilon="1", *, fmt: str = "text", digits: int = 6) -> str:
                                      caption=f"Pr[M(q(D)) = r], {key}, epsilon = {eps}"))
         lines = []
         for m, (name, d) in zip(mechs, dists.items(), strict=True):
-            err = d.expected_error(view="mpmath", dps=digits + 10)
+            err = d.expected_error(method="mpmath", dps=digits + 10)
             pair = privacy_loss(m, q, q2)
             worst = check_dp(m, q)
             lines.append(

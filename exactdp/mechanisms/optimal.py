@@ -32,6 +32,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from ..deprecation import warn_renamed
 from ..distribution import OutputDistribution
 from ..exact.arb import enclose
 from ..numeric.pf_engine import pf_arb, pf_float, pf_mp
@@ -280,7 +281,7 @@ def _arb_of(expr: sympy.Expr, prec: int) -> flint.arb:
     return enclose(expr, max(1, int(prec * 0.30103)) + 5)
 
 
-METHODS = ("exact", "float", "mpmath", "certified")
+METHODS = ("exact", "float", "mpmath", "arb")
 
 
 @dataclass(frozen=True, eq=False)
@@ -322,9 +323,9 @@ class OptimalDistribution(OutputDistribution):
 
     @property
     def radii(self) -> tuple[float, ...]:
-        """Certified radii of the balls (method "certified" only)."""
-        if self.method != "certified":
-            raise ValueError("radii: only method='certified' has certified balls")
+        """Certified radii of the balls (method "arb" only)."""
+        if self.method != "arb":
+            raise ValueError("radii: only method='arb' has certified balls")
         return tuple(float(b.rad()) for b in self.values)
 
 
@@ -351,13 +352,14 @@ def optimal_mechanism(
     sensitivity : number, default 1
     monotone : bool, default False
         ``c = 1`` instead of 2.
-    method : {"exact", "float", "mpmath", "certified"}
+    method : {"exact", "float", "mpmath", "arb"}
         ``exact``: sympy expressions by the recursion (for rational scores, polynomials in
         ``x = exp(-eps/(c Delta L))`` identical to PF's ``rational_form()``); ``float``:
-        float64, O(n), the permute-and-flip engine; ``mpmath``: ``dps`` digits; ``certified``:
-        arb balls of relative radius about ``10^-dps``.
+        float64, O(n), the permute-and-flip engine; ``mpmath``: ``dps`` digits; ``arb``:
+        arb balls of relative radius about ``10^-dps`` (``"certified"`` is a deprecated
+        spelling of ``"arb"``).
     dps : int
-        Digits for ``mpmath`` and ``certified``.
+        Digits for ``mpmath`` and ``arb``.
     optimize : {"max", "min"}, keyword only
         Select the maximum, or the minimum (the equations on ``-q``). ``epsilon`` may be 0
         (uniform) or ``oo`` (uniform on the maximizers), exactly in every method.
@@ -377,6 +379,9 @@ def optimal_mechanism(
     ----------
     McKenna & Sheldon (2020), section 5; the notes, section 5.2.
     """
+    if method == "certified":
+        warn_renamed('optimal_mechanism(method="certified")', 'method="arb"')
+        method = "arb"
     if method not in METHODS:
         raise ValueError(f"optimal_mechanism: method must be one of {METHODS}, got {method!r}")
     if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:

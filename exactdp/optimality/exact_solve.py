@@ -17,6 +17,7 @@ import flint
 import numpy as np
 import sympy
 
+from ..deprecation import warn_renamed
 from .float_solve import solve_float
 from .lattice import Lattice, build_lattice, lattice_neighbours, lattice_pf_polys, pf_dual_polys
 
@@ -60,10 +61,15 @@ class DualCertificate:
     checks: Mapping[str, bool]
     route: str
 
-    @property
-    def verified(self) -> bool:
+    def verify(self) -> bool:
         """True iff every exact check passed."""
         return all(self.checks.values())
+
+    @property
+    def verified(self) -> bool:
+        """Deprecated: use :meth:`verify`."""
+        warn_renamed("DualCertificate.verified", ".verify()")
+        return self.verify()
 
 
 def _to_q(x: float) -> flint.fmpq:

@@ -34,7 +34,7 @@ def pf_dominates_em(scores: tuple) -> bool:
     ``check()`` re-verifies every sign analysis by Sturm counting.
     """
     cert = certify_dominance(PermuteAndFlip(EPSILON), ExponentialMechanism(EPSILON), scores)
-    return bool(cert.holds and cert.check())
+    return bool(cert.holds and cert.verify())
 
 
 def em_dominates_pf(scores: tuple) -> bool:

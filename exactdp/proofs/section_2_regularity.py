@@ -19,7 +19,7 @@ coins of the others fall, and r's own coin is 1: again r gains.
 Method of the check
 -------------------
 :func:`exactdp.is_symmetric`, :func:`exactdp.is_shift_invariant` (shifts 1, -1, 1/2) and
-:func:`exactdp.is_monotone` with a *symbolic* epsilon, so every comparison is an exact sign
+:func:`exactdp.is_monotonic` with a *symbolic* epsilon, so every comparison is an exact sign
 decision valid for all epsilon > 0 (an undecided sign raises), over every vector of the
 lattices :math:`\{0, 1, 2, 3\}^3` and :math:`\{0, 1, 2\}^4` (every elementary move inside,
 which chains to every monotone move in the box).
@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import sympy
 
-from exactdp.analysis import is_monotone, is_shift_invariant, is_symmetric
+from exactdp.analysis import is_monotonic, is_shift_invariant, is_symmetric
 from exactdp.mechanisms import ExponentialMechanism, PermuteAndFlip, mechanism_from_function
 from exactdp.proofs.result import ProofResult, run_checks
 
@@ -63,7 +63,7 @@ def regular(mechanism, lattices=LATTICES):
     """All three properties on the lattices: (holds, comparisons, counterexamples)."""
     bad, count = [], 0
     for n, values in lattices:
-        for check in (is_symmetric, is_shift_invariant, is_monotone):
+        for check in (is_symmetric, is_shift_invariant, is_monotonic):
             res = check(mechanism, n=n, values=values)
             count += res.comparisons
             if not res.holds:

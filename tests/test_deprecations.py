@@ -1,0 +1,90 @@
+"""Renamed public names (docs/architecture.md, naming table): each old name still works,
+warns DeprecationWarning naming the new one, and gives the same result; no alias takes the
+name of another public function."""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pytest
+import sympy
+
+import exactdp
+from exactdp import analysis
+
+EPS = sympy.Symbol("epsilon", positive=True)
+
+#: old top-level name -> new top-level name
+RENAMED_FUNCTIONS = {
+    "zcdp_check": "check_zcdp",
+    "dominates": "check_dominance",
+    "is_monotone": "is_monotonic",
+}
+
+
+@pytest.mark.parametrize("old", sorted(RENAMED_FUNCTIONS))
+def test_old_function_names_are_warning_aliases(old):
+    new = RENAMED_FUNCTIONS[old]
+    for ns in (exactdp, analysis):
+        alias, target = getattr(ns, old), getattr(ns, new)
+        assert alias is not target and alias.__wrapped__ is target
+        assert inspect.signature(alias) == inspect.signature(target)
+
+
+def test_aliases_call_the_new_functions_and_warn():
+    pf, em = exactdp.PermuteAndFlip(1), exactdp.ExponentialMechanism(1)
+    with pytest.warns(DeprecationWarning, match="use check_zcdp"):
+        old = exactdp.zcdp_check(em, [0, -1], sympy.Rational(1, 8))
+    assert old.holds == exactdp.check_zcdp(em, [0, -1], sympy.Rational(1, 8)).holds
+    a, b = pf.distribution([0, -1, -2]), em.distribution([0, -1, -2])
+    with pytest.warns(DeprecationWarning, match="use check_dominance"):
+        old = exactdp.dominates(a, b)
+    assert old.holds and exactdp.check_dominance(a, b).holds
+    with pytest.warns(DeprecationWarning, match="use is_monotonic"):
+        old = exactdp.is_monotone(pf, n=2, values=[0, 1])
+    assert old.holds == exactdp.is_monotonic(pf, n=2, values=[0, 1]).holds
+
+
+def test_certificate_check_is_verify():
+    cert = exactdp.certify_dp(exactdp.PermuteAndFlip(EPS), [0, -1])
+    assert cert.verify()
+    with pytest.warns(DeprecationWarning, match=r"\.verify\(\)"):
+        assert cert.check()
+    dom = exactdp.certify_dominance(exactdp.PermuteAndFlip(EPS),
+                                    exactdp.ExponentialMechanism(EPS), [0, -1, -2])
+    assert dom.verify()
+    with pytest.warns(DeprecationWarning):
+        assert dom.check()
+    res = exactdp.lattice_lp(2, 2, sympy.log(sympy.Rational(3, 2)), method="exact")
+    assert res.certificate.verify()
+    with pytest.warns(DeprecationWarning):
+        assert res.certificate.verified
+
+
+def test_optimal_method_certified_is_arb():
+    new = exactdp.optimal_mechanism([0, -1], 1, method="arb", dps=20)
+    with pytest.warns(DeprecationWarning, match='method="arb"'):
+        old = exactdp.optimal_mechanism([0, -1], 1, method="certified", dps=20)
+    assert old.method == "arb" and old.radii == new.radii
+    assert all(a.overlaps(b) for a, b in zip(old.values, new.values, strict=True))
+
+
+def test_view_is_method_and_rvs_is_sample():
+    d = exactdp.PermuteAndFlip(2).distribution([0, -1])
+    with pytest.warns(DeprecationWarning, match="method="):
+        old = d.expected_error(view="float")
+    assert old == d.expected_error(method="float") == d.expected_error("float")
+    with pytest.warns(DeprecationWarning):
+        assert d.entropy(view="float") == d.entropy(method="float")
+    with pytest.warns(DeprecationWarning, match=r"\.sample\(\)"):
+        old = d.rvs(5, np.random.default_rng(1))
+    assert np.array_equal(old, d.sample(5, np.random.default_rng(1)))
+
+
+def test_no_alias_shadows_a_public_function():
+    public = {n for n in exactdp.__all__ if callable(getattr(exactdp, n))}
+    for old, new in RENAMED_FUNCTIONS.items():
+        assert new in public
+        # the old name is exactly the alias: not another function with a different meaning
+        assert getattr(exactdp, old).__wrapped__ is getattr(exactdp, new)
