@@ -133,3 +133,45 @@ def test_no_import_loop():
         if m not in state:
             visit(m)
     assert not cycles, "import loops:\n" + "\n".join(cycles)
+
+
+#: Layer of each top-level module or package of exactdp (docs/architecture.md): a module
+#: imports only from its own layer or lower ones.
+LAYER = {
+    "numbers": 0, "rng": 0, "deprecation": 0,
+    "exact": 1, "numeric": 1,
+    "scores": 2, "xform": 2,
+    "distribution": 3,
+    "mechanisms": 4,
+    "analysis": 5, "optimality": 5,
+    "audit": 6, "peers": 6, "sweeps": 6, "examples": 6,
+    "io": 7, "proofs": 7, "__main__": 7,
+    # the package and the old module paths (re-export shims)
+    "exactdp": 8, "algebra": 8, "lp": 8, "optimal": 8, "latex": 8, "report": 8, "cli": 8,
+}
+
+#: Imports that go up the layers, each with its reason.
+LAYER_EXCEPTIONS = {
+    ("distribution", "io"): "OutputDistribution._repr_latex_ prints through io.latex",
+    ("io", "exactdp"): "io.cli reads the package's __version__",
+}
+
+
+def layer_of(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "exactdp"
+
+
+def test_layers():
+    unknown = sorted({layer_of(m) for m in MODULES} - set(LAYER))
+    assert not unknown, f"give these a layer in LAYER (and docs/architecture.md): {unknown}"
+    bad = []
+    for module, path in MODULES.items():
+        skip = type_checking_lines(path)
+        for target, _name, line in imports_of(module, path):
+            a, b = layer_of(module), layer_of(target)
+            if line in skip or a == b or (a, b) in LAYER_EXCEPTIONS:
+                continue
+            if LAYER[b] > LAYER[a]:
+                bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} ({a}) imports {target}")
+    assert not bad, "imports up the layers:\n" + "\n".join(bad)

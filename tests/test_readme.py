@@ -18,7 +18,7 @@ def test_readme_python_blocks_run():
     # spot-check the values the comments promise
     assert ns["forms"][0] == sympy.sympify("x**3/3 - x**2/2 - x/2 + 1").subs(
         "x", ns["x"])
-    assert ns["cert"].holds and ns["cert"].check()
+    assert ns["cert"].holds and ns["cert"].verify()
     assert (ns["swept"].cases, ns["swept"].holds, ns["swept"].failures) == (9, True, ())
     assert float(ns["exactdp"].privacy_loss(
         ns["ReportNoisyMax"]("1/10", noise="laplace"), [1] * 5, [2, 0, 0, 0, 0]
