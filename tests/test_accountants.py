@@ -195,3 +195,18 @@ def test_opendp_maps_are_recorded_and_hold_for_em_and_pf():
     assert em.holds and em.versions["opendp"]
     pf = check_accountant(exactdp.PermuteAndFlip(1), [0, 1], 3, [1, 3], claims=("opendp",))
     assert [float(r.claimed_delta) for r in pf.rows] == [1.0, 0.0] and pf.holds
+
+
+def test_default_claims_skip_missing_libraries(monkeypatch):
+    import importlib.util
+
+    from exactdp.analysis import composition
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name in ("dp_accounting", "opendp")
+                        else real(name, *a))
+    assert composition.available_claims() == ("basic", "kov", "drv", "zcdp",
+                                              "zcdp_bun_steinke", "bounded_range")
+    res = check_accountant(exactdp.ExponentialMechanism(1), [0, 1], 2, [1])
+    assert [r.claim for r in res.rows] == list(composition.available_claims())

@@ -15,6 +15,7 @@ holds is no proof that the claim is right.
 
 from __future__ import annotations
 
+import importlib.util
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -34,6 +35,7 @@ __all__ = [
     "AccountantCheck",
     "AccountantRow",
     "CompositionBound",
+    "available_claims",
     "check_accountant",
     "composition_lower_bound",
 ]
@@ -41,6 +43,15 @@ __all__ = [
 #: Claims :func:`check_accountant` evaluates by default.
 DEFAULT_CLAIMS = ("basic", "kov", "drv", "zcdp", "zcdp_bun_steinke", "bounded_range",
                   "dp_accounting", "dp_accounting_pld", "opendp")
+
+
+def available_claims() -> tuple[str, ...]:
+    """The default claims: the formulas, plus the libraries that are installed."""
+    have = {"dp_accounting": importlib.util.find_spec("dp_accounting") is not None,
+            "opendp": importlib.util.find_spec("opendp") is not None}
+    return tuple(c for c in DEFAULT_CLAIMS if have.get(c.replace("_pld", ""), True))
+
+
 #: Every claim :func:`check_accountant` knows.
 KNOWN_CLAIMS = (*CLAIMS, "dp_accounting_pld", "opendp")
 
@@ -276,7 +287,7 @@ def _claim(name, mechanism, k, eps, bound) -> ClaimedDelta:
     return claimed_delta(name, eps0, k, eps)
 
 
-def check_accountant(mechanism, scores, k: int, epsilons, claims=DEFAULT_CLAIMS,
+def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
                      search: str = "auto", dps: int = 30, max_support: int = MAX_SUPPORT,
                      candidates: int = 2) -> AccountantCheck:
     """Compare accountants' claimed deltas with a certified lower bound, for k compositions.
@@ -292,8 +303,9 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=DEFAULT_CLAIMS,
         Number of rounds (>= 1).
     epsilons : sequence of numbers
         Where the curves are compared (exact input, >= 0).
-    claims : sequence of str
-        Any of ``basic``, ``kov``, ``drv``, ``zcdp``, ``zcdp_bun_steinke``, ``bounded_range``,
+    claims : sequence of str, optional
+        Default: every claim whose library is installed (:func:`available_claims`). Any of
+        ``basic``, ``kov``, ``drv``, ``zcdp``, ``zcdp_bun_steinke``, ``bounded_range``,
         ``dp_accounting`` (its pure-DP accountant), ``dp_accounting_pld`` (its float PLD of the
         witness pair; both need the ``accounting`` extra) and ``opendp`` (needs the ``peers``
         extra; EM and PF only).
@@ -315,6 +327,8 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=DEFAULT_CLAIMS,
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"check_accountant: k must be a positive integer, got {k!r}")
+    if claims is None:
+        claims = available_claims()
     if isinstance(claims, str):
         claims = (claims,)
     unknown = [c for c in claims if c not in KNOWN_CLAIMS]

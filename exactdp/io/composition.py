@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from ..analysis.composition import DEFAULT_CLAIMS, AccountantCheck, check_accountant
+from ..analysis.composition import AccountantCheck, available_claims, check_accountant
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from ..numbers import exact_epsilon
 
@@ -80,7 +80,7 @@ def accountant_figure(check: AccountantCheck, ax=None, floor: float = 1e-12):
 
 
 def composition_report(k: int, epsilon: object = "1", scores: Sequence = (0, 1, 2),
-                       epsilons: Sequence | None = None, claims=DEFAULT_CLAIMS,
+                       epsilons: Sequence | None = None, claims=None,
                        figure_prefix: str | None = None) -> str:
     """Tables of :func:`exactdp.check_accountant` for EM, PF and RNM-Laplace at k rounds.
 
@@ -136,7 +136,7 @@ def _fmt(x) -> str:
 
 
 def composition_table(points=TABLE_POINTS, epsilon: object = "1",
-                      scores: Sequence = (0, 1, 2), claims=DEFAULT_CLAIMS) -> str:
+                      scores: Sequence = (0, 1, 2), claims=None) -> str:
     """The docs' markdown table: lower bound and every claim per mechanism and k.
 
     A refuted claim is marked ``NO``. The lower bound is the exact delta of the witness pair's
@@ -144,6 +144,7 @@ def composition_table(points=TABLE_POINTS, epsilon: object = "1",
     composed curve.
     """
     eps0 = exact_epsilon(epsilon)
+    claims = available_claims() if claims is None else tuple(claims)
     mechs = [ExponentialMechanism(eps0), PermuteAndFlip(eps0),
              ReportNoisyMax(eps0, noise="laplace")]
     head = ["mechanism", "k", "epsilon", "lower bound", "algorithm", *claims]
