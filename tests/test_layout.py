@@ -16,7 +16,6 @@ SIZE_EXCEPTIONS = {
     "numeric/pf_engine.py": "owned by the speed issue (10), being rewritten this session",
     "audit.py": "goodness-of-fit audit and the sampler protocol; to split into audit/",
     "analysis/divergence.py": "grown by the soundness issue (8) this session; to split",
-    "analysis/pld.py": "the composition issue (14) is still splitting it this session",
 }
 
 
