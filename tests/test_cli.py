@@ -61,13 +61,38 @@ def test_errors_are_one_line_with_exit_code_2(capsys, argv, fragment):
 
 
 def test_report_runs(capsys):
-    code, out, err = run(capsys, "report")
+    code, out, err = run(capsys, "report", "--no-files")
     assert code == 0, err
-    assert "score buyers" in out and "score revenue" in out
-    assert "loss D vs D'" in out and "certified for every epsilon: yes" in out
+    assert "Score buyers" in out and "Score revenue" in out
+    assert "proved for every epsilon > 0" in out
     # buyers, eps = 1: PF's loss on (3,4,3,2,2) vs (3,3,2,1,1) is exactly eps/2
-    pf_line = next(ln for ln in out.splitlines() if ln.strip().startswith("PF"))
-    assert "loss D vs D' 0.5;" in pf_line
+    pf_line = next(ln for ln in out.splitlines() if ln.strip().startswith("PF "))
+    assert " 0.5 " in pf_line
+
+
+def test_report_scores_writes_directory(capsys, tmp_path):
+    out_dir = tmp_path / "rep"
+    code, out, err = run(capsys, "report", "--scores", "1,0", "--neighbour-scores", "0,1",
+                         "--epsilon", "1/2", "--out", str(out_dir), "--no-pdf",
+                         "--format", "markdown")
+    assert code == 0, err
+    assert out.startswith("# exactdp report") and "wrote" in err
+    assert (out_dir / "report.tex").exists() and (out_dir / "summary.md").exists()
+    assert len(list(out_dir.glob("*.png"))) == 5
+    # two items, gap 1, eps = 1/2 (c = 2): EM's losing probability p/(1+p), p = e^{-1/4}
+    p = 0.7788007830714049
+    assert f"{p / (1 + p):.6f}"[:7] in out
+
+
+@pytest.mark.parametrize("argv, fragment", [
+    (["report", "--neighbour-scores", "1,2", "--no-files"], "apply to --scores only"),
+    (["report", "--scores", "1,x", "--no-files"], "scores[1]"),
+    (["report", "--scores", "1,2", "--neighbour-scores", "1", "--no-files"], "neighbour has"),
+    (["report", "--epsilon", "0", "--no-files"], "epsilon must be > 0"),
+])
+def test_report_errors(capsys, argv, fragment):
+    code, out, err = run(capsys, *argv)
+    assert code == 2 and fragment in err and out == "" and err.count("\n") == 1
 
 
 @pytest.mark.parametrize(
@@ -96,7 +121,7 @@ def test_usage_errors_are_one_line_too(capsys, argv):
 def test_huge_scores_stay_readable(capsys):
     code, out, _ = run(capsys, "table", "--scores", "1e300,0", "--no-exact")
     assert code == 0
-    assert "1.00000e+300" in out and "exp(-5.0e+299)" in out
+    assert "q = (1.0e+300, 0)" in out and "exp(-5.0e+299)" in out
     assert max(len(line) for line in out.splitlines()) < 80
 
 
@@ -133,3 +158,11 @@ def test_old_public_paths_still_work():
 def test_report_digits_validated(capsys, digits):
     code, out, err = run(capsys, "report", "--digits", digits)
     assert code == 2 and "--digits must be between 1 and 1000" in err and out == ""
+
+
+def test_huge_integers_print_beyond_the_int_str_limit(capsys):
+    # 10**5000 has more digits than Python's int-to-str limit (4300)
+    code, out, err = run(capsys, "table", "--scores", "1e5000,0", "--mechanisms", "pf")
+    assert code == 0, err
+    assert "q = (1.0e+5000, 0)" in out and "exp(-5.0e+4999)" in out
+    assert "too long to print" in out

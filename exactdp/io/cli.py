@@ -21,9 +21,21 @@ import sympy
 
 from .. import __version__
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
-from ..numbers import ExactConversionWarning, exact_number
+from ..numbers import (
+    ExactConversionWarning,
+    exact_epsilon,
+    exact_number,
+    exact_sensitivity,
+)
 from ..proofs.runner import add_parser as _add_prove
-from .latex import probability_table
+from .latex import (
+    LATEX_PACKAGES,
+    Math,
+    format_number,
+    latex_document,
+    probability_table,
+    scores_latex,
+)
 
 __all__ = ["main", "build_mechanism", "MECHANISMS"]
 
@@ -48,11 +60,15 @@ def build_mechanism(key: str, epsilon, sensitivity, monotone: bool):
     return MECHANISMS[key][0], MECHANISMS[key][1](epsilon, sensitivity, monotone)
 
 
-def _parse_scores(text: str):
+def _parse_scores(text: str, option: str = "--scores"):
     items = [s.strip() for s in text.split(",")]
     if not text.strip() or any(not s for s in items):
-        raise CLIError(f"--scores: expected comma-separated numbers, got {text!r}")
-    return tuple(exact_number(s, "scores", i) for i, s in enumerate(items))
+        raise CLIError(f"{option}: expected comma-separated numbers, got {text!r}")
+    name = option.lstrip("-").replace("-", "_")
+    return tuple(exact_number(s, name, i) for i, s in enumerate(items))
+
+
+_NUMERIC_OPTIONS = ("--scores", "--neighbour-scores", "--epsilon", "--sensitivity")
 
 
 def _fix_negative_values(argv: list[str]) -> list[str]:
@@ -61,7 +77,7 @@ def _fix_negative_values(argv: list[str]) -> list[str]:
     i = 0
     while i < len(argv):
         tok = argv[i]
-        if tok in ("--scores", "--epsilon", "--sensitivity") and i + 1 < len(argv):
+        if tok in _NUMERIC_OPTIONS and i + 1 < len(argv):
             nxt = argv[i + 1]
             if nxt.startswith("-") and len(nxt) > 1 and (nxt[1].isdigit() or nxt[1] == "."):
                 out.append(f"{tok}={nxt}")
@@ -77,12 +93,6 @@ class _OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str):  # type: ignore[override]
         self.exit(2, f"exactdp: error: {message} (see {self.prog} --help)\n")
-
-
-def _short(v) -> str:
-    """A score for a caption: exact when short, else 6 significant digits."""
-    text = str(v)
-    return text if len(text) <= 16 else str(sympy.N(v, 6))
 
 
 def _check_digits(args) -> None:
@@ -107,8 +117,10 @@ def _add_table(sub) -> None:
     t.add_argument("--sensitivity", default=None,
                    help="sensitivity Delta (default 1; the example computes its own)")
     t.add_argument("--monotone", action="store_true", help="monotone score function (c = 1)")
-    t.add_argument("--format", choices=["text", "latex"], default="text",
+    t.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
                    help="output format (default text)")
+    t.add_argument("--standalone", action="store_true",
+                   help="--format latex: a complete document (else a fragment)")
     t.add_argument("--digits", type=int, default=6,
                    help="significant digits, 1..1000 (default 6)")
     t.add_argument("--no-exact", action="store_true", help="decimals only")
@@ -116,11 +128,29 @@ def _add_table(sub) -> None:
 
 
 def _add_report(sub) -> None:
-    r = sub.add_parser("report", help="full report on the built-in pricing example",
-                       description="Probabilities, errors, privacy losses and certificates.")
+    r = sub.add_parser(
+        "report", help="the full report: LaTeX document, PDF, figures, summary",
+        description="Every result on one example (default: the built-in pricing example): "
+                    "probabilities, expected errors, dominance, privacy losses, certificates. "
+                    "Writes report.tex, report.pdf (when LaTeX is installed), the figures and "
+                    "summary.md into --out; prints the summary.")
+    src = r.add_mutually_exclusive_group()
+    src.add_argument("--example", choices=["pricing"], default=None,
+                     help="a built-in example (the default when --scores is not given)")
+    src.add_argument("--scores", help="comma-separated scores instead of the example")
+    r.add_argument("--neighbour-scores", default=None,
+                   help="--scores: a neighbouring score vector (for the pair's loss)")
+    r.add_argument("--sensitivity", default=None, help="--scores: sensitivity Delta (default 1)")
+    r.add_argument("--monotone", action="store_true",
+                   help="--scores: monotonic score function (c = 1)")
     r.add_argument("--epsilon", default="1", help="privacy parameter (default 1)")
-    r.add_argument("--format", choices=["text", "latex"], default="text",
-                   help="output format (default text)")
+    r.add_argument("--out", default="exactdp-report",
+                   help="output directory (default exactdp-report)")
+    r.add_argument("--no-files", action="store_true",
+                   help="print the summary only; write no files")
+    r.add_argument("--no-pdf", action="store_true", help="write report.tex but do not compile")
+    r.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
+                   help="terminal form of the summary (default text)")
     r.add_argument("--digits", type=int, default=6,
                    help="significant digits, 1..1000 (default 6)")
     r.set_defaults(run=_cmd_report)
@@ -163,30 +193,86 @@ def _cmd_table(args) -> str:
         else:
             sens = args.sensitivity
         labels = [str(r) for r in PRICES]
-        caption = (f"Pricing example, score {args.score}, "
-                   f"{'neighbour D' + chr(39) if args.neighbour else 'database D'}: "
-                   f"q = {tuple(int(s) for s in scores)}, Delta = {sens}, epsilon = {args.epsilon}")
+        where = "neighbour $D'$" if args.neighbour else "database $D$"
+        where_t = "neighbour D'" if args.neighbour else "database D"
+        head = (f"Pricing example, score {args.score}, {where}: ",
+                f"Pricing example, score {args.score}, {where_t}: ")
     else:
         if args.neighbour or args.score_given:
             raise CLIError("--score and --neighbour apply to --example only")
         scores = _parse_scores(args.scores)
         sens = 1 if args.sensitivity is None else args.sensitivity
         labels = None
-        caption = (f"q = ({', '.join(_short(s) for s in scores)}), Delta = {sens}, "
-                   f"epsilon = {args.epsilon}")
+        head = ("", "")
+    caption = _caption(head, scores, sens, args.epsilon, args.monotone)
     dists = {}
     for key in keys:
         label, mech = build_mechanism(key, args.epsilon, sens, args.monotone)
         dists[label] = mech.distribution(scores)
-    return probability_table(dists, labels, fmt=args.format, exact=not args.no_exact,
-                             digits=args.digits, caption=caption)
+    out = probability_table(dists, labels, fmt=args.format, exact=not args.no_exact,
+                            digits=args.digits, caption=caption)
+    if args.format == "latex":
+        if args.standalone:
+            return latex_document(out)
+        return LATEX_PREAMBLE_NOTE + "\n" + out
+    return out
+
+
+#: The first line of a LaTeX fragment: what the document must load.
+LATEX_PREAMBLE_NOTE = ("% exactdp table: needs \\usepackage{" + ",".join(LATEX_PACKAGES)
+                       + "} (or use --standalone)")
+
+
+def _caption(head: tuple[str, str], scores, sens, epsilon, monotonic: bool) -> Math:
+    """The table's caption in math: scores, Delta, epsilon and the monotonic flag."""
+    q = scores_latex(scores)
+    eps = exact_epsilon(epsilon)
+    d = exact_sensitivity(sens)
+    mono_l = r", monotonic ($c = 1$)" if monotonic else ""
+    mono_t = ", monotonic (c = 1)" if monotonic else ""
+    latex = (head[0] + f"$q = {q.latex}$, $\\Delta = {_tex(d)}$, "
+             f"$\\varepsilon = {_tex(eps)}${mono_l}")
+    text = head[1] + f"q = {q.text}, Delta = {_txt(d)}, epsilon = {_txt(eps)}{mono_t}"
+    return Math(latex, text)
+
+
+def _tex(v) -> str:
+    try:
+        return sympy.latex(v) if len(str(v)) <= 24 else format_number(v, 6)
+    except ValueError:
+        return format_number(v, 6)
+
+
+def _txt(v) -> str:
+    try:
+        return str(v) if len(str(v)) <= 24 else format_number(v, 6)
+    except ValueError:
+        return format_number(v, 6)
 
 
 def _cmd_report(args) -> str:
-    from .report import pricing_report
+    from .document import write_report
+    from .report import build_report, render
 
     _check_digits(args)
-    return pricing_report(args.epsilon, fmt=args.format, digits=args.digits)
+    if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotone):
+        raise CLIError("--neighbour-scores, --sensitivity and --monotone apply to --scores only")
+    scores = None if args.scores is None else _parse_scores(args.scores)
+    neighbour = None
+    if args.neighbour_scores is not None:
+        neighbour = _parse_scores(args.neighbour_scores, "--neighbour-scores")
+    report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
+                          neighbour=neighbour, sensitivity=args.sensitivity,
+                          monotonic=args.monotone, digits=args.digits,
+                          options=vars(args), progress=True)
+    if not args.no_files:
+        files = write_report(report, args.out, pdf=not args.no_pdf, progress=True)
+        note = f"exactdp: wrote {files.tex}, {files.summary} and {len(files.figures)} figures"
+        if files.compiled is not None:
+            note += (f"; {files.compiled.pdf} ({files.compiled.message})"
+                     if files.compiled.pdf else f"; no PDF: {files.compiled.message}")
+        print(note, file=sys.stderr)
+    return render(report, args.format)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

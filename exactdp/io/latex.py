@@ -1,8 +1,20 @@
-"""Tables of output probabilities, as LaTeX (booktabs) or plain text: printing in one place."""
+"""One printer for every table: plain text, Markdown and LaTeX (booktabs + siunitx).
+
+:func:`table` prints any rows of results; :func:`probability_table` prints output
+distributions (decimals, and the exact forms as polynomials or rational functions in
+``x = e^{-epsilon/N}`` in a second table). Numbers are formatted from exact values (sympy)
+or mpmath values, never through a float, so every printed digit is correct.
+
+A LaTeX table needs ``booktabs``, ``siunitx``, ``longtable``, ``pdflscape`` and ``amsmath``
+(:data:`LATEX_PACKAGES`); :func:`latex_document` wraps any body in a document that loads them.
+"""
 
 from __future__ import annotations
 
+import fractions
+import re
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 import mpmath
@@ -11,11 +23,45 @@ import sympy
 if TYPE_CHECKING:
     from ..distribution import OutputDistribution
 
-__all__ = ["probability_table", "distribution_latex", "mechanism_label"]
+__all__ = [
+    "LATEX_PACKAGES",
+    "Math",
+    "distribution_latex",
+    "format_number",
+    "latex_document",
+    "latex_escape",
+    "mechanism_label",
+    "probability_table",
+    "scores_latex",
+    "table",
+]
+
+#: Packages every LaTeX table of exactdp needs.
+LATEX_PACKAGES = ("amsmath", "amssymb", "booktabs", "siunitx", "longtable", "pdflscape", "array")
+
+FORMATS = ("text", "markdown", "latex")
+#: Usable width of the report's page (A4, 2.2 cm margins) in pt; wider tables turn landscape.
+TEXT_WIDTH_PT = 480.0
+LANDSCAPE_WIDTH_PT = 700.0
+#: More rows than this: a longtable, which breaks across pages.
+LONG_TABLE_ROWS = 35
+_PT_PER_CHAR = 5.0  # a digit of the 10 pt Computer Modern font is 5 pt, a letter 4-5 pt
+_PT_PER_COLUMN = 12.0  # \tabcolsep on both sides
+
+
+@dataclass(frozen=True)
+class Math:
+    """A table cell or caption piece that is mathematics: LaTeX source and its text form."""
+
+    latex: str
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
 
 
 def mechanism_label(mech) -> str:
-    """A short label: EM, PF, RNM-Exp, RNM-Gumbel, RNM-Laplace, RNM-Gauss."""
+    """A short label: EM, PF, RNM-Exp, RNM-Gumbel, RNM-Laplace, RNM-Gauss, Optimal."""
     name = getattr(mech, "name", type(mech).__name__)
     noise = getattr(mech, "noise", None)
     if name == "RNM" and noise:
@@ -24,18 +70,396 @@ def mechanism_label(mech) -> str:
     return name
 
 
-def _decimal(value: mpmath.mpf, digits: int) -> str:
-    """Decimal text; a number below 1e-100000 is shown as ``exp(-...)`` to stay readable."""
-    if value > 0 and mpmath.log10(value) < -100_000:
-        return f"exp({mpmath.nstr(mpmath.log(value), digits)})"
-    return mpmath.nstr(value, digits, min_fixed=-5, max_fixed=5)
+def latex_escape(text: str) -> str:
+    """Escape the LaTeX special characters of plain text."""
+    repl = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+            "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+            "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
+            "|": r"\textbar{}"}
+    return "".join(repl.get(ch, ch) for ch in text)
 
 
-def _exact_entries(dist: OutputDistribution) -> tuple[sympy.Expr, ...] | None:
+# ---------------------------------------------------------------------------- numbers
+def _to_mpf(value, digits: int):
+    """``value`` as an mpf correct to ``digits`` digits, or +-inf; exact input only."""
+    if isinstance(value, mpmath.mpf):
+        return value
+    if isinstance(value, float):
+        raise TypeError("format_number: a float is not an exact value; pass sympy or mpmath")
+    if isinstance(value, fractions.Fraction):
+        value = sympy.Rational(value.numerator, value.denominator)
+    expr = sympy.sympify(value) if not isinstance(value, sympy.Basic) else value
+    if expr is sympy.oo:
+        return mpmath.inf
+    if expr is -sympy.oo:
+        return -mpmath.inf
+    with mpmath.workdps(digits + 10):
+        return mpmath.mpf(sympy.N(expr, digits + 10)._to_mpmath(mpmath.mp.prec))
+
+
+def format_number(value, digits: int = 6) -> str:
+    """Decimal text of an exact or mpmath number, correct to ``digits`` significant digits.
+
+    Integers with at most ``digits`` digits print exactly; others round (``1.0e+300``).
+    Tiny positive values below ``1e-100000`` print as ``exp(-...)``; infinities as
+    ``inf``. No Python int-to-str limit applies (huge integers go through mpmath).
+
+    Raises
+    ------
+    ValueError
+        If ``digits`` is not an integer in 1..1000.
+    TypeError
+        For a Python float (not an exact value).
+    """
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 1000:
+        raise ValueError(f"format_number: digits must be an integer in 1..1000, got {digits!r}")
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, sympy.Integer)) and abs(int(value)).bit_length() < 3.3 * digits:
+        if abs(int(value)) < 10**digits:
+            return str(int(value))
+    v = _to_mpf(value, digits)
+    if mpmath.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if v == 0:
+        return "0"
+    with mpmath.workdps(digits + 10):
+        if abs(v) < mpmath.mpf(10) ** -100_000:
+            sign = "-" if v < 0 else ""
+            return f"{sign}exp({mpmath.nstr(mpmath.log(abs(v)), digits)})"
+        return mpmath.nstr(v, digits, min_fixed=-5, max_fixed=max(digits, 6))
+
+
+def _latex_number(text: str) -> str:
+    """Decimal text (``1.5e-07``, ``inf``) as LaTeX math."""
+    if text in ("inf", "-inf"):
+        return r"\infty" if text == "inf" else r"-\infty"
+    if text.startswith(("exp(", "-exp(")):
+        sign = "-" if text.startswith("-") else ""
+        return sign + r"e^{" + text[text.index("(") + 1:-1] + "}"
+    if "e" in text:
+        mant, exp = text.split("e")
+        return rf"{mant} \times 10^{{{int(exp)}}}"
+    return text
+
+
+def _exact_text(expr, fmt: str) -> str | None:
+    """sympy's LaTeX / text of ``expr``; None if it holds an integer beyond printing."""
     try:
-        return dist.probabilities
-    except ValueError:
+        if fmt == "latex":
+            return sympy.latex(expr, fold_short_frac=True)
+        return sympy.sstr(expr)
+    except ValueError:  # Python's int-to-str limit (thousands of digits)
         return None
+
+
+def scores_latex(scores: Sequence, digits: int = 6, limit: int = 8) -> Math:
+    """``q = (3, 8, \\dots)``: a score vector for a caption, shortened after ``limit`` items."""
+    items = [format_number(v, digits) for v in scores]
+    shown = items if len(items) <= limit else items[: limit - 1]
+    tail_l = r", \dots" if len(items) > limit else ""
+    tail_t = ", ..." if len(items) > limit else ""
+    latex = "(" + ", ".join(_latex_number(s) for s in shown) + tail_l + ")"
+    return Math(latex, "(" + ", ".join(shown) + tail_t + ")")
+
+
+# ---------------------------------------------------------------------------- cells
+def _cell(value, digits: int) -> tuple[str, str, bool]:
+    """(text, latex, numeric) of one table cell."""
+    if value is None:
+        return "-", "--", False
+    if isinstance(value, Math):
+        return value.text, f"${value.latex}$", False
+    if isinstance(value, bool):
+        return ("yes", "yes", False) if value else ("no", "no", False)
+    if isinstance(value, str):
+        return value, latex_escape(value), False
+    text = format_number(value, digits)
+    return text, text, True
+
+
+def _siunitx_format(texts: Sequence[str]) -> str:
+    """A ``table-format`` that holds every decimal of a column."""
+    ints = decs = exps = 0
+    sign = ""
+    for t in texts:
+        if t.startswith("-"):
+            sign, t = "-", t[1:]
+        mant, _, exp = t.partition("e")
+        i, _, d = mant.partition(".")
+        ints, decs = max(ints, len(i)), max(decs, len(d))
+        if exp:
+            exps = max(exps, len(exp.lstrip("+-")))
+    fmt = f"{sign}{max(ints, 1)}" + (f".{decs}" if decs else "")
+    return fmt + (f"e-{exps}" if exps else "")
+
+
+def _si_cell(text: str) -> str:
+    if text in ("inf", "-inf") or text.startswith(("exp(", "-exp(")) or text == "--":
+        return "{$" + _latex_number(text) + "$}" if text != "--" else "{--}"
+    return text
+
+
+def table(
+    rows: Sequence[Sequence],
+    columns: Sequence[str | Math],
+    *,
+    fmt: str = "text",
+    caption: str | Math | None = None,
+    digits: int = 6,
+    label: str | None = None,
+    notes: str | None = None,
+) -> str:
+    """Print rows of results as a text, Markdown or LaTeX table.
+
+    Parameters
+    ----------
+    rows : sequence of sequences, shape (m, k)
+        Cells: numbers (int, Fraction, sympy, mpmath: printed with ``digits`` significant
+        digits, never through a float), str (plain text), :class:`Math`, bool (yes / no)
+        or None (a dash).
+    columns : sequence of str or Math, shape (k,)
+        Headers.
+    fmt : {"text", "markdown", "latex"}
+    caption : str or Math, optional
+        LaTeX source when ``fmt == "latex"`` (a :class:`Math` supplies both forms).
+    digits : int
+        Significant digits, 1..1000.
+    label : str, optional
+        LaTeX ``\\label``.
+    notes : str, optional
+        A line printed under the table (LaTeX source for ``fmt == "latex"``).
+
+    Returns
+    -------
+    str
+        In LaTeX: a ``table`` with a booktabs ``tabular`` (siunitx ``S`` columns align
+        numbers at the decimal point), a ``longtable`` when it has more than
+        :data:`LONG_TABLE_ROWS` rows, turned landscape when wider than the page, split into
+        several tables when wider than a landscape page.
+
+    Raises
+    ------
+    ValueError
+        Unknown format, a row of the wrong length, digits out of range.
+    """
+    if fmt not in FORMATS:
+        raise ValueError(f"table: fmt must be one of {FORMATS}, got {fmt!r}")
+    heads = [Math(f"${c.latex}$", c.text) if isinstance(c, Math)
+             else Math(latex_escape(str(c)), str(c)) for c in columns]
+    cells = []
+    for i, row in enumerate(rows):
+        if len(row) != len(heads):
+            raise ValueError(f"table: row {i} has {len(row)} cells for {len(heads)} columns")
+        cells.append([_cell(v, digits) for v in row])
+    if fmt == "latex":
+        return _latex_tables(cells, heads, caption, label, notes)
+    cap = None if caption is None else str(caption)
+    if fmt == "markdown":
+        return _markdown_table(cells, heads, cap, notes)
+    return _text_table(cells, heads, cap, notes)
+
+
+def _text_table(cells, heads, caption, notes) -> str:
+    header = [h.text for h in heads]
+    body = [[c[0] for c in row] for row in cells]
+    widths = [max(len(x) for x in [h] + [r[j] for r in body]) for j, h in enumerate(header)]
+    lines = [caption] if caption else []
+    lines.append("  ".join(h.rjust(w) for h, w in zip(header, widths, strict=True)))
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.rjust(w) for c, w in zip(r, widths, strict=True)) for r in body]
+    if notes:
+        lines.append(notes)
+    return "\n".join(lines)
+
+
+def _markdown_table(cells, heads, caption, notes) -> str:
+    def esc(s: str) -> str:
+        return s.replace("|", r"\|")
+
+    numeric = [bool(cells) and all(row[j][2] or row[j][0] == "-" for row in cells)
+               for j in range(len(heads))]
+    lines = [f"**{caption}**", ""] if caption else []
+    lines.append("| " + " | ".join(esc(h.text) for h in heads) + " |")
+    lines.append("|" + "|".join("---:" if num else "---" for num in numeric) + "|")
+    lines += ["| " + " | ".join(esc(c[0]) for c in row) + " |" for row in cells]
+    if notes:
+        lines += ["", notes]
+    return "\n".join(lines)
+
+
+def _visible_len(latex: str) -> int:
+    """Roughly how many characters LaTeX source prints (a command counts as one)."""
+    text = re.sub(r"\\[a-zA-Z]+", "x", latex)
+    return len(re.sub(r"[{}$^_]", "", text))
+
+
+def _width_pt(cells, heads) -> float:
+    """Estimated natural width of a tabular (pt), from the longest text of each column."""
+    total = 0.0
+    for j, h in enumerate(heads):
+        texts = [_visible_len(row[j][1]) for row in cells]
+        w = max([_visible_len(h.latex)] + texts) * _PT_PER_CHAR
+        total += w + _PT_PER_COLUMN
+    return total
+
+
+def _latex_tables(cells, heads, caption, label, notes) -> str:
+    numeric = [bool(cells) and all(row[j][2] or row[j][1] == "--" for row in cells)
+               for j in range(len(heads))]
+    width = _width_pt(cells, heads)
+    if width <= LANDSCAPE_WIDTH_PT or len(heads) <= 2:
+        return _latex_one(cells, heads, numeric, caption, label, notes, width)
+    # too wide even in landscape: split the columns, repeating the first (the row label)
+    per = max(1, int((LANDSCAPE_WIDTH_PT / width) * (len(heads) - 1)))
+    parts = []
+    for k, start in enumerate(range(1, len(heads), per)):
+        idx = [0] + list(range(start, min(start + per, len(heads))))
+        sub_cells = [[row[j] for j in idx] for row in cells]
+        sub_heads = [heads[j] for j in idx]
+        sub_num = [numeric[j] for j in idx]
+        cap = caption if k == 0 else _continued(caption)
+        parts.append(_latex_one(sub_cells, sub_heads, sub_num, cap,
+                                label if k == 0 else None, notes,
+                                _width_pt(sub_cells, sub_heads)))
+    return "\n".join(parts)
+
+
+def _continued(caption):
+    if caption is None:
+        return None
+    text = caption.latex if isinstance(caption, Math) else caption
+    return text + " (continued)"
+
+
+def _latex_one(cells, heads, numeric, caption, label, notes, width) -> str:
+    spec = []
+    for j, num in enumerate(numeric):
+        if num:
+            texts = [row[j][1] for row in cells if row[j][1] != "--" and row[j][2]]
+            plain = [t for t in texts if not t.startswith(("inf", "-inf", "exp", "-exp"))]
+            spec.append(f"S[table-format={_siunitx_format(plain or ['0'])}]")
+        else:
+            spec.append("l")
+    head = " & ".join(("{" + h.latex + "}") if num else h.latex
+                      for h, num in zip(heads, numeric, strict=True)) + r" \\"
+    body = [" & ".join(_si_cell(c[1]) if num else c[1]
+                       for c, num in zip(row, numeric, strict=True)) + r" \\" for row in cells]
+    cap = caption.latex if isinstance(caption, Math) else caption
+    lab = rf"\label{{{label}}}" if label else ""
+    landscape = width > TEXT_WIDTH_PT
+    if len(cells) > LONG_TABLE_ROWS:
+        lines = [r"\begin{longtable}{" + "".join(spec) + "}"]
+        if cap:
+            lines.append(r"\caption{" + cap + "}" + lab + r"\\")
+        lines += [r"\toprule", head, r"\midrule", r"\endfirsthead", r"\toprule", head,
+                  r"\midrule", r"\endhead", r"\bottomrule", r"\endfoot", *body]
+        lines.append(r"\end{longtable}")
+        if notes:
+            lines.append(notes)
+    else:
+        lines = [r"\begin{table}[htbp]", r"\centering"]
+        if cap:
+            lines.append(r"\caption{" + cap + "}" + lab)
+        lines += [r"\begin{tabular}{" + "".join(spec) + "}", r"\toprule", head, r"\midrule",
+                  *body, r"\bottomrule", r"\end{tabular}"]
+        if notes:
+            lines += [r"\par\smallskip", r"{\footnotesize " + notes + "}"]
+        lines.append(r"\end{table}")
+    if landscape:
+        lines = [r"\begin{landscape}", *lines, r"\end{landscape}"]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------------------- distributions
+def _exact_forms(dist: OutputDistribution):
+    """(x value, forms) from ``rational_form()``, or (None, exact expressions), or None."""
+    try:
+        rf = dist.rational_form()
+        return rf.value, rf.forms, rf.x
+    except (ValueError, NotImplementedError, AttributeError):
+        pass
+    try:
+        return None, dist.probabilities, None
+    except (ValueError, NotImplementedError):
+        return None
+
+
+def _common_denominator(forms):
+    """(numerators, denominator) when every form has the same non-trivial denominator."""
+    pairs = [sympy.fraction(sympy.together(f)) for f in forms]
+    dens = {sympy.expand(d) for _, d in pairs}
+    if len(dens) == 1 and next(iter(dens)).free_symbols:
+        return [sympy.expand(n) for n, _ in pairs], dens.pop()
+    return None, None
+
+
+def _over_z(num, fmt: str) -> str | None:
+    """``num / Z`` as text or LaTeX."""
+    text = _exact_text(num, fmt)
+    if text is None:
+        return None
+    return f"{text}/Z" if num.is_Atom or num.is_Pow else f"({text})/Z"
+
+
+def _in_x(expr: sympy.Expr, value: sympy.Expr, x: sympy.Symbol) -> sympy.Expr | None:
+    """``expr`` (a sum of rational multiples of exponentials) as a polynomial in ``x``.
+
+    ``value`` is ``exp(a)``; every ``exp(b)`` with ``b / a`` rational becomes ``x**(b/a)``.
+    None when some other term remains (the expression is then printed as it is).
+    """
+    if not isinstance(value, sympy.exp):
+        return None
+    a = value.args[0]
+
+    def to_x(e):
+        k = sympy.cancel(e.args[0] / a)
+        return x**k if k.is_Rational else e
+
+    out = sympy.expand(expr.replace(lambda e: isinstance(e, sympy.exp), to_x))
+    if out.has(sympy.exp) or not out.free_symbols <= {x}:
+        return None
+    return out
+
+
+def _exact_rows(columns, labels, fmt):
+    """Rows (output, mechanism, exact form) and the caption's definition of x."""
+    rows, xdefs = [], {}
+    ref = next(((e[0], e[2]) for _, e in columns if e is not None and e[2] is not None), None)
+    for name, exacts in columns:
+        if exacts is None:
+            continue
+        value, forms, x = exacts
+        if x is None and ref is not None:  # e.g. RNM-Laplace: exponentials of epsilon
+            in_x = [_in_x(f, *ref) for f in forms]
+            if all(f is not None for f in in_x):
+                value, forms, x = ref[0], tuple(in_x), ref[1]
+        if x is not None:
+            xdefs.setdefault(value, []).append(name)
+        nums, den = _common_denominator(forms) if x is not None else (None, None)
+        for i, (lab, f) in enumerate(zip(labels, forms, strict=True)):
+            text = _over_z(nums[i], fmt) if den is not None else _exact_text(f, fmt)
+            rows.append((lab, name, text))
+        if den is not None:
+            rows.append(("Z", name, _exact_text(den, fmt)))
+    out = []
+    for lab, name, text in rows:
+        if text is None:
+            text = "(too long to print: integers of thousands of digits)"
+            cell = text if fmt != "latex" else Math(r"\text{" + text + "}", text)
+        else:
+            cell = Math(text, text) if fmt == "latex" else text
+        out.append((lab, name, cell))
+    return out, xdefs
+
+
+def _x_definition(xdefs, fmt: str) -> str:
+    parts = []
+    for value, names in xdefs.items():
+        v = _exact_text(value, fmt) or "exp(...)"
+        who = ", ".join(names)
+        parts.append(f"$x = {v}$ ({who})" if fmt == "latex" else f"x = {v} ({who})")
+    return "; ".join(parts)
 
 
 def probability_table(
@@ -45,30 +469,41 @@ def probability_table(
     fmt: str = "text",
     exact: bool = True,
     digits: int = 6,
-    caption: str | None = None,
+    caption: str | Math | None = None,
+    label: str | None = None,
+    exact_title: str = "",
 ) -> str:
-    """A table with one row per output and, per mechanism, its probability.
+    """Output probabilities: one row per output, one column per mechanism.
 
     Parameters
     ----------
     distributions : mapping of column label -> OutputDistribution
         All over the same range (same n).
     labels : sequence of str, optional
-        Row labels (default ``r = 0..n-1``).
-    fmt : {"text", "latex"}
+        Row labels (default ``0..n-1``).
+    fmt : {"text", "markdown", "latex"}
     exact : bool
-        Also show the exact expression (its LaTeX in the latex format).
+        Also print the exact probabilities, in a second table: polynomials (PF,
+        RNM-exponential) or rational functions with a common denominator ``Z`` (EM) in
+        ``x = e^{-epsilon/(c Delta L)}`` (:meth:`OutputDistribution.rational_form`), defined
+        once in the caption; other mechanisms' exact expressions as they are.
     digits : int
-        Significant digits of the decimals (computed with mpmath, correct to that many).
-    caption : str, optional
+        Significant digits of the decimals (mpmath, correct to that many), 1..1000.
+    caption : str or Math, optional
+    label : str, optional
+        LaTeX label of the decimal table (the exact table gets ``label + "-exact"``).
+    exact_title : str, optional
+        Added to the exact table's caption (LaTeX) after "Exact output probabilities".
 
     Raises
     ------
     ValueError
-        Unknown format, mismatched range sizes.
+        Unknown format, mismatched range sizes, digits out of range.
     """
-    if fmt not in ("text", "latex"):
-        raise ValueError(f"probability_table: fmt must be 'text' or 'latex', got {fmt!r}")
+    if fmt not in FORMATS:
+        raise ValueError(f"probability_table: fmt must be one of {FORMATS}, got {fmt!r}")
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 1000:
+        raise ValueError(f"probability_table: digits must be in 1..1000, got {digits!r}")
     dists = list(distributions.items())
     if not dists:
         raise ValueError("probability_table: no distributions given")
@@ -78,65 +513,79 @@ def probability_table(
     labels = list(labels) if labels is not None else [str(r) for r in range(n)]
     if len(labels) != n:
         raise ValueError(f"probability_table: {len(labels)} labels for {n} outputs")
-    columns = []
-    for name, dist in dists:
-        decimals = [_decimal(v, digits) for v in dist.evalf(max(digits + 5, 15))]
-        exacts = _exact_entries(dist) if exact else None
-        columns.append((name, decimals, exacts))
-    if fmt == "latex":
-        return _latex_table(columns, labels, caption)
-    return _text_table(columns, labels, caption)
+    values = [d.evalf(max(digits + 5, 15)) for _, d in dists]
+    rows = [[Math(lab, lab)] + [vals[i] for vals in values] for i, lab in enumerate(labels)]
+    heads = [Math("r", "r")] + [name for name, _ in dists]
+    out = [table(rows, heads, fmt=fmt, caption=caption, digits=digits, label=label)]
+    if exact:
+        columns = [(name, _exact_forms(d)) for name, d in dists]
+        exact_rows, xdefs = _exact_rows(columns, labels, fmt)
+        if exact_rows:
+            out.append(_exact_table(exact_rows, xdefs, fmt, label, exact_title))
+    return "\n\n".join(out)
 
 
-def _text_table(columns, labels, caption) -> str:
-    header = ["r"] + [name for name, _, _ in columns]
-    rows = [[lab] + [col[1][i] for col in columns] for i, lab in enumerate(labels)]
-    widths = [max(len(str(x)) for x in [h] + [row[j] for row in rows])
-              for j, h in enumerate(header)]
-    lines = []
-    if caption:
-        lines.append(caption)
-    lines.append("  ".join(h.rjust(w) for h, w in zip(header, widths, strict=False)))
-    lines.append("  ".join("-" * w for w in widths))
-    for row in rows:
-        lines.append("  ".join(str(c).rjust(w) for c, w in zip(row, widths, strict=False)))
-    exact_cols = [(name, ex) for name, _, ex in columns if ex is not None]
-    if exact_cols:
-        lines.append("")
-        lines.append("exact:")
-        for name, ex in exact_cols:
-            for lab, e in zip(labels, ex, strict=False):
-                lines.append(f"  {name}[{lab}] = {sympy.sstr(e)}")
-    return "\n".join(lines)
-
-
-def _latex_table(columns, labels, caption) -> str:
-    spec = "l" + "r" * len(columns)
-    head = " & ".join(["$r$"] + [name for name, _, _ in columns]) + r" \\"
-    body = []
-    for i, lab in enumerate(labels):
-        cells = [f"${lab}$"]
-        for _, dec, ex in columns:
-            if ex is not None:
-                cells.append(f"${sympy.latex(ex[i])} \\approx {dec[i]}$")
-            else:
-                cells.append(f"${dec[i]}$")
-        body.append(" & ".join(cells) + r" \\")
-    lines = [r"\begin{table}[ht]", r"\centering"]
-    if caption:
-        lines.append(r"\caption{" + caption + "}")
-    lines += [r"\begin{tabular}{" + spec + "}", r"\toprule", head, r"\midrule", *body,
-              r"\bottomrule", r"\end{tabular}", r"\end{table}"]
-    return "\n".join(lines)
+def _exact_table(rows, xdefs, fmt: str, label: str | None, title: str = "") -> str:
+    xdef = _x_definition(xdefs, fmt)
+    if fmt != "latex":
+        lines = ["exact:" + (f" {xdef}" if xdef else "")]
+        lines += [f"  {name}[{lab}] = {cell}" for lab, name, cell in rows]
+        return "\n".join(lines)
+    cap = "Exact output probabilities" + title + (f", with {xdef}" if xdef else "")
+    if any(lab == "Z" for lab, _, _ in rows):
+        cap += "; $Z$ is the common denominator"
+    lab = rf"\label{{{label}-exact}}" if label else ""
+    body = [f"${r}$ & {name} & ${cell.latex}$ \\\\" for r, name, cell in rows]
+    return "\n".join([r"{\renewcommand{\arraystretch}{1.25}",
+        r"\begin{longtable}{@{}l l >{\raggedright\arraybackslash}p{0.74\linewidth}@{}}",
+        r"\caption{" + cap + "}" + lab + r"\\",
+        r"\toprule", r"$r$ & mechanism & $\Pr[M(q) = r]$ \\", r"\midrule", r"\endfirsthead",
+        r"\toprule", r"$r$ & mechanism & $\Pr[M(q) = r]$ \\", r"\midrule", r"\endhead",
+        r"\bottomrule", r"\endfoot", *body, r"\end{longtable}}",
+    ])
 
 
 def distribution_latex(dist: OutputDistribution) -> str:
     """LaTeX of a distribution: ``\\Pr[M(q) = r]`` for each r, exact when available."""
     label = mechanism_label(dist.mechanism)
     try:
-        probs = dist.probabilities
-        entries = [sympy.latex(p) for p in probs]
+        entries = [_exact_text(p, "latex") for p in dist.probabilities]
     except ValueError:
-        entries = [_decimal(v, 15) for v in dist.evalf(20)]
+        entries = [None] * dist.n
+    if any(e is None for e in entries):
+        entries = [_latex_number(format_number(v, 15)) for v in dist.evalf(20)]
     rows = [rf"\Pr[\mathrm{{{label}}}(q) = {r}] &= {e}" for r, e in enumerate(entries)]
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
+
+
+def latex_document(body: str, *, title: str | None = None, landscape: bool = False,
+                   packages: Sequence[str] = ()) -> str:
+    """A complete LaTeX document around ``body`` that loads :data:`LATEX_PACKAGES`.
+
+    Parameters
+    ----------
+    body : str
+        Tables, text, figures.
+    title : str, optional
+    landscape : bool
+        Landscape pages.
+    packages : sequence of str
+        More packages to load (e.g. ``"[section]{placeins}"``: floats stay in their section).
+    """
+    opts = "a4paper,margin=2.2cm" + (",landscape" if landscape else "")
+    lines = [
+        r"\documentclass[10pt]{article}",
+        rf"\usepackage[{opts}]{{geometry}}",
+        r"\usepackage{" + ",".join(LATEX_PACKAGES) + "}",
+        r"\usepackage{graphicx,caption,microtype}",
+        *(r"\usepackage" + (p if p.startswith(("[", "{")) else "{" + p + "}") for p in packages),
+        r"\usepackage[hidelinks]{hyperref}",
+        r"\sisetup{group-digits=none}",
+        r"\captionsetup{font=small,labelfont=bf}",
+        r"\setlength{\LTcapwidth}{\textwidth}",
+        r"\begin{document}",
+    ]
+    if title:
+        lines.append(r"\section*{" + title + "}")
+    lines += [body, r"\end{document}", ""]
+    return "\n".join(lines)

@@ -1,98 +1,464 @@
-"""The report on the built-in pricing example (MATH.md section 8): ``exactdp report``."""
+"""The report (``exactdp report``): every result on one example, as text, Markdown and LaTeX.
+
+:func:`build_report` computes (exactly) the probabilities of EM, PF, RNM-exponential,
+RNM-Laplace and the optimal mechanism, expected errors, the dominance verdict of PF over
+EM, the privacy losses against the neighbour and the worst neighbour, and the certificates;
+:func:`render` prints the sections in one of three formats; :func:`write_report` writes the
+report directory (``report.tex``, ``report.pdf`` when LaTeX is installed, the figures,
+``summary.md``).
+
+Adding a section: write ``def _my_section(report, fmt) -> str | None`` (None: nothing to
+say) and append it to :data:`SECTIONS` (or :data:`APPENDIX`). ``report.options`` carries
+the extra command-line options (e.g. ``report.options.get("compose")``).
+"""
 
 from __future__ import annotations
 
-import mpmath
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
 import sympy
+from tqdm import tqdm
 
-from ..analysis import certify_dp, check_dp, privacy_loss
-from ..examples.pricing import PRICES, PRICING, all_answers
+from ..analysis import (
+    certify_dominance,
+    certify_dp,
+    check_dominance,
+    check_dp,
+    privacy_loss,
+)
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
-from ..numbers import exact_epsilon
-from .latex import mechanism_label, probability_table
+from ..numbers import exact_epsilon, exact_number, exact_sensitivity
+from ..optimal import OptimalRegularMechanism
+from .latex import Math, latex_escape, probability_table, scores_latex, table
 
-__all__ = ["pricing_report"]
+__all__ = ["Case", "MechanismResult", "Report", "SECTIONS", "APPENDIX", "build_report",
+           "pricing_report", "render"]
 
-_EPS = sympy.Symbol("epsilon", positive=True)
-
-
-def _mechanisms(epsilon, sensitivity):
-    mechs = [
-        ExponentialMechanism(epsilon, sensitivity),
-        PermuteAndFlip(epsilon, sensitivity),
-        ReportNoisyMax(epsilon, sensitivity, noise="exponential"),
-        ReportNoisyMax(epsilon, sensitivity, noise="laplace"),
-    ]
-    return mechs
+EPSILON = sympy.Symbol("epsilon", positive=True)
+FORMATS = ("text", "markdown", "latex")
 
 
-def _certified(mech, q, q2) -> str:
-    """'yes' if the pair's ratio bound is proved for every epsilon > 0, else why not."""
-    m = mech.with_epsilon(_EPS)
-    try:  # only the missing x-form is expected; any other error is a real error
+@dataclass(frozen=True)
+class MechanismResult:
+    """Everything the report says about one mechanism on one case."""
+
+    label: str
+    mechanism: Any
+    distribution: Any
+    expected_error: sympy.Expr
+    pair: Any  # PrivacyLoss against the neighbour, or None
+    worst: Any  # DPCheck over the vertex neighbours
+    certificate: Any  # DPCertificate of the pair for every epsilon, or None
+    certificate_note: str  # why there is none
+
+
+@dataclass(frozen=True)
+class Case:
+    """One score vector (and its neighbour) with every mechanism's results."""
+
+    key: str
+    title: str
+    scores: tuple
+    neighbour: tuple | None
+    sensitivity: sympy.Expr
+    monotonic: bool
+    sensitivity_note: str
+    labels: tuple
+    results: tuple
+    dominance: Any  # DominanceResult of PF over EM at epsilon
+    dominance_certificate: Any  # DominanceCertificate for every epsilon (or None)
+
+
+@dataclass(frozen=True)
+class Report:
+    """The inputs and results of a report."""
+
+    epsilon: sympy.Expr
+    digits: int
+    title: str
+    setting: tuple  # (text, latex) sentences
+    database: tuple | None  # rows (person, prices) of the example's database
+    cases: tuple
+    options: Mapping[str, Any] = field(default_factory=dict)
+    figures: tuple = ()
+    figure_dir: Path | None = None
+
+
+def _mechanisms(epsilon, sensitivity, monotonic: bool) -> dict:
+    return {
+        "EM": ExponentialMechanism(epsilon, sensitivity, monotonic),
+        "PF": PermuteAndFlip(epsilon, sensitivity, monotonic),
+        "RNM-Exp": ReportNoisyMax(epsilon, sensitivity, monotonic, noise="exponential"),
+        "RNM-Laplace": ReportNoisyMax(epsilon, sensitivity, monotonic, noise="laplace"),
+        "Optimal": OptimalRegularMechanism(epsilon, sensitivity, monotonic),
+    }
+
+
+def _certificate(mech, q, q2):
+    """The pair's certificate for every epsilon > 0, or (None, why not).
+
+    Only a missing x-form (RNM-Laplace: not rational in x) is expected; any other error
+    is a real error and propagates.
+    """
+    m = mech.with_epsilon(EPSILON)
+    try:
         for v in (q, q2):
             m.distribution(v).rational_form()
     except ValueError:
-        return "n/a (not rational in x)"
-    cert = certify_dp(m, q, q2)
-    return "yes" if cert.holds else "NO"
+        return None, "not rational in x"
+    return certify_dp(m, q, q2), ""
 
 
-def pricing_report(epsilon="1", *, fmt: str = "text", digits: int = 6) -> str:
-    """Probabilities, expected errors and privacy losses on the pricing example.
+def _same_as(a, b) -> bool:
+    """Whether two distributions have identical exact forms (rational forms compared)."""
+    try:
+        fa, fb = a.rational_form(), b.rational_form()
+    except ValueError:
+        return False
+    return fa.value == fb.value and all(
+        sympy.expand(u - v) == 0 for u, v in zip(fa.forms, fb.forms, strict=True))
+
+
+def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar) -> Case:
+    mechs = _mechanisms(epsilon, sens, monotonic)
+    results = []
+    for label, mech in mechs.items():
+        dist = mech.distribution(q)
+        if label == "Optimal" and _same_as(dist, mechs["PF"].distribution(q)):
+            # the section-5 solution equals PF's distribution exactly: PF's analysis holds
+            results.append(MechanismResult(label, mech, dist, dist.expected_error(), None,
+                                           None, None, "= PF"))
+            bar.update(1)
+            continue
+        pair = privacy_loss(mech, q, q2) if q2 is not None else None
+        worst = check_dp(mech, q)
+        cert, why = _certificate(mech, q, q2 if q2 is not None else worst.witness.neighbour)
+        results.append(MechanismResult(label, mech, dist, dist.expected_error(), pair,
+                                       worst, cert, why))
+        bar.update(1)
+    pf, em = mechs["PF"], mechs["EM"]
+    dom = check_dominance(pf.distribution(q), em.distribution(q))
+    try:
+        dom_cert = certify_dominance(pf.with_epsilon(EPSILON), em.with_epsilon(EPSILON), q)
+    except ValueError:
+        dom_cert = None
+    return Case(key, title, tuple(q), None if q2 is None else tuple(q2), sens, monotonic,
+                note, tuple(labels), tuple(results), dom, dom_cert)
+
+
+def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
+                 neighbour=None, sensitivity=None, monotonic: bool = False, digits: int = 6,
+                 options: Mapping[str, Any] | None = None, progress: bool = False) -> Report:
+    """Compute every result of the report (exact; deterministic).
 
     Parameters
     ----------
     epsilon : exact number, default "1"
-    fmt : {"text", "latex"}
+    example : {"pricing", None}
+        The built-in pricing example (its database, neighbour and both score functions,
+        sensitivities computed by enumeration); None to use ``scores``.
+    scores, neighbour : sequences of exact numbers, shape (n,), optional
+        Without an example: the score vector and an optional neighbouring vector.
+    sensitivity : exact number, optional
+        Without an example: Delta (default 1).
+    monotonic : bool
+        Without an example: a monotonic score function (``c = 1``).
     digits : int
-        Significant digits of decimals.
+        Significant digits of printed decimals (1..1000).
+    options : mapping, optional
+        Extra options for added sections.
+    progress : bool
+        Show a tqdm progress bar on standard error (when it is a terminal).
 
-    Returns
-    -------
-    str
-        The report (plain text with tables, or LaTeX tables).
+    Raises
+    ------
+    ValueError
+        Bad epsilon, scores, sensitivity, digits; scores and neighbour of different lengths.
     """
     eps = exact_epsilon(epsilon)
-    out: list[str] = []
-    if fmt == "text":
-        out.append("exactdp report: the pricing example (notes, Example 1.3)")
-        out.append(f"prices R = {PRICES}; epsilon = {eps}")
-        out.append("database D : " + "; ".join(
-            f"person {i + 1}: {sorted(s)}" for i, s in enumerate(PRICING.database)))
-        out.append("neighbour D': person 4 answers [1]")
-    for key in ("buyers", "revenue"):
-        func = PRICING.score(key)
-        q, q2 = func.scores(PRICING.database), func.scores(PRICING.neighbour)
-        sens = func.sensitivity(PRICING.database, all_answers())
-        mechs = _mechanisms(eps, sens.sensitivity)
-        dists = {mechanism_label(m): m.distribution(q) for m in mechs}
-        header = (f"score {key}: q(D) = {tuple(int(v) for v in q)}, "
-                  f"q(D') = {tuple(int(v) for v in q2)}, sensitivity {sens.sensitivity} "
-                  f"(computed over all {len(all_answers())} answers of one person; "
-                  f"monotone: {sens.monotone})")
-        out.append("")
-        out.append(header if fmt == "text" else f"% {header}")
-        out.append(probability_table(dists, [str(r) for r in PRICES], fmt=fmt,
-                                     exact=(fmt == "latex"), digits=digits,
-                                     caption=f"Pr[M(q(D)) = r], {key}, epsilon = {eps}"))
-        lines = []
-        for m, (name, d) in zip(mechs, dists.items(), strict=True):
-            err = d.expected_error(method="mpmath", dps=digits + 10)
-            pair = privacy_loss(m, q, q2)
-            worst = check_dp(m, q)
-            lines.append(
-                f"  {name:12s} E[error] {mpmath.nstr(err, digits)}; "
-                f"loss D vs D' {mpmath.nstr(mpmath.mpf(pair.to_float()), digits)}; "
-                f"worst loss over the {worst.neighbours_checked} vertex neighbours of q(D) "
-                f"{mpmath.nstr(mpmath.mpf(worst.loss_float()), digits)} "
-                f"(<= {eps}: {'yes' if worst.holds else 'NO'}, "
-                f"{'proved' if worst.certified else 'not proved: ' + str(worst.caveat)}); "
-                f"pair certified for every epsilon: {_certified(m, q, q2)}"
-            )
-        if fmt == "text":
-            out.append("")
-            out.extend(lines)
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 1000:
+        raise ValueError(f"build_report: digits must be an integer in 1..1000, got {digits!r}")
+    if example is not None:
+        return _pricing(eps, digits, dict(options or {}), progress)
+    if scores is None:
+        raise ValueError("build_report: give example='pricing' or scores=...")
+    q = tuple(exact_number(v, "scores", i) for i, v in enumerate(scores))
+    q2 = None
+    if neighbour is not None:
+        q2 = tuple(exact_number(v, "neighbour", i) for i, v in enumerate(neighbour))
+        if len(q2) != len(q):
+            raise ValueError(f"build_report: neighbour has {len(q2)} scores, scores {len(q)}")
+    sens = exact_sensitivity(1 if sensitivity is None else sensitivity)
+    with _bar(4 + 1, progress) as bar:
+        case = _analyse("scores", "given scores", q, q2, sens, bool(monotonic),
+                        "given", [str(r) for r in range(len(q))], eps, bar)
+    setting = (f"Scores q = {scores_latex(q).text}; epsilon = {eps}.",
+               f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {sympy.latex(eps)}$.")
+    return Report(eps, digits, "exactdp report", (setting,), None, (case,),
+                  dict(options or {}))
+
+
+def _bar(total: int, progress: bool):
+    return tqdm(total=total, desc="exactdp report", unit="step", file=sys.stderr,
+                disable=None if progress else True, leave=False)
+
+
+def _pricing(eps, digits: int, options: dict, progress: bool) -> Report:
+    from ..examples.pricing import PRICES, PRICING, all_answers
+
+    answers = all_answers()
+    cases = []
+    with _bar(10, progress) as bar:
+        for key in ("buyers", "revenue"):
+            func = PRICING.score(key)
+            q, q2 = func.scores(PRICING.database), func.scores(PRICING.neighbour)
+            sens = func.sensitivity(PRICING.database, answers)
+            mono = bool(getattr(sens, "monotonic", getattr(sens, "monotone", False)))
+            note = f"computed over all {len(answers)} answers of one person"
+            cases.append(_analyse(key, key, q, q2, sens.sensitivity, mono, note,
+                                  [str(r) for r in PRICES], eps, bar))
+    db = tuple((str(i + 1), ", ".join(str(r) for r in sorted(s)))
+               for i, s in enumerate(PRICING.database))
+    setting = (
+        (f"Prices R = {PRICES}; epsilon = {eps}.",
+         f"Prices $R = \\{{{', '.join(map(str, PRICES))}\\}}$; "
+         f"$\\varepsilon = {sympy.latex(eps)}$."),
+        ("Each person states the prices they would pay (database D). The neighbour D' "
+         "changes person 4's answer to {1}.",
+         "Each person states the prices they would pay (database $D$, "
+         "Table~\\ref{tab:database}). The neighbouring database $D'$ changes person 4's "
+         "answer to $\\{1\\}$."),
+        ("Score buyers counts the buyers at each price; score revenue is price times buyers.",
+         "Score \\emph{buyers} counts the people willing to pay each price; score "
+         "\\emph{revenue} is the price times that count."),
+    )
+    return Report(eps, digits, "exactdp report: the pricing example", setting, db,
+                  tuple(cases), options)
+
+
+# ---------------------------------------------------------------------------- sections
+def _tex(v) -> str:
+    return sympy.latex(v)
+
+
+def _setting(report: Report, fmt: str) -> str:
+    if fmt == "latex":
+        return "\n\n".join(s for _, s in report.setting)
+    return "\n".join(t for t, _ in report.setting)
+
+
+def _database(report: Report, fmt: str) -> str | None:
+    if report.database is None:
+        return None
+    rows = [[p, prices] for p, prices in report.database]
+    cap = Math("The database $D$: the prices each person would pay",
+               "database D: the prices each person would pay")
+    return table(rows, ["person", "prices accepted"], fmt=fmt, caption=cap,
+                 label="tab:database")
+
+
+def _case_intro(case: Case, fmt: str, digits: int) -> str:
+    q = scores_latex(case.scores, digits, limit=12)
+    mono = "yes" if case.monotonic else "no"
+    if case.neighbour is not None:
+        q2 = scores_latex(case.neighbour, digits, limit=12)
+    if fmt == "latex":
+        text = (f"Scores $q(D) = {q.latex}$"
+                + (f", neighbour $q(D') = {q2.latex}$" if case.neighbour else "")
+                + f"; sensitivity $\\Delta = {_tex(case.sensitivity)}$ ({case.sensitivity_note})"
+                f"; monotonic: {mono}, so $c = {1 if case.monotonic else 2}$.")
+        return text
+    text = (f"q(D) = {q.text}" + (f", q(D') = {q2.text}" if case.neighbour else "")
+            + f"; sensitivity {case.sensitivity} ({case.sensitivity_note}); monotonic: {mono}")
+    return text
+
+
+def _probabilities(case: Case, report: Report, fmt: str) -> str:
+    dists = {r.label: r.distribution for r in case.results}
+    eps = report.epsilon
+    cap = Math(f"Output probabilities $\\Pr[M(q(D)) = r]$, score {case.title}, "
+               f"$\\varepsilon = {_tex(eps)}$ (exact values rounded to {report.digits} digits;"
+               " exact forms in the appendix)",
+               f"Pr[M(q(D)) = r], score {case.title}, epsilon = {eps}")
+    return probability_table(dists, case.labels, fmt=fmt, exact=False, digits=report.digits,
+                             caption=cap, label=f"tab:prob-{case.key}")
+
+
+def _yes(v) -> str:
+    return "-" if v is None else ("yes" if v else "NO")
+
+
+def _certified_of(*results) -> str:
+    """``certified`` of the results that carry it (yes / no / -), and their caveats."""
+    flags = [getattr(r, "certified", None) for r in results if r is not None]
+    flags = [f for f in flags if f is not None]
+    if not flags:
+        return "-"
+    return "yes" if all(flags) else "no"
+
+
+def _results_rows(case: Case, report: Report):
+    rows = []
+    for r in case.results:
+        if r.worst is None:  # the optimal mechanism: PF's distribution
+            rows.append([r.label, r.expected_error, None, None, None, None, r.certificate_note,
+                         "-"])
+            continue
+        cert = "yes" if r.certificate is not None and r.certificate.holds else (
+            "NO" if r.certificate is not None else f"n/a ({r.certificate_note})")
+        rows.append([r.label, r.expected_error, None if r.pair is None else r.pair.value,
+                     r.worst.loss, r.worst.neighbours_checked, _yes(r.worst.holds), cert,
+                     _certified_of(r.pair, r.worst)])
+    return rows
+
+
+def _results(case: Case, report: Report, fmt: str) -> str:
+    eps = report.epsilon
+    heads = ["mechanism", Math(r"\mathbb{E}[\mathrm{err}]", "E[error]"),
+             Math(r"L(q, q')", "loss q vs q'"), Math(r"\max L", "worst loss"),
+             Math(r"\#q'", "neighbours"), Math(rf"\le {_tex(eps)}", f"<= {eps}"),
+             Math(r"\forall\varepsilon", "pair certified for every epsilon"),
+             "certified"]
+    cap = Math(
+        f"Score {case.title}, $\\varepsilon = {_tex(eps)}$: expected error, privacy loss "
+        "$L(q, q') = \\max_r |\\ln \\Pr[M(q)=r] - \\ln \\Pr[M(q')=r]|$ against the neighbour "
+        "and its maximum over the vertex neighbours of $q$ (the $\\varepsilon$-DP check), "
+        "whether the pair's ratio bound is proved for every $\\varepsilon > 0$, and whether "
+        "the results are certified (exact or rigorously enclosed; -- when a result does not "
+        "say).",
+        f"score {case.title}, epsilon = {eps}: errors, losses, DP check, certificates")
+    return table(_results_rows(case, report), heads, fmt=fmt, caption=cap,
+                 digits=report.digits, label=f"tab:results-{case.key}")
+
+
+def _dominance(case: Case, report: Report, fmt: str) -> str:
+    latex = fmt == "latex"
+    eps = f"$\\varepsilon = {_tex(report.epsilon)}$" if latex else f"epsilon = {report.epsilon}"
+    verdict = "holds" if case.dominance.holds else "does NOT hold"
+    cert = case.dominance_certificate
+    all_eps = "$\\varepsilon > 0$" if latex else "epsilon > 0"
+    if cert is None:
+        every = f"not certified for every {all_eps}"
+    else:
+        every = f"proved for every {all_eps}" if cert.holds else f"not true for every {all_eps}"
+    text = (f"Dominance: PF's error is stochastically smaller than EM's at every threshold "
+            f"({verdict} at {eps}; {every}).")
+    if case.dominance.witness is not None:
+        text += f" Witness threshold: {case.dominance.witness}."
+    return text
+
+
+def _worst_witness(case: Case, report: Report, fmt: str) -> str:
+    lines = []
+    for r in case.results:
+        if r.worst is None or r.worst.witness is None:
+            continue
+        w = r.worst.witness
+        q2 = scores_latex(w.neighbour, report.digits, limit=12)
+        caveat = getattr(r.worst, "caveat", None)
+        if fmt == "latex":
+            lines.append(f"{r.label}: $q' = {q2.latex}$, output {case.labels[w.output]}"
+                         + (f" ({latex_escape(caveat)})" if caveat else ""))
         else:
-            out.extend("% " + ln.strip() for ln in lines)
-    return "\n".join(out)
+            lines.append(f"{r.label}: q' = {q2.text}, output {case.labels[w.output]}"
+                         + (f" ({caveat})" if caveat else ""))
+    if fmt == "latex":
+        return ("The worst neighbours (largest loss) and the output attaining it: "
+                + "; ".join(lines) + ".")
+    return "worst neighbours (largest loss) and output: " + "; ".join(lines)
+
+
+def _cases(report: Report, fmt: str) -> str:
+    parts = []
+    for case in report.cases:
+        head = f"Score {case.title}"
+        parts.append(rf"\section{{{head}}}" if fmt == "latex" else
+                     (f"## {head}" if fmt == "markdown" else f"\n{head}"))
+        parts += [_case_intro(case, fmt, report.digits), _probabilities(case, report, fmt),
+                  _results(case, report, fmt), _dominance(case, report, fmt),
+                  _worst_witness(case, report, fmt)]
+    return "\n\n".join(parts)
+
+
+def _figures(report: Report, fmt: str) -> str | None:
+    if not report.figures or fmt == "text":
+        return None
+    if fmt == "markdown":
+        return "## Figures\n\n" + "\n\n".join(
+            f"![{f.caption_text}]({f.png.name})\n\n*{f.caption_text}*" for f in report.figures)
+    parts = [r"\section{Figures}"]
+    for f in report.figures:
+        parts.append("\n".join([r"\begin{figure}[htbp]", r"\centering",
+                                rf"\includegraphics[width=\linewidth]{{{f.pdf.name}}}",
+                                rf"\caption{{{f.caption}}}\label{{fig:{f.name}}}",
+                                r"\end{figure}"]))
+    return "\n\n".join(parts)
+
+
+def _exact_appendix(report: Report, fmt: str) -> str | None:
+    if fmt != "latex":
+        return None
+    parts = [r"\clearpage", r"\appendix", r"\section{Exact output probabilities}",
+             "Each probability is a polynomial (PF, RNM-exponential, the optimal mechanism) or "
+             "a rational function (EM) of $x = e^{-\\varepsilon/(c\\Delta L)}$, $L$ the common "
+             "denominator of the scores; RNM-Laplace's are sums of exponentials in "
+             "$\\varepsilon$. The decimal tables round these values."]
+    for case in report.cases:
+        dists = {r.label: r.distribution for r in case.results}
+        text = probability_table(dists, case.labels, fmt="latex", exact=True,
+                                 digits=report.digits, label=f"tab:exact-{case.key}",
+                                 exact_title=f", score {case.title}")
+        parts.append(text.split("\n\n", 1)[1])
+    return "\n\n".join(parts)
+
+
+Section = Callable[[Report, str], "str | None"]
+#: The report's sections, in order; each returns the section in a format, or None.
+SECTIONS: list[Section] = [_setting, _database, _cases, _figures]
+#: Sections after the body (LaTeX: the appendix).
+APPENDIX: list[Section] = [_exact_appendix]
+
+
+def render(report: Report, fmt: str = "text") -> str:
+    """The report's body in ``fmt`` ("text", "markdown" or "latex"; LaTeX without preamble)."""
+    if fmt not in FORMATS:
+        raise ValueError(f"render: fmt must be one of {FORMATS}, got {fmt!r}")
+    parts = []
+    if fmt == "markdown":
+        parts.append(f"# {report.title}")
+    elif fmt == "text":
+        parts.append(report.title)
+    for section in [*SECTIONS, *APPENDIX]:
+        text = section(report, fmt)
+        if text:
+            parts.append(text)
+    return "\n\n".join(parts)
+
+
+def pricing_report(epsilon="1", *, fmt: str = "text", digits: int = 6) -> str:
+    """The pricing example's report as one string (no files written).
+
+    Parameters
+    ----------
+    epsilon : exact number, default "1"
+    fmt : {"text", "markdown", "latex"}
+    digits : int
+        Significant digits of decimals (1..1000).
+    """
+    return render(build_report(epsilon, digits=digits), fmt)
+
+
+def figure_cases(report: Report, progress=None, grid: Sequence | None = None) -> list:
+    """The figures' curves of every case (mechanisms EM, PF, RNM-Exp, RNM-Laplace)."""
+    from .figures import compute_curves
+
+    out = []
+    for case in report.cases:
+        mechs = {r.label: r.mechanism for r in case.results if r.label != "Optimal"}
+        out.append(compute_curves(case.title, mechs, case.scores, case.neighbour, grid,
+                                  progress))
+    return out

@@ -1,0 +1,188 @@
+"""The report: every result present, numbers from exact values, a PDF whose tables fit.
+
+Independent routes: softmax and two-item closed forms computed here with mpmath from the
+scores (the formula page, docs/formulas.md), exact privacy losses from ``privacy_loss``,
+exact entropies and expected errors from the exact probabilities.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import re
+
+import mpmath
+import pytest
+import sympy
+
+from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax, privacy_loss
+from exactdp.io.document import compile_latex, find_engine, overfull_boxes, write_report
+from exactdp.io.figures import (
+    compute_curves,
+    plot_entropy,
+    plot_expected_error,
+    plot_privacy_loss,
+)
+from exactdp.io.report import build_report, render
+
+BUYERS = (3, 4, 3, 2, 2)
+BUYERS_NEIGHBOUR = (3, 3, 2, 1, 1)
+
+
+def need_engine():
+    """Skip without a LaTeX engine, except in CI (CI=true), where its absence fails."""
+    if find_engine() is None:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("CI must install a LaTeX engine (see .ci/run)")
+        pytest.skip("no LaTeX engine (latexmk / pdflatex) installed")
+
+
+@pytest.fixture(scope="module")
+def report():
+    return build_report("1")
+
+
+@pytest.fixture(scope="module")
+def written(report, tmp_path_factory):
+    return write_report(report, tmp_path_factory.mktemp("report"),
+                        pdf=find_engine() is not None)
+
+
+def _em_expected_error(q, eps, sens):
+    with mpmath.workdps(40):
+        top = max(q)
+        w = [mpmath.exp(mpmath.mpf(eps) * (v - top) / (2 * sens)) for v in q]
+        return mpmath.fsum((top - v) * x for v, x in zip(q, w, strict=True)) / mpmath.fsum(w)
+
+
+def test_every_result_is_in_the_text_summary(report):
+    text = render(report, "text")
+    for needle in ("database D", "person", "q(D) = (3, 4, 3, 2, 2)", "q(D') = (3, 3, 2, 1, 1)",
+                   "sensitivity 1", "sensitivity 5", "monotonic: no", "EM", "PF", "RNM-Exp",
+                   "RNM-Laplace", "Optimal", "E[error]", "worst loss", "Dominance",
+                   "worst neighbours", "certified"):
+        assert needle in text, needle
+    # EM, buyers, eps = 1: softmax of q/2 (Delta = 1, c = 2), computed here independently
+    assert mpmath.nstr(_em_expected_error(BUYERS, 1, 1), 6) in text
+    # PF's loss on the pair is exactly eps/2 = 0.5 (both buyers PF rows print 0.5)
+    row = next(ln for ln in text.splitlines() if ln.strip().startswith("PF "))
+    assert " 0.5 " in row
+
+
+def test_digits_25_are_exact_not_float_noise(report):
+    text = render(dataclasses.replace(report, digits=25), "text")  # digits: printing only
+    pf = PermuteAndFlip(1)
+    exact = privacy_loss(pf, BUYERS, BUYERS_NEIGHBOUR).value  # log of a ratio of exp sums
+    em = privacy_loss(ExponentialMechanism(1), BUYERS, BUYERS_NEIGHBOUR).value
+    with mpmath.workdps(40):
+        assert mpmath.nstr(mpmath.mpf(sympy.N(em, 40)), 25) in text
+    assert sympy.simplify(exact - sympy.Rational(1, 2)) == 0
+    with mpmath.workdps(40):
+        err = _em_expected_error(BUYERS, 1, 1)
+    assert mpmath.nstr(err, 25) in text
+
+
+def test_scores_mode_and_markdown():
+    rep = build_report("1/2", example=None, scores=["1", "0"], neighbour=["0", "1"])
+    md = render(rep, "markdown")
+    assert md.startswith("# exactdp report") and "| EM |" in md.replace("|EM|", "| EM |")
+    # two items, gap 1, eps = 1/2, c = 2: PF loses w.p. e^{-1/4}/2 (formula page, section 2)
+    assert mpmath.nstr(mpmath.exp(-0.25) / 2, 6) in md
+    with pytest.raises(ValueError, match="neighbour has 3 scores"):
+        build_report("1", example=None, scores=[1, 0], neighbour=[0, 1, 2])
+
+
+def test_files_written_and_summary(written):
+    names = {p.name for p in written.directory.iterdir()}
+    for stem in ("expected-error", "error-ratio", "privacy-loss", "probabilities", "entropy"):
+        assert {f"{stem}.png", f"{stem}.pdf"} <= names
+        assert (written.directory / f"{stem}.png").stat().st_size > 10_000
+    summary = written.summary.read_text()
+    assert "![" in summary and "expected-error.png" in summary
+    tex = written.tex.read_text()
+    assert r"\documentclass" in tex and r"\begin{document}" in tex
+    assert r"\varepsilon = 1" in tex and r"\Delta = 5" in tex
+    assert tex.count(r"\includegraphics") == 5 and r"\appendix" in tex
+
+
+def test_report_pdf_compiles_and_everything_fits(written):
+    need_engine()
+    assert written.compiled is not None and written.compiled.pdf is not None, (
+        written.compiled.message)
+    boxes = overfull_boxes(written.compiled.log)
+    assert all(b <= 1.0 for b in boxes), boxes
+    assert "LaTeX Warning: Reference" not in written.compiled.log
+    pages = re.search(r"Output written on .*?\((\d+) pages?", written.compiled.log)
+    assert pages and 3 <= int(pages.group(1)) <= 12
+
+
+def test_readme_table_example_fits_on_the_page(tmp_path, capsys):
+    """The README's wide table (four mechanisms with exact forms) compiles without overflow."""
+    from exactdp.io.cli import main
+
+    need_engine()
+    code = main(["table", "--scores", "3,1,0,0,-2", "--epsilon", "2", "--mechanisms",
+                 "em,pf,rnm-exp,rnm-laplace", "--format", "latex", "--standalone"])
+    out = capsys.readouterr().out
+    assert code == 0
+    tex = tmp_path / "table.tex"
+    tex.write_text(out)
+    res = compile_latex(tex)
+    assert res.pdf is not None, res.message
+    assert all(b <= 1.0 for b in overfull_boxes(res.log)), overfull_boxes(res.log)
+
+
+def test_overfull_parser():
+    log = ("Overfull \\hbox (477.3pt too wide) in paragraph\n"
+           "Overfull \\vbox (2.0pt too high) has occurred\nUnderfull \\hbox (badness 10000)")
+    assert overfull_boxes(log) == [477.3, 2.0]
+
+
+# ---------------------------------------------------------------------------- figures
+GRID = (sympy.Rational(1, 10), sympy.Integer(1), sympy.Integer(3))
+
+
+@pytest.fixture(scope="module")
+def curves():
+    mechs = {"EM": ExponentialMechanism(1), "PF": PermuteAndFlip(1),
+             "RNM-Laplace": ReportNoisyMax(1, noise="laplace")}
+    return compute_curves("buyers", mechs, BUYERS, BUYERS_NEIGHBOUR, GRID)
+
+
+def _ydata(fig, label):
+    line = next(ln for ln in fig.axes[0].lines if ln.get_label() == label)
+    return list(line.get_xdata()), list(line.get_ydata())
+
+
+def test_plotted_errors_equal_exact_values(curves):
+    fig = plot_expected_error([curves])
+    for label, mech in (("EM", ExponentialMechanism), ("PF", PermuteAndFlip)):
+        xs, ys = _ydata(fig, label)
+        assert xs == [float(e) for e in GRID]
+        for eps, y in zip(GRID, ys, strict=True):
+            exact = mech(eps).distribution(BUYERS).expected_error(view="exact")
+            assert y == pytest.approx(float(sympy.N(exact, 30)), rel=1e-14)
+    # and EM against the softmax computed here
+    _, ys = _ydata(fig, "EM")
+    assert ys[1] == pytest.approx(float(_em_expected_error(BUYERS, 1, 1)), rel=1e-14)
+
+
+def test_plotted_losses_equal_exact_privacy_loss(curves):
+    fig = plot_privacy_loss([curves])
+    for label, mech in (("EM", ExponentialMechanism(1)), ("PF", PermuteAndFlip(1)),
+                        ("RNM-Laplace", ReportNoisyMax(1, noise="laplace"))):
+        _, ys = _ydata(fig, label)
+        for eps, y in zip(GRID, ys, strict=True):
+            exact = privacy_loss(mech.with_epsilon(eps), BUYERS, BUYERS_NEIGHBOUR).value
+            assert y == pytest.approx(float(sympy.N(exact, 30)), rel=1e-13)
+    _, bound = _ydata(fig, r"loss $= \varepsilon$")
+    assert bound == [float(e) for e in GRID]
+
+
+def test_plotted_entropy_against_temperature(curves):
+    fig = plot_entropy([curves])
+    xs, ys = _ydata(fig, "PF")
+    assert xs == [float(2 / e) for e in GRID]  # T = c Delta / eps, c = 2, Delta = 1
+    for eps, y in zip(GRID, ys, strict=True):
+        exact = PermuteAndFlip(eps).distribution(BUYERS).entropy(view="exact")
+        assert y == pytest.approx(float(sympy.N(exact, 30)), rel=1e-13)
