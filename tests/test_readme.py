@@ -2,6 +2,7 @@
 
 import pathlib
 import re
+import warnings
 
 import pytest
 import sympy
@@ -23,3 +24,33 @@ def test_readme_python_blocks_run():
     assert float(ns["exactdp"].privacy_loss(
         ns["ReportNoisyMax"]("1/10", noise="laplace"), [1] * 5, [2, 0, 0, 0, 0]
     )) == pytest.approx(0.0926959, abs=1e-7)
+
+
+# ---------------------------------------------------------------------------- docs pages
+DOCS = README.parent / "docs"
+BLOCK = re.compile(r"^```python\n(.*?)^```", flags=re.S | re.M)
+
+
+def python_blocks(path: pathlib.Path) -> list[str]:
+    """The page's fenced ``python`` blocks (fences at the start of a line), in order."""
+    return BLOCK.findall(path.read_text())
+
+
+@pytest.mark.parametrize("page", [p for p in sorted(DOCS.glob("*.md")) if python_blocks(p)],
+                         ids=lambda p: p.name)
+def test_docs_python_blocks_run(page, tmp_path, monkeypatch):
+    """Every Python block of every docs page runs (blocks of a page share one namespace).
+
+    Signatures and other non-runnable snippets belong in ``text`` fences.
+    """
+    monkeypatch.chdir(tmp_path)  # a block that writes files writes them here
+    ns: dict = {"__name__": "__docs__"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for k, block in enumerate(python_blocks(page)):
+            exec(compile(block, f"{page.name}[block {k}]", "exec"), ns)  # noqa: S102
+
+
+def test_block_pattern():
+    text = "x\n```python\na = 1\n```\n  ```python\nignored\n  ```\n```text\nb\n```\n"
+    assert BLOCK.findall(text) == ["a = 1\n"]

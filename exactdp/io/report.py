@@ -32,7 +32,7 @@ from ..analysis import (
 )
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity
-from ..optimal import OptimalRegularMechanism
+from ..mechanisms.optimal import OptimalRegularMechanism
 from .latex import Math, latex_escape, probability_table, scores_latex, table
 
 __all__ = ["Case", "MechanismResult", "Report", "SECTIONS", "APPENDIX", "build_report",
