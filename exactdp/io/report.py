@@ -31,8 +31,8 @@ from ..analysis import (
     privacy_loss,
 )
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
-from ..numbers import exact_epsilon, exact_number, exact_sensitivity
 from ..mechanisms.optimal import OptimalRegularMechanism
+from ..numbers import exact_epsilon, exact_number, exact_sensitivity
 from .latex import Math, latex_escape, probability_table, scores_latex, table
 
 __all__ = ["Case", "MechanismResult", "Report", "SECTIONS", "APPENDIX", "build_report",
