@@ -23,9 +23,7 @@ from .. import __version__
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from ..numbers import (
     ExactConversionWarning,
-    exact_epsilon,
     exact_number,
-    exact_sensitivity,
 )
 from ..proofs.runner import add_parser as _add_prove
 from .latex import (
@@ -204,11 +202,11 @@ def _cmd_table(args) -> str:
         sens = 1 if args.sensitivity is None else args.sensitivity
         labels = None
         head = ("", "")
-    caption = _caption(head, scores, sens, args.epsilon, args.monotone)
     dists = {}
     for key in keys:
         label, mech = build_mechanism(key, args.epsilon, sens, args.monotone)
         dists[label] = mech.distribution(scores)
+    caption = _caption(head, scores, mech.sensitivity, mech.epsilon, args.monotone)
     out = probability_table(dists, labels, fmt=args.format, exact=not args.no_exact,
                             digits=args.digits, caption=caption)
     if args.format == "latex":
@@ -226,8 +224,7 @@ LATEX_PREAMBLE_NOTE = ("% exactdp table: needs \\usepackage{" + ",".join(LATEX_P
 def _caption(head: tuple[str, str], scores, sens, epsilon, monotonic: bool) -> Math:
     """The table's caption in math: scores, Delta, epsilon and the monotonic flag."""
     q = scores_latex(scores)
-    eps = exact_epsilon(epsilon)
-    d = exact_sensitivity(sens)
+    eps, d = epsilon, sens  # validated by the mechanisms
     mono_l = r", monotonic ($c = 1$)" if monotonic else ""
     mono_t = ", monotonic (c = 1)" if monotonic else ""
     latex = (head[0] + f"$q = {q.latex}$, $\\Delta = {_tex(d)}$, "
