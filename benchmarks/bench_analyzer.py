@@ -9,7 +9,7 @@ Tasks
    epsilon > 0 at once; and the same with the certificate's ``check()``.
 2. ``check_dp`` with the exhaustive search of the 3**6 - 1 = 728 neighbour vertices (PF,
    EM, RNM-Laplace at eps = 1/10).
-3. The StatDP / DP-Sniper noisy-max pairs (MATH.md section 7): exact loss of RNM-Laplace
+3. The StatDP / DP-Sniper noisy-max pairs (docs/formulas.md section 7): exact loss of RNM-Laplace
    (scale 2/eps, eps = 0.1) and RNM-exponential.
 """
 

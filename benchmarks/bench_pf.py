@@ -5,7 +5,7 @@ Usage: ``python benchmarks/bench_pf.py [--quick]``. Measures in one run:
 (a) ``pf_float`` vs numpy EM softmax on the same vector, n = 10^3 .. 10^6, with the fitted
     scaling exponent of ``pf_float`` from 10^4 to 10^6;
 (b) ``pf_float`` vs the authors' naive O(n^2) alternating-sum formula in float64 (written
-    here from MATH.md section 2, used only as a baseline): speed and the baseline's error;
+    here from docs/formulas.md section 2, used only as a baseline): speed and the baseline's error;
 (c) exact PF polynomials (``pf_polynomials``) for n = 50 integer scores in a range of 10.
 """
 

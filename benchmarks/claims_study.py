@@ -1,4 +1,4 @@
-"""The notes' claims about PF vs EM (MATH.md section 6), measured.
+"""The notes' claims about PF vs EM (docs/formulas.md section 6), measured.
 
 Run: `python benchmarks/claims_study.py`.
 

@@ -1,6 +1,6 @@
 """Every known number the tests compare against, once, with its source.
 
-Sources: the formula sheet of the notes (MATH.md, cited by section; its numbers were
+Sources: the formula page (docs/formulas.md, cited by section; its numbers were
 recomputed independently of exactdp), a closed form derived by hand (stated beside the number),
 or a published table. Tests import these names instead of repeating literals.
 """
@@ -11,7 +11,7 @@ import math
 
 import mpmath
 
-# ------------------------------------------------------------------ MATH.md section 7 (Delta = 1)
+# ----------------------------------------------------------- docs/formulas.md section 7 (Delta = 1)
 #: PF, q = (3, 1, 0, 0, -2), eps = 2, 6 decimals.
 PF_Q31002_EPS2 = (0.884912, 0.065305, 0.023335, 0.023335, 0.003114)
 #: EM (softmax at temperature 2*Delta/eps), same q and eps, 6 decimals.
@@ -29,14 +29,14 @@ STATDP_DOWN = 0.1819446393
 STATDP_LOSS_UP = 0.0926959  # log(STATDP_UP / (1/5))
 STATDP_LOSS_DOWN = 0.0946149  # log((1/5) / STATDP_DOWN)
 
-# ------------------------------------------------------------------ MATH.md section 6
+# ----------------------------------------------------------- docs/formulas.md section 6
 #: Worst-case expected error (q = (0, -g, ..., -g), sup over g), eps = Delta = 1:
 #: n -> (EM, PF); n = 2 PF is exactly 1/e.
 WORST_CASE_ERROR = {2: (0.556929, 1 / math.e), 10: (2.202006, 1.786456)}
 #: Their ratio EM/PF, 3 decimals.
 WORST_CASE_RATIO = {2: 1.514, 3: 1.422, 10: 1.233, 100: 1.083, 1000: 1.036, 10_000: 1.019}
 
-# ------------------------------------------------------------------ MATH.md section 4 (the LP)
+# ----------------------------------------------------------- docs/formulas.md section 4 (the LP)
 #: The notes' reported threshold: PF is LP-optimal for eps >= ln((3 + sqrt 5)/2).
 GOLDEN_THRESHOLD = math.log((3 + math.sqrt(5)) / 2)  # ~= 0.9624
 #: EM/OPT expected-error ratio at eps = 1, k = 4, n = 2..5 (HiGHS, 4 decimals).
@@ -48,7 +48,7 @@ LP_VARIABLES_K4 = {2: 9, 3: 35, 4: 95, 5: 210}
 # ------------------------------------------------------------------ closed forms
 def pf_bounded_range_lower(eps):
     """PF's bounded-range parameter is at least ``eps + ln(2 - e^-eps)`` (Durfee & Rogers;
-    MATH.md section 6), attained by monotone scores (0, 0) vs (0, 1)."""
+    docs/formulas.md section 6), attained by monotone scores (0, 0) vs (0, 1)."""
     return eps + mpmath.log(2 - mpmath.exp(-eps))
 
 
@@ -60,7 +60,7 @@ def gaussian_two_item_win(d, sigma):
 
 def laplace_two_item_lose(g):
     """RNM-Laplace, two items at scaled gap ``g``: the second wins with probability
-    ``(1 + g/2) e^-g / 2`` (MATH.md section 2)."""
+    ``(1 + g/2) e^-g / 2`` (docs/formulas.md section 2)."""
     return (1 + mpmath.mpf(g) / 2) * mpmath.exp(-g) / 2
 
 

@@ -141,7 +141,7 @@ def test_output_distribution_and_its_vector_give_the_same_audit():
     b = goodness_of_fit(dist.sample, probs, 20_000, rng=11)
     assert a == b
     assert a.verdict == "consistent"
-    # MATH.md section 7: PF on (3, 1, 0, 0, -2), eps = 2
+    # docs/formulas.md section 7: PF on (3, 1, 0, 0, -2), eps = 2
     assert probs == pytest.approx(list(PF_Q31002_EPS2), abs=1e-6)
 
 
@@ -229,7 +229,7 @@ def test_single_possible_output_is_consistent_and_said():
     assert "single possible output" in res.note
 
 
-PF_Q = [3, 1, 0, 0, -2]  # MATH.md section 7: PF, eps = 2, output 4 has probability .003114
+PF_Q = [3, 1, 0, 0, -2]  # docs/formulas.md section 7: PF, eps = 2, output 4 has probability .003114
 
 
 def test_dof_zero_is_inconclusive_not_consistent():

@@ -29,7 +29,7 @@ def test_function_em_equals_core_em_exactly():
     d = m.distribution([3, 1, 0, 0, -2])
     core = exactdp.ExponentialMechanism(2).distribution([3, 1, 0, 0, -2]).probabilities
     assert all(sympy.simplify(a - b) == 0 for a, b in zip(d.probabilities, core, strict=True))
-    # MATH.md section 7 numbers
+    # docs/formulas.md section 7 numbers
     ref = [0.805382, 0.108997, 0.040098, 0.040098, 0.005427]
     assert np.allclose(d.to_numpy(), ref, atol=5e-7)
     assert abs(float(d.evalf(40)[0]) - 0.805382) < 5e-7

@@ -50,7 +50,7 @@ def _rel(a, b):
     return max(abs(x - y) / abs(y) for x, y in zip(a, b, strict=True))
 
 
-# ---------------------------------------------------------------- known values (MATH.md)
+# ---------------------------------------------------------------- known values (docs/formulas.md)
 
 
 def test_three_items_known_values():
@@ -496,7 +496,7 @@ def test_series_vs_quadrature():
         quad = laplace_quad(d, 30)
         series = laplace_mp(d, 30, method="series")
         assert _rel_all(series, quad) < 1e-28
-    # the MATH.md known values (q = (0, -1, -2), eps = 1)
+    # the known values of docs/formulas.md section 7 (q = (0, -1, -2), eps = 1)
     got = laplace_mp([0, 0.5, 1], 20, method="series")
     assert [round(float(x), 6) for x in got] == list(RNM_LAPLACE_Q012_EPS1)
 

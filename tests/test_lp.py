@@ -56,7 +56,7 @@ def test_lattice_size_formula_matches_enumeration(n, k):
 
 
 def test_pf_polynomials_match_math_md_example():
-    # MATH.md section 2: q = (0, -1, -2) has PF probabilities 1 - x/2 - x^2/2 + x^3/3,
+    # docs/formulas.md section 2: q = (0, -1, -2) has PF probabilities 1 - x/2 - x^2/2 + x^3/3,
     # x/2 - x^3/6, x^2/2 - x^3/6; the lattice vector with gaps (0, 1, 2) has coins y^g.
     lat = LT.build_lattice(3, 2)
     polys = LT.lattice_pf_polys(lat)

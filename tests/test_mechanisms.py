@@ -2,7 +2,7 @@
 
 Routes compared: the x-form polynomials (PF by its coins, RNM-Exp by its noise integral),
 a literal enumeration of permute-and-flip's algorithm over all orders, the subset sum,
-mpmath quadrature of the defining RNM integrals, and known numbers from MATH.md section 7.
+mpmath quadrature of the defining RNM integrals, and known numbers from docs/formulas.md section 7.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ def test_rational_form_value_and_L():
 
 
 def test_two_items_loss_probabilities():
-    # MATH.md section 2: gap g, p = e^{-g/b}: PF loses w.p. p/2; EM w.p. p/(1+p).
+    # docs/formulas.md section 2: gap g, p = e^{-g/b}: PF loses w.p. p/2; EM w.p. p/(1+p).
     g = sympy.Rational(3, 2)
     p = sympy.exp(-EPS * g / 2)
     pf = PermuteAndFlip(EPS).distribution([g, 0]).probabilities

@@ -42,7 +42,7 @@ need_opendp = pytest.mark.skipif(_ODP is not None, reason=f"peers extra: {_ODP}"
 
 # name -> (scores, epsilon, sensitivity, monotone)
 CASES = {
-    "known": ([3, 1, 0, 0, -2], 2, 1, False),  # MATH.md section 7
+    "known": ([3, 1, 0, 0, -2], 2, 1, False),  # docs/formulas.md section 7
     "ties": ([1, 1, 0, -1, -1, -1], 1, 1, False),
     "monotone": ([4, 4, 2, 0], 1, 1, True),
     "sens2-rational": ([Fraction(1, 2), 0, Fraction(-3, 2), Fraction(9, 4)], "3/2", 2, False),

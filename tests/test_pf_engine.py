@@ -1,4 +1,4 @@
-"""Tests of the PF / EM numeric engine against independent routes and MATH.md numbers."""
+"""Tests of the PF / EM numeric engine against independent routes and docs/formulas.md numbers."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from reference import PF_Q31002_EPS2
 
 from exactdp.numeric.pf_engine import em_float, em_mp, pf_arb, pf_float, pf_mp
 
-# MATH.md section 7: q = (3, 1, 0, 0, -2), eps = 2, Delta = 1, c = 2 -> d = eps*(q* - q)/2
+# docs/formulas.md section 7: q = (3, 1, 0, 0, -2), eps = 2, Delta = 1, c = 2 -> d = eps*(q* - q)/2
 D7 = [0, 2, 3, 3, 5]
 PF7 = list(PF_Q31002_EPS2)
 EM7 = [0.805382, 0.108997, 0.040098, 0.040098, 0.005427]
@@ -87,7 +87,7 @@ def test_math_section7_against_quadrature_and_subset_sum():
 
 
 def test_two_items_closed_form():
-    # PF loses with probability p/2 (MATH.md section 2)
+    # PF loses with probability p/2 (docs/formulas.md section 2)
     for g in [1e-300, 1e-12, 1e-3, 0.5, 3.0, 40.0, 460.0, 700.0]:
         f = pf_float(np.array([0.0, g]))
         assert f[1] == pytest.approx(math.exp(-g) / 2, rel=1e-15)

@@ -73,7 +73,7 @@ def test_loss_matches_float_brute_force_and_is_symmetric():
 
 
 def test_section7_pf_em_numbers_enter_the_loss():
-    # MATH.md section 7: q = (3,1,0,0,-2), eps = 2; the shift by +1 gives loss 0 exactly.
+    # docs/formulas.md section 7: q = (3,1,0,0,-2), eps = 2; the shift by +1 gives loss 0 exactly.
     for m in (exactdp.PermuteAndFlip(2), exactdp.ExponentialMechanism(2)):
         assert privacy_loss(m, [3, 1, 0, 0, -2], [4, 2, 1, 1, -1]).value == 0
 
@@ -184,7 +184,7 @@ def test_wrong_pf_caught_with_loss_two_epsilon():
 def test_wrong_rnm_laplace_caught_with_exact_loss():
     res = check_dp(wrong_rnm_laplace(1), [0, -3], neighbour=[-1, -2])
     assert not res.holds and res.witness.output == 1
-    # two items, b = 1: losing probability (1 + g/2) e^{-g}/2 (MATH.md section 2)
+    # two items, b = 1: losing probability (1 + g/2) e^{-g}/2 (docs/formulas.md section 2)
     lose = lambda g: (1 + sympy.Integer(g) / 2) * sympy.exp(-g) / 2  # noqa: E731
     assert _same(res.loss, sympy.log(lose(1) / lose(3)))
     assert abs(res.loss_float() - (2 + math.log(1.5 / 2.5))) < 1e-12

@@ -44,7 +44,7 @@ def test_entropy_three_views_against_hand_formula():
     assert d.entropy() == pytest.approx(want, rel=1e-14)
     assert float(d.entropy("mpmath", 30)) == pytest.approx(want, rel=1e-14)
     assert float(sympy.N(d.entropy("exact"), 30)) == pytest.approx(want, rel=1e-14)
-    # uniform on n outputs: ln n (MATH.md section 5, the T -> oo end)
+    # uniform on n outputs: ln n (docs/formulas.md section 5, the T -> oo end)
     assert exactdp.ExponentialMechanism(1).distribution([0] * 7).entropy() == pytest.approx(
         math.log(7), rel=1e-14)
 
@@ -148,7 +148,7 @@ def test_lattice_size_against_enumeration():
         sizes = exactdp.lattice_size(n, k)
         canon = [g for g in combinations_with_replacement(range(k + 1), n - 1)]
         assert sizes["vectors"] == len(canon)
-    for n, want in LP_VARIABLES_K4.items():  # ties merged, k = 4 (MATH.md section 4)
+    for n, want in LP_VARIABLES_K4.items():  # ties merged, k = 4 (docs/formulas.md section 4)
         assert exactdp.lattice_size(n, 4)["variables"] == want
 
 

@@ -54,3 +54,26 @@ def test_docs_python_blocks_run(page, tmp_path, monkeypatch):
 def test_block_pattern():
     text = "x\n```python\na = 1\n```\n  ```python\nignored\n  ```\n```text\nb\n```\n"
     assert BLOCK.findall(text) == ["a = 1\n"]
+
+
+def test_no_references_to_files_outside_the_repository():
+    """Docs, README and docstrings cite the formula page, never the project's private notes."""
+    root = README.parent
+    files = [README, *DOCS.glob("*.md"), *(root / "exactdp").rglob("*.py"),
+             *(root / "tests").glob("*.py")]
+    outside = re.compile(r"MATH\.md|DESIGN\.md|seed-notes|shared/|\]\(\.\./")
+    hits = [f"{f.relative_to(root)}:{i + 1}" for f in files if f.name != "test_readme.py"
+            for i, line in enumerate(f.read_text().splitlines()) if outside.search(line)]
+    assert hits == []
+
+
+def test_formula_page_sections_cited_by_number_exist():
+    """Docstrings and tests cite "docs/formulas.md section N": every such N is a heading."""
+    root = README.parent
+    headings = set(re.findall(r"^## (\d+)\. ", (DOCS / "formulas.md").read_text(), flags=re.M))
+    cited = set()
+    for f in [*(root / "exactdp").rglob("*.py"), *(root / "tests").glob("*.py"),
+              *DOCS.glob("*.md")]:
+        cited |= set(re.findall(r"formulas(?:\.md|\]\(formulas\.md\))?,? section (\d+)",
+                                f.read_text()))
+    assert cited and cited <= headings, cited - headings

@@ -1,4 +1,4 @@
-"""Tests of the exact regularity checks (MATH.md section 3)."""
+"""Tests of the exact regularity checks (docs/formulas.md section 3)."""
 
 import pytest
 import sympy

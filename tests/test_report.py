@@ -186,3 +186,52 @@ def test_plotted_entropy_against_temperature(curves):
     for eps, y in zip(GRID, ys, strict=True):
         exact = PermuteAndFlip(eps).distribution(BUYERS).entropy(view="exact")
         assert y == pytest.approx(float(sympy.N(exact, 30)), rel=1e-13)
+
+
+# ---------------------------------------------------------------------------- the printer
+def test_table_long_wide_and_formats():
+    from exactdp.io.latex import table
+
+    long_rows = [[str(i), sympy.Rational(1, i + 1)] for i in range(50)]
+    tex = table(long_rows, ["i", "1/(i+1)"], fmt="latex", caption="long")
+    assert r"\begin{longtable}" in tex and r"\endhead" in tex  # breaks across pages
+    assert "0.0204082" in tex  # 1/49 to 6 digits, from the exact rational
+    wide = [[f"r{i}"] + [sympy.Rational(1, 3)] * 14 for i in range(3)]
+    heads = ["r"] + [f"mechanism {k}" for k in range(14)]
+    tex = table(wide, heads, fmt="latex", caption="wide")
+    assert r"\begin{landscape}" in tex or tex.count(r"\begin{tabular}") > 1
+    assert tex.count(r"\begin{tabular}") >= 2 and "(continued)" in tex  # too wide: split
+    md = table([["a|b", 1, None, True]], ["x", "n", "none", "ok"], fmt="markdown")
+    assert r"a\|b" in md and "| - |" in md and "yes" in md
+    with pytest.raises(ValueError, match="row 0 has 1 cells"):
+        table([[1]], ["a", "b"])
+    with pytest.raises(ValueError, match="fmt must be one of"):
+        table([[1]], ["a"], fmt="html")
+
+
+def test_format_number_exact_digits_and_huge_values():
+    from exactdp.io.latex import format_number
+
+    third = sympy.Rational(1, 3)
+    assert format_number(third, 25) == "0." + "3" * 25
+    assert format_number(sympy.Integer(10) ** 5000, 3) == "1.0e+5000"
+    assert format_number(sympy.exp(-sympy.Integer(10) ** 6), 4).startswith("exp(-1.0e+6")
+    assert format_number(sympy.oo) == "inf" and format_number(12345, 6) == "12345"
+    with pytest.raises(TypeError, match="float"):
+        format_number(0.1)
+    with pytest.raises(ValueError, match="digits"):
+        format_number(third, 0)
+
+
+def test_wide_and_long_tables_compile_without_overflow(tmp_path):
+    from exactdp.io.latex import latex_document, table
+
+    need_engine()
+    wide = [[f"r{i}"] + [sympy.Rational(i + 1, 7)] * 14 for i in range(60)]
+    heads = ["r"] + [f"mechanism {k}" for k in range(14)]
+    body = table(wide, heads, fmt="latex", caption="A wide, long table")
+    tex = tmp_path / "wide.tex"
+    tex.write_text(latex_document(body))
+    res = compile_latex(tex)
+    assert res.pdf is not None, res.message
+    assert all(b <= 1.0 for b in overfull_boxes(res.log)), overfull_boxes(res.log)

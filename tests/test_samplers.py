@@ -24,7 +24,7 @@ ALPHA = 1e-4
 
 # name -> (scores, epsilon, sensitivity, monotone)
 CASES = {
-    "known": ([3, 1, 0, 0, -2], 2, 1, False),  # MATH.md section 7
+    "known": ([3, 1, 0, 0, -2], 2, 1, False),  # docs/formulas.md section 7
     "ties": ([0, 0, 0, -1, -1], 1, 1, False),
     "monotone": ([5, 5, 4, 1], 1, 1, True),
     "tiny": ([0, -1, -2, -3, -45], 1, 1, False),  # last output: p ~ e^-22.5 ~ 1.7e-10
@@ -63,7 +63,7 @@ def test_own_sampler_matches_exact_distribution(mech, case):
 
 
 def test_known_numbers_of_math_md():
-    """The references themselves: MATH.md section 7 (q = (3, 1, 0, 0, -2), eps = 2)."""
+    """The references themselves: docs/formulas.md section 7 (q = (3, 1, 0, 0, -2), eps = 2)."""
     q = [3, 1, 0, 0, -2]
     pf = exact_vector(exactdp.PermuteAndFlip(2).distribution(q))
     em = exact_vector(exactdp.ExponentialMechanism(2).distribution(q))
@@ -121,7 +121,7 @@ def test_tiny_output_returned_too_often_is_caught():
 
 
 def laplace_two_items_loss(g: float, b: float) -> float:
-    """MATH.md section 2: two items, gap g, Laplace(b): Pr[lower wins]."""
+    """docs/formulas.md section 2: two items, gap g, Laplace(b): Pr[lower wins]."""
     return (1 + g / (2 * b)) * math.exp(-g / b) / 2
 
 
@@ -137,7 +137,7 @@ def test_rnm_laplace_sampler_two_items_closed_form():
 
 
 def test_rnm_laplace_sampler_known_values_and_half_scale_rejected():
-    """MATH.md section 7 (q = (0, -1, -2), eps = 1); scale b/2 (eps doubled) is caught."""
+    """docs/formulas.md section 7 (q = (0, -1, -2), eps = 1); scale b/2 (eps doubled) is caught."""
     known = list(RNM_LAPLACE_Q012_EPS1)  # 6 digits: error 5e-7, far below N's resolution
     total = sum(known)
     known = [k / total for k in known]

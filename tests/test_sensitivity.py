@@ -1,5 +1,5 @@
 """exactdp.sensitivity: exact sensitivity by enumeration, local and global, two neighbour
-relations. Values checked against MATH.md section 8 (pricing: Delta 1 and 5) and the closed
+relations. Values checked against docs/formulas.md section 8 (pricing: Delta 1 and 5) and the closed
 form max(alpha, 1 - alpha) of the quantile utility under add/remove (Smith 2011)."""
 
 from fractions import Fraction

@@ -96,7 +96,7 @@ def test_regularity_and_zcdp_results_say_certified():
 
 
 def test_zcdp_decides_a_failure_exactly():
-    # PF is not eps^2/8-zCDP (Durfee & Rogers 2019; MATH.md section 6): the failure is a
+    # PF is not eps^2/8-zCDP (Durfee & Rogers 2019; docs/formulas.md section 6): the failure is a
     # proved positive excess, re-checked here by sign() on the exact divergence
     z = exactdp.check_zcdp(PermuteAndFlip(1, monotone=True), [0, 0], R(1, 8), [0, 1])
     assert not z.holds
@@ -106,7 +106,7 @@ def test_zcdp_decides_a_failure_exactly():
 # ---------------------------------------------------------------- hole 4: assumed radii
 def test_pf_balls_at_log2_with_a_huge_irrational_gap_are_proved():
     # two items, gap g = 10^7 + sqrt 2, eps = log 2, c = 2: PF loses w.p. p/2 with
-    # p = exp(-eps g / 2) = 2^(-g/2) (MATH.md section 2). mpmath at 80 digits is the
+    # p = exp(-eps g / 2) = 2^(-g/2) (docs/formulas.md section 2). mpmath at 80 digits is the
     # independent route.
     g = 10**7 + S(2)
     d = PermuteAndFlip(sympy.log(2)).distribution([0, -g])
@@ -119,7 +119,7 @@ def test_pf_balls_at_log2_with_a_huge_irrational_gap_are_proved():
 
 
 def test_em_and_laplace_balls_contain_closed_forms():
-    # EM two items: lose w.p. p/(1+p); RNM-Laplace three items at eps = 1: MATH.md section 7
+    # EM two items: lose w.p. p/(1+p); RNM-Laplace three items at eps = 1: formulas section 7
     d = ExponentialMechanism(sympy.log(3)).distribution([0, -2])  # p = 3^(-1) = 1/3
     b = d.evalf_balls(40)
     assert b[1].contains(mpf_to_arb(mpmath.mpf(1) / 4)) and b[1].rad() < mpmath.mpf(10) ** -39

@@ -6,7 +6,7 @@
 - One-shot Gumbel against peeling EM, exactly, as rational functions of x (the Gumbel-max
   trick applied k times, computed by the iterated integral rather than assumed).
 - One-shot exponential / Laplace against mpmath quadrature of the defining integral, the
-  top-1 known numbers of MATH.md section 7 and the sampler (goodness of fit).
+  top-1 known numbers of docs/formulas.md section 7 and the sampler (goodness of fit).
 """
 
 from fractions import Fraction
@@ -213,7 +213,7 @@ def test_one_shot_against_quadrature(noise):
 
 
 def test_one_shot_laplace_top1_known_numbers():
-    # MATH.md section 7: q = (0, -1, -2), eps = 1, RNM-Laplace: .519651 .305706 .174643
+    # docs/formulas.md section 7: q = (0, -1, -2), eps = 1, RNM-Laplace: .519651 .305706 .174643
     d = TopK(ReportNoisyMax(1, noise="laplace"), 1).distribution([0, -1, -2])
     assert np.allclose(d.to_numpy(), list(RNM_LAPLACE_Q012_EPS1), atol=1e-6)
     assert sympy.simplify(sum(d.probabilities) - 1) == 0

@@ -21,7 +21,7 @@ def test_error_tails_exact_values():
     x = sympy.exp(-sympy.Rational(1, 2))
     tails = error_tails(d)
     assert [t for t, _ in tails] == [1, 2]
-    # Pr[err >= 1] = P_1 + P_2, Pr[err >= 2] = P_2 (MATH.md section 2 polynomials)
+    # Pr[err >= 1] = P_1 + P_2, Pr[err >= 2] = P_2 (docs/formulas.md section 2 polynomials)
     want1 = x / 2 - x**3 / 6 + x**2 / 2 - x**3 / 6
     want2 = x**2 / 2 - x**3 / 6
     assert sympy.simplify(tails[0][1] - want1) == 0

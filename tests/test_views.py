@@ -89,7 +89,7 @@ def test_huge_exact_scores():
     d = PermuteAndFlip(1).distribution(q)
     x, forms = d.rational_form()
     big = 2 * 10**300
-    # exact even with a gap of 2e300 (sparse generators): MATH.md's (0, -1, -g) polynomials
+    # exact even with a gap of 2e300 (sparse generators): the formula page's (0, -1, -g) polynomials
     assert sympy.expand(forms[1] - (x / 2 - x ** (big + 1) / 6)) == 0
     assert sympy.expand(sum(forms) - 1) == 0
     p = d.to_numpy()

@@ -279,7 +279,7 @@ def certify_dp(
 
     References
     ----------
-    MATH.md section 2 (x-form); Collins & Akritas (1976) for root isolation. The idea of
+    docs/formulas.md section 2 (x-form); Collins & Akritas (1976) for root isolation. The idea of
     deciding DP by exact arithmetic follows G. Barthe et al., "Deciding differential
     privacy for programs with finite inputs and outputs" (DiPC), LICS 2020.
     """

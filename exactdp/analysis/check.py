@@ -1,8 +1,8 @@
 """``check_dp``: is a mechanism epsilon-DP on given scores (or all their neighbours)?
 
 A selection mechanism M is epsilon-DP iff ``Pr[M(q) = r] <= e^eps Pr[M(q') = r]`` for every
-pair of neighbouring score vectors and every output r (MATH.md section 1); a violation comes
-with a :class:`Witness`.
+pair of neighbouring score vectors and every output r (docs/formulas.md section 1);
+a violation comes with a :class:`Witness`.
 """
 
 from __future__ import annotations

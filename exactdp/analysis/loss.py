@@ -1,6 +1,6 @@
 """The exact privacy loss of a mechanism on one pair of neighbouring score vectors.
 
-``max_r |log Pr[M(q) = r] - log Pr[M(q') = r]|`` (Dwork and Roth 2014, Def. 2.4; MATH.md
+``max_r |log Pr[M(q) = r] - log Pr[M(q') = r]|`` (Dwork and Roth 2014, Def. 2.4; docs/formulas.md
 section 1), decided exactly by the engines of :mod:`exactdp.analysis.engines`.
 """
 

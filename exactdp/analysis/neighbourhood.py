@@ -106,7 +106,7 @@ def neighbours(
         ``"exhaustive"``: the vertices ``q + Delta*s`` of the neighbour box,
         ``s in {-1, 0, 1}^n`` without 0 (monotone: ``s in {0,1}^n or {0,-1}^n``).
         ``"reduced"``: for regular mechanisms (symmetric, shift-invariant, monotone in the
-        sense of MATH.md section 3) ``Pr[M(q') = r]`` is largest when ``q'`` raises r and
+        sense of docs/formulas.md section 3) ``Pr[M(q') = r]`` is largest when ``q'`` raises r and
         lowers the others and smallest in the reverse move, so ``q + Delta*(2e_r - 1)`` and
         ``q - Delta*(2e_r - 1)`` for every r suffice; for monotone score functions the
         extreme monotone moves are ``+-Delta e_r`` and ``+-Delta (1 - e_r)``. The all-up and

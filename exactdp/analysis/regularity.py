@@ -1,4 +1,4 @@
-"""Exact checks of the three regularity properties (MATH.md section 3).
+"""Exact checks of the three regularity properties (docs/formulas.md section 3).
 
 - symmetric: ``Pr[M(sigma q) = sigma(r)] = Pr[M(q) = r]`` for every permutation sigma;
 - shift-invariant: ``Pr[M(q + a*1) = r] = Pr[M(q) = r]`` for every constant a;

@@ -10,7 +10,7 @@ sensitivity of a score function ``q`` with range ``R`` is
 taken *locally* over the neighbours of one database, or *globally* over every database of at
 most ``max_size`` records (Dwork & Roth 2014, Def. 3.1 and 3.11; McSherry & Talwar 2007,
 section 2). The score function is *monotonic* on the enumerated pairs when, for every pair,
-all scores move weakly in one direction (then ``c = 1`` replaces ``c = 2``, MATH.md
+all scores move weakly in one direction (then ``c = 1`` replaces ``c = 2``, docs/formulas.md
 section 1).
 """
 

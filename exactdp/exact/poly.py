@@ -1,7 +1,7 @@
 """Exact polynomials in the generator ``y``: flint/sympy conversions, signs at a ball, x-forms.
 
 With rational scores every output probability of PF, EM and RNM with exponential or Gumbel
-noise is a rational function of ``x = exp(-epsilon/(c*Delta*L))`` (MATH.md section 2). This
+noise is a rational function of ``x = exp(-epsilon/(c*Delta*L))`` (docs/formulas.md section 2). This
 module holds the conversions between sympy and python-flint ``fmpq_poly``, the sign of a
 polynomial at a number given by a ball function (:func:`sign_at`), the rigorous ball of a
 closed-form sympy number (:func:`to_arb`), and :func:`xform_from_probabilities`, which rewrites

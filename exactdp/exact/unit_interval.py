@@ -2,7 +2,7 @@
 
 ``x = exp(-epsilon/N)`` runs over ``(0, 1)`` as epsilon runs over ``(0, oo)``, so "for every
 epsilon > 0" is "for every x in (0, 1)" and each privacy condition becomes the sign of one
-polynomial on ``(0, 1)`` (MATH.md section 2). This module decides such signs exactly:
+polynomial on ``(0, 1)`` (docs/formulas.md section 2). This module decides such signs exactly:
 
 - :func:`descartes_bound` counts sign variations after the Moebius map ``x = 1/(1+t)``
   (Vincent / Descartes): zero variations prove there is no root in ``(0, 1)``;

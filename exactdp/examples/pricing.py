@@ -1,4 +1,4 @@
-"""The pricing example (Example 1.3 of the notes, made concrete in MATH.md section 8).
+"""The pricing example (Example 1.3 of the notes, made concrete in docs/formulas.md section 8).
 
 Four people state the prices in ``R = {1, 2, 3, 4, 5}`` they would pay. Score 1 counts the
 buyers at each price (sensitivity 1), score 2 is the revenue ``r * q1`` (sensitivity 5).

@@ -147,7 +147,10 @@ def _exact_text(expr, fmt: str) -> str | None:
     """sympy's LaTeX / text of ``expr``; None if it holds an integer beyond printing."""
     try:
         if fmt == "latex":
-            return sympy.latex(expr, fold_short_frac=True)
+            # a/b folded only for polynomials with rational coefficients (integer b)
+            syms = expr.free_symbols
+            poly = len(syms) == 1 and expr.is_polynomial(*syms)
+            return sympy.latex(expr, fold_short_frac=bool(poly))
         return sympy.sstr(expr)
     except ValueError:  # Python's int-to-str limit (thousands of digits)
         return None
@@ -399,7 +402,9 @@ def _over_z(num, fmt: str) -> str | None:
     text = _exact_text(num, fmt)
     if text is None:
         return None
-    return f"{text}/Z" if num.is_Atom or num.is_Pow else f"({text})/Z"
+    if num.is_Atom or num.is_Pow:
+        return f"{text}/Z"
+    return rf"\frac{{{text}}}{{Z}}" if fmt == "latex" else f"({text})/Z"
 
 
 def _in_x(expr: sympy.Expr, value: sympy.Expr, x: sympy.Symbol) -> sympy.Expr | None:

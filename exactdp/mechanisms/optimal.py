@@ -1,7 +1,7 @@
 r"""The section-5 equations solved exactly, and PF's polynomials by its own integral.
 
 For integer gaps ``G_r = (q* - q_r) L >= 0`` every probability of a regular mechanism that
-meets the greedy section-5 equations (MATH.md section 4) is a polynomial in
+meets the greedy section-5 equations (docs/formulas.md section 4) is a polynomial in
 ``x = exp(-epsilon/(c * sensitivity * L))`` with rational coefficients:
 
 - ``P_r(q) = x^{G_r} P_r(q^{(r)})`` for a non-maximizer r, where ``q^{(r)}`` raises entry r
@@ -131,7 +131,7 @@ def section5_exact(G: Sequence[int], x: sympy.Symbol | None = None) -> tuple[sym
 
     References
     ----------
-    McKenna & Sheldon (2020), section 5; MATH.md section 4.
+    McKenna & Sheldon (2020), section 5; docs/formulas.md section 4.
 
     Examples
     --------
@@ -169,7 +169,7 @@ def pf_polynomials(G: Sequence[int], x: sympy.Symbol | None = None) -> tuple[sym
 
     References
     ----------
-    McKenna & Sheldon (2020), Prop. 1; MATH.md section 2 (integer scores).
+    McKenna & Sheldon (2020), Prop. 1; docs/formulas.md section 2 (integer scores).
 
     Examples
     --------
@@ -217,7 +217,7 @@ class OptimalRegularMechanism(Mechanism):
 
     References
     ----------
-    McKenna & Sheldon (2020), section 5; the notes, section 5.2; MATH.md section 4.
+    McKenna & Sheldon (2020), section 5; the notes, section 5.2; docs/formulas.md section 4.
     """
 
     name: str = field(default="OPT", init=False, repr=False)
@@ -343,7 +343,7 @@ def optimal_mechanism(
 
     Tight privacy constraints ``P_r(q) = exp(-eps (q* - q_r)/(c Delta)) P_r(q^(r))`` for the
     non-maximizers (``q^(r)``: entry r raised to the maximum) and the equal split
-    ``(1 - sum of the others)/n*`` on the maximizers (MATH.md section 4).
+    ``(1 - sum of the others)/n*`` on the maximizers (docs/formulas.md section 4).
 
     Parameters
     ----------

@@ -5,7 +5,7 @@
 - Peeling (``ExponentialMechanism``, ``PermuteAndFlip`` and any other exactdp mechanism
   except report-noisy-max): run the mechanism on the remaining outputs, remove the winner,
   repeat k times. ``Pr[(r_1..r_k)] = prod_j Pr[M(q restricted to R minus {r_1..r_{j-1}})
-  = r_j]``; for EM this is ``prod_j w_{r_j} / sum_{s not yet chosen} w_s`` (MATH.md
+  = r_j]``; for EM this is ``prod_j w_{r_j} / sum_{s not yet chosen} w_s`` (docs/formulas.md
   section 9).
 - One-shot (``ReportNoisyMax``): add the noise once and report the indices of the k largest
   noisy scores in order. Exact by the iterated integral of

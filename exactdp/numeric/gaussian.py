@@ -29,7 +29,7 @@ References
 ----------
 .. [1] M. Bun and T. Steinke, "Concentrated differential privacy: simplifications,
    extensions, and lower bounds", TCC 2016 (Gaussian noise, zCDP).
-.. [2] exactdp formula sheet ``MATH.md``, section 2 (the defining integral of RNM).
+.. [2] exactdp formula page ``docs/formulas.md``, section 2 (the defining integral of RNM).
 .. [3] NIST DLMF, section 7.12(i): asymptotic expansion of erfc and its error bound.
 .. [4] F. Johansson, "Numerical integration in arbitrary-precision ball arithmetic",
    ICMS 2018 (``acb.integral``).
@@ -417,7 +417,7 @@ def gaussian_mp_bounds(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], li
 
     References
     ----------
-    MATH.md section 2; DLMF 7.12(i) (erfc asymptotics and their remainder bound);
+    docs/formulas.md section 2; DLMF 7.12(i) (erfc asymptotics and their remainder bound);
     F. Johansson, "Numerical integration in arbitrary-precision ball arithmetic", ICMS 2018.
     """
     return _engine(z, dps, "gaussian_mp_bounds")
@@ -465,7 +465,7 @@ def gaussian_mp(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], mpmath.mp
 
     References
     ----------
-    MATH.md section 2; see :func:`gaussian_mp_bounds`.
+    docs/formulas.md section 2; see :func:`gaussian_mp_bounds`.
     """
     probs, bounds = _engine(z, dps, "gaussian_mp")
     return probs, max(bounds)
@@ -507,7 +507,7 @@ def gaussian_float(z: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    MATH.md section 2; L. N. Trefethen and J. A. C. Weideman, "The exponentially convergent
+    docs/formulas.md section 2; L. N. Trefethen and J. A. C. Weideman, "The exponentially convergent
     trapezoidal rule", SIAM Review 56 (2014).
     """
     arr = _float_gaps(z, "gaussian_float")

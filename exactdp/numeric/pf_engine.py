@@ -5,7 +5,8 @@ Every function here is a pure function of the *scaled gaps*
 .. math::  d_r = \varepsilon (q^* - q_r) / (c \Delta) \ge 0,
 
 (the maximizers have ``d_r = 0``; ``d_r = +inf`` means coin probability 0), with coins
-``p_r = exp(-d_r)``. PF's output probabilities are (MATH.md section 2, stable integral form)
+``p_r = exp(-d_r)``. PF's output probabilities are (docs/formulas.md section 2,
+stable integral form)
 
 .. math::  \Pr_r = p_r \int_0^1 \prod_{s \ne r} (1 - t p_s)\, dt ,
 
@@ -679,7 +680,7 @@ def pf_arb(d: Sequence, prec: int = 128) -> list[flint.arb]:
 
     Method: with ``s = 1 - t`` the integrand is
     ``prod_{s' != r} (q_{s'} + s p_{s'})``, ``q = 1 - p = -expm1(-d) >= 0``: a polynomial in
-    ``s`` with non-negative coefficients (the Poisson-binomial generating function, MATH.md
+    ``s`` with non-negative coefficients (the Poisson-binomial generating function, docs/formulas.md
     section 2), so ``int_0^1`` is the positive sum ``sum_k c_k/(k+1)`` and ball arithmetic
     loses only ``O(log n)`` bits (no cancellation). The leave-one-out products over the
     groups of equal gaps, ``(q_g + s p_g)^{m_g}``, come from a product tree (down-sweep), so

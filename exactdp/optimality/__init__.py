@@ -1,6 +1,6 @@
 """The McKenna-Sheldon lattice linear program and the exact region where PF is optimal.
 
-The program (MATH.md section 4; McKenna & Sheldon 2020, code ``linear-program.ipynb`` of
+The program (docs/formulas.md section 4; McKenna & Sheldon 2020, code ``linear-program.ipynb`` of
 ``ryan112358/permute-and-flip``) optimises over *regular* (symmetric, shift-invariant)
 selection mechanisms on the score lattice ``{0, -2D, ..., -2kD}^n`` (``D`` the sensitivity).
 

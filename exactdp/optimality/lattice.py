@@ -268,7 +268,7 @@ def guard_size(func: str, n: int, k: int, method: str, full: bool = False) -> No
 
 
 # ---------------------------------------------------------------------------------------
-# PF and EM on lattice vectors (private; MATH.md section 2)
+# PF and EM on lattice vectors (private; docs/formulas.md section 2)
 # ---------------------------------------------------------------------------------------
 
 
@@ -333,7 +333,7 @@ def lattice_em_exact(lat: Lattice, y: flint.fmpq) -> list[flint.fmpq]:
 def pf_dual_polys(n: int, k: int) -> tuple[tuple[flint.fmpq_poly, ...], dict[int, Any]]:
     """Complementary-slackness multipliers for PF's solution, as polynomials in y.
 
-    PF makes every "step" row tight (MATH.md section 4: ``P_r(q) = y^{gap} P_r(q^(r))``)
+    PF makes every "step" row tight (docs/formulas.md section 4: ``P_r(q) = y^{gap} P_r(q^(r))``)
     and, for ``0 < y < 1``, every variable positive; "top" rows are generically slack.
     Stationarity (zero reduced cost) for every variable then reads
     ``lam_(g,v) = c_(g,v) - m(g,v) mu_g + y lam_(g[v->v+1], v+1)`` (v > 0) and

@@ -205,7 +205,7 @@ def lattice_lp(
     method: str = "float",
     constraints: str = "raise",
 ) -> LatticeLPResult:
-    """Solve the McKenna-Sheldon lattice LP (MATH.md section 4) in float or exactly.
+    """Solve the McKenna-Sheldon lattice LP (docs/formulas.md section 4) in float or exactly.
 
     Parameters
     ----------
@@ -260,7 +260,7 @@ def lattice_lp(
     ----------
     R. McKenna and D. Sheldon, "Permute-and-Flip: A new mechanism for differentially
     private selection", NeurIPS 2020, section 5 and their ``linear-program.ipynb``.
-    MATH.md section 4 (objective weighting, constraints) and section 2 (PF, EM formulas).
+    docs/formulas.md section 4 (objective weighting, constraints) and section 2 (PF, EM formulas).
     """
     func = "lattice_lp"
     n, k = check_size_args(func, n, k)

@@ -300,7 +300,7 @@ def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
     References
     ----------
     McKenna & Sheldon (2020), section 5 and ``linear-program.ipynb`` (threshold
-    ``epsilon >= ln((3 + sqrt 5)/2)``); MATH.md section 4 (the section-5 equations: PF
+    ``epsilon >= ln((3 + sqrt 5)/2)``); docs/formulas.md section 4 (the section-5 equations: PF
     makes the non-maximiser privacy constraints tight).
     """
     func = "pf_optimality_region"

@@ -33,7 +33,7 @@ References
 ----------
 .. [1] C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy*, 2014,
    section 3.3 (report noisy max, Laplace noise).
-.. [2] exactdp formula sheet ``MATH.md``, section 2 (the integral above and the two-item
+.. [2] exactdp formula page ``docs/formulas.md``, section 2 (the integral above and the two-item
    loss probability ``(1 + d/2) e^{-d}/2``).
 """
 

@@ -51,7 +51,7 @@ def laplace_exact_polys(G: Sequence[int]) -> list[tuple[fmpq_poly, fmpq_poly]]:
 
     References
     ----------
-    Module docstring (piecewise integration); MATH.md section 2.
+    Module docstring (piecewise integration); docs/formulas.md section 2.
     """
     Gs = check_int_gaps(G, "laplace_exact_polys")
     u, cnt, idx = group_gaps(Gs)
@@ -104,7 +104,7 @@ def laplace_exact(G: Sequence[int], lam: sympy.Expr) -> tuple[sympy.Expr, ...]:
 
     References
     ----------
-    MATH.md section 2 (two items: ``(1 + d/2) e^{-d}/2``); module docstring.
+    docs/formulas.md section 2 (two items: ``(1 + d/2) e^{-d}/2``); module docstring.
     """
     lam = check_lam(lam, "laplace_exact")
     polys = laplace_exact_polys(G)
@@ -153,7 +153,7 @@ def laplace_exact_general(d: Sequence[sympy.Expr]) -> tuple[sympy.Expr, ...]:
 
     References
     ----------
-    Module docstring; MATH.md section 2.
+    Module docstring; docs/formulas.md section 2.
     """
     func = "laplace_exact_general"
     vals = []

@@ -191,7 +191,7 @@ def laplace_float(d: np.ndarray) -> np.ndarray:
 
     References
     ----------
-    Module docstring; MATH.md section 2.
+    Module docstring; docs/formulas.md section 2.
     """
     arr = float_gaps(d, "laplace_float")
     n_all = arr.size

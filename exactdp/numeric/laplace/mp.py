@@ -128,7 +128,7 @@ def laplace_mp(d: Sequence, dps: int = 30, method: str = "auto") -> list[mpmath.
 
     References
     ----------
-    Module docstring; MATH.md section 2; :func:`laplace_float` (the float64 analogue of
+    Module docstring; docs/formulas.md section 2; :func:`laplace_float` (the float64 analogue of
     the series route).
     """
     func = "laplace_mp"

@@ -1,4 +1,4 @@
-"""The piecewise expansion of the Laplace report-noisy-max integral (MATH.md section 2).
+"""The piecewise expansion of the Laplace report-noisy-max integral (docs/formulas.md section 2).
 
 Between two consecutive distinct scaled gaps ``u_{k-1} < u_k`` the integrand is
 ``X^{k1} * sum_j h_j Y^j`` with ``X = e^{y + u_{k-1}}`` and ``Y = e^{-(y + u_k)}``; :func:`expand`

@@ -43,7 +43,7 @@ def laplace_quad(d: Sequence, dps: int = 30) -> list[mpmath.mpf]:
 
     References
     ----------
-    MATH.md section 2 (defining integral).
+    docs/formulas.md section 2 (defining integral).
     """
     func = "laplace_quad"
     if isinstance(dps, bool) or not isinstance(dps, Integral) or dps < 1:
