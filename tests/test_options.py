@@ -208,7 +208,7 @@ def test_base_measure_topk_peels_the_restricted_measure():
 
 
 def test_optimal_mechanism_options():
-    """The optimal regular mechanism is PF (MATH.md section 4): minimize and the limits in
+    """The optimal regular mechanism is PF (docs/formulas.md section 4): minimize and the limits in
     every method, against PF on -q and the exact limits."""
     q = (0, 1, 1, 3)
     pf = PermuteAndFlip(1).distribution([-v for v in q])

@@ -328,5 +328,5 @@ def test_latex_table():
     d = TopK(PermuteAndFlip(LOG4), 2).distribution([0, -1, -2])
     tex = d._repr_latex_()
     # PF on (0, -1, -2) at x = 1/2: Pr[0] = 1 - 1/4 - 1/8 + 1/24 = 2/3, then PF on (-1, -2):
-    # Pr[1] = 1 - 1/4 = 3/4, so Pr[(0, 1)] = 1/2 (x = 1/2 in MATH.md section 2's forms)
+    # Pr[1] = 1 - 1/4 = 3/4, so Pr[(0, 1)] = 1/2 (x = 1/2 in docs/formulas.md section 2's forms)
     assert tex.startswith("$\\displaystyle \\begin{array}") and "(0, 1) & \\frac{1}{2}" in tex
