@@ -160,7 +160,7 @@ def test_plotted_errors_equal_exact_values(curves):
         xs, ys = _ydata(fig, label)
         assert xs == [float(e) for e in GRID]
         for eps, y in zip(GRID, ys, strict=True):
-            exact = mech(eps).distribution(BUYERS).expected_error(view="exact")
+            exact = mech(eps).distribution(BUYERS).expected_error(method="exact")
             assert y == pytest.approx(float(sympy.N(exact, 30)), rel=1e-14)
     # and EM against the softmax computed here
     _, ys = _ydata(fig, "EM")
@@ -184,7 +184,7 @@ def test_plotted_entropy_against_temperature(curves):
     xs, ys = _ydata(fig, "PF")
     assert xs == [float(2 / e) for e in GRID]  # T = c Delta / eps, c = 2, Delta = 1
     for eps, y in zip(GRID, ys, strict=True):
-        exact = PermuteAndFlip(eps).distribution(BUYERS).entropy(view="exact")
+        exact = PermuteAndFlip(eps).distribution(BUYERS).entropy(method="exact")
         assert y == pytest.approx(float(sympy.N(exact, 30)), rel=1e-13)
 
 
