@@ -31,7 +31,7 @@ from ..analysis import (
     privacy_loss,
 )
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
-from ..mechanisms.optimal import OptimalRegularMechanism
+from ..mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity
 from .latex import Math, latex_escape, probability_table, scores_latex, table
 
@@ -127,7 +127,10 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar) -> 
     mechs = _mechanisms(epsilon, sens, monotonic)
     results = []
     for label, mech in mechs.items():
-        dist = mech.distribution(q)
+        if label == "Optimal":  # the section-5 recursion, exact (certified)
+            dist = optimal_mechanism(q, epsilon, sens, monotonic, method="exact")
+        else:
+            dist = mech.distribution(q)
         if label == "Optimal" and _same_as(dist, mechs["PF"].distribution(q)):
             # the section-5 solution equals PF's distribution exactly: PF's analysis holds
             results.append(MechanismResult(label, mech, dist, dist.expected_error(), None,
@@ -194,7 +197,7 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
             raise ValueError(f"build_report: neighbour has {len(q2)} scores, scores {len(q)}")
     sens = exact_sensitivity(1 if sensitivity is None else sensitivity)
     with _bar(4 + 1, progress) as bar:
-        case = _analyse("scores", "given scores", q, q2, sens, bool(monotonic),
+        case = _analyse("scores", "q", q, q2, sens, bool(monotonic),
                         "given", [str(r) for r in range(len(q))], eps, bar)
     setting = (f"Scores q = {scores_latex(q).text}; epsilon = {eps}.",
                f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {sympy.latex(eps)}$.")
@@ -267,12 +270,14 @@ def _case_intro(case: Case, fmt: str, digits: int) -> str:
     if case.neighbour is not None:
         q2 = scores_latex(case.neighbour, digits, limit=12)
     if fmt == "latex":
-        text = (f"Scores $q(D) = {q.latex}$"
-                + (f", neighbour $q(D') = {q2.latex}$" if case.neighbour else "")
+        qd, qd2 = ("q", "q'") if case.key == "scores" else ("q(D)", "q(D')")
+        text = (f"Scores ${qd} = {q.latex}$"
+                + (f", neighbour ${qd2} = {q2.latex}$" if case.neighbour else "")
                 + f"; sensitivity $\\Delta = {_tex(case.sensitivity)}$ ({case.sensitivity_note})"
                 f"; monotonic: {mono}, so $c = {1 if case.monotonic else 2}$.")
         return text
-    text = (f"q(D) = {q.text}" + (f", q(D') = {q2.text}" if case.neighbour else "")
+    qd, qd2 = ("q", "q'") if case.key == "scores" else ("q(D)", "q(D')")
+    text = (f"{qd} = {q.text}" + (f", {qd2} = {q2.text}" if case.neighbour else "")
             + f"; sensitivity {case.sensitivity} ({case.sensitivity_note}); monotonic: {mono}")
     return text
 
@@ -306,7 +311,7 @@ def _results_rows(case: Case, report: Report):
     for r in case.results:
         if r.worst is None:  # the optimal mechanism: PF's distribution
             rows.append([r.label, r.expected_error, None, None, None, None, r.certificate_note,
-                         "-"])
+                         _certified_of(r.distribution)])
             continue
         cert = "yes" if r.certificate is not None and r.certificate.holds else (
             "NO" if r.certificate is not None else f"n/a ({r.certificate_note})")
@@ -375,7 +380,7 @@ def _worst_witness(case: Case, report: Report, fmt: str) -> str:
 def _cases(report: Report, fmt: str) -> str:
     parts = []
     for case in report.cases:
-        head = f"Score {case.title}"
+        head = "The given scores" if case.key == "scores" else f"Score {case.title}"
         parts.append(rf"\section{{{head}}}" if fmt == "latex" else
                      (f"## {head}" if fmt == "markdown" else f"\n{head}"))
         parts += [_case_intro(case, fmt, report.digits), _probabilities(case, report, fmt),
