@@ -65,3 +65,18 @@ def test_composition_report_and_figure(tmp_path):
     assert list(ax.lines[2].get_ydata()) == [float(b.lower) for b in check.bounds]
     fig.savefig(tmp_path / "f.png")
     assert (tmp_path / "f.png").stat().st_size > 1000
+
+
+def test_cli_report_compose(tmp_path, capsys):
+    from exactdp.io.cli import main
+
+    assert main(["report", "--scores", "0,1", "--no-files", "--compose", "0"]) == 2
+    assert "--compose" in capsys.readouterr().err
+    out = tmp_path / "rep"
+    assert main(["report", "--scores", "0,1", "--out", str(out), "--no-pdf",
+                 "--compose", "2"]) == 0
+    text = capsys.readouterr().out
+    assert "composition: k = 2" in text and text.count("k = 2") >= 4
+    assert "PermuteAndFlip(epsilon=1) on [0, 1], k = 2" in text
+    for name in ("ExponentialMechanism", "PermuteAndFlip", "ReportNoisyMax"):
+        assert (out / f"composition-{name}.png").stat().st_size > 1000

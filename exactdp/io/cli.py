@@ -15,6 +15,7 @@ import os
 import sys
 import warnings
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 import mpmath
 import sympy
@@ -151,6 +152,9 @@ def _add_report(sub) -> None:
                    help="terminal form of the summary (default text)")
     r.add_argument("--digits", type=int, default=6,
                    help="significant digits, 1..1000 (default 6)")
+    r.add_argument("--compose", type=int, default=None, metavar="K",
+                   help="also check accountants' claims for K rounds (EM, PF, RNM-Laplace on "
+                        "--scores, default 0,1,2): tables, and composition-*.png in --out")
     r.set_defaults(run=_cmd_report)
 
 
@@ -252,6 +256,8 @@ def _cmd_report(args) -> str:
     from .report import build_report, render
 
     _check_digits(args)
+    if args.compose is not None and args.compose < 1:
+        raise CLIError(f"--compose: K must be a positive integer, got {args.compose}")
     if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotone):
         raise CLIError("--neighbour-scores, --sensitivity and --monotone apply to --scores only")
     scores = None if args.scores is None else _parse_scores(args.scores)
@@ -269,7 +275,20 @@ def _cmd_report(args) -> str:
             note += (f"; {files.compiled.pdf} ({files.compiled.message})"
                      if files.compiled.pdf else f"; no PDF: {files.compiled.message}")
         print(note, file=sys.stderr)
-    return render(report, args.format)
+    text = render(report, args.format)
+    if args.compose is not None:
+        text += "\n\n" + _compose_section(args, scores)
+    return text
+
+
+def _compose_section(args, scores) -> str:
+    """``report --compose K``: exactdp.io.composition.composition_report on the scores."""
+    from .composition import composition_report
+
+    prefix = None if args.no_files else str(Path(args.out) / "composition")
+    return composition_report(args.compose, args.epsilon,
+                              list(scores) if scores is not None else [0, 1, 2],
+                              figure_prefix=prefix)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
