@@ -138,3 +138,37 @@ def test_no_nsimplify_or_numeric_comparison_in_the_exact_layer_or_the_analyzer()
                 if pattern.search(code):
                     bad.append(f"{path.relative_to(ROOT)}:{no}: {what}: {line.strip()}")
     assert not bad, "\n".join(bad)
+
+
+# ---------------------------------------------------------------- hole 4 via the analyzer
+def test_ball_engine_on_pf_with_a_huge_irrational_gap_is_certified():
+    # q = (0, -g), q' = (1, -g - 1), g = 10^7 + sqrt 2, eps = log 2: the gap grows by 2, so
+    # the losing coin ratio is exactly e^eps (MATH.md section 2, two items: lose w.p. p/2)
+    # and the loss is exactly log 2; the winner's ratio is 1 + O(2^-(g/2)).
+    g = 10**7 + S(2)
+    m = PermuteAndFlip(sympy.log(2))
+    loss = exactdp.privacy_loss(m, [0, -g], [1, -g - 1])
+    assert loss.engine == "ball" and loss.certified
+    lo, hi = loss.interval
+    assert sign(sympy.Rational(lo) - sympy.log(2)) <= 0 <= sign(sympy.Rational(hi) - sympy.log(2))
+    # the tie loss == epsilon cannot be separated by balls: an honest refusal, not a guess
+    with pytest.raises(UndecidedSignError):
+        exactdp.check_dp(m, [0, -g], [1, -g - 1])
+
+
+# ---------------------------------------------------------------- hole 6: broad catches
+def test_a_bug_in_a_user_rational_form_is_not_swallowed():
+    class Dist:
+        probabilities = (R(1, 2), R(1, 2))
+
+        def rational_form(self):
+            raise TypeError("bug in user code")
+
+    class Mech:
+        epsilon, sensitivity = Z(1), 1
+
+        def distribution(self, q):
+            return Dist()
+
+    with pytest.raises(TypeError, match="bug in user code"):
+        exactdp.privacy_loss(Mech(), [0, 0], [0, 1])
