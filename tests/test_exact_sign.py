@@ -145,5 +145,13 @@ def test_undecided_names_the_expression():
         assert s == 1
 
 
+def test_no_false_zero_from_simplify():
+    # sympy.simplify returns 0 for log((1 - t/2)/(1 - t/(2e))) with t = exp(-10**300) under
+    # most hash seeds, although it is about -0.32 t < 0. sign never uses simplify; with
+    # t = exp(-10**5) the same form is decided by a ball of ~144,000 bits.
+    t = E(-Z(10) ** 5)
+    assert sign(sympy.log((1 - t / 2) / (1 - t * E(-1) / 2))) == -1
+
+
 def test_is_zero():
     assert is_zero(S(8) - 2 * S(2)) and not is_zero(S(8) - 2)

@@ -17,8 +17,9 @@ goes through :func:`sign`. A sign is decided by one of these proofs, in this ord
      distinct algebraic ``a_i`` is 0 iff every ``c_i`` is 0 (Lindemann-Weierstrass
      theorem); this covers every probability of EM, PF and RNM with exponential or Gumbel
      noise at an algebraic epsilon;
-   - anything else is 0 if sympy's exact rewriting (``expand``, ``powsimp``, ``simplify``)
-     reduces it to the integer 0.
+   - anything else is 0 if exact polynomial rewriting (``expand``, ``powsimp``,
+     ``logcombine``, ``cancel``) reduces it to the integer 0 (never sympy's ``simplify``,
+     which can return 0 for a non-zero number of size ``exp(-10**300)``).
 
    A number that is neither proved 0 nor separated from 0 by a ball raises
    :class:`UndecidedSignError`. No float threshold is ever used.
@@ -247,10 +248,15 @@ def exact_zero(e: sympy.Expr) -> bool | None:
 
 
 def _rewrites_to_zero(e: sympy.Expr, simplify_ops: int = 200) -> bool:
-    """True if sympy's exact rewriting takes ``e`` to 0 (expand, powsimp, then simplify).
+    """True if exact polynomial rewriting takes ``e`` to 0; False means "not proved 0".
 
-    ``simplify`` runs only on expressions of at most ``simplify_ops`` operations (on large
-    ones it takes minutes); False means "not proved 0", never "proved non-zero".
+    Only rewritings that cannot create a false zero are used: ``expand``, ``powsimp``,
+    ``logcombine`` (positive arguments only), and ``cancel`` of ``together`` (polynomial
+    arithmetic that treats every transcendental atom as an independent generator: an
+    identity of polynomials holds at any values of the generators). sympy's ``simplify``
+    is *not* used: depending on the hash seed it returns 0 for
+    ``log((1 - exp(-10**300)/2)/(1 - exp(-10**300 - 1)/2))``, which is not 0.
+    ``simplify_ops`` bounds the size of the expressions given to ``cancel``.
     """
     if e == 0:
         return True
@@ -260,9 +266,12 @@ def _rewrites_to_zero(e: sympy.Expr, simplify_ops: int = 200) -> bool:
     x = sympy.expand(sympy.powsimp(x))
     if x == 0:
         return True
+    x = sympy.expand(sympy.logcombine(x))
+    if x == 0:
+        return True
     if simplify_ops <= 0 or sympy.count_ops(x) > simplify_ops:
         return False
-    return sympy.simplify(x) == 0
+    return sympy.cancel(sympy.together(x)) == 0
 
 
 def _is_algebraic(e: sympy.Expr) -> bool:
