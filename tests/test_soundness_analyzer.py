@@ -143,7 +143,7 @@ def test_no_nsimplify_or_numeric_comparison_in_the_exact_layer_or_the_analyzer()
 # ---------------------------------------------------------------- hole 4 via the analyzer
 def test_ball_engine_on_pf_with_a_huge_irrational_gap_is_certified():
     # q = (0, -g), q' = (1, -g - 1), g = 10^7 + sqrt 2, eps = log 2: the gap grows by 2, so
-    # the losing coin ratio is exactly e^eps (MATH.md section 2, two items: lose w.p. p/2)
+    # the losing coin ratio is exactly e^eps (docs/formulas.md section 2, two items: lose w.p. p/2)
     # and the loss is exactly log 2; the winner's ratio is 1 + O(2^-(g/2)).
     g = 10**7 + S(2)
     m = PermuteAndFlip(sympy.log(2))
