@@ -33,15 +33,65 @@ def _bad_position(arr: np.ndarray, name: str) -> None:
         raise ValueError(f"{name}[{i}]: must be a finite real number, got {arr[i]!r}")
 
 
+#: Integers of magnitude at most this are exactly representable in float64.
+_FLOAT_EXACT_INT = 2**53
+
+
+def _int_array(arr: np.ndarray) -> np.ndarray | None:
+    """An integer array as int64 (or uint64 above the int64 range), read-only; ``None``
+    when ``q* - q_r`` would overflow 64-bit arithmetic (then Python ints are used)."""
+    if arr.dtype.kind == "u":
+        top = int(arr.max())
+        out = arr.astype(np.uint64 if top >= 2**63 else np.int64)
+    else:
+        out = arr.astype(np.int64)
+        if int(out.max()) - int(out.min()) >= 2**63:
+            return None
+    out = np.ascontiguousarray(out)
+    out.setflags(write=False)
+    return out
+
+
+def _float_array(arr: np.ndarray, name: str) -> np.ndarray:
+    arr = np.ascontiguousarray(arr, dtype=np.float64)
+    _bad_position(arr, name)
+    arr.setflags(write=False)
+    return arr
+
+
+def _from_list(cls, items: list, name: str):
+    """Lists of Python ints or of Python floats: one type check in C, one numpy conversion
+    (no per-element Python loop). Anything else returns ``None`` (the general route)."""
+    types = set(map(type, items))
+    if types == {int}:
+        try:
+            arr = np.array(items, dtype=np.int64)
+        except OverflowError:  # some |q_r| >= 2**63: exact Python ints
+            return cls(tuple(items), "int", name)
+        ints = _int_array(arr)
+        if ints is None:
+            return cls(tuple(items), "int", name)
+        return cls(ints, "int", name)
+    if types == {float}:
+        return cls(_float_array(np.array(items, dtype=np.float64), name), "float", name)
+    return None
+
+
 @dataclass(frozen=True, eq=False)
 class ScoreVector:
     """A validated, non-empty score (quality) vector ``q`` over a range of ``n`` outputs.
 
     Build it with :meth:`from_input` (or :func:`as_scores`). ``kind`` is ``"float"`` for
     float64 input, ``"int"`` for integer input and ``"exact"`` for everything else.
+
+    ``data`` holds the validated input: a read-only float64 array (``"float"``), a
+    read-only int64 / uint64 array or a tuple of Python ints (``"int"``; Python ints when
+    ``q* - q_r`` does not fit 64 bits), or a tuple of sympy numbers (``"exact"``). Integer
+    and float arrays and lists of Python ints or floats are validated with numpy, without a
+    Python loop per element; ``raw`` gives the Python values (ints as Python ints).
     """
 
-    raw: object
+    data: object
     kind: str
     name: str = "scores"
 
@@ -68,12 +118,12 @@ class ScoreVector:
             if scores.size == 0:
                 raise ValueError(f"{name}: must contain at least one score (the range is empty)")
             if scores.dtype.kind == "f":
-                arr = np.ascontiguousarray(scores, dtype=np.float64)
-                _bad_position(arr, name)
-                arr.setflags(write=False)
-                return cls(arr, "float", name)
+                return cls(_float_array(scores, name), "float", name)
             if scores.dtype.kind in "iu":
-                return cls(tuple(int(v) for v in scores.tolist()), "int", name)
+                ints = _int_array(scores)
+                if ints is None:
+                    return cls(tuple(scores.tolist()), "int", name)
+                return cls(ints, "int", name)
             if scores.dtype.kind == "b":
                 raise ValueError(f"{name}: booleans are not scores")
             if scores.dtype.kind == "c":
@@ -85,20 +135,34 @@ class ScoreVector:
             raise ValueError(f"{name}: expected a sequence of numbers, got {scores!r}") from exc
         if not items:
             raise ValueError(f"{name}: must contain at least one score (the range is empty)")
+        fast = _from_list(cls, items, name)
+        if fast is not None:
+            return fast
         if all(isinstance(v, _INTS) and not isinstance(v, (bool, np.bool_)) for v in items):
             return cls(tuple(int(v) for v in items), "int", name)
         if all(isinstance(v, _FLOATS) for v in items):
             arr = np.array([float(v) for v in items], dtype=np.float64)
-            _bad_position(arr, name)
-            arr.setflags(write=False)
-            return cls(arr, "float", name)
+            return cls(_float_array(arr, name), "float", name)
         return cls(exact_vector(items, name), "exact", name)
+
+    @cached_property
+    def raw(self) -> object:
+        """The validated scores: float64 array (``"float"``), tuple of Python ints
+        (``"int"``) or tuple of sympy numbers (``"exact"``)."""
+        if self.kind == "int" and isinstance(self.data, np.ndarray):
+            return tuple(self.data.tolist())
+        return self.data
+
+    @property
+    def _int_arr(self) -> np.ndarray | None:
+        """The integer scores as a 64-bit numpy array, when they are held that way."""
+        return self.data if self.kind == "int" and isinstance(self.data, np.ndarray) else None
 
     # ------------------------------------------------------------------ basic views
     @property
     def n(self) -> int:
         """Size of the range."""
-        return len(self.raw)  # type: ignore[arg-type]
+        return len(self.data)  # type: ignore[arg-type]
 
     def __len__(self) -> int:
         return self.n
@@ -122,7 +186,10 @@ class ScoreVector:
         if self.kind == "float":
             return self.raw  # type: ignore[return-value]
         if self.kind == "int":
-            return np.array([float(v) for v in self.raw], dtype=np.float64)  # type: ignore
+            arr = self._int_arr
+            if arr is not None:  # rounded to nearest (exact up to 2**53)
+                return arr.astype(np.float64)
+            return np.array([_to_float(v) for v in self.raw], dtype=np.float64)  # type: ignore
         return np.array([float(sympy.N(v, 20)) for v in self.raw], dtype=np.float64)
 
     @cached_property
@@ -167,6 +234,9 @@ class ScoreVector:
             with np.errstate(over="ignore"):
                 return q.max() - q
         if self.kind == "int":
+            arr = self._int_arr
+            if arr is not None:  # exact in 64-bit integers, then rounded once
+                return (arr.max() - arr).astype(np.float64)
             top = max(self.raw)  # type: ignore[type-var]
             return np.array([_to_float(top - v) for v in self.raw], dtype=np.float64)  # type: ignore
         return np.array([_to_float(g) for g in self.gaps_exact], dtype=np.float64)
@@ -189,6 +259,9 @@ class ScoreVector:
         if self.kind == "float":
             q = self.floats
             return tuple(int(i) for i in np.flatnonzero(q == q.max()))
+        arr = self._int_arr
+        if arr is not None:
+            return tuple(np.flatnonzero(arr == arr.max()).tolist())
         return tuple(i for i, g in enumerate(self.gaps_exact) if g == 0)
 
     def integer_gaps(self) -> tuple[int, tuple[int, ...]]:
@@ -204,6 +277,9 @@ class ScoreVector:
                 f"{self.name}: the x-form needs rational scores; got irrational values"
             )
         if self.kind == "int":
+            arr = self._int_arr
+            if arr is not None:
+                return 1, tuple((arr.max() - arr).tolist())
             top = max(self.raw)  # type: ignore[type-var]
             return 1, tuple(top - v for v in self.raw)  # type: ignore[union-attr]
         gaps = self.gaps_exact

@@ -63,3 +63,58 @@ def test_big_integers_are_exact():
         warnings.simplefilter("error")
         x, forms = PermuteAndFlip(1).distribution([big, big - 1]).rational_form()
     assert forms == (1 - x / 2, x / 2)
+
+
+# ---------------------------------------------------------------- vectorised input (issue 10)
+@pytest.mark.parametrize(
+    "q",
+    [
+        np.array([127, -128, 0], dtype=np.int8),  # int8 arithmetic would wrap; gaps 0, 255, 127
+        np.array([2**62, -(2**62), 3]),  # max - min = 2**63 overflows int64: Python ints
+        np.array([2**64 - 1, 0, 2**63 + 5], dtype=np.uint64),
+        [2**53 + 1, 2**53, 0],  # beyond float64's integers
+        [10**30, 10**30 - 1, 5],  # beyond int64: Python ints
+        np.array([9007199254740993, 9007199254740992, -5]),
+    ],
+)
+def test_integer_arrays_and_lists_keep_exact_gaps(q):
+    # independent route: Python ints, one rounding to float64 per gap
+    ints = [int(v) for v in (q.tolist() if isinstance(q, np.ndarray) else q)]
+    top = max(ints)
+    sv = as_scores(q)
+    assert sv.kind == "int"
+    assert sv.raw == tuple(ints) and all(type(v) is int for v in sv.raw)
+    assert sv.integer_gaps() == (1, tuple(top - v for v in ints))
+    assert sv.gaps_float.tolist() == [float(top - v) for v in ints]
+    assert sv.floats.tolist() == [float(v) for v in ints]
+    assert sv.argmax_set == tuple(i for i, v in enumerate(ints) if v == top)
+
+
+def test_list_of_ints_matches_tuple_route():
+    rng = np.random.default_rng(3)
+    q = rng.integers(0, 40, 2000)
+    a = PermuteAndFlip(1).distribution(q.tolist()).to_numpy()  # list of Python ints
+    b = PermuteAndFlip(1).distribution(tuple(np.int64(v) for v in q)).to_numpy()  # loop route
+    c = PermuteAndFlip(1).distribution(q.astype(float)).to_numpy()
+    assert np.array_equal(a, b) and np.array_equal(a, c)
+
+
+def test_list_of_floats_is_float_kind_and_warns_on_exact():
+    sv = as_scores([0.5, 0.25, 0.1])
+    assert sv.kind == "float"
+    with pytest.warns(ExactConversionWarning):
+        ex = sv.exact
+    assert ex[2] == sympy.Rational(*(0.1).as_integer_ratio())
+
+
+@pytest.mark.parametrize("q", [[1, 2.5], [1, True], [1.0, np.float32(2.0)]])
+def test_mixed_lists_take_the_general_route(q):
+    if any(isinstance(v, bool) for v in q):
+        with pytest.raises(ValueError, match="boolean"):
+            as_scores(q)
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExactConversionWarning)  # 2.5 by its binary value
+        sv = as_scores(q)
+    assert sv.n == 2
+    assert sv.gaps_float.tolist() == [float(max(q)) - float(v) for v in q]
