@@ -16,14 +16,30 @@ gaps, instead of O(n^2) per output.
 
 from __future__ import annotations
 
+import gc
+import math
 from collections.abc import Callable, Sequence
+from contextlib import contextmanager
 from fractions import Fraction
+from functools import lru_cache
 
 import flint
 import sympy
 from sympy.polys.rings import ring
 
-__all__ = ["Generators", "coin", "leave_one_out", "generators_for", "to_sympy_in_x"]
+__all__ = [
+    "Atoms",
+    "Generators",
+    "coin",
+    "exact_pf_size",
+    "generators_for",
+    "leave_one_out",
+    "pf_polynomials_tree",
+    "paused_gc",
+    "poly_expr",
+    "shared_exprs",
+    "to_sympy_in_x",
+]
 
 #: Above this gap, an exact coin ``exp(-rate * gap)`` whose rate contains a logarithm is
 #: refused: sympy would turn ``exp(-10**300 * log(2)/2)`` into ``2**(-5*10**299)`` and
@@ -178,6 +194,15 @@ def leave_one_out(
     return out
 
 
+def shared_exprs(gens: Generators, ring_probs: list) -> tuple[sympy.Expr, ...]:
+    """``gens.to_expr`` of per-output ring elements, converted once per distinct gap."""
+    built: dict[int, sympy.Expr] = {}
+    for j, p in zip(gens.index, ring_probs, strict=True):
+        if j not in built:
+            built[j] = gens.to_expr(p)
+    return tuple(built[j] for j in gens.index)
+
+
 def weighted_sum(coeffs: list, weights: Sequence[Fraction]):
     """``sum_k coeffs[k] * weights[k]`` with rational weights, in the coefficients' ring."""
     if isinstance(coeffs[0], flint.fmpz_poly):
@@ -209,3 +234,223 @@ def fmpq_poly_to_exp(poly, lam: sympy.Expr) -> sympy.Expr:
         if c != 0:
             terms.append(c * coin(k, lam))
     return sympy.Add(*terms)
+
+
+# ----------------------------------------------------------------------------- product tree
+#: Refuse an exact PF computation whose Kronecker-packed product would hold more than this
+#: many coefficients (about n * sum of the gaps): it would run for minutes and need GBs.
+EXACT_SIZE_LIMIT = 40_000_000
+
+
+def exact_pf_size(gaps: Sequence[int]) -> int:
+    """Estimated size (coefficients) of the exact PF product tree: ``n * (sum G + 1)``."""
+    return len(gaps) * (sum(gaps) + 1)
+
+
+def _tree_product(polys: list, cut: int):
+    """Product of flint polynomials, balanced by length, each product truncated at ``cut``."""
+    polys = list(polys)
+    while len(polys) > 1:
+        polys.sort(key=lambda p: p.length())
+        nxt = [polys[i].mul_low(polys[i + 1], cut) for i in range(0, len(polys) - 1, 2)]
+        if len(polys) % 2:
+            nxt.append(polys[-1])
+        polys = nxt
+    return polys[0]
+
+
+def _split_blocks(q, S: int, lo: int, hi: int, out: list) -> None:
+    """Cut ``q = sum_k out[k] z^((k - lo) S)`` into its blocks, halving (linear per level)."""
+    if hi - lo == 1:
+        out[lo] = q
+        return
+    mid = (lo + hi) // 2
+    _split_blocks(q.truncate((mid - lo) * S), S, lo, mid, out)
+    _split_blocks(q.right_shift((mid - lo) * S), S, mid, hi, out)
+
+
+def pf_polynomials_tree(gaps: Sequence[int], func: str = "rational_form") -> dict:
+    r"""Exact permute-and-flip probabilities for integer gaps, one polynomial per distinct gap.
+
+    With ``p_s = x^{G_s}`` PF's probability of an output with gap ``g`` is (MATH.md section 2,
+    stable integral form)
+
+    .. math::  P_g(x) = x^g \int_0^1 \frac{F(t, x)}{1 - t x^g}\, dt, \qquad
+               F(t, x) = \prod_{\text{distinct } h} (1 - t x^h)^{m_h}.
+
+    Writing ``F = sum_i T_i(x) t^i`` and expanding ``1/(1 - t y)`` (the quotient is a
+    polynomial of degree ``n - 1`` in t) gives ``P_g = x^g H(x^g, x)`` with
+    ``H(y, x) = sum_l y^l H_l(x)``, ``H_l = sum_{i <= n-1-l} T_i / (i + l + 1)``.
+
+    Method: Kronecker substitution ``t = z^S``, ``x = z`` with ``S = sum G + 1`` (every
+    ``T_i`` has degree below S, so blocks never overlap); ``F`` by a product tree over the
+    distinct gaps, balanced by length, with flint's fast ``fmpz_poly`` multiplication
+    truncated at ``t^n``; all ``H_l`` at once by one truncated product with
+    ``sum_m lcm(1..n)/(m + 1) t^(n-1-m)`` (a correlation); then ``H(x^g, x)`` by Horner for
+    each distinct gap. Cost: ``O(M(n S) log D)`` for the tree and the correlation plus
+    ``O(D n S)`` coefficient additions for the D distinct gaps (no sympy).
+
+    Parameters
+    ----------
+    gaps : sequence of int, length n
+        ``G_r = L (q* - q_r) >= 0`` with at least one 0.
+    func : str
+        Name used in error messages.
+
+    Returns
+    -------
+    dict
+        distinct gap -> ``flint.fmpq_poly`` in x (the probability of one output with that gap).
+
+    Raises
+    ------
+    ValueError
+        If the estimated size ``n * (sum G + 1)`` exceeds :data:`EXACT_SIZE_LIMIT` (say so,
+        with the numeric routes to use instead).
+
+    References
+    ----------
+    McKenna & Sheldon (2020), Prop. 1; J. von zur Gathen and J. Gerhard, *Modern Computer
+    Algebra*, 3rd ed., section 8.4 (Kronecker substitution) and section 10.1 (product trees).
+    """
+    counts: dict[int, int] = {}
+    for g in gaps:
+        counts[g] = counts.get(g, 0) + 1
+    n = len(gaps)
+    if n == 1:
+        return {gaps[0]: flint.fmpq_poly([1])}
+    size = exact_pf_size(gaps)
+    if size > EXACT_SIZE_LIMIT:
+        raise ValueError(
+            f"{func}: exact permute-and-flip polynomials for n = {n} outputs and total gap "
+            f"{sum(gaps)} need about {size:.2e} coefficients (limit {EXACT_SIZE_LIMIT:.0e}); "
+            "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) instead"
+        )
+    S = sum(gaps) + 1
+    cut = n * S
+    one_minus = flint.fmpz_poly([1, -1])
+    leaves = [(one_minus**m).inflate(S + g) for g, m in counts.items()]
+    F = _tree_product([p.truncate(cut) if p.length() > cut else p for p in leaves], cut)
+    Lc = math.lcm(*range(1, n + 1))
+    A = flint.fmpz_poly([Lc // (n - p) for p in range(n)]).inflate(S)
+    blocks: list = [None] * n
+    _split_blocks(F.mul_low(A, cut), S, 0, n, blocks)
+    H = blocks[::-1]  # H[l] sits at t^(n-1-l) of the correlation
+    out = {}
+    for g in counts:
+        acc = H[n - 1]
+        for lev in range(n - 2, -1, -1):
+            acc = acc.left_shift(g) + H[lev] if g else acc + H[lev]
+        out[g] = flint.fmpq_poly(acc.left_shift(g) if g else acc, Lc)
+    return out
+
+
+# ----------------------------------------------------------------------------- fast sympy
+@lru_cache(maxsize=64)
+def _class_key(cls: type) -> tuple:
+    from sympy.core.basic import ordering_of_classes
+
+    name = cls.__name__
+    try:
+        return (ordering_of_classes.index(name), "")
+    except ValueError:
+        return (len(ordering_of_classes) + 1, name)
+
+
+def _canonical_key(e) -> tuple:
+    """A sort key reproducing ``Basic.compare`` (the order of ``Add``'s arguments)."""
+    hc = e._hashable_content()
+    return (_class_key(type(e)), len(hc),
+            tuple(_canonical_key(a) if isinstance(a, sympy.Basic) else a for a in hc))
+
+
+def _rational(c) -> sympy.Rational:
+    """A reduced ``flint.fmpq`` as a sympy Rational, without re-reducing it (sympy's
+    constructor recomputes the gcd of the already coprime numerator and denominator)."""
+    p, q = int(c.p), int(c.q)
+    if q == 1:
+        return sympy.Integer(p)
+    if q == 2 and p == 1:
+        return sympy.S.Half
+    r = sympy.Expr.__new__(sympy.Rational)
+    r.p, r.q = p, q
+    return r
+
+
+@contextmanager
+def paused_gc():
+    """Pause Python's cyclic garbage collector while building many sympy objects at once.
+
+    The objects built are acyclic, so nothing is lost; without the pause the collector
+    rescans the growing heap again and again and doubles the build time. The previous
+    state is restored on exit.
+    """
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+class Atoms:
+    """``k -> (atom_k, key of atom_k)`` for :func:`poly_expr`, cached; ``atom_k`` is
+    ``x**k`` (:meth:`powers`) or ``exp(-k*lam)`` (:meth:`coins`)."""
+
+    def __init__(self, make: Callable[[int], sympy.Expr]):
+        self._make = make
+        self._cache: dict[int, tuple] = {}
+
+    def __call__(self, k: int) -> tuple:
+        hit = self._cache.get(k)
+        if hit is None:
+            atom = self._make(k)
+            hit = self._cache[k] = (atom, _canonical_key(atom))
+        return hit
+
+    @classmethod
+    def powers(cls, x: sympy.Symbol) -> Atoms:
+        return cls(lambda k: x**k)
+
+    @classmethod
+    def coins(cls, lam: sympy.Expr) -> Atoms:
+        """``exp(-k*lam)``; for a rational ``lam`` built without re-evaluation."""
+        if lam.is_Rational:
+            return cls(lambda k: sympy.exp(-k * lam, evaluate=False))
+        return cls(lambda k: coin(k, lam))
+
+
+def poly_expr(poly, atoms: Atoms) -> sympy.Expr:
+    """``sum_k c_k atom_k`` for a flint polynomial, built directly in sympy's canonical form.
+
+    Equal (``==``, same hash) to ``sympy.Add(*[c_k * atom_k])`` but without sympy's
+    flattening: each term is ``Mul(c_k, atom_k)`` and the terms are ordered by the key of
+    ``Basic.compare`` (what ``Add`` does). The atoms must be canonical, non-numeric and
+    distinct for k >= 1 (``x**k``, ``exp(-k*lam)``); the tests compare with ``Add``.
+    """
+    coeffs = poly.coeffs()
+    const = _rational(coeffs[0]) if coeffs and coeffs[0] != 0 else None
+    keyed = []
+    mul_key = _class_key(sympy.Mul)
+    for k in range(1, len(coeffs)):
+        c = coeffs[k]
+        if c == 0:
+            continue
+        atom, akey = atoms(k)
+        if c == 1:
+            keyed.append((akey, atom))
+            continue
+        r = _rational(c)
+        hc = r._hashable_content()
+        key = (mul_key, 2, ((_class_key(type(r)), len(hc), hc), akey))
+        keyed.append((key, sympy.Mul._from_args((r, atom), True)))
+    keyed.sort(key=lambda kv: kv[0])
+    terms = [t for _, t in keyed]
+    if const is not None:
+        terms.insert(0, const)
+    if not terms:
+        return sympy.Integer(0)
+    if len(terms) == 1:
+        return terms[0]
+    return sympy.Add._from_args(terms, True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import mpmath
@@ -45,7 +46,7 @@ def ball(mid: mpmath.mpf, rad: mpmath.mpf, dps: int | None = None):
 X = sympy.Symbol("x", positive=True)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, init=False, eq=False)
 class RationalForm:
     """Output probabilities as functions of ``x = exp(-epsilon/(c*sensitivity*L))``.
 
@@ -53,13 +54,45 @@ class RationalForm:
     the Symbol ``x`` (a polynomial for PF and RNM-exponential, a rational function for EM);
     ``value`` is what ``x`` stands for, ``L`` the common denominator of the score gaps and
     ``gaps`` the integer exponents ``G_r = L*(q* - q_r)``.
+
+    When built from flint polynomials (``polys``: one ``flint.fmpq_poly`` per output, the
+    same object for outputs with equal gaps) the sympy ``forms`` are made only when first
+    asked for, one expression per distinct polynomial, shared by equal gaps; exact
+    consumers (the analyzer) can read ``polys`` directly.
     """
 
     x: sympy.Symbol
-    forms: tuple[sympy.Expr, ...]
     value: sympy.Expr
     L: int
     gaps: tuple[int, ...]
+    polys: tuple | None
+
+    def __init__(self, x, forms=None, value=None, L=1, gaps=(), *, polys=None):
+        if forms is None and polys is None:
+            raise ValueError("RationalForm: give forms or polys")
+        object.__setattr__(self, "x", x)
+        object.__setattr__(self, "value", value)
+        object.__setattr__(self, "L", L)
+        object.__setattr__(self, "gaps", tuple(gaps))
+        object.__setattr__(self, "polys", None if polys is None else tuple(polys))
+        if forms is not None:
+            self.__dict__["forms"] = tuple(forms)
+
+    @cached_property
+    def forms(self) -> tuple[sympy.Expr, ...]:
+        """The probabilities as sympy expressions in ``x`` (built once per distinct poly)."""
+        from ..xform import Atoms, paused_gc, poly_expr
+
+        atoms = Atoms.powers(self.x)
+        built: dict[int, sympy.Expr] = {}
+        out = []
+        with paused_gc():
+            for p in self.polys:  # type: ignore[union-attr]
+                e = built.get(id(p))
+                if e is None:
+                    e = built[id(p)] = poly_expr(p, atoms)
+                out.append(e)
+        return tuple(out)
 
     def __iter__(self):
         return iter((self.x, self.forms))
@@ -69,6 +102,9 @@ class RationalForm:
 
     def __getitem__(self, i: int):
         return (self.x, self.forms)[i]
+
+    def __repr__(self) -> str:
+        return f"RationalForm(x={self.x}, n={len(self.gaps)}, value={self.value}, L={self.L})"
 
     def substituted(self) -> tuple[sympy.Expr, ...]:
         """The forms with ``x`` replaced by its value (equal to ``.probabilities``)."""

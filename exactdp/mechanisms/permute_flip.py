@@ -1,8 +1,11 @@
 """Permute-and-flip (McKenna & Sheldon, NeurIPS 2020).
 
-Exact route used here: the coins. Output r is returned iff its coin shows heads and it comes
-first among the heads in the random order, so with K the number of heads among the others
-(a Poisson-binomial variable),
+Exact routes: the coins (Poisson-binomial, ``pf_ring_probabilities``, for irrational or
+astronomically large gaps) and, for integer gaps, the product tree of
+:func:`exactdp.xform.pf_polynomials_tree` (the same polynomials, computed from
+``prod_g (1 - t x^g)^{m_g}`` with fast multiplication). The coin route: output r is
+returned iff its coin shows heads and it comes first among the heads in the random order,
+so with K the number of heads among the others (a Poisson-binomial variable),
 
 .. math::  \\Pr[PF(q) = r] = p_r \\sum_k \\Pr[K = k] / (k + 1),
            \\qquad \\sum_k \\Pr[K=k] t^k = \\prod_{s \\ne r} (1 - p_s + p_s t),
@@ -24,7 +27,17 @@ import numpy as np
 import sympy
 
 from ..scores import ScoreVector
-from ..xform import generators_for, leave_one_out, weighted_sum
+from ..xform import (
+    DENSE_DEGREE_LIMIT,
+    Atoms,
+    generators_for,
+    leave_one_out,
+    paused_gc,
+    pf_polynomials_tree,
+    poly_expr,
+    shared_exprs,
+    weighted_sum,
+)
 from ._sampling import shuffle_and_flip
 from .base import Mechanism, RationalForm, X
 
@@ -86,15 +99,25 @@ class PermuteAndFlip(Mechanism):
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         if sv.is_rational:
             L, G = sv.integer_gaps()
+            if max(G) <= DENSE_DEGREE_LIMIT:
+                per_gap = pf_polynomials_tree(G, "probabilities")
+                atoms = Atoms.coins(self.rate / L)
+                with paused_gc():
+                    exprs = {g: poly_expr(p, atoms) for g, p in per_gap.items()}
+                return tuple(exprs[g] for g in G)
             gens = generators_for(G, None, self.rate / L)
         else:
             gens = generators_for(None, sv.gaps_exact, self.rate)
-        return tuple(gens.to_expr(p) for p in pf_ring_probabilities(gens))
+        return shared_exprs(gens, pf_ring_probabilities(gens))
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
         L, G = sv.integer_gaps()
+        if max(G) <= DENSE_DEGREE_LIMIT:
+            per_gap = pf_polynomials_tree(G, "rational_form")
+            return RationalForm(X, None, self.x_value(L), L, G,
+                                polys=tuple(per_gap[g] for g in G))
         gens = generators_for(G, None, self.rate / L, x=X)
-        forms = tuple(gens.to_expr(p) for p in pf_ring_probabilities(gens))
+        forms = shared_exprs(gens, pf_ring_probabilities(gens))
         return RationalForm(X, forms, self.x_value(L), L, G)
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:

@@ -1,0 +1,111 @@
+"""Exact permute-and-flip by the product tree (issue 10), against two independent routes.
+
+The product tree (:func:`exactdp.xform.pf_polynomials_tree`) must give, polynomial for
+polynomial, what PF's coins give (Poisson-binomial, ``pf_ring_probabilities``) and what
+report-noisy-max with exponential noise gives by its noise integral
+(``rnm_exponential_ring``; Ding et al. 2021, Thm 1). The fast sympy builder must give
+expressions equal (same args, same hash) to sympy's own ``Add``.
+"""
+
+import flint
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exactdp import PermuteAndFlip, ReportNoisyMax
+from exactdp.mechanisms.noisy_max import rnm_exponential_ring
+from exactdp.mechanisms.permute_flip import pf_ring_probabilities
+from exactdp.xform import (
+    EXACT_SIZE_LIMIT,
+    Atoms,
+    generators_for,
+    pf_polynomials_tree,
+    poly_expr,
+)
+
+gap_lists = st.lists(st.integers(0, 7), min_size=0, max_size=9).map(lambda g: [0] + g)
+
+
+@settings(max_examples=60, deadline=None)
+@given(gap_lists)
+def test_tree_equals_coins_and_noise_integral(G):
+    tree = pf_polynomials_tree(G)
+    gens = generators_for(G, None, sympy.Integer(1))
+    coins = pf_ring_probabilities(gens)
+    integral = rnm_exponential_ring(gens)
+    for g, a, b in zip(G, coins, integral, strict=True):
+        assert tree[g] == flint.fmpq_poly(a) == flint.fmpq_poly(b)
+
+
+def test_tree_known_polynomials():
+    # MATH.md section 2: q = (0, -1, -2) gives 1 - x/2 - x^2/2 + x^3/3, x/2 - x^3/6, ...
+    tree = pf_polynomials_tree([0, 1, 2])
+    assert tree[0] == flint.fmpq_poly([1, flint.fmpq(-1, 2), flint.fmpq(-1, 2), flint.fmpq(1, 3)])
+    assert tree[1] == flint.fmpq_poly([0, flint.fmpq(1, 2), 0, flint.fmpq(-1, 6)])
+    assert tree[2] == flint.fmpq_poly([0, 0, flint.fmpq(1, 2), flint.fmpq(-1, 6)])
+    # n ties: 1/n each; one output: 1
+    assert pf_polynomials_tree([0, 0, 0, 0])[0] == flint.fmpq_poly([flint.fmpq(1, 4)])
+    assert pf_polynomials_tree([0])[0] == flint.fmpq_poly([1])
+
+
+def test_tree_larger_case_sums_to_one_and_matches_coins():
+    G = [0, 0, 3, 17, 17, 5, 40, 1, 1, 1, 29, 8] * 3
+    tree = pf_polynomials_tree(G)
+    coins = pf_ring_probabilities(generators_for(G, None, sympy.Integer(1)))
+    assert all(tree[g] == flint.fmpq_poly(c) for g, c in zip(G, coins, strict=True))
+    assert sum((tree[g] for g in G), flint.fmpq_poly([0])) == 1
+
+
+def test_public_views_agree_with_rnm_exponential():
+    q = [5, 3, 3, 0, 5, 1, -4]
+    pf, rnm = PermuteAndFlip(1).distribution(q), ReportNoisyMax(1).distribution(q)
+    assert pf.rational_form().forms == rnm.rational_form().forms
+    assert pf.probabilities == rnm.probabilities
+    x, forms = pf.rational_form()
+    assert sympy.expand(sum(forms)) == 1
+    # shared: equal gaps give the very same expression object
+    assert forms[1] is forms[2] and forms[0] is forms[4]
+    assert pf.probabilities[1] is pf.probabilities[2]
+
+
+def test_symbolic_epsilon_probabilities():
+    eps = sympy.Symbol("epsilon", positive=True)
+    p = PermuteAndFlip(eps).distribution([0, -1, -2]).probabilities
+    expected = 1 - sympy.exp(-eps / 2) / 2 - sympy.exp(-eps) / 2 + sympy.exp(-3 * eps / 2) / 3
+    assert sympy.simplify(p[0] - expected) == 0
+    assert p[0] == expected  # canonical form: structurally equal
+
+
+@pytest.mark.parametrize("lam", [None, sympy.Rational(1, 2), sympy.Integer(3),
+                                 sympy.Symbol("e", positive=True) / 2])
+def test_fast_builder_is_sympys_canonical_form(lam):
+    import random
+
+    rnd = random.Random(7)
+    x = sympy.Symbol("x", positive=True)
+    atoms = Atoms.powers(x) if lam is None else Atoms.coins(lam)
+    for _ in range(60):
+        coeffs = [flint.fmpq(rnd.choice([0, 0, 1, -1, 2, rnd.randint(-60, 60)]),
+                             rnd.choice([1, 1, 2, 3, rnd.randint(1, 40)]))
+                  for _ in range(rnd.randint(1, 12))]
+        poly = flint.fmpq_poly(coeffs)
+        base = (lambda k: x**k) if lam is None else (lambda k: sympy.exp(-k * lam))
+        ref = sympy.Add(*[sympy.Rational(int(c.p), int(c.q)) * base(k)
+                          for k, c in enumerate(poly.coeffs())])
+        got = poly_expr(poly, atoms)
+        assert got == ref and hash(got) == hash(ref)
+
+
+def test_exact_size_guard_refuses_quickly():
+    import time
+
+    G = [0] + list(range(1, 3001)) * 10  # n ~ 3e4, sum of gaps ~ 4.5e7
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=r"coefficients.*to_numpy"):
+        pf_polynomials_tree(G)
+    assert time.perf_counter() - t0 < 1.0
+    q = [-g for g in G]
+    with pytest.raises(ValueError, match="rational_form.*evalf"):
+        PermuteAndFlip(1).distribution(q).rational_form()
+    assert EXACT_SIZE_LIMIT < len(G) * sum(G)
