@@ -13,6 +13,7 @@ utility summaries users expect from ``scipy.stats`` (``pmf``, ``entropy``, ``exp
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING
@@ -21,6 +22,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from .cost import MAX_SAMPLE_CELLS, MAX_SAMPLE_DRAWS, check_exact_n, refuse
 from .deprecation import deprecated_method, warn_renamed
 from .rng import as_generator
 from .scores import ScoreVector
@@ -60,6 +62,17 @@ def _check_size(size: object) -> tuple[int, ...]:
     )
 
 
+def _check_sample_cost(total: int, n: int) -> None:
+    if total > MAX_SAMPLE_DRAWS or total * n > MAX_SAMPLE_CELLS:
+        raise refuse(
+            "sample", f"size = {total:.3g} draws over n = {n} outputs",
+            f"{8 * total:.3g} bytes of output and about {total * n:.3g} random numbers",
+            f"{MAX_SAMPLE_DRAWS:.0e} draws and {MAX_SAMPLE_CELLS:.0e} draws*outputs per call",
+            "call sample() in a loop over smaller sizes, or draw from the probabilities: "
+            "rng.choice(n, size, p=dist.to_numpy()) (or rng.multinomial for counts)",
+        )
+
+
 @dataclass(frozen=True, eq=False)
 class OutputDistribution:
     """Distribution of ``M(q)`` over the output indices ``0..n-1`` (input order).
@@ -85,7 +98,15 @@ class OutputDistribution:
         """Exact output probabilities as sympy expressions, in input order.
 
         Their sum is exactly 1 (``sympy.simplify(sum(p) - 1) == 0``).
+
+        Raises
+        ------
+        ValueError
+            For more than :data:`exactdp.cost.MAX_EXACT_N` outputs, or when the mechanism's
+            exact route would be too large (the message gives the estimate and the numeric
+            views to use instead).
         """
+        check_exact_n("probabilities", self.n)
         return tuple(self.mechanism._route("exact", self.scores))
 
     def pmf(self, r: int) -> sympy.Expr:
@@ -122,6 +143,7 @@ class OutputDistribution:
 
     @cached_property
     def _rational_form(self) -> RationalForm:
+        check_exact_n("rational_form", self.n)
         return self.mechanism._route("rational_form", self.scores)
 
     def subs(self, *args, **kwargs) -> OutputDistribution:
@@ -203,13 +225,18 @@ class OutputDistribution:
         Raises
         ------
         ValueError
-            Bad ``size`` or ``rng`` (the message names it).
+            Bad ``size`` or ``rng`` (the message names it); more than
+            :data:`exactdp.cost.MAX_SAMPLE_DRAWS` draws, or more than
+            :data:`exactdp.cost.MAX_SAMPLE_CELLS` draws times outputs (the draws are made in
+            chunks of bounded memory; beyond these limits call ``sample`` in a loop, or draw
+            from the probabilities with ``rng.choice(n, size, p=d.to_numpy())``).
         """
         gen = as_generator(rng, "sample")
         if size is None:
             return int(self.mechanism._route("sample", self.scores, 1, gen)[0])
         shape = _check_size(size)
-        total = int(np.prod(shape)) if shape else 1
+        total = math.prod(shape)
+        _check_sample_cost(total, self.n)
         return self.mechanism._route("sample", self.scores, total, gen).reshape(shape)
 
     rvs = deprecated_method("sample", "rvs")

@@ -27,6 +27,8 @@ import flint
 import sympy
 from sympy.polys.rings import ring
 
+from .cost import RING_WORK_LIMIT, refuse
+
 __all__ = [
     "Atoms",
     "Generators",
@@ -168,6 +170,16 @@ def leave_one_out(
     dict
         distinct-gap index -> list of coefficients (index = power of t), length n.
     """
+    n = len(gens.index)
+    if isinstance(gens.one, flint.fmpz_poly):
+        work = n * n * (max(c.degree() for c in gens.coins) + 1)
+        if work > RING_WORK_LIMIT:
+            raise refuse(
+                "probabilities", f"the leave-one-out product for n = {n} outputs",
+                f"about {work:.3g} coefficient operations", f"{RING_WORK_LIMIT:.0e}",
+                "use .to_numpy() or .evalf(dps); for permute-and-flip, .rational_form() "
+                "uses the faster product tree",
+            )
     full = [gens.one]
     for j in gens.index:
         alpha, beta = factor(gens.coins[j])
@@ -176,7 +188,6 @@ def leave_one_out(
             new[k + 1] = new[k + 1] + beta * c
         full = new
     out: dict[int, list] = {}
-    n = len(gens.index)
     for j in sorted(set(gens.index)):
         alpha, beta = factor(gens.coins[j])
         q = [None] * n
@@ -321,10 +332,10 @@ def pf_polynomials_tree(gaps: Sequence[int], func: str = "rational_form") -> dic
         return {gaps[0]: flint.fmpq_poly([1])}
     size = exact_pf_size(gaps)
     if size > EXACT_SIZE_LIMIT:
-        raise ValueError(
-            f"{func}: exact permute-and-flip polynomials for n = {n} outputs and total gap "
-            f"{sum(gaps)} need about {size:.2e} coefficients (limit {EXACT_SIZE_LIMIT:.0e}); "
-            "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) instead"
+        raise refuse(
+            func, f"exact permute-and-flip polynomials for n = {n} outputs and total gap "
+            f"{sum(gaps)}", f"about {size:.3g} coefficients", f"{EXACT_SIZE_LIMIT:.0e}",
+            "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) instead",
         )
     S = sum(gaps) + 1
     cut = n * S

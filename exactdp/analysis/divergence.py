@@ -26,6 +26,7 @@ import sympy
 
 from ..deprecation import deprecated_alias
 from ..exact import UndecidedSignError, compare, is_zero, sign, sign_or_none, to_arb
+from ..cost import RENYI_BITS_LIMIT, fmt_size, refuse, renyi_bits
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
 from .check import Witness, numeric_mechanism
@@ -186,6 +187,26 @@ def max_divergence(P: object, Q: object) -> Divergence:
     return Divergence(sympy.log(best) if best is not None else sympy.Integer(0), sympy.oo)
 
 
+def _check_renyi_cost(a: sympy.Rational, probs: tuple) -> None:
+    """Refuse an order whose exact powers would be astronomically large (cost model:
+    :func:`exactdp.cost.renyi_bits`)."""
+    height = abs(int(a.p)) // int(a.q) + 1  # sympy raises contents to the integer part
+    if height <= 1000:
+        return
+    bits = 0
+    for v in probs:
+        c = v.as_content_primitive()[0] if v.free_symbols or not v.is_Rational else v
+        bits += int(c.p).bit_length() + int(c.q).bit_length() if c.is_Rational else 64
+    est = renyi_bits(height, bits)
+    if est > RENYI_BITS_LIMIT:
+        raise refuse(
+            "renyi_divergence", f"alpha = {a if height < 10**12 else '~' + fmt_size(height)}",
+            f"exact powers of about {fmt_size(est)} bits", f"{RENYI_BITS_LIMIT:.0e} bits",
+            "use alpha=sympy.oo (the max divergence: the limit as alpha -> oo and an upper "
+            "bound for every alpha) or a smaller alpha",
+        )
+
+
 def renyi_divergence(P: object, Q: object, alpha: object) -> Divergence:
     """Exact Renyi divergence ``D_alpha(P || Q)`` in nats.
 
@@ -205,7 +226,9 @@ def renyi_divergence(P: object, Q: object, alpha: object) -> Divergence:
     Raises
     ------
     ValueError
-        For ``alpha <= 0``, irrational or float alpha, or invalid probabilities.
+        For ``alpha <= 0``, irrational or float alpha, or invalid probabilities; for an
+        alpha whose exact powers would exceed :data:`exactdp.cost.RENYI_BITS_LIMIT` bits
+        (the message gives the estimate and suggests ``alpha=sympy.oo``).
     UndecidedSignError
         If it cannot be decided whether some probability is 0.
 
@@ -224,6 +247,7 @@ def renyi_divergence(P: object, Q: object, alpha: object) -> Divergence:
     if a == 1:
         return kl_divergence(P, Q)
     p, q = _pair(P, Q, "renyi_divergence")
+    _check_renyi_cost(a, p + q)
     terms = []
     for x, y in zip(p, q, strict=True):
         if is_zero(x):

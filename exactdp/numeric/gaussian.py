@@ -48,6 +48,7 @@ from flint import acb, arb
 from flint import ctx as flint_ctx
 from scipy.special import log_ndtr
 
+from ..cost import GAUSSIAN_SECONDS_LIMIT, gaussian_seconds, refuse
 from ..exact.arb import arb_mid_to_mpf, flint_prec, mpf_to_arb
 from .gaps import fail_value as _fail
 from .gaps import float_gaps as _float_gaps
@@ -347,6 +348,11 @@ def _exact_gaps(z: Sequence, dps: int, func: str) -> list:
     return gaps
 
 
+def _max_dps(n: int) -> int:
+    """Largest dps whose estimated quadrature time for n items is within the limit."""
+    return int(math.sqrt(GAUSSIAN_SECONDS_LIMIT / gaussian_seconds(n, 1)))
+
+
 def _engine(z: Sequence, dps: int, func: str) -> tuple[list, list]:
     dps = _check_dps(dps, func)
     gaps = _exact_gaps(z, dps, func)
@@ -361,6 +367,14 @@ def _engine(z: Sequence, dps: int, func: str) -> tuple[list, list]:
     if len(zs) > _ARB_MAX_N:
         vals, bnds = _gaussian_mp_trapezoid(zs, dps)
     else:
+        secs = gaussian_seconds(len(zs), dps)
+        if secs > GAUSSIAN_SECONDS_LIMIT:
+            raise refuse(
+                func, f"the certified quadrature for n = {len(zs)} items at dps = {dps}",
+                f"about {secs:.3g} s", f"{GAUSSIAN_SECONDS_LIMIT:.0f} s",
+                f"use a smaller dps (about {_max_dps(len(zs))} or less here) or "
+                "method='float' / .to_numpy() (float64 quadrature)",
+            )
         pairs = [_item_arb(r, zs, dps) for r in range(len(zs))]
         vals = [v for v, _ in pairs]
         bnds = [b for _, b in pairs]

@@ -1,0 +1,71 @@
+"""Guards on the calls whose cost can explode (issue 10): each refuses within a second
+with a ValueError that states the estimated size and the cheaper route, and the calls just
+inside each limit still work (checked against an independent value where there is one)."""
+
+import time
+
+import numpy as np
+import pytest
+import sympy
+
+from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+from exactdp.analysis.divergence import max_divergence, renyi_divergence
+from exactdp.cost import MAX_EXACT_N, MAX_SAMPLE_DRAWS, gaussian_seconds
+
+
+def refuses_fast(call, *fragments):
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError) as info:
+        call()
+    assert time.perf_counter() - t0 < 1.0
+    for frag in fragments:
+        assert frag in str(info.value), str(info.value)
+    return str(info.value)
+
+
+def test_sample_size_guard():
+    d = PermuteAndFlip(1).distribution([0, 1, 2])
+    msg = refuses_fast(lambda: d.sample(10**12, rng=0), "sample:", "1e+12", "rng.choice")
+    assert "8e+12 bytes" in msg
+    big = PermuteAndFlip(1).distribution(list(range(1000)))
+    refuses_fast(lambda: big.sample((10**4, 10**4), rng=0), "draws*outputs")
+    # just inside: chunked draws, and the frequencies match the exact pmf
+    draws = d.sample(200_000, rng=1)
+    freq = np.bincount(draws, minlength=3) / draws.size
+    assert np.allclose(freq, d.to_numpy(), atol=5e-3)
+    assert MAX_SAMPLE_DRAWS == 10**8
+
+
+def test_renyi_alpha_guard():
+    P = PermuteAndFlip(2).distribution([0, 1, 2])
+    Q = PermuteAndFlip(2).distribution([1, 0, 1])
+    refuses_fast(lambda: renyi_divergence(P, Q, 10**50), "alpha", "bits", "sympy.oo")
+    refuses_fast(lambda: renyi_divergence(P, Q, 10**5000), "~10^5000")
+    # just inside: a large alpha works and lies below the max divergence (Renyi
+    # divergences increase with alpha towards D_oo; van Erven & Harremoes 2014, Thm 3)
+    d = renyi_divergence(P, Q, 2000)
+    dmax = max_divergence(P, Q)
+    assert 0 < float(sympy.N(d, 30)) <= float(sympy.N(dmax, 30))
+    # a tiny-denominator alpha is cheap (sympy keeps the root unevaluated)
+    renyi_divergence(P, Q, sympy.Rational(3, 10**40))
+
+
+def test_gaussian_dps_guard():
+    d = ReportNoisyMax(noise="gaussian", sigma=1).distribution(list(range(10)))
+    msg = refuses_fast(lambda: d.evalf(2000), "dps = 2000", "smaller dps", "float")
+    assert gaussian_seconds(10, 2000) > 120 and "8.4e+03 s" in msg
+    refuses_fast(lambda: d.evalf_balls(2000), "dps = 2005")  # balls add 5 guard digits
+
+
+def test_exact_n_guard():
+    q = np.arange(MAX_EXACT_N + 1)
+    refuses_fast(lambda: ExponentialMechanism(1).distribution(q).probabilities,
+                 "probabilities:", "to_numpy")
+    refuses_fast(lambda: PermuteAndFlip(1).distribution(q).rational_form(), "rational_form:")
+
+
+def test_ring_route_guard():
+    # RNM-exponential's exact route is the O(n^2 * degree) noise integral
+    q = list(range(0, 3000, 3))
+    refuses_fast(lambda: ReportNoisyMax(1).distribution(q).probabilities,
+                 "leave-one-out", "product tree")
