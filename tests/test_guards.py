@@ -69,3 +69,19 @@ def test_ring_route_guard():
     q = list(range(0, 3000, 3))
     refuses_fast(lambda: ReportNoisyMax(1).distribution(q).probabilities,
                  "leave-one-out", "product tree")
+
+
+def test_cli_table_prints_decimals_first_for_large_n(capsys):
+    from exactdp.io.cli import EXACT_TABLE_N, main
+
+    scores = ",".join(str(i % 7) for i in range(EXACT_TABLE_N + 5))
+    assert main(["table", "--scores", scores, "--mechanisms", "pf"]) == 0
+    out = capsys.readouterr().out
+    assert "pass --exact" in out and "x**" not in out and "exp(" not in out
+    # the decimals are PF's: compare one entry with the float engine
+    pf = PermuteAndFlip(1).distribution([i % 7 for i in range(EXACT_TABLE_N + 5)]).to_numpy()
+    assert f"{pf[0]:.6g}"[:6] in out
+    assert main(["table", "--scores", "3,1,0", "--mechanisms", "pf"]) == 0
+    assert "pass --exact" not in capsys.readouterr().out
+    assert main(["table", "--scores", scores, "--mechanisms", "em", "--exact"]) == 0
+    assert "pass --exact" not in capsys.readouterr().out

@@ -100,6 +100,10 @@ def _check_digits(args) -> None:
         raise CLIError(f"--digits must be between 1 and 1000, got {args.digits}")
 
 
+#: Above this many scores ``exactdp table`` prints decimals only unless ``--exact`` is given.
+EXACT_TABLE_N = 20
+
+
 def _add_table(sub) -> None:
     t = sub.add_parser("table", help="output-probability table for a score vector",
                        description="Exact output probabilities of selection mechanisms.")
@@ -123,6 +127,8 @@ def _add_table(sub) -> None:
     t.add_argument("--digits", type=int, default=6,
                    help="significant digits, 1..1000 (default 6)")
     t.add_argument("--no-exact", action="store_true", help="decimals only")
+    t.add_argument("--exact", action="store_true",
+                   help=f"exact forms also for more than {EXACT_TABLE_N} scores")
     t.set_defaults(run=_cmd_table)
 
 
@@ -211,8 +217,15 @@ def _cmd_table(args) -> str:
         label, mech = build_mechanism(key, args.epsilon, sens, args.monotone)
         dists[label] = mech.distribution(scores)
     caption = _caption(head, scores, mech.sensitivity, mech.epsilon, args.monotone)
-    out = probability_table(dists, labels, fmt=args.format, exact=not args.no_exact,
+    if args.exact and args.no_exact:
+        raise CLIError("--exact and --no-exact exclude each other")
+    exact = not args.no_exact and (args.exact or len(scores) <= EXACT_TABLE_N)
+    out = probability_table(dists, labels, fmt=args.format, exact=exact,
                             digits=args.digits, caption=caption)
+    if not exact and not args.no_exact:
+        note = (f"exact forms omitted for {len(scores)} scores (more than {EXACT_TABLE_N}); "
+                "pass --exact to print them (slow for large n)")
+        out = f"{out}\n{'%' if args.format == 'latex' else '#'} {note}"
     if args.format == "latex":
         if args.standalone:
             return latex_document(out)
