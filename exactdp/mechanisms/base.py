@@ -58,7 +58,8 @@ class RationalForm:
     When built from flint polynomials (``polys``: one ``flint.fmpq_poly`` per output, the
     same object for outputs with equal gaps) the sympy ``forms`` are made only when first
     asked for, one expression per distinct polynomial, shared by equal gaps; exact
-    consumers (the analyzer) can read ``polys`` directly.
+    consumers (the analyzer) can read ``polys`` directly: ``forms[r]`` equals
+    ``polys[r] / denominator`` (``denominator`` None means 1).
     """
 
     x: sympy.Symbol
@@ -66,15 +67,18 @@ class RationalForm:
     L: int
     gaps: tuple[int, ...]
     polys: tuple | None
+    denominator: object | None
 
-    def __init__(self, x, forms=None, value=None, L=1, gaps=(), *, polys=None):
-        if forms is None and polys is None:
-            raise ValueError("RationalForm: give forms or polys")
+    def __init__(self, x, forms=None, value=None, L=1, gaps=(), *, polys=None,
+                 denominator=None):
+        if forms is None and (polys is None or denominator is not None):
+            raise ValueError("RationalForm: give forms, or polys without a denominator")
         object.__setattr__(self, "x", x)
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "L", L)
         object.__setattr__(self, "gaps", tuple(gaps))
         object.__setattr__(self, "polys", None if polys is None else tuple(polys))
+        object.__setattr__(self, "denominator", denominator)
         if forms is not None:
             self.__dict__["forms"] = tuple(forms)
 

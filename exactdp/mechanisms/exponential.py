@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
+import flint
 import mpmath
 import numpy as np
 import sympy
@@ -57,13 +58,22 @@ def softmax_exact(mech: Mechanism, sv: ScoreVector, measure=None) -> tuple[sympy
     return tuple(w / total for w in weights)
 
 
+#: Flint numerators are attached to EM's rational form up to this many coefficients.
+_POLYS_LIMIT = 10**7
+
+
 def softmax_rational_form(mech: Mechanism, sv: ScoreVector, measure=None) -> RationalForm:
     """``mu_r x**G_r / sum_s mu_s x**G_s`` (a rational function of x)."""
     L, G = sv.integer_gaps()
     mu = measure if measure is not None else (1,) * len(G)
     total = sympy.Add(*[m * X**g for m, g in zip(mu, G, strict=True)])
-    return RationalForm(X, tuple(m * X**g / total for m, g in zip(mu, G, strict=True)),
-                        mech.x_value(L), L, G)
+    forms = tuple(m * X**g / total for m, g in zip(mu, G, strict=True))
+    if measure is not None or len(G) * (max(G) + 1) > _POLYS_LIMIT:
+        return RationalForm(X, forms, mech.x_value(L), L, G)
+    mono = {g: flint.fmpq_poly([0] * g + [1]) for g in set(G)}
+    den = sum((mono[g] for g in G), flint.fmpq_poly([0]))
+    return RationalForm(X, forms, mech.x_value(L), L, G,
+                        polys=tuple(mono[g] for g in G), denominator=den)
 
 
 def check_measure(measure: object, func: str = "ExponentialMechanism") -> tuple | None:

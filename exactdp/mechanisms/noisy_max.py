@@ -20,6 +20,7 @@ import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+import flint
 import mpmath
 import numpy as np
 import sympy
@@ -29,7 +30,7 @@ from ..numeric.laplace.float64 import laplace_float
 from ..numeric.laplace.mp import laplace_mp
 from ..numeric.pf_engine import em_float, em_mp, pf_float, pf_mp
 from ..scores import ScoreVector
-from ..xform import generators_for, leave_one_out, weighted_sum
+from ..xform import generators_for, leave_one_out, shared_exprs, weighted_sum
 from ._sampling import noisy_argmax
 from .base import Mechanism, RationalForm, X
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
@@ -131,7 +132,7 @@ class ReportNoisyMax(Mechanism):
                 gens = generators_for(G, None, self.rate / L)
             else:
                 gens = generators_for(None, sv.gaps_exact, self.rate)
-            return tuple(gens.to_expr(p) for p in rnm_exponential_ring(gens))
+            return shared_exprs(gens, rnm_exponential_ring(gens))
         if self.noise == "laplace":
             if sv.is_rational:
                 L, G = sv.integer_gaps()
@@ -145,8 +146,14 @@ class ReportNoisyMax(Mechanism):
         if self.noise == "exponential":
             L, G = sv.integer_gaps()
             gens = generators_for(G, None, self.rate / L, x=X)
-            forms = tuple(gens.to_expr(p) for p in rnm_exponential_ring(gens))
-            return RationalForm(X, forms, self.x_value(L), L, G)
+            ring = rnm_exponential_ring(gens)
+            if isinstance(gens.one, flint.fmpz_poly):  # dense: keep flint, sympy on demand
+                polys: dict[int, object] = {}
+                for j, p in zip(gens.index, ring, strict=True):
+                    polys.setdefault(j, flint.fmpq_poly(p))
+                return RationalForm(X, None, self.x_value(L), L, G,
+                                    polys=tuple(polys[j] for j in gens.index))
+            return RationalForm(X, shared_exprs(gens, ring), self.x_value(L), L, G)
         if self.noise == "gaussian":
             return self._gaussian._rational_form(sv)
         raise ValueError(
