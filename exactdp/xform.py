@@ -432,15 +432,26 @@ class Atoms:
         return cls(lambda k: coin(k, lam))
 
 
+def _plain_atom(a: sympy.Expr) -> bool:
+    """Atoms for which ``Mul(c, a)`` is canonical: a symbol, a power of a symbol, an exp."""
+    return isinstance(a, (sympy.Symbol, sympy.exp)) or (
+        isinstance(a, sympy.Pow) and isinstance(a.base, sympy.Symbol))
+
+
 def poly_expr(poly, atoms: Atoms) -> sympy.Expr:
     """``sum_k c_k atom_k`` for a flint polynomial, built directly in sympy's canonical form.
 
     Equal (``==``, same hash) to ``sympy.Add(*[c_k * atom_k])`` but without sympy's
     flattening: each term is ``Mul(c_k, atom_k)`` and the terms are ordered by the key of
-    ``Basic.compare`` (what ``Add`` does). The atoms must be canonical, non-numeric and
-    distinct for k >= 1 (``x**k``, ``exp(-k*lam)``); the tests compare with ``Add``.
+    ``Basic.compare`` (what ``Add`` does). This needs atoms that are canonical and
+    distinct for k >= 1 (a symbol, ``x**k``, ``exp(-k*lam)``); otherwise (an atom that
+    evaluated to a number, e.g. ``exp(-k log 2) = 2**-k``) sympy's ``Add`` is used.
     """
     coeffs = poly.coeffs()
+    nonzero = [k for k in range(1, len(coeffs)) if coeffs[k] != 0]
+    if not all(_plain_atom(atoms(k)[0]) for k in nonzero):  # e.g. exp(-k log 2) = 2**-k
+        return sympy.Add(*[_rational(coeffs[k]) * (atoms(k)[0] if k else 1)
+                           for k in [0, *nonzero]])
     const = _rational(coeffs[0]) if coeffs and coeffs[0] != 0 else None
     keyed = []
     mul_key = _class_key(sympy.Mul)

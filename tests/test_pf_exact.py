@@ -109,3 +109,13 @@ def test_exact_size_guard_refuses_quickly():
     with pytest.raises(ValueError, match="rational_form.*evalf"):
         PermuteAndFlip(1).distribution(q).rational_form()
     assert EXACT_SIZE_LIMIT < len(G) * sum(G)
+
+
+def test_fast_builder_falls_back_when_coins_evaluate():
+    # epsilon = 2 log 2: the coin x = exp(-log 2) = 1/2 is a number, not an exp atom
+    eps = 2 * sympy.log(2)
+    p = PermuteAndFlip(eps).distribution([0, -1, -2]).probabilities
+    # MATH.md section 2 at x = 1/2: 1 - x/2 - x^2/2 + x^3/3
+    assert p[0] == sympy.Rational(1) - sympy.Rational(1, 4) - sympy.Rational(1, 8) + \
+        sympy.Rational(1, 24)
+    assert sum(p) == 1

@@ -1,0 +1,292 @@
+"""Speed of the public API at every size, side by side in one run (issue 10).
+
+Usage: ``python benchmarks/bench_speed.py [--quick] [--skip SECTION ...]``. Prints one table
+per section, each time with the ratio the issue's targets are stated in:
+
+A. public float probabilities (PF, EM) at n = 10^6 for four input kinds, against a numpy
+   softmax that includes the same input conversion (``numpy.asarray``);
+B. exact permute-and-flip: the flint core (PF's coins, Poisson-binomial), the product tree,
+   ``rational_form()``, its sympy ``forms`` and ``.probabilities``;
+C. ``optimal_mechanism``: exact (closed form by the product tree) against PF's exact route,
+   float at n = 10^6 against PF's float route, and the section-5 recursion it replaces;
+D. the exhaustive 3^6 - 1 neighbour search of ``check_dp`` for every mechanism with a
+   closed form;
+E. the guards: seconds until each guarded call refuses;
+F. baselines: the McKenna-Sheldon O(n^2) alternating sum (float64) against ``pf_float``,
+   and diffprivlib's and OpenDP's samplers against ``sample`` (where installed).
+
+Timings are the best of a few warm runs (``--quick``: fewer); on a shared machine they vary
+by up to 2x between runs, which the ratios (taken in the same run) mostly cancel.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import platform
+import time
+import warnings
+
+import numpy as np
+import sympy
+
+import exactdp
+from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+
+
+def best(fn, repeat: int = 3) -> float:
+    t_best = math.inf
+    for _ in range(repeat):
+        t = time.perf_counter()
+        fn()
+        t_best = min(t_best, time.perf_counter() - t)
+    return t_best
+
+
+def once(fn) -> tuple[float, object]:
+    t = time.perf_counter()
+    out = fn()
+    return time.perf_counter() - t, out
+
+
+def softmax(q, rate: float = 0.5) -> np.ndarray:
+    a = np.asarray(q, dtype=np.float64)
+    z = a * rate
+    w = np.exp(z - z.max())
+    return w / w.sum()
+
+
+def header(title: str) -> None:
+    print(f"\n## {title}\n")
+
+
+# ----------------------------------------------------------------------------- A
+def section_a(repeat: int) -> None:
+    header("A. public float probabilities, n = 10^6 (ratio to numpy softmax incl. asarray)")
+    n = 10**6
+    rng = np.random.default_rng(0)
+    inputs = {
+        "float64 array": rng.uniform(0, 40, n),
+        "int64 array, 0..40": rng.integers(0, 41, n),
+        "int64 array, 0..10^6": rng.integers(0, 10**6 + 1, n),
+        "list of Python ints": rng.integers(0, 41, n).tolist(),
+    }
+    print("| input | softmax ms | PF ms | PF / softmax | EM ms | EM / softmax |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for label, q in inputs.items():
+        ts = best(lambda q=q: softmax(q), repeat)
+        tp = best(lambda q=q: PermuteAndFlip(1).distribution(q).to_numpy(), repeat)
+        te = best(lambda q=q: ExponentialMechanism(1).distribution(q).to_numpy(), repeat)
+        print(f"| {label} | {ts * 1e3:.1f} | {tp * 1e3:.1f} | {tp / ts:.2f} | "
+              f"{te * 1e3:.1f} | {te / ts:.2f} |")
+
+
+# ----------------------------------------------------------------------------- B
+def _pf_core(G):
+    from exactdp.mechanisms.permute_flip import pf_ring_probabilities
+    from exactdp.xform import generators_for
+
+    return pf_ring_probabilities(generators_for(G, None, sympy.Integer(1)))
+
+
+def section_b(quick: bool) -> None:
+    from exactdp.xform import pf_polynomials_tree
+
+    header("B. exact permute-and-flip (ratio to the flint core: PF's coins, Poisson-binomial)")
+    print("| n | scores | distinct gaps | core s | tree s | rational_form() s | ratio | "
+          "+ .forms s | .probabilities s | ratio |")
+    print("|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|")
+    cases = [(50, 100), (100, 10)] + ([] if quick else [(200, 100)])
+    for n, top in cases:
+        q = np.random.default_rng(1).integers(0, top + 1, n).tolist()
+        G = [max(q) - v for v in q]
+        tc = once(lambda G=G: _pf_core(G))[0] if n <= 100 else math.nan
+        tt = once(lambda G=G: pf_polynomials_tree(G))[0]
+        d = PermuteAndFlip(1).distribution(q)
+        trf, rf = once(d.rational_form)
+        tf = once(lambda rf=rf: rf.forms)[0]
+        tp = once(lambda q=q: PermuteAndFlip(1).distribution(q).probabilities)[0]
+        print(f"| {n} | 0..{top} | {len(set(G))} | {tc:.2f} | {tt:.2f} | {trf:.2f} | "
+              f"{trf / tc:.2f} | {tf:.2f} | {tp:.2f} | {tp / tc:.2f} |")
+
+
+# ----------------------------------------------------------------------------- C
+def section_c(repeat: int, quick: bool) -> None:
+    header("C. optimal_mechanism (exact: closed form by the product tree; float: PF's engine)")
+    from exactdp import optimal_mechanism
+
+    rows = []
+    q = list(range(0, -50, -1))  # n = 50, 50 distinct gaps
+    rows.append(("exact, n = 50, 50 distinct gaps",
+                 once(lambda: optimal_mechanism(q, 1).rational_form())[0], None))
+    if not quick:
+        q = np.random.default_rng(1).integers(0, 101, 200).tolist()
+        t_opt = once(lambda: optimal_mechanism(q, 1).rational_form())[0]
+        t_pf = once(lambda: PermuteAndFlip(1).distribution(q).rational_form())[0]
+        rows.append(("exact, n = 200, scores 0..100 (ratio to PF exact)", t_opt, t_opt / t_pf))
+    qf = np.random.default_rng(2).uniform(0, 40, 10**6)
+    t_opt = best(lambda: optimal_mechanism(qf, 1, method="float"), repeat)
+    t_pf = best(lambda: PermuteAndFlip(1).distribution(qf).to_numpy(), repeat)
+    rows.append(("float, n = 10^6 (ratio to PF float)", t_opt, t_opt / t_pf))
+    sizes = [10**4, 10**5, 10**6]
+    ts = [best(lambda m=m: optimal_mechanism(qf[:m], 1, method="float"), repeat) for m in sizes]
+    slope = np.polyfit(np.log(sizes), np.log(ts), 1)[0]
+    print("| task | s | ratio |")
+    print("|---|---:|---:|")
+    for label, t, r in rows:
+        print(f"| {label} | {t:.3f} | {'' if r is None else f'{r:.2f}'} |")
+    print(f"\nfitted scaling exponent of the float route, 10^4..10^6: {slope:.2f}")
+
+
+# ----------------------------------------------------------------------------- D
+def section_d() -> None:
+    header("D. check_dp, exhaustive 3^6 - 1 = 728 neighbours of q = (0, -1, -2, 0, 3, 1)")
+    from exactdp.analysis.privacy import check_dp
+
+    q6 = [0, -1, -2, 0, 3, 1]
+    tenth = sympy.Rational(1, 10)
+    mechs = [
+        ("PF", PermuteAndFlip(1)),
+        ("EM", ExponentialMechanism(1)),
+        ("RNM-exponential", ReportNoisyMax(1)),
+        ("RNM-Gumbel", ReportNoisyMax(1, noise="gumbel")),
+        ("RNM-Laplace (eps = 1/10)", ReportNoisyMax(tenth, noise="laplace")),
+    ]
+    print("| mechanism | s | holds | neighbours |")
+    print("|---|---:|---|---:|")
+    for label, m in mechs:
+        t, res = once(lambda m=m: check_dp(m, q6, search="exhaustive"))
+        print(f"| {label} | {t:.2f} | {res.holds} | {res.neighbours_checked} |")
+
+
+# ----------------------------------------------------------------------------- E
+def _guarded_calls():
+    from exactdp.analysis.divergence import renyi_divergence
+
+    P = PermuteAndFlip(2).distribution([0, 1, 2])
+    Q = PermuteAndFlip(2).distribution([1, 0, 1])
+    gauss = ReportNoisyMax(noise="gaussian", sigma=1).distribution(list(range(10)))
+    calls = [
+        ("sample(10**12)", lambda: P.sample(10**12, rng=0)),
+        ("renyi_divergence(alpha=10**5000)", lambda: renyi_divergence(P, Q, 10**5000)),
+        ("RNM-Gaussian evalf(2000), n = 10", lambda: gauss.evalf(2000)),
+        ("PF rational_form, n = 3*10^4", lambda: PermuteAndFlip(1).distribution(
+            [0] + [-g for g in range(1, 3001)] * 10).rational_form()),
+        ("EM probabilities, n = 10^5 + 1", lambda: ExponentialMechanism(1).distribution(
+            np.arange(10**5 + 1)).probabilities),
+    ]
+    extra = [
+        ("optimal_mechanism(method='arb', dps=10**9)",
+         lambda: exactdp.optimal_mechanism([0, 1], 1, method="arb", dps=10**9)),
+        ("check_dp exhaustive, n = 12", lambda: exactdp.check_dp(
+            PermuteAndFlip(1), list(range(12)), search="exhaustive")),
+        ("lattice_size(10**6, 10**6)", lambda: exactdp.lattice_size(10**6, 10**6)),
+    ]
+    return calls + extra
+
+
+def section_e() -> None:
+    header("E. guards: seconds until the refusal")
+    print("| call | s | refused |")
+    print("|---|---:|---|")
+    for label, call in _guarded_calls():
+        t = time.perf_counter()
+        try:
+            call()
+            refused = "no"
+        except ValueError as exc:
+            refused = "yes: " + str(exc).split(";")[0][:70]
+        except (AttributeError, TypeError) as exc:  # an API not present in this version
+            refused = f"n/a ({type(exc).__name__})"
+        print(f"| {label} | {time.perf_counter() - t:.3f} | {refused} |")
+
+
+# ----------------------------------------------------------------------------- F
+def alternating_sum(d: np.ndarray) -> np.ndarray:
+    """McKenna & Sheldon's O(n^2) formula in float64 (MATH.md section 2), vectorised over r."""
+    p = np.exp(-d)
+    n = p.size
+    e = np.zeros(n + 1)
+    e[0] = 1.0
+    for ps in p:
+        e[1:] = e[1:] + ps * e[:-1]
+    er = np.ones(n)
+    acc = np.ones(n)
+    for k in range(1, n):
+        er = e[k] - p * er
+        acc += (-1.0) ** k / (k + 1) * er
+    return p * acc
+
+
+def section_f(repeat: int) -> None:
+    from exactdp.numeric.pf_engine import pf_float
+
+    header("F. baselines")
+    print("| task | baseline s | exactdp s | speed-up |")
+    print("|---|---:|---:|---:|")
+    rng = np.random.default_rng(3)
+    for n in (1000, 10**4):
+        d = rng.uniform(0, 5, n)
+        d[0] = 0.0
+        with np.errstate(all="ignore"):
+            tb = best(lambda d=d: alternating_sum(d), 1)
+        tp = best(lambda d=d: pf_float(d), repeat)
+        print(f"| O(n^2) alternating sum vs pf_float, n = {n} | {tb:.4f} | {tp:.4f} | "
+              f"{tb / tp:.0f} |")
+    q = rng.integers(0, 20, 100).tolist()
+    size = 10**4
+    ours = {"EM": ExponentialMechanism(1).distribution(q),
+            "PF": PermuteAndFlip(1).distribution(q)}
+    peers = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            from exactdp.peers import diffprivlib_exponential, diffprivlib_permute_and_flip
+
+            peers += [("diffprivlib Exponential", "EM", diffprivlib_exponential(q, 1)),
+                      ("diffprivlib PermuteAndFlip", "PF", diffprivlib_permute_and_flip(q, 1))]
+        except (ImportError, ValueError) as exc:
+            print(f"(diffprivlib not measured: {exc})")
+        try:
+            from exactdp.peers import opendp_noisy_max
+
+            peers.append(("OpenDP make_noisy_max", "PF", opendp_noisy_max(q, 1)))
+        except (ImportError, ValueError) as exc:
+            print(f"(OpenDP not measured: {exc})")
+        for label, key, adapter in peers:
+            call = ((lambda s=adapter.sampler: s(size, rng=0)) if adapter.seedable
+                    else (lambda s=adapter.sampler: s(size)))
+            tb = once(call)[0]
+            to = best(lambda key=key: ours[key].sample(size, rng=0), repeat)
+            print(f"| {label} vs sample(), {size} draws, n = 100 | {tb:.4f} | {to:.4f} | "
+                  f"{tb / to:.1f} |")
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--quick", action="store_true", help="fewer repeats, no n = 200 runs")
+    ap.add_argument("--skip", nargs="*", default=[], choices=list("ABCDEF"),
+                    help="sections to skip")
+    args = ap.parse_args(argv)
+    repeat = 2 if args.quick else 3
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"machine: {platform.machine()} {platform.processor() or ''}, {os.cpu_count()} cores, "
+          f"python {platform.python_version()}, numpy {np.__version__}, sympy "
+          f"{sympy.__version__}, exactdp {exactdp.__version__}; load average {load:.1f}")
+    sections = {
+        "A": lambda: section_a(repeat),
+        "B": lambda: section_b(args.quick),
+        "C": lambda: section_c(repeat, args.quick),
+        "D": section_d,
+        "E": section_e,
+        "F": lambda: section_f(repeat),
+    }
+    for key, run in sections.items():
+        if key not in args.skip:
+            run()
+    print(f"\nload average at the end: {os.getloadavg()[0]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
