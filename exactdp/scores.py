@@ -33,10 +33,6 @@ def _bad_position(arr: np.ndarray, name: str) -> None:
         raise ValueError(f"{name}[{i}]: must be a finite real number, got {arr[i]!r}")
 
 
-#: Integers of magnitude at most this are exactly representable in float64.
-_FLOAT_EXACT_INT = 2**53
-
-
 def _int_array(arr: np.ndarray) -> np.ndarray | None:
     """An integer array as int64 (or uint64 above the int64 range), read-only; ``None``
     when ``q* - q_r`` would overflow 64-bit arithmetic (then Python ints are used)."""

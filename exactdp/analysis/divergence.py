@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import flint
 import sympy
 
+from ..cost import RENYI_BITS_LIMIT, fmt_size, refuse, renyi_bits
 from ..deprecation import deprecated_alias
 from ..exact import UndecidedSignError, compare, is_zero, sign, sign_or_none, to_arb
-from ..cost import RENYI_BITS_LIMIT, fmt_size, refuse, renyi_bits
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
 from .check import Witness, numeric_mechanism
