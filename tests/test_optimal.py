@@ -100,14 +100,50 @@ from exactdp.mechanisms.optimal import optimal_mechanism  # noqa: E402
 EPS = sympy.Symbol("epsilon", positive=True)
 
 
-def test_optimal_mechanism_exact_equals_pf_rational_form_identically():
-    pf = PermuteAndFlip(1)
+def test_optimal_mechanism_closed_form_equals_the_recursion_identically():
+    # the closed form (product tree) against the section-5 recursion itself, which the
+    # closed form replaced in optimal_mechanism: every gap multiset, n <= 6, gaps <= 3
     for n in range(1, 7):
         for G in gap_multisets(n, 3):
             q = [-g for g in G]
-            _, opt = optimal_mechanism(q, 1).rational_form()
-            _, ref = pf.distribution(q).rational_form()
-            assert all(sympy.expand(a - b) == 0 for a, b in zip(opt, ref, strict=True)), q
+            rf = optimal_mechanism(q, 1).rational_form()
+            ref = section5_exact(G, rf.x)
+            assert all(sympy.expand(a - b.as_expr()) == 0
+                       for a, b in zip(rf.forms, ref, strict=True)), q
+
+
+def test_optimal_mechanism_closed_form_unsorted_ties_and_probabilities():
+    q = [4, -3, 4, 0, 1, -3, 2]
+    G = [4 - v for v in q]
+    d = optimal_mechanism(q, "1/3")
+    x = d.rational_form().x
+    rec = section5_exact(G, x)
+    lam = sympy.Rational(1, 6)  # x = exp(-epsilon/2)
+    for p, r in zip(d.values, rec, strict=True):
+        assert sympy.expand(p - r.as_expr().subs(x, sympy.exp(-lam))) == 0
+
+
+def test_optimal_mechanism_optimality_statement():
+    # ln((3 + sqrt 5)/2) = 0.962423650119...: decided exactly on either side
+    assert optimal_mechanism([0, 1], "0.9625").optimal is True
+    assert optimal_mechanism([0, 1], "0.9624").optimal is None
+    assert optimal_mechanism([0, 1], sympy.log(3)).optimal is True
+    assert optimal_mechanism([0, 1], EPS).optimal is None
+    assert "not guaranteed" in optimal_mechanism([0, 1], "1/2").optimality
+    assert "optimal:" in optimal_mechanism([0, 1], 1).optimality
+
+
+def test_optimal_mechanism_n50_distinct_gaps_closed_form():
+    # n = 50 with 50 distinct gaps: far beyond the recursion (2**49 states); checked
+    # against the float engine and for normalisation
+    q = list(range(50))
+    d = optimal_mechanism(q, 1)
+    rf = d.rational_form()
+    assert sum(rf.polys[1:], rf.polys[0]) == 1
+    x = float(sympy.exp(-sympy.Rational(1, 2)))
+    vals = [float(p(x)) for p in rf.polys[:5]]
+    fl = pf_float(np.array([(49 - v) / 2 for v in q], dtype=float))
+    assert np.allclose(vals, fl[:5], rtol=1e-12)
 
 
 def test_optimal_mechanism_rational_and_symbolic_and_irrational():

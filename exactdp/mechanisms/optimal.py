@@ -21,6 +21,7 @@ selection", NeurIPS 2020, section 5 (optimality) and Prop. 1 (the probabilities)
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -32,12 +33,22 @@ import mpmath
 import numpy as np
 import sympy
 
+from ..cost import refuse
 from ..deprecation import warn_renamed
-from ..distribution import OutputDistribution
+from ..distribution import MAX_DPS, OutputDistribution
+from ..exact import compare, is_zero
 from ..exact.arb import enclose
 from ..numeric.pf_engine import pf_arb, pf_float, pf_mp
 from ..scores import ScoreVector, as_scores
-from ..xform import DENSE_DEGREE_LIMIT, coin, generators_for
+from ..xform import (
+    DENSE_DEGREE_LIMIT,
+    Atoms,
+    coin,
+    generators_for,
+    paused_gc,
+    pf_polynomials_tree,
+    poly_expr,
+)
 from ._sampling import shuffle_and_flip
 from .base import Mechanism, RationalForm, X
 from .permute_flip import pf_ring_probabilities
@@ -205,15 +216,43 @@ def _section5_generic(state: tuple[int, ...], coins: dict, memo: dict) -> dict:
     return sol
 
 
+#: Most states of the section-5 recursion (``prod_g (m_g + 1)`` for multiplicities
+#: ``m_g`` of the distinct gaps) used for irrational or astronomically large gaps.
+MAX_RECURSION_STATES = 2**16
+
+#: ``ln((3 + sqrt 5)/2)``: at and above it PF (= the section-5 solution) attains the
+#: optimum of McKenna & Sheldon's lattice LP (their section 5; ``e^(eps/2)`` >= golden ratio).
+PF_OPTIMAL_EPSILON = sympy.log((3 + sympy.sqrt(5)) / 2)
+
+
+def _recursion_states(labels: Sequence) -> int:
+    return math.prod(m + 1 for m in Counter(labels).values())
+
+
+def _check_states(labels: Sequence, func: str) -> None:
+    states = _recursion_states(labels)
+    if states > MAX_RECURSION_STATES:
+        raise refuse(
+            func, f"the section-5 recursion over {len(set(labels))} distinct irrational or "
+            "huge gaps", f"{states:.3g} states", f"{MAX_RECURSION_STATES}",
+            "use method='float', 'mpmath' or 'arb' (numeric, O(n)), or rational scores "
+            "(then the closed form is polynomial)",
+        )
+
+
 @dataclass(frozen=True)
 class OptimalRegularMechanism(Mechanism):
     """The optimal regular mechanism: the greedy solution of the section-5 equations.
 
-    Exact probabilities come from the recursion of :func:`section5_exact` (tight privacy
-    constraints for the non-maximizers, equal split on the maximizers), never from PF's
-    formula. The numeric views use the one permute-and-flip engine
-    (:mod:`exactdp.numeric.pf_engine`), which is legitimate because the two are identical:
-    ``proofs/prove_thm_5_1_pf_optimal.py`` proves the identity of the polynomials.
+    For rational scores the exact probabilities are the solution's closed form: the
+    recursion ``P_r(q) = x^{G_r} P_r(q^(r))`` with the equal split on the maximizers is
+    solved by permute-and-flip's polynomials (``section5_exact`` equals them identically;
+    ``tests/test_optimal.py`` checks this for every gap multiset with n <= 6, gaps <= 3, and
+    ``proofs/`` proves it), computed by the product tree of
+    :func:`exactdp.xform.pf_polynomials_tree` in polynomial time. For irrational scores (and
+    gaps beyond :data:`exactdp.xform.DENSE_DEGREE_LIMIT`) the recursion itself is run over
+    one symbolic coin per distinct gap (``prod_g (m_g + 1)`` states, at most
+    :data:`MAX_RECURSION_STATES`). The numeric views use the one permute-and-flip engine.
 
     References
     ----------
@@ -224,18 +263,25 @@ class OptimalRegularMechanism(Mechanism):
 
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         if sv.is_rational:
-            rf = self._rational_form(sv)
-            return rf.substituted()
+            L, G = sv.integer_gaps()
+            if max(G) <= DENSE_DEGREE_LIMIT:
+                per_gap = pf_polynomials_tree(G, "optimal_mechanism")
+                atoms = Atoms.coins(self.rate / L)
+                with paused_gc():
+                    exprs = {g: poly_expr(p, atoms) for g, p in per_gap.items()}
+                return tuple(exprs[g] for g in G)
+            return self._rational_form(sv).substituted()
         labels: list[int] = []
         distinct: list = []
         for g in sv.gaps_exact:
             for j, h in enumerate(distinct):
-                if sympy.simplify(g - h) == 0:
+                if is_zero(g - h):
                     labels.append(j)
                     break
             else:
                 labels.append(len(distinct))
                 distinct.append(g)
+        _check_states(labels, "optimal_mechanism")
         zero = next(j for j, h in enumerate(distinct) if h == 0)
         relabel = {zero: 0}
         for j in range(len(distinct)):
@@ -247,14 +293,17 @@ class OptimalRegularMechanism(Mechanism):
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
         L, G = sv.integer_gaps()
-        if max(G) <= DENSE_DEGREE_LIMIT:
-            forms = tuple(p.as_expr() for p in section5_exact(G, X))
-        else:  # huge gaps: one symbolic coin per distinct gap
-            distinct = sorted(set(G))
-            label = {g: j for j, g in enumerate(distinct)}
-            sol = _section5_generic(tuple(sorted(label[g] for g in G)),
-                                    {label[g]: X**g for g in distinct}, {})
-            forms = tuple(sol[label[g]] for g in G)
+        if max(G) <= DENSE_DEGREE_LIMIT:  # the closed form, by the product tree
+            per_gap = pf_polynomials_tree(G, "optimal_mechanism")
+            return RationalForm(X, None, self.x_value(L), L, G,
+                                polys=tuple(per_gap[g] for g in G))
+        # huge gaps: the recursion with one symbolic coin per distinct gap
+        _check_states(G, "optimal_mechanism")
+        distinct = sorted(set(G))
+        label = {g: j for j, g in enumerate(distinct)}
+        sol = _section5_generic(tuple(sorted(label[g] for g in G)),
+                                {label[g]: X**g for g in distinct}, {})
+        forms = tuple(sol[label[g]] for g in G)
         return RationalForm(X, forms, self.x_value(L), L, G)
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
@@ -308,6 +357,30 @@ class OptimalDistribution(OutputDistribution):
         return f"method={self.method!r}: rounded numbers without a proved error bound"
 
     @cached_property
+    def optimal(self) -> bool | None:
+        """Whether this section-5 solution is known to be the optimum (see ``optimality``).
+
+        True when ``epsilon >= ln((3 + sqrt 5)/2)`` (decided exactly), None below it or for a
+        symbolic epsilon (then it depends on the lattice: ``pf_optimality_region(n, k)``).
+        """
+        eps = self.mechanism.epsilon
+        if eps.free_symbols:
+            return None
+        return True if compare(eps, PF_OPTIMAL_EPSILON) >= 0 else None
+
+    @property
+    def optimality(self) -> str:
+        """One line: where this solution (= permute-and-flip) is the true optimum."""
+        if self.optimal:
+            return ("optimal: epsilon >= ln((3 + sqrt 5)/2) ~ 0.9624, where permute-and-flip "
+                    "(this solution) attains the optimum of McKenna & Sheldon's lattice LP "
+                    "over regular epsilon-DP mechanisms (their section 5)")
+        return ("not guaranteed: below ln((3 + sqrt 5)/2) ~ 0.9624 (or for a symbolic "
+                "epsilon) the lattice LP can beat this solution; pf_optimality_region(n, k) "
+                "gives the exact region [eps*, oo) for a lattice (eps* -> ln 2 for n >= 4), "
+                "and there the LP's better optimum is itself not epsilon-DP (docs/lp.md)")
+
+    @cached_property
     def values(self):
         """The probabilities by the chosen method."""
         if self.method == "exact":
@@ -327,6 +400,21 @@ class OptimalDistribution(OutputDistribution):
         if self.method != "arb":
             raise ValueError("radii: only method='arb' has certified balls")
         return tuple(float(b.rad()) for b in self.values)
+
+
+def _check_dps_cost(method: str, n: int, dps: int) -> None:
+    """Refuse a precision beyond MAX_DPS, or a certified run of estimated cost
+    ``3e-8 * n^2 * dps`` seconds above two minutes (pf_arb's product tree; measured
+    0.5 s at n = 200, dps = 400)."""
+    if dps > MAX_DPS:
+        raise refuse("optimal_mechanism", f"method={method!r} at dps = {dps}",
+                     f"{dps} digits", f"dps <= {MAX_DPS}",
+                     "use a smaller dps or method='float'")
+    secs = 3e-8 * n * n * dps
+    if method == "arb" and secs > 120:
+        raise refuse("optimal_mechanism", f"method='arb' for n = {n} at dps = {dps}",
+                     f"about {secs:.3g} s", "120 s",
+                     "use a smaller dps, method='mpmath' (O(n) per digit) or method='float'")
 
 
 def optimal_mechanism(
@@ -353,13 +441,18 @@ def optimal_mechanism(
     monotone : bool, default False
         ``c = 1`` instead of 2.
     method : {"exact", "float", "mpmath", "arb"}
-        ``exact``: sympy expressions by the recursion (for rational scores, polynomials in
-        ``x = exp(-eps/(c Delta L))`` identical to PF's ``rational_form()``); ``float``:
-        float64, O(n), the permute-and-flip engine; ``mpmath``: ``dps`` digits; ``arb``:
-        arb balls of relative radius about ``10^-dps`` (``"certified"`` is a deprecated
-        spelling of ``"arb"``).
+        ``exact``: sympy expressions; for rational scores the solution's closed form,
+        polynomials in ``x = exp(-eps/(c Delta L))`` (identical to PF's ``rational_form()``)
+        by a product tree over the distinct gaps, polynomial time (n = 50 with 50 distinct
+        gaps: about a second on a loaded 2-core machine; docs/benchmarks.md); for
+        irrational scores the recursion (exponential in the number of distinct gaps, refused
+        beyond
+        :data:`MAX_RECURSION_STATES` states). ``float``: float64, O(n), one run of the
+        permute-and-flip engine; ``mpmath``: ``dps`` digits; ``arb``: arb balls of
+        relative radius about ``10^-dps`` (``"certified"`` is a deprecated spelling of
+        ``"arb"``).
     dps : int
-        Digits for ``mpmath`` and ``arb``.
+        Digits for ``mpmath`` and ``arb`` (at most ``MAX_DPS``).
     optimize : {"max", "min"}, keyword only
         Select the maximum, or the minimum (the equations on ``-q``). ``epsilon`` may be 0
         (uniform) or ``oo`` (uniform on the maximizers), exactly in every method.
@@ -367,13 +460,30 @@ def optimal_mechanism(
     Returns
     -------
     OptimalDistribution
-        With ``.values`` (by the method) and every view of an output distribution.
+        With ``.values`` (by the method), every view of an output distribution, and
+        ``optimal`` / ``optimality``: where this solution is the true optimum.
 
     Raises
     ------
     ValueError
         Bad scores, epsilon, sensitivity, unknown method; symbolic epsilon with a numeric
-        method.
+        method; a ``dps`` above ``MAX_DPS`` or an ``arb`` run estimated above two minutes;
+        a recursion beyond ``MAX_RECURSION_STATES`` states (each message gives the estimate
+        and the cheaper route).
+
+    Notes
+    -----
+    Where the solution is optimal. The section-5 solution is permute-and-flip (the greedy
+    equations are PF's identities). McKenna & Sheldon (2020, section 5) report PF optimal on
+    their lattice LP over regular epsilon-DP mechanisms for ``epsilon >= ln((3 + sqrt 5)/2)
+    ~ 0.9624``; ``exactdp.pf_optimality_region(n, k)`` computes the exact region of a lattice,
+    ``[eps*, oo)`` with ``eps*`` below that threshold (for n >= 4 the root of
+    ``y + ... + y^k = 1``, ``y = e^-eps``, tending to ``ln 2``; docs/lp.md). Below ``eps*``
+    the LP optimum is smaller than PF's error (by about 1% at most in the cases measured),
+    but that optimum is itself not epsilon-DP for all neighbours (docs/lp.md), so the
+    greedy solution is not shown to be beaten by an epsilon-DP regular mechanism there
+    either. The result's ``optimal`` is True for ``epsilon >= ln((3 + sqrt 5)/2)``, else
+    None (not known), never a guess.
 
     References
     ----------
@@ -389,6 +499,12 @@ def optimal_mechanism(
     mech = OptimalRegularMechanism(epsilon, sensitivity, monotone, optimize=optimize)
     if method != "exact":
         mech._float_rate()  # numeric methods need a numeric epsilon
-    dist = OptimalDistribution(mech, as_scores(scores), method, dps)
-    dist.values  # noqa: B018  (compute now, so errors surface here)
+    sv = as_scores(scores)
+    if method in ("mpmath", "arb"):
+        _check_dps_cost(method, sv.n, dps)
+    dist = OptimalDistribution(mech, sv, method, dps)
+    if method == "exact" and sv.is_rational:
+        dist.rational_form()  # the flint closed form now (errors surface here); sympy lazily
+    else:
+        dist.values  # noqa: B018  (compute now, so errors surface here)
     return dist
