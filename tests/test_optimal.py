@@ -140,8 +140,14 @@ def test_optimal_mechanism_n50_distinct_gaps_closed_form():
     d = optimal_mechanism(q, 1)
     rf = d.rational_form()
     assert sum(rf.polys[1:], rf.polys[0]) == 1
-    x = float(sympy.exp(-sympy.Rational(1, 2)))
-    vals = [float(p(x)) for p in rf.polys[:5]]
+    import flint
+
+    from exactdp.exact import flint_prec
+
+    with flint_prec(256):  # exact coefficients, x = exp(-1/2) as a 256-bit ball
+        x = flint.arb(-0.5).exp()
+        vals = [float(flint.arb_poly([flint.arb(c) for c in p.coeffs()])(x).mid())
+                for p in rf.polys[:5]]
     fl = pf_float(np.array([(49 - v) / 2 for v in q], dtype=float))
     assert np.allclose(vals, fl[:5], rtol=1e-12)
 
