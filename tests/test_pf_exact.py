@@ -119,3 +119,42 @@ def test_fast_builder_falls_back_when_coins_evaluate():
     assert p[0] == sympy.Rational(1) - sympy.Rational(1, 4) - sympy.Rational(1, 8) + \
         sympy.Rational(1, 24)
     assert sum(p) == 1
+
+
+def test_laplace_numeric_xform_equals_closed_form():
+    # the analyzer's flint x-form of RNM-Laplace at a rational epsilon against the closed
+    # form's sympy expressions (laplace_exact), term for term
+    import random
+
+    from exactdp.numeric.laplace import laplace_exact
+
+    rnd = random.Random(5)
+    for eps in (sympy.Rational(1, 10), 1, 3):
+        mech = ReportNoisyMax(eps, noise="laplace")
+        for _ in range(15):
+            q = [rnd.randint(-4, 4) for _ in range(rnd.randint(1, 6))]
+            rf = mech._numeric_xform(PermuteAndFlip(1).distribution(q).scores)
+            lam = mech.rate
+            got = [poly_expr(p, Atoms.coins(lam)) for p in rf.polys]
+            ref = laplace_exact([max(q) - v for v in q], lam)
+            assert all(sympy.expand(a - b) == 0 for a, b in zip(got, ref, strict=True)), q
+    assert ReportNoisyMax(sympy.Symbol("e", positive=True), noise="laplace")._numeric_xform(
+        PermuteAndFlip(1).distribution([0, 1]).scores) is None
+
+
+def test_analyzer_reads_flint_forms_without_sympy(monkeypatch):
+    # check_dp on PF / RNM-exponential / the optimal mechanism must not build the sympy
+    # forms: the x-form engine reads RationalForm.polys. Building them here would fail.
+    import exactdp.xform
+    from exactdp import check_dp
+    from exactdp.mechanisms.optimal import OptimalRegularMechanism
+
+    def boom(*args, **kwargs):
+        raise AssertionError("sympy forms built")
+
+    monkeypatch.setattr(exactdp.xform, "poly_expr", boom)
+    for mech in (PermuteAndFlip(1), ReportNoisyMax(1), OptimalRegularMechanism(1)):
+        res = check_dp(mech, [0, -1, -2, 0], search="reduced")
+        assert res.holds and res.loss_float() == pytest.approx(1.0)
+    with pytest.raises(AssertionError, match="sympy forms built"):
+        _ = PermuteAndFlip(1).distribution([0, -1]).rational_form().forms

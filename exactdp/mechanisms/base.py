@@ -105,6 +105,8 @@ class RationalForm:
         return 2
 
     def __getitem__(self, i: int):
+        if i in (0, -2):
+            return self.x  # without building the sympy forms
         return (self.x, self.forms)[i]
 
     def __repr__(self) -> str:

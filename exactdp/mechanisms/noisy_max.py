@@ -19,18 +19,23 @@ from __future__ import annotations
 import warnings
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 import flint
 import mpmath
 import numpy as np
 import sympy
 
-from ..numeric.laplace.closed_form import laplace_exact, laplace_exact_general
+from ..numeric.laplace.closed_form import (
+    laplace_exact,
+    laplace_exact_general,
+    laplace_exact_polys,
+)
 from ..numeric.laplace.float64 import laplace_float
 from ..numeric.laplace.mp import laplace_mp
 from ..numeric.pf_engine import em_float, em_mp, pf_float, pf_mp
 from ..scores import ScoreVector
-from ..xform import generators_for, leave_one_out, shared_exprs, weighted_sum
+from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
 from ._sampling import noisy_argmax
 from .base import Mechanism, RationalForm, X
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
@@ -55,6 +60,13 @@ def rnm_exponential_ring(gens) -> list:
     loo = leave_one_out(gens, lambda p: (gens.one, -p), divide_top=False)
     per_gap = {j: weighted_sum(a, weights) * gens.coins[j] for j, a in loo.items()}
     return [per_gap[j] for j in gens.index]
+
+
+@lru_cache(maxsize=4096)
+def _laplace_pairs(gaps: tuple[int, ...]) -> dict:
+    """``gap -> (A, B)`` of :func:`laplace_exact_polys` for a sorted gap multiset (cached:
+    a neighbour search meets the same multiset, permuted, many times)."""
+    return dict(zip(gaps, laplace_exact_polys(gaps), strict=True))
 
 
 @dataclass(frozen=True)
@@ -161,6 +173,26 @@ class ReportNoisyMax(Mechanism):
             "x = exp(-epsilon/(c*sensitivity*L)) (they contain terms such as "
             "epsilon*exp(-epsilon)); use .probabilities for the closed form"
         )
+
+    def _numeric_xform(self, sv: ScoreVector) -> RationalForm | None:
+        """RNM-Laplace at a numeric rational epsilon: ``A_r(x) + lam B_r(x)`` is a polynomial
+        in ``x = exp(-lam)`` with rational coefficients, valid at *this* epsilon only (so it
+        is not a ``rational_form``, whose forms hold for every epsilon). The analyzer's
+        x-form engine reads it directly (flint polynomials, no sympy). None otherwise
+        (other noises, irrational scores, a symbolic epsilon or epsilon = 0 / oo)."""
+        if self.noise != "laplace" or self.epsilon_limit is not None:
+            return None
+        sv = self.oriented(sv)  # optimize="min": the scores the mechanism maximizes
+        if not sv.is_rational or self.epsilon.free_symbols:
+            return None
+        L, G = sv.integer_gaps()
+        lam = self.rate / L
+        if not lam.is_Rational or max(G) > DENSE_DEGREE_LIMIT:
+            return None
+        q = flint.fmpq(int(lam.p), int(lam.q))
+        pairs = _laplace_pairs(tuple(sorted(G)))
+        per_gap = {g: a + b * q for g, (a, b) in pairs.items()}
+        return RationalForm(X, None, sympy.exp(-lam), L, G, polys=tuple(per_gap[g] for g in G))
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
         if self.noise == "gaussian":

@@ -21,7 +21,15 @@ from ..common import (
 from .ball import BallEngine
 from .generic import GenericEngine
 from .sparse import SparseXEngine, sparse_poly
-from .xform import XEngine, dense_poly, form_terms, max_exponent, poly_pair, xform_of
+from .xform import (
+    FlintForms,
+    XEngine,
+    dense_poly,
+    form_terms,
+    max_exponent,
+    poly_pair,
+    xform_of,
+)
 
 
 def _needs_balls(dists: Sequence) -> bool:
@@ -47,8 +55,14 @@ def xform_probabilities(xforms: list, func: str, dense_only: bool):
     for _, _, kappa in xforms:
         N = math.lcm(N, int(kappa.q))
     powers = [int(N * kappa) for _, _, kappa in xforms]
+    flint_only = all(isinstance(forms, FlintForms) for _, forms, _ in xforms)
+    if flint_only:  # no sympy at all (PF, EM, RNM-exponential, the optimal mechanism)
+        degree = max(forms.degree(pw) for (_, forms, _), pw in zip(xforms, powers, strict=True))
+        if degree <= DENSE_DEGREE_LIMIT:
+            probs = [forms.dense(pw) for (_, forms, _), pw in zip(xforms, powers, strict=True)]
+            return N, probs, degree, False
     terms = [
-        [form_terms(f, x, pw) for f in forms]
+        forms.terms(pw) if isinstance(forms, FlintForms) else [form_terms(f, x, pw) for f in forms]
         for (x, forms, _), pw in zip(xforms, powers, strict=True)
     ]
     degree = 0
@@ -60,7 +74,7 @@ def xform_probabilities(xforms: list, func: str, dense_only: bool):
                 degree = max([degree, *t[0], *t[1]])
     if degree <= DENSE_DEGREE_LIMIT:
         probs = [
-            [
+            forms.dense(pw) if isinstance(forms, FlintForms) else [
                 (dense_poly(t[0]), dense_poly(t[1]))
                 if t is not None and t[2]
                 else poly_pair(f, x, pw)

@@ -153,6 +153,28 @@ def _spread(p: flint.fmpq_poly, m: int) -> flint.fmpq_poly:
     return flint.fmpq_poly(out)
 
 
+class FlintForms(tuple):
+    """x-forms given as ``(numerator, denominator)`` flint ``fmpq_poly`` pairs in ``x``
+    (from a ``RationalForm`` that carries ``polys``), so the engine needs no sympy."""
+
+    def terms(self, power: int) -> list[tuple[dict, dict, bool]]:
+        """Sparse ``{exponent: coefficient}`` pairs in ``y = x**(1/power)``."""
+        def sparse(p) -> dict:
+            return {k * power: c for k, c in enumerate(p.coeffs()) if c != 0}
+
+        return [(sparse(a), sparse(b), True) for a, b in self]
+
+    def degree(self, power: int) -> int:
+        return max(max(a.degree(), b.degree(), 0) for a, b in self) * power
+
+    def dense(self, power: int) -> list[tuple]:
+        """The pairs in ``y``: ``x = y**power`` (inflated, exact)."""
+        if power == 1:
+            return list(self)
+        return [tuple(flint.fmpq_poly(p.numer().inflate(power), p.denom()) for p in pair)
+                for pair in self]
+
+
 def xform_of(dist, eps: sympy.Expr, probs=None):
     """``(x, forms, kappa)`` with ``x = exp(-eps*kappa)``, or None if there is no x-form."""
     rf = None
@@ -161,12 +183,22 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
             rf = dist.rational_form()
         except (ValueError, NotImplementedError):
             rf = None
-    if rf is not None and hasattr(rf, "value") and hasattr(rf, "forms"):
-        x, forms, value = rf.x, rf.forms, rf.value
+    if rf is None and hasattr(dist, "mechanism") and hasattr(dist.mechanism, "_numeric_xform"):
+        rf = dist.mechanism._numeric_xform(dist.scores)  # valid at this numeric epsilon
+    flint_polys = getattr(rf, "polys", None) if rf is not None else None
+    # (hasattr(rf, "forms") would build the sympy forms: ask only when there are no polys)
+    if rf is not None and hasattr(rf, "value") and (flint_polys is not None
+                                                    or hasattr(rf, "forms")):
+        x, value = rf.x, rf.value
+        forms = rf.forms if flint_polys is None else None
         kappa = sympy.cancel(-sympy.log(value) / eps)  # exact rewriting only
         if not kappa.is_Rational:
             kappa = sympy.simplify(kappa)
         if kappa.is_Rational and kappa > 0:
+            polys = getattr(rf, "polys", None)
+            if polys is not None:  # flint already: no sympy round trip
+                den = rf.denominator if rf.denominator is not None else flint.fmpq_poly([1])
+                return x, FlintForms((flint.fmpq_poly(p), den) for p in polys), kappa
             return x, tuple(forms), kappa
     try:  # ValueError: not rational in exp(epsilon * rational); NotImplementedError: no
         p = probs if probs is not None else dist.probabilities  # exact probabilities
