@@ -96,3 +96,19 @@ def test_optimal_mechanism_guards():
                  "240 s", "mpmath")
     irr = [f"sqrt({p})" for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59)]
     refuses_fast(lambda: optimal_mechanism(irr + [0], 1), "states", "method='float'")
+
+
+def test_exhaustive_search_and_lattice_size_guards():
+    import math
+
+    from exactdp import check_dp
+    from exactdp.analysis.neighbourhood import neighbours
+    from exactdp.optimality.lattice import lattice_size
+
+    refuses_fast(lambda: check_dp(PermuteAndFlip(1), list(range(12)), search="exhaustive"),
+                 "531440 neighbours", "search='reduced'")
+    assert len(neighbours(PermuteAndFlip(1), list(range(7)), search="exhaustive")[0]) == 3**7 - 1
+    refuses_fast(lambda: lattice_size(10**6, 10**6), "bits", "lgamma")
+    # just inside: the counts are exact (MATH.md section 4: 9, 35, 95, 210 at k = 4)
+    assert [lattice_size(n, 4)["variables"] for n in (2, 3, 4, 5)] == [9, 35, 95, 210]
+    assert lattice_size(2000, 2000)["vectors"] == math.comb(3999, 2000)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 
+from ..cost import refuse
 from ..scores import ScoreVector
 from .common import (
     exact_sign,
@@ -23,6 +24,7 @@ from .common import (
 __all__ = [
     "neighbours",
     "EXHAUSTIVE_MAX_N",
+    "EXHAUSTIVE_SECONDS_LIMIT",
 ]
 
 #: Largest range size for which ``search="auto"`` enumerates all 3**n - 1 vertices.
@@ -64,11 +66,29 @@ def check_pair(
             )
 
 
+#: Largest estimated run time (seconds) of an exhaustive neighbour search.
+EXHAUSTIVE_SECONDS_LIMIT = 120.0
+
+
+def _check_exhaustive_cost(n: int, monotone: bool) -> None:
+    """Refuse an exhaustive search estimated above two minutes: ``count`` neighbours at
+    about ``4 ms * (n/6)^2`` each (x-form engine; 728 neighbours at n = 6 take ~2-3 s)."""
+    count = 2 * (2**n - 1) if monotone else 3**n - 1
+    secs = count * 4e-3 * (n / 6) ** 2
+    if secs > EXHAUSTIVE_SECONDS_LIMIT:
+        raise refuse(
+            "neighbours", f"search='exhaustive' for n = {n}",
+            f"{count} neighbours (about {secs:.3g} s)", f"{EXHAUSTIVE_SECONDS_LIMIT:.0f} s",
+            f"use search='reduced' ({2 * n + 2} neighbours; exact for regular mechanisms)",
+        )
+
+
 def _moves(n: int, monotone: bool, search: str) -> tuple[list[tuple[int, ...]], str]:
     if search not in ("auto", "exhaustive", "reduced"):
         raise ValueError(f"search must be 'auto', 'exhaustive' or 'reduced', got {search!r}")
     exhaustive = search == "exhaustive" or (search == "auto" and n <= EXHAUSTIVE_MAX_N)
     if exhaustive:
+        _check_exhaustive_cost(n, monotone)
         steps = (0, 1) if monotone else (-1, 0, 1)
         moves = [s for s in itertools.product(steps, repeat=n) if any(s)]
         if monotone:

@@ -25,6 +25,7 @@ import flint
 import numpy as np
 import sympy
 
+from ..cost import refuse
 from ..mechanisms.permute_flip import pf_ring_probabilities
 from ..numbers import ExactConversionWarning, exact_epsilon, exact_sensitivity
 from ..numeric.pf_engine import pf_float
@@ -34,10 +35,14 @@ __all__ = [
     "lattice_size",
     "MAX_FLOAT_SIZE",
     "MAX_EXACT_VARIABLES",
+    "LATTICE_SIZE_BITS",
 ]
 
 #: Refuse lattices with more variables or constraint non-zeros than this.
 MAX_FLOAT_SIZE = 2_000_000
+#: ``lattice_size`` refuses counts of more bits than this (computing them takes seconds
+#: to minutes, and no LP of that size can be built anyway).
+LATTICE_SIZE_BITS = 2**16
 #: Refuse exact solves beyond this many variables (dense rational linear algebra).
 MAX_EXACT_VARIABLES = 6_000
 
@@ -142,9 +147,19 @@ def lattice_size(n: int, k: int) -> dict[str, int]:
     Raises
     ------
     ValueError
-        If ``n < 2`` or ``k < 1``.
+        If ``n < 2`` or ``k < 1``, or the counts exceed :data:`LATTICE_SIZE_BITS` bits
+        (``n = k = 10**6``: a 2-million-bit integer that takes minutes to compute).
     """
     n, k = check_size_args("lattice_size", n, k)
+    log2_vectors = (math.lgamma(n + k) - math.lgamma(k + 1) - math.lgamma(n)) / math.log(2)
+    if log2_vectors > LATTICE_SIZE_BITS:
+        raise refuse(
+            "lattice_size", f"the exact counts for n = {n}, k = {k}",
+            f"integers of about {log2_vectors:.3g} bits (~10^{log2_vectors * 0.30103:.0f} "
+            "canonical vectors)", f"{LATTICE_SIZE_BITS} bits",
+            f"no LP of that size can be built (limit {MAX_FLOAT_SIZE} variables); "
+            "use math.lgamma for the order of magnitude, or smaller n and k",
+        )
     vectors = math.comb(n - 1 + k, k)
     variables = vectors + k * math.comb(n - 2 + k, k)
     top_rows = math.comb(n - 2 + k, k - 1)  # canonical vectors with max gap <= k-1
