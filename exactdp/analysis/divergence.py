@@ -200,7 +200,8 @@ def _check_renyi_cost(a: sympy.Rational, probs: tuple) -> None:
     est = renyi_bits(height, bits)
     if est > RENYI_BITS_LIMIT:
         raise refuse(
-            "renyi_divergence", f"alpha = {a if height < 10**12 else '~' + fmt_size(height)}",
+            "renyi_divergence",
+            f"alpha = {a if height < 10**12 else '~' + fmt_size(height).lstrip('~')}",
             f"exact powers of about {fmt_size(est)} bits", f"{RENYI_BITS_LIMIT:.0e} bits",
             "use alpha=sympy.oo (the max divergence: the limit as alpha -> oo and an upper "
             "bound for every alpha) or a smaller alpha",
