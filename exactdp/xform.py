@@ -249,8 +249,10 @@ def fmpq_poly_to_exp(poly, lam: sympy.Expr) -> sympy.Expr:
 
 # ----------------------------------------------------------------------------- product tree
 #: Refuse an exact PF computation whose Kronecker-packed product would hold more than this
-#: many coefficients (about n * sum of the gaps): it would run for minutes and need GBs.
-EXACT_SIZE_LIMIT = 40_000_000
+#: many coefficients (about n * sum of the gaps; n = 200 scores in 0..100 need 1.9e6 and
+#: took 87 s on a heavily loaded 2-core machine, docs/benchmarks.md): beyond it, minutes to
+#: hours and GBs.
+EXACT_SIZE_LIMIT = 10_000_000
 
 
 def exact_pf_size(gaps: Sequence[int]) -> int:
