@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 import sympy
 
-from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+from exactdp import ExponentialMechanism, GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
 from exactdp.analysis.divergence import max_divergence, renyi_divergence
 from exactdp.cost import MAX_EXACT_N, MAX_SAMPLE_DRAWS, gaussian_seconds
 
@@ -51,7 +51,7 @@ def test_renyi_alpha_guard():
 
 
 def test_gaussian_dps_guard():
-    d = ReportNoisyMax(noise="gaussian", sigma=1).distribution(list(range(10)))
+    d = GaussianNoisyMax(1).distribution(list(range(10)))
     msg = refuses_fast(lambda: d.evalf(2000), "dps = 2000", "smaller dps", "float")
     assert gaussian_seconds(10, 2000) > 120 and "8.4e+03 s" in msg
     refuses_fast(lambda: d.evalf_balls(2000), "dps = 2005")  # balls add 5 guard digits

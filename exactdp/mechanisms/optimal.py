@@ -503,7 +503,7 @@ def optimal_mechanism(
     if method in ("mpmath", "arb"):
         _check_dps_cost(method, sv.n, dps)
     dist = OptimalDistribution(mech, sv, method, dps)
-    if method == "exact" and sv.is_rational:
+    if method == "exact" and sv.is_rational and mech.epsilon_limit is None:
         dist.rational_form()  # the flint closed form now (errors surface here); sympy lazily
     else:
         dist.values  # noqa: B018  (compute now, so errors surface here)
