@@ -179,8 +179,8 @@ def _guarded_calls():
             np.arange(10**5 + 1)).probabilities),
     ]
     extra = [
-        ("optimal_mechanism(method='certified', dps=10**9)",
-         lambda: exactdp.optimal_mechanism([0, 1], 1, method="certified", dps=10**9)),
+        ("optimal_mechanism(method='arb', dps=10**9)",
+         lambda: exactdp.optimal_mechanism([0, 1], 1, method="arb", dps=10**9)),
         ("check_dp exhaustive, n = 12", lambda: exactdp.check_dp(
             PermuteAndFlip(1), list(range(12)), search="exhaustive")),
         ("lattice_size(10**6, 10**6)", lambda: exactdp.lattice_size(10**6, 10**6)),

@@ -90,9 +90,9 @@ def test_cli_table_prints_decimals_first_for_large_n(capsys):
 def test_optimal_mechanism_guards():
     from exactdp.mechanisms.optimal import optimal_mechanism
 
-    refuses_fast(lambda: optimal_mechanism([0, 1], 1, method="certified", dps=10**9),
+    refuses_fast(lambda: optimal_mechanism([0, 1], 1, method="arb", dps=10**9),
                  "dps = 1000000000", "method='float'")
-    refuses_fast(lambda: optimal_mechanism(list(range(2000)), 1, method="certified", dps=2000),
+    refuses_fast(lambda: optimal_mechanism(list(range(2000)), 1, method="arb", dps=2000),
                  "240 s", "mpmath")
     irr = [f"sqrt({p})" for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59)]
     refuses_fast(lambda: optimal_mechanism(irr + [0], 1), "states", "method='float'")
