@@ -206,7 +206,8 @@ def section_e() -> None:
 
 # ----------------------------------------------------------------------------- F
 def alternating_sum(d: np.ndarray) -> np.ndarray:
-    """McKenna & Sheldon's O(n^2) formula in float64 (MATH.md section 2), vectorised over r."""
+    """McKenna & Sheldon's O(n^2) formula in float64 (docs/formulas.md section 2),
+    vectorised over r."""
     p = np.exp(-d)
     n = p.size
     e = np.zeros(n + 1)

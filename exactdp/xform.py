@@ -285,8 +285,8 @@ def _split_blocks(q, S: int, lo: int, hi: int, out: list) -> None:
 def pf_polynomials_tree(gaps: Sequence[int], func: str = "rational_form") -> dict:
     r"""Exact permute-and-flip probabilities for integer gaps, one polynomial per distinct gap.
 
-    With ``p_s = x^{G_s}`` PF's probability of an output with gap ``g`` is (MATH.md section 2,
-    stable integral form)
+    With ``p_s = x^{G_s}`` PF's probability of an output with gap ``g`` is
+    (docs/formulas.md section 2, stable integral form)
 
     .. math::  P_g(x) = x^g \int_0^1 \frac{F(t, x)}{1 - t x^g}\, dt, \qquad
                F(t, x) = \prod_{\text{distinct } h} (1 - t x^h)^{m_h}.

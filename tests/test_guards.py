@@ -109,6 +109,6 @@ def test_exhaustive_search_and_lattice_size_guards():
                  "531440 neighbours", "search='reduced'")
     assert len(neighbours(PermuteAndFlip(1), list(range(7)), search="exhaustive")[0]) == 3**7 - 1
     refuses_fast(lambda: lattice_size(10**6, 10**6), "bits", "lgamma")
-    # just inside: the counts are exact (MATH.md section 4: 9, 35, 95, 210 at k = 4)
+    # just inside: the counts are exact (docs/formulas.md section 4: 9, 35, 95, 210 at k = 4)
     assert [lattice_size(n, 4)["variables"] for n in (2, 3, 4, 5)] == [9, 35, 95, 210]
     assert lattice_size(2000, 2000)["vectors"] == math.comb(3999, 2000)

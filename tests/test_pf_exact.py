@@ -39,7 +39,7 @@ def test_tree_equals_coins_and_noise_integral(G):
 
 
 def test_tree_known_polynomials():
-    # MATH.md section 2: q = (0, -1, -2) gives 1 - x/2 - x^2/2 + x^3/3, x/2 - x^3/6, ...
+    # docs/formulas.md section 2: q = (0, -1, -2) gives 1 - x/2 - x^2/2 + x^3/3, x/2 - x^3/6, ...
     tree = pf_polynomials_tree([0, 1, 2])
     assert tree[0] == flint.fmpq_poly([1, flint.fmpq(-1, 2), flint.fmpq(-1, 2), flint.fmpq(1, 3)])
     assert tree[1] == flint.fmpq_poly([0, flint.fmpq(1, 2), 0, flint.fmpq(-1, 6)])
@@ -115,7 +115,7 @@ def test_fast_builder_falls_back_when_coins_evaluate():
     # epsilon = 2 log 2: the coin x = exp(-log 2) = 1/2 is a number, not an exp atom
     eps = 2 * sympy.log(2)
     p = PermuteAndFlip(eps).distribution([0, -1, -2]).probabilities
-    # MATH.md section 2 at x = 1/2: 1 - x/2 - x^2/2 + x^3/3
+    # docs/formulas.md section 2 at x = 1/2: 1 - x/2 - x^2/2 + x^3/3
     assert p[0] == sympy.Rational(1) - sympy.Rational(1, 4) - sympy.Rational(1, 8) + \
         sympy.Rational(1, 24)
     assert sum(p) == 1
