@@ -11,14 +11,20 @@ A LaTeX table needs ``booktabs``, ``siunitx``, ``longtable``, ``pdflscape`` and 
 
 from __future__ import annotations
 
-import fractions
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-import mpmath
 import sympy
+
+from .formatting import (
+    Math,
+    exact_text,
+    format_number,
+    latex_escape,
+    latex_number,
+    scores_latex,
+)
 
 if TYPE_CHECKING:
     from ..distribution import OutputDistribution
@@ -49,17 +55,6 @@ _PT_PER_CHAR = 5.0  # a digit of the 10 pt Computer Modern font is 5 pt, a lette
 _PT_PER_COLUMN = 12.0  # \tabcolsep on both sides
 
 
-@dataclass(frozen=True)
-class Math:
-    """A table cell or caption piece that is mathematics: LaTeX source and its text form."""
-
-    latex: str
-    text: str
-
-    def __str__(self) -> str:
-        return self.text
-
-
 def mechanism_label(mech) -> str:
     """A short label: EM, PF, RNM-Exp, RNM-Gumbel, RNM-Laplace, RNM-Gauss, Optimal."""
     name = getattr(mech, "name", type(mech).__name__)
@@ -68,102 +63,6 @@ def mechanism_label(mech) -> str:
         return {"exponential": "RNM-Exp", "gumbel": "RNM-Gumbel", "laplace": "RNM-Laplace",
                 "gaussian": "RNM-Gauss"}[noise]
     return name
-
-
-def latex_escape(text: str) -> str:
-    """Escape the LaTeX special characters of plain text."""
-    repl = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
-            "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
-            "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
-            "|": r"\textbar{}"}
-    return "".join(repl.get(ch, ch) for ch in text)
-
-
-# ---------------------------------------------------------------------------- numbers
-def _to_mpf(value, digits: int):
-    """``value`` as an mpf correct to ``digits`` digits, or +-inf; exact input only."""
-    if isinstance(value, mpmath.mpf):
-        return value
-    if isinstance(value, float):
-        raise TypeError("format_number: a float is not an exact value; pass sympy or mpmath")
-    if isinstance(value, fractions.Fraction):
-        value = sympy.Rational(value.numerator, value.denominator)
-    expr = sympy.sympify(value) if not isinstance(value, sympy.Basic) else value
-    if expr is sympy.oo:
-        return mpmath.inf
-    if expr is -sympy.oo:
-        return -mpmath.inf
-    with mpmath.workdps(digits + 10):
-        return mpmath.mpf(sympy.N(expr, digits + 10)._to_mpmath(mpmath.mp.prec))
-
-
-def format_number(value, digits: int = 6) -> str:
-    """Decimal text of an exact or mpmath number, correct to ``digits`` significant digits.
-
-    Integers with at most ``digits`` digits print exactly; others round (``1.0e+300``).
-    Tiny positive values below ``1e-100000`` print as ``exp(-...)``; infinities as
-    ``inf``. No Python int-to-str limit applies (huge integers go through mpmath).
-
-    Raises
-    ------
-    ValueError
-        If ``digits`` is not an integer in 1..1000.
-    TypeError
-        For a Python float (not an exact value).
-    """
-    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 1000:
-        raise ValueError(f"format_number: digits must be an integer in 1..1000, got {digits!r}")
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    if isinstance(value, (int, sympy.Integer)) and abs(int(value)).bit_length() < 3.3 * digits:
-        if abs(int(value)) < 10**digits:
-            return str(int(value))
-    v = _to_mpf(value, digits)
-    if mpmath.isinf(v):
-        return "inf" if v > 0 else "-inf"
-    if v == 0:
-        return "0"
-    with mpmath.workdps(digits + 10):
-        if abs(v) < mpmath.mpf(10) ** -100_000:
-            sign = "-" if v < 0 else ""
-            return f"{sign}exp({mpmath.nstr(mpmath.log(abs(v)), digits)})"
-        return mpmath.nstr(v, digits, min_fixed=-5, max_fixed=max(digits, 6))
-
-
-def _latex_number(text: str) -> str:
-    """Decimal text (``1.5e-07``, ``inf``) as LaTeX math."""
-    if text in ("inf", "-inf"):
-        return r"\infty" if text == "inf" else r"-\infty"
-    if text.startswith(("exp(", "-exp(")):
-        sign = "-" if text.startswith("-") else ""
-        return sign + r"e^{" + text[text.index("(") + 1:-1] + "}"
-    if "e" in text:
-        mant, exp = text.split("e")
-        return rf"{mant} \times 10^{{{int(exp)}}}"
-    return text
-
-
-def _exact_text(expr, fmt: str) -> str | None:
-    """sympy's LaTeX / text of ``expr``; None if it holds an integer beyond printing."""
-    try:
-        if fmt == "latex":
-            # a/b folded only for polynomials with rational coefficients (integer b)
-            syms = expr.free_symbols
-            poly = len(syms) == 1 and expr.is_polynomial(*syms)
-            return sympy.latex(expr, fold_short_frac=bool(poly))
-        return sympy.sstr(expr)
-    except ValueError:  # Python's int-to-str limit (thousands of digits)
-        return None
-
-
-def scores_latex(scores: Sequence, digits: int = 6, limit: int = 8) -> Math:
-    """``q = (3, 8, \\dots)``: a score vector for a caption, shortened after ``limit`` items."""
-    items = [format_number(v, digits) for v in scores]
-    shown = items if len(items) <= limit else items[: limit - 1]
-    tail_l = r", \dots" if len(items) > limit else ""
-    tail_t = ", ..." if len(items) > limit else ""
-    latex = "(" + ", ".join(_latex_number(s) for s in shown) + tail_l + ")"
-    return Math(latex, "(" + ", ".join(shown) + tail_t + ")")
 
 
 # ---------------------------------------------------------------------------- cells
@@ -199,7 +98,7 @@ def _siunitx_format(texts: Sequence[str]) -> str:
 
 def _si_cell(text: str) -> str:
     if text in ("inf", "-inf") or text.startswith(("exp(", "-exp(")) or text == "--":
-        return "{$" + _latex_number(text) + "$}" if text != "--" else "{--}"
+        return "{$" + latex_number(text) + "$}" if text != "--" else "{--}"
     return text
 
 
@@ -399,7 +298,7 @@ def _common_denominator(forms):
 
 def _over_z(num, fmt: str) -> str | None:
     """``num / Z`` as text or LaTeX."""
-    text = _exact_text(num, fmt)
+    text = exact_text(num, fmt)
     if text is None:
         return None
     if num.is_Atom or num.is_Pow:
@@ -443,10 +342,10 @@ def _exact_rows(columns, labels, fmt):
             xdefs.setdefault(value, []).append(name)
         nums, den = _common_denominator(forms) if x is not None else (None, None)
         for i, (lab, f) in enumerate(zip(labels, forms, strict=True)):
-            text = _over_z(nums[i], fmt) if den is not None else _exact_text(f, fmt)
+            text = _over_z(nums[i], fmt) if den is not None else exact_text(f, fmt)
             rows.append((lab, name, text))
         if den is not None:
-            rows.append(("Z", name, _exact_text(den, fmt)))
+            rows.append(("Z", name, exact_text(den, fmt)))
     out = []
     for lab, name, text in rows:
         if text is None:
@@ -461,7 +360,7 @@ def _exact_rows(columns, labels, fmt):
 def _x_definition(xdefs, fmt: str) -> str:
     parts = []
     for value, names in xdefs.items():
-        v = _exact_text(value, fmt) or "exp(...)"
+        v = exact_text(value, fmt) or "exp(...)"
         who = ", ".join(names)
         parts.append(f"$x = {v}$ ({who})" if fmt == "latex" else f"x = {v} ({who})")
     return "; ".join(parts)
@@ -554,11 +453,11 @@ def distribution_latex(dist: OutputDistribution) -> str:
     """LaTeX of a distribution: ``\\Pr[M(q) = r]`` for each r, exact when available."""
     label = mechanism_label(dist.mechanism)
     try:
-        entries = [_exact_text(p, "latex") for p in dist.probabilities]
+        entries = [exact_text(p, "latex") for p in dist.probabilities]
     except ValueError:
         entries = [None] * dist.n
     if any(e is None for e in entries):
-        entries = [_latex_number(format_number(v, 15)) for v in dist.evalf(20)]
+        entries = [latex_number(format_number(v, 15)) for v in dist.evalf(20)]
     rows = [rf"\Pr[\mathrm{{{label}}}(q) = {r}] &= {e}" for r, e in enumerate(entries)]
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
 
