@@ -16,6 +16,7 @@ import concurrent.futures
 import itertools
 import math
 import os
+import pickle
 import sys
 import time
 from collections.abc import Callable, Iterator
@@ -77,6 +78,31 @@ def _int_arg(func: str, name: str, value: object, least: int) -> int:
     return value
 
 
+#: Largest family :func:`sweep` enumerates (vectors); beyond it the call is refused up front.
+MAX_SWEEP_CASES = 10**7
+
+
+def count_score_vectors(
+    n_max: int, gap_max: int, n_min: int = 2, *, stop: int | None = None
+) -> int:
+    """Number of vectors :func:`score_vectors` yields: ``sum_n C(gap_max + n - 1, n - 1)``.
+
+    Multisets of ``n - 1`` gaps from ``gap_max + 1`` values (stars and bars); 70 at
+    ``n = 5``, ``gap_max = 4``.
+    With ``stop``, counting ends as soon as the total exceeds it (the return value is then
+    some number ``> stop``), so huge families are refused without computing their size.
+    """
+    n_min = _int_arg("count_score_vectors", "n_min", n_min, 1)
+    n_max = _int_arg("count_score_vectors", "n_max", n_max, n_min)
+    gap_max = _int_arg("count_score_vectors", "gap_max", gap_max, 0)
+    total = 0
+    for n in range(n_min, n_max + 1):
+        total += math.comb(gap_max + n - 1, n - 1)
+        if stop is not None and total > stop:
+            break
+    return total
+
+
 def score_vectors(n_max: int, gap_max: int, n_min: int = 2) -> Iterator[tuple[int, ...]]:
     """Every canonical integer score vector of the family, each once.
 
@@ -109,18 +135,6 @@ def score_vectors(n_max: int, gap_max: int, n_min: int = 2) -> Iterator[tuple[in
             yield (0, *(-g for g in gaps))
 
 
-def count_score_vectors(n_max: int, gap_max: int, n_min: int = 2) -> int:
-    """Number of vectors :func:`score_vectors` yields: ``sum_n C(n - 1 + gap_max, n - 1)``.
-
-    Multisets of ``n - 1`` gaps from ``gap_max + 1`` values (stars and bars); 70 at
-    ``n = 5``, ``gap_max = 4``.
-    """
-    n_min = _int_arg("count_score_vectors", "n_min", n_min, 1)
-    n_max = _int_arg("count_score_vectors", "n_max", n_max, n_min)
-    gap_max = _int_arg("count_score_vectors", "gap_max", gap_max, 0)
-    return sum(math.comb(n - 1 + gap_max, n - 1) for n in range(n_min, n_max + 1))
-
-
 def _run_batch(check: Callable, batch: list) -> list:
     """Run ``check`` on each vector; ``None`` on success, else the failure detail."""
     out = []
@@ -130,7 +144,10 @@ def _run_batch(check: Callable, batch: list) -> list:
         except Exception as exc:  # noqa: BLE001 - a raising check is reported, not fatal
             out.append(f"raised {type(exc).__name__}: {exc}")
             continue
-        out.append(None if ok else "returned False")
+        if ok is True or ok is False or type(ok).__name__ == "bool_":
+            out.append(None if ok else "returned False")
+        else:
+            out.append(f"returned {type(ok).__name__} {ok!r}, not a bool")
     return out
 
 
@@ -194,6 +211,21 @@ def sweep(
     """
     if not callable(check):
         raise ValueError(f"sweep: check must be callable, got {check!r}")
+    count = count_score_vectors(n_max, gap_max, n_min, stop=MAX_SWEEP_CASES)
+    if count > MAX_SWEEP_CASES:
+        raise ValueError(
+            f"sweep: the family n <= {n_max}, gaps <= {gap_max} has more than "
+            f"{MAX_SWEEP_CASES:.0e} vectors; choose a smaller n_max or gap_max"
+        )
+    if executor is None:
+        try:
+            pickle.dumps(check)
+        except (pickle.PicklingError, AttributeError, TypeError) as exc:
+            raise ValueError(
+                "sweep: check must be picklable for the default process pool (a module-level "
+                "function or a functools.partial of one), or pass executor=ThreadPoolExecutor()"
+                f"; pickling failed: {exc}"
+            ) from None
     vectors = list(score_vectors(n_max, gap_max, n_min))
     if batch_size is None:
         batch_size = max(1, len(vectors) // 200)

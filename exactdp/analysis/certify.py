@@ -283,6 +283,12 @@ def certify_dp(
     deciding DP by exact arithmetic follows G. Barthe et al., "Deciding differential
     privacy for programs with finite inputs and outputs" (DiPC), LICS 2020.
     """
+    eps0 = mechanism_epsilon(mechanism)
+    if eps0 is not None and not eps0.free_symbols and (eps0 == 0 or eps0 is sympy.oo):
+        raise ValueError(
+            f"certify_dp: the certificate covers every finite epsilon > 0, but this mechanism "
+            f"has epsilon = {eps0} (a limit); use check_dp or privacy_loss for the limit"
+        )
     mech = _symbolic_mechanism(mechanism, "certify_dp")
     q = score_vector(scores, "scores")
     if not q.is_rational:

@@ -9,6 +9,7 @@ sweeps on a local process pool of N workers; ``--scheduler ADDRESS`` on a Dask c
 from __future__ import annotations
 
 import argparse
+import os
 import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -88,8 +89,9 @@ def _executor(args):
     if args.workers is not None and args.scheduler is not None:
         raise ValueError("prove: give --workers or --scheduler, not both")
     if args.workers is not None:
-        if args.workers < 1:
-            raise ValueError(f"prove: --workers must be >= 1, got {args.workers}")
+        cap = max(32, 4 * (os.cpu_count() or 1))
+        if not 1 <= args.workers <= cap:
+            raise ValueError(f"prove: --workers must be between 1 and {cap}, got {args.workers}")
         return ProcessPoolExecutor(args.workers), None
     if args.scheduler is not None:
         try:
