@@ -49,3 +49,13 @@ def test_sweep_refuses_huge_families_and_unpicklable_checks():
 def test_prove_caps_workers(capsys):
     assert cli_main(["prove", "thm_5_2_dominance", "--workers", "100000"]) == 2
     assert "--workers must be between 1 and" in capsys.readouterr().err
+
+
+def test_pld_checks_the_neighbour_like_privacy_loss():
+    with pytest.raises(ValueError, match="exceeds the sensitivity"):
+        exactdp.privacy_loss_distribution(PermuteAndFlip(2), [0, 0], [5, -5])
+    pld = exactdp.privacy_loss_distribution(
+        PermuteAndFlip(2), [0, 0], [5, -5], allow_non_neighbour=True)
+    # P = (1/2, 1/2); Q = (1 - e^-10/2, e^-10/2): delta(0) = sum max(0, P - Q) = 1/2 - e^-10/2
+    assert sympy.simplify(pld.delta(0).exact() - (sympy.Rational(1, 2)
+                                                    - sympy.exp(-10) / 2)) == 0

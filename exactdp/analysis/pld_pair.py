@@ -15,14 +15,15 @@ import sympy
 from ..exact.arb import to_arb
 from ..exact.sign import sign as exact_sign
 from ..scores import as_scores
+from .neighbourhood import check_pair
 from .pld import PrivacyLossDistribution
 from .pld_xform import XForm, ratio_key, sum_fractions, xform_pair
 
 __all__ = ["privacy_loss_distribution"]
 
 
-def privacy_loss_distribution(mechanism: object, scores: object,
-                              neighbour: object) -> PrivacyLossDistribution:
+def privacy_loss_distribution(mechanism: object, scores: object, neighbour: object, *,
+                              allow_non_neighbour: bool = False) -> PrivacyLossDistribution:
     """The exact PLD from ``M(scores)`` to ``M(neighbour)``.
 
     Parameters
@@ -31,7 +32,11 @@ def privacy_loss_distribution(mechanism: object, scores: object,
         A selection mechanism with a numeric epsilon (``distribution(q)`` must give exact
         probabilities).
     scores, neighbour : sequence of numbers, shape (n,)
-        The pair; ``P = M(scores)``, ``Q = M(neighbour)``.
+        The pair; ``P = M(scores)``, ``Q = M(neighbour)``. They must be neighbouring
+        (``||q - q'||_inf <= sensitivity``, moving in one direction for a monotonic
+        mechanism), as for :func:`exactdp.privacy_loss`.
+    allow_non_neighbour : bool
+        Skip the neighbour check (to study arbitrary pairs).
 
     Returns
     -------
@@ -42,7 +47,8 @@ def privacy_loss_distribution(mechanism: object, scores: object,
     Raises
     ------
     ValueError
-        Mismatched lengths, a symbolic epsilon, or probabilities that cannot be evaluated.
+        Mismatched lengths, a pair that is not neighbouring (unless ``allow_non_neighbour``),
+        a symbolic epsilon, or probabilities that cannot be evaluated.
 
     Notes
     -----
@@ -55,6 +61,7 @@ def privacy_loss_distribution(mechanism: object, scores: object,
             f"privacy_loss_distribution: scores and neighbour differ in length ({sv.n} vs {nv.n})")
     if not hasattr(mechanism, "distribution"):
         raise ValueError(f"privacy_loss_distribution: not a mechanism: {mechanism!r}")
+    check_pair(mechanism, sv, nv, "privacy_loss_distribution", allow_non_neighbour)
     if getattr(getattr(mechanism, "epsilon", None), "free_symbols", None):
         raise ValueError("privacy_loss_distribution: epsilon must be a number, not symbolic")
     dp, dq = mechanism.distribution(sv), mechanism.distribution(nv)
