@@ -59,3 +59,14 @@ def test_pld_checks_the_neighbour_like_privacy_loss():
     # P = (1/2, 1/2); Q = (1 - e^-10/2, e^-10/2): delta(0) = sum max(0, P - Q) = 1/2 - e^-10/2
     assert sympy.simplify(pld.delta(0).exact() - (sympy.Rational(1, 2)
                                                     - sympy.exp(-10) / 2)) == 0
+
+
+def test_self_compose_refuses_astronomical_k_quickly():
+    import time
+    pld = exactdp.privacy_loss_distribution(PermuteAndFlip(2), [0, 0], [1, -1])
+    t = time.perf_counter()
+    with pytest.raises(ValueError, match="beyond the limit"):
+        pld.self_compose(10**9)
+    with pytest.raises(ValueError, match="beyond the limit"):
+        exactdp.check_accountant(PermuteAndFlip(2), [0, 0], 10**9, [8])
+    assert time.perf_counter() - t < 10

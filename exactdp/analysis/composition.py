@@ -28,7 +28,7 @@ from .accountants import CLAIMS, ClaimedDelta, claimed_delta
 from .check import Witness
 from .neighbourhood import neighbours
 from .peer_accountants import dp_accounting_delta, dp_accounting_pair_delta, opendp_delta
-from .pld import MAX_SUPPORT
+from .pld import MAX_COPIES, MAX_SUPPORT
 from .pld_pair import privacy_loss_distribution
 from .pld_results import HockeyStick, check_epsilon
 
@@ -328,6 +328,10 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
     """
     if isinstance(k, bool) or not isinstance(k, int) or k < 1:
         raise ValueError(f"check_accountant: k must be a positive integer, got {k!r}")
+    if k > MAX_COPIES:
+        raise ValueError(
+            f"check_accountant: k = {k} copies is beyond the limit {MAX_COPIES:.0e} of the "
+            "composed lower bound (self_compose); check fewer copies")
     if claims is None:
         claims = available_claims()
     if isinstance(claims, str):

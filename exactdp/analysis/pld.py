@@ -70,6 +70,11 @@ __all__ = [
 
 #: Largest number of output-count vectors an exact composition keeps (beyond: a grid bound).
 MAX_SUPPORT = 200_000
+#: Most copies composed exactly (the exact terms grow with k; 10^4 copies take ~10 s).
+MAX_EXACT_COPIES = 10**4
+#: Most copies :meth:`PrivacyLossDistribution.self_compose` accepts at all (the grid lower
+#: bound takes ~40 s at 10^5 copies on one core).
+MAX_COPIES = 10**5
 
 
 # ----------------------------------------------------------------------------- exact forms
@@ -214,15 +219,21 @@ class PrivacyLossDistribution:
         Raises
         ------
         ValueError
-            If ``k`` is not a positive integer.
+            If ``k`` is not a positive integer, or ``k > MAX_COPIES`` (10^5).
         """
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(f"self_compose: k must be a positive integer, got {k!r}")
+        if k > MAX_COPIES:
+            raise ValueError(
+                f"self_compose: k = {k} copies is beyond the limit {MAX_COPIES:.0e} (exact "
+                f"composition stops at {MAX_EXACT_COPIES:.0e} copies and the certified grid "
+                "bound already takes about a minute at the limit); compose fewer copies")
         if k == 1:
             return self
         m = len(self.p_base)
         elementary = self.k == 1 and all(len(a) == 1 for a in self.atoms)
-        if elementary and math.comb(k + m - 1, m - 1) <= max_support:
+        exact_ok = k <= MAX_EXACT_COPIES
+        if elementary and exact_ok and math.comb(k + m - 1, m - 1) <= max_support:
             terms = {c: _multinomial(k, c) for c in _compositions(k, m)}
             return PrivacyLossDistribution(
                 self.p_base, self.q_base, group_terms(terms, self.xform),
@@ -230,7 +241,7 @@ class PrivacyLossDistribution:
                 k, f"{k}-fold composition of ({self.description})", self.xform,
                 guard_bits=self.guard_bits,
             )
-        if not elementary and self._power_fits(k, max_support):
+        if not elementary and exact_ok and self._power_fits(k, max_support):
             out, base, j = None, self, k
             while j:
                 if j & 1:
