@@ -212,12 +212,12 @@ def test_optimal_mechanism_options():
     every method, against PF on -q and the exact limits."""
     q = (0, 1, 1, 3)
     pf = PermuteAndFlip(1).distribution([-v for v in q])
-    for method in ("exact", "float", "mpmath", "certified"):
+    for method in ("exact", "float", "mpmath", "arb"):
         opt = exactdp.optimal_mechanism(q, 1, method=method, optimize="min")
         ref = pf.to_numpy()
-        got = [float(v.mid()) if method == "certified" else float(v) for v in opt.values]
+        got = [float(v.mid()) if method == "arb" else float(v) for v in opt.values]
         assert np.allclose(got, ref, rtol=1e-12, atol=0)
         zero = exactdp.optimal_mechanism(q, 0, method=method).values
-        assert [float(v.mid()) if method == "certified" else float(v) for v in zero] == [0.25] * 4
+        assert [float(v.mid()) if method == "arb" else float(v) for v in zero] == [0.25] * 4
         inf = exactdp.optimal_mechanism(q, "oo", method=method, optimize="min").values
-        assert [float(v.mid()) if method == "certified" else float(v) for v in inf] == [1, 0, 0, 0]
+        assert [float(v.mid()) if method == "arb" else float(v) for v in inf] == [1, 0, 0, 0]
