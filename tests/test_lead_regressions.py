@@ -70,3 +70,22 @@ def test_self_compose_refuses_astronomical_k_quickly():
     with pytest.raises(ValueError, match="beyond the limit"):
         exactdp.check_accountant(PermuteAndFlip(2), [0, 0], 10**9, [8])
     assert time.perf_counter() - t < 10
+
+
+def test_monotonic_keyword_is_the_monotone_flag():
+    # issue 13's signature: ExponentialMechanism(epsilon, sensitivity=1, monotonic=False,
+    # base_measure=None); monotone stays accepted.
+    em = exactdp.ExponentialMechanism(1, sensitivity=1, monotonic=True, base_measure=None)
+    assert em.monotone and em.monotonic and em.c == 1
+    assert em == exactdp.ExponentialMechanism(1, 1, True)
+    # monotonic EM on (0, -1): x = e^{-1}, Pr[0] = 1/(1 + e^{-1})
+    p0 = em.distribution([0, -1]).probabilities[0]
+    assert sympy.simplify(p0 - 1 / (1 + sympy.exp(-1))) == 0
+    assert not exactdp.PermuteAndFlip(1).monotonic
+    assert exactdp.PermuteAndFlip(1, monotonic=True).c == 1
+    assert exactdp.ReportNoisyMax(1, noise="laplace", monotonic=True).monotone
+    assert exactdp.GaussianNoisyMax(1, monotonic=True).monotone
+    with pytest.raises(ValueError, match="contradict"):
+        exactdp.PermuteAndFlip(1, monotone=True, monotonic=False)
+    with pytest.raises(ValueError, match="monotonic must be"):
+        exactdp.PermuteAndFlip(1, monotonic="yes")

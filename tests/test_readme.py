@@ -48,7 +48,14 @@ def test_docs_python_blocks_run(page, tmp_path, monkeypatch):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for k, block in enumerate(python_blocks(page)):
-            exec(compile(block, f"{page.name}[block {k}]", "exec"), ns)  # noqa: S102
+            try:
+                exec(compile(block, f"{page.name}[block {k}]", "exec"), ns)  # noqa: S102
+            except ImportError as exc:
+                # a page about an optional extra (peers, accounting, dask, docs) needs it
+                # installed; under CI=true conftest turns this skip into a failure
+                if isinstance(exc, ModuleNotFoundError) or "install the extra" in str(exc):
+                    pytest.skip(f"optional extra missing for {page.name}: {exc}")
+                raise
 
 
 def test_block_pattern():

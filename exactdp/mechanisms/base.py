@@ -135,6 +135,9 @@ class Mechanism:
         Whether the score function is monotone (all scores move in the same direction
         between neighbours); then the factor ``c`` is 1 instead of 2 (McKenna & Sheldon
         2020, section 2).
+    monotonic : bool, keyword only, optional
+        The same flag under the name OpenDP and diffprivlib use (the preferred spelling);
+        ``monotone`` is kept for compatibility. Giving both with different values raises.
     optimize : {"max", "min"}, keyword only, default "max"
         Select the maximum (``q* - q_r`` is the error of output r) or the minimum
         (the mechanism runs on ``-q``; the error of r is ``q_r - min q``).
@@ -151,8 +154,10 @@ class Mechanism:
     monotone: bool = False
     name: str = field(default="mechanism", init=False, repr=False)
     optimize: str = field(default="max", kw_only=True)
+    monotonic: bool | None = field(default=None, kw_only=True, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        self._merge_monotonic()
         object.__setattr__(self, "epsilon", exact_epsilon_or_limit(self.epsilon))
         self._check_optimize()
         object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity))
@@ -161,6 +166,18 @@ class Mechanism:
         if not isinstance(self.monotone, (bool, np.bool_)):
             raise ValueError(f"monotone must be True or False, got {self.monotone!r}")
         object.__setattr__(self, "monotone", bool(self.monotone))
+        object.__setattr__(self, "monotonic", self.monotone)
+
+    def _merge_monotonic(self) -> None:
+        """Read ``monotonic=`` (preferred name) into ``monotone``; refuse a contradiction."""
+        flag = self.monotonic
+        if flag is None:
+            return
+        if not isinstance(flag, (bool, np.bool_)):
+            raise ValueError(f"monotonic must be True or False, got {flag!r}")
+        if isinstance(self.monotone, (bool, np.bool_)) and self.monotone and not flag:
+            raise ValueError("monotone=True and monotonic=False contradict each other")
+        object.__setattr__(self, "monotone", bool(flag))
 
     def _check_optimize(self) -> None:
         if not isinstance(self.optimize, str) or self.optimize not in OPTIMIZE:

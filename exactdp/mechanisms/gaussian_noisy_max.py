@@ -75,8 +75,10 @@ class GaussianNoisyMax(Mechanism):
     noise: ClassVar[str] = "gaussian"
 
     def __init__(self, sigma: object, sensitivity: object = 1, monotone: bool = False,
-                 epsilon: object = None, *, optimize: str = "max") -> None:
+                 epsilon: object = None, *, optimize: str = "max",
+                 monotonic: bool | None = None) -> None:
         object.__setattr__(self, "sigma", sigma)
+        object.__setattr__(self, "monotonic", monotonic)
         object.__setattr__(self, "optimize", optimize)
         object.__setattr__(self, "sensitivity", sensitivity)
         object.__setattr__(self, "monotone", monotone)
@@ -85,6 +87,7 @@ class GaussianNoisyMax(Mechanism):
         self.__post_init__()
 
     def __post_init__(self) -> None:
+        self._merge_monotonic()
         self._check_optimize()
         if self.sigma is None:
             raise ValueError("GaussianNoisyMax: sigma must be a number > 0, got None")
@@ -100,6 +103,7 @@ class GaussianNoisyMax(Mechanism):
         if not isinstance(self.monotone, (bool, np.bool_)):
             raise ValueError(f"monotone must be True or False, got {self.monotone!r}")
         object.__setattr__(self, "monotone", bool(self.monotone))
+        object.__setattr__(self, "monotonic", self.monotone)
 
     def __repr__(self) -> str:
         extra = "" if self.epsilon is None else f", epsilon={self.epsilon}"
