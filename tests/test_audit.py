@@ -9,7 +9,6 @@ import pytest
 import scipy.stats
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import PF_Q31002_EPS2
 
 import exactdp
 from exactdp.audit import (
@@ -19,6 +18,7 @@ from exactdp.audit import (
     pool_cells,
     probability_vector,
 )
+from tests.reference import PF_Q31002_EPS2
 
 P3 = np.array([0.5, 0.3, 0.2])
 

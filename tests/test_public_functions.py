@@ -9,12 +9,12 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
-from reference import LP_VARIABLES_K4
 
 import exactdp
 from exactdp.analysis.divergence import kl, kl_divergence
 from exactdp.analysis.neighbourhood import neighbours
 from exactdp.exact.unit_interval import descartes_bound, is_nonnegative_on_unit_interval
+from tests.reference import LP_VARIABLES_K4
 
 EPS = sympy.Symbol("epsilon", positive=True)
 R = sympy.Rational

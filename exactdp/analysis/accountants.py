@@ -8,7 +8,8 @@ of the ball is returned; an infimum over a free parameter is replaced by its val
 chosen parameter (which can only increase it). The float accountants (``dp_accounting``) are
 labelled ``certified=False``.
 
-Formulas (each derived and tested against brute force in ``tests/test_accountants.py``):
+Formulas (each derived and tested against brute force in
+``tests/analysis/test_accountants.py``):
 
 - ``basic``: delta = 0 for ``epsilon >= k*epsilon0`` (Dwork, McSherry, Nissim & Smith 2006).
 - ``kov``: the optimal composition of pure DP (Kairouz, Oh & Viswanath, ICML 2015, Thm 3.3),

@@ -247,8 +247,8 @@ class OptimalRegularMechanism(Mechanism):
     For rational scores the exact probabilities are the solution's closed form: the
     recursion ``P_r(q) = x^{G_r} P_r(q^(r))`` with the equal split on the maximizers is
     solved by permute-and-flip's polynomials (``section5_exact`` equals them identically;
-    ``tests/test_optimal.py`` checks this for every gap multiset with n <= 6, gaps <= 3, and
-    ``proofs/`` proves it), computed by the product tree of
+    ``tests/mechanisms/test_optimal.py`` checks this for every gap multiset with n <= 6,
+    gaps <= 3, and ``proofs/`` proves it), computed by the product tree of
     :func:`exactdp.xform.pf_polynomials_tree` in polynomial time. For irrational scores (and
     gaps beyond :data:`exactdp.xform.DENSE_DEGREE_LIMIT`) the recursion itself is run over
     one symbolic coin per distinct gap (``prod_g (m_g + 1)`` states, at most

@@ -16,9 +16,9 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import EM_Q31002_EPS2, PF_Q31002_EPS2, Q31002
 
 from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+from tests.reference import EM_Q31002_EPS2, PF_Q31002_EPS2, Q31002
 
 EPS = sympy.Symbol("epsilon", positive=True)
 MECHS = {

@@ -9,10 +9,10 @@ import time
 import numpy as np
 import pytest
 import sympy
-from reference import PF_Q31002_EPS2
 
 from exactdp.mechanisms.optimal import pf_polynomials, section5_exact
 from exactdp.numeric.pf_engine import pf_float
+from tests.reference import PF_Q31002_EPS2
 
 x = sympy.Symbol("x")
 

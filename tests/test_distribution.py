@@ -10,9 +10,9 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
-from reference import PF_Q31002_EPS2
 
 from exactdp import ExponentialMechanism, GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
+from tests.reference import PF_Q31002_EPS2
 
 MECHS = {
     "EM": lambda e: ExponentialMechanism(e),

@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import PF_Q31002_EPS2
 
 from exactdp.numeric.pf_engine import em_float, em_mp, pf_arb, pf_float, pf_mp
+from tests.reference import PF_Q31002_EPS2
 
 # docs/formulas.md section 7: q = (3, 1, 0, 0, -2), eps = 2, Delta = 1, c = 2 -> d = eps*(q* - q)/2
 D7 = [0, 2, 3, 3, 5]

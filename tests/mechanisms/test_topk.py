@@ -18,7 +18,6 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import RNM_LAPLACE_Q012_EPS1
 
 import exactdp
 from exactdp import (
@@ -28,6 +27,7 @@ from exactdp import (
     TopK,
     goodness_of_fit,
 )
+from tests.reference import RNM_LAPLACE_Q012_EPS1
 
 LOG4 = "2*log(2)"  # epsilon with x = exp(-eps/2) = 1/2
 

@@ -13,13 +13,6 @@ import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from reference import (
-    RNM_LAPLACE_Q012_EPS1,
-    STATDP_DOWN,
-    STATDP_LOSS_DOWN,
-    STATDP_LOSS_UP,
-    STATDP_UP,
-)
 from scipy.stats import chisquare
 
 from exactdp.numeric.laplace import (
@@ -29,6 +22,13 @@ from exactdp.numeric.laplace import (
     laplace_float,
     laplace_mp,
     laplace_quad,
+)
+from tests.reference import (
+    RNM_LAPLACE_Q012_EPS1,
+    STATDP_DOWN,
+    STATDP_LOSS_DOWN,
+    STATDP_LOSS_UP,
+    STATDP_UP,
 )
 
 HALF = sympy.Rational(1, 2)

@@ -14,10 +14,10 @@ import math
 
 import pytest
 import sympy
-from reference import PF_Q31002_EPS2, RNM_LAPLACE_Q012_EPS1
 
 import exactdp
 from exactdp.audit import goodness_of_fit
+from tests.reference import PF_Q31002_EPS2, RNM_LAPLACE_Q012_EPS1
 
 N = 50_000
 ALPHA = 1e-4

@@ -22,7 +22,6 @@ import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from reference import GAUSSIAN_PAIR_LOSS_SIGMA1
 
 import exactdp
 import exactdp.analysis.engines.ball as ball_engine
@@ -31,6 +30,7 @@ from exactdp.analysis.check import Witness, check_dp
 from exactdp.analysis.divergence import bounded_range, check_zcdp, renyi_divergence
 from exactdp.analysis.engines.ball import BallUndecided
 from exactdp.analysis.loss import privacy_loss
+from tests.reference import GAUSSIAN_PAIR_LOSS_SIGMA1
 
 DPS = 60
 
