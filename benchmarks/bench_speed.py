@@ -144,7 +144,7 @@ def section_c(repeat: int, quick: bool) -> None:
 # ----------------------------------------------------------------------------- D
 def section_d() -> None:
     header("D. check_dp, exhaustive 3^6 - 1 = 728 neighbours of q = (0, -1, -2, 0, 3, 1)")
-    from exactdp.analysis.privacy import check_dp
+    from exactdp.analysis import check_dp
 
     q6 = [0, -1, -2, 0, 3, 1]
     tenth = sympy.Rational(1, 10)

@@ -1,4 +1,8 @@
-"""Public path ``exactdp.cli``: the command line lives in :mod:`exactdp.io.cli`."""
+"""Public path ``exactdp.cli``: the code lives in :mod:`exactdp.io.cli`, forwarded silently.
 
-from .io.cli import *  # noqa: F403
-from .io.cli import __all__, main  # noqa: F401
+A contract (not deprecated): see :func:`exactdp.deprecation.moved_module`.
+"""
+
+from .deprecation import moved_module
+
+__getattr__, __dir__, __all__ = moved_module(__name__, ("exactdp.io.cli",), deprecated=False)

@@ -2,17 +2,21 @@
 
 The naming table of docs/architecture.md gives one name per concept; a renamed function or
 method keeps its old name as an alias that emits a :class:`DeprecationWarning` and calls the
-new one. An alias never takes the name of another public function.
+new one. An alias never takes the name of another public function. A module that moved keeps
+its old dotted path through :func:`moved_module` (a module-level ``__getattr__`` that forwards
+to the new modules).
 """
 
 from __future__ import annotations
 
 import functools
+import importlib
+import sys
 import warnings
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["deprecated_alias", "deprecated_method", "warn_renamed"]
+__all__ = ["deprecated_alias", "deprecated_method", "moved_module", "warn_renamed"]
 
 
 def warn_renamed(old: str, new: str, stacklevel: int = 3) -> None:
@@ -43,3 +47,75 @@ def deprecated_method(new_name: str, old_name: str) -> Callable[..., Any]:
     alias.__name__ = alias.__qualname__ = old_name
     alias.__doc__ = f"Deprecated alias of :meth:`{new_name}`."
     return alias
+
+
+def moved_module(
+    name: str,
+    sources: Sequence[str],
+    *,
+    deprecated: bool,
+    also: Sequence[str] = (),
+    renamed: Mapping[str, str] | None = None,
+) -> tuple[Callable[[str], Any], Callable[[], list[str]], list[str]]:
+    """``(__getattr__, __dir__, __all__)`` for an old module path whose code moved.
+
+    The old module ``name`` (e.g. ``"exactdp.lp"``) holds no copy of its names: attribute
+    access is forwarded (PEP 562) to the first of ``sources`` that has a public attribute of
+    that name, so ``from exactdp.lp import lattice_lp`` returns the very object of the new
+    module.
+
+    Parameters
+    ----------
+    name : str
+        The old module's ``__name__``.
+    sources : sequence of str
+        Dotted names of the modules the code lives in now, searched in order (imported now).
+    deprecated : bool
+        True: every forwarded access warns ``DeprecationWarning`` naming the new path. False:
+        a public path kept as a contract (``exactdp.latex``), forwarded silently.
+    also : sequence of str
+        Names in the old ``__all__`` beyond the sources' ``__all__`` (constants).
+    renamed : mapping of str to str, optional
+        Old (private) names of the single module -> their names in the sources.
+
+    Returns
+    -------
+    (callable, callable, list of str)
+        The module's ``__getattr__``, its ``__dir__`` and its ``__all__`` (the union of the
+        sources' ``__all__`` and ``also``).
+
+    Raises
+    ------
+    AttributeError
+        From the returned ``__getattr__``, for a name no source has.
+    """
+    modules = [importlib.import_module(s) for s in sources]
+    renamed = dict(renamed or {})
+    names = [n for m in modules for n in getattr(m, "__all__", ())] + list(also)
+    public = list(dict.fromkeys(names))
+
+    def home(target: str) -> Any:
+        """The source that exports ``target`` (its ``__all__``, else where it is defined)."""
+        holders = [m for m in modules if hasattr(m, target)]
+        if not holders:
+            return None
+        for mod in holders:
+            if target in getattr(mod, "__all__", ()):
+                return mod
+        defined_in = getattr(getattr(holders[0], target), "__module__", None)
+        return next((m for m in holders if m.__name__ == defined_in), holders[0])
+
+    def __getattr__(attr: str) -> Any:
+        target = renamed.get(attr, attr)
+        if not attr.startswith("__") and (attr in renamed or not attr.startswith("_")):
+            mod = home(target)
+            if mod is not None:
+                if deprecated:
+                    warn_renamed(f"{name}.{attr}", f"{mod.__name__}.{target}")
+                return getattr(mod, target)
+        raise AttributeError(f"module {name!r} has no attribute {attr!r}")
+
+    def __dir__() -> list[str]:
+        return sorted(set(vars(sys.modules[name])) | set(public) | set(renamed))
+
+    return __getattr__, __dir__, public

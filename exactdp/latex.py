@@ -1,4 +1,8 @@
-"""Public path ``exactdp.latex``: the printer lives in :mod:`exactdp.io.latex`."""
+"""Public path ``exactdp.latex``: the code lives in :mod:`exactdp.io.latex`, forwarded silently.
 
-from .io.latex import *  # noqa: F403
-from .io.latex import __all__  # noqa: F401
+A contract (not deprecated): see :func:`exactdp.deprecation.moved_module`.
+"""
+
+from .deprecation import moved_module
+
+__getattr__, __dir__, __all__ = moved_module(__name__, ("exactdp.io.latex",), deprecated=False)

@@ -1,44 +1,21 @@
-"""Compatibility path: the lattice LP now lives in :mod:`exactdp.optimality`.
+"""Deprecated path: the lattice LP now lives in :mod:`exactdp.optimality`.
+
+Every name of the former single module is forwarded (with a ``DeprecationWarning``) to the
+module that holds it now; see :func:`exactdp.deprecation.moved_module`.
 """
 
-from .optimality.exact_solve import (
-    DualCertificate,
-)
-from .optimality.float_solve import (
-    HIGHS_TOLERANCE,
-)
-from .optimality.lattice import (
-    MAX_EXACT_VARIABLES,
-    MAX_FLOAT_SIZE,
-    build_lattice,
-    lattice_size,
-    pf_dual_polys,
-)
-from .optimality.program import (
-    VIOLATION_TOLERANCE,
-    LatticeLPResult,
-    lattice_lp,
-)
-from .optimality.region import (
-    PFOptimalityRegion,
-    RegionBoundary,
-    pf_optimality_region,
-)
+from .deprecation import moved_module
 
-__all__ = [
-    "HIGHS_TOLERANCE",
-    "MAX_EXACT_VARIABLES",
-    "MAX_FLOAT_SIZE",
-    "VIOLATION_TOLERANCE",
-    "LatticeLPResult",
-    "DualCertificate",
-    "PFOptimalityRegion",
-    "RegionBoundary",
-    "lattice_lp",
-    "pf_optimality_region",
-    "lattice_size",
-]
-
-# Former private names, kept for code written against the single module.
-_lattice = build_lattice
-_pf_dual_polys = pf_dual_polys
+__getattr__, __dir__, __all__ = moved_module(
+    __name__,
+    (
+        "exactdp.optimality",
+        "exactdp.optimality.program",
+        "exactdp.optimality.region",
+        "exactdp.optimality.lattice",
+        "exactdp.optimality.float_solve",
+        "exactdp.optimality.exact_solve",
+    ),
+    deprecated=True,
+    renamed={"_lattice": "build_lattice", "_pf_dual_polys": "pf_dual_polys"},
+)

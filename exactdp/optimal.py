@@ -1,20 +1,10 @@
-"""Compatibility path: the optimal regular mechanism now lives in :mod:`exactdp.mechanisms.optimal`.
+"""Deprecated path: the optimal regular mechanism now lives in :mod:`exactdp.mechanisms.optimal`.
+
+Names are forwarded with a ``DeprecationWarning`` (:func:`exactdp.deprecation.moved_module`).
 """
 
-from .mechanisms.optimal import (
-    METHODS,
-    OptimalDistribution,
-    OptimalRegularMechanism,
-    optimal_mechanism,
-    pf_polynomials,
-    section5_exact,
-)
+from .deprecation import moved_module
 
-__all__ = [
-    "OptimalDistribution",
-    "OptimalRegularMechanism",
-    "optimal_mechanism",
-    "pf_polynomials",
-    "section5_exact",
-    "METHODS",
-]
+__getattr__, __dir__, __all__ = moved_module(
+    __name__, ("exactdp.mechanisms.optimal",), deprecated=True, also=("METHODS",)
+)

@@ -1,4 +1,8 @@
-"""Public path ``exactdp.report``: the report lives in :mod:`exactdp.io.report`."""
+"""Public path ``exactdp.report``: the code lives in :mod:`exactdp.io.report`, forwarded silently.
 
-from .io.report import *  # noqa: F403
-from .io.report import __all__  # noqa: F401
+A contract (not deprecated): see :func:`exactdp.deprecation.moved_module`.
+"""
+
+from .deprecation import moved_module
+
+__getattr__, __dir__, __all__ = moved_module(__name__, ("exactdp.io.report",), deprecated=False)

@@ -2,6 +2,7 @@
 objects as the new modules (thin shims, kept for code written against them)."""
 
 import importlib
+import warnings
 
 import pytest
 
@@ -43,13 +44,92 @@ OLD_TO_NEW = {
 }
 
 
+#: ``__all__`` of each old single module before it became a forwarding shim: every name stays.
+OLD_ALL = {
+    "exactdp.lp": [
+        "DualCertificate", "HIGHS_TOLERANCE", "LatticeLPResult", "MAX_EXACT_VARIABLES",
+        "MAX_FLOAT_SIZE", "PFOptimalityRegion", "RegionBoundary", "VIOLATION_TOLERANCE",
+        "lattice_lp", "lattice_size", "pf_optimality_region",
+    ],
+    "exactdp.optimal": [
+        "METHODS", "OptimalDistribution", "OptimalRegularMechanism", "optimal_mechanism",
+        "pf_polynomials", "section5_exact",
+    ],
+    "exactdp.algebra": [
+        "UnitIntervalSign", "Y", "as_fmpq_poly", "descartes_bound", "fmpq_poly_to_sympy",
+        "is_nonnegative_on_unit_interval", "sign_at", "sign_on_unit_interval", "to_arb",
+        "verify_sign_analysis", "xform_from_probabilities",
+    ],
+    "exactdp.analysis.privacy": [
+        "BALL_DPS", "BallUndecided", "ConditionCertificate", "DPCertificate", "DPCheck",
+        "EPSILON", "EXHAUSTIVE_MAX_N", "PrivacyLoss", "SupremumResult", "Witness", "Y",
+        "certify_dp", "check_dp", "exact_sign", "neighbours", "privacy_loss",
+        "sup_privacy_loss", "symbolic_probabilities",
+    ],
+}
+
+#: Former private names of the single modules -> (new module, new name).
+OLD_PRIVATE = {
+    "exactdp.lp": {"_lattice": ("exactdp.optimality.lattice", "build_lattice"),
+                   "_pf_dual_polys": ("exactdp.optimality.lattice", "pf_dual_polys")},
+    "exactdp.analysis.privacy": {"_sv": ("exactdp.analysis.common", "score_vector"),
+                                 "_intervals": ("exactdp.analysis.certify", "set_intervals"),
+                                 "_BallEngine": ("exactdp.analysis.engines.ball", "BallEngine")},
+}
+
+
 @pytest.mark.parametrize("old", sorted(OLD_TO_NEW))
 def test_old_path_reexports_new_objects(old):
     mod = importlib.import_module(old)
-    for name in mod.__all__:
-        assert hasattr(mod, name), f"{old}.{name}"
-    for name, new in OLD_TO_NEW[old].items():
-        assert getattr(mod, name) is getattr(importlib.import_module(new), name)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        for name in mod.__all__:
+            assert hasattr(mod, name), f"{old}.{name}"
+        for name, new in OLD_TO_NEW[old].items():
+            assert getattr(mod, name) is getattr(importlib.import_module(new), name)
+        for name, (new, new_name) in OLD_PRIVATE.get(old, {}).items():
+            assert getattr(mod, name) is getattr(importlib.import_module(new), new_name)
+
+
+@pytest.mark.parametrize("old", sorted(OLD_ALL))
+def test_deprecated_paths_keep_every_name_and_warn(old):
+    mod = importlib.import_module(old)
+    assert set(OLD_ALL[old]) <= set(mod.__all__) <= set(dir(mod))
+    for name in OLD_ALL[old]:
+        with pytest.warns(DeprecationWarning, match=rf"{old}\.{name} is deprecated; use exactdp\."):
+            getattr(mod, name)
+    with pytest.raises(AttributeError, match="no_such_name"):
+        mod.no_such_name  # noqa: B018
+    with pytest.raises(AttributeError):
+        mod._no_such_private  # noqa: B018
+
+
+def test_from_import_of_a_deprecated_path():
+    with pytest.warns(DeprecationWarning, match="use exactdp.optimality.lattice_lp"):
+        from exactdp.lp import lattice_lp
+    from exactdp.optimality import lattice_lp as new
+
+    assert lattice_lp is new
+    with pytest.warns(DeprecationWarning, match="use exactdp.mechanisms.optimal.pf_polynomials"):
+        from exactdp.optimal import pf_polynomials
+    # the forwarded function computes: PF with gaps (0, 1) is (1 - x/2, x/2)
+    assert [str(p.as_expr()) for p in pf_polynomials([0, 1])] == ["1 - x/2", "x/2"]
+
+
+@pytest.mark.parametrize("path", ["exactdp.latex", "exactdp.report", "exactdp.cli"])
+def test_public_io_paths_forward_silently(path):
+    mod = importlib.import_module(path)
+    new = importlib.import_module(path.replace("exactdp.", "exactdp.io."))
+    assert mod.__all__ == list(new.__all__) and set(new.__all__) <= set(dir(mod))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for name in new.__all__:
+            assert getattr(mod, name) is getattr(new, name)
+        from exactdp.latex import probability_table  # the contract of issue 9
+    assert probability_table is importlib.import_module("exactdp.io.latex").probability_table
+    namespace: dict = {}
+    exec(f"from {path} import *", namespace)  # noqa: S102
+    assert set(new.__all__) <= set(namespace)
 
 
 def test_top_level_names_unchanged():
