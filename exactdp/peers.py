@@ -199,6 +199,71 @@ def _check_monotone(monotone: object, func: str) -> bool:
     return bool(monotone)
 
 
+def _check_measure(measure: object, func: str) -> bool:
+    """Validate an OpenDP output measure; True for zCDP (Gumbel noise), False for pure DP."""
+    if not isinstance(measure, str) or measure not in OPENDP_MEASURES:
+        raise ValueError(
+            f"{func}: measure must be one of {', '.join(OPENDP_MEASURES)}, got {measure!r}"
+        )
+    return measure != "max_divergence"
+
+
+@dataclass(frozen=True)
+class _OpenDPInputs:
+    """What an OpenDP noisy-max constructor receives for one exactdp reference mechanism."""
+
+    atom: type
+    values: list
+    d_in: int | float
+    domain: Any
+    metric: Any
+    measure: Any
+    measure_name: str
+    scale: float
+    epsilon: float
+    monotonic: bool
+
+
+def _opendp_inputs(dp: Any, sv: ScoreVector, mech: Mechanism, zcdp: bool) -> _OpenDPInputs:
+    """OpenDP's domain, metric and measure for ``mech`` on ``sv``: the atom type ``T`` is
+    ``int`` when the scores and the sensitivity are integers, else ``float``."""
+    delta = mech.sensitivity
+    if sv.kind == "int" and delta.is_Integer:
+        atom, values, d_in = int, [int(v) for v in sv.raw], int(delta)  # type: ignore[union-attr]
+        domain = dp.atom_domain(T=int)
+    else:
+        atom, values, d_in = float, [float(v) for v in sv.floats], _float_of(delta, "Delta")
+        domain = dp.atom_domain(T=float, nan=False)
+    name = "zero_concentrated_divergence" if zcdp else "max_divergence"
+    return _OpenDPInputs(
+        atom, values, d_in, dp.vector_domain(domain),
+        dp.linf_distance(T=atom, monotonic=mech.monotone),
+        dp.zero_concentrated_divergence() if zcdp else dp.max_divergence(), name,
+        _float_of(mech.scale, "scale"), _float_of(mech.epsilon, "epsilon"), mech.monotone,
+    )
+
+
+def _opendp_adapter(
+    label: str, sv: ScoreVector, reference: Mechanism | TopK, inp: _OpenDPInputs, meas: Any,
+    sampler: Callable[[int], np.ndarray], mapping: str, expected: float, **params: Any,
+) -> PeerAdapter:
+    """The (unseedable) adapter of one OpenDP measurement, with OpenDP's privacy map at
+    ``d_in = Delta`` and what the mapping says it should be (``expected``)."""
+    params = {"scale": inp.scale, "measure": inp.measure_name, "monotonic": inp.monotonic,
+              "T": inp.atom, **params}
+    return _adapter("opendp", label, sv, reference, params, mapping, sampler, seedable=False,
+                    peer_privacy=float(meas.map(inp.d_in)), expected_privacy=expected)
+
+
+def _adapter(
+    peer: str, label: str, sv: ScoreVector, reference: Mechanism | TopK,
+    params: Mapping[str, Any], mapping: str, sampler: Callable[..., np.ndarray], **rest: Any,
+) -> PeerAdapter:
+    """A :class:`PeerAdapter` for the installed version of ``peer``."""
+    version = peer_versions()[peer] or "?"
+    return PeerAdapter(peer, version, label, sv, reference, params, mapping, sampler, **rest)
+
+
 # ---------------------------------------------------------------------------- diffprivlib
 
 
@@ -237,17 +302,8 @@ def _diffprivlib_adapter(
         f"weights exp(epsilon*q/({c}*sensitivity)) -> exactdp {reference_cls.__name__}"
         f"(epsilon, sensitivity, monotone={monotone})"
     )
-    return PeerAdapter(
-        peer="diffprivlib",
-        version=peer_versions()["diffprivlib"] or "?",
-        mechanism=cls_name,
-        scores=sv,
-        reference=reference,
-        peer_parameters=params,
-        mapping=mapping,
-        sampler=sampler,
-        seedable=True,
-    )
+    return _adapter("diffprivlib", cls_name, sv, reference, params, mapping, sampler,
+                    seedable=True)
 
 
 def diffprivlib_exponential(
@@ -286,15 +342,8 @@ def diffprivlib_exponential(
     ----------
     McSherry & Talwar (2007); diffprivlib ``mechanisms/exponential.py``.
     """
-    return _diffprivlib_adapter(
-        "Exponential",
-        ExponentialMechanism,
-        scores,
-        epsilon,
-        sensitivity,
-        monotone,
-        "diffprivlib_exponential",
-    )
+    return _diffprivlib_adapter("Exponential", ExponentialMechanism, scores, epsilon,
+                                sensitivity, monotone, "diffprivlib_exponential")
 
 
 def diffprivlib_permute_and_flip(
@@ -326,15 +375,8 @@ def diffprivlib_permute_and_flip(
     ----------
     McKenna & Sheldon (2020), Algorithm 1; diffprivlib ``mechanisms/exponential.py``.
     """
-    return _diffprivlib_adapter(
-        "PermuteAndFlip",
-        PermuteAndFlip,
-        scores,
-        epsilon,
-        sensitivity,
-        monotone,
-        "diffprivlib_permute_and_flip",
-    )
+    return _diffprivlib_adapter("PermuteAndFlip", PermuteAndFlip, scores, epsilon,
+                                sensitivity, monotone, "diffprivlib_permute_and_flip")
 
 
 # ---------------------------------------------------------------------------- OpenDP
@@ -390,56 +432,28 @@ def opendp_noisy_max(
     OpenDP ``make_noisy_max`` (Rust ``measurements::noisy_max``, ``noisy_top_k``);
     Ding et al. (2021), Thm 1; Cesar & Rogers (2021) for ``eps**2/8``.
     """
-    if not isinstance(measure, str) or measure not in OPENDP_MEASURES:
-        raise ValueError(
-            f"opendp_noisy_max: measure must be one of {', '.join(OPENDP_MEASURES)}, "
-            f"got {measure!r}"
-        )
-    zcdp = measure != "max_divergence"
+    zcdp = _check_measure(measure, "opendp_noisy_max")
     monotone = _check_monotone(monotone, "opendp_noisy_max")
     dp = _import_opendp()
     sv = as_scores(scores)
     reference_cls = ExponentialMechanism if zcdp else PermuteAndFlip
     reference = reference_cls(epsilon, sensitivity, monotone)
-    eps_f = _float_of(reference.epsilon, "epsilon")
-    scale = _float_of(reference.scale, "scale")
-    delta = reference.sensitivity
-    integer = sv.kind == "int" and delta.is_Integer
-    if integer:
-        atom, values, d_in = int, [int(v) for v in sv.raw], int(delta)  # type: ignore[union-attr]
-        domain = dp.atom_domain(T=int)
-    else:
-        atom, values, d_in = float, [float(v) for v in sv.floats], _float_of(delta, "Delta")
-        domain = dp.atom_domain(T=float, nan=False)
-    metric = dp.linf_distance(T=atom, monotonic=monotone)
-    dp_measure = dp.zero_concentrated_divergence() if zcdp else dp.max_divergence()
-    meas = dp.m.make_noisy_max(dp.vector_domain(domain), metric, dp_measure, scale=scale)
-    peer_privacy = float(meas.map(d_in))
-    expected_privacy = eps_f**2 / 8 if zcdp else eps_f
+    inp = _opendp_inputs(dp, sv, reference, zcdp)
+    meas = dp.m.make_noisy_max(inp.domain, inp.metric, inp.measure, scale=inp.scale)
+    values = inp.values
 
     def sampler(size: int) -> np.ndarray:
         """Draw ``size`` outputs with OpenDP (unseedable CSPRNG)."""
         return np.fromiter((meas(values) for _ in range(int(size))), np.int64, int(size))
 
-    name = "zero_concentrated_divergence" if zcdp else "max_divergence"
     c = 1 if monotone else 2
     mapping = (
-        f"OpenDP make_noisy_max({name}, scale={c}*Delta/epsilon, monotonic={monotone}) "
-        f"-> exactdp {reference_cls.__name__}(epsilon, Delta, monotone={monotone})"
+        f"OpenDP make_noisy_max({inp.measure_name}, scale={c}*Delta/epsilon, "
+        f"monotonic={monotone}) -> exactdp {reference_cls.__name__}(epsilon, Delta, "
+        f"monotone={monotone})"
     )
-    return PeerAdapter(
-        peer="opendp",
-        version=peer_versions()["opendp"] or "?",
-        mechanism=f"make_noisy_max({name})",
-        scores=sv,
-        reference=reference,
-        peer_parameters={"scale": scale, "measure": name, "monotonic": monotone, "T": atom},
-        mapping=mapping,
-        sampler=sampler,
-        seedable=False,
-        peer_privacy=peer_privacy,
-        expected_privacy=expected_privacy,
-    )
+    return _opendp_adapter(f"make_noisy_max({inp.measure_name})", sv, reference, inp, meas,
+                           sampler, mapping, inp.epsilon**2 / 8 if zcdp else inp.epsilon)
 
 
 def opendp_noisy_top_k(
@@ -484,12 +498,7 @@ def opendp_noisy_top_k(
     OpenDP ``make_noisy_top_k`` (Rust ``measurements::noisy_top_k``, proof document
     ``make_noisy_top_k.pdf``); McKenna & Sheldon (2020); Durfee & Rogers (2019).
     """
-    if not isinstance(measure, str) or measure not in OPENDP_MEASURES:
-        raise ValueError(
-            f"opendp_noisy_top_k: measure must be one of {', '.join(OPENDP_MEASURES)}, "
-            f"got {measure!r}"
-        )
-    zcdp = measure != "max_divergence"
+    zcdp = _check_measure(measure, "opendp_noisy_top_k")
     monotone = _check_monotone(monotone, "opendp_noisy_top_k")
     if not isinstance(negate, (bool, np.bool_)):
         raise ValueError(f"opendp_noisy_top_k: negate must be True or False, got {negate!r}")
@@ -499,19 +508,10 @@ def opendp_noisy_top_k(
     inner = inner_cls(epsilon, sensitivity, monotone, optimize="min" if negate else "max")
     reference = TopK(inner, k)
     exact = reference.distribution(sv)
-    eps_f = _float_of(inner.epsilon, "epsilon")
-    scale = _float_of(inner.scale, "scale")
-    delta = inner.sensitivity
-    if sv.kind == "int" and delta.is_Integer:
-        atom, values, d_in = int, [int(v) for v in sv.raw], int(delta)  # type: ignore[union-attr]
-        domain = dp.atom_domain(T=int)
-    else:
-        atom, values, d_in = float, [float(v) for v in sv.floats], _float_of(delta, "Delta")
-        domain = dp.atom_domain(T=float, nan=False)
-    metric = dp.linf_distance(T=atom, monotonic=monotone)
-    dp_measure = dp.zero_concentrated_divergence() if zcdp else dp.max_divergence()
-    meas = dp.m.make_noisy_top_k(dp.vector_domain(domain), metric, dp_measure, k=reference.k,
-                                 scale=scale, negate=bool(negate))
+    inp = _opendp_inputs(dp, sv, inner, zcdp)
+    meas = dp.m.make_noisy_top_k(inp.domain, inp.metric, inp.measure, k=reference.k,
+                                 scale=inp.scale, negate=bool(negate))
+    values = inp.values
     position = {t: i for i, t in enumerate(exact.outputs)}
 
     def sampler(size: int) -> np.ndarray:
@@ -519,24 +519,13 @@ def opendp_noisy_top_k(
         return np.fromiter((position[tuple(meas(values))] for _ in range(int(size))),
                            np.int64, int(size))
 
-    name = "zero_concentrated_divergence" if zcdp else "max_divergence"
+    name = inp.measure_name
     c = 1 if monotone else 2
     mapping = (
         f"OpenDP make_noisy_top_k({name}, k={reference.k}, scale={c}*Delta/epsilon, "
         f"monotonic={monotone}, negate={bool(negate)}) -> exactdp TopK({inner_cls.__name__}"
         f"(epsilon, Delta, monotone={monotone}, optimize={inner.optimize!r}), {reference.k})"
     )
-    return PeerAdapter(
-        peer="opendp",
-        version=peer_versions()["opendp"] or "?",
-        mechanism=f"make_noisy_top_k({name}, k={reference.k})",
-        scores=sv,
-        reference=reference,
-        peer_parameters={"scale": scale, "measure": name, "monotonic": monotone, "T": atom,
-                         "k": reference.k, "negate": bool(negate)},
-        mapping=mapping,
-        sampler=sampler,
-        seedable=False,
-        peer_privacy=float(meas.map(d_in)),
-        expected_privacy=reference.k * (eps_f**2 / 8 if zcdp else eps_f),
-    )
+    expected = reference.k * (inp.epsilon**2 / 8 if zcdp else inp.epsilon)
+    return _opendp_adapter(f"make_noisy_top_k({name}, k={reference.k})", sv, reference, inp,
+                           meas, sampler, mapping, expected, k=reference.k, negate=bool(negate))
