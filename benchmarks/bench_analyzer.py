@@ -16,9 +16,9 @@ Tasks
 from __future__ import annotations
 
 import argparse
-import time
 
 import sympy
+from _timing import best_of
 
 import exactdp
 from exactdp.analysis.certify import certify_dp
@@ -31,26 +31,17 @@ Q10_NEIGHBOUR = [-1, 0, -4, -2, -5, -5, -8, -8, -11, -11]
 Q6 = [0, -1, -2, 0, 3, 1]
 
 
-def _best(fn, repeat: int):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
-
-
 def main(repeat: int = 3) -> list[tuple[str, float, str]]:
     rows = []
     for name, mech in (("PF", exactdp.PermuteAndFlip(1)), ("EM", exactdp.ExponentialMechanism(1))):
-        t, cert = _best(lambda m=mech: certify_dp(m, Q10, Q10_NEIGHBOUR), repeat)
+        t, cert = best_of(lambda m=mech: certify_dp(m, Q10, Q10_NEIGHBOUR), repeat)
         rows.append((f"certify_dp {name} n=10 pair (all eps)", t,
                      f"holds={cert.holds}, {len(cert.conditions)} conditions"))
-        t, ok = _best(lambda c=cert: c.verify(), 1)
+        t, ok = best_of(lambda c=cert: c.verify(), 1)
         rows.append((f"certificate.verify() {name} n=10", t, f"verified={ok}"))
     for name, mech in (("PF", exactdp.PermuteAndFlip(1)), ("EM", exactdp.ExponentialMechanism(1)),
                        ("RNM-Laplace", exactdp.ReportNoisyMax(TENTH, noise="laplace"))):
-        t, res = _best(lambda m=mech: check_dp(m, Q6, search="exhaustive"), 1)
+        t, res = best_of(lambda m=mech: check_dp(m, Q6, search="exhaustive"), 1)
         rows.append((f"check_dp {name} exhaustive 3^6-1", t,
                      f"holds={res.holds}, loss={res.loss_float():.10f}, "
                      f"{res.neighbours_checked} neighbours"))
@@ -59,7 +50,7 @@ def main(repeat: int = 3) -> list[tuple[str, float, str]]:
     for label, m, q2 in (("RNM-Laplace (1,1,1,1,1) vs (2,0,0,0,0)", lap, [2, 0, 0, 0, 0]),
                          ("RNM-Laplace (1,1,1,1,1) vs (0,2,2,2,2)", lap, [0, 2, 2, 2, 2]),
                          ("RNM-Exp     (1,1,1,1,1) vs (0,2,2,2,2)", rnm, [0, 2, 2, 2, 2])):
-        t, loss = _best(lambda m=m, q2=q2: privacy_loss(m, [1] * 5, q2), repeat)
+        t, loss = best_of(lambda m=m, q2=q2: privacy_loss(m, [1] * 5, q2), repeat)
         rows.append((f"privacy_loss {label}", t, f"loss={float(loss):.7f} ({loss.value})"))
     return rows
 

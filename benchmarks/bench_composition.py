@@ -18,20 +18,12 @@ Tasks
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
+
+from _timing import best_of
 
 import exactdp
 from exactdp import privacy_loss_distribution
-
-
-def _best(fn, repeat: int):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
 
 
 def main() -> None:
@@ -42,21 +34,21 @@ def main() -> None:
     pf = exactdp.PermuteAndFlip(1)
     three = privacy_loss_distribution(pf, [-1, 2, 1], [0, 1, 2])
     for k in (10, 100, 300):
-        t, comp = _best(lambda k=k: three.self_compose(k), args.repeat)
+        t, comp = best_of(lambda k=k: three.self_compose(k), args.repeat)
         print(f"self_compose({k}) 3 losses: {t:.3f} s, {len(comp)} atoms")
     comp = three.self_compose(100)
-    t, h = _best(lambda: comp.delta(10), args.repeat)
+    t, h = best_of(lambda: comp.delta(10), args.repeat)
     print(f"delta(10), k = 100: {t:.3f} s, {h.ball}")
     four = privacy_loss_distribution(pf, [0, 1, 2, 3], [1, 0, 3, 2])
-    t, comp4 = _best(lambda: four.self_compose(100), args.repeat)
+    t, comp4 = best_of(lambda: four.self_compose(100), args.repeat)
     print(f"self_compose(100) 4 losses: {t:.3f} s, {comp4.support_terms} count vectors")
-    t, h = _best(lambda: comp4.delta(5), args.repeat)
+    t, h = best_of(lambda: comp4.delta(5), args.repeat)
     print(f"delta(5), k = 100, 4 losses: {t:.3f} s, {h.ball}")
-    t, grid = _best(lambda: four.self_compose(100, max_support=50), args.repeat)
+    t, grid = best_of(lambda: four.self_compose(100, max_support=50), args.repeat)
     print(f"grid (step {grid.step}) k = 100: {t:.3f} s, {len(grid)} points; "
           f"delta(5) >= {float(grid.delta(5).lower):.6f}")
     for mech in (exactdp.ExponentialMechanism(1), pf, exactdp.ReportNoisyMax(1, noise="laplace")):
-        t, res = _best(lambda mech=mech: exactdp.check_accountant(mech, [0, 1, 2], 10,
+        t, res = best_of(lambda mech=mech: exactdp.check_accountant(mech, [0, 1, 2], 10,
                                                                   [2, 4, 6]), args.repeat)
         print(f"check_accountant {type(mech).__name__} k = 10: {t:.2f} s, "
               f"{len(res.refuted())} refuted rows of {len(res.rows)}")

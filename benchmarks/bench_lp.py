@@ -5,23 +5,12 @@ Run: ``python benchmarks/bench_lp.py``.  Prints median wall times of several rep
 
 from __future__ import annotations
 
-import statistics
-import time
-
 import sympy
+from _timing import median_of
 
 from exactdp.optimality.lattice import build_lattice, pf_dual_polys
 from exactdp.optimality.program import lattice_lp
 from exactdp.optimality.region import pf_optimality_region
-
-
-def _median_time(fn, repeats: int) -> float:
-    times = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
 
 
 def main() -> None:
@@ -31,10 +20,10 @@ def main() -> None:
     res_f = lattice_lp(n, k, float(eps_exact))
     res_e = lattice_lp(n, k, eps_exact, method="exact")
     print(f"lattice LP n={n} k={k}: {res_f.n_variables} variables, {res_f.n_constraints} rows")
-    t_f = _median_time(lambda: lattice_lp(n, k, float(eps_exact)), 7)
-    t_e = _median_time(lambda: lattice_lp(n, k, eps_exact, method="exact"), 5)
-    t_full = _median_time(lambda: lattice_lp(n, k, float(eps_exact), constraints="full"), 5)
-    t_fe = _median_time(
+    t_f = median_of(lambda: lattice_lp(n, k, float(eps_exact)), 7)
+    t_e = median_of(lambda: lattice_lp(n, k, eps_exact, method="exact"), 5)
+    t_full = median_of(lambda: lattice_lp(n, k, float(eps_exact), constraints="full"), 5)
+    t_fe = median_of(
         lambda: lattice_lp(n, k, eps_exact, method="exact", constraints="full"), 3
     )
     print(f"  float (HiGHS + PF/EM + full-DP check), eps=log(3/2): {t_f * 1e3:8.1f} ms")
@@ -50,7 +39,7 @@ def main() -> None:
         pf_dual_polys.cache_clear()
         pf_optimality_region(n, k)
 
-    t_r = _median_time(region, 3)
+    t_r = median_of(region, 3)
     print(f"  pf_optimality_region(5, 4) (exact, uncached):        {t_r * 1e3:8.1f} ms")
 
 

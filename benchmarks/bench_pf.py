@@ -12,46 +12,14 @@ Usage: ``python benchmarks/bench_pf.py [--quick]``. Measures in one run:
 from __future__ import annotations
 
 import argparse
-import math
 import platform
-import time
 
 import numpy as np
+from _baselines import alternating_sum, softmax
+from _timing import best_of, stopwatch
 
 from exactdp.mechanisms.optimal import pf_polynomials
 from exactdp.numeric.pf_engine import pf_float, pf_mp
-
-
-def best_time(fn, *args, repeat=5):
-    best = math.inf
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn(*args)
-        best = min(best, time.perf_counter() - t)
-    return best
-
-
-def em_softmax(d):
-    z = -d
-    w = np.exp(z - z.max())
-    return w / w.sum()
-
-
-def naive_alternating(d):
-    """The authors' O(n^2) float64 formula: p_r sum_k (-1)^k e_k(p_{-r}) / (k+1)."""
-    p = np.exp(-d)
-    n = p.size
-    e = np.zeros(n + 1)  # elementary symmetric polynomials of all coins
-    e[0] = 1.0
-    for ps in p:
-        e[1:] = e[1:] + ps * e[:-1]
-    # e_k(p without r) = e_k - p_r e_{k-1}(p without r), vectorised over r
-    er = np.ones(n)
-    acc = np.ones(n)
-    for k in range(1, n):
-        er = e[k] - p * er
-        acc += (-1.0) ** k / (k + 1) * er
-    return p * acc
 
 
 def main(argv=None):
@@ -70,8 +38,8 @@ def main(argv=None):
     for n in sizes:
         d = rng.uniform(0, 5, n)
         d[0] = 0.0
-        tp = best_time(pf_float, d, repeat=repeat)
-        te = best_time(em_softmax, d, repeat=repeat)
+        tp = best_of(lambda d=d: pf_float(d), repeat)[0]
+        te = best_of(lambda d=d: softmax(d, -1.0), repeat)[0]
         times[n] = tp
         print(f"{n:>9} {tp * 1e3:>12.3f} {te * 1e3:>11.3f} {tp / te:>7.2f}")
     slope = np.polyfit(np.log([1e4, 1e5, 1e6]), np.log([times[n] for n in sizes[1:]]), 1)[0]
@@ -86,11 +54,11 @@ def main(argv=None):
         q[0] = 0.0
         for eps in (0.01, 1.0):
             d = eps * (q.max() - q) / 2
-            t0 = time.perf_counter()
+            elapsed = stopwatch()
             with np.errstate(over="ignore", invalid="ignore"):
-                nv = naive_alternating(d)
-            tn = time.perf_counter() - t0
-            tp = best_time(pf_float, d, repeat=repeat)
+                nv = alternating_sum(d)
+            tn = elapsed()
+            tp = best_of(lambda d=d: pf_float(d), repeat)[0]
             pf = pf_float(d)
             if n <= 1000:
                 ref = np.array([float(v) for v in pf_mp(list(d), 30)])
@@ -105,7 +73,7 @@ def main(argv=None):
     print("\n(c) exact PF polynomials, n = 50 integer scores in a range of 10")
     G = rng.integers(0, 11, 50)
     G[0] = 0
-    t = best_time(pf_polynomials, G, repeat=repeat)
+    t = best_of(lambda: pf_polynomials(G), repeat)[0]
     print(f"pf_polynomials: {t * 1e3:.1f} ms (goal < 1000 ms)")
 
 

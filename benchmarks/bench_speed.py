@@ -25,36 +25,15 @@ import argparse
 import math
 import os
 import platform
-import time
 import warnings
 
 import numpy as np
 import sympy
+from _baselines import alternating_sum, softmax
+from _timing import best_of, once, stopwatch
 
 import exactdp
 from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
-
-
-def best(fn, repeat: int = 3) -> float:
-    t_best = math.inf
-    for _ in range(repeat):
-        t = time.perf_counter()
-        fn()
-        t_best = min(t_best, time.perf_counter() - t)
-    return t_best
-
-
-def once(fn) -> tuple[float, object]:
-    t = time.perf_counter()
-    out = fn()
-    return time.perf_counter() - t, out
-
-
-def softmax(q, rate: float = 0.5) -> np.ndarray:
-    a = np.asarray(q, dtype=np.float64)
-    z = a * rate
-    w = np.exp(z - z.max())
-    return w / w.sum()
 
 
 def header(title: str) -> None:
@@ -75,9 +54,9 @@ def section_a(repeat: int) -> None:
     print("| input | softmax ms | PF ms | PF / softmax | EM ms | EM / softmax |")
     print("|---|---:|---:|---:|---:|---:|")
     for label, q in inputs.items():
-        ts = best(lambda q=q: softmax(q), repeat)
-        tp = best(lambda q=q: PermuteAndFlip(1).distribution(q).to_numpy(), repeat)
-        te = best(lambda q=q: ExponentialMechanism(1).distribution(q).to_numpy(), repeat)
+        ts = best_of(lambda q=q: softmax(q, 0.5), repeat)[0]
+        tp = best_of(lambda q=q: PermuteAndFlip(1).distribution(q).to_numpy(), repeat)[0]
+        te = best_of(lambda q=q: ExponentialMechanism(1).distribution(q).to_numpy(), repeat)[0]
         print(f"| {label} | {ts * 1e3:.1f} | {tp * 1e3:.1f} | {tp / ts:.2f} | "
               f"{te * 1e3:.1f} | {te / ts:.2f} |")
 
@@ -128,11 +107,12 @@ def section_c(repeat: int, quick: bool) -> None:
         t_pf = once(lambda: PermuteAndFlip(1).distribution(q).rational_form())[0]
         rows.append(("exact, n = 200, scores 0..100 (ratio to PF exact)", t_opt, t_opt / t_pf))
     qf = np.random.default_rng(2).uniform(0, 40, 10**6)
-    t_opt = best(lambda: optimal_mechanism(qf, 1, method="float"), repeat)
-    t_pf = best(lambda: PermuteAndFlip(1).distribution(qf).to_numpy(), repeat)
+    t_opt = best_of(lambda: optimal_mechanism(qf, 1, method="float"), repeat)[0]
+    t_pf = best_of(lambda: PermuteAndFlip(1).distribution(qf).to_numpy(), repeat)[0]
     rows.append(("float, n = 10^6 (ratio to PF float)", t_opt, t_opt / t_pf))
     sizes = [10**4, 10**5, 10**6]
-    ts = [best(lambda m=m: optimal_mechanism(qf[:m], 1, method="float"), repeat) for m in sizes]
+    ts = [best_of(lambda m=m: optimal_mechanism(qf[:m], 1, method="float"), repeat)[0]
+          for m in sizes]
     slope = np.polyfit(np.log(sizes), np.log(ts), 1)[0]
     print("| task | s | ratio |")
     print("|---|---:|---:|")
@@ -193,7 +173,7 @@ def section_e() -> None:
     print("| call | s | refused |")
     print("|---|---:|---|")
     for label, call in _guarded_calls():
-        t = time.perf_counter()
+        elapsed = stopwatch()
         try:
             call()
             refused = "no"
@@ -201,27 +181,10 @@ def section_e() -> None:
             refused = "yes: " + str(exc).split(";")[0][:70]
         except (AttributeError, TypeError) as exc:  # an API not present in this version
             refused = f"n/a ({type(exc).__name__})"
-        print(f"| {label} | {time.perf_counter() - t:.3f} | {refused} |")
+        print(f"| {label} | {elapsed():.3f} | {refused} |")
 
 
 # ----------------------------------------------------------------------------- F
-def alternating_sum(d: np.ndarray) -> np.ndarray:
-    """McKenna & Sheldon's O(n^2) formula in float64 (docs/formulas.md section 2),
-    vectorised over r."""
-    p = np.exp(-d)
-    n = p.size
-    e = np.zeros(n + 1)
-    e[0] = 1.0
-    for ps in p:
-        e[1:] = e[1:] + ps * e[:-1]
-    er = np.ones(n)
-    acc = np.ones(n)
-    for k in range(1, n):
-        er = e[k] - p * er
-        acc += (-1.0) ** k / (k + 1) * er
-    return p * acc
-
-
 def section_f(repeat: int) -> None:
     from exactdp.numeric.pf_engine import pf_float
 
@@ -233,8 +196,8 @@ def section_f(repeat: int) -> None:
         d = rng.uniform(0, 5, n)
         d[0] = 0.0
         with np.errstate(all="ignore"):
-            tb = best(lambda d=d: alternating_sum(d), 1)
-        tp = best(lambda d=d: pf_float(d), repeat)
+            tb = best_of(lambda d=d: alternating_sum(d), 1)[0]
+        tp = best_of(lambda d=d: pf_float(d), repeat)[0]
         print(f"| O(n^2) alternating sum vs pf_float, n = {n} | {tb:.4f} | {tp:.4f} | "
               f"{tb / tp:.0f} |")
     q = rng.integers(0, 20, 100).tolist()
@@ -261,7 +224,7 @@ def section_f(repeat: int) -> None:
             call = ((lambda s=adapter.sampler: s(size, rng=0)) if adapter.seedable
                     else (lambda s=adapter.sampler: s(size)))
             tb = once(call)[0]
-            to = best(lambda key=key: ours[key].sample(size, rng=0), repeat)
+            to = best_of(lambda key=key: ours[key].sample(size, rng=0), repeat)[0]
             print(f"| {label} vs sample(), {size} draws, n = 100 | {tb:.4f} | {to:.4f} | "
                   f"{tb / to:.1f} |")
 

@@ -17,9 +17,9 @@ Tasks
 from __future__ import annotations
 
 import argparse
-import time
 
 import sympy
+from _timing import best_of
 
 import exactdp
 from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax, TopK
@@ -27,15 +27,6 @@ from exactdp.examples.pricing import PRICING, all_answers
 
 Q5 = [0, -1, -2, -2, -4]
 Q6 = [3, 1, 0, 0, -2, 1]
-
-
-def _best(fn, repeat: int):
-    best, out = float("inf"), None
-    for _ in range(repeat):
-        t = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t)
-    return best, out
 
 
 def main() -> None:
@@ -51,15 +42,15 @@ def main() -> None:
     }
     for (q, k) in ((Q5, 3), (Q6, 2)):
         for name, mech in mechs.items():
-            t, probs = _best(lambda m=mech, q=q, k=k: TopK(m, k).distribution(q).probabilities,
+            t, probs = best_of(lambda m=mech, q=q, k=k: TopK(m, k).distribution(q).probabilities,
                              args.repeat)
             total = sympy.N(sum(probs), 20)
-            tf, p = _best(lambda m=mech, q=q, k=k: TopK(m, k).distribution(q).to_numpy(),
+            tf, p = best_of(lambda m=mech, q=q, k=k: TopK(m, k).distribution(q).to_numpy(),
                           args.repeat)
             print(f"n={len(q)} k={k} {name:22s} exact {t:8.3f} s  float {tf:8.3f} s  "
                   f"sum {total}  (float sum {p.sum():.15f})")
     for label, kwargs in (("local", {"database": PRICING.database}), ("global", {"max_size": 2})):
-        t, res = _best(lambda kw=kwargs: exactdp.sensitivity(PRICING.score("revenue"),
+        t, res = best_of(lambda kw=kwargs: exactdp.sensitivity(PRICING.score("revenue"),
                                                              all_answers(), **kw), args.repeat)
         print(f"sensitivity revenue {label:6s} {t:8.3f} s  Delta = {res.sensitivity}, "
               f"{res.pairs_checked} pairs")

@@ -11,7 +11,8 @@ docs/claims.md.
 from __future__ import annotations
 
 import argparse
-import time
+
+from _timing import stopwatch
 
 from exactdp import ExponentialMechanism, PermuteAndFlip
 from exactdp.analysis.utility import error_ratio_study, worst_case_error
@@ -36,14 +37,14 @@ def main() -> None:
         ("q_i iid uniform integers 0..100", lambda rng, n: rng.integers(0, 101, n)),
         ("q_i iid Exp(mean 5), negated", lambda rng, n: -rng.exponential(5, n)),
     ]
-    t0 = time.perf_counter()
+    elapsed = stopwatch()
     for name, draw in cases:
         for n in (5, 50, 500):
             s = error_ratio_study(PermuteAndFlip(1), ExponentialMechanism(1), n, draw, name,
                                   trials=args.trials, rng=2026)
             print(f"| {name} | {n} | {s.trials} | {s.mean_ratio:.4f} | "
                   f"{s.ratio_of_means:.4f} | {s.min_ratio:.4f} | {s.max_ratio:.4f} |")
-    print(f"\n({time.perf_counter() - t0:.1f} s)")
+    print(f"\n({elapsed():.1f} s)")
 
 
 if __name__ == "__main__":

@@ -19,13 +19,13 @@ from __future__ import annotations
 import argparse
 import platform
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
 import numpy as np
 import sympy
+from _timing import stopwatch
 
 import exactdp
 from exactdp import peers
@@ -79,7 +79,7 @@ def run(
     rng,
     wrong: bool = False,
 ) -> Row:
-    t0 = time.perf_counter()
+    elapsed = stopwatch()
     try:
         probs = exact_vector(reference.distribution(scores))
         res = goodness_of_fit(sampler, probs, n, rng=rng, alpha=alpha)
@@ -102,7 +102,7 @@ def run(
         p,
         verdict,
         stat,
-        time.perf_counter() - t0,
+        elapsed(),
         wrong,
     )
 
@@ -244,7 +244,7 @@ def main(argv: list[str] | None = None) -> int:
         f"opendp {versions['opendp']}; numpy {np.__version__}; "
         f"Python {platform.python_version()}; alpha = {args.alpha}; seed = {args.seed}\n"
     )
-    t0 = time.perf_counter()
+    elapsed = stopwatch()
     print("## Peers\n")
     print(table(peer_rows(args.samples, args.alpha, args.seed)))
     print("\n## Wrong on purpose (and a control)\n")
@@ -252,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.skip_own:
         print("\n## exactdp's own samplers\n")
         print(table(own_rows(args.samples, args.alpha, args.seed)))
-    print(f"\ntotal time {time.perf_counter() - t0:.1f} s")
+    print(f"\ntotal time {elapsed():.1f} s")
     return 0
 
 
