@@ -6,12 +6,16 @@ from the numeric engines).
 
 from __future__ import annotations
 
+import math
+
 import mpmath
 import numpy as np
 import pytest
 import sympy
 
+import exactdp
 from exactdp import ExponentialMechanism, GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
+from exactdp.exact import mpf_to_arb
 from tests.reference import PF_Q31002_EPS2
 
 MECHS = {
@@ -173,3 +177,106 @@ def test_pmf_bad_index_is_a_value_error():
     for bad in (2, -1, 1.0, True):
         with pytest.raises(ValueError, match="output index"):
             d.pmf(bad)
+
+S, R, Z = sympy.sqrt, sympy.Rational, sympy.Integer
+
+
+# ---------------------------------------------------------------- hole 4: assumed radii
+def test_pf_balls_at_log2_with_a_huge_irrational_gap_are_proved():
+    # two items, gap g = 10^7 + sqrt 2, eps = log 2, c = 2: PF loses w.p. p/2 with
+    # p = exp(-eps g / 2) = 2^(-g/2) (docs/formulas.md section 2). mpmath at 80 digits is the
+    # independent route.
+    g = 10**7 + S(2)
+    d = PermuteAndFlip(sympy.log(2)).distribution([0, -g])
+    lose = d.evalf_balls(30)[1]
+    with mpmath.workdps(80):
+        ref = mpmath.power(2, -(10**7 + mpmath.sqrt(2)) / 2) / 2
+    assert lose.contains(mpf_to_arb(ref))
+    assert lose.rel_accuracy_bits() > 95  # about 30 digits, as asked
+    assert d.balls_certified == (True, None)
+
+
+def test_em_and_laplace_balls_contain_closed_forms():
+    # EM two items: lose w.p. p/(1+p); RNM-Laplace three items at eps = 1: formulas section 7
+    d = ExponentialMechanism(sympy.log(3)).distribution([0, -2])  # p = 3^(-1) = 1/3
+    b = d.evalf_balls(40)
+    assert b[1].contains(mpf_to_arb(mpmath.mpf(1) / 4)) and b[1].rad() < mpmath.mpf(10) ** -39
+    lap = ReportNoisyMax(1, noise="laplace").distribution([0, -1, -2]).evalf_balls(20)
+    for ball_, ref in zip(lap, ("0.519651", "0.305706", "0.174643"), strict=True):
+        assert abs(float(ball_.mid()) - float(ref)) < 6e-7
+
+EPS = sympy.Symbol("epsilon", positive=True)
+R = sympy.Rational
+
+
+def two_item_pf(eps, gap=1, c=2):
+    """PF on (0, -gap): the runner-up wins with p/2, p = exp(-eps*gap/(c*Delta))."""
+    p = sympy.exp(-eps * gap / c)
+    return (1 - p / 2, p / 2)
+
+
+def test_subs_matches_a_fresh_distribution_at_that_epsilon():
+    d = exactdp.PermuteAndFlip(EPS).distribution([0, -1])
+    at = d.subs(epsilon=2)
+    assert at.probabilities == exactdp.PermuteAndFlip(2).distribution([0, -1]).probabilities
+    want = two_item_pf(sympy.Integer(2))
+    assert all(sympy.simplify(a - b) == 0 for a, b in zip(at.probabilities, want, strict=True))
+    assert d.subs(EPS, 2).probabilities == at.probabilities
+    with pytest.raises(ValueError, match="subs"):
+        d.subs(delta=1)
+
+
+def test_entropy_three_views_against_hand_formula():
+    d = exactdp.PermuteAndFlip(2).distribution([0, -1])
+    p = math.exp(-1) / 2  # runner-up probability
+    want = -(p * math.log(p) + (1 - p) * math.log(1 - p))
+    assert d.entropy() == pytest.approx(want, rel=1e-14)
+    assert float(d.entropy("mpmath", 30)) == pytest.approx(want, rel=1e-14)
+    assert float(sympy.N(d.entropy("exact"), 30)) == pytest.approx(want, rel=1e-14)
+    # uniform on n outputs: ln n (docs/formulas.md section 5, the T -> oo end)
+    assert exactdp.ExponentialMechanism(1).distribution([0] * 7).entropy() == pytest.approx(
+        math.log(7), rel=1e-14)
+
+
+def test_expect_and_error_tail_against_enumeration():
+    q = [0, -1, -1, -3]
+    d = exactdp.ExponentialMechanism(1).distribution(q)
+    w = [math.exp(v / 2) for v in q]  # softmax at temperature 2*Delta/eps = 2
+    p = [x / sum(w) for x in w]
+    assert d.expect(lambda r: r * r) == pytest.approx(sum(r * r * p[r] for r in range(4)))
+    assert float(d.expect(lambda r: r, method="exact")) == pytest.approx(
+        sum(r * p[r] for r in range(4)))
+    for t in (0, 1, R(3, 2), 3, 4):
+        want = sum(pr for pr, v in zip(p, q, strict=True) if -v >= t)
+        assert float(d.error_tail(t)) == pytest.approx(want, abs=1e-15)
+        assert d.error_tail(t, method="float") == pytest.approx(want, abs=1e-15)
+
+
+def test_pmf_and_expected_error_views():
+    d = exactdp.PermuteAndFlip(2).distribution([0, -1])
+    lose = sympy.exp(-1) / 2
+    assert sympy.simplify(d.pmf(1) - lose) == 0
+    assert sympy.simplify(d.expected_error() - lose) == 0
+    assert float(d.expected_error("mpmath")) == pytest.approx(math.exp(-1) / 2, rel=1e-14)
+    assert d.expected_error("float") == pytest.approx(math.exp(-1) / 2, rel=1e-14)
+    with pytest.raises(ValueError):
+        d.pmf(2)
+
+
+def test_repr_latex_shows_the_exact_probabilities():
+    d = exactdp.PermuteAndFlip(2).distribution([0, -1])
+    tex = d._repr_latex_()
+    assert tex.startswith("$") and tex.endswith("$")
+    # each exact probability appears as sympy prints it (1/(2e) for the runner-up)
+    assert sympy.latex(sympy.exp(-1) / 2) in tex
+    assert tex.count(r"\Pr[") == 2
+
+
+def test_sample_size_shapes_and_seed_reproducibility():
+    d = exactdp.PermuteAndFlip(1).distribution([0, -1, -2])
+    a = d.sample((3, 4), np.random.default_rng(5))
+    b = d.sample((3, 4), np.random.default_rng(5))
+    assert a.shape == (3, 4) and np.array_equal(a, b)
+    assert isinstance(d.sample(rng=1), int)
+    with mpmath.workdps(15):
+        assert set(np.unique(d.sample(2000, 3))) <= {0, 1, 2}

@@ -4,9 +4,13 @@ module's underscore names, no import loop (not even through function-level impor
 from __future__ import annotations
 
 import ast
+import pathlib
+import re
 from pathlib import Path
 
 import pytest
+
+import exactdp
 
 PACKAGE = Path(__file__).resolve().parent.parent / "exactdp"
 MAX_LINES = 600
@@ -186,3 +190,35 @@ def test_package_does_not_import_its_own_shims():
             if target in SHIMS:
                 bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
     assert not bad, "\n".join(bad)
+ROOT = pathlib.Path(exactdp.__file__).parent
+
+
+# ---------------------------------------------------------------- no numeric guesses
+_FORBIDDEN = [
+    (re.compile(r"\bnsimplify\b"), "nsimplify"),
+    (re.compile(r"\bN\([^()]*(\([^()]*\))?[^()]*\)\s*(<|>|<=|>=|==|!=)"), "N(...) compared"),
+    (re.compile(r"(<|>|<=|>=|==|!=)\s*(float\()?(sympy\.)?\bN\("), "compared with N(...)"),
+    (re.compile(r"\.evalf\([^)]*\)\s*(<|>|<=|>=)"), "evalf compared"),
+]
+
+
+def _exact_layer_and_analyzer() -> list[pathlib.Path]:
+    files = sorted((ROOT / "exact").rglob("*.py")) + sorted((ROOT / "analysis").rglob("*.py"))
+    for name in ("algebra.py", "scores.py", "lp.py", "optimal.py", "xform.py"):
+        if (ROOT / name).exists():
+            files.append(ROOT / name)
+    for sub in ("optimality",):
+        files += sorted((ROOT / sub).rglob("*.py")) if (ROOT / sub).exists() else []
+    return files
+
+
+def test_no_nsimplify_or_numeric_comparison_in_the_exact_layer_or_the_analyzer():
+    bad = []
+    for path in _exact_layer_and_analyzer():
+        for no, line in enumerate(path.read_text().splitlines(), 1):
+            code = line.split("#", 1)[0]
+            for pattern, what in _FORBIDDEN:
+                if pattern.search(code):
+                    bad.append(f"{path.relative_to(ROOT)}:{no}: {what}: {line.strip()}")
+    assert not bad, "\n".join(bad)
+

@@ -6,7 +6,12 @@ import numpy as np
 import pytest
 import sympy
 
-from exactdp import ExactConversionWarning, PermuteAndFlip, as_scores
+import exactdp
+from exactdp import (
+    ExactConversionWarning,
+    PermuteAndFlip,
+    as_scores,
+)
 
 
 @pytest.mark.parametrize(
@@ -118,3 +123,24 @@ def test_mixed_lists_take_the_general_route(q):
         sv = as_scores(q)
     assert sv.n == 2
     assert sv.gaps_float.tolist() == [float(max(q)) - float(v) for v in q]
+
+S, R, Z = sympy.sqrt, sympy.Rational, sympy.Integer
+
+
+# ---------------------------------------------------------------- hole 2: signs by float
+def test_score_maximum_is_decided_exactly_not_at_60_digits():
+    # b = ceil(sqrt(2) 10^80) / 10^80 exceeds sqrt(2) by less than 1e-80: the float
+    # comparison N(diff, 60) cannot see it. Independent route: b^2 > 2 in integers.
+    k = 10**80
+    num = sympy.integer_nthroot(2 * k * k, 2)[0] + 1
+    assert num * num > 2 * k * k and (num - 1) ** 2 < 2 * k * k
+    b = R(num, k)
+    sv = exactdp.as_scores([S(2), b, 0])
+    assert sv.argmax_set == (1,)
+    assert sv.gaps_exact[1] == 0 and sv.gaps_exact[0] == b - S(2)
+
+
+def test_equal_irrational_scores_tie_exactly():
+    # sqrt(8) and 2 sqrt(2) are the same number written differently (minimal polynomial)
+    sv = exactdp.as_scores([S(8), 2 * S(2), 1])
+    assert sv.argmax_set == (0, 1) and sv.gaps_exact[:2] == (0, 0)

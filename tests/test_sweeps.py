@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import concurrent.futures
 import itertools
 import math
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
@@ -9,6 +10,7 @@ from functools import partial
 
 import pytest
 
+import exactdp
 from exactdp import SweepResult, sweep
 from exactdp.proofs.checks import error_ratio_at_most, pf_dominates_em
 from exactdp.sweeps import count_score_vectors, score_vectors
@@ -91,3 +93,27 @@ def test_dask_local_cluster_gives_the_local_result():
         assert (a.cases, a.failures, a.holds) == (b.cases, b.failures, b.holds)
     assert remote[0].holds and remote[0].cases == count_score_vectors(4, 2) == 19
     assert not remote[1].holds
+
+
+def _string_check(q):
+    return "no"
+
+
+def _true(q):
+    return True
+
+
+def test_sweep_counts_a_non_bool_result_as_a_failure():
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        res = exactdp.sweep(_string_check, 2, 1, executor=pool, progress=False)
+    assert res.cases == 2 and not res.holds
+    assert all("not a bool" in detail for _, detail in res.failures)
+
+
+def test_sweep_refuses_huge_families_and_unpicklable_checks():
+    with pytest.raises(ValueError, match="more than"):
+        exactdp.sweep(_true, 10**6, 10**6)
+    with pytest.raises(ValueError, match="picklable"):
+        exactdp.sweep(lambda q: True, 2, 1)
+    # the early stop never undercounts a family below the limit: C(8, 4) = 70 at n = 5
+    assert count_score_vectors(5, 4, n_min=5, stop=10**7) == 70

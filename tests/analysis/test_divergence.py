@@ -2,18 +2,22 @@
 
 import math
 
+import mpmath
 import numpy as np
 import pytest
 import sympy
 
 import exactdp
+from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from exactdp.analysis.divergence import (
     bounded_range,
     check_zcdp,
+    kl,
     kl_divergence,
     max_divergence,
     renyi_divergence,
 )
+from exactdp.exact import UndecidedSignError
 from exactdp.mechanisms.custom import mechanism_from_function
 
 EPS = sympy.Symbol("epsilon", positive=True)
@@ -104,3 +108,72 @@ def test_bounded_range_user_mechanism_support_mismatch():
 
     m = mechanism_from_function(point_mass)
     assert bounded_range(m, [0, 0], [0, 1]).value is sympy.oo
+
+S, R, Z = sympy.sqrt, sympy.Rational, sympy.Integer
+
+
+# ---------------------------------------------------------------- hole 7: undecided as 0
+def test_bounded_range_with_symbolic_epsilon_raises_instead_of_zero():
+    eps = sympy.Symbol("epsilon", positive=True)
+    with pytest.raises(UndecidedSignError, match="symbolic epsilon"):
+        exactdp.bounded_range(ReportNoisyMax(eps, noise="laplace"), [0, -1, -2], [1, -2, -1])
+
+
+def test_bounded_range_numeric_matches_mpmath_log_ratios():
+    # independent route: the mpmath view of both distributions, max - min of log-ratios
+    m = ReportNoisyMax(1, noise="laplace")
+    res = exactdp.bounded_range(m, [0, -1, -2], [1, -2, -1])
+    with mpmath.workdps(40):
+        p = m.distribution([0, -1, -2]).evalf(40)
+        p2 = m.distribution([1, -2, -1]).evalf(40)
+        logs = [mpmath.log(a / b) for a, b in zip(p, p2, strict=True)]
+        ref = max(logs) - min(logs)
+        assert abs(mpmath.mpf(sympy.N(res.value, 40)) - ref) < mpmath.mpf(10) ** -35
+    assert res.certified and res.caveat is None
+
+
+# ---------------------------------------------------------------- results carry certified
+def test_divergences_are_results_with_value_and_certified():
+    P, Q = (R(1, 2), R(1, 2)), (R(1, 4), R(3, 4))
+    kl = exactdp.kl_divergence(P, Q)
+    assert kl.certified and kl.alpha == 1
+    # KL = 1/2 ln 2 + 1/2 ln(2/3), by hand
+    assert exactdp.exact.sign(kl.value - (sympy.log(2) / 2 + sympy.log(R(2, 3)) / 2)) == 0
+    mx = exactdp.max_divergence(P, Q)
+    assert mx.value == sympy.log(2) and mx.alpha is sympy.oo
+    assert abs(float(exactdp.renyi_divergence(P, Q, 2)) - float(sympy.log(R(4, 3)))) < 1e-15
+
+
+def test_max_divergence_symbolic_tie_raises():
+    # ratios 2 and e^eps / 2 cannot be ordered for every epsilon: never a silent pick
+    eps = sympy.Symbol("epsilon", positive=True)
+    P = (R(1, 2), R(1, 2))
+    Q = (R(1, 4), R(1, 2) * sympy.exp(-eps))
+    with pytest.raises(UndecidedSignError):
+        exactdp.max_divergence(P, Q)
+
+
+def test_regularity_and_zcdp_results_say_certified():
+    m = PermuteAndFlip(1)
+    assert exactdp.is_symmetric(m, n=2).certified
+    z = exactdp.check_zcdp(ExponentialMechanism(1), [0, -1], R(1, 8), [1, -2])
+    assert z.certified and z.holds is (exactdp.exact.sign(z.divergence - R(1, 8) * z.alpha) < 1)
+
+
+def test_zcdp_decides_a_failure_exactly():
+    # PF is not eps^2/8-zCDP (Durfee & Rogers 2019; docs/formulas.md section 6): the failure is a
+    # proved positive excess, re-checked here by sign() on the exact divergence
+    z = exactdp.check_zcdp(PermuteAndFlip(1, monotone=True), [0, 0], R(1, 8), [0, 1])
+    assert not z.holds
+    assert exactdp.exact.sign(z.divergence - R(1, 8) * z.alpha) == 1
+
+
+def test_kl_two_point_closed_form():
+    P, Q = (R(1, 2), R(1, 2)), (R(1, 4), R(3, 4))
+    want = R(1, 2) * sympy.log(2) + R(1, 2) * sympy.log(R(2, 3))
+    got = kl(P, Q)
+    assert sympy.simplify(sympy.sympify(got.value) - want) == 0
+    assert kl is kl_divergence
+    # KL of a distribution with itself is 0, and infinite when Q misses P's support
+    assert sympy.sympify(kl(P, P).value) == 0
+    assert kl((1, 0), (0, 1)).value == sympy.oo

@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactdp
-from exactdp import privacy_loss_distribution
+from exactdp import PermuteAndFlip, privacy_loss_distribution
 from exactdp.analysis import DiscretisedPLD, neighbours
 
 
@@ -247,3 +247,24 @@ def test_latex_and_repr():
     h = pld.delta(1)
     assert h._repr_latex_() == "$\\delta(1) = \\frac{1}{2} - \\frac{1}{2 e}$"
     assert "epsilon in [2, 2]" in repr(pld.epsilon(0))
+
+
+def test_pld_checks_the_neighbour_like_privacy_loss():
+    with pytest.raises(ValueError, match="exceeds the sensitivity"):
+        exactdp.privacy_loss_distribution(PermuteAndFlip(2), [0, 0], [5, -5])
+    pld = exactdp.privacy_loss_distribution(
+        PermuteAndFlip(2), [0, 0], [5, -5], allow_non_neighbour=True)
+    # P = (1/2, 1/2); Q = (1 - e^-10/2, e^-10/2): delta(0) = sum max(0, P - Q) = 1/2 - e^-10/2
+    assert sympy.simplify(pld.delta(0).exact() - (sympy.Rational(1, 2)
+                                                    - sympy.exp(-10) / 2)) == 0
+
+
+def test_self_compose_refuses_astronomical_k_quickly():
+    import time
+    pld = exactdp.privacy_loss_distribution(PermuteAndFlip(2), [0, 0], [1, -1])
+    t = time.perf_counter()
+    with pytest.raises(ValueError, match="beyond the limit"):
+        pld.self_compose(10**9)
+    with pytest.raises(ValueError, match="beyond the limit"):
+        exactdp.check_accountant(PermuteAndFlip(2), [0, 0], 10**9, [8])
+    assert time.perf_counter() - t < 10

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 import sympy
 
+import exactdp
 from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from exactdp.analysis.utility import (
     certify_dominance,
@@ -75,3 +76,15 @@ def test_error_ratio_study_skips_zero_error_vectors():
     with pytest.raises(ValueError, match="zero error"):
         error_ratio_study(PermuteAndFlip(1), ExponentialMechanism(1), 3,
                           lambda rng, n: np.zeros(n), "all tied", trials=3)
+
+S, R, Z = sympy.sqrt, sympy.Rational, sympy.Integer
+
+
+def test_dominance_of_identical_distributions_is_a_tie_not_a_failure():
+    # Thm 6.1 (Ding et al. 2021): PF and RNM-Exp have identical distributions, so every
+    # margin is exactly 0 and each dominates the other; the two closed forms differ.
+    eps, q = S(2) / 3, [0, -S(3), -R(1, 2), -S(5)]
+    pf = PermuteAndFlip(eps).distribution(q)
+    rnm = ReportNoisyMax(eps, noise="exponential").distribution(q)
+    ab, ba = exactdp.check_dominance(pf, rnm), exactdp.check_dominance(rnm, pf)
+    assert ab.holds and ba.holds and ab.certified

@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from exactdp.exact.poly import Y, as_fmpq_poly, sign_at, to_arb, xform_from_probabilities
 from exactdp.exact.unit_interval import (
     descartes_bound,
+    is_nonnegative_on_unit_interval,
     sign_on_unit_interval,
     verify_sign_analysis,
 )
@@ -114,3 +115,17 @@ def test_xform_of_softmax_and_refusal_for_laplace_terms():
     with pytest.raises(ValueError, match="rational"):
         xform_from_probabilities([(1 + eps) * sympy.exp(-eps), 1 - (1 + eps) * sympy.exp(-eps)],
                                  eps)
+
+
+def test_descartes_bound_and_nonnegativity_against_known_roots():
+    import flint
+
+    y = flint.fmpq_poly([0, 1])
+    # (y - 1/2)(y - 1/3)(y + 1): two roots in (0, 1)
+    p = (y - flint.fmpq(1, 2)) * (y - flint.fmpq(1, 3)) * (y + 1)
+    b = descartes_bound(p)
+    assert b >= 2 and b % 2 == 0
+    assert descartes_bound((y + 1) * (y + 2)) == 0
+    Y = sympy.Symbol("y", positive=True)
+    assert is_nonnegative_on_unit_interval((Y - R(1, 2)) ** 2)
+    assert not is_nonnegative_on_unit_interval((Y - R(1, 2)) * (Y - R(1, 3)))

@@ -1,6 +1,7 @@
-"""Mechanism options: the base measure of EM, optimize="min", and the exact limits
-epsilon = 0 and epsilon = oo, each checked against an independent route (a direct formula,
-negated scores, sympy limits of the closed forms, sampling)."""
+"""exactdp.mechanisms.base: what every mechanism gets from the base class, each checked against
+an independent route (a direct formula, negated scores, sympy limits of the closed forms,
+sampling): the base measure of EM, optimize="min", the exact limits epsilon = 0 and
+epsilon = oo; exact sums to 1, symmetry, shift invariance and the monotonic flag."""
 
 import warnings
 from fractions import Fraction
@@ -9,6 +10,8 @@ import mpmath
 import numpy as np
 import pytest
 import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import exactdp
 from exactdp import (
@@ -18,6 +21,8 @@ from exactdp import (
     TopK,
     goodness_of_fit,
 )
+from exactdp.exact import mpf_to_arb
+from exactdp.mechanisms.base import ball
 
 EPS = sympy.Symbol("epsilon", positive=True)
 Q = (3, 1, 0, 0, -2)
@@ -221,3 +226,82 @@ def test_optimal_mechanism_options():
         assert [float(v.mid()) if method == "arb" else float(v) for v in zero] == [0.25] * 4
         inf = exactdp.optimal_mechanism(q, "oo", method=method, optimize="min").values
         assert [float(v.mid()) if method == "arb" else float(v) for v in inf] == [1, 0, 0, 0]
+
+
+# ------------------------------------------------------------------ properties of every mechanism
+#: Each mechanism as a function of (epsilon, monotonic flag).
+BY_EPSILON = {
+    "EM": lambda e, m=False: ExponentialMechanism(e, monotone=m),
+    "PF": lambda e, m=False: PermuteAndFlip(e, monotone=m),
+    "RNM-Exp": lambda e, m=False: ReportNoisyMax(e, monotone=m, noise="exponential"),
+    "RNM-Gumbel": lambda e, m=False: ReportNoisyMax(e, monotone=m, noise="gumbel"),
+}
+
+
+def test_single_output_and_all_ties():
+    for make in BY_EPSILON.values():
+        assert make(1).distribution([5]).probabilities == (1,)
+        probs = make(EPS).distribution([2, 2, 2, 2]).probabilities
+        assert all(sympy.simplify(p - sympy.Rational(1, 4)) == 0 for p in probs)
+
+
+scores_st = st.lists(st.integers(-5, 5), min_size=1, max_size=6)
+
+
+@settings(max_examples=25, deadline=None)
+@given(scores_st, st.sampled_from(sorted(BY_EPSILON)))
+def test_probabilities_sum_to_exactly_one_for_symbolic_epsilon(q, key):
+    probs = BY_EPSILON[key](EPS).distribution(q).probabilities
+    assert sympy.simplify(sympy.Add(*probs) - 1) == 0
+
+
+@settings(max_examples=25, deadline=None)
+@given(scores_st, st.randoms(use_true_random=False), st.sampled_from(sorted(BY_EPSILON)))
+def test_symmetry_under_permutation(q, rnd, key):
+    perm = list(range(len(q)))
+    rnd.shuffle(perm)
+    mech = BY_EPSILON[key](1)
+    _, a = mech.distribution(q).rational_form()
+    _, b = mech.distribution([q[i] for i in perm]).rational_form()
+    assert all(sympy.simplify(b[j] - a[perm[j]]) == 0 for j in range(len(q)))
+
+
+@settings(max_examples=25, deadline=None)
+@given(scores_st, st.fractions(-10, 10, max_denominator=7), st.sampled_from(sorted(BY_EPSILON)))
+def test_shift_invariance(q, shift, key):
+    mech = BY_EPSILON[key](EPS)
+    a = mech.distribution(q).probabilities
+    b = mech.distribution([v + shift for v in q]).probabilities
+    assert a == b
+
+
+@settings(max_examples=20, deadline=None)
+@given(scores_st, st.sampled_from(sorted(BY_EPSILON)))
+def test_monotone_flag_halves_the_denominator(q, key):
+    a = BY_EPSILON[key](EPS, True).distribution(q).probabilities
+    b = BY_EPSILON[key](2 * EPS).distribution(q).probabilities
+    assert all(sympy.simplify(u - v) == 0 for u, v in zip(a, b, strict=False))
+
+
+def test_ball_keeps_the_sign_of_negative_midpoints():
+    b = ball(mpmath.mpf("-0.5"), mpmath.mpf(2) ** -40)
+    assert b.contains(mpf_to_arb(mpmath.mpf("-0.5"))) and b < 0
+
+
+def test_monotonic_keyword_is_the_monotone_flag():
+    # issue 13's signature: ExponentialMechanism(epsilon, sensitivity=1, monotonic=False,
+    # base_measure=None); monotone stays accepted.
+    em = exactdp.ExponentialMechanism(1, sensitivity=1, monotonic=True, base_measure=None)
+    assert em.monotone and em.monotonic and em.c == 1
+    assert em == exactdp.ExponentialMechanism(1, 1, True)
+    # monotonic EM on (0, -1): x = e^{-1}, Pr[0] = 1/(1 + e^{-1})
+    p0 = em.distribution([0, -1]).probabilities[0]
+    assert sympy.simplify(p0 - 1 / (1 + sympy.exp(-1))) == 0
+    assert not exactdp.PermuteAndFlip(1).monotonic
+    assert exactdp.PermuteAndFlip(1, monotonic=True).c == 1
+    assert exactdp.ReportNoisyMax(1, noise="laplace", monotonic=True).monotone
+    assert exactdp.GaussianNoisyMax(1, monotonic=True).monotone
+    with pytest.raises(ValueError, match="contradict"):
+        exactdp.PermuteAndFlip(1, monotone=True, monotonic=False)
+    with pytest.raises(ValueError, match="monotonic must be"):
+        exactdp.PermuteAndFlip(1, monotonic="yes")

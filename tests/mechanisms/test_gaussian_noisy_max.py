@@ -50,3 +50,11 @@ def test_sampler_matches_probabilities():
     p0 = float(d.evalf(15)[0])
     # binomial standard error ~ 0.003; 5 sigma
     assert abs(np.mean(draws == 0) - p0) < 0.016
+
+
+def test_gaussian_beyond_24_items_is_not_certified():
+    # the per-item ball route is rigorous up to 24 items; beyond, the trapezoid bound is not
+    m = exactdp.GaussianNoisyMax(1)
+    assert m.distribution(list(range(24))).balls_certified == (True, None)
+    ok, caveat = m.distribution(list(range(25))).balls_certified
+    assert not ok and "24 items" in caveat

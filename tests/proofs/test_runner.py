@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from exactdp.io.cli import main
+from exactdp.io.cli import main as cli_main
 from exactdp.proofs import PROOFS, load
 from exactdp.proofs.result import ProofResult
 from exactdp.proofs.runner import format_table
@@ -62,3 +63,8 @@ def test_scheduler_runs_the_sweeps_on_dask(capsys):
                      cluster.scheduler_address])
     assert code == 0
     assert "| yes | 128 |" in capsys.readouterr().out
+
+
+def test_prove_caps_workers(capsys):
+    assert cli_main(["prove", "thm_5_2_dominance", "--workers", "100000"]) == 2
+    assert "--workers must be between 1 and" in capsys.readouterr().err

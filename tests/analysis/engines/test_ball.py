@@ -25,11 +25,12 @@ from hypothesis import strategies as st
 
 import exactdp
 import exactdp.analysis.engines.ball as ball_engine
-from exactdp import GaussianNoisyMax, ReportNoisyMax
+from exactdp import GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
 from exactdp.analysis.check import Witness, check_dp
 from exactdp.analysis.divergence import bounded_range, check_zcdp, renyi_divergence
 from exactdp.analysis.engines.ball import BallUndecided
 from exactdp.analysis.loss import privacy_loss
+from exactdp.exact import UndecidedSignError, sign
 from tests.reference import GAUSSIAN_PAIR_LOSS_SIGMA1
 
 DPS = 60
@@ -332,3 +333,21 @@ def test_exact_mechanisms_keep_exact_engines():
     assert c.engine in ("x-form", "generic") and c.interval is None and c.holds
     z = check_zcdp(exactdp.ExponentialMechanism(1), (0, -1), sympy.Rational(1, 8))
     assert z.engine == "exact" and z.holds
+
+S, R, Z, E = sympy.sqrt, sympy.Rational, sympy.Integer, sympy.exp
+
+
+# ---------------------------------------------------------------- hole 4 via the analyzer
+def test_ball_engine_on_pf_with_a_huge_irrational_gap_is_certified():
+    # q = (0, -g), q' = (1, -g - 1), g = 10^7 + sqrt 2, eps = log 2: the gap grows by 2, so
+    # the losing coin ratio is exactly e^eps (docs/formulas.md section 2, two items: lose w.p. p/2)
+    # and the loss is exactly log 2; the winner's ratio is 1 + O(2^-(g/2)).
+    g = 10**7 + S(2)
+    m = PermuteAndFlip(sympy.log(2))
+    loss = exactdp.privacy_loss(m, [0, -g], [1, -g - 1])
+    assert loss.engine == "ball" and loss.certified
+    lo, hi = loss.interval
+    assert sign(sympy.Rational(lo) - sympy.log(2)) <= 0 <= sign(sympy.Rational(hi) - sympy.log(2))
+    # the tie loss == epsilon cannot be separated by balls: an honest refusal, not a guess
+    with pytest.raises(UndecidedSignError):
+        exactdp.check_dp(m, [0, -g], [1, -g - 1])

@@ -1,0 +1,181 @@
+"""exactdp.analysis.certify: certify_dp certificates for every epsilon, verify(), holds_at,
+the failing interval of a partial violation, refusals."""
+
+import itertools
+
+import pytest
+import sympy
+
+import exactdp
+from exactdp import PermuteAndFlip
+from exactdp.analysis.certify import certify_dp
+from exactdp.analysis.check import check_dp
+from exactdp.mechanisms.custom import (
+    mechanism_from_function,
+    wrong_exponential,
+    wrong_permute_and_flip,
+)
+
+R = sympy.Rational
+
+
+def _same(a, b) -> bool:
+    return sympy.simplify(sympy.sympify(a) - sympy.sympify(b)) == 0
+
+
+# ----------------------------------------------------------------- certificates
+def _canonical(n, gmax):
+    for rest in itertools.combinations_with_replacement(range(gmax + 1), n - 1):
+        yield [0] + [-g for g in rest]
+
+
+def _certify_all(m, n, gmax, check_every=1):
+    count = 0
+    for q in _canonical(n, gmax):
+        cert = certify_dp(m, q)
+        assert cert.holds, (q, cert.failing[:1])
+        if count % check_every == 0:
+            assert cert.verify()
+        count += 1
+    return count
+
+
+@pytest.mark.parametrize("mech", [exactdp.PermuteAndFlip(1), exactdp.ExponentialMechanism(1)])
+def test_certificates_verify_for_small_n(mech):
+    assert _certify_all(mech, 2, 3) == 4
+    assert _certify_all(mech, 3, 3) == 10
+
+
+@pytest.mark.parametrize("mech", [exactdp.PermuteAndFlip(1), exactdp.ExponentialMechanism(1)])
+def test_certificates_n4_representative(mech):
+    for q in ([0, 0, 0, 0], [0, -1, -2, -3], [0, 0, -3, -3]):
+        cert = certify_dp(mech, q)
+        assert cert.holds and cert.verify()
+
+
+@pytest.mark.parametrize("mech", [
+    exactdp.PermuteAndFlip(1),
+    exactdp.ExponentialMechanism(1),
+    pytest.param(exactdp.PermuteAndFlip(1, monotone=True), marks=pytest.mark.slow),
+    pytest.param(exactdp.ExponentialMechanism(1, monotone=True), marks=pytest.mark.slow),
+])
+def test_certificates_exhaustive_n_up_to_4_gaps_up_to_3(mech):
+    """Issue 4's done-when: every integer vector with n <= 4, gaps <= 3, all its vertex
+    neighbours, certified for every epsilon and re-verified (monotone variants: --runslow)."""
+    total = sum(_certify_all(mech, n, 3) for n in (1, 2, 3, 4))
+    assert total == 1 + 4 + 10 + 20
+
+
+def test_certificate_monotone_and_sensitivity_half():
+    cert = certify_dp(exactdp.PermuteAndFlip(1, sensitivity=R(1, 2)), [0, R(1, 2)])
+    assert cert.holds and cert.verify()
+    cert = certify_dp(exactdp.ExponentialMechanism(1, monotone=True), [0, -1, -1])
+    assert cert.holds and cert.verify()
+
+
+def test_wrong_variants_fail_for_every_epsilon():
+    for make in (wrong_exponential, wrong_permute_and_flip):
+        cert = certify_dp(make(1), [0, 0])
+        assert not cert.holds and cert.verify()
+        assert cert.failing_epsilon_intervals == sympy.Interval.open(0, sympy.oo)
+        assert not cert.holds_at(R(1, 100))
+
+
+def test_certificate_failing_interval_of_a_partial_violation():
+    # A user mechanism that is eps-DP on this pair only for eps >= ln 2: mass 1/4 on the
+    # runner-up whatever epsilon, a fair coin on ties.
+    def bump(q, eps):
+        if q[0] == q[1]:
+            return [R(1, 2), R(1, 2)]
+        lo = R(1, 4)
+        return [1 - lo, lo] if q[0] > q[1] else [lo, 1 - lo]
+
+    m = mechanism_from_function(bump, epsilon=1)
+    assert check_dp(m, [0, 0], [1, 0]).holds  # ln 2 < 1
+    res = check_dp(m, [0, 0], [1, 0], epsilon=R(1, 2))
+    assert not res.holds and _same(res.loss, sympy.log(2))
+    cert = certify_dp(m, [0, 0], [1, 0])
+    assert not cert.holds
+    # fails exactly for eps < ln 2 (ratio 2 = (1/2)/(1/4))
+    assert _same(cert.failing_epsilon_intervals.end, sympy.log(2))
+    assert cert.failing_epsilon_intervals.start == 0
+
+
+def test_certificate_check_detects_tampering():
+    cert = certify_dp(exactdp.PermuteAndFlip(1), [0, -1], [1, -2])
+    assert cert.verify()
+    from dataclasses import replace
+
+    c0 = cert.conditions[0]
+    fake = replace(c0, polynomial=c0.polynomial + 1)
+    assert not replace(cert, conditions=(fake,) + cert.conditions[1:]).verify()
+
+
+def test_certify_refuses_laplace_and_irrational_scores():
+    with pytest.raises(ValueError, match="not rational functions"):
+        certify_dp(exactdp.ReportNoisyMax(1, noise="laplace"), [0, -1], [1, -2])
+    with pytest.raises(ValueError, match="rational"):
+        certify_dp(exactdp.PermuteAndFlip(1), [0, "sqrt(2)"], [0, 1])
+
+
+# ----------------------------------------------------------------- huge score gaps (sparse)
+HUGE = 10**300
+
+
+def _timed(func, *args, **kwargs):
+    import time
+
+    t = time.perf_counter()
+    out = func(*args, **kwargs)
+    return out, time.perf_counter() - t
+
+
+def test_huge_gap_certify_raises_clearly_and_quickly():
+    (_, seconds) = (None, 0.0)
+    with pytest.raises(ValueError, match="certify_dp: .*DENSE_DEGREE_LIMIT"):
+        _, seconds = _timed(certify_dp, exactdp.PermuteAndFlip(1), [0, -HUGE], [1, -HUGE])
+    assert seconds < 3
+
+
+# ----------------------------------------------------------------- certificate: holds_at
+def test_holds_at_rejects_epsilon_not_positive():
+    cert = certify_dp(exactdp.PermuteAndFlip(1), [0, 0, -1])
+    assert cert.holds and cert.holds_at(1) and cert.holds_at(R(1, 1000))
+    for bad in (0, -1, R(-1, 2), "x", float("nan"), sympy.oo):
+        with pytest.raises(ValueError, match="holds_at: .*epsilon"):
+            cert.holds_at(bad)
+    # a failing certificate answers per epsilon, exactly
+    wrong = certify_dp(wrong_permute_and_flip(1), [0, -1], [1, -2])
+    intervals = wrong.failing_epsilon_intervals
+    assert intervals != sympy.EmptySet
+    inside = next(iter(exactdp.analysis.certify.set_intervals(intervals)))
+    mid = (inside.start + min(inside.end, inside.start + 2)) / 2
+    assert not wrong.holds_at(sympy.nsimplify(mid))
+
+
+def test_certify_dp_refuses_epsilon_limits():
+    # The certificate covers 0 < epsilon < oo; at the argmax limit PF's loss on this pair is
+    # infinite (privacy_loss says so), so a certificate there would contradict it.
+    assert exactdp.privacy_loss(PermuteAndFlip("oo"), [0, 1, 1], [1, 0, 1]).value == sympy.oo
+    for eps in ("oo", 0):
+        with pytest.raises(ValueError, match="limit"):
+            exactdp.certify_dp(PermuteAndFlip(eps), [0, 1, 1], [1, 0, 1])
+    # a finite epsilon still certifies (PF is eps-DP for every eps > 0)
+    assert exactdp.certify_dp(PermuteAndFlip(1), [0, 1, 1], [1, 0, 1]).holds
+
+EPS = sympy.Symbol("epsilon", positive=True)
+
+
+def test_condition_certificate_roots_are_the_sign_changes():
+    # PF (0, -1) vs the neighbour (0, 0): output 0 needs P(q)_0 <= e^eps P(q')_0 everywhere;
+    # pick a wrong mechanism whose condition changes sign at a known point instead: the root
+    # of every certificate's polynomial in (0, 1) must make it vanish exactly.
+    cert = exactdp.certify_dp(exactdp.PermuteAndFlip(EPS), [0, -1])
+    assert cert.holds
+    for c in cert.conditions:
+        for root in c.roots:
+            assert 0 < root < 1
+            assert sympy.simplify(c.polynomial.as_expr().subs(c.polynomial.gens[0], root)) == 0
+    with_roots = [c for c in cert.conditions if c.roots]
+    # PF's tight rows touch 0 only at y -> 0/1, so a non-empty root list must still hold
+    assert all(c.holds for c in with_roots)

@@ -1,0 +1,239 @@
+"""exactdp.analysis.loss: privacy_loss against quadrature, float brute force and docs/formulas.md
+section 7; bad input; huge score gaps."""
+
+import math
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import exactdp
+from exactdp import ExponentialMechanism
+from exactdp.analysis.check import check_dp
+from exactdp.analysis.loss import privacy_loss
+from exactdp.exact import UndecidedSignError, sign
+from exactdp.mechanisms.custom import (
+    mechanism_from_function,
+)
+
+EPS = sympy.Symbol("epsilon", positive=True)
+R = sympy.Rational
+TENTH = R(1, 10)
+
+
+# ----------------------------------------------------------------- privacy_loss: known values
+@pytest.mark.parametrize("eps", [TENTH, R(3, 2), EPS])
+def test_rnm_exponential_loss_is_exactly_epsilon(eps):
+    m = exactdp.ReportNoisyMax(eps, noise="exponential")
+    loss = privacy_loss(m, [1, 1, 1, 1, 1], [0, 2, 2, 2, 2])
+    assert loss.value == eps
+    assert loss.output == 0 and loss.direction == 1
+    assert loss.ratios[0] == sympy.exp(eps)
+
+
+def test_rnm_laplace_section7_values_against_quadrature():
+    m = exactdp.ReportNoisyMax(TENTH, noise="laplace")
+    a = privacy_loss(m, [1, 1, 1, 1, 1], [2, 0, 0, 0, 0])
+    b = privacy_loss(m, [1, 1, 1, 1, 1], [0, 2, 2, 2, 2])
+    assert a.output == 0 and b.output == 0
+    assert abs(float(a) - 0.0926959) < 5e-8
+    assert abs(float(b) - 0.0946149) < 5e-8
+    # independent route: the noisy-max integral by mpmath quadrature, scale b = 20
+    mpmath.mp.dps = 30
+    scale = mpmath.mpf(20)
+    f = lambda t: mpmath.exp(-abs(t) / scale) / (2 * scale)  # noqa: E731
+    F = lambda t: (  # noqa: E731
+        1 - mpmath.exp(-t / scale) / 2 if t >= 0 else mpmath.exp(t / scale) / 2
+    )
+    p0 = mpmath.quad(lambda y: f(y - 2) * F(y) ** 4, [-mpmath.inf, 0, 2, mpmath.inf])
+    assert abs(p0 - mpmath.mpf("0.2194256121")) < 1e-10
+    assert abs(mpmath.log(p0 / mpmath.mpf("0.2")) - mpmath.mpf(float(a))) < 1e-12
+
+
+def test_loss_matches_float_brute_force_and_is_symmetric():
+    q, q2 = [3, 1, 0, 0, -2], [2, 2, 1, -1, -1]
+    for m in (exactdp.PermuteAndFlip(2), exactdp.ExponentialMechanism(2)):
+        loss = privacy_loss(m, q, q2)
+        back = privacy_loss(m, q2, q)
+        assert loss.value == back.value and loss.direction == -back.direction
+        p = np.array([float(v) for v in m.distribution(q).probabilities])
+        p2 = np.array([float(v) for v in m.distribution(q2).probabilities])
+        assert abs(float(loss) - np.max(np.abs(np.log(p / p2)))) < 1e-12
+
+
+def test_section7_pf_em_numbers_enter_the_loss():
+    # docs/formulas.md section 7: q = (3,1,0,0,-2), eps = 2; the shift by +1 gives loss 0 exactly.
+    for m in (exactdp.PermuteAndFlip(2), exactdp.ExponentialMechanism(2)):
+        assert privacy_loss(m, [3, 1, 0, 0, -2], [4, 2, 1, 1, -1]).value == 0
+
+
+def test_infinite_loss_when_supports_differ():
+    def point_mass(q):
+        top = max(q)
+        first = next(i for i, v in enumerate(q) if v == top)
+        return [1 if i == first else 0 for i in range(len(q))]
+
+    m = mechanism_from_function(point_mass)
+    loss = privacy_loss(m, [0, 0], [0, 1])
+    assert loss.value is sympy.oo and math.isinf(float(loss))
+    assert loss.output in (0, 1)
+    assert not check_dp(m, [0, 0], epsilon=5).holds
+
+
+def test_symbolic_epsilon_loss_and_max():
+    m = exactdp.PermuteAndFlip(EPS, monotone=True)
+    loss = privacy_loss(m, [0, 0], [0, 1])
+    assert loss.value == EPS and loss.output == 0
+
+
+# ----------------------------------------------------------------- bad input
+def test_bad_neighbours_raise():
+    m = exactdp.PermuteAndFlip(1)
+    with pytest.raises(ValueError, match="same range"):
+        privacy_loss(m, [0, 1], [0, 1, 2])
+    with pytest.raises(ValueError, match="exceeds the sensitivity"):
+        privacy_loss(m, [0, 0], [0, 2])
+    assert privacy_loss(m, [0, 0], [0, 2], allow_non_neighbour=True).value > 0
+    mono = exactdp.PermuteAndFlip(1, monotone=True)
+    with pytest.raises(ValueError, match="monotone"):
+        privacy_loss(mono, [0, 0], [1, -1])
+    big = exactdp.ExponentialMechanism(1, sensitivity=2)
+    assert privacy_loss(big, [0, 0], [2, -2]).output is not None
+
+
+def test_probabilities_not_summing_to_one_raise_before_any_loss():
+    m = mechanism_from_function(lambda q: [R(1, 2)] * len(q), name="halves")
+    with pytest.raises(ValueError, match="do not sum to 1"):
+        privacy_loss(m, [0, 0, 0], [1, 1, 1])
+    neg = mechanism_from_function(lambda q: [R(3, 2), R(-1, 2)])
+    with pytest.raises(ValueError, match="negative"):
+        privacy_loss(neg, [0, 0], [1, 1])
+
+
+# ----------------------------------------------------------------- properties
+small = st.lists(st.integers(-3, 3), min_size=2, max_size=4)
+
+
+@settings(max_examples=25, deadline=None)
+@given(small, st.data())
+def test_pf_equals_rnm_exp_loss_and_respects_epsilon(q, data):
+    s = data.draw(st.lists(st.integers(-1, 1), min_size=len(q), max_size=len(q)))
+    q2 = [a + b for a, b in zip(q, s, strict=True)]
+    pf = privacy_loss(exactdp.PermuteAndFlip(1), q, q2)
+    rnm = privacy_loss(exactdp.ReportNoisyMax(1), q, q2)
+    assert pf.value == rnm.value
+    assert float(pf) <= 1 + 1e-15
+    em = privacy_loss(exactdp.ExponentialMechanism(1), q, q2)
+    assert float(em) <= 1 + 1e-15
+
+
+# ----------------------------------------------------------------- huge score gaps (sparse)
+HUGE = 10**300
+
+
+def _timed(func, *args, **kwargs):
+    import time
+
+    t = time.perf_counter()
+    out = func(*args, **kwargs)
+    return out, time.perf_counter() - t
+
+
+@pytest.mark.filterwarnings("ignore::UserWarning")
+@pytest.mark.parametrize("gap", [HUGE, -1e300, 10**7], ids=["1e300-int", "1e300-float", "1e7"])
+def test_huge_gap_loss_is_exact_and_fast(gap):
+    """The tester's pair: PF(1), (0, -g) vs (1, -g). Output 1 has ratio exactly e^{1/2}.
+
+    (Before the sparse engine: 1e300 exhausted memory, 1e7 ran for minutes.)
+    """
+    g = abs(gap) if isinstance(gap, int) else gap
+    lo = -g if isinstance(g, int) else gap
+    res, seconds = _timed(privacy_loss, exactdp.PermuteAndFlip(1), [0, lo], [1, lo])
+    assert res.value == R(1, 2) and res.output == 1 and res.direction == 1
+    assert res.ratios[1] == sympy.exp(R(1, 2))
+    assert float(res.ratios[0]) == 1.0  # (1 - p/2)/(1 - p e^{-1/2}/2), p = e^{-g/2}
+    assert seconds < 3
+
+
+def test_huge_gap_with_log_epsilon_raises_clearly():
+    with pytest.raises(ValueError, match="privacy_loss: epsilon = log"):
+        privacy_loss(exactdp.PermuteAndFlip(sympy.log(2)), [0, -HUGE], [1, -HUGE])
+
+S, R, Z, E = sympy.sqrt, sympy.Rational, sympy.Integer, sympy.exp
+
+
+# ---------------------------------------------------------------- hole 1: nsimplify
+def _em_two_item_loss_mp(a, d, dps=60):
+    """EM (eps = 1, c = 2), q = (0, -(a + d)), q' = (0, -(a + 1 + d)): the largest |log ratio|.
+
+    P_1 = w / (1 + w), w = exp(-(a + d)/2); P'_1 = w' / (1 + w'), w' = w exp(-1/2).
+    """
+    with mpmath.workdps(dps):
+        w = mpmath.exp(-(a + d) / 2)
+        w2 = w * mpmath.exp(-mpmath.mpf(1) / 2)
+        l1 = mpmath.log((w / (1 + w)) / (w2 / (1 + w2)))
+        l0 = mpmath.log((1 / (1 + w)) / (1 / (1 + w2)))
+        return max(abs(l0), abs(l1))
+
+
+def test_issue_example_irrational_perturbation_is_not_rounded_away():
+    d = S(2) * Z(10) ** -20
+    m = ExponentialMechanism(1)
+    L0 = exactdp.privacy_loss(m, (0, -1), (0, -2)).value
+    Ld = exactdp.privacy_loss(m, (0, -(1 + d)), (0, -(2 + d))).value
+    assert sign(Ld - L0) == 1
+    with mpmath.workdps(60):
+        ref = _em_two_item_loss_mp(1, mpmath.sqrt(2) * mpmath.mpf(10) ** -20) - \
+            _em_two_item_loss_mp(1, 0)
+        assert 7.6e-22 < ref < 7.8e-22  # the issue's "about 7.7e-22"
+        got = mpmath.mpf(sympy.N(Ld - L0, 40))
+        assert abs(got - ref) < ref * mpmath.mpf(10) ** -15
+    res = exactdp.check_dp(m, (0, -(1 + d)), (0, -(2 + d)), epsilon=L0)
+    assert not res.holds and sign(res.loss - L0) == 1
+
+
+@settings(max_examples=12, deadline=None)
+@given(
+    a=st.fractions(min_value=0, max_value=3, max_denominator=4),
+    c=st.integers(1, 9),
+    k=st.integers(15, 40),
+    root=st.sampled_from([2, 3, 5, 7]),
+)
+def test_property_perturbed_gap_changes_the_loss(a, c, k, root):
+    # loss on q = (0, -(a + d)), q' = (0, -(a + 1 + d)) for EM at eps = 1. With
+    # x = log((1 + w')/(1 + w)) < 0 (w' < w), output 1 has loss 1/2 + x and output 0 has
+    # -x; d/dd of 1/2 + x is (w/(1+w) - w'/(1+w'))/2 > 0, so if output 1 attains the
+    # loss it grows with d, and if output 0 does it shrinks (independent of the analyzer).
+    a = R(a.numerator, a.denominator)
+    d = c * S(root) * Z(10) ** (-k)
+    m = ExponentialMechanism(1)
+    w = E(-a / 2)
+    x = sympy.log((1 + w * E(-R(1, 2))) / (1 + w))
+    expected = 1 if sign(R(1, 2) + x - (-x)) > 0 else -1
+    try:
+        L0 = exactdp.privacy_loss(m, (0, -a), (0, -(a + 1))).value
+        Ld = exactdp.privacy_loss(m, (0, -(a + d)), (0, -(a + 1 + d))).value
+        assert sign(Ld - L0) == expected
+    except UndecidedSignError:
+        pass  # allowed: an honest refusal, never a wrong number
+
+
+# ---------------------------------------------------------------- hole 6: broad catches
+def test_a_bug_in_a_user_rational_form_is_not_swallowed():
+    class Dist:
+        probabilities = (R(1, 2), R(1, 2))
+
+        def rational_form(self):
+            raise TypeError("bug in user code")
+
+    class Mech:
+        epsilon, sensitivity = Z(1), 1
+
+        def distribution(self, q):
+            return Dist()
+
+    with pytest.raises(TypeError, match="bug in user code"):
+        exactdp.privacy_loss(Mech(), [0, 0], [0, 1])

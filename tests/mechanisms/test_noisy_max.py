@@ -1,0 +1,62 @@
+"""exactdp.mechanisms.noisy_max: report-noisy-max with exponential and Gumbel noise, its exact
+closed forms against mpmath quadrature of the defining integrals; Gumbel equals EM."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy
+
+from exactdp import ExponentialMechanism, ReportNoisyMax
+
+EPS = sympy.Symbol("epsilon", positive=True)
+
+
+def rnm_quad(noise: str, q, b, r):
+    """The defining integral of RNM by mpmath quadrature, split at the scores."""
+    mpmath.mp.dps = 30
+    b = mpmath.mpf(b)
+    qs = [mpmath.mpf(v) for v in q]
+    if noise == "exponential":
+        pdf = lambda z: mpmath.exp(-z / b) / b if z >= 0 else mpmath.mpf(0)  # noqa: E731
+        cdf = lambda z: -mpmath.expm1(-z / b) if z >= 0 else mpmath.mpf(0)  # noqa: E731
+    else:
+        pdf = lambda z: mpmath.exp(-z / b - mpmath.exp(-z / b)) / b  # noqa: E731
+        cdf = lambda z: mpmath.exp(-mpmath.exp(-z / b))  # noqa: E731
+
+    def f(y):
+        val = pdf(y - qs[r])
+        for s, v in enumerate(qs):
+            if s != r:
+                val *= cdf(y - v)
+        return val
+
+    pts = sorted(set(qs))
+    lo = pts[0] - 60 * b if noise == "gumbel" else pts[0]
+    return mpmath.quad(f, [lo, *pts, pts[-1] + 80 * b, mpmath.inf])
+
+
+@pytest.mark.parametrize("noise", ["exponential", "gumbel"])
+@pytest.mark.parametrize("q", [(0, -1, -2), (3, 1, 0, 0, -2), ("1/2", 0, "-7/3")])
+def test_rnm_closed_forms_match_quadrature_of_the_definition(noise, q):
+    eps = sympy.Rational(3, 2)
+    mech = ReportNoisyMax(eps, noise=noise)
+    exact = mech.distribution(q).probabilities
+    b = sympy.N(mech.scale, 40)
+    qn = [sympy.N(sympy.sympify(v, rational=True), 40) for v in q]
+    for r, e in enumerate(exact):
+        assert abs(rnm_quad(noise, qn, b, r) - mpmath.mpf(sympy.N(e, 40))) < 1e-20
+
+
+def test_rnm_gumbel_equals_em_exactly():
+    q = ["1/3", 2, 0, 2]
+    a = ReportNoisyMax(EPS, noise="gumbel").distribution(q).probabilities
+    b = ExponentialMechanism(EPS).distribution(q).probabilities
+    assert all(sympy.simplify(u - v) == 0 for u, v in zip(a, b, strict=False))
+
+
+def test_unknown_noise_lists_supported():
+    with pytest.raises(ValueError, match="exponential, gumbel"):
+        ReportNoisyMax(1, noise="cauchy")
+    with pytest.raises(ValueError, match="sigma"), pytest.warns(DeprecationWarning):
+        ReportNoisyMax(noise="gaussian")
