@@ -222,3 +222,58 @@ def test_no_nsimplify_or_numeric_comparison_in_the_exact_layer_or_the_analyzer()
                     bad.append(f"{path.relative_to(ROOT)}:{no}: {what}: {line.strip()}")
     assert not bad, "\n".join(bad)
 
+
+# ---------------------------------------------------------------- tests/ mirrors the package
+TESTS = Path(__file__).resolve().parent
+DOCS = PACKAGE.parent / "docs"
+
+#: Test modules at tests/ top level that test no single module, each with its reason.
+CROSS_CUTTING = {
+    "test_readme.py": "the README's examples, run as written",
+    "test_layout.py": "rules over every module of the package (sizes, imports, this mirror)",
+    "test_common.py": "the registry: the same properties over every mechanism class",
+    "test_ci_strict.py": "the CI hook of the root conftest.py",
+    "test_deprecations.py": "the deprecated aliases, wherever their new names live",
+    "test_compat_paths.py": "the old module paths (re-export shims) against the new modules",
+}
+
+
+def mirrored_module(test: Path) -> str | None:
+    """The module or doc page ``test`` covers: tests/a/test_b.py -> exactdp/a/b.py (or a
+    private ``_b.py``, or a package ``b/``); tests/test_<page>_docs.py -> docs/<page>.md."""
+    rel = test.relative_to(TESTS)
+    name = rel.name.removeprefix("test_").removesuffix(".py")
+    folder = PACKAGE.joinpath(*rel.parts[:-1])
+    for cand in (folder / f"{name}.py", folder / f"_{name}.py", folder / name / "__init__.py"):
+        if cand.exists():
+            return str(cand.relative_to(PACKAGE.parent))
+    page = DOCS / f"{name.removesuffix('_docs')}.md"
+    if len(rel.parts) == 1 and name.endswith("_docs") and page.exists():
+        return str(page.relative_to(PACKAGE.parent))
+    return None
+
+
+def test_tests_mirror_the_package():
+    """Each test module sits where its module sits: tests/analysis/test_check.py tests
+    exactdp/analysis/check.py (docs/architecture.md, "Tests")."""
+    bad = []
+    for test in sorted(TESTS.rglob("test_*.py")):
+        rel = test.relative_to(TESTS)
+        if len(rel.parts) == 1 and rel.name in CROSS_CUTTING:
+            continue
+        if mirrored_module(test) is None:
+            bad.append(f"tests/{rel}")
+    assert not bad, (
+        "test modules that mirror no module of exactdp (tests/a/test_b.py must test "
+        "exactdp/a/b.py; move them, or list a cross-cutting file in CROSS_CUTTING):\n"
+        + "\n".join(bad)
+    )
+    for folder in sorted(p for p in TESTS.rglob("*") if p.is_dir() and p.name != "__pycache__"):
+        rel = folder.relative_to(TESTS)
+        assert (PACKAGE / rel / "__init__.py").exists(), f"tests/{rel} mirrors no exactdp package"
+        assert (folder / "__init__.py").exists(), f"tests/{rel} needs an __init__.py"
+
+
+def test_cross_cutting_list_is_current():
+    missing = [name for name in CROSS_CUTTING if not (TESTS / name).exists()]
+    assert not missing, f"stale CROSS_CUTTING entries: {missing}"
