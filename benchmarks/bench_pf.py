@@ -19,7 +19,7 @@ from _baselines import alternating_sum, softmax
 from _timing import best_of, stopwatch
 
 from exactdp.mechanisms.optimal import pf_polynomials
-from exactdp.numeric.pf_engine import pf_float, pf_mp
+from exactdp.numeric.pf import pf_float, pf_mp
 
 
 def main(argv=None):

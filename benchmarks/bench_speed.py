@@ -186,7 +186,7 @@ def section_e() -> None:
 
 # ----------------------------------------------------------------------------- F
 def section_f(repeat: int) -> None:
-    from exactdp.numeric.pf_engine import pf_float
+    from exactdp.numeric.pf import pf_float
 
     header("F. baselines")
     print("| task | baseline s | exactdp s | speed-up |")

@@ -17,6 +17,7 @@ import sympy
 
 from ..exact import compare, dps_to_prec, flint_prec, sign, to_arb
 from ..numbers import FloatTracker, exact_number
+from ..numeric.pf import em_float, em_mp
 from ..scores import ScoreVector
 from ..xform import coin
 from ._sampling import noisy_argmax
@@ -184,8 +185,6 @@ class ExponentialMechanism(Mechanism):
         return softmax_rational_form(self, sv, self.base_measure)
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
-        from ..numeric.pf_engine import em_mp
-
         d = self.scaled_gaps_mp(sv, dps)
         if self.base_measure is not None:
             with mpmath.workdps(dps + 20):
@@ -208,8 +207,6 @@ class ExponentialMechanism(Mechanism):
         return softmax_balls(self, sv, dps, self.base_measure)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
-        from ..numeric.pf_engine import em_float
-
         return em_float(self._float_gaps(sv))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:

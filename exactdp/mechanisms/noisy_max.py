@@ -33,7 +33,7 @@ from ..numeric.laplace.closed_form import (
 )
 from ..numeric.laplace.float64 import laplace_float
 from ..numeric.laplace.mp import laplace_mp
-from ..numeric.pf_engine import em_float, em_mp, pf_float, pf_mp
+from ..numeric.pf import em_float, em_mp, pf_float, pf_mp
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
 from ._sampling import noisy_argmax

@@ -38,7 +38,7 @@ from ..deprecation import warn_renamed
 from ..distribution import MAX_DPS, OutputDistribution
 from ..exact import compare, is_zero
 from ..exact.arb import enclose
-from ..numeric.pf_engine import pf_arb, pf_float, pf_mp
+from ..numeric.pf import pf_arb, pf_float, pf_mp
 from ..scores import ScoreVector, as_scores
 from ..xform import (
     DENSE_DEGREE_LIMIT,

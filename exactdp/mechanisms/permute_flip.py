@@ -13,7 +13,7 @@ so with K the number of heads among the others (a Poisson-binomial variable),
 with ``p_r = exp(epsilon*(q_r - q*)/(c*Delta))``. For rational scores every ``p_r`` is a
 power of ``x = exp(-epsilon/(c*Delta*L))`` and the probabilities are polynomials in x with
 rational coefficients, computed exactly with python-flint. The numeric views use the one
-stable engine :mod:`exactdp.numeric.pf_engine` (integral form, no cancellation); the
+stable engine :mod:`exactdp.numeric.pf` (integral form, no cancellation); the
 alternating subset sum is never evaluated in floating point.
 """
 
@@ -26,6 +26,8 @@ import mpmath
 import numpy as np
 import sympy
 
+from ..exact import dps_to_prec
+from ..numeric.pf import pf_arb, pf_float, pf_mp
 from ..scores import ScoreVector
 from ..xform import (
     DENSE_DEGREE_LIMIT,
@@ -46,12 +48,9 @@ def pf_balls(mech: Mechanism, sv: ScoreVector, dps: int) -> list:
     """PF (= RNM-Exp) probabilities as rigorous arb balls with about ``dps`` digits.
 
     The scaled gaps are enclosed from their exact values, and
-    :func:`~exactdp.numeric.pf_engine.pf_arb` evaluates the positive integral form in ball
+    :func:`~exactdp.numeric.pf.pf_arb` evaluates the positive integral form in ball
     arithmetic (every step rigorous; its docstring gives the argument).
     """
-    from ..exact import dps_to_prec
-    from ..numeric.pf_engine import pf_arb
-
     return pf_arb(mech.scaled_gaps_arb(sv, dps), dps_to_prec(dps))
 
 __all__ = ["PermuteAndFlip", "pf_ring_probabilities"]
@@ -121,17 +120,13 @@ class PermuteAndFlip(Mechanism):
         return RationalForm(X, forms, self.x_value(L), L, G)
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
-        from ..numeric.pf_engine import pf_mp
-
         return pf_mp(self.scaled_gaps_mp(sv, dps), dps)
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
-        """Rigorous balls: :func:`~exactdp.numeric.pf_engine.pf_arb` on rigorous gap balls."""
+        """Rigorous balls: :func:`~exactdp.numeric.pf.pf_arb` on rigorous gap balls."""
         return pf_balls(self, sv, dps)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
-        from ..numeric.pf_engine import pf_float
-
         return pf_float(self.scaled_gaps_float(sv))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:

@@ -28,7 +28,7 @@ import sympy
 from ..cost import refuse
 from ..mechanisms.permute_flip import pf_ring_probabilities
 from ..numbers import ExactConversionWarning, exact_epsilon, exact_sensitivity
-from ..numeric.pf_engine import pf_float
+from ..numeric.pf import pf_float
 from ..xform import generators_for
 
 __all__ = [
