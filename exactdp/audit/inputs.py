@@ -1,0 +1,123 @@
+"""Argument checks of :func:`exactdp.audit.goodness_of_fit` and the validated probability vector."""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+import sympy
+
+from ..distribution import OutputDistribution
+
+__all__ = [
+    "TESTS",
+    "check_alpha",
+    "check_min_expected",
+    "check_n_samples",
+    "check_test",
+    "probability_vector",
+]
+
+#: The tests offered, by name -> ``lambda_`` of :func:`scipy.stats.power_divergence`.
+TESTS = {"chi2": "pearson", "gtest": "log-likelihood"}
+_SUM_TOL = 1e-9
+
+
+def check_n_samples(n_samples: object) -> int:
+    if isinstance(n_samples, (bool, np.bool_)) or not isinstance(
+        n_samples, (numbers.Integral, np.integer)
+    ):
+        raise ValueError(
+            f"goodness_of_fit: n_samples must be a positive int (e.g. 100_000), got {n_samples!r}"
+        )
+    value = int(n_samples)  # type: ignore[arg-type]
+    if value < 1:
+        raise ValueError(f"goodness_of_fit: n_samples must be >= 1, got {n_samples!r}")
+    return value
+
+
+def check_alpha(alpha: object) -> float:
+    try:
+        value = float(alpha)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        value = math.nan
+    if isinstance(alpha, bool) or not 0.0 < value < 1.0:
+        raise ValueError(f"goodness_of_fit: alpha must be in (0, 1), got {alpha!r}")
+    return value
+
+
+def check_test(test: object) -> str:
+    if test not in TESTS:
+        raise ValueError(f"goodness_of_fit: test must be 'chi2' or 'gtest', got {test!r}")
+    return test  # type: ignore[return-value]
+
+
+def check_min_expected(min_expected: object) -> float:
+    try:
+        value = float(min_expected)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        value = math.nan
+    if not value > 0 or not math.isfinite(value):
+        raise ValueError(f"goodness_of_fit: min_expected must be > 0, got {value!r}")
+    return value
+
+
+def probability_vector(distribution: object) -> np.ndarray:
+    """The float64 probability vector of a distribution, validated.
+
+    Parameters
+    ----------
+    distribution : OutputDistribution or array-like of shape (n,)
+        An :class:`~exactdp.distribution.OutputDistribution` (its ``to_numpy()`` view; if
+        the numeric engine is unavailable, its exact probabilities evaluated to 30 digits
+        by sympy and rounded to float64), or probabilities: finite, non-negative, summing
+        to 1 within 1e-9.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n,)
+        The probabilities divided by their sum (a change of at most 1e-9 relative).
+
+    Raises
+    ------
+    ValueError
+        Empty, not 1-D, non-numeric, NaN / infinite, negative entries, or a sum further
+        than 1e-9 from 1 (the message names the position or the sum).
+    """
+    if isinstance(distribution, OutputDistribution):
+        try:
+            p = np.asarray(distribution.to_numpy(), dtype=np.float64)
+        except (ImportError, NotImplementedError):
+            p = np.array([float(sympy.N(v, 30)) for v in distribution.probabilities])
+    else:
+        if isinstance(distribution, (str, bytes)):
+            raise ValueError(
+                f"goodness_of_fit: distribution must be an OutputDistribution or a "
+                f"probability vector, got {distribution!r}"
+            )
+        try:
+            p = np.asarray(distribution, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(
+                "goodness_of_fit: distribution must be an OutputDistribution or a "
+                f"probability vector of numbers, got {distribution!r}"
+            ) from exc
+    if p.ndim != 1 or p.size == 0:
+        raise ValueError(
+            f"goodness_of_fit: distribution must be a non-empty 1-D vector, got shape {p.shape}"
+        )
+    bad = np.flatnonzero(~np.isfinite(p))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"goodness_of_fit: distribution[{i}] is not finite: {p[i]!r}")
+    neg = np.flatnonzero(p < 0)
+    if neg.size:
+        i = int(neg[0])
+        raise ValueError(f"goodness_of_fit: distribution[{i}] is negative: {p[i]!r}")
+    total = math.fsum(p.tolist())
+    if abs(total - 1.0) > _SUM_TOL:
+        raise ValueError(
+            f"goodness_of_fit: distribution must sum to 1 within {_SUM_TOL:g}, sums to {total!r}"
+        )
+    return p / total

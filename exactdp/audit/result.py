@@ -1,0 +1,129 @@
+"""The result of a goodness-of-fit audit (:func:`exactdp.audit.goodness_of_fit`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["GoodnessOfFit"]
+
+
+@dataclass(frozen=True)
+class GoodnessOfFit:
+    """Result of :func:`goodness_of_fit`.
+
+    Attributes
+    ----------
+    test : str
+        ``"chi2"`` (Pearson) or ``"gtest"`` (likelihood ratio): the test asked for.
+    method : str
+        The test actually run: ``test``; ``test + "+binomial"`` when some outputs were
+        pooled for their small expected count (the pooled-cell test is then combined
+        with an exact binomial test of those rare outputs, see ``p_value``); or
+        ``"binomial"`` when pooling would leave a single cell (then the rare outputs are
+        tested as one cell by an exact two-sided binomial test, plus an upper-tail test of
+        each when there are several, Bonferroni-combined); or ``"binomial-each"`` when
+        every output is rare (pooling leaves one cell, ``dof = 0``): only the upper-tail
+        binomial test of each output's count, Bonferroni-combined.
+    n_samples : int
+        Number of draws.
+    alpha : float
+        Significance level of the verdict.
+    p_value : float
+        Upper-tail probability of ``statistic`` under chi-square with ``dof`` degrees of
+        freedom (``p_value_cells``); when rare outputs exist (expected count below
+        ``min_expected``), ``min(1, 2*min(p_value_cells, p_value_rare))`` (Bonferroni over
+        the two tests, so the level stays <= alpha); for ``method="binomial"`` the
+        binomial p-value (``p_value_rare``); for ``"binomial-each"`` the combined
+        per-output p-value; 0.0 if an impossible output was observed; 1.0 for a single
+        possible output.
+    statistic : float
+        The test statistic (``inf`` if an impossible output was observed; the count of
+        the rare cell for the binomial test; for ``"binomial-each"`` the count of the
+        output of smallest upper-tail p-value).
+    dof : int
+        Degrees of freedom: number of cells minus 1.
+    verdict : str
+        ``"rejected"`` if ``p_value < alpha``; else ``"inconclusive"`` if the test has no
+        power here (``method == "binomial-each"``, i.e. ``dof = 0`` after pooling, or
+        ``min_p_value >= alpha``: no sample of this size could be rejected); else
+        ``"consistent"``. See the module docstring.
+    observed, expected : tuple
+        Observed counts (int) and expected counts (float) per cell, after pooling.
+    cells : tuple of tuple of int
+        The pooling map: ``cells[k]`` lists the output indices merged into cell ``k``.
+    pooled : tuple of int
+        Outputs that were pooled (their expected count was below ``min_expected``);
+        empty if no pooling happened.
+    counts : tuple of int
+        Observed count of every output index ``0..n-1`` (before pooling).
+    probabilities : tuple of float
+        The probabilities the sample was tested against (float64, normalised).
+    max_deviation : float
+        Largest standardized deviation over the cells, signed:
+        ``(O_k - E_k) / sqrt(n p_k (1 - p_k))`` (the binomial z-score of the cell).
+    max_deviation_cell : int
+        Index into ``cells`` of that cell (-1 if there is no cell with ``0 < p_k < 1``).
+    impossible : tuple of int
+        Outputs of probability 0 that were observed (non-empty means immediate rejection).
+    p_value_cells : float or None
+        p-value of the chi-square / G-test on the cells alone (None if not run).
+    p_value_rare : float or None
+        p-value of the exact tests of the rare outputs (None if there are none or the
+        test was not run): the two-sided binomial test of their total count and, for each
+        rare output r, the upper tail ``Pr[Bin(n_samples, p_r) >= count_r]``,
+        Bonferroni-combined (``min(1, (1 + m) * min p)`` over those ``1 + m`` tests). In
+        the single-cell case with one rare output, the two-sided binomial test of the
+        total count only; with every output rare, the per-output tests only.
+    min_p_value : float or None
+        The smallest ``p_value`` any sample of ``n_samples`` draws could produce with these
+        cells (None after an impossible output). Each component test is smallest when
+        every draw falls in one cell / output (both statistics are convex in the counts),
+        so this minimum is attained. If it is ``>= alpha`` the verdict is
+        ``"inconclusive"``. None also for a single possible output (nothing to test).
+    note : str
+        Plain-language remarks (pooling, impossible outputs, degenerate test).
+    """
+
+    test: str
+    method: str
+    n_samples: int
+    alpha: float
+    p_value: float
+    statistic: float
+    dof: int
+    verdict: str
+    observed: tuple[int, ...]
+    expected: tuple[float, ...]
+    cells: tuple[tuple[int, ...], ...]
+    pooled: tuple[int, ...]
+    counts: tuple[int, ...]
+    probabilities: tuple[float, ...]
+    max_deviation: float
+    max_deviation_cell: int
+    impossible: tuple[int, ...]
+    p_value_cells: float | None = None
+    p_value_rare: float | None = None
+    note: str = ""
+    min_p_value: float | None = None
+
+    @property
+    def consistent(self) -> bool:
+        """True if the verdict is ``"consistent"`` (False for rejected and inconclusive)."""
+        return self.verdict == "consistent"
+
+    @property
+    def max_deviation_outputs(self) -> tuple[int, ...]:
+        """Output indices of the cell with the largest standardized deviation."""
+        if self.max_deviation_cell < 0:
+            return ()
+        return self.cells[self.max_deviation_cell]
+
+    def summary(self) -> str:
+        """A one-line description: test, samples, statistic, p-value, verdict."""
+        text = (
+            f"{self.method}: n_samples={self.n_samples}, cells={len(self.cells)}, "
+            f"statistic={self.statistic:.6g}, dof={self.dof}, p={self.p_value:.3g}, "
+            f"max |z|={abs(self.max_deviation):.3g} at outputs {list(self.max_deviation_outputs)}"
+            f" -> {self.verdict} at alpha={self.alpha:g}"
+        )
+        return text + (f" ({self.note})" if self.note else "")
