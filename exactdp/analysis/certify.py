@@ -30,7 +30,7 @@ from .common import (
 from .engines.ball import BallEngine
 from .engines.select import make_engine
 from .engines.xform import XEngine
-from .neighbourhood import check_pair, neighbours
+from .neighbourhood import neighbour_list
 
 __all__ = [
     "DPCertificate",
@@ -293,12 +293,7 @@ def certify_dp(
     q = score_vector(scores, "scores")
     if not q.is_rational:
         raise ValueError("certify_dp: scores must be rational (integers or fractions)")
-    if neighbour is not None:
-        q2 = score_vector(neighbour, "neighbour")
-        check_pair(mech, q, q2, "certify_dp", allow_non_neighbour)
-        nbrs = [q2]
-    else:
-        nbrs, _ = neighbours(mech, q, search)
+    nbrs, _ = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "certify_dp")
     if not all(v.is_rational for v in nbrs):
         raise ValueError("certify_dp: neighbour must be rational (integers or fractions)")
     engine = make_engine(mech, [q] + nbrs, "certify_dp", dense_only=True)

@@ -7,7 +7,6 @@ a violation comes with a :class:`Witness`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import flint
@@ -16,11 +15,19 @@ import sympy
 from ..exact.arb import to_arb
 from ..numbers import exact_number
 from ..scores import ScoreVector
-from .common import exact_sign, mechanism_epsilon, mechanism_name, plain, score_vector, stamp
+from .common import (
+    exact_float,
+    exact_sign,
+    mechanism_epsilon,
+    mechanism_name,
+    plain,
+    score_vector,
+    stamp,
+)
 from .engines.ball import BallEngine, BallUndecided, arb_prec, ball_output, ball_pair_loss, iv_max
 from .engines.select import make_engine
 from .loss import max_candidates, pair_candidates, value_of
-from .neighbourhood import check_pair, neighbours
+from .neighbourhood import neighbour_list
 
 __all__ = [
     "DPCheck",
@@ -92,7 +99,7 @@ class DPCheck:
 
     def loss_float(self) -> float:
         """The loss as a float."""
-        return math.inf if self.loss is sympy.oo else float(sympy.N(self.loss, 30))
+        return exact_float(self.loss)
 
 
 def numeric_mechanism(mech: object, epsilon: object, func: str):
@@ -182,12 +189,7 @@ def check_dp(
     """
     mech, claim = numeric_mechanism(mechanism, epsilon, "check_dp")
     q = score_vector(scores, "scores")
-    if neighbour is not None:
-        q2 = score_vector(neighbour, "neighbour")
-        check_pair(mech, q, q2, "check_dp", allow_non_neighbour)
-        nbrs, how = [q2], "given neighbour"
-    else:
-        nbrs, how = neighbours(mech, q, search)
+    nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
     engine = make_engine(mech, [q] + nbrs, "check_dp")
     if isinstance(engine, BallEngine):
         return stamp(_ball_check_dp(engine, q, nbrs, claim, how), engine)

@@ -7,6 +7,7 @@ the engines, the neighbour search and every check of :mod:`exactdp.analysis`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 
 import sympy
@@ -17,6 +18,8 @@ from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector, as_scores
 
 __all__ = [
+    "FloatValue",
+    "exact_float",
     "exact_sign",
 ]
 
@@ -25,6 +28,25 @@ EPSILON = sympy.Symbol("epsilon", positive=True)
 
 
 # =============================================================================== helpers
+def exact_float(value: sympy.Expr) -> float:
+    """An exact value in float64 (30 significant digits rounded once); ``oo`` -> ``inf``."""
+    return math.inf if value is sympy.oo else float(sympy.N(value, 30))
+
+
+class FloatValue:
+    """``to_float`` / ``float()`` of a result whose exact ``value`` is a sympy expression
+    (mixed into the frozen result dataclasses of the analysis)."""
+
+    value: sympy.Expr
+
+    def to_float(self) -> float:
+        """The value in float64 (``inf`` for ``oo``); needs a numeric epsilon."""
+        return exact_float(self.value)
+
+    def __float__(self) -> float:
+        return self.to_float()
+
+
 def mechanism_sensitivity(mech: object) -> sympy.Expr:
     return exact_number(getattr(mech, "sensitivity", 1), "sensitivity")
 

@@ -6,13 +6,12 @@ section 1), decided exactly by the engines of :mod:`exactdp.analysis.engines`.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import sympy
 
 from ..scores import ScoreVector
-from .common import plain, score_vector, stamp
+from .common import FloatValue, plain, score_vector, stamp
 from .engines.ball import (
     BallEngine,
     arb_prec,
@@ -32,7 +31,7 @@ __all__ = [
 
 # =============================================================================== privacy loss
 @dataclass(frozen=True)
-class PrivacyLoss:
+class PrivacyLoss(FloatValue):
     """The privacy loss ``max_r |ln(P_r / P'_r)|`` of one pair of score vectors.
 
     Exact unless ``engine == "ball"`` (mechanisms without exact probabilities, such as
@@ -86,15 +85,6 @@ class PrivacyLoss:
     dps: int | None = None
     certified: bool = True
     caveat: str | None = None
-
-    def to_float(self) -> float:
-        """The loss as a float (``inf`` for ``oo``); needs a numeric epsilon."""
-        if self.value is sympy.oo:
-            return math.inf
-        return float(sympy.N(self.value, 30))
-
-    def __float__(self) -> float:
-        return self.to_float()
 
 
 def pair_candidates(engine, i: int, j: int):

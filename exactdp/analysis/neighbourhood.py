@@ -159,3 +159,20 @@ def neighbours(
             for m in moves
         ]
     return out, how
+
+
+def neighbour_list(
+    mech: object,
+    q: ScoreVector,
+    neighbour: object | None,
+    search: str,
+    allow_non_neighbour: bool,
+    func: str,
+) -> tuple[list[ScoreVector], str]:
+    """The neighbours an analysis runs on, and why: the given ``neighbour`` (validated by
+    :func:`check_pair` for ``func``), or else those of :func:`neighbours` with ``search``."""
+    if neighbour is not None:
+        q2 = score_vector(neighbour, "neighbour")
+        check_pair(mech, q, q2, func, allow_non_neighbour)
+        return [q2], "given neighbour"
+    return neighbours(mech, q, search)

@@ -17,7 +17,7 @@ from ..exact.bound import abs_bound
 from ..exact.sign import compare, sign_or_none
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
-from .common import is_core_mechanism, mechanism_epsilon, score_vector
+from .common import exact_float, is_core_mechanism, mechanism_epsilon, score_vector
 from .neighbourhood import check_pair
 
 __all__ = [
@@ -87,7 +87,7 @@ class SupremumResult:
                 f"SupremumResult: the supremum is not proved ({self.caveat}); "
                 f"lower_bound = {self.lower_bound}"
             )
-        return math.inf if self.value is sympy.oo else float(sympy.N(self.value, 30))
+        return exact_float(self.value)
 
     def __float__(self) -> float:
         return self.to_float()

@@ -1,0 +1,216 @@
+"""Exact Renyi divergences between two output distributions: KL (order 1), order alpha, max.
+
+- Renyi divergence of order alpha (Renyi 1961; Mironov, CSF 2017, Def. 3):
+  ``D_alpha(P || Q) = ln(sum_r P_r^alpha Q_r^(1 - alpha)) / (alpha - 1)``; ``alpha -> 1`` is
+  the KL divergence ``sum_r P_r ln(P_r/Q_r)``, ``alpha = oo`` the max divergence.
+
+Every zero test and comparison is decided by :mod:`exactdp.exact` (never a float guess).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import sympy
+
+from ..cost import RENYI_BITS_LIMIT, fmt_size, refuse, renyi_bits
+from ..exact import compare, is_zero, sign_or_none
+from ..numbers import exact_number
+from .common import FloatValue
+
+__all__ = ["Divergence", "kl", "kl_divergence", "max_divergence", "renyi_divergence"]
+
+
+@dataclass(frozen=True)
+class Divergence(FloatValue):
+    """An exact divergence between two output distributions (nats).
+
+    Attributes
+    ----------
+    value : sympy.Expr
+        The exact value (``oo`` for a support mismatch); may contain the mechanism's
+        symbolic epsilon.
+    alpha : sympy.Expr
+        The order: 1 for KL, ``oo`` for the max divergence.
+    certified : bool
+        True: the value is exact, and every zero test and comparison that chose it was
+        decided by :func:`exactdp.exact.sign`.
+    caveat : str or None
+        Why not certified (None when certified).
+    """
+
+    value: sympy.Expr
+    alpha: sympy.Expr
+    certified: bool = True
+    caveat: str | None = None
+
+    def _repr_latex_(self) -> str:
+        return f"$D_{{{sympy.latex(self.alpha)}}} = {sympy.latex(self.value)}$"
+
+
+def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
+    """The exact probabilities of ``P`` (a sequence or an object with ``.probabilities``),
+    validated: non-empty, no float, none negative; ``name`` labels the errors."""
+    if hasattr(P, "probabilities"):
+        P = P.probabilities
+    try:
+        items = list(P)  # type: ignore[call-overload]
+    except TypeError as exc:
+        raise ValueError(f"{name}: expected probabilities or a distribution, got {P!r}") from exc
+    if not items:
+        raise ValueError(f"{name}: empty probability vector")
+    out = []
+    for i, p in enumerate(items):
+        if isinstance(p, float):
+            raise ValueError(f"{name}[{i}]: float {p!r}; exact probabilities are required")
+        v = exact_number(p, name, i, allow_symbols=True)
+        if sign_or_none(v) == -1:
+            raise ValueError(f"{name}[{i}] = {v} is negative")
+        out.append(v)
+    return tuple(out)
+
+
+def _pair(P, Q, func: str):
+    p, q = exact_probabilities(P, "P"), exact_probabilities(Q, "Q")
+    if len(p) != len(q):
+        raise ValueError(f"{func}: P has {len(p)} entries and Q has {len(q)}")
+    return p, q
+
+
+def kl_divergence(P: object, Q: object) -> Divergence:
+    """Exact Kullback-Leibler divergence ``sum_r P_r ln(P_r / Q_r)`` in nats.
+
+    Parameters
+    ----------
+    P, Q : sequences of exact probabilities, shape (n,), or distributions
+        (objects with ``.probabilities``).
+
+    Returns
+    -------
+    Divergence
+        ``value`` is ``oo`` if some ``Q_r = 0 < P_r``; ``alpha`` is 1.
+
+    Raises
+    ------
+    UndecidedSignError
+        If it cannot be decided whether some probability is 0.
+
+    References
+    ----------
+    T. M. Cover and J. A. Thomas, Elements of Information Theory (2006), eq. (2.26).
+    """
+    p, q = _pair(P, Q, "kl_divergence")
+    one = sympy.Integer(1)
+    terms = []
+    for a, b in zip(p, q, strict=True):
+        if is_zero(a):
+            continue
+        if is_zero(b):
+            return Divergence(sympy.oo, one)
+        terms.append(a * sympy.log(a / b))
+    return Divergence(sympy.Add(*terms), one)
+
+
+kl = kl_divergence
+
+
+def max_divergence(P: object, Q: object) -> Divergence:
+    """``D_oo(P || Q) = max_{r: P_r > 0} ln(P_r / Q_r)`` (exact comparisons).
+
+    Returns
+    -------
+    Divergence
+        ``alpha`` is ``oo``.
+
+    Raises
+    ------
+    UndecidedSignError
+        If two ratios (or a probability and 0) cannot be compared exactly, for example
+        when they depend on a symbolic epsilon.
+    """
+    p, q = _pair(P, Q, "max_divergence")
+    best = None
+    for a, b in zip(p, q, strict=True):
+        if is_zero(a):
+            continue
+        if is_zero(b):
+            return Divergence(sympy.oo, sympy.oo)
+        r = a / b
+        if best is None or compare(r, best) == 1:
+            best = r
+    return Divergence(sympy.log(best) if best is not None else sympy.Integer(0), sympy.oo)
+
+
+def _check_renyi_cost(a: sympy.Rational, probs: tuple) -> None:
+    """Refuse an order whose exact powers would be astronomically large (cost model:
+    :func:`exactdp.cost.renyi_bits`)."""
+    height = abs(int(a.p)) // int(a.q) + 1  # sympy raises contents to the integer part
+    if height <= 1000:
+        return
+    bits = 0
+    for v in probs:
+        c = v.as_content_primitive()[0] if v.free_symbols or not v.is_Rational else v
+        bits += int(c.p).bit_length() + int(c.q).bit_length() if c.is_Rational else 64
+    est = renyi_bits(height, bits)
+    if est > RENYI_BITS_LIMIT:
+        raise refuse(
+            "renyi_divergence",
+            f"alpha = {a if height < 10**12 else '~' + fmt_size(height).lstrip('~')}",
+            f"exact powers of about {fmt_size(est)} bits", f"{RENYI_BITS_LIMIT:.0e} bits",
+            "use alpha=sympy.oo (the max divergence: the limit as alpha -> oo and an upper "
+            "bound for every alpha) or a smaller alpha",
+        )
+
+
+def renyi_divergence(P: object, Q: object, alpha: object) -> Divergence:
+    """Exact Renyi divergence ``D_alpha(P || Q)`` in nats.
+
+    Parameters
+    ----------
+    P, Q : sequences of exact probabilities, shape (n,), or distributions
+    alpha : rational number > 0, or ``sympy.oo``
+        The order. ``alpha = 1`` gives the KL divergence (the limit), ``oo`` the max
+        divergence.
+
+    Returns
+    -------
+    Divergence
+        ``value = ln(sum_r P_r^alpha Q_r^(1-alpha)) / (alpha - 1)``; ``oo`` when
+        ``alpha > 1`` and some ``Q_r = 0 < P_r``.
+
+    Raises
+    ------
+    ValueError
+        For ``alpha <= 0``, irrational or float alpha, or invalid probabilities; for an
+        alpha whose exact powers would exceed :data:`exactdp.cost.RENYI_BITS_LIMIT` bits
+        (the message gives the estimate and suggests ``alpha=sympy.oo``).
+    UndecidedSignError
+        If it cannot be decided whether some probability is 0.
+
+    References
+    ----------
+    A. Renyi, "On measures of entropy and information" (1961); I. Mironov, "Renyi
+    differential privacy", CSF 2017, Def. 3.
+    """
+    if alpha is sympy.oo:
+        return max_divergence(P, Q)
+    if isinstance(alpha, float):
+        raise ValueError(f"renyi_divergence: alpha must be exact (e.g. '3/2'), got {alpha!r}")
+    a = exact_number(alpha, "alpha")
+    if not a.is_Rational or a <= 0:
+        raise ValueError(f"renyi_divergence: alpha must be a rational number > 0, got {alpha!r}")
+    if a == 1:
+        return kl_divergence(P, Q)
+    p, q = _pair(P, Q, "renyi_divergence")
+    _check_renyi_cost(a, p + q)
+    terms = []
+    for x, y in zip(p, q, strict=True):
+        if is_zero(x):
+            continue
+        if is_zero(y):
+            if a > 1:
+                return Divergence(sympy.oo, a)
+            continue
+        terms.append(x**a * y ** (1 - a))
+    return Divergence(sympy.log(sympy.Add(*terms)) / (a - 1), a)
+
