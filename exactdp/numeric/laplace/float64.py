@@ -206,11 +206,29 @@ def laplace_float(d: np.ndarray) -> np.ndarray:
     live = g <= _far_cut(g.size)
     finite[finite] = live
     g = g[live]
-    n = g.size
-    if n == 1:
+    if g.size == 1:
         out[finite] = 1.0
         return out
+    out[finite] = np.exp(_log_probabilities(g))
+    return out
+
+
+def _log_probabilities(g: np.ndarray) -> np.ndarray:
+    """``log Pr[r]`` for the live gaps ``g`` (min 0, at least two): window, grid, moments
+    on every sub-interval, then ``A_r + B_r`` per item."""
+    n = g.size
     u, c = np.unique(g, return_counts=True)
+    lp, kmax, ylo, yR, exact_left = _window(u, c, n)
+    grid = _grid(lp, u, kmax, ylo, yR)
+    Lp, half = _log_pi_at_nodes(lp, u, grid, kmax)
+    logQ = _log_moments(Lp, half)
+    cumA, lK, logB = _log_sums(lp, logQ, grid, ylo, n, exact_left)
+    return _assemble(g, grid, ylo, cumA, logB, lK)
+
+
+def _window(u: np.ndarray, c: np.ndarray, n: int) -> tuple:
+    """``(lp, kmax, y_lo, y_R, exact_left)``: the log-Pi tables on the pieces up to kmax and
+    the integration window ``[y_lo, y_R]`` (``exact_left``: it reaches the all-low piece)."""
     p = u.size
     N = np.concatenate(([0.0], np.cumsum(c[:-1], dtype=np.float64)))
     D = np.concatenate(([0.0], np.cumsum(N[1:] * np.diff(u))))
@@ -224,13 +242,14 @@ def laplace_float(d: np.ndarray) -> np.ndarray:
     # left end of the window
     y_left_bp = -float(u[kmax])
     if lp.log_pi(np.array([y_left_bp]))[0] >= thr and kmax == p - 1:
-        ylo = y_left_bp
-        exact_left = True
-    else:
-        ylo = float(_bisect(lp.log_pi, np.array([thr]), y_left_bp, yR)[0])
-        exact_left = False
+        return lp, kmax, y_left_bp, yR, True
+    ylo = float(_bisect(lp.log_pi, np.array([thr]), y_left_bp, yR)[0])
+    return lp, kmax, ylo, yR, False
 
-    # grid points: breakpoints in the window, y_lo, y_R and the tau-grid
+
+def _grid(lp: _LogPi, u: np.ndarray, kmax: int, ylo: float, yR: float) -> np.ndarray:
+    """Grid points: the breakpoints in the window, y_lo, y_R and the tau-grid (steps of
+    at most _STEP_Y in y and _STEP_LOG in log Pi)."""
     bps = -u[: kmax + 1]
     bps = bps[(bps >= ylo) & (bps <= yR)]
 
@@ -240,9 +259,13 @@ def laplace_float(d: np.ndarray) -> np.ndarray:
     t_lo, t_hi = tau(np.array([ylo, yR]))
     targets = np.arange(math.floor(t_lo) + 1, math.ceil(t_hi), dtype=np.float64)
     extra = _bisect(tau, targets, ylo, yR) if targets.size else np.empty(0)
-    grid = np.unique(np.concatenate((bps, extra, [ylo, yR])))
+    return np.unique(np.concatenate((bps, extra, [ylo, yR])))
+
+
+def _log_pi_at_nodes(lp: _LogPi, u: np.ndarray, grid: np.ndarray, kmax: int) -> tuple:
+    """``(log Pi at the Gauss nodes of every sub-interval, half-widths)``."""
+    p = u.size
     a, b = grid[:-1], grid[1:]
-    S = a.size
     # piece of each sub-interval and the node offsets h = y + u_k
     k = lp.piece(0.5 * (a + b))
     k = np.minimum(k, p)  # p means the all-low region (only if exact_left and a<-u_max)
@@ -271,15 +294,27 @@ def laplace_float(d: np.ndarray) -> np.ndarray:
         Lp[inside] = low - lp.high(np.broadcast_to(ki[:, None], hn[inside].shape), hn[inside], _SER)
     if (~inside).any():
         Lp[~inside] = lp.n * (hn[~inside] - LN2) - lp.D[p - 1]
+    return Lp, half
+
+
+def _log_moments(Lp: np.ndarray, half: np.ndarray) -> np.ndarray:
+    """``log Q_{j,m} = log int_{a_j}^{b_j} Pi(y) e^{-m (y - a_j)} dy``, shape (_M + 1, S)."""
     s = Lp.max(axis=1)
     E = half[:, None] * _GL_W[None, :] * np.exp(Lp - s[:, None])
     V = np.exp(-half[:, None] * (_GL_X[None, :] + 1.0))  # e^{-(y - a)}
     with np.errstate(divide="ignore"):
-        logQ = np.empty((_M + 1, S))
+        logQ = np.empty((_M + 1, Lp.shape[0]))
         Em = E
         for m in range(_M + 1):
             logQ[m] = np.log(Em.sum(axis=1)) + s
             Em = Em * V
+    return logQ
+
+
+def _log_sums(lp: _LogPi, logQ: np.ndarray, grid: np.ndarray, ylo: float, n: int,
+              exact_left: bool) -> tuple:
+    """``(log A(a_j), log K_m(a_j), log B(a_j))`` at every grid point ``a_j``."""
+    with np.errstate(divide="ignore"):
         # A(a_j): cumulative from the left (plus the left tail)
         if exact_left:
             ltail = lp.log_pi(np.array([ylo]))[0] - math.log(n)
@@ -296,7 +331,14 @@ def laplace_float(d: np.ndarray) -> np.ndarray:
         terms = lK - _MS[None, :] * LN2
         mx = terms.max(axis=1)
         logB = mx + np.log(np.exp(terms - mx[:, None]).sum(axis=1))
-    logp = np.full(n, -np.inf)
+    return cumA, lK, logB
+
+
+def _assemble(g: np.ndarray, grid: np.ndarray, ylo: float, cumA: np.ndarray,
+              logB: np.ndarray, lK: np.ndarray) -> np.ndarray:
+    """``log Pr[r] = log(A_r + B_r)`` for items whose breakpoint is in the window, and
+    ``log B_r`` from ``K_m(y_lo)`` for the items behind it."""
+    logp = np.full(g.size, -np.inf)
     neg = -g
     on = neg >= ylo
     if on.any():
@@ -313,6 +355,4 @@ def laplace_float(d: np.ndarray) -> np.ndarray:
         mx = terms.max(axis=1)
         with np.errstate(invalid="ignore"):
             logp[off] = mx + np.log(np.exp(terms - mx[:, None]).sum(axis=1))
-        logp[off & False] = -np.inf
-    out[finite] = np.exp(logp)
-    return out
+    return logp
