@@ -275,48 +275,64 @@ def lattice_lp(
     delta_x = lp_parameter(func, "sensitivity", sensitivity)
     guard_size(func, n, k, method, full)
     lat = build_lattice(n, k, full)
-    n_cons = len(lat.vectors) + len(lat.rows)
     start = time.perf_counter()
-    if method == "float":
-        eps_f = to_float(func, "epsilon", eps_x, epsilon)
-        delta = to_float(func, "sensitivity", delta_x, sensitivity)
-        sol = solve_float(func, lat, eps_f, epsilon)
-        res = sol.res
-        if res.status != 0:
-            raise RuntimeError(f"{func}: HiGHS failed at n={n}, k={k}, eps={eps_f}: {res.message}")
-        elapsed = time.perf_counter() - start
-        if not (math.isfinite(sol.scaled_opt) and sol.scaled_opt > 0):
-            raise RuntimeError(
-                f"{func}: HiGHS returned the optimum {sol.scaled_opt!r} (in units of PF's "
-                f"value) at n={n}, k={k}, epsilon={epsilon!r}; use method='exact'"
-            )
-        cost = np.asarray(lat.cost, float)
-        em = lattice_em_float(lat, eps_f)
-        pfv = 2 * delta * sol.pf_obj
-        opt = pfv * sol.scaled_opt
-        emv = 2 * delta * float(cost @ em)
-        viol = lattice_dp_violation(lat, list(sol.x), math.exp(eps_f))
-        ok = sol.max_violation <= VIOLATION_TOLERANCE
-        if not ok:
-            warnings.warn(
-                f"{func}: the HiGHS solution at n={n}, k={k}, epsilon={epsilon!r} violates the "
-                f"constraints by {sol.max_violation:.3g} (relative to the row scale; tolerance "
-                f"{VIOLATION_TOLERANCE:g}); the optimum is inaccurate. Use method='exact'.",
-                RuntimeWarning,
-                stacklevel=2,
-            )
-        head = "optimal" if ok else f"inaccurate (max_violation={sol.max_violation:.3g})"
-        return LatticeLPResult(
-            n=n, k=k, epsilon=eps_x, sensitivity=delta_x, method=method,
-            optimum=opt, pf_value=pfv, em_value=emv,
-            pf_ratio=1.0 / sol.scaled_opt, em_ratio=emv / opt,
-            n_variables=len(lat.var_vec), n_constraints=n_cons,
-            solution=_solution_map(lat, [float(v) for v in sol.x], 2 * delta),
-            status=f"{head}: {res.message} [constraints={constraints}]",
-            full_dp_violation=float(viol), solve_seconds=elapsed, constraints=constraints,
-            max_violation=sol.max_violation,
+    solve = _lattice_lp_float if method == "float" else _lattice_lp_exact
+    return solve(lat, n, k, eps_x, delta_x, epsilon, sensitivity, constraints, start)
+
+
+def _lattice_lp_float(
+    lat: Lattice, n: int, k: int, eps_x: sympy.Expr, delta_x: sympy.Expr, epsilon: Any,
+    sensitivity: Any, constraints: str, start: float,
+) -> LatticeLPResult:
+    """:func:`lattice_lp` with ``method="float"``: HiGHS on the PF-rescaled program."""
+    func = "lattice_lp"
+    eps_f = to_float(func, "epsilon", eps_x, epsilon)
+    delta = to_float(func, "sensitivity", delta_x, sensitivity)
+    sol = solve_float(func, lat, eps_f, epsilon)
+    res = sol.res
+    if res.status != 0:
+        raise RuntimeError(f"{func}: HiGHS failed at n={n}, k={k}, eps={eps_f}: {res.message}")
+    elapsed = time.perf_counter() - start
+    if not (math.isfinite(sol.scaled_opt) and sol.scaled_opt > 0):
+        raise RuntimeError(
+            f"{func}: HiGHS returned the optimum {sol.scaled_opt!r} (in units of PF's "
+            f"value) at n={n}, k={k}, epsilon={epsilon!r}; use method='exact'"
         )
-    # exact
+    cost = np.asarray(lat.cost, float)
+    em = lattice_em_float(lat, eps_f)
+    pfv = 2 * delta * sol.pf_obj
+    opt = pfv * sol.scaled_opt
+    emv = 2 * delta * float(cost @ em)
+    viol = lattice_dp_violation(lat, list(sol.x), math.exp(eps_f))
+    ok = sol.max_violation <= VIOLATION_TOLERANCE
+    if not ok:
+        warnings.warn(
+            f"{func}: the HiGHS solution at n={n}, k={k}, epsilon={epsilon!r} violates the "
+            f"constraints by {sol.max_violation:.3g} (relative to the row scale; tolerance "
+            f"{VIOLATION_TOLERANCE:g}); the optimum is inaccurate. Use method='exact'.",
+            RuntimeWarning,
+            stacklevel=3,  # the caller of lattice_lp
+        )
+    head = "optimal" if ok else f"inaccurate (max_violation={sol.max_violation:.3g})"
+    return LatticeLPResult(
+        n=n, k=k, epsilon=eps_x, sensitivity=delta_x, method="float",
+        optimum=opt, pf_value=pfv, em_value=emv,
+        pf_ratio=1.0 / sol.scaled_opt, em_ratio=emv / opt,
+        n_variables=len(lat.var_vec), n_constraints=len(lat.vectors) + len(lat.rows),
+        solution=_solution_map(lat, [float(v) for v in sol.x], 2 * delta),
+        status=f"{head}: {res.message} [constraints={constraints}]",
+        full_dp_violation=float(viol), solve_seconds=elapsed, constraints=constraints,
+        max_violation=sol.max_violation,
+    )
+
+
+def _lattice_lp_exact(
+    lat: Lattice, n: int, k: int, eps_x: sympy.Expr, delta_x: sympy.Expr, epsilon: Any,
+    sensitivity: Any, constraints: str, start: float,
+) -> LatticeLPResult:
+    """:func:`lattice_lp` with ``method="exact"``: PF's certificate, else HiGHS's support
+    re-solved in rationals, else sympy's rational simplex; certified by exact checks."""
+    func = "lattice_lp"
     e_eps = exact_exp_epsilon(func, eps_x, epsilon)
     delta = exact_rational(func, "sensitivity", delta_x, sensitivity)
     y = flint.fmpq(int(e_eps.q), int(e_eps.p))
@@ -334,11 +350,13 @@ def lattice_lp(
     elapsed = time.perf_counter() - start
     two_d = 2 * delta
     zero = flint.fmpq(0)
-    opt = _q_to_sympy(sum((c * v for c, v in zip(lat.cost, x, strict=True)), zero)) * two_d
-    pf = [p(y) for p in lattice_pf_polys(lat)]
-    em = lattice_em_exact(lat, y)
-    pfv = _q_to_sympy(sum((c * v for c, v in zip(lat.cost, pf, strict=True)), zero)) * two_d
-    emv = _q_to_sympy(sum((c * v for c, v in zip(lat.cost, em, strict=True)), zero)) * two_d
+
+    def value(v: list) -> sympy.Expr:  # the objective of a solution, in score units
+        return _q_to_sympy(sum((c * w for c, w in zip(lat.cost, v, strict=True)), zero)) * two_d
+
+    opt = value(x)
+    pfv = value([p(y) for p in lattice_pf_polys(lat)])
+    emv = value(lattice_em_exact(lat, y))
     cert = DualCertificate(
         mu=tuple(_q_to_sympy(v) for v in mu),
         lam=tuple(_q_to_sympy(v) for v in lam),
@@ -348,10 +366,10 @@ def lattice_lp(
     )
     viol = lattice_dp_violation(lat, x, flint.fmpq(int(e_eps.p), int(e_eps.q)))
     return LatticeLPResult(
-        n=n, k=k, epsilon=eps_x, sensitivity=delta, method=method,
+        n=n, k=k, epsilon=eps_x, sensitivity=delta, method="exact",
         optimum=opt, pf_value=pfv, em_value=emv,
         pf_ratio=pfv / opt, em_ratio=emv / opt,
-        n_variables=len(lat.var_vec), n_constraints=n_cons,
+        n_variables=len(lat.var_vec), n_constraints=len(lat.vectors) + len(lat.rows),
         solution=_solution_map(lat, [_q_to_sympy(v) for v in x], two_d),
         status=f"certified optimal ({route}) [constraints={constraints}]", certificate=cert,
         full_dp_violation=_q_to_sympy(viol), solve_seconds=elapsed, constraints=constraints,

@@ -134,6 +134,11 @@ class PFOptimalityRegion:
         return _pf_optimal_at(self.n, self.k, expr)
 
 
+def _sympy_poly(f: flint.fmpz_poly) -> sympy.Poly:
+    """``f`` as a sympy polynomial in ``y``."""
+    return sympy.Poly([int(c) for c in reversed(f.coeffs())], sympy.Symbol("y"))
+
+
 def _multipliers(n: int, k: int) -> list[flint.fmpq_poly]:
     _, lam = pf_dual_polys(n, k)
     return [lam[r] for r in sorted(lam)]
@@ -195,7 +200,7 @@ def _roots_in_unit(f: flint.fmpz_poly) -> list[tuple[sympy.Rational, sympy.Ratio
     """Real roots of irreducible f in (0, 1): certified rational intervals and root index."""
     if f.degree() == 1 and (f(0) == 0 or f(1) == 0):
         return []
-    poly = sympy.Poly([int(c) for c in reversed(f.coeffs())], sympy.Symbol("y"))
+    poly = _sympy_poly(f)
     out = []
     ivs = poly.intervals(inf=0, sup=1)
     real_all = poly.intervals()
@@ -215,7 +220,7 @@ def _feasible_rational(lams, y: flint.fmpq) -> bool:
 
 def _feasible_at_root(lams, f: flint.fmpz_poly, lo, hi) -> bool:
     """All lam(rho) >= 0 at the root rho of irreducible f isolated in [lo, hi]."""
-    poly = sympy.Poly([int(c) for c in reversed(f.coeffs())], sympy.Symbol("y"))
+    poly = _sympy_poly(f)
     a, b = sympy.Rational(lo), sympy.Rational(hi)
     fq = flint.fmpq_poly(f)
     for p in lams:
@@ -244,7 +249,7 @@ def _no_root_between(p: flint.fmpq_poly, a, b) -> bool:
 
 def _boundary(f: flint.fmpz_poly, lo, hi, idx: int) -> RegionBoundary:
     ysym = sympy.Symbol("y")
-    poly = sympy.Poly([int(c) for c in reversed(f.coeffs())], ysym)
+    poly = _sympy_poly(f)
     if poly.degree() <= 2:
         cands = [
             r for r in sympy.roots(poly, ysym)
@@ -308,7 +313,32 @@ def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
     guard_size(func, n, k, "exact")
     lat = build_lattice(n, k)
     lams = _multipliers(n, k)
-    # degenerate points: PF's "top" rows tight somewhere in (0, 1)
+    degenerate = _degenerate_points(lat)
+    cands = _disjoint_candidates(lams)
+    bounds: dict[int, RegionBoundary] = {}
+    y_int, e_int = [], []
+    for lo_piece, hi_piece in _feasible_runs(lams, cands):
+        ylo = _endpoint(lo_piece, "lo", cands, bounds)
+        yhi = _endpoint(hi_piece, "hi", cands, bounds)
+        y_int.append((ylo, yhi))
+        e_lo = sympy.Integer(0) if yhi == 1 else -sympy.log(yhi)
+        e_hi = sympy.oo if ylo == 0 else -sympy.log(ylo)
+        e_int.append((e_lo, e_hi))
+    e_int.reverse()
+    return PFOptimalityRegion(
+        n=n,
+        k=k,
+        y_intervals=tuple(y_int),
+        epsilon_intervals=tuple(e_int),
+        boundaries=tuple(bounds[i] for i in sorted(bounds)),
+        degenerate_points=tuple(degenerate),
+        certificate_degrees=max((p.degree() for p in lams), default=0),
+        n_multipliers=len(lams),
+    )
+
+
+def _degenerate_points(lat) -> list:
+    """Points of (0, 1) where one of PF's "top" rows is tight too (exact algebraic ``y``)."""
     pf = lattice_pf_polys(lat)
     ypoly = flint.fmpq_poly([0, 1])
     slacks = [pf[s] - ypoly * pf[t] for t, s, kind in lat.rows if kind == "top"]
@@ -316,12 +346,16 @@ def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
     for f in _irreducible_factors(slacks):
         for lo, hi, idx in _roots_in_unit(f):
             degenerate.append(_boundary(f, lo, hi, idx).y)
-    # candidate boundary points
-    cands = []  # (lo, hi, f, idx)
+    return degenerate
+
+
+def _disjoint_candidates(lams) -> list[tuple]:
+    """Candidate boundary points ``(lo, hi, f, idx)``: the roots in (0, 1) of the
+    multipliers' irreducible factors, isolating intervals refined until disjoint, sorted."""
+    cands = []
     for f in _irreducible_factors(lams):
         for lo, hi, idx in _roots_in_unit(f):
             cands.append((lo, hi, f, idx))
-    # make isolating intervals disjoint, then sort
     cands.sort(key=lambda c: c[0])
     changed = True
     while changed:
@@ -330,15 +364,23 @@ def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
             lo1, hi1, f1, i1 = cands[i]
             lo2, hi2, f2, i2 = cands[i + 1]
             if hi1 >= lo2:
-                p1 = sympy.Poly([int(c) for c in reversed(f1.coeffs())], sympy.Symbol("y"))
-                p2 = sympy.Poly([int(c) for c in reversed(f2.coeffs())], sympy.Symbol("y"))
-                a1, b1 = p1.refine_root(lo1, hi1, eps=(hi1 - lo1) / 4 or sympy.Rational(1, 10**40))
-                a2, b2 = p2.refine_root(lo2, hi2, eps=(hi2 - lo2) / 4 or sympy.Rational(1, 10**40))
+                a1, b1 = _sympy_poly(f1).refine_root(
+                    lo1, hi1, eps=(hi1 - lo1) / 4 or sympy.Rational(1, 10**40))
+                a2, b2 = _sympy_poly(f2).refine_root(
+                    lo2, hi2, eps=(hi2 - lo2) / 4 or sympy.Rational(1, 10**40))
                 cands[i] = (sympy.Rational(a1), sympy.Rational(b1), f1, i1)
                 cands[i + 1] = (sympy.Rational(a2), sympy.Rational(b2), f2, i2)
                 changed = True
         cands.sort(key=lambda c: c[0])
-    # sample points: 0 < s_0 < root_1 < s_1 < ... < root_m < s_m < 1
+    return cands
+
+
+def _feasible_runs(lams, cands: list[tuple]) -> list[list]:
+    """Maximal runs of consecutive feasible pieces, each ``[first piece, last piece]``.
+
+    Piece ``("gap", i)`` is the open gap before root i (decided at a rational sample point
+    ``0 < s_0 < root_1 < s_1 < ... < root_m < s_m < 1``), piece ``("root", i)`` root i itself.
+    """
     edges = [sympy.Integer(0)] + [x for c in cands for x in (c[0], c[1])] + [sympy.Integer(1)]
     samples = []
     for i in range(len(cands) + 1):
@@ -346,7 +388,6 @@ def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
         samples.append((a + b) / 2)
     sample_ok = [_feasible_rational(lams, flint.fmpq(int(s.p), int(s.q))) for s in samples]
     root_ok = [_feasible_at_root(lams, c[2], c[0], c[1]) for c in cands]
-    # assemble closed intervals in y; piece 2i = open gap i, piece 2i+1 = root i
     pieces = []
     for i in range(len(cands) + 1):
         pieces.append(("gap", i, sample_ok[i]))
@@ -364,37 +405,21 @@ def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
             cur = None
     if cur is not None:
         intervals.append(cur)
-    bounds: dict[int, RegionBoundary] = {}
+    return intervals
 
-    def endpoint(piece, side):
-        kind, i = piece
-        if kind == "gap":  # interval reaches the end of a gap: open end of (0,1) or a root
-            j = i - 1 if side == "lo" else i
-            if j < 0:
-                return sympy.Integer(0)
-            if j >= len(cands):
-                return sympy.Integer(1)
-            raise AssertionError("gap piece bounded by an infeasible root")
-        if i not in bounds:
-            lo, hi, f, idx = cands[i]
-            bounds[i] = _boundary(f, lo, hi, idx)
-        return bounds[i].y
 
-    y_int, e_int = [], []
-    for lo_piece, hi_piece in intervals:
-        ylo, yhi = endpoint(lo_piece, "lo"), endpoint(hi_piece, "hi")
-        y_int.append((ylo, yhi))
-        e_lo = sympy.Integer(0) if yhi == 1 else -sympy.log(yhi)
-        e_hi = sympy.oo if ylo == 0 else -sympy.log(ylo)
-        e_int.append((e_lo, e_hi))
-    e_int.reverse()
-    return PFOptimalityRegion(
-        n=n,
-        k=k,
-        y_intervals=tuple(y_int),
-        epsilon_intervals=tuple(e_int),
-        boundaries=tuple(bounds[i] for i in sorted(bounds)),
-        degenerate_points=tuple(degenerate),
-        certificate_degrees=max((p.degree() for p in lams), default=0),
-        n_multipliers=len(lams),
-    )
+def _endpoint(piece: tuple, side: str, cands: list[tuple], bounds: dict) -> sympy.Expr:
+    """The ``y`` at the ``side`` ("lo" or "hi") end of ``piece``; a root's boundary is
+    computed once and stored in ``bounds``."""
+    kind, i = piece
+    if kind == "gap":  # interval reaches the end of a gap: open end of (0,1) or a root
+        j = i - 1 if side == "lo" else i
+        if j < 0:
+            return sympy.Integer(0)
+        if j >= len(cands):
+            return sympy.Integer(1)
+        raise AssertionError("gap piece bounded by an infeasible root")
+    if i not in bounds:
+        lo, hi, f, idx = cands[i]
+        bounds[i] = _boundary(f, lo, hi, idx)
+    return bounds[i].y
