@@ -1,5 +1,6 @@
-"""Layout rules of the package (docs/architecture.md): small modules, no import of another
-module's underscore names, no import loop (not even through function-level imports)."""
+"""Layout rules of the package (docs/architecture.md): small modules, short functions, no
+import of another module's underscore names, no import loop (not even through function-level
+imports)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ import exactdp
 
 PACKAGE = Path(__file__).resolve().parent.parent / "exactdp"
 MAX_LINES = 600
+MAX_FUNCTION_LINES = 80
 
 #: Temporary exceptions to the size rule: module -> why it is still larger.
 SIZE_EXCEPTIONS: dict[str, str] = {}
@@ -78,6 +80,67 @@ def test_module_size(module):
     if rel in SIZE_EXCEPTIONS:
         return
     assert n <= MAX_LINES, f"{rel} has {n} lines (> {MAX_LINES}): split it"
+
+
+def function_lengths(path: Path) -> list[tuple[str, int, int]]:
+    """``(qualified name, line, length)`` of every function and method in ``path``; the
+    length counts the lines after the docstring (blank and comment lines included)."""
+    out = []
+
+    def visit(node: ast.AST, prefix: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                body = child.body
+                first = body[0]
+                doc = (
+                    isinstance(first, ast.Expr)
+                    and isinstance(first.value, ast.Constant)
+                    and isinstance(first.value.value, str)
+                )
+                start = (first.end_lineno or first.lineno) + 1 if doc else first.lineno
+                name = f"{prefix}{child.name}"
+                out.append((name, child.lineno, (child.end_lineno or start) - start + 1))
+                visit(child, f"{name}.")
+            elif isinstance(child, ast.ClassDef):
+                visit(child, f"{prefix}{child.name}.")
+            else:
+                visit(child, prefix)
+
+    visit(ast.parse(path.read_text()), "")
+    return out
+
+
+def test_function_length():
+    """Every function and method has at most MAX_FUNCTION_LINES lines after its docstring."""
+    long = [
+        f"{path.relative_to(PACKAGE.parent)}:{line} {name} has {n} lines"
+        for path in MODULES.values()
+        for name, line, n in function_lengths(path)
+        if n > MAX_FUNCTION_LINES
+    ]
+    assert not long, f"split these (> {MAX_FUNCTION_LINES} lines):\n" + "\n".join(long)
+
+
+def test_function_length_counts_the_body_after_the_docstring(tmp_path):
+    src = tmp_path / "m.py"
+    src.write_text(
+        "def f():\n"  # 1
+        '    """Doc\n'
+        "\n"
+        '    more."""\n'
+        "    a = 1\n"  # 5: first line counted
+        "\n"
+        "    # a comment\n"
+        "    return a\n"  # 8: 4 lines
+        "\n"
+        "\n"
+        "class C:\n"
+        "    def g(self):\n"  # 12
+        "        def h():\n"
+        "            return 1\n"
+        "        return h\n"  # 15: 3 lines
+    )
+    assert function_lengths(src) == [("f", 1, 4), ("C.g", 12, 3), ("C.g.h", 13, 1)]
 
 
 def test_no_import_of_another_modules_underscore_names():
