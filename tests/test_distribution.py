@@ -280,3 +280,12 @@ def test_sample_size_shapes_and_seed_reproducibility():
     assert isinstance(d.sample(rng=1), int)
     with mpmath.workdps(15):
         assert set(np.unique(d.sample(2000, 3))) <= {0, 1, 2}
+
+
+def test_output_distribution_built_directly_matches_docs_numbers():
+    """OutputDistribution(mechanism, scores) directly: PF at eps = 2 on q = (3, 1, 0, 0, -2)
+    against the six-decimal values of docs/formulas.md section 7 (tests/reference.py)."""
+    sv = exactdp.ScoreVector.from_input([3, 1, 0, 0, -2])
+    d = exactdp.OutputDistribution(PermuteAndFlip(2), sv)
+    assert d.to_numpy() == pytest.approx(PF_Q31002_EPS2, abs=1e-6)
+    assert [float(p) for p in d.probabilities] == pytest.approx(PF_Q31002_EPS2, abs=1e-6)

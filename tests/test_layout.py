@@ -345,6 +345,7 @@ CROSS_CUTTING = {
     "test_ci_strict.py": "the CI hook of the root conftest.py",
     "test_deprecations.py": "the deprecated aliases, wherever their new names live",
     "test_compat_paths.py": "the old module paths (re-export shims) against the new modules",
+    "test_public_api_tested.py": "every public name of exactdp.__all__ appears in a test",
 }
 
 

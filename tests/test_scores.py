@@ -2,6 +2,7 @@
 
 import warnings
 
+import mpmath
 import numpy as np
 import pytest
 import sympy
@@ -144,3 +145,18 @@ def test_equal_irrational_scores_tie_exactly():
     # sqrt(8) and 2 sqrt(2) are the same number written differently (minimal polynomial)
     sv = exactdp.as_scores([S(8), 2 * S(2), 1])
     assert sv.argmax_set == (0, 1) and sv.gaps_exact[:2] == (0, 0)
+
+
+def test_from_input_and_gaps_mp_against_exact_rationals():
+    """Gaps q* - q_r computed by hand in exact rationals, then read at 30 digits."""
+    sv = exactdp.ScoreVector.from_input(["1/3", 2, 0])
+    assert sv.gaps_exact == (sympy.Rational(5, 3), 0, 2)
+    with mpmath.workdps(40):
+        want = [mpmath.mpf(5) / 3, mpmath.mpf(0), mpmath.mpf(2)]
+    got = sv.gaps_mp(30)
+    assert all(abs(g - w) < mpmath.mpf(10) ** -29 for g, w in zip(got, want, strict=True))
+    assert exactdp.ScoreVector.from_input(sv) is sv
+    ints = exactdp.ScoreVector.from_input([7, 3]).gaps_mp(20)
+    assert ints == [0, 4]
+    with pytest.raises(ValueError, match="weights: expected a sequence of numbers"):
+        exactdp.ScoreVector.from_input("12", name="weights")

@@ -268,3 +268,28 @@ def test_self_compose_refuses_astronomical_k_quickly():
     with pytest.raises(ValueError, match="beyond the limit"):
         exactdp.check_accountant(PermuteAndFlip(2), [0, 0], 10**9, [8])
     assert time.perf_counter() - t < 10
+
+
+def test_pld_structure_max_loss_delta_ball_and_grid():
+    """PF(eps = 2) on the neighbours (0, 0) and (1, 0): P = (1/2, 1/2), Q = (1 - p/2, p/2)
+    with p = e^-1 (docs/formulas.md section 2), so the losses are ln(1/(2 - p)) and
+    ln(1/p) = 1, and delta(eps) = (1 - e^(eps - 1))/2 for 0 <= eps <= 1 (by hand)."""
+    import flint
+
+    pld = privacy_loss_distribution(PermuteAndFlip(2), [0, 0], [1, 0])
+    assert isinstance(pld, exactdp.PrivacyLossDistribution)
+    assert pld.support_terms == 2
+    # k copies of a two-outcome pair: the count vectors (a, k - a), k + 1 of them
+    assert pld.self_compose(3).support_terms == 4
+    assert _in_ball(mpmath.mpf(1), pld.max_loss())
+    for eps in ("0.5", "0.25"):
+        want = (1 - mpmath.exp(mpmath.mpf(eps) - 1)) / 2
+        assert _in_ball(want, pld.delta_ball(flint.arb(eps), 120))
+    # the grid of step 1/8 rounds each loss down: 1 -> 7/8 (its ball reaches below 1) and
+    # ln(1/(2 - p)) = -0.49 -> -1/2, so the lower curve is (1 - e^(eps - 7/8))/2
+    grid = pld.discretise(Fraction(1, 8))
+    assert isinstance(grid, DiscretisedPLD)
+    assert grid.max_loss() == flint.arb(7) / 8
+    low = grid.delta("1/2").ball
+    assert _in_ball((1 - mpmath.exp(mpmath.mpf("0.5") - mpmath.mpf(7) / 8)) / 2, low)
+    assert low.upper() < (1 - mpmath.exp(mpmath.mpf("-0.5"))) / 2  # below the exact delta

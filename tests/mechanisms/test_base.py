@@ -6,6 +6,7 @@ epsilon = oo; exact sums to 1, symmetry, shift invariance and the monotonic flag
 import warnings
 from fractions import Fraction
 
+import flint
 import mpmath
 import numpy as np
 import pytest
@@ -305,3 +306,37 @@ def test_monotonic_keyword_is_the_monotone_flag():
         exactdp.PermuteAndFlip(1, monotone=True, monotonic=False)
     with pytest.raises(ValueError, match="monotonic must be"):
         exactdp.PermuteAndFlip(1, monotonic="yes")
+
+
+# ------------------------------------------------------------------ the base class's helpers
+def test_scaled_gaps_x_value_and_orientation_by_hand():
+    """PF(epsilon = 3, sensitivity = 2): rate epsilon/(c Delta) = 3/4; scores (1/2, 0, -3/2)
+    have gaps (0, 1/2, 2), scaled gaps (0, 3/8, 3/2), L = 2 and x = exp(-3/8)."""
+    m = PermuteAndFlip(3, sensitivity=2)
+    sv = exactdp.ScoreVector.from_input(["1/2", 0, "-3/2"])
+    want = [Fraction(0), Fraction(3, 8), Fraction(3, 2)]
+    assert m.scaled_gaps_float(sv).tolist() == [float(w) for w in want]
+    assert m.scaled_gaps_mp(sv, 30) == [mpmath.mpf(w.numerator) / w.denominator for w in want]
+    for ball_, w in zip(m.scaled_gaps_arb(sv, 30), want, strict=True):
+        assert ball_.contains(flint.arb(w.numerator) / w.denominator) and ball_.rad() < 1e-30
+    rf = m.distribution(sv).rational_form()
+    assert rf.L == 2 and rf.gaps == (0, 1, 4)
+    assert m.x_value(rf.L) == sympy.exp(-sympy.Rational(3, 8)) == rf.value
+    # optimize="min" maximizes -q: gaps of -q are (2, 3/2, 0)
+    assert PermuteAndFlip(1, optimize="min").oriented(sv).gaps_exact == (2, sympy.Rational(3, 2), 0)
+    assert PermuteAndFlip(1).oriented(sv) is sv
+    assert [PermuteAndFlip(e).epsilon_limit for e in (0, "oo", 1)] == ["zero", "infinity", None]
+
+
+def test_rational_form_substituted_equals_softmax():
+    """EM's x-form at q = (0, -1), eps = 1 (c = 2): (1/(1 + x), x/(1 + x)) with x = e^(-1/2),
+    against the softmax written out; and a RationalForm built by hand (PF on two items,
+    forms 1 - x/2 and x/2, docs/formulas.md section 2)."""
+    rf = ExponentialMechanism(1).distribution([0, -1]).rational_form()
+    w = sympy.exp(-sympy.Rational(1, 2))
+    softmax = (1 / (1 + w), w / (1 + w))
+    assert all(sympy.simplify(a - b) == 0
+               for a, b in zip(rf.substituted(), softmax, strict=True))
+    x = sympy.Symbol("x")
+    hand = exactdp.RationalForm(x, (1 - x / 2, x / 2), sympy.Rational(1, 3), 1, (0, 1))
+    assert hand.substituted() == (sympy.Rational(5, 6), sympy.Rational(1, 6))

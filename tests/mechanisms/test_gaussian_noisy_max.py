@@ -1,8 +1,11 @@
 """GaussianNoisyMax: its own class, and the deprecated ReportNoisyMax(noise="gaussian") path."""
 
+from fractions import Fraction
+
 import mpmath
 import numpy as np
 import pytest
+import sympy
 
 import exactdp
 from exactdp import GaussianNoisyMax, ReportNoisyMax
@@ -58,3 +61,13 @@ def test_gaussian_beyond_24_items_is_not_certified():
     assert m.distribution(list(range(24))).balls_certified == (True, None)
     ok, caveat = m.distribution(list(range(25))).balls_certified
     assert not ok and "24 items" in caveat
+
+
+def test_gaps_in_sigma_exact_and_float_by_binary_value():
+    """(q* - q_r)/sigma in exact rationals; a float score enters by its exact binary value."""
+    m = exactdp.GaussianNoisyMax(2)
+    sv = exactdp.ScoreVector.from_input([1, 0, "-1/2"])
+    assert m.gaps_in_sigma(sv) == [0, sympy.Rational(1, 2), sympy.Rational(3, 4)]
+    fl = exactdp.ScoreVector.from_input(np.array([0.1, 0.0]))
+    want = Fraction(0.1) / 2  # 0.1's exact binary value
+    assert m.gaps_in_sigma(fl) == [0, sympy.Rational(want.numerator, want.denominator)]

@@ -330,3 +330,20 @@ def test_latex_table():
     # PF on (0, -1, -2) at x = 1/2: Pr[0] = 1 - 1/4 - 1/8 + 1/24 = 2/3, then PF on (-1, -2):
     # Pr[1] = 1 - 1/4 = 3/4, so Pr[(0, 1)] = 1/2 (x = 1/2 in docs/formulas.md section 2's forms)
     assert tex.startswith("$\\displaystyle \\begin{array}") and "(0, 1) & \\frac{1}{2}" in tex
+
+
+def test_one_shot_flag_and_peeling_by_hand():
+    """Peeling EM at eps = 2 log 2 on q = (0, -1, -2): weights (1, 1/2, 1/4), so
+    Pr[(0, 1)] = (1/(7/4)) * ((1/2)/(3/4)) = 8/21 (by hand); one-shot Gumbel gives the same
+    law (the Gumbel-max trick), but through the one-shot integral."""
+    eps = 2 * sympy.log(2)
+    peel = TopK(ExponentialMechanism(eps), 2)
+    shot = TopK(ReportNoisyMax(eps, noise="gumbel"), 2)
+    assert (peel.one_shot, shot.one_shot) == (False, True)
+    assert TopK(PermuteAndFlip(1), 2).one_shot is False
+    d, g = peel.distribution([0, -1, -2]), shot.distribution([0, -1, -2])
+    assert isinstance(d, exactdp.TopKDistribution)
+    assert d.pmf((0, 1)) == sympy.Rational(8, 21)
+    assert d.outputs[0] == (0, 1) and d.probabilities[0] == sympy.Rational(8, 21)
+    assert all(sympy.simplify(a - b) == 0
+               for a, b in zip(d.probabilities, g.probabilities, strict=True))

@@ -14,6 +14,7 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import exactdp
 from exactdp.numbers import ExactConversionWarning
 from exactdp.optimality import exact_solve as XS
 from exactdp.optimality import float_solve as FS
@@ -95,6 +96,7 @@ def test_em_over_opt_at_eps1_k4(n, ratio):
 @pytest.mark.parametrize("n, k", [(3, 4), (4, 4), (5, 4), (4, 6)])
 def test_pf_optimal_at_reported_epsilons(n, k):
     region = RG.pf_optimality_region(n, k)
+    assert isinstance(region, exactdp.PFOptimalityRegion)
     for eps in (0.9, 0.95, math.log((3 + math.sqrt(5)) / 2), 1.0, 2.0):
         assert region.contains(eps)
         assert abs(LLP.lattice_lp(n, k, eps).pf_ratio - 1) < 1e-9
@@ -135,6 +137,8 @@ def test_exact_pf_optimal_at_log3(n):
     assert res.optimum == res.pf_value
     assert isinstance(res.optimum, sympy.Rational)
     assert res.certificate.verify() and res.verify()
+    assert isinstance(res, exactdp.LatticeLPResult)
+    assert isinstance(res.certificate, exactdp.DualCertificate)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])
