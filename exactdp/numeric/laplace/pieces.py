@@ -34,6 +34,16 @@ class _Ops:
     def decay(self, t):  # pragma: no cover - interface
         raise NotImplementedError
 
+    def sub(self, a, b):
+        return a - b
+
+    def neg(self, a):
+        return -a
+
+    def diff(self, a, b):
+        """Difference of two gaps (an int for integer gaps, else an exact or mp number)."""
+        return a - b
+
 
 def expand(u: list, cnt: list[int], idx: list[int], ops) -> list:
     """Pr[RNM = r] for every item by the piecewise closed form.
@@ -106,17 +116,8 @@ class FlintOps(_Ops):
             return a.left_shift(b)
         return a * b
 
-    def sub(self, a, b):
-        return a - b
-
-    def neg(self, a):
-        return -a
-
     def scale(self, a, q: Fraction):
         return a * fmpq(q.numerator, q.denominator)
-
-    def diff(self, a: int, b: int) -> int:
-        return a - b
 
     def sum_diff(self, top: int, u: list, cnt: list, k: int) -> int:
         return sum(c * (top - v) for v, c in zip(u[:k], cnt[:k], strict=True))
@@ -154,19 +155,10 @@ class ScalarOps(_Ops):
     def mul(self, a, b):
         return a * b
 
-    def sub(self, a, b):
-        return a - b
-
-    def neg(self, a):
-        return -a
-
     def scale(self, a, q: Fraction):
         if isinstance(a, sympy.Basic):
             return a * sympy.Rational(q.numerator, q.denominator)
         return a * q.numerator / q.denominator
-
-    def diff(self, a, b):
-        return a - b
 
     def sum_diff(self, top, u, cnt, k):
         s = self.one * 0
