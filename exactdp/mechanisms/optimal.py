@@ -42,16 +42,12 @@ from ..numeric.pf import pf_arb, pf_float, pf_mp
 from ..scores import ScoreVector, as_scores
 from ..xform import (
     DENSE_DEGREE_LIMIT,
-    Atoms,
     coin,
     generators_for,
-    paused_gc,
-    pf_polynomials_tree,
-    poly_expr,
 )
 from ._sampling import shuffle_and_flip
 from .base import Mechanism, RationalForm, X
-from .permute_flip import pf_ring_probabilities
+from .permute_flip import pf_closed_form, pf_closed_form_exprs, pf_ring_probabilities
 
 __all__ = [
     "OptimalDistribution",
@@ -265,11 +261,7 @@ class OptimalRegularMechanism(Mechanism):
         if sv.is_rational:
             L, G = sv.integer_gaps()
             if max(G) <= DENSE_DEGREE_LIMIT:
-                per_gap = pf_polynomials_tree(G, "optimal_mechanism")
-                atoms = Atoms.coins(self.rate / L)
-                with paused_gc():
-                    exprs = {g: poly_expr(p, atoms) for g, p in per_gap.items()}
-                return tuple(exprs[g] for g in G)
+                return pf_closed_form_exprs(self, L, G, "optimal_mechanism")
             return self._rational_form(sv).substituted()
         labels: list[int] = []
         distinct: list = []
@@ -294,9 +286,7 @@ class OptimalRegularMechanism(Mechanism):
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
         L, G = sv.integer_gaps()
         if max(G) <= DENSE_DEGREE_LIMIT:  # the closed form, by the product tree
-            per_gap = pf_polynomials_tree(G, "optimal_mechanism")
-            return RationalForm(X, None, self.x_value(L), L, G,
-                                polys=tuple(per_gap[g] for g in G))
+            return pf_closed_form(self, L, G, "optimal_mechanism")
         # huge gaps: the recursion with one symbolic coin per distinct gap
         _check_states(G, "optimal_mechanism")
         distinct = sorted(set(G))

@@ -53,7 +53,7 @@ def pf_balls(mech: Mechanism, sv: ScoreVector, dps: int) -> list:
     """
     return pf_arb(mech.scaled_gaps_arb(sv, dps), dps_to_prec(dps))
 
-__all__ = ["PermuteAndFlip", "pf_ring_probabilities"]
+__all__ = ["PermuteAndFlip", "pf_closed_form", "pf_closed_form_exprs", "pf_ring_probabilities"]
 
 
 def pf_ring_probabilities(gens) -> list:
@@ -63,6 +63,25 @@ def pf_ring_probabilities(gens) -> list:
     loo = leave_one_out(gens, lambda p: (gens.one - p, p), divide_top=True)
     per_gap = {j: weighted_sum(q, weights) * gens.coins[j] for j, q in loo.items()}
     return [per_gap[j] for j in gens.index]
+
+
+def pf_closed_form(mech: Mechanism, L: int, G: tuple[int, ...], func: str) -> RationalForm:
+    """PF's closed form for integer gaps ``G`` (``max(G) <= DENSE_DEGREE_LIMIT``): one flint
+    polynomial in ``x = exp(-epsilon/(c Delta L))`` per output, by the product tree of
+    :func:`exactdp.xform.pf_polynomials_tree` (``func`` names the caller in its refusals)."""
+    per_gap = pf_polynomials_tree(G, func)
+    return RationalForm(X, None, mech.x_value(L), L, G, polys=tuple(per_gap[g] for g in G))
+
+
+def pf_closed_form_exprs(
+    mech: Mechanism, L: int, G: tuple[int, ...], func: str
+) -> tuple[sympy.Expr, ...]:
+    """The same closed form as exact sympy expressions in the coins ``exp(-rate g / L)``."""
+    per_gap = pf_polynomials_tree(G, func)
+    atoms = Atoms.coins(mech.rate / L)
+    with paused_gc():
+        exprs = {g: poly_expr(p, atoms) for g, p in per_gap.items()}
+    return tuple(exprs[g] for g in G)
 
 
 @dataclass(frozen=True)
@@ -99,11 +118,7 @@ class PermuteAndFlip(Mechanism):
         if sv.is_rational:
             L, G = sv.integer_gaps()
             if max(G) <= DENSE_DEGREE_LIMIT:
-                per_gap = pf_polynomials_tree(G, "probabilities")
-                atoms = Atoms.coins(self.rate / L)
-                with paused_gc():
-                    exprs = {g: poly_expr(p, atoms) for g, p in per_gap.items()}
-                return tuple(exprs[g] for g in G)
+                return pf_closed_form_exprs(self, L, G, "probabilities")
             gens = generators_for(G, None, self.rate / L)
         else:
             gens = generators_for(None, sv.gaps_exact, self.rate)
@@ -112,9 +127,7 @@ class PermuteAndFlip(Mechanism):
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
         L, G = sv.integer_gaps()
         if max(G) <= DENSE_DEGREE_LIMIT:
-            per_gap = pf_polynomials_tree(G, "rational_form")
-            return RationalForm(X, None, self.x_value(L), L, G,
-                                polys=tuple(per_gap[g] for g in G))
+            return pf_closed_form(self, L, G, "rational_form")
         gens = generators_for(G, None, self.rate / L, x=X)
         forms = shared_exprs(gens, pf_ring_probabilities(gens))
         return RationalForm(X, forms, self.x_value(L), L, G)

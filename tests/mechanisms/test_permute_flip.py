@@ -130,3 +130,19 @@ scores_st = st.lists(st.integers(-5, 5), min_size=1, max_size=6)
 def test_polynomial_forms_sum_to_one_identically(q, key):
     x, forms = MECHS[key](1).distribution(q).rational_form()
     assert sympy.expand(sympy.Add(*forms)) == 1
+
+
+def test_pf_closed_form_against_the_section5_recursion_and_two_items():
+    from exactdp.mechanisms.optimal import section5_exact
+    from exactdp.mechanisms.permute_flip import pf_closed_form, pf_closed_form_exprs
+
+    # flint polynomials in x vs the section-5 recursion (an independent route, Thm 5.1)
+    form = pf_closed_form(PermuteAndFlip(1), 1, (0, 1, 2, 1), "test")
+    want = section5_exact([0, 1, 2, 1])
+    for poly, ref in zip(form.polys, want, strict=True):
+        coeffs = [sympy.Rational(int(c.p), int(c.q)) for c in poly.coeffs()]
+        assert coeffs == ref.all_coeffs()[::-1]
+    # sympy expressions: two items, gap 1, eps = 2 (rate 1): (1 - e^-1/2, e^-1/2) by hand
+    exprs = pf_closed_form_exprs(PermuteAndFlip(2), 1, (0, 1), "test")
+    hand = (1 - sympy.exp(-1) / 2, sympy.exp(-1) / 2)
+    assert all(sympy.simplify(a - b) == 0 for a, b in zip(exprs, hand, strict=True))
