@@ -131,19 +131,13 @@ class SparseXEngine(XEngine):
         den = {e: c for (e,), c in R[1].terms()}
         return terms_value(num, den, self.eps, self.N)
 
-    def check_normalised(self, i: int, func: str, name: str, scores) -> None:
-        num, den = _SPARSE_RING.zero, _SPARSE_RING.one
-        for a, b in self.probs[i]:
-            if b == den:
-                num = num + a
-            else:
-                num, den = num * b + a * den, den * b
-        if num != den:
-            total = self.to_sympy((num, den))
-            raise ValueError(
-                f"{func}: the probabilities of {name} on {scores} do not sum to 1 (sum = "
-                f"{total}); not a probability distribution"
-            )
+    def _zero_one(self) -> tuple:
+        return _SPARSE_RING.zero, _SPARSE_RING.one
+
+    def _sum_value(self, num, den) -> sympy.Expr:
+        return self.to_sympy((num, den))
+
+    def _check_nonnegative(self, i: int, func: str, name: str, scores) -> None:
         for r, (a, b) in enumerate(self.probs[i]):
             sa, sb = self.sign(a), self.sign(b)
             if sb in (None, 0) or sa is None or sa * sb < 0:

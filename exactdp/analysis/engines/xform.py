@@ -281,21 +281,33 @@ class XEngine:
     def prob_sympy(self, p) -> sympy.Expr:
         return self.to_sympy(p)
 
+    def _zero_one(self) -> tuple:
+        return flint.fmpq_poly([0]), flint.fmpq_poly([1])
+
+    def _sum_value(self, num, den) -> sympy.Expr:
+        """``num/den`` at ``y = exp(-eps/N)`` (for the error message)."""
+        total = sympy.cancel(
+            fmpq_poly_to_sympy(num, Y).as_expr() / fmpq_poly_to_sympy(den, Y).as_expr()
+        )
+        return total.subs(Y, self.y_value)
+
     def check_normalised(self, i: int, func: str, name: str, scores) -> None:
-        num, den = flint.fmpq_poly([0]), flint.fmpq_poly([1])
+        """Raise ValueError unless the probabilities of vector ``i`` sum to 1 exactly and
+        are non-negative (for every epsilon when it is symbolic)."""
+        num, den = self._zero_one()
         for a, b in self.probs[i]:
             if b == den:
                 num = num + a
             else:
                 num, den = num * b + a * den, den * b
         if num != den:
-            total = sympy.cancel(
-                fmpq_poly_to_sympy(num, Y).as_expr() / fmpq_poly_to_sympy(den, Y).as_expr()
-            )
             raise ValueError(
                 f"{func}: the probabilities of {name} on {scores} do not sum to 1 (sum = "
-                f"{total.subs(Y, self.y_value)}); not a probability distribution"
+                f"{self._sum_value(num, den)}); not a probability distribution"
             )
+        self._check_nonnegative(i, func, name, scores)
+
+    def _check_nonnegative(self, i: int, func: str, name: str, scores) -> None:
         for r, (a, b) in enumerate(self.probs[i]):
             if self.symbolic:
                 ok = sign_on_unit_interval(a * b).nonnegative and not sign_on_unit_interval(
