@@ -8,7 +8,9 @@ the engines, the neighbour search and every check of :mod:`exactdp.analysis`.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 import sympy
 
@@ -101,6 +103,26 @@ def exact_probabilities_of(dist, func: str, mech: object) -> tuple[sympy.Expr, .
                 "exact probabilities are required"
             )
     return probs
+
+
+def ratios_with_limits(
+    numerators: Sequence, denominators: Sequence, is_zero: Callable[[Any], bool],
+    ratio: Callable[[Any, Any], Any],
+) -> tuple:
+    """``a_r / b_r`` for every output r, with the limits of the privacy loss's ratio:
+    ``nan`` for 0/0, ``oo`` for a/0 (a > 0), ``0`` for 0/b; ``ratio(a, b)`` otherwise."""
+    out = []
+    for a, b in zip(numerators, denominators, strict=True):
+        za, zb = is_zero(a), is_zero(b)
+        if za and zb:
+            out.append(sympy.nan)
+        elif zb:
+            out.append(sympy.oo)
+        elif za:
+            out.append(sympy.Integer(0))
+        else:
+            out.append(ratio(a, b))
+    return tuple(out)
 
 
 def exact_sign(expr: sympy.Expr) -> int | None:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import sympy
 
 from ..scores import ScoreVector
-from .common import FloatValue, plain, score_vector, stamp
+from .common import FloatValue, plain, ratios_with_limits, score_vector, stamp
 from .engines.ball import (
     BallEngine,
     arb_prec,
@@ -144,18 +144,8 @@ def value_of(engine, cand) -> sympy.Expr:
 
 
 def _ratios(engine, i: int, j: int) -> tuple:
-    out = []
-    for a, b in zip(engine.probs[i], engine.probs[j], strict=True):
-        za, zb = engine.is_zero(a), engine.is_zero(b)
-        if za and zb:
-            out.append(sympy.nan)
-        elif zb:
-            out.append(sympy.oo)
-        elif za:
-            out.append(sympy.Integer(0))
-        else:
-            out.append(engine.to_sympy(engine.ratio(a, b)))
-    return tuple(out)
+    return ratios_with_limits(engine.probs[i], engine.probs[j], engine.is_zero,
+                              lambda a, b: engine.to_sympy(engine.ratio(a, b)))
 
 
 def _loss_from_engine(engine, i: int, j: int, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:

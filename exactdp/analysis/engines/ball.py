@@ -21,6 +21,7 @@ import sympy
 
 from ...exact.arb import arb_mid_to_float, dps_to_prec, flint_prec, to_arb
 from ...exact.sign import UndecidedSignError
+from ..common import ratios_with_limits
 
 __all__ = [
     "BALL_DPS",
@@ -290,19 +291,12 @@ def ball_output(per: dict[int, Iv], total: Iv) -> tuple[int, tuple[int, ...]]:
 
 
 def ball_ratios(engine: BallEngine, i: int, j: int, dps: int) -> tuple:
-    out = []
-    for a, b in zip(engine.balls(dps)[i], engine.balls(dps)[j], strict=True):
-        za = a.is_exact() and a.is_zero()
-        zb = b.is_exact() and b.is_zero()
-        if za and zb:
-            out.append(sympy.nan)
-        elif zb:
-            out.append(sympy.oo)
-        elif za:
-            out.append(sympy.Integer(0))
-        else:
-            out.append(arb_float(a.nonnegative_part() / b.nonnegative_part(), dps))
-    return tuple(out)
+    """The per-output ratios ``P_r(i) / P_r(j)`` from the balls at ``dps`` digits."""
+    balls = engine.balls(dps)
+    return ratios_with_limits(
+        balls[i], balls[j], lambda a: a.is_exact() and a.is_zero(),
+        lambda a, b: arb_float(a.nonnegative_part() / b.nonnegative_part(), dps),
+    )
 
 
 def raise_undecided(func: str, engine: BallEngine, what: str) -> BallUndecided:
