@@ -51,6 +51,7 @@ from .pld_results import (
     bisect_epsilon,
     check_delta,
     check_epsilon,
+    power_by_squaring,
 )
 from .pld_xform import (
     XForm,
@@ -242,14 +243,7 @@ class PrivacyLossDistribution:
                 guard_bits=self.guard_bits,
             )
         if not elementary and exact_ok and self._power_fits(k, max_support):
-            out, base, j = None, self, k
-            while j:
-                if j & 1:
-                    out = base if out is None else out.compose(base, max_support)
-                j >>= 1
-                if j:
-                    base = base.compose(base, max_support)
-            return out
+            return power_by_squaring(self, k, lambda a, b: a.compose(b, max_support))
         span = self._loss_span()
         step = _grid_step(span * k, grid_size)
         return self.discretise(step).self_compose(k)

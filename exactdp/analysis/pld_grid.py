@@ -23,7 +23,13 @@ from fractions import Fraction
 import flint
 
 from ..exact.arb import dps_to_prec, flint_prec, to_arb
-from .pld_results import EpsilonResult, HockeyStick, bisect_epsilon, check_epsilon
+from .pld_results import (
+    EpsilonResult,
+    HockeyStick,
+    bisect_epsilon,
+    check_epsilon,
+    power_by_squaring,
+)
 
 __all__ = ["DiscretisedPLD"]
 
@@ -101,32 +107,31 @@ class DiscretisedPLD:
         """The k-fold composition by repeated squaring (each product rounded down)."""
         if isinstance(k, bool) or not isinstance(k, int) or k < 1:
             raise ValueError(f"self_compose: k must be a positive integer, got {k!r}")
-        out, base, j = None, self, k
-        while j:
-            if j & 1:
-                out = base if out is None else out.compose(base, bits)
-            j >>= 1
-            if j:
-                base = base.compose(base, bits)
+        out = power_by_squaring(self, k, lambda a, b: a.compose(b, bits))
         return DiscretisedPLD(out.step, out.offset, out.masses, out.p_inf, out.k,
                               f"{k}-fold composition of ({self.description})")
+
+    def _hockey_sum(self, e: flint.arb, undecided: bool) -> flint.arb:
+        """``p_inf + sum_j m_j (1 - e * exp(-h (offset + j)))`` over the grid points
+        certified above ``log e``; with ``undecided``, a point whose term straddles 0 adds
+        the ball ``[0, m * upper]`` (call inside ``flint_prec``)."""
+        h = _arb_fraction(self.step)
+        total = _arb_fraction(self.p_inf)
+        for j, m in enumerate(self.masses):
+            if m > 0:
+                t = 1 - e * (-(h * (self.offset + j))).exp()
+                if t > 0:
+                    total += m * t
+                elif undecided and not t < 0 and not t == 0:
+                    hi = t.upper()
+                    if hi > 0:
+                        total += m * flint.arb(hi / 2, hi / 2)
+        return total
 
     def delta_ball(self, epsilon: flint.arb, bits: int) -> flint.arb:
         """A ball containing the lower-bound curve at every point of ``epsilon``."""
         with flint_prec(bits):
-            e = epsilon.exp()
-            h = _arb_fraction(self.step)
-            total = _arb_fraction(self.p_inf)
-            for j, m in enumerate(self.masses):
-                if m > 0:
-                    t = 1 - e * (-(h * (self.offset + j))).exp()
-                    if t > 0:
-                        total += m * t
-                    elif not t < 0 and not t == 0:
-                        hi = t.upper()
-                        if hi > 0:
-                            total += m * flint.arb(hi / 2, hi / 2)
-        return total
+            return self._hockey_sum(epsilon.exp(), undecided=True)
 
     def delta(self, epsilon: object, dps: int = 30) -> HockeyStick:
         """A certified lower bound of ``delta(epsilon)`` of the composed pair.
@@ -137,14 +142,7 @@ class DiscretisedPLD:
         eps = check_epsilon(epsilon, "delta")
         bits = dps_to_prec(dps)
         with flint_prec(bits):
-            e = to_arb(eps, bits).exp()
-            h = _arb_fraction(self.step)
-            total = _arb_fraction(self.p_inf)
-            for j, m in enumerate(self.masses):
-                if m > 0:
-                    t = 1 - e * (-(h * (self.offset + j))).exp()
-                    if t > 0:
-                        total += m * t
+            total = self._hockey_sum(to_arb(eps, bits).exp(), undecided=False)
             lower = flint.arb(total.lower())
         return HockeyStick(eps, lower, "grid", True, self.caveat, self.k)
 

@@ -7,8 +7,10 @@ inverse) and the certified bisection that computes the inverse from rigorous bal
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import flint
 import sympy
@@ -18,7 +20,10 @@ from ..exact.sign import UndecidedSignError
 from ..numbers import exact_number
 from ._balls import arb_lower_fraction
 
-__all__ = ["EpsilonResult", "HockeyStick", "bisect_epsilon", "check_delta", "check_epsilon"]
+__all__ = [
+    "EpsilonResult", "HockeyStick", "bisect_epsilon", "check_delta", "check_epsilon",
+    "power_by_squaring",
+]
 
 
 # ----------------------------------------------------------------------------- results
@@ -110,6 +115,19 @@ class EpsilonResult:
         return (f"EpsilonResult(delta={self.delta}, epsilon in [{float(self.lower):.17g}, {hi}], "
                 f"certified={self.certified})")
 
+
+
+def power_by_squaring(base: Any, k: int, compose: Callable[[Any, Any], Any]) -> Any:
+    """``base`` composed with itself ``k >= 1`` times, by repeated squaring: about
+    ``2 log2(k)`` calls of ``compose(a, b)`` (an associative product)."""
+    out, j = None, k
+    while j:
+        if j & 1:
+            out = base if out is None else compose(out, base)
+        j >>= 1
+        if j:
+            base = compose(base, base)
+    return out
 
 
 def check_epsilon(value: object, func: str) -> sympy.Expr:
