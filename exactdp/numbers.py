@@ -34,6 +34,7 @@ __all__ = [
     "FloatTracker",
     "parse_number",
     "safe_sympify",
+    "sequence_items",
 ]
 
 
@@ -164,6 +165,40 @@ def safe_sympify(value: object) -> sympy.Basic:
     if isinstance(value, str):
         return parse_number(value)
     return sympy.sympify(value, strict=True)
+
+
+def sequence_items(value: object, name: str, expected: str, empty: str | None = None) -> list:
+    """The items of a user sequence, refusing a non-iterable and an empty one.
+
+    Parameters
+    ----------
+    value : object
+        The user's argument.
+    name : str
+        Its name in messages (``"scores"``, ``"P"``).
+    expected : str
+        What it should be (``"a sequence of numbers"``).
+    empty : str, optional
+        The message for an empty sequence (after ``"name: "``); None: an empty one is
+        returned.
+
+    Returns
+    -------
+    list
+
+    Raises
+    ------
+    ValueError
+        ``"{name}: expected {expected}, got {value!r}"`` when ``list(value)`` fails;
+        ``"{name}: {empty}"`` when it is empty (and ``empty`` is given).
+    """
+    try:
+        items = list(value)  # type: ignore[call-overload]
+    except TypeError as exc:
+        raise ValueError(f"{name}: expected {expected}, got {value!r}") from exc
+    if not items and empty is not None:
+        raise ValueError(f"{name}: {empty}")
+    return items
 
 
 def _where(name: str, position: int | None) -> str:

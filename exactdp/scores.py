@@ -18,12 +18,13 @@ import numpy as np
 import sympy
 
 from .exact import compare, is_zero
-from .numbers import FloatTracker, exact_vector
+from .numbers import FloatTracker, exact_vector, sequence_items
 
 __all__ = ["ScoreVector", "as_scores"]
 
 _FLOATS = (float, np.floating)
 _INTS = (int, np.integer)
+_EMPTY = "must contain at least one score (the range is empty)"
 
 
 def _bad_position(arr: np.ndarray, name: str) -> None:
@@ -112,7 +113,7 @@ class ScoreVector:
             if scores.ndim != 1:
                 raise ValueError(f"{name}: expected a 1-D vector, got shape {scores.shape}")
             if scores.size == 0:
-                raise ValueError(f"{name}: must contain at least one score (the range is empty)")
+                raise ValueError(f"{name}: {_EMPTY}")
             if scores.dtype.kind == "f":
                 return cls(_float_array(scores, name), "float", name)
             if scores.dtype.kind in "iu":
@@ -125,12 +126,7 @@ class ScoreVector:
             if scores.dtype.kind == "c":
                 raise ValueError(f"{name}: complex values are not allowed")
             scores = scores.tolist()
-        try:
-            items = list(scores)  # type: ignore[call-overload]
-        except TypeError as exc:
-            raise ValueError(f"{name}: expected a sequence of numbers, got {scores!r}") from exc
-        if not items:
-            raise ValueError(f"{name}: must contain at least one score (the range is empty)")
+        items = sequence_items(scores, name, "a sequence of numbers", _EMPTY)
         fast = _from_list(cls, items, name)
         if fast is not None:
             return fast

@@ -146,3 +146,14 @@ def test_float_warning_counts_only_floats():
 def test_huge_decimal_exponents_are_refused_quickly(text):
     with pytest.raises(ValueError, match="decimal exponent"):
         exact_number(text, "epsilon")
+
+
+def test_sequence_items_refuses_non_sequences_and_empty_ones():
+    from exactdp.numbers import sequence_items
+
+    assert sequence_items(range(3), "q", "a sequence of numbers") == [0, 1, 2]
+    assert sequence_items((), "q", "a sequence of numbers") == []
+    with pytest.raises(ValueError, match=r"^q: expected a sequence of numbers, got 5$"):
+        sequence_items(5, "q", "a sequence of numbers")
+    with pytest.raises(ValueError, match=r"^q: is empty$"):
+        sequence_items([], "q", "a sequence of numbers", "is empty")

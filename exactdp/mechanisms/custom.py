@@ -19,7 +19,13 @@ import mpmath
 import numpy as np
 import sympy
 
-from ..numbers import exact_epsilon, exact_number, exact_sensitivity, safe_sympify
+from ..numbers import (
+    exact_epsilon,
+    exact_number,
+    exact_sensitivity,
+    safe_sympify,
+    sequence_items,
+)
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism
@@ -42,10 +48,7 @@ __all__ = [
 def _scores_tuple(scores: object) -> tuple[sympy.Expr, ...]:
     if isinstance(scores, ScoreVector):
         return scores.exact
-    try:
-        items = list(scores)  # type: ignore[call-overload]
-    except TypeError as exc:
-        raise ValueError(f"scores: expected a sequence of numbers, got {scores!r}") from exc
+    items = sequence_items(scores, "scores", "a sequence of numbers")
     if any(isinstance(v, sympy.Basic) and v.free_symbols for v in items):
         return tuple(safe_sympify(v) for v in items)
     return as_scores(items).exact
