@@ -183,10 +183,10 @@ def pf_polynomials(G: Sequence[int], x: sympy.Symbol | None = None) -> tuple[sym
     >>> [str(p.as_expr()) for p in pf_polynomials([0, 1, 2])]
     ['x**3/3 - x**2/2 - x/2 + 1', '-x**3/6 + x/2', '-x**3/6 + x**2/2']
     """
-    gaps = _int_gaps(G, "pf_polynomials")
-    x = _X if x is None else x
-    polys = pf_ring_probabilities(generators_for(gaps, None, sympy.Integer(1)))
-    return tuple(_to_sympy(flint.fmpq_poly(p), x) for p in polys)
+    polys = pf_ring_probabilities(
+        generators_for(_int_gaps(G, "pf_polynomials"), None, sympy.Integer(1))
+    )
+    return tuple(_to_sympy(flint.fmpq_poly(p), _X if x is None else x) for p in polys)
 
 
 def _section5_generic(state: tuple[int, ...], coins: dict, memo: dict) -> dict:
