@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+
+import pytest
 import sympy
 
-from exactdp.analysis.common import ratios_with_limits
+import exactdp
+from exactdp.analysis.common import FloatValue, exact_float, ratios_with_limits
+from exactdp.analysis.divergence import Divergence, bounded_range, kl_divergence
 
 
 def test_ratios_with_limits_gives_the_limits_of_the_loss_ratio():
@@ -13,3 +19,30 @@ def test_ratios_with_limits_gives_the_limits_of_the_loss_ratio():
     assert out[0] is sympy.nan  # 0/0: the output is impossible under both
     assert out[1] is sympy.oo  # a/0: infinite loss
     assert out[2] == 0 and out[3] == sympy.Rational(3, 4)
+
+
+def test_exact_float_rounds_once_and_maps_oo_to_inf():
+    assert exact_float(sympy.Rational(1, 3)) == 1 / 3  # correctly rounded
+    assert exact_float(sympy.log(2)) == math.log(2)
+    assert exact_float(sympy.exp(-800)) == 0.0  # below the float range: underflows, no error
+    assert exact_float(sympy.oo) == math.inf
+
+
+def test_float_value_mixin_on_the_analysis_results():
+    @dataclass(frozen=True)
+    class R(FloatValue):
+        value: sympy.Expr
+
+    assert float(R(sympy.Rational(3, 4))) == R(sympy.Rational(3, 4)).to_float() == 0.75
+    # KL((1/2, 1/2) || (1/4, 3/4)) by hand: 1/2 ln(2) + 1/2 ln(2/3) = ln 2 - ln(3)/2
+    d = kl_divergence([sympy.Rational(1, 2)] * 2, [sympy.Rational(1, 4), sympy.Rational(3, 4)])
+    assert isinstance(d, Divergence)
+    assert float(d) == pytest.approx(math.log(2) - math.log(3) / 2, rel=1e-15)
+    assert float(Divergence(sympy.oo, sympy.oo)) == math.inf
+
+
+def test_bounded_range_float_is_the_closed_form():
+    # Durfee & Rogers (2019): PF on (0, 0) vs (0, 1) with monotone scores has range
+    # eps + ln(2 - e^{-eps}); at eps = 1:
+    br = bounded_range(exactdp.PermuteAndFlip(1, monotone=True), [0, 0], [0, 1])
+    assert float(br) == float(1 + sympy.log(2 - sympy.exp(-1)))

@@ -2,10 +2,12 @@
 
 
 
+import pytest
 import sympy
 
 import exactdp
-from exactdp.analysis.neighbourhood import neighbours
+from exactdp.analysis.neighbourhood import neighbour_list, neighbours
+from exactdp.scores import ScoreVector
 
 R = sympy.Rational
 
@@ -38,3 +40,24 @@ def test_monotonic_reduced_neighbour_search_is_a_subset_that_finds_the_worst_cas
     worst_full = exactdp.check_dp(mech, q[:5], search="exhaustive")
     worst_red = exactdp.check_dp(mech, q[:5], search="reduced")
     assert sympy.simplify(worst_full.loss - worst_red.loss) == 0
+
+
+# ----------------------------------------------------------------- neighbour_list
+def test_neighbour_list_uses_the_given_neighbour_or_the_search():
+    pf = exactdp.PermuteAndFlip(1)
+    q = ScoreVector.from_input([0, 0, 0], "scores")
+    nbrs, how = neighbour_list(pf, q, [1, 0, -1], "auto", False, "f")
+    assert how == "given neighbour" and [v.exact for v in nbrs] == [(1, 0, -1)]
+    nbrs, how = neighbour_list(pf, q, None, "exhaustive", False, "f")
+    searched, how2 = neighbours(pf, q, "exhaustive")
+    assert how == how2 and [v.exact for v in nbrs] == [v.exact for v in searched]
+    assert len(nbrs) == 26  # 3^3 - 1 vertices of the neighbour box
+
+
+def test_neighbour_list_checks_the_given_pair():
+    pf = exactdp.PermuteAndFlip(1)
+    q = ScoreVector.from_input([0, 0], "scores")
+    with pytest.raises(ValueError, match="myfunc: neighbour.* exceeds the sensitivity"):
+        neighbour_list(pf, q, [2, 0], "auto", False, "myfunc")
+    nbrs, _ = neighbour_list(pf, q, [2, 0], "auto", True, "myfunc")  # allowed on request
+    assert [v.exact for v in nbrs] == [(2, 0)]
