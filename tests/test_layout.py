@@ -7,6 +7,7 @@ from __future__ import annotations
 import ast
 import pathlib
 import re
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,12 @@ MAX_FUNCTION_LINES = 80
 
 #: Temporary exceptions to the size rule: module -> why it is still larger.
 SIZE_EXCEPTIONS: dict[str, str] = {}
+
+
+@cache
+def parse(path: Path) -> ast.Module:
+    """The syntax tree of a package file (parsed once per test session)."""
+    return ast.parse(path.read_text())
 
 
 def modules() -> dict[str, Path]:
@@ -46,7 +53,7 @@ def resolve(module: str, path: Path, node: ast.ImportFrom) -> str:
 
 def imports_of(module: str, path: Path) -> list[tuple[str, str, int]]:
     """``(imported module, name, line)`` for every import of the package in ``module``."""
-    tree = ast.parse(path.read_text())
+    tree = parse(path)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.ImportFrom):
@@ -65,7 +72,7 @@ def imports_of(module: str, path: Path) -> list[tuple[str, str, int]]:
 def type_checking_lines(path: Path) -> set[int]:
     """Lines inside ``if TYPE_CHECKING:`` blocks (annotations only, never executed)."""
     lines: set[int] = set()
-    for node in ast.walk(ast.parse(path.read_text())):
+    for node in ast.walk(parse(path)):
         if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
             for sub in node.body:
                 lines.update(range(sub.lineno, (sub.end_lineno or sub.lineno) + 1))
@@ -106,7 +113,7 @@ def function_lengths(path: Path) -> list[tuple[str, int, int]]:
             else:
                 visit(child, prefix)
 
-    visit(ast.parse(path.read_text()), "")
+    visit(parse(path), "")
     return out
 
 
@@ -213,7 +220,7 @@ LAZY_IMPORTS = {
 
 def function_level_imports(module: str, path: Path) -> list[tuple[str, int]]:
     """``(imported module, line)`` for every import of the package inside a function."""
-    tree = ast.parse(path.read_text())
+    tree = parse(path)
     found = []
     for fn in ast.walk(tree):
         if not isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):

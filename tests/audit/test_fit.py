@@ -1,4 +1,4 @@
-"""Tests of exactdp.audit.goodness_of_fit: protocol, pooling, statistics, bad input."""
+"""exactdp.audit.fit: goodness_of_fit (protocol, pooling, statistics, bad input)."""
 
 from __future__ import annotations
 
