@@ -15,7 +15,7 @@ import sympy
 
 from ..cost import RENYI_BITS_LIMIT, fmt_size, refuse, renyi_bits
 from ..exact import compare, is_zero, sign_or_none
-from ..numbers import exact_number
+from ..numbers import exact_number, sequence_items
 from .common import FloatValue
 
 __all__ = ["Divergence", "kl", "kl_divergence", "max_divergence", "renyi_divergence"]
@@ -53,12 +53,7 @@ def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
     validated: non-empty, no float, none negative; ``name`` labels the errors."""
     if hasattr(P, "probabilities"):
         P = P.probabilities
-    try:
-        items = list(P)  # type: ignore[call-overload]
-    except TypeError as exc:
-        raise ValueError(f"{name}: expected probabilities or a distribution, got {P!r}") from exc
-    if not items:
-        raise ValueError(f"{name}: empty probability vector")
+    items = sequence_items(P, name, "probabilities or a distribution", "empty probability vector")
     out = []
     for i, p in enumerate(items):
         if isinstance(p, float):
