@@ -19,7 +19,7 @@ McKenna & Sheldon (2020), Def. 3 (regular mechanisms); the notes' section 2.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 import sympy
@@ -133,6 +133,19 @@ def _run(mechanism, prop: str, pairs, pool: _Pool, want: str) -> RegularityCheck
     return RegularityCheck(prop, True, None, count, len(pool.vectors), *_status(engine))
 
 
+def _compare(mechanism, prop: str, vecs: list[tuple], partners: Callable, want: str):
+    """Compare ``P_r(v)`` with ``P_s(w)`` for every ``v`` in ``vecs`` and every
+    ``(w, [(r, s), ...])`` that ``partners(v)`` yields (all vectors in one engine)."""
+    pool = _Pool()
+    pairs = []
+    for v in vecs:
+        i = pool.add(v)
+        for w, outputs in partners(v):
+            j = pool.add(w)
+            pairs += [(i, r, j, s) for r, s in outputs]
+    return _run(mechanism, prop, pairs, pool, want)
+
+
 def _status(engine: object) -> tuple[bool, str | None]:
     """``(certified, caveat)`` of an analyzer engine (engines without the flag are exact)."""
     return bool(getattr(engine, "certified", True)), getattr(engine, "caveat", None)
@@ -168,11 +181,8 @@ def is_symmetric(
     UndecidedSignError
         When a comparison cannot be decided exactly (never reported as a counterexample).
     """
-    vecs = _lattice(vectors, n, values)
-    pool = _Pool()
-    pairs = []
-    for v in vecs:
-        i = pool.add(v)
+
+    def permuted(v: tuple) -> Iterator[tuple[tuple, list[tuple[int, int]]]]:
         m = len(v)
         if vectors is not None and m <= 6:
             perms = itertools.permutations(range(m))
@@ -184,11 +194,10 @@ def is_symmetric(
         for perm in perms:
             # (sigma q)[perm-position]: w[t] = v[perm[t]], so output r of v is output
             # perm^{-1}(r) of w.
-            w = tuple(v[perm[t]] for t in range(m))
-            j = pool.add(w)
             inv = {perm[t]: t for t in range(m)}
-            pairs += [(i, r, j, inv[r]) for r in range(m)]
-    return _run(mechanism, "symmetric", pairs, pool, "eq")
+            yield tuple(v[perm[t]] for t in range(m)), [(r, inv[r]) for r in range(m)]
+
+    return _compare(mechanism, "symmetric", _lattice(vectors, n, values), permuted, "eq")
 
 
 def is_shift_invariant(
@@ -219,17 +228,14 @@ def is_shift_invariant(
     UndecidedSignError
         When a comparison cannot be decided exactly (never reported as a counterexample).
     """
-    vecs = _lattice(vectors, n, values)
     consts = [exact_number(a, "shifts", k) for k, a in enumerate(shifts)]
-    pool = _Pool()
-    pairs = []
-    for v in vecs:
-        i = pool.add(v)
+    consts = [int(a) if a.is_Integer else a for a in consts]
+
+    def shifted(v: tuple) -> Iterator[tuple[tuple, list[tuple[int, int]]]]:
         for a in consts:
-            w = tuple(x + (int(a) if a.is_Integer else a) for x in v)
-            j = pool.add(w)
-            pairs += [(i, r, j, r) for r in range(len(v))]
-    return _run(mechanism, "shift_invariant", pairs, pool, "eq")
+            yield tuple(x + a for x in v), [(r, r) for r in range(len(v))]
+
+    return _compare(mechanism, "shift_invariant", _lattice(vectors, n, values), shifted, "eq")
 
 
 def is_monotonic(
@@ -264,20 +270,17 @@ def is_monotonic(
     d = int(d) if d.is_Integer else d
     vecs = _lattice(vectors, n, values)
     inside = None if vectors is not None else set(vecs)
-    pool = _Pool()
-    pairs = []
-    for v in vecs:
-        i = pool.add(v)
+
+    def moved(v: tuple) -> Iterator[tuple[tuple, list[tuple[int, int]]]]:
         m = len(v)
         for r in range(m):
             for s in range(m):
                 delta = -d if s == r else d
                 w = tuple(x + delta if t == s else x for t, x in enumerate(v))
-                if inside is not None and w not in inside:
-                    continue
-                j = pool.add(w)
-                pairs.append((i, r, j, r))  # P_r(v) >= P_r(w)
-    return _run(mechanism, "monotone", pairs, pool, "ge")
+                if inside is None or w in inside:
+                    yield w, [(r, r)]  # P_r(v) >= P_r(w)
+
+    return _compare(mechanism, "monotone", vecs, moved, "ge")
 
 
 is_monotone = deprecated_alias(is_monotonic, "is_monotone")
