@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import flint
 import sympy
@@ -35,6 +36,7 @@ __all__ = [
     "coin",
     "exact_pf_size",
     "generators_for",
+    "group_equal",
     "leave_one_out",
     "pf_polynomials_tree",
     "paused_gc",
@@ -86,6 +88,27 @@ class Generators:
 DENSE_DEGREE_LIMIT = 200_000
 
 
+def group_equal(values: Sequence, equal: Callable[[Any, Any], bool]) -> tuple[list[int], list]:
+    """Label equal values alike: ``(labels, distinct)``, ``distinct`` in order of first
+    appearance and ``equal(values[i], distinct[labels[i]])`` for every i.
+
+    ``equal`` is the caller's exact equality test (a test that cannot prove equality must
+    return False: equal values then get two labels, which costs time, never correctness).
+    Quadratic in the number of distinct values.
+    """
+    labels: list[int] = []
+    distinct: list = []
+    for g in values:
+        for j, h in enumerate(distinct):
+            if equal(g, h):
+                labels.append(j)
+                break
+        else:
+            labels.append(len(distinct))
+            distinct.append(g)
+    return labels, distinct
+
+
 def generators_for(
     gaps_int: Sequence[int] | None, gaps_exact, rate, x: sympy.Symbol | None = None
 ) -> Generators:
@@ -118,16 +141,9 @@ def generators_for(
         return Generators(coins, [pos[g] for g in gaps_int], flint.fmpz_poly([1]), to_expr, div)
 
     gaps = list(gaps_int) if gaps_int is not None else list(gaps_exact)
-    distinct: list = []
-    index = []
-    for g in gaps:
-        for j, h in enumerate(distinct):
-            if g == h or (gaps_int is None and sympy.simplify(g - h) == 0):
-                index.append(j)
-                break
-        else:
-            index.append(len(distinct))
-            distinct.append(g)
+    index, distinct = group_equal(
+        gaps, lambda g, h: g == h or (gaps_int is None and sympy.simplify(g - h) == 0)
+    )
     names = [f"y{j}" for j in range(len(distinct))]
     R, *ys = ring(",".join(names), sympy.QQ)
     values = [x**g for g in distinct] if x is not None else []

@@ -158,3 +158,16 @@ def test_analyzer_reads_flint_forms_without_sympy(monkeypatch):
         assert res.holds and res.loss_float() == pytest.approx(1.0)
     with pytest.raises(AssertionError, match="sympy forms built"):
         _ = PermuteAndFlip(1).distribution([0, -1]).rational_form().forms
+
+
+def test_group_equal_labels_equal_values_alike():
+    from exactdp.exact import is_zero
+    from exactdp.xform import group_equal
+
+    s2 = sympy.sqrt(2)
+    nested = sympy.sqrt(3 + 2 * s2) - 1  # = sqrt(2): (1 + sqrt 2)^2 = 3 + 2 sqrt 2
+    values = [s2, 1, nested, 0, 1]
+    labels, distinct = group_equal(values, lambda g, h: is_zero(g - h))
+    assert labels == [0, 1, 0, 2, 1] and distinct == [s2, 1, 0]
+    # an equality that cannot prove anything gives every value its own label
+    assert group_equal([1, 1], lambda g, h: False) == ([0, 1], [1, 1])

@@ -44,6 +44,7 @@ from ..xform import (
     DENSE_DEGREE_LIMIT,
     coin,
     generators_for,
+    group_equal,
 )
 from ._sampling import shuffle_and_flip
 from .base import Mechanism, RationalForm, X
@@ -263,16 +264,7 @@ class OptimalRegularMechanism(Mechanism):
             if max(G) <= DENSE_DEGREE_LIMIT:
                 return pf_closed_form_exprs(self, L, G, "optimal_mechanism")
             return self._rational_form(sv).substituted()
-        labels: list[int] = []
-        distinct: list = []
-        for g in sv.gaps_exact:
-            for j, h in enumerate(distinct):
-                if is_zero(g - h):
-                    labels.append(j)
-                    break
-            else:
-                labels.append(len(distinct))
-                distinct.append(g)
+        labels, distinct = group_equal(sv.gaps_exact, lambda g, h: is_zero(g - h))
         _check_states(labels, "optimal_mechanism")
         zero = next(j for j, h in enumerate(distinct) if h == 0)
         relabel = {zero: 0}
