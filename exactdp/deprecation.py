@@ -60,9 +60,10 @@ def moved_module(
     """``(__getattr__, __dir__, __all__)`` for an old module path whose code moved.
 
     The old module ``name`` (e.g. ``"exactdp.lp"``) holds no copy of its names: attribute
-    access is forwarded (PEP 562) to the first of ``sources`` that has a public attribute of
-    that name, so ``from exactdp.lp import lattice_lp`` returns the very object of the new
-    module.
+    access is forwarded (PEP 562, module ``__getattr__``) to the source that lists the name
+    in its ``__all__``, else the one that defines it, else the first of ``sources`` that has
+    it, so ``from exactdp.lp import lattice_lp`` returns the very object of the new module.
+    Names starting with ``_`` are forwarded only through ``renamed``.
 
     Parameters
     ----------
