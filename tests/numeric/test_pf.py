@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.numeric.pf_engine import em_float, em_mp, pf_arb, pf_float, pf_mp
+from exactdp.numeric.pf import em_float, em_mp, pf_arb, pf_float, pf_mp
 from tests.reference import PF_Q31002_EPS2
 
 # docs/formulas.md section 7: q = (3, 1, 0, 0, -2), eps = 2, Delta = 1, c = 2 -> d = eps*(q* - q)/2
