@@ -1,12 +1,23 @@
-"""exactdp.analysis.renyi: the validated exact probabilities every divergence reads."""
+"""exactdp.analysis.renyi: Renyi, KL and max divergences against closed forms; the validated
+exact probabilities every divergence reads."""
 
 from __future__ import annotations
 
+import math
+
+import numpy as np
 import pytest
 import sympy
 
 import exactdp
-from exactdp.analysis.renyi import exact_probabilities, renyi_divergence
+from exactdp.analysis.divergence import (
+    kl,
+    kl_divergence,
+    max_divergence,
+    renyi_divergence,
+)
+from exactdp.analysis.renyi import exact_probabilities
+from exactdp.exact import UndecidedSignError
 
 R = sympy.Rational
 
@@ -33,3 +44,73 @@ def test_renyi_of_order_two_by_hand():
     # D_2(P || Q) = ln(sum P^2 / Q) = ln((1/4)/(1/4) + (1/4)/(3/4)) = ln(4/3)
     d = renyi_divergence([R(1, 2), R(1, 2)], [R(1, 4), R(3, 4)], 2)
     assert d.value == sympy.log(R(4, 3)) and d.alpha == 2
+
+
+def test_renyi_closed_forms_and_kl_limit():
+    P, Q = [R(1, 2), R(1, 2)], [R(1, 4), R(3, 4)]
+    assert renyi_divergence(P, Q, 2).value == sympy.log(R(1, 4) * 4 + R(1, 4) * R(4, 3))
+    assert sympy.simplify(
+        kl_divergence(P, Q).value - (sympy.log(2) / 2 + sympy.log(R(2, 3)) / 2)
+    ) == 0
+    assert renyi_divergence(P, Q, 1) == kl_divergence(P, Q)
+    assert renyi_divergence(P, Q, sympy.oo).value == sympy.log(2)
+    # independent route: numpy, and the alpha -> 1 limit
+    p, q = np.array([0.5, 0.5]), np.array([0.25, 0.75])
+    for a in (R(3, 2), R(5, 1), R(1, 2)):
+        ref = math.log(np.sum(p ** float(a) * q ** (1 - float(a)))) / (float(a) - 1)
+        assert abs(float(renyi_divergence(P, Q, a)) - ref) < 1e-14
+    near = float(renyi_divergence(P, Q, R(1001, 1000)))
+    assert abs(near - float(kl_divergence(P, Q))) < 1e-3
+
+
+def test_supports_and_bad_alpha():
+    assert renyi_divergence([1, 0], [R(1, 2), R(1, 2)], 2).value == sympy.log(2)
+    assert renyi_divergence([R(1, 2), R(1, 2)], [1, 0], 2).value is sympy.oo
+    assert kl_divergence([R(1, 2), R(1, 2)], [1, 0]).value is sympy.oo
+    assert max_divergence([R(1, 2), R(1, 2)], [1, 0]).value is sympy.oo
+    with pytest.raises(ValueError, match="alpha"):
+        renyi_divergence([1, 0], [1, 0], 0)
+    with pytest.raises(ValueError, match="exact"):
+        renyi_divergence([1, 0], [1, 0], 1.5)
+    with pytest.raises(ValueError, match="entries"):
+        renyi_divergence([1, 0], [1], 2)
+
+
+def test_distributions_are_accepted():
+    m = exactdp.ExponentialMechanism(1)
+    d1, d2 = m.distribution([0, 0]), m.distribution([1, -1])
+    assert renyi_divergence(d1, d2, 2) == renyi_divergence(d1.probabilities, d2.probabilities, 2)
+
+S, R, Z = sympy.sqrt, sympy.Rational, sympy.Integer
+
+
+# ---------------------------------------------------------------- results carry certified
+def test_divergences_are_results_with_value_and_certified():
+    P, Q = (R(1, 2), R(1, 2)), (R(1, 4), R(3, 4))
+    kl = exactdp.kl_divergence(P, Q)
+    assert kl.certified and kl.alpha == 1
+    # KL = 1/2 ln 2 + 1/2 ln(2/3), by hand
+    assert exactdp.exact.sign(kl.value - (sympy.log(2) / 2 + sympy.log(R(2, 3)) / 2)) == 0
+    mx = exactdp.max_divergence(P, Q)
+    assert mx.value == sympy.log(2) and mx.alpha is sympy.oo
+    assert abs(float(exactdp.renyi_divergence(P, Q, 2)) - float(sympy.log(R(4, 3)))) < 1e-15
+
+
+def test_max_divergence_symbolic_tie_raises():
+    # ratios 2 and e^eps / 2 cannot be ordered for every epsilon: never a silent pick
+    eps = sympy.Symbol("epsilon", positive=True)
+    P = (R(1, 2), R(1, 2))
+    Q = (R(1, 4), R(1, 2) * sympy.exp(-eps))
+    with pytest.raises(UndecidedSignError):
+        exactdp.max_divergence(P, Q)
+
+
+def test_kl_two_point_closed_form():
+    P, Q = (R(1, 2), R(1, 2)), (R(1, 4), R(3, 4))
+    want = R(1, 2) * sympy.log(2) + R(1, 2) * sympy.log(R(2, 3))
+    got = kl(P, Q)
+    assert sympy.simplify(sympy.sympify(got.value) - want) == 0
+    assert kl is kl_divergence
+    # KL of a distribution with itself is 0, and infinite when Q misses P's support
+    assert sympy.sympify(kl(P, P).value) == 0
+    assert kl((1, 0), (0, 1)).value == sympy.oo

@@ -1,4 +1,4 @@
-"""exactdp.audit.fit: goodness_of_fit (protocol, pooling, statistics, bad input)."""
+"""exactdp.audit.fit: goodness_of_fit: protocol, statistics, pooled cells, bad input."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from exactdp.audit import (
     GoodnessOfFit,
     as_generator,
     goodness_of_fit,
-    pool_cells,
     probability_vector,
 )
 from tests.reference import PF_Q31002_EPS2
@@ -150,32 +149,6 @@ def test_integral_floats_are_accepted():
     assert res.counts == (5, 5)
     res = goodness_of_fit(lambda: np.float64(1.0), [0.5, 0.5], 3)
     assert res.counts == (0, 3)
-
-
-# ---------------------------------------------------------------------------- pooling
-
-
-def test_pool_cells_examples():
-    assert pool_cells([100, 3, 2, 50]) == ((0,), (3,), (1, 2))
-    assert pool_cells([100, 3, 1, 50]) == ((0,), (1, 2, 3))
-    # the pooled cell (3) is below 5: it absorbs the smallest other cell (6)
-    assert pool_cells([100, 2, 1, 6]) == ((0,), (1, 2, 3))
-    # zero expectations form no cell
-    assert pool_cells([10, 0, 10]) == ((0,), (2,))
-    assert pool_cells([1, 1]) == ((0, 1),)
-    assert pool_cells([5, 5]) == ((0,), (1,))
-
-
-@settings(max_examples=50, deadline=None)
-@given(st.lists(st.floats(0, 50), min_size=1, max_size=12), st.floats(0.5, 10))
-def test_pool_cells_partition(expected, min_expected):
-    cells = pool_cells(expected, min_expected)
-    flat = [i for c in cells for i in c]
-    assert sorted(flat) == [i for i, e in enumerate(expected) if e > 0]
-    assert len(flat) == len(set(flat))
-    totals = [sum(expected[i] for i in c) for c in cells]
-    if len(cells) > 1:
-        assert min(totals) >= min_expected
 
 
 def test_tiny_probabilities_are_pooled_and_reported():

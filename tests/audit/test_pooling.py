@@ -6,6 +6,8 @@ import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from exactdp.audit.pooling import make_cells, max_deviation, pool_cells
 
@@ -42,3 +44,28 @@ def test_max_deviation_is_the_binomial_z_score_of_the_worst_cell():
 def test_max_deviation_without_a_testable_cell():
     c = make_cells(np.array([1.0, 0.0]), np.array([9, 0]), 9, 5.0, "chi2")
     assert max_deviation(c, 9) == (0.0, -1)
+
+# ---------------------------------------------------------------------------- pooling
+
+
+def test_pool_cells_examples():
+    assert pool_cells([100, 3, 2, 50]) == ((0,), (3,), (1, 2))
+    assert pool_cells([100, 3, 1, 50]) == ((0,), (1, 2, 3))
+    # the pooled cell (3) is below 5: it absorbs the smallest other cell (6)
+    assert pool_cells([100, 2, 1, 6]) == ((0,), (1, 2, 3))
+    # zero expectations form no cell
+    assert pool_cells([10, 0, 10]) == ((0,), (2,))
+    assert pool_cells([1, 1]) == ((0, 1),)
+    assert pool_cells([5, 5]) == ((0,), (1,))
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.floats(0, 50), min_size=1, max_size=12), st.floats(0.5, 10))
+def test_pool_cells_partition(expected, min_expected):
+    cells = pool_cells(expected, min_expected)
+    flat = [i for c in cells for i in c]
+    assert sorted(flat) == [i for i, e in enumerate(expected) if e > 0]
+    assert len(flat) == len(set(flat))
+    totals = [sum(expected[i] for i in c) for c in cells]
+    if len(cells) > 1:
+        assert min(totals) >= min_expected
