@@ -379,8 +379,11 @@ def test_tests_mirror_the_package():
         rel = test.relative_to(TESTS)
         if len(rel.parts) == 1 and rel.name in CROSS_CUTTING:
             continue
-        if mirrored_module(test) is None:
+        target = mirrored_module(test)
+        if target is None:
             bad.append(f"tests/{rel}")
+        elif "moved_module(" in (PACKAGE.parent / target).read_text():
+            bad.append(f"tests/{rel} (mirrors {target}, an old path: test the new module)")
     assert not bad, (
         "test modules that mirror no module of exactdp (tests/a/test_b.py must test "
         "exactdp/a/b.py; move them, or list a cross-cutting file in CROSS_CUTTING):\n"
