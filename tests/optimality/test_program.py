@@ -1,4 +1,5 @@
-"""Tests for exactdp.optimality: the McKenna-Sheldon lattice LP and PF's optimality region."""
+"""exactdp.optimality.program: lattice_lp (McKenna & Sheldon's lattice LP), float and exact,
+against the reported figures, certificates and each other."""
 
 from __future__ import annotations
 
@@ -7,7 +8,6 @@ import math
 from decimal import Decimal
 from fractions import Fraction
 
-import flint
 import numpy as np
 import pytest
 import sympy
@@ -16,17 +16,12 @@ from hypothesis import strategies as st
 
 import exactdp
 from exactdp.numbers import ExactConversionWarning
-from exactdp.optimality import exact_solve as XS
-from exactdp.optimality import float_solve as FS
 from exactdp.optimality import lattice as LT
 from exactdp.optimality import program as LLP
 from exactdp.optimality import region as RG
 
 LOG = sympy.log
 Q = sympy.Rational
-
-# float epsilons are the natural input of method="float"; the warning is tested below
-pytestmark = pytest.mark.filterwarnings("ignore::exactdp.numbers.ExactConversionWarning")
 
 
 # --------------------------------------------------------------------------- sizes
@@ -38,51 +33,6 @@ def test_variable_counts_k4(n, expected):
     assert LT.lattice_size(n, 4)["variables"] == expected
 
 
-@settings(max_examples=25, deadline=None)
-@given(n=st.integers(2, 5), k=st.integers(1, 5))
-def test_lattice_size_formula_matches_enumeration(n, k):
-    size = LT.lattice_size(n, k)
-    lat = LT.build_lattice(n, k)
-    assert size["vectors"] == len(lat.vectors)
-    assert size["variables"] == len(lat.var_vec)
-    assert size["ub_rows"] == len(lat.rows)
-    # every grid vector of {0..k}^n is counted exactly once by the weights
-    assert sum(lat.weight) == (k + 1) ** n
-    # each canonical vector's probabilities can sum to one: multiplicities sum to n
-    for i, g in enumerate(lat.vectors):
-        assert sum(m for j, m in enumerate(lat.var_mult) if lat.var_vec[j] == i) == n == len(g)
-
-
-# --------------------------------------------------------------------------- PF and EM values
-
-
-def test_pf_polynomials_match_math_md_example():
-    # docs/formulas.md section 2: q = (0, -1, -2) has PF probabilities 1 - x/2 - x^2/2 + x^3/3,
-    # x/2 - x^3/6, x^2/2 - x^3/6; the lattice vector with gaps (0, 1, 2) has coins y^g.
-    lat = LT.build_lattice(3, 2)
-    polys = LT.lattice_pf_polys(lat)
-    q = flint.fmpq
-    want = {
-        0: flint.fmpq_poly([1, q(-1, 2), q(-1, 2), q(1, 3)]),
-        1: flint.fmpq_poly([0, q(1, 2), 0, q(-1, 6)]),
-        2: flint.fmpq_poly([0, 0, q(1, 2), q(-1, 6)]),
-    }
-    for v, poly in want.items():
-        assert polys[lat.var_index[((0, 1, 2), v)]] == poly
-
-
-@pytest.mark.parametrize("n, k", [(3, 3), (5, 4)])
-def test_pf_float_matches_exact_and_sums_to_one(n, k):
-    lat = LT.build_lattice(n, k)
-    y = 0.37
-    fl = LT.lattice_pf_float(lat, -math.log(y))
-    ex = [float(p(XS._to_q(y))) for p in LT.lattice_pf_polys(lat)]
-    np.testing.assert_allclose(fl, ex, rtol=1e-13)
-    for i in range(len(lat.vectors)):
-        tot = sum(fl[j] * lat.var_mult[j] for j in range(len(fl)) if lat.var_vec[j] == i)
-        assert tot == pytest.approx(1, abs=1e-14)
-
-
 # --------------------------------------------------------------------------- reported figures
 
 
@@ -91,15 +41,6 @@ def test_em_over_opt_at_eps1_k4(n, ratio):
     res = LLP.lattice_lp(n, 4, 1.0)
     assert round(res.em_ratio, 4) == ratio
     assert abs(res.pf_ratio - 1) < 1e-9  # PF optimal at eps = 1
-
-
-@pytest.mark.parametrize("n, k", [(3, 4), (4, 4), (5, 4), (4, 6)])
-def test_pf_optimal_at_reported_epsilons(n, k):
-    region = RG.pf_optimality_region(n, k)
-    assert isinstance(region, exactdp.PFOptimalityRegion)
-    for eps in (0.9, 0.95, math.log((3 + math.sqrt(5)) / 2), 1.0, 2.0):
-        assert region.contains(eps)
-        assert abs(LLP.lattice_lp(n, k, eps).pf_ratio - 1) < 1e-9
 
 
 @pytest.mark.parametrize(
@@ -206,64 +147,6 @@ def test_full_constraints_between_relaxation_and_pf(n, k):
     # PF stays strictly sub-optimal under the full constraints too (exactly)
     res = LLP.lattice_lp(n, k, LOG(Q(3, 2)), method="exact", constraints="full")
     assert res.verify() and res.full_dp_violation <= 0 and res.pf_ratio > 1
-
-
-# --------------------------------------------------------------------------- region
-
-
-def test_region_n2_everything():
-    reg = RG.pf_optimality_region(2, 4)
-    assert reg.epsilon_intervals == ((0, sympy.oo),)
-    assert reg.boundaries == ()
-
-
-@pytest.mark.parametrize("n, k", [(4, 4), (5, 4), (4, 6)])
-def test_region_boundary_polynomial(n, k):
-    y = sympy.Symbol("y")
-    reg = RG.pf_optimality_region(n, k)
-    (b,) = reg.boundaries
-    assert b.polynomial.as_expr() == sum(y**j for j in range(1, k + 1)) - 1
-    lo, hi = b.y_interval
-    assert lo < hi and hi - lo < Q(1, 10**30)
-    assert b.polynomial.eval(lo) * b.polynomial.eval(hi) <= 0  # sign change: root inside
-    assert reg.epsilon_intervals[0][1] == sympy.oo
-    assert reg.degenerate_points == ()
-
-
-def test_region_boundary_against_lp():
-    reg = RG.pf_optimality_region(4, 4)
-    eps_star = reg.boundaries[0].epsilon_float
-    assert eps_star == pytest.approx(0.6562559792369758, abs=1e-13)
-    assert LLP.lattice_lp(4, 4, eps_star - 2e-3).pf_ratio > 1 + 1e-7
-    assert abs(LLP.lattice_lp(4, 4, eps_star + 2e-3).pf_ratio - 1) < 1e-10
-    # exact LP on both sides: e^eps = 19/10 (eps 0.642) and 2 (eps 0.693)
-    below = LLP.lattice_lp(4, 4, LOG(Q(19, 10)), method="exact")
-    above = LLP.lattice_lp(4, 4, LOG(2), method="exact")
-    assert below.pf_ratio > 1 and above.pf_ratio == 1
-    assert not reg.contains(LOG(Q(19, 10))) and reg.contains(LOG(2))
-    assert not reg.contains(eps_star - 1e-9) and reg.contains(eps_star + 1e-9)
-
-
-@pytest.mark.parametrize("n, k", [(2, 3), (3, 3), (4, 2), (4, 4), (5, 3)])
-def test_pf_dual_polynomials_strong_duality_identity(n, k):
-    # sum_g mu_g(y) equals PF's objective polynomial identically (complementary slackness)
-    lat = LT.build_lattice(n, k)
-    mu, lam = LT.pf_dual_polys(n, k)
-    obj = sum((c * p for c, p in zip(lat.cost, LT.lattice_pf_polys(lat), strict=True)),
-              flint.fmpq_poly([]))
-    assert obj == sum(mu, flint.fmpq_poly([]))
-    # and the multipliers satisfy zero reduced cost at a random rational y
-    y = flint.fmpq(2, 7)
-    lam_all = [lam[r](y) if r in lam else flint.fmpq(0) for r in range(len(lat.rows))]
-    red = XS._reduced_costs(lat, y, [m(y) for m in mu], lam_all)
-    assert all(r == 0 for r in red)
-
-
-def test_region_golden_threshold_is_not_tight():
-    golden = math.log((3 + math.sqrt(5)) / 2)
-    for n, k in ((3, 4), (4, 4), (5, 4), (4, 6)):
-        eps_star = RG.pf_optimality_region(n, k).boundaries[0].epsilon_float
-        assert 0.5 < eps_star < math.log(2) < golden
 
 
 # --------------------------------------------------------------------------- bad input
@@ -399,24 +282,6 @@ def test_pf_certificate_only_where_pf_optimal():
     assert full.certificate.route == "pf-certificate" and full.verify() and full.pf_ratio == 1
 
 
-# --------------------------------------------------------------------------- a-posteriori check
-
-
-def test_max_violation_measures_residuals():
-    lat = LT.build_lattice(3, 4)
-    sol = FS.solve_float("t", lat, 0.5, 0.5)
-    v = np.asarray(sol.res.x)
-    assert FS._max_violation(sol.a_eq, sol.a_ub, v) == sol.max_violation <= 1e-12
-    # shrinking one vector's probabilities by 1e-6 breaks its equality row by ~1e-6
-    bad = v.copy()
-    bad[np.asarray(lat.var_vec) == 3] *= 1 - 1e-6
-    assert FS._max_violation(sol.a_eq, sol.a_ub, bad) == pytest.approx(1e-6, rel=1e-3)
-    # a negative entry is reported as such
-    bad = v.copy()
-    bad[5] = -1e-5
-    assert FS._max_violation(sol.a_eq, sol.a_ub, bad) >= 1e-5
-
-
 def test_inaccurate_solution_is_flagged(monkeypatch):
     monkeypatch.setattr(LLP, "VIOLATION_TOLERANCE", -1.0)
     with pytest.warns(RuntimeWarning, match="violates the constraints"):
@@ -436,13 +301,6 @@ def test_epsilon_exact_forms_lattice_lp(eps):
     ref = LLP.lattice_lp(3, 4, Q(1, 100))
     assert res.epsilon == Q(1, 100)
     assert res.optimum == ref.optimum and res.pf_ratio == ref.pf_ratio
-
-
-@pytest.mark.parametrize("eps", EPS_FORMS + ["log(3/2)", LOG(Q(3, 2)), 1, "2"])
-def test_epsilon_exact_forms_region(eps):
-    reg = RG.pf_optimality_region(3, 4)
-    want = float(sympy.sympify(eps if not isinstance(eps, (Fraction, Decimal)) else str(eps)))
-    assert reg.contains(eps) == (want >= reg.boundaries[0].epsilon_float)
 
 
 def test_epsilon_string_forms_exact_method():

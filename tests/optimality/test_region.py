@@ -1,0 +1,82 @@
+"""exactdp.optimality.region: PF's exact optimality region against the LP and hand cases."""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from fractions import Fraction
+
+import pytest
+import sympy
+
+import exactdp
+from exactdp.optimality import program as LLP
+from exactdp.optimality import region as RG
+
+LOG = sympy.log
+Q = sympy.Rational
+
+
+@pytest.mark.parametrize("n, k", [(3, 4), (4, 4), (5, 4), (4, 6)])
+def test_pf_optimal_at_reported_epsilons(n, k):
+    region = RG.pf_optimality_region(n, k)
+    assert isinstance(region, exactdp.PFOptimalityRegion)
+    for eps in (0.9, 0.95, math.log((3 + math.sqrt(5)) / 2), 1.0, 2.0):
+        assert region.contains(eps)
+        assert abs(LLP.lattice_lp(n, k, eps).pf_ratio - 1) < 1e-9
+
+
+# --------------------------------------------------------------------------- region
+
+
+def test_region_n2_everything():
+    reg = RG.pf_optimality_region(2, 4)
+    assert reg.epsilon_intervals == ((0, sympy.oo),)
+    assert reg.boundaries == ()
+
+
+@pytest.mark.parametrize("n, k", [(4, 4), (5, 4), (4, 6)])
+def test_region_boundary_polynomial(n, k):
+    y = sympy.Symbol("y")
+    reg = RG.pf_optimality_region(n, k)
+    (b,) = reg.boundaries
+    assert b.polynomial.as_expr() == sum(y**j for j in range(1, k + 1)) - 1
+    lo, hi = b.y_interval
+    assert lo < hi and hi - lo < Q(1, 10**30)
+    assert b.polynomial.eval(lo) * b.polynomial.eval(hi) <= 0  # sign change: root inside
+    assert reg.epsilon_intervals[0][1] == sympy.oo
+    assert reg.degenerate_points == ()
+
+
+def test_region_boundary_against_lp():
+    reg = RG.pf_optimality_region(4, 4)
+    eps_star = reg.boundaries[0].epsilon_float
+    assert eps_star == pytest.approx(0.6562559792369758, abs=1e-13)
+    assert LLP.lattice_lp(4, 4, eps_star - 2e-3).pf_ratio > 1 + 1e-7
+    assert abs(LLP.lattice_lp(4, 4, eps_star + 2e-3).pf_ratio - 1) < 1e-10
+    # exact LP on both sides: e^eps = 19/10 (eps 0.642) and 2 (eps 0.693)
+    below = LLP.lattice_lp(4, 4, LOG(Q(19, 10)), method="exact")
+    above = LLP.lattice_lp(4, 4, LOG(2), method="exact")
+    assert below.pf_ratio > 1 and above.pf_ratio == 1
+    assert not reg.contains(LOG(Q(19, 10))) and reg.contains(LOG(2))
+    assert not reg.contains(eps_star - 1e-9) and reg.contains(eps_star + 1e-9)
+
+
+def test_region_golden_threshold_is_not_tight():
+    golden = math.log((3 + math.sqrt(5)) / 2)
+    for n, k in ((3, 4), (4, 4), (5, 4), (4, 6)):
+        eps_star = RG.pf_optimality_region(n, k).boundaries[0].epsilon_float
+        assert 0.5 < eps_star < math.log(2) < golden
+
+
+# --------------------------------------------------------------------------- epsilon input forms
+
+
+EPS_FORMS = ["1/100", "0.01", Fraction(1, 100), Decimal("0.01"), Q(1, 100), " 1/100 "]
+
+
+@pytest.mark.parametrize("eps", EPS_FORMS + ["log(3/2)", LOG(Q(3, 2)), 1, "2"])
+def test_epsilon_exact_forms_region(eps):
+    reg = RG.pf_optimality_region(3, 4)
+    want = float(sympy.sympify(eps if not isinstance(eps, (Fraction, Decimal)) else str(eps)))
+    assert reg.contains(eps) == (want >= reg.boundaries[0].epsilon_float)
