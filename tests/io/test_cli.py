@@ -2,7 +2,7 @@
 
 import pytest
 
-from exactdp.cli import main
+from exactdp.io.cli import main
 
 
 def run(capsys, *argv):

@@ -11,7 +11,7 @@ import pytest
 import sympy
 
 from exactdp.mechanisms.optimal import pf_polynomials, section5_exact
-from exactdp.numeric.pf_engine import pf_float
+from exactdp.numeric.pf import pf_float
 from tests.reference import PF_Q31002_EPS2
 
 x = sympy.Symbol("x")
