@@ -16,7 +16,13 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-__all__ = ["deprecated_alias", "deprecated_method", "moved_module", "warn_renamed"]
+__all__ = [
+    "deprecated_alias",
+    "deprecated_attributes",
+    "deprecated_method",
+    "moved_module",
+    "warn_renamed",
+]
 
 
 def warn_renamed(old: str, new: str, stacklevel: int = 3) -> None:
@@ -120,3 +126,21 @@ def moved_module(
         return sorted(set(vars(sys.modules[name])) | set(public) | set(renamed))
 
     return __getattr__, __dir__, public
+
+
+def deprecated_attributes(module: str, renamed: dict[str, tuple[str, Any]]) -> Callable[[str], Any]:
+    """A module ``__getattr__`` serving renamed module attributes (classes, constants).
+
+    ``renamed`` maps each old name to ``(new name, object)``; reading ``module.<old name>``
+    warns and returns the object itself, so ``isinstance`` checks against the old name keep
+    working (PEP 562).
+    """
+
+    def __getattr__(name: str) -> Any:
+        if name in renamed:
+            new, obj = renamed[name]
+            warn_renamed(f"{module}.{name}", new)
+            return obj
+        raise AttributeError(f"module {module!r} has no attribute {name!r}")
+
+    return __getattr__

@@ -1,7 +1,7 @@
 """The privacy analyzer: exact loss, neighbour search, certificates, regularity, divergences."""
 
 from .certify import ConditionCertificate, DPCertificate, certify_dp
-from .check import DPCheck, Witness, check_dp
+from .check import DPCheck, check_dp
 from .composition import (
     AccountantCheck,
     AccountantRow,
@@ -50,6 +50,7 @@ from .utility import (
     error_tails,
     worst_case_error,
 )
+from .witness import Witness
 
 __all__ = [
     "AccountantCheck",

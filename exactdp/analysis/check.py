@@ -28,6 +28,7 @@ from .engines.ball import BallEngine, BallUndecided, arb_prec, ball_output, ball
 from .engines.select import make_engine
 from .loss import max_candidates, pair_candidates, value_of
 from .neighbourhood import neighbour_list
+from .witness import Witness
 
 __all__ = [
     "DPCheck",
@@ -37,18 +38,6 @@ __all__ = [
 
 
 # =============================================================================== check_dp
-@dataclass(frozen=True)
-class Witness:
-    """A pair of score vectors and an output: ``(scores, neighbour, output)``."""
-
-    scores: tuple
-    neighbour: tuple
-    output: int | None
-
-    def __iter__(self):
-        return iter((self.scores, self.neighbour, self.output))
-
-
 @dataclass(frozen=True)
 class DPCheck:
     """Result of :func:`check_dp`.

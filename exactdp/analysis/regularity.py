@@ -22,35 +22,21 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
-import sympy
-
-from ..deprecation import deprecated_alias
+from ..deprecation import deprecated_alias, deprecated_attributes, warn_renamed
 from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
 from .common import plain, score_vector
 from .engines.select import make_engine
+from .witness import Witness
 
 __all__ = [
     "RegularityCheck",
-    "Counterexample",
     "is_symmetric",
     "is_shift_invariant",
     "is_monotonic",
     "is_monotone",
 ]
-
-
-@dataclass(frozen=True)
-class Counterexample:
-    """``Pr[M(scores) = output]`` vs ``Pr[M(other) = other_output]``, which break the property."""
-
-    scores: tuple
-    other: tuple
-    output: int
-    other_output: int
-    probability: sympy.Expr
-    other_probability: sympy.Expr
 
 
 @dataclass(frozen=True)
@@ -61,7 +47,10 @@ class RegularityCheck:
     ----------
     property : str
     holds : bool
-    counterexample : Counterexample or None
+    witness : Witness or None
+        Two score vectors and outputs whose exact probabilities break the property
+        (``scores``, ``output``, ``probability`` against ``neighbour``, ``neighbour_output``,
+        ``neighbour_probability``); None when it holds.
     comparisons : int
         Number of exact comparisons made.
     vectors : int
@@ -75,7 +64,7 @@ class RegularityCheck:
 
     property: str
     holds: bool
-    counterexample: Counterexample | None
+    witness: Witness | None
     comparisons: int
     vectors: int
     certified: bool = True
@@ -83,6 +72,12 @@ class RegularityCheck:
 
     def __bool__(self) -> bool:
         return self.holds
+
+    @property
+    def counterexample(self) -> Witness | None:
+        """Deprecated: :attr:`witness`."""
+        warn_renamed("RegularityCheck.counterexample", "RegularityCheck.witness")
+        return self.witness
 
 
 def _lattice(vectors, n: int, values: Iterable) -> list[tuple]:
@@ -125,7 +120,7 @@ def _run(mechanism, prop: str, pairs, pool: _Pool, want: str) -> RegularityCheck
             )
         ok = sign == 0 if want == "eq" else sign >= 0
         if not ok:
-            ce = Counterexample(
+            ce = Witness(
                 plain(pool.vectors[i]), plain(pool.vectors[j]), r, s,
                 engine.prob_sympy(a), engine.prob_sympy(b),
             )
@@ -263,8 +258,9 @@ def is_monotonic(
     Returns
     -------
     RegularityCheck
-        A counterexample ``(scores, other, r, r, P_r(scores), P_r(other))`` has ``scores``
-        dominating ``other`` in the monotone order at r and ``P_r(scores) < P_r(other)``.
+        A witness ``Witness(scores, neighbour, r, r, P_r(scores), P_r(neighbour))`` has
+        ``scores`` dominating ``neighbour`` in the monotone order at r and
+        ``P_r(scores) < P_r(neighbour)``.
     """
     d = exact_number(step, "step")
     d = int(d) if d.is_Integer else d
@@ -284,3 +280,7 @@ def is_monotonic(
 
 
 is_monotone = deprecated_alias(is_monotonic, "is_monotone")
+
+
+#: ``Counterexample`` (the old name of :class:`Witness`) warns and returns ``Witness``.
+__getattr__ = deprecated_attributes(__name__, {"Counterexample": ("Witness", Witness)})

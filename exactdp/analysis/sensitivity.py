@@ -23,14 +23,15 @@ from itertools import combinations_with_replacement, product
 
 import sympy
 
+from ..deprecation import deprecated_attributes
 from ..exact import compare, sign
 from ..numbers import exact_number
+from .witness import Witness
 
 __all__ = [
     "MAX_PAIRS",
     "ScoreFunction",
     "SensitivityResult",
-    "SensitivityWitness",
     "sensitivity",
 ]
 
@@ -80,23 +81,6 @@ class ScoreFunction:
 
 
 @dataclass(frozen=True)
-class SensitivityWitness:
-    """A neighbouring pair of databases and an output attaining the sensitivity.
-
-    ``scores`` and ``neighbour_scores`` are the exact score vectors of the two databases.
-    """
-
-    database: tuple
-    neighbour: tuple
-    output: Hashable
-    scores: tuple
-    neighbour_scores: tuple
-
-    def __iter__(self):
-        return iter((self.database, self.neighbour, self.output))
-
-
-@dataclass(frozen=True)
 class SensitivityResult:
     """Result of :func:`sensitivity`.
 
@@ -107,8 +91,11 @@ class SensitivityResult:
         moves any score).
     monotonic : bool
         True iff on every enumerated pair all scores move weakly in the same direction.
-    witness : SensitivityWitness or None
-        A pair and output attaining ``sensitivity`` (None when there is no pair at all).
+    witness : Witness or None
+        A pair and output attaining ``sensitivity`` (None when there is no pair at all):
+        ``database`` and ``neighbour`` are the two databases, ``scores`` and
+        ``neighbour_scores`` their exact score vectors, ``output`` the range element and
+        ``value`` the sensitivity.
     neighbours : str
         ``"replace"`` or ``"add_remove"``.
     scope : str
@@ -122,7 +109,7 @@ class SensitivityResult:
 
     sensitivity: sympy.Expr
     monotonic: bool
-    witness: SensitivityWitness | None
+    witness: Witness | None
     neighbours: str
     scope: str
     pairs_checked: int
@@ -316,8 +303,12 @@ def sensitivity(
             size = d if sd >= 0 else -d
             if witness is None or compare(size, best) > 0:
                 best = size
-                witness = SensitivityWitness(a, b, r, qa, qb)
+                witness = Witness(qa, b, r, value=size, database=a, neighbour_scores=qb)
         if database is None and len(cache) > 4 * max_pairs:
             cache.clear()
     return SensitivityResult(best, monotonic, witness, neighbours,
                              "local" if database is not None else "global", checked, bad)
+
+
+#: ``SensitivityWitness`` (the old name of :class:`Witness`) warns and returns ``Witness``.
+__getattr__ = deprecated_attributes(__name__, {"SensitivityWitness": ("Witness", Witness)})

@@ -60,14 +60,14 @@ def bump_mechanism(epsilon=EPS):
 
 
 def regular(mechanism, lattices=LATTICES):
-    """All three properties on the lattices: (holds, comparisons, counterexamples)."""
+    """All three properties on the lattices: (holds, comparisons, witnesses)."""
     bad, count = [], 0
     for n, values in lattices:
         for check in (is_symmetric, is_shift_invariant, is_monotonic):
             res = check(mechanism, n=n, values=values)
             count += res.comparisons
             if not res.holds:
-                bad.append((check.__name__, n, res.counterexample))
+                bad.append((check.__name__, n, res.witness))
     return not bad, count, tuple(bad)
 
 

@@ -23,7 +23,7 @@ R = sympy.Rational
 def test_core_mechanisms_are_regular_on_the_lattice(mech):
     for check in (is_symmetric, is_shift_invariant, is_monotonic):
         res = check(mech)
-        assert res.holds and res.counterexample is None
+        assert res.holds and res.witness is None
         assert res.comparisons > 100 and res.vectors >= 27
 
 
@@ -44,9 +44,9 @@ def test_biased_mechanism_is_not_symmetric():
         epsilon=1,
     )
     res = is_symmetric(m)
-    ce = res.counterexample
+    ce = res.witness
     assert not res.holds
-    assert ce.probability != ce.other_probability
+    assert ce.probability != ce.neighbour_probability
     assert ce.probability == m.distribution(ce.scores).probabilities[ce.output]
     assert is_shift_invariant(m).holds and is_monotonic(m).holds
 
@@ -58,7 +58,7 @@ def test_absolute_score_mechanism_is_not_shift_invariant():
     )
     res = is_shift_invariant(m)
     assert not res.holds
-    a, b = res.counterexample.scores, res.counterexample.other
+    a, b = res.witness.scores, res.witness.neighbour
     assert len({y - x for x, y in zip(a, b, strict=True)}) == 1
     assert is_symmetric(m).holds
 
@@ -68,8 +68,8 @@ def test_reverse_mechanism_is_not_monotone():
     m = mechanism_from_function(lambda q, e: _softmax([sympy.exp(-e * v / 2) for v in q]),
                                 epsilon=1)
     res = is_monotonic(m)
-    ce = res.counterexample
-    assert not res.holds and sympy.N(ce.probability - ce.other_probability) < 0
+    ce = res.witness
+    assert not res.holds and sympy.N(ce.probability - ce.neighbour_probability) < 0
     assert is_symmetric(m).holds and is_shift_invariant(m).holds
 
 

@@ -1,0 +1,94 @@
+"""The one counterexample type of the analyzer: :class:`Witness`.
+
+Every check that can fail or that reports where a maximum is attained (``check_dp``, the
+divergences, composition, the regularity checks, ``sensitivity``) names a pair of inputs and
+an output with a :class:`Witness`; the fields a check does not use stay ``None``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Iterator
+from dataclasses import dataclass
+
+import sympy
+
+from ..deprecation import warn_renamed
+
+__all__ = ["Witness"]
+
+
+@dataclass(frozen=True)
+class Witness:
+    """A pair of inputs and an output that attain a quantity or break a property.
+
+    Parameters
+    ----------
+    scores : tuple
+        The first score vector, shape (n,).
+    neighbour : tuple
+        The second input: a score vector of shape (n,) (the neighbour of ``scores`` for
+        ``check_dp`` and the divergences; the permuted, shifted or moved vector for the
+        regularity checks), or, for :func:`~exactdp.analysis.sensitivity.sensitivity`, the
+        neighbouring *database* (then ``database`` is set and ``neighbour_scores`` holds its
+        score vector).
+    output : hashable or None
+        The output ``r`` (an index, or an element of a score function's range); None when the
+        quantity is not attained at one output (composition).
+    neighbour_output : hashable or None
+        The output compared on ``neighbour`` when it differs from ``output`` (symmetry maps
+        ``r`` to ``sigma(r)``); defaults to ``output``.
+    probability, neighbour_probability : sympy.Expr or None
+        The exact probabilities ``Pr[M(scores) = output]`` and
+        ``Pr[M(neighbour) = neighbour_output]`` that break a regularity property.
+    value : sympy.Expr or None
+        The quantity attained by the pair (the sensitivity ``|q(D, r) - q(D', r)|``).
+    database : tuple or None
+        :func:`~exactdp.analysis.sensitivity.sensitivity` only: the database whose score
+        vector is ``scores``.
+    neighbour_scores : tuple or None
+        The score vector of ``neighbour``: ``neighbour`` itself unless ``database`` is set.
+
+    Notes
+    -----
+    Iterating gives ``(first input, neighbour, output)``: ``(scores, neighbour, output)``, or
+    ``(database, neighbour, output)`` for a sensitivity witness.
+    """
+
+    scores: tuple
+    neighbour: tuple
+    output: Hashable | None
+    neighbour_output: Hashable | None = None
+    probability: sympy.Expr | None = None
+    neighbour_probability: sympy.Expr | None = None
+    value: sympy.Expr | None = None
+    database: tuple | None = None
+    neighbour_scores: tuple | None = None
+
+    def __post_init__(self) -> None:
+        if self.neighbour_output is None:
+            object.__setattr__(self, "neighbour_output", self.output)
+        if self.neighbour_scores is None and self.database is None:
+            object.__setattr__(self, "neighbour_scores", self.neighbour)
+
+    def __iter__(self) -> Iterator:
+        first = self.scores if self.database is None else self.database
+        return iter((first, self.neighbour, self.output))
+
+    # ------------------------------------------------- names of the old Counterexample
+    @property
+    def other(self) -> tuple:
+        """Deprecated: the second score vector is :attr:`neighbour`."""
+        warn_renamed("Witness.other", "Witness.neighbour")
+        return self.neighbour
+
+    @property
+    def other_output(self) -> Hashable | None:
+        """Deprecated: :attr:`neighbour_output`."""
+        warn_renamed("Witness.other_output", "Witness.neighbour_output")
+        return self.neighbour_output
+
+    @property
+    def other_probability(self) -> sympy.Expr | None:
+        """Deprecated: :attr:`neighbour_probability`."""
+        warn_renamed("Witness.other_probability", "Witness.neighbour_probability")
+        return self.neighbour_probability
