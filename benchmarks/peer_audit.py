@@ -93,11 +93,11 @@ def run(
         peer,
         mechanism,
         ref_name(reference)
-        + (" (monotone)" if reference.monotone else "")
+        + (" (monotone)" if reference.monotonic else "")
         + (f", Delta={reference.sensitivity}" if reference.sensitivity != 1 else ""),
         list(scores),
         reference.epsilon,
-        bool(reference.monotone),
+        bool(reference.monotonic),
         n,
         p,
         verdict,
@@ -126,7 +126,7 @@ def wrong_rows(n: int, alpha: float, seed: int) -> list[Row]:
     rng = np.random.default_rng(seed + 1)
     q = [3, 1, 0, 0, -2]
     rows = []
-    a = peers.diffprivlib_exponential(q, 2, monotone=True)
+    a = peers.diffprivlib_exponential(q, 2, monotonic=True)
     rows.append(
         run(
             a.peer,

@@ -9,8 +9,10 @@ to the new modules).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import importlib
+import os
 import sys
 import warnings
 from collections.abc import Callable, Mapping, Sequence
@@ -21,6 +23,10 @@ __all__ = [
     "deprecated_attributes",
     "deprecated_method",
     "moved_module",
+    "deprecated_keyword_property",
+    "deprecated_property",
+    "outside_stacklevel",
+    "renamed_keyword",
     "warn_renamed",
 ]
 
@@ -144,3 +150,64 @@ def deprecated_attributes(module: str, renamed: dict[str, tuple[str, Any]]) -> C
         raise AttributeError(f"module {module!r} has no attribute {name!r}")
 
     return __getattr__
+
+
+def deprecated_property(new_name: str, old_name: str) -> property:
+    """A read-only property ``old_name`` that warns, then returns ``self.<new_name>``."""
+
+    def getter(self: Any) -> Any:
+        warn_renamed(f"{type(self).__name__}.{old_name}", f".{new_name}")
+        return getattr(self, new_name)
+
+    getter.__name__ = old_name
+    return property(getter, doc=f"Deprecated alias of :attr:`{new_name}`.")
+
+
+def deprecated_keyword_property(new_name: str, old_name: str) -> property:
+    """:func:`deprecated_property` for a name that is also a deprecated dataclass keyword.
+
+    The keyword is an ``InitVar`` of the dataclass; :func:`dataclasses.replace` copies
+    InitVars by reading the attribute, so for that caller the property answers None (not
+    given: the new field is copied instead) without a warning.
+    """
+
+    def getter(self: Any) -> Any:
+        caller = sys._getframe(1).f_code
+        if caller.co_filename == dataclasses.__file__ and caller.co_name in ("replace", "_replace"):
+            return None
+        warn_renamed(f"{type(self).__name__}.{old_name}", f".{new_name}")
+        return getattr(self, new_name)
+
+    getter.__name__ = old_name
+    return property(getter, doc=f"Deprecated alias of :attr:`{new_name}`.")
+
+
+def outside_stacklevel() -> int:
+    """The ``stacklevel`` for :func:`warn_renamed` that points at the first caller outside
+    exactdp (and outside dataclass-generated ``__init__`` code), seen from the caller."""
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(2), 3
+    while frame is not None and (frame.f_code.co_filename.startswith(package)
+                                 or frame.f_code.co_filename.startswith("<")):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def renamed_keyword(func: str, new: str, new_value: Any, old: str, old_value: Any,
+                    stacklevel: int | None = None) -> Any:
+    """The value of a renamed keyword argument: ``new_value``, or ``old_value`` (warning once).
+
+    Both default to None (not given). Giving the old keyword warns ``func(old=...) is
+    deprecated; use new=...`` (attributed to the first caller outside exactdp unless
+    ``stacklevel`` is given); giving both with different values raises ValueError.
+    """
+    if old_value is None:
+        return new_value
+    level = outside_stacklevel() if stacklevel is None else stacklevel
+    warn_renamed(f"{func}({old}=...)", f"{new}=...", stacklevel=level)
+    if new_value is not None and new_value != old_value:
+        raise ValueError(
+            f"{func}: {old}={old_value!r} and {new}={new_value!r} contradict each other "
+            f"({old} is the deprecated name of {new})"
+        )
+    return old_value

@@ -6,20 +6,20 @@ the exactdp mechanism whose exact output distribution it *should* have, so that
 peers are an optional extra: ``pip install "exactdp[peers]"``.
 
 Parameter mapping (read from the peers' sources / privacy maps, versions in
-:func:`peer_versions`; ``c = 2``, or ``c = 1`` for monotone scores, ``b = c*Delta/eps``):
+:func:`peer_versions`; ``c = 2``, or ``c = 1`` for monotonic scores, ``b = c*Delta/eps``):
 
 - diffprivlib ``mechanisms.Exponential(epsilon=eps, sensitivity=Delta, utility=q,
   monotonic=m)`` weights output r by ``exp(eps*q_r/((2-m)*Delta))``: exactdp
-  ``ExponentialMechanism(eps, Delta, monotone=m)``.
+  ``ExponentialMechanism(eps, Delta, monotonic=m)``.
 - diffprivlib ``mechanisms.PermuteAndFlip(...)`` (same parameters) flips the coin
-  ``exp(eps*(q_r-q*)/((2-m)*Delta))``: exactdp ``PermuteAndFlip(eps, Delta, monotone=m)``.
+  ``exp(eps*(q_r-q*)/((2-m)*Delta))``: exactdp ``PermuteAndFlip(eps, Delta, monotonic=m)``.
 - OpenDP ``measurements.make_noisy_max(vector_domain(...), linf_distance(monotonic=m),
   max_divergence(), scale=b)``, privacy map ``d_in = Delta -> eps``: permute-and-flip
   (report-noisy-max with exponential noise of scale b): exactdp
-  ``PermuteAndFlip(eps, Delta, monotone=m)``.
+  ``PermuteAndFlip(eps, Delta, monotonic=m)``.
 - OpenDP ``make_noisy_max(..., zero_concentrated_divergence(), scale=b)``, privacy map
   ``Delta -> rho = eps**2/8``: report-noisy-max with Gumbel(b) noise, i.e. exactdp
-  ``ExponentialMechanism(eps, Delta, monotone=m)``.
+  ``ExponentialMechanism(eps, Delta, monotonic=m)``.
 
 Seeds: the diffprivlib samplers take ``rng`` (a numpy Generator or seed, from which a
 ``numpy.random.RandomState`` is seeded for diffprivlib), so their audits are reproducible.
@@ -52,6 +52,7 @@ import sympy
 from .audit import GoodnessOfFit, as_generator, goodness_of_fit
 from .distribution import OutputDistribution
 from .mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip, TopK
+from .mechanisms.base import monotonic_flag
 from .scores import ScoreVector, as_scores
 
 __all__ = [
@@ -193,12 +194,6 @@ def _float_of(value: sympy.Expr, name: str) -> float:
     return float(sympy.N(value, 30))
 
 
-def _check_monotone(monotone: object, func: str) -> bool:
-    if not isinstance(monotone, (bool, np.bool_)):
-        raise ValueError(f"{func}: monotone must be True or False, got {monotone!r}")
-    return bool(monotone)
-
-
 def _check_measure(measure: object, func: str) -> bool:
     """Validate an OpenDP output measure; True for zCDP (Gumbel noise), False for pure DP."""
     if not isinstance(measure, str) or measure not in OPENDP_MEASURES:
@@ -237,9 +232,9 @@ def _opendp_inputs(dp: Any, sv: ScoreVector, mech: Mechanism, zcdp: bool) -> _Op
     name = "zero_concentrated_divergence" if zcdp else "max_divergence"
     return _OpenDPInputs(
         atom, values, d_in, dp.vector_domain(domain),
-        dp.linf_distance(T=atom, monotonic=mech.monotone),
+        dp.linf_distance(T=atom, monotonic=mech.monotonic),
         dp.zero_concentrated_divergence() if zcdp else dp.max_divergence(), name,
-        _float_of(mech.scale, "scale"), _float_of(mech.epsilon, "epsilon"), mech.monotone,
+        _float_of(mech.scale, "scale"), _float_of(mech.epsilon, "epsilon"), mech.monotonic,
     )
 
 
@@ -273,18 +268,17 @@ def _diffprivlib_adapter(
     scores: object,
     epsilon: object,
     sensitivity: object,
-    monotone: bool,
+    monotonic: bool,
     func: str,
 ) -> PeerAdapter:
-    monotone = _check_monotone(monotone, func)
     mechanisms = _import_diffprivlib()
     cls = getattr(mechanisms, cls_name)
     sv = as_scores(scores)
-    reference = reference_cls(epsilon, sensitivity, monotone)
+    reference = reference_cls(epsilon, sensitivity, monotonic)
     eps_f = _float_of(reference.epsilon, "epsilon")
     delta_f = _float_of(reference.sensitivity, "sensitivity")
     utility = [float(v) for v in sv.floats]
-    params = {"epsilon": eps_f, "sensitivity": delta_f, "utility": utility, "monotonic": monotone}
+    params = {"epsilon": eps_f, "sensitivity": delta_f, "utility": utility, "monotonic": monotonic}
     cls(**params)  # validate once: the peer's own errors surface here
 
     def sampler(size: int, rng=None) -> np.ndarray:
@@ -296,25 +290,26 @@ def _diffprivlib_adapter(
         mech = cls(**params, random_state=state)
         return np.fromiter((mech.randomise() for _ in range(int(size))), np.int64, int(size))
 
-    c = 1 if monotone else 2
+    c = 1 if monotonic else 2
     mapping = (
-        f"diffprivlib {cls_name}(epsilon, sensitivity, utility=q, monotonic={monotone}) "
+        f"diffprivlib {cls_name}(epsilon, sensitivity, utility=q, monotonic={monotonic}) "
         f"weights exp(epsilon*q/({c}*sensitivity)) -> exactdp {reference_cls.__name__}"
-        f"(epsilon, sensitivity, monotone={monotone})"
+        f"(epsilon, sensitivity, monotonic={monotonic})"
     )
     return _adapter("diffprivlib", cls_name, sv, reference, params, mapping, sampler,
                     seedable=True)
 
 
 def diffprivlib_exponential(
-    scores: object, epsilon: object, sensitivity: object = 1, monotone: bool = False
+    scores: object, epsilon: object, sensitivity: object = 1, monotonic: bool | None = None,
+    *, monotone: bool | None = None,
 ) -> PeerAdapter:
     """diffprivlib's exponential mechanism, paired with :class:`ExponentialMechanism`.
 
     diffprivlib (``Exponential._find_probabilities``) samples output r with probability
     proportional to ``exp(epsilon * q_r / ((2 - monotonic) * sensitivity))``: the same
-    exponent as exactdp's ``ExponentialMechanism(epsilon, sensitivity, monotone)`` (c = 2,
-    or 1 when monotone). It draws by inverting the cumulative distribution.
+    exponent as exactdp's ``ExponentialMechanism(epsilon, sensitivity, monotonic)`` (c = 2,
+    or 1 when monotonic). It draws by inverting the cumulative distribution.
 
     Parameters
     ----------
@@ -324,8 +319,9 @@ def diffprivlib_exponential(
         Privacy parameter (> 0); the peer receives ``float(epsilon)``.
     sensitivity : number, default 1
         Sensitivity ``Delta`` of the utility (> 0).
-    monotone : bool, default False
-        diffprivlib's ``monotonic`` flag and exactdp's ``monotone``.
+    monotonic : bool, default False
+        diffprivlib's and exactdp's ``monotonic`` flag; ``monotonic=`` (keyword) is its
+        deprecated spelling.
 
     Returns
     -------
@@ -336,28 +332,31 @@ def diffprivlib_exponential(
     ImportError
         If diffprivlib is not importable.
     ValueError
-        Invalid scores, epsilon, sensitivity or monotone flag.
+        Invalid scores, epsilon, sensitivity or monotonic flag.
 
     References
     ----------
     McSherry & Talwar (2007); diffprivlib ``mechanisms/exponential.py``.
     """
     return _diffprivlib_adapter("Exponential", ExponentialMechanism, scores, epsilon,
-                                sensitivity, monotone, "diffprivlib_exponential")
+                                sensitivity,
+                                monotonic_flag(monotonic, monotone, "diffprivlib_exponential"),
+                                "diffprivlib_exponential")
 
 
 def diffprivlib_permute_and_flip(
-    scores: object, epsilon: object, sensitivity: object = 1, monotone: bool = False
+    scores: object, epsilon: object, sensitivity: object = 1, monotonic: bool | None = None,
+    *, monotone: bool | None = None,
 ) -> PeerAdapter:
     """diffprivlib's permute-and-flip, paired with :class:`PermuteAndFlip`.
 
     diffprivlib (``PermuteAndFlip``) walks the candidates in random order and returns r
     when a Bernoulli(``exp(epsilon*(q_r - q*)/((2 - monotonic)*sensitivity))``) coin shows
-    heads: exactdp's ``PermuteAndFlip(epsilon, sensitivity, monotone)``.
+    heads: exactdp's ``PermuteAndFlip(epsilon, sensitivity, monotonic)``.
 
     Parameters
     ----------
-    scores, epsilon, sensitivity, monotone
+    scores, epsilon, sensitivity, monotonic
         As in :func:`diffprivlib_exponential`.
 
     Returns
@@ -369,14 +368,16 @@ def diffprivlib_permute_and_flip(
     ImportError
         If diffprivlib is not importable.
     ValueError
-        Invalid scores, epsilon, sensitivity or monotone flag.
+        Invalid scores, epsilon, sensitivity or monotonic flag.
 
     References
     ----------
     McKenna & Sheldon (2020), Algorithm 1; diffprivlib ``mechanisms/exponential.py``.
     """
     return _diffprivlib_adapter("PermuteAndFlip", PermuteAndFlip, scores, epsilon,
-                                sensitivity, monotone, "diffprivlib_permute_and_flip")
+                                sensitivity,
+                                monotonic_flag(monotonic, monotone, "diffprivlib_permute_and_flip"),
+                                "diffprivlib_permute_and_flip")
 
 
 # ---------------------------------------------------------------------------- OpenDP
@@ -386,23 +387,25 @@ def opendp_noisy_max(
     scores: object,
     epsilon: object,
     sensitivity: object = 1,
-    monotone: bool = False,
+    monotonic: bool | None = None,
     measure: str = "max_divergence",
+    *,
+    monotone: bool | None = None,
 ) -> PeerAdapter:
     """OpenDP's ``make_noisy_max``, paired with the exactdp mechanism it implements.
 
     The adapter enables OpenDP's ``"contrib"`` feature, builds
-    ``make_noisy_max(vector_domain(atom_domain(T)), linf_distance(T, monotonic=monotone),
+    ``make_noisy_max(vector_domain(atom_domain(T)), linf_distance(T, monotonic=monotonic),
     measure, scale=b)`` with ``b = c * sensitivity / epsilon`` (c = 2, or 1 when
-    monotone), and records OpenDP's privacy map at ``d_in = sensitivity``. ``T`` is
+    monotonic), and records OpenDP's privacy map at ``d_in = sensitivity``. ``T`` is
     ``int`` when the scores and the sensitivity are integers, else ``float``.
 
     - ``measure="max_divergence"``: OpenDP samples permute-and-flip (report-noisy-max with
       exponential noise of scale b); its map gives ``epsilon``. Reference:
-      ``PermuteAndFlip(epsilon, sensitivity, monotone)``.
+      ``PermuteAndFlip(epsilon, sensitivity, monotonic)``.
     - ``measure="zero_concentrated_divergence"`` (alias ``"zcdp"``): Gumbel(b) noise, i.e.
       the exponential mechanism; its map gives ``rho = epsilon**2 / 8``. Reference:
-      ``ExponentialMechanism(epsilon, sensitivity, monotone)``.
+      ``ExponentialMechanism(epsilon, sensitivity, monotonic)``.
 
     Parameters
     ----------
@@ -411,8 +414,9 @@ def opendp_noisy_max(
         The exactdp epsilon (> 0) that fixes the scale ``b``.
     sensitivity : number, default 1
         ``Delta``: the ``d_in`` of OpenDP's ``linf_distance``.
-    monotone : bool, default False
-        OpenDP's ``linf_distance(monotonic=...)`` and exactdp's ``monotone``.
+    monotonic : bool, default False
+        OpenDP's ``linf_distance(monotonic=...)`` and exactdp's ``monotonic``; ``monotonic=``
+        (keyword) is its deprecated spelling.
     measure : {"max_divergence", "zero_concentrated_divergence", "zcdp"}
 
     Returns
@@ -425,7 +429,7 @@ def opendp_noisy_max(
     ImportError
         If opendp is not importable.
     ValueError
-        Unknown measure; invalid scores, epsilon, sensitivity or monotone flag.
+        Unknown measure; invalid scores, epsilon, sensitivity or monotonic flag.
 
     References
     ----------
@@ -433,11 +437,11 @@ def opendp_noisy_max(
     Ding et al. (2021), Thm 1; Cesar & Rogers (2021) for ``eps**2/8``.
     """
     zcdp = _check_measure(measure, "opendp_noisy_max")
-    monotone = _check_monotone(monotone, "opendp_noisy_max")
+    monotonic = monotonic_flag(monotonic, monotone, "opendp_noisy_max")
     dp = _import_opendp()
     sv = as_scores(scores)
     reference_cls = ExponentialMechanism if zcdp else PermuteAndFlip
-    reference = reference_cls(epsilon, sensitivity, monotone)
+    reference = reference_cls(epsilon, sensitivity, monotonic)
     inp = _opendp_inputs(dp, sv, reference, zcdp)
     meas = dp.m.make_noisy_max(inp.domain, inp.metric, inp.measure, scale=inp.scale)
     values = inp.values
@@ -446,11 +450,11 @@ def opendp_noisy_max(
         """Draw ``size`` outputs with OpenDP (unseedable CSPRNG)."""
         return np.fromiter((meas(values) for _ in range(int(size))), np.int64, int(size))
 
-    c = 1 if monotone else 2
+    c = 1 if monotonic else 2
     mapping = (
         f"OpenDP make_noisy_max({inp.measure_name}, scale={c}*Delta/epsilon, "
-        f"monotonic={monotone}) -> exactdp {reference_cls.__name__}(epsilon, Delta, "
-        f"monotone={monotone})"
+        f"monotonic={monotonic}) -> exactdp {reference_cls.__name__}(epsilon, Delta, "
+        f"monotonic={monotonic})"
     )
     return _opendp_adapter(f"make_noisy_max({inp.measure_name})", sv, reference, inp, meas,
                            sampler, mapping, inp.epsilon**2 / 8 if zcdp else inp.epsilon)
@@ -461,19 +465,21 @@ def opendp_noisy_top_k(
     epsilon: object,
     k: int,
     sensitivity: object = 1,
-    monotone: bool = False,
+    monotonic: bool | None = None,
     measure: str = "max_divergence",
     negate: bool = False,
+    *,
+    monotone: bool | None = None,
 ) -> PeerAdapter:
     """OpenDP's ``make_noisy_top_k``, paired with the exact top-k distribution it should have.
 
     Builds ``make_noisy_top_k(vector_domain(atom_domain(T)), linf_distance(T,
-    monotonic=monotone), measure, k=k, scale=b, negate=negate)`` with
+    monotonic=monotonic), measure, k=k, scale=b, negate=negate)`` with
     ``b = c * sensitivity / epsilon`` and records OpenDP's privacy map at
     ``d_in = sensitivity``.
 
     - ``measure="max_divergence"``: OpenDP peels permute-and-flip k times; reference
-      ``TopK(PermuteAndFlip(epsilon, sensitivity, monotone), k)``; claimed map ``k * epsilon``.
+      ``TopK(PermuteAndFlip(epsilon, sensitivity, monotonic), k)``; claimed map ``k * epsilon``.
     - ``measure="zero_concentrated_divergence"`` (``"zcdp"``): Gumbel noise, i.e. peeling the
       exponential mechanism; reference ``TopK(ExponentialMechanism(...), k)``; claimed map
       ``k * epsilon**2 / 8``.
@@ -499,13 +505,13 @@ def opendp_noisy_top_k(
     ``make_noisy_top_k.pdf``); McKenna & Sheldon (2020); Durfee & Rogers (2019).
     """
     zcdp = _check_measure(measure, "opendp_noisy_top_k")
-    monotone = _check_monotone(monotone, "opendp_noisy_top_k")
+    monotonic = monotonic_flag(monotonic, monotone, "opendp_noisy_top_k")
     if not isinstance(negate, (bool, np.bool_)):
         raise ValueError(f"opendp_noisy_top_k: negate must be True or False, got {negate!r}")
     dp = _import_opendp()
     sv = as_scores(scores)
     inner_cls = ExponentialMechanism if zcdp else PermuteAndFlip
-    inner = inner_cls(epsilon, sensitivity, monotone, optimize="min" if negate else "max")
+    inner = inner_cls(epsilon, sensitivity, monotonic, optimize="min" if negate else "max")
     reference = TopK(inner, k)
     exact = reference.distribution(sv)
     inp = _opendp_inputs(dp, sv, inner, zcdp)
@@ -520,11 +526,11 @@ def opendp_noisy_top_k(
                            np.int64, int(size))
 
     name = inp.measure_name
-    c = 1 if monotone else 2
+    c = 1 if monotonic else 2
     mapping = (
         f"OpenDP make_noisy_top_k({name}, k={reference.k}, scale={c}*Delta/epsilon, "
-        f"monotonic={monotone}, negate={bool(negate)}) -> exactdp TopK({inner_cls.__name__}"
-        f"(epsilon, Delta, monotone={monotone}, optimize={inner.optimize!r}), {reference.k})"
+        f"monotonic={monotonic}, negate={bool(negate)}) -> exactdp TopK({inner_cls.__name__}"
+        f"(epsilon, Delta, monotonic={monotonic}, optimize={inner.optimize!r}), {reference.k})"
     )
     expected = reference.k * (inp.epsilon**2 / 8 if zcdp else inp.epsilon)
     return _opendp_adapter(f"make_noisy_top_k({name}, k={reference.k})", sv, reference, inp,

@@ -146,3 +146,69 @@ def test_check_dp_witness_defaults():
     w = Witness((0, 0), (0, -1), 1)
     assert tuple(w) == ((0, 0), (0, -1), 1)
     assert w.neighbour_scores == (0, -1) and w.neighbour_output == 1 and w.database is None
+
+
+@pytest.mark.parametrize("make", [
+    lambda **kw: exactdp.ExponentialMechanism(1, **kw),
+    lambda **kw: exactdp.PermuteAndFlip(1, **kw),
+    lambda **kw: exactdp.ReportNoisyMax(1, noise="laplace", **kw),
+    lambda **kw: exactdp.GaussianNoisyMax(1, **kw),
+])
+def test_monotone_keyword_and_attribute_warn_once(make):
+    import warnings
+
+    new = make(monotonic=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        old = make(monotone=True)
+    assert [str(w.message) for w in caught if w.category is DeprecationWarning] == [
+        f"{type(new).__name__}(monotone=...) is deprecated; use monotonic=..."]
+    assert old == new and old.monotonic is True and old.c == 1
+    # the positional third argument is the flag itself (no warning)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert type(new)(*([1, 1, True] if type(new).__name__ != "ReportNoisyMax"
+                           else [1, 1, True, "laplace"])).monotonic is True
+    with pytest.warns(DeprecationWarning, match=r"\.monotonic"):
+        assert old.monotone is True
+    assert make().monotonic is False and make().c == 2
+
+
+def test_monotone_keyword_elsewhere():
+    from exactdp.analysis.sensitivity import ScoreFunction
+    from exactdp.mechanisms.custom import mechanism_from_function
+
+    with pytest.warns(DeprecationWarning, match="mechanism_from_function"):
+        f = mechanism_from_function(lambda q: [sympy.Rational(1, len(q))] * len(q),
+                                    monotone=True)
+    assert f.monotonic is True and f.c == 1
+    with pytest.warns(DeprecationWarning, match="optimal_mechanism"):
+        old = exactdp.optimal_mechanism([0, -1], 1, monotone=True)
+    new = exactdp.optimal_mechanism([0, -1], 1, monotonic=True)
+    # the two spellings give the same exact values, and differ from c = 2
+    assert old.probabilities == new.probabilities
+    assert new.probabilities != exactdp.optimal_mechanism([0, -1], 1).probabilities
+    top = exactdp.TopK(exactdp.PermuteAndFlip(1, monotonic=True), 1)
+    assert top.monotonic is True
+    with pytest.warns(DeprecationWarning):
+        assert top.monotone is True
+    func = ScoreFunction(lambda db, r: sum(1 for x in db if x == r), (0, 1))
+    res = exactdp.sensitivity(func, (0, 1), "add_remove", max_size=1)
+    assert res.monotonic is True
+    with pytest.warns(DeprecationWarning, match=r"\.monotonic"):
+        assert res.monotone is True
+
+
+def test_replace_and_with_epsilon_do_not_warn():
+    import dataclasses
+    import warnings
+
+    from exactdp.mechanisms.custom import mechanism_from_function
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        for m in (exactdp.PermuteAndFlip(1, monotonic=True), exactdp.GaussianNoisyMax(1, 1, True),
+                  mechanism_from_function(lambda q, e: [1], epsilon=1, monotonic=True)):
+            m2 = m.with_epsilon(2) if hasattr(m, "with_epsilon") else m
+            m3 = dataclasses.replace(m, sensitivity=2)
+            assert m2.monotonic is True and m3.monotonic is True and m3.sensitivity == 2

@@ -96,8 +96,8 @@ def test_mechanisms_validate_parameters():
         PermuteAndFlip(-1)  # 0 and oo are the exact limits now (tests/test_options.py)
     with pytest.raises(ValueError, match="sensitivity"):
         PermuteAndFlip(1, sensitivity=-2)
-    with pytest.raises(ValueError, match="monotone"):
-        PermuteAndFlip(1, monotone="yes")
+    with pytest.raises(ValueError, match="monotonic"):
+        PermuteAndFlip(1, monotonic="yes")
     assert PermuteAndFlip("0.5").epsilon == sympy.Rational(1, 2)
 
 

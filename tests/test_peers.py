@@ -72,7 +72,7 @@ def test_diffprivlib_matches_exact(make, case):
         else exactdp.PermuteAndFlip
     )
     assert type(adapter.reference) is expected_cls
-    assert adapter.reference.monotone is mono
+    assert adapter.reference.monotonic is mono
     assert adapter.peer_parameters["monotonic"] is mono
     probs = exact_vector(adapter.distribution())
     res = goodness_of_fit(adapter.sampler, probs, N, rng=1000 + len(case), alpha=1e-4)
@@ -90,7 +90,7 @@ def test_diffprivlib_seed_reproducible():
 def test_diffprivlib_monotonic_misused_is_rejected():
     """Wrong on purpose: monotonic=True on a non-monotone score doubles EM's exponent."""
     q = [3, 1, 0, 0, -2]
-    wrong = peers.diffprivlib_exponential(q, 2, monotone=True).against(
+    wrong = peers.diffprivlib_exponential(q, 2, monotonic=True).against(
         exactdp.ExponentialMechanism(2), "monotonic=True audited as the general EM"
     )
     assert wrong.wrong_on_purpose
@@ -146,7 +146,7 @@ def test_opendp_max_divergence_is_not_em():
 def test_opendp_zcdp_privacy_map_is_bounded_range():
     a = peers.opendp_noisy_max([1, 0], 1, measure="zcdp")
     assert a.peer_privacy == pytest.approx(1 / 8)
-    m = peers.opendp_noisy_max([1, 0], 1, monotone=True, measure="zcdp")
+    m = peers.opendp_noisy_max([1, 0], 1, monotonic=True, measure="zcdp")
     assert m.peer_privacy == pytest.approx(1 / 8)  # scale halves, map stays eps^2/8
     assert m.peer_parameters["scale"] == pytest.approx(1.0)
 
@@ -175,7 +175,7 @@ def test_opendp_top_k_matches_exact(measure, negate):
 def test_opendp_top_k_privacy_maps(k, monotone):
     """OpenDP's maps: k * eps (max divergence) and k * eps^2 / 8 (zCDP), eps = c Delta / scale."""
     for measure in ("max_divergence", "zcdp"):
-        a = peers.opendp_noisy_top_k([0, 1, 2, 3], 1, k, monotone=monotone, measure=measure)
+        a = peers.opendp_noisy_top_k([0, 1, 2, 3], 1, k, monotonic=monotone, measure=measure)
         assert a.peer_privacy == pytest.approx(a.expected_privacy, rel=1e-12)
         assert a.expected_privacy == pytest.approx(k if measure == "max_divergence" else k / 8)
 
@@ -200,8 +200,8 @@ def test_opendp_bad_measure():
 
 @need_diffprivlib
 def test_bad_monotone_and_epsilon():
-    with pytest.raises(ValueError, match="monotone"):
-        peers.diffprivlib_exponential([1, 0], 1, monotone="yes")
+    with pytest.raises(ValueError, match="monotonic"):
+        peers.diffprivlib_exponential([1, 0], 1, monotonic="yes")
     with pytest.raises(ValueError, match="epsilon"):
         peers.diffprivlib_permute_and_flip([1, 0], -1)
     with pytest.raises(ValueError, match="number"):

@@ -53,8 +53,12 @@ def mechanism_sensitivity(mech: object) -> sympy.Expr:
     return exact_number(getattr(mech, "sensitivity", 1), "sensitivity")
 
 
-def mechanism_monotone(mech: object) -> bool:
-    return bool(getattr(mech, "monotone", False))
+def mechanism_monotonic(mech: object) -> bool:
+    """The ``monotonic`` flag (a user's duck-typed mechanism may still say ``monotone``)."""
+    flag = getattr(mech, "monotonic", None)
+    if flag is None:
+        flag = getattr(mech, "monotone", False)
+    return bool(flag)
 
 
 def mechanism_epsilon(mech: object) -> sympy.Expr | None:

@@ -15,7 +15,7 @@ from ..cost import refuse
 from ..scores import ScoreVector
 from .common import (
     exact_sign,
-    mechanism_monotone,
+    mechanism_monotonic,
     mechanism_name,
     mechanism_sensitivity,
     score_vector,
@@ -55,7 +55,7 @@ def check_pair(
                 "(||q - q'||_inf must be <= sensitivity); pass allow_non_neighbour=True to "
                 "compare arbitrary vectors"
             )
-    if mechanism_monotone(mech):
+    if mechanism_monotonic(mech):
         up = any(exact_sign(d) == 1 for d in diffs)
         down = any(exact_sign(d) == -1 for d in diffs)
         if up and down:
@@ -120,7 +120,7 @@ def neighbours(
     Parameters
     ----------
     mechanism : object
-        Supplies ``sensitivity`` (default 1) and ``monotone`` (default False).
+        Supplies ``sensitivity`` (default 1) and ``monotonic`` (default False).
     scores : sequence of numbers, shape (n,)
     search : {"auto", "exhaustive", "reduced"}
         ``"exhaustive"``: the vertices ``q + Delta*s`` of the neighbour box,
@@ -143,7 +143,7 @@ def neighbours(
     """
     sv = score_vector(scores, "scores")
     delta = mechanism_sensitivity(mechanism)
-    moves, how = _moves(sv.n, mechanism_monotone(mechanism), search)
+    moves, how = _moves(sv.n, mechanism_monotonic(mechanism), search)
     if sv.kind == "int" and delta.is_Integer:
         d = int(delta)
         out = [

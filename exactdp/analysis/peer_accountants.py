@@ -23,6 +23,7 @@ from fractions import Fraction
 import sympy
 
 from .accountants import ClaimedDelta
+from .common import mechanism_monotonic
 
 __all__ = ["dp_accounting_delta", "dp_accounting_pair_delta", "opendp_delta"]
 
@@ -108,7 +109,7 @@ def opendp_delta(mechanism: object, k: int, epsilon: sympy.Expr) -> ClaimedDelta
         return ClaimedDelta("opendp", Fraction(1), False,
                             f"no OpenDP counterpart for {kind} (version {version})")
     dp.enable_features("contrib")
-    monotonic = bool(getattr(mechanism, "monotonic", getattr(mechanism, "monotone", False)))
+    monotonic = mechanism_monotonic(mechanism)
     scale = float(sympy.N(mechanism.scale, 30))
     d_in = float(sympy.N(mechanism.sensitivity, 30))
     space = (dp.vector_domain(dp.atom_domain(T=float, nan=False)),

@@ -23,7 +23,7 @@ from itertools import combinations_with_replacement, product
 
 import sympy
 
-from ..deprecation import deprecated_attributes
+from ..deprecation import deprecated_attributes, deprecated_property
 from ..exact import compare, sign
 from ..numbers import exact_number
 from .witness import Witness
@@ -115,10 +115,7 @@ class SensitivityResult:
     pairs_checked: int
     non_monotonic_pair: tuple | None = None
 
-    @property
-    def monotone(self) -> bool:
-        """Deprecated alias of :attr:`monotonic`."""
-        return self.monotonic
+    monotone = deprecated_property("monotonic", "monotone")
 
 
 # ------------------------------------------------------------------------ validation

@@ -51,12 +51,12 @@ class CLIError(Exception):
     """A user error: reported as one line, exit code 2."""
 
 
-def build_mechanism(key: str, epsilon, sensitivity, monotone: bool):
+def build_mechanism(key: str, epsilon, sensitivity, monotonic: bool):
     """The mechanism named ``key`` (em, pf, rnm-exp, rnm-gumbel, rnm-laplace)."""
     key = key.strip().lower()
     if key not in MECHANISMS:
         raise CLIError(f"unknown mechanism {key!r}; choose from {', '.join(MECHANISMS)}")
-    return MECHANISMS[key][0], MECHANISMS[key][1](epsilon, sensitivity, monotone)
+    return MECHANISMS[key][0], MECHANISMS[key][1](epsilon, sensitivity, monotonic)
 
 
 def _parse_scores(text: str, option: str = "--scores"):
@@ -119,7 +119,8 @@ def _add_table(sub) -> None:
     t.add_argument("--epsilon", default="1", help="privacy parameter (exact: 1, 1/2, log(2))")
     t.add_argument("--sensitivity", default=None,
                    help="sensitivity Delta (default 1; the example computes its own)")
-    t.add_argument("--monotone", action="store_true", help="monotone score function (c = 1)")
+    t.add_argument("--monotonic", "--monotone", dest="monotonic", action="store_true",
+                   help="monotonic score function (c = 1); --monotone is the old spelling")
     t.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
                    help="output format (default text)")
     t.add_argument("--standalone", action="store_true",
@@ -146,8 +147,9 @@ def _add_report(sub) -> None:
     r.add_argument("--neighbour-scores", default=None,
                    help="--scores: a neighbouring score vector (for the pair's loss)")
     r.add_argument("--sensitivity", default=None, help="--scores: sensitivity Delta (default 1)")
-    r.add_argument("--monotone", action="store_true",
-                   help="--scores: monotonic score function (c = 1)")
+    r.add_argument("--monotonic", "--monotone", dest="monotonic", action="store_true",
+                   help="--scores: monotonic score function (c = 1); --monotone is the old "
+                        "spelling")
     r.add_argument("--epsilon", default="1", help="privacy parameter (default 1)")
     r.add_argument("--out", default="exactdp-report",
                    help="output directory (default exactdp-report)")
@@ -214,9 +216,9 @@ def _cmd_table(args) -> str:
         head = ("", "")
     dists = {}
     for key in keys:
-        label, mech = build_mechanism(key, args.epsilon, sens, args.monotone)
+        label, mech = build_mechanism(key, args.epsilon, sens, args.monotonic)
         dists[label] = mech.distribution(scores)
-    caption = _caption(head, scores, mech.sensitivity, mech.epsilon, args.monotone)
+    caption = _caption(head, scores, mech.sensitivity, mech.epsilon, args.monotonic)
     if args.exact and args.no_exact:
         raise CLIError("--exact and --no-exact exclude each other")
     exact = not args.no_exact and (args.exact or len(scores) <= EXACT_TABLE_N)
@@ -271,15 +273,15 @@ def _cmd_report(args) -> str:
     _check_digits(args)
     if args.compose is not None and args.compose < 1:
         raise CLIError(f"--compose: K must be a positive integer, got {args.compose}")
-    if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotone):
-        raise CLIError("--neighbour-scores, --sensitivity and --monotone apply to --scores only")
+    if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotonic):
+        raise CLIError("--neighbour-scores, --sensitivity and --monotonic apply to --scores only")
     scores = None if args.scores is None else _parse_scores(args.scores)
     neighbour = None
     if args.neighbour_scores is not None:
         neighbour = _parse_scores(args.neighbour_scores, "--neighbour-scores")
     report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
                           neighbour=neighbour, sensitivity=args.sensitivity,
-                          monotonic=args.monotone, digits=args.digits,
+                          monotonic=args.monotonic, digits=args.digits,
                           options=vars(args), progress=True)
     if not args.no_files:
         files = write_report(report, args.out, pdf=not args.no_pdf, progress=True)

@@ -220,7 +220,7 @@ def _pricing(eps, digits: int, options: dict, progress: bool) -> Report:
             func = PRICING.score(key)
             q, q2 = func.scores(PRICING.database), func.scores(PRICING.neighbour)
             sens = func.sensitivity(PRICING.database, answers)
-            mono = bool(getattr(sens, "monotonic", getattr(sens, "monotone", False)))
+            mono = bool(getattr(sens, "monotonic", False))
             note = f"computed over all {len(answers)} answers of one person"
             cases.append(_analyse(key, key, q, q2, sens.sensitivity, mono, note,
                                   [str(r) for r in PRICES], eps, bar))

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import InitVar, dataclass, field
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -11,6 +11,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from ..deprecation import deprecated_keyword_property, renamed_keyword
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..numbers import exact_epsilon_or_limit, exact_sensitivity
@@ -19,10 +20,25 @@ from ..scores import ScoreVector, as_scores
 if TYPE_CHECKING:
     from ..distribution import OutputDistribution
 
-__all__ = ["Mechanism", "OPTIMIZE", "RationalForm", "X", "ball", "negated"]
+__all__ = ["Mechanism", "OPTIMIZE", "RationalForm", "X", "ball", "monotonic_flag", "negated"]
 
 #: Values of the ``optimize`` constructor argument of every mechanism.
 OPTIMIZE = ("max", "min")
+
+
+def monotonic_flag(monotonic: object, monotone: object, func: str) -> bool:
+    """The ``monotonic`` flag from ``monotonic=`` or its deprecated spelling ``monotone=``.
+
+    None (not given) means False. ``monotone=`` warns DeprecationWarning once; both given
+    with different values, or a value that is not a bool, raise ValueError naming ``func``.
+    """
+    flag = renamed_keyword(func, "monotonic", monotonic, "monotone", monotone)
+    if flag is None:
+        return False
+    if not isinstance(flag, (bool, np.bool_)):
+        name = "monotone" if monotone is not None else "monotonic"
+        raise ValueError(f"{func}: {name} must be True or False, got {flag!r}")
+    return bool(flag)
 
 
 def negated(sv: ScoreVector) -> ScoreVector:
@@ -131,13 +147,14 @@ class Mechanism:
         over the maximizers (the argmax), in every view.
     sensitivity : number, default 1
         Sensitivity ``Delta`` of the score function, > 0.
-    monotone : bool, default False
-        Whether the score function is monotone (all scores move in the same direction
-        between neighbours); then the factor ``c`` is 1 instead of 2 (McKenna & Sheldon
-        2020, section 2).
-    monotonic : bool, keyword only, optional
-        The same flag under the name OpenDP and diffprivlib use (the preferred spelling);
-        ``monotone`` is kept for compatibility. Giving both with different values raises.
+    monotonic : bool, default False
+        Whether the score function is monotonic (all scores move in the same direction
+        between neighbours, the word OpenDP and diffprivlib use); then the factor ``c`` is 1
+        instead of 2 (McKenna & Sheldon 2020, section 2). None means False.
+    monotone : bool, keyword only, optional
+        Deprecated spelling of ``monotonic`` (warns DeprecationWarning); giving both with
+        different values raises. The attribute ``.monotone`` is a deprecated alias of
+        ``.monotonic``.
     optimize : {"max", "min"}, keyword only, default "max"
         Select the maximum (``q* - q_r`` is the error of output r) or the minimum
         (the mechanism runs on ``-q``; the error of r is ``q_r - min q``).
@@ -145,39 +162,29 @@ class Mechanism:
     Raises
     ------
     ValueError
-        If epsilon is negative or NaN, sensitivity not positive and finite, ``monotone``
+        If epsilon is negative or NaN, sensitivity not positive and finite, ``monotonic``
         not a bool, or ``optimize`` not "max" / "min".
     """
 
     epsilon: object
     sensitivity: object = 1
-    monotone: bool = False
+    monotonic: bool | None = None
     name: str = field(default="mechanism", init=False, repr=False)
     optimize: str = field(default="max", kw_only=True)
-    monotonic: bool | None = field(default=None, kw_only=True, repr=False, compare=False)
+    monotone: InitVar[bool | None] = field(default=None, kw_only=True)
 
-    def __post_init__(self) -> None:
-        self._merge_monotonic()
+    def __post_init__(self, monotone: bool | None = None) -> None:
+        self._merge_monotonic(monotone)
         object.__setattr__(self, "epsilon", exact_epsilon_or_limit(self.epsilon))
         self._check_optimize()
         object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity))
         if self.sensitivity.free_symbols:
             raise ValueError("sensitivity must be a number, not a symbolic expression")
-        if not isinstance(self.monotone, (bool, np.bool_)):
-            raise ValueError(f"monotone must be True or False, got {self.monotone!r}")
-        object.__setattr__(self, "monotone", bool(self.monotone))
-        object.__setattr__(self, "monotonic", self.monotone)
 
-    def _merge_monotonic(self) -> None:
-        """Read ``monotonic=`` (preferred name) into ``monotone``; refuse a contradiction."""
-        flag = self.monotonic
-        if flag is None:
-            return
-        if not isinstance(flag, (bool, np.bool_)):
-            raise ValueError(f"monotonic must be True or False, got {flag!r}")
-        if isinstance(self.monotone, (bool, np.bool_)) and self.monotone and not flag:
-            raise ValueError("monotone=True and monotonic=False contradict each other")
-        object.__setattr__(self, "monotone", bool(flag))
+    def _merge_monotonic(self, monotone: bool | None) -> None:
+        """Set ``monotonic`` (a bool) from ``monotonic=`` or the deprecated ``monotone=``."""
+        flag = monotonic_flag(self.monotonic, monotone, type(self).__name__)
+        object.__setattr__(self, "monotonic", flag)
 
     def _check_optimize(self) -> None:
         if not isinstance(self.optimize, str) or self.optimize not in OPTIMIZE:
@@ -198,8 +205,8 @@ class Mechanism:
 
     @property
     def c(self) -> int:
-        """2 for general score functions, 1 for monotone ones."""
-        return 1 if self.monotone else 2
+        """2 for general score functions, 1 for monotonic ones."""
+        return 1 if self.monotonic else 2
 
     @property
     def scale(self) -> sympy.Expr:
@@ -400,3 +407,8 @@ class Mechanism:
 
     def _latex_name(self) -> str:
         return type(self).__name__
+
+
+# ``.monotone`` (the old attribute) reads ``.monotonic`` with a DeprecationWarning; set after
+# the class is built because ``monotone`` is also the deprecated constructor keyword.
+Mechanism.monotone = deprecated_keyword_property("monotonic", "monotone")  # type: ignore[assignment,method-assign]

@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import InitVar, dataclass, field, replace
 from functools import cached_property
 
 import mpmath
 import numpy as np
 import sympy
 
+from ..deprecation import deprecated_keyword_property, deprecated_property
 from ..numbers import (
     exact_epsilon,
     exact_number,
@@ -28,7 +29,7 @@ from ..numbers import (
 )
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
-from .base import Mechanism
+from .base import Mechanism, monotonic_flag
 from .exponential import ExponentialMechanism
 from .noisy_max import ReportNoisyMax
 from .permute_flip import PermuteAndFlip
@@ -171,23 +172,24 @@ class FunctionMechanism:
     func: Callable
     epsilon: object = None
     sensitivity: object = 1
-    monotone: bool = False
+    monotonic: bool | None = None
     name: str = "user mechanism"
     takes_epsilon: bool = field(default=False, repr=False)
+    monotone: InitVar[bool | None] = field(default=None, kw_only=True)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, monotone: bool | None = None) -> None:
         if not callable(self.func):
             raise ValueError(f"mechanism_from_function: f must be callable, got {self.func!r}")
         if self.epsilon is not None:
             object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon))
         object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity))
-        if not isinstance(self.monotone, (bool, np.bool_)):
-            raise ValueError(f"monotone must be True or False, got {self.monotone!r}")
+        flag = monotonic_flag(self.monotonic, monotone, "mechanism_from_function")
+        object.__setattr__(self, "monotonic", flag)
 
     @property
     def c(self) -> int:
-        """2 for general score functions, 1 for monotone ones (as declared)."""
-        return 1 if self.monotone else 2
+        """2 for general score functions, 1 for monotonic ones (as declared)."""
+        return 1 if self.monotonic else 2
 
     def with_epsilon(self, epsilon: object) -> FunctionMechanism:
         """The same mechanism at another epsilon (needs a function of (scores, epsilon))."""
@@ -203,13 +205,19 @@ class FunctionMechanism:
         return FunctionDistribution(self, _scores_tuple(scores))
 
 
+# ``.monotone`` reads ``.monotonic`` with a DeprecationWarning (``monotone`` is also the
+# deprecated constructor keyword, so the property is set after the class is built)
+FunctionMechanism.monotone = deprecated_keyword_property("monotonic", "monotone")  # type: ignore[assignment,method-assign]
+
+
 def mechanism_from_function(
     f: Callable,
     *,
     epsilon: object = None,
     sensitivity: object = 1,
-    monotone: bool = False,
+    monotonic: bool | None = None,
     name: str | None = None,
+    monotone: bool | None = None,
 ) -> FunctionMechanism:
     """Wrap a function from scores to an exact probability vector into a mechanism.
 
@@ -225,9 +233,11 @@ def mechanism_from_function(
         The privacy parameter passed to ``f``; enables ``with_epsilon`` and certificates.
     sensitivity : number, default 1
         Sensitivity of the score function (the neighbour radius).
-    monotone : bool, default False
-        Whether the mechanism is declared for monotone score functions only.
+    monotonic : bool, default False
+        Whether the mechanism is declared for monotonic score functions only.
     name : str, optional
+    monotone : bool, optional
+        Deprecated spelling of ``monotonic`` (warns DeprecationWarning).
 
     Returns
     -------
@@ -257,8 +267,9 @@ def mechanism_from_function(
         raise ValueError(
             "mechanism_from_function: with epsilon=..., f must accept (scores, epsilon)"
         )
+    flag = monotonic_flag(monotonic, monotone, "mechanism_from_function")
     return FunctionMechanism(
-        f, epsilon, sensitivity, monotone, name or getattr(f, "__name__", "user mechanism"),
+        f, epsilon, sensitivity, flag, name or getattr(f, "__name__", "user mechanism"),
         takes,
     )
 
@@ -280,14 +291,16 @@ class MisdeclaredMechanism:
     """A correct mechanism used outside its assumptions.
 
     ``inner`` computes the distribution (exactly, with exactdp's formulas); the wrapper
-    declares ``monotone=False`` (general score functions) although ``inner`` uses the
-    monotone constant ``c = 1``.
+    declares ``monotonic=False`` (general score functions) although ``inner`` uses the
+    monotonic constant ``c = 1``.
     """
 
     inner: Mechanism
     name: str
     description: str = ""
-    monotone: bool = False
+    monotonic: bool = False
+
+    monotone = deprecated_property("monotonic", "monotone")
 
     @property
     def epsilon(self) -> sympy.Expr:
@@ -300,7 +313,7 @@ class MisdeclaredMechanism:
     @property
     def c(self) -> int:
         """The constant the declaration needs (2), not the one used (``inner.c``)."""
-        return 1 if self.monotone else 2
+        return 1 if self.monotonic else 2
 
     def with_epsilon(self, epsilon: object) -> MisdeclaredMechanism:
         return replace(self, inner=self.inner.with_epsilon(epsilon))
@@ -319,7 +332,7 @@ def wrong_rnm_laplace(epsilon: object, sensitivity: object = 1) -> MisdeclaredMe
     ----------
     Dwork & Roth (2014), Claim 3.9 (proved for counting queries, i.e. monotone scores).
     """
-    inner = ReportNoisyMax(epsilon, sensitivity, monotone=True, noise="laplace")
+    inner = ReportNoisyMax(epsilon, sensitivity, monotonic=True, noise="laplace")
     return MisdeclaredMechanism(inner, "RNM-Laplace(Delta/eps) on general scores",
                                 "Laplace noise of scale Delta/eps, needs 2*Delta/eps")
 
@@ -333,7 +346,7 @@ def wrong_exponential(epsilon: object, sensitivity: object = 1) -> MisdeclaredMe
     ----------
     McSherry & Talwar (2007), Thm 6; Dwork & Roth (2014), Thm 3.10.
     """
-    inner = ExponentialMechanism(epsilon, sensitivity, monotone=True)
+    inner = ExponentialMechanism(epsilon, sensitivity, monotonic=True)
     return MisdeclaredMechanism(inner, "EM exp(eps*q/Delta) on general scores",
                                 "exponent eps*q/Delta, needs eps*q/(2*Delta)")
 
@@ -345,7 +358,7 @@ def wrong_permute_and_flip(epsilon: object, sensitivity: object = 1) -> Misdecla
     ----------
     McKenna & Sheldon (2020), Algorithm 1 (coins ``exp(eps*(q - q*)/(2*Delta))``).
     """
-    inner = PermuteAndFlip(epsilon, sensitivity, monotone=True)
+    inner = PermuteAndFlip(epsilon, sensitivity, monotonic=True)
     return MisdeclaredMechanism(inner, "PF coins exp(eps*(q-q*)/Delta) on general scores",
                                 "coins exp(eps*(q - q*)/Delta), need 2*Delta")
 

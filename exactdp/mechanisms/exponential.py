@@ -118,12 +118,12 @@ def _shifted_gaps(d: list, mu, log) -> list:
 class ExponentialMechanism(Mechanism):
     """The exponential mechanism: ``Pr[r] ∝ exp(epsilon * q_r / (c * sensitivity))``.
 
-    c = 2, or 1 for monotone score functions. Sampled by the Gumbel-max trick
+    c = 2, or 1 for monotonic score functions. Sampled by the Gumbel-max trick
     (report-noisy-max with Gumbel noise is the same distribution).
 
     Parameters
     ----------
-    epsilon, sensitivity, monotone, optimize
+    epsilon, sensitivity, monotonic, optimize
         See :class:`~exactdp.mechanisms.base.Mechanism`.
     base_measure : sequence of numbers, shape (n,), optional
         The base measure ``mu`` of McSherry & Talwar's definition:
@@ -149,8 +149,8 @@ class ExponentialMechanism(Mechanism):
     name: str = field(default="EM", init=False, repr=False)
     base_measure: object = None
 
-    def __post_init__(self) -> None:
-        super().__post_init__()
+    def __post_init__(self, monotone: bool | None = None) -> None:
+        super().__post_init__(monotone)
         object.__setattr__(self, "base_measure", check_measure(self.base_measure))
 
     def distribution(self, scores: object):

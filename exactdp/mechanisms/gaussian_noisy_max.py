@@ -48,9 +48,10 @@ class GaussianNoisyMax(Mechanism):
         float is converted by its exact binary value with an ExactConversionWarning.
     sensitivity : number, default 1
         Sensitivity ``Delta`` of the score function, > 0.
-    monotone : bool, default False
-        Whether the score function is monotone (all scores move in one direction between
-        neighbours); it restricts the neighbour search.
+    monotonic : bool, default False
+        Whether the score function is monotonic (all scores move in one direction between
+        neighbours); it restricts the neighbour search. ``monotone=`` (keyword) is its
+        deprecated spelling.
     epsilon : number, optional
         An epsilon to check against (``check_dp`` uses it when none is given there); it does
         not set the noise.
@@ -61,7 +62,7 @@ class GaussianNoisyMax(Mechanism):
     ------
     ValueError
         If sigma or sensitivity is not a positive finite number, epsilon is invalid, or
-        ``monotone`` is not a bool.
+        ``monotonic`` is not a bool.
 
     Examples
     --------
@@ -74,20 +75,19 @@ class GaussianNoisyMax(Mechanism):
     sigma: object = None
     noise: ClassVar[str] = "gaussian"
 
-    def __init__(self, sigma: object, sensitivity: object = 1, monotone: bool = False,
+    def __init__(self, sigma: object, sensitivity: object = 1, monotonic: bool | None = None,
                  epsilon: object = None, *, optimize: str = "max",
-                 monotonic: bool | None = None) -> None:
+                 monotone: bool | None = None) -> None:
         object.__setattr__(self, "sigma", sigma)
         object.__setattr__(self, "monotonic", monotonic)
         object.__setattr__(self, "optimize", optimize)
         object.__setattr__(self, "sensitivity", sensitivity)
-        object.__setattr__(self, "monotone", monotone)
         object.__setattr__(self, "epsilon", epsilon)
         object.__setattr__(self, "name", "RNM")
-        self.__post_init__()
+        self.__post_init__(monotone)
 
-    def __post_init__(self) -> None:
-        self._merge_monotonic()
+    def __post_init__(self, monotone: bool | None = None) -> None:
+        self._merge_monotonic(monotone)
         self._check_optimize()
         if self.sigma is None:
             raise ValueError("GaussianNoisyMax: sigma must be a number > 0, got None")
@@ -100,16 +100,12 @@ class GaussianNoisyMax(Mechanism):
         object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity))
         if self.epsilon is not None:
             object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon))
-        if not isinstance(self.monotone, (bool, np.bool_)):
-            raise ValueError(f"monotone must be True or False, got {self.monotone!r}")
-        object.__setattr__(self, "monotone", bool(self.monotone))
-        object.__setattr__(self, "monotonic", self.monotone)
 
     def __repr__(self) -> str:
         extra = "" if self.epsilon is None else f", epsilon={self.epsilon}"
         extra += "" if self.optimize == "max" else f", optimize={self.optimize!r}"
         return (f"GaussianNoisyMax(sigma={self.sigma}, sensitivity={self.sensitivity}, "
-                f"monotone={self.monotone}{extra})")
+                f"monotonic={self.monotonic}{extra})")
 
     # ------------------------------------------------------------------ helpers
     def gaps_in_sigma(self, sv: ScoreVector) -> list[sympy.Expr]:

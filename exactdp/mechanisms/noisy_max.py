@@ -77,12 +77,14 @@ class ReportNoisyMax(Mechanism):
     ----------
     epsilon : number or positive Symbol
         Privacy parameter; the noise scale is ``b = c*sensitivity/epsilon`` (c = 2, or 1
-        for monotone scores). Not used with Gaussian noise (give ``sigma``).
+        for monotonic scores). Not used with Gaussian noise (give ``sigma``).
 
         .. deprecated:: 0.2
            ``noise="gaussian"`` with ``sigma``: use :class:`GaussianNoisyMax`.
     sensitivity : number, default 1
-    monotone : bool, default False
+    monotonic : bool, default False
+        Whether the score function is monotonic (c = 1); ``monotone=`` (keyword) is its
+        deprecated spelling.
     noise : {"exponential", "gumbel", "laplace", "gaussian"}
         Exponential noise has mean b (rate ``epsilon/(c*Delta)``); Gumbel(0, b);
         Laplace(0, b); Gaussian N(0, sigma^2).
@@ -107,7 +109,7 @@ class ReportNoisyMax(Mechanism):
     sigma: object = None
     name: str = field(default="RNM", init=False, repr=False)
 
-    def __post_init__(self) -> None:
+    def __post_init__(self, monotone: bool | None = None) -> None:
         if not isinstance(self.noise, str) or self.noise.lower() not in NOISES:
             raise ValueError(
                 f"ReportNoisyMax: unknown noise {self.noise!r}; supported: {', '.join(NOISES)}"
@@ -122,9 +124,10 @@ class ReportNoisyMax(Mechanism):
             )
             if self.sigma is None:
                 raise ValueError("ReportNoisyMax(noise='gaussian') needs sigma > 0")
-            g = GaussianNoisyMax(self.sigma, self.sensitivity, self.monotone, self.epsilon,
+            self._merge_monotonic(monotone)
+            g = GaussianNoisyMax(self.sigma, self.sensitivity, self.monotonic, self.epsilon,
                                  optimize=self.optimize)
-            for attr in ("sigma", "sensitivity", "monotone", "epsilon"):
+            for attr in ("sigma", "sensitivity", "monotonic", "epsilon"):
                 object.__setattr__(self, attr, getattr(g, attr))
             object.__setattr__(self, "_gaussian", g)
             return
@@ -132,7 +135,7 @@ class ReportNoisyMax(Mechanism):
             raise ValueError(f"sigma applies to Gaussian noise only (noise={self.noise!r})")
         if self.epsilon is None:
             raise ValueError(f"ReportNoisyMax(noise={self.noise!r}) needs epsilon > 0")
-        super().__post_init__()
+        super().__post_init__(monotone)
 
     # ------------------------------------------------------------------ views
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:

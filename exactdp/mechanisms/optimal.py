@@ -47,7 +47,7 @@ from ..xform import (
     group_equal,
 )
 from ._sampling import shuffle_and_flip
-from .base import Mechanism, RationalForm, X
+from .base import Mechanism, RationalForm, X, monotonic_flag
 from .permute_flip import pf_closed_form, pf_closed_form_exprs, pf_ring_probabilities
 
 __all__ = [
@@ -403,11 +403,12 @@ def optimal_mechanism(
     scores: object,
     epsilon: object,
     sensitivity: object = 1,
-    monotone: bool = False,
+    monotonic: bool | None = None,
     method: str = "exact",
     dps: int = 30,
     *,
     optimize: str = "max",
+    monotone: bool | None = None,
 ) -> OptimalDistribution:
     """Solve the section-5 equations: the optimal regular epsilon-DP selection distribution.
 
@@ -420,8 +421,9 @@ def optimal_mechanism(
     scores : sequence of numbers, shape (n,)
     epsilon : number or positive Symbol
     sensitivity : number, default 1
-    monotone : bool, default False
-        ``c = 1`` instead of 2.
+    monotonic : bool, default False
+        A monotonic score function: ``c = 1`` instead of 2. ``monotone=`` (keyword) is its
+        deprecated spelling.
     method : {"exact", "float", "mpmath", "arb"}
         ``exact``: sympy expressions; for rational scores the solution's closed form,
         polynomials in ``x = exp(-eps/(c Delta L))`` (identical to PF's ``rational_form()``)
@@ -478,7 +480,8 @@ def optimal_mechanism(
         raise ValueError(f"optimal_mechanism: method must be one of {METHODS}, got {method!r}")
     if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:
         raise ValueError(f"optimal_mechanism: dps must be a positive integer, got {dps!r}")
-    mech = OptimalRegularMechanism(epsilon, sensitivity, monotone, optimize=optimize)
+    flag = monotonic_flag(monotonic, monotone, "optimal_mechanism")
+    mech = OptimalRegularMechanism(epsilon, sensitivity, flag, optimize=optimize)
     if method != "exact":
         mech._float_rate()  # numeric methods need a numeric epsilon
     sv = as_scores(scores)

@@ -89,14 +89,14 @@ class PermuteAndFlip(Mechanism):
     """Permute-and-flip: shuffle the range, return the first output whose coin is heads.
 
     Coin of output r: ``p_r = exp(epsilon * (q_r - q*) / (c * sensitivity))``, c = 2, or 1
-    for monotone score functions. It is epsilon-DP, optimal among regular mechanisms for
+    for monotonic score functions. It is epsilon-DP, optimal among regular mechanisms for
     ``eps >= ln((3 + sqrt 5)/2)`` on the lattice (McKenna & Sheldon 2020, Thm 2 and section
     5), and identical in distribution to report-noisy-max with exponential noise (Ding et
     al. 2021, arXiv:2105.07260, Thm 1).
 
     Parameters
     ----------
-    epsilon, sensitivity, monotone
+    epsilon, sensitivity, monotonic
         See :class:`~exactdp.mechanisms.base.Mechanism`.
 
     Examples

@@ -33,6 +33,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from ..deprecation import deprecated_property
 from ..distribution import MAX_DPS
 from ..numbers import exact_epsilon_or_limit
 from ..rng import as_generator
@@ -130,8 +131,11 @@ class TopK:
         return self.mechanism.sensitivity
 
     @property
-    def monotone(self) -> bool:
-        return self.mechanism.monotone
+    def monotonic(self) -> bool:
+        """The mechanism's ``monotonic`` flag."""
+        return self.mechanism.monotonic
+
+    monotone = deprecated_property("monotonic", "monotone")
 
     @property
     def name(self) -> str:

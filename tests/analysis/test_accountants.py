@@ -44,7 +44,7 @@ def test_kov_formula_is_brute_force_randomized_response(k, eps):
 def test_kov_is_the_composed_randomized_response_pld():
     # randomized response is EM with c = 1 on [1, 0] vs [0, 1]: P = (e, 1)/(1 + e)
     # (a device, not a monotone neighbour pair: the neighbour check is switched off)
-    rr = privacy_loss_distribution(exactdp.ExponentialMechanism(1, monotone=True), [1, 0],
+    rr = privacy_loss_distribution(exactdp.ExponentialMechanism(1, monotonic=True), [1, 0],
                                    [0, 1], allow_non_neighbour=True).self_compose(6)
     for eps in [0, 1, 2, 4]:
         claim = claimed_delta("kov", sympy.Integer(1), 6, sympy.Integer(eps))

@@ -56,8 +56,8 @@ def test_certificates_n4_representative(mech):
 @pytest.mark.parametrize("mech", [
     exactdp.PermuteAndFlip(1),
     exactdp.ExponentialMechanism(1),
-    pytest.param(exactdp.PermuteAndFlip(1, monotone=True), marks=pytest.mark.slow),
-    pytest.param(exactdp.ExponentialMechanism(1, monotone=True), marks=pytest.mark.slow),
+    pytest.param(exactdp.PermuteAndFlip(1, monotonic=True), marks=pytest.mark.slow),
+    pytest.param(exactdp.ExponentialMechanism(1, monotonic=True), marks=pytest.mark.slow),
 ])
 def test_certificates_exhaustive_n_up_to_4_gaps_up_to_3(mech):
     """Issue 4's done-when: every integer vector with n <= 4, gaps <= 3, all its vertex
@@ -69,7 +69,7 @@ def test_certificates_exhaustive_n_up_to_4_gaps_up_to_3(mech):
 def test_certificate_monotone_and_sensitivity_half():
     cert = certify_dp(exactdp.PermuteAndFlip(1, sensitivity=R(1, 2)), [0, R(1, 2)])
     assert cert.holds and cert.verify()
-    cert = certify_dp(exactdp.ExponentialMechanism(1, monotone=True), [0, -1, -1])
+    cert = certify_dp(exactdp.ExponentialMechanism(1, monotonic=True), [0, -1, -1])
     assert cert.holds and cert.verify()
 
 

@@ -44,5 +44,5 @@ def test_float_value_mixin_on_the_analysis_results():
 def test_bounded_range_float_is_the_closed_form():
     # Durfee & Rogers (2019): PF on (0, 0) vs (0, 1) with monotone scores has range
     # eps + ln(2 - e^{-eps}); at eps = 1:
-    br = bounded_range(exactdp.PermuteAndFlip(1, monotone=True), [0, 0], [0, 1])
+    br = bounded_range(exactdp.PermuteAndFlip(1, monotonic=True), [0, 0], [0, 1])
     assert float(br) == float(1 + sympy.log(2 - sympy.exp(-1)))

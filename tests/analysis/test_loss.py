@@ -84,7 +84,7 @@ def test_infinite_loss_when_supports_differ():
 
 
 def test_symbolic_epsilon_loss_and_max():
-    m = exactdp.PermuteAndFlip(EPS, monotone=True)
+    m = exactdp.PermuteAndFlip(EPS, monotonic=True)
     loss = privacy_loss(m, [0, 0], [0, 1])
     assert loss.value == EPS and loss.output == 0
 
@@ -97,7 +97,7 @@ def test_bad_neighbours_raise():
     with pytest.raises(ValueError, match="exceeds the sensitivity"):
         privacy_loss(m, [0, 0], [0, 2])
     assert privacy_loss(m, [0, 0], [0, 2], allow_non_neighbour=True).value > 0
-    mono = exactdp.PermuteAndFlip(1, monotone=True)
+    mono = exactdp.PermuteAndFlip(1, monotonic=True)
     with pytest.raises(ValueError, match="monotone"):
         privacy_loss(mono, [0, 0], [1, -1])
     big = exactdp.ExponentialMechanism(1, sensitivity=2)

@@ -20,17 +20,17 @@ R = sympy.Rational
 
 def test_em_is_epsilon_bounded_range_symbolic():
     for mono, q2 in ((True, [0, 1]), (False, [1, -1])):
-        m = exactdp.ExponentialMechanism(EPS, monotone=mono)
+        m = exactdp.ExponentialMechanism(EPS, monotonic=mono)
         br = bounded_range(m, [0, 0], q2)
         assert sympy.simplify(br.value - EPS) == 0
 
 
 def test_pf_bounded_range_is_eps_plus_log_two_minus_exp():
-    m = exactdp.PermuteAndFlip(EPS, monotone=True)
+    m = exactdp.PermuteAndFlip(EPS, monotonic=True)
     br = bounded_range(m, [0, 0], [0, 1])
     target = EPS + sympy.log(2 - sympy.exp(-EPS))
     assert sympy.simplify(sympy.expand_log(br.value - target, force=True)) == 0
-    num = bounded_range(exactdp.PermuteAndFlip(1, monotone=True), [0, 0])
+    num = bounded_range(exactdp.PermuteAndFlip(1, monotonic=True), [0, 0])
     assert abs(float(num) - (1 + math.log(2 - math.exp(-1)))) < 1e-14
     assert not num.holds(1) and num.holds(2)
 

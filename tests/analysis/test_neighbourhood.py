@@ -16,7 +16,7 @@ R = sympy.Rational
 def test_neighbour_sets():
     pf = exactdp.PermuteAndFlip(1)
     assert len(neighbours(pf, [0, 0, 0])[0]) == 26
-    assert len(neighbours(exactdp.PermuteAndFlip(1, monotone=True), [0, 0, 0])[0]) == 14
+    assert len(neighbours(exactdp.PermuteAndFlip(1, monotonic=True), [0, 0, 0])[0]) == 14
     nb, how = neighbours(pf, list(range(8)))
     assert len(nb) == 2 * 8 + 2 and "reduced" in how
     nb, _ = neighbours(exactdp.PermuteAndFlip(1, sensitivity=R(1, 2)), [0, 1])

@@ -17,11 +17,11 @@ R = sympy.Rational
 
 def test_em_passes_and_pf_fails_eps2_over_8_zcdp():
     for mono in (True, False):
-        em = check_zcdp(exactdp.ExponentialMechanism(1, monotone=mono), [0, 0], R(1, 8))
+        em = check_zcdp(exactdp.ExponentialMechanism(1, monotonic=mono), [0, 0], R(1, 8))
         assert em.holds and em.excess < 0
-        pf = check_zcdp(exactdp.PermuteAndFlip(1, monotone=mono), [0, 0], R(1, 8))
+        pf = check_zcdp(exactdp.PermuteAndFlip(1, monotonic=mono), [0, 0], R(1, 8))
         assert not pf.holds and pf.excess > 0
-    pf = check_zcdp(exactdp.PermuteAndFlip(1, monotone=True), [0, 0], R(1, 8), [0, 1],
+    pf = check_zcdp(exactdp.PermuteAndFlip(1, monotonic=True), [0, 0], R(1, 8), [0, 1],
                     alphas=[2])
     # D_2 = ln( (1/2)^2/(e^-1/2) + (1/2)^2/(1 - e^-1/2) ) ~ 0.51 > 2/8
     P = np.array([0.5, 0.5])
@@ -29,7 +29,7 @@ def test_em_passes_and_pf_fails_eps2_over_8_zcdp():
     assert abs(float(pf.divergence) - math.log(np.sum(P**2 / Q))) < 1e-14
     assert not pf.holds and pf.alpha == 2
     # the generic bound eps^2/2 is not refuted
-    assert check_zcdp(exactdp.PermuteAndFlip(1, monotone=True), [0, 0], R(1, 2)).holds
+    assert check_zcdp(exactdp.PermuteAndFlip(1, monotonic=True), [0, 0], R(1, 2)).holds
 
 
 def test_zcdp_rho_as_expression_in_epsilon():
@@ -50,6 +50,6 @@ def test_regularity_and_zcdp_results_say_certified():
 def test_zcdp_decides_a_failure_exactly():
     # PF is not eps^2/8-zCDP (Durfee & Rogers 2019; docs/formulas.md section 6): the failure is a
     # proved positive excess, re-checked here by sign() on the exact divergence
-    z = exactdp.check_zcdp(PermuteAndFlip(1, monotone=True), [0, 0], R(1, 8), [0, 1])
+    z = exactdp.check_zcdp(PermuteAndFlip(1, monotonic=True), [0, 0], R(1, 8), [0, 1])
     assert not z.holds
     assert exactdp.exact.sign(z.divergence - R(1, 8) * z.alpha) == 1

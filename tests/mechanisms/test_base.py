@@ -232,10 +232,10 @@ def test_optimal_mechanism_options():
 # ------------------------------------------------------------------ properties of every mechanism
 #: Each mechanism as a function of (epsilon, monotonic flag).
 BY_EPSILON = {
-    "EM": lambda e, m=False: ExponentialMechanism(e, monotone=m),
-    "PF": lambda e, m=False: PermuteAndFlip(e, monotone=m),
-    "RNM-Exp": lambda e, m=False: ReportNoisyMax(e, monotone=m, noise="exponential"),
-    "RNM-Gumbel": lambda e, m=False: ReportNoisyMax(e, monotone=m, noise="gumbel"),
+    "EM": lambda e, m=False: ExponentialMechanism(e, monotonic=m),
+    "PF": lambda e, m=False: PermuteAndFlip(e, monotonic=m),
+    "RNM-Exp": lambda e, m=False: ReportNoisyMax(e, monotonic=m, noise="exponential"),
+    "RNM-Gumbel": lambda e, m=False: ReportNoisyMax(e, monotonic=m, noise="gumbel"),
 }
 
 
@@ -293,16 +293,16 @@ def test_monotonic_keyword_is_the_monotone_flag():
     # issue 13's signature: ExponentialMechanism(epsilon, sensitivity=1, monotonic=False,
     # base_measure=None); monotone stays accepted.
     em = exactdp.ExponentialMechanism(1, sensitivity=1, monotonic=True, base_measure=None)
-    assert em.monotone and em.monotonic and em.c == 1
+    assert em.monotonic and em.c == 1
     assert em == exactdp.ExponentialMechanism(1, 1, True)
     # monotonic EM on (0, -1): x = e^{-1}, Pr[0] = 1/(1 + e^{-1})
     p0 = em.distribution([0, -1]).probabilities[0]
     assert sympy.simplify(p0 - 1 / (1 + sympy.exp(-1))) == 0
     assert not exactdp.PermuteAndFlip(1).monotonic
     assert exactdp.PermuteAndFlip(1, monotonic=True).c == 1
-    assert exactdp.ReportNoisyMax(1, noise="laplace", monotonic=True).monotone
-    assert exactdp.GaussianNoisyMax(1, monotonic=True).monotone
-    with pytest.raises(ValueError, match="contradict"):
+    assert exactdp.ReportNoisyMax(1, noise="laplace", monotonic=True).monotonic
+    assert exactdp.GaussianNoisyMax(1, monotonic=True).monotonic
+    with pytest.raises(ValueError, match="contradict"), pytest.warns(DeprecationWarning):
         exactdp.PermuteAndFlip(1, monotone=True, monotonic=False)
     with pytest.raises(ValueError, match="monotonic must be"):
         exactdp.PermuteAndFlip(1, monotonic="yes")

@@ -73,7 +73,7 @@ def test_catalogue_and_declarations():
     for make in WRONG_VARIANTS.values():
         m = make(1)
         assert isinstance(m, MisdeclaredMechanism)
-        assert m.monotone is False and m.c == 2 and m.inner.c == 1
+        assert m.monotonic is False and m.c == 2 and m.inner.c == 1
         assert m.with_epsilon(R(1, 3)).epsilon == R(1, 3)
 
 

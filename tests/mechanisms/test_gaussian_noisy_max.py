@@ -24,7 +24,7 @@ def test_two_items_closed_form():
 def test_sensitivity_default_and_repr():
     g = GaussianNoisyMax(1)
     assert g.sensitivity == 1 and g.epsilon is None and g.noise == "gaussian"
-    assert repr(g) == "GaussianNoisyMax(sigma=1, sensitivity=1, monotone=False)"
+    assert repr(g) == "GaussianNoisyMax(sigma=1, sensitivity=1, monotonic=False)"
     assert g.with_epsilon(1).epsilon == 1 and g.with_epsilon(1).sigma == 1
 
 

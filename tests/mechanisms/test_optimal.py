@@ -153,7 +153,7 @@ def test_optimal_mechanism_n50_distinct_gaps_closed_form():
 
 
 def test_optimal_mechanism_rational_and_symbolic_and_irrational():
-    d = optimal_mechanism(["1/2", 0, "-1/3"], EPS, sensitivity=2, monotone=True)
+    d = optimal_mechanism(["1/2", 0, "-1/3"], EPS, sensitivity=2, monotonic=True)
     ref = PermuteAndFlip(EPS, 2, True).distribution(["1/2", 0, "-1/3"]).probabilities
     assert all(sympy.simplify(a - b) == 0 for a, b in zip(d.values, ref, strict=True))
     irr = optimal_mechanism(["sqrt(2)", 0, 1, 0], 1).values

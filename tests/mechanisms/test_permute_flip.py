@@ -16,10 +16,10 @@ from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 
 EPS = sympy.Symbol("epsilon", positive=True)
 MECHS = {
-    "EM": lambda e, m=False: ExponentialMechanism(e, monotone=m),
-    "PF": lambda e, m=False: PermuteAndFlip(e, monotone=m),
-    "RNM-Exp": lambda e, m=False: ReportNoisyMax(e, monotone=m, noise="exponential"),
-    "RNM-Gumbel": lambda e, m=False: ReportNoisyMax(e, monotone=m, noise="gumbel"),
+    "EM": lambda e, m=False: ExponentialMechanism(e, monotonic=m),
+    "PF": lambda e, m=False: PermuteAndFlip(e, monotonic=m),
+    "RNM-Exp": lambda e, m=False: ReportNoisyMax(e, monotonic=m, noise="exponential"),
+    "RNM-Gumbel": lambda e, m=False: ReportNoisyMax(e, monotonic=m, noise="gumbel"),
 }
 
 
@@ -44,10 +44,10 @@ def test_rational_form_value_and_L():
 
 def test_monotone_uses_c_equal_1():
     q = [0, -1, -3]
-    a = PermuteAndFlip(1, monotone=True).distribution(q).probabilities
+    a = PermuteAndFlip(1, monotonic=True).distribution(q).probabilities
     b = PermuteAndFlip(2).distribution(q).probabilities
     assert all(sympy.simplify(u - v) == 0 for u, v in zip(a, b, strict=False))
-    assert PermuteAndFlip(1, monotone=True).scale == 1
+    assert PermuteAndFlip(1, monotonic=True).scale == 1
     assert PermuteAndFlip(1).scale == 2
 
 

@@ -97,7 +97,7 @@ def test_pf_sampler_is_not_em():
 def test_em_with_doubled_exponent_is_rejected():
     q = [0, 0, -1, -2]
     right = exactdp.ExponentialMechanism(1).distribution(q)
-    doubled = exactdp.ExponentialMechanism(1, monotone=True).distribution(q)  # eps*q/Delta
+    doubled = exactdp.ExponentialMechanism(1, monotonic=True).distribution(q)  # eps*q/Delta
     res = goodness_of_fit(doubled.sample, exact_vector(right), N, rng=6)
     assert res.verdict == "rejected" and res.p_value < 1e-6
 
