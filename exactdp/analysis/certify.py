@@ -1,6 +1,7 @@
 """``certify_dp``: certificates of epsilon-DP valid for every epsilon at once.
 
-Each privacy condition is the sign of one polynomial in ``y = exp(-epsilon/N)`` on ``(0, 1)``,
+Each privacy condition is the sign of one polynomial in ``x = exp(-epsilon/N)`` on ``(0, 1)``
+(``N`` stored on the certificate),
 decided by exact root isolation (:mod:`exactdp.exact.unit_interval`).
 """
 
@@ -12,14 +13,14 @@ from functools import cached_property
 import flint
 import sympy
 
-from ..deprecation import deprecated_method
+from ..deprecation import deprecated_method, deprecated_property
 from ..exact.arb import flint_prec, to_arb
 from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
 from ..numbers import exact_epsilon
 from .common import (
     EPSILON,
-    Y,
+    X,
     distribution_of,
     exact_sign,
     mechanism_epsilon,
@@ -44,8 +45,9 @@ __all__ = [
 class ConditionCertificate:
     """One condition ``Pr[M(a) = r] <= e^eps Pr[M(b) = r]`` for every epsilon > 0.
 
-    In ``y = exp(-epsilon/N)`` it reads ``polynomial(y) >= 0`` on ``(0, 1)``, with
-    ``polynomial = num_b * den_a - y**N * num_a * den_b`` (denominators positive).
+    In ``x = exp(-epsilon/N)`` (``N`` of the :class:`DPCertificate`) it reads
+    ``polynomial(x) >= 0`` on ``(0, 1)``, with
+    ``polynomial = num_b * den_a - x**N * num_a * den_b`` (denominators positive).
 
     Attributes
     ----------
@@ -55,6 +57,7 @@ class ConditionCertificate:
     direction : str
         ``"q->q'"`` (a = scores, b = neighbour) or ``"q'->q"``.
     polynomial : sympy.Poly
+        In ``x``.
     analysis : UnitIntervalSign
     holds : bool
     """
@@ -81,15 +84,18 @@ class DPCertificate:
     scores : tuple
     neighbours : tuple of tuple
     N : int
-        ``y = exp(-epsilon/N)``, so ``e^epsilon = y**(-N)``.
+        The generator is ``x = exp(-epsilon/N)``, so ``e^epsilon = x**(-N)``.
     forms : tuple
         Per vector (scores first, then the neighbours), per output ``(num, den)`` sympy
-        ``Poly`` in ``y``.
+        ``Poly`` in ``x``.
     conditions : tuple of ConditionCertificate
     denominators : tuple of UnitIntervalSign
         Sign analyses proving every denominator positive on ``(0, 1)``.
     mechanism : object
         The mechanism at the symbolic epsilon.
+    epsilon : sympy.Symbol
+    x : sympy.Symbol
+        The generator's symbol (``.y`` is its deprecated name).
     """
 
     scores: tuple
@@ -100,9 +106,11 @@ class DPCertificate:
     denominators: tuple
     mechanism: object = field(repr=False)
     epsilon: sympy.Symbol = EPSILON
-    y: sympy.Symbol = Y
-    certified: bool = True  # exact root isolation; re-check with check()
+    x: sympy.Symbol = X
+    certified: bool = True  # exact root isolation; re-check with verify()
     caveat: str | None = None
+
+    y = deprecated_property("x", "y")
 
     @property
     def holds(self) -> bool:
@@ -126,7 +134,7 @@ class DPCertificate:
     def failing_epsilon_intervals(self) -> sympy.Set:
         """The set of epsilon > 0 at which some condition fails (a union of open intervals).
 
-        ``EmptySet`` when the certificate holds. A y-interval ``(lo, hi)`` maps to
+        ``EmptySet`` when the certificate holds. An x-interval ``(lo, hi)`` maps to
         ``(-N ln hi, -N ln lo)``.
         """
         sets = [
@@ -177,12 +185,12 @@ class DPCertificate:
         -------
         bool
         """
-        y = self.y
+        x = self.x
         for c in self.conditions:
             a, b = (0, c.pair + 1) if c.direction == "q->q'" else (c.pair + 1, 0)
             na, da = (f.as_expr() for f in self.forms[a][c.output])
             nb, db = (f.as_expr() for f in self.forms[b][c.output])
-            poly = sympy.Poly(sympy.expand(nb * da - y**self.N * na * db), y, domain="QQ")
+            poly = sympy.Poly(sympy.expand(nb * da - x**self.N * na * db), x, domain="QQ")
             if poly != c.polynomial:
                 return False
             if (c.analysis.nonnegative != c.holds) or not verify_sign_analysis(c.analysis):
@@ -197,11 +205,11 @@ class DPCertificate:
         vectors = (self.scores,) + self.neighbours
         for e in (sympy.Rational(1, 3), sympy.Integer(2)):
             mech = self.mechanism.with_epsilon(e)
-            yv = to_arb(-e / self.N, 200).exp()
+            xv = to_arb(-e / self.N, 200).exp()
             for vec, forms in zip(vectors, self.forms, strict=True):
                 probs = distribution_of(mech, score_vector(vec, "scores")).probabilities
                 for p, (n_, d_) in zip(probs, forms, strict=True):
-                    fv = _eval_poly(n_, yv) / _eval_poly(d_, yv)
+                    fv = _eval_poly(n_, xv) / _eval_poly(d_, xv)
                     if not (to_arb(p, 200) - fv).contains(0):
                         return False
         return True
@@ -247,11 +255,11 @@ def certify_dp(
 ) -> DPCertificate:
     """Prove (or refute) the epsilon-DP bound on rational scores for every epsilon > 0.
 
-    With ``y = exp(-epsilon/N)`` (``N`` the least integer making every probability a
-    rational function of ``y``; ``N = c*Delta*L`` for integer sensitivity) every
-    probability is ``num(y)/den(y)`` with rational coefficients and ``e^epsilon =
-    y**(-N)``. The condition ``P_r(a) <= e^eps P_r(b)`` becomes
-    ``num_b den_a - y^N num_a den_b >= 0`` on ``y in (0, 1)`` (denominators are proved
+    With ``x = exp(-epsilon/N)`` (``N`` the least integer making every probability a
+    rational function of ``x``; ``N = c*Delta*L`` for integer sensitivity) every
+    probability is ``num(x)/den(x)`` with rational coefficients and ``e^epsilon =
+    x**(-N)``. The condition ``P_r(a) <= e^eps P_r(b)`` becomes
+    ``num_b den_a - x^N num_a den_b >= 0`` on ``x in (0, 1)`` (denominators are proved
     positive there), decided by exact real-root isolation.
 
     Parameters
@@ -335,17 +343,17 @@ def certify_dp(
                 na, da = probs_pos[a][r]
                 nb, db = probs_pos[b][r]
                 f = nb * da - mono * na * db
-                an = sign_on_unit_interval(f, Y)
+                an = sign_on_unit_interval(f, X)
                 conditions.append(
                     ConditionCertificate(j - 1, r, direction, an.poly, an, an.nonnegative)
                 )
     forms = tuple(
-        tuple((fmpq_poly_to_sympy(n, Y), fmpq_poly_to_sympy(d, Y)) for n, d in probs)
+        tuple((fmpq_poly_to_sympy(n, X), fmpq_poly_to_sympy(d, X)) for n, d in probs)
         for probs in probs_pos
     )
     den_analyses = tuple(
         sign_on_unit_interval(-flint.fmpq_poly(list(k)) if k in flipped
-                              else flint.fmpq_poly(list(k)), Y)
+                              else flint.fmpq_poly(list(k)), X)
         for k in dens
     )
     return DPCertificate(

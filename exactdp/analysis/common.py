@@ -14,8 +14,12 @@ from typing import Any
 
 import sympy
 
+from ..deprecation import deprecated_attributes
 from ..exact.sign import sign, sign_or_none
-from ..mechanisms.base import Mechanism
+
+# X: the generator x = exp(-epsilon/N) of every x-form (the mechanisms' symbol); each object
+# that holds a polynomial in it stores its N beside it
+from ..mechanisms.base import Mechanism, X
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector, as_scores
 
@@ -25,7 +29,6 @@ __all__ = [
     "exact_sign",
 ]
 
-Y = sympy.Symbol("y", positive=True)
 EPSILON = sympy.Symbol("epsilon", positive=True)
 
 
@@ -151,3 +154,7 @@ def stamp(result, engine):
     if bool(getattr(engine, "certified", True)):
         return result
     return replace(result, certified=False, caveat=engine.caveat)
+
+
+#: ``Y`` (the old name of the generator, then the symbol ``y``) warns and returns :data:`X`.
+__getattr__ = deprecated_attributes(__name__, {"Y": ("X", X)})

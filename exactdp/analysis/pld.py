@@ -287,10 +287,10 @@ class PrivacyLossDistribution:
         bits += self.guard_bits
         with flint_prec(bits):
             if self.xform is not None:
-                y = self.xform.y_ball(bits)
-                pb = [eval_poly(n, y) / eval_poly(d, y)
+                x = self.xform.x_ball(bits)
+                pb = [eval_poly(n, x) / eval_poly(d, x)
                       for n, d in zip(self.xform.num_p, self.xform.den_p, strict=True)]
-                qb = [eval_poly(n, y) / eval_poly(d, y)
+                qb = [eval_poly(n, x) / eval_poly(d, x)
                       for n, d in zip(self.xform.num_q, self.xform.den_q, strict=True)]
             else:
                 pb = [to_arb(p, bits) for p in self.p_base]
@@ -352,9 +352,9 @@ class PrivacyLossDistribution:
             m = sympy.Rational(m)
             s, e = int(m.q), int(m.p)
             a, b = spread(a, s), spread(b, s)
-            y = flint.fmpq_poly([0, 1])
-            # e^eps = y^(-m): a/b == y^(-e/s) in z = y^(1/s)  <=>  a * z^e == b
-            return a * y**e == b if e >= 0 else a == b * y**(-e)
+            x = flint.fmpq_poly([0, 1])
+            # e^eps = x^(-m): a/b == x^(-e/s) in z = x^(1/s)  <=>  a * z^e == b
+            return a * x**e == b if e >= 0 else a == b * x**(-e)
         return False
 
     def delta(self, epsilon: object, dps: int = 30) -> HockeyStick:

@@ -2,10 +2,11 @@
 
 For EM, permute-and-flip and RNM with exponential or Gumbel noise on rational scores, every
 output probability is a rational function with rational coefficients of
-``y = exp(-epsilon/(c*Delta*N))`` (McKenna & Sheldon 2020, section 2; ``N`` the common
-denominator of the pair's score gaps). A loss ratio ``p_r/q_r`` is then a rational function of
-``y``; factoring it over Q (unique factorisation) decides exactly when two products of ratios
-are the same function, which is how composed atoms are merged.
+``x = exp(-epsilon/(c*Delta*N))`` (McKenna & Sheldon 2020, section 2; ``N`` the common
+denominator of the pair's score gaps, stored on :class:`XForm` beside the rate). A loss ratio
+``p_r/q_r`` is then a rational function of ``x``; factoring it over Q (unique
+factorisation) decides exactly when two products of ratios are the same function, which is
+how composed atoms are merged.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from fractions import Fraction
 import flint
 import sympy
 
+from ..deprecation import deprecated_method
 from ..exact.arb import to_arb
 
 __all__ = ["MAX_XFORM_DEGREE", "MERGE_LIMIT", "XForm", "concat_xform", "eval_poly",
@@ -31,7 +33,11 @@ MERGE_LIMIT = 20_000
 
 @dataclass(frozen=True, eq=False)
 class XForm:
-    """Base outcomes as rational functions of ``y = exp(-rate/N)`` (fmpq_poly pairs)."""
+    """Base outcomes as rational functions of ``x = exp(-rate/N)`` (fmpq_poly pairs).
+
+    ``rate = epsilon/(c*Delta)`` and ``N`` are stored; ``num_p[r]/den_p[r]`` is ``P_r`` and
+    ``num_q[r]/den_q[r]`` is ``Q_r`` as polynomials in ``x``.
+    """
 
     rate: sympy.Expr
     N: int
@@ -43,8 +49,11 @@ class XForm:
     def same_variable(self, other: XForm) -> bool:
         return self.N == other.N and sympy.simplify(self.rate - other.rate) == 0
 
-    def y_ball(self, bits: int) -> flint.arb:
+    def x_ball(self, bits: int) -> flint.arb:
+        """A rigorous ball around ``x = exp(-rate/N)`` at ``bits`` bits."""
         return to_arb(sympy.exp(-self.rate / self.N), bits)
+
+    y_ball = deprecated_method("x_ball", "y_ball")
 
 
 def sympy_to_poly(expr: sympy.Expr, x: sympy.Symbol, spread: int) -> flint.fmpq_poly:
@@ -61,10 +70,11 @@ def fraction_polys(form: sympy.Expr, x: sympy.Symbol, spread: int):
     return sympy_to_poly(num, x, spread), sympy_to_poly(den, x, spread)
 
 
-def eval_poly(p: flint.fmpq_poly, y: flint.arb) -> flint.arb:
+def eval_poly(p: flint.fmpq_poly, x: flint.arb) -> flint.arb:
+    """``p(x)`` in ball arithmetic."""
     if p.degree() < 0:
         return flint.arb(0)
-    return flint.arb_poly([flint.arb(c) for c in p.coeffs()])(y)
+    return flint.arb_poly([flint.arb(c) for c in p.coeffs()])(x)
 
 
 def ratio_key(a: flint.fmpq_poly, b: flint.fmpq_poly) -> tuple[str, str]:
@@ -147,7 +157,7 @@ def sum_fractions(items: list) -> tuple[flint.fmpq_poly, flint.fmpq_poly]:
 
 
 def xform_pair(dp, dq):
-    """x-forms of both distributions on a common ``y = exp(-rate/N)``, or None."""
+    """x-forms of both distributions on a common ``x = exp(-rate/N)``, or None."""
     try:
         fp, fq = dp.rational_form(), dq.rational_form()
     except (ValueError, NotImplementedError, AttributeError):
@@ -156,10 +166,10 @@ def xform_pair(dp, dq):
     if max(max(fp.gaps) * (N // int(fp.L)), max(fq.gaps) * (N // int(fq.L))) > MAX_XFORM_DEGREE:
         return None  # huge integer gaps: polynomials of that degree are not worth building
     rate = dp.mechanism.rate
-    y = sympy.exp(-rate / N)
+    x = sympy.exp(-rate / N)
     out = []
     for f in (fp, fq):
-        if sympy.simplify(f.value - y ** (N // int(f.L))) != 0:
+        if sympy.simplify(f.value - x ** (N // int(f.L))) != 0:
             return None
         pairs = [fraction_polys(form, f.x, N // int(f.L)) for form in f.forms]
         out.append([a for a, _ in pairs])

@@ -22,8 +22,9 @@ __getattr__, __dir__, __all__ = moved_module(
     ),
     deprecated=True,
     also=("EPSILON", "Y"),
-    # former private names of the single module
+    # former private names of the single module (and Y, the generator's old name: X)
     renamed={
+        "Y": "X",
         "_arb_float": "arb_float", "_arb_prec": "arb_prec", "_ArbKey": "ArbKey",
         "_BallEngine": "BallEngine", "_check_pair": "check_pair",
         "_distribution": "distribution_of", "_epsilon": "mechanism_epsilon", "_Iv": "Iv",

@@ -29,7 +29,11 @@ __all__ = [
     "xform_from_probabilities",
 ]
 
+#: The default variable of the polynomial helpers (a plain polynomial variable on (0, 1)).
 Y = sympy.Symbol("y", positive=True)
+#: The generator ``x = exp(-epsilon/N)`` of the x-forms :func:`xform_from_probabilities` builds
+#: (the same symbol as :data:`exactdp.mechanisms.base.X`).
+X = sympy.Symbol("x", positive=True)
 
 
 # ---------------------------------------------------------------------------- conversions
@@ -147,10 +151,10 @@ def _exact_ratio(a: sympy.Expr, epsilon: sympy.Expr) -> sympy.Expr:
 def xform_from_probabilities(
     probabilities: Sequence[sympy.Expr], epsilon: sympy.Expr
 ) -> tuple[sympy.Symbol, tuple[sympy.Expr, ...], sympy.Rational]:
-    """Rewrite exact probabilities as rational functions of ``y = exp(-epsilon/N)``.
+    """Rewrite exact probabilities as rational functions of ``x = exp(-epsilon/N)``.
 
     Every ``exp(a)`` in the probabilities must have ``a/epsilon`` rational; ``N`` is the
-    least common denominator of these ratios, so ``exp(a) = y**(-N*a/epsilon)``. After the
+    least common denominator of these ratios, so ``exp(a) = x**(-N*a/epsilon)``. After the
     substitution no ``epsilon`` (symbolic) or transcendental number (numeric) may remain.
 
     Parameters
@@ -161,9 +165,9 @@ def xform_from_probabilities(
 
     Returns
     -------
-    (y, forms, kappa)
-        ``y`` the positive Symbol ``y``, ``forms[r]`` rational functions of ``y`` with
-        rational coefficients, ``kappa = 1/N`` so that ``y = exp(-epsilon*kappa)``.
+    (x, forms, kappa)
+        ``x`` the positive Symbol ``x``, ``forms[r]`` rational functions of ``x`` with
+        rational coefficients, ``kappa = 1/N`` so that ``x = exp(-epsilon/N)``.
 
     Raises
     ------
@@ -190,37 +194,37 @@ def xform_from_probabilities(
     N = 1
     for alpha in ratios.values():
         N = math.lcm(N, int(alpha.q))
-    subs = {a: Y ** int(-N * alpha) for a, alpha in ratios.items()}
-    forms = [_rational_in_y(p, p.xreplace(subs), N) for p in probs]
-    return Y, tuple(forms), sympy.Rational(1, N)
+    subs = {a: X ** int(-N * alpha) for a, alpha in ratios.items()}
+    forms = [_rational_in_x(p, p.xreplace(subs), N) for p in probs]
+    return X, tuple(forms), sympy.Rational(1, N)
 
 
-def _rational_in_y(original: sympy.Expr, f: sympy.Expr, N: int) -> sympy.Expr:
-    """``f`` checked to be a rational function of ``Y`` with rational coefficients."""
+def _rational_in_x(original: sympy.Expr, f: sympy.Expr, N: int) -> sympy.Expr:
+    """``f`` checked to be a rational function of ``X`` with rational coefficients."""
     try:  # fast path: a polynomial (RNM-Laplace at a numeric epsilon, PF)
-        sympy.Poly(f, Y, domain="QQ")
+        sympy.Poly(f, X, domain="QQ")
         return f
     except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
         pass
     num, den = sympy.fraction(f)
     try:  # a quotient of polynomials (EM)
-        sympy.Poly(num, Y, domain="QQ")
-        sympy.Poly(den, Y, domain="QQ")
+        sympy.Poly(num, X, domain="QQ")
+        sympy.Poly(den, X, domain="QQ")
         return f
     except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed):
         pass
     f = sympy.cancel(sympy.together(f))
     num, den = sympy.fraction(f)
-    bad = (num.free_symbols | den.free_symbols) - {Y}
-    if bad or not num.is_polynomial(Y) or not den.is_polynomial(Y):
+    bad = (num.free_symbols | den.free_symbols) - {X}
+    if bad or not num.is_polynomial(X) or not den.is_polynomial(X):
         raise ValueError(
             f"xform_from_probabilities: {original} is not rational in exp(epsilon/{N})"
         )
     for part in (num, den):
         try:
-            sympy.Poly(part, Y, domain="QQ")
+            sympy.Poly(part, X, domain="QQ")
         except (sympy.PolynomialError, sympy.polys.polyerrors.CoercionFailed) as exc:
             raise ValueError(
-                f"xform_from_probabilities: {original} has non-rational coefficients in y"
+                f"xform_from_probabilities: {original} has non-rational coefficients in x"
             ) from exc
     return f

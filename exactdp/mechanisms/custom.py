@@ -124,7 +124,7 @@ class FunctionDistribution:
         return out
 
     def rational_form(self):
-        """``(y, forms)``-like result with ``y = exp(-epsilon/N)`` (see
+        """``(x, forms)``-like result with ``x = exp(-epsilon/N)`` (see
         :func:`exactdp.exact.poly.xform_from_probabilities`).
 
         Raises
@@ -136,8 +136,8 @@ class FunctionDistribution:
 
         if self.mechanism.epsilon is None:
             raise ValueError(f"{self.mechanism.name}: no epsilon, no x-form")
-        y, forms, kappa = xform_from_probabilities(self.probabilities, self.mechanism.epsilon)
-        return _XForm(y, forms, sympy.exp(-self.mechanism.epsilon * kappa))
+        x, forms, kappa = xform_from_probabilities(self.probabilities, self.mechanism.epsilon)
+        return _XForm(x, forms, sympy.exp(-self.mechanism.epsilon * kappa))
 
     def sample(self, size: int | None = None, rng=None):
         """Draw outputs from the float probabilities (for Monte Carlo cross-checks)."""

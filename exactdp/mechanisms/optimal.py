@@ -462,7 +462,7 @@ def optimal_mechanism(
     their lattice LP over regular epsilon-DP mechanisms for ``epsilon >= ln((3 + sqrt 5)/2)
     ~ 0.9624``; ``exactdp.pf_optimality_region(n, k)`` computes the exact region of a lattice,
     ``[eps*, oo)`` with ``eps*`` below that threshold (for n >= 4 the root of
-    ``y + ... + y^k = 1``, ``y = e^-eps``, tending to ``ln 2``; docs/lp.md). Below ``eps*``
+    ``x + ... + x^k = 1``, ``x = e^-eps``, tending to ``ln 2``; docs/lp.md). Below ``eps*``
     the LP optimum is smaller than PF's error (by about 1% at most in the cases measured),
     but that optimum is itself not epsilon-DP for all neighbours (docs/lp.md), so the
     greedy solution is not shown to be beaten by an epsilon-DP regular mechanism there

@@ -7,9 +7,10 @@ selection mechanisms on the score lattice ``{0, -2D, ..., -2kD}^n`` (``D`` the s
 Lattice units
 -------------
 A canonical score vector is stored by its *gaps* ``g = (0, g_2, ..., g_n)``, sorted
-ascending, ``0 <= g_i <= k``; its scores are ``-2 D g``.  With ``y = exp(-epsilon)`` the
-coin of an item with gap ``g`` is ``p = exp(-epsilon * 2 D g / (2 D)) = y**g`` for both
-PF and EM, so every quantity below is a polynomial or rational function of ``y``;
+ascending, ``0 <= g_i <= k``; its scores are ``-2 D g``.  With ``x = exp(-epsilon)`` (the
+generator with the lattice's ``N = 1``) the
+coin of an item with gap ``g`` is ``p = exp(-epsilon * 2 D g / (2 D)) = x**g`` for both
+PF and EM, so every quantity below is a polynomial or rational function of ``x``;
 ``exp(epsilon)`` rational makes everything rational.
 
 Variables ``P(g, v)``: probability of *each* output whose gap in ``g`` is ``v`` (ties merged;
@@ -20,8 +21,8 @@ Variables ``P(g, v)``: probability of *each* output whose gap in ``g`` is ``v`` 
   ``v`` replaced by ``v - 1`` ("step" row, always in the lattice).  If ``v = 0`` the
   output becomes the unique maximum and re-canonicalising shifts every other gap up by
   one ("top" row, in the lattice iff ``max(g) <= k - 1``).  The DP row
-  ``P(q + 2D e_r, r) <= e^eps P(q, r)`` is stored multiplied by ``y = e^-eps``:
-  ``y * P(target) - P(source) <= 0`` (same feasible set, better scaled).
+  ``P(q + 2D e_r, r) <= e^eps P(q, r)`` is stored multiplied by ``x = e^-eps``:
+  ``x * P(target) - P(source) <= 0`` (same feasible set, better scaled).
 
 Float solves (``method="float"``) work in ``v = P / P_PF`` (PF's probabilities, computed
 by the one PF engine from the gaps ``v * epsilon``, never from an underflowing ``y``), so PF

@@ -33,9 +33,10 @@ __all__ = [
 
 @dataclass(frozen=True)
 class DualCertificate:
-    """An exact optimality certificate for the lattice LP (rows scaled by ``y = e^-eps``).
+    """An exact optimality certificate for the lattice LP (rows scaled by ``x = e^-eps``).
 
-    Dual of ``min c.P  s.t.  A_eq P = 1, y P(target) - P(source) <= 0, P >= 0`` is
+    ``x = exp(-epsilon/N)`` with the lattice's ``N = 1`` (steps of ``2*Delta``, ``c = 2``).
+    Dual of ``min c.P  s.t.  A_eq P = 1, x P(target) - P(source) <= 0, P >= 0`` is
     ``max sum(mu)  s.t.  reduced cost c - A_eq^T mu + A_ub^T lam >= 0, lam >= 0``.
 
     Attributes
@@ -51,7 +52,7 @@ class DualCertificate:
         ``strong_duality`` (``c.P == sum(mu)`` exactly); all True means certified optimal.
     route : str
         How the exact point was found: ``"pf-certificate"`` (PF with its multiplier
-        polynomials ``_pf_dual_polys`` at the rational ``y``; used whenever PF is optimal),
+        polynomials ``pf_dual_polys`` at the rational ``x``; used whenever PF is optimal),
         ``"highs-crossover"`` or ``"sympy-simplex"``.
     """
 
@@ -92,17 +93,17 @@ def _rref_solve(rows: list[list[flint.fmpq]], rhs: list[flint.fmpq], ncols: int)
     return [red[c, ncols] for c in range(ncols)]
 
 
-def exact_check(lat: Lattice, y: flint.fmpq, x: list, mu: list, lam: list) -> dict[str, bool]:
+def exact_check(lat: Lattice, x: flint.fmpq, P: list, mu: list, lam: list) -> dict[str, bool]:
     zero = flint.fmpq(0)
-    primal = all(v >= 0 for v in x)
+    primal = all(v >= 0 for v in P)
     sums = [zero] * len(lat.vectors)
     for j, i in enumerate(lat.var_vec):
-        sums[i] += lat.var_mult[j] * x[j]
+        sums[i] += lat.var_mult[j] * P[j]
     primal = primal and all(s == 1 for s in sums)
-    primal = primal and all(y * x[t] - x[s] <= 0 for t, s, _ in lat.rows)
-    red = _reduced_costs(lat, y, mu, lam)
+    primal = primal and all(x * P[t] - P[s] <= 0 for t, s, _ in lat.rows)
+    red = _reduced_costs(lat, x, mu, lam)
     dual = all(v >= 0 for v in lam) and all(r >= 0 for r in red)
-    obj = sum((c * v for c, v in zip(lat.cost, x, strict=True)), zero)
+    obj = sum((c * v for c, v in zip(lat.cost, P, strict=True)), zero)
     return {
         "primal_feasible": bool(primal),
         "dual_feasible": bool(dual),
@@ -110,15 +111,15 @@ def exact_check(lat: Lattice, y: flint.fmpq, x: list, mu: list, lam: list) -> di
     }
 
 
-def _reduced_costs(lat: Lattice, y, mu: list, lam: list) -> list:
+def _reduced_costs(lat: Lattice, x, mu: list, lam: list) -> list:
     red = [lat.cost[j] - lat.var_mult[j] * mu[i] for j, i in enumerate(lat.var_vec)]
     for r, (t, s, _) in enumerate(lat.rows):
-        red[t] += y * lam[r]
+        red[t] += x * lam[r]
         red[s] -= lam[r]
     return red
 
 
-def _crossover(lat: Lattice, y: flint.fmpq, res, tol: float):
+def _crossover(lat: Lattice, x: flint.fmpq, res, tol: float):
     """Exact primal and dual points from HiGHS's supports; None if they do not verify.
 
     ``res`` is HiGHS's answer for the PF-rescaled program (``_solve_float``): variables and
@@ -150,7 +151,7 @@ def _crossover(lat: Lattice, y: flint.fmpq, res, tol: float):
         t, s, _ = lat.rows[r]
         row = [flint.fmpq(0)] * len(support)
         if t in pos:
-            row[pos[t]] += y
+            row[pos[t]] += x
         if s in pos:
             row[pos[s]] -= 1
         rows.append(row)
@@ -158,9 +159,9 @@ def _crossover(lat: Lattice, y: flint.fmpq, res, tol: float):
     sol = _rref_solve(rows, rhs, len(support))
     if sol is None:
         return None
-    x = [flint.fmpq(0)] * nv
+    P = [flint.fmpq(0)] * nv
     for j, v in zip(support, sol, strict=True):
-        x[j] = v
+        P[j] = v
     # dual: zero reduced cost where HiGHS has ~zero reduced cost; lam only on rows with
     # a positive HiGHS multiplier; mu free
     act = [r for r in tight if lam_f[r] > tol * scale]
@@ -176,9 +177,9 @@ def _crossover(lat: Lattice, y: flint.fmpq, res, tol: float):
         drhs.append(flint.fmpq(lat.cost[j]))
     for r in act:
         t, s, _ = lat.rows[r]
-        for j, coef in ((t, y), (s, flint.fmpq(-1))):
+        for j, coef in ((t, x), (s, flint.fmpq(-1))):
             if j in zpos:
-                # stationarity: m mu - y lam_(rows into j) + lam_(rows out of j) = c
+                # stationarity: m mu - x lam_(rows into j) + lam_(rows out of j) = c
                 drows[zpos[j]][col[r]] -= coef
     dsol = _rref_solve(drows, drhs, nmu + len(act))
     if dsol is None:
@@ -187,17 +188,17 @@ def _crossover(lat: Lattice, y: flint.fmpq, res, tol: float):
     lam = [flint.fmpq(0)] * nr
     for r in act:
         lam[r] = dsol[col[r]]
-    checks = exact_check(lat, y, x, mu, lam)
+    checks = exact_check(lat, x, P, mu, lam)
     if not all(checks.values()):
         return None
-    return x, mu, lam, checks
+    return P, mu, lam, checks
 
 
-def pf_certificate(lat: Lattice, y: flint.fmpq):
+def pf_certificate(lat: Lattice, x: flint.fmpq):
     """PF's own exact certificate: PF's probabilities and the multipliers ``_pf_dual_polys``.
 
-    Evaluated at the rational ``y``; it verifies exactly iff PF is optimal there (every
-    ``lam_i(y) >= 0``, see ``pf_optimality_region``), which covers every large epsilon
+    Evaluated at the rational ``x``; it verifies exactly iff PF is optimal there (every
+    ``lam_i(x) >= 0``, see ``pf_optimality_region``), which covers every large epsilon
     without any floating-point step.  For ``constraints="full"`` the McKenna-Sheldon
     multipliers are placed on the same (target, source) pairs of the full row set (more
     primal rows only enlarge the dual).  None if it does not verify.
@@ -210,14 +211,14 @@ def pf_certificate(lat: Lattice, y: flint.fmpq):
         t, s, _ = base.rows[r]
         if (t, s) not in where:
             return None
-        lam[where[(t, s)]] = poly(y)
-    x = [p(y) for p in lattice_pf_polys(base)]
-    mu = [p(y) for p in mu_p]
-    checks = exact_check(lat, y, x, mu, lam)
-    return (x, mu, lam, checks) if all(checks.values()) else None
+        lam[where[(t, s)]] = poly(x)
+    P = [p(x) for p in lattice_pf_polys(base)]
+    mu = [p(x) for p in mu_p]
+    checks = exact_check(lat, x, P, mu, lam)
+    return (P, mu, lam, checks) if all(checks.values()) else None
 
 
-def crossover_from_highs(func: str, lat: Lattice, y: flint.fmpq, e_eps, epsilon: Any):
+def crossover_from_highs(func: str, lat: Lattice, x: flint.fmpq, e_eps, epsilon: Any):
     """HiGHS on the rescaled program, then ``_crossover`` at a few tolerances; or None."""
     try:
         eps_f = math.log(int(e_eps.p)) - math.log(int(e_eps.q))
@@ -227,24 +228,24 @@ def crossover_from_highs(func: str, lat: Lattice, y: flint.fmpq, e_eps, epsilon:
     if res.status != 0:
         return None
     for tol in (1e-9, 1e-7, 1e-11, 1e-5):
-        got = _crossover(lat, y, res, tol)
+        got = _crossover(lat, x, res, tol)
         if got is not None:
             return got
     return None
 
 
-def sympy_simplex(lat: Lattice, y: flint.fmpq):
+def sympy_simplex(lat: Lattice, x: flint.fmpq):
     """Fallback: exact primal and dual by sympy's rational simplex (slow, small sizes)."""
     from sympy.solvers.simplex import linprog as sym_linprog
 
-    yq = sympy.Rational(int(y.p), int(y.q))
+    xq = sympy.Rational(int(x.p), int(x.q))
     nv, nr, nm = len(lat.var_vec), len(lat.rows), len(lat.vectors)
     a_eq = sympy.zeros(nm, nv)
     for j, i in enumerate(lat.var_vec):
         a_eq[i, j] = lat.var_mult[j]
     a_ub = sympy.zeros(nr, nv)
     for r, (t, s, _) in enumerate(lat.rows):
-        a_ub[r, t] += yq
+        a_ub[r, t] += xq
         a_ub[r, s] -= 1
     cost = sympy.Matrix(lat.cost)
     _, xs = sym_linprog(cost, a_ub, sympy.zeros(nr, 1), a_eq, sympy.ones(nm, 1))
@@ -252,11 +253,11 @@ def sympy_simplex(lat: Lattice, y: flint.fmpq):
     big_a = a_eq.T.row_join(-a_eq.T).row_join(-a_ub.T)
     obj = -sympy.Matrix([1] * nm + [-1] * nm + [0] * nr)
     _, zs = sym_linprog(obj, big_a, cost)
-    x = [flint.fmpq(int(sympy.Rational(v).p), int(sympy.Rational(v).q)) for v in xs]
+    P = [flint.fmpq(int(sympy.Rational(v).p), int(sympy.Rational(v).q)) for v in xs]
     zq = [flint.fmpq(int(sympy.Rational(v).p), int(sympy.Rational(v).q)) for v in zs]
     mu = [zq[i] - zq[nm + i] for i in range(nm)]
     lam = zq[2 * nm :]
-    return x, mu, lam, exact_check(lat, y, x, mu, lam)
+    return P, mu, lam, exact_check(lat, x, P, mu, lam)
 
 
 # ---------------------------------------------------------------------------------------

@@ -290,7 +290,7 @@ def guard_size(func: str, n: int, k: int, method: str, full: bool = False) -> No
 def lattice_pf_float(lat: Lattice, eps: float) -> np.ndarray:
     """PF per-output probabilities at ``epsilon = eps`` by the one PF engine.
 
-    A lattice gap of v steps of 2*Delta is the scaled gap ``d = v*eps`` (no ``y = e^-eps``
+    A lattice gap of v steps of 2*Delta is the scaled gap ``d = v*eps`` (no ``x = e^-eps``
     is formed, so nothing underflows before the probabilities themselves do).
     """
     out = np.empty(len(lat.var_vec))
@@ -312,17 +312,20 @@ def lattice_em_float(lat: Lattice, eps: float) -> np.ndarray:
 
 
 def lattice_pf_polys(lat: Lattice) -> list[flint.fmpq_poly]:
-    """PF per-output probability of each variable as a polynomial in ``y = e^-eps``.
+    """PF per-output probability of each variable as a polynomial in ``x = e^-eps``.
+
+    ``x = exp(-epsilon/N)`` with the lattice's ``N = 1`` (a gap of one step of ``2*Delta``
+    is the coin ``exp(-epsilon * 2*Delta / (2*Delta))``).
 
     ``int_0^1 prod_{s in S}(1 - t a_s) dt = sum_j (-1)^j e_j(a) / (j + 1)`` with ``e_j`` the
-    elementary symmetric polynomials of the coins ``a_s = y^{g_s}`` (exact, rational).
+    elementary symmetric polynomials of the coins ``a_s = x^{g_s}`` (exact, rational).
     """
     return list(_pf_polys_cached(lat.n, lat.k))
 
 
 @functools.lru_cache(maxsize=32)
 def _pf_polys_cached(n: int, k: int) -> tuple[flint.fmpq_poly, ...]:
-    """PF's exact polynomials in y (the core's coin route, python-flint)."""
+    """PF's exact polynomials in x (the core's coin route, python-flint)."""
     lat = build_lattice(n, k)
     out = []
     for i, v in zip(lat.var_vec, lat.var_gap, strict=True):
@@ -332,27 +335,27 @@ def _pf_polys_cached(n: int, k: int) -> tuple[flint.fmpq_poly, ...]:
     return tuple(out)
 
 
-def lattice_em_exact(lat: Lattice, y: flint.fmpq) -> list[flint.fmpq]:
+def lattice_em_exact(lat: Lattice, x: flint.fmpq) -> list[flint.fmpq]:
     return [
-        y**v / sum((y**s for s in lat.vectors[i]), flint.fmpq(0))
+        x**v / sum((x**s for s in lat.vectors[i]), flint.fmpq(0))
         for i, v in zip(lat.var_vec, lat.var_gap, strict=True)
     ]
 
 
 # ---------------------------------------------------------------------------------------
-# PF's dual certificate as polynomials in y
+# PF's dual certificate as polynomials in x
 # ---------------------------------------------------------------------------------------
 
 
 @functools.lru_cache(maxsize=32)
 def pf_dual_polys(n: int, k: int) -> tuple[tuple[flint.fmpq_poly, ...], dict[int, Any]]:
-    """Complementary-slackness multipliers for PF's solution, as polynomials in y.
+    """Complementary-slackness multipliers for PF's solution, as polynomials in x.
 
-    PF makes every "step" row tight (docs/formulas.md section 4: ``P_r(q) = y^{gap} P_r(q^(r))``)
-    and, for ``0 < y < 1``, every variable positive; "top" rows are generically slack.
+    PF makes every "step" row tight (docs/formulas.md section 4: ``P_r(q) = x^{gap} P_r(q^(r))``)
+    and, for ``0 < x < 1``, every variable positive; "top" rows are generically slack.
     Stationarity (zero reduced cost) for every variable then reads
-    ``lam_(g,v) = c_(g,v) - m(g,v) mu_g + y lam_(g[v->v+1], v+1)`` (v > 0) and
-    ``mu_g = y lam_(g[0->1], 1) / m(g,0)`` (tied maximum) or ``mu_g = 0`` (unique maximum),
+    ``lam_(g,v) = c_(g,v) - m(g,v) mu_g + x lam_(g[v->v+1], v+1)`` (v > 0) and
+    ``mu_g = x lam_(g[0->1], 1) / m(g,0)`` (tied maximum) or ``mu_g = 0`` (unique maximum),
     a triangular system with a unique solution.  Returns ``mu`` (per vector) and ``lam``
     (row index -> polynomial, step rows only; top rows have multiplier 0).
     """
@@ -360,7 +363,7 @@ def pf_dual_polys(n: int, k: int) -> tuple[tuple[flint.fmpq_poly, ...], dict[int
     row_of_source = {src: r for r, (_, src, _) in enumerate(lat.rows)}
     mu: dict[int, flint.fmpq_poly] = {}
     lam: dict[int, flint.fmpq_poly] = {}
-    ypoly = flint.fmpq_poly([0, 1])
+    xpoly = flint.fmpq_poly([0, 1])
 
     def lam_var(j: int) -> flint.fmpq_poly:
         # multiplier of the step row whose source is variable j (gap v > 0)
@@ -373,7 +376,7 @@ def pf_dual_polys(n: int, k: int) -> tuple[tuple[flint.fmpq_poly, ...], dict[int
         if v + 1 <= k:
             lst = list(g)
             lst[lst.index(v)] = v + 1
-            val += ypoly * lam_var(lat.var_index[(tuple(sorted(lst)), v + 1)])
+            val += xpoly * lam_var(lat.var_index[(tuple(sorted(lst)), v + 1)])
         lam[r] = val
         return val
 
@@ -388,7 +391,7 @@ def pf_dual_polys(n: int, k: int) -> tuple[tuple[flint.fmpq_poly, ...], dict[int
             lst = list(g)
             lst[0] = 1
             src = lat.var_index[(tuple(sorted(lst)), 1)]
-            val = ypoly * lam_var(src) / m0
+            val = xpoly * lam_var(src) / m0
         mu[i] = val
         return val
 

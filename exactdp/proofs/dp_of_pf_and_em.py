@@ -22,7 +22,7 @@ it on the stated family.
 
 Method of the check
 -------------------
-:func:`exactdp.certify_dp` per vector: in :math:`y = e^{-\varepsilon/N}` every condition is
+:func:`exactdp.certify_dp` per vector: in :math:`x = e^{-\varepsilon/N}` every condition is
 a polynomial inequality on (0, 1), decided by exact real-root isolation, for every output
 and both directions. Neighbours: the reduced set :math:`q \pm \Delta(2e_r - 1)` plus the
 all-up/all-down shifts (sufficient for regular mechanisms, by the two modules above) over

@@ -1,7 +1,7 @@
 """Exact signs of rational polynomials on ``(0, b]`` and ``(0, 1)`` (python-flint, sympy).
 
 Used by the proof modules for certificates "for every epsilon": with
-``y = exp(-epsilon/N)`` a polynomial inequality on (0, 1) covers every epsilon > 0. A fast
+``x = exp(-epsilon/N)`` a polynomial inequality on (0, 1) covers every epsilon > 0. A fast
 sufficient test (Descartes' rule of signs after a Moebius substitution) is tried first and
 exact Sturm counting decides the rest; nothing is sampled.
 """

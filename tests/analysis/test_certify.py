@@ -2,6 +2,7 @@
 the failing interval of a partial violation, refusals."""
 
 import itertools
+import math
 
 import pytest
 import sympy
@@ -179,3 +180,42 @@ def test_condition_certificate_roots_are_the_sign_changes():
     with_roots = [c for c in cert.conditions if c.roots]
     # PF's tight rows touch 0 only at y -> 0/1, so a non-empty root list must still hold
     assert all(c.holds for c in with_roots)
+
+
+# ----------------------------------------------------------------- the generator x and its N
+X = sympy.Symbol("x", positive=True)
+
+
+def test_certificate_is_in_x_with_its_N():
+    cert = certify_dp(exactdp.PermuteAndFlip(EPS), [0, -1], [-1, 0])
+    assert cert.holds and cert.x == X and cert.N == 2  # c = 2, Delta = 1, L = 1
+    assert all(c.polynomial.gens == (X,) for c in cert.conditions)
+    # the stored forms at x = exp(-epsilon/N) are PF's own probabilities (its closed form,
+    # an independent route) at epsilon = 3/2
+    e = sympy.Rational(3, 2)
+    for vec, forms in zip((cert.scores,) + cert.neighbours, cert.forms, strict=True):
+        probs = exactdp.PermuteAndFlip(e).distribution(list(vec)).probabilities
+        for p, (num, den) in zip(probs, forms, strict=True):
+            v = (num.as_expr() / den.as_expr()).subs(X, sympy.exp(-e / cert.N))
+            assert sympy.simplify(v - p) == 0
+    # PF on (0, -1): P_0 = 1 - x/2 with x = exp(-epsilon/2) (docs/formulas.md, PF with n = 2)
+    num, den = cert.forms[0][0]
+    assert sympy.simplify(num.as_expr() / den.as_expr() - (1 - X / 2)) == 0
+    with pytest.warns(DeprecationWarning, match=r"\.x"):
+        assert cert.y == X
+
+
+def test_old_generator_names_warn():
+    from exactdp.analysis import common, privacy
+    from exactdp.analysis.pld_xform import XForm
+
+    with pytest.warns(DeprecationWarning, match="use X"):
+        assert common.Y == X
+    with pytest.warns(DeprecationWarning, match="use X"):
+        assert privacy.Y == X
+    xf = XForm(sympy.Integer(1), 2, (), (), (), ())
+    with pytest.warns(DeprecationWarning, match=r"\.x_ball\(\)"):
+        old = xf.y_ball(64)
+    new = xf.x_ball(64)
+    assert old.contains(new) or new.contains(old)
+    assert abs(float(new.mid()) - math.exp(-0.5)) < 1e-15 and float(new.rad()) < 1e-15

@@ -37,10 +37,11 @@ def test_xform_of_softmax_and_refusal_for_laplace_terms():
     eps = sympy.Symbol("epsilon", positive=True)
     w = [sympy.Integer(1), sympy.exp(-eps / 2), sympy.exp(-eps)]
     probs = [v / sum(w) for v in w]
-    y, forms, kappa = xform_from_probabilities(probs, eps)
+    x, forms, kappa = xform_from_probabilities(probs, eps)
+    assert x == sympy.Symbol("x", positive=True)  # the generator x = exp(-epsilon/N), N = 2
     assert kappa == R(1, 2)
     for f, p in zip(forms, probs, strict=True):
-        assert sympy.simplify(f.subs(y, sympy.exp(-eps / 2)) - p) == 0
+        assert sympy.simplify(f.subs(x, sympy.exp(-eps / 2)) - p) == 0
     with pytest.raises(ValueError, match="rational"):
         xform_from_probabilities([(1 + eps) * sympy.exp(-eps), 1 - (1 + eps) * sympy.exp(-eps)],
                                  eps)

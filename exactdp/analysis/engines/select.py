@@ -47,7 +47,7 @@ def _needs_balls(dists: Sequence) -> bool:
 def xform_probabilities(xforms: list, func: str, dense_only: bool):
     """``(N, probs, degree, sparse)`` of the x-form engine for these x-forms.
 
-    The degree in ``y`` decides the representation: up to
+    The degree in ``x = exp(-epsilon/N)`` decides the representation: up to
     :data:`exactdp.xform.DENSE_DEGREE_LIMIT` dense flint ``fmpq_poly`` pairs, beyond it
     sparse sympy ring elements (a gap of 10**300 is one term, not 10**300 coefficients).
     """
@@ -86,7 +86,7 @@ def xform_probabilities(xforms: list, func: str, dense_only: bool):
     if dense_only:
         raise ValueError(
             f"{func}: the score gaps make the probabilities polynomials of degree {degree} in "
-            f"y = exp(-epsilon/{N}), above exactdp.xform.DENSE_DEGREE_LIMIT = "
+            f"x = exp(-epsilon/{N}), above exactdp.xform.DENSE_DEGREE_LIMIT = "
             f"{DENSE_DEGREE_LIMIT}; exact root isolation on (0, 1) needs dense polynomials, "
             "so no certificate for every epsilon is given for such gaps. Use privacy_loss or "
             "check_dp at a numeric epsilon (exact, sparse arithmetic)"
@@ -94,7 +94,7 @@ def xform_probabilities(xforms: list, func: str, dense_only: bool):
     if any(t is None for ts in terms for t in ts):
         raise ValueError(
             f"{func}: a probability is not a sparse rational function of "
-            f"y = exp(-epsilon/{N}) that exactdp can handle at degree {degree} "
+            f"x = exp(-epsilon/{N}) that exactdp can handle at degree {degree} "
             f"(above DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT})"
         )
     probs = [[(sparse_poly(t[0]), sparse_poly(t[1])) for t in ts] for ts in terms]

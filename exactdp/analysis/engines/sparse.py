@@ -18,11 +18,11 @@ from ...xform import DENSE_DEGREE_LIMIT
 from ..common import exact_sign
 from .xform import XEngine, terms_value
 
-_SPARSE_RING, _SPARSE_Y = ring("y", sympy.QQ)
+_SPARSE_RING, _SPARSE_X = ring("x", sympy.QQ)
 
 
 def sparse_poly(t: dict):
-    """A term dict ``{exponent: fmpq}`` as an element of the sparse ring ``QQ[y]``."""
+    """A term dict ``{exponent: fmpq}`` as an element of the sparse ring ``QQ[x]``."""
     QQ = _SPARSE_RING.domain
     return _SPARSE_RING.from_dict(
         {(int(e),): QQ(int(c.p), int(c.q)) for e, c in t.items() if c != 0}
@@ -41,13 +41,13 @@ def _sparse_items(f) -> list[tuple[int, sympy.Rational]]:
 class SparseXEngine(XEngine):
     """The x-form engine on sparse polynomials (degree above ``DENSE_DEGREE_LIMIT``).
 
-    Polynomials in ``y = exp(-eps/N)`` are elements of sympy's sparse ring ``QQ[y]``
-    (a dict of exponents), so ``y**(2*10**300)`` is one term. Signs:
+    Polynomials in ``x = exp(-eps/N)`` are elements of sympy's sparse ring ``QQ[x]``
+    (a dict of exponents), so ``x**(2*10**300)`` is one term. Signs:
 
-    - numeric epsilon: the lowest power of ``y`` is factored out and the rest is evaluated
-      in ball arithmetic at rising precision, each ``y**k`` as ``exp(-k*eps/N)`` with
-      ``log2(k)`` guard bits; for algebraic epsilon ``y`` is transcendental, so a non-zero
-      polynomial is never 0 at ``y`` and the loop ends;
+    - numeric epsilon: the lowest power of ``x`` is factored out and the rest is evaluated
+      in ball arithmetic at rising precision, each ``x**k`` as ``exp(-k*eps/N)`` with
+      ``log2(k)`` guard bits; for algebraic epsilon ``x`` is transcendental, so a non-zero
+      polynomial is never 0 at ``x`` and the loop ends;
     - symbolic epsilon (sign on all of ``(0, 1)``): Descartes' rule of signs on the
       sparse coefficient sequence (no variation: constant sign; one variation: the single
       positive root lies in ``(0, 1)`` iff the signs at ``0+`` and ``1`` differ), and the
@@ -61,18 +61,18 @@ class SparseXEngine(XEngine):
 
     def __init__(self, eps: sympy.Expr, N: int, probs: list[list[tuple]]):
         super().__init__(eps, N, probs)
-        # y**k must stay exp(-k*eps/N) in sympy: for eps = log(2) sympy would turn it into
+        # x**k must stay exp(-k*eps/N) in sympy: for eps = log(2) sympy would turn it into
         # 2**(-k/N) and try to compute that power for k ~ 10**300
         if not self.symbolic and not isinstance(sympy.exp(-eps * 3 / N), sympy.exp):
             raise ValueError(
-                f"epsilon = {eps}: sympy rewrites y**k = exp(-k*epsilon/{N}) as a power "
-                f"(y = {self.y_value}) that it would expand for the score gaps above "
+                f"epsilon = {eps}: sympy rewrites x**k = exp(-k*epsilon/{N}) as a power "
+                f"(x = {self.x_value}) that it would expand for the score gaps above "
                 f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT} here; use a rational epsilon "
                 "(or smaller gaps)"
             )
 
     def _y_power(self, k: int, prec: int) -> flint.arb:
-        """Ball of ``y**k = exp(-k*eps/N)`` with relative accuracy about ``2**-prec``."""
+        """Ball of ``x**k = exp(-k*eps/N)`` with relative accuracy about ``2**-prec``."""
         guard = prec + max(int(k).bit_length(), 1) + 32
         with flint_prec(guard):
             return (to_arb(-self.eps / self.N, guard) * k).exp()
@@ -105,13 +105,13 @@ class SparseXEngine(XEngine):
             prec *= 2
         raise UndecidedSignError(
             f"{self.func}: sign of a sparse polynomial of degree {items[-1][0]} at "
-            f"y = exp(-{self.eps}/{self.N}) not decided at {top} bits (epsilon = {self.eps} "
+            f"x = exp(-{self.eps}/{self.N}) not decided at {top} bits (epsilon = {self.eps} "
             "is not known to be algebraic, so the value may be exactly 0)"
         )
 
     def _top_prec(self, span: int) -> int:
-        """Highest precision: ``2 * span * |log2 y| + 256`` bits (a cancellation can hide the
-        value below the smallest term ``y**span``), at least 2**15, at most MAX_PREC."""
+        """Highest precision: ``2 * span * |log2 x| + 256`` bits (a cancellation can hide the
+        value below the smallest term ``x**span``), at least 2**15, at most MAX_PREC."""
         with flint_prec(64):
             bits = (to_arb(self.eps / self.N, 64) * span / flint.arb(2).log()).upper()
             if not bits.is_finite() or bits > MAX_PREC:
@@ -122,7 +122,7 @@ class SparseXEngine(XEngine):
     def cmp_exp(self, R, claim: sympy.Expr) -> int | None:
         t = sympy.simplify(claim / self.eps) * self.N
         if t.is_Integer and t >= 0:
-            mono = _SPARSE_Y ** int(t)
+            mono = _SPARSE_X ** int(t)
             return self.sign(mono * R[0] - R[1])
         return exact_sign(self.to_sympy(R) - sympy.exp(claim))
 
@@ -156,7 +156,7 @@ def sparse_unit_sign(items: list[tuple[int, sympy.Rational]]) -> int | None:
     - no sign variation in the coefficients: no positive root (Descartes), sign ``s0``;
     - ``f(1)`` of sign ``-s0``: a root inside (intermediate value theorem): None;
     - ``f(1)`` of sign ``s0`` and one variation: the only positive root is beyond 1;
-    - ``f(1) = 0``: ``f = (1 - y) g`` where g's coefficients are the partial sums ``S_j``
+    - ``f(1) = 0``: ``f = (1 - x) g`` where g's coefficients are the partial sums ``S_j``
       of f's (piecewise constant between exponents, so computed sparsely). If they do
       not vary in sign, g has no positive root: sign ``s0``. If they vary once, g has
       exactly one positive root, which lies in ``(0, 1)`` iff

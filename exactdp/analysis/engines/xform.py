@@ -1,10 +1,12 @@
-"""The x-form engine: probabilities as rational functions of ``y = exp(-epsilon/N)``.
+"""The x-form engine: probabilities as rational functions of ``x = exp(-epsilon/N)``.
 
 PF, EM, RNM with exponential or Gumbel noise, and any mechanism whose probabilities are
-rational in ``exp(epsilon/N)``: each comparison is the sign of one polynomial ``f(y)``. For a
-numeric algebraic epsilon ``y`` is transcendental (Lindemann-Weierstrass), so ``f(y) = 0`` iff
-``f`` is the zero polynomial, and otherwise ball arithmetic at rising precision decides the
-sign; for a symbolic epsilon the sign on ``y in (0, 1)`` is decided by exact real-root
+rational in ``exp(epsilon/N)``: each comparison is the sign of one polynomial ``f(x)``. ``N``
+(stored on the engine) is common to every vector compared: a form whose own generator has
+``N / power`` is spread to ``x`` by ``x_form = x**power``. For a numeric algebraic epsilon
+``x`` is transcendental (Lindemann-Weierstrass), so ``f(x) = 0`` iff ``f`` is the zero
+polynomial, and otherwise ball arithmetic at rising precision decides the
+sign; for a symbolic epsilon the sign on ``x in (0, 1)`` is decided by exact real-root
 isolation (:mod:`exactdp.exact.unit_interval`).
 """
 
@@ -22,7 +24,7 @@ from ...exact.poly import (
 )
 from ...exact.unit_interval import sign_on_unit_interval
 from ...numbers import safe_sympify
-from ..common import Y, exact_sign
+from ..common import X, exact_sign
 
 
 # =============================================================================== engines
@@ -112,7 +114,8 @@ def max_exponent(expr: sympy.Expr, x: sympy.Symbol) -> int:
 
 
 def form_terms(form: sympy.Expr, x: sympy.Symbol, power: int):
-    """``(num, den, direct)``: sparse term dicts in ``y`` (``x = y**power``), or None.
+    """``(num, den, direct)``: sparse term dicts in the common generator (``x**power`` is
+    the form's own generator ``x``), or None.
 
     ``direct`` is True when ``sympy.fraction(form)`` already gave two polynomials (the
     case in which :func:`_poly_pair` gives the same pair without ``cancel``).
@@ -158,7 +161,8 @@ class FlintForms(tuple):
     (from a ``RationalForm`` that carries ``polys``), so the engine needs no sympy."""
 
     def terms(self, power: int) -> list[tuple[dict, dict, bool]]:
-        """Sparse ``{exponent: coefficient}`` pairs in ``y = x**(1/power)``."""
+        """Sparse ``{exponent: coefficient}`` pairs in the common generator (the form's
+        generator is its ``power``-th power)."""
         def sparse(p) -> dict:
             return {k * power: c for k, c in enumerate(p.coeffs()) if c != 0}
 
@@ -168,7 +172,8 @@ class FlintForms(tuple):
         return max(max(a.degree(), b.degree(), 0) for a, b in self) * power
 
     def dense(self, power: int) -> list[tuple]:
-        """The pairs in ``y``: ``x = y**power`` (inflated, exact)."""
+        """The pairs in the common generator, the form's being its ``power``-th power
+        (inflated, exact)."""
         if power == 1:
             return list(self)
         return [tuple(flint.fmpq_poly(p.numer().inflate(power), p.denom()) for p in pair)
@@ -202,14 +207,15 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
             return x, tuple(forms), kappa
     try:  # ValueError: not rational in exp(epsilon * rational); NotImplementedError: no
         p = probs if probs is not None else dist.probabilities  # exact probabilities
-        y, forms, kappa = xform_from_probabilities(p, eps)
+        gen, forms, kappa = xform_from_probabilities(p, eps)
     except (ValueError, NotImplementedError):
         return None
-    return y, forms, kappa
+    return gen, forms, kappa
 
 
 class XEngine:
-    """Probabilities as ``(num, den)`` flint polynomials in ``y = exp(-eps/N)``."""
+    """Probabilities as ``(num, den)`` flint polynomials in ``x = exp(-eps/N)`` (``N`` on
+    the engine)."""
 
     kind = "x-form"
 
@@ -218,8 +224,8 @@ class XEngine:
         self.N = N
         self.probs = probs
         self.symbolic = bool(eps.free_symbols)
-        self.y_value = sympy.exp(-eps / N)
-        self._exact_point = None if (self.symbolic or eps.is_algebraic) else self.y_value
+        self.x_value = sympy.exp(-eps / N)
+        self._exact_point = None if (self.symbolic or eps.is_algebraic) else self.x_value
         self._balls: dict[int, flint.arb] = {}
 
     # -- signs
@@ -273,10 +279,10 @@ class XEngine:
             return terms_value(
                 _fmpq_poly_terms(num), _fmpq_poly_terms(den), self.eps, self.N
             )
-        u = fmpq_poly_to_sympy(R[0], Y).as_expr()
-        v = fmpq_poly_to_sympy(R[1], Y).as_expr()
+        u = fmpq_poly_to_sympy(R[0], X).as_expr()
+        v = fmpq_poly_to_sympy(R[1], X).as_expr()
         r = sympy.cancel(u / v)
-        return sympy.powsimp(r.subs(Y, self.y_value))
+        return sympy.powsimp(r.subs(X, self.x_value))
 
     def prob_sympy(self, p) -> sympy.Expr:
         return self.to_sympy(p)
@@ -285,11 +291,11 @@ class XEngine:
         return flint.fmpq_poly([0]), flint.fmpq_poly([1])
 
     def _sum_value(self, num, den) -> sympy.Expr:
-        """``num/den`` at ``y = exp(-eps/N)`` (for the error message)."""
+        """``num/den`` at ``x = exp(-eps/N)`` (for the error message)."""
         total = sympy.cancel(
-            fmpq_poly_to_sympy(num, Y).as_expr() / fmpq_poly_to_sympy(den, Y).as_expr()
+            fmpq_poly_to_sympy(num, X).as_expr() / fmpq_poly_to_sympy(den, X).as_expr()
         )
-        return total.subs(Y, self.y_value)
+        return total.subs(X, self.x_value)
 
     def check_normalised(self, i: int, func: str, name: str, scores) -> None:
         """Raise ValueError unless the probabilities of vector ``i`` sum to 1 exactly and
@@ -326,10 +332,10 @@ _SYMPY_DEGREE = 2000
 
 
 def terms_value(num: dict, den: dict, eps: sympy.Expr, N: int) -> sympy.Expr:
-    """``num(y)/den(y)`` at ``y = exp(-eps/N)``, from term dicts, without expanding.
+    """``num(x)/den(x)`` at ``x = exp(-eps/N)``, from term dicts, without expanding.
 
-    The common power of ``y`` and a single-term denominator are divided out, and a
-    numerator that is ``c * y**k`` times the denominator gives ``c * exp(-k*eps/N)``; no
+    The common power of ``x`` and a single-term denominator are divided out, and a
+    numerator that is ``c * x**k`` times the denominator gives ``c * exp(-k*eps/N)``; no
     other common factor is cancelled (a sparse gcd at degree 10**300 is out of reach), so
     the expression may be unsimplified but is exact.
     """
@@ -343,7 +349,7 @@ def terms_value(num: dict, den: dict, eps: sympy.Expr, N: int) -> sympy.Expr:
     if not num:
         return sympy.Integer(0)
     if len(num) == len(den):
-        # num = c * y**k * den (checked term by term): the value is one exp
+        # num = c * x**k * den (checked term by term): the value is one exp
         pairs = list(zip(sorted(num.items()), sorted(den.items()), strict=True))
         (e0, c0), (f0, d0) = pairs[0]
         if all(e - f == e0 - f0 and c * d0 == d * c0 for (e, c), (f, d) in pairs):
