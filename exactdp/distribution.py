@@ -24,6 +24,7 @@ import sympy
 
 from .cost import MAX_SAMPLE_CELLS, MAX_SAMPLE_DRAWS, check_exact_n, refuse
 from .deprecation import deprecated_method, warn_renamed
+from .printing import distribution_latex, latex_math
 from .rng import as_generator
 from .scores import ScoreVector
 
@@ -311,12 +312,10 @@ class OutputDistribution:
         return f"OutputDistribution({self.mechanism!r}, n={self.n})"
 
     def _latex(self, printer=None) -> str:
-        from .io.latex import distribution_latex
-
         return distribution_latex(self)
 
     def _repr_latex_(self) -> str:
-        return "$\\displaystyle " + self._latex() + "$"
+        return latex_math(self._latex(), display=True)
 
 
 def _method_arg(method: str, view: str | None, func: str) -> str:

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 from tqdm.auto import tqdm
 
+from .printing import latex_math
+
 __all__ = ["SweepResult", "count_score_vectors", "score_vectors", "sweep"]
 
 
@@ -64,9 +66,9 @@ class SweepResult:
 
     def _repr_latex_(self) -> str:
         verdict = r"\text{holds}" if self.holds else rf"{len(self.failures)}\ \text{{failures}}"
-        return (
-            rf"$\text{{sweep}}\ n \le {self.n_max},\ \text{{gaps}} \le {self.gap_max}:\ "
-            rf"{self.cases}\ \text{{vectors}},\ {verdict}$"
+        return latex_math(
+            rf"\text{{sweep}}\ n \le {self.n_max},\ \text{{gaps}} \le {self.gap_max}:\ "
+            rf"{self.cases}\ \text{{vectors}},\ {verdict}"
         )
 
 

@@ -23,6 +23,7 @@ import numpy as np
 import sympy
 from scipy.signal import fftconvolve
 
+from ..printing import latex_array, latex_decimal, latex_escape, latex_math
 from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
 from .check import Witness
@@ -265,13 +266,12 @@ class AccountantCheck:
         return self.table()
 
     def _repr_latex_(self) -> str:
-        no = "\\textbf{no}"
-        body = " \\\\ ".join(
-            f"{sympy.latex(r.epsilon)} & \\texttt{{{r.claim}}} & {float(r.claimed_delta):.4g} & "
-            f"{float(r.lower_bound):.4g} & {'yes' if r.holds else no}"
-            for r in self.rows)
-        return ("$\\begin{array}{llrrl} \\varepsilon & \\text{claim} & \\delta_{claim} & "
-                "\\delta_{lower} & \\text{holds} \\\\ \\hline " + body + " \\end{array}$")
+        heads = ["\\varepsilon", "\\text{claim}", "\\delta_{claim}", "\\delta_{lower}",
+                 "\\text{holds}"]
+        rows = [[sympy.latex(r.epsilon), "\\texttt{" + latex_escape(r.claim) + "}",
+                 latex_decimal(r.claimed_delta, 4), latex_decimal(r.lower_bound, 4),
+                 "\\text{yes}" if r.holds else "\\textbf{no}"] for r in self.rows]
+        return latex_math(latex_array(heads, rows, "llrrl"))
 
 
 def _claim(name, mechanism, k, eps, bound) -> ClaimedDelta:

@@ -43,6 +43,7 @@ import sympy
 from ..exact.arb import dps_to_prec, flint_prec, to_arb
 from ..exact.sign import UndecidedSignError
 from ..exact.sign import sign as exact_sign
+from ..printing import latex_array, latex_math
 from ._balls import arb_lower_fraction
 from .pld_grid import DiscretisedPLD
 from .pld_results import (
@@ -455,15 +456,14 @@ class PrivacyLossDistribution:
     def _repr_latex_(self) -> str:
         """The atoms (exact loss, P-mass) as a LaTeX array; a summary beyond 12 atoms."""
         if len(self.atoms) > 12:
-            return f"$\\text{{PLD: {len(self.atoms)} atoms, k = {self.k}}}$"
+            return latex_math(f"\\text{{PLD: {len(self.atoms)} atoms, k = {self.k}}}")
         rows = []
         for i in range(len(self.atoms)):
             loss, pm, _ = self.atom_masses(i)
-            rows.append(sympy.latex(sympy.simplify(loss)) + " & " + sympy.latex(pm))
+            rows.append([sympy.latex(sympy.simplify(loss)), sympy.latex(pm)])
         if self.p_inf != 0:
-            rows.append("\\infty & " + sympy.latex(self.p_inf))
-        return ("$\\begin{array}{ll} L & \\Pr_P[L] \\\\ \\hline "
-                + " \\\\ ".join(rows) + " \\end{array}$")
+            rows.append(["\\infty", sympy.latex(self.p_inf)])
+        return latex_math(latex_array(["L", "\\Pr_P[L]"], rows))
 
     def __repr__(self) -> str:
         return (f"PrivacyLossDistribution(k={self.k}, atoms={len(self.atoms)}, "

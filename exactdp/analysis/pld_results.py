@@ -18,6 +18,7 @@ import sympy
 from ..exact.arb import dps_to_prec, flint_prec, to_arb
 from ..exact.sign import UndecidedSignError
 from ..numbers import exact_number
+from ..printing import latex_decimal, latex_math
 from ._balls import arb_lower_fraction
 
 __all__ = [
@@ -73,10 +74,10 @@ class HockeyStick:
                 f"algorithm={self.algorithm!r}, certified={self.certified})")
 
     def _repr_latex_(self) -> str:
+        head = "\\delta(" + sympy.latex(self.epsilon) + ")"
         if self._exact is not None:
-            return "$\\delta(" + sympy.latex(self.epsilon) + ") = " + sympy.latex(
-                self.exact()) + "$"
-        return "$\\delta(" + sympy.latex(self.epsilon) + f") \\geq {float(self.lower):.6g}$"
+            return latex_math(head + " = " + sympy.latex(self.exact()))
+        return latex_math(head + " \\geq " + latex_decimal(self.lower, 6))
 
     def exact(self) -> sympy.Expr:
         """The exact value ``P(S) - e^eps Q(S)`` as a sympy expression (exact algorithm only).

@@ -70,6 +70,16 @@ class Witness:
         if self.neighbour_scores is None and self.database is None:
             object.__setattr__(self, "neighbour_scores", self.neighbour)
 
+    def __repr__(self) -> str:
+        parts = [f"scores={self.scores!r}", f"neighbour={self.neighbour!r}",
+                 f"output={self.output!r}"]
+        defaults = {"neighbour_output": self.output, "probability": None,
+                    "neighbour_probability": None, "value": None, "database": None,
+                    "neighbour_scores": self.neighbour if self.database is None else None}
+        parts += [f"{k}={getattr(self, k)!r}" for k, d in defaults.items()
+                  if getattr(self, k) != d]
+        return "Witness(" + ", ".join(parts) + ")"
+
     def __iter__(self) -> Iterator:
         first = self.scores if self.database is None else self.database
         return iter((first, self.neighbour, self.output))

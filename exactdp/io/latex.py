@@ -17,12 +17,14 @@ from typing import TYPE_CHECKING
 
 import sympy
 
-from .formatting import (
+from ..printing import (
     Math,
+    distribution_latex,
     exact_text,
     format_number,
     latex_escape,
     latex_number,
+    mechanism_label,
     scores_latex,
 )
 
@@ -53,16 +55,6 @@ LANDSCAPE_WIDTH_PT = 700.0
 LONG_TABLE_ROWS = 35
 _PT_PER_CHAR = 5.0  # a digit of the 10 pt Computer Modern font is 5 pt, a letter 4-5 pt
 _PT_PER_COLUMN = 12.0  # \tabcolsep on both sides
-
-
-def mechanism_label(mech) -> str:
-    """A short label: EM, PF, RNM-Exp, RNM-Gumbel, RNM-Laplace, RNM-Gauss, Optimal."""
-    name = getattr(mech, "name", type(mech).__name__)
-    noise = getattr(mech, "noise", None)
-    if name == "RNM" and noise:
-        return {"exponential": "RNM-Exp", "gumbel": "RNM-Gumbel", "laplace": "RNM-Laplace",
-                "gaussian": "RNM-Gauss"}[noise]
-    return name
 
 
 # ---------------------------------------------------------------------------- cells
@@ -447,19 +439,6 @@ def _exact_table(rows, xdefs, fmt: str, label: str | None, title: str = "") -> s
         r"\toprule", r"$r$ & mechanism & $\Pr[M(q) = r]$ \\", r"\midrule", r"\endhead",
         r"\bottomrule", r"\endfoot", *body, r"\end{longtable}}",
     ])
-
-
-def distribution_latex(dist: OutputDistribution) -> str:
-    """LaTeX of a distribution: ``\\Pr[M(q) = r]`` for each r, exact when available."""
-    label = mechanism_label(dist.mechanism)
-    try:
-        entries = [exact_text(p, "latex") for p in dist.probabilities]
-    except ValueError:
-        entries = [None] * dist.n
-    if any(e is None for e in entries):
-        entries = [latex_number(format_number(v, 15)) for v in dist.evalf(20)]
-    rows = [rf"\Pr[\mathrm{{{label}}}(q) = {r}] &= {e}" for r, e in enumerate(entries)]
-    return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
 
 
 def latex_document(body: str, *, title: str | None = None, landscape: bool = False,

@@ -36,6 +36,7 @@ import sympy
 from ..deprecation import deprecated_property
 from ..distribution import MAX_DPS
 from ..numbers import exact_epsilon_or_limit
+from ..printing import latex_array, latex_math
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism, RationalForm, X
@@ -418,12 +419,11 @@ class TopKDistribution:
 
     def _latex(self, printer=None, rows: int = 40) -> str:
         """The tuples and their exact probabilities as a LaTeX array (first ``rows``)."""
-        body = [f"({', '.join(map(str, t))}) & {sympy.latex(p)}"
+        body = [[f"({', '.join(map(str, t))})", sympy.latex(p)]
                 for t, p in zip(self.outputs[:rows], self.probabilities[:rows], strict=False)]
         if len(self.outputs) > rows:
-            body.append(f"\\vdots & ({len(self.outputs) - rows} more)")
-        return ("\\begin{array}{ll} (r_1, \\dots, r_k) & \\Pr \\\\ \\hline "
-                + " \\\\ ".join(body) + " \\end{array}")
+            body.append(["\\vdots", f"({len(self.outputs) - rows} more)"])
+        return latex_array(["(r_1, \\dots, r_k)", "\\Pr"], body)
 
     def _repr_latex_(self) -> str:
-        return "$\\displaystyle " + self._latex() + "$"
+        return latex_math(self._latex(), display=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..printing import latex_math
+
 
 @dataclass(frozen=True)
 class ProofResult:
@@ -44,7 +46,7 @@ class ProofResult:
 
     def _repr_latex_(self) -> str:
         mark = r"\checkmark" if self.holds else r"\times"
-        return rf"$\text{{{self.name}}}:\ {mark}\ ({self.cases}\ \text{{cases}})$"
+        return latex_math(rf"\text{{{self.name}}}:\ {mark}\ ({self.cases}\ \text{{cases}})")
 
 
 def run_checks(name: str, statement: str, scope: str, checks) -> ProofResult:

@@ -1,0 +1,200 @@
+"""The one LaTeX / text printing core: exact decimals, LaTeX math, escaping, small arrays.
+
+Every number is formatted from an exact (sympy) or mpmath value, never through a float, so
+each printed digit is correct; huge integers go through mpmath (no int-to-str limit).
+
+This module sits low in the layers (it imports nothing of exactdp), so the distributions'
+and the analysis results' ``_repr_latex_`` print through it directly; the tables of
+:mod:`exactdp.io.latex` build on it and re-export its public names.
+"""
+
+from __future__ import annotations
+
+import fractions
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import mpmath
+import sympy
+
+__all__ = [
+    "Math",
+    "distribution_latex",
+    "exact_text",
+    "format_number",
+    "latex_array",
+    "latex_decimal",
+    "latex_escape",
+    "latex_math",
+    "latex_number",
+    "mechanism_label",
+    "scores_latex",
+]
+
+
+@dataclass(frozen=True)
+class Math:
+    """A table cell or caption piece that is mathematics: LaTeX source and its text form."""
+
+    latex: str
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def latex_escape(text: str) -> str:
+    """Escape the LaTeX special characters of plain text."""
+    repl = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+            "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}",
+            "^": r"\textasciicircum{}", "<": r"\textless{}", ">": r"\textgreater{}",
+            "|": r"\textbar{}"}
+    return "".join(repl.get(ch, ch) for ch in text)
+
+
+def _to_mpf(value, digits: int):
+    """``value`` as an mpf correct to ``digits`` digits, or +-inf; exact input only."""
+    if isinstance(value, mpmath.mpf):
+        return value
+    if isinstance(value, float):
+        raise TypeError("format_number: a float is not an exact value; pass sympy or mpmath")
+    if isinstance(value, fractions.Fraction):
+        value = sympy.Rational(value.numerator, value.denominator)
+    expr = sympy.sympify(value) if not isinstance(value, sympy.Basic) else value
+    if expr is sympy.oo:
+        return mpmath.inf
+    if expr is -sympy.oo:
+        return -mpmath.inf
+    with mpmath.workdps(digits + 10):
+        return mpmath.mpf(sympy.N(expr, digits + 10)._to_mpmath(mpmath.mp.prec))
+
+
+def format_number(value, digits: int = 6) -> str:
+    """Decimal text of an exact or mpmath number, correct to ``digits`` significant digits.
+
+    Integers with at most ``digits`` digits print exactly; others round (``1.0e+300``).
+    Tiny positive values below ``1e-100000`` print as ``exp(-...)``; infinities as
+    ``inf``. No Python int-to-str limit applies (huge integers go through mpmath).
+
+    Raises
+    ------
+    ValueError
+        If ``digits`` is not an integer in 1..1000.
+    TypeError
+        For a Python float (not an exact value).
+    """
+    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 1000:
+        raise ValueError(f"format_number: digits must be an integer in 1..1000, got {digits!r}")
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, (int, sympy.Integer)) and abs(int(value)).bit_length() < 3.3 * digits:
+        if abs(int(value)) < 10**digits:
+            return str(int(value))
+    v = _to_mpf(value, digits)
+    if mpmath.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    if v == 0:
+        return "0"
+    with mpmath.workdps(digits + 10):
+        if abs(v) < mpmath.mpf(10) ** -100_000:
+            sign = "-" if v < 0 else ""
+            return f"{sign}exp({mpmath.nstr(mpmath.log(abs(v)), digits)})"
+        return mpmath.nstr(v, digits, min_fixed=-5, max_fixed=max(digits, 6))
+
+
+def latex_number(text: str) -> str:
+    """Decimal text from :func:`format_number` (``1.5e-07``, ``inf``) as LaTeX math."""
+    if text in ("inf", "-inf"):
+        return r"\infty" if text == "inf" else r"-\infty"
+    if text.startswith(("exp(", "-exp(")):
+        sign = "-" if text.startswith("-") else ""
+        return sign + r"e^{" + text[text.index("(") + 1:-1] + "}"
+    if "e" in text:
+        mant, exp = text.split("e")
+        return rf"{mant} \times 10^{{{int(exp)}}}"
+    return text
+
+
+def exact_text(expr, fmt: str) -> str | None:
+    """sympy's LaTeX / text of ``expr``; None if it holds an integer beyond printing."""
+    try:
+        if fmt == "latex":
+            # a/b folded only for polynomials with rational coefficients (integer b)
+            syms = expr.free_symbols
+            poly = len(syms) == 1 and expr.is_polynomial(*syms)
+            return sympy.latex(expr, fold_short_frac=bool(poly))
+        return sympy.sstr(expr)
+    except ValueError:  # Python's int-to-str limit (thousands of digits)
+        return None
+
+
+def scores_latex(scores: Sequence, digits: int = 6, limit: int = 8) -> Math:
+    """``q = (3, 8, \\dots)``: a score vector for a caption, shortened after ``limit`` items."""
+    items = [format_number(v, digits) for v in scores]
+    shown = items if len(items) <= limit else items[: limit - 1]
+    tail_l = r", \dots" if len(items) > limit else ""
+    tail_t = ", ..." if len(items) > limit else ""
+    latex = "(" + ", ".join(latex_number(s) for s in shown) + tail_l + ")"
+    return Math(latex, "(" + ", ".join(shown) + tail_t + ")")
+
+
+# ---------------------------------------------------------------------------- math blocks
+def latex_math(body: str, *, display: bool = False) -> str:
+    """``body`` as the inline math string a ``_repr_latex_`` returns (``$...$``);
+    ``display=True`` adds ``\\displaystyle``."""
+    return "$" + ("\\displaystyle " if display else "") + body + "$"
+
+
+def latex_decimal(value, digits: int = 6) -> str:
+    """An exact or mpmath number as LaTeX decimals correct to ``digits`` significant digits
+    (:func:`format_number` then :func:`latex_number`; a bool prints as yes / no)."""
+    return latex_number(format_number(value, digits))
+
+
+def latex_array(heads: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None,
+                ) -> str:
+    """A LaTeX ``array`` (math mode): ``heads`` over a rule, then ``rows`` (LaTeX cells).
+
+    ``align`` is the column specification (default: left-aligned columns).
+
+    Raises
+    ------
+    ValueError
+        If a row does not have ``len(heads)`` cells.
+    """
+    width = len(heads)
+    for row in rows:
+        if len(row) != width:
+            raise ValueError(f"latex_array: a row has {len(row)} cells, expected {width}")
+    spec = align if align is not None else "l" * width
+    head = " & ".join(heads) + " \\\\ \\hline "
+    body = " \\\\ ".join(" & ".join(r) for r in rows)
+    return "\\begin{array}{" + spec + "} " + head + body + " \\end{array}"
+
+
+# ---------------------------------------------------------------------------- distributions
+def mechanism_label(mech) -> str:
+    """A short label: EM, PF, RNM-Exp, RNM-Gumbel, RNM-Laplace, RNM-Gauss, Optimal."""
+    name = getattr(mech, "name", type(mech).__name__)
+    noise = getattr(mech, "noise", None)
+    if name == "RNM" and noise:
+        return {"exponential": "RNM-Exp", "gumbel": "RNM-Gumbel", "laplace": "RNM-Laplace",
+                "gaussian": "RNM-Gauss"}[noise]
+    return name
+
+
+def distribution_latex(dist) -> str:
+    """LaTeX of a distribution: ``\\Pr[M(q) = r]`` for each r, exact when available.
+
+    ``dist`` is any object with ``mechanism``, ``n``, ``probabilities`` (may raise
+    ValueError) and ``evalf(dps)``.
+    """
+    label = mechanism_label(dist.mechanism)
+    try:
+        entries = [exact_text(p, "latex") for p in dist.probabilities]
+    except ValueError:
+        entries = [None] * dist.n
+    if any(e is None for e in entries):
+        entries = [latex_decimal(v, 15) for v in dist.evalf(20)]
+    rows = [rf"\Pr[\mathrm{{{label}}}(q) = {r}] &= {e}" for r, e in enumerate(entries)]
+    return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"

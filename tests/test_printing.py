@@ -1,0 +1,73 @@
+"""The printing core (exactdp/printing.py): exact decimals, arrays, the distributions' and
+results' ``_repr_latex_`` through one printer; ``exactdp.latex`` keeps its names."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+import sympy
+
+import exactdp
+from exactdp import printing
+
+
+def test_decimals_are_exact_and_rounded():
+    assert printing.latex_decimal(Fraction(1, 3)) == "0.333333"
+    assert printing.latex_decimal(Fraction(2, 3), 4) == "0.6667"
+    assert printing.latex_decimal(sympy.Rational(1, 10**8)) == r"1.0 \times 10^{-8}"
+    assert printing.latex_decimal(sympy.oo) == r"\infty"
+    # 1 - 10^-30 rounds to 1 at 6 digits but is < 1 at 40 (no float in between)
+    assert printing.latex_decimal(1 - sympy.Rational(1, 10**30), 40).startswith("0.99999999")
+
+
+def test_array_and_math():
+    tex = printing.latex_array(["a", "b"], [["1", "2"], ["3", "4"]], "lr")
+    assert tex == r"\begin{array}{lr} a & b \\ \hline 1 & 2 \\ 3 & 4 \end{array}"
+    assert printing.latex_math("x") == "$x$"
+    assert printing.latex_math("x", display=True) == r"$\displaystyle x$"
+    with pytest.raises(ValueError, match="latex_array"):
+        printing.latex_array(["a", "b"], [["1"]])
+
+
+def test_distribution_latex_is_the_closed_form():
+    # PF on (0, -1) at epsilon = 2 log 2: x = exp(-epsilon/2) = 1/2, P_0 = 1 - x/2 = 3/4
+    d = exactdp.PermuteAndFlip(2 * sympy.log(2)).distribution([0, -1])
+    tex = d._repr_latex_()
+    assert tex == (r"$\displaystyle \begin{aligned}\Pr[\mathrm{PF}(q) = 0] &= \frac{3}{4} \\ "
+                   r"\Pr[\mathrm{PF}(q) = 1] &= \frac{1}{4}\end{aligned}$")
+    assert printing.mechanism_label(exactdp.ReportNoisyMax(1, noise="gumbel")) == "RNM-Gumbel"
+
+
+def test_old_paths_keep_the_printers():
+    import exactdp.io.formatting as old
+    import exactdp.io.latex as io_latex
+    import exactdp.latex as public
+
+    assert public.probability_table is io_latex.probability_table
+    for name in ("format_number", "latex_number", "Math", "scores_latex"):
+        assert getattr(old, name) is getattr(printing, name)
+    assert io_latex.distribution_latex is printing.distribution_latex
+    assert io_latex.mechanism_label is printing.mechanism_label
+
+
+def test_topk_and_pld_results_print_through_the_core():
+    d = exactdp.TopK(exactdp.ExponentialMechanism(2 * sympy.log(2)), 2).distribution([0, 0])
+    # two tied outputs: each ordered pair has probability 1/2
+    tex = d._repr_latex_()
+    assert tex == (r"$\displaystyle \begin{array}{ll} (r_1, \dots, r_k) & \Pr \\ \hline "
+                   r"(0, 1) & \frac{1}{2} \\ (1, 0) & \frac{1}{2} \end{array}$")
+
+
+def test_accountant_check_prints_exact_decimals_and_escaped_claims():
+    import mpmath
+
+    res = exactdp.check_accountant(exactdp.PermuteAndFlip(1), [0, 0], 2, [1])
+    tex = res._repr_latex_()
+    assert tex.startswith(r"$\begin{array}{llrrl} \varepsilon & \text{claim}")
+    assert r"\texttt{dp\_accounting}" in tex  # escaped: no bare underscore in math mode
+    row = next(r for r in res.rows if r.claim == "basic")
+    lb = row.lower_bound
+    with mpmath.workdps(30):
+        expected = mpmath.nstr(mpmath.mpf(lb.numerator) / lb.denominator, 4)
+    assert rf"1 & \texttt{{basic}} & 1.0 & {expected} & \text{{yes}}" in tex
