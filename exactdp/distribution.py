@@ -93,6 +93,14 @@ class OutputDistribution:
     def __len__(self) -> int:
         return self.n
 
+    def _view(self, view: str, *args):
+        """The one place the views are computed: the mechanism's hooks through
+        ``Mechanism._route`` (``"exact"``, ``"rational_form"``, ``"mp"``, ``"balls"``,
+        ``"float"``, ``"sample"``). A distribution not made by a :class:`Mechanism`
+        (``mechanism_from_function``) overrides this one method; validation, caching and the
+        summaries stay here."""
+        return self.mechanism._route(view, self.scores, *args)
+
     # ------------------------------------------------------------------ exact view
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
@@ -108,7 +116,7 @@ class OutputDistribution:
             views to use instead).
         """
         check_exact_n("probabilities", self.n)
-        return tuple(self.mechanism._route("exact", self.scores))
+        return tuple(self._view("exact"))
 
     def pmf(self, r: int) -> sympy.Expr:
         """Exact ``Pr[M(q) = r]``.
@@ -145,11 +153,14 @@ class OutputDistribution:
     @cached_property
     def _rational_form(self) -> RationalForm:
         check_exact_n("rational_form", self.n)
-        return self.mechanism._route("rational_form", self.scores)
+        return self._view("rational_form")
 
     def subs(self, *args, **kwargs) -> OutputDistribution:
         """The distribution at a numeric epsilon: ``d.subs(epsilon=1)`` or ``d.subs(eps, 1)``."""
         eps = self.mechanism.epsilon
+        if eps is None:
+            raise ValueError("subs: the mechanism has no epsilon to substitute")
+        eps = sympy.sympify(eps)
         if kwargs and set(kwargs) == {"epsilon"} and not args:
             value = kwargs["epsilon"]
             if eps.free_symbols:
@@ -175,7 +186,7 @@ class OutputDistribution:
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
         dps = _check_dps(dps, "evalf")
-        vals = self.mechanism._route("mp", self.scores, dps)
+        vals = self._view("mp", dps)
         with mpmath.workdps(dps):
             return tuple(+v for v in vals)
 
@@ -194,7 +205,7 @@ class OutputDistribution:
         ValueError
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
-        return tuple(self.mechanism._route("balls", self.scores, _check_dps(dps, "evalf_balls")))
+        return tuple(self._view("balls", _check_dps(dps, "evalf_balls")))
 
     @property
     def balls_certified(self) -> tuple[bool, str | None]:
@@ -203,7 +214,7 @@ class OutputDistribution:
 
     def to_numpy(self) -> np.ndarray:
         """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12."""
-        out = np.asarray(self.mechanism._route("float", self.scores), dtype=np.float64)
+        out = np.asarray(self._view("float"), dtype=np.float64)
         out.setflags(write=False)
         return out
 
@@ -234,11 +245,11 @@ class OutputDistribution:
         """
         gen = as_generator(rng, "sample")
         if size is None:
-            return int(self.mechanism._route("sample", self.scores, 1, gen)[0])
+            return int(self._view("sample", 1, gen)[0])
         shape = _check_size(size)
         total = math.prod(shape)
         _check_sample_cost(total, self.n)
-        return self.mechanism._route("sample", self.scores, total, gen).reshape(shape)
+        return self._view("sample", total, gen).reshape(shape)
 
     rvs = deprecated_method("sample", "rvs")
 

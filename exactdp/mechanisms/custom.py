@@ -20,6 +20,9 @@ import numpy as np
 import sympy
 
 from ..deprecation import deprecated_keyword_property, deprecated_property
+from ..distribution import OutputDistribution
+from ..exact import enclose
+from ..exact.poly import xform_from_probabilities
 from ..numbers import (
     exact_epsilon,
     exact_number,
@@ -27,7 +30,6 @@ from ..numbers import (
     safe_sympify,
     sequence_items,
 )
-from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism, monotonic_flag
 from .exponential import ExponentialMechanism
@@ -56,11 +58,24 @@ def _scores_tuple(scores: object) -> tuple[sympy.Expr, ...]:
 
 
 @dataclass(frozen=True, eq=False)
-class FunctionDistribution:
+class FunctionDistribution(OutputDistribution):
     """Output distribution of a :class:`FunctionMechanism` on one score vector.
 
-    Offers the exact view ``probabilities`` and, through sympy, ``evalf(dps)``,
-    ``to_numpy()``, ``pmf(r)``, ``rational_form()`` and ``sample``.
+    An :class:`~exactdp.distribution.OutputDistribution`: every method works on it
+    (``probabilities``, ``pmf``, ``evalf``, ``evalf_balls``, ``to_numpy``, ``sample``,
+    ``rational_form``, ``subs``, ``expected_error``, ``error_tail``, ``entropy``,
+    ``expect``, ``_repr_latex_``). The exact view is the user function's (validated); the
+    numeric views evaluate it (sympy ``N``, rigorous balls by :func:`exactdp.exact.enclose`);
+    ``sample`` draws from the float64 probabilities (inverse CDF, numpy ``Generator``), since
+    the function has no randomized algorithm of its own.
+
+    Attributes
+    ----------
+    mechanism : FunctionMechanism
+    scores : tuple of sympy.Expr, shape (n,)
+        The scores as given (they may contain a family parameter, see
+        :func:`~exactdp.analysis.supremum.sup_privacy_loss`; then only the exact view
+        applies and the numeric views raise ValueError).
     """
 
     mechanism: FunctionMechanism
@@ -68,13 +83,58 @@ class FunctionDistribution:
 
     @property
     def n(self) -> int:
+        """Size of the range."""
         return len(self.scores)
 
-    def __len__(self) -> int:
-        return self.n
+    @property
+    def balls_certified(self) -> tuple[bool, str | None]:
+        """``(True, None)``: the balls enclose exact closed forms (``exact.enclose``)."""
+        return True, None
 
     @cached_property
-    def probabilities(self) -> tuple[sympy.Expr, ...]:
+    def _oriented(self) -> ScoreVector:
+        """The scores as a ScoreVector (the errors of ``expected_error`` are their gaps)."""
+        if any(isinstance(v, sympy.Basic) and v.free_symbols for v in self.scores):
+            raise ValueError(
+                f"{self.mechanism.name}: the scores contain symbols "
+                f"({sorted(map(str, set().union(*(v.free_symbols for v in self.scores))))}); "
+                "errors need numeric scores"
+            )
+        return as_scores(list(self.scores))
+
+    def _view(self, view: str, *args):
+        if view == "exact":
+            return self._function_probabilities()
+        if view == "rational_form":
+            return self._xform()
+        probs = self._numeric_probabilities(view)
+        if view == "mp":
+            (dps,) = args
+            with mpmath.workdps(dps):
+                return tuple(mpmath.mpf(sympy.N(p, dps + 5)) for p in probs)
+        if view == "balls":
+            (dps,) = args
+            return tuple(enclose(p, dps) for p in probs)
+        p = np.array([float(sympy.N(v, 20)) for v in probs], dtype=np.float64)
+        if view == "float":
+            return p
+        if view == "sample":
+            size, gen = args
+            return np.asarray(gen.choice(self.n, size=size, p=p / p.sum()), dtype=np.int64)
+        raise ValueError(f"{self.mechanism.name}: unknown view {view!r}")
+
+    def _numeric_probabilities(self, view: str) -> tuple[sympy.Expr, ...]:
+        probs = self.probabilities
+        free = set().union(*(p.free_symbols for p in probs))
+        if free:
+            raise ValueError(
+                f"{self.mechanism.name}: the probabilities depend on "
+                f"{sorted(map(str, free))}; the {view} view needs numbers: use "
+                ".subs(epsilon=...) first (or numeric scores)"
+            )
+        return probs
+
+    def _function_probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact probabilities returned by the user function (validated)."""
         mech = self.mechanism
         out = mech.func(self.scores, mech.epsilon) if mech.takes_epsilon else mech.func(
@@ -104,49 +164,20 @@ class FunctionDistribution:
             probs.append(exact_number(p, f"{mech.name} probability", i, allow_symbols=True))
         return tuple(probs)
 
-    def pmf(self, r: int) -> sympy.Expr:
-        """Exact ``Pr[M(q) = r]``."""
-        if not isinstance(r, (int, np.integer)) or not 0 <= r < self.n:
-            raise IndexError(f"pmf: output index must be an integer in [0, {self.n}), got {r!r}")
-        return self.probabilities[int(r)]
-
-    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
-        """Probabilities as mpmath numbers with ``dps`` significant digits (sympy evalf)."""
-        if isinstance(dps, bool) or not isinstance(dps, (int, np.integer)) or dps < 1:
-            raise ValueError(f"evalf: dps must be a positive integer, got {dps!r}")
-        with mpmath.workdps(dps):
-            return tuple(mpmath.mpf(sympy.N(p, dps + 5)) for p in self.probabilities)
-
-    def to_numpy(self) -> np.ndarray:
-        """Probabilities as float64, shape (n,)."""
-        out = np.array([float(sympy.N(p, 20)) for p in self.probabilities], dtype=np.float64)
-        out.setflags(write=False)
-        return out
-
-    def rational_form(self):
+    def _xform(self):
         """``(x, forms)``-like result with ``x = exp(-epsilon/N)`` (see
         :func:`exactdp.exact.poly.xform_from_probabilities`).
 
         Raises
         ------
         ValueError
-            If the probabilities are not rational in ``exp(epsilon/N)``.
+            If there is no epsilon or the probabilities are not rational in
+            ``exp(epsilon/N)``.
         """
-        from ..exact.poly import xform_from_probabilities
-
         if self.mechanism.epsilon is None:
             raise ValueError(f"{self.mechanism.name}: no epsilon, no x-form")
         x, forms, kappa = xform_from_probabilities(self.probabilities, self.mechanism.epsilon)
         return _XForm(x, forms, sympy.exp(-self.mechanism.epsilon * kappa))
-
-    def sample(self, size: int | None = None, rng=None):
-        """Draw outputs from the float probabilities (for Monte Carlo cross-checks)."""
-        gen = as_generator(rng, "sample")
-        p = self.to_numpy()
-        p = p / p.sum()
-        if size is None:
-            return int(gen.choice(self.n, p=p))
-        return gen.choice(self.n, size=size, p=p)
 
 
 @dataclass(frozen=True)
