@@ -211,7 +211,7 @@ def test_old_generator_names_warn():
 
     with pytest.warns(DeprecationWarning, match="use X"):
         assert common.Y == X
-    with pytest.warns(DeprecationWarning, match="use X"):
+    with pytest.warns(DeprecationWarning, match=r"use exactdp\.analysis\.common\.X"):
         assert privacy.Y == X
     xf = XForm(sympy.Integer(1), 2, (), (), (), ())
     with pytest.warns(DeprecationWarning, match=r"\.x_ball\(\)"):
