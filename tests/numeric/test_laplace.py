@@ -461,8 +461,8 @@ def test_series_vs_closed_at_switch_size(kind):
         d = list(rng.uniform(0, 0.01, 40)) + list(200 + rng.uniform(0, 0.01, 40))
     else:
         d = [0] + [Fraction(int(k), 7) + 150 for k in rng.integers(0, 7, 79)]
-    closed = laplace_mp(d, 30, method="closed")
-    series = laplace_mp(d, 30, method="series")
+    closed = laplace_mp(d, 30, algorithm="closed")
+    series = laplace_mp(d, 30, algorithm="series")
     assert _rel_all(series, closed) < mpmath.mpf(10) ** -29
     if len(d) > 100:  # "auto" takes the series route above 100 items
         assert laplace_mp(d, 30) == series
@@ -486,18 +486,18 @@ def test_series_vs_closed_at_switch_size(kind):
 def test_series_vs_closed_small_n_extreme_gaps(d, dps):
     if all(x == float("inf") for x in d):
         d = d + [0]
-    closed = laplace_mp(d, dps + 5, method="closed")
-    series = laplace_mp(d, dps, method="series")
+    closed = laplace_mp(d, dps + 5, algorithm="closed")
+    series = laplace_mp(d, dps, algorithm="series")
     assert _rel_all(series, closed) < mpmath.mpf(10) ** (1 - dps)
 
 
 def test_series_vs_quadrature():
     for d in ([0, 0.5, 1], [0, 0.3, 0.3, 2.5]):
         quad = laplace_quad(d, 30)
-        series = laplace_mp(d, 30, method="series")
+        series = laplace_mp(d, 30, algorithm="series")
         assert _rel_all(series, quad) < 1e-28
     # the known values of docs/formulas.md section 7 (q = (0, -1, -2), eps = 1)
-    got = laplace_mp([0, 0.5, 1], 20, method="series")
+    got = laplace_mp([0, 0.5, 1], 20, algorithm="series")
     assert [round(float(x), 6) for x in got] == list(RNM_LAPLACE_Q012_EPS1)
 
 
@@ -505,8 +505,8 @@ def test_series_vs_quadrature():
 def test_series_far_behind_a_tied_pack(d):
     # four tied leaders and one item far behind (the "far item" branch for d >= 600)
     with mpmath.workdps(60):
-        want = laplace_mp([0, 0, 0, 0, d], 35, method="closed")
-    got = laplace_mp([0, 0, 0, 0, d], 30, method="series")
+        want = laplace_mp([0, 0, 0, 0, d], 35, algorithm="closed")
+    got = laplace_mp([0, 0, 0, 0, d], 30, algorithm="series")
     assert _rel_all(got, want) < 1e-29
     assert got[4] > 0
 
@@ -564,7 +564,19 @@ def test_series_all_tied_and_inf():
         assert all(abs(x - mpmath.mpf(1) / 300) < mpmath.mpf(10) ** -31 for x in got[:-1])
 
 
-@pytest.mark.parametrize("method", ["fast", "", None, 1])
-def test_bad_method(method):
-    with pytest.raises(ValueError, match="method"):
-        laplace_mp([0, 1], 30, method=method)
+@pytest.mark.parametrize("algorithm", ["fast", "", None, 1])
+def test_bad_algorithm(algorithm):
+    with pytest.raises(ValueError, match="algorithm"):
+        laplace_mp([0, 1], 30, algorithm=algorithm)
+
+
+def test_method_is_the_deprecated_name_of_algorithm():
+    with pytest.warns(DeprecationWarning, match="use algorithm="):
+        old = laplace_mp([0, 1, 3], 30, method="series")
+    assert old == laplace_mp([0, 1, 3], 30, algorithm="series")
+    # the two algorithms agree (independent formulas) to the requested digits
+    closed = laplace_mp([0, 1, 3], 30, algorithm="closed")
+    with mpmath.workdps(40):
+        assert all(abs(a - b) < mpmath.mpf(10) ** -29 * b for a, b in zip(old, closed, strict=True))
+    with pytest.raises(ValueError, match="contradicts"), pytest.warns(DeprecationWarning):
+        laplace_mp([0, 1], 30, algorithm="closed", method="series")

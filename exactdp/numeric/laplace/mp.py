@@ -12,6 +12,7 @@ from numbers import Integral
 import mpmath
 from flint import arb
 
+from ...deprecation import warn_renamed
 from ...exact.arb import flint_prec, mpf_to_arb
 from ..gaps import fail_value, mp_gaps
 from .pieces import ScalarOps, expand, group_gaps
@@ -37,13 +38,14 @@ def _arb_closed(d: list, prec_bits: int) -> list:
         return expand(u, cnt, idx, ops)
 
 
-def laplace_mp(d: Sequence, dps: int = 30, method: str = "auto") -> list[mpmath.mpf]:
+def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto", *,
+               method: str | None = None) -> list[mpmath.mpf]:
     """RNM-Laplace probabilities to ``dps`` significant digits, for n up to 1e4 and beyond.
 
-    Two routes; ``method="auto"`` takes the closed form for at most 60 finite gaps and the
-    series route above.
+    Two algorithms; ``algorithm="auto"`` takes the closed form for at most 60 finite gaps
+    and the series route above.
 
-    **Closed form** (``method="closed"``). The closed form (module docstring) is evaluated
+    **Closed form** (``algorithm="closed"``). The closed form (module docstring) is evaluated
     in ball arithmetic (``python-flint`` ``arb``) from the exact binary values of the gaps;
     expanding the products of ``1 - e^{-z}/2`` loses up to about ``0.48 n`` digits, so the
     working precision starts at ``dps + 0.5 n + 10`` digits and is doubled until every ball
@@ -53,7 +55,7 @@ def laplace_mp(d: Sequence, dps: int = 30, method: str = "auto") -> list[mpmath.
     operations (dps 30: n = 12 in 5 ms, n = 50 in 0.25 s, n = 100 in 2.4 s, n = 150 in
     9 s; wide spreads cost more: 17 s at n = 81 with gaps up to 1000).
 
-    **Series route** (``method="series"``), a ball-arithmetic analogue of
+    **Series route** (``algorithm="series"``), a ball-arithmetic analogue of
     :func:`laplace_float`. With ``Pi(y) = prod_s F(y + d_s)``,
     ``Pr[r] = A_r + B_r``, ``A_r = integral_{-oo}^{-d_r} Pi``,
     ``B_r = sum_{m>=1} 2^{-m} K_m(-d_r)``, ``K_m(a) = integral_a^oo Pi(y) e^{-m (y-a)} dy``
@@ -111,8 +113,10 @@ def laplace_mp(d: Sequence, dps: int = 30, method: str = "auto") -> list[mpmath.
         that the smallest is 0.
     dps : int
         Requested significant decimal digits (>= 1).
-    method : {"auto", "closed", "series"}
-        Route (see above); ``"auto"``: closed form for n <= 60 finite gaps.
+    algorithm : {"auto", "closed", "series"}
+        Which formula (see above); ``"auto"``: closed form for n <= 60 finite gaps.
+    method : str, keyword only, optional
+        Deprecated name of ``algorithm`` (warns DeprecationWarning).
 
     Returns
     -------
@@ -122,7 +126,7 @@ def laplace_mp(d: Sequence, dps: int = 30, method: str = "auto") -> list[mpmath.
     Raises
     ------
     ValueError
-        Empty d, NaN, negative or non-real gaps, all gaps infinite, bad dps or method.
+        Empty d, NaN, negative or non-real gaps, all gaps infinite, bad dps or algorithm.
     RuntimeError
         The series route could not certify ``dps`` digits (not seen in testing).
 
@@ -134,14 +138,20 @@ def laplace_mp(d: Sequence, dps: int = 30, method: str = "auto") -> list[mpmath.
     func = "laplace_mp"
     if isinstance(dps, bool) or not isinstance(dps, Integral) or dps < 1:
         raise fail_value(func, "dps", f"must be a positive integer, got {dps!r}")
-    if method not in ("auto", "closed", "series"):
-        raise fail_value(func, "method", f"must be 'auto', 'closed' or 'series', got {method!r}")
+    if method is not None:
+        warn_renamed("laplace_mp(method=...)", "algorithm=...")
+        if algorithm not in ("auto", method):
+            raise fail_value(func, "method", f"contradicts algorithm={algorithm!r}")
+        algorithm = method
+    if algorithm not in ("auto", "closed", "series"):
+        raise fail_value(func, "algorithm",
+                         f"must be 'auto', 'closed' or 'series', got {algorithm!r}")
     dps = int(dps)
     with mpmath.workdps(dps + 40):
         gaps = mp_gaps(d, func)
     finite = [i for i, x in enumerate(gaps) if not mpmath.isinf(x)]
     fin = [gaps[i] for i in finite]
-    if method == "series" or (method == "auto" and len(fin) > _CLOSED_MAX_N):
+    if algorithm == "series" or (algorithm == "auto" and len(fin) > _CLOSED_MAX_N):
         out = [mpmath.mpf(0)] * len(gaps)
         if len(set(fin)) == 1:
             with mpmath.workdps(dps + 10):
