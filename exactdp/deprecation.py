@@ -27,6 +27,7 @@ __all__ = [
     "deprecated_property",
     "outside_stacklevel",
     "renamed_keyword",
+    "renamed_parameter",
     "warn_renamed",
 ]
 
@@ -211,3 +212,27 @@ def renamed_keyword(func: str, new: str, new_value: Any, old: str, old_value: An
             f"({old} is the deprecated name of {new})"
         )
     return old_value
+
+
+def renamed_parameter(old: str, new: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Decorator: the keyword ``old`` is a deprecated name of the parameter ``new``.
+
+    ``f(old=v)`` warns DeprecationWarning (``f(old=...) is deprecated; use new=...``) and
+    calls ``f(new=v)``; giving both raises TypeError. The signature shown is the new one.
+    """
+
+    def decorate(func: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(func)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            if old in kwargs:
+                if new in kwargs:
+                    raise TypeError(
+                        f"{func.__name__}: give {new}= only ({old}= is its deprecated name)"
+                    )
+                warn_renamed(f"{func.__name__}({old}=...)", f"{new}=...")
+                kwargs[new] = kwargs.pop(old)
+            return func(*args, **kwargs)
+
+        return wrapper
+
+    return decorate

@@ -17,6 +17,8 @@ from dataclasses import dataclass
 import mpmath
 import sympy
 
+from .deprecation import renamed_parameter
+
 __all__ = [
     "Math",
     "distribution_latex",
@@ -69,37 +71,39 @@ def _to_mpf(value, digits: int):
         return mpmath.mpf(sympy.N(expr, digits + 10)._to_mpmath(mpmath.mp.prec))
 
 
-def format_number(value, digits: int = 6) -> str:
-    """Decimal text of an exact or mpmath number, correct to ``digits`` significant digits.
+@renamed_parameter("digits", "dps")
+def format_number(value, dps: int = 6) -> str:
+    """Decimal text of an exact or mpmath number, correct to ``dps`` significant digits.
 
-    Integers with at most ``digits`` digits print exactly; others round (``1.0e+300``).
+    ``digits=`` is the deprecated name of ``dps``. Integers with at most ``dps`` digits
+    print exactly; others round (``1.0e+300``).
     Tiny positive values below ``1e-100000`` print as ``exp(-...)``; infinities as
     ``inf``. No Python int-to-str limit applies (huge integers go through mpmath).
 
     Raises
     ------
     ValueError
-        If ``digits`` is not an integer in 1..1000.
+        If ``dps`` is not an integer in 1..1000.
     TypeError
         For a Python float (not an exact value).
     """
-    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 1000:
-        raise ValueError(f"format_number: digits must be an integer in 1..1000, got {digits!r}")
+    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= 1000:
+        raise ValueError(f"format_number: dps must be an integer in 1..1000, got {dps!r}")
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, (int, sympy.Integer)) and abs(int(value)).bit_length() < 3.3 * digits:
-        if abs(int(value)) < 10**digits:
+    if isinstance(value, (int, sympy.Integer)) and abs(int(value)).bit_length() < 3.3 * dps:
+        if abs(int(value)) < 10**dps:
             return str(int(value))
-    v = _to_mpf(value, digits)
+    v = _to_mpf(value, dps)
     if mpmath.isinf(v):
         return "inf" if v > 0 else "-inf"
     if v == 0:
         return "0"
-    with mpmath.workdps(digits + 10):
+    with mpmath.workdps(dps + 10):
         if abs(v) < mpmath.mpf(10) ** -100_000:
             sign = "-" if v < 0 else ""
-            return f"{sign}exp({mpmath.nstr(mpmath.log(abs(v)), digits)})"
-        return mpmath.nstr(v, digits, min_fixed=-5, max_fixed=max(digits, 6))
+            return f"{sign}exp({mpmath.nstr(mpmath.log(abs(v)), dps)})"
+        return mpmath.nstr(v, dps, min_fixed=-5, max_fixed=max(dps, 6))
 
 
 def latex_number(text: str) -> str:
@@ -128,9 +132,11 @@ def exact_text(expr, fmt: str) -> str | None:
         return None
 
 
-def scores_latex(scores: Sequence, digits: int = 6, limit: int = 8) -> Math:
-    """``q = (3, 8, \\dots)``: a score vector for a caption, shortened after ``limit`` items."""
-    items = [format_number(v, digits) for v in scores]
+@renamed_parameter("digits", "dps")
+def scores_latex(scores: Sequence, dps: int = 6, limit: int = 8) -> Math:
+    """``q = (3, 8, \\dots)``: a score vector for a caption, shortened after ``limit`` items
+    (``dps`` significant digits; ``digits=`` is its deprecated name)."""
+    items = [format_number(v, dps) for v in scores]
     shown = items if len(items) <= limit else items[: limit - 1]
     tail_l = r", \dots" if len(items) > limit else ""
     tail_t = ", ..." if len(items) > limit else ""
@@ -145,10 +151,13 @@ def latex_math(body: str, *, display: bool = False) -> str:
     return "$" + ("\\displaystyle " if display else "") + body + "$"
 
 
-def latex_decimal(value, digits: int = 6) -> str:
-    """An exact or mpmath number as LaTeX decimals correct to ``digits`` significant digits
-    (:func:`format_number` then :func:`latex_number`; a bool prints as yes / no)."""
-    return latex_number(format_number(value, digits))
+def latex_decimal(value, dps: int = 6) -> str:
+    """An exact or mpmath number as LaTeX decimals correct to ``dps`` significant digits
+    (:func:`format_number` then :func:`latex_number`; a bool prints as yes / no; a Python
+    float prints by its exact binary value)."""
+    if isinstance(value, float):
+        value = mpmath.mpf(value)
+    return latex_number(format_number(value, dps))
 
 
 def latex_array(heads: Sequence[str], rows: Sequence[Sequence[str]], align: str | None = None,

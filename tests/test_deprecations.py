@@ -154,3 +154,25 @@ def test_replace_and_with_epsilon_do_not_warn():
             m2 = m.with_epsilon(2) if hasattr(m, "with_epsilon") else m
             m3 = dataclasses.replace(m, sensitivity=2)
             assert m2.monotonic is True and m3.monotonic is True and m3.sensitivity == 2
+
+
+def test_digits_is_the_deprecated_name_of_dps():
+    from fractions import Fraction
+
+    from exactdp.io.latex import probability_table, table
+    from exactdp.printing import format_number, scores_latex
+
+    with pytest.warns(DeprecationWarning, match=r"format_number\(digits=\.\.\.\)"):
+        old = format_number(Fraction(1, 3), digits=4)
+    assert old == format_number(Fraction(1, 3), dps=4) == "0.3333"
+    with pytest.warns(DeprecationWarning):
+        assert scores_latex([Fraction(2, 3)], digits=3).text == "(0.667)"
+    with pytest.warns(DeprecationWarning):
+        assert table([[Fraction(1, 7)]], ["p"], digits=3) == table([[Fraction(1, 7)]], ["p"],
+                                                                   dps=3)
+    d = {"PF": exactdp.PermuteAndFlip(1).distribution([0, -1])}
+    with pytest.warns(DeprecationWarning):
+        assert probability_table(d, digits=8) == probability_table(d, dps=8)
+    with pytest.raises(TypeError, match="dps"):
+        format_number(1, dps=3, digits=3)
+    assert "dps" in inspect.signature(probability_table).parameters

@@ -94,10 +94,10 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"exactdp: error: {message} (see {self.prog} --help)\n")
 
 
-def _check_digits(args) -> None:
-    """``--digits`` is an int in 1..1000 (a CLIError otherwise)."""
-    if not 1 <= args.digits <= 1000:
-        raise CLIError(f"--digits must be between 1 and 1000, got {args.digits}")
+def _check_dps(args) -> None:
+    """``--dps`` (``--digits``) is an int in 1..1000 (a CLIError otherwise)."""
+    if not 1 <= args.dps <= 1000:
+        raise CLIError(f"--dps (--digits) must be between 1 and 1000, got {args.dps}")
 
 
 #: Above this many scores ``exactdp table`` prints decimals only unless ``--exact`` is given.
@@ -125,8 +125,9 @@ def _add_table(sub) -> None:
                    help="output format (default text)")
     t.add_argument("--standalone", action="store_true",
                    help="--format latex: a complete document (else a fragment)")
-    t.add_argument("--digits", type=int, default=6,
-                   help="significant digits, 1..1000 (default 6)")
+    t.add_argument("--dps", "--digits", dest="dps", type=int, default=6,
+                   help="significant digits, 1..1000 (default 6); --digits is the old "
+                        "spelling")
     t.add_argument("--no-exact", action="store_true", help="decimals only")
     t.add_argument("--exact", action="store_true",
                    help=f"exact forms also for more than {EXACT_TABLE_N} scores")
@@ -158,8 +159,9 @@ def _add_report(sub) -> None:
     r.add_argument("--no-pdf", action="store_true", help="write report.tex but do not compile")
     r.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
                    help="terminal form of the summary (default text)")
-    r.add_argument("--digits", type=int, default=6,
-                   help="significant digits, 1..1000 (default 6)")
+    r.add_argument("--dps", "--digits", dest="dps", type=int, default=6,
+                   help="significant digits, 1..1000 (default 6); --digits is the old "
+                        "spelling")
     r.add_argument("--compose", type=int, default=None, metavar="K",
                    help="also check accountants' claims for K rounds (EM, PF, RNM-Laplace on "
                         "--scores, default 0,1,2): tables, and composition-*.png in --out")
@@ -186,7 +188,7 @@ def _parser() -> argparse.ArgumentParser:
 
 
 def _cmd_table(args) -> str:
-    _check_digits(args)
+    _check_dps(args)
     keys = [k for k in args.mechanisms.split(",") if k.strip()]
     if not keys:
         raise CLIError("--mechanisms: give at least one mechanism")
@@ -223,7 +225,7 @@ def _cmd_table(args) -> str:
         raise CLIError("--exact and --no-exact exclude each other")
     exact = not args.no_exact and (args.exact or len(scores) <= EXACT_TABLE_N)
     out = probability_table(dists, labels, fmt=args.format, exact=exact,
-                            digits=args.digits, caption=caption)
+                            dps=args.dps, caption=caption)
     if not exact and not args.no_exact:
         note = (f"exact forms omitted for {len(scores)} scores (more than {EXACT_TABLE_N}); "
                 "pass --exact to print them (slow for large n)")
@@ -270,7 +272,7 @@ def _cmd_report(args) -> str:
     from .document import write_report
     from .report import build_report, render
 
-    _check_digits(args)
+    _check_dps(args)
     if args.compose is not None and args.compose < 1:
         raise CLIError(f"--compose: K must be a positive integer, got {args.compose}")
     if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotonic):
@@ -281,7 +283,7 @@ def _cmd_report(args) -> str:
         neighbour = _parse_scores(args.neighbour_scores, "--neighbour-scores")
     report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
                           neighbour=neighbour, sensitivity=args.sensitivity,
-                          monotonic=args.monotonic, digits=args.digits,
+                          monotonic=args.monotonic, dps=args.dps,
                           options=vars(args), progress=True)
     if not args.no_files:
         files = write_report(report, args.out, pdf=not args.no_pdf, progress=True)

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import sympy
 
+from ..deprecation import renamed_parameter
 from ..printing import (
     Math,
     distribution_latex,
@@ -94,13 +95,14 @@ def _si_cell(text: str) -> str:
     return text
 
 
+@renamed_parameter("digits", "dps")
 def table(
     rows: Sequence[Sequence],
     columns: Sequence[str | Math],
     *,
     fmt: str = "text",
     caption: str | Math | None = None,
-    digits: int = 6,
+    dps: int = 6,
     label: str | None = None,
     notes: str | None = None,
 ) -> str:
@@ -109,7 +111,7 @@ def table(
     Parameters
     ----------
     rows : sequence of sequences, shape (m, k)
-        Cells: numbers (int, Fraction, sympy, mpmath: printed with ``digits`` significant
+        Cells: numbers (int, Fraction, sympy, mpmath: printed with ``dps`` significant
         digits, never through a float), str (plain text), :class:`Math`, bool (yes / no)
         or None (a dash).
     columns : sequence of str or Math, shape (k,)
@@ -117,8 +119,8 @@ def table(
     fmt : {"text", "markdown", "latex"}
     caption : str or Math, optional
         LaTeX source when ``fmt == "latex"`` (a :class:`Math` supplies both forms).
-    digits : int
-        Significant digits, 1..1000.
+    dps : int
+        Significant digits, 1..1000 (``digits=`` is its deprecated name).
     label : str, optional
         LaTeX ``\\label``.
     notes : str, optional
@@ -135,7 +137,7 @@ def table(
     Raises
     ------
     ValueError
-        Unknown format, a row of the wrong length, digits out of range.
+        Unknown format, a row of the wrong length, dps out of range.
     """
     if fmt not in FORMATS:
         raise ValueError(f"table: fmt must be one of {FORMATS}, got {fmt!r}")
@@ -145,7 +147,7 @@ def table(
     for i, row in enumerate(rows):
         if len(row) != len(heads):
             raise ValueError(f"table: row {i} has {len(row)} cells for {len(heads)} columns")
-        cells.append([_cell(v, digits) for v in row])
+        cells.append([_cell(v, dps) for v in row])
     if fmt == "latex":
         return _latex_tables(cells, heads, caption, label, notes)
     cap = None if caption is None else str(caption)
@@ -358,13 +360,14 @@ def _x_definition(xdefs, fmt: str) -> str:
     return "; ".join(parts)
 
 
+@renamed_parameter("digits", "dps")
 def probability_table(
     distributions: Mapping[str, OutputDistribution],
     labels: Sequence[str] | None = None,
     *,
     fmt: str = "text",
     exact: bool = True,
-    digits: int = 6,
+    dps: int = 6,
     caption: str | Math | None = None,
     label: str | None = None,
     exact_title: str = "",
@@ -383,8 +386,9 @@ def probability_table(
         RNM-exponential) or rational functions with a common denominator ``Z`` (EM) in
         ``x = e^{-epsilon/(c Delta L)}`` (:meth:`OutputDistribution.rational_form`), defined
         once in the caption; other mechanisms' exact expressions as they are.
-    digits : int
-        Significant digits of the decimals (mpmath, correct to that many), 1..1000.
+    dps : int
+        Significant digits of the decimals (mpmath, correct to that many), 1..1000
+        (``digits=`` is its deprecated name).
     caption : str or Math, optional
     label : str, optional
         LaTeX label of the decimal table (the exact table gets ``label + "-exact"``).
@@ -394,12 +398,12 @@ def probability_table(
     Raises
     ------
     ValueError
-        Unknown format, mismatched range sizes, digits out of range.
+        Unknown format, mismatched range sizes, dps out of range.
     """
     if fmt not in FORMATS:
         raise ValueError(f"probability_table: fmt must be one of {FORMATS}, got {fmt!r}")
-    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 1000:
-        raise ValueError(f"probability_table: digits must be in 1..1000, got {digits!r}")
+    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= 1000:
+        raise ValueError(f"probability_table: dps must be in 1..1000, got {dps!r}")
     dists = list(distributions.items())
     if not dists:
         raise ValueError("probability_table: no distributions given")
@@ -409,10 +413,10 @@ def probability_table(
     labels = list(labels) if labels is not None else [str(r) for r in range(n)]
     if len(labels) != n:
         raise ValueError(f"probability_table: {len(labels)} labels for {n} outputs")
-    values = [d.evalf(max(digits + 5, 15)) for _, d in dists]
+    values = [d.evalf(max(dps + 5, 15)) for _, d in dists]
     rows = [[Math(lab, lab)] + [vals[i] for vals in values] for i, lab in enumerate(labels)]
     heads = [Math("r", "r")] + [name for name, _ in dists]
-    out = [table(rows, heads, fmt=fmt, caption=caption, digits=digits, label=label)]
+    out = [table(rows, heads, fmt=fmt, caption=caption, dps=dps, label=label)]
     if exact:
         columns = [(name, _exact_forms(d)) for name, d in dists]
         exact_rows, xdefs = _exact_rows(columns, labels, fmt)

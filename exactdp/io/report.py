@@ -30,6 +30,7 @@ from ..analysis import (
     check_dp,
     privacy_loss,
 )
+from ..deprecation import deprecated_property, renamed_parameter
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from ..mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity
@@ -78,7 +79,7 @@ class Report:
     """The inputs and results of a report."""
 
     epsilon: sympy.Expr
-    digits: int
+    dps: int
     title: str
     setting: tuple  # (text, latex) sentences
     database: tuple | None  # rows (person, prices) of the example's database
@@ -86,6 +87,8 @@ class Report:
     options: Mapping[str, Any] = field(default_factory=dict)
     figures: tuple = ()
     figure_dir: Path | None = None
+
+    digits = deprecated_property("dps", "digits")
 
 
 def _mechanisms(epsilon, sensitivity, monotonic: bool) -> dict:
@@ -153,8 +156,9 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar) -> 
                 note, tuple(labels), tuple(results), dom, dom_cert)
 
 
+@renamed_parameter("digits", "dps")
 def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
-                 neighbour=None, sensitivity=None, monotonic: bool = False, digits: int = 6,
+                 neighbour=None, sensitivity=None, monotonic: bool = False, dps: int = 6,
                  options: Mapping[str, Any] | None = None, progress: bool = False) -> Report:
     """Compute every result of the report (exact; deterministic).
 
@@ -170,8 +174,9 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         Without an example: Delta (default 1).
     monotonic : bool
         Without an example: a monotonic score function (``c = 1``).
-    digits : int
-        Significant digits of printed decimals (1..1000).
+    dps : int
+        Significant digits of printed decimals (1..1000); ``digits=`` is its deprecated
+        name.
     options : mapping, optional
         Extra options for added sections.
     progress : bool
@@ -180,13 +185,13 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     Raises
     ------
     ValueError
-        Bad epsilon, scores, sensitivity, digits; scores and neighbour of different lengths.
+        Bad epsilon, scores, sensitivity, dps; scores and neighbour of different lengths.
     """
     eps = exact_epsilon(epsilon)
-    if isinstance(digits, bool) or not isinstance(digits, int) or not 1 <= digits <= 1000:
-        raise ValueError(f"build_report: digits must be an integer in 1..1000, got {digits!r}")
+    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= 1000:
+        raise ValueError(f"build_report: dps must be an integer in 1..1000, got {dps!r}")
     if example is not None:
-        return _pricing(eps, digits, dict(options or {}), progress)
+        return _pricing(eps, dps, dict(options or {}), progress)
     if scores is None:
         raise ValueError("build_report: give example='pricing' or scores=...")
     q = tuple(exact_number(v, "scores", i) for i, v in enumerate(scores))
@@ -201,7 +206,7 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
                         "given", [str(r) for r in range(len(q))], eps, bar)
     setting = (f"Scores q = {scores_latex(q).text}; epsilon = {eps}.",
                f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {sympy.latex(eps)}$.")
-    return Report(eps, digits, "exactdp report", (setting,), None, (case,),
+    return Report(eps, dps, "exactdp report", (setting,), None, (case,),
                   dict(options or {}))
 
 
@@ -286,10 +291,10 @@ def _probabilities(case: Case, report: Report, fmt: str) -> str:
     dists = {r.label: r.distribution for r in case.results}
     eps = report.epsilon
     cap = Math(f"Output probabilities $\\Pr[M(q(D)) = r]$, score {case.title}, "
-               f"$\\varepsilon = {_tex(eps)}$ (exact values rounded to {report.digits} digits;"
+               f"$\\varepsilon = {_tex(eps)}$ (exact values rounded to {report.dps} digits;"
                " exact forms in the appendix)",
                f"Pr[M(q(D)) = r], score {case.title}, epsilon = {eps}")
-    return probability_table(dists, case.labels, fmt=fmt, exact=False, digits=report.digits,
+    return probability_table(dists, case.labels, fmt=fmt, exact=False, dps=report.dps,
                              caption=cap, label=f"tab:prob-{case.key}")
 
 
@@ -337,7 +342,7 @@ def _results(case: Case, report: Report, fmt: str) -> str:
         "say).",
         f"score {case.title}, epsilon = {eps}: errors, losses, DP check, certificates")
     return table(_results_rows(case, report), heads, fmt=fmt, caption=cap,
-                 digits=report.digits, label=f"tab:results-{case.key}")
+                 dps=report.dps, label=f"tab:results-{case.key}")
 
 
 def _dominance(case: Case, report: Report, fmt: str) -> str:
@@ -363,7 +368,7 @@ def _worst_witness(case: Case, report: Report, fmt: str) -> str:
         if r.worst is None or r.worst.witness is None:
             continue
         w = r.worst.witness
-        q2 = scores_latex(w.neighbour, report.digits, limit=12)
+        q2 = scores_latex(w.neighbour, report.dps, limit=12)
         caveat = getattr(r.worst, "caveat", None)
         if fmt == "latex":
             lines.append(f"{r.label}: $q' = {q2.latex}$, output {case.labels[w.output]}"
@@ -383,7 +388,7 @@ def _cases(report: Report, fmt: str) -> str:
         head = "The given scores" if case.key == "scores" else f"Score {case.title}"
         parts.append(rf"\section{{{head}}}" if fmt == "latex" else
                      (f"## {head}" if fmt == "markdown" else f"\n{head}"))
-        parts += [_case_intro(case, fmt, report.digits), _probabilities(case, report, fmt),
+        parts += [_case_intro(case, fmt, report.dps), _probabilities(case, report, fmt),
                   _results(case, report, fmt), _dominance(case, report, fmt),
                   _worst_witness(case, report, fmt)]
     return "\n\n".join(parts)
@@ -415,7 +420,7 @@ def _exact_appendix(report: Report, fmt: str) -> str | None:
     for case in report.cases:
         dists = {r.label: r.distribution for r in case.results}
         text = probability_table(dists, case.labels, fmt="latex", exact=True,
-                                 digits=report.digits, label=f"tab:exact-{case.key}",
+                                 dps=report.dps, label=f"tab:exact-{case.key}",
                                  exact_title=f", score {case.title}")
         parts.append(text.split("\n\n", 1)[1])
     return "\n\n".join(parts)
@@ -444,17 +449,18 @@ def render(report: Report, fmt: str = "text") -> str:
     return "\n\n".join(parts)
 
 
-def pricing_report(epsilon="1", *, fmt: str = "text", digits: int = 6) -> str:
+@renamed_parameter("digits", "dps")
+def pricing_report(epsilon="1", *, fmt: str = "text", dps: int = 6) -> str:
     """The pricing example's report as one string (no files written).
 
     Parameters
     ----------
     epsilon : exact number, default "1"
     fmt : {"text", "markdown", "latex"}
-    digits : int
-        Significant digits of decimals (1..1000).
+    dps : int
+        Significant digits of decimals (1..1000); ``digits=`` is its deprecated name.
     """
-    return render(build_report(epsilon, digits=digits), fmt)
+    return render(build_report(epsilon, dps=dps), fmt)
 
 
 def figure_cases(report: Report, progress=None, grid: Sequence | None = None) -> list:

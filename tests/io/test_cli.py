@@ -50,7 +50,8 @@ def test_pricing_buyers_scores_in_caption(capsys):
         (["table", "--scores", "1,2", "--sensitivity", "0"], "sensitivity must be > 0"),
         (["table", "--scores", "1,2", "--mechanisms", "foo"], "unknown mechanism"),
         (["table", "--scores", "1,abc"], "scores[1]"),
-        (["table", "--scores", "1,2", "--digits", "0"], "--digits"),
+        (["table", "--scores", "1,2", "--digits", "0"], "--dps (--digits)"),
+        (["table", "--scores", "1,2", "--dps", "1001"], "--dps (--digits)"),
     ],
 )
 def test_errors_are_one_line_with_exit_code_2(capsys, argv, fragment):
@@ -157,7 +158,7 @@ def test_old_public_paths_still_work():
 @pytest.mark.parametrize("digits", ["0", "1001", "-3"])
 def test_report_digits_validated(capsys, digits):
     code, out, err = run(capsys, "report", "--digits", digits)
-    assert code == 2 and "--digits must be between 1 and 1000" in err and out == ""
+    assert code == 2 and "--dps (--digits) must be between 1 and 1000" in err and out == ""
 
 
 def test_huge_integers_print_beyond_the_int_str_limit(capsys):

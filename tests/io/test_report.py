@@ -70,7 +70,7 @@ def test_every_result_is_in_the_text_summary(report):
 
 
 def test_digits_25_are_exact_not_float_noise(report):
-    text = render(dataclasses.replace(report, digits=25), "text")  # digits: printing only
+    text = render(dataclasses.replace(report, dps=25), "text")  # dps: printing only
     pf = PermuteAndFlip(1)
     exact = privacy_loss(pf, BUYERS, BUYERS_NEIGHBOUR).value  # log of a ratio of exp sums
     em = privacy_loss(ExponentialMechanism(1), BUYERS, BUYERS_NEIGHBOUR).value
@@ -219,7 +219,7 @@ def test_format_number_exact_digits_and_huge_values():
     assert format_number(sympy.oo) == "inf" and format_number(12345, 6) == "12345"
     with pytest.raises(TypeError, match="float"):
         format_number(0.1)
-    with pytest.raises(ValueError, match="digits"):
+    with pytest.raises(ValueError, match="dps"):
         format_number(third, 0)
 
 
