@@ -20,7 +20,7 @@ import pickle
 import sys
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tqdm.auto import tqdm
 
@@ -47,6 +47,8 @@ class SweepResult:
         Wall-clock time of the sweep, including dispatch to the executor.
     n_max, gap_max : int
         The family swept.
+    holds : bool
+        True iff the check returned True on every vector (no failures).
     """
 
     cases: int
@@ -55,11 +57,11 @@ class SweepResult:
     seconds: float
     n_max: int
     gap_max: int
+    #: True iff the check returned True on every vector (no failures).
+    holds: bool = field(init=False, default=False)
 
-    @property
-    def holds(self) -> bool:
-        """True iff the check returned True on every vector (no failures)."""
-        return not self.failures
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holds", not self.failures)
 
     def __bool__(self) -> bool:
         return self.holds

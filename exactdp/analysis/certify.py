@@ -109,13 +109,13 @@ class DPCertificate:
     x: sympy.Symbol = X
     certified: bool = True  # exact root isolation; re-check with verify()
     caveat: str | None = None
+    #: True iff every condition holds for every epsilon > 0 (set from ``conditions``).
+    holds: bool = field(init=False, default=False)
 
     y = deprecated_property("x", "y")
 
-    @property
-    def holds(self) -> bool:
-        """True iff every condition holds for every epsilon > 0."""
-        return all(c.holds for c in self.conditions)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holds", all(c.holds for c in self.conditions))
 
     def __bool__(self) -> bool:
         return self.holds

@@ -243,11 +243,11 @@ class AccountantCheck:
     caveat: str = ("every lower bound is certified (exact or rigorously rounded down); rows "
                    "with certified=False compare with a library's float claim; holds=True is "
                    "no proof of the claim")
+    #: True iff no claim is refuted at any epsilon (set from ``rows``).
+    holds: bool = field(init=False, default=False)
 
-    @property
-    def holds(self) -> bool:
-        """True iff no claim is refuted at any epsilon."""
-        return all(r.holds for r in self.rows)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holds", all(r.holds for r in self.rows))
 
     def refuted(self) -> list[AccountantRow]:
         """The rows whose claim the lower bound exceeds."""

@@ -11,7 +11,7 @@ by :func:`exactdp.exact.unit_interval.sign_on_unit_interval`.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cmp_to_key
 
 import mpmath
@@ -114,13 +114,13 @@ class DominanceCertificate:
     thresholds: tuple
     numerators: tuple
     analyses: tuple
-    certified: bool = True  # exact real-root isolation; re-check with check()
+    certified: bool = True  # exact real-root isolation; re-check with verify()
     caveat: str | None = None
+    #: True iff every margin is >= 0 on all of (0, 1), i.e. for every epsilon.
+    holds: bool = field(init=False, default=False)
 
-    @property
-    def holds(self) -> bool:
-        """True iff every margin is >= 0 on all of (0, 1), i.e. for every epsilon."""
-        return all(a.nonnegative for a in self.analyses)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holds", all(a.nonnegative for a in self.analyses))
 
     def verify(self) -> bool:
         """Re-verify every sign analysis by an independent route (Sturm counting)."""

@@ -1,6 +1,7 @@
 """exactdp.analysis.certify: certify_dp certificates for every epsilon, verify(), holds_at,
 the failing interval of a partial violation, refusals."""
 
+import dataclasses
 import itertools
 import math
 
@@ -203,6 +204,11 @@ def test_certificate_is_in_x_with_its_N():
     assert sympy.simplify(num.as_expr() / den.as_expr() - (1 - X / 2)) == 0
     with pytest.warns(DeprecationWarning, match=r"\.x"):
         assert cert.y == X
+    # holds is a stored bool field (naming table), equal to the conditions' verdicts
+    assert {"holds", "x", "N"} <= {f.name for f in dataclasses.fields(cert)}
+    assert cert.holds is all(c.holds for c in cert.conditions) is True
+    bad = certify_dp(wrong_exponential(EPS), [0, 0], [1, -1])  # ratio (e^{2eps}+1)/2 > e^eps
+    assert bad.holds is False and bad.failing
 
 
 def test_old_generator_names_warn():
