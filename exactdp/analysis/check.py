@@ -140,7 +140,7 @@ def check_dp(
     neighbour : sequence of numbers, shape (n,), optional
         One neighbour to check; ``None`` searches the neighbours of :func:`neighbours`
         (exhaustive vertices for ``n <= 6``, the reduced set of regular mechanisms beyond;
-        for ``monotone=True`` mechanisms only all-up / all-down moves, the only neighbours a
+        for ``monotonic=True`` mechanisms only all-up / all-down moves, the only neighbours a
         monotone score function can produce).
     epsilon : number, optional
         The privacy level to check; default the mechanism's own epsilon. A mechanism with a
