@@ -176,3 +176,19 @@ def test_digits_is_the_deprecated_name_of_dps():
     with pytest.raises(TypeError, match="dps"):
         format_number(1, dps=3, digits=3)
     assert "dps" in inspect.signature(probability_table).parameters
+
+
+def test_region_names_the_generator_x():
+    reg = exactdp.pf_optimality_region(4, 3)
+    (b,) = reg.boundaries
+    # boundary of PF's region on the (4, 3) lattice: x + x^2 + x^3 = 1 (docs/lp.md)
+    x = sympy.Symbol("x")
+    assert b.polynomial.as_expr() == x + x**2 + x**3 - 1
+    assert sympy.simplify(b.x + b.x**2 + b.x**3 - 1) == 0
+    assert sympy.simplify(b.epsilon + sympy.log(b.x)) == 0
+    with pytest.warns(DeprecationWarning, match=r"\.x"):
+        assert b.y == b.x
+    with pytest.warns(DeprecationWarning, match=r"\.x_interval"):
+        assert b.y_interval == b.x_interval
+    with pytest.warns(DeprecationWarning, match=r"\.x_intervals"):
+        assert reg.y_intervals == reg.x_intervals

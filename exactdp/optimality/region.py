@@ -18,6 +18,7 @@ import flint
 import mpmath
 import sympy
 
+from ..deprecation import deprecated_property
 from ..exact.arb import flint_prec, mpf_to_arb, to_arb
 from ..exact.sign import UndecidedSignError, compare
 from ..numbers import safe_sympify
@@ -41,6 +42,10 @@ __all__ = [
 # public: pf_optimality_region
 # ---------------------------------------------------------------------------------------
 
+#: The generator ``x = exp(-epsilon)`` of the lattice (``N = 1``), the boundary polynomials'
+#: variable.
+_X = sympy.Symbol("x")
+
 
 @dataclass(frozen=True)
 class RegionBoundary:
@@ -49,26 +54,31 @@ class RegionBoundary:
     Attributes
     ----------
     polynomial : sympy.Poly
-        Irreducible integer polynomial in ``y`` (``y = exp(-epsilon)``) with the endpoint
-        as a root.
-    y : sympy.Expr
-        The endpoint in ``y``, exactly (``sympy.CRootOf``, or radicals for degree <= 2).
+        Irreducible integer polynomial in ``x`` (``x = exp(-epsilon/N)`` with the lattice's
+        ``N = 1``) with the endpoint as a root.
+    x : sympy.Expr
+        The endpoint in ``x``, exactly (``sympy.CRootOf``, or radicals for degree <= 2);
+        ``.y`` is its deprecated name.
     epsilon : sympy.Expr
-        ``-log(y)``, exactly.
-    y_interval : tuple[sympy.Rational, sympy.Rational]
-        Certified rational isolating interval of ``y`` (width below 1e-30).
+        ``-log(x)``, exactly.
+    x_interval : tuple[sympy.Rational, sympy.Rational]
+        Certified rational isolating interval of ``x`` (width below 1e-30); ``.y_interval``
+        is its deprecated name.
     epsilon_interval : tuple[sympy.Expr, sympy.Expr]
-        Certified ``(-log(y_hi), -log(y_lo))``.
+        Certified ``(-log(x_hi), -log(x_lo))``.
     epsilon_float : float
         Nearest double of the boundary epsilon.
     """
 
     polynomial: sympy.Poly
-    y: sympy.Expr
+    x: sympy.Expr
     epsilon: sympy.Expr
-    y_interval: tuple
+    x_interval: tuple
     epsilon_interval: tuple
     epsilon_float: float
+
+    y = deprecated_property("x", "y")
+    y_interval = deprecated_property("x_interval", "y_interval")
 
 
 @dataclass(frozen=True)
@@ -79,26 +89,27 @@ class PFOptimalityRegion:
     ----------
     n, k : int
         Lattice parameters.
-    y_intervals : tuple of (lo, hi)
-        Region in ``y = exp(-epsilon)`` as closed intervals inside ``(0, 1)``; ``lo = 0`` or
-        ``hi = 1`` mean the open end of ``(0, 1)``.  Endpoints are exact sympy numbers.
+    x_intervals : tuple of (lo, hi)
+        Region in ``x = exp(-epsilon)`` (the lattice's ``N = 1``) as closed intervals inside
+        ``(0, 1)``; ``lo = 0`` or ``hi = 1`` mean the open end of ``(0, 1)``.  Endpoints are
+        exact sympy numbers. ``.y_intervals`` is its deprecated name.
     epsilon_intervals : tuple of (lo, hi)
-        The same in epsilon (``hi = oo`` for ``y -> 0``).
+        The same in epsilon (``hi = oo`` for ``x -> 0``).
     boundaries : tuple of RegionBoundary
         Every finite endpoint, with its polynomial and certified intervals.
     degenerate_points : tuple of sympy.Expr
-        Values of ``y`` in (0, 1) where one of PF's slack ("top") rows becomes tight, so
+        Values of ``x`` in (0, 1) where one of PF's slack ("top") rows becomes tight, so
         the dual certificate is not unique; there PF's optimality is decided separately
         (see ``degenerate_optimal``).  Empty in every case computed so far.
     certificate_degrees : int
-        Largest degree of the multiplier polynomials ``lam(y)``.
+        Largest degree of the multiplier polynomials ``lam(x)``.
     n_multipliers : int
         Number of multiplier polynomials (one per tight "step" row).
     """
 
     n: int
     k: int
-    y_intervals: tuple
+    x_intervals: tuple
     epsilon_intervals: tuple
     boundaries: tuple
     degenerate_points: tuple
@@ -106,6 +117,8 @@ class PFOptimalityRegion:
     n_multipliers: int
     certified: bool = True  # exact dual polynomials and exact real-root isolation
     caveat: str | None = None
+
+    y_intervals = deprecated_property("x_intervals", "y_intervals")
 
     def contains(self, epsilon: Any) -> bool:
         """Decide exactly whether PF is LP-optimal at ``epsilon``.
@@ -135,8 +148,8 @@ class PFOptimalityRegion:
 
 
 def _sympy_poly(f: flint.fmpz_poly) -> sympy.Poly:
-    """``f`` as a sympy polynomial in ``y``."""
-    return sympy.Poly([int(c) for c in reversed(f.coeffs())], sympy.Symbol("y"))
+    """``f`` as a sympy polynomial in ``x``."""
+    return sympy.Poly([int(c) for c in reversed(f.coeffs())], _X)
 
 
 def _multipliers(n: int, k: int) -> list[flint.fmpq_poly]:
@@ -144,7 +157,7 @@ def _multipliers(n: int, k: int) -> list[flint.fmpq_poly]:
     return [lam[r] for r in sorted(lam)]
 
 
-def _y_ball(epsilon: Any, prec: int) -> flint.arb:
+def _x_ball(epsilon: Any, prec: int) -> flint.arb:
     """A rigorous ball of ``exp(-epsilon)`` (a float epsilon by its exact binary value)."""
     if isinstance(epsilon, float):
         return (-mpf_to_arb(mpmath.mpf(epsilon))).exp()
@@ -157,12 +170,12 @@ def _pf_optimal_at(n: int, k: int, epsilon: Any) -> bool:
     if expr is not None:
         e = sympy.simplify(sympy.exp(expr))
         if e.is_Rational:
-            y = flint.fmpq(int(e.q), int(e.p))
-            return all(p(y) >= 0 for p in lams)
+            x = flint.fmpq(int(e.q), int(e.p))
+            return all(p(x) >= 0 for p in lams)
     for prec in (64, 128, 256, 512, 1024, 2048):
         with flint_prec(prec):
-            yb = _y_ball(epsilon, prec)
-            vals = [_eval_arb(p, yb) for p in lams]
+            xb = _x_ball(epsilon, prec)
+            vals = [_eval_arb(p, xb) for p in lams]
         if any(v < 0 for v in vals):
             return False
         if all(v > 0 or (v.is_exact() and v.is_zero()) for v in vals):
@@ -214,8 +227,8 @@ def _roots_in_unit(f: flint.fmpz_poly) -> list[tuple[sympy.Rational, sympy.Ratio
     return out
 
 
-def _feasible_rational(lams, y: flint.fmpq) -> bool:
-    return all(p(y) >= 0 for p in lams)
+def _feasible_rational(lams, x: flint.fmpq) -> bool:
+    return all(p(x) >= 0 for p in lams)
 
 
 def _feasible_at_root(lams, f: flint.fmpz_poly, lo, hi) -> bool:
@@ -243,47 +256,47 @@ def _feasible_at_root(lams, f: flint.fmpz_poly, lo, hi) -> bool:
 
 def _no_root_between(p: flint.fmpq_poly, a, b) -> bool:
     sp = sympy.Poly([sympy.Rational(int(c.p), int(c.q)) for c in reversed(p.coeffs())],
-                    sympy.Symbol("y"))
+                    _X)
     return sp.count_roots(a, b) == 0
 
 
 def _boundary(f: flint.fmpz_poly, lo, hi, idx: int) -> RegionBoundary:
-    ysym = sympy.Symbol("y")
     poly = _sympy_poly(f)
     if poly.degree() <= 2:
         cands = [
-            r for r in sympy.roots(poly, ysym)
+            r for r in sympy.roots(poly, _X)
             if r.is_real and compare(lo, r) <= 0 and compare(r, hi) <= 0
         ]  # exact comparisons with the isolating interval
-        yexpr = cands[0] if len(cands) == 1 else sympy.CRootOf(poly, idx)
+        xexpr = cands[0] if len(cands) == 1 else sympy.CRootOf(poly, idx)
     else:
-        yexpr = sympy.CRootOf(poly, idx)
+        xexpr = sympy.CRootOf(poly, idx)
     a, b = poly.refine_root(lo, hi, eps=sympy.Rational(1, 10**32))
     a, b = sympy.Rational(a), sympy.Rational(b)
     return RegionBoundary(
         polynomial=poly,
-        y=yexpr,
-        epsilon=-sympy.log(yexpr),
-        y_interval=(a, b),
+        x=xexpr,
+        epsilon=-sympy.log(xexpr),
+        x_interval=(a, b),
         epsilon_interval=(-sympy.log(b), -sympy.log(a)),
-        epsilon_float=float(-sympy.log(yexpr).evalf(30)),
+        epsilon_float=float(-sympy.log(xexpr).evalf(30)),
     )
 
 
 def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
     """Exact set of epsilon where permute-and-flip attains the lattice-LP optimum.
 
-    Method (parametric LP in ``y = exp(-epsilon)``, exact).  PF is primal feasible for
+    Method (parametric LP in ``x = exp(-epsilon)``, the generator with the lattice's
+    ``N = 1``; exact).  PF is primal feasible for
     every epsilon, has every variable positive and makes exactly the "step" rows tight
-    for ``0 < y < 1`` (apart from ``degenerate_points``).  By complementary slackness PF is
+    for ``0 < x < 1`` (apart from ``degenerate_points``).  By complementary slackness PF is
     optimal iff some dual point with zero reduced costs is supported on the tight rows;
-    that linear system is triangular with the unique solution ``(mu(y), lam(y))``, whose
-    entries are polynomials in ``y`` with rational coefficients (``_pf_dual_polys``).  So
-    PF is optimal iff ``lam_i(y) >= 0`` for all i.  The region is cut out by the real
+    that linear system is triangular with the unique solution ``(mu(x), lam(x))``, whose
+    entries are polynomials in ``x`` with rational coefficients (``_pf_dual_polys``).  So
+    PF is optimal iff ``lam_i(x) >= 0`` for all i.  The region is cut out by the real
     roots in ``(0, 1)`` of the irreducible factors of the ``lam_i``; each root is isolated
     in exact rationals (sympy), the sign pattern is evaluated exactly at rational points
     between roots and at the roots themselves (exact divisibility, else sign by interval
-    refinement).  Strong duality ``sum_g mu_g(y) = PF's objective(y)`` holds identically
+    refinement).  Strong duality ``sum_g mu_g(x) = PF's objective(x)`` holds identically
     (tested as a polynomial identity).
 
     Parameters
@@ -328,7 +341,7 @@ def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
     return PFOptimalityRegion(
         n=n,
         k=k,
-        y_intervals=tuple(y_int),
+        x_intervals=tuple(y_int),
         epsilon_intervals=tuple(e_int),
         boundaries=tuple(bounds[i] for i in sorted(bounds)),
         degenerate_points=tuple(degenerate),
@@ -338,14 +351,14 @@ def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
 
 
 def _degenerate_points(lat) -> list:
-    """Points of (0, 1) where one of PF's "top" rows is tight too (exact algebraic ``y``)."""
+    """Points of (0, 1) where one of PF's "top" rows is tight too (exact algebraic ``x``)."""
     pf = lattice_pf_polys(lat)
     ypoly = flint.fmpq_poly([0, 1])
     slacks = [pf[s] - ypoly * pf[t] for t, s, kind in lat.rows if kind == "top"]
     degenerate = []
     for f in _irreducible_factors(slacks):
         for lo, hi, idx in _roots_in_unit(f):
-            degenerate.append(_boundary(f, lo, hi, idx).y)
+            degenerate.append(_boundary(f, lo, hi, idx).x)
     return degenerate
 
 
@@ -409,7 +422,7 @@ def _feasible_runs(lams, cands: list[tuple]) -> list[list]:
 
 
 def _endpoint(piece: tuple, side: str, cands: list[tuple], bounds: dict) -> sympy.Expr:
-    """The ``y`` at the ``side`` ("lo" or "hi") end of ``piece``; a root's boundary is
+    """The ``x`` at the ``side`` ("lo" or "hi") end of ``piece``; a root's boundary is
     computed once and stored in ``bounds``."""
     kind, i = piece
     if kind == "gap":  # interval reaches the end of a gap: open end of (0,1) or a root
@@ -422,4 +435,4 @@ def _endpoint(piece: tuple, side: str, cands: list[tuple], bounds: dict) -> symp
     if i not in bounds:
         lo, hi, f, idx = cands[i]
         bounds[i] = _boundary(f, lo, hi, idx)
-    return bounds[i].y
+    return bounds[i].x

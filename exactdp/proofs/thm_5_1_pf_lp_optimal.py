@@ -247,7 +247,7 @@ def compute_certificate(n: int, k: int, exact_lp: bool = True, full: bool = Fals
         if len(region.boundaries) != 1 or region.epsilon_intervals[0][1] != sympy.oo:
             raise AssertionError(f"region is not [eps*, oo): {region.epsilon_intervals}")
         b = region.boundaries[0]
-        lo, hi = (_fr(v) for v in b.y_interval)
+        lo, hi = (_fr(v) for v in b.x_interval)
         below = Fraction(1) / Fraction(math.exp(b.epsilon_float - 0.01)).limit_denominator(1000)
         if not hi < below < 1:
             raise AssertionError("no rational point below eps*")

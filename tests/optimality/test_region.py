@@ -37,11 +37,11 @@ def test_region_n2_everything():
 
 @pytest.mark.parametrize("n, k", [(4, 4), (5, 4), (4, 6)])
 def test_region_boundary_polynomial(n, k):
-    y = sympy.Symbol("y")
+    x = sympy.Symbol("x")  # x = exp(-epsilon), the lattice's N = 1
     reg = RG.pf_optimality_region(n, k)
     (b,) = reg.boundaries
-    assert b.polynomial.as_expr() == sum(y**j for j in range(1, k + 1)) - 1
-    lo, hi = b.y_interval
+    assert b.polynomial.as_expr() == sum(x**j for j in range(1, k + 1)) - 1
+    lo, hi = b.x_interval
     assert lo < hi and hi - lo < Q(1, 10**30)
     assert b.polynomial.eval(lo) * b.polynomial.eval(hi) <= 0  # sign change: root inside
     assert reg.epsilon_intervals[0][1] == sympy.oo
