@@ -116,6 +116,7 @@ def test_pf_zcdp_claim_refuted_on_the_issue_pair():
     res = check_accountant(exactdp.PermuteAndFlip(2), [0, 0], 10, [8], claims=("zcdp", "kov"))
     rows = {r.claim: r for r in res.rows}
     assert not rows["zcdp"].holds and rows["kov"].holds
+    assert res.refuted() == [rows["zcdp"]] and not res.holds
     w = rows["zcdp"].witness
     assert {w.scores, w.neighbour} == {(0, 0), (-1, 1)}
 

@@ -15,8 +15,11 @@ from exactdp.exact import (
     arb_mid_to_float,
     arb_mid_to_mpf,
     arb_to_interval,
+    as_exact,
     ball,
     dps_to_prec,
+    enclose,
+    flint_dps,
     flint_prec,
     float_to_arb,
     mpf_to_arb,
@@ -131,3 +134,35 @@ def test_mpf_to_arb_infinities_and_nan():
     assert mpf_to_arb(mpmath.inf) > 0 and not mpf_to_arb(mpmath.inf).is_finite()
     with pytest.raises(ValueError, match="NaN"):
         mpf_to_arb(mpmath.nan)
+
+
+def test_as_exact_keeps_exact_numbers_and_refuses_floats():
+    assert as_exact(3, "f") == 3 and isinstance(as_exact(3, "f"), sympy.Integer)
+    assert as_exact(Fraction(-2, 6), "f") == R(-1, 3)
+    assert as_exact(S(2), "f") is S(2)
+    for bad, match in ((0.5, "myfunc: expected an exact number"),
+                       (sympy.Float(0.5) + S(2), "myfunc: refusing the float"),
+                       (True, "myfunc: expected a number, got the bool")):
+        with pytest.raises(ValueError, match=match):
+            as_exact(bad, "myfunc")
+
+
+def test_enclose_reaches_the_digits_asked_for():
+    """pi and exp(-50)*sqrt(3) against mpmath at 80 digits (independent code)."""
+    with mpmath.workdps(80):
+        refs = {sympy.pi: mpmath.pi, E(-50) * S(3): mpmath.exp(-50) * mpmath.sqrt(3)}
+        for expr, ref in refs.items():
+            b = enclose(expr, 50)
+            assert b.rel_accuracy_bits() >= 166  # 50 digits = 166.1 bits
+            mid = mpmath.mpf(b.mid().str(70, radius=False))
+            rad = mpmath.mpf(b.rad().str(5, radius=False))
+            assert abs(mid - ref) <= rad + abs(ref) * mpmath.mpf(10) ** -65
+    zero = enclose(S(8) - 2 * S(2), 30)
+    assert zero.is_exact() and zero.is_zero()
+
+
+def test_flint_dps_sets_the_bits_of_the_digits_and_restores():
+    before = flint.ctx.prec
+    with flint_dps(30):
+        assert flint.ctx.prec == dps_to_prec(30) >= 100  # 30 digits need 99.7 bits
+    assert flint.ctx.prec == before

@@ -8,7 +8,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import exactdp
-from exactdp.exact import UndecidedSignError, compare, exact_zero, is_zero, sign
+from exactdp.exact import (
+    UndecidedSignError,
+    compare,
+    exact_zero,
+    is_zero,
+    sign,
+    sign_or_none,
+)
 
 S, E, Z, R = sympy.sqrt, sympy.exp, sympy.Integer, sympy.Rational
 
@@ -155,3 +162,12 @@ def test_no_false_zero_from_simplify():
 
 def test_is_zero():
     assert is_zero(S(8) - 2 * S(2)) and not is_zero(S(8) - 2)
+
+
+def test_sign_or_none_is_sign_or_none_for_symbols():
+    """sqrt(8) - 2 sqrt(2) = 0 and sqrt(2) - 7/5 > 0 (1.4142... > 1.4) by hand; a free symbol
+    has no sign."""
+    assert sign_or_none(sympy.sqrt(8) - 2 * sympy.sqrt(2)) == 0
+    assert sign_or_none(sympy.sqrt(2) - sympy.Rational(7, 5)) == 1
+    assert sign_or_none(sympy.Rational(7, 5) - sympy.sqrt(2)) == -1
+    assert sign_or_none(sympy.Symbol("t")) is None
