@@ -41,6 +41,13 @@ OLD_TO_NEW = {
         "laplace_float": "exactdp.numeric.laplace.float64",
         "laplace_quad": "exactdp.numeric.laplace.quadrature",
     },
+    "exactdp.numeric.pf_engine": {  # forwarded silently (public path)
+        "em_float": "exactdp.numeric.pf.float64",
+        "pf_float": "exactdp.numeric.pf.float64",
+        "em_mp": "exactdp.numeric.pf.mp",
+        "pf_mp": "exactdp.numeric.pf.mp",
+        "pf_arb": "exactdp.numeric.pf.arb",
+    },
 }
 
 
