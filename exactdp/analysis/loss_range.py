@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import flint
 import sympy
 
+from ..deprecation import deprecated_method
 from ..exact import UndecidedSignError, compare, sign_or_none
 from ..numbers import exact_number
 from ..scores import ScoreVector
@@ -60,10 +61,11 @@ class BoundedRange(FloatValue):
     caveat: str | None = None
 
 
-    def holds(self, eta: object) -> bool:
+    def holds_at(self, eta: object) -> bool:
         """True iff the bounded-range parameter is at most ``eta``.
 
-        Exact; with the ball engine decided by ``interval``.
+        Exact; with the ball engine decided by ``interval``. (``holds(eta)`` is its
+        deprecated name: ``holds`` is the bool verdict attribute of the other results.)
 
         Raises
         ------
@@ -80,10 +82,12 @@ class BoundedRange(FloatValue):
             if compare(sympy.Rational(lo), e) == 1:
                 return False
             raise BallUndecided(
-                f"BoundedRange.holds: undecided at dps={self.dps}: eta = {e} lies in the "
+                f"BoundedRange.holds_at: undecided at dps={self.dps}: eta = {e} lies in the "
                 f"certified interval [{lo}, {hi}]"
             )
         return compare(self.value, e) != 1
+
+    holds = deprecated_method("holds_at", "holds")
 
 
 def _cmp(engine: object, a: object, b: object, what: str, mech: object) -> int:

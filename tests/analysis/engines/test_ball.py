@@ -244,7 +244,7 @@ def test_bounded_range_two_items_closed_form():
         expected = mpmath.log((1 - lose) / lose)  # ln(P_1/P'_1) - ln(P_0/P'_0)
     assert b.engine == "ball" and inside(b.interval, expected)
     assert (b.witness.output, b.low_output) == (1, 0)
-    assert b.holds(sympy.Rational(116, 100)) and not b.holds(sympy.Rational(115, 100))
+    assert b.holds_at(sympy.Rational(116, 100)) and not b.holds_at(sympy.Rational(115, 100))
 
 
 def test_bounded_range_n3_matches_quadrature():
