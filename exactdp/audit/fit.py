@@ -114,7 +114,7 @@ def goodness_of_fit(
 
     return GoodnessOfFit(
         test=test,
-        method=out.method,
+        algorithm=out.method,
         n_samples=n_samples,
         alpha=alpha,
         p_value=out.p_value,

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..deprecation import deprecated_property
+
 __all__ = ["GoodnessOfFit"]
 
 
@@ -15,10 +17,11 @@ class GoodnessOfFit:
     ----------
     test : str
         ``"chi2"`` (Pearson) or ``"gtest"`` (likelihood ratio): the test asked for.
-    method : str
-        The test actually run: ``test``; ``test + "+binomial"`` when some outputs were
-        pooled for their small expected count (the pooled-cell test is then combined
-        with an exact binomial test of those rare outputs, see ``p_value``); or
+    algorithm : str
+        The test actually run (``.method`` is its deprecated name): ``test``;
+        ``test + "+binomial"`` when some outputs were pooled for their small expected
+        count (the pooled-cell test is then combined with an exact binomial test of those
+        rare outputs, see ``p_value``); or
         ``"binomial"`` when pooling would leave a single cell (then the rare outputs are
         tested as one cell by an exact two-sided binomial test, plus an upper-tail test of
         each when there are several, Bonferroni-combined); or ``"binomial-each"`` when
@@ -32,7 +35,7 @@ class GoodnessOfFit:
         Upper-tail probability of ``statistic`` under chi-square with ``dof`` degrees of
         freedom (``p_value_cells``); when rare outputs exist (expected count below
         ``min_expected``), ``min(1, 2*min(p_value_cells, p_value_rare))`` (Bonferroni over
-        the two tests, so the level stays <= alpha); for ``method="binomial"`` the
+        the two tests, so the level stays <= alpha); for ``algorithm="binomial"`` the
         binomial p-value (``p_value_rare``); for ``"binomial-each"`` the combined
         per-output p-value; 0.0 if an impossible output was observed; 1.0 for a single
         possible output.
@@ -44,7 +47,7 @@ class GoodnessOfFit:
         Degrees of freedom: number of cells minus 1.
     verdict : str
         ``"rejected"`` if ``p_value < alpha``; else ``"inconclusive"`` if the test has no
-        power here (``method == "binomial-each"``, i.e. ``dof = 0`` after pooling, or
+        power here (``algorithm == "binomial-each"``, i.e. ``dof = 0`` after pooling, or
         ``min_p_value >= alpha``: no sample of this size could be rejected); else
         ``"consistent"``. See the module docstring.
     observed, expected : tuple
@@ -85,7 +88,7 @@ class GoodnessOfFit:
     """
 
     test: str
-    method: str
+    algorithm: str
     n_samples: int
     alpha: float
     p_value: float
@@ -106,6 +109,8 @@ class GoodnessOfFit:
     note: str = ""
     min_p_value: float | None = None
 
+    method = deprecated_property("algorithm", "method")
+
     @property
     def consistent(self) -> bool:
         """True if the verdict is ``"consistent"`` (False for rejected and inconclusive)."""
@@ -121,7 +126,7 @@ class GoodnessOfFit:
     def summary(self) -> str:
         """A one-line description: test, samples, statistic, p-value, verdict."""
         text = (
-            f"{self.method}: n_samples={self.n_samples}, cells={len(self.cells)}, "
+            f"{self.algorithm}: n_samples={self.n_samples}, cells={len(self.cells)}, "
             f"statistic={self.statistic:.6g}, dof={self.dof}, p={self.p_value:.3g}, "
             f"max |z|={abs(self.max_deviation):.3g} at outputs {list(self.max_deviation_outputs)}"
             f" -> {self.verdict} at alpha={self.alpha:g}"

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import flint
 import sympy
 
+from ..deprecation import deprecated_property
 from .poly import Y, as_fmpq_poly, fmpq_poly_to_sympy, sgn
 
 __all__ = [
@@ -77,20 +78,23 @@ class UnitIntervalSign:
     signs : tuple of int
         Sign (-1, 0 or +1) on each of the ``len(roots) + 1`` open pieces between 0, the
         roots and 1. All 0 for the zero polynomial.
-    method : str
-        ``"zero"`` (identically zero), ``"descartes"`` (no root by Descartes' rule) or
-        ``"isolation"`` (sympy real-root isolation).
+    algorithm : str
+        Which route decided it: ``"zero"`` (identically zero), ``"descartes"`` (no root by
+        Descartes' rule) or ``"isolation"`` (sympy real-root isolation). ``.method`` is its
+        deprecated name.
     """
 
     poly: sympy.Poly
     roots: tuple
     signs: tuple
-    method: str
+    algorithm: str
+
+    method = deprecated_property("algorithm", "method")
 
     @property
     def is_zero(self) -> bool:
         """True for the zero polynomial."""
-        return self.method == "zero"
+        return self.algorithm == "zero"
 
     @property
     def nonnegative(self) -> bool:
@@ -245,13 +249,13 @@ def verify_sign_analysis(analysis: UnitIntervalSign) -> bool:
         True iff the stored roots and signs are confirmed.
     """
     p = analysis.poly
-    if analysis.method == "zero":
+    if analysis.algorithm == "zero":
         return p.is_zero
     if p.is_zero:
         return False
     endpoint_roots = int(p.eval(0) == 0) + int(p.eval(1) == 0)
     sqf = sympy.Poly(sympy.quo(p, sympy.gcd(p, p.diff())), p.gen, domain="QQ")
-    if analysis.method == "isolation" or sqf.degree() <= 24:
+    if analysis.algorithm == "isolation" or sqf.degree() <= 24:
         inner = sqf.count_roots(0, 1) - endpoint_roots  # Sturm sequences
     else:
         # Descartes-route claims of high degree: count with sympy's continued-fraction

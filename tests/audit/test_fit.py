@@ -161,7 +161,7 @@ def test_tiny_probabilities_are_pooled_and_reported():
     assert all(e >= 5 for e in res.expected)
     assert res.verdict == "consistent"
     # the rare outputs 2 and 3 are also tested exactly, Bonferroni-combined
-    assert res.method == "chi2+binomial"
+    assert res.algorithm == "chi2+binomial"
     k_rare = res.counts[2] + res.counts[3]
     p_tot = scipy.stats.binomtest(k_rare, 10_000, 1e-4 + 1e-12).pvalue
     tails = scipy.stats.binom.sf(np.array(res.counts[2:]) - 1, 10_000, p[2:])
@@ -187,10 +187,10 @@ def test_rare_output_returned_too_often_is_caught_despite_pooling():
 def test_single_cell_falls_back_to_exact_binomial():
     p = [1 - 1e-9, 1e-9]
     ok = goodness_of_fit(lambda size: np.zeros(size, int), p, 20_000)
-    assert ok.method == "binomial" and ok.verdict == "consistent" and ok.cells == ((0,), (1,))
+    assert ok.algorithm == "binomial" and ok.verdict == "consistent" and ok.cells == ((0,), (1,))
     # a sampler that returns the 1e-9 output 3 times in 20 000 draws is caught
     bad = goodness_of_fit(lambda size: np.r_[np.zeros(size - 3, int), 1, 1, 1], p, 20_000)
-    assert bad.method == "binomial" and bad.verdict == "rejected"
+    assert bad.algorithm == "binomial" and bad.verdict == "rejected"
     assert bad.p_value == pytest.approx(scipy.stats.binomtest(3, 20_000, 1e-9).pvalue)
     assert bad.p_value == pytest.approx((20_000 * 1e-9) ** 3 / 6, rel=1e-3)  # Poisson tail
     assert bad.max_deviation_outputs == (1,) and bad.max_deviation > 0
@@ -209,7 +209,9 @@ def test_dof_zero_is_inconclusive_not_consistent():
     """Every output rare (5 draws): no chi-square cell test, so no 'consistent' verdict."""
     d = exactdp.PermuteAndFlip(2).distribution(PF_Q)
     res = goodness_of_fit(lambda: 0, d, 5)  # the likeliest output, 5 times: not evidence
-    assert res.method == "binomial-each" and res.dof == 0
+    assert res.algorithm == "binomial-each" and res.dof == 0
+    with pytest.warns(DeprecationWarning, match=r"\.algorithm"):
+        assert res.method == "binomial-each"
     assert res.verdict == "inconclusive" and not res.consistent
     assert "dof = 0" in res.note and "increase n_samples" in res.note
     p0 = probability_vector(d)[0]

@@ -3,6 +3,7 @@
 from fractions import Fraction
 
 import flint
+import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -22,7 +23,7 @@ R = sympy.Rational
 def test_known_pattern_roots_signs_and_negative_intervals():
     p = (x - R(1, 3)) ** 2 * (x - R(1, 2)) * (x - R(3, 4))
     a = sign_on_unit_interval(p)
-    assert a.method == "isolation"
+    assert a.algorithm == "isolation"
     assert a.exact_roots() == (R(1, 3), R(1, 2), R(3, 4))
     assert [m for _, m in a.roots] == [2, 1, 1]
     # p(0) = (1/9)(-1/2)(-3/4) > 0; even root at 1/3 keeps the sign
@@ -50,16 +51,16 @@ def test_zero_polynomial_and_descartes_route():
     z = sign_on_unit_interval(0 * x)
     assert z.is_zero and z.nonnegative and not z.positive
     a = sign_on_unit_interval(1 + x + x**5)
-    assert a.method == "descartes" and a.positive
+    assert a.algorithm == "descartes" and a.positive
     assert descartes_bound(as_fmpq_poly(1 + x, x)) == 0
     assert descartes_bound(as_fmpq_poly((x - R(1, 2)) * (x - R(1, 3)), x)) == 2
 
 
 def test_verify_rejects_a_tampered_analysis():
     a = sign_on_unit_interval((x - R(1, 2)) * (x - R(3, 4)))
-    bad = type(a)(a.poly, a.roots, tuple(-s for s in a.signs), a.method)
+    bad = type(a)(a.poly, a.roots, tuple(-s for s in a.signs), a.algorithm)
     assert not verify_sign_analysis(bad)
-    bad_roots = type(a)(a.poly, a.roots[:1], a.signs[:2], a.method)
+    bad_roots = type(a)(a.poly, a.roots[:1], a.signs[:2], a.algorithm)
     assert not verify_sign_analysis(bad_roots)
 
 
@@ -92,3 +93,11 @@ def test_descartes_bound_and_nonnegativity_against_known_roots():
     Y = sympy.Symbol("y", positive=True)
     assert is_nonnegative_on_unit_interval((Y - R(1, 2)) ** 2)
     assert not is_nonnegative_on_unit_interval((Y - R(1, 2)) * (Y - R(1, 3)))
+
+
+def test_method_is_the_deprecated_name_of_algorithm():
+    # (y - 1/2)^2 >= 0 with a double root at 1/2: decided by root isolation
+    a = sign_on_unit_interval((Y - R(1, 2)) ** 2)
+    assert a.algorithm == "isolation" and a.nonnegative and a.exact_roots() == (R(1, 2),)
+    with pytest.warns(DeprecationWarning, match=r"\.algorithm"):
+        assert a.method == "isolation"
