@@ -22,6 +22,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from ._validate import MAX_DPS, check_choice, check_dps, check_size
 from .cost import MAX_SAMPLE_CELLS, MAX_SAMPLE_DRAWS, check_exact_n, refuse
 from .deprecation import deprecated_method, warn_renamed
 from .printing import distribution_latex, latex_math
@@ -34,33 +35,8 @@ if TYPE_CHECKING:
 __all__ = ["MAX_DPS", "OutputDistribution", "OutputIndexError"]
 
 
-#: Largest precision the mpmath views accept (digits); more would run for hours.
-MAX_DPS = 10_000
-
-
 class OutputIndexError(ValueError, IndexError):
     """An output index outside ``0..n-1`` (a ValueError, and an IndexError for indexing code)."""
-
-
-def _check_dps(dps: object, func: str = "evalf") -> int:
-    if isinstance(dps, (bool, np.bool_)) or not isinstance(dps, (int, np.integer, sympy.Integer)):
-        raise ValueError(f"{func}: dps must be a positive integer, got {dps!r}")
-    if not 1 <= int(dps) <= MAX_DPS:
-        raise ValueError(f"{func}: dps must be between 1 and {MAX_DPS}, got {int(dps)}")
-    return int(dps)
-
-
-def _check_size(size: object) -> tuple[int, ...]:
-    def ok(v: object) -> bool:
-        return not isinstance(v, (bool, np.bool_)) and isinstance(v, (int, np.integer)) and v >= 0
-
-    if ok(size):
-        return (int(size),)  # type: ignore[call-overload]
-    if isinstance(size, tuple) and all(ok(v) for v in size):
-        return tuple(int(v) for v in size)
-    raise ValueError(
-        f"sample: size must be None, a non-negative integer or a tuple of them, got {size!r}"
-    )
 
 
 def _check_sample_cost(total: int, n: int) -> None:
@@ -185,7 +161,7 @@ class OutputDistribution:
         ValueError
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
-        dps = _check_dps(dps, "evalf")
+        dps = check_dps("evalf", dps)
         vals = self._view("mp", dps)
         with mpmath.workdps(dps):
             return tuple(+v for v in vals)
@@ -205,7 +181,7 @@ class OutputDistribution:
         ValueError
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
-        return tuple(self._view("balls", _check_dps(dps, "evalf_balls")))
+        return tuple(self._view("balls", check_dps("evalf_balls", dps)))
 
     @property
     def balls_certified(self) -> tuple[bool, str | None]:
@@ -246,7 +222,7 @@ class OutputDistribution:
         gen = as_generator(rng, "sample")
         if size is None:
             return int(self._view("sample", 1, gen)[0])
-        shape = _check_size(size)
+        shape = check_size("sample", size)
         total = math.prod(shape)
         _check_sample_cost(total, self.n)
         return self._view("sample", total, gen).reshape(shape)
@@ -270,7 +246,8 @@ class OutputDistribution:
         method : {"exact", "mpmath", "float"}
             Which view of the probabilities to use (``view=`` is its deprecated name).
         """
-        view = _method_arg(method, view, "expected_error")
+        view = check_choice("expected_error", "method", _method_arg(method, view, "expected_error"),
+                            ("exact", "mpmath", "float"))
         if view == "exact":
             pairs = zip(self._oriented.gaps_exact, self.probabilities, strict=True)
             return sympy.Add(*[g * p for g, p in pairs])
@@ -279,12 +256,10 @@ class OutputDistribution:
             with mpmath.workdps(dps + 10):
                 gaps = self._oriented.gaps_mp(dps + 10)
                 return mpmath.fsum(g * p for g, p in zip(gaps, probs, strict=True))
-        if view == "float":
-            gaps = self._oriented.gaps_float
-            p = self.to_numpy()
-            mask = p > 0
-            return float(np.dot(gaps[mask], p[mask]))
-        raise ValueError(f"expected_error: method must be exact, mpmath or float, got {view!r}")
+        gaps = self._oriented.gaps_float  # method == "float"
+        p = self.to_numpy()
+        mask = p > 0
+        return float(np.dot(gaps[mask], p[mask]))
 
     def error_tail(self, t: object, method: str = "exact", *, view: str | None = None):
         """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""

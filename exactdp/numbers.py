@@ -5,7 +5,10 @@ integers, strings such as ``"3/2"``, ``"0.1"`` (meaning 1/10) or ``"log(2)"``, a
 numbers or expressions. A Python or numpy float is converted by its *exact binary value*
 (``0.1`` becomes ``3602879701896397/36028797018963968``), and the caller is warned once per
 call with :class:`ExactConversionWarning`. Everything else raises :class:`ValueError`
-naming the argument (and, for vectors, the position).
+naming the function (when the caller passes ``func``), the argument (and, for vectors, the
+position) and the value, in the package's one message style
+(:func:`exactdp._validate.argument_error`): ``ExponentialMechanism: epsilon must be > 0,
+got -1``, ``scores[3] must be a finite real number, got nan``.
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ import numpy as np
 import sympy
 from sympy.parsing.sympy_parser import parse_expr, rationalize, standard_transformations
 
+from ._validate import argument_error
 from .exact.sign import UndecidedSignError, sign
 
 __all__ = [
@@ -87,39 +91,42 @@ _NODES = (ast.Expression, ast.BinOp, ast.UnaryOp, ast.Constant, ast.Name, ast.Ca
           ast.Load, ast.Add, ast.Sub, ast.Mult, ast.Div, ast.Pow, ast.UAdd, ast.USub)
 
 
-def _check_syntax(tree: ast.AST, where: str, text: str) -> None:
+def _not_a_number(func: str | None, where: str, why: str, text: str) -> ValueError:
+    """``{func}: {where} must be a number ({why}), got {text!r}``."""
+    return argument_error(func, where, f"a number ({why})" if why else "a number", text)
+
+
+def _check_syntax(tree: ast.AST, where: str, text: str, func: str | None = None) -> None:
     for node in ast.walk(tree):
         if not isinstance(node, _NODES):
-            raise ValueError(
-                f"{where}: cannot read {text!r} as a number ({type(node).__name__} is not "
-                "allowed; use digits, + - * / **, parentheses and log, exp, sqrt, pi, E)"
-            )
+            raise _not_a_number(
+                func, where, f"{type(node).__name__} is not allowed; use digits, + - * / **, "
+                "parentheses and log, exp, sqrt, pi, E", text)
         if isinstance(node, ast.Name) and node.id not in _FUNCTIONS and node.id not in _CONSTANTS:
-            raise ValueError(f"{where}: unknown name {node.id!r} in {text!r}")
+            raise _not_a_number(func, where, f"unknown name {node.id!r}", text)
         if isinstance(node, ast.Call):
             if not isinstance(node.func, ast.Name) or node.func.id not in _FUNCTIONS:
-                raise ValueError(f"{where}: only log, exp, sqrt, ... may be called in {text!r}")
+                raise _not_a_number(func, where, "only log, exp, sqrt, ... may be called", text)
             if node.keywords:
-                raise ValueError(f"{where}: keyword arguments are not allowed in {text!r}")
+                raise _not_a_number(func, where, "keyword arguments are not allowed", text)
         if isinstance(node, ast.Constant) and not isinstance(node.value, (int, float, complex)):
-            raise ValueError(f"{where}: cannot read {text!r} as a number")
+            raise _not_a_number(func, where, "", text)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Pow):
             for side in (node.left, node.right):
                 if any(isinstance(m, ast.BinOp) and isinstance(m.op, ast.Pow)
                        for m in ast.walk(side)):
-                    raise ValueError(f"{where}: nested powers are not allowed in {text!r}")
+                    raise _not_a_number(func, where, "nested powers are not allowed", text)
             exp_node = node.right
             if isinstance(exp_node, ast.UnaryOp):
                 exp_node = exp_node.operand
             if (isinstance(exp_node, ast.Constant) and isinstance(exp_node.value, (int, float))
                     and abs(exp_node.value) > MAX_EXPONENT):
-                raise ValueError(
-                    f"{where}: exponent {exp_node.value} in {text!r} is too large "
-                    f"(at most {MAX_EXPONENT})"
-                )
+                raise _not_a_number(
+                    func, where,
+                    f"exponent {exp_node.value} is too large: at most {MAX_EXPONENT}", text)
 
 
-def parse_number(text: str, where: str = "value") -> sympy.Expr:
+def parse_number(text: str, where: str = "value", *, func: str | None = None) -> sympy.Expr:
     """Parse a numeric string exactly and safely.
 
     Decimals are exact (``"0.1"`` is 1/10, ``"1e-3"`` is 1/1000); ``+ - * / **``,
@@ -131,31 +138,33 @@ def parse_number(text: str, where: str = "value") -> sympy.Expr:
     Raises
     ------
     ValueError
-        Empty, too long, not a number, or a refused construct (the message names it).
+        Empty, too long, not a number, or a refused construct (the message names it):
+        ``{func}: {where} must be a number (unknown name 'x'), got 'x'``.
     """
     stripped = text.strip()
     if not stripped:
-        raise ValueError(f"{where}: empty string is not a number")
+        raise _not_a_number(func, where, "the string is empty", text)
     if len(stripped) > MAX_TEXT_LENGTH:
-        raise ValueError(f"{where}: numeric string longer than {MAX_TEXT_LENGTH} characters")
+        raise argument_error(
+            func, where, f"a numeric string no longer than {MAX_TEXT_LENGTH} characters",
+            f"{stripped[:40]}... ({len(stripped)} characters)")
     for match in re.finditer(r"[eE]([+-]?\d+)", stripped):
         if abs(int(match.group(1))) > MAX_EXPONENT:
-            raise ValueError(
-                f"{where}: decimal exponent {match.group(1)} in {text!r} is too large "
-                f"(at most {MAX_EXPONENT})"
-            )
+            raise _not_a_number(
+                func, where,
+                f"decimal exponent {match.group(1)} is too large: at most {MAX_EXPONENT}", text)
     try:
         tree = ast.parse(stripped, mode="eval")
     except SyntaxError as exc:
-        raise ValueError(f"{where}: cannot read {text!r} as a number") from exc
-    _check_syntax(tree, where, text)
+        raise _not_a_number(func, where, "", text) from exc
+    _check_syntax(tree, where, text, func)
     try:
         expr = parse_expr(stripped, local_dict={}, global_dict=dict(_SAFE_GLOBALS),
                           transformations=standard_transformations + (rationalize,))
     except (sympy.SympifyError, SyntaxError, TypeError, ValueError, ZeroDivisionError) as exc:
-        raise ValueError(f"{where}: cannot read {text!r} as a number") from exc
+        raise _not_a_number(func, where, "", text) from exc
     if not isinstance(expr, sympy.Expr):
-        raise ValueError(f"{where}: {text!r} is not a number")
+        raise _not_a_number(func, where, "", text)
     return expr
 
 
@@ -167,7 +176,9 @@ def safe_sympify(value: object) -> sympy.Basic:
     return sympy.sympify(value, strict=True)
 
 
-def sequence_items(value: object, name: str, expected: str, empty: str | None = None) -> list:
+def sequence_items(
+    value: object, name: str, expected: str, empty: str | None = None, *, func: str | None = None
+) -> list:
     """The items of a user sequence, refusing a non-iterable and an empty one.
 
     Parameters
@@ -179,8 +190,10 @@ def sequence_items(value: object, name: str, expected: str, empty: str | None = 
     expected : str
         What it should be (``"a sequence of numbers"``).
     empty : str, optional
-        The message for an empty sequence (after ``"name: "``); None: an empty one is
-        returned.
+        What an empty sequence fails to be (``"non-empty (the range is empty)"``); None: an
+        empty one is returned.
+    func : str, optional
+        The function the user called, named at the start of the messages.
 
     Returns
     -------
@@ -189,15 +202,15 @@ def sequence_items(value: object, name: str, expected: str, empty: str | None = 
     Raises
     ------
     ValueError
-        ``"{name}: expected {expected}, got {value!r}"`` when ``list(value)`` fails;
-        ``"{name}: {empty}"`` when it is empty (and ``empty`` is given).
+        ``"{func}: {name} must be {expected}, got {value!r}"`` when ``list(value)`` fails;
+        ``"{func}: {name} must be {empty}"`` when it is empty (and ``empty`` is given).
     """
     try:
         items = list(value)  # type: ignore[call-overload]
     except TypeError as exc:
-        raise ValueError(f"{name}: expected {expected}, got {value!r}") from exc
+        raise argument_error(func, name, expected, value) from exc
     if not items and empty is not None:
-        raise ValueError(f"{name}: {empty}")
+        raise argument_error(func, name, empty)
     return items
 
 
@@ -212,6 +225,7 @@ def exact_number(
     *,
     allow_symbols: bool = False,
     tracker: FloatTracker | None = None,
+    func: str | None = None,
 ) -> sympy.Expr:
     """Convert one user number to an exact, finite, real sympy number.
 
@@ -230,6 +244,8 @@ def exact_number(
         Accept expressions with free symbols (a symbolic epsilon, say).
     tracker : FloatTracker, optional
         Collects float conversions so that the caller warns once per call.
+    func : str, optional
+        The function the user called, named at the start of error messages.
 
     Returns
     -------
@@ -245,19 +261,20 @@ def exact_number(
     """
     where = _where(name, position)
     if isinstance(value, (bool, np.bool_)):
-        raise ValueError(f"{where}: booleans are not scores or parameters (got {value!r})")
+        raise argument_error(func, where, "a number (booleans are not scores or parameters)",
+                             value)
     if isinstance(value, (int, np.integer)):
         return sympy.Integer(int(value))
     if isinstance(value, Fraction):
         return sympy.Rational(value.numerator, value.denominator)
     if isinstance(value, Decimal):
         if not value.is_finite():
-            raise ValueError(f"{where}: must be finite, got {value!r}")
+            raise argument_error(func, where, "finite", value)
         return sympy.Rational(*value.as_integer_ratio())
     if isinstance(value, (float, np.floating)):
         f = float(value)
         if f != f or f in (float("inf"), float("-inf")):
-            raise ValueError(f"{where}: must be a finite real number, got {f!r}")
+            raise argument_error(func, where, "a finite real number", f)
         if tracker is not None:
             tracker.note(f, where)
         else:
@@ -266,12 +283,13 @@ def exact_number(
             t.warn("exact_number")
         return sympy.Rational(*f.as_integer_ratio())
     if isinstance(value, (complex, np.complexfloating)):
-        raise ValueError(f"{where}: complex values are not allowed, got {value!r}")
+        raise argument_error(func, where, "real (complex values are not allowed)", value)
     if isinstance(value, str):
-        return _check_expr(parse_number(value, where), where, value, allow_symbols)
+        return _check_expr(parse_number(value, where, func=func), where, value, allow_symbols,
+                           func)
     if isinstance(value, sympy.Basic):
         if not isinstance(value, sympy.Expr):
-            raise ValueError(f"{where}: {value!r} is not a number")
+            raise argument_error(func, where, "a number", value)
         floats = value.atoms(sympy.Float)
         if floats:
             for f in floats:
@@ -281,34 +299,39 @@ def exact_number(
                 t.note(float(next(iter(floats))), where)
                 t.warn("exact_number")
             value = value.xreplace({f: sympy.Rational(f) for f in floats})
-        return _check_expr(value, where, value, allow_symbols)
+        return _check_expr(value, where, value, allow_symbols, func)
     if isinstance(value, _numbers.Rational):
         return sympy.Rational(int(value.numerator), int(value.denominator))
-    raise ValueError(f"{where}: unsupported type {type(value).__name__} ({value!r})")
+    raise argument_error(
+        func, where, f"a number (unsupported type {type(value).__name__}; use int, Fraction, "
+        "a decimal string or a sympy number)", value)
 
 
-def _check_expr(expr: sympy.Expr, where: str, original: object, allow_symbols: bool):
+def _check_expr(expr: sympy.Expr, where: str, original: object, allow_symbols: bool,
+                func: str | None = None):
     if expr.has(sympy.nan, sympy.zoo) or expr.has(sympy.oo) or expr.has(-sympy.oo):
-        raise ValueError(f"{where}: must be finite, got {original!r}")
+        raise argument_error(func, where, "finite", original)
     if expr.free_symbols:
         if not allow_symbols:
-            raise ValueError(f"{where}: must be a number, got the expression {original!r}")
+            raise argument_error(func, where, "a number, not a symbolic expression", original)
         if expr.is_extended_real is False:
-            raise ValueError(f"{where}: must be real, got {original!r}")
+            raise argument_error(func, where, "real", original)
         return expr
     if expr.is_real is False or expr.is_extended_real is False:
-        raise ValueError(f"{where}: must be real, got {original!r}")
+        raise argument_error(func, where, "real", original)
     if expr.is_real is None:
         # Decide numerically with a rigorous-enough check of the imaginary part.
         im = sympy.im(expr)
         if im != 0 and not sympy.simplify(im) == 0:
-            raise ValueError(f"{where}: must be real, got {original!r}")
+            raise argument_error(func, where, "real", original)
     if expr.is_finite is False:
-        raise ValueError(f"{where}: must be finite, got {original!r}")
+        raise argument_error(func, where, "finite", original)
     return expr
 
 
-def exact_vector(values: Iterable[object], name: str = "scores") -> tuple[sympy.Expr, ...]:
+def exact_vector(
+    values: Iterable[object], name: str = "scores", *, func: str | None = None
+) -> tuple[sympy.Expr, ...]:
     """Convert a non-empty vector of user numbers; warn once if floats were converted.
 
     Raises
@@ -317,64 +340,69 @@ def exact_vector(values: Iterable[object], name: str = "scores") -> tuple[sympy.
         If the vector is empty or any entry is invalid (the message names the position).
     """
     if isinstance(values, (str, bytes)):
-        raise ValueError(f"{name}: expected a sequence of numbers, got a string {values!r}")
+        raise argument_error(func, name, "a sequence of numbers, not a string", values)
     tracker = FloatTracker()
-    out = tuple(exact_number(v, name, i, tracker=tracker) for i, v in enumerate(values))
+    out = tuple(exact_number(v, name, i, tracker=tracker, func=func)
+                for i, v in enumerate(values))
     if not out:
-        raise ValueError(f"{name}: must contain at least one score (the range is empty)")
-    tracker.warn(name)
+        raise argument_error(func, name, "non-empty (the range is empty)")
+    tracker.warn(func or name)
     return out
 
 
-def _positive(value: object, name: str) -> sympy.Expr:
+def _positive(value: object, name: str, func: str | None) -> sympy.Expr:
     tracker = FloatTracker()
-    expr = exact_number(value, name, allow_symbols=True, tracker=tracker)
-    tracker.warn(name, stacklevel=4)
+    expr = exact_number(value, name, allow_symbols=True, tracker=tracker, func=func)
+    tracker.warn(func or name, stacklevel=4)
     if expr.free_symbols:
         positive = expr.is_positive
         if positive is False:
-            raise ValueError(f"{name} must be > 0, got {value!r}")
+            raise argument_error(func, name, "> 0", value)
         if positive is None:
-            raise ValueError(
-                f"{name}: cannot tell that {expr} is positive; declare its symbols "
-                "positive, e.g. sympy.Symbol('epsilon', positive=True)"
-            )
+            raise argument_error(
+                func, name, "known to be > 0 (declare its symbols positive, e.g. "
+                "sympy.Symbol('epsilon', positive=True))", value)
         return expr
     try:  # a number: decided exactly (exactdp.exact.sign), never by a float
         s = sign(expr) if expr.is_finite is not False else 1
     except UndecidedSignError as exc:
-        raise ValueError(f"{name}: cannot decide that {expr} is > 0 ({exc})") from None
+        raise argument_error(func, name, f"> 0, which cannot be decided ({exc})",
+                             value) from None
     if s != 1:
-        raise ValueError(f"{name} must be > 0, got {value!r}")
+        raise argument_error(func, name, "> 0", value)
     return expr
 
 
-def exact_epsilon(epsilon: object) -> sympy.Expr:
+def exact_epsilon(epsilon: object, func: str | None = None) -> sympy.Expr:
     """Validate the privacy parameter: a positive exact number or a positive Symbol.
+
+    ``func`` (the function the user called) starts the error message.
 
     Raises
     ------
     ValueError
         If epsilon is not > 0, not finite, or a symbol not known to be positive.
     """
-    return _positive(epsilon, "epsilon")
+    return _positive(epsilon, "epsilon", func)
 
 
-def exact_sensitivity(sensitivity: object) -> sympy.Expr:
+def exact_sensitivity(sensitivity: object, func: str | None = None) -> sympy.Expr:
     """Validate the sensitivity Delta of the score function: a positive exact number.
+
+    ``func`` (the function the user called) starts the error message.
 
     Raises
     ------
     ValueError
         If sensitivity is not > 0 or not finite.
     """
-    return _positive(sensitivity, "sensitivity")
+    return _positive(sensitivity, "sensitivity", func)
 
 
 _INFINITY_TEXT = ("oo", "+oo", "inf", "+inf", "infinity", "+infinity")
 
 
-def exact_epsilon_or_limit(epsilon: object) -> sympy.Expr:
+def exact_epsilon_or_limit(epsilon: object, func: str | None = None) -> sympy.Expr:
     """Validate epsilon, also accepting the two exact limits 0 and infinity.
 
     ``0`` (in any exact form, or the float 0.0) gives ``sympy.Integer(0)``; ``sympy.oo``,
@@ -403,6 +431,6 @@ def exact_epsilon_or_limit(epsilon: object) -> sympy.Expr:
         if value is not None and value.is_zero is True:
             return sympy.Integer(0)
         if value is not None and value.is_negative is True:
-            raise ValueError(
-                f"epsilon must be >= 0 (0 and oo are the exact limits), got {epsilon!r}")
-    return exact_epsilon(epsilon)
+            raise argument_error(func, "epsilon", ">= 0 (0 and oo are the exact limits)",
+                                 epsilon)
+    return exact_epsilon(epsilon, func)

@@ -17,6 +17,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from ._validate import argument_error
 from .exact import compare, is_zero
 from .numbers import FloatTracker, exact_vector, sequence_items
 
@@ -24,14 +25,14 @@ __all__ = ["ScoreVector", "as_scores"]
 
 _FLOATS = (float, np.floating)
 _INTS = (int, np.integer)
-_EMPTY = "must contain at least one score (the range is empty)"
+_EMPTY = "non-empty (the range is empty)"
 
 
 def _bad_position(arr: np.ndarray, name: str) -> None:
     bad = np.flatnonzero(~np.isfinite(arr))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(f"{name}[{i}]: must be a finite real number, got {arr[i]!r}")
+        raise argument_error(None, f"{name}[{i}]", "a finite real number", arr[i])
 
 
 def _int_array(arr: np.ndarray) -> np.ndarray | None:
@@ -106,14 +107,13 @@ class ScoreVector:
         if isinstance(scores, ScoreVector):
             return scores
         if isinstance(scores, (str, bytes, dict, set)):
-            raise ValueError(
-                f"{name}: expected a sequence of numbers, got {type(scores).__name__} {scores!r}"
-            )
+            raise argument_error(
+                None, name, f"a sequence of numbers, not a {type(scores).__name__}", scores)
         if isinstance(scores, np.ndarray):
             if scores.ndim != 1:
-                raise ValueError(f"{name}: expected a 1-D vector, got shape {scores.shape}")
+                raise argument_error(None, f"{name}.shape", "(n,) (a 1-D vector)", scores.shape)
             if scores.size == 0:
-                raise ValueError(f"{name}: {_EMPTY}")
+                raise argument_error(None, name, _EMPTY)
             if scores.dtype.kind == "f":
                 return cls(_float_array(scores, name), "float", name)
             if scores.dtype.kind in "iu":
@@ -122,9 +122,9 @@ class ScoreVector:
                     return cls(tuple(scores.tolist()), "int", name)
                 return cls(ints, "int", name)
             if scores.dtype.kind == "b":
-                raise ValueError(f"{name}: booleans are not scores")
+                raise argument_error(None, name, "numbers (booleans are not scores)", scores)
             if scores.dtype.kind == "c":
-                raise ValueError(f"{name}: complex values are not allowed")
+                raise argument_error(None, name, "real (complex values are not allowed)", scores)
             scores = scores.tolist()
         items = sequence_items(scores, name, "a sequence of numbers", _EMPTY)
         fast = _from_list(cls, items, name)

@@ -153,7 +153,7 @@ def test_sequence_items_refuses_non_sequences_and_empty_ones():
 
     assert sequence_items(range(3), "q", "a sequence of numbers") == [0, 1, 2]
     assert sequence_items((), "q", "a sequence of numbers") == []
-    with pytest.raises(ValueError, match=r"^q: expected a sequence of numbers, got 5$"):
+    with pytest.raises(ValueError, match=r"^q must be a sequence of numbers, got 5$"):
         sequence_items(5, "q", "a sequence of numbers")
-    with pytest.raises(ValueError, match=r"^q: is empty$"):
-        sequence_items([], "q", "a sequence of numbers", "is empty")
+    with pytest.raises(ValueError, match=r"^f: q must be non-empty$"):
+        sequence_items([], "q", "a sequence of numbers", "non-empty", func="f")

@@ -53,7 +53,7 @@ def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
     validated: non-empty, no float, none negative; ``name`` labels the errors."""
     if hasattr(P, "probabilities"):
         P = P.probabilities
-    items = sequence_items(P, name, "probabilities or a distribution", "empty probability vector")
+    items = sequence_items(P, name, "probabilities or a distribution", "non-empty")
     out = []
     for i, p in enumerate(items):
         if isinstance(p, float):
