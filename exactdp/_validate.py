@@ -43,6 +43,7 @@ __all__ = [
     "check_real",
     "check_same_length",
     "check_size",
+    "choices_text",
     "describe",
     "integer_range",
     "message",

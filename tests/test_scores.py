@@ -158,5 +158,5 @@ def test_from_input_and_gaps_mp_against_exact_rationals():
     assert exactdp.ScoreVector.from_input(sv) is sv
     ints = exactdp.ScoreVector.from_input([7, 3]).gaps_mp(20)
     assert ints == [0, 4]
-    with pytest.raises(ValueError, match="weights: expected a sequence of numbers"):
+    with pytest.raises(ValueError, match="weights must be a sequence of numbers"):
         exactdp.ScoreVector.from_input("12", name="weights")

@@ -11,6 +11,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from .._validate import argument_error, check_bool, check_choice
 from ..deprecation import deprecated_keyword_property, renamed_keyword
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
@@ -35,10 +36,7 @@ def monotonic_flag(monotonic: object, monotone: object, func: str) -> bool:
     flag = renamed_keyword(func, "monotonic", monotonic, "monotone", monotone)
     if flag is None:
         return False
-    if not isinstance(flag, (bool, np.bool_)):
-        name = "monotone" if monotone is not None else "monotonic"
-        raise ValueError(f"{func}: {name} must be True or False, got {flag!r}")
-    return bool(flag)
+    return check_bool(func, "monotone" if monotone is not None else "monotonic", flag)
 
 
 def negated(sv: ScoreVector) -> ScoreVector:
@@ -174,12 +172,14 @@ class Mechanism:
     monotone: InitVar[bool | None] = field(default=None, kw_only=True)
 
     def __post_init__(self, monotone: bool | None = None) -> None:
+        func = type(self).__name__
         self._merge_monotonic(monotone)
-        object.__setattr__(self, "epsilon", exact_epsilon_or_limit(self.epsilon))
+        object.__setattr__(self, "epsilon", exact_epsilon_or_limit(self.epsilon, func))
         self._check_optimize()
-        object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity))
+        object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity, func))
         if self.sensitivity.free_symbols:
-            raise ValueError("sensitivity must be a number, not a symbolic expression")
+            raise argument_error(func, "sensitivity", "a number, not a symbolic expression",
+                                 self.sensitivity)
 
     def _merge_monotonic(self, monotone: bool | None) -> None:
         """Set ``monotonic`` (a bool) from ``monotonic=`` or the deprecated ``monotone=``."""
@@ -187,10 +187,7 @@ class Mechanism:
         object.__setattr__(self, "monotonic", flag)
 
     def _check_optimize(self) -> None:
-        if not isinstance(self.optimize, str) or self.optimize not in OPTIMIZE:
-            raise ValueError(
-                f"{type(self).__name__}: optimize must be 'max' or 'min', got {self.optimize!r}"
-            )
+        check_choice(type(self).__name__, "optimize", self.optimize, OPTIMIZE)
 
     # ------------------------------------------------------------------ parameters
     @property

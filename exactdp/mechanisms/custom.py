@@ -19,6 +19,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from .._validate import argument_error, check_callable
 from ..deprecation import deprecated_keyword_property, deprecated_property
 from ..distribution import OutputDistribution
 from ..exact import enclose
@@ -209,12 +210,12 @@ class FunctionMechanism:
     monotone: InitVar[bool | None] = field(default=None, kw_only=True)
 
     def __post_init__(self, monotone: bool | None = None) -> None:
-        if not callable(self.func):
-            raise ValueError(f"mechanism_from_function: f must be callable, got {self.func!r}")
+        func = "mechanism_from_function"
+        check_callable(func, "f", self.func)
         if self.epsilon is not None:
-            object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon))
-        object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity))
-        flag = monotonic_flag(self.monotonic, monotone, "mechanism_from_function")
+            object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon, func))
+        object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity, func))
+        flag = monotonic_flag(self.monotonic, monotone, func)
         object.__setattr__(self, "monotonic", flag)
 
     @property
@@ -295,9 +296,8 @@ def mechanism_from_function(
     """
     takes = epsilon is not None
     if takes and callable(f) and not _accepts_two(f):
-        raise ValueError(
-            "mechanism_from_function: with epsilon=..., f must accept (scores, epsilon)"
-        )
+        raise argument_error("mechanism_from_function", "f", "a function of (scores, epsilon) "
+                             "when epsilon=... is given", f)
     flag = monotonic_flag(monotonic, monotone, "mechanism_from_function")
     return FunctionMechanism(
         f, epsilon, sensitivity, flag, name or getattr(f, "__name__", "user mechanism"),

@@ -15,6 +15,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from .._validate import argument_error, check_nonempty
 from ..exact import compare, dps_to_prec, flint_prec, sign, to_arb
 from ..numbers import FloatTracker, exact_number
 from ..numeric.pf import em_float, em_mp
@@ -89,21 +90,22 @@ def check_measure(measure: object, func: str = "ExponentialMechanism") -> tuple 
     if measure is None:
         return None
     if isinstance(measure, (str, bytes, dict, set)) or not hasattr(measure, "__len__"):
-        raise ValueError(f"{func}: base_measure must be a sequence of numbers, got {measure!r}")
+        raise argument_error(func, "base_measure", "a sequence of numbers", measure)
     items = list(np.asarray(measure, dtype=object).ravel()) if isinstance(
         measure, np.ndarray) else list(measure)
-    if not items:
-        raise ValueError(f"{func}: base_measure must not be empty")
+    check_nonempty(func, "base_measure", items)
     tracker = FloatTracker()
-    mu = tuple(exact_number(v, "base_measure", i, tracker=tracker) for i, v in enumerate(items))
+    mu = tuple(exact_number(v, "base_measure", i, tracker=tracker, func=func)
+               for i, v in enumerate(items))
     tracker.warn("base_measure")
     signs = [sign(m) for m in mu]  # exact (exactdp.exact.sign), or UndecidedSignError
     for i, sg in enumerate(signs):
         if sg < 0:
-            raise ValueError(f"{func}: base_measure[{i}] must be >= 0, got {items[i]!r}")
+            raise argument_error(func, f"base_measure[{i}]", ">= 0", items[i])
     mu = tuple(sympy.Integer(0) if sg == 0 else m for m, sg in zip(mu, signs, strict=True))
     if all(sg == 0 for sg in signs):
-        raise ValueError(f"{func}: base_measure is 0 everywhere; no output can be selected")
+        raise argument_error(func, "base_measure", "> 0 somewhere (it is 0 everywhere, so no "
+                             "output can be selected)", measure)
     return mu
 
 
@@ -156,10 +158,8 @@ class ExponentialMechanism(Mechanism):
     def distribution(self, scores: object):
         dist = super().distribution(scores)
         if self.base_measure is not None and len(self.base_measure) != dist.n:
-            raise ValueError(
-                f"ExponentialMechanism: base_measure has {len(self.base_measure)} entries but "
-                f"there are {dist.n} scores"
-            )
+            raise argument_error("ExponentialMechanism", "len(base_measure)",
+                                 f"{dist.n} (= len(scores))", len(self.base_measure))
         return dist
 
     def _limit_probabilities(self, sv: ScoreVector):

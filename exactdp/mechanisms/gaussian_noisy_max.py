@@ -23,6 +23,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from .._validate import argument_error
 from ..numbers import FloatTracker, exact_epsilon, exact_number, exact_sensitivity
 from ..numeric.gaussian import (
     gaussian_bounds_proved,
@@ -89,17 +90,19 @@ class GaussianNoisyMax(Mechanism):
     def __post_init__(self, monotone: bool | None = None) -> None:
         self._merge_monotonic(monotone)
         self._check_optimize()
+        func = "GaussianNoisyMax"
         if self.sigma is None:
-            raise ValueError("GaussianNoisyMax: sigma must be a number > 0, got None")
+            raise argument_error(func, "sigma", "a number > 0", None)
         tracker = FloatTracker()
-        sigma = exact_number(self.sigma, "sigma", allow_symbols=False, tracker=tracker)
+        sigma = exact_number(self.sigma, "sigma", allow_symbols=False, tracker=tracker,
+                             func=func)
         tracker.warn("sigma")
         if not sigma.is_positive:
-            raise ValueError(f"GaussianNoisyMax: sigma must be > 0, got {self.sigma!r}")
+            raise argument_error(func, "sigma", "> 0", self.sigma)
         object.__setattr__(self, "sigma", sigma)
-        object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity))
+        object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity, func))
         if self.epsilon is not None:
-            object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon))
+            object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon, func))
 
     def __repr__(self) -> str:
         extra = "" if self.epsilon is None else f", epsilon={self.epsilon}"

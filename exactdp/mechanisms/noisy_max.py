@@ -26,6 +26,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from .._validate import argument_error, choices_text
 from ..numeric.laplace.closed_form import (
     laplace_exact,
     laplace_exact_general,
@@ -111,9 +112,7 @@ class ReportNoisyMax(Mechanism):
 
     def __post_init__(self, monotone: bool | None = None) -> None:
         if not isinstance(self.noise, str) or self.noise.lower() not in NOISES:
-            raise ValueError(
-                f"ReportNoisyMax: unknown noise {self.noise!r}; supported: {', '.join(NOISES)}"
-            )
+            raise argument_error("ReportNoisyMax", "noise", choices_text(NOISES), self.noise)
         object.__setattr__(self, "noise", self.noise.lower())
         if self.noise == "gaussian":
             warnings.warn(
@@ -123,7 +122,8 @@ class ReportNoisyMax(Mechanism):
                 stacklevel=3,
             )
             if self.sigma is None:
-                raise ValueError("ReportNoisyMax(noise='gaussian') needs sigma > 0")
+                raise argument_error("ReportNoisyMax", "sigma", "a number > 0 for "
+                                     "noise='gaussian'", None)
             self._merge_monotonic(monotone)
             g = GaussianNoisyMax(self.sigma, self.sensitivity, self.monotonic, self.epsilon,
                                  optimize=self.optimize)
@@ -132,9 +132,11 @@ class ReportNoisyMax(Mechanism):
             object.__setattr__(self, "_gaussian", g)
             return
         if self.sigma is not None:
-            raise ValueError(f"sigma applies to Gaussian noise only (noise={self.noise!r})")
+            raise argument_error("ReportNoisyMax", "sigma", f"None for noise={self.noise!r} "
+                                 "(sigma applies to Gaussian noise only)", self.sigma)
         if self.epsilon is None:
-            raise ValueError(f"ReportNoisyMax(noise={self.noise!r}) needs epsilon > 0")
+            raise argument_error("ReportNoisyMax", "epsilon",
+                                 f"a number > 0 for noise={self.noise!r}", None)
         super().__post_init__(monotone)
 
     # ------------------------------------------------------------------ views

@@ -33,6 +33,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..cost import refuse
 from ..deprecation import warn_renamed
 from ..distribution import MAX_DPS, OutputDistribution
@@ -63,24 +64,18 @@ _X = sympy.Symbol("x")
 
 def _int_gaps(G: Sequence[int], func: str) -> tuple[int, ...]:
     """Validate integer gaps: non-empty, ints (not bool), >= 0, at least one 0."""
+    what = "a sequence of non-negative integers"
     if isinstance(G, (str, bytes)):
-        raise ValueError(f"{func}: G must be a sequence of non-negative integers, got {G!r}")
+        raise argument_error(func, "G", what, G)
     try:
         items = list(G)
     except TypeError:
-        raise ValueError(
-            f"{func}: G must be a sequence of non-negative integers, got {G!r}"
-        ) from None
-    if not items:
-        raise ValueError(f"{func}: G must be non-empty")
-    out = []
-    for i, g in enumerate(items):
-        if isinstance(g, bool) or not isinstance(g, (int, np.integer)) or g < 0:
-            raise ValueError(f"{func}: G[{i}] must be a non-negative integer, got {g!r}")
-        out.append(int(g))
+        raise argument_error(func, "G", what, G) from None
+    check_nonempty(func, "G", items)
+    out = tuple(check_int(func, f"G[{i}]", g, 0) for i, g in enumerate(items))
     if 0 not in out:
-        raise ValueError(f"{func}: G must contain a 0 (the maximizers), got {tuple(out)}")
-    return tuple(out)
+        raise argument_error(func, "G", "a sequence containing a 0 (the maximizers)", out)
+    return out
 
 
 def _monomial(g: int) -> flint.fmpq_poly:
@@ -476,10 +471,8 @@ def optimal_mechanism(
     if method == "certified":
         warn_renamed('optimal_mechanism(method="certified")', 'method="arb"')
         method = "arb"
-    if method not in METHODS:
-        raise ValueError(f"optimal_mechanism: method must be one of {METHODS}, got {method!r}")
-    if isinstance(dps, bool) or not isinstance(dps, int) or dps < 1:
-        raise ValueError(f"optimal_mechanism: dps must be a positive integer, got {dps!r}")
+    check_choice("optimal_mechanism", "method", method, METHODS)
+    dps = check_int("optimal_mechanism", "dps", dps, 1)
     flag = monotonic_flag(monotonic, monotone, "optimal_mechanism")
     mech = OptimalRegularMechanism(epsilon, sensitivity, flag, optimize=optimize)
     if method != "exact":

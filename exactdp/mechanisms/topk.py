@@ -33,8 +33,8 @@ import mpmath
 import numpy as np
 import sympy
 
+from .._validate import argument_error, check_dps, check_instance, check_int
 from ..deprecation import deprecated_property
-from ..distribution import MAX_DPS
 from ..numbers import exact_epsilon_or_limit
 from ..printing import latex_array, latex_math
 from ..rng import as_generator
@@ -90,13 +90,8 @@ class TopK:
     k: int
 
     def __post_init__(self) -> None:
-        if isinstance(self.k, bool) or not isinstance(self.k, (int, np.integer)) or self.k < 1:
-            raise ValueError(f"TopK: k must be a positive integer, got {self.k!r}")
-        object.__setattr__(self, "k", int(self.k))
-        if not isinstance(self.mechanism, Mechanism):
-            raise ValueError(
-                f"TopK: mechanism must be an exactdp Mechanism, got {type(self.mechanism).__name__}"
-            )
+        object.__setattr__(self, "k", check_int("TopK", "k", self.k, 1))
+        check_instance("TopK", "mechanism", self.mechanism, Mechanism, "an exactdp Mechanism")
         if self.one_shot and self.mechanism.noise not in _ONE_SHOT_NOISES:
             raise ValueError(
                 f"TopK: one-shot top-k with {self.mechanism.noise} noise has no exact "
@@ -160,7 +155,7 @@ class TopK:
         """
         sv = as_scores(scores)
         if self.k > sv.n:
-            raise ValueError(f"TopK: k = {self.k} exceeds the number of outputs n = {sv.n}")
+            raise argument_error("TopK", "k", f"at most the number of outputs n = {sv.n}", self.k)
         count = math.perm(sv.n, self.k)
         if count > MAX_TUPLES:
             raise ValueError(
@@ -218,10 +213,8 @@ class TopKDistribution:
         except (TypeError, ValueError):
             key = None
         if key not in self._position:
-            raise ValueError(
-                f"TopK: {output!r} is not an ordered {self.k}-tuple of distinct output "
-                f"indices in 0..{self.n - 1}"
-            )
+            raise argument_error("TopK", "output", f"an ordered {self.k}-tuple of distinct "
+                                 f"output indices in 0..{self.n - 1}", output)
         return self._position[key]
 
     def pmf(self, output) -> sympy.Expr:
@@ -336,10 +329,7 @@ class TopKDistribution:
         Peeling multiplies the mechanism's own mpmath views (k factors at ``dps + 10``
         digits); one-shot evaluates the exact closed form with sympy at ``dps + 10``.
         """
-        if isinstance(dps, bool) or not isinstance(dps, (int, np.integer)) or not (
-                1 <= dps <= MAX_DPS):
-            raise ValueError(f"evalf: dps must be an integer between 1 and {MAX_DPS}, got {dps!r}")
-        dps = int(dps)
+        dps = check_dps("evalf", dps)
         if self.mechanism._integral:
             self.mechanism.mechanism._float_rate()  # refuses a symbolic epsilon
             with mpmath.workdps(dps + 10):
@@ -377,9 +367,7 @@ class TopKDistribution:
     def sample_index(self, size: int, rng=None) -> np.ndarray:
         """Draws as positions in :attr:`outputs`, shape (size,) (for goodness_of_fit)."""
         gen = as_generator(rng, "sample")
-        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 0:
-            raise ValueError(f"sample: size must be None or a non-negative integer, got {size!r}")
-        total = int(size)
+        total = check_int("sample", "size", size, 0)
         rows = self._one_shot_rows(total, gen) if self.mechanism._integral else \
             self._peel_rows(total, gen)
         weights = self.n ** np.arange(self.k - 1, -1, -1)

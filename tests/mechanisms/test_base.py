@@ -79,8 +79,9 @@ def test_base_measure_analyzer():
 
 @pytest.mark.parametrize(
     "measure, message",
-    [([1, -1, 1, 1, 1], "must be >= 0"), ([0] * 5, "0 everywhere"),
-     ([1, float("nan"), 1, 1, 1], "finite"), ("ab", "sequence"), ([1, 2], "2 entries")],
+    [([1, -1, 1, 1, 1], r"base_measure\[1\] must be >= 0"), ([0] * 5, "0 everywhere"),
+     ([1, float("nan"), 1, 1, 1], "finite"), ("ab", "sequence"), ([1, 2],
+                                                          r"len\(base_measure\) must be 5")],
 )
 def test_base_measure_errors(measure, message):
     with pytest.raises(ValueError, match=message):

@@ -56,7 +56,7 @@ def test_rnm_gumbel_equals_em_exactly():
 
 
 def test_unknown_noise_lists_supported():
-    with pytest.raises(ValueError, match="exponential, gumbel"):
+    with pytest.raises(ValueError, match="ReportNoisyMax: noise must be one of 'exponential', 'gu"):
         ReportNoisyMax(1, noise="cauchy")
     with pytest.raises(ValueError, match="sigma"), pytest.warns(DeprecationWarning):
         ReportNoisyMax(noise="gaussian")

@@ -85,8 +85,9 @@ def test_pf_polynomials_fast_n50():
 @pytest.mark.parametrize("route", [section5_exact, pf_polynomials])
 @pytest.mark.parametrize(
     "bad, match",
-    [([], "non-empty"), ([1, 2], "must contain a 0"), ([0, -1], r"G\[1\]"),
-     ([0, 1.5], r"G\[1\]"), ([0, True], r"G\[1\]"), ("01", "sequence"), (5, "sequence")],
+    [([], "G must be non-empty"), ([1, 2], "G must be a sequence containing a 0"),
+     ([0, -1], r"G\[1\]"), ([0, 1.5], r"G\[1\]"), ([0, True], r"G\[1\]"),
+     ("01", "sequence"), (5, "sequence")],
 )
 def test_bad_input(route, bad, match):
     with pytest.raises(ValueError, match=match):
@@ -197,7 +198,7 @@ def flint_arb(e):
 
 
 def test_optimal_mechanism_bad_input():
-    with pytest.raises(ValueError, match="method"):
+    with pytest.raises(ValueError, match="optimal_mechanism: method must be one of"):
         optimal_mechanism([0, 1], 1, method="simplex")
     with pytest.raises(ValueError, match="symbolic"):
         optimal_mechanism([0, 1], EPS, method="float")
@@ -205,7 +206,7 @@ def test_optimal_mechanism_bad_input():
         optimal_mechanism([0, 1], -1)  # 0 and oo are exact limits (tests/test_options.py)
     with pytest.raises(ValueError, match="empty"):
         optimal_mechanism([], 1)
-    with pytest.raises(ValueError, match="dps"):
+    with pytest.raises(ValueError, match="optimal_mechanism: dps must be a positive integer"):
         optimal_mechanism([0, 1], 1, method="mpmath", dps=0)
 
 
