@@ -49,6 +49,7 @@ from typing import Any
 import numpy as np
 import sympy
 
+from ._validate import argument_error, check_bool, check_choice, check_instance
 from .audit import GoodnessOfFit, as_generator, goodness_of_fit
 from .distribution import OutputDistribution
 from .mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip, TopK
@@ -181,8 +182,8 @@ class PeerAdapter:
         Used to show that the audit catches a mismatch, e.g. a peer's permute-and-flip
         audited as if it were the exponential mechanism.
         """
-        if not isinstance(reference, (Mechanism, TopK)):
-            raise ValueError(f"against: reference must be an exactdp Mechanism, got {reference!r}")
+        check_instance("against", "reference", reference, (Mechanism, TopK),
+                       "an exactdp Mechanism")
         return dataclasses.replace(
             self, reference=reference, mapping=mapping, wrong_on_purpose=True
         )
@@ -190,17 +191,13 @@ class PeerAdapter:
 
 def _float_of(value: sympy.Expr, name: str) -> float:
     if getattr(value, "free_symbols", None):
-        raise ValueError(f"exactdp.peers: {name} must be a number for a peer, got {value}")
+        raise argument_error("exactdp.peers", name, "a number for a peer, not symbolic", value)
     return float(sympy.N(value, 30))
 
 
 def _check_measure(measure: object, func: str) -> bool:
     """Validate an OpenDP output measure; True for zCDP (Gumbel noise), False for pure DP."""
-    if not isinstance(measure, str) or measure not in OPENDP_MEASURES:
-        raise ValueError(
-            f"{func}: measure must be one of {', '.join(OPENDP_MEASURES)}, got {measure!r}"
-        )
-    return measure != "max_divergence"
+    return check_choice(func, "measure", measure, OPENDP_MEASURES) != "max_divergence"
 
 
 @dataclass(frozen=True)
@@ -506,8 +503,7 @@ def opendp_noisy_top_k(
     """
     zcdp = _check_measure(measure, "opendp_noisy_top_k")
     monotonic = monotonic_flag(monotonic, monotone, "opendp_noisy_top_k")
-    if not isinstance(negate, (bool, np.bool_)):
-        raise ValueError(f"opendp_noisy_top_k: negate must be True or False, got {negate!r}")
+    negate = check_bool("opendp_noisy_top_k", "negate", negate)
     dp = _import_opendp()
     sv = as_scores(scores)
     inner_cls = ExponentialMechanism if zcdp else PermuteAndFlip

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import mpmath
 import sympy
 
+from ._validate import check_int
 from .deprecation import renamed_parameter
 
 __all__ = [
@@ -87,8 +88,7 @@ def format_number(value, dps: int = 6) -> str:
     TypeError
         For a Python float (not an exact value).
     """
-    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= 1000:
-        raise ValueError(f"format_number: dps must be an integer in 1..1000, got {dps!r}")
+    dps = check_int("format_number", "dps", dps, 1, 1000)
     if isinstance(value, bool):
         return "yes" if value else "no"
     if isinstance(value, (int, sympy.Integer)) and abs(int(value)).bit_length() < 3.3 * dps:

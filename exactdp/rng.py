@@ -10,6 +10,8 @@ import numbers
 
 import numpy as np
 
+from ._validate import argument_error
+
 __all__ = ["as_generator"]
 
 
@@ -43,7 +45,6 @@ def as_generator(rng: object = None, func: str = "goodness_of_fit") -> np.random
     ):
         if int(rng) >= 0:  # type: ignore[arg-type]
             return np.random.default_rng(int(rng))  # type: ignore[arg-type]
-    raise ValueError(
-        f"{func}: rng must be None, a non-negative int seed, a numpy.random.Generator or a "
-        f"numpy.random.SeedSequence, got {rng!r} (type {type(rng).__name__})"
-    )
+    raise argument_error(
+        func, "rng", "None, a non-negative int seed, a numpy.random.Generator or a "
+        "numpy.random.SeedSequence", rng)

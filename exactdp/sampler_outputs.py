@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from ._validate import check_callable
 from .rng import as_generator
 
 __all__ = ["draw", "signature_params", "validate_outputs"]
@@ -50,8 +51,7 @@ def draw(sample: Callable, n_samples: int, rng=None) -> list | np.ndarray:
     ValueError
         If ``sample`` is not callable, or ``rng`` is invalid (:func:`as_generator`).
     """
-    if not callable(sample):
-        raise ValueError(f"goodness_of_fit: sample must be a callable, got {sample!r}")
+    check_callable("goodness_of_fit", "sample", sample)
     gen = as_generator(rng, "goodness_of_fit")
     params = signature_params(sample)
     extra = {"rng": gen} if "rng" in params else {}

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 
 from tqdm.auto import tqdm
 
+from ._validate import argument_error, check_callable, check_int
 from .printing import latex_math
 
 __all__ = ["SweepResult", "count_score_vectors", "score_vectors", "sweep"]
@@ -74,14 +75,6 @@ class SweepResult:
         )
 
 
-def _int_arg(func: str, name: str, value: object, least: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{func}: {name} must be an int >= {least}, got {value!r}")
-    if value < least:
-        raise ValueError(f"{func}: {name} must be >= {least}, got {value!r}")
-    return value
-
-
 #: Largest family :func:`sweep` enumerates (vectors); beyond it the call is refused up front.
 MAX_SWEEP_CASES = 10**7
 
@@ -96,9 +89,9 @@ def count_score_vectors(
     With ``stop``, counting ends as soon as the total exceeds it (the return value is then
     some number ``> stop``), so huge families are refused without computing their size.
     """
-    n_min = _int_arg("count_score_vectors", "n_min", n_min, 1)
-    n_max = _int_arg("count_score_vectors", "n_max", n_max, n_min)
-    gap_max = _int_arg("count_score_vectors", "gap_max", gap_max, 0)
+    n_min = check_int("count_score_vectors", "n_min", n_min, 1)
+    n_max = check_int("count_score_vectors", "n_max", n_max, n_min)
+    gap_max = check_int("count_score_vectors", "gap_max", gap_max, 0)
     total = 0
     for n in range(n_min, n_max + 1):
         total += math.comb(gap_max + n - 1, n - 1)
@@ -131,9 +124,9 @@ def score_vectors(n_max: int, gap_max: int, n_min: int = 2) -> Iterator[tuple[in
     ValueError
         If an argument is not an int in range.
     """
-    n_min = _int_arg("score_vectors", "n_min", n_min, 1)
-    n_max = _int_arg("score_vectors", "n_max", n_max, n_min)
-    gap_max = _int_arg("score_vectors", "gap_max", gap_max, 0)
+    n_min = check_int("score_vectors", "n_min", n_min, 1)
+    n_max = check_int("score_vectors", "n_max", n_max, n_min)
+    gap_max = check_int("score_vectors", "gap_max", gap_max, 0)
     for n in range(n_min, n_max + 1):
         for gaps in itertools.combinations_with_replacement(range(gap_max + 1), n - 1):
             yield (0, *(-g for g in gaps))
@@ -213,8 +206,7 @@ def sweep(
     >>> res.cases, res.holds     # max(q) = 0 is falsy: every vector fails
     (9, False)
     """
-    if not callable(check):
-        raise ValueError(f"sweep: check must be callable, got {check!r}")
+    check_callable("sweep", "check", check)
     count = count_score_vectors(n_max, gap_max, n_min, stop=MAX_SWEEP_CASES)
     if count > MAX_SWEEP_CASES:
         raise ValueError(
@@ -225,15 +217,14 @@ def sweep(
         try:
             pickle.dumps(check)
         except (pickle.PicklingError, AttributeError, TypeError) as exc:
-            raise ValueError(
-                "sweep: check must be picklable for the default process pool (a module-level "
-                "function or a functools.partial of one), or pass executor=ThreadPoolExecutor()"
-                f"; pickling failed: {exc}"
-            ) from None
+            raise argument_error(
+                "sweep", "check", "picklable for the default process pool (a module-level "
+                "function or a functools.partial of one), or pass executor=ThreadPoolExecutor() "
+                f"(pickling failed: {exc})", check) from None
     vectors = list(score_vectors(n_max, gap_max, n_min))
     if batch_size is None:
         batch_size = max(1, len(vectors) // 200)
-    batch_size = _int_arg("sweep", "batch_size", batch_size, 1)
+    batch_size = check_int("sweep", "batch_size", batch_size, 1)
     if progress is None:
         progress = sys.stderr.isatty()
     batches = _batches(vectors, batch_size)

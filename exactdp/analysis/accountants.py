@@ -38,6 +38,7 @@ from fractions import Fraction
 import flint
 import sympy
 
+from .._validate import argument_error, choices_text
 from ..exact.arb import flint_prec, to_arb
 from ..exact.sign import sign as exact_sign
 from ._balls import arb_lower_fraction
@@ -107,8 +108,8 @@ def claimed_delta(claim: str, epsilon0: sympy.Expr, k: int, epsilon: sympy.Expr)
     funcs = {"kov": _kov, "drv": _drv, "zcdp": _zcdp_cks,
              "zcdp_bun_steinke": _zcdp_bs, "bounded_range": _bounded_range}
     if claim not in funcs and claim != "basic":
-        raise ValueError(f"claimed_delta: unknown claim {claim!r}; known: "
-                         f"{sorted([*funcs, 'basic'])}")
+        raise argument_error("claimed_delta", "claim", choices_text(sorted([*funcs, "basic"])),
+                             claim)
     if claim == "basic":  # exact comparison of epsilon with k*epsilon0
         if exact_sign(epsilon - int(k) * epsilon0) >= 0:
             return ClaimedDelta(claim, Fraction(0), True, "basic composition: (k*eps0, 0)-DP")

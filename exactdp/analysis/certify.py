@@ -13,6 +13,7 @@ from functools import cached_property
 import flint
 import sympy
 
+from .._validate import argument_error
 from ..deprecation import deprecated_method, deprecated_property
 from ..exact.arb import flint_prec, to_arb
 from ..exact.poly import fmpq_poly_to_sympy
@@ -157,14 +158,10 @@ class DPCertificate:
         ValueError
             If epsilon is not a finite number > 0 (the certificate covers epsilon > 0 only).
         """
-        try:
-            e = exact_epsilon(epsilon)
-        except ValueError as exc:
-            raise ValueError(f"DPCertificate.holds_at: {exc}") from exc
+        e = exact_epsilon(epsilon, "DPCertificate.holds_at")
         if e.free_symbols:
-            raise ValueError(
-                f"DPCertificate.holds_at: epsilon must be a number, got the symbol {epsilon!r}"
-            )
+            raise argument_error("DPCertificate.holds_at", "epsilon", "a number, not a symbol",
+                                 epsilon)
         return not any(
             exact_sign(e - iv.start) == 1 and exact_sign(iv.end - e) == 1
             for iv in set_intervals(self.failing_epsilon_intervals)
@@ -300,10 +297,11 @@ def certify_dp(
     mech = _symbolic_mechanism(mechanism, "certify_dp")
     q = score_vector(scores, "scores")
     if not q.is_rational:
-        raise ValueError("certify_dp: scores must be rational (integers or fractions)")
+        raise argument_error("certify_dp", "scores", "rational (integers or fractions)", scores)
     nbrs, _ = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "certify_dp")
     if not all(v.is_rational for v in nbrs):
-        raise ValueError("certify_dp: neighbour must be rational (integers or fractions)")
+        raise argument_error("certify_dp", "neighbour", "rational (integers or fractions)",
+                             neighbour)
     engine = make_engine(mech, [q] + nbrs, "certify_dp", dense_only=True)
     if isinstance(engine, BallEngine):
         raise ValueError(

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import flint
 import sympy
 
+from .._validate import argument_error
 from ..exact.arb import to_arb
 from ..numbers import exact_number
 from ..scores import ScoreVector
@@ -93,9 +94,10 @@ class DPCheck:
 
 def numeric_mechanism(mech: object, epsilon: object, func: str):
     eps = mechanism_epsilon(mech)
-    claim = None if epsilon is None else exact_number(epsilon, "epsilon", allow_symbols=True)
+    claim = None if epsilon is None else exact_number(epsilon, "epsilon", allow_symbols=True,
+                                                      func=func)
     if claim is not None and not (claim.free_symbols or exact_sign(claim) == 1):
-        raise ValueError(f"{func}: epsilon must be > 0, got {epsilon!r}")
+        raise argument_error(func, "epsilon", "> 0", epsilon)
     if eps is not None and eps.free_symbols:
         if claim is None or claim.free_symbols:
             raise ValueError(
@@ -117,7 +119,7 @@ def numeric_mechanism(mech: object, epsilon: object, func: str):
             raise ValueError(f"{func}: the mechanism has no epsilon attribute; pass epsilon=...")
         claim = eps
     if claim.free_symbols:
-        raise ValueError(f"{func}: epsilon must be a number here (got {claim})")
+        raise argument_error(func, "epsilon", "a number here, not symbolic", claim)
     return mech, claim
 
 

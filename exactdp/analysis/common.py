@@ -14,6 +14,7 @@ from typing import Any
 
 import sympy
 
+from .._validate import argument_error
 from ..deprecation import deprecated_attributes
 from ..exact.sign import sign, sign_or_none
 
@@ -90,9 +91,8 @@ def plain(sv: ScoreVector) -> tuple:
 
 def distribution_of(mech: object, sv: ScoreVector):
     if not hasattr(mech, "distribution"):
-        raise ValueError(
-            f"{type(mech).__name__} is not a mechanism: it needs a distribution(scores) method"
-        )
+        raise argument_error(None, "mechanism", "a mechanism (with a distribution(scores) "
+                             "method)", mech)
     return mech.distribution(sv if is_core_mechanism(mech) else plain(sv))
 
 

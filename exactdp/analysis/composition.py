@@ -23,6 +23,7 @@ import numpy as np
 import sympy
 from scipy.signal import fftconvolve
 
+from .._validate import argument_error, check_int, check_nonempty
 from ..printing import latex_array, latex_decimal, latex_escape, latex_math
 from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
@@ -326,8 +327,7 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
     ImportError
         If ``dp_accounting`` / ``opendp`` claims are asked for without the library.
     """
-    if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-        raise ValueError(f"check_accountant: k must be a positive integer, got {k!r}")
+    k = check_int("check_accountant", "k", k, 1)
     if k > MAX_COPIES:
         raise ValueError(
             f"check_accountant: k = {k} copies is beyond the limit {MAX_COPIES:.0e} of the "
@@ -338,11 +338,10 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
         claims = (claims,)
     unknown = [c for c in claims if c not in KNOWN_CLAIMS]
     if unknown:
-        raise ValueError(f"check_accountant: unknown claims {unknown}; known: "
-                         f"{list(KNOWN_CLAIMS)}")
+        raise argument_error("check_accountant", "claims", f"a subset of {list(KNOWN_CLAIMS)} "
+                             f"(unknown claims {unknown})", claims)
     eps_list = [check_epsilon(e, "check_accountant") for e in epsilons]
-    if not eps_list:
-        raise ValueError("check_accountant: epsilons must not be empty")
+    check_nonempty("check_accountant", "epsilons", eps_list)
     if getattr(getattr(mechanism, "epsilon", None), "free_symbols", True):
         raise ValueError("check_accountant: the mechanism needs a numeric epsilon")
     sv = as_scores(scores, "scores")

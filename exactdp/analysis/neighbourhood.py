@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 
+from .._validate import argument_error, check_choice, check_same_length
 from ..cost import refuse
 from ..scores import ScoreVector
 from .common import (
@@ -39,22 +40,17 @@ def check_pair(
     func: str,
     allow_non_neighbour: bool,
 ) -> None:
-    if q.n != q2.n:
-        raise ValueError(
-            f"{func}: neighbour has {q2.n} scores but scores has {q.n}; neighbouring score "
-            "vectors cover the same range"
-        )
+    check_same_length(func, ("scores", "neighbour"), (q.raw, q2.raw))
     if allow_non_neighbour:
         return
     delta = mechanism_sensitivity(mech)
     diffs = [b - a for a, b in zip(q.exact, q2.exact, strict=True)]
     for i, d in enumerate(diffs):
         if exact_sign(abs(d) - delta) == 1:
-            raise ValueError(
-                f"{func}: neighbour[{i}] - scores[{i}] = {d} exceeds the sensitivity {delta} "
-                "(||q - q'||_inf must be <= sensitivity); pass allow_non_neighbour=True to "
-                "compare arbitrary vectors"
-            )
+            raise argument_error(
+                func, f"neighbour[{i}]", f"within the sensitivity {delta} of scores[{i}] "
+                f"(neighbour[{i}] - scores[{i}] = {d} exceeds the sensitivity; pass "
+                "allow_non_neighbour=True to compare arbitrary vectors)", q2.exact[i])
     if mechanism_monotonic(mech):
         up = any(exact_sign(d) == 1 for d in diffs)
         down = any(exact_sign(d) == -1 for d in diffs)
@@ -84,8 +80,7 @@ def _check_exhaustive_cost(n: int, monotone: bool) -> None:
 
 
 def _moves(n: int, monotone: bool, search: str) -> tuple[list[tuple[int, ...]], str]:
-    if search not in ("auto", "exhaustive", "reduced"):
-        raise ValueError(f"search must be 'auto', 'exhaustive' or 'reduced', got {search!r}")
+    check_choice("neighbours", "search", search, ("auto", "exhaustive", "reduced"))
     exhaustive = search == "exhaustive" or (search == "auto" and n <= EXHAUSTIVE_MAX_N)
     if exhaustive:
         _check_exhaustive_cost(n, monotone)

@@ -40,6 +40,7 @@ from fractions import Fraction
 import flint
 import sympy
 
+from .._validate import argument_error, check_int
 from ..exact.arb import dps_to_prec, flint_prec, to_arb
 from ..exact.sign import UndecidedSignError
 from ..exact.sign import sign as exact_sign
@@ -169,7 +170,7 @@ class PrivacyLossDistribution:
             (use :meth:`discretise` and compose the grids instead).
         """
         if not isinstance(other, PrivacyLossDistribution):
-            raise ValueError(f"compose: other must be a PrivacyLossDistribution, got {other!r}")
+            raise argument_error("compose", "other", "a PrivacyLossDistribution", other)
         same = self.p_base is other.p_base and self.q_base is other.q_base
         if same:
             p_base, q_base, xf = self.p_base, self.q_base, self.xform
@@ -223,8 +224,7 @@ class PrivacyLossDistribution:
         ValueError
             If ``k`` is not a positive integer, or ``k > MAX_COPIES`` (10^5).
         """
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"self_compose: k must be a positive integer, got {k!r}")
+        k = check_int("self_compose", "k", k, 1)
         if k > MAX_COPIES:
             raise ValueError(
                 f"self_compose: k = {k} copies is beyond the limit {MAX_COPIES:.0e} (exact "
@@ -271,7 +271,7 @@ class PrivacyLossDistribution:
         """
         step = Fraction(step)
         if step <= 0:
-            raise ValueError(f"discretise: step must be > 0, got {step}")
+            raise argument_error("discretise", "step", "> 0", step)
         bits = dps_to_prec(dps)
         losses, pm, _ = self._balls(bits)
         with flint_prec(bits):

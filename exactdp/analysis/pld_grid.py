@@ -22,6 +22,7 @@ from fractions import Fraction
 
 import flint
 
+from .._validate import argument_error, check_int
 from ..exact.arb import dps_to_prec, flint_prec, to_arb
 from .pld_results import (
     EpsilonResult,
@@ -95,7 +96,8 @@ class DiscretisedPLD:
     def compose(self, other: DiscretisedPLD, bits: int = 192) -> DiscretisedPLD:
         """Convolution of the two lower-bound PLDs (same step required)."""
         if not isinstance(other, DiscretisedPLD) or other.step != self.step:
-            raise ValueError("compose: both grids must be DiscretisedPLD with the same step")
+            raise argument_error("compose", "other", f"a DiscretisedPLD with step {self.step}",
+                                 other)
         with flint_prec(bits):
             prod = (flint.arb_poly(list(self.masses)) * flint.arb_poly(list(other.masses)))
             masses = tuple(_clip(c) for c in prod.coeffs())
@@ -105,8 +107,7 @@ class DiscretisedPLD:
 
     def self_compose(self, k: int, bits: int = 192) -> DiscretisedPLD:
         """The k-fold composition by repeated squaring (each product rounded down)."""
-        if isinstance(k, bool) or not isinstance(k, int) or k < 1:
-            raise ValueError(f"self_compose: k must be a positive integer, got {k!r}")
+        k = check_int("self_compose", "k", k, 1)
         out = power_by_squaring(self, k, lambda a, b: a.compose(b, bits))
         return DiscretisedPLD(out.step, out.offset, out.masses, out.p_inf, out.k,
                               f"{k}-fold composition of ({self.description})")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import flint
 import sympy
 
+from .._validate import argument_error, check_same_length
 from ..exact.arb import to_arb
 from ..exact.sign import sign as exact_sign
 from ..scores import as_scores
@@ -56,14 +57,14 @@ def privacy_loss_distribution(mechanism: object, scores: object, neighbour: obje
     Koskela et al. 2020, section 2).
     """
     sv, nv = as_scores(scores, "scores"), as_scores(neighbour, "neighbour")
-    if sv.n != nv.n:
-        raise ValueError(
-            f"privacy_loss_distribution: scores and neighbour differ in length ({sv.n} vs {nv.n})")
+    check_same_length("privacy_loss_distribution", ("scores", "neighbour"), (sv.raw, nv.raw))
     if not hasattr(mechanism, "distribution"):
-        raise ValueError(f"privacy_loss_distribution: not a mechanism: {mechanism!r}")
+        raise argument_error("privacy_loss_distribution", "mechanism",
+                             "a mechanism (with a distribution(scores) method)", mechanism)
     check_pair(mechanism, sv, nv, "privacy_loss_distribution", allow_non_neighbour)
     if getattr(getattr(mechanism, "epsilon", None), "free_symbols", None):
-        raise ValueError("privacy_loss_distribution: epsilon must be a number, not symbolic")
+        raise argument_error("privacy_loss_distribution", "mechanism.epsilon",
+                             "a number, not symbolic", mechanism.epsilon)
     dp, dq = mechanism.distribution(sv), mechanism.distribution(nv)
     try:
         P, Q = dp.probabilities, dq.probabilities

@@ -15,6 +15,7 @@ from typing import Any
 import flint
 import sympy
 
+from .._validate import argument_error
 from ..exact.arb import dps_to_prec, flint_prec, to_arb
 from ..exact.sign import UndecidedSignError
 from ..numbers import exact_number
@@ -132,18 +133,18 @@ def power_by_squaring(base: Any, k: int, compose: Callable[[Any, Any], Any]) -> 
 
 
 def check_epsilon(value: object, func: str) -> sympy.Expr:
-    eps = exact_number(value, "epsilon")
+    eps = exact_number(value, "epsilon", func=func)
     if eps.free_symbols or not eps.is_finite:
-        raise ValueError(f"{func}: epsilon must be a finite number, got {value!r}")
+        raise argument_error(func, "epsilon", "a finite number", value)
     if eps.is_negative:
-        raise ValueError(f"{func}: epsilon must be >= 0, got {value!r}")
+        raise argument_error(func, "epsilon", ">= 0", value)
     return eps
 
 
 def check_delta(value: object, func: str) -> sympy.Expr:
-    d = exact_number(value, "delta")
+    d = exact_number(value, "delta", func=func)
     if d.free_symbols or not (d >= 0 and d <= 1):
-        raise ValueError(f"{func}: delta must be a number in [0, 1], got {value!r}")
+        raise argument_error(func, "delta", "a number in [0, 1]", value)
     return d
 
 

@@ -23,6 +23,14 @@ from itertools import combinations_with_replacement, product
 
 import sympy
 
+from .._validate import (
+    argument_error,
+    check_callable,
+    check_choice,
+    check_instance,
+    check_int,
+    check_nonempty,
+)
 from ..deprecation import deprecated_attributes, deprecated_property
 from ..exact import compare, sign
 from ..numbers import exact_number
@@ -61,11 +69,8 @@ class ScoreFunction:
     name: str = "q"
 
     def __post_init__(self) -> None:
-        if not callable(self.func):
-            raise ValueError(f"ScoreFunction: func must be callable, got {self.func!r}")
-        rng = tuple(self.range)
-        if not rng:
-            raise ValueError("ScoreFunction: range must contain at least one output")
+        check_callable("ScoreFunction", "func", self.func)
+        rng = tuple(check_nonempty("ScoreFunction", "range", tuple(self.range)))
         object.__setattr__(self, "range", rng)
 
     def scores(self, database: Sequence) -> tuple[sympy.Expr, ...]:
@@ -120,21 +125,14 @@ class SensitivityResult:
 
 # ------------------------------------------------------------------------ validation
 def _check_inputs(score_function, universe, neighbours, database, max_size):
-    if not isinstance(score_function, ScoreFunction):
-        raise ValueError(
-            "sensitivity: score_function must be an exactdp ScoreFunction(func, range), "
-            f"got {type(score_function).__name__}"
-        )
+    func = "sensitivity"
+    check_instance(func, "score_function", score_function, ScoreFunction,
+                   "an exactdp ScoreFunction(func, range)")
     if isinstance(universe, (str, bytes)) or not isinstance(universe, Sequence | set | frozenset):
-        raise ValueError(f"sensitivity: universe must be a finite sequence of records, "
-                         f"got {universe!r}")
+        raise argument_error(func, "universe", "a finite sequence of records", universe)
     universe = tuple(dict.fromkeys(universe))  # distinct records, first-seen order
-    if not universe:
-        raise ValueError("sensitivity: universe must contain at least one record")
-    if neighbours not in NEIGHBOURS:
-        raise ValueError(
-            f"sensitivity: neighbours must be 'replace' or 'add_remove', got {neighbours!r}"
-        )
+    check_nonempty(func, "universe", universe)
+    check_choice(func, "neighbours", neighbours, NEIGHBOURS)
     if (database is None) == (max_size is None):
         raise ValueError(
             "sensitivity: give exactly one of database= (local sensitivity) and max_size= "
@@ -142,19 +140,19 @@ def _check_inputs(score_function, universe, neighbours, database, max_size):
         )
     if database is not None:
         if isinstance(database, (str, bytes)):
-            raise ValueError(f"sensitivity: database must be a tuple of records, got {database!r}")
+            raise argument_error(func, "database", "a tuple of records", database)
         database = tuple(database)
         members = set(universe)
         for i, rec in enumerate(database):
             if rec not in members:
-                raise ValueError(f"sensitivity: database[{i}] = {rec!r} is not in the universe")
+                raise argument_error(func, f"database[{i}]", "a record of the universe", rec)
         if neighbours == "replace" and not database:
-            raise ValueError("sensitivity: an empty database has no replace-one neighbours")
+            raise argument_error(func, "database", "non-empty for neighbours='replace' (an "
+                                 "empty database has no replace-one neighbours)", database)
     if max_size is not None:
-        if isinstance(max_size, bool) or not isinstance(max_size, int) or max_size < 0:
-            raise ValueError(f"sensitivity: max_size must be an integer >= 0, got {max_size!r}")
+        max_size = check_int(func, "max_size", max_size, 0)
         if neighbours == "replace" and max_size < 1:
-            raise ValueError("sensitivity: replace-one neighbours need max_size >= 1")
+            raise argument_error(func, "max_size", ">= 1 for neighbours='replace'", max_size)
     return universe, database
 
 

@@ -19,6 +19,7 @@ import numpy as np
 import sympy
 from scipy.optimize import minimize_scalar
 
+from .._validate import argument_error, check_int
 from ..deprecation import deprecated_alias, deprecated_method
 from ..exact import compare, sign
 from ..exact.unit_interval import sign_on_unit_interval, verify_sign_analysis
@@ -94,7 +95,8 @@ def check_dominance(dist_a, dist_b) -> DominanceResult:
         If the sign of a margin cannot be decided.
     """
     if dist_a.scores.exact != dist_b.scores.exact:
-        raise ValueError("check_dominance: both distributions must be on the same scores")
+        raise argument_error("check_dominance", "dist_b", "a distribution on the same scores as "
+                             "dist_a", dist_b.scores.exact)
     ta, tb = error_tails(dist_a), error_tails(dist_b)
     margins = tuple((t, sympy.expand(b - a)) for (t, a), (_, b) in zip(ta, tb, strict=True))
     witness = next((t for t, m in margins if sign(m) < 0), None)
@@ -146,7 +148,8 @@ def certify_dominance(mech_a, mech_b, scores) -> DominanceCertificate:
     da, db = mech_a.distribution(sv), mech_b.distribution(sv)
     ra, rb = da.rational_form(), db.rational_form()
     if ra.value != rb.value:
-        raise ValueError("certify_dominance: the mechanisms must share epsilon, c and Delta")
+        raise argument_error("certify_dominance", "mech_b", "a mechanism with the epsilon, c and "
+                             "Delta of mech_a", mech_b)
     x = ra.x
     gaps = ra.gaps
     thresholds, nums, analyses = [], [], []
@@ -193,9 +196,7 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
     ValueError
         If n < 2, or the mechanism's epsilon is symbolic.
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 2:
-        raise ValueError(f"worst_case_error: n must be an integer >= 2, got {n!r}")
-    n = int(n)
+    n = check_int("worst_case_error", "n", n, 2)
     rate = float(sympy.N(mechanism.epsilon / (mechanism.c * mechanism.sensitivity), 20))
 
     def err(u: float) -> float:

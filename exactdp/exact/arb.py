@@ -35,6 +35,8 @@ import flint
 import mpmath
 import sympy
 
+from .._validate import argument_error, check_int
+
 __all__ = [
     "enclose",
     "as_exact",
@@ -74,8 +76,7 @@ def flint_prec(bits: int) -> Iterator[None]:
     ValueError
         If ``bits`` is not an integer >= 2.
     """
-    if isinstance(bits, bool) or not isinstance(bits, int) or bits < 2:
-        raise ValueError(f"flint_prec: bits must be an integer >= 2, got {bits!r}")
+    bits = check_int("flint_prec", "bits", bits, 2)
     workprec = getattr(flint.ctx, "workprec", None)
     if workprec is not None:
         with workprec(bits):
@@ -104,9 +105,9 @@ def mpf_to_arb(x: mpmath.mpf) -> flint.arb:
     current flint precision (the mantissa and exponent are copied, not rounded).
     """
     if not isinstance(x, mpmath.mpf):
-        raise ValueError(f"mpf_to_arb: expected an mpmath mpf, got {x!r}")
+        raise argument_error("mpf_to_arb", "x", "an mpmath mpf", x)
     if mpmath.isnan(x):
-        raise ValueError("mpf_to_arb: NaN has no enclosure")
+        raise argument_error("mpf_to_arb", "x", "a number, not NaN (NaN has no enclosure)", x)
     if mpmath.isinf(x):
         return flint.arb("inf") if x > 0 else -flint.arb("inf")
     sign, man, exp, _ = x._mpf_
@@ -124,7 +125,7 @@ def float_to_arb(x: sympy.Float) -> flint.arb:
     if x == 0 and isinstance(x, sympy.Number):
         return flint.arb(0)
     if not isinstance(x, sympy.Float):
-        raise ValueError(f"float_to_arb: expected a sympy Float, got {x!r}")
+        raise argument_error("float_to_arb", "x", "a sympy Float", x)
     return mpf_to_arb(mpmath.mp.make_mpf(x._mpf_))  # make_mpf: no rounding
 
 
@@ -180,7 +181,7 @@ def _exact_arb(v: object, name: str) -> flint.arb:
         return mpf_to_arb(v)
     if isinstance(v, int) and not isinstance(v, bool):
         return flint.arb(v)
-    raise ValueError(f"ball: {name} must be an mpf, int or arb, got {v!r}")
+    raise argument_error("ball", name, "an mpf, int or arb", v)
 
 
 def _exact_bits(x: flint.arb) -> int:
@@ -242,19 +243,17 @@ def as_exact(value: object, func: str) -> sympy.Expr:
         other types; the message names ``func``.
     """
     if isinstance(value, bool):
-        raise ValueError(f"{func}: expected a number, got the bool {value!r}")
+        raise argument_error(func, "value", "a number, not a bool", value)
     if isinstance(value, int):
         return sympy.Integer(value)
     if isinstance(value, Fraction):
         return sympy.Rational(value.numerator, value.denominator)
     if isinstance(value, sympy.Basic):
         if value.atoms(sympy.Float):
-            raise ValueError(f"{func}: refusing the float in {value}; exact numbers only")
+            raise argument_error(func, "value", "exact (no float inside)", value)
         return value
-    raise ValueError(
-        f"{func}: expected an exact number (int, Fraction or sympy expression), got "
-        f"{value!r} ({type(value).__name__})"
-    )
+    raise argument_error(func, "value", "an exact number (int, Fraction or sympy expression)",
+                         value)
 
 
 def enclose(expr: object, dps: int, max_prec: int = 1 << 16) -> flint.arb:

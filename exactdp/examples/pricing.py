@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from itertools import combinations
 
+from .._validate import check_choice
 from ..analysis.sensitivity import ScoreFunction
 
 __all__ = ["PRICING", "PricingExample", "buyers", "revenue"]
@@ -50,8 +51,7 @@ class PricingExample:
         ValueError
             For another name.
         """
-        if name not in self.scores:
-            raise ValueError(f"pricing example: score must be one of {sorted(self.scores)}")
+        check_choice("pricing example", "score", name, sorted(self.scores))
         return self.scores[name]
 
 

@@ -21,6 +21,7 @@ import mpmath
 import sympy
 
 from .. import __version__
+from .._validate import integer_range, message
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from ..numbers import (
     ExactConversionWarning,
@@ -97,7 +98,7 @@ class _OneLineParser(argparse.ArgumentParser):
 def _check_dps(args) -> None:
     """``--dps`` (``--digits``) is an int in 1..1000 (a CLIError otherwise)."""
     if not 1 <= args.dps <= 1000:
-        raise CLIError(f"--dps (--digits) must be between 1 and 1000, got {args.dps}")
+        raise CLIError(message(None, "--dps (--digits)", integer_range(1, 1000), args.dps))
 
 
 #: Above this many scores ``exactdp table`` prints decimals only unless ``--exact`` is given.

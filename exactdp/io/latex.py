@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import sympy
 
+from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..deprecation import renamed_parameter
 from ..printing import (
     Math,
@@ -139,14 +140,14 @@ def table(
     ValueError
         Unknown format, a row of the wrong length, dps out of range.
     """
-    if fmt not in FORMATS:
-        raise ValueError(f"table: fmt must be one of {FORMATS}, got {fmt!r}")
+    check_choice("table", "fmt", fmt, FORMATS)
     heads = [Math(f"${c.latex}$", c.text) if isinstance(c, Math)
              else Math(latex_escape(str(c)), str(c)) for c in columns]
     cells = []
     for i, row in enumerate(rows):
         if len(row) != len(heads):
-            raise ValueError(f"table: row {i} has {len(row)} cells for {len(heads)} columns")
+            raise argument_error("table", f"len(rows[{i}])", f"{len(heads)} (one cell per column)",
+                                 len(row))
         cells.append([_cell(v, dps) for v in row])
     if fmt == "latex":
         return _latex_tables(cells, heads, caption, label, notes)
@@ -400,19 +401,19 @@ def probability_table(
     ValueError
         Unknown format, mismatched range sizes, dps out of range.
     """
-    if fmt not in FORMATS:
-        raise ValueError(f"probability_table: fmt must be one of {FORMATS}, got {fmt!r}")
-    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= 1000:
-        raise ValueError(f"probability_table: dps must be in 1..1000, got {dps!r}")
-    dists = list(distributions.items())
-    if not dists:
-        raise ValueError("probability_table: no distributions given")
+    check_choice("probability_table", "fmt", fmt, FORMATS)
+    check_int("probability_table", "dps", dps, 1, 1000)
+    dists = list(check_nonempty("probability_table", "distributions",
+                                list(distributions.items())))
     n = dists[0][1].n
     if any(d.n != n for _, d in dists):
-        raise ValueError("probability_table: all distributions must have the same range size")
+        raise argument_error("probability_table", "distributions",
+                             "distributions over ranges of one size",
+                             {name: d.n for name, d in dists})
     labels = list(labels) if labels is not None else [str(r) for r in range(n)]
     if len(labels) != n:
-        raise ValueError(f"probability_table: {len(labels)} labels for {n} outputs")
+        raise argument_error("probability_table", "len(labels)", f"{n} (one per output)",
+                             len(labels))
     values = [d.evalf(max(dps + 5, 15)) for _, d in dists]
     rows = [[Math(lab, lab)] + [vals[i] for vals in values] for i, lab in enumerate(labels)]
     heads = [Math("r", "r")] + [name for name, _ in dists]

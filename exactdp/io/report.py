@@ -23,6 +23,7 @@ from typing import Any
 import sympy
 from tqdm import tqdm
 
+from .._validate import argument_error, check_choice, check_int
 from ..analysis import (
     certify_dominance,
     certify_dp,
@@ -187,20 +188,20 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     ValueError
         Bad epsilon, scores, sensitivity, dps; scores and neighbour of different lengths.
     """
-    eps = exact_epsilon(epsilon)
-    if isinstance(dps, bool) or not isinstance(dps, int) or not 1 <= dps <= 1000:
-        raise ValueError(f"build_report: dps must be an integer in 1..1000, got {dps!r}")
+    func = "build_report"
+    eps = exact_epsilon(epsilon, func)
+    check_int(func, "dps", dps, 1, 1000)
     if example is not None:
         return _pricing(eps, dps, dict(options or {}), progress)
     if scores is None:
         raise ValueError("build_report: give example='pricing' or scores=...")
-    q = tuple(exact_number(v, "scores", i) for i, v in enumerate(scores))
+    q = tuple(exact_number(v, "scores", i, func=func) for i, v in enumerate(scores))
     q2 = None
     if neighbour is not None:
-        q2 = tuple(exact_number(v, "neighbour", i) for i, v in enumerate(neighbour))
+        q2 = tuple(exact_number(v, "neighbour", i, func=func) for i, v in enumerate(neighbour))
         if len(q2) != len(q):
-            raise ValueError(f"build_report: neighbour has {len(q2)} scores, scores {len(q)}")
-    sens = exact_sensitivity(1 if sensitivity is None else sensitivity)
+            raise argument_error(func, "len(neighbour)", f"{len(q)} (= len(scores))", len(q2))
+    sens = exact_sensitivity(1 if sensitivity is None else sensitivity, func)
     with _bar(4 + 1, progress) as bar:
         case = _analyse("scores", "q", q, q2, sens, bool(monotonic),
                         "given", [str(r) for r in range(len(q))], eps, bar)
@@ -435,8 +436,7 @@ APPENDIX: list[Section] = [_exact_appendix]
 
 def render(report: Report, fmt: str = "text") -> str:
     """The report's body in ``fmt`` ("text", "markdown" or "latex"; LaTeX without preamble)."""
-    if fmt not in FORMATS:
-        raise ValueError(f"render: fmt must be one of {FORMATS}, got {fmt!r}")
+    check_choice("render", "fmt", fmt, FORMATS)
     parts = []
     if fmt == "markdown":
         parts.append(f"# {report.title}")

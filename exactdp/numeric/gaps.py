@@ -2,7 +2,8 @@
 
 A scaled gap is ``d_r = (q* - q_r)/b >= 0`` in units of the noise scale ``b`` (the best item
 has ``d = 0``); see :mod:`exactdp.numeric.laplace` for the convention. Every error is a
-ValueError naming the function, the argument and the value.
+ValueError naming the function, the argument and the value, in the package's one style
+(:mod:`exactdp._validate`): ``laplace_mp: d[1] must be a non-negative gap (or +inf), got -1``.
 """
 
 from __future__ import annotations
@@ -16,18 +17,22 @@ import mpmath
 import numpy as np
 import sympy
 
+from .._validate import argument_error, check_nonempty
+
 # --------------------------------------------------------------------------------------
 # validation
 # --------------------------------------------------------------------------------------
 
 
 def fail_value(func: str, arg: str, msg: str) -> ValueError:
-    return ValueError(f"{func}: argument {arg!r} {msg}")
+    """``{func}: {arg} {msg}`` with ``msg`` starting "must ..." (the one style, for
+    messages that are not ``must be {what}, got {value!r}``)."""
+    return ValueError(f"{func}: {arg} {msg}")
 
 
 def as_list(values: object, func: str, arg: str) -> list:
     if isinstance(values, (str, bytes)) or values is None:
-        raise fail_value(func, arg, f"must be a sequence of numbers, got {values!r}")
+        raise argument_error(func, arg, "a sequence of numbers", values)
     try:
         out = (
             list(np.asarray(values, dtype=object).ravel())
@@ -35,48 +40,39 @@ def as_list(values: object, func: str, arg: str) -> list:
             else list(values)
         )
     except TypeError:
-        raise fail_value(func, arg, f"must be a sequence of numbers, got {values!r}") from None
-    if not out:
-        raise fail_value(func, arg, "must contain at least one gap, got an empty sequence")
-    return out
+        raise argument_error(func, arg, "a sequence of numbers", values) from None
+    return list(check_nonempty(func, arg, out))
 
 
 def check_int_gaps(G: Sequence[int], func: str) -> list[int]:
     vals = as_list(G, func, "G")
     out = []
     for i, g in enumerate(vals):
-        if isinstance(g, bool) or not isinstance(g, (Integral, sympy.Integer)):
-            raise fail_value(func, "G", f"must hold non-negative integers; G[{i}] = {g!r}")
-        g = int(g)
-        if g < 0:
-            raise fail_value(func, "G", f"must hold non-negative integers; G[{i}] = {g}")
-        out.append(g)
+        if isinstance(g, bool) or not isinstance(g, (Integral, sympy.Integer)) or g < 0:
+            raise argument_error(func, f"G[{i}]", "a non-negative integer", g)
+        out.append(int(g))
     m = min(out)
     return [g - m for g in out]  # shift-invariance: the best item gets gap 0
 
 
 def check_lam(lam: object, func: str) -> sympy.Expr:
     if isinstance(lam, float):
-        raise fail_value(func, "lam", f"must be an exact sympy number or Symbol, got float {lam!r}")
+        raise argument_error(func, "lam", "an exact sympy number or Symbol, not a float", lam)
     try:
         lam = sympy.sympify(lam, strict=True)
     except (sympy.SympifyError, TypeError):
-        raise fail_value(func, "lam", f"must be a positive sympy expression, got {lam!r}") from None
+        raise argument_error(func, "lam", "a positive sympy expression", lam) from None
     if lam.has(sympy.Float):
-        raise fail_value(func, "lam", f"must be exact (no Float inside), got {lam!r}")
+        raise argument_error(func, "lam", "exact (no Float inside)", lam)
     if lam.is_positive is not True or lam.is_finite is False:
-        raise fail_value(
-            func,
-            "lam",
-            f"must be positive (declare Symbols with positive=True), got {lam!r}",
-        )
+        raise argument_error(func, "lam", "positive (declare Symbols with positive=True)", lam)
     return lam
 
 
 def _check_real_gap(v: object, i: int, func: str) -> None:
     """Reject NaN, negative and non-real gaps (inf allowed) - shared by mp/float paths."""
     if isinstance(v, bool):
-        raise fail_value(func, "d", f"must hold real numbers; d[{i}] = {v!r}")
+        raise argument_error(func, f"d[{i}]", "a real number", v)
 
 
 def mp_gaps(d: Sequence, func: str) -> list:
@@ -100,35 +96,36 @@ def mp_gaps(d: Sequence, func: str) -> list:
             else:
                 raise TypeError
         except (TypeError, ValueError):
-            raise fail_value(func, "d", f"must hold real numbers; d[{i}] = {v!r}") from None
+            raise argument_error(func, f"d[{i}]", "a real number", v) from None
         if mpmath.isnan(x) or x < 0:
-            raise fail_value(func, "d", f"must hold non-negative gaps (or +inf); d[{i}] = {v!r}")
+            raise argument_error(func, f"d[{i}]", "a non-negative gap (or +inf)", v)
         out.append(x)
     if all(mpmath.isinf(x) for x in out):
-        raise fail_value(func, "d", "must contain at least one finite gap")
+        raise argument_error(func, "d", "a vector with at least one finite gap", d)
     return out
 
 
 def float_gaps(d: object, func: str) -> np.ndarray:
     if isinstance(d, (str, bytes)) or d is None:
-        raise fail_value(func, "d", f"must be an array of real numbers, got {d!r}")
+        raise argument_error(func, "d", "an array of real numbers", d)
     if isinstance(d, np.ndarray) and d.dtype == np.bool_:
-        raise fail_value(func, "d", "must hold real numbers, got a boolean array")
+        raise argument_error(func, "d", "an array of real numbers, not of booleans", d)
     if not isinstance(d, np.ndarray) or d.dtype == object:
         for i, v in enumerate(np.ravel(np.asarray(d, dtype=object))):
             if isinstance(v, (bool, np.bool_)):
-                raise fail_value(func, "d", f"must hold real numbers; d[{i}] = {v!r}")
+                raise argument_error(func, f"d[{i}]", "a real number", v)
     try:
         arr = np.asarray(d, dtype=np.float64)
     except (TypeError, ValueError):
-        raise fail_value(func, "d", f"must be an array of real numbers, got {d!r}") from None
+        raise argument_error(func, "d", "an array of real numbers", d) from None
     if arr.ndim != 1 or arr.size == 0:
-        raise fail_value(func, "d", f"must be a non-empty 1-D array, got shape {arr.shape}")
+        raise argument_error(func, "d.shape", "(n,) with n >= 1 (a non-empty 1-D array)",
+                             arr.shape)
     bad = np.isnan(arr) | (arr < 0)
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
-        raise fail_value(func, "d", f"must hold non-negative gaps (or +inf); d[{i}] = {arr[i]!r}")
+        raise argument_error(func, f"d[{i}]", "a non-negative gap (or +inf)", arr[i])
     if np.isinf(arr).all():
-        raise fail_value(func, "d", "must contain at least one finite gap")
+        raise argument_error(func, "d", "a vector with at least one finite gap", d)
     return arr
 LN2 = math.log(2.0)

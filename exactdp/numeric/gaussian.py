@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from numbers import Integral
 
 import mpmath
 import numpy as np
@@ -48,9 +47,9 @@ from flint import acb, arb
 from flint import ctx as flint_ctx
 from scipy.special import log_ndtr
 
+from .._validate import check_int
 from ..cost import GAUSSIAN_SECONDS_LIMIT, gaussian_seconds, refuse
 from ..exact.arb import arb_mid_to_mpf, flint_prec, mpf_to_arb
-from .gaps import fail_value as _fail
 from .gaps import float_gaps as _float_gaps
 from .gaps import mp_gaps as _mp_gaps
 
@@ -59,12 +58,6 @@ __all__ = ["gaussian_bounds_proved", "gaussian_mp", "gaussian_mp_bounds", "gauss
 _XA = 1024  # E(x) (x <= -_XA) and Phi(x) (x >= _XA) by the asymptotic series of erfcx
 _ARB_MAX_N = 24  # above: shared-grid trapezoid for the items with small gaps
 _Z0 = 40  # trapezoid route: items with z > _Z0 go through the per-item arb route
-
-
-def _check_dps(dps: object, func: str) -> int:
-    if isinstance(dps, bool) or not isinstance(dps, Integral) or dps < 1:
-        raise _fail(func, "dps", f"must be a positive integer, got {dps!r}")
-    return int(dps)
 
 
 def _mag(x: mpmath.mpf) -> int:
@@ -354,7 +347,7 @@ def _max_dps(n: int) -> int:
 
 
 def _engine(z: Sequence, dps: int, func: str) -> tuple[list, list]:
-    dps = _check_dps(dps, func)
+    dps = check_int(func, "dps", dps, 1)
     gaps = _exact_gaps(z, dps, func)
     finite = [i for i, x in enumerate(gaps) if not mpmath.isinf(x)]
     out = [mpmath.mpf(0)] * len(gaps)

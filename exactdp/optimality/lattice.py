@@ -25,6 +25,7 @@ import flint
 import numpy as np
 import sympy
 
+from .._validate import argument_error, check_int
 from ..cost import refuse
 from ..mechanisms.permute_flip import pf_ring_probabilities
 from ..numbers import ExactConversionWarning, exact_epsilon, exact_sensitivity
@@ -55,12 +56,7 @@ _GOLDEN_THRESHOLD = math.log((3 + math.sqrt(5)) / 2)
 
 
 def check_size_args(func: str, n: Any, k: Any) -> tuple[int, int]:
-    for name, value, low in (("n", n, 2), ("k", k, 1)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise ValueError(f"{func}: argument {name} must be an int >= {low}, got {value!r}")
-        if int(value) < low:
-            raise ValueError(f"{func}: argument {name} must be >= {low}, got {value!r}")
-    return int(n), int(k)
+    return check_int(func, "n", n, 2), check_int(func, "k", k, 1)
 
 
 def lp_parameter(func: str, name: str, value: Any) -> sympy.Expr:
@@ -73,16 +69,12 @@ def lp_parameter(func: str, name: str, value: Any) -> sympy.Expr:
     parse = exact_epsilon if name == "epsilon" else exact_sensitivity
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always", ExactConversionWarning)
-        try:
-            expr = parse(value)
-        except ValueError as exc:
-            msg = f"{func}: argument {name} must be a positive finite real: {exc}"
-            raise ValueError(msg) from None
-    for w in caught:  # re-issue with the function's name, pointing at the user's call
+        expr = parse(value, func)
+    for w in caught:  # re-issue, pointing at the user's call (the message names func)
         cat = w.category if issubclass(w.category, Warning) else UserWarning
-        warnings.warn(f"{func}: {w.message}", cat, stacklevel=3)
+        warnings.warn(str(w.message), cat, stacklevel=3)
     if expr.free_symbols:
-        raise ValueError(f"{func}: argument {name} must be a number, got the expression {value!r}")
+        raise argument_error(func, name, "a number, not a symbolic expression", value)
     return expr
 
 
@@ -90,36 +82,31 @@ def to_float(func: str, name: str, expr: sympy.Expr, value: Any) -> float:
     """Nearest double of a positive exact parameter; ValueError if it is not finite."""
     out = float(sympy.N(expr, 30))
     if not math.isfinite(out) or out <= 0:
-        raise ValueError(
-            f"{func}: argument {name}={value!r} is not a positive finite double ({out!r}), "
-            "so method='float' cannot use it; use method='exact' (epsilon with a rational "
-            "exp(epsilon))"
-        )
+        raise argument_error(
+            func, name, f"a positive finite double for method='float' (it rounds to {out!r}; "
+            "use method='exact' with a rational exp(epsilon))", value)
     return out
 
 
 def exact_rational(func: str, name: str, expr: sympy.Expr, value: Any) -> sympy.Rational:
     """The parsed parameter as an exact positive rational, or ValueError."""
     if not expr.is_Rational:
-        raise ValueError(
-            f"{func}: argument {name} must be rational for method='exact', got {value!r}"
-        )
+        raise argument_error(func, name, "rational for method='exact'", value)
     return sympy.Rational(expr)
 
 
 def exact_exp_epsilon(func: str, expr: sympy.Expr, value: Any) -> sympy.Rational:
     """``exp(epsilon)`` as an exact rational, or ValueError."""
     if isinstance(value, float):
-        raise ValueError(
-            f"{func}: method='exact' needs exp(epsilon) rational; a float epsilon={value!r} "
-            "gives a transcendental exp(epsilon). Pass e.g. sympy.log(sympy.Rational(3, 2))."
-        )
+        raise argument_error(
+            func, "epsilon", "exact with exp(epsilon) rational for method='exact' (a float "
+            "gives a transcendental exp(epsilon); pass e.g. sympy.log(sympy.Rational(3, 2)))",
+            value)
     e = sympy.simplify(sympy.exp(expr))
     if not e.is_Rational:
-        raise ValueError(
-            f"{func}: method='exact' needs exp(epsilon) rational, got epsilon={value!r} "
-            f"(exp(epsilon) = {e}). Pass e.g. sympy.log(sympy.Rational(3, 2))."
-        )
+        raise argument_error(
+            func, "epsilon", f"a number with exp(epsilon) rational for method='exact' (here "
+            f"exp(epsilon) = {e}; pass e.g. sympy.log(sympy.Rational(3, 2)))", value)
     return sympy.Rational(e)
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import importlib
 
+from .._validate import argument_error, choices_text
 from .result import ProofResult
 
 __all__ = ["PROOFS", "ProofResult", "load", "verify_all"]
@@ -42,7 +43,7 @@ def load(name: str):
     """
     key = name.removeprefix("prove_")
     if key not in PROOFS:
-        raise ValueError(f"load: unknown proof {name!r}; choose from {', '.join(PROOFS)}")
+        raise argument_error("load", "name", f"a known proof, {choices_text(PROOFS)}", name)
     return importlib.import_module(f"{__name__}.{key}")
 
 

@@ -14,6 +14,7 @@ import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
+from .._validate import check_int
 from . import PROOFS, load
 from .result import ProofResult
 
@@ -90,8 +91,7 @@ def _executor(args):
         raise ValueError("prove: give --workers or --scheduler, not both")
     if args.workers is not None:
         cap = max(32, 4 * (os.cpu_count() or 1))
-        if not 1 <= args.workers <= cap:
-            raise ValueError(f"prove: --workers must be between 1 and {cap}, got {args.workers}")
+        check_int("prove", "--workers", args.workers, 1, cap)
         return ProcessPoolExecutor(args.workers), None
     if args.scheduler is not None:
         try:

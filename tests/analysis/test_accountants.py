@@ -156,13 +156,13 @@ def test_dp_accounting_claim_is_kov():
 
 def test_check_accountant_bad_input():
     mech = exactdp.ExponentialMechanism(1)
-    with pytest.raises(ValueError, match="k must be"):
+    with pytest.raises(ValueError, match="check_accountant: k must be a positive integer"):
         check_accountant(mech, [0, 1], 0, [1])
-    with pytest.raises(ValueError, match="unknown claims"):
+    with pytest.raises(ValueError, match=r"check_accountant: claims must be .*unknown claims"):
         check_accountant(mech, [0, 1], 2, [1], claims=("nope",))
     with pytest.raises(ValueError, match="epsilon"):
         check_accountant(mech, [0, 1], 2, [-1])
-    with pytest.raises(ValueError, match="empty"):
+    with pytest.raises(ValueError, match="check_accountant: epsilons must be non-empty"):
         check_accountant(mech, [0, 1], 2, [])
 
 
@@ -182,7 +182,7 @@ def test_exact_zeros_of_basic_and_kov():
     assert claimed_delta("basic", third, 3, sympy.Rational(99, 100)).upper == 1
     assert claimed_delta("kov", third, 3, sympy.Integer(1)).upper == 0
     assert claimed_delta("kov", third, 3, sympy.Rational(99, 100)).upper > 0
-    with pytest.raises(ValueError, match="unknown claim"):
+    with pytest.raises(ValueError, match="claimed_delta: claim must be one of .* got 'nope'"):
         claimed_delta("nope", third, 3, sympy.Integer(1))
 
 

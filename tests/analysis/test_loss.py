@@ -92,7 +92,7 @@ def test_symbolic_epsilon_loss_and_max():
 # ----------------------------------------------------------------- bad input
 def test_bad_neighbours_raise():
     m = exactdp.PermuteAndFlip(1)
-    with pytest.raises(ValueError, match="same range"):
+    with pytest.raises(ValueError, match=r"privacy_loss: len\(neighbour\) must be 2"):
         privacy_loss(m, [0, 1], [0, 1, 2])
     with pytest.raises(ValueError, match="exceeds the sensitivity"):
         privacy_loss(m, [0, 0], [0, 2])

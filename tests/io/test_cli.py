@@ -158,7 +158,7 @@ def test_old_public_paths_still_work():
 @pytest.mark.parametrize("digits", ["0", "1001", "-3"])
 def test_report_digits_validated(capsys, digits):
     code, out, err = run(capsys, "report", "--digits", digits)
-    assert code == 2 and "--dps (--digits) must be between 1 and 1000" in err and out == ""
+    assert code == 2 and "--dps (--digits) must be an integer in 1..1000, got" in err and out == ""
 
 
 def test_huge_integers_print_beyond_the_int_str_limit(capsys):

@@ -155,16 +155,16 @@ def test_full_constraints_between_relaxation_and_pf(n, k):
 @pytest.mark.parametrize(
     "kwargs, match",
     [
-        ({"n": 1, "k": 4, "epsilon": 1.0}, "argument n"),
-        ({"n": 2.5, "k": 4, "epsilon": 1.0}, "argument n"),
-        ({"n": 3, "k": 0, "epsilon": 1.0}, "argument k"),
-        ({"n": 3, "k": True, "epsilon": 1.0}, "argument k"),
-        ({"n": 3, "k": 4, "epsilon": 0.0}, "argument epsilon"),
-        ({"n": 3, "k": 4, "epsilon": -1.0}, "argument epsilon"),
-        ({"n": 3, "k": 4, "epsilon": float("nan")}, "argument epsilon"),
-        ({"n": 3, "k": 4, "epsilon": float("inf")}, "argument epsilon"),
-        ({"n": 3, "k": 4, "epsilon": "abc"}, "argument epsilon"),
-        ({"n": 3, "k": 4, "epsilon": 1.0, "sensitivity": 0}, "argument sensitivity"),
+        ({"n": 1, "k": 4, "epsilon": 1.0}, "lattice_lp: n must be"),
+        ({"n": 2.5, "k": 4, "epsilon": 1.0}, "lattice_lp: n must be"),
+        ({"n": 3, "k": 0, "epsilon": 1.0}, "lattice_lp: k must be"),
+        ({"n": 3, "k": True, "epsilon": 1.0}, "lattice_lp: k must be"),
+        ({"n": 3, "k": 4, "epsilon": 0.0}, "lattice_lp: epsilon must be"),
+        ({"n": 3, "k": 4, "epsilon": -1.0}, "lattice_lp: epsilon must be"),
+        ({"n": 3, "k": 4, "epsilon": float("nan")}, "lattice_lp: epsilon must be"),
+        ({"n": 3, "k": 4, "epsilon": float("inf")}, "lattice_lp: epsilon must be"),
+        ({"n": 3, "k": 4, "epsilon": "abc"}, "lattice_lp: epsilon must be"),
+        ({"n": 3, "k": 4, "epsilon": 1.0, "sensitivity": 0}, "lattice_lp: sensitivity must be"),
         ({"n": 3, "k": 4, "epsilon": 1.0, "method": "bogus"}, "argument method"),
         ({"n": 3, "k": 4, "epsilon": 1.0, "constraints": "x"}, "argument constraints"),
         ({"n": 3, "k": 4, "epsilon": 1.0, "method": "exact"}, "rational"),
@@ -181,11 +181,11 @@ def test_bad_input(kwargs, match):
 
 
 def test_bad_input_region_and_verify():
-    with pytest.raises(ValueError, match="argument n"):
+    with pytest.raises(ValueError, match="pf_optimality_region: n must be an integer >= 2"):
         RG.pf_optimality_region(1, 4)
     with pytest.raises(ValueError, match="method='exact'"):
         LLP.lattice_lp(3, 4, 1.0).verify()
-    with pytest.raises(ValueError, match="argument epsilon"):
+    with pytest.raises(ValueError, match="PFOptimalityRegion.contains: epsilon must be > 0"):
         RG.pf_optimality_region(3, 4).contains(-1)
 
 
@@ -321,7 +321,7 @@ def test_float_epsilon_warns_and_uses_binary_value():
 
 @pytest.mark.parametrize("eps", ["abc", "-1/100", "0", "oo", sympy.Symbol("e", positive=True)])
 def test_epsilon_bad_strings(eps):
-    with pytest.raises(ValueError, match="argument epsilon"):
+    with pytest.raises(ValueError, match="lattice_lp: epsilon must be"):
         LLP.lattice_lp(3, 4, eps)
-    with pytest.raises(ValueError, match="argument epsilon"):
+    with pytest.raises(ValueError, match="PFOptimalityRegion.contains: epsilon must be"):
         RG.pf_optimality_region(3, 4).contains(eps)

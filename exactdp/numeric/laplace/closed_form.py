@@ -14,6 +14,7 @@ import numpy as np
 import sympy
 from flint import fmpq_poly
 
+from ..._validate import argument_error
 from ..gaps import as_list, check_int_gaps, check_lam, fail_value
 from .pieces import FlintOps, ScalarOps, expand, group_gaps
 
@@ -126,7 +127,8 @@ def _sympy_cmp_factory(vals: list, func: str) -> Callable[[int, int], int]:
             return 1
         if diff.is_negative:
             return -1
-        raise fail_value(func, "d", f"gaps {vals[i]} and {vals[j]} cannot be ordered exactly")
+        raise fail_value(func, "d", f"must hold gaps sympy can order; {vals[i]} and {vals[j]} "
+                         "cannot be ordered exactly")
 
     return cmp
 
@@ -159,15 +161,15 @@ def laplace_exact_general(d: Sequence[sympy.Expr]) -> tuple[sympy.Expr, ...]:
     vals = []
     for i, v in enumerate(as_list(d, func, "d")):
         if isinstance(v, (float, np.floating)):
-            raise fail_value(func, "d", f"must be exact; d[{i}] = {v!r} is a float")
+            raise argument_error(func, f"d[{i}]", "exact, not a float", v)
         try:
             v = sympy.sympify(v, strict=True)
         except (sympy.SympifyError, TypeError):
-            raise fail_value(func, "d", f"must hold exact numbers; d[{i}] = {v!r}") from None
+            raise argument_error(func, f"d[{i}]", "an exact number", v) from None
         if v.has(sympy.Float) or v.has(sympy.nan) or v.is_real is False:
-            raise fail_value(func, "d", f"must hold exact real numbers; d[{i}] = {v!r}")
+            raise argument_error(func, f"d[{i}]", "an exact real number", v)
         if v.is_nonnegative is not True or v.is_finite is not True:
-            raise fail_value(func, "d", f"must hold finite gaps known to be >= 0; d[{i}] = {v!r}")
+            raise argument_error(func, f"d[{i}]", "a finite gap known to be >= 0", v)
         vals.append(v)
     cmp = _sympy_cmp_factory(vals, func)
     best = min(range(len(vals)), key=cmp_to_key(cmp))

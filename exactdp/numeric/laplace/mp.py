@@ -7,14 +7,14 @@ Convention and references: :mod:`exactdp.numeric.laplace`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from numbers import Integral
 
 import mpmath
 from flint import arb
 
+from ..._validate import argument_error, check_choice, check_int
 from ...deprecation import warn_renamed
 from ...exact.arb import flint_prec, mpf_to_arb
-from ..gaps import fail_value, mp_gaps
+from ..gaps import mp_gaps
 from .pieces import ScalarOps, expand, group_gaps
 from .series import series_checked
 
@@ -136,17 +136,14 @@ def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto", *,
     the series route).
     """
     func = "laplace_mp"
-    if isinstance(dps, bool) or not isinstance(dps, Integral) or dps < 1:
-        raise fail_value(func, "dps", f"must be a positive integer, got {dps!r}")
+    dps = check_int(func, "dps", dps, 1)
     if method is not None:
         warn_renamed("laplace_mp(method=...)", "algorithm=...")
         if algorithm not in ("auto", method):
-            raise fail_value(func, "method", f"contradicts algorithm={algorithm!r}")
+            raise argument_error(func, "method", f"None or algorithm={algorithm!r} (they "
+                                 "contradict each other)", method)
         algorithm = method
-    if algorithm not in ("auto", "closed", "series"):
-        raise fail_value(func, "algorithm",
-                         f"must be 'auto', 'closed' or 'series', got {algorithm!r}")
-    dps = int(dps)
+    check_choice(func, "algorithm", algorithm, ("auto", "closed", "series"))
     with mpmath.workdps(dps + 40):
         gaps = mp_gaps(d, func)
     finite = [i for i, x in enumerate(gaps) if not mpmath.isinf(x)]

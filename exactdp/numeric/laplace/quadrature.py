@@ -6,11 +6,11 @@ Convention and references: :mod:`exactdp.numeric.laplace`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from numbers import Integral
 
 import mpmath
 
-from ..gaps import fail_value, mp_gaps
+from ..._validate import check_int
+from ..gaps import mp_gaps
 
 __all__ = [
     "laplace_quad",
@@ -46,8 +46,7 @@ def laplace_quad(d: Sequence, dps: int = 30) -> list[mpmath.mpf]:
     docs/formulas.md section 2 (defining integral).
     """
     func = "laplace_quad"
-    if isinstance(dps, bool) or not isinstance(dps, Integral) or dps < 1:
-        raise fail_value(func, "dps", f"must be a positive integer, got {dps!r}")
+    dps = check_int(func, "dps", dps, 1)
     with mpmath.workdps(int(dps) + 15):
         gaps = mp_gaps(d, func)
         fin = [x for x in gaps if not mpmath.isinf(x)]
