@@ -343,7 +343,8 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
     eps_list = [check_epsilon(e, "check_accountant") for e in epsilons]
     check_nonempty("check_accountant", "epsilons", eps_list)
     if getattr(getattr(mechanism, "epsilon", None), "free_symbols", True):
-        raise ValueError("check_accountant: the mechanism needs a numeric epsilon")
+        raise argument_error("check_accountant", "mechanism", "a mechanism with a numeric "
+                             "epsilon", mechanism)
     sv = as_scores(scores, "scores")
     bounds = _bounds(mechanism, sv, k, eps_list, search, dps, max_support, candidates)
     rows, versions = [], {}

@@ -22,6 +22,7 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+from .._validate import argument_error, check_nonempty
 from ..deprecation import deprecated_alias, deprecated_attributes, warn_renamed
 from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
@@ -84,8 +85,9 @@ def _lattice(vectors, n: int, values: Iterable) -> list[tuple]:
     if vectors is not None:
         return [tuple(plain(score_vector(v, "vectors"))) for v in vectors]
     vals = list(values)
-    if n < 1 or not vals:
-        raise ValueError(f"regularity: need n >= 1 and some values, got n={n}, values={vals}")
+    if n < 1:
+        raise argument_error("regularity", "n", ">= 1", n)
+    check_nonempty("regularity", "values", vals)
     return list(itertools.product(vals, repeat=n))
 
 

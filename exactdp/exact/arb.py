@@ -252,8 +252,8 @@ def as_exact(value: object, func: str) -> sympy.Expr:
         if value.atoms(sympy.Float):
             raise argument_error(func, "value", "exact (no float inside)", value)
         return value
-    raise argument_error(func, "value", "an exact number (int, Fraction or sympy expression)",
-                         value)
+    raise argument_error(func, "value", "an exact number (int, Fraction or sympy expression), "
+                         f"not {type(value).__name__}", value)
 
 
 def enclose(expr: object, dps: int, max_prec: int = 1 << 16) -> flint.arb:

@@ -30,6 +30,7 @@ from dataclasses import dataclass
 import flint
 import sympy
 
+from .._validate import argument_error
 from .arb import flint_prec, to_arb
 from .sign import UndecidedSignError, compare
 
@@ -115,7 +116,7 @@ def abs_bound(
     """
     lo, hi = sympy.Rational(lo), sympy.Rational(hi)
     if not lo < hi:
-        raise ValueError(f"abs_bound: need lo < hi, got [{lo}, {hi}]")
+        raise argument_error("abs_bound", "hi", f"> lo = {lo}", hi)
     ends = dict(end_values or {})
     T = to_arb(target, prec)
     df = sympy.diff(f, t)

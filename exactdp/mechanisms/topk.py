@@ -33,7 +33,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from .._validate import argument_error, check_dps, check_instance, check_int
+from .._validate import argument_error, check_dps, check_instance, check_int, choices_text
 from ..deprecation import deprecated_property
 from ..numbers import exact_epsilon_or_limit
 from ..printing import latex_array, latex_math
@@ -93,10 +93,9 @@ class TopK:
         object.__setattr__(self, "k", check_int("TopK", "k", self.k, 1))
         check_instance("TopK", "mechanism", self.mechanism, Mechanism, "an exactdp Mechanism")
         if self.one_shot and self.mechanism.noise not in _ONE_SHOT_NOISES:
-            raise ValueError(
-                f"TopK: one-shot top-k with {self.mechanism.noise} noise has no exact "
-                f"distribution; supported noises: {', '.join(_ONE_SHOT_NOISES)}"
-            )
+            raise argument_error(
+                "TopK", "mechanism.noise", f"{choices_text(_ONE_SHOT_NOISES)} for one-shot "
+                "top-k (other noises have no exact distribution)", self.mechanism.noise)
 
     # -------------------------------------------------------------- what the analyzer reads
     @property
