@@ -406,11 +406,6 @@ HAND_WORDED = {
     "_validate.py": "builds the one message style",
     "analysis/supremum.py": "refuses what the user's family(g) returned, not an argument",
     "mechanisms/custom.py": "refuses what the user's function returned, not an argument",
-    # being split by the layout issue (9, part a) this session; converted after the split
-    "numeric/pf_engine.py": "being split into numeric/pf/",
-    "audit.py": "being split into audit/",
-    "analysis/divergence.py": "being split",
-    "optimality/program.py": "being split",
 }
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from .._validate import argument_error
 from ..cost import RENYI_BITS_LIMIT, fmt_size, refuse, renyi_bits
 from ..exact import compare, is_zero, sign_or_none
 from ..numbers import exact_number, sequence_items
@@ -57,10 +58,10 @@ def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
     out = []
     for i, p in enumerate(items):
         if isinstance(p, float):
-            raise ValueError(f"{name}[{i}]: float {p!r}; exact probabilities are required")
+            raise argument_error(None, f"{name}[{i}]", "an exact probability, not a float", p)
         v = exact_number(p, name, i, allow_symbols=True)
         if sign_or_none(v) == -1:
-            raise ValueError(f"{name}[{i}] = {v} is negative")
+            raise argument_error(None, f"{name}[{i}]", "a probability (>= 0)", v)
         out.append(v)
     return tuple(out)
 
@@ -68,7 +69,7 @@ def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
 def _pair(P, Q, func: str):
     p, q = exact_probabilities(P, "P"), exact_probabilities(Q, "Q")
     if len(p) != len(q):
-        raise ValueError(f"{func}: P has {len(p)} entries and Q has {len(q)}")
+        raise argument_error(func, "len(Q)", f"{len(p)} (= len(P))", len(q))
     return p, q
 
 
@@ -190,10 +191,10 @@ def renyi_divergence(P: object, Q: object, alpha: object) -> Divergence:
     if alpha is sympy.oo:
         return max_divergence(P, Q)
     if isinstance(alpha, float):
-        raise ValueError(f"renyi_divergence: alpha must be exact (e.g. '3/2'), got {alpha!r}")
-    a = exact_number(alpha, "alpha")
+        raise argument_error("renyi_divergence", "alpha", "exact (e.g. '3/2')", alpha)
+    a = exact_number(alpha, "alpha", func="renyi_divergence")
     if not a.is_Rational or a <= 0:
-        raise ValueError(f"renyi_divergence: alpha must be a rational number > 0, got {alpha!r}")
+        raise argument_error("renyi_divergence", "alpha", "a rational number > 0", alpha)
     if a == 1:
         return kl_divergence(P, Q)
     p, q = _pair(P, Q, "renyi_divergence")

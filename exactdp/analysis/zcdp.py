@@ -16,6 +16,7 @@ from dataclasses import dataclass
 import flint
 import sympy
 
+from .._validate import argument_error
 from ..deprecation import deprecated_alias
 from ..exact import compare, sign, sign_or_none, to_arb
 from ..numbers import exact_number, safe_sympify
@@ -139,7 +140,7 @@ def check_zcdp(
         mech, eps = mechanism, None  # not calibrated by epsilon (Gaussian noise)
     else:
         mech, eps = numeric_mechanism(mechanism, None, "check_zcdp")
-    r = exact_number(rho, "rho", allow_symbols=True)
+    r = exact_number(rho, "rho", allow_symbols=True, func="check_zcdp")
     if r.free_symbols and eps is None:
         raise ValueError(
             f"check_zcdp: rho = {r} contains symbols but {mechanism_name(mechanism)} has "
@@ -150,10 +151,10 @@ def check_zcdp(
         syms = safe_sympify(original).free_symbols if original is not None else set()
         r = r.subs({s: eps for s in (r.free_symbols & syms) or r.free_symbols})
     if sign_or_none(r) != 1:
-        raise ValueError(f"check_zcdp: rho must be > 0, got {rho!r}")
-    orders = tuple(exact_number(a, "alphas", i) for i, a in enumerate(alphas))
+        raise argument_error("check_zcdp", "rho", "> 0", rho)
+    orders = tuple(exact_number(a, "alphas", i, func="check_zcdp") for i, a in enumerate(alphas))
     if any(not a.is_Rational or a < 1 for a in orders):
-        raise ValueError(f"check_zcdp: alphas must be rational numbers >= 1, got {alphas!r}")
+        raise argument_error("check_zcdp", "alphas", "rational numbers >= 1", alphas)
     q = score_vector(scores, "scores")
     nbrs, _ = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_zcdp")
     engine = make_engine(mech, [q] + nbrs, "check_zcdp")  # validates the distributions

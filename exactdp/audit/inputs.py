@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 import sympy
 
+from .._validate import argument_error, check_choice, check_int
 from ..distribution import OutputDistribution
 
 __all__ = [
@@ -25,16 +25,7 @@ _SUM_TOL = 1e-9
 
 
 def check_n_samples(n_samples: object) -> int:
-    if isinstance(n_samples, (bool, np.bool_)) or not isinstance(
-        n_samples, (numbers.Integral, np.integer)
-    ):
-        raise ValueError(
-            f"goodness_of_fit: n_samples must be a positive int (e.g. 100_000), got {n_samples!r}"
-        )
-    value = int(n_samples)  # type: ignore[arg-type]
-    if value < 1:
-        raise ValueError(f"goodness_of_fit: n_samples must be >= 1, got {n_samples!r}")
-    return value
+    return check_int("goodness_of_fit", "n_samples", n_samples, 1)
 
 
 def check_alpha(alpha: object) -> float:
@@ -43,14 +34,12 @@ def check_alpha(alpha: object) -> float:
     except (TypeError, ValueError):
         value = math.nan
     if isinstance(alpha, bool) or not 0.0 < value < 1.0:
-        raise ValueError(f"goodness_of_fit: alpha must be in (0, 1), got {alpha!r}")
+        raise argument_error("goodness_of_fit", "alpha", "a number in (0, 1)", alpha)
     return value
 
 
 def check_test(test: object) -> str:
-    if test not in TESTS:
-        raise ValueError(f"goodness_of_fit: test must be 'chi2' or 'gtest', got {test!r}")
-    return test  # type: ignore[return-value]
+    return check_choice("goodness_of_fit", "test", test, tuple(TESTS))
 
 
 def check_min_expected(min_expected: object) -> float:
@@ -59,7 +48,8 @@ def check_min_expected(min_expected: object) -> float:
     except (TypeError, ValueError):
         value = math.nan
     if not value > 0 or not math.isfinite(value):
-        raise ValueError(f"goodness_of_fit: min_expected must be > 0, got {value!r}")
+        raise argument_error("goodness_of_fit", "min_expected", "a finite number > 0",
+                             min_expected)
     return value
 
 
@@ -92,32 +82,26 @@ def probability_vector(distribution: object) -> np.ndarray:
             p = np.array([float(sympy.N(v, 30)) for v in distribution.probabilities])
     else:
         if isinstance(distribution, (str, bytes)):
-            raise ValueError(
-                f"goodness_of_fit: distribution must be an OutputDistribution or a "
-                f"probability vector, got {distribution!r}"
-            )
+            raise argument_error("goodness_of_fit", "distribution", "an OutputDistribution or a "
+                                 "probability vector", distribution)
         try:
             p = np.asarray(distribution, dtype=np.float64)
         except (TypeError, ValueError) as exc:
-            raise ValueError(
-                "goodness_of_fit: distribution must be an OutputDistribution or a "
-                f"probability vector of numbers, got {distribution!r}"
-            ) from exc
+            raise argument_error("goodness_of_fit", "distribution", "an OutputDistribution or a "
+                                 "probability vector of numbers", distribution) from exc
     if p.ndim != 1 or p.size == 0:
-        raise ValueError(
-            f"goodness_of_fit: distribution must be a non-empty 1-D vector, got shape {p.shape}"
-        )
+        raise argument_error("goodness_of_fit", "distribution.shape",
+                             "(n,) with n >= 1 (a non-empty 1-D vector)", p.shape)
     bad = np.flatnonzero(~np.isfinite(p))
     if bad.size:
         i = int(bad[0])
-        raise ValueError(f"goodness_of_fit: distribution[{i}] is not finite: {p[i]!r}")
+        raise argument_error("goodness_of_fit", f"distribution[{i}]", "finite", p[i])
     neg = np.flatnonzero(p < 0)
     if neg.size:
         i = int(neg[0])
-        raise ValueError(f"goodness_of_fit: distribution[{i}] is negative: {p[i]!r}")
+        raise argument_error("goodness_of_fit", f"distribution[{i}]", "non-negative", p[i])
     total = math.fsum(p.tolist())
     if abs(total - 1.0) > _SUM_TOL:
-        raise ValueError(
-            f"goodness_of_fit: distribution must sum to 1 within {_SUM_TOL:g}, sums to {total!r}"
-        )
+        raise argument_error("goodness_of_fit", "sum(distribution)", f"1 within {_SUM_TOL:g}",
+                             total)
     return p / total

@@ -23,6 +23,7 @@ import flint
 import numpy as np
 import sympy
 
+from .._validate import check_choice
 from .exact_solve import (
     DualCertificate,
     crossover_from_highs,
@@ -264,12 +265,8 @@ def lattice_lp(
     """
     func = "lattice_lp"
     n, k = check_size_args(func, n, k)
-    if method not in ("float", "exact"):
-        raise ValueError(f"{func}: argument method must be 'float' or 'exact', got {method!r}")
-    if constraints not in ("raise", "full"):
-        raise ValueError(
-            f"{func}: argument constraints must be 'raise' or 'full', got {constraints!r}"
-        )
+    check_choice(func, "method", method, ("float", "exact"))
+    check_choice(func, "constraints", constraints, ("raise", "full"))
     full = constraints == "full"
     eps_x = lp_parameter(func, "epsilon", epsilon)
     delta_x = lp_parameter(func, "sensitivity", sensitivity)

@@ -30,10 +30,10 @@ def test_exact_probabilities_reads_sequences_and_distributions():
 
 @pytest.mark.parametrize(
     ("probs", "message"),
-    [([0.5, 0.5], r"P\[0\]: float 0.5; exact probabilities are required"),
-     ([R(3, 2), R(-1, 2)], r"P\[1\] = -1/2 is negative"),
-     ([], "P: empty probability vector"),
-     (5, "P: expected probabilities or a distribution")],
+    [([0.5, 0.5], r"^P\[0\] must be an exact probability, not a float, got 0.5$"),
+     ([R(3, 2), R(-1, 2)], r"^P\[1\] must be a probability \(>= 0\), got -1/2$"),
+     ([], "^P must be non-empty$"),
+     (5, "^P must be probabilities or a distribution, got 5$")],
 )
 def test_exact_probabilities_refuses_floats_negatives_and_empty_input(probs, message):
     with pytest.raises(ValueError, match=message):
@@ -68,11 +68,11 @@ def test_supports_and_bad_alpha():
     assert renyi_divergence([R(1, 2), R(1, 2)], [1, 0], 2).value is sympy.oo
     assert kl_divergence([R(1, 2), R(1, 2)], [1, 0]).value is sympy.oo
     assert max_divergence([R(1, 2), R(1, 2)], [1, 0]).value is sympy.oo
-    with pytest.raises(ValueError, match="alpha"):
+    with pytest.raises(ValueError, match="renyi_divergence: alpha must be a rational number > 0"):
         renyi_divergence([1, 0], [1, 0], 0)
-    with pytest.raises(ValueError, match="exact"):
+    with pytest.raises(ValueError, match="renyi_divergence: alpha must be exact"):
         renyi_divergence([1, 0], [1, 0], 1.5)
-    with pytest.raises(ValueError, match="entries"):
+    with pytest.raises(ValueError, match=r"renyi_divergence: len\(Q\) must be 2 \(= len\(P\)\)"):
         renyi_divergence([1, 0], [1], 2)
 
 

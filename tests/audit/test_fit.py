@@ -338,10 +338,10 @@ def test_bad_test_and_min_expected():
 @pytest.mark.parametrize(
     ("dist", "match"),
     [
-        ([0.5, -0.1, 0.6], r"distribution\[1\] is negative"),
-        ([0.5, float("nan"), 0.5], r"distribution\[1\] is not finite"),
-        ([0.5, 0.4], "sum to 1"),
-        ([0.5, 0.5 + 1e-8], "sum to 1"),
+        ([0.5, -0.1, 0.6], r"goodness_of_fit: distribution\[1\] must be non-negative"),
+        ([0.5, float("nan"), 0.5], r"goodness_of_fit: distribution\[1\] must be finite"),
+        ([0.5, 0.4], r"goodness_of_fit: sum\(distribution\) must be 1 within"),
+        ([0.5, 0.5 + 1e-8], r"sum\(distribution\) must be 1 within"),
         ([[0.5, 0.5]], "1-D"),
         ([], "1-D"),
         ("abc", "probability vector"),

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import flint
-import numpy as np
 
+from ..._validate import check_int
 from ...exact.arb import flint_prec
 from .inputs import exact_groups, exp_neg, is_plain_decimal, sequence_length
 
@@ -54,9 +54,7 @@ def pf_arb(d: Sequence, prec: int = 128) -> list[flint.arb]:
     ----------
     McKenna & Sheldon (2020), Prop. 1; Johansson (2017) (arb).
     """
-    if isinstance(prec, bool) or not isinstance(prec, (int, np.integer)) or prec < 2:
-        raise ValueError(f"pf_arb: prec must be an integer >= 2, got {prec!r}")
-    prec = int(prec)
+    prec = check_int("pf_arb", "prec", prec, 2)
     sequence_length(d, "pf_arb")
     raw = list(d)
     n = len(raw)

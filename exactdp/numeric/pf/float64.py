@@ -9,6 +9,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from ..._validate import argument_error
 from .scheme import (
     GRADING,
     N_HI,
@@ -46,19 +47,20 @@ def _gap_array(d: object, func: str) -> np.ndarray:
     """Validate the scaled gaps: 1-D, real, no NaN, >= 0, at least one exact 0."""
     arr = np.asarray(d)
     if arr.dtype == bool or arr.dtype.kind not in "iuf":
-        raise ValueError(f"{func}: d must be a 1-D array of real numbers, got dtype {arr.dtype}")
+        raise argument_error(func, "d.dtype", "a real dtype (a 1-D array of real numbers)",
+                             arr.dtype)
     arr = np.ascontiguousarray(arr, dtype=np.float64)
     if arr.ndim != 1 or arr.size == 0:
-        raise ValueError(f"{func}: d must be a non-empty 1-D array, got shape {arr.shape}")
+        raise argument_error(func, "d.shape", "(n,) with n >= 1 (a non-empty 1-D array)",
+                             arr.shape)
     m = arr.min()
     if not m == 0.0:  # also catches NaN (min propagates it) and negatives
         bad = np.flatnonzero(np.isnan(arr) | (arr < 0))
         if bad.size:
             i = int(bad[0])
             raise fail_nonneg(func, f"[{i}]", float(arr[i]))
-        raise ValueError(
-            f"{func}: d must contain a 0 (the maximizers have gap 0), smallest gap is {m!r}"
-        )
+        raise argument_error(func, "min(d)", "0 (d must contain a 0: the maximizers have gap 0)",
+                             m)
     return arr
 
 

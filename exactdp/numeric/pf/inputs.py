@@ -15,6 +15,7 @@ import flint
 import mpmath
 import numpy as np
 
+from ..._validate import argument_error, check_int, check_nonempty
 from ...exact.arb import flint_prec
 from .scheme import fail_nonneg
 
@@ -37,7 +38,7 @@ def _to_arb(v: object, func: str, i: int) -> tuple[object, flint.arb | None]:
         try:
             val = flint.arb(s)
         except (ValueError, TypeError) as exc:
-            raise ValueError(f"{func}: d[{i}] = {v!r} is not a number ({exc})") from None
+            raise argument_error(func, f"d[{i}]", f"a number ({exc})", v) from None
         return ("s", s), val
     if isinstance(v, flint.arb):
         if v.is_exact() and v.is_finite():
@@ -68,7 +69,7 @@ def _to_arb(v: object, func: str, i: int) -> tuple[object, flint.arb | None]:
             raise fail_nonneg(func, f"[{i}]", v)
         q = Fraction(f)
         return ("q", q), _arb_from_fraction(q)
-    raise ValueError(f"{func}: d[{i}] = {v!r} has unsupported type {type(v).__name__}")
+    raise argument_error(func, f"d[{i}]", f"a number (unsupported type {type(v).__name__})", v)
 
 
 def _arb_from_fraction(q: Fraction) -> flint.arb:
@@ -106,9 +107,8 @@ def exact_groups(d: Sequence, func: str) -> tuple[list, list[int], int]:
     try:
         items = list(d)
     except TypeError:
-        raise ValueError(f"{func}: d must be a sequence of numbers, got {d!r}") from None
-    if not items:
-        raise ValueError(f"{func}: d must be non-empty")
+        raise argument_error(func, "d", "a sequence of numbers", d) from None
+    check_nonempty(func, "d", items)
     groups: list = []
     where: dict = {}
     index: list[int] = []
@@ -129,17 +129,18 @@ def exact_groups(d: Sequence, func: str) -> tuple[list, list[int], int]:
         groups[g][1] += 1
         index.append(g)
     if not has_zero:
-        raise ValueError(f"{func}: d must contain an exact 0 (the maximizers have gap 0)")
+        raise argument_error(func, "d", "a sequence containing an exact 0 (the maximizers have "
+                             "gap 0)", d)
     return groups, index, len(items)
 
 
 def sequence_length(d: object, func: str) -> int:
     if isinstance(d, (str, bytes)):
-        raise ValueError(f"{func}: d must be a sequence of numbers, got {d!r}")
+        raise argument_error(func, "d", "a sequence of numbers", d)
     try:
         return len(d)  # type: ignore[arg-type]
     except TypeError:
-        raise ValueError(f"{func}: d must be a sequence of numbers, got {d!r}") from None
+        raise argument_error(func, "d", "a sequence of numbers", d) from None
 
 
 def arb_to_mpf(a: flint.arb) -> mpmath.mpf:
@@ -149,7 +150,5 @@ def arb_to_mpf(a: flint.arb) -> mpmath.mpf:
 
 
 def check_dps(dps: object, func: str) -> int:
-    if isinstance(dps, bool) or not isinstance(dps, (int, np.integer)) or dps < 1:
-        raise ValueError(f"{func}: dps must be a positive integer, got {dps!r}")
-    return int(dps)
+    return check_int(func, "dps", dps, 1)
 

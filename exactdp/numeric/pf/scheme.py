@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+from ..._validate import argument_error
+
 __all__ = [
     "GRADING", "N_HI", "THETA", "fail_nonneg", "horner_terms", "panel_edges", "series_terms",
     "trunc_const",
@@ -56,5 +58,5 @@ def panel_edges(grading: int) -> tuple[float, ...]:
 
 
 def fail_nonneg(func: str, where: str, value: object) -> ValueError:
-    return ValueError(f"{func}: d{where} must be a non-negative real number, got {value!r}")
+    return argument_error(func, f"d{where}", "a non-negative real number", value)
 
