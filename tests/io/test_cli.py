@@ -88,7 +88,8 @@ def test_report_scores_writes_directory(capsys, tmp_path):
 @pytest.mark.parametrize("argv, fragment", [
     (["report", "--neighbour-scores", "1,2", "--no-files"], "apply to --scores only"),
     (["report", "--scores", "1,x", "--no-files"], "scores[1]"),
-    (["report", "--scores", "1,2", "--neighbour-scores", "1", "--no-files"], "neighbour has"),
+    (["report", "--scores", "1,2", "--neighbour-scores", "1", "--no-files"],
+     "len(neighbour) must be 2"),
     (["report", "--epsilon", "0", "--no-files"], "epsilon must be > 0"),
 ])
 def test_report_errors(capsys, argv, fragment):
