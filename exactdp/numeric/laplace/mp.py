@@ -140,8 +140,8 @@ def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto", *,
     if method is not None:
         warn_renamed("laplace_mp(method=...)", "algorithm=...")
         if algorithm not in ("auto", method):
-            raise argument_error(func, "method", f"None or algorithm={algorithm!r} (they "
-                                 "contradict each other)", method)
+            raise argument_error(func, "method", f"None or equal to algorithm={algorithm!r} "
+                                 "(method= contradicts it)", method)
         algorithm = method
     check_choice(func, "algorithm", algorithm, ("auto", "closed", "series"))
     with mpmath.workdps(dps + 40):
