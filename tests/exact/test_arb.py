@@ -140,9 +140,9 @@ def test_as_exact_keeps_exact_numbers_and_refuses_floats():
     assert as_exact(3, "f") == 3 and isinstance(as_exact(3, "f"), sympy.Integer)
     assert as_exact(Fraction(-2, 6), "f") == R(-1, 3)
     assert as_exact(S(2), "f") is S(2)
-    for bad, match in ((0.5, "myfunc: expected an exact number"),
-                       (sympy.Float(0.5) + S(2), "myfunc: refusing the float"),
-                       (True, "myfunc: expected a number, got the bool")):
+    for bad, match in ((0.5, r"myfunc: value must be an exact number .*not float, got 0\.5"),
+                       (sympy.Float(0.5) + S(2), r"myfunc: value must be exact \(no float"),
+                       (True, "myfunc: value must be a number, not a bool, got True")):
         with pytest.raises(ValueError, match=match):
             as_exact(bad, "myfunc")
 

@@ -37,7 +37,7 @@ def test_equal_exact_values_share_a_group_and_a_float_keeps_its_binary_value():
 
 @pytest.mark.parametrize(
     ("gaps", "what"),
-    [([1, 2], "exact 0"), ([0, -1], "non-negative"), ([0, "x"], "not a number"),
+    [([1, 2], "exact 0"), ([0, -1], "non-negative"), ([0, "x"], r"d\[1\] must be a number"),
      ([0, float("nan")], "non-negative"), ([0, True], "non-negative"), ([], "non-empty")],
 )
 def test_bad_gaps_are_refused_with_the_function_named(gaps, what):
