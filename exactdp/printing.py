@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import mpmath
 import sympy
 
-from ._validate import check_int
+from ._validate import check_int, message
 from .deprecation import renamed_parameter
 
 __all__ = [
@@ -60,7 +60,8 @@ def _to_mpf(value, digits: int):
     if isinstance(value, mpmath.mpf):
         return value
     if isinstance(value, float):
-        raise TypeError("format_number: a float is not an exact value; pass sympy or mpmath")
+        raise TypeError(message("format_number", "value", "exact (sympy or mpmath), not a "
+                                "Python float", value))
     if isinstance(value, fractions.Fraction):
         value = sympy.Rational(value.numerator, value.denominator)
     expr = sympy.sympify(value) if not isinstance(value, sympy.Basic) else value

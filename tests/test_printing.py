@@ -21,6 +21,14 @@ def test_decimals_are_exact_and_rounded():
     assert printing.latex_decimal(1 - sympy.Rational(1, 10**30), 40).startswith("0.99999999")
 
 
+def test_format_number_refuses_floats_and_bad_dps():
+    assert printing.format_number(sympy.Rational(1, 3), 4) == "0.3333"
+    with pytest.raises(TypeError, match=r"^format_number: value must be exact .*, got 0\.5$"):
+        printing.format_number(0.5)
+    with pytest.raises(ValueError, match=r"^format_number: dps must be an integer in 1\.\.1000"):
+        printing.format_number(sympy.Integer(1), 0)
+
+
 def test_array_and_math():
     tex = printing.latex_array(["a", "b"], [["1", "2"], ["3", "4"]], "lr")
     assert tex == r"\begin{array}{lr} a & b \\ \hline 1 & 2 \\ 3 & 4 \end{array}"
