@@ -82,7 +82,7 @@ class OutputDistribution:
     def probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact output probabilities as sympy expressions, in input order.
 
-        Their sum is exactly 1 (``sympy.simplify(sum(p) - 1) == 0``).
+        Their sum is exactly 1 (``exactdp.exact.sign.is_zero(sum(p) - 1)``).
 
         Raises
         ------

@@ -322,8 +322,13 @@ def _check_expr(expr: sympy.Expr, where: str, original: object, allow_symbols: b
     if expr.is_real is None:
         # Decide numerically with a rigorous-enough check of the imaginary part.
         im = sympy.im(expr)
-        if im != 0 and not sympy.simplify(im) == 0:
-            raise argument_error(func, where, "real", original)
+        if im != 0:
+            try:
+                real = sign(im) == 0
+            except UndecidedSignError:
+                raise argument_error(func, where, "decidably real", original) from None
+            if not real:
+                raise argument_error(func, where, "real", original)
     if expr.is_finite is False:
         raise argument_error(func, where, "finite", original)
     return expr

@@ -171,3 +171,18 @@ def test_group_equal_labels_equal_values_alike():
     assert labels == [0, 1, 0, 2, 1] and distinct == [s2, 1, 0]
     # an equality that cannot prove anything gives every value its own label
     assert group_equal([1, 1], lambda g, h: False) == ([0, 1], [1, 1])
+
+
+def test_proved_equal_never_merges_distinct_gaps():
+    """Equal gaps share a generator only when equality is proved (no simplify guess)."""
+    import sympy
+
+    from exactdp.xform import generators_for, proved_equal
+
+    r2 = sympy.sqrt(2)
+    tiny = sympy.exp(-sympy.Integer(10) ** 300)
+    assert proved_equal(sympy.sqrt(8), 2 * r2)
+    assert proved_equal(sympy.log(4), 2 * sympy.log(2))
+    assert not proved_equal(r2, r2 + tiny)
+    gens = generators_for(None, [r2, 2 * r2 / 2, r2 + tiny, sympy.sqrt(8) / 2], sympy.Integer(1))
+    assert gens.index == [0, 0, 1, 0]

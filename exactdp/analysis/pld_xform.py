@@ -20,6 +20,7 @@ import sympy
 
 from ..deprecation import deprecated_method
 from ..exact.arb import to_arb
+from ..xform import proved_equal
 
 __all__ = ["MAX_XFORM_DEGREE", "MERGE_LIMIT", "XForm", "concat_xform", "eval_poly",
            "factor_ratios", "fraction_polys", "group_terms", "ratio_key", "ratio_polys",
@@ -47,7 +48,7 @@ class XForm:
     den_q: tuple
 
     def same_variable(self, other: XForm) -> bool:
-        return self.N == other.N and sympy.simplify(self.rate - other.rate) == 0
+        return self.N == other.N and proved_equal(self.rate, other.rate)
 
     def x_ball(self, bits: int) -> flint.arb:
         """A rigorous ball around ``x = exp(-rate/N)`` at ``bits`` bits."""
@@ -169,7 +170,7 @@ def xform_pair(dp, dq):
     x = sympy.exp(-rate / N)
     out = []
     for f in (fp, fq):
-        if sympy.simplify(f.value - x ** (N // int(f.L))) != 0:
+        if not proved_equal(f.value, x ** (N // int(f.L))):
             return None
         pairs = [fraction_polys(form, f.x, N // int(f.L)) for form in f.forms]
         out.append([a for a, _ in pairs])

@@ -19,7 +19,7 @@ import sympy
 
 from ..numbers import safe_sympify
 from .arb import flint_prec, to_arb
-from .sign import MAX_PREC, UndecidedSignError, exact_zero
+from .sign import MAX_PREC, UndecidedSignError, exact_zero, proved_rational
 
 __all__ = [
     "as_fmpq_poly",
@@ -135,15 +135,16 @@ def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: 
 
 # ---------------------------------------------------------------------------- x-form
 def _exact_ratio(a: sympy.Expr, epsilon: sympy.Expr) -> sympy.Expr:
-    """``a / epsilon`` rewritten by exact algebra only (``cancel``, then ``simplify``).
+    """``a / epsilon`` rewritten by exact algebra only (``cancel``, then a proved rational:
+    :func:`exactdp.exact.sign.proved_rational`).
 
     The ratio counts as rational only if exact rewriting produces a sympy Rational; a number
     such as ``1 + sqrt(2)*10**-20`` stays irrational (never identified numerically).
     """
     r = sympy.cancel(sympy.together(a / epsilon))
     if not r.is_Rational:
-        r2 = sympy.simplify(r)
-        if r2.is_Rational:
+        r2 = proved_rational(r)
+        if r2 is not None:
             r = r2
     return r
 
@@ -180,8 +181,8 @@ def xform_from_probabilities(
         atoms |= p.atoms(sympy.exp)
     ratios = {}
     if any(p.has(sympy.E) for p in probs):
-        alpha = sympy.simplify(1 / epsilon)
-        if not alpha.is_Rational:
+        alpha = proved_rational(1 / epsilon)
+        if alpha is None:
             raise ValueError("xform_from_probabilities: E = exp(1) is not exp(epsilon*rational)")
         ratios[sympy.E] = alpha
     for a in atoms:

@@ -46,6 +46,7 @@ __all__ = [
     "compare",
     "exact_zero",
     "is_zero",
+    "proved_rational",
     "sign",
     "sign_or_none",
 ]
@@ -134,6 +135,26 @@ def sign_or_none(expr: object) -> int | None:
 def is_zero(expr: object) -> bool:
     """True iff ``expr`` is exactly 0 (a proof either way, or :class:`UndecidedSignError`)."""
     return sign(expr) == 0
+
+
+def proved_rational(expr: object) -> sympy.Rational | None:
+    """``expr`` as a sympy Rational when it provably is one, else None.
+
+    ``sympy.simplify`` only proposes the candidate; :func:`sign` must then prove
+    ``expr - candidate == 0`` (exactly, or by the Lindemann-Weierstrass / log rules of this
+    module). An unproved candidate is dropped: simplify's heuristics have returned a wrong 0
+    for non-zero numbers of size ``exp(-1e300)``, so its answer is never trusted alone.
+    None means "not proved rational" (irrational, or undecided).
+    """
+    e = sympy.sympify(expr)
+    if e.is_Rational:
+        return e
+    if e.free_symbols:
+        return None
+    candidate = sympy.simplify(e)
+    if not candidate.is_Rational:
+        return None
+    return candidate if sign_or_none(e - candidate) == 0 else None
 
 
 def compare(a: object, b: object) -> int:

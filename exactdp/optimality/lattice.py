@@ -27,6 +27,7 @@ import sympy
 
 from .._validate import argument_error, check_int
 from ..cost import refuse
+from ..exact.sign import proved_rational
 from ..mechanisms.permute_flip import pf_ring_probabilities
 from ..numbers import ExactConversionWarning, exact_epsilon, exact_sensitivity
 from ..numeric.pf import pf_float
@@ -102,11 +103,11 @@ def exact_exp_epsilon(func: str, expr: sympy.Expr, value: Any) -> sympy.Rational
             func, "epsilon", "exact with exp(epsilon) rational for method='exact' (a float "
             "gives a transcendental exp(epsilon); pass e.g. sympy.log(sympy.Rational(3, 2)))",
             value)
-    e = sympy.simplify(sympy.exp(expr))
-    if not e.is_Rational:
+    e = proved_rational(sympy.exp(expr))
+    if e is None:
         raise argument_error(
             func, "epsilon", f"a number with exp(epsilon) rational for method='exact' (here "
-            f"exp(epsilon) = {e}; pass e.g. sympy.log(sympy.Rational(3, 2)))", value)
+            f"exp(epsilon) = {sympy.exp(expr)}; pass e.g. sympy.log(sympy.Rational(3, 2)))", value)
     return sympy.Rational(e)
 
 

@@ -20,7 +20,7 @@ import sympy
 
 from ..deprecation import deprecated_property
 from ..exact.arb import flint_prec, mpf_to_arb, to_arb
-from ..exact.sign import UndecidedSignError, compare
+from ..exact.sign import UndecidedSignError, compare, proved_rational
 from ..numbers import safe_sympify
 from .lattice import (
     build_lattice,
@@ -168,8 +168,8 @@ def _pf_optimal_at(n: int, k: int, epsilon: Any) -> bool:
     lams = _multipliers(n, k)
     expr = None if isinstance(epsilon, float) else safe_sympify(epsilon)
     if expr is not None:
-        e = sympy.simplify(sympy.exp(expr))
-        if e.is_Rational:
+        e = proved_rational(sympy.exp(expr))
+        if e is not None:
             x = flint.fmpq(int(e.q), int(e.p))
             return all(p(x) >= 0 for p in lams)
     for prec in (64, 128, 256, 512, 1024, 2048):

@@ -171,3 +171,18 @@ def test_sign_or_none_is_sign_or_none_for_symbols():
     assert sign_or_none(sympy.sqrt(2) - sympy.Rational(7, 5)) == 1
     assert sign_or_none(sympy.Rational(7, 5) - sympy.sqrt(2)) == -1
     assert sign_or_none(sympy.Symbol("t")) is None
+
+
+# ------------------------------------------------------------ proved_rational (lead, issue 9)
+def test_proved_rational_proves_or_declines():
+    from exactdp.exact.sign import proved_rational
+
+    L = sympy.log
+    assert proved_rational(L(8) / L(4)) == sympy.Rational(3, 2)  # 3 log 2 / 2 log 2
+    assert proved_rational(sympy.exp(L(3) - L(2))) == sympy.Rational(3, 2)
+    assert proved_rational(sympy.Rational(5, 7)) == sympy.Rational(5, 7)
+    # near-rationals stay irrational: never identified numerically
+    assert proved_rational(1 + sympy.sqrt(2) * sympy.Integer(10) ** -20) is None
+    assert proved_rational(1 + sympy.exp(-sympy.Integer(10) ** 300)) is None
+    assert proved_rational(sympy.pi) is None
+    assert proved_rational(sympy.Symbol("t")) is None

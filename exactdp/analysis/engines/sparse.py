@@ -13,7 +13,7 @@ import sympy
 from sympy.polys.rings import ring
 
 from ...exact.arb import flint_prec, to_arb
-from ...exact.sign import MAX_PREC, UndecidedSignError
+from ...exact.sign import MAX_PREC, UndecidedSignError, proved_rational
 from ...xform import DENSE_DEGREE_LIMIT
 from ..common import exact_sign
 from .xform import XEngine, terms_value
@@ -120,8 +120,9 @@ class SparseXEngine(XEngine):
         return min(MAX_PREC, max(1 << 15, 2 * need + 256))
 
     def cmp_exp(self, R, claim: sympy.Expr) -> int | None:
-        t = sympy.simplify(claim / self.eps) * self.N
-        if t.is_Integer and t >= 0:
+        ratio = proved_rational(claim / self.eps)
+        t = None if ratio is None else ratio * self.N
+        if t is not None and t.is_Integer and t >= 0:
             mono = _SPARSE_X ** int(t)
             return self.sign(mono * R[0] - R[1])
         return exact_sign(self.to_sympy(R) - sympy.exp(claim))

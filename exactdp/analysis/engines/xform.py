@@ -22,6 +22,7 @@ from ...exact.poly import (
     to_arb,
     xform_from_probabilities,
 )
+from ...exact.sign import proved_rational
 from ...exact.unit_interval import sign_on_unit_interval
 from ...numbers import safe_sympify
 from ..common import X, exact_sign
@@ -198,7 +199,7 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
         forms = rf.forms if flint_polys is None else None
         kappa = sympy.cancel(-sympy.log(value) / eps)  # exact rewriting only
         if not kappa.is_Rational:
-            kappa = sympy.simplify(kappa)
+            kappa = proved_rational(kappa) or kappa
         if kappa.is_Rational and kappa > 0:
             polys = getattr(rf, "polys", None)
             if polys is not None:  # flint already: no sympy round trip
@@ -264,8 +265,9 @@ class XEngine:
         return self.sign(R[0] - R[1])
 
     def cmp_exp(self, R, claim: sympy.Expr) -> int | None:
-        t = sympy.simplify(claim / self.eps) * self.N
-        if t.is_Integer and t >= 0:
+        ratio = proved_rational(claim / self.eps)
+        t = None if ratio is None else ratio * self.N
+        if t is not None and t.is_Integer and t >= 0:
             mono = flint.fmpq_poly([0] * int(t) + [1])
             return self.sign(mono * R[0] - R[1])
         return exact_sign(self.to_sympy(R) - sympy.exp(claim))

@@ -15,6 +15,7 @@ import sympy
 from flint import fmpq_poly
 
 from ..._validate import argument_error
+from ...exact.sign import UndecidedSignError, compare
 from ..gaps import as_list, check_int_gaps, check_lam, fail_value
 from .pieces import FlintOps, ScalarOps, expand, group_gaps
 
@@ -120,15 +121,18 @@ def laplace_exact(G: Sequence[int], lam: sympy.Expr) -> tuple[sympy.Expr, ...]:
 
 def _sympy_cmp_factory(vals: list, func: str) -> Callable[[int, int], int]:
     def cmp(i: int, j: int) -> int:
-        diff = sympy.simplify(vals[i] - vals[j])
-        if diff.is_zero:
-            return 0
-        if diff.is_positive:
-            return 1
-        if diff.is_negative:
-            return -1
-        raise fail_value(func, "d", f"must hold gaps sympy can order; {vals[i]} and {vals[j]} "
-                         "cannot be ordered exactly")
+        diff = sympy.expand(vals[i] - vals[j])
+        if diff.free_symbols:  # symbolic gaps: sympy's assumptions decide, or nobody does
+            for form in (diff, sympy.factor(diff)):
+                for test, value in ((form.is_zero, 0), (form.is_positive, 1),
+                                    (form.is_negative, -1)):
+                    if test:
+                        return value
+        try:
+            return compare(vals[i], vals[j])
+        except UndecidedSignError:
+            raise fail_value(func, "d", f"must hold gaps that can be ordered exactly; {vals[i]} "
+                             f"and {vals[j]} cannot") from None
 
     return cmp
 
