@@ -25,6 +25,8 @@ import sympy
 from ._validate import MAX_DPS, check_choice, check_dps, check_size
 from .cost import MAX_SAMPLE_CELLS, MAX_SAMPLE_DRAWS, check_exact_n, refuse
 from .deprecation import deprecated_method, warn_renamed
+from .exact.sign import compare
+from .numbers import exact_number
 from .printing import distribution_latex, latex_math
 from .rng import as_generator
 from .scores import ScoreVector
@@ -246,8 +248,7 @@ class OutputDistribution:
         method : {"exact", "mpmath", "float"}
             Which view of the probabilities to use (``view=`` is its deprecated name).
         """
-        view = check_choice("expected_error", "method", _method_arg(method, view, "expected_error"),
-                            ("exact", "mpmath", "float"))
+        view = _method_arg(method, view, "expected_error", ("exact", "mpmath", "float"))
         if view == "exact":
             pairs = zip(self._oriented.gaps_exact, self.probabilities, strict=True)
             return sympy.Add(*[g * p for g, p in pairs])
@@ -263,18 +264,16 @@ class OutputDistribution:
 
     def error_tail(self, t: object, method: str = "exact", *, view: str | None = None):
         """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""
-        view = _method_arg(method, view, "error_tail")
-        from .numbers import exact_number
-
-        t = exact_number(t, "t")
-        idx = [i for i, g in enumerate(self._oriented.gaps_exact) if bool(g >= t)]
+        view = _method_arg(method, view, "error_tail", ("exact", "float"))
+        t = exact_number(t, "t", func="error_tail")
+        idx = [i for i, g in enumerate(self._oriented.gaps_exact) if compare(g, t) >= 0]
         if view == "exact":
             return sympy.Add(*[self.probabilities[i] for i in idx])
         return float(sum(self.to_numpy()[i] for i in idx))
 
     def entropy(self, method: str = "float", dps: int = 30, *, view: str | None = None):
         """Shannon entropy ``-sum p ln p`` in nats (``method`` exact, mpmath or float)."""
-        view = _method_arg(method, view, "entropy")
+        view = _method_arg(method, view, "entropy", ("exact", "mpmath", "float"))
         if view == "exact":
             return -sympy.Add(*[p * sympy.log(p) for p in self.probabilities if p != 0])
         if view == "mpmath":
@@ -287,7 +286,7 @@ class OutputDistribution:
 
     def expect(self, func, method: str = "float", *, view: str | None = None):
         """``E[func(r)]`` over the output index r (scipy.stats style)."""
-        view = _method_arg(method, view, "expect")
+        view = _method_arg(method, view, "expect", ("exact", "float"))
         if view == "exact":
             return sympy.Add(*[func(r) * p for r, p in enumerate(self.probabilities)])
         p = self.to_numpy()
@@ -304,9 +303,10 @@ class OutputDistribution:
         return latex_math(self._latex(), display=True)
 
 
-def _method_arg(method: str, view: str | None, func: str) -> str:
-    """``method=`` of the summaries; ``view=`` is accepted as its deprecated name."""
-    if view is None:
-        return method
-    warn_renamed(f"{func}(view=...)", "method=...", stacklevel=4)
-    return view
+def _method_arg(method: str, view: str | None, func: str, choices: tuple[str, ...]) -> str:
+    """``method=`` of the summaries, checked against ``choices``; ``view=`` is accepted as
+    its deprecated name."""
+    if view is not None:
+        warn_renamed(f"{func}(view=...)", "method=...", stacklevel=4)
+        method = view
+    return check_choice(func, "method", method, choices)

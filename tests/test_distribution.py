@@ -289,3 +289,25 @@ def test_output_distribution_built_directly_matches_docs_numbers():
     d = exactdp.OutputDistribution(PermuteAndFlip(2), sv)
     assert d.to_numpy() == pytest.approx(PF_Q31002_EPS2, abs=1e-6)
     assert [float(p) for p in d.probabilities] == pytest.approx(PF_Q31002_EPS2, abs=1e-6)
+
+
+def test_summaries_refuse_an_unknown_method_and_compare_gaps_exactly():
+    """entropy/expect/error_tail named an unknown method "float" silently before (lead)."""
+    import pytest
+    import sympy
+
+    import exactdp
+
+    d = exactdp.ExponentialMechanism(sympy.log(4), 1).distribution([0, 1, 2])
+    for call in (lambda: d.entropy(method="exakt"), lambda: d.expect(lambda r: r, "mp"),
+                 lambda: d.error_tail(1, method="arb")):
+        with pytest.raises(ValueError, match=r"(entropy|expect|error_tail): method must be "):
+            call()
+    # EM with e^eps = 4, Delta = 1: weights 4^(q/2) = 1, 2, 4 -> gaps 2, 1, 0
+    assert d.error_tail(1) == sympy.Rational(3, 7)
+    # an irrational gap sqrt(2) - 1.4142 > 0 decided exactly, never by a float
+    e = exactdp.PermuteAndFlip(1, 1).distribution([sympy.sqrt(2), 0])
+    t = sympy.Rational(14142, 10000)
+    assert e.error_tail(t) == e.probabilities[1]
+    assert e.error_tail(sympy.sqrt(2)) == e.probabilities[1]
+    assert e.error_tail(sympy.sqrt(2) + sympy.Integer(10) ** -30) == 0

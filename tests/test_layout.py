@@ -201,7 +201,6 @@ def test_no_import_loop():
 #: Function-level imports of the package that remain: (importer, imported) -> why. A new one
 #: needs a reason here; "to dodge an import loop" is not one (fix the layering instead).
 LAZY_IMPORTS = {
-    ("exactdp.distribution", "exactdp.io.latex"): "the printing layer exception (LAYER_EXCEPTIONS)",
     ("exactdp.io.document", "exactdp.io.figures"): "matplotlib (extra 'plots') only for figures",
     ("exactdp.io.report", "exactdp.io.figures"): "matplotlib (extra 'plots') only for figures",
     ("exactdp.io.cli", "exactdp.io.document"): "a subcommand's modules load when it runs",
@@ -209,12 +208,6 @@ LAZY_IMPORTS = {
     ("exactdp.io.cli", "exactdp.io.composition"): "a subcommand's modules load when it runs",
     ("exactdp.io.cli", "exactdp.examples.pricing"): "a subcommand's modules load when it runs",
     ("exactdp.io.report", "exactdp.examples.pricing"): "the pricing section only when asked for",
-    # no loop behind these: to move to module level
-    ("exactdp.distribution", "exactdp.numbers"): "no loop: to move to module level",
-    ("exactdp.mechanisms.base", "exactdp.xform"): "no loop: to move to module level",
-    ("exactdp.mechanisms.base", "exactdp.distribution"): "no loop: to move to module level",
-    ("exactdp.mechanisms.custom", "exactdp.exact.poly"): "no loop: to move to module level",
-    ("exactdp.proofs.result", "exactdp.sweeps"): "no loop: to move to module level",
 }
 
 

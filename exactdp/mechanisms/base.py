@@ -5,7 +5,6 @@ from __future__ import annotations
 import math
 from dataclasses import InitVar, dataclass, field
 from functools import cached_property
-from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
@@ -13,13 +12,12 @@ import sympy
 
 from .._validate import argument_error, check_bool, check_choice
 from ..deprecation import deprecated_keyword_property, renamed_keyword
+from ..distribution import OutputDistribution
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..numbers import exact_epsilon_or_limit, exact_sensitivity
 from ..scores import ScoreVector, as_scores
-
-if TYPE_CHECKING:
-    from ..distribution import OutputDistribution
+from ..xform import Atoms, paused_gc, poly_expr
 
 __all__ = ["Mechanism", "OPTIMIZE", "RationalForm", "X", "ball", "monotonic_flag", "negated"]
 
@@ -99,8 +97,6 @@ class RationalForm:
     @cached_property
     def forms(self) -> tuple[sympy.Expr, ...]:
         """The probabilities as sympy expressions in ``x`` (built once per distinct poly)."""
-        from ..xform import Atoms, paused_gc, poly_expr
-
         atoms = Atoms.powers(self.x)
         built: dict[int, sympy.Expr] = {}
         out = []
@@ -289,8 +285,6 @@ class Mechanism:
         ValueError
             For invalid scores (see :class:`~exactdp.scores.ScoreVector`).
         """
-        from ..distribution import OutputDistribution
-
         return OutputDistribution(self, as_scores(scores))
 
     # ------------------------------------------------------------------ routing

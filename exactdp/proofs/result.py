@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from ..printing import latex_math
+from ..sweeps import sweep
 
 
 @dataclass(frozen=True)
@@ -84,10 +86,6 @@ def sweep_check(check, n_max: int, gap_max: int, executor=None):
     Without an executor the sweep runs in this process (a one-thread pool), so a default
     ``pytest`` run does not start processes; pass one to spread the work.
     """
-    from concurrent.futures import ThreadPoolExecutor
-
-    from exactdp.sweeps import sweep
-
     if executor is None:
         with ThreadPoolExecutor(1) as pool:
             res = sweep(check, n_max, gap_max, executor=pool)
