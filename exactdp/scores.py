@@ -28,11 +28,11 @@ _INTS = (int, np.integer)
 _EMPTY = "non-empty (the range is empty)"
 
 
-def _bad_position(arr: np.ndarray, name: str) -> None:
+def _bad_position(arr: np.ndarray, name: str, func: str | None = None) -> None:
     bad = np.flatnonzero(~np.isfinite(arr))
     if bad.size:
         i = int(bad[0])
-        raise argument_error(None, f"{name}[{i}]", "a finite real number", arr[i])
+        raise argument_error(func, f"{name}[{i}]", "a finite real number", arr[i])
 
 
 def _int_array(arr: np.ndarray) -> np.ndarray | None:
@@ -50,14 +50,14 @@ def _int_array(arr: np.ndarray) -> np.ndarray | None:
     return out
 
 
-def _float_array(arr: np.ndarray, name: str) -> np.ndarray:
+def _float_array(arr: np.ndarray, name: str, func: str | None = None) -> np.ndarray:
     arr = np.ascontiguousarray(arr, dtype=np.float64)
-    _bad_position(arr, name)
+    _bad_position(arr, name, func)
     arr.setflags(write=False)
     return arr
 
 
-def _from_list(cls, items: list, name: str):
+def _from_list(cls, items: list, name: str, func: str | None = None):
     """Lists of Python ints or of Python floats: one type check in C, one numpy conversion
     (no per-element Python loop). Anything else returns ``None`` (the general route)."""
     types = set(map(type, items))
@@ -71,7 +71,7 @@ def _from_list(cls, items: list, name: str):
             return cls(tuple(items), "int", name)
         return cls(ints, "int", name)
     if types == {float}:
-        return cls(_float_array(np.array(items, dtype=np.float64), name), "float", name)
+        return cls(_float_array(np.array(items, dtype=np.float64), name, func), "float", name)
     return None
 
 
@@ -95,8 +95,10 @@ class ScoreVector:
 
     # ------------------------------------------------------------------ building
     @classmethod
-    def from_input(cls, scores: object, name: str = "scores") -> ScoreVector:
-        """Validate user scores.
+    def from_input(
+        cls, scores: object, name: str = "scores", func: str | None = None
+    ) -> ScoreVector:
+        """Validate user scores; ``func`` (the public function called) prefixes messages.
 
         Raises
         ------
@@ -108,34 +110,34 @@ class ScoreVector:
             return scores
         if isinstance(scores, (str, bytes, dict, set)):
             raise argument_error(
-                None, name, f"a sequence of numbers, not a {type(scores).__name__}", scores)
+                func, name, f"a sequence of numbers, not a {type(scores).__name__}", scores)
         if isinstance(scores, np.ndarray):
             if scores.ndim != 1:
-                raise argument_error(None, f"{name}.shape", "(n,) (a 1-D vector)", scores.shape)
+                raise argument_error(func, f"{name}.shape", "(n,) (a 1-D vector)", scores.shape)
             if scores.size == 0:
-                raise argument_error(None, name, _EMPTY)
+                raise argument_error(func, name, _EMPTY)
             if scores.dtype.kind == "f":
-                return cls(_float_array(scores, name), "float", name)
+                return cls(_float_array(scores, name, func), "float", name)
             if scores.dtype.kind in "iu":
                 ints = _int_array(scores)
                 if ints is None:
                     return cls(tuple(scores.tolist()), "int", name)
                 return cls(ints, "int", name)
             if scores.dtype.kind == "b":
-                raise argument_error(None, name, "numbers (booleans are not scores)", scores)
+                raise argument_error(func, name, "numbers (booleans are not scores)", scores)
             if scores.dtype.kind == "c":
-                raise argument_error(None, name, "real (complex values are not allowed)", scores)
+                raise argument_error(func, name, "real (complex values are not allowed)", scores)
             scores = scores.tolist()
-        items = sequence_items(scores, name, "a sequence of numbers", _EMPTY)
-        fast = _from_list(cls, items, name)
+        items = sequence_items(scores, name, "a sequence of numbers", _EMPTY, func=func)
+        fast = _from_list(cls, items, name, func)
         if fast is not None:
             return fast
         if all(isinstance(v, _INTS) and not isinstance(v, (bool, np.bool_)) for v in items):
             return cls(tuple(int(v) for v in items), "int", name)
         if all(isinstance(v, _FLOATS) for v in items):
             arr = np.array([float(v) for v in items], dtype=np.float64)
-            return cls(_float_array(arr, name), "float", name)
-        return cls(exact_vector(items, name), "exact", name)
+            return cls(_float_array(arr, name, func), "float", name)
+        return cls(exact_vector(items, name, func=func), "exact", name)
 
     @cached_property
     def raw(self) -> object:
@@ -299,6 +301,7 @@ def _to_mpf(g: sympy.Expr, dps: int) -> mpmath.mpf:
     return mpmath.mpf(sympy.N(g, dps + 10))
 
 
-def as_scores(scores: object, name: str = "scores") -> ScoreVector:
-    """Validate ``scores`` into a :class:`ScoreVector` (idempotent)."""
-    return ScoreVector.from_input(scores, name)
+def as_scores(scores: object, name: str = "scores", func: str | None = None) -> ScoreVector:
+    """Validate ``scores`` into a :class:`ScoreVector` (idempotent); ``func`` names the
+    public function in error messages."""
+    return ScoreVector.from_input(scores, name, func)

@@ -66,24 +66,26 @@ def check_pair(
 EXHAUSTIVE_SECONDS_LIMIT = 120.0
 
 
-def _check_exhaustive_cost(n: int, monotone: bool) -> None:
+def _check_exhaustive_cost(n: int, monotone: bool, func: str = "neighbours") -> None:
     """Refuse an exhaustive search estimated above two minutes: ``count`` neighbours at
     about ``4 ms * (n/6)^2`` each (x-form engine; 728 neighbours at n = 6 take ~2-3 s)."""
     count = 2 * (2**n - 1) if monotone else 3**n - 1
     secs = count * 4e-3 * (n / 6) ** 2
     if secs > EXHAUSTIVE_SECONDS_LIMIT:
         raise refuse(
-            "neighbours", f"search='exhaustive' for n = {n}",
+            func, f"search='exhaustive' for n = {n}",
             f"{count} neighbours (about {secs:.3g} s)", f"{EXHAUSTIVE_SECONDS_LIMIT:.0f} s",
             f"use search='reduced' ({2 * n + 2} neighbours; exact for regular mechanisms)",
         )
 
 
-def _moves(n: int, monotone: bool, search: str) -> tuple[list[tuple[int, ...]], str]:
-    check_choice("neighbours", "search", search, ("auto", "exhaustive", "reduced"))
+def _moves(
+    n: int, monotone: bool, search: str, func: str = "neighbours"
+) -> tuple[list[tuple[int, ...]], str]:
+    check_choice(func, "search", search, ("auto", "exhaustive", "reduced"))
     exhaustive = search == "exhaustive" or (search == "auto" and n <= EXHAUSTIVE_MAX_N)
     if exhaustive:
-        _check_exhaustive_cost(n, monotone)
+        _check_exhaustive_cost(n, monotone, func)
         steps = (0, 1) if monotone else (-1, 0, 1)
         moves = [s for s in itertools.product(steps, repeat=n) if any(s)]
         if monotone:
@@ -108,7 +110,7 @@ def _moves(n: int, monotone: bool, search: str) -> tuple[list[tuple[int, ...]], 
 
 
 def neighbours(
-    mechanism: object, scores: object, search: str = "auto"
+    mechanism: object, scores: object, search: str = "auto", *, func: str = "neighbours"
 ) -> tuple[list[ScoreVector], str]:
     """The neighbouring score vectors that the analyzer searches, and why.
 
@@ -132,13 +134,20 @@ def neighbours(
     (list of ScoreVector, str)
         The neighbours and a description of the search.
 
+    Raises
+    ------
+    ValueError
+        Invalid scores, an unknown ``search``, or an exhaustive search estimated above
+        :data:`EXHAUSTIVE_SECONDS_LIMIT` seconds; the message names ``func`` (the public
+        function the user called: ``neighbours`` unless an analysis passes its own name).
+
     References
     ----------
     McKenna & Sheldon (2020), section 2 and Lemma 1 (worst case of regular mechanisms).
     """
     sv = score_vector(scores, "scores")
     delta = mechanism_sensitivity(mechanism)
-    moves, how = _moves(sv.n, mechanism_monotonic(mechanism), search)
+    moves, how = _moves(sv.n, mechanism_monotonic(mechanism), search, func)
     if sv.kind == "int" and delta.is_Integer:
         d = int(delta)
         out = [
@@ -170,4 +179,4 @@ def neighbour_list(
         q2 = score_vector(neighbour, "neighbour")
         check_pair(mech, q, q2, func, allow_non_neighbour)
         return [q2], "given neighbour"
-    return neighbours(mech, q, search)
+    return neighbours(mech, q, search, func=func)

@@ -285,7 +285,8 @@ class Mechanism:
         ValueError
             For invalid scores (see :class:`~exactdp.scores.ScoreVector`).
         """
-        return OutputDistribution(self, as_scores(scores))
+        func = f"{type(self).__name__}.distribution"
+        return OutputDistribution(self, as_scores(scores, func=func))
 
     # ------------------------------------------------------------------ routing
     def oriented(self, sv: ScoreVector) -> ScoreVector:

@@ -49,13 +49,13 @@ __all__ = [
 ]
 
 
-def _scores_tuple(scores: object) -> tuple[sympy.Expr, ...]:
+def _scores_tuple(scores: object, func: str | None = None) -> tuple[sympy.Expr, ...]:
     if isinstance(scores, ScoreVector):
         return scores.exact
-    items = sequence_items(scores, "scores", "a sequence of numbers")
+    items = sequence_items(scores, "scores", "a sequence of numbers", func=func)
     if any(isinstance(v, sympy.Basic) and v.free_symbols for v in items):
         return tuple(safe_sympify(v) for v in items)
-    return as_scores(items).exact
+    return as_scores(items, func=func).exact
 
 
 @dataclass(frozen=True, eq=False)
@@ -234,7 +234,8 @@ class FunctionMechanism:
 
     def distribution(self, scores: object) -> FunctionDistribution:
         """The exact output distribution on ``scores`` (sympy expressions allowed)."""
-        return FunctionDistribution(self, _scores_tuple(scores))
+        func = f"{type(self).__name__}.distribution"
+        return FunctionDistribution(self, _scores_tuple(scores, func))
 
 
 # ``.monotone`` reads ``.monotonic`` with a DeprecationWarning (``monotone`` is also the

@@ -152,7 +152,7 @@ class TopK:
         ValueError
             Invalid scores; ``k > n``; more than :data:`MAX_TUPLES` tuples.
         """
-        sv = as_scores(scores)
+        sv = as_scores(scores, func="TopK.distribution")
         if self.k > sv.n:
             raise argument_error("TopK", "k", f"at most the number of outputs n = {sv.n}", self.k)
         count = math.perm(sv.n, self.k)
