@@ -80,7 +80,8 @@ MAX_SWEEP_CASES = 10**7
 
 
 def count_score_vectors(
-    n_max: int, gap_max: int, n_min: int = 2, *, stop: int | None = None
+    n_max: int, gap_max: int, n_min: int = 2, *, stop: int | None = None,
+    func: str = "count_score_vectors",
 ) -> int:
     """Number of vectors :func:`score_vectors` yields: ``sum_n C(gap_max + n - 1, n - 1)``.
 
@@ -88,10 +89,17 @@ def count_score_vectors(
     ``n = 5``, ``gap_max = 4``.
     With ``stop``, counting ends as soon as the total exceeds it (the return value is then
     some number ``> stop``), so huge families are refused without computing their size.
+    ``func`` is the function named in error messages (a caller passes its own name).
+
+    Raises
+    ------
+    ValueError
+        If an argument is not an int in range (``n_min >= 1``, ``n_max >= n_min``,
+        ``gap_max >= 0``).
     """
-    n_min = check_int("count_score_vectors", "n_min", n_min, 1)
-    n_max = check_int("count_score_vectors", "n_max", n_max, n_min)
-    gap_max = check_int("count_score_vectors", "gap_max", gap_max, 0)
+    n_min = check_int(func, "n_min", n_min, 1)
+    n_max = check_int(func, "n_max", n_max, n_min)
+    gap_max = check_int(func, "gap_max", gap_max, 0)
     total = 0
     for n in range(n_min, n_max + 1):
         total += math.comb(gap_max + n - 1, n - 1)
@@ -207,7 +215,7 @@ def sweep(
     (9, False)
     """
     check_callable("sweep", "check", check)
-    count = count_score_vectors(n_max, gap_max, n_min, stop=MAX_SWEEP_CASES)
+    count = count_score_vectors(n_max, gap_max, n_min, stop=MAX_SWEEP_CASES, func="sweep")
     if count > MAX_SWEEP_CASES:
         raise ValueError(
             f"sweep: the family n <= {n_max}, gaps <= {gap_max} has more than "

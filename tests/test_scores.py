@@ -160,3 +160,15 @@ def test_from_input_and_gaps_mp_against_exact_rationals():
     assert ints == [0, 4]
     with pytest.raises(ValueError, match="weights must be a sequence of numbers"):
         exactdp.ScoreVector.from_input("12", name="weights")
+
+
+def test_as_scores_func_prefixes_every_refusal():
+    """``func`` names the public function in each refusal; without it there is no prefix."""
+    with pytest.raises(ValueError, match=r"^f: scores\[1\] must be a finite real number"):
+        as_scores([0.0, float("nan")], func="f")
+    with pytest.raises(ValueError, match=r"^f: q must be non-empty"):
+        as_scores(np.array([]), "q", func="f")
+    with pytest.raises(ValueError, match=r"^f: scores\[0\] must be a finite real number"):
+        as_scores(np.array([np.inf, 0.0]), func="f")
+    with pytest.raises(ValueError, match=r"^scores\[0\] must be a finite real number"):
+        as_scores([float("nan")])

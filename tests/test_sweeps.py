@@ -117,3 +117,19 @@ def test_sweep_refuses_huge_families_and_unpicklable_checks():
         exactdp.sweep(lambda q: True, 2, 1)
     # the early stop never undercounts a family below the limit: C(8, 4) = 70 at n = 5
     assert count_score_vectors(5, 4, n_min=5, stop=10**7) == 70
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, match",
+    [
+        ((0, 1), {}, r"^sweep: n_max must be an integer >= 2, got 0$"),
+        ((2, -1), {}, r"^sweep: gap_max must be a non-negative integer, got -1$"),
+        ((2, 1), {"n_min": 0}, r"^sweep: n_min must be a positive integer, got 0$"),
+    ],
+)
+def test_sweep_size_errors_name_sweep(args, kwargs, match):
+    """sweep's own name, not its helper count_score_vectors, heads the message."""
+    with pytest.raises(ValueError, match=match):
+        sweep(max, *args, progress=False, **kwargs)
+    with pytest.raises(ValueError, match=r"^count_score_vectors: "):
+        count_score_vectors(*args, **kwargs)

@@ -73,10 +73,21 @@ class ScoreFunction:
         rng = tuple(check_nonempty("ScoreFunction", "range", tuple(self.range)))
         object.__setattr__(self, "range", rng)
 
-    def scores(self, database: Sequence) -> tuple[sympy.Expr, ...]:
-        """The score vector ``(q(D, r))_r`` as exact numbers, shape (n,)."""
+    def scores(
+        self, database: Sequence, *, func: str = "ScoreFunction.scores"
+    ) -> tuple[sympy.Expr, ...]:
+        """The score vector ``(q(D, r))_r`` as exact numbers, shape (n,).
+
+        Raises
+        ------
+        ValueError
+            A value of ``func`` that is not an exact finite number (NaN, inf, a
+            non-numeric string); the message names ``func`` (the public function called)
+            and the value ``q(D, r)``.
+        """
         return tuple(
-            exact_number(self.func(database, r), f"{self.name}(D, {r!r})") for r in self.range
+            exact_number(self.func(database, r), f"{self.name}(D, {r!r})", func=func)
+            for r in self.range
         )
 
     def sensitivity(self, database: Sequence, domain: Sequence[Hashable]) -> SensitivityResult:
@@ -283,7 +294,7 @@ def sensitivity(
 
     def scores(db: tuple) -> tuple:
         if db not in cache:
-            cache[db] = score_function.scores(db)
+            cache[db] = score_function.scores(db, func="sensitivity")
         return cache[db]
 
     best, witness, monotonic, bad, checked = sympy.Integer(0), None, True, None, 0

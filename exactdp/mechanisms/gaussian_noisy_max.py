@@ -123,21 +123,22 @@ class GaussianNoisyMax(Mechanism):
     # ------------------------------------------------------------------ views
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         raise ValueError(
-            "ReportNoisyMax(noise='gaussian'): no closed form exists; use .evalf(dps) "
+            f"{type(self).__name__}: no closed form exists; use .evalf(dps) "
             "(mpmath quadrature with an error bound) or .to_numpy()"
         )
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
         raise ValueError(
-            "ReportNoisyMax(noise='gaussian'): no closed form exists, so there is no "
+            f"{type(self).__name__}: no closed form exists, so there is no "
             "rational form; use .evalf(dps) (quadrature with an error bound)"
         )
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
-        return list(gaussian_mp(self.gaps_in_sigma(sv), dps)[0])
+        return list(gaussian_mp(self.gaps_in_sigma(sv), dps, func=type(self).__name__)[0])
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
-        vals, bounds = gaussian_mp_bounds(self.gaps_in_sigma(sv), dps + 5)
+        vals, bounds = gaussian_mp_bounds(self.gaps_in_sigma(sv), dps + 5,
+                                          func=type(self).__name__)
         return [ball(v, b, dps) for v, b in zip(vals, bounds, strict=True)]
 
     def _balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:

@@ -136,7 +136,8 @@ class ReportNoisyMax(Mechanism):
                                  "(sigma applies to Gaussian noise only)", self.sigma)
         if self.epsilon is None:
             raise argument_error("ReportNoisyMax", "epsilon",
-                                 f"a number > 0 for noise={self.noise!r}", None)
+                                 f"a number >= 0 for noise={self.noise!r} (0 and oo are the exact "
+                                 "limits)", None)
         super().__post_init__(monotone)
 
     # ------------------------------------------------------------------ views

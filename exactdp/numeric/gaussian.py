@@ -366,7 +366,7 @@ def _engine(z: Sequence, dps: int, func: str) -> tuple[list, list]:
                 func, f"the certified quadrature for n = {len(zs)} items at dps = {dps}",
                 f"about {secs:.3g} s", f"{GAUSSIAN_SECONDS_LIMIT:.0f} s",
                 f"use a smaller dps (about {_max_dps(len(zs))} or less here) or "
-                "method='float' / .to_numpy() (float64 quadrature)",
+                "the float64 quadrature (.to_numpy(), gaussian_float)",
             )
         pairs = [_item_arb(r, zs, dps) for r in range(len(zs))]
         vals = [v for v, _ in pairs]
@@ -381,7 +381,9 @@ def _engine(z: Sequence, dps: int, func: str) -> tuple[list, list]:
     return out, bounds
 
 
-def gaussian_mp_bounds(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], list[mpmath.mpf]]:
+def gaussian_mp_bounds(
+    z: Sequence, dps: int = 30, *, func: str = "gaussian_mp_bounds"
+) -> tuple[list[mpmath.mpf], list[mpmath.mpf]]:
     """RNM-Gaussian probabilities with a per-output error bound (relative accuracy).
 
     For each item r the integrand ``g_r(y) = phi(y + z_r) prod_{s != r} Phi(y + z_s)`` is
@@ -409,6 +411,8 @@ def gaussian_mp_bounds(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], li
         Fractions are read with ``dps + 40 + 0.6 log10(z_max)`` digits.
     dps : int
         Decimal digits of the returned numbers.
+    func : str
+        The function named in error messages (a caller passes the public method).
 
     Returns
     -------
@@ -427,7 +431,7 @@ def gaussian_mp_bounds(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], li
     docs/formulas.md section 2; DLMF 7.12(i) (erfc asymptotics and their remainder bound);
     F. Johansson, "Numerical integration in arbitrary-precision ball arithmetic", ICMS 2018.
     """
-    return _engine(z, dps, "gaussian_mp_bounds")
+    return _engine(z, dps, func)
 
 
 def gaussian_bounds_proved(z: Sequence) -> bool:
@@ -445,7 +449,9 @@ def gaussian_bounds_proved(z: Sequence) -> bool:
     return finite <= _ARB_MAX_N
 
 
-def gaussian_mp(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], mpmath.mpf]:
+def gaussian_mp(
+    z: Sequence, dps: int = 30, *, func: str = "gaussian_mp"
+) -> tuple[list[mpmath.mpf], mpmath.mpf]:
     """RNM-Gaussian probabilities with one absolute error bound valid for every entry.
 
     Same engine as :func:`gaussian_mp_bounds` (see there: every probability, tiny ones
@@ -459,6 +465,8 @@ def gaussian_mp(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], mpmath.mp
         Gaps in units of sigma, ``z_r >= 0``; ``inf`` allowed (probability 0).
     dps : int
         Decimal digits of the returned numbers.
+    func : str
+        The function named in error messages (a caller passes the public method).
 
     Returns
     -------
@@ -474,7 +482,7 @@ def gaussian_mp(z: Sequence, dps: int = 30) -> tuple[list[mpmath.mpf], mpmath.mp
     ----------
     docs/formulas.md section 2; see :func:`gaussian_mp_bounds`.
     """
-    probs, bounds = _engine(z, dps, "gaussian_mp")
+    probs, bounds = _engine(z, dps, func)
     return probs, max(bounds)
 
 

@@ -116,3 +116,12 @@ def test_huge_gap_check_dp_and_other_mechanisms():
     assert rnm.value == R(1, 2)
     # symbolic epsilon: sparse signs on (0, 1) by Descartes' rule
     assert privacy_loss(exactdp.PermuteAndFlip(EPS), *pair).value == EPS / 2
+
+
+def test_check_dp_unknown_search_names_check_dp():
+    """The refusal names the function the user called, not the internal neighbour search."""
+    with pytest.raises(ValueError, match=r"^check_dp: search must be one of 'auto', "
+                                         r"'exhaustive', 'reduced', got 'foo'$"):
+        check_dp(exactdp.PermuteAndFlip(1), [0, 1], search="foo")
+    with pytest.raises(ValueError, match=r"^neighbours: search must be one of"):
+        exactdp.analysis.neighbours(exactdp.PermuteAndFlip(1), [0, 1], search="foo")

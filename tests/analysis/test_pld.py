@@ -173,10 +173,13 @@ def test_bad_input():
     with pytest.raises(ValueError, match=r"privacy_loss_distribution: len\(neighbour\) must be 2"):
         privacy_loss_distribution(mech, [0, 1], [0, 1, 2])
     pld = privacy_loss_distribution(mech, [0, 1], [1, 0])
-    with pytest.raises(ValueError, match="epsilon"):
+    with pytest.raises(ValueError, match=r"^delta: epsilon must be >= 0, got -1$"):
         pld.delta(-1)
-    with pytest.raises(ValueError, match="epsilon"):
+    with pytest.raises(ValueError, match=r"^delta: epsilon must be finite, got 'nan'$"):
         pld.delta("nan")
+    with pytest.raises(ValueError, match=r"^delta: epsilon must be a finite real number, "
+                                         r"got nan$"):
+        pld.delta(float("nan"))
     with pytest.raises(ValueError, match="self_compose: k must be a positive integer"):
         pld.self_compose(0)
     with pytest.raises(ValueError, match="delta"):

@@ -114,3 +114,12 @@ def test_bad_score_function_and_universe():
     bad = ScoreFunction(lambda d, r: float("nan"), (0,))
     with pytest.raises(ValueError, match="finite"):
         sensitivity(bad, (1, 2), max_size=1)
+
+
+def test_nan_score_names_sensitivity_and_the_query_value():
+    q = ScoreFunction(lambda D, r: float("nan") if r == 1 else len(D), range=[0, 1], name="q")
+    with pytest.raises(ValueError, match=r"^sensitivity: q\(D, 1\) must be a finite real "
+                                         r"number, got nan$"):
+        sensitivity(q, [0, 1], max_size=2)
+    with pytest.raises(ValueError, match=r"^ScoreFunction\.scores: q\(D, 1\) must be"):
+        q.scores((0,))

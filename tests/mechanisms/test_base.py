@@ -341,3 +341,43 @@ def test_rational_form_substituted_equals_softmax():
     x = sympy.Symbol("x")
     hand = exactdp.RationalForm(x, (1 - x / 2, x / 2), sympy.Rational(1, 3), 1, (0, 1))
     assert hand.substituted() == (sympy.Rational(5, 6), sympy.Rational(1, 6))
+
+
+@pytest.mark.parametrize(
+    "make, scores, match",
+    [
+        (lambda: PermuteAndFlip(1), [float("nan"), 0],
+         r"^PermuteAndFlip\.distribution: scores\[0\] must be a finite real number, got nan$"),
+        (lambda: ExponentialMechanism(1), [0, float("inf")],
+         r"^ExponentialMechanism\.distribution: scores\[1\] must be a finite real number, "
+         r"got inf$"),
+        (lambda: PermuteAndFlip(1), [],
+         r"^PermuteAndFlip\.distribution: scores must be non-empty"),
+        (lambda: PermuteAndFlip(1), ["0", "abc"],
+         r"^PermuteAndFlip\.distribution: scores\[1\] must be a number"),
+        (lambda: TopK(PermuteAndFlip(1), 1), [0, float("nan")],
+         r"^TopK\.distribution: scores\[1\] must be a finite real number, got nan$"),
+    ],
+)
+def test_distribution_bad_scores_name_mechanism_and_method(make, scores, match):
+    """A bad score vector is refused in the one message style, naming the method called
+    (``<Mechanism>.distribution``), the entry and the value received."""
+    with pytest.raises(ValueError, match=match):
+        make().distribution(scores)
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: PermuteAndFlip(-1),
+         r"^PermuteAndFlip: epsilon must be >= 0 .*got -1$"),
+        (lambda: PermuteAndFlip(1, 0), r"^PermuteAndFlip: sensitivity must be > 0, got 0$"),
+        (lambda: PermuteAndFlip(float("nan")),
+         r"^PermuteAndFlip: epsilon must be a finite real number, got nan$"),
+        (lambda: ExponentialMechanism(1, base_measure=[float("nan"), 1]),
+         r"^ExponentialMechanism: base_measure\[0\] must be a finite real number, got nan$"),
+    ],
+)
+def test_constructor_errors_name_class_and_argument(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()

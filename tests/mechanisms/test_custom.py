@@ -173,3 +173,10 @@ def test_function_distribution_subs_and_clear_errors():
     family = mechanism_from_function(em_fn, epsilon=2).distribution([0, t])
     with pytest.raises(ValueError, match="symbols"):
         family.expected_error("exact")
+
+
+def test_function_mechanism_bad_scores_name_the_method():
+    m = mechanism_from_function(em_fn, epsilon=2)
+    with pytest.raises(ValueError, match=r"^FunctionMechanism\.distribution: scores\[0\] "
+                                         r"must be a finite real number, got nan$"):
+        m.distribution([float("nan"), 0])

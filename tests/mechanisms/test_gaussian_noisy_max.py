@@ -71,3 +71,21 @@ def test_gaps_in_sigma_exact_and_float_by_binary_value():
     fl = exactdp.ScoreVector.from_input(np.array([0.1, 0.0]))
     want = Fraction(0.1) / 2  # 0.1's exact binary value
     assert m.gaps_in_sigma(fl) == [0, sympy.Rational(want.numerator, want.denominator)]
+
+
+def test_gaussian_errors_name_the_public_class():
+    """No internal names (ReportNoisyMax(noise=...), gaussian_mp) and no method= advice
+    (evalf has no method argument) in the messages a GaussianNoisyMax user sees."""
+    dist = GaussianNoisyMax(1).distribution([0, 1])
+    with pytest.raises(ValueError, match=r"^GaussianNoisyMax: no closed form exists; use "
+                                         r"\.evalf\(dps\) .* or \.to_numpy\(\)$"):
+        _ = dist.probabilities
+    with pytest.raises(ValueError) as info:
+        GaussianNoisyMax(1).distribution([1, 0, 2]).evalf(dps=10000)
+    text = str(info.value)
+    assert text.startswith("GaussianNoisyMax: the certified quadrature for n = 3 items at "
+                           "dps = 10000")
+    assert "use a smaller dps (about " in text and ".to_numpy()" in text
+    assert "method=" not in text and "gaussian_mp" not in text
+    with pytest.raises(ValueError, match=r"^GaussianNoisyMax: epsilon must be > 0, got -1$"):
+        GaussianNoisyMax(1, epsilon=-1)

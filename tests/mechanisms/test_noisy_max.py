@@ -60,3 +60,13 @@ def test_unknown_noise_lists_supported():
         ReportNoisyMax(1, noise="cauchy")
     with pytest.raises(ValueError, match="sigma"), pytest.warns(DeprecationWarning):
         ReportNoisyMax(noise="gaussian")
+
+
+def test_missing_epsilon_message_allows_zero():
+    """epsilon = 0 is accepted (the uniform limit), so the refusal of a missing epsilon
+    asks for ``>= 0``, not ``> 0``."""
+    with pytest.raises(ValueError, match=r"^ReportNoisyMax: epsilon must be a number >= 0 "
+                                         r"for noise='exponential' .*got None$"):
+        ReportNoisyMax()
+    assert ReportNoisyMax(epsilon=0).distribution([0, 5]).probabilities == (
+        sympy.Rational(1, 2), sympy.Rational(1, 2))
