@@ -23,12 +23,12 @@ import numpy as np
 import sympy
 from scipy.signal import fftconvolve
 
-from .._validate import argument_error, check_int, check_nonempty
+from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..printing import latex_array, latex_decimal, latex_escape, latex_math
 from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
 from .check import Witness
-from .neighbourhood import neighbours
+from .neighbourhood import SEARCHES, neighbours
 from .peer_accountants import dp_accounting_delta, dp_accounting_pair_delta, opendp_delta
 from .pld import MAX_COPIES, MAX_SUPPORT
 from .pld_pair import privacy_loss_distribution
@@ -122,8 +122,8 @@ def _float_curve(p: np.ndarray, q: np.ndarray, k: int, epsilons: list[float]) ->
     return np.array(res)
 
 
-def _candidates(mechanism, sv, search: str):
-    nbrs, how = neighbours(mechanism, sv, search)
+def _candidates(mechanism, sv, search: str, func: str):
+    nbrs, how = neighbours(mechanism, sv, search, func=func)
     pairs = []
     for nb in nbrs:
         pairs.append((sv, nb))
@@ -173,13 +173,14 @@ def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: 
     ValueError
         Bad ``k``, ``epsilon`` or ``scores``.
     """
+    check_choice("composition_lower_bound", "search", search, SEARCHES)
     res = check_accountant(mechanism, scores, k, [epsilon], claims=(), search=search, dps=dps,
                            max_support=max_support, candidates=candidates)
     return res.bounds[0]
 
 
 def _bounds(mechanism, sv, k, epsilons, search, dps, max_support, candidates):
-    pairs, how = _candidates(mechanism, sv, search)
+    pairs, how = _candidates(mechanism, sv, search, "check_accountant")
     eps_f = [float(sympy.N(e, 20)) for e in epsilons]
     scores = _screen(mechanism, pairs, k, eps_f)
     composed: dict = {}
@@ -345,7 +346,7 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
     if getattr(getattr(mechanism, "epsilon", None), "free_symbols", True):
         raise argument_error("check_accountant", "mechanism", "a mechanism with a numeric "
                              "epsilon", mechanism)
-    sv = as_scores(scores, "scores")
+    sv = as_scores(scores, "scores", func="check_accountant")
     bounds = _bounds(mechanism, sv, k, eps_list, search, dps, max_support, candidates)
     rows, versions = [], {}
     for b in bounds:

@@ -31,6 +31,9 @@ __all__ = [
 #: Largest range size for which ``search="auto"`` enumerates all 3**n - 1 vertices.
 EXHAUSTIVE_MAX_N = 6
 
+#: The values of ``search`` the neighbour search accepts.
+SEARCHES = ("auto", "exhaustive", "reduced")
+
 
 # =============================================================================== neighbours
 def check_pair(
@@ -82,7 +85,7 @@ def _check_exhaustive_cost(n: int, monotone: bool, func: str = "neighbours") -> 
 def _moves(
     n: int, monotone: bool, search: str, func: str = "neighbours"
 ) -> tuple[list[tuple[int, ...]], str]:
-    check_choice(func, "search", search, ("auto", "exhaustive", "reduced"))
+    check_choice(func, "search", search, SEARCHES)
     exhaustive = search == "exhaustive" or (search == "auto" and n <= EXHAUSTIVE_MAX_N)
     if exhaustive:
         _check_exhaustive_cost(n, monotone, func)

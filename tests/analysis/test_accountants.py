@@ -212,3 +212,16 @@ def test_default_claims_skip_missing_libraries(monkeypatch):
                                               "zcdp_bun_steinke", "bounded_range")
     res = check_accountant(exactdp.ExponentialMechanism(1), [0, 1], 2, [1])
     assert [r.claim for r in res.rows] == list(composition.available_claims())
+
+
+def test_search_and_scores_errors_name_the_function_called():
+    pf = exactdp.PermuteAndFlip(1)
+    with pytest.raises(ValueError, match=r"^composition_lower_bound: search must be one of "
+                                         r"'auto', 'exhaustive', 'reduced', got 'foo'$"):
+        composition_lower_bound(pf, [0, 1], 2, 1, search="foo")
+    with pytest.raises(ValueError, match=r"^check_accountant: search must be one of .*"
+                                         r"got 'foo'$"):
+        check_accountant(pf, [0, 1], 2, [1], claims=(), search="foo")
+    with pytest.raises(ValueError, match=r"^check_accountant: scores\[0\] must be a finite "
+                                         r"real number, got nan$"):
+        check_accountant(pf, [float("nan"), 1], 2, [1], claims=())
