@@ -11,6 +11,7 @@ inside numpy or sympy.
 from __future__ import annotations
 
 __all__ = [
+    "TooCostly",
     "GAUSSIAN_SECONDS_LIMIT",
     "MAX_EXACT_N",
     "MAX_SAMPLE_CELLS",
@@ -46,13 +47,21 @@ def fmt_size(v: int | float) -> str:
     return f"{v:.3g}"
 
 
-def refuse(func: str, what: str, estimate: str, limit: str, cheaper: str) -> ValueError:
+class TooCostly(ValueError):
+    """A valid call refused because its route would be too large (time, memory, degree).
+
+    A ``ValueError``, so callers that catch bad input still catch it; a caller that can do
+    without the result (a report's optional column, say) catches this class alone.
+    """
+
+
+def refuse(func: str, what: str, estimate: str, limit: str, cheaper: str) -> TooCostly:
     """The refusal of a call whose estimated cost exceeds its limit.
 
     Returns (does not raise) the ``ValueError`` so the caller writes ``raise refuse(...)``.
     The message reads ``func: what would need estimate (limit limit); cheaper``.
     """
-    return ValueError(f"{func}: {what} would need {estimate} (limit {limit}); {cheaper}")
+    return TooCostly(f"{func}: {what} would need {estimate} (limit {limit}); {cheaper}")
 
 
 def gaussian_seconds(n: int, dps: int) -> float:

@@ -79,8 +79,12 @@ def format_number(value, dps: int = 6) -> str:
 
     ``digits=`` is the deprecated name of ``dps``. Integers with at most ``dps`` digits
     print exactly; others round (``1.0e+300``).
-    Tiny positive values below ``1e-100000`` print as ``exp(-...)``; infinities as
-    ``inf``. No Python int-to-str limit applies (huge integers go through mpmath).
+    Values print as ``m e k`` (``2.8709e-217148``), the mantissa right to ``dps`` digits
+    at any size (mpmath's own text loses it beyond about 1e+-900). Beyond ``|ln v| ~ 1e15``,
+    where the decimal exponent alone would have 15 or more digits, the text is
+    ``exp(L)`` with ``L = ln v`` right to ``dps`` significant digits (a statement about
+    ``ln v``, not about ``v``'s mantissa); infinities print as ``inf``.
+    No Python int-to-str limit applies (huge integers go through mpmath).
 
     Raises
     ------
@@ -100,11 +104,36 @@ def format_number(value, dps: int = 6) -> str:
         return "inf" if v > 0 else "-inf"
     if v == 0:
         return "0"
+    if abs(v.man_exp[1]) > 3000:  # beyond about 1e+-900: mpmath's nstr loses the mantissa
+        return _scientific(v, dps)
     with mpmath.workdps(dps + 10):
-        if abs(v) < mpmath.mpf(10) ** -100_000:
-            sign = "-" if v < 0 else ""
-            return f"{sign}exp({mpmath.nstr(mpmath.log(abs(v)), dps)})"
         return mpmath.nstr(v, dps, min_fixed=-5, max_fixed=max(dps, 6))
+
+
+def _scientific(v: mpmath.mpf, dps: int) -> str:
+    """``m * 10**k`` text of ``v`` correct to ``dps`` digits (``exp(ln v)`` beyond 1e15).
+
+    ``v = man * 2**e`` exactly, so ``log10|v| = (ln man + e ln 2) / ln 10`` is computed with
+    as many digits as ``e`` has plus ``dps`` guard digits: its fractional part (the
+    mantissa) is then right to ``dps`` digits even for ``exp(-10**300)``.
+    """
+    man, e = abs(v).man_exp
+    sign = "-" if v < 0 else ""
+    with mpmath.workdps(dps + 20 + int(abs(e).bit_length() * 0.302) + 1):
+        if abs(e) > 10**15:  # the decimal exponent alone would have 15+ digits
+            log_v = mpmath.log(man) + e * mpmath.ln2
+            with mpmath.workdps(dps + 10):  # round first: nstr at the high precision
+                return f"{sign}exp({mpmath.nstr(+log_v, dps)})"  # would print every digit
+        L = (mpmath.log(man) + e * mpmath.ln2) / mpmath.ln10
+        k = int(mpmath.floor(L))
+        mant = mpmath.power(10, L - k)
+        text = mpmath.nstr(mant, dps)
+        if mpmath.mpf(text) >= 10:  # 9.9999... rounded up to 10
+            k += 1
+            text = mpmath.nstr(mant / 10, dps)
+    if "." not in text:
+        text += ".0"
+    return f"{sign}{text}e{k:+d}"
 
 
 def latex_number(text: str) -> str:

@@ -112,3 +112,14 @@ def test_exhaustive_search_and_lattice_size_guards():
     # just inside: the counts are exact (docs/formulas.md section 4: 9, 35, 95, 210 at k = 4)
     assert [lattice_size(n, 4)["variables"] for n in (2, 3, 4, 5)] == [9, 35, 95, 210]
     assert lattice_size(2000, 2000)["vectors"] == math.comb(3999, 2000)
+
+
+def test_refusals_by_size_are_toocostly_valueerrors():
+    import exactdp
+    from exactdp.cost import TooCostly, refuse
+
+    err = refuse("f", "the thing", "10 s", "1 s", "use g")
+    assert isinstance(err, TooCostly) and isinstance(err, ValueError)
+    assert str(err) == "f: the thing would need 10 s (limit 1 s); use g"
+    with pytest.raises(TooCostly, match=r"certify_dp: .* degree 1000000"):
+        exactdp.certify_dp(exactdp.PermuteAndFlip(1), [10**6, 0], [10**6, 1])

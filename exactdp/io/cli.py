@@ -321,6 +321,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (CLIError, ValueError, IndexError) as exc:
         print(f"exactdp: error: {exc}", file=sys.stderr)
         return 2
+    except OSError as exc:  # e.g. --out in a place that cannot be written
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"exactdp: error: cannot write the output ({exc.strerror or exc}{where})",
+              file=sys.stderr)
+        return 2
     try:
         print(out)
         sys.stdout.flush()

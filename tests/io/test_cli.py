@@ -168,3 +168,13 @@ def test_huge_integers_print_beyond_the_int_str_limit(capsys):
     assert code == 0, err
     assert "q = (1.0e+5000, 0)" in out and "exp(-5.0e+4999)" in out
     assert "too long to print" in out
+
+
+def test_unwritable_out_is_a_one_line_error(capsys, tmp_path):
+    """Regression (fresh-user test): an --out that cannot be created was a traceback."""
+    blocker = tmp_path / "afile"
+    blocker.write_text("")
+    for out_dir in (str(blocker), str(blocker / "sub")):
+        code, out, err = run(capsys, "report", "--scores", "1,0", "--out", out_dir)
+        assert code == 2 and out == ""
+        assert err.startswith("exactdp: error: cannot write the output") and err.count("\n") == 1

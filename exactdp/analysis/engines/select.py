@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 import sympy
 
+from ...cost import TooCostly
 from ...numbers import safe_sympify
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT
@@ -84,7 +85,7 @@ def xform_probabilities(xforms: list, func: str, dense_only: bool):
         ]
         return N, probs, degree, False
     if dense_only:
-        raise ValueError(
+        raise TooCostly(
             f"{func}: the score gaps make the probabilities polynomials of degree {degree} in "
             f"x = exp(-epsilon/{N}), above exactdp.xform.DENSE_DEGREE_LIMIT = "
             f"{DENSE_DEGREE_LIMIT}; exact root isolation on (0, 1) needs dense polynomials, "
