@@ -8,6 +8,7 @@ epsilon-DP ratio bound; the section-5 linear program of McKenna & Sheldon (2020)
 from .analysis import (
     BallUndecided,
     PrivacyLossDistribution,
+    Witness,
     bounded_range,
     certify_dominance,
     certify_dp,
@@ -63,6 +64,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "PrivacyLossDistribution",
+    "Witness",
     "check_accountant",
     "composition_lower_bound",
     "privacy_loss_distribution",
