@@ -317,7 +317,7 @@ def diffprivlib_exponential(
     sensitivity : number, default 1
         Sensitivity ``Delta`` of the utility (> 0).
     monotonic : bool, default False
-        diffprivlib's and exactdp's ``monotonic`` flag; ``monotonic=`` (keyword) is its
+        diffprivlib's and exactdp's ``monotonic`` flag; ``monotone=`` (keyword) is its
         deprecated spelling.
 
     Returns
@@ -412,7 +412,7 @@ def opendp_noisy_max(
     sensitivity : number, default 1
         ``Delta``: the ``d_in`` of OpenDP's ``linf_distance``.
     monotonic : bool, default False
-        OpenDP's ``linf_distance(monotonic=...)`` and exactdp's ``monotonic``; ``monotonic=``
+        OpenDP's ``linf_distance(monotonic=...)`` and exactdp's ``monotonic``; ``monotone=``
         (keyword) is its deprecated spelling.
     measure : {"max_divergence", "zero_concentrated_divergence", "zcdp"}
 
