@@ -29,7 +29,7 @@ import sympy
 from sympy.polys.rings import ring
 
 from .cost import RING_WORK_LIMIT, refuse
-from .exact.sign import sign_or_none
+from .exact.sign import proved_equal
 
 __all__ = [
     "Atoms",
@@ -38,7 +38,6 @@ __all__ = [
     "exact_pf_size",
     "generators_for",
     "group_equal",
-    "proved_equal",
     "leave_one_out",
     "pf_polynomials_tree",
     "paused_gc",
@@ -111,20 +110,6 @@ def group_equal(values: Sequence, equal: Callable[[Any, Any], bool]) -> tuple[li
     return labels, distinct
 
 
-def proved_equal(a, b) -> bool:
-    """True only when ``a == b`` is proved: structurally, by an exact rewrite
-    (``expand`` after ``powsimp``) reaching 0, or by :func:`exactdp.exact.sign.sign`.
-
-    False means "not proved equal" (different, or undecided): callers use it where treating
-    equal values as different costs time, never correctness. ``sympy.simplify`` is not used:
-    its heuristics have returned 0 for non-zero numbers of size ``exp(-1e300)``.
-    """
-    if a == b:
-        return True
-    diff = sympy.expand(sympy.powsimp(sympy.sympify(a) - sympy.sympify(b)))
-    return diff == 0 or sign_or_none(diff) == 0
-
-
 def generators_for(
     gaps_int: Sequence[int] | None, gaps_exact, rate, x: sympy.Symbol | None = None
 ) -> Generators:
@@ -158,7 +143,7 @@ def generators_for(
 
     gaps = list(gaps_int) if gaps_int is not None else list(gaps_exact)
     index, distinct = group_equal(
-        gaps, lambda g, h: g == h or (gaps_int is None and proved_equal(g, h))
+        gaps, lambda g, h: g == h if gaps_int is not None else proved_equal(g, h)
     )
     names = [f"y{j}" for j in range(len(distinct))]
     R, *ys = ring(",".join(names), sympy.QQ)

@@ -179,7 +179,8 @@ def test_proved_equal_never_merges_distinct_gaps():
     """Equal gaps share a generator only when equality is proved (no simplify guess)."""
     import sympy
 
-    from exactdp.xform import generators_for, proved_equal
+    from exactdp.exact.sign import proved_equal
+    from exactdp.xform import generators_for
 
     r2 = sympy.sqrt(2)
     tiny = sympy.exp(-sympy.Integer(10) ** 300)

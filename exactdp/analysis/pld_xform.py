@@ -20,7 +20,7 @@ import sympy
 
 from ..deprecation import deprecated_method
 from ..exact.arb import to_arb
-from ..xform import proved_equal
+from ..exact.sign import proved_equal
 
 __all__ = ["MAX_XFORM_DEGREE", "MERGE_LIMIT", "XForm", "concat_xform", "eval_poly",
            "factor_ratios", "fraction_polys", "group_terms", "ratio_key", "ratio_polys",

@@ -3,7 +3,8 @@
 No differential-privacy concepts live here (LAYOUT.md: "the package's sympy.polys").
 
 - :mod:`exactdp.exact.sign`: :func:`sign`, :func:`is_zero`, :func:`compare` decide exactly
-  or raise :class:`UndecidedSignError`, never guess;
+  or raise :class:`UndecidedSignError`, never guess; :func:`proved_rational` and
+  :func:`proved_equal` answer only what is proved (None / False otherwise);
 - :mod:`exactdp.exact.arb`: :func:`to_arb` (rigorous enclosure of a sympy number),
   :func:`flint_prec` (the one flint precision context), and the signed
   mpf <-> arb <-> Float converters;
@@ -26,7 +27,17 @@ from .arb import (
     mpf_to_arb,
     to_arb,
 )
-from .sign import MAX_PREC, UndecidedSignError, compare, exact_zero, is_zero, sign, sign_or_none
+from .sign import (
+    MAX_PREC,
+    UndecidedSignError,
+    compare,
+    exact_zero,
+    is_zero,
+    proved_equal,
+    proved_rational,
+    sign,
+    sign_or_none,
+)
 
 __all__ = [
     "as_exact",
@@ -45,6 +56,8 @@ __all__ = [
     "float_to_arb",
     "is_zero",
     "mpf_to_arb",
+    "proved_equal",
+    "proved_rational",
     "sign",
     "sign_or_none",
     "to_arb",

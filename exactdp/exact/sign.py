@@ -46,6 +46,7 @@ __all__ = [
     "compare",
     "exact_zero",
     "is_zero",
+    "proved_equal",
     "proved_rational",
     "sign",
     "sign_or_none",
@@ -137,14 +138,53 @@ def is_zero(expr: object) -> bool:
     return sign(expr) == 0
 
 
+def proved_equal(a: object, b: object) -> bool:
+    """Whether ``a == b`` is proved (False: different, or not decided).
+
+    Parameters
+    ----------
+    a, b : sympy number or expression
+        Exact values (free symbols allowed: then only a rewrite can prove equality).
+
+    Returns
+    -------
+    bool
+        True when ``a == b`` structurally, when an exact rewrite (``expand`` after
+        ``powsimp``) of ``a - b`` reaches 0, or when :func:`sign` proves ``a - b == 0``.
+        False otherwise, so use it only where "equal values treated as different" costs
+        time, never correctness (grouping equal gaps, sharing a generator).
+
+    Notes
+    -----
+    ``sympy.simplify`` is not used: its heuristics have returned 0 for non-zero numbers of
+    size ``exp(-1e300)``.
+    """
+    if a == b:
+        return True
+    diff = sympy.expand(sympy.powsimp(sympy.sympify(a) - sympy.sympify(b)))
+    return diff == 0 or sign_or_none(diff) == 0
+
+
 def proved_rational(expr: object) -> sympy.Rational | None:
     """``expr`` as a sympy Rational when it provably is one, else None.
 
+    Parameters
+    ----------
+    expr : sympy number or expression
+        An exact value; one with free symbols gives None.
+
+    Returns
+    -------
+    sympy.Rational or None
+        The rational value, or None for "not proved rational" (irrational, symbolic, or
+        undecided). Never raises :class:`UndecidedSignError`.
+
+    Notes
+    -----
     ``sympy.simplify`` only proposes the candidate; :func:`sign` must then prove
-    ``expr - candidate == 0`` (exactly, or by the Lindemann-Weierstrass / log rules of this
-    module). An unproved candidate is dropped: simplify's heuristics have returned a wrong 0
-    for non-zero numbers of size ``exp(-1e300)``, so its answer is never trusted alone.
-    None means "not proved rational" (irrational, or undecided).
+    ``expr - candidate == 0`` (exactly, or by the algebraic / Lindemann-Weierstrass / log
+    rules of this module). An unproved candidate is dropped: simplify's heuristics have
+    returned a wrong 0 for non-zero numbers of size ``exp(-1e300)``.
     """
     e = sympy.sympify(expr)
     if e.is_Rational:

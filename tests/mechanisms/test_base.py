@@ -24,6 +24,7 @@ from exactdp import (
 )
 from exactdp.exact import mpf_to_arb
 from exactdp.mechanisms.base import ball
+from tests.mechanisms import BY_EPSILON
 
 EPS = sympy.Symbol("epsilon", positive=True)
 Q = (3, 1, 0, 0, -2)
@@ -231,13 +232,6 @@ def test_optimal_mechanism_options():
 
 
 # ------------------------------------------------------------------ properties of every mechanism
-#: Each mechanism as a function of (epsilon, monotonic flag).
-BY_EPSILON = {
-    "EM": lambda e, m=False: ExponentialMechanism(e, monotonic=m),
-    "PF": lambda e, m=False: PermuteAndFlip(e, monotonic=m),
-    "RNM-Exp": lambda e, m=False: ReportNoisyMax(e, monotonic=m, noise="exponential"),
-    "RNM-Gumbel": lambda e, m=False: ReportNoisyMax(e, monotonic=m, noise="gumbel"),
-}
 
 
 def test_single_output_and_all_ties():

@@ -12,15 +12,11 @@ import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+from exactdp import PermuteAndFlip, ReportNoisyMax
+from tests.mechanisms import BY_EPSILON
 
 EPS = sympy.Symbol("epsilon", positive=True)
-MECHS = {
-    "EM": lambda e, m=False: ExponentialMechanism(e, monotonic=m),
-    "PF": lambda e, m=False: PermuteAndFlip(e, monotonic=m),
-    "RNM-Exp": lambda e, m=False: ReportNoisyMax(e, monotonic=m, noise="exponential"),
-    "RNM-Gumbel": lambda e, m=False: ReportNoisyMax(e, monotonic=m, noise="gumbel"),
-}
+MECHS = BY_EPSILON
 
 
 def test_pf_polynomials_for_0_m1_m2():
