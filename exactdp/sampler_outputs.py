@@ -20,6 +20,7 @@ __all__ = ["draw", "signature_params", "validate_outputs"]
 
 
 def signature_params(func: Callable) -> set[str]:
+    """The names ``func`` accepts by keyword (empty if it has no signature)."""
     try:
         sig = inspect.signature(func)
     except (TypeError, ValueError):

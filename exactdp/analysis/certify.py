@@ -221,6 +221,7 @@ def _eval_poly(p: sympy.Poly, x: flint.arb) -> flint.arb:
 
 
 def set_intervals(s: sympy.Set) -> list[sympy.Interval]:
+    """The intervals making up the sympy set ``s`` (empty list for the empty set)."""
     if s is sympy.EmptySet:
         return []
     if isinstance(s, sympy.Interval):

@@ -93,6 +93,14 @@ class DPCheck:
 
 
 def numeric_mechanism(mech: object, epsilon: object, func: str):
+    """``(mech, claim)``: the mechanism made numeric (``with_epsilon`` if symbolic) and the
+    exact epsilon to check.
+
+    Raises
+    ------
+    ValueError
+        If the claimed epsilon is not > 0 or is symbolic, or no numeric epsilon can be found.
+    """
     eps = mechanism_epsilon(mech)
     claim = None if epsilon is None else exact_number(epsilon, "epsilon", allow_symbols=True,
                                                       func=func)

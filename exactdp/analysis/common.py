@@ -54,6 +54,13 @@ class FloatValue:
 
 
 def mechanism_sensitivity(mech: object) -> sympy.Expr:
+    """The mechanism's exact ``sensitivity`` (1 if it has none).
+
+    Raises
+    ------
+    ValueError
+        If the sensitivity is not an exact number.
+    """
     return exact_number(getattr(mech, "sensitivity", 1), "sensitivity")
 
 
@@ -66,19 +73,23 @@ def mechanism_monotonic(mech: object) -> bool:
 
 
 def mechanism_epsilon(mech: object) -> sympy.Expr | None:
+    """The mechanism's ``epsilon`` as a sympy expression, or ``None`` if it has none."""
     eps = getattr(mech, "epsilon", None)
     return None if eps is None else safe_sympify(eps)
 
 
 def mechanism_name(mech: object) -> str:
+    """The mechanism's ``name``, else its class name."""
     return getattr(mech, "name", None) or type(mech).__name__
 
 
 def is_core_mechanism(mech: object) -> bool:
+    """Whether ``mech`` is one of exactdp's own :class:`Mechanism` classes."""
     return isinstance(mech, Mechanism)
 
 
 def score_vector(scores: object, name: str) -> ScoreVector:
+    """``scores`` validated as a :class:`ScoreVector` (argument ``name``)."""
     return as_scores(scores, name)
 
 
@@ -90,6 +101,13 @@ def plain(sv: ScoreVector) -> tuple:
 
 
 def distribution_of(mech: object, sv: ScoreVector):
+    """The mechanism's output distribution on the scores ``sv``.
+
+    Raises
+    ------
+    ValueError
+        If ``mech`` has no ``distribution`` method.
+    """
     if not hasattr(mech, "distribution"):
         raise argument_error(None, "mechanism", "a mechanism (with a distribution(scores) "
                              "method)", mech)
@@ -97,6 +115,13 @@ def distribution_of(mech: object, sv: ScoreVector):
 
 
 def exact_probabilities_of(dist, func: str, mech: object) -> tuple[sympy.Expr, ...]:
+    """The distribution's probabilities as exact sympy expressions.
+
+    Raises
+    ------
+    ValueError
+        If they are not available exactly or any contains a float.
+    """
     try:
         probs = tuple(safe_sympify(p) for p in dist.probabilities)
     except (ValueError, NotImplementedError) as exc:

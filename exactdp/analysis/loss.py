@@ -136,6 +136,9 @@ def max_candidates(engine, cands):
 
 
 def value_of(engine, cand) -> sympy.Expr:
+    """The privacy-loss value of candidate ``cand``: ``oo`` for ``'inf'``, else ``log`` of its
+    ratio.
+    """
     if cand[0] == "inf":
         return sympy.oo
     R = engine.to_sympy(cand[2])

@@ -43,6 +43,14 @@ def check_pair(
     func: str,
     allow_non_neighbour: bool,
 ) -> None:
+    """Check that ``q2`` is a neighbour of ``q`` for ``mech`` (unless ``allow_non_neighbour``).
+
+    Raises
+    ------
+    ValueError
+        If the lengths differ, a difference exceeds the sensitivity, or a monotone
+        mechanism's neighbour moves scores both up and down.
+    """
     check_same_length(func, ("scores", "neighbour"), (q.raw, q2.raw))
     if allow_non_neighbour:
         return

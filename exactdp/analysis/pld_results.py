@@ -133,6 +133,13 @@ def power_by_squaring(base: Any, k: int, compose: Callable[[Any, Any], Any]) -> 
 
 
 def check_epsilon(value: object, func: str) -> sympy.Expr:
+    """``value`` as an exact finite epsilon >= 0.
+
+    Raises
+    ------
+    ValueError
+        If it is not an exact finite number >= 0.
+    """
     eps = exact_number(value, "epsilon", func=func)
     if eps.free_symbols or not eps.is_finite:
         raise argument_error(func, "epsilon", "a finite number", value)
@@ -142,6 +149,13 @@ def check_epsilon(value: object, func: str) -> sympy.Expr:
 
 
 def check_delta(value: object, func: str) -> sympy.Expr:
+    """``value`` as an exact delta in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If it is not an exact number in [0, 1].
+    """
     d = exact_number(value, "delta", func=func)
     if d.free_symbols or not (d >= 0 and d <= 1):
         raise argument_error(func, "delta", "a number in [0, 1]", value)

@@ -58,6 +58,7 @@ class XForm:
 
 
 def sympy_to_poly(expr: sympy.Expr, x: sympy.Symbol, spread: int) -> flint.fmpq_poly:
+    """The polynomial ``expr`` in ``x`` as an ``fmpq_poly``, exponents multiplied by ``spread``."""
     coeffs = sympy.Poly(expr, x).all_coeffs()[::-1] if expr.has(x) else [expr]
     out = [flint.fmpq(0)] * ((len(coeffs) - 1) * spread + 1)
     for i, c in enumerate(coeffs):
@@ -67,6 +68,7 @@ def sympy_to_poly(expr: sympy.Expr, x: sympy.Symbol, spread: int) -> flint.fmpq_
 
 
 def fraction_polys(form: sympy.Expr, x: sympy.Symbol, spread: int):
+    """The cancelled numerator and denominator of ``form`` as spread ``fmpq_poly``."""
     num, den = sympy.fraction(sympy.cancel(sympy.together(form)))
     return sympy_to_poly(num, x, spread), sympy_to_poly(den, x, spread)
 
@@ -79,6 +81,7 @@ def eval_poly(p: flint.fmpq_poly, x: flint.arb) -> flint.arb:
 
 
 def ratio_key(a: flint.fmpq_poly, b: flint.fmpq_poly) -> tuple[str, str]:
+    """A hashable key for the ratio ``a/b``: reduced, with ``b`` made monic."""
     g = a.gcd(b)
     a, b = a / g, b / g
     lead = b.coeffs()[-1]
@@ -86,6 +89,7 @@ def ratio_key(a: flint.fmpq_poly, b: flint.fmpq_poly) -> tuple[str, str]:
 
 
 def spread(p: flint.fmpq_poly, s: int) -> flint.fmpq_poly:
+    """``p(x**s)``: the exponents of ``p`` multiplied by ``s``."""
     if s == 1:
         return p
     coeffs = p.coeffs()
@@ -96,6 +100,7 @@ def spread(p: flint.fmpq_poly, s: int) -> flint.fmpq_poly:
 
 
 def ratio_polys(xf: XForm, counts: tuple) -> tuple[flint.fmpq_poly, flint.fmpq_poly]:
+    """Numerator and denominator of the likelihood ratio for the output ``counts``."""
     a, b = flint.fmpq_poly([1]), flint.fmpq_poly([1])
     for i, c in enumerate(counts):
         if c:
@@ -126,6 +131,9 @@ def factor_ratios(xf: XForm) -> tuple[list[Fraction], list[dict[str, int]]]:
 
 
 def group_terms(terms: dict, xf: XForm | None) -> tuple:
+    """The terms ``{counts: mass}`` split into groups of equal likelihood ratio (one group
+    per term if ``xf`` is None or there are too many terms).
+    """
     if xf is None or len(terms) > MERGE_LIMIT:
         return tuple({c: m} for c, m in terms.items())
     consts, exps = factor_ratios(xf)
@@ -144,6 +152,9 @@ def group_terms(terms: dict, xf: XForm | None) -> tuple:
 
 
 def concat_xform(a: XForm | None, b: XForm | None) -> XForm | None:
+    """The transform of the pair of ``a`` and ``b`` (outputs concatenated), or None if either
+    is None or they use different variables.
+    """
     if a is None or b is None or not a.same_variable(b):
         return None
     return XForm(a.rate, a.N, a.num_p + b.num_p, a.den_p + b.den_p,
@@ -151,6 +162,7 @@ def concat_xform(a: XForm | None, b: XForm | None) -> XForm | None:
 
 
 def sum_fractions(items: list) -> tuple[flint.fmpq_poly, flint.fmpq_poly]:
+    """``(num, den)`` of the sum of the fractions ``items`` (pairs of ``fmpq_poly``)."""
     num, den = items[0]
     for n, d in items[1:]:
         num, den = num * d + n * den, den * d

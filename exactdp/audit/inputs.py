@@ -25,10 +25,24 @@ _SUM_TOL = 1e-9
 
 
 def check_n_samples(n_samples: object) -> int:
+    """``n_samples`` as a positive ``int``.
+
+    Raises
+    ------
+    ValueError
+        If it is not a positive integer.
+    """
     return check_int("goodness_of_fit", "n_samples", n_samples, 1)
 
 
 def check_alpha(alpha: object) -> float:
+    """``alpha`` as a float in (0, 1).
+
+    Raises
+    ------
+    ValueError
+        If it is not a number in (0, 1).
+    """
     try:
         value = float(alpha)  # type: ignore[arg-type]
     except (TypeError, ValueError):
@@ -39,10 +53,24 @@ def check_alpha(alpha: object) -> float:
 
 
 def check_test(test: object) -> str:
+    """``test``, checked to be one of the known goodness-of-fit tests.
+
+    Raises
+    ------
+    ValueError
+        If it is not one of ``TESTS``.
+    """
     return check_choice("goodness_of_fit", "test", test, tuple(TESTS))
 
 
 def check_min_expected(min_expected: object) -> float:
+    """``min_expected`` as a finite float > 0.
+
+    Raises
+    ------
+    ValueError
+        If it is not a finite number > 0.
+    """
     try:
         value = float(min_expected)  # type: ignore[arg-type]
     except (TypeError, ValueError):

@@ -64,6 +64,7 @@ def fmpq_poly_to_sympy(poly: flint.fmpq_poly, x: sympy.Symbol = Y) -> sympy.Poly
 
 
 def sgn(v) -> int:
+    """The sign of ``v``: 1, 0 or -1."""
     return int(bool(v > 0)) - int(bool(v < 0))
 
 

@@ -31,6 +31,13 @@ def fail_value(func: str, arg: str, msg: str) -> ValueError:
 
 
 def as_list(values: object, func: str, arg: str) -> list:
+    """``values`` as a non-empty list.
+
+    Raises
+    ------
+    ValueError
+        If it is a string, None, not iterable or empty.
+    """
     if isinstance(values, (str, bytes)) or values is None:
         raise argument_error(func, arg, "a sequence of numbers", values)
     try:
@@ -45,6 +52,13 @@ def as_list(values: object, func: str, arg: str) -> list:
 
 
 def check_int_gaps(G: Sequence[int], func: str) -> list[int]:
+    """The integer gaps ``G`` shifted so that the smallest is 0.
+
+    Raises
+    ------
+    ValueError
+        If ``G`` is empty or an entry is not a non-negative integer.
+    """
     vals = as_list(G, func, "G")
     out = []
     for i, g in enumerate(vals):
@@ -56,6 +70,13 @@ def check_int_gaps(G: Sequence[int], func: str) -> list[int]:
 
 
 def check_lam(lam: object, func: str) -> sympy.Expr:
+    """``lam`` as an exact positive sympy expression.
+
+    Raises
+    ------
+    ValueError
+        If it is a float, not sympifiable, contains a Float, or is not provably positive.
+    """
     if isinstance(lam, float):
         raise argument_error(func, "lam", "an exact sympy number or Symbol, not a float", lam)
     try:
@@ -106,6 +127,13 @@ def mp_gaps(d: Sequence, func: str) -> list:
 
 
 def float_gaps(d: object, func: str) -> np.ndarray:
+    """The gaps ``d`` as a 1-D float64 array.
+
+    Raises
+    ------
+    ValueError
+        If ``d`` is not a non-empty 1-D array of gaps >= 0 (or +inf) with one finite.
+    """
     if isinstance(d, (str, bytes)) or d is None:
         raise argument_error(func, "d", "an array of real numbers", d)
     if isinstance(d, np.ndarray) and d.dtype == np.bool_:

@@ -94,6 +94,9 @@ def _rref_solve(rows: list[list[flint.fmpq]], rhs: list[flint.fmpq], ncols: int)
 
 
 def exact_check(lat: Lattice, x: flint.fmpq, P: list, mu: list, lam: list) -> dict[str, bool]:
+    """Exact primal feasibility, dual feasibility and strong duality of ``(P, mu, lam)``
+    on the lattice at ``x``, as a dict of bools.
+    """
     zero = flint.fmpq(0)
     primal = all(v >= 0 for v in P)
     sums = [zero] * len(lat.vectors)

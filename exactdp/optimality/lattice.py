@@ -57,6 +57,13 @@ _GOLDEN_THRESHOLD = math.log((3 + math.sqrt(5)) / 2)
 
 
 def check_size_args(func: str, n: Any, k: Any) -> tuple[int, int]:
+    """``(n, k)`` as ints, with ``n >= 2`` and ``k >= 1``.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` or ``k`` is not such an integer.
+    """
     return check_int(func, "n", n, 2), check_int(func, "k", k, 1)
 
 
@@ -163,6 +170,9 @@ def lattice_size(n: int, k: int) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class Lattice:
+    """The score lattice for ``n`` items and gaps in ``0..k``: vectors, LP variables, costs
+    and neighbour rows.
+    """
     n: int
     k: int
     vectors: tuple[tuple[int, ...], ...]  # canonical gap tuples, ascending
@@ -205,6 +215,7 @@ def _full_rows(n, k, vectors, var_index):
 
 @functools.lru_cache(maxsize=32)
 def build_lattice(n: int, k: int, full: bool = False) -> Lattice:
+    """The :class:`Lattice` for ``n`` and ``k`` (all neighbour rows if ``full``)."""
     vectors = tuple((0,) + rest for rest in combinations_with_replacement(range(k + 1), n - 1))
     var_vec, var_gap, var_mult, cost, weight = [], [], [], [], []
     var_index: dict[tuple[tuple[int, ...], int], int] = {}
@@ -254,6 +265,13 @@ def build_lattice(n: int, k: int, full: bool = False) -> Lattice:
 
 
 def guard_size(func: str, n: int, k: int, method: str, full: bool = False) -> None:
+    """Refuse lattices too large for ``method``.
+
+    Raises
+    ------
+    ValueError
+        If the lattice exceeds the float or exact size limits.
+    """
     size = dict(lattice_size(n, k))
     if full:  # upper bound: 2 rows per (vector, subset, output), 2 non-zeros per row
         size["nonzeros"] = size["variables"] + 4 * n * (2**n - 2) * size["vectors"]
@@ -291,6 +309,7 @@ def lattice_pf_float(lat: Lattice, eps: float) -> np.ndarray:
 
 
 def lattice_em_float(lat: Lattice, eps: float) -> np.ndarray:
+    """The exponential mechanism's probability of each lattice variable at ``eps`` (floats)."""
     return np.array(
         [
             1.0 / sum(math.exp(-eps * (s - v)) for s in lat.vectors[i])
@@ -324,6 +343,7 @@ def _pf_polys_cached(n: int, k: int) -> tuple[flint.fmpq_poly, ...]:
 
 
 def lattice_em_exact(lat: Lattice, x: flint.fmpq) -> list[flint.fmpq]:
+    """The exponential mechanism's exact probability of each lattice variable at ``x``."""
     return [
         x**v / sum((x**s for s in lat.vectors[i]), flint.fmpq(0))
         for i, v in zip(lat.var_vec, lat.var_gap, strict=True)

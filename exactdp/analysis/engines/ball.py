@@ -300,6 +300,9 @@ def ball_ratios(engine: BallEngine, i: int, j: int, dps: int) -> tuple:
 
 
 def raise_undecided(func: str, engine: BallEngine, what: str) -> BallUndecided:
+    """The :class:`BallUndecided` (for the caller to raise) saying ``what`` is undecided at
+    the engine's top precision.
+    """
     return BallUndecided(
         f"{func}: {what} undecided at dps={engine.levels[-1]}: the certified probability "
         f"balls of {engine.name} are too wide (a probability cannot be told from 0)"

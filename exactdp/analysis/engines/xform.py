@@ -30,6 +30,7 @@ from ..common import X, exact_sign
 
 # =============================================================================== engines
 def poly_pair(form: sympy.Expr, x: sympy.Symbol, power: int):
+    """The numerator and denominator of ``form`` as ``fmpq_poly`` in ``x``, spread by ``power``."""
     num, den = sympy.fraction(safe_sympify(form))
     if not (num.is_polynomial(x) and den.is_polynomial(x)):
         num, den = sympy.fraction(sympy.cancel(sympy.together(form)))
@@ -137,6 +138,7 @@ def form_terms(form: sympy.Expr, x: sympy.Symbol, power: int):
 
 
 def dense_poly(t: dict) -> flint.fmpq_poly:
+    """The ``fmpq_poly`` with coefficients ``{exponent: coefficient}`` from ``t`` (0 if empty)."""
     if not t:
         return flint.fmpq_poly([0])
     coeffs = [flint.fmpq(0)] * (max(t) + 1)

@@ -95,6 +95,7 @@ def exp_neg(v: flint.arb) -> flint.arb:
 
 
 def is_plain_decimal(s: str) -> bool:
+    """Whether ``s`` parses as a :class:`fractions.Fraction`."""
     try:
         Fraction(s)
     except (ValueError, ZeroDivisionError):
@@ -135,6 +136,13 @@ def exact_groups(d: Sequence, func: str) -> tuple[list, list[int], int]:
 
 
 def sequence_length(d: object, func: str) -> int:
+    """``len(d)``.
+
+    Raises
+    ------
+    ValueError
+        If ``d`` is a string or has no length.
+    """
     if isinstance(d, (str, bytes)):
         raise argument_error(func, "d", "a sequence of numbers", d)
     try:
@@ -150,5 +158,12 @@ def arb_to_mpf(a: flint.arb) -> mpmath.mpf:
 
 
 def check_dps(dps: object, func: str) -> int:
+    """``dps`` as a positive ``int``.
+
+    Raises
+    ------
+    ValueError
+        If it is not a positive integer.
+    """
     return check_int(func, "dps", dps, 1)
 

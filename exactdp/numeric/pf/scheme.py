@@ -58,5 +58,6 @@ def panel_edges(grading: int) -> tuple[float, ...]:
 
 
 def fail_nonneg(func: str, where: str, value: object) -> ValueError:
+    """The :class:`ValueError` (for the caller to raise) refusing ``d{where}`` as negative."""
     return argument_error(func, f"d{where}", "a non-negative real number", value)
 
