@@ -123,3 +123,14 @@ def test_refusals_by_size_are_toocostly_valueerrors():
     assert str(err) == "f: the thing would need 10 s (limit 1 s); use g"
     with pytest.raises(TooCostly, match=r"certify_dp: .* degree 1000000"):
         exactdp.certify_dp(exactdp.PermuteAndFlip(1), [10**6, 0], [10**6, 1])
+
+
+def test_check_gap_digits_limit():
+    """Extra digits = digits before the point of the scaled gap; refused beyond the limit
+    with the working precision it would need."""
+    from exactdp.cost import MAX_GAP_DIGITS, TooCostly, check_gap_digits
+
+    assert check_gap_digits("evalf", 0, 30) == 0
+    assert check_gap_digits("evalf", MAX_GAP_DIGITS, 30) == MAX_GAP_DIGITS
+    with pytest.raises(TooCostly, match=r"^evalf: .*10\^4001 would need 4031 working digits"):
+        check_gap_digits("evalf", MAX_GAP_DIGITS + 1, 30)

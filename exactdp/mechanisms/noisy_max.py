@@ -154,7 +154,7 @@ class ReportNoisyMax(Mechanism):
         if self.noise == "laplace":
             if sv.is_rational:
                 L, G = sv.integer_gaps()
-                return tuple(laplace_exact(G, self.rate / L))
+                return tuple(laplace_exact(G, self.rate / L, "probabilities"))
             return tuple(laplace_exact_general([self.rate * g for g in sv.gaps_exact]))
         return self._gaussian._exact(sv)
 

@@ -38,7 +38,6 @@ from ..cost import refuse
 from ..deprecation import warn_renamed
 from ..distribution import MAX_DPS, OutputDistribution
 from ..exact import compare, is_zero
-from ..exact.arb import enclose
 from ..numeric.pf import pf_arb, pf_float, pf_mp
 from ..scores import ScoreVector, as_scores
 from ..xform import (
@@ -298,13 +297,9 @@ class OptimalRegularMechanism(Mechanism):
         if sv.is_rational and rate.is_Rational:
             d = [Fraction(int(r.p), int(r.q)) for r in (rate * g for g in sv.gaps_exact)]
         else:
-            d = [_arb_of(rate * g, prec) for g in sv.gaps_exact]
+            # to prec bits after the point (a gap of 1e50 carries 50 more digits)
+            d = self.scaled_gaps_arb(sv, int(prec * 0.30103) + 1, "optimal_mechanism")
         return pf_arb(d, prec)
-
-
-def _arb_of(expr: sympy.Expr, prec: int) -> flint.arb:
-    """A rigorous ball around a real sympy number (:func:`exactdp.exact.enclose`)."""
-    return enclose(expr, max(1, int(prec * 0.30103)) + 5)
 
 
 METHODS = ("exact", "float", "mpmath", "arb")
@@ -480,6 +475,8 @@ def optimal_mechanism(
     sv = as_scores(scores)
     if method in ("mpmath", "arb"):
         _check_dps_cost(method, sv.n, dps)
+    if method == "mpmath" and mech.epsilon_limit is None:
+        mech._gap_digits(mech.oriented(sv), dps, "optimal_mechanism")  # refuses huge gaps
     dist = OptimalDistribution(mech, sv, method, dps)
     if method == "exact" and sv.is_rational and mech.epsilon_limit is None:
         dist.rational_form()  # the flint closed form now (errors surface here); sympy lazily

@@ -50,16 +50,19 @@ def expand(u: list, cnt: list[int], idx: list[int], ops) -> list:
 
     ``u`` are the distinct gaps in increasing order with ``u[0] == 0`` (any exact or mp
     type supporting ``-``), ``cnt`` their multiplicities, ``idx[r]`` the position of item
-    r's gap in ``u``. Cost O(n * p * n) coefficient operations (p = len(u)).
+    r's gap in ``u``. Cost O(p * p * n) coefficient operations (p = len(u)): items with
+    equal gaps share one result.
     """
     p = len(u)
     n = len(idx)
     half = ops.half
     # leftmost piece (-oo, -u_max]: every factor low; integral of X^n is 1/n
     left = ops.scale(ops.decay(ops.sum_diff(u[p - 1], u, cnt, p)), Fraction(1, n * 2**n))
-    out = []
+    by_gap: dict[int, object] = {}  # the result depends on r only through its gap
     for r in range(n):
         kr = idx[r]
+        if kr in by_gap:
+            continue
         total = ops.acc_start(left)
         H = [ops.one]  # high product (r excluded) as a polynomial in Y
         for k in range(p - 1, -1, -1):
@@ -92,8 +95,8 @@ def expand(u: list, cnt: list[int], idx: list[int], ops) -> list:
             W = ops.diff(u[k], u[k - 1])
             for j, h in enumerate(H):
                 total = ops.acc_add(total, ops.piece(ops.mul(h, low), k1, j + shift, W))
-        out.append(total)
-    return out
+        by_gap[kr] = total
+    return [by_gap[k] for k in idx]
 
 
 class FlintOps(_Ops):
@@ -135,6 +138,70 @@ class FlintOps(_Ops):
 
     def acc_add(self, a, b):
         return (a[0] + b[0], a[1] + b[1])
+
+
+class SparseOps(_Ops):
+    """Integer gaps of any size: coefficients are sparse polynomials in x = e^{-lam}, dicts
+    ``{exponent: Fraction}`` (a gap of 10**35 is one term, not a dense array); integrals
+    are pairs (A, B) meaning ``A(x) + lam * B(x)``, as in :class:`FlintOps`."""
+
+    def __init__(self) -> None:
+        self.one = {0: Fraction(1)}
+        self.half = {0: Fraction(1, 2)}
+        self._zero: dict = {}
+
+    def decay(self, t: int) -> dict:
+        return {t: Fraction(1)}
+
+    def decay_mult(self, w: int, j: int) -> int:
+        return w * j  # marker: multiply by x^(w*j)
+
+    @staticmethod
+    def _add(a: dict, b: dict, sign: int = 1) -> dict:
+        out = dict(a)
+        for e, c in b.items():
+            v = out.get(e, 0) + sign * c
+            if v:
+                out[e] = v
+            else:
+                out.pop(e, None)
+        return out
+
+    def sub(self, a, b):
+        return self._add(a, b, -1)
+
+    def neg(self, a):
+        return {e: -c for e, c in a.items()}
+
+    def mul(self, a, b):
+        if isinstance(b, int):
+            return {e + b: c for e, c in a.items()}
+        out: dict = {}
+        for e1, c1 in a.items():
+            for e2, c2 in b.items():
+                out[e1 + e2] = out.get(e1 + e2, 0) + c1 * c2
+        return {e: c for e, c in out.items() if c}
+
+    def scale(self, a, q: Fraction):
+        return {e: c * q for e, c in a.items()}
+
+    def sum_diff(self, top: int, u: list, cnt: list, k: int) -> int:
+        return sum(c * (top - v) for v, c in zip(u[:k], cnt[:k], strict=True))
+
+    def top(self, c, j: int):
+        return (self.scale(c, Fraction(1, j)), self._zero)
+
+    def piece(self, c, k1: int, k2: int, W: int):
+        if k1 == k2:
+            return (self._zero, self.scale(self.mul(c, k1 * W), Fraction(W)))
+        diff = self.sub(self.mul(c, k2 * W), self.mul(c, k1 * W))
+        return (self.scale(diff, Fraction(1, k1 - k2)), self._zero)
+
+    def acc_start(self, c):
+        return (c, self._zero)
+
+    def acc_add(self, a, b):
+        return (self._add(a[0], b[0]), self._add(a[1], b[1]))
 
 
 class ScalarOps(_Ops):
