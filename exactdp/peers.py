@@ -337,7 +337,7 @@ def diffprivlib_exponential(
     """
     return _diffprivlib_adapter("Exponential", ExponentialMechanism, scores, epsilon,
                                 sensitivity,
-                                monotonic_flag(monotonic, monotone, "diffprivlib_exponential"),
+                                monotonic_flag(monotonic, "diffprivlib_exponential"),
                                 "diffprivlib_exponential")
 
 
@@ -373,7 +373,7 @@ def diffprivlib_permute_and_flip(
     """
     return _diffprivlib_adapter("PermuteAndFlip", PermuteAndFlip, scores, epsilon,
                                 sensitivity,
-                                monotonic_flag(monotonic, monotone, "diffprivlib_permute_and_flip"),
+                                monotonic_flag(monotonic, "diffprivlib_permute_and_flip"),
                                 "diffprivlib_permute_and_flip")
 
 
@@ -434,7 +434,7 @@ def opendp_noisy_max(
     Ding et al. (2021), Thm 1; Cesar & Rogers (2021) for ``eps**2/8``.
     """
     zcdp = _check_measure(measure, "opendp_noisy_max")
-    monotonic = monotonic_flag(monotonic, monotone, "opendp_noisy_max")
+    monotonic = monotonic_flag(monotonic, "opendp_noisy_max")
     dp = _import_opendp()
     sv = as_scores(scores)
     reference_cls = ExponentialMechanism if zcdp else PermuteAndFlip
@@ -502,7 +502,7 @@ def opendp_noisy_top_k(
     ``make_noisy_top_k.pdf``); McKenna & Sheldon (2020); Durfee & Rogers (2019).
     """
     zcdp = _check_measure(measure, "opendp_noisy_top_k")
-    monotonic = monotonic_flag(monotonic, monotone, "opendp_noisy_top_k")
+    monotonic = monotonic_flag(monotonic, "opendp_noisy_top_k")
     negate = check_bool("opendp_noisy_top_k", "negate", negate)
     dp = _import_opendp()
     sv = as_scores(scores)

@@ -34,15 +34,10 @@ from .xform import (
 
 
 def _needs_balls(dists: Sequence) -> bool:
-    """True iff some distribution has no exact probabilities but every one offers balls."""
-    missing = False
-    for d in dists:
-        try:
-            _ = d.probabilities
-        except (ValueError, NotImplementedError):
-            missing = True
-            break
-    return missing and all(hasattr(d, "evalf_balls") for d in dists)
+    """True iff some distribution has no exact probabilities but every one offers balls
+    (read from their capabilities)."""
+    caps = [d.capabilities for d in dists]
+    return any("exact" not in c for c in caps) and all("balls" in c for c in caps)
 
 
 def xform_probabilities(xforms: list, func: str, dense_only: bool):
@@ -103,10 +98,9 @@ def xform_probabilities(xforms: list, func: str, dense_only: bool):
 
 
 def output_count(dist: object, sv: ScoreVector) -> int:
-    """Number of outputs of a distribution: ``len(dist.outputs)`` when it lists them (top-k:
-    the ordered k-tuples), else one per score."""
-    outputs = getattr(dist, "outputs", None)
-    return sv.n if outputs is None else len(outputs)
+    """Number of outputs of a distribution: ``len(dist.outputs)`` (one per score for a
+    selection, the ordered k-tuples for top-k)."""
+    return len(dist.outputs)
 
 
 def make_engine(
@@ -122,7 +116,8 @@ def make_engine(
     polynomials up to degree :data:`exactdp.xform.DENSE_DEGREE_LIMIT`, sparse ones beyond;
     ``dense_only=True`` raises ValueError instead of going sparse), else the generic
     (exact sympy) engine; the ball engine only when some distribution has no exact
-    probabilities (``probabilities`` raises) and every one offers ``evalf_balls``.
+    probabilities and every one offers balls (the capabilities of the distributions, see
+    ``exactdp.mechanisms.CAPABILITIES``).
     """
     eps = mechanism_epsilon(mech)
     dists = [distribution_of(mech, v) for v in vectors]
