@@ -75,17 +75,17 @@ def mechanism_sensitivity(mech: Mechanism) -> sympy.Expr:
     ValueError
         If the sensitivity is not an exact number.
     """
-    return exact_number(mech.sensitivity, "sensitivity")
+    return exact_number(as_mechanism(mech).sensitivity, "sensitivity")
 
 
 def mechanism_monotonic(mech: Mechanism) -> bool:
     """The mechanism's ``monotonic`` flag."""
-    return bool(mech.monotonic)
+    return bool(as_mechanism(mech).monotonic)
 
 
 def mechanism_epsilon(mech: Mechanism) -> sympy.Expr | None:
     """The mechanism's ``epsilon`` as a sympy expression, or ``None`` if it has none."""
-    eps = mech.epsilon
+    eps = as_mechanism(mech).epsilon
     return None if eps is None else safe_sympify(eps)
 
 

@@ -3,7 +3,6 @@ the failing interval of a partial violation, refusals."""
 
 import dataclasses
 import itertools
-import math
 
 import pytest
 import sympy
@@ -210,18 +209,3 @@ def test_certificate_is_in_x_with_its_N():
     bad = certify_dp(wrong_exponential(EPS), [0, 0], [1, -1])  # ratio (e^{2eps}+1)/2 > e^eps
     assert bad.holds is False and bad.failing
 
-
-def test_old_generator_names_warn():
-    from exactdp.analysis import common, privacy
-    from exactdp.analysis.pld_xform import XForm
-
-    with pytest.warns(DeprecationWarning, match="use X"):
-        assert common.Y == X
-    with pytest.warns(DeprecationWarning, match=r"use exactdp\.analysis\.common\.X"):
-        assert privacy.Y == X
-    xf = XForm(sympy.Integer(1), 2, (), (), (), ())
-    with pytest.warns(DeprecationWarning, match=r"\.x_ball\(\)"):
-        old = xf.y_ball(64)
-    new = xf.x_ball(64)
-    assert old.contains(new) or new.contains(old)
-    assert abs(float(new.mid()) - math.exp(-0.5)) < 1e-15 and float(new.rad()) < 1e-15
