@@ -251,7 +251,7 @@ LAYER = {
     "distribution": 3,
     "mechanisms": 4,
     "analysis": 5, "optimality": 5,
-    "audit": 6, "sampler_outputs": 6, "peers": 6, "sweeps": 6, "examples": 6,
+    "audit": 6, "examples": 6,
     "io": 7, "proofs": 7, "__main__": 7,
     # the package and the old module paths (re-export shims)
     "exactdp": 8, "algebra": 8, "lp": 8, "optimal": 8, "latex": 8, "report": 8, "cli": 8,

@@ -179,7 +179,7 @@ def test_proved_equal_never_merges_distinct_gaps():
     """Equal gaps share a generator only when equality is proved (no simplify guess)."""
     import sympy
 
-    from exactdp.exact.sign import proved_equal
+    from exactdp.exact.signs import proved_equal
     from exactdp.xform import generators_for
 
     r2 = sympy.sqrt(2)

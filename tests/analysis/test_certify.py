@@ -208,4 +208,3 @@ def test_certificate_is_in_x_with_its_N():
     assert cert.holds is all(c.holds for c in cert.conditions) is True
     bad = certify_dp(wrong_exponential(EPS), [0, 0], [1, -1])  # ratio (e^{2eps}+1)/2 > e^eps
     assert bad.holds is False and bad.failing
-

@@ -1,4 +1,4 @@
-"""exactdp.exact.sign: exact signs, each checked against an independent exact route."""
+"""exactdp.exact.signs: exact signs, each checked against an independent exact route."""
 
 from __future__ import annotations
 
@@ -175,7 +175,7 @@ def test_sign_or_none_is_sign_or_none_for_symbols():
 
 # ------------------------------------------------------------ proved_rational (lead, issue 9)
 def test_proved_rational_proves_or_declines():
-    from exactdp.exact.sign import proved_rational
+    from exactdp.exact.signs import proved_rational
 
     L = sympy.log
     assert proved_rational(L(8) / L(4)) == sympy.Rational(3, 2)  # 3 log 2 / 2 log 2
