@@ -19,7 +19,7 @@ from ..exact import compare, is_zero, sign_or_none
 from ..numbers import exact_number, sequence_items
 from .common import FloatValue
 
-__all__ = ["Divergence", "kl", "kl_divergence", "max_divergence", "renyi_divergence"]
+__all__ = ["Divergence", "kl_divergence", "max_divergence", "renyi_divergence"]
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,6 @@ def kl_divergence(P: object, Q: object) -> Divergence:
         terms.append(a * sympy.log(a / b))
     return Divergence(sympy.Add(*terms), one)
 
-
-kl = kl_divergence
 
 
 def max_divergence(P: object, Q: object) -> Divergence:

@@ -202,8 +202,7 @@ def test_certificate_is_in_x_with_its_N():
     # PF on (0, -1): P_0 = 1 - x/2 with x = exp(-epsilon/2) (docs/formulas.md, PF with n = 2)
     num, den = cert.forms[0][0]
     assert sympy.simplify(num.as_expr() / den.as_expr() - (1 - X / 2)) == 0
-    with pytest.warns(DeprecationWarning, match=r"\.x"):
-        assert cert.y == X
+    assert cert.x == X
     # holds is a stored bool field (naming table), equal to the conditions' verdicts
     assert {"holds", "x", "N"} <= {f.name for f in dataclasses.fields(cert)}
     assert cert.holds is all(c.holds for c in cert.conditions) is True
@@ -211,17 +210,9 @@ def test_certificate_is_in_x_with_its_N():
     assert bad.holds is False and bad.failing
 
 
-def test_old_generator_names_warn():
-    from exactdp.analysis import common, privacy
+def test_xform_x_ball_encloses_the_generator():
     from exactdp.analysis.pld.xform import XForm
 
-    with pytest.warns(DeprecationWarning, match="use X"):
-        assert common.Y == X
-    with pytest.warns(DeprecationWarning, match=r"use exactdp\.analysis\.common\.X"):
-        assert privacy.Y == X
     xf = XForm(sympy.Integer(1), 2, (), (), (), ())
-    with pytest.warns(DeprecationWarning, match=r"\.x_ball\(\)"):
-        old = xf.y_ball(64)
-    new = xf.x_ball(64)
-    assert old.contains(new) or new.contains(old)
+    new = xf.x_ball(64)  # x = exp(-rate/N) = exp(-1/2)
     assert abs(float(new.mid()) - math.exp(-0.5)) < 1e-15 and float(new.rad()) < 1e-15
