@@ -70,13 +70,24 @@ class OutputDistribution:
     def __len__(self) -> int:
         return self.n
 
+    @cached_property
+    def outputs(self) -> tuple[int, ...]:
+        """The output space: the indices ``0..n-1`` of the scores (top-k lists tuples)."""
+        return tuple(range(self.n))
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this distribution has (``exactdp.mechanisms.CAPABILITIES``): the
+        mechanism's, from the hooks its class overrides, narrowed to these scores."""
+        return self.mechanism.capabilities_on(self.scores)
+
     def _view(self, view: str, *args):
         """The one place the views are computed: the mechanism's hooks through
-        ``Mechanism._route`` (``"exact"``, ``"rational_form"``, ``"mp"``, ``"balls"``,
-        ``"float"``, ``"sample"``). A distribution not made by a :class:`Mechanism`
-        (``mechanism_from_function``) overrides this one method; validation, caching and the
-        summaries stay here."""
-        return self.mechanism._route(view, self.scores, *args)
+        ``Mechanism.evaluate`` (``"exact"``, ``"rational_form"``, ``"numeric_rational_form"``,
+        ``"mp"``, ``"balls"``, ``"float"``, ``"sample"``). A distribution whose scores are not
+        a ScoreVector (``mechanism_from_function``) overrides this one method; validation,
+        caching and the summaries stay here."""
+        return self.mechanism.evaluate(view, self.scores, *args)
 
     # ------------------------------------------------------------------ exact view
     @cached_property
@@ -131,6 +142,15 @@ class OutputDistribution:
     def _rational_form(self) -> RationalForm:
         check_exact_n("rational_form", self.n)
         return self._view("rational_form")
+
+    def numeric_rational_form(self) -> RationalForm | None:
+        """The probabilities as polynomials in ``x`` valid at this numeric epsilon only
+        (capability ``"numeric_rational_form"``: RNM-Laplace at a rational epsilon, where
+        ``A_r(x) + lam B_r(x)`` has rational coefficients); None where none exists."""
+        if "numeric_rational_form" not in self.capabilities:
+            return None
+        check_exact_n("numeric_rational_form", self.n)
+        return self._view("numeric_rational_form")
 
     def subs(self, *args, **kwargs) -> OutputDistribution:
         """The distribution at a numeric epsilon: ``d.subs(epsilon=1)`` or ``d.subs(eps, 1)``."""
@@ -187,7 +207,7 @@ class OutputDistribution:
     @property
     def balls_certified(self) -> tuple[bool, str | None]:
         """``(certified, caveat)``: whether the radii of :meth:`evalf_balls` are proved."""
-        return self.mechanism._balls_certified(self.scores)
+        return self.mechanism.balls_certified(self.scores)
 
     def to_numpy(self) -> np.ndarray:
         """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12."""
@@ -233,8 +253,7 @@ class OutputDistribution:
     def _oriented(self) -> ScoreVector:
         """The scores the mechanism maximizes (``-q`` under ``optimize="min"``): the errors
         below are their gaps, ``q* - q_r``, or ``q_r - min q`` when minimizing."""
-        orient = getattr(self.mechanism, "oriented", None)
-        return orient(self.scores) if orient is not None else self.scores
+        return self.mechanism.oriented(self.scores)
 
     def expected_error(self, method: str = "exact", dps: int = 30):
         """Expected error ``E[q* - q_M(q)]`` (McKenna & Sheldon 2020, section 2); under

@@ -21,6 +21,7 @@ from ..numbers import exact_epsilon
 from .common import (
     EPSILON,
     X,
+    as_mechanism,
     distribution_of,
     exact_sign,
     mechanism_epsilon,
@@ -225,16 +226,10 @@ def set_intervals(s: sympy.Set) -> list[sympy.Interval]:
 
 
 def _symbolic_mechanism(mech: object, func: str):
+    mech = as_mechanism(mech, func)
     eps = mechanism_epsilon(mech)
     if eps is not None and eps.free_symbols:
-        if eps != EPSILON and hasattr(mech, "with_epsilon"):
-            return mech.with_epsilon(EPSILON)
-        return mech
-    if not hasattr(mech, "with_epsilon"):
-        raise ValueError(
-            f"{func}: a certificate for every epsilon needs mechanism.with_epsilon(...) "
-            f"or a symbolic epsilon; {mechanism_name(mech)} has neither"
-        )
+        return mech.with_epsilon(EPSILON) if eps != EPSILON else mech
     return mech.with_epsilon(EPSILON)
 
 

@@ -90,7 +90,7 @@ def _cmp(engine: object, a: object, b: object, what: str, mech: object) -> int:
 
     The generic engine's ratios are sympy expressions: compared by :func:`exactdp.exact.sign`.
     """
-    if getattr(engine, "kind", None) == "generic":
+    if engine.kind == "generic":
         c = sign_or_none(a - b)
     else:
         c = engine.cmp(a, b)

@@ -136,8 +136,8 @@ def _compare(mechanism, prop: str, vecs: list[tuple], partners: Callable, want: 
 
 
 def _status(engine: object) -> tuple[bool, str | None]:
-    """``(certified, caveat)`` of an analyzer engine (engines without the flag are exact)."""
-    return bool(getattr(engine, "certified", True)), getattr(engine, "caveat", None)
+    """``(certified, caveat)`` of an analyzer engine."""
+    return engine.certified, engine.caveat
 
 
 def is_symmetric(

@@ -191,7 +191,7 @@ class PeerAdapter:
 
 
 def _float_of(value: sympy.Expr, name: str) -> float:
-    if getattr(value, "free_symbols", None):
+    if value.free_symbols:
         raise argument_error("exactdp.audit.peers", name, "a number for a peer, not symbolic",
                              value)
     return float(sympy.N(value, 30))

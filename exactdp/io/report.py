@@ -221,7 +221,7 @@ def _pricing(eps, dps: int, options: dict, progress: bool) -> Report:
             func = PRICING.score(key)
             q, q2 = func.scores(PRICING.database), func.scores(PRICING.neighbour)
             sens = func.sensitivity(PRICING.database, answers)
-            mono = bool(getattr(sens, "monotonic", False))
+            mono = sens.monotonic
             note = f"computed over all {len(answers)} answers of one person"
             cases.append(_analyse(key, key, q, q2, sens.sensitivity, mono, note,
                                   [str(r) for r in PRICES], eps, bar))
@@ -299,9 +299,8 @@ def _yes(v) -> str:
 
 
 def _certified_of(*results) -> str:
-    """``certified`` of the results that carry it (yes / no / -), and their caveats."""
-    flags = [getattr(r, "certified", None) for r in results if r is not None]
-    flags = [f for f in flags if f is not None]
+    """``certified`` of the results (yes / no / -; None: not computed)."""
+    flags = [r.certified for r in results if r is not None]
     if not flags:
         return "-"
     return "yes" if all(flags) else "no"
@@ -365,7 +364,7 @@ def _worst_witness(case: Case, report: Report, fmt: str) -> str:
             continue
         w = r.worst.witness
         q2 = scores_latex(w.neighbour, report.dps, limit=12)
-        caveat = getattr(r.worst, "caveat", None)
+        caveat = r.worst.caveat
         if fmt == "latex":
             lines.append(f"{r.label}: $q' = {q2.latex}$, output {case.labels[w.output]}"
                          + (f" ({latex_escape(caveat)})" if caveat else ""))
