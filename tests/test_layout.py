@@ -378,6 +378,7 @@ HAND_WORDED = {
     "_validate.py": "builds the one message style",
     "analysis/supremum.py": "refuses what the user's family(g) returned, not an argument",
     "mechanisms/custom.py": "refuses what the user's function returned, not an argument",
+    "mechanisms/registry.py": "TypeError at class definition: a developer's declaration, not a call",
 }
 
 
