@@ -24,7 +24,6 @@ import sympy
 
 from ._validate import MAX_DPS, check_choice, check_dps, check_size
 from .cost import MAX_SAMPLE_CELLS, MAX_SAMPLE_DRAWS, check_exact_n, refuse
-from .deprecation import deprecated_method, warn_renamed
 from .exact.signs import compare
 from .numbers import exact_number
 from .printing import distribution_latex, latex_math
@@ -192,7 +191,7 @@ class OutputDistribution:
         """Enclosures of the probabilities as python-flint ``arb`` balls.
 
         Every radius is proved: PF / RNM-Exp by the ball-arithmetic integral
-        (:func:`exactdp.numeric.pf_engine.pf_arb`), EM / RNM-Gumbel by the softmax in ball
+        (:func:`exactdp.numeric.pf.pf_arb`), EM / RNM-Gumbel by the softmax in ball
         arithmetic, other closed forms by :func:`exactdp.exact.enclose` of the exact
         probabilities, RNM-Gaussian by the quadrature's error bound
         (:func:`exactdp.numeric.gaussian.gaussian_mp_bounds`) - proved up to 24 items only;
@@ -249,8 +248,6 @@ class OutputDistribution:
         _check_sample_cost(total, self.n)
         return self._view("sample", total, gen).reshape(shape)
 
-    rvs = deprecated_method("sample", "rvs")
-
     # ------------------------------------------------------------------ summaries
     @cached_property
     def _oriented(self) -> ScoreVector:
@@ -258,20 +255,20 @@ class OutputDistribution:
         below are their gaps, ``q* - q_r``, or ``q_r - min q`` when minimizing."""
         return self.mechanism.oriented(self.scores)
 
-    def expected_error(self, method: str = "exact", dps: int = 30, *, view: str | None = None):
+    def expected_error(self, method: str = "exact", dps: int = 30):
         """Expected error ``E[q* - q_M(q)]`` (McKenna & Sheldon 2020, section 2); under
         ``optimize="min"`` the error of output r is ``q_r - min q``.
 
         Parameters
         ----------
         method : {"exact", "mpmath", "float"}
-            Which view of the probabilities to use (``view=`` is its deprecated name).
+            Which view of the probabilities to use.
         """
-        view = _method_arg(method, view, "expected_error", ("exact", "mpmath", "float"))
-        if view == "exact":
+        method = check_choice("expected_error", "method", method, ("exact", "mpmath", "float"))
+        if method == "exact":
             pairs = zip(self._oriented.gaps_exact, self.probabilities, strict=True)
             return sympy.Add(*[g * p for g, p in pairs])
-        if view == "mpmath":
+        if method == "mpmath":
             probs = self.evalf(dps)
             with mpmath.workdps(dps + 10):
                 gaps = self._oriented.gaps_mp(dps + 10)
@@ -281,21 +278,21 @@ class OutputDistribution:
         mask = p > 0
         return float(np.dot(gaps[mask], p[mask]))
 
-    def error_tail(self, t: object, method: str = "exact", *, view: str | None = None):
+    def error_tail(self, t: object, method: str = "exact"):
         """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""
-        view = _method_arg(method, view, "error_tail", ("exact", "float"))
+        method = check_choice("error_tail", "method", method, ("exact", "float"))
         t = exact_number(t, "t", func="error_tail")
         idx = [i for i, g in enumerate(self._oriented.gaps_exact) if compare(g, t) >= 0]
-        if view == "exact":
+        if method == "exact":
             return sympy.Add(*[self.probabilities[i] for i in idx])
         return float(sum(self.to_numpy()[i] for i in idx))
 
-    def entropy(self, method: str = "float", dps: int = 30, *, view: str | None = None):
+    def entropy(self, method: str = "float", dps: int = 30):
         """Shannon entropy ``-sum p ln p`` in nats (``method`` exact, mpmath or float)."""
-        view = _method_arg(method, view, "entropy", ("exact", "mpmath", "float"))
-        if view == "exact":
+        method = check_choice("entropy", "method", method, ("exact", "mpmath", "float"))
+        if method == "exact":
             return -sympy.Add(*[p * sympy.log(p) for p in self.probabilities if p != 0])
-        if view == "mpmath":
+        if method == "mpmath":
             probs = self.evalf(dps)
             with mpmath.workdps(dps + 10):
                 return -mpmath.fsum(p * mpmath.log(p) for p in probs if p > 0)
@@ -303,10 +300,10 @@ class OutputDistribution:
         p = p[p > 0]
         return float(-np.sum(p * np.log(p)))
 
-    def expect(self, func, method: str = "float", *, view: str | None = None):
+    def expect(self, func, method: str = "float"):
         """``E[func(r)]`` over the output index r (scipy.stats style)."""
-        view = _method_arg(method, view, "expect", ("exact", "float"))
-        if view == "exact":
+        method = check_choice("expect", "method", method, ("exact", "float"))
+        if method == "exact":
             return sympy.Add(*[func(r) * p for r, p in enumerate(self.probabilities)])
         p = self.to_numpy()
         return float(sum(func(r) * p[r] for r in range(self.n) if p[r] > 0))
@@ -321,11 +318,3 @@ class OutputDistribution:
     def _repr_latex_(self) -> str:
         return latex_math(self._latex(), display=True)
 
-
-def _method_arg(method: str, view: str | None, func: str, choices: tuple[str, ...]) -> str:
-    """``method=`` of the summaries, checked against ``choices``; ``view=`` is accepted as
-    its deprecated name."""
-    if view is not None:
-        warn_renamed(f"{func}(view=...)", "method=...", stacklevel=4)
-        method = view
-    return check_choice(func, "method", method, choices)

@@ -245,7 +245,7 @@ def test_no_function_level_import_of_the_package():
 #: Layer of each top-level module or package of exactdp (docs/architecture.md): a module
 #: imports only from its own layer or lower ones.
 LAYER = {
-    "rng": 0, "deprecation": 0, "cost": 0, "_validate": 0,
+    "rng": 0, "cost": 0, "_validate": 0,
     "numbers": 1, "exact": 1, "numeric": 1,
     "scores": 2, "xform": 2, "printing": 2,
     "distribution": 3,
@@ -253,8 +253,8 @@ LAYER = {
     "analysis": 5, "optimality": 5,
     "audit": 6, "examples": 6,
     "io": 7, "proofs": 7, "__main__": 7,
-    # the package and the old module paths (re-export shims)
-    "exactdp": 8, "algebra": 8, "lp": 8, "optimal": 8, "latex": 8, "report": 8, "cli": 8,
+    # the package, and exactdp.latex (the public path of the table printers of io/latex.py)
+    "exactdp": 8, "latex": 8,
 }
 
 #: Imports that go up the layers, each with its reason.
@@ -283,23 +283,6 @@ def test_layers():
     assert not bad, "imports up the layers:\n" + "\n".join(bad)
 
 
-#: Old module paths kept as re-export shims; code inside the package imports the real modules.
-SHIMS = {
-    "exactdp.algebra", "exactdp.lp", "exactdp.optimal", "exactdp.analysis.privacy",
-    "exactdp.latex", "exactdp.report", "exactdp.cli", "exactdp.numeric.pf_engine",
-    "exactdp.io.formatting",
-}
-
-
-def test_package_does_not_import_its_own_shims():
-    bad = []
-    for module, path in MODULES.items():
-        if module in SHIMS:
-            continue
-        for target, _name, line in imports_of(module, path):
-            if target in SHIMS:
-                bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
-    assert not bad, "\n".join(bad)
 ROOT = pathlib.Path(exactdp.__file__).parent
 
 
@@ -314,7 +297,7 @@ _FORBIDDEN = [
 
 def _exact_layer_and_analyzer() -> list[pathlib.Path]:
     files = sorted((ROOT / "exact").rglob("*.py")) + sorted((ROOT / "analysis").rglob("*.py"))
-    for name in ("algebra.py", "scores.py", "lp.py", "optimal.py", "xform.py"):
+    for name in ("scores.py", "xform.py"):
         if (ROOT / name).exists():
             files.append(ROOT / name)
     for sub in ("optimality",):
@@ -343,8 +326,6 @@ CROSS_CUTTING = {
     "test_layout.py": "rules over every module of the package (sizes, imports, this mirror)",
     "test_common.py": "the registry: the same properties over every mechanism class",
     "test_ci_strict.py": "the CI hook of the root conftest.py",
-    "test_deprecations.py": "the deprecated aliases, wherever their new names live",
-    "test_compat_paths.py": "the old module paths (re-export shims) against the new modules",
     "test_public_api_tested.py": "every public name of exactdp.__all__ appears in a test",
 }
 
@@ -375,8 +356,6 @@ def test_tests_mirror_the_package():
         target = mirrored_module(test)
         if target is None:
             bad.append(f"tests/{rel}")
-        elif "moved_module(" in (PACKAGE.parent / target).read_text():
-            bad.append(f"tests/{rel} (mirrors {target}, an old path: test the new module)")
     assert not bad, (
         "test modules that mirror no module of exactdp (tests/a/test_b.py must test "
         "exactdp/a/b.py; move them, or list a cross-cutting file in CROSS_CUTTING):\n"
@@ -399,6 +378,8 @@ HAND_WORDED = {
     "_validate.py": "builds the one message style",
     "analysis/supremum.py": "refuses what the user's family(g) returned, not an argument",
     "mechanisms/custom.py": "refuses what the user's function returned, not an argument",
+    "mechanisms/registry.py":
+        "TypeError at class definition: a developer's declaration, not a call",
 }
 
 

@@ -14,7 +14,6 @@ import flint
 import sympy
 
 from .._validate import argument_error
-from ..deprecation import deprecated_method, deprecated_property
 from ..exact.arb import flint_prec, to_arb
 from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
@@ -97,7 +96,7 @@ class DPCertificate:
         The mechanism at the symbolic epsilon.
     epsilon : sympy.Symbol
     x : sympy.Symbol
-        The generator's symbol (``.y`` is its deprecated name).
+        The generator's symbol.
     """
 
     scores: tuple
@@ -113,8 +112,6 @@ class DPCertificate:
     caveat: str | None = None
     #: True iff every condition holds for every epsilon > 0 (set from ``conditions``).
     holds: bool = field(init=False, default=False)
-
-    y = deprecated_property("x", "y")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "holds", all(c.holds for c in self.conditions))
@@ -211,8 +208,6 @@ class DPCertificate:
                     if not (to_arb(p, 200) - fv).contains(0):
                         return False
         return True
-
-    check = deprecated_method("verify", "check")
 
 
 def _eval_poly(p: sympy.Poly, x: flint.arb) -> flint.arb:

@@ -21,7 +21,7 @@ from ..mechanisms.topk import TopKDistribution
 from ..numbers import exact_number, sequence_items
 from .common import FloatValue
 
-__all__ = ["Divergence", "kl", "kl_divergence", "max_divergence", "renyi_divergence"]
+__all__ = ["Divergence", "kl_divergence", "max_divergence", "renyi_divergence"]
 
 
 @dataclass(frozen=True)
@@ -108,8 +108,6 @@ def kl_divergence(P: object, Q: object) -> Divergence:
         terms.append(a * sympy.log(a / b))
     return Divergence(sympy.Add(*terms), one)
 
-
-kl = kl_divergence
 
 
 def max_divergence(P: object, Q: object) -> Divergence:

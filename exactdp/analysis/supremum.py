@@ -69,11 +69,6 @@ class SupremumResult:
     caveat: str | None = None
     boxes: int = 0
 
-    @property
-    def exact(self) -> bool:
-        """Deprecated alias of ``certified``."""
-        return self.certified
-
     def to_float(self) -> float:
         """``value`` in float64 (``inf`` for ``oo``).
 

@@ -17,7 +17,6 @@ import flint
 import sympy
 
 from .._validate import argument_error
-from ..deprecation import deprecated_alias
 from ..exact import compare, sign, sign_or_none, to_arb
 from ..numbers import exact_number
 from ..scores import ScoreVector
@@ -37,7 +36,7 @@ from .engines.select import make_engine
 from .neighbourhood import neighbour_list
 from .renyi import exact_probabilities, renyi_divergence
 
-__all__ = ["DEFAULT_ALPHAS", "ZCDPCheck", "check_zcdp", "zcdp_check"]
+__all__ = ["DEFAULT_ALPHAS", "ZCDPCheck", "check_zcdp"]
 
 #: Orders checked by :func:`check_zcdp` by default (1 is the KL limit).
 DEFAULT_ALPHAS = tuple(
@@ -253,6 +252,3 @@ def _ball_zcdp(engine: BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
         f"check_zcdp: undecided at dps={engine.levels[-1]}: some D_alpha - rho*alpha of "
         f"{engine.name} cannot be told from 0 (or a probability from 0)"
     )
-
-
-zcdp_check = deprecated_alias(check_zcdp, "zcdp_check")

@@ -31,7 +31,6 @@ from ..analysis import (
     check_dp,
     privacy_loss,
 )
-from ..deprecation import deprecated_property, renamed_parameter
 from ..mechanisms import REGISTRY
 from ..mechanisms.optimal import optimal_mechanism
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity
@@ -88,8 +87,6 @@ class Report:
     options: Mapping[str, Any] = field(default_factory=dict)
     figures: tuple = ()
     figure_dir: Path | None = None
-
-    digits = deprecated_property("dps", "digits")
 
 
 #: The mechanisms of the report by default (short names of exactdp.mechanisms.REGISTRY).
@@ -176,7 +173,6 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar,
                 note, tuple(labels), tuple(results), dom, dom_cert)
 
 
-@renamed_parameter("digits", "dps")
 def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
                  neighbour=None, sensitivity=None, monotonic: bool = False, dps: int = 6,
                  options: Mapping[str, Any] | None = None, progress: bool = False,
@@ -196,8 +192,7 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     monotonic : bool
         Without an example: a monotonic score function (``c = 1``).
     dps : int
-        Significant digits of printed decimals (1..1000); ``digits=`` is its deprecated
-        name.
+        Significant digits of printed decimals (1..1000).
     options : mapping, optional
         Extra options for added sections.
     progress : bool
@@ -241,7 +236,7 @@ def _bar(total: int, progress: bool):
                 disable=None if progress else True, leave=False)
 
 
-def _pricing(eps, digits: int, options: dict, progress: bool,
+def _pricing(eps, dps: int, options: dict, progress: bool,
              keys: Sequence[str] = DEFAULT_MECHANISMS) -> Report:
     from ..examples.pricing import PRICES, PRICING, all_answers
 
@@ -271,7 +266,7 @@ def _pricing(eps, digits: int, options: dict, progress: bool,
          "Score \\emph{buyers} counts the people willing to pay each price; score "
          "\\emph{revenue} is the price times that count."),
     )
-    return Report(eps, digits, "exactdp report: the pricing example", setting, db,
+    return Report(eps, dps, "exactdp report: the pricing example", setting, db,
                   tuple(cases), options)
 
 
@@ -296,11 +291,11 @@ def _database(report: Report, fmt: str) -> str | None:
                  label="tab:database")
 
 
-def _case_intro(case: Case, fmt: str, digits: int) -> str:
-    q = scores_latex(case.scores, digits, limit=12)
+def _case_intro(case: Case, fmt: str, dps: int) -> str:
+    q = scores_latex(case.scores, dps, limit=12)
     mono = "yes" if case.monotonic else "no"
     if case.neighbour is not None:
-        q2 = scores_latex(case.neighbour, digits, limit=12)
+        q2 = scores_latex(case.neighbour, dps, limit=12)
     if fmt == "latex":
         qd, qd2 = ("q", "q'") if case.key == "scores" else ("q(D)", "q(D')")
         text = (f"Scores ${qd} = {q.latex}$"
@@ -474,7 +469,6 @@ def render(report: Report, fmt: str = "text") -> str:
     return "\n\n".join(parts)
 
 
-@renamed_parameter("digits", "dps")
 def pricing_report(epsilon="1", *, fmt: str = "text", dps: int = 6) -> str:
     """The pricing example's report as one string (no files written).
 
@@ -483,7 +477,7 @@ def pricing_report(epsilon="1", *, fmt: str = "text", dps: int = 6) -> str:
     epsilon : exact number, default "1"
     fmt : {"text", "markdown", "latex"}
     dps : int
-        Significant digits of decimals (1..1000); ``digits=`` is its deprecated name.
+        Significant digits of decimals (1..1000).
     """
     return render(build_report(epsilon, dps=dps), fmt)
 

@@ -3,6 +3,7 @@ the failing interval of a partial violation, refusals."""
 
 import dataclasses
 import itertools
+import math
 
 import pytest
 import sympy
@@ -201,10 +202,17 @@ def test_certificate_is_in_x_with_its_N():
     # PF on (0, -1): P_0 = 1 - x/2 with x = exp(-epsilon/2) (docs/formulas.md, PF with n = 2)
     num, den = cert.forms[0][0]
     assert sympy.simplify(num.as_expr() / den.as_expr() - (1 - X / 2)) == 0
-    with pytest.warns(DeprecationWarning, match=r"\.x"):
-        assert cert.y == X
+    assert cert.x == X
     # holds is a stored bool field (naming table), equal to the conditions' verdicts
     assert {"holds", "x", "N"} <= {f.name for f in dataclasses.fields(cert)}
     assert cert.holds is all(c.holds for c in cert.conditions) is True
     bad = certify_dp(wrong_exponential(EPS), [0, 0], [1, -1])  # ratio (e^{2eps}+1)/2 > e^eps
     assert bad.holds is False and bad.failing
+
+
+def test_xform_x_ball_encloses_the_generator():
+    from exactdp.analysis.pld.xform import XForm
+
+    xf = XForm(sympy.Integer(1), 2, (), (), (), ())
+    new = xf.x_ball(64)  # x = exp(-rate/N) = exp(-1/2)
+    assert abs(float(new.mid()) - math.exp(-0.5)) < 1e-15 and float(new.rad()) < 1e-15

@@ -3,7 +3,6 @@
 from fractions import Fraction
 
 import flint
-import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -95,9 +94,7 @@ def test_descartes_bound_and_nonnegativity_against_known_roots():
     assert not is_nonnegative_on_unit_interval((Y - R(1, 2)) * (Y - R(1, 3)))
 
 
-def test_method_is_the_deprecated_name_of_algorithm():
+def test_double_root_is_decided_by_isolation():
     # (y - 1/2)^2 >= 0 with a double root at 1/2: decided by root isolation
     a = sign_on_unit_interval((Y - R(1, 2)) ** 2)
     assert a.algorithm == "isolation" and a.nonnegative and a.exact_roots() == (R(1, 2),)
-    with pytest.warns(DeprecationWarning, match=r"\.algorithm"):
-        assert a.method == "isolation"

@@ -18,7 +18,6 @@ from fractions import Fraction
 import flint
 import sympy
 
-from ...deprecation import deprecated_method
 from ...exact.arb import to_arb
 from ...exact.signs import proved_equal
 
@@ -53,8 +52,6 @@ class XForm:
     def x_ball(self, bits: int) -> flint.arb:
         """A rigorous ball around ``x = exp(-rate/N)`` at ``bits`` bits."""
         return to_arb(sympy.exp(-self.rate / self.N), bits)
-
-    y_ball = deprecated_method("x_ball", "y_ball")
 
 
 def sympy_to_poly(expr: sympy.Expr, x: sympy.Symbol, spread: int) -> flint.fmpq_poly:
