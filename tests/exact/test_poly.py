@@ -5,6 +5,7 @@ import flint
 import pytest
 import sympy
 
+from exactdp.exact import UndecidedSignError
 from exactdp.exact.poly import Y, as_fmpq_poly, sign_at, to_arb, xform_from_probabilities
 
 x = Y
@@ -45,3 +46,23 @@ def test_xform_of_softmax_and_refusal_for_laplace_terms():
     with pytest.raises(ValueError, match="rational"):
         xform_from_probabilities([(1 + eps) * sympy.exp(-eps), 1 - (1 + eps) * sympy.exp(-eps)],
                                  eps)
+
+
+# ------------------------------------------------------------- mutants that lived (issue 20)
+def test_fmpq_poly_to_sympy_keeps_every_coefficient():
+    from exactdp.exact.poly import fmpq_poly_to_sympy
+
+    p = flint.fmpq_poly([1, 2, R(3, 5).p, 7]) / 1  # 7y^3 + 3y^2 + 2y + 1
+    assert fmpq_poly_to_sympy(p) == sympy.Poly(7 * x**3 + 3 * x**2 + 2 * x + 1, x, domain="QQ")
+    assert fmpq_poly_to_sympy(flint.fmpq_poly([])).is_zero
+
+
+def test_sign_at_an_exact_algebraic_root_is_zero_and_otherwise_refuses():
+    """x^2 - 2 vanishes at sqrt 2: 0 with the exact point (minimal polynomial), and a
+    refusal naming sign_at from balls alone."""
+    p = flint.fmpq_poly([-2, 0, 1])
+    point = lambda prec: to_arb(sympy.sqrt(2), prec)  # noqa: E731
+    assert sign_at(p, point, exact_point=sympy.sqrt(2)) == 0
+    assert sign_at(p, lambda prec: to_arb(sympy.sqrt(3), prec)) == 1
+    with pytest.raises(UndecidedSignError, match="sign_at: sign of a degree-2 polynomial"):
+        sign_at(p, point, max_prec=1000)

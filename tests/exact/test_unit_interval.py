@@ -101,3 +101,20 @@ def test_method_is_the_deprecated_name_of_algorithm():
     assert a.algorithm == "isolation" and a.nonnegative and a.exact_roots() == (R(1, 2),)
     with pytest.warns(DeprecationWarning, match=r"\.algorithm"):
         assert a.method == "isolation"
+
+
+# ------------------------------------------------------------- mutants that lived (issue 20)
+def test_fmpq_poly_input_and_the_zero_polynomial():
+    """3x - 1 has its root at 1/3 (negative before, positive after)."""
+    res = sign_on_unit_interval(flint.fmpq_poly([-1, 3]))
+    assert res.poly.gen == x and res.exact_roots() == (R(1, 3),)
+    assert res.signs == (-1, 1) and verify_sign_analysis(res)
+    zero = sign_on_unit_interval(sympy.Integer(0) * x)
+    assert zero.algorithm == "zero" and verify_sign_analysis(zero)
+
+
+def test_verify_a_high_degree_descartes_claim():
+    """x^30 + 1 > 0 on (0, 1): Descartes' rule, re-verified by isolation above degree 24."""
+    res = sign_on_unit_interval(x**30 + 1)
+    assert res.algorithm == "descartes" and res.signs == (1,)
+    assert verify_sign_analysis(res)
