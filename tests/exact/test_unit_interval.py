@@ -118,3 +118,22 @@ def test_verify_a_high_degree_descartes_claim():
     res = sign_on_unit_interval(x**30 + 1)
     assert res.algorithm == "descartes" and res.signs == (1,)
     assert verify_sign_analysis(res)
+
+
+def test_verify_isolating_intervals_that_share_ends():
+    """Roots 1/3, 1/sqrt 8 = 0.3536, sqrt(2/15) = 0.3651 (and 1/2, 1/sqrt 3, 3/4): sympy's
+    isolating intervals touch; the re-verification separates them, and the signs between
+    the known roots are those of p at the midpoints."""
+    cases = [
+        ((2 * x**2 - R(1, 4)) * (3 * x**2 - R(1, 3)) * (5 * x**2 - R(2, 3)),
+         [R(1, 3), 1 / sympy.sqrt(8), sympy.sqrt(R(2, 15))]),
+        ((x - R(3, 4)) * (x**2 - R(1, 3)) * (x**2 - R(1, 4)),
+         [R(1, 2), 1 / sympy.sqrt(3), R(3, 4)]),
+    ]
+    for p, roots in cases:
+        res = sign_on_unit_interval(sympy.Poly(sympy.expand(p), x))
+        assert verify_sign_analysis(res) and len(res.roots) == 3
+        edges = [0] + sorted(roots, key=float) + [1]
+        pieces = zip(edges[:-1], edges[1:], strict=True)
+        expect = tuple(int(sympy.sign(p.subs(x, (lo + hi) / 2))) for lo, hi in pieces)
+        assert res.signs == expect
