@@ -66,3 +66,22 @@ def test_sign_at_an_exact_algebraic_root_is_zero_and_otherwise_refuses():
     assert sign_at(p, lambda prec: to_arb(sympy.sqrt(3), prec)) == 1
     with pytest.raises(UndecidedSignError, match="sign_at: sign of a degree-2 polynomial"):
         sign_at(p, point, max_prec=1000)
+
+
+def test_xform_of_exp_one_at_a_rational_epsilon():
+    """EM-like probabilities 1/(1 + e), e/(1 + e) at epsilon = 1/2: e = exp(epsilon * 2), so
+    with x = exp(-epsilon) they are x^2/(x^2 + 1) and 1/(1 + x^2): checked by substituting
+    x back (sympy at 50 digits)."""
+    e = sympy.E
+    probs = [1 / (1 + e), e / (1 + e)]
+    X, forms, kappa = xform_from_probabilities(probs, R(1, 2))
+    assert kappa == 1
+    assert sympy.simplify(forms[0] - X**2 / (X**2 + 1)) == 0
+    for p, f in zip(probs, forms, strict=True):
+        assert abs(sympy.N(f.subs(X, sympy.exp(-R(1, 2) * kappa)) - p, 50)) < 1e-45
+
+
+def test_xform_refuses_irrational_coefficients():
+    p = 1 / (1 + sympy.sqrt(2) * sympy.exp(-1))
+    with pytest.raises(ValueError, match="non-rational coefficients in x"):
+        xform_from_probabilities([p, 1 - p], 1)
