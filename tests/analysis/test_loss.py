@@ -237,3 +237,30 @@ def test_a_bug_in_a_user_rational_form_is_not_swallowed():
 
     with pytest.raises(TypeError, match="bug in user code"):
         exactdp.privacy_loss(Mech(), [0, 0], [0, 1])
+
+
+# ---------------------------------------------------------- the ball engine (issue 20)
+def _gaussian_reference():
+    """RNM with N(0, 1) noise on [1, 0] vs [0, 0]: P_0 = Phi(1/sqrt 2) against 1/2, so the
+    loss is max(ln 2 Phi(d), -ln 2 Phi(-d)) = -ln(2 Phi(-1/sqrt 2)) = 0.73501112983708...
+    at output 1 (mpmath at 50 digits)."""
+    with mpmath.workdps(50):
+        d = 1 / mpmath.sqrt(2)
+        values = -mpmath.log(2 * mpmath.ncdf(-d)), 2 * mpmath.ncdf(d), 2 * mpmath.ncdf(-d)
+        return [sympy.Float(mpmath.nstr(v, 45), 45) for v in values]
+
+
+def test_ball_privacy_loss_against_the_normal_cdf():
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    loss, r0, r1 = _gaussian_reference()
+    res = privacy_loss(GaussianNoisyMax(sigma=1), [1, 0], [0, 0])
+    assert res.engine == "ball" and res.certified and res.dps == 30
+    assert res.output == 1 and res.direction == -1 and res.candidates == (1,)
+    assert res.scores == (1, 0) and res.neighbour == (0, 0)
+    lo, hi = res.interval
+    assert lo <= loss <= hi and hi - lo < 1e-25
+    assert abs(res.value - loss) < 1e-28
+    assert abs(res.ratios[0] - r0) < 1e-28 and abs(res.ratios[1] - r1) < 1e-28
+    same = privacy_loss(GaussianNoisyMax(sigma=1), [1, 0], [1, 0])  # loss 0, enclosed
+    assert same.interval[0] == 0 and same.value < 1e-30 and same.candidates == (0, 1)
