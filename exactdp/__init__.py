@@ -34,6 +34,7 @@ from .analysis import (
 )
 from .analysis.sensitivity import ScoreFunction, SensitivityResult, sensitivity
 from .audit import goodness_of_fit
+from .audit.sweeps import SweepResult, sweep
 from .distribution import OutputDistribution
 from .exact import UndecidedSignError
 from .mechanisms import (
@@ -58,7 +59,6 @@ from .optimality import (
     pf_optimality_region,
 )
 from .scores import ScoreVector, as_scores
-from .sweeps import SweepResult, sweep
 
 __version__ = "0.1.0"
 

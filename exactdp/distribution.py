@@ -25,7 +25,7 @@ import sympy
 from ._validate import MAX_DPS, check_choice, check_dps, check_size
 from .cost import MAX_SAMPLE_CELLS, MAX_SAMPLE_DRAWS, check_exact_n, refuse
 from .deprecation import deprecated_method, warn_renamed
-from .exact.sign import compare
+from .exact.signs import compare
 from .numbers import exact_number
 from .printing import distribution_latex, latex_math
 from .rng import as_generator
@@ -84,7 +84,7 @@ class OutputDistribution:
     def probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact output probabilities as sympy expressions, in input order.
 
-        Their sum is exactly 1 (``exactdp.exact.sign.is_zero(sum(p) - 1)``).
+        Their sum is exactly 1 (``exactdp.exact.signs.is_zero(sum(p) - 1)``).
 
         Raises
         ------

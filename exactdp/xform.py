@@ -29,7 +29,7 @@ import sympy
 from sympy.polys.rings import ring
 
 from .cost import RING_WORK_LIMIT, refuse
-from .exact.sign import proved_equal
+from .exact.signs import proved_equal
 
 __all__ = [
     "Atoms",

@@ -251,7 +251,7 @@ LAYER = {
     "distribution": 3,
     "mechanisms": 4,
     "analysis": 5, "optimality": 5,
-    "audit": 6, "sampler_outputs": 6, "peers": 6, "sweeps": 6, "examples": 6,
+    "audit": 6, "examples": 6,
     "io": 7, "proofs": 7, "__main__": 7,
     # the package and the old module paths (re-export shims)
     "exactdp": 8, "algebra": 8, "lp": 8, "optimal": 8, "latex": 8, "report": 8, "cli": 8,
@@ -458,11 +458,10 @@ FUNCTION_TEST_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("exactdp.analysis.composition", "composition_lower_bound"):
         "tests/analysis/test_accountants.py compares it with the accountants' bounds",
     ("exactdp.analysis.engines.select", "make_engine"): _FIXTURE,
-    ("exactdp.analysis.pld_pair", "privacy_loss_distribution"):
-        "tested with the PLD values in tests/analysis/test_pld.py (the pld package move "
-        "gives it a home file)",
-    ("exactdp.analysis.pld_results", "bisect_epsilon"):
-        "tested with the PLD values in tests/analysis/test_pld.py",
+    ("exactdp.analysis.pld.pair", "privacy_loss_distribution"):
+        "tested with the PLD values in tests/analysis/pld/test_core.py (no test_pair.py yet)",
+    ("exactdp.analysis.pld.results", "bisect_epsilon"):
+        "tested with the PLD values in tests/analysis/pld/test_core.py",
     ("exactdp.audit.inputs", "probability_vector"): _FIXTURE,
     ("exactdp.examples.pricing", "all_answers"): _FIXTURE,
     ("exactdp.io.document", "compile_latex"): _END_TO_END,
@@ -594,7 +593,7 @@ def misplaced_function_tests() -> dict[tuple[str, str], list[str]]:
 
 def test_tests_of_a_function_live_in_its_modules_test_file():
     """A function used by the tests is tested in the test file of the module that defines
-    it (tests/exact/test_sign.py tests exactdp.exact.sign.proved_equal), not only
+    it (tests/exact/test_signs.py tests exactdp.exact.signs.proved_equal), not only
     elsewhere; FUNCTION_TEST_EXCEPTIONS lists the remaining cases with their reasons."""
     bad = [
         f"{module}.{function} (home {home_tests(module, function)[0].relative_to(TESTS.parent)})"
@@ -613,17 +612,17 @@ def test_function_test_exceptions_are_current():
 
 def test_function_home_detection(tmp_path):
     """The detector resolves re-exports to the defining module and finds the home file."""
-    assert defining_module("exactdp.exact", "proved_equal") == "exactdp.exact.sign"
-    assert defining_module("exactdp.exact", "sign") == "exactdp.exact.sign"  # not the module
+    assert defining_module("exactdp.exact", "proved_equal") == "exactdp.exact.signs"
+    assert defining_module("exactdp.exact", "sign") == "exactdp.exact.signs"
     assert defining_module("exactdp.exact", "UndecidedSignError") is None  # a class
-    assert TESTS / "exact" / "test_sign.py" in home_tests("exactdp.exact.sign", "sign")
+    assert TESTS / "exact" / "test_signs.py" in home_tests("exactdp.exact.signs", "sign")
     assert TESTS / "numeric" / "test_pf.py" in home_tests("exactdp.numeric.pf.float64", "pf_float")
     test = tmp_path / "test_x.py"
     test.write_text(
-        "import exactdp.exact.sign as s\n"
+        "import exactdp.exact.signs as s\n"
         "from exactdp.exact import compare\n"
         "def test():\n"
         "    assert s.is_zero(0) and compare(1, 0) == 1\n"
     )
-    assert functions_used(test) == {("exactdp.exact.sign", "is_zero"),
-                                    ("exactdp.exact.sign", "compare")}
+    assert functions_used(test) == {("exactdp.exact.signs", "is_zero"),
+                                    ("exactdp.exact.signs", "compare")}

@@ -28,8 +28,8 @@ from .pld import (
     EpsilonResult,
     HockeyStick,
     PrivacyLossDistribution,
+    privacy_loss_distribution,
 )
-from .pld_pair import privacy_loss_distribution
 from .regularity import (
     RegularityCheck,
     is_monotone,

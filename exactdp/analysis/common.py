@@ -1,7 +1,7 @@
 """What every analysis reads from a mechanism, and the exact sign of a sympy number.
 
 Accessors for a mechanism's sensitivity, monotonic flag, epsilon, name and distribution; the
-score-vector coercion; :func:`exact_sign` (:func:`exactdp.exact.sign.sign`). Shared by
+score-vector coercion; :func:`exact_sign` (:func:`exactdp.exact.signs.sign`). Shared by
 the engines, the neighbour search and every check of :mod:`exactdp.analysis`.
 """
 
@@ -16,7 +16,7 @@ import sympy
 
 from .._validate import argument_error
 from ..deprecation import deprecated_attributes
-from ..exact.sign import sign, sign_or_none
+from ..exact.signs import sign, sign_or_none
 
 # X: the generator x = exp(-epsilon/N) of every x-form (the mechanisms' symbol); each object
 # that holds a polynomial in it stores its N beside it
@@ -160,7 +160,7 @@ def ratios_with_limits(
 def exact_sign(expr: sympy.Expr) -> int | None:
     """Sign of an exact real expression: -1, 0, +1, or None if it depends on free symbols.
 
-    :func:`exactdp.exact.sign.sign` (exact algebra or rigorous balls, never a float
+    :func:`exactdp.exact.signs.sign` (exact algebra or rigorous balls, never a float
     threshold); None only when the sign depends on a symbol.
 
     Raises

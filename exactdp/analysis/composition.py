@@ -30,9 +30,8 @@ from .accountants import CLAIMS, ClaimedDelta, claimed_delta
 from .check import Witness
 from .neighbourhood import SEARCHES, neighbours
 from .peer_accountants import dp_accounting_delta, dp_accounting_pair_delta, opendp_delta
-from .pld import MAX_COPIES, MAX_SUPPORT
-from .pld_pair import privacy_loss_distribution
-from .pld_results import HockeyStick, check_epsilon
+from .pld import MAX_COPIES, MAX_SUPPORT, HockeyStick, privacy_loss_distribution
+from .pld.results import check_epsilon
 
 __all__ = [
     "AccountantCheck",

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import sympy
 
 from ..exact.bound import abs_bound
-from ..exact.sign import compare, sign_or_none
+from ..exact.signs import compare, sign_or_none
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
 from .common import exact_float, is_core_mechanism, mechanism_epsilon, score_vector

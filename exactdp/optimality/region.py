@@ -20,7 +20,7 @@ import sympy
 
 from ..deprecation import deprecated_property
 from ..exact.arb import flint_prec, mpf_to_arb, to_arb
-from ..exact.sign import UndecidedSignError, compare, proved_rational
+from ..exact.signs import UndecidedSignError, compare, proved_rational
 from ..numbers import safe_sympify
 from .lattice import (
     build_lattice,

@@ -213,7 +213,7 @@ def test_certificate_is_in_x_with_its_N():
 
 def test_old_generator_names_warn():
     from exactdp.analysis import common, privacy
-    from exactdp.analysis.pld_xform import XForm
+    from exactdp.analysis.pld.xform import XForm
 
     with pytest.warns(DeprecationWarning, match="use X"):
         assert common.Y == X

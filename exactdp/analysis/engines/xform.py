@@ -22,7 +22,7 @@ from ...exact.poly import (
     to_arb,
     xform_from_probabilities,
 )
-from ...exact.sign import proved_rational
+from ...exact.signs import proved_rational
 from ...exact.unit_interval import sign_on_unit_interval
 from ...numbers import safe_sympify
 from ..common import X, exact_sign

@@ -15,7 +15,7 @@ import sympy
 from flint import fmpq_poly
 
 from ..._validate import argument_error
-from ...exact.sign import UndecidedSignError, compare
+from ...exact.signs import UndecidedSignError, compare
 from ..gaps import as_list, check_int_gaps, check_lam, fail_value
 from .pieces import FlintOps, ScalarOps, expand, group_gaps
 

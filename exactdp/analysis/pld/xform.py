@@ -18,9 +18,9 @@ from fractions import Fraction
 import flint
 import sympy
 
-from ..deprecation import deprecated_method
-from ..exact.arb import to_arb
-from ..exact.sign import proved_equal
+from ...deprecation import deprecated_method
+from ...exact.arb import to_arb
+from ...exact.signs import proved_equal
 
 __all__ = ["MAX_XFORM_DEGREE", "MERGE_LIMIT", "XForm", "concat_xform", "eval_poly",
            "factor_ratios", "fraction_polys", "group_terms", "ratio_key", "ratio_polys",

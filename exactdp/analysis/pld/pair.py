@@ -12,13 +12,13 @@ from __future__ import annotations
 import flint
 import sympy
 
-from .._validate import argument_error, check_same_length
-from ..exact.arb import to_arb
-from ..exact.sign import sign as exact_sign
-from ..scores import as_scores
-from .neighbourhood import check_pair
-from .pld import PrivacyLossDistribution
-from .pld_xform import XForm, ratio_key, sum_fractions, xform_pair
+from ..._validate import argument_error, check_same_length
+from ...exact.arb import to_arb
+from ...exact.signs import sign as exact_sign
+from ...scores import as_scores
+from ..neighbourhood import check_pair
+from .core import PrivacyLossDistribution
+from .xform import XForm, ratio_key, sum_fractions, xform_pair
 
 __all__ = ["privacy_loss_distribution"]
 

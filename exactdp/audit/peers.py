@@ -49,12 +49,14 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ._validate import argument_error, check_bool, check_choice, check_instance
-from .audit import GoodnessOfFit, as_generator, goodness_of_fit
-from .distribution import OutputDistribution
-from .mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip, TopK
-from .mechanisms.base import monotonic_flag
-from .scores import ScoreVector, as_scores
+from .._validate import argument_error, check_bool, check_choice, check_instance
+from ..distribution import OutputDistribution
+from ..mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip, TopK
+from ..mechanisms.base import monotonic_flag
+from ..rng import as_generator
+from ..scores import ScoreVector, as_scores
+from .fit import goodness_of_fit
+from .result import GoodnessOfFit
 
 __all__ = [
     "PeerAdapter",
@@ -94,7 +96,7 @@ def _import_diffprivlib():
         from diffprivlib import mechanisms
     except ImportError as exc:  # also sklearn incompatibilities (ImportError, not MNF)
         raise ImportError(
-            "exactdp.peers: diffprivlib is not importable "
+            "exactdp.audit.peers: diffprivlib is not importable "
             f"({type(exc).__name__}: {exc}); install the extra: pip install 'exactdp[peers]'"
         ) from exc
     return mechanisms
@@ -105,7 +107,7 @@ def _import_opendp():
         import opendp.prelude as dp
     except ImportError as exc:
         raise ImportError(
-            "exactdp.peers: opendp is not importable "
+            "exactdp.audit.peers: opendp is not importable "
             f"({type(exc).__name__}: {exc}); install the extra: pip install 'exactdp[peers]'"
         ) from exc
     dp.enable_features("contrib")
@@ -191,7 +193,8 @@ class PeerAdapter:
 
 def _float_of(value: sympy.Expr, name: str) -> float:
     if getattr(value, "free_symbols", None):
-        raise argument_error("exactdp.peers", name, "a number for a peer, not symbolic", value)
+        raise argument_error("exactdp.audit.peers", name, "a number for a peer, not symbolic",
+                             value)
     return float(sympy.N(value, 30))
 
 

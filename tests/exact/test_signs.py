@@ -1,4 +1,4 @@
-"""exactdp.exact.sign: exact signs, each checked against an independent exact route."""
+"""exactdp.exact.signs: exact signs, each checked against an independent exact route."""
 
 from __future__ import annotations
 
@@ -176,7 +176,7 @@ def test_sign_or_none_is_sign_or_none_for_symbols():
 
 # ------------------------------------------------------------ proved_rational (lead, issue 9)
 def test_proved_rational_proves_or_declines():
-    from exactdp.exact.sign import proved_rational
+    from exactdp.exact.signs import proved_rational
 
     L = sympy.log
     assert proved_rational(L(8) / L(4)) == sympy.Rational(3, 2)  # 3 log 2 / 2 log 2
@@ -193,7 +193,7 @@ def test_proved_rational_proves_or_declines():
 def test_proved_equal_proves_or_declines():
     """sqrt 8 = 2 sqrt 2 and log 4 = 2 log 2 by hand; sqrt 2 + exp(-10**300) is not sqrt 2
     (and 2 is not 1): equality is only ever proved, never guessed."""
-    from exactdp.exact.sign import proved_equal
+    from exactdp.exact.signs import proved_equal
 
     r2 = sympy.sqrt(2)
     assert proved_equal(S(8), 2 * r2)
@@ -211,7 +211,7 @@ def test_proved_equal_proves_or_declines():
 def test_lindemann_weierstrass_keeps_opposite_exponents_apart():
     """exp(1/2) - exp(-1/2) = 2 sinh(1/2) = 1.0421906... (mpmath): the exponents +a and -a
     are distinct, so the exp-polynomial is proved non-zero, never merged into 0."""
-    from exactdp.exact.sign import _exp_polynomial_is_zero
+    from exactdp.exact.signs import _exp_polynomial_is_zero
 
     half = R(1, 2)
     e = E(half) - E(-half)
@@ -232,7 +232,7 @@ def test_symbolic_identity_of_logs_is_zero_and_not_a_sign():
 def test_a_rewrite_to_one_is_not_a_zero():
     """2^sqrt2 pi^sqrt2 / (2 pi)^sqrt2 is exactly 1: exact rewriting reaches 1, which is not
     a proof of 0 (sign by a ball: 1 > 0)."""
-    from exactdp.exact.sign import _rewrites_to_zero
+    from exactdp.exact.signs import _rewrites_to_zero
 
     r2 = sympy.sqrt(2)
     c = 2**r2 * sympy.pi**r2 / (2 * sympy.pi) ** r2
@@ -243,7 +243,7 @@ def test_a_rewrite_to_one_is_not_a_zero():
 
 
 def test_long_expressions_are_shortened_head_and_tail():
-    from exactdp.exact.sign import _short
+    from exactdp.exact.signs import _short
 
     text = "a" * 500 + "z" * 15
     assert _short(text) == "a" * 280 + " ... " + "z" * 15
