@@ -156,3 +156,26 @@ def test_check_dp_names_its_engine_and_its_arguments():
         check_dp(em, [1, 0], [0, 0], epsilon="one")
     with pytest.raises(ValueError, match=r"^scores\[1\] must be a number"):
         check_dp(em, [1, "a"], [0, 0])
+
+
+def test_check_dp_refusals_name_check_dp():
+    from exactdp.mechanisms.custom import mechanism_from_function
+
+    def short(q, eps):
+        return [sympy.Rational(1, 2), sympy.Rational(1, 3)]
+
+    with pytest.raises(ValueError, match=r"^check_dp: the probabilities of short on \(1, 0\) "
+                                         r"do not sum to 1"):
+        check_dp(mechanism_from_function(short, epsilon=1), [1, 0], [0, 0])
+
+    class Symbolic:
+        """A mechanism at a symbolic epsilon that cannot be instantiated at a number."""
+
+        epsilon = sympy.Symbol("epsilon", positive=True)
+        sensitivity = 1
+
+        def distribution(self, scores):
+            return exactdp.ExponentialMechanism(self.epsilon).distribution(scores)
+
+    with pytest.raises(ValueError, match=r"^check_dp: cannot instantiate a symbolic mechanism"):
+        check_dp(Symbolic(), [1, 0], [0, 0], epsilon=1)
