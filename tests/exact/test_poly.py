@@ -85,3 +85,18 @@ def test_xform_refuses_irrational_coefficients():
     p = 1 / (1 + sympy.sqrt(2) * sympy.exp(-1))
     with pytest.raises(ValueError, match="non-rational coefficients in x"):
         xform_from_probabilities([p, 1 - p], 1)
+
+
+def test_sign_at_a_tiny_point_with_cancellation_beyond_2_15_bits():
+    """p(y) = 1 - K y with K = floor(e^30000) (a 43281-bit integer): p(e^-30000) =
+    1 - K e^-30000 > 0 because K < e^30000 (e^30000 is irrational), and the cancellation
+    hides it below 2^-43000: the default precision budget grows with |log2 point|."""
+    from exactdp.exact.arb import flint_prec
+
+    with flint_prec(50000):
+        big = flint.arb(30000).exp()
+        K = int(big.floor().unique_fmpz())
+    assert K.bit_length() == 43281
+    p = flint.fmpq_poly([1, -K])
+    assert sign_at(p, lambda prec: to_arb(sympy.exp(-30000), prec)) == 1
+    assert sign_at(-p, lambda prec: to_arb(sympy.exp(-30000), prec)) == -1
