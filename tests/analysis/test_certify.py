@@ -216,3 +216,27 @@ def test_xform_x_ball_encloses_the_generator():
     xf = XForm(sympy.Integer(1), 2, (), (), (), ())
     new = xf.x_ball(64)  # x = exp(-rate/N) = exp(-1/2)
     assert abs(float(new.mid()) - math.exp(-0.5)) < 1e-15 and float(new.rad()) < 1e-15
+
+
+def test_certificate_failing_set_away_from_zero():
+    """A user mechanism with P(runner-up) = f(x) = x/2 - x^2 (1/2 - x)(1 - x), x = e^-eps,
+    against a fair coin on the tie: the ratio (1/2)/f exceeds e^eps = 1/x iff f < x/2 iff
+    x < 1/2, so DP fails exactly for eps > ln 2 (and holds at ln 2, where the ratio is e^eps)."""
+    def fn(q, eps):
+        x = sympy.exp(-eps)
+        if q[0] == q[1]:
+            return [R(1, 2), R(1, 2)]
+        f = x / 2 - x**2 * (R(1, 2) - x) * (1 - x)
+        return [1 - f, f] if q[0] > q[1] else [f, 1 - f]
+
+    m = mechanism_from_function(fn, epsilon=1)
+    cert = certify_dp(m, [1, 0], [0, 0])
+    assert not cert.holds and cert.verify()
+    iv = cert.failing_epsilon_intervals
+    assert _same(iv.start, sympy.log(2)) and iv.end is sympy.oo and iv.left_open
+    assert cert.holds_at(sympy.log(2)) and cert.holds_at(R(1, 2)) and not cert.holds_at(1)
+    # the exact route at one epsilon agrees
+    assert check_dp(mechanism_from_function(fn, epsilon=R(1, 2)), [1, 0], [0, 0]).holds
+    assert not check_dp(m, [1, 0], [0, 0]).holds
+    with pytest.raises(ValueError, match=r"^DPCertificate\.holds_at: epsilon must be a number"):
+        cert.holds_at(sympy.Symbol("e", positive=True))
