@@ -7,6 +7,12 @@ in a new module appears on the page with no other file touched.
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
+# document the exactdp of this checkout (the one mkdocstrings reads: ``paths: [.]``)
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
 MARKER = "<!-- mechanisms: exactdp.mechanisms.REGISTRY -->"
 
 
