@@ -7,13 +7,12 @@ in a new module appears on the page with no other file touched.
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from pathlib import Path
 
-# document the exactdp of this checkout (the one mkdocstrings reads: ``paths: [.]``)
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-
 MARKER = "<!-- mechanisms: exactdp.mechanisms.REGISTRY -->"
+ROOT = Path(__file__).resolve().parent
 
 
 def mechanism_entries() -> str:
@@ -31,5 +30,12 @@ def mechanism_entries() -> str:
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    """Expand :data:`MARKER` (mkdocs ``hooks:`` entry point)."""
-    return markdown.replace(MARKER, mechanism_entries()) if MARKER in markdown else markdown
+    """Expand :data:`MARKER` (mkdocs ``hooks:`` entry point) with the registry of this
+    checkout's exactdp (read in a child process started here: the build's own process may
+    hold another installed exactdp)."""
+    if MARKER not in markdown:
+        return markdown
+    code = "from mkdocs_hooks import mechanism_entries; print(mechanism_entries(), end='')"
+    text = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                          text=True, check=True).stdout
+    return markdown.replace(MARKER, text)
