@@ -19,8 +19,6 @@ from ..exact import compare, is_zero, sign_or_none
 from ..numbers import exact_number, sequence_items
 from .common import FloatValue
 
-__all__ = ["Divergence", "kl_divergence", "max_divergence", "renyi_divergence"]
-
 
 @dataclass(frozen=True)
 class Divergence(FloatValue):

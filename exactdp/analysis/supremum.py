@@ -20,12 +20,6 @@ from ..scores import ScoreVector
 from .common import exact_float, is_core_mechanism, mechanism_epsilon, score_vector
 from .neighbourhood import check_pair
 
-__all__ = [
-    "SupremumResult",
-    "sup_privacy_loss",
-    "symbolic_probabilities",
-]
-
 
 # =============================================================================== suprema
 @dataclass(frozen=True)

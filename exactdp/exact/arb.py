@@ -37,21 +37,6 @@ import sympy
 
 from .._validate import argument_error, check_int
 
-__all__ = [
-    "enclose",
-    "as_exact",
-    "arb_mid_to_float",
-    "arb_mid_to_mpf",
-    "arb_to_interval",
-    "ball",
-    "dps_to_prec",
-    "flint_dps",
-    "flint_prec",
-    "float_to_arb",
-    "mpf_to_arb",
-    "to_arb",
-]
-
 
 # ------------------------------------------------------------------------------ precision
 def dps_to_prec(dps: int) -> int:

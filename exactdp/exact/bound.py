@@ -34,8 +34,6 @@ from .._validate import argument_error
 from .arb import flint_prec, to_arb
 from .signs import UndecidedSignError, compare
 
-__all__ = ["AbsBound", "abs_bound"]
-
 
 @dataclass(frozen=True)
 class AbsBound:

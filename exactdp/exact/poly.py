@@ -18,16 +18,8 @@ import flint
 import sympy
 
 from ..numbers import safe_sympify
-from .arb import flint_prec, to_arb
+from .arb import flint_prec
 from .signs import MAX_PREC, UndecidedSignError, exact_zero, proved_rational
-
-__all__ = [
-    "as_fmpq_poly",
-    "fmpq_poly_to_sympy",
-    "sign_at",
-    "to_arb",
-    "xform_from_probabilities",
-]
 
 #: The default variable of the polynomial helpers (a plain polynomial variable on (0, 1)).
 Y = sympy.Symbol("y", positive=True)

@@ -27,17 +27,9 @@ from ..numbers import (
     ExactConversionWarning,
     exact_number,
 )
+from ..printing import Math, format_number, scores_latex
 from ..proofs.runner import add_parser as _add_prove
-from .latex import (
-    LATEX_PACKAGES,
-    Math,
-    format_number,
-    latex_document,
-    probability_table,
-    scores_latex,
-)
-
-__all__ = ["main", "build_mechanism", "MECHANISMS"]
+from .latex import LATEX_PACKAGES, latex_document, probability_table
 
 MECHANISMS = {
     "em": ("EM", lambda e, d, m: ExponentialMechanism(e, d, m)),

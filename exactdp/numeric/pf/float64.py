@@ -21,8 +21,6 @@ from .scheme import (
     trunc_const,
 )
 
-__all__ = ["em_float", "pf_float"]
-
 _BITS_FLOAT = 60
 _LEVEL = 2.0**-12  # split of the small coins: below it few series terms suffice
 _N_LO = 16  # Gauss-Legendre nodes per panel of the check rule
