@@ -222,7 +222,7 @@ def pf_float(d: object) -> np.ndarray:
     for j in range(H0 - 1, -1, -1):
         h *= ub
         h += mu[j]
-    if i1 is not None and H1 > H0:
+    if i1 is not None and u1 is not None and H1 > H0:
         e = np.full(u1.size, mu[H1])
         for j in range(H1 - 1, H0, -1):
             e = e * u1 + mu[j]
