@@ -144,7 +144,7 @@ def section_d() -> None:
 
 # ----------------------------------------------------------------------------- E
 def _guarded_calls():
-    from exactdp.analysis.divergence import renyi_divergence
+    from exactdp.analysis.renyi import renyi_divergence
 
     P = PermuteAndFlip(2).distribution([0, 1, 2])
     Q = PermuteAndFlip(2).distribution([1, 0, 1])

@@ -10,20 +10,6 @@ inside numpy or sympy.
 
 from __future__ import annotations
 
-__all__ = [
-    "TooCostly",
-    "GAUSSIAN_SECONDS_LIMIT",
-    "MAX_EXACT_N",
-    "MAX_SAMPLE_CELLS",
-    "RING_WORK_LIMIT",
-    "MAX_SAMPLE_DRAWS",
-    "RENYI_BITS_LIMIT",
-    "fmt_size",
-    "gaussian_seconds",
-    "refuse",
-    "renyi_bits",
-]
-
 #: Most draws one ``sample`` call returns (an int64 array of 800 MB).
 MAX_SAMPLE_DRAWS = 10**8
 #: Most ``draws * n`` cells one ``sample`` call may touch (each is one random number, and

@@ -22,7 +22,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from ._validate import MAX_DPS, check_choice, check_dps, check_size
+from ._validate import check_choice, check_dps, check_size
 from .cost import MAX_SAMPLE_CELLS, MAX_SAMPLE_DRAWS, check_exact_n, refuse
 from .exact.signs import compare
 from .numbers import exact_number
@@ -32,9 +32,6 @@ from .scores import ScoreVector
 
 if TYPE_CHECKING:
     from .mechanisms.base import Mechanism, RationalForm
-
-__all__ = ["MAX_DPS", "OutputDistribution", "OutputIndexError"]
-
 
 class OutputIndexError(ValueError, IndexError):
     """An output index outside ``0..n-1`` (a ValueError, and an IndexError for indexing code)."""

@@ -1,16 +1,14 @@
-"""The table printers (public path ``exactdp.latex``; the code is :mod:`exactdp.io.latex`)."""
+"""The table printers (public path ``exactdp.latex``): the tables of :mod:`exactdp.io.latex`
+and the number printers of :mod:`exactdp.printing` they are built on."""
 
-from .io.latex import (
-    LATEX_PACKAGES,
+from .io.latex import LATEX_PACKAGES, latex_document, probability_table, table
+from .printing import (
     Math,
     distribution_latex,
     format_number,
-    latex_document,
     latex_escape,
     mechanism_label,
-    probability_table,
     scores_latex,
-    table,
 )
 
 __all__ = [

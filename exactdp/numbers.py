@@ -28,19 +28,6 @@ from sympy.parsing.sympy_parser import parse_expr, rationalize, standard_transfo
 from ._validate import argument_error
 from .exact.signs import UndecidedSignError, sign
 
-__all__ = [
-    "ExactConversionWarning",
-    "exact_number",
-    "exact_vector",
-    "exact_epsilon",
-    "exact_epsilon_or_limit",
-    "exact_sensitivity",
-    "FloatTracker",
-    "parse_number",
-    "safe_sympify",
-    "sequence_items",
-]
-
 
 class ExactConversionWarning(UserWarning):
     """A float was converted to the rational number equal to its binary value."""

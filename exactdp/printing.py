@@ -19,20 +19,6 @@ import sympy
 
 from ._validate import check_int, message
 
-__all__ = [
-    "Math",
-    "distribution_latex",
-    "exact_text",
-    "format_number",
-    "latex_array",
-    "latex_decimal",
-    "latex_escape",
-    "latex_math",
-    "latex_number",
-    "mechanism_label",
-    "scores_latex",
-]
-
 
 @dataclass(frozen=True)
 class Math:

@@ -21,8 +21,6 @@ from ._validate import argument_error
 from .exact import compare, is_zero
 from .numbers import FloatTracker, exact_vector, sequence_items
 
-__all__ = ["GapGroups", "ScoreVector", "as_scores"]
-
 _FLOATS = (float, np.floating)
 _INTS = (int, np.integer)
 _EMPTY = "non-empty (the range is empty)"

@@ -31,21 +31,6 @@ from sympy.polys.rings import ring
 from .cost import RING_WORK_LIMIT, TooCostly, refuse
 from .exact.signs import proved_equal
 
-__all__ = [
-    "Atoms",
-    "Generators",
-    "coin",
-    "exact_pf_size",
-    "generators_for",
-    "group_equal",
-    "leave_one_out",
-    "pf_polynomials_tree",
-    "paused_gc",
-    "poly_expr",
-    "shared_exprs",
-    "to_sympy_in_x",
-]
-
 #: Above this gap, an exact coin ``exp(-rate * gap)`` whose rate contains a logarithm is
 #: refused: sympy would turn ``exp(-10**300 * log(2)/2)`` into ``2**(-5*10**299)`` and
 #: never finish. (``exp(-5*10**299)`` itself is harmless.)

@@ -9,7 +9,7 @@ import pytest
 import sympy
 
 from exactdp import ExponentialMechanism, GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
-from exactdp.analysis.divergence import max_divergence, renyi_divergence
+from exactdp.analysis.renyi import max_divergence, renyi_divergence
 from exactdp.cost import MAX_EXACT_N, MAX_SAMPLE_DRAWS, gaussian_seconds
 
 

@@ -56,11 +56,16 @@ def test_the_public_latex_path_holds_the_table_printers():
     import exactdp.latex as public
 
     for name in public.__all__:
-        assert getattr(public, name) is getattr(io_latex, name)
-    for name in ("format_number", "Math", "scores_latex"):
+        home = io_latex if name in ("LATEX_PACKAGES", "latex_document", "probability_table",
+                                    "table") else printing
+        assert getattr(public, name) is getattr(home, name)
+    # the tables are io/latex's, the number printers printing's
+    assert public.probability_table is io_latex.probability_table
+    assert public.table is io_latex.table
+    for name in ("format_number", "Math", "scores_latex", "distribution_latex",
+                 "mechanism_label"):
         assert getattr(public, name) is getattr(printing, name)
-    assert io_latex.distribution_latex is printing.distribution_latex
-    assert io_latex.mechanism_label is printing.mechanism_label
+    assert public.format_number(sympy.Rational(1, 3), 4) == "0.3333"
 
 
 def test_topk_and_pld_results_print_through_the_core():

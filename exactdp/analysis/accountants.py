@@ -43,8 +43,6 @@ from ..exact.arb import flint_prec, to_arb
 from ..exact.signs import sign as exact_sign
 from ._balls import arb_lower_fraction
 
-__all__ = ["CLAIMS", "ClaimedDelta", "claimed_delta"]
-
 #: The claims :func:`claimed_delta` knows (``dp_accounting`` ones need the accounting extra).
 CLAIMS = ("basic", "kov", "drv", "zcdp", "zcdp_bun_steinke", "bounded_range",
           "dp_accounting")

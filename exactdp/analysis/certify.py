@@ -34,12 +34,6 @@ from .engines.select import make_engine
 from .engines.xform import XEngine
 from .neighbourhood import neighbour_list
 
-__all__ = [
-    "DPCertificate",
-    "ConditionCertificate",
-    "certify_dp",
-]
-
 
 # =============================================================================== certify_dp
 @dataclass(frozen=True)

@@ -32,12 +32,6 @@ from .loss import max_candidates, pair_candidates, value_of
 from .neighbourhood import neighbour_list
 from .witness import Witness
 
-__all__ = [
-    "DPCheck",
-    "Witness",
-    "check_dp",
-]
-
 
 # =============================================================================== check_dp
 @dataclass(frozen=True)

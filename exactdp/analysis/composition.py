@@ -31,17 +31,9 @@ from .check import Witness
 from .common import as_mechanism, mechanism_epsilon
 from .neighbourhood import SEARCHES, neighbours
 from .peer_accountants import dp_accounting_delta, dp_accounting_pair_delta, opendp_delta
-from .pld import MAX_COPIES, MAX_SUPPORT, HockeyStick, privacy_loss_distribution
-from .pld.results import check_epsilon
-
-__all__ = [
-    "AccountantCheck",
-    "AccountantRow",
-    "CompositionBound",
-    "available_claims",
-    "check_accountant",
-    "composition_lower_bound",
-]
+from .pld.core import MAX_COPIES, MAX_SUPPORT
+from .pld.pair import privacy_loss_distribution
+from .pld.results import HockeyStick, check_epsilon
 
 #: Claims :func:`check_accountant` evaluates by default.
 DEFAULT_CLAIMS = ("basic", "kov", "drv", "zcdp", "zcdp_bun_steinke", "bounded_range",

@@ -22,8 +22,6 @@ from .engines.ball import BallEngine, BallUndecided, Iv, arb_prec, iv_max
 from .engines.select import make_engine
 from .neighbourhood import neighbour_list
 
-__all__ = ["BoundedRange", "bounded_range"]
-
 
 @dataclass(frozen=True)
 class BoundedRange(FloatValue):

@@ -22,12 +22,6 @@ from .common import (
     score_vector,
 )
 
-__all__ = [
-    "neighbours",
-    "EXHAUSTIVE_MAX_N",
-    "EXHAUSTIVE_SECONDS_LIMIT",
-]
-
 #: Largest range size for which ``search="auto"`` enumerates all 3**n - 1 vertices.
 EXHAUSTIVE_MAX_N = 6
 

@@ -30,13 +30,6 @@ from .common import plain, score_vector
 from .engines.select import make_engine
 from .witness import Witness
 
-__all__ = [
-    "RegularityCheck",
-    "is_symmetric",
-    "is_shift_invariant",
-    "is_monotonic",
-]
-
 
 @dataclass(frozen=True)
 class RegularityCheck:

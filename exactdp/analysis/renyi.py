@@ -21,8 +21,6 @@ from ..mechanisms.topk import TopKDistribution
 from ..numbers import exact_number, sequence_items
 from .common import FloatValue
 
-__all__ = ["Divergence", "kl_divergence", "max_divergence", "renyi_divergence"]
-
 
 @dataclass(frozen=True)
 class Divergence(FloatValue):

@@ -20,12 +20,6 @@ from ..scores import ScoreVector
 from .common import as_mechanism, exact_float, mechanism_epsilon, score_vector
 from .neighbourhood import check_pair
 
-__all__ = [
-    "SupremumResult",
-    "sup_privacy_loss",
-    "symbolic_probabilities",
-]
-
 
 # =============================================================================== suprema
 @dataclass(frozen=True)

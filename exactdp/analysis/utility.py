@@ -25,18 +25,6 @@ from ..exact.unit_interval import sign_on_unit_interval, verify_sign_analysis
 from ..rng import as_generator
 from ..scores import as_scores
 
-__all__ = [
-    "DominanceCertificate",
-    "DominanceResult",
-    "WorstCaseError",
-    "ErrorRatioStudy",
-    "error_tails",
-    "check_dominance",
-    "certify_dominance",
-    "worst_case_error",
-    "error_ratio_study",
-]
-
 
 def _thresholds(gaps) -> list:
     """Distinct positive gaps, ascending (ordered and deduplicated by exact comparison)."""

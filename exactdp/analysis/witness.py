@@ -12,8 +12,6 @@ from dataclasses import dataclass
 
 import sympy
 
-__all__ = ["Witness"]
-
 
 @dataclass(frozen=True)
 class Witness:
@@ -26,7 +24,7 @@ class Witness:
     neighbour : tuple
         The second input: a score vector of shape (n,) (the neighbour of ``scores`` for
         ``check_dp`` and the divergences; the permuted, shifted or moved vector for the
-        regularity checks), or, for :func:`~exactdp.analysis.sensitivity.sensitivity`, the
+        regularity checks), or, for :func:`~exactdp.analysis.score_function.sensitivity`, the
         neighbouring *database* (then ``database`` is set and ``neighbour_scores`` holds its
         score vector).
     output : hashable or None
@@ -41,7 +39,7 @@ class Witness:
     value : sympy.Expr or None
         The quantity attained by the pair (the sensitivity ``|q(D, r) - q(D', r)|``).
     database : tuple or None
-        :func:`~exactdp.analysis.sensitivity.sensitivity` only: the database whose score
+        :func:`~exactdp.analysis.score_function.sensitivity` only: the database whose score
         vector is ``scores``.
     neighbour_scores : tuple or None
         The score vector of ``neighbour``: ``neighbour`` itself unless ``database`` is set.

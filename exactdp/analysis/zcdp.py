@@ -36,8 +36,6 @@ from .engines.select import make_engine
 from .neighbourhood import neighbour_list
 from .renyi import exact_probabilities, renyi_divergence
 
-__all__ = ["DEFAULT_ALPHAS", "ZCDPCheck", "check_zcdp"]
-
 #: Orders checked by :func:`check_zcdp` by default (1 is the KL limit).
 DEFAULT_ALPHAS = tuple(
     sympy.Rational(a) for a in ("1", "5/4", "3/2", "2", "3", "4", "6", "8", "16", "32", "64")

@@ -23,8 +23,6 @@ from .pooling import Cells, make_cells, max_deviation
 from .result import GoodnessOfFit
 from .sampler_outputs import draw, validate_outputs
 
-__all__ = ["goodness_of_fit"]
-
 
 def goodness_of_fit(
     sample: Callable,

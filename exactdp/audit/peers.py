@@ -57,16 +57,6 @@ from ..scores import ScoreVector, as_scores
 from .fit import goodness_of_fit
 from .result import GoodnessOfFit
 
-__all__ = [
-    "PeerAdapter",
-    "diffprivlib_exponential",
-    "diffprivlib_permute_and_flip",
-    "opendp_noisy_max",
-    "opendp_noisy_top_k",
-    "peer_versions",
-    "OPENDP_MEASURES",
-]
-
 #: Output measures accepted by :func:`opendp_noisy_max` (aliases of the two OpenDP ones).
 OPENDP_MEASURES = ("max_divergence", "zero_concentrated_divergence", "zcdp")
 

@@ -16,8 +16,6 @@ import numpy as np
 from .._validate import check_callable
 from ..rng import as_generator
 
-__all__ = ["draw", "signature_params", "validate_outputs"]
-
 
 def signature_params(func: Callable) -> set[str]:
     """The names ``func`` accepts by keyword (empty if it has no signature)."""

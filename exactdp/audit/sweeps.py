@@ -27,8 +27,6 @@ from tqdm.auto import tqdm
 from .._validate import argument_error, check_callable, check_int
 from ..printing import latex_math
 
-__all__ = ["SweepResult", "count_score_vectors", "score_vectors", "sweep"]
-
 
 @dataclass(frozen=True)
 class SweepResult:

@@ -34,8 +34,6 @@ from .._validate import argument_error
 from .arb import flint_prec, to_arb
 from .signs import UndecidedSignError, compare
 
-__all__ = ["AbsBound", "abs_bound"]
-
 
 @dataclass(frozen=True)
 class AbsBound:
@@ -114,9 +112,9 @@ def abs_bound(
     ----------
     Moore, Kearfott & Cloud (2009), sections 5.1 and 6.3.
     """
-    lo, hi = sympy.Rational(lo), sympy.Rational(hi)
-    if not lo < hi:
-        raise argument_error("abs_bound", "hi", f"> lo = {lo}", hi)
+    low, high = sympy.Rational(lo), sympy.Rational(hi)
+    if not low < high:
+        raise argument_error("abs_bound", "hi", f"> lo = {low}", hi)
     ends = dict(end_values or {})
     T = to_arb(target, prec)
     df = sympy.diff(f, t)
@@ -131,7 +129,7 @@ def abs_bound(
                 known[x] = False
         return known[x]
 
-    stack = [(lo, hi)]
+    stack: list[tuple[sympy.Rational, sympy.Rational]] = [(low, high)]
     boxes = 0
     with flint_prec(prec):
         while stack:

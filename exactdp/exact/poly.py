@@ -18,16 +18,8 @@ import flint
 import sympy
 
 from ..numbers import safe_sympify
-from .arb import flint_prec, to_arb
+from .arb import flint_prec
 from .signs import MAX_PREC, UndecidedSignError, exact_zero, proved_rational
-
-__all__ = [
-    "as_fmpq_poly",
-    "fmpq_poly_to_sympy",
-    "sign_at",
-    "to_arb",
-    "xform_from_probabilities",
-]
 
 #: The default variable of the polynomial helpers (a plain polynomial variable on (0, 1)).
 Y = sympy.Symbol("y", positive=True)
@@ -110,7 +102,8 @@ def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: 
         lo = abs(x0).lower()
         bits = 0
         if 0 < lo < 1:  # |log2 x| from the ball's lower end (a safe over-estimate)
-            bits = int((-lo.log() / flint.arb(2).log()).upper().ceil().unique_fmpz())
+            top = (-lo.log() / flint.arb(2).log()).upper().ceil().unique_fmpz()
+            bits = int(top) if top is not None else MAX_PREC  # an exact point: unique
         max_prec = min(MAX_PREC, max(1 << 15, 2 * poly.degree() * bits + 256))
     prec = 96
     tested = False

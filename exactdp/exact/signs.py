@@ -40,18 +40,6 @@ import sympy
 
 from .arb import as_exact, flint_prec, to_arb
 
-__all__ = [
-    "MAX_PREC",
-    "UndecidedSignError",
-    "compare",
-    "exact_zero",
-    "is_zero",
-    "proved_equal",
-    "proved_rational",
-    "sign",
-    "sign_or_none",
-]
-
 #: Highest working precision (bits) :func:`sign` uses before raising.
 MAX_PREC = 1 << 20
 

@@ -22,14 +22,6 @@ import sympy
 
 from .poly import Y, as_fmpq_poly, fmpq_poly_to_sympy, sgn
 
-__all__ = [
-    "UnitIntervalSign",
-    "descartes_bound",
-    "is_nonnegative_on_unit_interval",
-    "sign_on_unit_interval",
-    "verify_sign_analysis",
-]
-
 
 # ---------------------------------------------------------------------------- Descartes
 def descartes_bound(poly: flint.fmpq_poly) -> int:

@@ -27,18 +27,10 @@ from ..numbers import (
     ExactConversionWarning,
     exact_number,
 )
+from ..printing import Math, format_number, scores_latex
 from ..proofs.runner import add_parser as _add_prove
-from .latex import (
-    LATEX_PACKAGES,
-    Math,
-    format_number,
-    latex_document,
-    probability_table,
-    scores_latex,
-)
+from .latex import LATEX_PACKAGES, latex_document, probability_table
 from .report import DEFAULT_MECHANISMS as REPORT_MECHANISMS
-
-__all__ = ["main", "build_mechanism", "MECHANISMS"]
 
 #: The ``--mechanisms`` choices: the selection mechanisms of :data:`exactdp.mechanisms.REGISTRY`
 #: that epsilon calibrates (short name -> spec).

@@ -26,17 +26,7 @@ import sympy
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .latex import format_number
-
-__all__ = [
-    "CURVE_DPS",
-    "Curves",
-    "FigureSpec",
-    "compute_curves",
-    "epsilon_grid",
-    "report_figures",
-    "save_figure",
-]
+from ..printing import format_number
 
 #: Working precision (decimal digits) of every plotted value.
 CURVE_DPS = 30

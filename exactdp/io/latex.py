@@ -21,30 +21,14 @@ from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..cost import TooCostly
 from ..printing import (
     Math,
-    distribution_latex,
     exact_text,
     format_number,
     latex_escape,
     latex_number,
-    mechanism_label,
-    scores_latex,
 )
 
 if TYPE_CHECKING:
     from ..distribution import OutputDistribution
-
-__all__ = [
-    "LATEX_PACKAGES",
-    "Math",
-    "distribution_latex",
-    "format_number",
-    "latex_document",
-    "latex_escape",
-    "mechanism_label",
-    "probability_table",
-    "scores_latex",
-    "table",
-]
 
 #: Packages every LaTeX table of exactdp needs.
 LATEX_PACKAGES = ("amsmath", "amssymb", "booktabs", "siunitx", "longtable", "pdflscape", "array")

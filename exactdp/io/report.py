@@ -34,10 +34,8 @@ from ..analysis import (
 from ..mechanisms import REGISTRY
 from ..mechanisms.optimal import optimal_mechanism
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity
-from .latex import Math, latex_escape, probability_table, scores_latex, table
-
-__all__ = ["Case", "MechanismResult", "Report", "SECTIONS", "APPENDIX", "build_report",
-           "pricing_report", "render"]
+from ..printing import Math, latex_escape, scores_latex
+from .latex import probability_table, table
 
 EPSILON = sympy.Symbol("epsilon", positive=True)
 FORMATS = ("text", "markdown", "latex")

@@ -34,9 +34,9 @@ import mpmath
 import numpy as np
 import sympy
 
-from .._validate import argument_error, check_choice, check_int, check_nonempty
+from .._validate import MAX_DPS, argument_error, check_choice, check_int, check_nonempty
 from ..cost import refuse
-from ..distribution import MAX_DPS, OutputDistribution
+from ..distribution import OutputDistribution
 from ..exact import compare, is_zero
 from ..exact.arb import enclose
 from ..numeric.pf import pf_arb, pf_float, pf_mp

@@ -9,9 +9,10 @@ ValueError naming the function, the argument and the value, in the package's one
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from numbers import Integral, Real
+from typing import cast
 
 import mpmath
 import numpy as np
@@ -44,7 +45,7 @@ def as_list(values: object, func: str, arg: str) -> list:
         out = (
             list(np.asarray(values, dtype=object).ravel())
             if isinstance(values, np.ndarray)
-            else list(values)
+            else list(cast(Iterable, values))
         )
     except TypeError:
         raise argument_error(func, arg, "a sequence of numbers", values) from None
@@ -80,14 +81,14 @@ def check_lam(lam: object, func: str) -> sympy.Expr:
     if isinstance(lam, float):
         raise argument_error(func, "lam", "an exact sympy number or Symbol, not a float", lam)
     try:
-        lam = sympy.sympify(lam, strict=True)
+        value: sympy.Expr = sympy.sympify(lam, strict=True)
     except (sympy.SympifyError, TypeError):
         raise argument_error(func, "lam", "a positive sympy expression", lam) from None
-    if lam.has(sympy.Float):
-        raise argument_error(func, "lam", "exact (no Float inside)", lam)
-    if lam.is_positive is not True or lam.is_finite is False:
-        raise argument_error(func, "lam", "positive (declare Symbols with positive=True)", lam)
-    return lam
+    if value.has(sympy.Float):
+        raise argument_error(func, "lam", "exact (no Float inside)", value)
+    if value.is_positive is not True or value.is_finite is False:
+        raise argument_error(func, "lam", "positive (declare Symbols with positive=True)", value)
+    return value
 
 
 def _check_real_gap(v: object, i: int, func: str) -> None:

@@ -20,11 +20,6 @@ import sympy
 from .float_solve import solve_float
 from .lattice import Lattice, build_lattice, lattice_neighbours, lattice_pf_polys, pf_dual_polys
 
-__all__ = [
-    "DualCertificate",
-]
-
-
 # ---------------------------------------------------------------------------------------
 # exact crossover
 # ---------------------------------------------------------------------------------------

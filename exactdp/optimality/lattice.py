@@ -33,13 +33,6 @@ from ..numbers import ExactConversionWarning, exact_epsilon, exact_sensitivity
 from ..numeric.pf import pf_float
 from ..xform import generators_for
 
-__all__ = [
-    "lattice_size",
-    "MAX_FLOAT_SIZE",
-    "MAX_EXACT_VARIABLES",
-    "LATTICE_SIZE_BITS",
-]
-
 #: Refuse lattices with more variables or constraint non-zeros than this.
 MAX_FLOAT_SIZE = 2_000_000
 #: ``lattice_size`` refuses counts of more bits than this (computing them takes seconds

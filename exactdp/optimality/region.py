@@ -30,13 +30,6 @@ from .lattice import (
     pf_dual_polys,
 )
 
-__all__ = [
-    "PFOptimalityRegion",
-    "RegionBoundary",
-    "pf_optimality_region",
-]
-
-
 # ---------------------------------------------------------------------------------------
 # public: pf_optimality_region
 # ---------------------------------------------------------------------------------------

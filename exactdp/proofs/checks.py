@@ -15,8 +15,6 @@ from exactdp.exact.unit_interval import sign_on_unit_interval
 from exactdp.mechanisms import ExponentialMechanism, PermuteAndFlip
 from exactdp.mechanisms.custom import WRONG_VARIANTS
 
-__all__ = ["MECHANISMS", "dp_certified", "error_ratio_at_most", "pf_dominates_em"]
-
 EPSILON = sympy.Symbol("epsilon", positive=True)
 
 #: name -> constructor ``(epsilon) -> mechanism``; the wrong variants are negative controls.

@@ -8,9 +8,7 @@ import sympy
 
 import exactdp
 from exactdp import ReportNoisyMax
-from exactdp.analysis.divergence import (
-    bounded_range,
-)
+from exactdp.analysis.loss_range import bounded_range
 from exactdp.exact import UndecidedSignError
 from exactdp.mechanisms.custom import mechanism_from_function
 

@@ -10,12 +10,12 @@ import pytest
 import sympy
 
 import exactdp
-from exactdp.analysis.divergence import (
+from exactdp.analysis.renyi import (
+    exact_probabilities,
     kl_divergence,
     max_divergence,
     renyi_divergence,
 )
-from exactdp.analysis.renyi import exact_probabilities
 from exactdp.exact import UndecidedSignError
 
 R = sympy.Rational

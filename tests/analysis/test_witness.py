@@ -27,7 +27,7 @@ def test_regularity_witness_names_the_mechanisms_own_probabilities():
 
 def test_sensitivity_witness_keeps_its_attribute_names():
     from exactdp.analysis import Witness
-    from exactdp.analysis.sensitivity import ScoreFunction
+    from exactdp.analysis.score_function import ScoreFunction
 
     func = ScoreFunction(lambda db, r: 3 * sum(1 for x in db if x == r), (0, 1))
     res = exactdp.sensitivity(func, (0, 1), "replace", max_size=2)

@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 import exactdp
 from exactdp.audit import (
     GoodnessOfFit,
-    as_generator,
     goodness_of_fit,
     probability_vector,
 )
+from exactdp.rng import as_generator
 from tests.reference import PF_Q31002_EPS2
 
 P3 = np.array([0.5, 0.3, 0.2])

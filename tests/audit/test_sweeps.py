@@ -11,7 +11,8 @@ from functools import partial
 import pytest
 
 import exactdp
-from exactdp import SweepResult, sweep
+from exactdp import sweep
+from exactdp.audit import SweepResult
 from exactdp.audit.sweeps import count_score_vectors, score_vectors
 from exactdp.proofs.checks import error_ratio_at_most, pf_dominates_em
 

@@ -6,7 +6,8 @@ import pytest
 import sympy
 
 from exactdp.exact import UndecidedSignError
-from exactdp.exact.poly import Y, as_fmpq_poly, sign_at, to_arb, xform_from_probabilities
+from exactdp.exact.arb import to_arb
+from exactdp.exact.poly import Y, as_fmpq_poly, sign_at, xform_from_probabilities
 
 x = Y
 R = sympy.Rational

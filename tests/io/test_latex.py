@@ -6,7 +6,7 @@ import exactdp
 
 
 def test_mechanism_label_names():
-    from exactdp.io.latex import mechanism_label
+    from exactdp.printing import mechanism_label
 
     assert mechanism_label(exactdp.PermuteAndFlip(1)) == "PF"
     assert mechanism_label(exactdp.ReportNoisyMax(1, noise="laplace")) == "RNM-Laplace"

@@ -15,11 +15,11 @@ from __future__ import annotations
 import flint
 import sympy
 
+from ...exact.arb import to_arb
 from ...exact.poly import (
     as_fmpq_poly,
     fmpq_poly_to_sympy,
     sign_at,
-    to_arb,
     xform_from_probabilities,
 )
 from ...exact.signs import proved_rational

@@ -8,18 +8,3 @@
   exact and the grid PLD;
 - :mod:`.xform`: loss ratios as rational functions of ``x`` (exact merging of equal losses).
 """
-
-from .core import MAX_COPIES, MAX_SUPPORT, PrivacyLossDistribution
-from .grid import DiscretisedPLD
-from .pair import privacy_loss_distribution
-from .results import EpsilonResult, HockeyStick
-
-__all__ = [
-    "DiscretisedPLD",
-    "EpsilonResult",
-    "HockeyStick",
-    "MAX_COPIES",
-    "MAX_SUPPORT",
-    "PrivacyLossDistribution",
-    "privacy_loss_distribution",
-]

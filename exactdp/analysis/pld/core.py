@@ -64,13 +64,6 @@ from .xform import (
     spread,
 )
 
-__all__ = [
-    "DiscretisedPLD",
-    "EpsilonResult",
-    "HockeyStick",
-    "PrivacyLossDistribution",
-]
-
 #: Largest number of output-count vectors an exact composition keeps (beyond: a grid bound).
 MAX_SUPPORT = 200_000
 #: Most copies composed exactly (the exact terms grow with k; 10^4 copies take ~10 s).

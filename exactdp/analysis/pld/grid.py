@@ -32,8 +32,6 @@ from .results import (
     power_by_squaring,
 )
 
-__all__ = ["DiscretisedPLD"]
-
 _CAVEAT = ("certified lower bound: losses rounded down onto a grid of step {step} "
            "(optimistic discretisation), masses rounded down")
 

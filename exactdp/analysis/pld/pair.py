@@ -4,7 +4,7 @@
 distributions, sets aside outputs with ``P_r = 0`` or ``Q_r = 0`` (the masses at infinite
 loss) and merges outputs whose loss ratios are the same rational function of ``x`` (or the
 same sympy pair), giving the base outcomes of a
-:class:`~exactdp.analysis.pld.PrivacyLossDistribution`.
+:class:`~exactdp.analysis.pld.core.PrivacyLossDistribution`.
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from ..common import as_mechanism, mechanism_epsilon
 from ..neighbourhood import check_pair
 from .core import PrivacyLossDistribution
 from .xform import XForm, ratio_key, sum_fractions, xform_pair
-
-__all__ = ["privacy_loss_distribution"]
 
 
 def privacy_loss_distribution(mechanism: object, scores: object, neighbour: object, *,

@@ -22,11 +22,6 @@ from ...numbers import exact_number
 from ...printing import latex_decimal, latex_math
 from .._balls import arb_lower_fraction
 
-__all__ = [
-    "EpsilonResult", "HockeyStick", "bisect_epsilon", "check_delta", "check_epsilon",
-    "power_by_squaring",
-]
-
 
 # ----------------------------------------------------------------------------- results
 @dataclass(frozen=True)

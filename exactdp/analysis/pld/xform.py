@@ -21,10 +21,6 @@ import sympy
 from ...exact.arb import to_arb
 from ...exact.signs import proved_equal
 
-__all__ = ["MAX_XFORM_DEGREE", "MERGE_LIMIT", "XForm", "concat_xform", "eval_poly",
-           "factor_ratios", "fraction_polys", "group_terms", "ratio_key", "ratio_polys",
-           "spread", "sum_fractions", "sympy_to_poly", "xform_pair"]
-
 #: Largest x-exponent of a base probability kept as a polynomial (beyond: generic sympy route).
 MAX_XFORM_DEGREE = 4096
 #: Up to this many count vectors, atoms with provably equal loss are merged (x-form identity).

@@ -19,13 +19,6 @@ from ...exact.signs import UndecidedSignError, compare
 from ..gaps import as_list, check_int_gaps, check_lam, fail_value
 from .pieces import FlintOps, ScalarOps, expand, group_gaps
 
-__all__ = [
-    "laplace_exact",
-    "laplace_exact_general",
-    "laplace_exact_polys",
-]
-
-
 # --------------------------------------------------------------------------------------
 # exact engines
 # --------------------------------------------------------------------------------------

@@ -17,11 +17,6 @@ from ..gaps import mp_gaps
 from .pieces import ScalarOps, expand, group_gaps
 from .series import series_checked
 
-__all__ = [
-    "laplace_mp",
-]
-
-
 # --------------------------------------------------------------------------------------
 # mpmath engines
 # --------------------------------------------------------------------------------------

@@ -10,8 +10,6 @@ from ..._validate import check_int
 from ...exact.arb import flint_prec
 from .inputs import exact_groups, exp_neg, is_plain_decimal, sequence_length
 
-__all__ = ["pf_arb"]
-
 
 def _integral01(poly: flint.arb_poly) -> flint.arb:
     """``int_0^1 poly(s) ds`` (sum of c_k/(k+1))."""

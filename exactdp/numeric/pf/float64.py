@@ -21,8 +21,6 @@ from .scheme import (
     trunc_const,
 )
 
-__all__ = ["em_float", "pf_float"]
-
 _BITS_FLOAT = 60
 _LEVEL = 2.0**-12  # split of the small coins: below it few series terms suffice
 _N_LO = 16  # Gauss-Legendre nodes per panel of the check rule
@@ -281,7 +279,7 @@ def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
             h += mu[j]
     else:
         h.fill(mu[0])
-    if i1 is not None and H1 > H0:
+    if i1 is not None and u1 is not None and H1 > H0:
         e = np.full(u1.size, mu[H1])
         for j in range(H1 - 1, H0, -1):
             e = e * u1 + mu[j]

@@ -16,8 +16,6 @@ from ...exact.arb import flint_prec
 from .inputs import arb_to_mpf, check_dps, exact_groups, exp_neg, sequence_length
 from .scheme import GRADING, N_HI, THETA, horner_terms, panel_edges, series_terms, trunc_const
 
-__all__ = ["em_mp", "pf_mp"]
-
 
 def em_mp(d: Sequence, dps: int = 30) -> list[mpmath.mpf]:
     """Exponential-mechanism probabilities as mpmath numbers correct to ``dps`` digits.

@@ -35,13 +35,6 @@ from ..exact import compare, sign
 from ..numbers import exact_number
 from .witness import Witness
 
-__all__ = [
-    "MAX_PAIRS",
-    "ScoreFunction",
-    "SensitivityResult",
-    "sensitivity",
-]
-
 #: Largest number of neighbouring pairs :func:`sensitivity` enumerates before refusing.
 MAX_PAIRS = 1_000_000
 

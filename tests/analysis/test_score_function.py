@@ -18,7 +18,7 @@ from exactdp.examples.pricing import PRICING, all_answers
 def test_pricing_local_replace(key, expected):
     func = PRICING.score(key)
     res = sensitivity(func, all_answers(), "replace", database=PRICING.database)
-    assert isinstance(res, exactdp.SensitivityResult)
+    assert isinstance(res, exactdp.analysis.SensitivityResult)
     assert res.sensitivity == expected and isinstance(res.sensitivity, sympy.Integer)
     w = res.witness
     assert w.database == PRICING.database
