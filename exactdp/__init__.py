@@ -17,9 +17,7 @@ from .analysis import (
     check_dp,
     check_zcdp,
     composition_lower_bound,
-    dominates,
     error_tails,
-    is_monotone,
     is_monotonic,
     is_shift_invariant,
     is_symmetric,
@@ -30,7 +28,6 @@ from .analysis import (
     renyi_divergence,
     sup_privacy_loss,
     worst_case_error,
-    zcdp_check,
 )
 from .analysis.sensitivity import ScoreFunction, SensitivityResult, sensitivity
 from .audit import goodness_of_fit
@@ -75,11 +72,9 @@ __all__ = [
     "certify_dp",
     "check_dp",
     "check_dominance",
-    "dominates",
     "error_tails",
     "goodness_of_fit",
     "is_monotonic",
-    "is_monotone",
     "is_shift_invariant",
     "is_symmetric",
     "kl_divergence",
@@ -93,7 +88,6 @@ __all__ = [
     "sup_privacy_loss",
     "worst_case_error",
     "check_zcdp",
-    "zcdp_check",
     "DualCertificate",
     "LatticeLPResult",
     "OptimalRegularMechanism",

@@ -52,7 +52,6 @@ import sympy
 from .._validate import argument_error, check_bool, check_choice, check_instance
 from ..distribution import OutputDistribution
 from ..mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip, TopK
-from ..mechanisms.base import monotonic_flag
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .fit import goodness_of_fit
@@ -192,7 +191,7 @@ class PeerAdapter:
 
 
 def _float_of(value: sympy.Expr, name: str) -> float:
-    if getattr(value, "free_symbols", None):
+    if value.free_symbols:
         raise argument_error("exactdp.audit.peers", name, "a number for a peer, not symbolic",
                              value)
     return float(sympy.N(value, 30))
@@ -301,8 +300,7 @@ def _diffprivlib_adapter(
 
 
 def diffprivlib_exponential(
-    scores: object, epsilon: object, sensitivity: object = 1, monotonic: bool | None = None,
-    *, monotone: bool | None = None,
+    scores: object, epsilon: object, sensitivity: object = 1, monotonic: bool = False,
 ) -> PeerAdapter:
     """diffprivlib's exponential mechanism, paired with :class:`ExponentialMechanism`.
 
@@ -320,8 +318,7 @@ def diffprivlib_exponential(
     sensitivity : number, default 1
         Sensitivity ``Delta`` of the utility (> 0).
     monotonic : bool, default False
-        diffprivlib's and exactdp's ``monotonic`` flag; ``monotone=`` (keyword) is its
-        deprecated spelling.
+        diffprivlib's and exactdp's ``monotonic`` flag.
 
     Returns
     -------
@@ -340,13 +337,12 @@ def diffprivlib_exponential(
     """
     return _diffprivlib_adapter("Exponential", ExponentialMechanism, scores, epsilon,
                                 sensitivity,
-                                monotonic_flag(monotonic, monotone, "diffprivlib_exponential"),
+                                check_bool("diffprivlib_exponential", "monotonic", monotonic),
                                 "diffprivlib_exponential")
 
 
 def diffprivlib_permute_and_flip(
-    scores: object, epsilon: object, sensitivity: object = 1, monotonic: bool | None = None,
-    *, monotone: bool | None = None,
+    scores: object, epsilon: object, sensitivity: object = 1, monotonic: bool = False,
 ) -> PeerAdapter:
     """diffprivlib's permute-and-flip, paired with :class:`PermuteAndFlip`.
 
@@ -376,7 +372,7 @@ def diffprivlib_permute_and_flip(
     """
     return _diffprivlib_adapter("PermuteAndFlip", PermuteAndFlip, scores, epsilon,
                                 sensitivity,
-                                monotonic_flag(monotonic, monotone, "diffprivlib_permute_and_flip"),
+                                check_bool("diffprivlib_permute_and_flip", "monotonic", monotonic),
                                 "diffprivlib_permute_and_flip")
 
 
@@ -387,10 +383,8 @@ def opendp_noisy_max(
     scores: object,
     epsilon: object,
     sensitivity: object = 1,
-    monotonic: bool | None = None,
+    monotonic: bool = False,
     measure: str = "max_divergence",
-    *,
-    monotone: bool | None = None,
 ) -> PeerAdapter:
     """OpenDP's ``make_noisy_max``, paired with the exactdp mechanism it implements.
 
@@ -415,8 +409,7 @@ def opendp_noisy_max(
     sensitivity : number, default 1
         ``Delta``: the ``d_in`` of OpenDP's ``linf_distance``.
     monotonic : bool, default False
-        OpenDP's ``linf_distance(monotonic=...)`` and exactdp's ``monotonic``; ``monotone=``
-        (keyword) is its deprecated spelling.
+        OpenDP's ``linf_distance(monotonic=...)`` and exactdp's ``monotonic``.
     measure : {"max_divergence", "zero_concentrated_divergence", "zcdp"}
 
     Returns
@@ -437,7 +430,7 @@ def opendp_noisy_max(
     Ding et al. (2021), Thm 1; Cesar & Rogers (2021) for ``eps**2/8``.
     """
     zcdp = _check_measure(measure, "opendp_noisy_max")
-    monotonic = monotonic_flag(monotonic, monotone, "opendp_noisy_max")
+    monotonic = check_bool("opendp_noisy_max", "monotonic", monotonic)
     dp = _import_opendp()
     sv = as_scores(scores)
     reference_cls = ExponentialMechanism if zcdp else PermuteAndFlip
@@ -465,11 +458,9 @@ def opendp_noisy_top_k(
     epsilon: object,
     k: int,
     sensitivity: object = 1,
-    monotonic: bool | None = None,
+    monotonic: bool = False,
     measure: str = "max_divergence",
     negate: bool = False,
-    *,
-    monotone: bool | None = None,
 ) -> PeerAdapter:
     """OpenDP's ``make_noisy_top_k``, paired with the exact top-k distribution it should have.
 
@@ -505,7 +496,7 @@ def opendp_noisy_top_k(
     ``make_noisy_top_k.pdf``); McKenna & Sheldon (2020); Durfee & Rogers (2019).
     """
     zcdp = _check_measure(measure, "opendp_noisy_top_k")
-    monotonic = monotonic_flag(monotonic, monotone, "opendp_noisy_top_k")
+    monotonic = check_bool("opendp_noisy_top_k", "monotonic", monotonic)
     negate = check_bool("opendp_noisy_top_k", "negate", negate)
     dp = _import_opendp()
     sv = as_scores(scores)

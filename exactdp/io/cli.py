@@ -96,9 +96,9 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def _check_dps(args) -> None:
-    """``--dps`` (``--digits``) is an int in 1..1000 (a CLIError otherwise)."""
+    """``--dps`` is an int in 1..1000 (a CLIError otherwise)."""
     if not 1 <= args.dps <= 1000:
-        raise CLIError(message(None, "--dps (--digits)", integer_range(1, 1000), args.dps))
+        raise CLIError(message(None, "--dps", integer_range(1, 1000), args.dps))
 
 
 #: Above this many scores ``exactdp table`` prints decimals only unless ``--exact`` is given.
@@ -120,15 +120,14 @@ def _add_table(sub) -> None:
     t.add_argument("--epsilon", default="1", help="privacy parameter (exact: 1, 1/2, log(2))")
     t.add_argument("--sensitivity", default=None,
                    help="sensitivity Delta (default 1; the example computes its own)")
-    t.add_argument("--monotonic", "--monotone", dest="monotonic", action="store_true",
-                   help="monotonic score function (c = 1); --monotone is the old spelling")
+    t.add_argument("--monotonic", action="store_true",
+                   help="monotonic score function (c = 1)")
     t.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
                    help="output format (default text)")
     t.add_argument("--standalone", action="store_true",
                    help="--format latex: a complete document (else a fragment)")
-    t.add_argument("--dps", "--digits", dest="dps", type=int, default=6,
-                   help="significant digits, 1..1000 (default 6); --digits is the old "
-                        "spelling")
+    t.add_argument("--dps", type=int, default=6,
+                   help="significant digits, 1..1000 (default 6)")
     t.add_argument("--no-exact", action="store_true", help="decimals only")
     t.add_argument("--exact", action="store_true",
                    help=f"exact forms also for more than {EXACT_TABLE_N} scores")
@@ -149,9 +148,8 @@ def _add_report(sub) -> None:
     r.add_argument("--neighbour-scores", default=None,
                    help="--scores: a neighbouring score vector (for the pair's loss)")
     r.add_argument("--sensitivity", default=None, help="--scores: sensitivity Delta (default 1)")
-    r.add_argument("--monotonic", "--monotone", dest="monotonic", action="store_true",
-                   help="--scores: monotonic score function (c = 1); --monotone is the old "
-                        "spelling")
+    r.add_argument("--monotonic", action="store_true",
+                   help="--scores: monotonic score function (c = 1)")
     r.add_argument("--epsilon", default="1", help="privacy parameter (default 1)")
     r.add_argument("--out", default="exactdp-report",
                    help="output directory (default exactdp-report)")
@@ -160,9 +158,8 @@ def _add_report(sub) -> None:
     r.add_argument("--no-pdf", action="store_true", help="write report.tex but do not compile")
     r.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
                    help="terminal form of the summary (default text)")
-    r.add_argument("--dps", "--digits", dest="dps", type=int, default=6,
-                   help="significant digits, 1..1000 (default 6); --digits is the old "
-                        "spelling")
+    r.add_argument("--dps", type=int, default=6,
+                   help="significant digits, 1..1000 (default 6)")
     r.add_argument("--compose", type=int, default=None, metavar="K",
                    help="also check accountants' claims for K rounds (EM, PF, RNM-Laplace on "
                         "--scores, default 0,1,2): tables, and composition-*.png in --out")

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING
 import sympy
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
-from ..deprecation import renamed_parameter
 from ..printing import (
     Math,
     distribution_latex,
@@ -96,7 +95,6 @@ def _si_cell(text: str) -> str:
     return text
 
 
-@renamed_parameter("digits", "dps")
 def table(
     rows: Sequence[Sequence],
     columns: Sequence[str | Math],
@@ -121,7 +119,7 @@ def table(
     caption : str or Math, optional
         LaTeX source when ``fmt == "latex"`` (a :class:`Math` supplies both forms).
     dps : int
-        Significant digits, 1..1000 (``digits=`` is its deprecated name).
+        Significant digits, 1..1000.
     label : str, optional
         LaTeX ``\\label``.
     notes : str, optional
@@ -361,7 +359,6 @@ def _x_definition(xdefs, fmt: str) -> str:
     return "; ".join(parts)
 
 
-@renamed_parameter("digits", "dps")
 def probability_table(
     distributions: Mapping[str, OutputDistribution],
     labels: Sequence[str] | None = None,
@@ -388,8 +385,7 @@ def probability_table(
         ``x = e^{-epsilon/(c Delta L)}`` (:meth:`OutputDistribution.rational_form`), defined
         once in the caption; other mechanisms' exact expressions as they are.
     dps : int
-        Significant digits of the decimals (mpmath, correct to that many), 1..1000
-        (``digits=`` is its deprecated name).
+        Significant digits of the decimals (mpmath, correct to that many), 1..1000.
     caption : str or Math, optional
     label : str, optional
         LaTeX label of the decimal table (the exact table gets ``label + "-exact"``).

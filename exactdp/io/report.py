@@ -31,7 +31,6 @@ from ..analysis import (
     check_dp,
     privacy_loss,
 )
-from ..deprecation import deprecated_property, renamed_parameter
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from ..mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity
@@ -88,8 +87,6 @@ class Report:
     options: Mapping[str, Any] = field(default_factory=dict)
     figures: tuple = ()
     figure_dir: Path | None = None
-
-    digits = deprecated_property("dps", "digits")
 
 
 def _mechanisms(epsilon, sensitivity, monotonic: bool) -> dict:
@@ -157,7 +154,6 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar) -> 
                 note, tuple(labels), tuple(results), dom, dom_cert)
 
 
-@renamed_parameter("digits", "dps")
 def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
                  neighbour=None, sensitivity=None, monotonic: bool = False, dps: int = 6,
                  options: Mapping[str, Any] | None = None, progress: bool = False) -> Report:
@@ -176,8 +172,7 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     monotonic : bool
         Without an example: a monotonic score function (``c = 1``).
     dps : int
-        Significant digits of printed decimals (1..1000); ``digits=`` is its deprecated
-        name.
+        Significant digits of printed decimals (1..1000).
     options : mapping, optional
         Extra options for added sections.
     progress : bool
@@ -216,7 +211,7 @@ def _bar(total: int, progress: bool):
                 disable=None if progress else True, leave=False)
 
 
-def _pricing(eps, digits: int, options: dict, progress: bool) -> Report:
+def _pricing(eps, dps: int, options: dict, progress: bool) -> Report:
     from ..examples.pricing import PRICES, PRICING, all_answers
 
     answers = all_answers()
@@ -226,7 +221,7 @@ def _pricing(eps, digits: int, options: dict, progress: bool) -> Report:
             func = PRICING.score(key)
             q, q2 = func.scores(PRICING.database), func.scores(PRICING.neighbour)
             sens = func.sensitivity(PRICING.database, answers)
-            mono = bool(getattr(sens, "monotonic", False))
+            mono = sens.monotonic
             note = f"computed over all {len(answers)} answers of one person"
             cases.append(_analyse(key, key, q, q2, sens.sensitivity, mono, note,
                                   [str(r) for r in PRICES], eps, bar))
@@ -245,7 +240,7 @@ def _pricing(eps, digits: int, options: dict, progress: bool) -> Report:
          "Score \\emph{buyers} counts the people willing to pay each price; score "
          "\\emph{revenue} is the price times that count."),
     )
-    return Report(eps, digits, "exactdp report: the pricing example", setting, db,
+    return Report(eps, dps, "exactdp report: the pricing example", setting, db,
                   tuple(cases), options)
 
 
@@ -270,11 +265,11 @@ def _database(report: Report, fmt: str) -> str | None:
                  label="tab:database")
 
 
-def _case_intro(case: Case, fmt: str, digits: int) -> str:
-    q = scores_latex(case.scores, digits, limit=12)
+def _case_intro(case: Case, fmt: str, dps: int) -> str:
+    q = scores_latex(case.scores, dps, limit=12)
     mono = "yes" if case.monotonic else "no"
     if case.neighbour is not None:
-        q2 = scores_latex(case.neighbour, digits, limit=12)
+        q2 = scores_latex(case.neighbour, dps, limit=12)
     if fmt == "latex":
         qd, qd2 = ("q", "q'") if case.key == "scores" else ("q(D)", "q(D')")
         text = (f"Scores ${qd} = {q.latex}$"
@@ -304,9 +299,8 @@ def _yes(v) -> str:
 
 
 def _certified_of(*results) -> str:
-    """``certified`` of the results that carry it (yes / no / -), and their caveats."""
-    flags = [getattr(r, "certified", None) for r in results if r is not None]
-    flags = [f for f in flags if f is not None]
+    """``certified`` of the results (yes / no / -; None: not computed)."""
+    flags = [r.certified for r in results if r is not None]
     if not flags:
         return "-"
     return "yes" if all(flags) else "no"
@@ -370,7 +364,7 @@ def _worst_witness(case: Case, report: Report, fmt: str) -> str:
             continue
         w = r.worst.witness
         q2 = scores_latex(w.neighbour, report.dps, limit=12)
-        caveat = getattr(r.worst, "caveat", None)
+        caveat = r.worst.caveat
         if fmt == "latex":
             lines.append(f"{r.label}: $q' = {q2.latex}$, output {case.labels[w.output]}"
                          + (f" ({latex_escape(caveat)})" if caveat else ""))
@@ -449,7 +443,6 @@ def render(report: Report, fmt: str = "text") -> str:
     return "\n\n".join(parts)
 
 
-@renamed_parameter("digits", "dps")
 def pricing_report(epsilon="1", *, fmt: str = "text", dps: int = 6) -> str:
     """The pricing example's report as one string (no files written).
 
@@ -458,7 +451,7 @@ def pricing_report(epsilon="1", *, fmt: str = "text", dps: int = 6) -> str:
     epsilon : exact number, default "1"
     fmt : {"text", "markdown", "latex"}
     dps : int
-        Significant digits of decimals (1..1000); ``digits=`` is its deprecated name.
+        Significant digits of decimals (1..1000).
     """
     return render(build_report(epsilon, dps=dps), fmt)
 

@@ -72,7 +72,7 @@ class BallEngine:
         self._cache: dict[int, list[tuple[flint.arb, ...]]] = {}
         self.certified, self.caveat = True, None
         for d in self.dists:  # are the radii of evalf_balls proved? (see evalf_balls)
-            ok, why = getattr(d, "balls_certified", (False, "a user mechanism's evalf_balls"))
+            ok, why = d.balls_certified
             if not ok:
                 self.certified, self.caveat = False, why
                 break
