@@ -603,3 +603,67 @@ def test_function_home_detection(tmp_path):
     )
     assert functions_used(test) == {("exactdp.exact.signs", "is_zero"),
                                     ("exactdp.exact.signs", "compare")}
+
+
+# --------------------------------------------------------- the declared mechanism protocol
+#: Folders that read mechanisms and distributions only through their declared protocol
+#: (exactdp.mechanisms.base.Mechanism: parameters, capabilities, outputs, views).
+PROTOCOL_READERS = ("analysis", "audit", "io")
+
+#: The few hasattr/getattr calls there that probe no mechanism or distribution:
+#: (module, source of the call's first argument) -> why.
+PROBE_ALLOWED = {
+    ("analysis/engines/sparse.py", "c"):
+        "a coefficient of sympy's sparse ring: flint fmpq or PythonMPQ, by ground type",
+    ("analysis/engines/xform.py", "c"): "a coefficient: flint fmpq or a Python Fraction",
+    ("analysis/peer_accountants.py", "dp.c"):
+        "dp_accounting's API differs between its versions (make_composition)",
+    ("analysis/witness.py", "self"): "Witness.__repr__ reads its own dataclass fields by name",
+    ("audit/peers.py", "mechanisms"): "diffprivlib's module: the peer class by its name",
+}
+
+
+def _probe_calls(path: Path) -> list[tuple[str, int]]:
+    out = []
+    for node in ast.walk(parse(path)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("hasattr", "getattr") and node.args):
+            out.append((ast.unparse(node.args[0]), node.lineno))
+    return out
+
+
+def test_no_probing_of_mechanisms_or_distributions():
+    """No hasattr/getattr on a mechanism or distribution in analysis/, audit/, io/: they read
+    the declared protocol (capabilities, outputs, declared parameters) instead."""
+    bad, used = [], set()
+    for folder in PROTOCOL_READERS:
+        for path in sorted((PACKAGE / folder).rglob("*.py")):
+            rel = str(path.relative_to(PACKAGE))
+            for arg, line in _probe_calls(path):
+                if (rel, arg) in PROBE_ALLOWED:
+                    used.add((rel, arg))
+                else:
+                    bad.append(f"{rel}:{line}: probes {arg}")
+    assert not bad, "probing instead of the protocol:\n" + "\n".join(bad)
+    assert used == set(PROBE_ALLOWED), f"stale PROBE_ALLOWED entries: {set(PROBE_ALLOWED) - used}"
+
+
+def test_no_underscore_method_of_a_mechanism_outside_mechanisms():
+    """Only exactdp/mechanisms/ calls a mechanism's hooks (``mech._exact``, ...); everything
+    else goes through ``evaluate``, ``balls_certified`` and the distribution's views."""
+    bad = []
+    for module, path in MODULES.items():
+        if module.startswith("exactdp.mechanisms"):
+            continue
+        for node in ast.walk(parse(path)):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__")
+                    and re.search(r"\bmech(anism)?\b", ast.unparse(node.value))):
+                bad.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
+    assert not bad, "private hooks of a mechanism used outside mechanisms/:\n" + "\n".join(bad)
+
+
+def test_probe_detection(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text("def f(mech):\n    return hasattr(mech, 'noise') or getattr(mech.x, 'y', 0)\n")
+    assert _probe_calls(f) == [("mech", 2), ("mech.x", 2)]

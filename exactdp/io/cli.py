@@ -22,7 +22,7 @@ import sympy
 
 from .. import __version__
 from .._validate import integer_range, message
-from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+from ..mechanisms import REGISTRY
 from ..numbers import (
     ExactConversionWarning,
     exact_number,
@@ -36,16 +36,14 @@ from .latex import (
     probability_table,
     scores_latex,
 )
+from .report import DEFAULT_MECHANISMS as REPORT_MECHANISMS
 
 __all__ = ["main", "build_mechanism", "MECHANISMS"]
 
-MECHANISMS = {
-    "em": ("EM", lambda e, d, m: ExponentialMechanism(e, d, m)),
-    "pf": ("PF", lambda e, d, m: PermuteAndFlip(e, d, m)),
-    "rnm-exp": ("RNM-Exp", lambda e, d, m: ReportNoisyMax(e, d, m, noise="exponential")),
-    "rnm-gumbel": ("RNM-Gumbel", lambda e, d, m: ReportNoisyMax(e, d, m, noise="gumbel")),
-    "rnm-laplace": ("RNM-Laplace", lambda e, d, m: ReportNoisyMax(e, d, m, noise="laplace")),
-}
+#: The ``--mechanisms`` choices: the selection mechanisms of :data:`exactdp.mechanisms.REGISTRY`
+#: that epsilon calibrates (short name -> spec).
+MECHANISMS = {key: spec for key, spec in REGISTRY.items()
+              if spec.kind == "selection" and spec.calibrated}
 
 
 class CLIError(Exception):
@@ -53,11 +51,23 @@ class CLIError(Exception):
 
 
 def build_mechanism(key: str, epsilon, sensitivity, monotonic: bool):
-    """The mechanism named ``key`` (em, pf, rnm-exp, rnm-gumbel, rnm-laplace)."""
+    """``(label, mechanism)`` of the :data:`MECHANISMS` entry ``key`` at ``epsilon``."""
     key = key.strip().lower()
     if key not in MECHANISMS:
         raise CLIError(f"unknown mechanism {key!r}; choose from {', '.join(MECHANISMS)}")
-    return MECHANISMS[key][0], MECHANISMS[key][1](epsilon, sensitivity, monotonic)
+    spec = MECHANISMS[key]
+    return spec.label, spec.at_epsilon(epsilon, sensitivity=sensitivity, monotonic=monotonic)
+
+
+def _mechanism_keys(text: str) -> list[str]:
+    """The ``--mechanisms`` list: known short names (:data:`MECHANISMS`), at least one."""
+    keys = [k.strip().lower() for k in text.split(",") if k.strip()]
+    if not keys:
+        raise CLIError("--mechanisms: give at least one mechanism")
+    for key in keys:
+        if key not in MECHANISMS:
+            raise CLIError(f"unknown mechanism {key!r}; choose from {', '.join(MECHANISMS)}")
+    return keys
 
 
 def _parse_scores(text: str, option: str = "--scores"):
@@ -151,6 +161,9 @@ def _add_report(sub) -> None:
     r.add_argument("--monotonic", action="store_true",
                    help="--scores: monotonic score function (c = 1)")
     r.add_argument("--epsilon", default="1", help="privacy parameter (default 1)")
+    r.add_argument("--mechanisms", default=",".join(REPORT_MECHANISMS),
+                   help=f"comma-separated, from {','.join(MECHANISMS)} (default "
+                        f"{','.join(REPORT_MECHANISMS)})")
     r.add_argument("--out", default="exactdp-report",
                    help="output directory (default exactdp-report)")
     r.add_argument("--no-files", action="store_true",
@@ -187,9 +200,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _cmd_table(args) -> str:
     _check_dps(args)
-    keys = [k for k in args.mechanisms.split(",") if k.strip()]
-    if not keys:
-        raise CLIError("--mechanisms: give at least one mechanism")
+    keys = _mechanism_keys(args.mechanisms)
     args.score_given = args.score is not None
     args.score = args.score or "buyers"
     if args.example:
@@ -282,7 +293,8 @@ def _cmd_report(args) -> str:
     report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
                           neighbour=neighbour, sensitivity=args.sensitivity,
                           monotonic=args.monotonic, dps=args.dps,
-                          options=vars(args), progress=True)
+                          options=vars(args), progress=True,
+                          mechanisms=_mechanism_keys(args.mechanisms))
     if not args.no_files:
         files = write_report(report, args.out, pdf=not args.no_pdf, progress=True)
         note = f"exactdp: wrote {files.tex}, {files.summary} and {len(files.figures)} figures"

@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 import sympy
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
+from ..cost import TooCostly
 from ..printing import (
     Math,
     distribution_latex,
@@ -268,16 +269,18 @@ def _latex_one(cells, heads, numeric, caption, label, notes, width) -> str:
 
 # ---------------------------------------------------------------------------- distributions
 def _exact_forms(dist: OutputDistribution):
-    """(x value, forms) from ``rational_form()``, or (None, exact expressions), or None."""
+    """(x value, forms) from ``rational_form()``, or (None, exact expressions), or None, by
+    the distribution's capabilities (None also when the exact route is refused by size)."""
+    caps = dist.capabilities
     try:
-        rf = dist.rational_form()
-        return rf.value, rf.forms, rf.x
-    except (ValueError, NotImplementedError, AttributeError):
+        if "rational_form" in caps:
+            rf = dist.rational_form()
+            return rf.value, rf.forms, rf.x
+        if "exact" in caps:
+            return None, dist.probabilities, None
+    except TooCostly:
         pass
-    try:
-        return None, dist.probabilities, None
-    except (ValueError, NotImplementedError):
-        return None
+    return None
 
 
 def _common_denominator(forms):

@@ -23,7 +23,7 @@ from typing import Any
 import sympy
 from tqdm import tqdm
 
-from .._validate import argument_error, check_choice, check_int
+from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..analysis import (
     certify_dominance,
     certify_dp,
@@ -31,8 +31,8 @@ from ..analysis import (
     check_dp,
     privacy_loss,
 )
-from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
-from ..mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
+from ..mechanisms import REGISTRY
+from ..mechanisms.optimal import optimal_mechanism
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity
 from .latex import Math, latex_escape, probability_table, scores_latex, table
 
@@ -89,50 +89,70 @@ class Report:
     figure_dir: Path | None = None
 
 
-def _mechanisms(epsilon, sensitivity, monotonic: bool) -> dict:
-    return {
-        "EM": ExponentialMechanism(epsilon, sensitivity, monotonic),
-        "PF": PermuteAndFlip(epsilon, sensitivity, monotonic),
-        "RNM-Exp": ReportNoisyMax(epsilon, sensitivity, monotonic, noise="exponential"),
-        "RNM-Laplace": ReportNoisyMax(epsilon, sensitivity, monotonic, noise="laplace"),
-        "Optimal": OptimalRegularMechanism(epsilon, sensitivity, monotonic),
-    }
+#: The mechanisms of the report by default (short names of exactdp.mechanisms.REGISTRY).
+DEFAULT_MECHANISMS = ("em", "pf", "rnm-exp", "rnm-laplace", "optimal")
+
+
+def report_mechanisms(keys: Sequence[str] | None, func: str = "build_report") -> tuple[str, ...]:
+    """The registry keys the report runs: selection mechanisms that epsilon calibrates.
+
+    Raises
+    ------
+    ValueError
+        An unknown key, or one the report cannot run (not set by epsilon, not a selection).
+    """
+    keys = DEFAULT_MECHANISMS if keys is None else tuple(k.strip().lower() for k in keys)
+    usable = [k for k, s in REGISTRY.items() if s.kind == "selection" and s.calibrated]
+    check_nonempty(func, "mechanisms", keys)
+    for k in keys:
+        check_choice(func, "mechanisms", k, usable)
+    return keys
+
+
+def _mechanisms(epsilon, sensitivity, monotonic: bool, keys: Sequence[str]) -> dict:
+    """``key -> mechanism`` at epsilon, for the registry keys ``keys``."""
+    return {k: REGISTRY[k].at_epsilon(epsilon, sensitivity=sensitivity, monotonic=monotonic)
+            for k in keys}
+
+
+def _has_form(*dists) -> bool:
+    """Whether every distribution has a rational form in x (its capabilities)."""
+    return all("rational_form" in d.capabilities for d in dists)
 
 
 def _certificate(mech, q, q2):
     """The pair's certificate for every epsilon > 0, or (None, why not).
 
-    Only a missing x-form (RNM-Laplace: not rational in x) is expected; any other error
-    is a real error and propagates.
+    Only a missing x-form (RNM-Laplace: its capabilities) is expected; any error is a real
+    error and propagates.
     """
     m = mech.with_epsilon(EPSILON)
-    try:
-        for v in (q, q2):
-            m.distribution(v).rational_form()
-    except ValueError:
+    if not _has_form(m.distribution(q), m.distribution(q2)):
         return None, "not rational in x"
     return certify_dp(m, q, q2), ""
 
 
 def _same_as(a, b) -> bool:
     """Whether two distributions have identical exact forms (rational forms compared)."""
-    try:
-        fa, fb = a.rational_form(), b.rational_form()
-    except ValueError:
+    if not _has_form(a, b):
         return False
+    fa, fb = a.rational_form(), b.rational_form()
     return fa.value == fb.value and all(
         sympy.expand(u - v) == 0 for u, v in zip(fa.forms, fb.forms, strict=True))
 
 
-def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar) -> Case:
-    mechs = _mechanisms(epsilon, sens, monotonic)
+def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar,
+             keys: Sequence[str] = DEFAULT_MECHANISMS) -> Case:
+    mechs = _mechanisms(epsilon, sens, monotonic, keys)
+    pf, em = _mechanisms(epsilon, sens, monotonic, ("pf", "em")).values()
     results = []
-    for label, mech in mechs.items():
-        if label == "Optimal":  # the section-5 recursion, exact (certified)
+    for k, mech in mechs.items():
+        label = REGISTRY[k].label
+        if k == "optimal":  # the section-5 recursion, exact (certified)
             dist = optimal_mechanism(q, epsilon, sens, monotonic, method="exact")
         else:
             dist = mech.distribution(q)
-        if label == "Optimal" and _same_as(dist, mechs["PF"].distribution(q)):
+        if k == "optimal" and _same_as(dist, pf.distribution(q)):
             # the section-5 solution equals PF's distribution exactly: PF's analysis holds
             results.append(MechanismResult(label, mech, dist, dist.expected_error(), None,
                                            None, None, "= PF"))
@@ -144,7 +164,6 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar) -> 
         results.append(MechanismResult(label, mech, dist, dist.expected_error(), pair,
                                        worst, cert, why))
         bar.update(1)
-    pf, em = mechs["PF"], mechs["EM"]
     dom = check_dominance(pf.distribution(q), em.distribution(q))
     try:
         dom_cert = certify_dominance(pf.with_epsilon(EPSILON), em.with_epsilon(EPSILON), q)
@@ -156,7 +175,8 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar) -> 
 
 def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
                  neighbour=None, sensitivity=None, monotonic: bool = False, dps: int = 6,
-                 options: Mapping[str, Any] | None = None, progress: bool = False) -> Report:
+                 options: Mapping[str, Any] | None = None, progress: bool = False,
+                 mechanisms: Sequence[str] | None = None) -> Report:
     """Compute every result of the report (exact; deterministic).
 
     Parameters
@@ -177,6 +197,10 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         Extra options for added sections.
     progress : bool
         Show a tqdm progress bar on standard error (when it is a terminal).
+    mechanisms : sequence of str, optional
+        Short names of :data:`exactdp.mechanisms.REGISTRY` (selection mechanisms set by
+        epsilon); default :data:`DEFAULT_MECHANISMS` (EM, PF, RNM-Exp, RNM-Laplace and the
+        optimal mechanism). PF's dominance over EM is reported in every case.
 
     Raises
     ------
@@ -186,8 +210,9 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     func = "build_report"
     eps = exact_epsilon(epsilon, func)
     check_int(func, "dps", dps, 1, 1000)
+    keys = report_mechanisms(mechanisms, func)
     if example is not None:
-        return _pricing(eps, dps, dict(options or {}), progress)
+        return _pricing(eps, dps, dict(options or {}), progress, keys)
     if scores is None:
         raise ValueError("build_report: give example='pricing' or scores=...")
     q = tuple(exact_number(v, "scores", i, func=func) for i, v in enumerate(scores))
@@ -197,9 +222,9 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         if len(q2) != len(q):
             raise argument_error(func, "len(neighbour)", f"{len(q)} (= len(scores))", len(q2))
     sens = exact_sensitivity(1 if sensitivity is None else sensitivity, func)
-    with _bar(4 + 1, progress) as bar:
+    with _bar(len(keys), progress) as bar:
         case = _analyse("scores", "q", q, q2, sens, bool(monotonic),
-                        "given", [str(r) for r in range(len(q))], eps, bar)
+                        "given", [str(r) for r in range(len(q))], eps, bar, keys)
     setting = (f"Scores q = {scores_latex(q).text}; epsilon = {eps}.",
                f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {sympy.latex(eps)}$.")
     return Report(eps, dps, "exactdp report", (setting,), None, (case,),
@@ -211,12 +236,13 @@ def _bar(total: int, progress: bool):
                 disable=None if progress else True, leave=False)
 
 
-def _pricing(eps, dps: int, options: dict, progress: bool) -> Report:
+def _pricing(eps, dps: int, options: dict, progress: bool,
+             keys: Sequence[str] = DEFAULT_MECHANISMS) -> Report:
     from ..examples.pricing import PRICES, PRICING, all_answers
 
     answers = all_answers()
     cases = []
-    with _bar(10, progress) as bar:
+    with _bar(2 * len(keys), progress) as bar:
         for key in ("buyers", "revenue"):
             func = PRICING.score(key)
             q, q2 = func.scores(PRICING.database), func.scores(PRICING.neighbour)
@@ -224,7 +250,7 @@ def _pricing(eps, dps: int, options: dict, progress: bool) -> Report:
             mono = sens.monotonic
             note = f"computed over all {len(answers)} answers of one person"
             cases.append(_analyse(key, key, q, q2, sens.sensitivity, mono, note,
-                                  [str(r) for r in PRICES], eps, bar))
+                                  [str(r) for r in PRICES], eps, bar, keys))
     db = tuple((str(i + 1), ", ".join(str(r) for r in sorted(s)))
                for i, s in enumerate(PRICING.database))
     setting = (
