@@ -91,8 +91,6 @@ def section_a(repeat: int) -> None:
 # ----------------------------------------------------------------------------- B
 def section_b(repeat: int) -> None:
     header("B. sample(size) against rng.choice on the same probabilities")
-    from exactdp import OptimalMechanism
-
     q = np.random.default_rng(1).integers(0, 30, 100)
     mechanisms = {
         "PF": PermuteAndFlip(1),
@@ -100,8 +98,6 @@ def section_b(repeat: int) -> None:
         "RNM-exponential": ReportNoisyMax(1, noise="exponential"),
         "RNM-Gumbel": ReportNoisyMax(1, noise="gumbel"),
         "RNM-Laplace": ReportNoisyMax(1, noise="laplace"),
-        "RNM-Gaussian": ReportNoisyMax(sigma=3),
-        "optimal": OptimalMechanism(1),
     }
     print("| mechanism | size | rng.choice ms | sample ms | ratio | "
           "sample(algorithm='mechanism') ms |")

@@ -7,7 +7,8 @@ One object, four views computed on demand and never fed into each other silently
 - ``to_numpy()``: float64, relative accuracy about 1e-12 or better;
 - ``rational_form()``: for rational scores, functions of ``x = exp(-eps/(c*Delta*L))``;
 
-plus ``sample`` (the mechanism's own randomized algorithm, an independent route) and the
+plus ``sample`` (draws from the float probabilities by default; ``algorithm="mechanism"``
+runs the mechanism's own randomized algorithm, an independent route for audits) and the
 utility summaries users expect from ``scipy.stats`` (``pmf``, ``entropy``, ``expect``).
 """
 
@@ -37,15 +38,19 @@ class OutputIndexError(ValueError, IndexError):
     """An output index outside ``0..n-1`` (a ValueError, and an IndexError for indexing code)."""
 
 
-def _check_sample_cost(total: int, n: int) -> None:
-    if total > MAX_SAMPLE_DRAWS or total * n > MAX_SAMPLE_CELLS:
+def _check_sample_cost(total: int, n: int, algorithm: str) -> None:
+    cells = total * n if algorithm == "mechanism" else total + n
+    if total > MAX_SAMPLE_DRAWS or cells > MAX_SAMPLE_CELLS:
         raise refuse(
             "sample", f"size = {total:.3g} draws over n = {n} outputs",
-            f"{8 * total:.3g} bytes of output and about {total * n:.3g} random numbers",
+            f"{8 * total:.3g} bytes of output and about {cells:.3g} random numbers",
             f"{MAX_SAMPLE_DRAWS:.0e} draws and {MAX_SAMPLE_CELLS:.0e} draws*outputs per call",
             "call sample() in a loop over smaller sizes, or draw from the probabilities: "
             "rng.choice(n, size, p=dist.to_numpy()) (or rng.multinomial for counts)",
         )
+
+
+_ALGORITHMS = ("pmf", "mechanism")
 
 
 @dataclass(frozen=True, eq=False)
@@ -213,8 +218,9 @@ class OutputDistribution:
         return out
 
     # ------------------------------------------------------------------ sampling
-    def sample(self, size: int | tuple[int, ...] | None = None, rng=None):
-        """Draw outputs by running the mechanism's own randomized algorithm.
+    def sample(self, size: int | tuple[int, ...] | None = None, rng=None,
+               algorithm: str = "pmf"):
+        """Draw outputs of the mechanism on these scores.
 
         Parameters
         ----------
@@ -222,6 +228,13 @@ class OutputDistribution:
             Number of draws; ``None`` gives one int.
         rng : numpy.random.Generator, numpy.random.SeedSequence, non-negative int or None
             Source of randomness.
+        algorithm : {"pmf", "mechanism"}
+            ``"pmf"`` (default): inverse-CDF draws from the float probabilities
+            (:meth:`to_numpy`, computed once per distribution), as fast as
+            ``rng.choice(n, size, p=...)``. ``"mechanism"``: run the mechanism's own
+            randomized algorithm (shuffle and flip coins, argmax of noisy scores), an
+            independent route: the one to audit the algorithm itself against the exact
+            probabilities. Mechanisms without a float view always run their algorithm.
 
         Returns
         -------
@@ -231,19 +244,36 @@ class OutputDistribution:
         Raises
         ------
         ValueError
-            Bad ``size`` or ``rng`` (the message names it); more than
-            :data:`exactdp.cost.MAX_SAMPLE_DRAWS` draws, or more than
+            Bad ``size``, ``rng`` or ``algorithm`` (the message names it); more than
+            :data:`exactdp.cost.MAX_SAMPLE_DRAWS` draws, or (``"mechanism"``) more than
             :data:`exactdp.cost.MAX_SAMPLE_CELLS` draws times outputs (the draws are made in
-            chunks of bounded memory; beyond these limits call ``sample`` in a loop, or draw
-            from the probabilities with ``rng.choice(n, size, p=d.to_numpy())``).
+            chunks of bounded memory; beyond these limits call ``sample`` in a loop).
         """
         gen = as_generator(rng, "sample")
+        algorithm = check_choice("sample", "algorithm", algorithm, _ALGORITHMS)
+        if algorithm == "pmf" and "float" not in self.mechanism.capabilities_on(self.scores):
+            algorithm = "mechanism"
         if size is None:
-            return int(self._view("sample", 1, gen)[0])
-        shape = check_size("sample", size)
-        total = math.prod(shape)
-        _check_sample_cost(total, self.n)
-        return self._view("sample", total, gen).reshape(shape)
+            shape: tuple[int, ...] = ()
+            total = 1
+        else:
+            shape = check_size("sample", size)
+            total = math.prod(shape)
+        _check_sample_cost(total, self.n, algorithm)
+        if algorithm == "pmf":
+            cdf, last = self._cdf
+            draws = np.searchsorted(cdf, gen.random(total) * cdf[-1], side="right")
+            np.minimum(draws, last, out=draws)  # rounding at the top: the last possible output
+            out = draws.astype(np.int64, copy=False)
+        else:
+            out = self._view("sample", total, gen)
+        return int(out[0]) if size is None else out.reshape(shape)
+
+    @cached_property
+    def _cdf(self) -> tuple[np.ndarray, int]:
+        """Cumulative float probabilities and the last output of non-zero probability."""
+        p = self.to_numpy()
+        return np.cumsum(p), int(np.flatnonzero(p)[-1])
 
     # ------------------------------------------------------------------ summaries
     @cached_property

@@ -10,6 +10,7 @@ function and sensitivity 2.
 
 from __future__ import annotations
 
+import functools
 import zlib
 
 import flint
@@ -108,11 +109,13 @@ def test_views_agree(name, scores):
     assert isinstance(balls[0], flint.arb)
 
 
+@pytest.mark.parametrize("algorithm", ["pmf", "mechanism"])
 @pytest.mark.parametrize("name", NAMES)
-def test_sampler_consistent(name):
+def test_sampler_consistent(name, algorithm):
     d = dist(name, SCORES[0])
     probs = [float(p) for p in mp_vals(d, 20)]
-    res = goodness_of_fit(d.sample, probs, 4000, rng=zlib.crc32(name.encode()), alpha=1e-4)
+    sampler = functools.partial(d.sample, algorithm=algorithm)
+    res = goodness_of_fit(sampler, probs, 4000, rng=zlib.crc32(name.encode()), alpha=1e-4)
     assert res.verdict == "consistent", res.summary()
 
 

@@ -484,7 +484,7 @@ class Mechanism:
     def _float_by_group(self, sv: ScoreVector) -> np.ndarray | None:
         """The float view computed once per distinct score and gathered (integer scores
         with few distinct values); ``None`` when that does not apply."""
-        if type(self)._float_grouped is Mechanism._float_grouped:
+        if not self._overrides("_float_grouped"):
             return None
         groups = sv.gap_groups()
         rate = self._float_rate()
