@@ -285,7 +285,6 @@ def test_layers():
 
 #: Top-level modules not (yet) in the architecture page's layer table, each with its reason.
 UNLISTED_TOP_LEVEL = {
-    "deprecation": "goes with the deprecated spellings left in mechanisms/ (issue 18)",
 }
 
 
@@ -341,12 +340,6 @@ def test_no_name_shadows_a_submodule():
 #: public names are exported by its package's one ``__all__``.
 MODULE_ALL = {
     "latex.py": "the public path exactdp.latex: one plain re-export of the table printers",
-    **{f"mechanisms/{m}.py": "mechanisms/: the protocol work of issue 18 (items 2-3)"
-       for m in ("_sampling", "base", "custom", "exponential", "gaussian_noisy_max",
-                 "noisy_max", "optimal", "permute_flip", "topk", "topk_integral")},
-    "analysis/common.py": "the protocol work of issue 18 (items 2-3)",
-    "analysis/engines/ball.py": "the protocol work of issue 18 (items 2-3)",
-    "deprecation.py": "goes with the deprecated spellings left in mechanisms/ (issue 18)",
 }
 
 

@@ -23,12 +23,6 @@ from ..mechanisms.base import Mechanism, X  # noqa: F401  (X: imported from here
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector, as_scores
 
-__all__ = [
-    "FloatValue",
-    "exact_float",
-    "exact_sign",
-]
-
 EPSILON = sympy.Symbol("epsilon", positive=True)
 
 

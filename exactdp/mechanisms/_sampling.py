@@ -12,8 +12,6 @@ from collections.abc import Callable
 
 import numpy as np
 
-__all__ = ["noisy_argmax", "shuffle_and_flip"]
-
 _CHUNK_CELLS = 2_000_000
 
 

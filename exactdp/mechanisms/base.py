@@ -18,10 +18,8 @@ from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..scores import ScoreVector, as_scores
 from ..xform import Atoms, paused_gc, poly_expr
-from .parameters import OPTIMIZE, Parameter, declared_parameters
+from .parameters import Parameter, declared_parameters
 
-__all__ = ["CAPABILITIES", "HOOKS", "Mechanism", "OPTIMIZE", "RationalForm", "X", "ball",
-           "monotonic_flag", "negated"]
 
 def monotonic_flag(monotonic: object, func: str) -> bool:
     """The ``monotonic`` flag: None (not given) means False; a value that is not a bool

@@ -35,8 +35,6 @@ from .exponential import softmax_balls, softmax_exact, softmax_rational_form
 from .parameters import monotonic_parameter, optimize_parameter, parameter, sensitivity_parameter
 from .registry import register
 
-__all__ = ["Base2ExponentialMechanism"]
-
 
 def _eta(func: str, name: str, value: object) -> sympy.Expr:
     """``eta >= 0`` exactly (0 and oo the limits, a positive Symbol allowed)."""

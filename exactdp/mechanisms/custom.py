@@ -37,17 +37,6 @@ from .noisy_max import ReportNoisyMax
 from .parameters import parameter
 from .permute_flip import PermuteAndFlip
 
-__all__ = [
-    "FunctionMechanism",
-    "FunctionDistribution",
-    "MisdeclaredMechanism",
-    "mechanism_from_function",
-    "wrong_rnm_laplace",
-    "wrong_exponential",
-    "wrong_permute_and_flip",
-    "WRONG_VARIANTS",
-]
-
 
 def _scores_tuple(scores: object, func: str | None = None) -> tuple[sympy.Expr, ...]:
     if isinstance(scores, ScoreVector):

@@ -33,8 +33,6 @@ from .parameters import (
 )
 from .registry import register
 
-__all__ = ["ExponentialMechanism", "softmax_balls", "softmax_exact"]
-
 
 def softmax_balls(mech: Mechanism, sv: ScoreVector, dps: int, measure=None) -> list:
     """EM (= RNM-Gumbel) probabilities as rigorous arb balls with about ``dps`` digits.

@@ -42,8 +42,6 @@ from .parameters import (
 )
 from .registry import register
 
-__all__ = ["GaussianNoisyMax"]
-
 
 def _sigma(func: str, name: str, value: object) -> sympy.Expr:
     tracker = FloatTracker()

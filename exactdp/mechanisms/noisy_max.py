@@ -50,8 +50,6 @@ from .parameters import (
 from .permute_flip import pf_balls
 from .registry import register
 
-__all__ = ["ReportNoisyMax", "NOISES"]
-
 NOISES = ("exponential", "gumbel", "laplace")
 
 

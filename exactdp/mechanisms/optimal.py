@@ -58,14 +58,6 @@ from .parameters import (
 from .permute_flip import pf_closed_form, pf_closed_form_exprs, pf_ring_probabilities
 from .registry import register
 
-__all__ = [
-    "OptimalDistribution",
-    "OptimalRegularMechanism",
-    "optimal_mechanism",
-    "pf_polynomials",
-    "section5_exact",
-]
-
 _X = sympy.Symbol("x")
 
 

@@ -20,17 +20,6 @@ import sympy
 from .._validate import argument_error, check_bool, check_choice
 from ..numbers import exact_epsilon_or_limit, exact_sensitivity
 
-__all__ = [
-    "OPTIMIZE",
-    "Parameter",
-    "declared_parameters",
-    "epsilon_parameter",
-    "monotonic_parameter",
-    "optimize_parameter",
-    "parameter",
-    "sensitivity_parameter",
-]
-
 #: Values of the ``optimize`` constructor argument of every mechanism.
 OPTIMIZE = ("max", "min")
 

@@ -61,8 +61,6 @@ def pf_balls(mech: Mechanism, sv: ScoreVector, dps: int) -> list:
     """
     return pf_arb(mech.scaled_gaps_arb(sv, dps), dps_to_prec(dps))
 
-__all__ = ["PermuteAndFlip", "pf_closed_form", "pf_closed_form_exprs", "pf_ring_probabilities"]
-
 
 def pf_ring_probabilities(gens) -> list:
     """PF probabilities as ring elements, one per output, by the Poisson-binomial route."""

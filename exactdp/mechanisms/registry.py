@@ -24,8 +24,6 @@ from typing import Any
 from .base import Mechanism
 from .parameters import Parameter
 
-__all__ = ["KINDS", "MechanismSpec", "REGISTRY", "register"]
-
 #: What the outputs of a registered mechanism are: one of the n inputs, an ordered k-tuple
 #: of distinct inputs.
 KINDS = ("selection", "top-k")

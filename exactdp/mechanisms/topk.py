@@ -46,8 +46,6 @@ from .parameters import parameter
 from .registry import register
 from .topk_integral import one_shot_topk
 
-__all__ = ["MAX_TUPLES", "TopK", "TopKDistribution"]
-
 #: Largest number of ordered k-tuples ``n!/(n-k)!`` a TopK distribution enumerates.
 MAX_TUPLES = 100_000
 

@@ -23,12 +23,6 @@ from ...exact.arb import arb_mid_to_float, dps_to_prec, flint_prec, to_arb
 from ...exact.signs import UndecidedSignError
 from ..common import ratios_with_limits
 
-__all__ = [
-    "BALL_DPS",
-    "BallUndecided",
-]
-
-
 #: Working precisions (decimal digits) of the ball engine, tried in turn until a
 #: comparison is decided.
 BALL_DPS = (30, 60, 120)

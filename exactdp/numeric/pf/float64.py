@@ -162,6 +162,43 @@ def _integrals_float(
     return mu, IA
 
 
+def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, bits: int):
+    """Power sums ``sum_r m_r u_r^j`` of the small coins ``ub`` (large ones zeroed) at two
+    levels: every coin up to ``_LEVEL`` to the series length at that level, the few above
+    it further. Returns ``(moments, i1, u1, H0, H1)``: the moments from ``j = 0``, the
+    indices and values of the coins above the level (None when there are none) and the
+    Horner lengths at both levels. ``work`` (length k) is overwritten."""
+    umax = float(ub.max())
+    lam = _wsum(ub, m)
+    u0 = min(umax, _LEVEL)
+    J0 = series_terms(u0, lam, bits)
+    H0 = horner_terms(u0, bits)
+    mom = [0.0]
+    if J0:
+        mom.append(lam)
+        if J0 > 1:
+            pw = work
+            with np.errstate(under="ignore"):
+                np.multiply(ub, ub, out=pw)
+                mom.append(_wsum(pw, m))
+                for _ in range(3, J0 + 1):
+                    pw *= ub
+                    mom.append(_wsum(pw, m))
+    i1 = u1 = None
+    H1 = H0
+    if umax > _LEVEL:
+        i1 = np.flatnonzero(ub > _LEVEL)
+        u1 = ub[i1]
+        m1 = None if m is None else m[i1]
+        J1 = series_terms(umax, _wsum(u1, m1), bits)
+        H1 = horner_terms(umax, bits)
+        pw1 = u1 ** J0 if J0 else np.ones_like(u1)
+        for _ in range(J0 + 1, J1 + 1):
+            pw1 = pw1 * u1
+            mom.append(_wsum(pw1, m1))
+    return mom, i1, u1, H0, H1
+
+
 def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> np.ndarray:
     """Permute-and-flip probabilities in float64, O(n), stable for every epsilon.
 
@@ -230,34 +267,7 @@ def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
 
     # small coins: power sums, two levels
     ub[iA] = 0.0
-    umax = float(ub.max())
-    lam = _wsum(ub, m)
-    u0 = min(umax, _LEVEL)
-    J0 = series_terms(u0, lam, bits)
-    H0 = horner_terms(u0, bits)
-    mom = [0.0]
-    if J0:
-        mom.append(lam)
-        if J0 > 1:
-            pw = work
-            with np.errstate(under="ignore"):
-                np.multiply(ub, ub, out=pw)
-                mom.append(_wsum(pw, m))
-                for _ in range(3, J0 + 1):
-                    pw *= ub
-                    mom.append(_wsum(pw, m))
-    i1 = u1 = None
-    H1 = H0
-    if umax > _LEVEL:
-        i1 = np.flatnonzero(ub > _LEVEL)
-        u1 = ub[i1]
-        m1 = None if m is None else m[i1]
-        J1 = series_terms(umax, _wsum(u1, m1), bits)
-        H1 = horner_terms(umax, bits)
-        pw1 = u1 ** J0 if J0 else np.ones_like(u1)
-        for _ in range(J0 + 1, J1 + 1):
-            pw1 = pw1 * u1
-            mom.append(_wsum(pw1, m1))
+    mom, i1, u1, H0, H1 = _small_coin_moments(ub, m, work, bits)
 
     # quadrature (two rules, answer and check)
     mu, IA = _integrals_float(*_float_rule(N_HI, GRADING), mom, uA, qA, mA, H1)
