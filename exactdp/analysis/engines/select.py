@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import sympy
 
-from ...cost import TooCostly
+from ...cost import TooCostly, check_analysis
 from ...numbers import safe_sympify
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT
@@ -19,6 +19,7 @@ from ..common import (
     mechanism_name,
     plain,
 )
+from ..neighbourhood import top_gap
 from .ball import BallEngine
 from .generic import GenericEngine
 from .sparse import SparseXEngine, sparse_poly
@@ -124,6 +125,7 @@ def make_engine(
     (exact sympy) engine; the ball engine only when some distribution has no exact
     probabilities (``probabilities`` raises) and every one offers ``evalf_balls``.
     """
+    check_analysis(func, len(vectors), vectors[0].n, top_gap(vectors[0]))
     eps = mechanism_epsilon(mech)
     dists = [distribution_of(mech, v) for v in vectors]
     xforms = None
