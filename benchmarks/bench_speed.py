@@ -208,14 +208,14 @@ def section_f(repeat: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            from exactdp.peers import diffprivlib_exponential, diffprivlib_permute_and_flip
+            from exactdp.audit.peers import diffprivlib_exponential, diffprivlib_permute_and_flip
 
             peers += [("diffprivlib Exponential", "EM", diffprivlib_exponential(q, 1)),
                       ("diffprivlib PermuteAndFlip", "PF", diffprivlib_permute_and_flip(q, 1))]
         except (ImportError, ValueError) as exc:
             print(f"(diffprivlib not measured: {exc})")
         try:
-            from exactdp.peers import opendp_noisy_max
+            from exactdp.audit.peers import opendp_noisy_max
 
             peers.append(("OpenDP make_noisy_max", "PF", opendp_noisy_max(q, 1)))
         except (ImportError, ValueError) as exc:

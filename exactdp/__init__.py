@@ -17,9 +17,7 @@ from .analysis import (
     check_dp,
     check_zcdp,
     composition_lower_bound,
-    dominates,
     error_tails,
-    is_monotone,
     is_monotonic,
     is_shift_invariant,
     is_symmetric,
@@ -30,10 +28,10 @@ from .analysis import (
     renyi_divergence,
     sup_privacy_loss,
     worst_case_error,
-    zcdp_check,
 )
 from .analysis.sensitivity import ScoreFunction, SensitivityResult, sensitivity
 from .audit import goodness_of_fit
+from .audit.sweeps import SweepResult, sweep
 from .distribution import OutputDistribution
 from .exact import UndecidedSignError
 from .mechanisms import (
@@ -58,7 +56,6 @@ from .optimality import (
     pf_optimality_region,
 )
 from .scores import ScoreVector, as_scores
-from .sweeps import SweepResult, sweep
 
 __version__ = "0.1.0"
 
@@ -75,11 +72,9 @@ __all__ = [
     "certify_dp",
     "check_dp",
     "check_dominance",
-    "dominates",
     "error_tails",
     "goodness_of_fit",
     "is_monotonic",
-    "is_monotone",
     "is_shift_invariant",
     "is_symmetric",
     "kl_divergence",
@@ -93,7 +88,6 @@ __all__ = [
     "sup_privacy_loss",
     "worst_case_error",
     "check_zcdp",
-    "zcdp_check",
     "DualCertificate",
     "LatticeLPResult",
     "OptimalRegularMechanism",

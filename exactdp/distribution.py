@@ -32,8 +32,7 @@ from .cost import (
     check_numeric_n,
     refuse,
 )
-from .deprecation import deprecated_method, warn_renamed
-from .exact.sign import compare
+from .exact.signs import compare
 from .numbers import exact_number
 from .printing import distribution_latex, latex_math
 from .rng import as_generator
@@ -79,20 +78,31 @@ class OutputDistribution:
     def __len__(self) -> int:
         return self.n
 
+    @cached_property
+    def outputs(self) -> tuple[int, ...]:
+        """The output space: the indices ``0..n-1`` of the scores (top-k lists tuples)."""
+        return tuple(range(self.n))
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this distribution has (``exactdp.mechanisms.CAPABILITIES``): the
+        mechanism's, from the hooks its class overrides, narrowed to these scores."""
+        return self.mechanism.capabilities_on(self.scores)
+
     def _view(self, view: str, *args):
         """The one place the views are computed: the mechanism's hooks through
-        ``Mechanism._route`` (``"exact"``, ``"rational_form"``, ``"mp"``, ``"balls"``,
-        ``"float"``, ``"sample"``). A distribution not made by a :class:`Mechanism`
-        (``mechanism_from_function``) overrides this one method; validation, caching and the
-        summaries stay here."""
-        return self.mechanism._route(view, self.scores, *args)
+        ``Mechanism.evaluate`` (``"exact"``, ``"rational_form"``, ``"numeric_rational_form"``,
+        ``"mp"``, ``"balls"``, ``"float"``, ``"sample"``). A distribution whose scores are not
+        a ScoreVector (``mechanism_from_function``) overrides this one method; validation,
+        caching and the summaries stay here."""
+        return self.mechanism.evaluate(view, self.scores, *args)
 
     # ------------------------------------------------------------------ exact view
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact output probabilities as sympy expressions, in input order.
 
-        Their sum is exactly 1 (``exactdp.exact.sign.is_zero(sum(p) - 1)``).
+        Their sum is exactly 1 (``exactdp.exact.signs.is_zero(sum(p) - 1)``).
 
         Raises
         ------
@@ -142,6 +152,15 @@ class OutputDistribution:
         check_exact_n("rational_form", self.n)
         return self._view("rational_form")
 
+    def numeric_rational_form(self) -> RationalForm | None:
+        """The probabilities as polynomials in ``x`` valid at this numeric epsilon only
+        (capability ``"numeric_rational_form"``: RNM-Laplace at a rational epsilon, where
+        ``A_r(x) + lam B_r(x)`` has rational coefficients); None where none exists."""
+        if "numeric_rational_form" not in self.capabilities:
+            return None
+        check_exact_n("numeric_rational_form", self.n)
+        return self._view("numeric_rational_form")
+
     def subs(self, *args, **kwargs) -> OutputDistribution:
         """The distribution at a numeric epsilon: ``d.subs(epsilon=1)`` or ``d.subs(eps, 1)``."""
         eps = self.mechanism.epsilon
@@ -183,7 +202,7 @@ class OutputDistribution:
         """Enclosures of the probabilities as python-flint ``arb`` balls.
 
         Every radius is proved: PF / RNM-Exp by the ball-arithmetic integral
-        (:func:`exactdp.numeric.pf_engine.pf_arb`), EM / RNM-Gumbel by the softmax in ball
+        (:func:`exactdp.numeric.pf.pf_arb`), EM / RNM-Gumbel by the softmax in ball
         arithmetic, other closed forms by :func:`exactdp.exact.enclose` of the exact
         probabilities, RNM-Gaussian by the quadrature's error bound
         (:func:`exactdp.numeric.gaussian.gaussian_mp_bounds`) - proved up to 24 items only;
@@ -202,7 +221,7 @@ class OutputDistribution:
     @property
     def balls_certified(self) -> tuple[bool, str | None]:
         """``(certified, caveat)``: whether the radii of :meth:`evalf_balls` are proved."""
-        return self.mechanism._balls_certified(self.scores)
+        return self.mechanism.balls_certified(self.scores)
 
     def to_numpy(self) -> np.ndarray:
         """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12."""
@@ -243,30 +262,27 @@ class OutputDistribution:
         _check_sample_cost(total, self.n)
         return self._view("sample", total, gen).reshape(shape)
 
-    rvs = deprecated_method("sample", "rvs")
-
     # ------------------------------------------------------------------ summaries
     @cached_property
     def _oriented(self) -> ScoreVector:
         """The scores the mechanism maximizes (``-q`` under ``optimize="min"``): the errors
         below are their gaps, ``q* - q_r``, or ``q_r - min q`` when minimizing."""
-        orient = getattr(self.mechanism, "oriented", None)
-        return orient(self.scores) if orient is not None else self.scores
+        return self.mechanism.oriented(self.scores)
 
-    def expected_error(self, method: str = "exact", dps: int = 30, *, view: str | None = None):
+    def expected_error(self, method: str = "exact", dps: int = 30):
         """Expected error ``E[q* - q_M(q)]`` (McKenna & Sheldon 2020, section 2); under
         ``optimize="min"`` the error of output r is ``q_r - min q``.
 
         Parameters
         ----------
         method : {"exact", "mpmath", "float"}
-            Which view of the probabilities to use (``view=`` is its deprecated name).
+            Which view of the probabilities to use.
         """
-        view = _method_arg(method, view, "expected_error", ("exact", "mpmath", "float"))
-        if view == "exact":
+        method = check_choice("expected_error", "method", method, ("exact", "mpmath", "float"))
+        if method == "exact":
             pairs = zip(self._oriented.gaps_exact, self.probabilities, strict=True)
             return sympy.Add(*[g * p for g, p in pairs])
-        if view == "mpmath":
+        if method == "mpmath":
             probs = self.evalf(dps)
             with mpmath.workdps(dps + 10):
                 gaps = self._oriented.gaps_mp(dps + 10)
@@ -276,21 +292,21 @@ class OutputDistribution:
         mask = p > 0
         return float(np.dot(gaps[mask], p[mask]))
 
-    def error_tail(self, t: object, method: str = "exact", *, view: str | None = None):
+    def error_tail(self, t: object, method: str = "exact"):
         """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""
-        view = _method_arg(method, view, "error_tail", ("exact", "float"))
+        method = check_choice("error_tail", "method", method, ("exact", "float"))
         t = exact_number(t, "t", func="error_tail")
         idx = [i for i, g in enumerate(self._oriented.gaps_exact) if compare(g, t) >= 0]
-        if view == "exact":
+        if method == "exact":
             return sympy.Add(*[self.probabilities[i] for i in idx])
         return float(sum(self.to_numpy()[i] for i in idx))
 
-    def entropy(self, method: str = "float", dps: int = 30, *, view: str | None = None):
+    def entropy(self, method: str = "float", dps: int = 30):
         """Shannon entropy ``-sum p ln p`` in nats (``method`` exact, mpmath or float)."""
-        view = _method_arg(method, view, "entropy", ("exact", "mpmath", "float"))
-        if view == "exact":
+        method = check_choice("entropy", "method", method, ("exact", "mpmath", "float"))
+        if method == "exact":
             return -sympy.Add(*[p * sympy.log(p) for p in self.probabilities if p != 0])
-        if view == "mpmath":
+        if method == "mpmath":
             probs = self.evalf(dps)
             with mpmath.workdps(dps + 10):
                 return -mpmath.fsum(p * mpmath.log(p) for p in probs if p > 0)
@@ -298,10 +314,10 @@ class OutputDistribution:
         p = p[p > 0]
         return float(-np.sum(p * np.log(p)))
 
-    def expect(self, func, method: str = "float", *, view: str | None = None):
+    def expect(self, func, method: str = "float"):
         """``E[func(r)]`` over the output index r (scipy.stats style)."""
-        view = _method_arg(method, view, "expect", ("exact", "float"))
-        if view == "exact":
+        method = check_choice("expect", "method", method, ("exact", "float"))
+        if method == "exact":
             return sympy.Add(*[func(r) * p for r, p in enumerate(self.probabilities)])
         p = self.to_numpy()
         return float(sum(func(r) * p[r] for r in range(self.n) if p[r] > 0))
@@ -316,11 +332,3 @@ class OutputDistribution:
     def _repr_latex_(self) -> str:
         return latex_math(self._latex(), display=True)
 
-
-def _method_arg(method: str, view: str | None, func: str, choices: tuple[str, ...]) -> str:
-    """``method=`` of the summaries, checked against ``choices``; ``view=`` is accepted as
-    its deprecated name."""
-    if view is not None:
-        warn_renamed(f"{func}(view=...)", "method=...", stacklevel=4)
-        method = view
-    return check_choice(func, "method", method, choices)

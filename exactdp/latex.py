@@ -1,8 +1,27 @@
-"""Public path ``exactdp.latex``: the code lives in :mod:`exactdp.io.latex`, forwarded silently.
+"""The table printers (public path ``exactdp.latex``; the code is :mod:`exactdp.io.latex`)."""
 
-A contract (not deprecated): see :func:`exactdp.deprecation.moved_module`.
-"""
+from .io.latex import (
+    LATEX_PACKAGES,
+    Math,
+    distribution_latex,
+    format_number,
+    latex_document,
+    latex_escape,
+    mechanism_label,
+    probability_table,
+    scores_latex,
+    table,
+)
 
-from .deprecation import moved_module
-
-__getattr__, __dir__, __all__ = moved_module(__name__, ("exactdp.io.latex",), deprecated=False)
+__all__ = [
+    "LATEX_PACKAGES",
+    "Math",
+    "distribution_latex",
+    "format_number",
+    "latex_document",
+    "latex_escape",
+    "mechanism_label",
+    "probability_table",
+    "scores_latex",
+    "table",
+]

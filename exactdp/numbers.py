@@ -26,7 +26,7 @@ import sympy
 from sympy.parsing.sympy_parser import parse_expr, rationalize, standard_transformations
 
 from ._validate import argument_error
-from .exact.sign import UndecidedSignError, sign
+from .exact.signs import UndecidedSignError, sign
 
 __all__ = [
     "ExactConversionWarning",

@@ -28,8 +28,8 @@ import flint
 import sympy
 from sympy.polys.rings import ring
 
-from .cost import RING_WORK_LIMIT, refuse
-from .exact.sign import proved_equal
+from .cost import RING_WORK_LIMIT, TooCostly, refuse
+from .exact.signs import proved_equal
 
 __all__ = [
     "Atoms",
@@ -60,7 +60,7 @@ def coin(gap, rate) -> sympy.Expr:
     big = gap if isinstance(gap, int) else sympy.Abs(sympy.sympify(gap))
     huge = big > _HUGE_EXPONENT if isinstance(big, int) or big.is_number else False
     if huge and arg.has(sympy.log):
-        raise ValueError(
+        raise TooCostly(
             f"exact probabilities: the coin exp({arg}) would expand to a power with an "
             "astronomical exponent (epsilon contains a logarithm and a score gap is huge); "
             "use .rational_form(), .evalf(dps) or .to_numpy() instead"

@@ -1,5 +1,5 @@
 """The printing core (exactdp/printing.py): exact decimals, arrays, the distributions' and
-results' ``_repr_latex_`` through one printer; ``exactdp.latex`` keeps its names."""
+results' ``_repr_latex_`` through one printer; ``exactdp.latex`` holds the table printers."""
 
 from __future__ import annotations
 
@@ -51,14 +51,14 @@ def test_distribution_latex_is_the_closed_form():
     assert printing.mechanism_label(exactdp.ReportNoisyMax(1, noise="gumbel")) == "RNM-Gumbel"
 
 
-def test_old_paths_keep_the_printers():
-    import exactdp.io.formatting as old
+def test_the_public_latex_path_holds_the_table_printers():
     import exactdp.io.latex as io_latex
     import exactdp.latex as public
 
-    assert public.probability_table is io_latex.probability_table
-    for name in ("format_number", "latex_number", "Math", "scores_latex"):
-        assert getattr(old, name) is getattr(printing, name)
+    for name in public.__all__:
+        assert getattr(public, name) is getattr(io_latex, name)
+    for name in ("format_number", "Math", "scores_latex"):
+        assert getattr(public, name) is getattr(printing, name)
     assert io_latex.distribution_latex is printing.distribution_latex
     assert io_latex.mechanism_label is printing.mechanism_label
 

@@ -14,11 +14,9 @@ from .divergence import (
     ZCDPCheck,
     bounded_range,
     check_zcdp,
-    kl,
     kl_divergence,
     max_divergence,
     renyi_divergence,
-    zcdp_check,
 )
 from .engines.ball import BALL_DPS, BallUndecided
 from .loss import PrivacyLoss, privacy_loss
@@ -28,11 +26,10 @@ from .pld import (
     EpsilonResult,
     HockeyStick,
     PrivacyLossDistribution,
+    privacy_loss_distribution,
 )
-from .pld_pair import privacy_loss_distribution
 from .regularity import (
     RegularityCheck,
-    is_monotone,
     is_monotonic,
     is_shift_invariant,
     is_symmetric,
@@ -45,7 +42,6 @@ from .utility import (
     WorstCaseError,
     certify_dominance,
     check_dominance,
-    dominates,
     error_ratio_study,
     error_tails,
     worst_case_error,
@@ -71,7 +67,6 @@ __all__ = [
     "WorstCaseError",
     "certify_dominance",
     "check_dominance",
-    "dominates",
     "error_ratio_study",
     "error_tails",
     "worst_case_error",
@@ -88,10 +83,8 @@ __all__ = [
     "certify_dp",
     "check_dp",
     "is_monotonic",
-    "is_monotone",
     "is_shift_invariant",
     "is_symmetric",
-    "kl",
     "kl_divergence",
     "max_divergence",
     "neighbours",
@@ -99,5 +92,4 @@ __all__ = [
     "renyi_divergence",
     "sup_privacy_loss",
     "check_zcdp",
-    "zcdp_check",
 ]

@@ -40,7 +40,7 @@ import sympy
 
 from .._validate import argument_error, choices_text
 from ..exact.arb import flint_prec, to_arb
-from ..exact.sign import sign as exact_sign
+from ..exact.signs import sign as exact_sign
 from ._balls import arb_lower_fraction
 
 __all__ = ["CLAIMS", "ClaimedDelta", "claimed_delta"]

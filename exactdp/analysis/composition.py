@@ -29,11 +29,11 @@ from ..printing import latex_array, latex_decimal, latex_escape, latex_math
 from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
 from .check import Witness
+from .common import as_mechanism, mechanism_epsilon
 from .neighbourhood import SEARCHES, neighbours
 from .peer_accountants import dp_accounting_delta, dp_accounting_pair_delta, opendp_delta
-from .pld import MAX_COPIES, MAX_SUPPORT
-from .pld_pair import privacy_loss_distribution
-from .pld_results import HockeyStick, check_epsilon
+from .pld import MAX_COPIES, MAX_SUPPORT, HockeyStick, privacy_loss_distribution
+from .pld.results import check_epsilon
 
 __all__ = [
     "AccountantCheck",
@@ -345,7 +345,8 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
                              f"(unknown claims {unknown})", claims)
     eps_list = [check_epsilon(e, "check_accountant") for e in epsilons]
     check_nonempty("check_accountant", "epsilons", eps_list)
-    if getattr(getattr(mechanism, "epsilon", None), "free_symbols", True):
+    eps = mechanism_epsilon(as_mechanism(mechanism, "check_accountant"))
+    if eps is None or eps.free_symbols:
         raise argument_error("check_accountant", "mechanism", "a mechanism with a numeric "
                              "epsilon", mechanism)
     sv = as_scores(scores, "scores", func="check_accountant")

@@ -21,16 +21,14 @@ by the interval (more precision is tried; never a guess).
 """
 
 from .loss_range import BoundedRange, bounded_range
-from .renyi import Divergence, kl, kl_divergence, max_divergence, renyi_divergence
-from .zcdp import DEFAULT_ALPHAS, ZCDPCheck, check_zcdp, zcdp_check
+from .renyi import Divergence, kl_divergence, max_divergence, renyi_divergence
+from .zcdp import DEFAULT_ALPHAS, ZCDPCheck, check_zcdp
 
 __all__ = [
     "renyi_divergence",
     "kl_divergence",
-    "kl",
     "max_divergence",
     "check_zcdp",
-    "zcdp_check",
     "ZCDPCheck",
     "bounded_range",
     "BoundedRange",

@@ -24,7 +24,6 @@ from dataclasses import dataclass
 
 from .._validate import argument_error, check_nonempty
 from ..cost import check_analysis, check_neighbour_cells
-from ..deprecation import deprecated_alias, deprecated_attributes, warn_renamed
 from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
@@ -37,7 +36,6 @@ __all__ = [
     "is_symmetric",
     "is_shift_invariant",
     "is_monotonic",
-    "is_monotone",
 ]
 
 
@@ -74,12 +72,6 @@ class RegularityCheck:
 
     def __bool__(self) -> bool:
         return self.holds
-
-    @property
-    def counterexample(self) -> Witness | None:
-        """Deprecated: :attr:`witness`."""
-        warn_renamed("RegularityCheck.counterexample", "RegularityCheck.witness")
-        return self.witness
 
 
 def _lattice(vectors, n: int, values: Iterable) -> list[tuple]:
@@ -149,8 +141,8 @@ def _compare(mechanism, prop: str, vecs: list[tuple], partners: Callable, want: 
 
 
 def _status(engine: object) -> tuple[bool, str | None]:
-    """``(certified, caveat)`` of an analyzer engine (engines without the flag are exact)."""
-    return bool(getattr(engine, "certified", True)), getattr(engine, "caveat", None)
+    """``(certified, caveat)`` of an analyzer engine."""
+    return engine.certified, engine.caveat
 
 
 def is_symmetric(
@@ -283,11 +275,4 @@ def is_monotonic(
                 if inside is None or w in inside:
                     yield w, [(r, r)]  # P_r(v) >= P_r(w)
 
-    return _compare(mechanism, "monotone", vecs, moved, "ge")
-
-
-is_monotone = deprecated_alias(is_monotonic, "is_monotone")
-
-
-#: ``Counterexample`` (the old name of :class:`Witness`) warns and returns ``Witness``.
-__getattr__ = deprecated_attributes(__name__, {"Counterexample": ("Witness", Witness)})
+    return _compare(mechanism, "monotonic", vecs, moved, "ge")

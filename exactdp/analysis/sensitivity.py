@@ -31,7 +31,6 @@ from .._validate import (
     check_int,
     check_nonempty,
 )
-from ..deprecation import deprecated_attributes, deprecated_property
 from ..exact import compare, sign
 from ..numbers import exact_number
 from .witness import Witness
@@ -130,8 +129,6 @@ class SensitivityResult:
     scope: str
     pairs_checked: int
     non_monotonic_pair: tuple | None = None
-
-    monotone = deprecated_property("monotonic", "monotone")
 
 
 # ------------------------------------------------------------------------ validation
@@ -314,7 +311,3 @@ def sensitivity(
             cache.clear()
     return SensitivityResult(best, monotonic, witness, neighbours,
                              "local" if database is not None else "global", checked, bad)
-
-
-#: ``SensitivityWitness`` (the old name of :class:`Witness`) warns and returns ``Witness``.
-__getattr__ = deprecated_attributes(__name__, {"SensitivityWitness": ("Witness", Witness)})

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 
 import sympy
 
-from ..deprecation import warn_renamed
-
 __all__ = ["Witness"]
 
 
@@ -83,22 +81,3 @@ class Witness:
     def __iter__(self) -> Iterator:
         first = self.scores if self.database is None else self.database
         return iter((first, self.neighbour, self.output))
-
-    # ------------------------------------------------- names of the old Counterexample
-    @property
-    def other(self) -> tuple:
-        """Deprecated: the second score vector is :attr:`neighbour`."""
-        warn_renamed("Witness.other", "Witness.neighbour")
-        return self.neighbour
-
-    @property
-    def other_output(self) -> Hashable | None:
-        """Deprecated: :attr:`neighbour_output`."""
-        warn_renamed("Witness.other_output", "Witness.neighbour_output")
-        return self.neighbour_output
-
-    @property
-    def other_probability(self) -> sympy.Expr | None:
-        """Deprecated: :attr:`neighbour_probability`."""
-        warn_renamed("Witness.other_probability", "Witness.neighbour_probability")
-        return self.neighbour_probability

@@ -67,15 +67,15 @@ Modules: :mod:`.fit` (:func:`goodness_of_fit`), :mod:`.result` (:class:`Goodness
 :mod:`.inputs` (argument checks, :func:`probability_vector`), :mod:`.pooling` (the cells,
 :func:`pool_cells`, standardized deviations), :mod:`.exact_tests` (the exact binomial tests of
 rare outputs and the smallest attainable p-value); the sampler protocol itself is
-:mod:`exactdp.sampler_outputs` (``draw``, ``validate_outputs``).
+:mod:`exactdp.audit.sampler_outputs` (``draw``, ``validate_outputs``).
 """
 
 from ..rng import as_generator
-from ..sampler_outputs import draw, validate_outputs
 from .fit import goodness_of_fit
 from .inputs import probability_vector
 from .pooling import pool_cells
 from .result import GoodnessOfFit
+from .sampler_outputs import draw, validate_outputs
 
 __all__ = [
     "GoodnessOfFit",

@@ -10,7 +10,7 @@ certified by one of two facts:
   the range of ``f`` on the box) lies strictly inside ``(-target, target)``;
 - **monotonicity**: the interval evaluation of ``f'`` (exact sympy derivative) excludes 0,
   so ``f`` is monotone on the box and ``|f| <= max(|f(a)|, |f(b)|)``; the two end values are
-  compared with ``target`` exactly (:func:`exactdp.exact.sign.compare`). This covers boxes
+  compared with ``target`` exactly (:func:`exactdp.exact.signs.compare`). This covers boxes
   where ``|f|`` reaches ``target`` only at an end of the interval (a supremum approached at
   a limit), which no enclosure can separate.
 
@@ -32,7 +32,7 @@ import sympy
 
 from .._validate import argument_error
 from .arb import flint_prec, to_arb
-from .sign import UndecidedSignError, compare
+from .signs import UndecidedSignError, compare
 
 __all__ = ["AbsBound", "abs_bound"]
 

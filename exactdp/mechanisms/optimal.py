@@ -24,9 +24,10 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Sequence, Sized
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
+from typing import ClassVar
 
 import flint
 import mpmath
@@ -35,7 +36,6 @@ import sympy
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..cost import as_caller, check_exact_n, refuse
-from ..deprecation import warn_renamed
 from ..distribution import MAX_DPS, OutputDistribution
 from ..exact import compare, is_zero
 from ..exact.arb import enclose
@@ -49,7 +49,14 @@ from ..xform import (
 )
 from ._sampling import shuffle_and_flip
 from .base import Mechanism, RationalForm, X, monotonic_flag
+from .parameters import (
+    epsilon_parameter,
+    monotonic_parameter,
+    optimize_parameter,
+    sensitivity_parameter,
+)
 from .permute_flip import pf_closed_form, pf_closed_form_exprs, pf_ring_probabilities
+from .registry import register
 
 __all__ = [
     "OptimalDistribution",
@@ -232,6 +239,7 @@ def _check_states(labels: Sequence, func: str) -> None:
         )
 
 
+@register("optimal", label="Optimal")
 @dataclass(frozen=True)
 class OptimalRegularMechanism(Mechanism):
     """The optimal regular mechanism: the greedy solution of the section-5 equations.
@@ -251,7 +259,11 @@ class OptimalRegularMechanism(Mechanism):
     McKenna & Sheldon (2020), section 5; the notes, section 5.2; docs/formulas.md section 4.
     """
 
-    name: str = field(default="OPT", init=False, repr=False)
+    name: ClassVar[str] = "OPT"
+    epsilon: sympy.Expr = epsilon_parameter()
+    sensitivity: sympy.Expr = sensitivity_parameter()
+    monotonic: bool = monotonic_parameter()
+    optimize: str = optimize_parameter()
 
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         if sv.is_rational:
@@ -323,8 +335,8 @@ class OptimalDistribution(OutputDistribution):
 
     @property
     def certified(self) -> bool:
-        """True for exact values (``"exact"``) and proved balls (``"certified"``/``"arb"``)."""
-        return self.method in ("exact", "certified", "arb")
+        """True for exact values (``"exact"``) and proved balls (``"arb"``)."""
+        return self.method in ("exact", "arb")
 
     @property
     def caveat(self) -> str | None:
@@ -368,7 +380,7 @@ class OptimalDistribution(OutputDistribution):
             return self.evalf(self.dps)
         mech = self.mechanism
         if mech.epsilon_limit is not None:  # epsilon = 0 or oo: exact, as every view
-            return tuple(mech._route("balls", self.scores, self.dps))
+            return tuple(mech.evaluate("balls", self.scores, self.dps))
         return tuple(mech.certified(mech.oriented(self.scores), int(self.dps * 3.33) + 4))
 
     @property
@@ -403,7 +415,6 @@ def optimal_mechanism(
     dps: int = 30,
     *,
     optimize: str = "max",
-    monotone: bool | None = None,
 ) -> OptimalDistribution:
     """Solve the section-5 equations: the optimal regular epsilon-DP selection distribution.
 
@@ -417,8 +428,7 @@ def optimal_mechanism(
     epsilon : number or positive Symbol
     sensitivity : number, default 1
     monotonic : bool, default False
-        A monotonic score function: ``c = 1`` instead of 2. ``monotone=`` (keyword) is its
-        deprecated spelling.
+        A monotonic score function: ``c = 1`` instead of 2.
     method : {"exact", "float", "mpmath", "arb"}
         ``exact``: sympy expressions; for rational scores the solution's closed form,
         polynomials in ``x = exp(-eps/(c Delta L))`` (identical to PF's ``rational_form()``)
@@ -428,8 +438,7 @@ def optimal_mechanism(
         beyond
         :data:`MAX_RECURSION_STATES` states). ``float``: float64, O(n), one run of the
         permute-and-flip engine; ``mpmath``: ``dps`` digits; ``arb``: arb balls of
-        relative radius about ``10^-dps`` (``"certified"`` is a deprecated spelling of
-        ``"arb"``).
+        relative radius about ``10^-dps``.
     dps : int
         Digits for ``mpmath`` and ``arb`` (at most ``MAX_DPS``).
     optimize : {"max", "min"}, keyword only
@@ -468,12 +477,9 @@ def optimal_mechanism(
     ----------
     McKenna & Sheldon (2020), section 5; the notes, section 5.2.
     """
-    if method == "certified":
-        warn_renamed('optimal_mechanism(method="certified")', 'method="arb"')
-        method = "arb"
     check_choice("optimal_mechanism", "method", method, METHODS)
     dps = check_int("optimal_mechanism", "dps", dps, 1)
-    flag = monotonic_flag(monotonic, monotone, "optimal_mechanism")
+    flag = monotonic_flag(monotonic, "optimal_mechanism")
     mech = OptimalRegularMechanism(epsilon, sensitivity, flag, optimize=optimize)
     if method != "exact":
         mech._float_rate()  # numeric methods need a numeric epsilon

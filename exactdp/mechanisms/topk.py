@@ -34,13 +34,16 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_instance, check_int, choices_text
-from ..deprecation import deprecated_property
 from ..numbers import exact_epsilon_or_limit
 from ..printing import latex_array, latex_math
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism, RationalForm, X
+from .exponential import ExponentialMechanism
+from .gaussian_noisy_max import GaussianNoisyMax
 from .noisy_max import ReportNoisyMax
+from .parameters import parameter
+from .registry import register
 from .topk_integral import one_shot_topk
 
 __all__ = ["MAX_TUPLES", "TopK", "TopKDistribution"]
@@ -58,8 +61,21 @@ def _sub_scores(sv: ScoreVector, keep: tuple[int, ...]) -> ScoreVector:
     return as_scores([sv.raw[i] for i in keep], sv.name)  # type: ignore[index]
 
 
+def _inner(func: str, name: str, value: object) -> Mechanism:
+    check_instance(func, name, value, Mechanism, "an exactdp Mechanism")
+    if isinstance(value, TopK):
+        raise argument_error(func, name, "a selection mechanism (not a TopK)", value)
+    return value  # type: ignore[return-value]
+
+
+def _k(func: str, name: str, value: object) -> int:
+    return check_int(func, name, value, 1)
+
+
+@register("top-k", label="Top-k", kind="top-k",
+          example={"mechanism": ExponentialMechanism(1), "k": 2})
 @dataclass(frozen=True)
-class TopK:
+class TopK(Mechanism):
     """The top-k version of a selection mechanism: ordered k-tuples of distinct outputs.
 
     Parameters
@@ -86,12 +102,11 @@ class TopK:
     (((0, 1), (0, 2)), (8/21, 4/21))
     """
 
-    mechanism: Mechanism
-    k: int
+    mechanism: Mechanism = parameter(_inner, "an exactdp selection Mechanism", exact=False)
+    k: int = parameter(_k, "a positive integer", exact=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "k", check_int("TopK", "k", self.k, 1))
-        check_instance("TopK", "mechanism", self.mechanism, Mechanism, "an exactdp Mechanism")
+        super().__post_init__()
         if self.one_shot and self.mechanism.noise not in _ONE_SHOT_NOISES:
             raise argument_error(
                 "TopK", "mechanism.noise", f"{choices_text(_ONE_SHOT_NOISES)} for one-shot "
@@ -101,8 +116,7 @@ class TopK:
     @property
     def one_shot(self) -> bool:
         """True for report-noisy-max (noise added once), False for peeling."""
-        return isinstance(self.mechanism, ReportNoisyMax) or getattr(
-            self.mechanism, "noise", None) == "gaussian"
+        return isinstance(self.mechanism, (ReportNoisyMax, GaussianNoisyMax))
 
     @property
     def _integral(self) -> bool:
@@ -130,12 +144,39 @@ class TopK:
         """The mechanism's ``monotonic`` flag."""
         return self.mechanism.monotonic
 
-    monotone = deprecated_property("monotonic", "monotone")
+    @property
+    def optimize(self) -> str:
+        """The mechanism's ``optimize``."""
+        return self.mechanism.optimize
 
     @property
+    def capabilities(self) -> frozenset[str]:
+        """The views of :class:`TopKDistribution`: exact probabilities and mpmath / float
+        views where the mechanism has them, a rational form where the mechanism has one
+        (one-shot Laplace: none), the sampler; no arb balls."""
+        inner = self.mechanism.capabilities
+        caps = {"exact", "mpmath", "float", "sample"} & (inner | {"mpmath", "float"})
+        if "exact" not in inner:
+            caps -= {"exact", "mpmath", "float"}
+        if "rational_form" in inner:
+            caps.add("rational_form")
+        return frozenset(caps)
+
+    def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
+        """:attr:`capabilities` on ``sv`` (no form in x for irrational scores or at the
+        epsilon limits; no numeric view for a symbolic epsilon)."""
+        caps = set(self.capabilities)
+        if self.mechanism.epsilon_limit is not None or not sv.is_rational:
+            caps.discard("rational_form")
+        eps = self.mechanism.epsilon
+        if isinstance(eps, sympy.Basic) and eps.free_symbols:
+            caps -= {"mpmath", "float", "sample"}
+        return frozenset(caps)
+
+    @property  # type: ignore[override]
     def name(self) -> str:
         kind = "one-shot" if self.one_shot else "peeling"
-        inner = getattr(self.mechanism, "noise", None) or self.mechanism.name
+        inner = self.mechanism.noise if self.one_shot else self.mechanism.name
         return f"top-{self.k} {kind} {self.mechanism.name}" + (
             f"-{inner}" if self.one_shot else "")
 
@@ -192,6 +233,11 @@ class TopKDistribution:
         """The ordered k-tuples, in ``itertools.permutations(range(n), k)`` order."""
         return tuple(permutations(range(self.n), self.k))
 
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this distribution has (see :attr:`TopK.capabilities`)."""
+        return self.mechanism.capabilities_on(self.scores)
+
     @cached_property
     def _position(self) -> dict:
         return {t: i for i, t in enumerate(self.outputs)}
@@ -238,7 +284,7 @@ class TopKDistribution:
     def _sub_distribution(self, rest: tuple[int, ...]):
         """The mechanism on the outputs ``rest`` (its base measure restricted to them)."""
         inner = self.mechanism.mechanism
-        measure = getattr(inner, "base_measure", None)
+        measure = inner.base_measure if isinstance(inner, ExponentialMechanism) else None
         if measure is not None:
             if all(measure[i] == 0 for i in rest):
                 raise ValueError(

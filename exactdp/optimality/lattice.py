@@ -27,7 +27,7 @@ import sympy
 
 from .._validate import argument_error, check_int
 from ..cost import as_caller, fmt_size, refuse
-from ..exact.sign import proved_rational
+from ..exact.signs import proved_rational
 from ..mechanisms.permute_flip import pf_ring_probabilities
 from ..numbers import ExactConversionWarning, exact_epsilon, exact_sensitivity
 from ..numeric.pf import pf_float

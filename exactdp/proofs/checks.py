@@ -1,4 +1,4 @@
-"""Picklable per-vector checks for :func:`exactdp.sweeps.sweep`.
+"""Picklable per-vector checks for :func:`exactdp.audit.sweeps.sweep`.
 
 Each check takes a canonical integer score vector (a tuple of ints, maximum 0) and returns
 a bool; it proves its statement for *every* epsilon > 0 at that vector by exact real-root

@@ -33,8 +33,6 @@ def test_pf_bounded_range_is_eps_plus_log_two_minus_exp():
     num = bounded_range(exactdp.PermuteAndFlip(1, monotonic=True), [0, 0])
     assert abs(float(num) - (1 + math.log(2 - math.exp(-1)))) < 1e-14
     assert not num.holds_at(1) and num.holds_at(2)
-    with pytest.warns(DeprecationWarning, match=r"\.holds_at\(\)"):
-        assert num.holds(2)
 
 
 def test_bounded_range_user_mechanism_support_mismatch():

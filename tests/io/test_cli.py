@@ -50,8 +50,8 @@ def test_pricing_buyers_scores_in_caption(capsys):
         (["table", "--scores", "1,2", "--sensitivity", "0"], "sensitivity must be > 0"),
         (["table", "--scores", "1,2", "--mechanisms", "foo"], "unknown mechanism"),
         (["table", "--scores", "1,abc"], "scores[1]"),
-        (["table", "--scores", "1,2", "--digits", "0"], "--dps (--digits)"),
-        (["table", "--scores", "1,2", "--dps", "1001"], "--dps (--digits)"),
+        (["table", "--scores", "1,2", "--dps", "0"], "--dps must be"),
+        (["table", "--scores", "1,2", "--dps", "1001"], "--dps must be"),
     ],
 )
 def test_errors_are_one_line_with_exit_code_2(capsys, argv, fragment):
@@ -100,7 +100,7 @@ def test_report_errors(capsys, argv, fragment):
 @pytest.mark.parametrize(
     "argv",
     [
-        ["table", "--digits", "abc", "--scores", "1,2"],
+        ["table", "--dps", "abc", "--scores", "1,2"],
         ["table", "--scores", "1,2", "--format", "html"],
         ["table"],
         ["table", "--scores", "1,2", "--example", "pricing"],
@@ -144,22 +144,10 @@ def test_version_and_python_dash_m(capsys):
     assert proc.returncode == 0 and "0.303265" in proc.stdout
 
 
-def test_old_public_paths_still_work():
-    import exactdp.cli
-    import exactdp.io.cli
-    import exactdp.io.latex
-    import exactdp.latex
-    import exactdp.report
-
-    assert exactdp.latex.probability_table is exactdp.io.latex.probability_table
-    assert exactdp.cli.main is exactdp.io.cli.main
-    assert callable(exactdp.report.pricing_report)
-
-
-@pytest.mark.parametrize("digits", ["0", "1001", "-3"])
-def test_report_digits_validated(capsys, digits):
-    code, out, err = run(capsys, "report", "--digits", digits)
-    assert code == 2 and "--dps (--digits) must be an integer in 1..1000, got" in err and out == ""
+@pytest.mark.parametrize("dps", ["0", "1001", "-3"])
+def test_report_dps_validated(capsys, dps):
+    code, out, err = run(capsys, "report", "--dps", dps)
+    assert code == 2 and "--dps must be an integer in 1..1000, got" in err and out == ""
 
 
 def test_huge_integers_print_beyond_the_int_str_limit(capsys):

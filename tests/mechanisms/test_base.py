@@ -286,7 +286,7 @@ def test_ball_keeps_the_sign_of_negative_midpoints():
 
 def test_monotonic_keyword_is_the_monotone_flag():
     # issue 13's signature: ExponentialMechanism(epsilon, sensitivity=1, monotonic=False,
-    # base_measure=None); monotone stays accepted.
+    # base_measure=None).
     em = exactdp.ExponentialMechanism(1, sensitivity=1, monotonic=True, base_measure=None)
     assert em.monotonic and em.c == 1
     assert em == exactdp.ExponentialMechanism(1, 1, True)
@@ -297,8 +297,8 @@ def test_monotonic_keyword_is_the_monotone_flag():
     assert exactdp.PermuteAndFlip(1, monotonic=True).c == 1
     assert exactdp.ReportNoisyMax(1, noise="laplace", monotonic=True).monotonic
     assert exactdp.GaussianNoisyMax(1, monotonic=True).monotonic
-    with pytest.raises(ValueError, match="contradict"), pytest.warns(DeprecationWarning):
-        exactdp.PermuteAndFlip(1, monotone=True, monotonic=False)
+    with pytest.raises(TypeError, match="monotone"):
+        exactdp.PermuteAndFlip(1, monotone=True)  # the old spelling is gone
     with pytest.raises(ValueError, match="monotonic must be"):
         exactdp.PermuteAndFlip(1, monotonic="yes")
 

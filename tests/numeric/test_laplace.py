@@ -570,14 +570,10 @@ def test_bad_algorithm(algorithm):
         laplace_mp([0, 1], 30, algorithm=algorithm)
 
 
-def test_method_is_the_deprecated_name_of_algorithm():
-    with pytest.warns(DeprecationWarning, match="use algorithm="):
-        old = laplace_mp([0, 1, 3], 30, method="series")
-    assert old == laplace_mp([0, 1, 3], 30, algorithm="series")
+def test_the_two_algorithms_agree():
+    series = laplace_mp([0, 1, 3], 30, algorithm="series")
     # the two algorithms agree (independent formulas) to the requested digits
     closed = laplace_mp([0, 1, 3], 30, algorithm="closed")
     with mpmath.workdps(40):
-        assert all(abs(a - b) < mpmath.mpf(10) ** -29 * b for a, b in zip(old, closed, strict=True))
-    with pytest.raises(ValueError, match="laplace_mp: method must be None or equal to algorithm"), \
-            pytest.warns(DeprecationWarning):
-        laplace_mp([0, 1], 30, algorithm="closed", method="series")
+        assert all(abs(a - b) < mpmath.mpf(10) ** -29 * b
+                   for a, b in zip(series, closed, strict=True))

@@ -16,7 +16,7 @@ from flint import fmpq_poly
 
 from ..._validate import argument_error
 from ...cost import check_seconds, laplace_exact_seconds
-from ...exact.sign import UndecidedSignError, compare
+from ...exact.signs import UndecidedSignError, compare
 from ..gaps import as_list, check_int_gaps, check_lam, fail_value
 from .pieces import FlintOps, ScalarOps, expand, group_gaps
 

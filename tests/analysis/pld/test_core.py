@@ -215,7 +215,7 @@ def test_mechanism_without_closed_form_is_refused_clearly():
 
 @pytest.mark.parametrize("k", [1, 7, 40])
 def test_epsilon_closed_form_agrees_with_bisection(k):
-    from exactdp.analysis.pld_results import bisect_epsilon
+    from exactdp.analysis.pld.results import bisect_epsilon
 
     comp = privacy_loss_distribution(exactdp.PermuteAndFlip(1), [-1, 2, 1],
                                      [0, 1, 2]).self_compose(k)

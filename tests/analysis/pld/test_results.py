@@ -1,8 +1,8 @@
-"""analysis/pld_results.py: the helpers shared by the exact and the grid PLD."""
+"""analysis/pld/results.py: the helpers shared by the exact and the grid PLD."""
 
 from __future__ import annotations
 
-from exactdp.analysis.pld_results import power_by_squaring
+from exactdp.analysis.pld.results import power_by_squaring
 
 
 def test_power_by_squaring_against_repetition():

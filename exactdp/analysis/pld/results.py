@@ -15,12 +15,12 @@ from typing import Any
 import flint
 import sympy
 
-from .._validate import argument_error
-from ..exact.arb import dps_to_prec, flint_prec, to_arb
-from ..exact.sign import UndecidedSignError
-from ..numbers import exact_number
-from ..printing import latex_decimal, latex_math
-from ._balls import arb_lower_fraction
+from ..._validate import argument_error
+from ...exact.arb import dps_to_prec, flint_prec, to_arb
+from ...exact.signs import UndecidedSignError
+from ...numbers import exact_number
+from ...printing import latex_decimal, latex_math
+from .._balls import arb_lower_fraction
 
 __all__ = [
     "EpsilonResult", "HockeyStick", "bisect_epsilon", "check_delta", "check_epsilon",

@@ -1,4 +1,4 @@
-"""exactdp.analysis.pld_grid: the lower-bound PLD on a grid, against hand-computed curves."""
+"""exactdp.analysis.pld.grid: the lower-bound PLD on a grid, against hand-computed curves."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""exactdp.sampler_outputs: the draws of any sampler, validated into output indices."""
+"""exactdp.audit.sampler_outputs: the draws of any sampler, validated into output indices."""
 
 from __future__ import annotations
 

@@ -18,9 +18,8 @@ from fractions import Fraction
 import flint
 import sympy
 
-from ..deprecation import deprecated_method
-from ..exact.arb import to_arb
-from ..exact.sign import proved_equal
+from ...exact.arb import to_arb
+from ...exact.signs import proved_equal
 
 __all__ = ["MAX_XFORM_DEGREE", "MERGE_LIMIT", "XForm", "concat_xform", "eval_poly",
            "factor_ratios", "fraction_polys", "group_terms", "ratio_key", "ratio_polys",
@@ -53,8 +52,6 @@ class XForm:
     def x_ball(self, bits: int) -> flint.arb:
         """A rigorous ball around ``x = exp(-rate/N)`` at ``bits`` bits."""
         return to_arb(sympy.exp(-self.rate / self.N), bits)
-
-    y_ball = deprecated_method("x_ball", "y_ball")
 
 
 def sympy_to_poly(expr: sympy.Expr, x: sympy.Symbol, spread: int) -> flint.fmpq_poly:
@@ -170,11 +167,12 @@ def sum_fractions(items: list) -> tuple[flint.fmpq_poly, flint.fmpq_poly]:
 
 
 def xform_pair(dp, dq):
-    """x-forms of both distributions on a common ``x = exp(-rate/N)``, or None."""
-    try:
-        fp, fq = dp.rational_form(), dq.rational_form()
-    except (ValueError, NotImplementedError, AttributeError):
+    """x-forms of both distributions on a common ``x = exp(-rate/N)``, or None when either
+    has no rational form in x (its capabilities: e.g. RNM-Laplace, irrational scores, a
+    user's function mechanism, whose loss ratios are then grouped by their exact values)."""
+    if not ("rational_form" in dp.capabilities and "rational_form" in dq.capabilities):
         return None
+    fp, fq = dp.rational_form(), dq.rational_form()
     N = math.lcm(int(fp.L), int(fq.L))
     if max(max(fp.gaps) * (N // int(fp.L)), max(fq.gaps) * (N // int(fq.L))) > MAX_XFORM_DEGREE:
         return None  # huge integer gaps: polynomials of that degree are not worth building

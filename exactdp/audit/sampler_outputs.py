@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from ._validate import check_callable
-from .rng import as_generator
+from .._validate import check_callable
+from ..rng import as_generator
 
 __all__ = ["draw", "signature_params", "validate_outputs"]
 

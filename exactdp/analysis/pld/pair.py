@@ -12,13 +12,14 @@ from __future__ import annotations
 import flint
 import sympy
 
-from .._validate import argument_error, check_same_length
-from ..exact.arb import to_arb
-from ..exact.sign import sign as exact_sign
-from ..scores import as_scores
-from .neighbourhood import check_pair
-from .pld import PrivacyLossDistribution
-from .pld_xform import XForm, ratio_key, sum_fractions, xform_pair
+from ..._validate import argument_error, check_same_length
+from ...exact.arb import to_arb
+from ...exact.signs import sign as exact_sign
+from ...scores import as_scores
+from ..common import as_mechanism, mechanism_epsilon
+from ..neighbourhood import check_pair
+from .core import PrivacyLossDistribution
+from .xform import XForm, ratio_key, sum_fractions, xform_pair
 
 __all__ = ["privacy_loss_distribution"]
 
@@ -58,11 +59,10 @@ def privacy_loss_distribution(mechanism: object, scores: object, neighbour: obje
     """
     sv, nv = as_scores(scores, "scores"), as_scores(neighbour, "neighbour")
     check_same_length("privacy_loss_distribution", ("scores", "neighbour"), (sv.raw, nv.raw))
-    if not hasattr(mechanism, "distribution"):
-        raise argument_error("privacy_loss_distribution", "mechanism",
-                             "a mechanism (with a distribution(scores) method)", mechanism)
+    mechanism = as_mechanism(mechanism, "privacy_loss_distribution")
     check_pair(mechanism, sv, nv, "privacy_loss_distribution", allow_non_neighbour)
-    if getattr(getattr(mechanism, "epsilon", None), "free_symbols", None):
+    eps = mechanism_epsilon(mechanism)
+    if eps is not None and eps.free_symbols:
         raise argument_error("privacy_loss_distribution", "mechanism.epsilon",
                              "a number, not symbolic", mechanism.epsilon)
     dp, dq = mechanism.distribution(sv), mechanism.distribution(nv)
@@ -95,7 +95,7 @@ def privacy_loss_distribution(mechanism: object, scores: object, neighbour: obje
         xform = XForm(xf[4], xf[5], *cols)
     m = len(groups)
     atoms = tuple({tuple(int(j == i) for j in range(m)): 1} for i in range(m))
-    name = getattr(mechanism, "name", type(mechanism).__name__)
+    name = mechanism.name
     return PrivacyLossDistribution(p_base, q_base, atoms, p_inf, q_ninf, 1,
                                    f"{name} {list(sv.exact)} -> {list(nv.exact)}", xform,
                                    guard_bits=bits - 128)

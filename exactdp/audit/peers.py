@@ -49,12 +49,13 @@ from typing import Any
 import numpy as np
 import sympy
 
-from ._validate import argument_error, check_bool, check_choice, check_instance
-from .audit import GoodnessOfFit, as_generator, goodness_of_fit
-from .distribution import OutputDistribution
-from .mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip, TopK
-from .mechanisms.base import monotonic_flag
-from .scores import ScoreVector, as_scores
+from .._validate import argument_error, check_bool, check_choice, check_instance
+from ..distribution import OutputDistribution
+from ..mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip, TopK
+from ..rng import as_generator
+from ..scores import ScoreVector, as_scores
+from .fit import goodness_of_fit
+from .result import GoodnessOfFit
 
 __all__ = [
     "PeerAdapter",
@@ -94,7 +95,7 @@ def _import_diffprivlib():
         from diffprivlib import mechanisms
     except ImportError as exc:  # also sklearn incompatibilities (ImportError, not MNF)
         raise ImportError(
-            "exactdp.peers: diffprivlib is not importable "
+            "exactdp.audit.peers: diffprivlib is not importable "
             f"({type(exc).__name__}: {exc}); install the extra: pip install 'exactdp[peers]'"
         ) from exc
     return mechanisms
@@ -105,7 +106,7 @@ def _import_opendp():
         import opendp.prelude as dp
     except ImportError as exc:
         raise ImportError(
-            "exactdp.peers: opendp is not importable "
+            "exactdp.audit.peers: opendp is not importable "
             f"({type(exc).__name__}: {exc}); install the extra: pip install 'exactdp[peers]'"
         ) from exc
     dp.enable_features("contrib")
@@ -190,8 +191,9 @@ class PeerAdapter:
 
 
 def _float_of(value: sympy.Expr, name: str) -> float:
-    if getattr(value, "free_symbols", None):
-        raise argument_error("exactdp.peers", name, "a number for a peer, not symbolic", value)
+    if value.free_symbols:
+        raise argument_error("exactdp.audit.peers", name, "a number for a peer, not symbolic",
+                             value)
     return float(sympy.N(value, 30))
 
 
@@ -298,8 +300,7 @@ def _diffprivlib_adapter(
 
 
 def diffprivlib_exponential(
-    scores: object, epsilon: object, sensitivity: object = 1, monotonic: bool | None = None,
-    *, monotone: bool | None = None,
+    scores: object, epsilon: object, sensitivity: object = 1, monotonic: bool = False,
 ) -> PeerAdapter:
     """diffprivlib's exponential mechanism, paired with :class:`ExponentialMechanism`.
 
@@ -317,8 +318,7 @@ def diffprivlib_exponential(
     sensitivity : number, default 1
         Sensitivity ``Delta`` of the utility (> 0).
     monotonic : bool, default False
-        diffprivlib's and exactdp's ``monotonic`` flag; ``monotone=`` (keyword) is its
-        deprecated spelling.
+        diffprivlib's and exactdp's ``monotonic`` flag.
 
     Returns
     -------
@@ -337,13 +337,12 @@ def diffprivlib_exponential(
     """
     return _diffprivlib_adapter("Exponential", ExponentialMechanism, scores, epsilon,
                                 sensitivity,
-                                monotonic_flag(monotonic, monotone, "diffprivlib_exponential"),
+                                check_bool("diffprivlib_exponential", "monotonic", monotonic),
                                 "diffprivlib_exponential")
 
 
 def diffprivlib_permute_and_flip(
-    scores: object, epsilon: object, sensitivity: object = 1, monotonic: bool | None = None,
-    *, monotone: bool | None = None,
+    scores: object, epsilon: object, sensitivity: object = 1, monotonic: bool = False,
 ) -> PeerAdapter:
     """diffprivlib's permute-and-flip, paired with :class:`PermuteAndFlip`.
 
@@ -373,7 +372,7 @@ def diffprivlib_permute_and_flip(
     """
     return _diffprivlib_adapter("PermuteAndFlip", PermuteAndFlip, scores, epsilon,
                                 sensitivity,
-                                monotonic_flag(monotonic, monotone, "diffprivlib_permute_and_flip"),
+                                check_bool("diffprivlib_permute_and_flip", "monotonic", monotonic),
                                 "diffprivlib_permute_and_flip")
 
 
@@ -384,10 +383,8 @@ def opendp_noisy_max(
     scores: object,
     epsilon: object,
     sensitivity: object = 1,
-    monotonic: bool | None = None,
+    monotonic: bool = False,
     measure: str = "max_divergence",
-    *,
-    monotone: bool | None = None,
 ) -> PeerAdapter:
     """OpenDP's ``make_noisy_max``, paired with the exactdp mechanism it implements.
 
@@ -412,8 +409,7 @@ def opendp_noisy_max(
     sensitivity : number, default 1
         ``Delta``: the ``d_in`` of OpenDP's ``linf_distance``.
     monotonic : bool, default False
-        OpenDP's ``linf_distance(monotonic=...)`` and exactdp's ``monotonic``; ``monotone=``
-        (keyword) is its deprecated spelling.
+        OpenDP's ``linf_distance(monotonic=...)`` and exactdp's ``monotonic``.
     measure : {"max_divergence", "zero_concentrated_divergence", "zcdp"}
 
     Returns
@@ -434,7 +430,7 @@ def opendp_noisy_max(
     Ding et al. (2021), Thm 1; Cesar & Rogers (2021) for ``eps**2/8``.
     """
     zcdp = _check_measure(measure, "opendp_noisy_max")
-    monotonic = monotonic_flag(monotonic, monotone, "opendp_noisy_max")
+    monotonic = check_bool("opendp_noisy_max", "monotonic", monotonic)
     dp = _import_opendp()
     sv = as_scores(scores)
     reference_cls = ExponentialMechanism if zcdp else PermuteAndFlip
@@ -462,11 +458,9 @@ def opendp_noisy_top_k(
     epsilon: object,
     k: int,
     sensitivity: object = 1,
-    monotonic: bool | None = None,
+    monotonic: bool = False,
     measure: str = "max_divergence",
     negate: bool = False,
-    *,
-    monotone: bool | None = None,
 ) -> PeerAdapter:
     """OpenDP's ``make_noisy_top_k``, paired with the exact top-k distribution it should have.
 
@@ -502,7 +496,7 @@ def opendp_noisy_top_k(
     ``make_noisy_top_k.pdf``); McKenna & Sheldon (2020); Durfee & Rogers (2019).
     """
     zcdp = _check_measure(measure, "opendp_noisy_top_k")
-    monotonic = monotonic_flag(monotonic, monotone, "opendp_noisy_top_k")
+    monotonic = check_bool("opendp_noisy_top_k", "monotonic", monotonic)
     negate = check_bool("opendp_noisy_top_k", "negate", negate)
     dp = _import_opendp()
     sv = as_scores(scores)

@@ -1,7 +1,8 @@
-"""exactdp.exact.sign: exact signs, each checked against an independent exact route."""
+"""exactdp.exact.signs: exact signs, each checked against an independent exact route."""
 
 from __future__ import annotations
 
+import mpmath
 import pytest
 import sympy
 from hypothesis import given, settings
@@ -175,7 +176,7 @@ def test_sign_or_none_is_sign_or_none_for_symbols():
 
 # ------------------------------------------------------------ proved_rational (lead, issue 9)
 def test_proved_rational_proves_or_declines():
-    from exactdp.exact.sign import proved_rational
+    from exactdp.exact.signs import proved_rational
 
     L = sympy.log
     assert proved_rational(L(8) / L(4)) == sympy.Rational(3, 2)  # 3 log 2 / 2 log 2
@@ -186,3 +187,64 @@ def test_proved_rational_proves_or_declines():
     assert proved_rational(1 + sympy.exp(-sympy.Integer(10) ** 300)) is None
     assert proved_rational(sympy.pi) is None
     assert proved_rational(sympy.Symbol("t")) is None
+
+
+# ------------------------------------------------ proved_equal, and mutants that lived (issue 20)
+def test_proved_equal_proves_or_declines():
+    """sqrt 8 = 2 sqrt 2 and log 4 = 2 log 2 by hand; sqrt 2 + exp(-10**300) is not sqrt 2
+    (and 2 is not 1): equality is only ever proved, never guessed."""
+    from exactdp.exact.signs import proved_equal
+
+    r2 = sympy.sqrt(2)
+    assert proved_equal(S(8), 2 * r2)
+    assert proved_equal(sympy.log(4), 2 * sympy.log(2))
+    assert proved_equal(3, 3) and proved_equal(sympy.Integer(3), 3)
+    assert not proved_equal(r2, r2 + E(-Z(10) ** 300))
+    assert not proved_equal(2, 1) and not proved_equal(sympy.Integer(2), 1)
+    # (2 pi)^sqrt 2 = 2^sqrt 2 pi^sqrt 2: proved by the exact rewrite, and it is not 2
+    c = 2 ** r2 * sympy.pi**r2 / (2 * sympy.pi) ** r2
+    assert proved_equal(c, 1) and not proved_equal(c, 2)
+    t = sympy.Symbol("t")
+    assert proved_equal(t * (t + 1), t**2 + t) and not proved_equal(t + 1, t)
+
+
+def test_lindemann_weierstrass_keeps_opposite_exponents_apart():
+    """exp(1/2) - exp(-1/2) = 2 sinh(1/2) = 1.0421906... (mpmath): the exponents +a and -a
+    are distinct, so the exp-polynomial is proved non-zero, never merged into 0."""
+    from exactdp.exact.signs import _exp_polynomial_is_zero
+
+    half = R(1, 2)
+    e = E(half) - E(-half)
+    assert _exp_polynomial_is_zero(e) is False and exact_zero(e) is False
+    assert exact_zero(E(half) + E(-half)) is False
+    assert exact_zero(2 * E(half) - E(half) - E(R(2, 4))) is True
+    assert sign(e) == 1
+    assert abs(mpmath.mpf(str(sympy.N(e, 30))) - 2 * mpmath.sinh(0.5)) < 1e-15
+
+
+def test_symbolic_identity_of_logs_is_zero_and_not_a_sign():
+    """log(2 eps) - log 2 - log eps = 0 for every eps > 0 (log of a product)."""
+    eps = sympy.Symbol("eps", positive=True)
+    assert sign(sympy.log(2 * eps) - sympy.log(2) - sympy.log(eps)) == 0
+    assert sign_or_none(sympy.log(2 * eps) - sympy.log(eps)) in (None, 1)  # = log 2 > 0
+
+
+def test_a_rewrite_to_one_is_not_a_zero():
+    """2^sqrt2 pi^sqrt2 / (2 pi)^sqrt2 is exactly 1: exact rewriting reaches 1, which is not
+    a proof of 0 (sign by a ball: 1 > 0)."""
+    from exactdp.exact.signs import _rewrites_to_zero
+
+    r2 = sympy.sqrt(2)
+    c = 2**r2 * sympy.pi**r2 / (2 * sympy.pi) ** r2
+    assert _rewrites_to_zero(c) is False and exact_zero(c) is not True
+    assert exact_zero(c - 1) is True and sign(c) == 1
+    s, t = sympy.symbols("s t")  # no assumptions: exp(s) may be complex
+    assert sign_or_none(E(s) * E(t) * E(-s - t)) is None  # = 1, never "0"
+
+
+def test_long_expressions_are_shortened_head_and_tail():
+    from exactdp.exact.signs import _short
+
+    text = "a" * 500 + "z" * 15
+    assert _short(text) == "a" * 280 + " ... " + "z" * 15
+    assert _short("b" * 300) == "b" * 300

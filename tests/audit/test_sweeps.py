@@ -12,8 +12,8 @@ import pytest
 
 import exactdp
 from exactdp import SweepResult, sweep
+from exactdp.audit.sweeps import count_score_vectors, score_vectors
 from exactdp.proofs.checks import error_ratio_at_most, pf_dominates_em
-from exactdp.sweeps import count_score_vectors, score_vectors
 
 
 def brute_force_family(n_max, gap_max):

@@ -22,9 +22,9 @@ from fractions import Fraction
 
 import flint
 
-from .._validate import argument_error, check_int
-from ..exact.arb import dps_to_prec, flint_prec, to_arb
-from .pld_results import (
+from ..._validate import argument_error, check_int
+from ...exact.arb import dps_to_prec, flint_prec, to_arb
+from .results import (
     EpsilonResult,
     HockeyStick,
     bisect_epsilon,

@@ -16,7 +16,7 @@ many values. This module keeps that law exactly:
 - numbers come from python-flint ``arb`` balls (rigorous, :func:`exactdp.exact.arb.to_arb`);
   signs are decided by balls at rising precision and, where a ball cannot separate a loss
   from the queried epsilon, by an exact polynomial identity (x-form) or
-  :func:`exactdp.exact.sign.sign`; if nothing decides, ``UndecidedSignError`` is raised.
+  :func:`exactdp.exact.signs.sign`; if nothing decides, ``UndecidedSignError`` is raised.
 
 The hockey-stick divergence ``delta(eps) = sum_r max(0, P_r - e^eps Q_r)`` is the privacy
 curve of the pair (Balle, Barthe & Gaboardi 2018, Thm 1; Dong, Roth & Su 2022, section 2);
@@ -40,14 +40,14 @@ from fractions import Fraction
 import flint
 import sympy
 
-from .._validate import argument_error, check_int
-from ..exact.arb import dps_to_prec, flint_prec, to_arb
-from ..exact.sign import UndecidedSignError
-from ..exact.sign import sign as exact_sign
-from ..printing import latex_array, latex_math
-from ._balls import arb_lower_fraction
-from .pld_grid import DiscretisedPLD
-from .pld_results import (
+from ..._validate import argument_error, check_int
+from ...exact.arb import dps_to_prec, flint_prec, to_arb
+from ...exact.signs import UndecidedSignError
+from ...exact.signs import sign as exact_sign
+from ...printing import latex_array, latex_math
+from .._balls import arb_lower_fraction
+from .grid import DiscretisedPLD
+from .results import (
     EpsilonResult,
     HockeyStick,
     bisect_epsilon,
@@ -55,7 +55,7 @@ from .pld_results import (
     check_epsilon,
     power_by_squaring,
 )
-from .pld_xform import (
+from .xform import (
     XForm,
     concat_xform,
     eval_poly,
@@ -311,7 +311,7 @@ class PrivacyLossDistribution:
 
         x-form: a polynomial identity proves equality; otherwise the ratio is a nonzero
         rational function of ``x`` and the balls are refined. Generic:
-        :func:`exactdp.exact.sign.sign` decides (or raises UndecidedSignError).
+        :func:`exactdp.exact.signs.sign` decides (or raises UndecidedSignError).
         """
         for j, b in enumerate((bits, 2 * bits, 4 * bits, 16 * bits)):
             loss = self._balls_cache(b)[0][i]

@@ -24,8 +24,8 @@ from dataclasses import dataclass, field
 
 from tqdm.auto import tqdm
 
-from ._validate import argument_error, check_callable, check_int
-from .printing import latex_math
+from .._validate import argument_error, check_callable, check_int
+from ..printing import latex_math
 
 __all__ = ["SweepResult", "count_score_vectors", "score_vectors", "sweep"]
 

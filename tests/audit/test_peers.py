@@ -16,8 +16,7 @@ import pytest
 import sympy
 
 import exactdp
-from exactdp import peers
-from exactdp.audit import goodness_of_fit
+from exactdp.audit import goodness_of_fit, peers
 
 pytestmark = pytest.mark.peers
 
