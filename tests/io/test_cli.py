@@ -166,3 +166,15 @@ def test_unwritable_out_is_a_one_line_error(capsys, tmp_path):
         code, out, err = run(capsys, "report", "--scores", "1,0", "--out", out_dir)
         assert code == 2 and out == ""
         assert err.startswith("exactdp: error: cannot write the output") and err.count("\n") == 1
+
+
+def test_report_on_tied_scores_is_written(capsys, tmp_path):
+    """Issue 20: all scores tied gave ZeroDivisionError (EM/PF error ratio 0/0); both
+    errors are exactly 0 there (each mechanism picks a maximizer), the ratio is drawn at
+    its limit 1 and the caption says so."""
+    out = tmp_path / "tie"
+    assert main(["report", "--scores", "1,1", "--neighbour-scores", "0,1",
+                 "--out", str(out)]) == 0
+    assert (out / "error-ratio.png").exists()
+    tex = (out / "report.tex").read_text()
+    assert "limit 1" in tex
