@@ -287,6 +287,8 @@ def _cmd_report(args) -> str:
     if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotonic):
         raise CLIError("--neighbour-scores, --sensitivity and --monotonic apply to --scores only")
     scores = None if args.scores is None else _parse_scores(args.scores)
+    if not args.no_files and not str(args.out).strip():  # "" would write into the cwd
+        raise CLIError(f"--out must be a directory path, got {args.out!r}")
     neighbour = None
     if args.neighbour_scores is not None:
         neighbour = _parse_scores(args.neighbour_scores, "--neighbour-scores")

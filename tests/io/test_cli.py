@@ -178,3 +178,12 @@ def test_report_on_tied_scores_is_written(capsys, tmp_path):
     assert (out / "error-ratio.png").exists()
     tex = (out / "report.tex").read_text()
     assert "limit 1" in tex
+
+
+def test_report_empty_out_is_refused(capsys, tmp_path, monkeypatch):
+    """Issue 20: --out "" wrote report.tex and summary.md into the current directory."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "--scores", "3,1,0", "--out", ""]) == 2
+    err = capsys.readouterr().err
+    assert "--out must be a directory path, got ''" in err and "\n" == err[-1:]
+    assert list(tmp_path.iterdir()) == []
