@@ -225,6 +225,7 @@ def _cmd_table(args) -> str:
         sens = 1 if args.sensitivity is None else args.sensitivity
         labels = None
         head = ("", "")
+    _check_epsilon(args.epsilon)
     dists = {}
     for key in keys:
         label, mech = build_mechanism(key, args.epsilon, sens, args.monotonic)
@@ -292,6 +293,7 @@ def _cmd_report(args) -> str:
     neighbour = None
     if args.neighbour_scores is not None:
         neighbour = _parse_scores(args.neighbour_scores, "--neighbour-scores")
+    _check_epsilon(args.epsilon)
     report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
                           neighbour=neighbour, sensitivity=args.sensitivity,
                           monotonic=args.monotonic, dps=args.dps,
@@ -318,6 +320,20 @@ def _compose_section(args, scores) -> str:
     return composition_report(args.compose, args.epsilon,
                               list(scores) if scores is not None else [0, 1, 2],
                               figure_prefix=prefix)
+
+
+def _check_epsilon(text: str) -> None:
+    """Refuse a bad ``--epsilon`` in the option's own name (not an internal function's)."""
+    if str(text).strip().lower() in ("nan", "+nan", "-nan"):
+        raise CLIError(f"--epsilon must be a number >= 0 (0 and oo are the limits), got "
+                       f"{text!r} (not a number)")
+    try:
+        value = exact_number(text, "epsilon")
+    except ValueError:
+        raise CLIError(f"--epsilon must be a number >= 0 (0 and oo are the limits), got "
+                       f"{text!r}") from None
+    if value.is_negative:
+        raise CLIError(f"--epsilon must be >= 0 (0 and oo are the limits), got {text!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

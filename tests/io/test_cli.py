@@ -187,3 +187,17 @@ def test_report_empty_out_is_refused(capsys, tmp_path, monkeypatch):
     err = capsys.readouterr().err
     assert "--out must be a directory path, got ''" in err and "\n" == err[-1:]
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["table", "report"])
+@pytest.mark.parametrize(("value", "fragment"), [
+    ("nan", "--epsilon must be a number >= 0 (0 and oo are the limits), got 'nan' (not a number)"),
+    ("-1", "--epsilon must be >= 0"),
+])
+def test_epsilon_errors_name_the_option(capsys, command, value, fragment):
+    """Issue 20: the errors named ExponentialMechanism / build_report, not --epsilon."""
+    assert main([command, "--scores", "3,1,0", f"--epsilon={value}", "--no-files"]
+                if command == "report" else
+                [command, "--scores", "3,1,0", f"--epsilon={value}"]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "build_report" not in err and "Mechanism" not in err
