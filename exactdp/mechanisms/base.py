@@ -334,15 +334,21 @@ class Mechanism:
         float64 although their product does not) it is formed in mpmath and rounded once.
         """
         rate = self._float_rate()
-        gaps = sv.gaps_float
         lossy = not (math.isfinite(rate) and rate > 0)
-        if not lossy and sv.kind != "float":
-            lossy = bool(np.any(np.isinf(gaps)))
-        if not lossy and sv.kind == "exact":  # a tiny exact gap may underflow to 0
-            lossy = any(gf == 0 and ge != 0 for gf, ge in zip(gaps, sv.gaps_exact, strict=True))
+        if sv.kind == "float" or sv._int_arr is not None:
+            gaps = sv.fresh_gaps_float()  # a new array: scaled in place
+        else:
+            gaps = sv.gaps_float
+            if not lossy:
+                lossy = bool(np.any(np.isinf(gaps)))
+            if not lossy and sv.kind == "exact":  # a tiny exact gap may underflow to 0
+                lossy = any(gf == 0 and ge != 0
+                            for gf, ge in zip(gaps, sv.gaps_exact, strict=True))
+            gaps = gaps.copy()
         if not lossy:
             with np.errstate(over="ignore"):
-                return gaps * rate
+                gaps *= rate
+            return gaps
         d = self.scaled_gaps_mp(sv, 20)
         out = np.empty(len(d))
         for i, v in enumerate(d):
@@ -411,6 +417,10 @@ class Mechanism:
                 return None
             if VIEWS[view] not in self.capabilities:
                 raise ValueError(self._absent(view))
+            if view == "float":
+                grouped = self._float_by_group(sv)
+                if grouped is not None:
+                    return grouped
             return getattr(self, HOOKS[VIEWS[view]])(sv, *args)
         if view == "numeric_rational_form":
             return None
@@ -464,6 +474,26 @@ class Mechanism:
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         return np.array([float(v) for v in self._mp(sv, 20)])
+
+    def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray | None:
+        """Float probabilities of one output per distinct scaled gap ``d[k]`` (which
+        ``counts[k]`` outputs share), for mechanisms whose output probabilities depend only
+        on the output's own gap and the multiset of gaps; ``None``: not available."""
+        return None
+
+    def _float_by_group(self, sv: ScoreVector) -> np.ndarray | None:
+        """The float view computed once per distinct score and gathered (integer scores
+        with few distinct values); ``None`` when that does not apply."""
+        if type(self)._float_grouped is Mechanism._float_grouped:
+            return None
+        groups = sv.gap_groups()
+        rate = self._float_rate()
+        if groups is None or not (math.isfinite(rate) and rate > 0):
+            return None
+        with np.errstate(over="ignore"):
+            d = groups.gaps * rate
+        vals = self._float_grouped(d, groups.counts)
+        return None if vals is None else groups.gather(vals)
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
         """Rigorous enclosures of the probabilities (python-flint arb balls).

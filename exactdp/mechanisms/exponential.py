@@ -226,7 +226,10 @@ class ExponentialMechanism(Mechanism):
         return softmax_balls(self, sv, dps, self.base_measure)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
-        return em_float(self._float_gaps(sv))
+        return em_float(self._float_gaps(sv), overwrite_d=self.base_measure is None)
+
+    def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray | None:
+        return em_float(d, counts, overwrite_d=True) if self.base_measure is None else None
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return noisy_argmax(self._float_gaps(sv), size, rng.gumbel)

@@ -212,10 +212,17 @@ class ReportNoisyMax(Mechanism):
     def _float(self, sv: ScoreVector) -> np.ndarray:
         d = self.scaled_gaps_float(sv)
         if self.noise == "exponential":
-            return pf_float(d)
+            return pf_float(d, overwrite_d=True)
         if self.noise == "gumbel":
-            return em_float(d)
+            return em_float(d, overwrite_d=True)
         return laplace_float(d)
+
+    def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray | None:
+        if self.noise == "exponential":  # Thm 6.1: RNM-Exp = PF
+            return pf_float(d, counts, overwrite_d=True)
+        if self.noise == "gumbel":  # RNM-Gumbel = EM
+            return em_float(d, counts, overwrite_d=True)
+        return None
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         d = self.scaled_gaps_float(sv)

@@ -299,7 +299,10 @@ class OptimalRegularMechanism(Mechanism):
         return pf_mp(self.scaled_gaps_mp(sv, dps), dps)
 
     def _float(self, sv: ScoreVector):
-        return pf_float(self.scaled_gaps_float(sv))
+        return pf_float(self.scaled_gaps_float(sv), overwrite_d=True)
+
+    def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        return pf_float(d, counts, overwrite_d=True)
 
     def _sample(self, sv: ScoreVector, size: int, rng):
         return shuffle_and_flip(np.exp(-self.scaled_gaps_float(sv)), size, rng)

@@ -158,7 +158,10 @@ class PermuteAndFlip(Mechanism):
         return pf_balls(self, sv, dps)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
-        return pf_float(self.scaled_gaps_float(sv))
+        return pf_float(self.scaled_gaps_float(sv), overwrite_d=True)
+
+    def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        return pf_float(d, counts, overwrite_d=True)
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         p = np.exp(-self.scaled_gaps_float(sv))
