@@ -24,7 +24,15 @@ import numpy as np
 import sympy
 
 from ._validate import check_choice, check_dps, check_size
-from .cost import MAX_SAMPLE_CELLS, MAX_SAMPLE_DRAWS, check_exact_n, refuse
+from .cost import (
+    MAX_BALLS_N,
+    MAX_SAMPLE_CELLS,
+    MAX_SAMPLE_DRAWS,
+    as_caller,
+    check_exact_n,
+    check_numeric_n,
+    refuse,
+)
 from .exact.signs import compare
 from .numbers import exact_number
 from .printing import distribution_latex, latex_math
@@ -106,7 +114,8 @@ class OutputDistribution:
             views to use instead).
         """
         check_exact_n("probabilities", self.n)
-        return tuple(self._view("exact"))
+        with as_caller("probabilities"):
+            return tuple(self._view("exact"))
 
     def pmf(self, r: int) -> sympy.Expr:
         """Exact ``Pr[M(q) = r]``.
@@ -185,7 +194,9 @@ class OutputDistribution:
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
         dps = check_dps("evalf", dps)
-        vals = self._view("mp", dps)
+        check_numeric_n("evalf", self.n)
+        with as_caller("evalf"):
+            vals = self._view("mp", dps)
         with mpmath.workdps(dps):
             return tuple(+v for v in vals)
 
@@ -204,7 +215,10 @@ class OutputDistribution:
         ValueError
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
-        return tuple(self._view("balls", check_dps("evalf_balls", dps)))
+        dps = check_dps("evalf_balls", dps)
+        check_numeric_n("evalf_balls", self.n, MAX_BALLS_N)
+        with as_caller("evalf_balls"):
+            return tuple(self._view("balls", dps))
 
     @property
     def balls_certified(self) -> tuple[bool, str | None]:

@@ -24,6 +24,7 @@ import sympy
 from scipy.signal import fftconvolve
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
+from ..cost import as_caller
 from ..printing import latex_array, latex_decimal, latex_escape, latex_math
 from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
@@ -166,8 +167,9 @@ def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: 
         Bad ``k``, ``epsilon`` or ``scores``.
     """
     check_choice("composition_lower_bound", "search", search, SEARCHES)
-    res = check_accountant(mechanism, scores, k, [epsilon], claims=(), search=search, dps=dps,
-                           max_support=max_support, candidates=candidates)
+    with as_caller("composition_lower_bound"):
+        res = check_accountant(mechanism, scores, k, [epsilon], claims=(), search=search,
+                               dps=dps, max_support=max_support, candidates=candidates)
     return res.bounds[0]
 
 

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .._validate import argument_error, check_nonempty
+from ..cost import check_analysis, check_neighbour_cells
 from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
@@ -118,6 +119,10 @@ def _run(mechanism, prop: str, pairs, pool: _Pool, want: str) -> RegularityCheck
 def _compare(mechanism, prop: str, vecs: list[tuple], partners: Callable, want: str):
     """Compare ``P_r(v)`` with ``P_s(w)`` for every ``v`` in ``vecs`` and every
     ``(w, [(r, s), ...])`` that ``partners(v)`` yields (all vectors in one engine)."""
+    if vecs:  # each vector and its partners (at most n + 1 of them, n scores long)
+        n = len(vecs[0])
+        check_neighbour_cells(f"is_{prop}", len(vecs) * (n + 1), n)
+        check_analysis(f"is_{prop}", len(vecs) * (n + 1), n, 1)
     pool = _Pool()
     pairs = []
     for v in vecs:

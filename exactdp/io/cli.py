@@ -217,6 +217,7 @@ def _cmd_table(args) -> str:
         sens = 1 if args.sensitivity is None else args.sensitivity
         labels = None
         head = ("", "")
+    _check_epsilon(args.epsilon)
     dists = {}
     for key in keys:
         label, mech = build_mechanism(key, args.epsilon, sens, args.monotonic)
@@ -279,9 +280,12 @@ def _cmd_report(args) -> str:
     if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotonic):
         raise CLIError("--neighbour-scores, --sensitivity and --monotonic apply to --scores only")
     scores = None if args.scores is None else _parse_scores(args.scores)
+    if not args.no_files and not str(args.out).strip():  # "" would write into the cwd
+        raise CLIError(f"--out must be a directory path, got {args.out!r}")
     neighbour = None
     if args.neighbour_scores is not None:
         neighbour = _parse_scores(args.neighbour_scores, "--neighbour-scores")
+    _check_epsilon(args.epsilon)
     report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
                           neighbour=neighbour, sensitivity=args.sensitivity,
                           monotonic=args.monotonic, dps=args.dps,
@@ -308,6 +312,20 @@ def _compose_section(args, scores) -> str:
     return composition_report(args.compose, args.epsilon,
                               list(scores) if scores is not None else [0, 1, 2],
                               figure_prefix=prefix)
+
+
+def _check_epsilon(text: str) -> None:
+    """Refuse a bad ``--epsilon`` in the option's own name (not an internal function's)."""
+    if str(text).strip().lower() in ("nan", "+nan", "-nan"):
+        raise CLIError(f"--epsilon must be a number >= 0 (0 and oo are the limits), got "
+                       f"{text!r} (not a number)")
+    try:
+        value = exact_number(text, "epsilon")
+    except ValueError:
+        raise CLIError(f"--epsilon must be a number >= 0 (0 and oo are the limits), got "
+                       f"{text!r}") from None
+    if value.is_negative:
+        raise CLIError(f"--epsilon must be >= 0 (0 and oo are the limits), got {text!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -35,7 +35,7 @@ import numpy as np
 import sympy
 
 from .._validate import MAX_DPS, argument_error, check_choice, check_int, check_nonempty
-from ..cost import refuse
+from ..cost import as_caller, check_exact_n, refuse
 from ..distribution import OutputDistribution
 from ..exact import compare, is_zero
 from ..exact.arb import enclose
@@ -478,12 +478,17 @@ def optimal_mechanism(
     mech = OptimalRegularMechanism(epsilon, sensitivity, flag, optimize=optimize)
     if method != "exact":
         mech._float_rate()  # numeric methods need a numeric epsilon
+    cheaper = ("use method='float' (float64, O(n)) or method='mpmath' (dps digits)"
+               if method in ("exact", "arb") else "use method='float' (float64, O(n))")
+    if method == "exact" and isinstance(scores, Sized):  # before converting n scores
+        check_exact_n("optimal_mechanism", len(scores), cheaper)
     sv = as_scores(scores)
     if method in ("mpmath", "arb"):
         _check_dps_cost(method, sv.n, dps)
     dist = OptimalDistribution(mech, sv, method, dps)
-    if method == "exact" and sv.is_rational and mech.epsilon_limit is None:
-        dist.rational_form()  # the flint closed form now (errors surface here); sympy lazily
-    else:
-        dist.values  # noqa: B018  (compute now, so errors surface here)
+    with as_caller("optimal_mechanism", cheaper):
+        if method == "exact" and sv.is_rational and mech.epsilon_limit is None:
+            dist.rational_form()  # the flint closed form now (errors surface here)
+        else:
+            dist.values  # noqa: B018  (compute now, so errors surface here)
     return dist

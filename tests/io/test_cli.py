@@ -166,3 +166,38 @@ def test_unwritable_out_is_a_one_line_error(capsys, tmp_path):
         code, out, err = run(capsys, "report", "--scores", "1,0", "--out", out_dir)
         assert code == 2 and out == ""
         assert err.startswith("exactdp: error: cannot write the output") and err.count("\n") == 1
+
+
+def test_report_on_tied_scores_is_written(capsys, tmp_path):
+    """Issue 20: all scores tied gave ZeroDivisionError (EM/PF error ratio 0/0); both
+    errors are exactly 0 there (each mechanism picks a maximizer), the ratio is drawn at
+    its limit 1 and the caption says so."""
+    out = tmp_path / "tie"
+    assert main(["report", "--scores", "1,1", "--neighbour-scores", "0,1",
+                 "--out", str(out)]) == 0
+    assert (out / "error-ratio.png").exists()
+    tex = (out / "report.tex").read_text()
+    assert "limit 1" in tex
+
+
+def test_report_empty_out_is_refused(capsys, tmp_path, monkeypatch):
+    """Issue 20: --out "" wrote report.tex and summary.md into the current directory."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "--scores", "3,1,0", "--out", ""]) == 2
+    err = capsys.readouterr().err
+    assert "--out must be a directory path, got ''" in err and "\n" == err[-1:]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["table", "report"])
+@pytest.mark.parametrize(("value", "fragment"), [
+    ("nan", "--epsilon must be a number >= 0 (0 and oo are the limits), got 'nan' (not a number)"),
+    ("-1", "--epsilon must be >= 0"),
+])
+def test_epsilon_errors_name_the_option(capsys, command, value, fragment):
+    """Issue 20: the errors named ExponentialMechanism / build_report, not --epsilon."""
+    assert main([command, "--scores", "3,1,0", f"--epsilon={value}", "--no-files"]
+                if command == "report" else
+                [command, "--scores", "3,1,0", f"--epsilon={value}"]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "build_report" not in err and "Mechanism" not in err

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import sympy
 
-from ...cost import TooCostly
+from ...cost import TooCostly, check_analysis
 from ...numbers import safe_sympify
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT
@@ -19,6 +19,7 @@ from ..common import (
     mechanism_name,
     plain,
 )
+from ..neighbourhood import top_gap
 from .ball import BallEngine
 from .generic import GenericEngine
 from .sparse import SparseXEngine, sparse_poly
@@ -151,6 +152,7 @@ def make_engine(
     probabilities and every one offers balls (the capabilities of the distributions, see
     ``exactdp.mechanisms.CAPABILITIES``).
     """
+    check_analysis(func, len(vectors), vectors[0].n, top_gap(vectors[0]))
     eps = mechanism_epsilon(mech)
     dists = [distribution_of(mech, v) for v in vectors]
     if _needs_balls(dists):

@@ -15,6 +15,7 @@ import sympy
 from flint import fmpq_poly
 
 from ..._validate import argument_error
+from ...cost import check_seconds, laplace_exact_seconds
 from ...exact.signs import UndecidedSignError, compare
 from ..gaps import as_list, check_int_gaps, check_lam, fail_value
 from .pieces import FlintOps, ScalarOps, expand, group_gaps
@@ -22,6 +23,13 @@ from .pieces import FlintOps, ScalarOps, expand, group_gaps
 # --------------------------------------------------------------------------------------
 # exact engines
 # --------------------------------------------------------------------------------------
+
+
+def _check_closed_form_cost(func: str, groups: int) -> None:
+    """Refuse the exact closed form on too many distinct gaps (cost about groups^3.5)."""
+    check_seconds(func, f"the exact RNM-Laplace closed form on {groups} distinct gaps",
+                  laplace_exact_seconds(groups),
+                  "use .evalf(dps) (the series route, certified digits) or .to_numpy()")
 
 
 def laplace_exact_polys(G: Sequence[int]) -> list[tuple[fmpq_poly, fmpq_poly]]:
@@ -50,6 +58,7 @@ def laplace_exact_polys(G: Sequence[int]) -> list[tuple[fmpq_poly, fmpq_poly]]:
     """
     Gs = check_int_gaps(G, "laplace_exact_polys")
     u, cnt, idx = group_gaps(Gs)
+    _check_closed_form_cost("laplace_exact_polys", len(u))
     res = expand(u, cnt, idx, FlintOps())
     sA = sum((a for a, _ in res), fmpq_poly([]))
     sB = sum((b for _, b in res), fmpq_poly([]))
@@ -173,6 +182,7 @@ def laplace_exact_general(d: Sequence[sympy.Expr]) -> tuple[sympy.Expr, ...]:
     vals = [sympy.expand(v - vals[best]) for v in vals]
     u, cnt, idx = group_gaps(vals, _sympy_cmp_factory(vals, func))
     u[0] = sympy.Integer(0)
+    _check_closed_form_cost(func, len(u))
     ops = ScalarOps(lambda t: sympy.exp(-t), None, sympy.Integer(1), sympy.Rational(1, 2))
     res = expand(u, cnt, idx, ops)
     return tuple(sympy.expand(sympy.powsimp(sympy.expand(r))) for r in res)
