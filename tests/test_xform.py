@@ -133,13 +133,13 @@ def test_laplace_numeric_xform_equals_closed_form():
         mech = ReportNoisyMax(eps, noise="laplace")
         for _ in range(15):
             q = [rnd.randint(-4, 4) for _ in range(rnd.randint(1, 6))]
-            rf = mech._numeric_xform(PermuteAndFlip(1).distribution(q).scores)
+            rf = mech.distribution(q).numeric_rational_form()
             lam = mech.rate
             got = [poly_expr(p, Atoms.coins(lam)) for p in rf.polys]
             ref = laplace_exact([max(q) - v for v in q], lam)
             assert all(sympy.expand(a - b) == 0 for a, b in zip(got, ref, strict=True)), q
-    assert ReportNoisyMax(sympy.Symbol("e", positive=True), noise="laplace")._numeric_xform(
-        PermuteAndFlip(1).distribution([0, 1]).scores) is None
+    symbolic = ReportNoisyMax(sympy.Symbol("e", positive=True), noise="laplace")
+    assert symbolic.distribution([0, 1]).numeric_rational_form() is None
 
 
 def test_analyzer_reads_flint_forms_without_sympy(monkeypatch):
