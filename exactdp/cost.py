@@ -27,6 +27,12 @@ MAX_EXACT_N = 100_000
 RING_WORK_LIMIT = 2 * 10**9
 #: Largest estimated size (bits) of the exact powers in a Renyi divergence.
 RENYI_BITS_LIMIT = 10**8
+#: Most decimal digits in the integer part of a scaled gap ``d = epsilon*(q* - q_r)/(c*Delta)``
+#: for the mpmath and ball views. ``exp(-d)`` to ``dps`` relative digits needs ``d`` to
+#: ``dps`` digits after its point, so the work precision is ``dps`` plus this many digits;
+#: beyond it the decimal exponent of ``exp(-d)`` (about ``0.43 d``) would itself have more
+#: digits than Python converts to text (4300 by default), so the value could not be printed.
+MAX_GAP_DIGITS = 4000
 
 
 def fmt_size(v: int | float) -> str:
@@ -213,3 +219,22 @@ def laplace_exact_seconds(groups: int) -> float:
     ``3e-5 * groups^3.5`` (measured 10 / 20 / 40 gaps: 0.1 / 1.0 / 12.7 s)."""
     return 3e-5 * groups**3.5
 
+
+def check_gap_digits(func: str, digits: int, dps: int) -> int:
+    """The extra working digits for ``exp(-d)`` when the largest scaled gap ``d`` has
+    ``digits`` digits before its point: ``digits`` itself (an exponent of size 1e50 needs
+    50 more digits than the answer).
+
+    Raises
+    ------
+    TooCostly
+        When ``digits`` exceeds :data:`MAX_GAP_DIGITS`.
+    """
+    if digits > MAX_GAP_DIGITS:
+        raise refuse(
+            func, f"{dps} digits of exp(-d) at a scaled gap d = epsilon*gap/(c*sensitivity) "
+            f"of ~10^{digits}", f"{dps + digits} working digits and a probability below "
+            f"10^(-10^{digits - 1})", f"gaps below 10^{MAX_GAP_DIGITS}",
+            "use .probabilities (exact expressions) or a smaller epsilon",
+        )
+    return max(digits, 0)

@@ -31,7 +31,7 @@ from sympy.polys.rings import ring
 from .cost import RING_WORK_LIMIT, TooCostly, refuse
 from .exact.signs import proved_equal
 
-#: Above this gap, an exact coin ``exp(-rate * gap)`` whose rate contains a logarithm is
+#: Above this size of ``rate * gap``, an exact coin ``exp(-rate * gap)`` containing a logarithm is
 #: refused: sympy would turn ``exp(-10**300 * log(2)/2)`` into ``2**(-5*10**299)`` and
 #: never finish. (``exp(-5*10**299)`` itself is harmless.)
 _HUGE_EXPONENT = 10**6
@@ -42,9 +42,10 @@ def coin(gap, rate) -> sympy.Expr:
     if gap == 0:
         return sympy.Integer(1)
     arg = -rate * gap
-    big = gap if isinstance(gap, int) else sympy.Abs(sympy.sympify(gap))
-    huge = big > _HUGE_EXPONENT if isinstance(big, int) or big.is_number else False
-    if huge and arg.has(sympy.log):
+    huge = False
+    if arg.has(sympy.log) and arg.is_number:  # the size of the exponent, not of the gap
+        huge = abs(sympy.N(arg, 15)) > _HUGE_EXPONENT
+    if huge:
         raise TooCostly(
             f"exact probabilities: the coin exp({arg}) would expand to a power with an "
             "astronomical exponent (epsilon contains a logarithm and a score gap is huge); "

@@ -253,3 +253,14 @@ def test_refusal_is_restated_in_the_callers_name():
         raise refuse("inner", "the thing", "10 s", "1 s", "use inner's route")
     assert str(info.value) == "outer: the thing would need 10 s (limit 1 s); use the cheap one"
     assert info.value.__cause__.func == "inner"
+
+
+def test_check_gap_digits_limit():
+    """Extra digits = digits before the point of the scaled gap; refused beyond the limit
+    with the working precision it would need."""
+    from exactdp.cost import MAX_GAP_DIGITS, TooCostly, check_gap_digits
+
+    assert check_gap_digits("evalf", 0, 30) == 0
+    assert check_gap_digits("evalf", MAX_GAP_DIGITS, 30) == MAX_GAP_DIGITS
+    with pytest.raises(TooCostly, match=r"^evalf: .*10\^4001 would need 4031 working digits"):
+        check_gap_digits("evalf", MAX_GAP_DIGITS + 1, 30)

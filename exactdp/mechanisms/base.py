@@ -13,6 +13,7 @@ import numpy as np
 import sympy
 
 from .._validate import check_bool
+from ..cost import check_gap_digits
 from ..distribution import OutputDistribution
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
@@ -347,17 +348,32 @@ class Mechanism:
             with np.errstate(over="ignore"):
                 gaps *= rate
             return gaps
-        d = self.scaled_gaps_mp(sv, 20)
+        rate = self._mp_rate(20)  # 20 significant digits, rounded once to float64
+        with mpmath.workdps(30):
+            d = [g * rate for g in sv.gaps_mp(30)]
         out = np.empty(len(d))
         for i, v in enumerate(d):
             out[i] = math.inf if v > mpmath.mpf("1e308") else float(v)
         return out
 
-    def scaled_gaps_mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
-        """The scaled gaps in mpmath at ``dps`` (+guard) digits."""
-        rate = self._mp_rate(dps)
-        with mpmath.workdps(dps + 10):
-            return [g * rate for g in sv.gaps_mp(dps + 10)]
+    def scaled_gaps_mp(self, sv: ScoreVector, dps: int, func: str = "evalf") -> list[mpmath.mpf]:
+        """The scaled gaps in mpmath, to ``dps`` + 10 digits after the point: ``exp(-d)``
+        keeps ``dps`` relative digits only if ``d`` is known to ``10^-dps`` absolutely, so a
+        gap of size 1e50 is carried with 50 more significant digits (refused by
+        :func:`exactdp.cost.check_gap_digits` beyond its limit, naming ``func``)."""
+        wp = dps + 10 + self._gap_digits(sv, dps, func)
+        rate = self._mp_rate(wp)
+        with mpmath.workdps(wp):
+            return [g * rate for g in sv.gaps_mp(wp)]
+
+    def _gap_digits(self, sv: ScoreVector, dps: int, func: str) -> int:
+        """Decimal digits before the point of the largest scaled gap (0 below 1)."""
+        top = float(np.max(sv.gaps_float))
+        with mpmath.workdps(15):
+            big = mpmath.mpf(top) if math.isfinite(top) else max(sv.gaps_mp(15))
+            d = big * self._mp_rate(5)
+            digits = max(0, math.ceil(mpmath.mag(d) * math.log10(2))) if d else 0
+        return check_gap_digits(func, digits, dps)
 
     def x_value(self, L: int) -> sympy.Expr:
         """``exp(-epsilon/(c*Delta*L))``, the value the x-form's symbol stands for."""
@@ -512,7 +528,7 @@ class Mechanism:
             )
         return [enclose(p, dps) for p in self._exact(sv)]
 
-    def scaled_gaps_arb(self, sv: ScoreVector, dps: int) -> list:
+    def scaled_gaps_arb(self, sv: ScoreVector, dps: int, func: str = "evalf_balls") -> list:
         """Rigorous balls of the scaled gaps ``rate*(q* - q_r)`` (:func:`exactdp.exact.enclose`).
 
         Each has about ``dps`` correct digits plus as many as its integer part has, so that
@@ -523,12 +539,8 @@ class Mechanism:
                 f"{type(self).__name__}: epsilon is symbolic ({self.epsilon}); balls need a "
                 "number"
             )
-        out = []
-        for g in sv.gaps_exact:
-            d = self.rate * g
-            extra = len(str(int(abs(enclose(d, 5)).upper().floor().unique_fmpz())))
-            out.append(enclose(d, dps + extra + 5))
-        return out
+        extra = self._gap_digits(sv, dps, func)
+        return [enclose(self.rate * g, dps + extra + 5) for g in sv.gaps_exact]
 
     def _balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:
         """``(certified, caveat)`` of :meth:`_balls` on ``sv`` (True: radii proved)."""

@@ -20,6 +20,7 @@ from .._validate import argument_error, check_nonempty
 from ..exact import compare, dps_to_prec, flint_prec, sign, to_arb
 from ..numbers import FloatTracker, exact_number
 from ..numeric.pf import em_float, em_mp
+from ..numeric.pf.inputs import exp_neg
 from ..scores import ScoreVector
 from ..xform import coin
 from ._sampling import noisy_argmax
@@ -44,7 +45,7 @@ def softmax_balls(mech: Mechanism, sv: ScoreVector, dps: int, measure=None) -> l
     d = mech.scaled_gaps_arb(sv, dps)
     prec = dps_to_prec(dps) + 2 * max(len(d), 1).bit_length()
     with flint_prec(prec):
-        w = [(-x).exp() for x in d]
+        w = [exp_neg(x) for x in d]  # more working bits for large d: relative accuracy
         if measure is not None:
             w = [to_arb(m, prec + 20) * x for m, x in zip(measure, w, strict=True)]
         total = sum(w[1:], w[0])

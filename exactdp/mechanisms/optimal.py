@@ -38,7 +38,6 @@ from .._validate import MAX_DPS, argument_error, check_choice, check_int, check_
 from ..cost import as_caller, check_exact_n, refuse
 from ..distribution import OutputDistribution
 from ..exact import compare, is_zero
-from ..exact.arb import enclose
 from ..numeric.pf import pf_arb, pf_float, pf_mp
 from ..scores import ScoreVector, as_scores
 from ..xform import (
@@ -305,13 +304,9 @@ class OptimalRegularMechanism(Mechanism):
         if sv.is_rational and rate.is_Rational:
             d = [Fraction(int(r.p), int(r.q)) for r in (rate * g for g in sv.gaps_exact)]
         else:
-            d = [_arb_of(rate * g, prec) for g in sv.gaps_exact]
+            # to prec bits after the point (a gap of 1e50 carries 50 more digits)
+            d = self.scaled_gaps_arb(sv, int(prec * 0.30103) + 1, "optimal_mechanism")
         return pf_arb(d, prec)
-
-
-def _arb_of(expr: sympy.Expr, prec: int) -> flint.arb:
-    """A rigorous ball around a real sympy number (:func:`exactdp.exact.enclose`)."""
-    return enclose(expr, max(1, int(prec * 0.30103)) + 5)
 
 
 METHODS = ("exact", "float", "mpmath", "arb")
@@ -485,6 +480,8 @@ def optimal_mechanism(
     sv = as_scores(scores)
     if method in ("mpmath", "arb"):
         _check_dps_cost(method, sv.n, dps)
+    if method == "mpmath" and mech.epsilon_limit is None:
+        mech._gap_digits(mech.oriented(sv), dps, "optimal_mechanism")  # refuses huge gaps
     dist = OptimalDistribution(mech, sv, method, dps)
     with as_caller("optimal_mechanism", cheaper):
         if method == "exact" and sv.is_rational and mech.epsilon_limit is None:

@@ -17,6 +17,7 @@ from flint import fmpq_poly
 from ..._validate import argument_error
 from ...cost import check_seconds, laplace_exact_seconds
 from ...exact.signs import UndecidedSignError, compare
+from ...xform import coin
 from ..gaps import as_list, check_int_gaps, check_lam, fail_value
 from .pieces import FlintOps, ScalarOps, expand, group_gaps
 
@@ -77,8 +78,8 @@ def _poly_to_sympy(poly: fmpq_poly, lam: sympy.Expr, cache: dict) -> sympy.Expr:
                 terms.append(q)
                 continue
             atom = cache.get(e)
-            if atom is None:
-                atom = cache[e] = sympy.exp(-e * lam)
+            if atom is None:  # coin refuses exp(-k log 3) with an astronomical k
+                atom = cache[e] = coin(e, lam)
             terms.append(sympy.Mul(q, atom))
     return sympy.Add(*terms)
 

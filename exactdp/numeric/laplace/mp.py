@@ -6,12 +6,14 @@ Convention and references: :mod:`exactdp.numeric.laplace`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import mpmath
 from flint import arb
 
 from ..._validate import check_choice, check_int
+from ...cost import check_gap_digits
 from ...exact.arb import flint_prec, mpf_to_arb
 from ..gaps import mp_gaps
 from .pieces import ScalarOps, expand, group_gaps
@@ -129,7 +131,12 @@ def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto") -> list[mpma
     func = "laplace_mp"
     dps = check_int(func, "dps", dps, 1)
     check_choice(func, "algorithm", algorithm, ("auto", "closed", "series"))
-    with mpmath.workdps(dps + 40):
+    with mpmath.workdps(15):
+        top = max((x for x in mp_gaps(d, func) if not mpmath.isinf(x)), default=0)
+        # exp(-d) to dps relative digits needs d to dps digits after its point
+        extra = check_gap_digits(func, math.ceil(mpmath.mag(top) * math.log10(2)) if top else 0,
+                                 dps)
+    with mpmath.workdps(dps + 40 + extra):
         gaps = mp_gaps(d, func)
     finite = [i for i, x in enumerate(gaps) if not mpmath.isinf(x)]
     fin = [gaps[i] for i in finite]
@@ -144,7 +151,7 @@ def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto") -> list[mpma
             for i, v in zip(finite, vals, strict=True):
                 out[i] = +v
         return out
-    digits = dps + 10 + (len(fin) + 1) // 2
+    digits = dps + 10 + extra + (len(fin) + 1) // 2
     tol = arb(10) ** (-(dps + 2))
     while True:
         balls = _arb_closed(fin, int(digits * 3.33) + 16)
