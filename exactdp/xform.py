@@ -154,7 +154,7 @@ def generators_for(
 
 
 def leave_one_out(
-    gens: Generators, factor: Callable[[object], tuple[object, object]], divide_top: bool
+    gens: Generators, factor: Callable[[Any], tuple[Any, Any]], divide_top: bool
 ) -> dict[int, list]:
     """Coefficients in t of ``prod_{s != r}(alpha_s + beta_s t)`` for each distinct gap.
 

@@ -303,7 +303,8 @@ class OptimalRegularMechanism(Mechanism):
         """Certified balls of the probabilities (python-flint arb), relative accuracy 2^-prec."""
         rate = self.rate
         if sv.is_rational and rate.is_Rational:
-            d = [Fraction(int(r.p), int(r.q)) for r in (rate * g for g in sv.gaps_exact)]
+            d: list[Fraction] | list[flint.arb] = [
+                Fraction(int(r.p), int(r.q)) for r in (rate * g for g in sv.gaps_exact)]
         else:
             d = [_arb_of(rate * g, prec) for g in sv.gaps_exact]
         return pf_arb(d, prec)
