@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -179,7 +180,7 @@ class ScoreVector:
         return cls(exact_vector(items, name, func=func), "exact", name)
 
     @cached_property
-    def raw(self) -> object:
+    def raw(self) -> np.ndarray | tuple[Any, ...]:
         """The validated scores: float64 array (``"float"``), tuple of Python ints
         (``"int"``) or tuple of sympy numbers (``"exact"``)."""
         if self.kind == "int" and isinstance(self.data, np.ndarray):

@@ -319,6 +319,8 @@ def _check_epsilon(text: str) -> None:
     if str(text).strip().lower() in ("nan", "+nan", "-nan"):
         raise CLIError(f"--epsilon must be a number >= 0 (0 and oo are the limits), got "
                        f"{text!r} (not a number)")
+    if str(text).strip().lower() in ("oo", "+oo", "inf", "+inf", "infinity"):
+        return  # the documented limit: uniform over the maximizers
     try:
         value = exact_number(text, "epsilon")
     except ValueError:

@@ -6,7 +6,7 @@ import math
 from dataclasses import dataclass, is_dataclass
 from dataclasses import replace as dataclass_replace
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import mpmath
 import numpy as np
@@ -32,7 +32,7 @@ def negated(sv: ScoreVector) -> ScoreVector:
     """The score vector ``-q`` (same kind: ints stay ints, floats stay floats)."""
     if sv.kind == "float":
         return as_scores(-np.asarray(sv.raw), sv.name)
-    return as_scores([-v for v in sv.raw], sv.name)  # type: ignore[union-attr]
+    return as_scores([-v for v in sv.raw], sv.name)
 
 
 def ball(mid: mpmath.mpf, rad: mpmath.mpf, dps: int | None = None):
@@ -170,16 +170,27 @@ class Mechanism:
     """
 
     #: The short label of the mechanism (a class attribute; ``FunctionMechanism`` and
-    #: ``TopK`` give their own).
-    name: str = "mechanism"
+    #: ``TopK`` give their own: a field, a property).
+    if TYPE_CHECKING:
+        @property
+        def name(self) -> str: ...
+    else:
+        name = "mechanism"
     #: The capabilities the class's hooks give (set for each subclass when it is defined).
-    hook_capabilities: frozenset[str] = frozenset()
+    hook_capabilities: ClassVar[frozenset[str]] = frozenset()
 
     if TYPE_CHECKING:  # declared by each subclass: a parameter field or a property
-        epsilon: Any
-        sensitivity: Any
-        monotonic: bool
-        optimize: str
+        @property
+        def epsilon(self) -> Any: ...
+        @property
+        def sensitivity(self) -> Any: ...
+        @property
+        def monotonic(self) -> bool: ...
+        @property
+        def optimize(self) -> str: ...
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:  # the dataclass's, by field
+            ...
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

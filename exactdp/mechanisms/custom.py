@@ -69,7 +69,8 @@ class FunctionDistribution(OutputDistribution):
     """
 
     mechanism: FunctionMechanism
-    scores: tuple
+    # the scores as given, possibly symbolic: not a ScoreVector (the views are overridden)
+    scores: tuple  # type: ignore[assignment]
 
     @property
     def n(self) -> int:
@@ -303,8 +304,9 @@ def mechanism_from_function(
     if takes and callable(f) and not _accepts_two(f):
         raise argument_error("mechanism_from_function", "f", "a function of (scores, epsilon) "
                              "when epsilon=... is given", f)
+    label = name or str(getattr(f, "__name__", "user mechanism"))
     return FunctionMechanism(
-        f, epsilon, sensitivity, monotonic, name or getattr(f, "__name__", "user mechanism"),
+        f, epsilon, sensitivity, monotonic_flag(monotonic, "mechanism_from_function"), label,
         takes,
     )
 

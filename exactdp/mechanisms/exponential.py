@@ -8,8 +8,9 @@ distribution) of the scores at temperature ``T = c*Delta/epsilon``.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, cast
 
 import flint
 import mpmath
@@ -19,10 +20,10 @@ import sympy
 from .._validate import argument_error, check_nonempty
 from ..exact import compare, dps_to_prec, flint_prec, sign, to_arb
 from ..numbers import FloatTracker, exact_number
+from ..numeric.gaps import coin
 from ..numeric.pf import em_float, em_mp
 from ..numeric.pf.inputs import exp_neg
 from ..scores import ScoreVector
-from ..xform import coin
 from ._sampling import noisy_argmax
 from .base import Mechanism, RationalForm, X
 from .parameters import (
@@ -100,7 +101,7 @@ def check_measure(measure: object, func: str = "ExponentialMechanism") -> tuple 
     if isinstance(measure, (str, bytes, dict, set)) or not hasattr(measure, "__len__"):
         raise argument_error(func, "base_measure", "a sequence of numbers", measure)
     items = list(np.asarray(measure, dtype=object).ravel()) if isinstance(
-        measure, np.ndarray) else list(measure)
+        measure, np.ndarray) else list(cast("Iterable[object]", measure))  # has __len__
     check_nonempty(func, "base_measure", items)
     tracker = FloatTracker()
     mu = tuple(exact_number(v, "base_measure", i, tracker=tracker, func=func)

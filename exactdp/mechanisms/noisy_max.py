@@ -37,7 +37,7 @@ from ..numeric.laplace.mp import laplace_mp
 from ..numeric.pf import em_float, em_mp, pf_float, pf_mp
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
-from ._sampling import noisy_argmax
+from ._sampling import NoiseDraw, noisy_argmax
 from .base import Mechanism, RationalForm, X
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
 from .parameters import (
@@ -224,9 +224,9 @@ class ReportNoisyMax(Mechanism):
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         d = self.scaled_gaps_float(sv)
-        draw = {
+        draws: dict[str, NoiseDraw] = {
             "exponential": rng.standard_exponential,
             "gumbel": rng.gumbel,
             "laplace": rng.laplace,
-        }[self.noise]
-        return noisy_argmax(d, size, draw)
+        }
+        return noisy_argmax(d, size, draws[self.noise])

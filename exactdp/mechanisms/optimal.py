@@ -302,7 +302,8 @@ class OptimalRegularMechanism(Mechanism):
         """Certified balls of the probabilities (python-flint arb), relative accuracy 2^-prec."""
         rate = self.rate
         if sv.is_rational and rate.is_Rational:
-            d = [Fraction(int(r.p), int(r.q)) for r in (rate * g for g in sv.gaps_exact)]
+            d: list[Fraction] | list[flint.arb] = [
+                Fraction(int(r.p), int(r.q)) for r in (rate * g for g in sv.gaps_exact)]
         else:
             # to prec bits after the point (a gap of 1e50 carries 50 more digits)
             d = self.scaled_gaps_arb(sv, int(prec * 0.30103) + 1, "optimal_mechanism")

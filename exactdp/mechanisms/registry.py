@@ -56,7 +56,7 @@ class MechanismSpec:
     """
 
     key: str
-    cls: type
+    cls: type[Mechanism]
     label: str
     kind: str = "selection"
     fixed: Mapping[str, Any] = field(default_factory=dict)

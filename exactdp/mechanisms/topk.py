@@ -38,6 +38,7 @@ from ..numbers import exact_epsilon_or_limit
 from ..printing import latex_array, latex_math
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
+from ._sampling import NoiseDraw
 from .base import Mechanism, RationalForm, X
 from .exponential import ExponentialMechanism
 from .gaussian_noisy_max import GaussianNoisyMax
@@ -56,7 +57,7 @@ def _sub_scores(sv: ScoreVector, keep: tuple[int, ...]) -> ScoreVector:
     """The scores of the outputs ``keep`` (same kind: ints stay ints, floats stay floats)."""
     if sv.kind == "float":
         return as_scores(np.asarray(sv.raw)[list(keep)], sv.name)
-    return as_scores([sv.raw[i] for i in keep], sv.name)  # type: ignore[index]
+    return as_scores([sv.raw[i] for i in keep], sv.name)
 
 
 def _inner(func: str, name: str, value: object) -> Mechanism:
@@ -105,16 +106,23 @@ class TopK(Mechanism):
 
     def __post_init__(self) -> None:
         super().__post_init__()
-        if self.one_shot and self.mechanism.noise not in _ONE_SHOT_NOISES:
+        rnm = self._one_shot_mechanism
+        if rnm is not None and rnm.noise not in _ONE_SHOT_NOISES:
             raise argument_error(
                 "TopK", "mechanism.noise", f"{choices_text(_ONE_SHOT_NOISES)} for one-shot "
-                "top-k (other noises have no exact distribution)", self.mechanism.noise)
+                "top-k (other noises have no exact distribution)", rnm.noise)
+
+    @property
+    def _one_shot_mechanism(self) -> ReportNoisyMax | GaussianNoisyMax | None:
+        """The report-noisy-max mechanism of one-shot top-k; None when peeling."""
+        m = self.mechanism
+        return m if isinstance(m, (ReportNoisyMax, GaussianNoisyMax)) else None
 
     # -------------------------------------------------------------- what the analyzer reads
     @property
     def one_shot(self) -> bool:
         """True for report-noisy-max (noise added once), False for peeling."""
-        return isinstance(self.mechanism, (ReportNoisyMax, GaussianNoisyMax))
+        return self._one_shot_mechanism is not None
 
     @property
     def _integral(self) -> bool:
@@ -171,19 +179,20 @@ class TopK(Mechanism):
             caps -= {"mpmath", "float", "sample"}
         return frozenset(caps)
 
-    @property  # type: ignore[override]
+    @property
     def name(self) -> str:
-        kind = "one-shot" if self.one_shot else "peeling"
-        inner = self.mechanism.noise if self.one_shot else self.mechanism.name
+        rnm = self._one_shot_mechanism
+        kind = "peeling" if rnm is None else "one-shot"
         return f"top-{self.k} {kind} {self.mechanism.name}" + (
-            f"-{inner}" if self.one_shot else "")
+            "" if rnm is None else f"-{rnm.noise}")
 
     def with_epsilon(self, epsilon: object) -> TopK:
         """The same top-k at total epsilon ``epsilon`` (each selection at ``epsilon / k``)."""
         value = exact_epsilon_or_limit(epsilon)
         return TopK(self.mechanism.with_epsilon(value / self.k), self.k)
 
-    def distribution(self, scores: object) -> TopKDistribution:
+    # over ordered k-tuples: not an OutputDistribution (no shared distribution protocol yet)
+    def distribution(self, scores: object) -> TopKDistribution:  # type: ignore[override]
         """The exact distribution over ordered k-tuples on ``scores`` (lazy views).
 
         Raises
@@ -282,14 +291,14 @@ class TopKDistribution:
     def _sub_distribution(self, rest: tuple[int, ...]):
         """The mechanism on the outputs ``rest`` (its base measure restricted to them)."""
         inner = self.mechanism.mechanism
-        measure = inner.base_measure if isinstance(inner, ExponentialMechanism) else None
-        if measure is not None:
+        if isinstance(inner, ExponentialMechanism) and inner.base_measure is not None:
+            measure = inner.base_measure
             if all(measure[i] == 0 for i in rest):
                 raise ValueError(
                     f"TopK: the base measure is 0 on every output left after "
                     f"{self.n - len(rest)} selections; top-{self.k} is undefined"
                 )
-            inner = replace(inner, base_measure=[measure[i] for i in rest])
+            inner = replace(inner, base_measure=tuple(measure[i] for i in rest))
         return inner.distribution(_sub_scores(self.scores, rest))
 
     def _peel(self, view):
@@ -311,7 +320,9 @@ class TopKDistribution:
         if not self._oriented.is_rational:
             raise ValueError("TopK: the exact one-shot route needs rational scores")
         L, G = self._oriented.integer_gaps()
-        return one_shot_topk(self.mechanism.mechanism.noise, G, self.outputs)
+        rnm = self.mechanism._one_shot_mechanism
+        assert rnm is not None  # called on the one-shot route only
+        return one_shot_topk(rnm.noise, G, self.outputs)
 
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
@@ -420,10 +431,12 @@ class TopKDistribution:
         return np.array([lookup[int(c)] for c in codes], dtype=np.int64)
 
     def _one_shot_rows(self, size: int, gen: np.random.Generator) -> np.ndarray:
-        rnm = self.mechanism.mechanism
+        rnm = self.mechanism._one_shot_mechanism
+        assert rnm is not None  # called on the one-shot route only
         d = rnm.scaled_gaps_float(self._oriented)
-        draw = {"exponential": gen.standard_exponential, "gumbel": gen.gumbel,
-                "laplace": gen.laplace}[rnm.noise]
+        draws: dict[str, NoiseDraw] = {"exponential": gen.standard_exponential,
+                                       "gumbel": gen.gumbel, "laplace": gen.laplace}
+        draw = draws[rnm.noise]
         out = np.empty((size, self.k), dtype=np.int64)
         step = max(1, 2_000_000 // self.n)
         for a in range(0, size, step):

@@ -19,6 +19,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_nonempty
+from ..cost import TooCostly
 
 # --------------------------------------------------------------------------------------
 # validation
@@ -158,3 +159,26 @@ def float_gaps(d: object, func: str) -> np.ndarray:
         raise argument_error(func, "d", "a vector with at least one finite gap", d)
     return arr
 LN2 = math.log(2.0)
+
+
+#: Above this size of ``rate * gap``, an exact coin ``exp(-rate * gap)`` containing a logarithm is
+#: refused: sympy would turn ``exp(-10**300 * log(2)/2)`` into ``2**(-5*10**299)`` and
+#: never finish. (``exp(-5*10**299)`` itself is harmless.)
+_HUGE_EXPONENT = 10**6
+
+
+def coin(gap, rate) -> sympy.Expr:
+    """The exact coin ``exp(-rate * gap)`` (1 for a zero gap), safe for astronomical gaps."""
+    if gap == 0:
+        return sympy.Integer(1)
+    arg = -rate * gap
+    huge = False
+    if arg.has(sympy.log) and arg.is_number:  # the size of the exponent, not of the gap
+        huge = abs(sympy.N(arg, 15)) > _HUGE_EXPONENT
+    if huge:
+        raise TooCostly(
+            f"exact probabilities: the coin exp({arg}) would expand to a power with an "
+            "astronomical exponent (epsilon contains a logarithm and a score gap is huge); "
+            "use .rational_form(), .evalf(dps) or .to_numpy() instead"
+        )
+    return sympy.exp(arg)

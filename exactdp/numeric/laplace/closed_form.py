@@ -17,8 +17,7 @@ from flint import fmpq_poly
 from ..._validate import argument_error
 from ...cost import check_seconds, laplace_exact_seconds
 from ...exact.signs import UndecidedSignError, compare
-from ...xform import coin
-from ..gaps import as_list, check_int_gaps, check_lam, fail_value
+from ..gaps import as_list, check_int_gaps, check_lam, coin, fail_value
 from .pieces import FlintOps, ScalarOps, expand, group_gaps
 
 # --------------------------------------------------------------------------------------
