@@ -144,7 +144,7 @@ def section_d() -> None:
 
 # ----------------------------------------------------------------------------- E
 def _guarded_calls():
-    from exactdp.analysis.divergence import renyi_divergence
+    from exactdp.analysis.renyi import renyi_divergence
 
     P = PermuteAndFlip(2).distribution([0, 1, 2])
     Q = PermuteAndFlip(2).distribution([1, 0, 1])
@@ -208,14 +208,14 @@ def section_f(repeat: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            from exactdp.peers import diffprivlib_exponential, diffprivlib_permute_and_flip
+            from exactdp.audit.peers import diffprivlib_exponential, diffprivlib_permute_and_flip
 
             peers += [("diffprivlib Exponential", "EM", diffprivlib_exponential(q, 1)),
                       ("diffprivlib PermuteAndFlip", "PF", diffprivlib_permute_and_flip(q, 1))]
         except (ImportError, ValueError) as exc:
             print(f"(diffprivlib not measured: {exc})")
         try:
-            from exactdp.peers import opendp_noisy_max
+            from exactdp.audit.peers import opendp_noisy_max
 
             peers.append(("OpenDP make_noisy_max", "PF", opendp_noisy_max(q, 1)))
         except (ImportError, ValueError) as exc:

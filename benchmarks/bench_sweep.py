@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
+from exactdp.audit.sweeps import sweep
 from exactdp.proofs.checks import pf_dominates_em
-from exactdp.sweeps import sweep
 
 
 def _run(label: str, executor) -> float:

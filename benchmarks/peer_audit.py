@@ -28,8 +28,7 @@ import sympy
 from _timing import stopwatch
 
 import exactdp
-from exactdp import peers
-from exactdp.audit import goodness_of_fit
+from exactdp.audit import goodness_of_fit, peers
 
 # name -> (scores, epsilon, sensitivity, monotone)
 CASES = {

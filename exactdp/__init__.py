@@ -3,11 +3,16 @@
 Exact output distributions of the exponential mechanism, permute-and-flip and
 report-noisy-max (exponential, Gumbel, Laplace, Gaussian noise); an analyzer for the
 epsilon-DP ratio bound; the section-5 linear program of McKenna & Sheldon (2020).
+
+``exactdp.__all__`` holds the names a user calls; the result types and the building blocks
+are exported by the subpackages (:mod:`exactdp.mechanisms`, :mod:`exactdp.analysis`,
+:mod:`exactdp.exact`, :mod:`exactdp.optimality`, :mod:`exactdp.audit`, :mod:`exactdp.io`).
 """
 
 from .analysis import (
     BallUndecided,
     PrivacyLossDistribution,
+    ScoreFunction,
     Witness,
     bounded_range,
     certify_dominance,
@@ -17,23 +22,22 @@ from .analysis import (
     check_dp,
     check_zcdp,
     composition_lower_bound,
-    dominates,
+    error_ratio_study,
     error_tails,
-    is_monotone,
     is_monotonic,
     is_shift_invariant,
     is_symmetric,
     kl_divergence,
     max_divergence,
+    neighbours,
     privacy_loss,
     privacy_loss_distribution,
     renyi_divergence,
+    sensitivity,
     sup_privacy_loss,
     worst_case_error,
-    zcdp_check,
 )
-from .analysis.sensitivity import ScoreFunction, SensitivityResult, sensitivity
-from .audit import goodness_of_fit
+from .audit import goodness_of_fit, sweep
 from .distribution import OutputDistribution
 from .exact import UndecidedSignError
 from .mechanisms import (
@@ -44,77 +48,69 @@ from .mechanisms import (
     RationalForm,
     ReportNoisyMax,
     TopK,
-    TopKDistribution,
     mechanism_from_function,
 )
 from .mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
 from .numbers import ExactConversionWarning, exact_number
-from .optimality import (
-    DualCertificate,
-    LatticeLPResult,
-    PFOptimalityRegion,
-    lattice_lp,
-    lattice_size,
-    pf_optimality_region,
-)
+from .optimality import lattice_lp, lattice_size, pf_optimality_region
 from .scores import ScoreVector, as_scores
-from .sweeps import SweepResult, sweep
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "PrivacyLossDistribution",
-    "Witness",
-    "check_accountant",
-    "composition_lower_bound",
-    "privacy_loss_distribution",
-    "BallUndecided",
-    "UndecidedSignError",
-    "bounded_range",
-    "certify_dominance",
-    "certify_dp",
-    "check_dp",
-    "check_dominance",
-    "dominates",
-    "error_tails",
-    "goodness_of_fit",
-    "is_monotonic",
-    "is_monotone",
-    "is_shift_invariant",
-    "is_symmetric",
-    "kl_divergence",
-    "max_divergence",
-    "mechanism_from_function",
-    "privacy_loss",
-    "renyi_divergence",
-    "ScoreFunction",
-    "SensitivityResult",
-    "sensitivity",
-    "sup_privacy_loss",
-    "worst_case_error",
-    "check_zcdp",
-    "zcdp_check",
-    "DualCertificate",
-    "LatticeLPResult",
-    "OptimalRegularMechanism",
-    "PFOptimalityRegion",
-    "lattice_lp",
-    "lattice_size",
-    "optimal_mechanism",
-    "pf_optimality_region",
-    "ExactConversionWarning",
+    # mechanisms
     "ExponentialMechanism",
+    "GaussianNoisyMax",
     "Mechanism",
-    "OutputDistribution",
+    "OptimalRegularMechanism",
     "PermuteAndFlip",
     "RationalForm",
     "ReportNoisyMax",
-    "GaussianNoisyMax",
     "TopK",
-    "TopKDistribution",
+    "mechanism_from_function",
+    "optimal_mechanism",
+    # scores and distributions
+    "OutputDistribution",
     "ScoreVector",
     "as_scores",
     "exact_number",
-    "SweepResult",
+    # privacy
+    "PrivacyLossDistribution",
+    "Witness",
+    "bounded_range",
+    "certify_dp",
+    "check_accountant",
+    "check_dp",
+    "check_zcdp",
+    "composition_lower_bound",
+    "kl_divergence",
+    "max_divergence",
+    "neighbours",
+    "privacy_loss",
+    "privacy_loss_distribution",
+    "renyi_divergence",
+    "sup_privacy_loss",
+    # regularity and sensitivity
+    "ScoreFunction",
+    "is_monotonic",
+    "is_shift_invariant",
+    "is_symmetric",
+    "sensitivity",
+    # utility
+    "certify_dominance",
+    "check_dominance",
+    "error_ratio_study",
+    "error_tails",
+    "worst_case_error",
+    # optimality (the lattice LP)
+    "lattice_lp",
+    "lattice_size",
+    "pf_optimality_region",
+    # audit
+    "goodness_of_fit",
     "sweep",
+    # exceptions and warnings
+    "BallUndecided",
+    "ExactConversionWarning",
+    "UndecidedSignError",
 ]

@@ -30,25 +30,6 @@ from typing import Any
 
 import numpy as np
 
-__all__ = [
-    "MAX_DPS",
-    "argument_error",
-    "check_bool",
-    "check_callable",
-    "check_choice",
-    "check_dps",
-    "check_instance",
-    "check_int",
-    "check_nonempty",
-    "check_real",
-    "check_same_length",
-    "check_size",
-    "choices_text",
-    "describe",
-    "integer_range",
-    "message",
-]
-
 #: Largest precision (decimal digits) the mpmath / arb views accept; more would run for hours.
 MAX_DPS = 10_000
 

@@ -10,21 +10,8 @@ inside numpy or sympy.
 
 from __future__ import annotations
 
-__all__ = [
-    "TooCostly",
-    "GAUSSIAN_SECONDS_LIMIT",
-    "MAX_GAP_DIGITS",
-    "MAX_EXACT_N",
-    "MAX_SAMPLE_CELLS",
-    "RING_WORK_LIMIT",
-    "MAX_SAMPLE_DRAWS",
-    "RENYI_BITS_LIMIT",
-    "check_gap_digits",
-    "fmt_size",
-    "gaussian_seconds",
-    "refuse",
-    "renyi_bits",
-]
+import functools
+import math
 
 #: Most draws one ``sample`` call returns (an int64 array of 800 MB).
 MAX_SAMPLE_DRAWS = 10**8
@@ -59,8 +46,17 @@ class TooCostly(ValueError):
     """A valid call refused because its route would be too large (time, memory, degree).
 
     A ``ValueError``, so callers that catch bad input still catch it; a caller that can do
-    without the result (a report's optional column, say) catches this class alone.
+    without the result (a report's optional column, say) catches this class alone. Built by
+    :func:`refuse`, it keeps the parts of its message (``func``, ``what``, ``estimate``,
+    ``limit``, ``cheaper``) so that a public entry point can restate it in its own name
+    (:func:`as_caller`); those are None on one built from a bare message.
     """
+
+    func: str | None = None
+    what: str | None = None
+    estimate: str | None = None
+    limit: str | None = None
+    cheaper: str | None = None
 
 
 def refuse(func: str, what: str, estimate: str, limit: str, cheaper: str) -> TooCostly:
@@ -69,7 +65,88 @@ def refuse(func: str, what: str, estimate: str, limit: str, cheaper: str) -> Too
     Returns (does not raise) the ``ValueError`` so the caller writes ``raise refuse(...)``.
     The message reads ``func: what would need estimate (limit limit); cheaper``.
     """
-    return TooCostly(f"{func}: {what} would need {estimate} (limit {limit}); {cheaper}")
+    err = TooCostly(f"{func}: {what} would need {estimate} (limit {limit}); {cheaper}")
+    err.func, err.what, err.estimate, err.limit, err.cheaper = func, what, estimate, limit, cheaper
+    return err
+
+
+class as_caller:  # noqa: N801 (used as a decorator and a context manager, like contextlib's)
+    """Restate a refusal raised inside a public call in the name of that call.
+
+    A guard deep inside (``rational_form``, ``pf_arb``) names itself; the user called
+    ``optimal_mechanism`` or ``evalf``. Used as a decorator or a ``with`` block, this
+    re-raises a :class:`TooCostly` of another ``func`` as ``func``'s own, with ``cheaper``
+    (the route that applies to *this* call) in place of the inner one when given.
+    """
+
+    def __init__(self, func: str, cheaper: str | None = None) -> None:
+        self.func = func
+        self.cheaper = cheaper
+
+    def __enter__(self) -> as_caller:
+        return self
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if isinstance(exc, TooCostly) and exc.func is not None and exc.func != self.func:
+            raise refuse(self.func, exc.what, exc.estimate, exc.limit,
+                         self.cheaper or exc.cheaper) from exc
+        return False
+
+    def __call__(self, fn):
+        @functools.wraps(fn)
+        def wrapped(*args, **kwargs):
+            with as_caller(self.func, self.cheaper):
+                return fn(*args, **kwargs)
+
+        return wrapped
+
+
+#: Largest estimated run time (seconds) of any call guarded by :func:`check_seconds`.
+SECONDS_LIMIT = 120.0
+
+
+def check_seconds(func: str, what: str, seconds: float, cheaper: str) -> None:
+    """Refuse ``what`` when its estimated run time exceeds :data:`SECONDS_LIMIT`."""
+    if seconds > SECONDS_LIMIT:
+        raise refuse(func, what, f"about {fmt_size(seconds)} s", f"{SECONDS_LIMIT:.0f} s",
+                     cheaper)
+
+
+def analysis_seconds(count: int, n: int, top_gap: int) -> float:
+    """Estimated seconds of an exact analysis of ``count`` score vectors of ``n`` outputs.
+
+    Each vector costs one exact distribution (a product tree of degree about ``n`` times
+    the gap) and its comparison with the others: ``1.5e-5 * count * n^2 *
+    (1 + log2(1 + top_gap))`` with ``top_gap`` the largest integer gap (1 for irrational
+    scores). Measured for ``check_dp`` on PF (2n + 2 vectors): n = 30 / 100 with all
+    scores tied 0.5 / 23 s, with gaps 0..4 1.4 / 126 s.
+    """
+    return 1.5e-5 * count * n * n * (1.0 + math.log2(1.0 + max(top_gap, 0)))
+
+
+def check_analysis(func: str, count: int, n: int, top_gap: int) -> None:
+    """Refuse an exact analysis of ``count`` vectors of ``n`` outputs above the limit."""
+    check_seconds(
+        func, f"an exact analysis of {count} score vectors of n = {n} outputs",
+        analysis_seconds(count, n, top_gap),
+        "analyse fewer outputs, or compare the float64 views "
+        "(mechanism.distribution(q).to_numpy()) of the pair that matters",
+    )
+
+
+#: Most ``neighbours * n`` entries a neighbour search builds (one Python number each).
+MAX_NEIGHBOUR_CELLS = 5 * 10**7
+
+
+def check_neighbour_cells(func: str, count: int, n: int) -> None:
+    """Refuse building ``count`` neighbours of ``n`` scores beyond :data:`MAX_NEIGHBOUR_CELLS`."""
+    if count * n > MAX_NEIGHBOUR_CELLS:
+        raise refuse(
+            func, f"the neighbour search on n = {n} scores",
+            f"{count} neighbours of {n} scores ({fmt_size(count * n)} entries)",
+            f"{MAX_NEIGHBOUR_CELLS:.0e} entries",
+            "pass the one neighbour to check (neighbour=...), or analyse fewer outputs",
+        )
 
 
 def gaussian_seconds(n: int, dps: int) -> float:
@@ -91,14 +168,56 @@ def renyi_bits(alpha_height: int, content_bits: int) -> int:
     return alpha_height * max(content_bits, 1)
 
 
-def check_exact_n(func: str, n: int) -> None:
-    """Refuse exact (sympy) views of more than :data:`MAX_EXACT_N` outputs."""
+def check_exact_n(func: str, n: int, cheaper: str | None = None) -> None:
+    """Refuse exact (sympy) views of more than :data:`MAX_EXACT_N` outputs; ``cheaper`` is
+    the route that applies to ``func`` (default: a distribution's numeric views)."""
     if n > MAX_EXACT_N:
         raise refuse(
             func, f"exact sympy expressions for n = {n} outputs",
             f"{n} symbolic objects (about {n * 1e-4:.3g} s or more)", f"n <= {MAX_EXACT_N}",
-            "use .to_numpy() (float64), .evalf(dps) or .evalf_balls(dps)",
+            cheaper or "use .to_numpy() (float64), .evalf(dps) or .evalf_balls(dps)",
         )
+
+
+#: Most outputs of one mpmath or arb view (``evalf``, ``evalf_balls``): one multiprecision
+#: number per output and per step, beyond which even the linear routes take minutes.
+MAX_NUMERIC_N = 10**6
+
+
+#: Most outputs of one arb view (``evalf_balls``): each exact gap is enclosed first
+#: (about 1e-4 s per output).
+MAX_BALLS_N = 10**5
+
+
+def check_numeric_n(func: str, n: int, limit: int = MAX_NUMERIC_N) -> None:
+    """Refuse mpmath / arb views of more than ``limit`` outputs."""
+    if n > limit:
+        per = 2e-5 if limit == MAX_NUMERIC_N else 1e-4
+        raise refuse(
+            func, f"multiprecision values of n = {n} outputs",
+            f"{n} multiprecision numbers per step (about {n * per:.3g} s or more)",
+            f"n <= {limit:.0e}", "use .to_numpy() (float64, O(n))"
+            + ("" if limit == MAX_NUMERIC_N else " or .evalf(dps)"),
+        )
+
+
+def pf_mp_seconds(n: int, dps: int) -> float:
+    """Estimated seconds of ``numeric.pf.pf_mp``: ``1e-4 * n * max(1, dps/20)^2`` (measured
+    n = 1e3 at dps 20 / 200 / 1000: 0.15 / 7.9 / 207 s; n = 1e5 at dps 20: 6 s)."""
+    return 1e-4 * n * max(1.0, dps / 20) ** 2
+
+
+def pf_arb_seconds(groups: int, n: int, prec: int) -> float:
+    """Estimated seconds of ``numeric.pf.pf_arb`` (product tree over the distinct gaps):
+    ``3e-6 * groups * n * max(1, prec/270)`` (measured n = groups = 1e3 at dps 20 / 200 /
+    1000: 2.8 / 10 / 21 s; n = 1e4 at dps 20: 285 s)."""
+    return 3e-6 * groups * n * max(1.0, prec / 270)
+
+
+def laplace_exact_seconds(groups: int) -> float:
+    """Estimated seconds of the exact RNM-Laplace closed form on ``groups`` distinct gaps:
+    ``3e-5 * groups^3.5`` (measured 10 / 20 / 40 gaps: 0.1 / 1.0 / 12.7 s)."""
+    return 3e-5 * groups**3.5
 
 
 def check_gap_digits(func: str, digits: int, dps: int) -> int:

@@ -7,7 +7,8 @@ One object, four views computed on demand and never fed into each other silently
 - ``to_numpy()``: float64, relative accuracy about 1e-12 or better;
 - ``rational_form()``: for rational scores, functions of ``x = exp(-eps/(c*Delta*L))``;
 
-plus ``sample`` (the mechanism's own randomized algorithm, an independent route) and the
+plus ``sample`` (draws from the float probabilities by default; ``algorithm="mechanism"``
+runs the mechanism's own randomized algorithm, an independent route for audits) and the
 utility summaries users expect from ``scipy.stats`` (``pmf``, ``entropy``, ``expect``).
 """
 
@@ -22,10 +23,17 @@ import mpmath
 import numpy as np
 import sympy
 
-from ._validate import MAX_DPS, check_choice, check_dps, check_size
-from .cost import MAX_SAMPLE_CELLS, MAX_SAMPLE_DRAWS, check_exact_n, refuse
-from .deprecation import deprecated_method, warn_renamed
-from .exact.sign import compare
+from ._validate import check_choice, check_dps, check_size
+from .cost import (
+    MAX_BALLS_N,
+    MAX_SAMPLE_CELLS,
+    MAX_SAMPLE_DRAWS,
+    as_caller,
+    check_exact_n,
+    check_numeric_n,
+    refuse,
+)
+from .exact.signs import compare
 from .numbers import exact_number
 from .printing import distribution_latex, latex_math
 from .rng import as_generator
@@ -34,22 +42,23 @@ from .scores import ScoreVector
 if TYPE_CHECKING:
     from .mechanisms.base import Mechanism, RationalForm
 
-__all__ = ["MAX_DPS", "OutputDistribution", "OutputIndexError"]
-
-
 class OutputIndexError(ValueError, IndexError):
     """An output index outside ``0..n-1`` (a ValueError, and an IndexError for indexing code)."""
 
 
-def _check_sample_cost(total: int, n: int) -> None:
-    if total > MAX_SAMPLE_DRAWS or total * n > MAX_SAMPLE_CELLS:
+def _check_sample_cost(total: int, n: int, algorithm: str) -> None:
+    cells = total * n if algorithm == "mechanism" else total + n
+    if total > MAX_SAMPLE_DRAWS or cells > MAX_SAMPLE_CELLS:
         raise refuse(
             "sample", f"size = {total:.3g} draws over n = {n} outputs",
-            f"{8 * total:.3g} bytes of output and about {total * n:.3g} random numbers",
+            f"{8 * total:.3g} bytes of output and about {cells:.3g} random numbers",
             f"{MAX_SAMPLE_DRAWS:.0e} draws and {MAX_SAMPLE_CELLS:.0e} draws*outputs per call",
             "call sample() in a loop over smaller sizes, or draw from the probabilities: "
             "rng.choice(n, size, p=dist.to_numpy()) (or rng.multinomial for counts)",
         )
+
+
+_ALGORITHMS = ("pmf", "mechanism")
 
 
 @dataclass(frozen=True, eq=False)
@@ -71,20 +80,31 @@ class OutputDistribution:
     def __len__(self) -> int:
         return self.n
 
+    @cached_property
+    def outputs(self) -> tuple[int, ...]:
+        """The output space: the indices ``0..n-1`` of the scores (top-k lists tuples)."""
+        return tuple(range(self.n))
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this distribution has (``exactdp.mechanisms.CAPABILITIES``): the
+        mechanism's, from the hooks its class overrides, narrowed to these scores."""
+        return self.mechanism.capabilities_on(self.scores)
+
     def _view(self, view: str, *args):
         """The one place the views are computed: the mechanism's hooks through
-        ``Mechanism._route`` (``"exact"``, ``"rational_form"``, ``"mp"``, ``"balls"``,
-        ``"float"``, ``"sample"``). A distribution not made by a :class:`Mechanism`
-        (``mechanism_from_function``) overrides this one method; validation, caching and the
-        summaries stay here."""
-        return self.mechanism._route(view, self.scores, *args)
+        ``Mechanism.evaluate`` (``"exact"``, ``"rational_form"``, ``"numeric_rational_form"``,
+        ``"mp"``, ``"balls"``, ``"float"``, ``"sample"``). A distribution whose scores are not
+        a ScoreVector (``mechanism_from_function``) overrides this one method; validation,
+        caching and the summaries stay here."""
+        return self.mechanism.evaluate(view, self.scores, *args)
 
     # ------------------------------------------------------------------ exact view
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact output probabilities as sympy expressions, in input order.
 
-        Their sum is exactly 1 (``exactdp.exact.sign.is_zero(sum(p) - 1)``).
+        Their sum is exactly 1 (``exactdp.exact.signs.is_zero(sum(p) - 1)``).
 
         Raises
         ------
@@ -94,7 +114,8 @@ class OutputDistribution:
             views to use instead).
         """
         check_exact_n("probabilities", self.n)
-        return tuple(self._view("exact"))
+        with as_caller("probabilities"):
+            return tuple(self._view("exact"))
 
     def pmf(self, r: int) -> sympy.Expr:
         """Exact ``Pr[M(q) = r]``.
@@ -133,6 +154,15 @@ class OutputDistribution:
         check_exact_n("rational_form", self.n)
         return self._view("rational_form")
 
+    def numeric_rational_form(self) -> RationalForm | None:
+        """The probabilities as polynomials in ``x`` valid at this numeric epsilon only
+        (capability ``"numeric_rational_form"``: RNM-Laplace at a rational epsilon, where
+        ``A_r(x) + lam B_r(x)`` has rational coefficients); None where none exists."""
+        if "numeric_rational_form" not in self.capabilities:
+            return None
+        check_exact_n("numeric_rational_form", self.n)
+        return self._view("numeric_rational_form")
+
     def subs(self, *args, **kwargs) -> OutputDistribution:
         """The distribution at a numeric epsilon: ``d.subs(epsilon=1)`` or ``d.subs(eps, 1)``."""
         eps = self.mechanism.epsilon
@@ -164,7 +194,9 @@ class OutputDistribution:
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
         dps = check_dps("evalf", dps)
-        vals = self._view("mp", dps)
+        check_numeric_n("evalf", self.n)
+        with as_caller("evalf"):
+            vals = self._view("mp", dps)
         with mpmath.workdps(dps):
             return tuple(+v for v in vals)
 
@@ -172,7 +204,7 @@ class OutputDistribution:
         """Enclosures of the probabilities as python-flint ``arb`` balls.
 
         Every radius is proved: PF / RNM-Exp by the ball-arithmetic integral
-        (:func:`exactdp.numeric.pf_engine.pf_arb`), EM / RNM-Gumbel by the softmax in ball
+        (:func:`exactdp.numeric.pf.pf_arb`), EM / RNM-Gumbel by the softmax in ball
         arithmetic, other closed forms by :func:`exactdp.exact.enclose` of the exact
         probabilities, RNM-Gaussian by the quadrature's error bound
         (:func:`exactdp.numeric.gaussian.gaussian_mp_bounds`) - proved up to 24 items only;
@@ -183,12 +215,15 @@ class OutputDistribution:
         ValueError
             If ``dps`` is not a positive integer or epsilon is symbolic.
         """
-        return tuple(self._view("balls", check_dps("evalf_balls", dps)))
+        dps = check_dps("evalf_balls", dps)
+        check_numeric_n("evalf_balls", self.n, MAX_BALLS_N)
+        with as_caller("evalf_balls"):
+            return tuple(self._view("balls", dps))
 
     @property
     def balls_certified(self) -> tuple[bool, str | None]:
         """``(certified, caveat)``: whether the radii of :meth:`evalf_balls` are proved."""
-        return self.mechanism._balls_certified(self.scores)
+        return self.mechanism.balls_certified(self.scores)
 
     def to_numpy(self) -> np.ndarray:
         """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12."""
@@ -197,8 +232,9 @@ class OutputDistribution:
         return out
 
     # ------------------------------------------------------------------ sampling
-    def sample(self, size: int | tuple[int, ...] | None = None, rng=None):
-        """Draw outputs by running the mechanism's own randomized algorithm.
+    def sample(self, size: int | tuple[int, ...] | None = None, rng=None,
+               algorithm: str = "pmf"):
+        """Draw outputs of the mechanism on these scores.
 
         Parameters
         ----------
@@ -206,6 +242,13 @@ class OutputDistribution:
             Number of draws; ``None`` gives one int.
         rng : numpy.random.Generator, numpy.random.SeedSequence, non-negative int or None
             Source of randomness.
+        algorithm : {"pmf", "mechanism"}
+            ``"pmf"`` (default): inverse-CDF draws from the float probabilities
+            (:meth:`to_numpy`, computed once per distribution), as fast as
+            ``rng.choice(n, size, p=...)``. ``"mechanism"``: run the mechanism's own
+            randomized algorithm (shuffle and flip coins, argmax of noisy scores), an
+            independent route: the one to audit the algorithm itself against the exact
+            probabilities. Mechanisms without a float view always run their algorithm.
 
         Returns
         -------
@@ -215,44 +258,58 @@ class OutputDistribution:
         Raises
         ------
         ValueError
-            Bad ``size`` or ``rng`` (the message names it); more than
-            :data:`exactdp.cost.MAX_SAMPLE_DRAWS` draws, or more than
+            Bad ``size``, ``rng`` or ``algorithm`` (the message names it); more than
+            :data:`exactdp.cost.MAX_SAMPLE_DRAWS` draws, or (``"mechanism"``) more than
             :data:`exactdp.cost.MAX_SAMPLE_CELLS` draws times outputs (the draws are made in
-            chunks of bounded memory; beyond these limits call ``sample`` in a loop, or draw
-            from the probabilities with ``rng.choice(n, size, p=d.to_numpy())``).
+            chunks of bounded memory; beyond these limits call ``sample`` in a loop).
         """
         gen = as_generator(rng, "sample")
+        algorithm = check_choice("sample", "algorithm", algorithm, _ALGORITHMS)
+        if algorithm == "pmf" and "float" not in self.mechanism.capabilities_on(self.scores):
+            algorithm = "mechanism"
         if size is None:
-            return int(self._view("sample", 1, gen)[0])
-        shape = check_size("sample", size)
-        total = math.prod(shape)
-        _check_sample_cost(total, self.n)
-        return self._view("sample", total, gen).reshape(shape)
+            shape: tuple[int, ...] = ()
+            total = 1
+        else:
+            shape = check_size("sample", size)
+            total = math.prod(shape)
+        _check_sample_cost(total, self.n, algorithm)
+        if algorithm == "pmf":
+            cdf, last = self._cdf
+            draws = np.searchsorted(cdf, gen.random(total) * cdf[-1], side="right")
+            np.minimum(draws, last, out=draws)  # rounding at the top: the last possible output
+            out = draws.astype(np.int64, copy=False)
+        else:
+            out = self._view("sample", total, gen)
+        return int(out[0]) if size is None else out.reshape(shape)
 
-    rvs = deprecated_method("sample", "rvs")
+    @cached_property
+    def _cdf(self) -> tuple[np.ndarray, int]:
+        """Cumulative float probabilities and the last output of non-zero probability."""
+        p = self.to_numpy()
+        return np.cumsum(p), int(np.flatnonzero(p)[-1])
 
     # ------------------------------------------------------------------ summaries
     @cached_property
     def _oriented(self) -> ScoreVector:
         """The scores the mechanism maximizes (``-q`` under ``optimize="min"``): the errors
         below are their gaps, ``q* - q_r``, or ``q_r - min q`` when minimizing."""
-        orient = getattr(self.mechanism, "oriented", None)
-        return orient(self.scores) if orient is not None else self.scores
+        return self.mechanism.oriented(self.scores)
 
-    def expected_error(self, method: str = "exact", dps: int = 30, *, view: str | None = None):
+    def expected_error(self, method: str = "exact", dps: int = 30):
         """Expected error ``E[q* - q_M(q)]`` (McKenna & Sheldon 2020, section 2); under
         ``optimize="min"`` the error of output r is ``q_r - min q``.
 
         Parameters
         ----------
         method : {"exact", "mpmath", "float"}
-            Which view of the probabilities to use (``view=`` is its deprecated name).
+            Which view of the probabilities to use.
         """
-        view = _method_arg(method, view, "expected_error", ("exact", "mpmath", "float"))
-        if view == "exact":
+        method = check_choice("expected_error", "method", method, ("exact", "mpmath", "float"))
+        if method == "exact":
             pairs = zip(self._oriented.gaps_exact, self.probabilities, strict=True)
             return sympy.Add(*[g * p for g, p in pairs])
-        if view == "mpmath":
+        if method == "mpmath":
             probs = self.evalf(dps)
             with mpmath.workdps(dps + 10):
                 gaps = self._oriented.gaps_mp(dps + 10)
@@ -262,21 +319,21 @@ class OutputDistribution:
         mask = p > 0
         return float(np.dot(gaps[mask], p[mask]))
 
-    def error_tail(self, t: object, method: str = "exact", *, view: str | None = None):
+    def error_tail(self, t: object, method: str = "exact"):
         """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""
-        view = _method_arg(method, view, "error_tail", ("exact", "float"))
+        method = check_choice("error_tail", "method", method, ("exact", "float"))
         t = exact_number(t, "t", func="error_tail")
         idx = [i for i, g in enumerate(self._oriented.gaps_exact) if compare(g, t) >= 0]
-        if view == "exact":
+        if method == "exact":
             return sympy.Add(*[self.probabilities[i] for i in idx])
         return float(sum(self.to_numpy()[i] for i in idx))
 
-    def entropy(self, method: str = "float", dps: int = 30, *, view: str | None = None):
+    def entropy(self, method: str = "float", dps: int = 30):
         """Shannon entropy ``-sum p ln p`` in nats (``method`` exact, mpmath or float)."""
-        view = _method_arg(method, view, "entropy", ("exact", "mpmath", "float"))
-        if view == "exact":
+        method = check_choice("entropy", "method", method, ("exact", "mpmath", "float"))
+        if method == "exact":
             return -sympy.Add(*[p * sympy.log(p) for p in self.probabilities if p != 0])
-        if view == "mpmath":
+        if method == "mpmath":
             probs = self.evalf(dps)
             with mpmath.workdps(dps + 10):
                 return -mpmath.fsum(p * mpmath.log(p) for p in probs if p > 0)
@@ -284,10 +341,10 @@ class OutputDistribution:
         p = p[p > 0]
         return float(-np.sum(p * np.log(p)))
 
-    def expect(self, func, method: str = "float", *, view: str | None = None):
+    def expect(self, func, method: str = "float"):
         """``E[func(r)]`` over the output index r (scipy.stats style)."""
-        view = _method_arg(method, view, "expect", ("exact", "float"))
-        if view == "exact":
+        method = check_choice("expect", "method", method, ("exact", "float"))
+        if method == "exact":
             return sympy.Add(*[func(r) * p for r, p in enumerate(self.probabilities)])
         p = self.to_numpy()
         return float(sum(func(r) * p[r] for r in range(self.n) if p[r] > 0))
@@ -302,11 +359,3 @@ class OutputDistribution:
     def _repr_latex_(self) -> str:
         return latex_math(self._latex(), display=True)
 
-
-def _method_arg(method: str, view: str | None, func: str, choices: tuple[str, ...]) -> str:
-    """``method=`` of the summaries, checked against ``choices``; ``view=`` is accepted as
-    its deprecated name."""
-    if view is not None:
-        warn_renamed(f"{func}(view=...)", "method=...", stacklevel=4)
-        method = view
-    return check_choice(func, "method", method, choices)

@@ -1,8 +1,25 @@
-"""Public path ``exactdp.latex``: the code lives in :mod:`exactdp.io.latex`, forwarded silently.
+"""The table printers (public path ``exactdp.latex``): the tables of :mod:`exactdp.io.latex`
+and the number printers of :mod:`exactdp.printing` they are built on."""
 
-A contract (not deprecated): see :func:`exactdp.deprecation.moved_module`.
-"""
+from .io.latex import LATEX_PACKAGES, latex_document, probability_table, table
+from .printing import (
+    Math,
+    distribution_latex,
+    format_number,
+    latex_escape,
+    mechanism_label,
+    scores_latex,
+)
 
-from .deprecation import moved_module
-
-__getattr__, __dir__, __all__ = moved_module(__name__, ("exactdp.io.latex",), deprecated=False)
+__all__ = [
+    "LATEX_PACKAGES",
+    "Math",
+    "distribution_latex",
+    "format_number",
+    "latex_document",
+    "latex_escape",
+    "mechanism_label",
+    "probability_table",
+    "scores_latex",
+    "table",
+]

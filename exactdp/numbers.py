@@ -26,20 +26,7 @@ import sympy
 from sympy.parsing.sympy_parser import parse_expr, rationalize, standard_transformations
 
 from ._validate import argument_error
-from .exact.sign import UndecidedSignError, sign
-
-__all__ = [
-    "ExactConversionWarning",
-    "exact_number",
-    "exact_vector",
-    "exact_epsilon",
-    "exact_epsilon_or_limit",
-    "exact_sensitivity",
-    "FloatTracker",
-    "parse_number",
-    "safe_sympify",
-    "sequence_items",
-]
+from .exact.signs import UndecidedSignError, sign
 
 
 class ExactConversionWarning(UserWarning):

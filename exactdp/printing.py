@@ -18,21 +18,6 @@ import mpmath
 import sympy
 
 from ._validate import check_int, message
-from .deprecation import renamed_parameter
-
-__all__ = [
-    "Math",
-    "distribution_latex",
-    "exact_text",
-    "format_number",
-    "latex_array",
-    "latex_decimal",
-    "latex_escape",
-    "latex_math",
-    "latex_number",
-    "mechanism_label",
-    "scores_latex",
-]
 
 
 @dataclass(frozen=True)
@@ -73,12 +58,10 @@ def _to_mpf(value, digits: int):
         return mpmath.mpf(sympy.N(expr, digits + 10)._to_mpmath(mpmath.mp.prec))
 
 
-@renamed_parameter("digits", "dps")
 def format_number(value, dps: int = 6) -> str:
     """Decimal text of an exact or mpmath number, correct to ``dps`` significant digits.
 
-    ``digits=`` is the deprecated name of ``dps``. Integers with at most ``dps`` digits
-    print exactly; others round (``1.0e+300``).
+    Integers with at most ``dps`` digits print exactly; others round (``1.0e+300``).
     Values print as ``m e k`` (``2.8709e-217148``), the mantissa right to ``dps`` digits
     at any size (mpmath's own text loses it beyond about 1e+-900). Beyond ``|ln v| ~ 1e15``,
     where the decimal exponent alone would have 15 or more digits, the text is
@@ -162,10 +145,9 @@ def exact_text(expr, fmt: str) -> str | None:
         return None
 
 
-@renamed_parameter("digits", "dps")
 def scores_latex(scores: Sequence, dps: int = 6, limit: int = 8) -> Math:
     """``q = (3, 8, \\dots)``: a score vector for a caption, shortened after ``limit`` items
-    (``dps`` significant digits; ``digits=`` is its deprecated name)."""
+    (``dps`` significant digits)."""
     items = [format_number(v, dps) for v in scores]
     shown = items if len(items) <= limit else items[: limit - 1]
     tail_l = r", \dots" if len(items) > limit else ""

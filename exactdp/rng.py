@@ -12,8 +12,6 @@ import numpy as np
 
 from ._validate import argument_error
 
-__all__ = ["as_generator"]
-
 
 def as_generator(rng: object = None, func: str = "goodness_of_fit") -> np.random.Generator:
     """Validate a source of randomness and return a :class:`numpy.random.Generator`.

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
+from typing import Any
 
 import mpmath
 import numpy as np
@@ -21,11 +22,38 @@ from ._validate import argument_error
 from .exact import compare, is_zero
 from .numbers import FloatTracker, exact_vector, sequence_items
 
-__all__ = ["ScoreVector", "as_scores"]
-
 _FLOATS = (float, np.floating)
 _INTS = (int, np.integer)
 _EMPTY = "non-empty (the range is empty)"
+
+
+_GROUP_MIN_N = 256  # below it grouping saves nothing
+
+
+@dataclass(frozen=True, eq=False)
+class GapGroups:
+    """Integer scores grouped by value (:meth:`ScoreVector.gap_groups`).
+
+    ``gaps[k]`` is the k-th distinct gap ``q* - q_r`` (float64, exact below ``2**53``),
+    ``counts[k]`` how many outputs have it, ``bins[k]`` its bin and ``key[r]`` output r's
+    bin; :meth:`gather` spreads one value per distinct gap back to the n outputs.
+    """
+
+    gaps: np.ndarray
+    counts: np.ndarray
+    bins: np.ndarray
+    key: np.ndarray
+
+    def gather(self, values: np.ndarray) -> np.ndarray:
+        """``out[r] = values[k]`` for the group k of output r (float64, shape (n,))."""
+        table = np.zeros(int(self.bins[-1]) + 1)
+        table[self.bins] = values
+        return table.take(self.key)
+
+
+def _exact_in_float(arr: np.ndarray) -> bool:
+    """Whether every entry of an integer array is exactly a float64 (``|v| <= 2**53``)."""
+    return -(2**53) <= int(arr.min()) and int(arr.max()) <= 2**53
 
 
 def _bad_position(arr: np.ndarray, name: str, func: str | None = None) -> None:
@@ -37,24 +65,34 @@ def _bad_position(arr: np.ndarray, name: str, func: str | None = None) -> None:
 
 def _int_array(arr: np.ndarray) -> np.ndarray | None:
     """An integer array as int64 (or uint64 above the int64 range), read-only; ``None``
-    when ``q* - q_r`` would overflow 64-bit arithmetic (then Python ints are used)."""
+    when ``q* - q_r`` would overflow 64-bit arithmetic (then Python ints are used).
+
+    A contiguous int64 array is not copied (it is made read-only, see :func:`_read_only`)."""
     if arr.dtype.kind == "u":
         top = int(arr.max())
-        out = arr.astype(np.uint64 if top >= 2**63 else np.int64)
+        out = arr.astype(np.uint64 if top >= 2**63 else np.int64, copy=False)
     else:
-        out = arr.astype(np.int64)
+        out = arr.astype(np.int64, copy=False)
         if int(out.max()) - int(out.min()) >= 2**63:
             return None
-    out = np.ascontiguousarray(out)
+    return _read_only(out)
+
+
+def _read_only(arr: np.ndarray) -> np.ndarray:
+    """``arr`` contiguous and read-only. An array already contiguous is not copied: it is
+    itself made read-only, so that the scores cannot change under a distribution (as for
+    float64 input since the start; pass ``q.copy()`` to keep ``q`` writable)."""
+    out = np.ascontiguousarray(arr)
     out.setflags(write=False)
     return out
 
 
 def _float_array(arr: np.ndarray, name: str, func: str | None = None) -> np.ndarray:
     arr = np.ascontiguousarray(arr, dtype=np.float64)
-    _bad_position(arr, name, func)
-    arr.setflags(write=False)
-    return arr
+    lo, hi = arr.min(), arr.max()  # NaN propagates; both finite means every entry is
+    if not (math.isfinite(lo) and math.isfinite(hi)):
+        _bad_position(arr, name, func)
+    return _read_only(arr)
 
 
 def _from_list(cls, items: list, name: str, func: str | None = None):
@@ -86,7 +124,9 @@ class ScoreVector:
     read-only int64 / uint64 array or a tuple of Python ints (``"int"``; Python ints when
     ``q* - q_r`` does not fit 64 bits), or a tuple of sympy numbers (``"exact"``). Integer
     and float arrays and lists of Python ints or floats are validated with numpy, without a
-    Python loop per element; ``raw`` gives the Python values (ints as Python ints).
+    Python loop per element; ``raw`` gives the Python values (ints as Python ints). A
+    contiguous float64 or int64 array is not copied: it is made read-only instead (pass
+    ``q.copy()`` to keep ``q`` writable).
     """
 
     data: object
@@ -140,7 +180,7 @@ class ScoreVector:
         return cls(exact_vector(items, name, func=func), "exact", name)
 
     @cached_property
-    def raw(self) -> object:
+    def raw(self) -> np.ndarray | tuple[Any, ...]:
         """The validated scores: float64 array (``"float"``), tuple of Python ints
         (``"int"``) or tuple of sympy numbers (``"exact"``)."""
         if self.kind == "int" and isinstance(self.data, np.ndarray):
@@ -234,6 +274,44 @@ class ScoreVector:
             top = max(self.raw)  # type: ignore[type-var]
             return np.array([_to_float(top - v) for v in self.raw], dtype=np.float64)  # type: ignore
         return np.array([_to_float(g) for g in self.gaps_exact], dtype=np.float64)
+
+    def fresh_gaps_float(self) -> np.ndarray:
+        """The gaps ``q* - q_r`` as a new float64 array the caller may overwrite (same
+        values as :attr:`gaps_float`, which is cached; this one is not)."""
+        arr = self.floats if self.kind == "float" else self._int_arr
+        if arr is None or (arr.dtype != np.float64 and not _exact_in_float(arr)):
+            return self.gaps_float.copy()
+        top = arr.max()
+        with np.errstate(over="ignore"):
+            # float input: the same subtraction as gaps_float; integers below 2**53 are
+            # exact floats, so the one correctly rounded subtraction is the exact gap rounded
+            return np.subtract(np.float64(top), arr, dtype=np.float64)
+
+    def gap_groups(self) -> GapGroups | None:
+        """The integer scores grouped by value, when they take few distinct values.
+
+        Returns
+        -------
+        GapGroups or None
+            ``None`` unless the scores are an int64 array whose range ``max - min + 1`` is at
+            most ``n`` (then one ``bincount`` groups them in O(n)).
+        """
+        arr = self._int_arr
+        n = self.n
+        if arr is None or arr.dtype != np.int64 or n < _GROUP_MIN_N:
+            return None
+        lo, hi = int(arr.min()), int(arr.max())
+        span = hi - lo + 1
+        if span > n:
+            return None
+        if 0 <= lo and hi < 2 * span:  # index by the value itself (no array q - min)
+            key, off = arr, 0
+        else:
+            key, off = arr - lo, lo
+        counts = np.bincount(key)
+        bins = np.flatnonzero(counts)
+        gaps = (hi - off - bins).astype(np.float64)
+        return GapGroups(gaps, counts[bins], bins, key)
 
     def gaps_mp(self, dps: int) -> list[mpmath.mpf]:
         """Gaps as mpmath numbers at ``dps`` digits (exact inputs rounded once)."""

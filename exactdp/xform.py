@@ -29,44 +29,8 @@ import sympy
 from sympy.polys.rings import ring
 
 from .cost import RING_WORK_LIMIT, refuse
-from .exact.sign import proved_equal
-
-__all__ = [
-    "Atoms",
-    "Generators",
-    "coin",
-    "exact_pf_size",
-    "generators_for",
-    "group_equal",
-    "leave_one_out",
-    "pf_polynomials_tree",
-    "paused_gc",
-    "poly_expr",
-    "shared_exprs",
-    "to_sympy_in_x",
-]
-
-#: Above this size of ``rate * gap``, an exact coin ``exp(-rate * gap)`` containing a logarithm is
-#: refused: sympy would turn ``exp(-10**300 * log(2)/2)`` into ``2**(-5*10**299)`` and
-#: never finish. (``exp(-5*10**299)`` itself is harmless.)
-_HUGE_EXPONENT = 10**6
-
-
-def coin(gap, rate) -> sympy.Expr:
-    """The exact coin ``exp(-rate * gap)`` (1 for a zero gap), safe for astronomical gaps."""
-    if gap == 0:
-        return sympy.Integer(1)
-    arg = -rate * gap
-    huge = False
-    if arg.has(sympy.log) and arg.is_number:  # the size of the exponent, not of the gap
-        huge = abs(sympy.N(arg, 15)) > _HUGE_EXPONENT
-    if huge:
-        raise ValueError(
-            f"exact probabilities: the coin exp({arg}) would expand to a power with an "
-            "astronomical exponent (epsilon contains a logarithm and a score gap is huge); "
-            "use .rational_form(), .evalf(dps) or .to_numpy() instead"
-        )
-    return sympy.exp(arg)
+from .exact.signs import proved_equal
+from .numeric.gaps import DENSE_DEGREE_LIMIT, coin
 
 
 class Generators:
@@ -85,9 +49,6 @@ class Generators:
         self.div_coin = monomial_div
 
 
-#: Largest exponent of x handled by dense flint polynomials; beyond it each distinct gap
-#: gets its own generator (sparse), so gaps such as 10**300 stay exact.
-DENSE_DEGREE_LIMIT = 200_000
 
 
 def group_equal(values: Sequence, equal: Callable[[Any, Any], bool]) -> tuple[list[int], list]:
@@ -170,7 +131,7 @@ def generators_for(
 
 
 def leave_one_out(
-    gens: Generators, factor: Callable[[object], tuple[object, object]], divide_top: bool
+    gens: Generators, factor: Callable[[Any], tuple[Any, Any]], divide_top: bool
 ) -> dict[int, list]:
     """Coefficients in t of ``prod_{s != r}(alpha_s + beta_s t)`` for each distinct gap.
 

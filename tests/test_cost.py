@@ -9,7 +9,7 @@ import pytest
 import sympy
 
 from exactdp import ExponentialMechanism, GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
-from exactdp.analysis.divergence import max_divergence, renyi_divergence
+from exactdp.analysis.renyi import max_divergence, renyi_divergence
 from exactdp.cost import MAX_EXACT_N, MAX_SAMPLE_DRAWS, gaussian_seconds
 
 
@@ -28,7 +28,7 @@ def test_sample_size_guard():
     msg = refuses_fast(lambda: d.sample(10**12, rng=0), "sample:", "1e+12", "rng.choice")
     assert "8e+12 bytes" in msg
     big = PermuteAndFlip(1).distribution(list(range(1000)))
-    refuses_fast(lambda: big.sample((10**4, 10**4), rng=0), "draws*outputs")
+    refuses_fast(lambda: big.sample((10**4, 10**4), rng=0, algorithm="mechanism"), "draws*outputs")
     # just inside: chunked draws, and the frequencies match the exact pmf
     draws = d.sample(200_000, rng=1)
     freq = np.bincount(draws, minlength=3) / draws.size
@@ -123,6 +123,136 @@ def test_refusals_by_size_are_toocostly_valueerrors():
     assert str(err) == "f: the thing would need 10 s (limit 1 s); use g"
     with pytest.raises(TooCostly, match=r"certify_dp: .* degree 1000000"):
         exactdp.certify_dp(exactdp.PermuteAndFlip(1), [10**6, 0], [10**6, 1])
+
+
+# ------------------------------------------------------------- issue 20: every public route
+def _large_calls():
+    """One large input per public function of ``exactdp.__all__`` (and the views of a
+    distribution), with the function name its refusal must carry (None: it answers)."""
+    import exactdp as X
+
+    n = 10**5
+    q = np.arange(n)
+    z = np.zeros(n, dtype=int)
+    pf, em = X.PermuteAndFlip(1), X.ExponentialMechanism(1)
+    laplace = X.ReportNoisyMax(1, noise="laplace")
+    return {
+        "check_dp": (lambda: X.check_dp(pf, z), "check_dp"),
+        "check_dp_1e7": (lambda: X.check_dp(pf, np.zeros(10**7, dtype=int)), "check_dp"),
+        "certify_dp": (lambda: X.certify_dp(pf, q), "certify_dp"),
+        "bounded_range": (lambda: X.bounded_range(pf, z), "bounded_range"),
+        "check_zcdp": (lambda: X.check_zcdp(em, q, 1), "check_zcdp"),
+        "privacy_loss": (lambda: X.privacy_loss(pf, q, q + 1), "privacy_loss"),
+        "check_accountant": (lambda: X.check_accountant(pf, q, 2, [1]), "check_accountant"),
+        "composition_lower_bound": (lambda: X.composition_lower_bound(pf, q, 2, 1),
+                                    "composition_lower_bound"),
+        "is_monotonic": (lambda: X.is_monotonic(pf, [list(range(n))]), "is_monoton"),
+        "is_shift_invariant": (lambda: X.is_shift_invariant(pf, [list(range(n))]),
+                               "is_shift_invariant"),
+        "is_symmetric": (lambda: X.is_symmetric(pf, [list(range(n))]), "is_symmetric"),
+        "lattice_lp": (lambda: X.lattice_lp(10**4, 10**4, 1), "lattice_lp"),
+        "pf_optimality_region": (lambda: X.pf_optimality_region(10**4, 10**4),
+                                 "pf_optimality_region"),
+        "lattice_size": (lambda: X.lattice_size(10**6, 10**6), "lattice_size"),
+        "optimal_mechanism": (lambda: X.optimal_mechanism(list(range(10**7)), 1),
+                              "optimal_mechanism"),
+        "sweep": (lambda: X.sweep(lambda v: True, 10**3, 10**3), "sweep"),
+        "neighbours": (lambda: X.neighbours(pf, z), "neighbours"),
+        "goodness_of_fit": (lambda: X.goodness_of_fit(
+            lambda size, rng: pf.distribution(q).sample(size, rng), pf.distribution(q),
+            10**12), "sample"),
+        "as_scores": (lambda: X.as_scores(np.arange(10**7)), None),
+        "pf.evalf": (lambda: pf.distribution(np.arange(10**7)).evalf(20), "evalf"),
+        "pf.evalf_balls": (lambda: pf.distribution(np.arange(2 * n)).evalf_balls(20),
+                           "evalf_balls"),
+        "pf.probabilities": (lambda: pf.distribution(q).probabilities, "probabilities"),
+        "em.evalf": (lambda: em.distribution(np.arange(10**7)).evalf(20), "evalf"),
+        "em.evalf_balls": (lambda: em.distribution(np.arange(10**7)).evalf_balls(20),
+                           "evalf_balls"),
+        "rnm_laplace.probabilities": (
+            lambda: laplace.distribution(list(range(3000))).probabilities[0], "probabilities"),
+        "rnm_laplace.evalf_balls": (lambda: laplace.distribution(q).evalf_balls(20),
+                                    "evalf_balls"),
+        "rnm_exp.evalf": (lambda: X.ReportNoisyMax(1).distribution(np.arange(10**7)).evalf(20),
+                          "evalf"),
+        "kl_divergence": (lambda: X.kl_divergence(pf.distribution(q), pf.distribution(q[::-1])),
+                          "probabilities"),
+        "entropy": (lambda: pf.distribution(q).entropy(), None),
+    }
+
+
+def _run_one(name, conn):
+    call, _ = _large_calls()[name]
+    try:
+        call()
+        conn.send(None)
+    except Exception as exc:  # the refusal, sent to the parent
+        conn.send(f"{type(exc).__name__}: {exc}")
+
+
+@pytest.mark.parametrize("name", sorted(_large_calls()))
+def test_large_inputs_refuse_or_answer_within_5s(name):
+    """Refuses or answers within 5 s on the CI machine, in the name of the function called.
+
+    Each call runs in a forked child that is killed at the deadline, so a regression shows
+    as a failure of this test, not a hung suite."""
+    import multiprocessing
+
+    ctx = multiprocessing.get_context("fork")
+    recv, send = ctx.Pipe(duplex=False)
+    child = ctx.Process(target=_run_one, args=(name, send))
+    child.start()
+    try:
+        answered = recv.poll(5.0)
+        result = recv.recv() if answered else None
+    finally:
+        child.kill()
+        child.join()
+    assert answered, f"{name}: no answer or refusal within 5 s"
+    expected = _large_calls()[name][1]
+    if expected is None:
+        assert result is None, result
+    else:
+        assert result is not None, f"{name}: answered instead of refusing"
+        kind, _, message = result.partition(": ")
+        assert kind in ("TooCostly", "ValueError") and message.startswith(expected), result
+        assert kind == "ValueError" or "would need" in message and "limit" in message
+
+
+def test_public_functions_are_all_driven():
+    """Every public function of exactdp.__all__ is in the large-input table above, or is
+    listed here with why it cannot grow faster than linearly."""
+    import inspect
+
+    import exactdp
+
+    linear = {
+        "exact_number": "one number; decimal exponents are bounded (numbers.py)",
+        "mechanism_from_function": "a constructor; its views call the user's function once",
+        "privacy_loss_distribution": "refuses through probabilities (exact PF on n = 1e5)",
+        "certify_dominance": "refuses through rational_form",
+        "check_dominance": "refuses through probabilities",
+        "error_ratio_study": "float64 expected errors: linear in n times its trials argument",
+        "error_tails": "refuses through probabilities",
+        "max_divergence": "refuses through probabilities (as kl_divergence)",
+        "renyi_divergence": "refuses through probabilities and its alpha guard",
+        "sensitivity": "bounded by its max_pairs argument",
+        "sup_privacy_loss": "bounded by its max_boxes argument",
+        "worst_case_error": "float64 evaluations, linear in n",
+    }
+    driven = set(_large_calls())
+    funcs = [name for name in exactdp.__all__ if inspect.isfunction(getattr(exactdp, name))]
+    missing = [f for f in funcs if f not in driven and f not in linear]
+    assert not missing, missing
+
+
+def test_refusal_is_restated_in_the_callers_name():
+    from exactdp.cost import TooCostly, as_caller, refuse
+
+    with pytest.raises(TooCostly) as info, as_caller("outer", "use the cheap one"):
+        raise refuse("inner", "the thing", "10 s", "1 s", "use inner's route")
+    assert str(info.value) == "outer: the thing would need 10 s (limit 1 s); use the cheap one"
+    assert info.value.__cause__.func == "inner"
 
 
 def test_check_gap_digits_limit():

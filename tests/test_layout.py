@@ -245,16 +245,16 @@ def test_no_function_level_import_of_the_package():
 #: Layer of each top-level module or package of exactdp (docs/architecture.md): a module
 #: imports only from its own layer or lower ones.
 LAYER = {
-    "rng": 0, "deprecation": 0, "cost": 0, "_validate": 0,
+    "rng": 0, "cost": 0, "_validate": 0,
     "numbers": 1, "exact": 1, "numeric": 1,
     "scores": 2, "xform": 2, "printing": 2,
     "distribution": 3,
     "mechanisms": 4,
     "analysis": 5, "optimality": 5,
-    "audit": 6, "sampler_outputs": 6, "peers": 6, "sweeps": 6, "examples": 6,
+    "audit": 6, "examples": 6,
     "io": 7, "proofs": 7, "__main__": 7,
-    # the package and the old module paths (re-export shims)
-    "exactdp": 8, "algebra": 8, "lp": 8, "optimal": 8, "latex": 8, "report": 8, "cli": 8,
+    # the package, and exactdp.latex (the public path of the table printers of io/latex.py)
+    "exactdp": 8, "latex": 8,
 }
 
 #: Imports that go up the layers, each with its reason.
@@ -283,23 +283,98 @@ def test_layers():
     assert not bad, "imports up the layers:\n" + "\n".join(bad)
 
 
-#: Old module paths kept as re-export shims; code inside the package imports the real modules.
-SHIMS = {
-    "exactdp.algebra", "exactdp.lp", "exactdp.optimal", "exactdp.analysis.privacy",
-    "exactdp.latex", "exactdp.report", "exactdp.cli", "exactdp.numeric.pf_engine",
-    "exactdp.io.formatting",
+#: Top-level modules not (yet) in the architecture page's layer table, each with its reason.
+UNLISTED_TOP_LEVEL = {
 }
 
 
-def test_package_does_not_import_its_own_shims():
+def architecture_layers() -> dict[str, int]:
+    """Top-level module -> layer, read from the layer table of docs/architecture.md
+    (backticked ``name.py`` / ``name/`` of the "modules" column; parenthesised submodules
+    skipped)."""
+    text = (PACKAGE.parent / "docs" / "architecture.md").read_text()
+    out = {}
+    for line in text.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        head = re.match(r"(\d+)\.", cells[0]) if len(cells) >= 3 else None
+        if not head:
+            continue
+        column = cells[1]
+        while re.search(r"\([^()]*\)", column):
+            column = re.sub(r"\([^()]*\)", "", column)
+        for name in re.findall(r"`([A-Za-z_]+)(?:\.py|/)`", column):
+            out[name] = int(head.group(1))
+    return out
+
+
+def test_top_level_modules_are_the_architecture_pages_layers():
+    """Every top-level module is in the page's layer table, at its LAYER, and the page names
+    no module that does not exist."""
+    documented = architecture_layers()
+    documented["exactdp"] = documented.pop("__init__")
+    present = {layer_of(m) for m in MODULES}
+    assert present - set(documented) == set(UNLISTED_TOP_LEVEL), (
+        "top-level modules missing from docs/architecture.md's layer table: "
+        f"{sorted(present - set(documented) - set(UNLISTED_TOP_LEVEL))}")
+    assert set(documented) <= present, f"the page names: {sorted(set(documented) - present)}"
+    assert {m: LAYER[m] for m in documented} == documented
+
+
+def test_no_name_shadows_a_submodule():
+    """A package exports no name equal to one of its submodules (``import a.b as m`` must give
+    the module, docs/architecture.md "Design choices")."""
+    import importlib
+
     bad = []
     for module, path in MODULES.items():
-        if module in SHIMS:
+        if path.name != "__init__.py":
             continue
-        for target, _name, line in imports_of(module, path):
-            if target in SHIMS:
-                bad.append(f"{path.relative_to(PACKAGE.parent)}:{line} imports {target}")
-    assert not bad, "\n".join(bad)
+        package = importlib.import_module(module)
+        subs = {p.stem for p in path.parent.glob("*.py") if p.stem != "__init__"}
+        subs |= {p.parent.name for p in path.parent.glob("*/__init__.py")}
+        bad += [f"{module}.{name}" for name in set(getattr(package, "__all__", ())) & subs]
+    assert not bad, f"exported names equal to a submodule's name: {bad}"
+
+
+#: Modules (not packages) that keep an ``__all__``, each with its reason; every other module's
+#: public names are exported by its package's one ``__all__``.
+MODULE_ALL = {
+    "latex.py": "the public path exactdp.latex: one plain re-export of the table printers",
+}
+
+
+def defines_all(path: Path) -> bool:
+    return any(
+        isinstance(node, ast.Assign)
+        and any(isinstance(t, ast.Name) and t.id == "__all__" for t in node.targets)
+        for node in parse(path).body
+    )
+
+
+def test_one_all_per_package():
+    bad = sorted(
+        str(path.relative_to(PACKAGE))
+        for path in MODULES.values()
+        if path.name != "__init__.py" and defines_all(path)
+        and str(path.relative_to(PACKAGE)) not in MODULE_ALL
+    )
+    assert not bad, f"modules with their own __all__ (export from the package): {bad}"
+    stale = [m for m in MODULE_ALL if not (PACKAGE / m).exists() or not defines_all(PACKAGE / m)]
+    assert not stale, f"stale MODULE_ALL entries: {stale}"
+
+
+def test_top_level_all_has_no_duplicates_and_no_aliases():
+    names = exactdp.__all__
+    assert len(names) == len(set(names)), "duplicates in exactdp.__all__"
+    objects: dict[int, str] = {}
+    for name in names:
+        obj = getattr(exactdp, name)
+        assert id(obj) not in objects, f"{name} is an alias of {objects[id(obj)]}"
+        objects[id(obj)] = name
+        own = getattr(obj, "__name__", name)
+        assert own == name, f"exactdp.{name} is named {own}"
+
+
 ROOT = pathlib.Path(exactdp.__file__).parent
 
 
@@ -314,7 +389,7 @@ _FORBIDDEN = [
 
 def _exact_layer_and_analyzer() -> list[pathlib.Path]:
     files = sorted((ROOT / "exact").rglob("*.py")) + sorted((ROOT / "analysis").rglob("*.py"))
-    for name in ("algebra.py", "scores.py", "lp.py", "optimal.py", "xform.py"):
+    for name in ("scores.py", "xform.py"):
         if (ROOT / name).exists():
             files.append(ROOT / name)
     for sub in ("optimality",):
@@ -343,8 +418,6 @@ CROSS_CUTTING = {
     "test_layout.py": "rules over every module of the package (sizes, imports, this mirror)",
     "test_common.py": "the registry: the same properties over every mechanism class",
     "test_ci_strict.py": "the CI hook of the root conftest.py",
-    "test_deprecations.py": "the deprecated aliases, wherever their new names live",
-    "test_compat_paths.py": "the old module paths (re-export shims) against the new modules",
     "test_public_api_tested.py": "every public name of exactdp.__all__ appears in a test",
 }
 
@@ -375,8 +448,6 @@ def test_tests_mirror_the_package():
         target = mirrored_module(test)
         if target is None:
             bad.append(f"tests/{rel}")
-        elif "moved_module(" in (PACKAGE.parent / target).read_text():
-            bad.append(f"tests/{rel} (mirrors {target}, an old path: test the new module)")
     assert not bad, (
         "test modules that mirror no module of exactdp (tests/a/test_b.py must test "
         "exactdp/a/b.py; move them, or list a cross-cutting file in CROSS_CUTTING):\n"
@@ -399,6 +470,7 @@ HAND_WORDED = {
     "_validate.py": "builds the one message style",
     "analysis/supremum.py": "refuses what the user's family(g) returned, not an argument",
     "mechanisms/custom.py": "refuses what the user's function returned, not an argument",
+    "mechanisms/registry.py": "TypeError at class definition: a developer's declaration",
 }
 
 
@@ -441,3 +513,249 @@ def test_argument_errors_go_through_validate():
         bad += [f"exactdp/{rel}:{line}" for line in hand_worded_argument_errors(path)]
     assert not bad, ("argument errors worded by hand; use exactdp._validate "
                      "(argument_error / check_*):\n" + "\n".join(bad))
+
+
+# ---------------------------------------------------------------- tests of a function at home
+#: Functions tested (imported) outside their home test file whose home file does not test them
+#: yet: (module, function) -> why. A new entry needs a reason; "not moved yet" is one only
+#: while the home test file does not exist.
+_FIXTURE = "used there to build an input or a reference, not tested; no home test yet"
+_END_TO_END = "exercised by the report's end-to-end tests; its module has no test file yet"
+FUNCTION_TEST_EXCEPTIONS: dict[tuple[str, str], str] = {
+    ("exactdp.analysis.common", "score_vector"): _FIXTURE,
+    ("exactdp.analysis.composition", "available_claims"):
+        "tests/analysis/test_accountants.py tests the claims table it returns",
+    ("exactdp.analysis.composition", "check_accountant"):
+        "tests/analysis/test_accountants.py tests it against each accountant",
+    ("exactdp.analysis.composition", "composition_lower_bound"):
+        "tests/analysis/test_accountants.py compares it with the accountants' bounds",
+    ("exactdp.analysis.engines.select", "make_engine"): _FIXTURE,
+    ("exactdp.analysis.pld.results", "bisect_epsilon"):
+        "tested with the PLD values in tests/analysis/pld/test_core.py",
+    ("exactdp.audit.inputs", "probability_vector"): _FIXTURE,
+    ("exactdp.examples.pricing", "all_answers"): _FIXTURE,
+    ("exactdp.io.document", "compile_latex"): _END_TO_END,
+    ("exactdp.io.document", "find_engine"): _END_TO_END,
+    ("exactdp.io.document", "overfull_boxes"): _END_TO_END,
+    ("exactdp.io.document", "write_report"): _END_TO_END,
+    ("exactdp.io.figures", "compute_curves"): _END_TO_END,
+    ("exactdp.io.figures", "plot_entropy"): _END_TO_END,
+    ("exactdp.io.figures", "plot_expected_error"): _END_TO_END,
+    ("exactdp.io.figures", "plot_privacy_loss"): _END_TO_END,
+    ("exactdp.io.latex", "latex_document"): _END_TO_END,
+    ("exactdp.io.latex", "table"): _END_TO_END,
+    ("exactdp.mechanisms.custom", "wrong_permute_and_flip"):
+        "a known-wrong mechanism: the analyzer's tests are the tests that it is caught",
+    ("exactdp.mechanisms.custom", "wrong_rnm_laplace"):
+        "a known-wrong mechanism: the analyzer's tests are the tests that it is caught",
+    ("exactdp.mechanisms.noisy_max", "rnm_exponential_ring"):
+        "tests/test_xform.py checks the ring of exactdp.xform against it (one test, both)",
+    ("exactdp.mechanisms.permute_flip", "pf_ring_probabilities"):
+        "tests/test_xform.py checks the ring of exactdp.xform against it (one test, both)",
+    ("exactdp.optimality.lattice", "pf_dual_polys"):
+        "the exact LP certificate test builds on it (tests/optimality/test_exact_solve.py)",
+    ("exactdp.proofs", "load"): "tests/proofs/test_runner.py loads every proof module",
+    ("exactdp.proofs.checks", "error_ratio_at_most"): "the sweeps run it; no home test yet",
+    ("exactdp.proofs.checks", "pf_dominates_em"): "the sweeps run it; no home test yet",
+    ("exactdp.rng", "as_generator"): _FIXTURE,
+}
+
+#: Test files that use functions of many modules by design (not the tests of those functions).
+FUNCTION_USERS_EXEMPT = set(CROSS_CUTTING) | {"test_readme.py"}
+
+
+def defining_module(module: str, name: str, depth: int = 0) -> str | None:
+    """The package module whose top level defines function ``name`` reached as
+    ``module.name`` (following re-exports), or None (a class, a constant, a module)."""
+    path = MODULES.get(module)
+    if path is None or depth > 10:
+        return None
+    body = parse(path).body
+    for node in body:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
+            return module
+    for node in body:
+        if isinstance(node, ast.ImportFrom):
+            for alias in node.names:
+                if (alias.asname or alias.name) == name:
+                    return defining_module(resolve(module, path, node), alias.name, depth + 1)
+    return None
+
+
+def functions_used(test: Path) -> set[tuple[str, str]]:
+    """``(defining module, function)`` of every package function a test file imports or
+    reaches as an attribute of an imported package module."""
+    tree = ast.parse(test.read_text())
+    found: set[tuple[str, str]] = set()
+    aliases: dict[str, str] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 0:
+            if (node.module or "").split(".")[0] != "exactdp":
+                continue
+            for alias in node.names:
+                sub = f"{node.module}.{alias.name}"
+                if (home := defining_module(node.module or "", alias.name)) is not None:
+                    found.add((home, alias.name))
+                elif sub in MODULES:
+                    aliases[alias.asname or alias.name] = sub
+        elif isinstance(node, ast.Import):
+            aliases.update({a.asname or a.name: a.name for a in node.names if a.name in MODULES})
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute):
+            owner = ast.unparse(node.value)
+            owner = aliases.get(owner, owner)
+            if owner in MODULES and (home := defining_module(owner, node.attr)) is not None:
+                found.add((home, node.attr))
+    return found
+
+
+def home_tests(module: str, function: str) -> list[Path]:
+    """Where the tests of ``module.function`` live: the module's mirror test file
+    (tests/a/test_b.py for exactdp/a/b.py or exactdp/a/_b.py), or the mirror of a
+    subpackage that re-exports it (tests/numeric/test_pf.py for exactdp/numeric/pf/*)."""
+    rel = MODULES[module].relative_to(PACKAGE)
+    parts = list(rel.parts[:-1])
+    stem = rel.stem
+    homes = []
+    if stem != "__init__":
+        homes += [TESTS.joinpath(*parts, f"test_{stem}.py"),
+                  TESTS.joinpath(*parts, f"test_{stem.removeprefix('_')}.py")]
+    while parts:
+        package = "exactdp." + ".".join(parts)
+        if package == module or defining_module(package, function) == module:
+            homes.append(TESTS.joinpath(*parts[:-1], f"test_{parts[-1]}.py"))
+        parts.pop()
+    return homes
+
+
+def identifiers(path: Path) -> set[str]:
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Name):
+            out.add(node.id)
+        elif isinstance(node, ast.Attribute):
+            out.add(node.attr)
+        elif isinstance(node, ast.alias):
+            out.add(node.name.rpartition(".")[2])
+    return out
+
+
+def misplaced_function_tests() -> dict[tuple[str, str], list[str]]:
+    """``(module, function) -> [test files]`` for each public function that a test file
+    imports while its home test file (:func:`home_tests`) never names it."""
+    users: dict[tuple[str, str], list[str]] = {}
+    for test in sorted(TESTS.rglob("test_*.py")):
+        rel = test.relative_to(TESTS)
+        exempt = rel.name in FUNCTION_USERS_EXEMPT or rel.stem.endswith("_docs")
+        if len(rel.parts) == 1 and exempt:
+            continue
+        for key in functions_used(test):
+            if not key[1].startswith("_"):
+                users.setdefault(key, []).append(f"tests/{rel}")
+    bad = {}
+    for (module, function), tests in sorted(users.items()):
+        homes = [h for h in home_tests(module, function) if h.exists()]
+        if not any(function in identifiers(h) for h in homes):
+            bad[(module, function)] = tests
+    return bad
+
+
+def test_tests_of_a_function_live_in_its_modules_test_file():
+    """A function used by the tests is tested in the test file of the module that defines
+    it (tests/exact/test_signs.py tests exactdp.exact.signs.proved_equal), not only
+    elsewhere; FUNCTION_TEST_EXCEPTIONS lists the remaining cases with their reasons."""
+    bad = [
+        f"{module}.{function} (home {home_tests(module, function)[0].relative_to(TESTS.parent)})"
+        f" is tested only in {', '.join(tests)}"
+        for (module, function), tests in misplaced_function_tests().items()
+        if (module, function) not in FUNCTION_TEST_EXCEPTIONS
+    ]
+    assert not bad, "move these tests to the home test file:\n" + "\n".join(bad)
+
+
+def test_function_test_exceptions_are_current():
+    misplaced = misplaced_function_tests()
+    stale = [key for key in FUNCTION_TEST_EXCEPTIONS if key not in misplaced]
+    assert not stale, f"stale FUNCTION_TEST_EXCEPTIONS entries (now tested at home): {stale}"
+
+
+def test_function_home_detection(tmp_path):
+    """The detector resolves re-exports to the defining module and finds the home file."""
+    assert defining_module("exactdp.exact", "proved_equal") == "exactdp.exact.signs"
+    assert defining_module("exactdp.exact", "sign") == "exactdp.exact.signs"
+    assert defining_module("exactdp.exact", "UndecidedSignError") is None  # a class
+    assert TESTS / "exact" / "test_signs.py" in home_tests("exactdp.exact.signs", "sign")
+    assert TESTS / "numeric" / "test_pf.py" in home_tests("exactdp.numeric.pf.float64", "pf_float")
+    test = tmp_path / "test_x.py"
+    test.write_text(
+        "import exactdp.exact.signs as s\n"
+        "from exactdp.exact import compare\n"
+        "def test():\n"
+        "    assert s.is_zero(0) and compare(1, 0) == 1\n"
+    )
+    assert functions_used(test) == {("exactdp.exact.signs", "is_zero"),
+                                    ("exactdp.exact.signs", "compare")}
+
+
+# --------------------------------------------------------- the declared mechanism protocol
+#: Folders that read mechanisms and distributions only through their declared protocol
+#: (exactdp.mechanisms.base.Mechanism: parameters, capabilities, outputs, views).
+PROTOCOL_READERS = ("analysis", "audit", "io")
+
+#: The few hasattr/getattr calls there that probe no mechanism or distribution:
+#: (module, source of the call's first argument) -> why.
+PROBE_ALLOWED = {
+    ("analysis/engines/sparse.py", "c"):
+        "a coefficient of sympy's sparse ring: flint fmpq or PythonMPQ, by ground type",
+    ("analysis/engines/xform.py", "c"): "a coefficient: flint fmpq or a Python Fraction",
+    ("analysis/peer_accountants.py", "dp.c"):
+        "dp_accounting's API differs between its versions (make_composition)",
+    ("analysis/witness.py", "self"): "Witness.__repr__ reads its own dataclass fields by name",
+    ("audit/peers.py", "mechanisms"): "diffprivlib's module: the peer class by its name",
+}
+
+
+def _probe_calls(path: Path) -> list[tuple[str, int]]:
+    out = []
+    for node in ast.walk(parse(path)):
+        if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("hasattr", "getattr") and node.args):
+            out.append((ast.unparse(node.args[0]), node.lineno))
+    return out
+
+
+def test_no_probing_of_mechanisms_or_distributions():
+    """No hasattr/getattr on a mechanism or distribution in analysis/, audit/, io/: they read
+    the declared protocol (capabilities, outputs, declared parameters) instead."""
+    bad, used = [], set()
+    for folder in PROTOCOL_READERS:
+        for path in sorted((PACKAGE / folder).rglob("*.py")):
+            rel = str(path.relative_to(PACKAGE))
+            for arg, line in _probe_calls(path):
+                if (rel, arg) in PROBE_ALLOWED:
+                    used.add((rel, arg))
+                else:
+                    bad.append(f"{rel}:{line}: probes {arg}")
+    assert not bad, "probing instead of the protocol:\n" + "\n".join(bad)
+    assert used == set(PROBE_ALLOWED), f"stale PROBE_ALLOWED entries: {set(PROBE_ALLOWED) - used}"
+
+
+def test_no_underscore_method_of_a_mechanism_outside_mechanisms():
+    """Only exactdp/mechanisms/ calls a mechanism's hooks (``mech._exact``, ...); everything
+    else goes through ``evaluate``, ``balls_certified`` and the distribution's views."""
+    bad = []
+    for module, path in MODULES.items():
+        if module.startswith("exactdp.mechanisms"):
+            continue
+        for node in ast.walk(parse(path)):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__")
+                    and re.search(r"\bmech(anism)?\b", ast.unparse(node.value))):
+                bad.append(f"{module}:{node.lineno}: {ast.unparse(node)}")
+    assert not bad, "private hooks of a mechanism used outside mechanisms/:\n" + "\n".join(bad)
+
+
+def test_probe_detection(tmp_path):
+    f = tmp_path / "m.py"
+    f.write_text("def f(mech):\n    return hasattr(mech, 'noise') or getattr(mech.x, 'y', 0)\n")
+    assert _probe_calls(f) == [("mech", 2), ("mech.x", 2)]

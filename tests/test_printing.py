@@ -1,5 +1,5 @@
 """The printing core (exactdp/printing.py): exact decimals, arrays, the distributions' and
-results' ``_repr_latex_`` through one printer; ``exactdp.latex`` keeps its names."""
+results' ``_repr_latex_`` through one printer; ``exactdp.latex`` holds the table printers."""
 
 from __future__ import annotations
 
@@ -51,16 +51,21 @@ def test_distribution_latex_is_the_closed_form():
     assert printing.mechanism_label(exactdp.ReportNoisyMax(1, noise="gumbel")) == "RNM-Gumbel"
 
 
-def test_old_paths_keep_the_printers():
-    import exactdp.io.formatting as old
+def test_the_public_latex_path_holds_the_table_printers():
     import exactdp.io.latex as io_latex
     import exactdp.latex as public
 
+    for name in public.__all__:
+        home = io_latex if name in ("LATEX_PACKAGES", "latex_document", "probability_table",
+                                    "table") else printing
+        assert getattr(public, name) is getattr(home, name)
+    # the tables are io/latex's, the number printers printing's
     assert public.probability_table is io_latex.probability_table
-    for name in ("format_number", "latex_number", "Math", "scores_latex"):
-        assert getattr(old, name) is getattr(printing, name)
-    assert io_latex.distribution_latex is printing.distribution_latex
-    assert io_latex.mechanism_label is printing.mechanism_label
+    assert public.table is io_latex.table
+    for name in ("format_number", "Math", "scores_latex", "distribution_latex",
+                 "mechanism_label"):
+        assert getattr(public, name) is getattr(printing, name)
+    assert public.format_number(sympy.Rational(1, 3), 4) == "0.3333"
 
 
 def test_topk_and_pld_results_print_through_the_core():

@@ -1,5 +1,5 @@
 """Every public name of exactdp is exercised by a test: each name of ``exactdp.__all__``, each
-function of the subpackages' ``__all__`` (analysis, mechanisms, optimality, exact, audit), and
+function of the subpackages' ``__all__`` (analysis, mechanisms, optimality, exact, audit, io), and
 each public method or property of the classes exported by any of them (the result types
 included) appears in at least one test module (tests/ or proofs/), read by an AST scan
 (names, attributes, imported names). Module-level constants are left out.
@@ -19,7 +19,7 @@ from pathlib import Path
 import exactdp
 
 ROOT = Path(__file__).resolve().parent.parent
-SUBPACKAGES = ("analysis", "mechanisms", "optimality", "exact", "audit")
+SUBPACKAGES = ("analysis", "mechanisms", "optimality", "exact", "audit", "io")
 
 #: Public names deliberately without a test of their own, each with its reason.
 ALLOWED_UNTESTED: dict[str, str] = {}

@@ -172,3 +172,21 @@ def test_as_scores_func_prefixes_every_refusal():
         as_scores(np.array([np.inf, 0.0]), func="f")
     with pytest.raises(ValueError, match=r"^scores\[0\] must be a finite real number"):
         as_scores([float("nan")])
+
+
+def test_gap_groups_and_fresh_gaps_of_int64_scores():
+    # 400 int64 scores taking the values 3, 1, 0: gaps 3 - q are 0 (x100), 2 (x200), 3 (x100)
+    q = np.array([3, 1, 1, 0] * 100, dtype=np.int64)
+    sv = exactdp.as_scores(q)
+    groups = sv.gap_groups()
+    by_gap = dict(zip(groups.gaps.tolist(), groups.counts.tolist(), strict=True))
+    assert by_gap == {0.0: 100, 2.0: 200, 3.0: 100}
+    values = {0.0: 10.0, 2.0: 20.0, 3.0: 30.0}
+    spread = groups.gather(np.array([values[g] for g in groups.gaps.tolist()]))
+    assert spread.tolist() == [values[3 - v] for v in q.tolist()]
+    fresh = sv.fresh_gaps_float()
+    assert fresh.tolist() == (3.0 - q).tolist() and fresh is not sv.gaps_float
+    fresh[0] = -1.0  # the caller may overwrite it: the cached view is unchanged
+    assert sv.gaps_float[0] == 0.0
+    # few outputs, or a float vector: no grouping
+    assert exactdp.as_scores(np.array([3, 1, 0], dtype=np.int64)).gap_groups() is None

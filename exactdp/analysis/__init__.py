@@ -9,34 +9,22 @@ from .composition import (
     check_accountant,
     composition_lower_bound,
 )
-from .divergence import (
-    BoundedRange,
-    ZCDPCheck,
-    bounded_range,
-    check_zcdp,
-    kl,
-    kl_divergence,
-    max_divergence,
-    renyi_divergence,
-    zcdp_check,
-)
 from .engines.ball import BALL_DPS, BallUndecided
 from .loss import PrivacyLoss, privacy_loss
+from .loss_range import BoundedRange, bounded_range
 from .neighbourhood import neighbours
-from .pld import (
-    DiscretisedPLD,
-    EpsilonResult,
-    HockeyStick,
-    PrivacyLossDistribution,
-)
-from .pld_pair import privacy_loss_distribution
+from .pld.core import PrivacyLossDistribution
+from .pld.grid import DiscretisedPLD
+from .pld.pair import privacy_loss_distribution
+from .pld.results import EpsilonResult, HockeyStick
 from .regularity import (
     RegularityCheck,
-    is_monotone,
     is_monotonic,
     is_shift_invariant,
     is_symmetric,
 )
+from .renyi import kl_divergence, max_divergence, renyi_divergence
+from .score_function import ScoreFunction, SensitivityResult, sensitivity
 from .supremum import SupremumResult, sup_privacy_loss
 from .utility import (
     DominanceCertificate,
@@ -45,59 +33,58 @@ from .utility import (
     WorstCaseError,
     certify_dominance,
     check_dominance,
-    dominates,
     error_ratio_study,
     error_tails,
     worst_case_error,
 )
 from .witness import Witness
+from .zcdp import ZCDPCheck, check_zcdp
 
 __all__ = [
     "AccountantCheck",
     "AccountantRow",
-    "CompositionBound",
-    "DiscretisedPLD",
-    "EpsilonResult",
-    "HockeyStick",
-    "PrivacyLossDistribution",
-    "check_accountant",
-    "composition_lower_bound",
-    "privacy_loss_distribution",
     "BALL_DPS",
     "BallUndecided",
-    "DominanceCertificate",
-    "DominanceResult",
-    "ErrorRatioStudy",
-    "WorstCaseError",
-    "certify_dominance",
-    "check_dominance",
-    "dominates",
-    "error_ratio_study",
-    "error_tails",
-    "worst_case_error",
     "BoundedRange",
+    "CompositionBound",
     "ConditionCertificate",
     "DPCertificate",
     "DPCheck",
+    "DiscretisedPLD",
+    "DominanceCertificate",
+    "DominanceResult",
+    "EpsilonResult",
+    "ErrorRatioStudy",
+    "HockeyStick",
     "PrivacyLoss",
+    "PrivacyLossDistribution",
     "RegularityCheck",
+    "ScoreFunction",
+    "SensitivityResult",
     "SupremumResult",
     "Witness",
+    "WorstCaseError",
     "ZCDPCheck",
     "bounded_range",
+    "certify_dominance",
     "certify_dp",
+    "check_accountant",
+    "check_dominance",
     "check_dp",
+    "check_zcdp",
+    "composition_lower_bound",
+    "error_ratio_study",
+    "error_tails",
     "is_monotonic",
-    "is_monotone",
     "is_shift_invariant",
     "is_symmetric",
-    "kl",
     "kl_divergence",
     "max_divergence",
     "neighbours",
     "privacy_loss",
+    "privacy_loss_distribution",
     "renyi_divergence",
+    "sensitivity",
     "sup_privacy_loss",
-    "check_zcdp",
-    "zcdp_check",
+    "worst_case_error",
 ]

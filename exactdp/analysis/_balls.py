@@ -6,8 +6,6 @@ from fractions import Fraction
 
 import flint
 
-__all__ = ["arb_lower_fraction"]
-
 
 def arb_lower_fraction(b: flint.arb) -> Fraction:
     """The exact lower endpoint of a finite ball as a Fraction (a dyadic rational)."""

@@ -40,10 +40,8 @@ import sympy
 
 from .._validate import argument_error, choices_text
 from ..exact.arb import flint_prec, to_arb
-from ..exact.sign import sign as exact_sign
+from ..exact.signs import sign as exact_sign
 from ._balls import arb_lower_fraction
-
-__all__ = ["CLAIMS", "ClaimedDelta", "claimed_delta"]
 
 #: The claims :func:`claimed_delta` knows (``dp_accounting`` ones need the accounting extra).
 CLAIMS = ("basic", "kov", "drv", "zcdp", "zcdp_bun_steinke", "bounded_range",

@@ -14,7 +14,6 @@ import flint
 import sympy
 
 from .._validate import argument_error
-from ..deprecation import deprecated_method, deprecated_property
 from ..exact.arb import flint_prec, to_arb
 from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
@@ -22,6 +21,7 @@ from ..numbers import exact_epsilon
 from .common import (
     EPSILON,
     X,
+    as_mechanism,
     distribution_of,
     exact_sign,
     mechanism_epsilon,
@@ -33,12 +33,6 @@ from .engines.ball import BallEngine
 from .engines.select import make_engine
 from .engines.xform import XEngine
 from .neighbourhood import neighbour_list
-
-__all__ = [
-    "DPCertificate",
-    "ConditionCertificate",
-    "certify_dp",
-]
 
 
 # =============================================================================== certify_dp
@@ -96,7 +90,7 @@ class DPCertificate:
         The mechanism at the symbolic epsilon.
     epsilon : sympy.Symbol
     x : sympy.Symbol
-        The generator's symbol (``.y`` is its deprecated name).
+        The generator's symbol.
     """
 
     scores: tuple
@@ -112,8 +106,6 @@ class DPCertificate:
     caveat: str | None = None
     #: True iff every condition holds for every epsilon > 0 (set from ``conditions``).
     holds: bool = field(init=False, default=False)
-
-    y = deprecated_property("x", "y")
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "holds", all(c.holds for c in self.conditions))
@@ -211,8 +203,6 @@ class DPCertificate:
                         return False
         return True
 
-    check = deprecated_method("verify", "check")
-
 
 def _eval_poly(p: sympy.Poly, x: flint.arb) -> flint.arb:
     with flint_prec(200):
@@ -230,16 +220,10 @@ def set_intervals(s: sympy.Set) -> list[sympy.Interval]:
 
 
 def _symbolic_mechanism(mech: object, func: str):
+    mech = as_mechanism(mech, func)
     eps = mechanism_epsilon(mech)
     if eps is not None and eps.free_symbols:
-        if eps != EPSILON and hasattr(mech, "with_epsilon"):
-            return mech.with_epsilon(EPSILON)
-        return mech
-    if not hasattr(mech, "with_epsilon"):
-        raise ValueError(
-            f"{func}: a certificate for every epsilon needs mechanism.with_epsilon(...) "
-            f"or a symbolic epsilon; {mechanism_name(mech)} has neither"
-        )
+        return mech.with_epsilon(EPSILON) if eps != EPSILON else mech
     return mech.with_epsilon(EPSILON)
 
 

@@ -17,6 +17,7 @@ from ..exact.arb import to_arb
 from ..numbers import exact_number
 from ..scores import ScoreVector
 from .common import (
+    as_mechanism,
     exact_float,
     exact_sign,
     mechanism_epsilon,
@@ -30,12 +31,6 @@ from .engines.select import make_engine
 from .loss import max_candidates, pair_candidates, value_of
 from .neighbourhood import neighbour_list
 from .witness import Witness
-
-__all__ = [
-    "DPCheck",
-    "Witness",
-    "check_dp",
-]
 
 
 # =============================================================================== check_dp
@@ -101,6 +96,7 @@ def numeric_mechanism(mech: object, epsilon: object, func: str):
     ValueError
         If the claimed epsilon is not > 0 or is symbolic, or no numeric epsilon can be found.
     """
+    mech = as_mechanism(mech, func)
     eps = mechanism_epsilon(mech)
     claim = None if epsilon is None else exact_number(epsilon, "epsilon", allow_symbols=True,
                                                       func=func)
@@ -112,19 +108,15 @@ def numeric_mechanism(mech: object, epsilon: object, func: str):
                 f"{func}: the mechanism's epsilon is symbolic ({eps}); give a numeric "
                 "epsilon=..., or use certify_dp for a proof valid for every epsilon > 0"
             )
-        if not hasattr(mech, "with_epsilon"):
-            raise ValueError(f"{func}: cannot instantiate a symbolic mechanism (no with_epsilon)")
         mech = mech.with_epsilon(claim)
         eps = claim
     if claim is None:
         if eps is None:
-            if hasattr(mech, "epsilon"):
-                raise ValueError(
-                    f"{func}: {mechanism_name(mech)} has epsilon=None (it is not calibrated by "
-                    "epsilon, e.g. Gaussian noise set by sigma); pass the claimed privacy "
-                    "level epsilon=..."
-                )
-            raise ValueError(f"{func}: the mechanism has no epsilon attribute; pass epsilon=...")
+            raise ValueError(
+                f"{func}: {mechanism_name(mech)} has epsilon=None (it is not calibrated by "
+                "epsilon, e.g. Gaussian noise set by sigma); pass the claimed privacy "
+                "level epsilon=..."
+            )
         claim = eps
     if claim.free_symbols:
         raise argument_error(func, "epsilon", "a number here, not symbolic", claim)

@@ -1,7 +1,7 @@
 """What every analysis reads from a mechanism, and the exact sign of a sympy number.
 
 Accessors for a mechanism's sensitivity, monotonic flag, epsilon, name and distribution; the
-score-vector coercion; :func:`exact_sign` (:func:`exactdp.exact.sign.sign`). Shared by
+score-vector coercion; :func:`exact_sign` (:func:`exactdp.exact.signs.sign`). Shared by
 the engines, the neighbour search and every check of :mod:`exactdp.analysis`.
 """
 
@@ -15,20 +15,13 @@ from typing import Any
 import sympy
 
 from .._validate import argument_error
-from ..deprecation import deprecated_attributes
-from ..exact.sign import sign, sign_or_none
+from ..exact.signs import sign, sign_or_none
 
 # X: the generator x = exp(-epsilon/N) of every x-form (the mechanisms' symbol); each object
 # that holds a polynomial in it stores its N beside it
-from ..mechanisms.base import Mechanism, X
+from ..mechanisms.base import Mechanism, X  # noqa: F401  (X: imported from here by engines)
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector, as_scores
-
-__all__ = [
-    "FloatValue",
-    "exact_float",
-    "exact_sign",
-]
 
 EPSILON = sympy.Symbol("epsilon", positive=True)
 
@@ -53,39 +46,46 @@ class FloatValue:
         return self.to_float()
 
 
-def mechanism_sensitivity(mech: object) -> sympy.Expr:
-    """The mechanism's exact ``sensitivity`` (1 if it has none).
+def as_mechanism(mech: object, func: str | None = None) -> Mechanism:
+    """``mech`` if it is a :class:`~exactdp.mechanisms.base.Mechanism` (the one protocol the
+    analysis reads; a user's function is wrapped by ``mechanism_from_function``).
+
+    Raises
+    ------
+    ValueError
+        If it is not.
+    """
+    if not isinstance(mech, Mechanism):
+        raise argument_error(func, "mechanism", "an exactdp Mechanism (wrap a function of the "
+                             "scores with exactdp.mechanism_from_function)", mech)
+    return mech
+
+
+def mechanism_sensitivity(mech: Mechanism) -> sympy.Expr:
+    """The mechanism's exact ``sensitivity``.
 
     Raises
     ------
     ValueError
         If the sensitivity is not an exact number.
     """
-    return exact_number(getattr(mech, "sensitivity", 1), "sensitivity")
+    return exact_number(as_mechanism(mech).sensitivity, "sensitivity")
 
 
-def mechanism_monotonic(mech: object) -> bool:
-    """The ``monotonic`` flag (a user's duck-typed mechanism may still say ``monotone``)."""
-    flag = getattr(mech, "monotonic", None)
-    if flag is None:
-        flag = getattr(mech, "monotone", False)
-    return bool(flag)
+def mechanism_monotonic(mech: Mechanism) -> bool:
+    """The mechanism's ``monotonic`` flag."""
+    return bool(as_mechanism(mech).monotonic)
 
 
-def mechanism_epsilon(mech: object) -> sympy.Expr | None:
+def mechanism_epsilon(mech: Mechanism) -> sympy.Expr | None:
     """The mechanism's ``epsilon`` as a sympy expression, or ``None`` if it has none."""
-    eps = getattr(mech, "epsilon", None)
+    eps = as_mechanism(mech).epsilon
     return None if eps is None else safe_sympify(eps)
 
 
-def mechanism_name(mech: object) -> str:
-    """The mechanism's ``name``, else its class name."""
-    return getattr(mech, "name", None) or type(mech).__name__
-
-
-def is_core_mechanism(mech: object) -> bool:
-    """Whether ``mech`` is one of exactdp's own :class:`Mechanism` classes."""
-    return isinstance(mech, Mechanism)
+def mechanism_name(mech: Mechanism) -> str:
+    """The mechanism's ``name``."""
+    return mech.name
 
 
 def score_vector(scores: object, name: str) -> ScoreVector:
@@ -94,7 +94,7 @@ def score_vector(scores: object, name: str) -> ScoreVector:
 
 
 def plain(sv: ScoreVector) -> tuple:
-    """Scores as a plain tuple (ints kept as Python ints)."""
+    """Scores as a plain tuple (ints kept as Python ints): how a :class:`Witness` stores them."""
     if sv.kind == "int":
         return tuple(sv.raw)  # type: ignore[arg-type]
     return tuple(sv.exact)
@@ -106,12 +106,9 @@ def distribution_of(mech: object, sv: ScoreVector):
     Raises
     ------
     ValueError
-        If ``mech`` has no ``distribution`` method.
+        If ``mech`` is not a :class:`~exactdp.mechanisms.base.Mechanism`.
     """
-    if not hasattr(mech, "distribution"):
-        raise argument_error(None, "mechanism", "a mechanism (with a distribution(scores) "
-                             "method)", mech)
-    return mech.distribution(sv if is_core_mechanism(mech) else plain(sv))
+    return as_mechanism(mech).distribution(sv)
 
 
 def exact_probabilities_of(dist, func: str, mech: object) -> tuple[sympy.Expr, ...]:
@@ -160,7 +157,7 @@ def ratios_with_limits(
 def exact_sign(expr: sympy.Expr) -> int | None:
     """Sign of an exact real expression: -1, 0, +1, or None if it depends on free symbols.
 
-    :func:`exactdp.exact.sign.sign` (exact algebra or rigorous balls, never a float
+    :func:`exactdp.exact.signs.sign` (exact algebra or rigorous balls, never a float
     threshold); None only when the sign depends on a symbol.
 
     Raises
@@ -176,10 +173,6 @@ def exact_sign(expr: sympy.Expr) -> int | None:
 
 def stamp(result, engine):
     """``result`` with the engine's ``certified`` and ``caveat`` (ball engine: proved radii?)."""
-    if bool(getattr(engine, "certified", True)):
+    if engine.certified:
         return result
     return replace(result, certified=False, caveat=engine.caveat)
-
-
-#: ``Y`` (the old name of the generator, then the symbol ``y``) warns and returns :data:`X`.
-__getattr__ = deprecated_attributes(__name__, {"Y": ("X", X)})

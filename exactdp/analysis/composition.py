@@ -24,24 +24,17 @@ import sympy
 from scipy.signal import fftconvolve
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
+from ..cost import as_caller
 from ..printing import latex_array, latex_decimal, latex_escape, latex_math
 from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
 from .check import Witness
+from .common import as_mechanism, mechanism_epsilon
 from .neighbourhood import SEARCHES, neighbours
 from .peer_accountants import dp_accounting_delta, dp_accounting_pair_delta, opendp_delta
-from .pld import MAX_COPIES, MAX_SUPPORT
-from .pld_pair import privacy_loss_distribution
-from .pld_results import HockeyStick, check_epsilon
-
-__all__ = [
-    "AccountantCheck",
-    "AccountantRow",
-    "CompositionBound",
-    "available_claims",
-    "check_accountant",
-    "composition_lower_bound",
-]
+from .pld.core import MAX_COPIES, MAX_SUPPORT
+from .pld.pair import privacy_loss_distribution
+from .pld.results import HockeyStick, check_epsilon
 
 #: Claims :func:`check_accountant` evaluates by default.
 DEFAULT_CLAIMS = ("basic", "kov", "drv", "zcdp", "zcdp_bun_steinke", "bounded_range",
@@ -174,8 +167,9 @@ def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: 
         Bad ``k``, ``epsilon`` or ``scores``.
     """
     check_choice("composition_lower_bound", "search", search, SEARCHES)
-    res = check_accountant(mechanism, scores, k, [epsilon], claims=(), search=search, dps=dps,
-                           max_support=max_support, candidates=candidates)
+    with as_caller("composition_lower_bound"):
+        res = check_accountant(mechanism, scores, k, [epsilon], claims=(), search=search,
+                               dps=dps, max_support=max_support, candidates=candidates)
     return res.bounds[0]
 
 
@@ -343,7 +337,8 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
                              f"(unknown claims {unknown})", claims)
     eps_list = [check_epsilon(e, "check_accountant") for e in epsilons]
     check_nonempty("check_accountant", "epsilons", eps_list)
-    if getattr(getattr(mechanism, "epsilon", None), "free_symbols", True):
+    eps = mechanism_epsilon(as_mechanism(mechanism, "check_accountant"))
+    if eps is None or eps.free_symbols:
         raise argument_error("check_accountant", "mechanism", "a mechanism with a numeric "
                              "epsilon", mechanism)
     sv = as_scores(scores, "scores", func="check_accountant")

@@ -23,11 +23,6 @@ from .engines.ball import (
 from .engines.select import make_engine
 from .neighbourhood import check_pair
 
-__all__ = [
-    "PrivacyLoss",
-    "privacy_loss",
-]
-
 
 # =============================================================================== privacy loss
 @dataclass(frozen=True)

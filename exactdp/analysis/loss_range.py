@@ -13,7 +13,6 @@ from dataclasses import dataclass
 import flint
 import sympy
 
-from ..deprecation import deprecated_method
 from ..exact import UndecidedSignError, compare, sign_or_none
 from ..numbers import exact_number
 from ..scores import ScoreVector
@@ -22,8 +21,6 @@ from .common import FloatValue, mechanism_name, plain, score_vector, stamp
 from .engines.ball import BallEngine, BallUndecided, Iv, arb_prec, iv_max
 from .engines.select import make_engine
 from .neighbourhood import neighbour_list
-
-__all__ = ["BoundedRange", "bounded_range"]
 
 
 @dataclass(frozen=True)
@@ -60,12 +57,10 @@ class BoundedRange(FloatValue):
     certified: bool = True
     caveat: str | None = None
 
-
     def holds_at(self, eta: object) -> bool:
         """True iff the bounded-range parameter is at most ``eta``.
 
-        Exact; with the ball engine decided by ``interval``. (``holds(eta)`` is its
-        deprecated name: ``holds`` is the bool verdict attribute of the other results.)
+        Exact; with the ball engine decided by ``interval``.
 
         Raises
         ------
@@ -87,15 +82,13 @@ class BoundedRange(FloatValue):
             )
         return compare(self.value, e) != 1
 
-    holds = deprecated_method("holds_at", "holds")
-
 
 def _cmp(engine: object, a: object, b: object, what: str, mech: object) -> int:
     """``engine.cmp(a, b)`` decided, or UndecidedSignError (e.g. it depends on a symbol).
 
     The generic engine's ratios are sympy expressions: compared by :func:`exactdp.exact.sign`.
     """
-    if getattr(engine, "kind", None) == "generic":
+    if engine.kind == "generic":
         c = sign_or_none(a - b)
     else:
         c = engine.cmp(a, b)

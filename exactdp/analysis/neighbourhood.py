@@ -10,9 +10,10 @@ R. McKenna and D. Sheldon, "Permute-and-Flip", NeurIPS 2020, section 2.
 from __future__ import annotations
 
 import itertools
+import math
 
 from .._validate import argument_error, check_choice, check_same_length
-from ..cost import refuse
+from ..cost import check_analysis, check_neighbour_cells, refuse
 from ..scores import ScoreVector
 from .common import (
     exact_sign,
@@ -22,12 +23,6 @@ from .common import (
     score_vector,
 )
 
-__all__ = [
-    "neighbours",
-    "EXHAUSTIVE_MAX_N",
-    "EXHAUSTIVE_SECONDS_LIMIT",
-]
-
 #: Largest range size for which ``search="auto"`` enumerates all 3**n - 1 vertices.
 EXHAUSTIVE_MAX_N = 6
 
@@ -36,6 +31,14 @@ SEARCHES = ("auto", "exhaustive", "reduced")
 
 
 # =============================================================================== neighbours
+def top_gap(sv: ScoreVector) -> int:
+    """The largest gap ``q* - q_r`` of ``sv``, rounded up to an int (a size for the cost
+    model: :func:`exactdp.cost.analysis_seconds`)."""
+    gaps = sv.gaps_float
+    top = float(gaps.max()) if len(gaps) else 0.0
+    return 2**64 if not math.isfinite(top) or top > 2.0**64 else math.ceil(top)
+
+
 def check_pair(
     mech: object,
     q: ScoreVector,
@@ -52,6 +55,7 @@ def check_pair(
         mechanism's neighbour moves scores both up and down.
     """
     check_same_length(func, ("scores", "neighbour"), (q.raw, q2.raw))
+    check_analysis(func, 2, q.n, top_gap(q))
     if allow_non_neighbour:
         return
     delta = mechanism_sensitivity(mech)
@@ -103,6 +107,7 @@ def _moves(
             moves += [tuple(-v for v in s) for s in moves]
             return moves, "exhaustive monotone vertices {0,1}^n and {0,-1}^n"
         return moves, "exhaustive vertices {-1,0,1}^n"
+    check_neighbour_cells(func, (4 * n if monotone else 2 * n) + 2, n)
     moves = []
     for r in range(n):
         e = tuple(1 if i == r else 0 for i in range(n))

@@ -25,8 +25,6 @@ import sympy
 from .accountants import ClaimedDelta
 from .common import mechanism_monotonic
 
-__all__ = ["dp_accounting_delta", "dp_accounting_pair_delta", "opendp_delta"]
-
 
 def _version(dist: str) -> str:
     try:

@@ -23,21 +23,13 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
 from .._validate import argument_error, check_nonempty
-from ..deprecation import deprecated_alias, deprecated_attributes, warn_renamed
+from ..cost import check_analysis, check_neighbour_cells
 from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
 from .common import plain, score_vector
 from .engines.select import make_engine
 from .witness import Witness
-
-__all__ = [
-    "RegularityCheck",
-    "is_symmetric",
-    "is_shift_invariant",
-    "is_monotonic",
-    "is_monotone",
-]
 
 
 @dataclass(frozen=True)
@@ -73,12 +65,6 @@ class RegularityCheck:
 
     def __bool__(self) -> bool:
         return self.holds
-
-    @property
-    def counterexample(self) -> Witness | None:
-        """Deprecated: :attr:`witness`."""
-        warn_renamed("RegularityCheck.counterexample", "RegularityCheck.witness")
-        return self.witness
 
 
 def _lattice(vectors, n: int, values: Iterable) -> list[tuple]:
@@ -133,6 +119,10 @@ def _run(mechanism, prop: str, pairs, pool: _Pool, want: str) -> RegularityCheck
 def _compare(mechanism, prop: str, vecs: list[tuple], partners: Callable, want: str):
     """Compare ``P_r(v)`` with ``P_s(w)`` for every ``v`` in ``vecs`` and every
     ``(w, [(r, s), ...])`` that ``partners(v)`` yields (all vectors in one engine)."""
+    if vecs:  # each vector and its partners (at most n + 1 of them, n scores long)
+        n = len(vecs[0])
+        check_neighbour_cells(f"is_{prop}", len(vecs) * (n + 1), n)
+        check_analysis(f"is_{prop}", len(vecs) * (n + 1), n, 1)
     pool = _Pool()
     pairs = []
     for v in vecs:
@@ -144,8 +134,8 @@ def _compare(mechanism, prop: str, vecs: list[tuple], partners: Callable, want: 
 
 
 def _status(engine: object) -> tuple[bool, str | None]:
-    """``(certified, caveat)`` of an analyzer engine (engines without the flag are exact)."""
-    return bool(getattr(engine, "certified", True)), getattr(engine, "caveat", None)
+    """``(certified, caveat)`` of an analyzer engine."""
+    return engine.certified, engine.caveat
 
 
 def is_symmetric(
@@ -278,11 +268,4 @@ def is_monotonic(
                 if inside is None or w in inside:
                     yield w, [(r, r)]  # P_r(v) >= P_r(w)
 
-    return _compare(mechanism, "monotone", vecs, moved, "ge")
-
-
-is_monotone = deprecated_alias(is_monotonic, "is_monotone")
-
-
-#: ``Counterexample`` (the old name of :class:`Witness`) warns and returns ``Witness``.
-__getattr__ = deprecated_attributes(__name__, {"Counterexample": ("Witness", Witness)})
+    return _compare(mechanism, "monotonic", vecs, moved, "ge")

@@ -15,11 +15,11 @@ import sympy
 
 from .._validate import argument_error
 from ..cost import RENYI_BITS_LIMIT, fmt_size, refuse, renyi_bits
+from ..distribution import OutputDistribution
 from ..exact import compare, is_zero, sign_or_none
+from ..mechanisms.topk import TopKDistribution
 from ..numbers import exact_number, sequence_items
 from .common import FloatValue
-
-__all__ = ["Divergence", "kl", "kl_divergence", "max_divergence", "renyi_divergence"]
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class Divergence(FloatValue):
 def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
     """The exact probabilities of ``P`` (a sequence or an object with ``.probabilities``),
     validated: non-empty, no float, none negative; ``name`` labels the errors."""
-    if hasattr(P, "probabilities"):
+    if isinstance(P, (OutputDistribution, TopKDistribution)):
         P = P.probabilities
     items = sequence_items(P, name, "probabilities or a distribution", "non-empty")
     out = []
@@ -106,8 +106,6 @@ def kl_divergence(P: object, Q: object) -> Divergence:
         terms.append(a * sympy.log(a / b))
     return Divergence(sympy.Add(*terms), one)
 
-
-kl = kl_divergence
 
 
 def max_divergence(P: object, Q: object) -> Divergence:

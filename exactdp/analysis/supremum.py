@@ -14,17 +14,11 @@ from dataclasses import dataclass
 import sympy
 
 from ..exact.bound import abs_bound
-from ..exact.sign import compare, sign_or_none
+from ..exact.signs import compare, sign_or_none
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
-from .common import exact_float, is_core_mechanism, mechanism_epsilon, score_vector
+from .common import as_mechanism, exact_float, mechanism_epsilon, score_vector
 from .neighbourhood import check_pair
-
-__all__ = [
-    "SupremumResult",
-    "sup_privacy_loss",
-    "symbolic_probabilities",
-]
 
 
 # =============================================================================== suprema
@@ -69,11 +63,6 @@ class SupremumResult:
     caveat: str | None = None
     boxes: int = 0
 
-    @property
-    def exact(self) -> bool:
-        """Deprecated alias of ``certified``."""
-        return self.certified
-
     def to_float(self) -> float:
         """``value`` in float64 (``inf`` for ``oo``).
 
@@ -96,18 +85,13 @@ class SupremumResult:
 def symbolic_probabilities(mechanism: object, scores: Sequence) -> tuple[sympy.Expr, ...]:
     """Exact probabilities of ``mechanism`` on scores that may contain symbols.
 
-    exactdp mechanisms get the scores as an exact :class:`~exactdp.scores.ScoreVector`
-    without validation (the order of the scores must be decidable from the symbols'
-    assumptions); other objects get a tuple of sympy expressions.
+    The mechanism gets the scores as an exact :class:`~exactdp.scores.ScoreVector` without
+    validation (the order of the scores must be decidable from the symbols' assumptions).
     """
     exprs = tuple(safe_sympify(s) for s in scores)
-    inner = getattr(mechanism, "inner", None)
-    if inner is not None and is_core_mechanism(inner):
-        mechanism = inner
-    if is_core_mechanism(mechanism):
-        sv = ScoreVector(exprs, "exact", "scores")
-        return tuple(mechanism._route("exact", sv))  # optimize and epsilon limits
-    return tuple(safe_sympify(p) for p in mechanism.distribution(exprs).probabilities)
+    sv = ScoreVector(exprs, "exact", "scores")
+    dist = as_mechanism(mechanism, "sup_privacy_loss").distribution(sv)
+    return tuple(safe_sympify(p) for p in dist.probabilities)
 
 
 def _family_pair(family, g) -> tuple[tuple, tuple]:

@@ -20,24 +20,10 @@ import sympy
 from scipy.optimize import minimize_scalar
 
 from .._validate import argument_error, check_int
-from ..deprecation import deprecated_alias, deprecated_method
 from ..exact import compare, sign
 from ..exact.unit_interval import sign_on_unit_interval, verify_sign_analysis
 from ..rng import as_generator
 from ..scores import as_scores
-
-__all__ = [
-    "DominanceCertificate",
-    "DominanceResult",
-    "WorstCaseError",
-    "ErrorRatioStudy",
-    "error_tails",
-    "check_dominance",
-    "dominates",
-    "certify_dominance",
-    "worst_case_error",
-    "error_ratio_study",
-]
 
 
 def _thresholds(gaps) -> list:
@@ -127,8 +113,6 @@ class DominanceCertificate:
     def verify(self) -> bool:
         """Re-verify every sign analysis by an independent route (Sturm counting)."""
         return all(verify_sign_analysis(a) for a in self.analyses)
-
-    check = deprecated_method("verify", "check")
 
 
 def certify_dominance(mech_a, mech_b, scores) -> DominanceCertificate:
@@ -258,6 +242,3 @@ def error_ratio_study(
     return ErrorRatioStudy(description, len(r), float(r.mean()),
                            float(np.sum(eb_all) / np.sum(ea_all)), float(r.max()),
                            float(r.min()))
-
-
-dominates = deprecated_alias(check_dominance, "dominates")

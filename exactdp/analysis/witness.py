@@ -12,10 +12,6 @@ from dataclasses import dataclass
 
 import sympy
 
-from ..deprecation import warn_renamed
-
-__all__ = ["Witness"]
-
 
 @dataclass(frozen=True)
 class Witness:
@@ -28,7 +24,7 @@ class Witness:
     neighbour : tuple
         The second input: a score vector of shape (n,) (the neighbour of ``scores`` for
         ``check_dp`` and the divergences; the permuted, shifted or moved vector for the
-        regularity checks), or, for :func:`~exactdp.analysis.sensitivity.sensitivity`, the
+        regularity checks), or, for :func:`~exactdp.analysis.score_function.sensitivity`, the
         neighbouring *database* (then ``database`` is set and ``neighbour_scores`` holds its
         score vector).
     output : hashable or None
@@ -43,7 +39,7 @@ class Witness:
     value : sympy.Expr or None
         The quantity attained by the pair (the sensitivity ``|q(D, r) - q(D', r)|``).
     database : tuple or None
-        :func:`~exactdp.analysis.sensitivity.sensitivity` only: the database whose score
+        :func:`~exactdp.analysis.score_function.sensitivity` only: the database whose score
         vector is ``scores``.
     neighbour_scores : tuple or None
         The score vector of ``neighbour``: ``neighbour`` itself unless ``database`` is set.
@@ -83,22 +79,3 @@ class Witness:
     def __iter__(self) -> Iterator:
         first = self.scores if self.database is None else self.database
         return iter((first, self.neighbour, self.output))
-
-    # ------------------------------------------------- names of the old Counterexample
-    @property
-    def other(self) -> tuple:
-        """Deprecated: the second score vector is :attr:`neighbour`."""
-        warn_renamed("Witness.other", "Witness.neighbour")
-        return self.neighbour
-
-    @property
-    def other_output(self) -> Hashable | None:
-        """Deprecated: :attr:`neighbour_output`."""
-        warn_renamed("Witness.other_output", "Witness.neighbour_output")
-        return self.neighbour_output
-
-    @property
-    def other_probability(self) -> sympy.Expr | None:
-        """Deprecated: :attr:`neighbour_probability`."""
-        warn_renamed("Witness.other_probability", "Witness.neighbour_probability")
-        return self.neighbour_probability

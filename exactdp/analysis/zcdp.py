@@ -17,12 +17,12 @@ import flint
 import sympy
 
 from .._validate import argument_error
-from ..deprecation import deprecated_alias
 from ..exact import compare, sign, sign_or_none, to_arb
-from ..numbers import exact_number, safe_sympify
+from ..numbers import exact_number
 from ..scores import ScoreVector
 from .check import Witness, numeric_mechanism
 from .common import (
+    as_mechanism,
     distribution_of,
     exact_float,
     mechanism_epsilon,
@@ -35,8 +35,6 @@ from .engines.ball import ArbKey, BallEngine, BallUndecided, arb_float, arb_prec
 from .engines.select import make_engine
 from .neighbourhood import neighbour_list
 from .renyi import exact_probabilities, renyi_divergence
-
-__all__ = ["DEFAULT_ALPHAS", "ZCDPCheck", "check_zcdp", "zcdp_check"]
 
 #: Orders checked by :func:`check_zcdp` by default (1 is the KL limit).
 DEFAULT_ALPHAS = tuple(
@@ -136,7 +134,8 @@ def check_zcdp(
     ----------
     M. Bun and T. Steinke, "Concentrated differential privacy", TCC 2016, Def. 1.1.
     """
-    if mechanism_epsilon(mechanism) is None and hasattr(mechanism, "epsilon"):
+    mechanism = as_mechanism(mechanism, "check_zcdp")
+    if mechanism_epsilon(mechanism) is None:
         mech, eps = mechanism, None  # not calibrated by epsilon (Gaussian noise)
     else:
         mech, eps = numeric_mechanism(mechanism, None, "check_zcdp")
@@ -147,8 +146,8 @@ def check_zcdp(
             "epsilon=None; give rho as a number"
         )
     if r.free_symbols:
-        original = getattr(mechanism, "epsilon", None)
-        syms = safe_sympify(original).free_symbols if original is not None else set()
+        original = mechanism_epsilon(mechanism)
+        syms = original.free_symbols if original is not None else set()
         r = r.subs({s: eps for s in (r.free_symbols & syms) or r.free_symbols})
     if sign_or_none(r) != 1:
         raise argument_error("check_zcdp", "rho", "> 0", rho)
@@ -251,6 +250,3 @@ def _ball_zcdp(engine: BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
         f"check_zcdp: undecided at dps={engine.levels[-1]}: some D_alpha - rho*alpha of "
         f"{engine.name} cannot be told from 0 (or a probability from 0)"
     )
-
-
-zcdp_check = deprecated_alias(check_zcdp, "zcdp_check")

@@ -67,22 +67,42 @@ Modules: :mod:`.fit` (:func:`goodness_of_fit`), :mod:`.result` (:class:`Goodness
 :mod:`.inputs` (argument checks, :func:`probability_vector`), :mod:`.pooling` (the cells,
 :func:`pool_cells`, standardized deviations), :mod:`.exact_tests` (the exact binomial tests of
 rare outputs and the smallest attainable p-value); the sampler protocol itself is
-:mod:`exactdp.sampler_outputs` (``draw``, ``validate_outputs``).
+:mod:`.sampler_outputs` (``draw``, ``validate_outputs``). Beside the audit:
+:mod:`.peers` (diffprivlib's and OpenDP's samplers paired with exactdp's mechanisms, the
+optional extra ``peers``) and :mod:`.sweeps` (exhaustive sweeps over score vectors, locally
+or on Dask).
 """
 
-from ..rng import as_generator
-from ..sampler_outputs import draw, validate_outputs
 from .fit import goodness_of_fit
 from .inputs import probability_vector
+from .peers import (
+    PeerAdapter,
+    diffprivlib_exponential,
+    diffprivlib_permute_and_flip,
+    opendp_noisy_max,
+    opendp_noisy_top_k,
+    peer_versions,
+)
 from .pooling import pool_cells
 from .result import GoodnessOfFit
+from .sampler_outputs import draw, validate_outputs
+from .sweeps import SweepResult, count_score_vectors, score_vectors, sweep
 
 __all__ = [
     "GoodnessOfFit",
-    "as_generator",
+    "PeerAdapter",
+    "SweepResult",
+    "count_score_vectors",
+    "diffprivlib_exponential",
+    "diffprivlib_permute_and_flip",
     "draw",
     "goodness_of_fit",
+    "opendp_noisy_max",
+    "opendp_noisy_top_k",
+    "peer_versions",
     "pool_cells",
     "probability_vector",
+    "score_vectors",
+    "sweep",
     "validate_outputs",
 ]

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.stats
 
-__all__ = ["RareTests", "max_statistic", "rare_p_value"]
-
 
 @dataclass(frozen=True)
 class RareTests:

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 import numpy as np
 import scipy.stats
 
-from ..sampler_outputs import draw, validate_outputs
 from .exact_tests import max_statistic, rare_p_value
 from .inputs import (
     TESTS,
@@ -22,8 +21,7 @@ from .inputs import (
 )
 from .pooling import Cells, make_cells, max_deviation
 from .result import GoodnessOfFit
-
-__all__ = ["goodness_of_fit"]
+from .sampler_outputs import draw, validate_outputs
 
 
 def goodness_of_fit(

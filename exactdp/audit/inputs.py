@@ -10,15 +10,6 @@ import sympy
 from .._validate import argument_error, check_choice, check_int
 from ..distribution import OutputDistribution
 
-__all__ = [
-    "TESTS",
-    "check_alpha",
-    "check_min_expected",
-    "check_n_samples",
-    "check_test",
-    "probability_vector",
-]
-
 #: The tests offered, by name -> ``lambda_`` of :func:`scipy.stats.power_divergence`.
 TESTS = {"chi2": "pearson", "gtest": "log-likelihood"}
 _SUM_TOL = 1e-9

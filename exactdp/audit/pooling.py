@@ -8,8 +8,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["Cells", "make_cells", "max_deviation", "pool_cells"]
-
 
 def pool_cells(expected: Sequence[float], min_expected: float = 5.0) -> tuple[tuple[int, ...], ...]:
     """Group outputs into cells whose expected counts are all >= ``min_expected``.

@@ -4,10 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..deprecation import deprecated_property
-
-__all__ = ["GoodnessOfFit"]
-
 
 @dataclass(frozen=True)
 class GoodnessOfFit:
@@ -18,7 +14,7 @@ class GoodnessOfFit:
     test : str
         ``"chi2"`` (Pearson) or ``"gtest"`` (likelihood ratio): the test asked for.
     algorithm : str
-        The test actually run (``.method`` is its deprecated name): ``test``;
+        The test actually run: ``test``;
         ``test + "+binomial"`` when some outputs were pooled for their small expected
         count (the pooled-cell test is then combined with an exact binomial test of those
         rare outputs, see ``p_value``); or
@@ -108,8 +104,6 @@ class GoodnessOfFit:
     p_value_rare: float | None = None
     note: str = ""
     min_p_value: float | None = None
-
-    method = deprecated_property("algorithm", "method")
 
     @property
     def consistent(self) -> bool:

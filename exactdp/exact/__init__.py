@@ -2,7 +2,7 @@
 
 No differential-privacy concepts live here (LAYOUT.md: "the package's sympy.polys").
 
-- :mod:`exactdp.exact.sign`: :func:`sign`, :func:`is_zero`, :func:`compare` decide exactly
+- :mod:`exactdp.exact.signs`: :func:`sign`, :func:`is_zero`, :func:`compare` decide exactly
   or raise :class:`UndecidedSignError`, never guess; :func:`proved_rational` and
   :func:`proved_equal` answer only what is proved (None / False otherwise);
 - :mod:`exactdp.exact.arb`: :func:`to_arb` (rigorous enclosure of a sympy number),
@@ -27,7 +27,7 @@ from .arb import (
     mpf_to_arb,
     to_arb,
 )
-from .sign import (
+from .signs import (
     MAX_PREC,
     UndecidedSignError,
     compare,

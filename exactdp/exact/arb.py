@@ -37,21 +37,6 @@ import sympy
 
 from .._validate import argument_error, check_int
 
-__all__ = [
-    "enclose",
-    "as_exact",
-    "arb_mid_to_float",
-    "arb_mid_to_mpf",
-    "arb_to_interval",
-    "ball",
-    "dps_to_prec",
-    "flint_dps",
-    "flint_prec",
-    "float_to_arb",
-    "mpf_to_arb",
-    "to_arb",
-]
-
 
 # ------------------------------------------------------------------------------ precision
 def dps_to_prec(dps: int) -> int:
@@ -131,9 +116,8 @@ def float_to_arb(x: sympy.Float) -> flint.arb:
 
 def arb_mid_to_mpf(b: flint.arb) -> mpmath.mpf:
     """The midpoint of ``b`` as an exact mpmath ``mpf`` (sign kept; no rounding)."""
-    man, exp = b.mid().man_exp()
-    man = int(man)
-    return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(man, int(exp)))
+    mantissa, exp = b.mid().man_exp()
+    return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(mantissa), int(exp)))
 
 
 def arb_mid_to_float(b: flint.arb, dps: int | None = None) -> sympy.Float:
@@ -142,8 +126,8 @@ def arb_mid_to_float(b: flint.arb, dps: int | None = None) -> sympy.Float:
     ``dps=None`` keeps every bit of the midpoint (for interval end points, where rounding
     could shrink an enclosure); otherwise it is rounded to ``dps`` digits.
     """
-    man, exp = b.mid().man_exp()
-    man = int(man)
+    mantissa, exp = b.mid().man_exp()
+    man = int(mantissa)
     bits = max(53, abs(man).bit_length())
     with mpmath.workprec(bits):
         v = mpmath.mpf((man, int(exp)))

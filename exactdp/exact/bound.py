@@ -10,7 +10,7 @@ certified by one of two facts:
   the range of ``f`` on the box) lies strictly inside ``(-target, target)``;
 - **monotonicity**: the interval evaluation of ``f'`` (exact sympy derivative) excludes 0,
   so ``f`` is monotone on the box and ``|f| <= max(|f(a)|, |f(b)|)``; the two end values are
-  compared with ``target`` exactly (:func:`exactdp.exact.sign.compare`). This covers boxes
+  compared with ``target`` exactly (:func:`exactdp.exact.signs.compare`). This covers boxes
   where ``|f|`` reaches ``target`` only at an end of the interval (a supremum approached at
   a limit), which no enclosure can separate.
 
@@ -32,9 +32,7 @@ import sympy
 
 from .._validate import argument_error
 from .arb import flint_prec, to_arb
-from .sign import UndecidedSignError, compare
-
-__all__ = ["AbsBound", "abs_bound"]
+from .signs import UndecidedSignError, compare
 
 
 @dataclass(frozen=True)
@@ -114,9 +112,9 @@ def abs_bound(
     ----------
     Moore, Kearfott & Cloud (2009), sections 5.1 and 6.3.
     """
-    lo, hi = sympy.Rational(lo), sympy.Rational(hi)
-    if not lo < hi:
-        raise argument_error("abs_bound", "hi", f"> lo = {lo}", hi)
+    low, high = sympy.Rational(lo), sympy.Rational(hi)
+    if not low < high:
+        raise argument_error("abs_bound", "hi", f"> lo = {low}", hi)
     ends = dict(end_values or {})
     T = to_arb(target, prec)
     df = sympy.diff(f, t)
@@ -131,7 +129,7 @@ def abs_bound(
                 known[x] = False
         return known[x]
 
-    stack = [(lo, hi)]
+    stack: list[tuple[sympy.Rational, sympy.Rational]] = [(low, high)]
     boxes = 0
     with flint_prec(prec):
         while stack:

@@ -18,16 +18,8 @@ import flint
 import sympy
 
 from ..numbers import safe_sympify
-from .arb import flint_prec, to_arb
-from .sign import MAX_PREC, UndecidedSignError, exact_zero, proved_rational
-
-__all__ = [
-    "as_fmpq_poly",
-    "fmpq_poly_to_sympy",
-    "sign_at",
-    "to_arb",
-    "xform_from_probabilities",
-]
+from .arb import flint_prec
+from .signs import MAX_PREC, UndecidedSignError, exact_zero, proved_rational
 
 #: The default variable of the polynomial helpers (a plain polynomial variable on (0, 1)).
 Y = sympy.Symbol("y", positive=True)
@@ -82,10 +74,10 @@ def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: 
     max_prec : int, optional
         Give up (see Raises) beyond this precision. Default: chosen from the size of the
         problem, ``max(2**15, 2 * deg * |log2 point| + 256)`` bits (capped at
-        :data:`exactdp.exact.sign.MAX_PREC`): a cancellation in ``poly(point)`` can hide the
+        :data:`exactdp.exact.signs.MAX_PREC`): a cancellation in ``poly(point)`` can hide the
         value below the smallest term ``point**deg``.
     exact_point : sympy.Expr, optional
-        The number itself; used for an exact zero test (:func:`exactdp.exact.sign.exact_zero`:
+        The number itself; used for an exact zero test (:func:`exactdp.exact.signs.exact_zero`:
         minimal polynomials for algebraic numbers) when the ball keeps containing 0 (needed
         only when the number may be algebraic).
 
@@ -110,7 +102,8 @@ def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: 
         lo = abs(x0).lower()
         bits = 0
         if 0 < lo < 1:  # |log2 x| from the ball's lower end (a safe over-estimate)
-            bits = int((-lo.log() / flint.arb(2).log()).upper().ceil().unique_fmpz())
+            top = (-lo.log() / flint.arb(2).log()).upper().ceil().unique_fmpz()
+            bits = int(top) if top is not None else MAX_PREC  # an exact point: unique
         max_prec = min(MAX_PREC, max(1 << 15, 2 * poly.degree() * bits + 256))
     prec = 96
     tested = False
@@ -137,7 +130,7 @@ def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: 
 # ---------------------------------------------------------------------------- x-form
 def _exact_ratio(a: sympy.Expr, epsilon: sympy.Expr) -> sympy.Expr:
     """``a / epsilon`` rewritten by exact algebra only (``cancel``, then a proved rational:
-    :func:`exactdp.exact.sign.proved_rational`).
+    :func:`exactdp.exact.signs.proved_rational`).
 
     The ratio counts as rational only if exact rewriting produces a sympy Rational; a number
     such as ``1 + sqrt(2)*10**-20`` stays irrational (never identified numerically).

@@ -20,16 +20,7 @@ from dataclasses import dataclass
 import flint
 import sympy
 
-from ..deprecation import deprecated_property
 from .poly import Y, as_fmpq_poly, fmpq_poly_to_sympy, sgn
-
-__all__ = [
-    "UnitIntervalSign",
-    "descartes_bound",
-    "is_nonnegative_on_unit_interval",
-    "sign_on_unit_interval",
-    "verify_sign_analysis",
-]
 
 
 # ---------------------------------------------------------------------------- Descartes
@@ -80,16 +71,13 @@ class UnitIntervalSign:
         roots and 1. All 0 for the zero polynomial.
     algorithm : str
         Which route decided it: ``"zero"`` (identically zero), ``"descartes"`` (no root by
-        Descartes' rule) or ``"isolation"`` (sympy real-root isolation). ``.method`` is its
-        deprecated name.
+        Descartes' rule) or ``"isolation"`` (sympy real-root isolation).
     """
 
     poly: sympy.Poly
     roots: tuple
     signs: tuple
     algorithm: str
-
-    method = deprecated_property("algorithm", "method")
 
     @property
     def is_zero(self) -> bool:

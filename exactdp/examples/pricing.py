@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from .._validate import check_choice
-from ..analysis.sensitivity import ScoreFunction
-
-__all__ = ["PRICING", "PricingExample", "buyers", "revenue"]
+from ..analysis.score_function import ScoreFunction
 
 PRICES = (1, 2, 3, 4, 5)
 

@@ -1,5 +1,28 @@
 """Input and output: LaTeX and text tables, the report, the command line.
 
 Modules: :mod:`exactdp.io.latex` (one printer for every table), :mod:`exactdp.io.report`
-(``exactdp report``), :mod:`exactdp.io.cli` (the ``exactdp`` command).
+(the report's results and its text / Markdown / LaTeX), :mod:`exactdp.io.document` (the LaTeX
+document and its PDF), :mod:`exactdp.io.figures` (the report's figures, extra ``plots``),
+:mod:`exactdp.io.composition` (the accountants' tables and figures), :mod:`exactdp.io.cli`
+(the ``exactdp`` command).
 """
+
+from .composition import composition_report, composition_table
+from .document import compile_latex, write_report
+from .latex import LATEX_PACKAGES, latex_document, probability_table, table
+from .report import Report, build_report, pricing_report, render
+
+__all__ = [
+    "LATEX_PACKAGES",
+    "Report",
+    "build_report",
+    "compile_latex",
+    "composition_report",
+    "composition_table",
+    "latex_document",
+    "pricing_report",
+    "probability_table",
+    "render",
+    "table",
+    "write_report",
+]

@@ -22,30 +22,20 @@ import sympy
 
 from .. import __version__
 from .._validate import integer_range, message
-from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+from ..mechanisms import REGISTRY
 from ..numbers import (
     ExactConversionWarning,
     exact_number,
 )
+from ..printing import Math, format_number, scores_latex
 from ..proofs.runner import add_parser as _add_prove
-from .latex import (
-    LATEX_PACKAGES,
-    Math,
-    format_number,
-    latex_document,
-    probability_table,
-    scores_latex,
-)
+from .latex import LATEX_PACKAGES, latex_document, probability_table
+from .report import DEFAULT_MECHANISMS as REPORT_MECHANISMS
 
-__all__ = ["main", "build_mechanism", "MECHANISMS"]
-
-MECHANISMS = {
-    "em": ("EM", lambda e, d, m: ExponentialMechanism(e, d, m)),
-    "pf": ("PF", lambda e, d, m: PermuteAndFlip(e, d, m)),
-    "rnm-exp": ("RNM-Exp", lambda e, d, m: ReportNoisyMax(e, d, m, noise="exponential")),
-    "rnm-gumbel": ("RNM-Gumbel", lambda e, d, m: ReportNoisyMax(e, d, m, noise="gumbel")),
-    "rnm-laplace": ("RNM-Laplace", lambda e, d, m: ReportNoisyMax(e, d, m, noise="laplace")),
-}
+#: The ``--mechanisms`` choices: the selection mechanisms of :data:`exactdp.mechanisms.REGISTRY`
+#: that epsilon calibrates (short name -> spec).
+MECHANISMS = {key: spec for key, spec in REGISTRY.items()
+              if spec.kind == "selection" and spec.calibrated}
 
 
 class CLIError(Exception):
@@ -53,11 +43,23 @@ class CLIError(Exception):
 
 
 def build_mechanism(key: str, epsilon, sensitivity, monotonic: bool):
-    """The mechanism named ``key`` (em, pf, rnm-exp, rnm-gumbel, rnm-laplace)."""
+    """``(label, mechanism)`` of the :data:`MECHANISMS` entry ``key`` at ``epsilon``."""
     key = key.strip().lower()
     if key not in MECHANISMS:
         raise CLIError(f"unknown mechanism {key!r}; choose from {', '.join(MECHANISMS)}")
-    return MECHANISMS[key][0], MECHANISMS[key][1](epsilon, sensitivity, monotonic)
+    spec = MECHANISMS[key]
+    return spec.label, spec.at_epsilon(epsilon, sensitivity=sensitivity, monotonic=monotonic)
+
+
+def _mechanism_keys(text: str) -> list[str]:
+    """The ``--mechanisms`` list: known short names (:data:`MECHANISMS`), at least one."""
+    keys = [k.strip().lower() for k in text.split(",") if k.strip()]
+    if not keys:
+        raise CLIError("--mechanisms: give at least one mechanism")
+    for key in keys:
+        if key not in MECHANISMS:
+            raise CLIError(f"unknown mechanism {key!r}; choose from {', '.join(MECHANISMS)}")
+    return keys
 
 
 def _parse_scores(text: str, option: str = "--scores"):
@@ -96,9 +98,9 @@ class _OneLineParser(argparse.ArgumentParser):
 
 
 def _check_dps(args) -> None:
-    """``--dps`` (``--digits``) is an int in 1..1000 (a CLIError otherwise)."""
+    """``--dps`` is an int in 1..1000 (a CLIError otherwise)."""
     if not 1 <= args.dps <= 1000:
-        raise CLIError(message(None, "--dps (--digits)", integer_range(1, 1000), args.dps))
+        raise CLIError(message(None, "--dps", integer_range(1, 1000), args.dps))
 
 
 #: Above this many scores ``exactdp table`` prints decimals only unless ``--exact`` is given.
@@ -120,15 +122,14 @@ def _add_table(sub) -> None:
     t.add_argument("--epsilon", default="1", help="privacy parameter (exact: 1, 1/2, log(2))")
     t.add_argument("--sensitivity", default=None,
                    help="sensitivity Delta (default 1; the example computes its own)")
-    t.add_argument("--monotonic", "--monotone", dest="monotonic", action="store_true",
-                   help="monotonic score function (c = 1); --monotone is the old spelling")
+    t.add_argument("--monotonic", action="store_true",
+                   help="monotonic score function (c = 1)")
     t.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
                    help="output format (default text)")
     t.add_argument("--standalone", action="store_true",
                    help="--format latex: a complete document (else a fragment)")
-    t.add_argument("--dps", "--digits", dest="dps", type=int, default=6,
-                   help="significant digits, 1..1000 (default 6); --digits is the old "
-                        "spelling")
+    t.add_argument("--dps", type=int, default=6,
+                   help="significant digits, 1..1000 (default 6)")
     t.add_argument("--no-exact", action="store_true", help="decimals only")
     t.add_argument("--exact", action="store_true",
                    help=f"exact forms also for more than {EXACT_TABLE_N} scores")
@@ -149,10 +150,12 @@ def _add_report(sub) -> None:
     r.add_argument("--neighbour-scores", default=None,
                    help="--scores: a neighbouring score vector (for the pair's loss)")
     r.add_argument("--sensitivity", default=None, help="--scores: sensitivity Delta (default 1)")
-    r.add_argument("--monotonic", "--monotone", dest="monotonic", action="store_true",
-                   help="--scores: monotonic score function (c = 1); --monotone is the old "
-                        "spelling")
+    r.add_argument("--monotonic", action="store_true",
+                   help="--scores: monotonic score function (c = 1)")
     r.add_argument("--epsilon", default="1", help="privacy parameter (default 1)")
+    r.add_argument("--mechanisms", default=",".join(REPORT_MECHANISMS),
+                   help=f"comma-separated, from {','.join(MECHANISMS)} (default "
+                        f"{','.join(REPORT_MECHANISMS)})")
     r.add_argument("--out", default="exactdp-report",
                    help="output directory (default exactdp-report)")
     r.add_argument("--no-files", action="store_true",
@@ -160,9 +163,8 @@ def _add_report(sub) -> None:
     r.add_argument("--no-pdf", action="store_true", help="write report.tex but do not compile")
     r.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
                    help="terminal form of the summary (default text)")
-    r.add_argument("--dps", "--digits", dest="dps", type=int, default=6,
-                   help="significant digits, 1..1000 (default 6); --digits is the old "
-                        "spelling")
+    r.add_argument("--dps", type=int, default=6,
+                   help="significant digits, 1..1000 (default 6)")
     r.add_argument("--compose", type=int, default=None, metavar="K",
                    help="also check accountants' claims for K rounds (EM, PF, RNM-Laplace on "
                         "--scores, default 0,1,2): tables, and composition-*.png in --out")
@@ -190,9 +192,7 @@ def _parser() -> argparse.ArgumentParser:
 
 def _cmd_table(args) -> str:
     _check_dps(args)
-    keys = [k for k in args.mechanisms.split(",") if k.strip()]
-    if not keys:
-        raise CLIError("--mechanisms: give at least one mechanism")
+    keys = _mechanism_keys(args.mechanisms)
     args.score_given = args.score is not None
     args.score = args.score or "buyers"
     if args.example:
@@ -217,6 +217,7 @@ def _cmd_table(args) -> str:
         sens = 1 if args.sensitivity is None else args.sensitivity
         labels = None
         head = ("", "")
+    _check_epsilon(args.epsilon)
     dists = {}
     for key in keys:
         label, mech = build_mechanism(key, args.epsilon, sens, args.monotonic)
@@ -279,13 +280,17 @@ def _cmd_report(args) -> str:
     if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotonic):
         raise CLIError("--neighbour-scores, --sensitivity and --monotonic apply to --scores only")
     scores = None if args.scores is None else _parse_scores(args.scores)
+    if not args.no_files and not str(args.out).strip():  # "" would write into the cwd
+        raise CLIError(f"--out must be a directory path, got {args.out!r}")
     neighbour = None
     if args.neighbour_scores is not None:
         neighbour = _parse_scores(args.neighbour_scores, "--neighbour-scores")
+    _check_epsilon(args.epsilon)
     report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
                           neighbour=neighbour, sensitivity=args.sensitivity,
                           monotonic=args.monotonic, dps=args.dps,
-                          options=vars(args), progress=True)
+                          options=vars(args), progress=True,
+                          mechanisms=_mechanism_keys(args.mechanisms))
     if not args.no_files:
         files = write_report(report, args.out, pdf=not args.no_pdf, progress=True)
         note = f"exactdp: wrote {files.tex}, {files.summary} and {len(files.figures)} figures"
@@ -307,6 +312,22 @@ def _compose_section(args, scores) -> str:
     return composition_report(args.compose, args.epsilon,
                               list(scores) if scores is not None else [0, 1, 2],
                               figure_prefix=prefix)
+
+
+def _check_epsilon(text: str) -> None:
+    """Refuse a bad ``--epsilon`` in the option's own name (not an internal function's)."""
+    if str(text).strip().lower() in ("nan", "+nan", "-nan"):
+        raise CLIError(f"--epsilon must be a number >= 0 (0 and oo are the limits), got "
+                       f"{text!r} (not a number)")
+    if str(text).strip().lower() in ("oo", "+oo", "inf", "+inf", "infinity"):
+        return  # the documented limit: uniform over the maximizers
+    try:
+        value = exact_number(text, "epsilon")
+    except ValueError:
+        raise CLIError(f"--epsilon must be a number >= 0 (0 and oo are the limits), got "
+                       f"{text!r}") from None
+    if value.is_negative:
+        raise CLIError(f"--epsilon must be >= 0 (0 and oo are the limits), got {text!r}")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

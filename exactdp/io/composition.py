@@ -15,8 +15,6 @@ from ..analysis.composition import AccountantCheck, available_claims, check_acco
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from ..numbers import exact_epsilon
 
-__all__ = ["accountant_figure", "composition_report", "default_epsilons"]
-
 _STYLE = {"basic": ":", "kov": "-", "drv": "-.", "zcdp": "--", "zcdp_bun_steinke": "--",
           "bounded_range": "-", "dp_accounting": ":", "opendp": "-."}
 

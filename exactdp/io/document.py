@@ -16,9 +16,6 @@ from pathlib import Path
 from .latex import latex_document
 from .report import Report, figure_cases, render
 
-__all__ = ["CompileResult", "ReportFiles", "compile_latex", "find_engine", "overfull_boxes",
-           "write_report"]
-
 _OVERFULL = re.compile(r"Overfull \\[hv]box \(([0-9.]+)pt too (?:wide|high)\)")
 
 

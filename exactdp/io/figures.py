@@ -26,17 +26,7 @@ import sympy
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
-from .latex import format_number
-
-__all__ = [
-    "CURVE_DPS",
-    "Curves",
-    "FigureSpec",
-    "compute_curves",
-    "epsilon_grid",
-    "report_figures",
-    "save_figure",
-]
+from ..printing import format_number
 
 #: Working precision (decimal digits) of every plotted value.
 CURVE_DPS = 30
@@ -181,14 +171,20 @@ def plot_expected_error(cases: Sequence[Curves], epsilon=None) -> Figure:
     return fig
 
 
+def _ratio(a, b):
+    """``a / b``, or 1 where both errors are 0 (every score tied: both mechanisms always
+    pick a maximizer, and the ratio's limit as the gaps close is 1)."""
+    return mpmath.mpf(1) if b == 0 and a == 0 else a / b
+
+
 def plot_error_ratio(cases: Sequence[Curves], epsilon=None, num="EM", den="PF") -> Figure:
     """``E[error of num] / E[error of den]`` against epsilon, one line per case."""
     fig = _new(1, height=2.6)
     ax = fig.axes[0]
     for k, c in enumerate(cases):
         with mpmath.workdps(CURVE_DPS):
-            ratio = [a / b for a, b in zip(c.expected_error(num), c.expected_error(den),
-                                           strict=True)]
+            ratio = [_ratio(a, b) for a, b in zip(c.expected_error(num),
+                                                  c.expected_error(den), strict=True)]
         ax.plot(_floats(c.grid), _floats(ratio), ["-", "--", ":"][k % 3], lw=1.4,
                 label=f"score {c.title}")
     ax.axhline(1, color="0.6", lw=0.8)
@@ -288,7 +284,8 @@ def report_figures(cases: Sequence[Curves], out_dir: Path, epsilon=None,
          + mark, "Expected error against epsilon, " + span_t + "."),
         ("error-ratio", plot_error_ratio(cases, epsilon),
          "Ratio of the expected errors of EM and PF against $\\varepsilon$ (above 1: PF has "
-         "the smaller error), " + span + "." + mark,
+         "the smaller error; where both errors are 0, every score tied, the ratio is drawn "
+         "at its limit 1), " + span + "." + mark,
          "EM / PF expected-error ratio against epsilon, " + span_t + "."),
     ]
     if any(c.neighbour_probabilities for c in cases):

@@ -18,33 +18,17 @@ from typing import TYPE_CHECKING
 import sympy
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
-from ..deprecation import renamed_parameter
+from ..cost import TooCostly
 from ..printing import (
     Math,
-    distribution_latex,
     exact_text,
     format_number,
     latex_escape,
     latex_number,
-    mechanism_label,
-    scores_latex,
 )
 
 if TYPE_CHECKING:
     from ..distribution import OutputDistribution
-
-__all__ = [
-    "LATEX_PACKAGES",
-    "Math",
-    "distribution_latex",
-    "format_number",
-    "latex_document",
-    "latex_escape",
-    "mechanism_label",
-    "probability_table",
-    "scores_latex",
-    "table",
-]
 
 #: Packages every LaTeX table of exactdp needs.
 LATEX_PACKAGES = ("amsmath", "amssymb", "booktabs", "siunitx", "longtable", "pdflscape", "array")
@@ -96,7 +80,6 @@ def _si_cell(text: str) -> str:
     return text
 
 
-@renamed_parameter("digits", "dps")
 def table(
     rows: Sequence[Sequence],
     columns: Sequence[str | Math],
@@ -121,7 +104,7 @@ def table(
     caption : str or Math, optional
         LaTeX source when ``fmt == "latex"`` (a :class:`Math` supplies both forms).
     dps : int
-        Significant digits, 1..1000 (``digits=`` is its deprecated name).
+        Significant digits, 1..1000.
     label : str, optional
         LaTeX ``\\label``.
     notes : str, optional
@@ -270,16 +253,18 @@ def _latex_one(cells, heads, numeric, caption, label, notes, width) -> str:
 
 # ---------------------------------------------------------------------------- distributions
 def _exact_forms(dist: OutputDistribution):
-    """(x value, forms) from ``rational_form()``, or (None, exact expressions), or None."""
+    """(x value, forms) from ``rational_form()``, or (None, exact expressions), or None, by
+    the distribution's capabilities (None also when the exact route is refused by size)."""
+    caps = dist.capabilities
     try:
-        rf = dist.rational_form()
-        return rf.value, rf.forms, rf.x
-    except (ValueError, NotImplementedError, AttributeError):
+        if "rational_form" in caps:
+            rf = dist.rational_form()
+            return rf.value, rf.forms, rf.x
+        if "exact" in caps:
+            return None, dist.probabilities, None
+    except TooCostly:
         pass
-    try:
-        return None, dist.probabilities, None
-    except (ValueError, NotImplementedError):
-        return None
+    return None
 
 
 def _common_denominator(forms):
@@ -361,7 +346,6 @@ def _x_definition(xdefs, fmt: str) -> str:
     return "; ".join(parts)
 
 
-@renamed_parameter("digits", "dps")
 def probability_table(
     distributions: Mapping[str, OutputDistribution],
     labels: Sequence[str] | None = None,
@@ -388,8 +372,7 @@ def probability_table(
         ``x = e^{-epsilon/(c Delta L)}`` (:meth:`OutputDistribution.rational_form`), defined
         once in the caption; other mechanisms' exact expressions as they are.
     dps : int
-        Significant digits of the decimals (mpmath, correct to that many), 1..1000
-        (``digits=`` is its deprecated name).
+        Significant digits of the decimals (mpmath, correct to that many), 1..1000.
     caption : str or Math, optional
     label : str, optional
         LaTeX label of the decimal table (the exact table gets ``label + "-exact"``).

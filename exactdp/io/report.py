@@ -23,7 +23,7 @@ from typing import Any
 import sympy
 from tqdm import tqdm
 
-from .._validate import argument_error, check_choice, check_int
+from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..analysis import (
     certify_dominance,
     certify_dp,
@@ -31,14 +31,11 @@ from ..analysis import (
     check_dp,
     privacy_loss,
 )
-from ..deprecation import deprecated_property, renamed_parameter
-from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
-from ..mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
+from ..mechanisms import REGISTRY
+from ..mechanisms.optimal import optimal_mechanism
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity
-from .latex import Math, latex_escape, probability_table, scores_latex, table
-
-__all__ = ["Case", "MechanismResult", "Report", "SECTIONS", "APPENDIX", "build_report",
-           "pricing_report", "render"]
+from ..printing import Math, latex_escape, scores_latex
+from .latex import probability_table, table
 
 EPSILON = sympy.Symbol("epsilon", positive=True)
 FORMATS = ("text", "markdown", "latex")
@@ -89,53 +86,71 @@ class Report:
     figures: tuple = ()
     figure_dir: Path | None = None
 
-    digits = deprecated_property("dps", "digits")
+
+#: The mechanisms of the report by default (short names of exactdp.mechanisms.REGISTRY).
+DEFAULT_MECHANISMS = ("em", "pf", "rnm-exp", "rnm-laplace", "optimal")
 
 
-def _mechanisms(epsilon, sensitivity, monotonic: bool) -> dict:
-    return {
-        "EM": ExponentialMechanism(epsilon, sensitivity, monotonic),
-        "PF": PermuteAndFlip(epsilon, sensitivity, monotonic),
-        "RNM-Exp": ReportNoisyMax(epsilon, sensitivity, monotonic, noise="exponential"),
-        "RNM-Laplace": ReportNoisyMax(epsilon, sensitivity, monotonic, noise="laplace"),
-        "Optimal": OptimalRegularMechanism(epsilon, sensitivity, monotonic),
-    }
+def report_mechanisms(keys: Sequence[str] | None, func: str = "build_report") -> tuple[str, ...]:
+    """The registry keys the report runs: selection mechanisms that epsilon calibrates.
+
+    Raises
+    ------
+    ValueError
+        An unknown key, or one the report cannot run (not set by epsilon, not a selection).
+    """
+    keys = DEFAULT_MECHANISMS if keys is None else tuple(k.strip().lower() for k in keys)
+    usable = [k for k, s in REGISTRY.items() if s.kind == "selection" and s.calibrated]
+    check_nonempty(func, "mechanisms", keys)
+    for k in keys:
+        check_choice(func, "mechanisms", k, usable)
+    return keys
+
+
+def _mechanisms(epsilon, sensitivity, monotonic: bool, keys: Sequence[str]) -> dict:
+    """``key -> mechanism`` at epsilon, for the registry keys ``keys``."""
+    return {k: REGISTRY[k].at_epsilon(epsilon, sensitivity=sensitivity, monotonic=monotonic)
+            for k in keys}
+
+
+def _has_form(*dists) -> bool:
+    """Whether every distribution has a rational form in x (its capabilities)."""
+    return all("rational_form" in d.capabilities for d in dists)
 
 
 def _certificate(mech, q, q2):
     """The pair's certificate for every epsilon > 0, or (None, why not).
 
-    Only a missing x-form (RNM-Laplace: not rational in x) is expected; any other error
-    is a real error and propagates.
+    Only a missing x-form (RNM-Laplace: its capabilities) is expected; any error is a real
+    error and propagates.
     """
     m = mech.with_epsilon(EPSILON)
-    try:
-        for v in (q, q2):
-            m.distribution(v).rational_form()
-    except ValueError:
+    if not _has_form(m.distribution(q), m.distribution(q2)):
         return None, "not rational in x"
     return certify_dp(m, q, q2), ""
 
 
 def _same_as(a, b) -> bool:
     """Whether two distributions have identical exact forms (rational forms compared)."""
-    try:
-        fa, fb = a.rational_form(), b.rational_form()
-    except ValueError:
+    if not _has_form(a, b):
         return False
+    fa, fb = a.rational_form(), b.rational_form()
     return fa.value == fb.value and all(
         sympy.expand(u - v) == 0 for u, v in zip(fa.forms, fb.forms, strict=True))
 
 
-def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar) -> Case:
-    mechs = _mechanisms(epsilon, sens, monotonic)
+def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar,
+             keys: Sequence[str] = DEFAULT_MECHANISMS) -> Case:
+    mechs = _mechanisms(epsilon, sens, monotonic, keys)
+    pf, em = _mechanisms(epsilon, sens, monotonic, ("pf", "em")).values()
     results = []
-    for label, mech in mechs.items():
-        if label == "Optimal":  # the section-5 recursion, exact (certified)
+    for k, mech in mechs.items():
+        label = REGISTRY[k].label
+        if k == "optimal":  # the section-5 recursion, exact (certified)
             dist = optimal_mechanism(q, epsilon, sens, monotonic, method="exact")
         else:
             dist = mech.distribution(q)
-        if label == "Optimal" and _same_as(dist, mechs["PF"].distribution(q)):
+        if k == "optimal" and _same_as(dist, pf.distribution(q)):
             # the section-5 solution equals PF's distribution exactly: PF's analysis holds
             results.append(MechanismResult(label, mech, dist, dist.expected_error(), None,
                                            None, None, "= PF"))
@@ -147,7 +162,6 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar) -> 
         results.append(MechanismResult(label, mech, dist, dist.expected_error(), pair,
                                        worst, cert, why))
         bar.update(1)
-    pf, em = mechs["PF"], mechs["EM"]
     dom = check_dominance(pf.distribution(q), em.distribution(q))
     try:
         dom_cert = certify_dominance(pf.with_epsilon(EPSILON), em.with_epsilon(EPSILON), q)
@@ -157,10 +171,10 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar) -> 
                 note, tuple(labels), tuple(results), dom, dom_cert)
 
 
-@renamed_parameter("digits", "dps")
 def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
                  neighbour=None, sensitivity=None, monotonic: bool = False, dps: int = 6,
-                 options: Mapping[str, Any] | None = None, progress: bool = False) -> Report:
+                 options: Mapping[str, Any] | None = None, progress: bool = False,
+                 mechanisms: Sequence[str] | None = None) -> Report:
     """Compute every result of the report (exact; deterministic).
 
     Parameters
@@ -176,12 +190,15 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     monotonic : bool
         Without an example: a monotonic score function (``c = 1``).
     dps : int
-        Significant digits of printed decimals (1..1000); ``digits=`` is its deprecated
-        name.
+        Significant digits of printed decimals (1..1000).
     options : mapping, optional
         Extra options for added sections.
     progress : bool
         Show a tqdm progress bar on standard error (when it is a terminal).
+    mechanisms : sequence of str, optional
+        Short names of :data:`exactdp.mechanisms.REGISTRY` (selection mechanisms set by
+        epsilon); default :data:`DEFAULT_MECHANISMS` (EM, PF, RNM-Exp, RNM-Laplace and the
+        optimal mechanism). PF's dominance over EM is reported in every case.
 
     Raises
     ------
@@ -191,8 +208,9 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     func = "build_report"
     eps = exact_epsilon(epsilon, func)
     check_int(func, "dps", dps, 1, 1000)
+    keys = report_mechanisms(mechanisms, func)
     if example is not None:
-        return _pricing(eps, dps, dict(options or {}), progress)
+        return _pricing(eps, dps, dict(options or {}), progress, keys)
     if scores is None:
         raise ValueError("build_report: give example='pricing' or scores=...")
     q = tuple(exact_number(v, "scores", i, func=func) for i, v in enumerate(scores))
@@ -202,9 +220,9 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         if len(q2) != len(q):
             raise argument_error(func, "len(neighbour)", f"{len(q)} (= len(scores))", len(q2))
     sens = exact_sensitivity(1 if sensitivity is None else sensitivity, func)
-    with _bar(4 + 1, progress) as bar:
+    with _bar(len(keys), progress) as bar:
         case = _analyse("scores", "q", q, q2, sens, bool(monotonic),
-                        "given", [str(r) for r in range(len(q))], eps, bar)
+                        "given", [str(r) for r in range(len(q))], eps, bar, keys)
     setting = (f"Scores q = {scores_latex(q).text}; epsilon = {eps}.",
                f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {sympy.latex(eps)}$.")
     return Report(eps, dps, "exactdp report", (setting,), None, (case,),
@@ -216,20 +234,21 @@ def _bar(total: int, progress: bool):
                 disable=None if progress else True, leave=False)
 
 
-def _pricing(eps, digits: int, options: dict, progress: bool) -> Report:
+def _pricing(eps, dps: int, options: dict, progress: bool,
+             keys: Sequence[str] = DEFAULT_MECHANISMS) -> Report:
     from ..examples.pricing import PRICES, PRICING, all_answers
 
     answers = all_answers()
     cases = []
-    with _bar(10, progress) as bar:
+    with _bar(2 * len(keys), progress) as bar:
         for key in ("buyers", "revenue"):
             func = PRICING.score(key)
             q, q2 = func.scores(PRICING.database), func.scores(PRICING.neighbour)
             sens = func.sensitivity(PRICING.database, answers)
-            mono = bool(getattr(sens, "monotonic", False))
+            mono = sens.monotonic
             note = f"computed over all {len(answers)} answers of one person"
             cases.append(_analyse(key, key, q, q2, sens.sensitivity, mono, note,
-                                  [str(r) for r in PRICES], eps, bar))
+                                  [str(r) for r in PRICES], eps, bar, keys))
     db = tuple((str(i + 1), ", ".join(str(r) for r in sorted(s)))
                for i, s in enumerate(PRICING.database))
     setting = (
@@ -245,7 +264,7 @@ def _pricing(eps, digits: int, options: dict, progress: bool) -> Report:
          "Score \\emph{buyers} counts the people willing to pay each price; score "
          "\\emph{revenue} is the price times that count."),
     )
-    return Report(eps, digits, "exactdp report: the pricing example", setting, db,
+    return Report(eps, dps, "exactdp report: the pricing example", setting, db,
                   tuple(cases), options)
 
 
@@ -270,11 +289,11 @@ def _database(report: Report, fmt: str) -> str | None:
                  label="tab:database")
 
 
-def _case_intro(case: Case, fmt: str, digits: int) -> str:
-    q = scores_latex(case.scores, digits, limit=12)
+def _case_intro(case: Case, fmt: str, dps: int) -> str:
+    q = scores_latex(case.scores, dps, limit=12)
     mono = "yes" if case.monotonic else "no"
     if case.neighbour is not None:
-        q2 = scores_latex(case.neighbour, digits, limit=12)
+        q2 = scores_latex(case.neighbour, dps, limit=12)
     if fmt == "latex":
         qd, qd2 = ("q", "q'") if case.key == "scores" else ("q(D)", "q(D')")
         text = (f"Scores ${qd} = {q.latex}$"
@@ -304,9 +323,8 @@ def _yes(v) -> str:
 
 
 def _certified_of(*results) -> str:
-    """``certified`` of the results that carry it (yes / no / -), and their caveats."""
-    flags = [getattr(r, "certified", None) for r in results if r is not None]
-    flags = [f for f in flags if f is not None]
+    """``certified`` of the results (yes / no / -; None: not computed)."""
+    flags = [r.certified for r in results if r is not None]
     if not flags:
         return "-"
     return "yes" if all(flags) else "no"
@@ -370,7 +388,7 @@ def _worst_witness(case: Case, report: Report, fmt: str) -> str:
             continue
         w = r.worst.witness
         q2 = scores_latex(w.neighbour, report.dps, limit=12)
-        caveat = getattr(r.worst, "caveat", None)
+        caveat = r.worst.caveat
         if fmt == "latex":
             lines.append(f"{r.label}: $q' = {q2.latex}$, output {case.labels[w.output]}"
                          + (f" ({latex_escape(caveat)})" if caveat else ""))
@@ -449,7 +467,6 @@ def render(report: Report, fmt: str = "text") -> str:
     return "\n\n".join(parts)
 
 
-@renamed_parameter("digits", "dps")
 def pricing_report(epsilon="1", *, fmt: str = "text", dps: int = 6) -> str:
     """The pricing example's report as one string (no files written).
 
@@ -458,7 +475,7 @@ def pricing_report(epsilon="1", *, fmt: str = "text", dps: int = 6) -> str:
     epsilon : exact number, default "1"
     fmt : {"text", "markdown", "latex"}
     dps : int
-        Significant digits of decimals (1..1000); ``digits=`` is its deprecated name.
+        Significant digits of decimals (1..1000).
     """
     return render(build_report(epsilon, dps=dps), fmt)
 

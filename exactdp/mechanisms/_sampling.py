@@ -8,11 +8,9 @@ bounded memory.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from typing import Protocol
 
 import numpy as np
-
-__all__ = ["noisy_argmax", "shuffle_and_flip"]
 
 _CHUNK_CELLS = 2_000_000
 
@@ -26,8 +24,14 @@ def _chunks(size: int, n: int):
         start = stop
 
 
+class NoiseDraw(Protocol):
+    """A numpy ``Generator`` draw: ``noise(size=shape)``, i.i.d. standard noise."""
+
+    def __call__(self, *, size: tuple[int, int]) -> np.ndarray: ...
+
+
 def noisy_argmax(
-    d: np.ndarray, size: int, noise: Callable[[tuple[int, int]], np.ndarray]
+    d: np.ndarray, size: int, noise: NoiseDraw
 ) -> np.ndarray:
     """``argmax_r(-d_r + Z_r)`` for ``size`` independent noise vectors ``Z``.
 

@@ -3,46 +3,36 @@
 from __future__ import annotations
 
 import math
-from dataclasses import InitVar, dataclass, field
+from dataclasses import dataclass, is_dataclass
+from dataclasses import replace as dataclass_replace
 from functools import cached_property
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import mpmath
 import numpy as np
 import sympy
 
-from .._validate import argument_error, check_bool, check_choice
+from .._validate import check_bool
 from ..cost import check_gap_digits
-from ..deprecation import deprecated_keyword_property, renamed_keyword
 from ..distribution import OutputDistribution
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
-from ..numbers import exact_epsilon_or_limit, exact_sensitivity
 from ..scores import ScoreVector, as_scores
 from ..xform import Atoms, paused_gc, poly_expr
-
-__all__ = ["Mechanism", "OPTIMIZE", "RationalForm", "X", "ball", "monotonic_flag", "negated"]
-
-#: Values of the ``optimize`` constructor argument of every mechanism.
-OPTIMIZE = ("max", "min")
+from .parameters import Parameter, declared_parameters
 
 
-def monotonic_flag(monotonic: object, monotone: object, func: str) -> bool:
-    """The ``monotonic`` flag from ``monotonic=`` or its deprecated spelling ``monotone=``.
-
-    None (not given) means False. ``monotone=`` warns DeprecationWarning once; both given
-    with different values, or a value that is not a bool, raise ValueError naming ``func``.
-    """
-    flag = renamed_keyword(func, "monotonic", monotonic, "monotone", monotone)
-    if flag is None:
-        return False
-    return check_bool(func, "monotone" if monotone is not None else "monotonic", flag)
+def monotonic_flag(monotonic: object, func: str) -> bool:
+    """The ``monotonic`` flag: None (not given) means False; a value that is not a bool
+    raises ValueError naming ``func``."""
+    return False if monotonic is None else check_bool(func, "monotonic", monotonic)
 
 
 def negated(sv: ScoreVector) -> ScoreVector:
     """The score vector ``-q`` (same kind: ints stay ints, floats stay floats)."""
     if sv.kind == "float":
         return as_scores(-np.asarray(sv.raw), sv.name)
-    return as_scores([-v for v in sv.raw], sv.name)  # type: ignore[union-attr]
+    return as_scores([-v for v in sv.raw], sv.name)
 
 
 def ball(mid: mpmath.mpf, rad: mpmath.mpf, dps: int | None = None):
@@ -128,63 +118,180 @@ class RationalForm:
         return tuple(f.subs(self.x, self.value) for f in self.forms)
 
 
-@dataclass(frozen=True)
+#: The capabilities a mechanism's distribution can have, and the hook that gives each.
+#: A class has a capability when it overrides the hook (``"mpmath"`` and ``"balls"`` also
+#: follow from ``"exact"``, ``"float"`` from ``"mpmath"``: the base class derives them).
+HOOKS = {
+    "exact": "_exact",  # exact sympy probabilities (a closed form)
+    "rational_form": "_rational_form",  # forms in x = exp(-epsilon/(c Delta L)), every epsilon
+    "numeric_rational_form": "_numeric_rational_form",  # forms in x at this epsilon only
+    "mpmath": "_mp",  # mpmath numbers correct to dps digits
+    "float": "_float",  # float64
+    "balls": "_balls",  # rigorous python-flint arb enclosures
+    "sample": "_sample",  # the mechanism's own randomized algorithm
+}
+CAPABILITIES = tuple(HOOKS)
+#: The view names of :meth:`Mechanism.evaluate` -> the capability each needs.
+VIEWS = {"exact": "exact", "rational_form": "rational_form",
+         "numeric_rational_form": "numeric_rational_form", "mp": "mpmath", "float": "float",
+         "balls": "balls", "sample": "sample"}
+_NEEDS_NUMBER = frozenset({"mpmath", "float", "balls", "sample", "numeric_rational_form"})
+
+
 class Mechanism:
-    """A selection mechanism with privacy parameter ``epsilon`` and sensitivity ``Delta``.
+    """The declared protocol of a mechanism: what the analyzer, the audit, the report and
+    the CLI may read.
 
-    Parameters
-    ----------
-    epsilon : number or positive sympy Symbol
-        Privacy parameter, > 0. Exact input (int, Fraction, decimal string, sympy); a float
-        is converted by its exact binary value with a warning. The two limits are exact
-        too: ``epsilon=0`` is the uniform distribution over the outputs and
-        ``epsilon=sympy.oo`` (also ``float("inf")``, ``"oo"``) is the uniform distribution
-        over the maximizers (the argmax), in every view.
-    sensitivity : number, default 1
-        Sensitivity ``Delta`` of the score function, > 0.
-    monotonic : bool, default False
-        Whether the score function is monotonic (all scores move in the same direction
-        between neighbours, the word OpenDP and diffprivlib use); then the factor ``c`` is 1
-        instead of 2 (McKenna & Sheldon 2020, section 2). None means False.
-    monotone : bool, keyword only, optional
-        Deprecated spelling of ``monotonic`` (warns DeprecationWarning); giving both with
-        different values raises. The attribute ``.monotone`` is a deprecated alias of
-        ``.monotonic``.
-    optimize : {"max", "min"}, keyword only, default "max"
-        Select the maximum (``q* - q_r`` is the error of output r) or the minimum
-        (the mechanism runs on ``-q``; the error of r is ``q_r - min q``).
+    A mechanism is a frozen dataclass subclass whose parameters are declared fields
+    (:mod:`exactdp.mechanisms.parameters`): the constructor, validation, ``repr``,
+    :meth:`replace`, :meth:`with_epsilon` and the registry entry derive from them. The
+    protocol:
 
-    Raises
-    ------
-    ValueError
-        If epsilon is negative or NaN, sensitivity not positive and finite, ``monotonic``
-        not a bool, or ``optimize`` not "max" / "min".
+    - parameters: :meth:`parameters` (declared), ``epsilon`` (the privacy level, a field or
+      a property; None when the noise is not set by epsilon), ``sensitivity``,
+      ``monotonic``, ``name``; :meth:`with_epsilon`, :meth:`replace`;
+    - ``distribution(scores)``: the output distribution, whose views are computed by
+      :meth:`evaluate` through the hooks;
+    - :attr:`capabilities`: which views exist, computed from the hooks the class overrides
+      (:data:`HOOKS`), and :meth:`capabilities_on` (narrowed to one score vector).
+
+    The hooks (``_exact``, ``_rational_form``, ``_numeric_rational_form``, ``_mp``,
+    ``_float``, ``_balls``, ``_sample``, ``_balls_certified``) are called only by
+    :meth:`evaluate` and :meth:`balls_certified`, never from outside ``mechanisms/``.
+
+    Every mechanism with an ``epsilon`` parameter (EM, PF, RNM, the optimal mechanism)
+    takes it exactly (int, Fraction, decimal string, sympy; a float by its exact binary value
+    with a warning) or as a positive Symbol; ``epsilon=0`` is the uniform distribution over
+    the outputs and ``epsilon=sympy.oo`` (also ``float("inf")``, ``"oo"``) the uniform
+    distribution over the maximizers, in every view. ``sensitivity`` ``Delta`` > 0;
+    ``monotonic`` (the score function moves all scores in one direction between neighbours,
+    OpenDP's and diffprivlib's word) sets ``c = 1`` instead of 2 (McKenna & Sheldon 2020,
+    section 2); ``optimize="min"`` (keyword) selects the minimum: the mechanism runs on ``-q``.
     """
 
-    epsilon: object
-    sensitivity: object = 1
-    monotonic: bool | None = None
-    name: str = field(default="mechanism", init=False, repr=False)
-    optimize: str = field(default="max", kw_only=True)
-    monotone: InitVar[bool | None] = field(default=None, kw_only=True)
+    #: The short label of the mechanism (a class attribute; ``FunctionMechanism`` and
+    #: ``TopK`` give their own: a field, a property).
+    if TYPE_CHECKING:
+        @property
+        def name(self) -> str: ...
+    else:
+        name = "mechanism"
+    #: The capabilities the class's hooks give (set for each subclass when it is defined).
+    hook_capabilities: ClassVar[frozenset[str]] = frozenset()
 
-    def __post_init__(self, monotone: bool | None = None) -> None:
+    if TYPE_CHECKING:  # declared by each subclass: a parameter field or a property
+        @property
+        def epsilon(self) -> Any: ...
+        @property
+        def sensitivity(self) -> Any: ...
+        @property
+        def monotonic(self) -> bool: ...
+        @property
+        def optimize(self) -> str: ...
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:  # the dataclass's, by field
+            ...
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = {cap for cap, hook in HOOKS.items() if cls._overrides(hook)}
+        if "exact" in own:
+            own |= {"mpmath", "balls"}
+        if "mpmath" in own:
+            own.add("float")
+        cls.hook_capabilities = frozenset(own)
+
+    @classmethod
+    def _overrides(cls, hook: str) -> bool:
+        """Whether the class defines ``hook`` itself (not the base class's default)."""
+        return getattr(cls, hook) is not getattr(Mechanism, hook)
+
+    def __post_init__(self) -> None:
         func = type(self).__name__
-        self._merge_monotonic(monotone)
-        object.__setattr__(self, "epsilon", exact_epsilon_or_limit(self.epsilon, func))
-        self._check_optimize()
-        object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity, func))
-        if self.sensitivity.free_symbols:
-            raise argument_error(func, "sensitivity", "a number, not a symbolic expression",
-                                 self.sensitivity)
+        for p in self.parameters():
+            object.__setattr__(self, p.name, p.validate(func, getattr(self, p.name)))
 
-    def _merge_monotonic(self, monotone: bool | None) -> None:
-        """Set ``monotonic`` (a bool) from ``monotonic=`` or the deprecated ``monotone=``."""
-        flag = monotonic_flag(self.monotonic, monotone, type(self).__name__)
-        object.__setattr__(self, "monotonic", flag)
+    # ------------------------------------------------------------------ declaration
+    @classmethod
+    def parameters(cls) -> tuple[Parameter, ...]:
+        """The declared parameters, in constructor order (:class:`Parameter`)."""
+        return declared_parameters(cls) if is_dataclass(cls) else ()
 
-    def _check_optimize(self) -> None:
-        check_choice(type(self).__name__, "optimize", self.optimize, OPTIMIZE)
+    @classmethod
+    def calibrated(cls) -> bool:
+        """Whether epsilon alone sets the noise: the first parameter is a required
+        ``epsilon``, or the class defines :meth:`from_epsilon`."""
+        if cls.from_epsilon.__func__ is not Mechanism.from_epsilon.__func__:  # type: ignore[attr-defined]
+            return True
+        params = cls.parameters()
+        return bool(params) and params[0].name == "epsilon" and params[0].required
+
+    @classmethod
+    def from_epsilon(cls, epsilon: object, **parameters: Any) -> Mechanism:
+        """The mechanism calibrated to ``epsilon``-DP, other parameters as given.
+
+        The default passes ``epsilon`` as the ``epsilon`` parameter; a mechanism whose first
+        parameter is another privacy parameter (``eta`` of the base-2 exponential mechanism)
+        overrides it with the conversion.
+
+        Raises
+        ------
+        TypeError
+            If the class is not :meth:`calibrated`.
+        """
+        if not cls.calibrated():
+            raise TypeError(f"{cls.__name__}: epsilon does not set the noise")
+        return cls(epsilon=epsilon, **parameters)
+
+    def parameter_values(self) -> dict[str, Any]:
+        """``name -> value`` of every declared parameter."""
+        return {p.name: getattr(self, p.name) for p in self.parameters()}
+
+    def replace(self, **changes: Any) -> Mechanism:
+        """The same mechanism with some parameters changed (validated again)."""
+        return dataclass_replace(self, **changes)  # type: ignore[type-var]
+
+    def with_epsilon(self, epsilon: object) -> Mechanism:
+        """The same mechanism at privacy level ``epsilon``.
+
+        Calibrated mechanisms are rebuilt by :meth:`from_epsilon` (the first parameter is
+        the one epsilon sets); a mechanism with an optional ``epsilon`` parameter that does
+        not set the noise (``GaussianNoisyMax``: the level to check) gets it replaced.
+
+        Raises
+        ------
+        ValueError
+            If the mechanism has no epsilon at all.
+        """
+        values = self.parameter_values()
+        if self.calibrated():
+            del values[self.parameters()[0].name]
+            return type(self).from_epsilon(epsilon, **values)
+        if "epsilon" in values:
+            return self.replace(epsilon=epsilon)
+        raise ValueError(f"{type(self).__name__}: no epsilon parameter")
+
+    # ------------------------------------------------------------------ capabilities
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this mechanism has (:data:`CAPABILITIES`), from the hooks its class
+        overrides (a class serving several variants narrows them per instance)."""
+        return self.hook_capabilities
+
+    def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
+        """:attr:`capabilities` on the scores ``sv``: no form in x for irrational scores or at
+        epsilon = 0 / oo (there x is 0 or 1); no numeric view for a symbolic epsilon; at
+        epsilon = 0 / oo every exact and numeric view (the exact limits)."""
+        caps = set(self.capabilities)
+        eps = self.epsilon
+        limit = self.epsilon_limit
+        if limit is not None:
+            caps |= {"exact", "mpmath", "float", "balls", "sample"}
+        if limit is not None or not sv.is_rational:
+            caps -= {"rational_form", "numeric_rational_form"}
+        if isinstance(eps, sympy.Basic) and eps.free_symbols:
+            caps -= _NEEDS_NUMBER
+        return frozenset(caps)
 
     # ------------------------------------------------------------------ parameters
     @property
@@ -228,12 +335,6 @@ class Mechanism:
         with mpmath.workdps(dps + 10):
             return mpmath.mpf(sympy.N(self.rate, dps + 20))
 
-    def with_epsilon(self, epsilon: object) -> Mechanism:
-        """The same mechanism at another epsilon."""
-        from dataclasses import replace
-
-        return replace(self, epsilon=epsilon)
-
     # ------------------------------------------------------------------ scaled gaps
     def scaled_gaps_float(self, sv: ScoreVector) -> np.ndarray:
         """``d_r = epsilon*(q* - q_r)/(c*Delta)`` as float64 (``inf`` where it overflows).
@@ -243,15 +344,21 @@ class Mechanism:
         float64 although their product does not) it is formed in mpmath and rounded once.
         """
         rate = self._float_rate()
-        gaps = sv.gaps_float
         lossy = not (math.isfinite(rate) and rate > 0)
-        if not lossy and sv.kind != "float":
-            lossy = bool(np.any(np.isinf(gaps)))
-        if not lossy and sv.kind == "exact":  # a tiny exact gap may underflow to 0
-            lossy = any(gf == 0 and ge != 0 for gf, ge in zip(gaps, sv.gaps_exact, strict=True))
+        if sv.kind == "float" or sv._int_arr is not None:
+            gaps = sv.fresh_gaps_float()  # a new array: scaled in place
+        else:
+            gaps = sv.gaps_float
+            if not lossy:
+                lossy = bool(np.any(np.isinf(gaps)))
+            if not lossy and sv.kind == "exact":  # a tiny exact gap may underflow to 0
+                lossy = any(gf == 0 and ge != 0
+                            for gf, ge in zip(gaps, sv.gaps_exact, strict=True))
+            gaps = gaps.copy()
         if not lossy:
             with np.errstate(over="ignore"):
-                return gaps * rate
+                gaps *= rate
+            return gaps
         rate = self._mp_rate(20)  # 20 significant digits, rounded once to float64
         with mpmath.workdps(30):
             d = [g * rate for g in sv.gaps_mp(30)]
@@ -321,14 +428,27 @@ class Mechanism:
         share = sympy.Rational(1, len(top))
         return tuple(share if i in top else sympy.Integer(0) for i in range(sv.n))
 
-    def _route(self, view: str, sv: ScoreVector, *args):
-        """One view (``exact``, ``rational_form``, ``mp``, ``float``, ``balls``, ``sample``)
-        of the distribution on ``sv``: orients the scores (``optimize``) and answers the
-        epsilon limits exactly; otherwise calls the mechanism's hook."""
+    def evaluate(self, view: str, sv: ScoreVector, *args):
+        """One view of the distribution on ``sv``: ``exact``, ``rational_form``,
+        ``numeric_rational_form``, ``mp`` (``dps``), ``float``, ``balls`` (``dps``) or
+        ``sample`` (``size, rng``). The one place every view passes through: it orients the
+        scores (``optimize``), answers the epsilon limits exactly, refuses a view the
+        mechanism does not have (ValueError) and otherwise calls the hook.
+        ``numeric_rational_form`` is None where it does not apply."""
         sv = self.oriented(sv)
         limit = self._limit_probabilities(sv)
         if limit is None:
-            return getattr(self, "_" + view)(sv, *args)
+            if view == "numeric_rational_form" and view not in self.capabilities:
+                return None
+            if VIEWS[view] not in self.capabilities:
+                raise ValueError(self._absent(view))
+            if view == "float":
+                grouped = self._float_by_group(sv)
+                if grouped is not None:
+                    return grouped
+            return getattr(self, HOOKS[VIEWS[view]])(sv, *args)
+        if view == "numeric_rational_form":
+            return None
         if view == "exact":
             return limit
         if view == "rational_form":
@@ -348,12 +468,29 @@ class Mechanism:
         weights = np.array([float(limit[i]) for i in support])
         return rng.choice(support, size=size, p=weights / weights.sum()).astype(np.int64)
 
+    def balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:
+        """``(certified, caveat)``: whether the radii of the ``balls`` view on ``sv`` are
+        proved (True for every exact route; RNM-Gaussian beyond 24 items: argued)."""
+        return self._balls_certified(self.oriented(sv))
+
+    def _absent(self, view: str) -> str:
+        """The message refusing a view this mechanism does not have."""
+        func = type(self).__name__
+        if view in ("rational_form", "numeric_rational_form"):
+            return f"{func}: no rational form in x for this mechanism"
+        if view == "exact":
+            return f"{func}: no closed form exists; use .evalf(dps) or .to_numpy()"
+        return f"{func}: no {view} view for this mechanism"
+
     # ------------------------------------------------------------------ hooks
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         raise NotImplementedError
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
-        raise ValueError(f"{type(self).__name__}: no rational form in x for this mechanism")
+        raise NotImplementedError
+
+    def _numeric_rational_form(self, sv: ScoreVector) -> RationalForm | None:
+        raise NotImplementedError
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
         with mpmath.workdps(dps + 10):
@@ -362,6 +499,26 @@ class Mechanism:
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         return np.array([float(v) for v in self._mp(sv, 20)])
+
+    def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray | None:
+        """Float probabilities of one output per distinct scaled gap ``d[k]`` (which
+        ``counts[k]`` outputs share), for mechanisms whose output probabilities depend only
+        on the output's own gap and the multiset of gaps; ``None``: not available."""
+        return None
+
+    def _float_by_group(self, sv: ScoreVector) -> np.ndarray | None:
+        """The float view computed once per distinct score and gathered (integer scores
+        with few distinct values); ``None`` when that does not apply."""
+        if not self._overrides("_float_grouped"):
+            return None
+        groups = sv.gap_groups()
+        rate = self._float_rate()
+        if groups is None or not (math.isfinite(rate) and rate > 0):
+            return None
+        with np.errstate(over="ignore"):
+            d = groups.gaps * rate
+        vals = self._float_grouped(d, groups.counts)
+        return None if vals is None else groups.gather(vals)
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
         """Rigorous enclosures of the probabilities (python-flint arb balls).
@@ -380,13 +537,7 @@ class Mechanism:
                 f"{type(self).__name__}: epsilon is symbolic ({self.epsilon}); balls need a "
                 "number"
             )
-        try:
-            probs = self._exact(sv)
-        except NotImplementedError:
-            raise ValueError(
-                f"{type(self).__name__}: no exact probabilities, so no certified enclosure"
-            ) from None
-        return [enclose(p, dps) for p in probs]
+        return [enclose(p, dps) for p in self._exact(sv)]
 
     def scaled_gaps_arb(self, sv: ScoreVector, dps: int, func: str = "evalf_balls") -> list:
         """Rigorous balls of the scaled gaps ``rate*(q* - q_r)`` (:func:`exactdp.exact.enclose`).
@@ -408,11 +559,3 @@ class Mechanism:
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         raise NotImplementedError
-
-    def _latex_name(self) -> str:
-        return type(self).__name__
-
-
-# ``.monotone`` (the old attribute) reads ``.monotonic`` with a DeprecationWarning; set after
-# the class is built because ``monotone`` is also the deprecated constructor keyword.
-Mechanism.monotone = deprecated_keyword_property("monotonic", "monotone")  # type: ignore[assignment,method-assign]

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import inspect
 from collections.abc import Callable
-from dataclasses import InitVar, dataclass, field, replace
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 
 import mpmath
@@ -20,7 +20,6 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_callable
-from ..deprecation import deprecated_keyword_property, deprecated_property
 from ..distribution import OutputDistribution
 from ..exact import enclose
 from ..exact.poly import xform_from_probabilities
@@ -35,18 +34,8 @@ from ..scores import ScoreVector, as_scores
 from .base import Mechanism, monotonic_flag
 from .exponential import ExponentialMechanism
 from .noisy_max import ReportNoisyMax
+from .parameters import parameter
 from .permute_flip import PermuteAndFlip
-
-__all__ = [
-    "FunctionMechanism",
-    "FunctionDistribution",
-    "MisdeclaredMechanism",
-    "mechanism_from_function",
-    "wrong_rnm_laplace",
-    "wrong_exponential",
-    "wrong_permute_and_flip",
-    "WRONG_VARIANTS",
-]
 
 
 def _scores_tuple(scores: object, func: str | None = None) -> tuple[sympy.Expr, ...]:
@@ -80,7 +69,8 @@ class FunctionDistribution(OutputDistribution):
     """
 
     mechanism: FunctionMechanism
-    scores: tuple
+    # the scores as given, possibly symbolic: not a ScoreVector (the views are overridden)
+    scores: tuple  # type: ignore[assignment]
 
     @property
     def n(self) -> int:
@@ -194,34 +184,56 @@ class _XForm:
         return iter((self.x, self.forms))
 
 
+def _function(func: str, name: str, value: object) -> Callable:
+    return check_callable("mechanism_from_function", "f", value)
+
+
+def _optional_epsilon(func: str, name: str, value: object) -> sympy.Expr | None:
+    return None if value is None else exact_epsilon(value, "mechanism_from_function")
+
+
+def _sensitivity(func: str, name: str, value: object) -> sympy.Expr:
+    return exact_sensitivity(value, "mechanism_from_function")
+
+
+def _flag(func: str, name: str, value: object) -> bool:
+    return monotonic_flag(value, "mechanism_from_function")
+
+
 @dataclass(frozen=True, eq=False)
-class FunctionMechanism:
+class FunctionMechanism(Mechanism):
     """A mechanism given by a function ``scores -> probabilities`` (exact).
 
-    Build it with :func:`mechanism_from_function`.
+    Build it with :func:`mechanism_from_function`. Its distribution has exact probabilities
+    (the function's), the numeric views and balls derived from them, and a sampler drawing
+    from them; the analyzer extracts a form in ``x = exp(-epsilon/N)`` from the exact
+    probabilities when they are rational in it.
     """
 
-    func: Callable
-    epsilon: object = None
-    sensitivity: object = 1
-    monotonic: bool | None = None
+    func: Callable = parameter(_function, "a callable", exact=False)
+    epsilon: sympy.Expr | None = parameter(_optional_epsilon, "None or a number > 0",
+                                           default=None, symbolic=True)
+    sensitivity: sympy.Expr = parameter(_sensitivity, "a number > 0", default=1)
+    monotonic: bool = parameter(_flag, "a bool", default=False, exact=False)
     name: str = "user mechanism"
     takes_epsilon: bool = field(default=False, repr=False)
-    monotone: InitVar[bool | None] = field(default=None, kw_only=True)
-
-    def __post_init__(self, monotone: bool | None = None) -> None:
-        func = "mechanism_from_function"
-        check_callable(func, "f", self.func)
-        if self.epsilon is not None:
-            object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon, func))
-        object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity, func))
-        flag = monotonic_flag(self.monotonic, monotone, func)
-        object.__setattr__(self, "monotonic", flag)
 
     @property
-    def c(self) -> int:
-        """2 for general score functions, 1 for monotonic ones (as declared)."""
-        return 1 if self.monotonic else 2
+    def capabilities(self) -> frozenset[str]:
+        """Exact probabilities (the function's) and every view derived from them."""
+        return frozenset({"exact", "mpmath", "float", "balls", "sample"})
+
+    def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
+        """:attr:`capabilities`; the numeric views need a numeric epsilon."""
+        eps = self.epsilon
+        if eps is not None and eps.free_symbols:
+            return frozenset({"exact"})
+        return self.capabilities
+
+    @property
+    def optimize(self) -> str:
+        """``"max"``: the function gives the probabilities of the scores as they are."""
+        return "max"
 
     def with_epsilon(self, epsilon: object) -> FunctionMechanism:
         """The same mechanism at another epsilon (needs a function of (scores, epsilon))."""
@@ -238,11 +250,6 @@ class FunctionMechanism:
         return FunctionDistribution(self, _scores_tuple(scores, func))
 
 
-# ``.monotone`` reads ``.monotonic`` with a DeprecationWarning (``monotone`` is also the
-# deprecated constructor keyword, so the property is set after the class is built)
-FunctionMechanism.monotone = deprecated_keyword_property("monotonic", "monotone")  # type: ignore[assignment,method-assign]
-
-
 def mechanism_from_function(
     f: Callable,
     *,
@@ -250,7 +257,6 @@ def mechanism_from_function(
     sensitivity: object = 1,
     monotonic: bool | None = None,
     name: str | None = None,
-    monotone: bool | None = None,
 ) -> FunctionMechanism:
     """Wrap a function from scores to an exact probability vector into a mechanism.
 
@@ -269,14 +275,13 @@ def mechanism_from_function(
     monotonic : bool, default False
         Whether the mechanism is declared for monotonic score functions only.
     name : str, optional
-    monotone : bool, optional
-        Deprecated spelling of ``monotonic`` (warns DeprecationWarning).
 
     Returns
     -------
     FunctionMechanism
-        ``.distribution(scores)`` gives ``.probabilities`` (exact), ``evalf``,
-        ``to_numpy``, ``rational_form`` (when rational in ``exp(epsilon/N)``).
+        A :class:`~exactdp.mechanisms.base.Mechanism`: ``.distribution(scores)`` gives
+        ``.probabilities`` (exact), ``evalf``, ``to_numpy``,
+        ``rational_form`` (when rational in ``exp(epsilon/N)``).
 
     Raises
     ------
@@ -299,9 +304,9 @@ def mechanism_from_function(
     if takes and callable(f) and not _accepts_two(f):
         raise argument_error("mechanism_from_function", "f", "a function of (scores, epsilon) "
                              "when epsilon=... is given", f)
-    flag = monotonic_flag(monotonic, monotone, "mechanism_from_function")
+    label = name or str(getattr(f, "__name__", "user mechanism"))
     return FunctionMechanism(
-        f, epsilon, sensitivity, flag, name or getattr(f, "__name__", "user mechanism"),
+        f, epsilon, sensitivity, monotonic_flag(monotonic, "mechanism_from_function"), label,
         takes,
     )
 
@@ -319,7 +324,7 @@ def _accepts_two(f: Callable) -> bool:
 
 # ============================================================================ wrong variants
 @dataclass(frozen=True, eq=False)
-class MisdeclaredMechanism:
+class MisdeclaredMechanism(Mechanism):
     """A correct mechanism used outside its assumptions.
 
     ``inner`` computes the distribution (exactly, with exactdp's formulas); the wrapper
@@ -332,7 +337,18 @@ class MisdeclaredMechanism:
     description: str = ""
     monotonic: bool = False
 
-    monotone = deprecated_property("monotonic", "monotone")
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The inner mechanism's."""
+        return self.inner.capabilities
+
+    def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
+        """The inner mechanism's on ``sv``."""
+        return self.inner.capabilities_on(sv)
+
+    @property
+    def optimize(self) -> str:
+        return self.inner.optimize
 
     @property
     def epsilon(self) -> sympy.Expr:

@@ -8,7 +8,9 @@ distribution) of the scores at temperature ``T = c*Delta/epsilon``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar, cast
 
 import flint
 import mpmath
@@ -18,14 +20,20 @@ import sympy
 from .._validate import argument_error, check_nonempty
 from ..exact import compare, dps_to_prec, flint_prec, sign, to_arb
 from ..numbers import FloatTracker, exact_number
+from ..numeric.gaps import coin
 from ..numeric.pf import em_float, em_mp
 from ..numeric.pf.inputs import exp_neg
 from ..scores import ScoreVector
-from ..xform import coin
 from ._sampling import noisy_argmax
 from .base import Mechanism, RationalForm, X
-
-__all__ = ["ExponentialMechanism", "softmax_balls", "softmax_exact"]
+from .parameters import (
+    epsilon_parameter,
+    monotonic_parameter,
+    optimize_parameter,
+    parameter,
+    sensitivity_parameter,
+)
+from .registry import register
 
 
 def softmax_balls(mech: Mechanism, sv: ScoreVector, dps: int, measure=None) -> list:
@@ -93,7 +101,7 @@ def check_measure(measure: object, func: str = "ExponentialMechanism") -> tuple 
     if isinstance(measure, (str, bytes, dict, set)) or not hasattr(measure, "__len__"):
         raise argument_error(func, "base_measure", "a sequence of numbers", measure)
     items = list(np.asarray(measure, dtype=object).ravel()) if isinstance(
-        measure, np.ndarray) else list(measure)
+        measure, np.ndarray) else list(cast("Iterable[object]", measure))  # has __len__
     check_nonempty(func, "base_measure", items)
     tracker = FloatTracker()
     mu = tuple(exact_number(v, "base_measure", i, tracker=tracker, func=func)
@@ -117,6 +125,7 @@ def _shifted_gaps(d: list, mu, log) -> list:
     return [v - low for v in out]
 
 
+@register("em", label="EM")
 @dataclass(frozen=True)
 class ExponentialMechanism(Mechanism):
     """The exponential mechanism: ``Pr[r] ∝ exp(epsilon * q_r / (c * sensitivity))``.
@@ -126,14 +135,21 @@ class ExponentialMechanism(Mechanism):
 
     Parameters
     ----------
-    epsilon, sensitivity, monotonic, optimize
-        See :class:`~exactdp.mechanisms.base.Mechanism`.
+    epsilon : number or positive sympy Symbol
+        Privacy parameter, >= 0 (0 and oo are the exact limits, see
+        :class:`~exactdp.mechanisms.base.Mechanism`).
+    sensitivity : number, default 1
+        Sensitivity ``Delta`` of the score function, > 0.
+    monotonic : bool, default False
+        A monotonic score function: ``c = 1`` instead of 2.
     base_measure : sequence of numbers, shape (n,), optional
         The base measure ``mu`` of McSherry & Talwar's definition:
         ``Pr[r] ∝ mu_r exp(epsilon q_r / (c Delta))``. Exact numbers >= 0, not all 0;
         outputs of measure 0 have probability 0. At epsilon = 0 the distribution is
         ``mu / sum(mu)``; at epsilon = oo it is ``mu`` restricted to the maximizers of
         positive measure. None (default) is the counting measure.
+    optimize : {"max", "min"}, keyword only, default "max"
+        Select the maximum, or the minimum (the mechanism runs on ``-q``).
 
     Raises
     ------
@@ -149,12 +165,14 @@ class ExponentialMechanism(Mechanism):
     the notes' section 4 (softmax).
     """
 
-    name: str = field(default="EM", init=False, repr=False)
-    base_measure: object = None
-
-    def __post_init__(self, monotone: bool | None = None) -> None:
-        super().__post_init__(monotone)
-        object.__setattr__(self, "base_measure", check_measure(self.base_measure))
+    name: ClassVar[str] = "EM"
+    epsilon: sympy.Expr = epsilon_parameter()
+    sensitivity: sympy.Expr = sensitivity_parameter()
+    monotonic: bool = monotonic_parameter()
+    base_measure: tuple[sympy.Expr, ...] | None = parameter(
+        lambda func, name, value: check_measure(value, func),
+        "None or a sequence of exact numbers >= 0, not all 0", default=None)
+    optimize: str = optimize_parameter()
 
     def distribution(self, scores: object):
         dist = super().distribution(scores)
@@ -208,7 +226,10 @@ class ExponentialMechanism(Mechanism):
         return softmax_balls(self, sv, dps, self.base_measure)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
-        return em_float(self._float_gaps(sv))
+        return em_float(self._float_gaps(sv), overwrite_d=self.base_measure is None)
+
+    def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray | None:
+        return em_float(d, counts, overwrite_d=True) if self.base_measure is None else None
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return noisy_argmax(self._float_gaps(sv), size, rng.gumbel)

@@ -24,7 +24,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error
-from ..numbers import FloatTracker, exact_epsilon, exact_number, exact_sensitivity
+from ..numbers import FloatTracker, exact_epsilon, exact_number
 from ..numeric.gaussian import (
     gaussian_bounds_proved,
     gaussian_float,
@@ -33,12 +33,31 @@ from ..numeric.gaussian import (
 )
 from ..scores import ScoreVector
 from ._sampling import noisy_argmax
-from .base import Mechanism, RationalForm, ball
+from .base import Mechanism, ball
+from .parameters import (
+    monotonic_parameter,
+    optimize_parameter,
+    parameter,
+    sensitivity_parameter,
+)
+from .registry import register
 
-__all__ = ["GaussianNoisyMax"]
+
+def _sigma(func: str, name: str, value: object) -> sympy.Expr:
+    tracker = FloatTracker()
+    sigma = exact_number(value, name, allow_symbols=False, tracker=tracker, func=func)
+    tracker.warn(name)
+    if not sigma.is_positive:
+        raise argument_error(func, name, "> 0", value)
+    return sigma
 
 
-@dataclass(frozen=True, init=False)
+def _check_level(func: str, name: str, value: object) -> sympy.Expr | None:
+    return None if value is None else exact_epsilon(value, func)
+
+
+@register("gaussian", label="RNM-Gaussian", example={"sigma": 2})
+@dataclass(frozen=True, repr=False)
 class GaussianNoisyMax(Mechanism):
     """Report-noisy-max with Gaussian noise of standard deviation ``sigma``.
 
@@ -51,8 +70,7 @@ class GaussianNoisyMax(Mechanism):
         Sensitivity ``Delta`` of the score function, > 0.
     monotonic : bool, default False
         Whether the score function is monotonic (all scores move in one direction between
-        neighbours); it restricts the neighbour search. ``monotone=`` (keyword) is its
-        deprecated spelling.
+        neighbours); it restricts the neighbour search.
     epsilon : number, optional
         An epsilon to check against (``check_dp`` uses it when none is given there); it does
         not set the noise.
@@ -73,38 +91,15 @@ class GaussianNoisyMax(Mechanism):
     [0.5, 0.5]
     """
 
-    sigma: object = None
+    name: ClassVar[str] = "RNM"
     noise: ClassVar[str] = "gaussian"
+    sigma: sympy.Expr = parameter(_sigma, "a number > 0", symbolic=False)
+    sensitivity: sympy.Expr = sensitivity_parameter()
+    monotonic: bool = monotonic_parameter()
+    epsilon: sympy.Expr | None = parameter(_check_level, "None or a number > 0", default=None)
+    optimize: str = optimize_parameter()
 
-    def __init__(self, sigma: object, sensitivity: object = 1, monotonic: bool | None = None,
-                 epsilon: object = None, *, optimize: str = "max",
-                 monotone: bool | None = None) -> None:
-        object.__setattr__(self, "sigma", sigma)
-        object.__setattr__(self, "monotonic", monotonic)
-        object.__setattr__(self, "optimize", optimize)
-        object.__setattr__(self, "sensitivity", sensitivity)
-        object.__setattr__(self, "epsilon", epsilon)
-        object.__setattr__(self, "name", "RNM")
-        self.__post_init__(monotone)
-
-    def __post_init__(self, monotone: bool | None = None) -> None:
-        self._merge_monotonic(monotone)
-        self._check_optimize()
-        func = "GaussianNoisyMax"
-        if self.sigma is None:
-            raise argument_error(func, "sigma", "a number > 0", None)
-        tracker = FloatTracker()
-        sigma = exact_number(self.sigma, "sigma", allow_symbols=False, tracker=tracker,
-                             func=func)
-        tracker.warn("sigma")
-        if not sigma.is_positive:
-            raise argument_error(func, "sigma", "> 0", self.sigma)
-        object.__setattr__(self, "sigma", sigma)
-        object.__setattr__(self, "sensitivity", exact_sensitivity(self.sensitivity, func))
-        if self.epsilon is not None:
-            object.__setattr__(self, "epsilon", exact_epsilon(self.epsilon, func))
-
-    def __repr__(self) -> str:
+    def __repr__(self) -> str:  # the check level and optimize only when given
         extra = "" if self.epsilon is None else f", epsilon={self.epsilon}"
         extra += "" if self.optimize == "max" else f", optimize={self.optimize!r}"
         return (f"GaussianNoisyMax(sigma={self.sigma}, sensitivity={self.sensitivity}, "
@@ -121,17 +116,14 @@ class GaussianNoisyMax(Mechanism):
         return [g / self.sigma for g in sv.gaps_exact]
 
     # ------------------------------------------------------------------ views
-    def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
-        raise ValueError(
-            f"{type(self).__name__}: no closed form exists; use .evalf(dps) "
-            "(mpmath quadrature with an error bound) or .to_numpy()"
-        )
-
-    def _rational_form(self, sv: ScoreVector) -> RationalForm:
-        raise ValueError(
-            f"{type(self).__name__}: no closed form exists, so there is no "
-            "rational form; use .evalf(dps) (quadrature with an error bound)"
-        )
+    def _absent(self, view: str) -> str:
+        if view == "exact":
+            return (f"{type(self).__name__}: no closed form exists; use .evalf(dps) "
+                    "(mpmath quadrature with an error bound) or .to_numpy()")
+        if view in ("rational_form", "numeric_rational_form"):
+            return (f"{type(self).__name__}: no closed form exists, so there is no "
+                    "rational form; use .evalf(dps) (quadrature with an error bound)")
+        return super()._absent(view)
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
         return list(gaussian_mp(self.gaps_in_sigma(sv), dps, func=type(self).__name__)[0])

@@ -10,16 +10,16 @@ density and CDF). Each noise gets its exact evaluation of this integral:
 - Gumbel noise (scale b): with ``u = e^{-(y-q*)/b}`` the integral is
   ``int_0^oo p_r e^{-u sum_s p_s} du = p_r / sum_s p_s``: the softmax (Gumbel-max trick).
 - Laplace noise (scale b): piecewise exp-polynomials, :mod:`exactdp.numeric.laplace`.
-- Gaussian noise (standard deviation sigma): no closed form; mpmath quadrature with an
-  error bound, :mod:`exactdp.numeric.gaussian`.
+- Gaussian noise (standard deviation sigma, not set by epsilon):
+  :class:`~exactdp.mechanisms.gaussian_noisy_max.GaussianNoisyMax`.
 """
 
 from __future__ import annotations
 
-import warnings
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import ClassVar
 
 import flint
 import mpmath
@@ -37,15 +37,20 @@ from ..numeric.laplace.mp import laplace_mp
 from ..numeric.pf import em_float, em_mp, pf_float, pf_mp
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
-from ._sampling import noisy_argmax
+from ._sampling import NoiseDraw, noisy_argmax
 from .base import Mechanism, RationalForm, X
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
-from .gaussian_noisy_max import GaussianNoisyMax
+from .parameters import (
+    epsilon_parameter,
+    monotonic_parameter,
+    optimize_parameter,
+    parameter,
+    sensitivity_parameter,
+)
 from .permute_flip import pf_balls
+from .registry import register
 
-__all__ = ["ReportNoisyMax", "NOISES"]
-
-NOISES = ("exponential", "gumbel", "laplace", "gaussian")
+NOISES = ("exponential", "gumbel", "laplace")
 
 
 def rnm_exponential_ring(gens) -> list:
@@ -70,33 +75,40 @@ def _laplace_pairs(gaps: tuple[int, ...]) -> dict:
     return dict(zip(gaps, laplace_exact_polys(gaps), strict=True))
 
 
+def _noise(func: str, name: str, value: object) -> str:
+    if not isinstance(value, str) or value.lower() not in NOISES:
+        raise argument_error(func, name, choices_text(NOISES), value)
+    return value.lower()
+
+
+@register("rnm-laplace", label="RNM-Laplace", noise="laplace")  # (registered bottom-up)
+@register("rnm-gumbel", label="RNM-Gumbel", noise="gumbel")
+@register("rnm-exp", label="RNM-Exp", noise="exponential")
 @dataclass(frozen=True)
 class ReportNoisyMax(Mechanism):
-    """Report-noisy-max with exponential, Gumbel, Laplace or Gaussian noise.
+    """Report-noisy-max with exponential, Gumbel or Laplace noise of scale
+    ``b = c*sensitivity/epsilon``.
+
+    Gaussian noise, set by its standard deviation rather than by epsilon, is
+    :class:`~exactdp.mechanisms.gaussian_noisy_max.GaussianNoisyMax`.
 
     Parameters
     ----------
     epsilon : number or positive Symbol
-        Privacy parameter; the noise scale is ``b = c*sensitivity/epsilon`` (c = 2, or 1
-        for monotonic scores). Not used with Gaussian noise (give ``sigma``).
-
-        .. deprecated:: 0.2
-           ``noise="gaussian"`` with ``sigma``: use :class:`GaussianNoisyMax`.
+        Privacy parameter, >= 0 (0 and oo are the exact limits); the noise scale is
+        ``b = c*sensitivity/epsilon`` (c = 2, or 1 for monotonic scores).
     sensitivity : number, default 1
     monotonic : bool, default False
-        Whether the score function is monotonic (c = 1); ``monotone=`` (keyword) is its
-        deprecated spelling.
-    noise : {"exponential", "gumbel", "laplace", "gaussian"}
+        Whether the score function is monotonic (c = 1).
+    noise : {"exponential", "gumbel", "laplace"}
         Exponential noise has mean b (rate ``epsilon/(c*Delta)``); Gumbel(0, b);
-        Laplace(0, b); Gaussian N(0, sigma^2).
-    sigma : number, optional
-        Standard deviation of the Gaussian noise (required for ``noise="gaussian"``).
+        Laplace(0, b).
+    optimize : {"max", "min"}, keyword only, default "max"
 
     Raises
     ------
     ValueError
-        Unknown noise (the message lists the supported ones), bad epsilon, sensitivity or
-        sigma.
+        Unknown noise (the message lists the supported ones), bad epsilon or sensitivity.
 
     References
     ----------
@@ -105,40 +117,28 @@ class ReportNoisyMax(Mechanism):
     exponential noise", arXiv:2105.07260 (2021), Thm 1.
     """
 
-    epsilon: object = None
-    noise: str = "exponential"
-    sigma: object = None
-    name: str = field(default="RNM", init=False, repr=False)
+    name: ClassVar[str] = "RNM"
+    epsilon: sympy.Expr = epsilon_parameter()
+    sensitivity: sympy.Expr = sensitivity_parameter()
+    monotonic: bool = monotonic_parameter()
+    noise: str = parameter(_noise, choices_text(NOISES), default="exponential", exact=False)
+    optimize: str = optimize_parameter()
 
-    def __post_init__(self, monotone: bool | None = None) -> None:
-        if not isinstance(self.noise, str) or self.noise.lower() not in NOISES:
-            raise argument_error("ReportNoisyMax", "noise", choices_text(NOISES), self.noise)
-        object.__setattr__(self, "noise", self.noise.lower())
-        if self.noise == "gaussian":
-            warnings.warn(
-                "ReportNoisyMax(noise='gaussian', sigma=...) is deprecated; use "
-                "GaussianNoisyMax(sigma, sensitivity=1)",
-                DeprecationWarning,
-                stacklevel=3,
-            )
-            if self.sigma is None:
-                raise argument_error("ReportNoisyMax", "sigma", "a number > 0 for "
-                                     "noise='gaussian'", None)
-            self._merge_monotonic(monotone)
-            g = GaussianNoisyMax(self.sigma, self.sensitivity, self.monotonic, self.epsilon,
-                                 optimize=self.optimize)
-            for attr in ("sigma", "sensitivity", "monotonic", "epsilon"):
-                object.__setattr__(self, attr, getattr(g, attr))
-            object.__setattr__(self, "_gaussian", g)
-            return
-        if self.sigma is not None:
-            raise argument_error("ReportNoisyMax", "sigma", f"None for noise={self.noise!r} "
-                                 "(sigma applies to Gaussian noise only)", self.sigma)
-        if self.epsilon is None:
-            raise argument_error("ReportNoisyMax", "epsilon",
-                                 f"a number >= 0 for noise={self.noise!r} (0 and oo are the exact "
-                                 "limits)", None)
-        super().__post_init__(monotone)
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """Laplace noise: no rational form in x for every epsilon (the probabilities contain
+        ``epsilon*exp(-epsilon)`` terms), but one at a numeric rational epsilon; the other
+        noises: a rational form, and no separate numeric one."""
+        if self.noise == "laplace":
+            return self.hook_capabilities - {"rational_form"}
+        return self.hook_capabilities - {"numeric_rational_form"}
+
+    def _absent(self, view: str) -> str:
+        if view == "rational_form" and self.noise == "laplace":
+            return ("ReportNoisyMax(noise='laplace'): the probabilities are not rational in "
+                    "x = exp(-epsilon/(c*sensitivity*L)) (they contain terms such as "
+                    "epsilon*exp(-epsilon)); use .probabilities for the closed form")
+        return super()._absent(view)
 
     # ------------------------------------------------------------------ views
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
@@ -156,7 +156,7 @@ class ReportNoisyMax(Mechanism):
                 L, G = sv.integer_gaps()
                 return tuple(laplace_exact(G, self.rate / L, "probabilities"))
             return tuple(laplace_exact_general([self.rate * g for g in sv.gaps_exact]))
-        return self._gaussian._exact(sv)
+        raise AssertionError(self.noise)
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
         if self.noise == "gumbel":
@@ -172,23 +172,15 @@ class ReportNoisyMax(Mechanism):
                 return RationalForm(X, None, self.x_value(L), L, G,
                                     polys=tuple(polys[j] for j in gens.index))
             return RationalForm(X, shared_exprs(gens, ring), self.x_value(L), L, G)
-        if self.noise == "gaussian":
-            return self._gaussian._rational_form(sv)
-        raise ValueError(
-            "ReportNoisyMax(noise='laplace'): the probabilities are not rational in "
-            "x = exp(-epsilon/(c*sensitivity*L)) (they contain terms such as "
-            "epsilon*exp(-epsilon)); use .probabilities for the closed form"
-        )
+        raise AssertionError(self.noise)  # laplace: no capability, never called
 
-    def _numeric_xform(self, sv: ScoreVector) -> RationalForm | None:
+    def _numeric_rational_form(self, sv: ScoreVector) -> RationalForm | None:
         """RNM-Laplace at a numeric rational epsilon: ``A_r(x) + lam B_r(x)`` is a polynomial
         in ``x = exp(-lam)`` with rational coefficients, valid at *this* epsilon only (so it
         is not a ``rational_form``, whose forms hold for every epsilon). The analyzer's
         x-form engine reads it directly (flint polynomials, no sympy). None otherwise
-        (other noises, irrational scores, a symbolic epsilon or epsilon = 0 / oo)."""
-        if self.noise != "laplace" or self.epsilon_limit is not None:
-            return None
-        sv = self.oriented(sv)  # optimize="min": the scores the mechanism maximizes
+        (irrational scores, an irrational rate, gaps beyond DENSE_DEGREE_LIMIT). Called by
+        :meth:`evaluate` (scores oriented, epsilon numeric, not 0 or oo)."""
         if not sv.is_rational or self.epsilon.free_symbols:
             return None
         L, G = sv.integer_gaps()
@@ -201,8 +193,6 @@ class ReportNoisyMax(Mechanism):
         return RationalForm(X, None, sympy.exp(-lam), L, G, polys=tuple(per_gap[g] for g in G))
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
-        if self.noise == "gaussian":
-            return self._gaussian._mp(sv, dps)
         d = self.scaled_gaps_mp(sv, dps)
         if self.noise == "exponential":
             return pf_mp(d, dps)
@@ -215,32 +205,28 @@ class ReportNoisyMax(Mechanism):
             return pf_balls(self, sv, dps)  # Thm 6.1: RNM-Exp = PF
         if self.noise == "gumbel":
             return softmax_balls(self, sv, dps)  # RNM-Gumbel = EM
-        if self.noise != "gaussian":
-            return super()._balls(sv, dps)
-        return self._gaussian._balls(sv, dps)
-
-    def _balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:
-        if self.noise != "gaussian":
-            return True, None
-        return self._gaussian._balls_certified(sv)
+        return super()._balls(sv, dps)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
-        if self.noise == "gaussian":
-            return self._gaussian._float(sv)
         d = self.scaled_gaps_float(sv)
         if self.noise == "exponential":
-            return pf_float(d)
+            return pf_float(d, overwrite_d=True)
         if self.noise == "gumbel":
-            return em_float(d)
+            return em_float(d, overwrite_d=True)
         return laplace_float(d)
 
+    def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray | None:
+        if self.noise == "exponential":  # Thm 6.1: RNM-Exp = PF
+            return pf_float(d, counts, overwrite_d=True)
+        if self.noise == "gumbel":  # RNM-Gumbel = EM
+            return em_float(d, counts, overwrite_d=True)
+        return None
+
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
-        if self.noise == "gaussian":
-            return self._gaussian._sample(sv, size, rng)
         d = self.scaled_gaps_float(sv)
-        draw = {
+        draws: dict[str, NoiseDraw] = {
             "exponential": rng.standard_exponential,
             "gumbel": rng.gumbel,
             "laplace": rng.laplace,
-        }[self.noise]
-        return noisy_argmax(d, size, draw)
+        }
+        return noisy_argmax(d, size, draws[self.noise])

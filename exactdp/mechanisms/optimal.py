@@ -23,20 +23,20 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Sequence, Sized
+from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
+from typing import ClassVar
 
 import flint
 import mpmath
 import numpy as np
 import sympy
 
-from .._validate import argument_error, check_choice, check_int, check_nonempty
-from ..cost import refuse
-from ..deprecation import warn_renamed
-from ..distribution import MAX_DPS, OutputDistribution
+from .._validate import MAX_DPS, argument_error, check_choice, check_int, check_nonempty
+from ..cost import as_caller, check_exact_n, refuse
+from ..distribution import OutputDistribution
 from ..exact import compare, is_zero
 from ..numeric.pf import pf_arb, pf_float, pf_mp
 from ..scores import ScoreVector, as_scores
@@ -48,15 +48,14 @@ from ..xform import (
 )
 from ._sampling import shuffle_and_flip
 from .base import Mechanism, RationalForm, X, monotonic_flag
+from .parameters import (
+    epsilon_parameter,
+    monotonic_parameter,
+    optimize_parameter,
+    sensitivity_parameter,
+)
 from .permute_flip import pf_closed_form, pf_closed_form_exprs, pf_ring_probabilities
-
-__all__ = [
-    "OptimalDistribution",
-    "OptimalRegularMechanism",
-    "optimal_mechanism",
-    "pf_polynomials",
-    "section5_exact",
-]
+from .registry import register
 
 _X = sympy.Symbol("x")
 
@@ -231,6 +230,7 @@ def _check_states(labels: Sequence, func: str) -> None:
         )
 
 
+@register("optimal", label="Optimal")
 @dataclass(frozen=True)
 class OptimalRegularMechanism(Mechanism):
     """The optimal regular mechanism: the greedy solution of the section-5 equations.
@@ -250,7 +250,11 @@ class OptimalRegularMechanism(Mechanism):
     McKenna & Sheldon (2020), section 5; the notes, section 5.2; docs/formulas.md section 4.
     """
 
-    name: str = field(default="OPT", init=False, repr=False)
+    name: ClassVar[str] = "OPT"
+    epsilon: sympy.Expr = epsilon_parameter()
+    sensitivity: sympy.Expr = sensitivity_parameter()
+    monotonic: bool = monotonic_parameter()
+    optimize: str = optimize_parameter()
 
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         if sv.is_rational:
@@ -286,7 +290,10 @@ class OptimalRegularMechanism(Mechanism):
         return pf_mp(self.scaled_gaps_mp(sv, dps), dps)
 
     def _float(self, sv: ScoreVector):
-        return pf_float(self.scaled_gaps_float(sv))
+        return pf_float(self.scaled_gaps_float(sv), overwrite_d=True)
+
+    def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        return pf_float(d, counts, overwrite_d=True)
 
     def _sample(self, sv: ScoreVector, size: int, rng):
         return shuffle_and_flip(np.exp(-self.scaled_gaps_float(sv)), size, rng)
@@ -295,7 +302,8 @@ class OptimalRegularMechanism(Mechanism):
         """Certified balls of the probabilities (python-flint arb), relative accuracy 2^-prec."""
         rate = self.rate
         if sv.is_rational and rate.is_Rational:
-            d = [Fraction(int(r.p), int(r.q)) for r in (rate * g for g in sv.gaps_exact)]
+            d: list[Fraction] | list[flint.arb] = [
+                Fraction(int(r.p), int(r.q)) for r in (rate * g for g in sv.gaps_exact)]
         else:
             # to prec bits after the point (a gap of 1e50 carries 50 more digits)
             d = self.scaled_gaps_arb(sv, int(prec * 0.30103) + 1, "optimal_mechanism")
@@ -318,8 +326,8 @@ class OptimalDistribution(OutputDistribution):
 
     @property
     def certified(self) -> bool:
-        """True for exact values (``"exact"``) and proved balls (``"certified"``/``"arb"``)."""
-        return self.method in ("exact", "certified", "arb")
+        """True for exact values (``"exact"``) and proved balls (``"arb"``)."""
+        return self.method in ("exact", "arb")
 
     @property
     def caveat(self) -> str | None:
@@ -363,7 +371,7 @@ class OptimalDistribution(OutputDistribution):
             return self.evalf(self.dps)
         mech = self.mechanism
         if mech.epsilon_limit is not None:  # epsilon = 0 or oo: exact, as every view
-            return tuple(mech._route("balls", self.scores, self.dps))
+            return tuple(mech.evaluate("balls", self.scores, self.dps))
         return tuple(mech.certified(mech.oriented(self.scores), int(self.dps * 3.33) + 4))
 
     @property
@@ -398,7 +406,6 @@ def optimal_mechanism(
     dps: int = 30,
     *,
     optimize: str = "max",
-    monotone: bool | None = None,
 ) -> OptimalDistribution:
     """Solve the section-5 equations: the optimal regular epsilon-DP selection distribution.
 
@@ -412,8 +419,7 @@ def optimal_mechanism(
     epsilon : number or positive Symbol
     sensitivity : number, default 1
     monotonic : bool, default False
-        A monotonic score function: ``c = 1`` instead of 2. ``monotone=`` (keyword) is its
-        deprecated spelling.
+        A monotonic score function: ``c = 1`` instead of 2.
     method : {"exact", "float", "mpmath", "arb"}
         ``exact``: sympy expressions; for rational scores the solution's closed form,
         polynomials in ``x = exp(-eps/(c Delta L))`` (identical to PF's ``rational_form()``)
@@ -423,8 +429,7 @@ def optimal_mechanism(
         beyond
         :data:`MAX_RECURSION_STATES` states). ``float``: float64, O(n), one run of the
         permute-and-flip engine; ``mpmath``: ``dps`` digits; ``arb``: arb balls of
-        relative radius about ``10^-dps`` (``"certified"`` is a deprecated spelling of
-        ``"arb"``).
+        relative radius about ``10^-dps``.
     dps : int
         Digits for ``mpmath`` and ``arb`` (at most ``MAX_DPS``).
     optimize : {"max", "min"}, keyword only
@@ -463,23 +468,25 @@ def optimal_mechanism(
     ----------
     McKenna & Sheldon (2020), section 5; the notes, section 5.2.
     """
-    if method == "certified":
-        warn_renamed('optimal_mechanism(method="certified")', 'method="arb"')
-        method = "arb"
     check_choice("optimal_mechanism", "method", method, METHODS)
     dps = check_int("optimal_mechanism", "dps", dps, 1)
-    flag = monotonic_flag(monotonic, monotone, "optimal_mechanism")
+    flag = monotonic_flag(monotonic, "optimal_mechanism")
     mech = OptimalRegularMechanism(epsilon, sensitivity, flag, optimize=optimize)
     if method != "exact":
         mech._float_rate()  # numeric methods need a numeric epsilon
+    cheaper = ("use method='float' (float64, O(n)) or method='mpmath' (dps digits)"
+               if method in ("exact", "arb") else "use method='float' (float64, O(n))")
+    if method == "exact" and isinstance(scores, Sized):  # before converting n scores
+        check_exact_n("optimal_mechanism", len(scores), cheaper)
     sv = as_scores(scores)
     if method in ("mpmath", "arb"):
         _check_dps_cost(method, sv.n, dps)
     if method == "mpmath" and mech.epsilon_limit is None:
         mech._gap_digits(mech.oriented(sv), dps, "optimal_mechanism")  # refuses huge gaps
     dist = OptimalDistribution(mech, sv, method, dps)
-    if method == "exact" and sv.is_rational and mech.epsilon_limit is None:
-        dist.rational_form()  # the flint closed form now (errors surface here); sympy lazily
-    else:
-        dist.values  # noqa: B018  (compute now, so errors surface here)
+    with as_caller("optimal_mechanism", cheaper):
+        if method == "exact" and sv.is_rational and mech.epsilon_limit is None:
+            dist.rational_form()  # the flint closed form now (errors surface here)
+        else:
+            dist.values  # noqa: B018  (compute now, so errors surface here)
     return dist

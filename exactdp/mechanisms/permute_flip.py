@@ -19,8 +19,9 @@ alternating subset sum is never evaluated in floating point.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import ClassVar
 
 import mpmath
 import numpy as np
@@ -42,6 +43,13 @@ from ..xform import (
 )
 from ._sampling import shuffle_and_flip
 from .base import Mechanism, RationalForm, X
+from .parameters import (
+    epsilon_parameter,
+    monotonic_parameter,
+    optimize_parameter,
+    sensitivity_parameter,
+)
+from .registry import register
 
 
 def pf_balls(mech: Mechanism, sv: ScoreVector, dps: int) -> list:
@@ -52,8 +60,6 @@ def pf_balls(mech: Mechanism, sv: ScoreVector, dps: int) -> list:
     arithmetic (every step rigorous; its docstring gives the argument).
     """
     return pf_arb(mech.scaled_gaps_arb(sv, dps), dps_to_prec(dps))
-
-__all__ = ["PermuteAndFlip", "pf_closed_form", "pf_closed_form_exprs", "pf_ring_probabilities"]
 
 
 def pf_ring_probabilities(gens) -> list:
@@ -84,6 +90,7 @@ def pf_closed_form_exprs(
     return tuple(exprs[g] for g in G)
 
 
+@register("pf", label="PF")
 @dataclass(frozen=True)
 class PermuteAndFlip(Mechanism):
     """Permute-and-flip: shuffle the range, return the first output whose coin is heads.
@@ -96,8 +103,13 @@ class PermuteAndFlip(Mechanism):
 
     Parameters
     ----------
-    epsilon, sensitivity, monotonic
-        See :class:`~exactdp.mechanisms.base.Mechanism`.
+    epsilon : number or positive sympy Symbol
+        Privacy parameter, >= 0 (0 and oo are the exact limits).
+    sensitivity : number, default 1
+        Sensitivity ``Delta`` of the score function, > 0.
+    monotonic : bool, default False
+        A monotonic score function: ``c = 1`` instead of 2.
+    optimize : {"max", "min"}, keyword only, default "max"
 
     Examples
     --------
@@ -112,7 +124,11 @@ class PermuteAndFlip(Mechanism):
     private selection", NeurIPS 2020, Algorithm 1 and Prop. 1.
     """
 
-    name: str = field(default="PF", init=False, repr=False)
+    name: ClassVar[str] = "PF"
+    epsilon: sympy.Expr = epsilon_parameter()
+    sensitivity: sympy.Expr = sensitivity_parameter()
+    monotonic: bool = monotonic_parameter()
+    optimize: str = optimize_parameter()
 
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         if sv.is_rational:
@@ -140,7 +156,10 @@ class PermuteAndFlip(Mechanism):
         return pf_balls(self, sv, dps)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
-        return pf_float(self.scaled_gaps_float(sv))
+        return pf_float(self.scaled_gaps_float(sv), overwrite_d=True)
+
+    def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        return pf_float(d, counts, overwrite_d=True)
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         p = np.exp(-self.scaled_gaps_float(sv))

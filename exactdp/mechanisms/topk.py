@@ -34,16 +34,18 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_instance, check_int, choices_text
-from ..deprecation import deprecated_property
 from ..numbers import exact_epsilon_or_limit
 from ..printing import latex_array, latex_math
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
+from ._sampling import NoiseDraw
 from .base import Mechanism, RationalForm, X
+from .exponential import ExponentialMechanism
+from .gaussian_noisy_max import GaussianNoisyMax
 from .noisy_max import ReportNoisyMax
+from .parameters import parameter
+from .registry import register
 from .topk_integral import one_shot_topk
-
-__all__ = ["MAX_TUPLES", "TopK", "TopKDistribution"]
 
 #: Largest number of ordered k-tuples ``n!/(n-k)!`` a TopK distribution enumerates.
 MAX_TUPLES = 100_000
@@ -55,11 +57,24 @@ def _sub_scores(sv: ScoreVector, keep: tuple[int, ...]) -> ScoreVector:
     """The scores of the outputs ``keep`` (same kind: ints stay ints, floats stay floats)."""
     if sv.kind == "float":
         return as_scores(np.asarray(sv.raw)[list(keep)], sv.name)
-    return as_scores([sv.raw[i] for i in keep], sv.name)  # type: ignore[index]
+    return as_scores([sv.raw[i] for i in keep], sv.name)
 
 
+def _inner(func: str, name: str, value: object) -> Mechanism:
+    check_instance(func, name, value, Mechanism, "an exactdp Mechanism")
+    if isinstance(value, TopK):
+        raise argument_error(func, name, "a selection mechanism (not a TopK)", value)
+    return value  # type: ignore[return-value]
+
+
+def _k(func: str, name: str, value: object) -> int:
+    return check_int(func, name, value, 1)
+
+
+@register("top-k", label="Top-k", kind="top-k",
+          example={"mechanism": ExponentialMechanism(1), "k": 2})
 @dataclass(frozen=True)
-class TopK:
+class TopK(Mechanism):
     """The top-k version of a selection mechanism: ordered k-tuples of distinct outputs.
 
     Parameters
@@ -86,23 +101,28 @@ class TopK:
     (((0, 1), (0, 2)), (8/21, 4/21))
     """
 
-    mechanism: Mechanism
-    k: int
+    mechanism: Mechanism = parameter(_inner, "an exactdp selection Mechanism", exact=False)
+    k: int = parameter(_k, "a positive integer", exact=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "k", check_int("TopK", "k", self.k, 1))
-        check_instance("TopK", "mechanism", self.mechanism, Mechanism, "an exactdp Mechanism")
-        if self.one_shot and self.mechanism.noise not in _ONE_SHOT_NOISES:
+        super().__post_init__()
+        rnm = self._one_shot_mechanism
+        if rnm is not None and rnm.noise not in _ONE_SHOT_NOISES:
             raise argument_error(
                 "TopK", "mechanism.noise", f"{choices_text(_ONE_SHOT_NOISES)} for one-shot "
-                "top-k (other noises have no exact distribution)", self.mechanism.noise)
+                "top-k (other noises have no exact distribution)", rnm.noise)
+
+    @property
+    def _one_shot_mechanism(self) -> ReportNoisyMax | GaussianNoisyMax | None:
+        """The report-noisy-max mechanism of one-shot top-k; None when peeling."""
+        m = self.mechanism
+        return m if isinstance(m, (ReportNoisyMax, GaussianNoisyMax)) else None
 
     # -------------------------------------------------------------- what the analyzer reads
     @property
     def one_shot(self) -> bool:
         """True for report-noisy-max (noise added once), False for peeling."""
-        return isinstance(self.mechanism, ReportNoisyMax) or getattr(
-            self.mechanism, "noise", None) == "gaussian"
+        return self._one_shot_mechanism is not None
 
     @property
     def _integral(self) -> bool:
@@ -130,21 +150,49 @@ class TopK:
         """The mechanism's ``monotonic`` flag."""
         return self.mechanism.monotonic
 
-    monotone = deprecated_property("monotonic", "monotone")
+    @property
+    def optimize(self) -> str:
+        """The mechanism's ``optimize``."""
+        return self.mechanism.optimize
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views of :class:`TopKDistribution`: exact probabilities and mpmath / float
+        views where the mechanism has them, a rational form where the mechanism has one
+        (one-shot Laplace: none), the sampler; no arb balls."""
+        inner = self.mechanism.capabilities
+        caps = {"exact", "mpmath", "float", "sample"} & (inner | {"mpmath", "float"})
+        if "exact" not in inner:
+            caps -= {"exact", "mpmath", "float"}
+        if "rational_form" in inner:
+            caps.add("rational_form")
+        return frozenset(caps)
+
+    def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
+        """:attr:`capabilities` on ``sv`` (no form in x for irrational scores or at the
+        epsilon limits; no numeric view for a symbolic epsilon)."""
+        caps = set(self.capabilities)
+        if self.mechanism.epsilon_limit is not None or not sv.is_rational:
+            caps.discard("rational_form")
+        eps = self.mechanism.epsilon
+        if isinstance(eps, sympy.Basic) and eps.free_symbols:
+            caps -= {"mpmath", "float", "sample"}
+        return frozenset(caps)
 
     @property
     def name(self) -> str:
-        kind = "one-shot" if self.one_shot else "peeling"
-        inner = getattr(self.mechanism, "noise", None) or self.mechanism.name
+        rnm = self._one_shot_mechanism
+        kind = "peeling" if rnm is None else "one-shot"
         return f"top-{self.k} {kind} {self.mechanism.name}" + (
-            f"-{inner}" if self.one_shot else "")
+            "" if rnm is None else f"-{rnm.noise}")
 
     def with_epsilon(self, epsilon: object) -> TopK:
         """The same top-k at total epsilon ``epsilon`` (each selection at ``epsilon / k``)."""
         value = exact_epsilon_or_limit(epsilon)
         return TopK(self.mechanism.with_epsilon(value / self.k), self.k)
 
-    def distribution(self, scores: object) -> TopKDistribution:
+    # over ordered k-tuples: not an OutputDistribution (no shared distribution protocol yet)
+    def distribution(self, scores: object) -> TopKDistribution:  # type: ignore[override]
         """The exact distribution over ordered k-tuples on ``scores`` (lazy views).
 
         Raises
@@ -192,6 +240,11 @@ class TopKDistribution:
         """The ordered k-tuples, in ``itertools.permutations(range(n), k)`` order."""
         return tuple(permutations(range(self.n), self.k))
 
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this distribution has (see :attr:`TopK.capabilities`)."""
+        return self.mechanism.capabilities_on(self.scores)
+
     @cached_property
     def _position(self) -> dict:
         return {t: i for i, t in enumerate(self.outputs)}
@@ -238,14 +291,14 @@ class TopKDistribution:
     def _sub_distribution(self, rest: tuple[int, ...]):
         """The mechanism on the outputs ``rest`` (its base measure restricted to them)."""
         inner = self.mechanism.mechanism
-        measure = getattr(inner, "base_measure", None)
-        if measure is not None:
+        if isinstance(inner, ExponentialMechanism) and inner.base_measure is not None:
+            measure = inner.base_measure
             if all(measure[i] == 0 for i in rest):
                 raise ValueError(
                     f"TopK: the base measure is 0 on every output left after "
                     f"{self.n - len(rest)} selections; top-{self.k} is undefined"
                 )
-            inner = replace(inner, base_measure=[measure[i] for i in rest])
+            inner = replace(inner, base_measure=tuple(measure[i] for i in rest))
         return inner.distribution(_sub_scores(self.scores, rest))
 
     def _peel(self, view):
@@ -267,7 +320,9 @@ class TopKDistribution:
         if not self._oriented.is_rational:
             raise ValueError("TopK: the exact one-shot route needs rational scores")
         L, G = self._oriented.integer_gaps()
-        return one_shot_topk(self.mechanism.mechanism.noise, G, self.outputs)
+        rnm = self.mechanism._one_shot_mechanism
+        assert rnm is not None  # called on the one-shot route only
+        return one_shot_topk(rnm.noise, G, self.outputs)
 
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
@@ -376,10 +431,12 @@ class TopKDistribution:
         return np.array([lookup[int(c)] for c in codes], dtype=np.int64)
 
     def _one_shot_rows(self, size: int, gen: np.random.Generator) -> np.ndarray:
-        rnm = self.mechanism.mechanism
+        rnm = self.mechanism._one_shot_mechanism
+        assert rnm is not None  # called on the one-shot route only
         d = rnm.scaled_gaps_float(self._oriented)
-        draw = {"exponential": gen.standard_exponential, "gumbel": gen.gumbel,
-                "laplace": gen.laplace}[rnm.noise]
+        draws: dict[str, NoiseDraw] = {"exponential": gen.standard_exponential,
+                                       "gumbel": gen.gumbel, "laplace": gen.laplace}
+        draw = draws[rnm.noise]
         out = np.empty((size, self.k), dtype=np.int64)
         step = max(1, 2_000_000 // self.n)
         for a in range(0, size, step):

@@ -43,8 +43,6 @@ from math import factorial
 from sympy import QQ
 from sympy.polys.fields import field
 
-__all__ = ["ExpPolyLine", "line_for", "one_shot_topk", "FIELD", "FX", "FLAM"]
-
 #: The coefficient field Q(x, lam), ``x = exp(-lam)``.
 FIELD, FX, FLAM = field("x,lam", QQ)
 

@@ -9,15 +9,17 @@ ValueError naming the function, the argument and the value, in the package's one
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from numbers import Integral, Real
+from typing import cast
 
 import mpmath
 import numpy as np
 import sympy
 
 from .._validate import argument_error, check_nonempty
+from ..cost import TooCostly
 
 # --------------------------------------------------------------------------------------
 # validation
@@ -44,7 +46,7 @@ def as_list(values: object, func: str, arg: str) -> list:
         out = (
             list(np.asarray(values, dtype=object).ravel())
             if isinstance(values, np.ndarray)
-            else list(values)
+            else list(cast(Iterable, values))
         )
     except TypeError:
         raise argument_error(func, arg, "a sequence of numbers", values) from None
@@ -80,14 +82,14 @@ def check_lam(lam: object, func: str) -> sympy.Expr:
     if isinstance(lam, float):
         raise argument_error(func, "lam", "an exact sympy number or Symbol, not a float", lam)
     try:
-        lam = sympy.sympify(lam, strict=True)
+        value: sympy.Expr = sympy.sympify(lam, strict=True)
     except (sympy.SympifyError, TypeError):
         raise argument_error(func, "lam", "a positive sympy expression", lam) from None
-    if lam.has(sympy.Float):
-        raise argument_error(func, "lam", "exact (no Float inside)", lam)
-    if lam.is_positive is not True or lam.is_finite is False:
-        raise argument_error(func, "lam", "positive (declare Symbols with positive=True)", lam)
-    return lam
+    if value.has(sympy.Float):
+        raise argument_error(func, "lam", "exact (no Float inside)", value)
+    if value.is_positive is not True or value.is_finite is False:
+        raise argument_error(func, "lam", "positive (declare Symbols with positive=True)", value)
+    return value
 
 
 def _check_real_gap(v: object, i: int, func: str) -> None:
@@ -157,3 +159,30 @@ def float_gaps(d: object, func: str) -> np.ndarray:
         raise argument_error(func, "d", "a vector with at least one finite gap", d)
     return arr
 LN2 = math.log(2.0)
+
+
+#: Above this size of ``rate * gap``, an exact coin ``exp(-rate * gap)`` containing a logarithm is
+#: refused: sympy would turn ``exp(-10**300 * log(2)/2)`` into ``2**(-5*10**299)`` and
+#: never finish. (``exp(-5*10**299)`` itself is harmless.)
+_HUGE_EXPONENT = 10**6
+
+#: Largest exponent of x handled by dense flint polynomials; beyond it each distinct gap
+#: gets its own generator (sparse), so gaps such as 10**300 stay exact.
+DENSE_DEGREE_LIMIT = 200_000
+
+
+def coin(gap, rate) -> sympy.Expr:
+    """The exact coin ``exp(-rate * gap)`` (1 for a zero gap), safe for astronomical gaps."""
+    if gap == 0:
+        return sympy.Integer(1)
+    arg = -rate * gap
+    huge = False
+    if arg.has(sympy.log) and arg.is_number:  # the size of the exponent, not of the gap
+        huge = abs(sympy.N(arg, 15)) > _HUGE_EXPONENT
+    if huge:
+        raise TooCostly(
+            f"exact probabilities: the coin exp({arg}) would expand to a power with an "
+            "astronomical exponent (epsilon contains a logarithm and a score gap is huge); "
+            "use .rational_form(), .evalf(dps) or .to_numpy() instead"
+        )
+    return sympy.exp(arg)

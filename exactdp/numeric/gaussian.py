@@ -53,8 +53,6 @@ from ..exact.arb import arb_mid_to_mpf, flint_prec, mpf_to_arb
 from .gaps import float_gaps as _float_gaps
 from .gaps import mp_gaps as _mp_gaps
 
-__all__ = ["gaussian_bounds_proved", "gaussian_mp", "gaussian_mp_bounds", "gaussian_float"]
-
 _XA = 1024  # E(x) (x <= -_XA) and Phi(x) (x >= _XA) by the asymptotic series of erfcx
 _ARB_MAX_N = 24  # above: shared-grid trapezoid for the items with small gaps
 _Z0 = 40  # trapezoid route: items with z > _Z0 go through the per-item arb route

@@ -17,14 +17,8 @@ import flint
 import numpy as np
 import sympy
 
-from ..deprecation import warn_renamed
 from .float_solve import solve_float
 from .lattice import Lattice, build_lattice, lattice_neighbours, lattice_pf_polys, pf_dual_polys
-
-__all__ = [
-    "DualCertificate",
-]
-
 
 # ---------------------------------------------------------------------------------------
 # exact crossover
@@ -65,12 +59,6 @@ class DualCertificate:
     def verify(self) -> bool:
         """True iff every exact check passed."""
         return all(self.checks.values())
-
-    @property
-    def verified(self) -> bool:
-        """Deprecated: use :meth:`verify`."""
-        warn_renamed("DualCertificate.verified", ".verify()")
-        return self.verify()
 
 
 def _to_q(x: float) -> flint.fmpq:

@@ -26,19 +26,12 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_int
-from ..cost import refuse
-from ..exact.sign import proved_rational
+from ..cost import as_caller, fmt_size, refuse
+from ..exact.signs import proved_rational
 from ..mechanisms.permute_flip import pf_ring_probabilities
 from ..numbers import ExactConversionWarning, exact_epsilon, exact_sensitivity
 from ..numeric.pf import pf_float
 from ..xform import generators_for
-
-__all__ = [
-    "lattice_size",
-    "MAX_FLOAT_SIZE",
-    "MAX_EXACT_VARIABLES",
-    "LATTICE_SIZE_BITS",
-]
 
 #: Refuse lattices with more variables or constraint non-zeros than this.
 MAX_FLOAT_SIZE = 2_000_000
@@ -272,19 +265,22 @@ def guard_size(func: str, n: int, k: int, method: str, full: bool = False) -> No
     ValueError
         If the lattice exceeds the float or exact size limits.
     """
-    size = dict(lattice_size(n, k))
+    with as_caller(func, "use smaller n and k"):
+        size = dict(lattice_size(n, k))
     if full:  # upper bound: 2 rows per (vector, subset, output), 2 non-zeros per row
         size["nonzeros"] = size["variables"] + 4 * n * (2**n - 2) * size["vectors"]
     if size["variables"] > MAX_FLOAT_SIZE or size["nonzeros"] > MAX_FLOAT_SIZE:
-        raise ValueError(
-            f"{func}: lattice n={n}, k={k} needs {size['variables']} variables and "
-            f"{size['nonzeros']} constraint non-zeros (limit {MAX_FLOAT_SIZE}); "
-            f"about {48 * size['nonzeros'] // 2**20 + 1} MiB for the sparse matrix alone"
+        raise refuse(
+            func, f"the lattice LP at n = {n}, k = {k}",
+            f"{fmt_size(size['variables'])} variables and {fmt_size(size['nonzeros'])} "
+            f"constraint non-zeros (about {fmt_size(48 * size['nonzeros'] // 2**20 + 1)} MiB "
+            "for the sparse matrix alone)", f"{MAX_FLOAT_SIZE} of each",
+            "use smaller n and k (lattice_size(n, k) gives the counts)",
         )
     if method == "exact" and size["variables"] > MAX_EXACT_VARIABLES:
-        raise ValueError(
-            f"{func}: method='exact' at n={n}, k={k} needs {size['variables']} variables "
-            f"(exact limit {MAX_EXACT_VARIABLES}); use method='float'"
+        raise refuse(
+            func, f"method='exact' at n = {n}, k = {k}", f"{size['variables']} variables",
+            f"{MAX_EXACT_VARIABLES} for the exact solve", "use method='float'",
         )
 
 

@@ -47,11 +47,6 @@ from .lattice import (
     to_float,
 )
 
-__all__ = [
-    "LatticeLPResult",
-    "lattice_lp",
-    "VIOLATION_TOLERANCE",
-]
 #: A float solution whose ``max_violation`` exceeds this is flagged (warning, status).
 VIOLATION_TOLERANCE = 1e-8
 

@@ -18,9 +18,8 @@ import flint
 import mpmath
 import sympy
 
-from ..deprecation import deprecated_property
 from ..exact.arb import flint_prec, mpf_to_arb, to_arb
-from ..exact.sign import UndecidedSignError, compare, proved_rational
+from ..exact.signs import UndecidedSignError, compare, proved_rational
 from ..numbers import safe_sympify
 from .lattice import (
     build_lattice,
@@ -30,13 +29,6 @@ from .lattice import (
     lp_parameter,
     pf_dual_polys,
 )
-
-__all__ = [
-    "PFOptimalityRegion",
-    "RegionBoundary",
-    "pf_optimality_region",
-]
-
 
 # ---------------------------------------------------------------------------------------
 # public: pf_optimality_region
@@ -57,13 +49,11 @@ class RegionBoundary:
         Irreducible integer polynomial in ``x`` (``x = exp(-epsilon/N)`` with the lattice's
         ``N = 1``) with the endpoint as a root.
     x : sympy.Expr
-        The endpoint in ``x``, exactly (``sympy.CRootOf``, or radicals for degree <= 2);
-        ``.y`` is its deprecated name.
+        The endpoint in ``x``, exactly (``sympy.CRootOf``, or radicals for degree <= 2).
     epsilon : sympy.Expr
         ``-log(x)``, exactly.
     x_interval : tuple[sympy.Rational, sympy.Rational]
-        Certified rational isolating interval of ``x`` (width below 1e-30); ``.y_interval``
-        is its deprecated name.
+        Certified rational isolating interval of ``x`` (width below 1e-30).
     epsilon_interval : tuple[sympy.Expr, sympy.Expr]
         Certified ``(-log(x_hi), -log(x_lo))``.
     epsilon_float : float
@@ -77,9 +67,6 @@ class RegionBoundary:
     epsilon_interval: tuple
     epsilon_float: float
 
-    y = deprecated_property("x", "y")
-    y_interval = deprecated_property("x_interval", "y_interval")
-
 
 @dataclass(frozen=True)
 class PFOptimalityRegion:
@@ -92,7 +79,7 @@ class PFOptimalityRegion:
     x_intervals : tuple of (lo, hi)
         Region in ``x = exp(-epsilon)`` (the lattice's ``N = 1``) as closed intervals inside
         ``(0, 1)``; ``lo = 0`` or ``hi = 1`` mean the open end of ``(0, 1)``.  Endpoints are
-        exact sympy numbers. ``.y_intervals`` is its deprecated name.
+        exact sympy numbers.
     epsilon_intervals : tuple of (lo, hi)
         The same in epsilon (``hi = oo`` for ``x -> 0``).
     boundaries : tuple of RegionBoundary
@@ -117,8 +104,6 @@ class PFOptimalityRegion:
     n_multipliers: int
     certified: bool = True  # exact dual polynomials and exact real-root isolation
     caveat: str | None = None
-
-    y_intervals = deprecated_property("x_intervals", "y_intervals")
 
     def contains(self, epsilon: Any) -> bool:
         """Decide exactly whether PF is LP-optimal at ``epsilon``.

@@ -1,4 +1,4 @@
-"""Picklable per-vector checks for :func:`exactdp.sweeps.sweep`.
+"""Picklable per-vector checks for :func:`exactdp.audit.sweeps.sweep`.
 
 Each check takes a canonical integer score vector (a tuple of ints, maximum 0) and returns
 a bool; it proves its statement for *every* epsilon > 0 at that vector by exact real-root
@@ -14,8 +14,6 @@ from exactdp.analysis import certify_dominance, certify_dp
 from exactdp.exact.unit_interval import sign_on_unit_interval
 from exactdp.mechanisms import ExponentialMechanism, PermuteAndFlip
 from exactdp.mechanisms.custom import WRONG_VARIANTS
-
-__all__ = ["MECHANISMS", "dp_certified", "error_ratio_at_most", "pf_dominates_em"]
 
 EPSILON = sympy.Symbol("epsilon", positive=True)
 

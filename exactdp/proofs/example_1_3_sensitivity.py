@@ -31,7 +31,7 @@ The pricing database (local) and every database of at most 2 people (global); ex
 
 from __future__ import annotations
 
-from exactdp.analysis.sensitivity import ScoreFunction, sensitivity
+from exactdp.analysis.score_function import ScoreFunction, sensitivity
 from exactdp.examples.pricing import PRICES, PRICING, all_answers
 from exactdp.proofs.result import ProofResult, run_checks
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
+from ..audit.sweeps import sweep
 from ..printing import latex_math
-from ..sweeps import sweep
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def run_checks(name: str, statement: str, scope: str, checks) -> ProofResult:
 
 
 def sweep_check(check, n_max: int, gap_max: int, executor=None):
-    """A :func:`run_checks` entry from :func:`exactdp.sweeps.sweep`: (holds, cases, failures).
+    """A :func:`run_checks` entry from :func:`exactdp.audit.sweeps.sweep`: (holds, cases, failures).
 
     Without an executor the sweep runs in this process (a one-thread pool), so a default
     ``pytest`` run does not start processes; pass one to spread the work.

@@ -40,10 +40,10 @@ from __future__ import annotations
 import sympy
 
 from exactdp.analysis import check_dp, privacy_loss
+from exactdp.audit.sweeps import score_vectors
 from exactdp.mechanisms import ReportNoisyMax
 from exactdp.mechanisms.custom import wrong_rnm_laplace
 from exactdp.proofs.result import ProofResult, run_checks
-from exactdp.sweeps import score_vectors
 
 NAME = "rnm_laplace_scale"
 STATEMENT = "RNM-Laplace: eps-DP at scale 2 Delta/eps, not at Delta/eps"

@@ -18,8 +18,6 @@ from .._validate import check_int
 from . import PROOFS, load
 from .result import ProofResult
 
-__all__ = ["add_parser", "docs_page", "format_table", "run"]
-
 
 class ProofFailed(ValueError):
     """Some statement did not verify (the table is printed first; exit code 2)."""

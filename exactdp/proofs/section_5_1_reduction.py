@@ -44,10 +44,10 @@ import itertools
 
 import flint
 
+from exactdp.audit.sweeps import score_vectors
 from exactdp.mechanisms.optimal import pf_polynomials
 from exactdp.proofs.result import ProofResult, run_checks
 from exactdp.proofs.unit_sign import nonnegative_on_unit
-from exactdp.sweeps import score_vectors
 
 NAME = "section_5_1_reduction"
 STATEMENT = "Sec. 5.1: the worst neighbour of (q, r) is q + 2 Delta e_r (regular M)"

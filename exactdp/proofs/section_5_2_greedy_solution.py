@@ -42,9 +42,9 @@ from __future__ import annotations
 
 import sympy
 
+from exactdp.audit.sweeps import score_vectors
 from exactdp.mechanisms.optimal import pf_polynomials, section5_exact
 from exactdp.proofs.result import ProofResult, run_checks
-from exactdp.sweeps import score_vectors
 
 NAME = "section_5_2_greedy_solution"
 STATEMENT = "Sec. 5.2: PF is the unique solution of the tight section-5 equations"

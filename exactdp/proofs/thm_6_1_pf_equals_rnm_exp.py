@@ -39,9 +39,9 @@ import itertools
 
 import sympy
 
+from exactdp.audit.sweeps import score_vectors
 from exactdp.mechanisms import PermuteAndFlip, ReportNoisyMax
 from exactdp.proofs.result import ProofResult, run_checks
-from exactdp.sweeps import score_vectors
 
 NAME = "thm_6_1_pf_equals_rnm_exp"
 STATEMENT = "Thm 6.1: PF = RNM with exponential noise"

@@ -13,8 +13,6 @@ from fractions import Fraction
 import flint
 import sympy
 
-__all__ = ["nonnegative_on_unit", "positive_on"]
-
 
 def positive_on(p: flint.fmpq_poly, b: Fraction) -> bool:
     """Exactly decide ``p(y) > 0`` for every ``y in (0, b]``, ``0 < b <= 1`` rational.

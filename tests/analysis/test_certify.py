@@ -202,8 +202,7 @@ def test_certificate_is_in_x_with_its_N():
     # PF on (0, -1): P_0 = 1 - x/2 with x = exp(-epsilon/2) (docs/formulas.md, PF with n = 2)
     num, den = cert.forms[0][0]
     assert sympy.simplify(num.as_expr() / den.as_expr() - (1 - X / 2)) == 0
-    with pytest.warns(DeprecationWarning, match=r"\.x"):
-        assert cert.y == X
+    assert cert.x == X
     # holds is a stored bool field (naming table), equal to the conditions' verdicts
     assert {"holds", "x", "N"} <= {f.name for f in dataclasses.fields(cert)}
     assert cert.holds is all(c.holds for c in cert.conditions) is True
@@ -211,17 +210,33 @@ def test_certificate_is_in_x_with_its_N():
     assert bad.holds is False and bad.failing
 
 
-def test_old_generator_names_warn():
-    from exactdp.analysis import common, privacy
-    from exactdp.analysis.pld_xform import XForm
+def test_xform_x_ball_encloses_the_generator():
+    from exactdp.analysis.pld.xform import XForm
 
-    with pytest.warns(DeprecationWarning, match="use X"):
-        assert common.Y == X
-    with pytest.warns(DeprecationWarning, match=r"use exactdp\.analysis\.common\.X"):
-        assert privacy.Y == X
     xf = XForm(sympy.Integer(1), 2, (), (), (), ())
-    with pytest.warns(DeprecationWarning, match=r"\.x_ball\(\)"):
-        old = xf.y_ball(64)
-    new = xf.x_ball(64)
-    assert old.contains(new) or new.contains(old)
+    new = xf.x_ball(64)  # x = exp(-rate/N) = exp(-1/2)
     assert abs(float(new.mid()) - math.exp(-0.5)) < 1e-15 and float(new.rad()) < 1e-15
+
+
+def test_certificate_failing_set_away_from_zero():
+    """A user mechanism with P(runner-up) = f(x) = x/2 - x^2 (1/2 - x)(1 - x), x = e^-eps,
+    against a fair coin on the tie: the ratio (1/2)/f exceeds e^eps = 1/x iff f < x/2 iff
+    x < 1/2, so DP fails exactly for eps > ln 2 (and holds at ln 2, where the ratio is e^eps)."""
+    def fn(q, eps):
+        x = sympy.exp(-eps)
+        if q[0] == q[1]:
+            return [R(1, 2), R(1, 2)]
+        f = x / 2 - x**2 * (R(1, 2) - x) * (1 - x)
+        return [1 - f, f] if q[0] > q[1] else [f, 1 - f]
+
+    m = mechanism_from_function(fn, epsilon=1)
+    cert = certify_dp(m, [1, 0], [0, 0])
+    assert not cert.holds and cert.verify()
+    iv = cert.failing_epsilon_intervals
+    assert _same(iv.start, sympy.log(2)) and iv.end is sympy.oo and iv.left_open
+    assert cert.holds_at(sympy.log(2)) and cert.holds_at(R(1, 2)) and not cert.holds_at(1)
+    # the exact route at one epsilon agrees
+    assert check_dp(mechanism_from_function(fn, epsilon=R(1, 2)), [1, 0], [0, 0]).holds
+    assert not check_dp(m, [1, 0], [0, 0]).holds
+    with pytest.raises(ValueError, match=r"^DPCertificate\.holds_at: epsilon must be a number"):
+        cert.holds_at(sympy.Symbol("e", positive=True))

@@ -125,3 +125,60 @@ def test_check_dp_unknown_search_names_check_dp():
         check_dp(exactdp.PermuteAndFlip(1), [0, 1], search="foo")
     with pytest.raises(ValueError, match=r"^neighbours: search must be one of"):
         exactdp.analysis.neighbours(exactdp.PermuteAndFlip(1), [0, 1], search="foo")
+
+
+# ---------------------------------------------------------- the ball engine (issue 20)
+def test_ball_check_dp_against_the_normal_cdf():
+    """RNM with N(0, 1) noise on [1, 0] vs [0, 0]: loss -ln(2 Phi(-1/sqrt 2)) =
+    0.7350111298370844... (mpmath), so 1-DP holds there and 0.7-DP does not."""
+    import mpmath
+
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    with mpmath.workdps(50):
+        loss = sympy.Float(mpmath.nstr(-mpmath.log(2 * mpmath.ncdf(-1 / mpmath.sqrt(2))), 45), 45)
+    m = GaussianNoisyMax(sigma=1)
+    res = check_dp(m, [1, 0], [0, 0], epsilon=1)
+    assert res.holds and res.engine == "ball" and res.neighbours_checked == 1
+    assert abs(res.loss - loss) < 1e-28 and res.interval[0] <= loss <= res.interval[1]
+    assert res.witness == exactdp.Witness((1, 0), (0, 0), 1)
+    bad = check_dp(m, [1, 0], [0, 0], epsilon=sympy.Rational(7, 10))
+    assert not bad.holds and bad.witness.output == 1
+    with pytest.raises(ValueError, match=r"^check_dp: RNM has epsilon=None"):
+        check_dp(m, [1, 0], [0, 0])
+
+
+def test_check_dp_names_its_engine_and_its_arguments():
+    em = exactdp.ExponentialMechanism(1)
+    res = check_dp(em, [1, 0], [0, 0])
+    assert res.engine == "x-form" and res.holds and res.epsilon == 1
+    with pytest.raises(ValueError, match=r"^check_dp: epsilon must be"):
+        check_dp(em, [1, 0], [0, 0], epsilon="one")
+    with pytest.raises(ValueError, match=r"^scores\[1\] must be a number"):
+        check_dp(em, [1, "a"], [0, 0])
+
+
+def test_check_dp_refusals_name_check_dp():
+    from exactdp.mechanisms.custom import mechanism_from_function
+
+    def short(q, eps):
+        return [sympy.Rational(1, 2), sympy.Rational(1, 3)]
+
+    with pytest.raises(ValueError, match=r"^check_dp: the probabilities of short on \(1, 0\) "
+                                         r"do not sum to 1"):
+        check_dp(mechanism_from_function(short, epsilon=1), [1, 0], [0, 0])
+
+    class Symbolic:
+        """A duck-typed mechanism (not an exactdp Mechanism)."""
+
+        epsilon = sympy.Symbol("epsilon", positive=True)
+        sensitivity = 1
+
+        def distribution(self, scores):
+            return exactdp.ExponentialMechanism(self.epsilon).distribution(scores)
+
+    # an object that is not a Mechanism is refused at the door, naming the wrapper to use
+    with pytest.raises(ValueError, match=r"^check_dp: mechanism must be an exactdp Mechanism "
+                                         r"\(wrap a function of the scores with "
+                                         r"exactdp.mechanism_from_function\)"):
+        check_dp(Symbolic(), [1, 0], [0, 0], epsilon=1)

@@ -10,7 +10,8 @@ import sympy
 
 import exactdp
 from exactdp.analysis.common import FloatValue, exact_float, ratios_with_limits
-from exactdp.analysis.divergence import Divergence, bounded_range, kl_divergence
+from exactdp.analysis.loss_range import bounded_range
+from exactdp.analysis.renyi import Divergence, kl_divergence
 
 
 def test_ratios_with_limits_gives_the_limits_of_the_loss_ratio():

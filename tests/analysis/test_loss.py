@@ -222,18 +222,86 @@ def test_property_perturbed_gap_changes_the_loss(a, c, k, root):
 
 
 # ---------------------------------------------------------------- hole 6: broad catches
-def test_a_bug_in_a_user_rational_form_is_not_swallowed():
-    class Dist:
-        probabilities = (R(1, 2), R(1, 2))
+def test_a_bug_in_a_user_function_is_not_swallowed():
+    def buggy(q):
+        raise TypeError("bug in user code")
 
-        def rational_form(self):
-            raise TypeError("bug in user code")
+    with pytest.raises(TypeError, match="bug in user code"):
+        exactdp.privacy_loss(exactdp.mechanism_from_function(buggy), [0, 0], [0, 1])
 
-    class Mech:
+
+def test_an_object_that_is_not_a_mechanism_is_refused_at_the_door():
+    class Mech:  # duck-typed: wrap a function with mechanism_from_function instead
         epsilon, sensitivity = Z(1), 1
 
         def distribution(self, q):
-            return Dist()
+            return None
 
-    with pytest.raises(TypeError, match="bug in user code"):
+    with pytest.raises(ValueError, match="mechanism must be an exactdp Mechanism"):
         exactdp.privacy_loss(Mech(), [0, 0], [0, 1])
+
+
+# ---------------------------------------------------------- the ball engine (issue 20)
+def _gaussian_reference():
+    """RNM with N(0, 1) noise on [1, 0] vs [0, 0]: P_0 = Phi(1/sqrt 2) against 1/2, so the
+    loss is max(ln 2 Phi(d), -ln 2 Phi(-d)) = -ln(2 Phi(-1/sqrt 2)) = 0.73501112983708...
+    at output 1 (mpmath at 50 digits)."""
+    with mpmath.workdps(50):
+        d = 1 / mpmath.sqrt(2)
+        values = -mpmath.log(2 * mpmath.ncdf(-d)), 2 * mpmath.ncdf(d), 2 * mpmath.ncdf(-d)
+        return [sympy.Float(mpmath.nstr(v, 45), 45) for v in values]
+
+
+def test_ball_privacy_loss_against_the_normal_cdf():
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    loss, r0, r1 = _gaussian_reference()
+    res = privacy_loss(GaussianNoisyMax(sigma=1), [1, 0], [0, 0])
+    assert res.engine == "ball" and res.certified and res.dps == 30
+    assert res.output == 1 and res.direction == -1 and res.candidates == (1,)
+    assert res.scores == (1, 0) and res.neighbour == (0, 0)
+    lo, hi = res.interval
+    assert lo <= loss <= hi and hi - lo < 1e-25
+    assert abs(res.value - loss) < 1e-28
+    assert abs(res.ratios[0] - r0) < 1e-28 and abs(res.ratios[1] - r1) < 1e-28
+    same = privacy_loss(GaussianNoisyMax(sigma=1), [1, 0], [1, 0])  # loss 0, enclosed
+    assert same.interval[0] == 0 and same.value < 1e-30 and same.candidates == (0, 1)
+
+
+def _crossing(q, eps):
+    """P(top) = a(x) = 3/4 - x/4 + x(1 - x)(1/2 - x), x = e^-eps; a fair coin on ties."""
+    x = sympy.exp(-eps)
+    if q[0] == q[1]:
+        return [sympy.Rational(1, 2), sympy.Rational(1, 2)]
+    a = sympy.Rational(3, 4) - x / 4 + x * (1 - x) * (sympy.Rational(1, 2) - x)
+    return [a, 1 - a] if q[0] > q[1] else [1 - a, a]
+
+
+def test_symbolic_epsilon_loss_is_the_max_of_the_outputs_that_may_win():
+    """Against the coin, output 0 has ratio 2a and output 1 has 1/(2(1 - a)); which is larger
+    depends on epsilon, so the loss is their Max (checked at eps = 1 and 3 by hand)."""
+    from exactdp.mechanisms.custom import mechanism_from_function
+
+    eps = sympy.Symbol("epsilon", positive=True)
+    res = privacy_loss(mechanism_from_function(_crossing, epsilon=eps), [1, 0], [0, 0])
+    assert isinstance(res.value, sympy.Max) and res.output is None and res.direction == 0
+    assert res.candidates == (0, 1)
+    for e in (1, 3):
+        a = _crossing([1, 0], sympy.Integer(e))[0]
+        expect = max(sympy.N(sympy.log(2 * a), 30), sympy.N(-sympy.log(2 * (1 - a)), 30))
+        assert abs(sympy.N(res.value.subs(eps, e), 30) - expect) < 1e-25
+
+
+def test_two_infinite_ratios_report_the_first_output():
+    """[1, 0, 0] puts no mass on outputs 1 and 2, the tie [0, 0, 0] a third on each: the loss
+    is oo, attained first at output 1 (as numpy.argmax reports the first maximiser)."""
+    from exactdp.mechanisms.custom import mechanism_from_function
+
+    third = sympy.Rational(1, 3)
+
+    def fn(q, eps):
+        return [1, 0, 0] if q[0] > q[1] else [third, third, third]
+
+    res = privacy_loss(mechanism_from_function(fn, epsilon=1), [1, 0, 0], [0, 0, 0])
+    assert res.value is sympy.oo and res.output == 1 and res.direction == -1
+    assert res.candidates == (1,)

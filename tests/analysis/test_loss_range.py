@@ -8,9 +8,7 @@ import sympy
 
 import exactdp
 from exactdp import ReportNoisyMax
-from exactdp.analysis.divergence import (
-    bounded_range,
-)
+from exactdp.analysis.loss_range import bounded_range
 from exactdp.exact import UndecidedSignError
 from exactdp.mechanisms.custom import mechanism_from_function
 
@@ -33,8 +31,6 @@ def test_pf_bounded_range_is_eps_plus_log_two_minus_exp():
     num = bounded_range(exactdp.PermuteAndFlip(1, monotonic=True), [0, 0])
     assert abs(float(num) - (1 + math.log(2 - math.exp(-1)))) < 1e-14
     assert not num.holds_at(1) and num.holds_at(2)
-    with pytest.warns(DeprecationWarning, match=r"\.holds_at\(\)"):
-        assert num.holds(2)
 
 
 def test_bounded_range_user_mechanism_support_mismatch():

@@ -1,26 +1,14 @@
-"""The one counterexample type (analysis/witness.py): what each check puts in it, and the
-old class names (``Counterexample``, ``SensitivityWitness``) as deprecated aliases."""
+"""The one counterexample type (analysis/witness.py): what each check puts in it."""
 
 from __future__ import annotations
 
-import pytest
 import sympy
 
 import exactdp
 
 
-def test_one_witness_type_old_class_names_warn():
-    from exactdp.analysis import Witness, regularity
-    from exactdp.analysis import sensitivity as sens_mod
-
-    with pytest.warns(DeprecationWarning, match="use Witness"):
-        old = regularity.Counterexample
-    assert old is Witness
-    with pytest.warns(DeprecationWarning, match="use Witness"):
-        assert sens_mod.SensitivityWitness is Witness
-    with pytest.raises(AttributeError):
-        regularity.NoSuchName  # noqa: B018
-    # regularity: the witness is a Witness, its old attribute names still read (and warn)
+def test_regularity_witness_names_the_mechanisms_own_probabilities():
+    from exactdp.analysis import Witness
     from exactdp.mechanisms.custom import mechanism_from_function
 
     m = mechanism_from_function(
@@ -29,24 +17,17 @@ def test_one_witness_type_old_class_names_warn():
     )
     res = exactdp.is_monotonic(m, n=2, values=[0, 1])
     w = res.witness
-    assert not res.holds and isinstance(w, Witness) and isinstance(w, old)
+    assert not res.holds and isinstance(w, Witness)
     # the exact probabilities it names are the mechanism's own (an independent evaluation)
     assert w.probability == m.distribution(list(w.scores)).probabilities[w.output]
     assert w.neighbour_probability == m.distribution(list(w.neighbour)).probabilities[w.output]
     assert sympy.N(w.probability - w.neighbour_probability) < 0
-    with pytest.warns(DeprecationWarning, match="RegularityCheck.witness"):
-        assert res.counterexample is w
-    with pytest.warns(DeprecationWarning, match="Witness.neighbour"):
-        assert w.other == w.neighbour
-    with pytest.warns(DeprecationWarning):
-        assert w.other_output == w.neighbour_output == w.output
-    with pytest.warns(DeprecationWarning):
-        assert w.other_probability == w.neighbour_probability
+    assert w.neighbour_output == w.output
 
 
 def test_sensitivity_witness_keeps_its_attribute_names():
     from exactdp.analysis import Witness
-    from exactdp.analysis.sensitivity import ScoreFunction
+    from exactdp.analysis.score_function import ScoreFunction
 
     func = ScoreFunction(lambda db, r: 3 * sum(1 for x in db if x == r), (0, 1))
     res = exactdp.sensitivity(func, (0, 1), "replace", max_size=2)

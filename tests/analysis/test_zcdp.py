@@ -7,9 +7,7 @@ import sympy
 
 import exactdp
 from exactdp import ExponentialMechanism, PermuteAndFlip
-from exactdp.analysis.divergence import (
-    check_zcdp,
-)
+from exactdp.analysis.zcdp import check_zcdp
 
 EPS = sympy.Symbol("epsilon", positive=True)
 R = sympy.Rational

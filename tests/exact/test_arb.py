@@ -166,3 +166,58 @@ def test_flint_dps_sets_the_bits_of_the_digits_and_restores():
     with flint_dps(30):
         assert flint.ctx.prec == dps_to_prec(30) >= 100  # 30 digits need 99.7 bits
     assert flint.ctx.prec == before
+
+
+# ------------------------------------------------------------- mutants that lived (issue 20)
+def _contains(b: flint.arb, value: str) -> bool:
+    """Whether the ball ``b`` contains the decimal ``value`` (from mpmath at 60 digits)."""
+    with flint_prec(400):
+        return b.overlaps(flint.arb(value))
+
+
+def test_cos_min_max_against_mpmath():
+    with mpmath.workdps(60):
+        cos1, r2 = mpmath.nstr(mpmath.cos(1), 55), mpmath.nstr(mpmath.sqrt(2), 55)
+    b = to_arb(sympy.cos(1), 128)
+    assert _contains(b, cos1) and b.rad() < flint.arb("1e-35")
+    assert _contains(to_arb(sympy.Max(1, sympy.sqrt(2)), 128), r2)
+    assert to_arb(sympy.Min(1, sympy.sqrt(2)), 128) == 1
+
+
+def test_crootof_ball_is_tight_and_contains_the_root():
+    """The real root of x^5 - x - 1 (1.1673039782614...; mpmath findroot at 80 digits)
+    enclosed to within 2**(2 - prec)."""
+    xs = sympy.Symbol("xs")
+    root = sympy.CRootOf(xs**5 - xs - 1, 0)
+    with mpmath.workdps(80):
+        ref = mpmath.nstr(mpmath.findroot(lambda v: v**5 - v - 1, 1.17), 75)
+    for prec in (64, 200):
+        b = to_arb(root, prec)
+        assert _contains(b, ref)
+        with flint_prec(400):
+            assert b.rad() <= flint.arb(2) ** (2 - prec)
+
+
+def test_square_root_of_an_exact_zero_ball():
+    t = sympy.Symbol("t", nonnegative=True)
+    assert to_arb(sympy.sqrt(t), 64, {t: flint.arb(0)}) == 0
+    assert to_arb(t ** R(1, 3), 64, {t: flint.arb(8)}).overlaps(flint.arb(2))
+
+
+def test_ball_of_an_arb_midpoint():
+    b = ball(flint.arb(3), 1)
+    assert b.overlaps(flint.arb(2)) and b.overlaps(flint.arb(4))
+    assert not b.overlaps(flint.arb(5)) and not b.overlaps(flint.arb(1))
+
+
+def test_enclose_stops_at_the_first_precision_that_suffices():
+    """sqrt 2 to 15 digits needs ~50 bits: the ball is not refined to max_prec bits."""
+    b = enclose(sympy.sqrt(2), 15)
+    assert 50 <= b.rel_accuracy_bits() < 1000
+
+
+def test_conversion_errors_name_the_function_and_argument():
+    with pytest.raises(ValueError, match=r"^float_to_arb: x must be a sympy Float"):
+        float_to_arb(sympy.Integer(1))
+    with pytest.raises(ValueError, match=r"^mpf_to_arb: x must be an mpmath mpf"):
+        mpf_to_arb(1.5)

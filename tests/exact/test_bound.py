@@ -40,3 +40,19 @@ def test_bound_reached_at_the_right_end():
     f = u / (1 + u)
     assert abs_bound(f, u, R(1, 4), 1, R(1, 2)).holds is True
     assert abs_bound(f, u, R(1, 4), 1, R(49, 100)).holds is False
+
+
+# ------------------------------------------------------------- mutants that lived (issue 20)
+def test_negative_interval_is_not_clipped_to_nonnegative():
+    """|t| <= 1 fails on [-2, 1] (|-2| = 2), holds on [-1, 1/2]."""
+    t = sympy.Symbol("t", real=True)
+    res = abs_bound(t, t, -2, 1, sympy.Integer(1))
+    assert res.holds is False and abs(res.witness) > 1
+    assert abs_bound(t, t, -1, R(1, 2), sympy.Integer(1)).holds is True
+
+
+def test_no_split_below_min_width():
+    """4u(1-u) reaches 1 at u = 1/2, so boxes touching 1/2 never separate: with
+    min_width = 1 the first box is the last one."""
+    res = abs_bound(4 * u * (1 - u), u, 0, 1, sympy.Integer(1), min_width=1)
+    assert res.holds is None and res.boxes == 1 and "not separated" in res.reason

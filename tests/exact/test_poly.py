@@ -5,7 +5,9 @@ import flint
 import pytest
 import sympy
 
-from exactdp.exact.poly import Y, as_fmpq_poly, sign_at, to_arb, xform_from_probabilities
+from exactdp.exact import UndecidedSignError
+from exactdp.exact.arb import to_arb
+from exactdp.exact.poly import Y, as_fmpq_poly, sign_at, xform_from_probabilities
 
 x = Y
 R = sympy.Rational
@@ -45,3 +47,57 @@ def test_xform_of_softmax_and_refusal_for_laplace_terms():
     with pytest.raises(ValueError, match="rational"):
         xform_from_probabilities([(1 + eps) * sympy.exp(-eps), 1 - (1 + eps) * sympy.exp(-eps)],
                                  eps)
+
+
+# ------------------------------------------------------------- mutants that lived (issue 20)
+def test_fmpq_poly_to_sympy_keeps_every_coefficient():
+    from exactdp.exact.poly import fmpq_poly_to_sympy
+
+    p = flint.fmpq_poly([1, 2, R(3, 5).p, 7]) / 1  # 7y^3 + 3y^2 + 2y + 1
+    assert fmpq_poly_to_sympy(p) == sympy.Poly(7 * x**3 + 3 * x**2 + 2 * x + 1, x, domain="QQ")
+    assert fmpq_poly_to_sympy(flint.fmpq_poly([])).is_zero
+
+
+def test_sign_at_an_exact_algebraic_root_is_zero_and_otherwise_refuses():
+    """x^2 - 2 vanishes at sqrt 2: 0 with the exact point (minimal polynomial), and a
+    refusal naming sign_at from balls alone."""
+    p = flint.fmpq_poly([-2, 0, 1])
+    point = lambda prec: to_arb(sympy.sqrt(2), prec)  # noqa: E731
+    assert sign_at(p, point, exact_point=sympy.sqrt(2)) == 0
+    assert sign_at(p, lambda prec: to_arb(sympy.sqrt(3), prec)) == 1
+    with pytest.raises(UndecidedSignError, match="sign_at: sign of a degree-2 polynomial"):
+        sign_at(p, point, max_prec=1000)
+
+
+def test_xform_of_exp_one_at_a_rational_epsilon():
+    """EM-like probabilities 1/(1 + e), e/(1 + e) at epsilon = 1/2: e = exp(epsilon * 2), so
+    with x = exp(-epsilon) they are x^2/(x^2 + 1) and 1/(1 + x^2): checked by substituting
+    x back (sympy at 50 digits)."""
+    e = sympy.E
+    probs = [1 / (1 + e), e / (1 + e)]
+    X, forms, kappa = xform_from_probabilities(probs, R(1, 2))
+    assert kappa == 1
+    assert sympy.simplify(forms[0] - X**2 / (X**2 + 1)) == 0
+    for p, f in zip(probs, forms, strict=True):
+        assert abs(sympy.N(f.subs(X, sympy.exp(-R(1, 2) * kappa)) - p, 50)) < 1e-45
+
+
+def test_xform_refuses_irrational_coefficients():
+    p = 1 / (1 + sympy.sqrt(2) * sympy.exp(-1))
+    with pytest.raises(ValueError, match="non-rational coefficients in x"):
+        xform_from_probabilities([p, 1 - p], 1)
+
+
+def test_sign_at_a_tiny_point_with_cancellation_beyond_2_15_bits():
+    """p(y) = 1 - K y with K = floor(e^30000) (a 43281-bit integer): p(e^-30000) =
+    1 - K e^-30000 > 0 because K < e^30000 (e^30000 is irrational), and the cancellation
+    hides it below 2^-43000: the default precision budget grows with |log2 point|."""
+    from exactdp.exact.arb import flint_prec
+
+    with flint_prec(50000):
+        big = flint.arb(30000).exp()
+        K = int(big.floor().unique_fmpz())
+    assert K.bit_length() == 43281
+    p = flint.fmpq_poly([1, -K])
+    assert sign_at(p, lambda prec: to_arb(sympy.exp(-30000), prec)) == 1
+    assert sign_at(-p, lambda prec: to_arb(sympy.exp(-30000), prec)) == -1

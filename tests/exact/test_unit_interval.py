@@ -3,7 +3,6 @@
 from fractions import Fraction
 
 import flint
-import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -95,9 +94,43 @@ def test_descartes_bound_and_nonnegativity_against_known_roots():
     assert not is_nonnegative_on_unit_interval((Y - R(1, 2)) * (Y - R(1, 3)))
 
 
-def test_method_is_the_deprecated_name_of_algorithm():
+def test_double_root_is_decided_by_isolation():
     # (y - 1/2)^2 >= 0 with a double root at 1/2: decided by root isolation
     a = sign_on_unit_interval((Y - R(1, 2)) ** 2)
     assert a.algorithm == "isolation" and a.nonnegative and a.exact_roots() == (R(1, 2),)
-    with pytest.warns(DeprecationWarning, match=r"\.algorithm"):
-        assert a.method == "isolation"
+
+
+# ------------------------------------------------------------- mutants that lived (issue 20)
+def test_fmpq_poly_input_and_the_zero_polynomial():
+    """3x - 1 has its root at 1/3 (negative before, positive after)."""
+    res = sign_on_unit_interval(flint.fmpq_poly([-1, 3]))
+    assert res.poly.gen == x and res.exact_roots() == (R(1, 3),)
+    assert res.signs == (-1, 1) and verify_sign_analysis(res)
+    zero = sign_on_unit_interval(sympy.Integer(0) * x)
+    assert zero.algorithm == "zero" and verify_sign_analysis(zero)
+
+
+def test_verify_a_high_degree_descartes_claim():
+    """x^30 + 1 > 0 on (0, 1): Descartes' rule, re-verified by isolation above degree 24."""
+    res = sign_on_unit_interval(x**30 + 1)
+    assert res.algorithm == "descartes" and res.signs == (1,)
+    assert verify_sign_analysis(res)
+
+
+def test_verify_isolating_intervals_that_share_ends():
+    """Roots 1/3, 1/sqrt 8 = 0.3536, sqrt(2/15) = 0.3651 (and 1/2, 1/sqrt 3, 3/4): sympy's
+    isolating intervals touch; the re-verification separates them, and the signs between
+    the known roots are those of p at the midpoints."""
+    cases = [
+        ((2 * x**2 - R(1, 4)) * (3 * x**2 - R(1, 3)) * (5 * x**2 - R(2, 3)),
+         [R(1, 3), 1 / sympy.sqrt(8), sympy.sqrt(R(2, 15))]),
+        ((x - R(3, 4)) * (x**2 - R(1, 3)) * (x**2 - R(1, 4)),
+         [R(1, 2), 1 / sympy.sqrt(3), R(3, 4)]),
+    ]
+    for p, roots in cases:
+        res = sign_on_unit_interval(sympy.Poly(sympy.expand(p), x))
+        assert verify_sign_analysis(res) and len(res.roots) == 3
+        edges = [0] + sorted(roots, key=float) + [1]
+        pieces = zip(edges[:-1], edges[1:], strict=True)
+        expect = tuple(int(sympy.sign(p.subs(x, (lo + hi) / 2))) for lo, hi in pieces)
+        assert res.signs == expect

@@ -50,8 +50,8 @@ def test_pricing_buyers_scores_in_caption(capsys):
         (["table", "--scores", "1,2", "--sensitivity", "0"], "sensitivity must be > 0"),
         (["table", "--scores", "1,2", "--mechanisms", "foo"], "unknown mechanism"),
         (["table", "--scores", "1,abc"], "scores[1]"),
-        (["table", "--scores", "1,2", "--digits", "0"], "--dps (--digits)"),
-        (["table", "--scores", "1,2", "--dps", "1001"], "--dps (--digits)"),
+        (["table", "--scores", "1,2", "--dps", "0"], "--dps must be"),
+        (["table", "--scores", "1,2", "--dps", "1001"], "--dps must be"),
     ],
 )
 def test_errors_are_one_line_with_exit_code_2(capsys, argv, fragment):
@@ -100,7 +100,7 @@ def test_report_errors(capsys, argv, fragment):
 @pytest.mark.parametrize(
     "argv",
     [
-        ["table", "--digits", "abc", "--scores", "1,2"],
+        ["table", "--dps", "abc", "--scores", "1,2"],
         ["table", "--scores", "1,2", "--format", "html"],
         ["table"],
         ["table", "--scores", "1,2", "--example", "pricing"],
@@ -144,30 +144,21 @@ def test_version_and_python_dash_m(capsys):
     assert proc.returncode == 0 and "0.303265" in proc.stdout
 
 
-def test_old_public_paths_still_work():
-    import exactdp.cli
-    import exactdp.io.cli
-    import exactdp.io.latex
-    import exactdp.latex
-    import exactdp.report
-
-    assert exactdp.latex.probability_table is exactdp.io.latex.probability_table
-    assert exactdp.cli.main is exactdp.io.cli.main
-    assert callable(exactdp.report.pricing_report)
-
-
-@pytest.mark.parametrize("digits", ["0", "1001", "-3"])
-def test_report_digits_validated(capsys, digits):
-    code, out, err = run(capsys, "report", "--digits", digits)
-    assert code == 2 and "--dps (--digits) must be an integer in 1..1000, got" in err and out == ""
+@pytest.mark.parametrize("dps", ["0", "1001", "-3"])
+def test_report_dps_validated(capsys, dps):
+    code, out, err = run(capsys, "report", "--dps", dps)
+    assert code == 2 and "--dps must be an integer in 1..1000, got" in err and out == ""
 
 
 def test_huge_integers_print_beyond_the_int_str_limit(capsys):
-    # 10**5000 has more digits than Python's int-to-str limit (4300)
+    # 10**5000 has more digits than Python's int-to-str limit (4300). Pr[1] = e^-d / 2 with
+    # d = 5e4999 lies below 10^(-10^4999): its decimal exponent alone has 5000 digits, beyond
+    # what evalf carries correctly (cost.MAX_GAP_DIGITS), so the decimals are refused in one
+    # line naming the route (the old table printed an exponent wrong after its 26th digit)
     code, out, err = run(capsys, "table", "--scores", "1e5000,0", "--mechanisms", "pf")
-    assert code == 0, err
-    assert "q = (1.0e+5000, 0)" in out and "exp(-5.0e+4999)" in out
-    assert "too long to print" in out
+    assert code == 2 and out == ""
+    assert err.startswith("exactdp: error: evalf: ") and "10^5000" in err
+    assert err.count("\n") == 1
 
 
 def test_unwritable_out_is_a_one_line_error(capsys, tmp_path):
@@ -178,3 +169,48 @@ def test_unwritable_out_is_a_one_line_error(capsys, tmp_path):
         code, out, err = run(capsys, "report", "--scores", "1,0", "--out", out_dir)
         assert code == 2 and out == ""
         assert err.startswith("exactdp: error: cannot write the output") and err.count("\n") == 1
+
+
+def test_report_on_tied_scores_is_written(capsys, tmp_path):
+    """Issue 20: all scores tied gave ZeroDivisionError (EM/PF error ratio 0/0); both
+    errors are exactly 0 there (each mechanism picks a maximizer), the ratio is drawn at
+    its limit 1 and the caption says so."""
+    out = tmp_path / "tie"
+    assert main(["report", "--scores", "1,1", "--neighbour-scores", "0,1",
+                 "--out", str(out)]) == 0
+    assert (out / "error-ratio.png").exists()
+    tex = (out / "report.tex").read_text()
+    assert "limit 1" in tex
+
+
+def test_report_empty_out_is_refused(capsys, tmp_path, monkeypatch):
+    """Issue 20: --out "" wrote report.tex and summary.md into the current directory."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["report", "--scores", "3,1,0", "--out", ""]) == 2
+    err = capsys.readouterr().err
+    assert "--out must be a directory path, got ''" in err and "\n" == err[-1:]
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", ["table", "report"])
+@pytest.mark.parametrize(("value", "fragment"), [
+    ("nan", "--epsilon must be a number >= 0 (0 and oo are the limits), got 'nan' (not a number)"),
+    ("-1", "--epsilon must be >= 0"),
+])
+def test_epsilon_errors_name_the_option(capsys, command, value, fragment):
+    """Issue 20: the errors named ExponentialMechanism / build_report, not --epsilon."""
+    assert main([command, "--scores", "3,1,0", f"--epsilon={value}", "--no-files"]
+                if command == "report" else
+                [command, "--scores", "3,1,0", f"--epsilon={value}"]) == 2
+    err = capsys.readouterr().err
+    assert fragment in err and "build_report" not in err and "Mechanism" not in err
+
+
+@pytest.mark.parametrize("value", ["oo", "inf"])
+def test_table_at_epsilon_infinity_is_the_argmax(capsys, value):
+    # epsilon = oo is the documented limit: uniform over the maximizers, here output 0 of
+    # (3, 1, 0), so every mechanism prints probability 1, 0, 0 (exact forms 1, 0, 0)
+    assert main(["table", "--scores", "3,1,0", "--epsilon", value]) == 0
+    out = capsys.readouterr().out
+    assert "epsilon = oo" in out
+    assert "EM[0] = 1" in out and "EM[1] = 0" in out and "PF[2] = 0" in out

@@ -23,7 +23,7 @@ from exactdp.io.figures import (
     plot_expected_error,
     plot_privacy_loss,
 )
-from exactdp.io.report import build_report, render
+from exactdp.io.report import build_report, pricing_report, render
 
 BUYERS = (3, 4, 3, 2, 2)
 BUYERS_NEIGHBOUR = (3, 3, 2, 1, 1)
@@ -67,6 +67,13 @@ def test_every_result_is_in_the_text_summary(report):
     # PF's loss on the pair is exactly eps/2 = 0.5 (both buyers PF rows print 0.5)
     row = next(ln for ln in text.splitlines() if ln.strip().startswith("PF "))
     assert " 0.5 " in row
+
+
+def test_pricing_report_is_the_pricing_example_in_one_string():
+    md = pricing_report("1", fmt="markdown", dps=8)
+    assert "sensitivity 1" in md and "sensitivity 5" in md
+    # EM, buyers, eps = 1, 8 digits: the softmax of q/2 computed here independently
+    assert mpmath.nstr(_em_expected_error(BUYERS, 1, 1), 8) in md
 
 
 def test_digits_25_are_exact_not_float_noise(report):

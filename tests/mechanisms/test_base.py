@@ -286,7 +286,7 @@ def test_ball_keeps_the_sign_of_negative_midpoints():
 
 def test_monotonic_keyword_is_the_monotone_flag():
     # issue 13's signature: ExponentialMechanism(epsilon, sensitivity=1, monotonic=False,
-    # base_measure=None); monotone stays accepted.
+    # base_measure=None).
     em = exactdp.ExponentialMechanism(1, sensitivity=1, monotonic=True, base_measure=None)
     assert em.monotonic and em.c == 1
     assert em == exactdp.ExponentialMechanism(1, 1, True)
@@ -297,8 +297,8 @@ def test_monotonic_keyword_is_the_monotone_flag():
     assert exactdp.PermuteAndFlip(1, monotonic=True).c == 1
     assert exactdp.ReportNoisyMax(1, noise="laplace", monotonic=True).monotonic
     assert exactdp.GaussianNoisyMax(1, monotonic=True).monotonic
-    with pytest.raises(ValueError, match="contradict"), pytest.warns(DeprecationWarning):
-        exactdp.PermuteAndFlip(1, monotone=True, monotonic=False)
+    with pytest.raises(TypeError, match="monotone"):
+        exactdp.PermuteAndFlip(1, monotone=True)  # the old spelling is gone
     with pytest.raises(ValueError, match="monotonic must be"):
         exactdp.PermuteAndFlip(1, monotonic="yes")
 
@@ -427,29 +427,36 @@ HUGE_MECHANISMS = [
 ]
 
 
-@pytest.mark.parametrize("kind, make", HUGE_MECHANISMS)
-@pytest.mark.parametrize("eps", [10**50, 10**300, sympy.log(3) * 10**40])
+_EXACT_COIN_ROUTES = pytest.mark.xfail(
+    strict=True, raises=exactdp.cost.TooCostly,
+    reason="RNM-Laplace and the optimal mechanism evaluate exact coins exp(-eps q): at "
+           "eps = 1e40 log 3 the coin is refused as a huge power (issue 20, left open)")
+
+
+def _huge_cases():
+    for kind, make in HUGE_MECHANISMS:
+        for i, eps in enumerate([10**50, 10**300, sympy.log(3) * 10**40]):
+            exact_coins = make is HUGE_MECHANISMS[4][1] or make is HUGE_MECHANISMS[5][1]
+            marks = [_EXACT_COIN_ROUTES] if i == 2 and exact_coins else []
+            yield pytest.param(kind, make, eps, marks=marks)
+
+
+@pytest.mark.parametrize("kind, make, eps", list(_huge_cases()))
 def test_evalf_and_balls_at_huge_epsilon_every_route(kind, make, eps):
     """Every route keeps dps relative digits at any epsilon: the scaled gap d = eps/2 is
     carried with as many more digits as it has before its point."""
     dist = make(eps).distribution([0, -1])
-    exact_balls = (kind == "laplace" or type(dist.mechanism).__name__.startswith("Optimal")) \
-        and isinstance(eps, sympy.Expr) and eps.has(sympy.log)
-    if exact_balls:  # balls enclosing the exact exp(-k log 3): 3**(-5e39) is refused
-        with pytest.raises(ValueError, match="astronomical exponent"):
-            dist.evalf_balls(15)
     for dps in (15, 30, 60):
         vals = dist.evalf(dps)
-        balls = vals if exact_balls else dist.evalf_balls(dps)
+        balls = dist.evalf_balls(dps)
         wp = dps + 350
         with mpmath.workdps(wp):
             d = mpmath.mpf(sympy.N(sympy.sympify(eps) / 2, wp))
             ref = _closed_form_two(kind, d)
             for v, b, r in zip(vals, balls, ref, strict=True):
                 assert abs(v / r - 1) < mpmath.mpf(10) ** (1 - dps), (dps, v, r)
-                if not exact_balls:
-                    assert b.overlaps(mpf_to_arb(r))
-                    assert b.rad() < abs(b.mid()) * flint.arb(10) ** (2 - dps)
+                assert mpf_to_arb(r) in b or b.overlaps(mpf_to_arb(r))
+                assert b.rad() < abs(b.mid()) * flint.arb(10) ** (2 - dps)
 
 
 def _rnm_exp_integral(p: list, r: int) -> mpmath.mpf:
@@ -491,10 +498,14 @@ def test_gap_beyond_the_printable_range_refused_fast(method, make):
     import time
 
     dist = make(10**5000).distribution([0, -1])
-    if method == "evalf_balls" and isinstance(dist.mechanism, ReportNoisyMax):
-        return  # RNM-Laplace's balls enclose the exact expression, which arb holds
     t0 = time.perf_counter()
-    with pytest.raises(exactdp.cost.TooCostly, match=rf"^{method}: .*10\^5000"):
-        getattr(dist, method)(15)
+    if method == "evalf_balls" and make not in (PermuteAndFlip, ExponentialMechanism):
+        # RNM-Laplace's closed form in balls answers at once: Pr[0] = 1 - (2 + d) e^-d / 4
+        # and Pr[1] = (2 + d) e^-d / 4 with d = 5e4999, far below 10^-1000
+        top, low = dist.evalf_balls(15)
+        assert top.contains(1) and low > 0 and low < flint.arb(10) ** -1000
+    else:
+        with pytest.raises(exactdp.cost.TooCostly, match=rf"^{method}: .*10\^5000"):
+            getattr(dist, method)(15)
     assert time.perf_counter() - t0 < 2
     assert dist.to_numpy().tolist() == [1.0, 0.0]

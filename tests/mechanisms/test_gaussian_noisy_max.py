@@ -1,4 +1,4 @@
-"""GaussianNoisyMax: its own class, and the deprecated ReportNoisyMax(noise="gaussian") path."""
+"""GaussianNoisyMax: report-noisy-max with Gaussian noise, a class of its own."""
 
 from fractions import Fraction
 
@@ -34,16 +34,9 @@ def test_bad_sigma(sigma):
         GaussianNoisyMax(sigma)
 
 
-def test_deprecated_path_warns_and_agrees():
-    with pytest.warns(DeprecationWarning, match="GaussianNoisyMax"):
-        old = ReportNoisyMax(noise="gaussian", sigma=1)
-    new = GaussianNoisyMax(1)
-    q, q2 = [0, -1, -3], [-1, 0, -2]
-    assert old.distribution(q).evalf(25) == new.distribution(q).evalf(25)
-    np.testing.assert_allclose(old.distribution(q).to_numpy(), new.distribution(q).to_numpy())
-    a = exactdp.privacy_loss(old, q, q2)
-    b = exactdp.privacy_loss(new, q, q2)
-    assert a.interval == b.interval and a.output == b.output
+def test_report_noisy_max_has_no_gaussian_noise():
+    with pytest.raises(ValueError, match="noise must be one of 'exponential', 'gumbel'"):
+        ReportNoisyMax(1, noise="gaussian")
 
 
 def test_sampler_matches_probabilities():
@@ -83,8 +76,8 @@ def test_gaussian_errors_name_the_public_class():
     with pytest.raises(ValueError) as info:
         GaussianNoisyMax(1).distribution([1, 0, 2]).evalf(dps=10000)
     text = str(info.value)
-    assert text.startswith("GaussianNoisyMax: the certified quadrature for n = 3 items at "
-                           "dps = 10000")
+    # the refusal names the method the user called (evalf), not an internal route
+    assert text.startswith("evalf: the certified quadrature for n = 3 items at dps = 10000")
     assert "use a smaller dps (about " in text and ".to_numpy()" in text
     assert "method=" not in text and "gaussian_mp" not in text
     with pytest.raises(ValueError, match=r"^GaussianNoisyMax: epsilon must be > 0, got -1$"):

@@ -58,15 +58,30 @@ def test_rnm_gumbel_equals_em_exactly():
 def test_unknown_noise_lists_supported():
     with pytest.raises(ValueError, match="ReportNoisyMax: noise must be one of 'exponential', 'gu"):
         ReportNoisyMax(1, noise="cauchy")
-    with pytest.raises(ValueError, match="sigma"), pytest.warns(DeprecationWarning):
-        ReportNoisyMax(noise="gaussian")
 
 
 def test_missing_epsilon_message_allows_zero():
     """epsilon = 0 is accepted (the uniform limit), so the refusal of a missing epsilon
     asks for ``>= 0``, not ``> 0``."""
-    with pytest.raises(ValueError, match=r"^ReportNoisyMax: epsilon must be a number >= 0 "
-                                         r"for noise='exponential' .*got None$"):
-        ReportNoisyMax()
+    with pytest.raises(TypeError, match="epsilon"):
+        ReportNoisyMax()  # epsilon is required
+    with pytest.raises(ValueError, match=r"^ReportNoisyMax: epsilon must be >= 0"):
+        ReportNoisyMax(-1)
     assert ReportNoisyMax(epsilon=0).distribution([0, 5]).probabilities == (
         sympy.Rational(1, 2), sympy.Rational(1, 2))
+
+
+def test_rnm_laplace_exact_at_gap_1e35():
+    """Exact RNM-Laplace probabilities at a score gap of 1e35 (a bare OverflowError from
+    flint before): Pr[1] = (2 + d) e^-d / 4, d = epsilon * gap / 2, and evalf agrees."""
+    import mpmath
+
+    from exactdp import ReportNoisyMax
+
+    dist = ReportNoisyMax(1, noise="laplace").distribution([0, -10**35])
+    d = sympy.Rational(10**35, 2)
+    assert sympy.expand(dist.probabilities[1] - (2 + d) * sympy.exp(-d) / 4) == 0
+    with mpmath.workdps(80):
+        dm = mpmath.mpf(d.p) / d.q
+        ref = (2 + dm) * mpmath.exp(-dm) / 4
+        assert abs(dist.evalf(30)[1] / ref - 1) < mpmath.mpf(10) ** -29

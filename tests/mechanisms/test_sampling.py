@@ -1,5 +1,7 @@
 """exactdp's own samplers (EM, PF, RNM-exponential, RNM-Gumbel, RNM-Laplace) audited
-against the exact output distributions with exactdp.audit.goodness_of_fit.
+against the exact output distributions with exactdp.audit.goodness_of_fit: the mechanisms'
+algorithms themselves (``sample(..., algorithm="mechanism")``) and the default draws from the
+float probabilities (``algorithm="pmf"``).
 
 The expected probabilities come from the exact sympy expressions evaluated to 30 digits
 (not from the float engines), so sampler and reference are independent routes. Seeds are
@@ -10,6 +12,7 @@ that are wrong on purpose must be rejected with p < 1e-6 at the same sample size
 
 from __future__ import annotations
 
+import functools
 import math
 
 import pytest
@@ -21,6 +24,11 @@ from tests.reference import PF_Q31002_EPS2, RNM_LAPLACE_Q012_EPS1
 
 N = 50_000
 ALPHA = 1e-4
+
+
+def literal(dist):
+    """The mechanism's own algorithm as a sampler (what an audit of the algorithm runs)."""
+    return functools.partial(dist.sample, algorithm="mechanism")
 
 # name -> (scores, epsilon, sensitivity, monotone)
 CASES = {
@@ -55,7 +63,7 @@ def test_own_sampler_matches_exact_distribution(mech, case):
     scores, eps, sens, mono = CASES[case]
     dist = MECHANISMS[mech](eps, sens, mono).distribution(scores)
     probs = exact_vector(dist)
-    res = goodness_of_fit(dist.sample, probs, N, rng=seed_of(mech, case), alpha=ALPHA)
+    res = goodness_of_fit(literal(dist), probs, N, rng=seed_of(mech, case), alpha=ALPHA)
     assert res.verdict == "consistent", res.summary()
     assert sum(res.observed) == N
     if case == "tiny":
@@ -77,8 +85,8 @@ def test_pf_and_rnm_exponential_samplers_cross(case):
     scores, eps, sens, mono = CASES[case]
     pf = exactdp.PermuteAndFlip(eps, sens, mono).distribution(scores)
     rnm = exactdp.ReportNoisyMax(eps, sens, mono, noise="exponential").distribution(scores)
-    a = goodness_of_fit(pf.sample, exact_vector(rnm), N, rng=101, alpha=ALPHA)
-    b = goodness_of_fit(rnm.sample, exact_vector(pf), N, rng=102, alpha=ALPHA, test="gtest")
+    a = goodness_of_fit(literal(pf), exact_vector(rnm), N, rng=101, alpha=ALPHA)
+    b = goodness_of_fit(literal(rnm), exact_vector(pf), N, rng=102, alpha=ALPHA, test="gtest")
     assert a.verdict == b.verdict == "consistent", (a.summary(), b.summary())
 
 
@@ -89,7 +97,7 @@ def test_pf_sampler_is_not_em():
     q = [3, 1, 0, 0, -2]
     pf = exactdp.PermuteAndFlip(2).distribution(q)
     em = exactdp.ExponentialMechanism(2).distribution(q)
-    res = goodness_of_fit(pf.sample, exact_vector(em), N, rng=5)
+    res = goodness_of_fit(literal(pf), exact_vector(em), N, rng=5)
     assert res.verdict == "rejected" and res.p_value < 1e-6
     assert res.max_deviation_outputs == (0,) and res.max_deviation > 0  # PF favours the max
 
@@ -98,7 +106,7 @@ def test_em_with_doubled_exponent_is_rejected():
     q = [0, 0, -1, -2]
     right = exactdp.ExponentialMechanism(1).distribution(q)
     doubled = exactdp.ExponentialMechanism(1, monotonic=True).distribution(q)  # eps*q/Delta
-    res = goodness_of_fit(doubled.sample, exact_vector(right), N, rng=6)
+    res = goodness_of_fit(literal(doubled), exact_vector(right), N, rng=6)
     assert res.verdict == "rejected" and res.p_value < 1e-6
 
 
@@ -108,7 +116,7 @@ def test_tiny_output_returned_too_often_is_caught():
     dist = exactdp.PermuteAndFlip(eps, sens, mono).distribution(scores)
 
     def leaky(size, rng):
-        out = dist.sample(size, rng)
+        out = dist.sample(size, rng, algorithm="mechanism")
         out[:5] = 4
         return out
 
@@ -132,7 +140,7 @@ def test_rnm_laplace_sampler_two_items_closed_form():
         b = 2 / eps
         loss = laplace_two_items_loss(g, b)
         dist = mech.distribution([0, -sympy.Rational(g)])
-        res = goodness_of_fit(dist.sample, [1 - loss, loss], N, rng=seed, alpha=ALPHA)
+        res = goodness_of_fit(literal(dist), [1 - loss, loss], N, rng=seed, alpha=ALPHA)
         assert res.verdict == "consistent", res.summary()
 
 
@@ -143,9 +151,9 @@ def test_rnm_laplace_sampler_known_values_and_half_scale_rejected():
     known = [k / total for k in known]
     right = exactdp.ReportNoisyMax(1, noise="laplace").distribution([0, -1, -2])
     half = exactdp.ReportNoisyMax(2, noise="laplace").distribution([0, -1, -2])  # scale b/2
-    ok = goodness_of_fit(right.sample, known, N, rng=31, alpha=ALPHA)
+    ok = goodness_of_fit(literal(right), known, N, rng=31, alpha=ALPHA)
     assert ok.verdict == "consistent", ok.summary()
-    bad = goodness_of_fit(half.sample, known, N, rng=32)
+    bad = goodness_of_fit(literal(half), known, N, rng=32)
     assert bad.verdict == "rejected" and bad.p_value < 1e-6
 
 
@@ -155,5 +163,34 @@ def test_rnm_laplace_sampler_against_exact_engine(case):
     scores, eps, sens, mono = CASES[case]
     dist = exactdp.ReportNoisyMax(eps, sens, mono, noise="laplace").distribution(scores)
     probs = exact_vector(dist)
-    res = goodness_of_fit(dist.sample, probs, N, rng=seed_of("laplace", case), alpha=ALPHA)
+    res = goodness_of_fit(literal(dist), probs, N, rng=seed_of("laplace", case), alpha=ALPHA)
     assert res.verdict == "consistent", res.summary()
+
+
+@pytest.mark.parametrize("mech", sorted(MECHANISMS))
+def test_default_pmf_draws_follow_the_exact_distribution(mech):
+    """The default route (inverse CDF on to_numpy) against the exact 30-digit values."""
+    scores, eps, sens, mono = CASES["wide"]
+    dist = MECHANISMS[mech](eps, sens, mono).distribution(scores)
+    res = goodness_of_fit(dist.sample, exact_vector(dist), N, rng=seed_of(mech, "pmf"),
+                          alpha=ALPHA)
+    assert res.verdict == "consistent", res.summary()
+
+
+def test_pmf_route_never_draws_an_impossible_output_and_is_reproducible():
+    dist = exactdp.PermuteAndFlip(sympy.oo).distribution([0, 3, 3, 1])  # support {1, 2}
+    draws = dist.sample(20_000, rng=8)
+    assert set(draws.tolist()) == {1, 2}
+    assert (draws == 1).mean() == pytest.approx(0.5, abs=0.02)
+    assert (dist.sample((4, 5), rng=9) == dist.sample((4, 5), rng=9)).all()
+    assert isinstance(dist.sample(rng=1), int)
+    with pytest.raises(ValueError, match="sample: algorithm must be"):
+        dist.sample(3, rng=1, algorithm="shuffle")
+
+
+def test_pmf_route_is_not_the_mechanism_route():
+    """The two routes consume the generator differently (independent routes)."""
+    dist = exactdp.PermuteAndFlip(1).distribution([0, 1, 2, 3, 4, 5])
+    a = dist.sample(200, rng=3)
+    b = dist.sample(200, rng=3, algorithm="mechanism")
+    assert not (a == b).all()

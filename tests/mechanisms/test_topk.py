@@ -342,7 +342,7 @@ def test_one_shot_flag_and_peeling_by_hand():
     assert (peel.one_shot, shot.one_shot) == (False, True)
     assert TopK(PermuteAndFlip(1), 2).one_shot is False
     d, g = peel.distribution([0, -1, -2]), shot.distribution([0, -1, -2])
-    assert isinstance(d, exactdp.TopKDistribution)
+    assert isinstance(d, exactdp.mechanisms.TopKDistribution)
     assert d.pmf((0, 1)) == sympy.Rational(8, 21)
     assert d.outputs[0] == (0, 1) and d.probabilities[0] == sympy.Rational(8, 21)
     assert all(sympy.simplify(a - b) == 0

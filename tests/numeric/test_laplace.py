@@ -570,14 +570,57 @@ def test_bad_algorithm(algorithm):
         laplace_mp([0, 1], 30, algorithm=algorithm)
 
 
-def test_method_is_the_deprecated_name_of_algorithm():
-    with pytest.warns(DeprecationWarning, match="use algorithm="):
-        old = laplace_mp([0, 1, 3], 30, method="series")
-    assert old == laplace_mp([0, 1, 3], 30, algorithm="series")
+def test_the_two_algorithms_agree():
+    series = laplace_mp([0, 1, 3], 30, algorithm="series")
     # the two algorithms agree (independent formulas) to the requested digits
     closed = laplace_mp([0, 1, 3], 30, algorithm="closed")
     with mpmath.workdps(40):
-        assert all(abs(a - b) < mpmath.mpf(10) ** -29 * b for a, b in zip(old, closed, strict=True))
-    with pytest.raises(ValueError, match="laplace_mp: method must be None or equal to algorithm"), \
-            pytest.warns(DeprecationWarning):
-        laplace_mp([0, 1], 30, algorithm="closed", method="series")
+        assert all(abs(a - b) < mpmath.mpf(10) ** -29 * b
+                   for a, b in zip(series, closed, strict=True))
+
+
+# ------------------------------------------------------------- gaps of 1e35 and more (issue 20)
+def test_sparse_expansion_equals_dense_flint():
+    """The sparse ring gives the flint polynomials term for term (random small gaps, ties)."""
+    import random
+
+    from exactdp.numeric.laplace.pieces import FlintOps, SparseOps, expand, group_gaps
+
+    rng = random.Random(20)
+    for _ in range(25):
+        G = [0] + [rng.randint(0, 6) for _ in range(rng.randint(0, 6))]
+        u, cnt, idx = group_gaps(G)
+        dense = expand(u, cnt, idx, FlintOps())
+        sparse = expand(u, cnt, idx, SparseOps())
+        for pair_d, pair_s in zip(dense, sparse, strict=True):
+            for poly, terms in zip(pair_d, pair_s, strict=True):
+                want = {e: Fraction(int(c.p), int(c.q))
+                        for e, c in enumerate(poly.coeffs()) if c != 0}
+                assert terms == want, G
+
+
+def test_laplace_exact_at_gap_1e35_closed_form_and_general_route():
+    """Integer gaps beyond the dense limit (they raised OverflowError inside flint): two
+    items against ``(2 + d) e^-d / 4`` (the difference of two Laplace variables), four
+    against the scalar sympy route ``laplace_exact_general``."""
+    lam = sympy.Rational(1, 2)
+    g = 10**35
+    p = laplace_exact([0, g], lam)
+    d = g * lam
+    assert sympy.expand(p[1] - (2 + d) * sympy.exp(-d) / 4) == 0
+    assert sympy.expand(p[0] + p[1] - 1) == 0
+    G = [0, g, g, 3 * g + 7]
+    sparse = laplace_exact(G, lam)
+    general = laplace_exact_general([k * lam for k in G])
+    for a, b in zip(sparse, general, strict=True):
+        assert sympy.expand(a - b) == 0
+
+
+def test_laplace_exact_many_huge_gaps_refused_fast():
+    """Up to 2^p terms for p distinct huge gaps: beyond the limit, a one-line refusal."""
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=r"^probabilities: exact RNM-Laplace .* 21 distinct"):
+        laplace_exact([0] + [10**35 + k for k in range(20)], sympy.Integer(1), "probabilities")
+    assert time.perf_counter() - t0 < 2
+    with pytest.raises(ValueError, match=r"^laplace_exact_polys: dense polynomials"):
+        laplace_exact_polys([0, 10**35])

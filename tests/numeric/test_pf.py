@@ -281,3 +281,47 @@ def test_exact_paths_bad_input():
         em_mp([0, float("nan")])
     with pytest.raises(ValueError, match="sequence"):
         pf_mp("012")
+
+
+# ------------------------------------------------------------- mutants that lived (issue 20)
+def test_em_mp_with_an_infinite_gap():
+    """EM on gaps (0, oo, 1): probabilities 1/(1 + e^-1), 0, e^-1/(1 + e^-1) (mpmath)."""
+    with mpmath.workdps(40):
+        w = mpmath.exp(-1)
+        ref = [1 / (1 + w), mpmath.mpf(0), w / (1 + w)]
+        for d in ([0, "inf", 1], [0, mpmath.inf, 1], [0, flint.arb("inf"), 1]):
+            got = em_mp(d, 30)
+            assert got[1] == 0
+            assert all(abs(g - r) < mpmath.mpf(10) ** -29 for g, r in zip(got, ref, strict=True))
+
+
+def test_int_and_float_gaps_agree_exactly():
+    d = [0, 1, 3, 3, 40]
+    assert pf_float(np.array(d)).tolist() == pf_float(np.array(d, dtype=float)).tolist()
+    assert em_float(np.array(d)).tolist() == em_float(np.array(d, dtype=float)).tolist()
+
+
+class _LengthOnly:
+    def __len__(self):
+        return 2
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda: pf_arb([0, 1], prec=1), r"^pf_arb: prec must be"),
+        (lambda: pf_float(np.array(["a", "b"])),
+         r"^pf_float: d\.dtype must be a real dtype \(a 1-D array of real numbers\), got"),
+        (lambda: pf_float(np.zeros((2, 2))),
+         r"^pf_float: d\.shape must be \(n,\) with n >= 1 \(a non-empty 1-D array\), got"),
+        (lambda: pf_mp([0, flint.arb("-inf")]), r"^pf_mp: d\[1\]"),
+        (lambda: pf_mp([0, object()]),
+         r"^pf_mp: d\[1\] must be a number \(unsupported type object\), got"),
+        (lambda: pf_mp(_LengthOnly()), r"^pf_mp: d must be a sequence of numbers, got"),
+        (lambda: pf_mp([1, 2]),
+         r"^pf_mp: d must be a sequence containing an exact 0 \(the maximizers have gap 0\)"),
+    ],
+)
+def test_refusals_name_the_function_and_the_argument(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

@@ -78,8 +78,8 @@ def test_exact_pf_optimal_at_log3(n):
     assert res.optimum == res.pf_value
     assert isinstance(res.optimum, sympy.Rational)
     assert res.certificate.verify() and res.verify()
-    assert isinstance(res, exactdp.LatticeLPResult)
-    assert isinstance(res.certificate, exactdp.DualCertificate)
+    assert isinstance(res, exactdp.optimality.LatticeLPResult)
+    assert isinstance(res.certificate, exactdp.optimality.DualCertificate)
 
 
 @pytest.mark.parametrize("n", [3, 4, 5])

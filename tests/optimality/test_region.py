@@ -20,7 +20,7 @@ Q = sympy.Rational
 @pytest.mark.parametrize("n, k", [(3, 4), (4, 4), (5, 4), (4, 6)])
 def test_pf_optimal_at_reported_epsilons(n, k):
     region = RG.pf_optimality_region(n, k)
-    assert isinstance(region, exactdp.PFOptimalityRegion)
+    assert isinstance(region, exactdp.optimality.PFOptimalityRegion)
     for eps in (0.9, 0.95, math.log((3 + math.sqrt(5)) / 2), 1.0, 2.0):
         assert region.contains(eps)
         assert abs(LLP.lattice_lp(n, k, eps).pf_ratio - 1) < 1e-9

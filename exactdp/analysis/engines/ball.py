@@ -5,7 +5,7 @@ RNM-Gaussian the radius is the quadrature's error bound,
 :func:`exactdp.numeric.gaussian.gaussian_mp`). Losses, ranges and divergences are enclosed in
 certified intervals; a yes/no answer is given only when the interval is on one side, otherwise
 the work is repeated at the next precision of :data:`BALL_DPS` and :class:`BallUndecided`
-(an :class:`~exactdp.exact.sign.UndecidedSignError`, and a ValueError for older callers) is
+(an :class:`~exactdp.exact.signs.UndecidedSignError`, and a ValueError for older callers) is
 raised at the last one. The engine's ``certified`` is True only when every distribution says
 its ball radii are proved (``balls_certified``); otherwise results carry its ``caveat``.
 """
@@ -20,14 +20,8 @@ import flint
 import sympy
 
 from ...exact.arb import arb_mid_to_float, dps_to_prec, flint_prec, to_arb
-from ...exact.sign import UndecidedSignError
+from ...exact.signs import UndecidedSignError
 from ..common import ratios_with_limits
-
-__all__ = [
-    "BALL_DPS",
-    "BallUndecided",
-]
-
 
 #: Working precisions (decimal digits) of the ball engine, tried in turn until a
 #: comparison is decided.
@@ -72,7 +66,7 @@ class BallEngine:
         self._cache: dict[int, list[tuple[flint.arb, ...]]] = {}
         self.certified, self.caveat = True, None
         for d in self.dists:  # are the radii of evalf_balls proved? (see evalf_balls)
-            ok, why = getattr(d, "balls_certified", (False, "a user mechanism's evalf_balls"))
+            ok, why = d.balls_certified
             if not ok:
                 self.certified, self.caveat = False, why
                 break

@@ -16,6 +16,7 @@ class GenericEngine:
     """Probabilities as sympy expressions; signs by ball arithmetic and zero tests."""
 
     kind = "generic"
+    certified, caveat = True, None  # exact: nothing to caveat
 
     def __init__(self, eps: sympy.Expr | None, probs: list[list[sympy.Expr]]):
         self.eps = eps

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 
 import sympy
 
-from ...cost import TooCostly
+from ...cost import TooCostly, check_analysis
 from ...numbers import safe_sympify
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT
@@ -19,6 +19,7 @@ from ..common import (
     mechanism_name,
     plain,
 )
+from ..neighbourhood import top_gap
 from .ball import BallEngine
 from .generic import GenericEngine
 from .sparse import SparseXEngine, sparse_poly
@@ -34,15 +35,10 @@ from .xform import (
 
 
 def _needs_balls(dists: Sequence) -> bool:
-    """True iff some distribution has no exact probabilities but every one offers balls."""
-    missing = False
-    for d in dists:
-        try:
-            _ = d.probabilities
-        except (ValueError, NotImplementedError):
-            missing = True
-            break
-    return missing and all(hasattr(d, "evalf_balls") for d in dists)
+    """True iff some distribution has no exact probabilities but every one offers balls
+    (read from their capabilities)."""
+    caps = [d.capabilities for d in dists]
+    return any("exact" not in c for c in caps) and all("balls" in c for c in caps)
 
 
 def xform_probabilities(xforms: list, func: str, dense_only: bool):
@@ -103,29 +99,14 @@ def xform_probabilities(xforms: list, func: str, dense_only: bool):
 
 
 def output_count(dist: object, sv: ScoreVector) -> int:
-    """Number of outputs of a distribution: ``len(dist.outputs)`` when it lists them (top-k:
-    the ordered k-tuples), else one per score."""
-    outputs = getattr(dist, "outputs", None)
-    return sv.n if outputs is None else len(outputs)
+    """Number of outputs of a distribution: ``len(dist.outputs)`` (one per score for a
+    selection, the ordered k-tuples for top-k)."""
+    return len(dist.outputs)
 
 
-def make_engine(
-    mech: object,
-    vectors: Sequence[ScoreVector],
-    func: str,
-    check: bool = True,
-    dense_only: bool = False,
-):
-    """One engine holding the probabilities of ``mech`` on every vector.
-
-    The x-form engine when every probability is rational in ``exp(-eps/N)`` (dense flint
-    polynomials up to degree :data:`exactdp.xform.DENSE_DEGREE_LIMIT`, sparse ones beyond;
-    ``dense_only=True`` raises ValueError instead of going sparse), else the generic
-    (exact sympy) engine; the ball engine only when some distribution has no exact
-    probabilities (``probabilities`` raises) and every one offers ``evalf_balls``.
-    """
-    eps = mechanism_epsilon(mech)
-    dists = [distribution_of(mech, v) for v in vectors]
+def _exact_engine(mech, eps, dists: list, vectors: Sequence[ScoreVector], func: str,
+                  dense_only: bool):
+    """The x-form engine when every distribution has a form in x, else the generic one."""
     xforms = None
     if eps is not None and not eps.has(sympy.oo):
         xforms = []
@@ -150,11 +131,39 @@ def make_engine(
         else:
             xforms = None
     if xforms is None:
-        if _needs_balls(dists):
+        probs = [list(exact_probabilities_of(d, func, mech)) for d in dists]
+        engine = GenericEngine(eps, probs)
+    return engine
+
+
+def make_engine(
+    mech: object,
+    vectors: Sequence[ScoreVector],
+    func: str,
+    check: bool = True,
+    dense_only: bool = False,
+):
+    """One engine holding the probabilities of ``mech`` on every vector.
+
+    The x-form engine when every probability is rational in ``exp(-eps/N)`` (dense flint
+    polynomials up to degree :data:`exactdp.xform.DENSE_DEGREE_LIMIT`, sparse ones beyond;
+    ``dense_only=True`` raises ValueError instead of going sparse), else the generic
+    (exact sympy) engine; the ball engine only when some distribution has no exact
+    probabilities and every one offers balls (the capabilities of the distributions, see
+    ``exactdp.mechanisms.CAPABILITIES``).
+    """
+    check_analysis(func, len(vectors), vectors[0].n, top_gap(vectors[0]))
+    eps = mechanism_epsilon(mech)
+    dists = [distribution_of(mech, v) for v in vectors]
+    if _needs_balls(dists):
+        engine = BallEngine(dists, func, mechanism_name(mech))
+    else:
+        try:
+            engine = _exact_engine(mech, eps, dists, vectors, func, dense_only)
+        except TooCostly:  # the exact route refused by size: balls when every one has them
+            if dense_only or not all("balls" in d.capabilities for d in dists):
+                raise
             engine = BallEngine(dists, func, mechanism_name(mech))
-        else:
-            probs = [list(exact_probabilities_of(d, func, mech)) for d in dists]
-            engine = GenericEngine(eps, probs)
     for i, (p, d, v) in enumerate(zip(engine.probs, dists, vectors, strict=True)):
         if len(p) != output_count(d, v):
             raise ValueError(

@@ -13,7 +13,7 @@ import sympy
 from sympy.polys.rings import ring
 
 from ...exact.arb import flint_prec, to_arb
-from ...exact.sign import MAX_PREC, UndecidedSignError, proved_rational
+from ...exact.signs import MAX_PREC, UndecidedSignError, proved_rational
 from ...xform import DENSE_DEGREE_LIMIT
 from ..common import exact_sign
 from .xform import XEngine, terms_value

@@ -15,14 +15,14 @@ from __future__ import annotations
 import flint
 import sympy
 
+from ...exact.arb import to_arb
 from ...exact.poly import (
     as_fmpq_poly,
     fmpq_poly_to_sympy,
     sign_at,
-    to_arb,
     xform_from_probabilities,
 )
-from ...exact.sign import proved_rational
+from ...exact.signs import proved_rational
 from ...exact.unit_interval import sign_on_unit_interval
 from ...numbers import safe_sympify
 from ..common import X, exact_sign
@@ -184,34 +184,33 @@ class FlintForms(tuple):
 
 
 def xform_of(dist, eps: sympy.Expr, probs=None):
-    """``(x, forms, kappa)`` with ``x = exp(-eps*kappa)``, or None if there is no x-form."""
+    """``(x, forms, kappa)`` with ``x = exp(-eps*kappa)``, or None if there is no x-form.
+
+    Read from the distribution's capabilities: its ``rational_form`` (every epsilon), else
+    its ``numeric_rational_form`` (this epsilon only: RNM-Laplace), else extracted from
+    the exact probabilities when they are rational in ``exp(eps * rational)``.
+    """
+    caps = dist.capabilities
     rf = None
-    if hasattr(dist, "rational_form"):
-        try:  # documented: ValueError when there is no x-form (NotImplementedError: none given)
-            rf = dist.rational_form()
-        except (ValueError, NotImplementedError):
-            rf = None
-    if rf is None and hasattr(dist, "mechanism") and hasattr(dist.mechanism, "_numeric_xform"):
-        rf = dist.mechanism._numeric_xform(dist.scores)  # valid at this numeric epsilon
-    flint_polys = getattr(rf, "polys", None) if rf is not None else None
-    # (hasattr(rf, "forms") would build the sympy forms: ask only when there are no polys)
-    if rf is not None and hasattr(rf, "value") and (flint_polys is not None
-                                                    or hasattr(rf, "forms")):
-        x, value = rf.x, rf.value
-        forms = rf.forms if flint_polys is None else None
-        kappa = sympy.cancel(-sympy.log(value) / eps)  # exact rewriting only
+    if "rational_form" in caps:
+        rf = dist.rational_form()
+    elif "numeric_rational_form" in caps:
+        rf = dist.numeric_rational_form()  # None where it does not apply
+    if rf is not None:
+        kappa = sympy.cancel(-sympy.log(rf.value) / eps)  # exact rewriting only
         if not kappa.is_Rational:
             kappa = proved_rational(kappa) or kappa
         if kappa.is_Rational and kappa > 0:
-            polys = getattr(rf, "polys", None)
-            if polys is not None:  # flint already: no sympy round trip
+            if rf.polys is not None:  # flint already: no sympy round trip
                 den = rf.denominator if rf.denominator is not None else flint.fmpq_poly([1])
-                return x, FlintForms((flint.fmpq_poly(p), den) for p in polys), kappa
-            return x, tuple(forms), kappa
-    try:  # ValueError: not rational in exp(epsilon * rational); NotImplementedError: no
-        p = probs if probs is not None else dist.probabilities  # exact probabilities
+                return rf.x, FlintForms((flint.fmpq_poly(p), den) for p in rf.polys), kappa
+            return rf.x, tuple(rf.forms), kappa
+    if "exact" not in caps:
+        return None
+    p = probs if probs is not None else dist.probabilities
+    try:  # ValueError: the probabilities are not rational in exp(epsilon * rational)
         gen, forms, kappa = xform_from_probabilities(p, eps)
-    except (ValueError, NotImplementedError):
+    except ValueError:
         return None
     return gen, forms, kappa
 
@@ -221,6 +220,7 @@ class XEngine:
     the engine)."""
 
     kind = "x-form"
+    certified, caveat = True, None  # exact: nothing to caveat
 
     def __init__(self, eps: sympy.Expr, N: int, probs: list[list[tuple]]):
         self.eps = eps

@@ -16,22 +16,21 @@ import sympy
 from flint import fmpq_poly
 
 from ..._validate import argument_error
-from ...cost import fmt_size, refuse
-from ...exact.sign import UndecidedSignError, compare
-from ...xform import DENSE_DEGREE_LIMIT, coin
-from ..gaps import as_list, check_int_gaps, check_lam, fail_value
+from ...cost import check_seconds, fmt_size, laplace_exact_seconds, refuse
+from ...exact.signs import UndecidedSignError, compare
+from ..gaps import DENSE_DEGREE_LIMIT, as_list, check_int_gaps, check_lam, coin, fail_value
 from .pieces import FlintOps, ScalarOps, SparseOps, expand, group_gaps
-
-__all__ = [
-    "laplace_exact",
-    "laplace_exact_general",
-    "laplace_exact_polys",
-]
-
 
 # --------------------------------------------------------------------------------------
 # exact engines
 # --------------------------------------------------------------------------------------
+
+
+def _check_closed_form_cost(func: str, groups: int) -> None:
+    """Refuse the exact closed form on too many distinct gaps (cost about groups^3.5)."""
+    check_seconds(func, f"the exact RNM-Laplace closed form on {groups} distinct gaps",
+                  laplace_exact_seconds(groups),
+                  "use .evalf(dps) (the series route, certified digits) or .to_numpy()")
 
 
 def laplace_exact_polys(G: Sequence[int]) -> list[tuple[fmpq_poly, fmpq_poly]]:
@@ -65,6 +64,7 @@ def laplace_exact_polys(G: Sequence[int]) -> list[tuple[fmpq_poly, fmpq_poly]]:
                      f"degree <= {DENSE_DEGREE_LIMIT}",
                      "laplace_exact(G, lam) keeps only the nonzero terms")
     u, cnt, idx = group_gaps(Gs)
+    _check_closed_form_cost("laplace_exact_polys", len(u))
     res = expand(u, cnt, idx, FlintOps())
     sA = sum((a for a, _ in res), fmpq_poly([]))
     sB = sum((b for _, b in res), fmpq_poly([]))
@@ -219,6 +219,7 @@ def laplace_exact_general(d: Sequence[sympy.Expr]) -> tuple[sympy.Expr, ...]:
     vals = [sympy.expand(v - vals[best]) for v in vals]
     u, cnt, idx = group_gaps(vals, _sympy_cmp_factory(vals, func))
     u[0] = sympy.Integer(0)
+    _check_closed_form_cost(func, len(u))
     ops = ScalarOps(lambda t: sympy.exp(-t), None, sympy.Integer(1), sympy.Rational(1, 2))
     res = expand(u, cnt, idx, ops)
     return tuple(sympy.expand(sympy.powsimp(sympy.expand(r))) for r in res)

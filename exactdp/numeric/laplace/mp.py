@@ -12,18 +12,12 @@ from collections.abc import Sequence
 import mpmath
 from flint import arb
 
-from ..._validate import argument_error, check_choice, check_int
+from ..._validate import check_choice, check_int
 from ...cost import check_gap_digits
-from ...deprecation import warn_renamed
 from ...exact.arb import flint_prec, mpf_to_arb
 from ..gaps import mp_gaps
 from .pieces import ScalarOps, expand, group_gaps
 from .series import series_checked
-
-__all__ = [
-    "laplace_mp",
-]
-
 
 # --------------------------------------------------------------------------------------
 # mpmath engines
@@ -40,8 +34,7 @@ def _arb_closed(d: list, prec_bits: int) -> list:
         return expand(u, cnt, idx, ops)
 
 
-def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto", *,
-               method: str | None = None) -> list[mpmath.mpf]:
+def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto") -> list[mpmath.mpf]:
     """RNM-Laplace probabilities to ``dps`` significant digits, for n up to 1e4 and beyond.
 
     Two algorithms; ``algorithm="auto"`` takes the closed form for at most 60 finite gaps
@@ -117,8 +110,6 @@ def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto", *,
         Requested significant decimal digits (>= 1).
     algorithm : {"auto", "closed", "series"}
         Which formula (see above); ``"auto"``: closed form for n <= 60 finite gaps.
-    method : str, keyword only, optional
-        Deprecated name of ``algorithm`` (warns DeprecationWarning).
 
     Returns
     -------
@@ -139,12 +130,6 @@ def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto", *,
     """
     func = "laplace_mp"
     dps = check_int(func, "dps", dps, 1)
-    if method is not None:
-        warn_renamed("laplace_mp(method=...)", "algorithm=...")
-        if algorithm not in ("auto", method):
-            raise argument_error(func, "method", f"None or equal to algorithm={algorithm!r} "
-                                 "(method= contradicts it)", method)
-        algorithm = method
     check_choice(func, "algorithm", algorithm, ("auto", "closed", "series"))
     with mpmath.workdps(15):
         top = max((x for x in mp_gaps(d, func) if not mpmath.isinf(x)), default=0)

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from fractions import Fraction
 from functools import cmp_to_key
+from typing import Any
 
 import sympy
 from flint import fmpq, fmpq_poly
@@ -29,7 +30,7 @@ class _Ops:
     """
 
     zero: object
-    one: object
+    one: Any  # the ring's 1: an fmpq_poly, mpf or arb (FlintOps / ScalarOps)
 
     def decay(self, t):  # pragma: no cover - interface
         raise NotImplementedError

@@ -12,10 +12,6 @@ import mpmath
 from ..._validate import check_int
 from ..gaps import mp_gaps
 
-__all__ = [
-    "laplace_quad",
-]
-
 
 def laplace_quad(d: Sequence, dps: int = 30) -> list[mpmath.mpf]:
     """RNM-Laplace probabilities by mpmath quadrature of the defining integral.

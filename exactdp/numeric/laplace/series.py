@@ -42,8 +42,8 @@ def _exact_diff(a: mpmath.mpf, b: mpmath.mpf) -> arb:
 
 def _arb_to_mpf(b: arb) -> mpmath.mpf:
     """The midpoint of an arb ball as an exact mpf."""
-    man, exp = b.mid().man_exp()
-    man = int(man)
+    mantissa, exp = b.mid().man_exp()
+    man = int(mantissa)
     with mpmath.workprec(max(53, man.bit_length() + 8)):
         return mpmath.mpf((man, int(exp)))
 
@@ -144,7 +144,7 @@ def _series_engine(u_mp: list, cnt: list[int], dps: int, q: int, extra_bits: int
         W = [arb(0)] + [_exact_diff(u_mp[k], u_mp[k - 1]) for k in range(1, p)]
         D, cut = _window(plan, W)
         exact_left = cut is None
-        if exact_left:  # the window reaches the all-low piece: its integral is exact
+        if cut is None:  # the window reaches the all-low piece: its integral is exact
             cut = (p - 1, 0.0, None)
         polys = _log_series(plan, W, cnt, cut[0], M)
         ln2 = arb.log(arb(2))

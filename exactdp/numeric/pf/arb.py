@@ -7,10 +7,9 @@ from collections.abc import Sequence
 import flint
 
 from ..._validate import check_int
+from ...cost import check_seconds, pf_arb_seconds
 from ...exact.arb import flint_prec
 from .inputs import exact_groups, exp_neg, is_plain_decimal, sequence_length
-
-__all__ = ["pf_arb"]
 
 
 def _integral01(poly: flint.arb_poly) -> flint.arb:
@@ -63,6 +62,10 @@ def pf_arb(d: Sequence, prec: int = 128) -> list[flint.arb]:
     for _ in range(6):
         with flint_prec(work):
             groups, index, n = exact_groups(raw, "pf_arb")
+            check_seconds(
+                "pf_arb", f"permute-and-flip balls for n = {n} ({len(groups)} distinct gaps) "
+                f"at {prec} bits", pf_arb_seconds(len(groups), n, prec),
+                "use .evalf(dps) (mpmath, cost linear in n) or .to_numpy() (float64)")
             probs = _pf_tree_arb(groups)
         accurate = all(
             x.is_zero() or x.rel_accuracy_bits() >= prec for x in probs

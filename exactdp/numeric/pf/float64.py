@@ -21,8 +21,6 @@ from .scheme import (
     trunc_const,
 )
 
-__all__ = ["em_float", "pf_float"]
-
 _BITS_FLOAT = 60
 _LEVEL = 2.0**-12  # split of the small coins: below it few series terms suffice
 _N_LO = 16  # Gauss-Legendre nodes per panel of the check rule
@@ -64,35 +62,66 @@ def _gap_array(d: object, func: str) -> np.ndarray:
     return arr
 
 
-def em_float(d: object) -> np.ndarray:
+def _count_array(counts: object, size: int, func: str) -> np.ndarray | None:
+    """Validate the multiplicities: ``None``, or positive integers, one per distinct gap;
+    returned as float64 (the weights of the sums)."""
+    if counts is None:
+        return None
+    c = np.asarray(counts)
+    if c.dtype == bool or c.dtype.kind not in "iu" or c.shape != (size,):
+        raise argument_error(func, "counts", f"an integer array of shape ({size},) (one "
+                             "multiplicity per gap)", counts)
+    if int(c.min()) < 1:
+        raise argument_error(func, "counts", "positive (every gap occurs at least once)",
+                             int(c.min()))
+    return c.astype(np.float64)
+
+
+def _wsum(x: np.ndarray, m: np.ndarray | None) -> float:
+    """``sum_i m_i x_i`` (``m = None``: every multiplicity 1)."""
+    return float(x.sum()) if m is None else float(np.dot(m, x))
+
+
+def em_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> np.ndarray:
     """Exponential-mechanism probabilities in float64 (softmax of ``-d``).
 
     Parameters
     ----------
-    d : array_like of float, shape (n,)
+    d : array_like of float, shape (k,)
         Scaled gaps ``d_r = eps (q* - q_r)/(c Delta) >= 0`` with at least one 0; ``+inf``
         allowed.
+    counts : array_like of int, shape (k,), optional
+        Multiplicities: ``d[i]`` stands for ``counts[i]`` outputs with that gap (the
+        distinct gaps of a longer vector). Default: every gap once.
+    overwrite_d : bool, default False
+        Allow the result to be computed in ``d``'s memory (when ``d`` is already a
+        contiguous float64 array the caller no longer needs).
 
     Returns
     -------
-    numpy.ndarray of float64, shape (n,)
-        ``exp(-d_r) / sum_s exp(-d_s)`` in input order. Because ``min d = 0`` the
-        denominator is in ``[1, n]`` (log-sum-exp shift already done), so every entry is
-        accurate to a few ulps relative (below ``2.2e-308`` only absolutely).
+    numpy.ndarray of float64, shape (k,)
+        ``exp(-d_r) / sum_s exp(-d_s)`` (the sum over all outputs, each gap counted with its
+        multiplicity) in input order. Because ``min d = 0`` the denominator is in ``[1, n]``
+        (log-sum-exp shift already done), so every entry is accurate to a few ulps relative
+        (below ``2.2e-308`` only absolutely).
 
     Raises
     ------
     ValueError
-        If ``d`` is not a non-empty 1-D real array, has a NaN or negative entry, or no 0.
+        If ``d`` is not a non-empty 1-D real array, has a NaN or negative entry, or no 0;
+        if ``counts`` is not one positive integer per gap.
 
     References
     ----------
     F. McSherry and K. Talwar, "Mechanism design via differential privacy", FOCS 2007.
     """
     arr = _gap_array(d, "em_float")
+    m = _count_array(counts, arr.size, "em_float")
+    w = np.negative(arr, out=arr if overwrite_d else None)
     with np.errstate(under="ignore"):
-        w = np.exp(-arr)
-    return w / w.sum()
+        np.exp(w, out=w)
+    w /= _wsum(w, m)
+    return w
 
 
 def _log_factors(tau: np.ndarray, uA: np.ndarray, qA: np.ndarray) -> np.ndarray:
@@ -133,27 +162,74 @@ def _integrals_float(
     return mu, IA
 
 
-def pf_float(d: object) -> np.ndarray:
+def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, bits: int):
+    """Power sums ``sum_r m_r u_r^j`` of the small coins ``ub`` (large ones zeroed) at two
+    levels: every coin up to ``_LEVEL`` to the series length at that level, the few above
+    it further. Returns ``(moments, i1, u1, H0, H1)``: the moments from ``j = 0``, the
+    indices and values of the coins above the level (None when there are none) and the
+    Horner lengths at both levels. ``work`` (length k) is overwritten."""
+    umax = float(ub.max())
+    lam = _wsum(ub, m)
+    u0 = min(umax, _LEVEL)
+    J0 = series_terms(u0, lam, bits)
+    H0 = horner_terms(u0, bits)
+    mom = [0.0]
+    if J0:
+        mom.append(lam)
+        if J0 > 1:
+            pw = work
+            with np.errstate(under="ignore"):
+                np.multiply(ub, ub, out=pw)
+                mom.append(_wsum(pw, m))
+                for _ in range(3, J0 + 1):
+                    pw *= ub
+                    mom.append(_wsum(pw, m))
+    i1 = u1 = None
+    H1 = H0
+    if umax > _LEVEL:
+        i1 = np.flatnonzero(ub > _LEVEL)
+        u1 = ub[i1]
+        m1 = None if m is None else m[i1]
+        J1 = series_terms(umax, _wsum(u1, m1), bits)
+        H1 = horner_terms(umax, bits)
+        pw1 = u1 ** J0 if J0 else np.ones_like(u1)
+        for _ in range(J0 + 1, J1 + 1):
+            pw1 = pw1 * u1
+            mom.append(_wsum(pw1, m1))
+    return mom, i1, u1, H0, H1
+
+
+def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> np.ndarray:
     """Permute-and-flip probabilities in float64, O(n), stable for every epsilon.
 
     Parameters
     ----------
-    d : array_like of float, shape (n,)
+    d : array_like of float, shape (k,)
         Scaled gaps ``d_r = eps (q* - q_r)/(c Delta) >= 0`` with at least one exact 0
         (the maximizers); ``+inf`` allowed (coin probability 0).
+    counts : array_like of int, shape (k,), optional
+        Multiplicities: ``d[i]`` stands for ``counts[i]`` outputs with that gap (the
+        distinct gaps of a longer vector, whose probabilities are then gathered by the
+        caller). Default: every gap once.
+    overwrite_d : bool, default False
+        Allow ``d``'s memory to be used as work space and for the result (when ``d`` is a
+        contiguous float64 array the caller no longer needs). The engine then allocates
+        one more array of length k.
 
     Returns
     -------
-    numpy.ndarray of float64, shape (n,)
-        ``Pr_r = p_r int_0^1 prod_{s != r} (1 - t p_s) dt`` in input order; finite,
-        non-negative, summing to 1 within ``~1e-15``; each entry within ``~1e-14``
-        relative of the exact value (entries below ``2.2e-308`` only absolutely). Equal
-        gaps give identical entries. Method and error analysis: :mod:`exactdp.numeric.pf`.
+    numpy.ndarray of float64, shape (k,)
+        ``Pr_r = p_r int_0^1 prod_{s != r} (1 - t p_s) dt`` in input order (the product over
+        all outputs, each gap with its multiplicity); finite, non-negative, summing (with
+        the multiplicities) to 1 within ``~1e-15``; each entry within ``~1e-14`` relative
+        of the exact value (entries below ``2.2e-308`` only absolutely). Equal gaps give
+        identical entries. Method and error analysis: :mod:`exactdp.numeric.pf`.
 
     Raises
     ------
     ValueError
-        If ``d`` is not a non-empty 1-D real array, has a NaN or negative entry, or no 0.
+        If ``d`` is not a non-empty 1-D real array, has a NaN or negative entry, or no 0;
+        if ``counts`` is not one positive integer per gap.
     RuntimeError
         If the a-posteriori quadrature check fails (never observed; guards the analysis).
 
@@ -163,51 +239,35 @@ def pf_float(d: object) -> np.ndarray:
     Trefethen (2013), Thm 19.3 (quadrature error).
     """
     a = _gap_array(d, "pf_float")
-    n = a.size
+    m = _count_array(counts, a.size, "pf_float")
+    n = a.size if m is None else int(m.sum())
     if n == 1:
         return np.ones(1)
     bits = _BITS_FLOAT
+    # Two work arrays of length k: ``ub`` (the coins) and ``work`` (the gaps, then the
+    # powers of the coins, then the result).
+    ub = np.negative(a)
     with np.errstate(under="ignore"):
-        p = np.exp(-a)
-    S = float(p.sum())
+        np.exp(ub, out=ub)  # p = exp(-d)
+    S = _wsum(ub, m)
     C = trunc_const(bits)
     tmax = 1.0 if S <= C else C / S
-    u = p if tmax == 1.0 else p * tmax
+    if tmax != 1.0:
+        ub *= tmax  # u = t_max p
 
     # large coins (set A), grouped by equal gap
-    iA = np.flatnonzero(u > THETA)
-    dA, invA, mA = np.unique(a[iA], return_inverse=True, return_counts=True)
+    iA = np.flatnonzero(ub > THETA)
+    uA_each = ub[iA]
+    dA, invA = np.unique(a[iA], return_inverse=True)
+    mA = np.bincount(invA, weights=None if m is None else m[iA], minlength=dA.size)
     with np.errstate(under="ignore"):
         uA = tmax * np.exp(-dA)
         qA = (1.0 - tmax) + tmax * (-np.expm1(-dA))
+    work = a if overwrite_d else np.empty_like(ub)
 
     # small coins: power sums, two levels
-    ub = u.copy()
     ub[iA] = 0.0
-    umax = float(ub.max())
-    lam = float(ub.sum())
-    u0 = min(umax, _LEVEL)
-    J0 = series_terms(u0, lam, bits)
-    H0 = horner_terms(u0, bits)
-    mom = [0.0]
-    if J0:
-        pw = ub.copy()
-        with np.errstate(under="ignore"):
-            for j in range(1, J0 + 1):
-                if j > 1:
-                    pw *= ub
-                mom.append(float(pw.sum()))
-    i1 = u1 = None
-    H1 = H0
-    if umax > _LEVEL:
-        i1 = np.flatnonzero(ub > _LEVEL)
-        u1 = ub[i1]
-        J1 = series_terms(umax, float(u1.sum()), bits)
-        H1 = horner_terms(umax, bits)
-        pw1 = u1 ** J0 if J0 else np.ones_like(u1)
-        for _ in range(J0 + 1, J1 + 1):
-            pw1 = pw1 * u1
-            mom.append(float(pw1.sum()))
+    mom, i1, u1, H0, H1 = _small_coin_moments(ub, m, work, bits)
 
     # quadrature (two rules, answer and check)
     mu, IA = _integrals_float(*_float_rule(N_HI, GRADING), mom, uA, qA, mA, H1)
@@ -220,21 +280,24 @@ def pf_float(d: object) -> np.ndarray:
         raise RuntimeError(f"pf_float: quadrature check failed (relative difference {err:.3g})")
 
     # back to every output: Horner in u_r for the small coins
-    h = np.full(n, mu[H0])
-    for j in range(H0 - 1, -1, -1):
-        h *= ub
-        h += mu[j]
-    if i1 is not None and H1 > H0:
+    h = work
+    if H0:
+        np.multiply(ub, mu[H0], out=h)
+        h += mu[H0 - 1]
+        for j in range(H0 - 2, -1, -1):
+            h *= ub
+            h += mu[j]
+    else:
+        h.fill(mu[0])
+    if i1 is not None and u1 is not None and H1 > H0:
         e = np.full(u1.size, mu[H1])
         for j in range(H1 - 1, H0, -1):
             e = e * u1 + mu[j]
         h[i1] += e * u1 ** (H0 + 1)
+    h *= ub  # t_max p_r for the small coins (0 on A)
     if iA.size:
-        h[iA] = IA[invA]
-    h *= tmax
-    h *= p
-    total = float(h.sum())
+        h[iA] = IA[invA] * uA_each
+    total = _wsum(h, m)
     if not abs(total - 1.0) <= 1e-12:
         raise RuntimeError(f"pf_float: probabilities sum to {total!r}, not 1 (internal error)")
     return h
-

@@ -19,10 +19,6 @@ from ..._validate import argument_error, check_int, check_nonempty
 from ...exact.arb import flint_prec
 from .scheme import fail_nonneg
 
-__all__ = [
-    "arb_to_mpf", "check_dps", "exact_groups", "exp_neg", "is_plain_decimal", "sequence_length",
-]
-
 
 def _to_arb(v: object, func: str, i: int) -> tuple[object, flint.arb | None]:
     """``(key, value)`` for one gap: key groups exactly equal gaps; value None means +inf."""

@@ -12,11 +12,10 @@ from functools import lru_cache
 import flint
 import mpmath
 
+from ...cost import check_seconds, pf_mp_seconds
 from ...exact.arb import flint_prec
 from .inputs import arb_to_mpf, check_dps, exact_groups, exp_neg, sequence_length
 from .scheme import GRADING, N_HI, THETA, horner_terms, panel_edges, series_terms, trunc_const
-
-__all__ = ["em_mp", "pf_mp"]
 
 
 def em_mp(d: Sequence, dps: int = 30) -> list[mpmath.mpf]:
@@ -135,6 +134,8 @@ def pf_mp(d: Sequence, dps: int = 30) -> list[mpmath.mpf]:
     """
     dps = check_dps(dps, "pf_mp")
     n = sequence_length(d, "pf_mp")
+    check_seconds("pf_mp", f"permute-and-flip in mpmath for n = {n} at dps = {dps}",
+                  pf_mp_seconds(n, dps), "use .to_numpy() (float64) or a smaller dps")
     bits = int(dps * 3.33) + 24 + 2 * n.bit_length()
     with flint_prec(bits + 20):
         groups, index, n = exact_groups(d, "pf_mp")

@@ -11,11 +11,6 @@ from functools import lru_cache
 
 from ..._validate import argument_error
 
-__all__ = [
-    "GRADING", "N_HI", "THETA", "fail_nonneg", "horner_terms", "panel_edges", "series_terms",
-    "trunc_const",
-]
-
 THETA = 0.125  # coins with u > THETA are "large" (set A)
 GRADING = 8  # panels graded down to 2^-GRADING at both ends
 N_HI = 24  # Gauss-Legendre nodes per panel of the answer (the check uses fewer)

@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 import exactdp
 import exactdp.analysis.engines.ball as ball_engine
 from exactdp import GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
+from exactdp.analysis import bounded_range, check_zcdp, renyi_divergence
 from exactdp.analysis.check import Witness, check_dp
-from exactdp.analysis.divergence import bounded_range, check_zcdp, renyi_divergence
 from exactdp.analysis.engines.ball import BallUndecided
 from exactdp.analysis.loss import privacy_loss
 from exactdp.exact import UndecidedSignError, sign

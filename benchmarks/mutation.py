@@ -1,0 +1,337 @@
+"""Mutation testing of one module or package against its own tests (issue 20).
+
+Usage::
+
+    python benchmarks/mutation.py exactdp/exact --sample 100 --seed 0
+    python benchmarks/mutation.py exactdp/analysis/loss.py exactdp/analysis/check.py \\
+        exactdp/analysis/certify.py --sample 100 --seed 0
+    python benchmarks/mutation.py exactdp/numeric/pf --tests tests/numeric/pf \\
+        tests/numeric/test_pf.py --sample 100 --seed 0
+
+Each PATH is a module (``exactdp/<pkg>/<mod>.py``) or a package directory. The tests run
+are ``--tests`` or, by default, the mirror of each path (``tests/<pkg>/test_<mod>.py``,
+``tests/<pkg>/`` for a package). The script copies the repository's package, tests,
+``conftest.py`` and ``pyproject.toml`` into a scratch directory, lets mutmut (configured in
+``[tool.mutmut]`` of ``pyproject.toml``) generate every mutant of PATH, draws a seeded random
+sample of ``--sample`` of them, and runs mutmut on that sample only: each mutant runs only
+the selected tests that reach the mutated function, with ``-x`` and a CPU-time limit. It
+prints killed / survived / timeout per mutant, the score, and the diff of every survivor.
+
+Score = (killed + timeout) / (sampled - equivalent). A surviving mutant listed in
+``EQUIVALENT`` below (matched by function and by the changed lines, so the list survives
+renumbering) is reported as equivalent and left out of the denominator.
+
+A developer tool: too slow for ``.ci/run`` on 2 cores, and not collected by pytest.
+Results are recorded in ``docs/testing.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+ROOT = Path(__file__).resolve().parents[1]
+
+#: Surviving mutants that cannot change any result: (function name, removed line, added line,
+#: reason). Lines are compared stripped. See docs/testing.md.
+EQUIVALENT: list[tuple[str, str, str, str]] = [
+    (
+        "_dyadic",
+        "with flint_prec(max(abs(man).bit_length(), 2) + 8):",
+        "with flint_prec(max(abs(man).bit_length(), 2) + 9):",
+        "man * 2**exp is exact at either precision (one more guard bit)",
+    ),
+    (
+        "ball",
+        "bits = max(64, _exact_bits(m.mid()), flint.ctx.prec)",
+        "bits = max(_exact_bits(m.mid()), flint.ctx.prec)",
+        "a floor only: the midpoint keeps its own bits, the radius is rounded up",
+    ),
+    (
+        "enclose",
+        "prec = min(2 * prec, max_prec)",
+        "prec = min(3 * prec, max_prec)",
+        "precision schedule only: rigorous and meeting the target either way",
+    ),
+    (
+        "_numeric_sign",
+        "start = min(max(2 * _FIRST_PREC, _FIRST_PREC + _size_bits(e)), MAX_PREC)",
+        "start = min(max(3 * _FIRST_PREC, _FIRST_PREC + _size_bits(e)), MAX_PREC)",
+        "starting precision of the escalation only: the same sign is decided",
+    ),
+    (
+        "_enclose",
+        "return out if out.is_finite() else None",
+        "return out if (out.is_finite()) or True else None",
+        "a non-finite ball compares False with everything, as None is treated",
+    ),
+    (
+        "_exact_root",
+        'raise ArithmeticError(f"no root of {poly} found in ({a}, {b})")  # pragma: no cover',
+        "raise ArithmeticError(None)  # pragma: no cover",
+        "message of an unreachable raise (pragma: no cover)",
+    ),
+    (
+        "verify_sign_analysis",
+        'if analysis.algorithm == "isolation" or sqf.degree() <= 24:',
+        'if analysis.algorithm == "ISOLATION" or sqf.degree() <= 24:',
+        "both branches count the roots in (0, 1) exactly (Sturm or isolation)",
+    ),
+    (
+        "verify_sign_analysis",
+        "lo = bounds[i - 1][1] if i else sympy.Integer(0)",
+        "lo = bounds[i - 1][1] if i else sympy.Integer(1)",
+        "cost only: the first interval is bisected on every pass, keeping its root",
+    ),
+    (
+        "negative_intervals",
+        "if not any(s < 0 for s in self.signs):",
+        "if not any(s <= 0 for s in self.signs):",
+        "a sign 0 occurs only for the zero polynomial: () either way",
+    ),
+    (
+        "pf_arb",
+        "work = prec + 2 * max(n, 1).bit_length() + 30",
+        "work = prec + 3 * max(n, 1).bit_length() + 30",
+        "working precision schedule only: the accuracy loop decides",
+    ),
+    (
+        "_pf_groups_arb",
+        "S = sum((m * pg for pg, (_, m) in zip(p, groups, strict=True)), zero)",
+        "S = sum((m * pg for pg, (_, m) in zip(p, groups, strict=None)), zero)",
+        "zip of lists built from the same groups: equal lengths by construction",
+    ),
+    (
+        "_pf_groups_arb",
+        "S = sum((m * pg for pg, (_, m) in zip(p, groups, strict=True)), zero)",
+        "S = sum((m * pg for pg, (_, m) in zip(p, groups, strict=False)), zero)",
+        "zip of lists built from the same groups: equal lengths by construction",
+    ),
+    (
+        "em_mp",
+        "S = sum((m * wg for wg, (_, m) in zip(w, groups, strict=True)), flint.arb(0))",
+        "S = sum((m * wg for wg, (_, m) in zip(w, groups, strict=None)), flint.arb(0))",
+        "zip of lists built from the same groups: equal lengths by construction",
+    ),
+    (
+        "_pf_groups_arb",
+        "tmax = flint.arb(1) if S <= C else flint.arb(C) / S",
+        "tmax = flint.arb(1) if S < C else flint.arb(C) / S",
+        "at S == C both branches give tmax = 1",
+    ),
+    (
+        "_pf_groups_arb",
+        "if err <= tol:",
+        "if err < tol:",
+        "at err == tol (a float equality) only one more refinement",
+    ),
+    (
+        "_pf_groups_arb",
+        "ub = {k: min(max(uf[k] * 1.000001, 1e-300), THETA) for k in small}",
+        "ub = {k: min(max(uf[k] * 1.000001, 1.0), THETA) for k in small}",
+        "over-estimated bounds only add series terms; the truncation bound holds",
+    ),
+    (
+        "pf_float",
+        "for _ in range(J0 + 1, J1 + 1):",
+        "for _ in range(J0 + 2, J1 + 1):",
+        "drops the last power sum, below the float64 truncation bound",
+    ),
+    (
+        "_to_arb",
+        'return ("inf",), None',
+        'return ("XXinfXX",), None',
+        "the infinite-gap tag is only a grouping key (probability 0 in any group)",
+    ),
+    (
+        "_to_arb",
+        'return ("inf",), None',
+        'return ("INF",), None',
+        "the infinite-gap tag is only a grouping key (probability 0 in any group)",
+    ),
+    (
+        "_to_arb",
+        'return ("inf",), None',
+        'return ("XXinfXX",), None',
+        "the infinite-gap tag is only a grouping key (probability 0 in any group)",
+    ),
+]
+
+DETECTED = {"killed", "timeout"}
+
+
+def mirror_tests(path: Path) -> list[Path]:
+    """The mirror tests of a path: tests/<pkg>/test_<mod>.py; tests/<pkg>/ and its test file
+    tests/<parent>/test_<pkg>.py for a package."""
+    rel = path.relative_to("exactdp")
+    if path.suffix == ".py":
+        return [Path("tests") / rel.parent / f"test_{rel.stem}.py"]
+    return [Path("tests") / rel, Path("tests") / rel.parent / f"test_{rel.name}.py"]
+
+
+def toml_value(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    return "[" + ", ".join(toml_value(v) for v in value) + "]"
+
+
+def write_config(work: Path, only_mutate: list[str], tests: list[str], extra: list[str]) -> None:
+    """pyproject.toml of the scratch copy: the repository's [tool.mutmut] plus the target."""
+    text = (ROOT / "pyproject.toml").read_text()
+    base = dict(tomllib.loads(text).get("tool", {}).get("mutmut", {}))
+    base["only_mutate"] = only_mutate
+    base["pytest_add_cli_args_test_selection"] = tests + extra
+    head, sep, tail = text.partition("[tool.mutmut]")
+    if sep:  # drop the repository's section (up to the next table) and write ours
+        rest = tail.split("\n[", 1)
+        text = head + ("[" + rest[1] if len(rest) == 2 else "")
+    text += "\n[tool.mutmut]\n" + "".join(f"{k} = {toml_value(v)}\n" for k, v in base.items())
+    (work / "pyproject.toml").write_text(text)
+
+
+def changed_lines(diff: str) -> tuple[str, str]:
+    """The removed and the added lines of a unified diff, stripped and joined."""
+    lines = diff.splitlines()
+    removed = [ln[1:].strip() for ln in lines if ln[:1] == "-" and ln[:3] != "---"]
+    added = [ln[1:].strip() for ln in lines if ln[:1] == "+" and ln[:3] != "+++"]
+    return " ".join(removed), " ".join(added)
+
+
+def equivalent_reason(name: str, diff: str) -> str | None:
+    function = name.rsplit("__mutmut_", 1)[0].rsplit(".", 1)[-1]
+    removed, added = changed_lines(diff)
+    for func, old, new, reason in EQUIVALENT:
+        if function.endswith(func) and old == removed and new == added:
+            return reason
+    return None
+
+
+def generate(work: Path) -> dict[str, Path]:
+    """Generate every mutant in the scratch copy; return {mutant name: source path}."""
+    os.chdir(work)
+    from mutmut import __main__ as mm
+    from mutmut.mutation.data import SourceFileMutationData
+    from mutmut.utils.file_utils import walk_mutatable_files
+
+    os.makedirs("mutants", exist_ok=True)
+    mm.copy_src_dir()
+    mm.copy_also_copy_files()
+    mm.create_mutants(1)
+    names = {}
+    for path in walk_mutatable_files():
+        data = SourceFileMutationData(path=path)
+        data.load()
+        names.update({key: path for key in data.exit_code_by_key})
+    return names
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("paths", nargs="+", type=Path, help="modules or packages under exactdp/")
+    ap.add_argument("--tests", nargs="+", type=Path, help="test files (default: the mirrors)")
+    ap.add_argument("--sample", type=int, default=100, help="number of mutants (0: all)")
+    ap.add_argument("--seed", type=int, default=0, help="seed of the sample")
+    ap.add_argument(
+        "--pytest-arg",
+        action="append",
+        default=[],
+        help="extra pytest argument for every run, e.g. --pytest-arg=--deselect=...",
+    )
+    ap.add_argument("--workdir", type=Path, help="scratch directory (default: a new temporary one)")
+    ap.add_argument("--keep", action="store_true", help="keep the scratch directory")
+    args = ap.parse_args(argv)
+
+    paths = [p.resolve().relative_to(ROOT) if p.is_absolute() else p for p in args.paths]
+    for p in paths:
+        if not (ROOT / p).exists() or p.parts[0] != "exactdp":
+            ap.error(f"paths must be modules or packages under exactdp/, got {str(p)!r}")
+    tests = args.tests or [t for p in paths for t in mirror_tests(p)]
+    tests = [t for t in dict.fromkeys(tests) if (ROOT / t).exists()]
+    if not tests:
+        ap.error("no test files: pass --tests")
+    only = [f"{p.as_posix()}/*" if (ROOT / p).is_dir() else p.as_posix() for p in paths]
+
+    work = args.workdir or Path(tempfile.mkdtemp(prefix="exactdp-mutation-"))
+    work.mkdir(parents=True, exist_ok=True)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc", ".hypothesis")
+    for name in ("exactdp", "tests"):
+        shutil.rmtree(work / name, ignore_errors=True)
+        shutil.copytree(ROOT / name, work / name, ignore=ignore)
+    shutil.rmtree(work / "mutants", ignore_errors=True)
+    shutil.copy2(ROOT / "conftest.py", work / "conftest.py")
+    write_config(work, only, [t.as_posix() for t in tests], args.pytest_arg)
+
+    names = generate(work)
+    population = sorted(names)
+    k = len(population) if args.sample <= 0 else min(args.sample, len(population))
+    sample = sorted(random.Random(args.seed).sample(population, k))
+    print(f"targets: {' '.join(only)}; tests: {' '.join(map(str, tests))}")
+    print(f"{len(population)} mutants, sample of {k} with seed {args.seed}", flush=True)
+
+    mutmut = shutil.which("mutmut", path=str(Path(sys.executable).parent)) or "mutmut"
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    run = subprocess.run(
+        [mutmut, "run", "--max-children", "1", *sample],
+        cwd=work,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
+    from mutmut.mutation.data import SourceFileMutationData
+    from mutmut.mutation.diff_apply import get_diff_for_mutant
+    from mutmut.stats import status_by_exit_code
+
+    codes = {}
+    for path in set(names[n] for n in sample):
+        data = SourceFileMutationData(path=path)
+        data.load()
+        codes.update(data.exit_code_by_key)
+    if all(codes.get(n) is None for n in sample):
+        print(run.stdout[-4000:])
+        print("mutmut ran no mutant (see its output above)")
+        return 1
+
+    counts: dict[str, int] = {}
+    survivors = []
+    for n in sample:
+        status = status_by_exit_code[codes.get(n)]
+        diff = ""
+        if status not in DETECTED:
+            diff = get_diff_for_mutant(n, path=names[n])
+            reason = equivalent_reason(n, diff)
+            if reason is not None:
+                status = "equivalent"
+            survivors.append((n, status, diff, reason))
+        counts[status] = counts.get(status, 0) + 1
+        print(f"{status:>11}  {n}")
+    detected = sum(counts.get(s, 0) for s in DETECTED)
+    denominator = k - counts.get("equivalent", 0)
+    print("\n" + ", ".join(f"{v} {s}" for s, v in sorted(counts.items())))
+    score = detected / denominator if denominator else 1.0
+    print(f"score: {detected}/{denominator} = {score:.1%} (sample {k}, seed {args.seed})")
+    for n, status, diff, reason in survivors:
+        print(f"\n# {n}: {status}" + (f" ({reason})" if reason else ""))
+        print(diff)
+    if not args.keep and args.workdir is None:
+        os.chdir(ROOT)
+        shutil.rmtree(work, ignore_errors=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

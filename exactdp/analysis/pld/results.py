@@ -1,0 +1,222 @@
+"""Results shared by the exact and the grid privacy-loss distributions.
+
+``HockeyStick`` (a value of the privacy curve ``delta(epsilon)``), ``EpsilonResult`` (its
+inverse) and the certified bisection that computes the inverse from rigorous balls.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+import flint
+import sympy
+
+from ..._validate import argument_error
+from ...exact.arb import dps_to_prec, flint_prec, to_arb
+from ...exact.signs import UndecidedSignError
+from ...numbers import exact_number
+from ...printing import latex_decimal, latex_math
+from .._balls import arb_lower_fraction
+
+
+# ----------------------------------------------------------------------------- results
+@dataclass(frozen=True)
+class HockeyStick:
+    """``delta(epsilon)`` of a (composed) pair: the hockey-stick divergence.
+
+    Attributes
+    ----------
+    epsilon : sympy.Expr
+        The queried epsilon (exact).
+    ball : flint.arb
+        A rigorous enclosure of ``delta`` (``algorithm="exact"``) or of the certified lower
+        bound (``algorithm="grid"``).
+    algorithm : {"exact", "grid"}
+        ``"exact"``: every output sequence counted (the value is exact, see :meth:`exact`);
+        ``"grid"``: losses rounded down onto a grid, so ``lower`` is a certified lower bound.
+    certified : bool
+        True: the ball is proved (it is never a float guess).
+    caveat : str
+        What the number is and is not.
+    """
+
+    epsilon: sympy.Expr
+    ball: flint.arb
+    algorithm: str
+    certified: bool
+    caveat: str
+    k: int
+    _exact: object = field(default=None, repr=False, compare=False)
+
+    @property
+    def lower(self) -> Fraction:
+        """A certified lower bound on delta (exact Fraction, >= 0)."""
+        return max(Fraction(0), arb_lower_fraction(self.ball))
+
+    @property
+    def upper(self) -> float:
+        """Upper end of the ball (float, rounded up); for ``"grid"`` it bounds the bound only."""
+        return float(self.ball.upper().mid().str(20, radius=False)) * (1 + 1e-15)
+
+    def __float__(self) -> float:
+        return float(self.ball.mid().str(20, radius=False))
+
+    def __repr__(self) -> str:
+        return (f"HockeyStick(epsilon={self.epsilon}, delta={self.ball}, k={self.k}, "
+                f"algorithm={self.algorithm!r}, certified={self.certified})")
+
+    def _repr_latex_(self) -> str:
+        head = "\\delta(" + sympy.latex(self.epsilon) + ")"
+        if self._exact is not None:
+            return latex_math(head + " = " + sympy.latex(self.exact()))
+        return latex_math(head + " \\geq " + latex_decimal(self.lower, 6))
+
+    def exact(self) -> sympy.Expr:
+        """The exact value ``P(S) - e^eps Q(S)`` as a sympy expression (exact algorithm only).
+
+        Raises
+        ------
+        ValueError
+            For a grid lower bound (it has no exact value).
+        """
+        if self._exact is None:
+            raise ValueError("HockeyStick.exact: a grid lower bound has no exact value")
+        return self._exact()
+
+
+@dataclass(frozen=True)
+class EpsilonResult:
+    """Smallest epsilon with ``delta(epsilon) <= delta``, enclosed in ``[lower, upper]``.
+
+    ``lower`` and ``upper`` are exact dyadic Fractions with ``upper - lower`` below
+    ``10**-dps`` (times ``max(1, |epsilon|)``); ``upper is None`` means no finite epsilon works
+    (the mass at infinite loss exceeds ``delta``). For a grid PLD the interval encloses the
+    epsilon of the lower-bound curve, so ``lower`` is a certified lower bound of the true one.
+    """
+
+    delta: sympy.Expr
+    lower: Fraction
+    upper: Fraction | None
+    certified: bool
+    caveat: str
+
+    def __float__(self) -> float:
+        return math.inf if self.upper is None else float((self.lower + self.upper) / 2)
+
+    def __repr__(self) -> str:
+        hi = "oo" if self.upper is None else f"{float(self.upper):.17g}"
+        return (f"EpsilonResult(delta={self.delta}, epsilon in [{float(self.lower):.17g}, {hi}], "
+                f"certified={self.certified})")
+
+
+
+def power_by_squaring(base: Any, k: int, compose: Callable[[Any, Any], Any]) -> Any:
+    """``base`` composed with itself ``k >= 1`` times, by repeated squaring: about
+    ``2 log2(k)`` calls of ``compose(a, b)`` (an associative product)."""
+    out, j = None, k
+    while j:
+        if j & 1:
+            out = base if out is None else compose(out, base)
+        j >>= 1
+        if j:
+            base = compose(base, base)
+    return out
+
+
+def check_epsilon(value: object, func: str) -> sympy.Expr:
+    """``value`` as an exact finite epsilon >= 0.
+
+    Raises
+    ------
+    ValueError
+        If it is not an exact finite number >= 0.
+    """
+    eps = exact_number(value, "epsilon", func=func)
+    if eps.free_symbols or not eps.is_finite:
+        raise argument_error(func, "epsilon", "a finite number", value)
+    if eps.is_negative:
+        raise argument_error(func, "epsilon", ">= 0", value)
+    return eps
+
+
+def check_delta(value: object, func: str) -> sympy.Expr:
+    """``value`` as an exact delta in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If it is not an exact number in [0, 1].
+    """
+    d = exact_number(value, "delta", func=func)
+    if d.free_symbols or not (d >= 0 and d <= 1):
+        raise argument_error(func, "delta", "a number in [0, 1]", value)
+    return d
+
+
+def bisect_epsilon(pld, delta: object, dps: int, caveat: str, guess=None) -> EpsilonResult:
+    """Certified inverse of a non-increasing privacy curve (exact and grid PLDs).
+
+    ``pld`` has ``delta_ball(eps_ball, bits)``, ``max_loss(bits)`` and ``p_inf``. Since delta is
+    non-increasing in epsilon, ``delta(lo) > delta >= delta(hi)`` proves that the smallest
+    epsilon with ``delta(epsilon) <= delta`` lies in ``[lo, hi]``. ``guess`` (a callable giving
+    an arb ball for the answer at given bits, or None) is tried first: two certified
+    evaluations around it; otherwise bisection on exact dyadic points.
+
+    Raises
+    ------
+    UndecidedSignError
+        If the balls cannot separate delta from the target near the answer.
+    """
+    target = check_delta(delta, "epsilon")
+    bits = dps_to_prec(dps) + 32
+    if to_arb(pld.p_inf, bits) > to_arb(target, bits):
+        return EpsilonResult(target, Fraction(0), None, True,
+                             caveat + "; the mass at infinite loss exceeds delta")
+    with flint_prec(bits):
+        hi_ball = pld.max_loss(bits)
+        hi = max(Fraction(0), arb_lower_fraction(hi_ball.upper()) + 1)
+    lo = Fraction(0)
+
+    def above(point: Fraction) -> bool | None:  # delta(point) > target ?
+        for b in (bits, 2 * bits, 4 * bits):
+            with flint_prec(b):
+                d = pld.delta_ball(flint.arb(flint.fmpq(point.numerator, point.denominator)), b)
+                diff = d - to_arb(target, b)
+            if diff > 0:
+                return True
+            if diff <= 0:
+                return False
+        return None
+
+    if above(lo) is False:
+        return EpsilonResult(target, Fraction(0), Fraction(0), True, caveat)
+    tol = Fraction(1, 10**dps)
+    if guess is not None:
+        g = guess(bits)
+        if g is not None and g.is_finite():
+            with flint_prec(bits):
+                glo, ghi = arb_lower_fraction(g), -arb_lower_fraction(-g)
+            width = tol * max(1, abs(glo)) / 4
+            a, b = max(Fraction(0), glo - width), ghi + width
+            if b - a <= tol * max(1, a) and above(a) is True and above(b) is False:
+                return EpsilonResult(target, a, b, True, caveat)
+    while hi - lo > tol * max(1, lo):
+        mid = (lo + hi) / 2
+        verdict = above(mid)
+        if verdict is None:  # delta(mid) is the target up to the balls: bracket it
+            a, b = max(lo, mid - tol / 4), min(hi, mid + tol / 4)
+            if above(a) is True and above(b) is False:
+                return EpsilonResult(target, a, b, True, caveat)
+            raise UndecidedSignError(
+                f"epsilon: cannot separate delta({float(mid)}) from delta = {target}")
+        if verdict:
+            lo = mid
+        else:
+            hi = mid
+    return EpsilonResult(target, lo, hi, True, caveat)
+
+

@@ -1,0 +1,185 @@
+"""The x-form algebra of privacy-loss distributions (exact, python-flint polynomials).
+
+For EM, permute-and-flip and RNM with exponential or Gumbel noise on rational scores, every
+output probability is a rational function with rational coefficients of
+``x = exp(-epsilon/(c*Delta*N))`` (McKenna & Sheldon 2020, section 2; ``N`` the common
+denominator of the pair's score gaps, stored on :class:`XForm` beside the rate). A loss ratio
+``p_r/q_r`` is then a rational function of ``x``; factoring it over Q (unique
+factorisation) decides exactly when two products of ratios are the same function, which is
+how composed atoms are merged.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+import flint
+import sympy
+
+from ...exact.arb import to_arb
+from ...exact.signs import proved_equal
+
+#: Largest x-exponent of a base probability kept as a polynomial (beyond: generic sympy route).
+MAX_XFORM_DEGREE = 4096
+#: Up to this many count vectors, atoms with provably equal loss are merged (x-form identity).
+MERGE_LIMIT = 20_000
+
+
+@dataclass(frozen=True, eq=False)
+class XForm:
+    """Base outcomes as rational functions of ``x = exp(-rate/N)`` (fmpq_poly pairs).
+
+    ``rate = epsilon/(c*Delta)`` and ``N`` are stored; ``num_p[r]/den_p[r]`` is ``P_r`` and
+    ``num_q[r]/den_q[r]`` is ``Q_r`` as polynomials in ``x``.
+    """
+
+    rate: sympy.Expr
+    N: int
+    num_p: tuple
+    den_p: tuple
+    num_q: tuple
+    den_q: tuple
+
+    def same_variable(self, other: XForm) -> bool:
+        return self.N == other.N and proved_equal(self.rate, other.rate)
+
+    def x_ball(self, bits: int) -> flint.arb:
+        """A rigorous ball around ``x = exp(-rate/N)`` at ``bits`` bits."""
+        return to_arb(sympy.exp(-self.rate / self.N), bits)
+
+
+def sympy_to_poly(expr: sympy.Expr, x: sympy.Symbol, spread: int) -> flint.fmpq_poly:
+    """The polynomial ``expr`` in ``x`` as an ``fmpq_poly``, exponents multiplied by ``spread``."""
+    coeffs = sympy.Poly(expr, x).all_coeffs()[::-1] if expr.has(x) else [expr]
+    out = [flint.fmpq(0)] * ((len(coeffs) - 1) * spread + 1)
+    for i, c in enumerate(coeffs):
+        c = sympy.Rational(c)
+        out[i * spread] = flint.fmpq(int(c.p), int(c.q))
+    return flint.fmpq_poly(out)
+
+
+def fraction_polys(form: sympy.Expr, x: sympy.Symbol, spread: int):
+    """The cancelled numerator and denominator of ``form`` as spread ``fmpq_poly``."""
+    num, den = sympy.fraction(sympy.cancel(sympy.together(form)))
+    return sympy_to_poly(num, x, spread), sympy_to_poly(den, x, spread)
+
+
+def eval_poly(p: flint.fmpq_poly, x: flint.arb) -> flint.arb:
+    """``p(x)`` in ball arithmetic."""
+    if p.degree() < 0:
+        return flint.arb(0)
+    return flint.arb_poly([flint.arb(c) for c in p.coeffs()])(x)
+
+
+def ratio_key(a: flint.fmpq_poly, b: flint.fmpq_poly) -> tuple[str, str]:
+    """A hashable key for the ratio ``a/b``: reduced, with ``b`` made monic."""
+    g = a.gcd(b)
+    a, b = a / g, b / g
+    lead = b.coeffs()[-1]
+    return (str(a / lead), str(b / lead))
+
+
+def spread(p: flint.fmpq_poly, s: int) -> flint.fmpq_poly:
+    """``p(x**s)``: the exponents of ``p`` multiplied by ``s``."""
+    if s == 1:
+        return p
+    coeffs = p.coeffs()
+    out = [flint.fmpq(0)] * ((len(coeffs) - 1) * s + 1) if coeffs else [flint.fmpq(0)]
+    for i, c in enumerate(coeffs):
+        out[i * s] = c
+    return flint.fmpq_poly(out)
+
+
+def ratio_polys(xf: XForm, counts: tuple) -> tuple[flint.fmpq_poly, flint.fmpq_poly]:
+    """Numerator and denominator of the likelihood ratio for the output ``counts``."""
+    a, b = flint.fmpq_poly([1]), flint.fmpq_poly([1])
+    for i, c in enumerate(counts):
+        if c:
+            a *= (xf.num_p[i] * xf.den_q[i]) ** c
+            b *= (xf.den_p[i] * xf.num_q[i]) ** c
+    return a, b
+
+
+def factor_ratios(xf: XForm) -> tuple[list[Fraction], list[dict[str, int]]]:
+    """Each base ratio ``p_i/q_i`` as a rational constant times irreducible powers.
+
+    Factorisation over Q is unique, so ``prod_i (p_i/q_i)^(c_i)`` is the same rational
+    function of ``x`` for two count vectors iff the constants and the exponent sums agree.
+    """
+    consts, exps = [], []
+    for i in range(len(xf.num_p)):
+        ca, fa = (xf.num_p[i] * xf.den_q[i]).factor()
+        cb, fb = (xf.den_p[i] * xf.num_q[i]).factor()
+        e: dict[str, int] = {}
+        for f, m in fa:
+            e[str(f)] = e.get(str(f), 0) + int(m)
+        for f, m in fb:
+            e[str(f)] = e.get(str(f), 0) - int(m)
+        ratio = flint.fmpq(ca) / flint.fmpq(cb)
+        consts.append(Fraction(int(ratio.p), int(ratio.q)))
+        exps.append(e)
+    return consts, exps
+
+
+def group_terms(terms: dict, xf: XForm | None) -> tuple:
+    """The terms ``{counts: mass}`` split into groups of equal likelihood ratio (one group
+    per term if ``xf`` is None or there are too many terms).
+    """
+    if xf is None or len(terms) > MERGE_LIMIT:
+        return tuple({c: m} for c, m in terms.items())
+    consts, exps = factor_ratios(xf)
+    names = sorted({f for e in exps for f in e})
+    matrix = [[e.get(f, 0) for f in names] for e in exps]
+    groups: dict[tuple, dict] = {}
+    for c, m in terms.items():
+        powers = tuple(sum(ci * row[j] for ci, row in zip(c, matrix, strict=True))
+                       for j in range(len(names)))
+        const = Fraction(1)
+        for ci, k in zip(c, consts, strict=True):
+            if ci:
+                const *= k**ci
+        groups.setdefault((powers, const), {})[c] = m
+    return tuple(groups.values())
+
+
+def concat_xform(a: XForm | None, b: XForm | None) -> XForm | None:
+    """The transform of the pair of ``a`` and ``b`` (outputs concatenated), or None if either
+    is None or they use different variables.
+    """
+    if a is None or b is None or not a.same_variable(b):
+        return None
+    return XForm(a.rate, a.N, a.num_p + b.num_p, a.den_p + b.den_p,
+                  a.num_q + b.num_q, a.den_q + b.den_q)
+
+
+def sum_fractions(items: list) -> tuple[flint.fmpq_poly, flint.fmpq_poly]:
+    """``(num, den)`` of the sum of the fractions ``items`` (pairs of ``fmpq_poly``)."""
+    num, den = items[0]
+    for n, d in items[1:]:
+        num, den = num * d + n * den, den * d
+    return num, den
+
+
+def xform_pair(dp, dq):
+    """x-forms of both distributions on a common ``x = exp(-rate/N)``, or None when either
+    has no rational form in x (its capabilities: e.g. RNM-Laplace, irrational scores, a
+    user's function mechanism, whose loss ratios are then grouped by their exact values)."""
+    if not ("rational_form" in dp.capabilities and "rational_form" in dq.capabilities):
+        return None
+    fp, fq = dp.rational_form(), dq.rational_form()
+    N = math.lcm(int(fp.L), int(fq.L))
+    if max(max(fp.gaps) * (N // int(fp.L)), max(fq.gaps) * (N // int(fq.L))) > MAX_XFORM_DEGREE:
+        return None  # huge integer gaps: polynomials of that degree are not worth building
+    rate = dp.mechanism.rate
+    x = sympy.exp(-rate / N)
+    out = []
+    for f in (fp, fq):
+        if not proved_equal(f.value, x ** (N // int(f.L))):
+            return None
+        pairs = [fraction_polys(form, f.x, N // int(f.L)) for form in f.forms]
+        out.append([a for a, _ in pairs])
+        out.append([b for _, b in pairs])
+    return (*out, rate, N)
+

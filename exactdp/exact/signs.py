@@ -1,0 +1,377 @@
+"""Exact signs of real numbers: ``sign``, ``is_zero``, ``compare``, or an error, never a guess.
+
+This module has no differential-privacy concepts in it; every sign decision of exactdp
+goes through :func:`sign`. A sign is decided by one of these proofs, in this order:
+
+1. **Rational arithmetic** for integers and rationals (and ``oo``, ``-oo``).
+2. **A rigorous ball** (:func:`exactdp.exact.arb.to_arb`) that excludes 0: first at 96 bits,
+   then at a precision chosen from the size of the expression (the largest ``|log2|`` of
+   any of its sub-expressions, so ``1/(1 + exp(-16384))`` against ``1/(1 + exp(-16386))``
+   starts above 23,700 bits instead of giving up), doubling up to :data:`MAX_PREC` bits.
+3. **Exact zero recognition** when a ball keeps containing 0:
+
+   - a real *algebraic* number (rationals, radicals, ``CRootOf``) is 0 iff its minimal
+     polynomial over QQ is ``x`` (sympy ``minimal_polynomial``); a non-zero algebraic
+     number is then separated from 0 by raising the precision;
+   - an *exp-polynomial* ``sum_i c_i exp(a_i)`` with algebraic ``c_i`` and pairwise
+     distinct algebraic ``a_i`` is 0 iff every ``c_i`` is 0 (Lindemann-Weierstrass
+     theorem); this covers every probability of EM, PF and RNM with exponential or Gumbel
+     noise at an algebraic epsilon;
+   - anything else is 0 if exact polynomial rewriting (``expand``, ``powsimp``,
+     ``logcombine``, ``cancel``) reduces it to the integer 0 (never sympy's ``simplify``,
+     which can return 0 for a non-zero number of size ``exp(-10**300)``).
+
+   A number that is neither proved 0 nor separated from 0 by a ball raises
+   :class:`UndecidedSignError`. No float threshold is ever used.
+
+Symbolic expressions (free symbols) are decided by sympy's assumption system only (for
+example ``epsilon`` declared positive); otherwise :class:`UndecidedSignError` is raised.
+
+References
+----------
+F. Lindemann (1882), K. Weierstrass (1885): if ``a_1..a_k`` are distinct algebraic numbers,
+``exp(a_1)..exp(a_k)`` are linearly independent over the algebraic numbers (A. Baker,
+*Transcendental Number Theory*, 1975, Theorem 1.4).
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from .arb import as_exact, flint_prec, to_arb
+
+#: Highest working precision (bits) :func:`sign` uses before raising.
+MAX_PREC = 1 << 20
+
+_FIRST_PREC = 96
+_T = sympy.Dummy("t")
+
+
+class UndecidedSignError(ArithmeticError):
+    """The sign of a number (or a comparison) could not be decided rigorously.
+
+    Raised instead of a guess. ``expr`` holds the expression (or None); the message names
+    it and says how far the attempt went.
+    """
+
+    def __init__(self, message: str, expr: object = None):
+        super().__init__(message)
+        self.expr = expr
+
+
+def _short(e: object, limit: int = 300) -> str:
+    s = str(e)
+    return s if len(s) <= limit else s[: limit - 20] + " ... " + s[-15:]
+
+
+def _as_expr(expr: object, func: str) -> sympy.Expr:
+    return as_exact(expr, func)
+
+
+# ------------------------------------------------------------------------------ public
+def sign(expr: object) -> int:
+    """The sign of a real number, decided exactly: -1, 0 or 1.
+
+    Parameters
+    ----------
+    expr : sympy.Expr, int or fractions.Fraction
+        A real closed-form number (or an expression whose sign sympy's assumptions decide).
+
+    Returns
+    -------
+    int
+        -1, 0 or 1.
+
+    Raises
+    ------
+    UndecidedSignError
+        When no proof is found (see the module docstring for the proofs tried).
+    ValueError
+        For floats, NaN, ``zoo`` or a number that is not real.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> sign(sympy.sqrt(2) * sympy.sqrt(3) - sympy.sqrt(6))
+    0
+    >>> sign(1 / (1 + sympy.exp(-16386)) - 1 / (1 + sympy.exp(-16384)))
+    1
+    """
+    e = _as_expr(expr, "sign")
+    if e.is_Rational:
+        return int(bool(e > 0)) - int(bool(e < 0))
+    if e is sympy.oo:
+        return 1
+    if e is -sympy.oo:
+        return -1
+    if e is sympy.nan or e is sympy.zoo or e.has(sympy.nan, sympy.zoo):
+        raise ValueError(f"sign: {_short(e)} is not a real number")
+    if e.free_symbols:
+        return _symbolic_sign(e)
+    if e.has(sympy.oo, -sympy.oo):
+        raise UndecidedSignError(f"sign: cannot decide the sign of {_short(e)} (infinite terms)", e)
+    return _numeric_sign(e)
+
+
+def sign_or_none(expr: object) -> int | None:
+    """:func:`sign`, or None when it raises :class:`UndecidedSignError` (symbolic input)."""
+    try:
+        return sign(expr)
+    except UndecidedSignError:
+        return None
+
+
+def is_zero(expr: object) -> bool:
+    """True iff ``expr`` is exactly 0 (a proof either way, or :class:`UndecidedSignError`)."""
+    return sign(expr) == 0
+
+
+def proved_equal(a: object, b: object) -> bool:
+    """Whether ``a == b`` is proved (False: different, or not decided).
+
+    Parameters
+    ----------
+    a, b : sympy number or expression
+        Exact values (free symbols allowed: then only a rewrite can prove equality).
+
+    Returns
+    -------
+    bool
+        True when ``a == b`` structurally, when an exact rewrite (``expand`` after
+        ``powsimp``) of ``a - b`` reaches 0, or when :func:`sign` proves ``a - b == 0``.
+        False otherwise, so use it only where "equal values treated as different" costs
+        time, never correctness (grouping equal gaps, sharing a generator).
+
+    Notes
+    -----
+    ``sympy.simplify`` is not used: its heuristics have returned 0 for non-zero numbers of
+    size ``exp(-1e300)``.
+    """
+    if a == b:
+        return True
+    diff = sympy.expand(sympy.powsimp(sympy.sympify(a) - sympy.sympify(b)))
+    return diff == 0 or sign_or_none(diff) == 0
+
+
+def proved_rational(expr: object) -> sympy.Rational | None:
+    """``expr`` as a sympy Rational when it provably is one, else None.
+
+    Parameters
+    ----------
+    expr : sympy number or expression
+        An exact value; one with free symbols gives None.
+
+    Returns
+    -------
+    sympy.Rational or None
+        The rational value, or None for "not proved rational" (irrational, symbolic, or
+        undecided). Never raises :class:`UndecidedSignError`.
+
+    Notes
+    -----
+    ``sympy.simplify`` only proposes the candidate; :func:`sign` must then prove
+    ``expr - candidate == 0`` (exactly, or by the algebraic / Lindemann-Weierstrass / log
+    rules of this module). An unproved candidate is dropped: simplify's heuristics have
+    returned a wrong 0 for non-zero numbers of size ``exp(-1e300)``.
+    """
+    e = sympy.sympify(expr)
+    if e.is_Rational:
+        return e
+    if e.free_symbols:
+        return None
+    candidate = sympy.simplify(e)
+    if not candidate.is_Rational:
+        return None
+    return candidate if sign_or_none(e - candidate) == 0 else None
+
+
+def compare(a: object, b: object) -> int:
+    """``sign(a - b)``: -1 if ``a < b``, 0 if equal, 1 if ``a > b`` (exact, or raises)."""
+    ea, eb = _as_expr(a, "compare"), _as_expr(b, "compare")
+    if ea == eb:
+        return 0
+    if ea is sympy.oo or eb is -sympy.oo:
+        return 0 if ea == eb else 1
+    if ea is -sympy.oo or eb is sympy.oo:
+        return -1
+    return sign(ea - eb)
+
+
+# ------------------------------------------------------------------------------ symbolic
+def _symbolic_sign(e: sympy.Expr) -> int:
+    if e.is_zero:
+        return 0
+    if e.is_extended_positive:
+        return 1
+    if e.is_extended_negative:
+        return -1
+    if _rewrites_to_zero(e, simplify_ops=80):
+        return 0
+    raise UndecidedSignError(
+        f"sign: the sign of {_short(e)} depends on {sorted(map(str, e.free_symbols))}", e
+    )
+
+
+# ------------------------------------------------------------------------------ numeric
+def _numeric_sign(e: sympy.Expr) -> int:
+    s, err = _ball_sign(e, _FIRST_PREC)
+    if s is not None:
+        return s
+    if err is not None and e.is_extended_real is False:
+        raise ValueError(f"sign: {_short(e)} is not a real number")
+    zero = exact_zero(e)
+    if zero is True:
+        return 0
+    start = min(max(2 * _FIRST_PREC, _FIRST_PREC + _size_bits(e)), MAX_PREC)
+    top = min(MAX_PREC, max(1 << 15, 8 * start))
+    prec = start
+    while prec <= top:
+        s, err = _ball_sign(e, prec)
+        if s is not None:
+            return s
+        prec *= 2
+    why = "non-zero by exact algebra" if zero is False else "not proved zero"
+    how = f"no enclosure ({err})" if err is not None else "a ball still contains 0"
+    raise UndecidedSignError(
+        f"sign: cannot decide the sign of {_short(e)}: {why}; at {prec // 2} bits {how}", e
+    )
+
+
+def _ball_sign(e: sympy.Expr, prec: int) -> tuple[int | None, str | None]:
+    """``(sign or None, None)`` from one ball, or ``(None, reason)`` if none encloses ``e``."""
+    try:
+        b = to_arb(e, prec)
+    except ValueError as exc:
+        return None, str(exc)
+    if b > 0:
+        return 1, None
+    if b < 0:
+        return -1, None
+    if b.is_exact() and b.is_zero():
+        return 0, None  # a radius-0 ball at 0 is the exact value 0
+    return None, None
+
+
+def _size_bits(e: sympy.Expr) -> int:
+    """Largest ``|log2|value||`` over the sub-expressions of ``e`` (64-bit balls), capped."""
+    best = 0
+    with flint_prec(64):
+        for node in sympy.preorder_traversal(e):
+            if node.is_Rational:
+                best = max(best, abs(int(node.p)).bit_length(), int(node.q).bit_length())
+                continue
+            if not isinstance(node, (sympy.exp, sympy.Pow)):
+                continue
+            try:
+                b = to_arb(node, 64)
+            except ValueError:
+                continue
+            man, exp = b.mid().man_exp()
+            if man:
+                best = max(best, abs(abs(int(man)).bit_length() + int(exp)))
+            if best >= MAX_PREC:
+                return MAX_PREC
+    return best
+
+
+# ------------------------------------------------------------------------------ exact zero
+def exact_zero(e: sympy.Expr) -> bool | None:
+    """Exact zero test of a real closed-form number.
+
+    Returns
+    -------
+    bool or None
+        True: proved 0. False: proved non-zero (algebraic number with minimal polynomial
+        other than ``x``, or an exp-polynomial with a non-zero coefficient, by
+        Lindemann-Weierstrass). None: no proof either way.
+    """
+    e = sympy.sympify(e)
+    if e.is_Rational:
+        return e == 0
+    if _is_algebraic(e):
+        return _algebraic_is_zero(e)
+    lw = _exp_polynomial_is_zero(e)
+    if lw is not None:
+        return lw
+    return True if _rewrites_to_zero(e) else None
+
+
+def _rewrites_to_zero(e: sympy.Expr, simplify_ops: int = 200) -> bool:
+    """True if exact polynomial rewriting takes ``e`` to 0; False means "not proved 0".
+
+    Only rewritings that cannot create a false zero are used: ``expand``, ``powsimp``,
+    ``logcombine`` (positive arguments only), and ``cancel`` of ``together`` (polynomial
+    arithmetic that treats every transcendental atom as an independent generator: an
+    identity of polynomials holds at any values of the generators). sympy's ``simplify``
+    is *not* used: depending on the hash seed it returns 0 for
+    ``log((1 - exp(-10**300)/2)/(1 - exp(-10**300 - 1)/2))``, which is not 0.
+    ``simplify_ops`` bounds the size of the expressions given to ``cancel``.
+    """
+    if e == 0:
+        return True
+    x = sympy.expand(e)
+    if x == 0:
+        return True
+    x = sympy.expand(sympy.powsimp(x))
+    if x == 0:
+        return True
+    x = sympy.expand(sympy.logcombine(x))
+    if x == 0:
+        return True
+    if simplify_ops <= 0 or sympy.count_ops(x) > simplify_ops:
+        return False
+    return sympy.cancel(sympy.together(x)) == 0
+
+
+def _is_algebraic(e: sympy.Expr) -> bool:
+    if e.is_Rational:
+        return True
+    if e.is_Add or e.is_Mul:
+        return all(_is_algebraic(a) for a in e.args)
+    if e.is_Pow:
+        base, expo = e.args
+        return expo.is_Rational and _is_algebraic(base)
+    if isinstance(e, sympy.CRootOf):
+        return True
+    return False
+
+
+def _algebraic_is_zero(e: sympy.Expr) -> bool:
+    """Zero test of a real algebraic number by its minimal polynomial (exact)."""
+    if e.is_Rational:
+        return e == 0
+    mp = sympy.minimal_polynomial(e, _T, polys=True)
+    return mp.degree() == 1 and mp.nth(0) == 0
+
+
+def _exp_polynomial_is_zero(e: sympy.Expr) -> bool | None:
+    """Lindemann-Weierstrass zero test of ``sum_i c_i exp(a_i)`` (None if not of that form).
+
+    Terms are grouped by exponent; exponents and coefficients must be algebraic, and two
+    exponents are merged only when their difference is proved 0 (minimal polynomial).
+    """
+    terms = sympy.Add.make_args(sympy.expand(sympy.powsimp(sympy.expand(e))))
+    groups: list[tuple[sympy.Expr, list[sympy.Expr]]] = []
+    for t in terms:
+        coeff, expo = [], sympy.Integer(0)
+        for f in sympy.Mul.make_args(t):
+            if isinstance(f, sympy.exp):
+                expo += f.args[0]
+            elif f.is_Pow and f.args[0] is sympy.E:
+                expo += f.args[1]
+            elif f.is_Pow and isinstance(f.args[0], sympy.exp) and f.args[1].is_Rational:
+                expo += f.args[0].args[0] * f.args[1]
+            elif _is_algebraic(f):
+                coeff.append(f)
+            else:
+                return None
+        expo = sympy.expand(expo)
+        if not _is_algebraic(expo):
+            return None
+        for g_expo, members in groups:
+            if _algebraic_is_zero(sympy.expand(g_expo - expo)):
+                members.append(sympy.Mul(*coeff))
+                break
+        else:
+            groups.append((expo, [sympy.Mul(*coeff)]))
+    return all(_algebraic_is_zero(sympy.expand(sympy.Add(*m))) for _, m in groups)
