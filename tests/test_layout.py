@@ -419,6 +419,8 @@ CROSS_CUTTING = {
     "test_common.py": "the registry: the same properties over every mechanism class",
     "test_ci_strict.py": "the CI hook of the root conftest.py",
     "test_public_api_tested.py": "every public name of exactdp.__all__ appears in a test",
+    "test_docs_site.py": "the documentation site, built strictly: offline math, API pages",
+    "test_docstring_examples.py": "the Examples of every docstring of exactdp.__all__, run",
 }
 
 
