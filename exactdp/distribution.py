@@ -66,6 +66,15 @@ class OutputDistribution:
     """Distribution of ``M(q)`` over the output indices ``0..n-1`` (input order).
 
     Build it with ``mechanism.distribution(scores)``.
+
+    Examples
+    --------
+    >>> from exactdp import PermuteAndFlip
+    >>> d = PermuteAndFlip(2).distribution([1, 0])
+    >>> d.probabilities
+    (1 - exp(-1)/2, exp(-1)/2)
+    >>> d.to_numpy()
+    array([0.81606028, 0.18393972])
     """
 
     mechanism: Mechanism

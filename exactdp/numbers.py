@@ -30,7 +30,21 @@ from .exact.signs import UndecidedSignError, sign
 
 
 class ExactConversionWarning(UserWarning):
-    """A float was converted to the rational number equal to its binary value."""
+    """A float was converted to the rational number equal to its binary value.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> from exactdp import ExactConversionWarning, exact_number
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     x = exact_number(0.1)
+    ...
+    >>> x
+    3602879701896397/36028797018963968
+    >>> caught[0].category is ExactConversionWarning
+    True
+    """
 
 
 class FloatTracker:
@@ -245,6 +259,14 @@ def exact_number(
         For booleans, NaN, infinities, complex or non-real values, unparsable strings,
         symbols (unless allowed) and unsupported types. The message names the argument
         and the position.
+
+    Examples
+    --------
+    >>> from exactdp import exact_number
+    >>> exact_number("0.1")
+    1/10
+    >>> exact_number("log(2)")
+    log(2)
     """
     where = _where(name, position)
     if isinstance(value, (bool, np.bool_)):

@@ -127,6 +127,17 @@ class ScoreVector:
     Python loop per element; ``raw`` gives the Python values (ints as Python ints). A
     contiguous float64 or int64 array is not copied: it is made read-only instead (pass
     ``q.copy()`` to keep ``q`` writable).
+
+    Examples
+    --------
+    >>> from exactdp import as_scores
+    >>> q = as_scores([3, "1/2", 0])
+    >>> q.n, q.kind
+    (3, 'exact')
+    >>> q.exact
+    (3, 1/2, 0)
+    >>> q.gaps_exact
+    (0, 5/2, 3)
     """
 
     data: object
@@ -381,5 +392,14 @@ def _to_mpf(g: sympy.Expr, dps: int) -> mpmath.mpf:
 
 def as_scores(scores: object, name: str = "scores", func: str | None = None) -> ScoreVector:
     """Validate ``scores`` into a :class:`ScoreVector` (idempotent); ``func`` names the
-    public function in error messages."""
+    public function in error messages.
+
+    Examples
+    --------
+    >>> from exactdp import as_scores
+    >>> as_scores([1, "0.1"]).exact
+    (1, 1/10)
+    >>> as_scores([2, 0, 1]).argmax_set
+    (0,)
+    """
     return ScoreVector.from_input(scores, name, func)

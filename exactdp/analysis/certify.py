@@ -272,6 +272,16 @@ def certify_dp(
     docs/formulas.md section 2 (x-form); Collins & Akritas (1976) for root isolation. The idea of
     deciding DP by exact arithmetic follows G. Barthe et al., "Deciding differential
     privacy for programs with finite inputs and outputs" (DiPC), LICS 2020.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> import exactdp
+    >>> eps = sympy.Symbol("epsilon", positive=True)
+    >>> pf = exactdp.PermuteAndFlip(eps)
+    >>> cert = exactdp.certify_dp(pf, [0, -1, -2], [1, -2, -1])
+    >>> cert.holds, cert.verify()
+    (True, True)
     """
     eps0 = mechanism_epsilon(mechanism)
     if eps0 is not None and not eps0.free_symbols and (eps0 == 0 or eps0 is sympy.oo):

@@ -177,6 +177,15 @@ def check_dp(
     References
     ----------
     Dwork & Roth (2014), Def. 2.4; McKenna & Sheldon (2020), section 2.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> r = exactdp.check_dp(exactdp.PermuteAndFlip(1), [0, -1, -2])
+    >>> r.holds
+    True
+    >>> print(r.loss)
+    1
     """
     mech, claim = numeric_mechanism(mechanism, epsilon, "check_dp")
     q = score_vector(scores, "scores")

@@ -165,6 +165,13 @@ def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: 
     ------
     ValueError
         Bad ``k``, ``epsilon`` or ``scores``.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> b = exactdp.composition_lower_bound(exactdp.PermuteAndFlip(1), [0, 0], 5, 2)
+    >>> 0 < float(b.delta) < 1
+    True
     """
     check_choice("composition_lower_bound", "search", search, SEARCHES)
     with as_caller("composition_lower_bound"):
@@ -321,6 +328,14 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
         Bad ``k``, ``epsilons``, ``claims`` or ``scores``.
     ImportError
         If ``dp_accounting`` / ``opendp`` claims are asked for without the library.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> pf = exactdp.PermuteAndFlip(2)
+    >>> check = exactdp.check_accountant(pf, [0, 0], 10, [8], claims=("zcdp",))
+    >>> [(row.claim, row.holds) for row in check.rows]
+    [('zcdp', False)]
     """
     k = check_int("check_accountant", "k", k, 1)
     if k > MAX_COPIES:

@@ -205,6 +205,16 @@ def privacy_loss(
     References
     ----------
     Dwork & Roth (2014), Def. 2.4 and section 3.5 (privacy loss).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> em = exactdp.ExponentialMechanism(1)
+    >>> loss = exactdp.privacy_loss(em, [0, 0], [1, -1])
+    >>> print(loss.value)
+    log(E*(exp(-1) + 1)/2)
+    >>> float(loss.value)
+    0.6201145069582775
     """
     q = score_vector(scores, "scores")
     q2 = score_vector(neighbour, "neighbour")

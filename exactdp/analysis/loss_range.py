@@ -142,6 +142,14 @@ def bounded_range(
     D. Durfee and R. Rogers, "Practical differentially private top-k selection with
     pay-what-you-get composition", NeurIPS 2019, Def. 3 and the PF example: with monotone
     scores (0, 0) vs (0, 1), PF's range is ``eps + ln(2 - e^{-eps})``.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> em = exactdp.ExponentialMechanism(1)
+    >>> r = exactdp.bounded_range(em, [0, 0], [1, -1])
+    >>> print(r.value)
+    1
     """
     q = score_vector(scores, "scores")
     nbrs, _ = neighbour_list(mechanism, q, neighbour, search, allow_non_neighbour,

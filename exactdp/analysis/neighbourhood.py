@@ -160,6 +160,13 @@ def neighbours(
     References
     ----------
     McKenna & Sheldon (2020), section 2 and Lemma 1 (worst case of regular mechanisms).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> vectors, why = exactdp.neighbours(exactdp.PermuteAndFlip(1), [0, -1])
+    >>> len(vectors)
+    8
     """
     sv = score_vector(scores, "scores")
     delta = mechanism_sensitivity(mechanism)

@@ -167,6 +167,12 @@ def is_symmetric(
     ------
     UndecidedSignError
         When a comparison cannot be decided exactly (never reported as a counterexample).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> exactdp.is_symmetric(exactdp.PermuteAndFlip(1)).holds
+    True
     """
 
     def permuted(v: tuple) -> Iterator[tuple[tuple, list[tuple[int, int]]]]:
@@ -214,6 +220,12 @@ def is_shift_invariant(
     ------
     UndecidedSignError
         When a comparison cannot be decided exactly (never reported as a counterexample).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> exactdp.is_shift_invariant(exactdp.ExponentialMechanism(1)).holds
+    True
     """
     consts = [exact_number(a, "shifts", k) for k, a in enumerate(shifts)]
     consts = [int(a) if a.is_Integer else a for a in consts]
@@ -253,6 +265,12 @@ def is_monotonic(
         A witness ``Witness(scores, neighbour, r, r, P_r(scores), P_r(neighbour))`` has
         ``scores`` dominating ``neighbour`` in the monotone order at r and
         ``P_r(scores) < P_r(neighbour)``.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> exactdp.is_monotonic(exactdp.PermuteAndFlip(1)).holds
+    True
     """
     d = exact_number(step, "step")
     d = int(d) if d.is_Integer else d

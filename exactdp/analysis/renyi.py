@@ -94,6 +94,12 @@ def kl_divergence(P: object, Q: object) -> Divergence:
     References
     ----------
     T. M. Cover and J. A. Thomas, Elements of Information Theory (2006), eq. (2.26).
+
+    Examples
+    --------
+    >>> from exactdp import kl_divergence
+    >>> print(kl_divergence(["1/2", "1/2"], ["1/4", "3/4"]).value)
+    log(2/3)/2 + log(2)/2
     """
     p, q = _pair(P, Q, "kl_divergence")
     one = sympy.Integer(1)
@@ -121,6 +127,12 @@ def max_divergence(P: object, Q: object) -> Divergence:
     UndecidedSignError
         If two ratios (or a probability and 0) cannot be compared exactly, for example
         when they depend on a symbolic epsilon.
+
+    Examples
+    --------
+    >>> from exactdp import max_divergence
+    >>> print(max_divergence(["1/2", "1/2"], ["1/4", "3/4"]).value)
+    log(2)
     """
     p, q = _pair(P, Q, "max_divergence")
     best = None
@@ -185,6 +197,12 @@ def renyi_divergence(P: object, Q: object, alpha: object) -> Divergence:
     ----------
     A. Renyi, "On measures of entropy and information" (1961); I. Mironov, "Renyi
     differential privacy", CSF 2017, Def. 3.
+
+    Examples
+    --------
+    >>> from exactdp import renyi_divergence
+    >>> print(renyi_divergence(["1/2", "1/2"], ["1/4", "3/4"], 2).value)
+    log(4/3)
     """
     if alpha is sympy.oo:
         return max_divergence(P, Q)

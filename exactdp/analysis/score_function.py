@@ -54,6 +54,13 @@ class ScoreFunction:
         The outputs ``r``, in the order used for score vectors.
     name : str
         A label for tables and error messages.
+
+    Examples
+    --------
+    >>> from exactdp import ScoreFunction
+    >>> count = ScoreFunction(lambda db, r: sum(x == r for x in db), range=("a", "b"))
+    >>> count.scores(["a", "a", "b"])
+    (2, 1)
     """
 
     func: Callable[[Sequence, Hashable], object]
@@ -267,6 +274,15 @@ def sensitivity(
     ----------
     C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy* (2014),
     Def. 3.1 (l1 sensitivity) and section 3.4 (the exponential mechanism's Delta u).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> from exactdp import ScoreFunction
+    >>> count = ScoreFunction(lambda db, r: sum(x == r for x in db), range=(0, 1))
+    >>> res = exactdp.sensitivity(count, (0, 1), "replace", max_size=2)
+    >>> res.sensitivity, res.monotonic
+    (1, False)
     """
     universe, database = _check_inputs(score_function, universe, neighbours, database,
                                        max_size)

@@ -233,6 +233,14 @@ def sup_privacy_loss(
     Dwork & Roth (2014), Claim 3.9 (report-noisy-max with Laplace noise; the worst loss at
     scale Delta/eps on non-monotone scores tends to 2*eps); Moore, Kearfott & Cloud,
     *Introduction to Interval Analysis* (2009), ch. 6 (branch and bound).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> pair = lambda g: ([0, -g], [1, -g - 1])
+    >>> r = exactdp.sup_privacy_loss(exactdp.PermuteAndFlip(1), pair)
+    >>> print(r.value)
+    1
     """
     g = parameter if parameter is not None else sympy.Symbol("g", positive=True)
     q_expr, q2_expr = _family_pair(family, g)

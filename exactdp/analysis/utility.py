@@ -39,6 +39,12 @@ def error_tails(dist) -> tuple[tuple[sympy.Expr, sympy.Expr], ...]:
     """Exact error tails ``(t, Pr[q* - q_M >= t])`` at every distinct positive gap t.
 
     Between consecutive gaps the tail is constant, and it is 1 at ``t = 0``.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> exactdp.error_tails(exactdp.PermuteAndFlip("log(2)").distribution([0, -1]))
+    ((1, sqrt(2)/4),)
     """
     gaps = dist.scores.gaps_exact
     probs = dist.probabilities
@@ -79,6 +85,15 @@ def check_dominance(dist_a, dist_b) -> DominanceResult:
         If the score vectors differ.
     UndecidedSignError
         If the sign of a margin cannot be decided.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> q = [0, -1, -2]
+    >>> pf, em = exactdp.PermuteAndFlip(1), exactdp.ExponentialMechanism(1)
+    >>> r = exactdp.check_dominance(pf.distribution(q), em.distribution(q))
+    >>> r.holds
+    True
     """
     if dist_a.scores.exact != dist_b.scores.exact:
         raise argument_error("check_dominance", "dist_b", "a distribution on the same scores as "
@@ -127,6 +142,16 @@ def certify_dominance(mech_a, mech_b, scores) -> DominanceCertificate:
     ValueError
         Irrational scores, or a mechanism without a rational form, or different ``c``,
         sensitivity or epsilon between the two mechanisms.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> import exactdp
+    >>> eps = sympy.Symbol("epsilon", positive=True)
+    >>> pf, em = exactdp.PermuteAndFlip(eps), exactdp.ExponentialMechanism(eps)
+    >>> c = exactdp.certify_dominance(pf, em, [0, -1, -2])
+    >>> c.holds
+    True
     """
     sv = as_scores(scores)
     da, db = mech_a.distribution(sv), mech_b.distribution(sv)
@@ -179,6 +204,13 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
     ------
     ValueError
         If n < 2, or the mechanism's epsilon is symbolic.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> w = exactdp.worst_case_error(exactdp.PermuteAndFlip(1), 2, dps=15)
+    >>> round(float(w.value), 6)
+    0.367879
     """
     n = check_int("worst_case_error", "n", n, 2)
     rate = float(sympy.N(mechanism.epsilon / (mechanism.c * mechanism.sensitivity), 20))
@@ -225,6 +257,15 @@ def error_ratio_study(
 
     Each vector's expected errors are computed exactly in float64 (no sampling of the
     mechanisms); only the score vectors are random. Vectors where A's error is 0 are skipped.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> draw = lambda rng, n: rng.integers(0, 5, n)
+    >>> pf, em = exactdp.PermuteAndFlip(1), exactdp.ExponentialMechanism(1)
+    >>> s = exactdp.error_ratio_study(pf, em, 4, draw, "uniform", trials=20, rng=0)
+    >>> float(s.mean_ratio) > 1
+    True
     """
     gen = as_generator(rng, "error_ratio_study")
     ratios, ea_all, eb_all = [], [], []

@@ -48,6 +48,13 @@ class Witness:
     -----
     Iterating gives ``(first input, neighbour, output)``: ``(scores, neighbour, output)``, or
     ``(database, neighbour, output)`` for a sensitivity witness.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> w = exactdp.check_dp(exactdp.PermuteAndFlip(1), [0, -1]).witness
+    >>> w.scores, w.neighbour, w.output
+    ((0, -1), (1, -2), 1)
     """
 
     scores: tuple

@@ -133,6 +133,13 @@ def check_zcdp(
     References
     ----------
     M. Bun and T. Steinke, "Concentrated differential privacy", TCC 2016, Def. 1.1.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> r = exactdp.check_zcdp(exactdp.ExponentialMechanism(1), [0, -1], "1/8")
+    >>> r.holds
+    True
     """
     mechanism = as_mechanism(mechanism, "check_zcdp")
     if mechanism_epsilon(mechanism) is None:

@@ -207,6 +207,7 @@ def sweep(
     Examples
     --------
     >>> from concurrent.futures import ThreadPoolExecutor
+    >>> from exactdp import sweep
     >>> with ThreadPoolExecutor(2) as pool:
     ...     res = sweep(max, 3, 2, executor=pool, progress=False)
     >>> res.cases, res.holds     # max(q) = 0 is falsy: every vector fails

@@ -52,6 +52,14 @@ class UndecidedSignError(ArithmeticError):
 
     Raised instead of a guess. ``expr`` holds the expression (or None); the message names
     it and says how far the attempt went.
+
+    Examples
+    --------
+    >>> from exactdp import UndecidedSignError
+    >>> issubclass(UndecidedSignError, ArithmeticError)
+    True
+    >>> str(UndecidedSignError("sign: undecided"))
+    'sign: undecided'
     """
 
     def __init__(self, message: str, expr: object = None):

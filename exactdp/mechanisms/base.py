@@ -63,6 +63,15 @@ class RationalForm:
     asked for, one expression per distinct polynomial, shared by equal gaps; exact
     consumers (the analyzer) can read ``polys`` directly: ``forms[r]`` equals
     ``polys[r] / denominator`` (``denominator`` None means 1).
+
+    Examples
+    --------
+    >>> from exactdp import PermuteAndFlip
+    >>> rf = PermuteAndFlip(1).distribution([0, -1, -2]).rational_form()
+    >>> rf.x
+    x
+    >>> rf.forms[0]
+    x**3/3 - x**2/2 - x/2 + 1
     """
 
     x: sympy.Symbol
@@ -167,6 +176,14 @@ class Mechanism:
     ``monotonic`` (the score function moves all scores in one direction between neighbours,
     OpenDP's and diffprivlib's word) sets ``c = 1`` instead of 2 (McKenna & Sheldon 2020,
     section 2); ``optimize="min"`` (keyword) selects the minimum: the mechanism runs on ``-q``.
+
+    Examples
+    --------
+    >>> from exactdp import Mechanism, PermuteAndFlip
+    >>> isinstance(PermuteAndFlip(1), Mechanism)
+    True
+    >>> PermuteAndFlip(1).distribution([0, 0]).probabilities
+    (1/2, 1/2)
     """
 
     #: The short label of the mechanism (a class attribute; ``FunctionMechanism`` and

@@ -163,6 +163,15 @@ class ExponentialMechanism(Mechanism):
     F. McSherry and K. Talwar, "Mechanism design via differential privacy", FOCS 2007,
     section 2 (the base measure mu). McKenna & Sheldon (2020), section 2 (notation), and
     the notes' section 4 (softmax).
+
+    Examples
+    --------
+    >>> from exactdp import ExponentialMechanism
+    >>> d = ExponentialMechanism(epsilon=2).distribution([1, 0])
+    >>> d.probabilities
+    (1/(exp(-1) + 1), exp(-1)/(exp(-1) + 1))
+    >>> float(d.probabilities[0])
+    0.7310585786300049
     """
 
     name: ClassVar[str] = "EM"

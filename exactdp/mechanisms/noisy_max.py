@@ -115,6 +115,15 @@ class ReportNoisyMax(Mechanism):
     C. Dwork and A. Roth, The Algorithmic Foundations of DP (2014), section 3.3;
     Z. Ding et al., "The permute-and-flip mechanism is identical to report-noisy-max with
     exponential noise", arXiv:2105.07260 (2021), Thm 1.
+
+    Examples
+    --------
+    >>> from exactdp import ReportNoisyMax
+    >>> d = ReportNoisyMax(1, noise="laplace").distribution([0, -1])
+    >>> print(d.probabilities[1])
+    5*exp(-1/2)/8
+    >>> round(float(d.probabilities[1]), 6)
+    0.379082
     """
 
     name: ClassVar[str] = "RNM"

@@ -248,6 +248,15 @@ class OptimalRegularMechanism(Mechanism):
     References
     ----------
     McKenna & Sheldon (2020), section 5; the notes, section 5.2; docs/formulas.md section 4.
+
+    Examples
+    --------
+    >>> from exactdp import OptimalRegularMechanism
+    >>> d = OptimalRegularMechanism(1).distribution([0, -1])
+    >>> sum(d.probabilities) == 1
+    True
+    >>> [round(float(p), 6) for p in d.probabilities]
+    [0.696735, 0.303265]
     """
 
     name: ClassVar[str] = "OPT"
@@ -467,6 +476,13 @@ def optimal_mechanism(
     References
     ----------
     McKenna & Sheldon (2020), section 5; the notes, section 5.2.
+
+    Examples
+    --------
+    >>> from exactdp import optimal_mechanism
+    >>> d = optimal_mechanism([0, -1], 1)
+    >>> [round(float(p), 6) for p in d.probabilities]
+    [0.696735, 0.303265]
     """
     check_choice("optimal_mechanism", "method", method, METHODS)
     dps = check_int("optimal_mechanism", "dps", dps, 1)

@@ -137,6 +137,12 @@ def lattice_size(n: int, k: int) -> dict[str, int]:
     ValueError
         If ``n < 2`` or ``k < 1``, or the counts exceed :data:`LATTICE_SIZE_BITS` bits
         (``n = k = 10**6``: a 2-million-bit integer that takes minutes to compute).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> exactdp.lattice_size(3, 4)
+    {'vectors': 15, 'variables': 35, 'eq_rows': 15, 'ub_rows': 30, 'nonzeros': 95}
     """
     n, k = check_size_args("lattice_size", n, k)
     log2_vectors = (math.lgamma(n + k) - math.lgamma(k + 1) - math.lgamma(n)) / math.log(2)

@@ -257,6 +257,13 @@ def lattice_lp(
     R. McKenna and D. Sheldon, "Permute-and-Flip: A new mechanism for differentially
     private selection", NeurIPS 2020, section 5 and their ``linear-program.ipynb``.
     docs/formulas.md section 4 (objective weighting, constraints) and section 2 (PF, EM formulas).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> res = exactdp.lattice_lp(3, 4, 1)
+    >>> round(float(res.em_ratio), 4)
+    1.5129
     """
     func = "lattice_lp"
     n, k = check_size_args(func, n, k)

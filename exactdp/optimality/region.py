@@ -305,6 +305,13 @@ def pf_optimality_region(n: int, k: int) -> PFOptimalityRegion:
     McKenna & Sheldon (2020), section 5 and ``linear-program.ipynb`` (threshold
     ``epsilon >= ln((3 + sqrt 5)/2)``); docs/formulas.md section 4 (the section-5 equations: PF
     makes the non-maximiser privacy constraints tight).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> region = exactdp.pf_optimality_region(3, 4)
+    >>> region.contains(1), region.contains("1/2")
+    (True, False)
     """
     func = "pf_optimality_region"
     n, k = check_size_args(func, n, k)

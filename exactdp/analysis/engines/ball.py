@@ -29,7 +29,16 @@ BALL_DPS = (30, 60, 120)
 
 
 class BallUndecided(UndecidedSignError, ValueError):
-    """A comparison of the ball engine stayed undecided at the highest working precision."""
+    """A comparison of the ball engine stayed undecided at the highest working precision.
+
+    Examples
+    --------
+    >>> from exactdp import BallUndecided, UndecidedSignError
+    >>> issubclass(BallUndecided, UndecidedSignError)
+    True
+    >>> str(BallUndecided("compare: undecided"))
+    'compare: undecided'
+    """
 
 
 @contextmanager

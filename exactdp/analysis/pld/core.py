@@ -100,6 +100,19 @@ class PrivacyLossDistribution:
         Number of composed copies (1 for a pair).
     description : str
         Which pair(s) and mechanism(s).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> pf = exactdp.PermuteAndFlip(2)
+    >>> pld = exactdp.privacy_loss_distribution(pf, [0, 0], [1, -1])
+    >>> pld.k
+    1
+    >>> pld10 = pld.self_compose(10)
+    >>> pld10.k
+    10
+    >>> 0 < float(pld10.delta(8)) < float(pld.delta(0))
+    True
     """
 
     p_base: tuple

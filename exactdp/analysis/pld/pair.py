@@ -54,6 +54,14 @@ def privacy_loss_distribution(mechanism: object, scores: object, neighbour: obje
     -----
     The PLD is the law of ``ln(P_r/Q_r)`` for ``r ~ P`` (Meiser & Mohammadi 2018, Def. 3;
     Koskela et al. 2020, section 2).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> em = exactdp.ExponentialMechanism(1)
+    >>> pld = exactdp.privacy_loss_distribution(em, [0, 0], [1, -1])
+    >>> round(float(pld.delta(0)), 6)
+    0.231059
     """
     sv, nv = as_scores(scores, "scores"), as_scores(neighbour, "neighbour")
     check_same_length("privacy_loss_distribution", ("scores", "neighbour"), (sv.raw, nv.raw))

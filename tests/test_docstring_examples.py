@@ -1,0 +1,43 @@
+"""The ``Examples`` section of the docstring of every name in ``exactdp.__all__`` runs, and
+prints what it says it prints (doctest, in a fresh namespace per name: each example makes
+its own imports, as in numpy's and scipy's docstrings)."""
+
+import doctest
+import inspect
+import warnings
+
+import pytest
+
+import exactdp
+
+FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
+
+
+def examples(name: str) -> doctest.DocTest:
+    obj = getattr(exactdp, name)
+    doc = inspect.getdoc(obj) or ""
+    assert "\nExamples\n--------\n" in doc, f"{name}: the docstring has no Examples section"
+    return doctest.DocTestParser().get_doctest(doc, {}, f"exactdp.{name}",
+                                               inspect.getsourcefile(obj), 0)
+
+
+@pytest.mark.parametrize("name", exactdp.__all__)
+def test_examples_run_and_print_what_they_say(name, monkeypatch, tmp_path):
+    test = examples(name)
+    assert test.examples, f"{name}: the Examples section has no >>> line"
+    assert any(ex.want for ex in test.examples), f"{name}: no example shows its output"
+    monkeypatch.chdir(tmp_path)
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        runner.run(test)
+    failures = runner.summarize(verbose=False).failed
+    assert failures == 0, f"{name}: {failures} example(s) printed something else (above)"
+
+
+def test_a_wrong_output_fails():
+    """The runner really compares: an example that promises the wrong value fails."""
+    test = doctest.DocTestParser().get_doctest(">>> 1 + 1\n3\n", {}, "wrong", None, 0)
+    runner = doctest.DocTestRunner(optionflags=FLAGS)
+    runner.run(test, out=lambda s: None)
+    assert runner.summarize(verbose=False).failed == 1
