@@ -6,7 +6,8 @@
   missing, :func:`on_page_content` renders each page's ``arithmatex`` formulas with it (one
   ``node`` run per page), and :func:`on_files` copies KaTeX's stylesheet and fonts into the
   site.
-- :func:`on_page_markdown` expands two markers: :data:`MARKER` (the API page's list of
+- :func:`on_page_markdown` expands three markers: :data:`VERSION` (the version of this
+  checkout's exactdp, on the home page), :data:`MARKER` (the API page's list of
   mechanisms, read from ``exactdp.mechanisms.REGISTRY``, so a mechanism added in a new module
   appears with no other file touched) and ``<!-- api: PACKAGE [except MODULE ...] -->`` (one
   mkdocstrings entry per name of ``PACKAGE.__all__``, grouped by the module that defines it).
@@ -30,6 +31,7 @@ from mkdocs.exceptions import PluginError
 from mkdocs.structure.files import File
 
 MARKER = "<!-- mechanisms: exactdp.mechanisms.REGISTRY -->"
+VERSION = "<!-- version -->"
 API_MARKER = re.compile(r"<!-- api: (?P<package>[\w.]+)(?: except (?P<skip>[\w. ]+?))? -->")
 ENTRY = re.compile(r"^::: ([\w.]+)", flags=re.M)
 ROOT = Path(__file__).resolve().parent
@@ -152,8 +154,11 @@ def on_files(files, config):
 
 
 def on_page_markdown(markdown: str, page, config, files) -> str:
-    """Expand :data:`MARKER` and the ``<!-- api: ... -->`` markers (mkdocs ``hooks:`` entry
-    point)."""
+    """Expand :data:`VERSION`, :data:`MARKER` and the ``<!-- api: ... -->`` markers (mkdocs
+    ``hooks:`` entry point)."""
+    if VERSION in markdown:
+        version = _child("import exactdp; print(exactdp.__version__, end='')")
+        markdown = markdown.replace(VERSION, f"version {version}")
     if MARKER in markdown:
         code = "from mkdocs_hooks import mechanism_entries; print(mechanism_entries(), end='')"
         markdown = markdown.replace(MARKER, _child(code))

@@ -1,5 +1,7 @@
 """The README's Python examples run as written, and print what the README says they do."""
 
+import contextlib
+import io
 import pathlib
 import re
 import warnings
@@ -24,6 +26,26 @@ def test_readme_python_blocks_run():
     assert float(ns["exactdp"].privacy_loss(
         ns["ReportNoisyMax"]("1/10", noise="laplace"), [1] * 5, [2, 0, 0, 0, 0]
     )) == pytest.approx(0.0926959, abs=1e-7)
+
+
+def test_readme_opens_with_a_hello_world_and_its_output():
+    """The README's first block is a hello world of at most 5 lines, and the text block
+    after it is exactly what it prints."""
+    text = README.read_text()
+    first = text.index("```")
+    code, shown = re.match(r"```python\n(.*?)```\n\n```text\n(.*?)```", text[first:],
+                           flags=re.S).groups()
+    assert text[:first].strip() == "# exactdp"
+    assert len(code.strip().splitlines()) <= 5
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(code, str(README), "exec"), {})  # noqa: S102 - the README's own code
+    assert out.getvalue() == shown
+
+
+def test_readme_picture_of_a_report_page_exists():
+    pictures = re.findall(r"!\[[^\]]*\]\(([^)]+\.png)\)", README.read_text())
+    assert pictures and all((README.parent / p).is_file() for p in pictures)
 
 
 # ---------------------------------------------------------------------------- docs pages
