@@ -44,7 +44,8 @@ def mechanism_entries() -> str:
     rows = ["| short name | label | outputs | class |", "|---|---|---|---|"]
     classes: list[type] = []
     for key, spec in REGISTRY.items():
-        rows.append(f"| `{key}` | {spec.label} | {spec.kind} | `{spec.cls.__name__}` |")
+        path = f"{spec.cls.__module__}.{spec.cls.__qualname__}"
+        rows.append(f"| `{key}` | {spec.label} | {spec.kind} | [`{spec.cls.__name__}`][{path}] |")
         if spec.cls not in classes:
             classes.append(spec.cls)
     entries = [f"::: {cls.__module__}.{cls.__qualname__}" for cls in classes]

@@ -86,7 +86,7 @@ class DPCertificate:
     conditions : tuple of ConditionCertificate
     denominators : tuple of UnitIntervalSign
         Sign analyses proving every denominator positive on ``(0, 1)``.
-    mechanism : object
+    mechanism : Mechanism
         The mechanism at the symbolic epsilon.
     epsilon : sympy.Symbol
     x : sympy.Symbol
@@ -246,7 +246,7 @@ def certify_dp(
 
     Parameters
     ----------
-    mechanism : object
+    mechanism : Mechanism
         A mechanism with ``with_epsilon`` (or a symbolic epsilon) whose probabilities are
         rational in ``exp(epsilon/N)``: PF, EM, RNM with exponential or Gumbel noise, or a
         user mechanism of that form. Its numeric epsilon, if any, is ignored.

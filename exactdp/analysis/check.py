@@ -136,7 +136,7 @@ def check_dp(
 
     Parameters
     ----------
-    mechanism : object
+    mechanism : Mechanism
         A mechanism (see :func:`privacy_loss`).
     scores : sequence of numbers, shape (n,)
     neighbour : sequence of numbers, shape (n,), optional

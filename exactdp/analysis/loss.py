@@ -175,7 +175,7 @@ def privacy_loss(
 
     Parameters
     ----------
-    mechanism : object
+    mechanism : Mechanism
         Any object with ``distribution(scores)`` whose result has exact ``probabilities``
         (exactdp mechanisms, :func:`~exactdp.mechanisms.custom.mechanism_from_function`),
         or, when it has none, certified ``evalf_balls(dps)`` (RNM with Gaussian noise: the

@@ -113,7 +113,7 @@ def bounded_range(
 
     Parameters
     ----------
-    mechanism : object
+    mechanism : Mechanism
         A mechanism with exact probabilities (numeric or symbolic epsilon; symbolic only
         when the comparisons do not depend on it), or without them but with certified
         ``evalf_balls`` (RNM-Gaussian: the ball engine).

@@ -132,7 +132,7 @@ def neighbours(
 
     Parameters
     ----------
-    mechanism : object
+    mechanism : Mechanism
         Supplies ``sensitivity`` (default 1) and ``monotonic`` (default False).
     scores : sequence of numbers, shape (n,)
     search : {"auto", "exhaustive", "reduced"}

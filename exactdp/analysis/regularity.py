@@ -149,7 +149,7 @@ def is_symmetric(
 
     Parameters
     ----------
-    mechanism : object
+    mechanism : Mechanism
         Any mechanism with exact probabilities (epsilon numeric or symbolic).
     vectors : iterable of score vectors, optional
         Check these (every permutation for ``n <= 6``, adjacent transpositions beyond);
@@ -205,7 +205,7 @@ def is_shift_invariant(
 
     Parameters
     ----------
-    mechanism : object
+    mechanism : Mechanism
     vectors : iterable of score vectors, optional (default: the lattice ``values**n``)
     shifts : sequence of numbers
         The constants a.
@@ -250,7 +250,7 @@ def is_monotonic(
 
     Parameters
     ----------
-    mechanism : object
+    mechanism : Mechanism
     vectors : iterable of score vectors, optional
         Check the elementary moves of size ``step`` from each vector; ``None``: every
         elementary move inside the lattice ``values**n`` (equally spaced values, spacing

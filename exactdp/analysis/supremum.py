@@ -183,7 +183,7 @@ def sup_privacy_loss(
 
     Parameters
     ----------
-    mechanism : object
+    mechanism : Mechanism
         A mechanism (exactdp or user); its epsilon may be symbolic (then the result is a
         proved lower bound only).
     family : callable

@@ -106,7 +106,7 @@ def check_zcdp(
 
     Parameters
     ----------
-    mechanism : object
+    mechanism : Mechanism
         A mechanism with a numeric epsilon and exact probabilities, or without exact
         probabilities but with certified ``evalf_balls`` (RNM-Gaussian; its epsilon may be
         None, then ``rho`` must be a number).
