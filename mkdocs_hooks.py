@@ -184,17 +184,21 @@ class SphinxRoles(griffe.Extension):
     """
 
     def on_package(self, *, pkg: griffe.Module, **kwargs) -> None:
-        self._walk(pkg, set())
+        declared: list[griffe.Class] = []
+        self._walk(pkg, set(), declared)
+        _runtime_defaults(declared)
 
-    def _walk(self, obj: griffe.Object, seen: set[str]) -> None:
+    def _walk(self, obj: griffe.Object, seen: set[str], declared: list) -> None:
         if obj.path in seen:
             return
         seen.add(obj.path)
         if obj.docstring is not None and ":" in obj.docstring.value:
             obj.docstring.value = ROLE.sub(lambda m: self._link(obj, m), obj.docstring.value)
+        if obj.is_class and _declared_parameters(obj):
+            declared.append(obj)  # type: ignore[arg-type]
         for member in obj.members.values():
             if not member.is_alias:
-                self._walk(member, seen)  # type: ignore[arg-type]
+                self._walk(member, seen, declared)  # type: ignore[arg-type]
 
     @staticmethod
     def _link(obj: griffe.Object, match: re.Match) -> str:
@@ -207,3 +211,38 @@ class SphinxRoles(griffe.Extension):
             path = target
         return (f'<autoref identifier="{escape(path)}" optional>'
                 f"<code>{escape(title)}</code></autoref>")
+
+
+def _declared_parameters(cls: griffe.Object) -> bool:
+    """Whether a field of the dataclass ``cls`` defaults to a declared mechanism parameter
+    (``epsilon_parameter()``, ``parameter(...)``) rather than to a value."""
+    return any(_is_declared(m) for m in cls.members.values())
+
+
+def _is_declared(member) -> bool:
+    return (not member.is_alias and member.is_attribute
+            and isinstance(member.value, griffe.ExprCall)
+            and str(member.value.function).endswith("parameter"))
+
+
+def _runtime_defaults(classes: list) -> None:
+    """Show a declared parameter's real default (``sensitivity = 1``; none when it is
+    required), read from ``inspect.signature`` of the class in this checkout; griffe's
+    dataclass support then builds ``__init__`` from these values."""
+    if not classes:
+        return
+    code = ("import importlib, inspect, json, sys\n"
+            "out = {}\n"
+            "for mod, name in json.loads(sys.argv[1]):\n"
+            "    sig = inspect.signature(getattr(importlib.import_module(mod), name))\n"
+            "    out[mod + '.' + name] = {p.name: None if p.default is p.empty else repr(p.default)"
+            " for p in sig.parameters.values()}\n"
+            "print(json.dumps(out))")
+    paths = json.dumps([[c.module.path, c.name] for c in classes])
+    found = json.loads(subprocess.run([sys.executable, "-c", code, paths], cwd=ROOT,
+                                      capture_output=True, text=True, check=True).stdout)
+    for cls in classes:
+        defaults = found[f"{cls.module.path}.{cls.name}"]
+        for name, member in cls.members.items():
+            if _is_declared(member) and name in defaults:
+                member.value = defaults[name]

@@ -89,3 +89,12 @@ def test_docstring_roles_became_links(site):
     # a role in a docstring of the analysis, resolved in its module's scope
     assert re.search(r'<a class="autorefs autorefs-internal"[^>]*href="[^"]*#exactdp\.analysis'
                      r'[\w.]*\.Witness"', analysis)
+
+
+def test_mechanism_signatures_show_real_defaults(site):
+    """A mechanism's declared parameters show their defaults (``sensitivity = 1``;
+    ``epsilon`` required), not the descriptors that declare them."""
+    text = html.unescape(re.sub(r"<[^>]+>", "", (site / "api" / "mechanisms" / "index.html")
+                                .read_text()))
+    assert "epsilon_parameter()" not in text and "lambda func" not in text
+    assert re.search(r"ExponentialMechanism\(\s*epsilon: Expr,\s*sensitivity: Expr = 1,", text)
