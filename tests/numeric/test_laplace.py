@@ -580,25 +580,6 @@ def test_the_two_algorithms_agree():
 
 
 # ------------------------------------------------------------- gaps of 1e35 and more (issue 20)
-def test_sparse_expansion_equals_dense_flint():
-    """The sparse ring gives the flint polynomials term for term (random small gaps, ties)."""
-    import random
-
-    from exactdp.numeric.laplace.pieces import FlintOps, SparseOps, expand, group_gaps
-
-    rng = random.Random(20)
-    for _ in range(25):
-        G = [0] + [rng.randint(0, 6) for _ in range(rng.randint(0, 6))]
-        u, cnt, idx = group_gaps(G)
-        dense = expand(u, cnt, idx, FlintOps())
-        sparse = expand(u, cnt, idx, SparseOps())
-        for pair_d, pair_s in zip(dense, sparse, strict=True):
-            for poly, terms in zip(pair_d, pair_s, strict=True):
-                want = {e: Fraction(int(c.p), int(c.q))
-                        for e, c in enumerate(poly.coeffs()) if c != 0}
-                assert terms == want, G
-
-
 def test_laplace_exact_at_gap_1e35_closed_form_and_general_route():
     """Integer gaps beyond the dense limit (they raised OverflowError inside flint): two
     items against ``(2 + d) e^-d / 4`` (the difference of two Laplace variables), four
