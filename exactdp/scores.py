@@ -215,6 +215,15 @@ class ScoreVector:
         return tuple(sympy.Rational(*float(v).as_integer_ratio()) for v in self.raw)
 
     @cached_property
+    def values(self) -> tuple[int | sympy.Expr, ...]:
+        """The scores as a tuple of exact numbers: Python ints for integer scores, sympy
+        numbers otherwise (floats by their binary value). How results such as
+        :class:`~exactdp.analysis.witness.Witness` hold a score vector."""
+        if self.kind == "int":
+            return tuple(self.raw)
+        return self.exact
+
+    @cached_property
     def floats(self) -> np.ndarray:
         """The scores as a float64 array (exact scores rounded to nearest)."""
         if self.kind == "float":

@@ -26,7 +26,6 @@ from .common import (
     exact_sign,
     mechanism_epsilon,
     mechanism_name,
-    plain,
     score_vector,
 )
 from .engines.ball import BallEngine
@@ -340,6 +339,6 @@ def certify_dp(
         for k in dens
     )
     return DPCertificate(
-        plain(q), tuple(plain(v) for v in nbrs), N, forms, tuple(conditions),
+        q.values, tuple(v.values for v in nbrs), N, forms, tuple(conditions),
         den_analyses, mech,
     )

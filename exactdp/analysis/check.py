@@ -22,7 +22,6 @@ from .common import (
     exact_sign,
     mechanism_epsilon,
     mechanism_name,
-    plain,
     score_vector,
     stamp,
 )
@@ -202,7 +201,7 @@ def check_dp(
     else:
         value = value_of(engine, best)
         holds = best[0] != "inf" and engine.cmp_exp(best[2], claim) <= 0
-        witness = Witness(plain(q), plain(nbrs[best_j - 1]), best[1])
+        witness = Witness(q.values, nbrs[best_j - 1].values, best[1])
     return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
 
 
@@ -229,7 +228,7 @@ def _ball_check_dp(
                     best_j = k
             _, per, _ = pairs[best_j]
             out = ball_output(per, pairs[best_j][0])[0] if per else None
-            witness = Witness(plain(q), plain(nbrs[best_j]), out)
+            witness = Witness(q.values, nbrs[best_j].values, out)
             return DPCheck(holds, total.value(dps), claim, witness, len(nbrs), how, "ball",
                            total.sympy(), dps)
     raise BallUndecided(

@@ -93,13 +93,6 @@ def score_vector(scores: object, name: str) -> ScoreVector:
     return as_scores(scores, name)
 
 
-def plain(sv: ScoreVector) -> tuple:
-    """Scores as a plain tuple (ints kept as Python ints): how a :class:`Witness` stores them."""
-    if sv.kind == "int":
-        return tuple(sv.raw)  # type: ignore[arg-type]
-    return tuple(sv.exact)
-
-
 def distribution_of(mech: object, sv: ScoreVector):
     """The mechanism's output distribution on the scores ``sv``.
 

@@ -17,7 +17,7 @@ from ..exact import UndecidedSignError, compare, sign_or_none
 from ..numbers import exact_number
 from ..scores import ScoreVector
 from .check import Witness
-from .common import FloatValue, mechanism_name, plain, score_vector, stamp
+from .common import FloatValue, mechanism_name, score_vector, stamp
 from .engines.ball import BallEngine, BallUndecided, Iv, arb_prec, iv_max
 from .engines.select import make_engine
 from .neighbourhood import neighbour_list
@@ -178,7 +178,7 @@ def bounded_range(
         return BoundedRange(sympy.Integer(0), None, None, len(nbrs))
     kind, j, r_hi, span, r_lo = best
     value = sympy.oo if kind == "inf" else sympy.log(engine.to_sympy(span))
-    w = Witness(plain(q), plain(nbrs[j - 1]), r_hi)
+    w = Witness(q.values, nbrs[j - 1].values, r_hi)
     return BoundedRange(value, w, r_lo, len(nbrs))
 
 
@@ -234,5 +234,5 @@ def _ball_bounded_range(engine: BallEngine, q: ScoreVector, nbrs: list) -> Bound
     dps, total, k, (_, r_hi, r_lo) = found
     with arb_prec(dps):
         value = total.value(dps)
-        w = Witness(plain(q), plain(nbrs[k]), r_hi)
+        w = Witness(q.values, nbrs[k].values, r_hi)
         return BoundedRange(value, w, r_lo, len(nbrs), "ball", total.sympy(), dps)

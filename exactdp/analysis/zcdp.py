@@ -27,7 +27,6 @@ from .common import (
     exact_float,
     mechanism_epsilon,
     mechanism_name,
-    plain,
     score_vector,
     stamp,
 )
@@ -176,7 +175,7 @@ def check_zcdp(
             break
     ex, j, a, D, failed = best
     val = exact_float(ex)
-    w = Witness(plain(q), plain(nbrs[j]), None)
+    w = Witness(q.values, nbrs[j].values, None)
     return ZCDPCheck(not failed, r, w, a, D, val, orders, len(nbrs))
 
 
@@ -243,7 +242,7 @@ def _ball_zcdp(engine: BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
                 val = float(ex.mid())
             else:
                 div, iv, val = sympy.oo, (sympy.oo, sympy.oo), math.inf
-            w = Witness(plain(q), plain(nbrs[j - 1]), None)
+            w = Witness(q.values, nbrs[j - 1].values, None)
             return ZCDPCheck(not failed, rho, w, a, div, val, orders, len(nbrs), "ball", iv,
                              dps, True, None)
     raise BallUndecided(

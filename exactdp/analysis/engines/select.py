@@ -17,7 +17,6 @@ from ..common import (
     exact_probabilities_of,
     mechanism_epsilon,
     mechanism_name,
-    plain,
 )
 from ..neighbourhood import top_gap
 from .ball import BallEngine
@@ -171,5 +170,5 @@ def make_engine(
                 f"{output_count(d, v)} outputs ({v.n} scores)"
             )
         if check:
-            engine.check_normalised(i, func, mechanism_name(mech), plain(v))
+            engine.check_normalised(i, func, mechanism_name(mech), v.values)
     return engine
