@@ -129,7 +129,7 @@ class ScoreVector:
     ``q.copy()`` to keep ``q`` writable).
     """
 
-    data: object
+    data: np.ndarray | tuple[Any, ...]
     kind: str
     name: str = "scores"
 
@@ -196,7 +196,7 @@ class ScoreVector:
     @property
     def n(self) -> int:
         """Size of the range."""
-        return len(self.data)  # type: ignore[arg-type]
+        return len(self.data)
 
     def __len__(self) -> int:
         return self.n
@@ -207,9 +207,9 @@ class ScoreVector:
         if self.kind == "exact":
             return self.raw  # type: ignore[return-value]
         if self.kind == "int":
-            return tuple(sympy.Integer(v) for v in self.raw)  # type: ignore[union-attr]
+            return tuple(sympy.Integer(v) for v in self.raw)
         tracker = FloatTracker()  # every entry of a float vector is a float
-        tracker.note(float(self.raw[0]), f"{self.name}[0]")  # type: ignore[index]
+        tracker.note(float(self.raw[0]), f"{self.name}[0]")
         tracker.count = self.n
         tracker.warn(self.name, stacklevel=4)
         return tuple(sympy.Rational(*float(v).as_integer_ratio()) for v in self.raw)
@@ -232,7 +232,7 @@ class ScoreVector:
             arr = self._int_arr
             if arr is not None:  # rounded to nearest (exact up to 2**53)
                 return arr.astype(np.float64)
-            return np.array([_to_float(v) for v in self.raw], dtype=np.float64)  # type: ignore
+            return np.array([_to_float(v) for v in self.raw], dtype=np.float64)
         return np.array([float(sympy.N(v, 20)) for v in self.raw], dtype=np.float64)
 
     @cached_property
@@ -240,7 +240,7 @@ class ScoreVector:
         """True when every score is rational (the x-form exists)."""
         if self.kind in ("int", "float"):
             return True
-        return all(v.is_Rational for v in self.raw)  # type: ignore[union-attr]
+        return all(v.is_Rational for v in self.raw)
 
     # ------------------------------------------------------------------ maxima and gaps
     @cached_property
@@ -280,8 +280,8 @@ class ScoreVector:
             arr = self._int_arr
             if arr is not None:  # exact in 64-bit integers, then rounded once
                 return (arr.max() - arr).astype(np.float64)
-            top = max(self.raw)  # type: ignore[type-var]
-            return np.array([_to_float(top - v) for v in self.raw], dtype=np.float64)  # type: ignore
+            top = max(self.raw)
+            return np.array([_to_float(top - v) for v in self.raw], dtype=np.float64)
         return np.array([_to_float(g) for g in self.gaps_exact], dtype=np.float64)
 
     def fresh_gaps_float(self) -> np.ndarray:
@@ -326,12 +326,12 @@ class ScoreVector:
         """Gaps as mpmath numbers at ``dps`` digits (exact inputs rounded once)."""
         with mpmath.workdps(dps):
             if self.kind == "float":
-                q = [mpmath.mpf(float(v)) for v in self.raw]  # type: ignore[union-attr]
+                q = [mpmath.mpf(float(v)) for v in self.raw]
                 top = max(q)
                 return [top - v for v in q]
             if self.kind == "int":
-                top = max(self.raw)  # type: ignore[type-var]
-                return [mpmath.mpf(top - v) for v in self.raw]  # type: ignore[union-attr]
+                top = max(self.raw)
+                return [mpmath.mpf(top - v) for v in self.raw]
             return [_to_mpf(g, dps) for g in self.gaps_exact]
 
     @cached_property
@@ -361,8 +361,8 @@ class ScoreVector:
             arr = self._int_arr
             if arr is not None:
                 return 1, tuple((arr.max() - arr).tolist())
-            top = max(self.raw)  # type: ignore[type-var]
-            return 1, tuple(top - v for v in self.raw)  # type: ignore[union-attr]
+            top = max(self.raw)
+            return 1, tuple(top - v for v in self.raw)
         gaps = self.gaps_exact
         L = 1
         for g in gaps:
