@@ -14,6 +14,7 @@ import sympy
 
 from .._validate import argument_error
 from ..exact.arb import to_arb
+from ..exact.signs import UndecidedSignError
 from ..numbers import exact_number
 from ..scores import ScoreVector
 from .common import (
@@ -184,7 +185,7 @@ def check_dp(
     if isinstance(engine, BallEngine):
         return stamp(_ball_check_dp(engine, q, nbrs, claim, how), engine)
     best = None
-    best_j = None
+    best_j = 0  # the neighbour of best (set with it)
     for j in range(1, len(nbrs) + 1):
         for c in max_candidates(engine, pair_candidates(engine, 0, j)):
             if best is None:
@@ -200,9 +201,17 @@ def check_dp(
         witness = None
     else:
         value = value_of(engine, best)
-        holds = best[0] != "inf" and engine.cmp_exp(best[2], claim) <= 0
+        holds = best[0] != "inf" and _at_most_claim(engine.cmp_exp(best[2], claim), claim)
         witness = Witness(q.values, nbrs[best_j - 1].values, best[1])
     return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
+
+
+def _at_most_claim(sign: int | None, claim: sympy.Expr) -> bool:
+    """``loss <= claim`` from the sign of ``e^loss - e^claim``; raises when undecided."""
+    if sign is None:
+        raise UndecidedSignError(
+            f"check_dp: cannot compare the privacy loss with epsilon = {claim} exactly")
+    return sign <= 0
 
 
 def _ball_check_dp(
@@ -216,9 +225,9 @@ def _ball_check_dp(
                 continue
             total = iv_max([p[0] for p in pairs])
             e = to_arb(claim, flint.ctx.prec)
-            if total.infinite or total.lo > e:
+            if total.infinite or total.ends[0] > e:
                 holds = False
-            elif total.hi <= e:
+            elif total.ends[1] <= e:
                 holds = True
             else:
                 continue
