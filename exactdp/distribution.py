@@ -366,10 +366,10 @@ class OutputDistribution:
             with mpmath.workdps(dps + 10):
                 gaps = self._oriented.gaps_mp(dps + 10)
                 return mpmath.fsum(g * p for g, p in zip(gaps, probs, strict=True))
-        gaps = self._oriented.gaps_float  # method == "float"
+        gaps_float = self._oriented.gaps_float  # method == "float"
         p = self.to_numpy()
         mask = p > 0
-        return float(np.dot(gaps[mask], p[mask]))
+        return float(np.dot(gaps_float[mask], p[mask]))
 
     def error_tail(self, t: object, method: str = "exact"):
         """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""

@@ -17,6 +17,7 @@ from .._validate import argument_error
 from ..exact.arb import flint_prec, to_arb
 from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
+from ..mechanisms.base import Mechanism
 from ..numbers import exact_epsilon
 from .common import (
     EPSILON,
@@ -98,7 +99,7 @@ class DPCertificate:
     forms: tuple
     conditions: tuple
     denominators: tuple
-    mechanism: object = field(repr=False)
+    mechanism: Mechanism = field(repr=False)
     epsilon: sympy.Symbol = EPSILON
     x: sympy.Symbol = X
     certified: bool = True  # exact root isolation; re-check with verify()

@@ -28,7 +28,7 @@ from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
 from .common import score_vector
-from .engines.select import make_engine
+from .engines.select import Engine, make_engine
 from .witness import Witness
 
 
@@ -133,7 +133,7 @@ def _compare(mechanism, prop: str, vecs: list[tuple], partners: Callable, want: 
     return _run(mechanism, prop, pairs, pool, want)
 
 
-def _status(engine: object) -> tuple[bool, str | None]:
+def _status(engine: Engine) -> tuple[bool, str | None]:
     """``(certified, caveat)`` of an analyzer engine."""
     return engine.certified, engine.caveat
 
@@ -171,6 +171,7 @@ def is_symmetric(
 
     def permuted(v: tuple) -> Iterator[tuple[tuple, list[tuple[int, int]]]]:
         m = len(v)
+        perms: Iterable[tuple[int, ...]]
         if vectors is not None and m <= 6:
             perms = itertools.permutations(range(m))
         else:

@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
+from typing import Any
 
 import sympy
 
@@ -56,7 +57,7 @@ class ScoreFunction:
         A label for tables and error messages.
     """
 
-    func: Callable[[Sequence, Hashable], object]
+    func: Callable[[Sequence, Any], object]  # (database, an element of the user's range)
     range: tuple
     name: str = "q"
 
@@ -125,7 +126,9 @@ class SensitivityResult:
 
 
 # ------------------------------------------------------------------------ validation
-def _check_inputs(score_function, universe, neighbours, database, max_size):
+def _check_inputs(
+    score_function, universe, neighbours, database, max_size
+) -> tuple[tuple, tuple | None, int | None]:
     func = "sensitivity"
     check_instance(func, "score_function", score_function, ScoreFunction,
                    "an exactdp ScoreFunction(func, range)")
@@ -154,7 +157,7 @@ def _check_inputs(score_function, universe, neighbours, database, max_size):
         max_size = check_int(func, "max_size", max_size, 0)
         if neighbours == "replace" and max_size < 1:
             raise argument_error(func, "max_size", ">= 1 for neighbours='replace'", max_size)
-    return universe, database
+    return universe, database, max_size
 
 
 def _count_pairs(u: int, neighbours: str, database, max_size, ordered: bool) -> int:
@@ -268,8 +271,8 @@ def sensitivity(
     C. Dwork and A. Roth, *The Algorithmic Foundations of Differential Privacy* (2014),
     Def. 3.1 (l1 sensitivity) and section 3.4 (the exponential mechanism's Delta u).
     """
-    universe, database = _check_inputs(score_function, universe, neighbours, database,
-                                       max_size)
+    universe, database, max_size = _check_inputs(score_function, universe, neighbours,
+                                                 database, max_size)
     count = _count_pairs(len(universe), neighbours, database, max_size, ordered)
     if count > max_pairs:
         raise ValueError(
@@ -279,6 +282,7 @@ def sensitivity(
     if database is not None:
         pairs = _local_pairs(database, universe, neighbours)
     else:
+        assert max_size is not None  # _check_inputs: exactly one of database and max_size
         pairs = _global_pairs(universe, neighbours, max_size, ordered)
     cache: dict[tuple, tuple] = {}
 
