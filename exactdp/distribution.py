@@ -42,6 +42,7 @@ from .scores import ScoreVector
 if TYPE_CHECKING:
     from .mechanisms.base import Mechanism, RationalForm
 
+
 class Distribution(Protocol):
     """What every mechanism's distribution on one score vector offers: the declared
     interface of :meth:`Mechanism.distribution <exactdp.mechanisms.base.Mechanism.distribution>`.

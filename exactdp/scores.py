@@ -204,8 +204,8 @@ class ScoreVector:
     @cached_property
     def exact(self) -> tuple[sympy.Expr, ...]:
         """The scores as exact sympy numbers (floats by their binary value, with a warning)."""
-        if self.kind == "exact":
-            return self.raw  # type: ignore[return-value]
+        if self.kind == "exact" and isinstance(self.data, tuple):  # always, for "exact"
+            return self.data
         if self.kind == "int":
             return tuple(sympy.Integer(v) for v in self.raw)
         tracker = FloatTracker()  # every entry of a float vector is a float
@@ -226,8 +226,8 @@ class ScoreVector:
     @cached_property
     def floats(self) -> np.ndarray:
         """The scores as a float64 array (exact scores rounded to nearest)."""
-        if self.kind == "float":
-            return self.raw  # type: ignore[return-value]
+        if self.kind == "float" and isinstance(self.data, np.ndarray):  # always, for "float"
+            return self.data
         if self.kind == "int":
             arr = self._int_arr
             if arr is not None:  # rounded to nearest (exact up to 2**53)

@@ -121,7 +121,7 @@ def validate_outputs(values: object, n_samples: int, n: int) -> np.ndarray:
                 f"the sampler returned the single value {values!r}"
             )
         values_ = [values]
-    else:  # an iterable of more than one dimension
+    else:  # a batch of another array-like type (ndim >= 1): iterable, as list() needs
         values_ = list(values)  # type: ignore[call-overload]
     values = values_
     if isinstance(values, np.ndarray):
