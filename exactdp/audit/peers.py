@@ -260,9 +260,13 @@ def _diffprivlib_adapter(
     scores: object,
     epsilon: object,
     sensitivity: object,
-    monotonic: bool,
+    monotonic: object,
     func: str,
 ) -> PeerAdapter:
+    """diffprivlib's ``cls_name`` paired with exactdp's ``reference_cls``: ``monotonic`` is
+    validated in the name of ``func`` (the public function called), the other parameters
+    by ``reference_cls``."""
+    monotonic = check_bool(func, "monotonic", monotonic)
     mechanisms = _import_diffprivlib()
     cls = getattr(mechanisms, cls_name)
     sv = as_scores(scores)
@@ -329,9 +333,7 @@ def diffprivlib_exponential(
     McSherry & Talwar (2007); diffprivlib ``mechanisms/exponential.py``.
     """
     return _diffprivlib_adapter("Exponential", ExponentialMechanism, scores, epsilon,
-                                sensitivity,
-                                check_bool("diffprivlib_exponential", "monotonic", monotonic),
-                                "diffprivlib_exponential")
+                                sensitivity, monotonic, "diffprivlib_exponential")
 
 
 def diffprivlib_permute_and_flip(
@@ -364,9 +366,7 @@ def diffprivlib_permute_and_flip(
     McKenna & Sheldon (2020), Algorithm 1; diffprivlib ``mechanisms/exponential.py``.
     """
     return _diffprivlib_adapter("PermuteAndFlip", PermuteAndFlip, scores, epsilon,
-                                sensitivity,
-                                check_bool("diffprivlib_permute_and_flip", "monotonic", monotonic),
-                                "diffprivlib_permute_and_flip")
+                                sensitivity, monotonic, "diffprivlib_permute_and_flip")
 
 
 # ---------------------------------------------------------------------------- OpenDP
