@@ -26,7 +26,7 @@ from __future__ import annotations
 import reprlib
 from collections.abc import Callable, Iterable, Sequence
 from numbers import Integral, Real
-from typing import Any
+from typing import Any, TypeGuard
 
 import numpy as np
 
@@ -78,7 +78,7 @@ def argument_error(
     return ValueError(message(func, name, what, value))
 
 
-def _is_int(value: object) -> bool:
+def _is_int(value: object) -> TypeGuard[Integral]:
     return isinstance(value, Integral) and not isinstance(value, (bool, np.bool_))
 
 
@@ -111,7 +111,7 @@ def check_int(
     """
     if not _is_int(value):
         raise argument_error(func, name, integer_range(low, high), value)
-    out = int(value)  # type: ignore[call-overload]
+    out = int(value)
     if (low is not None and out < low) or (high is not None and out > high):
         raise argument_error(func, name, integer_range(low, high), value)
     return out
@@ -225,8 +225,8 @@ def check_real(
 def check_size(func: str | None, size: object) -> tuple[int, ...]:
     """``sample``'s ``size``: a non-negative integer or a tuple of them (``None`` is handled
     by the caller: one draw); returns the shape as a tuple."""
-    if _is_int(size) and int(size) >= 0:  # type: ignore[call-overload]
-        return (int(size),)  # type: ignore[call-overload]
+    if _is_int(size) and int(size) >= 0:
+        return (int(size),)
     if isinstance(size, tuple) and all(_is_int(v) and int(v) >= 0 for v in size):
         return tuple(int(v) for v in size)
     raise argument_error(

@@ -86,11 +86,11 @@ class as_caller:  # noqa: N801 (used as a decorator and a context manager, like 
     def __enter__(self) -> as_caller:
         return self
 
-    def __exit__(self, kind, exc, tb) -> bool:
+    def __exit__(self, kind, exc, tb) -> None:
         if isinstance(exc, TooCostly) and exc.func is not None and exc.func != self.func:
-            raise refuse(self.func, exc.what, exc.estimate, exc.limit,
-                         self.cheaper or exc.cheaper) from exc
-        return False
+            # refuse() sets the five parts together: with a func, the other four are str
+            raise refuse(self.func, str(exc.what), str(exc.estimate), str(exc.limit),
+                         self.cheaper or str(exc.cheaper)) from exc
 
     def __call__(self, fn):
         @functools.wraps(fn)

@@ -17,7 +17,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 import mpmath
 import numpy as np
@@ -41,6 +41,59 @@ from .scores import ScoreVector
 
 if TYPE_CHECKING:
     from .mechanisms.base import Mechanism, RationalForm
+
+
+class Distribution(Protocol):
+    """What every mechanism's distribution on one score vector offers: the declared
+    interface of :meth:`Mechanism.distribution <exactdp.mechanisms.base.Mechanism.distribution>`.
+
+    :class:`OutputDistribution` (over the n inputs) and
+    :class:`~exactdp.mechanisms.topk.TopKDistribution` (over ordered k-tuples) follow it;
+    each view is in the order of ``outputs``.
+    """
+
+    @property
+    def mechanism(self) -> Mechanism:
+        """The mechanism."""
+
+    @property
+    def scores(self) -> ScoreVector:
+        """The score vector, shape (n,)."""
+
+    @property
+    def n(self) -> int:
+        """Size of the range (the number of scores)."""
+
+    @property
+    def outputs(self) -> tuple[Any, ...]:
+        """The output space: the indices ``0..n-1``, or the ordered k-tuples of top-k."""
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this distribution has (``exactdp.mechanisms.CAPABILITIES``)."""
+
+    @property
+    def probabilities(self) -> tuple[sympy.Expr, ...]:
+        """Exact probabilities (sympy), in the order of ``outputs``."""
+
+    def pmf(self, output: Any, /) -> sympy.Expr:
+        """The exact probability of one output."""
+
+    def rational_form(self) -> RationalForm:
+        """The probabilities as functions of ``x = exp(-epsilon/(c*Delta*L))``."""
+
+    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
+        """The probabilities as mpmath numbers correct to ``dps`` digits."""
+
+    def to_numpy(self) -> np.ndarray:
+        """The probabilities as float64."""
+
+    def sample(self, size: int | None = None, rng: Any = None) -> Any:
+        """Draws of the mechanism's output."""
+
+    def __len__(self) -> int:
+        """The number of outputs."""
+
 
 class OutputIndexError(ValueError, IndexError):
     """An output index outside ``0..n-1`` (a ValueError, and an IndexError for indexing code)."""
@@ -172,7 +225,7 @@ class OutputDistribution:
         check_exact_n("numeric_rational_form", self.n)
         return self._view("numeric_rational_form")
 
-    def subs(self, *args, **kwargs) -> OutputDistribution:
+    def subs(self, *args, **kwargs) -> Distribution:
         """The distribution at a numeric epsilon: ``d.subs(epsilon=1)`` or ``d.subs(eps, 1)``."""
         eps = self.mechanism.epsilon
         if eps is None:
@@ -323,10 +376,10 @@ class OutputDistribution:
             with mpmath.workdps(dps + 10):
                 gaps = self._oriented.gaps_mp(dps + 10)
                 return mpmath.fsum(g * p for g, p in zip(gaps, probs, strict=True))
-        gaps = self._oriented.gaps_float  # method == "float"
+        gaps_float = self._oriented.gaps_float  # method == "float"
         p = self.to_numpy()
         mask = p > 0
-        return float(np.dot(gaps[mask], p[mask]))
+        return float(np.dot(gaps_float[mask], p[mask]))
 
     def error_tail(self, t: object, method: str = "exact"):
         """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""

@@ -207,7 +207,7 @@ def sequence_items(
         ``"{func}: {name} must be {empty}"`` when it is empty (and ``empty`` is given).
     """
     try:
-        items = list(value)  # type: ignore[call-overload]
+        items = list(value)  # type: ignore[call-overload]  # any object: list() is the test
     except TypeError as exc:
         raise argument_error(func, name, expected, value) from exc
     if not items and empty is not None:

@@ -41,8 +41,8 @@ def as_generator(rng: object = None, func: str = "goodness_of_fit") -> np.random
     if isinstance(rng, (numbers.Integral, np.integer)) and not isinstance(
         rng, (bool, np.bool_)
     ):
-        if int(rng) >= 0:  # type: ignore[arg-type]
-            return np.random.default_rng(int(rng))  # type: ignore[arg-type]
+        if int(rng) >= 0:
+            return np.random.default_rng(int(rng))
     raise argument_error(
         func, "rng", "None, a non-negative int seed, a numpy.random.Generator or a "
         "numpy.random.SeedSequence", rng)

@@ -140,7 +140,7 @@ class ScoreVector:
     (0, 5/2, 3)
     """
 
-    data: object
+    data: np.ndarray | tuple[Any, ...]
     kind: str
     name: str = "scores"
 
@@ -207,7 +207,7 @@ class ScoreVector:
     @property
     def n(self) -> int:
         """Size of the range."""
-        return len(self.data)  # type: ignore[arg-type]
+        return len(self.data)
 
     def __len__(self) -> int:
         return self.n
@@ -215,26 +215,35 @@ class ScoreVector:
     @cached_property
     def exact(self) -> tuple[sympy.Expr, ...]:
         """The scores as exact sympy numbers (floats by their binary value, with a warning)."""
-        if self.kind == "exact":
-            return self.raw  # type: ignore[return-value]
+        if self.kind == "exact" and isinstance(self.data, tuple):  # always, for "exact"
+            return self.data
         if self.kind == "int":
-            return tuple(sympy.Integer(v) for v in self.raw)  # type: ignore[union-attr]
+            return tuple(sympy.Integer(v) for v in self.raw)
         tracker = FloatTracker()  # every entry of a float vector is a float
-        tracker.note(float(self.raw[0]), f"{self.name}[0]")  # type: ignore[index]
+        tracker.note(float(self.raw[0]), f"{self.name}[0]")
         tracker.count = self.n
         tracker.warn(self.name, stacklevel=4)
         return tuple(sympy.Rational(*float(v).as_integer_ratio()) for v in self.raw)
 
     @cached_property
+    def values(self) -> tuple[int | sympy.Expr, ...]:
+        """The scores as a tuple of exact numbers: Python ints for integer scores, sympy
+        numbers otherwise (floats by their binary value). How results such as
+        :class:`~exactdp.analysis.witness.Witness` hold a score vector."""
+        if self.kind == "int":
+            return tuple(self.raw)
+        return self.exact
+
+    @cached_property
     def floats(self) -> np.ndarray:
         """The scores as a float64 array (exact scores rounded to nearest)."""
-        if self.kind == "float":
-            return self.raw  # type: ignore[return-value]
+        if self.kind == "float" and isinstance(self.data, np.ndarray):  # always, for "float"
+            return self.data
         if self.kind == "int":
             arr = self._int_arr
             if arr is not None:  # rounded to nearest (exact up to 2**53)
                 return arr.astype(np.float64)
-            return np.array([_to_float(v) for v in self.raw], dtype=np.float64)  # type: ignore
+            return np.array([_to_float(v) for v in self.raw], dtype=np.float64)
         return np.array([float(sympy.N(v, 20)) for v in self.raw], dtype=np.float64)
 
     @cached_property
@@ -242,7 +251,7 @@ class ScoreVector:
         """True when every score is rational (the x-form exists)."""
         if self.kind in ("int", "float"):
             return True
-        return all(v.is_Rational for v in self.raw)  # type: ignore[union-attr]
+        return all(v.is_Rational for v in self.raw)
 
     # ------------------------------------------------------------------ maxima and gaps
     @cached_property
@@ -282,8 +291,8 @@ class ScoreVector:
             arr = self._int_arr
             if arr is not None:  # exact in 64-bit integers, then rounded once
                 return (arr.max() - arr).astype(np.float64)
-            top = max(self.raw)  # type: ignore[type-var]
-            return np.array([_to_float(top - v) for v in self.raw], dtype=np.float64)  # type: ignore
+            top = max(self.raw)
+            return np.array([_to_float(top - v) for v in self.raw], dtype=np.float64)
         return np.array([_to_float(g) for g in self.gaps_exact], dtype=np.float64)
 
     def fresh_gaps_float(self) -> np.ndarray:
@@ -328,12 +337,12 @@ class ScoreVector:
         """Gaps as mpmath numbers at ``dps`` digits (exact inputs rounded once)."""
         with mpmath.workdps(dps):
             if self.kind == "float":
-                q = [mpmath.mpf(float(v)) for v in self.raw]  # type: ignore[union-attr]
+                q = [mpmath.mpf(float(v)) for v in self.raw]
                 top = max(q)
                 return [top - v for v in q]
             if self.kind == "int":
-                top = max(self.raw)  # type: ignore[type-var]
-                return [mpmath.mpf(top - v) for v in self.raw]  # type: ignore[union-attr]
+                top = max(self.raw)
+                return [mpmath.mpf(top - v) for v in self.raw]
             return [_to_mpf(g, dps) for g in self.gaps_exact]
 
     @cached_property
@@ -363,8 +372,8 @@ class ScoreVector:
             arr = self._int_arr
             if arr is not None:
                 return 1, tuple((arr.max() - arr).tolist())
-            top = max(self.raw)  # type: ignore[type-var]
-            return 1, tuple(top - v for v in self.raw)  # type: ignore[union-attr]
+            top = max(self.raw)
+            return 1, tuple(top - v for v in self.raw)
         gaps = self.gaps_exact
         L = 1
         for g in gaps:

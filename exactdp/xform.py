@@ -339,10 +339,10 @@ def pf_polynomials_tree(gaps: Sequence[int], func: str = "rational_form") -> dic
 
 # ----------------------------------------------------------------------------- fast sympy
 @lru_cache(maxsize=64)
-def _class_key(cls: type) -> tuple:
+def _class_key(name: str) -> tuple:
+    """The position of the sympy class ``name`` in sympy's canonical order of classes."""
     from sympy.core.basic import ordering_of_classes
 
-    name = cls.__name__
     try:
         return (ordering_of_classes.index(name), "")
     except ValueError:
@@ -352,7 +352,7 @@ def _class_key(cls: type) -> tuple:
 def _canonical_key(e) -> tuple:
     """A sort key reproducing ``Basic.compare`` (the order of ``Add``'s arguments)."""
     hc = e._hashable_content()
-    return (_class_key(type(e)), len(hc),
+    return (_class_key(type(e).__name__), len(hc),
             tuple(_canonical_key(a) if isinstance(a, sympy.Basic) else a for a in hc))
 
 
@@ -435,7 +435,7 @@ def poly_expr(poly, atoms: Atoms) -> sympy.Expr:
                            for k in [0, *nonzero]])
     const = _rational(coeffs[0]) if coeffs and coeffs[0] != 0 else None
     keyed = []
-    mul_key = _class_key(sympy.Mul)
+    mul_key = _class_key("Mul")
     for k in range(1, len(coeffs)):
         c = coeffs[k]
         if c == 0:
@@ -446,7 +446,7 @@ def poly_expr(poly, atoms: Atoms) -> sympy.Expr:
             continue
         r = _rational(c)
         hc = r._hashable_content()
-        key = (mul_key, 2, ((_class_key(type(r)), len(hc), hc), akey))
+        key = (mul_key, 2, ((_class_key(type(r).__name__), len(hc), hc), akey))
         keyed.append((key, sympy.Mul._from_args((r, atom), True)))
     keyed.sort(key=lambda kv: kv[0])
     terms = [t for _, t in keyed]

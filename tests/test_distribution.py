@@ -311,3 +311,19 @@ def test_summaries_refuse_an_unknown_method_and_compare_gaps_exactly():
     assert e.error_tail(t) == e.probabilities[1]
     assert e.error_tail(sympy.sqrt(2)) == e.probabilities[1]
     assert e.error_tail(sympy.sqrt(2) + sympy.Integer(10) ** -30) == 0
+
+
+def test_every_distribution_offers_the_declared_protocol():
+    from exactdp.distribution import Distribution
+
+    members = {m for m in vars(Distribution) if not m.startswith("_")} | {"__len__"}
+    assert {"mechanism", "scores", "outputs", "probabilities", "sample"} <= members
+    f = exactdp.mechanism_from_function(lambda q: (sympy.Rational(1, 3), sympy.Rational(2, 3)))
+    for d in (PermuteAndFlip(1).distribution([0, 1]), f.distribution([0, 1]),
+              exactdp.TopK(PermuteAndFlip(1), 2).distribution([0, 1, 2])):
+        assert all(hasattr(d, m) for m in members), type(d)
+        # the views agree with each other and with the output space
+        assert len(d) == len(d.outputs) == len(d.probabilities)
+        assert d.pmf(d.outputs[-1]) == d.probabilities[-1]
+        assert np.allclose(d.to_numpy(), [float(p) for p in d.probabilities], rtol=1e-12)
+        assert sympy.simplify(sum(d.probabilities) - 1) == 0

@@ -1,6 +1,7 @@
 """exactdp.scores: validation, laziness and exact gaps."""
 
 import warnings
+from fractions import Fraction
 
 import mpmath
 import numpy as np
@@ -190,3 +191,16 @@ def test_gap_groups_and_fresh_gaps_of_int64_scores():
     assert sv.gaps_float[0] == 0.0
     # few outputs, or a float vector: no grouping
     assert exactdp.as_scores(np.array([3, 1, 0], dtype=np.int64)).gap_groups() is None
+
+
+def test_values_are_python_ints_or_exact_numbers():
+    # integer scores of every holding (int64 array, Python ints beyond 64 bits) give Python ints
+    for q in (np.array([3, -1, 7]), [2**70, 0, -(2**70)]):
+        vals = as_scores(q).values
+        assert all(type(v) is int for v in vals) and list(vals) == [int(v) for v in q]
+    # floats by their binary value (against Fraction), exact input unchanged
+    with pytest.warns(ExactConversionWarning):
+        vals = as_scores([0.1, 2.0]).values
+    assert [Fraction(int(v.p), int(v.q)) for v in vals] == [Fraction(0.1), Fraction(2)]
+    assert as_scores([sympy.sqrt(2), sympy.Rational(1, 3)]).values == (
+        sympy.sqrt(2), sympy.Rational(1, 3))

@@ -9,6 +9,6 @@ import flint
 
 def arb_lower_fraction(b: flint.arb) -> Fraction:
     """The exact lower endpoint of a finite ball as a Fraction (a dyadic rational)."""
-    man, exp = b.lower().mid().man_exp()
-    man, exp = int(man), int(exp)
+    fman, fexp = b.lower().mid().man_exp()
+    man, exp = int(fman), int(fexp)
     return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)

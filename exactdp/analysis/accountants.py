@@ -222,7 +222,7 @@ def _bounded_range(e0, k, eps, rounds: int = 20, alive: int = 256):
             point = _br_bound((a + b) / 2, (a + b) / 2, e0, k, eps)  # a ball around the value
             lower = point - 2 * point.rad()
             best = lower if lower > best else best
-        keep = []
+        keep: list[tuple[flint.arb, flint.arb]] = []
         for j in order:
             if uppers[j] > best * (1 + flint.arb(2) ** -12) and len(keep) < alive:
                 keep.append(cells[j])

@@ -17,6 +17,7 @@ from .._validate import argument_error
 from ..exact.arb import flint_prec, to_arb
 from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
+from ..mechanisms.base import Mechanism
 from ..numbers import exact_epsilon
 from .common import (
     EPSILON,
@@ -26,7 +27,6 @@ from .common import (
     exact_sign,
     mechanism_epsilon,
     mechanism_name,
-    plain,
     score_vector,
 )
 from .engines.ball import BallEngine
@@ -99,7 +99,7 @@ class DPCertificate:
     forms: tuple
     conditions: tuple
     denominators: tuple
-    mechanism: object = field(repr=False)
+    mechanism: Mechanism = field(repr=False)
     epsilon: sympy.Symbol = EPSILON
     x: sympy.Symbol = X
     certified: bool = True  # exact root isolation; re-check with verify()
@@ -350,6 +350,6 @@ def certify_dp(
         for k in dens
     )
     return DPCertificate(
-        plain(q), tuple(plain(v) for v in nbrs), N, forms, tuple(conditions),
+        q.values, tuple(v.values for v in nbrs), N, forms, tuple(conditions),
         den_analyses, mech,
     )

@@ -14,6 +14,7 @@ import sympy
 
 from .._validate import argument_error
 from ..exact.arb import to_arb
+from ..exact.signs import UndecidedSignError
 from ..numbers import exact_number
 from ..scores import ScoreVector
 from .common import (
@@ -22,7 +23,6 @@ from .common import (
     exact_sign,
     mechanism_epsilon,
     mechanism_name,
-    plain,
     score_vector,
     stamp,
 )
@@ -194,7 +194,7 @@ def check_dp(
     if isinstance(engine, BallEngine):
         return stamp(_ball_check_dp(engine, q, nbrs, claim, how), engine)
     best = None
-    best_j = None
+    best_j = 0  # the neighbour of best (set with it)
     for j in range(1, len(nbrs) + 1):
         for c in max_candidates(engine, pair_candidates(engine, 0, j)):
             if best is None:
@@ -210,9 +210,17 @@ def check_dp(
         witness = None
     else:
         value = value_of(engine, best)
-        holds = best[0] != "inf" and engine.cmp_exp(best[2], claim) <= 0
-        witness = Witness(plain(q), plain(nbrs[best_j - 1]), best[1])
+        holds = best[0] != "inf" and _at_most_claim(engine.cmp_exp(best[2], claim), claim)
+        witness = Witness(q.values, nbrs[best_j - 1].values, best[1])
     return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
+
+
+def _at_most_claim(sign: int | None, claim: sympy.Expr) -> bool:
+    """``loss <= claim`` from the sign of ``e^loss - e^claim``; raises when undecided."""
+    if sign is None:
+        raise UndecidedSignError(
+            f"check_dp: cannot compare the privacy loss with epsilon = {claim} exactly")
+    return sign <= 0
 
 
 def _ball_check_dp(
@@ -226,9 +234,9 @@ def _ball_check_dp(
                 continue
             total = iv_max([p[0] for p in pairs])
             e = to_arb(claim, flint.ctx.prec)
-            if total.infinite or total.lo > e:
+            if total.infinite or total.ends[0] > e:
                 holds = False
-            elif total.hi <= e:
+            elif total.ends[1] <= e:
                 holds = True
             else:
                 continue
@@ -238,7 +246,7 @@ def _ball_check_dp(
                     best_j = k
             _, per, _ = pairs[best_j]
             out = ball_output(per, pairs[best_j][0])[0] if per else None
-            witness = Witness(plain(q), plain(nbrs[best_j]), out)
+            witness = Witness(q.values, nbrs[best_j].values, out)
             return DPCheck(holds, total.value(dps), claim, witness, len(nbrs), how, "ball",
                            total.sympy(), dps)
     raise BallUndecided(

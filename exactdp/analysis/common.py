@@ -61,7 +61,7 @@ def as_mechanism(mech: object, func: str | None = None) -> Mechanism:
     return mech
 
 
-def mechanism_sensitivity(mech: Mechanism) -> sympy.Expr:
+def mechanism_sensitivity(mech: object) -> sympy.Expr:
     """The mechanism's exact ``sensitivity``.
 
     Raises
@@ -72,32 +72,25 @@ def mechanism_sensitivity(mech: Mechanism) -> sympy.Expr:
     return exact_number(as_mechanism(mech).sensitivity, "sensitivity")
 
 
-def mechanism_monotonic(mech: Mechanism) -> bool:
+def mechanism_monotonic(mech: object) -> bool:
     """The mechanism's ``monotonic`` flag."""
     return bool(as_mechanism(mech).monotonic)
 
 
-def mechanism_epsilon(mech: Mechanism) -> sympy.Expr | None:
+def mechanism_epsilon(mech: object) -> sympy.Expr | None:
     """The mechanism's ``epsilon`` as a sympy expression, or ``None`` if it has none."""
     eps = as_mechanism(mech).epsilon
     return None if eps is None else safe_sympify(eps)
 
 
-def mechanism_name(mech: Mechanism) -> str:
+def mechanism_name(mech: object) -> str:
     """The mechanism's ``name``."""
-    return mech.name
+    return as_mechanism(mech).name
 
 
 def score_vector(scores: object, name: str) -> ScoreVector:
     """``scores`` validated as a :class:`ScoreVector` (argument ``name``)."""
     return as_scores(scores, name)
-
-
-def plain(sv: ScoreVector) -> tuple:
-    """Scores as a plain tuple (ints kept as Python ints): how a :class:`Witness` stores them."""
-    if sv.kind == "int":
-        return tuple(sv.raw)  # type: ignore[arg-type]
-    return tuple(sv.exact)
 
 
 def distribution_of(mech: object, sv: ScoreVector):

@@ -99,13 +99,15 @@ def _float_curve(p: np.ndarray, q: np.ndarray, k: int, epsilons: list[float]) ->
     h = max(float(loss.max() - loss.min()), 1e-9) / 2048
     idx = np.floor((loss - loss.min()) / h).astype(np.int64)
     vec = np.bincount(idx, weights=mass)
-    out, base, j = None, vec, k
+    out: np.ndarray | None = None
+    base, j = vec, k
     while j:
         if j & 1:
             out = base if out is None else np.clip(fftconvolve(out, base), 0, None)
         j >>= 1
         if j:
             base = np.clip(fftconvolve(base, base), 0, None)
+    assert out is not None  # k >= 1 compositions
     shift = k * float(loss.min())
     grid = shift + h * np.arange(out.size)
     res = []

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import sympy
 
 from ..scores import ScoreVector
-from .common import FloatValue, plain, ratios_with_limits, score_vector, stamp
+from .common import FloatValue, ratios_with_limits, score_vector, stamp
 from .engines.ball import (
     BallEngine,
     arb_prec,
@@ -151,16 +151,16 @@ def _loss_from_engine(engine, i: int, j: int, q: ScoreVector, q2: ScoreVector) -
     best = max_candidates(engine, cands)
     ratios = _ratios(engine, i, j)
     if not best:
-        return PrivacyLoss(sympy.Integer(0), None, ratios, plain(q), plain(q2), 0, (),
+        return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, (),
                            engine.kind)
     if len(best) == 1:
         c = best[0]
         value = value_of(engine, c)
         direction = c[3] if value != 0 else 0
-        return PrivacyLoss(value, c[1], ratios, plain(q), plain(q2), direction, (c[1],),
+        return PrivacyLoss(value, c[1], ratios, q.values, q2.values, direction, (c[1],),
                            engine.kind)
     value = sympy.Max(*[value_of(engine, c) for c in best])
-    return PrivacyLoss(value, None, ratios, plain(q), plain(q2), 0,
+    return PrivacyLoss(value, None, ratios, q.values, q2.values, 0,
                        tuple(sorted({c[1] for c in best})), engine.kind)
 
 
@@ -242,7 +242,7 @@ def _ball_privacy_loss(engine: BallEngine, q: ScoreVector, q2: ScoreVector) -> P
     with arb_prec(dps):
         ratios = ball_ratios(engine, 0, 1, dps)
         if not per:
-            return PrivacyLoss(sympy.Integer(0), None, ratios, plain(q), plain(q2), 0, (),
+            return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, (),
                                "ball", total.sympy(), dps)
         out, cands = ball_output(per, total)
         L = logs[out]
@@ -250,5 +250,5 @@ def _ball_privacy_loss(engine: BallEngine, q: ScoreVector, q2: ScoreVector) -> P
             direction = 1 if L is sympy.oo else -1
         else:
             direction = 1 if L > 0 else -1 if L < 0 else 0
-        return PrivacyLoss(total.value(dps), out, ratios, plain(q), plain(q2), direction,
+        return PrivacyLoss(total.value(dps), out, ratios, q.values, q2.values, direction,
                            cands, "ball", total.sympy(), dps)

@@ -9,6 +9,7 @@ probabilities (never a value that is not proved).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import flint
 import sympy
@@ -17,9 +18,11 @@ from ..exact import UndecidedSignError, compare, sign_or_none
 from ..numbers import exact_number
 from ..scores import ScoreVector
 from .check import Witness
-from .common import FloatValue, mechanism_name, plain, score_vector, stamp
+from .common import FloatValue, mechanism_name, score_vector, stamp
 from .engines.ball import BallEngine, BallUndecided, Iv, arb_prec, iv_max
+from .engines.generic import GenericEngine
 from .engines.select import make_engine
+from .engines.xform import XEngine
 from .neighbourhood import neighbour_list
 
 
@@ -83,7 +86,7 @@ class BoundedRange(FloatValue):
         return compare(self.value, e) != 1
 
 
-def _cmp(engine: object, a: object, b: object, what: str, mech: object) -> int:
+def _cmp(engine: XEngine | GenericEngine, a: Any, b: Any, what: str, mech: object) -> int:
     """``engine.cmp(a, b)`` decided, or UndecidedSignError (e.g. it depends on a symbol).
 
     The generic engine's ratios are sympy expressions: compared by :func:`exactdp.exact.sign`.
@@ -157,27 +160,27 @@ def bounded_range(
     engine = make_engine(mechanism, [q] + nbrs, "bounded_range")
     if isinstance(engine, BallEngine):
         return stamp(_ball_bounded_range(engine, q, nbrs), engine)
-    best = None
+    best: tuple[str, int, int, Any, int | None] | None = None
     for j in range(1, len(nbrs) + 1):
-        hi = lo = None
-        infinite = False
+        hi: tuple[int, Any] | None = None
+        lo: tuple[int, Any] | None = None
+        r_inf = None  # an output of probability 0 on one side only
         for r, (a, b) in enumerate(zip(engine.probs[0], engine.probs[j], strict=True)):
             za, zb = engine.is_zero(a), engine.is_zero(b)
             if za and zb:
                 continue
             if za or zb:
-                infinite = True
-                hi = (r, None)
+                r_inf = r
                 break
             R = engine.ratio(a, b)
             if hi is None or _cmp(engine, R, hi[1], "ratios", mechanism) == 1:
                 hi = (r, R)
             if lo is None or _cmp(engine, R, lo[1], "ratios", mechanism) == -1:
                 lo = (r, R)
-        if infinite:
-            best = ("inf", j, hi[0], None, None)
+        if r_inf is not None:
+            best = ("inf", j, r_inf, None, None)
             break
-        if hi is None:
+        if hi is None or lo is None:
             continue
         span = engine.div(hi[1], lo[1])
         if best is None or _cmp(engine, span, best[3], "ranges", mechanism) == 1:
@@ -186,7 +189,7 @@ def bounded_range(
         return BoundedRange(sympy.Integer(0), None, None, len(nbrs))
     kind, j, r_hi, span, r_lo = best
     value = sympy.oo if kind == "inf" else sympy.log(engine.to_sympy(span))
-    w = Witness(plain(q), plain(nbrs[j - 1]), r_hi)
+    w = Witness(q.values, nbrs[j - 1].values, r_hi)
     return BoundedRange(value, w, r_lo, len(nbrs))
 
 
@@ -202,7 +205,7 @@ def _ball_range_pair(engine: BallEngine, j: int, dps: int):
     zero = flint.arb(0)
     if len(live) < 2:
         return Iv(zero, zero), (live[0][0] if live else None), None
-    best = None
+    best: tuple[flint.arb, int, int] | None = None
     hi = zero
     for r, Lr in live:
         for s, Ls in live:
@@ -214,6 +217,7 @@ def _ball_range_pair(engine: BallEngine, j: int, dps: int):
                 best = (lo_d, r, s)
             if d.upper() > hi:
                 hi = d.upper()
+    assert best is not None  # two live outputs or more
     lo = best[0] if best[0] > 0 else zero
     return Iv(lo, hi), best[1], best[2]
 
@@ -242,5 +246,5 @@ def _ball_bounded_range(engine: BallEngine, q: ScoreVector, nbrs: list) -> Bound
     dps, total, k, (_, r_hi, r_lo) = found
     with arb_prec(dps):
         value = total.value(dps)
-        w = Witness(plain(q), plain(nbrs[k]), r_hi)
+        w = Witness(q.values, nbrs[k].values, r_hi)
         return BoundedRange(value, w, r_lo, len(nbrs), "ball", total.sympy(), dps)

@@ -22,6 +22,7 @@ from fractions import Fraction
 
 import sympy
 
+from ..mechanisms.base import Mechanism
 from .accountants import ClaimedDelta
 from .common import mechanism_monotonic
 
@@ -83,7 +84,7 @@ def dp_accounting_pair_delta(p, q, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
                         f"dp_accounting PLD of the witness pair, float (version {version})")
 
 
-def opendp_delta(mechanism: object, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
+def opendp_delta(mechanism: Mechanism, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
     """OpenDP's own map for k rounds of the measurement that implements ``mechanism``.
 
     Exponential mechanism: ``make_noisy_max(..., zero_concentrated_divergence(), scale=b)``,

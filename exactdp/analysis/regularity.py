@@ -27,8 +27,8 @@ from ..cost import check_analysis, check_neighbour_cells
 from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
 from ..scores import ScoreVector
-from .common import plain, score_vector
-from .engines.select import make_engine
+from .common import score_vector
+from .engines.select import Engine, make_engine
 from .witness import Witness
 
 
@@ -69,7 +69,7 @@ class RegularityCheck:
 
 def _lattice(vectors, n: int, values: Iterable) -> list[tuple]:
     if vectors is not None:
-        return [tuple(plain(score_vector(v, "vectors"))) for v in vectors]
+        return [score_vector(v, "vectors").values for v in vectors]
     vals = list(values)
     if n < 1:
         raise argument_error("regularity", "n", ">= 1", n)
@@ -102,14 +102,14 @@ def _run(mechanism, prop: str, pairs, pool: _Pool, want: str) -> RegularityCheck
         sign = engine.cmp_prob(a, b)
         if sign is None:  # undecided (e.g. a sign that depends on a symbolic epsilon)
             raise UndecidedSignError(
-                f"is_{prop}: cannot decide the sign of P_{r}{plain(pool.vectors[i])} - "
-                f"P_{s}{plain(pool.vectors[j])} exactly for every epsilon; check at a "
+                f"is_{prop}: cannot decide the sign of P_{r}{pool.vectors[i].values} - "
+                f"P_{s}{pool.vectors[j].values} exactly for every epsilon; check at a "
                 "numeric epsilon instead"
             )
         ok = sign == 0 if want == "eq" else sign >= 0
         if not ok:
             ce = Witness(
-                plain(pool.vectors[i]), plain(pool.vectors[j]), r, s,
+                pool.vectors[i].values, pool.vectors[j].values, r, s,
                 engine.prob_sympy(a), engine.prob_sympy(b),
             )
             return RegularityCheck(prop, False, ce, count, len(pool.vectors), *_status(engine))
@@ -133,7 +133,7 @@ def _compare(mechanism, prop: str, vecs: list[tuple], partners: Callable, want: 
     return _run(mechanism, prop, pairs, pool, want)
 
 
-def _status(engine: object) -> tuple[bool, str | None]:
+def _status(engine: Engine) -> tuple[bool, str | None]:
     """``(certified, caveat)`` of an analyzer engine."""
     return engine.certified, engine.caveat
 
@@ -177,6 +177,7 @@ def is_symmetric(
 
     def permuted(v: tuple) -> Iterator[tuple[tuple, list[tuple[int, int]]]]:
         m = len(v)
+        perms: Iterable[tuple[int, ...]]
         if vectors is not None and m <= 6:
             perms = itertools.permutations(range(m))
         else:

@@ -20,6 +20,7 @@ import math
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from dataclasses import dataclass
 from itertools import combinations_with_replacement, product
+from typing import Any
 
 import sympy
 
@@ -63,7 +64,7 @@ class ScoreFunction:
     (2, 1)
     """
 
-    func: Callable[[Sequence, Hashable], object]
+    func: Callable[[Sequence, Any], object]  # (database, an element of the user's range)
     range: tuple
     name: str = "q"
 
@@ -132,7 +133,9 @@ class SensitivityResult:
 
 
 # ------------------------------------------------------------------------ validation
-def _check_inputs(score_function, universe, neighbours, database, max_size):
+def _check_inputs(
+    score_function, universe, neighbours, database, max_size
+) -> tuple[tuple, tuple | None, int | None]:
     func = "sensitivity"
     check_instance(func, "score_function", score_function, ScoreFunction,
                    "an exactdp ScoreFunction(func, range)")
@@ -161,7 +164,7 @@ def _check_inputs(score_function, universe, neighbours, database, max_size):
         max_size = check_int(func, "max_size", max_size, 0)
         if neighbours == "replace" and max_size < 1:
             raise argument_error(func, "max_size", ">= 1 for neighbours='replace'", max_size)
-    return universe, database
+    return universe, database, max_size
 
 
 def _count_pairs(u: int, neighbours: str, database, max_size, ordered: bool) -> int:
@@ -284,8 +287,8 @@ def sensitivity(
     >>> res.sensitivity, res.monotonic
     (1, False)
     """
-    universe, database = _check_inputs(score_function, universe, neighbours, database,
-                                       max_size)
+    universe, database, max_size = _check_inputs(score_function, universe, neighbours,
+                                                 database, max_size)
     count = _count_pairs(len(universe), neighbours, database, max_size, ordered)
     if count > max_pairs:
         raise ValueError(
@@ -295,6 +298,7 @@ def sensitivity(
     if database is not None:
         pairs = _local_pairs(database, universe, neighbours)
     else:
+        assert max_size is not None  # _check_inputs: exactly one of database and max_size
         pairs = _global_pairs(universe, neighbours, max_size, ordered)
     cache: dict[tuple, tuple] = {}
 

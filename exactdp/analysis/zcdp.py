@@ -27,7 +27,6 @@ from .common import (
     exact_float,
     mechanism_epsilon,
     mechanism_name,
-    plain,
     score_vector,
     stamp,
 )
@@ -159,8 +158,9 @@ def check_zcdp(
     if sign_or_none(r) != 1:
         raise argument_error("check_zcdp", "rho", "> 0", rho)
     orders = tuple(exact_number(a, "alphas", i, func="check_zcdp") for i, a in enumerate(alphas))
-    if any(not a.is_Rational or a < 1 for a in orders):
-        raise argument_error("check_zcdp", "alphas", "rational numbers >= 1", alphas)
+    if not orders or any(not a.is_Rational or a < 1 for a in orders):
+        raise argument_error("check_zcdp", "alphas", "rational numbers >= 1 (at least one)",
+                             alphas)
     q = score_vector(scores, "scores")
     nbrs, _ = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_zcdp")
     engine = make_engine(mech, [q] + nbrs, "check_zcdp")  # validates the distributions
@@ -179,11 +179,12 @@ def check_zcdp(
                 best = (ex, j, a, D, failed)
             if failed:
                 break
-        if best[4]:
+        if best is not None and best[4]:
             break
+    assert best is not None  # at least one neighbour and one order
     ex, j, a, D, failed = best
     val = exact_float(ex)
-    w = Witness(plain(q), plain(nbrs[j]), None)
+    w = Witness(q.values, nbrs[j].values, None)
     return ZCDPCheck(not failed, r, w, a, D, val, orders, len(nbrs))
 
 
@@ -250,7 +251,7 @@ def _ball_zcdp(engine: BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
                 val = float(ex.mid())
             else:
                 div, iv, val = sympy.oo, (sympy.oo, sympy.oo), math.inf
-            w = Witness(plain(q), plain(nbrs[j - 1]), None)
+            w = Witness(q.values, nbrs[j - 1].values, None)
             return ZCDPCheck(not failed, rho, w, a, div, val, orders, len(nbrs), "ball", iv,
                              dps, True, None)
     raise BallUndecided(

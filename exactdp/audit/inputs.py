@@ -35,7 +35,7 @@ def check_alpha(alpha: object) -> float:
         If it is not a number in (0, 1).
     """
     try:
-        value = float(alpha)  # type: ignore[arg-type]
+        value = float(alpha)  # type: ignore[arg-type]  # any object: float() is the test
     except (TypeError, ValueError):
         value = math.nan
     if isinstance(alpha, bool) or not 0.0 < value < 1.0:
@@ -63,7 +63,7 @@ def check_min_expected(min_expected: object) -> float:
         If it is not a finite number > 0.
     """
     try:
-        value = float(min_expected)  # type: ignore[arg-type]
+        value = float(min_expected)  # type: ignore[arg-type]  # any object: float() is the test
     except (TypeError, ValueError):
         value = math.nan
     if not value > 0 or not math.isfinite(value):

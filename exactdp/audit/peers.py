@@ -50,7 +50,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_bool, check_choice, check_instance
-from ..distribution import OutputDistribution
+from ..distribution import Distribution, OutputDistribution
 from ..mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip, TopK
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
@@ -151,7 +151,7 @@ class PeerAdapter:
     expected_privacy: float | None = None
     wrong_on_purpose: bool = False
 
-    def distribution(self) -> OutputDistribution:
+    def distribution(self) -> Distribution:
         """The exact distribution the sampler should follow."""
         return self.reference.distribution(self.scores)
 
@@ -163,9 +163,9 @@ class PeerAdapter:
         ``rng`` is used only by seedable peers.
         """
         dist = self.distribution()
-        if not isinstance(dist, OutputDistribution):  # top-k: positions in dist.outputs
-            dist = dist.to_numpy()
-        return goodness_of_fit(self.sampler, dist, n_samples, rng=rng, alpha=alpha, test=test)
+        # top-k: the probabilities of the positions in dist.outputs
+        target = dist if isinstance(dist, OutputDistribution) else dist.to_numpy()
+        return goodness_of_fit(self.sampler, target, n_samples, rng=rng, alpha=alpha, test=test)
 
     def against(self, reference: Mechanism, mapping: str) -> PeerAdapter:
         """The same sampler compared with another (deliberately wrong) reference.
@@ -212,8 +212,11 @@ def _opendp_inputs(dp: Any, sv: ScoreVector, mech: Mechanism, zcdp: bool) -> _Op
     """OpenDP's domain, metric and measure for ``mech`` on ``sv``: the atom type ``T`` is
     ``int`` when the scores and the sensitivity are integers, else ``float``."""
     delta = mech.sensitivity
+    atom: type[int] | type[float]
+    values: list[int] | list[float]
+    d_in: int | float
     if sv.kind == "int" and delta.is_Integer:
-        atom, values, d_in = int, [int(v) for v in sv.raw], int(delta)  # type: ignore[union-attr]
+        atom, values, d_in = int, [int(v) for v in sv.raw], int(delta)
         domain = dp.atom_domain(T=int)
     else:
         atom, values, d_in = float, [float(v) for v in sv.floats], _float_of(delta, "Delta")
@@ -257,9 +260,13 @@ def _diffprivlib_adapter(
     scores: object,
     epsilon: object,
     sensitivity: object,
-    monotonic: bool,
+    monotonic: object,
     func: str,
 ) -> PeerAdapter:
+    """diffprivlib's ``cls_name`` paired with exactdp's ``reference_cls``: ``monotonic`` is
+    validated in the name of ``func`` (the public function called), the other parameters
+    by ``reference_cls``."""
+    monotonic = check_bool(func, "monotonic", monotonic)
     mechanisms = _import_diffprivlib()
     cls = getattr(mechanisms, cls_name)
     sv = as_scores(scores)
@@ -326,9 +333,7 @@ def diffprivlib_exponential(
     McSherry & Talwar (2007); diffprivlib ``mechanisms/exponential.py``.
     """
     return _diffprivlib_adapter("Exponential", ExponentialMechanism, scores, epsilon,
-                                sensitivity,
-                                check_bool("diffprivlib_exponential", "monotonic", monotonic),
-                                "diffprivlib_exponential")
+                                sensitivity, monotonic, "diffprivlib_exponential")
 
 
 def diffprivlib_permute_and_flip(
@@ -361,9 +366,7 @@ def diffprivlib_permute_and_flip(
     McKenna & Sheldon (2020), Algorithm 1; diffprivlib ``mechanisms/exponential.py``.
     """
     return _diffprivlib_adapter("PermuteAndFlip", PermuteAndFlip, scores, epsilon,
-                                sensitivity,
-                                check_bool("diffprivlib_permute_and_flip", "monotonic", monotonic),
-                                "diffprivlib_permute_and_flip")
+                                sensitivity, monotonic, "diffprivlib_permute_and_flip")
 
 
 # ---------------------------------------------------------------------------- OpenDP

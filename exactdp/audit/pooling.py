@@ -9,7 +9,9 @@ from dataclasses import dataclass
 import numpy as np
 
 
-def pool_cells(expected: Sequence[float], min_expected: float = 5.0) -> tuple[tuple[int, ...], ...]:
+def pool_cells(
+    expected: Sequence[float] | np.ndarray, min_expected: float = 5.0
+) -> tuple[tuple[int, ...], ...]:
     """Group outputs into cells whose expected counts are all >= ``min_expected``.
 
     Outputs with expected count 0 are left out (they form no cell). Every output with

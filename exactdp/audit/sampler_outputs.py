@@ -68,7 +68,7 @@ def _as_index(value: object, n: int) -> int:
     if isinstance(value, (bool, np.bool_)):
         raise ValueError(f"goodness_of_fit: the sampler returned a bool, not an index: {value!r}")
     if isinstance(value, (numbers.Integral, np.integer)):
-        k = int(value)  # type: ignore[arg-type]
+        k = int(value)
     elif isinstance(value, (float, np.floating)):
         if not math.isfinite(value) or not float(value).is_integer():
             raise ValueError(
@@ -111,16 +111,19 @@ def validate_outputs(values: object, n_samples: int, n: int) -> np.ndarray:
     """
     if isinstance(values, (str, bytes)):
         raise ValueError(f"goodness_of_fit: the sampler returned {values!r}, not output indices")
-    if not isinstance(values, (list, tuple, np.ndarray)):
-        if np.ndim(values) == 0:
-            if n_samples != 1:
-                raise ValueError(
-                    f"goodness_of_fit: expected a batch of {n_samples} output indices, "
-                    f"the sampler returned the single value {values!r}"
-                )
-            values = [values]
-        else:
-            values = list(values)  # type: ignore[call-overload]
+    values_: list | tuple | np.ndarray
+    if isinstance(values, (list, tuple, np.ndarray)):
+        values_ = values
+    elif np.asarray(values).ndim == 0:
+        if n_samples != 1:
+            raise ValueError(
+                f"goodness_of_fit: expected a batch of {n_samples} output indices, "
+                f"the sampler returned the single value {values!r}"
+            )
+        values_ = [values]
+    else:  # a batch of another array-like type (ndim >= 1): iterable, as list() needs
+        values_ = list(values)  # type: ignore[call-overload]
+    values = values_
     if isinstance(values, np.ndarray):
         if values.ndim == 0 and n_samples == 1:
             values = values.reshape(1)

@@ -140,7 +140,7 @@ def score_vectors(n_max: int, gap_max: int, n_min: int = 2) -> Iterator[tuple[in
 
 def _run_batch(check: Callable, batch: list) -> list:
     """Run ``check`` on each vector; ``None`` on success, else the failure detail."""
-    out = []
+    out: list[str | None] = []
     for q in batch:
         try:
             ok = check(q)
@@ -236,7 +236,9 @@ def sweep(
         progress = sys.stderr.isatty()
     batches = _batches(vectors, batch_size)
     own = executor is None
-    pool = concurrent.futures.ProcessPoolExecutor(os.cpu_count() or 1) if own else executor
+    pool = executor
+    if pool is None:
+        pool = concurrent.futures.ProcessPoolExecutor(os.cpu_count() or 1)
     start = time.perf_counter()
     results: dict[int, list] = {}
     try:

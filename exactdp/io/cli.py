@@ -93,7 +93,7 @@ def _fix_negative_values(argv: list[str]) -> list[str]:
 class _OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line on stderr with exit code 2."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         self.exit(2, f"exactdp: error: {message} (see {self.prog} --help)\n")
 
 

@@ -14,7 +14,7 @@ import sympy
 
 from .._validate import check_bool
 from ..cost import check_gap_digits
-from ..distribution import OutputDistribution
+from ..distribution import Distribution, OutputDistribution
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..scores import ScoreVector, as_scores
@@ -408,7 +408,7 @@ class Mechanism:
         return sympy.exp(-self.rate / L)
 
     # ------------------------------------------------------------------ public entry
-    def distribution(self, scores: object) -> OutputDistribution:
+    def distribution(self, scores: object) -> Distribution:
         """The exact output distribution on ``scores`` (lazy: views computed on demand).
 
         Parameters
@@ -418,7 +418,10 @@ class Mechanism:
 
         Returns
         -------
-        OutputDistribution
+        Distribution
+            An :class:`~exactdp.distribution.OutputDistribution` over the n inputs (a
+            mechanism over another output space, such as top-k, returns its own
+            :class:`~exactdp.distribution.Distribution`).
 
         Raises
         ------

@@ -38,13 +38,18 @@ from .parameters import parameter
 from .permute_flip import PermuteAndFlip
 
 
-def _scores_tuple(scores: object, func: str | None = None) -> tuple[sympy.Expr, ...]:
+def _score_vector(scores: object, func: str | None = None) -> ScoreVector:
+    """The scores as a ScoreVector; scores in a family parameter are kept as given (an
+    exact vector of expressions, as :func:`~exactdp.analysis.supremum.symbolic_probabilities`
+    builds), since only the exact view applies to them."""
     if isinstance(scores, ScoreVector):
-        return scores.exact
+        return scores
     items = sequence_items(scores, "scores", "a sequence of numbers", func=func)
     if any(isinstance(v, sympy.Basic) and v.free_symbols for v in items):
-        return tuple(safe_sympify(v) for v in items)
-    return as_scores(items, func=func).exact
+        return ScoreVector(tuple(safe_sympify(v) for v in items), "exact", "scores")
+    sv = as_scores(items, func=func)
+    sv.exact  # noqa: B018  (float scores convert, with their one warning, here)
+    return sv
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,20 +67,13 @@ class FunctionDistribution(OutputDistribution):
     Attributes
     ----------
     mechanism : FunctionMechanism
-    scores : tuple of sympy.Expr, shape (n,)
-        The scores as given (they may contain a family parameter, see
-        :func:`~exactdp.analysis.supremum.sup_privacy_loss`; then only the exact view
-        applies and the numeric views raise ValueError).
+    scores : ScoreVector, shape (n,)
+        The scores; the function gets ``scores.exact``, a tuple of sympy numbers (they may
+        contain a family parameter, see :func:`~exactdp.analysis.supremum.sup_privacy_loss`;
+        then only the exact view applies and the numeric views raise ValueError).
     """
 
     mechanism: FunctionMechanism
-    # the scores as given, possibly symbolic: not a ScoreVector (the views are overridden)
-    scores: tuple  # type: ignore[assignment]
-
-    @property
-    def n(self) -> int:
-        """Size of the range."""
-        return len(self.scores)
 
     @property
     def balls_certified(self) -> tuple[bool, str | None]:
@@ -85,13 +83,13 @@ class FunctionDistribution(OutputDistribution):
     @cached_property
     def _oriented(self) -> ScoreVector:
         """The scores as a ScoreVector (the errors of ``expected_error`` are their gaps)."""
-        if any(isinstance(v, sympy.Basic) and v.free_symbols for v in self.scores):
+        free = set().union(*(v.free_symbols for v in self.scores.exact))
+        if free:
             raise ValueError(
                 f"{self.mechanism.name}: the scores contain symbols "
-                f"({sorted(map(str, set().union(*(v.free_symbols for v in self.scores))))}); "
-                "errors need numeric scores"
+                f"({sorted(map(str, free))}); errors need numeric scores"
             )
-        return as_scores(list(self.scores))
+        return self.scores
 
     def _view(self, view: str, *args):
         if view == "exact":
@@ -128,9 +126,8 @@ class FunctionDistribution(OutputDistribution):
     def _function_probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact probabilities returned by the user function (validated)."""
         mech = self.mechanism
-        out = mech.func(self.scores, mech.epsilon) if mech.takes_epsilon else mech.func(
-            self.scores
-        )
+        scores = self.scores.exact
+        out = mech.func(scores, mech.epsilon) if mech.takes_epsilon else mech.func(scores)
         try:
             items = list(out)
         except TypeError as exc:
@@ -247,7 +244,7 @@ class FunctionMechanism(Mechanism):
     def distribution(self, scores: object) -> FunctionDistribution:
         """The exact output distribution on ``scores`` (sympy expressions allowed)."""
         func = f"{type(self).__name__}.distribution"
-        return FunctionDistribution(self, _scores_tuple(scores, func))
+        return FunctionDistribution(self, _score_vector(scores, func))
 
 
 def mechanism_from_function(

@@ -191,8 +191,7 @@ class TopK(Mechanism):
         value = exact_epsilon_or_limit(epsilon)
         return TopK(self.mechanism.with_epsilon(value / self.k), self.k)
 
-    # over ordered k-tuples: not an OutputDistribution (no shared distribution protocol yet)
-    def distribution(self, scores: object) -> TopKDistribution:  # type: ignore[override]
+    def distribution(self, scores: object) -> TopKDistribution:
         """The exact distribution over ordered k-tuples on ``scores`` (lazy views).
 
         Raises

@@ -216,7 +216,8 @@ def _full_rows(n, k, vectors, var_index):
 def build_lattice(n: int, k: int, full: bool = False) -> Lattice:
     """The :class:`Lattice` for ``n`` and ``k`` (all neighbour rows if ``full``)."""
     vectors = tuple((0,) + rest for rest in combinations_with_replacement(range(k + 1), n - 1))
-    var_vec, var_gap, var_mult, cost, weight = [], [], [], [], []
+    var_vec: list[int] = []
+    var_gap, var_mult, cost, weight = [], [], [], []
     var_index: dict[tuple[tuple[int, ...], int], int] = {}
     fact_n = math.factorial(n)
     for i, g in enumerate(vectors):

@@ -403,7 +403,7 @@ def _feasible_runs(lams, cands: list[tuple]) -> list[list]:
     for kind, i, ok in pieces:
         if ok and cur is None:
             cur = [(kind, i), (kind, i)]
-        elif ok:
+        elif ok and cur is not None:
             cur[1] = (kind, i)
         elif cur is not None:
             intervals.append(cur)

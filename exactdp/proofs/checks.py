@@ -8,17 +8,19 @@ isolation in ``x = exp(-epsilon/N)`` (never by sampling epsilon). Module-level f
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import sympy
 
 from exactdp.analysis import certify_dominance, certify_dp
 from exactdp.exact.unit_interval import sign_on_unit_interval
-from exactdp.mechanisms import ExponentialMechanism, PermuteAndFlip
+from exactdp.mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip
 from exactdp.mechanisms.custom import WRONG_VARIANTS
 
 EPSILON = sympy.Symbol("epsilon", positive=True)
 
 #: name -> constructor ``(epsilon) -> mechanism``; the wrong variants are negative controls.
-MECHANISMS = {
+MECHANISMS: dict[str, Callable[..., Mechanism]] = {
     "pf": PermuteAndFlip,
     "em": ExponentialMechanism,
     **{f"wrong_{k}": v for k, v in WRONG_VARIANTS.items()},

@@ -65,7 +65,7 @@ def _markdown(doc: str) -> str:
                  lambda m: "$$" + " ".join(x.strip() for x in m.group(1).splitlines()) + "$$\n",
                  doc)
     lines = doc.strip("\n").splitlines()
-    out = []
+    out: list[str] = []
     for i, line in enumerate(lines):
         if set(line) == {"-"} and i > 0:
             out[-1] = "#### " + out[-1]

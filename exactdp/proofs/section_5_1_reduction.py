@@ -84,7 +84,8 @@ def _at_least(a, b) -> bool:
 
 def reduction_holds(mechanism: str, n_max: int = 3, gap_max: int = 3):
     """Both inequalities at every vertex neighbour, and the shift identity."""
-    bad, cases = [], 0
+    bad: list[tuple[tuple[int, ...], int, str | tuple[int, ...]]] = []  # (q, r, what failed)
+    cases = 0
     for q in score_vectors(n_max, gap_max):
         n = len(q)
         base = {}

@@ -139,7 +139,9 @@ def build_lattice(n: int, k: int) -> Lattice:
     """Build the lattice program of docs/lp.md for (n, k)."""
     vectors = tuple((0, *rest) for rest in combinations_with_replacement(range(k + 1), n - 1))
     index: dict = {}
-    var, mult, cost = [], [], []
+    var: list[tuple[int, int]] = []
+    mult: list[int] = []
+    cost: list[int] = []
     for i, g in enumerate(vectors):
         perms = math.factorial(n)
         for v in set(g):
@@ -152,13 +154,13 @@ def build_lattice(n: int, k: int) -> Lattice:
             cost.append(weight * g.count(v) * v)
     step, top = {}, {}
     for j, (i, v) in enumerate(var):
-        g = list(vectors[i])
+        h = list(vectors[i])
         if v > 0:
-            g[g.index(v)] = v - 1
-            step[j] = index[(tuple(sorted(g)), v - 1)]
+            h[h.index(v)] = v - 1
+            step[j] = index[(tuple(sorted(h)), v - 1)]
         elif vectors[i][-1] <= k - 1:
-            g.remove(0)
-            top[j] = index[((0, *(s + 1 for s in g)), 0)]
+            h.remove(0)
+            top[j] = index[((0, *(s + 1 for s in h)), 0)]
     return Lattice(n, k, vectors, tuple(var), tuple(mult), tuple(cost), step, top)
 
 
@@ -428,7 +430,7 @@ def stored_certificates() -> list[dict]:
     import json
 
     text = importlib.resources.files("exactdp.proofs").joinpath(
-        "certificates", CERTIFICATES).read_text()
+        "certificates").joinpath(CERTIFICATES).read_text()
     return json.loads(text)
 
 
@@ -466,7 +468,8 @@ def verify(*, n_max: int = 4, k_max: int = 4, stored_max_variables: int | None =
     """
     start = time.perf_counter()
     stored = {(c["n"], c["k"]): c for c in stored_certificates()}
-    certs, failures = [], []
+    certs: list[tuple[str, bool]] = []
+    failures: list[tuple[int, int, str | dict]] = []  # (n, k, why)
     for n in range(2, n_max + 1):
         for k in range(1, k_max + 1):
             small = math.comb(n - 1 + k, k) <= 20  # PF's full-row feasibility where cheap

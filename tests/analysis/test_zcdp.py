@@ -3,6 +3,7 @@
 import math
 
 import numpy as np
+import pytest
 import sympy
 
 import exactdp
@@ -51,3 +52,9 @@ def test_zcdp_decides_a_failure_exactly():
     z = exactdp.check_zcdp(PermuteAndFlip(1, monotonic=True), [0, 0], R(1, 8), [0, 1])
     assert not z.holds
     assert exactdp.exact.sign(z.divergence - R(1, 8) * z.alpha) == 1
+
+
+def test_zcdp_refuses_an_empty_list_of_orders():
+    with pytest.raises(ValueError, match=r"^check_zcdp: alphas must be rational numbers >= 1 "
+                                         r"\(at least one\), got \[\]$"):
+        check_zcdp(PermuteAndFlip(1), [0, 1], 1, alphas=[])

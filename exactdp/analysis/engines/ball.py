@@ -220,33 +220,43 @@ class Iv:
     hi: flint.arb | None
     infinite: bool = False
 
+    @property
+    def ends(self) -> tuple[flint.arb, flint.arb]:
+        """``(lo, hi)`` of a finite interval (an infinite one has none)."""
+        if self.lo is None or self.hi is None:
+            raise ValueError("Iv: an infinite interval has no finite end points")
+        return self.lo, self.hi
+
     def better_lo(self, other: Iv) -> bool:
         if self.infinite or other.infinite:
             return self.infinite and not other.infinite
-        return self.lo > other.lo
+        return bool(self.ends[0] > other.ends[0])
 
     def narrow(self, dps: int) -> bool:
         if self.infinite:
             return True
-        return bool(self.hi - self.lo <= flint.arb(10) ** (-(2 * dps // 3)) * (1 + abs(self.hi)))
-
-    def sympy(self) -> tuple:
-        if self.infinite:
-            return (sympy.oo, sympy.oo)
-        return (arb_float(self.lo), arb_float(self.hi))
+        lo, hi = self.ends
+        return bool(hi - lo <= flint.arb(10) ** (-(2 * dps // 3)) * (1 + abs(hi)))
 
     def value(self, dps: int) -> sympy.Expr:
         if self.infinite:
             return sympy.oo
-        return arb_float((self.lo + self.hi) / 2, dps)
+        lo, hi = self.ends
+        return arb_float((lo + hi) / 2, dps)
+
+    def sympy(self) -> tuple:
+        if self.infinite:
+            return (sympy.oo, sympy.oo)
+        lo, hi = self.ends
+        return (arb_float(lo), arb_float(hi))
 
 
 def iv_max(ivs: Sequence[Iv]) -> Iv:
     """Enclosure of the maximum of quantities enclosed by ``ivs`` (non-empty)."""
     if any(v.infinite for v in ivs):
         return Iv(None, None, True)
-    lo = max((v.lo for v in ivs), key=ArbKey)
-    hi = max((v.hi for v in ivs), key=ArbKey)
+    lo = max((v.ends[0] for v in ivs), key=ArbKey)
+    hi = max((v.ends[1] for v in ivs), key=ArbKey)
     return Iv(lo, hi)
 
 
@@ -280,16 +290,17 @@ def ball_pair_loss(engine: BallEngine, i: int, j: int, dps: int):
     return iv_max(list(per.values())), per, logs
 
 
-def ball_output(per: dict[int, Iv], total: Iv) -> tuple[int, tuple[int, ...]]:
-    """The output with the best certified lower bound, and every output that may attain."""
-    best = None
+def ball_output(per: dict[int, Iv], total: Iv) -> tuple[int | None, tuple[int, ...]]:
+    """The output with the best certified lower bound (None when no output has a loss), and
+    every output that may attain."""
+    best: int | None = None
     for r, iv in per.items():
         if best is None or iv.better_lo(per[best]):
             best = r
     if total.infinite:
         cands = tuple(r for r, iv in per.items() if iv.infinite)
     else:
-        cands = tuple(r for r, iv in per.items() if iv.hi >= total.lo)
+        cands = tuple(r for r, iv in per.items() if iv.ends[1] >= total.ends[0])
     return best, cands
 
 

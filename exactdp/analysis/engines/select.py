@@ -9,6 +9,7 @@ from collections.abc import Sequence
 import sympy
 
 from ...cost import TooCostly, check_analysis
+from ...distribution import Distribution
 from ...numbers import safe_sympify
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT
@@ -17,7 +18,6 @@ from ..common import (
     exact_probabilities_of,
     mechanism_epsilon,
     mechanism_name,
-    plain,
 )
 from ..neighbourhood import top_gap
 from .ball import BallEngine
@@ -32,6 +32,9 @@ from .xform import (
     poly_pair,
     xform_of,
 )
+
+#: The engines :func:`make_engine` chooses from (``SparseXEngine`` is an ``XEngine``).
+Engine = XEngine | GenericEngine | BallEngine
 
 
 def _needs_balls(dists: Sequence) -> bool:
@@ -98,16 +101,17 @@ def xform_probabilities(xforms: list, func: str, dense_only: bool):
     return N, probs, degree, True
 
 
-def output_count(dist: object, sv: ScoreVector) -> int:
+def output_count(dist: Distribution, sv: ScoreVector) -> int:
     """Number of outputs of a distribution: ``len(dist.outputs)`` (one per score for a
     selection, the ordered k-tuples for top-k)."""
     return len(dist.outputs)
 
 
 def _exact_engine(mech, eps, dists: list, vectors: Sequence[ScoreVector], func: str,
-                  dense_only: bool):
+                  dense_only: bool) -> XEngine | GenericEngine:
     """The x-form engine when every distribution has a form in x, else the generic one."""
-    xforms = None
+    xforms: list | None = None
+    engine: XEngine | GenericEngine
     if eps is not None and not eps.has(sympy.oo):
         xforms = []
         for d in dists:
@@ -142,7 +146,7 @@ def make_engine(
     func: str,
     check: bool = True,
     dense_only: bool = False,
-):
+) -> Engine:
     """One engine holding the probabilities of ``mech`` on every vector.
 
     The x-form engine when every probability is rational in ``exp(-eps/N)`` (dense flint
@@ -155,6 +159,7 @@ def make_engine(
     check_analysis(func, len(vectors), vectors[0].n, top_gap(vectors[0]))
     eps = mechanism_epsilon(mech)
     dists = [distribution_of(mech, v) for v in vectors]
+    engine: Engine
     if _needs_balls(dists):
         engine = BallEngine(dists, func, mechanism_name(mech))
     else:
@@ -171,5 +176,5 @@ def make_engine(
                 f"{output_count(d, v)} outputs ({v.n} scores)"
             )
         if check:
-            engine.check_normalised(i, func, mechanism_name(mech), plain(v))
+            engine.check_normalised(i, func, mechanism_name(mech), v.values)
     return engine

@@ -116,7 +116,10 @@ class SparseXEngine(XEngine):
             bits = (to_arb(self.eps / self.N, 64) * span / flint.arb(2).log()).upper()
             if not bits.is_finite() or bits > MAX_PREC:
                 return MAX_PREC
-            need = int(bits.ceil().unique_fmpz())
+            top = bits.ceil().unique_fmpz()  # an exact point: its ceiling is one integer
+            if top is None:
+                return MAX_PREC
+            need = int(top)
         return min(MAX_PREC, max(1 << 15, 2 * need + 256))
 
     def cmp_exp(self, R, claim: sympy.Expr) -> int | None:

@@ -50,7 +50,7 @@ class HockeyStick:
     certified: bool
     caveat: str
     k: int
-    _exact: object = field(default=None, repr=False, compare=False)
+    _exact: Callable[[], sympy.Expr] | None = field(default=None, repr=False, compare=False)
 
     @property
     def lower(self) -> Fraction:
@@ -200,11 +200,11 @@ def bisect_epsilon(pld, delta: object, dps: int, caveat: str, guess=None) -> Eps
         if g is not None and g.is_finite():
             with flint_prec(bits):
                 glo, ghi = arb_lower_fraction(g), -arb_lower_fraction(-g)
-            width = tol * max(1, abs(glo)) / 4
+            width = tol * max(Fraction(1), abs(glo)) / 4
             a, b = max(Fraction(0), glo - width), ghi + width
-            if b - a <= tol * max(1, a) and above(a) is True and above(b) is False:
+            if b - a <= tol * max(Fraction(1), a) and above(a) is True and above(b) is False:
                 return EpsilonResult(target, a, b, True, caveat)
-    while hi - lo > tol * max(1, lo):
+    while hi - lo > tol * max(Fraction(1), lo):
         mid = (lo + hi) / 2
         verdict = above(mid)
         if verdict is None:  # delta(mid) is the target up to the balls: bracket it

@@ -145,6 +145,8 @@ def laplace_exact(G: Sequence[int], lam: sympy.Expr,
     """
     lam = check_lam(lam, "laplace_exact")
     Gs = check_int_gaps(G, "laplace_exact")
+    # flint polynomials, or sparse {exponent: Fraction} terms for huge gaps
+    polys: list[tuple[fmpq_poly, fmpq_poly]] | list[tuple[dict, dict]]
     if max(Gs) > DENSE_DEGREE_LIMIT:  # a gap of 10**35: sparse terms, not dense arrays
         polys = _sparse_pairs(Gs, func)
     else:

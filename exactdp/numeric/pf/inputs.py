@@ -142,7 +142,7 @@ def sequence_length(d: object, func: str) -> int:
     if isinstance(d, (str, bytes)):
         raise argument_error(func, "d", "a sequence of numbers", d)
     try:
-        return len(d)  # type: ignore[arg-type]
+        return len(d)  # type: ignore[arg-type]  # any object: len() is the test
     except TypeError:
         raise argument_error(func, "d", "a sequence of numbers", d) from None
 
