@@ -364,7 +364,7 @@ class PrivacyLossDistribution:
         Returns
         -------
         HockeyStick
-            ``algorithm="exact"``: ``ball`` encloses the exact value and ``exact()`` gives it.
+            ``algorithm="exact"``: ``ball`` encloses the exact value and ``value`` gives it.
 
         Raises
         ------
