@@ -285,7 +285,10 @@ class Result:
         else:
             if b is None:
                 raw = getattr(self, self.headline) if self.headline else None
-                what = "no headline number" if raw is None else f"no exact value ({raw!s})"
+                what = ("no headline number" if raw is None else
+                        f"a symbolic headline number ({raw!s})"
+                        if isinstance(raw, sympy.Basic) and raw.free_symbols
+                        else f"no exact value ({raw!s})")
                 raise ValueError(f"{name}.evalf: this result has {what}")
         if _ball_digits(b) < dps:
             raise ValueError(f"{name}.evalf: the enclosure {b.str(5)} has about "
@@ -305,6 +308,9 @@ class Result:
         raw = getattr(self, self.headline) if self.headline else None
         if b is None and isinstance(raw, (float, mpmath.mpf)):
             return float(raw)  # a float headline (a p-value, a float LP): itself
+        if b is None and isinstance(raw, sympy.Basic) and raw.free_symbols:
+            raise ValueError(f"float({type(self).__name__}): the headline number is symbolic "
+                             f"({raw}); substitute a number first")
         if b is None:
             why = self.caveat or "no headline number"
             raise ValueError(f"float({type(self).__name__}): the headline number is absent or "
@@ -366,6 +372,9 @@ class Result:
     def _summary(self) -> str:
         """Multi-line text: the short repr, then every field in full."""
         lines = [repr(self)]
+        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        if self.headline is not None and self.headline not in names and self.value is not None:
+            lines.append(f"  {self.headline}: {exact_text(self.value, 'text') or self.value}")
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             if not f.repr or f.name.startswith("_"):
                 continue

@@ -191,3 +191,39 @@ def test_a_notebook_of_every_result_type_displays_each_compactly():
         assert rich and len(rich) < 3000, (name, data[0])
         assert len(data[0]["text/plain"]) <= REPR_LIMIT + 40, (name, data[0]["text/plain"])
         assert data[0]["text/plain"].startswith(name + "("), name
+
+
+def test_a_new_result_gets_the_protocol_by_declaration():
+    from dataclasses import dataclass
+
+    @dataclass(frozen=True)
+    class Ratio(Result):
+        headline = "ratio"
+        repr_fields = ("note",)
+        ratio: sympy.Expr
+        note: str = "hand-made"
+
+    r = Ratio(sympy.sqrt(2))
+    assert r.value == sympy.sqrt(2) and r.holds is None and r.certified and r.caveat is None
+    # sqrt 2 = 1.41421356237309504880168872420969807856967187537694...
+    assert mpmath.nstr(r.evalf(50), 50) == "1.4142135623730950488016887242096980785696718753769"
+    assert r.lower < sympy.sqrt(2) < r.upper and float(r) == 2 ** 0.5
+    assert repr(r) == "Ratio(ratio=1.41421 (exact: sqrt(2)), note='hand-made', certified)"
+    assert "\n  ratio: sqrt(2)\n" in r.summary()
+    assert "\\sqrt{2} \\approx 1.41421" in r._repr_latex_()
+
+
+def test_symbolic_headlines_say_so():
+    eps = sympy.Symbol("epsilon", positive=True)
+    loss = exactdp.privacy_loss(exactdp.PermuteAndFlip(eps), [0, 1], [1, 0])
+    assert loss.value.free_symbols and loss.ball is None
+    with pytest.raises(ValueError, match="symbolic"):
+        float(loss)
+    with pytest.raises(ValueError, match="symbolic"):
+        loss.evalf(10)
+    assert "epsilon" in repr(loss) and len(repr(loss)) <= REPR_LIMIT
+
+
+def test_summary_of_a_property_headline_shows_the_exact_value():
+    h = build("HockeyStick")
+    assert h.summary().splitlines()[1] == "  value: 1/2 - exp(-1)/2"  # delta(1), exact
