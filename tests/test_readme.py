@@ -46,7 +46,8 @@ def run_block(block: str, name: str, ns: dict | None = None) -> dict:
             continue
         want = m.group("want")
         call = stmt.value
-        if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "print":
+        printed = isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+        if printed and call.func.id == "print":
             out = io.StringIO()
             with contextlib.redirect_stdout(out):
                 exec(code, ns)  # noqa: S102
@@ -60,8 +61,8 @@ def run_block(block: str, name: str, ns: dict | None = None) -> dict:
 
 
 def test_arrow_comments_are_checked():
-    ns = run_block("x = 2\nx + 1   # -> 3\nprint('ab' * 2)   # -> abab\n'long text'  # -> 'long...\n",
-                   "t")
+    ns = run_block("x = 2\nx + 1   # -> 3\nprint('ab' * 2)   # -> abab\n"
+                   "'long text'  # -> 'long...\n", "t")
     assert ns["__checked__"] == 3
     with pytest.raises(AssertionError, match="the comment says '4', got '3'"):
         run_block("1 + 2  # -> 4\n", "t")
