@@ -43,7 +43,7 @@ def main(repeat: int = 3) -> list[tuple[str, float, str]]:
                        ("RNM-Laplace", exactdp.ReportNoisyMax(TENTH, noise="laplace"))):
         t, res = best_of(lambda m=mech: check_dp(m, Q6, search="exhaustive"), 1)
         rows.append((f"check_dp {name} exhaustive 3^6-1", t,
-                     f"holds={res.holds}, loss={res.loss_float():.10f}, "
+                     f"holds={res.holds}, loss={float(res):.10f}, "
                      f"{res.neighbours_checked} neighbours"))
     lap = exactdp.ReportNoisyMax(TENTH, noise="laplace")
     rnm = exactdp.ReportNoisyMax(TENTH)

@@ -26,8 +26,8 @@ def main() -> None:
     for n in (2, 3, 10, 100, 1000, 10_000):
         em = worst_case_error(ExponentialMechanism(1), n)
         pf = worst_case_error(PermuteAndFlip(1), n)
-        print(f"| {n} | {float(em.value):.6f} | {float(pf.value):.6f} | "
-              f"{float(em.value / pf.value):.4f} |")
+        print(f"| {n} | {float(em.error):.6f} | {float(pf.error):.6f} | "
+              f"{float(em.error / pf.error):.4f} |")
     print("\naverages over random score vectors (eps = 1, Delta = 1, c = 2, b = 2)")
     print("| distribution | n | trials | mean ratio | ratio of means | min | max |")
     cases = [

@@ -40,6 +40,20 @@ def latex_escape(text: str) -> str:
     return "".join(repl.get(ch, ch) for ch in text)
 
 
+_MATH_TEXT = {"\\": r"\backslash ", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
+              "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\sim ", "^": r"\hat{}", " ": r"\ "}
+
+
+def math_text(text: str) -> str:
+    """Plain text as upright LaTeX *math* (``\\mathrm{bounded\\_range}``).
+
+    Inside math, ``\\_`` and the other escapes are understood alike by LaTeX and by the
+    notebook's MathJax (which prints a ``\\text{...\\_...}`` backslash literally).
+    """
+    body = "".join(_MATH_TEXT.get(ch, ch) for ch in text.replace("->", "\0"))
+    return r"\mathrm{" + body.replace("\0", r"}\to\mathrm{") + "}"
+
+
 def _to_mpf(value, digits: int):
     """``value`` as an mpf correct to ``digits`` digits, or +-inf; exact input only."""
     if isinstance(value, mpmath.mpf):

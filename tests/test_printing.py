@@ -83,14 +83,22 @@ def test_accountant_check_prints_exact_decimals_and_escaped_claims():
     tex = res._repr_latex_()
     assert tex.startswith(r"$\begin{array}{llrrl} \varepsilon & \text{claim}")
     if importlib.util.find_spec("dp_accounting") is not None:  # its row needs the extra
-        assert r"\texttt{dp\_accounting}" in tex  # escaped: no bare underscore in math mode
-    names = re.findall(r"\\texttt\{([^}]*)\}", tex)
+        assert r"\mathrm{dp\_accounting}" in tex  # escaped: no bare underscore in math mode
+    names = re.findall(r"\\mathrm\{([^}]*)\}", tex)
     assert "basic" in names and all("_" not in n.replace(r"\_", "") for n in names)
     row = next(r for r in res.rows if r.claim == "basic")
     lb = row.lower_bound
     with mpmath.workdps(30):
         expected = mpmath.nstr(mpmath.mpf(lb.numerator) / lb.denominator, 4)
-    assert rf"1 & \texttt{{basic}} & 1.0 & {expected} & \text{{yes}}" in tex
+    assert rf"1 & \mathrm{{basic}} & 1.0 & {expected} & \text{{yes}}" in tex
+
+
+def test_math_text_escapes_for_latex_and_mathjax_alike():
+    # inside math, \_ prints an underscore in LaTeX and in MathJax (\text{a\_b} shows a
+    # backslash in the notebook: the bounded\_range case)
+    assert printing.math_text("bounded_range") == r"\mathrm{bounded\_range}"
+    assert printing.math_text("a b&{c}") == r"\mathrm{a\ b\&\{c\}}"
+    assert printing.math_text("(1)->(2)") == r"\mathrm{(1)}\to\mathrm{(2)}"
 
 
 @pytest.mark.parametrize("log_v", [-500000, -(10**5) * 7, 2 * 10**6, -(10**14)])

@@ -1,23 +1,83 @@
-"""The README's Python examples run as written, and print what the README says they do."""
+"""The README's and the docs' Python examples run as written, each block on its own (its own
+imports, as pasted into a fresh interpreter), and every ``# -> value`` comment is checked
+against what its line returns (or prints)."""
 
+import ast
 import contextlib
 import io
 import pathlib
 import re
+import tokenize
 import warnings
 
 import pytest
 import sympy
 
 README = pathlib.Path(__file__).resolve().parents[1] / "README.md"
+#: ``code  # -> value``: the value a line returns (its repr) or prints (its text).
+ARROW = re.compile(r"#\s*->\s*(?P<want>.*?)\s*$")
+
+
+def matches(got: str, want: str) -> bool:
+    """``want`` is ``got``, or a prefix of it when ``want`` ends with ``...``."""
+    if want.endswith("..."):
+        return got.startswith(want[:-3])
+    return got == want
+
+
+def run_block(block: str, name: str, ns: dict | None = None) -> dict:
+    """Run ``block`` statement by statement in ``ns`` (a fresh namespace by default) and check
+    each ``# -> value`` comment on a statement's last line; returns the namespace.
+
+    An expression statement is checked by the ``repr`` of its value, a ``print(...)`` by the
+    text it prints (without the final newline).
+    """
+    ns = {"__name__": "__docs__"} if ns is None else ns
+    comments = {tok.start[0]: tok.string for tok in
+                tokenize.generate_tokens(io.StringIO(block).readline)
+                if tok.type == tokenize.COMMENT}
+    checked = 0
+    for stmt in ast.parse(block).body:
+        m = ARROW.match(comments.get(stmt.end_lineno, ""))
+        code = compile(ast.Module(body=[stmt], type_ignores=[]), name, "exec")
+        if m is None or not isinstance(stmt, ast.Expr):
+            assert m is None, f"{name}:{stmt.lineno}: '# ->' on a statement that is no expression"
+            exec(code, ns)  # noqa: S102 - the page's own code
+            continue
+        want = m.group("want")
+        call = stmt.value
+        printed = isinstance(call, ast.Call) and isinstance(call.func, ast.Name)
+        if printed and call.func.id == "print":
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                exec(code, ns)  # noqa: S102
+            got = out.getvalue().rstrip("\n")
+        else:
+            got = repr(eval(compile(ast.Expression(body=call), name, "eval"), ns))  # noqa: S307
+        assert matches(got, want), f"{name}:{stmt.lineno}: the comment says {want!r}, got {got!r}"
+        checked += 1
+    ns["__checked__"] = ns.get("__checked__", 0) + checked
+    return ns
+
+
+def test_arrow_comments_are_checked():
+    ns = run_block("x = 2\nx + 1   # -> 3\nprint('ab' * 2)   # -> abab\n"
+                   "'long text'  # -> 'long...\n", "t")
+    assert ns["__checked__"] == 3
+    with pytest.raises(AssertionError, match="the comment says '4', got '3'"):
+        run_block("1 + 2  # -> 4\n", "t")
 
 
 def test_readme_python_blocks_run():
     blocks = re.findall(r"```python\n(.*?)```", README.read_text(), flags=re.S)
     assert len(blocks) >= 2
     ns: dict = {}
-    for block in blocks:
-        exec(compile(block, str(README), "exec"), ns)  # noqa: S102 - the README's own code
+    checked = 0
+    for k, block in enumerate(blocks):
+        own = run_block(block, f"README.md[block {k}]")  # each block on its own
+        checked += own.pop("__checked__")
+        ns.update(own)
+    assert checked >= 10  # the values the README promises are compared, not just run
     # spot-check the values the comments promise
     assert ns["forms"][0] == sympy.sympify("x**3/3 - x**2/2 - x/2 + 1").subs(
         "x", ns["x"])
@@ -61,17 +121,16 @@ def python_blocks(path: pathlib.Path) -> list[str]:
 @pytest.mark.parametrize("page", [p for p in sorted(DOCS.glob("*.md")) if python_blocks(p)],
                          ids=lambda p: p.name)
 def test_docs_python_blocks_run(page, tmp_path, monkeypatch):
-    """Every Python block of every docs page runs (blocks of a page share one namespace).
+    """Every Python block of every docs page runs on its own, its ``# ->`` values checked.
 
     Signatures and other non-runnable snippets belong in ``text`` fences.
     """
     monkeypatch.chdir(tmp_path)  # a block that writes files writes them here
-    ns: dict = {"__name__": "__docs__"}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         for k, block in enumerate(python_blocks(page)):
             try:
-                exec(compile(block, f"{page.name}[block {k}]", "exec"), ns)  # noqa: S102
+                run_block(block, f"{page.name}[block {k}]")  # each block on its own
             except ImportError as exc:
                 # a page about an optional extra (peers, accounting, dask, docs) needs it
                 # installed; under CI=true conftest turns this skip into a failure

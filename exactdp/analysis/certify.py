@@ -19,6 +19,7 @@ from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
 from ..mechanisms.base import Mechanism
 from ..numbers import exact_epsilon
+from ..result import Result, brief
 from .common import (
     EPSILON,
     X,
@@ -71,7 +72,7 @@ class ConditionCertificate:
 
 
 @dataclass(frozen=True)
-class DPCertificate:
+class DPCertificate(Result):
     """Exact certificate of the epsilon-DP bound on given pairs, for every epsilon > 0.
 
     Attributes
@@ -91,7 +92,14 @@ class DPCertificate:
     epsilon : sympy.Symbol
     x : sympy.Symbol
         The generator's symbol.
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): a verdict (``holds``) with no
+    headline number (``value`` is None); ``summary()`` prints the conditions.
     """
+
+    headline = None
 
     scores: tuple
     neighbours: tuple
@@ -112,6 +120,14 @@ class DPCertificate:
 
     def __bool__(self) -> bool:
         return self.holds
+
+    def repr_parts(self) -> list[str]:
+        parts = [f"scores={brief(self.scores)}", f"neighbours={len(self.neighbours)}",
+                 f"conditions={len(self.conditions)}", f"failing={len(self.failing)}",
+                 f"N={self.N}"]
+        if not self.holds:
+            parts.append(f"fails for epsilon in {brief(self.failing_epsilon_intervals, 50)}")
+        return parts
 
     @property
     def failing(self) -> tuple[ConditionCertificate, ...]:

@@ -16,10 +16,10 @@ from .._validate import argument_error
 from ..exact.arb import to_arb
 from ..exact.signs import UndecidedSignError
 from ..numbers import exact_number
+from ..result import Result
 from ..scores import ScoreVector
 from .common import (
     as_mechanism,
-    exact_float,
     exact_sign,
     mechanism_epsilon,
     mechanism_name,
@@ -35,7 +35,7 @@ from .witness import Witness
 
 # =============================================================================== check_dp
 @dataclass(frozen=True)
-class DPCheck:
+class DPCheck(Result):
     """Result of :func:`check_dp`.
 
     Attributes
@@ -65,7 +65,14 @@ class DPCheck:
         radius is proved (ball engine); docs/analyzer.md, "What certified means here".
     caveat : str or None
         Why not certified (for example RNM-Gaussian beyond 24 items).
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): ``value`` is ``loss``.
     """
+
+    headline = "loss"
+    repr_fields = ("epsilon", "witness")
 
     holds: bool
     loss: sympy.Expr
@@ -81,10 +88,6 @@ class DPCheck:
 
     def __bool__(self) -> bool:
         return self.holds
-
-    def loss_float(self) -> float:
-        """The loss as a float."""
-        return exact_float(self.loss)
 
 
 def numeric_mechanism(mech: object, epsilon: object, func: str):

@@ -32,19 +32,6 @@ def exact_float(value: sympy.Expr) -> float:
     return math.inf if value is sympy.oo else float(sympy.N(value, 30))
 
 
-class FloatValue:
-    """``to_float`` / ``float()`` of a result whose exact ``value`` is a sympy expression
-    (mixed into the frozen result dataclasses of the analysis)."""
-
-    value: sympy.Expr
-
-    def to_float(self) -> float:
-        """The value in float64 (``inf`` for ``oo``); needs a numeric epsilon."""
-        return exact_float(self.value)
-
-    def __float__(self) -> float:
-        return self.to_float()
-
 
 def as_mechanism(mech: object, func: str | None = None) -> Mechanism:
     """``mech`` if it is a :class:`~exactdp.mechanisms.base.Mechanism` (the one protocol the

@@ -25,7 +25,8 @@ from scipy.signal import fftconvolve
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..cost import as_caller
-from ..printing import latex_array, latex_decimal, latex_escape, latex_math
+from ..printing import latex_array, latex_decimal, latex_math, math_text
+from ..result import Result
 from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
 from .check import Witness
@@ -235,8 +236,14 @@ class AccountantRow:
 
 
 @dataclass(frozen=True)
-class AccountantCheck:
-    """Result of :func:`check_accountant`: rows per (epsilon, claim) and the bounds used."""
+class AccountantCheck(Result):
+    """Result of :func:`check_accountant`: rows per (epsilon, claim) and the bounds used.
+
+    The result protocol (:class:`exactdp.result.Result`): a verdict (``holds``: no claim is
+    refuted) with no headline number; ``summary()`` is the short repr and :meth:`table`.
+    """
+
+    headline = None
 
     mechanism: str
     scores: tuple
@@ -270,10 +277,19 @@ class AccountantCheck:
     def __str__(self) -> str:
         return self.table()
 
+    def repr_parts(self) -> list[str]:
+        claims = sorted({r.claim for r in self.rows})
+        return [f"mechanism={self.mechanism}", f"k={self.k}", f"rows={len(self.rows)}",
+                f"refuted={len(self.refuted())}", f"claims={','.join(claims)[:60]}"]
+
+    def summary(self) -> str:
+        """The short repr, then the table of every row."""
+        return repr(self) + "\n" + self.table()
+
     def _repr_latex_(self) -> str:
         heads = ["\\varepsilon", "\\text{claim}", "\\delta_{claim}", "\\delta_{lower}",
                  "\\text{holds}"]
-        rows = [[sympy.latex(r.epsilon), "\\texttt{" + latex_escape(r.claim) + "}",
+        rows = [[sympy.latex(r.epsilon), math_text(r.claim),
                  latex_decimal(r.claimed_delta, 4), latex_decimal(r.lower_bound, 4),
                  "\\text{yes}" if r.holds else "\\textbf{no}"] for r in self.rows]
         return latex_math(latex_array(heads, rows, "llrrl"))

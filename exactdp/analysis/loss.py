@@ -10,8 +10,9 @@ from dataclasses import dataclass
 
 import sympy
 
+from ..result import Result
 from ..scores import ScoreVector
-from .common import FloatValue, ratios_with_limits, score_vector, stamp
+from .common import ratios_with_limits, score_vector, stamp
 from .engines.ball import (
     BallEngine,
     arb_prec,
@@ -26,7 +27,7 @@ from .neighbourhood import check_pair
 
 # =============================================================================== privacy loss
 @dataclass(frozen=True)
-class PrivacyLoss(FloatValue):
+class PrivacyLoss(Result):
     """The privacy loss ``max_r |ln(P_r / P'_r)|`` of one pair of score vectors.
 
     Exact unless ``engine == "ball"`` (mechanisms without exact probabilities, such as
@@ -66,7 +67,15 @@ class PrivacyLoss(FloatValue):
         radius is proved (ball engine); docs/analyzer.md, "What certified means here".
     caveat : str or None
         Why not certified (for example RNM-Gaussian beyond 24 items).
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): ``value`` is the loss; ``ball``,
+    ``lower``, ``upper``, ``evalf(dps)``, ``float()``, ``summary()``.
     """
+
+    headline_label = "loss"
+    repr_fields = ("output", "engine")
 
     value: sympy.Expr
     output: int | None

@@ -16,9 +16,10 @@ import sympy
 
 from ..exact import UndecidedSignError, compare, sign_or_none
 from ..numbers import exact_number
+from ..result import Result
 from ..scores import ScoreVector
 from .check import Witness
-from .common import FloatValue, mechanism_name, score_vector, stamp
+from .common import mechanism_name, score_vector, stamp
 from .engines.ball import BallEngine, BallUndecided, Iv, arb_prec, iv_max
 from .engines.generic import GenericEngine
 from .engines.select import make_engine
@@ -27,7 +28,7 @@ from .neighbourhood import neighbour_list
 
 
 @dataclass(frozen=True)
-class BoundedRange(FloatValue):
+class BoundedRange(Result):
     """Result of :func:`bounded_range`.
 
     Attributes
@@ -49,6 +50,9 @@ class BoundedRange(FloatValue):
     dps : int or None
         Ball engine only: the working precision (decimal digits).
     """
+
+    headline_label = "eta"
+    repr_fields = ("witness", "pairs_checked")
 
     value: sympy.Expr
     witness: Witness | None

@@ -26,6 +26,7 @@ from .._validate import argument_error, check_nonempty
 from ..cost import check_analysis, check_neighbour_cells
 from ..exact import UndecidedSignError
 from ..numbers import exact_number, safe_sympify
+from ..result import Result
 from ..scores import ScoreVector
 from .common import score_vector
 from .engines.select import Engine, make_engine
@@ -33,7 +34,7 @@ from .witness import Witness
 
 
 @dataclass(frozen=True)
-class RegularityCheck:
+class RegularityCheck(Result):
     """Result of a regularity check.
 
     Attributes
@@ -53,7 +54,14 @@ class RegularityCheck:
         rigorous balls (ball engine with proved radii).
     caveat : str or None
         Why not certified.
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): a verdict, no headline number.
     """
+
+    headline = None
+    repr_fields = ("property", "witness", "comparisons")
 
     property: str
     holds: bool

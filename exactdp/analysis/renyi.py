@@ -19,11 +19,11 @@ from ..distribution import OutputDistribution
 from ..exact import compare, is_zero, sign_or_none
 from ..mechanisms.topk import TopKDistribution
 from ..numbers import exact_number, sequence_items
-from .common import FloatValue
+from ..result import Result
 
 
 @dataclass(frozen=True)
-class Divergence(FloatValue):
+class Divergence(Result):
     """An exact divergence between two output distributions (nats).
 
     Attributes
@@ -40,13 +40,13 @@ class Divergence(FloatValue):
         Why not certified (None when certified).
     """
 
+    headline_label = "divergence"
+    repr_fields = ("alpha",)
+
     value: sympy.Expr
     alpha: sympy.Expr
     certified: bool = True
     caveat: str | None = None
-
-    def _repr_latex_(self) -> str:
-        return f"$D_{{{sympy.latex(self.alpha)}}} = {sympy.latex(self.value)}$"
 
 
 def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:

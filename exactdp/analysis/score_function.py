@@ -34,6 +34,7 @@ from .._validate import (
 )
 from ..exact import compare, sign
 from ..numbers import exact_number
+from ..result import Result
 from .witness import Witness
 
 #: Largest number of neighbouring pairs :func:`sensitivity` enumerates before refusing.
@@ -97,7 +98,7 @@ class ScoreFunction:
 
 
 @dataclass(frozen=True)
-class SensitivityResult:
+class SensitivityResult(Result):
     """Result of :func:`sensitivity`.
 
     Attributes
@@ -121,7 +122,15 @@ class SensitivityResult:
         Number of neighbouring pairs enumerated.
     non_monotonic_pair : tuple or None
         A pair ``(D, D')`` on which scores moved in both directions (when not monotonic).
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): ``value`` is ``sensitivity``
+    (exact, certified: every pair is enumerated).
     """
+
+    headline = "sensitivity"
+    repr_fields = ("monotonic", "witness", "scope", "pairs_checked")
 
     sensitivity: sympy.Expr
     monotonic: bool

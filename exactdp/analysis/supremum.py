@@ -16,14 +16,15 @@ import sympy
 from ..exact.bound import abs_bound
 from ..exact.signs import compare, sign_or_none
 from ..numbers import exact_number, safe_sympify
+from ..result import Result, rational_bound
 from ..scores import ScoreVector
-from .common import as_mechanism, exact_float, mechanism_epsilon, score_vector
+from .common import as_mechanism, mechanism_epsilon, score_vector
 from .neighbourhood import check_pair
 
 
 # =============================================================================== suprema
 @dataclass(frozen=True)
-class SupremumResult:
+class SupremumResult(Result):
     """Supremum of the privacy loss over a one-parameter family of pairs.
 
     Attributes
@@ -50,7 +51,15 @@ class SupremumResult:
         Why not certified.
     boxes : int
         Boxes of the branch and bound.
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): ``value`` is the supremum (None
+    when not proved; ``float()`` then raises), ``lower`` a rational below ``lower_bound``.
     """
+
+    headline_label = "supremum"
+    repr_fields = ("lower_bound", "limit", "output")
 
     value: sympy.Expr | None
     lower_bound: sympy.Expr
@@ -63,23 +72,10 @@ class SupremumResult:
     caveat: str | None = None
     boxes: int = 0
 
-    def to_float(self) -> float:
-        """``value`` in float64 (``inf`` for ``oo``).
-
-        Raises
-        ------
-        ValueError
-            If the supremum is not proved (``value`` is None): use ``lower_bound``.
-        """
-        if self.value is None:
-            raise ValueError(
-                f"SupremumResult: the supremum is not proved ({self.caveat}); "
-                f"lower_bound = {self.lower_bound}"
-            )
-        return exact_float(self.value)
-
-    def __float__(self) -> float:
-        return self.to_float()
+    @property
+    def lower(self):
+        """An exact rational <= the supremum (from ``lower_bound``, proved in every case)."""
+        return rational_bound(self.lower_bound, "lower")
 
 
 def symbolic_probabilities(mechanism: object, scores: Sequence) -> tuple[sympy.Expr, ...]:

@@ -22,6 +22,7 @@ from scipy.optimize import minimize_scalar
 from .._validate import argument_error, check_int
 from ..exact import compare, sign
 from ..exact.unit_interval import sign_on_unit_interval, verify_sign_analysis
+from ..result import Result, brief
 from ..rng import as_generator
 from ..scores import as_scores
 
@@ -55,14 +56,23 @@ def error_tails(dist) -> tuple[tuple[sympy.Expr, sympy.Expr], ...]:
 
 
 @dataclass(frozen=True)
-class DominanceResult:
-    """Whether A's error tails lie below B's at every threshold, with the margins."""
+class DominanceResult(Result):
+    """Whether A's error tails lie below B's at every threshold, with the margins.
+
+    The result protocol (:class:`exactdp.result.Result`): a verdict (``holds``), no headline
+    number.
+    """
+
+    headline = None
 
     holds: bool
     margins: tuple  # (t, tail_B - tail_A) exact
     witness: sympy.Expr | None  # a threshold where A's tail exceeds B's
     certified: bool = True  # every margin's sign decided by exactdp.exact.sign
     caveat: str | None = None
+
+    def repr_parts(self) -> list[str]:
+        return [f"thresholds={len(self.margins)}", f"witness={brief(self.witness)}"]
 
 
 def check_dominance(dist_a, dist_b) -> DominanceResult:
@@ -105,12 +115,16 @@ def check_dominance(dist_a, dist_b) -> DominanceResult:
 
 
 @dataclass(frozen=True)
-class DominanceCertificate:
+class DominanceCertificate(Result):
     """Dominance for every epsilon > 0: per threshold, the sign of ``tail_B - tail_A``.
 
     ``numerators[i]`` is the numerator polynomial in x of the i-th margin (its denominator
     is positive on (0, 1)), ``analyses[i]`` its exact sign pattern on (0, 1).
+    The result protocol (:class:`exactdp.result.Result`): a verdict for every epsilon
+    (``holds``), no headline number; ``summary()`` prints the polynomials.
     """
+
+    headline = None
 
     scores: tuple
     x: sympy.Symbol
@@ -124,6 +138,11 @@ class DominanceCertificate:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "holds", all(a.nonnegative for a in self.analyses))
+
+    def repr_parts(self) -> list[str]:
+        failing = sum(1 for a in self.analyses if not a.nonnegative)
+        return [f"scores={brief(self.scores)}", f"thresholds={len(self.thresholds)}",
+                f"failing={failing}", "for every epsilon > 0"]
 
     def verify(self) -> bool:
         """Re-verify every sign analysis by an independent route (Sturm counting)."""
@@ -178,17 +197,28 @@ def certify_dominance(mech_a, mech_b, scores) -> DominanceCertificate:
 
 
 @dataclass(frozen=True)
-class WorstCaseError:
-    """Supremum over the gap g of the expected error on ``q = (0, -g, ..., -g)``."""
+class WorstCaseError(Result):
+    """Supremum over the gap g of the expected error on ``q = (0, -g, ..., -g)``.
+
+    ``error`` is the expected error at the located gap (mpmath, ``dps`` digits), not a
+    proved supremum: the result protocol's ``value`` and ``ball`` are None, ``evalf``
+    refuses, ``float()`` is ``error`` rounded to float64.
+    """
+
+    headline = "error"
+    repr_fields = ("n", "gap")
 
     n: int
     gap: float
-    value: mpmath.mpf
+    error: mpmath.mpf
     precision: str
     certified: bool = False
     caveat: str | None = (
         "the maximizing gap is located by a float64 scan and Brent's method, not proved"
     )
+
+    def __float__(self) -> float:
+        return float(self.error)
 
 
 def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:

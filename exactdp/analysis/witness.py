@@ -83,6 +83,23 @@ class Witness:
                   if getattr(self, k) != d]
         return "Witness(" + ", ".join(parts) + ")"
 
+    def __str__(self) -> str:
+        """``(3,1,0)->(2,0,1) at output 2``: the pair and the output, briefly."""
+        first = self.scores if self.database is None else self.database
+        text = f"{_brief(first)}->{_brief(self.neighbour)}"
+        if self.output is not None:
+            text += f" at output {self.output}"
+            if self.neighbour_output != self.output:
+                text += f"->{self.neighbour_output}"
+        return text
+
     def __iter__(self) -> Iterator:
         first = self.scores if self.database is None else self.database
         return iter((first, self.neighbour, self.output))
+
+
+def _brief(items: tuple, limit: int = 8) -> str:
+    """``(3,1,0)``: a vector without spaces, cut after ``limit`` entries."""
+    shown = [str(v) for v in tuple(items)[:limit]]
+    tail = ",..." if len(items) > limit else ""
+    return "(" + ",".join(shown) + tail + ")"

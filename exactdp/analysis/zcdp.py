@@ -19,6 +19,7 @@ import sympy
 from .._validate import argument_error
 from ..exact import compare, sign, sign_or_none, to_arb
 from ..numbers import exact_number
+from ..result import Result
 from ..scores import ScoreVector
 from .check import Witness, numeric_mechanism
 from .common import (
@@ -42,7 +43,7 @@ DEFAULT_ALPHAS = tuple(
 
 
 @dataclass(frozen=True)
-class ZCDPCheck:
+class ZCDPCheck(Result):
     """Result of :func:`check_zcdp`.
 
     Attributes
@@ -71,7 +72,15 @@ class ZCDPCheck:
         Ball engine only: ``(lo, hi)`` enclosing ``divergence``.
     dps : int or None
         Ball engine only: the working precision (decimal digits) that decided ``holds``.
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): ``value`` is ``divergence``, the
+    Renyi divergence at the largest excess.
     """
+
+    headline = "divergence"
+    repr_fields = ("rho", "alpha", "witness")
 
     holds: bool
     rho: sympy.Expr

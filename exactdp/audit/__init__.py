@@ -52,7 +52,7 @@ these cells (``GoodnessOfFit.min_p_value``, attained when every draw is one outp
 below ``alpha``. If it is not, or if every output is rare so that pooling leaves a single
 cell (``dof = 0``; only the exact per-output binomial tests run, and they can reject), the
 verdict is ``"inconclusive"``: the audit says nothing either way, increase ``n_samples``.
-``GoodnessOfFit.consistent`` is True only for ``"consistent"``. The one exception: a
+``GoodnessOfFit.holds`` is True only for ``"consistent"``. The one exception: a
 distribution with a single possible output is ``"consistent"`` when every draw is that
 output, since the sample then equals the distribution exactly.
 

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..result import Result
+
 
 @dataclass(frozen=True)
-class GoodnessOfFit:
+class GoodnessOfFit(Result):
     """Result of :func:`goodness_of_fit`.
 
     Attributes
@@ -81,7 +83,18 @@ class GoodnessOfFit:
         ``"inconclusive"``. None also for a single possible output (nothing to test).
     note : str
         Plain-language remarks (pooling, impossible outputs, degenerate test).
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): ``holds`` is
+    ``verdict == "consistent"``; the headline ``p_value`` is a float (``value`` is None,
+    ``float()`` gives it); ``certified`` is False: a statistical test is no proof.
     """
+
+    headline = "p_value"
+    repr_fields = ("verdict", "test", "n_samples", "alpha")
+    certified = False
+    caveat = "a statistical test at level alpha, not a proof"
 
     test: str
     algorithm: str
@@ -106,7 +119,7 @@ class GoodnessOfFit:
     min_p_value: float | None = None
 
     @property
-    def consistent(self) -> bool:
+    def holds(self) -> bool:
         """True if the verdict is ``"consistent"`` (False for rejected and inconclusive)."""
         return self.verdict == "consistent"
 
@@ -118,11 +131,13 @@ class GoodnessOfFit:
         return self.cells[self.max_deviation_cell]
 
     def summary(self) -> str:
-        """A one-line description: test, samples, statistic, p-value, verdict."""
+        """Lines: the short repr; test, samples, statistic, p-value, verdict; the counts."""
         text = (
             f"{self.algorithm}: n_samples={self.n_samples}, cells={len(self.cells)}, "
             f"statistic={self.statistic:.6g}, dof={self.dof}, p={self.p_value:.3g}, "
             f"max |z|={abs(self.max_deviation):.3g} at outputs {list(self.max_deviation_outputs)}"
             f" -> {self.verdict} at alpha={self.alpha:g}"
         )
-        return text + (f" ({self.note})" if self.note else "")
+        text += f" ({self.note})" if self.note else ""
+        return "\n".join([repr(self), text, f"observed: {list(self.observed)}",
+                          f"expected: {[round(e, 3) for e in self.expected]}"])

@@ -26,10 +26,11 @@ from tqdm.auto import tqdm
 
 from .._validate import argument_error, check_callable, check_int
 from ..printing import latex_math
+from ..result import Result, brief
 
 
 @dataclass(frozen=True)
-class SweepResult:
+class SweepResult(Result):
     """Outcome of :func:`sweep`.
 
     Attributes
@@ -48,7 +49,13 @@ class SweepResult:
         The family swept.
     holds : bool
         True iff the check returned True on every vector (no failures).
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): a verdict, no headline number.
     """
+
+    headline = None
 
     cases: int
     failures: tuple
@@ -64,6 +71,14 @@ class SweepResult:
 
     def __bool__(self) -> bool:
         return self.holds
+
+    def repr_parts(self) -> list[str]:
+        parts = [f"cases={self.cases}", f"failures={len(self.failures)}",
+                 f"n_max={self.n_max}", f"gap_max={self.gap_max}",
+                 f"per_second={self.per_second:.3g}"]
+        if self.failures:
+            parts.append(f"first failure={brief(self.failures[0][0])}")
+        return parts
 
     def _repr_latex_(self) -> str:
         verdict = r"\text{holds}" if self.holds else rf"{len(self.failures)}\ \text{{failures}}"

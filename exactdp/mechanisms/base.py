@@ -17,6 +17,7 @@ from ..cost import check_gap_digits
 from ..distribution import Distribution, OutputDistribution
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
+from ..printing import exact_text, latex_math
 from ..scores import ScoreVector, as_scores
 from ..xform import Atoms, paused_gc, poly_expr
 from .parameters import Parameter, declared_parameters
@@ -119,8 +120,38 @@ class RationalForm:
             return self.x  # without building the sympy forms
         return (self.x, self.forms)[i]
 
+    def shown_forms(self, limit: int = 3) -> tuple[sympy.Expr, ...]:
+        """The first ``limit`` forms (built from ``polys`` alone when the sympy forms are not
+        made yet, so a repr of a large form stays cheap)."""
+        if "forms" in self.__dict__ or self.polys is None:
+            return self.forms[:limit]
+        atoms = Atoms.powers(self.x)
+        return tuple(poly_expr(p, atoms) for p in self.polys[:limit])
+
     def __repr__(self) -> str:
-        return f"RationalForm(x={self.x}, n={len(self.gaps)}, value={self.value}, L={self.L})"
+        n = len(self.gaps) if self.gaps else len(self.shown_forms(10**9))
+        shown = []
+        for f in self.shown_forms(2):
+            text = exact_text(f, "text") or "<form>"
+            shown.append(text if len(text) <= 50 else text[:47] + "...")
+        tail = ", ..." if n > len(shown) else ""
+        return (f"RationalForm({self.x} = {self.value}, n={n}, L={self.L}, "
+                f"forms=({', '.join(shown)}{tail}))")
+
+    def _repr_latex_(self) -> str:
+        """``p_r(x)`` for the first outputs, and what ``x`` stands for."""
+        rows = []
+        for r, f in enumerate(self.shown_forms(6)):
+            text = exact_text(f, "latex")
+            if text is None or len(text) > 400:
+                text = (rf"\text{{(a polynomial of degree {sympy.degree(f, self.x)})}}"
+                        if f.is_polynomial(self.x) else r"\text{(long)}")
+            rows.append(rf"p_{{{r}}}(x) &= {text}")
+        if len(self.gaps) > len(rows):
+            rows.append(r"&\ \vdots")
+        head = rf"x &= {sympy.latex(self.value)}"
+        return latex_math(r"\begin{aligned}" + r" \\ ".join([head, *rows]) + r"\end{aligned}",
+                          display=True)
 
     def substituted(self) -> tuple[sympy.Expr, ...]:
         """The forms with ``x`` replaced by its value (equal to ``.probabilities``)."""

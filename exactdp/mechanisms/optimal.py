@@ -39,6 +39,8 @@ from ..cost import as_caller, check_exact_n, refuse
 from ..distribution import OutputDistribution
 from ..exact import compare, is_zero
 from ..numeric.pf import pf_arb, pf_float, pf_mp
+from ..printing import format_number
+from ..result import Result, brief
 from ..scores import ScoreVector, as_scores
 from ..xform import (
     DENSE_DEGREE_LIMIT,
@@ -323,12 +325,17 @@ METHODS = ("exact", "float", "mpmath", "arb")
 
 
 @dataclass(frozen=True, eq=False)
-class OptimalDistribution(OutputDistribution):
+class OptimalDistribution(OutputDistribution, Result):
     """An :class:`OutputDistribution` of the optimal regular mechanism, with ``method``.
 
     ``values`` is the result of the chosen method: exact sympy expressions, a float64
     array, mpmath numbers (``dps`` digits) or arb balls (``radii`` their certified radii).
+
+    The result protocol (:class:`exactdp.result.Result`): no headline number (``evalf`` is
+    the distribution's, a tuple of probabilities), ``certified`` / ``caveat`` by ``method``.
     """
+
+    headline = None
 
     method: str = "exact"
     dps: int = 30
@@ -382,6 +389,16 @@ class OptimalDistribution(OutputDistribution):
         if mech.epsilon_limit is not None:  # epsilon = 0 or oo: exact, as every view
             return tuple(mech.evaluate("balls", self.scores, self.dps))
         return tuple(mech.certified(mech.oriented(self.scores), int(self.dps * 3.33) + 4))
+
+    def repr_parts(self) -> list[str]:
+        try:
+            shown = [format_number(v, 4) for v in self.evalf(10)[:5]]
+        except ValueError:  # a symbolic epsilon
+            shown = ["symbolic"]
+        tail = ", ..." if self.n > 5 else ""
+        return [f"n={self.n}", f"epsilon={brief(self.mechanism.epsilon)}",
+                f"method={self.method}", f"probabilities=({', '.join(shown)}{tail})",
+                f"optimal={self.optimal}"]
 
     @property
     def radii(self) -> tuple[float, ...]:

@@ -24,6 +24,7 @@ import numpy as np
 import sympy
 
 from .._validate import check_choice
+from ..result import Result
 from .exact_solve import (
     DualCertificate,
     crossover_from_highs,
@@ -57,7 +58,7 @@ VIOLATION_TOLERANCE = 1e-8
 
 
 @dataclass(frozen=True)
-class LatticeLPResult:
+class LatticeLPResult(Result):
     """Optimum of the McKenna-Sheldon lattice LP with PF's and EM's values on it.
 
     Attributes
@@ -98,7 +99,16 @@ class LatticeLPResult:
         ``e^-eps P(q + 2D e_r, r)``; negativity likewise).  Above ``VIOLATION_TOLERANCE``
         (1e-8) the status starts with ``"inaccurate"`` and a ``RuntimeWarning`` is issued.
         Exactly 0 for ``method="exact"`` (the point is checked in rationals).
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): ``value`` is ``pf_ratio`` (PF's
+    error over the optimal error; exact for ``method="exact"``, else None and ``float()``
+    gives the float); ``summary()`` prints the LP solution.
     """
+
+    headline = "pf_ratio"
+    repr_fields = ("n", "k", "epsilon", "method", "em_ratio", "n_variables")
 
     n: int
     k: int

@@ -21,6 +21,7 @@ import sympy
 from ..exact.arb import flint_prec, mpf_to_arb, to_arb
 from ..exact.signs import UndecidedSignError, compare, proved_rational
 from ..numbers import safe_sympify
+from ..result import Result
 from .lattice import (
     build_lattice,
     check_size_args,
@@ -69,7 +70,7 @@ class RegionBoundary:
 
 
 @dataclass(frozen=True)
-class PFOptimalityRegion:
+class PFOptimalityRegion(Result):
     """The set of epsilon at which PF attains the lattice-LP optimum, computed exactly.
 
     Attributes
@@ -92,7 +93,16 @@ class PFOptimalityRegion:
         Largest degree of the multiplier polynomials ``lam(x)``.
     n_multipliers : int
         Number of multiplier polynomials (one per tight "step" row).
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): ``value`` is :attr:`threshold`,
+    the exact eps* at which the last interval ``[eps*, oo)`` of the region starts.
     """
+
+    headline = "threshold"
+    headline_label = "eps*"
+    repr_fields = ("n", "k", "epsilon_intervals")
 
     n: int
     k: int
@@ -104,6 +114,15 @@ class PFOptimalityRegion:
     n_multipliers: int
     certified: bool = True  # exact dual polynomials and exact real-root isolation
     caveat: str | None = None
+
+    @property
+    def threshold(self) -> sympy.Expr | None:
+        """eps*: the exact left end of the region's unbounded interval ``[eps*, oo)`` (None
+        if PF is not optimal for every large epsilon)."""
+        for lo, hi in self.epsilon_intervals:
+            if hi is sympy.oo:
+                return lo
+        return None
 
     def contains(self, epsilon: Any) -> bool:
         """Decide exactly whether PF is LP-optimal at ``epsilon``.

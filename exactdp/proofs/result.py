@@ -6,11 +6,12 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from ..audit.sweeps import sweep
-from ..printing import latex_math
+from ..printing import latex_math, math_text
+from ..result import Result
 
 
 @dataclass(frozen=True)
-class ProofResult:
+class ProofResult(Result):
     """Outcome of one proof module's ``verify()``.
 
     Attributes
@@ -32,7 +33,14 @@ class ProofResult:
         Wall-clock time of ``verify()``.
     failures : tuple
         Details of what failed (empty when ``holds``).
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): a verdict, no headline number.
     """
+
+    headline = None
+    repr_fields = ("name", "cases", "scope")
 
     name: str
     statement: str
@@ -48,7 +56,7 @@ class ProofResult:
 
     def _repr_latex_(self) -> str:
         mark = r"\checkmark" if self.holds else r"\times"
-        return latex_math(rf"\text{{{self.name}}}:\ {mark}\ ({self.cases}\ \text{{cases}})")
+        return latex_math(rf"{math_text(self.name)}:\ {mark}\ ({self.cases}\ \text{{cases}})")
 
 
 def run_checks(name: str, statement: str, scope: str, checks) -> ProofResult:

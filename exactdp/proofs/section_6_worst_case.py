@@ -78,8 +78,8 @@ def equal_gaps_are_worst(n: int, step: float = 0.25, gap_top: float = 12.0):
     rows = np.array([(0.0, *c) for c in
                      itertools.combinations_with_replacement(values, n - 1)])
     em, pf = expected_errors(rows)
-    sup_em = float(worst_case_error(ExponentialMechanism(1), n).value)
-    sup_pf = float(worst_case_error(PermuteAndFlip(1), n).value)
+    sup_em = float(worst_case_error(ExponentialMechanism(1), n))
+    sup_pf = float(worst_case_error(PermuteAndFlip(1), n))
     ok = em.max() <= sup_em * (1 + 1e-9) and pf.max() <= sup_pf * (1 + 1e-9)
     detail = (f"n={n}: grid max EM {em.max():.9f} at {rows[em.argmax()]}, sup {sup_em:.9f}; "
               f"PF {pf.max():.9f} at {rows[pf.argmax()]}, sup {sup_pf:.9f}")
@@ -93,11 +93,11 @@ def worst_case_ratios(table=None):
     for n, (e_em, e_pf, ratio) in table.items():
         em = worst_case_error(ExponentialMechanism(1), n)
         pf = worst_case_error(PermuteAndFlip(1), n)
-        ok = abs(float(em.value / pf.value) - ratio) <= 5e-4
+        ok = abs(float(em.error / pf.error) - ratio) <= 5e-4
         if e_em is not None:
-            ok &= abs(float(em.value) - e_em) <= 1e-6 and abs(float(pf.value) - e_pf) <= 1e-6
+            ok &= abs(float(em.error) - e_em) <= 1e-6 and abs(float(pf.error) - e_pf) <= 1e-6
         if not ok:
-            bad.append((n, float(em.value), float(pf.value)))
+            bad.append((n, float(em.error), float(pf.error)))
     return not bad, len(table), tuple(bad)
 
 

@@ -45,7 +45,7 @@ def test_pf_em_rnm_hold_and_loss_is_brute_force_max(q):
                 q2 = [a + b for a, b in zip(q, s, strict=True)]
                 p2 = np.array([float(v) for v in m.distribution(q2).probabilities])
                 brute = max(brute, np.max(np.abs(np.log(p / p2))))
-        assert abs(res.loss_float() - brute) < 1e-12
+        assert abs(float(res) - brute) < 1e-12
 
 
 def test_pf_tight_loss_equals_epsilon_exactly():
@@ -57,7 +57,7 @@ def test_pf_tight_loss_equals_epsilon_exactly():
 def test_rnm_laplace_correct_scale_holds_at_tenth():
     m = exactdp.ReportNoisyMax(TENTH, noise="laplace")
     res = check_dp(m, [1, 1, 1])
-    assert res.holds and 0 < res.loss_float() <= 0.1
+    assert res.holds and 0 < float(res) <= 0.1
 
 
 # ----------------------------------------------------------------- wrong variants
@@ -80,7 +80,7 @@ def test_wrong_rnm_laplace_caught_with_exact_loss():
     # two items, b = 1: losing probability (1 + g/2) e^{-g}/2 (docs/formulas.md section 2)
     lose = lambda g: (1 + sympy.Integer(g) / 2) * sympy.exp(-g) / 2  # noqa: E731
     assert _same(res.loss, sympy.log(lose(1) / lose(3)))
-    assert abs(res.loss_float() - (2 + math.log(1.5 / 2.5))) < 1e-12
+    assert abs(float(res) - (2 + math.log(1.5 / 2.5))) < 1e-12
 
 
 # ----------------------------------------------------------------- huge score gaps (sparse)

@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import pytest
 import sympy
 
 import exactdp
-from exactdp.analysis.common import FloatValue, exact_float, ratios_with_limits
+from exactdp.analysis.common import exact_float, ratios_with_limits
 from exactdp.analysis.loss_range import bounded_range
 from exactdp.analysis.renyi import Divergence, kl_divergence
 
@@ -29,12 +28,7 @@ def test_exact_float_rounds_once_and_maps_oo_to_inf():
     assert exact_float(sympy.oo) == math.inf
 
 
-def test_float_value_mixin_on_the_analysis_results():
-    @dataclass(frozen=True)
-    class R(FloatValue):
-        value: sympy.Expr
-
-    assert float(R(sympy.Rational(3, 4))) == R(sympy.Rational(3, 4)).to_float() == 0.75
+def test_float_of_the_analysis_results():
     # KL((1/2, 1/2) || (1/4, 3/4)) by hand: 1/2 ln(2) + 1/2 ln(2/3) = ln 2 - ln(3)/2
     d = kl_divergence([sympy.Rational(1, 2)] * 2, [sympy.Rational(1, 4), sympy.Rational(3, 4)])
     assert isinstance(d, Divergence)

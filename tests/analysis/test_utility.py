@@ -59,7 +59,7 @@ def test_certify_dominance_rnm_exp_vs_gumbel_and_mismatch():
 
 def test_worst_case_error_values_and_bad_n():
     em = worst_case_error(ExponentialMechanism(1), 2)
-    assert float(em.value) == pytest.approx(0.556929, abs=1e-6)
+    assert float(em) == float(em.error) == pytest.approx(0.556929, abs=1e-6)
     with pytest.raises(ValueError, match="n must be"):
         worst_case_error(PermuteAndFlip(1), 1)
 

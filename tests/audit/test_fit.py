@@ -39,7 +39,7 @@ def categorical(p, bias=None):
 def test_correct_sampler_is_consistent_and_result_is_complete():
     res = goodness_of_fit(categorical(P3), P3, 20_000, rng=1)
     assert isinstance(res, GoodnessOfFit)
-    assert res.verdict == "consistent" and res.consistent
+    assert res.verdict == "consistent" and res.holds
     assert res.p_value > 0.01
     assert res.dof == 2 and res.cells == ((0,), (1,), (2,))
     assert sum(res.observed) == 20_000 == sum(res.counts)
@@ -210,7 +210,7 @@ def test_dof_zero_is_inconclusive_not_consistent():
     d = exactdp.PermuteAndFlip(2).distribution(PF_Q)
     res = goodness_of_fit(lambda: 0, d, 5)  # the likeliest output, 5 times: not evidence
     assert res.algorithm == "binomial-each" and res.dof == 0
-    assert res.verdict == "inconclusive" and not res.consistent
+    assert res.verdict == "inconclusive" and not res.holds
     assert "dof = 0" in res.note and "increase n_samples" in res.note
     p0 = probability_vector(d)[0]
     assert res.p_value == pytest.approx(min(1.0, 5 * p0**5))  # Bonferroni over 5 tails
@@ -232,7 +232,7 @@ def test_always_returned_rare_output_is_rejected_even_with_five_draws():
 def test_huge_min_expected_does_not_pass_anything():
     d = exactdp.PermuteAndFlip(2).distribution(PF_Q)
     good = goodness_of_fit(d.sample, d, 1000, rng=3, min_expected=1e9)
-    assert good.verdict == "inconclusive" and not good.consistent
+    assert good.verdict == "inconclusive" and not good.holds
     bad = goodness_of_fit(lambda size: np.full(size, 4), d, 1000, min_expected=1e9)
     assert bad.verdict == "rejected"
     # always the likeliest output: Pr[Bin(1000, .885) = 1000] = .885**1000 ~ 1e-53

@@ -377,7 +377,7 @@ class PrivacyLossDistribution:
         Returns
         -------
         HockeyStick
-            ``algorithm="exact"``: ``ball`` encloses the exact value and ``exact()`` gives it.
+            ``algorithm="exact"``: ``ball`` encloses the exact value and ``value`` gives it.
 
         Raises
         ------

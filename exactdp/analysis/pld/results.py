@@ -19,13 +19,13 @@ from ..._validate import argument_error
 from ...exact.arb import dps_to_prec, flint_prec, to_arb
 from ...exact.signs import UndecidedSignError
 from ...numbers import exact_number
-from ...printing import latex_decimal, latex_math
+from ...result import Result, ball_end, ball_text, interval_ball
 from .._balls import arb_lower_fraction
 
 
 # ----------------------------------------------------------------------------- results
 @dataclass(frozen=True)
-class HockeyStick:
+class HockeyStick(Result):
     """``delta(epsilon)`` of a (composed) pair: the hockey-stick divergence.
 
     Attributes
@@ -36,13 +36,22 @@ class HockeyStick:
         A rigorous enclosure of ``delta`` (``algorithm="exact"``) or of the certified lower
         bound (``algorithm="grid"``).
     algorithm : {"exact", "grid"}
-        ``"exact"``: every output sequence counted (the value is exact, see :meth:`exact`);
+        ``"exact"``: every output sequence counted (the value is exact, see ``value``);
         ``"grid"``: losses rounded down onto a grid, so ``lower`` is a certified lower bound.
     certified : bool
         True: the ball is proved (it is never a float guess).
     caveat : str
         What the number is and is not.
+
+    Notes
+    -----
+    The result protocol (:class:`exactdp.result.Result`): ``value`` is the exact delta
+    (``algorithm="exact"``; None for a grid bound), ``lower`` / ``upper`` exact Fractions
+    from ``ball``; ``evalf(dps)`` is right to ``dps`` digits at any ``dps`` when exact.
     """
+
+    headline_label = "delta"
+    repr_fields = ("epsilon", "k", "algorithm")
 
     epsilon: sympy.Expr
     ball: flint.arb
@@ -58,45 +67,37 @@ class HockeyStick:
         return max(Fraction(0), arb_lower_fraction(self.ball))
 
     @property
-    def upper(self) -> float:
-        """Upper end of the ball (float, rounded up); for ``"grid"`` it bounds the bound only."""
-        return float(self.ball.upper().mid().str(20, radius=False)) * (1 + 1e-15)
+    def upper(self) -> Fraction:
+        """Upper end of the ball (exact Fraction); for ``"grid"`` it bounds the bound only."""
+        return ball_end(self.ball, "upper")
 
-    def __float__(self) -> float:
-        return float(self.ball.mid().str(20, radius=False))
+    @property
+    def value(self) -> sympy.Expr | None:
+        """The exact delta ``P(S) - e^eps Q(S)`` (a sympy expression; None for a grid bound,
+        which has no exact value)."""
+        return None if self._exact is None else self._exact()
 
-    def __repr__(self) -> str:
-        return (f"HockeyStick(epsilon={self.epsilon}, delta={self.ball}, k={self.k}, "
-                f"algorithm={self.algorithm!r}, certified={self.certified})")
-
-    def _repr_latex_(self) -> str:
-        head = "\\delta(" + sympy.latex(self.epsilon) + ")"
-        if self._exact is not None:
-            return latex_math(head + " = " + sympy.latex(self.exact()))
-        return latex_math(head + " \\geq " + latex_decimal(self.lower, 6))
-
-    def exact(self) -> sympy.Expr:
-        """The exact value ``P(S) - e^eps Q(S)`` as a sympy expression (exact algorithm only).
-
-        Raises
-        ------
-        ValueError
-            For a grid lower bound (it has no exact value).
-        """
-        if self._exact is None:
-            raise ValueError("HockeyStick.exact: a grid lower bound has no exact value")
-        return self._exact()
+    def headline_text(self) -> str:
+        kind = "exact" if self.algorithm == "exact" else "certified lower bound"
+        return f"{ball_text(self.ball)} ({kind})"
 
 
 @dataclass(frozen=True)
-class EpsilonResult:
+class EpsilonResult(Result):
     """Smallest epsilon with ``delta(epsilon) <= delta``, enclosed in ``[lower, upper]``.
 
     ``lower`` and ``upper`` are exact dyadic Fractions with ``upper - lower`` below
     ``10**-dps`` (times ``max(1, |epsilon|)``); ``upper is None`` means no finite epsilon works
     (the mass at infinite loss exceeds ``delta``). For a grid PLD the interval encloses the
     epsilon of the lower-bound curve, so ``lower`` is a certified lower bound of the true one.
+
+    The result protocol (:class:`exactdp.result.Result`): epsilon has no exact value
+    (``value`` is None); ``ball`` is ``[lower, upper]``, ``evalf(dps)`` its midpoint when
+    the interval is that narrow, ``float()`` the midpoint (``inf`` when ``upper`` is None).
     """
+
+    headline = None
+    repr_fields = ("delta",)
 
     delta: sympy.Expr
     lower: Fraction
@@ -107,10 +108,14 @@ class EpsilonResult:
     def __float__(self) -> float:
         return math.inf if self.upper is None else float((self.lower + self.upper) / 2)
 
-    def __repr__(self) -> str:
-        hi = "oo" if self.upper is None else f"{float(self.upper):.17g}"
-        return (f"EpsilonResult(delta={self.delta}, epsilon in [{float(self.lower):.17g}, {hi}], "
-                f"certified={self.certified})")
+    def enclosure(self) -> flint.arb | None:
+        return None if self.upper is None else interval_ball(self.lower, self.upper)
+
+    def repr_parts(self) -> list[str]:
+        if self.upper is None:
+            return ["epsilon=oo (no finite epsilon)", f"delta={self.delta}"]
+        return [f"epsilon={ball_text(self.ball)} in [{float(self.lower):.10g}, "
+                f"{float(self.upper):.10g}]", f"delta={self.delta}"]
 
 
 

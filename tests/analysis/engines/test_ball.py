@@ -116,7 +116,7 @@ def test_two_items_loss_matches_closed_form():
         assert abs(mpmath.mpf(str(L.value)) - expected) < mpmath.mpf(10) ** -28
         assert L.output == 1 and L.direction == 1 and L.candidates == (1,)
         assert abs(mpmath.mpf(str(L.ratios[1])) - mpmath.mpf(1) / 2 / lose2(1, sigma)) < 1e-28
-    assert abs(L.to_float() - GAUSSIAN_PAIR_LOSS_SIGMA1) < 1e-15
+    assert abs(float(L) - GAUSSIAN_PAIR_LOSS_SIGMA1) < 1e-15
 
 
 @settings(max_examples=15, deadline=None)

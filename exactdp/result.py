@@ -1,0 +1,457 @@
+"""The one result protocol: every result type answers the same questions with the same names.
+
+A result is a frozen dataclass that subclasses :class:`Result` and declares, as class
+variables, which of its fields is its headline number and which fields its short ``repr``
+shows. From that declaration it gets, unless it defines the name itself (as a field, a
+property or a method):
+
+==============  ==================================================================================
+``value``       the headline number as an exact sympy expression (``None`` when there is none)
+``ball``        a rigorous python-flint ``arb`` enclosure of it (``None`` when there is none)
+``lower``       an exact rational (sympy ``Rational`` or ``Fraction``) <= the headline number
+``upper``       an exact rational >= the headline number (``oo`` when unbounded)
+``certified``   True when the number (and the verdict) are proved; ``caveat`` says why not
+``holds``       the bool verdict of a check (``None`` for results that are not checks)
+``evalf(dps)``  an mpmath number correct to ``dps`` significant digits, or ``ValueError``
+``float(r)``    the midpoint of the enclosure rounded to nearest
+``repr(r)``     about 200 characters, leading with the answer in decimals
+``summary()``   multi-line text with every field (the long parts too)
+==============  ==================================================================================
+
+``sympy.N(r, d)`` goes through ``_sympy_`` (the exact value, so every digit is right; a
+result without one raises, never dropping to ``float``) and ``mpmath.mpf(r)`` through
+``_mpmath_`` (``evalf`` at mpmath's working precision).  Notebook display (``_repr_latex_``)
+prints through :mod:`exactdp.printing`.
+
+This module sits beside :mod:`exactdp.printing` (layer 2): results live in the mechanisms,
+the analysis, the optimality and the audit layers, all above it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from fractions import Fraction
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import flint
+import mpmath
+import sympy
+
+from ._validate import check_dps
+from .exact.arb import dps_to_prec, enclose, flint_prec, float_to_arb
+from .printing import exact_text, format_number, latex_math, latex_number, math_text
+
+#: Longest exact text shown in a repr or a notebook cell; longer ones show decimals only.
+EXACT_TEXT_LIMIT = 60
+#: Target length of ``repr(result)``.
+REPR_LIMIT = 200
+#: Digits of the decimals in reprs and notebook cells.
+SHOW_DPS = 6
+
+
+# ------------------------------------------------------------------------------ brief text
+def brief(value: object, limit: int = 40) -> str:
+    """Short text of a field for a repr: numbers in decimals, long sequences cut."""
+    if value is None or isinstance(value, (bool, str)):
+        text = repr(value) if isinstance(value, str) else str(value)
+    elif isinstance(value, int):
+        text = format_number(value, 12)
+    elif isinstance(value, Fraction):
+        text = number_text(value)
+    elif isinstance(value, float):
+        text = f"{value:.6g}"
+    elif isinstance(value, mpmath.mpf):
+        text = format_number(value, SHOW_DPS)
+    elif isinstance(value, sympy.Basic):
+        text = number_text(value)
+    elif isinstance(value, (tuple, list)):
+        items = [brief(v, limit) for v in value[:6]]
+        text = "(" + ", ".join(items) + (", ..." if len(value) > 6 else "") + ")"
+    else:
+        text = str(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def number_text(value: object) -> str:
+    """``0.0926959 (exact: log(...))``: decimals, and the exact form when it is short.
+
+    A symbolic or unprintable value shows its (shortened) sympy text only.
+    """
+    if value is None:
+        return "None"
+    if isinstance(value, float):
+        return f"{value:.6g}"
+    if isinstance(value, sympy.Basic) and value.free_symbols:
+        text = exact_text(value, "text") or "<expression>"
+        return text if len(text) <= EXACT_TEXT_LIMIT else text[: EXACT_TEXT_LIMIT - 3] + "..."
+    if isinstance(value, sympy.Float):
+        return format_number(mpmath.mpf(value._to_mpmath(value._prec)), SHOW_DPS)
+    try:
+        dec = format_number(value, SHOW_DPS)
+    except (TypeError, ValueError):
+        return brief(str(value))
+    if isinstance(value, (sympy.Basic, Fraction)) and value not in (sympy.oo, -sympy.oo):
+        exact = exact_text(sympy.sympify(value), "text")
+        if exact is not None and exact != dec and len(exact) <= EXACT_TEXT_LIMIT:
+            return f"{dec} (exact: {exact})"
+    return dec
+
+
+# ------------------------------------------------------------------------------ numbers
+def _fraction(b: flint.arb) -> Fraction:
+    """The midpoint of an exact ball (a dyadic number) as a Fraction."""
+    m, e = b.mid().man_exp()
+    man, exp = int(m), int(e)
+    return Fraction(man * 2**exp) if exp >= 0 else Fraction(man, 2**-exp)
+
+
+def _is_number(value: object) -> bool:
+    return isinstance(value, sympy.Expr) and not value.free_symbols and value.is_number
+
+
+def _exact(value: object) -> sympy.Expr | None:
+    """``value`` as an exact sympy number, or None (floats, symbols, None)."""
+    if isinstance(value, Fraction):
+        return sympy.Rational(value.numerator, value.denominator)
+    if isinstance(value, int) and not isinstance(value, bool):
+        return sympy.Integer(value)
+    if isinstance(value, sympy.Expr) and _is_number(value) and not value.atoms(sympy.Float):
+        return value
+    return None
+
+
+def interval_ball(lo: sympy.Float | Fraction | int, hi: sympy.Float | Fraction | int,
+                  ) -> flint.arb:
+    """The ball ``[lo, hi]`` of two exact binary end points (sympy Floats or Fractions)."""
+    ends = []
+    for v in (lo, hi):
+        if isinstance(v, sympy.Float):
+            ends.append(float_to_arb(v))
+        else:
+            f = Fraction(v)
+            ends.append(flint.arb(flint.fmpq(f.numerator, f.denominator)))
+    bits = max(64, flint.ctx.prec, *(2 * abs(int(e.mid().man_exp()[0])).bit_length() + 8
+                                     for e in ends))
+    with flint_prec(bits):
+        return ends[0].union(ends[1])
+
+
+def ball_text(b: flint.arb) -> str:
+    """Decimals of a ball's midpoint, as many as are right (at most :data:`SHOW_DPS`)."""
+    digits = _ball_digits(b)
+    man, exp = b.mid().man_exp()
+    with mpmath.workprec(max(53, abs(int(man)).bit_length())):
+        mid = mpmath.mpf((int(man), int(exp)))
+    if digits < 1:
+        return f"[{b.lower().str(3, radius=False)}, {b.upper().str(3, radius=False)}]"
+    return format_number(mid, int(min(SHOW_DPS, digits)))
+
+
+def ball_end(b: flint.arb | None, end: str) -> Fraction | None:
+    """The exact ``"lower"`` or ``"upper"`` end of a ball as a Fraction (None for None)."""
+    if b is None:
+        return None
+    with flint_prec(max(flint.ctx.prec, 64)):
+        return _fraction(b.lower() if end == "lower" else b.upper())
+
+
+def rational_bound(value: object, end: str) -> sympy.Expr | Fraction | None:
+    """An exact rational ``<=`` (``end="lower"``) or ``>=`` (``"upper"``) a real number:
+    the number itself when rational or infinite, else an end of its 20-digit ball."""
+    v = _exact(value)
+    if v is None:
+        return None
+    if v.is_Rational or v in (sympy.oo, -sympy.oo):
+        return v
+    return ball_end(enclose(v, 20), end)
+
+
+def _ball_digits(b: flint.arb) -> float:
+    """Correct significant digits of the midpoint of ``b`` (inf for an exact ball)."""
+    if b.is_exact():
+        return math.inf
+    return b.rel_accuracy_bits() * math.log10(2)
+
+
+class Result:
+    """Base of every result dataclass: the protocol of this module, from a declaration.
+
+    Class variables a result declares:
+
+    ``headline``
+        Name of the field (or property) holding the headline number, ``None`` for a result
+        that is a verdict only (its ``value`` is then ``None``).
+    ``headline_label``
+        How the repr names it (default: ``headline``).
+    ``repr_fields``
+        Fields the short repr shows after the headline (formatted by :func:`brief`).
+
+    A result with a certified enclosure but no exact value overrides :meth:`enclosure`.
+    """
+
+    headline: ClassVar[str | None] = "value"
+    headline_label: ClassVar[str | None] = None
+    repr_fields: ClassVar[tuple[str, ...]] = ()
+
+    if TYPE_CHECKING:  # installed by __init_subclass__ (or declared by the subclass)
+        # read-only here: a subclass may answer each by a field or by a property
+        @property
+        def value(self) -> Any: ...
+        @property
+        def ball(self) -> flint.arb | None: ...
+        @property
+        def lower(self) -> Any: ...
+        @property
+        def upper(self) -> Any: ...
+        @property
+        def certified(self) -> bool: ...
+        @property
+        def caveat(self) -> str | None: ...
+        @property
+        def holds(self) -> bool | None: ...
+
+        def evalf(self, dps: int = 15) -> Any: ...
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        own = set(cls.__dict__.get("__annotations__", {}))
+        for base in cls.__mro__[1:]:
+            own |= set(getattr(base, "__dataclass_fields__", {}))
+            if base is Result:
+                break
+            own |= {k for k in vars(base) if not k.startswith("__")}
+        for name, member in _DEFAULTS.items():
+            if name not in own and name not in cls.__dict__:
+                setattr(cls, name, member)
+        if "__repr__" not in cls.__dict__:  # before @dataclass, which then keeps it
+            setattr(cls, "__repr__", Result._repr)  # noqa: B010 - the class, not an instance
+
+    # -------------------------------------------------------------- the headline number
+    def _value(self) -> sympy.Expr | None:
+        if self.headline is None:
+            return None
+        return _exact(getattr(self, self.headline))
+
+    def enclosure(self) -> flint.arb | None:
+        """A rigorous ball around the headline number when it is not exact (default: from an
+        ``interval`` field of certified end points); None when there is none."""
+        interval = getattr(self, "interval", None) if "interval" in getattr(
+            self, "__dataclass_fields__", {}) else None
+        if interval is None or any(v in (sympy.oo, -sympy.oo) for v in interval):
+            return None
+        return interval_ball(*interval)
+
+    def _exact_value(self) -> sympy.Expr | None:
+        value = self.value
+        return _exact(value)
+
+    def _ball(self) -> flint.arb | None:
+        own = self.enclosure()
+        if own is not None:
+            return own
+        v = self._exact_value()
+        if v is None or v in (sympy.oo, -sympy.oo, sympy.zoo, sympy.nan):
+            return None
+        try:
+            return enclose(v, 20)
+        except ValueError:
+            return None
+
+    def _lower(self):
+        v = self._exact_value()
+        if v is not None and (v.is_Rational or v in (sympy.oo, -sympy.oo)):
+            return v
+        return ball_end(self.ball, "lower")
+
+    def _upper(self):
+        v = self._exact_value()
+        if v is not None and (v.is_Rational or v in (sympy.oo, -sympy.oo)):
+            return v
+        return ball_end(self.ball, "upper")
+
+    def _evalf(self, dps: int = 15) -> mpmath.mpf:
+        """The headline number as an mpmath ``mpf`` correct to ``dps`` significant digits.
+
+        Raises
+        ------
+        ValueError
+            If the result has no headline number, it is symbolic, or its enclosure is too
+            wide for ``dps`` digits (recompute the result at a higher ``dps``).
+        """
+        name = type(self).__name__
+        dps = check_dps(f"{name}.evalf", dps)
+        v = self._exact_value()
+        b = self.ball
+        if v is not None:
+            if v in (sympy.oo, -sympy.oo):
+                return mpmath.inf if v is sympy.oo else -mpmath.inf
+            if v.is_zero:
+                return mpmath.mpf(0)
+            if b is None or _ball_digits(b) < dps + 1:
+                b = enclose(v, dps + 1)
+        else:
+            if b is None:
+                raw = getattr(self, self.headline) if self.headline else None
+                what = ("no headline number" if raw is None else
+                        f"a symbolic headline number ({raw!s})"
+                        if isinstance(raw, sympy.Basic) and raw.free_symbols
+                        else f"no exact value ({raw!s})")
+                raise ValueError(f"{name}.evalf: this result has {what}")
+        if _ball_digits(b) < dps:
+            raise ValueError(f"{name}.evalf: the enclosure {b.str(5)} has about "
+                             f"{int(_ball_digits(b))} correct digits, fewer than dps={dps} "
+                             f"(recompute the result with more digits)")
+        man, exp = b.mid().man_exp()
+        with mpmath.workdps(dps):
+            return +mpmath.mpf((int(man), int(exp)))
+
+    def _float(self) -> float:
+        v = self._exact_value()
+        if v is not None and v in (sympy.oo, -sympy.oo):
+            return math.inf if v is sympy.oo else -math.inf
+        if v is not None and v.is_zero:
+            return 0.0
+        b = self.ball
+        raw = getattr(self, self.headline) if self.headline else None
+        if b is None and isinstance(raw, (float, mpmath.mpf)):
+            return float(raw)  # a float headline (a p-value, a float LP): itself
+        if b is None and isinstance(raw, sympy.Basic) and raw.free_symbols:
+            raise ValueError(f"float({type(self).__name__}): the headline number is symbolic "
+                             f"({raw}); substitute a number first")
+        if b is None:
+            why = self.caveat or "no headline number"
+            raise ValueError(f"float({type(self).__name__}): the headline number is absent or "
+                             f"not proved (value = None): {why}")
+        if v is not None:
+            with flint_prec(dps_to_prec(17)):
+                b = enclose(v, 17)
+        man, exp = b.mid().man_exp()
+        with mpmath.workprec(53):
+            return float(mpmath.mpf((int(man), int(exp))))
+
+    def _sympy_(self) -> sympy.Expr:
+        v = self._exact_value()
+        if v is None:
+            raise sympy.SympifyError(f"{type(self).__name__} has no exact value; use "
+                                     f".evalf(dps) or .ball")
+        return v
+
+    def _mpmath_(self, prec: int, rounding: str) -> mpmath.mpf:
+        return self.evalf(max(1, int(prec * math.log10(2))))
+
+    # -------------------------------------------------------------- text
+    def _status(self) -> str:
+        if self.certified:
+            return "certified"
+        caveat = self.caveat
+        return "not certified" + (f": {caveat}" if caveat else "")
+
+    def repr_parts(self) -> list[str]:
+        """``name=text`` pieces of the short repr after the verdict and the headline."""
+        return [f"{f}={brief(getattr(self, f))}" for f in self.repr_fields]
+
+    def _repr(self) -> str:
+        parts: list[str] = []
+        holds = self.holds
+        if holds is not None:
+            parts.append(f"holds={holds}")
+        if self.headline is not None:
+            label = self.headline_label or self.headline
+            parts.append(f"{label}={self.headline_text()}")
+        parts += self.repr_parts()
+        status = self._status()
+        parts.append(status if len(status) <= 60 else status[:57] + "...")
+        text = f"{type(self).__name__}(" + ", ".join(parts) + ")"
+        if len(text) > REPR_LIMIT + 40:
+            text = text[: REPR_LIMIT + 36] + "...)"
+        return text
+
+    def headline_text(self) -> str:
+        """The headline number in the repr: decimals, and the exact form when short."""
+        raw = getattr(self, self.headline) if self.headline else None
+        if _exact(raw) is not None or (isinstance(raw, sympy.Basic) and raw.free_symbols):
+            return number_text(raw)
+        b = self.ball
+        if b is None:
+            return number_text(raw)
+        return f"{ball_text(b)} (certified ball)"
+
+    def _summary(self) -> str:
+        """Multi-line text: the short repr, then every field in full."""
+        lines = [repr(self)]
+        names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
+        if self.headline is not None and self.headline not in names and self.value is not None:
+            lines.append(f"  {self.headline}: {exact_text(self.value, 'text') or self.value}")
+        for f in dataclasses.fields(self):  # type: ignore[arg-type]
+            if not f.repr or f.name.startswith("_"):
+                continue
+            value = getattr(self, f.name)
+            text = exact_text(value, "text") if isinstance(value, sympy.Basic) else None
+            if text is None:
+                text = value if isinstance(value, str) else repr(value)
+            lines.append(f"  {f.name}: {text}")
+        return "\n".join(lines)
+
+    # -------------------------------------------------------------- notebook
+    def display_rows(self) -> list[tuple[str, str]]:
+        """``(label, LaTeX cell)`` rows of the notebook table (verdict, value, status)."""
+        rows: list[tuple[str, str]] = []
+        holds = self.holds
+        if holds is not None:
+            rows.append((math_text("holds"), math_text("yes") if holds else r"\mathbf{no}"))
+        if self.headline is not None:
+            label = self.headline_label or self.headline
+            raw = getattr(self, self.headline)
+            cell = value_latex(raw) if _exact(raw) is not None or self.ball is None else (
+                latex_number(ball_text(self.ball)) + r"\ " + math_text("(certified ball)"))
+            rows.append((math_text(label), cell))
+        for part in self.repr_parts():
+            name, _, text = part.replace("'", "").partition("=")
+            rows.append((math_text(name), math_text(text)) if text else ("", math_text(name)))
+        rows.append((math_text("status"), math_text(self._status()[:80])))
+        return rows
+
+    def _latex(self) -> str:
+        return result_latex(type(self).__name__, self.display_rows())
+
+
+def value_latex(raw: object) -> str:
+    """LaTeX cell of a number: exact form (when short) and its decimals beside it."""
+    exact = _exact(raw)
+    if exact is not None:
+        if exact in (sympy.oo, -sympy.oo):
+            return sympy.latex(exact)
+        dec = format_number(exact, SHOW_DPS)
+        text = exact_text(exact, "latex")
+        if text is None or len(text) > 4 * EXACT_TEXT_LIMIT or text == dec:
+            return latex_number(dec)
+        return rf"{text} \approx {latex_number(dec)}"
+    if isinstance(raw, sympy.Basic):
+        text = exact_text(raw, "latex") or r"\text{(expression)}"
+        return text if len(text) <= 4 * EXACT_TEXT_LIMIT else math_text("(long expression)")
+    if raw is None:
+        return math_text("--")
+    return math_text(brief(raw))
+
+
+def result_latex(title: str, rows: list[tuple[str, str]]) -> str:
+    """A compact two-column LaTeX table with a title (the display of a result)."""
+    body = r" \\ ".join(f"{a} & {b}" for a, b in rows)
+    return latex_math(r"\begin{array}{ll} \mathbf{" + title + r"} & \\ \hline " + body
+                      + r" \end{array}")
+
+
+_DEFAULTS: dict[str, Any] = {
+    "value": property(Result._value, doc="The headline number, exact (None if none)."),
+    "ball": property(Result._ball, doc="A rigorous arb enclosure of the headline number."),
+    "lower": property(Result._lower, doc="An exact rational lower bound of the headline."),
+    "upper": property(Result._upper, doc="An exact rational upper bound of the headline."),
+    "certified": True,
+    "caveat": None,
+    "holds": None,
+    "evalf": Result._evalf,
+    "__float__": Result._float,
+    "summary": Result._summary,
+    "_repr_latex_": Result._latex,
+}
