@@ -412,7 +412,8 @@ def _provenance(report: Report, fmt: str) -> str | None:
                  "Input: " + "; ".join(latex_escape(f"{k}: {v}").replace(",", r",\allowbreak{}")
                                        for k, v in inputs) + "."]
         return "\n".join([r"\noindent\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule"
-                          r"\relax}{\small\raggedright", r" \\ ".join(lines) + "}}"])
+                          r"\relax}{\small\raggedright", r" \\ ".join(lines) + "}}",
+                          r"\par\medskip"])
     if fmt == "markdown":
         return "\n".join(["> **Provenance.** exactdp " + items["exactdp"] + ", "
                           + items["date"] + "; " + libs + ".", ">",
@@ -611,7 +612,7 @@ def _figures(report: Report, fmt: str) -> str | None:
             f"![{f.caption_text}]({f.png.name})\n\n*{f.caption_text}*" for f in report.figures)
     parts = [r"\section{Figures}"]
     for f in report.figures:
-        parts.append("\n".join([r"\begin{figure}[htbp]", r"\centering",
+        parts.append("\n".join([r"\begin{figure}[!htbp]", r"\centering",
                                 rf"\includegraphics[width=\linewidth]{{{f.pdf.name}}}",
                                 rf"\caption{{{f.caption}}}\label{{fig:{f.name}}}",
                                 r"\end{figure}"]))

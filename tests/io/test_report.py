@@ -247,3 +247,58 @@ def test_wide_and_long_tables_compile_without_overflow(tmp_path):
     res = compile_latex(tex)
     assert res.pdf is not None, res.message
     assert all(b <= 1.0 for b in overfull_boxes(res.log)), overfull_boxes(res.log)
+
+
+def page_blank_fractions(pdf, dpi: int = 40, min_gap_in: float = 0.35) -> list[float]:
+    """Per page, the fraction of the text block (A4, 2.2 cm margins) in blank bands taller
+    than ``min_gap_in`` inches (from ``pdftoppm`` page images, read with Pillow)."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from PIL import Image
+
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm (poppler-utils) is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", str(pdf), f"{tmp}/p"],
+                       check=True, capture_output=True)
+        pages = sorted(Path(tmp).glob("p-*.pgm"), key=lambda p: int(p.stem.split("-")[1]))
+        out = []
+        for page in pages:
+            img = Image.open(page)
+            w, h = img.size
+            px = img.load()
+            margin = round(2.2 / 2.54 * dpi)
+            rows = range(margin, h - margin)
+            blank = [all(px[x, y] > 200 for x in range(margin, w - margin)) for y in rows]
+            gap = big = 0
+            for b in [*blank, False]:
+                if b:
+                    gap += 1
+                    continue
+                if gap >= min_gap_in * dpi:
+                    big += gap
+                gap = 0
+            out.append(big / len(blank))
+    return out
+
+
+def test_page_blank_fractions_sees_a_blank_page(tmp_path):
+    need_engine()
+    tex = tmp_path / "t.tex"
+    tex.write_text("\\documentclass{article}\\usepackage[a4paper,margin=2.2cm]{geometry}"
+                   "\\begin{document}\\noindent\\rule{\\linewidth}{0.95\\textheight}\\newpage "
+                   "\\noindent\\rule{\\linewidth}{0.5\\textheight}\\newpage x\\end{document}\n")
+    res = compile_latex(tex)
+    fill = page_blank_fractions(res.pdf)
+    assert len(fill) == 3
+    assert fill[0] < 0.15 and 0.4 < fill[1] < 0.6 and fill[2] > 0.9
+
+
+def test_no_page_but_the_last_more_than_a_quarter_empty(written):
+    need_engine()
+    fill = page_blank_fractions(written.compiled.pdf)
+    assert len(fill) >= 4
+    assert all(f <= 0.25 for f in fill[:-1]), [round(f, 2) for f in fill]
