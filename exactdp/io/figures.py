@@ -172,7 +172,7 @@ def _floats(values) -> list[float]:
     return [float(v) for v in values]
 
 
-def _new(ncols: int, nrows: int = 1, height: float = 2.1, legend: bool = True) -> Figure:
+def _new(ncols: int, nrows: int = 1, height: float = 1.8, legend: bool = True) -> Figure:
     fig = Figure(figsize=(6.4, height * nrows + (0.35 if legend else 0)), layout="constrained")
     FigureCanvasAgg(fig)
     fig.subplots(nrows, ncols, squeeze=False)
@@ -254,7 +254,7 @@ def _ratio(a, b):
 
 def plot_error_ratio(cases: Sequence[Curves], epsilon=None, num="EM", den="PF") -> Figure:
     """``E[error of num] / E[error of den]`` against epsilon, one line per case."""
-    fig = _new(1, height=1.9)
+    fig = _new(1, height=1.6)
     ax = fig.axes[0]
     for k, c in enumerate(cases):
         with mpmath.workdps(CURVE_DPS):
@@ -296,7 +296,7 @@ def plot_probabilities(cases: Sequence[Curves], epsilon=None, mechanisms=("EM", 
     caption names them (:func:`tied_outputs`). Each panel has its own legend (its outputs'
     curves differ from the other panels').
     """
-    fig = _new(len(cases), len(mechanisms), height=2.0, legend=False)
+    fig = _new(len(cases), len(mechanisms), height=1.7, legend=False)
     axes = [fig.axes[i * len(cases):(i + 1) * len(cases)] for i in range(len(mechanisms))]
     for row, label in zip(axes, mechanisms, strict=True):
         for ax, c in zip(row, cases, strict=True):

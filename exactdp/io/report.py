@@ -622,7 +622,9 @@ def _figures(report: Report, fmt: str) -> str | None:
 def _exact_appendix(report: Report, fmt: str) -> str | None:
     if fmt != "latex":
         return None
-    parts = [r"\clearpage", r"\appendix", r"\section{Exact output probabilities}",
+    # no \clearpage: the last figures may share the appendix's first page (no page left
+    # mostly blank); placeins' barrier at the section still keeps them before it
+    parts = [r"\appendix", r"\section{Exact output probabilities}",
              "Each probability is a polynomial (PF, RNM-exponential, the optimal mechanism) or "
              "a rational function (EM) of $x = e^{-\\varepsilon/(c\\Delta L)}$, $L$ the common "
              "denominator of the scores; RNM-Laplace's are sums of exponentials in "

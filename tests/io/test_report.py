@@ -302,3 +302,17 @@ def test_no_page_but_the_last_more_than_a_quarter_empty(written):
     fill = page_blank_fractions(written.compiled.pdf)
     assert len(fill) >= 4
     assert all(f <= 0.25 for f in fill[:-1]), [round(f, 2) for f in fill]
+
+
+def test_added_section_as_docs_report_md_describes(monkeypatch):
+    """docs/report.md: a section is a function (report, fmt) -> str | None appended to
+    SECTIONS; report.options carries the command-line options."""
+    from exactdp.io import report as report_module
+
+    def extra(rep, fmt):
+        return f"EXTRA {fmt} {rep.options.get('my_option')}"
+
+    monkeypatch.setattr(report_module, "SECTIONS", [*report_module.SECTIONS, extra])
+    rep = build_report("1", example=None, scores=[1, 0], options={"my_option": 42})
+    for fmt in ("text", "markdown", "latex"):
+        assert f"EXTRA {fmt} 42" in render(rep, fmt)
