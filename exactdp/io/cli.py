@@ -268,6 +268,12 @@ def _caption(head: tuple[str, str], scores, sens, epsilon, monotonic: bool) -> M
     latex = (head[0] + f"$q = {q.latex}$, $\\Delta = {_tex(d)}$, "
              f"$\\varepsilon = {_tex(eps)}${mono_l}")
     text = head[1] + f"q = {q.text}, Delta = {_txt(d)}, epsilon = {_txt(eps)}{mono_t}"
+    # which outputs r are: the prices (1-based) in the example, positions (0-based) else
+    prices = "Pricing" in head[1]
+    latex += ("; outputs $r$ are the prices (1-based)" if prices else
+              "; outputs $r$ numbered from 0 (0-based)")
+    text += ("; outputs r are the prices (1-based)" if prices else
+             "; outputs r numbered from 0 (0-based)")
     return Math(latex, text)
 
 

@@ -375,7 +375,7 @@ def tied_outputs(cases: Sequence[Curves], outputs: Sequence[str] | None = None) 
     return out
 
 
-def _merge_note(groups, latex: bool) -> str:
+def _merge_note(groups) -> str:
     parts = []
     for names in groups:
         eq = " = ".join(names)
@@ -417,7 +417,7 @@ def _report_figures(cases, out_dir, epsilon, outputs, progress) -> list[FigureSp
     marked = epsilon is not None and epsilon.is_positive and epsilon.is_finite
     mark = " The dotted vertical line marks the report's $\\varepsilon$." if marked else ""
     merged = merged_mechanisms(cases)
-    same, same_t = _merge_note(merged, True), _merge_note(merged, False)
+    same = same_t = _merge_note(merged)
     ties, ties_t = _ties_note(tied_outputs(cases, outputs), True), _ties_note(
         tied_outputs(cases, outputs), False)
     items = [

@@ -484,7 +484,7 @@ def _certified_of(*results) -> bool | None:
     return all(flags) if flags else None
 
 
-def _verdict(holds: bool | None, certified: bool | None, epsilon, latex: bool) -> str | Math:
+def _verdict(holds: bool | None, certified: bool | None, epsilon) -> str | Math | None:
     """The DP verdict and its certification in one cell: ``holds (certified)``."""
     if holds is None:
         return None
@@ -512,8 +512,7 @@ def _results_rows(case: Case, report: Report):
             continue
         rows.append([r.label, r.expected_error, None if r.pair is None else r.pair.value,
                      r.worst.loss, r.worst.neighbours_checked,
-                     _verdict(r.worst.holds, _certified_of(r.pair, r.worst), report.epsilon,
-                              True),
+                     _verdict(r.worst.holds, _certified_of(r.pair, r.worst), report.epsilon),
                      _every_epsilon(r)])
     return rows
 

@@ -39,6 +39,9 @@ def test_pricing_buyers_scores_in_caption(capsys):
     assert "q = (3, 4, 3, 2, 2)" in out and "Delta = 1" in out
     code, out, _ = run(capsys, "table", "--example", "pricing", "--neighbour")
     assert "q = (3, 3, 2, 1, 1)" in out
+    assert "outputs r are the prices (1-based)" in out
+    code, out, _ = run(capsys, "table", "--scores", "3,1")
+    assert "outputs r numbered from 0 (0-based)" in out and out.splitlines()[3].startswith("0 ")
 
 
 @pytest.mark.parametrize(
