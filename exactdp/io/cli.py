@@ -293,7 +293,7 @@ def _txt(v) -> str:
 
 def _cmd_report(args) -> str:
     from ..cost import fmt_size
-    from .document import write_report
+    from .document import OverwriteRefused, write_report
     from .report import REPORT_MAX_N, build_report, render, report_seconds
 
     _check_dps(args)
@@ -333,7 +333,7 @@ def _cmd_report(args) -> str:
         try:
             files = write_report(report, args.out, pdf=not args.no_pdf, progress=True,
                                  keep_aux=args.keep_aux, force=args.force, extra_files=extra)
-        except FileExistsError as exc:
+        except OverwriteRefused as exc:
             raise CLIError(str(exc).split(": ", 1)[1]) from None
         note = (f"exactdp: wrote {files.tex}, {files.body}, {files.summary} and "
                 f"{len(files.figures)} figures")

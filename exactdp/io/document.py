@@ -112,12 +112,16 @@ def read_manifest(out: Path) -> set[str]:
             if ln.strip() and not ln.startswith("#")}
 
 
+class OverwriteRefused(FileExistsError):
+    """A file the report would write exists and is not the report's own (no ``force``)."""
+
+
 def check_overwrite(out: Path, names, force: bool = False, func: str = "write_report") -> None:
     """Refuse to overwrite a file in ``out`` that no earlier report wrote (unless ``force``).
 
     Raises
     ------
-    FileExistsError
+    OverwriteRefused
         Naming the first such file and ``force`` (``--force`` on the command line).
     """
     if force or not out.exists():
@@ -126,7 +130,7 @@ def check_overwrite(out: Path, names, force: bool = False, func: str = "write_re
     for name in names:
         path = out / name
         if (path.exists() or path.is_symlink()) and name not in own:
-            raise FileExistsError(
+            raise OverwriteRefused(
                 f"{func}: {path} exists and was not written by an exactdp report (no entry "
                 f"in {out / MANIFEST}); choose another --out or pass --force to replace it")
 
@@ -186,7 +190,7 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
 
     Raises
     ------
-    FileExistsError
+    OverwriteRefused
         A file the report would write exists and is not in the manifest (without ``force``).
     """
     from tqdm import tqdm
