@@ -411,7 +411,7 @@ def probability_table(
         raise argument_error("probability_table", "len(labels)", f"{n} (one per output)",
                              len(labels))
     values = [d.evalf(max(dps + 5, 15)) for _, d in dists]
-    rows = [[Math(lab, lab)] + [vals[i] for vals in values] for i, lab in enumerate(labels)]
+    rows = [[_label_cell(lab)] + [vals[i] for vals in values] for i, lab in enumerate(labels)]
     heads = [Math("r", "r")] + [name for name, _ in dists]
     out = [table(rows, heads, fmt=fmt, caption=caption, dps=dps, label=label)]
     if exact:
@@ -420,6 +420,13 @@ def probability_table(
         if exact_rows:
             out.append(_exact_table(exact_rows, xdefs, fmt, label, exact_title))
     return "\n\n".join(out)
+
+
+def _label_cell(lab: str) -> Math:
+    """An output's name: a number in math mode, a word (``--labels``) upright as text."""
+    if re.fullmatch(r"-?[0-9]+(?:[./][0-9]+)?", lab):
+        return Math(lab, lab)
+    return Math(rf"\text{{{latex_escape(lab)}}}", lab)
 
 
 def _exact_table(rows, xdefs, fmt: str, label: str | None, title: str = "") -> str:
@@ -433,8 +440,8 @@ def _exact_table(rows, xdefs, fmt: str, label: str | None, title: str = "") -> s
     if any("normaliser" in name for _, name, _ in rows):
         cap += "; $Z$ is the common denominator (the normaliser), in a row of its own"
     lab = rf"\label{{{label}-exact}}" if label else ""
-    body = [(f"${r}$" if r else "") + f" & {name} & ${cell.latex}$ \\\\"
-            for r, name, cell in rows]
+    body = ((f"${_label_cell(r).latex}$" if r else "") + f" & {name} & ${cell.latex}$ \\\\"
+            for r, name, cell in rows)
     return "\n".join([r"{\renewcommand{\arraystretch}{1.25}",
         r"\begin{longtable}{@{}l l >{\raggedright\arraybackslash}p{0.74\linewidth}@{}}",
         r"\caption{" + cap + "}" + lab + r"\\",

@@ -354,3 +354,44 @@ def test_figures_use_computer_modern(written):
     """Issue 23: sans-serif figure fonts clashed with the document's Computer Modern."""
     data = (written.directory / "expected-error.pdf").read_bytes()
     assert b"DejaVuSans" not in data and (b"CMR10" in data.upper() or b"CMR" in data)
+
+
+def test_report_body_inputs_into_a_paper(written, tmp_path):
+    """Issue 23: report-body.tex is the body alone, for a paper's \\input; its first line
+    names the packages; a paper that loads them and inputs it compiles."""
+    import shutil
+
+    need_engine()
+    first = written.body.read_text().splitlines()[0]
+    packages = re.search(r"\\usepackage\{([^}]*)\}", first).group(1)
+    for f in written.directory.glob("*.pdf"):
+        if f.name != "report.pdf":
+            shutil.copy(f, tmp_path / f.name)
+    shutil.copy(written.body, tmp_path / "report-body.tex")
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n\\usepackage{" + packages + "}\n"
+                     "\\begin{document}\n\\input{report-body}\n\\end{document}\n")
+    res = compile_latex(paper)
+    assert res.pdf is not None, res.message
+    assert "\\documentclass" not in written.body.read_text()
+
+
+def test_build_report_refuses_3000_scores_at_once():
+    import time
+
+    from exactdp.cost import TooCostly
+
+    t0 = time.perf_counter()
+    with pytest.raises(TooCostly, match=r"build_report: the exact report on n = 3000 scores"):
+        build_report("1", example=None, scores=list(range(3000)))
+    assert time.perf_counter() - t0 < 2
+
+
+def test_labels_name_the_outputs_and_each_table_says_how():
+    rep = build_report("1", example=None, scores=[1, 0], labels=["yes", "no"])
+    text = render(rep, "latex")
+    assert "named by the given labels" in text and r"$\text{yes}$ &" in text
+    rep = build_report("1", example=None, scores=[1, 0])
+    assert render(rep, "text").count("numbered from 0 (0-based") >= 2
+    with pytest.raises(ValueError, match=r"build_report: labels must be distinct"):
+        build_report("1", example=None, scores=[1, 0], labels=["a", "a"])
