@@ -23,6 +23,7 @@ import sympy
 
 from .. import __version__
 from .._validate import integer_range, message
+from ..cost import fmt_size
 from ..mechanisms import REGISTRY
 from ..numbers import (
     ExactConversionWarning,
@@ -31,6 +32,7 @@ from ..numbers import (
 from ..printing import Math, format_number, scores_latex
 from ..proofs.runner import add_parser as _add_prove
 from .latex import LATEX_PACKAGES, latex_document, probability_table
+from .provenance import REPORT_MAX_N, report_seconds
 from .report import DEFAULT_MECHANISMS as REPORT_MECHANISMS
 
 MANIFEST_NAME = "exactdp-manifest.txt"  # exactdp.io.document.MANIFEST (not imported: lazy)
@@ -292,9 +294,8 @@ def _txt(v) -> str:
 
 
 def _cmd_report(args) -> str:
-    from ..cost import fmt_size
     from .document import OverwriteRefused, write_report
-    from .report import REPORT_MAX_N, build_report, render, report_seconds
+    from .report import build_report, render
 
     _check_dps(args)
     if args.compose is not None and args.compose < 1:
