@@ -327,7 +327,7 @@ def _cmd_report(args) -> str:
                           options=vars(args), progress=True,
                           mechanisms=_mechanism_keys(args.mechanisms), labels=labels)
     if not args.no_files:
-        extra = ()
+        extra: tuple[str, ...] = ()
         if args.compose is not None:
             extra = tuple(f"composition-{m}.png" for m in
                           ("ExponentialMechanism", "PermuteAndFlip", "ReportNoisyMax"))

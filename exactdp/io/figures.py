@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import mpmath
 import sympy
@@ -153,7 +154,7 @@ def compute_curves(title: str, mechanisms: dict, scores, neighbour=None,
 # ---------------------------------------------------------------------------- drawing
 #: matplotlib settings of every figure: Computer Modern (the document's font) for text and
 #: mathematics, sizes that match a 10 pt document at full width.
-STYLE = {
+STYLE: dict[str, Any] = {
     "font.family": "serif",
     "font.serif": ["cmr10", "Computer Modern Roman", "DejaVu Serif"],
     "mathtext.fontset": "cm",

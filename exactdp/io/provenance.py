@@ -76,8 +76,8 @@ def _date() -> str:
     import os
 
     epoch = os.environ.get("SOURCE_DATE_EPOCH")
-    when = (datetime.datetime.fromtimestamp(int(epoch), datetime.UTC)
-            if epoch and epoch.isdigit() else datetime.datetime.now(datetime.UTC))
+    when = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+            if epoch and epoch.isdigit() else datetime.datetime.now(datetime.timezone.utc))
     return when.strftime("%Y-%m-%d")
 
 

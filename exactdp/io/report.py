@@ -408,7 +408,7 @@ def _verdict(holds: bool | None, certified: bool | None, epsilon) -> str | Math 
     return f"{'holds' if holds else 'FAILS'}" + (f" ({how})" if how else "")
 
 
-def _every_epsilon(r: MechanismResult) -> str | Math:
+def _every_epsilon(r: MechanismResult) -> str | Math | None:
     if r.certificate is not None:
         return "proved" if r.certificate.holds else "FAILS for some"
     if r.certificate_note == "not rational in x":
@@ -437,7 +437,7 @@ def _stacked(top: str, bottom: str, text: str) -> Math:
 
 def _results(case: Case, report: Report, fmt: str) -> str:
     eps = report.epsilon
-    heads = ["mechanism", _stacked("expected", "error", "E[error]"),
+    heads: list[str | Math] = ["mechanism", _stacked("expected", "error", "E[error]"),
              _stacked("loss", "against $q'$", "loss vs q'"),
              _stacked("worst", "loss", "worst loss"),
              _stacked("neighbours", "checked", "neighbours"),
