@@ -62,7 +62,7 @@ def _versions() -> tuple[tuple[str, str], ...]:
     from importlib.metadata import PackageNotFoundError, version
 
     out = [("Python", platform.python_version())]
-    for name, dist in (("sympy", "sympy"), ("mpmath", "mpmath"), ("flint", "python-flint")):
+    for name, dist in (("sympy", "sympy"), ("mpmath", "mpmath"), ("python-flint", "python-flint")):
         try:
             out.append((name, version(dist)))
         except PackageNotFoundError:

@@ -314,7 +314,7 @@ def _provenance(report: Report, fmt: str) -> str | None:
     if not report.provenance:
         return None
     items = dict(report.provenance)
-    libs = ", ".join(f"{k} {items[k]}" for k in ("Python", "sympy", "mpmath", "flint"))
+    libs = ", ".join(f"{k} {items[k]}" for k in ("Python", "sympy", "mpmath", "python-flint"))
     inputs = [(k, v) for k, v in report.provenance
               if k.startswith("scores") or k == "epsilon"]
     if fmt == "latex":
