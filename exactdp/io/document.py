@@ -225,7 +225,7 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
 
 
 #: Packages the report loads beyond :data:`exactdp.io.latex.LATEX_PACKAGES`.
-REPORT_PACKAGES = ("[section]{placeins}",)
+REPORT_PACKAGES = ("[section]{placeins}", "needspace")
 #: Float placement of the standalone report: floats may fill most of a text page, and a
 #: page of floats alone must be at least 75% full (no page left mostly blank).
 REPORT_PREAMBLE = (r"\renewcommand{\topfraction}{0.9}", r"\renewcommand{\bottomfraction}{0.8}",
@@ -236,7 +236,7 @@ REPORT_PREAMBLE = (r"\renewcommand{\topfraction}{0.9}", r"\renewcommand{\bottomf
 
 def body_preamble_note() -> str:
     """The first line of ``report-body.tex``: the packages a paper must load to input it."""
-    pkgs = ",".join((*LATEX_PACKAGES, "graphicx", "placeins"))
+    pkgs = ",".join((*LATEX_PACKAGES, "graphicx", "placeins", "needspace"))
     return (f"% exactdp report body, for \\input in a paper: needs \\usepackage{{{pkgs}}} "
             "(placeins with the [section] option keeps floats in their section); the figures "
             "are the PDFs beside this file")

@@ -522,7 +522,8 @@ def _figures(report: Report, fmt: str) -> str | None:
     if fmt == "markdown":
         return "## Figures\n\n" + "\n\n".join(
             f"![{f.caption_text}]({f.png.name})\n\n*{f.caption_text}*" for f in report.figures)
-    parts = [r"\section{Figures}"]
+    # the heading goes with its first figure: no heading alone at the foot of a page
+    parts = [r"\needspace{0.3\textheight}" + "\n" + r"\section{Figures}"]
     for f in report.figures:
         parts.append("\n".join([r"\begin{figure}[!htbp]", r"\centering",
                                 rf"\includegraphics[width=\linewidth]{{{f.pdf.name}}}",
