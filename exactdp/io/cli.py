@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import warnings
 from collections.abc import Callable, Sequence
@@ -22,6 +23,7 @@ import sympy
 
 from .. import __version__
 from .._validate import integer_range, message
+from ..cost import fmt_size
 from ..mechanisms import REGISTRY
 from ..numbers import (
     ExactConversionWarning,
@@ -30,7 +32,10 @@ from ..numbers import (
 from ..printing import Math, format_number, scores_latex
 from ..proofs.runner import add_parser as _add_prove
 from .latex import LATEX_PACKAGES, latex_document, probability_table
+from .provenance import REPORT_MAX_N, report_seconds
 from .report import DEFAULT_MECHANISMS as REPORT_MECHANISMS
+
+MANIFEST_NAME = "exactdp-manifest.txt"  # exactdp.io.document.MANIFEST (not imported: lazy)
 
 #: The ``--mechanisms`` choices: the selection mechanisms of :data:`exactdp.mechanisms.REGISTRY`
 #: that epsilon calibrates (short name -> spec).
@@ -161,6 +166,18 @@ def _add_report(sub) -> None:
     r.add_argument("--no-files", action="store_true",
                    help="print the summary only; write no files")
     r.add_argument("--no-pdf", action="store_true", help="write report.tex but do not compile")
+    aux = r.add_mutually_exclusive_group()
+    aux.add_argument("--clean", dest="keep_aux", action="store_false", default=False,
+                     help="remove LaTeX's auxiliary files (.aux .log .fls ...) after "
+                          "compiling (the default)")
+    aux.add_argument("--keep-aux", dest="keep_aux", action="store_true",
+                     help="keep LaTeX's auxiliary files in --out")
+    r.add_argument("--force", action="store_true",
+                   help="overwrite files in --out that no earlier report wrote (the report "
+                        f"replaces its own files, listed in {MANIFEST_NAME})")
+    r.add_argument("--labels", default=None,
+                   help="comma-separated names of the outputs, one per score (default: the "
+                        "prices of the example, or 0-based positions for --scores)")
     r.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
                    help="terminal form of the summary (default text)")
     r.add_argument("--dps", type=int, default=6,
@@ -253,6 +270,12 @@ def _caption(head: tuple[str, str], scores, sens, epsilon, monotonic: bool) -> M
     latex = (head[0] + f"$q = {q.latex}$, $\\Delta = {_tex(d)}$, "
              f"$\\varepsilon = {_tex(eps)}${mono_l}")
     text = head[1] + f"q = {q.text}, Delta = {_txt(d)}, epsilon = {_txt(eps)}{mono_t}"
+    # which outputs r are: the prices (1-based) in the example, positions (0-based) else
+    prices = "Pricing" in head[1]
+    latex += ("; outputs $r$ are the prices (1-based)" if prices else
+              "; outputs $r$ numbered from 0 (0-based)")
+    text += ("; outputs r are the prices (1-based)" if prices else
+             "; outputs r numbered from 0 (0-based)")
     return Math(latex, text)
 
 
@@ -271,7 +294,7 @@ def _txt(v) -> str:
 
 
 def _cmd_report(args) -> str:
-    from .document import write_report
+    from .document import OverwriteRefused, write_report
     from .report import build_report, render
 
     _check_dps(args)
@@ -286,14 +309,35 @@ def _cmd_report(args) -> str:
     if args.neighbour_scores is not None:
         neighbour = _parse_scores(args.neighbour_scores, "--neighbour-scores")
     _check_epsilon(args.epsilon)
+    if scores is not None and len(scores) > REPORT_MAX_N:  # refuse at once, in the option
+        raise CLIError(
+            f"--scores: the exact report on n = {len(scores)} scores would need about "
+            f"{fmt_size(report_seconds(len(scores)))} s (limit n <= {REPORT_MAX_N}); for the "
+            f"probabilities use `exactdp table --scores ... --no-exact` (decimals from the "
+            "float and mpmath routes)")
+    labels = None if args.labels is None else [s.strip() for s in args.labels.split(",")]
+    if labels is not None:
+        n = len(scores) if scores is not None else 5
+        if len(labels) != n or any(not v for v in labels) or len(set(labels)) != n:
+            raise CLIError(f"--labels must be {n} distinct comma-separated names (one per "
+                           f"score), got {args.labels!r}")
     report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
                           neighbour=neighbour, sensitivity=args.sensitivity,
                           monotonic=args.monotonic, dps=args.dps,
                           options=vars(args), progress=True,
-                          mechanisms=_mechanism_keys(args.mechanisms))
+                          mechanisms=_mechanism_keys(args.mechanisms), labels=labels)
     if not args.no_files:
-        files = write_report(report, args.out, pdf=not args.no_pdf, progress=True)
-        note = f"exactdp: wrote {files.tex}, {files.summary} and {len(files.figures)} figures"
+        extra: tuple[str, ...] = ()
+        if args.compose is not None:
+            extra = tuple(f"composition-{m}.png" for m in
+                          ("ExponentialMechanism", "PermuteAndFlip", "ReportNoisyMax"))
+        try:
+            files = write_report(report, args.out, pdf=not args.no_pdf, progress=True,
+                                 keep_aux=args.keep_aux, force=args.force, extra_files=extra)
+        except OverwriteRefused as exc:
+            raise CLIError(str(exc).split(": ", 1)[1]) from None
+        note = (f"exactdp: wrote {files.tex}, {files.body}, {files.summary} and "
+                f"{len(files.figures)} figures")
         if files.compiled is not None:
             note += (f"; {files.compiled.pdf} ({files.compiled.message})"
                      if files.compiled.pdf else f"; no PDF: {files.compiled.message}")
@@ -334,6 +378,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``exactdp`` command. Returns the exit code."""
     argv = _fix_negative_values(list(sys.argv[1:] if argv is None else argv))
     args = _parser().parse_args(argv)
+    args.command_line = "exactdp " + shlex.join(argv)  # the report's provenance
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ExactConversionWarning)

@@ -1,4 +1,5 @@
-"""The report directory: ``report.tex`` (standalone), ``report.pdf``, figures, ``summary.md``.
+"""The report directory: ``report.tex`` (standalone), ``report-body.tex`` (for ``\\input``),
+``report.pdf``, figures, ``summary.md`` and the manifest of the files the report wrote.
 
 The PDF is compiled with ``latexmk`` (or two runs of ``pdflatex``) when one is installed;
 :func:`overfull_boxes` reads the log so tests can require that every table fits.
@@ -10,10 +11,10 @@ import os
 import re
 import shutil
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from .latex import latex_document
+from .latex import LATEX_PACKAGES, latex_document
 from .report import Report, figure_cases, render
 
 _OVERFULL = re.compile(r"Overfull \\[hv]box \(([0-9.]+)pt too (?:wide|high)\)")
@@ -79,13 +80,93 @@ class ReportFiles:
 
     directory: Path
     tex: Path
+    body: Path
     summary: Path
     figures: tuple
     compiled: CompileResult | None
+    manifest: Path
+
+
+#: The report's list of the files it wrote (one name a line): a rerun replaces these and
+#: refuses to overwrite any other file unless ``force``.
+MANIFEST = "exactdp-manifest.txt"
+#: LaTeX's auxiliary files of ``report.tex`` (removed after compiling unless ``keep_aux``).
+AUX_SUFFIXES = (".aux", ".fls", ".fdb_latexmk", ".log", ".out", ".toc", ".synctex.gz")
+FIGURE_NAMES = ("expected-error", "error-ratio", "privacy-loss", "probabilities", "entropy")
+
+
+def report_file_names(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """Every file name the report may write into its directory (the manifest among them)."""
+    figs = tuple(f"{n}.{ext}" for n in FIGURE_NAMES for ext in ("png", "pdf"))
+    aux = tuple(f"report{s}" for s in AUX_SUFFIXES)
+    return (MANIFEST, "report.tex", "report-body.tex", "report.pdf", "summary.md", *figs,
+            *aux, *extra)
+
+
+def read_manifest(out: Path) -> set[str]:
+    """The names a previous report wrote into ``out`` (empty when there is none)."""
+    path = out / MANIFEST
+    if not path.is_file():
+        return set()
+    return {ln.strip() for ln in path.read_text().splitlines()
+            if ln.strip() and not ln.startswith("#")}
+
+
+class OverwriteRefused(FileExistsError):
+    """A file the report would write exists and is not the report's own (no ``force``)."""
+
+
+def check_overwrite(out: Path, names, force: bool = False, func: str = "write_report") -> None:
+    """Refuse to overwrite a file in ``out`` that no earlier report wrote (unless ``force``).
+
+    Raises
+    ------
+    OverwriteRefused
+        Naming the first such file and ``force`` (``--force`` on the command line).
+    """
+    if force or not out.exists():
+        return
+    own = read_manifest(out)
+    for name in names:
+        path = out / name
+        if (path.exists() or path.is_symlink()) and name not in own:
+            raise OverwriteRefused(
+                f"{func}: {path} exists and was not written by an exactdp report (no entry "
+                f"in {out / MANIFEST}); choose another --out or pass --force to replace it")
+
+
+def write_manifest(out: Path, names, planned=()) -> Path:
+    """Record the names the report wrote (those of ``names`` that exist, and ``planned``,
+    written after this call), merged with the earlier manifest's."""
+    path = out / MANIFEST
+    have = (read_manifest(out) | {n for n in names if (out / n).exists()} | set(planned)
+            | {MANIFEST})
+    path.write_text("# files written by exactdp report (a rerun replaces these)\n"
+                    + "\n".join(sorted(have)) + "\n")
+    return path
+
+
+def remove_aux(tex: Path) -> list[Path]:
+    """Delete LaTeX's auxiliary files of ``tex`` (``.aux``, ``.log``, ...); returns them."""
+    gone = []
+    for suffix in AUX_SUFFIXES:
+        path = tex.with_name(tex.stem + suffix)
+        if path.is_file():
+            path.unlink()
+            gone.append(path)
+    return gone
+
+
+def provenance_comment(report: Report) -> str:
+    """The report's provenance as LaTeX comment lines."""
+    lines = ["% exactdp report: provenance (what reproduces this file)"]
+    lines += [f"% {name}: {value}" for name, value in report.provenance]
+    return "\n".join(lines)
 
 
 def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf: bool = True,
-                 progress: bool = False) -> ReportFiles:
+                 progress: bool = False, keep_aux: bool = False, force: bool = False,
+                 extra_files: tuple[str, ...] = ()) -> ReportFiles:
     """Write the report directory and return the paths (and the compilation result).
 
     Parameters
@@ -93,19 +174,31 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
     report : Report
         From :func:`exactdp.io.report.build_report`.
     out_dir : path
-        Created if needed; existing report files in it are replaced.
+        Created if needed. The files an earlier report wrote there (its manifest,
+        :data:`MANIFEST`) are replaced; any other file of the same name is refused.
     pdf : bool
         Compile ``report.tex`` when a LaTeX engine is installed.
     progress : bool
         tqdm progress bar on standard error (when it is a terminal).
-    """
-    from dataclasses import replace
+    keep_aux : bool
+        Keep LaTeX's auxiliary files (``report.aux``, ``report.log``, ...); by default they
+        are removed after compiling (the log is still in the result's ``compiled.log``).
+    force : bool
+        Overwrite files of the report's names that no earlier report wrote.
+    extra_files : tuple of str
+        Other names the caller writes into the directory (checked and recorded too).
 
+    Raises
+    ------
+    OverwriteRefused
+        A file the report would write exists and is not in the manifest (without ``force``).
+    """
     from tqdm import tqdm
 
     from .figures import report_figures
 
     out = Path(out_dir)
+    check_overwrite(out, report_file_names(extra_files), force)
     out.mkdir(parents=True, exist_ok=True)
     labels = report.cases[0].labels
     n_mech = sum(1 for r in report.cases[0].results if r.label != "Optimal")
@@ -116,12 +209,37 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
     report = replace(report, figures=tuple(figs), figure_dir=out)
     summary = out / "summary.md"
     summary.write_text(render(report, "markdown") + "\n")
-    tex = out / "report.tex"
+    body_text = render_latex_body(report)
     title = report.title.replace("exactdp", r"\texttt{exactdp}")
-    tex.write_text(latex_document(render_latex_body(report), title=title,
-                                  packages=["[section]{placeins}"]))
+    tex = out / "report.tex"
+    tex.write_text(provenance_comment(report) + "\n" + latex_document(
+        body_text, title=title, packages=REPORT_PACKAGES, preamble=REPORT_PREAMBLE))
+    body = out / "report-body.tex"
+    body.write_text(body_preamble_note() + "\n" + provenance_comment(report) + "\n"
+                    + body_text + "\n")
     compiled = compile_latex(tex) if pdf else None
-    return ReportFiles(out, tex, summary, tuple(figs), compiled)
+    if not keep_aux:
+        remove_aux(tex)
+    manifest = write_manifest(out, report_file_names(), extra_files)
+    return ReportFiles(out, tex, body, summary, tuple(figs), compiled, manifest)
+
+
+#: Packages the report loads beyond :data:`exactdp.io.latex.LATEX_PACKAGES`.
+REPORT_PACKAGES = ("[section]{placeins}", "needspace")
+#: Float placement of the standalone report: floats may fill most of a text page, and a
+#: page of floats alone must be at least 75% full (no page left mostly blank).
+REPORT_PREAMBLE = (r"\renewcommand{\topfraction}{0.9}", r"\renewcommand{\bottomfraction}{0.8}",
+                   r"\renewcommand{\textfraction}{0.07}",
+                   r"\renewcommand{\floatpagefraction}{0.75}",
+                   r"\setcounter{topnumber}{3}", r"\setcounter{totalnumber}{5}")
+
+
+def body_preamble_note() -> str:
+    """The first line of ``report-body.tex``: the packages a paper must load to input it."""
+    pkgs = ",".join((*LATEX_PACKAGES, "graphicx", "placeins", "needspace"))
+    return (f"% exactdp report body, for \\input in a paper: needs \\usepackage{{{pkgs}}} "
+            "(placeins with the [section] option keeps floats in their section); the figures "
+            "are the PDFs beside this file")
 
 
 def render_latex_body(report: Report) -> str:

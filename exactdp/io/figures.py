@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 import mpmath
 import sympy
@@ -30,19 +31,34 @@ from ..printing import format_number
 
 #: Working precision (decimal digits) of every plotted value.
 CURVE_DPS = 30
-_STYLES = {"EM": ("C0", "-"), "PF": ("C1", "-"), "RNM-Exp": ("C2", ":"),
-           "RNM-Laplace": ("C3", "--"), "RNM-Gumbel": ("C4", ":"), "Optimal": ("C5", "-.")}
+#: Okabe-Ito colours (safe for colour-blind readers), each with its own line style and
+#: marker so that the curves stay apart in greyscale print.
+_OKABE_ITO = {"blue": "#0072B2", "vermillion": "#D55E00", "green": "#009E73",
+              "orange": "#E69F00", "purple": "#CC79A7", "sky": "#56B4E9", "black": "#000000"}
+_STYLES = {"EM": (_OKABE_ITO["blue"], "-", "o"), "PF": (_OKABE_ITO["vermillion"], "--", "s"),
+           "RNM-Exp": (_OKABE_ITO["green"], ":", "^"),
+           "RNM-Laplace": (_OKABE_ITO["orange"], "-.", "D"),
+           "RNM-Gumbel": (_OKABE_ITO["purple"], ":", "v"),
+           "Optimal": (_OKABE_ITO["sky"], "-.", "x")}
+_CASE_COLOURS = (_OKABE_ITO["blue"], _OKABE_ITO["vermillion"], _OKABE_ITO["green"])
+_OUTPUT_COLOURS = tuple(_OKABE_ITO[k] for k in ("blue", "vermillion", "green", "orange",
+                                                "purple", "sky", "black"))
+
+
+#: Round values near ``10^(k/10)``, ``k = 0..9`` (ten per decade, nearly even on a log axis).
+ROUND_MANTISSAS = ("1", "1.2", "1.5", "2", "2.5", "3", "4", "5", "6", "8")
 
 
 def epsilon_grid(lo_exp: int = -13, hi_exp: int = 10) -> tuple[sympy.Rational, ...]:
-    """Exact grid ``10^(k/10)`` rounded to 3 significant digits, ``k = lo_exp..hi_exp``.
+    """Exact grid of round values near ``10^(k/10)``, ``k = lo_exp..hi_exp``.
 
-    The default runs from 0.05 to 10 in 24 points, evenly spaced on a log axis.
+    Each point is a mantissa of :data:`ROUND_MANTISSAS` times a power of ten; the default
+    runs from 0.05 to 10 in 24 points (0.05, 0.06, 0.08, 0.1, 0.12, ..., 8, 10).
     """
     out = []
     for k in range(lo_exp, hi_exp + 1):
-        text = mpmath.nstr(mpmath.mpf(10) ** (mpmath.mpf(k) / 10), 3)
-        out.append(sympy.Rational(text))
+        decade, step = divmod(k, 10)
+        out.append(sympy.Rational(ROUND_MANTISSAS[step]) * sympy.Integer(10) ** decade)
     return tuple(dict.fromkeys(out))
 
 
@@ -136,38 +152,98 @@ def compute_curves(title: str, mechanisms: dict, scores, neighbour=None,
 
 
 # ---------------------------------------------------------------------------- drawing
+#: matplotlib settings of every figure: Computer Modern (the document's font) for text and
+#: mathematics, sizes that match a 10 pt document at full width.
+STYLE: dict[str, Any] = {
+    "font.family": "serif",
+    "font.serif": ["cmr10", "Computer Modern Roman", "DejaVu Serif"],
+    "mathtext.fontset": "cm",
+    "axes.formatter.use_mathtext": True,
+    "axes.unicode_minus": False,
+    "font.size": 9,
+    "axes.titlesize": 9,
+    "axes.labelsize": 9,
+    "legend.fontsize": 8,
+    "xtick.labelsize": 8,
+    "ytick.labelsize": 8,
+}
+
+
 def _floats(values) -> list[float]:
     return [float(v) for v in values]
 
 
-def _new(ncols: int, nrows: int = 1, height: float = 2.7) -> Figure:
-    fig = Figure(figsize=(6.4, height * nrows), layout="constrained")
+def _new(ncols: int, nrows: int = 1, height: float = 1.8, legend: bool = True) -> Figure:
+    fig = Figure(figsize=(6.4, height * nrows + (0.35 if legend else 0)), layout="constrained")
     FigureCanvasAgg(fig)
     fig.subplots(nrows, ncols, squeeze=False)
     return fig
 
 
-def _line(ax, x, y, label: str) -> None:
-    color, style = _STYLES.get(label, (None, "-"))
-    ax.plot(_floats(x), _floats(y), style, color=color, label=label, lw=1.4)
+def _line(ax, x, y, label: str, key: str | None = None) -> None:
+    color, style, marker = _STYLES.get(key or label, ("0.3", "-", None))
+    ax.plot(_floats(x), _floats(y), ls=style, color=color, label=label, lw=1.3,
+            marker=marker, markevery=4, ms=3.5, mfc="white" if marker else None)
 
 
 def _mark_epsilon(ax, epsilon) -> None:
-    if epsilon is not None:
-        ax.axvline(float(sympy.N(epsilon, 20)), color="0.6", lw=0.8, ls=":")
+    if epsilon is not None and epsilon.is_positive and epsilon.is_finite:
+        ax.axvline(float(sympy.N(epsilon, 20)), color="0.55", lw=0.8, ls=":")
+
+
+def _equal(a: Sequence, b: Sequence) -> bool:
+    """Whether two curves of exact values (mpf at :data:`CURVE_DPS`) coincide."""
+    with mpmath.workdps(CURVE_DPS):
+        tol = mpmath.mpf(10) ** (10 - CURVE_DPS)
+        return all(x == y or abs(x - y) <= tol * max(abs(x), abs(y), mpmath.mpf(1) * tol)
+                   for x, y in zip(a, b, strict=True))
+
+
+def merge_equal(series: dict) -> list[tuple[tuple, list]]:
+    """Group equal curves: ``[(labels, values), ...]`` in the order of first appearance.
+
+    Equal curves (PF and RNM-Exp, by Theorem 6.1; outputs with tied scores) are drawn once
+    with a joined legend entry, so that every entry of a legend has a visible curve.
+    """
+    groups: list[tuple[list, list]] = []
+    for label, values in series.items():
+        for names, vals in groups:
+            if _equal(vals, values):
+                names.append(label)
+                break
+        else:
+            groups.append(([label], list(values)))
+    return [(tuple(names), vals) for names, vals in groups]
+
+
+def _legend(fig: Figure, ncol: int | None = None) -> None:
+    """One legend for the whole figure, under the panels (its entries from every panel)."""
+    seen: dict = {}
+    for ax in fig.axes:
+        for h, lab in zip(*ax.get_legend_handles_labels(), strict=True):
+            seen.setdefault(lab, h)
+    if seen:
+        fig.legend(list(seen.values()), list(seen), loc="outside lower center",
+                   ncol=ncol or min(len(seen), 6), frameon=False)
+
+
+def _mechanism_lines(ax, x, series: dict) -> None:
+    """Draw each mechanism's curve, equal ones once (legend entry ``A = B``)."""
+    for names, values in merge_equal(series):
+        _line(ax, x, values, " = ".join(names), names[0])
 
 
 def plot_expected_error(cases: Sequence[Curves], epsilon=None) -> Figure:
     """Expected error against epsilon, one panel per case (log epsilon axis)."""
     fig = _new(len(cases))
     for ax, c in zip(fig.axes, cases, strict=True):
-        for label in c.labels:
-            _line(ax, c.grid, c.expected_error(label), label)
+        _mechanism_lines(ax, c.grid,
+                                       {lab: c.expected_error(lab) for lab in c.labels})
         _mark_epsilon(ax, epsilon)
         ax.set(xscale="log", xlabel=r"privacy parameter $\varepsilon$",
                ylabel="expected error (score units)", title=f"score {c.title}")
         ax.grid(alpha=0.3)
-    fig.axes[0].legend(fontsize=7, frameon=False)
+    _legend(fig)
     return fig
 
 
@@ -179,20 +255,21 @@ def _ratio(a, b):
 
 def plot_error_ratio(cases: Sequence[Curves], epsilon=None, num="EM", den="PF") -> Figure:
     """``E[error of num] / E[error of den]`` against epsilon, one line per case."""
-    fig = _new(1, height=2.6)
+    fig = _new(1, height=1.6)
     ax = fig.axes[0]
     for k, c in enumerate(cases):
         with mpmath.workdps(CURVE_DPS):
             ratio = [_ratio(a, b) for a, b in zip(c.expected_error(num),
                                                   c.expected_error(den), strict=True)]
-        ax.plot(_floats(c.grid), _floats(ratio), ["-", "--", ":"][k % 3], lw=1.4,
-                label=f"score {c.title}")
-    ax.axhline(1, color="0.6", lw=0.8)
+        ax.plot(_floats(c.grid), _floats(ratio), ls=["-", "--", ":"][k % 3], lw=1.3,
+                color=_CASE_COLOURS[k % len(_CASE_COLOURS)], marker="os^"[k % 3],
+                markevery=4, ms=3.5, mfc="white", label=f"score {c.title}")
+    ax.axhline(1, color="0.55", lw=0.8)
     _mark_epsilon(ax, epsilon)
     ax.set(xscale="log", xlabel=r"privacy parameter $\varepsilon$",
            ylabel=f"E[error {num}] / E[error {den}]")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=7, frameon=False)
+    _legend(fig)
     return fig
 
 
@@ -201,36 +278,43 @@ def plot_privacy_loss(cases: Sequence[Curves], epsilon=None) -> Figure:
     cases = [c for c in cases if c.neighbour_probabilities]
     fig = _new(len(cases))
     for ax, c in zip(fig.axes, cases, strict=True):
-        for label in c.labels:
-            _line(ax, c.grid, c.loss(label), label)
+        _mechanism_lines(ax, c.grid, {lab: c.loss(lab) for lab in c.labels})
         ax.plot(_floats(c.grid), _floats(c.grid), color="k", lw=0.9, ls=(0, (5, 3)),
                 label=r"loss $= \varepsilon$")
         _mark_epsilon(ax, epsilon)
         ax.set(xscale="log", yscale="log", xlabel=r"privacy parameter $\varepsilon$",
                ylabel="privacy loss (nats)", title=f"score {c.title}")
         ax.grid(alpha=0.3)
-    fig.axes[0].legend(fontsize=7, frameon=False)
+    _legend(fig)
     return fig
 
 
 def plot_probabilities(cases: Sequence[Curves], epsilon=None, mechanisms=("EM", "PF"),
                        outputs: Sequence[str] | None = None) -> Figure:
-    """Each output's probability against epsilon: rows = mechanisms, columns = cases."""
-    fig = _new(len(cases), len(mechanisms), height=2.5)
+    """Each output's probability against epsilon: rows = mechanisms, columns = cases.
+
+    Outputs with equal curves (tied scores) are drawn once, labelled ``r = 1, 3``; the
+    caption names them (:func:`tied_outputs`). Each panel has its own legend (its outputs'
+    curves differ from the other panels').
+    """
+    fig = _new(len(cases), len(mechanisms), height=1.7, legend=False)
     axes = [fig.axes[i * len(cases):(i + 1) * len(cases)] for i in range(len(mechanisms))]
     for row, label in zip(axes, mechanisms, strict=True):
         for ax, c in zip(row, cases, strict=True):
             probs = c.probabilities[label]
-            for r in range(len(probs[0])):
-                name = outputs[r] if outputs else str(r)
-                ax.plot(_floats(c.grid), _floats(p[r] for p in probs), lw=1.3,
-                        ls=["-", "--", "-.", ":"][r % 4], label=f"r = {name}")
+            names = list(outputs) if outputs else [str(r) for r in range(len(probs[0]))]
+            series = {name: [p[r] for p in probs] for r, name in enumerate(names)}
+            for k, (group, values) in enumerate(merge_equal(series)):
+                ax.plot(_floats(c.grid), _floats(values), lw=1.3,
+                        color=_OUTPUT_COLOURS[k % len(_OUTPUT_COLOURS)],
+                        ls=["-", "--", "-.", ":"][k % 4], marker="os^Dv"[k % 5],
+                        markevery=4, ms=3.2, mfc="white", label=f"r = {', '.join(group)}")
             _mark_epsilon(ax, epsilon)
             ax.set(xscale="log", xlabel=r"privacy parameter $\varepsilon$",
                    ylabel=rf"$\Pr[\mathrm{{{label}}}(q) = r]$", title=f"{label}, score {c.title}",
                    ylim=(0, 1))
             ax.grid(alpha=0.3)
-    fig.axes[0].legend(fontsize=7, frameon=False, ncol=2)
+            ax.legend(frameon=False, ncol=2, fontsize=7, loc="upper left")
     return fig
 
 
@@ -238,14 +322,15 @@ def plot_entropy(cases: Sequence[Curves]) -> Figure:
     """Entropy (nats) against the temperature ``c Delta / epsilon``, with ``ln n``."""
     fig = _new(len(cases))
     for ax, c in zip(fig.axes, cases, strict=True):
-        for label in c.labels:
-            _line(ax, c.temperature[label], c.entropy(label), label)
+        first = c.labels[0]
+        _mechanism_lines(ax, c.temperature[first],
+                                       {lab: c.entropy(lab) for lab in c.labels})
         n = len(c.gaps)
         ax.axhline(float(mpmath.log(n)), color="k", lw=0.9, ls=(0, (5, 3)), label=r"$\ln n$")
         ax.set(xscale="log", xlabel=r"temperature $T = c\Delta/\varepsilon$ (score units)",
                ylabel="entropy (nats)", title=f"score {c.title}")
         ax.grid(alpha=0.3)
-    fig.axes[0].legend(fontsize=7, frameon=False)
+    _legend(fig)
     return fig
 
 
@@ -269,19 +354,77 @@ def save_figure(fig: Figure, out_dir: Path, name: str) -> tuple[Path, Path]:
     return png, pdf
 
 
+def merged_mechanisms(cases: Sequence[Curves]) -> list[tuple[str, ...]]:
+    """The groups of mechanisms whose expected-error curves coincide in some case."""
+    out: list[tuple[str, ...]] = []
+    for c in cases:
+        for names, _ in merge_equal({lab: c.expected_error(lab) for lab in c.labels}):
+            if len(names) > 1 and names not in out:
+                out.append(names)
+    return out
+
+
+def tied_outputs(cases: Sequence[Curves], outputs: Sequence[str] | None = None) -> list:
+    """``(case title, output names)`` of each group of tied scores (equal gaps)."""
+    out = []
+    for c in cases:
+        names = list(outputs) if outputs else [str(r) for r in range(len(c.gaps))]
+        groups: dict = {}
+        for name, g in zip(names, c.gaps, strict=True):
+            groups.setdefault(g, []).append(name)  # exact gaps: equal iff tied
+        out += [(c.title, tuple(v)) for v in groups.values() if len(v) > 1]
+    return out
+
+
+def _merge_note(groups) -> str:
+    parts = []
+    for names in groups:
+        eq = " = ".join(names)
+        why = " (Theorem 6.1)" if set(names) == {"PF", "RNM-Exp"} else ""
+        parts.append(f"{eq}{why}")
+    if not parts:
+        return ""
+    return (" Equal curves are drawn once: " + "; ".join(parts) + ".")
+
+
+def _ties_note(ties, latex: bool) -> str:
+    if not ties:
+        return ""
+    r = "$r$" if latex else "r"
+    text = "; ".join(f"score {t}: {r} = {', '.join(names)}" for t, names in ties)
+    return (f" Tied scores have equal probabilities and one curve ({text}).")
+
+
 def report_figures(cases: Sequence[Curves], out_dir: Path, epsilon=None,
                    outputs: Sequence[str] | None = None, progress=None) -> list[FigureSpec]:
-    """Draw and write the five figures of the report; returns their specs in order."""
+    """Draw and write the five figures of the report; returns their specs in order.
+
+    Drawn in :data:`STYLE` (Computer Modern, as the document); equal curves once with a
+    joined legend entry and a note in the caption (PF = RNM-Exp, Theorem 6.1; tied scores).
+    """
+    from matplotlib import rc_context
+
+    with rc_context(STYLE):
+        return _report_figures(cases, out_dir, epsilon, outputs, progress)
+
+
+def _report_figures(cases, out_dir, epsilon, outputs, progress) -> list[FigureSpec]:
     grid = cases[0].grid
     lo, hi = format_number(grid[0], 3), format_number(grid[-1], 3)
-    span = (rf"$\varepsilon$ from ${lo}$ to ${hi}$ ({len(grid)} points, log-spaced; "
-            "exact values)")
-    span_t = f"epsilon from {lo} to {hi} ({len(grid)} points, log-spaced; exact values)"
-    mark = " The dotted vertical line marks the report's $\\varepsilon$." if epsilon else ""
+    span = (rf"$\varepsilon$ from ${lo}$ to ${hi}$ ({len(grid)} round values, nearly even "
+            "on the log axis; exact values)")
+    span_t = (f"epsilon from {lo} to {hi} ({len(grid)} round values, nearly even on the log "
+              "axis; exact values)")
+    marked = epsilon is not None and epsilon.is_positive and epsilon.is_finite
+    mark = " The dotted vertical line marks the report's $\\varepsilon$." if marked else ""
+    merged = merged_mechanisms(cases)
+    same = same_t = _merge_note(merged)
+    ties, ties_t = _ties_note(tied_outputs(cases, outputs), True), _ties_note(
+        tied_outputs(cases, outputs), False)
     items = [
         ("expected-error", plot_expected_error(cases, epsilon),
          "Expected error $\\mathbb{E}[q^* - q_{M(q)}]$ against $\\varepsilon$, " + span + "."
-         + mark, "Expected error against epsilon, " + span_t + "."),
+         + same + mark, "Expected error against epsilon, " + span_t + "." + same_t),
         ("error-ratio", plot_error_ratio(cases, epsilon),
          "Ratio of the expected errors of EM and PF against $\\varepsilon$ (above 1: PF has "
          "the smaller error; where both errors are 0, every score tied, the ratio is drawn "
@@ -291,18 +434,18 @@ def report_figures(cases: Sequence[Curves], out_dir: Path, epsilon=None,
     if any(c.neighbour_probabilities for c in cases):
         items.append(("privacy-loss", plot_privacy_loss(cases, epsilon),
                       "Privacy loss $\\max_r |\\ln \\Pr[M(q)=r] - \\ln \\Pr[M(q')=r]|$ of the "
-                      "pair $(q, q')$ against $\\varepsilon$; the dashed line is the bound "
-                      "$\\varepsilon$, " + span + "." + mark,
+                      "pair $(q, q')$ against $\\varepsilon$; the dashed black line is the "
+                      "bound $\\varepsilon$, " + span + "." + same + mark,
                       "Privacy loss of the pair against epsilon with the line loss = epsilon, "
-                      + span_t + "."))
+                      + span_t + "." + same_t))
     items += [
         ("probabilities", plot_probabilities(cases, epsilon, outputs=outputs),
-         "Output probabilities of EM and PF against $\\varepsilon$, " + span + "." + mark,
-         "Output probabilities against epsilon, " + span_t + "."),
+         "Output probabilities of EM and PF against $\\varepsilon$, " + span + "." + ties
+         + mark, "Output probabilities against epsilon, " + span_t + "." + ties_t),
         ("entropy", plot_entropy(cases),
          "Shannon entropy of the output against the temperature $T = c\\Delta/\\varepsilon$ "
-         "(large $T$: nearly uniform, entropy $\\ln n$), " + span + ".",
-         "Entropy against temperature, " + span_t + "."),
+         "(large $T$: nearly uniform, entropy $\\ln n$), " + span + "." + same,
+         "Entropy against temperature, " + span_t + "." + same_t),
     ]
     specs = []
     for name, fig, cap, cap_t in items:

@@ -179,7 +179,8 @@ def _width_pt(cells, heads) -> float:
     total = 0.0
     for j, h in enumerate(heads):
         texts = [_visible_len(row[j][1]) for row in cells]
-        w = max([_visible_len(h.latex)] + texts) * _PT_PER_CHAR
+        head = max(_visible_len(part) for part in h.latex.split(r"\\"))  # stacked lines
+        w = max([head] + texts) * _PT_PER_CHAR
         total += w + _PT_PER_COLUMN
     return total
 
@@ -314,18 +315,21 @@ def _exact_rows(columns, labels, fmt):
         if exacts is None:
             continue
         value, forms, x = exacts
+        at_epsilon_only = False
         if x is None and ref is not None:  # e.g. RNM-Laplace: exponentials of epsilon
             in_x = [_in_x(f, *ref) for f in forms]
             if all(f is not None for f in in_x):
                 value, forms, x = ref[0], tuple(in_x), ref[1]
+                at_epsilon_only = True  # its coefficients depend on epsilon
         if x is not None:
-            xdefs.setdefault(value, []).append(name)
+            xdefs.setdefault(value, []).append(name + ("*" if at_epsilon_only else ""))
         nums, den = _common_denominator(forms) if x is not None else (None, None)
         for i, (lab, f) in enumerate(zip(labels, forms, strict=True)):
             text = _over_z(nums[i], fmt) if den is not None else exact_text(f, fmt)
             rows.append((lab, name, text))
-        if den is not None:
-            rows.append(("Z", name, exact_text(den, fmt)))
+        if den is not None:  # the normaliser: a row of its own, not an output
+            rows.append(("", f"{name}, normaliser $Z$" if fmt == "latex" else f"{name} Z",
+                         exact_text(den, fmt)))
     out = []
     for lab, name, text in rows:
         if text is None:
@@ -339,11 +343,20 @@ def _exact_rows(columns, labels, fmt):
 
 def _x_definition(xdefs, fmt: str) -> str:
     parts = []
+    fixed = []
     for value, names in xdefs.items():
         v = exact_text(value, fmt) or "exp(...)"
-        who = ", ".join(names)
+        who = ", ".join(n.rstrip("*") for n in names)
+        fixed += [n.rstrip("*") for n in names if n.endswith("*")]
         parts.append(f"$x = {v}$ ({who})" if fmt == "latex" else f"x = {v} ({who})")
-    return "; ".join(parts)
+    text = "; ".join(parts)
+    if fixed:
+        eps = r"$\varepsilon$" if fmt == "latex" else "epsilon"
+        text += (f"; {', '.join(fixed)}: a polynomial in $x$ at this {eps} only (its "
+                 f"coefficients depend on {eps})" if fmt == "latex" else
+                 f"; {', '.join(fixed)}: a polynomial in x at this {eps} only (its "
+                 f"coefficients depend on {eps})")
+    return text
 
 
 def probability_table(
@@ -398,7 +411,7 @@ def probability_table(
         raise argument_error("probability_table", "len(labels)", f"{n} (one per output)",
                              len(labels))
     values = [d.evalf(max(dps + 5, 15)) for _, d in dists]
-    rows = [[Math(lab, lab)] + [vals[i] for vals in values] for i, lab in enumerate(labels)]
+    rows = [[_label_cell(lab)] + [vals[i] for vals in values] for i, lab in enumerate(labels)]
     heads = [Math("r", "r")] + [name for name, _ in dists]
     out = [table(rows, heads, fmt=fmt, caption=caption, dps=dps, label=label)]
     if exact:
@@ -409,17 +422,26 @@ def probability_table(
     return "\n\n".join(out)
 
 
+def _label_cell(lab: str) -> Math:
+    """An output's name: a number in math mode, a word (``--labels``) upright as text."""
+    if re.fullmatch(r"-?[0-9]+(?:[./][0-9]+)?", lab):
+        return Math(lab, lab)
+    return Math(rf"\text{{{latex_escape(lab)}}}", lab)
+
+
 def _exact_table(rows, xdefs, fmt: str, label: str | None, title: str = "") -> str:
     xdef = _x_definition(xdefs, fmt)
     if fmt != "latex":
         lines = ["exact:" + (f" {xdef}" if xdef else "")]
-        lines += [f"  {name}[{lab}] = {cell}" for lab, name, cell in rows]
+        lines += [f"  {name}[{lab}] = {cell}" if lab else f"  {name} = {cell}"
+                  for lab, name, cell in rows]
         return "\n".join(lines)
     cap = "Exact output probabilities" + title + (f", with {xdef}" if xdef else "")
-    if any(lab == "Z" for lab, _, _ in rows):
-        cap += "; $Z$ is the common denominator"
+    if any("normaliser" in name for _, name, _ in rows):
+        cap += "; $Z$ is the common denominator (the normaliser), in a row of its own"
     lab = rf"\label{{{label}-exact}}" if label else ""
-    body = [f"${r}$ & {name} & ${cell.latex}$ \\\\" for r, name, cell in rows]
+    body = ((f"${_label_cell(r).latex}$" if r else "") + f" & {name} & ${cell.latex}$ \\\\"
+            for r, name, cell in rows)
     return "\n".join([r"{\renewcommand{\arraystretch}{1.25}",
         r"\begin{longtable}{@{}l l >{\raggedright\arraybackslash}p{0.74\linewidth}@{}}",
         r"\caption{" + cap + "}" + lab + r"\\",
@@ -430,7 +452,7 @@ def _exact_table(rows, xdefs, fmt: str, label: str | None, title: str = "") -> s
 
 
 def latex_document(body: str, *, title: str | None = None, landscape: bool = False,
-                   packages: Sequence[str] = ()) -> str:
+                   packages: Sequence[str] = (), preamble: Sequence[str] = ()) -> str:
     """A complete LaTeX document around ``body`` that loads :data:`LATEX_PACKAGES`.
 
     Parameters
@@ -442,6 +464,8 @@ def latex_document(body: str, *, title: str | None = None, landscape: bool = Fal
         Landscape pages.
     packages : sequence of str
         More packages to load (e.g. ``"[section]{placeins}"``: floats stay in their section).
+    preamble : sequence of str
+        More preamble lines (e.g. float placement parameters).
     """
     opts = "a4paper,margin=2.2cm" + (",landscape" if landscape else "")
     lines = [
@@ -454,6 +478,7 @@ def latex_document(body: str, *, title: str | None = None, landscape: bool = Fal
         r"\sisetup{group-digits=none}",
         r"\captionsetup{font=small,labelfont=bf}",
         r"\setlength{\LTcapwidth}{\textwidth}",
+        *preamble,
         r"\begin{document}",
     ]
     if title:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,9 +33,10 @@ from ..analysis import (
 )
 from ..mechanisms import REGISTRY
 from ..mechanisms.optimal import optimal_mechanism
-from ..numbers import exact_epsilon, exact_number, exact_sensitivity
+from ..numbers import exact_epsilon_or_limit, exact_number, exact_sensitivity
 from ..printing import Math, latex_escape, scores_latex
 from .latex import probability_table, table
+from .provenance import check_labels, check_report_size, given_labels_note, provenance
 
 EPSILON = sympy.Symbol("epsilon", positive=True)
 FORMATS = ("text", "markdown", "latex")
@@ -67,6 +68,7 @@ class Case:
     monotonic: bool
     sensitivity_note: str
     labels: tuple
+    labels_note: tuple  # (text, latex): how the outputs r are named (0-based, prices, given)
     results: tuple
     dominance: Any  # DominanceResult of PF over EM at epsilon
     dominance_certificate: Any  # DominanceCertificate for every epsilon (or None)
@@ -85,6 +87,7 @@ class Report:
     options: Mapping[str, Any] = field(default_factory=dict)
     figures: tuple = ()
     figure_dir: Path | None = None
+    provenance: tuple = ()  # (name, value) pairs: version, date, command line, libraries, input
 
 
 #: The mechanisms of the report by default (short names of exactdp.mechanisms.REGISTRY).
@@ -139,7 +142,7 @@ def _same_as(a, b) -> bool:
         sympy.expand(u - v) == 0 for u, v in zip(fa.forms, fb.forms, strict=True))
 
 
-def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar,
+def _analyse(key, title, q, q2, sens, monotonic, note, labels, labels_note, epsilon, bar,
              keys: Sequence[str] = DEFAULT_MECHANISMS) -> Case:
     mechs = _mechanisms(epsilon, sens, monotonic, keys)
     pf, em = _mechanisms(epsilon, sens, monotonic, ("pf", "em")).values()
@@ -168,13 +171,14 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, epsilon, bar,
     except ValueError:
         dom_cert = None
     return Case(key, title, tuple(q), None if q2 is None else tuple(q2), sens, monotonic,
-                note, tuple(labels), tuple(results), dom, dom_cert)
+                note, tuple(labels), tuple(labels_note), tuple(results), dom, dom_cert)
 
 
 def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
                  neighbour=None, sensitivity=None, monotonic: bool = False, dps: int = 6,
                  options: Mapping[str, Any] | None = None, progress: bool = False,
-                 mechanisms: Sequence[str] | None = None) -> Report:
+                 mechanisms: Sequence[str] | None = None,
+                 labels: Sequence[str] | None = None) -> Report:
     """Compute every result of the report (exact; deterministic).
 
     Parameters
@@ -199,20 +203,37 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         Short names of :data:`exactdp.mechanisms.REGISTRY` (selection mechanisms set by
         epsilon); default :data:`DEFAULT_MECHANISMS` (EM, PF, RNM-Exp, RNM-Laplace and the
         optimal mechanism). PF's dominance over EM is reported in every case.
+    labels : sequence of str, optional
+        Names of the outputs, one per score (default: the prices of the example, or the
+        positions ``0..n-1`` of the scores); every table says which.
+
+    Returns
+    -------
+    Report
+        Its ``provenance`` holds the exactdp version, the date, the command line
+        (``options["command_line"]``, else the Python call), the library versions and the
+        input.
 
     Raises
     ------
     ValueError
-        Bad epsilon, scores, sensitivity, dps; scores and neighbour of different lengths.
+        Bad epsilon (0 and oo, the exact limits, are accepted), scores, sensitivity, dps,
+        labels; scores and neighbour of different lengths.
+    TooCostly
+        More scores than the exact report handles in :data:`REPORT_MAX_N` (the message
+        names the cheaper route).
     """
     func = "build_report"
-    eps = exact_epsilon(epsilon, func)
+    eps = exact_epsilon_or_limit(epsilon, func)
     check_int(func, "dps", dps, 1, 1000)
     keys = report_mechanisms(mechanisms, func)
+    options = dict(options or {})
     if example is not None:
-        return _pricing(eps, dps, dict(options or {}), progress, keys)
+        rep = _pricing(eps, dps, options, progress, keys, labels)
+        return replace(rep, provenance=provenance(rep, options))
     if scores is None:
         raise ValueError("build_report: give example='pricing' or scores=...")
+    check_report_size(func, len(scores))
     q = tuple(exact_number(v, "scores", i, func=func) for i, v in enumerate(scores))
     q2 = None
     if neighbour is not None:
@@ -220,13 +241,20 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         if len(q2) != len(q):
             raise argument_error(func, "len(neighbour)", f"{len(q)} (= len(scores))", len(q2))
     sens = exact_sensitivity(1 if sensitivity is None else sensitivity, func)
+    if labels is None:
+        names = [str(r) for r in range(len(q))]
+        note = ("outputs r numbered from 0 (0-based: the position of the score in q)",
+                "outputs $r$ numbered from 0 (0-based: the position of the score in $q$)")
+    else:
+        names = check_labels(func, labels, len(q))
+        note = given_labels_note(names)
     with _bar(len(keys), progress) as bar:
         case = _analyse("scores", "q", q, q2, sens, bool(monotonic),
-                        "given", [str(r) for r in range(len(q))], eps, bar, keys)
+                        "given", names, note, eps, bar, keys)
     setting = (f"Scores q = {scores_latex(q).text}; epsilon = {eps}.",
                f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {sympy.latex(eps)}$.")
-    return Report(eps, dps, "exactdp report", (setting,), None, (case,),
-                  dict(options or {}))
+    rep = Report(eps, dps, "exactdp report", (setting,), None, (case,), options)
+    return replace(rep, provenance=provenance(rep, options))
 
 
 def _bar(total: int, progress: bool):
@@ -235,9 +263,17 @@ def _bar(total: int, progress: bool):
 
 
 def _pricing(eps, dps: int, options: dict, progress: bool,
-             keys: Sequence[str] = DEFAULT_MECHANISMS) -> Report:
+             keys: Sequence[str] = DEFAULT_MECHANISMS,
+             labels: Sequence[str] | None = None) -> Report:
     from ..examples.pricing import PRICES, PRICING, all_answers
 
+    if labels is None:
+        names = [str(r) for r in PRICES]
+        lnote = ("outputs r are the prices (1-based: r = 1 is the lowest price)",
+                 "outputs $r$ are the prices (1-based: $r = 1$ is the lowest price)")
+    else:
+        names = check_labels("build_report", labels, len(PRICES))
+        lnote = given_labels_note(names)
     answers = all_answers()
     cases = []
     with _bar(2 * len(keys), progress) as bar:
@@ -248,7 +284,7 @@ def _pricing(eps, dps: int, options: dict, progress: bool,
             mono = sens.monotonic
             note = f"computed over all {len(answers)} answers of one person"
             cases.append(_analyse(key, key, q, q2, sens.sensitivity, mono, note,
-                                  [str(r) for r in PRICES], eps, bar, keys))
+                                  names, lnote, eps, bar, keys))
     db = tuple((str(i + 1), ", ".join(str(r) for r in sorted(s)))
                for i, s in enumerate(PRICING.database))
     setting = (
@@ -273,6 +309,33 @@ def _tex(v) -> str:
     return sympy.latex(v)
 
 
+def _provenance(report: Report, fmt: str) -> str | None:
+    """The first-page box: what reproduces the report (version, date, command, input)."""
+    if not report.provenance:
+        return None
+    items = dict(report.provenance)
+    libs = ", ".join(f"{k} {items[k]}" for k in ("Python", "sympy", "mpmath", "python-flint"))
+    inputs = [(k, v) for k, v in report.provenance
+              if k.startswith("scores") or k == "epsilon"]
+    if fmt == "latex":
+        cmd = latex_escape(items["command"]).replace(",", r",\allowbreak{}")
+        lines = [rf"\textbf{{Provenance.}} \texttt{{exactdp}} {latex_escape(items['exactdp'])}, "
+                 rf"{items['date']}; {latex_escape(libs)}.",
+                 rf"Command: \texttt{{{cmd}}}.",
+                 "Input: " + "; ".join(latex_escape(f"{k}: {v}").replace(",", r",\allowbreak{}")
+                                       for k, v in inputs) + "."]
+        return "\n".join([r"\noindent\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule"
+                          r"\relax}{\small\raggedright", r" \\ ".join(lines) + "}}",
+                          r"\par\medskip"])
+    if fmt == "markdown":
+        return "\n".join(["> **Provenance.** exactdp " + items["exactdp"] + ", "
+                          + items["date"] + "; " + libs + ".", ">",
+                          "> Command: `" + items["command"] + "`", ">",
+                          "> Input: " + "; ".join(f"{k}: {v}" for k, v in inputs) + "."])
+    return (f"exactdp {items['exactdp']}, {items['date']}; {libs}\n"
+            f"command: {items['command']}")
+
+
 def _setting(report: Report, fmt: str) -> str:
     if fmt == "latex":
         return "\n\n".join(s for _, s in report.setting)
@@ -289,76 +352,114 @@ def _database(report: Report, fmt: str) -> str | None:
                  label="tab:database")
 
 
+def _monotonic_text(case: Case, latex: bool) -> str:
+    """The monotonic flag as the report knows it: computed (the example) or assumed."""
+    c = f"$c = {1 if case.monotonic else 2}$" if latex else f"c = {1 if case.monotonic else 2}"
+    if case.key == "scores":  # typed-in scores: a flag the user sets, not a property found
+        return (f"monotonic: assumed (given), so {c}" if case.monotonic else
+                f"monotonic: not assumed, so {c}")
+    return f"monotonic: {'yes' if case.monotonic else 'no'}, so {c}"
+
+
 def _case_intro(case: Case, fmt: str, dps: int) -> str:
     q = scores_latex(case.scores, dps, limit=12)
-    mono = "yes" if case.monotonic else "no"
     if case.neighbour is not None:
         q2 = scores_latex(case.neighbour, dps, limit=12)
+    qd, qd2 = ("q", "q'") if case.key == "scores" else ("q(D)", "q(D')")
     if fmt == "latex":
-        qd, qd2 = ("q", "q'") if case.key == "scores" else ("q(D)", "q(D')")
         text = (f"Scores ${qd} = {q.latex}$"
                 + (f", neighbour ${qd2} = {q2.latex}$" if case.neighbour else "")
                 + f"; sensitivity $\\Delta = {_tex(case.sensitivity)}$ ({case.sensitivity_note})"
-                f"; monotonic: {mono}, so $c = {1 if case.monotonic else 2}$.")
+                f"; {_monotonic_text(case, True)}; {case.labels_note[1]}.")
         return text
-    qd, qd2 = ("q", "q'") if case.key == "scores" else ("q(D)", "q(D')")
     text = (f"{qd} = {q.text}" + (f", {qd2} = {q2.text}" if case.neighbour else "")
-            + f"; sensitivity {case.sensitivity} ({case.sensitivity_note}); monotonic: {mono}")
+            + f"; sensitivity {case.sensitivity} ({case.sensitivity_note}); "
+            + _monotonic_text(case, False) + f"; {case.labels_note[0]}")
     return text
 
 
 def _probabilities(case: Case, report: Report, fmt: str) -> str:
     dists = {r.label: r.distribution for r in case.results}
     eps = report.epsilon
-    cap = Math(f"Output probabilities $\\Pr[M(q(D)) = r]$, score {case.title}, "
-               f"$\\varepsilon = {_tex(eps)}$ (exact values rounded to {report.dps} digits;"
-               " exact forms in the appendix)",
-               f"Pr[M(q(D)) = r], score {case.title}, epsilon = {eps}")
+    qd = "q" if case.key == "scores" else "q(D)"
+    cap = Math(f"Output probabilities $\\Pr[M({qd}) = r]$, score {case.title}, "
+               f"$\\varepsilon = {_tex(eps)}$; {case.labels_note[1]}. Exact values rounded "
+               f"to {report.dps} significant digits; the exact forms are in the appendix.",
+               f"Pr[M({qd}) = r], score {case.title}, epsilon = {eps}; "
+               f"{case.labels_note[0]}")
     return probability_table(dists, case.labels, fmt=fmt, exact=False, dps=report.dps,
                              caption=cap, label=f"tab:prob-{case.key}")
 
 
-def _yes(v) -> str:
-    return "-" if v is None else ("yes" if v else "NO")
-
-
-def _certified_of(*results) -> str:
-    """``certified`` of the results (yes / no / -; None: not computed)."""
+def _certified_of(*results) -> bool | None:
+    """Whether every computed result is certified (None: none computed)."""
     flags = [r.certified for r in results if r is not None]
-    if not flags:
-        return "-"
-    return "yes" if all(flags) else "no"
+    return all(flags) if flags else None
+
+
+def _verdict(holds: bool | None, certified: bool | None, epsilon) -> str | Math | None:
+    """The DP verdict and its certification in one cell: ``holds (certified)``."""
+    if holds is None:
+        return None
+    if epsilon == sympy.oo:  # every mechanism is infinity-DP: the bound says nothing
+        return Math(r"\text{holds (vacuous: } \varepsilon = \infty)",
+                    "holds (vacuous: epsilon = oo)")
+    how = "certified" if certified else ("not certified" if certified is not None else "")
+    return f"{'holds' if holds else 'FAILS'}" + (f" ({how})" if how else "")
+
+
+def _every_epsilon(r: MechanismResult) -> str | Math | None:
+    if r.certificate is not None:
+        return "proved" if r.certificate.holds else "FAILS for some"
+    if r.certificate_note == "not rational in x":
+        return Math(r"\text{n/a}^{\dagger}", "n/a (not rational in x)")
+    return r.certificate_note or None
 
 
 def _results_rows(case: Case, report: Report):
     rows = []
     for r in case.results:
         if r.worst is None:  # the optimal mechanism: PF's distribution
-            rows.append([r.label, r.expected_error, None, None, None, None, r.certificate_note,
-                         _certified_of(r.distribution)])
+            rows.append([r.label, r.expected_error, None, None, None, None,
+                         r.certificate_note])
             continue
-        cert = "yes" if r.certificate is not None and r.certificate.holds else (
-            "NO" if r.certificate is not None else f"n/a ({r.certificate_note})")
         rows.append([r.label, r.expected_error, None if r.pair is None else r.pair.value,
-                     r.worst.loss, r.worst.neighbours_checked, _yes(r.worst.holds), cert,
-                     _certified_of(r.pair, r.worst)])
+                     r.worst.loss, r.worst.neighbours_checked,
+                     _verdict(r.worst.holds, _certified_of(r.pair, r.worst), report.epsilon),
+                     _every_epsilon(r)])
     return rows
+
+
+def _stacked(top: str, bottom: str, text: str) -> Math:
+    """A two-line header (LaTeX source ``top`` over ``bottom``; ``text`` elsewhere)."""
+    return Math(rf"\text{{\shortstack{{{top}\\{bottom}}}}}", text)
 
 
 def _results(case: Case, report: Report, fmt: str) -> str:
     eps = report.epsilon
-    heads = ["mechanism", Math(r"\mathbb{E}[\mathrm{err}]", "E[error]"),
-             Math(r"L(q, q')", "loss q vs q'"), Math(r"\max L", "worst loss"),
-             Math(r"\#q'", "neighbours"), Math(rf"\le {_tex(eps)}", f"<= {eps}"),
-             Math(r"\forall\varepsilon", "pair certified for every epsilon"),
-             "certified"]
+    heads: list[str | Math] = ["mechanism", _stacked("expected", "error", "E[error]"),
+             _stacked("loss", "against $q'$", "loss vs q'"),
+             _stacked("worst", "loss", "worst loss"),
+             _stacked("neighbours", "checked", "neighbours"),
+             _stacked("$\\varepsilon$-DP at", f"$\\varepsilon = {_tex(eps)}$",
+                      f"eps-DP at epsilon = {eps}"),
+             _stacked("for every", "$\\varepsilon > 0$", "for every epsilon")]
+    notes = []
+    if any(r.certificate_note == "not rational in x" for r in case.results):
+        notes.append("$^{\\dagger}$ Not attempted: the probabilities are not rational "
+                     "functions of $x$ (sums of exponentials in $\\varepsilon$).")
+    if any(r.worst is None for r in case.results):
+        notes.append("Optimal $=$ PF: the optimal mechanism's distribution is PF's exactly, "
+                     "so PF's results hold for it.")
     cap = Math(
-        f"Score {case.title}, $\\varepsilon = {_tex(eps)}$: expected error, privacy loss "
-        "$L(q, q') = \\max_r |\\ln \\Pr[M(q)=r] - \\ln \\Pr[M(q')=r]|$ against the neighbour "
-        "and its maximum over the vertex neighbours of $q$ (the $\\varepsilon$-DP check), "
-        "whether the pair's ratio bound is proved for every $\\varepsilon > 0$, and whether "
-        "the results are certified (exact or rigorously enclosed; -- when a result does not "
-        "say).",
+        f"Score {case.title}, $\\varepsilon = {_tex(eps)}$. Expected error: "
+        "$\\mathbb{E}[q^* - q_{M(q)}]$ in score units. Loss against $q'$: "
+        "$L(q, q') = \\max_r |\\ln \\Pr[M(q)=r] - \\ln \\Pr[M(q')=r]|$. Worst loss: the "
+        "largest $L(q, q')$ over the vertex neighbours $q'$ of $q$ (their number in the next "
+        "column), the $\\varepsilon$-DP check. $\\varepsilon$-DP: whether the worst loss is at "
+        "most $\\varepsilon$, and whether that verdict is certified (decided exactly or by "
+        "rigorous enclosures). For every $\\varepsilon$: whether the pair's ratio bound is "
+        "proved for all $\\varepsilon > 0$. " + " ".join(notes),
         f"score {case.title}, epsilon = {eps}: errors, losses, DP check, certificates")
     return table(_results_rows(case, report), heads, fmt=fmt, caption=cap,
                  dps=report.dps, label=f"tab:results-{case.key}")
@@ -408,8 +509,10 @@ def _cases(report: Report, fmt: str) -> str:
         parts.append(rf"\section{{{head}}}" if fmt == "latex" else
                      (f"## {head}" if fmt == "markdown" else f"\n{head}"))
         parts += [_case_intro(case, fmt, report.dps), _probabilities(case, report, fmt),
-                  _results(case, report, fmt), _dominance(case, report, fmt),
-                  _worst_witness(case, report, fmt)]
+                  _results(case, report, fmt)]
+        if fmt == "latex":  # the text that follows discusses the tables: keep it after them
+            parts.append(r"\FloatBarrier")
+        parts += [_dominance(case, report, fmt), _worst_witness(case, report, fmt)]
     return "\n\n".join(parts)
 
 
@@ -419,9 +522,10 @@ def _figures(report: Report, fmt: str) -> str | None:
     if fmt == "markdown":
         return "## Figures\n\n" + "\n\n".join(
             f"![{f.caption_text}]({f.png.name})\n\n*{f.caption_text}*" for f in report.figures)
-    parts = [r"\section{Figures}"]
+    # the heading goes with its first figure: no heading alone at the foot of a page
+    parts = [r"\needspace{0.3\textheight}" + "\n" + r"\section{Figures}"]
     for f in report.figures:
-        parts.append("\n".join([r"\begin{figure}[htbp]", r"\centering",
+        parts.append("\n".join([r"\begin{figure}[!htbp]", r"\centering",
                                 rf"\includegraphics[width=\linewidth]{{{f.pdf.name}}}",
                                 rf"\caption{{{f.caption}}}\label{{fig:{f.name}}}",
                                 r"\end{figure}"]))
@@ -431,7 +535,9 @@ def _figures(report: Report, fmt: str) -> str | None:
 def _exact_appendix(report: Report, fmt: str) -> str | None:
     if fmt != "latex":
         return None
-    parts = [r"\clearpage", r"\appendix", r"\section{Exact output probabilities}",
+    # no \clearpage: the last figures may share the appendix's first page (no page left
+    # mostly blank); placeins' barrier at the section still keeps them before it
+    parts = [r"\appendix", r"\section{Exact output probabilities}",
              "Each probability is a polynomial (PF, RNM-exponential, the optimal mechanism) or "
              "a rational function (EM) of $x = e^{-\\varepsilon/(c\\Delta L)}$, $L$ the common "
              "denominator of the scores; RNM-Laplace's are sums of exponentials in "
@@ -447,7 +553,7 @@ def _exact_appendix(report: Report, fmt: str) -> str | None:
 
 Section = Callable[[Report, str], "str | None"]
 #: The report's sections, in order; each returns the section in a format, or None.
-SECTIONS: list[Section] = [_setting, _database, _cases, _figures]
+SECTIONS: list[Section] = [_provenance, _setting, _database, _cases, _figures]
 #: Sections after the body (LaTeX: the appendix).
 APPENDIX: list[Section] = [_exact_appendix]
 

@@ -39,6 +39,9 @@ def test_pricing_buyers_scores_in_caption(capsys):
     assert "q = (3, 4, 3, 2, 2)" in out and "Delta = 1" in out
     code, out, _ = run(capsys, "table", "--example", "pricing", "--neighbour")
     assert "q = (3, 3, 2, 1, 1)" in out
+    assert "outputs r are the prices (1-based)" in out
+    code, out, _ = run(capsys, "table", "--scores", "3,1")
+    assert "outputs r numbered from 0 (0-based)" in out and out.splitlines()[3].startswith("0 ")
 
 
 @pytest.mark.parametrize(
@@ -90,7 +93,10 @@ def test_report_scores_writes_directory(capsys, tmp_path):
     (["report", "--scores", "1,x", "--no-files"], "scores[1]"),
     (["report", "--scores", "1,2", "--neighbour-scores", "1", "--no-files"],
      "len(neighbour) must be 2"),
-    (["report", "--epsilon", "0", "--no-files"], "epsilon must be > 0"),
+    (["report", "--scores", "1,2", "--labels", "a", "--no-files"],
+     "--labels must be 2 distinct comma-separated names"),
+    (["report", "--scores", "1,2", "--labels", "a,a", "--no-files"],
+     "--labels must be 2 distinct"),
 ])
 def test_report_errors(capsys, argv, fragment):
     code, out, err = run(capsys, *argv)
@@ -214,3 +220,86 @@ def test_table_at_epsilon_infinity_is_the_argmax(capsys, value):
     out = capsys.readouterr().out
     assert "epsilon = oo" in out
     assert "EM[0] = 1" in out and "EM[1] = 0" in out and "PF[2] = 0" in out
+
+
+def _row(text, label):
+    return next(ln.split() for ln in text.splitlines() if ln.strip().startswith(label + " "))
+
+
+def test_report_at_epsilon_zero_is_uniform(capsys):
+    """Issue 20: report --epsilon 0 was refused while table --epsilon 0 worked. At 0 every
+    mechanism is uniform: Pr = 1/4 each, expected error = the mean gap (0 + 2 + 2 + 3)/4 =
+    7/4, and the loss against any neighbour is 0."""
+    code, out, err = run(capsys, "report", "--scores", "3,1,1,0", "--neighbour-scores",
+                         "2,2,1,1", "--epsilon", "0", "--no-files")
+    assert code == 0, err
+    assert _row(out, "1")[1:] == ["0.25"] * 5  # output 1: every mechanism 1/4
+    assert _row(out, "EM")[1:4] == ["1.75", "0", "0"]
+
+
+def test_report_at_epsilon_infinity_is_the_argmax(capsys):
+    """At oo every mechanism picks the maximizer: Pr = 1, 0, 0, 0, error 0; the DP verdict
+    is vacuous (every mechanism is oo-DP), not "fails"."""
+    code, out, err = run(capsys, "report", "--scores", "3,1,1,0", "--epsilon", "oo",
+                         "--no-files")
+    assert code == 0, err
+    assert _row(out, "0")[1] in ("1", "1.0") and _row(out, "3")[1:] == ["0"] * 5
+    em = _row(out, "EM")
+    assert em[1] == "0" and "vacuous" in " ".join(em) and "FAILS" not in out
+
+
+def test_report_on_3000_scores_refuses_at_once_naming_the_option(capsys):
+    """Issue 20: the report on 3000 scores ran past 100 s with no output."""
+    import time
+
+    scores = ",".join(str(i % 7) for i in range(3000))
+    t0 = time.perf_counter()
+    code, out, err = run(capsys, "report", "--scores", scores, "--no-files")
+    assert time.perf_counter() - t0 < 2
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.startswith("exactdp: error: --scores: the exact report on n = 3000 scores")
+    assert "exactdp table --scores ... --no-exact" in err
+
+
+def test_report_files_manifest_force_clean_and_body(capsys, tmp_path):
+    """Issue 20 / 23: the report replaces its own files (listed in its manifest), refuses
+    to overwrite anyone else's without --force, removes LaTeX's auxiliary files unless
+    --keep-aux, and writes report-body.tex (packages in its first line) and provenance."""
+    from exactdp import __version__
+    from exactdp.io.document import MANIFEST, find_engine
+
+    out = tmp_path / "rep"
+    argv = ["report", "--scores", "1,0", "--out", str(out), "--labels", "yes,no"]
+    assert main([*argv, "--keep-aux"]) == 0
+    capsys.readouterr()
+    names = {p.name for p in out.iterdir()}
+    assert {MANIFEST, "report.tex", "report-body.tex", "summary.md"} <= names
+    if find_engine() is not None:
+        assert "report.pdf" in names and "report.aux" in names  # --keep-aux kept them
+    body = (out / "report-body.tex").read_text()
+    assert body.splitlines()[0].startswith("% exactdp report body") and "\\usepackage{" in (
+        body.splitlines()[0]) and "siunitx" in body.splitlines()[0]
+    assert "\\documentclass" not in body and "\\section{The given scores}" in body
+    tex = (out / "report.tex").read_text()
+    command = "% command: exactdp " + " ".join(argv) + " --keep-aux"
+    assert command in tex and f"% exactdp: {__version__}" in tex
+    summary = (out / "summary.md").read_text()
+    assert "**Provenance.**" in summary and "--labels yes,no" in summary
+    assert "named by the given labels" in summary and "| yes |" in summary
+    # a rerun replaces its own files (the default --clean removes the auxiliary ones)
+    assert main(argv) == 0
+    capsys.readouterr()
+    assert not any(p.suffix in (".aux", ".log", ".fls", ".out") for p in out.iterdir())
+    # a file of the report's names that the report did not write is refused ...
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "summary.md").write_text("mine")
+    assert main(["report", "--scores", "1,0", "--out", str(other), "--no-pdf"]) == 2
+    err = capsys.readouterr().err
+    assert "summary.md exists and was not written by an exactdp report" in err
+    assert "--force" in err and err.count("\n") == 1
+    assert (other / "summary.md").read_text() == "mine"
+    # ... unless --force
+    assert main(["report", "--scores", "1,0", "--out", str(other), "--no-pdf",
+                 "--force"]) == 0
+    assert (other / "summary.md").read_text() != "mine"

@@ -247,3 +247,119 @@ def test_wide_and_long_tables_compile_without_overflow(tmp_path):
     res = compile_latex(tex)
     assert res.pdf is not None, res.message
     assert all(b <= 1.0 for b in overfull_boxes(res.log)), overfull_boxes(res.log)
+
+
+def page_blank_fractions(pdf, dpi: int = 40, min_gap_in: float = 0.35) -> list[float]:
+    """Per page, the fraction of the text block (A4, 2.2 cm margins) in blank bands taller
+    than ``min_gap_in`` inches (from ``pdftoppm`` page images, read with Pillow)."""
+    import shutil
+    import subprocess
+    import tempfile
+    from pathlib import Path
+
+    from PIL import Image
+
+    if shutil.which("pdftoppm") is None:
+        pytest.skip("pdftoppm (poppler-utils) is not installed")
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", str(pdf), f"{tmp}/p"],
+                       check=True, capture_output=True)
+        pages = sorted(Path(tmp).glob("p-*.pgm"), key=lambda p: int(p.stem.split("-")[1]))
+        out = []
+        for page in pages:
+            img = Image.open(page)
+            w, h = img.size
+            px = img.load()
+            margin = round(2.2 / 2.54 * dpi)
+            rows = range(margin, h - margin)
+            blank = [all(px[x, y] > 200 for x in range(margin, w - margin)) for y in rows]
+            gap = big = 0
+            for b in [*blank, False]:
+                if b:
+                    gap += 1
+                    continue
+                if gap >= min_gap_in * dpi:
+                    big += gap
+                gap = 0
+            out.append(big / len(blank))
+    return out
+
+
+def test_page_blank_fractions_sees_a_blank_page(tmp_path):
+    need_engine()
+    tex = tmp_path / "t.tex"
+    tex.write_text("\\documentclass{article}\\usepackage[a4paper,margin=2.2cm]{geometry}"
+                   "\\begin{document}\\noindent\\rule{\\linewidth}{0.95\\textheight}\\newpage "
+                   "\\noindent\\rule{\\linewidth}{0.5\\textheight}\\newpage x\\end{document}\n")
+    res = compile_latex(tex)
+    fill = page_blank_fractions(res.pdf)
+    assert len(fill) == 3
+    assert fill[0] < 0.15 and 0.4 < fill[1] < 0.6 and fill[2] > 0.9
+
+
+def test_no_page_but_the_last_more_than_a_quarter_empty(written):
+    need_engine()
+    fill = page_blank_fractions(written.compiled.pdf)
+    assert len(fill) >= 4
+    assert all(f <= 0.25 for f in fill[:-1]), [round(f, 2) for f in fill]
+
+
+def test_added_section_as_docs_report_md_describes(monkeypatch):
+    """docs/report.md: a section is a function (report, fmt) -> str | None appended to
+    SECTIONS; report.options carries the command-line options."""
+    from exactdp.io import report as report_module
+
+    def extra(rep, fmt):
+        return f"EXTRA {fmt} {rep.options.get('my_option')}"
+
+    monkeypatch.setattr(report_module, "SECTIONS", [*report_module.SECTIONS, extra])
+    rep = build_report("1", example=None, scores=[1, 0], options={"my_option": 42})
+    for fmt in ("text", "markdown", "latex"):
+        assert f"EXTRA {fmt} 42" in render(rep, fmt)
+
+
+def test_figures_use_computer_modern(written):
+    """Issue 23: sans-serif figure fonts clashed with the document's Computer Modern."""
+    data = (written.directory / "expected-error.pdf").read_bytes()
+    assert b"DejaVuSans" not in data and (b"CMR10" in data.upper() or b"CMR" in data)
+
+
+def test_report_body_inputs_into_a_paper(written, tmp_path):
+    """Issue 23: report-body.tex is the body alone, for a paper's \\input; its first line
+    names the packages; a paper that loads them and inputs it compiles."""
+    import shutil
+
+    need_engine()
+    first = written.body.read_text().splitlines()[0]
+    packages = re.search(r"\\usepackage\{([^}]*)\}", first).group(1)
+    for f in written.directory.glob("*.pdf"):
+        if f.name != "report.pdf":
+            shutil.copy(f, tmp_path / f.name)
+    shutil.copy(written.body, tmp_path / "report-body.tex")
+    paper = tmp_path / "paper.tex"
+    paper.write_text("\\documentclass{article}\n\\usepackage{" + packages + "}\n"
+                     "\\begin{document}\n\\input{report-body}\n\\end{document}\n")
+    res = compile_latex(paper)
+    assert res.pdf is not None, res.message
+    assert "\\documentclass" not in written.body.read_text()
+
+
+def test_build_report_refuses_3000_scores_at_once():
+    import time
+
+    from exactdp.cost import TooCostly
+
+    t0 = time.perf_counter()
+    with pytest.raises(TooCostly, match=r"build_report: the exact report on n = 3000 scores"):
+        build_report("1", example=None, scores=list(range(3000)))
+    assert time.perf_counter() - t0 < 2
+
+
+def test_labels_name_the_outputs_and_each_table_says_how():
+    rep = build_report("1", example=None, scores=[1, 0], labels=["yes", "no"])
+    text = render(rep, "latex")
+    assert "named by the given labels" in text and r"$\text{yes}$ &" in text
+    rep = build_report("1", example=None, scores=[1, 0])
+    assert render(rep, "text").count("numbered from 0 (0-based") >= 2
+    with pytest.raises(ValueError, match=r"build_report: labels must be distinct"):
+        build_report("1", example=None, scores=[1, 0], labels=["a", "a"])

@@ -1,0 +1,106 @@
+"""What reproduces a report, and what it refuses: its provenance, the size guard, labels.
+
+:func:`provenance` lists the exactdp version, the date, the command line, the library
+versions and the input (the report prints it in a first-page box, in ``summary.md`` and as
+comments in ``report.tex``); :func:`check_report_size` refuses at once a report that the
+exact route cannot finish (:data:`REPORT_MAX_N`); :func:`check_labels` validates
+``--labels``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from .. import __version__
+from .._validate import argument_error
+from ..cost import fmt_size, refuse
+from ..printing import scores_latex
+
+if TYPE_CHECKING:
+    from .report import Report
+
+
+#: The most scores the exact report takes (every mechanism exact, the vertex-neighbour
+#: DP check, the certificates for every epsilon): measured 19 s at n = 12, 43 s at n = 25,
+#: past 90 s at n = 50 on one core, before the figures and LaTeX.
+REPORT_MAX_N = 40
+
+
+def report_seconds(n: int) -> float:
+    """Estimated seconds of the exact report's analysis on ``n`` scores (one case)."""
+    return 3.0 + 1.6 * n + 0.01 * n * n
+
+
+def check_report_size(func: str, n: int) -> None:
+    """Refuse (at once) a report on more than :data:`REPORT_MAX_N` scores."""
+    if n > REPORT_MAX_N:
+        raise refuse(func, f"the exact report on n = {n} scores",
+                     f"about {fmt_size(report_seconds(n))} s", f"n <= {REPORT_MAX_N}",
+                     "for the probabilities use `exactdp table --scores ... --no-exact` "
+                     "(decimals from the float and mpmath routes), and check_dp / "
+                     "privacy_loss from Python on the pairs that matter")
+
+
+def check_labels(func: str, labels: Sequence[str], n: int) -> list[str]:
+    """``labels`` as n distinct non-empty strings (a ValueError otherwise)."""
+    names = [str(v).strip() for v in labels]
+    if len(names) != n:
+        raise argument_error(func, "len(labels)", f"{n} (one per score)", len(names))
+    if any(not v for v in names) or len(set(names)) != n:
+        raise argument_error(func, "labels", "distinct non-empty names", list(labels))
+    return names
+
+
+def given_labels_note(names: Sequence[str]) -> tuple[str, str]:
+    return ("outputs r named by the given labels, in the order of the scores",
+            "outputs $r$ named by the given labels, in the order of the scores")
+
+
+def _versions() -> tuple[tuple[str, str], ...]:
+    import platform
+    from importlib.metadata import PackageNotFoundError, version
+
+    out = [("Python", platform.python_version())]
+    for name, dist in (("sympy", "sympy"), ("mpmath", "mpmath"), ("python-flint", "python-flint")):
+        try:
+            out.append((name, version(dist)))
+        except PackageNotFoundError:
+            out.append((name, "not installed"))
+    return tuple(out)
+
+
+def _date() -> str:
+    """Today (UTC), or the date of ``SOURCE_DATE_EPOCH`` when set (reproducible builds)."""
+    import datetime
+    import os
+
+    epoch = os.environ.get("SOURCE_DATE_EPOCH")
+    when = (datetime.datetime.fromtimestamp(int(epoch), datetime.timezone.utc)
+            if epoch and epoch.isdigit() else datetime.datetime.now(datetime.timezone.utc))
+    return when.strftime("%Y-%m-%d")
+
+
+def provenance(report: Report, options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """What reproduces the report: (name, value) pairs, in the order they are printed."""
+    command = options.get("command_line")
+    if not command:
+        case = report.cases[0]
+        args = ("example='pricing'" if case.key != "scores" else
+                f"example=None, scores={[str(v) for v in case.scores]!r}"
+                + ("" if case.neighbour is None else
+                   f", neighbour={[str(v) for v in case.neighbour]!r}")
+                + f", sensitivity={str(case.sensitivity)!r}"
+                + (", monotonic=True" if case.monotonic else ""))
+        command = f"exactdp.io.report.build_report({str(report.epsilon)!r}, {args})"
+    rows = [("exactdp", __version__), ("date", _date()), ("command", command), *_versions()]
+    for case in report.cases:
+        q = scores_latex(case.scores, report.dps).text
+        what = f"scores {case.title}" if case.key != "scores" else "scores"
+        text = f"q = {q}"
+        if case.neighbour is not None:
+            text += f", q' = {scores_latex(case.neighbour, report.dps).text}"
+        rows.append((what, text + f"; sensitivity {case.sensitivity}"
+                     + ("; monotonic" if case.monotonic else "")))
+    rows.append(("epsilon", str(report.epsilon)))
+    return tuple(rows)

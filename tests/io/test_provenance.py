@@ -1,0 +1,54 @@
+"""exactdp.io.provenance: what reproduces a report, its size guard, the labels check.
+
+Independent routes: versions from importlib.metadata and platform, the date from
+SOURCE_DATE_EPOCH computed here, the guard's limit at its boundary.
+"""
+
+from __future__ import annotations
+
+import platform
+from importlib.metadata import version
+
+import pytest
+
+import exactdp
+from exactdp.cost import TooCostly
+from exactdp.io.provenance import REPORT_MAX_N, check_labels, check_report_size, provenance
+from exactdp.io.report import build_report
+
+
+def test_provenance_names_versions_date_command_and_input(monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", str(86400 * 365))  # 1971-01-01 UTC
+    rep = build_report("1/2", example=None, scores=[2, 0], neighbour=[1, 1],
+                       options={"command_line": "exactdp report --scores 2,0"})
+    rows = dict(rep.provenance)
+    assert rows["exactdp"] == exactdp.__version__
+    assert rows["date"] == "1971-01-01"
+    assert rows["command"] == "exactdp report --scores 2,0"
+    assert rows["Python"] == platform.python_version()
+    for name in ("sympy", "mpmath", "python-flint"):
+        assert rows[name] == version(name)
+    assert rows["scores"] == "q = (2, 0), q' = (1, 1); sensitivity 1"
+    assert rows["epsilon"] == "1/2"
+    # without a command line: the Python call that rebuilds the report
+    again = provenance(rep, {})
+    assert dict(again)["command"] == ("exactdp.io.report.build_report('1/2', example=None, "
+                                      "scores=['2', '0'], neighbour=['1', '1'], "
+                                      "sensitivity='1')")
+
+
+def test_report_size_guard_at_its_limit():
+    check_report_size("f", REPORT_MAX_N)  # at the limit: allowed
+    with pytest.raises(TooCostly, match=rf"f: the exact report on n = {REPORT_MAX_N + 1} "
+                                        rf"scores would need about .* s \(limit n <= "
+                                        rf"{REPORT_MAX_N}\); .*--no-exact"):
+        check_report_size("f", REPORT_MAX_N + 1)
+
+
+def test_check_labels():
+    assert check_labels("f", [" a", "b "], 2) == ["a", "b"]
+    with pytest.raises(ValueError, match=r"f: len\(labels\) must be 2 \(one per score\), got 3"):
+        check_labels("f", ["a", "b", "c"], 2)
+    for bad in (["a", "a"], ["a", ""]):
+        with pytest.raises(ValueError, match="f: labels must be distinct non-empty names"):
+            check_labels("f", bad, 2)
