@@ -33,7 +33,6 @@ AISTATS 2020 (discretised PLDs).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -229,7 +228,7 @@ class PrivacyLossDistribution:
         elementary = self.k == 1 and all(len(a) == 1 for a in self.atoms)
         exact_ok = k <= MAX_EXACT_COPIES
         if elementary and exact_ok and math.comb(k + m - 1, m - 1) <= max_support:
-            terms = {c: _multinomial(k, c) for c in _compositions(k, m)}
+            terms = _multinomial_terms(k, m)
             return PrivacyLossDistribution(
                 self.p_base, self.q_base, group_terms(terms, self.xform),
                 sympy.expand(1 - (1 - self.p_inf) ** k), sympy.expand(1 - (1 - self.q_ninf) ** k),
@@ -484,21 +483,32 @@ def _atom_ball(atom: dict, base: list) -> flint.arb:
     return total
 
 
-def _multinomial(k: int, counts: tuple) -> int:
-    out, left = 1, k
-    for c in counts:
-        out *= math.comb(left, c)
-        left -= c
+def _multinomial_terms(k: int, m: int) -> dict[tuple, int]:
+    """``{c: k! / (c_1! ... c_m!)}`` over the compositions ``c`` of ``k`` into ``m`` parts.
+
+    Exact integers, built incrementally: along each run of the last two parts the binomial
+    ``C(left, j)`` follows from ``C(left, j - 1)`` by ``* (left - j + 1) // j`` (exact), so no
+    ``math.comb`` is called per term.
+    """
+    out: dict[tuple, int] = {}
+
+    def walk(prefix: tuple, left: int, parts: int, coef: int) -> None:
+        if parts == 1:
+            out[(*prefix, left)] = coef
+            return
+        if parts == 2:
+            binom = 1  # C(left, first) for first = left, left - 1, ..., 0
+            for j in range(left + 1):
+                out[(*prefix, left - j, j)] = coef * binom
+                binom = binom * (left - j) // (j + 1)
+            return
+        binom = 1  # C(left, left - first) for first = left, ..., 0
+        for j in range(left + 1):
+            walk((*prefix, left - j), j, parts - 1, coef * binom)
+            binom = binom * (left - j) // (j + 1)
+
+    walk((), k, m, 1)
     return out
-
-
-def _compositions(k: int, m: int) -> Iterable[tuple]:
-    if m == 1:
-        yield (k,)
-        return
-    for first in range(k, -1, -1):
-        for rest in _compositions(k - first, m - 1):
-            yield (first, *rest)
 
 
 def _grid_step(span: float, grid_size: int) -> Fraction:

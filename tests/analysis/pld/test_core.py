@@ -296,3 +296,19 @@ def test_pld_structure_max_loss_delta_ball_and_grid():
     low = grid.delta("1/2").ball
     assert _in_ball((1 - mpmath.exp(mpmath.mpf("0.5") - mpmath.mpf(7) / 8)) / 2, low)
     assert low.upper() < (1 - mpmath.exp(mpmath.mpf("-0.5"))) / 2  # below the exact delta
+
+
+def test_multinomial_terms_match_math_comb():
+    """The incremental counts equal the products of math.comb, in the same order."""
+    import math
+
+    from exactdp.analysis.pld.core import _multinomial_terms
+
+    for k, m in [(1, 1), (0, 3), (7, 2), (6, 3), (9, 4), (4, 5), (30, 3)]:
+        got = _multinomial_terms(k, m)
+        assert sum(got.values()) == m**k
+        for c, v in got.items():
+            want, left = 1, k
+            for x in c:
+                want, left = want * math.comb(left, x), left - x
+            assert sum(c) == k and v == want
