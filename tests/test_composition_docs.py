@@ -28,7 +28,7 @@ def test_docs_python_blocks_run():
     ns: dict = {}
     for block in blocks:
         exec(compile(block, str(DOC), "exec"), ns)  # noqa: S102 - the docs' own code
-    assert ns["pld"].delta(2).exact() == 0
+    assert ns["pld"].delta(2).value == 0
 
 
 @pytest.mark.parametrize(

@@ -32,7 +32,7 @@ from .check import Witness
 from .common import as_mechanism, mechanism_epsilon
 from .neighbourhood import SEARCHES, neighbours
 from .peer_accountants import dp_accounting_delta, dp_accounting_pair_delta, opendp_delta
-from .pld.core import MAX_COPIES, MAX_SUPPORT
+from .pld.core import MAX_COPIES, MAX_SUPPORT, PrivacyLossDistribution
 from .pld.pair import privacy_loss_distribution
 from .pld.results import HockeyStick, check_epsilon
 
@@ -187,7 +187,9 @@ def _bounds(mechanism, sv, k, epsilons, search, dps, max_support, candidates):
             if key not in composed:
                 pld = privacy_loss_distribution(mechanism, a, b)
                 composed[key] = pld.self_compose(k, max_support=max_support)
-            h = composed[key].delta(eps, dps)
+            pld = composed[key]
+            h = pld.delta(eps, dps=dps) if isinstance(pld, PrivacyLossDistribution) else (
+                pld.delta(eps))
             if best is None or h.lower > best[0].lower:
                 best = (h, Witness(tuple(a.exact), tuple(b.exact), None))
         out.append(CompositionBound(k, eps, best[0], best[1], len(pairs), how))

@@ -28,20 +28,27 @@ from .._balls import arb_lower_fraction
 class HockeyStick:
     """``delta(epsilon)`` of a (composed) pair: the hockey-stick divergence.
 
+    Every PLD's ``delta`` returns this type. ``lower <= delta <= upper`` always holds (both
+    certified); ``value`` is the exact value when the composition was counted exactly.
+
     Attributes
     ----------
     epsilon : sympy.Expr
         The queried epsilon (exact).
     ball : flint.arb
-        A rigorous enclosure of ``delta`` (``algorithm="exact"``) or of the certified lower
-        bound (``algorithm="grid"``).
-    algorithm : {"exact", "grid"}
-        ``"exact"``: every output sequence counted (the value is exact, see :meth:`exact`);
-        ``"grid"``: losses rounded down onto a grid, so ``lower`` is a certified lower bound.
+        A rigorous enclosure of ``delta``: around the exact value (``algorithm="exact"`` or
+        ``"closed form"``), or the interval ``[lower, upper]`` of a lattice (``"grid"``).
+    algorithm : {"exact", "closed form", "grid"}
+        ``"exact"``: every output sequence counted (``value`` is the exact number);
+        ``"closed form"``: a closed-form privacy curve (Laplace, Gaussian), ``value`` its
+        sympy expression; ``"grid"``: losses shifted down and up on a lattice, certified
+        ``lower`` and ``upper``, no ``value``.
     certified : bool
-        True: the ball is proved (it is never a float guess).
+        True: the bounds are proved (never a float guess).
     caveat : str
         What the number is and is not.
+    k : int
+        Number of composed copies.
     """
 
     epsilon: sympy.Expr
@@ -58,9 +65,14 @@ class HockeyStick:
         return max(Fraction(0), arb_lower_fraction(self.ball))
 
     @property
-    def upper(self) -> float:
-        """Upper end of the ball (float, rounded up); for ``"grid"`` it bounds the bound only."""
-        return float(self.ball.upper().mid().str(20, radius=False)) * (1 + 1e-15)
+    def upper(self) -> Fraction:
+        """A certified upper bound on delta (exact Fraction, <= 1)."""
+        return min(Fraction(1), -arb_lower_fraction(-self.ball))
+
+    @property
+    def value(self) -> sympy.Expr | None:
+        """The exact delta as a sympy expression; None for a lattice enclosure."""
+        return None if self._exact is None else self._exact()
 
     def __float__(self) -> float:
         return float(self.ball.mid().str(20, radius=False))
@@ -72,20 +84,9 @@ class HockeyStick:
     def _repr_latex_(self) -> str:
         head = "\\delta(" + sympy.latex(self.epsilon) + ")"
         if self._exact is not None:
-            return latex_math(head + " = " + sympy.latex(self.exact()))
-        return latex_math(head + " \\geq " + latex_decimal(self.lower, 6))
-
-    def exact(self) -> sympy.Expr:
-        """The exact value ``P(S) - e^eps Q(S)`` as a sympy expression (exact algorithm only).
-
-        Raises
-        ------
-        ValueError
-            For a grid lower bound (it has no exact value).
-        """
-        if self._exact is None:
-            raise ValueError("HockeyStick.exact: a grid lower bound has no exact value")
-        return self._exact()
+            return latex_math(head + " = " + sympy.latex(self.value))
+        return latex_math(latex_decimal(self.lower, 6) + " \\leq " + head + " \\leq "
+                          + latex_decimal(self.upper, 6))
 
 
 @dataclass(frozen=True)
