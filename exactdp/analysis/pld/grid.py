@@ -210,15 +210,19 @@ class DiscretisedPLD:
         points = self._points(h)
         if points <= MAX_GRID_POINTS:
             return
-        coarser = ""
-        if gap is not None and gap > 0:
-            coarser = f"; rtol = {min(0.5, rtol * points / MAX_GRID_POINTS * 2):.1g} fits"
+        if gap is None:  # the first, coarsest lattice: its size does not depend on rtol
+            fit = max(1, int(self.k * math.sqrt(MAX_GRID_POINTS / points)))
+            cheaper = (f"even the coarsest lattice is too long: compose at most about {fit} "
+                       "copies (the lattice grows like k^2 at a fixed spread), or ask a coarser "
+                       "tolerance (rtol)")
+        else:  # the gap is about linear in the spread, and the spread in the step
+            cheaper = (f"ask a coarser tolerance: rtol = "
+                       f"{min(0.5, rtol * points / MAX_GRID_POINTS * 2):.1g} fits")
         raise refuse(func, f"the certified lattice for {self.k} copies at rtol={rtol:g}, "
                      f"atol={atol:g}",
                      f"{fmt_size(points)} lattice points (about "
                      f"{fmt_size(points * SECONDS_PER_POINT)} s)",
-                     f"{fmt_size(MAX_GRID_POINTS)} points",
-                     "ask a coarser tolerance (rtol) or fewer copies" + coarser)
+                     f"{fmt_size(MAX_GRID_POINTS)} points", cheaper)
 
     def _build(self, step: tuple, bits: int):
         """(h ball, composed masses arb_poly, offset_lo, offset_hi, p_inf ball)."""
@@ -395,7 +399,7 @@ class _Curve:
 
     def __init__(self, pld: DiscretisedPLD, grid, side: str) -> None:
         self.grid, self.side, self.pld = grid, side, pld
-        self.p_inf = pld.p_inf if side == "lo" else pld.p_inf
+        self.p_inf = pld.p_inf
 
     def delta_ball(self, epsilon: flint.arb, bits: int) -> flint.arb:
         return _curve(self.grid, epsilon, self.side, max(bits, GRID_BITS))
