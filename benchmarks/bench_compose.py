@@ -61,8 +61,8 @@ def main() -> None:
             opt = _library(mech, a, b, k, eps, False)
             gap = float(h.upper / h.lower - 1) if h.lower else math.inf
             print(f"| {name} | {k} | {eps} | {rtol:g} | {float(h.lower):.10g} | "
-                  f"{float(h.upper):.10g} | {gap:.2g} | {t_ours:.2f} | {pess:.10g} | {opt:.10g} | {t_lib:.2f} | "
-                  f"{t_ours / t_lib:.2f} |")
+                  f"{float(h.upper):.10g} | {gap:.2g} | {t_ours:.2f} | {pess:.10g} | "
+                  f"{opt:.10g} | {t_lib:.2f} | {t_ours / t_lib:.2f} |")
 
 
 if __name__ == "__main__":
