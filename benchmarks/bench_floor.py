@@ -186,7 +186,7 @@ def section_d(repeat: int) -> None:
     k = 10**5
     fns = {
         "binom.pmf": lambda: scipy.stats.binom.pmf(np.arange(k + 1), k, 0.3),
-        "two-atom counts": lambda: core._multinomial(k, (1, 1)),
+        "two-atom counts": lambda: core._multinomial_terms(k, 2),
     }
     try:
         t = interleaved(fns, repeat)

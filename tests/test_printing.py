@@ -81,7 +81,7 @@ def test_accountant_check_prints_exact_decimals_and_escaped_claims():
 
     res = exactdp.check_accountant(exactdp.PermuteAndFlip(1), [0, 0], 2, [1])
     tex = res._repr_latex_()
-    assert tex.startswith(r"$\begin{array}{llrrl} \varepsilon & \text{claim}")
+    assert tex.startswith(r"$\begin{array}{llrrrl} \varepsilon & \text{claim}")
     if importlib.util.find_spec("dp_accounting") is not None:  # its row needs the extra
         assert r"\mathrm{dp\_accounting}" in tex  # escaped: no bare underscore in math mode
     names = re.findall(r"\\mathrm\{([^}]*)\}", tex)
@@ -90,7 +90,9 @@ def test_accountant_check_prints_exact_decimals_and_escaped_claims():
     lb = row.lower_bound
     with mpmath.workdps(30):
         expected = mpmath.nstr(mpmath.mpf(lb.numerator) / lb.denominator, 4)
-    assert rf"1 & \mathrm{{basic}} & 1.0 & {expected} & \text{{yes}}" in tex
+        ub = row.upper_bound
+        upper = mpmath.nstr(mpmath.mpf(ub.numerator) / ub.denominator, 4)
+    assert rf"1 & \mathrm{{basic}} & 1.0 & {expected} & {upper} & \text{{confirmed}}" in tex
 
 
 def test_math_text_escapes_for_latex_and_mathjax_alike():

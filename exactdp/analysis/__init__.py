@@ -13,6 +13,13 @@ from .engines.ball import BALL_DPS, BallUndecided
 from .loss import PrivacyLoss, privacy_loss
 from .loss_range import BoundedRange, bounded_range
 from .neighbourhood import neighbours
+from .pld.additive import (
+    GaussianPLD,
+    LaplacePLD,
+    compose,
+    gaussian_privacy_loss_distribution,
+    laplace_privacy_loss_distribution,
+)
 from .pld.core import PrivacyLossDistribution
 from .pld.grid import DiscretisedPLD
 from .pld.pair import privacy_loss_distribution
@@ -55,7 +62,9 @@ __all__ = [
     "DominanceResult",
     "EpsilonResult",
     "ErrorRatioStudy",
+    "GaussianPLD",
     "HockeyStick",
+    "LaplacePLD",
     "PrivacyLoss",
     "PrivacyLossDistribution",
     "RegularityCheck",
@@ -72,13 +81,16 @@ __all__ = [
     "check_dominance",
     "check_dp",
     "check_zcdp",
+    "compose",
     "composition_lower_bound",
     "error_ratio_study",
     "error_tails",
+    "gaussian_privacy_loss_distribution",
     "is_monotonic",
     "is_shift_invariant",
     "is_symmetric",
     "kl_divergence",
+    "laplace_privacy_loss_distribution",
     "max_divergence",
     "neighbours",
     "privacy_loss",

@@ -9,8 +9,10 @@ composed curve is at least the curve of any one pair (Dong, Roth & Su 2022, sect
 
 :func:`check_accountant` compares that lower bound with the deltas accountants claim
 (:mod:`exactdp.analysis.accountants`, ``dp_accounting``, OpenDP). A claim is refuted
-(``holds=False``) only when the certified lower bound exceeds the claimed delta; a row that
-holds is no proof that the claim is right.
+(``outcome="refuted"``, ``holds=False``) only when the certified lower bound exceeds the
+claimed delta; it is ``"confirmed"`` when the claim is at least the certified upper bound of
+the witness pair's composed delta (a bound for that pair, not a proof for the mechanism), and
+``"undecided"`` in between.
 """
 
 from __future__ import annotations
@@ -32,25 +34,31 @@ from .accountants import CLAIMS, ClaimedDelta, claimed_delta
 from .check import Witness
 from .common import as_mechanism, mechanism_epsilon
 from .neighbourhood import SEARCHES, neighbours
-from .peer_accountants import dp_accounting_delta, dp_accounting_pair_delta, opendp_delta
-from .pld.core import MAX_COPIES, MAX_SUPPORT
+from .peer_accountants import (
+    dp_accounting_delta,
+    dp_accounting_pair_delta,
+    dp_accounting_rdp_delta,
+    opendp_delta,
+)
+from .pld.core import MAX_COPIES, MAX_SUPPORT, PrivacyLossDistribution
 from .pld.pair import privacy_loss_distribution
 from .pld.results import HockeyStick, check_epsilon
 
 #: Claims :func:`check_accountant` evaluates by default.
 DEFAULT_CLAIMS = ("basic", "kov", "drv", "zcdp", "zcdp_bun_steinke", "bounded_range",
-                  "dp_accounting", "dp_accounting_pld", "opendp")
+                  "dp_accounting", "dp_accounting_pld", "dp_accounting_rdp", "opendp")
 
 
 def available_claims() -> tuple[str, ...]:
     """The default claims: the formulas, plus the libraries that are installed."""
     have = {"dp_accounting": importlib.util.find_spec("dp_accounting") is not None,
             "opendp": importlib.util.find_spec("opendp") is not None}
-    return tuple(c for c in DEFAULT_CLAIMS if have.get(c.replace("_pld", ""), True))
+    return tuple(c for c in DEFAULT_CLAIMS
+                 if have.get(c.replace("_pld", "").replace("_rdp", ""), True))
 
 
 #: Every claim :func:`check_accountant` knows.
-KNOWN_CLAIMS = (*CLAIMS, "dp_accounting_pld", "opendp")
+KNOWN_CLAIMS = (*CLAIMS, "dp_accounting_pld", "dp_accounting_rdp", "opendp")
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,12 @@ class CompositionBound:
     def lower(self) -> Fraction:
         """Certified lower bound of the composed delta (exact Fraction)."""
         return self.delta.lower
+
+    @property
+    def upper(self) -> Fraction:
+        """Certified upper bound of the witness pair's composed delta (exact Fraction); an
+        upper bound for this pair only, not for the mechanism."""
+        return self.delta.upper
 
 
 def _float_curve(p: np.ndarray, q: np.ndarray, k: int, epsilons: list[float]) -> np.ndarray:
@@ -197,7 +211,9 @@ def _bounds(mechanism, sv, k, epsilons, search, dps, max_support, candidates):
             if key not in composed:
                 pld = privacy_loss_distribution(mechanism, a, b)
                 composed[key] = pld.self_compose(k, max_support=max_support)
-            h = composed[key].delta(eps, dps)
+            pld = composed[key]
+            h = pld.delta(eps, dps=dps) if isinstance(pld, PrivacyLossDistribution) else (
+                pld.delta(eps))
             if best is None or h.lower > best[0].lower:
                 best = (h, Witness(tuple(a.exact), tuple(b.exact), None))
         out.append(CompositionBound(k, eps, best[0], best[1], len(pairs), how))
@@ -216,8 +232,17 @@ class AccountantRow:
         Upper bound of the delta the claim gives (exact).
     lower_bound : Fraction
         Certified lower bound of the mechanism's composed delta (from ``witness``).
+    upper_bound : Fraction
+        Certified upper bound of the witness pair's composed delta.
+    outcome : {"refuted", "confirmed", "undecided"}
+        ``"refuted"``: ``claimed_delta < lower_bound`` (the claim is wrong for the mechanism);
+        ``"confirmed"``: ``claimed_delta >= upper_bound`` (the claim bounds this pair);
+        ``"undecided"``: the claim lies between the bounds (refine the tolerance).
     holds : bool
-        False iff ``lower_bound > claimed_delta`` (the claim is refuted by the witness).
+        False iff the outcome is ``"refuted"``.
+    looseness : float
+        ``claimed_delta / upper_bound`` (``inf`` when the upper bound is 0 and the claim not;
+        1 when both are 0).
     witness : Witness
     certified : bool
         Whether the claimed delta is a rigorous upper bound of the claim's formula (float
@@ -229,7 +254,10 @@ class AccountantRow:
     claim: str
     claimed_delta: Fraction
     lower_bound: Fraction
+    upper_bound: Fraction
+    outcome: str
     holds: bool
+    looseness: float
     witness: Witness
     certified: bool
     caveat: str
@@ -266,12 +294,14 @@ class AccountantCheck(Result):
         return [r for r in self.rows if not r.holds]
 
     def table(self) -> str:
-        """A plain-text table (epsilon, claim, claimed delta, lower bound, holds)."""
+        """A plain-text table (epsilon, claim, claimed delta, lower and upper bound, outcome)."""
         lines = [f"{self.mechanism} on {list(self.scores)}, k = {self.k}",
-                 f"{'epsilon':>10} {'claim':>18} {'claimed delta':>14} {'lower bound':>14} holds"]
+                 f"{'epsilon':>10} {'claim':>18} {'claimed delta':>14} {'lower bound':>14} "
+                 f"{'upper bound':>14} outcome"]
         for r in self.rows:
             lines.append(f"{float(r.epsilon):>10.4g} {r.claim:>18} {float(r.claimed_delta):>14.6g}"
-                         f" {float(r.lower_bound):>14.6g} {'yes' if r.holds else 'NO'}")
+                         f" {float(r.lower_bound):>14.6g} {float(r.upper_bound):>14.6g} "
+                         f"{r.outcome}")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -288,11 +318,24 @@ class AccountantCheck(Result):
 
     def _repr_latex_(self) -> str:
         heads = ["\\varepsilon", "\\text{claim}", "\\delta_{claim}", "\\delta_{lower}",
-                 "\\text{holds}"]
+                 "\\delta_{upper}", "\\text{outcome}"]
         rows = [[sympy.latex(r.epsilon), math_text(r.claim),
                  latex_decimal(r.claimed_delta, 4), latex_decimal(r.lower_bound, 4),
-                 "\\text{yes}" if r.holds else "\\textbf{no}"] for r in self.rows]
-        return latex_math(latex_array(heads, rows, "llrrl"))
+                 latex_decimal(r.upper_bound, 4),
+                 "\\textbf{refuted}" if not r.holds else "\\text{" + r.outcome + "}"]
+                for r in self.rows]
+        return latex_math(latex_array(heads, rows, "llrrrl"))
+
+
+def _row(bound: CompositionBound, name: str, claim: ClaimedDelta) -> AccountantRow:
+    lo, hi, claimed = bound.lower, bound.upper, claim.upper
+    outcome = "refuted" if claimed < lo else "confirmed" if claimed >= hi else "undecided"
+    if hi > 0:
+        loose = float(claimed / hi)
+    else:
+        loose = 1.0 if claimed == 0 else float("inf")
+    return AccountantRow(bound.epsilon, name, claimed, lo, hi, outcome, outcome != "refuted",
+                         loose, bound.witness, claim.certified, claim.caveat)
 
 
 def _claim(name, mechanism, k, eps, bound) -> ClaimedDelta:
@@ -301,6 +344,8 @@ def _claim(name, mechanism, k, eps, bound) -> ClaimedDelta:
         return dp_accounting_delta(eps0, k, eps)
     if name == "opendp":
         return opendp_delta(mechanism, k, eps)
+    if name == "dp_accounting_rdp":
+        return dp_accounting_rdp_delta(mechanism, k, eps)
     if name == "dp_accounting_pld":
         w = bound.witness
         p = mechanism.distribution(list(w.scores)).to_numpy()
@@ -382,8 +427,7 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
             c = _claim(name, mechanism, k, b.epsilon, b)
             if not c.certified:
                 versions[name.split("_pld")[0]] = c.caveat.split("version ")[-1].split(")")[0]
-            rows.append(AccountantRow(b.epsilon, name, c.upper, b.lower, not b.lower > c.upper,
-                                      b.witness, c.certified, c.caveat))
+            rows.append(_row(b, name, c))
     label = f"{type(mechanism).__name__}(epsilon={mechanism.epsilon})"
     return AccountantCheck(label, tuple(sv.exact), k, tuple(rows), tuple(bounds), versions)
 

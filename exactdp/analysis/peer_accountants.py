@@ -84,6 +84,34 @@ def dp_accounting_pair_delta(p, q, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
                         f"dp_accounting PLD of the witness pair, float (version {version})")
 
 
+def dp_accounting_rdp_delta(mechanism: Mechanism, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
+    """``dp_accounting``'s RDP accountant for k rounds of the mechanism, as a zCDP event.
+
+    The exponential mechanism is ``epsilon0**2/8``-zCDP (bounded range, Cesar & Rogers 2021);
+    any other ``epsilon0``-DP mechanism is ``epsilon0**2/2``-zCDP (Bun & Steinke 2016,
+    Prop. 1.4). ``RdpAccountant().compose(ZCDpEvent(rho), k).get_delta(epsilon)``.
+
+    Raises
+    ------
+    ImportError
+        If ``dp_accounting`` is not installed.
+    """
+    _dp_accounting()
+    from dp_accounting import dp_event
+    from dp_accounting.rdp import rdp_privacy_accountant as rdp
+
+    e0 = float(sympy.N(mechanism.epsilon, 30))
+    em = type(mechanism).__name__ == "ExponentialMechanism"
+    rho = e0 * e0 / 8 if em else e0 * e0 / 2
+    acc = rdp.RdpAccountant()
+    acc.compose(dp_event.ZCDpEvent(rho), int(k))
+    value = acc.get_delta(float(epsilon))
+    version = _version("dp-accounting")
+    return ClaimedDelta("dp_accounting_rdp", min(Fraction(1), Fraction(float(value))), False,
+                        f"dp_accounting RDP accountant, zCDP rho = {rho:.6g} per round, float "
+                        f"(version {version})")
+
+
 def opendp_delta(mechanism: Mechanism, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
     """OpenDP's own map for k rounds of the measurement that implements ``mechanism``.
 

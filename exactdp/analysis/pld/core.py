@@ -33,9 +33,7 @@ AISTATS 2020 (discretised PLDs).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 from dataclasses import dataclass, field
-from fractions import Fraction
 
 import flint
 import sympy
@@ -45,8 +43,14 @@ from ...exact.arb import dps_to_prec, flint_prec, to_arb
 from ...exact.signs import UndecidedSignError
 from ...exact.signs import sign as exact_sign
 from ...printing import latex_array, latex_math
-from .._balls import arb_lower_fraction
-from .grid import DiscretisedPLD
+from .grid import (
+    DiscretisedPLD,
+    LatticeComponent,
+    LatticePiece,
+    atoms_on_lattice,
+    check_tolerances,
+    composition,
+)
 from .results import (
     EpsilonResult,
     HockeyStick,
@@ -173,10 +177,12 @@ class PrivacyLossDistribution:
         ------
         ValueError
             If the exact composition would store more than ``max_support`` count vectors
-            (use :meth:`discretise` and compose the grids instead).
+            (use :func:`exactdp.compose`, which encloses the curve on a loss lattice).
         """
         if not isinstance(other, PrivacyLossDistribution):
-            raise argument_error("compose", "other", "a PrivacyLossDistribution", other)
+            if isinstance(other, (DiscretisedPLD, LatticeComponent)):
+                return composition((self, other))
+            raise argument_error("compose", "other", "a privacy-loss distribution", other)
         same = self.p_base is other.p_base and self.q_base is other.q_base
         if same:
             p_base, q_base, xf = self.p_base, self.q_base, self.xform
@@ -207,8 +213,8 @@ class PrivacyLossDistribution:
             guard_bits=max(self.guard_bits, other.guard_bits),
         )
 
-    def self_compose(self, k: int, max_support: int = MAX_SUPPORT, grid_size: int = 2**18):
-        """The k-fold composition: exact if it fits in ``max_support``, else a grid lower bound.
+    def self_compose(self, k: int, max_support: int = MAX_SUPPORT):
+        """The k-fold composition: exact if it fits in ``max_support``, else on a lattice.
 
         Parameters
         ----------
@@ -216,14 +222,12 @@ class PrivacyLossDistribution:
             Number of copies, >= 1.
         max_support : int
             Largest number of output-count vectors kept exactly.
-        grid_size : int
-            Beyond ``max_support``: length of the loss grid of the k-fold composition
-            (see :meth:`discretise`).
 
         Returns
         -------
         PrivacyLossDistribution or DiscretisedPLD
-            Exact; or a certified lower bound (losses rounded down: optimistic).
+            Exact; or the composition whose ``delta`` / ``epsilon`` are certified two-sided
+            enclosures refined to the requested tolerance (:class:`DiscretisedPLD`).
 
         Raises
         ------
@@ -234,15 +238,15 @@ class PrivacyLossDistribution:
         if k > MAX_COPIES:
             raise ValueError(
                 f"self_compose: k = {k} copies is beyond the limit {MAX_COPIES:.0e} (exact "
-                f"composition stops at {MAX_EXACT_COPIES:.0e} copies and the certified grid "
-                "bound already takes about a minute at the limit); compose fewer copies")
+                f"composition stops at {MAX_EXACT_COPIES:.0e} copies and the certified "
+                "lattice grows with k); compose fewer copies")
         if k == 1:
             return self
         m = len(self.p_base)
         elementary = self.k == 1 and all(len(a) == 1 for a in self.atoms)
         exact_ok = k <= MAX_EXACT_COPIES
         if elementary and exact_ok and math.comb(k + m - 1, m - 1) <= max_support:
-            terms = {c: _multinomial(k, c) for c in _compositions(k, m)}
+            terms = _multinomial_terms(k, m)
             return PrivacyLossDistribution(
                 self.p_base, self.q_base, group_terms(terms, self.xform),
                 sympy.expand(1 - (1 - self.p_inf) ** k), sympy.expand(1 - (1 - self.q_ninf) ** k),
@@ -251,42 +255,42 @@ class PrivacyLossDistribution:
             )
         if not elementary and exact_ok and self._power_fits(k, max_support):
             return power_by_squaring(self, k, lambda a, b: a.compose(b, max_support))
-        span = self._loss_span()
-        step = _grid_step(span * k, grid_size)
-        return self.discretise(step).self_compose(k)
+        return DiscretisedPLD(((self, k),), f"{k}-fold composition of ({self.description})")
 
     def _power_fits(self, k: int, max_support: int) -> bool:
         m = len(self.p_base)
         return math.comb(k * self.k + m - 1, m - 1) <= max_support
 
-    def discretise(self, step: Fraction, dps: int = 30):
-        """Round every loss down onto the grid ``step * Z``: a certified lower-bound PLD.
+    # ------------------------------------------------------------------ lattice interface
+    #: Finite losses are bounded (the lattice's "beyond k times the largest loss" rule holds).
+    bounded = True
 
-        ``delta(eps) = E_P[(1 - e^(eps - L))_+] + P(L = oo)`` increases with every loss, and
-        the loss of a composition is the sum of the losses, so rounding each loss down (and
-        each P-mass down) gives a lower bound of delta for the pair and for every
-        composition of the rounded copies (the optimistic discretisation of Koskela, Jalko &
-        Honkela 2020 and Meiser & Mohammadi 2018, with rigorous rounding).
+    def lattice_losses(self) -> list[float]:
+        """Floats of the finite losses (only to choose a lattice step)."""
+        losses = self._balls_cache(128)[0]
+        return [float(b.mid()) for b in losses] or [0.0]
 
-        Parameters
-        ----------
-        step : Fraction
-            Grid step (> 0).
-        dps : int
-            Digits of the balls for the losses and masses.
-        """
-        step = Fraction(step)
-        if step <= 0:
-            raise argument_error("discretise", "step", "> 0", step)
-        bits = dps_to_prec(dps)
-        losses, pm, _ = self._balls(bits)
+    def lattice_ball_span(self, bits: int) -> flint.arb:
+        """Ball of the largest minus the smallest finite loss."""
+        losses = self._balls_cache(bits)[0]
+        mids = [float(b.mid()) for b in losses]
         with flint_prec(bits):
-            h = flint.arb(flint.fmpq(step.numerator, step.denominator))
-            index = [int((lo.lower() / h).lower().floor().unique_fmpz()) for lo in losses]
-        masses = [max(Fraction(0), arb_lower_fraction(b)) for b in pm]
-        p_inf = max(Fraction(0), arb_lower_fraction(to_arb(self.p_inf, bits)))
-        return DiscretisedPLD.from_points(step, index, masses, p_inf, self.k,
-                                          f"grid {step} of ({self.description})")
+            return losses[mids.index(max(mids))] - losses[mids.index(min(mids))]
+
+    def loss_span(self) -> float:
+        """Largest minus smallest finite loss (float, for the cost model)."""
+        v = self.lattice_losses()
+        return max(v) - min(v) + 1e-9
+
+    def lattice(self, h: flint.arb, bits: int) -> LatticePiece:
+        """The atoms at their nearest points of ``min loss + h*Z`` (certified residuals)."""
+        losses, pm, _ = self._balls_cache(bits)
+        with flint_prec(bits):
+            p_inf = to_arb(self.p_inf, bits)
+            if not losses:
+                return LatticePiece(flint.arb(0), [flint.arb(0)], flint.arb(0), flint.arb(0),
+                                    p_inf)
+            return atoms_on_lattice(losses, pm, p_inf, h)
 
     # ------------------------------------------------------------------ numbers
     def _balls(self, bits: int) -> tuple[list, list, list]:
@@ -364,20 +368,24 @@ class PrivacyLossDistribution:
             return a * x**e == b if e >= 0 else a == b * x**(-e)
         return False
 
-    def delta(self, epsilon: object, dps: int = 30) -> HockeyStick:
+    def delta(self, epsilon: object, rtol: float = 1e-3, atol: float = 1e-12, *,
+              dps: int = 30) -> HockeyStick:
         """The hockey-stick divergence ``delta(eps) = sum_r max(0, P_r - e^eps Q_r)``.
 
         Parameters
         ----------
         epsilon : number
             Exact input (int, Fraction, decimal string, sympy), >= 0.
+        rtol, atol : float
+            Tolerances in (0, 1) of every PLD's ``delta``; the exact value meets any.
         dps : int
             Digits of the enclosure.
 
         Returns
         -------
         HockeyStick
-            ``algorithm="exact"``: ``ball`` encloses the exact value and ``value`` gives it.
+            ``algorithm="exact"``: ``ball`` encloses the exact value (``lower``, ``upper``
+            its ends) and ``value`` is it.
 
         Raises
         ------
@@ -387,6 +395,7 @@ class PrivacyLossDistribution:
             If a loss can be neither separated from epsilon nor proved equal to it.
         """
         eps = check_epsilon(epsilon, "delta")
+        check_tolerances("delta", rtol, atol)
         bits = dps_to_prec(dps)
         losses, pm, qm = self._balls_cache(bits)
         chosen = [i for i in range(len(self.atoms)) if self._sign_vs(i, eps, bits) > 0]
@@ -420,12 +429,8 @@ class PrivacyLossDistribution:
         with flint_prec(bits):
             return max(losses, key=lambda b: b.mid()) if losses else flint.arb(0)
 
-    def _loss_span(self) -> float:
-        losses = self._balls_cache(128)[0]
-        mids = [float(b.mid().str(10, radius=False)) for b in losses] or [0.0]
-        return max(mids) - min(mids) + 1e-9
-
-    def epsilon(self, delta: object, dps: int = 30) -> EpsilonResult:
+    def epsilon(self, delta: object, rtol: float = 1e-3, atol: float = 1e-12, *,
+                dps: int = 30) -> EpsilonResult:
         """The smallest epsilon >= 0 with ``delta(epsilon) <= delta``, certified to ``dps`` digits.
 
         Between consecutive losses ``delta(eps) = p_inf + A - e^eps B`` (A, B the P- and
@@ -433,12 +438,16 @@ class PrivacyLossDistribution:
         that candidate is proved by two certified evaluations of ``delta`` around it (delta
         is non-increasing), with bisection on exact dyadic points as the fallback.
 
+        ``rtol`` and ``atol`` (in (0, 1)) are every PLD's tolerances; the exact interval is
+        ``10**-dps`` wide, well inside them.
+
         Raises
         ------
         ValueError
-            If ``delta`` is not in ``[0, 1]``.
+            If ``delta`` is not in ``[0, 1]`` or a tolerance is outside (0, 1).
         """
         target = check_delta(delta, "epsilon")
+        check_tolerances("epsilon", rtol, atol)
         return bisect_epsilon(self, delta, dps, "exact: the curve of this (composed) pair",
                               guess=lambda bits: self._epsilon_guess(target, bits))
 
@@ -497,27 +506,32 @@ def _atom_ball(atom: dict, base: list) -> flint.arb:
     return total
 
 
-def _multinomial(k: int, counts: tuple) -> int:
-    out, left = 1, k
-    for c in counts:
-        out *= math.comb(left, c)
-        left -= c
+def _multinomial_terms(k: int, m: int) -> dict[tuple, int]:
+    """``{c: k! / (c_1! ... c_m!)}`` over the compositions ``c`` of ``k`` into ``m`` parts.
+
+    Exact integers, built incrementally: along each run of the last two parts the binomial
+    ``C(left, j)`` follows from ``C(left, j - 1)`` by ``* (left - j + 1) // j`` (exact), so no
+    ``math.comb`` is called per term.
+    """
+    out: dict[tuple, int] = {}
+
+    def walk(prefix: tuple, left: int, parts: int, coef: int) -> None:
+        if parts == 1:
+            out[prefix + (left,)] = coef
+            return
+        if parts == 2:
+            binom = 1  # C(left, first) for first = left, left - 1, ..., 0
+            for j in range(left + 1):
+                out[prefix + (left - j, j)] = coef * binom
+                binom = binom * (left - j) // (j + 1)
+            return
+        binom = 1  # C(left, left - first) for first = left, ..., 0
+        for j in range(left + 1):
+            walk((*prefix, left - j), j, parts - 1, coef * binom)
+            binom = binom * (left - j) // (j + 1)
+
+    walk((), k, m, 1)
     return out
-
-
-def _compositions(k: int, m: int) -> Iterable[tuple]:
-    if m == 1:
-        yield (k,)
-        return
-    for first in range(k, -1, -1):
-        for rest in _compositions(k - first, m - 1):
-            yield (first, *rest)
-
-
-def _grid_step(span: float, grid_size: int) -> Fraction:
-    """A power-of-two step with about ``grid_size`` points over ``span``."""
-    e = math.ceil(math.log2(max(span, 1e-12) / max(int(grid_size), 16)))
-    return Fraction(2) ** e
 
 
 def _generic_sign(expr: sympy.Expr) -> int:

@@ -1,163 +1,475 @@
-"""Certified lower-bound PLDs on a loss grid (optimistic discretisation, rigorous rounding).
+"""Certified two-sided privacy curves of compositions on a loss lattice.
 
-A :class:`DiscretisedPLD` holds exact non-negative lower bounds ``m_j`` of the P-mass of the
-losses in ``[j*step, (j+1)*step)`` (losses rounded *down* onto the grid) and a lower bound of
-the mass at infinite loss. Since ``delta(eps) = E_P[(1 - e^(eps - L))_+] + P(L = oo)`` increases
-in every loss and in every mass, and the loss of a composition is the sum of the losses, every
-delta computed here is a certified lower bound of the true delta of the composed pair.
-Composition convolves the mass vectors with python-flint ``arb_poly`` products (rigorous
-balls); after each product the coefficients are replaced by the exact lower ends of their
-balls (clipped at 0), so the stored masses stay exact lower bounds.
+A :class:`DiscretisedPLD` is a composition ``pld_1^k_1 o pld_2^k_2 o ...`` of privacy-loss
+distributions (exact pair PLDs, :class:`LaplacePLD`, :class:`GaussianPLD`) that is too large to
+count exactly. ``delta(eps, rtol, atol)`` encloses its privacy curve between a certified
+``lower`` and ``upper`` bound and refines the lattice until they are ``rtol`` apart.
 
-References
-----------
-A. Koskela, J. Jalko & A. Honkela, "Computing tight differential privacy guarantees using FFT",
-AISTATS 2020; S. Meiser & E. Mohammadi, CCS 2018 (optimistic/pessimistic discretisation).
+Method (rigorous version of the optimistic / pessimistic discretisation of Meiser &
+Mohammadi 2018 and Koskela, Jalko & Honkela 2020):
+
+- each component is put on the lattice ``o + j*h`` (``o`` its smallest loss, ``h`` a common
+  step): every unit of P-mass at lattice index ``j`` has its true loss in
+  ``[o + j*h + r_lo, o + j*h + r_hi]`` (a finite atom ``l`` goes to the nearest index, its
+  residual ``l - o - j*h`` enclosed in a ball; a continuous part puts the mass of the cell
+  ``[o + j*h, o + (j+1)*h)`` at ``j``, residual in ``[0, h]``). Tails of an unbounded loss
+  are balls ``[0, tail]`` on the last lattice point (and in the mass at infinity);
+- ``delta(eps) = p_inf + E_P[(1 - e^(eps - L))_+]`` increases in every loss and every mass and
+  the loss of a composition is the sum of the losses, so the lattice masses composed with the
+  offset ``sum k_i (o_i + r_lo_i)`` give a certified lower bound, with ``sum k_i (o_i + r_hi_i)``
+  an upper bound: the two curves differ by the shift ``sum k_i (r_hi_i - r_lo_i)``;
+- the step ``h`` is chosen so that the finite atoms lie (nearly) on the lattice: many pairs
+  have losses at rational multiples of one step (EM on integer scores: ``1/2``), then the
+  spread is the width of the balls (about ``k * 2^-120``) and the bounds coincide to working
+  precision on a short lattice;
+- the masses are convolved with python-flint ``arb_poly`` products (repeated squaring):
+  rigorous balls, no floating-point FFT; the sum over the lattice at ``eps`` is two
+  ``arb_poly`` evaluations at ``e^-h``.
 """
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
+import numpy as np
+import sympy
 
-from ..._validate import argument_error, check_int
-from ...exact.arb import dps_to_prec, flint_prec, to_arb
+from ..._validate import argument_error, check_int, check_real
+from ...cost import fmt_size, refuse
+from ...exact.arb import flint_prec, to_arb
+from .._balls import arb_lower_fraction
 from .results import (
     EpsilonResult,
     HockeyStick,
     bisect_epsilon,
+    check_delta,
     check_epsilon,
     power_by_squaring,
 )
 
-_CAVEAT = ("certified lower bound: losses rounded down onto a grid of step {step} "
-           "(optimistic discretisation), masses rounded down")
+#: Working precision (bits) of the lattice masses and sums.
+GRID_BITS = 128
+#: Longest composed lattice (points) a delta or epsilon call builds (about 30 s of arb_poly
+#: products on one core, ``docs/benchmarks.md``).
+MAX_GRID_POINTS = 4 * 10**6
+#: Seconds per composed lattice point (arb_poly squaring chain at GRID_BITS, 2-core x86-64).
+SECONDS_PER_POINT = 8e-6
+#: Lattice-step candidates tried per component (``h = d_max / n`` for ``n <= this``).
+MAX_STEP_CANDIDATES = 20_000
 
 
-def _clip(c: flint.arb) -> flint.arb:
-    """The exact lower end of a ball, or 0 if that is negative (masses are >= 0)."""
-    lo = c.lower()
-    return lo if lo > 0 else _ZERO
+#: Total loss spread of the first lattice tried; each refinement scales it by the ratio of
+#: the wanted gap to the gap found (the gap is about linear in the spread).
+_FIRST_SPREAD = 0.25
 
 
-_ZERO = flint.arb(0)
+def check_tolerances(func: str, rtol: object, atol: object) -> tuple[float, float]:
+    """``rtol`` and ``atol`` as floats in (0, 1) (one-line ValueError naming the argument)."""
+    return (check_real(func, "rtol", rtol, 0, 1, low_open=True, high_open=True),
+            check_real(func, "atol", atol, 0, 1, low_open=True, high_open=True))
 
 
-def _arb_fraction(f: Fraction) -> flint.arb:
-    return flint.arb(flint.fmpq(f.numerator, f.denominator))
+class LatticeComponent:
+    """Base of the PLDs that only the lattice composes (Laplace, Gaussian): they provide
+    ``lattice(h, bits)``, ``lattice_losses()``, ``loss_span()``, ``max_loss(bits)``, ``k``,
+    ``p_inf``, ``bounded`` and ``description``."""
+
+
+@dataclass(frozen=True)
+class LatticePiece:
+    """One component on the lattice ``offset + j*h``: masses and the residual interval."""
+
+    offset: flint.arb
+    masses: list
+    r_lo: flint.arb
+    r_hi: flint.arb
+    p_inf: flint.arb
+
+
+def _point(x: flint.arb, side: str) -> flint.arb:
+    return flint.arb(x.lower() if side == "lo" else x.upper())
+
+
+def atoms_on_lattice(losses: list, masses: list, p_inf: flint.arb, h: flint.arb) -> LatticePiece:
+    """Finite atoms (balls of loss and P-mass) at their nearest lattice index."""
+    lf = [float(b.mid()) for b in losses]
+    ref = int(np.argmin(lf))
+    o = losses[ref]
+    hf = float(h.mid())
+    idx = [max(0, round((v - lf[ref]) / hf)) for v in lf]
+    vec = [flint.arb(0)] * (max(idx) + 1)
+    r_lo, r_hi = flint.arb(0), flint.arb(0)
+    for loss, mass, j in zip(losses, masses, idx, strict=True):
+        vec[j] = vec[j] + mass
+        r = loss - o - j * h
+        lo, hi = _point(r, "lo"), _point(r, "hi")
+        r_lo = lo if lo < r_lo else r_lo
+        r_hi = hi if hi > r_hi else r_hi
+    return LatticePiece(o, vec, r_lo, r_hi, p_inf)
+
+
+def best_step(parts: list, target: float) -> tuple[float, tuple | None]:
+    """Largest lattice step whose spread ``sum_i k_i (r_hi_i - r_lo_i)`` stays below ``target``.
+
+    A float search (it only chooses the lattice; the spread used later is certified): the
+    candidates are ``d / n`` for each discrete component's loss span ``d`` and powers of two.
+    Returns the step and, for ``d / n``, ``(component index, n)`` so that the step can be
+    rebuilt as a ball of the exact ``d / n``.
+    """
+    cont = sum(k for comp, k in parts if comp.lattice_losses() is None)
+    cands: list[tuple[float, tuple | None]] = [(2.0**-e, None) for e in range(-4, 60)]
+    discrete = []
+    for i, (comp, k) in enumerate(parts):
+        losses = comp.lattice_losses()
+        if losses is None:
+            continue
+        d = np.array(losses)
+        discrete.append((d, k))
+        span = float(d.max() - d.min())
+        if span > 0:
+            cands.extend((span / n, (i, n)) for n in range(1, MAX_STEP_CANDIDATES + 1))
+    cands.sort(key=lambda c: -c[0])
+    h = np.array([c[0] for c in cands])
+    spread = cont * h
+    for d, k in discrete:
+        diff = (d - d.min())[None, :]
+        r = diff - np.round(diff / h[:, None]) * h[:, None]
+        spread = spread + k * (np.maximum(r.max(axis=1), 0) - np.minimum(r.min(axis=1), 0)
+                               + 1e-30)
+    ok = np.nonzero(spread <= target)[0]
+    return cands[int(ok[0]) if ok.size else -1]
+
+
+def _step_ball(parts: tuple, step: tuple[float, tuple | None], bits: int) -> flint.arb:
+    """The lattice step as a ball: exact for a power of two or a small rational, else the
+    ball of ``span / n`` of the component it came from."""
+    h_float, source = step
+    exact = Fraction(h_float)
+    if source is not None:
+        guess = exact.limit_denominator(10**6)
+        if abs(guess - exact) <= exact * Fraction(1, 10**13):
+            exact = guess
+        else:
+            comp, _ = parts[source[0]]
+            losses = comp.lattice_ball_span(bits)
+            return losses / source[1]
+    return flint.arb(flint.fmpq(exact.numerator, exact.denominator))
 
 
 @dataclass(frozen=True, eq=False)
 class DiscretisedPLD:
-    """A lower-bound PLD on the grid ``step * (offset + j)``.
+    """A composition of PLDs whose privacy curve is enclosed on a loss lattice.
 
     Attributes
     ----------
-    step : Fraction
-        Grid step (a power of two).
-    offset : int
-        Grid index of ``masses[0]``.
-    masses : tuple of flint.arb
-        Exact (radius 0) non-negative lower bounds of the P-mass at each grid point.
-    p_inf : Fraction
-        Lower bound of the P-mass at infinite loss.
-    k : int
-        Number of composed copies.
+    parts : tuple of (PLD, int)
+        Components and how many copies of each (exact pair PLDs, Laplace, Gaussian).
     description : str
     """
 
-    step: Fraction
-    offset: int
-    masses: tuple
-    p_inf: Fraction
-    k: int
+    parts: tuple
     description: str
 
-    @classmethod
-    def from_points(cls, step: Fraction, index: list[int], masses: list[Fraction],
-                    p_inf: Fraction, k: int, description: str) -> DiscretisedPLD:
-        """Collect point masses at grid indices into a vector (lower bounds add)."""
-        lo = min(index) if index else 0
-        hi = max(index) if index else 0
-        vec = [Fraction(0)] * (hi - lo + 1)
-        for j, m in zip(index, masses, strict=True):
-            vec[j - lo] += m
-        return cls(Fraction(step), lo, tuple(_arb_fraction(m) for m in vec), Fraction(p_inf), k,
-                   description)
+    @property
+    def k(self) -> int:
+        """Total number of composed copies."""
+        return sum(k * comp.k for comp, k in self.parts)
 
     @property
-    def caveat(self) -> str:
-        return _CAVEAT.format(step=self.step)
+    def p_inf(self) -> sympy.Expr:
+        """Exact P-mass at infinite loss of the composition."""
+        keep = sympy.Integer(1)
+        for comp, k in self.parts:
+            keep *= (1 - comp.p_inf) ** k
+        return sympy.expand(1 - keep)
 
-    def compose(self, other: DiscretisedPLD, bits: int = 192) -> DiscretisedPLD:
-        """Convolution of the two lower-bound PLDs (same step required)."""
-        if not isinstance(other, DiscretisedPLD) or other.step != self.step:
-            raise argument_error("compose", "other", f"a DiscretisedPLD with step {self.step}",
-                                 other)
-        with flint_prec(bits):
-            prod = (flint.arb_poly(list(self.masses)) * flint.arb_poly(list(other.masses)))
-            masses = tuple(_clip(c) for c in prod.coeffs())
-        p_inf = 1 - (1 - self.p_inf) * (1 - other.p_inf)
-        return DiscretisedPLD(self.step, self.offset + other.offset, masses, p_inf,
-                              self.k + other.k, f"({self.description}) o ({other.description})")
+    def compose(self, other) -> DiscretisedPLD:
+        """The composition with another PLD (components are collected, nothing is computed)."""
+        return DiscretisedPLD(_merge(self.parts + _parts(other)),
+                              f"({self.description}) o ({other.description})")
 
-    def self_compose(self, k: int, bits: int = 192) -> DiscretisedPLD:
-        """The k-fold composition by repeated squaring (each product rounded down)."""
+    def self_compose(self, k: int) -> DiscretisedPLD:
+        """The k-fold composition (lazy: the lattice is built when delta is asked)."""
         k = check_int("self_compose", "k", k, 1)
-        out = power_by_squaring(self, k, lambda a, b: a.compose(b, bits))
-        return DiscretisedPLD(out.step, out.offset, out.masses, out.p_inf, out.k,
+        return DiscretisedPLD(tuple((c, n * k) for c, n in self.parts),
                               f"{k}-fold composition of ({self.description})")
 
-    def _hockey_sum(self, e: flint.arb, undecided: bool) -> flint.arb:
-        """``p_inf + sum_j m_j (1 - e * exp(-h (offset + j)))`` over the grid points
-        certified above ``log e``; with ``undecided``, a point whose term straddles 0 adds
-        the ball ``[0, m * upper]`` (call inside ``flint_prec``)."""
-        h = _arb_fraction(self.step)
-        total = _arb_fraction(self.p_inf)
-        for j, m in enumerate(self.masses):
-            if m > 0:
-                t = 1 - e * (-(h * (self.offset + j))).exp()
-                if t > 0:
-                    total += m * t
-                elif undecided and not t < 0 and not t == 0:
-                    hi = t.upper()
-                    if hi > 0:
-                        total += m * flint.arb(hi / 2, hi / 2)
-        return total
-
-    def delta_ball(self, epsilon: flint.arb, bits: int) -> flint.arb:
-        """A ball containing the lower-bound curve at every point of ``epsilon``."""
+    def max_loss(self, bits: int = 128) -> flint.arb:
+        """A ball around the largest finite loss of the composition."""
         with flint_prec(bits):
-            return self._hockey_sum(epsilon.exp(), undecided=True)
+            return sum((k * comp.max_loss(bits) for comp, k in self.parts), flint.arb(0))
 
-    def delta(self, epsilon: object, dps: int = 30) -> HockeyStick:
-        """A certified lower bound of ``delta(epsilon)`` of the composed pair.
+    # ------------------------------------------------------------------ the lattice
+    def _points(self, h: float) -> int:
+        return int(sum(k * comp.loss_span() for comp, k in self.parts) / h) + 1
 
-        Only grid points certified above epsilon contribute, each by the lower end of its
-        ball, so ``HockeyStick.lower`` is a proved lower bound.
+    def _check_cost(self, func: str, h: float, rtol: float, atol: float, gap: float | None):
+        points = self._points(h)
+        if points <= MAX_GRID_POINTS:
+            return
+        if gap is None:  # the first, coarsest lattice: its size does not depend on rtol
+            fit = max(1, int(self.k * math.sqrt(MAX_GRID_POINTS / points)))
+            cheaper = (f"even the coarsest lattice is too long: compose at most about {fit} "
+                       "copies (the lattice grows like k^2 at a fixed spread), or ask a coarser "
+                       "tolerance (rtol)")
+        else:  # the gap is about linear in the spread, and the spread in the step
+            cheaper = (f"ask a coarser tolerance: rtol = "
+                       f"{min(0.5, rtol * points / MAX_GRID_POINTS * 2):.1g} fits")
+        raise refuse(func, f"the certified lattice for {self.k} copies at rtol={rtol:g}, "
+                     f"atol={atol:g}",
+                     f"{fmt_size(points)} lattice points (about "
+                     f"{fmt_size(points * SECONDS_PER_POINT)} s)",
+                     f"{fmt_size(MAX_GRID_POINTS)} points", cheaper)
+
+    def _build(self, step: tuple, bits: int):
+        """(h ball, composed masses arb_poly, offset_lo, offset_hi, p_inf ball)."""
+        with flint_prec(bits):
+            h = _step_ball(self.parts, step, bits)
+            pieces = [(comp.lattice(h, bits), k) for comp, k in self.parts]
+            poly, off_lo, off_hi, keep = None, flint.arb(0), flint.arb(0), flint.arb(1)
+            for piece, k in pieces:
+                power = power_by_squaring(_fixed(piece.masses), k, _product)
+                poly = power if poly is None else _product(poly, power)
+                off_lo += k * (piece.offset + piece.r_lo)
+                off_hi += k * (piece.offset + piece.r_hi)
+                keep *= (1 - piece.p_inf) ** k
+            assert poly is not None, "a composition has at least one part"
+            lo, hi, shift, slack = poly
+            scale = flint.arb(2) ** -FIXED_BITS
+            return (h, (lo, hi), off_lo + shift * h, off_hi + shift * h, 1 - keep,
+                    flint.arb(slack) * scale)
+
+    def _enclose(self, eps: sympy.Expr, rtol: float, atol: float, func: str):
+        """Refine the lattice until ``upper - lower <= max(rtol * lower, atol)``."""
+        bits = GRID_BITS
+        target = _FIRST_SPREAD
+        gap = None
+        for _ in range(6):
+            step = best_step(list(self.parts), target)
+            h = step[0]
+            self._check_cost(func, h, rtol, atol, gap)
+            grid = self._build(step, bits)
+            with flint_prec(bits):
+                e = to_arb(eps, bits)
+                lo = _curve(grid, e, "lo", bits)
+                hi = _curve(grid, e, "hi", bits)
+                lower, upper = max(Fraction(0), arb_lower_fraction(lo)), min(
+                    Fraction(1), -arb_lower_fraction(-hi))
+            gap = float(upper - lower)
+            if gap <= max(rtol * float(lower), atol):
+                return lower, upper, h
+            spread = max(target, 1e-300)
+            target = spread * max(rtol * float(lower), atol) / gap / 2
+        raise refuse(func, f"the certified lattice at rtol={rtol:g}, atol={atol:g}",
+                     f"a gap of {gap:.3g} after 6 refinements", f"rtol={rtol:g}",
+                     "ask a coarser tolerance (rtol)")
+
+    # ------------------------------------------------------------------ numbers
+    def delta(self, epsilon: object, rtol: float = 1e-3, atol: float = 1e-12) -> HockeyStick:
+        """Certified ``lower <= delta(epsilon) <= upper`` of the composition.
+
+        Parameters
+        ----------
+        epsilon : number
+            Exact input, >= 0.
+        rtol, atol : float
+            The lattice is refined until ``upper - lower <= max(rtol * lower, atol)``.
+
+        Returns
+        -------
+        HockeyStick
+            ``algorithm="grid"`` (both bounds certified, no exact value) or ``"exact"``
+            beyond k times the largest finite loss (delta is the mass at infinite loss).
+
+        Raises
+        ------
+        ValueError
+            Bad epsilon or tolerance; or the lattice the tolerance needs exceeds the cost
+            model (the message names a coarser tolerance).
         """
         eps = check_epsilon(epsilon, "delta")
-        bits = dps_to_prec(dps)
+        rtol, atol = check_tolerances("delta", rtol, atol)
+        bits = GRID_BITS
         with flint_prec(bits):
-            total = self._hockey_sum(to_arb(eps, bits).exp(), undecided=False)
-            lower = flint.arb(total.lower())
-        return HockeyStick(eps, lower, "grid", True, self.caveat, self.k)
-
-    def max_loss(self, bits: int = 128) -> flint.arb:
-        last = max((j for j, m in enumerate(self.masses) if m > 0), default=0)
+            beyond = all(comp.bounded for comp, _ in self.parts) and (
+                to_arb(eps, bits) >= self.max_loss(bits))
+        if beyond:
+            p_inf = self.p_inf
+            return HockeyStick(eps, to_arb(p_inf, bits), "exact", True,
+                               "exact: epsilon is beyond k times the largest finite loss, so "
+                               "delta is the mass at infinite loss", self.k, lambda: p_inf)
+        lower, upper, h = self._enclose(eps, rtol, atol, "delta")
         with flint_prec(bits):
-            return _arb_fraction(self.step * (self.offset + last))
+            ball = flint.arb(flint.fmpq(lower.numerator, lower.denominator)).union(
+                flint.arb(flint.fmpq(upper.numerator, upper.denominator)))
+        return HockeyStick(eps, ball, "grid", True,
+                           f"certified enclosure on a loss lattice of step {h:.6g}: losses "
+                           "shifted down (lower) and up (upper)", self.k)
 
-    def epsilon(self, delta: object, dps: int = 30) -> EpsilonResult:
-        """Epsilon of the lower-bound curve at ``delta``: its ``lower`` bounds the true one."""
-        return bisect_epsilon(self, delta, dps, self.caveat)
+    def epsilon(self, delta: object, rtol: float = 1e-3, atol: float = 1e-12) -> EpsilonResult:
+        """Certified ``[lower, upper]`` around the least epsilon with ``delta(epsilon) <= delta``.
 
-    def __len__(self) -> int:
-        return sum(1 for m in self.masses if m > 0)
+        ``lower`` is the epsilon of the lower-bound curve, ``upper`` that of the upper-bound
+        curve; the lattice is refined until ``upper - lower <= max(rtol * lower, atol)``.
+        """
+        target = check_delta(delta, "epsilon")
+        rtol, atol = check_tolerances("epsilon", rtol, atol)
+        bits = GRID_BITS
+        spread_target = _FIRST_SPREAD
+        gap = None
+        for _ in range(6):
+            step = best_step(list(self.parts), spread_target)
+            h = step[0]
+            self._check_cost("epsilon", h, rtol, atol, gap)
+            grid = self._build(step, bits)
+            dps = max(6, int(-math.log10(min(rtol, atol * 10) / 10)) + 1)
+            lo = bisect_epsilon(_Curve(self, grid, "lo"), target, dps, "")
+            hi = bisect_epsilon(_Curve(self, grid, "hi"), target, dps, "")
+            if hi.upper is None:
+                return EpsilonResult(target, lo.lower, None, True, "certified lattice: the "
+                                     "mass at infinite loss may exceed delta")
+            gap = float(hi.upper - lo.lower)
+            if gap <= max(rtol * float(lo.lower), atol):
+                return EpsilonResult(target, lo.lower, hi.upper, True,
+                                     f"certified enclosure on a loss lattice of step {h:.6g}")
+            spread_target = spread_target * max(rtol * float(lo.lower), atol) / gap / 2
+        raise refuse("epsilon", f"the certified lattice at rtol={rtol:g}", f"a gap of {gap:.3g}",
+                     f"rtol={rtol:g}", "ask a coarser tolerance (rtol)")
 
     def __repr__(self) -> str:
-        return (f"DiscretisedPLD(k={self.k}, step={self.step}, points={len(self)}, "
-                f"{self.description})")
+        return f"DiscretisedPLD(k={self.k}, {self.description})"
 
+
+#: Fixed-point bits of the lattice masses: each mass ``m`` is kept as the integers
+#: ``floor(m 2^F)`` (lower) and ``ceil(m 2^F)`` (upper), multiplied exactly (flint
+#: ``fmpz_poly``) and rescaled by ``2^-F`` rounding down / up after every product.
+FIXED_BITS = 80
+#: Upper masses below ``2^(FIXED_BITS - TRIM_BITS)`` units are dropped from the polynomials
+#: and carried as "slack": mass at an unknown loss, which adds between 0 and itself to
+#: delta (0 to the lower bound, all of it to the upper). The composed masses concentrate on
+#: a few standard deviations of the loss, so this keeps the polynomials short.
+TRIM_BITS = 64
+
+
+def _fixed(masses: list) -> tuple:
+    """(lower, upper, shift, slack) fixed-point integer polynomials of arb masses."""
+    scale = flint.arb(2) ** FIXED_BITS
+    lo, hi = [], []
+    for m in masses:
+        b = m * scale
+        lo.append(max(0, int(b.lower().floor().unique_fmpz())))
+        hi.append(max(0, int(b.upper().ceil().unique_fmpz())))
+    return _trim(lo, hi, 0, 0)
+
+
+def _trim(lo: list, hi: list, shift: int, slack: int) -> tuple:
+    """Drop upper coefficients below the trim level (into ``slack``), cut zero ends."""
+    level = 1 << (FIXED_BITS - TRIM_BITS)
+    keep = [v >= level for v in hi]
+    if not any(keep):
+        return flint.fmpz_poly([0]), flint.fmpz_poly([0]), shift, slack + sum(hi)
+    first = keep.index(True)
+    last = len(keep) - 1 - keep[::-1].index(True)
+    dropped = sum(v for v, k in zip(hi, keep, strict=True) if not k)
+    lo_kept = [v if k else 0 for v, k in zip(lo[first:last + 1], keep[first:last + 1],
+                                               strict=True)]
+    return (flint.fmpz_poly(lo_kept), flint.fmpz_poly(hi[first:last + 1]), shift + first,
+            slack + dropped)
+
+
+def _product(a: tuple, b: tuple) -> tuple:
+    """Product of two fixed-point lattice PLDs, rounded down (lower) and up (upper).
+
+    The slack of a product bounds the mass the dropped coefficients carry,
+    ``s_a M_b + s_b M_a + s_a s_b`` (``M`` the total upper masses, units ``2^-F``)."""
+    la, ha, ja, sa = a
+    lb, hb, jb, sb = b
+    lo = [int(c) >> FIXED_BITS for c in (la * lb).coeffs()]
+    hi = [-((-int(c)) >> FIXED_BITS) for c in (ha * hb).coeffs()]
+    lo += [0] * (len(hi) - len(lo))
+    ma, mb = int(ha(1)), int(hb(1))
+    slack = -((-(sa * mb + sb * ma + sa * sb)) >> FIXED_BITS)
+    return _trim(lo, hi, ja + jb, slack)
+
+
+class _Curve:
+    """The lower or upper lattice curve, as :func:`bisect_epsilon` reads a PLD."""
+
+    def __init__(self, pld: DiscretisedPLD, grid, side: str) -> None:
+        self.grid, self.side, self.pld = grid, side, pld
+        self.p_inf = pld.p_inf
+
+    def delta_ball(self, epsilon: flint.arb, bits: int) -> flint.arb:
+        return _curve(self.grid, epsilon, self.side, max(bits, GRID_BITS))
+
+    def max_loss(self, bits: int) -> flint.arb:
+        return self.pld.max_loss(bits) + 1
+
+
+def _curve(grid, eps: flint.arb, side: str, bits: int) -> flint.arb:
+    """A ball containing ``p_inf + sum_j m_j (1 - e^(eps - L_j))_+`` with
+    ``L_j = offset + j*h`` (``offset`` the lower or the upper one) for every point of the
+    balls (call inside ``flint_prec``)."""
+    h, polys, off_lo, off_hi, p_inf, slack = grid
+    base = off_lo if side == "lo" else off_hi
+    poly = polys[0] if side == "lo" else polys[1]
+    scale = flint.arb(2) ** -FIXED_BITS
+    coeffs = [int(c) for c in poly.coeffs()]
+    n = len(coeffs)
+    # first index whose loss is certainly above eps, and first that may be
+    start = (eps - base) / h
+    j_cert = max(0, int(math.floor(float(start.upper().mid()))) - 1)
+    while j_cert < n and not (base + j_cert * h) > eps:
+        j_cert += 1
+    while j_cert > 0 and (base + (j_cert - 1) * h) > eps:
+        j_cert -= 1
+    j_maybe = j_cert
+    while j_maybe > 0 and not (base + (j_maybe - 1) * h) < eps:
+        j_maybe -= 1
+    total = p_inf
+    for j in range(j_maybe, min(j_cert, n)):
+        t = coeffs[j] * scale * (1 - (eps - base - j * h).exp())
+        total += _positive_part(t)
+    if j_cert < n:
+        tail = flint.arb_poly(coeffs[j_cert:])
+        x = (-h).exp()
+        total += scale * (sum(coeffs[j_cert:]) - (eps - base - j_cert * h).exp() * tail(x))
+    return total + slack if side == "hi" else total
+
+
+def _positive_part(t: flint.arb) -> flint.arb:
+    if t > 0:
+        return t
+    if t < 0 or t == 0:
+        return flint.arb(0)
+    hi = t.upper()
+    return flint.arb(hi / 2, hi / 2) if hi > 0 else flint.arb(0)
+
+
+def _parts(pld) -> tuple:
+    if isinstance(pld, DiscretisedPLD):
+        return pld.parts
+    return ((pld, 1),)
+
+
+def _merge(parts: tuple) -> tuple:
+    out: dict[int, list] = {}
+    for comp, k in parts:
+        out.setdefault(id(comp), [comp, 0])[1] += k
+    return tuple((c, k) for c, k in out.values())
+
+
+def composition(plds: tuple, description: str | None = None) -> DiscretisedPLD:
+    """The lazy lattice composition of the given PLDs (see :func:`exactdp.compose`)."""
+    parts: tuple = ()
+    for p in plds:
+        parts += _parts(p)
+    return DiscretisedPLD(_merge(parts), description or " o ".join(
+        f"({p.description})" for p in plds))
+
+
+def _bad(func: str, name: str, what: str, value: object) -> ValueError:
+    return argument_error(func, name, what, value)

@@ -19,7 +19,7 @@ from ..._validate import argument_error
 from ...exact.arb import dps_to_prec, flint_prec, to_arb
 from ...exact.signs import UndecidedSignError
 from ...numbers import exact_number
-from ...result import Result, ball_end, ball_text, interval_ball
+from ...result import Result, ball_text, interval_ball
 from .._balls import arb_lower_fraction
 
 
@@ -28,20 +28,27 @@ from .._balls import arb_lower_fraction
 class HockeyStick(Result):
     """``delta(epsilon)`` of a (composed) pair: the hockey-stick divergence.
 
+    Every PLD's ``delta`` returns this type. ``lower <= delta <= upper`` always holds (both
+    certified); ``value`` is the exact value when the composition was counted exactly.
+
     Attributes
     ----------
     epsilon : sympy.Expr
         The queried epsilon (exact).
     ball : flint.arb
-        A rigorous enclosure of ``delta`` (``algorithm="exact"``) or of the certified lower
-        bound (``algorithm="grid"``).
-    algorithm : {"exact", "grid"}
-        ``"exact"``: every output sequence counted (the value is exact, see ``value``);
-        ``"grid"``: losses rounded down onto a grid, so ``lower`` is a certified lower bound.
+        A rigorous enclosure of ``delta``: around the exact value (``algorithm="exact"`` or
+        ``"closed form"``), or the interval ``[lower, upper]`` of a lattice (``"grid"``).
+    algorithm : {"exact", "closed form", "grid"}
+        ``"exact"``: every output sequence counted (``value`` is the exact number);
+        ``"closed form"``: a closed-form privacy curve (Laplace, Gaussian), ``value`` its
+        sympy expression; ``"grid"``: losses shifted down and up on a lattice, certified
+        ``lower`` and ``upper``, no ``value``.
     certified : bool
-        True: the ball is proved (it is never a float guess).
+        True: the bounds are proved (never a float guess).
     caveat : str
         What the number is and is not.
+    k : int
+        Number of composed copies.
 
     Notes
     -----
@@ -68,8 +75,8 @@ class HockeyStick(Result):
 
     @property
     def upper(self) -> Fraction:
-        """Upper end of the ball (exact Fraction); for ``"grid"`` it bounds the bound only."""
-        return ball_end(self.ball, "upper")
+        """A certified upper bound on delta (exact Fraction, <= 1)."""
+        return min(Fraction(1), -arb_lower_fraction(-self.ball))
 
     @property
     def value(self) -> sympy.Expr | None:
@@ -78,8 +85,10 @@ class HockeyStick(Result):
         return None if self._exact is None else self._exact()
 
     def headline_text(self) -> str:
-        kind = "exact" if self.algorithm == "exact" else "certified lower bound"
-        return f"{ball_text(self.ball)} ({kind})"
+        if self.algorithm == "grid":
+            return (f"in [{float(self.lower):.6g}, {float(self.upper):.6g}] "
+                    "(certified lattice bounds)")
+        return f"{ball_text(self.ball)} ({self.algorithm})"
 
 
 @dataclass(frozen=True)
@@ -114,7 +123,8 @@ class EpsilonResult(Result):
     def repr_parts(self) -> list[str]:
         if self.upper is None:
             return ["epsilon=oo (no finite epsilon)", f"delta={self.delta}"]
-        return [f"epsilon={ball_text(self.ball)} in [{float(self.lower):.10g}, "
+        ball = interval_ball(self.lower, self.upper)
+        return [f"epsilon={ball_text(ball)} in [{float(self.lower):.10g}, "
                 f"{float(self.upper):.10g}]", f"delta={self.delta}"]
 
 

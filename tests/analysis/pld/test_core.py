@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 from fractions import Fraction
 
 import mpmath
@@ -131,19 +132,90 @@ def test_exact_merging_of_equal_losses():
     assert abs(total - 1) < 1e-25
 
 
-def test_grid_lower_bound_is_below_exact_and_close():
-    pld = privacy_loss_distribution(exactdp.PermuteAndFlip(1), [0, 1, 2], [1, 0, 3])
+@pytest.mark.parametrize("mech, q, q2", [
+    (exactdp.PermuteAndFlip(1), [0, 1, 2], [1, 0, 3]),
+    (exactdp.ReportNoisyMax(1, noise="laplace"), [0, 1, 2], [1, 0, 1]),
+    (exactdp.ExponentialMechanism(1), [3, 1, 0], [2, 2, 0]),
+])
+def test_lattice_bounds_bracket_exact_enumeration(mech, q, q2):
+    """The lattice's certified lower and upper bounds bracket the exactly counted delta."""
+    pld = privacy_loss_distribution(mech, q, q2)
     exact = pld.self_compose(20)
-    grid = pld.self_compose(20, max_support=50, grid_size=4096)
-    assert isinstance(grid, DiscretisedPLD)
-    shift = 20 * grid.step  # each of the 20 losses is rounded down by less than the step
-    for eps in [0, 1, 3, 6]:
-        lo, ex = grid.delta(eps), exact.delta(eps)
-        assert lo.algorithm == "grid" and lo.certified
-        # delta(eps + 20 h) <= grid lower bound at eps <= delta(eps)
-        assert exact.delta(eps + shift).lower - Fraction(1, 10**20) <= lo.lower <= ex.lower
-    e = grid.epsilon(Fraction(1, 10), dps=8)
-    assert e.lower <= exact.epsilon(Fraction(1, 10), dps=8).upper
+    grid = pld.self_compose(20, max_support=50)
+    assert isinstance(grid, DiscretisedPLD) and grid.k == 20
+    for eps in [0, 1, 3, "5.5"]:
+        g, ex = grid.delta(eps), exact.delta(eps)
+        assert g.algorithm == "grid" and g.certified and g.value is None
+        assert ex.algorithm == "exact" and ex.value is not None
+        assert g.lower <= ex.lower and ex.upper <= g.upper
+        assert g.upper - g.lower <= max(Fraction(1, 1000) * g.lower, Fraction(1, 10**12))
+    lo_eps = grid.epsilon(Fraction(1, 10))
+    ex_eps = exact.epsilon(Fraction(1, 10), dps=25)
+    assert lo_eps.lower <= ex_eps.upper and ex_eps.lower <= lo_eps.upper
+    assert lo_eps.upper - lo_eps.lower <= Fraction(1, 1000) * lo_eps.lower
+
+
+def test_lattice_matches_enumeration_at_k_1000():
+    """EM(1) [3,1,0] -> [2,2,0] at k = 1000: the lattice bounds (C(1002, 2) = 501 501 count
+    vectors, too many to count exactly) against a float enumeration of the trinomial sum."""
+    import math
+
+    pld = privacy_loss_distribution(exactdp.ExponentialMechanism(1), [3, 1, 0], [2, 2, 0])
+    h = pld.self_compose(1000).delta("96.3")
+    assert h.algorithm == "grid" and h.upper / h.lower - 1 <= Fraction(1, 1000)
+    losses, pm, _ = pld._balls(128)
+    lv = [float(b.mid()) for b in losses]
+    lp = [math.log(float(b.mid())) for b in pm]
+    k, total = 1000, 0.0
+    for a in range(k + 1):
+        for b in range(k + 1 - a):
+            c = k - a - b
+            loss = a * lv[0] + b * lv[1] + c * lv[2]
+            if loss > 96.3:
+                logm = (math.lgamma(k + 1) - math.lgamma(a + 1) - math.lgamma(b + 1)
+                        - math.lgamma(c + 1) + a * lp[0] + b * lp[1] + c * lp[2])
+                total += math.exp(logm) * (1 - math.exp(96.3 - loss))
+    assert float(h.lower) - 1e-9 <= total <= float(h.upper) + 1e-9
+    assert abs(total - 0.4714) < 1e-4
+
+
+def test_beyond_k_times_largest_loss_is_the_mass_at_infinity():
+    pf = exactdp.PermuteAndFlip(2)
+    pld = privacy_loss_distribution(pf, [0, 0], [1, -1])
+    grid = pld.self_compose(1000, max_support=10)
+    top = 1000 * float(pld.max_loss())
+    h = grid.delta(math.ceil(top) + 1)
+    assert h.algorithm == "exact" and h.value == grid.p_inf
+    assert h.lower == h.upper == Fraction(str(sympy.nsimplify(grid.p_inf))) or (
+        h.lower <= h.upper)
+
+
+def test_tolerance_and_epsilon_errors_name_the_argument():
+    pld = privacy_loss_distribution(exactdp.ExponentialMechanism(1), [3, 1, 0], [2, 2, 0])
+    grid = pld.self_compose(1000)
+    for bad in (0, 1, -1e-3, 2.0, float("nan")):
+        with pytest.raises(ValueError, match="delta: rtol must be a real number in"):
+            grid.delta(1, rtol=bad)
+        with pytest.raises(ValueError, match="delta: rtol must be a real number in"):
+            pld.delta(1, rtol=bad)
+    with pytest.raises(ValueError, match="epsilon: atol must be a real number in"):
+        grid.epsilon("0.1", atol=0)
+    with pytest.raises(ValueError, match="delta: epsilon"):
+        grid.delta(float("nan"))
+    with pytest.raises(ValueError, match="self_compose: k must be a positive integer"):
+        grid.self_compose(0)
+
+
+def test_lattice_cost_refusal_is_fast_and_names_a_coarser_tolerance():
+    import time
+
+    pld = privacy_loss_distribution(exactdp.ReportNoisyMax(1, noise="laplace"), [0, 1, 2],
+                                    [1, 0, 1])
+    grid = pld.self_compose(10**5)
+    start = time.perf_counter()
+    with pytest.raises(ValueError, match="delta: .*lattice points.*rtol"):
+        grid.delta(10**4, rtol=1e-9)
+    assert time.perf_counter() - start < 2
 
 
 def test_epsilon_inverts_delta():
@@ -289,11 +361,24 @@ def test_pld_structure_max_loss_delta_ball_and_grid():
     for eps in ("0.5", "0.25"):
         want = (1 - mpmath.exp(mpmath.mpf(eps) - 1)) / 2
         assert _in_ball(want, pld.delta_ball(flint.arb(eps), 120))
-    # the grid of step 1/8 rounds each loss down: 1 -> 7/8 (its ball reaches below 1) and
-    # ln(1/(2 - p)) = -0.49 -> -1/2, so the lower curve is (1 - e^(eps - 7/8))/2
-    grid = pld.discretise(Fraction(1, 8))
+    # two copies on the lattice (the two losses are not on one lattice: the bounds bracket)
+    grid = DiscretisedPLD(((pld, 2),), "two copies")
     assert isinstance(grid, DiscretisedPLD)
-    assert grid.max_loss() == flint.arb(7) / 8
-    low = grid.delta("1/2").ball
-    assert _in_ball((1 - mpmath.exp(mpmath.mpf("0.5") - mpmath.mpf(7) / 8)) / 2, low)
-    assert low.upper() < (1 - mpmath.exp(mpmath.mpf("-0.5"))) / 2  # below the exact delta
+    h, ex = grid.delta("1/2"), pld.self_compose(2).delta("1/2")
+    assert h.lower <= ex.lower and ex.upper <= h.upper
+
+
+def test_multinomial_terms_match_math_comb():
+    """The incremental counts equal the products of math.comb, in the same order."""
+    import math
+
+    from exactdp.analysis.pld.core import _multinomial_terms
+
+    for k, m in [(1, 1), (0, 3), (7, 2), (6, 3), (9, 4), (4, 5), (30, 3)]:
+        got = _multinomial_terms(k, m)
+        assert sum(got.values()) == m**k
+        for c, v in got.items():
+            want, left = 1, k
+            for x in c:
+                want, left = want * math.comb(left, x), left - x
+            assert sum(c) == k and v == want

@@ -1,4 +1,4 @@
-"""exactdp.analysis.pld.grid: the lower-bound PLD on a grid, against hand-computed curves."""
+"""exactdp.analysis.pld.grid: the certified two-sided lattice, against hand-computed curves."""
 
 from __future__ import annotations
 
@@ -6,33 +6,60 @@ from fractions import Fraction
 
 import flint
 import mpmath
+import pytest
 
+import exactdp
 from exactdp.analysis import DiscretisedPLD
+from exactdp.analysis.pld import grid as G
 
 
-def _in_ball(value: mpmath.mpf, ball) -> bool:
-    """``value`` (mpmath at 40+ digits) lies in the ball, up to 1e-35."""
-    mid = mpmath.mpf(ball.mid().str(45, radius=False))
-    rad = mpmath.mpf(ball.rad().str(5, radius=False))
-    return abs(value - mid) <= rad + mpmath.mpf(10) ** -35
+def test_atoms_on_lattice_residuals_by_hand():
+    """Losses 0, 1/2 and 0.3 on the lattice h = 1/4: indices 0, 2 and 1 with residuals 0, 0
+    and 0.05, so every loss lies in [o + j h + 0, o + j h + 0.05]."""
+    with G.flint_prec(128):
+        losses = [flint.arb(0), flint.arb(1) / 2, flint.arb(3) / 10]
+        masses = [flint.arb(1) / 2, flint.arb(1) / 4, flint.arb(1) / 4]
+        piece = G.atoms_on_lattice(losses, masses, flint.arb(0), flint.arb(1) / 4)
+    assert len(piece.masses) == 3 and piece.masses[1] == flint.arb(1) / 4
+    assert piece.r_lo == 0 and abs(float(piece.r_hi.mid()) - 0.05) < 1e-30
 
 
-def test_from_points_delta_and_max_loss_by_hand():
-    """Masses 1/4 at loss 1 (index 4 of step 1/4) twice, and 1/2 at loss -1/2: delta(eps) =
-    (1/2)(1 - e^(eps - 1)) for 0 <= eps <= 1 (the loss -1/2 never counts), max loss 1."""
-    grid = DiscretisedPLD.from_points(Fraction(1, 4), [4, -2, 4],
-                                      [Fraction(1, 4), Fraction(1, 2), Fraction(1, 4)],
-                                      Fraction(0), 1, "by hand")
-    assert grid.offset == -2 and len(grid.masses) == 7
-    assert grid.max_loss() == 1
-    with mpmath.workdps(40):
-        for eps in ("0", "0.5"):
-            want = (1 - mpmath.exp(mpmath.mpf(eps) - 1)) / 2
-            assert _in_ball(want, grid.delta_ball(flint.arb(eps), 140))
-            assert _in_ball(want, grid.delta(eps, 30).ball)
-    # composing two copies: loss 2 with mass 1/4 is the only loss above 1.5
-    two = grid.self_compose(2)
-    with mpmath.workdps(40):
-        want = (1 - mpmath.exp(mpmath.mpf("1.5") - 2)) / 4
-        assert _in_ball(want, two.delta_ball(flint.arb("1.5"), 140))
-    assert two.max_loss() == 2
+def test_fixed_point_product_rounds_outward():
+    """Masses (1/3, 2/3) squared: the lower polynomial is below (1/9, 4/9, 4/9) and the upper
+    above it, each by at most 2 units of 2^-F."""
+    with G.flint_prec(128):
+        third = flint.arb(1) / 3
+        one = G._fixed([third, 2 * third])
+    lo, hi, shift, slack = G._product(one, one)
+    want = [Fraction(1, 9), Fraction(4, 9), Fraction(4, 9)]
+    scale = Fraction(1, 2**G.FIXED_BITS)
+    for a, b, w in zip(lo.coeffs(), hi.coeffs(), want, strict=True):
+        assert int(a) * scale <= w <= int(b) * scale
+        assert (int(b) - int(a)) * scale <= 4 * scale
+    assert shift == 0 and slack == 0
+
+
+@pytest.mark.parametrize("k", [1, 5, 40])
+def test_randomized_response_lattice_is_the_kov_curve(k):
+    """Randomized response (losses +-e0) lies on one lattice of step 2 e0, so the bounds
+    close to the ball width and equal the optimal-composition (KOV) sum by hand."""
+    import math
+
+    rr = exactdp.privacy_loss_distribution(exactdp.ExponentialMechanism(2), [1, 0], [0, 1],
+                                           allow_non_neighbour=True)
+    grid = DiscretisedPLD(((rr, k),), "rr")
+    e0 = 1.0  # EM(2) on [1,0] vs [0,1]: P = (e/(1+e), 1/(1+e)), loss +-1
+    for eps in ("0", "0.5", "2"):
+        h = grid.delta(eps, rtol=1e-6)
+        want = 0.0
+        p = math.e / (1 + math.e)
+        for m in range(k + 1):
+            loss = (2 * m - k) * e0
+            if loss > float(Fraction(eps)):
+                want += math.comb(k, m) * p**m * (1 - p) ** (k - m) * (
+                    1 - math.exp(float(Fraction(eps)) - loss))
+        assert float(h.lower) - 1e-12 <= want <= float(h.upper) + 1e-12
+        assert h.upper - h.lower < Fraction(1, 10**12)
+    with mpmath.workdps(30):
+        res = grid.epsilon("0.1")
+        assert res.lower <= res.upper and float(grid.delta(res.upper).lower) <= 0.1 + 1e-12
