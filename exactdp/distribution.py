@@ -40,7 +40,8 @@ from .rng import as_generator
 from .scores import ScoreVector
 
 if TYPE_CHECKING:
-    from .mechanisms.base import Mechanism, RationalForm
+    from .mechanisms.base import Mechanism
+    from .mechanisms.rational_form import RationalForm
 
 
 class Distribution(Protocol):

@@ -227,3 +227,21 @@ def test_symbolic_headlines_say_so():
 def test_summary_of_a_property_headline_shows_the_exact_value():
     h = build("HockeyStick")
     assert h.summary().splitlines()[1] == "  value: 1/2 - exp(-1)/2"  # delta(1), exact
+
+
+def test_protocol_hooks_of_a_dp_check_and_an_epsilon_interval():
+    """The hooks every repr and notebook cell is built from: a check_dp of PF(1) on [3,1,0]
+    (loss exactly 1, MATH.md) and an epsilon interval of a PLD."""
+    r = exactdp.check_dp(exactdp.PermuteAndFlip(1), [3, 1, 0])
+    assert r.headline_text() == "1"
+    assert r.repr_parts() == ["epsilon=1", "witness=(3,1,0)->(2,0,1) at output 2"]
+    rows = dict(r.display_rows())
+    assert rows[r"\mathrm{holds}"] == r"\mathrm{yes}" and rows[r"\mathrm{loss}"] == "1"
+    assert r.enclosure() is None  # an exact loss needs no enclosure
+    pld = exactdp.privacy_loss_distribution(exactdp.PermuteAndFlip(1), [0, 0], [1, -1])
+    e = pld.epsilon(sympy.Rational(1, 10))
+    ball = e.enclosure()
+    lo, hi = (flint.fmpq(f.numerator, f.denominator) for f in (e.lower, e.upper))
+    assert ball.contains(flint.arb(lo)) and ball.contains(flint.arb(hi))
+    # the interval brackets the inverse: delta(lower) >= 1/10 >= delta(upper)
+    assert pld.delta(e.lower).upper >= sympy.Rational(1, 10) >= pld.delta(e.upper).lower

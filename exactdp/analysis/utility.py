@@ -239,7 +239,7 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
     --------
     >>> import exactdp
     >>> w = exactdp.worst_case_error(exactdp.PermuteAndFlip(1), 2, dps=15)
-    >>> round(float(w.value), 6)
+    >>> round(float(w.error), 6)
     0.367879
     """
     n = check_int("worst_case_error", "n", n, 2)

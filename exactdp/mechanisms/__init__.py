@@ -8,13 +8,14 @@ Importing this package imports every module in it, so each mechanism defined wit
 import importlib
 import pkgutil
 
-from .base import CAPABILITIES, Mechanism, RationalForm, X
+from .base import CAPABILITIES, Mechanism, X
 from .custom import WRONG_VARIANTS, mechanism_from_function
 from .exponential import ExponentialMechanism
 from .gaussian_noisy_max import GaussianNoisyMax
 from .noisy_max import NOISES, ReportNoisyMax
 from .parameters import Parameter
 from .permute_flip import PermuteAndFlip
+from .rational_form import RationalForm
 from .registry import REGISTRY, MechanismSpec, register
 from .topk import TopK, TopKDistribution
 

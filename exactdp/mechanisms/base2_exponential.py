@@ -30,9 +30,10 @@ from ..numbers import exact_epsilon_or_limit
 from ..numeric.pf import em_float, em_mp
 from ..scores import ScoreVector
 from ._sampling import noisy_argmax
-from .base import Mechanism, RationalForm
+from .base import Mechanism
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
 from .parameters import monotonic_parameter, optimize_parameter, parameter, sensitivity_parameter
+from .rational_form import RationalForm
 from .registry import register
 
 

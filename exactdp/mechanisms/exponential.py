@@ -25,7 +25,7 @@ from ..numeric.pf import em_float, em_mp
 from ..numeric.pf.inputs import exp_neg
 from ..scores import ScoreVector
 from ._sampling import noisy_argmax
-from .base import Mechanism, RationalForm, X
+from .base import Mechanism, X
 from .parameters import (
     epsilon_parameter,
     monotonic_parameter,
@@ -33,6 +33,7 @@ from .parameters import (
     parameter,
     sensitivity_parameter,
 )
+from .rational_form import RationalForm
 from .registry import register
 
 

@@ -38,7 +38,7 @@ from ..numeric.pf import em_float, em_mp, pf_float, pf_mp
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
 from ._sampling import NoiseDraw, noisy_argmax
-from .base import Mechanism, RationalForm, X
+from .base import Mechanism, X
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
 from .parameters import (
     epsilon_parameter,
@@ -48,6 +48,7 @@ from .parameters import (
     sensitivity_parameter,
 )
 from .permute_flip import pf_balls
+from .rational_form import RationalForm
 from .registry import register
 
 NOISES = ("exponential", "gumbel", "laplace")

@@ -49,7 +49,7 @@ from ..xform import (
     group_equal,
 )
 from ._sampling import shuffle_and_flip
-from .base import Mechanism, RationalForm, X, monotonic_flag
+from .base import Mechanism, X, monotonic_flag
 from .parameters import (
     epsilon_parameter,
     monotonic_parameter,
@@ -57,6 +57,7 @@ from .parameters import (
     sensitivity_parameter,
 )
 from .permute_flip import pf_closed_form, pf_closed_form_exprs, pf_ring_probabilities
+from .rational_form import RationalForm
 from .registry import register
 
 _X = sympy.Symbol("x")

@@ -42,13 +42,14 @@ from ..xform import (
     weighted_sum,
 )
 from ._sampling import shuffle_and_flip
-from .base import Mechanism, RationalForm, X
+from .base import Mechanism, X
 from .parameters import (
     epsilon_parameter,
     monotonic_parameter,
     optimize_parameter,
     sensitivity_parameter,
 )
+from .rational_form import RationalForm
 from .registry import register
 
 

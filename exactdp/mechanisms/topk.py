@@ -39,11 +39,12 @@ from ..printing import latex_array, latex_math
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from ._sampling import NoiseDraw
-from .base import Mechanism, RationalForm, X
+from .base import Mechanism, X
 from .exponential import ExponentialMechanism
 from .gaussian_noisy_max import GaussianNoisyMax
 from .noisy_max import ReportNoisyMax
 from .parameters import parameter
+from .rational_form import RationalForm
 from .registry import register
 from .topk_integral import one_shot_topk
 

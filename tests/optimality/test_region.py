@@ -80,3 +80,17 @@ def test_epsilon_exact_forms_region(eps):
     reg = RG.pf_optimality_region(3, 4)
     want = float(sympy.sympify(eps if not isinstance(eps, (Fraction, Decimal)) else str(eps)))
     assert reg.contains(eps) == (want >= reg.boundaries[0].epsilon_float)
+
+
+def test_threshold_is_the_left_end_of_the_unbounded_interval():
+    """pf_optimality_region(3, 4): eps* = 0.5796999857973... (the README's number), the
+    exact left end of [eps*, oo), and PF is optimal exactly there."""
+    import mpmath
+
+    from exactdp import pf_optimality_region
+
+    reg = pf_optimality_region(3, 4)
+    t = reg.threshold
+    assert any(lo == t and hi is sympy.oo for lo, hi in reg.epsilon_intervals)
+    assert mpmath.almosteq(mpmath.mpf(sympy.N(t, 30)), mpmath.mpf("0.5796999857973183"), 1e-15)
+    assert reg.contains(t)

@@ -333,7 +333,7 @@ def gaussian_privacy_loss_distribution(sigma: object, sensitivity: object = 1) -
     --------
     >>> import exactdp
     >>> round(float(exactdp.gaussian_privacy_loss_distribution(1).delta(1)), 6)
-    0.126936
+    0.126937
     """
     func = "gaussian_privacy_loss_distribution"
     return GaussianPLD(_positive(func, "sigma", sigma),

@@ -111,3 +111,19 @@ def test_bad_input_names_the_argument():
         exactdp.gaussian_privacy_loss_distribution(1).self_compose(0)
     with pytest.raises(ValueError, match="delta: rtol must be"):
         exactdp.gaussian_privacy_loss_distribution(1).delta(1, rtol=1)
+
+
+def test_additive_plds_describe_themselves_and_their_loss_range():
+    """Laplace(b) on a count of sensitivity D: the loss lies in [-D/b, D/b], so epsilon0 = D/b
+    and the span 2 D/b; the Gaussian's lattice covers mu +- 12 a with a = D/sigma."""
+    import sympy
+
+    import exactdp
+
+    lap = exactdp.laplace_privacy_loss_distribution(2, sensitivity=1)
+    assert lap.epsilon0 == sympy.Rational(1, 2)
+    assert lap.loss_span() == 1.0 and lap.lattice_losses() is None
+    assert lap.description == "Laplace(scale=2, sensitivity=1)"
+    gau = exactdp.gaussian_privacy_loss_distribution(2, sensitivity=1)
+    assert gau.description == "Gaussian(sigma=2, sensitivity=1)"
+    assert gau.loss_span() == 12.0 and gau.lattice_losses() is None

@@ -382,3 +382,20 @@ def test_multinomial_terms_match_math_comb():
             for x in c:
                 want, left = want * math.comb(left, x), left - x
             assert sum(c) == k and v == want
+
+
+def test_lattice_losses_and_span_of_an_exponential_mechanism_pair():
+    """EM(1) on [3,1,0] vs [2,2,0]: the losses are (q_r - q'_r)/2 + log(Z'/Z), so they differ
+    by exactly 1 and 1/2 whatever the normalisers (an independent hand computation)."""
+    import math
+
+    import exactdp
+
+    pld = exactdp.privacy_loss_distribution(exactdp.ExponentialMechanism(1), [3, 1, 0],
+                                            [2, 2, 0])
+    losses = sorted(pld.lattice_losses())
+    assert math.isclose(losses[2] - losses[0], 1, abs_tol=1e-12)
+    assert math.isclose(losses[1] - losses[0], 0.5, abs_tol=1e-12)
+    assert math.isclose(pld.loss_span(), 1, abs_tol=1e-8)
+    span = pld.lattice_ball_span(64)
+    assert span.contains(1) and span.rad() < 1e-15
