@@ -88,9 +88,10 @@ def mechanism_name(mech: Mechanism) -> str:
     return mech.name
 
 
-def score_vector(scores: object, name: str) -> ScoreVector:
-    """``scores`` validated as a :class:`ScoreVector` (argument ``name``)."""
-    return as_scores(scores, name)
+def score_vector(scores: object, name: str, func: str) -> ScoreVector:
+    """``scores`` validated as a :class:`ScoreVector` (argument ``name`` of ``func``, the
+    public function the user called: its errors read ``'{func}: {name} must be ...'``)."""
+    return as_scores(scores, name, func)
 
 
 def plain(sv: ScoreVector) -> tuple:

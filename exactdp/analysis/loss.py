@@ -206,8 +206,8 @@ def privacy_loss(
     ----------
     Dwork & Roth (2014), Def. 2.4 and section 3.5 (privacy loss).
     """
-    q = score_vector(scores, "scores")
-    q2 = score_vector(neighbour, "neighbour")
+    q = score_vector(scores, "scores", "privacy_loss")
+    q2 = score_vector(neighbour, "neighbour", "privacy_loss")
     check_pair(mechanism, q, q2, "privacy_loss", allow_non_neighbour)
     engine = make_engine(mechanism, [q, q2], "privacy_loss")
     if isinstance(engine, BallEngine):

@@ -143,7 +143,7 @@ def bounded_range(
     pay-what-you-get composition", NeurIPS 2019, Def. 3 and the PF example: with monotone
     scores (0, 0) vs (0, 1), PF's range is ``eps + ln(2 - e^{-eps})``.
     """
-    q = score_vector(scores, "scores")
+    q = score_vector(scores, "scores", "bounded_range")
     nbrs, _ = neighbour_list(mechanism, q, neighbour, search, allow_non_neighbour,
                              "bounded_range")
     engine = make_engine(mechanism, [q] + nbrs, "bounded_range")

@@ -154,7 +154,7 @@ def check_zcdp(
     orders = tuple(exact_number(a, "alphas", i, func="check_zcdp") for i, a in enumerate(alphas))
     if any(not a.is_Rational or a < 1 for a in orders):
         raise argument_error("check_zcdp", "alphas", "rational numbers >= 1", alphas)
-    q = score_vector(scores, "scores")
+    q = score_vector(scores, "scores", "check_zcdp")
     nbrs, _ = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_zcdp")
     engine = make_engine(mech, [q] + nbrs, "check_zcdp")  # validates the distributions
     if isinstance(engine, BallEngine):

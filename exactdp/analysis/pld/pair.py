@@ -55,7 +55,8 @@ def privacy_loss_distribution(mechanism: object, scores: object, neighbour: obje
     The PLD is the law of ``ln(P_r/Q_r)`` for ``r ~ P`` (Meiser & Mohammadi 2018, Def. 3;
     Koskela et al. 2020, section 2).
     """
-    sv, nv = as_scores(scores, "scores"), as_scores(neighbour, "neighbour")
+    func = "privacy_loss_distribution"
+    sv, nv = as_scores(scores, "scores", func), as_scores(neighbour, "neighbour", func)
     check_same_length("privacy_loss_distribution", ("scores", "neighbour"), (sv.raw, nv.raw))
     mechanism = as_mechanism(mechanism, "privacy_loss_distribution")
     check_pair(mechanism, sv, nv, "privacy_loss_distribution", allow_non_neighbour)
