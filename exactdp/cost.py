@@ -220,6 +220,15 @@ def laplace_exact_seconds(groups: int) -> float:
     return 3e-5 * groups**3.5
 
 
+def laplace_general_seconds(groups: int) -> float:
+    """Estimated seconds of the sympy RNM-Laplace closed form (``laplace_exact_general``) on
+    ``groups`` distinct gaps that are not all rational: the exponents of its
+    ``exp(-t)`` terms are sums of the gaps, so the number of terms grows geometrically:
+    ``0.05 * 2.35^groups`` (measured sqrt gaps, 3 / 5 / 7 / 9 groups: 0.54 / 3.4 / 18 /
+    107 s; 10 groups would need ~250 s)."""
+    return 0.05 * 2.35**groups
+
+
 def check_gap_digits(func: str, digits: int, dps: int) -> int:
     """The extra working digits for ``exp(-d)`` when the largest scaled gap ``d`` has
     ``digits`` digits before its point: ``digits`` itself (an exponent of size 1e50 needs

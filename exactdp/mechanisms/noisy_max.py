@@ -27,6 +27,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, choices_text
+from ..cost import as_caller
 from ..numeric.laplace.closed_form import (
     laplace_exact,
     laplace_exact_general,
@@ -155,7 +156,8 @@ class ReportNoisyMax(Mechanism):
             if sv.is_rational:
                 L, G = sv.integer_gaps()
                 return tuple(laplace_exact(G, self.rate / L, "probabilities"))
-            return tuple(laplace_exact_general([self.rate * g for g in sv.gaps_exact]))
+            return tuple(laplace_exact_general([self.rate * g for g in sv.gaps_exact],
+                                               func="probabilities"))
         raise AssertionError(self.noise)
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
@@ -205,7 +207,8 @@ class ReportNoisyMax(Mechanism):
             return pf_balls(self, sv, dps)  # Thm 6.1: RNM-Exp = PF
         if self.noise == "gumbel":
             return softmax_balls(self, sv, dps)  # RNM-Gumbel = EM
-        return super()._balls(sv, dps)
+        with as_caller("evalf_balls", "use .evalf(dps) (the series route, certified digits)"):
+            return super()._balls(sv, dps)  # balls of the exact closed form
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         d = self.scaled_gaps_float(sv)
