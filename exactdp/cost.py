@@ -220,6 +220,15 @@ def laplace_exact_seconds(groups: int) -> float:
     return 3e-5 * groups**3.5
 
 
+def laplace_general_seconds(groups: int) -> float:
+    """Estimated seconds of the sympy RNM-Laplace closed form (``laplace_exact_general``) on
+    ``groups`` distinct gaps that are not all rational: the exponents of its
+    ``exp(-t)`` terms are sums of the gaps, so the number of terms grows geometrically:
+    ``0.05 * 2.35^groups`` (measured sqrt gaps, 3 / 5 / 7 / 9 groups: 0.54 / 3.4 / 18 /
+    107 s; 10 groups would need ~250 s)."""
+    return 0.05 * 2.35**groups
+
+
 def check_gap_digits(func: str, digits: int, dps: int) -> int:
     """The extra working digits for ``exp(-d)`` when the largest scaled gap ``d`` has
     ``digits`` digits before its point: ``digits`` itself (an exponent of size 1e50 needs
@@ -238,3 +247,22 @@ def check_gap_digits(func: str, digits: int, dps: int) -> int:
             "use .probabilities (exact expressions) or a smaller epsilon",
         )
     return max(digits, 0)
+
+
+#: Most bits in a numerator or denominator of a rational inside a number given to the exact
+#: zero test (``exact.signs.exact_zero``): sympy's ``expand`` there asks the rationals'
+#: signs through mpmath floats, quadratic in their size (measured 1e5 / 4e5 digits: 0.9 /
+#: 13 s), so beyond about 1.2e5 digits (about 1.3 s) the test refuses.
+EXACT_ZERO_BITS_LIMIT = 400_000
+
+
+def check_exact_zero_bits(func: str, bits: int) -> None:
+    """Refuse the exact zero test of a number holding a rational of ``bits`` bits."""
+    if bits > EXACT_ZERO_BITS_LIMIT:
+        raise refuse(
+            func, f"the exact zero test of a number holding a rational of ~10^"
+            f"{bits * 0.30103:.0f}", f"about {fmt_size(9e-11 * (bits * 0.30103) ** 2)} s of "
+            "sympy rewriting", f"rationals of {EXACT_ZERO_BITS_LIMIT} bits",
+            "use exactdp.exact.signs.sign (rigorous balls decide a number not too close "
+            "to 0) or smaller rationals",
+        )

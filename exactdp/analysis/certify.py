@@ -212,7 +212,8 @@ class DPCertificate(Result):
             mech = self.mechanism.with_epsilon(e)
             xv = to_arb(-e / self.N, 200).exp()
             for vec, forms in zip(vectors, self.forms, strict=True):
-                probs = distribution_of(mech, score_vector(vec, "scores")).probabilities
+                sv = score_vector(vec, "scores", "DPCertificate.verify")
+                probs = distribution_of(mech, sv).probabilities
                 for p, (n_, d_) in zip(probs, forms, strict=True):
                     fv = _eval_poly(n_, xv) / _eval_poly(d_, xv)
                     if not (to_arb(p, 200) - fv).contains(0):
@@ -306,7 +307,7 @@ def certify_dp(
             f"has epsilon = {eps0} (a limit); use check_dp or privacy_loss for the limit"
         )
     mech = _symbolic_mechanism(mechanism, "certify_dp")
-    q = score_vector(scores, "scores")
+    q = score_vector(scores, "scores", "certify_dp")
     if not q.is_rational:
         raise argument_error("certify_dp", "scores", "rational (integers or fractions)", scores)
     nbrs, _ = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "certify_dp")

@@ -191,7 +191,7 @@ def check_dp(
     1
     """
     mech, claim = numeric_mechanism(mechanism, epsilon, "check_dp")
-    q = score_vector(scores, "scores")
+    q = score_vector(scores, "scores", "check_dp")
     nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
     engine = make_engine(mech, [q] + nbrs, "check_dp")
     if isinstance(engine, BallEngine):

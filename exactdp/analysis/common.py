@@ -75,9 +75,10 @@ def mechanism_name(mech: object) -> str:
     return as_mechanism(mech).name
 
 
-def score_vector(scores: object, name: str) -> ScoreVector:
-    """``scores`` validated as a :class:`ScoreVector` (argument ``name``)."""
-    return as_scores(scores, name)
+def score_vector(scores: object, name: str, func: str) -> ScoreVector:
+    """``scores`` validated as a :class:`ScoreVector` (argument ``name`` of ``func``, the
+    public function the user called: its errors read ``'{func}: {name} must be ...'``)."""
+    return as_scores(scores, name, func)
 
 
 def distribution_of(mech: object, sv: ScoreVector):

@@ -225,8 +225,8 @@ def privacy_loss(
     >>> float(loss.value)
     0.6201145069582775
     """
-    q = score_vector(scores, "scores")
-    q2 = score_vector(neighbour, "neighbour")
+    q = score_vector(scores, "scores", "privacy_loss")
+    q2 = score_vector(neighbour, "neighbour", "privacy_loss")
     check_pair(mechanism, q, q2, "privacy_loss", allow_non_neighbour)
     engine = make_engine(mechanism, [q, q2], "privacy_loss")
     if isinstance(engine, BallEngine):

@@ -158,7 +158,7 @@ def bounded_range(
     >>> print(r.value)
     1
     """
-    q = score_vector(scores, "scores")
+    q = score_vector(scores, "scores", "bounded_range")
     nbrs, _ = neighbour_list(mechanism, q, neighbour, search, allow_non_neighbour,
                              "bounded_range")
     engine = make_engine(mechanism, [q] + nbrs, "bounded_range")

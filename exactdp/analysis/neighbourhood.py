@@ -168,7 +168,7 @@ def neighbours(
     >>> len(vectors)
     8
     """
-    sv = score_vector(scores, "scores")
+    sv = score_vector(scores, "scores", func)
     delta = mechanism_sensitivity(mechanism)
     moves, how = _moves(sv.n, mechanism_monotonic(mechanism), search, func)
     if sv.kind == "int" and delta.is_Integer:
@@ -199,7 +199,7 @@ def neighbour_list(
     """The neighbours an analysis runs on, and why: the given ``neighbour`` (validated by
     :func:`check_pair` for ``func``), or else those of :func:`neighbours` with ``search``."""
     if neighbour is not None:
-        q2 = score_vector(neighbour, "neighbour")
+        q2 = score_vector(neighbour, "neighbour", func)
         check_pair(mech, q, q2, func, allow_non_neighbour)
         return [q2], "given neighbour"
     return neighbours(mech, q, search, func=func)

@@ -75,13 +75,13 @@ class RegularityCheck(Result):
         return self.holds
 
 
-def _lattice(vectors, n: int, values: Iterable) -> list[tuple]:
+def _lattice(vectors, n: int, values: Iterable, func: str) -> list[tuple]:
     if vectors is not None:
-        return [score_vector(v, "vectors").values for v in vectors]
+        return [score_vector(v, "vectors", func).values for v in vectors]
     vals = list(values)
     if n < 1:
-        raise argument_error("regularity", "n", ">= 1", n)
-    check_nonempty("regularity", "values", vals)
+        raise argument_error(func, "n", ">= 1", n)
+    check_nonempty(func, "values", vals)
     return list(itertools.product(vals, repeat=n))
 
 
@@ -96,7 +96,7 @@ class _Pool:
         key = tuple(x if isinstance(x, int) else safe_sympify(x) for x in v)
         if key not in self.index:
             self.index[key] = len(self.vectors)
-            self.vectors.append(score_vector(list(v), "scores"))
+            self.vectors.append(score_vector(list(v), "scores", "regularity"))
         return self.index[key]
 
 
@@ -199,7 +199,8 @@ def is_symmetric(
             inv = {perm[t]: t for t in range(m)}
             yield tuple(v[perm[t]] for t in range(m)), [(r, inv[r]) for r in range(m)]
 
-    return _compare(mechanism, "symmetric", _lattice(vectors, n, values), permuted, "eq")
+    return _compare(mechanism, "symmetric", _lattice(vectors, n, values, "is_symmetric"), permuted,
+                    "eq")
 
 
 def is_shift_invariant(
@@ -243,7 +244,8 @@ def is_shift_invariant(
         for a in consts:
             yield tuple(x + a for x in v), [(r, r) for r in range(len(v))]
 
-    return _compare(mechanism, "shift_invariant", _lattice(vectors, n, values), shifted, "eq")
+    return _compare(mechanism, "shift_invariant",
+                    _lattice(vectors, n, values, "is_shift_invariant"), shifted, "eq")
 
 
 def is_monotonic(
@@ -283,7 +285,7 @@ def is_monotonic(
     """
     d = exact_number(step, "step")
     d = int(d) if d.is_Integer else d
-    vecs = _lattice(vectors, n, values)
+    vecs = _lattice(vectors, n, values, "is_monotonic")
     inside = None if vectors is not None else set(vecs)
 
     def moved(v: tuple) -> Iterator[tuple[tuple, list[tuple[int, int]]]]:

@@ -244,8 +244,8 @@ def sup_privacy_loss(
     eps = mechanism_epsilon(mechanism)
     for k in range(0, 24, 4):
         gv = start + sympy.Rational(1, 8) * sympy.Integer(2) ** k
-        qa = score_vector([v.subs(g, gv) for v in q_expr], "scores")
-        qb = score_vector([v.subs(g, gv) for v in q2_expr], "neighbour")
+        qa = score_vector([v.subs(g, gv) for v in q_expr], "scores", "sup_privacy_loss")
+        qb = score_vector([v.subs(g, gv) for v in q2_expr], "neighbour", "sup_privacy_loss")
         check_pair(mechanism, qa, qb, "sup_privacy_loss", allow_non_neighbour)
     P = symbolic_probabilities(mechanism, q_expr)
     P2 = symbolic_probabilities(mechanism, q2_expr)

@@ -172,7 +172,7 @@ def certify_dominance(mech_a, mech_b, scores) -> DominanceCertificate:
     >>> c.holds
     True
     """
-    sv = as_scores(scores)
+    sv = as_scores(scores, func="certify_dominance")
     da, db = mech_a.distribution(sv), mech_b.distribution(sv)
     ra, rb = da.rational_form(), db.rational_form()
     if ra.value != rb.value:

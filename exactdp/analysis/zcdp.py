@@ -170,7 +170,7 @@ def check_zcdp(
     if not orders or any(not a.is_Rational or a < 1 for a in orders):
         raise argument_error("check_zcdp", "alphas", "rational numbers >= 1 (at least one)",
                              alphas)
-    q = score_vector(scores, "scores")
+    q = score_vector(scores, "scores", "check_zcdp")
     nbrs, _ = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_zcdp")
     engine = make_engine(mech, [q] + nbrs, "check_zcdp")  # validates the distributions
     if isinstance(engine, BallEngine):

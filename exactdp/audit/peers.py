@@ -269,7 +269,7 @@ def _diffprivlib_adapter(
     monotonic = check_bool(func, "monotonic", monotonic)
     mechanisms = _import_diffprivlib()
     cls = getattr(mechanisms, cls_name)
-    sv = as_scores(scores)
+    sv = as_scores(scores, func=func)
     reference = reference_cls(epsilon, sensitivity, monotonic)
     eps_f = _float_of(reference.epsilon, "epsilon")
     delta_f = _float_of(reference.sensitivity, "sensitivity")
@@ -425,7 +425,7 @@ def opendp_noisy_max(
     zcdp = _check_measure(measure, "opendp_noisy_max")
     monotonic = check_bool("opendp_noisy_max", "monotonic", monotonic)
     dp = _import_opendp()
-    sv = as_scores(scores)
+    sv = as_scores(scores, func="opendp_noisy_max")
     reference_cls = ExponentialMechanism if zcdp else PermuteAndFlip
     reference = reference_cls(epsilon, sensitivity, monotonic)
     inp = _opendp_inputs(dp, sv, reference, zcdp)
@@ -492,7 +492,7 @@ def opendp_noisy_top_k(
     monotonic = check_bool("opendp_noisy_top_k", "monotonic", monotonic)
     negate = check_bool("opendp_noisy_top_k", "negate", negate)
     dp = _import_opendp()
-    sv = as_scores(scores)
+    sv = as_scores(scores, func="opendp_noisy_top_k")
     inner_cls = ExponentialMechanism if zcdp else PermuteAndFlip
     inner = inner_cls(epsilon, sensitivity, monotonic, optimize="min" if negate else "max")
     reference = TopK(inner, k)

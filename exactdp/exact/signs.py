@@ -38,6 +38,7 @@ from __future__ import annotations
 
 import sympy
 
+from ..cost import EXACT_ZERO_BITS_LIMIT, check_exact_zero_bits
 from .arb import as_exact, flint_prec, to_arb
 
 #: Highest working precision (bits) :func:`sign` uses before raising.
@@ -67,9 +68,32 @@ class UndecidedSignError(ArithmeticError):
         self.expr = expr
 
 
+#: Most bits of a numerator or denominator that the exact rewriting in
+#: :func:`_rewrites_to_zero` and the messages print as digits (Python converts at most 4300
+#: digits of an int to text).
+_TEXT_BITS = 13_000
+
+
 def _short(e: object, limit: int = 300) -> str:
+    if isinstance(e, sympy.Basic) and _has_huge_rational(e):
+        e = e.xreplace({
+            r: sympy.Symbol(f"<a rational of ~10^{_rational_bits(r) * 0.30103:.0f}>")
+            for r in e.atoms(sympy.Rational) if _rational_bits(r) > _TEXT_BITS
+        })
     s = str(e)
     return s if len(s) <= limit else s[: limit - 20] + " ... " + s[-15:]
+
+
+def _rational_bits(r: sympy.Rational) -> int:
+    return max(abs(int(r.p)).bit_length(), int(r.q).bit_length())
+
+
+def _largest_rational_bits(e: sympy.Basic) -> int:
+    return max((_rational_bits(r) for r in e.atoms(sympy.Rational)), default=0)
+
+
+def _has_huge_rational(e: sympy.Basic) -> bool:
+    return _largest_rational_bits(e) > _TEXT_BITS
 
 
 def _as_expr(expr: object, func: str) -> sympy.Expr:
@@ -227,7 +251,8 @@ def _numeric_sign(e: sympy.Expr) -> int:
         return s
     if err is not None and e.is_extended_real is False:
         raise ValueError(f"sign: {_short(e)} is not a real number")
-    zero = exact_zero(e)
+    # the exact zero test only where its rewriting is affordable (cost.check_exact_zero_bits)
+    zero = None if _largest_rational_bits(e) > EXACT_ZERO_BITS_LIMIT else _exact_zero(e)
     if zero is True:
         return 0
     start = min(max(2 * _FIRST_PREC, _FIRST_PREC + _size_bits(e)), MAX_PREC)
@@ -296,6 +321,13 @@ def exact_zero(e: sympy.Expr) -> bool | None:
     e = sympy.sympify(e)
     if e.is_Rational:
         return e == 0
+    check_exact_zero_bits("exact_zero", _largest_rational_bits(e))
+    return _exact_zero(e)
+
+
+def _exact_zero(e: sympy.Expr) -> bool | None:
+    if e.is_Rational:
+        return e == 0
     if _is_algebraic(e):
         return _algebraic_is_zero(e)
     lw = _exp_polynomial_is_zero(e)
@@ -328,6 +360,8 @@ def _rewrites_to_zero(e: sympy.Expr, simplify_ops: int = 200) -> bool:
         return True
     if simplify_ops <= 0 or sympy.count_ops(x) > simplify_ops:
         return False
+    if _has_huge_rational(x):
+        return False  # sympy's cancel orders its generators by their text
     return sympy.cancel(sympy.together(x)) == 0
 
 
@@ -365,6 +399,8 @@ def _exp_polynomial_is_zero(e: sympy.Expr) -> bool | None:
         for f in sympy.Mul.make_args(t):
             if isinstance(f, sympy.exp):
                 expo += f.args[0]
+            elif f is sympy.E:
+                expo += 1
             elif f.is_Pow and f.args[0] is sympy.E:
                 expo += f.args[1]
             elif f.is_Pow and isinstance(f.args[0], sympy.exp) and f.args[1].is_Rational:

@@ -105,19 +105,18 @@ class UnitIntervalSign:
         return tuple(_exact_root(self.poly, a, b) for (a, b), _ in self.roots)
 
     def negative_intervals(self) -> tuple[tuple[sympy.Expr, sympy.Expr], ...]:
-        """Maximal open sub-intervals ``(lo, hi)`` of ``(0, 1)`` where the polynomial is < 0."""
+        """Maximal open sub-intervals ``(lo, hi)`` of ``(0, 1)`` where the polynomial is < 0.
+
+        A root is never inside one: the polynomial is 0 there, so a root of even
+        multiplicity between two negative pieces (a tangency) separates two intervals and
+        belongs to the set where the polynomial is >= 0.
+        """
         if not any(s < 0 for s in self.signs):
             return ()
         points = (sympy.Integer(0),) + self.exact_roots() + (sympy.Integer(1),)
-        out: list[list[sympy.Expr]] = []
-        for i, s in enumerate(self.signs):
-            if s >= 0:
-                continue
-            if out and out[-1][1] == points[i] and self.signs[i - 1] < 0:
-                out[-1][1] = points[i + 1]  # an even root inside a negative region
-            else:
-                out.append([points[i], points[i + 1]])
-        return tuple((lo, hi) for lo, hi in out)
+        return tuple(
+            (points[i], points[i + 1]) for i, s in enumerate(self.signs) if s < 0
+        )
 
 
 def _exact_root(poly: sympy.Poly, a: sympy.Rational, b: sympy.Rational) -> sympy.Expr:

@@ -16,6 +16,7 @@ density and CDF). Each noise gets its exact evaluation of this integral:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -27,6 +28,8 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, choices_text
+from ..cost import as_caller
+from ..exact.arb import dps_to_prec, enclose, flint_prec, to_arb
 from ..numeric.laplace.closed_form import (
     laplace_exact,
     laplace_exact_general,
@@ -165,7 +168,8 @@ class ReportNoisyMax(Mechanism):
             if sv.is_rational:
                 L, G = sv.integer_gaps()
                 return tuple(laplace_exact(G, self.rate / L, "probabilities"))
-            return tuple(laplace_exact_general([self.rate * g for g in sv.gaps_exact]))
+            return tuple(laplace_exact_general([self.rate * g for g in sv.gaps_exact],
+                                               func="probabilities"))
         raise AssertionError(self.noise)
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
@@ -215,7 +219,10 @@ class ReportNoisyMax(Mechanism):
             return pf_balls(self, sv, dps)  # Thm 6.1: RNM-Exp = PF
         if self.noise == "gumbel":
             return softmax_balls(self, sv, dps)  # RNM-Gumbel = EM
-        return super()._balls(sv, dps)
+        if sv.is_rational and not self.epsilon.free_symbols:
+            return _laplace_balls(self.rate, sv, dps)
+        with as_caller("evalf_balls", "use .evalf(dps) (the series route, certified digits)"):
+            return super()._balls(sv, dps)  # balls of the exact closed form
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         d = self.scaled_gaps_float(sv)
@@ -240,3 +247,35 @@ class ReportNoisyMax(Mechanism):
             "laplace": rng.laplace,
         }
         return noisy_argmax(d, size, draws[self.noise])
+
+
+def _laplace_balls(rate: sympy.Expr, sv: ScoreVector, dps: int) -> list:
+    """RNM-Laplace balls on rational scores: ``A_r(x) + lam B_r(x)`` (the exact polynomials
+    of :func:`laplace_exact_polys`) evaluated in arb at a ball of ``x = exp(-lam)``, never
+    expanding the exact coin (``exp(-1e40 log 3)`` is a power no one can write out).
+    The precision rises until every ball has ``dps`` relative digits."""
+    L, G = sv.integer_gaps()
+    polys = laplace_exact_polys(G)
+    lam = rate / L
+    target = int(math.ceil(dps * math.log2(10))) + 2
+    prec = dps_to_prec(dps) + 32
+    with flint_prec(64):
+        size = to_arb(lam, 64).abs_upper()
+    digits = int(float(size.log().mid()) / math.log(10)) + 1 if size > 1 else 0
+    for _ in range(8):
+        with flint_prec(prec):
+            # lam to as many more digits as it has before its point (x = e^-lam relative)
+            lam_b = enclose(lam, int(prec * 0.30103) + digits + 10,
+                            max_prec=prec + 4 * digits + 128)
+            x = (-lam_b).exp()
+            out = []
+            for A, B in polys:
+                a = flint.arb_poly([flint.arb(c) for c in A.coeffs()])(x) if A.degree() >= 0 \
+                    else flint.arb(0)
+                b = flint.arb_poly([flint.arb(c) for c in B.coeffs()])(x) if B.degree() >= 0 \
+                    else flint.arb(0)
+                out.append(a + lam_b * b)
+        if all((v.is_exact() and v.is_zero()) or v.rel_accuracy_bits() >= target for v in out):
+            return out
+        prec *= 2
+    return out  # rigorous, only wider than asked

@@ -512,7 +512,7 @@ def optimal_mechanism(
                if method in ("exact", "arb") else "use method='float' (float64, O(n))")
     if method == "exact" and isinstance(scores, Sized):  # before converting n scores
         check_exact_n("optimal_mechanism", len(scores), cheaper)
-    sv = as_scores(scores)
+    sv = as_scores(scores, func="optimal_mechanism")
     if method in ("mpmath", "arb"):
         _check_dps_cost(method, sv.n, dps)
     if method == "mpmath" and mech.epsilon_limit is None:

@@ -19,7 +19,7 @@ import mpmath
 import sympy
 
 from ..exact.arb import flint_prec, mpf_to_arb, to_arb
-from ..exact.signs import UndecidedSignError, compare, proved_rational
+from ..exact.signs import MAX_PREC, UndecidedSignError, compare, proved_rational
 from ..numbers import safe_sympify
 from ..result import Result
 from .lattice import (
@@ -176,6 +176,9 @@ def _pf_optimal_at(n: int, k: int, epsilon: Any) -> bool:
         if e is not None:
             x = flint.fmpq(int(e.q), int(e.p))
             return all(p(x) >= 0 for p in lams)
+        algebraic = _pf_optimal_at_algebraic(lams, sympy.exp(-expr))
+        if algebraic is not None:
+            return algebraic
     for prec in (64, 128, 256, 512, 1024, 2048):
         with flint_prec(prec):
             xb = _x_ball(epsilon, prec)
@@ -185,9 +188,38 @@ def _pf_optimal_at(n: int, k: int, epsilon: Any) -> bool:
         if all(v > 0 or (v.is_exact() and v.is_zero()) for v in vals):
             return True
     raise UndecidedSignError(
-        f"pf_optimality_region: cannot decide the sign of a multiplier at epsilon={epsilon!r} "
-        "(it may be a boundary point of the region)"
+        f"PFOptimalityRegion.contains: cannot decide the sign of a multiplier at "
+        f"epsilon={epsilon!r} (it may be a boundary point of the region)"
     )
+
+
+def _pf_optimal_at_algebraic(lams, x: sympy.Expr) -> bool | None:
+    """All ``lam(x) >= 0`` at an algebraic ``x`` (a boundary point of the region), exactly.
+
+    ``lam(x) = 0`` iff the minimal polynomial of ``x`` divides ``lam``; a non-zero value is
+    separated from 0 by balls of rising precision (it must be, being non-zero). None if
+    ``x`` is not algebraic (transcendental epsilon: the caller's balls decide).
+    """
+    if x.free_symbols or not x.is_algebraic:
+        return None
+    mp = sympy.minimal_polynomial(x, _X, polys=True)
+    m = flint.fmpq_poly([flint.fmpq(int(c.p), int(c.q)) for c in reversed(mp.all_coeffs())])
+    nonzero = [p for p in lams if p.degree() >= 0 and (p % m).degree() >= 0]
+    prec = 64
+    while nonzero:
+        with flint_prec(prec):
+            xb = to_arb(x, prec)
+            vals = [_eval_arb(p, xb) for p in nonzero]
+        if any(v < 0 for v in vals):
+            return False
+        nonzero = [p for p, v in zip(nonzero, vals, strict=True) if not v > 0]
+        prec *= 2
+        if prec > MAX_PREC:  # pragma: no cover - a non-zero algebraic number separates
+            raise UndecidedSignError(
+                f"PFOptimalityRegion.contains: no ball separates a multiplier from 0 at "
+                f"x = {x} within {MAX_PREC} bits"
+            )
+    return True
 
 
 def _eval_arb(p: flint.fmpq_poly, x: flint.arb) -> flint.arb:

@@ -240,3 +240,36 @@ def test_certificate_failing_set_away_from_zero():
     assert not check_dp(m, [1, 0], [0, 0]).holds
     with pytest.raises(ValueError, match=r"^DPCertificate\.holds_at: epsilon must be a number"):
         cert.holds_at(sympy.Symbol("e", positive=True))
+
+
+def test_certificate_tangency_holds_only_at_the_touching_epsilon():
+    """Issue 20: a two-output mechanism with Pr[winner] = w/(w+1), w = e^eps h(e^-eps),
+    h(x) = 1 + (x - 1/2)^2, on [1, 0] vs [0, 1]. The ratio of the winner's probabilities
+    is w, so the bound w <= e^eps reads h(x) <= 1: it holds with equality at x = 1/2
+    (eps = ln 2, a double root of the condition polynomial) and fails at every other eps."""
+    def fn(q, eps):
+        x = sympy.exp(-eps)
+        w = sympy.exp(eps) * (1 + (x - R(1, 2)) ** 2)
+        p = w / (w + 1)
+        if q[0] == q[1]:
+            return [R(1, 2), R(1, 2)]
+        return [p, 1 - p] if q[0] > q[1] else [1 - p, p]
+
+    m = mechanism_from_function(fn, epsilon=1)
+    cert = certify_dp(m, [1, 0], [0, 1])
+    assert not cert.holds and cert.verify()
+    ln2 = sympy.log(2)
+    assert cert.failing_epsilon_intervals == sympy.Union(
+        sympy.Interval.open(0, ln2), sympy.Interval.open(ln2, sympy.oo))
+    touching = [c for c in cert.failing if c.roots]
+    assert touching and all(c.roots == (R(1, 2),) for c in touching)
+    assert all([m_ for _, m_ in c.analysis.roots] == [2] for c in touching)
+    small = R(1, 10**6)
+    assert cert.holds_at(ln2)
+    assert not cert.holds_at(ln2 - small) and not cert.holds_at(ln2 + small)
+    assert not cert.holds_at(R(1, 10)) and not cert.holds_at(10)
+    # the exact route at one epsilon agrees on both sides of the tangency and at it
+    at = check_dp(mechanism_from_function(fn, epsilon=ln2), [1, 0], [0, 1])
+    assert at.holds and _same(at.loss, ln2)
+    for e in (ln2 - small, ln2 + small):
+        assert not check_dp(mechanism_from_function(fn, epsilon=e), [1, 0], [0, 1]).holds

@@ -154,7 +154,7 @@ def test_check_dp_names_its_engine_and_its_arguments():
     assert res.engine == "x-form" and res.holds and res.epsilon == 1
     with pytest.raises(ValueError, match=r"^check_dp: epsilon must be"):
         check_dp(em, [1, 0], [0, 0], epsilon="one")
-    with pytest.raises(ValueError, match=r"^scores\[1\] must be a number"):
+    with pytest.raises(ValueError, match=r"^check_dp: scores\[1\] must be a number"):
         check_dp(em, [1, "a"], [0, 0])
 
 

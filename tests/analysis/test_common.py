@@ -41,3 +41,30 @@ def test_bounded_range_float_is_the_closed_form():
     # eps + ln(2 - e^{-eps}); at eps = 1:
     br = bounded_range(exactdp.PermuteAndFlip(1, monotonic=True), [0, 0], [0, 1])
     assert float(br) == float(1 + sympy.log(2 - sympy.exp(-1)))
+
+
+_PF = exactdp.PermuteAndFlip(1)
+_BAD = [0, "x"]  # not a number
+
+
+@pytest.mark.parametrize("func, call", [
+    ("check_dp", lambda: exactdp.check_dp(_PF, _BAD)),
+    ("privacy_loss", lambda: exactdp.privacy_loss(_PF, _BAD, [0, 1])),
+    ("privacy_loss", lambda: exactdp.privacy_loss(_PF, [0, 1], _BAD)),
+    ("certify_dp", lambda: exactdp.certify_dp(_PF, _BAD)),
+    ("certify_dp", lambda: exactdp.certify_dp(_PF, [0, 1], _BAD)),
+    ("neighbours", lambda: exactdp.neighbours(_PF, _BAD)),
+    ("bounded_range", lambda: exactdp.bounded_range(_PF, _BAD)),
+    ("check_zcdp", lambda: exactdp.check_zcdp(_PF, _BAD, 1)),
+    ("is_symmetric", lambda: exactdp.is_symmetric(_PF, [_BAD])),
+    ("is_shift_invariant", lambda: exactdp.is_shift_invariant(_PF, [_BAD])),
+    ("is_monotonic", lambda: exactdp.is_monotonic(_PF, [_BAD])),
+    ("optimal_mechanism", lambda: exactdp.optimal_mechanism(_BAD, 1)),
+    ("certify_dominance", lambda: exactdp.certify_dominance(_PF, _PF, _BAD)),
+    ("privacy_loss_distribution", lambda: exactdp.privacy_loss_distribution(_PF, _BAD, [0, 1])),
+])
+def test_score_errors_name_the_function_called(func, call):
+    """Issue 20: a bad score vector is refused in the caller's name, with the entry."""
+    with pytest.raises(ValueError, match=rf"^{func}: (scores|neighbour|vectors)\[1\] must be a "
+                                         r"number .*got 'x'$"):
+        call()

@@ -248,3 +248,39 @@ def test_long_expressions_are_shortened_head_and_tail():
     text = "a" * 500 + "z" * 15
     assert _short(text) == "a" * 280 + " ... " + "z" * 15
     assert _short("b" * 300) == "b" * 300
+
+
+def test_e_itself_is_an_exponential_for_lindemann_weierstrass():
+    """sympy.E is exp(1): E - exp(2) and E - exp(1 + 10^-50) are sums of exponentials with
+    distinct exponents, so non-zero (before, E stopped the proof)."""
+    from exactdp.exact.signs import _exp_polynomial_is_zero
+
+    assert _exp_polynomial_is_zero(sympy.E - E(2)) is False
+    tiny = R(1, 10**50)
+    assert exact_zero(sympy.E - E(1 + tiny)) is False
+    assert sign(sympy.E - E(1 + tiny)) == -1  # exp is increasing (balls at ~200 bits)
+    assert exact_zero(3 * sympy.E - 2 * E(1) - E(R(2, 2))) is True
+
+
+def test_exact_zero_of_a_huge_rational_refuses_in_its_name_and_sign_stays_one_line():
+    """Issue 20: exact_zero(exp(1) - exp(1 + 10**-400000)) ended in Python's int-to-text
+    limit error (and sympy's rewriting of such a rational is quadratic, ~14 s): the cost
+    model refuses it in exact_zero's name; sign gives an UndecidedSignError whose message
+    is printable (the difference ~2.7e-400000 is beyond MAX_PREC bits)."""
+    from exactdp.cost import TooCostly
+
+    e = sympy.E - E(1 + R(1, 10**400000))
+    with pytest.raises(TooCostly, match=r"^exact_zero: the exact zero test .* ~10\^400000"):
+        exact_zero(e)
+    with pytest.raises(UndecidedSignError, match=r"^sign: .*<a rational of ~10\^400000>") as info:
+        sign(e)
+    assert "\n" not in str(info.value) and len(str(info.value)) < 400
+    # below the limit the same kind of number is decided (10^-1000: balls at ~3400 bits)
+    assert exact_zero(sympy.E - E(1 + R(1, 10**1000))) is False
+    assert sign(sympy.E - E(1 + R(1, 10**1000))) == -1
+
+
+def test_short_names_huge_rationals_instead_of_printing_them():
+    from exactdp.exact.signs import _short
+
+    assert _short(E(R(1, 10**5000)) + 1) == "exp(<a rational of ~10^5000>) + 1"

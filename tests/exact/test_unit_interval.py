@@ -134,3 +134,20 @@ def test_verify_isolating_intervals_that_share_ends():
         pieces = zip(edges[:-1], edges[1:], strict=True)
         expect = tuple(int(sympy.sign(p.subs(x, (lo + hi) / 2))) for lo, hi in pieces)
         assert res.signs == expect
+
+
+def test_negative_intervals_stop_at_an_even_root():
+    # -(x - 1/2)^2 is < 0 on (0, 1) except at 1/2, where it is 0: two intervals, not one
+    a = sign_on_unit_interval(-((x - R(1, 2)) ** 2))
+    assert a.signs == (-1, -1)
+    assert a.negative_intervals() == ((0, R(1, 2)), (R(1, 2), 1))
+    assert a.nonnegative is False and a.constant_sign == -1
+    # a negative piece, an even root, another negative piece, a sign change, a positive one
+    b = sign_on_unit_interval((x - R(1, 3)) ** 2 * (x - R(3, 4)))
+    assert b.signs == (-1, -1, 1)
+    assert b.negative_intervals() == ((0, R(1, 3)), (R(1, 3), R(3, 4)))
+    # an irrational even root stays exact at both interval ends
+    c = sign_on_unit_interval(-((2 * x**2 - 1) ** 2))
+    r = sympy.sqrt(2) / 2
+    assert c.negative_intervals() == ((0, r), (r, 1))
+    assert verify_sign_analysis(a) and verify_sign_analysis(b) and verify_sign_analysis(c)

@@ -85,3 +85,21 @@ def test_rnm_laplace_exact_at_gap_1e35():
         dm = mpmath.mpf(d.p) / d.q
         ref = (2 + dm) * mpmath.exp(-dm) / 4
         assert abs(dist.evalf(30)[1] / ref - 1) < mpmath.mpf(10) ** -29
+
+
+def test_laplace_balls_from_the_polynomials_contain_the_exact_probabilities():
+    """RNM-Laplace balls on rational scores evaluate A_r(x) + lam B_r(x) at a ball of
+    x = exp(-lam) (no exact coin, so eps = 1e40 log 3 works): they hold the exact closed
+    form's values and have the digits asked for."""
+    import flint as _flint
+    import sympy as _sympy
+
+    from exactdp import ReportNoisyMax
+    from exactdp.exact.arb import enclose
+
+    d = ReportNoisyMax(_sympy.Rational(3, 2), noise="laplace").distribution(
+        [0, -1, -3, _sympy.Rational(1, 2), 0])
+    balls = d.evalf_balls(40)
+    for b, p in zip(balls, d.probabilities, strict=True):
+        assert b.overlaps(enclose(p, 60))
+        assert b.rad() < abs(b.mid()) * _flint.arb(10) ** -39

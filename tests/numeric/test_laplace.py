@@ -163,10 +163,10 @@ def test_general_irrational_gaps():
     assert sympy.simplify(p[1] - p[3]) == 0
     ref = laplace_quad([0, mpmath.sqrt(2), 1, mpmath.sqrt(2)], 30)
     assert _rel(_N(p), ref) < 1e-25
-    # agrees with the integer engine on rational gaps
+    # rational gaps go to the integer engine: checked against the quadrature
     q = laplace_exact_general([sympy.Rational(1, 2), 0, 1])
-    r = laplace_exact([1, 0, 2], HALF)
-    assert all(sympy.simplify(a - b) == 0 for a, b in zip(q, r, strict=True))
+    assert sympy.simplify(sum(q) - 1) == 0
+    assert _rel(_N(q), laplace_quad([mpmath.mpf(1) / 2, 0, 1], 30)) < 1e-25
 
 
 def test_general_symbolic_factor():
@@ -605,3 +605,34 @@ def test_laplace_exact_many_huge_gaps_refused_fast():
     assert time.perf_counter() - t0 < 2
     with pytest.raises(ValueError, match=r"^laplace_exact_polys: dense polynomials"):
         laplace_exact_polys([0, 10**35])
+
+
+def test_general_irrational_gaps_refuse_by_their_geometric_cost():
+    """Issue 20: the sympy closed form on irrational gaps grows like 2.35^groups (9 sqrt
+    gaps ran 107 s, 10 would need ~250 s) while the estimate said groups^3.5: 10 distinct
+    irrational gaps now refuse before any work, in the caller's name, naming evalf."""
+    import exactdp
+    from exactdp.cost import SECONDS_LIMIT, TooCostly, laplace_general_seconds
+
+    assert laplace_general_seconds(9) < SECONDS_LIMIT < laplace_general_seconds(10)
+    d = [sympy.sqrt(k + 1) - 1 for k in range(10)]
+    with pytest.raises(TooCostly, match=r"^laplace_exact_general: .* 10 distinct irrational "
+                                        r".*\.evalf\(dps\)"):
+        laplace_exact_general(d)
+    dist = exactdp.ReportNoisyMax(1, noise="laplace").distribution(
+        [sympy.sqrt(k + 1) for k in range(12)])
+    with pytest.raises(TooCostly, match=r"^probabilities: .* 12 distinct irrational"):
+        _ = dist.probabilities
+    with pytest.raises(TooCostly, match=r"^evalf_balls: .* 12 distinct irrational .*evalf"):
+        dist.evalf_balls(20)
+    # the cheaper route it names answers, and agrees with the quadrature
+    got = dist.evalf(20)
+    rate = mpmath.mpf(1) / 2  # Laplace scale 2*sensitivity/epsilon
+    gaps = [rate * (mpmath.sqrt(12) - mpmath.sqrt(k + 1)) for k in range(12)]
+    assert _rel([mpmath.mpf(v) for v in got], laplace_quad(gaps, 25)) < 1e-15
+    # ten distinct rational gaps go to the polynomial route (groups^3.5: 0.1 s, not the
+    # 13 s of the sympy route they took before)
+    q = laplace_exact_general([sympy.Rational(k, 2) for k in range(10)])
+    assert sympy.simplify(sum(q) - 1) == 0
+    ref = laplace_quad([mpmath.mpf(k) / 2 for k in range(10)], 30)
+    assert _rel(_N(q), ref) < 1e-25

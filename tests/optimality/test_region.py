@@ -94,3 +94,29 @@ def test_threshold_is_the_left_end_of_the_unbounded_interval():
     assert any(lo == t and hi is sympy.oo for lo, hi in reg.epsilon_intervals)
     assert mpmath.almosteq(mpmath.mpf(sympy.N(t, 30)), mpmath.mpf("0.5796999857973183"), 1e-15)
     assert reg.contains(t)
+
+
+@pytest.mark.parametrize("n, k", [(3, 2), (3, 3), (4, 2), (4, 3), (3, 4), (4, 4)])
+def test_region_contains_its_own_boundary_exactly(n, k):
+    """Issue 20: contains(eps*) at the boundary the region returns raised; the region is
+    closed there (a multiplier is exactly 0), while 1e-30 below it PF is not optimal."""
+    reg = RG.pf_optimality_region(n, k)
+    (b,) = reg.boundaries
+    assert reg.epsilon_intervals == ((b.epsilon, sympy.oo),)
+    # the boundary's polynomial divides a multiplier: lam(x*) = 0 exactly (independent of
+    # contains, which also checks the other multipliers' signs)
+    m = b.polynomial
+    lams = [sympy.Poly([Q(int(c.p), int(c.q)) for c in reversed(p.coeffs())], m.gen)
+            for p in RG._multipliers(n, k)]
+    assert any(not lam.is_zero and lam.rem(m).is_zero for lam in lams)
+    small = Q(1, 10**30)
+    assert reg.contains(b.epsilon)
+    assert not reg.contains(b.epsilon - small) and reg.contains(b.epsilon + small)
+
+
+def test_region_contains_the_golden_boundary_in_other_exact_forms():
+    reg = RG.pf_optimality_region(4, 2)  # boundary x* = (sqrt 5 - 1)/2
+    assert reg.contains("log((1 + sqrt(5))/2)")
+    assert reg.contains(-LOG(sympy.sqrt(5) / 2 - Q(1, 2)))
+    assert not reg.contains(LOG(Q(161803398, 10**8)))  # just below phi = 1.6180339887...
+    assert reg.contains(LOG(Q(161803399, 10**8)))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sympy
 
+from ...exact.signs import UndecidedSignError
 from ..common import exact_sign
 
 
@@ -40,7 +41,16 @@ class GenericEngine:
         return R1 / R2
 
     def cmp(self, R1, R2) -> int | None:
-        return exact_sign(R1 - R2)
+        try:
+            return exact_sign(R1 - R2)
+        except UndecidedSignError:
+            # ratios of probabilities are >= 0; for two positive finite ones the sign of
+            # R1 - R2 is that of R1/R2 - 1, where the common normalisers cancel (softmax
+            # ratios become products of exponentials and algebraic numbers, decided by
+            # Lindemann-Weierstrass) -- still an exact sign, never a guess
+            if exact_sign(R1) != 1 or exact_sign(R2) != 1:
+                raise
+            return exact_sign(sympy.powsimp(R1 / R2) - 1)
 
     def cmp_one(self, R) -> int | None:
         return exact_sign(R - 1)
@@ -56,9 +66,16 @@ class GenericEngine:
         return p
 
     def check_normalised(self, i: int, func: str, name: str, scores) -> None:
+        """Raise ValueError unless the probabilities of vector ``i`` sum to 1 and are >= 0.
+
+        A distribution built from its own normaliser (``w_r / sum_s w_s``: a softmax, EM,
+        RNM-Gumbel) is normalised by construction, proved as a polynomial identity
+        (:func:`normalised_by_construction`); no numeric zero test is run on it, so on
+        irrational scores (sqrt, log gaps) the check cannot end undecided.
+        """
         probs = self.probs[i]
         total = sympy.Add(*probs)
-        s = exact_sign(total - 1)
+        s = 0 if normalised_by_construction(probs) else exact_sign(total - 1)
         if s != 0:
             raise ValueError(
                 f"{func}: the probabilities of {name} on {scores} do not sum to 1 (sum = "
@@ -67,3 +84,28 @@ class GenericEngine:
         for r, p in enumerate(probs):
             if exact_sign(p) == -1:
                 raise ValueError(f"{func}: probability {r} of {name} on {scores} is negative")
+
+
+def normalised_by_construction(probs) -> bool:
+    """True if the probabilities are ``w_r / D`` with one common ``D`` and ``sum_r w_r = D``.
+
+    ``D`` is the same sympy ``Add`` in every non-zero probability (the factor ``D**-1``),
+    and ``expand(sum_r w_r - D) == 0`` proves the identity: ``expand`` is polynomial
+    arithmetic with every transcendental atom an independent generator, so it never takes
+    a non-zero number to 0. False means "not of this form" (the caller decides the sum by
+    :func:`exactdp.analysis.common.exact_sign`), never "does not sum to 1".
+    """
+    denominator = None
+    numerators = []
+    for p in probs:
+        if p == 0:
+            continue
+        factors = sympy.Mul.make_args(p)
+        inverse = [f for f in factors if f.is_Pow and f.exp == -1 and f.base.is_Add]
+        if len(inverse) != 1 or (denominator is not None and inverse[0].base != denominator):
+            return False
+        denominator = inverse[0].base
+        numerators.append(sympy.Mul(*[f for f in factors if f is not inverse[0]]))
+    if denominator is None:
+        return False
+    return sympy.expand(sympy.Add(*numerators) - denominator) == 0

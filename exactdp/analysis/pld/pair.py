@@ -63,7 +63,8 @@ def privacy_loss_distribution(mechanism: object, scores: object, neighbour: obje
     >>> round(float(pld.delta(0)), 6)
     0.231059
     """
-    sv, nv = as_scores(scores, "scores"), as_scores(neighbour, "neighbour")
+    func = "privacy_loss_distribution"
+    sv, nv = as_scores(scores, "scores", func), as_scores(neighbour, "neighbour", func)
     check_same_length("privacy_loss_distribution", ("scores", "neighbour"), (sv.raw, nv.raw))
     mechanism = as_mechanism(mechanism, "privacy_loss_distribution")
     check_pair(mechanism, sv, nv, "privacy_loss_distribution", allow_non_neighbour)

@@ -10,13 +10,20 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from functools import cmp_to_key
+from math import lcm
 
 import numpy as np
 import sympy
 from flint import fmpq_poly
 
 from ..._validate import argument_error
-from ...cost import check_seconds, fmt_size, laplace_exact_seconds, refuse
+from ...cost import (
+    check_seconds,
+    fmt_size,
+    laplace_exact_seconds,
+    laplace_general_seconds,
+    refuse,
+)
 from ...exact.signs import UndecidedSignError, compare
 from ..gaps import DENSE_DEGREE_LIMIT, as_list, check_int_gaps, check_lam, coin, fail_value
 from .pieces import FlintOps, ScalarOps, SparseOps, expand, group_gaps
@@ -178,14 +185,20 @@ def _sympy_cmp_factory(vals: list, func: str) -> Callable[[int, int], int]:
     return cmp
 
 
-def laplace_exact_general(d: Sequence[sympy.Expr]) -> tuple[sympy.Expr, ...]:
+def laplace_exact_general(
+    d: Sequence[sympy.Expr], *, func: str = "laplace_exact_general"
+) -> tuple[sympy.Expr, ...]:
     """Exact RNM-Laplace output distribution for arbitrary exact gaps (e.g. ``sqrt(2)``).
 
     Parameters
     ----------
     d : sequence of sympy.Expr, shape (n,)
         Non-negative exact scaled gaps (numbers, or expressions in positive Symbols whose
-        order sympy can decide). Intended for small n (about n <= 6).
+        order sympy can decide). Intended for small n: on gaps that are not all rational
+        the work grows like ``2.35^groups`` (``cost.laplace_general_seconds``), so about
+        10 distinct gaps and more are refused.
+    func : str
+        The public function named in refusals (the caller's, e.g. ``probabilities``).
 
     Returns
     -------
@@ -196,13 +209,14 @@ def laplace_exact_general(d: Sequence[sympy.Expr]) -> tuple[sympy.Expr, ...]:
     Raises
     ------
     ValueError
-        Empty input, a Float, a negative gap, or gaps whose order cannot be decided.
+        Empty input, a Float, a negative gap, or gaps whose order cannot be decided;
+        :class:`~exactdp.cost.TooCostly` when the estimated time exceeds
+        ``cost.SECONDS_LIMIT``.
 
     References
     ----------
     Module docstring; docs/formulas.md section 2.
     """
-    func = "laplace_exact_general"
     vals = []
     for i, v in enumerate(as_list(d, func, "d")):
         if isinstance(v, (float, np.floating)):
@@ -221,7 +235,13 @@ def laplace_exact_general(d: Sequence[sympy.Expr]) -> tuple[sympy.Expr, ...]:
     vals = [sympy.expand(v - vals[best]) for v in vals]
     u, cnt, idx = group_gaps(vals, _sympy_cmp_factory(vals, func))
     u[0] = sympy.Integer(0)
-    _check_closed_form_cost(func, len(u))
+    if all(v.is_Rational for v in vals):
+        # rational gaps d_r = G_r / L: the integer engine (flint polynomials, ~groups^3.5)
+        L = lcm(*(int(v.q) for v in vals))
+        return laplace_exact([int(v * L) for v in vals], sympy.Rational(1, L), func)
+    check_seconds(func, f"the exact RNM-Laplace closed form on {len(u)} distinct "
+                  "irrational or symbolic gaps", laplace_general_seconds(len(u)),
+                  "use .evalf(dps) (the series route, certified digits) or .to_numpy()")
     ops = ScalarOps(lambda t: sympy.exp(-t), None, sympy.Integer(1), sympy.Rational(1, 2))
     res = expand(u, cnt, idx, ops)
     return tuple(sympy.expand(sympy.powsimp(sympy.expand(r))) for r in res)

@@ -45,7 +45,7 @@ def test_sparse_engine_agrees_with_dense_engine(q, data, which):
     select_mod.DENSE_DEGREE_LIMIT = sparse_mod.DENSE_DEGREE_LIMIT = 0
     try:
         if max(q) != min(q):
-            engine = make_engine(mech, [score_vector(q, "scores")], "test")
+            engine = make_engine(mech, [score_vector(q, "scores", "test")], "test")
             assert isinstance(engine, sparse_mod.SparseXEngine)
         sparse = privacy_loss(mech, q, q2)
         sparse_check = check_dp(mech, q)

@@ -1,0 +1,56 @@
+"""analysis/engines/generic.py: the exact sympy engine (normalisation, comparisons)."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy
+
+import exactdp
+from exactdp.analysis.engines.generic import normalised_by_construction
+
+S, L, R = sympy.sqrt, sympy.log, sympy.Rational
+
+
+def test_normalised_by_construction_is_an_identity_not_a_guess():
+    w = [sympy.Integer(1), sympy.exp(-S(2)), 3 * sympy.exp(-L(5) / 2)]
+    D = sympy.Add(*w)
+    assert normalised_by_construction([v / D for v in w])
+    assert normalised_by_construction([v / D for v in w] + [sympy.Integer(0)])
+    # a numerator off by a tiny amount, a different normaliser, or no common one: not proved
+    assert not normalised_by_construction([w[0] / D, w[1] / D, (w[2] + R(1, 10**40)) / D])
+    assert not normalised_by_construction([w[0] / D, w[1] / D, w[2] / (D + 1)])
+    assert not normalised_by_construction([R(1, 2), R(1, 2)])
+    assert not normalised_by_construction([sympy.Integer(0)])
+
+
+def _softmax_loss(scores, neighbour, rate):
+    """max_r |ln(P_r(q)/P_r(q'))| of a softmax at 50 digits (mpmath, independent route)."""
+    with mpmath.workdps(50):
+        def probs(v):
+            w = [mpmath.exp(rate * mpmath.mpf(sympy.N(x, 60))) for x in v]
+            return [x / sum(w) for x in w]
+        p, p2 = probs(scores), probs(neighbour)
+        return max(abs(mpmath.log(a / b)) for a, b in zip(p, p2, strict=True))
+
+
+# cases from a seeded random sample of sqrt / log scores that raised UndecidedSignError
+# (issue 20): the first in the normalisation check, the others comparing two equal ratios
+CASES = [
+    (exactdp.ReportNoisyMax(R(3, 2), noise="gumbel"),
+     [L(25), 2 * S(21), R(-1, 3), L(18), 3 * S(13)],
+     [L(25), -1 + 2 * S(21), R(1, 6), L(18), 1 + 3 * S(13)], R(3, 4)),
+    (exactdp.ExponentialMechanism(R(1, 3)), [2, L(24), -3, 3 * S(6), 5],
+     [3, -1 + L(24), -4, R(1, 2) + 3 * S(6), R(11, 2)], R(1, 6)),
+    (exactdp.ReportNoisyMax(1, noise="gumbel"), [R(-4, 3), L(5), 3 * S(22), 2 * S(17), L(10)],
+     [R(-5, 6), L(5), -1 + 3 * S(22), -1 + 2 * S(17), R(1, 2) + L(10)], R(1, 2)),
+]
+
+
+@pytest.mark.parametrize("mech, q, q2, rate", CASES)
+def test_softmax_losses_on_irrational_scores_are_decided(mech, q, q2, rate):
+    res = exactdp.privacy_loss(mech, q, q2)
+    want = _softmax_loss(q, q2, rate)
+    with mpmath.workdps(50):
+        assert abs(mpmath.mpf(sympy.N(res.value, 60)) - want) < mpmath.mpf(10) ** -40
+    assert exactdp.check_dp(mech, q, q2).holds
