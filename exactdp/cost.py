@@ -105,11 +105,17 @@ class as_caller:  # noqa: N801 (used as a decorator and a context manager, like 
 SECONDS_LIMIT = 120.0
 
 
-def check_seconds(func: str, what: str, seconds: float, cheaper: str) -> None:
-    """Refuse ``what`` when its estimated run time exceeds :data:`SECONDS_LIMIT`."""
-    if seconds > SECONDS_LIMIT:
-        raise refuse(func, what, f"about {fmt_size(seconds)} s", f"{SECONDS_LIMIT:.0f} s",
-                     cheaper)
+#: Largest estimated run time (seconds) of a multiprecision view at large n whose float64
+#: view (``to_numpy()``, O(n)) answers in well under a second: the RNM-Laplace series.
+VIEW_SECONDS_LIMIT = 10.0
+
+
+def check_seconds(func: str, what: str, seconds: float, cheaper: str,
+                  limit: float = SECONDS_LIMIT) -> None:
+    """Refuse ``what`` when its estimated run time exceeds ``limit`` (default
+    :data:`SECONDS_LIMIT`)."""
+    if seconds > limit:
+        raise refuse(func, what, f"about {fmt_size(seconds)} s", f"{limit:.0f} s", cheaper)
 
 
 def analysis_seconds(count: int, n: int, top_gap: int) -> float:
@@ -157,6 +163,15 @@ def gaussian_seconds(n: int, dps: int) -> float:
     11 / 30 / 115 s, n = 3 at dps 240 took 6 s, under load).
     """
     return 2.1e-5 * n * n * dps * dps
+
+
+def gaussian_trapezoid_seconds(n: int, far: int, dps: int) -> float:
+    """Estimated seconds of the RNM-Gaussian mpmath route beyond 24 items (shared-grid
+    trapezoid, and the per-item ball route for the ``far`` items with gaps above 40 sigma):
+    ``1.5e-2 * n^2 * max(1, dps/15)^0.75 * (1 + 5 far/n)`` (measured on the gaps 0, 1, ...,
+    n - 1 under load: n = 30 / 40 at dps 15 took 13.7 / 19.7 s, n = 30 at dps 30 21.7 s;
+    30 random gaps in 0..50 at dps 15 32 s)."""
+    return 1.5e-2 * n * n * max(1.0, dps / 15) ** 0.75 * (1 + 5 * far / max(n, 1))
 
 
 def renyi_bits(alpha_height: int, content_bits: int) -> int:
@@ -209,9 +224,20 @@ def pf_mp_seconds(n: int, dps: int) -> float:
 
 def pf_arb_seconds(groups: int, n: int, prec: int) -> float:
     """Estimated seconds of ``numeric.pf.pf_arb`` (product tree over the distinct gaps):
-    ``3e-6 * groups * n * max(1, prec/270)`` (measured n = groups = 1e3 at dps 20 / 200 /
-    1000: 2.8 / 10 / 21 s; n = 1e4 at dps 20: 285 s)."""
-    return 3e-6 * groups * n * max(1.0, prec / 270)
+    ``(1.3e-6 * n^2 + 2e-6 * groups * n) * max(1, prec/270)``. The ``n^2`` term is that of
+    the leaves ``(q + s p)^m`` of degree m (multiplied classically: their coefficients span
+    many magnitudes), so it holds with few distinct gaps too (measured at dps 15 with 51
+    distinct gaps: n = 1e3 / 3e3 / 1e4 took 1.0 / 13 / 132 s; n = groups = 1e3 at dps 20 /
+    200 / 1000: 2.8 / 10 / 21 s; n = groups = 1e4 at dps 20: 285 s)."""
+    return (1.3e-6 * n * n + 2e-6 * groups * n) * max(1.0, prec / 270)
+
+
+def laplace_mp_seconds(groups: int, dps: int) -> float:
+    """Estimated seconds of ``numeric.laplace.laplace_mp``'s series route on ``groups``
+    distinct gaps: ``5e-4 * groups * max(1, dps/15)^1.5`` (measured at dps 15 on the gaps
+    0, 1/2, 1, ...: 1e4 / 1e5 distinct gaps took 6.8 / 42 s; the closed form below 61
+    items is cheaper)."""
+    return 5e-4 * groups * max(1.0, dps / 15) ** 1.5
 
 
 def laplace_exact_seconds(groups: int) -> float:

@@ -313,6 +313,35 @@ class ScoreVector:
         gaps = (hi - off - bins).astype(np.float64)
         return GapGroups(gaps, counts[bins], bins, key)
 
+    def distinct_gaps(self) -> tuple[list, list[int], list[int]]:
+        """The exact gaps ``q* - q_r`` grouped by value: ``(values, counts, inverse)``.
+
+        ``values[inverse[r]]`` is output r's gap and ``counts[k]`` how many outputs share
+        ``values[k]``. Python ints for integer scores (one ``numpy.unique`` for an int64
+        array: no sympy), the exact :attr:`gaps_exact` otherwise.
+        """
+        arr = self._int_arr
+        if arr is not None:
+            uniq, inverse, counts = np.unique(arr, return_inverse=True, return_counts=True)
+            top = int(uniq[-1])
+            return ([top - v for v in uniq.tolist()], counts.tolist(),
+                    inverse.ravel().tolist())
+        gaps: Any = (tuple(max(self.raw) - v for v in self.raw)  # type: ignore
+                     if self.kind == "int" else self.gaps_exact)
+        where: dict = {}
+        values: list = []
+        counts_l: list[int] = []
+        inv: list[int] = []
+        for g in gaps:
+            k = where.get(g)
+            if k is None:
+                k = where[g] = len(values)
+                values.append(g)
+                counts_l.append(0)
+            counts_l[k] += 1
+            inv.append(k)
+        return values, counts_l, inv
+
     def gaps_mp(self, dps: int) -> list[mpmath.mpf]:
         """Gaps as mpmath numbers at ``dps`` digits (exact inputs rounded once)."""
         with mpmath.workdps(dps):

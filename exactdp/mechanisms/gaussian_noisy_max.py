@@ -26,6 +26,7 @@ import sympy
 from .._validate import argument_error
 from ..numbers import FloatTracker, exact_epsilon, exact_number
 from ..numeric.gaussian import (
+    check_gaussian_cost,
     gaussian_bounds_proved,
     gaussian_float,
     gaussian_mp,
@@ -125,10 +126,20 @@ class GaussianNoisyMax(Mechanism):
                     "rational form; use .evalf(dps) (quadrature with an error bound)")
         return super()._absent(view)
 
+    def _check_cost(self, sv: ScoreVector, dps: int) -> None:
+        """Refuse before the exact gaps are formed (n sympy divisions) when the quadrature
+        would exceed its limit (:func:`exactdp.numeric.gaussian.check_gaussian_cost`)."""
+        z = sv.gaps_float / float(sympy.N(self.sigma, 20))
+        finite = np.isfinite(z)
+        check_gaussian_cost(int(np.count_nonzero(finite)),
+                            int(np.count_nonzero(finite & (z > 40))), dps, type(self).__name__)
+
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
+        self._check_cost(sv, dps)
         return list(gaussian_mp(self.gaps_in_sigma(sv), dps, func=type(self).__name__)[0])
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
+        self._check_cost(sv, dps + 5)
         vals, bounds = gaussian_mp_bounds(self.gaps_in_sigma(sv), dps + 5,
                                           func=type(self).__name__)
         return [ball(v, b, dps) for v, b in zip(vals, bounds, strict=True)]

@@ -27,6 +27,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, choices_text
+from ..cost import VIEW_SECONDS_LIMIT, check_seconds, laplace_mp_seconds
 from ..numeric.laplace.closed_form import (
     laplace_exact,
     laplace_exact_general,
@@ -193,12 +194,20 @@ class ReportNoisyMax(Mechanism):
         return RationalForm(X, None, sympy.exp(-lam), L, G, polys=tuple(per_gap[g] for g in G))
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
+        if self.noise == "laplace":  # one gap per distinct score (the series' cost)
+            groups = (np.unique(sv.floats).size if sv.kind == "float"
+                      else len(sv.distinct_gaps()[1]))
+            check_seconds("evalf", f"RNM-Laplace in mpmath for n = {sv.n} ({groups} distinct "
+                          f"gaps) at dps = {dps}", laplace_mp_seconds(groups, dps),
+                          "use .to_numpy() (float64, O(n)) or fewer distinct scores",
+                          limit=VIEW_SECONDS_LIMIT)
+            d, counts, inverse = self.scaled_gap_groups_mp(sv, dps)
+            vals = laplace_mp(d, dps, counts=counts)
+            return [vals[k] for k in inverse]
         d = self.scaled_gaps_mp(sv, dps)
         if self.noise == "exponential":
             return pf_mp(d, dps)
-        if self.noise == "gumbel":
-            return em_mp(d, dps)
-        return laplace_mp(d, dps)
+        return em_mp(d, dps)
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
         if self.noise == "exponential":

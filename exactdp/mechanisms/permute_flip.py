@@ -27,6 +27,7 @@ import mpmath
 import numpy as np
 import sympy
 
+from ..cost import check_seconds, pf_arb_seconds
 from ..exact import dps_to_prec
 from ..numeric.pf import pf_arb, pf_float, pf_mp
 from ..scores import ScoreVector
@@ -59,7 +60,15 @@ def pf_balls(mech: Mechanism, sv: ScoreVector, dps: int) -> list:
     :func:`~exactdp.numeric.pf.pf_arb` evaluates the positive integral form in ball
     arithmetic (every step rigorous; its docstring gives the argument).
     """
-    return pf_arb(mech.scaled_gaps_arb(sv, dps), dps_to_prec(dps))
+    values, counts, inverse = sv.distinct_gaps()
+    prec = dps_to_prec(dps)
+    check_seconds(
+        "evalf_balls", f"permute-and-flip balls for n = {sv.n} ({len(values)} distinct gaps) "
+        f"at {prec} bits", pf_arb_seconds(len(values), sv.n, prec),
+        "use .evalf(dps) (mpmath, cost linear in n) or .to_numpy() (float64)")
+    balls, counts, inverse = mech.scaled_gap_groups_arb(sv, dps)
+    probs = pf_arb(balls, prec, counts)
+    return [probs[k] for k in inverse]
 
 
 def pf_ring_probabilities(gens) -> list:
