@@ -177,6 +177,19 @@ def _large_calls():
                           "evalf"),
         "kl_divergence": (lambda: X.kl_divergence(pf.distribution(q), pf.distribution(q[::-1])),
                           "probabilities"),
+        # issue 20, n = 1e5: each refused before any per-output multiprecision work
+        "pf.evalf_balls_1e5": (lambda: pf.distribution(q).evalf_balls(15), "evalf_balls"),
+        "pf.evalf_balls_1e5_ties": (lambda: pf.distribution(q % 51).evalf_balls(15),
+                                    "evalf_balls"),
+        "rnm_laplace.evalf": (lambda: laplace.distribution(q).evalf(15), "evalf"),
+        "gaussian.evalf": (lambda: X.GaussianNoisyMax(1).distribution(q).evalf(15), "evalf"),
+        "gaussian.evalf_ties": (lambda: X.GaussianNoisyMax(1).distribution(q % 51).evalf(15),
+                                "evalf"),
+        "gaussian.evalf_balls": (lambda: X.GaussianNoisyMax(1).distribution(q).evalf_balls(15),
+                                 "evalf_balls"),
+        "sup_privacy_loss": (lambda: X.sup_privacy_loss(
+            pf, lambda g: (list(range(n - 1)) + [-g], list(range(n - 1)) + [-g - 1])),
+            "sup_privacy_loss"),
         "entropy": (lambda: pf.distribution(q).entropy(), None),
     }
 
@@ -237,7 +250,6 @@ def test_public_functions_are_all_driven():
         "max_divergence": "refuses through probabilities (as kl_divergence)",
         "renyi_divergence": "refuses through probabilities and its alpha guard",
         "sensitivity": "bounded by its max_pairs argument",
-        "sup_privacy_loss": "bounded by its max_boxes argument",
         "worst_case_error": "float64 evaluations, linear in n",
     }
     driven = set(_large_calls())
@@ -264,3 +276,23 @@ def test_check_gap_digits_limit():
     assert check_gap_digits("evalf", MAX_GAP_DIGITS, 30) == MAX_GAP_DIGITS
     with pytest.raises(TooCostly, match=r"^evalf: .*10\^4001 would need 4031 working digits"):
         check_gap_digits("evalf", MAX_GAP_DIGITS + 1, 30)
+
+
+def test_refusals_at_n_1e5_come_before_the_per_output_work():
+    """The four views that ran for minutes at n = 1e5 refuse within 2 s, each naming the
+    method called, its estimate and the float64 route."""
+    q = np.arange(10**5)
+    laplace = ReportNoisyMax(1, noise="laplace")
+    for call, frag in (
+        (lambda: PermuteAndFlip(1).distribution(q).evalf_balls(15), "100000 distinct gaps"),
+        (lambda: PermuteAndFlip(1).distribution(q % 51).evalf_balls(15), "51 distinct gaps"),
+        (lambda: laplace.distribution(q).evalf(15), "100000 distinct gaps"),
+        (lambda: GaussianNoisyMax(1).distribution(q).evalf(15), "n = 100000 items"),
+    ):
+        t0 = time.perf_counter()
+        with pytest.raises(ValueError) as info:
+            call()
+        assert time.perf_counter() - t0 < 2.0
+        msg = str(info.value)
+        assert msg.startswith(("evalf:", "evalf_balls:")) and frag in msg, msg
+        assert "would need" in msg and "to_numpy" in msg, msg
