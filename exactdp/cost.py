@@ -226,9 +226,11 @@ def check_numeric_n(func: str, n: int, limit: int = MAX_NUMERIC_N) -> None:
 
 
 def pf_mp_seconds(n: int, dps: int) -> float:
-    """Estimated seconds of ``numeric.pf.pf_mp``: ``1e-4 * n * max(1, dps/20)^2`` (measured
-    n = 1e3 at dps 20 / 200 / 1000: 0.15 / 7.9 / 207 s; n = 1e5 at dps 20: 6 s)."""
-    return 1e-4 * n * max(1.0, dps / 20) ** 2
+    """Estimated seconds of ``numeric.pf.pf_mp``: ``1e-4 * n * max(1, dps/20)^2`` plus the
+    quadrature rule's own ``2e-3 * max(1, dps/20)^2.6`` (measured n = 1e3 at dps 20 / 200 /
+    1000: 0.15 / 7.9 / 207 s; n = 1e5 at dps 20: 6 s; n = 3 at dps 300 / 1005: 2.5 / 54 s)."""
+    r = max(1.0, dps / 20)
+    return 1e-4 * n * r**2 + 2e-3 * r**2.6
 
 
 def pf_arb_seconds(groups: int, n: int, prec: int) -> float:

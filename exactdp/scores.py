@@ -313,6 +313,15 @@ class ScoreVector:
         gaps = (hi - off - bins).astype(np.float64)
         return GapGroups(gaps, counts[bins], bins, key)
 
+    def distinct_count(self) -> int:
+        """How many distinct scores (``numpy.unique`` for arrays; no sympy for floats)."""
+        if self.kind == "float":
+            return int(np.unique(self.floats).size)
+        arr = self._int_arr
+        if arr is not None:
+            return int(np.unique(arr).size)
+        return len(set(self.raw if self.kind == "int" else self.gaps_exact))
+
     def distinct_gaps(self) -> tuple[list, list[int], list[int]]:
         """The exact gaps ``q* - q_r`` grouped by value: ``(values, counts, inverse)``.
 

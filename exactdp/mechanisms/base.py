@@ -17,6 +17,7 @@ from ..cost import check_gap_digits
 from ..distribution import OutputDistribution
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
+from ..exact.arb import flint_prec
 from ..scores import ScoreVector, as_scores
 from ..xform import Atoms, paused_gc, poly_expr
 from .parameters import Parameter, declared_parameters
@@ -588,7 +589,9 @@ class Mechanism:
         values, counts, inverse = sv.distinct_gaps()
         if sv.kind == "int":
             rate = enclose(self.rate, dps + extra + 5)
-            return [rate * int(g) for g in values], counts, inverse
+            bits = max(int(g).bit_length() for g in values)  # the products exact-ish:
+            with flint_prec(dps_to_prec(dps + extra + 5) + bits + 20):  # flint rounds
+                return [rate * int(g) for g in values], counts, inverse  # to its context
         return [enclose(self.rate * g, dps + extra + 5) for g in values], counts, inverse
 
     def _balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:

@@ -35,7 +35,7 @@ from ..numeric.laplace.closed_form import (
 )
 from ..numeric.laplace.float64 import laplace_float
 from ..numeric.laplace.mp import laplace_mp
-from ..numeric.pf import em_float, em_mp, pf_float, pf_mp
+from ..numeric.pf import em_float, em_mp, pf_float
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
 from ._sampling import NoiseDraw, noisy_argmax
@@ -48,7 +48,7 @@ from .parameters import (
     parameter,
     sensitivity_parameter,
 )
-from .permute_flip import pf_balls
+from .permute_flip import pf_balls, pf_numeric
 from .registry import register
 
 NOISES = ("exponential", "gumbel", "laplace")
@@ -195,8 +195,7 @@ class ReportNoisyMax(Mechanism):
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
         if self.noise == "laplace":  # one gap per distinct score (the series' cost)
-            groups = (np.unique(sv.floats).size if sv.kind == "float"
-                      else len(sv.distinct_gaps()[1]))
+            groups = sv.distinct_count()
             check_seconds("evalf", f"RNM-Laplace in mpmath for n = {sv.n} ({groups} distinct "
                           f"gaps) at dps = {dps}", laplace_mp_seconds(groups, dps),
                           "use .to_numpy() (float64, O(n)) or fewer distinct scores",
@@ -204,10 +203,9 @@ class ReportNoisyMax(Mechanism):
             d, counts, inverse = self.scaled_gap_groups_mp(sv, dps)
             vals = laplace_mp(d, dps, counts=counts)
             return [vals[k] for k in inverse]
-        d = self.scaled_gaps_mp(sv, dps)
         if self.noise == "exponential":
-            return pf_mp(d, dps)
-        return em_mp(d, dps)
+            return pf_numeric(self, sv, dps)  # Thm 6.1: RNM-Exp = PF
+        return em_mp(self.scaled_gaps_mp(sv, dps), dps)
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
         if self.noise == "exponential":

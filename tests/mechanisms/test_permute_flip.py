@@ -8,6 +8,7 @@ import math
 from fractions import Fraction
 
 import mpmath
+import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -144,7 +145,8 @@ def test_pf_closed_form_against_the_section5_recursion_and_two_items():
     assert all(sympy.simplify(a - b) == 0 for a, b in zip(exprs, hand, strict=True))
 
 
-def test_evalf_balls_on_tied_scores_contain_the_mpmath_values():
+@pytest.mark.parametrize("epsilon", [sympy.Rational(3, 2), sympy.log(3)])
+def test_evalf_balls_on_tied_scores_contain_the_mpmath_values(epsilon):
     """evalf_balls encloses one ball per distinct gap (integer scores: the rate once, times
     each gap): on 300 scores with 10 distinct values every ball meets evalf(45)'s value
     (the independent mpmath quadrature) and has 30 correct digits."""
@@ -155,7 +157,7 @@ def test_evalf_balls_on_tied_scores_contain_the_mpmath_values():
     from exactdp import PermuteAndFlip
 
     q = np.array([(3 * i) % 10 for i in range(300)])
-    d = PermuteAndFlip(sympy.Rational(3, 2)).distribution(q)
+    d = PermuteAndFlip(epsilon).distribution(q)
     balls = d.evalf_balls(30)
     ref = d.evalf(45)
     from exactdp.exact.arb import flint_prec
