@@ -296,3 +296,24 @@ def test_refusals_at_n_1e5_come_before_the_per_output_work():
         msg = str(info.value)
         assert msg.startswith(("evalf:", "evalf_balls:")) and frag in msg, msg
         assert "would need" in msg and "to_numpy" in msg, msg
+
+
+def test_exact_closed_forms_refuse_astronomical_exponents():
+    """privacy_loss and renyi_divergence at epsilon = 10^1000 (sympy evaluated exp(-d)
+    with ~d bits: 4.6 s and over 20 s) refuse in the caller's name; at 10^300 they still
+    answer, and the loss there is the exact epsilon-free limit check_dp agrees with."""
+    from exactdp import check_dp, privacy_loss
+
+    big = PermuteAndFlip(10**1000)
+    refuses_fast(lambda: privacy_loss(big, [0, 1], [1, 0]), "privacy_loss:", "10^999",
+                 "check_dp")
+    P, Q = big.distribution([0, 1]), big.distribution([1, 0])
+    P.probabilities, Q.probabilities  # noqa: B018 (built outside the timed call)
+    refuses_fast(lambda: renyi_divergence(P, Q, 2), "renyi_divergence:", "10^999",
+                 "evalf_balls")
+    assert check_dp(big, [0, 1]).holds
+    # just inside: PF on (0, 1) vs (1, 0) has Pr[0] = p/2 and 1 - p/2, p = exp(-eps/2), so
+    # the loss is eps/2 + log(2 - p) (the two-coin formula)
+    E = sympy.Integer(10) ** 300
+    loss = privacy_loss(PermuteAndFlip(E), [0, 1], [1, 0])
+    assert sympy.expand_log(loss.value, force=True) - E / 2 - sympy.log(2 - sympy.exp(-E / 2)) == 0
