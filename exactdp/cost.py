@@ -105,11 +105,17 @@ class as_caller:  # noqa: N801 (used as a decorator and a context manager, like 
 SECONDS_LIMIT = 120.0
 
 
-def check_seconds(func: str, what: str, seconds: float, cheaper: str) -> None:
-    """Refuse ``what`` when its estimated run time exceeds :data:`SECONDS_LIMIT`."""
-    if seconds > SECONDS_LIMIT:
-        raise refuse(func, what, f"about {fmt_size(seconds)} s", f"{SECONDS_LIMIT:.0f} s",
-                     cheaper)
+#: Largest estimated run time (seconds) of a multiprecision view at large n whose float64
+#: view (``to_numpy()``, O(n)) answers in well under a second: the RNM-Laplace series.
+VIEW_SECONDS_LIMIT = 10.0
+
+
+def check_seconds(func: str, what: str, seconds: float, cheaper: str,
+                  limit: float = SECONDS_LIMIT) -> None:
+    """Refuse ``what`` when its estimated run time exceeds ``limit`` (default
+    :data:`SECONDS_LIMIT`)."""
+    if seconds > limit:
+        raise refuse(func, what, f"about {fmt_size(seconds)} s", f"{limit:.0f} s", cheaper)
 
 
 def analysis_seconds(count: int, n: int, top_gap: int) -> float:
@@ -159,6 +165,24 @@ def gaussian_seconds(n: int, dps: int) -> float:
     return 2.1e-5 * n * n * dps * dps
 
 
+def gaussian_trapezoid_seconds(n: int, far: int, dps: int) -> float:
+    """Estimated seconds of the RNM-Gaussian mpmath route beyond 24 items (shared-grid
+    trapezoid, and the per-item ball route for the ``far`` items with gaps above 40 sigma):
+    ``1.5e-2 * n^2 * max(1, dps/15)^0.75 * (1 + 5 far/n)`` (measured on the gaps 0, 1, ...,
+    n - 1 under load: n = 30 / 40 at dps 15 took 13.7 / 19.7 s, n = 30 at dps 30 21.7 s;
+    30 random gaps in 0..50 at dps 15 32 s)."""
+    return 1.5e-2 * n * n * max(1.0, dps / 15) ** 0.75 * (1 + 5 * far / max(n, 1))
+
+
+def sup_privacy_loss_seconds(n: int, distinct: int) -> float:
+    """Estimated seconds of ``sup_privacy_loss`` on a family of ``n`` outputs with
+    ``distinct`` distinct scores: symbolic probabilities, their simplified ratios and
+    limits, ``0.4 * n * distinct^2`` (measured for PF under load: the scores ``0, -1, ...,
+    -1, -g - 2`` with n = 2 / 5 / 10 took 1.5 / 7.9 / 35 s, ``0, -1, -2, -3, -g - 5`` 50 s;
+    EM on the tied family with n = 10 11 s)."""
+    return 0.4 * n * distinct * distinct
+
+
 def renyi_bits(alpha_height: int, content_bits: int) -> int:
     """Estimated bits of the exact powers ``P_r^alpha Q_r^(1 - alpha)``.
 
@@ -202,16 +226,29 @@ def check_numeric_n(func: str, n: int, limit: int = MAX_NUMERIC_N) -> None:
 
 
 def pf_mp_seconds(n: int, dps: int) -> float:
-    """Estimated seconds of ``numeric.pf.pf_mp``: ``1e-4 * n * max(1, dps/20)^2`` (measured
-    n = 1e3 at dps 20 / 200 / 1000: 0.15 / 7.9 / 207 s; n = 1e5 at dps 20: 6 s)."""
-    return 1e-4 * n * max(1.0, dps / 20) ** 2
+    """Estimated seconds of ``numeric.pf.pf_mp``: ``1e-4 * n * max(1, dps/20)^2`` plus the
+    quadrature rule's own ``2e-3 * max(1, dps/20)^2.6`` (measured n = 1e3 at dps 20 / 200 /
+    1000: 0.15 / 7.9 / 207 s; n = 1e5 at dps 20: 6 s; n = 3 at dps 300 / 1005: 2.5 / 54 s)."""
+    r = max(1.0, dps / 20)
+    return 1e-4 * n * r**2 + 2e-3 * r**2.6
 
 
 def pf_arb_seconds(groups: int, n: int, prec: int) -> float:
     """Estimated seconds of ``numeric.pf.pf_arb`` (product tree over the distinct gaps):
-    ``3e-6 * groups * n * max(1, prec/270)`` (measured n = groups = 1e3 at dps 20 / 200 /
-    1000: 2.8 / 10 / 21 s; n = 1e4 at dps 20: 285 s)."""
-    return 3e-6 * groups * n * max(1.0, prec / 270)
+    ``(1.3e-6 * n^2 + 2e-6 * groups * n) * max(1, prec/270)``. The ``n^2`` term is that of
+    the leaves ``(q + s p)^m`` of degree m (multiplied classically: their coefficients span
+    many magnitudes), so it holds with few distinct gaps too (measured at dps 15 with 51
+    distinct gaps: n = 1e3 / 3e3 / 1e4 took 1.0 / 13 / 132 s; n = groups = 1e3 at dps 20 /
+    200 / 1000: 2.8 / 10 / 21 s; n = groups = 1e4 at dps 20: 285 s)."""
+    return (1.3e-6 * n * n + 2e-6 * groups * n) * max(1.0, prec / 270)
+
+
+def laplace_mp_seconds(groups: int, dps: int) -> float:
+    """Estimated seconds of ``numeric.laplace.laplace_mp``'s series route on ``groups``
+    distinct gaps: ``5e-4 * groups * max(1, dps/15)^1.5`` (measured at dps 15 on the gaps
+    0, 1/2, 1, ...: 1e4 / 1e5 distinct gaps took 6.8 / 42 s; the closed form below 61
+    items is cheaper)."""
+    return 5e-4 * groups * max(1.0, dps / 15) ** 1.5
 
 
 def laplace_exact_seconds(groups: int) -> float:
@@ -266,3 +303,37 @@ def check_exact_zero_bits(func: str, bits: int) -> None:
             "use exactdp.exact.signs.sign (rigorous balls decide a number not too close "
             "to 0) or smaller rationals",
         )
+
+
+#: Most decimal digits of an exponent ``d`` in ``exp(-d)`` inside an exact sympy result
+#: (a privacy loss's closed form, a Renyi sum): beyond, sympy's own numeric sign and
+#: simplification steps evaluate ``exp(-d)`` with about ``d`` bits (measured: the loss of
+#: PF(10^1000) on a two-score pair 4.6 s, its Renyi divergence of order 2 over 20 s;
+#: 10^300: 0.2 / 2.5 s).
+MAX_EXACT_EXPONENT_DIGITS = 300
+
+
+def check_exact_exponent(func: str, digits: int, cheaper: str) -> None:
+    """Refuse an exact sympy result holding ``exp(-d)`` with ``d`` of ``digits`` digits."""
+    if digits > MAX_EXACT_EXPONENT_DIGITS:
+        raise refuse(
+            func, f"an exact closed form holding exp(-d) with d ~ 10^{digits}",
+            f"sympy arithmetic on numbers of ~10^{digits} bits",
+            f"exponents below 10^{MAX_EXACT_EXPONENT_DIGITS}", cheaper)
+
+
+def exponent_digits(values) -> int:
+    """Decimal digits of the largest numeric exponent ``d`` of the ``exp`` atoms in the
+    sympy expressions ``values`` (0 when there is none): bit lengths, no evaluation."""
+    import sympy
+
+    best = 0
+    for v in values:
+        if not isinstance(v, sympy.Basic):
+            continue
+        for a in v.atoms(sympy.exp):
+            arg = a.args[0]
+            for r in arg.atoms(sympy.Rational):
+                size = max(abs(int(r.p)).bit_length() - int(r.q).bit_length(), 0)
+                best = max(best, int(size * 0.30103))
+    return best

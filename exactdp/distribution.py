@@ -260,8 +260,10 @@ class OutputDistribution:
         check_numeric_n("evalf", self.n)
         with as_caller("evalf"):
             vals = self._view("mp", dps)
+        rounded: dict[int, mpmath.mpf] = {}  # outputs sharing a value share its rounding
         with mpmath.workdps(dps):
-            return tuple(+v for v in vals)
+            return tuple(rounded[id(v)] if id(v) in rounded
+                         else rounded.setdefault(id(v), +v) for v in vals)
 
     def evalf_balls(self, dps: int = 30) -> tuple:
         """Enclosures of the probabilities as python-flint ``arb`` balls.

@@ -101,7 +101,7 @@ def format_number(value, dps: int = 6) -> str:
         return "inf" if v > 0 else "-inf"
     if v == 0:
         return "0"
-    if abs(v.man_exp[1]) > 3000:  # beyond about 1e+-900: mpmath's nstr loses the mantissa
+    if abs(mpmath.mag(v)) > 3000:  # beyond about 1e+-900: mpmath's nstr loses the mantissa
         return _scientific(v, dps)
     with mpmath.workdps(dps + 10):
         return mpmath.nstr(v, dps, min_fixed=-5, max_fixed=max(dps, 6))
@@ -114,7 +114,8 @@ def _scientific(v: mpmath.mpf, dps: int) -> str:
     as many digits as ``e`` has plus ``dps`` guard digits: its fractional part (the
     mantissa) is then right to ``dps`` digits even for ``exp(-10**300)``.
     """
-    man, e = abs(v).man_exp
+    man, e = v.man_exp  # not abs(v): that rounds to the context's precision (53 bits)
+    man = abs(int(man))
     sign = "-" if v < 0 else ""
     with mpmath.workdps(dps + 20 + int(abs(e).bit_length() * 0.302) + 1):
         if abs(e) > 10**15:  # the decimal exponent alone would have 15+ digits

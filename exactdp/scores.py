@@ -333,6 +333,44 @@ class ScoreVector:
         gaps = (hi - off - bins).astype(np.float64)
         return GapGroups(gaps, counts[bins], bins, key)
 
+    def distinct_count(self) -> int:
+        """How many distinct scores (``numpy.unique`` for arrays; no sympy for floats)."""
+        if self.kind == "float":
+            return int(np.unique(self.floats).size)
+        arr = self._int_arr
+        if arr is not None:
+            return int(np.unique(arr).size)
+        return len(set(self.raw if self.kind == "int" else self.gaps_exact))
+
+    def distinct_gaps(self) -> tuple[list, list[int], list[int]]:
+        """The exact gaps ``q* - q_r`` grouped by value: ``(values, counts, inverse)``.
+
+        ``values[inverse[r]]`` is output r's gap and ``counts[k]`` how many outputs share
+        ``values[k]``. Python ints for integer scores (one ``numpy.unique`` for an int64
+        array: no sympy), the exact :attr:`gaps_exact` otherwise.
+        """
+        arr = self._int_arr
+        if arr is not None:
+            uniq, inverse, counts = np.unique(arr, return_inverse=True, return_counts=True)
+            top = int(uniq[-1])
+            return ([top - v for v in uniq.tolist()], counts.tolist(),
+                    inverse.ravel().tolist())
+        gaps: Any = (tuple(max(self.raw) - v for v in self.raw)
+                     if self.kind == "int" else self.gaps_exact)
+        where: dict = {}
+        values: list = []
+        counts_l: list[int] = []
+        inv: list[int] = []
+        for g in gaps:
+            k = where.get(g)
+            if k is None:
+                k = where[g] = len(values)
+                values.append(g)
+                counts_l.append(0)
+            counts_l[k] += 1
+            inv.append(k)
+        return values, counts_l, inv
+
     def gaps_mp(self, dps: int) -> list[mpmath.mpf]:
         """Gaps as mpmath numbers at ``dps`` digits (exact inputs rounded once)."""
         with mpmath.workdps(dps):

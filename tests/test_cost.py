@@ -146,6 +146,10 @@ def _large_calls():
         "check_accountant": (lambda: X.check_accountant(pf, q, 2, [1]), "check_accountant"),
         "composition_lower_bound": (lambda: X.composition_lower_bound(pf, q, 2, 1),
                                     "composition_lower_bound"),
+        "composition_lower_bound_k": (lambda: X.composition_lower_bound(pf, [0, 1], 10**12, 1),
+                                      "composition_lower_bound"),
+        "check_accountant_k": (lambda: X.check_accountant(pf, [0, 1], 10**12, [1]),
+                               "check_accountant"),
         "is_monotonic": (lambda: X.is_monotonic(pf, [list(range(n))]), "is_monoton"),
         "is_shift_invariant": (lambda: X.is_shift_invariant(pf, [list(range(n))]),
                                "is_shift_invariant"),
@@ -177,6 +181,19 @@ def _large_calls():
                           "evalf"),
         "kl_divergence": (lambda: X.kl_divergence(pf.distribution(q), pf.distribution(q[::-1])),
                           "probabilities"),
+        # issue 20, n = 1e5: each refused before any per-output multiprecision work
+        "pf.evalf_balls_1e5": (lambda: pf.distribution(q).evalf_balls(15), "evalf_balls"),
+        "pf.evalf_balls_1e5_ties": (lambda: pf.distribution(q % 51).evalf_balls(15),
+                                    "evalf_balls"),
+        "rnm_laplace.evalf": (lambda: laplace.distribution(q).evalf(15), "evalf"),
+        "gaussian.evalf": (lambda: X.GaussianNoisyMax(1).distribution(q).evalf(15), "evalf"),
+        "gaussian.evalf_ties": (lambda: X.GaussianNoisyMax(1).distribution(q % 51).evalf(15),
+                                "evalf"),
+        "gaussian.evalf_balls": (lambda: X.GaussianNoisyMax(1).distribution(q).evalf_balls(15),
+                                 "evalf_balls"),
+        "sup_privacy_loss": (lambda: X.sup_privacy_loss(
+            pf, lambda g: (list(range(n - 1)) + [-g], list(range(n - 1)) + [-g - 1])),
+            "sup_privacy_loss"),
         "entropy": (lambda: pf.distribution(q).entropy(), None),
     }
 
@@ -240,7 +257,6 @@ def test_public_functions_are_all_driven():
         "max_divergence": "refuses through probabilities (as kl_divergence)",
         "renyi_divergence": "refuses through probabilities and its alpha guard",
         "sensitivity": "bounded by its max_pairs argument",
-        "sup_privacy_loss": "bounded by its max_boxes argument",
         "worst_case_error": "float64 evaluations, linear in n",
     }
     driven = set(_large_calls())
@@ -267,3 +283,44 @@ def test_check_gap_digits_limit():
     assert check_gap_digits("evalf", MAX_GAP_DIGITS, 30) == MAX_GAP_DIGITS
     with pytest.raises(TooCostly, match=r"^evalf: .*10\^4001 would need 4031 working digits"):
         check_gap_digits("evalf", MAX_GAP_DIGITS + 1, 30)
+
+
+def test_refusals_at_n_1e5_come_before_the_per_output_work():
+    """The four views that ran for minutes at n = 1e5 refuse within 2 s, each naming the
+    method called, its estimate and the float64 route."""
+    q = np.arange(10**5)
+    laplace = ReportNoisyMax(1, noise="laplace")
+    for call, frag in (
+        (lambda: PermuteAndFlip(1).distribution(q).evalf_balls(15), "100000 distinct gaps"),
+        (lambda: PermuteAndFlip(1).distribution(q % 51).evalf_balls(15), "51 distinct gaps"),
+        (lambda: laplace.distribution(q).evalf(15), "100000 distinct gaps"),
+        (lambda: GaussianNoisyMax(1).distribution(q).evalf(15), "n = 100000 items"),
+    ):
+        t0 = time.perf_counter()
+        with pytest.raises(ValueError) as info:
+            call()
+        assert time.perf_counter() - t0 < 2.0
+        msg = str(info.value)
+        assert msg.startswith(("evalf:", "evalf_balls:")) and frag in msg, msg
+        assert "would need" in msg and "to_numpy" in msg, msg
+
+
+def test_exact_closed_forms_refuse_astronomical_exponents():
+    """privacy_loss and renyi_divergence at epsilon = 10^1000 (sympy evaluated exp(-d)
+    with ~d bits: 4.6 s and over 20 s) refuse in the caller's name; at 10^300 they still
+    answer, and the loss there is the exact epsilon-free limit check_dp agrees with."""
+    from exactdp import check_dp, privacy_loss
+
+    big = PermuteAndFlip(10**1000)
+    refuses_fast(lambda: privacy_loss(big, [0, 1], [1, 0]), "privacy_loss:", "10^999",
+                 "check_dp")
+    P, Q = big.distribution([0, 1]), big.distribution([1, 0])
+    P.probabilities, Q.probabilities  # noqa: B018 (built outside the timed call)
+    refuses_fast(lambda: renyi_divergence(P, Q, 2), "renyi_divergence:", "10^999",
+                 "evalf_balls")
+    assert check_dp(big, [0, 1]).holds
+    # just inside: PF on (0, 1) vs (1, 0) has Pr[0] = p/2 and 1 - p/2, p = exp(-eps/2), so
+    # the loss is eps/2 + log(2 - p) (the two-coin formula)
+    E = sympy.Integer(10) ** 300
+    loss = privacy_loss(PermuteAndFlip(E), [0, 1], [1, 0])
+    assert sympy.expand_log(loss.value, force=True) - E / 2 - sympy.log(2 - sympy.exp(-E / 2)) == 0

@@ -123,3 +123,13 @@ def test_format_number_beyond_1e15_prints_the_log():
     assert format_number(sympy.exp(-sympy.Integer(10) ** 300) / 2, 6) == "exp(-1.0e+300)"
     v = sympy.exp(-sympy.Integer(3) * 10**16 - sympy.Rational(1, 2))
     assert format_number(v, 20) == "exp(-30000000000000000.5)"
+
+
+def test_format_number_keeps_a_precise_mpf_of_ordinary_size():
+    """An mpf of 3300 bits and size 0.6 printed with 100 digits: every digit (its binary
+    exponent -3300 once sent it to the huge-value route, which rounded it to 53 bits)."""
+    with mpmath.workdps(1005):
+        v = 1 / (1 + mpmath.exp(-1) + mpmath.exp(-mpmath.mpf(3) / 2))
+        ref = mpmath.nstr(v, 100)
+    assert format_number(v, 100) == ref
+    assert printing._scientific(v, 100) == "6." + ref[3:] + "e-1"

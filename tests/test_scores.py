@@ -204,3 +204,23 @@ def test_values_are_python_ints_or_exact_numbers():
     assert [Fraction(int(v.p), int(v.q)) for v in vals] == [Fraction(0.1), Fraction(2)]
     assert as_scores([sympy.sqrt(2), sympy.Rational(1, 3)]).values == (
         sympy.sqrt(2), sympy.Rational(1, 3))
+
+
+def test_distinct_gaps_regroup_to_the_exact_gaps():
+    """values[inverse[r]] is output r's exact gap and counts are the multiplicities, for an
+    int64 array, a tuple of big ints and exact (irrational) scores."""
+    from collections import Counter
+
+    from exactdp.scores import ScoreVector
+
+    cases = [
+        np.array([3, 1, 3, 0, 1, 1], dtype=np.int64),
+        [10**30, 5, 10**30, -(10**40)],
+        [sympy.sqrt(2), 1, sympy.sqrt(2), sympy.Rational(1, 3)],
+    ]
+    for scores in cases:
+        sv = ScoreVector.from_input(scores, "scores")
+        values, counts, inverse = sv.distinct_gaps()
+        assert [values[k] for k in inverse] == list(sv.gaps_exact)
+        assert dict(zip(values, counts, strict=True)) == dict(Counter(sv.gaps_exact))
+        assert len(set(values)) == len(values)

@@ -26,7 +26,7 @@ import sympy
 from scipy.signal import fftconvolve
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
-from ..cost import as_caller
+from ..cost import as_caller, refuse
 from ..printing import latex_array, latex_decimal, latex_math, math_text
 from ..result import Result
 from ..scores import as_scores
@@ -402,9 +402,9 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
     """
     k = check_int("check_accountant", "k", k, 1)
     if k > MAX_COPIES:
-        raise ValueError(
-            f"check_accountant: k = {k} copies is beyond the limit {MAX_COPIES:.0e} of the "
-            "composed lower bound (self_compose); check fewer copies")
+        raise refuse("check_accountant", f"the composed lower bound of k = {k} copies",
+                     f"{k} self-compositions (self_compose)", f"{MAX_COPIES:.0e} copies",
+                     "check fewer copies")
     if claims is None:
         claims = available_claims()
     if isinstance(claims, str):

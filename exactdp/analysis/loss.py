@@ -6,10 +6,14 @@ section 1), decided exactly by the engines of :mod:`exactdp.analysis.engines`.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
+import mpmath
 import sympy
 
+from ..cost import check_exact_exponent
+from ..mechanisms.base import Mechanism
 from ..result import Result
 from ..scores import ScoreVector
 from .common import ratios_with_limits, score_vector, stamp
@@ -228,10 +232,32 @@ def privacy_loss(
     q = score_vector(scores, "scores", "privacy_loss")
     q2 = score_vector(neighbour, "neighbour", "privacy_loss")
     check_pair(mechanism, q, q2, "privacy_loss", allow_non_neighbour)
+    _check_loss_exponent(mechanism, (q, q2))
     engine = make_engine(mechanism, [q, q2], "privacy_loss")
     if isinstance(engine, BallEngine):
         return stamp(_ball_privacy_loss(engine, q, q2), engine)
     return _loss_from_engine(engine, 0, 1, q, q2)
+
+
+def _check_loss_exponent(mechanism: object, vectors) -> None:
+    """Refuse the loss's closed form when its coins ``exp(-rate * gap)`` have exponents
+    beyond :data:`exactdp.cost.MAX_EXACT_EXPONENT_DIGITS` digits (sympy would evaluate
+    them with as many bits); read from the float gaps and the rate, no sympy."""
+    if not isinstance(mechanism, Mechanism) or mechanism.epsilon_limit is not None:
+        return
+    eps = mechanism.epsilon
+    if eps is None or eps.free_symbols:
+        return
+    top = max(float(v.gaps_float.max()) for v in vectors)
+    if top == 0:
+        return
+    with mpmath.workdps(15):
+        big = mpmath.mpf(top) if math.isfinite(top) else max(max(v.gaps_mp(15)) for v in vectors)
+        d = big * mpmath.mpf(sympy.N(mechanism.rate, 15))
+        digits = max(0, int(mpmath.mag(d) * 0.30103)) if d else 0
+    check_exact_exponent("privacy_loss", digits,
+                         "check_dp(mechanism, scores, neighbour=...) decides epsilon-DP "
+                         "exactly at this epsilon; or use a smaller epsilon")
 
 
 def _ball_privacy_loss(engine: BallEngine, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:

@@ -14,7 +14,14 @@ from dataclasses import dataclass
 import sympy
 
 from .._validate import argument_error
-from ..cost import RENYI_BITS_LIMIT, fmt_size, refuse, renyi_bits
+from ..cost import (
+    RENYI_BITS_LIMIT,
+    check_exact_exponent,
+    exponent_digits,
+    fmt_size,
+    refuse,
+    renyi_bits,
+)
 from ..distribution import OutputDistribution
 from ..exact import compare, is_zero, sign_or_none
 from ..mechanisms.topk import TopKDistribution
@@ -67,7 +74,16 @@ def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
 
 
 def _pair(P, Q, func: str):
-    p, q = exact_probabilities(P, "P"), exact_probabilities(Q, "Q")
+    raw = [X.probabilities if isinstance(X, (OutputDistribution, TopKDistribution)) else X
+           for X in (P, Q)]
+    try:  # before the validation: its sign checks evaluate exp(-d) too
+        digits = exponent_digits([v for r in raw for v in r])
+    except TypeError:  # not a sequence: the validation below says so
+        digits = 0
+    check_exact_exponent(func, digits,
+                         "compare the balls of .evalf_balls(dps) of the two distributions "
+                         "(exponents up to 10^4000), or use a smaller epsilon")
+    p, q = exact_probabilities(raw[0], "P"), exact_probabilities(raw[1], "Q")
     if len(p) != len(q):
         raise argument_error(func, "len(Q)", f"{len(p)} (= len(P))", len(q))
     return p, q

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from ..cost import check_seconds, sup_privacy_loss_seconds
 from ..exact.bound import abs_bound
 from ..exact.signs import compare, sign_or_none
 from ..numbers import exact_number, safe_sympify
@@ -90,12 +91,29 @@ def symbolic_probabilities(mechanism: object, scores: Sequence) -> tuple[sympy.E
     return tuple(safe_sympify(p) for p in dist.probabilities)
 
 
+def _distinct(values: tuple) -> int:
+    """How many distinct entries (all of them when some is unhashable)."""
+    try:
+        return len(set(values))
+    except TypeError:
+        return len(values)
+
+
 def _family_pair(family, g) -> tuple[tuple, tuple]:
     pair = family(g)
     try:
-        q_expr, q2_expr = pair
-        q_expr = tuple(safe_sympify(v) for v in q_expr)
-        q2_expr = tuple(safe_sympify(v) for v in q2_expr)
+        q_raw, q2_raw = (tuple(v) for v in pair)
+        n = len(q_raw)
+    except (TypeError, ValueError) as exc:
+        raise ValueError("sup_privacy_loss: family(g) must return (scores, neighbour)") from exc
+    # before any sympy: the symbolic probabilities, their ratios and limits grow with n
+    check_seconds("sup_privacy_loss", f"the symbolic supremum over n = {n} outputs",
+                  sup_privacy_loss_seconds(n, _distinct(q_raw)),
+                  "call privacy_loss(mechanism, scores, neighbour) at chosen parameter values "
+                  "(exact, one pair each), or keep in the family only the outputs that move")
+    try:
+        q_expr = tuple(safe_sympify(v) for v in q_raw)
+        q2_expr = tuple(safe_sympify(v) for v in q2_raw)
     except (TypeError, ValueError) as exc:
         raise ValueError("sup_privacy_loss: family(g) must return (scores, neighbour)") from exc
     if len(q_expr) != len(q2_expr):

@@ -16,6 +16,7 @@ from ..cost import check_gap_digits
 from ..distribution import Distribution, OutputDistribution
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
+from ..exact.arb import flint_prec
 from ..scores import ScoreVector, as_scores
 from .parameters import Parameter, declared_parameters
 from .rational_form import RationalForm
@@ -312,6 +313,29 @@ class Mechanism:
         with mpmath.workdps(wp):
             return [g * rate for g in sv.gaps_mp(wp)]
 
+    def scaled_gap_groups_mp(
+        self, sv: ScoreVector, dps: int, func: str = "evalf"
+    ) -> tuple[list[mpmath.mpf], list[int], list[int]]:
+        """The scaled gaps of :meth:`scaled_gaps_mp` grouped by value: ``(values, counts,
+        inverse)``, output r's gap being ``values[inverse[r]]`` (one ``numpy.unique`` for
+        integer and float arrays: many tied outputs cost one gap)."""
+        wp = dps + 10 + self._gap_digits(sv, dps, func)
+        rate = self._mp_rate(wp)
+        if sv.kind == "float":
+            uniq, inv, cnt = np.unique(sv.floats, return_inverse=True, return_counts=True)
+            with mpmath.workdps(wp):
+                top = mpmath.mpf(float(uniq[-1]))
+                vals = [(top - mpmath.mpf(v)) * rate for v in uniq.tolist()]
+            return vals, cnt.tolist(), inv.ravel().tolist()
+        values, counts, inverse = sv.distinct_gaps()
+        with mpmath.workdps(wp):
+            if sv.kind == "int":
+                vals = [mpmath.mpf(g) * rate for g in values]
+            else:
+                vals = [mpmath.mpf(sympy.N(g, wp + 10)) * rate if not g.is_Rational
+                        else mpmath.mpf(int(g.p)) / int(g.q) * rate for g in values]
+        return vals, counts, inverse
+
     def _gap_digits(self, sv: ScoreVector, dps: int, func: str) -> int:
         """Decimal digits before the point of the largest scaled gap (0 below 1)."""
         top = float(np.max(sv.gaps_float))
@@ -483,13 +507,30 @@ class Mechanism:
         Each has about ``dps`` correct digits plus as many as its integer part has, so that
         ``exp(-d)`` keeps ``dps`` relative digits.
         """
+        balls, _, inverse = self.scaled_gap_groups_arb(sv, dps, func)
+        return [balls[k] for k in inverse]
+
+    def scaled_gap_groups_arb(
+        self, sv: ScoreVector, dps: int, func: str = "evalf_balls"
+    ) -> tuple[list, list[int], list[int]]:
+        """The scaled gaps grouped by exact value: ``(balls, counts, inverse)``, one ball per
+        distinct gap (``balls[inverse[r]]`` is output r's), each enclosed once as in
+        :meth:`scaled_gaps_arb`. Integer scores need no sympy: the rate is enclosed once
+        and multiplied by each distinct integer gap exactly (arb), so n = 1e5 outputs
+        with few distinct scores cost as many enclosures as there are distinct scores."""
         if self.epsilon.free_symbols:
             raise ValueError(
                 f"{type(self).__name__}: epsilon is symbolic ({self.epsilon}); balls need a "
                 "number"
             )
         extra = self._gap_digits(sv, dps, func)
-        return [enclose(self.rate * g, dps + extra + 5) for g in sv.gaps_exact]
+        values, counts, inverse = sv.distinct_gaps()
+        if sv.kind == "int":
+            rate = enclose(self.rate, dps + extra + 5)
+            bits = max(int(g).bit_length() for g in values)  # the products exact-ish:
+            with flint_prec(dps_to_prec(dps + extra + 5) + bits + 20):  # flint rounds
+                return [rate * int(g) for g in values], counts, inverse  # to its context
+        return [enclose(self.rate * g, dps + extra + 5) for g in values], counts, inverse
 
     def _balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:
         """``(certified, caveat)`` of :meth:`_balls` on ``sv`` (True: radii proved)."""

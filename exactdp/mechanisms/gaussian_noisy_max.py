@@ -16,6 +16,7 @@ differential privacy", TCC 2016 (zCDP).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -24,8 +25,10 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error
+from ..cost import MAX_GAP_DIGITS, refuse
 from ..numbers import FloatTracker, exact_epsilon, exact_number
 from ..numeric.gaussian import (
+    check_gaussian_cost,
     gaussian_bounds_proved,
     gaussian_float,
     gaussian_mp,
@@ -125,10 +128,35 @@ class GaussianNoisyMax(Mechanism):
                     "rational form; use .evalf(dps) (quadrature with an error bound)")
         return super()._absent(view)
 
+    def _check_cost(self, sv: ScoreVector, dps: int) -> None:
+        """Refuse before the exact gaps are formed (n sympy divisions) when the quadrature
+        would exceed its limit (:func:`exactdp.numeric.gaussian.check_gaussian_cost`)."""
+        gaps = sv.gaps_float
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            z = np.where(gaps == 0, 0.0, gaps / float(sympy.N(self.sigma, 20)))
+        top = float(gaps.max())
+        if top > 0:  # the probabilities are about exp(-z^2/4): z^2 must have few digits
+            with mpmath.workdps(15):  # one number each (the gaps in mpmath only if inf)
+                g = mpmath.mpf(top) if math.isfinite(top) else max(sv.gaps_mp(15))
+                zmax = g / mpmath.mpf(sympy.N(self.sigma, 15))
+                digits = int(2 * mpmath.log10(zmax)) if zmax > 1 else 0
+            if digits > MAX_GAP_DIGITS:
+                raise refuse(
+                    type(self).__name__, f"{dps} digits of probabilities near "
+                    f"exp(-z^2/4) at a gap of z ~ 10^{digits // 2} sigma",
+                    f"a probability below 10^(-10^{digits - 1})",
+                    f"z^2 below 10^{MAX_GAP_DIGITS}",
+                    "use .to_numpy() (float64: such probabilities are 0) or a larger sigma")
+        finite = np.isfinite(z)
+        check_gaussian_cost(int(np.count_nonzero(finite)),
+                            int(np.count_nonzero(finite & (z > 40))), dps, type(self).__name__)
+
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
+        self._check_cost(sv, dps)
         return list(gaussian_mp(self.gaps_in_sigma(sv), dps, func=type(self).__name__)[0])
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
+        self._check_cost(sv, dps + 5)
         vals, bounds = gaussian_mp_bounds(self.gaps_in_sigma(sv), dps + 5,
                                           func=type(self).__name__)
         return [ball(v, b, dps) for v, b in zip(vals, bounds, strict=True)]

@@ -28,7 +28,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, choices_text
-from ..cost import as_caller
+from ..cost import VIEW_SECONDS_LIMIT, as_caller, check_seconds, laplace_mp_seconds
 from ..exact.arb import dps_to_prec, enclose, flint_prec, to_arb
 from ..numeric.laplace.closed_form import (
     laplace_exact,
@@ -37,7 +37,7 @@ from ..numeric.laplace.closed_form import (
 )
 from ..numeric.laplace.float64 import laplace_float
 from ..numeric.laplace.mp import laplace_mp
-from ..numeric.pf import em_float, em_mp, pf_float, pf_mp
+from ..numeric.pf import em_float, em_mp, pf_float
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
 from ._sampling import NoiseDraw, noisy_argmax
@@ -50,7 +50,7 @@ from .parameters import (
     parameter,
     sensitivity_parameter,
 )
-from .permute_flip import pf_balls
+from .permute_flip import pf_balls, pf_numeric
 from .rational_form import RationalForm
 from .registry import register
 
@@ -207,12 +207,18 @@ class ReportNoisyMax(Mechanism):
         return RationalForm(X, None, sympy.exp(-lam), L, G, polys=tuple(per_gap[g] for g in G))
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
-        d = self.scaled_gaps_mp(sv, dps)
+        if self.noise == "laplace":  # one gap per distinct score (the series' cost)
+            groups = sv.distinct_count()
+            check_seconds("evalf", f"RNM-Laplace in mpmath for n = {sv.n} ({groups} distinct "
+                          f"gaps) at dps = {dps}", laplace_mp_seconds(groups, dps),
+                          "use .to_numpy() (float64, O(n)) or fewer distinct scores",
+                          limit=VIEW_SECONDS_LIMIT)
+            d, counts, inverse = self.scaled_gap_groups_mp(sv, dps)
+            vals = laplace_mp(d, dps, counts=counts)
+            return [vals[k] for k in inverse]
         if self.noise == "exponential":
-            return pf_mp(d, dps)
-        if self.noise == "gumbel":
-            return em_mp(d, dps)
-        return laplace_mp(d, dps)
+            return pf_numeric(self, sv, dps)  # Thm 6.1: RNM-Exp = PF
+        return em_mp(self.scaled_gaps_mp(sv, dps), dps)
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
         if self.noise == "exponential":

@@ -48,7 +48,13 @@ from flint import ctx as flint_ctx
 from scipy.special import log_ndtr
 
 from .._validate import check_int
-from ..cost import GAUSSIAN_SECONDS_LIMIT, gaussian_seconds, refuse
+from ..cost import (
+    GAUSSIAN_SECONDS_LIMIT,
+    fmt_size,
+    gaussian_seconds,
+    gaussian_trapezoid_seconds,
+    refuse,
+)
 from ..exact.arb import arb_mid_to_mpf, flint_prec, mpf_to_arb
 from .gaps import float_gaps as _float_gaps
 from .gaps import mp_gaps as _mp_gaps
@@ -344,6 +350,28 @@ def _max_dps(n: int) -> int:
     return int(math.sqrt(GAUSSIAN_SECONDS_LIMIT / gaussian_seconds(n, 1)))
 
 
+def check_gaussian_cost(n: int, far: int, dps: int, func: str) -> None:
+    """Refuse the mpmath route for ``n`` finite gaps (``far`` of them above 40 sigma) at
+    ``dps`` digits when its estimated time exceeds ``GAUSSIAN_SECONDS_LIMIT``: the ball
+    route up to 24 items (:func:`exactdp.cost.gaussian_seconds`), the trapezoid beyond
+    (:func:`exactdp.cost.gaussian_trapezoid_seconds`). ``func`` names the caller."""
+    if n <= 1:
+        return
+    if n <= _ARB_MAX_N:
+        secs = gaussian_seconds(n, dps)
+        smaller = _max_dps(n)
+    else:
+        secs = gaussian_trapezoid_seconds(n, far, dps)
+        smaller = 0
+    if secs > GAUSSIAN_SECONDS_LIMIT:
+        raise refuse(
+            func, f"the certified quadrature for n = {n} items at dps = {dps}",
+            f"about {fmt_size(secs)} s", f"{GAUSSIAN_SECONDS_LIMIT:.0f} s",
+            (f"use a smaller dps (about {smaller} or less here) or " if smaller >= 1 else
+             "use ") + "the float64 quadrature (.to_numpy(), gaussian_float)",
+        )
+
+
 def _engine(z: Sequence, dps: int, func: str) -> tuple[list, list]:
     dps = check_int(func, "dps", dps, 1)
     gaps = _exact_gaps(z, dps, func)
@@ -355,17 +383,10 @@ def _engine(z: Sequence, dps: int, func: str) -> tuple[list, list]:
         return out, bounds
     zmin = min(gaps[i] for i in finite)
     zs = [mpmath.fsub(gaps[i], zmin, exact=True) for i in finite]
+    check_gaussian_cost(len(zs), sum(1 for x in zs if x > _Z0), dps, func)
     if len(zs) > _ARB_MAX_N:
         vals, bnds = _gaussian_mp_trapezoid(zs, dps)
     else:
-        secs = gaussian_seconds(len(zs), dps)
-        if secs > GAUSSIAN_SECONDS_LIMIT:
-            raise refuse(
-                func, f"the certified quadrature for n = {len(zs)} items at dps = {dps}",
-                f"about {secs:.3g} s", f"{GAUSSIAN_SECONDS_LIMIT:.0f} s",
-                f"use a smaller dps (about {_max_dps(len(zs))} or less here) or "
-                "the float64 quadrature (.to_numpy(), gaussian_float)",
-            )
         pairs = [_item_arb(r, zs, dps) for r in range(len(zs))]
         vals = [v for v, _ in pairs]
         bnds = [b for _, b in pairs]

@@ -82,3 +82,25 @@ def test_gaussian_errors_name_the_public_class():
     assert "method=" not in text and "gaussian_mp" not in text
     with pytest.raises(ValueError, match=r"^GaussianNoisyMax: epsilon must be > 0, got -1$"):
         GaussianNoisyMax(1, epsilon=-1)
+
+
+def test_tiny_sigma_refuses_beyond_the_printable_exponent():
+    """sigma = 10^-5000 puts the runner-up at z ~ 10^5000: its probability, about
+    exp(-z^2/4), has a decimal exponent of 10^10000 digits; evalf refused in < 2 s (it
+    hung). At sigma = 10^-1000 it still answers: the loser's probability is below
+    10^-(10^1999) and the two tied leaders get 1/2 each to 15 digits."""
+    import time
+
+    import mpmath
+    import pytest
+    import sympy
+
+    from exactdp import GaussianNoisyMax
+
+    t0 = time.perf_counter()
+    with pytest.raises(ValueError, match=r"^evalf: .*z \~ 10\^5000 sigma.*to_numpy"):
+        GaussianNoisyMax(sympy.Rational(1, 10**5000)).distribution([0, 1, 1]).evalf(15)
+    assert time.perf_counter() - t0 < 2.0
+    v = GaussianNoisyMax(sympy.Rational(1, 10**1000)).distribution([0, 1, 1]).evalf(15)
+    assert v[1] == v[2] and abs(v[1] - mpmath.mpf(1) / 2) < 1e-15
+    assert 0 < v[0] < mpmath.mpf(10) ** -(10**1999)

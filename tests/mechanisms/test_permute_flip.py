@@ -8,6 +8,7 @@ import math
 from fractions import Fraction
 
 import mpmath
+import pytest
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -142,3 +143,28 @@ def test_pf_closed_form_against_the_section5_recursion_and_two_items():
     exprs = pf_closed_form_exprs(PermuteAndFlip(2), 1, (0, 1), "test")
     hand = (1 - sympy.exp(-1) / 2, sympy.exp(-1) / 2)
     assert all(sympy.simplify(a - b) == 0 for a, b in zip(exprs, hand, strict=True))
+
+
+@pytest.mark.parametrize("epsilon", [sympy.Rational(3, 2), sympy.log(3)])
+def test_evalf_balls_on_tied_scores_contain_the_mpmath_values(epsilon):
+    """evalf_balls encloses one ball per distinct gap (integer scores: the rate once, times
+    each gap): on 300 scores with 10 distinct values every ball meets evalf(45)'s value
+    (the independent mpmath quadrature) and has 30 correct digits."""
+    import flint
+    import mpmath
+    import numpy as np
+
+    from exactdp import PermuteAndFlip
+
+    q = np.array([(3 * i) % 10 for i in range(300)])
+    d = PermuteAndFlip(epsilon).distribution(q)
+    balls = d.evalf_balls(30)
+    ref = d.evalf(45)
+    from exactdp.exact.arb import flint_prec
+
+    with mpmath.workdps(45), flint_prec(200):
+        for b, v in zip(balls, ref, strict=True):
+            ref_ball = flint.arb(mpmath.nstr(v, 45), mpmath.nstr(abs(v) * 1e-43, 5))
+            assert b.overlaps(ref_ball)  # both enclose the probability
+            assert b.rel_accuracy_bits() >= 99
+            assert abs(mpmath.mpf(b.mid().str(45, radius=False)) / v - 1) < 1e-30

@@ -636,3 +636,21 @@ def test_general_irrational_gaps_refuse_by_their_geometric_cost():
     assert sympy.simplify(sum(q) - 1) == 0
     ref = laplace_quad([mpmath.mpf(k) / 2 for k in range(10)], 30)
     assert _rel(_N(q), ref) < 1e-25
+
+
+@pytest.mark.parametrize("route", ["closed", "series"])
+def test_laplace_mp_counts_equal_the_expanded_gaps(route):
+    """laplace_mp(d, counts=m) is laplace_mp on d with d[k] repeated m[k] times, through
+    the closed form (n <= 60) and the series (n > 60); the float64 engine agrees."""
+    d = [0, Fraction(1, 2), 1, 3, Fraction(11, 3)]
+    m = [2, 3, 1, 4, 2] if route == "closed" else [20, 31, 7, 40, 2]
+    full = [g for g, c in zip(d, m, strict=True) for _ in range(c)]
+    grouped = laplace_mp(d, 30, counts=m)
+    expanded = laplace_mp(full, 30)
+    first = [sum(m[:k]) for k in range(len(m))]
+    for k, i in enumerate(first):
+        assert abs(grouped[k] / expanded[i] - 1) < mpmath.mpf(10) ** -28
+    floats = laplace_float(np.array([float(g) for g in full]))
+    assert np.allclose([float(v) for v in grouped], floats[first], rtol=1e-12)
+    total = mpmath.fsum(c * p for c, p in zip(m, grouped, strict=True))
+    assert abs(total - 1) < mpmath.mpf(10) ** -28

@@ -325,3 +325,23 @@ class _LengthOnly:
 def test_refusals_name_the_function_and_the_argument(call, message):
     with pytest.raises(ValueError, match=message):
         call()
+
+
+def test_pf_arb_counts_equal_the_expanded_gaps():
+    """pf_arb(d, counts=m) is pf_arb on d with d[k] repeated m[k] times (an independent
+    route: the ungrouped product tree), and each ball contains pf_mp's value."""
+    d = [Fraction(0), Fraction(1, 3), Fraction(2), Fraction(7, 2)]
+    m = [2, 5, 1, 3]
+    grouped = pf_arb(d, 100, counts=m)
+    full = [g for g, c in zip(d, m, strict=True) for _ in range(c)]
+    expanded = pf_arb(full, 100)
+    first = list(itertools.accumulate([0] + m[:-1]))
+    mp = pf_mp(full, 30)
+    for k, i in enumerate(first):
+        assert grouped[k].overlaps(expanded[i])
+        assert abs(float(grouped[k].mid()) - float(expanded[i].mid())) < 1e-25
+        with mpmath.workdps(40):
+            assert abs(mpmath.mpf(grouped[k].mid().str(40, radius=False)) / mp[i] - 1) < 1e-25
+    assert sum(c * p for c, p in zip(m, grouped, strict=True)).contains(1)
+    with pytest.raises(ValueError, match="pf_arb: counts"):
+        pf_arb(d, 100, counts=[1, 2])

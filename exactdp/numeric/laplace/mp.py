@@ -6,6 +6,7 @@ Convention and references: :mod:`exactdp.numeric.laplace`.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -34,7 +35,8 @@ def _arb_closed(d: list, prec_bits: int) -> list:
         return expand(u, cnt, idx, ops)
 
 
-def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto") -> list[mpmath.mpf]:
+def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto",
+               counts: Sequence[int] | None = None) -> list[mpmath.mpf]:
     """RNM-Laplace probabilities to ``dps`` significant digits, for n up to 1e4 and beyond.
 
     Two algorithms; ``algorithm="auto"`` takes the closed form for at most 60 finite gaps
@@ -110,6 +112,10 @@ def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto") -> list[mpma
         Requested significant decimal digits (>= 1).
     algorithm : {"auto", "closed", "series"}
         Which formula (see above); ``"auto"``: closed form for n <= 60 finite gaps.
+    counts : sequence of int, optional
+        ``counts[k]`` items share the gap ``d[k]`` (default one each): n = sum(counts)
+        items, and the result holds one probability per entry of ``d`` (that of each of
+        its items), so many tied items cost as much as one.
 
     Returns
     -------
@@ -131,6 +137,7 @@ def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto") -> list[mpma
     func = "laplace_mp"
     dps = check_int(func, "dps", dps, 1)
     check_choice(func, "algorithm", algorithm, ("auto", "closed", "series"))
+    mult = None if counts is None else _check_counts(counts, d, func)
     with mpmath.workdps(15):
         top = max((x for x in mp_gaps(d, func) if not mpmath.isinf(x)), default=0)
         # exp(-d) to dps relative digits needs d to dps digits after its point
@@ -140,13 +147,26 @@ def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto") -> list[mpma
         gaps = mp_gaps(d, func)
     finite = [i for i, x in enumerate(gaps) if not mpmath.isinf(x)]
     fin = [gaps[i] for i in finite]
-    if algorithm == "series" or (algorithm == "auto" and len(fin) > _CLOSED_MAX_N):
+    cnt = None if mult is None else [mult[i] for i in finite]
+    total = len(fin) if cnt is None else sum(cnt)
+    if cnt is not None and algorithm != "series" and (
+            algorithm == "closed" or total <= _CLOSED_MAX_N):
+        # the closed form on the items themselves (at most _CLOSED_MAX_N of them)
+        first = list(itertools.accumulate([0] + cnt[:-1]))
+        full = [g for g, m in zip(fin, cnt, strict=True) for _ in range(m)]
+        with mpmath.workdps(dps + 40 + extra):
+            vals = laplace_mp(full, dps, "closed")
+        out = [mpmath.mpf(0)] * len(gaps)
+        for i, k in zip(finite, first, strict=True):
+            out[i] = vals[k]
+        return out
+    if algorithm == "series" or (algorithm == "auto" and total > _CLOSED_MAX_N):
         out = [mpmath.mpf(0)] * len(gaps)
         if len(set(fin)) == 1:
             with mpmath.workdps(dps + 10):
-                vals = [mpmath.mpf(1) / len(fin)] * len(fin)
+                vals = [mpmath.mpf(1) / total] * len(fin)
         else:
-            vals = series_checked(fin, dps)
+            vals = series_checked(fin, dps, cnt)
         with mpmath.workdps(dps):
             for i, v in zip(finite, vals, strict=True):
                 out[i] = +v
@@ -165,6 +185,15 @@ def laplace_mp(d: Sequence, dps: int = 30, algorithm: str = "auto") -> list[mpma
         for i, b in zip(finite, balls, strict=True):
             man, exp = b.mid().man_exp()
             out[i] = +mpmath.mpf((int(man), int(exp)))
+    return out
+
+
+def _check_counts(counts: Sequence[int], d: Sequence, func: str) -> list[int]:
+    """``counts`` as a list of positive ints, one per gap."""
+    out = [check_int(func, f"counts[{k}]", c, 1) for k, c in enumerate(counts)]
+    if len(out) != len(d):
+        raise ValueError(f"{func}: counts must have one entry per gap ({len(d)}), got "
+                         f"{len(out)}")
     return out
 
 

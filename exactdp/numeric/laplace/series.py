@@ -377,10 +377,15 @@ def _far_items(out: list, u_mp: list, cut: tuple, K0: list, coefB: list, M: int,
                 out[k] = _arb_to_mpf(K0[1] / 2) * e_dm
 
 
-def series_checked(fin: list, dps: int) -> list[mpmath.mpf]:
-    """Large-n route of :func:`laplace_mp`: two Gauss-Legendre rules must agree."""
+def series_checked(fin: list, dps: int, counts: list[int] | None = None) -> list[mpmath.mpf]:
+    """Large-n route of :func:`laplace_mp`: two Gauss-Legendre rules must agree
+    (``counts[i]`` items share the gap ``fin[i]``; default one each)."""
     u, cnt, idx = group_gaps(fin)
-    n = len(fin)
+    if counts is not None:
+        cnt = [0] * len(u)
+        for k, m in zip(idx, counts, strict=True):
+            cnt[k] += m
+    n = sum(cnt)
     extra = 24 + n.bit_length()
     q = (dps + 1) // 2 + 16
     tol = mpmath.mpf(10) ** (-(dps + 2))

@@ -17,7 +17,8 @@ def _integral01(poly: flint.arb_poly) -> flint.arb:
     return poly.integral()(flint.arb(1))
 
 
-def pf_arb(d: Sequence, prec: int = 128) -> list[flint.arb]:
+def pf_arb(d: Sequence, prec: int = 128, counts: Sequence[int] | None = None
+           ) -> list[flint.arb]:
     """Certified enclosures of the permute-and-flip probabilities (python-flint arb balls).
 
     Method: with ``s = 1 - t`` the integrand is
@@ -38,6 +39,9 @@ def pf_arb(d: Sequence, prec: int = 128) -> list[flint.arb]:
         (``"1/3"``, ``"0.1"`` meaning 1/10, ``"inf"``); >= 0 with at least one exact 0.
     prec : int
         Target relative accuracy in bits (default 128).
+    counts : sequence of int, optional
+        ``counts[k]`` outputs share the gap ``d[k]`` (default one each); the result then
+        holds one probability per entry of ``d`` (that of each of its outputs).
 
     Returns
     -------
@@ -56,12 +60,22 @@ def pf_arb(d: Sequence, prec: int = 128) -> list[flint.arb]:
     prec = check_int("pf_arb", "prec", prec, 2)
     sequence_length(d, "pf_arb")
     raw = list(d)
-    n = len(raw)
+    mult = [1] * len(raw) if counts is None else [
+        check_int("pf_arb", f"counts[{k}]", c, 1) for k, c in enumerate(counts)]
+    if len(mult) != len(raw):
+        raise ValueError(f"pf_arb: counts must have one entry per gap ({len(raw)}), got "
+                         f"{len(mult)}")
+    n = sum(mult)
     work = prec + 2 * max(n, 1).bit_length() + 30
     inputs_exact = all(not isinstance(v, (flint.arb, str)) or _exactish(v) for v in raw)
     for _ in range(6):
         with flint_prec(work):
-            groups, index, n = exact_groups(raw, "pf_arb")
+            groups, index, _ = exact_groups(raw, "pf_arb")
+            if counts is not None:
+                for g in groups:
+                    g[1] = 0
+                for g, m in zip(index, mult, strict=True):
+                    groups[g][1] += m
             check_seconds(
                 "pf_arb", f"permute-and-flip balls for n = {n} ({len(groups)} distinct gaps) "
                 f"at {prec} bits", pf_arb_seconds(len(groups), n, prec),
