@@ -318,7 +318,27 @@ def pf_polynomials_tree(gaps: Sequence[int], func: str = "rational_form") -> dic
             f"{sum(gaps)}", f"about {size:.3g} coefficients", f"{EXACT_SIZE_LIMIT:.0e}",
             "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) instead",
         )
-    S = sum(gaps) + 1
+    key = tuple(sorted(counts.items()))
+    if size <= TREE_CACHE_SIZE:  # a neighbour search meets the same gap multiset often
+        return dict(_cached_tree(key))
+    return _tree_polynomials(key)
+
+
+#: Gap multisets whose PF product tree holds at most this many coefficients keep their
+#: polynomials in a small cache (the reduced neighbours of tied scores share multisets).
+TREE_CACHE_SIZE = 200_000
+
+
+@lru_cache(maxsize=128)
+def _cached_tree(key: tuple[tuple[int, int], ...]) -> dict:
+    return _tree_polynomials(key)
+
+
+def _tree_polynomials(key: tuple[tuple[int, int], ...]) -> dict:
+    """:func:`pf_polynomials_tree` for the gap multiset ``key`` (``(gap, count)`` pairs)."""
+    counts = dict(key)
+    n = sum(counts.values())
+    S = sum(g * m for g, m in key) + 1
     cut = n * S
     one_minus = flint.fmpz_poly([1, -1])
     leaves = [(one_minus**m).inflate(S + g) for g, m in counts.items()]
