@@ -65,13 +65,13 @@ def header(title: str) -> None:
 
 
 # ----------------------------------------------------------------------------- A
-def section_a(repeat: int) -> None:
+def section_a(repeat: int, sizes: tuple[int, ...] = (10**7, 10**3)) -> None:
     header("A. float views against numpy softmax (median of interleaved runs)")
     rng = np.random.default_rng(0)
     print("| n | input | softmax ms | PF ms | PF / softmax | EM ms | EM / softmax | "
           "PF peak (arrays) | EM peak (arrays) |")
     print("|---:|---|---:|---:|---:|---:|---:|---:|---:|")
-    for n in (10**7, 10**3):
+    for n in sizes:
         inputs = {"float64": rng.uniform(0, 40, n), "int64 0..40": rng.integers(0, 41, n)}
         reps = repeat if n > 10**5 else 50 * repeat
         for label, q in inputs.items():
@@ -218,6 +218,8 @@ def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--quick", action="store_true", help="fewer repeats")
     ap.add_argument("--only", nargs="*", default=list(SECTIONS), help="sections to run")
+    ap.add_argument("--sizes", nargs="*", type=float, default=[1e7, 1e3],
+                    help="section A: the values of n")
     args = ap.parse_args(argv)
     repeat = 3 if args.quick else 7
     load = os.getloadavg()[0]
@@ -225,7 +227,10 @@ def main(argv=None) -> None:
           f"numpy {np.__version__}; exactdp from {os.path.dirname(exactdp.__file__)}; "
           f"load average at start {load:.1f}")
     for name in args.only:
-        SECTIONS[name](repeat)
+        if name == "A":
+            section_a(repeat, tuple(int(n) for n in args.sizes))
+        else:
+            SECTIONS[name](repeat)
     print(f"\nload average at end {os.getloadavg()[0]:.1f}")
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, is_dataclass
 from dataclasses import replace as dataclass_replace
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import mpmath
@@ -141,6 +141,13 @@ VIEWS = {"exact": "exact", "rational_form": "rational_form",
          "balls": "balls", "sample": "sample"}
 _NEEDS_NUMBER = frozenset({"mpmath", "float", "balls", "sample", "numeric_rational_form"})
 
+
+
+@lru_cache(maxsize=256)
+def _float_rate_of(epsilon: sympy.Expr, c: int, sensitivity: sympy.Expr) -> float:
+    """``epsilon / (c * sensitivity)`` in float64, correctly rounded from 20 digits (cached:
+    the fixed cost of every float view)."""
+    return float(sympy.N(epsilon / (c * sensitivity), 20))
 
 class Mechanism:
     """The declared protocol of a mechanism: what the analyzer, the audit, the report and
@@ -332,7 +339,7 @@ class Mechanism:
                 f"{type(self).__name__}: epsilon is symbolic ({self.epsilon}); numeric views "
                 "need a number: use .subs(epsilon=...) on the distribution first"
             )
-        return float(sympy.N(self.rate, 20))
+        return _float_rate_of(self.epsilon, self.c, self.sensitivity)
 
     def _mp_rate(self, dps: int) -> mpmath.mpf:
         self._float_rate()
