@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 import flint
@@ -415,10 +416,11 @@ class Atoms:
         self._cache: dict[int, tuple] = {}
 
     def __call__(self, k: int) -> tuple:
+        """``(atom_k, its sort key, whether it is plain)`` (:func:`_plain_atom`)."""
         hit = self._cache.get(k)
         if hit is None:
             atom = self._make(k)
-            hit = self._cache[k] = (atom, _canonical_key(atom))
+            hit = self._cache[k] = (atom, _canonical_key(atom), _plain_atom(atom))
         return hit
 
     @classmethod
@@ -449,10 +451,6 @@ def poly_expr(poly, atoms: Atoms) -> sympy.Expr:
     evaluated to a number, e.g. ``exp(-k log 2) = 2**-k``) sympy's ``Add`` is used.
     """
     coeffs = poly.coeffs()
-    nonzero = [k for k in range(1, len(coeffs)) if coeffs[k] != 0]
-    if not all(_plain_atom(atoms(k)[0]) for k in nonzero):  # e.g. exp(-k log 2) = 2**-k
-        return sympy.Add(*[_rational(coeffs[k]) * (atoms(k)[0] if k else 1)
-                           for k in [0, *nonzero]])
     const = _rational(coeffs[0]) if coeffs and coeffs[0] != 0 else None
     keyed = []
     mul_key = _class_key(sympy.Mul)
@@ -460,15 +458,20 @@ def poly_expr(poly, atoms: Atoms) -> sympy.Expr:
         c = coeffs[k]
         if c == 0:
             continue
-        atom, akey = atoms(k)
+        atom, akey, plain = atoms(k)
+        if not plain:  # e.g. exp(-k log 2) = 2**-k: sympy's own Add
+            return sympy.Add(*[_rational(c) * (atoms(k)[0] if k else 1)
+                               for k, c in enumerate(coeffs) if c != 0])
         if c == 1:
             keyed.append((akey, atom))
             continue
         r = _rational(c)
         hc = r._hashable_content()
-        key = (mul_key, 2, ((_class_key(type(r)), len(hc), hc), akey))
+        # the key of Mul(r, atom), flattened: ((ck, len, hc), akey) compares as
+        # (ck, len, *hc, akey) because equal lengths come before the contents
+        key = (mul_key, 2, _class_key(type(r)), len(hc), *hc, akey)
         keyed.append((key, sympy.Mul._from_args((r, atom), True)))
-    keyed.sort(key=lambda kv: kv[0])
+    keyed.sort(key=itemgetter(0))
     terms = [t for _, t in keyed]
     if const is not None:
         terms.insert(0, const)
