@@ -12,6 +12,8 @@ isolation (:mod:`exactdp.exact.unit_interval`).
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import flint
 import sympy
 
@@ -183,6 +185,16 @@ class FlintForms(tuple):
                 for pair in self]
 
 
+@lru_cache(maxsize=256)
+def _generator_exponent(value: sympy.Expr, eps: sympy.Expr) -> sympy.Expr:
+    """``kappa`` with ``value = exp(-eps*kappa)``, by exact rewriting only (a sympy Rational
+    when proved rational); cached, since every vector of a search has the same generator."""
+    kappa = sympy.cancel(-sympy.log(value) / eps)
+    if not kappa.is_Rational:
+        kappa = proved_rational(kappa) or kappa
+    return kappa
+
+
 def xform_of(dist, eps: sympy.Expr, probs=None):
     """``(x, forms, kappa)`` with ``x = exp(-eps*kappa)``, or None if there is no x-form.
 
@@ -197,9 +209,7 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
     elif "numeric_rational_form" in caps:
         rf = dist.numeric_rational_form()  # None where it does not apply
     if rf is not None:
-        kappa = sympy.cancel(-sympy.log(rf.value) / eps)  # exact rewriting only
-        if not kappa.is_Rational:
-            kappa = proved_rational(kappa) or kappa
+        kappa = _generator_exponent(rf.value, eps)
         if kappa.is_Rational and kappa > 0:
             if rf.polys is not None:  # flint already: no sympy round trip
                 den = rf.denominator if rf.denominator is not None else flint.fmpq_poly([1])
