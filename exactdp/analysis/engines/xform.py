@@ -410,7 +410,9 @@ class XEngine:
             )
         u = fmpq_poly_to_sympy(num, X).as_expr()
         v = fmpq_poly_to_sympy(den, X).as_expr()
-        r = sympy.cancel(u / v)
+        # u, v are expanded and coprime: cancel's sign / common-term pre-pass on its input
+        # only costs (the same result on every ratio compared; issue 21)
+        r = sympy.cancel(u / v, _signsimp=False)
         return sympy.powsimp(r.subs(X, self.x_value))
 
     def prob_sympy(self, p) -> sympy.Expr:

@@ -93,3 +93,22 @@ def test_check_dp_loss_against_softmax():
     p, p2 = p / p.sum(), p2 / p2.sum()
     assert abs(res.loss_float() - float(np.abs(np.log(p / p2)).max())) < 1e-12
     assert res.holds and res.loss_float() < float(eps)
+
+
+@pytest.mark.parametrize("name", MECHANISMS)
+@settings(max_examples=15, deadline=None)
+@given(q=vectors, data=st.data())
+def test_loss_expression_equals_sympys_full_cancel(name, q, data):
+    # to_sympy reduces by the flint gcd and skips cancel's sign pre-pass: the same
+    # expression (==, same structure) as sympy's cancel of the unreduced ratio
+    from exactdp.analysis.common import X
+    from exactdp.exact.poly import fmpq_poly_to_sympy
+
+    q2 = data.draw(st.lists(st.integers(-4, 4), min_size=len(q), max_size=len(q)))
+    engine = engine_for(MECHANISMS[name], [q, q2])
+    for c in pair_candidates(engine, 0, 1):
+        if c[0] == "ratio":
+            u, v = (fmpq_poly_to_sympy(p, X).as_expr() for p in c[2])
+            want = sympy.powsimp(sympy.cancel(u / v).subs(X, engine.x_value))
+            got = engine.to_sympy(c[2])
+            assert got == want and sympy.srepr(got) == sympy.srepr(want)
