@@ -213,7 +213,13 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
         if kappa.is_Rational and kappa > 0:
             if rf.polys is not None:  # flint already: no sympy round trip
                 den = rf.denominator if rf.denominator is not None else flint.fmpq_poly([1])
-                return rf.x, FlintForms((flint.fmpq_poly(p), den) for p in rf.polys), kappa
+                # outputs with equal gaps share one polynomial: share one pair too (the
+                # engine's ball cache then evaluates each distinct probability once)
+                pairs: dict[int, tuple] = {}
+                for p in rf.polys:
+                    if id(p) not in pairs:
+                        pairs[id(p)] = (flint.fmpq_poly(p), den)
+                return rf.x, FlintForms(pairs[id(p)] for p in rf.polys), kappa
             return rf.x, tuple(rf.forms), kappa
     if "exact" not in caps:
         return None
