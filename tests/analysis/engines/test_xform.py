@@ -21,7 +21,6 @@ from exactdp import ExponentialMechanism, PermuteAndFlip, check_dp
 from exactdp.analysis.common import score_vector
 from exactdp.analysis.engines.select import make_engine
 from exactdp.analysis.engines.xform import Ratio, XEngine
-from exactdp.analysis.loss import pair_candidates
 
 vectors = st.lists(st.integers(-4, 4), min_size=2, max_size=6)
 MECHANISMS = {"PF": PermuteAndFlip(1), "EM": ExponentialMechanism(sympy.Rational(1, 3))}
@@ -31,6 +30,16 @@ def engine_for(mech, qs) -> XEngine:
     engine = make_engine(mech, [score_vector(q, "scores") for q in qs], "test")
     assert isinstance(engine, XEngine) and engine._filtering
     return engine
+
+
+def ratios(engine: XEngine, i: int, j: int) -> list:
+    """The ratios ``p_r / p'_r`` of two vectors' non-zero probabilities, both ways."""
+    out = []
+    for a, b in zip(engine.probs[i], engine.probs[j], strict=True):
+        if not (engine.is_zero(a) or engine.is_zero(b)):
+            R = engine.ratio(a, b)
+            out += [R, engine.inv(R)]
+    return out
 
 
 def exact_twin(engine: XEngine) -> XEngine:
@@ -49,14 +58,13 @@ def test_ball_decisions_equal_exact_signs(name, q, data):
     for i, j in itertools.combinations(range(3), 2):
         for a, b in zip(engine.probs[i], engine.probs[j], strict=True):
             assert engine.cmp_prob(a, b) == exact.cmp_prob(a, b)
-    ratios = [c[2] for c in pair_candidates(engine, 0, 1) + pair_candidates(engine, 0, 2)
-              if c[0] == "ratio"]
-    assert all(isinstance(R, Ratio) and R.ball is not None for R in ratios)
-    for R in ratios:
+    both = ratios(engine, 0, 1) + ratios(engine, 0, 2)
+    assert all(isinstance(R, Ratio) and R.ball is not None for R in both)
+    for R in both:
         assert engine.cmp_one(R) == exact.cmp_one(R)
         assert engine.cmp_one(engine.inv(R)) == exact.cmp_one(engine.inv(R))
         assert engine.cmp_exp(R, engine.eps) == exact.cmp_exp(R, engine.eps)
-    for R1, R2 in itertools.product(ratios, repeat=2):
+    for R1, R2 in itertools.product(both, repeat=2):
         assert engine.cmp(R1, R2) == exact.cmp(R1, R2)
 
 
@@ -65,7 +73,7 @@ def test_exact_ties_go_to_the_exact_sign():
     # exactly (x = exp(-eps/2)): the balls of ratio and e^eps overlap, the exact polynomial
     # decides 0
     engine = engine_for(PermuteAndFlip(1), [[0, -10], [1, -11]])
-    (_, _, R, _), = [c for c in pair_candidates(engine, 0, 1) if c[0] == "ratio" and c[1] == 1]
+    R = engine.ratio(engine.probs[0][1], engine.probs[1][1])  # (x^10 / 2) / (x^12 / 2)
     assert engine.cmp_exp(R, engine.eps) == 0
     assert engine.cmp_exp(R, engine.eps * 2) == -1 and engine.cmp_exp(R, engine.eps / 2) == 1
     assert check_dp(PermuteAndFlip(1), [0, -10], [1, -11]).loss == 1
@@ -106,9 +114,8 @@ def test_loss_expression_equals_sympys_full_cancel(name, q, data):
 
     q2 = data.draw(st.lists(st.integers(-4, 4), min_size=len(q), max_size=len(q)))
     engine = engine_for(MECHANISMS[name], [q, q2])
-    for c in pair_candidates(engine, 0, 1):
-        if c[0] == "ratio":
-            u, v = (fmpq_poly_to_sympy(p, X).as_expr() for p in c[2])
-            want = sympy.powsimp(sympy.cancel(u / v).subs(X, engine.x_value))
-            got = engine.to_sympy(c[2])
-            assert got == want and sympy.srepr(got) == sympy.srepr(want)
+    for R in ratios(engine, 0, 1):
+        u, v = (fmpq_poly_to_sympy(p, X).as_expr() for p in R)
+        want = sympy.powsimp(sympy.cancel(u / v).subs(X, engine.x_value))
+        got = engine.to_sympy(R)
+        assert got == want and sympy.srepr(got) == sympy.srepr(want)
