@@ -69,6 +69,14 @@ def _pf_core(G):
     return pf_ring_probabilities(generators_for(G, None, sympy.Integer(1)))
 
 
+def _clear_tree_cache() -> None:
+    import exactdp.xform
+
+    cache = getattr(exactdp.xform, "_cached_tree", None)  # None before the cache existed
+    if cache is not None:
+        cache.cache_clear()
+
+
 def section_b(quick: bool, n200_forms: bool = False) -> None:
     from exactdp.xform import pf_polynomials_tree
 
@@ -81,12 +89,15 @@ def section_b(quick: bool, n200_forms: bool = False) -> None:
         q = np.random.default_rng(1).integers(0, top + 1, n).tolist()
         G = [max(q) - v for v in q]
         tc = once(lambda G=G: _pf_core(G))[0] if n <= 100 else math.nan
+        _clear_tree_cache()
         tt = once(lambda G=G: pf_polynomials_tree(G))[0]
         d = PermuteAndFlip(1).distribution(q)
+        _clear_tree_cache()  # each step timed cold (the tree is cached per gap multiset)
         trf, rf = once(d.rational_form)
         tf = tp = math.nan
         if n <= 100 or n200_forms:
             tf = once(lambda rf=rf: rf.forms)[0]
+            _clear_tree_cache()
             tp = once(lambda q=q: PermuteAndFlip(1).distribution(q).probabilities)[0]
         print(f"| {n} | 0..{top} | {len(set(G))} | {tc:.2f} | {tt:.2f} | {trf:.2f} | "
               f"{trf / tc:.2f} | {tf:.2f} | {tp:.2f} | {tp / tc:.2f} |")

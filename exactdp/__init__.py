@@ -9,54 +9,59 @@ are exported by the subpackages (:mod:`exactdp.mechanisms`, :mod:`exactdp.analys
 :mod:`exactdp.exact`, :mod:`exactdp.optimality`, :mod:`exactdp.audit`, :mod:`exactdp.io`).
 """
 
-from .analysis import (
-    BallUndecided,
-    PrivacyLossDistribution,
-    ScoreFunction,
-    Witness,
-    bounded_range,
-    certify_dominance,
-    certify_dp,
-    check_accountant,
-    check_dominance,
-    check_dp,
-    check_zcdp,
-    compose,
-    composition_lower_bound,
-    error_ratio_study,
-    error_tails,
-    gaussian_privacy_loss_distribution,
-    is_monotonic,
-    is_shift_invariant,
-    is_symmetric,
-    kl_divergence,
-    laplace_privacy_loss_distribution,
-    max_divergence,
-    neighbours,
-    privacy_loss,
-    privacy_loss_distribution,
-    renyi_divergence,
-    sensitivity,
-    sup_privacy_loss,
-    worst_case_error,
-)
-from .audit import goodness_of_fit, sweep
-from .distribution import OutputDistribution
-from .exact import UndecidedSignError
-from .mechanisms import (
-    ExponentialMechanism,
-    GaussianNoisyMax,
-    Mechanism,
-    PermuteAndFlip,
-    RationalForm,
-    ReportNoisyMax,
-    TopK,
-    mechanism_from_function,
-)
-from .mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
-from .numbers import ExactConversionWarning, exact_number
-from .optimality import lattice_lp, lattice_size, pf_optimality_region
-from .scores import ScoreVector, as_scores
+from importlib import import_module
+from importlib.util import find_spec
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .analysis import (
+        BallUndecided,
+        PrivacyLossDistribution,
+        ScoreFunction,
+        Witness,
+        bounded_range,
+        certify_dominance,
+        certify_dp,
+        check_accountant,
+        check_dominance,
+        check_dp,
+        check_zcdp,
+        compose,
+        composition_lower_bound,
+        error_ratio_study,
+        error_tails,
+        gaussian_privacy_loss_distribution,
+        is_monotonic,
+        is_shift_invariant,
+        is_symmetric,
+        kl_divergence,
+        laplace_privacy_loss_distribution,
+        max_divergence,
+        neighbours,
+        privacy_loss,
+        privacy_loss_distribution,
+        renyi_divergence,
+        sensitivity,
+        sup_privacy_loss,
+        worst_case_error,
+    )
+    from .audit import goodness_of_fit, sweep
+    from .distribution import OutputDistribution
+    from .exact import UndecidedSignError
+    from .mechanisms import (
+        ExponentialMechanism,
+        GaussianNoisyMax,
+        Mechanism,
+        PermuteAndFlip,
+        RationalForm,
+        ReportNoisyMax,
+        TopK,
+        mechanism_from_function,
+    )
+    from .mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
+    from .numbers import ExactConversionWarning, exact_number
+    from .optimality import lattice_lp, lattice_size, pf_optimality_region
+    from .scores import ScoreVector, as_scores
 
 __version__ = "0.1.0"
 
@@ -120,3 +125,76 @@ __all__ = [
     "ExactConversionWarning",
     "UndecidedSignError",
 ]
+
+
+#: Where each public name lives. ``import exactdp`` imports none of them: a name is imported
+#: on first use (PEP 562), so start-up costs no sympy, scipy or matplotlib until needed.
+_EXPORTS = {
+    "BallUndecided": ".analysis",
+    "PrivacyLossDistribution": ".analysis",
+    "ScoreFunction": ".analysis",
+    "Witness": ".analysis",
+    "bounded_range": ".analysis",
+    "certify_dominance": ".analysis",
+    "certify_dp": ".analysis",
+    "check_accountant": ".analysis",
+    "check_dominance": ".analysis",
+    "check_dp": ".analysis",
+    "check_zcdp": ".analysis",
+    "compose": ".analysis",
+    "composition_lower_bound": ".analysis",
+    "gaussian_privacy_loss_distribution": ".analysis",
+    "laplace_privacy_loss_distribution": ".analysis",
+    "error_ratio_study": ".analysis",
+    "error_tails": ".analysis",
+    "is_monotonic": ".analysis",
+    "is_shift_invariant": ".analysis",
+    "is_symmetric": ".analysis",
+    "kl_divergence": ".analysis",
+    "max_divergence": ".analysis",
+    "neighbours": ".analysis",
+    "privacy_loss": ".analysis",
+    "privacy_loss_distribution": ".analysis",
+    "renyi_divergence": ".analysis",
+    "sensitivity": ".analysis",
+    "sup_privacy_loss": ".analysis",
+    "worst_case_error": ".analysis",
+    "goodness_of_fit": ".audit",
+    "sweep": ".audit",
+    "OutputDistribution": ".distribution",
+    "UndecidedSignError": ".exact",
+    "ExponentialMechanism": ".mechanisms",
+    "GaussianNoisyMax": ".mechanisms",
+    "Mechanism": ".mechanisms",
+    "PermuteAndFlip": ".mechanisms",
+    "RationalForm": ".mechanisms",
+    "ReportNoisyMax": ".mechanisms",
+    "TopK": ".mechanisms",
+    "mechanism_from_function": ".mechanisms",
+    "OptimalRegularMechanism": ".mechanisms.optimal",
+    "optimal_mechanism": ".mechanisms.optimal",
+    "ExactConversionWarning": ".numbers",
+    "exact_number": ".numbers",
+    "lattice_lp": ".optimality",
+    "lattice_size": ".optimality",
+    "pf_optimality_region": ".optimality",
+    "ScoreVector": ".scores",
+    "as_scores": ".scores",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import a public name from its module on first use (PEP 562) and keep it."""
+    module = _EXPORTS.get(name)
+    if module is not None:
+        value = getattr(import_module(module, __name__), name)
+    elif not name.startswith("_") and find_spec(f"{__name__}.{name}") is not None:
+        value = import_module(f".{name}", __name__)  # a subpackage: exactdp.analysis, ...
+    else:
+        raise AttributeError(f"module 'exactdp' has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

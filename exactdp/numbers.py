@@ -365,6 +365,10 @@ def exact_vector(
 
 
 def _positive(value: object, name: str, func: str | None) -> sympy.Expr:
+    if type(value) is int and value > 0:  # the common case, decided without sympy
+        return sympy.Integer(value)
+    if isinstance(value, sympy.Rational) and value.p > 0:  # exact; q > 0 always
+        return value
     tracker = FloatTracker()
     expr = exact_number(value, name, allow_symbols=True, tracker=tracker, func=func)
     tracker.warn(func or name, stacklevel=4)
@@ -428,6 +432,9 @@ def exact_epsilon_or_limit(epsilon: object, func: str | None = None) -> sympy.Ex
     ValueError
         Negative epsilon, ``-oo``, NaN, or anything :func:`exact_epsilon` refuses.
     """
+    if (type(epsilon) is int and epsilon > 0) or (isinstance(epsilon, sympy.Rational)
+                                                 and epsilon.p > 0):
+        return _positive(epsilon, "epsilon", func)  # fast; 0 and negatives: below
     if isinstance(epsilon, (float, np.floating)) and not isinstance(epsilon, bool):
         if float(epsilon) == float("inf"):
             return sympy.oo

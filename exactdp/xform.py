@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from contextlib import contextmanager
 from fractions import Fraction
 from functools import lru_cache
+from operator import itemgetter
 from typing import Any
 
 import flint
@@ -318,7 +319,27 @@ def pf_polynomials_tree(gaps: Sequence[int], func: str = "rational_form") -> dic
             f"{sum(gaps)}", f"about {size:.3g} coefficients", f"{EXACT_SIZE_LIMIT:.0e}",
             "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) instead",
         )
-    S = sum(gaps) + 1
+    key = tuple(sorted(counts.items()))
+    if size <= TREE_CACHE_SIZE:  # a neighbour search meets the same gap multiset often
+        return dict(_cached_tree(key))
+    return _tree_polynomials(key)
+
+
+#: Gap multisets whose PF product tree holds at most this many coefficients keep their
+#: polynomials in a small cache (the reduced neighbours of tied scores share multisets).
+TREE_CACHE_SIZE = 200_000
+
+
+@lru_cache(maxsize=128)
+def _cached_tree(key: tuple[tuple[int, int], ...]) -> dict:
+    return _tree_polynomials(key)
+
+
+def _tree_polynomials(key: tuple[tuple[int, int], ...]) -> dict:
+    """:func:`pf_polynomials_tree` for the gap multiset ``key`` (``(gap, count)`` pairs)."""
+    counts = dict(key)
+    n = sum(counts.values())
+    S = sum(g * m for g, m in key) + 1
     cut = n * S
     one_minus = flint.fmpz_poly([1, -1])
     leaves = [(one_minus**m).inflate(S + g) for g, m in counts.items()]
@@ -395,10 +416,11 @@ class Atoms:
         self._cache: dict[int, tuple] = {}
 
     def __call__(self, k: int) -> tuple:
+        """``(atom_k, its sort key, whether it is plain)`` (:func:`_plain_atom`)."""
         hit = self._cache.get(k)
         if hit is None:
             atom = self._make(k)
-            hit = self._cache[k] = (atom, _canonical_key(atom))
+            hit = self._cache[k] = (atom, _canonical_key(atom), _plain_atom(atom))
         return hit
 
     @classmethod
@@ -429,10 +451,6 @@ def poly_expr(poly, atoms: Atoms) -> sympy.Expr:
     evaluated to a number, e.g. ``exp(-k log 2) = 2**-k``) sympy's ``Add`` is used.
     """
     coeffs = poly.coeffs()
-    nonzero = [k for k in range(1, len(coeffs)) if coeffs[k] != 0]
-    if not all(_plain_atom(atoms(k)[0]) for k in nonzero):  # e.g. exp(-k log 2) = 2**-k
-        return sympy.Add(*[_rational(coeffs[k]) * (atoms(k)[0] if k else 1)
-                           for k in [0, *nonzero]])
     const = _rational(coeffs[0]) if coeffs and coeffs[0] != 0 else None
     keyed = []
     mul_key = _class_key("Mul")
@@ -440,15 +458,20 @@ def poly_expr(poly, atoms: Atoms) -> sympy.Expr:
         c = coeffs[k]
         if c == 0:
             continue
-        atom, akey = atoms(k)
+        atom, akey, plain = atoms(k)
+        if not plain:  # e.g. exp(-k log 2) = 2**-k: sympy's own Add
+            return sympy.Add(*[_rational(c) * (atoms(k)[0] if k else 1)
+                               for k, c in enumerate(coeffs) if c != 0])
         if c == 1:
             keyed.append((akey, atom))
             continue
         r = _rational(c)
         hc = r._hashable_content()
-        key = (mul_key, 2, ((_class_key(type(r).__name__), len(hc), hc), akey))
+        # the key of Mul(r, atom), flattened: ((ck, len, hc), akey) compares as
+        # (ck, len, *hc, akey) because equal lengths come before the contents
+        key = (mul_key, 2, _class_key(type(r).__name__), len(hc), *hc, akey)
         keyed.append((key, sympy.Mul._from_args((r, atom), True)))
-    keyed.sort(key=lambda kv: kv[0])
+    keyed.sort(key=itemgetter(0))
     terms = [t for _, t in keyed]
     if const is not None:
         terms.insert(0, const)

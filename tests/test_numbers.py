@@ -157,3 +157,30 @@ def test_sequence_items_refuses_non_sequences_and_empty_ones():
         sequence_items(5, "q", "a sequence of numbers")
     with pytest.raises(ValueError, match=r"^f: q must be non-empty$"):
         sequence_items([], "q", "a sequence of numbers", "non-empty", func="f")
+
+
+@pytest.mark.parametrize("value", [1, 7, 10**400, sympy.Integer(3), sympy.Rational(2, 7),
+                                   sympy.S.Half, Fraction(3, 4), "5/3", np.int64(2)])
+def test_fast_positive_path_equals_the_general_route(value):
+    # plain ints and sympy Rationals skip sympy's sign machinery (issue 21, fixed cost);
+    # the result is the exact number exact_number gives, of the same type
+    from exactdp.numbers import exact_epsilon_or_limit
+
+    want = exact_number(value, "epsilon")
+    for got in (exact_epsilon(value), exact_sensitivity(value), exact_epsilon_or_limit(value)):
+        assert got == want and type(got) is type(want)
+
+
+@pytest.mark.parametrize("value", [0, sympy.Integer(0), -1, sympy.Rational(-1, 2), True])
+def test_fast_positive_path_leaves_zero_and_negatives_to_the_checks(value):
+    from exactdp.numbers import exact_epsilon_or_limit
+
+    with pytest.raises(ValueError, match="epsilon must be"):
+        exact_epsilon(value)
+    if value is True:
+        return
+    if value == 0:
+        assert exact_epsilon_or_limit(value) == 0
+    else:
+        with pytest.raises(ValueError, match=r"epsilon must be >= 0"):
+            exact_epsilon_or_limit(value)

@@ -185,3 +185,18 @@ def test_proved_equal_never_merges_distinct_gaps():
     tiny = sympy.exp(-sympy.Integer(10) ** 300)
     gens = generators_for(None, [r2, 2 * r2 / 2, r2 + tiny, sympy.sqrt(8) / 2], sympy.Integer(1))
     assert gens.index == [0, 0, 1, 0]
+
+
+def test_tree_cache_serves_equal_multisets_and_copies_the_dict():
+    from exactdp.xform import _cached_tree, _tree_polynomials
+
+    _cached_tree.cache_clear()
+    G = [0, 3, 1, 3, 0, 2]
+    first = pf_polynomials_tree(G)
+    first[99] = None  # the caller's dict: not the cache's
+    again = pf_polynomials_tree([3, 0, 2, 0, 3, 1])  # the same multiset, permuted
+    assert _cached_tree.cache_info().hits == 1 and 99 not in again
+    fresh = _tree_polynomials(((0, 2), (1, 1), (2, 1), (3, 2)))
+    coins = pf_ring_probabilities(generators_for(G, None, sympy.Integer(1)))
+    assert again == fresh
+    assert all(again[g] == flint.fmpq_poly(c) for g, c in zip(G, coins, strict=True))

@@ -1,51 +1,56 @@
 """The privacy analyzer: exact loss, neighbour search, certificates, regularity, divergences."""
 
-from .certify import ConditionCertificate, DPCertificate, certify_dp
-from .check import DPCheck, check_dp
-from .composition import (
-    AccountantCheck,
-    AccountantRow,
-    CompositionBound,
-    check_accountant,
-    composition_lower_bound,
-)
-from .engines.ball import BALL_DPS, BallUndecided
-from .loss import PrivacyLoss, privacy_loss
-from .loss_range import BoundedRange, bounded_range
-from .neighbourhood import neighbours
-from .pld.additive import (
-    GaussianPLD,
-    LaplacePLD,
-    compose,
-    gaussian_privacy_loss_distribution,
-    laplace_privacy_loss_distribution,
-)
-from .pld.core import PrivacyLossDistribution
-from .pld.grid import DiscretisedPLD
-from .pld.pair import privacy_loss_distribution
-from .pld.results import EpsilonResult, HockeyStick
-from .regularity import (
-    RegularityCheck,
-    is_monotonic,
-    is_shift_invariant,
-    is_symmetric,
-)
-from .renyi import kl_divergence, max_divergence, renyi_divergence
-from .score_function import ScoreFunction, SensitivityResult, sensitivity
-from .supremum import SupremumResult, sup_privacy_loss
-from .utility import (
-    DominanceCertificate,
-    DominanceResult,
-    ErrorRatioStudy,
-    WorstCaseError,
-    certify_dominance,
-    check_dominance,
-    error_ratio_study,
-    error_tails,
-    worst_case_error,
-)
-from .witness import Witness
-from .zcdp import ZCDPCheck, check_zcdp
+from importlib import import_module
+from importlib.util import find_spec
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .certify import ConditionCertificate, DPCertificate, certify_dp
+    from .check import DPCheck, check_dp
+    from .composition import (
+        AccountantCheck,
+        AccountantRow,
+        CompositionBound,
+        check_accountant,
+        composition_lower_bound,
+    )
+    from .engines.ball import BALL_DPS, BallUndecided
+    from .loss import PrivacyLoss, privacy_loss
+    from .loss_range import BoundedRange, bounded_range
+    from .neighbourhood import neighbours
+    from .pld.additive import (
+        GaussianPLD,
+        LaplacePLD,
+        compose,
+        gaussian_privacy_loss_distribution,
+        laplace_privacy_loss_distribution,
+    )
+    from .pld.core import PrivacyLossDistribution
+    from .pld.grid import DiscretisedPLD
+    from .pld.pair import privacy_loss_distribution
+    from .pld.results import EpsilonResult, HockeyStick
+    from .regularity import (
+        RegularityCheck,
+        is_monotonic,
+        is_shift_invariant,
+        is_symmetric,
+    )
+    from .renyi import kl_divergence, max_divergence, renyi_divergence
+    from .score_function import ScoreFunction, SensitivityResult, sensitivity
+    from .supremum import SupremumResult, sup_privacy_loss
+    from .utility import (
+        DominanceCertificate,
+        DominanceResult,
+        ErrorRatioStudy,
+        WorstCaseError,
+        certify_dominance,
+        check_dominance,
+        error_ratio_study,
+        error_tails,
+        worst_case_error,
+    )
+    from .witness import Witness
+    from .zcdp import ZCDPCheck, check_zcdp
 
 __all__ = [
     "AccountantCheck",
@@ -100,3 +105,77 @@ __all__ = [
     "sup_privacy_loss",
     "worst_case_error",
 ]
+
+
+#: Where each exported name lives; imported on first use (PEP 562), so importing the package
+#: loads none of its modules (docs/benchmarks.md, start-up).
+_EXPORTS = {
+    "ConditionCertificate": ".certify",
+    "DPCertificate": ".certify",
+    "certify_dp": ".certify",
+    "DPCheck": ".check",
+    "check_dp": ".check",
+    "AccountantCheck": ".composition",
+    "AccountantRow": ".composition",
+    "CompositionBound": ".composition",
+    "check_accountant": ".composition",
+    "composition_lower_bound": ".composition",
+    "BALL_DPS": ".engines.ball",
+    "BallUndecided": ".engines.ball",
+    "PrivacyLoss": ".loss",
+    "privacy_loss": ".loss",
+    "BoundedRange": ".loss_range",
+    "bounded_range": ".loss_range",
+    "neighbours": ".neighbourhood",
+    "GaussianPLD": ".pld.additive",
+    "LaplacePLD": ".pld.additive",
+    "compose": ".pld.additive",
+    "gaussian_privacy_loss_distribution": ".pld.additive",
+    "laplace_privacy_loss_distribution": ".pld.additive",
+    "PrivacyLossDistribution": ".pld.core",
+    "DiscretisedPLD": ".pld.grid",
+    "privacy_loss_distribution": ".pld.pair",
+    "EpsilonResult": ".pld.results",
+    "HockeyStick": ".pld.results",
+    "RegularityCheck": ".regularity",
+    "is_monotonic": ".regularity",
+    "is_shift_invariant": ".regularity",
+    "is_symmetric": ".regularity",
+    "kl_divergence": ".renyi",
+    "max_divergence": ".renyi",
+    "renyi_divergence": ".renyi",
+    "ScoreFunction": ".score_function",
+    "SensitivityResult": ".score_function",
+    "sensitivity": ".score_function",
+    "SupremumResult": ".supremum",
+    "sup_privacy_loss": ".supremum",
+    "DominanceCertificate": ".utility",
+    "DominanceResult": ".utility",
+    "ErrorRatioStudy": ".utility",
+    "WorstCaseError": ".utility",
+    "certify_dominance": ".utility",
+    "check_dominance": ".utility",
+    "error_ratio_study": ".utility",
+    "error_tails": ".utility",
+    "worst_case_error": ".utility",
+    "Witness": ".witness",
+    "ZCDPCheck": ".zcdp",
+    "check_zcdp": ".zcdp",
+}
+
+
+def __getattr__(name: str) -> Any:
+    """Import an exported name (or a submodule) on first use and keep it."""
+    module = _EXPORTS.get(name)
+    if module is not None:
+        value = getattr(import_module(module, __name__), name)
+    elif not name.startswith("_") and find_spec(f"{__name__}.{name}") is not None:
+        value = import_module(f".{name}", __name__)
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

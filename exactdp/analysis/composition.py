@@ -23,7 +23,6 @@ from fractions import Fraction
 
 import numpy as np
 import sympy
-from scipy.signal import fftconvolve
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..cost import as_caller, refuse
@@ -105,6 +104,7 @@ class CompositionBound:
 
 def _float_curve(p: np.ndarray, q: np.ndarray, k: int, epsilons: list[float]) -> np.ndarray:
     """Float estimate of the k-fold delta(eps) of one pair (screening only, not certified)."""
+    from scipy.signal import fftconvolve
     finite = (p > 0) & (q > 0)
     p_inf = float(p[(p > 0) & (q == 0)].sum())
     loss, mass = np.log(p[finite]) - np.log(q[finite]), p[finite]

@@ -17,7 +17,6 @@ from functools import cmp_to_key
 import mpmath
 import numpy as np
 import sympy
-from scipy.optimize import minimize_scalar
 
 from .._validate import argument_error, check_int
 from ..exact import compare, sign
@@ -242,6 +241,7 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
     >>> round(float(w.error), 6)
     0.367879
     """
+    from scipy.optimize import minimize_scalar
     n = check_int("worst_case_error", "n", n, 2)
     rate = float(sympy.N(mechanism.epsilon / (mechanism.c * mechanism.sensitivity), 20))
 

@@ -7,7 +7,6 @@ import math
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.stats
 
 
 @dataclass(frozen=True)
@@ -41,6 +40,7 @@ def rare_p_value(
     ``k = n``, the upper tail ``p_r**n`` at ``k_r = n``), so the minimum over the tests is
     attained by some sample.
     """
+    import scipy.stats
     p_total = float(p[rare].sum())
     k_total = int(counts[rare].sum())
     pvals: list[float] = []

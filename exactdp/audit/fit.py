@@ -8,7 +8,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
-import scipy.stats
 
 from .exact_tests import max_statistic, rare_p_value
 from .inputs import (
@@ -241,6 +240,7 @@ def _each_rare_test(
 def _cell_test(c: Cells, p: np.ndarray, counts: np.ndarray, n_samples: int, test: str) -> _Outcome:
     """Chi-square / G-test on the cells, combined (Bonferroni) with the exact tests of the
     rare outputs when some were pooled."""
+    import scipy.stats
     res = scipy.stats.power_divergence(
         np.array(c.observed, dtype=np.float64),
         np.array(c.expected, dtype=np.float64),

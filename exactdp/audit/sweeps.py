@@ -22,8 +22,6 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
-from tqdm.auto import tqdm
-
 from .._validate import argument_error, check_callable, check_int
 from ..printing import latex_math
 from ..result import Result, brief
@@ -228,6 +226,7 @@ def sweep(
     >>> res.cases, res.holds     # max(q) = 0 is falsy: every vector fails
     (9, False)
     """
+    from tqdm.auto import tqdm
     check_callable("sweep", "check", check)
     count = count_score_vectors(n_max, gap_max, n_min, stop=MAX_SWEEP_CASES, func="sweep")
     if count > MAX_SWEEP_CASES:

@@ -95,7 +95,7 @@ def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: 
     """
     if poly == 0:
         return 0
-    coeffs = list(poly.coeffs())
+    numer = poly.numer()  # poly = numer / denom with denom > 0: the same sign, exact coefficients
     if max_prec is None:
         with flint_prec(64):
             x0 = point(64)
@@ -109,7 +109,7 @@ def sign_at(poly: flint.fmpq_poly, point: Callable[[int], flint.arb], max_prec: 
     tested = False
     while prec <= max_prec:
         with flint_prec(prec):
-            val = flint.arb_poly(coeffs)(point(prec))
+            val = flint.arb_poly(numer)(point(prec))
         if val > 0:
             return 1
         if val < 0:

@@ -21,7 +21,6 @@ from pathlib import Path
 from typing import Any
 
 import sympy
-from tqdm import tqdm
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..analysis import (
@@ -258,6 +257,7 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
 
 
 def _bar(total: int, progress: bool):
+    from tqdm import tqdm
     return tqdm(total=total, desc="exactdp report", unit="step", file=sys.stderr,
                 disable=None if progress else True, leave=False)
 

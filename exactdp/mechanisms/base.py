@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from dataclasses import is_dataclass
 from dataclasses import replace as dataclass_replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import mpmath
@@ -65,6 +66,13 @@ VIEWS = {"exact": "exact", "rational_form": "rational_form",
          "balls": "balls", "sample": "sample"}
 _NEEDS_NUMBER = frozenset({"mpmath", "float", "balls", "sample", "numeric_rational_form"})
 
+
+
+@lru_cache(maxsize=256)
+def _float_rate_of(epsilon: sympy.Expr, c: int, sensitivity: sympy.Expr) -> float:
+    """``epsilon / (c * sensitivity)`` in float64, correctly rounded from 20 digits (cached:
+    the fixed cost of every float view)."""
+    return float(sympy.N(epsilon / (c * sensitivity), 20))
 
 class Mechanism:
     """The declared protocol of a mechanism: what the analyzer, the audit, the report and
@@ -264,7 +272,7 @@ class Mechanism:
                 f"{type(self).__name__}: epsilon is symbolic ({self.epsilon}); numeric views "
                 "need a number: use .subs(epsilon=...) on the distribution first"
             )
-        return float(sympy.N(self.rate, 20))
+        return _float_rate_of(self.epsilon, self.c, self.sensitivity)
 
     def _mp_rate(self, dps: int) -> mpmath.mpf:
         self._float_rate()

@@ -77,14 +77,15 @@ _POLYS_LIMIT = 10**7
 def softmax_rational_form(mech: Mechanism, sv: ScoreVector, measure=None) -> RationalForm:
     """``mu_r x**G_r / sum_s mu_s x**G_s`` (a rational function of x)."""
     L, G = sv.integer_gaps()
-    mu = measure if measure is not None else (1,) * len(G)
-    total = sympy.Add(*[m * X**g for m, g in zip(mu, G, strict=True)])
-    forms = tuple(m * X**g / total for m, g in zip(mu, G, strict=True))
     if measure is not None or len(G) * (max(G) + 1) > _POLYS_LIMIT:
+        mu = measure if measure is not None else (1,) * len(G)
+        total = sympy.Add(*[m * X**g for m, g in zip(mu, G, strict=True)])
+        forms = tuple(m * X**g / total for m, g in zip(mu, G, strict=True))
         return RationalForm(X, forms, mech.x_value(L), L, G)
+    # the sympy forms are built from the polynomials on first use
     mono = {g: flint.fmpq_poly([0] * g + [1]) for g in set(G)}
     den = sum((mono[g] for g in G), flint.fmpq_poly([0]))
-    return RationalForm(X, forms, mech.x_value(L), L, G,
+    return RationalForm(X, None, mech.x_value(L), L, G,
                         polys=tuple(mono[g] for g in G), denominator=den)
 
 

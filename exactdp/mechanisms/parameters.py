@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import MISSING, Field, dataclass, field, fields
+from functools import cache
 from typing import Any
 
 import sympy
@@ -82,6 +83,7 @@ def declared(f: Field) -> Parameter | None:
                      None if required else f.default, bool(f.kw_only), required)
 
 
+@cache
 def declared_parameters(cls: type) -> tuple[Parameter, ...]:
     """The :class:`Parameter` of every declared field of a dataclass, in constructor order
     (positional ones first, then keyword-only ones, as the dataclass ``__init__``)."""

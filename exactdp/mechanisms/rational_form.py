@@ -26,8 +26,9 @@ class RationalForm:
     ``gaps`` the integer exponents ``G_r = L*(q* - q_r)``.
 
     When built from flint polynomials (``polys``: one ``flint.fmpq_poly`` per output, the
-    same object for outputs with equal gaps) the sympy ``forms`` are made only when first
-    asked for, one expression per distinct polynomial, shared by equal gaps; exact
+    same object for outputs with equal gaps; optionally one common ``denominator``) the
+    sympy ``forms`` are made only when first asked for, one expression per distinct
+    polynomial, shared by equal gaps; exact
     consumers (the analyzer) can read ``polys`` directly: ``forms[r]`` equals
     ``polys[r] / denominator`` (``denominator`` None means 1).
 
@@ -50,8 +51,8 @@ class RationalForm:
 
     def __init__(self, x, forms=None, value=None, L=1, gaps=(), *, polys=None,
                  denominator=None):
-        if forms is None and (polys is None or denominator is not None):
-            raise ValueError("RationalForm: give forms, or polys without a denominator")
+        if forms is None and polys is None:
+            raise ValueError("RationalForm: give forms, or polys")
         object.__setattr__(self, "x", x)
         object.__setattr__(self, "value", value)
         object.__setattr__(self, "L", L)
@@ -63,15 +64,18 @@ class RationalForm:
 
     @cached_property
     def forms(self) -> tuple[sympy.Expr, ...]:
-        """The probabilities as sympy expressions in ``x`` (built once per distinct poly)."""
+        """The probabilities as sympy expressions in ``x`` (built once per distinct poly;
+        ``polys[r] / denominator`` with the denominator built once)."""
         atoms = Atoms.powers(self.x)
         built: dict[int, sympy.Expr] = {}
         out = []
         with paused_gc():
+            total = None if self.denominator is None else poly_expr(self.denominator, atoms)
             for p in self.polys:  # type: ignore[union-attr]
                 e = built.get(id(p))
                 if e is None:
-                    e = built[id(p)] = poly_expr(p, atoms)
+                    e = poly_expr(p, atoms)
+                    e = built[id(p)] = e if total is None else e / total
                 out.append(e)
         return tuple(out)
 
@@ -92,7 +96,11 @@ class RationalForm:
         if "forms" in self.__dict__ or self.polys is None:
             return self.forms[:limit]
         atoms = Atoms.powers(self.x)
-        return tuple(poly_expr(p, atoms) for p in self.polys[:limit])
+        shown = tuple(poly_expr(p, atoms) for p in self.polys[:limit])
+        if self.denominator is None:
+            return shown
+        total = poly_expr(self.denominator, atoms)
+        return tuple(e / total for e in shown)
 
     def __repr__(self) -> str:
         n = len(self.gaps) if self.gaps else len(self.shown_forms(10**9))

@@ -45,7 +45,6 @@ import numpy as np
 import sympy
 from flint import acb, arb
 from flint import ctx as flint_ctx
-from scipy.special import log_ndtr
 
 from .._validate import check_int
 from ..cost import (
@@ -544,6 +543,7 @@ def gaussian_float(z: np.ndarray) -> np.ndarray:
     docs/formulas.md section 2; L. N. Trefethen and J. A. C. Weideman, "The exponentially convergent
     trapezoidal rule", SIAM Review 56 (2014).
     """
+    from scipy.special import log_ndtr
     arr = _float_gaps(z, "gaussian_float")
     out = np.zeros(arr.size)
     finite = np.isfinite(arr)

@@ -12,6 +12,9 @@ isolation (:mod:`exactdp.exact.unit_interval`).
 
 from __future__ import annotations
 
+from functools import lru_cache
+from typing import Any
+
 import flint
 import sympy
 
@@ -183,6 +186,16 @@ class FlintForms(tuple):
                 for pair in self]
 
 
+@lru_cache(maxsize=256)
+def _generator_exponent(value: sympy.Expr, eps: sympy.Expr) -> sympy.Expr:
+    """``kappa`` with ``value = exp(-eps*kappa)``, by exact rewriting only (a sympy Rational
+    when proved rational); cached, since every vector of a search has the same generator."""
+    kappa = sympy.cancel(-sympy.log(value) / eps)
+    if not kappa.is_Rational:
+        kappa = proved_rational(kappa) or kappa
+    return kappa
+
+
 def xform_of(dist, eps: sympy.Expr, probs=None):
     """``(x, forms, kappa)`` with ``x = exp(-eps*kappa)``, or None if there is no x-form.
 
@@ -197,13 +210,17 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
     elif "numeric_rational_form" in caps:
         rf = dist.numeric_rational_form()  # None where it does not apply
     if rf is not None:
-        kappa = sympy.cancel(-sympy.log(rf.value) / eps)  # exact rewriting only
-        if not kappa.is_Rational:
-            kappa = proved_rational(kappa) or kappa
+        kappa = _generator_exponent(rf.value, eps)
         if kappa.is_Rational and kappa > 0:
             if rf.polys is not None:  # flint already: no sympy round trip
                 den = rf.denominator if rf.denominator is not None else flint.fmpq_poly([1])
-                return rf.x, FlintForms((flint.fmpq_poly(p), den) for p in rf.polys), kappa
+                # outputs with equal gaps share one polynomial: share one pair too (the
+                # engine's ball cache then evaluates each distinct probability once)
+                pairs: dict[int, tuple] = {}
+                for p in rf.polys:
+                    if id(p) not in pairs:
+                        pairs[id(p)] = (flint.fmpq_poly(p), den)
+                return rf.x, FlintForms(pairs[id(p)] for p in rf.polys), kappa
             return rf.x, tuple(rf.forms), kappa
     if "exact" not in caps:
         return None
@@ -215,11 +232,58 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
     return gen, forms, kappa
 
 
+#: Precision (bits) of the ball pre-filter of the x-form engine at a numeric epsilon: each
+#: probability polynomial is enclosed once at ``x``; a comparison whose enclosures do not
+#: overlap is decided by them (a rigorous decision: the balls contain the exact values), and
+#: only an overlap (a tie or a close call) forms the exact polynomial and decides its sign.
+FILTER_PREC = 128
+
+
+class Ratio(tuple):
+    """``(num, den)``: a ratio of flint polynomials in ``x``, with ``ball``, an ``arb``
+    enclosure of its value at the engine's numeric ``x`` (None: none, decide exactly)."""
+
+    ball: flint.arb | None
+
+    def __new__(cls, num: flint.fmpq_poly, den: flint.fmpq_poly, ball: flint.arb | None = None):
+        self = super().__new__(cls, (num, den))
+        self.ball = ball
+        return self
+
+
+def _ball_of(R) -> flint.arb | None:
+    """The enclosure a :class:`Ratio` carries (None for a plain pair)."""
+    return R.ball if isinstance(R, Ratio) else None
+
+
+def _at_filter_prec(fn, *args):
+    """``fn(*args)`` at flint precision :data:`FILTER_PREC` (restored after; cheaper than
+    a context manager in the comparison loops)."""
+    ctx = flint.ctx
+    prec, ctx.prec = ctx.prec, FILTER_PREC
+    try:
+        return fn(*args)
+    finally:
+        ctx.prec = prec
+
+
+def _ball_sign(ball: flint.arb | None) -> int | None:
+    """The sign of a ball that excludes 0, else None."""
+    if ball is None:
+        return None
+    if ball > 0:
+        return 1
+    if ball < 0:
+        return -1
+    return None
+
+
 class XEngine:
     """Probabilities as ``(num, den)`` flint polynomials in ``x = exp(-eps/N)`` (``N`` on
     the engine)."""
 
     kind = "x-form"
+    sparse = False  # dense flint polynomials (SparseXEngine: sympy's sparse ring)
     certified, caveat = True, None  # exact: nothing to caveat
 
     def __init__(self, eps: sympy.Expr, N: int, probs: list[list[tuple]]):
@@ -230,6 +294,10 @@ class XEngine:
         self.x_value = sympy.exp(-eps / N)
         self._exact_point = None if (self.symbolic or eps.is_algebraic) else self.x_value
         self._balls: dict[int, flint.arb] = {}
+        # the ball pre-filter: dense flint polynomials at a numeric epsilon only
+        self._filtering = not self.symbolic and not self.sparse
+        # id(poly) -> (poly, its ball at x): the poly is kept, so its id is not reused
+        self._values: dict[int, tuple[Any, Any]] = {}
 
     # -- signs
     def _point(self, prec: int) -> flint.arb:
@@ -244,48 +312,114 @@ class XEngine:
             return sign_on_unit_interval(f).constant_sign
         return sign_at(f, self._point, exact_point=self._exact_point)
 
+    def _value(self, f: flint.fmpq_poly) -> flint.arb:
+        """A ball around ``f(x)`` at :data:`FILTER_PREC` bits (cached per polynomial). Call at
+        ``flint.ctx.prec == FILTER_PREC`` with the filter on."""
+        hit = self._values.get(id(f))
+        if hit is not None and hit[0] is f:
+            return hit[1]
+        ball = flint.arb_poly(f.numer())(self._point(FILTER_PREC)) / f.denom()
+        self._values[id(f)] = (f, ball)
+        return ball
+
+    def _prob_ball(self, p: tuple) -> flint.arb | None:
+        """A ball around the probability ``p = (num, den)`` at ``x`` (cached per pair), or
+        None (filter off: symbolic epsilon, sparse polynomials; or ``den(x)`` not told from
+        0)."""
+        if not self._filtering:
+            return None
+        hit = self._values.get(id(p))
+        if hit is not None and hit[0] is p:
+            return hit[1]
+        ctx = flint.ctx
+        prec, ctx.prec = ctx.prec, FILTER_PREC
+        try:
+            den = self._value(p[1])
+            ball = self._value(p[0]) / den if _ball_sign(den) is not None else None
+        finally:
+            ctx.prec = prec
+        self._values[id(p)] = (p, ball)
+        return ball
+
     # -- probabilities
     def is_zero(self, p) -> bool:
         return p[0] == 0
 
     def cmp_prob(self, a, b) -> int | None:
+        qa, qb = self._prob_ball(a), self._prob_ball(b)
+        if qa is not None and qb is not None:
+            if qa > qb:
+                return 1
+            if qa < qb:
+                return -1
         return self.sign(a[0] * b[1] - b[0] * a[1])
 
-    def ratio(self, a, b):
-        return (a[0] * b[1], a[1] * b[0])
+    def ratio(self, a, b) -> Ratio:
+        qa, qb = self._prob_ball(a), self._prob_ball(b)
+        ball = None
+        if qa is not None and qb is not None and _ball_sign(qb) is not None:
+            ball = _at_filter_prec(qa.__truediv__, qb)
+        return Ratio(a[0] * b[1], a[1] * b[0], ball)
 
-    def inv(self, R):
-        return (R[1], R[0])
+    def inv(self, R) -> Ratio:
+        ball = _ball_of(R)
+        if ball is not None and _ball_sign(ball) is not None:
+            ball = _at_filter_prec(flint.arb(1).__truediv__, ball)
+        else:
+            ball = None
+        return Ratio(R[1], R[0], ball)
 
-    def div(self, R1, R2):
-        return (R1[0] * R2[1], R1[1] * R2[0])
+    def div(self, R1, R2) -> Ratio:
+        return Ratio(R1[0] * R2[1], R1[1] * R2[0])
 
     def cmp(self, R1, R2) -> int | None:
+        b1, b2 = _ball_of(R1), _ball_of(R2)
+        if b1 is not None and b2 is not None:
+            if b1 > b2:
+                return 1
+            if b1 < b2:
+                return -1
         return self.sign(R1[0] * R2[1] - R2[0] * R1[1])
 
     def cmp_one(self, R) -> int | None:
+        ball = _ball_of(R)
+        if ball is not None:
+            if ball > 1:
+                return 1
+            if ball < 1:
+                return -1
         return self.sign(R[0] - R[1])
 
     def cmp_exp(self, R, claim: sympy.Expr) -> int | None:
         ratio = proved_rational(claim / self.eps)
         t = None if ratio is None else ratio * self.N
         if t is not None and t.is_Integer and t >= 0:
+            ball = _ball_of(R)
+            if ball is not None:
+                bound = _at_filter_prec(lambda: to_arb(claim, FILTER_PREC).exp())
+                if ball > bound:
+                    return 1
+                if ball < bound:
+                    return -1
             mono = flint.fmpq_poly([0] * int(t) + [1])
             return self.sign(mono * R[0] - R[1])
         return exact_sign(self.to_sympy(R) - sympy.exp(claim))
 
     def to_sympy(self, R) -> sympy.Expr:
-        if max(R[0].degree(), R[1].degree()) > _SYMPY_DEGREE:
-            # high degree: reduce by the flint gcd and build only the non-zero terms
+        # reduce by the flint gcd first: sympy's cancel of the full pair is the slow part
+        g = R[0].gcd(R[1])
+        num, den = R[0] // g, R[1] // g
+        if max(num.degree(), den.degree()) > _SYMPY_DEGREE:
+            # high degree: build only the non-zero terms
             # (sympy's dense Poly / cancel cost seconds at degree 10**5)
-            g = R[0].gcd(R[1])
-            num, den = R[0] // g, R[1] // g
             return terms_value(
                 _fmpq_poly_terms(num), _fmpq_poly_terms(den), self.eps, self.N
             )
-        u = fmpq_poly_to_sympy(R[0], X).as_expr()
-        v = fmpq_poly_to_sympy(R[1], X).as_expr()
-        r = sympy.cancel(u / v)
+        u = fmpq_poly_to_sympy(num, X).as_expr()
+        v = fmpq_poly_to_sympy(den, X).as_expr()
+        # u, v are expanded and coprime: cancel's sign / common-term pre-pass on its input
+        # only costs (the same result on every ratio compared; issue 21)
+        r = sympy.cancel(u / v, _signsimp=False)
         return sympy.powsimp(r.subs(X, self.x_value))
 
     def prob_sympy(self, p) -> sympy.Expr:
@@ -318,13 +452,16 @@ class XEngine:
         self._check_nonnegative(i, func, name, scores)
 
     def _check_nonnegative(self, i: int, func: str, name: str, scores) -> None:
-        for r, (a, b) in enumerate(self.probs[i]):
+        for r, pair in enumerate(self.probs[i]):
+            a, b = pair
             if self.symbolic:
                 ok = sign_on_unit_interval(a * b).nonnegative and not sign_on_unit_interval(
                     b
                 ).roots
             else:
-                ok = (self.sign(a) or 0) * (self.sign(b) or 0) >= 0
+                ball = self._prob_ball(pair)
+                ok = (ball is not None and ball > 0) or (
+                    (self.sign(a) or 0) * (self.sign(b) or 0) >= 0)
             if not ok:
                 raise ValueError(
                     f"{func}: probability {r} of {name} on {scores} is negative"

@@ -125,11 +125,34 @@ def em_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
 
 
 def _log_factors(tau: np.ndarray, uA: np.ndarray, qA: np.ndarray) -> np.ndarray:
-    """``1 - tau*u`` for each large coin (rows) at each node (columns), relative-accurate."""
-    t = tau[None, :]
-    near = (1.0 - t) + t * qA[:, None]
-    far = 1.0 - t * uA[:, None]
-    return np.where(t > 0.5, near, far)
+    """``1 - tau*u`` for each large coin (rows) at each node (columns), relative-accurate:
+    ``1 - tau u`` for ``tau <= 1/2``, ``(1 - tau) + tau q`` (``q = 1 - u``) above (the nodes
+    are increasing, so each form is computed on its own columns only)."""
+    k = int(np.searchsorted(tau, 0.5, side="right"))
+    out = np.empty((uA.size, tau.size))
+    np.multiply(uA[:, None], -tau[None, :k], out=out[:, :k])
+    out[:, :k] += 1.0
+    np.multiply(qA[:, None], tau[None, k:], out=out[:, k:])
+    out[:, k:] += 1.0 - tau[None, k:]
+    return out
+
+
+_POWERS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+
+
+def _node_powers(tau: np.ndarray, jmax: int) -> np.ndarray:
+    """Rows ``tau**j``, ``j = 0..jmax``, of a rule's nodes (cached per rule, whose nodes
+    :func:`_float_rule` keeps, and length: the moments are one matrix-vector product)."""
+    hit = _POWERS.get((id(tau), jmax))
+    if hit is not None and hit[0] is tau:
+        return hit[1]
+    rows = np.empty((jmax + 1, tau.size))
+    rows[0] = 1.0
+    for j in range(1, jmax + 1):
+        np.multiply(rows[j - 1], tau, out=rows[j])
+    if len(_POWERS) < 256:
+        _POWERS[(id(tau), jmax)] = (tau, rows)
+    return rows
 
 
 def _integrals_float(
@@ -153,11 +176,7 @@ def _integrals_float(
         fac = _log_factors(tau, uA, qA)
         lg += mA @ np.log(fac)
     wg = w * np.exp(lg)
-    mu = np.empty(jmax + 1)
-    acc = wg.copy()
-    for j in range(jmax + 1):
-        mu[j] = acc.sum()
-        acc *= tau
+    mu = _node_powers(tau, jmax) @ wg
     IA = (wg[None, :] / fac).sum(axis=1) if fac is not None else np.empty(0)
     return mu, IA
 
