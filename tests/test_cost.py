@@ -146,6 +146,7 @@ def _large_calls():
         "check_accountant": (lambda: X.check_accountant(pf, q, 2, [1]), "check_accountant"),
         "composition_lower_bound": (lambda: X.composition_lower_bound(pf, q, 2, 1),
                                     "composition_lower_bound"),
+        "check_dp_topk": (lambda: X.check_dp(X.TopK(pf, 3), list(range(20))), "check_dp"),
         "composition_lower_bound_k": (lambda: X.composition_lower_bound(pf, [0, 1], 10**12, 1),
                                       "composition_lower_bound"),
         "check_accountant_k": (lambda: X.check_accountant(pf, [0, 1], 10**12, [1]),

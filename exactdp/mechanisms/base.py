@@ -324,9 +324,8 @@ class Mechanism:
     def scaled_gap_groups_mp(
         self, sv: ScoreVector, dps: int, func: str = "evalf"
     ) -> tuple[list[mpmath.mpf], list[int], list[int]]:
-        """The scaled gaps of :meth:`scaled_gaps_mp` grouped by value: ``(values, counts,
-        inverse)``, output r's gap being ``values[inverse[r]]`` (one ``numpy.unique`` for
-        integer and float arrays: many tied outputs cost one gap)."""
+        """:meth:`scaled_gaps_mp` grouped by value: ``(values, counts, inverse)``, output
+        r's gap ``values[inverse[r]]`` (many tied outputs cost one gap)."""
         wp = dps + 10 + self._gap_digits(sv, dps, func)
         rate = self._mp_rate(wp)
         if sv.kind == "float":
@@ -521,11 +520,9 @@ class Mechanism:
     def scaled_gap_groups_arb(
         self, sv: ScoreVector, dps: int, func: str = "evalf_balls"
     ) -> tuple[list, list[int], list[int]]:
-        """The scaled gaps grouped by exact value: ``(balls, counts, inverse)``, one ball per
-        distinct gap (``balls[inverse[r]]`` is output r's), each enclosed once as in
-        :meth:`scaled_gaps_arb`. Integer scores need no sympy: the rate is enclosed once
-        and multiplied by each distinct integer gap exactly (arb), so n = 1e5 outputs
-        with few distinct scores cost as many enclosures as there are distinct scores."""
+        """:meth:`scaled_gaps_arb` grouped by exact value: ``(balls, counts, inverse)``,
+        output r's ball ``balls[inverse[r]]``. Integer scores need no sympy: the rate is
+        enclosed once and multiplied by each distinct integer gap (arb)."""
         if self.epsilon.free_symbols:
             raise ValueError(
                 f"{type(self).__name__}: epsilon is symbolic ({self.epsilon}); balls need a "
@@ -535,9 +532,9 @@ class Mechanism:
         values, counts, inverse = sv.distinct_gaps()
         if sv.kind == "int":
             rate = enclose(self.rate, dps + extra + 5)
-            bits = max(int(g).bit_length() for g in values)  # the products exact-ish:
-            with flint_prec(dps_to_prec(dps + extra + 5) + bits + 20):  # flint rounds
-                return [rate * int(g) for g in values], counts, inverse  # to its context
+            bits = max(int(g).bit_length() for g in values)  # flint rounds to its context
+            with flint_prec(dps_to_prec(dps + extra + 5) + bits + 20):
+                return [rate * int(g) for g in values], counts, inverse
         return [enclose(self.rate * g, dps + extra + 5) for g in values], counts, inverse
 
     def _balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:

@@ -510,3 +510,33 @@ def test_gap_beyond_the_printable_range_refused_fast(method, make):
             getattr(dist, method)(15)
     assert time.perf_counter() - t0 < 2
     assert dist.to_numpy().tolist() == [1.0, 0.0]
+
+
+def test_scaled_gap_groups_regroup_to_the_scaled_gaps():
+    """scaled_gap_groups_mp / _arb give one value per distinct score whose gather is
+    scaled_gaps_mp / the exact rate * gap (ball contains it), with the multiplicities."""
+    import flint
+    import mpmath
+    import numpy as np
+    import sympy
+
+    from exactdp import PermuteAndFlip
+    from exactdp.exact.arb import flint_prec
+    from exactdp.scores import as_scores
+
+    mech = PermuteAndFlip(sympy.log(3))
+    for scores in (np.array([4, 1, 4, 0, 1]), [sympy.Rational(1, 3), 2, 2], [0.5, 0.25, 0.5]):
+        sv = as_scores(scores)
+        vals, counts, inv = mech.scaled_gap_groups_mp(sv, 30)
+        ref = mech.scaled_gaps_mp(sv, 30)
+        with mpmath.workdps(30):
+            tol = mpmath.mpf(10) ** -28
+            assert all(abs(vals[k] - r) < tol for k, r in zip(inv, ref, strict=True))
+        assert sorted(counts) == sorted(np.unique(sv.floats, return_counts=True)[1].tolist())
+        assert sv.distinct_count() == len(vals) == len(counts)
+        balls, counts_b, inv_b = mech.scaled_gap_groups_arb(sv, 30)
+        assert sorted(counts_b) == sorted(counts)
+        with flint_prec(200), mpmath.workdps(50):
+            for k, r in zip(inv_b, mech.scaled_gaps_mp(sv, 50), strict=True):
+                assert balls[k].overlaps(flint.arb(mpmath.nstr(r, 50), "1e-45"))
+                assert balls[k].rel_accuracy_bits() >= 99 or balls[k].is_zero()

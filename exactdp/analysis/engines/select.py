@@ -8,8 +8,9 @@ from collections.abc import Sequence
 
 import sympy
 
-from ...cost import TooCostly, check_analysis
+from ...cost import TooCostly, check_analysis, check_seconds, topk_analysis_seconds
 from ...distribution import Distribution
+from ...mechanisms.topk import TopK
 from ...numbers import safe_sympify
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT
@@ -157,6 +158,13 @@ def make_engine(
     ``exactdp.mechanisms.CAPABILITIES``).
     """
     check_analysis(func, len(vectors), vectors[0].n, top_gap(vectors[0]))
+    if isinstance(mech, TopK):  # its outputs are the ordered k-tuples, not the n scores
+        outputs = math.perm(vectors[0].n, mech.k)
+        check_seconds(func, f"an exact analysis of {len(vectors)} score vectors of top-{mech.k} "
+                      f"over n = {vectors[0].n} scores ({outputs} ordered tuples)",
+                      topk_analysis_seconds(len(vectors), outputs),
+                      "analyse fewer scores or a smaller k, or compare the float64 views "
+                      "(mechanism.distribution(q).to_numpy()) of the pair that matters")
     eps = mechanism_epsilon(mech)
     dists = [distribution_of(mech, v) for v in vectors]
     engine: Engine

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 import mpmath
 from flint import arb
 
-from ..._validate import check_choice, check_int
+from ..._validate import argument_error, check_choice, check_int
 from ...cost import check_gap_digits
 from ...exact.arb import flint_prec, mpf_to_arb
 from ..gaps import mp_gaps
@@ -192,8 +192,7 @@ def _check_counts(counts: Sequence[int], d: Sequence, func: str) -> list[int]:
     """``counts`` as a list of positive ints, one per gap."""
     out = [check_int(func, f"counts[{k}]", c, 1) for k, c in enumerate(counts)]
     if len(out) != len(d):
-        raise ValueError(f"{func}: counts must have one entry per gap ({len(d)}), got "
-                         f"{len(out)}")
+        raise argument_error(func, "len(counts)", f"{len(d)} (one per gap)", len(out))
     return out
 
 

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 
 import flint
 
-from ..._validate import check_int
+from ..._validate import argument_error, check_int
 from ...cost import check_seconds, pf_arb_seconds
 from ...exact.arb import flint_prec
 from .inputs import exact_groups, exp_neg, is_plain_decimal, sequence_length
@@ -63,8 +63,7 @@ def pf_arb(d: Sequence, prec: int = 128, counts: Sequence[int] | None = None
     mult = [1] * len(raw) if counts is None else [
         check_int("pf_arb", f"counts[{k}]", c, 1) for k, c in enumerate(counts)]
     if len(mult) != len(raw):
-        raise ValueError(f"pf_arb: counts must have one entry per gap ({len(raw)}), got "
-                         f"{len(mult)}")
+        raise argument_error("pf_arb", "len(counts)", f"{len(raw)} (one per gap)", len(mult))
     n = sum(mult)
     work = prec + 2 * max(n, 1).bit_length() + 30
     inputs_exact = all(not isinstance(v, (flint.arb, str)) or _exactish(v) for v in raw)
