@@ -231,7 +231,7 @@ def test_summary_of_a_property_headline_shows_the_exact_value():
 
 def test_protocol_hooks_of_a_dp_check_and_an_epsilon_interval():
     """The hooks every repr and notebook cell is built from: a check_dp of PF(1) on [3,1,0]
-    (loss exactly 1, MATH.md) and an epsilon interval of a PLD."""
+    (loss exactly 1: ratio e at output 2) and an epsilon interval of a PLD."""
     r = exactdp.check_dp(exactdp.PermuteAndFlip(1), [3, 1, 0])
     assert r.headline_text() == "1"
     assert r.repr_parts() == ["epsilon=1", "witness=(3,1,0)->(2,0,1) at output 2"]
