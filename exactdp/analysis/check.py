@@ -158,7 +158,8 @@ def check_dp(
     -------
     DPCheck
         ``holds`` iff the largest loss over the searched pairs is ``<= epsilon`` (decided
-        exactly: a tie ``loss == epsilon`` holds). With the ball engine (no exact
+        exactly: a tie ``loss == epsilon`` holds; at ``epsilon = oo`` every mechanism holds,
+        an infinite loss included, since the ratio bound ``e^oo`` is vacuous). With the ball engine (no exact
         probabilities, e.g. RNM-Gaussian) ``holds`` is True only if the certified upper
         bound of the largest loss is ``<= epsilon``, False only if its lower bound is
         ``> epsilon``; ``loss`` is a sympy Float at the working precision ``dps``.
@@ -213,7 +214,9 @@ def check_dp(
         witness = None
     else:
         value = value_of(engine, best)
-        holds = best[0] != "inf" and _at_most_claim(engine.cmp_exp(best[2], claim), claim)
+        # every mechanism is oo-DP: the ratio bound e^oo is vacuous, an infinite loss too
+        holds = claim is sympy.oo or (
+            best[0] != "inf" and _at_most_claim(engine.cmp_exp(best[2], claim), claim))
         witness = Witness(q.values, nbrs[best_j - 1].values, best[1])
     return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
 

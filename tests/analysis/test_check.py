@@ -182,3 +182,15 @@ def test_check_dp_refusals_name_check_dp():
                                          r"\(wrap a function of the scores with "
                                          r"exactdp.mechanism_from_function\)"):
         check_dp(Symbolic(), [1, 0], [0, 0], epsilon=1)
+
+
+def test_epsilon_infinity_holds_vacuously_even_with_an_infinite_loss():
+    """PF at epsilon = oo is the argmax: on [0, 1] vs its neighbour [0, 0] the loss is
+    infinite (output 0 has probability 0 then 1/2), yet every mechanism is oo-DP."""
+    import sympy
+
+    from exactdp import PermuteAndFlip, check_dp
+
+    res = check_dp(PermuteAndFlip(sympy.oo), [0, 1])
+    assert res.holds and res.loss == sympy.oo and res.epsilon == sympy.oo
+    assert not check_dp(PermuteAndFlip(1), [0, 1], epsilon=sympy.Rational(1, 2)).holds
