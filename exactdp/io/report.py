@@ -160,7 +160,8 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, labels_note, epsi
             continue
         pair = privacy_loss(mech, q, q2) if q2 is not None else None
         worst = check_dp(mech, q)
-        cert, why = _certificate(mech, q, q2 if q2 is not None else worst.witness.neighbour)
+        nbr = q2 if q2 is not None or worst.witness is None else worst.witness.neighbour
+        cert, why = (None, "no neighbour") if nbr is None else _certificate(mech, q, nbr)
         results.append(MechanismResult(label, mech, dist, dist.expected_error(), pair,
                                        worst, cert, why))
         bar.update(1)
