@@ -64,17 +64,22 @@ def accountant_figure(check: AccountantCheck, ax=None, floor: float = 1e-12):
         fig = ax.figure
     eps = [float(b.epsilon) for b in check.bounds]
     lower = [max(float(b.lower), floor) for b in check.bounds]
-    for name in dict.fromkeys(r.claim for r in check.rows):
+    from .figures import _OUTPUT_COLOURS
+
+    markers = "osv^Dpx*"
+    for i, name in enumerate(dict.fromkeys(r.claim for r in check.rows)):
         ys = [max(float(r.claimed_delta), floor) for r in check.rows if r.claim == name]
-        ax.plot(eps, ys, _STYLE.get(name, "-"), label=name)
-    ax.plot(eps, lower, "ko", label="certified lower bound")
+        ax.plot(eps, ys, ls=_STYLE.get(name, "-"), label=name.replace("_", r"$\_$"),
+                color=_OUTPUT_COLOURS[i % (len(_OUTPUT_COLOURS) - 1)], lw=1.3,
+                marker=markers[i % len(markers)], ms=3.5, mfc="white")
+    ax.plot(eps, lower, "ko", ms=4, label="certified lower bound")
     bad = [(float(r.epsilon), max(float(r.lower_bound), floor)) for r in check.rows
            if not r.holds]
     if bad:
-        ax.plot(*zip(*bad, strict=True), "rx", markersize=10, label="refuted claim")
+        ax.plot(*zip(*bad, strict=True), "kx", markersize=10, label="refuted claim")
     ax.set_yscale("log")
-    ax.set_xlabel("epsilon")
-    ax.set_ylabel("delta")
+    ax.set_xlabel(r"privacy parameter $\varepsilon$")
+    ax.set_ylabel(r"$\delta$")
     ax.set_title(f"{check.mechanism}, k = {check.k}, scores {list(check.scores)}", fontsize=9)
     ax.legend(fontsize=7)
     return fig
@@ -121,9 +126,14 @@ def composition_report(k: int, epsilon: object = "1", scores: Sequence = (0, 1, 
             out.append("audited versions: " + ", ".join(f"{a} {v}"
                                                          for a, v in check.versions.items()))
         if figure_prefix:
-            fig = accountant_figure(check)
-            name = type(mech).__name__
-            fig.savefig(f"{figure_prefix}-{name}.png", dpi=120, bbox_inches="tight")
+            from matplotlib import rc_context
+
+            from .figures import STYLE
+
+            with rc_context(STYLE):  # the report's figure style (Computer Modern)
+                fig = accountant_figure(check)
+                name = type(mech).__name__
+                fig.savefig(f"{figure_prefix}-{name}.png", dpi=120, bbox_inches="tight")
     return "\n".join(out)
 
 
