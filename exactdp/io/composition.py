@@ -221,6 +221,11 @@ def composition_epsilons(top: float, points: int = 12) -> tuple:
     return tuple(i * step for i in range(points + 2) if float(i * step) < top)
 
 
+#: Most output-count vectors the figure counts exactly (beyond: the certified lattice, whose
+#: cost per epsilon is bounded; exact counting of 10^5 vectors takes seconds per epsilon).
+FIGURE_MAX_SUPPORT = 5_000
+
+
 def pair_composition(mechanism, scores, neighbour, k: int, title: str, points: int = 12,
                      rtol: float = 1e-2) -> PairComposition:
     """exactdp's certified and dp_accounting's float ``delta(epsilon)`` of a pair, k-fold.
@@ -238,7 +243,8 @@ def pair_composition(mechanism, scores, neighbour, k: int, title: str, points: i
         About this many epsilons (:func:`composition_epsilons`).
     rtol : float
         Relative tolerance of the certified lattice when the composition is not counted
-        exactly (see :meth:`~exactdp.DiscretisedPLD.delta`).
+        exactly (more than :data:`FIGURE_MAX_SUPPORT` output-count vectors; see
+        :meth:`~exactdp.DiscretisedPLD.delta`).
 
     Raises
     ------
@@ -253,7 +259,7 @@ def pair_composition(mechanism, scores, neighbour, k: int, title: str, points: i
     if pld.p_inf != 0:
         top = max(1.2 * top, float(k * mechanism.epsilon))
     grid = composition_epsilons(top, points)
-    composed = pld.self_compose(k)
+    composed = pld.self_compose(k, max_support=FIGURE_MAX_SUPPORT)
     sticks = [composed.delta(e, rtol=rtol, atol=1e-12) for e in grid]
     pess = opt = None
     try:
@@ -347,9 +353,9 @@ def composition_figure(report, k: int, out_dir):
         png, pdf = save_figure(fig, Path(out_dir), "composition-pair")
     algs = sorted({a for it in items for a in it.algorithms})
     how = {"exact": "every composed output sequence counted exactly",
-           "grid": "rigorous arb enclosures on a loss lattice (losses shifted down and up)",
+           "grid": "rigorous arb enclosures on a loss lattice, losses shifted down and up",
            "closed form": "a closed form"}
-    certified = "; ".join(how.get(a, a) for a in algs)
+    certified = ", or ".join(how.get(a, a) for a in algs)
     same = ("; here the two coincide to the drawing's precision" if algs == ["exact"] else "")
     if items[0].pessimistic is None:
         peer = ("dp_accounting (the optional \\texttt{accounting} extra, "
@@ -375,9 +381,20 @@ def composition_figure(report, k: int, out_dir):
            f"$(q, q')$ after $K = {k}$-fold composition ({mechs}; one panel per mechanism and "
            f"score), $\\varepsilon$ on {span} round exact values per panel "
            f"from 0 to below $K$ times the pair's largest finite loss, $\\delta$ on a log "
-           "axis. \\texttt{{exactdp}}'s lower and upper curves are "
+           "axis. \\texttt{exactdp}'s lower and upper curves are "
            f"certified ({certified}){same}. ")
-    zero = (" delta = 0 is not drawn: beyond K times the pair's largest finite loss the "
+    gap = any(lo == 0 < hi for it in items for lo, hi in zip(it.lower, it.upper, strict=True))
+    tail = (" Where the certified lower bound is 0 (the lattice's absolute tolerance is 1e-12) "
+            "only the upper curve is drawn." if gap else "")
+    above = any(o > float(hi) for it in items if it.optimistic is not None
+                for o, hi in zip(it.optimistic, it.upper, strict=True))
+    if above:
+        tail += (" dp_accounting's estimates level off near 1e-15 (a floor of the library's "
+                 "float computation), there above exactdp's certified upper bound.")
+    zero = (tail + " delta = 0 is not drawn: beyond K times the pair's largest finite loss the "
             "curve is the mass at infinite loss.")
-    zero_tex = zero.replace("delta = 0", "$\\delta = 0$").replace("K times", "$K$ times")
+    zero_tex = zero.replace("delta = 0", "$\\delta = 0$").replace("K times", "$K$ times").replace(
+        "1e-12", "$10^{-12}$").replace("1e-15", "$10^{-15}$").replace(
+        "dp_accounting's", "\\texttt{dp\\_accounting}'s").replace(
+        "exactdp's", "\\texttt{exactdp}'s")
     return FigureSpec("composition-pair", png, pdf, tex + peer + zero_tex, text + peer_t + zero)

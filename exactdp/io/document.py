@@ -227,7 +227,8 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
     if not keep_aux:
         remove_aux(tex)
     manifest = write_manifest(out, report_file_names(), extra_files)
-    return ReportFiles(out, tex, body, summary, tuple(figs), compiled, manifest)
+    return ReportFiles(out, tex, body, summary, tuple(figs) + report.composition, compiled,
+                       manifest)
 
 
 #: Packages the report loads beyond :data:`exactdp.io.latex.LATEX_PACKAGES`.

@@ -64,6 +64,20 @@ def test_certified_curves_enclose_the_enumerated_delta(mech):
         assert abs(pe - float(lo)) <= 0.05 * float(lo) + 1e-9  # the same pair: close
 
 
+def test_lattice_route_encloses_the_enumerated_delta(monkeypatch):
+    """Beyond FIGURE_MAX_SUPPORT output-count vectors the figure uses the certified lattice."""
+    from exactdp.io import composition
+
+    monkeypatch.setattr(composition, "FIGURE_MAX_SUPPORT", 2)
+    mech = PermuteAndFlip(1)
+    pc = pair_composition(mech, Q, Q2, 3, "pair")
+    assert pc.algorithms == ("grid",)
+    for e, lo, hi in zip(pc.epsilons, pc.lower, pc.upper, strict=True):
+        exact = float(_enumerated_delta(mech, 3, e))
+        assert float(lo) <= exact * (1 + 1e-12) and exact <= float(hi) * (1 + 1e-12)
+        assert float(hi - lo) <= max(1e-2 * float(lo), 1e-12) * 1.01
+
+
 def test_epsilon_grid_is_round_and_below_top():
     grid = composition_epsilons(1.98)
     assert grid == tuple(sympy.Rational(i, 5) for i in range(10))
