@@ -84,6 +84,35 @@ def dp_accounting_pair_delta(p, q, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
                         f"dp_accounting PLD of the witness pair, float (version {version})")
 
 
+def dp_accounting_pair_curve(p, q, k: int, epsilons, pessimistic: bool) -> tuple[float, ...]:
+    """``dp_accounting``'s k-fold PLD of one pair at several epsilons (float, not certified).
+
+    As :func:`dp_accounting_pair_delta` (``mu_upper = P``, ``mu_lower = Q``), composed once and
+    read at every epsilon; ``pessimistic`` chooses the library's pessimistic estimate (its
+    losses rounded up: an upper estimate) or its optimistic one (rounded down).
+
+    Parameters
+    ----------
+    p, q : array of float, shape (n,)
+        ``M(scores)`` and ``M(neighbour)`` in float64.
+    k : int
+    epsilons : sequence of numbers
+    pessimistic : bool
+
+    Raises
+    ------
+    ImportError
+        If ``dp_accounting`` is not installed.
+    """
+    _, pld_lib = _dp_accounting()
+    upper = {i: math.log(v) for i, v in enumerate(p) if v > 0}
+    lower = {i: math.log(v) for i, v in enumerate(q) if v > 0}
+    base = pld_lib.from_two_probability_mass_functions(lower, upper,
+                                                       pessimistic_estimate=pessimistic)
+    composed = base.self_compose(int(k))
+    return tuple(min(1.0, float(composed.get_delta_for_epsilon(float(e)))) for e in epsilons)
+
+
 def dp_accounting_rdp_delta(mechanism: Mechanism, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
     """``dp_accounting``'s RDP accountant for k rounds of the mechanism, as a zCDP event.
 

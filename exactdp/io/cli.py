@@ -184,7 +184,9 @@ def _add_report(sub) -> None:
                    help="significant digits, 1..1000 (default 6)")
     r.add_argument("--compose", type=int, default=None, metavar="K",
                    help="also check accountants' claims for K rounds (EM, PF, RNM-Laplace on "
-                        "--scores, default 0,1,2): tables, and composition-*.png in --out")
+                        "--scores, default 0,1,2): tables, composition-*.png in --out, and a "
+                        "Composition section in the PDF (the report's pair after K rounds: "
+                        "certified lower/upper delta(eps), dp_accounting's estimates)")
     r.set_defaults(run=_cmd_report)
 
 

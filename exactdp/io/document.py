@@ -92,7 +92,8 @@ class ReportFiles:
 MANIFEST = "exactdp-manifest.txt"
 #: LaTeX's auxiliary files of ``report.tex`` (removed after compiling unless ``keep_aux``).
 AUX_SUFFIXES = (".aux", ".fls", ".fdb_latexmk", ".log", ".out", ".toc", ".synctex.gz")
-FIGURE_NAMES = ("expected-error", "error-ratio", "privacy-loss", "probabilities", "entropy")
+FIGURE_NAMES = ("expected-error", "error-ratio", "privacy-loss", "probabilities", "entropy",
+                "composition-pair")
 
 
 def report_file_names(extra: tuple[str, ...] = ()) -> tuple[str, ...]:
@@ -207,6 +208,11 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
         curves = figure_cases(report, bar)
         figs = report_figures(curves, out, report.epsilon, labels, bar)
     report = replace(report, figures=tuple(figs), figure_dir=out)
+    k = report.options.get("compose")
+    if k is not None:
+        from .composition import composition_figure
+
+        report = replace(report, composition=(composition_figure(report, k, out),))
     summary = out / "summary.md"
     summary.write_text(render(report, "markdown") + "\n")
     body_text = render_latex_body(report)
@@ -221,7 +227,8 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
     if not keep_aux:
         remove_aux(tex)
     manifest = write_manifest(out, report_file_names(), extra_files)
-    return ReportFiles(out, tex, body, summary, tuple(figs), compiled, manifest)
+    return ReportFiles(out, tex, body, summary, tuple(figs) + report.composition, compiled,
+                       manifest)
 
 
 #: Packages the report loads beyond :data:`exactdp.io.latex.LATEX_PACKAGES`.

@@ -86,6 +86,7 @@ class Report:
     options: Mapping[str, Any] = field(default_factory=dict)
     figures: tuple = ()
     figure_dir: Path | None = None
+    composition: tuple = ()  # FigureSpec of the --compose K figure (write_report draws it)
     provenance: tuple = ()  # (name, value) pairs: version, date, command line, libraries, input
 
 
@@ -533,6 +534,31 @@ def _figures(report: Report, fmt: str) -> str | None:
     return "\n\n".join(parts)
 
 
+def _composition(report: Report, fmt: str) -> str | None:
+    if not report.composition or fmt == "text":
+        return None
+    k = report.options.get("compose")
+    intro = (f"The privacy curve of the report's neighbouring pair after {k}-fold "
+             "composition: exactdp's certified lower and upper bounds and, when the optional "
+             "accounting extra is installed, dp_accounting's float estimates of the same pair.")
+    if fmt == "markdown":
+        return "## Composition\n\n" + intro + "\n\n" + "\n\n".join(
+            f"![{f.caption_text}]({f.png.name})\n\n*{f.caption_text}*"
+            for f in report.composition)
+    intro = (f"The privacy curve $\\delta(\\varepsilon)$ of the report's neighbouring pair "
+             f"after $K = {k}$-fold composition: \\texttt{{exactdp}}'s certified lower and "
+             "upper bounds and, when the optional \\texttt{accounting} extra is installed, "
+             "\\texttt{dp\\_accounting}'s float estimates of the same pair "
+             "(Figure~\\ref{fig:composition-pair}).")
+    parts = [r"\needspace{0.3\textheight}" + "\n" + r"\section{Composition}", intro]
+    for f in report.composition:
+        parts.append("\n".join([r"\begin{figure}[!htbp]", r"\centering",
+                                rf"\includegraphics[width=\linewidth]{{{f.pdf.name}}}",
+                                rf"\caption{{{f.caption}}}\label{{fig:{f.name}}}",
+                                r"\end{figure}"]))
+    return "\n\n".join(parts)
+
+
 def _exact_appendix(report: Report, fmt: str) -> str | None:
     if fmt != "latex":
         return None
@@ -554,7 +580,7 @@ def _exact_appendix(report: Report, fmt: str) -> str | None:
 
 Section = Callable[[Report, str], "str | None"]
 #: The report's sections, in order; each returns the section in a format, or None.
-SECTIONS: list[Section] = [_provenance, _setting, _database, _cases, _figures]
+SECTIONS: list[Section] = [_provenance, _setting, _database, _cases, _figures, _composition]
 #: Sections after the body (LaTeX: the appendix).
 APPENDIX: list[Section] = [_exact_appendix]
 
