@@ -8,6 +8,7 @@ from their definition), values by hand, and Monte Carlo of the algorithm itself.
 from __future__ import annotations
 
 import itertools
+import time
 
 import mpmath
 import numpy as np
@@ -18,7 +19,11 @@ import exactdp
 from exactdp import SparseVector
 from exactdp.audit import goodness_of_fit
 from exactdp.mechanisms import REGISTRY
-from exactdp.mechanisms.sparse_vector import MAX_SEQUENCES, SparseVectorDistribution
+from exactdp.mechanisms.sparse_vector import (
+    MAX_SEQUENCES,
+    SparseVectorDistribution,
+    exact_seconds,
+)
 
 EPS = sympy.Rational(1, 2)
 
@@ -219,5 +224,13 @@ def test_too_many_sequences_refuse_by_the_cost_model():
     with pytest.raises(exactdp.cost.TooCostly, match="answer sequences"):
         SparseVector(1, 0, variant=6).distribution([0] * 13)
     assert len(SparseVector(1, 0, variant=5).distribution([0] * 12)) == MAX_SEQUENCES
+    # 12 distinct answers: about 2**24 term products (the estimate of exact_seconds)
+    assert exact_seconds(12, 4096, 12) > 120
+    t0 = time.perf_counter()
+    with pytest.raises(exactdp.cost.TooCostly, match="about .* s"):
+        SparseVector(1, 0, variant=6).distribution(list(range(12)))
+    assert time.perf_counter() - t0 < 2
+    # the estimate against a measured run: m = 6 distinct answers in well under 2 s
+    assert exact_seconds(6, 64, 6) < 2
     with pytest.raises(ValueError, match="rational answers"):
         SparseVector(1, 0).distribution([sympy.sqrt(2)])
