@@ -101,13 +101,13 @@ def _c(func: str, name: str, value: object) -> int:
 
 
 def _variant(func: str, name: str, value: object) -> int:
-    if value == 3 and check_int(func, name, value) == 3:
+    v = check_int(func, name, value)
+    if v == 3:
         raise argument_error(func, name, "one of 1, 2, 4, 5, 6 (Algorithm 3 releases noisy "
                              "values: not a finite answer sequence)", value)
-    if not isinstance(value, (int, np.integer)) or isinstance(value, bool) \
-            or int(value) not in VARIANTS:
+    if v not in VARIANTS:
         raise argument_error(func, name, "one of 1, 2, 4, 5, 6 (Lyu-Su-Li's Algorithms)", value)
-    return int(value)
+    return v
 
 
 @register("svt", label="SVT", kind="sequence")
@@ -168,7 +168,7 @@ class SparseVector(Mechanism):
     name: ClassVar[str] = "SVT"
     epsilon: sympy.Expr = parameter(_epsilon, "> 0 and finite", symbolic=True)
     threshold: sympy.Expr = parameter(_threshold, "a finite real number")
-    c: int = parameter(_c, "a positive integer", default=1, exact=False)  # type: ignore[assignment]
+    c: int = parameter(_c, "a positive integer", default=1, exact=False)
     variant: int = parameter(_variant, "one of 1, 2, 4, 5, 6", default=1, exact=False)
     sensitivity: sympy.Expr = sensitivity_parameter()
 

@@ -24,6 +24,7 @@ from exactdp.mechanisms.sparse_vector import (
     SparseVectorDistribution,
     exact_seconds,
 )
+from tests.reference import DPSNIPER_SVT_LCB
 
 EPS = sympy.Rational(1, 2)
 
@@ -150,9 +151,8 @@ def test_parameters_scales_and_views():
     ref = np.array([float(p) for p in d.evalf(30)])
     assert np.allclose(d.to_numpy(), ref, rtol=1e-15, atol=0)
     for b, p in zip(d.evalf_balls(30), d.probabilities, strict=True):  # rigorous, tight
-        lo, hi = sympy.N(p, 50) - sympy.Float(10, 50) ** -45, sympy.N(p, 50)
+        # the ball of the Fraction route against the sympy expression's own enclosure
         assert b.rad() < 1e-30 * b.mid() and b.overlaps(exactdp.exact.to_arb(p, 200))
-        assert lo < hi
     with pytest.raises(ValueError, match="no rational form"):
         d.rational_form()
     assert "SVT1" in repr(d)
@@ -193,6 +193,37 @@ def test_check_dp_and_privacy_loss_on_algorithm_1():
     assert check.holds and check.value <= EPS  # Algorithm 1 is epsilon-DP (Theorem 2)
 
 
+def test_algorithm_2_is_algorithm_1_at_c_1_and_private_at_c_2():
+    """With c = 1 the fresh threshold is never used: Algorithm 2 is Algorithm 1."""
+    a = SparseVector(EPS, 1, variant=1).distribution([1, 0, 2]).probabilities
+    b = SparseVector(EPS, 1, variant=2).distribution([1, 0, 2]).probabilities
+    assert all(sympy.expand(x - y) == 0 for x, y in zip(a, b, strict=True))
+    a2 = SparseVector(EPS, 1, c=2, variant=1).distribution([1, 0, 2]).evalf(20)
+    b2 = SparseVector(EPS, 1, c=2, variant=2).distribution([1, 0, 2]).evalf(20)
+    assert a2 != b2
+    check = exactdp.check_dp(SparseVector(EPS, 1, c=2, variant=2), [1, 0, 2])
+    assert check.holds and check.value <= EPS  # epsilon-DP (Lyu-Su-Li, section 4.1)
+
+
+def test_algorithm_4_exceeds_epsilon_within_the_papers_bound():
+    c = 1
+    check = exactdp.check_dp(SparseVector(EPS, 1, c=c, variant=4), [1, 1, 1])
+    assert not check.holds and EPS < check.value <= sympy.Rational(1 + 6 * c, 4) * EPS
+
+
+@pytest.mark.parametrize("variant", [1, 2, 4, 5])
+def test_exact_loss_on_the_tools_pattern_is_at_least_dp_snipers_lower_bound(variant):
+    """DP-Sniper's half-half pattern at its own parameters (docs/suite.md): the exact loss
+    is at least its sampled lower bound, and at most the claim for the private ones."""
+    T = "1/2" if variant == 1 else 1
+    mech = SparseVector("1/10", T, c=1, variant=variant)
+    pair = ([1] * 10, [2] * 5 + [0] * 5) if variant != 5 else ([1] * 10, [0] + [1] * 9)
+    loss = exactdp.privacy_loss(mech, *pair)
+    assert float(loss) >= DPSNIPER_SVT_LCB[variant]
+    if variant in (1, 2):
+        assert loss.value <= sympy.Rational(1, 10)
+
+
 def test_algorithm_5_has_infinite_loss_at_two_queries():
     mech = SparseVector(EPS, 0, variant=5)
     loss = exactdp.privacy_loss(mech, [0, 0], [1, -1])
@@ -211,6 +242,8 @@ def test_algorithm_6_is_not_epsilon_dp():
     ({"threshold": "nan"}, "SparseVector: threshold must be"),
     ({"variant": 7}, "SparseVector: variant must be one of 1, 2, 4, 5, 6"),
     ({"variant": 3}, "SparseVector: variant must be one of 1, 2, 4, 5, 6 .Algorithm 3"),
+    ({"variant": "1"}, "SparseVector: variant must be an integer"),
+    ({"c": 1.5}, "SparseVector: c must be a positive integer"),
     ({"epsilon": 0}, "SparseVector: epsilon must be > 0"),
 ])
 def test_bad_input_is_one_line_error(kwargs, match):
