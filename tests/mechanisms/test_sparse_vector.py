@@ -235,6 +235,17 @@ def test_algorithm_6_is_not_epsilon_dp():
     assert not check.holds and check.value > EPS
 
 
+def test_algorithm_6_loss_grows_with_the_number_of_queries():
+    """No bound independent of m (Lyu-Su-Li, section 4.2): on the half-half pair the exact
+    loss rises with every query (docs/suite.md) and passes the claim 0.1 at m = 3."""
+    mech = SparseVector("1/10", 1, variant=6)
+    losses = [float(exactdp.privacy_loss(mech, [1] * m, [2] * (m // 2) + [0] * (m - m // 2)))
+              for m in range(1, 6)]
+    assert all(a < b for a, b in zip(losses, losses[1:]))
+    assert losses[1] < 0.1 < losses[2]
+    assert abs(losses[4] - 0.19289183816) < 1e-9  # the docs' table
+
+
 # ---------------------------------------------------------------- bad input
 @pytest.mark.parametrize("kwargs,match", [
     ({"c": 0}, "SparseVector: c must be a positive integer, got 0"),
