@@ -59,6 +59,7 @@ if TYPE_CHECKING:
         mechanism_from_function,
     )
     from .mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
+    from .mechanisms.sparse_vector import SparseVector
     from .numbers import ExactConversionWarning, exact_number
     from .optimality import lattice_lp, lattice_size, pf_optimality_region
     from .scores import ScoreVector, as_scores
@@ -74,6 +75,7 @@ __all__ = [
     "PermuteAndFlip",
     "RationalForm",
     "ReportNoisyMax",
+    "SparseVector",
     "TopK",
     "mechanism_from_function",
     "optimal_mechanism",
@@ -173,6 +175,7 @@ _EXPORTS = {
     "mechanism_from_function": ".mechanisms",
     "OptimalRegularMechanism": ".mechanisms.optimal",
     "optimal_mechanism": ".mechanisms.optimal",
+    "SparseVector": ".mechanisms.sparse_vector",
     "ExactConversionWarning": ".numbers",
     "exact_number": ".numbers",
     "lattice_lp": ".optimality",

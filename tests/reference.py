@@ -73,3 +73,9 @@ def pf_two_item_lose(p):
 #: RNM-Gaussian, sigma = 1: privacy loss of (0, 0) vs (0, -1) is
 #: log((1/2) / Phi(-1/sqrt 2)) (output 1 loses its tie).
 GAUSSIAN_PAIR_LOSS_SIGMA1 = 0.7350111298370844
+
+# ----------------------------------------------------------- issue 24: the DP-testing suite
+#: DP-Sniper's published lower confidence bounds on epsilon (eth-sri/dp-sniper,
+#: eval_sp2021/reference-results, as quoted in issue 24) for Lyu-Su-Li's SVT1, 2, 4, 5, 6
+#: at claimed eps = 0.1, 10 queries, c = 1, threshold 0.5 (SVT1) / 1 (the others).
+DPSNIPER_SVT_LCB = {1: 0.0858, 2: 0.0859, 4: 0.1687, 5: 1.7612, 6: 0.2720}

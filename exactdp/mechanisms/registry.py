@@ -25,8 +25,8 @@ from .base import Mechanism
 from .parameters import Parameter
 
 #: What the outputs of a registered mechanism are: one of the n inputs, an ordered k-tuple
-#: of distinct inputs.
-KINDS = ("selection", "top-k")
+#: of distinct inputs, a sequence of answers to the n queries (the sparse vector technique).
+KINDS = ("selection", "top-k", "sequence")
 
 _ENTRIES: dict[str, MechanismSpec] = {}
 

@@ -1,0 +1,417 @@
+"""The sparse vector technique (SVT): Lyu, Su and Li's Algorithms 1, 2, 4, 5 and 6, exactly.
+
+``SparseVector(epsilon, threshold, c=1, variant=1, sensitivity=1)`` runs on a vector of
+query answers ``a = (a_1, ..., a_m)`` (the score vector; neighbouring vectors differ by at
+most ``sensitivity`` in every entry, in either direction). It draws a threshold noise
+``rho``, and for each query in turn answers ``True`` if ``a_i + nu_i >= T + rho`` (``nu_i``
+the query noise) and ``False`` otherwise; the variants with a cut-off stop after the
+``c``-th ``True`` and leave the remaining queries unanswered (``None``).
+
+Noise scales (``D`` = sensitivity; ``eps1 = eps2 = epsilon/2`` unless said), as in the
+suite of the DP-testing tools (DP-Sniper's ``dpsniper/mechanisms/sparse_vector_technique.py``):
+
+====  =====================  ======================  ===========  ==========================
+alg.  threshold noise rho    query noise nu_i        stop after   Lyu-Su-Li's privacy claim
+====  =====================  ======================  ===========  ==========================
+1     Lap(D/eps1)            Lap(2cD/eps2)           c Trues      epsilon-DP (Theorem 2)
+2     Lap(cD/eps1), redrawn  Lap(2cD/eps2)           c Trues      epsilon-DP
+      after every True
+4     Lap(D/eps1),           Lap(D/eps2),            c Trues      not epsilon-DP; it is
+      eps1 = eps/4           eps2 = 3 eps/4                       ((1 + 6c)/4) epsilon-DP
+5     Lap(D/eps1)            none                    never        not epsilon'-DP for any
+                                                                  finite epsilon'
+6     Lap(D/eps1)            Lap(D/eps2)             never        not epsilon'-DP for any
+                                                                  finite epsilon' (no bound
+                                                                  independent of m)
+====  =====================  ======================  ===========  ==========================
+
+Algorithm 3 (it releases the noisy answer ``a_i + nu_i``: a continuous output) is not a
+finite answer sequence and is not implemented here.
+
+The probability of each answer sequence is an integral over ``rho`` of a product of Laplace
+CDF factors, piecewise exponential in ``rho`` with breakpoints ``a_i - T``; it is computed in
+closed form (:mod:`exactdp.mechanisms.sparse_vector_integral`) for rational answers and
+threshold, with an exact or symbolic epsilon.
+
+References
+----------
+M. Lyu, D. Su and N. Li, "Understanding the Sparse Vector Technique for Differential
+Privacy", PVLDB 10(6), 2017: Algorithms 1-6 (Figure 1), Theorem 2 (Algorithm 1 is
+epsilon-DP), section 4 (the privacy of Algorithms 2-6).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import ClassVar
+
+import flint
+import mpmath
+import numpy as np
+import sympy
+
+from .._validate import argument_error, check_dps, check_int
+from ..cost import check_seconds, fmt_size, refuse
+from ..exact import arb_mid_to_mpf, flint_prec, to_arb
+from ..numbers import exact_epsilon, exact_number
+from ..rng import as_generator
+from ..scores import ScoreVector, as_scores
+from .base import Mechanism
+from .parameters import parameter, sensitivity_parameter
+from .registry import register
+from .sparse_vector_integral import (
+    Scheme,
+    Value,
+    answer_sequences,
+    sequence_count,
+    sequence_probabilities,
+)
+
+#: The variants implemented (Lyu-Su-Li's algorithm numbers).
+VARIANTS = (1, 2, 4, 5, 6)
+#: Most answer sequences a distribution enumerates (``2**12``): the exact route's work grows
+#: with the sequences times the terms of their integrands.
+MAX_SEQUENCES = 4096
+
+
+def exact_seconds(m: int, count: int, distinct: int) -> float:
+    """Estimated seconds of the exact probabilities of ``count`` answer sequences of ``m``
+    queries with ``distinct`` distinct offsets ``a_i - T``: the integrand of a prefix has up
+    to ``2**distinct`` terms per interval. Measured (Algorithm 6, 2 cores): m = 6 / 8 / 10
+    distinct answers 0.35 / 3.5 / 71 s; m = 10 equal answers 3.4 s."""
+    return 7e-5 * count * 2.0**distinct + 3e-4 * count * m
+
+
+#: Answer -> code in :meth:`SparseVectorDistribution.sample` arrays.
+CODES = {True: 1, False: 0, None: -1}
+
+
+def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
+    return exact_epsilon(value, func)  # > 0 and finite, or a positive Symbol
+
+
+def _threshold(func: str, name: str, value: object) -> sympy.Expr:
+    return exact_number(value, name, func=func)
+
+
+def _c(func: str, name: str, value: object) -> int:
+    return check_int(func, name, value, 1)
+
+
+def _variant(func: str, name: str, value: object) -> int:
+    v = check_int(func, name, value)
+    if v == 3:
+        raise argument_error(func, name, "one of 1, 2, 4, 5, 6 (Algorithm 3 releases noisy "
+                             "values: not a finite answer sequence)", value)
+    if v not in VARIANTS:
+        raise argument_error(func, name, "one of 1, 2, 4, 5, 6 (Lyu-Su-Li's Algorithms)", value)
+    return v
+
+
+@register("svt", label="SVT", kind="sequence")
+@dataclass(frozen=True)
+class SparseVector(Mechanism):
+    """The sparse vector technique, Lyu-Su-Li's Algorithm ``variant``, over answer sequences.
+
+    Parameters
+    ----------
+    epsilon : number or positive sympy Symbol
+        The privacy budget the algorithm is calibrated to, > 0 and finite (the claimed
+        level; only some variants meet it, see below).
+    threshold : number
+        The threshold ``T``, a finite real number (rational for the exact probabilities).
+    c : int, default 1
+        The cut-off: Algorithms 1, 2 and 4 stop after the ``c``-th ``True`` (``c`` larger
+        than the number of queries is a valid run that never stops); it also sets the
+        noise scales of Algorithms 1 and 2. Algorithms 5 and 6 never stop.
+    variant : {1, 2, 4, 5, 6}, default 1
+        Lyu, Su and Li's algorithm number:
+
+        - **1**: ``rho ~ Lap(D/eps1)``, ``nu_i ~ Lap(2cD/eps2)``, ``eps1 = eps2 = eps/2``,
+          stop after ``c``. epsilon-DP (Lyu-Su-Li, Theorem 2).
+        - **2**: ``rho ~ Lap(cD/eps1)`` drawn afresh after every ``True``,
+          ``nu_i ~ Lap(2cD/eps2)``, stop after ``c``. epsilon-DP (Lyu-Su-Li, section 4.1:
+          Dwork and Roth's version, correct).
+        - **4**: ``eps1 = eps/4``, ``eps2 = 3 eps/4``, ``rho ~ Lap(D/eps1)``,
+          ``nu_i ~ Lap(D/eps2)``, stop after ``c``. Not epsilon-DP: it is
+          ``((1 + 6c)/4) epsilon``-DP (Lyu-Su-Li, section 4.2; Chen et al. 2015).
+        - **5**: ``rho ~ Lap(D/eps1)``, no query noise, never stops. Not epsilon'-DP for any
+          finite epsilon' (Lyu-Su-Li, section 4.2; Stoddard et al. 2014).
+        - **6**: ``rho ~ Lap(D/eps1)``, ``nu_i ~ Lap(D/eps2)``, never stops. Not
+          epsilon'-DP for any finite epsilon': its loss grows without bound in the number
+          of queries (Lyu-Su-Li, section 4.2; Chen and Machanavajjhala 2015).
+    sensitivity : number, default 1
+        ``D``: every query answer moves by at most this between neighbours.
+
+    Raises
+    ------
+    ValueError
+        A one-line error naming the argument: epsilon not > 0 and finite, a non-finite
+        threshold, ``c < 1``, an unknown variant.
+
+    Examples
+    --------
+    >>> from exactdp import SparseVector
+    >>> d = SparseVector(1, 0).distribution([0])
+    >>> d.outputs
+    ((True,), (False,))
+    >>> d.probabilities
+    (1/2, 1/2)
+
+    References
+    ----------
+    M. Lyu, D. Su and N. Li, PVLDB 10(6), 2017, Figure 1 (Algorithms 1-6) and section 4.
+    """
+
+    name: ClassVar[str] = "SVT"
+    epsilon: sympy.Expr = parameter(_epsilon, "> 0 and finite", symbolic=True)
+    threshold: sympy.Expr = parameter(_threshold, "a finite real number")
+    c: int = parameter(_c, "a positive integer", default=1, exact=False)
+    variant: int = parameter(_variant, "one of 1, 2, 4, 5, 6", default=1, exact=False)
+    sensitivity: sympy.Expr = sensitivity_parameter()
+
+    @property
+    def monotonic(self) -> bool:
+        """False: the query answers may move both ways between neighbours."""
+        return False
+
+    @property
+    def optimize(self) -> str:
+        """``"max"`` (the answers are not reoriented)."""
+        return "max"
+
+    @property
+    def rate(self) -> sympy.Expr:
+        """``lam = epsilon / sensitivity``: every noise here is Laplace of scale
+        ``1 / (t * lam)`` with ``t`` rational (:attr:`scheme`)."""
+        return self.epsilon / self.sensitivity
+
+    @property
+    def scale(self) -> sympy.Expr:
+        """The scale of the threshold noise ``rho``."""
+        return 1 / (self.scheme.threshold_rate * self.rate)
+
+    @property
+    def query_scale(self) -> sympy.Expr | None:
+        """The scale of each query noise ``nu_i`` (None for Algorithm 5: no query noise)."""
+        t2 = self.scheme.query_rate
+        return None if t2 is None else 1 / (t2 * self.rate)
+
+    @property
+    def scheme(self) -> Scheme:
+        """The noise rates (in units of ``epsilon / sensitivity``) and the stopping rule."""
+        c = Fraction(self.c)
+        if self.variant == 1:
+            return Scheme(Fraction(1, 2), 1 / (4 * c), self.c)
+        if self.variant == 2:
+            return Scheme(1 / (2 * c), 1 / (4 * c), self.c, fresh_threshold=True)
+        if self.variant == 4:
+            return Scheme(Fraction(1, 4), Fraction(3, 4), self.c)
+        if self.variant == 5:
+            return Scheme(Fraction(1, 2), None, None)
+        return Scheme(Fraction(1, 2), Fraction(1, 2), None)
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """Exact probabilities, the mpmath and float views and the sampler."""
+        return frozenset({"exact", "mpmath", "float", "sample"})
+
+    def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
+        """:attr:`capabilities`; no numeric view or sampler for a symbolic epsilon."""
+        if self.epsilon.free_symbols:
+            return frozenset({"exact"})
+        return self.capabilities
+
+    def distribution(self, scores: object) -> SparseVectorDistribution:
+        """The exact distribution over answer sequences on the query answers ``scores``.
+
+        Raises
+        ------
+        ValueError
+            Invalid answers; irrational answers or threshold (the exact route needs
+            rational offsets ``a_i - T``); more than :data:`MAX_SEQUENCES` sequences.
+        """
+        func = "SparseVector.distribution"
+        sv = as_scores(scores, "scores", func)
+        count = sequence_count(sv.n, self.scheme.cutoff)
+        if count > MAX_SEQUENCES:
+            raise refuse(func, f"the exact distribution of {sv.n} queries",
+                         f"{fmt_size(count)} answer sequences", f"{MAX_SEQUENCES}",
+                         "use fewer queries, or a variant with a cut-off c")
+        check_seconds(func, f"the exact distribution of {sv.n} queries",
+                      exact_seconds(sv.n, count, len(set(sv.exact))),
+                      "use fewer queries, or a variant with a cut-off c")
+        if not (sv.is_rational and self.threshold.is_Rational):
+            raise ValueError(f"{func}: the exact probabilities need rational answers and a "
+                             f"rational threshold, got threshold {self.threshold}")
+        return SparseVectorDistribution(self, sv)
+
+
+@dataclass(frozen=True, eq=False)
+class SparseVectorDistribution:
+    """The distribution of :class:`SparseVector` on one vector of query answers.
+
+    ``outputs`` are the answer sequences (tuples of ``True``, ``False``, ``None``) in the
+    order of ``itertools.product((True, False), repeat=m)``, with every entry after the
+    ``c``-th ``True`` replaced by ``None`` and repeats dropped. Views, in that order:
+    ``probabilities`` (exact sympy), ``evalf(dps)`` (mpmath), ``to_numpy()`` (float64),
+    ``sample(size, rng)`` (the algorithm itself).
+    """
+
+    mechanism: SparseVector
+    scores: ScoreVector
+
+    @property
+    def n(self) -> int:
+        """The number of queries m."""
+        return self.scores.n
+
+    @cached_property
+    def outputs(self) -> tuple[tuple[bool | None, ...], ...]:
+        """The answer sequences, in the documented order."""
+        return tuple(answer_sequences(self.n, self.mechanism.scheme.cutoff))
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this distribution has (:meth:`SparseVector.capabilities_on`)."""
+        return self.mechanism.capabilities_on(self.scores)
+
+    def __len__(self) -> int:
+        return len(self.outputs)
+
+    @cached_property
+    def _position(self) -> dict:
+        return {t: i for i, t in enumerate(self.outputs)}
+
+    def index(self, output) -> int:
+        """Position of an answer sequence in :attr:`outputs`.
+
+        Raises
+        ------
+        ValueError
+            If ``output`` is not one of the answer sequences.
+        """
+        key = tuple(output) if isinstance(output, (tuple, list)) else None
+        if key not in self._position:
+            raise argument_error("SparseVector", "output", f"an answer sequence of length "
+                                 f"{self.n} (see .outputs)", output)
+        return self._position[key]
+
+    def pmf(self, output) -> sympy.Expr:
+        """Exact probability of one answer sequence."""
+        return self.probabilities[self.index(output)]
+
+    def rational_form(self):
+        """Not available: Laplace noise gives terms ``lam * exp(lam * w)``, not rational
+        functions of one ``x = exp(-epsilon/N)`` in general.
+
+        Raises
+        ------
+        ValueError
+            Always.
+        """
+        raise ValueError("SparseVector: no rational form in x (Laplace noise); use "
+                         ".probabilities")
+
+    # ------------------------------------------------------------------ exact
+    @cached_property
+    def values(self) -> list[Value]:
+        """Each probability as ``{(e, W): q}``: ``sum q lam**e exp(lam W)``, ``lam =
+        epsilon / sensitivity`` (the closed form before it becomes a sympy expression)."""
+        T = Fraction(int(self.mechanism.threshold.p), int(self.mechanism.threshold.q))
+        offsets = [Fraction(int(v.p), int(v.q)) - T
+                   for v in (sympy.Rational(x) for x in self.scores.exact)]
+        return sequence_probabilities(offsets, self.mechanism.scheme)
+
+    @cached_property
+    def probabilities(self) -> tuple[sympy.Expr, ...]:
+        """Exact probabilities (sympy) in :attr:`outputs` order."""
+        lam = self.mechanism.rate
+        return tuple(
+            sympy.Add(*[sympy.Rational(q.numerator, q.denominator) * lam**e
+                        * sympy.exp(lam * sympy.Rational(w.numerator, w.denominator))
+                        for (e, w), q in sorted(v.items())])
+            for v in self.values)
+
+    # ------------------------------------------------------------------ numeric
+    def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
+        """Rigorous arb enclosures with ``dps`` correct digits (zero: the exact 0),
+        evaluated from the closed form at rising precision."""
+        dps = check_dps("evalf", dps)
+        if self.mechanism.epsilon.free_symbols:
+            raise ValueError(f"SparseVector: epsilon is symbolic ({self.mechanism.epsilon}); "
+                             "numeric views need a number")
+        target = 2.0 ** -(dps * 3.33 + 4)
+        prec = int(dps * 3.33) + 64
+        while True:
+            with flint_prec(prec):
+                lam = to_arb(self.mechanism.rate, prec)
+                out = []
+                for v in self.values:
+                    s = flint.arb(0)
+                    for (e, w), q in v.items():
+                        s += flint.arb(q.numerator) / q.denominator * lam**e * (
+                            lam * flint.arb(w.numerator) / w.denominator).exp()
+                    out.append(s)
+                ok = all(b.is_exact() or (b > 0 and b.rad() < target * b.mid())
+                         for b in out)
+            if ok or prec > 1 << 16:
+                return tuple(out)
+            prec *= 2
+
+    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
+        """Probabilities as mpmath numbers correct to ``dps`` significant digits."""
+        balls = self.evalf_balls(dps)
+        with mpmath.workdps(dps):
+            return tuple(+arb_mid_to_mpf(b) for b in balls)
+
+    def to_numpy(self) -> np.ndarray:
+        """Probabilities as float64, in :attr:`outputs` order."""
+        out = np.array([float(v) for v in self.evalf(20)])
+        out.setflags(write=False)
+        return out
+
+    # ------------------------------------------------------------------ sampling
+    def sample_index(self, size: int, rng=None) -> np.ndarray:
+        """Draws as positions in :attr:`outputs`, shape (size,) (for goodness_of_fit)."""
+        codes = self._run(check_int("sample", "size", size, 0), as_generator(rng, "sample"))
+        lookup = {tuple(CODES[a] for a in t): i for i, t in enumerate(self.outputs)}
+        return np.array([lookup[tuple(row)] for row in codes.tolist()], dtype=np.int64)
+
+    def sample(self, size: int | None = None, rng=None):
+        """Run the algorithm: answer sequences (a tuple for ``size=None``), else an int8
+        array of shape (size, m) with 1 = True, 0 = False, -1 = not answered."""
+        gen = as_generator(rng, "sample")
+        codes = self._run(1 if size is None else check_int("sample", "size", size, 0), gen)
+        if size is None:
+            back = {v: k for k, v in CODES.items()}
+            return tuple(back[int(v)] for v in codes[0])
+        return codes
+
+    def _run(self, size: int, gen: np.random.Generator) -> np.ndarray:
+        mech = self.mechanism
+        scheme = mech.scheme
+        a = self.scores.floats
+        T = float(mech.threshold)
+        b1 = float(mech.scale)
+        b2 = None if mech.query_scale is None else float(mech.query_scale)
+        m = self.n
+        rho = gen.laplace(scale=b1, size=size)
+        trues = np.zeros(size, dtype=np.int64)
+        out = np.full((size, m), -1, dtype=np.int8)
+        for i in range(m):
+            live = trues < scheme.cutoff if scheme.cutoff is not None else np.ones(size, bool)
+            noisy = a[i] + (gen.laplace(scale=b2, size=size) if b2 is not None else 0.0)
+            above = noisy >= T + rho
+            out[live, i] = above[live]
+            hit = live & above
+            trues += hit
+            if scheme.fresh_threshold:
+                rho[hit] = gen.laplace(scale=b1, size=int(hit.sum()))
+        return out
+
+    def __repr__(self) -> str:
+        return (f"SparseVectorDistribution(SVT{self.mechanism.variant}, m={self.n}, "
+                f"c={self.mechanism.c})")

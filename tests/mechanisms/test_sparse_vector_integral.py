@@ -1,0 +1,71 @@
+"""The exact integrals of the sparse vector technique
+(exactdp/mechanisms/sparse_vector_integral.py)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from fractions import Fraction
+
+import pytest
+
+from exactdp.mechanisms.sparse_vector_integral import (
+    Scheme,
+    answer_sequences,
+    sequence_count,
+    sequence_probabilities,
+)
+
+
+def _truncated_product(m: int, c: int | None) -> list[tuple]:
+    """The documented order by its definition: product((True, False)) order, every entry
+    after the c-th True replaced by None, repeats dropped."""
+    seen: list[tuple] = []
+    for t in itertools.product((True, False), repeat=m):
+        cut, k = list(t), 0
+        for i, a in enumerate(t):
+            k += a
+            if c is not None and k == c:
+                cut[i + 1:] = [None] * (m - 1 - i)
+                break
+        if tuple(cut) not in seen:
+            seen.append(tuple(cut))
+    return seen
+
+
+@pytest.mark.parametrize("m,c", [(1, 1), (3, 1), (4, 2), (5, 3), (3, 5), (4, None)])
+def test_answer_sequences_order_and_count(m, c):
+    seqs = list(answer_sequences(m, c))
+    assert seqs == _truncated_product(m, c)
+    assert sequence_count(m, c) == len(seqs)
+    if c is not None and c < m:  # by a second count: fewer than c Trues, or the c-th at i
+        assert len(seqs) == sum(math.comb(m, j) for j in range(c)) + math.comb(m, c)
+
+
+@pytest.mark.parametrize("scheme", [
+    Scheme(Fraction(1, 2), Fraction(1, 2), None),          # Algorithm 6: equal rates
+    Scheme(Fraction(1, 2), None, None),                    # Algorithm 5: no query noise
+    Scheme(Fraction(1, 2), Fraction(1, 8), 2),             # Algorithm 1, c = 2
+    Scheme(Fraction(1, 4), Fraction(1, 8), 2, True),       # Algorithm 2, c = 2
+])
+def test_probabilities_sum_to_one_as_an_identity_in_lam(scheme):
+    """Summed term by term (as functions of lam = epsilon/Delta), the probabilities are the
+    constant 1: every other term cancels exactly."""
+    s = [Fraction(0), Fraction(1), Fraction(-1, 3), Fraction(1)]
+    vals = sequence_probabilities(s, scheme)
+    assert len(vals) == sequence_count(len(s), scheme.cutoff)
+    total: dict = {}
+    for v in vals:
+        for k, q in v.items():
+            total[k] = total.get(k, 0) + q
+    assert {k: q for k, q in total.items() if q} == {(0, Fraction(0)): 1}
+
+
+def test_one_query_by_hand():
+    """One query with offset s = 0 and equal rates t: Pr[True] = 1/2 by symmetry; with no
+    query noise and s = 1, Pr[True] = Pr[rho <= 1] = 1 - exp(-t lam)/2."""
+    half = sequence_probabilities([Fraction(0)], Scheme(Fraction(1), Fraction(1), None))
+    assert half == [{(0, Fraction(0)): Fraction(1, 2)}] * 2
+    (true, false) = sequence_probabilities([Fraction(1)], Scheme(Fraction(1, 2), None, None))
+    assert true == {(0, Fraction(0)): 1, (0, Fraction(-1, 2)): Fraction(-1, 2)}
+    assert false == {(0, Fraction(-1, 2)): Fraction(1, 2)}
