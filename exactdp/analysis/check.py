@@ -159,10 +159,10 @@ def check_dp(
     DPCheck
         ``holds`` iff the largest loss over the searched pairs is ``<= epsilon`` (decided
         exactly: a tie ``loss == epsilon`` holds; at ``epsilon = oo`` every mechanism holds,
-        an infinite loss included, since the ratio bound ``e^oo`` is vacuous). With the ball engine (no exact
-        probabilities, e.g. RNM-Gaussian) ``holds`` is True only if the certified upper
-        bound of the largest loss is ``<= epsilon``, False only if its lower bound is
-        ``> epsilon``; ``loss`` is a sympy Float at the working precision ``dps``.
+        an infinite loss included, since the ratio bound ``e^oo`` is vacuous). With the ball
+        engine (no exact probabilities, e.g. RNM-Gaussian) ``holds`` is True only if the
+        certified upper bound of the largest loss is ``<= epsilon``, False only if its lower
+        bound is ``> epsilon``; ``loss`` is a sympy Float at the working precision ``dps``.
 
     Raises
     ------

@@ -154,7 +154,7 @@ def compute_curves(title: str, mechanisms: dict, scores, neighbour=None,
 # ---------------------------------------------------------------------------- drawing
 #: matplotlib settings of every figure: Computer Modern (the document's font) for text and
 #: mathematics, sizes that match a 10 pt document at full width.
-STYLE: dict[str, Any] = {
+STYLE: dict[Any, Any] = {  # Any keys: matplotlib types its keys as Literals
     "font.family": "serif",
     "font.serif": ["cmr10", "Computer Modern Roman", "DejaVu Serif"],
     "mathtext.fontset": "cm",
