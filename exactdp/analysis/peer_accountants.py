@@ -27,7 +27,7 @@ from .accountants import ClaimedDelta
 from .common import mechanism_monotonic
 
 
-def _version(dist: str) -> str:
+def package_version(dist: str) -> str:
     try:
         return importlib.metadata.version(dist)
     except importlib.metadata.PackageNotFoundError:
@@ -46,7 +46,7 @@ def dp_accounting_delta(epsilon0: sympy.Expr, k: int, epsilon: sympy.Expr) -> Cl
     base = pld_lib.from_privacy_parameters(
         common.DifferentialPrivacyParameters(float(epsilon0), 0.0))
     value = base.self_compose(int(k)).get_delta_for_epsilon(float(epsilon))
-    version = _version("dp-accounting")
+    version = package_version("dp-accounting")
     return ClaimedDelta("dp_accounting", min(Fraction(1), Fraction(float(value))), False,
                         f"dp_accounting PLD accountant, float (version {version})")
 
@@ -79,7 +79,7 @@ def dp_accounting_pair_delta(p, q, k: int, epsilon: sympy.Expr) -> ClaimedDelta:
     lower = {i: math.log(v) for i, v in enumerate(q) if v > 0}
     base = pld_lib.from_two_probability_mass_functions(lower, upper, pessimistic_estimate=True)
     value = base.self_compose(int(k)).get_delta_for_epsilon(float(epsilon))
-    version = _version("dp-accounting")
+    version = package_version("dp-accounting")
     return ClaimedDelta("dp_accounting_pld", min(Fraction(1), Fraction(float(value))), False,
                         f"dp_accounting PLD of the witness pair, float (version {version})")
 
@@ -135,7 +135,7 @@ def dp_accounting_rdp_delta(mechanism: Mechanism, k: int, epsilon: sympy.Expr) -
     acc = rdp.RdpAccountant()
     acc.compose(dp_event.ZCDpEvent(rho), int(k))
     value = acc.get_delta(float(epsilon))
-    version = _version("dp-accounting")
+    version = package_version("dp-accounting")
     return ClaimedDelta("dp_accounting_rdp", min(Fraction(1), Fraction(float(value))), False,
                         f"dp_accounting RDP accountant, zCDP rho = {rho:.6g} per round, float "
                         f"(version {version})")
@@ -159,7 +159,7 @@ def opendp_delta(mechanism: Mechanism, k: int, epsilon: sympy.Expr) -> ClaimedDe
     except ImportError as exc:  # pragma: no cover - depends on the environment
         raise ImportError("check_accountant: the 'opendp' claim needs the optional 'peers' "
                           "extra (pip install 'exactdp[peers]')") from exc
-    version = _version("opendp")
+    version = package_version("opendp")
     kind = type(mechanism).__name__
     if kind not in ("ExponentialMechanism", "PermuteAndFlip"):
         return ClaimedDelta("opendp", Fraction(1), False,

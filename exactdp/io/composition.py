@@ -14,7 +14,10 @@ from dataclasses import dataclass
 
 import sympy
 
+from .._validate import check_int
+from ..analysis import privacy_loss_distribution
 from ..analysis.composition import AccountantCheck, available_claims, check_accountant
+from ..analysis.peer_accountants import dp_accounting_pair_curve, package_version
 from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from ..numbers import exact_epsilon
 
@@ -64,13 +67,13 @@ def accountant_figure(check: AccountantCheck, ax=None, floor: float = 1e-12):
         fig = ax.figure
     eps = [float(b.epsilon) for b in check.bounds]
     lower = [max(float(b.lower), floor) for b in check.bounds]
-    from .figures import _OUTPUT_COLOURS
+    from .figures import OUTPUT_COLOURS
 
     markers = "osv^Dpx*"
     for i, name in enumerate(dict.fromkeys(r.claim for r in check.rows)):
         ys = [max(float(r.claimed_delta), floor) for r in check.rows if r.claim == name]
         ax.plot(eps, ys, ls=_STYLE.get(name, "-"), label=name.replace("_", r"$\_$"),
-                color=_OUTPUT_COLOURS[i % (len(_OUTPUT_COLOURS) - 1)], lw=1.3,
+                color=OUTPUT_COLOURS[i % (len(OUTPUT_COLOURS) - 1)], lw=1.3,
                 marker=markers[i % len(markers)], ms=3.5, mfc="white")
     ax.plot(eps, lower, "ko", ms=4, label="certified lower bound")
     bad = [(float(r.epsilon), max(float(r.lower_bound), floor)) for r in check.rows
@@ -251,8 +254,6 @@ def pair_composition(mechanism, scores, neighbour, k: int, title: str, points: i
     TooCostly
         The composition exceeds the cost model (the message names a coarser route).
     """
-    from ..analysis import privacy_loss_distribution
-    from ..analysis.peer_accountants import dp_accounting_pair_curve
 
     pld = privacy_loss_distribution(mechanism, scores, neighbour)
     top = k * float(pld.max_loss().mid())
@@ -290,11 +291,11 @@ def plot_pair_compositions(items: Sequence[PairComposition], ncols: int = 2):
     report's figure style (:data:`exactdp.io.figures.STYLE`, Okabe-Ito colours, one shared
     legend); call it inside ``matplotlib.rc_context(STYLE)``.
     """
-    from .figures import _OKABE_ITO, _legend, _new
+    from .figures import OKABE_ITO, new_figure, shared_legend
 
     ncols = min(ncols, len(items))
     nrows = -(-len(items) // ncols)
-    fig = _new(ncols, nrows, height=1.9)
+    fig = new_figure(ncols, nrows, height=1.9)
     for ax, it in zip(fig.axes, items, strict=False):
         series = [it.lower, it.upper, it.pessimistic, it.optimistic]
         for (label, colour, ls, marker, every), ys in zip(_PAIR_CURVES, series, strict=True):
@@ -303,14 +304,14 @@ def plot_pair_compositions(items: Sequence[PairComposition], ncols: int = 2):
             pts = [(float(e), float(y)) for e, y in zip(it.epsilons, ys, strict=True) if y > 0]
             if not pts:
                 continue
-            ax.plot(*zip(*pts, strict=True), ls=ls, color=_OKABE_ITO[colour], label=label,
+            ax.plot(*zip(*pts, strict=True), ls=ls, color=OKABE_ITO[colour], label=label,
                     lw=1.3, marker=marker, markevery=every, ms=3.5, mfc="white")
         ax.set(yscale="log", xlabel=r"privacy parameter $\varepsilon$ after composition",
                ylabel=r"$\delta(\varepsilon)$", title=it.title)
         ax.grid(alpha=0.3)
     for ax in fig.axes[len(items):]:
         ax.set_visible(False)
-    _legend(fig, ncol=2)
+    shared_legend(fig, ncol=2)
     return fig
 
 
@@ -342,8 +343,6 @@ def composition_figure(report, k: int, out_dir):
 
     from matplotlib import rc_context
 
-    from .._validate import check_int
-    from ..analysis.peer_accountants import _version
     from .figures import STYLE, FigureSpec, save_figure
 
     k = check_int("write_report", "options['compose']", k, 1)
@@ -364,7 +363,7 @@ def composition_figure(report, k: int, out_dir):
         peer_t = ("dp_accounting (the optional accounting extra) is not installed: its "
                   "estimates are not drawn.")
     else:
-        v = _version("dp-accounting")
+        v = package_version("dp-accounting")
         peer_t = (f"dp_accounting {v}'s pessimistic and optimistic estimates of the same pair "
                   "are floats (float64 probabilities, its own discretised loss grid, FFT "
                   "composition): estimates, not certified bounds.")

@@ -33,15 +33,15 @@ from ..printing import format_number
 CURVE_DPS = 30
 #: Okabe-Ito colours (safe for colour-blind readers), each with its own line style and
 #: marker so that the curves stay apart in greyscale print.
-_OKABE_ITO = {"blue": "#0072B2", "vermillion": "#D55E00", "green": "#009E73",
+OKABE_ITO = {"blue": "#0072B2", "vermillion": "#D55E00", "green": "#009E73",
               "orange": "#E69F00", "purple": "#CC79A7", "sky": "#56B4E9", "black": "#000000"}
-_STYLES = {"EM": (_OKABE_ITO["blue"], "-", "o"), "PF": (_OKABE_ITO["vermillion"], "--", "s"),
-           "RNM-Exp": (_OKABE_ITO["green"], ":", "^"),
-           "RNM-Laplace": (_OKABE_ITO["orange"], "-.", "D"),
-           "RNM-Gumbel": (_OKABE_ITO["purple"], ":", "v"),
-           "Optimal": (_OKABE_ITO["sky"], "-.", "x")}
-_CASE_COLOURS = (_OKABE_ITO["blue"], _OKABE_ITO["vermillion"], _OKABE_ITO["green"])
-_OUTPUT_COLOURS = tuple(_OKABE_ITO[k] for k in ("blue", "vermillion", "green", "orange",
+_STYLES = {"EM": (OKABE_ITO["blue"], "-", "o"), "PF": (OKABE_ITO["vermillion"], "--", "s"),
+           "RNM-Exp": (OKABE_ITO["green"], ":", "^"),
+           "RNM-Laplace": (OKABE_ITO["orange"], "-.", "D"),
+           "RNM-Gumbel": (OKABE_ITO["purple"], ":", "v"),
+           "Optimal": (OKABE_ITO["sky"], "-.", "x")}
+_CASE_COLOURS = (OKABE_ITO["blue"], OKABE_ITO["vermillion"], OKABE_ITO["green"])
+OUTPUT_COLOURS = tuple(OKABE_ITO[k] for k in ("blue", "vermillion", "green", "orange",
                                                 "purple", "sky", "black"))
 
 
@@ -173,7 +173,7 @@ def _floats(values) -> list[float]:
     return [float(v) for v in values]
 
 
-def _new(ncols: int, nrows: int = 1, height: float = 1.8, legend: bool = True) -> Figure:
+def new_figure(ncols: int, nrows: int = 1, height: float = 1.8, legend: bool = True) -> Figure:
     fig = Figure(figsize=(6.4, height * nrows + (0.35 if legend else 0)), layout="constrained")
     FigureCanvasAgg(fig)
     fig.subplots(nrows, ncols, squeeze=False)
@@ -216,7 +216,7 @@ def merge_equal(series: dict) -> list[tuple[tuple, list]]:
     return [(tuple(names), vals) for names, vals in groups]
 
 
-def _legend(fig: Figure, ncol: int | None = None) -> None:
+def shared_legend(fig: Figure, ncol: int | None = None) -> None:
     """One legend for the whole figure, under the panels (its entries from every panel)."""
     seen: dict = {}
     for ax in fig.axes:
@@ -235,7 +235,7 @@ def _mechanism_lines(ax, x, series: dict) -> None:
 
 def plot_expected_error(cases: Sequence[Curves], epsilon=None) -> Figure:
     """Expected error against epsilon, one panel per case (log epsilon axis)."""
-    fig = _new(len(cases))
+    fig = new_figure(len(cases))
     for ax, c in zip(fig.axes, cases, strict=True):
         _mechanism_lines(ax, c.grid,
                                        {lab: c.expected_error(lab) for lab in c.labels})
@@ -243,7 +243,7 @@ def plot_expected_error(cases: Sequence[Curves], epsilon=None) -> Figure:
         ax.set(xscale="log", xlabel=r"privacy parameter $\varepsilon$",
                ylabel="expected error (score units)", title=f"score {c.title}")
         ax.grid(alpha=0.3)
-    _legend(fig)
+    shared_legend(fig)
     return fig
 
 
@@ -255,7 +255,7 @@ def _ratio(a, b):
 
 def plot_error_ratio(cases: Sequence[Curves], epsilon=None, num="EM", den="PF") -> Figure:
     """``E[error of num] / E[error of den]`` against epsilon, one line per case."""
-    fig = _new(1, height=1.6)
+    fig = new_figure(1, height=1.6)
     ax = fig.axes[0]
     for k, c in enumerate(cases):
         with mpmath.workdps(CURVE_DPS):
@@ -269,14 +269,14 @@ def plot_error_ratio(cases: Sequence[Curves], epsilon=None, num="EM", den="PF") 
     ax.set(xscale="log", xlabel=r"privacy parameter $\varepsilon$",
            ylabel=f"E[error {num}] / E[error {den}]")
     ax.grid(alpha=0.3)
-    _legend(fig)
+    shared_legend(fig)
     return fig
 
 
 def plot_privacy_loss(cases: Sequence[Curves], epsilon=None) -> Figure:
     """Privacy loss of the pair (q, q') against epsilon, with ``loss = epsilon``."""
     cases = [c for c in cases if c.neighbour_probabilities]
-    fig = _new(len(cases))
+    fig = new_figure(len(cases))
     for ax, c in zip(fig.axes, cases, strict=True):
         _mechanism_lines(ax, c.grid, {lab: c.loss(lab) for lab in c.labels})
         ax.plot(_floats(c.grid), _floats(c.grid), color="k", lw=0.9, ls=(0, (5, 3)),
@@ -285,7 +285,7 @@ def plot_privacy_loss(cases: Sequence[Curves], epsilon=None) -> Figure:
         ax.set(xscale="log", yscale="log", xlabel=r"privacy parameter $\varepsilon$",
                ylabel="privacy loss (nats)", title=f"score {c.title}")
         ax.grid(alpha=0.3)
-    _legend(fig)
+    shared_legend(fig)
     return fig
 
 
@@ -297,7 +297,7 @@ def plot_probabilities(cases: Sequence[Curves], epsilon=None, mechanisms=("EM", 
     caption names them (:func:`tied_outputs`). Each panel has its own legend (its outputs'
     curves differ from the other panels').
     """
-    fig = _new(len(cases), len(mechanisms), height=1.7, legend=False)
+    fig = new_figure(len(cases), len(mechanisms), height=1.7, legend=False)
     axes = [fig.axes[i * len(cases):(i + 1) * len(cases)] for i in range(len(mechanisms))]
     for row, label in zip(axes, mechanisms, strict=True):
         for ax, c in zip(row, cases, strict=True):
@@ -306,7 +306,7 @@ def plot_probabilities(cases: Sequence[Curves], epsilon=None, mechanisms=("EM", 
             series = {name: [p[r] for p in probs] for r, name in enumerate(names)}
             for k, (group, values) in enumerate(merge_equal(series)):
                 ax.plot(_floats(c.grid), _floats(values), lw=1.3,
-                        color=_OUTPUT_COLOURS[k % len(_OUTPUT_COLOURS)],
+                        color=OUTPUT_COLOURS[k % len(OUTPUT_COLOURS)],
                         ls=["-", "--", "-.", ":"][k % 4], marker="os^Dv"[k % 5],
                         markevery=4, ms=3.2, mfc="white", label=f"r = {', '.join(group)}")
             _mark_epsilon(ax, epsilon)
@@ -320,7 +320,7 @@ def plot_probabilities(cases: Sequence[Curves], epsilon=None, mechanisms=("EM", 
 
 def plot_entropy(cases: Sequence[Curves]) -> Figure:
     """Entropy (nats) against the temperature ``c Delta / epsilon``, with ``ln n``."""
-    fig = _new(len(cases))
+    fig = new_figure(len(cases))
     for ax, c in zip(fig.axes, cases, strict=True):
         first = c.labels[0]
         _mechanism_lines(ax, c.temperature[first],
@@ -330,7 +330,7 @@ def plot_entropy(cases: Sequence[Curves]) -> Figure:
         ax.set(xscale="log", xlabel=r"temperature $T = c\Delta/\varepsilon$ (score units)",
                ylabel="entropy (nats)", title=f"score {c.title}")
         ax.grid(alpha=0.3)
-    _legend(fig)
+    shared_legend(fig)
     return fig
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .. import __version__
 from .._validate import argument_error
 from ..cost import fmt_size, refuse
-from ..printing import scores_latex
+from ..printing import latex_escape, scores_latex
 
 if TYPE_CHECKING:
     from .report import Report
@@ -104,3 +104,30 @@ def provenance(report: Report, options: Mapping[str, Any]) -> tuple[tuple[str, s
                      + ("; monotonic" if case.monotonic else "")))
     rows.append(("epsilon", str(report.epsilon)))
     return tuple(rows)
+
+
+def provenance_section(report: Report, fmt: str) -> str | None:
+    """The first-page box: what reproduces the report (version, date, command, input)."""
+    if not report.provenance:
+        return None
+    items = dict(report.provenance)
+    libs = ", ".join(f"{k} {items[k]}" for k in ("Python", "sympy", "mpmath", "python-flint"))
+    inputs = [(k, v) for k, v in report.provenance
+              if k.startswith("scores") or k == "epsilon"]
+    if fmt == "latex":
+        cmd = latex_escape(items["command"]).replace(",", r",\allowbreak{}")
+        lines = [rf"\textbf{{Provenance.}} \texttt{{exactdp}} {latex_escape(items['exactdp'])}, "
+                 rf"{items['date']}; {latex_escape(libs)}.",
+                 rf"Command: \texttt{{{cmd}}}.",
+                 "Input: " + "; ".join(latex_escape(f"{k}: {v}").replace(",", r",\allowbreak{}")
+                                       for k, v in inputs) + "."]
+        return "\n".join([r"\noindent\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule"
+                          r"\relax}{\small\raggedright", r" \\ ".join(lines) + "}}",
+                          r"\par\medskip"])
+    if fmt == "markdown":
+        return "\n".join(["> **Provenance.** exactdp " + items["exactdp"] + ", "
+                          + items["date"] + "; " + libs + ".", ">",
+                          "> Command: `" + items["command"] + "`", ">",
+                          "> Input: " + "; ".join(f"{k}: {v}" for k, v in inputs) + "."])
+    return (f"exactdp {items['exactdp']}, {items['date']}; {libs}\n"
+            f"command: {items['command']}")

@@ -4,8 +4,7 @@
 RNM-Laplace and the optimal mechanism, expected errors, the dominance verdict of PF over
 EM, the privacy losses against the neighbour and the worst neighbour, and the certificates;
 :func:`render` prints the sections in one of three formats; :func:`write_report` writes the
-report directory (``report.tex``, ``report.pdf`` when LaTeX is installed, the figures,
-``summary.md``).
+report directory (``report.tex``, ``report.pdf`` with LaTeX, the figures, ``summary.md``).
 
 Adding a section: write ``def _my_section(report, fmt) -> str | None`` (None: nothing to
 say) and append it to :data:`SECTIONS` (or :data:`APPENDIX`). ``report.options`` carries
@@ -35,10 +34,17 @@ from ..mechanisms.optimal import optimal_mechanism
 from ..numbers import exact_epsilon_or_limit, exact_number, exact_sensitivity
 from ..printing import Math, latex_escape, scores_latex
 from .latex import probability_table, table
-from .provenance import check_labels, check_report_size, given_labels_note, provenance
+from .provenance import (
+    check_labels,
+    check_report_size,
+    given_labels_note,
+    provenance,
+    provenance_section,
+)
 
 EPSILON = sympy.Symbol("epsilon", positive=True)
 FORMATS = ("text", "markdown", "latex")
+_tex = sympy.latex  # the LaTeX of an exact value in the tables and text
 
 
 @dataclass(frozen=True)
@@ -253,7 +259,7 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         case = _analyse("scores", "q", q, q2, sens, bool(monotonic),
                         "given", names, note, eps, bar, keys)
     setting = (f"Scores q = {scores_latex(q).text}; epsilon = {eps}.",
-               f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {sympy.latex(eps)}$.")
+               f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {_tex(eps)}$.")
     rep = Report(eps, dps, "exactdp report", (setting,), None, (case,), options)
     return replace(rep, provenance=provenance(rep, options))
 
@@ -292,7 +298,7 @@ def _pricing(eps, dps: int, options: dict, progress: bool,
     setting = (
         (f"Prices R = {PRICES}; epsilon = {eps}.",
          f"Prices $R = \\{{{', '.join(map(str, PRICES))}\\}}$; "
-         f"$\\varepsilon = {sympy.latex(eps)}$."),
+         f"$\\varepsilon = {_tex(eps)}$."),
         ("Each person states the prices they would pay (database D). The neighbour D' "
          "changes person 4's answer to {1}.",
          "Each person states the prices they would pay (database $D$, "
@@ -307,37 +313,6 @@ def _pricing(eps, dps: int, options: dict, progress: bool,
 
 
 # ---------------------------------------------------------------------------- sections
-def _tex(v) -> str:
-    return sympy.latex(v)
-
-
-def _provenance(report: Report, fmt: str) -> str | None:
-    """The first-page box: what reproduces the report (version, date, command, input)."""
-    if not report.provenance:
-        return None
-    items = dict(report.provenance)
-    libs = ", ".join(f"{k} {items[k]}" for k in ("Python", "sympy", "mpmath", "python-flint"))
-    inputs = [(k, v) for k, v in report.provenance
-              if k.startswith("scores") or k == "epsilon"]
-    if fmt == "latex":
-        cmd = latex_escape(items["command"]).replace(",", r",\allowbreak{}")
-        lines = [rf"\textbf{{Provenance.}} \texttt{{exactdp}} {latex_escape(items['exactdp'])}, "
-                 rf"{items['date']}; {latex_escape(libs)}.",
-                 rf"Command: \texttt{{{cmd}}}.",
-                 "Input: " + "; ".join(latex_escape(f"{k}: {v}").replace(",", r",\allowbreak{}")
-                                       for k, v in inputs) + "."]
-        return "\n".join([r"\noindent\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule"
-                          r"\relax}{\small\raggedright", r" \\ ".join(lines) + "}}",
-                          r"\par\medskip"])
-    if fmt == "markdown":
-        return "\n".join(["> **Provenance.** exactdp " + items["exactdp"] + ", "
-                          + items["date"] + "; " + libs + ".", ">",
-                          "> Command: `" + items["command"] + "`", ">",
-                          "> Input: " + "; ".join(f"{k}: {v}" for k, v in inputs) + "."])
-    return (f"exactdp {items['exactdp']}, {items['date']}; {libs}\n"
-            f"command: {items['command']}")
-
-
 def _setting(report: Report, fmt: str) -> str:
     if fmt == "latex":
         return "\n\n".join(s for _, s in report.setting)
@@ -580,7 +555,7 @@ def _exact_appendix(report: Report, fmt: str) -> str | None:
 
 Section = Callable[[Report, str], "str | None"]
 #: The report's sections, in order; each returns the section in a format, or None.
-SECTIONS: list[Section] = [_provenance, _setting, _database, _cases, _figures, _composition]
+SECTIONS: list[Section] = [provenance_section, _setting, _database, _cases, _figures, _composition]
 #: Sections after the body (LaTeX: the appendix).
 APPENDIX: list[Section] = [_exact_appendix]
 

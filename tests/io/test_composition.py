@@ -14,7 +14,6 @@ import pytest
 import sympy
 
 from exactdp import ExponentialMechanism, PermuteAndFlip
-from exactdp.analysis import peer_accountants
 from exactdp.io.composition import (
     composition_epsilons,
     pair_composition,
@@ -109,8 +108,10 @@ def test_without_dp_accounting_the_caption_says_so(monkeypatch, tmp_path):
     def missing(*args, **kwargs):
         raise ImportError("no dp_accounting")
 
-    monkeypatch.setattr(peer_accountants, "dp_accounting_pair_curve", missing)
+    import exactdp.io.composition as io_composition
     from exactdp.io.composition import composition_figure
+
+    monkeypatch.setattr(io_composition, "dp_accounting_pair_curve", missing)
 
     rep = build_report("1", example=None, scores=list(Q), neighbour=list(Q2))
     spec = composition_figure(rep, 2, tmp_path)
