@@ -27,6 +27,7 @@ import sympy
 
 from ..._validate import argument_error, check_int
 from ...exact.arb import flint_prec, to_arb
+from ...exact.signs import UndecidedSignError, exact_zero
 from ...numbers import exact_number
 from .core import PrivacyLossDistribution
 from .grid import (
@@ -88,19 +89,19 @@ class LaplacePLD(LatticeComponent):
         eps = check_epsilon(epsilon, "delta")
         check_tolerances("delta", rtol, atol)
         e0 = self.epsilon0
-        expr = sympy.Max(0, 1 - sympy.exp((eps - e0) / 2))
         with flint_prec(_BITS):
             d = to_arb(eps, _BITS) - to_arb(e0, _BITS)
             if d >= 0:
                 ball, expr = flint.arb(0), sympy.Integer(0)
             elif d < 0:
-                ball = 1 - (d / 2).exp()
+                ball = -(d / 2).expm1()  # 1 - e^(d/2) without cancellation
                 expr = 1 - sympy.exp((eps - e0) / 2)
             else:  # eps = e0 up to the balls: decide exactly
-                if sympy.simplify(eps - e0) == 0:
+                if exact_zero(eps - e0):  # exact algebra, or None when undecidable
                     ball, expr = flint.arb(0), sympy.Integer(0)
                 else:
-                    raise ValueError("delta: cannot decide whether epsilon reaches e0")
+                    raise UndecidedSignError(
+                        "delta: cannot decide whether epsilon reaches the largest loss e0")
         return _ball(eps, ball, "closed form", "closed-form Laplace privacy curve", 1,
                      lambda: expr)
 
@@ -113,7 +114,7 @@ class LaplacePLD(LatticeComponent):
     def delta_ball(self, epsilon: flint.arb, bits: int) -> flint.arb:
         with flint_prec(bits):
             d = epsilon - to_arb(self.epsilon0, bits)
-            t = 1 - (d / 2).exp()
+            t = -(d / 2).expm1()
             return _pos(t)
 
     def max_loss(self, bits: int = 128) -> flint.arb:

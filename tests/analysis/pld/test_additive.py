@@ -127,3 +127,16 @@ def test_additive_plds_describe_themselves_and_their_loss_range():
     gau = exactdp.gaussian_privacy_loss_distribution(2, sensitivity=1)
     assert gau.description == "Gaussian(sigma=2, sensitivity=1)"
     assert gau.loss_span() == 12.0 and gau.lattice_losses() is None
+
+
+def test_laplace_delta_at_a_huge_scale_keeps_its_relative_digits():
+    """scale 10^300: e0 = 10^-300 and delta(0) = 1 - exp(-e0/2) = e0/2 - e0^2/8 + ...; it
+    raised a 300-digit sympy 'not comparable' error, then printed a ball around 0."""
+    from fractions import Fraction
+
+    import exactdp
+
+    res = exactdp.laplace_privacy_loss_distribution(10**300).delta(0)
+    half = Fraction(1, 2 * 10**300)
+    assert res.lower <= half <= res.upper * (1 + Fraction(1, 10**290))
+    assert res.upper - res.lower < half * Fraction(1, 10**12)
