@@ -287,7 +287,9 @@ def guard_size(func: str, n: int, k: int, method: str, full: bool = False) -> No
     if method == "exact" and size["variables"] > MAX_EXACT_VARIABLES:
         raise refuse(
             func, f"method='exact' at n = {n}, k = {k}", f"{size['variables']} variables",
-            f"{MAX_EXACT_VARIABLES} for the exact solve", "use method='float'",
+            f"{MAX_EXACT_VARIABLES} for the exact solve",
+            "use lattice_lp(n, k, epsilon, method='float') at the epsilon of interest"
+            if func == "pf_optimality_region" else "use method='float'",
         )
 
 

@@ -120,3 +120,17 @@ def test_region_contains_the_golden_boundary_in_other_exact_forms():
     assert reg.contains(-LOG(sympy.sqrt(5) / 2 - Q(1, 2)))
     assert not reg.contains(LOG(Q(161803398, 10**8)))  # just below phi = 1.6180339887...
     assert reg.contains(LOG(Q(161803399, 10**8)))
+
+
+def test_region_too_large_names_a_route_it_can_take():
+    """pf_optimality_region has no method= keyword: its refusal names lattice_lp's float
+    solve (the fresh-user trial followed "use method='float'" into a TypeError)."""
+    import time
+
+    from exactdp.cost import TooCostly
+
+    t0 = time.perf_counter()
+    with pytest.raises(TooCostly, match=r"^pf_optimality_region: .*lattice_lp\(n, k, epsilon, "
+                                        r"method='float'\)"):
+        RG.pf_optimality_region(8, 8)
+    assert time.perf_counter() - t0 < 2
