@@ -14,6 +14,7 @@ import flint
 import sympy
 
 from .._validate import argument_error
+from ..cost import check_seconds, pf_certify_seconds
 from ..exact.arb import flint_prec, to_arb
 from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
@@ -31,7 +32,7 @@ from .common import (
     score_vector,
 )
 from .engines.ball import BallEngine
-from .engines.select import make_engine
+from .engines.select import make_engine, pf_tree_gaps
 from .engines.xform import XEngine
 from .neighbourhood import neighbour_list
 
@@ -314,6 +315,15 @@ def certify_dp(
     if not all(v.is_rational for v in nbrs):
         raise argument_error("certify_dp", "neighbour", "rational (integers or fractions)",
                              neighbour)
+    trees = pf_tree_gaps(mech, [q] + nbrs)
+    if trees:  # one sign analysis per neighbour, output and direction, of PF's degree
+        degree = max(len(G) * G[-1] + sum(G) for G in trees)
+        conditions = 2 * len(nbrs) * q.n
+        check_seconds(
+            "certify_dp", f"the exact sign analyses of {conditions} polynomials of degree "
+            f"about {degree} (n = {q.n} outputs)", pf_certify_seconds(conditions, degree),
+            "pass the one neighbour to certify (neighbour=...), certify fewer scores, or "
+            "use check_dp at a numeric epsilon")
     engine = make_engine(mech, [q] + nbrs, "certify_dp", dense_only=True)
     if isinstance(engine, BallEngine):
         raise ValueError(

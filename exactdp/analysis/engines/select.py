@@ -8,8 +8,15 @@ from collections.abc import Sequence
 
 import sympy
 
-from ...cost import TooCostly, check_analysis, check_seconds, topk_analysis_seconds
+from ...cost import (
+    TooCostly,
+    check_analysis,
+    check_seconds,
+    pf_tree_seconds,
+    topk_analysis_seconds,
+)
 from ...distribution import Distribution
+from ...mechanisms.permute_flip import PermuteAndFlip
 from ...mechanisms.topk import TopK
 from ...numbers import safe_sympify
 from ...scores import ScoreVector
@@ -141,6 +148,33 @@ def _exact_engine(mech, eps, dists: list, vectors: Sequence[ScoreVector], func: 
     return engine
 
 
+def pf_tree_gaps(mech: object, vectors: Sequence[ScoreVector]) -> list[tuple[int, ...]]:
+    """The distinct sorted integer-gap tuples ``G`` whose permute-and-flip product tree
+    ``mech`` builds on ``vectors`` (empty unless ``mech`` is PF and the scores rational;
+    gaps beyond :data:`exactdp.xform.DENSE_DEGREE_LIMIT` take the sparse ring route)."""
+    if not isinstance(mech, PermuteAndFlip) or not all(v.is_rational for v in vectors):
+        return []
+    seen: set[tuple[int, ...]] = set()
+    for v in vectors:
+        G = tuple(sorted(v.integer_gaps()[1]))
+        if len(G) > 1 and G[-1] <= DENSE_DEGREE_LIMIT:
+            seen.add(G)
+    return sorted(seen)
+
+
+def check_pf_trees(func: str, mech: object, vectors: Sequence[ScoreVector]) -> None:
+    """Refuse when the exact PF polynomials of ``vectors`` would take over the limit
+    (:func:`exactdp.cost.pf_tree_seconds`)."""
+    trees = [(len(G), len(set(G)), sum(G)) for G in pf_tree_gaps(mech, vectors)]
+    if trees:
+        check_seconds(
+            func, f"the exact permute-and-flip polynomials of {len(vectors)} score vectors "
+            f"of n = {vectors[0].n} outputs (degree about n times the gaps)",
+            pf_tree_seconds(trees),
+            "pass the one neighbour to check (neighbour=...), analyse fewer scores, or "
+            "compare the float64 views (mechanism.distribution(q).to_numpy())")
+
+
 def make_engine(
     mech: object,
     vectors: Sequence[ScoreVector],
@@ -158,6 +192,7 @@ def make_engine(
     ``exactdp.mechanisms.CAPABILITIES``).
     """
     check_analysis(func, len(vectors), vectors[0].n, top_gap(vectors[0]))
+    check_pf_trees(func, mech, vectors)
     if isinstance(mech, TopK):  # its outputs are the ordered k-tuples, not the n scores
         outputs = math.perm(vectors[0].n, mech.k)
         check_seconds(func, f"an exact analysis of {len(vectors)} score vectors of top-{mech.k} "
