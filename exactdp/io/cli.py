@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import shlex
 import sys
 import warnings
@@ -376,6 +377,26 @@ def _check_epsilon(text: str) -> None:
         raise CLIError(f"--epsilon must be >= 0 (0 and oo are the limits), got {text!r}")
 
 
+#: Python argument names of the library's errors, and the option that sets each.
+_OPTIONS = {"scores": "--scores", "neighbour": "--neighbour-scores",
+            "sensitivity": "--sensitivity", "epsilon": "--epsilon", "dps": "--dps"}
+#: Functions and classes the commands call for the user, whose names the user never typed.
+_INTERNAL = frozenset({"build_report", "privacy_loss", "check_dp", "ExponentialMechanism",
+                       "PermuteAndFlip", "ReportNoisyMax", "OptimalRegularMechanism"})
+
+
+def _in_options(message: str, command: str | None) -> str:
+    """A library error in the command's words: ``build_report: len(neighbour) must ...``
+    reads ``report: len(--neighbour-scores) must ...``; hints at Python-only keywords go."""
+    head, sep, rest = message.partition(": ")
+    if not sep or command is None or head not in _INTERNAL:
+        return message
+    for name, option in _OPTIONS.items():
+        rest = re.sub(rf"(?<![\w-]){name}(?=\[|\)| must)", option, rest, count=1)
+    rest = re.sub(r"; pass allow_non_neighbour=True to compare arbitrary vectors", "", rest)
+    return f"{command}: {rest}"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the ``exactdp`` command. Returns the exit code."""
     argv = _fix_negative_values(list(sys.argv[1:] if argv is None else argv))
@@ -387,7 +408,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             with mpmath.workdps(15):
                 out = args.run(args)
     except (CLIError, ValueError, IndexError) as exc:
-        print(f"exactdp: error: {exc}", file=sys.stderr)
+        print(f"exactdp: error: {_in_options(str(exc), args.command)}", file=sys.stderr)
         return 2
     except OSError as exc:  # e.g. --out in a place that cannot be written
         where = f": {exc.filename}" if exc.filename else ""

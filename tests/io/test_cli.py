@@ -92,11 +92,18 @@ def test_report_scores_writes_directory(capsys, tmp_path):
     (["report", "--neighbour-scores", "1,2", "--no-files"], "apply to --scores only"),
     (["report", "--scores", "1,x", "--no-files"], "scores[1]"),
     (["report", "--scores", "1,2", "--neighbour-scores", "1", "--no-files"],
-     "len(neighbour) must be 2"),
+     "report: len(--neighbour-scores) must be 2"),
     (["report", "--scores", "1,2", "--labels", "a", "--no-files"],
      "--labels must be 2 distinct comma-separated names"),
     (["report", "--scores", "1,2", "--labels", "a,a", "--no-files"],
      "--labels must be 2 distinct"),
+    # library errors in the command's words (the fresh-user trial saw build_report: and
+    # ExponentialMechanism: and a Python-only keyword as advice)
+    (["report", "--scores", "1,2", "--sensitivity", "0", "--no-files"],
+     "report: --sensitivity must be > 0, got '0'"),
+    (["table", "--scores", "1,2", "--sensitivity", "0"], "table: --sensitivity must be > 0"),
+    (["report", "--scores", "3,1,0", "--neighbour-scores", "9,9,9", "--no-files"],
+     "exceeds the sensitivity), got 9"),
 ])
 def test_report_errors(capsys, argv, fragment):
     code, out, err = run(capsys, *argv)
