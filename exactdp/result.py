@@ -63,6 +63,8 @@ def brief(value: object, limit: int = 40) -> str:
         text = f"{value:.6g}"
     elif isinstance(value, mpmath.mpf):
         text = format_number(value, SHOW_DPS)
+    elif isinstance(value, sympy.Set):
+        text = set_text(value)
     elif isinstance(value, sympy.Basic):
         text = number_text(value)
     elif isinstance(value, (tuple, list)):
@@ -82,6 +84,8 @@ def number_text(value: object) -> str:
         return "None"
     if isinstance(value, float):
         return f"{value:.6g}"
+    if isinstance(value, sympy.Set):
+        return set_text(value)
     if isinstance(value, sympy.Basic) and value.free_symbols:
         text = exact_text(value, "text") or "<expression>"
         return text if len(text) <= EXACT_TEXT_LIMIT else text[: EXACT_TEXT_LIMIT - 3] + "..."
@@ -96,6 +100,37 @@ def number_text(value: object) -> str:
         if exact is not None and exact != dec and len(exact) <= EXACT_TEXT_LIMIT:
             return f"{dec} (exact: {exact})"
     return dec
+
+
+def _end_text(value: sympy.Basic) -> str:
+    """An end point or element of a set: ``oo``, its short exact text, or decimals."""
+    if value in (sympy.oo, -sympy.oo):
+        return str(value)
+    exact = exact_text(value, "text")
+    if exact is not None and len(exact) <= 20:
+        return exact
+    try:
+        return format_number(value, SHOW_DPS)
+    except (TypeError, ValueError):
+        return exact[:17] + "..." if exact else "<expression>"
+
+
+def set_text(value: sympy.Set) -> str:
+    """Text of a sympy set: ``(0, oo)``, ``[1, 2)``, ``(0, 1) U (2, oo)``, ``{1, 2}``, ``{}``.
+
+    End points print as their short exact text or decimals, never through a float.
+    """
+    if value is sympy.EmptySet:
+        return "{}"
+    if isinstance(value, sympy.Interval):
+        left = "(" if value.left_open else "["
+        right = ")" if value.right_open else "]"
+        return f"{left}{_end_text(value.start)}, {_end_text(value.end)}{right}"
+    if isinstance(value, sympy.Union):
+        return " U ".join(set_text(a) for a in value.args)
+    if isinstance(value, sympy.FiniteSet):
+        return "{" + ", ".join(_end_text(a) for a in value.args) + "}"
+    return exact_text(value, "text") or "<set>"
 
 
 # ------------------------------------------------------------------------------ numbers
