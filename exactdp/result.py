@@ -174,7 +174,7 @@ def interval_ball(lo: sympy.Float | Fraction | int, hi: sympy.Float | Fraction |
 
 def ball_text(b: flint.arb) -> str:
     """Decimals of a ball's midpoint, as many as are right (at most :data:`SHOW_DPS`)."""
-    digits = _ball_digits(b)
+    digits = ball_digits(b)
     man, exp = b.mid().man_exp()
     with mpmath.workprec(max(53, abs(int(man)).bit_length())):
         mid = mpmath.mpf((int(man), int(exp)))
@@ -202,7 +202,7 @@ def rational_bound(value: object, end: str) -> sympy.Expr | Fraction | None:
     return ball_end(enclose(v, 20), end)
 
 
-def _ball_digits(b: flint.arb) -> float:
+def ball_digits(b: flint.arb) -> float:
     """Correct significant digits of the midpoint of ``b`` (inf for an exact ball)."""
     if b.is_exact():
         return math.inf
@@ -323,7 +323,7 @@ class Result:
                 return mpmath.inf if v is sympy.oo else -mpmath.inf
             if v.is_zero:
                 return mpmath.mpf(0)
-            if b is None or _ball_digits(b) < dps + 1:
+            if b is None or ball_digits(b) < dps + 1:
                 b = enclose(v, dps + 1)
         else:
             if b is None:
@@ -333,9 +333,9 @@ class Result:
                         if isinstance(raw, sympy.Basic) and raw.free_symbols
                         else f"no exact value ({raw!s})")
                 raise ValueError(f"{name}.evalf: this result has {what}")
-        if _ball_digits(b) < dps:
+        if ball_digits(b) < dps:
             raise ValueError(f"{name}.evalf: the enclosure {b.str(5)} has about "
-                             f"{int(_ball_digits(b))} correct digits, fewer than dps={dps} "
+                             f"{int(ball_digits(b))} correct digits, fewer than dps={dps} "
                              f"(recompute the result with more digits)")
         man, exp = b.mid().man_exp()
         with mpmath.workdps(dps):
