@@ -70,9 +70,29 @@ def brief(value: object, limit: int = 40) -> str:
     elif isinstance(value, (tuple, list)):
         items = [brief(v, limit) for v in value[:6]]
         text = "(" + ", ".join(items) + (", ..." if len(value) > 6 else "") + ")"
-    else:
-        text = str(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    else:  # an object's own str (a Witness) is brief by design: cut only beyond 100
+        return cut_text(str(value), max(limit, 100))
+    return cut_text(text, limit)
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` in at most about ``limit`` characters: an ``(exact: ...)`` part dropped
+    first, then cut with ``...`` and every parenthesis or bracket it opened closed."""
+    if len(text) <= limit:
+        return text
+    if " (exact: " in text:
+        head = text.split(" (exact: ")[0]
+        if len(head) <= limit:
+            return head
+        text = head
+    cut = text[: limit - 3] + "..."
+    closers = []
+    for ch in cut:
+        if ch in "([{":
+            closers.append({"(": ")", "[": "]", "{": "}"}[ch])
+        elif closers and ch == closers[-1]:
+            closers.pop()
+    return cut + "".join(reversed(closers))
 
 
 def number_text(value: object) -> str:
@@ -398,9 +418,7 @@ class Result:
         status = self._status()
         parts.append(status if len(status) <= 60 else status[:57] + "...")
         text = f"{type(self).__name__}(" + ", ".join(parts) + ")"
-        if len(text) > REPR_LIMIT + 40:
-            text = text[: REPR_LIMIT + 36] + "...)"
-        return text
+        return cut_text(text, REPR_LIMIT + 40)
 
     def headline_text(self) -> str:
         """The headline number in the repr: decimals, and the exact form when short."""
