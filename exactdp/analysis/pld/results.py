@@ -20,7 +20,7 @@ from ...exact.arb import dps_to_prec, flint_prec, to_arb
 from ...exact.signs import UndecidedSignError
 from ...numbers import exact_number
 from ...printing import format_number
-from ...result import SHOW_DPS, Result, ball_digits, ball_text, interval_ball
+from ...result import SHOW_DPS, Result, ball_digits, ball_text, brief, interval_ball
 from .._balls import arb_lower_fraction
 
 
@@ -134,10 +134,10 @@ class EpsilonResult(Result):
 
     def repr_parts(self) -> list[str]:
         if self.upper is None:
-            return ["epsilon=oo (no finite epsilon)", f"delta={self.delta}"]
+            return ["epsilon=oo (no finite epsilon)", f"delta={brief(self.delta)}"]
         ball = interval_ball(self.lower, self.upper)
         return [f"epsilon={ball_text(ball)} in [{float(self.lower):.10g}, "
-                f"{float(self.upper):.10g}]", f"delta={self.delta}"]
+                f"{float(self.upper):.10g}]", f"delta={brief(self.delta)}"]
 
 
 

@@ -43,3 +43,19 @@ def test_a_delta_ball_without_digits_prints_clipped_at_zero():
                     algorithm="closed form", certified=True, caveat="", k=1)
     text = repr(h)
     assert "delta=in [0, 1.0e-300] (closed form, certified ball)" in text, text
+
+
+def test_epsilon_result_shows_a_float_delta_in_decimals():
+    import warnings
+    from fractions import Fraction
+
+    from exactdp import PermuteAndFlip, privacy_loss_distribution
+
+    p = privacy_loss_distribution(PermuteAndFlip(1), [0, -1], [1, -2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e = p.epsilon(1e-3)
+    assert Fraction(1e-3) == Fraction(1152921504606847, 1152921504606846976)
+    assert e.delta == Fraction(1e-3)  # kept exact
+    text = repr(e)
+    assert "delta=0.001," in text and "1152921504606847" not in text, text
