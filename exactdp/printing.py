@@ -68,8 +68,19 @@ def _to_mpf(value, digits: int):
         return mpmath.inf
     if expr is -sympy.oo:
         return -mpmath.inf
+    # strict: sympy's evalf refuses rather than return a cancelled sum's noise (a difference
+    # of 1e-300 printed as 5.6e-132); more working digits (maxn) before giving up
+    for maxn in (100, 1000, 10000):
+        try:
+            num = expr.evalf(digits + 10, maxn=max(maxn, digits + 20), strict=True)
+            break
+        except sympy.core.evalf.PrecisionExhausted:
+            continue
+    else:
+        raise ValueError(f"format_number: cannot evaluate {sympy.sstr(expr)[:80]} to "
+                         f"{digits} digits (a cancellation beyond 10**-10000, or zero)")
     with mpmath.workdps(digits + 10):
-        return mpmath.mpf(sympy.N(expr, digits + 10)._to_mpmath(mpmath.mp.prec))
+        return mpmath.mpf(num._to_mpmath(mpmath.mp.prec))
 
 
 def format_number(value, dps: int = 6) -> str:

@@ -63,14 +63,36 @@ def brief(value: object, limit: int = 40) -> str:
         text = f"{value:.6g}"
     elif isinstance(value, mpmath.mpf):
         text = format_number(value, SHOW_DPS)
+    elif isinstance(value, sympy.Set):
+        text = set_text(value)
     elif isinstance(value, sympy.Basic):
         text = number_text(value)
     elif isinstance(value, (tuple, list)):
         items = [brief(v, limit) for v in value[:6]]
         text = "(" + ", ".join(items) + (", ..." if len(value) > 6 else "") + ")"
-    else:
-        text = str(value)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+    else:  # an object's own str (a Witness) is brief by design: cut only beyond 100
+        return cut_text(str(value), max(limit, 100))
+    return cut_text(text, limit)
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` in at most about ``limit`` characters: an ``(exact: ...)`` part dropped
+    first, then cut with ``...`` and every parenthesis or bracket it opened closed."""
+    if len(text) <= limit:
+        return text
+    if " (exact: " in text:
+        head = text.split(" (exact: ")[0]
+        if len(head) <= limit:
+            return head
+        text = head
+    cut = text[: limit - 3] + "..."
+    closers = []
+    for ch in cut:
+        if ch in "([{":
+            closers.append({"(": ")", "[": "]", "{": "}"}[ch])
+        elif closers and ch == closers[-1]:
+            closers.pop()
+    return cut + "".join(reversed(closers))
 
 
 def number_text(value: object) -> str:
@@ -82,6 +104,8 @@ def number_text(value: object) -> str:
         return "None"
     if isinstance(value, float):
         return f"{value:.6g}"
+    if isinstance(value, sympy.Set):
+        return set_text(value)
     if isinstance(value, sympy.Basic) and value.free_symbols:
         text = exact_text(value, "text") or "<expression>"
         return text if len(text) <= EXACT_TEXT_LIMIT else text[: EXACT_TEXT_LIMIT - 3] + "..."
@@ -96,6 +120,37 @@ def number_text(value: object) -> str:
         if exact is not None and exact != dec and len(exact) <= EXACT_TEXT_LIMIT:
             return f"{dec} (exact: {exact})"
     return dec
+
+
+def _end_text(value: sympy.Basic) -> str:
+    """An end point or element of a set: ``oo``, its short exact text, or decimals."""
+    if value in (sympy.oo, -sympy.oo):
+        return str(value)
+    exact = exact_text(value, "text")
+    if exact is not None and len(exact) <= 20:
+        return exact
+    try:
+        return format_number(value, SHOW_DPS)
+    except (TypeError, ValueError):
+        return exact[:17] + "..." if exact else "<expression>"
+
+
+def set_text(value: sympy.Set) -> str:
+    """Text of a sympy set: ``(0, oo)``, ``[1, 2)``, ``(0, 1) U (2, oo)``, ``{1, 2}``, ``{}``.
+
+    End points print as their short exact text or decimals, never through a float.
+    """
+    if value is sympy.EmptySet:
+        return "{}"
+    if isinstance(value, sympy.Interval):
+        left = "(" if value.left_open else "["
+        right = ")" if value.right_open else "]"
+        return f"{left}{_end_text(value.start)}, {_end_text(value.end)}{right}"
+    if isinstance(value, sympy.Union):
+        return " U ".join(set_text(a) for a in value.args)
+    if isinstance(value, sympy.FiniteSet):
+        return "{" + ", ".join(_end_text(a) for a in value.args) + "}"
+    return exact_text(value, "text") or "<set>"
 
 
 # ------------------------------------------------------------------------------ numbers
@@ -139,7 +194,7 @@ def interval_ball(lo: sympy.Float | Fraction | int, hi: sympy.Float | Fraction |
 
 def ball_text(b: flint.arb) -> str:
     """Decimals of a ball's midpoint, as many as are right (at most :data:`SHOW_DPS`)."""
-    digits = _ball_digits(b)
+    digits = ball_digits(b)
     man, exp = b.mid().man_exp()
     with mpmath.workprec(max(53, abs(int(man)).bit_length())):
         mid = mpmath.mpf((int(man), int(exp)))
@@ -167,7 +222,7 @@ def rational_bound(value: object, end: str) -> sympy.Expr | Fraction | None:
     return ball_end(enclose(v, 20), end)
 
 
-def _ball_digits(b: flint.arb) -> float:
+def ball_digits(b: flint.arb) -> float:
     """Correct significant digits of the midpoint of ``b`` (inf for an exact ball)."""
     if b.is_exact():
         return math.inf
@@ -288,7 +343,7 @@ class Result:
                 return mpmath.inf if v is sympy.oo else -mpmath.inf
             if v.is_zero:
                 return mpmath.mpf(0)
-            if b is None or _ball_digits(b) < dps + 1:
+            if b is None or ball_digits(b) < dps + 1:
                 b = enclose(v, dps + 1)
         else:
             if b is None:
@@ -298,9 +353,9 @@ class Result:
                         if isinstance(raw, sympy.Basic) and raw.free_symbols
                         else f"no exact value ({raw!s})")
                 raise ValueError(f"{name}.evalf: this result has {what}")
-        if _ball_digits(b) < dps:
+        if ball_digits(b) < dps:
             raise ValueError(f"{name}.evalf: the enclosure {b.str(5)} has about "
-                             f"{int(_ball_digits(b))} correct digits, fewer than dps={dps} "
+                             f"{int(ball_digits(b))} correct digits, fewer than dps={dps} "
                              f"(recompute the result with more digits)")
         man, exp = b.mid().man_exp()
         with mpmath.workdps(dps):
@@ -363,9 +418,7 @@ class Result:
         status = self._status()
         parts.append(status if len(status) <= 60 else status[:57] + "...")
         text = f"{type(self).__name__}(" + ", ".join(parts) + ")"
-        if len(text) > REPR_LIMIT + 40:
-            text = text[: REPR_LIMIT + 36] + "...)"
-        return text
+        return cut_text(text, REPR_LIMIT + 40)
 
     def headline_text(self) -> str:
         """The headline number in the repr: decimals, and the exact form when short."""

@@ -133,3 +133,17 @@ def test_format_number_keeps_a_precise_mpf_of_ordinary_size():
         ref = mpmath.nstr(v, 100)
     assert format_number(v, 100) == ref
     assert printing._scientific(v, 100) == "6." + ref[3:] + "e-1"
+
+
+def test_format_number_of_a_cancelled_difference_is_right_or_refuses():
+    import pytest
+    import sympy
+
+    from exactdp.printing import format_number
+
+    tiny = sympy.Rational(1, 10**300)
+    diff = sympy.exp(-tiny) / 2 - sympy.exp(-3 * tiny) / 2  # = tiny (1 - 2 tiny + ...)
+    assert format_number(diff) == "1.0e-300"
+    with pytest.raises(ValueError, match="cannot evaluate"):
+        t = sympy.Rational(1, 10**30)  # a zero that evalf cannot tell from a tiny number
+        format_number(sympy.sin(t) ** 2 + sympy.cos(t) ** 2 - 1)

@@ -12,7 +12,7 @@ import pytest
 import sympy
 
 import exactdp
-from exactdp.result import REPR_LIMIT, Result, brief, interval_ball, number_text
+from exactdp.result import REPR_LIMIT, Result, brief, interval_ball, number_text, set_text
 
 from .result_examples import SETUP, SOURCES, build
 
@@ -147,6 +147,40 @@ def test_brief_and_number_text():
     assert brief(tuple(range(10))) == "(0, 1, 2, 3, 4, 5, ...)"
     b = interval_ball(Fraction(1, 4), Fraction(1, 2))
     assert b.lower() <= 0.25 and b.upper() >= 0.5
+
+
+def test_cut_text_drops_the_exact_part_and_closes_what_it_opened():
+    from exactdp.result import cut_text
+
+    assert cut_text("1.0e-9 (exact: 4835703278458517/4835703278458516901121)", 20) == "1.0e-9"
+    assert cut_text("f(a, [b, c, d, e])", 10) == "f(a, [b...])"
+    assert cut_text("short", 10) == "short"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        text = repr(exactdp.lattice_lp(3, 4, 1e-9))
+    assert "epsilon=1.0e-9," in text and text.count("(") == text.count(")"), text
+
+
+def test_sets_print_as_sets_with_their_brackets():
+    half_open = sympy.Interval(0, 1, right_open=True)
+    assert set_text(sympy.Interval.open(0, sympy.oo)) == "(0, oo)"
+    assert set_text(sympy.Interval(sympy.Rational(1, 3), 2)) == "[1/3, 2]"
+    assert set_text(sympy.Union(half_open, sympy.Interval.open(2, sympy.log(30)))) == (
+        "[0, 1) U (2, log(30))")
+    assert set_text(sympy.FiniteSet(1, sympy.Rational(1, 3))) == "{1/3, 1}"
+    assert set_text(sympy.EmptySet) == "{}"
+    assert brief(half_open) == number_text(half_open) == "[0, 1)"
+
+
+def test_a_failing_certificate_prints_its_failing_epsilons():
+    from exactdp.mechanisms.custom import WRONG_VARIANTS
+    eps = sympy.Symbol("e", positive=True)
+    c = exactdp.certify_dp(WRONG_VARIANTS["pf_coins_eps_over_delta"](eps), [0, 0, -1])
+    assert c.holds is False
+    assert c.failing_epsilon_intervals == sympy.Interval.open(0, sympy.oo)
+    assert "holds=False" in repr(c) and "fails for epsilon in (0, oo)" in repr(c)
+    assert "fails for epsilon in (0, oo)" in c.summary().splitlines()[0]
+    assert r"(0,\ oo)" in c._repr_latex_()
 
 
 # ---------------------------------------------------------------------------- notebook

@@ -12,6 +12,8 @@ from dataclasses import dataclass
 
 import sympy
 
+from ..printing import format_number
+
 
 @dataclass(frozen=True)
 class Witness:
@@ -84,9 +86,17 @@ class Witness:
         return "Witness(" + ", ".join(parts) + ")"
 
     def __str__(self) -> str:
-        """``(3,1,0)->(2,0,1) at output 2``: the pair and the output, briefly."""
+        """``(3,1,0)->(2,0,1) at output 2``: the pair and the output, briefly.
+
+        Numbers print in short decimals (``1.0e+300``); for vectors longer than 8 the
+        coordinates that differ (``q[3]: 1 -> 0, q[7]: 2 -> 3 at output 5``).
+        """
         first = self.scores if self.database is None else self.database
-        text = f"{_brief(first)}->{_brief(self.neighbour)}"
+        if self.database is None and len(first) == len(self.neighbour) and (
+                len(first) > 8 or _hidden(tuple(first), tuple(self.neighbour))):
+            text = _changes(tuple(first), tuple(self.neighbour))
+        else:
+            text = f"{_brief(first)}->{_brief(self.neighbour)}"
         if self.output is not None:
             text += f" at output {self.output}"
             if self.neighbour_output != self.output:
@@ -98,8 +108,50 @@ class Witness:
         return iter((first, self.neighbour, self.output))
 
 
+def _coordinate(v: object) -> str:
+    """A score in at most about 12 characters: small integers exactly, else decimals."""
+    if isinstance(v, (int, sympy.Integer)) and abs(int(v)) < 10**12:
+        return str(int(v))
+    if isinstance(v, float):
+        return f"{v:.6g}"
+    try:
+        return format_number(v, 6)
+    except (TypeError, ValueError):
+        text = str(v)
+        return text if len(text) <= 12 else text[:9] + "..."
+
+
+def _hidden(first: tuple, second: tuple) -> bool:
+    """True when two differing coordinates print alike (``1.0e+300`` and ``1e300 + 1``)."""
+    return any(a != b and _coordinate(a) == _coordinate(b)
+               for a, b in zip(first, second, strict=True))
+
+
+def _change(a: object, b: object) -> str:
+    """``1 -> 0``, or ``1.0e+300 -> 1.0e+300 (+1)`` when the two print alike."""
+    ta, tb = _coordinate(a), _coordinate(b)
+    if ta != tb:
+        return f"{ta} -> {tb}"
+    try:
+        step = _coordinate(b - a)  # type: ignore[operator]
+    except TypeError:
+        return f"{ta} -> {tb} (differ)"
+    return f"{ta} -> {tb} ({'' if step.startswith('-') else '+'}{step})"
+
+
+def _changes(first: tuple, second: tuple, limit: int = 3) -> str:
+    """``q[3]: 1 -> 0, q[7]: 2 -> 3``: the coordinates where two vectors differ."""
+    diff = [i for i, (a, b) in enumerate(zip(first, second, strict=True)) if a != b]
+    if not diff:
+        return f"q = q' (n={len(first)})"
+    shown = [f"q[{i}]: {_change(first[i], second[i])}" for i in diff[:limit]]
+    if len(diff) > limit:
+        shown.append(f"... ({len(diff)} of {len(first)} differ)")
+    return ", ".join(shown)
+
+
 def _brief(items: tuple, limit: int = 8) -> str:
     """``(3,1,0)``: a vector without spaces, cut after ``limit`` entries."""
-    shown = [str(v) for v in tuple(items)[:limit]]
+    shown = [_coordinate(v) for v in tuple(items)[:limit]]
     tail = ",..." if len(items) > limit else ""
     return "(" + ",".join(shown) + tail + ")"

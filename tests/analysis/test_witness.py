@@ -47,3 +47,26 @@ def test_check_dp_witness_defaults():
     assert tuple(w) == ((0, 0), (0, -1), 1)
     assert w.neighbour_scores == (0, -1) and w.neighbour_output == 1 and w.database is None
 
+
+
+def test_str_of_big_and_long_witnesses_names_the_changed_coordinates():
+    from exactdp import PermuteAndFlip, check_dp
+    from exactdp.analysis.witness import Witness
+
+    q = [0] * 30
+    q[3], q[7] = 1, 2
+    r = list(q)
+    r[3], r[7] = 0, 3
+    assert str(Witness(tuple(q), tuple(r), 5)) == "q[3]: 1 -> 0, q[7]: 2 -> 3 at output 5"
+    # two coordinates that print alike show their exact step
+    assert str(Witness((10**300, 0), (10**300 + 1, 0), 1)) == (
+        "q[0]: 1.0e+300 -> 1.0e+300 (+1) at output 1")
+    assert str(Witness((10**300, 0), (10**300, 1), 1)) == "(1.0e+300,0)->(1.0e+300,1) at output 1"
+    text = repr(check_dp(PermuteAndFlip(1), [10**300, 0]))
+    assert "witness=" in text and "->" in text and "at output" in text and len(text) < 200
+    c = check_dp(PermuteAndFlip(1), [0] * 3 + [1] + [0] * 26)
+    w = c.witness
+    changed = [i for i in range(30) if w.scores[i] != w.neighbour[i]]
+    first = f"q[{changed[0]}]: {w.scores[changed[0]]} -> {w.neighbour[changed[0]]}"
+    text = repr(c)
+    assert first in text and f"at output {w.output}" in text and len(text) < 200

@@ -19,7 +19,8 @@ from ..._validate import argument_error
 from ...exact.arb import dps_to_prec, flint_prec, to_arb
 from ...exact.signs import UndecidedSignError
 from ...numbers import exact_number
-from ...result import Result, ball_text, interval_ball
+from ...printing import format_number
+from ...result import SHOW_DPS, Result, ball_digits, ball_text, brief, interval_ball
 from .._balls import arb_lower_fraction
 
 
@@ -88,6 +89,17 @@ class HockeyStick(Result):
         if self.algorithm == "grid":
             return (f"in [{float(self.lower):.6g}, {float(self.upper):.6g}] "
                     "(certified lattice bounds)")
+        digits = ball_digits(self.ball)
+        if digits < SHOW_DPS and self._exact is not None:
+            # the ball's radius is absolute: a tiny delta has no right digit in it, while the
+            # exact value gives SHOW_DPS significant digits at any size (5.0e-301)
+            try:
+                return f"{format_number(self.evalf(SHOW_DPS), SHOW_DPS)} ({self.algorithm})"
+            except ValueError:
+                pass
+        if digits < 1:  # the ends clipped to [0, 1], where every delta lies
+            return (f"in [{format_number(self.lower, 3)}, {format_number(self.upper, 3)}] "
+                    f"({self.algorithm}, certified ball)")
         return f"{ball_text(self.ball)} ({self.algorithm})"
 
 
@@ -122,10 +134,10 @@ class EpsilonResult(Result):
 
     def repr_parts(self) -> list[str]:
         if self.upper is None:
-            return ["epsilon=oo (no finite epsilon)", f"delta={self.delta}"]
+            return ["epsilon=oo (no finite epsilon)", f"delta={brief(self.delta)}"]
         ball = interval_ball(self.lower, self.upper)
         return [f"epsilon={ball_text(ball)} in [{float(self.lower):.10g}, "
-                f"{float(self.upper):.10g}]", f"delta={self.delta}"]
+                f"{float(self.upper):.10g}]", f"delta={brief(self.delta)}"]
 
 
 

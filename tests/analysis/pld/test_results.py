@@ -16,3 +16,46 @@ def test_power_by_squaring_against_repetition():
         calls.clear()
         assert power_by_squaring("ab", k, concat) == "ab" * k  # associative, not commutative
         assert len(calls) <= 2 * k.bit_length()
+
+
+def test_a_tiny_exact_delta_prints_its_significant_digits():
+    import mpmath
+    import sympy
+
+    from exactdp import PermuteAndFlip, privacy_loss_distribution
+
+    h = privacy_loss_distribution(PermuteAndFlip("1e-300"), [0, -1], [1, -2]).delta(0)
+    # independent route: sympy's own evalf at many digits of the exact difference
+    truth = h.value.evalf(30, maxn=2000, strict=True)
+    assert abs(truth - sympy.Float("5e-301", 30)) < sympy.Float("1e-310")
+    assert mpmath.almosteq(h.evalf(20), mpmath.mpf("5e-301"), 1e-15)
+    assert "delta=5.0e-301 (exact)" in repr(h)
+    assert r"5.0 \times 10^{-301}" in h._repr_latex_()
+
+
+def test_a_delta_ball_without_digits_prints_clipped_at_zero():
+    import flint
+    import sympy
+
+    from exactdp.analysis.pld.results import HockeyStick
+
+    h = HockeyStick(epsilon=sympy.Integer(0), ball=flint.arb(0, 1e-300),
+                    algorithm="closed form", certified=True, caveat="", k=1)
+    text = repr(h)
+    assert "delta=in [0, 1.0e-300] (closed form, certified ball)" in text, text
+
+
+def test_epsilon_result_shows_a_float_delta_in_decimals():
+    import warnings
+    from fractions import Fraction
+
+    from exactdp import PermuteAndFlip, privacy_loss_distribution
+
+    p = privacy_loss_distribution(PermuteAndFlip(1), [0, -1], [1, -2])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e = p.epsilon(1e-3)
+    assert Fraction(1e-3) == Fraction(1152921504606847, 1152921504606846976)
+    assert e.delta == Fraction(1e-3)  # kept exact
+    text = repr(e)
+    assert "delta=0.001," in text and "1152921504606847" not in text, text
