@@ -318,10 +318,10 @@ def certify_dp(
     trees = pf_tree_gaps(mech, [q] + nbrs)
     if trees:  # one sign analysis per neighbour, output and direction, of PF's degree
         degree = max(len(G) * G[-1] + sum(G) for G in trees)
-        conditions = 2 * len(nbrs) * q.n
+        count = 2 * len(nbrs) * q.n
         check_seconds(
-            "certify_dp", f"the exact sign analyses of {conditions} polynomials of degree "
-            f"about {degree} (n = {q.n} outputs)", pf_certify_seconds(conditions, degree),
+            "certify_dp", f"the exact sign analyses of {count} polynomials of degree "
+            f"about {degree} (n = {q.n} outputs)", pf_certify_seconds(count, degree),
             "pass the one neighbour to certify (neighbour=...), certify fewer scores, or "
             "use check_dp at a numeric epsilon")
     engine = make_engine(mech, [q] + nbrs, "certify_dp", dense_only=True)
