@@ -39,11 +39,12 @@ class PrivacyLoss(Result):
 
     Attributes
     ----------
-    value : sympy.Expr
+    loss : sympy.Expr
         The loss (``oo`` when one probability is 0 and the other is not; a ``Max`` of the
         candidates when epsilon is symbolic and the largest one depends on epsilon). With
         the ball engine: a ``sympy.Float`` with ``dps`` significant digits (the working
-        precision), the midpoint of ``interval``.
+        precision), the midpoint of ``interval``. ``value`` (the result protocol) is the
+        loss when exact, None with the ball engine (``ball`` encloses it then).
     output : int or None
         The output attaining it (None when it depends on a symbolic epsilon). With the ball
         engine: the output with the largest certified lower bound (exact ties cannot be
@@ -74,14 +75,14 @@ class PrivacyLoss(Result):
 
     Notes
     -----
-    The result protocol (:class:`exactdp.result.Result`): ``value`` is the loss; ``ball``,
+    The result protocol (:class:`exactdp.result.Result`): ``value`` is the exact loss; ``ball``,
     ``lower``, ``upper``, ``evalf(dps)``, ``float()``, ``summary()``.
     """
 
-    headline_label = "loss"
+    headline = "loss"
     repr_fields = ("output", "engine")
 
-    value: sympy.Expr
+    loss: sympy.Expr
     output: int | None
     ratios: tuple
     scores: tuple
@@ -93,6 +94,12 @@ class PrivacyLoss(Result):
     dps: int | None = None
     certified: bool = True
     caveat: str | None = None
+
+    @property
+    def value(self) -> sympy.Expr | None:
+        """The loss as an exact sympy expression (symbolic in epsilon when epsilon is);
+        None with the ball engine, whose enclosure is ``ball``."""
+        return None if self.engine == "ball" else self.loss
 
 
 def pair_candidates(engine, i: int, j: int):

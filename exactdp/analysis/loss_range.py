@@ -33,9 +33,10 @@ class BoundedRange(Result):
 
     Attributes
     ----------
-    value : sympy.Expr
+    eta : sympy.Expr
         ``max_r ln(P_r/P'_r) - min_r ln(P_r/P'_r)`` (the largest over the searched pairs;
-        ``oo`` when the supports differ).
+        ``oo`` when the supports differ). ``value`` (the result protocol) is ``eta`` when
+        exact, None with the ball engine.
     witness : Witness
         The pair attaining it; ``output`` is the output of the largest log-ratio.
     low_output : int or None
@@ -43,7 +44,7 @@ class BoundedRange(Result):
     pairs_checked : int
     engine : str
         ``"exact"``, or ``"ball"`` for mechanisms without exact probabilities: then
-        ``value`` is a sympy Float with ``dps`` digits (the working precision), the
+        ``eta`` is a sympy Float with ``dps`` digits (the working precision), the
         midpoint of the certified ``interval``.
     interval : tuple of sympy.Float or None
         Ball engine only: ``(lo, hi)`` enclosing the bounded-range parameter.
@@ -51,10 +52,10 @@ class BoundedRange(Result):
         Ball engine only: the working precision (decimal digits).
     """
 
-    headline_label = "eta"
+    headline = "eta"
     repr_fields = ("witness", "pairs_checked")
 
-    value: sympy.Expr
+    eta: sympy.Expr
     witness: Witness | None
     low_output: int | None
     pairs_checked: int
@@ -63,6 +64,11 @@ class BoundedRange(Result):
     dps: int | None = None
     certified: bool = True
     caveat: str | None = None
+
+    @property
+    def value(self) -> sympy.Expr | None:
+        """The parameter ``eta`` exactly; None with the ball engine (``ball`` encloses it)."""
+        return None if self.engine == "ball" else self.eta
 
     def holds_at(self, eta: object) -> bool:
         """True iff the bounded-range parameter is at most ``eta``.
@@ -75,7 +81,7 @@ class BoundedRange(Result):
             Ball engine only: ``eta`` lies inside ``interval`` (undecided at ``dps``).
         """
         e = exact_number(eta, "eta")
-        if self.value is sympy.oo:
+        if self.eta is sympy.oo:
             return False
         if self.engine == "ball" and self.interval is not None:
             lo, hi = self.interval
@@ -87,7 +93,7 @@ class BoundedRange(Result):
                 f"BoundedRange.holds_at: undecided at dps={self.dps}: eta = {e} lies in the "
                 f"certified interval [{lo}, {hi}]"
             )
-        return compare(self.value, e) != 1
+        return compare(self.eta, e) != 1
 
 
 def _cmp(engine: XEngine | GenericEngine, a: Any, b: Any, what: str, mech: object) -> int:

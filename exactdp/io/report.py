@@ -400,7 +400,7 @@ def _results_rows(case: Case, report: Report):
             rows.append([r.label, r.expected_error, None, None, None, None,
                          r.certificate_note])
             continue
-        rows.append([r.label, r.expected_error, None if r.pair is None else r.pair.value,
+        rows.append([r.label, r.expected_error, None if r.pair is None else r.pair.loss,
                      r.worst.loss, r.worst.neighbours_checked,
                      _verdict(r.worst.holds, _certified_of(r.pair, r.worst), report.epsilon),
                      _every_epsilon(r)])

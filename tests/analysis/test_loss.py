@@ -262,10 +262,10 @@ def test_ball_privacy_loss_against_the_normal_cdf():
     assert res.scores == (1, 0) and res.neighbour == (0, 0)
     lo, hi = res.interval
     assert lo <= loss <= hi and hi - lo < 1e-25
-    assert abs(res.value - loss) < 1e-28
+    assert res.value is None and abs(res.loss - loss) < 1e-28
     assert abs(res.ratios[0] - r0) < 1e-28 and abs(res.ratios[1] - r1) < 1e-28
     same = privacy_loss(GaussianNoisyMax(sigma=1), [1, 0], [1, 0])  # loss 0, enclosed
-    assert same.interval[0] == 0 and same.value < 1e-30 and same.candidates == (0, 1)
+    assert same.interval[0] == 0 and same.loss < 1e-30 and same.candidates == (0, 1)
 
 
 def _crossing(q, eps):

@@ -109,11 +109,11 @@ def test_two_items_loss_matches_closed_form():
         other = abs(mpmath.log(mpmath.mpf(1) / 2 / (1 - lose2(1, sigma))))
         assert expected > other
         assert L.engine == "ball" and L.dps == 30
-        assert isinstance(L.value, sympy.Float)
+        assert isinstance(L.loss, sympy.Float) and L.value is None  # no exact value
         assert inside(L.interval, expected)
         lo, hi = L.interval
         assert hi - lo < sympy.Float("1e-30")
-        assert abs(mpmath.mpf(str(L.value)) - expected) < mpmath.mpf(10) ** -28
+        assert abs(mpmath.mpf(str(L.loss)) - expected) < mpmath.mpf(10) ** -28
         assert L.output == 1 and L.direction == 1 and L.candidates == (1,)
         assert abs(mpmath.mpf(str(L.ratios[1])) - mpmath.mpf(1) / 2 / lose2(1, sigma)) < 1e-28
     assert abs(float(L) - GAUSSIAN_PAIR_LOSS_SIGMA1) < 1e-15
