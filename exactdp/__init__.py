@@ -9,9 +9,9 @@ are exported by the subpackages (:mod:`exactdp.mechanisms`, :mod:`exactdp.analys
 :mod:`exactdp.exact`, :mod:`exactdp.optimality`, :mod:`exactdp.audit`, :mod:`exactdp.io`).
 """
 
-from importlib import import_module
-from importlib.util import find_spec
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from ._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .analysis import (
@@ -186,18 +186,4 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import a public name from its module on first use (PEP 562) and keep it."""
-    module = _EXPORTS.get(name)
-    if module is not None:
-        value = getattr(import_module(module, __name__), name)
-    elif not name.startswith("_") and find_spec(f"{__name__}.{name}") is not None:
-        value = import_module(f".{name}", __name__)  # a subpackage: exactdp.analysis, ...
-    else:
-        raise AttributeError(f"module 'exactdp' has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__, globals())

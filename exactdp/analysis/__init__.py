@@ -1,8 +1,8 @@
 """The privacy analyzer: exact loss, neighbour search, certificates, regularity, divergences."""
 
-from importlib import import_module
-from importlib.util import find_spec
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .certify import ConditionCertificate, DPCertificate, certify_dp
@@ -164,18 +164,4 @@ _EXPORTS = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    """Import an exported name (or a submodule) on first use and keep it."""
-    module = _EXPORTS.get(name)
-    if module is not None:
-        value = getattr(import_module(module, __name__), name)
-    elif not name.startswith("_") and find_spec(f"{__name__}.{name}") is not None:
-        value = import_module(f".{name}", __name__)
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(__all__))
+__getattr__, __dir__ = lazy_exports(__name__, _EXPORTS, __all__, globals())
