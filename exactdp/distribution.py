@@ -96,6 +96,38 @@ class Distribution(Protocol):
         """The number of outputs."""
 
 
+@dataclass(frozen=True)
+class LossSupremum:
+    """The privacy loss of one pair for a mechanism that releases real values: the exact
+    supremum over outputs ``o`` of ``|ln(f_q(o) / f_q'(o))|``, with ``f`` the density of the
+    output's continuous part times the probability of its discrete part (capability
+    ``"density"``; :meth:`exactdp.mechanisms.base.Mechanism.loss_supremum`).
+
+    Attributes
+    ----------
+    value : sympy.Expr
+        The supremum, exact (``oo`` when an event has positive probability under one input
+        and probability 0 under the other).
+    attained : bool
+        Whether some output attains it; False when outputs only approach it (the loss of
+        report-noisy-max returning the value tends to its supremum as the value grows).
+    direction : int
+        +1 if the density on ``q`` is the larger one at the witness, -1 if smaller, 0 if the
+        supremum is 0.
+    witness : str
+        The output or event attaining the supremum, or the family of events approaching it,
+        in words (``"the value v > 2 (probability 0 on q')"``).
+    approaching : tuple of (str, sympy.Expr)
+        When not attained: events and their exact losses, increasing towards ``value``.
+    """
+
+    value: sympy.Expr
+    attained: bool
+    direction: int
+    witness: str
+    approaching: tuple[tuple[str, sympy.Expr], ...] = ()
+
+
 class OutputIndexError(ValueError, IndexError):
     """An output index outside ``0..n-1`` (a ValueError, and an IndexError for indexing code)."""
 

@@ -14,7 +14,7 @@ import sympy
 
 from .._validate import check_bool
 from ..cost import check_gap_digits
-from ..distribution import Distribution, OutputDistribution
+from ..distribution import Distribution, LossSupremum, OutputDistribution
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..exact.arb import flint_prec
@@ -58,6 +58,7 @@ HOOKS = {
     "float": "_float",  # float64
     "balls": "_balls",  # rigorous python-flint arb enclosures
     "sample": "_sample",  # the mechanism's own randomized algorithm
+    "density": "_loss_supremum",  # released real values: the loss as a supremum of densities
 }
 CAPABILITIES = tuple(HOOKS)
 #: The view names of :meth:`Mechanism.evaluate` -> the capability each needs.
@@ -442,6 +443,26 @@ class Mechanism:
         proved (True for every exact route; RNM-Gaussian beyond 24 items: argued)."""
         return self._balls_certified(self.oriented(sv))
 
+    def loss_supremum(self, scores: object, neighbour: object) -> LossSupremum:
+        """The privacy loss of one pair for a mechanism whose outputs include released real
+        values (capability ``"density"``: report-noisy-max returning the value, the sparse
+        vector variants that release noisy answers): the exact supremum over outputs of the
+        absolute log ratio of the two densities. :func:`exactdp.privacy_loss` calls it for
+        such mechanisms.
+
+        Raises
+        ------
+        ValueError
+            If the mechanism's outputs are discrete (use :func:`exactdp.privacy_loss`), or
+            for bad scores.
+        """
+        func = f"{type(self).__name__}.loss_supremum"
+        if "density" not in self.capabilities:
+            raise ValueError(f"{func}: the outputs are discrete, with exact probabilities; "
+                             "use exactdp.privacy_loss")
+        return self._loss_supremum(as_scores(scores, func=func),
+                                   as_scores(neighbour, func=func))
+
     def _absent(self, view: str) -> str:
         """The message refusing a view this mechanism does not have."""
         func = type(self).__name__
@@ -453,6 +474,9 @@ class Mechanism:
 
     # ------------------------------------------------------------------ hooks
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+        raise NotImplementedError
+
+    def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         raise NotImplementedError
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:

@@ -25,8 +25,10 @@ from .base import Mechanism
 from .parameters import Parameter
 
 #: What the outputs of a registered mechanism are: one of the n inputs, an ordered k-tuple
-#: of distinct inputs, a sequence of answers to the n queries (the sparse vector technique).
-KINDS = ("selection", "top-k", "sequence")
+#: of distinct inputs, a sequence of answers to the n queries (the sparse vector technique),
+#: or outputs that include released real values ("continuous": no probability table; the
+#: privacy loss is :meth:`Mechanism.loss_supremum`).
+KINDS = ("selection", "top-k", "sequence", "continuous")
 
 _ENTRIES: dict[str, MechanismSpec] = {}
 

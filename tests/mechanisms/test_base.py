@@ -540,3 +540,27 @@ def test_scaled_gap_groups_regroup_to_the_scaled_gaps():
             for k, r in zip(inv_b, mech.scaled_gaps_mp(sv, 50), strict=True):
                 assert balls[k].overlaps(flint.arb(mpmath.nstr(r, 50), "1e-45"))
                 assert balls[k].rel_accuracy_bits() >= 99 or balls[k].is_zero()
+
+
+def test_loss_supremum_is_declared_by_its_hook_and_refused_on_discrete_outputs():
+    from dataclasses import dataclass
+
+    import sympy
+
+    from exactdp.distribution import LossSupremum
+    from exactdp.mechanisms.base import Mechanism
+
+    with pytest.raises(ValueError, match="PermuteAndFlip.loss_supremum: the outputs are discrete"):
+        exactdp.PermuteAndFlip(1).loss_supremum([0, 1], [1, 0])
+    assert "density" not in exactdp.PermuteAndFlip(1).capabilities
+
+    @dataclass(frozen=True)
+    class Release(Mechanism):  # releases a + Lap(1): the loss is |a - a'| (attained)
+        def _loss_supremum(self, sv, sv2):
+            gap = abs(sympy.Integer(sv.values[0]) - sympy.Integer(sv2.values[0]))
+            return LossSupremum(gap, True, 1 if gap else 0, "every output beyond both means")
+
+    mech = Release()
+    assert "density" in mech.capabilities
+    sup = mech.loss_supremum([0], [3])
+    assert sup.value == 3 and sup.attained and sup.approaching == ()
