@@ -58,6 +58,7 @@ if TYPE_CHECKING:
         TopK,
         mechanism_from_function,
     )
+    from .mechanisms.numerical_sparse_vector import NumericalSparseVector
     from .mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
     from .mechanisms.sparse_vector import SparseVector
     from .numbers import ExactConversionWarning, exact_number
@@ -71,6 +72,7 @@ __all__ = [
     "ExponentialMechanism",
     "GaussianNoisyMax",
     "Mechanism",
+    "NumericalSparseVector",
     "OptimalRegularMechanism",
     "PermuteAndFlip",
     "RationalForm",
@@ -173,6 +175,7 @@ _EXPORTS = {
     "ReportNoisyMax": ".mechanisms",
     "TopK": ".mechanisms",
     "mechanism_from_function": ".mechanisms",
+    "NumericalSparseVector": ".mechanisms.numerical_sparse_vector",
     "OptimalRegularMechanism": ".mechanisms.optimal",
     "optimal_mechanism": ".mechanisms.optimal",
     "SparseVector": ".mechanisms.sparse_vector",

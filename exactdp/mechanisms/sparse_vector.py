@@ -1,4 +1,4 @@
-"""The sparse vector technique (SVT): Lyu, Su and Li's Algorithms 1, 2, 4, 5 and 6, exactly.
+"""The sparse vector technique (SVT): Lyu, Su and Li's Algorithms 1-6, exactly.
 
 ``SparseVector(epsilon, threshold, c=1, variant=1, sensitivity=1)`` runs on a vector of
 query answers ``a = (a_1, ..., a_m)`` (the score vector; neighbouring vectors differ by at
@@ -16,6 +16,9 @@ alg.  threshold noise rho    query noise nu_i        stop after   Lyu-Su-Li's pr
 1     Lap(D/eps1)            Lap(2cD/eps2)           c Trues      epsilon-DP (Theorem 2)
 2     Lap(cD/eps1), redrawn  Lap(2cD/eps2)           c Trues      epsilon-DP
       after every True
+3     Lap(D/eps1)            Lap(cD/eps2); releases  c releases   not epsilon'-DP for any
+                             a_i + nu_i when above                finite epsilon' (no bound
+                                                                  independent of m)
 4     Lap(D/eps1),           Lap(D/eps2),            c Trues      not epsilon-DP; it is
       eps1 = eps/4           eps2 = 3 eps/4                       ((1 + 6c)/4) epsilon-DP
 5     Lap(D/eps1)            none                    never        not epsilon'-DP for any
@@ -25,8 +28,10 @@ alg.  threshold noise rho    query noise nu_i        stop after   Lyu-Su-Li's pr
                                                                   independent of m)
 ====  =====================  ======================  ===========  ==========================
 
-Algorithm 3 (it releases the noisy answer ``a_i + nu_i``: a continuous output) is not a
-finite answer sequence and is not implemented here.
+Algorithm 3 releases the noisy answer ``a_i + nu_i`` (a continuous output): its distribution
+(pattern probabilities, exact densities) and its exact privacy loss, ``(epsilon / (2 c D))
+sum_i |a_i - a'_i|`` on answers moving one way (``m epsilon / (2c)`` at the worst
+neighbours), are in :mod:`exactdp.mechanisms.sparse_vector_release`.
 
 The probability of each answer sequence is an integral over ``rho`` of a product of Laplace
 CDF factors, piecewise exponential in ``rho`` with breakpoints ``a_i - T``; it is computed in
@@ -54,6 +59,7 @@ import sympy
 
 from .._validate import argument_error, check_dps, check_int
 from ..cost import check_seconds, fmt_size, refuse
+from ..distribution import LossSupremum
 from ..exact import arb_mid_to_mpf, flint_prec, to_arb
 from ..numbers import exact_epsilon, exact_number
 from ..rng import as_generator
@@ -68,9 +74,10 @@ from .sparse_vector_integral import (
     sequence_count,
     sequence_probabilities,
 )
+from .sparse_vector_release import ReleaseDistribution, coupled_loss, lyu_su_li_3
 
 #: The variants implemented (Lyu-Su-Li's algorithm numbers).
-VARIANTS = (1, 2, 4, 5, 6)
+VARIANTS = (1, 2, 3, 4, 5, 6)
 #: Most answer sequences a distribution enumerates (``2**12``): the exact route's work grows
 #: with the sequences times the terms of their integrands.
 MAX_SEQUENCES = 4096
@@ -102,11 +109,8 @@ def _c(func: str, name: str, value: object) -> int:
 
 def _variant(func: str, name: str, value: object) -> int:
     v = check_int(func, name, value)
-    if v == 3:
-        raise argument_error(func, name, "one of 1, 2, 4, 5, 6 (Algorithm 3 releases noisy "
-                             "values: not a finite answer sequence)", value)
     if v not in VARIANTS:
-        raise argument_error(func, name, "one of 1, 2, 4, 5, 6 (Lyu-Su-Li's Algorithms)", value)
+        raise argument_error(func, name, "one of 1..6 (Lyu-Su-Li's Algorithms)", value)
     return v
 
 
@@ -123,10 +127,10 @@ class SparseVector(Mechanism):
     threshold : number
         The threshold ``T``, a finite real number (rational for the exact probabilities).
     c : int, default 1
-        The cut-off: Algorithms 1, 2 and 4 stop after the ``c``-th ``True`` (``c`` larger
-        than the number of queries is a valid run that never stops); it also sets the
-        noise scales of Algorithms 1 and 2. Algorithms 5 and 6 never stop.
-    variant : {1, 2, 4, 5, 6}, default 1
+        The cut-off: Algorithms 1, 2, 3 and 4 stop after the ``c``-th ``True`` (``c``
+        larger than the number of queries is a valid run that never stops); it also sets
+        the noise scales of Algorithms 1, 2 and 3. Algorithms 5 and 6 never stop.
+    variant : {1, 2, 3, 4, 5, 6}, default 1
         Lyu, Su and Li's algorithm number:
 
         - **1**: ``rho ~ Lap(D/eps1)``, ``nu_i ~ Lap(2cD/eps2)``, ``eps1 = eps2 = eps/2``,
@@ -134,6 +138,15 @@ class SparseVector(Mechanism):
         - **2**: ``rho ~ Lap(cD/eps1)`` drawn afresh after every ``True``,
           ``nu_i ~ Lap(2cD/eps2)``, stop after ``c``. epsilon-DP (Lyu-Su-Li, section 4.1:
           Dwork and Roth's version, correct).
+        - **3**: ``rho ~ Lap(D/eps1)``, ``nu_i ~ Lap(cD/eps2)``, ``eps1 = eps2 = eps/2``;
+          releases the noisy answer ``a_i + nu_i`` when it is above (else ``False``), stop
+          after the ``c``-th release. Not epsilon'-DP for any finite epsilon' (Lyu-Su-Li,
+          section 4.2 and Table 1, after Roth's 2011 lecture notes): no bound independent
+          of m. At fixed m its exact loss is ``(eps / (2cD)) sum_i |a_i - a'_i|`` on
+          answers moving one way, ``m eps / (2c)`` at the worst neighbours (exactdp;
+          :mod:`~exactdp.mechanisms.sparse_vector_release`). Its distribution gives the
+          pattern probabilities, ``density(output)`` and the sampler; its privacy loss is
+          :meth:`loss_supremum` (capability ``"density"``).
         - **4**: ``eps1 = eps/4``, ``eps2 = 3 eps/4``, ``rho ~ Lap(D/eps1)``,
           ``nu_i ~ Lap(D/eps2)``, stop after ``c``. Not epsilon-DP: it is
           ``((1 + 6c)/4) epsilon``-DP (Lyu-Su-Li, section 4.2; Chen et al. 2015).
@@ -160,6 +173,16 @@ class SparseVector(Mechanism):
     >>> d.probabilities
     (1/2, 1/2)
 
+    Algorithm 3 releases the noisy answer; its loss on ``m`` queries moved by 1 is
+    ``m epsilon / (2c)``, attained:
+
+    >>> svt3 = SparseVector(1, 0, variant=3)
+    >>> svt3.distribution([0, 0]).density((False, 1))
+    -exp(-1)/8 + exp(-3/2)/32 + exp(-1/2)/8
+    >>> loss = svt3.loss_supremum([0, 0, 0], [1, 1, 1])
+    >>> loss.value, loss.attained
+    (3/2, True)
+
     References
     ----------
     M. Lyu, D. Su and N. Li, PVLDB 10(6), 2017, Figure 1 (Algorithms 1-6) and section 4.
@@ -169,7 +192,7 @@ class SparseVector(Mechanism):
     epsilon: sympy.Expr = parameter(_epsilon, "> 0 and finite", symbolic=True)
     threshold: sympy.Expr = parameter(_threshold, "a finite real number")
     c: int = parameter(_c, "a positive integer", default=1, exact=False)
-    variant: int = parameter(_variant, "one of 1, 2, 4, 5, 6", default=1, exact=False)
+    variant: int = parameter(_variant, "one of 1..6", default=1, exact=False)
     sensitivity: sympy.Expr = sensitivity_parameter()
 
     @property
@@ -207,6 +230,8 @@ class SparseVector(Mechanism):
             return Scheme(Fraction(1, 2), 1 / (4 * c), self.c)
         if self.variant == 2:
             return Scheme(1 / (2 * c), 1 / (4 * c), self.c, fresh_threshold=True)
+        if self.variant == 3:  # its answer patterns (the released values apart)
+            return lyu_su_li_3(self.c).pattern_scheme
         if self.variant == 4:
             return Scheme(Fraction(1, 4), Fraction(3, 4), self.c)
         if self.variant == 5:
@@ -215,16 +240,23 @@ class SparseVector(Mechanism):
 
     @property
     def capabilities(self) -> frozenset[str]:
-        """Exact probabilities, the mpmath and float views and the sampler."""
+        """Exact probabilities, the mpmath and float views and the sampler (Algorithm 3:
+        ``"density"``, its loss as a supremum of densities, and the sampler)."""
+        if self.variant == 3:
+            return frozenset({"density", "sample"})
         return frozenset({"exact", "mpmath", "float", "sample"})
 
     def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
         """:attr:`capabilities`; no numeric view or sampler for a symbolic epsilon."""
         if self.epsilon.free_symbols:
-            return frozenset({"exact"})
+            return frozenset({"density"} if self.variant == 3 else {"exact"})
         return self.capabilities
 
-    def distribution(self, scores: object) -> SparseVectorDistribution:
+    def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
+        """Algorithm 3's exact loss (:func:`.sparse_vector_release.coupled_loss`)."""
+        return coupled_loss("SparseVector.loss_supremum", self, sv, sv2, lyu_su_li_3(self.c))
+
+    def distribution(self, scores: object) -> SparseVectorDistribution | ReleaseDistribution:
         """The exact distribution over answer sequences on the query answers ``scores``.
 
         Raises
@@ -246,6 +278,8 @@ class SparseVector(Mechanism):
         if not (sv.is_rational and self.threshold.is_Rational):
             raise ValueError(f"{func}: the exact probabilities need rational answers and a "
                              f"rational threshold, got threshold {self.threshold}")
+        if self.variant == 3:
+            return ReleaseDistribution(self, sv, lyu_su_li_3(self.c), self.threshold)
         return SparseVectorDistribution(self, sv)
 
 

@@ -1,0 +1,565 @@
+"""Sparse vector variants that release real values: exact densities and the exact privacy loss.
+
+Two algorithms answer the queries ``a_1, ..., a_m`` (sensitivity ``D``, ``lam = eps / D``;
+offsets ``s_i = a_i - T``) with a threshold noise ``rho`` of rate ``t1 lam`` and a comparison
+noise ``nu_i`` of rate ``t2 lam`` (Laplace of scale ``1 / (t lam)``), stop after the ``c``-th
+query above the noisy threshold, and *release a real value* for each query above it:
+
+- Lyu-Su-Li's Algorithm 3 (``SparseVector(..., variant=3)``; ``t1 = 1/2``, ``t2 = 1/(2c)``)
+  releases the compared value ``v_i = a_i + nu_i`` itself ("coupled");
+- the numerical SVT of Wang et al. (:class:`~exactdp.mechanisms.numerical_sparse_vector.
+  NumericalSparseVector`; ``t1 = 1/3``, ``t2 = 1/(6c)``) releases ``a_i + eta_i`` with a
+  fresh ``eta_i`` of rate ``t3 lam``, ``t3 = 1/(3c)`` ("fresh").
+
+An output is an answer pattern (a tuple of ``True`` = released, ``False`` = below, ``None`` =
+not answered after the ``c``-th release: the sequences of
+:func:`~exactdp.mechanisms.sparse_vector_integral.answer_sequences`) with a real value at
+each released position. Write ``A`` for the released positions, ``B`` for those below,
+``g_t(x) = (t lam / 2) exp(-t lam |x|)`` and ``F`` for the CDF of ``nu_i``.
+
+**The pattern probabilities** (the discrete part) are those of an answer sequence of
+Algorithm 1's form with rates ``(t1, t2)`` and cut-off ``c``: given ``rho`` the queries are
+independent, so ``P(pattern) = int p(r) prod_A (1 - F(r - s_i)) prod_B F(r - s_i) dr``,
+done in closed form by :func:`~exactdp.mechanisms.sparse_vector_integral.
+sequence_probabilities`.
+
+**The densities.** Fresh: the released values are independent of the comparisons,
+``f(o) = prod_A g_t3(v_i - a_i) * P(pattern)``. Coupled: query ``i`` in ``A`` contributes
+``g_t2(v_i - a_i) 1{v_i - T >= r}``, so with ``u = min_A v_i - T``
+
+    ``f(o) = prod_A g_t2(v_i - a_i) * H(u)``,  ``H(u) = int_{-oo}^{u} p(r) prod_B F(r - s_i) dr``,
+
+a piecewise exponential integral cut at ``u`` (:func:`below_integral`, closed form for
+rational ``u``). Every density is ``sum q lam**e exp(lam W)`` with rational ``q, W``.
+
+**The privacy loss** of a pair ``a, a'`` (``d_i = a_i - a'_i``) is the supremum over outputs
+of ``|ln f_a(o) / f_a'(o)|``.
+
+*Pointwise bound.* A Laplace density and CDF of rate ``t lam`` change by at most a factor
+``exp(t lam |d|)`` under a shift ``d``, and ``p(r)`` is the same for both inputs, so the
+integrand of ``f_a`` is within ``exp(t2 lam sum_{answered} |d_i|)`` of that of ``f_a'``:
+every coupled loss is at most ``t2 lam sum_i |d_i| = (eps / (2 c D)) sum_i |d_i|``.
+
+*Coupled, answers moving one way* (every ``d_i <= 0``, or every ``d_i >= 0``; let ``lo`` be
+the smaller answer vector). The bound is attained: take the pattern ``(False, ..., False,
+v)`` (all ``m`` queries answered, one release) with ``v <= min_i lo_i``. Then ``u <= lo_i - T
+<= hi_i - T`` for every ``i``, so on ``r <= u`` both CDFs are in their left tails, ``F(r -
+s_i) / F(r - s'_i) = exp(t2 lam |d_i|)`` exactly, and ``g(v - lo_m) / g(v - hi_m) = exp(t2
+lam |d_m|)``: the ratio is ``exp(t2 lam sum |d_i|)`` on this whole set of outputs. So the
+loss is **exactly** ``(eps / (2 c D)) sum_i |a_i - a'_i|``, attained, the smaller input the
+more likely; at the worst neighbours ``a' = a + D`` it is ``m eps / (2c)``: finite at every
+``m`` and growing linearly in it, with no bound independent of ``m`` (Lyu-Su-Li's "not
+private"; ``eps``-DP only for ``m <= 2c``).
+
+*Coupled, answers moving both ways.* The factors of ``H`` then move apart in opposite
+directions along ``r``, the supremum over ``u`` lies in general at an interior critical
+point of ``ln H_a(u) - ln H_a'(u)`` plus a piecewise linear term (a transcendental equation,
+no closed form): :func:`coupled_loss` refuses, giving the pointwise bound.
+
+*Fresh.* The released part factorises: ``sup_v prod_A g(v_i - a_i) / g(v_i - a'_i) = exp(t3
+lam sum_A |d_i|)``, attained on ``v_i`` beyond both answers on the side of the favoured
+input, independently of the pattern and of the sign of its log ratio. So the loss is
+exactly ``max over patterns of |ln P_a(pattern) / P_a'(pattern)| + t3 lam sum_A |d_i|``,
+attained (:func:`fresh_loss`, the maximum decided by rigorous arb balls or exact algebra).
+Wang et al.'s proof bounds it by ``eps`` on neighbours (threshold ``eps/3``, comparisons
+``eps/3``, released values ``eps/3``).
+
+References
+----------
+M. Lyu, D. Su and N. Li, "Understanding the Sparse Vector Technique for Differential
+Privacy", PVLDB 10(6), 2017: Algorithm 3 (Figure 1) and section 4.2 (not private).
+Y. Wang, Z. Ding, G. Wang, D. Kifer and D. Zhang, "Proving differential privacy with shadow
+execution", PLDI 2019: the numerical sparse vector (NumSVT), epsilon-DP.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+
+import flint
+import mpmath
+import numpy as np
+import sympy
+
+from .._validate import argument_error, check_dps, check_int
+from ..distribution import LossSupremum
+from ..exact import arb_mid_to_mpf, flint_prec, to_arb
+from ..exact.signs import compare, sign
+from ..numbers import exact_number
+from ..rng import as_generator
+from ..scores import ScoreVector
+from .base import Mechanism
+from .sparse_vector_integral import Scheme, Value, answer_sequences, sequence_probabilities
+
+#: A function of rho on one interval: ``{(r, w): q}`` = ``sum q exp(lam (r rho + w))``.
+Piece = dict[tuple[Fraction, Fraction], Fraction]
+#: An output: per query a released value (a number), False (below) or None (not answered).
+Output = tuple[object, ...]
+#: The pattern of an output: True where a value is released.
+Pattern = tuple[bool | None, ...]
+
+_HALF = Fraction(1, 2)
+
+
+@dataclass(frozen=True)
+class ReleaseScheme:
+    """The noise of a sparse vector variant that releases values (rates in units of ``lam
+    = epsilon / sensitivity``).
+
+    Attributes
+    ----------
+    threshold_rate : Fraction
+        ``t1``: the threshold noise is Laplace of scale ``D / (t1 epsilon)``.
+    query_rate : Fraction
+        ``t2``: the comparison noise of each query.
+    release_rate : Fraction or None
+        ``t3``: the fresh noise of each released value; None: the compared value ``a_i +
+        nu_i`` itself is released (Lyu-Su-Li's Algorithm 3).
+    cutoff : int
+        Stop after this many releases.
+    """
+
+    threshold_rate: Fraction
+    query_rate: Fraction
+    release_rate: Fraction | None
+    cutoff: int
+
+    @property
+    def pattern_scheme(self) -> Scheme:
+        """The scheme of the answer patterns (:mod:`.sparse_vector_integral`)."""
+        return Scheme(self.threshold_rate, self.query_rate, self.cutoff)
+
+    @property
+    def coupled(self) -> bool:
+        """Whether the released value is the compared one (no fresh noise)."""
+        return self.release_rate is None
+
+    @property
+    def value_rate(self) -> Fraction:
+        """The rate of the noise in a released value (``t2`` coupled, ``t3`` fresh)."""
+        return self.query_rate if self.release_rate is None else self.release_rate
+
+
+def lyu_su_li_3(c: int) -> ReleaseScheme:
+    """Algorithm 3: ``rho ~ Lap(2D/eps)``, ``nu_i ~ Lap(2cD/eps)``, the compared value released."""
+    return ReleaseScheme(_HALF, Fraction(1, 2 * c), None, c)
+
+
+def numerical_svt(c: int) -> ReleaseScheme:
+    """NumSVT: ``rho ~ Lap(3D/eps)``, ``nu_i ~ Lap(6cD/eps)``, release noise ``Lap(3cD/eps)``."""
+    return ReleaseScheme(Fraction(1, 3), Fraction(1, 6 * c), Fraction(1, 3 * c), c)
+
+
+# ---------------------------------------------------------------------- exact integrals
+def _mul(a: Piece, b: Piece) -> Piece:
+    out: Piece = {}
+    for (r1, w1), q1 in a.items():
+        for (r2, w2), q2 in b.items():
+            key = (r1 + r2, w1 + w2)
+            v = out.get(key, Fraction(0)) + q1 * q2
+            if v:
+                out[key] = v
+            else:
+                out.pop(key, None)
+    return out
+
+
+def _add(out: Value, key: tuple[int, Fraction], q: Fraction) -> None:
+    v = out.get(key, Fraction(0)) + q
+    if v:
+        out[key] = v
+    else:
+        out.pop(key, None)
+
+
+def below_integral(offsets: Sequence[Fraction], t1: Fraction, t2: Fraction,
+                   upper: Fraction | None) -> Value:
+    """``int_{-oo}^{upper} p(r) prod_i F(r - s_i) dr`` (``upper`` None: to ``+oo``), ``p``
+    the Laplace density of rate ``t1 lam`` and ``F`` the Laplace CDF of rate ``t2 lam``: the
+    probability that every query of ``offsets`` is below the noisy threshold, with the
+    threshold noise at most ``upper``. Exact, as a :data:`Value`."""
+    cuts = sorted(x for x in {Fraction(0), *offsets} if upper is None or x < upper)
+    ends: list[Fraction | None] = [None, *cuts, upper]
+    out: Value = {}
+    for lo, hi in zip(ends[:-1], ends[1:], strict=True):
+        piece: Piece = {(Fraction(0), Fraction(0)): Fraction(1)}
+        for s in offsets:
+            if hi is not None and hi <= s:  # F(r - s) = exp(t2 lam (r - s)) / 2
+                piece = _mul(piece, {(t2, -t2 * s): _HALF})
+            else:  # 1 - exp(-t2 lam (r - s)) / 2
+                piece = _mul(piece, {(Fraction(0), Fraction(0)): Fraction(1),
+                                     (-t2, t2 * s): -_HALF})
+        dr = -t1 if lo is not None and lo >= 0 else t1
+        for (r, w), q in piece.items():
+            r2, q2 = r + dr, q * t1 / 2
+            if r2 == 0:
+                if lo is None or hi is None:
+                    raise ArithmeticError("below_integral: an integrand does not decay")
+                _add(out, (1, w), q2 * (hi - lo))
+                continue
+            if (lo is None and r2 < 0) or (hi is None and r2 > 0):
+                raise ArithmeticError("below_integral: an integrand does not decay")
+            if hi is not None:
+                _add(out, (0, r2 * hi + w), q2 / r2)
+            if lo is not None:
+                _add(out, (0, r2 * lo + w), -q2 / r2)
+    return out
+
+
+def value_expr(v: Value, lam: sympy.Expr) -> sympy.Expr:
+    """The :data:`Value` ``sum q lam**e exp(lam W)`` as a sympy expression."""
+    return sympy.Add(*[sympy.Rational(q.numerator, q.denominator) * lam**e
+                       * sympy.exp(lam * sympy.Rational(w.numerator, w.denominator))
+                       for (e, w), q in sorted(v.items())])
+
+
+def value_ball(v: Value, lam: flint.arb) -> flint.arb:
+    """The :data:`Value` enclosed in an arb ball, at the context precision."""
+    s = flint.arb(0)
+    for (e, w), q in v.items():
+        s += flint.arb(q.numerator) / q.denominator * lam**e * (
+            lam * flint.arb(w.numerator) / w.denominator).exp()
+    return s
+
+
+def _fraction(x: sympy.Expr) -> Fraction:
+    return Fraction(int(x.p), int(x.q))
+
+
+def _rational(value: object, name: str, func: str) -> Fraction:
+    x = exact_number(value, name, func=func)
+    if not x.is_Rational:
+        raise argument_error(func, name, "a rational number (the exact density)", value)
+    return _fraction(x)
+
+
+# ---------------------------------------------------------------------- the distribution
+@dataclass(frozen=True, eq=False)
+class ReleaseDistribution:
+    """The distribution of a sparse vector variant that releases values, on one vector of
+    query answers.
+
+    ``outputs`` are the answer patterns (``True`` = a value released, ``False`` = below,
+    ``None`` = not answered) in the order of
+    :func:`~exactdp.mechanisms.sparse_vector_integral.answer_sequences`; ``probabilities``
+    (exact), ``evalf(dps)``, ``to_numpy()`` are their probabilities (the discrete part);
+    ``density(output)`` is the exact density of one output with its released values;
+    ``sample(size, rng)`` runs the algorithm itself.
+    """
+
+    mechanism: Mechanism
+    scores: ScoreVector
+    scheme: ReleaseScheme
+    threshold: sympy.Expr
+
+    @property
+    def n(self) -> int:
+        """The number of queries m."""
+        return self.scores.n
+
+    @property
+    def rate(self) -> sympy.Expr:
+        """``lam = epsilon / sensitivity``."""
+        return self.mechanism.epsilon / self.mechanism.sensitivity
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this distribution has (the mechanism's, on these scores)."""
+        return self.mechanism.capabilities_on(self.scores)
+
+    @cached_property
+    def outputs(self) -> tuple[Pattern, ...]:
+        """The answer patterns, in the documented order."""
+        return tuple(answer_sequences(self.n, self.scheme.cutoff))
+
+    def __len__(self) -> int:
+        return len(self.outputs)
+
+    @cached_property
+    def _position(self) -> dict[Pattern, int]:
+        return {t: i for i, t in enumerate(self.outputs)}
+
+    @cached_property
+    def offsets(self) -> tuple[Fraction, ...]:
+        """``s_i = a_i - T`` (rational)."""
+        T = _fraction(self.threshold)
+        return tuple(_fraction(sympy.Rational(x)) - T for x in self.scores.exact)
+
+    def index(self, pattern: object) -> int:
+        """Position of an answer pattern in :attr:`outputs`.
+
+        Raises
+        ------
+        ValueError
+            If ``pattern`` is not one of the patterns.
+        """
+        key = tuple(pattern) if isinstance(pattern, (tuple, list)) else None
+        if key not in self._position:
+            raise argument_error(type(self.mechanism).__name__, "output",
+                                 f"an answer pattern of length {self.n} (see .outputs)",
+                                 pattern)
+        return self._position[key]
+
+    def pattern(self, output: object) -> Pattern:
+        """The answer pattern of an output (released values replaced by ``True``).
+
+        Raises
+        ------
+        ValueError
+            If ``output`` is not an output of the algorithm.
+        """
+        if not isinstance(output, (tuple, list)):
+            raise argument_error(type(self.mechanism).__name__, "output",
+                                 f"a tuple of length {self.n}", output)
+        key = tuple(v if v is None or v is False else True for v in output)
+        return self.outputs[self.index(key)]
+
+    @cached_property
+    def values(self) -> list[Value]:
+        """Each pattern probability as a :data:`Value` (``sum q lam**e exp(lam W)``)."""
+        return sequence_probabilities(list(self.offsets), self.scheme.pattern_scheme)
+
+    @cached_property
+    def probabilities(self) -> tuple[sympy.Expr, ...]:
+        """Exact probabilities of the patterns (sympy), in :attr:`outputs` order."""
+        return tuple(value_expr(v, self.rate) for v in self.values)
+
+    def pmf(self, pattern: object) -> sympy.Expr:
+        """Exact probability of one answer pattern."""
+        return self.probabilities[self.index(pattern)]
+
+    def density_value(self, output: object) -> Value:
+        """:meth:`density` as a :data:`Value`."""
+        func = f"{type(self.mechanism).__name__}.density"
+        pattern = self.pattern(output)
+        assert isinstance(output, (tuple, list))
+        released = {i: _rational(v, f"output[{i}]", func)
+                    for i, v in enumerate(output) if pattern[i]}
+        t = self.scheme.value_rate
+        if self.scheme.coupled and released:
+            T = _fraction(self.threshold)
+            below = [s for s, p in zip(self.offsets, pattern, strict=True) if p is False]
+            base = below_integral(below, self.scheme.threshold_rate, t,
+                                  min(released.values()) - T)
+        else:
+            base = self.values[self.index(pattern)]
+        a = [_fraction(sympy.Rational(x)) for x in self.scores.exact]
+        spread = sum((abs(v - a[i]) for i, v in released.items()), Fraction(0))
+        k, scale = len(released), (t / 2) ** len(released)
+        return {(e + k, w - t * spread): q * scale for (e, w), q in base.items()}
+
+    def density(self, output: object) -> sympy.Expr:
+        """The exact density of one output: the released values' joint density (Lebesgue
+        measure on the released positions) times the probability of the rest of the pattern.
+
+        Parameters
+        ----------
+        output : tuple
+            Per query a released value (a rational number), ``False`` or ``None``.
+
+        Raises
+        ------
+        ValueError
+            If ``output`` is not an output of the algorithm, or a value is not rational.
+        """
+        return value_expr(self.density_value(output), self.rate)
+
+    def rational_form(self):
+        """Not available: Laplace noise gives terms ``lam * exp(lam * w)``, not rational
+        functions of one ``x = exp(-epsilon/N)`` in general.
+
+        Raises
+        ------
+        ValueError
+            Always.
+        """
+        raise ValueError(f"{type(self.mechanism).__name__}: no rational form in x (Laplace "
+                         "noise); use .probabilities")
+
+    # ------------------------------------------------------------------ numeric
+    def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
+        """Rigorous arb enclosures of the pattern probabilities, ``dps`` correct digits."""
+        dps = check_dps("evalf", dps)
+        if self.rate.free_symbols:
+            raise ValueError(f"{type(self.mechanism).__name__}: epsilon is symbolic; numeric "
+                             "views need a number")
+        target = 2.0 ** -(dps * 3.33 + 4)
+        prec = int(dps * 3.33) + 64
+        while True:
+            with flint_prec(prec):
+                lam = to_arb(self.rate, prec)
+                out = [value_ball(v, lam) for v in self.values]
+                ok = all(b > 0 and b.rad() < target * b.mid() for b in out)
+            if ok or prec > 1 << 16:
+                return tuple(out)
+            prec *= 2
+
+    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
+        """Pattern probabilities as mpmath numbers correct to ``dps`` significant digits."""
+        balls = self.evalf_balls(dps)
+        with mpmath.workdps(dps):
+            return tuple(+arb_mid_to_mpf(b) for b in balls)
+
+    def to_numpy(self) -> np.ndarray:
+        """Pattern probabilities as float64, in :attr:`outputs` order."""
+        out = np.array([float(v) for v in self.evalf(20)])
+        out.setflags(write=False)
+        return out
+
+    # ------------------------------------------------------------------ sampling
+    def sample(self, size: int | None = None, rng=None):
+        """Run the algorithm. ``size=None``: one output (a tuple of floats, ``False`` and
+        ``None``); else ``(codes, values)``: int8 codes of shape (size, m) (1 released, 0
+        below, -1 not answered) and the released values (float64, NaN elsewhere)."""
+        gen = as_generator(rng, "sample")
+        codes, values = self._run(1 if size is None else check_int("sample", "size", size, 0),
+                                  gen)
+        if size is None:
+            return tuple(float(x) if k == 1 else (False if k == 0 else None)
+                         for k, x in zip(codes[0].tolist(), values[0].tolist(), strict=True))
+        return codes, values
+
+    def sample_index(self, size: int, rng=None) -> np.ndarray:
+        """Draws as positions in :attr:`outputs` (their patterns), shape (size,)."""
+        codes, _ = self._run(check_int("sample", "size", size, 0), as_generator(rng, "sample"))
+        code = {True: 1, False: 0, None: -1}
+        lookup = {tuple(code[x] for x in t): i for i, t in enumerate(self.outputs)}
+        return np.array([lookup[tuple(row)] for row in codes.tolist()], dtype=np.int64)
+
+    def _run(self, size: int, gen: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        lam = float(self.rate)
+        sch = self.scheme
+        a = self.scores.floats
+        T = float(self.threshold)
+        rho = gen.laplace(scale=1 / (float(sch.threshold_rate) * lam), size=size)
+        count = np.zeros(size, dtype=np.int64)
+        codes = np.full((size, self.n), -1, dtype=np.int8)
+        values = np.full((size, self.n), np.nan)
+        b2 = 1 / (float(sch.query_rate) * lam)
+        for i in range(self.n):
+            live = count < sch.cutoff
+            noisy = a[i] + gen.laplace(scale=b2, size=size)
+            above = noisy >= T + rho
+            codes[live, i] = above[live]
+            hit = live & above
+            if sch.release_rate is not None:
+                noisy = a[i] + gen.laplace(scale=1 / (float(sch.release_rate) * lam), size=size)
+            values[hit, i] = noisy[hit]
+            count += hit
+        return codes, values
+
+    def __repr__(self) -> str:
+        return (f"ReleaseDistribution({type(self.mechanism).__name__}, m={self.n}, "
+                f"c={self.scheme.cutoff})")
+
+
+# ---------------------------------------------------------------------- the privacy loss
+def _differences(func: str, sv: ScoreVector, sv2: ScoreVector) -> list[sympy.Expr]:
+    if sv.n != sv2.n:
+        raise argument_error(func, "neighbour", f"a vector of {sv.n} query answers",
+                             sv2.n)
+    return [x - y for x, y in zip(sv.exact, sv2.exact, strict=True)]
+
+
+def coupled_loss(func: str, mech: Mechanism, sv: ScoreVector, sv2: ScoreVector,
+                 scheme: ReleaseScheme) -> LossSupremum:
+    """The exact privacy loss of Lyu-Su-Li's Algorithm 3 on the answers ``sv`` and ``sv2``
+    moving one way: ``t2 lam sum_i |a_i - a'_i|``, attained (the module docstring).
+
+    Raises
+    ------
+    ValueError
+        If the answers move both ways (no closed form: the pointwise bound is given).
+    """
+    d = _differences(func, sv, sv2)
+    signs = {sign(x) for x in d}
+    lam = mech.epsilon / mech.sensitivity
+    total = sympy.Add(*[abs(x) for x in d])
+    bound = sympy.Rational(scheme.query_rate.numerator, scheme.query_rate.denominator) * lam
+    if signs <= {0}:
+        return LossSupremum(sympy.Integer(0), True, 0, "every output: the two answer vectors "
+                            "are equal")
+    if {1, -1} <= signs:
+        raise ValueError(
+            f"{func}: the answers move both ways between the two vectors, so the supremum "
+            "lies at an interior critical point of a transcendental function (no closed "
+            f"form); it is at most {bound * total} (pointwise bound)")
+    lower = sv.exact if -1 in signs else sv2.exact
+    m = sv.n
+    shown = "(v,)" if m == 1 else f"({', '.join(['False'] * (m - 1))}, v)"
+    witness = (f"the output {shown}: the first {m - 1} queries below the noisy threshold and "
+               f"the last released at any value v <= {min(lower)} (the smaller answers' "
+               f"minimum), {'the first input' if -1 in signs else 'the neighbour'} the "
+               "more likely")
+    return LossSupremum(bound * total, True, 1 if -1 in signs else -1, witness)
+
+
+def _decided_max(exprs: list[sympy.Expr], balls: list[flint.arb]) -> int:
+    """Position of the largest value: by the balls, and by exact comparison where two of
+    them overlap (raises UndecidedSignError if that cannot be decided)."""
+    best = 0
+    for i in range(1, len(exprs)):
+        if balls[i] > balls[best]:
+            best = i
+        elif not balls[i] < balls[best] and compare(exprs[i], exprs[best]) > 0:
+            best = i
+    return best
+
+
+def _direction(pa: Value, pb: Value, ba: flint.arb, bb: flint.arb,
+               lam: sympy.Expr) -> int:
+    if pa == pb:
+        return 0
+    if ba > bb:
+        return 1
+    if ba < bb:
+        return -1
+    return compare(value_expr(pa, lam), value_expr(pb, lam))
+
+
+def fresh_loss(func: str, dist: ReleaseDistribution,
+               dist2: ReleaseDistribution) -> LossSupremum:
+    """The exact privacy loss of the numerical sparse vector on a pair: ``max over
+    patterns of |ln P_a / P_a'| + t3 lam sum_released |a_i - a'_i|``, attained.
+
+    Raises
+    ------
+    ValueError
+        For a symbolic epsilon (the maximum is decided numerically).
+    """
+    lam = dist.rate
+    if lam.free_symbols:
+        raise ValueError(f"{func}: epsilon is symbolic ({dist.mechanism.epsilon}); the "
+                         "maximum over patterns needs a number")
+    d = [_fraction(sympy.Rational(x)) - _fraction(sympy.Rational(y))
+         for x, y in zip(dist.scores.exact, dist2.scores.exact, strict=True)]
+    t3 = dist.scheme.value_rate
+    exprs, balls, dirs = [], [], []
+    prec = 128
+    with flint_prec(prec):
+        lam_b = to_arb(lam, prec)
+        for pat, pa, pb in zip(dist.outputs, dist.values, dist2.values, strict=True):
+            ba, bb = value_ball(pa, lam_b), value_ball(pb, lam_b)
+            direction = _direction(pa, pb, ba, bb, lam)
+            spread = sum((abs(x) for x, p in zip(d, pat, strict=True) if p), Fraction(0))
+            rel = sympy.Rational((t3 * spread).numerator, (t3 * spread).denominator) * lam
+            num, den = (pa, pb) if direction >= 0 else (pb, pa)
+            ratio = sympy.log(value_expr(num, lam) / value_expr(den, lam))
+            exprs.append(rel + (ratio if direction else 0))
+            lr = (ba / bb).log() if direction >= 0 else (bb / ba).log()
+            rel_b = flint.arb((t3 * spread).numerator) / (t3 * spread).denominator * lam_b
+            balls.append(rel_b + (lr if direction else 0))
+            dirs.append(direction if direction else (1 if spread else 0))
+    best = _decided_max(exprs, balls)
+    pat = dist.outputs[best]
+    if dirs[best] == 0:
+        return LossSupremum(sympy.Integer(0), True, 0, "every output: the two answer "
+                            "vectors give the same densities")
+    side = "the first input" if dirs[best] > 0 else "the neighbour"
+    witness = (f"the pattern {pat} with every released value beyond both answers on the "
+               f"side of {side} (v_i >= max(a_i, a'_i) where {side}'s answer is the larger, "
+               "v_i <= min(a_i, a'_i) where it is the smaller)")
+    return LossSupremum(exprs[best], True, dirs[best], witness)

@@ -1,0 +1,315 @@
+"""Sparse vector variants that release values (exactdp/mechanisms/sparse_vector_release.py):
+Lyu-Su-Li's Algorithm 3 through ``SparseVector(..., variant=3)``, and the shared machinery.
+
+Independent routes: mpmath quadrature at 40 digits of the defining integrals (the Laplace
+density and CDF written here from their definitions), Monte Carlo of the algorithm itself
+(goodness of fit of the pattern frequencies, a KS-style check of a released value), and a
+dense numeric maximisation of the log density ratio over outputs for the loss.
+"""
+
+from __future__ import annotations
+
+import itertools
+import time
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+
+import exactdp
+from exactdp import SparseVector
+from exactdp.audit import goodness_of_fit
+from exactdp.mechanisms.sparse_vector_release import (
+    ReleaseDistribution,
+    below_integral,
+    lyu_su_li_3,
+    numerical_svt,
+    value_expr,
+)
+
+EPS = sympy.Rational(1, 2)
+
+
+# ---------------------------------------------------------------- the independent route
+def lap_pdf(x, b):
+    return mpmath.exp(-abs(x) / b) / (2 * b)
+
+
+def lap_cdf(z, b):
+    return mpmath.exp(z / b) / 2 if z < 0 else 1 - mpmath.exp(-z / b) / 2
+
+
+def scales(mech):
+    """(b1, b2) of Algorithm 3 in mpmath: Lap(2D/eps) and Lap(2cD/eps)."""
+    eps = mpmath.mpf(sympy.N(mech.epsilon, 60))
+    D = mpmath.mpf(sympy.N(mech.sensitivity, 60))
+    return 2 * D / eps, 2 * mech.c * D / eps
+
+
+def quad_density(mech, a, output, dps=40):
+    """The density of one output of Algorithm 3 from the defining integral over rho:
+    prod_A [g(v_i - a_i) 1{v_i >= T + rho}] prod_B Pr[a_i + nu_i < T + rho]."""
+    with mpmath.workdps(dps + 10):
+        b1, b2 = scales(mech)
+        T = mpmath.mpf(sympy.N(mech.threshold, 60))
+        a = [mpmath.mpf(sympy.N(x, 60)) for x in a]
+        vals = {i: mpmath.mpf(sympy.N(sympy.Rational(v), 60))
+                for i, v in enumerate(output) if v is not None and v is not False}
+
+        def integrand(r):
+            f = lap_pdf(r, b1)
+            for i, v in vals.items():
+                f *= lap_pdf(v - a[i], b2) if v >= T + r else 0
+            for i, v in enumerate(output):
+                if v is False:
+                    f *= lap_cdf(T + r - a[i], b2)
+            return f
+        cuts = sorted({mpmath.mpf(0), *[x - T for x in a], *[v - T for v in vals.values()]})
+        return mpmath.quad(integrand, [-mpmath.inf, *cuts, mpmath.inf])
+
+
+def quad_pattern(b1, b2, T, a, pattern, dps=40):
+    """Pr[pattern] = int p(rho) prod_A Pr[above | rho] prod_B Pr[below | rho] (quadrature)."""
+    with mpmath.workdps(dps + 10):
+        def integrand(r):
+            f = lap_pdf(r, b1)
+            for x, p in zip(a, pattern, strict=True):
+                if p is not None:
+                    below = lap_cdf(T + r - x, b2)
+                    f *= (1 - below) if p else below
+            return f
+        cuts = sorted({mpmath.mpf(0), *[x - T for x in a]})
+        return mpmath.quad(integrand, [-mpmath.inf, *cuts, mpmath.inf])
+
+
+def close(expr, want, digits=38):
+    """Whether the exact ``expr`` and the quadrature ``want`` agree to ``digits`` digits."""
+    with mpmath.workdps(digits + 15):
+        got = mpmath.mpf(str(sympy.N(expr, digits + 15)))
+        return abs(got - want) <= mpmath.mpf(10) ** -digits * abs(want)
+
+
+# ---------------------------------------------------------------- the integrals
+def test_below_integral_matches_quadrature():
+    offsets = [Fraction(1, 2), Fraction(-1), Fraction(2)]
+    t1, t2 = Fraction(1, 2), Fraction(1, 3)
+    lam = sympy.Rational(3, 4)
+    for upper in (None, Fraction(-3), Fraction(0), Fraction(3, 4), Fraction(5)):
+        got = value_expr(below_integral(offsets, t1, t2, upper), lam)
+        with mpmath.workdps(50):
+            b1, b2 = 1 / (mpmath.mpf(3) / 8), 1 / (mpmath.mpf(1) / 4)
+            hi = mpmath.inf if upper is None else mpmath.mpf(upper.numerator) / upper.denominator
+            def f(r, b1=b1, b2=b2):
+                return lap_pdf(r, b1) * mpmath.fprod(
+                    lap_cdf(r - mpmath.mpf(s.numerator) / s.denominator, b2) for s in offsets)
+            cuts = [x for x in (-1, 0, 0.5, 2) if x < hi]
+            want = mpmath.quad(f, [-mpmath.inf, *cuts, hi])
+        assert close(got, want)
+
+
+def test_below_integral_at_equal_rates_has_a_linear_term():
+    # t2 = t1: on rho > 0 the factor exp(t2 lam rho) cancels the density: a lam * length term
+    v = below_integral([Fraction(1)], Fraction(1, 2), Fraction(1, 2), Fraction(2))
+    assert any(e == 1 for e, _ in v)
+    with mpmath.workdps(50):
+        want = mpmath.quad(lambda r: lap_pdf(r, 2) * lap_cdf(r - 1, 2), [-mpmath.inf, 0, 1, 2])
+        assert close(value_expr(v, sympy.Integer(1)), want)
+
+
+def test_schemes_hold_the_papers_rates():
+    s3 = lyu_su_li_3(2)
+    assert (s3.threshold_rate, s3.query_rate, s3.release_rate, s3.cutoff) == (
+        Fraction(1, 2), Fraction(1, 4), None, 2)
+    assert s3.coupled and s3.value_rate == Fraction(1, 4)
+    ns = numerical_svt(2)
+    assert (ns.threshold_rate, ns.query_rate, ns.release_rate) == (
+        Fraction(1, 3), Fraction(1, 12), Fraction(1, 6))
+    assert not ns.coupled and ns.value_rate == Fraction(1, 6)
+    assert ns.pattern_scheme.cutoff == 2 and ns.pattern_scheme.query_rate == Fraction(1, 12)
+
+
+# ---------------------------------------------------------------- Algorithm 3: distribution
+@pytest.mark.parametrize("c", [1, 2])
+def test_pattern_probabilities_match_quadrature_and_sum_to_one(c):
+    mech = SparseVector(EPS, "1/2", c=c, variant=3, sensitivity=2)
+    a = [1, 0, "5/2"]
+    d = mech.distribution(a)
+    assert isinstance(d, ReleaseDistribution) and len(d) == len(d.outputs)
+    assert sympy.simplify(sum(d.probabilities) - 1) == 0
+    b1, b2 = scales(mech)
+    with mpmath.workdps(50):
+        T, av = mpmath.mpf(1) / 2, [mpmath.mpf(1), mpmath.mpf(0), mpmath.mpf(5) / 2]
+        for pattern, p in zip(d.outputs, d.probabilities, strict=True):
+            assert close(p, quad_pattern(b1, b2, T, av, pattern))
+            assert d.pmf(pattern) == d.probabilities[d.index(pattern)]
+    assert np.allclose(d.to_numpy(), [float(p) for p in d.evalf(20)], rtol=1e-14)
+
+
+@pytest.mark.parametrize("output", [(False, False, "1/3"), ("-2", None, None),
+                                    (False, "7/2", None), (False, False, False)])
+def test_density_matches_quadrature_at_40_digits(output):
+    mech = SparseVector(EPS, "1/2", c=1, variant=3, sensitivity=2)
+    a = [1, 0, "5/2"]
+    d = mech.distribution(a)
+    with mpmath.workdps(50):
+        want = quad_density(mech, [sympy.Rational(x) for x in a], output)
+        assert close(d.density(output), want)
+
+
+def test_density_integrates_to_the_pattern_probability():
+    mech = SparseVector(1, 0, c=1, variant=3)
+    d = mech.distribution([1, 0])
+    with mpmath.workdps(20):
+        dens = lambda v: mpmath.mpf(str(sympy.N(  # noqa: E731
+            d.density((False, sympy.Rational(mpmath.nstr(v, 25)))), 25)))
+        total = mpmath.quad(dens, [-mpmath.inf, -1, 0, 1, mpmath.inf])
+    assert abs(total - mpmath.mpf(str(sympy.N(d.pmf((False, True)), 25)))) < 1e-12
+
+
+def test_sampler_fits_the_pattern_probabilities():
+    d = SparseVector(EPS, "1/2", c=2, variant=3).distribution([1, 0, 2])
+    fit = goodness_of_fit(d.sample_index, d.to_numpy(), 100_000, rng=11)
+    assert fit.verdict == "consistent", fit
+    out = d.sample(rng=3)
+    assert len(out) == 3 and all(x is None or x is False or isinstance(x, float) for x in out)
+
+
+def test_released_value_follows_its_density_ks():
+    """KS-style: the empirical CDF of the released value of (False, v), against the CDF of
+    the exact density integrated numerically on a grid."""
+    mech = SparseVector(1, 0, c=1, variant=3)
+    d = mech.distribution([1, 0])
+    codes, values = d.sample(100_000, rng=5)
+    keep = (codes[:, 0] == 0) & (codes[:, 1] == 1)
+    sample = np.sort(values[keep, 1])
+    p = float(d.pmf((False, True)))
+    assert abs(keep.mean() - p) < 4 * np.sqrt(p * (1 - p) / len(keep))
+    grid = np.linspace(-3, 6, 19)
+    with mpmath.workdps(15):
+        def f(x):
+            return mpmath.mpf(str(sympy.N(d.density((False, sympy.Rational(str(x)))), 20)))
+        nodes = np.linspace(-30, 6, 721)
+        vals = np.array([float(f(round(x, 6))) for x in nodes])
+    cdf = np.concatenate([[0], np.cumsum((vals[1:] + vals[:-1]) / 2 * np.diff(nodes))]) / p
+    worst = max(abs(np.searchsorted(sample, x, side="right") / len(sample)
+                    - np.interp(x, nodes, cdf)) for x in grid)
+    assert worst < 1.63 / np.sqrt(len(sample)) + 2e-3  # KS critical value at 1 %
+
+
+# ---------------------------------------------------------------- Algorithm 3: the loss
+def numeric_sup(mech, a, b, grid):
+    """Dense maximisation of |ln f_a(o) / f_b(o)| over outputs with one release (c = 1:
+    (False^k, v, None...)) and the all-below output, densities by quadrature."""
+    best = mpmath.mpf(0)
+    m = len(a)
+    with mpmath.workdps(20):
+        for k in range(m + 1):
+            if k == m:
+                outs = [(False,) * m]
+            else:
+                outs = [(False,) * k + (str(v),) + (None,) * (m - k - 1) for v in grid]
+            for o in outs:
+                fa, fb = quad_density(mech, a, o, 15), quad_density(mech, b, o, 15)
+                best = max(best, abs(mpmath.log(fa / fb)))
+    return best
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 4])
+def test_loss_is_m_eps_over_2c_at_the_worst_neighbours(m):
+    """The growth in m: exactly m eps / (2c), attained (no bound independent of m)."""
+    for c in (1, 2, 3):
+        loss = SparseVector(EPS, 0, c=c, variant=3).loss_supremum([0] * m, [1] * m)
+        assert loss.value == m * EPS / (2 * c) and loss.attained and loss.direction == 1
+        assert loss.approaching == ()
+    loss = SparseVector(EPS, 0, c=1, variant=3).loss_supremum([1] * m, [0] * m)
+    assert loss.value == m * EPS / 2 and loss.direction == -1
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+def test_loss_matches_a_dense_numeric_maximisation(m):
+    mech = SparseVector(1, "1/2", c=1, variant=3)
+    a, b = [0, 1, "1/2"][:m], [1, "3/2", 1][:m]
+    loss = mech.loss_supremum(a, b)
+    a_, b_ = [sympy.Rational(x) for x in a], [sympy.Rational(x) for x in b]
+    assert loss.value == sum(abs(x - y) for x, y in zip(a_, b_, strict=True)) / 2
+    got = numeric_sup(mech, a_, b_, [-6, -3, -1, 0, "1/2", 1, 2, 4])
+    assert abs(got - mpmath.mpf(str(sympy.N(loss.value, 20)))) < 1e-12  # attained
+    assert "v <= 0" in loss.witness
+
+
+def test_witness_output_attains_the_value():
+    mech = SparseVector(1, 0, c=2, variant=3)
+    a, b = [0, 2, 1], [1, 3, 1]
+    loss = mech.loss_supremum(a, b)
+    da, db = mech.distribution(a), mech.distribution(b)
+    o = (False, False, -5)  # the witness family: v <= min(a) = 0
+    ratio = sympy.simplify(sympy.log(da.density(o) / db.density(o)))
+    assert ratio == loss.value == sympy.Rational(1, 2)  # (1/4) * (1 + 1)
+
+
+def test_mixed_directions_refuse_with_the_pointwise_bound():
+    mech = SparseVector(1, 0, c=1, variant=3)
+    with pytest.raises(ValueError, match="move both ways.*at most 1") as info:
+        mech.loss_supremum([1, 1], [2, 0])
+    assert "\n" not in str(info.value)
+    # the bound holds numerically on that pair
+    got = numeric_sup(mech, [1, 1], [2, 0], [-4, -1, 0, 1, 2, 4])
+    assert 0 < got <= 1
+
+
+def test_equal_vectors_and_a_symbolic_epsilon():
+    mech = SparseVector(1, 0, variant=3)
+    zero = mech.loss_supremum([1, 2], [1, 2])
+    assert zero.value == 0 and zero.direction == 0 and zero.attained
+    e = sympy.Symbol("e", positive=True)
+    sym = SparseVector(e, 0, c=2, variant=3)
+    assert sym.loss_supremum([0, 0, 0], [1, 1, 1]).value == 3 * e / 4
+    assert sym.capabilities_on(exactdp.as_scores([0])) == frozenset({"density"})
+
+
+def test_capability_density_is_per_instance():
+    assert SparseVector(1, 0, variant=3).capabilities == frozenset({"density", "sample"})
+    assert "density" not in SparseVector(1, 0, variant=1).capabilities
+    with pytest.raises(ValueError, match="discrete"):
+        SparseVector(1, 0, variant=1).loss_supremum([0], [1])
+
+
+# ---------------------------------------------------------------- bad input and cost
+@pytest.mark.parametrize("output,match", [
+    ((False,), "output must be an answer pattern of length 2"),
+    ((True, None), "output.0. must be a rational number|output.0. must be"),
+    ((1, 2), "output must be an answer pattern"),
+    ("x", "output must be a tuple of length 2"),
+    ((False, "pi"), r"output\[1\] must be a rational number"),
+])
+def test_bad_outputs_are_one_line_errors(output, match):
+    d = SparseVector(1, 0, variant=3).distribution([0, 0])
+    with pytest.raises(ValueError, match=match) as info:
+        d.density(output)
+    assert "\n" not in str(info.value)
+
+
+def test_bad_arguments_are_one_line_errors():
+    for kwargs, match in [({"c": 0}, "SparseVector: c must be a positive integer, got 0"),
+                          ({"threshold": float("inf")}, "SparseVector: threshold must be"),
+                          ({"variant": 0}, "SparseVector: variant must be one of 1..6")]:
+        with pytest.raises(ValueError, match=match):
+            SparseVector(**{"epsilon": 1, "threshold": 0, "variant": 3, **kwargs})
+    with pytest.raises(ValueError, match="neighbour must be a vector of 2"):
+        SparseVector(1, 0, variant=3).loss_supremum([0, 0], [1])
+
+
+def test_too_many_queries_refuse_by_the_cost_model_quickly():
+    t0 = time.perf_counter()
+    with pytest.raises(exactdp.cost.TooCostly, match="SparseVector.distribution") as info:
+        SparseVector(1, 0, variant=3).distribution(list(range(40)))
+    assert time.perf_counter() - t0 < 2 and "\n" not in str(info.value)
+
+
+def test_outputs_cover_every_pattern_once():
+    d = SparseVector(1, 0, c=2, variant=3).distribution([0, 0, 0])
+    pats = set(itertools.product((True, False), repeat=3))
+    assert len(d.outputs) == len(set(d.outputs)) == 7 < len(pats)
+    assert repr(d).startswith("ReleaseDistribution(SparseVector")
