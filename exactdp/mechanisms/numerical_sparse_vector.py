@@ -22,7 +22,8 @@ from .parameters import parameter, sensitivity_parameter
 from .registry import register
 from .sparse_vector import MAX_SEQUENCES, exact_seconds
 from .sparse_vector_integral import sequence_count
-from .sparse_vector_release import ReleaseDistribution, fresh_loss, numerical_svt
+from .sparse_vector_loss import fresh_loss
+from .sparse_vector_release import ReleaseDistribution, numerical_svt
 
 
 def _epsilon(func: str, name: str, value: object) -> sympy.Expr:

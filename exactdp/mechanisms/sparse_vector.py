@@ -74,7 +74,8 @@ from .sparse_vector_integral import (
     sequence_count,
     sequence_probabilities,
 )
-from .sparse_vector_release import ReleaseDistribution, coupled_loss, lyu_su_li_3
+from .sparse_vector_loss import coupled_loss
+from .sparse_vector_release import ReleaseDistribution, lyu_su_li_3
 
 #: The variants implemented (Lyu-Su-Li's algorithm numbers).
 VARIANTS = (1, 2, 3, 4, 5, 6)
@@ -253,7 +254,7 @@ class SparseVector(Mechanism):
         return self.capabilities
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
-        """Algorithm 3's exact loss (:func:`.sparse_vector_release.coupled_loss`)."""
+        """Algorithm 3's exact loss (:func:`.sparse_vector_loss.coupled_loss`)."""
         return coupled_loss("SparseVector.loss_supremum", self, sv, sv2, lyu_su_li_3(self.c))
 
     def distribution(self, scores: object) -> SparseVectorDistribution | ReleaseDistribution:

@@ -54,13 +54,21 @@ private"; ``eps``-DP only for ``m <= 2c``).
 *Coupled, answers moving both ways.* The factors of ``H`` then move apart in opposite
 directions along ``r``, the supremum over ``u`` lies in general at an interior critical
 point of ``ln H_a(u) - ln H_a'(u)`` plus a piecewise linear term (a transcendental equation,
-no closed form): :func:`coupled_loss` refuses, giving the pointwise bound.
+no closed form): :func:`~exactdp.mechanisms.sparse_vector_loss.coupled_loss` refuses,
+bracketing the supremum between the pointwise bound and the largest loss found among the
+outputs with one release (:func:`~exactdp.mechanisms.sparse_vector_loss.coupled_loss_lower`:
+a grid of released values, each ratio in arb balls; the region of outputs far left, ``u``
+below every offset, attains ``t2 lam |sum_{i <= k} d_i|`` exactly for a release at query
+``k`` when ``c = 1``). The worst case over all neighbours is nevertheless exact, ``m eps /
+(2c)``: no pair exceeds the pointwise bound ``m t2 lam D``, and
+``a' = a + D`` attains it.
 
 *Fresh.* The released part factorises: ``sup_v prod_A g(v_i - a_i) / g(v_i - a'_i) = exp(t3
 lam sum_A |d_i|)``, attained on ``v_i`` beyond both answers on the side of the favoured
 input, independently of the pattern and of the sign of its log ratio. So the loss is
 exactly ``max over patterns of |ln P_a(pattern) / P_a'(pattern)| + t3 lam sum_A |d_i|``,
-attained (:func:`fresh_loss`, the maximum decided by rigorous arb balls or exact algebra).
+attained (:func:`~exactdp.mechanisms.sparse_vector_loss.fresh_loss`, the maximum decided
+by rigorous arb balls or exact algebra).
 Wang et al.'s proof bounds it by ``eps`` on neighbours (threshold ``eps/3``, comparisons
 ``eps/3``, released values ``eps/3``).
 
@@ -85,9 +93,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_int
-from ..distribution import LossSupremum
 from ..exact import arb_mid_to_mpf, flint_prec, to_arb
-from ..exact.signs import compare, sign
 from ..numbers import exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector
@@ -225,7 +231,8 @@ def value_ball(v: Value, lam: flint.arb) -> flint.arb:
     return s
 
 
-def _fraction(x: sympy.Expr) -> Fraction:
+def as_fraction(x: sympy.Expr) -> Fraction:
+    """A sympy Rational as a Fraction."""
     return Fraction(int(x.p), int(x.q))
 
 
@@ -233,7 +240,7 @@ def _rational(value: object, name: str, func: str) -> Fraction:
     x = exact_number(value, name, func=func)
     if not x.is_Rational:
         raise argument_error(func, name, "a rational number (the exact density)", value)
-    return _fraction(x)
+    return as_fraction(x)
 
 
 # ---------------------------------------------------------------------- the distribution
@@ -285,8 +292,8 @@ class ReleaseDistribution:
     @cached_property
     def offsets(self) -> tuple[Fraction, ...]:
         """``s_i = a_i - T`` (rational)."""
-        T = _fraction(self.threshold)
-        return tuple(_fraction(sympy.Rational(x)) - T for x in self.scores.exact)
+        T = as_fraction(self.threshold)
+        return tuple(as_fraction(sympy.Rational(x)) - T for x in self.scores.exact)
 
     def index(self, pattern: object) -> int:
         """Position of an answer pattern in :attr:`outputs`.
@@ -340,13 +347,13 @@ class ReleaseDistribution:
                     for i, v in enumerate(output) if pattern[i]}
         t = self.scheme.value_rate
         if self.scheme.coupled and released:
-            T = _fraction(self.threshold)
+            T = as_fraction(self.threshold)
             below = [s for s, p in zip(self.offsets, pattern, strict=True) if p is False]
             base = below_integral(below, self.scheme.threshold_rate, t,
                                   min(released.values()) - T)
         else:
             base = self.values[self.index(pattern)]
-        a = [_fraction(sympy.Rational(x)) for x in self.scores.exact]
+        a = [as_fraction(sympy.Rational(x)) for x in self.scores.exact]
         spread = sum((abs(v - a[i]) for i, v in released.items()), Fraction(0))
         k, scale = len(released), (t / 2) ** len(released)
         return {(e + k, w - t * spread): q * scale for (e, w), q in base.items()}
@@ -454,112 +461,3 @@ class ReleaseDistribution:
     def __repr__(self) -> str:
         return (f"ReleaseDistribution({type(self.mechanism).__name__}, m={self.n}, "
                 f"c={self.scheme.cutoff})")
-
-
-# ---------------------------------------------------------------------- the privacy loss
-def _differences(func: str, sv: ScoreVector, sv2: ScoreVector) -> list[sympy.Expr]:
-    if sv.n != sv2.n:
-        raise argument_error(func, "neighbour", f"a vector of {sv.n} query answers",
-                             sv2.n)
-    return [x - y for x, y in zip(sv.exact, sv2.exact, strict=True)]
-
-
-def coupled_loss(func: str, mech: Mechanism, sv: ScoreVector, sv2: ScoreVector,
-                 scheme: ReleaseScheme) -> LossSupremum:
-    """The exact privacy loss of Lyu-Su-Li's Algorithm 3 on the answers ``sv`` and ``sv2``
-    moving one way: ``t2 lam sum_i |a_i - a'_i|``, attained (the module docstring).
-
-    Raises
-    ------
-    ValueError
-        If the answers move both ways (no closed form: the pointwise bound is given).
-    """
-    d = _differences(func, sv, sv2)
-    signs = {sign(x) for x in d}
-    lam = mech.epsilon / mech.sensitivity
-    total = sympy.Add(*[abs(x) for x in d])
-    bound = sympy.Rational(scheme.query_rate.numerator, scheme.query_rate.denominator) * lam
-    if signs <= {0}:
-        return LossSupremum(sympy.Integer(0), True, 0, "every output: the two answer vectors "
-                            "are equal")
-    if {1, -1} <= signs:
-        raise ValueError(
-            f"{func}: the answers move both ways between the two vectors, so the supremum "
-            "lies at an interior critical point of a transcendental function (no closed "
-            f"form); it is at most {bound * total} (pointwise bound)")
-    lower = sv.exact if -1 in signs else sv2.exact
-    m = sv.n
-    shown = "(v,)" if m == 1 else f"({', '.join(['False'] * (m - 1))}, v)"
-    witness = (f"the output {shown}: the first {m - 1} queries below the noisy threshold and "
-               f"the last released at any value v <= {min(lower)} (the smaller answers' "
-               f"minimum), {'the first input' if -1 in signs else 'the neighbour'} the "
-               "more likely")
-    return LossSupremum(bound * total, True, 1 if -1 in signs else -1, witness)
-
-
-def _decided_max(exprs: list[sympy.Expr], balls: list[flint.arb]) -> int:
-    """Position of the largest value: by the balls, and by exact comparison where two of
-    them overlap (raises UndecidedSignError if that cannot be decided)."""
-    best = 0
-    for i in range(1, len(exprs)):
-        if balls[i] > balls[best]:
-            best = i
-        elif not balls[i] < balls[best] and compare(exprs[i], exprs[best]) > 0:
-            best = i
-    return best
-
-
-def _direction(pa: Value, pb: Value, ba: flint.arb, bb: flint.arb,
-               lam: sympy.Expr) -> int:
-    if pa == pb:
-        return 0
-    if ba > bb:
-        return 1
-    if ba < bb:
-        return -1
-    return compare(value_expr(pa, lam), value_expr(pb, lam))
-
-
-def fresh_loss(func: str, dist: ReleaseDistribution,
-               dist2: ReleaseDistribution) -> LossSupremum:
-    """The exact privacy loss of the numerical sparse vector on a pair: ``max over
-    patterns of |ln P_a / P_a'| + t3 lam sum_released |a_i - a'_i|``, attained.
-
-    Raises
-    ------
-    ValueError
-        For a symbolic epsilon (the maximum is decided numerically).
-    """
-    lam = dist.rate
-    if lam.free_symbols:
-        raise ValueError(f"{func}: epsilon is symbolic ({dist.mechanism.epsilon}); the "
-                         "maximum over patterns needs a number")
-    d = [_fraction(sympy.Rational(x)) - _fraction(sympy.Rational(y))
-         for x, y in zip(dist.scores.exact, dist2.scores.exact, strict=True)]
-    t3 = dist.scheme.value_rate
-    exprs, balls, dirs = [], [], []
-    prec = 128
-    with flint_prec(prec):
-        lam_b = to_arb(lam, prec)
-        for pat, pa, pb in zip(dist.outputs, dist.values, dist2.values, strict=True):
-            ba, bb = value_ball(pa, lam_b), value_ball(pb, lam_b)
-            direction = _direction(pa, pb, ba, bb, lam)
-            spread = sum((abs(x) for x, p in zip(d, pat, strict=True) if p), Fraction(0))
-            rel = sympy.Rational((t3 * spread).numerator, (t3 * spread).denominator) * lam
-            num, den = (pa, pb) if direction >= 0 else (pb, pa)
-            ratio = sympy.log(value_expr(num, lam) / value_expr(den, lam))
-            exprs.append(rel + (ratio if direction else 0))
-            lr = (ba / bb).log() if direction >= 0 else (bb / ba).log()
-            rel_b = flint.arb((t3 * spread).numerator) / (t3 * spread).denominator * lam_b
-            balls.append(rel_b + (lr if direction else 0))
-            dirs.append(direction if direction else (1 if spread else 0))
-    best = _decided_max(exprs, balls)
-    pat = dist.outputs[best]
-    if dirs[best] == 0:
-        return LossSupremum(sympy.Integer(0), True, 0, "every output: the two answer "
-                            "vectors give the same densities")
-    side = "the first input" if dirs[best] > 0 else "the neighbour"
-    witness = (f"the pattern {pat} with every released value beyond both answers on the "
-               f"side of {side} (v_i >= max(a_i, a'_i) where {side}'s answer is the larger, "
-               "v_i <= min(a_i, a'_i) where it is the smaller)")
-    return LossSupremum(exprs[best], True, dirs[best], witness)

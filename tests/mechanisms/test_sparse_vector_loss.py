@@ -1,0 +1,110 @@
+"""The exact privacy loss of the sparse vector variants that release values
+(exactdp/mechanisms/sparse_vector_loss.py), Lyu-Su-Li's Algorithm 3 here (the numerical SVT's
+loss is tested with its mechanism in test_numerical_sparse_vector.py).
+
+Independent routes: a dense numeric maximisation of the log density ratio over outputs, the
+densities by mpmath quadrature of the defining integral; the exact density ratio at the
+witness output.
+"""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy
+
+import exactdp
+from exactdp import SparseVector
+from exactdp.mechanisms.sparse_vector_loss import coupled_loss_lower
+
+from .test_sparse_vector_release import quad_density
+
+EPS = sympy.Rational(1, 2)
+
+
+def numeric_sup(mech, a, b, grid):
+    """Dense maximisation of |ln f_a(o) / f_b(o)| over outputs with one release (c = 1:
+    (False^k, v, None...)) and the all-below output, densities by quadrature."""
+    best = mpmath.mpf(0)
+    m = len(a)
+    with mpmath.workdps(20):
+        for k in range(m + 1):
+            if k == m:
+                outs = [(False,) * m]
+            else:
+                outs = [(False,) * k + (str(v),) + (None,) * (m - k - 1) for v in grid]
+            for o in outs:
+                fa, fb = quad_density(mech, a, o, 15), quad_density(mech, b, o, 15)
+                best = max(best, abs(mpmath.log(fa / fb)))
+    return best
+
+
+@pytest.mark.parametrize("m", [1, 2, 3, 4])
+def test_loss_is_m_eps_over_2c_at_the_worst_neighbours(m):
+    """The growth in m: exactly m eps / (2c), attained (no bound independent of m)."""
+    for c in (1, 2, 3):
+        loss = SparseVector(EPS, 0, c=c, variant=3).loss_supremum([0] * m, [1] * m)
+        assert loss.value == m * EPS / (2 * c) and loss.attained and loss.direction == 1
+        assert loss.approaching == ()
+    loss = SparseVector(EPS, 0, c=1, variant=3).loss_supremum([1] * m, [0] * m)
+    assert loss.value == m * EPS / 2 and loss.direction == -1
+
+
+@pytest.mark.parametrize("m", [1, 2, 3])
+def test_loss_matches_a_dense_numeric_maximisation(m):
+    mech = SparseVector(1, "1/2", c=1, variant=3)
+    a, b = [0, 1, "1/2"][:m], [1, "3/2", 1][:m]
+    loss = mech.loss_supremum(a, b)
+    a_, b_ = [sympy.Rational(x) for x in a], [sympy.Rational(x) for x in b]
+    assert loss.value == sum(abs(x - y) for x, y in zip(a_, b_, strict=True)) / 2
+    got = numeric_sup(mech, a_, b_, [-6, -3, -1, 0, "1/2", 1, 2, 4])
+    assert abs(got - mpmath.mpf(str(sympy.N(loss.value, 20)))) < 1e-12  # attained
+    assert "v <= 0" in loss.witness
+
+
+def test_witness_output_attains_the_value():
+    mech = SparseVector(1, 0, c=2, variant=3)
+    a, b = [0, 2, 1], [1, 3, 1]
+    loss = mech.loss_supremum(a, b)
+    da, db = mech.distribution(a), mech.distribution(b)
+    o = (False, False, -5)  # the witness family: v <= min(a) = 0
+    ratio = sympy.simplify(sympy.log(da.density(o) / db.density(o)))
+    assert ratio == loss.value == sympy.Rational(1, 2)  # (1/4) * (1 + 1)
+
+
+@pytest.mark.parametrize("a,b,low", [([1, 1], [2, 0], "1/2"), ([0, 1, 2], [1, 0, 2], "1/2"),
+                                     ([1, 1, 1], [0, 0, 2], "0.7")])
+def test_mixed_directions_refuse_with_bounds_that_hold(a, b, low):
+    """No closed form: the refusal brackets the supremum, and a dense numeric maximisation
+    (quadrature) lands inside the bracket."""
+    mech = SparseVector(1, 0, c=1, variant=3)
+    with pytest.raises(ValueError, match="move both ways.*at least (.*) .at.*at most") as info:
+        mech.loss_supremum(a, b)
+    text = str(info.value)
+    assert "\n" not in text
+    lower = sympy.Rational(text.split("at least ")[1].split(" ")[0])
+    upper = sympy.Rational(text.split("at most ")[1].split(" ")[0])
+    assert upper == sum(abs(sympy.Rational(x - y)) for x, y in zip(a, b, strict=True)) / 2
+    assert lower >= sympy.Rational(low)
+    got = numeric_sup(mech, a, b, [-6, -2, -1, "-1/2", 0, "1/2", 1, 2, 3, 6, 12])
+    assert float(lower) - 1e-9 <= got <= float(upper)
+
+
+def test_lower_bound_of_a_mixed_pair_is_attained_by_its_output():
+    mech = SparseVector(1, 0, c=1, variant=3)
+    d, d2 = mech.distribution([1, 1, 1]), mech.distribution([0, 0, 2])
+    low, where = coupled_loss_lower(d, d2)
+    out = tuple(None if x == "None" else False if x == "False" else sympy.Rational(x)
+                for x in where.strip("()").split(", "))
+    ratio = abs(sympy.N(sympy.log(d.density(out) / d2.density(out)), 30))
+    assert 0 <= ratio - sympy.Rational(low) < sympy.Rational(1, 10**5)
+
+
+def test_equal_vectors_and_a_symbolic_epsilon():
+    mech = SparseVector(1, 0, variant=3)
+    zero = mech.loss_supremum([1, 2], [1, 2])
+    assert zero.value == 0 and zero.direction == 0 and zero.attained
+    e = sympy.Symbol("e", positive=True)
+    sym = SparseVector(e, 0, c=2, variant=3)
+    assert sym.loss_supremum([0, 0, 0], [1, 1, 1]).value == 3 * e / 4
+    assert sym.capabilities_on(exactdp.as_scores([0])) == frozenset({"density"})
