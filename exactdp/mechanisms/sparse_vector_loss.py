@@ -56,20 +56,9 @@ def coupled_loss(func: str, mech: Mechanism, sv: ScoreVector, sv2: ScoreVector,
         return LossSupremum(sympy.Integer(0), True, 0, "every output: the two answer vectors "
                             "are equal")
     if {1, -1} <= signs:
-        try:
-            dist, dist2 = mech.distribution(sv.raw), mech.distribution(sv2.raw)
-            assert isinstance(dist, ReleaseDistribution)
-            assert isinstance(dist2, ReleaseDistribution)
-            low, where = coupled_loss_lower(dist, dist2)
-            known = f"at least {float(low):.6f} (at the output {where}) and "
-            left, k = max((abs(sum(d[:j + 1])), j) for j in range(len(d))) \
-                if scheme.cutoff == 1 else (abs(sum(d)), len(d) - 1)
-            if bound * left >= low:  # the region of outputs far left attains it
-                known = (f"at least {bound * left} (attained with query {k + 1} released "
-                         f"at v <= {min(*sv.exact, *sv2.exact)}, the earlier answered "
-                         "queries below) and ")
-        except ValueError:  # irrational answers, or too many queries for the exact route
-            known = ""
+        known = _known_lower(mech, sv, sv2, scheme, d, bound)
+        if isinstance(known, LossSupremum):
+            return known
         raise ValueError(
             f"{func}: the answers move both ways between the two vectors, so the supremum "
             "lies at an interior critical point of a transcendental function (no closed "
@@ -84,12 +73,52 @@ def coupled_loss(func: str, mech: Mechanism, sv: ScoreVector, sv2: ScoreVector,
     return LossSupremum(bound * total, True, 1 if -1 in signs else -1, witness)
 
 
+#: Estimated seconds of one density pair of :func:`coupled_loss_lower` per ``2**distinct``
+#: (measured: m = 10 queries, 3 distinct answers, about 450 outputs, 4 s).
+LOWER_SECONDS = 1e-3
+#: Largest estimated seconds spent on the lower bound of a refused pair.
+LOWER_SECONDS_LIMIT = 10.0
+
+
+def _known_lower(mech: Mechanism, sv: ScoreVector, sv2: ScoreVector, scheme: ReleaseScheme,
+                 d: list[sympy.Expr], bound: sympy.Expr) -> str | LossSupremum:
+    """The "at least ..." part of the refusal of a pair moving both ways ("" when the
+    lower bound is not available: symbolic epsilon, irrational answers, too costly), or the
+    exact loss when the best output found attains the pointwise bound exactly (its two
+    densities, as :data:`Value` mappings, differ by the factor ``exp(t2 lam sum |d_i|)``)."""
+    distinct = len({*sv.exact, *sv2.exact})
+    outputs = sv.n * (2 * distinct + 60)
+    if bound.free_symbols or LOWER_SECONDS * outputs * 2.0**distinct > LOWER_SECONDS_LIMIT:
+        return ""
+    try:
+        dist, dist2 = mech.distribution(sv.raw), mech.distribution(sv2.raw)
+    except ValueError:  # irrational answers, or too many queries for the exact route
+        return ""
+    assert isinstance(dist, ReleaseDistribution) and isinstance(dist2, ReleaseDistribution)
+    low, where, at = coupled_loss_lower(dist, dist2)
+    shift = scheme.query_rate * sum((abs(as_fraction(sympy.Rational(x))) for x in d),
+                                    Fraction(0))
+    fa, fb = dist.density_value(at), dist2.density_value(at)
+    for direction, (big, small) in ((1, (fa, fb)), (-1, (fb, fa))):
+        if big == {(e, w + shift): q for (e, w), q in small.items()}:
+            return LossSupremum(bound * sum(abs(x) for x in d), True, direction,
+                                f"the output {where}, where the two densities differ by "
+                                "the pointwise bound (the largest possible ratio)")
+    left, k = max((abs(sum(d[:j + 1])), j) for j in range(len(d))) \
+        if scheme.cutoff == 1 else (abs(sum(d)), len(d) - 1)
+    if bound * left >= low:  # the region of outputs far left attains it
+        return (f"at least {bound * left} (attained with query {k + 1} released at v <= "
+                f"{min(*sv.exact, *sv2.exact)}, the earlier answered queries below) and ")
+    return f"at least {float(low):.6f} (at the output {where}) and "
+
+
 def coupled_loss_lower(dist: ReleaseDistribution,
-                       dist2: ReleaseDistribution) -> tuple[Fraction, str]:
+                       dist2: ReleaseDistribution) -> tuple[Fraction, str, Output]:
     """A rigorous lower bound on Algorithm 3's loss (6 decimals, rounded down) and the
     output attaining it: the largest ``|ln f_a(o) / f_a'(o)|`` over the outputs with one
     release (the other answered queries below) and the all-below output, the released
-    value on a grid around the answers, each ratio enclosed in arb balls."""
+    value on a grid around the answers, each ratio enclosed in arb balls. Returns the bound,
+    the output in words and the output."""
     m = dist.n
     tail: Pattern = (None,) * m if dist.scheme.cutoff == 1 else (False,) * m
     marks = sorted({*dist.offsets, *dist2.offsets, Fraction(0)})
@@ -99,7 +128,7 @@ def coupled_loss_lower(dist: ReleaseDistribution,
     grid += [T + marks[-1] + 4 + round(scale * j, 3) for j in range(1, 21)]
     outputs: list[Output] = [(False,) * m]
     outputs += [(False,) * k + (v,) + tail[k + 1:] for k in range(m) for v in grid]
-    best, where = Fraction(0), str(outputs[0])
+    best, where, at = Fraction(0), str(outputs[0]), outputs[0]
     with flint_prec(96):
         lam = to_arb(dist.rate, 96)
         for o in outputs:
@@ -107,8 +136,8 @@ def coupled_loss_lower(dist: ReleaseDistribution,
             fb = value_ball(dist2.density_value(o), lam)
             low = Fraction(float(abs((fa / fb).log()).lower())) - Fraction(1, 10**7)
             if low > best:
-                best, where = low, "(" + ", ".join(str(x) for x in o) + ")"
-    return Fraction(int(best * 10**6), 10**6), where
+                best, where, at = low, "(" + ", ".join(str(x) for x in o) + ")", o
+    return Fraction(int(best * 10**6), 10**6), where, at
 
 
 def _decided_max(exprs: list[sympy.Expr], balls: list[flint.arb]) -> int:

@@ -72,8 +72,8 @@ def test_witness_output_attains_the_value():
     assert ratio == loss.value == sympy.Rational(1, 2)  # (1/4) * (1 + 1)
 
 
-@pytest.mark.parametrize("a,b,low", [([1, 1], [2, 0], "1/2"), ([0, 1, 2], [1, 0, 2], "1/2"),
-                                     ([1, 1, 1], [0, 0, 2], "0.7")])
+@pytest.mark.parametrize("a,b,low", [([0, 1, 2], [1, 0, 2], "0.97"),
+                                     ([1, 1, 1], [0, 0, 2], "1.2")])
 def test_mixed_directions_refuse_with_bounds_that_hold(a, b, low):
     """No closed form: the refusal brackets the supremum, and a dense numeric maximisation
     (quadrature) lands inside the bracket."""
@@ -93,7 +93,7 @@ def test_mixed_directions_refuse_with_bounds_that_hold(a, b, low):
 def test_lower_bound_of_a_mixed_pair_is_attained_by_its_output():
     mech = SparseVector(1, 0, c=1, variant=3)
     d, d2 = mech.distribution([1, 1, 1]), mech.distribution([0, 0, 2])
-    low, where = coupled_loss_lower(d, d2)
+    low, where, at = coupled_loss_lower(d, d2)
     out = tuple(None if x == "None" else False if x == "False" else sympy.Rational(x)
                 for x in where.strip("()").split(", "))
     ratio = abs(sympy.N(sympy.log(d.density(out) / d2.density(out)), 30))
@@ -108,3 +108,19 @@ def test_equal_vectors_and_a_symbolic_epsilon():
     sym = SparseVector(e, 0, c=2, variant=3)
     assert sym.loss_supremum([0, 0, 0], [1, 1, 1]).value == 3 * e / 4
     assert sym.capabilities_on(exactdp.as_scores([0])) == frozenset({"density"})
+
+
+def test_mixed_pair_attaining_the_pointwise_bound_is_exact():
+    """(1, 1) vs (2, 0): the output (False, 1) has u = 0, so query 1's two CDFs are both in
+    their left tails (ratio e^(1/2)) and v = 1 is beyond both answers of query 2 (ratio
+    e^(1/2)): the pointwise bound 1 is attained there, at one point."""
+    mech = SparseVector(1, 0, c=1, variant=3)
+    loss = mech.loss_supremum([1, 1], [2, 0])
+    assert loss.value == 1 and loss.attained and loss.direction == 1
+    assert "(False, 1)" in loss.witness
+    with mpmath.workdps(30):
+        fa = quad_density(mech, [1, 1], (False, 1), 25)
+        fb = quad_density(mech, [2, 0], (False, 1), 25)
+        assert abs(mpmath.log(fa / fb) - 1) < 1e-20
+    got = numeric_sup(mech, [1, 1], [2, 0], [-4, -1, 0, "1/2", 1, 2, 4])
+    assert abs(got - 1) < 1e-12
