@@ -49,8 +49,9 @@ class NumericalSparseVector(Mechanism):
     releases ``a_i + eta_i`` with a fresh ``eta_i ~ Lap(3cD/eps)``, else ``False`` (the
     paper writes 0); it stops after the ``c``-th release (the remaining entries ``None``).
 
-    Wang et al. prove it epsilon-DP (PLDI 2019, section 2 and the NumSVT case study:
-    threshold ``eps/3``, comparisons ``eps/3``, released values ``eps/3``). exactdp's
+    Wang et al. prove it epsilon-DP (PLDI 2019, one of the algorithms verified there by
+    shadow execution; the budget splits as threshold ``eps/3``, comparisons ``eps/3``,
+    released values ``eps/3``). exactdp's
     exact loss on a pair is ``max over patterns of |ln P_a / P_a'| + (eps / (3cD))
     sum_released |a_i - a'_i|``, attained (:meth:`loss_supremum`; the derivation is in
     :mod:`exactdp.mechanisms.sparse_vector_release`).

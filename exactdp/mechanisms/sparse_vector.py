@@ -142,7 +142,7 @@ class SparseVector(Mechanism):
         - **3**: ``rho ~ Lap(D/eps1)``, ``nu_i ~ Lap(cD/eps2)``, ``eps1 = eps2 = eps/2``;
           releases the noisy answer ``a_i + nu_i`` when it is above (else ``False``), stop
           after the ``c``-th release. Not epsilon'-DP for any finite epsilon' (Lyu-Su-Li,
-          section 4.2 and Table 1, after Roth's 2011 lecture notes): no bound independent
+          Figure 1 and section 4.2; the variant of Roth's 2011 lecture notes): no bound independent
           of m. At fixed m its exact loss is ``(eps / (2cD)) sum_i |a_i - a'_i|`` on
           answers moving one way, ``m eps / (2c)`` at the worst neighbours (exactdp;
           :mod:`~exactdp.mechanisms.sparse_vector_release`). Its distribution gives the

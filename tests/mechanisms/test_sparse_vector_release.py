@@ -147,10 +147,12 @@ def test_pattern_probabilities_match_quadrature_and_sum_to_one(c):
     assert np.allclose(d.to_numpy(), [float(p) for p in d.evalf(20)], rtol=1e-14)
 
 
-@pytest.mark.parametrize("output", [(False, False, "1/3"), ("-2", None, None),
-                                    (False, "7/2", None), (False, False, False)])
-def test_density_matches_quadrature_at_40_digits(output):
-    mech = SparseVector(EPS, "1/2", c=1, variant=3, sensitivity=2)
+@pytest.mark.parametrize("c,output", [(1, (False, False, "1/3")), (1, ("-2", None, None)),
+                                      (1, (False, "7/2", None)), (1, (False, False, False)),
+                                      (2, ("5/2", False, "-1")), (2, ("1", "3", None)),
+                                      (3, ("4", "-1/2", "2"))])
+def test_density_matches_quadrature_at_40_digits(c, output):
+    mech = SparseVector(EPS, "1/2", c=c, variant=3, sensitivity=2)
     a = [1, 0, "5/2"]
     d = mech.distribution(a)
     with mpmath.workdps(50):
