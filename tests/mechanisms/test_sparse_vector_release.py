@@ -244,3 +244,11 @@ def test_outputs_cover_every_pattern_once():
     pats = set(itertools.product((True, False), repeat=3))
     assert len(d.outputs) == len(set(d.outputs)) == 7 < len(pats)
     assert repr(d).startswith("ReleaseDistribution(SparseVector")
+
+
+def test_algorithm_3_scales_and_replace():
+    mech = SparseVector(EPS, 0, c=3, variant=3, sensitivity=2)
+    assert mech.scale == 2 * 2 / EPS  # D / eps1, eps1 = eps / 2
+    assert mech.query_scale == 3 * 2 * 2 / EPS  # c D / eps2
+    again = mech.with_epsilon(1)
+    assert again.variant == 3 and again.query_scale == 12
