@@ -98,18 +98,33 @@ def _known_lower(mech: Mechanism, sv: ScoreVector, sv2: ScoreVector, scheme: Rel
     low, where, at = coupled_loss_lower(dist, dist2)
     shift = scheme.query_rate * sum((abs(as_fraction(sympy.Rational(x))) for x in d),
                                     Fraction(0))
-    fa, fb = dist.density_value(at), dist2.density_value(at)
-    for direction, (big, small) in ((1, (fa, fb)), (-1, (fb, fa))):
-        if big == {(e, w + shift): q for (e, w), q in small.items()}:
-            return LossSupremum(bound * sum(abs(x) for x in d), True, direction,
-                                f"the output {where}, where the two densities differ by "
-                                "the pointwise bound (the largest possible ratio)")
+    exact = exp_ratio(dist.density_value(at), dist2.density_value(at))
+    if exact is not None and abs(exact) == shift:
+        return LossSupremum(bound * sum(abs(x) for x in d), True, 1 if exact > 0 else -1,
+                            f"the output {where}, where the two densities differ by the "
+                            "pointwise bound (the largest possible ratio)")
+    if exact is not None and abs(exact) / scheme.query_rate * bound >= low:
+        low_exact = abs(exact) / scheme.query_rate
+        return (f"at least {bound * sympy.Rational(low_exact.numerator, low_exact.denominator)}"
+                f" (attained at the output {where}) and ")
     left, k = max((abs(sum(d[:j + 1])), j) for j in range(len(d))) \
         if scheme.cutoff == 1 else (abs(sum(d)), len(d) - 1)
     if bound * left >= low:  # the region of outputs far left attains it
         return (f"at least {bound * left} (attained with query {k + 1} released at v <= "
                 f"{min(*sv.exact, *sv2.exact)}, the earlier answered queries below) and ")
     return f"at least {float(low):.6f} (at the output {where}) and "
+
+
+def exp_ratio(fa: Value, fb: Value) -> Fraction | None:
+    """``delta`` if ``fa = exp(lam delta) fb`` term by term (a structural identity of the
+    closed forms, so an exact proof of the ratio), else None."""
+    if len(fa) != len(fb) or not fa:
+        return None
+    ka, kb = sorted(fa), sorted(fb)
+    delta = ka[0][1] - kb[0][1]
+    ok = all(x[0] == y[0] and x[1] - y[1] == delta and fa[x] == fb[y]
+             for x, y in zip(ka, kb, strict=True))
+    return delta if ok else None
 
 
 def coupled_loss_lower(dist: ReleaseDistribution,
@@ -128,16 +143,39 @@ def coupled_loss_lower(dist: ReleaseDistribution,
     grid += [T + marks[-1] + 4 + round(scale * j, 3) for j in range(1, 21)]
     outputs: list[Output] = [(False,) * m]
     outputs += [(False,) * k + (v,) + tail[k + 1:] for k in range(m) for v in grid]
-    best, where, at = Fraction(0), str(outputs[0]), outputs[0]
+    best, at = Fraction(0), outputs[0]
     with flint_prec(96):
         lam = to_arb(dist.rate, 96)
         for o in outputs:
-            fa = value_ball(dist.density_value(o), lam)
-            fb = value_ball(dist2.density_value(o), lam)
-            low = Fraction(float(abs((fa / fb).log()).lower())) - Fraction(1, 10**7)
+            low = _ratio_lower(dist, dist2, o, lam)
             if low > best:
-                best, where, at = low, "(" + ", ".join(str(x) for x in o) + ")", o
+                best, at = low, o
+        k = next((i for i, x in enumerate(at) if x is not None and x is not False), None)
+        if k is not None:  # golden-section refinement of the released value
+            v0 = at[k]
+            assert isinstance(v0, Fraction)
+            width = step if v0 <= T + marks[-1] + 4 else scale
+            lo, hi = v0 - width, v0 + width
+            for _ in range(30):
+                x1 = Fraction(lo + (hi - lo) * Fraction(382, 1000)).limit_denominator(10**9)
+                x2 = Fraction(lo + (hi - lo) * Fraction(618, 1000)).limit_denominator(10**9)
+                o1, o2 = (at[:k] + (x1,) + at[k + 1:], at[:k] + (x2,) + at[k + 1:])
+                f1, f2 = _ratio_lower(dist, dist2, o1, lam), _ratio_lower(dist, dist2, o2, lam)
+                lo, hi = (x1, hi) if f2 > f1 else (lo, x2)
+                for f, o in ((f1, o1), (f2, o2)):
+                    if f > best:
+                        best, at = f, o
+    where = "(" + ", ".join(str(x) for x in at) + ")"
     return Fraction(int(best * 10**6), 10**6), where, at
+
+
+def _ratio_lower(dist: ReleaseDistribution, dist2: ReleaseDistribution, o: Output,
+                 lam: flint.arb) -> Fraction:
+    """A rigorous lower bound on ``|ln f_a(o) / f_a'(o)|`` (arb balls, at the context
+    precision)."""
+    fa = value_ball(dist.density_value(o), lam)
+    fb = value_ball(dist2.density_value(o), lam)
+    return Fraction(float(abs((fa / fb).log()).lower())) - Fraction(1, 10**7)
 
 
 def _decided_max(exprs: list[sympy.Expr], balls: list[flint.arb]) -> int:

@@ -59,9 +59,11 @@ bracketing the supremum between the pointwise bound and the largest loss found a
 outputs with one release (:func:`~exactdp.mechanisms.sparse_vector_loss.coupled_loss_lower`:
 a grid of released values, each ratio in arb balls; the region of outputs far left, ``u``
 below every offset, attains ``t2 lam |sum_{i <= k} d_i|`` exactly for a release at query
-``k`` when ``c = 1``); when the best output found attains the pointwise bound exactly (its
-two densities differ by exactly that factor, a structural identity of the closed forms) the
-loss is that bound, attained. The worst case over all neighbours is nevertheless exact, ``m eps /
+``k`` when ``c = 1``; a golden-section refinement of the best released value). When the
+best output's two densities differ by a pure factor ``exp(lam delta)`` (a structural identity
+of the closed forms, :func:`~exactdp.mechanisms.sparse_vector_loss.exp_ratio`) the lower
+end ``lam |delta|`` is exact and attained; when that factor is the pointwise bound, the loss
+is that bound, attained. The worst case over all neighbours is nevertheless exact, ``m eps /
 (2c)``: no pair exceeds the pointwise bound ``m t2 lam D``, and
 ``a' = a + D`` attains it.
 

@@ -9,13 +9,16 @@ witness output.
 
 from __future__ import annotations
 
+from fractions import Fraction as F
+
 import mpmath
 import pytest
 import sympy
 
 import exactdp
 from exactdp import SparseVector
-from exactdp.mechanisms.sparse_vector_loss import coupled_loss_lower
+from exactdp.mechanisms.sparse_vector_loss import coupled_loss_lower, exp_ratio
+from exactdp.mechanisms.sparse_vector_release import value_expr
 
 from .test_sparse_vector_release import quad_density
 
@@ -124,3 +127,31 @@ def test_mixed_pair_attaining_the_pointwise_bound_is_exact():
         assert abs(mpmath.log(fa / fb) - 1) < 1e-20
     got = numeric_sup(mech, [1, 1], [2, 0], [-4, -1, 0, "1/2", 1, 2, 4])
     assert abs(got - 1) < 1e-12
+
+
+def test_exp_ratio_is_a_structural_identity():
+    fb = {(0, F(1)): F(1, 3), (1, F(-2)): F(-1, 5)}
+    fa = {(0, F(3, 2)): F(1, 3), (1, F(-3, 2)): F(-1, 5)}
+    assert exp_ratio(fa, fb) == F(1, 2)
+    assert exp_ratio(fb, fa) == F(-1, 2)
+    assert exp_ratio({(0, F(3, 2)): F(1, 3), (1, F(-1)): F(-1, 5)}, fb) is None
+    assert exp_ratio({(0, F(3, 2)): F(1, 2), (1, F(-3, 2)): F(-1, 5)}, fb) is None
+    # numerically: the ratio of the two values is exp(lam / 2) at any lam
+    lam = sympy.Rational(3, 7)
+    assert sympy.simplify(value_expr(fa, lam) / value_expr(fb, lam) - sympy.exp(lam / 2)) == 0
+
+
+def test_half_half_at_ten_queries_is_bracketed_with_an_attained_lower_end():
+    """DP-Sniper's "half half" pair at m = 10 (eps = 0.1, T = 1, c = 1): at least 3/10,
+    attained at (False x 5, 1, None ...), where the densities differ by exactly e^(3/10)."""
+    mech = SparseVector("1/10", 1, c=1, variant=3)
+    a, b = [1] * 10, [2] * 5 + [0] * 5
+    with pytest.raises(ValueError, match=r"at least 3/10 \(attained at the output \(False, "
+                       r"False, False, False, False, 1, None.*at most 1/2"):
+        mech.loss_supremum(a, b)
+    o = (False,) * 5 + (1,) + (None,) * 4
+    da, db = mech.distribution(a), mech.distribution(b)
+    with mpmath.workdps(30):
+        fa, fb = quad_density(mech, a, o, 25), quad_density(mech, b, o, 25)
+        assert abs(abs(mpmath.log(fa / fb)) - mpmath.mpf(3) / 10) < 1e-20
+    assert abs(exp_ratio(da.density_value(o), db.density_value(o))) == 3  # lam * 3 = 3/10
