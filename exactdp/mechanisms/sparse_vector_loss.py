@@ -7,6 +7,7 @@ ways) is in :mod:`exactdp.mechanisms.sparse_vector_release`.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from fractions import Fraction
 
 import flint
@@ -56,13 +57,13 @@ def coupled_loss(func: str, mech: Mechanism, sv: ScoreVector, sv2: ScoreVector,
         return LossSupremum(sympy.Integer(0), True, 0, "every output: the two answer vectors "
                             "are equal")
     if {1, -1} <= signs:
-        known = _known_lower(mech, sv, sv2, scheme, d, bound)
+        known = _mixed(mech, sv, sv2, scheme, d, bound)
         if isinstance(known, LossSupremum):
             return known
         raise ValueError(
             f"{func}: the answers move both ways between the two vectors, so the supremum "
             "lies at an interior critical point of a transcendental function (no closed "
-            f"form); it is {known}at most {bound * total} (pointwise bound)")
+            f"form); it is {known}")
     lower = sv.exact if -1 in signs else sv2.exact
     m = sv.n
     shown = "(v,)" if m == 1 else f"({', '.join(['False'] * (m - 1))}, v)"
@@ -80,39 +81,54 @@ LOWER_SECONDS = 1e-3
 LOWER_SECONDS_LIMIT = 10.0
 
 
-def _known_lower(mech: Mechanism, sv: ScoreVector, sv2: ScoreVector, scheme: ReleaseScheme,
-                 d: list[sympy.Expr], bound: sympy.Expr) -> str | LossSupremum:
-    """The "at least ..." part of the refusal of a pair moving both ways ("" when the
-    lower bound is not available: symbolic epsilon, irrational answers, too costly), or the
-    exact loss when the best output found attains the pointwise bound exactly (its two
-    densities, as :data:`Value` mappings, differ by the factor ``exp(t2 lam sum |d_i|)``)."""
+def refined_bound(d: Sequence[Fraction], c: int) -> Fraction:
+    """The pointwise bound on Algorithm 3's loss, pattern by pattern, in units of ``t2
+    lam``: for the direction ``e = +-d`` (``d_i = a_i - a'_i``), a query below contributes
+    at most ``max(0, -e_i)`` (its CDF ratio is at most 1 on the other side) and a released
+    one ``|e_i|``; the largest total over the patterns (fewer than ``c`` releases with all
+    queries answered, or ``c`` releases ending at query ``p``)."""
+    best = Fraction(0)
+    for e in (list(d), [-x for x in d]):
+        down = [max(Fraction(0), -x) for x in e]
+        gain = [max(Fraction(0), x) for x in e]  # released instead of below
+        best = max(best, sum(down, Fraction(0)) + sum(sorted(gain)[::-1][:c - 1], Fraction(0)))
+        for p in range(c - 1, len(e)):
+            top = sum(sorted(gain[:p])[::-1][:c - 1], Fraction(0))
+            best = max(best, sum(down[:p + 1], Fraction(0)) + gain[p] + top)
+    return best
+
+
+def _mixed(mech: Mechanism, sv: ScoreVector, sv2: ScoreVector, scheme: ReleaseScheme,
+           d: list[sympy.Expr], bound: sympy.Expr) -> str | LossSupremum:
+    """The bracket "at least ... and at most ..." of a pair moving both ways (only the
+    pointwise bound when the rest is not available: symbolic epsilon, irrational answers,
+    too costly), or the exact loss when an output found attains the refined pointwise bound
+    (:func:`refined_bound`): its two densities differ by exactly that factor
+    (:func:`exp_ratio`)."""
+    plain = f"at most {bound * sympy.Add(*[abs(x) for x in d])} (pointwise bound)"
     distinct = len({*sv.exact, *sv2.exact})
     outputs = sv.n * (2 * distinct + 60)
     if bound.free_symbols or LOWER_SECONDS * outputs * 2.0**distinct > LOWER_SECONDS_LIMIT:
-        return ""
+        return plain
     try:
         dist, dist2 = mech.distribution(sv.raw), mech.distribution(sv2.raw)
     except ValueError:  # irrational answers, or too many queries for the exact route
-        return ""
+        return plain
     assert isinstance(dist, ReleaseDistribution) and isinstance(dist2, ReleaseDistribution)
+    units = refined_bound([as_fraction(sympy.Rational(x)) for x in d], scheme.cutoff)
+    upper = bound * sympy.Rational(units.numerator, units.denominator)
     low, where, at = coupled_loss_lower(dist, dist2)
-    shift = scheme.query_rate * sum((abs(as_fraction(sympy.Rational(x))) for x in d),
-                                    Fraction(0))
-    exact = exp_ratio(dist.density_value(at), dist2.density_value(at))
-    if exact is not None and abs(exact) == shift:
-        return LossSupremum(bound * sum(abs(x) for x in d), True, 1 if exact > 0 else -1,
+    delta = exp_ratio(dist.density_value(at), dist2.density_value(at))
+    if delta is not None and abs(delta) == scheme.query_rate * units:
+        return LossSupremum(upper, True, 1 if delta > 0 else -1,
                             f"the output {where}, where the two densities differ by the "
-                            "pointwise bound (the largest possible ratio)")
-    if exact is not None and abs(exact) / scheme.query_rate * bound >= low:
-        low_exact = abs(exact) / scheme.query_rate
-        return (f"at least {bound * sympy.Rational(low_exact.numerator, low_exact.denominator)}"
-                f" (attained at the output {where}) and ")
-    left, k = max((abs(sum(d[:j + 1])), j) for j in range(len(d))) \
-        if scheme.cutoff == 1 else (abs(sum(d)), len(d) - 1)
-    if bound * left >= low:  # the region of outputs far left attains it
-        return (f"at least {bound * left} (attained with query {k + 1} released at v <= "
-                f"{min(*sv.exact, *sv2.exact)}, the earlier answered queries below) and ")
-    return f"at least {float(low):.6f} (at the output {where}) and "
+                            "pointwise bound of its pattern (no output does better)")
+    text = f"at least {float(low):.6f} (at the output {where})"
+    if delta is not None:
+        exact = abs(delta) / scheme.query_rate
+        text = (f"at least {bound * sympy.Rational(exact.numerator, exact.denominator)} "
+                f"(attained at the output {where})")
+    return f"{text} and at most {upper} (the pointwise bound of the best pattern)"
 
 
 def exp_ratio(fa: Value, fb: Value) -> Fraction | None:

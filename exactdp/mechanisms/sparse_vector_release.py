@@ -54,16 +54,19 @@ private"; ``eps``-DP only for ``m <= 2c``).
 *Coupled, answers moving both ways.* The factors of ``H`` then move apart in opposite
 directions along ``r``, the supremum over ``u`` lies in general at an interior critical
 point of ``ln H_a(u) - ln H_a'(u)`` plus a piecewise linear term (a transcendental equation,
-no closed form): :func:`~exactdp.mechanisms.sparse_vector_loss.coupled_loss` refuses,
-bracketing the supremum between the pointwise bound and the largest loss found among the
-outputs with one release (:func:`~exactdp.mechanisms.sparse_vector_loss.coupled_loss_lower`:
-a grid of released values, each ratio in arb balls; the region of outputs far left, ``u``
-below every offset, attains ``t2 lam |sum_{i <= k} d_i|`` exactly for a release at query
-``k`` when ``c = 1``; a golden-section refinement of the best released value). When the
-best output's two densities differ by a pure factor ``exp(lam delta)`` (a structural identity
-of the closed forms, :func:`~exactdp.mechanisms.sparse_vector_loss.exp_ratio`) the lower
-end ``lam |delta|`` is exact and attained; when that factor is the pointwise bound, the loss
-is that bound, attained. The worst case over all neighbours is nevertheless exact, ``m eps /
+no closed form). The pointwise bound sharpens pattern by pattern: in the direction ``e =
++-d``, a query below contributes at most ``t2 lam max(0, -e_i)`` (its CDF ratio is at most 1
+when it moves the other way), a released one ``t2 lam |e_i|``
+(:func:`~exactdp.mechanisms.sparse_vector_loss.refined_bound`, the best pattern). The
+search :func:`~exactdp.mechanisms.sparse_vector_loss.coupled_loss_lower` evaluates the
+outputs with one release (the other answered queries below) on a grid of released values,
+each ratio in arb balls, refined by golden section. When the best output's two densities
+differ by a pure factor ``exp(lam delta)`` (a structural identity of the closed forms,
+:func:`~exactdp.mechanisms.sparse_vector_loss.exp_ratio`) and ``lam |delta|`` equals the
+sharpened bound, the loss is exact and attained there (DP-Sniper's "half half" pair at 10
+queries, ``c = 1``: ``3 eps``); otherwise
+:func:`~exactdp.mechanisms.sparse_vector_loss.coupled_loss` refuses with the bracket
+between the two. The worst case over all neighbours is nevertheless exact, ``m eps /
 (2c)``: no pair exceeds the pointwise bound ``m t2 lam D``, and
 ``a' = a + D`` attains it.
 

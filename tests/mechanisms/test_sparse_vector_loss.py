@@ -17,7 +17,7 @@ import sympy
 
 import exactdp
 from exactdp import SparseVector
-from exactdp.mechanisms.sparse_vector_loss import coupled_loss_lower, exp_ratio
+from exactdp.mechanisms.sparse_vector_loss import coupled_loss_lower, exp_ratio, refined_bound
 from exactdp.mechanisms.sparse_vector_release import value_expr
 
 from .test_sparse_vector_release import quad_density
@@ -87,7 +87,8 @@ def test_mixed_directions_refuse_with_bounds_that_hold(a, b, low):
     assert "\n" not in text
     lower = sympy.Rational(text.split("at least ")[1].split(" ")[0])
     upper = sympy.Rational(text.split("at most ")[1].split(" ")[0])
-    assert upper == sum(abs(sympy.Rational(x - y)) for x, y in zip(a, b, strict=True)) / 2
+    pointwise = sum(abs(sympy.Rational(x - y)) for x, y in zip(a, b, strict=True)) / 2
+    assert upper <= pointwise
     assert lower >= sympy.Rational(low)
     got = numeric_sup(mech, a, b, [-6, -2, -1, "-1/2", 0, "1/2", 1, 2, 3, 6, 12])
     assert float(lower) - 1e-9 <= got <= float(upper)
@@ -141,17 +142,35 @@ def test_exp_ratio_is_a_structural_identity():
     assert sympy.simplify(value_expr(fa, lam) / value_expr(fb, lam) - sympy.exp(lam / 2)) == 0
 
 
-def test_half_half_at_ten_queries_is_bracketed_with_an_attained_lower_end():
-    """DP-Sniper's "half half" pair at m = 10 (eps = 0.1, T = 1, c = 1): at least 3/10,
-    attained at (False x 5, 1, None ...), where the densities differ by exactly e^(3/10)."""
+def test_half_half_at_ten_queries_is_exact_and_attained():
+    """DP-Sniper's "half half" pair at m = 10 (eps = 0.1, T = 1, c = 1): the output
+    (False x 5, 1, None ...) has u = 0, so the five queries below have both CDFs in their left
+    tails (ratio e^(1/20) each) and v = 1 is beyond both answers of query 6 (e^(1/20)): 3/10,
+    which is also the pattern-by-pattern pointwise bound, so the loss is exactly 3/10."""
     mech = SparseVector("1/10", 1, c=1, variant=3)
     a, b = [1] * 10, [2] * 5 + [0] * 5
-    with pytest.raises(ValueError, match=r"at least 3/10 \(attained at the output \(False, "
-                       r"False, False, False, False, 1, None.*at most 1/2"):
-        mech.loss_supremum(a, b)
+    loss = mech.loss_supremum(a, b)
+    assert loss.value == sympy.Rational(3, 10) and loss.attained and loss.direction == 1
     o = (False,) * 5 + (1,) + (None,) * 4
-    da, db = mech.distribution(a), mech.distribution(b)
+    assert "(False, False, False, False, False, 1, None" in loss.witness
     with mpmath.workdps(30):
         fa, fb = quad_density(mech, a, o, 25), quad_density(mech, b, o, 25)
-        assert abs(abs(mpmath.log(fa / fb)) - mpmath.mpf(3) / 10) < 1e-20
-    assert abs(exp_ratio(da.density_value(o), db.density_value(o))) == 3  # lam * 3 = 3/10
+        assert abs(mpmath.log(fa / fb) - mpmath.mpf(3) / 10) < 1e-20
+    assert refined_bound([F(x - y) for x, y in zip(a, b, strict=True)], 1) == 6
+
+
+def test_refined_bound_by_hand_and_against_every_pattern():
+    # d = a - a' = (-1, 1, 1); c = 1: query 1 below (1) and query 2 released (1), or
+    # the other way round queries 2, 3 below (2); c = 2: query 1 below, 2 and 3 released
+    assert refined_bound([F(-1), F(1), F(1)], 1) == 2
+    assert refined_bound([F(-1), F(1), F(1)], 2) == 3
+    assert refined_bound([F(2), F(-1)], 5) == 3  # c > m: every query released
+    # brute force over every pattern of m = 4 with c = 2
+    d = [F(1), F(-2), F(1, 2), F(-1)]
+    best = F(0)
+    for pattern in SparseVector(1, 0, c=2, variant=3).distribution([0] * 4).outputs:
+        for e in (d, [-x for x in d]):
+            total = sum((abs(x) if p else max(F(0), -x) for x, p in zip(e, pattern, strict=True)
+                         if p is not None), F(0))
+            best = max(best, total)
+    assert refined_bound(d, 2) == best
