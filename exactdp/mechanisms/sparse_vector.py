@@ -144,7 +144,9 @@ class SparseVector(Mechanism):
           after the ``c``-th release. Not epsilon'-DP for any finite epsilon' (Lyu-Su-Li,
           Figure 1 and section 4.2; the variant of Roth's 2011 lecture notes): no bound independent
           of m. At fixed m its exact loss is ``(eps / (2cD)) sum_i |a_i - a'_i|`` on
-          answers moving one way, ``m eps / (2c)`` at the worst neighbours (exactdp;
+          answers moving one way (answers moving both ways: exact where an output meets
+          the pattern-by-pattern bound, else a bracket), ``m eps / (2c)`` at the worst
+          neighbours (exactdp;
           :mod:`~exactdp.mechanisms.sparse_vector_release`). Its distribution gives the
           pattern probabilities, ``density(output)`` and the sampler; its privacy loss is
           :meth:`loss_supremum` (capability ``"density"``).
