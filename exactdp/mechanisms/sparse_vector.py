@@ -42,9 +42,12 @@ epsilon-DP), section 4 (the privacy of Algorithms 2-6).
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from math import lcm, prod
 from typing import ClassVar
 
 import flint
@@ -58,8 +61,10 @@ from ..exact import arb_mid_to_mpf, flint_prec, to_arb
 from ..numbers import exact_epsilon, exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
-from .base import Mechanism
+from ..xform import DENSE_DEGREE_LIMIT
+from .base import Mechanism, X
 from .parameters import parameter, sensitivity_parameter
+from .rational_form import RationalForm
 from .registry import register
 from .sparse_vector_integral import (
     Scheme,
@@ -76,12 +81,20 @@ VARIANTS = (1, 2, 4, 5, 6)
 MAX_SEQUENCES = 4096
 
 
-def exact_seconds(m: int, count: int, distinct: int) -> float:
-    """Estimated seconds of the exact probabilities of ``count`` answer sequences of ``m``
-    queries with ``distinct`` distinct offsets ``a_i - T``: the integrand of a prefix has up
-    to ``2**distinct`` terms per interval. Measured (Algorithm 6, 2 cores): m = 6 / 8 / 10
-    distinct answers 0.35 / 3.5 / 71 s; m = 10 equal answers 3.4 s."""
-    return 7e-5 * count * 2.0**distinct + 3e-4 * count * m
+def exact_seconds(count: int, sizes: Sequence[int]) -> float:
+    """Estimated seconds of the exact probabilities of ``count`` answer sequences on a
+    vector whose equal answers form groups of ``sizes``: at most ``prod(n + 1)``
+    distinct integrals (one per count vector of Trues and Falses per group), each with up
+    to ``prod(n + 1)`` terms per interval, plus the walk over the sequences. Measured
+    (Algorithm 6, one core): 10 distinct answers 3.4 s, 11 distinct 7.6 s, five pairs
+    0.22 s, 10 equal answers 2 ms."""
+    terms = min(prod(n + 1 for n in sizes), 10**30)
+    return 4e-6 * min(count, terms) * terms + 2e-5 * count
+
+
+def group_sizes(values: Sequence[object]) -> list[int]:
+    """The sizes of the groups of equal answers (equal offsets ``a_i - T``)."""
+    return list(Counter(values).values())
 
 
 #: Answer -> code in :meth:`SparseVectorDistribution.sample` arrays.
@@ -215,14 +228,43 @@ class SparseVector(Mechanism):
 
     @property
     def capabilities(self) -> frozenset[str]:
-        """Exact probabilities, the mpmath and float views and the sampler."""
-        return frozenset({"exact", "mpmath", "float", "sample"})
+        """Exact probabilities, the mpmath and float views, the sampler, and the
+        probabilities as polynomials in ``x`` at a rational epsilon
+        (``numeric_rational_form``: what the analyzer's x-form engine reads)."""
+        return frozenset({"exact", "mpmath", "float", "sample", "numeric_rational_form"})
 
     def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
-        """:attr:`capabilities`; no numeric view or sampler for a symbolic epsilon."""
+        """:attr:`capabilities`; no numeric view or sampler for a symbolic epsilon, no
+        ``numeric_rational_form`` unless ``epsilon / sensitivity`` is rational."""
         if self.epsilon.free_symbols:
             return frozenset({"exact"})
+        if not self.rate.is_Rational:
+            return self.capabilities - {"numeric_rational_form"}
         return self.capabilities
+
+    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
+        """Refuse, naming ``func``, an exact analysis of these query vectors above
+        :data:`MAX_SEQUENCES` answer sequences or :data:`exactdp.cost.SECONDS_LIMIT`: the
+        exact distribution of each (:func:`exact_seconds`) and about 30 us of the
+        analyzer's work per answer sequence of each (measured: 1.1 s for the 729 vectors
+        of the exhaustive search at m = 6).
+
+        Raises
+        ------
+        TooCostly
+            With the estimate and the cheaper route.
+        """
+        n = vectors[0].n
+        count = sequence_count(n, self.scheme.cutoff)
+        cheaper = ("use fewer queries, a variant with a cut-off c, or pass the one neighbour "
+                   "to check (neighbour=...)")
+        if count > MAX_SEQUENCES:
+            raise refuse(func, f"the exact distributions of {n} queries",
+                         f"{fmt_size(count)} answer sequences", f"{MAX_SEQUENCES}", cheaper)
+        seconds = sum(exact_seconds(count, group_sizes(v.exact)) for v in vectors)
+        check_seconds(func, f"an exact analysis of {len(vectors)} query vectors of {n} "
+                      f"queries ({fmt_size(count)} answer sequences each)",
+                      seconds + 3e-5 * count * len(vectors), cheaper)
 
     def distribution(self, scores: object) -> SparseVectorDistribution:
         """The exact distribution over answer sequences on the query answers ``scores``.
@@ -241,7 +283,7 @@ class SparseVector(Mechanism):
                          f"{fmt_size(count)} answer sequences", f"{MAX_SEQUENCES}",
                          "use fewer queries, or a variant with a cut-off c")
         check_seconds(func, f"the exact distribution of {sv.n} queries",
-                      exact_seconds(sv.n, count, len(set(sv.exact))),
+                      exact_seconds(count, group_sizes(sv.exact)),
                       "use fewer queries, or a variant with a cut-off c")
         if not (sv.is_rational and self.threshold.is_Rational):
             raise ValueError(f"{func}: the exact probabilities need rational answers and a "
@@ -305,7 +347,8 @@ class SparseVectorDistribution:
 
     def rational_form(self):
         """Not available: Laplace noise gives terms ``lam * exp(lam * w)``, not rational
-        functions of one ``x = exp(-epsilon/N)`` in general.
+        functions of one ``x = exp(-epsilon/N)`` in general (at one rational epsilon they
+        are: :meth:`numeric_rational_form`).
 
         Raises
         ------
@@ -327,13 +370,49 @@ class SparseVectorDistribution:
 
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
-        """Exact probabilities (sympy) in :attr:`outputs` order."""
+        """Exact probabilities (sympy) in :attr:`outputs` order (one expression per
+        distinct value: sequences with equal answer counts share it)."""
         lam = self.mechanism.rate
-        return tuple(
-            sympy.Add(*[sympy.Rational(q.numerator, q.denominator) * lam**e
-                        * sympy.exp(lam * sympy.Rational(w.numerator, w.denominator))
-                        for (e, w), q in sorted(v.items())])
-            for v in self.values)
+        built: dict[int, sympy.Expr] = {}
+        for v in self.values:
+            if id(v) not in built:
+                built[id(v)] = sympy.Add(*[
+                    sympy.Rational(q.numerator, q.denominator) * lam**e
+                    * sympy.exp(lam * sympy.Rational(w.numerator, w.denominator))
+                    for (e, w), q in sorted(v.items())])
+        return tuple(built[id(v)] for v in self.values)
+
+    def numeric_rational_form(self) -> RationalForm | None:
+        """The probabilities as polynomials in ``x = exp(-lam/L)`` over one common power of
+        ``x``, at this epsilon only (``lam = epsilon / sensitivity`` rational): a term
+        ``q lam**e exp(lam W)`` is the rational ``q lam**e`` times ``x**(-L W)``, ``L`` the
+        common denominator of the ``W``. Flint polynomials, one per distinct probability
+        (shared by sequences with equal answer counts), so the analyzer's x-form engine
+        builds no sympy expression. None for an irrational rate or a degree above
+        :data:`exactdp.xform.DENSE_DEGREE_LIMIT`."""
+        lam = self.mechanism.rate
+        if self.mechanism.epsilon.free_symbols or not lam.is_Rational:
+            return None
+        lq = flint.fmpq(int(lam.p), int(lam.q))
+        distinct = {id(v): v for v in self.values}
+        L = lcm(*(w.denominator for v in distinct.values() for _, w in v))
+        terms = {key: [(e, w.numerator * (L // w.denominator), q) for (e, w), q in v.items()]
+                 for key, v in distinct.items()}
+        powers = [p for t in terms.values() for _, p, _ in t]
+        top = max(0, *powers)
+        if top - min(powers) > DENSE_DEGREE_LIMIT:
+            return None
+        lam_powers = [flint.fmpq(1), lq, lq * lq]
+        polys: dict[int, flint.fmpq_poly] = {}
+        for key, t in terms.items():
+            coeffs = [flint.fmpq(0)] * (top - min((p for _, p, _ in t), default=top) + 1)
+            for e, p, q in t:
+                lp = lam_powers[e] if e < 3 else lq**e
+                coeffs[top - p] += flint.fmpq(q.numerator, q.denominator) * lp
+            polys[key] = flint.fmpq_poly(coeffs)
+        den = flint.fmpq_poly([0] * top + [1])
+        return RationalForm(X, None, sympy.exp(-lam / L), L,
+                            polys=tuple(polys[id(v)] for v in self.values), denominator=den)
 
     # ------------------------------------------------------------------ numeric
     def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
