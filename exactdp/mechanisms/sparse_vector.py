@@ -228,19 +228,60 @@ class SparseVector(Mechanism):
 
     @property
     def capabilities(self) -> frozenset[str]:
-        """Exact probabilities, the mpmath and float views, the sampler, and the
+        """Exact probabilities, the mpmath and float views, the sampler, the
         probabilities as polynomials in ``x`` at a rational epsilon
-        (``numeric_rational_form``: what the analyzer's x-form engine reads)."""
-        return frozenset({"exact", "mpmath", "float", "sample", "numeric_rational_form"})
+        (``numeric_rational_form``: what the analyzer's x-form engine reads) and, on the
+        answers where they are rational in ``x`` for every epsilon, ``rational_form``
+        (:meth:`rational_obstruction`)."""
+        return frozenset({"exact", "mpmath", "float", "sample", "numeric_rational_form",
+                          "rational_form"})
 
     def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
-        """:attr:`capabilities`; no numeric view or sampler for a symbolic epsilon, no
-        ``numeric_rational_form`` unless ``epsilon / sensitivity`` is rational."""
+        """:attr:`capabilities` on the answers ``sv``: no numeric view or sampler for a
+        symbolic epsilon, no ``numeric_rational_form`` unless ``epsilon / sensitivity`` is
+        rational, ``rational_form`` only without obstruction (:meth:`rational_obstruction`)."""
+        caps = set(self.capabilities)
         if self.epsilon.free_symbols:
-            return frozenset({"exact"})
-        if not self.rate.is_Rational:
-            return self.capabilities - {"numeric_rational_form"}
-        return self.capabilities
+            caps = {"exact", "rational_form"}
+        elif not self.rate.is_Rational:
+            caps.discard("numeric_rational_form")
+        if self.rational_obstruction(sv) is not None:
+            caps.discard("rational_form")
+        return frozenset(caps)
+
+    def rational_obstruction(self, sv: ScoreVector) -> str | None:
+        """Why the probabilities on ``sv`` are not rational functions of one
+        ``x = exp(-epsilon/N)`` for every epsilon, or None when they are.
+
+        Each probability is ``sum q lam**e exp(lam W)`` (``lam = epsilon/sensitivity``).
+        A term with ``e = 1`` comes from a piece of the integrand ``exp(k t2 lam rho)``
+        whose rate cancels the threshold density's ``exp(-+t1 lam rho)`` on a bounded
+        interval between the breakpoints ``{0} U {a_i - T}``: ``k t2 = +-t1`` for an
+        integer ``k`` of at most the answered queries. So there are none, and the
+        probabilities are polynomials in ``x`` over a power of ``x``, for Algorithm 5 (no
+        query noise), Algorithm 4 (``t1/t2 = 1/3`` is no integer), every variant when
+        all answers equal the threshold (no bounded interval), and Algorithm 1 with fewer
+        than ``2c`` queries; Algorithms 1, 2 and 6 otherwise have them in general. Decided
+        exactly on the closed form (no ``e = 1`` term left after exact cancellation).
+        """
+        if not (sv.is_rational and self.threshold.is_Rational):
+            return "irrational answers or threshold"
+        scheme = self.scheme
+        if scheme.query_rate is None or scheme.threshold_rate / scheme.query_rate % 1 != 0:
+            return None  # no integer k: never
+        if all(v == self.threshold for v in sv.exact):
+            return None
+        try:
+            self.check_cost("SparseVector.rational_obstruction", [sv])
+            values = SparseVectorDistribution(self, sv).values
+        except ValueError as exc:
+            return f"its closed form is not computed ({exc})"
+        if all(e == 0 for v in values for e, _ in v):
+            return None
+        k = scheme.threshold_rate / scheme.query_rate
+        return (f"Algorithm {self.variant}'s Laplace rates t1 = {scheme.threshold_rate} and "
+                f"t2 = {scheme.query_rate} meet (t1 = {k} t2) on a bounded interval between "
+                "the breakpoints a_i - T, which gives epsilon*exp(epsilon*w) terms")
 
     def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
         """Refuse, naming ``func``, an exact analysis of these query vectors above
@@ -345,19 +386,6 @@ class SparseVectorDistribution:
         """Exact probability of one answer sequence."""
         return self.probabilities[self.index(output)]
 
-    def rational_form(self):
-        """Not available: Laplace noise gives terms ``lam * exp(lam * w)``, not rational
-        functions of one ``x = exp(-epsilon/N)`` in general (at one rational epsilon they
-        are: :meth:`numeric_rational_form`).
-
-        Raises
-        ------
-        ValueError
-            Always.
-        """
-        raise ValueError("SparseVector: no rational form in x (Laplace noise); use "
-                         ".probabilities")
-
     # ------------------------------------------------------------------ exact
     @cached_property
     def values(self) -> list[Value]:
@@ -393,7 +421,31 @@ class SparseVectorDistribution:
         lam = self.mechanism.rate
         if self.mechanism.epsilon.free_symbols or not lam.is_Rational:
             return None
-        lq = flint.fmpq(int(lam.p), int(lam.q))
+        return self._x_form(flint.fmpq(int(lam.p), int(lam.q)))
+
+    def rational_form(self) -> RationalForm:
+        """The probabilities as polynomials in ``x = exp(-lam/L)`` over a common power of
+        ``x``, for every epsilon (symbolic allowed), where the closed form has no
+        ``lam * exp(lam W)`` term (capability ``rational_form``: see
+        :meth:`SparseVector.rational_obstruction`); what :func:`exactdp.certify_dp` reads.
+
+        Raises
+        ------
+        ValueError
+            One line saying why there is none on these answers.
+        """
+        why = self.mechanism.rational_obstruction(self.scores)
+        if why is not None:
+            raise ValueError(f"SparseVector: no rational form in x here: {why}")
+        rf = self._x_form(None)
+        if rf is None:
+            raise ValueError("SparseVector: no rational form in x here: its degree is above "
+                             f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")
+        return rf
+
+    def _x_form(self, lq: flint.fmpq | None) -> RationalForm | None:
+        """The polynomials, each term's ``lam**e`` evaluated at ``lq`` (None: no such term
+        is present, every ``e`` is 0)."""
         distinct = {id(v): v for v in self.values}
         L = lcm(*(w.denominator for v in distinct.values() for _, w in v))
         terms = {key: [(e, w.numerator * (L // w.denominator), q) for (e, w), q in v.items()]
@@ -402,16 +454,16 @@ class SparseVectorDistribution:
         top = max(0, *powers)
         if top - min(powers) > DENSE_DEGREE_LIMIT:
             return None
-        lam_powers = [flint.fmpq(1), lq, lq * lq]
+        lam_powers = [flint.fmpq(1)] if lq is None else [flint.fmpq(1), lq, lq * lq]
         polys: dict[int, flint.fmpq_poly] = {}
         for key, t in terms.items():
             coeffs = [flint.fmpq(0)] * (top - min((p for _, p, _ in t), default=top) + 1)
             for e, p, q in t:
-                lp = lam_powers[e] if e < 3 else lq**e
+                lp = lam_powers[e] if e < len(lam_powers) else lq**e  # type: ignore[operator]
                 coeffs[top - p] += flint.fmpq(q.numerator, q.denominator) * lp
             polys[key] = flint.fmpq_poly(coeffs)
         den = flint.fmpq_poly([0] * top + [1])
-        return RationalForm(X, None, sympy.exp(-lam / L), L,
+        return RationalForm(X, None, sympy.exp(-self.mechanism.rate / L), L,
                             polys=tuple(polys[id(v)] for v in self.values), denominator=den)
 
     # ------------------------------------------------------------------ numeric

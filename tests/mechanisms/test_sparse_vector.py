@@ -129,7 +129,7 @@ def test_symbolic_epsilon_substitutes_to_the_numeric_values():
     e = sympy.Symbol("epsilon", positive=True)
     sym = SparseVector(e, 1, variant=4).distribution([0, 2])
     num = SparseVector(EPS, 1, variant=4).distribution([0, 2])
-    assert sym.capabilities == frozenset({"exact"})
+    assert sym.capabilities == frozenset({"exact", "rational_form"})  # Algorithm 4: always
     for a, b in zip(sym.probabilities, num.probabilities, strict=True):
         assert sympy.simplify(a.subs(e, EPS) - b) == 0
 
@@ -144,7 +144,7 @@ def test_parameters_scales_and_views():
     assert SparseVector(EPS, 1, variant=4).query_scale == sympy.Rational(4, 3) / EPS
     assert m.scheme.cutoff == 2 and not m.monotonic and m.optimize == "max"
     assert m.capabilities == frozenset({"exact", "mpmath", "float", "sample",
-                                        "numeric_rational_form"})
+                                        "numeric_rational_form", "rational_form"})
     assert m.capabilities_on(exactdp.as_scores([0, 1])) == m.capabilities
     d = m.distribution([0, 1])
     assert isinstance(d, SparseVectorDistribution) and d.n == 2
@@ -154,8 +154,8 @@ def test_parameters_scales_and_views():
     for b, p in zip(d.evalf_balls(30), d.probabilities, strict=True):  # rigorous, tight
         # the ball of the Fraction route against the sympy expression's own enclosure
         assert b.rad() < 1e-30 * b.mid() and b.overlaps(exactdp.exact.to_arb(p, 200))
-    with pytest.raises(ValueError, match="no rational form"):
-        d.rational_form()
+    with pytest.raises(ValueError, match="no rational form in x here: Algorithm 6's"):
+        SparseVector(EPS, 1, variant=6).distribution([0, 2]).rational_form()
     assert "SVT1" in repr(d)
     assert REGISTRY["svt"].kind == "sequence" and REGISTRY["svt"].cls is SparseVector
 
@@ -283,6 +283,31 @@ def test_numeric_rational_form_is_the_probabilities(variant, c):
     sym = SparseVector(sympy.Symbol("e", positive=True), 1).distribution([0, 1])
     assert "numeric_rational_form" not in sym.capabilities
     assert SparseVector(sympy.log(2), 1).distribution([0, 1]).numeric_rational_form() is None
+
+
+@pytest.mark.parametrize("variant,c,answers,rational", [
+    (4, 1, [1, 1, 2], True), (5, 1, [0, 3, 2], True),  # t1/t2 = 1/3; no query noise
+    (6, 1, [1, 1, 1], True), (6, 1, [1, 2], False),     # t1 = t2: only all answers at T
+    (1, 1, [2, 0], True), (1, 1, [2, 2], False),        # t1 = 2 t2: two on one side
+    (1, 2, [2, 2, 2], True), (2, 1, [3, 2], False),     # c = 2: t1 = 4 t2 needs 4 queries
+])
+def test_rational_in_x_exactly_where_no_epsilon_exp_term_survives(variant, c, answers,
+                                                                  rational):
+    """By hand (T = 1): a lam*exp(lam*w) term needs an integrand rate k*t2 = t1 on a
+    bounded interval; the obstruction is read off the closed form, and the rational form
+    where there is one substitutes back to the probabilities for a symbolic epsilon."""
+    e = sympy.Symbol("e", positive=True)
+    mech = SparseVector(e, 1, c=c, variant=variant)
+    sv = exactdp.as_scores(answers)
+    d = mech.distribution(answers)
+    has_lam = any(k[0] for v in d.values for k in v)
+    assert (mech.rational_obstruction(sv) is None) is rational is (not has_lam)
+    assert ("rational_form" in d.capabilities) is rational
+    if rational:
+        for a, b in zip(d.rational_form().substituted(), d.probabilities, strict=True):
+            assert sympy.simplify(a - b) == 0
+    else:
+        assert "bounded interval" in mech.rational_obstruction(sv)
 
 
 def test_check_cost_names_the_callers_function():
