@@ -31,7 +31,10 @@ finite answer sequence and is not implemented here.
 The probability of each answer sequence is an integral over ``rho`` of a product of Laplace
 CDF factors, piecewise exponential in ``rho`` with breakpoints ``a_i - T``; it is computed in
 closed form (:mod:`exactdp.mechanisms.sparse_vector_integral`) for rational answers and
-threshold, with an exact or symbolic epsilon.
+threshold, with an exact or symbolic epsilon: once per count vector of answers per distinct
+offset (sequences with equal counts share one value), and handed to the analyzer as flint
+polynomials in ``x`` (``numeric_rational_form``; ``rational_form`` where it holds for every
+epsilon, see :class:`SparseVector`).
 
 References
 ----------
@@ -163,6 +166,25 @@ class SparseVector(Mechanism):
     ValueError
         A one-line error naming the argument: epsilon not > 0 and finite, a non-finite
         threshold, ``c < 1``, an unknown variant.
+
+    Notes
+    -----
+    Every probability is ``sum q lam**e exp(lam W)`` (``lam = epsilon / sensitivity``,
+    ``e`` in {0, 1}). At a rational epsilon it is a polynomial in ``x = exp(-lam/L)``
+    over a power of ``x`` (``numeric_rational_form``: the analyzer's exact route, flint
+    polynomials, milliseconds at 10 queries). For *every* epsilon (``rational_form``,
+    hence :func:`exactdp.certify_dp`) only where no ``e = 1`` term survives: such a term
+    comes from an integrand rate ``k t2`` equal to the threshold rate ``t1`` on a bounded
+    interval between the breakpoints ``a_i - T``. So Algorithm 4 (``t1/t2 = 1/3``) and
+    Algorithm 5 (no query noise) are rational in ``x`` on every input; Algorithm 6
+    (``t1 = t2``) only when every answer equals ``T``; Algorithm 1 (``t1 = 2c t2``) and
+    Algorithm 2 (``t1 = 2 t2`` within a segment) unless ``2c`` (resp. 2) answered queries
+    fall on one side of ``T``. :meth:`rational_obstruction` decides it exactly on the
+    closed form and says why; ``certify_dp`` refuses with that reason elsewhere.
+
+    ``check_dp`` with no neighbour searches the ``3**m - 1`` vertices for ``m <= 6`` and
+    the heuristic set of :func:`exactdp.analysis.neighbourhood.heuristic_moves` beyond
+    (``search="reduced"`` does not apply: the mechanism is not regular).
 
     Examples
     --------
