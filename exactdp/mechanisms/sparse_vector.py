@@ -49,7 +49,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from math import lcm, prod
 from typing import ClassVar
 
@@ -124,6 +124,20 @@ def _variant(func: str, name: str, value: object) -> int:
     if v not in VARIANTS:
         raise argument_error(func, name, "one of 1, 2, 4, 5, 6 (Lyu-Su-Li's Algorithms)", value)
     return v
+
+
+def _fraction(value: object) -> Fraction:
+    """A rational sympy number (or int) as a Fraction."""
+    r = sympy.Rational(value)
+    return Fraction(int(r.p), int(r.q))
+
+
+@lru_cache(maxsize=4096)
+def _has_lambda_term(scheme: Scheme, threshold: Fraction, answers: tuple) -> bool:
+    """Whether a closed-form probability on ``answers`` keeps a ``lam * exp(lam W)`` term
+    (cached: ``capabilities`` asks it of every distribution an analysis builds)."""
+    offsets = [_fraction(a) - threshold for a in answers]
+    return any(e for v in sequence_probabilities(offsets, scheme) for e, _ in v)
 
 
 @register("svt", label="SVT", kind="sequence")
@@ -295,10 +309,9 @@ class SparseVector(Mechanism):
             return None
         try:
             self.check_cost("SparseVector.rational_obstruction", [sv])
-            values = SparseVectorDistribution(self, sv).values
         except ValueError as exc:
             return f"its closed form is not computed ({exc})"
-        if all(e == 0 for v in values for e, _ in v):
+        if not _has_lambda_term(scheme, _fraction(self.threshold), tuple(sv.exact)):
             return None
         k = scheme.threshold_rate / scheme.query_rate
         return (f"Algorithm {self.variant}'s Laplace rates t1 = {scheme.threshold_rate} and "
@@ -412,10 +425,11 @@ class SparseVectorDistribution:
     @cached_property
     def values(self) -> list[Value]:
         """Each probability as ``{(e, W): q}``: ``sum q lam**e exp(lam W)``, ``lam =
-        epsilon / sensitivity`` (the closed form before it becomes a sympy expression)."""
-        T = Fraction(int(self.mechanism.threshold.p), int(self.mechanism.threshold.q))
-        offsets = [Fraction(int(v.p), int(v.q)) - T
-                   for v in (sympy.Rational(x) for x in self.scores.exact)]
+        epsilon / sensitivity`` (the closed form before it becomes a sympy expression).
+        Sequences with equal answer counts share one mapping, also across score vectors
+        (a cache): read them, do not modify them."""
+        T = _fraction(self.mechanism.threshold)
+        offsets = [_fraction(x) - T for x in self.scores.exact]
         return sequence_probabilities(offsets, self.mechanism.scheme)
 
     @cached_property

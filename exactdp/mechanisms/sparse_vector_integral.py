@@ -42,8 +42,6 @@ Piece = dict[tuple[Fraction, Fraction], Fraction]
 #: An exact value: ``{(e, W): q}`` = ``sum q lam**e exp(lam W)``.
 Value = dict[tuple[int, Fraction], Fraction]
 
-_ONE: Piece = {(Fraction(0), Fraction(0)): Fraction(1)}
-_HALF = Fraction(1, 2)
 
 
 @dataclass(frozen=True)
@@ -69,63 +67,12 @@ class Scheme:
     fresh_threshold: bool = False
 
 
-def _mul(a: Piece, b: Piece) -> Piece:
-    out: Piece = {}
-    for (r1, w1), q1 in a.items():
-        for (r2, w2), q2 in b.items():
-            key = (r1 + r2, w1 + w2)
-            v = out.get(key, Fraction(0)) + q1 * q2
-            if v:
-                out[key] = v
-            else:
-                out.pop(key, None)
-    return out
-
-
-def _factor(above: bool, s: Fraction, left: bool, rate: Fraction | None) -> Piece:
-    """The probability of one answer as a function of rho on an interval lying left
-    (``left``: rho < s) or right of the query's breakpoint ``s``."""
-    if rate is None:  # no query noise: True iff rho <= s
-        return dict(_ONE) if above == left else {}
-    if left:  # F(rho - s) = exp(t2 lam (rho - s)) / 2
-        small = {(rate, -rate * s): _HALF}
-        return {**_ONE, (rate, -rate * s): -_HALF} if above else small
-    large = {(-rate, rate * s): _HALF}  # 1 - F(rho - s) = exp(-t2 lam (rho - s)) / 2
-    return large if above else {**_ONE, (-rate, rate * s): -_HALF}
-
-
 def _add(out: Value, key: tuple[int, Fraction], q: Fraction) -> None:
     v = out.get(key, Fraction(0)) + q
     if v:
         out[key] = v
     else:
         out.pop(key, None)
-
-
-def _integrate(pieces: Sequence[Piece], cuts: Sequence[Fraction], rate: Fraction) -> Value:
-    """``integral over rho`` of the Laplace(rate t1) density of rho times the piecewise
-    function ``pieces`` (``pieces[j]`` on ``[cuts[j-1], cuts[j]]``, ``cuts`` sorted, the
-    first piece from -oo and the last to +oo)."""
-    out: Value = {}
-    for j, piece in enumerate(pieces):
-        lo = cuts[j - 1] if j > 0 else None
-        hi = cuts[j] if j < len(cuts) else None
-        right_of_zero = lo is not None and lo >= 0
-        dr = -rate if right_of_zero else rate  # the density (t1 lam / 2) exp(-+ t1 lam rho)
-        for (r, w), q in piece.items():
-            r2, q2 = r + dr, q * rate / 2
-            if r2 == 0:  # lam * q2 * (hi - lo) * exp(lam w)
-                if lo is None or hi is None:
-                    raise ArithmeticError("sparse vector: an integrand does not decay")
-                _add(out, (1, w), q2 * (hi - lo))
-                continue
-            if (lo is None and r2 < 0) or (hi is None and r2 > 0):
-                raise ArithmeticError("sparse vector: an integrand does not decay")
-            if hi is not None:
-                _add(out, (0, r2 * hi + w), q2 / r2)
-            if lo is not None:
-                _add(out, (0, r2 * lo + w), -q2 / r2)
-    return out
 
 
 def _times(a: Value, b: Value) -> Value:
