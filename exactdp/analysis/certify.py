@@ -19,6 +19,7 @@ from ..exact.arb import flint_prec, to_arb
 from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
 from ..mechanisms.base import Mechanism
+from ..mechanisms.sparse_vector import SparseVector
 from ..numbers import exact_epsilon
 from ..result import Result, brief
 from .common import (
@@ -245,6 +246,19 @@ def _symbolic_mechanism(mech: object, func: str):
     return mech.with_epsilon(EPSILON)
 
 
+def _check_rational_sequences(mech: object, vectors: list) -> None:
+    """Refuse, saying why, a sparse vector mechanism on answers where its probabilities
+    are not rational in x (:meth:`exactdp.SparseVector.rational_obstruction`)."""
+    if not isinstance(mech, SparseVector):
+        return
+    for v in vectors:
+        why = mech.rational_obstruction(v)
+        if why is not None:
+            raise ValueError(f"certify_dp: SparseVector on {list(v.exact)} has no form "
+                             f"rational in x = exp(-epsilon/N): {why}; use check_dp at a "
+                             "numeric epsilon")
+
+
 def certify_dp(
     mechanism: object,
     scores: object,
@@ -324,6 +338,7 @@ def certify_dp(
             f"about {degree} (n = {q.n} outputs)", pf_certify_seconds(count, degree),
             "pass the one neighbour to certify (neighbour=...), certify fewer scores, or "
             "use check_dp at a numeric epsilon")
+    _check_rational_sequences(mech, [q, *nbrs])
     engine = make_engine(mech, [q] + nbrs, "certify_dp", dense_only=True)
     if isinstance(engine, BallEngine):
         raise ValueError(
@@ -358,7 +373,7 @@ def certify_dp(
     ]
     conditions = []
     for j in range(1, len(nbrs) + 1):
-        for r in range(q.n):
+        for r in range(len(probs_pos[0])):  # the outputs (n of a selection, or sequences)
             for direction, (a, b) in (("q->q'", (0, j)), ("q'->q", (j, 0))):
                 na, da = probs_pos[a][r]
                 nb, db = probs_pos[b][r]

@@ -151,7 +151,9 @@ def check_dp(
         The privacy level to check; default the mechanism's own epsilon. A mechanism with a
         symbolic epsilon is instantiated at this value. Required when the mechanism's
         epsilon is None (Gaussian noise: the claimed privacy level).
-    search : {"auto", "exhaustive", "reduced"}
+    search : {"auto", "exhaustive", "reduced", "heuristic"}
+        As :func:`neighbours`; for :class:`~exactdp.SparseVector` ``"auto"`` is the
+        exhaustive vertex search for ``m <= 6`` queries and the heuristic one beyond.
     allow_non_neighbour : bool
 
     Returns

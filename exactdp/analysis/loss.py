@@ -162,8 +162,17 @@ def value_of(engine, cand) -> sympy.Expr:
 
 
 def _ratios(engine, i: int, j: int) -> tuple:
-    return ratios_with_limits(engine.probs[i], engine.probs[j], engine.is_zero,
-                              lambda a, b: engine.to_sympy(engine.ratio(a, b)))
+    # outputs whose probabilities are shared objects on both sides (equal gaps, or answer
+    # sequences with equal counts) share one ratio: each distinct one is made once
+    made: dict[tuple[int, int], sympy.Expr] = {}
+
+    def ratio(a, b) -> sympy.Expr:
+        key = (id(a), id(b))
+        if key not in made:
+            made[key] = engine.to_sympy(engine.ratio(a, b))
+        return made[key]
+
+    return ratios_with_limits(engine.probs[i], engine.probs[j], engine.is_zero, ratio)
 
 
 def _loss_from_engine(engine, i: int, j: int, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:

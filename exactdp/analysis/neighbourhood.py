@@ -12,8 +12,11 @@ from __future__ import annotations
 import itertools
 import math
 
+import numpy as np
+
 from .._validate import argument_error, check_choice, check_same_length
 from ..cost import check_analysis, check_neighbour_cells, refuse
+from ..mechanisms.sparse_vector import SparseVector
 from ..scores import ScoreVector
 from .common import (
     exact_sign,
@@ -27,7 +30,11 @@ from .common import (
 EXHAUSTIVE_MAX_N = 6
 
 #: The values of ``search`` the neighbour search accepts.
-SEARCHES = ("auto", "exhaustive", "reduced")
+SEARCHES = ("auto", "exhaustive", "reduced", "heuristic")
+
+#: Random vertices of the heuristic search, drawn by ``numpy.random.default_rng(seed)``.
+HEURISTIC_RANDOM = 64
+HEURISTIC_SEED = 0
 
 
 # =============================================================================== neighbours
@@ -81,7 +88,8 @@ def check_pair(
 EXHAUSTIVE_SECONDS_LIMIT = 120.0
 
 
-def _check_exhaustive_cost(n: int, monotone: bool, func: str = "neighbours") -> None:
+def _check_exhaustive_cost(n: int, monotone: bool, func: str = "neighbours",
+                           regular: bool = True) -> None:
     """Refuse an exhaustive search estimated above two minutes: ``count`` neighbours at
     about ``4 ms * (n/6)^2`` each (x-form engine; 728 neighbours at n = 6 take ~2-3 s)."""
     count = 2 * (2**n - 1) if monotone else 3**n - 1
@@ -90,17 +98,66 @@ def _check_exhaustive_cost(n: int, monotone: bool, func: str = "neighbours") -> 
         raise refuse(
             func, f"search='exhaustive' for n = {n}",
             f"{count} neighbours (about {secs:.3g} s)", f"{EXHAUSTIVE_SECONDS_LIMIT:.0f} s",
-            f"use search='reduced' ({2 * n + 2} neighbours; exact for regular mechanisms)",
+            f"use search='reduced' ({2 * n + 2} neighbours; exact for regular mechanisms)"
+            if regular else
+            f"use search='heuristic' ({len(heuristic_moves(n, monotone))} neighbours: a "
+            "search, not a proof) or pass the one neighbour to check (neighbour=...)",
         )
 
 
+def heuristic_moves(n: int, monotone: bool = False) -> list[tuple[int, ...]]:
+    """The moves ``s`` (neighbour ``q + Delta*s``) of the heuristic search, in order,
+    without repeats: every query alone up and down (``+-e_r``: StatDP's "one above / one
+    below"), one up and the rest down and the reverse (``+-(2e_r - 1)``), all up and all
+    down, the first ``k`` up and the rest down and the reverse (``k = 1..n-1``: the
+    "half half" and X-shape patterns at every split), the first / last ``k`` alone up or
+    down (one-sided shifts), then :data:`HEURISTIC_RANDOM` random vertices of
+    ``{-1, 0, 1}^n`` (seed :data:`HEURISTIC_SEED`). ``monotone``: only the moves in one
+    direction."""
+    seen: dict[tuple[int, ...], None] = {}
+
+    def add(s: tuple[int, ...]) -> None:
+        if any(s) and not (monotone and min(s) < 0 < max(s)):
+            seen.setdefault(s, None)
+
+    def both(s: tuple[int, ...]) -> None:
+        add(s)
+        add(tuple(-v for v in s))
+
+    for r in range(n):
+        e = tuple(1 if i == r else 0 for i in range(n))
+        both(e)
+        both(tuple(2 * v - 1 for v in e))
+    both((1,) * n)
+    for k in range(1, n):
+        both((1,) * k + (-1,) * (n - k))
+        both((1,) * k + (0,) * (n - k))
+        both((0,) * (n - k) + (1,) * k)
+    rng = np.random.default_rng(HEURISTIC_SEED)
+    for row in rng.integers(-1, 2, size=(HEURISTIC_RANDOM, n)).tolist():
+        add(tuple(int(v) for v in row))
+    return list(seen)
+
+
 def _moves(
-    n: int, monotone: bool, search: str, func: str = "neighbours"
+    n: int, monotone: bool, search: str, func: str = "neighbours", regular: bool = True
 ) -> tuple[list[tuple[int, ...]], str]:
     check_choice(func, "search", search, SEARCHES)
+    if search == "reduced" and not regular:
+        raise ValueError(
+            f"{func}: search='reduced' holds for regular mechanisms only (symmetric, "
+            "shift-invariant, monotone: docs/formulas.md section 3), not for answer "
+            "sequences; use search='exhaustive' (n <= 8) or 'heuristic'")
+    if search == "heuristic" or (search == "auto" and not regular and n > EXHAUSTIVE_MAX_N):
+        check_neighbour_cells(func, len(heuristic_moves(n, monotone)), n)
+        return heuristic_moves(n, monotone), (
+            f"heuristic, not exhaustive ({n} > {EXHAUSTIVE_MAX_N} queries): +-e_r, "
+            "+-(2e_r - 1), all up / all down, the first k up and the rest down and the "
+            "reverse, one-sided prefix and suffix shifts, "
+            f"{HEURISTIC_RANDOM} random vertices (seed {HEURISTIC_SEED})")
     exhaustive = search == "exhaustive" or (search == "auto" and n <= EXHAUSTIVE_MAX_N)
     if exhaustive:
-        _check_exhaustive_cost(n, monotone, func)
+        _check_exhaustive_cost(n, monotone, func, regular)
         steps = (0, 1) if monotone else (-1, 0, 1)
         moves = [s for s in itertools.product(steps, repeat=n) if any(s)]
         if monotone:
@@ -135,7 +192,7 @@ def neighbours(
     mechanism : Mechanism
         Supplies ``sensitivity`` (default 1) and ``monotonic`` (default False).
     scores : sequence of numbers, shape (n,)
-    search : {"auto", "exhaustive", "reduced"}
+    search : {"auto", "exhaustive", "reduced", "heuristic"}
         ``"exhaustive"``: the vertices ``q + Delta*s`` of the neighbour box,
         ``s in {-1, 0, 1}^n`` without 0 (monotone: ``s in {0,1}^n or {0,-1}^n``).
         ``"reduced"``: for regular mechanisms (symmetric, shift-invariant, monotone in the
@@ -143,7 +200,12 @@ def neighbours(
         lowers the others and smallest in the reverse move, so ``q + Delta*(2e_r - 1)`` and
         ``q - Delta*(2e_r - 1)`` for every r suffice; for monotone score functions the
         extreme monotone moves are ``+-Delta e_r`` and ``+-Delta (1 - e_r)``. The all-up and
-        all-down shifts are added too. ``"auto"``: exhaustive for ``n <= 6``.
+        all-down shifts are added too. ``"heuristic"``: the moves of
+        :func:`heuristic_moves` (the DP-testing tools' input patterns at every position,
+        one-sided shifts, seeded random vertices): a search, not a proof. ``"auto"``:
+        exhaustive for ``n <= 6``; beyond, reduced for regular mechanisms and heuristic
+        for the sparse vector technique (answer sequences: not regular, and
+        ``"reduced"`` refuses it).
 
     Returns
     -------
@@ -170,7 +232,9 @@ def neighbours(
     """
     sv = score_vector(scores, "scores", func)
     delta = mechanism_sensitivity(mechanism)
-    moves, how = _moves(sv.n, mechanism_monotonic(mechanism), search, func)
+    svt = mechanism if isinstance(mechanism, SparseVector) else None  # not regular
+    moves, how = _moves(sv.n, mechanism_monotonic(mechanism), search, func,
+                        regular=svt is None)
     if sv.kind == "int" and delta.is_Integer:
         d = int(delta)
         out = [
@@ -185,6 +249,8 @@ def neighbours(
             )
             for m in moves
         ]
+    if svt is not None:  # the exact distributions of every neighbour, estimated first
+        svt.check_cost(func, [sv, *out])
     return out, how
 
 

@@ -20,7 +20,7 @@ from ..scores import ScoreVector, as_scores
 from .base import Mechanism
 from .parameters import parameter, sensitivity_parameter
 from .registry import register
-from .sparse_vector import MAX_SEQUENCES, exact_seconds
+from .sparse_vector import MAX_SEQUENCES, exact_seconds, group_sizes
 from .sparse_vector_integral import sequence_count
 from .sparse_vector_loss import fresh_loss
 from .sparse_vector_release import ReleaseDistribution, numerical_svt
@@ -142,7 +142,7 @@ class NumericalSparseVector(Mechanism):
             raise refuse(func, f"the exact distribution of {sv.n} queries",
                          f"{fmt_size(count)} answer patterns", f"{MAX_SEQUENCES}", cheaper)
         check_seconds(func, f"the exact distribution of {sv.n} queries",
-                      exact_seconds(sv.n, count, len(set(sv.exact))), cheaper)
+                      exact_seconds(count, group_sizes(sv.exact)), cheaper)
         if not (sv.is_rational and self.threshold.is_Rational):
             raise ValueError(f"{func}: the exact probabilities need rational answers and a "
                              f"rational threshold, got threshold {self.threshold}")

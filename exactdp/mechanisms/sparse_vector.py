@@ -36,7 +36,10 @@ neighbours), are in :mod:`exactdp.mechanisms.sparse_vector_release`.
 The probability of each answer sequence is an integral over ``rho`` of a product of Laplace
 CDF factors, piecewise exponential in ``rho`` with breakpoints ``a_i - T``; it is computed in
 closed form (:mod:`exactdp.mechanisms.sparse_vector_integral`) for rational answers and
-threshold, with an exact or symbolic epsilon.
+threshold, with an exact or symbolic epsilon: once per count vector of answers per distinct
+offset (sequences with equal counts share one value), and handed to the analyzer as flint
+polynomials in ``x`` (``numeric_rational_form``; ``rational_form`` where it holds for every
+epsilon, see :class:`SparseVector`).
 
 References
 ----------
@@ -47,35 +50,32 @@ epsilon-DP), section 4 (the privacy of Algorithms 2-6).
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import lru_cache
+from math import prod
 from typing import ClassVar
 
-import flint
-import mpmath
-import numpy as np
 import sympy
 
-from .._validate import argument_error, check_dps, check_int
+from .._validate import argument_error, check_int
 from ..cost import check_seconds, fmt_size, refuse
 from ..distribution import LossSupremum
-from ..exact import arb_mid_to_mpf, flint_prec, to_arb
 from ..numbers import exact_epsilon, exact_number
-from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism
 from .parameters import parameter, sensitivity_parameter
 from .registry import register
+from .sparse_vector_distribution import SparseVectorDistribution
 from .sparse_vector_integral import (
     Scheme,
-    Value,
-    answer_sequences,
     sequence_count,
     sequence_probabilities,
 )
 from .sparse_vector_loss import coupled_loss
-from .sparse_vector_release import ReleaseDistribution, lyu_su_li_3
+from .sparse_vector_release import ReleaseDistribution, as_fraction, lyu_su_li_3
 
 #: The variants implemented (Lyu-Su-Li's algorithm numbers).
 VARIANTS = (1, 2, 3, 4, 5, 6)
@@ -84,16 +84,22 @@ VARIANTS = (1, 2, 3, 4, 5, 6)
 MAX_SEQUENCES = 4096
 
 
-def exact_seconds(m: int, count: int, distinct: int) -> float:
-    """Estimated seconds of the exact probabilities of ``count`` answer sequences of ``m``
-    queries with ``distinct`` distinct offsets ``a_i - T``: the integrand of a prefix has up
-    to ``2**distinct`` terms per interval. Measured (Algorithm 6, 2 cores): m = 6 / 8 / 10
-    distinct answers 0.35 / 3.5 / 71 s; m = 10 equal answers 3.4 s."""
-    return 7e-5 * count * 2.0**distinct + 3e-4 * count * m
+def exact_seconds(count: int, sizes: Sequence[int]) -> float:
+    """Estimated seconds of the exact probabilities of ``count`` answer sequences on a
+    vector whose equal answers form groups of ``sizes``: at most ``prod(n + 1)``
+    distinct integrals (one per count vector of Trues and Falses per group), each with up
+    to ``prod(n + 1)`` terms per interval, plus the walk over the sequences. Measured
+    (Algorithm 6, one core): 10 distinct answers 3.4 s, 11 distinct 7.6 s, five pairs
+    0.22 s, 10 equal answers 2 ms."""
+    terms = min(prod(n + 1 for n in sizes), 10**30)
+    return 4e-6 * min(count, terms) * terms + 2e-5 * count
 
 
-#: Answer -> code in :meth:`SparseVectorDistribution.sample` arrays.
-CODES = {True: 1, False: 0, None: -1}
+def group_sizes(values: Sequence[object]) -> list[int]:
+    """The sizes of the groups of equal answers (equal offsets ``a_i - T``)."""
+    return list(Counter(values).values())
+
+
 
 
 def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
@@ -113,6 +119,14 @@ def _variant(func: str, name: str, value: object) -> int:
     if v not in VARIANTS:
         raise argument_error(func, name, "one of 1..6 (Lyu-Su-Li's Algorithms)", value)
     return v
+
+
+@lru_cache(maxsize=4096)
+def _has_lambda_term(scheme: Scheme, threshold: Fraction, answers: tuple) -> bool:
+    """Whether a closed-form probability on ``answers`` keeps a ``lam * exp(lam W)`` term
+    (cached: ``capabilities`` asks it of every distribution an analysis builds)."""
+    offsets = [as_fraction(a) - threshold for a in answers]
+    return any(e for v in sequence_probabilities(offsets, scheme) for e, _ in v)
 
 
 @register("svt", label="SVT", kind="sequence")
@@ -166,6 +180,25 @@ class SparseVector(Mechanism):
     ValueError
         A one-line error naming the argument: epsilon not > 0 and finite, a non-finite
         threshold, ``c < 1``, an unknown variant.
+
+    Notes
+    -----
+    Every probability is ``sum q lam**e exp(lam W)`` (``lam = epsilon / sensitivity``,
+    ``e`` in {0, 1}). At a rational epsilon it is a polynomial in ``x = exp(-lam/L)``
+    over a power of ``x`` (``numeric_rational_form``: the analyzer's exact route, flint
+    polynomials, milliseconds at 10 queries). For *every* epsilon (``rational_form``,
+    hence :func:`exactdp.certify_dp`) only where no ``e = 1`` term survives: such a term
+    comes from an integrand rate ``k t2`` equal to the threshold rate ``t1`` on a bounded
+    interval between the breakpoints ``a_i - T``. So Algorithm 4 (``t1/t2 = 1/3``) and
+    Algorithm 5 (no query noise) are rational in ``x`` on every input; Algorithm 6
+    (``t1 = t2``) only when every answer equals ``T``; Algorithm 1 (``t1 = 2c t2``) and
+    Algorithm 2 (``t1 = 2 t2`` within a segment) unless ``2c`` (resp. 2) answered queries
+    fall on one side of ``T``. :meth:`rational_obstruction` decides it exactly on the
+    closed form and says why; ``certify_dp`` refuses with that reason elsewhere.
+
+    ``check_dp`` with no neighbour searches the ``3**m - 1`` vertices for ``m <= 6`` and
+    the heuristic set of :func:`exactdp.analysis.neighbourhood.heuristic_moves` beyond
+    (``search="reduced"`` does not apply: the mechanism is not regular).
 
     Examples
     --------
@@ -243,17 +276,90 @@ class SparseVector(Mechanism):
 
     @property
     def capabilities(self) -> frozenset[str]:
-        """Exact probabilities, the mpmath and float views and the sampler (Algorithm 3:
-        ``"density"``, its loss as a supremum of densities, and the sampler)."""
+        """Exact probabilities, the mpmath and float views, the sampler, the
+        probabilities as polynomials in ``x`` at a rational epsilon
+        (``numeric_rational_form``: what the analyzer's x-form engine reads) and, on the
+        answers where they are rational in ``x`` for every epsilon, ``rational_form``
+        (:meth:`rational_obstruction`). Algorithm 3: ``"density"`` (its loss as a
+        supremum of densities) and the sampler."""
         if self.variant == 3:
             return frozenset({"density", "sample"})
-        return frozenset({"exact", "mpmath", "float", "sample"})
+        return frozenset({"exact", "mpmath", "float", "sample", "numeric_rational_form",
+                          "rational_form"})
 
     def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
-        """:attr:`capabilities`; no numeric view or sampler for a symbolic epsilon."""
+        """:attr:`capabilities` on the answers ``sv``: no numeric view or sampler for a
+        symbolic epsilon, no ``numeric_rational_form`` unless ``epsilon / sensitivity`` is
+        rational, ``rational_form`` only without obstruction (:meth:`rational_obstruction`)."""
+        caps = set(self.capabilities)
         if self.epsilon.free_symbols:
-            return frozenset({"density"} if self.variant == 3 else {"exact"})
-        return self.capabilities
+            if self.variant == 3:
+                return frozenset({"density"})
+            caps = {"exact", "rational_form"}
+        elif self.variant == 3:
+            return self.capabilities
+        elif not self.rate.is_Rational:
+            caps.discard("numeric_rational_form")
+        if self.rational_obstruction(sv) is not None:
+            caps.discard("rational_form")
+        return frozenset(caps)
+
+    def rational_obstruction(self, sv: ScoreVector) -> str | None:
+        """Why the probabilities on ``sv`` are not rational functions of one
+        ``x = exp(-epsilon/N)`` for every epsilon, or None when they are.
+
+        Each probability is ``sum q lam**e exp(lam W)`` (``lam = epsilon/sensitivity``).
+        A term with ``e = 1`` comes from a piece of the integrand ``exp(k t2 lam rho)``
+        whose rate cancels the threshold density's ``exp(-+t1 lam rho)`` on a bounded
+        interval between the breakpoints ``{0} U {a_i - T}``: ``k t2 = +-t1`` for an
+        integer ``k`` of at most the answered queries. So there are none, and the
+        probabilities are polynomials in ``x`` over a power of ``x``, for Algorithm 5 (no
+        query noise), Algorithm 4 (``t1/t2 = 1/3`` is no integer), every variant when
+        all answers equal the threshold (no bounded interval), and Algorithm 1 with fewer
+        than ``2c`` queries; Algorithms 1, 2 and 6 otherwise have them in general. Decided
+        exactly on the closed form (no ``e = 1`` term left after exact cancellation).
+        """
+        if not (sv.is_rational and self.threshold.is_Rational):
+            return "irrational answers or threshold"
+        scheme = self.scheme
+        if scheme.query_rate is None or scheme.threshold_rate / scheme.query_rate % 1 != 0:
+            return None  # no integer k: never
+        if all(v == self.threshold for v in sv.exact):
+            return None
+        try:
+            self.check_cost("SparseVector.rational_obstruction", [sv])
+        except ValueError as exc:
+            return f"its closed form is not computed ({exc})"
+        if not _has_lambda_term(scheme, as_fraction(self.threshold), tuple(sv.exact)):
+            return None
+        k = scheme.threshold_rate / scheme.query_rate
+        return (f"Algorithm {self.variant}'s Laplace rates t1 = {scheme.threshold_rate} and "
+                f"t2 = {scheme.query_rate} meet (t1 = {k} t2) on a bounded interval between "
+                "the breakpoints a_i - T, which gives epsilon*exp(epsilon*w) terms")
+
+    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
+        """Refuse, naming ``func``, an exact analysis of these query vectors above
+        :data:`MAX_SEQUENCES` answer sequences or :data:`exactdp.cost.SECONDS_LIMIT`: the
+        exact distribution of each (:func:`exact_seconds`) and about 30 us of the
+        analyzer's work per answer sequence of each (measured: 1.1 s for the 729 vectors
+        of the exhaustive search at m = 6).
+
+        Raises
+        ------
+        TooCostly
+            With the estimate and the cheaper route.
+        """
+        n = vectors[0].n
+        count = sequence_count(n, self.scheme.cutoff)
+        cheaper = ("use fewer queries, a variant with a cut-off c, or pass the one neighbour "
+                   "to check (neighbour=...)")
+        if count > MAX_SEQUENCES:
+            raise refuse(func, f"the exact distributions of {n} queries",
+                         f"{fmt_size(count)} answer sequences", f"{MAX_SEQUENCES}", cheaper)
+        seconds = sum(exact_seconds(count, group_sizes(v.exact)) for v in vectors)
+        check_seconds(func, f"an exact analysis of {len(vectors)} query vectors of {n} "
+                      f"queries ({fmt_size(count)} answer sequences each)",
+                      seconds + 3e-5 * count * len(vectors), cheaper)
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         """Algorithm 3's exact loss (:func:`.sparse_vector_loss.coupled_loss`)."""
@@ -276,7 +382,7 @@ class SparseVector(Mechanism):
                          f"{fmt_size(count)} answer sequences", f"{MAX_SEQUENCES}",
                          "use fewer queries, or a variant with a cut-off c")
         check_seconds(func, f"the exact distribution of {sv.n} queries",
-                      exact_seconds(sv.n, count, len(set(sv.exact))),
+                      exact_seconds(count, group_sizes(sv.exact)),
                       "use fewer queries, or a variant with a cut-off c")
         if not (sv.is_rational and self.threshold.is_Rational):
             raise ValueError(f"{func}: the exact probabilities need rational answers and a "
@@ -284,171 +390,3 @@ class SparseVector(Mechanism):
         if self.variant == 3:
             return ReleaseDistribution(self, sv, lyu_su_li_3(self.c), self.threshold)
         return SparseVectorDistribution(self, sv)
-
-
-@dataclass(frozen=True, eq=False)
-class SparseVectorDistribution:
-    """The distribution of :class:`SparseVector` on one vector of query answers.
-
-    ``outputs`` are the answer sequences (tuples of ``True``, ``False``, ``None``) in the
-    order of ``itertools.product((True, False), repeat=m)``, with every entry after the
-    ``c``-th ``True`` replaced by ``None`` and repeats dropped. Views, in that order:
-    ``probabilities`` (exact sympy), ``evalf(dps)`` (mpmath), ``to_numpy()`` (float64),
-    ``sample(size, rng)`` (the algorithm itself).
-    """
-
-    mechanism: SparseVector
-    scores: ScoreVector
-
-    @property
-    def n(self) -> int:
-        """The number of queries m."""
-        return self.scores.n
-
-    @cached_property
-    def outputs(self) -> tuple[tuple[bool | None, ...], ...]:
-        """The answer sequences, in the documented order."""
-        return tuple(answer_sequences(self.n, self.mechanism.scheme.cutoff))
-
-    @property
-    def capabilities(self) -> frozenset[str]:
-        """The views this distribution has (:meth:`SparseVector.capabilities_on`)."""
-        return self.mechanism.capabilities_on(self.scores)
-
-    def __len__(self) -> int:
-        return len(self.outputs)
-
-    @cached_property
-    def _position(self) -> dict:
-        return {t: i for i, t in enumerate(self.outputs)}
-
-    def index(self, output) -> int:
-        """Position of an answer sequence in :attr:`outputs`.
-
-        Raises
-        ------
-        ValueError
-            If ``output`` is not one of the answer sequences.
-        """
-        key = tuple(output) if isinstance(output, (tuple, list)) else None
-        if key not in self._position:
-            raise argument_error("SparseVector", "output", f"an answer sequence of length "
-                                 f"{self.n} (see .outputs)", output)
-        return self._position[key]
-
-    def pmf(self, output) -> sympy.Expr:
-        """Exact probability of one answer sequence."""
-        return self.probabilities[self.index(output)]
-
-    def rational_form(self):
-        """Not available: Laplace noise gives terms ``lam * exp(lam * w)``, not rational
-        functions of one ``x = exp(-epsilon/N)`` in general.
-
-        Raises
-        ------
-        ValueError
-            Always.
-        """
-        raise ValueError("SparseVector: no rational form in x (Laplace noise); use "
-                         ".probabilities")
-
-    # ------------------------------------------------------------------ exact
-    @cached_property
-    def values(self) -> list[Value]:
-        """Each probability as ``{(e, W): q}``: ``sum q lam**e exp(lam W)``, ``lam =
-        epsilon / sensitivity`` (the closed form before it becomes a sympy expression)."""
-        T = Fraction(int(self.mechanism.threshold.p), int(self.mechanism.threshold.q))
-        offsets = [Fraction(int(v.p), int(v.q)) - T
-                   for v in (sympy.Rational(x) for x in self.scores.exact)]
-        return sequence_probabilities(offsets, self.mechanism.scheme)
-
-    @cached_property
-    def probabilities(self) -> tuple[sympy.Expr, ...]:
-        """Exact probabilities (sympy) in :attr:`outputs` order."""
-        lam = self.mechanism.rate
-        return tuple(
-            sympy.Add(*[sympy.Rational(q.numerator, q.denominator) * lam**e
-                        * sympy.exp(lam * sympy.Rational(w.numerator, w.denominator))
-                        for (e, w), q in sorted(v.items())])
-            for v in self.values)
-
-    # ------------------------------------------------------------------ numeric
-    def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
-        """Rigorous arb enclosures with ``dps`` correct digits (zero: the exact 0),
-        evaluated from the closed form at rising precision."""
-        dps = check_dps("evalf", dps)
-        if self.mechanism.epsilon.free_symbols:
-            raise ValueError(f"SparseVector: epsilon is symbolic ({self.mechanism.epsilon}); "
-                             "numeric views need a number")
-        target = 2.0 ** -(dps * 3.33 + 4)
-        prec = int(dps * 3.33) + 64
-        while True:
-            with flint_prec(prec):
-                lam = to_arb(self.mechanism.rate, prec)
-                out = []
-                for v in self.values:
-                    s = flint.arb(0)
-                    for (e, w), q in v.items():
-                        s += flint.arb(q.numerator) / q.denominator * lam**e * (
-                            lam * flint.arb(w.numerator) / w.denominator).exp()
-                    out.append(s)
-                ok = all(b.is_exact() or (b > 0 and b.rad() < target * b.mid())
-                         for b in out)
-            if ok or prec > 1 << 16:
-                return tuple(out)
-            prec *= 2
-
-    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
-        """Probabilities as mpmath numbers correct to ``dps`` significant digits."""
-        balls = self.evalf_balls(dps)
-        with mpmath.workdps(dps):
-            return tuple(+arb_mid_to_mpf(b) for b in balls)
-
-    def to_numpy(self) -> np.ndarray:
-        """Probabilities as float64, in :attr:`outputs` order."""
-        out = np.array([float(v) for v in self.evalf(20)])
-        out.setflags(write=False)
-        return out
-
-    # ------------------------------------------------------------------ sampling
-    def sample_index(self, size: int, rng=None) -> np.ndarray:
-        """Draws as positions in :attr:`outputs`, shape (size,) (for goodness_of_fit)."""
-        codes = self._run(check_int("sample", "size", size, 0), as_generator(rng, "sample"))
-        lookup = {tuple(CODES[a] for a in t): i for i, t in enumerate(self.outputs)}
-        return np.array([lookup[tuple(row)] for row in codes.tolist()], dtype=np.int64)
-
-    def sample(self, size: int | None = None, rng=None):
-        """Run the algorithm: answer sequences (a tuple for ``size=None``), else an int8
-        array of shape (size, m) with 1 = True, 0 = False, -1 = not answered."""
-        gen = as_generator(rng, "sample")
-        codes = self._run(1 if size is None else check_int("sample", "size", size, 0), gen)
-        if size is None:
-            back = {v: k for k, v in CODES.items()}
-            return tuple(back[int(v)] for v in codes[0])
-        return codes
-
-    def _run(self, size: int, gen: np.random.Generator) -> np.ndarray:
-        mech = self.mechanism
-        scheme = mech.scheme
-        a = self.scores.floats
-        T = float(mech.threshold)
-        b1 = float(mech.scale)
-        b2 = None if mech.query_scale is None else float(mech.query_scale)
-        m = self.n
-        rho = gen.laplace(scale=b1, size=size)
-        trues = np.zeros(size, dtype=np.int64)
-        out = np.full((size, m), -1, dtype=np.int8)
-        for i in range(m):
-            live = trues < scheme.cutoff if scheme.cutoff is not None else np.ones(size, bool)
-            noisy = a[i] + (gen.laplace(scale=b2, size=size) if b2 is not None else 0.0)
-            above = noisy >= T + rho
-            out[live, i] = above[live]
-            hit = live & above
-            trues += hit
-            if scheme.fresh_threshold:
-                rho[hit] = gen.laplace(scale=b1, size=int(hit.sum()))
-        return out
-
-    def __repr__(self) -> str:
-        return (f"SparseVectorDistribution(SVT{self.mechanism.variant}, m={self.n}, "
-                f"c={self.mechanism.c})")

@@ -34,15 +34,14 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
+from functools import lru_cache
+from math import comb, lcm
 
 #: A function of rho on one interval: ``{(r, w): q}`` = ``sum q exp(lam (r rho + w))``.
 Piece = dict[tuple[Fraction, Fraction], Fraction]
 #: An exact value: ``{(e, W): q}`` = ``sum q lam**e exp(lam W)``.
 Value = dict[tuple[int, Fraction], Fraction]
 
-_ONE: Piece = {(Fraction(0), Fraction(0)): Fraction(1)}
-_HALF = Fraction(1, 2)
 
 
 @dataclass(frozen=True)
@@ -68,63 +67,12 @@ class Scheme:
     fresh_threshold: bool = False
 
 
-def _mul(a: Piece, b: Piece) -> Piece:
-    out: Piece = {}
-    for (r1, w1), q1 in a.items():
-        for (r2, w2), q2 in b.items():
-            key = (r1 + r2, w1 + w2)
-            v = out.get(key, Fraction(0)) + q1 * q2
-            if v:
-                out[key] = v
-            else:
-                out.pop(key, None)
-    return out
-
-
-def _factor(above: bool, s: Fraction, left: bool, rate: Fraction | None) -> Piece:
-    """The probability of one answer as a function of rho on an interval lying left
-    (``left``: rho < s) or right of the query's breakpoint ``s``."""
-    if rate is None:  # no query noise: True iff rho <= s
-        return dict(_ONE) if above == left else {}
-    if left:  # F(rho - s) = exp(t2 lam (rho - s)) / 2
-        small = {(rate, -rate * s): _HALF}
-        return {**_ONE, (rate, -rate * s): -_HALF} if above else small
-    large = {(-rate, rate * s): _HALF}  # 1 - F(rho - s) = exp(-t2 lam (rho - s)) / 2
-    return large if above else {**_ONE, (-rate, rate * s): -_HALF}
-
-
 def _add(out: Value, key: tuple[int, Fraction], q: Fraction) -> None:
     v = out.get(key, Fraction(0)) + q
     if v:
         out[key] = v
     else:
         out.pop(key, None)
-
-
-def _integrate(pieces: Sequence[Piece], cuts: Sequence[Fraction], rate: Fraction) -> Value:
-    """``integral over rho`` of the Laplace(rate t1) density of rho times the piecewise
-    function ``pieces`` (``pieces[j]`` on ``[cuts[j-1], cuts[j]]``, ``cuts`` sorted, the
-    first piece from -oo and the last to +oo)."""
-    out: Value = {}
-    for j, piece in enumerate(pieces):
-        lo = cuts[j - 1] if j > 0 else None
-        hi = cuts[j] if j < len(cuts) else None
-        right_of_zero = lo is not None and lo >= 0
-        dr = -rate if right_of_zero else rate  # the density (t1 lam / 2) exp(-+ t1 lam rho)
-        for (r, w), q in piece.items():
-            r2, q2 = r + dr, q * rate / 2
-            if r2 == 0:  # lam * q2 * (hi - lo) * exp(lam w)
-                if lo is None or hi is None:
-                    raise ArithmeticError("sparse vector: an integrand does not decay")
-                _add(out, (1, w), q2 * (hi - lo))
-                continue
-            if (lo is None and r2 < 0) or (hi is None and r2 > 0):
-                raise ArithmeticError("sparse vector: an integrand does not decay")
-            if hi is not None:
-                _add(out, (0, r2 * hi + w), q2 / r2)
-            if lo is not None:
-                _add(out, (0, r2 * lo + w), -q2 / r2)
-    return out
 
 
 def _times(a: Value, b: Value) -> Value:
@@ -160,35 +108,153 @@ def sequence_count(m: int, cutoff: int | None) -> int:
     return fewer + sum(comb(i, cutoff - 1) for i in range(cutoff - 1, m))
 
 
+def _group_terms(T2: int, h: int, left: bool, t: int, f: int,
+                 noisy: bool) -> list[tuple[int, int, int]]:
+    """``(R, Wn, coef)``: the answers of one group (``t`` Trues, ``f`` Falses, scaled
+    offset ``h``) on an interval left or right of its breakpoint, times ``2**(t + f)``."""
+    if not noisy:  # True iff rho <= s
+        return [(0, 0, 1)] if (f == 0 if left else t == 0) else []
+    a, b = (t, f) if left else (f, t)  # (1 - w/2)**a (w/2)**b = 2**-(a+b) w**b (2-w)**a
+    sigma = 1 if left else -1
+    step_r, step_w = sigma * T2, -sigma * T2 * h
+    return [((b + k) * step_r, (b + k) * step_w, comb(a, k) * 2 ** (a - k) * (-1) ** k)
+            for k in range(a + 1)]
+
+
+@lru_cache(maxsize=8192)
+def segment_integral(t1: Fraction, t2: Fraction | None,
+                     groups: tuple[tuple[Fraction, int, int], ...]) -> Value:
+    """The integral over ``rho ~ Lap(rate t1 lam)`` of the probability that the queries of
+    each group ``(s, t, f)`` (offset ``s``) give ``t`` Trues and ``f`` Falses.
+
+    On an interval left of ``s`` the answers of a group contribute ``(1 - u/2)**t
+    (u/2)**f`` with ``u = exp(t2 lam (rho - s))``; right of it ``(u'/2)**t (1 - u'/2)**f``
+    with ``u' = 1/u``: the binomial coefficients give the integrand directly. A term
+    ``exp(lam (r rho + w))`` is held as the integers ``(r * Lr, w * S)`` (``Lr`` the
+    denominator of the rates, ``S = Lr`` times that of the offsets) with an integer
+    coefficient, so Fractions appear only in the result. The value depends on the groups
+    alone (not on the other queries of a vector), so it is cached across score vectors
+    (the neighbours of a search share most of them).
+    """
+    cuts = sorted({Fraction(0), *(s for s, _, _ in groups)})
+    noisy = t2 is not None
+    ds = lcm(*(c.denominator for c in cuts))
+    Lr = lcm(t1.denominator, 1 if t2 is None else t2.denominator)
+    S = Lr * ds
+    T1 = int(t1 * Lr)
+    T2 = 0 if t2 is None else int(t2 * Lr)
+    ch = [int(c * ds) for c in cuts]
+    d = sum(t + f for _, t, f in groups) if noisy else 0
+    K = t1 / 2 ** (d + 1)
+    # (e, W * S, divisor) -> integer numerator: the coefficient is K * numerator / divisor
+    acc: dict[tuple[int, int, int], int] = {}
+    for j in range(len(cuts) + 1):
+        terms: dict[tuple[int, int], int] = {(0, 0): 1}
+        for s, t, f in groups:
+            fac = _group_terms(T2, int(s * ds), j < len(cuts) and cuts[j] <= s, t, f, noisy)
+            nxt: dict[tuple[int, int], int] = {}
+            for (r1, w1), q1 in terms.items():
+                for r2, w2, q2 in fac:
+                    k = (r1 + r2, w1 + w2)
+                    nxt[k] = nxt.get(k, 0) + q1 * q2
+            terms = {k: q for k, q in nxt.items() if q}
+            if not terms:
+                break
+        lo = ch[j - 1] if j > 0 else None
+        hi = ch[j] if j < len(cuts) else None
+        dR = -T1 if (lo is not None and cuts[j - 1] >= 0) else T1
+        for (R, Wn), q in terms.items():
+            R2 = R + dR
+            if R2 == 0:  # lam * q2 * (hi - lo) * exp(lam w)
+                if lo is None or hi is None:
+                    raise ArithmeticError("sparse vector: an integrand does not decay")
+                k1 = (1, Wn, ds)
+                acc[k1] = acc.get(k1, 0) + q * (hi - lo)
+                continue
+            if (lo is None and R2 < 0) or (hi is None and R2 > 0):
+                raise ArithmeticError("sparse vector: an integrand does not decay")
+            # q2 / r2 = K q Lr / R2
+            if hi is not None:
+                k0 = (0, R2 * hi + Wn, R2)
+                acc[k0] = acc.get(k0, 0) + q * Lr
+            if lo is not None:
+                k0 = (0, R2 * lo + Wn, R2)
+                acc[k0] = acc.get(k0, 0) - q * Lr
+    total: dict[tuple[int, int], Fraction] = {}
+    for (e, w, div), q in acc.items():
+        if q:
+            total[(e, w)] = total.get((e, w), 0) + Fraction(q, div)
+    return {(e, Fraction(w, S)): K * q for (e, w), q in total.items() if q}
+
+
+class _Segments:
+    """The integrals of one vector's offsets per count vector ``(t_0, f_0, t_1, f_1,
+    ...)`` (Trues and Falses per distinct offset): :func:`segment_integral` of the groups
+    that answered."""
+
+    def __init__(self, offsets: Sequence[Fraction], scheme: Scheme):
+        self.groups = sorted(set(offsets))
+        self.t1, self.t2 = scheme.threshold_rate, scheme.query_rate
+        self._values: dict[tuple[int, ...], Value] = {}
+
+    def value(self, counts: tuple[int, ...]) -> Value:
+        """The integral for ``counts`` (cached)."""
+        hit = self._values.get(counts)
+        if hit is None:
+            key = tuple((s, counts[2 * g], counts[2 * g + 1])
+                        for g, s in enumerate(self.groups) if counts[2 * g] + counts[2 * g + 1])
+            hit = self._values[counts] = segment_integral(self.t1, self.t2, key)
+        return hit
+
+
 def sequence_probabilities(offsets: Sequence[Fraction], scheme: Scheme) -> list[Value]:
     """The exact probability of every answer sequence (in :func:`answer_sequences` order)
     for the offsets ``s_i = a_i - T``, as :data:`Value` mappings.
 
-    A depth-first walk over the sequences shares the products of their common prefixes.
+    Given ``rho`` the integrand of a sequence depends only on how many ``True`` and
+    ``False`` answers it gives to the queries of each distinct offset (the factors
+    commute), so each count vector is integrated once (:class:`_Segments`) and sequences
+    with equal counts share one :data:`Value` object (Algorithm 2: one per multiset of
+    segment counts, the threshold noise being fresh in each segment). The depth-first
+    walk over the sequences only counts.
     """
     m = len(offsets)
-    cuts = sorted({Fraction(0), *offsets})
-    # interval j is [cuts[j-1], cuts[j]]; it lies left of s iff its right end is <= s
-    left = [[j < len(cuts) and cuts[j] <= s for j in range(len(cuts) + 1)] for s in offsets]
-    t1, t2 = scheme.threshold_rate, scheme.query_rate
+    seg = _Segments(offsets, scheme)
+    index = {s: g for g, s in enumerate(seg.groups)}
+    group_of = [index[s] for s in offsets]
+    zero = (0,) * (2 * len(seg.groups))
+    leaves: dict[tuple, Value] = {}
+    one: Value = {(0, Fraction(0)): Fraction(1)}
+
+    def leaf(done: tuple, key: tuple[int, ...]) -> Value:
+        """The value of the closed segments ``done`` and the open one ``key``."""
+        full = tuple(sorted((*done, key)))
+        hit = leaves.get(full)
+        if hit is None:
+            hit = one
+            for counts in full:
+                if counts != zero:
+                    hit = seg.value(counts) if hit is one else _times(hit, seg.value(counts))
+            leaves[full] = hit
+        return hit
+
     out: list[Value] = []
 
-    def step(i: int, pieces: list[Piece], done: Value, trues: int) -> None:
+    def step(i: int, key: tuple[int, ...], done: tuple, trues: int) -> None:
         if i == m or (scheme.cutoff is not None and trues == scheme.cutoff):
-            out.append(_times(done, _integrate(pieces, cuts, t1)))
+            out.append(leaf(done, key))
             return
-        s = offsets[i]
+        k = 2 * group_of[i]
         for above in (True, False):
-            nxt = [_mul(p, _factor(above, s, left[i][j], t2)) for j, p in enumerate(pieces)]
+            kk = k if above else k + 1
+            nxt = key[:kk] + (key[kk] + 1,) + key[kk + 1:]
             if above and scheme.fresh_threshold:
-                seg = _times(done, _integrate(nxt, cuts, t1))
-                fresh = [dict(_ONE) for _ in range(len(cuts) + 1)]
                 if i + 1 == m or trues + 1 == scheme.cutoff:
-                    out.append(seg)
+                    out.append(leaf(done, nxt))
                     continue
-                step(i + 1, fresh, seg, trues + 1)
+                step(i + 1, zero, (*done, nxt), trues + 1)
             else:
                 step(i + 1, nxt, done, trues + int(above))
 
-    step(0, [dict(_ONE) for _ in range(len(cuts) + 1)], {(0, Fraction(0)): Fraction(1)}, 0)
+    step(0, zero, (), 0)
     return out

@@ -238,9 +238,10 @@ def value_ball(v: Value, lam: flint.arb) -> flint.arb:
     return s
 
 
-def as_fraction(x: sympy.Expr) -> Fraction:
-    """A sympy Rational as a Fraction."""
-    return Fraction(int(x.p), int(x.q))
+def as_fraction(x: object) -> Fraction:
+    """A rational number (int, Fraction, sympy Rational) as a Fraction."""
+    r = sympy.Rational(x)
+    return Fraction(int(r.p), int(r.q))
 
 
 def _rational(value: object, name: str, func: str) -> Fraction:

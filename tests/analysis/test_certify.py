@@ -273,3 +273,24 @@ def test_certificate_tangency_holds_only_at_the_touching_epsilon():
     assert at.holds and _same(at.loss, ln2)
     for e in (ln2 - small, ln2 + small):
         assert not check_dp(mechanism_from_function(fn, epsilon=e), [1, 0], [0, 1]).holds
+
+
+# ----------------------------------------------------------------- sparse vector
+def test_certify_dp_on_sparse_vector_where_it_is_rational_in_x():
+    """Algorithms 4 and 5 are rational in x on every input, Algorithm 1 on one query:
+    the certificate against check_dp (exact, at numeric epsilons) on the same pair; where
+    the probabilities have epsilon*exp terms (Algorithm 6 off the threshold) a one-line
+    refusal saying why."""
+    e = sympy.Symbol("epsilon", positive=True)
+    for variant, a, b in [(4, [1, 1, 1], [2, 0, 0]), (5, [1, 1, 2], [0, 2, 1]),
+                          (1, [1], [2]), (6, [1, 1], [1, 1])]:
+        mech = exactdp.SparseVector(e, 1, variant=variant)
+        cert = certify_dp(mech, a, b)
+        assert cert.verify()
+        for eps in (sympy.Rational(1, 10), sympy.Rational(1, 2), 3):
+            check = check_dp(mech.with_epsilon(eps), a, b)
+            assert check.holds is (eps not in cert.failing_epsilon_intervals)
+    with pytest.raises(ValueError, match=r"^certify_dp: SparseVector on \[2, 0\] has no form "
+                       r"rational in x .*Laplace rates t1 = 1/2 and t2 = 1/2 meet") as info:
+        certify_dp(exactdp.SparseVector(e, 1, variant=6), [1, 1], [2, 0])
+    assert "\n" not in str(info.value)

@@ -121,7 +121,7 @@ def test_huge_gap_check_dp_and_other_mechanisms():
 def test_check_dp_unknown_search_names_check_dp():
     """The refusal names the function the user called, not the internal neighbour search."""
     with pytest.raises(ValueError, match=r"^check_dp: search must be one of 'auto', "
-                                         r"'exhaustive', 'reduced', got 'foo'$"):
+                                         r"'exhaustive', 'reduced', 'heuristic', got 'foo'$"):
         check_dp(exactdp.PermuteAndFlip(1), [0, 1], search="foo")
     with pytest.raises(ValueError, match=r"^neighbours: search must be one of"):
         exactdp.analysis.neighbours(exactdp.PermuteAndFlip(1), [0, 1], search="foo")

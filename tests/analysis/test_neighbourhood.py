@@ -1,6 +1,6 @@
 """exactdp.analysis.neighbourhood: the neighbour sets, counted by hand."""
 
-
+import itertools
 
 import pytest
 import sympy
@@ -61,3 +61,60 @@ def test_neighbour_list_checks_the_given_pair():
         neighbour_list(pf, q, [2, 0], "auto", False, "myfunc")
     nbrs, _ = neighbour_list(pf, q, [2, 0], "auto", True, "myfunc")  # allowed on request
     assert [v.exact for v in nbrs] == [(2, 0)]
+
+
+# ----------------------------------------------------------------- the heuristic search
+def test_heuristic_moves_by_hand():
+    from exactdp.analysis.neighbourhood import HEURISTIC_RANDOM, heuristic_moves
+
+    vertices = {s for s in itertools.product((-1, 0, 1), repeat=2) if any(s)}
+    assert set(heuristic_moves(2)) == vertices  # n = 2: every vertex already
+    n = 10
+    moves = heuristic_moves(n)
+    assert len(moves) == len(set(moves)) and all(any(s) for s in moves)
+    assert all(set(s) <= {-1, 0, 1} for s in moves)
+    # deterministic part: 4n (+-e_r, +-(2e_r - 1)) + 2 + 6(n - 1) splits and shifts, minus
+    # the 8 that repeat (k = 1 and k = n - 1), then the random vertices
+    assert len(moves[:10 * n - 12]) == 10 * n - 12 and len(moves) <= 10 * n - 12 + HEURISTIC_RANDOM
+    half = (1,) * 5 + (-1,) * 5
+    tools = [(-1,) + (0,) * 9, (1,) + (0,) * 9, (1,) + (-1,) * 9, (-1,) + (1,) * 9, half,
+             (1,) * 10, (-1,) * 10]  # StatDP's patterns on (1, ..., 1) (docs/suite.md)
+    assert all(t in moves[:10 * n - 12] for t in tools)
+    assert heuristic_moves(n) == moves  # seeded
+    assert all(min(s) >= 0 or max(s) <= 0 for s in heuristic_moves(6, monotone=True))
+
+
+def test_sparse_vector_search_exhaustive_to_six_queries_heuristic_beyond():
+    svt = exactdp.SparseVector(R(1, 2), 1, variant=6)
+    nb, how = neighbours(svt, [1, 1, 1])
+    assert len(nb) == 26 and "exhaustive" in how
+    nb, how = neighbours(svt, [1] * 7)
+    assert how.startswith("heuristic, not exhaustive") and len(nb) < 3**7 - 1
+    with pytest.raises(ValueError, match="neighbours: search='reduced' holds for regular"):
+        neighbours(svt, [1] * 7, "reduced")
+    with pytest.raises(exactdp.cost.TooCostly, match="check_dp: search='exhaustive' for n = 9"
+                       ".*search='heuristic'"):
+        exactdp.check_dp(svt, [1] * 9, search="exhaustive")
+    with pytest.raises(exactdp.cost.TooCostly, match="check_dp: an exact analysis of 1"):
+        exactdp.check_dp(svt, list(range(10)))  # distinct answers: refused up front
+
+
+def test_sparse_vector_exhaustive_search_is_the_worst_of_every_vertex_by_floats():
+    """check_dp's exhaustive search against an independent route: the float64 view of
+    every one of the 3**4 - 1 neighbours, max |log P/P'| over the answer sequences."""
+    import numpy as np
+
+    svt = exactdp.SparseVector(R(1, 2), 1, variant=6)
+    q = [1, 0, 2, 1]
+    check = exactdp.check_dp(svt, q)
+    assert check.neighbours_checked == 80 and not check.holds
+    p = svt.distribution(q).to_numpy()
+    worst, where = 0.0, None
+    for s in itertools.product((-1, 0, 1), repeat=4):
+        if any(s):
+            b = [a + d for a, d in zip(q, s, strict=True)]
+            loss = float(np.max(np.abs(np.log(p / svt.distribution(b).to_numpy()))))
+            if loss > worst:
+                worst, where = loss, tuple(b)
+    assert abs(float(check.loss) - worst) < 1e-12
+    assert tuple(check.witness.neighbour) == where

@@ -17,6 +17,7 @@ from ...cost import (
 )
 from ...distribution import Distribution
 from ...mechanisms.permute_flip import PermuteAndFlip
+from ...mechanisms.sparse_vector import SparseVector, SparseVectorDistribution
 from ...mechanisms.topk import TopK
 from ...numbers import safe_sympify
 from ...scores import ScoreVector
@@ -140,6 +141,9 @@ def _exact_engine(mech, eps, dists: list, vectors: Sequence[ScoreVector], func: 
                 engine.func = func
             else:
                 engine = XEngine(eps, N, probs)
+                # thousands of answer sequences: their ratios term by term, not by cancel
+                engine.canonical_sympy = not any(
+                    isinstance(d, SparseVectorDistribution) for d in dists)
         else:
             xforms = None
     if xforms is None:
@@ -200,6 +204,8 @@ def make_engine(
                       topk_analysis_seconds(len(vectors), outputs),
                       "analyse fewer scores or a smaller k, or compare the float64 views "
                       "(mechanism.distribution(q).to_numpy()) of the pair that matters")
+    if isinstance(mech, SparseVector):  # answer sequences: its own estimate, named func
+        mech.check_cost(func, vectors)
     eps = mechanism_epsilon(mech)
     dists = [distribution_of(mech, v) for v in vectors]
     engine: Engine

@@ -182,8 +182,19 @@ class FlintForms(tuple):
         (inflated, exact)."""
         if power == 1:
             return list(self)
-        return [tuple(flint.fmpq_poly(p.numer().inflate(power), p.denom()) for p in pair)
-                for pair in self]
+        # outputs sharing one pair (or one denominator) keep sharing it when inflated
+        done: dict[int, flint.fmpq_poly] = {}
+
+        def inflated(p: flint.fmpq_poly) -> flint.fmpq_poly:
+            if id(p) not in done:
+                done[id(p)] = flint.fmpq_poly(p.numer().inflate(power), p.denom())
+            return done[id(p)]
+
+        pairs: dict[int, tuple] = {}
+        for pair in self:
+            if id(pair) not in pairs:
+                pairs[id(pair)] = tuple(inflated(p) for p in pair)
+        return [pairs[id(pair)] for pair in self]
 
 
 @lru_cache(maxsize=256)
@@ -285,6 +296,10 @@ class XEngine:
     kind = "x-form"
     sparse = False  # dense flint polynomials (SparseXEngine: sympy's sparse ring)
     certified, caveat = True, None  # exact: nothing to caveat
+    #: Ratios as sympy expressions by ``cancel`` and ``powsimp`` (a canonical form; about
+    #: 0.1 s each at degree 20); False: term by term (:func:`terms_value`, the same exact
+    #: value, milliseconds), for distributions with thousands of outputs (answer sequences)
+    canonical_sympy = True
 
     def __init__(self, eps: sympy.Expr, N: int, probs: list[list[tuple]]):
         self.eps = eps
@@ -409,7 +424,7 @@ class XEngine:
         # reduce by the flint gcd first: sympy's cancel of the full pair is the slow part
         g = R[0].gcd(R[1])
         num, den = R[0] // g, R[1] // g
-        if max(num.degree(), den.degree()) > _SYMPY_DEGREE:
+        if not self.canonical_sympy or max(num.degree(), den.degree()) > _SYMPY_DEGREE:
             # high degree: build only the non-zero terms
             # (sympy's dense Poly / cancel cost seconds at degree 10**5)
             return terms_value(

@@ -83,9 +83,9 @@ def privacy_loss_distribution(mechanism: object, scores: object, neighbour: obje
     xf = xform_pair(dp, dq)
     zero_p = [_is_zero(p, b) for p, b in zip(P, pb, strict=True)]
     zero_q = [_is_zero(q, b) for q, b in zip(Q, qb, strict=True)]
-    p_inf = sympy.Add(*[P[r] for r in range(sv.n) if zero_q[r] and not zero_p[r]])
-    q_ninf = sympy.Add(*[Q[r] for r in range(sv.n) if zero_p[r] and not zero_q[r]])
-    keep = [r for r in range(sv.n) if not zero_p[r] and not zero_q[r]]
+    p_inf = sympy.Add(*[P[r] for r in range(len(P)) if zero_q[r] and not zero_p[r]])
+    q_ninf = sympy.Add(*[Q[r] for r in range(len(P)) if zero_p[r] and not zero_q[r]])
+    keep = [r for r in range(len(P)) if not zero_p[r] and not zero_q[r]]
     classes: dict[object, list[int]] = {}
     for r in keep:
         key = ratio_key(xf[0][r] * xf[3][r], xf[1][r] * xf[2][r]) if xf else (P[r], Q[r])

@@ -170,7 +170,7 @@ def xform_pair(dp, dq):
         return None
     fp, fq = dp.rational_form(), dq.rational_form()
     N = math.lcm(int(fp.L), int(fq.L))
-    if max(max(fp.gaps) * (N // int(fp.L)), max(fq.gaps) * (N // int(fq.L))) > MAX_XFORM_DEGREE:
+    if max(_degree(fp) * (N // int(fp.L)), _degree(fq) * (N // int(fq.L))) > MAX_XFORM_DEGREE:
         return None  # huge integer gaps: polynomials of that degree are not worth building
     rate = dp.mechanism.rate
     x = sympy.exp(-rate / N)
@@ -183,3 +183,10 @@ def xform_pair(dp, dq):
         out.append([b for _, b in pairs])
     return (*out, rate, N)
 
+
+def _degree(form) -> int:
+    """The degree bound of a rational form: its largest gap, or (forms without gaps: the
+    answer sequences of the sparse vector technique) its largest polynomial degree."""
+    if form.gaps:
+        return max(form.gaps)
+    return max((p.degree() for p in form.polys or ()), default=0)

@@ -41,3 +41,28 @@ def test_randomized_response_pld_by_hand():
     assert _contains(bound.delta.ball, E * (E - 1) / (E + 1) ** 2)
     check = exactdp.check_accountant(RR, [1, 0], 2, [1], claims=["basic", "kov"])
     assert check.holds
+
+
+def test_sparse_vector_pld_is_the_enumerated_law_of_its_answer_sequences():
+    """The output space of SparseVector is the answer sequences (2**m of them, not m):
+    delta(eps) against the direct sum over every sequence of max(0, P - e^eps Q) at 30
+    digits, and the infinite-loss mass against the sequences impossible under Q."""
+    import mpmath
+
+    for variant, a, b in [(6, [1, 1, 1, 1], [2, 2, 0, 0]), (1, [1, 0, 2], [2, 1, 1]),
+                          (5, [0, 0], [1, -1])]:
+        mech = exactdp.SparseVector("1/2", 1 if variant != 5 else 0, variant=variant)
+        pld = exactdp.privacy_loss_distribution(mech, a, b)
+        P = mech.distribution(a).evalf(30)
+        Q = mech.distribution(b).evalf(30)
+        assert len(P) == 2 ** len(a) or variant == 1
+        with mpmath.workdps(30):
+            for eps in (0, sympy.Rational(1, 10), sympy.Rational(1, 2)):
+                bound = mpmath.exp(mpmath.mpf(sympy.N(eps, 40)))
+                ref = sum(max(0, p - bound * q) for p, q in zip(P, Q, strict=True))
+                assert abs(mpmath.mpf(str(pld.delta(eps).evalf(25))) - ref) < 1e-24
+            inf_mass = sum(p for p, q in zip(P, Q, strict=True) if q == 0)
+            assert abs(mpmath.mpf(str(sympy.N(pld.p_inf, 30))) - inf_mass) < 1e-25
+            minus_inf = sum(q for p, q in zip(P, Q, strict=True) if p == 0)
+            assert abs(mpmath.mpf(str(sympy.N(pld.q_ninf, 30))) - minus_inf) < 1e-25
+    assert minus_inf > 0  # Algorithm 5: equal answers are never answered differently
