@@ -354,7 +354,9 @@ class XEngine:
         hit = self._values.get(id(f))
         if hit is not None and hit[0] is f:
             return hit[1]
-        ball = flint.arb_poly(f.numer())(self._point(FILTER_PREC)) / f.denom()
+        # the integer numerator evaluated at the ball directly (arb's rigorous evaluation of
+        # an fmpz_poly; no arb_poly copy of the coefficients)
+        ball = f.numer()(self._point(FILTER_PREC)) / f.denom()
         self._values[id(f)] = (f, ball)
         return ball
 
