@@ -19,6 +19,7 @@ alternating subset sum is never evaluated in floating point.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -28,6 +29,7 @@ import numpy as np
 import sympy
 
 from ..cost import check_seconds, pf_arb_seconds, pf_mp_seconds
+from ..distribution import LazyProbabilities
 from ..exact import dps_to_prec
 from ..exact.arb import arb_mid_to_mpf
 from ..numeric.pf import pf_arb, pf_float, pf_mp
@@ -110,13 +112,18 @@ def pf_closed_form(mech: Mechanism, L: int, G: tuple[int, ...], func: str) -> Ra
 
 def pf_closed_form_exprs(
     mech: Mechanism, L: int, G: tuple[int, ...], func: str
-) -> tuple[sympy.Expr, ...]:
-    """The same closed form as exact sympy expressions in the coins ``exp(-rate g / L)``."""
+) -> LazyProbabilities:
+    """The same closed form as exact sympy expressions in the coins ``exp(-rate g / L)``,
+    each built on first access (the polynomials are computed, and any refusal raised, here;
+    building ~10^4 sympy terms per output costs several times more than they do)."""
     per_gap = pf_polynomials_tree(G, func)
     atoms = Atoms.coins(mech.rate / L)
-    with paused_gc():
-        exprs = {g: poly_expr(p, atoms) for g, p in per_gap.items()}
-    return tuple(exprs[g] for g in G)
+
+    def build(g: int) -> sympy.Expr:
+        with paused_gc():
+            return poly_expr(per_gap[g], atoms)
+
+    return LazyProbabilities(G, build)
 
 
 @register("pf", label="PF")
@@ -159,7 +166,7 @@ class PermuteAndFlip(Mechanism):
     monotonic: bool = monotonic_parameter()
     optimize: str = optimize_parameter()
 
-    def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+    def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:
         if sv.is_rational:
             L, G = sv.integer_gaps()
             if max(G) <= DENSE_DEGREE_LIMIT:

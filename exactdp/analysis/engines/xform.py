@@ -482,7 +482,17 @@ class XEngine:
         """Raise ValueError unless the probabilities of vector ``i`` sum to 1 exactly and
         are non-negative (for every epsilon when it is symbolic)."""
         num, den = self._zero_one()
-        for a, b in self.probs[i]:
+        # outputs with equal gaps share one pair: add each distinct pair times its count
+        shared: dict[int, list] = {}
+        for pair in self.probs[i]:
+            entry = shared.get(id(pair))
+            if entry is None:
+                shared[id(pair)] = [pair, 1]
+            else:
+                entry[1] += 1
+        for (a, b), m in shared.values():
+            if m != 1:
+                a = a * m
             if b == den:
                 num = num + a
             else:
