@@ -40,6 +40,7 @@ from ..xform import (
     generators_for,
     leave_one_out,
     paused_gc,
+    pf_polynomials_lazy,
     pf_polynomials_tree,
     poly_expr,
     shared_exprs,
@@ -114,14 +115,16 @@ def pf_closed_form_exprs(
     mech: Mechanism, L: int, G: tuple[int, ...], func: str
 ) -> LazyProbabilities:
     """The same closed form as exact sympy expressions in the coins ``exp(-rate g / L)``,
-    each built on first access (the polynomials are computed, and any refusal raised, here;
-    building ~10^4 sympy terms per output costs several times more than they do)."""
-    per_gap = pf_polynomials_tree(G, func)
+    each built on first access: the work shared by every output (the product tree) is done,
+    and any refusal raised, here; each distinct gap's polynomial (its Horner step) and its
+    ~10^3-10^4 sympy terms when an output with that gap is first read."""
+    poly = pf_polynomials_lazy(G, func)
     atoms = Atoms.coins(mech.rate / L)
 
     def build(g: int) -> sympy.Expr:
+        p = poly(g)
         with paused_gc():
-            return poly_expr(per_gap[g], atoms)
+            return poly_expr(p, atoms)
 
     return LazyProbabilities(G, build)
 
