@@ -15,9 +15,10 @@ utility summaries users expect from ``scipy.stats`` (``pmf``, ``entropy``, ``exp
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 import mpmath
 import numpy as np
@@ -74,8 +75,9 @@ class Distribution(Protocol):
         """The views this distribution has (``exactdp.mechanisms.CAPABILITIES``)."""
 
     @property
-    def probabilities(self) -> tuple[sympy.Expr, ...]:
-        """Exact probabilities (sympy), in the order of ``outputs``."""
+    def probabilities(self) -> Sequence[sympy.Expr]:
+        """Exact probabilities (sympy), in the order of ``outputs`` (a tuple or a
+        :class:`LazyProbabilities`)."""
 
     def pmf(self, output: Any, /) -> sympy.Expr:
         """The exact probability of one output."""
@@ -126,6 +128,75 @@ class LossSupremum:
     direction: int
     witness: str
     approaching: tuple[tuple[str, sympy.Expr], ...] = ()
+
+
+class LazyProbabilities(Sequence):
+    """Exact probabilities built per output on first access: a read-only sequence that
+    behaves as the tuple of its expressions (``==`` and ``hash`` with tuples, ``repr``,
+    ``+``, slicing to a tuple).
+
+    ``keys[r]`` names output r's expression (outputs with equal keys share one, built once
+    by ``build(key)``); a mechanism's exact hook returns one when building every sympy
+    expression costs far more than the exact polynomials behind them (permute-and-flip:
+    issue 21). Whatever raises (a refusal, a size limit) has been raised before it exists.
+    """
+
+    __slots__ = ("_build", "_built", "_keys")
+
+    def __init__(self, keys: tuple, build: Callable[[Any], sympy.Expr]):
+        self._keys = keys
+        self._build = build
+        self._built: dict[Any, sympy.Expr] = {}
+
+    def _get(self, key: Any) -> sympy.Expr:
+        hit = self._built.get(key)
+        if hit is None:
+            hit = self._built[key] = self._build(key)
+        return hit
+
+    def __len__(self) -> int:
+        return len(self._keys)
+
+    @overload
+    def __getitem__(self, i: int) -> sympy.Expr: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> tuple[sympy.Expr, ...]: ...
+
+    def __getitem__(self, i: int | slice) -> sympy.Expr | tuple[sympy.Expr, ...]:
+        if isinstance(i, slice):
+            return tuple(self._get(k) for k in self._keys[i])
+        return self._get(self._keys[i])
+
+    def __iter__(self) -> Iterator[sympy.Expr]:
+        return (self._get(k) for k in self._keys)
+
+    def _tuple(self) -> tuple[sympy.Expr, ...]:
+        return tuple(self)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, LazyProbabilities):
+            other = other._tuple()
+        return self._tuple() == other if isinstance(other, tuple) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._tuple())
+
+    def __add__(self, other: object) -> tuple:
+        if isinstance(other, Sequence):
+            return self._tuple() + tuple(other)
+        return NotImplemented
+
+    def __radd__(self, other: object) -> tuple:
+        if isinstance(other, Sequence):
+            return tuple(other) + self._tuple()
+        return NotImplemented
+
+    def __repr__(self) -> str:
+        return repr(self._tuple())
+
+    def __reduce__(self):
+        return (tuple, (self._tuple(),))
 
 
 class OutputIndexError(ValueError, IndexError):
@@ -196,10 +267,13 @@ class OutputDistribution:
 
     # ------------------------------------------------------------------ exact view
     @cached_property
-    def probabilities(self) -> tuple[sympy.Expr, ...]:
+    def probabilities(self) -> tuple[sympy.Expr, ...] | LazyProbabilities:
         """Exact output probabilities as sympy expressions, in input order.
 
-        Their sum is exactly 1 (``exactdp.exact.signs.is_zero(sum(p) - 1)``).
+        Their sum is exactly 1 (``exactdp.exact.signs.is_zero(sum(p) - 1)``). A tuple, or
+        for permute-and-flip on rational scores a :class:`LazyProbabilities` (which
+        compares, hashes and prints as that tuple) building each output's expression on
+        first access.
 
         Raises
         ------
@@ -210,7 +284,8 @@ class OutputDistribution:
         """
         check_exact_n("probabilities", self.n)
         with as_caller("probabilities"):
-            return tuple(self._view("exact"))
+            probs = self._view("exact")
+        return probs if isinstance(probs, LazyProbabilities) else tuple(probs)
 
     def pmf(self, r: int) -> sympy.Expr:
         """Exact ``Pr[M(q) = r]``.

@@ -312,17 +312,48 @@ def pf_polynomials_tree(gaps: Sequence[int], func: str = "rational_form") -> dic
     n = len(gaps)
     if n == 1:
         return {gaps[0]: flint.fmpq_poly([1])}
-    size = exact_pf_size(gaps)
-    if size > EXACT_SIZE_LIMIT:
-        raise refuse(
-            func, f"exact permute-and-flip polynomials for n = {n} outputs and total gap "
-            f"{sum(gaps)}", f"about {size:.3g} coefficients", f"{EXACT_SIZE_LIMIT:.0e}",
-            "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) instead",
-        )
+    size = _refuse_large(gaps, func)
     key = tuple(sorted(counts.items()))
     if size <= TREE_CACHE_SIZE:  # a neighbour search meets the same gap multiset often
         return dict(_cached_tree(key))
     return _tree_polynomials(key)
+
+
+def _refuse_large(gaps: Sequence[int], func: str) -> int:
+    """The estimated size :func:`exact_pf_size`; raises the refusal beyond
+    :data:`EXACT_SIZE_LIMIT`."""
+    size = exact_pf_size(gaps)
+    if size > EXACT_SIZE_LIMIT:
+        raise refuse(
+            func, f"exact permute-and-flip polynomials for n = {len(gaps)} outputs and total "
+            f"gap {sum(gaps)}", f"about {size:.3g} coefficients", f"{EXACT_SIZE_LIMIT:.0e}",
+            "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) instead",
+        )
+    return size
+
+
+def pf_polynomials_lazy(gaps: Sequence[int], func: str = "probabilities") -> Callable[[int], Any]:
+    """:func:`pf_polynomials_tree` one gap at a time: ``poly(g)``, the ``fmpq_poly`` of an
+    output with gap ``g`` (one of ``gaps``). The work shared by all gaps (the product tree,
+    the correlation) and every refusal are done here, the per-gap Horner step on the first
+    call for that gap (for a caller that may need only some outputs: a lazy
+    ``.probabilities``). Nothing is cached beyond the returned function."""
+    if len(gaps) == 1:
+        return pf_polynomials_tree(gaps, func).__getitem__
+    _refuse_large(gaps, func)
+    counts: dict[int, int] = {}
+    for g in gaps:
+        counts[g] = counts.get(g, 0) + 1
+    H, Lc = _tree_blocks(tuple(sorted(counts.items())))
+    done: dict[int, Any] = {}
+
+    def poly(g: int):
+        hit = done.get(g)
+        if hit is None:
+            hit = done[g] = _finish_gap(H, g, Lc)
+        return hit
+
+    return poly
 
 
 #: Gap multisets whose PF product tree holds at most this many coefficients keep their
@@ -337,6 +368,13 @@ def _cached_tree(key: tuple[tuple[int, int], ...]) -> dict:
 
 def _tree_polynomials(key: tuple[tuple[int, int], ...]) -> dict:
     """:func:`pf_polynomials_tree` for the gap multiset ``key`` (``(gap, count)`` pairs)."""
+    H, Lc = _tree_blocks(key)
+    return {g: _finish_gap(H, g, Lc) for g, _ in key}
+
+
+def _tree_blocks(key: tuple[tuple[int, int], ...]) -> tuple[list, int]:
+    """``(H, Lc)``: the blocks ``H[l] = Lc * H_l`` of :func:`pf_polynomials_tree` (the
+    product tree and the correlation, shared by every gap) and the scale ``lcm(1..n)``."""
     counts = dict(key)
     n = sum(counts.values())
     S = sum(g * m for g, m in key) + 1
@@ -348,14 +386,16 @@ def _tree_polynomials(key: tuple[tuple[int, int], ...]) -> dict:
     A = flint.fmpz_poly([Lc // (n - p) for p in range(n)]).inflate(S)
     blocks: list = [None] * n
     _split_blocks(F.mul_low(A, cut), S, 0, n, blocks)
-    H = blocks[::-1]  # H[l] sits at t^(n-1-l) of the correlation
-    out = {}
-    for g in counts:
-        acc = H[n - 1]
-        for lev in range(n - 2, -1, -1):
-            acc = acc.left_shift(g) + H[lev] if g else acc + H[lev]
-        out[g] = flint.fmpq_poly(acc.left_shift(g) if g else acc, Lc)
-    return out
+    return blocks[::-1], Lc  # H[l] sits at t^(n-1-l) of the correlation
+
+
+def _finish_gap(H: list, g: int, Lc: int) -> flint.fmpq_poly:
+    """``P_g = x^g H(x^g, x)`` by Horner in ``y = x^g`` over the blocks."""
+    n = len(H)
+    acc = H[n - 1]
+    for lev in range(n - 2, -1, -1):
+        acc = acc.left_shift(g) + H[lev] if g else acc + H[lev]
+    return flint.fmpq_poly(acc.left_shift(g) if g else acc, Lc)
 
 
 # ----------------------------------------------------------------------------- fast sympy

@@ -327,3 +327,31 @@ def test_every_distribution_offers_the_declared_protocol():
         assert d.pmf(d.outputs[-1]) == d.probabilities[-1]
         assert np.allclose(d.to_numpy(), [float(p) for p in d.probabilities], rtol=1e-12)
         assert sympy.simplify(sum(d.probabilities) - 1) == 0
+
+
+def test_lazy_probabilities_build_per_output_and_act_as_the_tuple():
+    """PF's exact probabilities on rational scores are built per distinct gap on access;
+    the sequence compares, hashes, prints, slices, adds and pickles as its tuple, and its
+    values agree with the float engine (an independent route)."""
+    import pickle
+
+    import numpy as np
+    import sympy
+
+    from exactdp import PermuteAndFlip
+    from exactdp.distribution import LazyProbabilities
+
+    q = [0, 3, 3, 1, 5]
+    d = PermuteAndFlip(1).distribution(q)
+    p = d.probabilities
+    assert isinstance(p, LazyProbabilities) and len(p) == 5
+    assert p._built == {}  # nothing built before access
+    first = p[1]
+    assert len(p._built) == 1 and p[2] is first  # equal scores share one expression
+    full = tuple(p)
+    assert p == full and full == p and hash(p) == hash(full) and repr(p) == repr(full)
+    assert p[1:3] == full[1:3] and p + (1,) == full + (1,) and (1,) + p == (1,) + full
+    assert pickle.loads(pickle.dumps(p)) == full and p != full[:4]
+    assert d.pmf(4) == full[4]
+    assert sympy.simplify(sum(full) - 1) == 0
+    np.testing.assert_allclose([float(v) for v in full], d.to_numpy(), rtol=1e-12)

@@ -20,6 +20,7 @@ from exactdp.xform import (
     EXACT_SIZE_LIMIT,
     Atoms,
     generators_for,
+    pf_polynomials_lazy,
     pf_polynomials_tree,
     poly_expr,
 )
@@ -36,6 +37,23 @@ def test_tree_equals_coins_and_noise_integral(G):
     integral = rnm_exponential_ring(gens)
     for g, a, b in zip(G, coins, integral, strict=True):
         assert tree[g] == flint.fmpq_poly(a) == flint.fmpq_poly(b)
+
+
+@settings(max_examples=30, deadline=None)
+@given(gap_lists)
+def test_lazy_per_gap_equals_the_coins(G):
+    """The per-gap route (shared blocks, Horner on demand) against PF's coins (an
+    independent route), whatever gap is asked first."""
+    poly = pf_polynomials_lazy(G)
+    coins = pf_ring_probabilities(generators_for(G, None, sympy.Integer(1)))
+    for g, a in reversed(list(zip(G, coins, strict=True))):
+        assert poly(g) == flint.fmpq_poly(a)
+
+
+def test_lazy_refuses_like_the_tree():
+    big = [0] + [40] * 600  # n (sum G + 1) > EXACT_SIZE_LIMIT
+    with pytest.raises(ValueError, match="probabilities: exact permute-and-flip"):
+        pf_polynomials_lazy(big)
 
 
 def test_tree_known_polynomials():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import is_dataclass
 from dataclasses import replace as dataclass_replace
 from functools import lru_cache
@@ -473,7 +474,7 @@ class Mechanism:
         return f"{func}: no {view} view for this mechanism"
 
     # ------------------------------------------------------------------ hooks
-    def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+    def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:
         raise NotImplementedError
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:

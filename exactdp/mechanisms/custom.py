@@ -11,7 +11,7 @@ what privacy needs. The analyzer finds each violation with its exact loss
 from __future__ import annotations
 
 import inspect
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -112,7 +112,7 @@ class FunctionDistribution(OutputDistribution):
             return np.asarray(gen.choice(self.n, size=size, p=p / p.sum()), dtype=np.int64)
         raise ValueError(f"{self.mechanism.name}: unknown view {view!r}")
 
-    def _numeric_probabilities(self, view: str) -> tuple[sympy.Expr, ...]:
+    def _numeric_probabilities(self, view: str) -> Sequence[sympy.Expr]:
         probs = self.probabilities
         free = set().union(*(p.free_symbols for p in probs))
         if free:

@@ -268,7 +268,7 @@ class OptimalRegularMechanism(Mechanism):
     monotonic: bool = monotonic_parameter()
     optimize: str = optimize_parameter()
 
-    def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+    def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:
         if sv.is_rational:
             L, G = sv.integer_gaps()
             if max(G) <= DENSE_DEGREE_LIMIT:

@@ -19,6 +19,7 @@ alternating subset sum is never evaluated in floating point.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import ClassVar
@@ -28,6 +29,7 @@ import numpy as np
 import sympy
 
 from ..cost import check_seconds, pf_arb_seconds, pf_mp_seconds
+from ..distribution import LazyProbabilities
 from ..exact import dps_to_prec
 from ..exact.arb import arb_mid_to_mpf
 from ..numeric.pf import pf_arb, pf_float, pf_mp
@@ -38,6 +40,7 @@ from ..xform import (
     generators_for,
     leave_one_out,
     paused_gc,
+    pf_polynomials_lazy,
     pf_polynomials_tree,
     poly_expr,
     shared_exprs,
@@ -110,13 +113,20 @@ def pf_closed_form(mech: Mechanism, L: int, G: tuple[int, ...], func: str) -> Ra
 
 def pf_closed_form_exprs(
     mech: Mechanism, L: int, G: tuple[int, ...], func: str
-) -> tuple[sympy.Expr, ...]:
-    """The same closed form as exact sympy expressions in the coins ``exp(-rate g / L)``."""
-    per_gap = pf_polynomials_tree(G, func)
+) -> LazyProbabilities:
+    """The same closed form as exact sympy expressions in the coins ``exp(-rate g / L)``,
+    each built on first access: the work shared by every output (the product tree) is done,
+    and any refusal raised, here; each distinct gap's polynomial (its Horner step) and its
+    ~10^3-10^4 sympy terms when an output with that gap is first read."""
+    poly = pf_polynomials_lazy(G, func)
     atoms = Atoms.coins(mech.rate / L)
-    with paused_gc():
-        exprs = {g: poly_expr(p, atoms) for g, p in per_gap.items()}
-    return tuple(exprs[g] for g in G)
+
+    def build(g: int) -> sympy.Expr:
+        p = poly(g)
+        with paused_gc():
+            return poly_expr(p, atoms)
+
+    return LazyProbabilities(G, build)
 
 
 @register("pf", label="PF")
@@ -159,7 +169,7 @@ class PermuteAndFlip(Mechanism):
     monotonic: bool = monotonic_parameter()
     optimize: str = optimize_parameter()
 
-    def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+    def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:
         if sv.is_rational:
             L, G = sv.integer_gaps()
             if max(G) <= DENSE_DEGREE_LIMIT:

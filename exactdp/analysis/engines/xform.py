@@ -250,16 +250,52 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
 FILTER_PREC = 128
 
 
-class Ratio(tuple):
+class Ratio:
     """``(num, den)``: a ratio of flint polynomials in ``x``, with ``ball``, an ``arb``
-    enclosure of its value at the engine's numeric ``x`` (None: none, decide exactly)."""
+    enclosure of its value at the engine's numeric ``x`` (None: none, decide exactly).
+
+    The ratio of two probabilities ``a / b`` keeps the pairs and forms the products
+    ``(a_num b_den, a_den b_num)`` only when indexed (most comparisons are decided by the
+    balls and never need them); ``R[0]``, ``R[1]`` and ``num, den = R`` read the pair."""
+
+    __slots__ = ("_a", "_b", "_pair", "ball")
 
     ball: flint.arb | None
 
-    def __new__(cls, num: flint.fmpq_poly, den: flint.fmpq_poly, ball: flint.arb | None = None):
-        self = super().__new__(cls, (num, den))
+    def __init__(self, num: flint.fmpq_poly | None, den: flint.fmpq_poly | None,
+                 ball: flint.arb | None = None, *, of: tuple | None = None):
+        self._pair = None if of is not None else (num, den)
+        self._a, self._b = of if of is not None else (None, None)
         self.ball = ball
-        return self
+
+    def _products(self) -> tuple:
+        pair = self._pair
+        if pair is None:
+            a, b = self._a, self._b
+            pair = self._pair = (a[0] * b[1], a[1] * b[0])
+            self._a = self._b = None
+        return pair
+
+    def __getitem__(self, i: int) -> flint.fmpq_poly:
+        return self._products()[i]
+
+    def __iter__(self):
+        return iter(self._products())
+
+    def __len__(self) -> int:
+        return 2
+
+    def same_as(self, other: object) -> bool:
+        """Whether both are the lazy ratio of the same two probability pairs (identical
+        objects: outputs with equal gaps share one pair), hence equal."""
+        return (isinstance(other, Ratio) and self._pair is None and other._pair is None
+                and self._a is other._a and self._b is other._b)
+
+    def inverse(self, ball: flint.arb | None) -> Ratio:
+        """``den / num`` with the enclosure ``ball`` (still lazy if this one is)."""
+        if self._pair is None:
+            return Ratio(None, None, ball, of=(self._b, self._a))
+        return Ratio(self._pair[1], self._pair[0], ball)
 
 
 def _ball_of(R) -> flint.arb | None:
@@ -333,7 +369,9 @@ class XEngine:
         hit = self._values.get(id(f))
         if hit is not None and hit[0] is f:
             return hit[1]
-        ball = flint.arb_poly(f.numer())(self._point(FILTER_PREC)) / f.denom()
+        # the integer numerator evaluated at the ball directly (arb's rigorous evaluation of
+        # an fmpz_poly; no arb_poly copy of the coefficients)
+        ball = f.numer()(self._point(FILTER_PREC)) / f.denom()
         self._values[id(f)] = (f, ball)
         return ball
 
@@ -374,7 +412,7 @@ class XEngine:
         ball = None
         if qa is not None and qb is not None and _ball_sign(qb) is not None:
             ball = _at_filter_prec(qa.__truediv__, qb)
-        return Ratio(a[0] * b[1], a[1] * b[0], ball)
+        return Ratio(None, None, ball, of=(a, b))
 
     def inv(self, R) -> Ratio:
         ball = _ball_of(R)
@@ -382,12 +420,16 @@ class XEngine:
             ball = _at_filter_prec(flint.arb(1).__truediv__, ball)
         else:
             ball = None
+        if isinstance(R, Ratio):
+            return R.inverse(ball)
         return Ratio(R[1], R[0], ball)
 
     def div(self, R1, R2) -> Ratio:
         return Ratio(R1[0] * R2[1], R1[1] * R2[0])
 
     def cmp(self, R1, R2) -> int | None:
+        if isinstance(R1, Ratio) and R1.same_as(R2):
+            return 0
         b1, b2 = _ball_of(R1), _ball_of(R2)
         if b1 is not None and b2 is not None:
             if b1 > b2:
@@ -430,11 +472,12 @@ class XEngine:
             return terms_value(
                 _fmpq_poly_terms(num), _fmpq_poly_terms(den), self.eps, self.N
             )
-        u = fmpq_poly_to_sympy(num, X).as_expr()
-        v = fmpq_poly_to_sympy(den, X).as_expr()
-        # u, v are expanded and coprime: cancel's sign / common-term pre-pass on its input
-        # only costs (the same result on every ratio compared; issue 21)
-        r = sympy.cancel(u / v, _signsimp=False)
+        P, Q = canonical_pair(num, den)
+        u = fmpq_poly_to_sympy(flint.fmpq_poly(P), X).as_expr()
+        if Q == 1:
+            r = u
+        else:
+            r = u / fmpq_poly_to_sympy(flint.fmpq_poly(Q), X).as_expr()
         return sympy.powsimp(r.subs(X, self.x_value))
 
     def prob_sympy(self, p) -> sympy.Expr:
@@ -454,7 +497,17 @@ class XEngine:
         """Raise ValueError unless the probabilities of vector ``i`` sum to 1 exactly and
         are non-negative (for every epsilon when it is symbolic)."""
         num, den = self._zero_one()
-        for a, b in self.probs[i]:
+        # outputs with equal gaps share one pair: add each distinct pair times its count
+        shared: dict[int, list] = {}
+        for pair in self.probs[i]:
+            entry = shared.get(id(pair))
+            if entry is None:
+                shared[id(pair)] = [pair, 1]
+            else:
+                entry[1] += 1
+        for (a, b), m in shared.values():
+            if m != 1:
+                a = a * m
             if b == den:
                 num = num + a
             else:
@@ -481,6 +534,24 @@ class XEngine:
                 raise ValueError(
                     f"{func}: probability {r} of {name} on {scores} is negative"
                 )
+
+
+def canonical_pair(num: flint.fmpq_poly, den: flint.fmpq_poly) -> tuple:
+    """``(P, Q)``: integer polynomials with ``P/Q = num/den``, no common integer factor and
+    ``Q``'s leading coefficient positive, for coprime ``num``, ``den`` (den non-zero).
+
+    This is the normal form ``sympy.cancel`` gives a quotient of coprime polynomials
+    (``P.as_expr()/Q.as_expr()``), computed in flint: cancel's pre-pass (``factor_terms``)
+    and its polynomial gcd cost most of the final loss's sympy form (issue 21)."""
+    A, da = num.numer(), num.denom()
+    B, db = den.numer(), den.denom()
+    P, Q = A * db, B * da
+    c = P.content().gcd(Q.content())
+    if c != 1:
+        P, Q = P // c, Q // c  # exact: c divides every coefficient
+    if Q.leading_coefficient() < 0:
+        P, Q = -P, -Q
+    return P, Q
 
 
 #: Above this degree the dense engine converts results to sympy term by term.

@@ -511,7 +511,8 @@ def _multinomial_terms(k: int, m: int) -> dict[tuple, int]:
 
     Exact integers, built incrementally: along each run of the last two parts the binomial
     ``C(left, j)`` follows from ``C(left, j - 1)`` by ``* (left - j + 1) // j`` (exact), so no
-    ``math.comb`` is called per term.
+    ``math.comb`` is called per term; only the first half of each run is computed
+    (``C(left, j) = C(left, left - j)``), and a factor 1 is not multiplied.
     """
     out: dict[tuple, int] = {}
 
@@ -520,10 +521,16 @@ def _multinomial_terms(k: int, m: int) -> dict[tuple, int]:
             out[prefix + (left,)] = coef
             return
         if parts == 2:
-            binom = 1  # C(left, first) for first = left, left - 1, ..., 0
-            for j in range(left + 1):
-                out[prefix + (left - j, j)] = coef * binom
+            # C(left, j) for j = 0..left/2, mirrored (C(left, j) = C(left, left - j))
+            binom = 1
+            row = []
+            for j in range(left // 2 + 1):
+                row.append(binom if coef == 1 else coef * binom)
                 binom = binom * (left - j) // (j + 1)
+            for j, c in enumerate(row):
+                out[prefix + (left - j, j)] = c
+            for j in range(left // 2 + 1, left + 1):
+                out[prefix + (left - j, j)] = row[left - j]
             return
         binom = 1  # C(left, left - first) for first = left, ..., 0
         for j in range(left + 1):

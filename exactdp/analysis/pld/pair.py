@@ -9,6 +9,8 @@ same sympy pair), giving the base outcomes of a
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import flint
 import sympy
 
@@ -108,7 +110,7 @@ def privacy_loss_distribution(mechanism: object, scores: object, neighbour: obje
                                    guard_bits=bits - 128)
 
 
-def _accurate_balls(P: tuple, Q: tuple) -> tuple[int, list, list]:
+def _accurate_balls(P: Sequence, Q: Sequence) -> tuple[int, list, list]:
     """Balls of the probabilities, at the precision that makes each 100 bits accurate.
 
     Huge score gaps (``exp(-10**300)``) need about ``log2(gap)`` more working bits than the

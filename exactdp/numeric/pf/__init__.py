@@ -26,9 +26,12 @@ Write ``F(t) = prod_s (1 - t p_s)``, ``S = sum_s p_s >= 1`` and ``h_r = F / (1 -
    ``g(tau) = prod_s (1 - tau u_s)`` with ``u_s = t_max p_s`` and
    ``Lambda = sum_s u_s = min(S, C)``: its scale is at least ``1/C`` whatever n and epsilon
    are (with many ``p_s`` near 1 the original integrand has width ``~1/n``; here it does not).
-2. **Few large coins.** Outputs with ``u_s > 1/8`` form the set A; ``|A| <= 8 C`` (<= 350 in
-   float64) because ``sum u_s <= C``. Their factors are evaluated directly, grouped by equal
-   ``d`` (``(1 - tau u)^m``), as ``(1 - tau) + tau (1 - u)`` for ``tau > 1/2`` with
+2. **Few large coins.** Outputs with ``u_s > 1/8`` form the set A; ``|A| <= 8 C`` because
+   ``sum u_s <= C`` (``pf_float`` puts the threshold at ``1/2``: ``|A| <= 2 C <= 88``, the
+   coins up to ``1/2`` going into the series of step 3, ~63 terms as products with matrices
+   of powers, since a large coin costs a logarithm at every node). Their factors are
+   evaluated directly, grouped by equal ``d`` (``(1 - tau u)^m``), as
+   ``(1 - tau) + tau (1 - u)`` for ``tau > 1/2`` with
    ``1 - u = (1 - t_max) + t_max * (-expm1(-d))`` so that factors near 0 keep full relative
    accuracy.
 3. **Many small coins, by moments.** For the others (``u_s <= 1/8``)

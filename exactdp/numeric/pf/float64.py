@@ -13,7 +13,6 @@ from ..._validate import argument_error
 from .scheme import (
     GRADING,
     N_HI,
-    THETA,
     fail_nonneg,
     horner_terms,
     panel_edges,
@@ -23,6 +22,10 @@ from .scheme import (
 
 _BITS_FLOAT = 60
 _LEVEL = 2.0**-12  # split of the small coins: below it few series terms suffice
+#: Coins with ``u > _THETA_FLOAT`` are the large ones (set A, factors at every node); the
+#: others go into the moment series, ~63 terms at ``u = 1/2`` (as matrix products, so the
+#: series length costs little while every large coin costs a row of logarithms).
+_THETA_FLOAT = 0.5
 _N_LO = 16  # Gauss-Legendre nodes per panel of the check rule
 _CHECK_TOL = 1e-13
 
@@ -165,18 +168,22 @@ def _integrals_float(
     jmax: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Moments ``mu_j = int tau^j g`` (j <= jmax) and ``int g/(1 - tau u_a)`` for a in A."""
-    # log g from the small coins: -sum_j M_j tau^j / j, by Horner
-    lg = np.zeros_like(tau)
-    for j in range(len(mom) - 1, 0, -1):
-        lg += mom[j] / j
-        lg *= tau
-    lg = -lg
+    # log g from the small coins: -sum_j M_j tau^j / j (positive terms), one product with
+    # the cached node powers
+    J = len(mom) - 1
+    powers = _node_powers(tau, max(jmax, J))
+    if J:
+        coef = np.asarray(mom[1:]) / np.arange(1.0, J + 1)
+        lg = coef @ powers[1:J + 1]
+        np.negative(lg, out=lg)
+    else:
+        lg = np.zeros_like(tau)
     fac = None
     if uA.size:
         fac = _log_factors(tau, uA, qA)
         lg += mA @ np.log(fac)
     wg = w * np.exp(lg)
-    mu = _node_powers(tau, jmax) @ wg
+    mu = powers[:jmax + 1] @ wg
     IA = (wg[None, :] / fac).sum(axis=1) if fac is not None else np.empty(0)
     return mu, IA
 
@@ -184,9 +191,10 @@ def _integrals_float(
 def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, bits: int):
     """Power sums ``sum_r m_r u_r^j`` of the small coins ``ub`` (large ones zeroed) at two
     levels: every coin up to ``_LEVEL`` to the series length at that level, the few above
-    it further. Returns ``(moments, i1, u1, H0, H1)``: the moments from ``j = 0``, the
-    indices and values of the coins above the level (None when there are none) and the
-    Horner lengths at both levels. ``work`` (length k) is overwritten."""
+    it further. Returns ``(moments, i1, pw1, H0, H1)``: the moments from ``j = 0``, the
+    indices of the coins above the level and their powers ``pw1[j] = u^j`` up to both
+    series lengths (None when there are none) and the Horner lengths at both levels.
+    ``work`` (length k) is overwritten."""
     umax = float(ub.max())
     lam = _wsum(ub, m)
     u0 = min(umax, _LEVEL)
@@ -203,7 +211,7 @@ def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, 
                 for _ in range(3, J0 + 1):
                     pw *= ub
                     mom.append(_wsum(pw, m))
-    i1 = u1 = None
+    i1 = pw1 = None
     H1 = H0
     if umax > _LEVEL:
         i1 = np.flatnonzero(ub > _LEVEL)
@@ -211,11 +219,27 @@ def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, 
         m1 = None if m is None else m[i1]
         J1 = series_terms(umax, _wsum(u1, m1), bits)
         H1 = horner_terms(umax, bits)
-        pw1 = u1 ** J0 if J0 else np.ones_like(u1)
-        for _ in range(J0 + 1, J1 + 1):
-            pw1 = pw1 * u1
-            mom.append(_wsum(pw1, m1))
-    return mom, i1, u1, H0, H1
+        pw1 = _power_rows(u1, max(J1, H1))
+        if J1 > J0:
+            rows = pw1[J0 + 1:J1 + 1]
+            sums = rows.sum(axis=1) if m1 is None else rows @ m1
+            mom.extend(sums.tolist())
+    return mom, i1, pw1, H0, H1
+
+
+def _power_rows(u: np.ndarray, top: int) -> np.ndarray:
+    """Rows ``u**j``, ``j = 0..top`` (shape ``(top + 1, u.size)``), by doubling: rows
+    ``b..2b-1`` are rows ``0..b-1`` times ``u**b``, so each entry is a product of at most
+    ``log2(top) + 1`` correctly rounded factors (relative error a few ulps)."""
+    out = np.empty((top + 1, u.size))
+    out[0] = 1.0
+    b = 1
+    with np.errstate(under="ignore"):
+        while b <= top:
+            hi = min(2 * b, top + 1)
+            np.multiply(out[:hi - b], out[b - 1] * u if b > 1 else u, out=out[b:hi])
+            b = hi
+    return out
 
 
 def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> np.ndarray:
@@ -275,7 +299,7 @@ def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
         ub *= tmax  # u = t_max p
 
     # large coins (set A), grouped by equal gap
-    iA = np.flatnonzero(ub > THETA)
+    iA = np.flatnonzero(ub > _THETA_FLOAT)
     uA_each = ub[iA]
     dA, invA = np.unique(a[iA], return_inverse=True)
     mA = np.bincount(invA, weights=None if m is None else m[iA], minlength=dA.size)
@@ -286,7 +310,7 @@ def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
 
     # small coins: power sums, two levels
     ub[iA] = 0.0
-    mom, i1, u1, H0, H1 = _small_coin_moments(ub, m, work, bits)
+    mom, i1, pw1, H0, H1 = _small_coin_moments(ub, m, work, bits)
 
     # quadrature (two rules, answer and check)
     mu, IA = _integrals_float(*_float_rule(N_HI, GRADING), mom, uA, qA, mA, H1)
@@ -308,11 +332,8 @@ def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
             h += mu[j]
     else:
         h.fill(mu[0])
-    if i1 is not None and u1 is not None and H1 > H0:
-        e = np.full(u1.size, mu[H1])
-        for j in range(H1 - 1, H0, -1):
-            e = e * u1 + mu[j]
-        h[i1] += e * u1 ** (H0 + 1)
+    if i1 is not None and pw1 is not None and H1 > H0:
+        h[i1] += mu[H0 + 1:H1 + 1] @ pw1[H0 + 1:H1 + 1]
     h *= ub  # t_max p_r for the small coins (0 on A)
     if iA.size:
         h[iA] = IA[invA] * uA_each

@@ -26,8 +26,15 @@ def series_terms(umax: float, lam: float, bits: int) -> int:
     if umax <= 0.0 or lam <= 0.0:
         return 0
     tol = 2.0**-bits
-    J = 1
-    while lam * umax**J / ((J + 1) * (1.0 - umax)) > tol:
+
+    def above(J: int) -> bool:
+        return lam * umax**J / ((J + 1) * (1.0 - umax)) > tol
+
+    # start below the least J (the bound without the 1/(J+1) is larger), then step up
+    J = max(1, math.floor(math.log(tol * (1.0 - umax) / lam) / math.log(umax)) - 8)
+    while J > 1 and not above(J - 1):
+        J -= 1
+    while above(J):
         J += 1
     return J
 
@@ -37,8 +44,14 @@ def horner_terms(umax: float, bits: int) -> int:
     if umax <= 0.0:
         return 0
     tol = 2.0**-bits
-    J = 0
-    while umax ** (J + 1) / (1.0 - umax) > tol:
+
+    def above(J: int) -> bool:
+        return umax ** (J + 1) / (1.0 - umax) > tol
+
+    J = max(0, math.floor(math.log(tol * (1.0 - umax)) / math.log(umax)) - 3)
+    while J > 0 and not above(J - 1):
+        J -= 1
+    while above(J):
         J += 1
     return J
 

@@ -119,3 +119,39 @@ def test_loss_expression_equals_sympys_full_cancel(name, q, data):
         want = sympy.powsimp(sympy.cancel(u / v).subs(X, engine.x_value))
         got = engine.to_sympy(R)
         assert got == want and sympy.srepr(got) == sympy.srepr(want)
+
+
+def test_canonical_pair_is_sympy_cancel_normal_form():
+    """The flint normal form of the final ratio equals sympy.cancel's (same srepr), on
+    random coprime pairs with rational coefficients, constants and negative leading terms."""
+    import random
+
+    import flint
+    import sympy
+
+    from exactdp.analysis.common import X
+    from exactdp.analysis.engines.xform import canonical_pair
+    from exactdp.exact.poly import fmpq_poly_to_sympy
+
+    rnd = random.Random(21)
+
+    def poly(d):
+        return flint.fmpq_poly([flint.fmpq(rnd.randint(-30, 30) * rnd.choice([1, 2, 6]),
+                                           rnd.choice([1, 2, 3, 4, 9])) for _ in range(d + 1)])
+
+    checked = 0
+    for _ in range(400):
+        a, b = poly(rnd.randint(0, 6)), poly(rnd.randint(0, 6))
+        if a == 0 or b == 0:
+            continue
+        g = a.gcd(b)
+        num, den = a // g, b // g
+        ref = sympy.cancel(fmpq_poly_to_sympy(num, X).as_expr()
+                           / fmpq_poly_to_sympy(den, X).as_expr(), _signsimp=False)
+        P, Q = canonical_pair(num, den)
+        got = fmpq_poly_to_sympy(flint.fmpq_poly(P), X).as_expr()
+        if Q != 1:
+            got = got / fmpq_poly_to_sympy(flint.fmpq_poly(Q), X).as_expr()
+        assert sympy.srepr(got) == sympy.srepr(ref)
+        checked += 1
+    assert checked > 300

@@ -56,3 +56,20 @@ def test_mechanism_groups_few_distinct_integer_scores():
         ungrouped = mech._float(mech.oriented(mech.distribution(q).scores))
         np.testing.assert_allclose(grouped, ungrouped, rtol=1e-13, atol=0)
         assert q.flags.writeable is False  # the scores are not copied, they are locked
+
+
+@pytest.mark.parametrize("eps", [0.05, 1.0, 4.0])
+def test_medium_coins_in_the_series_against_mp(eps):
+    """Coins with u in (1/8, 1/2] go into the moment series (~63 terms, power matrices):
+    relative 1e-12 against pf_mp at 30 digits, on the benchmark's input (n = 1e3 scores
+    uniform in [0, 40]) and at n = 40 (t_max = 1, the maximizer's coin in the factors)."""
+    rng = np.random.default_rng(21)
+    for n in (1000, 40):
+        q = rng.uniform(0, 40, n)
+        d = eps * (q.max() - q) / 2
+        ref = np.array([float(v) for v in pf_mp(list(d), 30)])
+        got = pf_float(d)
+        u = np.exp(-d) * min(1.0, 44.1 / np.exp(-d).sum())
+        if n == 1000 and eps == 1.0:  # the band is exercised (eps = 0.05: every u < 1/8)
+            assert np.sum((u > 0.125) & (u <= 0.5)) > 50
+        np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0)
