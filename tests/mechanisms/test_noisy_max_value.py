@@ -24,7 +24,7 @@ def test_the_suites_noise_scale_is_two_over_epsilon():
     assert "density" not in exactdp.ReportNoisyMax("0.1", noise="laplace").capabilities
 
 
-@pytest.mark.parametrize("noise", NOISES)
+@pytest.mark.parametrize("noise", ("laplace", "exponential"))
 def test_density_integrates_to_one_and_the_cdf_is_its_integral(noise):
     d = exactdp.ReportNoisyMax(1, noise=noise, output="value").distribution([0, -1, 1, 1])
     f = lambda v: d.density(v, method="mpmath", dps=15)  # noqa: E731
@@ -41,11 +41,12 @@ def test_density_integrates_to_one_and_the_cdf_is_its_integral(noise):
 def test_piecewise_expressions_agree_with_the_point_values_and_the_float_view(noise):
     d = exactdp.ReportNoisyMax(2, noise=noise, output="value").distribution([0, 2, 1])
     dens, cdf = d.density_expr, d.cdf_expr
+    assert isinstance(cdf, sympy.Piecewise) or noise == "gumbel"
     for t in (sympy.Rational(-3, 2), sympy.Rational(1, 3), sympy.Integer(5)):
         exact = sympy.N(d.density(t), 30)
         assert abs(sympy.N(dens.subs(V, t), 30) - exact) < 1e-28
         k = next((i for i, b in enumerate(d.breakpoints) if t < b), len(d.breakpoints))
-        slope = sympy.diff(cdf.args[k][0], V).subs(V, t)  # the CDF's derivative on t's piece
+        slope = sympy.diff(d._piece(k)[1], V).subs(V, t)  # the CDF's derivative on its piece
         assert abs(sympy.N(slope, 30) - exact) < 1e-28
         assert d.density(float(t), method="float") == pytest.approx(
             float(d.density(t, method="mpmath")), rel=1e-12)
@@ -56,7 +57,7 @@ def test_piecewise_expressions_agree_with_the_point_values_and_the_float_view(no
 @pytest.mark.parametrize("noise", NOISES)
 def test_samples_of_the_algorithm_pass_a_ks_test_against_the_exact_cdf(noise):
     d = exactdp.ReportNoisyMax("0.1", noise=noise, output="value").distribution([1, 1, 0, 2, 2])
-    draws = d.sample(100_000, rng=np.random.default_rng(7))
+    draws = d.sample(100_000, rng=np.random.default_rng(7))  # the algorithm itself
     res = stats.kstest(draws, lambda v: d.cdf(v, method="float"))
     assert res.pvalue > 1e-3
     wrong = exactdp.ReportNoisyMax("0.1", noise=noise, output="value").distribution([2] * 5)
