@@ -206,3 +206,12 @@ def test_check_dp_on_a_density_mechanism_decides_the_exact_supremum():
     s = exactdp.check_dp(m, [1, 1, 1])
     assert s.neighbours_checked == 26 and s.loss == sympy.Rational(3, 20) and not s.holds
     assert exactdp.check_dp(m, [1, 1, 1], epsilon=sympy.Rational(3, 20)).holds
+
+
+def test_check_dp_density_vertex_search_is_refused_by_the_cost_model_beyond_its_limit():
+    m = exactdp.ReportNoisyMax("0.1", noise="laplace", output="value")
+    with pytest.raises(ValueError, match="^check_dp: the exact density suprema of 728 "
+                                         "neighbours would need about .* pass the one neighbour"):
+        exactdp.check_dp(m, [0] * 6)
+    # with the one neighbour: 6 shifts by one on the left piece, 6/b = 3/10
+    assert exactdp.check_dp(m, [0] * 6, [1] * 6).loss == sympy.Rational(3, 10)
