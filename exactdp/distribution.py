@@ -121,6 +121,11 @@ class LossSupremum:
         in words (``"the value v > 2 (probability 0 on q')"``).
     approaching : tuple of (str, sympy.Expr)
         When not attained: events and their exact losses, increasing towards ``value``.
+    interval : tuple of sympy.Float or None
+        Set when the supremum is not a closed form (a value at an interior critical point
+        of the log density ratio, a root of an equation with transcendental coefficients):
+        certified ``(lo, hi)`` around it (exact binary end points); ``value`` is then the
+        midpoint, a sympy Float, not an exact number.
     """
 
     value: sympy.Expr
@@ -128,6 +133,7 @@ class LossSupremum:
     direction: int
     witness: str
     approaching: tuple[tuple[str, sympy.Expr], ...] = ()
+    interval: tuple[sympy.Float, sympy.Float] | None = None
 
 
 class LazyProbabilities(Sequence):

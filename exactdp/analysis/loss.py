@@ -61,10 +61,15 @@ class PrivacyLoss(Result):
         Outputs whose loss may be the largest (one entry unless epsilon is symbolic; with
         the ball engine every output whose interval reaches the largest lower bound).
     engine : str
-        ``"x-form"``, ``"generic"`` (exact) or ``"ball"`` (certified numeric).
+        ``"x-form"``, ``"generic"`` (exact), ``"ball"`` (certified numeric) or
+        ``"density"`` (a mechanism releasing real values, capability ``"density"``: the
+        exact ``sup_o |ln f_q(o)/f_q'(o)|`` of :meth:`Mechanism.loss_supremum`; ``output``
+        is then the witness in words, ``ratios`` is empty).
     interval : tuple of sympy.Float or None
-        Ball engine only: ``(lo, hi)`` with ``lo <= loss <= hi`` certified (end points
-        exact binary numbers, ``(oo, oo)`` for an infinite loss); None for exact engines.
+        Ball engine: ``(lo, hi)`` with ``lo <= loss <= hi`` certified (end points
+        exact binary numbers, ``(oo, oo)`` for an infinite loss); density engine: set when
+        the supremum is at an interior critical point (no closed form; ``loss`` its
+        midpoint, ``value`` None); None for exact results.
     dps : int or None
         Ball engine only: the working precision (decimal digits) of the result.
     certified : bool
@@ -72,6 +77,12 @@ class PrivacyLoss(Result):
         radius is proved (ball engine); docs/analyzer.md, "What certified means here".
     caveat : str or None
         Why not certified (for example RNM-Gaussian beyond 24 items).
+    attained : bool or None
+        Density engine: whether some output attains the supremum (False: outputs only
+        approach it, see ``approaching``); None for the other engines (always attained).
+    approaching : tuple of (str, sympy.Expr)
+        Density engine, supremum not attained: outputs and their exact losses, increasing
+        towards ``loss``.
 
     Notes
     -----
@@ -83,7 +94,7 @@ class PrivacyLoss(Result):
     repr_fields = ("output", "engine")
 
     loss: sympy.Expr
-    output: int | None
+    output: int | str | None
     ratios: tuple
     scores: tuple
     neighbour: tuple
@@ -94,12 +105,17 @@ class PrivacyLoss(Result):
     dps: int | None = None
     certified: bool = True
     caveat: str | None = None
+    attained: bool | None = None
+    approaching: tuple = ()
 
     @property
     def value(self) -> sympy.Expr | None:
         """The loss as an exact sympy expression (symbolic in epsilon when epsilon is);
-        None with the ball engine, whose enclosure is ``ball``."""
-        return None if self.engine == "ball" else self.loss
+        None with the ball engine, or an enclosed density supremum, whose enclosure is
+        ``ball``."""
+        if self.engine == "ball" or (self.engine == "density" and self.interval is not None):
+            return None
+        return self.loss
 
 
 def pair_candidates(engine, i: int, j: int):
@@ -248,11 +264,22 @@ def privacy_loss(
     q = score_vector(scores, "scores", "privacy_loss")
     q2 = score_vector(neighbour, "neighbour", "privacy_loss")
     check_pair(mechanism, q, q2, "privacy_loss", allow_non_neighbour)
+    if isinstance(mechanism, Mechanism) and "density" in mechanism.capabilities:
+        return density_privacy_loss(mechanism, q, q2)
     _check_loss_exponent(mechanism, (q, q2))
     engine = make_engine(mechanism, [q, q2], "privacy_loss")
     if isinstance(engine, BallEngine):
         return stamp(_ball_privacy_loss(engine, q, q2), engine)
     return _loss_from_engine(engine, 0, 1, q, q2)
+
+
+def density_privacy_loss(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:
+    """The loss of one pair for a mechanism that releases real values (capability
+    ``"density"``): :meth:`Mechanism.loss_supremum` as a :class:`PrivacyLoss`."""
+    sup = mech.loss_supremum(q, q2)
+    return PrivacyLoss(sup.value, sup.witness, (), q.values, q2.values, sup.direction, (),
+                       "density", sup.interval, attained=sup.attained,
+                       approaching=sup.approaching)
 
 
 def _check_loss_exponent(mechanism: object, vectors) -> None:

@@ -29,6 +29,7 @@ import sympy
 
 from .._validate import argument_error, choices_text
 from ..cost import VIEW_SECONDS_LIMIT, as_caller, check_seconds, laplace_mp_seconds
+from ..distribution import Distribution, LossSupremum
 from ..exact.arb import dps_to_prec, enclose, flint_prec, to_arb
 from ..numeric.laplace.closed_form import (
     laplace_exact,
@@ -38,11 +39,13 @@ from ..numeric.laplace.closed_form import (
 from ..numeric.laplace.float64 import laplace_float
 from ..numeric.laplace.mp import laplace_mp
 from ..numeric.pf import em_float, em_mp, pf_float
-from ..scores import ScoreVector
+from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
 from ._sampling import NoiseDraw, noisy_argmax
 from .base import Mechanism, X
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
+from .noisy_max_loss import value_loss_supremum
+from .noisy_max_value import ValueDistribution
 from .parameters import (
     epsilon_parameter,
     monotonic_parameter,
@@ -55,6 +58,8 @@ from .rational_form import RationalForm
 from .registry import register
 
 NOISES = ("exponential", "gumbel", "laplace")
+#: What report-noisy-max releases: the index of the noisy maximum, or its value.
+OUTPUTS = ("index", "value")
 
 
 def rnm_exponential_ring(gens) -> list:
@@ -85,6 +90,18 @@ def _noise(func: str, name: str, value: object) -> str:
     return value.lower()
 
 
+def _output(func: str, name: str, value: object) -> str:
+    if not isinstance(value, str) or value.lower() not in OUTPUTS:
+        raise argument_error(func, name, choices_text(OUTPUTS), value)
+    return value.lower()
+
+
+@register("rnm-gumbel-value", label="RNM-Gumbel-value", kind="continuous", noise="gumbel",
+          output="value")
+@register("rnm-exp-value", label="RNM4 (RNM-Exp-value)", kind="continuous",
+          noise="exponential", output="value")
+@register("rnm-laplace-value", label="RNM3 (RNM-Laplace-value)", kind="continuous",
+          noise="laplace", output="value")
 @register("rnm-laplace", label="RNM-Laplace", noise="laplace")  # (registered bottom-up)
 @register("rnm-gumbel", label="RNM-Gumbel", noise="gumbel")
 @register("rnm-exp", label="RNM-Exp", noise="exponential")
@@ -108,11 +125,24 @@ class ReportNoisyMax(Mechanism):
         Exponential noise has mean b (rate ``epsilon/(c*Delta)``); Gumbel(0, b);
         Laplace(0, b).
     optimize : {"max", "min"}, keyword only, default "max"
+    output : {"index", "value"}, keyword only, default "index"
+        ``"index"``: the selection ``argmax_r q_r + Z_r`` (exact probabilities).
+        ``"value"``: the noisy maximum itself, ``V = max_r (q_r + Z_r)`` (the DP-testing
+        suite's RNM3 with Laplace noise and RNM4 with exponential noise, both *not*
+        epsilon-DP: V moves with the scores). Capability ``"density"`` only:
+        ``distribution(q)`` is a
+        :class:`~exactdp.mechanisms.noisy_max_value.ValueDistribution` (exact piecewise
+        density and CDF, a sampler), and :meth:`loss_supremum` (which
+        :func:`exactdp.privacy_loss` calls) is the exact ``sup_v |ln f_q(v)/f_q'(v)|``.
+        The suite's ``ReportNoisyMax(0.1, noise="laplace")`` has scale
+        ``b = 2/epsilon = 20`` (c = 2, sensitivity 1): the tools' Laplace(2/eps) and
+        exponential(2/eps) noise on 5 queries.
 
     Raises
     ------
     ValueError
-        Unknown noise (the message lists the supported ones), bad epsilon or sensitivity.
+        Unknown noise or output (the message lists the supported ones), bad epsilon or
+        sensitivity; ``output="value"`` with ``optimize="min"``.
 
     References
     ----------
@@ -128,6 +158,15 @@ class ReportNoisyMax(Mechanism):
     5*exp(-1/2)/8
     >>> round(float(d.probabilities[1]), 6)
     0.379082
+
+    The suite's RNM3 and RNM4 on ``[1]*5`` vs ``[2]*5`` at epsilon 0.1:
+
+    >>> rnm3 = ReportNoisyMax("0.1", noise="laplace", output="value")
+    >>> rnm3.loss_supremum([1] * 5, [2] * 5).value
+    1/4
+    >>> rnm4 = ReportNoisyMax("0.1", noise="exponential", output="value")
+    >>> rnm4.loss_supremum([1] * 5, [2] * 5).value
+    oo
     """
 
     name: ClassVar[str] = "RNM"
@@ -136,17 +175,44 @@ class ReportNoisyMax(Mechanism):
     monotonic: bool = monotonic_parameter()
     noise: str = parameter(_noise, choices_text(NOISES), default="exponential", exact=False)
     optimize: str = optimize_parameter()
+    output: str = parameter(_output, choices_text(OUTPUTS), default="index", exact=False,
+                            kw_only=True)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.output == "value" and self.optimize != "max":
+            raise argument_error("ReportNoisyMax", "optimize", "'max' with output='value'",
+                                 self.optimize)
 
     @property
     def capabilities(self) -> frozenset[str]:
         """Laplace noise: no rational form in x for every epsilon (the probabilities contain
         ``epsilon*exp(-epsilon)`` terms), but one at a numeric rational epsilon; the other
-        noises: a rational form, and no separate numeric one."""
+        noises: a rational form, and no separate numeric one. ``output="value"``: only
+        ``"density"`` (V is continuous: no probability table)."""
+        if self.output == "value":
+            return frozenset({"density"})
         if self.noise == "laplace":
-            return self.hook_capabilities - {"rational_form"}
-        return self.hook_capabilities - {"numeric_rational_form"}
+            return self.hook_capabilities - {"rational_form", "density"}
+        return self.hook_capabilities - {"numeric_rational_form", "density"}
+
+    def distribution(self, scores: object) -> Distribution:
+        """The output distribution on ``scores``: over the n indices (``output="index"``,
+        :meth:`Mechanism.distribution`), or the law of the released value
+        (``output="value"``, a :class:`~exactdp.mechanisms.noisy_max_value.ValueDistribution`).
+        """
+        if self.output == "index":
+            return super().distribution(scores)
+        return ValueDistribution(self, as_scores(scores, func="ReportNoisyMax.distribution"))
+
+    def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
+        return value_loss_supremum(self, sv, sv2, "ReportNoisyMax.loss_supremum")
 
     def _absent(self, view: str) -> str:
+        if self.output == "value":
+            return (f"ReportNoisyMax(output='value'): no {view} view: the released value is "
+                    "continuous; use .distribution(q).density(v) / .cdf(v) and "
+                    ".loss_supremum(q, q2)")
         if view == "rational_form" and self.noise == "laplace":
             return ("ReportNoisyMax(noise='laplace'): the probabilities are not rational in "
                     "x = exp(-epsilon/(c*sensitivity*L)) (they contain terms such as "

@@ -194,3 +194,24 @@ def test_epsilon_infinity_holds_vacuously_even_with_an_infinite_loss():
     res = check_dp(PermuteAndFlip(sympy.oo), [0, 1])
     assert res.holds and res.loss == sympy.oo and res.epsilon == sympy.oo
     assert not check_dp(PermuteAndFlip(1), [0, 1], epsilon=sympy.Rational(1, 2)).holds
+
+
+def test_check_dp_on_a_density_mechanism_decides_the_exact_supremum():
+    m = exactdp.ReportNoisyMax("0.1", noise="laplace", output="value")
+    r = exactdp.check_dp(m, [1] * 5, [2] * 5)
+    assert not r.holds and r.loss == sympy.Rational(1, 4) and r.engine == "density"
+    assert r.witness.output == "every value v <= 1"
+    assert exactdp.check_dp(m, [1] * 5, [2] * 5, epsilon=sympy.Rational(1, 4)).holds  # a tie
+    # the vertex search on 3 scores: 26 neighbours; all shifted by one is the worst (3/20)
+    s = exactdp.check_dp(m, [1, 1, 1])
+    assert s.neighbours_checked == 26 and s.loss == sympy.Rational(3, 20) and not s.holds
+    assert exactdp.check_dp(m, [1, 1, 1], epsilon=sympy.Rational(3, 20)).holds
+
+
+def test_check_dp_density_vertex_search_is_refused_by_the_cost_model_beyond_its_limit():
+    m = exactdp.ReportNoisyMax("0.1", noise="laplace", output="value")
+    with pytest.raises(ValueError, match="^check_dp: the exact density suprema of 728 "
+                                         "neighbours would need about .* pass the one neighbour"):
+        exactdp.check_dp(m, [0] * 6)
+    # with the one neighbour: 6 shifts by one on the left piece, 6/b = 3/10
+    assert exactdp.check_dp(m, [0] * 6, [1] * 6).loss == sympy.Rational(3, 10)

@@ -305,3 +305,35 @@ def test_two_infinite_ratios_report_the_first_output():
     res = privacy_loss(mechanism_from_function(fn, epsilon=1), [1, 0, 0], [0, 0, 0])
     assert res.value is sympy.oo and res.output == 1 and res.direction == -1
     assert res.candidates == (1,)
+
+
+def test_privacy_loss_of_a_density_mechanism_is_its_exact_supremum():
+    # RNM3 (Laplace noise, value released), eps = 0.1, b = 20: left of every score the two
+    # densities are 5 e^{5(v - q)/b}/(32 b), so the ratio is e^{5/b} on v <= 1: loss 1/4
+    m = exactdp.ReportNoisyMax("0.1", noise="laplace", output="value")
+    loss = exactdp.privacy_loss(m, [1] * 5, [2] * 5)
+    assert loss.value == sympy.Rational(1, 4) and loss.engine == "density"
+    assert loss.attained and loss.output == "every value v <= 1" and loss.ratios == ()
+    assert "loss=0.25" in repr(loss) and loss.lower == loss.upper == sympy.Rational(1, 4)
+    # RNM4 (exponential noise): V >= 1 on [1]^5, V >= 2 on [2]^5: oo, the event V in [1, 2)
+    m4 = exactdp.ReportNoisyMax("0.1", noise="exponential", output="value")
+    inf = exactdp.privacy_loss(m4, [1] * 5, [2] * 5)
+    assert inf.value == sympy.oo and inf.output.startswith("the values v in [1, 2)")
+    # an interior critical point: an enclosure, value None, certified
+    crit = exactdp.privacy_loss(exactdp.ReportNoisyMax(1, noise="laplace", output="value"),
+                                [0, 0, 1, 0, 0], [0, -1, 1, 0, 1])
+    assert crit.value is None and crit.certified and crit.ball is not None
+    assert float(crit) == pytest.approx(0.2880628428293379, rel=1e-14)  # dense grid: 0.2880628
+    assert crit.interval[0] <= crit.loss <= crit.interval[1]
+    # a not attained supremum: the approaching outputs come along
+    lim = exactdp.privacy_loss(exactdp.ReportNoisyMax(1, noise="exponential", output="value"),
+                               [0, 0], [0, -1])
+    assert lim.value == sympy.oo and lim.attained is False and len(lim.approaching) >= 2
+
+
+def test_the_analyses_without_a_density_route_refuse_continuous_outputs():
+    m = exactdp.ReportNoisyMax("0.1", noise="laplace", output="value")
+    for f in (exactdp.certify_dp, exactdp.bounded_range, exactdp.privacy_loss_distribution):
+        name = f.__name__
+        with pytest.raises(ValueError, match=f"^{name}: RNM releases real values"):
+            f(m, [1] * 5, [2] * 5)

@@ -16,6 +16,7 @@ from ...cost import (
     topk_analysis_seconds,
 )
 from ...distribution import Distribution
+from ...mechanisms.base import Mechanism
 from ...mechanisms.permute_flip import PermuteAndFlip
 from ...mechanisms.sparse_vector import SparseVector, SparseVectorDistribution
 from ...mechanisms.topk import TopK
@@ -195,6 +196,10 @@ def make_engine(
     probabilities and every one offers balls (the capabilities of the distributions, see
     ``exactdp.mechanisms.CAPABILITIES``).
     """
+    if isinstance(mech, Mechanism) and "density" in mech.capabilities:
+        raise ValueError(f"{func}: {mechanism_name(mech)} releases real values (continuous "
+                         "outputs): no probability table to run on; privacy_loss and check_dp "
+                         "give the exact supremum of the log density ratio")
     check_analysis(func, len(vectors), vectors[0].n, top_gap(vectors[0]))
     check_pf_trees(func, mech, vectors)
     if isinstance(mech, TopK):  # its outputs are the ordered k-tuples, not the n scores

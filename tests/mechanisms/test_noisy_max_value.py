@@ -1,0 +1,95 @@
+"""exactdp/mechanisms/noisy_max_value.py: the law of the released value of
+ReportNoisyMax(output="value"), checked by quadrature, by the CDF's derivative and by
+Monte Carlo of the algorithm (a KS test at 1e5 draws)."""
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+from scipy import stats
+
+import exactdp
+from exactdp.mechanisms.noisy_max_value import V, ValueDistribution
+
+NOISES = ("laplace", "exponential", "gumbel")
+
+
+def test_the_suites_noise_scale_is_two_over_epsilon():
+    # the suite's Laplace(2/eps) / exponential(2/eps) noise: c = 2, sensitivity 1
+    for noise in ("laplace", "exponential"):
+        m = exactdp.ReportNoisyMax("0.1", noise=noise, output="value")
+        assert 1 / m.rate == 20
+        assert m.capabilities == frozenset({"density"})
+        assert isinstance(m.distribution([1] * 5), ValueDistribution)
+    assert "density" not in exactdp.ReportNoisyMax("0.1", noise="laplace").capabilities
+
+
+@pytest.mark.parametrize("noise", ("laplace", "exponential"))
+def test_density_integrates_to_one_and_the_cdf_is_its_integral(noise):
+    d = exactdp.ReportNoisyMax(1, noise=noise, output="value").distribution([0, -1, 1, 1])
+    f = lambda v: d.density(v, method="mpmath", dps=15)  # noqa: E731
+    with mpmath.workdps(15):
+        total = mpmath.quad(f, [-mpmath.inf, -1, 0, 1, mpmath.inf])
+        assert abs(total - 1) < mpmath.mpf("1e-12")
+        for t in (-2, 3):
+            pieces = [-mpmath.inf] + [b for b in (-1, 0, 1) if b < t] + [t]
+            upto = mpmath.quad(f, pieces)
+            assert abs(upto - d.cdf(t, method="mpmath", dps=15)) < mpmath.mpf("1e-12")
+
+
+@pytest.mark.parametrize("noise", NOISES)
+def test_piecewise_expressions_agree_with_the_point_values_and_the_float_view(noise):
+    d = exactdp.ReportNoisyMax(2, noise=noise, output="value").distribution([0, 2, 1])
+    dens, cdf = d.density_expr, d.cdf_expr
+    assert isinstance(cdf, sympy.Piecewise) or noise == "gumbel"
+    for t in (sympy.Rational(-3, 2), sympy.Rational(1, 3), sympy.Integer(5)):
+        exact = sympy.N(d.density(t), 30)
+        assert abs(sympy.N(dens.subs(V, t), 30) - exact) < 1e-28
+        k = next((i for i, b in enumerate(d.breakpoints) if t < b), len(d.breakpoints))
+        slope = sympy.diff(d._piece(k)[1], V).subs(V, t)  # the CDF's derivative on its piece
+        assert abs(sympy.N(slope, 30) - exact) < 1e-28
+        assert d.density(float(t), method="float") == pytest.approx(
+            float(d.density(t, method="mpmath")), rel=1e-12)
+        assert d.cdf(float(t), method="float") == pytest.approx(
+            float(d.cdf(t, method="mpmath")), rel=1e-12)
+
+
+@pytest.mark.parametrize("noise", NOISES)
+def test_samples_of_the_algorithm_pass_a_ks_test_against_the_exact_cdf(noise):
+    d = exactdp.ReportNoisyMax("0.1", noise=noise, output="value").distribution([1, 1, 0, 2, 2])
+    draws = d.sample(100_000, rng=np.random.default_rng(7))  # the algorithm itself
+    res = stats.kstest(draws, lambda v: d.cdf(v, method="float"))
+    assert res.pvalue > 1e-3
+    wrong = exactdp.ReportNoisyMax("0.1", noise=noise, output="value").distribution([2] * 5)
+    assert stats.kstest(draws, lambda v: wrong.cdf(v, method="float")).pvalue < 1e-6
+
+
+def test_exponential_noise_has_no_mass_below_the_top_score():
+    d = exactdp.ReportNoisyMax(1, noise="exponential", output="value").distribution([1, 0])
+    assert d.density(sympy.Rational(1, 2)) == 0 and d.cdf(1) == 0
+    # Pr[V <= 2] = (1 - e^{-1/2}) (1 - e^{-1}) with b = 2
+    assert sympy.simplify(d.cdf(2) - (1 - sympy.exp(-sympy.Rational(1, 2)))
+                          * (1 - sympy.exp(-1))) == 0
+
+
+def test_a_continuous_law_refuses_the_probability_views():
+    d = exactdp.ReportNoisyMax(1, noise="laplace", output="value").distribution([0, 1])
+    for view in (lambda: d.probabilities, lambda: d.outputs, lambda: d.evalf(),
+                 lambda: d.to_numpy(), lambda: d.pmf(0), lambda: len(d), d.rational_form):
+        with pytest.raises(ValueError, match="V is continuous"):
+            view()
+    assert d.n == 2 and d.capabilities == frozenset({"density", "sample"})
+    assert d.breakpoints == (0, 1) and d.scale == 2
+    with pytest.raises(ValueError, match="method must be"):
+        d.density(0, method="arb")
+    assert isinstance(d.sample(rng=1), float)
+
+
+def test_bad_output_and_min_are_refused():
+    with pytest.raises(ValueError, match="ReportNoisyMax: output must be"):
+        exactdp.ReportNoisyMax(1, output="values")
+    with pytest.raises(ValueError, match="ReportNoisyMax: optimize must be 'max' with"):
+        exactdp.ReportNoisyMax(1, output="value", optimize="min")
+    with pytest.raises(ValueError, match="no exact view: the released value is continuous"):
+        exactdp.ReportNoisyMax(1, noise="laplace", output="value").evaluate(
+            "exact", exactdp.scores.as_scores([0, 1]))
