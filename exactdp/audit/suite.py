@@ -119,6 +119,15 @@ class SuiteRow(Result):
         Wall time of the exact losses on the patterns.
     search_seconds : float
         Wall time of the vertex search.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> [row] = exactdp.verification_suite(algorithms=["RNM1"], search_queries=None)
+    >>> row.verdict, row.worst.pattern, row.worst.output
+    ('private on the pairs checked', 'one below rest above', 'index 0')
+    >>> print(row.loss)
+    log(-48/(-49*exp(-1/10) + exp(-2/5)))
     """
 
     headline = "loss"
