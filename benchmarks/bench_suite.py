@@ -43,7 +43,7 @@ def main() -> None:
         row = rows[0]
         pubs = {p.tool: p.seconds for p in spec[name].published()}
         sniper, statdp = pubs.get("DP-Sniper"), pubs.get("StatDP")
-        ratio = f"{sniper / row.seconds:.0f}x" if sniper else "--"
+        ratio = f"{sniper / row.seconds:.2g}x" if sniper else "--"
         print(f"| {name} | {row.queries} | {len(row.pairs)} | {row.seconds:.2f} | "
               f"{row.seconds / len(row.pairs):.2f} | {row.search_seconds:.2f} | "
               f"{sniper or '--'} | {statdp or '--'} | {ratio} |", flush=True)
