@@ -36,7 +36,15 @@ from ..exact import compare
 from ..mechanisms import REGISTRY, Mechanism
 from ..printing import format_number
 from ..result import Result
-from .suite_specs import ALGORITHMS, CLAIM, SPECS, AlgorithmSpec, Published, patterns
+from .suite_specs import (
+    ALGORITHMS,
+    CLAIM,
+    SPECS,
+    AlgorithmSpec,
+    Published,
+    pattern_pair,
+    patterns,
+)
 
 #: Default number of queries of the exhaustive vertex search (3**4 - 1 = 80 neighbours).
 SEARCH_QUERIES = 4
@@ -163,10 +171,12 @@ class SuiteRow(Result):
 
     def tool_pair(self, tool: str) -> PairLoss | None:
         """The exact loss on the pair ``tool`` (``"DP-Sniper"`` or ``"StatDP"``) reported
-        (None if it reported none, or its pattern coincides with another at ``queries``)."""
+        (None if it reported none; at small ``queries`` the pattern that its pattern
+        coincides with)."""
         for pub in self.published:
             if pub.tool == tool:
-                return next((p for p in self.pairs if p.pattern == pub.pattern), None)
+                pair = pattern_pair(pub.pattern, self.queries)
+                return next((p for p in self.pairs if (p.scores, p.neighbour) == pair), None)
         return None
 
     def shortfall(self, tool: str) -> float | None:

@@ -37,6 +37,38 @@ DPSNIPER_LOG = "eth-sri/dp-sniper eval_sp2021/reference-results/dd_search_reg_da
 STATDP_LOG = "eth-sri/dp-sniper eval_sp2021/reference-results/statdp_1_data.log"
 
 
+def pattern_pair(name: str, m: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """StatDP's input pattern ``name`` on ``m`` queries: the pair ``(a, a')``.
+
+    Raises
+    ------
+    KeyError
+        An unknown pattern name.
+
+    Examples
+    --------
+    >>> pattern_pair("X shape", 4)
+    ((1, 1, 0, 0), (0, 0, 1, 1))
+    """
+    ones = (1,) * m
+    h, rest = m // 2, m - m // 2
+    return {
+        "one below": (ones, (0,) + (1,) * (m - 1)),
+        "one above": (ones, (2,) + (1,) * (m - 1)),
+        "one above rest below": (ones, (2,) + (0,) * (m - 1)),
+        "one below rest above": (ones, (0,) + (2,) * (m - 1)),
+        "half half": (ones, (2,) * h + (0,) * rest),
+        "all above": (ones, (2,) * m),
+        "all below": (ones, (0,) * m),
+        "X shape": ((1,) * h + (0,) * rest, (0,) * h + (1,) * rest),
+    }[name]
+
+
+#: StatDP's pattern names, in its order.
+PATTERNS = ("one below", "one above", "one above rest below", "one below rest above",
+            "half half", "all above", "all below", "X shape")
+
+
 def patterns(m: int) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
     """StatDP's input patterns on ``m`` queries: name -> ``(a, a')`` (StatDP's names; pairs
     equal for small ``m`` are kept once, under the first name).
@@ -46,20 +78,9 @@ def patterns(m: int) -> dict[str, tuple[tuple[int, ...], tuple[int, ...]]]:
     >>> patterns(4)["half half"]
     ((1, 1, 1, 1), (2, 2, 0, 0))
     """
-    ones = (1,) * m
-    h, rest = m // 2, m - m // 2
-    raw = {
-        "one below": (ones, (0,) + (1,) * (m - 1)),
-        "one above": (ones, (2,) + (1,) * (m - 1)),
-        "one above rest below": (ones, (2,) + (0,) * (m - 1)),
-        "one below rest above": (ones, (0,) + (2,) * (m - 1)),
-        "half half": (ones, (2,) * h + (0,) * rest),
-        "all above": (ones, (2,) * m),
-        "all below": (ones, (0,) * m),
-        "X shape": ((1,) * h + (0,) * rest, (0,) * h + (1,) * rest),
-    }
     out: dict[str, tuple[tuple[int, ...], tuple[int, ...]]] = {}
-    for name, pair in raw.items():
+    for name in PATTERNS:
+        pair = pattern_pair(name, m)
         if pair[0] != pair[1] and pair not in out.values():
             out[name] = pair
     return out

@@ -7,7 +7,15 @@ from __future__ import annotations
 import pytest
 import sympy
 
-from exactdp.audit.suite_specs import ALGORITHMS, CLAIM, SPECS, SVT_QUERIES, patterns
+from exactdp.audit.suite_specs import (
+    ALGORITHMS,
+    CLAIM,
+    PATTERNS,
+    SPECS,
+    SVT_QUERIES,
+    pattern_pair,
+    patterns,
+)
 from exactdp.mechanisms import REGISTRY
 from tests.reference import (
     DPSNIPER_RNM,
@@ -42,6 +50,10 @@ def test_patterns_drop_repeats_at_small_m():
     assert p["X shape"] == ((0,), (1,))
     assert len(patterns(3)) == 7  # half half = one above rest below at m = 3
     assert all(len(a) == len(b) == 7 for a, b in patterns(7).values())
+    assert list(patterns(10)) == list(PATTERNS)
+    assert pattern_pair("half half", 3) == pattern_pair("one above rest below", 3)
+    with pytest.raises(KeyError):
+        pattern_pair("diagonal", 3)
 
 
 def test_published_numbers_are_issue_24s_table():

@@ -25,6 +25,8 @@ def test_cells_of_a_row(rows):
                           "private on the pairs checked", "index 0"]
     assert svt5[1] == "not private" and svt5[9] == "inf" and svt5[10] == "not private"
     assert svt5[2] == "half half (swapped)"  # DP-Sniper reported (a', a)
+    # at m = 2 half half is 'one above rest below': its exact loss is shown all the same
+    assert svt5[3] == "inf" and svt5[6] == "inf"
 
 
 def test_pair_and_loss_text():
