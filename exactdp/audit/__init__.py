@@ -87,7 +87,7 @@ from .peers import (
 from .pooling import pool_cells
 from .result import GoodnessOfFit
 from .sampler_outputs import draw, validate_outputs
-from .suite import PairLoss, SuiteRow, verification_suite
+from .suite import PairLoss, SuiteRow, loss_growth, verification_suite
 from .suite_specs import AlgorithmSpec, Published
 from .sweeps import SweepResult, count_score_vectors, score_vectors, sweep
 
@@ -104,6 +104,7 @@ __all__ = [
     "diffprivlib_permute_and_flip",
     "draw",
     "goodness_of_fit",
+    "loss_growth",
     "opendp_noisy_max",
     "opendp_noisy_top_k",
     "peer_versions",

@@ -39,6 +39,7 @@ from ..result import Result
 from .suite_specs import (
     ALGORITHMS,
     CLAIM,
+    PATTERNS,
     SPECS,
     AlgorithmSpec,
     Published,
@@ -403,3 +404,48 @@ def precheck(spec: AlgorithmSpec, queries: int) -> None:
                 mech.distribution(v)
     except ValueError as exc:
         raise ValueError(f"verification_suite: {spec.name} on {m} queries: {exc}") from None
+
+
+def loss_growth(algorithm: str, queries: Sequence[int],
+                pattern: str = "half half") -> tuple[tuple[int, PairLoss], ...]:
+    """The exact loss of one algorithm on one of StatDP's patterns as the number of queries
+    grows: Lyu-Su-Li's "not private" for Algorithms 3 and 6 is a loss finite at every fixed
+    ``m`` with no bound independent of ``m``.
+
+    Parameters
+    ----------
+    algorithm : str
+        A row name (:data:`~exactdp.audit.suite_specs.ALGORITHMS`).
+    queries : sequence of int
+        The numbers of queries ``m`` (positive).
+    pattern : str, default "half half"
+        The pattern (:data:`~exactdp.audit.suite_specs.PATTERNS`).
+
+    Returns
+    -------
+    tuple of (int, PairLoss)
+
+    Raises
+    ------
+    ValueError
+        An unknown algorithm or pattern, a bad ``m``; the cost model's refusal.
+
+    Examples
+    --------
+    >>> from exactdp.audit.suite import loss_growth
+    >>> [(m, round(float(p.loss), 5)) for m, p in loss_growth("SVT6", [1, 2, 3])]
+    [(1, 0.02531), (2, 0.07591), (3, 0.10747)]
+    """
+    func = "loss_growth"
+    if algorithm not in ALGORITHMS:
+        raise argument_error(func, "algorithm", f"one of {', '.join(ALGORITHMS)}", algorithm)
+    if pattern not in PATTERNS:
+        raise argument_error(func, "pattern", f"one of {', '.join(PATTERNS)}", pattern)
+    spec = next(s for s in SPECS if s.name == algorithm)
+    mech = build_mechanism(spec)
+    out = []
+    for m in queries:
+        m = check_int(func, "queries", m, 1)
+        a, b = pattern_pair(pattern, m)
+        out.append((m, pair_loss(mech, pattern, a, b)))
+    return tuple(out)

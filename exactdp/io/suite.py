@@ -73,7 +73,7 @@ def suite_table(rows: Sequence[SuiteRow], fmt: str = "text") -> str:
     --------
     >>> import exactdp
     >>> rows = exactdp.verification_suite(algorithms=["RNM2"], search_queries=None)
-    >>> print(suite_table(rows, "markdown").splitlines()[2][:40])
+    >>> print(suite_table(rows, "markdown").splitlines()[2][:39])
     | RNM2 | private | one below rest above
     """
     fmt = check_choice("suite_table", "fmt", fmt, FORMATS)

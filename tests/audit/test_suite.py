@@ -18,6 +18,7 @@ from exactdp import SuiteRow, verification_suite
 from exactdp.audit.suite import (
     PairLoss,
     build_mechanism,
+    loss_growth,
     pair_loss,
     precheck,
     suite_row,
@@ -134,6 +135,28 @@ def test_svt6_loss_grows_with_the_queries(rows):
     two = verification_suite(2, algorithms=["SVT6"], search_queries=None)[0]
     assert float(two.loss) == pytest.approx(0.07591, abs=5e-6)
     assert compare(two.loss, rows["SVT6"].loss) < 0
+
+
+def test_loss_growth_is_the_docs_svt6_table():
+    growth = loss_growth("SVT6", [1, 2, 3, 4])
+    assert [m for m, _ in growth] == [1, 2, 3, 4]
+    assert [round(float(p.loss), 5) for _, p in growth] == [0.02531, 0.07591, 0.10747,
+                                                             0.15821]
+    assert growth[3][1].scores == (1, 1, 1, 1) and growth[3][1].neighbour == (2, 2, 0, 0)
+    assert float(loss_growth("SVT1", [2], "X shape")[0][1].loss) < 0.1
+    for kwargs, match in [({"algorithm": "SVT9"}, "loss_growth: algorithm must be one of"),
+                          ({"pattern": "diagonal"}, "loss_growth: pattern must be one of"),
+                          ({"queries": [0]}, "loss_growth: queries must be a positive")]:
+        args = {"algorithm": "SVT6", "queries": [1]} | kwargs
+        with pytest.raises(ValueError, match=match):
+            loss_growth(**args)
+
+
+@pytest.mark.skip(reason="needs the rnmvalue / svt3 branches")
+def test_svt3_loss_grows_on_the_half_half_pattern():
+    losses = [p.loss for _, p in loss_growth("SVT3", [1, 2, 3, 4])]
+    assert all(v.is_finite for v in losses)
+    assert all(compare(a, b) < 0 for a, b in zip(losses, losses[1:], strict=False))
 
 
 def test_vertex_search_finds_the_patterns_worst_at_small_m():
