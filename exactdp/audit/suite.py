@@ -282,7 +282,7 @@ def vertex_search(mech: Mechanism, m: int) -> tuple[PairLoss, int]:
     base = (1,) * m
     if "density" in mech.capabilities:
         vectors, _ = neighbours(mech, base, "exhaustive", func="verification_suite")
-        found = [pair_loss(mech, "vertex search", base, tuple(v.exact)) for v in vectors]
+        found = [pair_loss(mech, "vertex search", base, v.values) for v in vectors]
         return _worst(found), len(vectors)
     r = check_dp(mech, base, search="exhaustive")
     w = r.witness

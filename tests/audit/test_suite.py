@@ -9,6 +9,8 @@ literature's verdicts. The default tests run at 3 queries; the tools' 10 are ``s
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import mpmath
 import pytest
 import sympy
@@ -25,7 +27,9 @@ from exactdp.audit.suite import (
     vertex_search,
 )
 from exactdp.audit.suite_specs import SPECS, patterns
+from exactdp.distribution import LossSupremum
 from exactdp.exact import compare
+from exactdp.mechanisms import Mechanism
 from tests.mechanisms.test_sparse_vector import quadrature
 from tests.reference import STATDP_LOSS_DOWN, STATDP_LOSS_UP
 
@@ -166,6 +170,30 @@ def test_vertex_search_finds_the_patterns_worst_at_small_m():
     pats = [pair_loss(mech, n, a, b) for n, (a, b) in patterns(3).items()]
     assert all(compare(found.loss, p.loss) >= 0 for p in pats)
     assert isinstance(found, PairLoss) and found.pattern == "vertex search"
+
+
+@dataclass(frozen=True)
+class _Release(Mechanism):
+    """Releases every a_i + Lap(1): the loss is the L1 distance (attained far out)."""
+
+    sensitivity = sympy.Integer(1)
+    monotonic = False
+
+    def _loss_supremum(self, sv, sv2):
+        gap = sum(abs(sympy.Integer(x) - sympy.Integer(y))
+                  for x, y in zip(sv.values, sv2.values, strict=True))
+        return LossSupremum(gap, True, 1 if gap else 0, "every output beyond both inputs")
+
+
+def test_the_density_route_reads_loss_supremum():
+    """Mechanisms that release real values (capability "density") go through
+    Mechanism.loss_supremum, in the pairs and in the vertex search alike."""
+    mech = _Release()
+    p = pair_loss(mech, "half half", *patterns(4)["half half"])
+    assert p.loss == 4 and p.attained and p.output == "every output beyond both inputs"
+    found, checked = vertex_search(mech, 2)
+    assert checked == 8 and found.loss == 2 and found.scores == (1, 1)
+    assert found.neighbour in ((0, 0), (0, 2), (2, 0), (2, 2))
 
 
 # ---------------------------------------------------------------- the result protocol
