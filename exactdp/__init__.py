@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         worst_case_error,
     )
     from .audit import goodness_of_fit, sweep
+    from .audit.suite import SuiteRow, verification_suite
     from .distribution import OutputDistribution
     from .exact import UndecidedSignError
     from .mechanisms import (
@@ -122,8 +123,10 @@ __all__ = [
     "lattice_size",
     "pf_optimality_region",
     # audit
+    "SuiteRow",
     "goodness_of_fit",
     "sweep",
+    "verification_suite",
     # exceptions and warnings
     "BallUndecided",
     "ExactConversionWarning",
@@ -165,6 +168,8 @@ _EXPORTS = {
     "worst_case_error": ".analysis",
     "goodness_of_fit": ".audit",
     "sweep": ".audit",
+    "SuiteRow": ".audit.suite",
+    "verification_suite": ".audit.suite",
     "OutputDistribution": ".distribution",
     "UndecidedSignError": ".exact",
     "ExponentialMechanism": ".mechanisms",

@@ -79,3 +79,10 @@ GAUSSIAN_PAIR_LOSS_SIGMA1 = 0.7350111298370844
 #: eval_sp2021/reference-results, as quoted in issue 24) for Lyu-Su-Li's SVT1, 2, 4, 5, 6
 #: at claimed eps = 0.1, 10 queries, c = 1, threshold 0.5 (SVT1) / 1 (the others).
 DPSNIPER_SVT_LCB = {1: 0.0858, 2: 0.0859, 4: 0.1687, 5: 1.7612, 6: 0.2720}
+#: Issue 24's table, the rest (4 decimals): DP-Sniper's (eps, eps_lcb) for RNM1-RNM4 and
+#: eps_lcb for SVT3; StatDP's eps for RNM1-RNM4 and eps_lcb for SVT1, SVT2.
+DPSNIPER_RNM = {1: (0.0945, 0.0923), 2: (0.0998, 0.0975), 3: (0.2500, 0.2478),
+                4: (0.3485, 0.3463)}
+DPSNIPER_SVT3_LCB = 0.1716
+STATDP_RNM_EPS = {1: 0.0924, 2: 0.1001, 3: 0.2001, 4: 0.1970}
+STATDP_SVT_LCB = {1: 0.0298, 2: 0.0316}

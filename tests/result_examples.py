@@ -53,6 +53,7 @@ SOURCES = {
                      "PermuteAndFlip(1).distribution([0, -1, -2]), 2000, rng=1)",
     "SweepResult": "exactdp.sweep(bool, 3, 2, progress=False, "
                    "executor=concurrent.futures.ThreadPoolExecutor(1))",
+    "SuiteRow": "exactdp.verification_suite(algorithms=['RNM2'], search_queries=None)[0]",
     "ProofResult": "ProofResult('three_items', 'PF on three items: closed forms', True, "
                    "'exhaustive over gaps <= 2', 9, (('closed forms', True),), 0.5)",
 }

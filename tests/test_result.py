@@ -24,7 +24,7 @@ RESULT_TYPES = ("PrivacyLoss", "DPCheck", "DPCertificate", "ZCDPCheck", "Bounded
                 "AccountantCheck", "RegularityCheck", "DominanceResult",
                 "DominanceCertificate", "SensitivityResult", "WorstCaseError",
                 "LatticeLPResult", "PFOptimalityRegion", "OptimalDistribution",
-                "GoodnessOfFit", "SweepResult", "ProofResult")
+                "GoodnessOfFit", "SweepResult", "ProofResult", "SuiteRow")
 
 
 @pytest.fixture(scope="module")

@@ -69,8 +69,9 @@ Modules: :mod:`.fit` (:func:`goodness_of_fit`), :mod:`.result` (:class:`Goodness
 rare outputs and the smallest attainable p-value); the sampler protocol itself is
 :mod:`.sampler_outputs` (``draw``, ``validate_outputs``). Beside the audit:
 :mod:`.peers` (diffprivlib's and OpenDP's samplers paired with exactdp's mechanisms, the
-optional extra ``peers``) and :mod:`.sweeps` (exhaustive sweeps over score vectors, locally
-or on Dask).
+optional extra ``peers``), :mod:`.sweeps` (exhaustive sweeps over score vectors, locally
+or on Dask) and :mod:`.suite` (:func:`verification_suite`: the DP-testing tools' suite of
+noisy-max and sparse vector algorithms, exactly; its data in :mod:`.suite_specs`).
 """
 
 from .fit import goodness_of_fit
@@ -86,17 +87,24 @@ from .peers import (
 from .pooling import pool_cells
 from .result import GoodnessOfFit
 from .sampler_outputs import draw, validate_outputs
+from .suite import PairLoss, SuiteRow, loss_growth, verification_suite
+from .suite_specs import AlgorithmSpec, Published
 from .sweeps import SweepResult, count_score_vectors, score_vectors, sweep
 
 __all__ = [
+    "AlgorithmSpec",
     "GoodnessOfFit",
+    "PairLoss",
     "PeerAdapter",
+    "Published",
+    "SuiteRow",
     "SweepResult",
     "count_score_vectors",
     "diffprivlib_exponential",
     "diffprivlib_permute_and_flip",
     "draw",
     "goodness_of_fit",
+    "loss_growth",
     "opendp_noisy_max",
     "opendp_noisy_top_k",
     "peer_versions",
@@ -105,4 +113,5 @@ __all__ = [
     "score_vectors",
     "sweep",
     "validate_outputs",
+    "verification_suite",
 ]

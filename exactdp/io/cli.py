@@ -1,4 +1,5 @@
-"""Command line: ``exactdp table``, ``exactdp report`` (also ``python -m exactdp``).
+"""Command line: ``exactdp table``, ``exactdp report``, ``exactdp suite`` (also ``python -m
+exactdp``).
 
 Errors are one line on standard error and exit code 2.
 
@@ -191,10 +192,28 @@ def _add_report(sub) -> None:
     r.set_defaults(run=_cmd_report)
 
 
+def _add_suite(sub) -> None:
+    s = sub.add_parser(
+        "suite", help="the DP-testing tools' suite (noisy max, sparse vector), exactly",
+        description="The exact privacy loss of report-noisy-max RNM1-RNM4, the sparse vector "
+                    "variants SVT1-SVT6 and the numerical SVT on StatDP's input patterns and "
+                    "an exhaustive vertex search, beside DP-Sniper's and StatDP's published "
+                    "lower bounds (docs/suite.md).")
+    s.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
+                   help="output format (default text)")
+    s.add_argument("--queries", type=int, default=10, metavar="M",
+                   help="queries of the sparse vector rows (default 10, the tools' number)")
+    s.add_argument("--search-queries", type=int, default=4, metavar="K",
+                   help="queries of the exhaustive vertex search, 1..6, 0 for none (default 4)")
+    s.add_argument("--algorithms", default=None,
+                   help="comma-separated rows, e.g. RNM1,SVT6 (default all)")
+    s.set_defaults(run=_cmd_suite)
+
+
 #: The subcommands, in the order ``exactdp --help`` lists them. Each entry adds one parser
 #: to the ``add_subparsers`` object and sets ``run`` (a function ``args -> str``).
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
-    _add_table, _add_report, _add_prove,
+    _add_table, _add_report, _add_suite, _add_prove,
 ]
 
 
@@ -361,6 +380,31 @@ def _compose_section(args, scores) -> str:
                               figure_prefix=prefix)
 
 
+def _cmd_suite(args) -> str:
+    from ..audit.suite import ALGORITHMS, verification_suite
+    from .suite import suite_table
+
+    if args.queries < 1:
+        raise CLIError(message(None, "--queries", "a positive integer", args.queries))
+    if not 0 <= args.search_queries <= 6:
+        raise CLIError(message(None, "--search-queries", integer_range(0, 6),
+                               args.search_queries))
+    names = None
+    if args.algorithms is not None:
+        names = [a.strip() for a in args.algorithms.split(",") if a.strip()]
+        unknown = [a for a in names if a not in ALGORITHMS]
+        if unknown or not names:
+            raise CLIError(f"--algorithms must be names from {', '.join(ALGORITHMS)}, got "
+                           f"{args.algorithms!r}")
+    try:
+        rows = verification_suite(args.queries, algorithms=names,
+                                  search_queries=args.search_queries or None)
+    except ValueError as exc:  # a row's refusal names its size: say it in the option's words
+        raise CLIError(str(exc).replace("verification_suite: ", "suite: ", 1).replace(
+            f" on {args.queries} queries:", f" at --queries {args.queries}:", 1)) from None
+    return suite_table(rows, args.format)
+
+
 def _check_epsilon(text: str) -> None:
     """Refuse a bad ``--epsilon`` in the option's own name (not an internal function's)."""
     if str(text).strip().lower() in ("nan", "+nan", "-nan"):
@@ -382,7 +426,8 @@ _OPTIONS = {"scores": "--scores", "neighbour": "--neighbour-scores",
             "sensitivity": "--sensitivity", "epsilon": "--epsilon", "dps": "--dps"}
 #: Functions and classes the commands call for the user, whose names the user never typed.
 _INTERNAL = frozenset({"build_report", "privacy_loss", "check_dp", "ExponentialMechanism",
-                       "PermuteAndFlip", "ReportNoisyMax", "OptimalRegularMechanism"})
+                       "PermuteAndFlip", "ReportNoisyMax", "OptimalRegularMechanism",
+                       "verification_suite"})
 
 
 def _in_options(message: str, command: str | None) -> str:
