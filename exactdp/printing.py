@@ -145,6 +145,43 @@ def _scientific(v: mpmath.mpf, dps: int) -> str:
     return f"{sign}{text}e{k:+d}"
 
 
+#: Most decimal digits of an integer (or of a rational's numerator or denominator) that a
+#: repr prints exactly; beyond, the repr shows decimals with an exponent (``1.0e+5000``).
+REPR_DIGITS = 100
+
+
+def _long_number(value) -> bool:
+    """Whether ``value`` (an int or an exact sympy number) holds an integer of more than
+    :data:`REPR_DIGITS` digits: bit lengths only, never a conversion to text."""
+    bits = int(REPR_DIGITS * 3.3219) + 1
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value).bit_length() > bits
+    if isinstance(value, sympy.Basic):
+        return any(max(abs(int(r.p)).bit_length(), int(r.q).bit_length()) > bits
+                   for r in value.atoms(sympy.Rational))
+    return False
+
+
+def value_repr(value) -> str:
+    """``repr(value)`` for a repr's field, but a number holding an integer of more than
+    :data:`REPR_DIGITS` digits shows as decimals with an exponent (``1.0e+5000``: Python
+    refuses to print an int of more than 4300 digits), tuples and lists item by item."""
+    if isinstance(value, (tuple, list)):
+        items = [value_repr(v) for v in value]
+        if isinstance(value, list):
+            return "[" + ", ".join(items) + "]"
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if not _long_number(value):
+        return repr(value)
+    if not isinstance(value, sympy.Basic) or isinstance(value, sympy.Rational):
+        return format_number(value, 12)
+    # an expression (exp(-10**5000/2)): each long rational shown in decimals, nothing
+    # evaluated (evaluating the exponential would take minutes)
+    long = {r: sympy.Symbol(format_number(r, 12)) for r in value.atoms(sympy.Rational)
+            if _long_number(r)}
+    return exact_text(value.xreplace(long), "text") or "<expression>"
+
+
 def latex_number(text: str) -> str:
     """Decimal text from :func:`format_number` (``1.5e-07``, ``inf``) as LaTeX math."""
     if text in ("inf", "-inf"):

@@ -147,3 +147,24 @@ def test_format_number_of_a_cancelled_difference_is_right_or_refuses():
     with pytest.raises(ValueError, match="cannot evaluate"):
         t = sympy.Rational(1, 10**30)  # a zero that evalf cannot tell from a tiny number
         format_number(sympy.sin(t) ** 2 + sympy.cos(t) ** 2 - 1)
+
+
+def test_value_repr_prints_huge_numbers_in_decimals_without_evaluating():
+    """value_repr: exact repr up to REPR_DIGITS digits; beyond, decimals with an exponent
+    (Python refuses str(10**5000)), inside tuples and expressions too, and an exp of a huge
+    argument is shown, not evaluated (format_number on it took 114 s)."""
+    import time
+
+    from exactdp.printing import REPR_DIGITS, value_repr
+
+    assert value_repr(sympy.Rational(1, 3)) == "1/3"
+    assert value_repr(10**REPR_DIGITS - 1) == str(10**REPR_DIGITS - 1)  # exact at the limit
+    assert value_repr(sympy.Integer(10) ** 5000) == "1.0e+5000"
+    assert value_repr(-3 * 10**5000) == "-3.0e+5000"
+    assert value_repr(sympy.Rational(1, 7 * 10**5000)) == "1.42857142857e-5001"
+    assert value_repr((0, sympy.Integer(10) ** 5000)) == "(0, 1.0e+5000)"
+    assert value_repr([sympy.Integer(2) ** 20000]) == f"[{format_number(2**20000, 12)}]"
+    t0 = time.perf_counter()
+    shown = value_repr(sympy.exp(-sympy.Integer(10) ** 5000 / 2))
+    assert shown == "exp(-5.0e+4999)" and time.perf_counter() - t0 < 2
+    assert value_repr(sympy.log(3) * 10**5000) == "1.0e+5000*log(3)"
