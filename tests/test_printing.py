@@ -118,11 +118,25 @@ def test_format_number_mantissa_right_at_any_exponent(log_v):
     assert format_number(-value, 6) == f"-{mant}e{sign}{abs(k)}"
 
 
-def test_format_number_beyond_1e15_prints_the_log():
-    # ln v = -1e300 - ln 2: to 6 digits that is -1.0e+300 (the documented exp(L) form)
-    assert format_number(sympy.exp(-sympy.Integer(10) ** 300) / 2, 6) == "exp(-1.0e+300)"
-    v = sympy.exp(-sympy.Integer(3) * 10**16 - sympy.Rational(1, 2))
-    assert format_number(v, 20) == "exp(-30000000000000000.5)"
+def test_format_number_beyond_1e15_prints_the_whole_exponent():
+    """exp(-1e300)/2 prints m e k with k in all its digits and m right (it printed
+    exp(-1.0e+300): the 1/2 lost); only beyond 10**(10**4000), where Python cannot print
+    k, the text is exp(ln v). Reference: log10 by Python's decimal."""
+    import decimal
+
+    for d, dps in ((10**300, 6), (3 * 10**16, 20), (10**3000, 12)):
+        with decimal.localcontext() as ctx:
+            ctx.prec = len(str(d)) + dps + 20
+            log10 = -decimal.Decimal(d) / decimal.Decimal(10).ln() - decimal.Decimal(2).log10()
+            k = int(log10.to_integral_value(rounding=decimal.ROUND_FLOOR))
+            m = decimal.Decimal(10) ** (log10 - k)
+        shown = format_number(sympy.exp(-sympy.Integer(d)) / 2, dps)
+        shown_m, shown_k = shown.split("e")
+        assert int(shown_k) == k
+        assert abs(decimal.Decimal(shown_m) / m - 1) < decimal.Decimal(10) ** (1 - dps)
+    with mpmath.workdps(30):
+        tiny = mpmath.exp(-mpmath.mpf(10) ** 4010)
+    assert format_number(tiny, 6) == "exp(-1.0e+4010)"
 
 
 def test_format_number_keeps_a_precise_mpf_of_ordinary_size():
