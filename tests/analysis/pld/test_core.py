@@ -399,3 +399,29 @@ def test_lattice_losses_and_span_of_an_exponential_mechanism_pair():
     assert math.isclose(pld.loss_span(), 1, abs_tol=1e-8)
     span = pld.lattice_ball_span(64)
     assert span.contains(1) and span.rad() < 1e-15
+
+
+@pytest.mark.parametrize("make", [exactdp.PermuteAndFlip, exactdp.ExponentialMechanism])
+def test_delta_at_score_gaps_1e300_and_1e1000_answers_or_refuses_fast(make):
+    """Issue 20: delta(0) at score gaps of 1e300 raised UndecidedSignError after 6-10 s (a
+    ball of 2^20 bits, then sympy's rewriting of exp(-5e299)); the sign's balls now stop
+    where the cost model says and it raises in about 1 s, saying so. At gaps of 1e1000
+    (17-48 s) delta refuses at once; epsilon and delta(1) still answer (exactly 0: the
+    losses are -1 and about exp(-5e999) > 0, both below 1)."""
+    import time
+
+    from exactdp.cost import TooCostly
+    from exactdp.exact import UndecidedSignError
+
+    big = privacy_loss_distribution(make(1), [0, 10**300], [1, 10**300 - 1])
+    t0 = time.perf_counter()
+    with pytest.raises(UndecidedSignError, match="cost model"):
+        big.delta(0)
+    assert time.perf_counter() - t0 < 2
+    assert big.delta(1).value == 0
+    huge = privacy_loss_distribution(make(1), [0, 10**1000], [1, 10**1000 - 1])
+    t0 = time.perf_counter()
+    with pytest.raises(TooCostly, match=r"^delta: .*10\^999.*delta_ball"):
+        huge.delta(0)
+    assert time.perf_counter() - t0 < 2
+    assert huge.delta(1).value == 0
