@@ -28,7 +28,7 @@ from .common import (
 )
 from .engines.ball import BallEngine, BallUndecided, arb_prec, ball_output, ball_pair_loss, iv_max
 from .engines.select import make_engine
-from .loss import max_candidates, pair_candidates, value_of
+from .loss import _check_loss_exponent, max_candidates, pair_candidates, value_of
 from .neighbourhood import neighbour_list
 from .witness import Witness
 
@@ -194,6 +194,8 @@ def check_dp(
     mech, claim = numeric_mechanism(mechanism, epsilon, "check_dp")
     q = score_vector(scores, "scores", "check_dp")
     nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
+    # the loss's closed form at epsilon = 10**5000 would be built by sympy for minutes
+    _check_loss_exponent(mech, [q, *nbrs], "check_dp")
     engine = make_engine(mech, [q] + nbrs, "check_dp")
     if isinstance(engine, BallEngine):
         return stamp(_ball_check_dp(engine, q, nbrs, claim, how), engine)

@@ -194,3 +194,25 @@ def test_epsilon_infinity_holds_vacuously_even_with_an_infinite_loss():
     res = check_dp(PermuteAndFlip(sympy.oo), [0, 1])
     assert res.holds and res.loss == sympy.oo and res.epsilon == sympy.oo
     assert not check_dp(PermuteAndFlip(1), [0, 1], epsilon=sympy.Rational(1, 2)).holds
+
+
+def test_check_dp_at_epsilon_1e5000_refuses_at_once():
+    """Issue 20 (fresh-user rerun): check_dp(PF(10**5000), [0, -1], [-1, 0]) ran past 30 s
+    (sympy building the loss's closed form exp(-5e4999)); refused at once as privacy_loss
+    is, and at 1e200 it still answers: loss = eps/2 + ln(2 - x) - ln x + ... ~ 5e199."""
+    import time
+
+    import sympy
+
+    import exactdp
+    from exactdp.cost import TooCostly
+
+    t0 = time.perf_counter()
+    with pytest.raises(TooCostly, match=r"^check_dp: .*10\^4999"):
+        exactdp.check_dp(exactdp.PermuteAndFlip(10**5000), [0, -1], [-1, 0])
+    assert time.perf_counter() - t0 < 5
+    res = exactdp.check_dp(exactdp.PermuteAndFlip(10**200), [0, -1], [-1, 0])
+    assert res.holds
+    # PF on [0, -1] vs [-1, 0]: loss = ln((1 - x/2)/(x/2)), x = exp(-eps/2)
+    want = sympy.Integer(10) ** 200 / 2 + sympy.log(2)
+    assert abs(sympy.N(res.loss - want, 30)) < sympy.Float("1e-25")
