@@ -281,6 +281,15 @@ def laplace_mp_seconds(groups: int, dps: int) -> float:
     return 5e-4 * groups * max(1.0, dps / 15) ** 1.5
 
 
+def laplace_balls_seconds(groups: int, n: int, digits: int) -> float:
+    """Estimated seconds of the RNM-Laplace balls on irrational scores
+    (``evalf_balls``, ``mechanisms.noisy_max``): the piecewise expansion
+    costs ``groups^2 * n`` ball operations at about ``digits`` digits: ``2.5e-6 * groups^2
+    * n * max(1, digits/40)^1.5`` (measured by laplace_mp's closed form in balls, dps 30:
+    n = 50 / 100 / 150 in 0.25 / 2.4 / 9 s)."""
+    return 2.5e-6 * groups * groups * n * max(1.0, digits / 40) ** 1.5
+
+
 def laplace_exact_seconds(groups: int) -> float:
     """Estimated seconds of the exact RNM-Laplace closed form on ``groups`` distinct gaps:
     ``3e-5 * groups^3.5`` (measured 10 / 20 / 40 gaps: 0.1 / 1.0 / 12.7 s)."""
@@ -316,11 +325,39 @@ def check_gap_digits(func: str, digits: int, dps: int) -> int:
     return max(digits, 0)
 
 
+#: Largest estimated run time (seconds) of the finer balls :func:`exactdp.exact.sign` tries
+#: after the first one (one sign; a call deciding many signs pays it for each undecided one).
+SIGN_SECONDS_LIMIT = 1.5
+
+
+def sign_ball_seconds(nodes: float, prec: int) -> float:
+    """Estimated seconds of one ball of an expression with ``nodes`` transcendental nodes
+    (exp, log, roots) at ``prec`` bits: ``2e-9 * nodes * prec^1.55``, the dearer nodes
+    (measured under load, arb exp of an irrational or of -5e299 at 2^16 / 2^18 / 2^20 bits:
+    0.015-0.08 / 0.2-0.5 / 3 s, of -100000 or 1/3 four times less; one sign at 2^20 bits of
+    a privacy loss at a score gap of 1e300, 9 exponentials, took 5.4 s)."""
+    return 2e-9 * max(nodes, 1.0) * float(prec) ** 1.55
+
+
+def sign_prec_limit(nodes: float, limit: float = SIGN_SECONDS_LIMIT) -> int:
+    """The highest precision (bits) whose ball of ``nodes`` transcendental nodes stays
+    within ``limit`` seconds (:func:`sign_ball_seconds`)."""
+    return int((limit / (2e-9 * max(nodes, 1.0))) ** (1 / 1.55))
+
+
 #: Most bits in a numerator or denominator of a rational inside a number given to the exact
 #: zero test (``exact.signs.exact_zero``): sympy's ``expand`` there asks the rationals'
 #: signs through mpmath floats, quadratic in their size (measured 1e5 / 4e5 digits: 0.9 /
 #: 13 s), so beyond about 1.2e5 digits (about 1.3 s) the test refuses.
 EXACT_ZERO_BITS_LIMIT = 400_000
+
+
+#: Most decimal digits of an exponent ``d`` in ``exp(-d)`` inside a number given to the
+#: exact zero test of :func:`exactdp.exact.sign` after its balls failed: sympy's rewriting
+#: there evaluates ``exp(-d)`` numerically, about cubic in the digits of ``d`` (measured
+#: on a privacy loss at score gaps 1e30 / 1e100 / 1e200 / 1e300 / 1e1000: 0.4 / 0.4 / 0.8 /
+#: 2.5 / 48 s); beyond, the test is skipped (no proof of zero, the sign stays undecided).
+EXACT_ZERO_EXPONENT_DIGITS = 100
 
 
 def check_exact_zero_bits(func: str, bits: int) -> None:

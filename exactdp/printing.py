@@ -88,10 +88,11 @@ def format_number(value, dps: int = 6) -> str:
 
     Integers with at most ``dps`` digits print exactly; others round (``1.0e+300``).
     Values print as ``m e k`` (``2.8709e-217148``), the mantissa right to ``dps`` digits
-    at any size (mpmath's own text loses it beyond about 1e+-900). Beyond ``|ln v| ~ 1e15``,
-    where the decimal exponent alone would have 15 or more digits, the text is
-    ``exp(L)`` with ``L = ln v`` right to ``dps`` significant digits (a statement about
-    ``ln v``, not about ``v``'s mantissa); infinities print as ``inf``.
+    at any size (mpmath's own text loses it beyond about 1e+-900): ``exp(-1e400)/2`` prints
+    as ``m e-k`` with ``k`` in all its 400 digits and ``m`` right to ``dps`` digits. Only
+    beyond a decimal exponent of :data:`EXPONENT_DIGITS` digits (which Python cannot print)
+    the text is ``exp(L)`` with ``L = ln v`` right to ``dps`` significant digits (a
+    statement about ``ln v``, not about ``v``'s mantissa); infinities print as ``inf``.
     No Python int-to-str limit applies (huge integers go through mpmath).
 
     Raises
@@ -118,8 +119,14 @@ def format_number(value, dps: int = 6) -> str:
         return mpmath.nstr(v, dps, min_fixed=-5, max_fixed=max(dps, 6))
 
 
+#: Most decimal digits of the exponent ``k`` in a printed ``m e k``; beyond, Python cannot
+#: print ``k`` and the text is ``exp(L)`` with ``L = ln v``.
+EXPONENT_DIGITS = 4000
+
+
 def _scientific(v: mpmath.mpf, dps: int) -> str:
-    """``m * 10**k`` text of ``v`` correct to ``dps`` digits (``exp(ln v)`` beyond 1e15).
+    """``m * 10**k`` text of ``v`` correct to ``dps`` digits (``exp(ln v)`` beyond
+    ``10**(10**EXPONENT_DIGITS)``).
 
     ``v = man * 2**e`` exactly, so ``log10|v| = (ln man + e ln 2) / ln 10`` is computed with
     as many digits as ``e`` has plus ``dps`` guard digits: its fractional part (the
@@ -129,7 +136,7 @@ def _scientific(v: mpmath.mpf, dps: int) -> str:
     man = abs(int(man))
     sign = "-" if v < 0 else ""
     with mpmath.workdps(dps + 20 + int(abs(e).bit_length() * 0.302) + 1):
-        if abs(e) > 10**15:  # the decimal exponent alone would have 15+ digits
+        if abs(e).bit_length() * 0.302 > EXPONENT_DIGITS:  # no int text of the exponent
             log_v = mpmath.log(man) + e * mpmath.ln2
             with mpmath.workdps(dps + 10):  # round first: nstr at the high precision
                 return f"{sign}exp({mpmath.nstr(+log_v, dps)})"  # would print every digit
@@ -143,6 +150,43 @@ def _scientific(v: mpmath.mpf, dps: int) -> str:
     if "." not in text:
         text += ".0"
     return f"{sign}{text}e{k:+d}"
+
+
+#: Most decimal digits of an integer (or of a rational's numerator or denominator) that a
+#: repr prints exactly; beyond, the repr shows decimals with an exponent (``1.0e+5000``).
+REPR_DIGITS = 100
+
+
+def _long_number(value) -> bool:
+    """Whether ``value`` (an int or an exact sympy number) holds an integer of more than
+    :data:`REPR_DIGITS` digits: bit lengths only, never a conversion to text."""
+    bits = int(REPR_DIGITS * 3.3219) + 1
+    if isinstance(value, int) and not isinstance(value, bool):
+        return abs(value).bit_length() > bits
+    if isinstance(value, sympy.Basic):
+        return any(max(abs(int(r.p)).bit_length(), int(r.q).bit_length()) > bits
+                   for r in value.atoms(sympy.Rational))
+    return False
+
+
+def value_repr(value) -> str:
+    """``repr(value)`` for a repr's field, but a number holding an integer of more than
+    :data:`REPR_DIGITS` digits shows as decimals with an exponent (``1.0e+5000``: Python
+    refuses to print an int of more than 4300 digits), tuples and lists item by item."""
+    if isinstance(value, (tuple, list)):
+        items = [value_repr(v) for v in value]
+        if isinstance(value, list):
+            return "[" + ", ".join(items) + "]"
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+    if not _long_number(value):
+        return repr(value)
+    if not isinstance(value, sympy.Basic) or isinstance(value, sympy.Rational):
+        return format_number(value, 12)
+    # an expression (exp(-10**5000/2)): each long rational shown in decimals, nothing
+    # evaluated (evaluating the exponential would take minutes)
+    long = {r: sympy.Symbol(format_number(r, 12)) for r in value.atoms(sympy.Rational)
+            if _long_number(r)}
+    return exact_text(value.xreplace(long), "text") or "<expression>"
 
 
 def latex_number(text: str) -> str:

@@ -21,6 +21,7 @@ import sympy
 from ._validate import argument_error
 from .exact import compare, is_zero
 from .numbers import FloatTracker, exact_vector, sequence_items
+from .printing import value_repr
 
 _FLOATS = (float, np.floating)
 _INTS = (int, np.integer)
@@ -143,6 +144,10 @@ class ScoreVector:
     data: np.ndarray | tuple[Any, ...]
     kind: str
     name: str = "scores"
+
+    def __repr__(self) -> str:  # value_repr: a score of 10**5000 has no int text
+        data = value_repr(self.data) if isinstance(self.data, tuple) else repr(self.data)
+        return f"ScoreVector(data={data}, kind={self.kind!r}, name={self.name!r})"
 
     # ------------------------------------------------------------------ building
     @classmethod

@@ -197,6 +197,28 @@ def _large_calls():
             pf, lambda g: (list(range(n - 1)) + [-g], list(range(n - 1)) + [-g - 1])),
             "sup_privacy_loss"),
         "entropy": (lambda: pf.distribution(q).entropy(), None),
+        # the classes of exactdp.__all__: each mechanism class on a large input
+        "SparseVector": (lambda: X.SparseVector(1, 0, c=2).distribution(list(range(2000))),
+                         "SparseVector.distribution"),
+        "SparseVector.check_dp": (lambda: X.check_dp(X.SparseVector(1, 0, c=2),
+                                                     list(range(10**4))), "check_dp"),
+        "TopK": (lambda: X.TopK(pf, 3).distribution(list(range(10**4))).probabilities, "TopK"),
+        "OptimalRegularMechanism": (
+            lambda: X.OptimalRegularMechanism(1).distribution(np.arange(10**7)).evalf(20),
+            "evalf"),
+        "OptimalRegularMechanism.evalf_balls": (
+            lambda: X.OptimalRegularMechanism(1).distribution(np.arange(2 * n)).evalf_balls(20),
+            "evalf_balls"),
+        "rnm_laplace.evalf_balls_irrational": (
+            lambda: laplace.distribution([0] + [-sympy.sqrt(k + 2) for k in range(400)])
+            .evalf_balls(15), "evalf_balls"),
+        "PrivacyLossDistribution": (
+            lambda: X.privacy_loss_distribution(X.ReportNoisyMax(1, noise="laplace"), [0, 1, 2],
+                                                [1, 0, 1]).self_compose(10**5).delta(
+                                                    10**4, rtol=1e-9), "delta"),
+        "PrivacyLossDistribution.delta_1e1000": (
+            lambda: X.privacy_loss_distribution(em, [0, 10**1000], [1, 10**1000 - 1]).delta(0),
+            "delta"),
     }
 
 
@@ -239,9 +261,8 @@ def test_large_inputs_refuse_or_answer_within_5s(name):
 
 
 def test_public_functions_are_all_driven():
-    """Every public function of exactdp.__all__ is in the large-input table above, or is
-    listed here with why it cannot grow faster than linearly."""
-    import inspect
+    """Every public name of exactdp.__all__ (functions and classes) is in the large-input
+    table above, or is listed here with why it cannot grow faster than linearly."""
 
     import exactdp
 
@@ -261,10 +282,27 @@ def test_public_functions_are_all_driven():
         "sensitivity": "bounded by its max_pairs argument",
         "worst_case_error": "float64 evaluations, linear in n",
     }
+    # the classes: each mechanism class is driven by a row above (its name, or its views
+    # under the short names used there); the others hold values or are errors
+    linear.update({
+        "ExponentialMechanism": "em.evalf, em.evalf_balls above",
+        "PermuteAndFlip": "pf.evalf, pf.evalf_balls, pf.probabilities above",
+        "ReportNoisyMax": "rnm_laplace.*, rnm_exp.evalf above",
+        "GaussianNoisyMax": "gaussian.evalf, gaussian.evalf_balls above",
+        "Mechanism": "the protocol: its views are driven through every subclass above",
+        "OutputDistribution": "its views are the *.evalf / *.probabilities rows above",
+        "RationalForm": "a value built by rational_form (refused through it above)",
+        "ScoreVector": "a value built by as_scores (driven above)",
+        "Witness": "a value (a pair and an output)",
+        "ScoreFunction": "a constructor; scores() calls the user's function once per output",
+        "BallUndecided": "an error type", "ExactConversionWarning": "a warning type",
+        "UndecidedSignError": "an error type",
+    })
     driven = set(_large_calls())
-    funcs = [name for name in exactdp.__all__ if inspect.isfunction(getattr(exactdp, name))]
-    missing = [f for f in funcs if f not in driven and f not in linear]
+    missing = [name for name in exactdp.__all__ if name not in driven and name not in linear]
     assert not missing, missing
+    stale = [name for name in linear if name not in exactdp.__all__]
+    assert not stale, stale
 
 
 def test_refusal_is_restated_in_the_callers_name():
@@ -366,3 +404,15 @@ def test_pf_degree_growth_guard():
     assert pf_certify_seconds(4 * 20 * 21, 20 * 20 + 210) < SECONDS_LIMIT / 4
     assert check_dp(PermuteAndFlip(1), list(range(15))).holds
     assert certify_dp(PermuteAndFlip(e), list(range(6))).holds
+
+
+def test_sign_ball_cost_and_its_precision_limit_are_inverse():
+    from exactdp.cost import SIGN_SECONDS_LIMIT, sign_ball_seconds, sign_prec_limit
+
+    # the model: 2e-9 * nodes * prec^1.55 (nodes below 1 count as 1)
+    assert sign_ball_seconds(9, 2**20) == pytest.approx(2e-9 * 9 * 2 ** (20 * 1.55))
+    assert sign_ball_seconds(0.5, 1000) == sign_ball_seconds(1, 1000)
+    for nodes in (1, 4, 9, 100):
+        p = sign_prec_limit(nodes)
+        assert sign_ball_seconds(nodes, p) <= SIGN_SECONDS_LIMIT < sign_ball_seconds(nodes, p + 2)
+    assert sign_prec_limit(4, limit=10.0) > sign_prec_limit(4)

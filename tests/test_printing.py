@@ -118,11 +118,25 @@ def test_format_number_mantissa_right_at_any_exponent(log_v):
     assert format_number(-value, 6) == f"-{mant}e{sign}{abs(k)}"
 
 
-def test_format_number_beyond_1e15_prints_the_log():
-    # ln v = -1e300 - ln 2: to 6 digits that is -1.0e+300 (the documented exp(L) form)
-    assert format_number(sympy.exp(-sympy.Integer(10) ** 300) / 2, 6) == "exp(-1.0e+300)"
-    v = sympy.exp(-sympy.Integer(3) * 10**16 - sympy.Rational(1, 2))
-    assert format_number(v, 20) == "exp(-30000000000000000.5)"
+def test_format_number_beyond_1e15_prints_the_whole_exponent():
+    """exp(-1e300)/2 prints m e k with k in all its digits and m right (it printed
+    exp(-1.0e+300): the 1/2 lost); only beyond 10**(10**4000), where Python cannot print
+    k, the text is exp(ln v). Reference: log10 by Python's decimal."""
+    import decimal
+
+    for d, dps in ((10**300, 6), (3 * 10**16, 20), (10**3000, 12)):
+        with decimal.localcontext() as ctx:
+            ctx.prec = len(str(d)) + dps + 20
+            log10 = -decimal.Decimal(d) / decimal.Decimal(10).ln() - decimal.Decimal(2).log10()
+            k = int(log10.to_integral_value(rounding=decimal.ROUND_FLOOR))
+            m = decimal.Decimal(10) ** (log10 - k)
+        shown = format_number(sympy.exp(-sympy.Integer(d)) / 2, dps)
+        shown_m, shown_k = shown.split("e")
+        assert int(shown_k) == k
+        assert abs(decimal.Decimal(shown_m) / m - 1) < decimal.Decimal(10) ** (1 - dps)
+    with mpmath.workdps(30):
+        tiny = mpmath.exp(-mpmath.mpf(10) ** 4010)
+    assert format_number(tiny, 6) == "exp(-1.0e+4010)"
 
 
 def test_format_number_keeps_a_precise_mpf_of_ordinary_size():
@@ -147,3 +161,24 @@ def test_format_number_of_a_cancelled_difference_is_right_or_refuses():
     with pytest.raises(ValueError, match="cannot evaluate"):
         t = sympy.Rational(1, 10**30)  # a zero that evalf cannot tell from a tiny number
         format_number(sympy.sin(t) ** 2 + sympy.cos(t) ** 2 - 1)
+
+
+def test_value_repr_prints_huge_numbers_in_decimals_without_evaluating():
+    """value_repr: exact repr up to REPR_DIGITS digits; beyond, decimals with an exponent
+    (Python refuses str(10**5000)), inside tuples and expressions too, and an exp of a huge
+    argument is shown, not evaluated (format_number on it took 114 s)."""
+    import time
+
+    from exactdp.printing import REPR_DIGITS, value_repr
+
+    assert value_repr(sympy.Rational(1, 3)) == "1/3"
+    assert value_repr(10**REPR_DIGITS - 1) == str(10**REPR_DIGITS - 1)  # exact at the limit
+    assert value_repr(sympy.Integer(10) ** 5000) == "1.0e+5000"
+    assert value_repr(-3 * 10**5000) == "-3.0e+5000"
+    assert value_repr(sympy.Rational(1, 7 * 10**5000)) == "1.42857142857e-5001"
+    assert value_repr((0, sympy.Integer(10) ** 5000)) == "(0, 1.0e+5000)"
+    assert value_repr([sympy.Integer(2) ** 20000]) == f"[{format_number(2**20000, 12)}]"
+    t0 = time.perf_counter()
+    shown = value_repr(sympy.exp(-sympy.Integer(10) ** 5000 / 2))
+    assert shown == "exp(-5.0e+4999)" and time.perf_counter() - t0 < 2
+    assert value_repr(sympy.log(3) * 10**5000) == "1.0e+5000*log(3)"

@@ -266,7 +266,7 @@ def privacy_loss(
     check_pair(mechanism, q, q2, "privacy_loss", allow_non_neighbour)
     if isinstance(mechanism, Mechanism) and "density" in mechanism.capabilities:
         return density_privacy_loss(mechanism, q, q2)
-    _check_loss_exponent(mechanism, (q, q2))
+    check_loss_exponent(mechanism, (q, q2), "privacy_loss")
     engine = make_engine(mechanism, [q, q2], "privacy_loss")
     if isinstance(engine, BallEngine):
         return stamp(_ball_privacy_loss(engine, q, q2), engine)
@@ -282,7 +282,7 @@ def density_privacy_loss(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> Pr
                        approaching=sup.approaching)
 
 
-def _check_loss_exponent(mechanism: object, vectors) -> None:
+def check_loss_exponent(mechanism: object, vectors, func: str) -> None:
     """Refuse the loss's closed form when its coins ``exp(-rate * gap)`` have exponents
     beyond :data:`exactdp.cost.MAX_EXACT_EXPONENT_DIGITS` digits (sympy would evaluate
     them with as many bits); read from the float gaps and the rate, no sympy."""
@@ -298,9 +298,9 @@ def _check_loss_exponent(mechanism: object, vectors) -> None:
         big = mpmath.mpf(top) if math.isfinite(top) else max(max(v.gaps_mp(15)) for v in vectors)
         d = big * mpmath.mpf(sympy.N(mechanism.rate, 15))
         digits = max(0, int(mpmath.mag(d) * 0.30103)) if d else 0
-    check_exact_exponent("privacy_loss", digits,
-                         "check_dp(mechanism, scores, neighbour=...) decides epsilon-DP "
-                         "exactly at this epsilon; or use a smaller epsilon")
+    check_exact_exponent(func, digits,
+                         "compare the float64 views (mechanism.distribution(q).to_numpy()) "
+                         "or evalf_balls of the pair, or use a smaller epsilon")
 
 
 def _ball_privacy_loss(engine: BallEngine, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 import sympy
 
-from ..printing import format_number
+from ..printing import format_number, value_repr
 
 
 @dataclass(frozen=True)
@@ -76,12 +76,12 @@ class Witness:
             object.__setattr__(self, "neighbour_scores", self.neighbour)
 
     def __repr__(self) -> str:
-        parts = [f"scores={self.scores!r}", f"neighbour={self.neighbour!r}",
-                 f"output={self.output!r}"]
+        parts = [f"scores={value_repr(self.scores)}", f"neighbour={value_repr(self.neighbour)}",
+                 f"output={value_repr(self.output)}"]
         defaults = {"neighbour_output": self.output, "probability": None,
                     "neighbour_probability": None, "value": None, "database": None,
                     "neighbour_scores": self.neighbour if self.database is None else None}
-        parts += [f"{k}={getattr(self, k)!r}" for k, d in defaults.items()
+        parts += [f"{k}={value_repr(getattr(self, k))}" for k, d in defaults.items()
                   if getattr(self, k) != d]
         return "Witness(" + ", ".join(parts) + ")"
 

@@ -38,7 +38,14 @@ from __future__ import annotations
 
 import sympy
 
-from ..cost import EXACT_ZERO_BITS_LIMIT, check_exact_zero_bits
+from ..cost import (
+    EXACT_ZERO_BITS_LIMIT,
+    EXACT_ZERO_EXPONENT_DIGITS,
+    check_exact_zero_bits,
+    exponent_digits,
+    sign_ball_seconds,
+    sign_prec_limit,
+)
 from .arb import as_exact, flint_prec, to_arb
 
 #: Highest working precision (bits) :func:`sign` uses before raising.
@@ -251,23 +258,56 @@ def _numeric_sign(e: sympy.Expr) -> int:
         return s
     if err is not None and e.is_extended_real is False:
         raise ValueError(f"sign: {_short(e)} is not a real number")
-    # the exact zero test only where its rewriting is affordable (cost.check_exact_zero_bits)
-    zero = None if _largest_rational_bits(e) > EXACT_ZERO_BITS_LIMIT else _exact_zero(e)
+    # the exact zero test only where its rewriting is affordable (cost.check_exact_zero_bits,
+    # cost.EXACT_ZERO_EXPONENT_DIGITS: sympy evaluates exp(-1e1000) there for 48 s)
+    affordable_zero = (_largest_rational_bits(e) <= EXACT_ZERO_BITS_LIMIT
+                       and exponent_digits([e]) <= EXACT_ZERO_EXPONENT_DIGITS)
+    zero = _exact_zero(e) if affordable_zero else None
     if zero is True:
         return 0
     start = min(max(2 * _FIRST_PREC, _FIRST_PREC + _size_bits(e)), MAX_PREC)
-    top = min(MAX_PREC, max(1 << 15, 8 * start))
-    prec = start
+    # the cost model bounds the ladder: a ball at 2^20 bits of a few exponentials of size
+    # 1e300 takes seconds and still contains 0 (a loss of about exp(-5e299))
+    nodes = _transcendental_nodes(e)
+    affordable = max(sign_prec_limit(nodes), 2 * _FIRST_PREC)
+    top = min(MAX_PREC, max(1 << 15, 8 * start), affordable)
+    prec = min(start, top)
+    tried = 0
     while prec <= top:
         s, err = _ball_sign(e, prec)
         if s is not None:
             return s
+        tried = prec
         prec *= 2
     why = "non-zero by exact algebra" if zero is False else "not proved zero"
+    if not affordable_zero:
+        why += (" (the exact zero test is skipped: its rewriting of huge rationals or "
+                "exponents is beyond the cost model)")
     how = f"no enclosure ({err})" if err is not None else "a ball still contains 0"
+    more = ""
+    if top < min(MAX_PREC, max(1 << 15, 8 * start)):
+        need = min(MAX_PREC, max(start, 2 * tried))
+        more = (f" (finer balls, {need} bits, would need about "
+                f"{sign_ball_seconds(nodes, need):.3g} s: the cost model's limit)")
     raise UndecidedSignError(
-        f"sign: cannot decide the sign of {_short(e)}: {why}; at {prec // 2} bits {how}", e
+        f"sign: cannot decide the sign of {_short(e)}: {why}; at {tried} bits {how}{more}", e
     )
+
+
+def _transcendental_nodes(e: sympy.Expr) -> float:
+    """Cost weight of a ball of ``e``: one per exp, log, root or function node, a tenth
+    per arithmetic node."""
+    total = 0.0
+    for node in sympy.preorder_traversal(e):
+        if node.is_Atom:
+            continue
+        if isinstance(node, sympy.Pow) and node.exp.is_Integer:
+            total += 0.1
+        elif isinstance(node, (sympy.Add, sympy.Mul)):
+            total += 0.1
+        else:
+            total += 1.0
+    return total
 
 
 def _ball_sign(e: sympy.Expr, prec: int) -> tuple[int | None, str | None]:

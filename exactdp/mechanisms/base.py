@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import is_dataclass
+from dataclasses import fields, is_dataclass
 from dataclasses import replace as dataclass_replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -14,11 +14,12 @@ import numpy as np
 import sympy
 
 from .._validate import check_bool
-from ..cost import check_gap_digits
+from ..cost import check_gap_digits, exponent_digits, refuse
 from ..distribution import Distribution, LossSupremum, OutputDistribution
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..exact.arb import flint_prec
+from ..printing import value_repr
 from ..scores import ScoreVector, as_scores
 from .parameters import Parameter, declared_parameters
 from .rational_form import RationalForm
@@ -146,6 +147,15 @@ class Mechanism:
         if "mpmath" in own:
             own.add("float")
         cls.hook_capabilities = frozenset(own)
+        if "__repr__" not in cls.__dict__:  # before @dataclass, which then keeps it
+            setattr(cls, "__repr__", Mechanism._repr)  # noqa: B010 - the class, not an instance
+
+    def _repr(self) -> str:
+        """The dataclass repr, but a number beyond :data:`exactdp.printing.REPR_DIGITS`
+        digits (epsilon = 10**5000) in decimals with an exponent: Python cannot print it."""
+        parts = [f"{f.name}={value_repr(getattr(self, f.name))}" for f in fields(self)  # type: ignore[arg-type]
+                 if f.repr]
+        return f"{type(self).__qualname__}({', '.join(parts)})"
 
     @classmethod
     def _overrides(cls, hook: str) -> bool:
@@ -355,8 +365,23 @@ class Mechanism:
         return check_gap_digits(func, digits, dps)
 
     def x_value(self, L: int) -> sympy.Expr:
-        """``exp(-epsilon/(c*Delta*L))``, the value the x-form's symbol stands for."""
-        return sympy.exp(-self.rate / L)
+        """``exp(-epsilon/(c*Delta*L))``, the value the x-form's symbol stands for.
+
+        Raises
+        ------
+        TooCostly
+            When the exponent holds a logarithm and is astronomically large (epsilon =
+            10**5000 log 3): sympy would expand the value to ``3**(-N)`` and never finish.
+        """
+        arg = -self.rate / L
+        if arg.has(sympy.log) and arg.is_number and exponent_digits([sympy.exp(
+                arg, evaluate=False)]) > 6:
+            raise refuse(
+                "rational_form", f"the value of x = exp({value_repr(arg)})",
+                "a power with an astronomical exponent (epsilon holds a logarithm)",
+                "exponents below 10^6", "use .evalf(dps), .evalf_balls(dps) or .to_numpy(), "
+                "or a rational epsilon")
+        return sympy.exp(arg)
 
     # ------------------------------------------------------------------ public entry
     def distribution(self, scores: object) -> Distribution:

@@ -34,6 +34,7 @@ from ..numeric.gaussian import (
     gaussian_mp,
     gaussian_mp_bounds,
 )
+from ..printing import value_repr
 from ..scores import ScoreVector
 from ._sampling import noisy_argmax
 from .base import Mechanism, ball
@@ -103,10 +104,10 @@ class GaussianNoisyMax(Mechanism):
     optimize: str = optimize_parameter()
 
     def __repr__(self) -> str:  # the check level and optimize only when given
-        extra = "" if self.epsilon is None else f", epsilon={self.epsilon}"
+        extra = "" if self.epsilon is None else f", epsilon={value_repr(self.epsilon)}"
         extra += "" if self.optimize == "max" else f", optimize={self.optimize!r}"
-        return (f"GaussianNoisyMax(sigma={self.sigma}, sensitivity={self.sensitivity}, "
-                f"monotonic={self.monotonic}{extra})")
+        return (f"GaussianNoisyMax(sigma={value_repr(self.sigma)}, "
+                f"sensitivity={value_repr(self.sensitivity)}, monotonic={self.monotonic}{extra})")
 
     # ------------------------------------------------------------------ helpers
     def gaps_in_sigma(self, sv: ScoreVector) -> list[sympy.Expr]:

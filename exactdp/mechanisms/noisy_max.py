@@ -28,7 +28,13 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, choices_text
-from ..cost import VIEW_SECONDS_LIMIT, as_caller, check_seconds, laplace_mp_seconds
+from ..cost import (
+    VIEW_SECONDS_LIMIT,
+    check_seconds,
+    laplace_balls_seconds,
+    laplace_mp_seconds,
+    refuse,
+)
 from ..distribution import Distribution, LossSupremum
 from ..exact.arb import dps_to_prec, enclose, flint_prec, to_arb
 from ..numeric.laplace.closed_form import (
@@ -38,6 +44,7 @@ from ..numeric.laplace.closed_form import (
 )
 from ..numeric.laplace.float64 import laplace_float
 from ..numeric.laplace.mp import laplace_mp
+from ..numeric.laplace.pieces import ScalarOps, expand
 from ..numeric.pf import em_float, em_mp, pf_float
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
@@ -291,10 +298,11 @@ class ReportNoisyMax(Mechanism):
             return pf_balls(self, sv, dps)  # Thm 6.1: RNM-Exp = PF
         if self.noise == "gumbel":
             return softmax_balls(self, sv, dps)  # RNM-Gumbel = EM
-        if sv.is_rational and not self.epsilon.free_symbols:
+        if self.epsilon.free_symbols:
+            return super()._balls(sv, dps)  # refuses: balls need a number
+        if sv.is_rational:
             return _laplace_balls(self.rate, sv, dps)
-        with as_caller("evalf_balls", "use .evalf(dps) (the series route, certified digits)"):
-            return super()._balls(sv, dps)  # balls of the exact closed form
+        return _laplace_balls_irrational(self, sv, dps)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
         d = self.scaled_gaps_float(sv)
@@ -319,6 +327,56 @@ class ReportNoisyMax(Mechanism):
             "laplace": rng.laplace,
         }
         return noisy_argmax(d, size, draws[self.noise])
+
+
+def _laplace_balls_irrational(mech: Mechanism, sv: ScoreVector, dps: int) -> list:
+    """RNM-Laplace balls on irrational scores: the piecewise closed form
+    (:func:`exactdp.numeric.laplace.pieces.expand`) in arb on rigorous balls of the distinct
+    scaled gaps, at a precision doubled until every ball has ``dps`` relative digits (the
+    expansion loses up to about ``0.48 n`` digits). Cost ``O(groups^2 n)`` ball operations,
+    not the geometric number of terms of the sympy closed form (nine sqrt gaps: 100 s)."""
+    values, counts, inverse = sv.distinct_gaps()
+    n, groups = sv.n, len(values)  # cost: exactdp.cost.laplace_balls_seconds
+    digits = dps + 10 + (n + 1) // 2
+    check_seconds("evalf_balls", f"RNM-Laplace balls for n = {n} ({groups} distinct "
+                  f"irrational gaps) at dps = {dps}", laplace_balls_seconds(groups, n, digits),
+                  "use .evalf(dps) (the series route, certified digits, linear in n) or "
+                  ".to_numpy()", limit=VIEW_SECONDS_LIMIT)
+    zero = next(k for k, v in enumerate(values) if v == 0)
+    target = dps_to_prec(dps) + 2
+    vals: list = []
+    for _ in range(6):
+        prec = int(digits * 3.33) + 16
+        balls, _, _ = mech.scaled_gap_groups_arb(sv, digits + 5, "evalf_balls")
+        rest = sorted((k for k in range(groups) if k != zero), key=lambda k: balls[k].mid())
+        # the order must be proved: every gap > 0 and consecutive balls disjoint (distinct
+        # exact values are separated by a fine enough ball)
+        proved = all(balls[k] > 0 for k in rest) and all(
+            balls[b] > balls[a] for a, b in zip(rest, rest[1:], strict=False))
+        if proved:
+            order = [zero, *rest]
+            pos = {k: i for i, k in enumerate(order)}
+            with flint_prec(prec):
+                u = [flint.arb(0)] + [balls[k] for k in rest]
+                ops = ScalarOps(lambda t: (-t).exp(), lambda t: t.expm1(), flint.arb(1),
+                                flint.arb(1) / 2)
+                by_group = expand(u, [counts[k] for k in order], [pos[k] for k in range(groups)
+                                                                  for _ in range(counts[k])],
+                                  ops)
+            first = {}
+            at = 0
+            for k in range(groups):  # expand's items are grouped: one result per group
+                first[k] = by_group[at]
+                at += counts[k]
+            vals = [first[k] for k in inverse]
+            if all(v > 0 and v.rel_accuracy_bits() >= target for v in vals):
+                return vals
+        digits *= 2
+    if not vals:
+        raise refuse("evalf_balls", "RNM-Laplace balls that order the irrational gaps",
+                     f"more than {digits} digits", "6 doublings",
+                     "use .evalf(dps) or .to_numpy()")
+    return vals  # rigorous, only wider than asked
 
 
 def _laplace_balls(rate: sympy.Expr, sv: ScoreVector, dps: int) -> list:

@@ -56,7 +56,12 @@ from .parameters import (
     optimize_parameter,
     sensitivity_parameter,
 )
-from .permute_flip import pf_closed_form, pf_closed_form_exprs, pf_ring_probabilities
+from .permute_flip import (
+    pf_balls,
+    pf_closed_form,
+    pf_closed_form_exprs,
+    pf_ring_probabilities,
+)
 from .rational_form import RationalForm
 from .registry import register
 
@@ -300,6 +305,12 @@ class OptimalRegularMechanism(Mechanism):
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
         return pf_mp(self.scaled_gaps_mp(sv, dps), dps)
+
+    def _balls(self, sv: ScoreVector, dps: int) -> list:
+        """Rigorous balls by the permute-and-flip engine on rigorous gap balls (the
+        solution is PF's distribution), never through the exact coins ``exp(-eps q)``
+        (at epsilon = 1e40 log 3 a coin is a power with an astronomical exponent)."""
+        return pf_balls(self, sv, dps)
 
     def _float(self, sv: ScoreVector):
         return pf_float(self.scaled_gaps_float(sv), overwrite_d=True)

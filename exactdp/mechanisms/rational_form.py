@@ -12,7 +12,7 @@ from functools import cached_property
 
 import sympy
 
-from ..printing import exact_text, latex_math
+from ..printing import exact_text, latex_math, value_repr
 from ..xform import Atoms, paused_gc, poly_expr
 
 
@@ -109,7 +109,7 @@ class RationalForm:
             text = exact_text(f, "text") or "<form>"
             shown.append(text if len(text) <= 50 else text[:47] + "...")
         tail = ", ..." if n > len(shown) else ""
-        return (f"RationalForm({self.x} = {self.value}, n={n}, L={self.L}, "
+        return (f"RationalForm({self.x} = {value_repr(self.value)}, n={n}, L={value_repr(self.L)}, "
                 f"forms=({', '.join(shown)}{tail}))")
 
     def _repr_latex_(self) -> str:

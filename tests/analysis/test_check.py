@@ -215,3 +215,23 @@ def test_check_dp_density_vertex_search_is_refused_by_the_cost_model_beyond_its_
         exactdp.check_dp(m, [0] * 6)
     # with the one neighbour: 6 shifts by one on the left piece, 6/b = 3/10
     assert exactdp.check_dp(m, [0] * 6, [1] * 6).loss == sympy.Rational(3, 10)
+def test_check_dp_at_epsilon_1e5000_refuses_at_once():
+    """Issue 20 (fresh-user rerun): check_dp(PF(10**5000), [0, -1], [-1, 0]) ran past 30 s
+    (sympy building the loss's closed form exp(-5e4999)); refused at once as privacy_loss
+    is, and at 1e200 it still answers: loss = eps/2 + ln(2 - x) - ln x + ... ~ 5e199."""
+    import time
+
+    import sympy
+
+    import exactdp
+    from exactdp.cost import TooCostly
+
+    t0 = time.perf_counter()
+    with pytest.raises(TooCostly, match=r"^check_dp: .*10\^4999"):
+        exactdp.check_dp(exactdp.PermuteAndFlip(10**5000), [0, -1], [-1, 0])
+    assert time.perf_counter() - t0 < 5
+    res = exactdp.check_dp(exactdp.PermuteAndFlip(10**200), [0, -1], [-1, 0])
+    assert res.holds
+    # PF on [0, -1] vs [-1, 0]: loss = ln((1 - x/2)/(x/2)), x = exp(-eps/2)
+    want = sympy.Integer(10) ** 200 / 2 + sympy.log(2)
+    assert abs(sympy.N(res.loss - want, 30)) < sympy.Float("1e-25")

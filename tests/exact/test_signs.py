@@ -284,3 +284,19 @@ def test_short_names_huge_rationals_instead_of_printing_them():
     from exactdp.exact.signs import _short
 
     assert _short(E(R(1, 10**5000)) + 1) == "exp(<a rational of ~10^5000>) + 1"
+
+
+def test_finer_balls_stop_at_the_cost_model():
+    """log(1 + exp(-5e299)) > 0 needs about 1.7e300 bits: the ladder stops at the precision
+    the cost model affords (sign_prec_limit) and the message says what finer balls would
+    cost (it ran a ball of 2^20 bits: 5 s for nine exponentials); one that a ball of ~144k
+    bits decides is still decided (test_no_false_zero_from_simplify)."""
+    import time
+
+    from exactdp.cost import sign_ball_seconds, sign_prec_limit
+
+    assert sign_ball_seconds(4, sign_prec_limit(4)) <= 1.5 + 1e-9
+    t0 = time.perf_counter()
+    with pytest.raises(UndecidedSignError, match=r"would need about .* s: the cost model"):
+        sign(sympy.log(1 + E(-Z(10) ** 300 / 2)))
+    assert time.perf_counter() - t0 < 2

@@ -1,5 +1,7 @@
 """The command line: tables, the report, and one-line errors with exit code 2."""
 
+import decimal
+
 import pytest
 
 from exactdp.io.cli import main
@@ -133,11 +135,47 @@ def test_usage_errors_are_one_line_too(capsys, argv):
     assert out == "" and err.count("PWNED") <= 1  # only the echo of the refused text
 
 
+def _decimal_exp(d: int, digits: int, half: bool = True) -> tuple[decimal.Decimal, int]:
+    """``exp(-d)`` (``/2`` when ``half``) ``= m * 10**k`` by Python's decimal (independent
+    of mpmath): ``m`` to ``digits`` digits, ``k`` exact."""
+    with decimal.localcontext() as ctx:
+        ctx.prec = len(str(d)) + digits + 20
+        log10 = -decimal.Decimal(d) / decimal.Decimal(10).ln()
+        if half:
+            log10 -= decimal.Decimal(2).log10()
+        k = int(log10.to_integral_value(rounding=decimal.ROUND_FLOOR))
+        m = decimal.Decimal(10) ** (log10 - k)
+        ctx.prec = digits
+        return +m, k
+
+
 def test_huge_scores_stay_readable(capsys):
+    """The scores stay short (1.0e+300); PF's exp(-5e299)/2 prints its mantissa and its
+    whole decimal exponent (it was exp(-5.0e+299): the factor 1/2 was lost)."""
     code, out, _ = run(capsys, "table", "--scores", "1e300,0", "--no-exact")
     assert code == 0
-    assert "q = (1.0e+300, 0)" in out and "exp(-5.0e+299)" in out
-    assert max(len(line) for line in out.splitlines()) < 80
+    assert "q = (1.0e+300, 0)" in out
+    mant, k = _decimal_exp(5 * 10**299, 6)
+    assert f"{mant}e{k}" in out.splitlines()[-1]
+
+
+@pytest.mark.parametrize("dps", [6, 20, 45])
+def test_table_at_epsilon_1e400_prints_every_digit(capsys, dps):
+    """table --epsilon 1e400 on (1, 0): PF[1] = exp(-5e399)/2 and EM[1] = x/(1 + x) ~ x to
+    --dps digits with their 400-digit exponent (both were exp(-5.0e+399) whatever --dps),
+    checked against Python's decimal (EM[1] / x - 1 ~ 10**-(10**399))."""
+    code, out, _ = run(capsys, "table", "--scores", "1,0", "--epsilon", "1e400", "--dps",
+                       str(dps), "--no-exact", "--mechanisms", "em,pf")
+    assert code == 0
+    row = out.splitlines()[-1].split()
+    assert row[0] == "1"
+    refs = [_decimal_exp(5 * 10**399, dps + 5, half=False), _decimal_exp(5 * 10**399, dps + 5)]
+    for cell, (m, k) in zip(row[1:], refs, strict=True):
+        shown_m, shown_k = cell.split("e")
+        assert int(shown_k) == k and len(shown_m.replace(".", "")) <= dps
+        with decimal.localcontext() as ctx:
+            ctx.prec = dps + 5
+            assert abs(decimal.Decimal(shown_m) / m - 1) < decimal.Decimal(10) ** (1 - dps)
 
 
 def test_version_and_python_dash_m(capsys):

@@ -427,19 +427,10 @@ HUGE_MECHANISMS = [
 ]
 
 
-_EXACT_COIN_ROUTES = pytest.mark.xfail(
-    strict=True, raises=exactdp.cost.TooCostly,
-    reason="the optimal mechanism evaluates exact coins exp(-eps q): at eps = 1e40 log 3 "
-           "the coin is refused as a huge power (issue 20, left open; RNM-Laplace's balls "
-           "now evaluate its polynomials at a ball of x = exp(-lam) instead)")
-
-
 def _huge_cases():
     for kind, make in HUGE_MECHANISMS:
-        for i, eps in enumerate([10**50, 10**300, sympy.log(3) * 10**40]):
-            exact_coins = make is HUGE_MECHANISMS[5][1]
-            marks = [_EXACT_COIN_ROUTES] if i == 2 and exact_coins else []
-            yield pytest.param(kind, make, eps, marks=marks)
+        for eps in [10**50, 10**300, sympy.log(3) * 10**40]:
+            yield pytest.param(kind, make, eps)
 
 
 @pytest.mark.parametrize("kind, make, eps", list(_huge_cases()))
@@ -564,3 +555,41 @@ def test_loss_supremum_is_declared_by_its_hook_and_refused_on_discrete_outputs()
     assert "density" in mech.capabilities
     sup = mech.loss_supremum([0], [3])
     assert sup.value == 3 and sup.attained and sup.approaching == ()
+
+
+_E5000 = 10**5000
+
+
+@pytest.mark.parametrize("make", [
+    lambda: PermuteAndFlip(_E5000),
+    lambda: ExponentialMechanism(_E5000).distribution([0, -1]),
+    lambda: ReportNoisyMax(_E5000, noise="laplace"),
+    lambda: exactdp.GaussianNoisyMax(1, epsilon=_E5000),
+    lambda: exactdp.GaussianNoisyMax(_E5000),
+    lambda: exactdp.TopK(PermuteAndFlip(_E5000), 2),
+    lambda: exactdp.OptimalRegularMechanism(_E5000).distribution([0, -1]),
+    lambda: exactdp.optimal_mechanism([0, -1], _E5000),
+    lambda: PermuteAndFlip(_E5000).distribution([0, -1]).rational_form(),
+    lambda: exactdp.as_scores([0, -_E5000]),
+    lambda: exactdp.Witness((0, -_E5000), (1, -_E5000), 0),
+])
+def test_repr_at_epsilon_1e5000(make):
+    """Every repr holding 10**5000 works (decimals with an exponent): it raised Python's
+    int-to-str error; ordinary values keep the exact dataclass repr."""
+    text = repr(make())
+    assert "e+5000" in text or "e+4999" in text, text
+    assert repr(PermuteAndFlip(sympy.Rational(1, 3), sensitivity=2)) == (
+        "PermuteAndFlip(epsilon=1/3, sensitivity=2, monotonic=False, optimize='max')")
+
+
+def test_rational_form_refuses_a_log_epsilon_with_an_astronomical_exponent():
+    """x = exp(-1e5000 log(3)/2) would be expanded by sympy to 3**(-5e4999) (a hang):
+    refused in rational_form at once; a moderate log epsilon keeps its exact value."""
+    import time
+
+    t0 = time.perf_counter()
+    with pytest.raises(exactdp.cost.TooCostly, match=r"^rational_form: .*exp\(-5.0e\+4999"):
+        PermuteAndFlip(sympy.log(3) * _E5000).distribution([0, -1]).rational_form()
+    assert time.perf_counter() - t0 < 2
+    rf = PermuteAndFlip(2 * sympy.log(3)).distribution([0, -1]).rational_form()
+    assert rf.value == sympy.Rational(1, 3)

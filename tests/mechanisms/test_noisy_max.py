@@ -121,3 +121,49 @@ def test_laplace_evalf_groups_tied_scores():
     for a, b in zip(q, vals, strict=True):
         assert vals[int(np.flatnonzero(q == a)[0])] == b
     assert abs(mpmath.fsum(vals) - 1) < mpmath.mpf(10) ** -28
+
+
+@pytest.mark.parametrize("gap", [lambda k: sympy.sqrt(k + 2), lambda k: sympy.log(k + 2),
+                                 lambda k: sympy.sqrt(2) * (k % 3 + 1)])
+def test_laplace_balls_on_nine_irrational_gaps_are_fast_and_right(gap):
+    """Issue 20: evalf_balls of RNM-Laplace on 9 irrational gaps took ~100 s (balls of the
+    sympy closed form, whose terms grow like 2.35^groups). The piecewise form in arb on
+    rigorous gap balls: every ball holds the tanh-sinh quadrature of the defining integral
+    (laplace_quad, independent code) and has 15 relative digits; ties (sqrt 2 multiples)
+    share a value."""
+    import time
+
+    import flint
+
+    from exactdp.numeric.laplace.quadrature import laplace_quad
+
+    eps = sympy.Rational(3, 2)
+    scores = [0] + [-gap(k) for k in range(9)]
+    dist = ReportNoisyMax(eps, noise="laplace").distribution(scores)
+    t0 = time.perf_counter()
+    balls = dist.evalf_balls(15)
+    assert time.perf_counter() - t0 < 5  # ~0.1 s unloaded
+    with mpmath.workdps(40):
+        d = [mpmath.mpf(sympy.N(eps / 2 * -s, 40)) for s in scores]
+        ref = laplace_quad(d, 17)
+    for b, r in zip(balls, ref, strict=True):
+        assert b.rad() < abs(b.mid()) * flint.arb(10) ** -14
+        with mpmath.workdps(30):
+            mid = mpmath.mpf(b.mid().str(30, radius=False))
+            assert abs(mid / r - 1) < mpmath.mpf(10) ** -14
+    assert sum(balls).contains(1)
+
+
+def test_laplace_balls_on_many_irrational_gaps_refuse_by_the_cost_model():
+    """Beyond VIEW_SECONDS_LIMIT (n = 400 sqrt gaps: ~160 s estimated) evalf_balls refuses
+    at once in its own name, naming .evalf (the series route)."""
+    import time
+
+    from exactdp.cost import TooCostly
+
+    dist = ReportNoisyMax(1, noise="laplace").distribution(
+        [0] + [-sympy.sqrt(k + 2) for k in range(400)])
+    t0 = time.perf_counter()
+    with pytest.raises(TooCostly, match=r"^evalf_balls: RNM-Laplace balls .*\.evalf\(dps\)"):
+        dist.evalf_balls(15)
+    assert time.perf_counter() - t0 < 5

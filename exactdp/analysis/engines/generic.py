@@ -12,6 +12,9 @@ import sympy
 from ...exact.signs import UndecidedSignError
 from ..common import exact_sign
 
+#: Most operations (``sympy.count_ops``) of a ratio that :meth:`GenericEngine.to_sympy`
+#: gives to ``sympy.cancel`` (the display form only; the value is exact either way).
+CANCEL_OPS_LIMIT = 150
 
 class GenericEngine:
     """Probabilities as sympy expressions; signs by ball arithmetic and zero tests."""
@@ -59,8 +62,14 @@ class GenericEngine:
         return exact_sign(R - sympy.exp(claim))
 
     def to_sympy(self, R) -> sympy.Expr:
-        r = sympy.powsimp(sympy.cancel(R)) if not R.has(sympy.erf) else R
-        return r
+        """``R`` tidied by ``cancel`` and ``powsimp`` when that is cheap; as it is (the same
+        exact number) beyond :data:`CANCEL_OPS_LIMIT` operations: sympy's ``cancel`` over
+        one generator per irrational coin grows steeply (PF on five sqrt scores: ratios of
+        ~300 operations and 12-25 exponentials took 1-7 s each, one over 10 s, and none
+        came out shorter; privacy_loss ran past 60 s)."""
+        if R.has(sympy.erf) or sympy.count_ops(R) > CANCEL_OPS_LIMIT:
+            return R
+        return sympy.powsimp(sympy.cancel(R))
 
     def prob_sympy(self, p) -> sympy.Expr:
         return p

@@ -39,6 +39,7 @@ import flint
 import sympy
 
 from ..._validate import argument_error, check_int
+from ...cost import check_exact_exponent, exponent_digits
 from ...exact.arb import dps_to_prec, flint_prec, to_arb
 from ...exact.signs import UndecidedSignError
 from ...exact.signs import sign as exact_sign
@@ -333,6 +334,13 @@ class PrivacyLossDistribution:
                 return -1
             if j == 0:
                 if self.xform is None:
+                    # sympy evaluates exp(-d) with about d bits while it builds and
+                    # decides the loss (gap 1e1000: 17 s): refused beyond the cost model
+                    check_exact_exponent(
+                        "delta", exponent_digits(self.p_base + self.q_base),
+                        "a ball could not decide a loss against epsilon; use "
+                        ".delta_ball(flint.arb(epsilon), bits) (a rigorous enclosure that "
+                        "decides no loss), or smaller score gaps")
                     return _generic_sign(self._loss_expr(i) - epsilon)
                 if self._loss_equals(i, epsilon):
                     return 0

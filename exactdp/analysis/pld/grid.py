@@ -64,6 +64,20 @@ MAX_STEP_CANDIDATES = 20_000
 #: Total loss spread of the first lattice tried; each refinement scales it by the ratio of
 #: the wanted gap to the gap found (the gap is about linear in the spread).
 _FIRST_SPREAD = 0.25
+#: Largest estimated time (seconds) of the first lattice: a longer one is replaced by a
+#: coarser one (4 times the spread per step), whose gap predicts the lattice the tolerance
+#: needs, so that a refusal comes before any long lattice is built (k = 1e4 at rtol 1e-6
+#: was refused after a first lattice of 7 s).
+FIRST_LATTICE_SECONDS = 0.4
+
+
+def _next_spread(spread: float, lower: float, gap: float, rtol: float, atol: float) -> float:
+    """The spread the next lattice aims at (the gap is about linear in it); from a coarse
+    first lattice whose lower bound is still 0 only a step down by 4 (no extrapolation)."""
+    wanted = spread * max(rtol * lower, atol) / gap / 2
+    if lower == 0 and spread > _FIRST_SPREAD:
+        return max(wanted, spread / 4)
+    return wanted
 
 
 def check_tolerances(func: str, rtol: object, atol: object) -> tuple[float, float]:
@@ -206,6 +220,21 @@ class DiscretisedPLD:
     def _points(self, h: float) -> int:
         return int(sum(k * comp.loss_span() for comp, k in self.parts) / h) + 1
 
+    def _first_spread(self) -> tuple[float, tuple[float, tuple | None]]:
+        """The spread of the first lattice and its step: :data:`_FIRST_SPREAD`, or a coarser
+        one (times 4 per step) when that lattice would take more than
+        :data:`FIRST_LATTICE_SECONDS`; :data:`_FIRST_SPREAD` again when no coarser one is
+        short enough (then :meth:`_check_cost` refuses it, or it is built as it was)."""
+        first = best_step(list(self.parts), _FIRST_SPREAD)
+        target, step = _FIRST_SPREAD, first
+        for i in range(7):
+            if self._points(step[0]) * SECONDS_PER_POINT <= FIRST_LATTICE_SECONDS:
+                return target, step
+            if i < 6:
+                target *= 4
+                step = best_step(list(self.parts), target)
+        return _FIRST_SPREAD, first
+
     def _check_cost(self, func: str, h: float, rtol: float, atol: float, gap: float | None):
         points = self._points(h)
         if points <= MAX_GRID_POINTS:
@@ -215,9 +244,11 @@ class DiscretisedPLD:
             cheaper = (f"even the coarsest lattice is too long: compose at most about {fit} "
                        "copies (the lattice grows like k^2 at a fixed spread), or ask a coarser "
                        "tolerance (rtol)")
-        else:  # the gap is about linear in the spread, and the spread in the step
+        elif rtol * points / MAX_GRID_POINTS * 2 < 0.5:  # the gap ~ linear in the spread
             cheaper = (f"ask a coarser tolerance: rtol = "
-                       f"{min(0.5, rtol * points / MAX_GRID_POINTS * 2):.1g} fits")
+                       f"{rtol * points / MAX_GRID_POINTS * 2:.1g} fits")
+        else:
+            cheaper = "ask a coarser tolerance (rtol), or compose fewer copies"
         raise refuse(func, f"the certified lattice for {self.k} copies at rtol={rtol:g}, "
                      f"atol={atol:g}",
                      f"{fmt_size(points)} lattice points (about "
@@ -245,10 +276,10 @@ class DiscretisedPLD:
     def _enclose(self, eps: sympy.Expr, rtol: float, atol: float, func: str):
         """Refine the lattice until ``upper - lower <= max(rtol * lower, atol)``."""
         bits = GRID_BITS
-        target = _FIRST_SPREAD
+        target, step = self._first_spread()
         gap = None
-        for _ in range(6):
-            step = best_step(list(self.parts), target)
+        for i in range(8):
+            step = step if i == 0 else best_step(list(self.parts), target)
             h = step[0]
             self._check_cost(func, h, rtol, atol, gap)
             grid = self._build(step, bits)
@@ -261,10 +292,9 @@ class DiscretisedPLD:
             gap = float(upper - lower)
             if gap <= max(rtol * float(lower), atol):
                 return lower, upper, h
-            spread = max(target, 1e-300)
-            target = spread * max(rtol * float(lower), atol) / gap / 2
+            target = _next_spread(max(target, 1e-300), float(lower), gap, rtol, atol)
         raise refuse(func, f"the certified lattice at rtol={rtol:g}, atol={atol:g}",
-                     f"a gap of {gap:.3g} after 6 refinements", f"rtol={rtol:g}",
+                     f"a gap of {gap:.3g} after 8 refinements", f"rtol={rtol:g}",
                      "ask a coarser tolerance (rtol)")
 
     # ------------------------------------------------------------------ numbers
@@ -318,10 +348,10 @@ class DiscretisedPLD:
         target = check_delta(delta, "epsilon")
         rtol, atol = check_tolerances("epsilon", rtol, atol)
         bits = GRID_BITS
-        spread_target = _FIRST_SPREAD
+        spread_target, step = self._first_spread()
         gap = None
-        for _ in range(6):
-            step = best_step(list(self.parts), spread_target)
+        for i in range(8):
+            step = step if i == 0 else best_step(list(self.parts), spread_target)
             h = step[0]
             self._check_cost("epsilon", h, rtol, atol, gap)
             grid = self._build(step, bits)
@@ -335,7 +365,7 @@ class DiscretisedPLD:
             if gap <= max(rtol * float(lo.lower), atol):
                 return EpsilonResult(target, lo.lower, hi.upper, True,
                                      f"certified enclosure on a loss lattice of step {h:.6g}")
-            spread_target = spread_target * max(rtol * float(lo.lower), atol) / gap / 2
+            spread_target = _next_spread(spread_target, float(lo.lower), gap, rtol, atol)
         raise refuse("epsilon", f"the certified lattice at rtol={rtol:g}", f"a gap of {gap:.3g}",
                      f"rtol={rtol:g}", "ask a coarser tolerance (rtol)")
 

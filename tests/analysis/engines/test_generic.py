@@ -54,3 +54,29 @@ def test_softmax_losses_on_irrational_scores_are_decided(mech, q, q2, rate):
     with mpmath.workdps(50):
         assert abs(mpmath.mpf(sympy.N(res.value, 60)) - want) < mpmath.mpf(10) ** -40
     assert exactdp.check_dp(mech, q, q2).holds
+
+
+def test_pf_privacy_loss_on_sqrt_scores_answers_fast_and_right():
+    """Issue 20: privacy_loss of PF on five sqrt scores ran past 60 s (240 s and more in
+    the issue): sympy's cancel of each display ratio over one generator per coin. Ratios
+    beyond CANCEL_OPS_LIMIT operations are kept as they are (the same exact number); the
+    loss equals max |ln(p/q)| of the mpmath view at 40 digits."""
+    import time
+
+    import mpmath
+    import sympy
+
+    import exactdp
+
+    s = sympy.sqrt
+    q = [-5 + s(5), -2 + s(6), s(14) - s(19), 3 * s(3), s(3)]
+    nb = [-6 + s(5), -1 + s(6), s(14) - s(19) + 1, 3 * s(3), s(3)]
+    pf = exactdp.PermuteAndFlip(1)
+    t0 = time.perf_counter()
+    res = exactdp.privacy_loss(pf, q, nb)
+    assert time.perf_counter() - t0 < 30  # ~1 s unloaded (was > 60 s)
+    with mpmath.workdps(45):
+        p, r = pf.distribution(q).evalf(40), pf.distribution(nb).evalf(40)
+        ref = max(abs(mpmath.log(a / b)) for a, b in zip(p, r, strict=True))
+        assert abs(mpmath.mpf(sympy.N(res.loss, 40)) - ref) < mpmath.mpf(10) ** -35
+    assert res.output == 0

@@ -399,3 +399,53 @@ def test_lattice_losses_and_span_of_an_exponential_mechanism_pair():
     assert math.isclose(pld.loss_span(), 1, abs_tol=1e-8)
     span = pld.lattice_ball_span(64)
     assert span.contains(1) and span.rad() < 1e-15
+
+
+@pytest.mark.parametrize("make", [exactdp.PermuteAndFlip, exactdp.ExponentialMechanism])
+def test_delta_at_score_gaps_1e300_and_1e1000_answers_or_refuses_fast(make):
+    """Issue 20: delta(0) at score gaps of 1e300 raised UndecidedSignError after 6-10 s (a
+    ball of 2^20 bits, then sympy's rewriting of exp(-5e299)); the sign's balls now stop
+    where the cost model says and it raises in about 1 s, saying so. At gaps of 1e1000
+    (17-48 s) delta refuses at once; epsilon and delta(1) still answer (exactly 0: the
+    losses are -1 and about exp(-5e999) > 0, both below 1)."""
+    import time
+
+    from exactdp.cost import TooCostly
+    from exactdp.exact import UndecidedSignError
+
+    big = privacy_loss_distribution(make(1), [0, 10**300], [1, 10**300 - 1])
+    t0 = time.perf_counter()
+    with pytest.raises(UndecidedSignError, match="cost model"):
+        big.delta(0)
+    assert time.perf_counter() - t0 < 5  # ~1 s unloaded
+    assert big.delta(1).value == 0
+    huge = privacy_loss_distribution(make(1), [0, 10**1000], [1, 10**1000 - 1])
+    t0 = time.perf_counter()
+    with pytest.raises(TooCostly, match=r"^delta: .*10\^999.*delta_ball"):
+        huge.delta(0)
+    assert time.perf_counter() - t0 < 5  # ~1 s unloaded
+    assert huge.delta(1).value == 0
+
+
+def test_composition_refuses_or_answers_before_a_long_lattice():
+    """Issue 20: 10^4 copies of RNM-Laplace at rtol 1e-6 built a first lattice of ~7 s
+    before refusing (eps = 1000) or answering (eps = 1: 9.7 s, eps = 2000: 6.4 s). A coarse
+    first lattice (cost model: FIRST_LATTICE_SECONDS) answers or predicts the refusal in
+    under 2 s; the answers are certified enclosures of the same values (delta(1) ~ 1,
+    delta(2000) tiny)."""
+    import time
+
+    from exactdp.cost import TooCostly
+
+    pld = privacy_loss_distribution(exactdp.ReportNoisyMax(1, noise="laplace"), [0, 1, 2],
+                                    [1, 0, 1])
+    grid = pld.self_compose(10**4)
+    t0 = time.perf_counter()
+    with pytest.raises(TooCostly, match=r"^delta: .*lattice points.*rtol"):
+        grid.delta(1000, rtol=1e-6)
+    assert time.perf_counter() - t0 < 5  # the coarse lattice: ~1.2 s unloaded
+    one = grid.delta(1, rtol=1e-6)
+    assert one.upper - one.lower <= 1e-6 * one.lower and one.upper <= 1
+    assert one.lower > 1 - 1e-6
+    tail = grid.delta(2000, rtol=1e-6)
+    assert tail.lower >= 0 and tail.upper < 1e-12
