@@ -13,6 +13,7 @@ import flint
 import sympy
 
 from .._validate import argument_error
+from ..cost import CHECK_DP_EXPONENT_DIGITS
 from ..exact.arb import to_arb
 from ..exact.signs import UndecidedSignError
 from ..numbers import exact_number
@@ -195,7 +196,7 @@ def check_dp(
     q = score_vector(scores, "scores", "check_dp")
     nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
     # the loss's closed form at epsilon = 10**5000 would be built by sympy for minutes
-    _check_loss_exponent(mech, [q, *nbrs], "check_dp")
+    _check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)
     engine = make_engine(mech, [q] + nbrs, "check_dp")
     if isinstance(engine, BallEngine):
         return stamp(_ball_check_dp(engine, q, nbrs, claim, how), engine)
