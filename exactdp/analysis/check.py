@@ -13,7 +13,7 @@ import flint
 import sympy
 
 from .._validate import argument_error
-from ..cost import check_seconds
+from ..cost import CHECK_DP_EXPONENT_DIGITS, check_seconds
 from ..exact.arb import to_arb
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
@@ -208,7 +208,7 @@ def check_dp(
     if "density" in mech.capabilities:
         return _density_check_dp(mech, q, nbrs, claim, how)
     # the loss's closed form at epsilon = 10**5000 would be built by sympy for minutes
-    check_loss_exponent(mech, [q, *nbrs], "check_dp")
+    check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)
     engine = make_engine(mech, [q] + nbrs, "check_dp")
     if isinstance(engine, BallEngine):
         return stamp(_ball_check_dp(engine, q, nbrs, claim, how), engine)

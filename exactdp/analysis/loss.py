@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import mpmath
 import sympy
 
-from ..cost import check_exact_exponent
+from ..cost import MAX_EXACT_EXPONENT_DIGITS, check_exact_exponent
 from ..mechanisms.base import Mechanism
 from ..result import Result
 from ..scores import ScoreVector
@@ -282,7 +282,8 @@ def density_privacy_loss(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> Pr
                        approaching=sup.approaching)
 
 
-def check_loss_exponent(mechanism: object, vectors, func: str) -> None:
+def check_loss_exponent(mechanism: object, vectors, func: str,
+                        limit: int = MAX_EXACT_EXPONENT_DIGITS) -> None:
     """Refuse the loss's closed form when its coins ``exp(-rate * gap)`` have exponents
     beyond :data:`exactdp.cost.MAX_EXACT_EXPONENT_DIGITS` digits (sympy would evaluate
     them with as many bits); read from the float gaps and the rate, no sympy."""
@@ -300,7 +301,7 @@ def check_loss_exponent(mechanism: object, vectors, func: str) -> None:
         digits = max(0, int(mpmath.mag(d) * 0.30103)) if d else 0
     check_exact_exponent(func, digits,
                          "compare the float64 views (mechanism.distribution(q).to_numpy()) "
-                         "or evalf_balls of the pair, or use a smaller epsilon")
+                         "or evalf_balls of the pair, or use a smaller epsilon", limit)
 
 
 def _ball_privacy_loss(engine: BallEngine, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:

@@ -217,8 +217,8 @@ def test_check_dp_density_vertex_search_is_refused_by_the_cost_model_beyond_its_
     assert exactdp.check_dp(m, [0] * 6, [1] * 6).loss == sympy.Rational(3, 10)
 def test_check_dp_at_epsilon_1e5000_refuses_at_once():
     """Issue 20 (fresh-user rerun): check_dp(PF(10**5000), [0, -1], [-1, 0]) ran past 30 s
-    (sympy building the loss's closed form exp(-5e4999)); refused at once as privacy_loss
-    is, and at 1e200 it still answers: loss = eps/2 + ln(2 - x) - ln x + ... ~ 5e199."""
+    (20 s at 10**4000: sympy building the loss's closed form); refused at once beyond
+    CHECK_DP_EXPONENT_DIGITS, and at 1e200 it still answers: loss = eps/2 + ln 2 - ..."""
     import time
 
     import sympy
