@@ -404,3 +404,17 @@ def test_pf_degree_growth_guard():
     assert pf_certify_seconds(4 * 20 * 21, 20 * 20 + 210) < SECONDS_LIMIT / 4
     assert check_dp(PermuteAndFlip(1), list(range(15))).holds
     assert certify_dp(PermuteAndFlip(e), list(range(6))).holds
+
+
+def test_sign_ball_cost_model_inverts():
+    """sign_prec_limit is the inverse of sign_ball_seconds at SIGN_SECONDS_LIMIT, and the
+    estimate grows like prec^1.55 and linearly in the nodes (the measured arb exp/log)."""
+    from exactdp.cost import SIGN_SECONDS_LIMIT, sign_ball_seconds, sign_prec_limit
+
+    for nodes in (1, 4, 30):
+        prec = sign_prec_limit(nodes)
+        assert sign_ball_seconds(nodes, prec) <= SIGN_SECONDS_LIMIT
+        assert sign_ball_seconds(nodes, prec + 100) > SIGN_SECONDS_LIMIT
+    assert sign_ball_seconds(2, 1 << 20) == pytest.approx(2 * sign_ball_seconds(1, 1 << 20))
+    assert sign_ball_seconds(1, 2 << 20) / sign_ball_seconds(1, 1 << 20) == pytest.approx(
+        2**1.55)

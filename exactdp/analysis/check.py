@@ -29,7 +29,7 @@ from .common import (
 )
 from .engines.ball import BallEngine, BallUndecided, arb_prec, ball_output, ball_pair_loss, iv_max
 from .engines.select import make_engine
-from .loss import _check_loss_exponent, max_candidates, pair_candidates, value_of
+from .loss import check_loss_exponent, max_candidates, pair_candidates, value_of
 from .neighbourhood import neighbour_list
 from .witness import Witness
 
@@ -196,7 +196,7 @@ def check_dp(
     q = score_vector(scores, "scores", "check_dp")
     nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
     # the loss's closed form at epsilon = 10**5000 would be built by sympy for minutes
-    _check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)
+    check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)
     engine = make_engine(mech, [q] + nbrs, "check_dp")
     if isinstance(engine, BallEngine):
         return stamp(_ball_check_dp(engine, q, nbrs, claim, how), engine)

@@ -239,14 +239,14 @@ def privacy_loss(
     q = score_vector(scores, "scores", "privacy_loss")
     q2 = score_vector(neighbour, "neighbour", "privacy_loss")
     check_pair(mechanism, q, q2, "privacy_loss", allow_non_neighbour)
-    _check_loss_exponent(mechanism, (q, q2), "privacy_loss")
+    check_loss_exponent(mechanism, (q, q2), "privacy_loss")
     engine = make_engine(mechanism, [q, q2], "privacy_loss")
     if isinstance(engine, BallEngine):
         return stamp(_ball_privacy_loss(engine, q, q2), engine)
     return _loss_from_engine(engine, 0, 1, q, q2)
 
 
-def _check_loss_exponent(mechanism: object, vectors, func: str,
+def check_loss_exponent(mechanism: object, vectors, func: str,
                          limit: int = MAX_EXACT_EXPONENT_DIGITS) -> None:
     """Refuse the loss's closed form when its coins ``exp(-rate * gap)`` have exponents
     beyond :data:`exactdp.cost.MAX_EXACT_EXPONENT_DIGITS` digits (sympy would evaluate
