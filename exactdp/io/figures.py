@@ -345,11 +345,29 @@ class FigureSpec:
     caption_text: str
 
 
+#: Resolution of the PNG figures (dots per inch); the layout is computed at this one.
+PNG_DPI = 200
+
+
 def save_figure(fig: Figure, out_dir: Path, name: str) -> tuple[Path, Path]:
-    """Write ``name.png`` (200 dpi) and ``name.pdf`` (no creation date: reproducible)."""
+    """Write ``name.png`` (:data:`PNG_DPI` dpi) and ``name.pdf`` (no creation date:
+    reproducible) from one drawing of ``fig``.
+
+    The constrained layout runs once, in the Agg drawing at the PNG's resolution; the PNG is
+    written from that canvas's pixels, and the PDF from the same figure with the layout
+    frozen (``savefig`` would run the layout again for each format). The figure keeps the
+    frozen layout afterwards.
+    """
+    from matplotlib.image import imsave
+
     out_dir.mkdir(parents=True, exist_ok=True)
     png, pdf = out_dir / f"{name}.png", out_dir / f"{name}.pdf"
-    fig.savefig(png, dpi=200, metadata={"Software": None})
+    canvas = FigureCanvasAgg(fig)
+    fig.set_dpi(PNG_DPI)
+    canvas.draw()  # the layout and the pixels, once
+    fig.set_layout_engine("none")  # keep the positions just computed
+    imsave(png, canvas.buffer_rgba(), format="png", origin="upper", dpi=PNG_DPI,
+           metadata={"Software": None})
     fig.savefig(pdf, metadata={"CreationDate": None, "Creator": None, "Producer": None})
     return png, pdf
 
