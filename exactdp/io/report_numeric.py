@@ -45,8 +45,10 @@ MARGIN_DIGITS = 15
 NUMERIC_REPORT_SECONDS = 120.0
 #: Most scores the numeric report takes (its tables print one row per output).
 NUMERIC_REPORT_MAX_N = 20_000
-#: The neighbour search ranks on float64 views whose probabilities all exceed this.
+#: The neighbour search ranks on float64 probabilities above this (no underflow) ...
 FLOAT_FLOOR = 1e-290
+#: ... and recomputes this many leaders from mpmath values.
+LEADERS = 3
 
 
 def numeric_report_seconds(n: int, distinct: int, mechanisms: int = 5) -> float:
@@ -81,16 +83,18 @@ def route_note(n: int, exact_max: int, search: str) -> tuple[str, str]:
             "expected errors are mpmath values (evalf, correct to the printed digits); "
             f"privacy losses are computed from {LOSS_DPS}-digit mpmath probabilities (not "
             f"certified; a loss within 1e-{MARGIN_DIGITS} of epsilon counts as equal); the "
-            f"worst loss is searched over {search}; PF's dominance over EM is compared on "
-            "the same values; no certificate for every epsilon; the appendix of exact "
+            f"worst loss is searched over {search} (ranked on float64 values where they do not "
+            f"underflow, the {LEADERS} leaders recomputed); PF's dominance over EM is compared "
+            "on the same values; no certificate for every epsilon; the appendix of exact "
             "probabilities is left out.")
     latex = (f"\\textbf{{Cheaper route.}} $n = {n}$ scores exceed the exact route's "
              f"${exact_max}$: probabilities and expected errors are \\texttt{{mpmath}} values "
              "(\\texttt{evalf}, correct to the printed digits); privacy losses are computed "
              f"from {LOSS_DPS}-digit \\texttt{{mpmath}} probabilities (not certified; a loss "
              f"within $10^{{-{MARGIN_DIGITS}}}$ of $\\varepsilon$ counts as equal); the worst "
-             f"loss is searched over {search}; PF's dominance over EM is compared on the same "
-             "values; no certificate for every $\\varepsilon$; the appendix of exact "
+             f"loss is searched over {search} (ranked on float64 values where they do not "
+             f"underflow, the {LEADERS} leaders recomputed); PF's dominance over EM is compared "
+             "on the same values; no certificate for every $\\varepsilon$; the appendix of exact "
              "probabilities is left out.")
     return text, latex
 
@@ -200,30 +204,27 @@ def _at_most(loss, epsilon) -> bool:
         return bool(loss <= eps * (1 + mpmath.mpf(10) ** -MARGIN_DIGITS))
 
 
-def _float_view(dist):
-    """The float64 probabilities where none underflows (relative error ~1e-15), else None."""
-    p = dist.to_numpy()
-    return p if p.min() > FLOAT_FLOOR else None
+def _rank_loss(p64, f2) -> float | None:
+    """The pair's loss on float64 views over the outputs where neither underflows (None when
+    there is none): a ranking of the neighbours, not a reported value."""
+    keep = (p64 > FLOAT_FLOOR) & (f2 > FLOAT_FLOOR)
+    if not keep.any():
+        return None
+    return float(np.max(np.abs(np.log(p64[keep]) - np.log(f2[keep]))))
 
 
 def _search(mech, dist, probs, nbrs, epsilon) -> NumericLoss:
-    """The largest loss over ``nbrs``: ranked on the float64 views where they do not
-    underflow (mpmath otherwise), the leaders (within 1e-9 of the largest) recomputed from
-    the mpmath values ``probs`` of ``dist``."""
+    """The largest loss over ``nbrs``: the neighbours ranked on their float64 views (over
+    the outputs where no probability underflows; mpmath where every one does), the
+    :data:`LEADERS` first recomputed from mpmath values (``probs``: those of ``dist``)."""
     ranked = []
-    p64 = _float_view(dist)
+    p64 = dist.to_numpy()
     for sv in nbrs:
-        dist = mech.distribution(sv)
-        f2 = None if p64 is None else _float_view(dist)
-        if f2 is None:
-            ranked.append((_loss(probs, dist.evalf(LOSS_DPS))[0], sv))
-        else:
-            ranked.append((float(np.max(np.abs(np.log(p64) - np.log(f2)))), sv))
-    top = max(v for v, _ in ranked)
+        other = mech.distribution(sv)
+        v = _rank_loss(p64, other.to_numpy())
+        ranked.append((_loss(probs, other.evalf(LOSS_DPS))[0] if v is None else v, sv))
     best = (mpmath.mpf(-1), 0, None)
-    for v, sv in sorted(ranked, key=lambda t: -t[0])[:4]:
-        if v < top - 1e-9:
-            break
+    for _, sv in sorted(ranked, key=lambda t: -t[0])[:LEADERS]:
         loss, r = _loss(probs, mech.distribution(sv).evalf(LOSS_DPS))
         if loss > best[0]:
             best = (loss, r, sv)
@@ -274,6 +275,7 @@ def numeric_case(q, q2, sens, monotonic: bool, epsilon, bar,
     rows, probs = [], {}
     sv = ScoreVector.from_input(list(q), "scores")
     sv2 = None if q2 is None else ScoreVector.from_input(list(q2), "neighbour")
+    gaps = sv.gaps_mp(LOSS_DPS + 10)
     for k, mech in mechs.items():
         dist = mech.distribution(sv)
         p = probs[k] = dist.evalf(LOSS_DPS)
@@ -283,7 +285,8 @@ def numeric_case(q, q2, sens, monotonic: bool, epsilon, bar,
             pair = NumericLoss(loss, _at_most(loss, epsilon), NumericWitness(tuple(q2), r), 1,
                                "given")
         worst = _search(mech, dist, p, nbrs, epsilon)
-        error = dist.expected_error("mpmath", LOSS_DPS)  # type: ignore[attr-defined]
+        with mpmath.workdps(LOSS_DPS + 10):  # = expected_error("mpmath"), on these values
+            error = mpmath.fsum(g * v for g, v in zip(gaps, p, strict=True))
         rows.append((REGISTRY[k].label, mech, dist, error, pair, worst, None,
                      f"not attempted (n = {len(q)})"))
         bar.update(1)
