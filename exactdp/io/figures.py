@@ -100,32 +100,24 @@ class Curves:
     neighbour_probabilities: dict = field(default_factory=dict)
     temperature: dict = field(default_factory=dict)
 
-    def _float(self, label: str) -> bool:
-        """Whether every grid point of ``label`` (and its neighbour's) holds float64 values
-        (the large-n route of :func:`compute_curves`)."""
-        rows = [*self.probabilities[label], *self.neighbour_probabilities.get(label, ())]
-        return all(isinstance(ps[0], float) for ps in rows)
-
     def expected_error(self, label: str) -> list:
-        """``sum_r (q* - q_r) Pr[M(q) = r]`` per grid point (mpf; float on the float route)."""
-        if self._float(label):
-            g64 = np.array([float(g) for g in self.gaps])
-            return [float(g64 @ np.array(ps)) for ps in self.probabilities[label]]
+        """``sum_r (q* - q_r) Pr[M(q) = r]`` per grid point (mpf; float on float rows)."""
+        g64 = np.array([float(g) for g in self.gaps])
         with mpmath.workdps(CURVE_DPS):
             gaps = [mpmath.mpf(sympy.N(g, CURVE_DPS + 5)) for g in self.gaps]
-            return [mpmath.fsum(g * p for g, p in zip(gaps, ps, strict=True))
+            return [float(g64 @ np.array(ps)) if _is_float(ps) else
+                    mpmath.fsum(g * p for g, p in zip(gaps, ps, strict=True))
                     for ps in self.probabilities[label]]
 
     def loss(self, label: str) -> list:
         """``max_r |ln P_r - ln P'_r|`` per grid point (mpf; inf if one side is 0)."""
-        if self._float(label):  # no zero: the float route is taken above FLOAT_FLOOR only
-            return [float(np.max(np.abs(np.log(ps) - np.log(qs)))) for ps, qs in
-                    zip(self.probabilities[label], self.neighbour_probabilities[label],
-                        strict=True)]
         out = []
         with mpmath.workdps(CURVE_DPS):
             for ps, qs in zip(self.probabilities[label], self.neighbour_probabilities[label],
                               strict=True):
+                if _is_float(ps) and _is_float(qs):  # no zero: above FLOAT_FLOOR only
+                    out.append(float(np.max(np.abs(np.log(ps) - np.log(qs)))))
+                    continue
                 worst = mpmath.mpf(0)
                 for a, b in zip(ps, qs, strict=True):
                     if (a == 0) != (b == 0):
@@ -136,13 +128,17 @@ class Curves:
         return out
 
     def entropy(self, label: str) -> list:
-        """``-sum_r P_r ln P_r`` (nats) per grid point (mpf)."""
-        if self._float(label):
-            return [float(-np.dot(ps, np.log(ps))) for ps in map(np.array,
-                                                                 self.probabilities[label])]
+        """``-sum_r P_r ln P_r`` (nats) per grid point (mpf; float on float rows)."""
         with mpmath.workdps(CURVE_DPS):
-            return [-mpmath.fsum(p * mpmath.log(p) for p in ps if p > 0)
+            return [float(-np.dot(ps, np.log(ps))) if _is_float(ps) else
+                    -mpmath.fsum(p * mpmath.log(p) for p in ps if p > 0)
                     for ps in self.probabilities[label]]
+
+
+def _is_float(row: Sequence) -> bool:
+    """Whether a row of probabilities came from the float64 view (:func:`compute_curves`
+    above :data:`CURVE_FLOAT_N` outputs), not the mpmath one."""
+    return isinstance(row[0], float)
 
 
 def compute_curves(title: str, mechanisms: dict, scores, neighbour=None,
@@ -520,6 +516,10 @@ def _report_figures(cases, out_dir, epsilon, outputs, progress) -> list[FigureSp
     mark = " The dotted vertical line marks the report's $\\varepsilon$." if marked else ""
     merged = merged_mechanisms(cases)
     same = same_t = _merge_note(merged)
+    if same and any(_is_float(ps) for c in cases for rows in c.probabilities.values()
+                    for ps in rows):  # float64 curves: equal to plotting precision only
+        same = same_t = same[:-1] + " (equal to 12 digits: float64 curves above " \
+            f"{CURVE_FLOAT_N} outputs)."
     ties, ties_t = _ties_note(tied_outputs(cases, outputs), True), _ties_note(
         tied_outputs(cases, outputs), False)
     items = [
