@@ -25,7 +25,6 @@ import sympy
 
 from .. import __version__
 from .._validate import integer_range, message
-from ..cost import fmt_size
 from ..mechanisms import REGISTRY
 from ..numbers import (
     ExactConversionWarning,
@@ -34,8 +33,9 @@ from ..numbers import (
 from ..printing import Math, format_number, scores_latex
 from ..proofs.runner import add_parser as _add_prove
 from .latex import LATEX_PACKAGES, latex_document, probability_table
-from .provenance import REPORT_MAX_N, report_seconds
+from .provenance import REPORT_MAX_N
 from .report import DEFAULT_MECHANISMS as REPORT_MECHANISMS
+from .report_numeric import check_numeric_report
 
 MANIFEST_NAME = "exactdp-manifest.txt"  # exactdp.io.document.MANIFEST (not imported: lazy)
 
@@ -324,6 +324,9 @@ def _cmd_report(args) -> str:
         raise CLIError(f"--compose: K must be a positive integer, got {args.compose}")
     if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotonic):
         raise CLIError("--neighbour-scores, --sensitivity and --monotonic apply to --scores only")
+    if args.scores is not None and args.scores.count(",") >= REPORT_MAX_N:  # numeric route:
+        items = [s.strip() for s in args.scores.split(",")]
+        check_numeric_report("--scores", len(items), len(set(items)))  # refuse at once beyond
     scores = None if args.scores is None else _parse_scores(args.scores)
     if not args.no_files and not str(args.out).strip():  # "" would write into the cwd
         raise CLIError(f"--out must be a directory path, got {args.out!r}")
@@ -331,12 +334,6 @@ def _cmd_report(args) -> str:
     if args.neighbour_scores is not None:
         neighbour = _parse_scores(args.neighbour_scores, "--neighbour-scores")
     _check_epsilon(args.epsilon)
-    if scores is not None and len(scores) > REPORT_MAX_N:  # refuse at once, in the option
-        raise CLIError(
-            f"--scores: the exact report on n = {len(scores)} scores would need about "
-            f"{fmt_size(report_seconds(len(scores)))} s (limit n <= {REPORT_MAX_N}); for the "
-            f"probabilities use `exactdp table --scores ... --no-exact` (decimals from the "
-            "float and mpmath routes)")
     labels = None if args.labels is None else [s.strip() for s in args.labels.split(",")]
     if labels is not None:
         n = len(scores) if scores is not None else 5

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .latex import LATEX_PACKAGES, latex_document
-from .report import Report, figure_cases, render
+from .report import Report, render
 
 _OVERFULL = re.compile(r"Overfull \\[hv]box \(([0-9.]+)pt too (?:wide|high)\)")
 
@@ -196,7 +196,7 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
     """
     from tqdm import tqdm
 
-    from .figures import report_figures
+    from .figures import figure_cases, report_figures
 
     out = Path(out_dir)
     check_overwrite(out, report_file_names(extra_files), force)

@@ -20,17 +20,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import mpmath
+import numpy as np
 import sympy
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..printing import format_number
 
+if TYPE_CHECKING:
+    from .report import Report
+
 #: Working precision (decimal digits) of every plotted value.
 CURVE_DPS = 30
+#: Above this many outputs the curves come from the float64 view (``to_numpy``, relative
+#: error about 1e-15) where every probability is above :data:`FLOAT_FLOOR` (no underflow),
+#: else from the mpmath view at :data:`LARGE_CURVE_DPS` digits; the tables keep the exact
+#: or mpmath values. Their probability panels draw at most :data:`LARGE_CURVES` groups of
+#: tied outputs.
+CURVE_FLOAT_N = 40
+FLOAT_FLOOR = 1e-290
+LARGE_CURVE_DPS = 15
+LARGE_CURVES = 8
 #: Okabe-Ito colours (safe for colour-blind readers), each with its own line style and
 #: marker so that the curves stay apart in greyscale print.
 OKABE_ITO = {"blue": "#0072B2", "vermillion": "#D55E00", "green": "#009E73",
@@ -88,10 +101,12 @@ class Curves:
     temperature: dict = field(default_factory=dict)
 
     def expected_error(self, label: str) -> list:
-        """``sum_r (q* - q_r) Pr[M(q) = r]`` per grid point (mpf)."""
+        """``sum_r (q* - q_r) Pr[M(q) = r]`` per grid point (mpf; float on float rows)."""
+        g64 = np.array([float(g) for g in self.gaps])
         with mpmath.workdps(CURVE_DPS):
             gaps = [mpmath.mpf(sympy.N(g, CURVE_DPS + 5)) for g in self.gaps]
-            return [mpmath.fsum(g * p for g, p in zip(gaps, ps, strict=True))
+            return [float(g64 @ np.array(ps)) if _is_float(ps) else
+                    mpmath.fsum(g * p for g, p in zip(gaps, ps, strict=True))
                     for ps in self.probabilities[label]]
 
     def loss(self, label: str) -> list:
@@ -100,6 +115,9 @@ class Curves:
         with mpmath.workdps(CURVE_DPS):
             for ps, qs in zip(self.probabilities[label], self.neighbour_probabilities[label],
                               strict=True):
+                if _is_float(ps) and _is_float(qs):  # no zero: above FLOAT_FLOOR only
+                    out.append(float(np.max(np.abs(np.log(ps) - np.log(qs)))))
+                    continue
                 worst = mpmath.mpf(0)
                 for a, b in zip(ps, qs, strict=True):
                     if (a == 0) != (b == 0):
@@ -110,10 +128,17 @@ class Curves:
         return out
 
     def entropy(self, label: str) -> list:
-        """``-sum_r P_r ln P_r`` (nats) per grid point (mpf)."""
+        """``-sum_r P_r ln P_r`` (nats) per grid point (mpf; float on float rows)."""
         with mpmath.workdps(CURVE_DPS):
-            return [-mpmath.fsum(p * mpmath.log(p) for p in ps if p > 0)
+            return [float(-np.dot(ps, np.log(ps))) if _is_float(ps) else
+                    -mpmath.fsum(p * mpmath.log(p) for p in ps if p > 0)
                     for ps in self.probabilities[label]]
+
+
+def _is_float(row: Sequence) -> bool:
+    """Whether a row of probabilities came from the float64 view (:func:`compute_curves`
+    above :data:`CURVE_FLOAT_N` outputs), not the mpmath one."""
+    return isinstance(row[0], float)
 
 
 def compute_curves(title: str, mechanisms: dict, scores, neighbour=None,
@@ -133,14 +158,18 @@ def compute_curves(title: str, mechanisms: dict, scores, neighbour=None,
     """
     grid = tuple(epsilon_grid() if grid is None else grid)
     first = next(iter(mechanisms.values())).distribution(scores)
+    scores = first.scores  # validated once (a ScoreVector), not at every grid point
+    if neighbour is not None:
+        neighbour = next(iter(mechanisms.values())).distribution(neighbour).scores
     curves = Curves(title, grid, first.scores.gaps_exact, tuple(mechanisms))
+    values = _large_values if first.n > CURVE_FLOAT_N else _values
     for label, mech in mechanisms.items():
         probs, nprobs, temps = [], [], []
         for eps in grid:
             m = mech.with_epsilon(eps)
-            probs.append(m.distribution(scores).evalf(CURVE_DPS))
+            probs.append(values(m.distribution(scores)))
             if neighbour is not None:
-                nprobs.append(m.distribution(neighbour).evalf(CURVE_DPS))
+                nprobs.append(values(m.distribution(neighbour)))
             temps.append(m.c * m.sensitivity / m.epsilon)
         curves.probabilities[label] = probs
         curves.temperature[label] = temps
@@ -149,6 +178,29 @@ def compute_curves(title: str, mechanisms: dict, scores, neighbour=None,
         if progress is not None:
             progress.update(1)
     return curves
+
+
+def figure_cases(report: Report, progress=None, grid: Sequence | None = None) -> list:
+    """The figures' curves of every case of a report (its mechanisms but the optimal one,
+    which is PF's distribution or drawn as PF's)."""
+    out = []
+    for case in report.cases:
+        mechs = {r.label: r.mechanism for r in case.results if r.label != "Optimal"}
+        out.append(compute_curves(case.title, mechs, case.scores, case.neighbour, grid,
+                                  progress))
+    return out
+
+
+def _values(dist) -> tuple:
+    return dist.evalf(CURVE_DPS)
+
+
+def _large_values(dist) -> tuple:
+    """The float64 view where no probability underflows, else the mpmath view."""
+    p = dist.to_numpy()
+    if p.min() > FLOAT_FLOOR:
+        return tuple(p.tolist())
+    return dist.evalf(LARGE_CURVE_DPS)
 
 
 # ---------------------------------------------------------------------------- drawing
@@ -193,6 +245,8 @@ def _mark_epsilon(ax, epsilon) -> None:
 
 def _equal(a: Sequence, b: Sequence) -> bool:
     """Whether two curves of exact values (mpf at :data:`CURVE_DPS`) coincide."""
+    if any(isinstance(v, float) for v in (*a, *b)):  # the float route: 1e-15 relative
+        return all(abs(x - y) <= 1e-12 * max(abs(x), abs(y)) for x, y in zip(a, b, strict=True))
     with mpmath.workdps(CURVE_DPS):
         tol = mpmath.mpf(10) ** (10 - CURVE_DPS)
         return all(x == y or abs(x - y) <= tol * max(abs(x), abs(y), mpmath.mpf(1) * tol)
@@ -303,12 +357,16 @@ def plot_probabilities(cases: Sequence[Curves], epsilon=None, mechanisms=("EM", 
         for ax, c in zip(row, cases, strict=True):
             probs = c.probabilities[label]
             names = list(outputs) if outputs else [str(r) for r in range(len(probs[0]))]
-            series = {name: [p[r] for p in probs] for r, name in enumerate(names)}
-            for k, (group, values) in enumerate(merge_equal(series)):
+            if len(names) > CURVE_FLOAT_N:
+                groups = _tied_groups(c, names, probs)
+            else:
+                series = {name: [p[r] for p in probs] for r, name in enumerate(names)}
+                groups = merge_equal(series)
+            for k, (group, values) in enumerate(groups):
                 ax.plot(_floats(c.grid), _floats(values), lw=1.3,
                         color=OUTPUT_COLOURS[k % len(OUTPUT_COLOURS)],
                         ls=["-", "--", "-.", ":"][k % 4], marker="os^Dv"[k % 5],
-                        markevery=4, ms=3.2, mfc="white", label=f"r = {', '.join(group)}")
+                        markevery=4, ms=3.2, mfc="white", label=f"r = {_names(group)}")
             _mark_epsilon(ax, epsilon)
             ax.set(xscale="log", xlabel=r"privacy parameter $\varepsilon$",
                    ylabel=rf"$\Pr[\mathrm{{{label}}}(q) = r]$", title=f"{label}, score {c.title}",
@@ -316,6 +374,26 @@ def plot_probabilities(cases: Sequence[Curves], epsilon=None, mechanisms=("EM", 
             ax.grid(alpha=0.3)
             ax.legend(frameon=False, ncol=2, fontsize=7, loc="upper left")
     return fig
+
+
+def _names(group: Sequence[str], most: int = 12) -> str:
+    """``0, 7, 14``, or for more than ``most`` names ``0, 7, 14, ... (429 outputs)``."""
+    if len(group) <= most:
+        return ", ".join(group)
+    return ", ".join(group[:3]) + f", ... ({len(group)} outputs)"
+
+
+def _tied_groups(c: Curves, names: Sequence[str], probs: list) -> list[tuple[tuple, list]]:
+    """Outputs grouped by their exact gap (tied scores: equal curves), at most
+    :data:`LARGE_CURVES` groups (half of the largest scores, half of the smallest)."""
+    groups: dict = {}
+    for r, g in enumerate(c.gaps):
+        groups.setdefault(g, []).append(r)
+    gaps = sorted(groups, key=sympy.sympify)
+    if len(gaps) > LARGE_CURVES:
+        gaps = gaps[: LARGE_CURVES // 2] + gaps[-(LARGE_CURVES // 2):]
+    return [(tuple(names[r] for r in groups[g]), [p[groups[g][0]] for p in probs])
+            for g in gaps]
 
 
 def plot_entropy(cases: Sequence[Curves]) -> Figure:
@@ -345,11 +423,30 @@ class FigureSpec:
     caption_text: str
 
 
+#: Resolution of the PNG figures (dots per inch); the layout is computed at this one.
+PNG_DPI = 200
+
+
 def save_figure(fig: Figure, out_dir: Path, name: str) -> tuple[Path, Path]:
-    """Write ``name.png`` (200 dpi) and ``name.pdf`` (no creation date: reproducible)."""
+    """Write ``name.png`` (:data:`PNG_DPI` dpi) and ``name.pdf`` (no creation date:
+    reproducible) from one drawing of ``fig``.
+
+    The constrained layout runs once, in the Agg drawing at the PNG's resolution; the PNG is
+    written from that canvas's pixels, and the PDF from the same figure with the layout
+    frozen (``savefig`` would run the layout again for each format). The figure keeps the
+    frozen layout afterwards.
+    """
+    from matplotlib.image import imsave
+
     out_dir.mkdir(parents=True, exist_ok=True)
     png, pdf = out_dir / f"{name}.png", out_dir / f"{name}.pdf"
-    fig.savefig(png, dpi=200, metadata={"Software": None})
+    canvas = FigureCanvasAgg(fig)
+    fig.set_dpi(PNG_DPI)
+    canvas.draw()  # the layout and the pixels, once
+    fig.set_layout_engine("none")  # keep the positions just computed
+    no_software: dict[str, Any] = {"Software": None}  # no version stamp: reproducible
+    imsave(png, canvas.buffer_rgba(), format="png", origin="upper", dpi=PNG_DPI,
+           metadata=no_software)
     fig.savefig(pdf, metadata={"CreationDate": None, "Creator": None, "Producer": None})
     return png, pdf
 
@@ -391,7 +488,7 @@ def _ties_note(ties, latex: bool) -> str:
     if not ties:
         return ""
     r = "$r$" if latex else "r"
-    text = "; ".join(f"score {t}: {r} = {', '.join(names)}" for t, names in ties)
+    text = "; ".join(f"score {t}: {r} = {_names(names)}" for t, names in ties)
     return (f" Tied scores have equal probabilities and one curve ({text}).")
 
 
@@ -419,6 +516,10 @@ def _report_figures(cases, out_dir, epsilon, outputs, progress) -> list[FigureSp
     mark = " The dotted vertical line marks the report's $\\varepsilon$." if marked else ""
     merged = merged_mechanisms(cases)
     same = same_t = _merge_note(merged)
+    if same and any(_is_float(ps) for c in cases for rows in c.probabilities.values()
+                    for ps in rows):  # float64 curves: equal to plotting precision only
+        same = same_t = same[:-1] + " (equal to 12 digits: float64 curves above " \
+            f"{CURVE_FLOAT_N} outputs)."
     ties, ties_t = _ties_note(tied_outputs(cases, outputs), True), _ties_note(
         tied_outputs(cases, outputs), False)
     items = [

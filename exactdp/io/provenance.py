@@ -2,8 +2,8 @@
 
 :func:`provenance` lists the exactdp version, the date, the command line, the library
 versions and the input (the report prints it in a first-page box, in ``summary.md`` and as
-comments in ``report.tex``); :func:`check_report_size` refuses at once a report that the
-exact route cannot finish (:data:`REPORT_MAX_N`); :func:`check_labels` validates
+comments in ``report.tex``); :data:`REPORT_MAX_N` is the exact route's size (beyond it the
+report takes the numeric route of :mod:`exactdp.io.report_numeric`); :func:`check_labels` validates
 ``--labels``.
 """
 
@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from .. import __version__
 from .._validate import argument_error
-from ..cost import fmt_size, refuse
 from ..printing import latex_escape, scores_latex
 
 if TYPE_CHECKING:
@@ -23,23 +22,9 @@ if TYPE_CHECKING:
 
 #: The most scores the exact report takes (every mechanism exact, the vertex-neighbour
 #: DP check, the certificates for every epsilon): measured 19 s at n = 12, 43 s at n = 25,
-#: past 90 s at n = 50 on one core, before the figures and LaTeX.
+#: past 90 s at n = 50 on one core, before the figures and LaTeX. Beyond, the report takes
+#: the numeric route (:func:`exactdp.io.report_numeric.numeric_case`).
 REPORT_MAX_N = 40
-
-
-def report_seconds(n: int) -> float:
-    """Estimated seconds of the exact report's analysis on ``n`` scores (one case)."""
-    return 3.0 + 1.6 * n + 0.01 * n * n
-
-
-def check_report_size(func: str, n: int) -> None:
-    """Refuse (at once) a report on more than :data:`REPORT_MAX_N` scores."""
-    if n > REPORT_MAX_N:
-        raise refuse(func, f"the exact report on n = {n} scores",
-                     f"about {fmt_size(report_seconds(n))} s", f"n <= {REPORT_MAX_N}",
-                     "for the probabilities use `exactdp table --scores ... --no-exact` "
-                     "(decimals from the float and mpmath routes), and check_dp / "
-                     "privacy_loss from Python on the pairs that matter")
 
 
 def check_labels(func: str, labels: Sequence[str], n: int) -> list[str]:

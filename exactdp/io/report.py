@@ -22,25 +22,20 @@ from typing import Any
 import sympy
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
-from ..analysis import (
-    certify_dominance,
-    certify_dp,
-    check_dominance,
-    check_dp,
-    privacy_loss,
-)
+from ..analysis import certify_dominance, certify_dp, check_dominance, check_dp, privacy_loss
 from ..mechanisms import REGISTRY
 from ..mechanisms.optimal import optimal_mechanism
 from ..numbers import exact_epsilon_or_limit, exact_number, exact_sensitivity
 from ..printing import Math, latex_escape, scores_latex
 from .latex import probability_table, table
 from .provenance import (
+    REPORT_MAX_N,
     check_labels,
-    check_report_size,
     given_labels_note,
     provenance,
     provenance_section,
 )
+from .report_numeric import check_numeric_report, numeric_case
 
 EPSILON = sympy.Symbol("epsilon", positive=True)
 FORMATS = ("text", "markdown", "latex")
@@ -94,6 +89,7 @@ class Report:
     figure_dir: Path | None = None
     composition: tuple = ()  # FigureSpec of the --compose K figure (write_report draws it)
     provenance: tuple = ()  # (name, value) pairs: version, date, command line, libraries, input
+    route: tuple = ()  # (text, latex) when above REPORT_MAX_N scores: the cheaper routes taken
 
 
 #: The mechanisms of the report by default (short names of exactdp.mechanisms.REGISTRY).
@@ -227,8 +223,8 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         Bad epsilon (0 and oo, the exact limits, are accepted), scores, sensitivity, dps,
         labels; scores and neighbour of different lengths.
     TooCostly
-        More scores than the exact report handles in :data:`REPORT_MAX_N` (the message
-        names the cheaper route).
+        More scores than even the numeric route handles (above :data:`REPORT_MAX_N` scores:
+        :mod:`exactdp.io.report_numeric`, its ``route`` note says which routes it took).
     """
     func = "build_report"
     eps = exact_epsilon_or_limit(epsilon, func)
@@ -240,7 +236,8 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         return replace(rep, provenance=provenance(rep, options))
     if scores is None:
         raise ValueError("build_report: give example='pricing' or scores=...")
-    check_report_size(func, len(scores))
+    if large := len(scores) > REPORT_MAX_N:
+        check_numeric_report(func, len(scores), len({str(v) for v in scores}))
     q = tuple(exact_number(v, "scores", i, func=func) for i, v in enumerate(scores))
     q2 = None
     if neighbour is not None:
@@ -255,12 +252,19 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     else:
         names = check_labels(func, labels, len(q))
         note = given_labels_note(names)
+    route: tuple = ()
     with _bar(len(keys), progress) as bar:
-        case = _analyse("scores", "q", q, q2, sens, bool(monotonic),
-                        "given", names, note, eps, bar, keys)
+        if large:  # the cheaper routes of exactdp.io.report_numeric, and the note saying so
+            rows, dom, route = numeric_case(q, q2, sens, bool(monotonic), eps, bar, keys)
+            case = Case("scores", "q", q, q2, sens, bool(monotonic), "given", tuple(names),
+                        note, tuple(MechanismResult(*r) for r in rows), dom, None)
+        else:
+            case = _analyse("scores", "q", q, q2, sens, bool(monotonic), "given", names,
+                            note, eps, bar, keys)
     setting = (f"Scores q = {scores_latex(q).text}; epsilon = {eps}.",
                f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {_tex(eps)}$.")
-    rep = Report(eps, dps, "exactdp report", (setting,), None, (case,), options)
+    rep = Report(eps, dps, "exactdp report", (setting, route) if route else (setting,), None,
+                 (case,), options, route=route)
     return replace(rep, provenance=provenance(rep, options))
 
 
@@ -535,7 +539,7 @@ def _composition(report: Report, fmt: str) -> str | None:
 
 
 def _exact_appendix(report: Report, fmt: str) -> str | None:
-    if fmt != "latex":
+    if fmt != "latex" or report.route:  # the route's note (in the setting) says why not
         return None
     # no \clearpage: the last figures may share the appendix's first page (no page left
     # mostly blank); placeins' barrier at the section still keeps them before it
@@ -586,15 +590,3 @@ def pricing_report(epsilon="1", *, fmt: str = "text", dps: int = 6) -> str:
         Significant digits of decimals (1..1000).
     """
     return render(build_report(epsilon, dps=dps), fmt)
-
-
-def figure_cases(report: Report, progress=None, grid: Sequence | None = None) -> list:
-    """The figures' curves of every case (mechanisms EM, PF, RNM-Exp, RNM-Laplace)."""
-    from .figures import compute_curves
-
-    out = []
-    for case in report.cases:
-        mechs = {r.label: r.mechanism for r in case.results if r.label != "Optimal"}
-        out.append(compute_curves(case.title, mechs, case.scores, case.neighbour, grid,
-                                  progress))
-    return out

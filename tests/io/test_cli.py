@@ -293,19 +293,6 @@ def test_report_at_epsilon_infinity_is_the_argmax(capsys):
     assert em[1] == "0" and "vacuous" in " ".join(em) and "FAILS" not in out
 
 
-def test_report_on_3000_scores_refuses_at_once_naming_the_option(capsys):
-    """Issue 20: the report on 3000 scores ran past 100 s with no output."""
-    import time
-
-    scores = ",".join(str(i % 7) for i in range(3000))
-    t0 = time.perf_counter()
-    code, out, err = run(capsys, "report", "--scores", scores, "--no-files")
-    assert time.perf_counter() - t0 < 2
-    assert code == 2 and out == "" and err.count("\n") == 1
-    assert err.startswith("exactdp: error: --scores: the exact report on n = 3000 scores")
-    assert "exactdp table --scores ... --no-exact" in err
-
-
 def test_report_files_manifest_force_clean_and_body(capsys, tmp_path):
     """Issue 20 / 23: the report replaces its own files (listed in its manifest), refuses
     to overwrite anyone else's without --force, removes LaTeX's auxiliary files unless

@@ -12,8 +12,7 @@ from importlib.metadata import version
 import pytest
 
 import exactdp
-from exactdp.cost import TooCostly
-from exactdp.io.provenance import REPORT_MAX_N, check_labels, check_report_size, provenance
+from exactdp.io.provenance import check_labels, provenance
 from exactdp.io.report import build_report
 
 
@@ -35,14 +34,6 @@ def test_provenance_names_versions_date_command_and_input(monkeypatch):
     assert dict(again)["command"] == ("exactdp.io.report.build_report('1/2', example=None, "
                                       "scores=['2', '0'], neighbour=['1', '1'], "
                                       "sensitivity='1')")
-
-
-def test_report_size_guard_at_its_limit():
-    check_report_size("f", REPORT_MAX_N)  # at the limit: allowed
-    with pytest.raises(TooCostly, match=rf"f: the exact report on n = {REPORT_MAX_N + 1} "
-                                        rf"scores would need about .* s \(limit n <= "
-                                        rf"{REPORT_MAX_N}\); .*--no-exact"):
-        check_report_size("f", REPORT_MAX_N + 1)
 
 
 def test_check_labels():
