@@ -623,13 +623,16 @@ def test_general_irrational_gaps_refuse_by_their_geometric_cost():
         [sympy.sqrt(k + 1) for k in range(12)])
     with pytest.raises(TooCostly, match=r"^probabilities: .* 12 distinct irrational"):
         _ = dist.probabilities
-    with pytest.raises(TooCostly, match=r"^evalf_balls: .* 12 distinct irrational .*evalf"):
-        dist.evalf_balls(20)
-    # the cheaper route it names answers, and agrees with the quadrature
+    # the cheaper routes answer, and agree with the quadrature: evalf, and evalf_balls by
+    # the piecewise closed form in arb on rigorous gap balls (it refused before)
     got = dist.evalf(20)
     rate = mpmath.mpf(1) / 2  # Laplace scale 2*sensitivity/epsilon
     gaps = [rate * (mpmath.sqrt(12) - mpmath.sqrt(k + 1)) for k in range(12)]
-    assert _rel([mpmath.mpf(v) for v in got], laplace_quad(gaps, 25)) < 1e-15
+    ref = laplace_quad(gaps, 25)
+    assert _rel([mpmath.mpf(v) for v in got], ref) < 1e-15
+    balls = dist.evalf_balls(20)
+    assert all(b.rad() < 1e-18 * abs(b.mid()) for b in balls)
+    assert _rel([mpmath.mpf(b.mid().str(25, radius=False)) for b in balls], ref) < 1e-15
     # ten distinct rational gaps go to the polynomial route (groups^3.5: 0.1 s, not the
     # 13 s of the sympy route they took before)
     q = laplace_exact_general([sympy.Rational(k, 2) for k in range(10)])
