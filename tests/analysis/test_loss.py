@@ -305,3 +305,41 @@ def test_two_infinite_ratios_report_the_first_output():
     res = privacy_loss(mechanism_from_function(fn, epsilon=1), [1, 0, 0], [0, 0, 0])
     assert res.value is sympy.oo and res.output == 1 and res.direction == -1
     assert res.candidates == (1,)
+
+
+# ---------------------------------------------------------- mutation survivors (issue 20)
+def test_argument_errors_name_the_argument_and_privacy_loss():
+    m = exactdp.PermuteAndFlip(1)
+    with pytest.raises(ValueError, match=r"^privacy_loss: scores\[1\] must be a number"):
+        privacy_loss(m, [0, "a"], [0, 1])
+    with pytest.raises(ValueError, match=r"^privacy_loss: neighbour\[1\] must be a number"):
+        privacy_loss(m, [0, 1], [0, "a"])
+
+
+def test_ball_privacy_loss_direction_is_plus_one_when_the_first_vector_is_more_likely():
+    """The pair of test_ball_privacy_loss_against_the_normal_cdf reversed: output 1 has
+    ratio (1/2) / Phi(-1/sqrt 2) > 1, so the same loss is attained with direction +1."""
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    loss, _, _ = _gaussian_reference()
+    res = privacy_loss(GaussianNoisyMax(sigma=1), [0, 0], [1, 0])
+    assert res.engine == "ball" and res.output == 1 and res.direction == 1
+    assert abs(res.loss - loss) < 1e-28
+
+
+def test_ball_privacy_loss_raises_the_precision_while_a_ball_contains_zero():
+    """Balls of radius 1 at 30 digits (every probability ball contains 0) are undecided
+    there; the loss is found at the next level, 60 digits, with its value from mpmath."""
+    import flint
+
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    class Blurred(GaussianNoisyMax):
+        def _balls(self, sv, dps):
+            balls = super()._balls(sv, dps)
+            return [b + flint.arb(0, 1) for b in balls] if dps == 30 else balls
+
+    loss, _, _ = _gaussian_reference()
+    res = privacy_loss(Blurred(sigma=1), [1, 0], [0, 0])
+    assert res.dps == 60 and res.output == 1 and res.direction == -1
+    assert abs(res.loss - loss) < 1e-40
