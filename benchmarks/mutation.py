@@ -165,6 +165,63 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         'return ("XXinfXX",), None',
         "the infinite-gap tag is only a grouping key (probability 0 in any group)",
     ),
+    # the analyzer core (analysis/loss.py, check.py, certify.py)
+    (
+        "check_dp",
+        "continue",
+        "break",
+        "max_candidates returns one candidate at a numeric epsilon (every comparison is "
+        "decided): continue and break both end the inner loop",
+    ),
+    (
+        "check_dp",
+        "value = sympy.Integer(0)",
+        "value = None",
+        "unreachable: a search has >= 1 neighbour and a pair >= 1 candidate (sums to 1)",
+    ),
+    (
+        "check_dp",
+        "holds = True",
+        "holds = False",
+        "unreachable: a search has >= 1 neighbour and a pair >= 1 candidate (sums to 1)",
+    ),
+    (
+        "pair_candidates",
+        'out.append(("ratio", r, R, 1))',
+        'out.append(("XXratioXX", r, R, 1))',
+        "the tag is only compared with 'inf': any other string acts as 'ratio'",
+    ),
+    (
+        "pair_candidates",
+        'out.append(("ratio", r, engine.inv(R), -1))',
+        'out.append(("XXratioXX", r, engine.inv(R), -1))',
+        "the tag is only compared with 'inf': any other string acts as 'ratio'",
+    ),
+    (
+        "max_candidates",
+        "continue",
+        "break",
+        "after an 'inf' candidate best holds the first 'inf' and no later candidate "
+        "replaces it",
+    ),
+    (
+        "_loss_from_engine",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, (),",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, None,",
+        "unreachable: normalised probabilities give every pair >= 1 candidate",
+    ),
+    (
+        "_loss_from_engine",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, (),",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, (),",
+        "unreachable: normalised probabilities give every pair >= 1 candidate",
+    ),
+    (
+        "_ball_privacy_loss",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, (),",
+        "return PrivacyLoss(sympy.Integer(None), None, ratios, q.values, q2.values, 0, (),",
+        "unreachable: balls summing to 1 leave some output with a log ratio",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}
@@ -211,11 +268,18 @@ def changed_lines(diff: str) -> tuple[str, str]:
     return " ".join(removed), " ".join(added)
 
 
+def function_name(name: str) -> str:
+    """The bare name of the function a mutant changes: mutmut mangles ``mod.f`` as
+    ``mod.x_f__mutmut_7`` and the method ``C.f`` as ``mod.xǁCǁf__mutmut_7``."""
+    mangled = name.rsplit("__mutmut_", 1)[0].rsplit(".", 1)[-1]
+    return mangled.rsplit("ǁ", 1)[-1] if "ǁ" in mangled else mangled.removeprefix("x_")
+
+
 def equivalent_reason(name: str, diff: str) -> str | None:
-    function = name.rsplit("__mutmut_", 1)[0].rsplit(".", 1)[-1]
+    function = function_name(name)
     removed, added = changed_lines(diff)
     for func, old, new, reason in EQUIVALENT:
-        if function.endswith(func) and old == removed and new == added:
+        if function == func and old == removed and new == added:
             return reason
     return None
 

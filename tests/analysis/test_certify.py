@@ -332,3 +332,14 @@ def test_certify_dp_size_refusal_names_the_cheaper_routes():
         certify_dp(exactdp.PermuteAndFlip(EPS), list(range(40)))
     assert ("pass the one neighbour to certify (neighbour=...), certify fewer scores, or use "
             "check_dp at a numeric epsilon") in str(info.value)
+
+
+def test_verify_detects_a_verdict_that_contradicts_its_sign_analysis():
+    """PF(1) on (0, -1) vs (1, -2) holds (PF is eps-DP, McKenna & Sheldon 2020): a condition
+    claiming to fail while its polynomial is proved non-negative is caught by verify()."""
+    cert = certify_dp(exactdp.PermuteAndFlip(1), [0, -1], [1, -2])
+    c0 = cert.conditions[0]
+    assert cert.verify() and c0.holds and c0.analysis.nonnegative
+    fake = dataclasses.replace(c0, holds=False)
+    tampered = dataclasses.replace(cert, conditions=(fake,) + cert.conditions[1:])
+    assert not tampered.holds and not tampered.verify()

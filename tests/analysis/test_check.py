@@ -233,3 +233,16 @@ def test_an_undecided_comparison_with_epsilon_names_check_dp():
     with pytest.raises(UndecidedSignError,
                        match=r"^check_dp: cannot compare the privacy loss with epsilon = 2 "):
         _at_most_claim(None, sympy.Integer(2))
+
+
+def test_ball_check_dp_at_epsilon_equal_to_the_loss_is_undecided_not_guessed():
+    """The loss of RNM-Gaussian(sigma = 1) on [1, 0] vs [0, 0] is -ln(2 Phi(-1/sqrt 2)) =
+    -ln(erfc(1/2)) exactly; at that epsilon no enclosure separates them."""
+    from exactdp.analysis.engines.ball import BallUndecided
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    eps = -sympy.log(sympy.erfc(R(1, 2)))
+    with pytest.raises(BallUndecided, match=r"^check_dp: undecided at dps=120: the certified "
+                       r"enclosure of the largest privacy loss of RNM still contains epsilon = "
+                       r"-log\(erfc\(1/2\)\) \(or a probability cannot be told from 0\)$"):
+        check_dp(GaussianNoisyMax(sigma=1), [1, 0], [0, 0], epsilon=eps)

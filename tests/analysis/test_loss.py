@@ -343,3 +343,52 @@ def test_ball_privacy_loss_raises_the_precision_while_a_ball_contains_zero():
     res = privacy_loss(Blurred(sigma=1), [1, 0], [0, 0])
     assert res.dps == 60 and res.output == 1 and res.direction == -1
     assert abs(res.loss - loss) < 1e-40
+
+
+def test_a_zero_loss_has_direction_zero():
+    """docs/formulas.md section 7: shifting every score by +1 leaves PF's distribution
+    unchanged, so every ratio is 1, the loss 0, and no direction is favoured."""
+    res = privacy_loss(exactdp.PermuteAndFlip(2), [3, 1, 0, 0, -2], [4, 2, 1, 1, -1])
+    assert res.value == 0 and res.direction == 0 and all(r == 1 for r in res.ratios)
+
+
+def test_a_closed_form_beyond_the_exponent_limit_is_refused_naming_the_route_that_answers():
+    """PF(1) on (0, -g) vs (1, -g) with g = 10^305: the coins exp(-g/2) have exponents of
+    305 digits (limit 300, exactdp.cost); check_dp answers the same pair exactly (loss 1/2,
+    as at g = 10^300 above)."""
+    pf = exactdp.PermuteAndFlip(1)
+    pair = ([0, -(10**305)], [1, -(10**305)])
+    with pytest.raises(ValueError, match=r"^privacy_loss: an exact closed form holding "
+                                         r"exp\(-d\) with d ~ 10\^304 ") as info:
+        privacy_loss(pf, *pair)
+    assert str(info.value).endswith(
+        "; check_dp(mechanism, scores, neighbour=...) decides epsilon-DP exactly at this "
+        "epsilon; or use a smaller epsilon")
+    res = check_dp(pf, *pair, epsilon=R(1, 2))
+    assert res.holds and res.loss == R(1, 2)
+
+
+def test_ball_loss_has_the_digits_of_its_working_precision():
+    """The ball engine's loss is a sympy Float of dps = 30 significant digits (103 bits),
+    not the full midpoint of the enclosure."""
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    res = privacy_loss(GaussianNoisyMax(sigma=1), [1, 0], [0, 0])
+    assert res.dps == 30 and res.loss._prec == sympy.Float(1, 30)._prec
+
+
+def test_tied_largest_ratios_report_the_first_output():
+    """P = (1/6, 1/6, 2/3) against the uniform (1/3, 1/3, 1/3): every output has
+    |ln ratio| = ln 2, so the loss is ln 2 attained first at output 0 (numpy.argmax of the
+    float |log ratios|, the first maximiser), where P < P' (direction -1)."""
+    third, sixth = R(1, 3), R(1, 6)
+
+    def fn(q, eps):
+        return [sixth, sixth, 4 * sixth] if q[0] > q[1] else [third, third, third]
+
+    m = mechanism_from_function(fn, epsilon=1)
+    res = privacy_loss(m, [1, 0, 0], [0, 0, 0])
+    logs = np.abs(np.log(np.array([1 / 6, 1 / 6, 2 / 3]) / (1 / 3)))
+    assert res.value == sympy.log(2) and res.output == int(np.argmax(logs)) == 0
+    assert res.direction == -1 and res.candidates == (0,)
+    assert check_dp(m, [1, 0, 0], [0, 0, 0]).witness.output == 0
