@@ -222,6 +222,19 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "return PrivacyLoss(sympy.Integer(None), None, ratios, q.values, q2.values, 0, (),",
         "unreachable: balls summing to 1 leave some output with a log ratio",
     ),
+    (
+        "verify",
+        "if not (to_arb(p, 200) - fv).contains(0):",
+        "if not (to_arb(p, 201) - fv).contains(0):",
+        "precision of the cross-check only: a rigorous ball at 200 or 201 bits",
+    ),
+    (
+        "certify_dp",
+        'mech = _symbolic_mechanism(mechanism, "certify_dp")',
+        'mech = _symbolic_mechanism(mechanism, "XXcertify_dpXX")',
+        "the door check at the top of certify_dp has refused a non-mechanism already: the "
+        "name is never read here",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}

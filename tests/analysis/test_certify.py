@@ -323,6 +323,8 @@ def test_certify_dp_argument_errors_name_certify_dp():
         certify_dp(pf, [0, 1], [0, "sqrt(2)"])
     with pytest.raises(ValueError, match=r"^certify_dp: mechanism must be an exactdp Mechanism"):
         certify_dp(object(), [0, 1], [0, 0])
+    with pytest.raises(ValueError, match=r"^certify_dp: scores\[1\] must be a number"):
+        certify_dp(pf, [0, "a"], [0, 1])
 
 
 def test_certify_dp_size_refusal_names_the_cheaper_routes():
