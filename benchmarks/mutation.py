@@ -235,6 +235,13 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "the door check at the top of certify_dp has refused a non-mechanism already: the "
         "name is never read here",
     ),
+    (
+        "certify_dp",
+        'f"certify_dp: {mechanism_name(mechanism)} has no exact probabilities here "',
+        'f"certify_dp: {mechanism_name(None)} has no exact probabilities here "',
+        "unreachable: certify_dp runs at a symbolic epsilon, where no distribution offers "
+        "balls (they need a numeric one), so the exact route refuses first",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}
