@@ -247,3 +247,18 @@ def test_ball_rounds_an_inexact_radius_up():
     for point in (flint.fmpq(57, 100), flint.fmpq(143, 100)):
         with flint_prec(200):
             assert b.contains(flint.arb(point))
+
+
+def test_crootof_ball_from_a_cold_root_cache():
+    """sympy caches the refined isolating intervals of every CRootOf: cleared first, the
+    interval must be refined below 2**-prec here (the real root of x^5 - x - 3,
+    1.34129353169..., from mpmath findroot at 80 digits)."""
+    xs = sympy.Symbol("xs")
+    sympy.CRootOf.clear_cache()
+    root = sympy.CRootOf(xs**5 - xs - 3, 0)
+    with mpmath.workdps(80):
+        ref = mpmath.nstr(mpmath.findroot(lambda v: v**5 - v - 3, 1.34), 75)
+    b = to_arb(root, 200)
+    assert _contains(b, ref)
+    with flint_prec(400):
+        assert b.rad() <= flint.arb(2) ** -198
