@@ -242,6 +242,66 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "unreachable: certify_dp runs at a symbolic epsilon, where no distribution offers "
         "balls (they need a numeric one), so the exact route refuses first",
     ),
+    # exact/
+    (
+        "ball",
+        "bits = max(64, _exact_bits(m.mid()), flint.ctx.prec)",
+        "bits = max(64, flint.ctx.prec)",
+        "the bits only round the radius sum, upward, and arb(mid, rad) keeps the midpoint "
+        "exactly: rigorous either way",
+    ),
+    (
+        "enclose",
+        "if (b.is_exact() and b.is_zero()) or b.rel_accuracy_bits() >= target:",
+        "if (b.is_exact() or b.is_zero()) or b.rel_accuracy_bits() >= target:",
+        "an exact ball has unbounded relative accuracy (returned anyway) and is_zero "
+        "implies is_exact",
+    ),
+    (
+        "abs_bound",
+        "prec: int = 96,",
+        "prec: int = 97,",
+        "default working precision one bit higher: every box proof is rigorous at either",
+    ),
+    (
+        "sign_at",
+        "if 0 < lo < 1:  # |log2 x| from the ball's lower end (a safe over-estimate)",
+        "if 0 < lo <= 1:  # |log2 x| from the ball's lower end (a safe over-estimate)",
+        "at lo = 1, |log2 lo| = 0: bits stays 0 either way",
+    ),
+    (
+        "sign_at",
+        "tested = True",
+        "tested = None",
+        "the exact zero test is repeated at every precision: same answer, more work",
+    ),
+    (
+        "_strip_unit_endpoints",
+        'poly = sympy.Poly(sympy.cancel(poly.as_expr() / x), x, domain="QQ")',
+        'poly = sympy.Poly(sympy.cancel(poly.as_expr() / x), None, domain="QQ")',
+        "the quotient is never constant (a monomial has Descartes bound 0 and does not get "
+        "here) and its one symbol is x: sympy infers the same generator",
+    ),
+    (
+        "verify_sign_analysis",
+        'if analysis.algorithm == "isolation" or sqf.degree() <= 24:',
+        'if analysis.algorithm != "isolation" or sqf.degree() <= 24:',
+        "both branches count the roots in (0, 1) exactly (Sturm or isolation)",
+    ),
+    (
+        "verify_sign_analysis",
+        "if not lo < hi:",
+        "if not lo <= hi:",
+        "refinement leaves lo == hi only at an exact root, where sgn(p) = 0 fails the "
+        "sign check as well",
+    ),
+    (
+        "_exp_polynomial_is_zero",
+        "expo += f.args[0].args[0] * f.args[1]",
+        "expo -= f.args[0].args[0] * f.args[1]",
+        "unreachable for numbers: sympy (and expand/powsimp before) rewrites exp(a)**k "
+        "with real a as exp(k*a)",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}

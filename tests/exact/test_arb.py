@@ -262,3 +262,19 @@ def test_crootof_ball_from_a_cold_root_cache():
     assert _contains(b, ref)
     with flint_prec(400):
         assert b.rad() <= flint.arb(2) ** -198
+
+
+def test_min_max_of_a_box_are_enclosed_node_by_node():
+    """Min / Max that sympy cannot fold (a symbol with a ball): Max(t, 1/2) and
+    Min(t, 1/2) at t = 1/4 are 1/2 and 1/4, and over the box t in [0, 1] they enclose
+    [1/2, 1] and [0, 1/2]."""
+    t = sympy.Symbol("t", real=True)
+    quarter = {t: flint.arb(flint.fmpq(1, 4))}
+    assert to_arb(sympy.Max(t, R(1, 2)), 64, quarter) == flint.arb(flint.fmpq(1, 2))
+    assert to_arb(sympy.Min(t, R(1, 2)), 64, quarter) == flint.arb(flint.fmpq(1, 4))
+    box = {t: flint.arb(flint.fmpq(1, 2), flint.fmpq(1, 2))}
+    hi, lo = to_arb(sympy.Max(t, R(1, 2)), 64, box), to_arb(sympy.Min(t, R(1, 2)), 64, box)
+    for v in (R(1, 2), R(3, 4), 1):
+        assert hi.contains(flint.arb(flint.fmpq(int(R(v).p), int(R(v).q))))
+    for v in (0, R(1, 4), R(1, 2)):
+        assert lo.contains(flint.arb(flint.fmpq(int(R(v).p), int(R(v).q))))

@@ -7,7 +7,7 @@ import sympy
 
 from exactdp.exact import UndecidedSignError
 from exactdp.exact.arb import to_arb
-from exactdp.exact.poly import Y, as_fmpq_poly, sign_at, xform_from_probabilities
+from exactdp.exact.poly import Y, as_fmpq_poly, sgn, sign_at, xform_from_probabilities
 
 x = Y
 R = sympy.Rational
@@ -134,3 +134,8 @@ def test_xform_refuses_a_stray_symbol_in_a_numerator():
     with pytest.raises(ValueError, match=r"^xform_from_probabilities: .* is not rational in "
                                          r"exp\(epsilon/1\)$"):
         xform_from_probabilities([p, 1 - p], EPS)
+
+
+def test_sgn_of_rationals_and_balls():
+    assert [sgn(v) for v in (R(-1, 3), 0, sympy.Integer(0), 2)] == [-1, 0, 0, 1]
+    assert sgn(flint.arb(0)) == 0 and sgn(flint.arb(-2)) == -1

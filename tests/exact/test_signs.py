@@ -149,6 +149,7 @@ def test_undecided_names_the_expression():
         s = sign(expr)
     except UndecidedSignError as exc:
         assert "exp(-exp(40))" in str(exc)
+        assert ": not proved zero; at 1048576 bits a ball still contains 0" in str(exc)
     else:  # sympy folded 1 - 1 away: then the sign is that of big
         assert s == 1
 
@@ -284,3 +285,12 @@ def test_short_names_huge_rationals_instead_of_printing_them():
     from exactdp.exact.signs import _short
 
     assert _short(E(R(1, 10**5000)) + 1) == "exp(<a rational of ~10^5000>) + 1"
+
+
+def test_an_infinite_term_is_refused_at_once_naming_it():
+    """-oo + 1 (unevaluated) has no finite enclosure: refused as infinite before any
+    precision escalation, for -oo as for oo."""
+    for inf in (-sympy.oo, sympy.oo):
+        with pytest.raises(UndecidedSignError, match=r"^sign: cannot decide the sign of .*oo.* "
+                                                      r"\(infinite terms\)$"):
+            sign(sympy.Add(inf, 1, evaluate=False))
