@@ -302,6 +302,58 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "unreachable for numbers: sympy (and expand/powsimp before) rewrites exp(a)**k "
         "with real a as exp(k*a)",
     ),
+    # numeric/pf/
+    (
+        "pf_arb",
+        "work = prec + 2 * max(n, 1).bit_length() + 30",
+        "work = prec + 2 * max(n, 1).bit_length() + 31",
+        "working precision schedule only: the accuracy loop decides",
+    ),
+    (
+        "pf_arb",
+        "inputs_exact = all(not isinstance(v, (flint.arb, str)) or _exactish(v) for v in raw)",
+        "inputs_exact = all(not isinstance(v, (flint.arb, str)) and _exactish(v) for v in raw)",
+        "the flag only allows an early exit after 4 prec + 200 bits, and the first pass "
+        "already meets the target on exact gaps (positive sums): rigorous balls either way",
+    ),
+    (
+        "_exactish",
+        "return is_plain_decimal(v) if isinstance(v, str) else True",
+        "return is_plain_decimal(v) if (isinstance(v, str)) or True else True",
+        "called on arb or str gaps only, and an arb returns before this line",
+    ),
+    (
+        "em_float",
+        "w = np.negative(arr, out=arr if overwrite_d else None)",
+        "w = np.negative(arr, out=arr if (overwrite_d) and False else None)",
+        "overwrite_d only allows d's memory to be reused: the same result in a new array",
+    ),
+    (
+        "_small_coin_moments",
+        "if umax > _LEVEL:",
+        "if umax >= _LEVEL:",
+        "a coin at u = 2^-12 exactly: the first level's series is long enough there, a "
+        "second level only adds terms below the float64 bound",
+    ),
+    (
+        "_small_coin_moments",
+        "i1 = np.flatnonzero(ub > _LEVEL)",
+        "i1 = np.flatnonzero(ub >= _LEVEL)",
+        "a coin at u = 2^-12 exactly: the first level's series is long enough there, a "
+        "second level only adds terms below the float64 bound",
+    ),
+    (
+        "pf_float",
+        "if not err <= _CHECK_TOL:",
+        "if not err < _CHECK_TOL:",
+        "differs only at err == 1e-13 exactly (a float equality)",
+    ),
+    (
+        "em_mp",
+        "bits = int(dps * 3.33) + 40 + 2 * n.bit_length()",
+        "bits = int(dps * 3.33) + 41 + 2 * n.bit_length()",
+        "working precision one bit higher: the same digits to dps",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}
