@@ -354,6 +354,31 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "bits = int(dps * 3.33) + 41 + 2 * n.bit_length()",
         "working precision one bit higher: the same digits to dps",
     ),
+    (
+        "_to_arb",
+        'return ("arb", v.str(radius=True, more=True)), v',
+        'return ("arb", v.str(more=True)), v',
+        "radius=True is arb.str's default: the same grouping key",
+    ),
+    (
+        "_to_arb",
+        "return (\"q\", q), flint.arb((int(man) * (-1 if sign else 1), int(exp)))",
+        "return (\"q\", q), flint.arb((int(man) * (-2 if sign else 1), int(exp)))",
+        "only a negative mpf changes, to twice its value: still negative, refused by "
+        "exact_groups with the same message",
+    ),
+    (
+        "_to_arb",
+        "if math.isinf(f) and f > 0:",
+        "if math.isinf(f) and f >= 0:",
+        "f is +-inf there: f >= 0 iff f > 0",
+    ),
+    (
+        "exp_neg",
+        "if extra <= 8:",
+        "if extra < 8:",
+        "at extra == 8 the guarded branch adds 18 working bits: the same ball or a tighter one",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}

@@ -379,6 +379,15 @@ def test_pf_mp_and_pf_arb_refusals_name_them():
         pf_arb("012")
     with pytest.raises(ValueError, match=r"^em_float: counts"):
         em_float(np.array([0.0, 1.0]), counts=[1, 0])
+    with pytest.raises(ValueError, match=r"^pf_mp: d must be a sequence of numbers"):
+        pf_mp("012")
+    with pytest.raises(ValueError, match=r"^pf_arb: d\[1\] must be a non-negative real "
+                                         r"number, got nan$"):
+        pf_arb([0, flint.arb("nan")])
+    with pytest.raises(ValueError, match=r"^pf_mp: permute-and-flip in mpmath for n = 2 at "
+                                         r"dps = 100000 ") as info:
+        pf_mp([0, 1], dps=100000)
+    assert str(info.value).endswith("; use .to_numpy() (float64) or a smaller dps")
 
 
 def test_pf_float_quadrature_check_fires_on_a_crude_check_rule(monkeypatch):
@@ -393,3 +402,17 @@ def test_pf_float_quadrature_check_fires_on_a_crude_check_rule(monkeypatch):
     with pytest.raises(RuntimeError, match=r"^pf_float: quadrature check failed \(relative "
                                            r"difference [0-9.e+-]+\)$"):
         pf_float(d)
+
+
+def test_pf_arb_keeps_balls_with_one_midpoint_and_two_radii_apart():
+    """Gaps 1 +- 2^-40 and 1 +- 2^-10 share their midpoint but are different inputs: the
+    second output's ball is the narrower one, and both contain PF's probability on the
+    exact gaps (0, 1, 1) (pf_mp at 30 digits)."""
+    sharp = flint.arb(1, flint.arb(2) ** -40)
+    wide = flint.arb(1, flint.arb(2) ** -10)
+    balls = pf_arb([0, sharp, wide], 64)
+    assert balls[1].rad() < balls[2].rad()
+    ref = pf_mp([0, 1, 1], 30)
+    for b, r in zip(balls, ref, strict=True):
+        with flint_prec(200):
+            assert b.overlaps(flint.arb(mpmath.nstr(r, 30)))
