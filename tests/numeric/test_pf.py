@@ -384,6 +384,9 @@ def test_pf_mp_and_pf_arb_refusals_name_them():
     with pytest.raises(ValueError, match=r"^pf_arb: d\[1\] must be a non-negative real "
                                          r"number, got nan$"):
         pf_arb([0, flint.arb("nan")])
+    with pytest.raises(ValueError, match=r"^pf_arb: d\[1\] must be a non-negative real "
+                                         r"number, got mpf\('-inf'\)$"):
+        pf_arb([0, mpmath.mpf("-inf")])
     with pytest.raises(ValueError, match=r"^pf_mp: permute-and-flip in mpmath for n = 2 at "
                                          r"dps = 100000 ") as info:
         pf_mp([0, 1], dps=100000)
