@@ -56,3 +56,15 @@ def test_mechanism_groups_few_distinct_integer_scores():
         ungrouped = mech._float(mech.oriented(mech.distribution(q).scores))
         np.testing.assert_allclose(grouped, ungrouped, rtol=1e-13, atol=0)
         assert q.flags.writeable is False  # the scores are not copied, they are locked
+
+
+def test_node_powers_rows_are_the_powers_of_the_nodes():
+    """Rows tau**j, j = 0..3, of a fresh node array (a new array is a cache miss: the
+    cache is keyed by the rule's array), against numpy's power."""
+    from exactdp.numeric.pf.float64 import _node_powers
+
+    tau = np.array([0.5, 2.0, 0.1])
+    rows = _node_powers(tau, 3)
+    assert rows.shape == (4, 3)
+    expect = np.power.outer(tau, np.arange(4)).T  # repeated products: within 2 ulp
+    np.testing.assert_allclose(rows, expect, rtol=5e-16, atol=0)
