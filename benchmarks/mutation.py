@@ -165,6 +165,220 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         'return ("XXinfXX",), None',
         "the infinite-gap tag is only a grouping key (probability 0 in any group)",
     ),
+    # the analyzer core (analysis/loss.py, check.py, certify.py)
+    (
+        "check_dp",
+        "continue",
+        "break",
+        "max_candidates returns one candidate at a numeric epsilon (every comparison is "
+        "decided): continue and break both end the inner loop",
+    ),
+    (
+        "check_dp",
+        "value = sympy.Integer(0)",
+        "value = None",
+        "unreachable: a search has >= 1 neighbour and a pair >= 1 candidate (sums to 1)",
+    ),
+    (
+        "check_dp",
+        "holds = True",
+        "holds = False",
+        "unreachable: a search has >= 1 neighbour and a pair >= 1 candidate (sums to 1)",
+    ),
+    (
+        "pair_candidates",
+        'out.append(("ratio", r, R, 1))',
+        'out.append(("XXratioXX", r, R, 1))',
+        "the tag is only compared with 'inf': any other string acts as 'ratio'",
+    ),
+    (
+        "pair_candidates",
+        'out.append(("ratio", r, engine.inv(R), -1))',
+        'out.append(("XXratioXX", r, engine.inv(R), -1))',
+        "the tag is only compared with 'inf': any other string acts as 'ratio'",
+    ),
+    (
+        "max_candidates",
+        "continue",
+        "break",
+        "after an 'inf' candidate best holds the first 'inf' and no later candidate "
+        "replaces it",
+    ),
+    (
+        "_loss_from_engine",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, (),",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, None,",
+        "unreachable: normalised probabilities give every pair >= 1 candidate",
+    ),
+    (
+        "_loss_from_engine",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, (),",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, (),",
+        "unreachable: normalised probabilities give every pair >= 1 candidate",
+    ),
+    (
+        "_ball_privacy_loss",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, (),",
+        "return PrivacyLoss(sympy.Integer(None), None, ratios, q.values, q2.values, 0, (),",
+        "unreachable: balls summing to 1 leave some output with a log ratio",
+    ),
+    (
+        "verify",
+        "if not (to_arb(p, 200) - fv).contains(0):",
+        "if not (to_arb(p, 201) - fv).contains(0):",
+        "precision of the cross-check only: a rigorous ball at 200 or 201 bits",
+    ),
+    (
+        "certify_dp",
+        'mech = _symbolic_mechanism(mechanism, "certify_dp")',
+        'mech = _symbolic_mechanism(mechanism, "XXcertify_dpXX")',
+        "the door check at the top of certify_dp has refused a non-mechanism already: the "
+        "name is never read here",
+    ),
+    (
+        "certify_dp",
+        'f"certify_dp: {mechanism_name(mechanism)} has no exact probabilities here "',
+        'f"certify_dp: {mechanism_name(None)} has no exact probabilities here "',
+        "unreachable: certify_dp runs at a symbolic epsilon, where no distribution offers "
+        "balls (they need a numeric one), so the exact route refuses first",
+    ),
+    # exact/
+    (
+        "ball",
+        "bits = max(64, _exact_bits(m.mid()), flint.ctx.prec)",
+        "bits = max(64, flint.ctx.prec)",
+        "the bits only round the radius sum, upward, and arb(mid, rad) keeps the midpoint "
+        "exactly: rigorous either way",
+    ),
+    (
+        "enclose",
+        "if (b.is_exact() and b.is_zero()) or b.rel_accuracy_bits() >= target:",
+        "if (b.is_exact() or b.is_zero()) or b.rel_accuracy_bits() >= target:",
+        "an exact ball has unbounded relative accuracy (returned anyway) and is_zero "
+        "implies is_exact",
+    ),
+    (
+        "abs_bound",
+        "prec: int = 96,",
+        "prec: int = 97,",
+        "default working precision one bit higher: every box proof is rigorous at either",
+    ),
+    (
+        "sign_at",
+        "if 0 < lo < 1:  # |log2 x| from the ball's lower end (a safe over-estimate)",
+        "if 0 < lo <= 1:  # |log2 x| from the ball's lower end (a safe over-estimate)",
+        "at lo = 1, |log2 lo| = 0: bits stays 0 either way",
+    ),
+    (
+        "sign_at",
+        "tested = True",
+        "tested = None",
+        "the exact zero test is repeated at every precision: same answer, more work",
+    ),
+    (
+        "_strip_unit_endpoints",
+        'poly = sympy.Poly(sympy.cancel(poly.as_expr() / x), x, domain="QQ")',
+        'poly = sympy.Poly(sympy.cancel(poly.as_expr() / x), None, domain="QQ")',
+        "the quotient is never constant (a monomial has Descartes bound 0 and does not get "
+        "here) and its one symbol is x: sympy infers the same generator",
+    ),
+    (
+        "verify_sign_analysis",
+        'if analysis.algorithm == "isolation" or sqf.degree() <= 24:',
+        'if analysis.algorithm != "isolation" or sqf.degree() <= 24:',
+        "both branches count the roots in (0, 1) exactly (Sturm or isolation)",
+    ),
+    (
+        "verify_sign_analysis",
+        "if not lo < hi:",
+        "if not lo <= hi:",
+        "refinement leaves lo == hi only at an exact root, where sgn(p) = 0 fails the "
+        "sign check as well",
+    ),
+    (
+        "_exp_polynomial_is_zero",
+        "expo += f.args[0].args[0] * f.args[1]",
+        "expo -= f.args[0].args[0] * f.args[1]",
+        "unreachable for numbers: sympy (and expand/powsimp before) rewrites exp(a)**k "
+        "with real a as exp(k*a)",
+    ),
+    # numeric/pf/
+    (
+        "pf_arb",
+        "work = prec + 2 * max(n, 1).bit_length() + 30",
+        "work = prec + 2 * max(n, 1).bit_length() + 31",
+        "working precision schedule only: the accuracy loop decides",
+    ),
+    (
+        "pf_arb",
+        "inputs_exact = all(not isinstance(v, (flint.arb, str)) or _exactish(v) for v in raw)",
+        "inputs_exact = all(not isinstance(v, (flint.arb, str)) and _exactish(v) for v in raw)",
+        "the flag only allows an early exit after 4 prec + 200 bits, and the first pass "
+        "already meets the target on exact gaps (positive sums): rigorous balls either way",
+    ),
+    (
+        "_exactish",
+        "return is_plain_decimal(v) if isinstance(v, str) else True",
+        "return is_plain_decimal(v) if (isinstance(v, str)) or True else True",
+        "called on arb or str gaps only, and an arb returns before this line",
+    ),
+    (
+        "em_float",
+        "w = np.negative(arr, out=arr if overwrite_d else None)",
+        "w = np.negative(arr, out=arr if (overwrite_d) and False else None)",
+        "overwrite_d only allows d's memory to be reused: the same result in a new array",
+    ),
+    (
+        "_small_coin_moments",
+        "if umax > _LEVEL:",
+        "if umax >= _LEVEL:",
+        "a coin at u = 2^-12 exactly: the first level's series is long enough there, a "
+        "second level only adds terms below the float64 bound",
+    ),
+    (
+        "_small_coin_moments",
+        "i1 = np.flatnonzero(ub > _LEVEL)",
+        "i1 = np.flatnonzero(ub >= _LEVEL)",
+        "a coin at u = 2^-12 exactly: the first level's series is long enough there, a "
+        "second level only adds terms below the float64 bound",
+    ),
+    (
+        "pf_float",
+        "if not err <= _CHECK_TOL:",
+        "if not err < _CHECK_TOL:",
+        "differs only at err == 1e-13 exactly (a float equality)",
+    ),
+    (
+        "em_mp",
+        "bits = int(dps * 3.33) + 40 + 2 * n.bit_length()",
+        "bits = int(dps * 3.33) + 41 + 2 * n.bit_length()",
+        "working precision one bit higher: the same digits to dps",
+    ),
+    (
+        "_to_arb",
+        'return ("arb", v.str(radius=True, more=True)), v',
+        'return ("arb", v.str(more=True)), v',
+        "radius=True is arb.str's default: the same grouping key",
+    ),
+    (
+        "_to_arb",
+        "return (\"q\", q), flint.arb((int(man) * (-1 if sign else 1), int(exp)))",
+        "return (\"q\", q), flint.arb((int(man) * (-2 if sign else 1), int(exp)))",
+        "only a negative mpf changes, to twice its value: still negative, refused by "
+        "exact_groups with the same message",
+    ),
+    (
+        "_to_arb",
+        "if math.isinf(f) and f > 0:",
+        "if math.isinf(f) and f >= 0:",
+        "f is +-inf there: f >= 0 iff f > 0",
+    ),
+    (
+        "exp_neg",
+        "if extra <= 8:",
+        "if extra < 8:",
+        "at extra == 8 the guarded branch adds 18 working bits: the same ball or a tighter one",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}
@@ -211,11 +425,18 @@ def changed_lines(diff: str) -> tuple[str, str]:
     return " ".join(removed), " ".join(added)
 
 
+def function_name(name: str) -> str:
+    """The bare name of the function a mutant changes: mutmut mangles ``mod.f`` as
+    ``mod.x_f__mutmut_7`` and the method ``C.f`` as ``mod.xǁCǁf__mutmut_7``."""
+    mangled = name.rsplit("__mutmut_", 1)[0].rsplit(".", 1)[-1]
+    return mangled.rsplit("ǁ", 1)[-1] if "ǁ" in mangled else mangled.removeprefix("x_")
+
+
 def equivalent_reason(name: str, diff: str) -> str | None:
-    function = name.rsplit("__mutmut_", 1)[0].rsplit(".", 1)[-1]
+    function = function_name(name)
     removed, added = changed_lines(diff)
     for func, old, new, reason in EQUIVALENT:
-        if function.endswith(func) and old == removed and new == added:
+        if function == func and old == removed and new == added:
             return reason
     return None
 

@@ -315,7 +315,7 @@ def certify_dp(
     >>> cert.holds, cert.verify()
     (True, True)
     """
-    eps0 = mechanism_epsilon(mechanism)
+    eps0 = mechanism_epsilon(as_mechanism(mechanism, "certify_dp"))
     if eps0 is not None and not eps0.free_symbols and (eps0 == 0 or eps0 is sympy.oo):
         raise ValueError(
             f"certify_dp: the certificate covers every finite epsilon > 0, but this mechanism "

@@ -217,7 +217,8 @@ def test_default_claims_skip_missing_libraries(monkeypatch):
 def test_search_and_scores_errors_name_the_function_called():
     pf = exactdp.PermuteAndFlip(1)
     with pytest.raises(ValueError, match=r"^composition_lower_bound: search must be one of "
-                                         r"'auto', 'exhaustive', 'reduced', 'heuristic', got 'foo'$"):
+                                         r"'auto', 'exhaustive', 'reduced', 'heuristic', "
+                                         r"got 'foo'$"):
         composition_lower_bound(pf, [0, 1], 2, 1, search="foo")
     with pytest.raises(ValueError, match=r"^check_accountant: search must be one of .*"
                                          r"got 'foo'$"):

@@ -294,3 +294,75 @@ def test_certify_dp_on_sparse_vector_where_it_is_rational_in_x():
                        r"rational in x .*Laplace rates t1 = 1/2 and t2 = 1/2 meet") as info:
         certify_dp(exactdp.SparseVector(e, 1, variant=6), [1, 1], [2, 0])
     assert "\n" not in str(info.value)
+
+
+# ---------------------------------------------------------- mutation survivors (issue 20)
+def test_conditions_cover_both_directions_with_their_polynomials():
+    """PF(eps) on (0, -1) vs (-1, 0), x = exp(-eps/2): P_0 = 1 - x/2 against x/2 (PF with
+    two items), so output 0 in the direction q->q' reads x/2 - x^2 (1 - x/2) =
+    x (1 - x)^2 / 2 >= 0 (up to the positive denominators), and q'->q reads
+    1 - x/2 - x^2 x/2 >= 0."""
+    cert = certify_dp(exactdp.PermuteAndFlip(EPS), [0, -1], [-1, 0])
+    assert {(c.output, c.direction) for c in cert.conditions} == {
+        (r, d) for r in (0, 1) for d in ("q->q'", "q'->q")}
+    by = {(c.output, c.direction): c.polynomial.as_expr() for c in cert.conditions}
+    for key, expect in (((0, "q->q'"), X * (1 - X) ** 2 / 2),
+                        ((0, "q'->q"), 1 - X / 2 - X**3 / 2)):
+        ratio = sympy.cancel(by[key] / expect)
+        assert ratio.is_Rational and ratio > 0, (key, ratio)
+
+
+def test_a_denominator_negative_in_its_normal_form_is_flipped():
+    """P_0 = (2 - x)/(3 - x), x = e^-eps, against a fair coin: sympy writes the fraction
+    as (x - 2)/(x - 3), a denominator negative on (0, 1) that the certificate flips. By
+    hand every condition holds: 2x(2 - x) <= 3 - x iff (2x - 3)(x - 1) >= 0,
+    x(3 - x) <= 2(2 - x) iff (x - 1)(x - 4) >= 0, 2x <= 3 - x, x(3 - x) <= 2 iff
+    (x - 1)(x - 2) >= 0, all true for 0 < x < 1."""
+    def fn(q, eps):
+        x = sympy.exp(-eps)
+        if q[0] == q[1]:
+            return [R(1, 2), R(1, 2)]
+        a = (2 - x) / (3 - x)
+        return [a, 1 - a] if q[0] > q[1] else [1 - a, a]
+
+    cert = certify_dp(mechanism_from_function(fn, epsilon=1), [1, 0], [0, 0])
+    assert cert.holds and cert.verify()
+    assert all(d.positive for d in cert.denominators)
+    x = cert.x
+    num, den = cert.forms[0][0]
+    assert sympy.cancel(num.as_expr() / den.as_expr() - (2 - x) / (3 - x)) == 0
+    assert all(den.as_expr().subs(x, R(1, 2)) > 0 for num, den in cert.forms[0])
+
+
+def test_certify_dp_argument_errors_name_certify_dp():
+    pf = exactdp.PermuteAndFlip(1)
+    with pytest.raises(ValueError, match=r"^certify_dp: scores must be rational \(integers or "
+                                         r"fractions\), got \[0, 'sqrt\(2\)'\]$"):
+        certify_dp(pf, [0, "sqrt(2)"], [0, 1])
+    with pytest.raises(ValueError, match=r"^certify_dp: neighbour must be rational \(integers "
+                                         r"or fractions\), got \[0, 'sqrt\(2\)'\]$"):
+        certify_dp(pf, [0, 1], [0, "sqrt(2)"])
+    with pytest.raises(ValueError, match=r"^certify_dp: mechanism must be an exactdp Mechanism"):
+        certify_dp(object(), [0, 1], [0, 0])
+    with pytest.raises(ValueError, match=r"^certify_dp: scores\[1\] must be a number"):
+        certify_dp(pf, [0, "a"], [0, 1])
+
+
+def test_certify_dp_size_refusal_names_the_cheaper_routes():
+    """PF on 0..39: 2 * 80 * 40 sign analyses of degree ~ 40 * 39 refused at once (the cost
+    model, exactdp/cost.py), with the routes that answer instead."""
+    with pytest.raises(ValueError, match=r"^certify_dp: the exact sign analyses of") as info:
+        certify_dp(exactdp.PermuteAndFlip(EPS), list(range(40)))
+    assert ("pass the one neighbour to certify (neighbour=...), certify fewer scores, or use "
+            "check_dp at a numeric epsilon") in str(info.value)
+
+
+def test_verify_detects_a_verdict_that_contradicts_its_sign_analysis():
+    """PF(1) on (0, -1) vs (1, -2) holds (PF is eps-DP, McKenna & Sheldon 2020): a condition
+    claiming to fail while its polynomial is proved non-negative is caught by verify()."""
+    cert = certify_dp(exactdp.PermuteAndFlip(1), [0, -1], [1, -2])
+    c0 = cert.conditions[0]
+    assert cert.verify() and c0.holds and c0.analysis.nonnegative
+    fake = dataclasses.replace(c0, holds=False)
+    tampered = dataclasses.replace(cert, conditions=(fake,) + cert.conditions[1:])
+    assert not tampered.holds and not tampered.verify()

@@ -235,3 +235,55 @@ def test_check_dp_at_epsilon_1e5000_refuses_at_once():
     # PF on [0, -1] vs [-1, 0]: loss = ln((1 - x/2)/(x/2)), x = exp(-eps/2)
     want = sympy.Integer(10) ** 200 / 2 + sympy.log(2)
     assert abs(sympy.N(res.loss - want, 30)) < sympy.Float("1e-25")
+
+
+# ---------------------------------------------------------- mutation survivors (issue 20)
+def test_check_dp_allow_non_neighbour_compares_a_pair_beyond_the_sensitivity():
+    """PF(1) on [0, 0] against [0, 2] (gap 2 > sensitivity 1): P = (1/2, 1/2) against
+    (e^-1/2, 1 - e^-1/2) (PF with two items), so output 0 has loss ln(e) = 1 and output 1
+    ln(2 - e^-1) < 1: the loss is exactly 1, the tie with epsilon = 1 holds."""
+    pf = exactdp.PermuteAndFlip(1)
+    with pytest.raises(ValueError, match="exceeds the sensitivity"):
+        check_dp(pf, [0, 0], [0, 2])
+    res = check_dp(pf, [0, 0], [0, 2], allow_non_neighbour=True)
+    assert res.loss == 1 and res.holds and res.witness.output == 0
+    assert privacy_loss(pf, [0, 0], [0, 2], allow_non_neighbour=True).value == 1
+
+
+def test_check_dp_refuses_a_symbolic_claim_on_a_numeric_mechanism():
+    e = sympy.Symbol("e", positive=True)
+    with pytest.raises(ValueError,
+                       match=r"^check_dp: epsilon must be a number here, not symbolic, got e$"):
+        check_dp(exactdp.PermuteAndFlip(1), [0, 1], epsilon=e)
+
+
+def test_ball_check_dp_reports_the_deciding_precision():
+    """RNM-Gaussian on [1, 0] vs [0, 0] (loss 0.735..., see the normal CDF test above):
+    decided at the first level, 30 digits."""
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    res = check_dp(GaussianNoisyMax(sigma=1), [1, 0], [0, 0], epsilon=1)
+    assert res.holds and res.dps == 30 and res.interval[1] < 0.7351112
+
+
+def test_an_undecided_comparison_with_epsilon_names_check_dp():
+    from exactdp.analysis.check import _at_most_claim
+    from exactdp.exact import UndecidedSignError
+
+    assert _at_most_claim(0, sympy.Integer(1)) and not _at_most_claim(1, sympy.Integer(1))
+    with pytest.raises(UndecidedSignError,
+                       match=r"^check_dp: cannot compare the privacy loss with epsilon = 2 "):
+        _at_most_claim(None, sympy.Integer(2))
+
+
+def test_ball_check_dp_at_epsilon_equal_to_the_loss_is_undecided_not_guessed():
+    """The loss of RNM-Gaussian(sigma = 1) on [1, 0] vs [0, 0] is -ln(2 Phi(-1/sqrt 2)) =
+    -ln(erfc(1/2)) exactly; at that epsilon no enclosure separates them."""
+    from exactdp.analysis.engines.ball import BallUndecided
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    eps = -sympy.log(sympy.erfc(R(1, 2)))
+    with pytest.raises(BallUndecided, match=r"^check_dp: undecided at dps=120: the certified "
+                       r"enclosure of the largest privacy loss of RNM still contains epsilon = "
+                       r"-log\(erfc\(1/2\)\) \(or a probability cannot be told from 0\)$"):
+        check_dp(GaussianNoisyMax(sigma=1), [1, 0], [0, 0], epsilon=eps)

@@ -337,3 +337,90 @@ def test_the_analyses_without_a_density_route_refuse_continuous_outputs():
         name = f.__name__
         with pytest.raises(ValueError, match=f"^{name}: RNM releases real values"):
             f(m, [1] * 5, [2] * 5)
+
+
+# ---------------------------------------------------------- mutation survivors (issue 20)
+def test_argument_errors_name_the_argument_and_privacy_loss():
+    m = exactdp.PermuteAndFlip(1)
+    with pytest.raises(ValueError, match=r"^privacy_loss: scores\[1\] must be a number"):
+        privacy_loss(m, [0, "a"], [0, 1])
+    with pytest.raises(ValueError, match=r"^privacy_loss: neighbour\[1\] must be a number"):
+        privacy_loss(m, [0, 1], [0, "a"])
+
+
+def test_ball_privacy_loss_direction_is_plus_one_when_the_first_vector_is_more_likely():
+    """The pair of test_ball_privacy_loss_against_the_normal_cdf reversed: output 1 has
+    ratio (1/2) / Phi(-1/sqrt 2) > 1, so the same loss is attained with direction +1."""
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    loss, _, _ = _gaussian_reference()
+    res = privacy_loss(GaussianNoisyMax(sigma=1), [0, 0], [1, 0])
+    assert res.engine == "ball" and res.output == 1 and res.direction == 1
+    assert abs(res.loss - loss) < 1e-28
+
+
+def test_ball_privacy_loss_raises_the_precision_while_a_ball_contains_zero():
+    """Balls of radius 1 at 30 digits (every probability ball contains 0) are undecided
+    there; the loss is found at the next level, 60 digits, with its value from mpmath."""
+    import flint
+
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    class Blurred(GaussianNoisyMax):
+        def _balls(self, sv, dps):
+            balls = super()._balls(sv, dps)
+            return [b + flint.arb(0, 1) for b in balls] if dps == 30 else balls
+
+    loss, _, _ = _gaussian_reference()
+    res = privacy_loss(Blurred(sigma=1), [1, 0], [0, 0])
+    assert res.dps == 60 and res.output == 1 and res.direction == -1
+    assert abs(res.loss - loss) < 1e-40
+
+
+def test_a_zero_loss_has_direction_zero():
+    """docs/formulas.md section 7: shifting every score by +1 leaves PF's distribution
+    unchanged, so every ratio is 1, the loss 0, and no direction is favoured."""
+    res = privacy_loss(exactdp.PermuteAndFlip(2), [3, 1, 0, 0, -2], [4, 2, 1, 1, -1])
+    assert res.value == 0 and res.direction == 0 and all(r == 1 for r in res.ratios)
+
+
+def test_a_closed_form_beyond_the_exponent_limit_is_refused_naming_the_route_that_answers():
+    """PF(1) on (0, -g) vs (1, -g) with g = 10^305: the coins exp(-g/2) have exponents of
+    305 digits (limit 300, exactdp.cost); check_dp answers the same pair exactly (loss 1/2,
+    as at g = 10^300 above)."""
+    pf = exactdp.PermuteAndFlip(1)
+    pair = ([0, -(10**305)], [1, -(10**305)])
+    with pytest.raises(ValueError, match=r"^privacy_loss: an exact closed form holding "
+                                         r"exp\(-d\) with d ~ 10\^304 ") as info:
+        privacy_loss(pf, *pair)
+    assert str(info.value).endswith(
+        "compare the float64 views (mechanism.distribution(q).to_numpy()) or evalf_balls of "
+        "the pair, or use a smaller epsilon")
+    res = check_dp(pf, *pair, epsilon=R(1, 2))
+    assert res.holds and res.loss == R(1, 2)
+
+
+def test_ball_loss_has_the_digits_of_its_working_precision():
+    """The ball engine's loss is a sympy Float of dps = 30 significant digits (103 bits),
+    not the full midpoint of the enclosure."""
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    res = privacy_loss(GaussianNoisyMax(sigma=1), [1, 0], [0, 0])
+    assert res.dps == 30 and res.loss._prec == sympy.Float(1, 30)._prec
+
+
+def test_tied_largest_ratios_report_the_first_output():
+    """P = (1/6, 1/6, 2/3) against the uniform (1/3, 1/3, 1/3): every output has
+    |ln ratio| = ln 2, so the loss is ln 2 attained first at output 0 (numpy.argmax of the
+    float |log ratios|, the first maximiser), where P < P' (direction -1)."""
+    third, sixth = R(1, 3), R(1, 6)
+
+    def fn(q, eps):
+        return [sixth, sixth, 4 * sixth] if q[0] > q[1] else [third, third, third]
+
+    m = mechanism_from_function(fn, epsilon=1)
+    res = privacy_loss(m, [1, 0, 0], [0, 0, 0])
+    logs = np.abs(np.log(np.array([1 / 6, 1 / 6, 2 / 3]) / (1 / 3)))
+    assert res.value == sympy.log(2) and res.output == int(np.argmax(logs)) == 0
+    assert res.direction == -1 and res.candidates == (0,)
+    assert check_dp(m, [1, 0, 0], [0, 0, 0]).witness.output == 0

@@ -221,3 +221,60 @@ def test_conversion_errors_name_the_function_and_argument():
         float_to_arb(sympy.Integer(1))
     with pytest.raises(ValueError, match=r"^mpf_to_arb: x must be an mpmath mpf"):
         mpf_to_arb(1.5)
+
+
+def test_functions_of_negative_arguments_against_mpmath():
+    """sin, cos, erf and erfc are defined for every real argument (only log needs a
+    positive one): sin(1 - sqrt 2), erf(1 - pi), erfc(1 - log 3), arguments below 0 that
+    sympy keeps as they are, against mpmath at 60 digits."""
+    with mpmath.workdps(60):
+        cases = {
+            sympy.sin(1 - S(2)): mpmath.sin(1 - mpmath.sqrt(2)),
+            sympy.erf(1 - sympy.pi): mpmath.erf(1 - mpmath.pi),
+            sympy.erfc(1 - sympy.log(3)): mpmath.erfc(1 - mpmath.log(3)),
+        }
+        cases = {expr: mpmath.nstr(ref, 55) for expr, ref in cases.items()}
+    for expr, value in cases.items():
+        assert expr.args[0] < 0
+        b = to_arb(expr, 128)
+        assert _contains(b, value) and b.rad() < flint.arb("1e-30"), expr
+
+
+def test_ball_rounds_an_inexact_radius_up():
+    """rad = [1/3 +- 1/10] (an arb ball, |rad| <= 13/30): the ball around 1 must reach
+    1 - 43/100 and 1 + 43/100, beyond the lower end 7/30 of |rad|."""
+    b = ball(mpmath.mpf(1), flint.arb(flint.fmpq(1, 3), flint.fmpq(1, 10)))
+    for point in (flint.fmpq(57, 100), flint.fmpq(143, 100)):
+        with flint_prec(200):
+            assert b.contains(flint.arb(point))
+
+
+def test_crootof_ball_from_a_cold_root_cache():
+    """sympy caches the refined isolating intervals of every CRootOf: cleared first, the
+    interval must be refined below 2**-prec here (the real root of x^5 - x - 3,
+    1.34129353169..., from mpmath findroot at 80 digits)."""
+    xs = sympy.Symbol("xs")
+    sympy.CRootOf.clear_cache()
+    root = sympy.CRootOf(xs**5 - xs - 3, 0)
+    with mpmath.workdps(80):
+        ref = mpmath.nstr(mpmath.findroot(lambda v: v**5 - v - 3, 1.34), 75)
+    b = to_arb(root, 200)
+    assert _contains(b, ref)
+    with flint_prec(400):
+        assert b.rad() <= flint.arb(2) ** -198
+
+
+def test_min_max_of_a_box_are_enclosed_node_by_node():
+    """Min / Max that sympy cannot fold (a symbol with a ball): Max(t, 1/2) and
+    Min(t, 1/2) at t = 1/4 are 1/2 and 1/4, and over the box t in [0, 1] they enclose
+    [1/2, 1] and [0, 1/2]."""
+    t = sympy.Symbol("t", real=True)
+    quarter = {t: flint.arb(flint.fmpq(1, 4))}
+    assert to_arb(sympy.Max(t, R(1, 2)), 64, quarter) == flint.arb(flint.fmpq(1, 2))
+    assert to_arb(sympy.Min(t, R(1, 2)), 64, quarter) == flint.arb(flint.fmpq(1, 4))
+    box = {t: flint.arb(flint.fmpq(1, 2), flint.fmpq(1, 2))}
+    hi, lo = to_arb(sympy.Max(t, R(1, 2)), 64, box), to_arb(sympy.Min(t, R(1, 2)), 64, box)
+    for v in (R(1, 2), R(3, 4), 1):
+        assert hi.contains(flint.arb(flint.fmpq(int(R(v).p), int(R(v).q))))
+    for v in (0, R(1, 4), R(1, 2)):
+        assert lo.contains(flint.arb(flint.fmpq(int(R(v).p), int(R(v).q))))

@@ -56,3 +56,30 @@ def test_no_split_below_min_width():
     min_width = 1 the first box is the last one."""
     res = abs_bound(4 * u * (1 - u), u, 0, 1, sympy.Integer(1), min_width=1)
     assert res.holds is None and res.boxes == 1 and "not separated" in res.reason
+
+
+def test_reversed_interval_is_refused_naming_both_ends():
+    import pytest
+
+    with pytest.raises(ValueError, match=r"^abs_bound: hi must be > lo = 1, got 0$"):
+        abs_bound(u, u, 1, 0, sympy.Integer(1))
+
+
+def test_an_interior_excess_is_found_when_the_midpoint_and_the_end_are_below():
+    """f = 4u(1 - u)^2 peaks at u = 1/3 with f = 16/27 > 11/20, while f(1/2) = 1/2 and
+    f(1) = 0 are below 11/20: only a split of [0, 1] finds the excess (a monotone-box
+    certificate needs both end values and a derivative 4(1 - u)(1 - 3u) of one sign)."""
+    f = 4 * u * (1 - u) ** 2
+    res = abs_bound(f, u, 0, 1, R(11, 20))
+    assert res.holds is False and f.subs(u, res.witness) > R(11, 20)
+    assert abs_bound(f, u, 0, 1, R(16, 27) + R(1, 100)).holds is True
+
+
+def test_a_box_starting_at_zero_is_clipped_to_the_domain_of_sqrt():
+    """sqrt(u) <= 1 on [0, 1/3] (sqrt(1/3) < 1) and sqrt(u) <= sqrt(1/3) with equality at
+    the right end (increasing): boxes [0, 1/3 * 2^-k] are not dyadic, so their ball's lower
+    end is rounded below 0 unless clipped to the non-negative part."""
+    f = sympy.sqrt(u)
+    assert abs_bound(f, u, 0, R(1, 3), sympy.Integer(1)).holds is True
+    assert abs_bound(f, u, 0, R(1, 3), sympy.sqrt(R(1, 3))).holds is True
+    assert abs_bound(f, u, 0, R(1, 3), R(1, 2)).holds is False

@@ -7,7 +7,7 @@ import sympy
 
 from exactdp.exact import UndecidedSignError
 from exactdp.exact.arb import to_arb
-from exactdp.exact.poly import Y, as_fmpq_poly, sign_at, xform_from_probabilities
+from exactdp.exact.poly import Y, as_fmpq_poly, sgn, sign_at, xform_from_probabilities
 
 x = Y
 R = sympy.Rational
@@ -101,3 +101,41 @@ def test_sign_at_a_tiny_point_with_cancellation_beyond_2_15_bits():
     p = flint.fmpq_poly([1, -K])
     assert sign_at(p, lambda prec: to_arb(sympy.exp(-30000), prec)) == 1
     assert sign_at(-p, lambda prec: to_arb(sympy.exp(-30000), prec)) == -1
+
+
+EPS = sympy.Symbol("epsilon", positive=True)
+
+
+def test_xform_collects_the_exp_atoms_of_every_probability():
+    """exp(-eps) appears in the first two probabilities only, the last one is the constant
+    1/2: with x = exp(-eps) (N = 1) the forms are x/2, 1/2 - x/2, 1/2."""
+    e = sympy.exp(-EPS)
+    X, forms, kappa = xform_from_probabilities([e / 2, R(1, 2) - e / 2, R(1, 2)], EPS)
+    assert kappa == 1
+    for f, expect in zip(forms, (X / 2, R(1, 2) - X / 2, R(1, 2)), strict=True):
+        assert sympy.expand(f - expect) == 0
+
+
+def test_xform_refuses_a_denominator_that_is_not_a_polynomial_in_x():
+    """p = 1/(1 + sqrt(1 + exp(-eps/2))): N = 2 (x = exp(-eps/2)) and the denominator
+    1 + sqrt(1 + x) is no polynomial, so p is not rational in x (each probability is
+    checked on its own: the list need not sum to 1 here)."""
+    p = 1 / (1 + sympy.sqrt(1 + sympy.exp(-EPS / 2)))
+    with pytest.raises(ValueError, match=r"^xform_from_probabilities: .* is not rational in "
+                                         r"exp\(epsilon/2\)$"):
+        xform_from_probabilities([p], EPS)
+
+
+def test_xform_refuses_a_stray_symbol_in_a_numerator():
+    """y exp(-eps)/(1 + exp(-eps)) holds a symbol y other than epsilon (in its numerator
+    only): not a rational function of x alone."""
+    y = sympy.Symbol("y", positive=True)
+    p = y * sympy.exp(-EPS) / (1 + sympy.exp(-EPS))
+    with pytest.raises(ValueError, match=r"^xform_from_probabilities: .* is not rational in "
+                                         r"exp\(epsilon/1\)$"):
+        xform_from_probabilities([p, 1 - p], EPS)
+
+
+def test_sgn_of_rationals_and_balls():
+    assert [sgn(v) for v in (R(-1, 3), 0, sympy.Integer(0), 2)] == [-1, 0, 0, 1]
+    assert sgn(flint.arb(0)) == 0 and sgn(flint.arb(-2)) == -1

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import mpmath
 import pytest
 import sympy
@@ -149,6 +151,9 @@ def test_undecided_names_the_expression():
         s = sign(expr)
     except UndecidedSignError as exc:
         assert "exp(-exp(40))" in str(exc)
+        assert re.search(r": not proved zero; at \d+ bits a ball still contains 0 \(finer "
+                         r"balls, \d+ bits, would need about [0-9.]+ s: the cost model's "
+                         r"limit\)$", str(exc))
     else:  # sympy folded 1 - 1 away: then the sign is that of big
         assert s == 1
 
@@ -297,3 +302,12 @@ def test_finer_balls_stop_at_the_cost_model():
     with pytest.raises(UndecidedSignError, match=r"would need about .* s: the cost model"):
         sign(sympy.log(1 + E(-Z(10) ** 300 / 2)))
     assert time.perf_counter() - t0 < 2
+
+
+def test_an_infinite_term_is_refused_at_once_naming_it():
+    """-oo + 1 (unevaluated) has no finite enclosure: refused as infinite before any
+    precision escalation, for -oo as for oo."""
+    for inf in (-sympy.oo, sympy.oo):
+        with pytest.raises(UndecidedSignError, match=r"^sign: cannot decide the sign of .*oo.* "
+                                                      r"\(infinite terms\)$"):
+            sign(sympy.Add(inf, 1, evaluate=False))

@@ -13,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from exactdp.exact.arb import flint_prec
 from exactdp.numeric.pf import em_float, em_mp, pf_arb, pf_float, pf_mp
 from tests.reference import PF_Q31002_EPS2
 
@@ -345,3 +346,76 @@ def test_pf_arb_counts_equal_the_expanded_gaps():
     assert sum(c * p for c, p in zip(m, grouped, strict=True)).contains(1)
     with pytest.raises(ValueError, match=r"pf_arb: len\(counts\) must be 4"):
         pf_arb(d, 100, counts=[1, 2])
+
+
+# ------------------------------------------------------------- mutants that lived (issue 20)
+def test_pf_arb_of_arb_gaps_against_the_two_item_closed_form():
+    """Two items, scaled gaps (0, d): P = (1 - e^-d/2, e^-d/2) (PF with n = 2). Gaps as
+    exact arb balls (0, 1), and as the inexact ball around 1/3 (53 bits): every ball
+    contains the value of mpmath at 50 digits, and the exact input gives 100 bits."""
+    for d, dm in ((flint.arb(1), mpmath.mpf(1)), (flint.arb(1) / 3, mpmath.mpf(1) / 3)):
+        balls = pf_arb([flint.arb(0), d], 100)
+        with mpmath.workdps(50):
+            ref = [mpmath.nstr(1 - mpmath.exp(-dm) / 2, 45),
+                   mpmath.nstr(mpmath.exp(-dm) / 2, 45)]
+        for b, r in zip(balls, ref, strict=True):
+            with flint_prec(300):
+                assert b.overlaps(flint.arb(r))
+        if d.is_exact():
+            assert all(b.rel_accuracy_bits() >= 100 for b in balls)
+
+
+def test_pf_arb_stops_at_the_first_precision_that_suffices():
+    """prec = 64 on (0, 1, 2) is met by the first pass (a positive sum loses O(log n)
+    bits): the balls are not refined to 32 times the working bits."""
+    for b in pf_arb([0, 1, 2], 64):
+        assert 64 <= b.rel_accuracy_bits() < 400
+
+
+def test_pf_mp_and_pf_arb_refusals_name_them():
+    with pytest.raises(ValueError, match=r"^pf_mp: dps must be a positive integer"):
+        pf_mp([0, 1], dps=0)
+    with pytest.raises(ValueError, match=r"^pf_arb: d must be a sequence of numbers"):
+        pf_arb("012")
+    with pytest.raises(ValueError, match=r"^em_float: counts"):
+        em_float(np.array([0.0, 1.0]), counts=[1, 0])
+    with pytest.raises(ValueError, match=r"^pf_mp: d must be a sequence of numbers"):
+        pf_mp("012")
+    with pytest.raises(ValueError, match=r"^pf_arb: d\[1\] must be a non-negative real "
+                                         r"number, got nan$"):
+        pf_arb([0, flint.arb("nan")])
+    with pytest.raises(ValueError, match=r"^pf_arb: d\[1\] must be a non-negative real "
+                                         r"number, got mpf\('-inf'\)$"):
+        pf_arb([0, mpmath.mpf("-inf")])
+    with pytest.raises(ValueError, match=r"^pf_mp: permute-and-flip in mpmath for n = 2 at "
+                                         r"dps = 100000 ") as info:
+        pf_mp([0, 1], dps=100000)
+    assert str(info.value).endswith("; use .to_numpy() (float64) or a smaller dps")
+
+
+def test_pf_float_quadrature_check_fires_on_a_crude_check_rule(monkeypatch):
+    """The answer's rule is checked against a second one: replaced by a 2-node rule, the
+    check differs by about 1e-5 on 41 gaps from 0 to 30 and refuses, naming pf_float and
+    the difference (the true rules agree: pf_mp's value)."""
+    import exactdp.numeric.pf.float64 as f64
+
+    d = np.array([0.0, *np.linspace(0.1, 30, 40)])
+    assert pf_float(d)[-1] == pytest.approx(float(pf_mp(list(d), 30)[-1]), rel=1e-11)
+    monkeypatch.setattr(f64, "_N_LO", 2)
+    with pytest.raises(RuntimeError, match=r"^pf_float: quadrature check failed \(relative "
+                                           r"difference [0-9.e+-]+\)$"):
+        pf_float(d)
+
+
+def test_pf_arb_keeps_balls_with_one_midpoint_and_two_radii_apart():
+    """Gaps 1 +- 2^-40 and 1 +- 2^-10 share their midpoint but are different inputs: the
+    second output's ball is the narrower one, and both contain PF's probability on the
+    exact gaps (0, 1, 1) (pf_mp at 30 digits)."""
+    sharp = flint.arb(1, flint.arb(2) ** -40)
+    wide = flint.arb(1, flint.arb(2) ** -10)
+    balls = pf_arb([0, sharp, wide], 64)
+    assert balls[1].rad() < balls[2].rad()
+    ref = pf_mp([0, 1, 1], 30)
+    for b, r in zip(balls, ref, strict=True):
+        with flint_prec(200):
+            assert b.overlaps(flint.arb(mpmath.nstr(r, 30)))

@@ -73,3 +73,15 @@ def test_medium_coins_in_the_series_against_mp(eps):
         if n == 1000 and eps == 1.0:  # the band is exercised (eps = 0.05: every u < 1/8)
             assert np.sum((u > 0.125) & (u <= 0.5)) > 50
         np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0)
+
+
+def test_node_powers_rows_are_the_powers_of_the_nodes():
+    """Rows tau**j, j = 0..3, of a fresh node array (a new array is a cache miss: the
+    cache is keyed by the rule's array), against numpy's power."""
+    from exactdp.numeric.pf.float64 import _node_powers
+
+    tau = np.array([0.5, 2.0, 0.1])
+    rows = _node_powers(tau, 3)
+    assert rows.shape == (4, 3)
+    expect = np.power.outer(tau, np.arange(4)).T  # repeated products: within 2 ulp
+    np.testing.assert_allclose(rows, expect, rtol=5e-16, atol=0)

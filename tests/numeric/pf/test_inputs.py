@@ -65,3 +65,16 @@ def test_small_validators():
             sequence_length(bad, "f")
     assert is_plain_decimal("0.25") and is_plain_decimal("1/3")
     assert not is_plain_decimal("pi") and not is_plain_decimal("1/0")
+
+
+def test_a_fraction_with_a_large_integer_part_gets_its_bits_back():
+    """2^200/3 is not dyadic: rounded with 199 extra bits (its integer part), so that the
+    ball's absolute radius stays below 2^-64 at 64 bits and exp(-q) keeps 64 relative
+    bits; it contains the fraction."""
+    q = Fraction(2**200, 3)
+    with flint_prec(64):
+        groups, index, _ = exact_groups([0, q], "f")
+    ball = groups[index[1]][0]
+    with flint_prec(400):
+        assert ball.contains(flint.arb(flint.fmpq(q.numerator, q.denominator)))
+        assert ball.rad() <= flint.arb(2) ** -64
