@@ -109,8 +109,9 @@ class SuiteRow(Result):
     Attributes
     ----------
     holds : bool
-        The verdict: True iff the exact loss on every pair checked is at most ``epsilon``
-        ("private on the pairs checked"); False proves the algorithm is not epsilon-DP.
+        The verdict: True iff the exact loss on every pair checked (for a pair with no
+        closed form, its interval's upper end) is at most ``epsilon`` ("private on the pairs
+        checked"); False proves the algorithm is not epsilon-DP.
     loss : sympy.Expr
         The largest exact loss over the pairs checked (the patterns and the vertex search).
     algorithm : str
@@ -137,8 +138,9 @@ class SuiteRow(Result):
         DP-Sniper's and StatDP's published results.
     all_epsilon : bool or None
         :func:`~exactdp.certify_dp` on every pattern: the bound holds there for *every*
-        epsilon (None: the probabilities are not rational in ``x``; certify_dp does not
-        apply).
+        epsilon. None: not run (it runs on RNM2 only; with Laplace noise the probabilities
+        are rational in ``x`` on some inputs only, and on SVT4 and SVT5, where they are, it
+        costs seconds per row: docs/suite.md).
     seconds : float
         Wall time of the exact losses on the patterns.
     search_seconds : float
@@ -288,10 +290,11 @@ def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) ->
 
 
 def _worst(pairs: Sequence[PairLoss]) -> PairLoss:
-    """The pair of largest loss (the first one among exact ties)."""
+    """The pair of largest loss (among exact ties the first attained one, else the first)."""
     best = pairs[0]
     for p in pairs[1:]:
-        if compare(p.loss, best.loss) > 0:
+        order = compare(p.loss, best.loss)
+        if order > 0 or (order == 0 and p.attained and not best.attained):
             best = p
     return best
 

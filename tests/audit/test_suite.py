@@ -306,3 +306,14 @@ def test_correct_svt_rows_at_the_tools_ten_queries():
         assert row.holds
         for pub in row.published:
             assert pub.lower_bound <= float(row.tool_pair(pub.tool).loss) <= 0.1
+
+
+def test_worst_prefers_an_attained_loss_among_exact_ties():
+    """RNM4: every pattern is infinite; the witness is an event of positive probability
+    under one input only, not a family of values approaching it."""
+    from exactdp.audit.suite import _worst
+
+    near = PairLoss("one below", (1,), (0,), sympy.oo, "values v -> 1", False)
+    event = PairLoss("one above", (1,), (2,), sympy.oo, "values v in [1, 2)", True)
+    assert _worst([near, event]) is event and _worst([event, near]) is event
+    assert _worst([near, PairLoss("x", (1,), (2,), sympy.Integer(1), "o")]) is near
