@@ -317,3 +317,21 @@ def test_worst_prefers_an_attained_loss_among_exact_ties():
     event = PairLoss("one above", (1,), (2,), sympy.oo, "values v in [1, 2)", True)
     assert _worst([near, event]) is event and _worst([event, near]) is event
     assert _worst([near, PairLoss("x", (1,), (2,), sympy.Integer(1), "o")]) is near
+
+
+def test_svt3_pair_with_no_closed_form_gives_its_certified_interval():
+    """Answers moving both ways (the X shape at m = 4): loss_supremum refuses with a bracket;
+    the suite keeps it as the pair's interval, the lower end as its loss."""
+    from exactdp.mechanisms.sparse_vector_loss import LossBracketError
+
+    mech = build_mechanism(SPEC["SVT3"])
+    a, b = patterns(4)["X shape"]
+    with pytest.raises(LossBracketError) as info:
+        mech.loss_supremum(a, b)
+    p = pair_loss(mech, "X shape", a, b)
+    assert p.interval == (info.value.lower, info.value.upper) and p.loss == info.value.lower
+    assert p.upper == sympy.Rational(3, 20) and compare(p.loss, p.upper) < 0
+    assert compare(p.loss, sympy.Rational(149, 1000)) > 0  # 0.149768 at (F, F, v, -)
+    assert "loss in [0.149768, 0.15]" in str(p) and "no closed form" in str(p)
+    # the pointwise bound of the pair (the X shape moves every answer by 1): m eps / (2c)
+    assert p.upper <= 4 * CLAIM / 2
