@@ -13,13 +13,13 @@ Scope: a loss on the pairs checked is the exact loss *on those pairs*. A loss ab
 claim is a proof that the algorithm is not epsilon-DP (the pair and the output are the
 witness); a loss at most the claim on every pair checked proves nothing for other inputs.
 Where the probabilities are rational in ``x = exp(-epsilon/N)`` (report-noisy-max with
-exponential noise), :func:`exactdp.certify_dp` proves the bound on the pairs for every
-epsilon; with Laplace noise they are not (docs/suite.md).
+exponential noise; with Laplace noise on some inputs only), :func:`exactdp.certify_dp`
+proves the bound on the pairs for every epsilon; the suite runs it on RNM2 (docs/suite.md).
+A pair with no closed form (Algorithm 3 on answers moving both ways) keeps its certified
+interval (:attr:`PairLoss.interval`).
 
-Each row is built from its spec when asked for, so a spec may name a mechanism or a
-parameter that only a later version provides (``ReportNoisyMax(output="value")``,
-``SparseVector(variant=3)``, ``NumericalSparseVector``): such a row raises a one-line
-error naming it, and the other rows are unaffected.
+Each row is built from its spec when asked for: a spec naming a mechanism or a parameter
+this version lacks raises a one-line error naming it, and the other rows are unaffected.
 """
 
 from __future__ import annotations
