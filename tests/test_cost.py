@@ -202,6 +202,13 @@ def _large_calls():
                          "SparseVector.distribution"),
         "SparseVector.check_dp": (lambda: X.check_dp(X.SparseVector(1, 0, c=2),
                                                      list(range(10**4))), "check_dp"),
+        "NumericalSparseVector": (
+            lambda: X.NumericalSparseVector(1, 0, c=2).distribution(list(range(2000))),
+            "NumericalSparseVector.distribution"),
+        "NumericalSparseVector.check_dp": (
+            lambda: X.check_dp(X.NumericalSparseVector(1, 0, c=2), list(range(2000))),
+            "check_dp"),
+        "verification_suite": (lambda: X.verification_suite(2000), "verification_suite"),
         "TopK": (lambda: X.TopK(pf, 3).distribution(list(range(10**4))).probabilities, "TopK"),
         "OptimalRegularMechanism": (
             lambda: X.OptimalRegularMechanism(1).distribution(np.arange(10**7)).evalf(20),
@@ -294,6 +301,7 @@ def test_public_functions_are_all_driven():
         "RationalForm": "a value built by rational_form (refused through it above)",
         "ScoreVector": "a value built by as_scores (driven above)",
         "Witness": "a value (a pair and an output)",
+        "SuiteRow": "a value (one row built by verification_suite, driven above)",
         "ScoreFunction": "a constructor; scores() calls the user's function once per output",
         "BallUndecided": "an error type", "ExactConversionWarning": "a warning type",
         "UndecidedSignError": "an error type",

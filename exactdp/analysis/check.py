@@ -204,6 +204,8 @@ def check_dp(
     """
     mech, claim = numeric_mechanism(mechanism, epsilon, "check_dp")
     q = score_vector(scores, "scores", "check_dp")
+    if "density" in mech.capabilities and neighbour is None:  # before building them
+        _check_density_seconds(q.n, 2 * q.n, "at least ")
     nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
     if "density" in mech.capabilities:
         return _density_check_dp(mech, q, nbrs, claim, how)
@@ -240,13 +242,18 @@ def check_dp(
 DENSITY_PAIR_SECONDS = 0.02
 
 
+def _check_density_seconds(n: int, count: int, qualifier: str = "") -> None:
+    """Refuse ``count`` exact density suprema on ``n`` scores beyond 10 s."""
+    check_seconds("check_dp", f"the exact density suprema of {qualifier}{count} neighbours",
+                  DENSITY_PAIR_SECONDS * count * (n / 5) ** 3,
+                  "pass the one neighbour to check (neighbour=...)", limit=10.0)
+
+
 def _density_check_dp(mech, q: ScoreVector, nbrs: list[ScoreVector], claim: sympy.Expr,
                       how: str) -> DPCheck:
     """check_dp for a mechanism releasing real values: the largest exact density supremum
     over the neighbours, compared with epsilon exactly (an enclosed supremum by its ends)."""
-    check_seconds("check_dp", f"the exact density suprema of {len(nbrs)} neighbours",
-                  DENSITY_PAIR_SECONDS * len(nbrs) * (q.n / 5) ** 3,
-                  "pass the one neighbour to check (neighbour=...)", limit=10.0)
+    _check_density_seconds(q.n, len(nbrs))
     best = None
     for nb in nbrs:
         loss = density_privacy_loss(mech, q, nb)

@@ -16,6 +16,7 @@ import numpy as np
 
 from .._validate import argument_error, check_choice, check_same_length
 from ..cost import check_analysis, check_neighbour_cells, refuse
+from ..mechanisms.base import Mechanism
 from ..mechanisms.sparse_vector import SparseVector
 from ..scores import ScoreVector
 from .common import (
@@ -100,7 +101,7 @@ def _check_exhaustive_cost(n: int, monotone: bool, func: str = "neighbours",
             f"{count} neighbours (about {secs:.3g} s)", f"{EXHAUSTIVE_SECONDS_LIMIT:.0f} s",
             f"use search='reduced' ({2 * n + 2} neighbours; exact for regular mechanisms)"
             if regular else
-            f"use search='heuristic' ({len(heuristic_moves(n, monotone))} neighbours: a "
+            f"use search='heuristic' ({heuristic_count(n, monotone)} neighbours: a "
             "search, not a proof) or pass the one neighbour to check (neighbour=...)",
         )
 
@@ -139,6 +140,15 @@ def heuristic_moves(n: int, monotone: bool = False) -> list[tuple[int, ...]]:
     return list(seen)
 
 
+def heuristic_count(n: int, monotone: bool = False) -> int:
+    """The number of moves of :func:`heuristic_moves`, without building them (quadratic
+    in ``n``) beyond 64 queries: there an upper bound, ``10 n + HEURISTIC_RANDOM`` (its
+    patterns before the duplicates are dropped)."""
+    if n <= 64:
+        return len(heuristic_moves(n, monotone))
+    return 10 * n + HEURISTIC_RANDOM
+
+
 def _moves(
     n: int, monotone: bool, search: str, func: str = "neighbours", regular: bool = True
 ) -> tuple[list[tuple[int, ...]], str]:
@@ -149,7 +159,7 @@ def _moves(
             "shift-invariant, monotone: docs/formulas.md section 3), not for answer "
             "sequences; use search='exhaustive' (n <= 8) or 'heuristic'")
     if search == "heuristic" or (search == "auto" and not regular and n > EXHAUSTIVE_MAX_N):
-        check_neighbour_cells(func, len(heuristic_moves(n, monotone)), n)
+        check_neighbour_cells(func, heuristic_count(n, monotone), n)
         return heuristic_moves(n, monotone), (
             f"heuristic, not exhaustive ({n} > {EXHAUSTIVE_MAX_N} queries): +-e_r, "
             "+-(2e_r - 1), all up / all down, the first k up and the rest down and the "
@@ -233,8 +243,12 @@ def neighbours(
     sv = score_vector(scores, "scores", func)
     delta = mechanism_sensitivity(mechanism)
     svt = mechanism if isinstance(mechanism, SparseVector) else None  # not regular
+    if svt is not None:  # too many queries for the exact route: refuse before any move
+        svt.check_cost(func, [sv])
+    # released values (capability "density"): McKenna-Sheldon's reduction is for indices
+    released = isinstance(mechanism, Mechanism) and "density" in mechanism.capabilities
     moves, how = _moves(sv.n, mechanism_monotonic(mechanism), search, func,
-                        regular=svt is None)
+                        regular=svt is None and not released)
     if sv.kind == "int" and delta.is_Integer:
         d = int(delta)
         out = [

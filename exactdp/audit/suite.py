@@ -13,13 +13,13 @@ Scope: a loss on the pairs checked is the exact loss *on those pairs*. A loss ab
 claim is a proof that the algorithm is not epsilon-DP (the pair and the output are the
 witness); a loss at most the claim on every pair checked proves nothing for other inputs.
 Where the probabilities are rational in ``x = exp(-epsilon/N)`` (report-noisy-max with
-exponential noise), :func:`exactdp.certify_dp` proves the bound on the pairs for every
-epsilon; with Laplace noise they are not (docs/suite.md).
+exponential noise; with Laplace noise on some inputs only), :func:`exactdp.certify_dp`
+proves the bound on the pairs for every epsilon; the suite runs it on RNM2 (docs/suite.md).
+A pair with no closed form (Algorithm 3 on answers moving both ways) keeps its certified
+interval (:attr:`PairLoss.interval`).
 
-Each row is built from its spec when asked for, so a spec may name a mechanism or a
-parameter that only a later version provides (``ReportNoisyMax(output="value")``,
-``SparseVector(variant=3)``, ``NumericalSparseVector``): such a row raises a one-line
-error naming it, and the other rows are unaffected.
+Each row is built from its spec when asked for: a spec naming a mechanism or a parameter
+this version lacks raises a one-line error naming it, and the other rows are unaffected.
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from .._validate import argument_error, check_int
 from ..analysis import certify_dp, check_dp, neighbours, privacy_loss
 from ..exact import compare
 from ..mechanisms import REGISTRY, Mechanism
+from ..mechanisms.sparse_vector_loss import LossBracketError
 from ..printing import format_number
 from ..result import Result
 from .suite_specs import (
@@ -73,6 +74,9 @@ class PairLoss:
         ``-`` not answered; ``index i``), or the event attaining or approaching it.
     attained : bool
         False when outputs only approach the loss (a supremum over released values).
+    interval : tuple of sympy.Expr or None
+        Set when the loss has no closed form (Algorithm 3 on answers moving both ways): the
+        certified ``(lower, upper)``; ``loss`` is then ``lower``, attained at ``output``.
     """
 
     pattern: str
@@ -81,10 +85,21 @@ class PairLoss:
     loss: sympy.Expr
     output: str
     attained: bool = True
+    interval: tuple[sympy.Expr, sympy.Expr] | None = None
+
+    @property
+    def upper(self) -> sympy.Expr:
+        """A proven upper bound on the loss: ``loss``, or the interval's upper end."""
+        return self.loss if self.interval is None else self.interval[1]
 
     def __str__(self) -> str:
-        return (f"{self.pattern}: {_vector(self.scores)} vs {_vector(self.neighbour)}, loss "
-                f"{format_number(self.loss, 6)} at {self.output}")
+        head = f"{self.pattern}: {_vector(self.scores)} vs {_vector(self.neighbour)}, loss "
+        if self.interval is not None:
+            lo, hi = self.interval
+            at = f" (at least at {self.output})" if self.output else ""
+            return (f"{head}in [{format_number(lo, 6)}, {format_number(hi, 6)}]{at}, no "
+                    "closed form")
+        return f"{head}{format_number(self.loss, 6)} at {self.output}"
 
 
 @dataclass(frozen=True)
@@ -94,8 +109,9 @@ class SuiteRow(Result):
     Attributes
     ----------
     holds : bool
-        The verdict: True iff the exact loss on every pair checked is at most ``epsilon``
-        ("private on the pairs checked"); False proves the algorithm is not epsilon-DP.
+        The verdict: True iff the exact loss on every pair checked (for a pair with no
+        closed form, its interval's upper end) is at most ``epsilon`` ("private on the pairs
+        checked"); False proves the algorithm is not epsilon-DP.
     loss : sympy.Expr
         The largest exact loss over the pairs checked (the patterns and the vertex search).
     algorithm : str
@@ -122,8 +138,9 @@ class SuiteRow(Result):
         DP-Sniper's and StatDP's published results.
     all_epsilon : bool or None
         :func:`~exactdp.certify_dp` on every pattern: the bound holds there for *every*
-        epsilon (None: the probabilities are not rational in ``x``; certify_dp does not
-        apply).
+        epsilon. None: not run (it runs on RNM2 only; with Laplace noise the probabilities
+        are rational in ``x`` on some inputs only, and on SVT4 and SVT5, where they are, it
+        costs seconds per row: docs/suite.md).
     seconds : float
         Wall time of the exact losses on the patterns.
     search_seconds : float
@@ -259,19 +276,25 @@ def _output_text(mech: Mechanism, scores: tuple, index: object) -> str:
 def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) -> PairLoss:
     """The exact loss of one pair: :func:`~exactdp.privacy_loss` for discrete outputs,
     :meth:`~exactdp.Mechanism.loss_supremum` for mechanisms that release real values
-    (capability ``"density"``)."""
+    (capability ``"density"``). A pair with no closed form (Algorithm 3 on answers moving
+    both ways) gets its certified interval (:attr:`PairLoss.interval`)."""
     if "density" in mech.capabilities:
-        sup = mech.loss_supremum(scores, neighbour)
+        try:
+            sup = mech.loss_supremum(scores, neighbour)
+        except LossBracketError as exc:  # no closed form: the certified bracket
+            return PairLoss(pattern, scores, neighbour, exc.lower, exc.output, True,
+                            (exc.lower, exc.upper))
         return PairLoss(pattern, scores, neighbour, sup.value, sup.witness, sup.attained)
     r = privacy_loss(mech, scores, neighbour)
     return PairLoss(pattern, scores, neighbour, r.loss, _output_text(mech, scores, r.output))
 
 
 def _worst(pairs: Sequence[PairLoss]) -> PairLoss:
-    """The pair of largest loss (the first one among exact ties)."""
+    """The pair of largest loss (among exact ties the first attained one, else the first)."""
     best = pairs[0]
     for p in pairs[1:]:
-        if compare(p.loss, best.loss) > 0:
+        order = compare(p.loss, best.loss)
+        if order > 0 or (order == 0 and p.attained and not best.attained):
             best = p
     return best
 
@@ -312,7 +335,14 @@ def suite_row(spec: AlgorithmSpec, queries: int = 10,
         raise ValueError(f"verification_suite: {spec.name} on {m} queries: {exc}") from None
     checked_pairs = pairs + ((search,) if search is not None else ())
     worst = _worst(checked_pairs)
-    holds = all(compare(p.loss, CLAIM) <= 0 for p in checked_pairs)
+    if any(compare(p.loss, CLAIM) > 0 for p in checked_pairs):
+        holds = False
+    elif all(compare(p.upper, CLAIM) <= 0 for p in checked_pairs):
+        holds = True
+    else:  # an interval straddles the claim and no pair refutes it
+        raise ValueError(f"verification_suite: {spec.name} on {m} queries: the loss of a "
+                         "pair with no closed form brackets the claimed epsilon; the verdict "
+                         "is undecided")
     all_epsilon = None
     if spec.certify:
         all_epsilon = all(certify_dp(mech, p.scores, p.neighbour).holds for p in pairs)

@@ -31,6 +31,25 @@ from .sparse_vector_release import (
 )
 
 
+class LossBracketError(ValueError):
+    """Refusal of a pair whose loss has no closed form, with the certified bracket.
+
+    Attributes
+    ----------
+    lower : sympy.Expr
+        A proven lower bound on the loss (0 when none was computed).
+    upper : sympy.Expr
+        A proven upper bound (the pointwise bound, sharpened pattern by pattern).
+    output : str
+        The output attaining ``lower``, in words (empty when none was computed).
+    """
+
+    def __init__(self, message: str, lower: sympy.Expr, upper: sympy.Expr,
+                 output: str = "") -> None:
+        super().__init__(message)
+        self.lower, self.upper, self.output = lower, upper, output
+
+
 def _differences(func: str, sv: ScoreVector, sv2: ScoreVector) -> list[sympy.Expr]:
     if sv.n != sv2.n:
         raise argument_error(func, "neighbour", f"a vector of {sv.n} query answers",
@@ -60,10 +79,11 @@ def coupled_loss(func: str, mech: Mechanism, sv: ScoreVector, sv2: ScoreVector,
         known = _mixed(mech, sv, sv2, scheme, d, bound)
         if isinstance(known, LossSupremum):
             return known
-        raise ValueError(
+        text, lower, upper, where = known
+        raise LossBracketError(
             f"{func}: the answers move both ways between the two vectors, so the supremum "
             "lies at an interior critical point of a transcendental function (no closed "
-            f"form); it is {known}")
+            f"form); it is {text}", lower, upper, where)
     lower = sv.exact if -1 in signs else sv2.exact
     m = sv.n
     shown = "(v,)" if m == 1 else f"({', '.join(['False'] * (m - 1))}, v)"
@@ -99,13 +119,15 @@ def refined_bound(d: Sequence[Fraction], c: int) -> Fraction:
 
 
 def _mixed(mech: Mechanism, sv: ScoreVector, sv2: ScoreVector, scheme: ReleaseScheme,
-           d: list[sympy.Expr], bound: sympy.Expr) -> str | LossSupremum:
+           d: list[sympy.Expr], bound: sympy.Expr
+           ) -> tuple[str, sympy.Expr, sympy.Expr, str] | LossSupremum:
     """The bracket "at least ... and at most ..." of a pair moving both ways (only the
     pointwise bound when the rest is not available: symbolic epsilon, irrational answers,
-    too costly), or the exact loss when an output found attains the refined pointwise bound
-    (:func:`refined_bound`): its two densities differ by exactly that factor
-    (:func:`exp_ratio`)."""
-    plain = f"at most {bound * sympy.Add(*[abs(x) for x in d])} (pointwise bound)"
+    too costly) as ``(text, lower, upper, output)``, or the exact loss when an output found
+    attains the refined pointwise bound (:func:`refined_bound`): its two densities differ
+    by exactly that factor (:func:`exp_ratio`)."""
+    pointwise = bound * sympy.Add(*[abs(x) for x in d])
+    plain = (f"at most {pointwise} (pointwise bound)", sympy.Integer(0), pointwise, "")
     distinct = len({*sv.exact, *sv2.exact})
     outputs = sv.n * (2 * distinct + 60)
     if bound.free_symbols or LOWER_SECONDS * outputs * 2.0**distinct > LOWER_SECONDS_LIMIT:
@@ -123,12 +145,14 @@ def _mixed(mech: Mechanism, sv: ScoreVector, sv2: ScoreVector, scheme: ReleaseSc
         return LossSupremum(upper, True, 1 if delta > 0 else -1,
                             f"the output {where}, where the two densities differ by the "
                             "pointwise bound of its pattern (no output does better)")
+    lower = sympy.Rational(low.numerator, low.denominator)
     text = f"at least {float(low):.6f} (at the output {where})"
     if delta is not None:
         exact = abs(delta) / scheme.query_rate
-        text = (f"at least {bound * sympy.Rational(exact.numerator, exact.denominator)} "
-                f"(attained at the output {where})")
-    return f"{text} and at most {upper} (the pointwise bound of the best pattern)"
+        lower = bound * sympy.Rational(exact.numerator, exact.denominator)
+        text = f"at least {lower} (attained at the output {where})"
+    return (f"{text} and at most {upper} (the pointwise bound of the best pattern)", lower,
+            upper, where)
 
 
 def exp_ratio(fa: Value, fb: Value) -> Fraction | None:

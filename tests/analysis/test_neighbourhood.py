@@ -84,6 +84,29 @@ def test_heuristic_moves_by_hand():
     assert all(min(s) >= 0 or max(s) <= 0 for s in heuristic_moves(6, monotone=True))
 
 
+def test_heuristic_count_without_building_the_moves():
+    """Exact up to 64 queries, an upper bound beyond (checked against the built moves);
+    at 10**4 queries it answers at once (the moves themselves are quadratic)."""
+    from exactdp.analysis.neighbourhood import heuristic_count, heuristic_moves
+
+    for n in (1, 2, 3, 10, 64):
+        for monotone in (False, True):
+            assert heuristic_count(n, monotone) == len(heuristic_moves(n, monotone))
+    for n in (65, 200):
+        assert len(heuristic_moves(n)) <= heuristic_count(n) <= len(heuristic_moves(n)) + 12
+    assert heuristic_count(10**4) == 10**5 + 64
+
+
+def test_mechanisms_releasing_values_get_no_reduced_search():
+    """McKenna-Sheldon's reduction is for indices: a mechanism with capability "density"
+    is searched heuristically beyond six queries, and "reduced" refuses it."""
+    num = exactdp.NumericalSparseVector(R(1, 10), 1, c=2)
+    nb, how = neighbours(num, [1] * 7)
+    assert how.startswith("heuristic") and len(nb) > 2 * 7 + 2
+    with pytest.raises(ValueError, match="search='reduced' holds for regular mechanisms"):
+        neighbours(num, [1] * 7, "reduced")
+
+
 def test_sparse_vector_search_exhaustive_to_six_queries_heuristic_beyond():
     svt = exactdp.SparseVector(R(1, 2), 1, variant=6)
     nb, how = neighbours(svt, [1, 1, 1])

@@ -36,7 +36,6 @@ from tests.reference import STATDP_LOSS_DOWN, STATDP_LOSS_UP
 AVAILABLE = ["RNM1", "RNM2", "SVT1", "SVT2", "SVT4", "SVT5", "SVT6"]
 SPEC = {s.name: s for s in SPECS}
 CLAIM = sympy.Rational(1, 10)
-NEEDS = "needs the rnmvalue / svt3 branches"
 
 
 @pytest.fixture(scope="module")
@@ -156,11 +155,15 @@ def test_loss_growth_is_the_docs_svt6_table():
             loss_growth(**args)
 
 
-@pytest.mark.skip(reason="needs the rnmvalue / svt3 branches")
-def test_svt3_loss_grows_on_the_half_half_pattern():
-    losses = [p.loss for _, p in loss_growth("SVT3", [1, 2, 3, 4])]
-    assert all(v.is_finite for v in losses)
-    assert all(compare(a, b) < 0 for a, b in zip(losses, losses[1:], strict=False))
+def test_svt3_loss_grows_linearly_on_a_vs_a_plus_d():
+    """On ``a`` vs ``a + D`` ("all above") Algorithm 3's loss is m eps / (2c) (the
+    pointwise bound, attained); on "half half" it is finite and non-decreasing in m."""
+    above = [(m, p.loss) for m, p in loss_growth("SVT3", [1, 2, 3, 4, 5], "all above")]
+    assert above == [(m, m * CLAIM / 2) for m in range(1, 6)]
+    half = [p.loss for _, p in loss_growth("SVT3", [1, 2, 3, 4])]
+    assert all(v.is_finite for v in half)
+    assert all(compare(a, b) <= 0 for a, b in zip(half, half[1:], strict=False))
+    assert compare(half[0], half[-1]) < 0
 
 
 def test_vertex_search_finds_the_patterns_worst_at_small_m():
@@ -243,18 +246,32 @@ def test_too_many_queries_refuse_at_once():
 
 
 # ---------------------------------------------------------------- rows of the other branches
-@pytest.mark.skip(reason="needs the rnmvalue / svt3 branches")
-def test_rnm3_supremum_is_approached_not_attained():
-    """Issue 24: on (1)^5 vs (2)^5 the loss tends to n eps / 2 = 1/4, attained by no value."""
+def test_rnm3_supremum_is_attained_on_the_tools_pair():
+    """On (1)^5 vs (2)^5 (StatDP's "all above") with Laplace(b = 2/eps) noise the density
+    ratio of the noisy maximum is exactly e^{5/b} = e^{1/4} at every value v <= 1 (both
+    inputs in the left tails): the supremum n eps / 2 is attained, not only approached."""
     row = verification_suite(algorithms=["RNM3"], search_queries=None)[0]
     p = next(x for x in row.pairs if x.pattern == "all above")
-    assert p.loss == sympy.Rational(1, 4) and not p.attained
+    assert p.loss == sympy.Rational(1, 4) and p.attained
+    b = mpmath.mpf(20)
+
+    def density(v, a):  # max of 5 i.i.d. a + Lap(b): 5 g(v - a) G(v - a)^4
+        z = v - a
+        g = mpmath.exp(-abs(z) / b) / (2 * b)
+        cdf = mpmath.exp(z / b) / 2 if z < 0 else 1 - mpmath.exp(-z / b) / 2
+        return 5 * g * cdf ** 4
+
+    with mpmath.workdps(30):
+        for v in (mpmath.mpf(1), mpmath.mpf(-3)):
+            assert abs(mpmath.log(density(v, 1) / density(v, 2)) - mpmath.mpf(1) / 4) < 1e-25
+        assert mpmath.log(density(mpmath.mpf(3), 1) / density(mpmath.mpf(3), 2)) < 0.25
     assert not row.holds and compare(row.loss, sympy.Rational(1, 4)) >= 0
+    statdp = row.tool_pair("StatDP")
+    assert statdp is p  # StatDP's 0.2001 was on this pair
     for pub in row.published:
         assert pub.lower_bound <= float(row.tool_pair(pub.tool).loss)
 
 
-@pytest.mark.skip(reason="needs the rnmvalue / svt3 branches")
 def test_rnm4_is_infinite_on_the_tools_pair():
     """Issue 24: values reachable under (2)^5 only (exponential noise is >= 0)."""
     row = verification_suite(algorithms=["RNM4"], search_queries=None)[0]
@@ -262,7 +279,6 @@ def test_rnm4_is_infinite_on_the_tools_pair():
     assert not row.holds and row.tool_pair("DP-Sniper").output
 
 
-@pytest.mark.skip(reason="needs the rnmvalue / svt3 branches")
 def test_svt3_is_finite_at_fixed_m_and_grows():
     small = verification_suite(2, algorithms=["SVT3"], search_queries=None)[0]
     larger = verification_suite(3, algorithms=["SVT3"], search_queries=None)[0]
@@ -270,13 +286,11 @@ def test_svt3_is_finite_at_fixed_m_and_grows():
     assert compare(small.loss, larger.loss) < 0 and not larger.private
 
 
-@pytest.mark.skip(reason="needs the rnmvalue / svt3 branches")
 def test_numerical_svt_holds_on_the_pairs_checked():
     row = verification_suite(3, algorithms=["NumericalSVT"], search_queries=2)[0]
     assert row.holds and compare(row.loss, CLAIM) <= 0 and row.search is not None
 
 
-@pytest.mark.skip(reason="needs the rnmvalue / svt3 branches")
 def test_the_whole_suite_runs_at_small_m():
     rows = verification_suite(3, search_queries=None)
     assert [r.algorithm for r in rows] == [s.name for s in SPECS]
@@ -292,3 +306,32 @@ def test_correct_svt_rows_at_the_tools_ten_queries():
         assert row.holds
         for pub in row.published:
             assert pub.lower_bound <= float(row.tool_pair(pub.tool).loss) <= 0.1
+
+
+def test_worst_prefers_an_attained_loss_among_exact_ties():
+    """RNM4: every pattern is infinite; the witness is an event of positive probability
+    under one input only, not a family of values approaching it."""
+    from exactdp.audit.suite import _worst
+
+    near = PairLoss("one below", (1,), (0,), sympy.oo, "values v -> 1", False)
+    event = PairLoss("one above", (1,), (2,), sympy.oo, "values v in [1, 2)", True)
+    assert _worst([near, event]) is event and _worst([event, near]) is event
+    assert _worst([near, PairLoss("x", (1,), (2,), sympy.Integer(1), "o")]) is near
+
+
+def test_svt3_pair_with_no_closed_form_gives_its_certified_interval():
+    """Answers moving both ways (the X shape at m = 4): loss_supremum refuses with a bracket;
+    the suite keeps it as the pair's interval, the lower end as its loss."""
+    from exactdp.mechanisms.sparse_vector_loss import LossBracketError
+
+    mech = build_mechanism(SPEC["SVT3"])
+    a, b = patterns(4)["X shape"]
+    with pytest.raises(LossBracketError) as info:
+        mech.loss_supremum(a, b)
+    p = pair_loss(mech, "X shape", a, b)
+    assert p.interval == (info.value.lower, info.value.upper) and p.loss == info.value.lower
+    assert p.upper == sympy.Rational(3, 20) and compare(p.loss, p.upper) < 0
+    assert compare(p.loss, sympy.Rational(149, 1000)) > 0  # 0.149768 at (F, F, v, -)
+    assert "loss in [0.149768, 0.15]" in str(p) and "no closed form" in str(p)
+    # the pointwise bound of the pair (the X shape moves every answer by 1): m eps / (2c)
+    assert p.upper <= 4 * CLAIM / 2

@@ -391,7 +391,6 @@ def test_suite_errors_name_the_option(capsys, argv, message):
     assert code == 2 and not out and err.startswith(message) and err.count("\n") == 1
 
 
-@pytest.mark.skip(reason="needs the rnmvalue / svt3 branches")
 def test_suite_default_runs_every_row(capsys):
     code, out, _ = run(capsys, "suite", "--queries", "2", "--search-queries", "0")
     assert code == 0 and [ln.split()[0] for ln in out.splitlines()[1:]] == [

@@ -87,6 +87,8 @@ def test_mixed_directions_refuse_with_bounds_that_hold(a, b, low):
     assert "\n" not in text
     lower = sympy.Rational(text.split("at least ")[1].split(" ")[0])
     upper = sympy.Rational(text.split("at most ")[1].split(" ")[0])
+    assert (info.value.lower, info.value.upper) == (lower, upper)  # the bracket, as values
+    assert info.value.output and info.value.output in text
     pointwise = sum(abs(sympy.Rational(x - y)) for x, y in zip(a, b, strict=True)) / 2
     assert upper <= pointwise
     assert lower >= sympy.Rational(low)
