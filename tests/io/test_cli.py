@@ -393,6 +393,17 @@ def test_suite_errors_name_the_option(capsys, argv, message):
 
 def test_suite_default_runs_every_row(capsys):
     code, out, _ = run(capsys, "suite", "--queries", "2", "--search-queries", "0")
-    assert code == 0 and [ln.split()[0] for ln in out.splitlines()[1:]] == [
+    table = out.split("\n\n")[0]  # the note on the published columns follows the table
+    assert code == 0 and [ln.split()[0] for ln in table.splitlines()[1:]] == [
         "RNM1", "RNM2", "RNM3", "RNM4", "SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6",
         "NumericalSVT"]
+
+
+def test_suite_at_other_than_ten_queries_says_the_published_columns_are_at_ten(capsys):
+    assert main(["suite", "--queries", "2", "--algorithms", "SVT1", "--search-queries", "0"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().endswith("the sparse vector rows here are at --queries 2, so the two "
+                                 "are not comparable.")
+    assert main(["suite", "--queries", "2", "--algorithms", "SVT1", "--search-queries", "0",
+                 "--format", "latex"]) == 0
+    assert "\n% The eps_lcb columns" in capsys.readouterr().out
