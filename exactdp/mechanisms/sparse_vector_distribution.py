@@ -16,19 +16,18 @@ from math import lcm
 from typing import TYPE_CHECKING
 
 import flint
-import mpmath
 import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_int
-from ..exact import arb_mid_to_mpf, flint_prec, to_arb
+from ..exact import flint_prec, to_arb
 from ..rng import as_generator
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT
 from .base import X
 from .rational_form import RationalForm
 from .sparse_vector_integral import Value, answer_sequences, sequence_probabilities
-from .sparse_vector_release import as_fraction
+from .sparse_vector_release import BallViews, as_fraction
 
 if TYPE_CHECKING:
     from .sparse_vector import SparseVector
@@ -40,7 +39,7 @@ CODES = {True: 1, False: 0, None: -1}
 
 
 @dataclass(frozen=True, eq=False)
-class SparseVectorDistribution:
+class SparseVectorDistribution(BallViews):
     """The distribution of :class:`SparseVector` on one vector of query answers.
 
     ``outputs`` are the answer sequences (tuples of ``True``, ``False``, ``None``) in the
@@ -199,18 +198,6 @@ class SparseVectorDistribution:
             if ok or prec > 1 << 16:
                 return tuple(out)
             prec *= 2
-
-    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
-        """Probabilities as mpmath numbers correct to ``dps`` significant digits."""
-        balls = self.evalf_balls(dps)
-        with mpmath.workdps(dps):
-            return tuple(+arb_mid_to_mpf(b) for b in balls)
-
-    def to_numpy(self) -> np.ndarray:
-        """Probabilities as float64, in :attr:`outputs` order."""
-        out = np.array([float(v) for v in self.evalf(20)])
-        out.setflags(write=False)
-        return out
 
     # ------------------------------------------------------------------ sampling
     def sample_index(self, size: int, rng=None) -> np.ndarray:

@@ -67,7 +67,8 @@ class Scheme:
     fresh_threshold: bool = False
 
 
-def _add(out: Value, key: tuple[int, Fraction], q: Fraction) -> None:
+def add_term(out: Value, key: tuple[int, Fraction], q: Fraction) -> None:
+    """Add ``q lam**e exp(lam w)`` (``key = (e, w)``) to ``out``, dropping a zero sum."""
     v = out.get(key, Fraction(0)) + q
     if v:
         out[key] = v
@@ -79,7 +80,7 @@ def _times(a: Value, b: Value) -> Value:
     out: Value = {}
     for (e1, w1), q1 in a.items():
         for (e2, w2), q2 in b.items():
-            _add(out, (e1 + e2, w1 + w2), q1 * q2)
+            add_term(out, (e1 + e2, w1 + w2), q1 * q2)
     return out
 
 

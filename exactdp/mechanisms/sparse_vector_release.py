@@ -105,7 +105,13 @@ from ..numbers import exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector
 from .base import Mechanism
-from .sparse_vector_integral import Scheme, Value, answer_sequences, sequence_probabilities
+from .sparse_vector_integral import (
+    Scheme,
+    Value,
+    add_term,
+    answer_sequences,
+    sequence_probabilities,
+)
 
 #: A function of rho on one interval: ``{(r, w): q}`` = ``sum q exp(lam (r rho + w))``.
 Piece = dict[tuple[Fraction, Fraction], Fraction]
@@ -180,14 +186,6 @@ def _mul(a: Piece, b: Piece) -> Piece:
     return out
 
 
-def _add(out: Value, key: tuple[int, Fraction], q: Fraction) -> None:
-    v = out.get(key, Fraction(0)) + q
-    if v:
-        out[key] = v
-    else:
-        out.pop(key, None)
-
-
 def below_integral(offsets: Sequence[Fraction], t1: Fraction, t2: Fraction,
                    upper: Fraction | None) -> Value:
     """``int_{-oo}^{upper} p(r) prod_i F(r - s_i) dr`` (``upper`` None: to ``+oo``), ``p``
@@ -211,14 +209,14 @@ def below_integral(offsets: Sequence[Fraction], t1: Fraction, t2: Fraction,
             if r2 == 0:
                 if lo is None or hi is None:
                     raise ArithmeticError("below_integral: an integrand does not decay")
-                _add(out, (1, w), q2 * (hi - lo))
+                add_term(out, (1, w), q2 * (hi - lo))
                 continue
             if (lo is None and r2 < 0) or (hi is None and r2 > 0):
                 raise ArithmeticError("below_integral: an integrand does not decay")
             if hi is not None:
-                _add(out, (0, r2 * hi + w), q2 / r2)
+                add_term(out, (0, r2 * hi + w), q2 / r2)
             if lo is not None:
-                _add(out, (0, r2 * lo + w), -q2 / r2)
+                add_term(out, (0, r2 * lo + w), -q2 / r2)
     return out
 
 
@@ -252,8 +250,29 @@ def _rational(value: object, name: str, func: str) -> Fraction:
 
 
 # ---------------------------------------------------------------------- the distribution
+class BallViews:
+    """``evalf`` and ``to_numpy`` of a distribution from its ``evalf_balls`` (the rigorous
+    enclosures): shared by the sparse vector distributions."""
+
+    def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
+        raise NotImplementedError
+
+    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
+        """Probabilities as mpmath numbers correct to ``dps`` significant digits, in
+        ``outputs`` order (the midpoints of :meth:`evalf_balls`)."""
+        balls = self.evalf_balls(dps)
+        with mpmath.workdps(dps):
+            return tuple(+arb_mid_to_mpf(b) for b in balls)
+
+    def to_numpy(self) -> np.ndarray:
+        """Probabilities as float64, in ``outputs`` order."""
+        out = np.array([float(v) for v in self.evalf(20)])
+        out.setflags(write=False)
+        return out
+
+
 @dataclass(frozen=True, eq=False)
-class ReleaseDistribution:
+class ReleaseDistribution(BallViews):
     """The distribution of a sparse vector variant that releases values, on one vector of
     query answers.
 
@@ -411,18 +430,6 @@ class ReleaseDistribution:
             if ok or prec > 1 << 16:
                 return tuple(out)
             prec *= 2
-
-    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
-        """Pattern probabilities as mpmath numbers correct to ``dps`` significant digits."""
-        balls = self.evalf_balls(dps)
-        with mpmath.workdps(dps):
-            return tuple(+arb_mid_to_mpf(b) for b in balls)
-
-    def to_numpy(self) -> np.ndarray:
-        """Pattern probabilities as float64, in :attr:`outputs` order."""
-        out = np.array([float(v) for v in self.evalf(20)])
-        out.setflags(write=False)
-        return out
 
     # ------------------------------------------------------------------ sampling
     def sample(self, size: int | None = None, rng=None):
