@@ -12,35 +12,30 @@ from typing import ClassVar
 
 import sympy
 
-from .._validate import argument_error, check_int
+from .._validate import argument_error
 from ..cost import as_caller, check_seconds, fmt_size, refuse
 from ..distribution import LossSupremum
-from ..numbers import exact_epsilon, exact_number
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism
 from .parameters import parameter, sensitivity_parameter
 from .registry import register
-from .sparse_vector import MAX_SEQUENCES, exact_seconds, group_sizes
+from .sparse_vector import (
+    MAX_SEQUENCES,
+    QueryAnswers,
+    exact_seconds,
+    group_sizes,
+    svt_cutoff,
+    svt_epsilon,
+    svt_threshold,
+)
 from .sparse_vector_integral import sequence_count
 from .sparse_vector_loss import fresh_loss
 from .sparse_vector_release import ReleaseDistribution, numerical_svt
 
 
-def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
-    return exact_epsilon(value, func)  # > 0 and finite, or a positive Symbol
-
-
-def _threshold(func: str, name: str, value: object) -> sympy.Expr:
-    return exact_number(value, name, func=func)
-
-
-def _c(func: str, name: str, value: object) -> int:
-    return check_int(func, name, value, 1)
-
-
 @register("numerical-svt", label="NumSVT", kind="continuous")
 @dataclass(frozen=True)
-class NumericalSparseVector(Mechanism):
+class NumericalSparseVector(QueryAnswers, Mechanism):
     """The numerical sparse vector technique (Wang et al., PLDI 2019): noisy answers of the
     queries above a noisy threshold.
 
@@ -95,25 +90,10 @@ class NumericalSparseVector(Mechanism):
     """
 
     name: ClassVar[str] = "NumSVT"
-    epsilon: sympy.Expr = parameter(_epsilon, "> 0 and finite", symbolic=True)
-    threshold: sympy.Expr = parameter(_threshold, "a finite real number")
-    c: int = parameter(_c, "a positive integer", default=1, exact=False)
+    epsilon: sympy.Expr = parameter(svt_epsilon, "> 0 and finite", symbolic=True)
+    threshold: sympy.Expr = parameter(svt_threshold, "a finite real number")
+    c: int = parameter(svt_cutoff, "a positive integer", default=1, exact=False)
     sensitivity: sympy.Expr = sensitivity_parameter()
-
-    @property
-    def monotonic(self) -> bool:
-        """False: the query answers may move both ways between neighbours."""
-        return False
-
-    @property
-    def optimize(self) -> str:
-        """``"max"`` (the answers are not reoriented)."""
-        return "max"
-
-    @property
-    def rate(self) -> sympy.Expr:
-        """``lam = epsilon / sensitivity``: every noise is Laplace of scale ``1/(t lam)``."""
-        return self.epsilon / self.sensitivity
 
     @property
     def capabilities(self) -> frozenset[str]:

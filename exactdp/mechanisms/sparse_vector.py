@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import prod
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import sympy
 
@@ -102,16 +102,47 @@ def group_sizes(values: Sequence[object]) -> list[int]:
 
 
 
-def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
-    return exact_epsilon(value, func)  # > 0 and finite, or a positive Symbol
+def svt_epsilon(func: str, name: str, value: object) -> sympy.Expr:
+    """The ``epsilon`` parameter of the sparse vector mechanisms: > 0 and finite, or a
+    positive Symbol."""
+    return exact_epsilon(value, func)
 
 
-def _threshold(func: str, name: str, value: object) -> sympy.Expr:
+def svt_threshold(func: str, name: str, value: object) -> sympy.Expr:
+    """The ``threshold`` parameter: a finite exact number."""
     return exact_number(value, name, func=func)
 
 
-def _c(func: str, name: str, value: object) -> int:
+def svt_cutoff(func: str, name: str, value: object) -> int:
+    """The cut-off ``c``: a positive integer."""
     return check_int(func, name, value, 1)
+
+
+class QueryAnswers:
+    """A mixin of what the sparse vector mechanisms share (listed before ``Mechanism`` in
+    their bases): they run on a vector of query answers that may move both ways between
+    neighbours (never monotonic), are not reoriented, and every noise is Laplace of scale
+    ``1 / (t * lam)``, ``lam = epsilon / sensitivity``."""
+
+    if TYPE_CHECKING:  # the mechanism's parameter fields
+        epsilon: sympy.Expr
+        sensitivity: sympy.Expr
+
+    @property
+    def monotonic(self) -> bool:
+        """False: the query answers may move both ways between neighbours."""
+        return False
+
+    @property
+    def optimize(self) -> str:
+        """``"max"`` (the answers are not reoriented)."""
+        return "max"
+
+    @property
+    def rate(self) -> sympy.Expr:
+        """``lam = epsilon / sensitivity``: every noise is Laplace of scale ``1 / (t lam)``
+        with ``t`` rational."""
+        return self.epsilon / self.sensitivity
 
 
 def _variant(func: str, name: str, value: object) -> int:
@@ -131,7 +162,7 @@ def _has_lambda_term(scheme: Scheme, threshold: Fraction, answers: tuple) -> boo
 
 @register("svt", label="SVT", kind="sequence")
 @dataclass(frozen=True)
-class SparseVector(Mechanism):
+class SparseVector(QueryAnswers, Mechanism):
     """The sparse vector technique, Lyu-Su-Li's Algorithm ``variant``, over answer sequences.
 
     Parameters
@@ -225,27 +256,11 @@ class SparseVector(Mechanism):
     """
 
     name: ClassVar[str] = "SVT"
-    epsilon: sympy.Expr = parameter(_epsilon, "> 0 and finite", symbolic=True)
-    threshold: sympy.Expr = parameter(_threshold, "a finite real number")
-    c: int = parameter(_c, "a positive integer", default=1, exact=False)
+    epsilon: sympy.Expr = parameter(svt_epsilon, "> 0 and finite", symbolic=True)
+    threshold: sympy.Expr = parameter(svt_threshold, "a finite real number")
+    c: int = parameter(svt_cutoff, "a positive integer", default=1, exact=False)
     variant: int = parameter(_variant, "one of 1..6", default=1, exact=False)
     sensitivity: sympy.Expr = sensitivity_parameter()
-
-    @property
-    def monotonic(self) -> bool:
-        """False: the query answers may move both ways between neighbours."""
-        return False
-
-    @property
-    def optimize(self) -> str:
-        """``"max"`` (the answers are not reoriented)."""
-        return "max"
-
-    @property
-    def rate(self) -> sympy.Expr:
-        """``lam = epsilon / sensitivity``: every noise here is Laplace of scale
-        ``1 / (t * lam)`` with ``t`` rational (:attr:`scheme`)."""
-        return self.epsilon / self.sensitivity
 
     @property
     def scale(self) -> sympy.Expr:
