@@ -1,0 +1,1 @@
+"""User-written selection programs, analysed exactly (in construction; see docs/programs.md)."""
