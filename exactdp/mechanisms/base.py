@@ -69,6 +69,37 @@ VIEWS = {"exact": "exact", "rational_form": "rational_form",
          "balls": "balls", "sample": "sample"}
 _NEEDS_NUMBER = frozenset({"mpmath", "float", "balls", "sample", "numeric_rational_form"})
 
+#: The values of :attr:`Mechanism.adjacency`: every score moves by at most the sensitivity
+#: (``||q - q'||_inf <= Delta``), or one score moves (``q' = q +- t e_i``, ``|t| <= Delta``:
+#: histograms, sums; Dwork & Roth 2014, section 2.3).
+ADJACENCIES = ("all", "one")
+#: The values of :attr:`Mechanism.score_domain`.
+SCORE_DOMAINS = ("real", "integer")
+
+
+def check_score_domain(mechanism: Mechanism, sv: ScoreVector, func: str,
+                       name: str = "scores") -> None:
+    """Refuse, naming ``func`` and the argument ``name``, scores outside the mechanism's
+    declared :attr:`~Mechanism.score_domain` (a non-integer score of an integer-only
+    mechanism; decided exactly: ``2.0`` is an integer, ``1/2`` and ``sqrt(2)`` are not).
+
+    Raises
+    ------
+    ValueError
+        One line: the first offending position and its value.
+    """
+    if mechanism.score_domain != "integer" or sv.kind == "int":
+        return
+    if sv.kind == "float":
+        bad = [i for i, v in enumerate(sv.floats.tolist()) if not float(v).is_integer()]
+    else:
+        bad = [i for i, v in enumerate(sv.exact) if v.is_integer is not True]
+    if bad:
+        i = bad[0]
+        raise ValueError(
+            f"{func}: {name}[{i}] must be an integer ({mechanism.name} declares "
+            f"score_domain='integer'), got {value_repr(sv.exact[i])}")
+
 
 
 @lru_cache(maxsize=256)
@@ -125,6 +156,31 @@ class Mechanism:
         name = "mechanism"
     #: The capabilities the class's hooks give (set for each subclass when it is defined).
     hook_capabilities: ClassVar[frozenset[str]] = frozenset()
+
+    # The declarations the analysis reads (class attributes; a class whose instances differ
+    # gives a property, ``FunctionMechanism`` a field). See docs/architecture.md.
+    if TYPE_CHECKING:
+        @property
+        def regular(self) -> bool: ...
+        @property
+        def adjacency(self) -> str: ...
+        @property
+        def score_domain(self) -> str: ...
+    else:
+        #: Regular (McKenna & Sheldon 2020, Def. 3; docs/formulas.md section 3): symmetric,
+        #: shift-invariant and monotone, so the reduced neighbour search is exact for it.
+        #: False unless declared; tests/test_common.py checks every registered declaration.
+        regular = False
+        #: Which neighbours the score function has (:data:`ADJACENCIES`): ``"all"`` (every
+        #: score moves by at most the sensitivity) or ``"one"`` (one score moves).
+        adjacency = "all"
+        #: The scores the mechanism accepts (:data:`SCORE_DOMAINS`): ``"real"`` or
+        #: ``"integer"`` (a fraction is refused before any computation).
+        score_domain = "real"
+    #: Whether :attr:`regular` is a claim to check on the scores each analysis runs on (a
+    #: user's declaration, :func:`~exactdp.mechanisms.custom.mechanism_from_function`)
+    #: rather than a property the class is proved to have.
+    regular_claimed: ClassVar[bool] = False
 
     if TYPE_CHECKING:  # declared by each subclass: a parameter field or a property
         @property
@@ -405,7 +461,9 @@ class Mechanism:
             For invalid scores (see :class:`~exactdp.scores.ScoreVector`).
         """
         func = f"{type(self).__name__}.distribution"
-        return OutputDistribution(self, as_scores(scores, func=func))
+        sv = as_scores(scores, func=func)
+        check_score_domain(self, sv, func)
+        return OutputDistribution(self, sv)
 
     # ------------------------------------------------------------------ routing
     def oriented(self, sv: ScoreVector) -> ScoreVector:
@@ -463,6 +521,12 @@ class Mechanism:
         support = np.flatnonzero([p != 0 for p in limit])
         weights = np.array([float(limit[i]) for i in support])
         return rng.choice(support, size=size, p=weights / weights.sum()).astype(np.int64)
+
+    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
+        """Refuse, naming ``func``, an exact analysis of these score vectors that would cost
+        too much (a :class:`~exactdp.cost.TooCostly`). The neighbour search calls it on the
+        scores before building the neighbours and on the scores and neighbours after.
+        Default: nothing (the analyzer's own cost checks cover the selection mechanisms)."""
 
     def balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:
         """``(certified, caveat)``: whether the radii of the ``balls`` view on ``sv`` are
