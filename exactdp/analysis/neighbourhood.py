@@ -22,9 +22,9 @@ import sympy
 from .._validate import argument_error, check_choice, check_same_length
 from ..cost import check_analysis, check_neighbour_cells, refuse
 from ..exact import UndecidedSignError
-from ..mechanisms.base import Mechanism, check_score_domain
+from ..mechanisms.base import Mechanism
 from ..printing import format_number
-from ..scores import ScoreVector
+from ..scores import ScoreVector, check_score_domain
 from .common import (
     as_mechanism,
     distribution_of,
@@ -76,8 +76,8 @@ def check_pair(
     """
     check_same_length(func, ("scores", "neighbour"), (q.raw, q2.raw))
     mechanism = as_mechanism(mech, func)
-    check_score_domain(mechanism, q, func, "scores")
-    check_score_domain(mechanism, q2, func, "neighbour")
+    for sv, name in ((q, "scores"), (q2, "neighbour")):
+        check_score_domain(mechanism.score_domain, sv, func, name, mechanism.name)
     check_analysis(func, 2, q.n, top_gap(q))
     if allow_non_neighbour:
         return
@@ -279,7 +279,7 @@ def neighbours(
     """
     sv = score_vector(scores, "scores", func)
     mech = as_mechanism(mechanism, func)
-    check_score_domain(mech, sv, func)
+    check_score_domain(mech.score_domain, sv, func, owner=mech.name)
     delta = mechanism_sensitivity(mech)
     mech.check_cost(func, [sv])  # too costly for the exact route: refused before any move
     moves, how = _moves(sv.n, mechanism_monotonic(mech), search, func,

@@ -20,7 +20,8 @@ from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..exact.arb import flint_prec
 from ..printing import value_repr
-from ..scores import ScoreVector, as_scores
+from ..scores import ScoreVector, as_scores, check_score_domain
+from .declarations import Declarations
 from .parameters import Parameter, declared_parameters
 from .rational_form import RationalForm
 
@@ -69,46 +70,13 @@ VIEWS = {"exact": "exact", "rational_form": "rational_form",
          "balls": "balls", "sample": "sample"}
 _NEEDS_NUMBER = frozenset({"mpmath", "float", "balls", "sample", "numeric_rational_form"})
 
-#: The values of :attr:`Mechanism.adjacency`: every score moves by at most the sensitivity
-#: (``||q - q'||_inf <= Delta``), or one score moves (``q' = q +- t e_i``, ``|t| <= Delta``:
-#: histograms, sums; Dwork & Roth 2014, section 2.3).
-ADJACENCIES = ("all", "one")
-#: The values of :attr:`Mechanism.score_domain`.
-SCORE_DOMAINS = ("real", "integer")
-
-
-def check_score_domain(mechanism: Mechanism, sv: ScoreVector, func: str,
-                       name: str = "scores") -> None:
-    """Refuse, naming ``func`` and the argument ``name``, scores outside the mechanism's
-    declared :attr:`~Mechanism.score_domain` (a non-integer score of an integer-only
-    mechanism; decided exactly: ``2.0`` is an integer, ``1/2`` and ``sqrt(2)`` are not).
-
-    Raises
-    ------
-    ValueError
-        One line: the first offending position and its value.
-    """
-    if mechanism.score_domain != "integer" or sv.kind == "int":
-        return
-    if sv.kind == "float":
-        bad = [i for i, v in enumerate(sv.floats.tolist()) if not float(v).is_integer()]
-    else:
-        bad = [i for i, v in enumerate(sv.exact) if v.is_integer is not True]
-    if bad:
-        i = bad[0]
-        raise ValueError(
-            f"{func}: {name}[{i}] must be an integer ({mechanism.name} declares "
-            f"score_domain='integer'), got {value_repr(sv.exact[i])}")
-
-
-
 @lru_cache(maxsize=256)
 def _float_rate_of(epsilon: sympy.Expr, c: int, sensitivity: sympy.Expr) -> float:
     """``epsilon / (c * sensitivity)`` in float64, correctly rounded from 20 digits (cached:
     the fixed cost of every float view)."""
     return float(sympy.N(epsilon / (c * sensitivity), 20))
 
-class Mechanism:
+class Mechanism(Declarations):
     """The declared protocol of a mechanism: what the analyzer, the audit, the report and
     the CLI may read.
 
@@ -123,7 +91,9 @@ class Mechanism:
     - ``distribution(scores)``: the output distribution, whose views are computed by
       :meth:`evaluate` through the hooks;
     - :attr:`capabilities`: which views exist, computed from the hooks the class overrides
-      (:data:`HOOKS`), and :meth:`capabilities_on` (narrowed to one score vector).
+      (:data:`HOOKS`), and :meth:`capabilities_on` (narrowed to one score vector);
+    - the declarations ``regular``, ``adjacency``, ``score_domain`` and :meth:`check_cost`
+      (:class:`~exactdp.mechanisms.declarations.Declarations`).
 
     The hooks (``_exact``, ``_rational_form``, ``_numeric_rational_form``, ``_mp``,
     ``_float``, ``_balls``, ``_sample``, ``_balls_certified``) are called only by
@@ -156,31 +126,6 @@ class Mechanism:
         name = "mechanism"
     #: The capabilities the class's hooks give (set for each subclass when it is defined).
     hook_capabilities: ClassVar[frozenset[str]] = frozenset()
-
-    # The declarations the analysis reads (class attributes; a class whose instances differ
-    # gives a property, ``FunctionMechanism`` a field). See docs/architecture.md.
-    if TYPE_CHECKING:
-        @property
-        def regular(self) -> bool: ...
-        @property
-        def adjacency(self) -> str: ...
-        @property
-        def score_domain(self) -> str: ...
-    else:
-        #: Regular (McKenna & Sheldon 2020, Def. 3; docs/formulas.md section 3): symmetric,
-        #: shift-invariant and monotone, so the reduced neighbour search is exact for it.
-        #: False unless declared; tests/test_common.py checks every registered declaration.
-        regular = False
-        #: Which neighbours the score function has (:data:`ADJACENCIES`): ``"all"`` (every
-        #: score moves by at most the sensitivity) or ``"one"`` (one score moves).
-        adjacency = "all"
-        #: The scores the mechanism accepts (:data:`SCORE_DOMAINS`): ``"real"`` or
-        #: ``"integer"`` (a fraction is refused before any computation).
-        score_domain = "real"
-    #: Whether :attr:`regular` is a claim to check on the scores each analysis runs on (a
-    #: user's declaration, :func:`~exactdp.mechanisms.custom.mechanism_from_function`)
-    #: rather than a property the class is proved to have.
-    regular_claimed: ClassVar[bool] = False
 
     if TYPE_CHECKING:  # declared by each subclass: a parameter field or a property
         @property
@@ -462,7 +407,7 @@ class Mechanism:
         """
         func = f"{type(self).__name__}.distribution"
         sv = as_scores(scores, func=func)
-        check_score_domain(self, sv, func)
+        check_score_domain(self.score_domain, sv, func, owner=self.name)
         return OutputDistribution(self, sv)
 
     # ------------------------------------------------------------------ routing
@@ -521,12 +466,6 @@ class Mechanism:
         support = np.flatnonzero([p != 0 for p in limit])
         weights = np.array([float(limit[i]) for i in support])
         return rng.choice(support, size=size, p=weights / weights.sum()).astype(np.int64)
-
-    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
-        """Refuse, naming ``func``, an exact analysis of these score vectors that would cost
-        too much (a :class:`~exactdp.cost.TooCostly`). The neighbour search calls it on the
-        scores before building the neighbours and on the scores and neighbours after.
-        Default: nothing (the analyzer's own cost checks cover the selection mechanisms)."""
 
     def balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:
         """``(certified, caveat)``: whether the radii of the ``balls`` view on ``sv`` are

@@ -31,8 +31,8 @@ from ..numbers import (
     safe_sympify,
     sequence_items,
 )
-from ..scores import ScoreVector, as_scores
-from .base import ADJACENCIES, SCORE_DOMAINS, Mechanism, check_score_domain, monotonic_flag
+from ..scores import ADJACENCIES, SCORE_DOMAINS, ScoreVector, as_scores, check_score_domain
+from .base import Mechanism, monotonic_flag
 from .exponential import ExponentialMechanism
 from .noisy_max import ReportNoisyMax
 from .parameters import parameter
@@ -251,7 +251,7 @@ class FunctionMechanism(Mechanism):
         """The exact output distribution on ``scores`` (sympy expressions allowed)."""
         func = f"{type(self).__name__}.distribution"
         sv = _score_vector(scores, func)
-        check_score_domain(self, sv, func)
+        check_score_domain(self.score_domain, sv, func, owner=self.name)
         return FunctionDistribution(self, sv)
 
 
