@@ -83,8 +83,9 @@ def check_pair(
         return
     delta = mechanism_sensitivity(mech)
     diffs = [b - a for a, b in zip(q.exact, q2.exact, strict=True)]
-    moved = [i for i, d in enumerate(diffs) if exact_sign(d) != 0]
-    if mechanism.adjacency == "one" and len(moved) > 1:
+    moved = [] if mechanism.adjacency == "all" else [
+        i for i, d in enumerate(diffs) if exact_sign(d) != 0]
+    if len(moved) > 1:
         i, j = moved[:2]
         raise ValueError(
             f"{func}: {mechanism_name(mech)} declares adjacency 'one' (one score moves between "

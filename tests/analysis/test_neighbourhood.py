@@ -296,3 +296,13 @@ def test_the_search_asks_the_mechanism_for_its_cost_unconditionally():
     m = Recording(_lopsided)
     nb, _ = neighbours(m, [0, 1], func="check_dp")
     assert seen == [("check_dp", [(0, 1)]), ("check_dp", [(0, 1), *[v.exact for v in nb]])]
+
+
+def test_the_neighbour_search_reads_declarations_not_classes():
+    from pathlib import Path
+
+    import exactdp.analysis.neighbourhood as module
+
+    source = Path(module.__file__).read_text()
+    assert "isinstance(" not in source and '"density"' not in source
+    assert "SparseVector" not in source
