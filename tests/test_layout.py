@@ -212,6 +212,8 @@ LAZY_IMPORTS = {
     ("exactdp.io.report", "exactdp.examples.pricing"): "the pricing section only when asked for",
     ("exactdp.io.composition", "exactdp.io.figures"): "matplotlib (extra 'plots') only for figures",
     ("exactdp.io.document", "exactdp.io.composition"): "the composition section only for --compose",
+    ("exactdp.io.entry", "exactdp"): "--version answers with the standard library only",
+    ("exactdp.io.entry", "exactdp.io.cli"): "--version answers before the command line loads",
 }
 
 
@@ -254,7 +256,7 @@ LAYER = {
     "scores": 2, "xform": 2, "printing": 2, "result": 2,
     "distribution": 3,
     "mechanisms": 4,
-    "analysis": 5, "optimality": 5,
+    "analysis": 5, "optimality": 5, "programs": 5,
     "audit": 6, "examples": 6,
     "io": 7, "proofs": 7, "__main__": 7,
     # the package, and exactdp.latex (the public path of the table printers of io/latex.py)
