@@ -37,6 +37,7 @@ from .cost import (
 from .exact.signs import compare
 from .numbers import exact_number
 from .printing import distribution_latex, latex_math
+from .result import Result
 from .rng import as_generator
 from .scores import ScoreVector
 
@@ -99,15 +100,19 @@ class Distribution(Protocol):
 
 
 @dataclass(frozen=True)
-class LossSupremum:
+class LossSupremum(Result):
     """The privacy loss of one pair for a mechanism that releases real values: the exact
     supremum over outputs ``o`` of ``|ln(f_q(o) / f_q'(o))|``, with ``f`` the density of the
     output's continuous part times the probability of its discrete part (capability
-    ``"density"``; :meth:`exactdp.mechanisms.base.Mechanism.loss_supremum`).
+    ``"density"``; what :func:`exactdp.privacy_loss` reads for such a mechanism).
+
+    The result protocol (:class:`exactdp.result.Result`): the headline is ``loss``
+    (``value`` is it, None for an enclosed supremum, whose ``ball`` comes from
+    ``interval``).
 
     Attributes
     ----------
-    value : sympy.Expr
+    loss : sympy.Expr
         The supremum, exact (``oo`` when an event has positive probability under one input
         and probability 0 under the other).
     attained : bool
@@ -120,20 +125,29 @@ class LossSupremum:
         The output or event attaining the supremum, or the family of events approaching it,
         in words (``"the value v > 2 (probability 0 on q')"``).
     approaching : tuple of (str, sympy.Expr)
-        When not attained: events and their exact losses, increasing towards ``value``.
+        When not attained: events and their exact losses, increasing towards ``loss``.
     interval : tuple of sympy.Float or None
         Set when the supremum is not a closed form (a value at an interior critical point
         of the log density ratio, a root of an equation with transcendental coefficients):
-        certified ``(lo, hi)`` around it (exact binary end points); ``value`` is then the
+        certified ``(lo, hi)`` around it (exact binary end points); ``loss`` is then the
         midpoint, a sympy Float, not an exact number.
     """
 
-    value: sympy.Expr
+    headline = "loss"
+    repr_fields = ("attained", "witness")
+
+    loss: sympy.Expr
     attained: bool
     direction: int
     witness: str
     approaching: tuple[tuple[str, sympy.Expr], ...] = ()
     interval: tuple[sympy.Float, sympy.Float] | None = None
+
+    @property
+    def value(self) -> sympy.Expr | None:
+        """The loss as an exact sympy expression (symbolic in epsilon when epsilon is);
+        None for an enclosed supremum, whose enclosure is ``ball``."""
+        return None if self.interval is not None else self.loss
 
 
 class LazyProbabilities(Sequence):

@@ -277,7 +277,7 @@ def density_privacy_loss(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> Pr
     """The loss of one pair for a mechanism that releases real values (capability
     ``"density"``): :meth:`Mechanism.loss_supremum` as a :class:`PrivacyLoss`."""
     sup = mech.loss_supremum(q, q2)
-    return PrivacyLoss(sup.value, sup.witness, (), q.values, q2.values, sup.direction, (),
+    return PrivacyLoss(sup.loss, sup.witness, (), q.values, q2.values, sup.direction, (),
                        "density", sup.interval, attained=sup.attained,
                        approaching=sup.approaching)
 

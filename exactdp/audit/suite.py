@@ -284,7 +284,7 @@ def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) ->
         except LossBracketError as exc:  # no closed form: the certified bracket
             return PairLoss(pattern, scores, neighbour, exc.lower, exc.output, True,
                             (exc.lower, exc.upper))
-        return PairLoss(pattern, scores, neighbour, sup.value, sup.witness, sup.attained)
+        return PairLoss(pattern, scores, neighbour, sup.loss, sup.witness, sup.attained)
     r = privacy_loss(mech, scores, neighbour)
     return PairLoss(pattern, scores, neighbour, r.loss, _output_text(mech, scores, r.output))
 
