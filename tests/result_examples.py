@@ -54,8 +54,8 @@ SOURCES = {
     "SweepResult": "exactdp.sweep(bool, 3, 2, progress=False, "
                    "executor=concurrent.futures.ThreadPoolExecutor(1))",
     "SuiteRow": "exactdp.verification_suite(algorithms=['RNM2'], search_queries=None)[0]",
-    "LossSupremum": "ReportNoisyMax('1/10', noise='laplace', output='value')"
-                    ".loss_supremum([1] * 5, [2] * 5)",
+    "LossSupremum": "ReportNoisyMax('1/10', noise='laplace', output='value').evaluate("
+                    "'density', exactdp.as_scores([1] * 5), exactdp.as_scores([2] * 5))",
     "ErrorRatioStudy": "exactdp.error_ratio_study(PermuteAndFlip(1), ExponentialMechanism(1), "
                        "4, lambda rng, n: rng.integers(0, 5, n), 'uniform', trials=20, rng=0)",
     "CompositionBound": "exactdp.composition_lower_bound(PermuteAndFlip(1), [0, 0], 3, 1)",

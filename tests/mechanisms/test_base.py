@@ -533,7 +533,7 @@ def test_scaled_gap_groups_regroup_to_the_scaled_gaps():
                 assert balls[k].rel_accuracy_bits() >= 99 or balls[k].is_zero()
 
 
-def test_loss_supremum_is_declared_by_its_hook_and_refused_on_discrete_outputs():
+def test_the_density_view_is_declared_by_its_hook_and_refused_on_discrete_outputs():
     from dataclasses import dataclass
 
     import sympy
@@ -541,20 +541,26 @@ def test_loss_supremum_is_declared_by_its_hook_and_refused_on_discrete_outputs()
     from exactdp.distribution import LossSupremum
     from exactdp.mechanisms.base import Mechanism
 
-    with pytest.raises(ValueError, match="PermuteAndFlip.loss_supremum: the outputs are discrete"):
-        exactdp.PermuteAndFlip(1).loss_supremum([0, 1], [1, 0])
+    pair = exactdp.as_scores([0, 1]), exactdp.as_scores([1, 0])
+    with pytest.raises(ValueError, match="PermuteAndFlip: the outputs are discrete"):
+        exactdp.PermuteAndFlip(1).evaluate("density", *pair)
     assert "density" not in exactdp.PermuteAndFlip(1).capabilities
 
     @dataclass(frozen=True)
     class Release(Mechanism):  # releases a + Lap(1): the loss is |a - a'| (attained)
+        sensitivity = sympy.Integer(1)
+        optimize = "max"
+
         def _loss_supremum(self, sv, sv2):
             gap = abs(sympy.Integer(sv.values[0]) - sympy.Integer(sv2.values[0]))
             return LossSupremum(gap, True, 1 if gap else 0, "every output beyond both means")
 
     mech = Release()
     assert "density" in mech.capabilities
-    sup = mech.loss_supremum([0], [3])
-    assert sup.value == 3 and sup.attained and sup.approaching == ()
+    sup = mech.evaluate("density", exactdp.as_scores([0]), exactdp.as_scores([3]))
+    assert isinstance(sup, LossSupremum) and sup.value == 3 and sup.attained
+    loss = exactdp.privacy_loss(mech, [0], [3], allow_non_neighbour=True)  # the public route
+    assert (loss.loss, loss.engine, loss.output) == (3, "density", sup.witness)
 
 
 _E5000 = 10**5000
