@@ -54,7 +54,6 @@ if TYPE_CHECKING:
         GaussianNoisyMax,
         Mechanism,
         PermuteAndFlip,
-        RationalForm,
         ReportNoisyMax,
         TopK,
         mechanism_from_function,
@@ -64,6 +63,7 @@ if TYPE_CHECKING:
     from .mechanisms.sparse_vector import SparseVector
     from .numbers import ExactConversionWarning, exact_number
     from .optimality import lattice_lp, lattice_size, pf_optimality_region
+    from .rational_form import RationalForm
     from .scores import ScoreVector, as_scores
 
 __version__ = "0.1.0"
@@ -176,7 +176,7 @@ _EXPORTS = {
     "GaussianNoisyMax": ".mechanisms",
     "Mechanism": ".mechanisms",
     "PermuteAndFlip": ".mechanisms",
-    "RationalForm": ".mechanisms",
+    "RationalForm": ".rational_form",
     "ReportNoisyMax": ".mechanisms",
     "TopK": ".mechanisms",
     "mechanism_from_function": ".mechanisms",

@@ -42,8 +42,40 @@ from .rng import as_generator
 from .scores import ScoreVector
 
 if TYPE_CHECKING:
-    from .mechanisms.base import Mechanism
-    from .mechanisms.rational_form import RationalForm
+    from .rational_form import RationalForm
+
+
+class SourceMechanism(Protocol):
+    """What a distribution reads of its mechanism: the members of
+    :class:`~exactdp.mechanisms.base.Mechanism` this layer calls, declared here so that it
+    knows no mechanism class (every ``Mechanism`` has them)."""
+
+    @property
+    def name(self) -> str:
+        """The mechanism's label."""
+
+    @property
+    def epsilon(self) -> Any:
+        """The privacy parameter."""
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views the mechanism's hooks give."""
+
+    def capabilities_on(self, sv: ScoreVector, /) -> frozenset[str]:
+        """The views on these scores."""
+
+    def evaluate(self, view: str, sv: ScoreVector, /, *args: Any) -> Any:
+        """One view on ``sv`` through the mechanism's hooks."""
+
+    def oriented(self, sv: ScoreVector, /) -> ScoreVector:
+        """The scores the mechanism maximizes."""
+
+    def balls_certified(self, sv: ScoreVector, /) -> tuple[bool, str | None]:
+        """Whether the radii of the balls view are proved, and why not."""
+
+    def with_epsilon(self, epsilon: object, /) -> Any:
+        """The same mechanism at another epsilon."""
 
 
 class Distribution(Protocol):
@@ -56,7 +88,7 @@ class Distribution(Protocol):
     """
 
     @property
-    def mechanism(self) -> Mechanism:
+    def mechanism(self) -> SourceMechanism:
         """The mechanism."""
 
     @property
@@ -254,7 +286,7 @@ class OutputDistribution:
     array([0.81606028, 0.18393972])
     """
 
-    mechanism: Mechanism
+    mechanism: SourceMechanism
     scores: ScoreVector
 
     # ------------------------------------------------------------------ sizes

@@ -233,7 +233,7 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     options = dict(options or {})
     if example is not None:
         rep = _pricing(eps, dps, options, progress, keys, labels)
-        return replace(rep, provenance=provenance(rep, options))
+        return replace(rep, provenance=provenance(rep.epsilon, rep.dps, rep.cases, options))
     if scores is None:
         raise ValueError("build_report: give example='pricing' or scores=...")
     if large := len(scores) > REPORT_MAX_N:
@@ -265,7 +265,7 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
                f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {_tex(eps)}$.")
     rep = Report(eps, dps, "exactdp report", (setting, route) if route else (setting,), None,
                  (case,), options, route=route)
-    return replace(rep, provenance=provenance(rep, options))
+    return replace(rep, provenance=provenance(rep.epsilon, rep.dps, rep.cases, options))
 
 
 def _bar(total: int, progress: bool):
@@ -557,9 +557,13 @@ def _exact_appendix(report: Report, fmt: str) -> str | None:
     return "\n\n".join(parts)
 
 
+def _provenance(report: Report, fmt: str) -> str | None:
+    return provenance_section(report.provenance, fmt)
+
+
 Section = Callable[[Report, str], "str | None"]
 #: The report's sections, in order; each returns the section in a format, or None.
-SECTIONS: list[Section] = [provenance_section, _setting, _database, _cases, _figures, _composition]
+SECTIONS: list[Section] = [_provenance, _setting, _database, _cases, _figures, _composition]
 #: Sections after the body (LaTeX: the appendix).
 APPENDIX: list[Section] = [_exact_appendix]
 

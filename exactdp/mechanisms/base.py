@@ -20,9 +20,9 @@ from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..exact.arb import flint_prec
 from ..printing import value_repr
+from ..rational_form import RationalForm
 from ..scores import ScoreVector, as_scores
 from .parameters import Parameter, declared_parameters
-from .rational_form import RationalForm
 
 
 def monotonic_flag(monotonic: object, func: str) -> bool:

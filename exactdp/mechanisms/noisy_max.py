@@ -46,6 +46,7 @@ from ..numeric.laplace.float64 import laplace_float
 from ..numeric.laplace.mp import laplace_mp
 from ..numeric.laplace.pieces import ScalarOps, expand
 from ..numeric.pf import em_float, em_mp, pf_float
+from ..rational_form import RationalForm
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
 from ._sampling import NoiseDraw, noisy_argmax
@@ -61,7 +62,6 @@ from .parameters import (
     sensitivity_parameter,
 )
 from .permute_flip import pf_balls, pf_numeric
-from .rational_form import RationalForm
 from .registry import register
 
 NOISES = ("exponential", "gumbel", "laplace")

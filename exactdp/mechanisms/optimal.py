@@ -40,6 +40,7 @@ from ..distribution import OutputDistribution
 from ..exact import compare, is_zero
 from ..numeric.pf import pf_arb, pf_float, pf_mp
 from ..printing import format_number
+from ..rational_form import RationalForm
 from ..result import Result, brief
 from ..scores import ScoreVector, as_scores
 from ..xform import (
@@ -62,7 +63,6 @@ from .permute_flip import (
     pf_closed_form_exprs,
     pf_ring_probabilities,
 )
-from .rational_form import RationalForm
 from .registry import register
 
 _X = sympy.Symbol("x")
