@@ -59,7 +59,7 @@ if TYPE_CHECKING:
         mechanism_from_function,
     )
     from .mechanisms.numerical_sparse_vector import NumericalSparseVector
-    from .mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
+    from .mechanisms.optimal import OptimalRegularMechanism
     from .mechanisms.sparse_vector import SparseVector
     from .numbers import ExactConversionWarning, exact_number
     from .optimality import lattice_lp, lattice_size, pf_optimality_region
@@ -81,7 +81,6 @@ __all__ = [
     "SparseVector",
     "TopK",
     "mechanism_from_function",
-    "optimal_mechanism",
     # scores and distributions
     "OutputDistribution",
     "ScoreVector",
@@ -182,7 +181,6 @@ _EXPORTS = {
     "mechanism_from_function": ".mechanisms",
     "NumericalSparseVector": ".mechanisms.numerical_sparse_vector",
     "OptimalRegularMechanism": ".mechanisms.optimal",
-    "optimal_mechanism": ".mechanisms.optimal",
     "SparseVector": ".mechanisms.sparse_vector",
     "ExactConversionWarning": ".numbers",
     "exact_number": ".numbers",

@@ -47,7 +47,7 @@ SOURCES = {
     "WorstCaseError": "exactdp.worst_case_error(ExponentialMechanism(1), 3)",
     "LatticeLPResult": "exactdp.lattice_lp(3, 2, sympy.log(2), method='exact')",
     "PFOptimalityRegion": "exactdp.pf_optimality_region(3, 4)",
-    "OptimalDistribution": "exactdp.optimal_mechanism([0, -1, -2], 1)",
+    "OptimalDistribution": "exactdp.OptimalRegularMechanism(1).distribution([0, -1, -2])",
     "GoodnessOfFit": "exactdp.goodness_of_fit(lambda size, rng: PermuteAndFlip(1)"
                      ".distribution([0, -1, -2]).sample(size, rng), "
                      "PermuteAndFlip(1).distribution([0, -1, -2]), 2000, rng=1)",

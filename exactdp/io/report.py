@@ -24,7 +24,6 @@ import sympy
 from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..analysis import certify_dominance, certify_dp, check_dominance, check_dp, privacy_loss
 from ..mechanisms import REGISTRY
-from ..mechanisms.optimal import optimal_mechanism
 from ..numbers import exact_epsilon_or_limit, exact_number, exact_sensitivity
 from ..printing import Math, latex_escape, scores_latex
 from .latex import probability_table, table
@@ -151,10 +150,7 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, labels_note, epsi
     results = []
     for k, mech in mechs.items():
         label = REGISTRY[k].label
-        if k == "optimal":  # the section-5 recursion, exact (certified)
-            dist = optimal_mechanism(q, epsilon, sens, monotonic, method="exact")
-        else:
-            dist = mech.distribution(q)
+        dist = mech.distribution(q)  # the optimal mechanism: the section-5 solution, exact
         if k == "optimal" and _same_as(dist, pf.distribution(q)):
             # the section-5 solution equals PF's distribution exactly: PF's analysis holds
             results.append(MechanismResult(label, mech, dist, dist.expected_error(), None,

@@ -217,18 +217,22 @@ def test_base_measure_topk_peels_the_restricted_measure():
 
 def test_optimal_mechanism_options():
     """The optimal regular mechanism is PF (docs/formulas.md section 4): minimize and the limits in
-    every method, against PF on -q and the exact limits."""
+    every view, against PF on -q and the exact limits."""
     q = (0, 1, 1, 3)
     pf = PermuteAndFlip(1).distribution([-v for v in q])
-    for method in ("exact", "float", "mpmath", "arb"):
-        opt = exactdp.optimal_mechanism(q, 1, method=method, optimize="min")
-        ref = pf.to_numpy()
-        got = [float(v.mid()) if method == "arb" else float(v) for v in opt.values]
-        assert np.allclose(got, ref, rtol=1e-12, atol=0)
-        zero = exactdp.optimal_mechanism(q, 0, method=method).values
-        assert [float(v.mid()) if method == "arb" else float(v) for v in zero] == [0.25] * 4
-        inf = exactdp.optimal_mechanism(q, "oo", method=method, optimize="min").values
-        assert [float(v.mid()) if method == "arb" else float(v) for v in inf] == [1, 0, 0, 0]
+
+    def views(d):
+        return {"exact": [float(v) for v in d.probabilities], "float": list(d.to_numpy()),
+                "mpmath": [float(v) for v in d.evalf(30)],
+                "arb": [float(v.mid()) for v in d.evalf_balls(30)]}
+
+    opt = exactdp.OptimalRegularMechanism
+    for got in views(opt(1, optimize="min").distribution(q)).values():
+        assert np.allclose(got, pf.to_numpy(), rtol=1e-12, atol=0)
+    for zero in views(opt(0).distribution(q)).values():
+        assert zero == [0.25] * 4
+    for inf in views(opt("oo", optimize="min").distribution(q)).values():
+        assert inf == [1, 0, 0, 0]
 
 
 # ------------------------------------------------------------------ properties of every mechanism
@@ -423,7 +427,7 @@ HUGE_MECHANISMS = [
     ("em", lambda e: ExponentialMechanism(e)),
     ("em", lambda e: ReportNoisyMax(e, noise="gumbel")),
     ("laplace", lambda e: ReportNoisyMax(e, noise="laplace")),
-    ("pf", lambda e: exactdp.optimal_mechanism([0, -1], e, method="mpmath").mechanism),
+    ("pf", lambda e: exactdp.OptimalRegularMechanism(e)),
 ]
 
 
@@ -574,7 +578,7 @@ _E5000 = 10**5000
     lambda: exactdp.GaussianNoisyMax(_E5000),
     lambda: exactdp.TopK(PermuteAndFlip(_E5000), 2),
     lambda: exactdp.OptimalRegularMechanism(_E5000).distribution([0, -1]),
-    lambda: exactdp.optimal_mechanism([0, -1], _E5000),
+    lambda: exactdp.OptimalRegularMechanism(_E5000),
     lambda: PermuteAndFlip(_E5000).distribution([0, -1]).rational_form(),
     lambda: exactdp.as_scores([0, -_E5000]),
     lambda: exactdp.Witness((0, -_E5000), (1, -_E5000), 0),
