@@ -407,3 +407,31 @@ def test_suite_at_other_than_ten_queries_says_the_published_columns_are_at_ten(c
     assert main(["suite", "--queries", "2", "--algorithms", "SVT1", "--search-queries", "0",
                  "--format", "latex"]) == 0
     assert "\n% The eps_lcb columns" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("mechanisms", ["pf", "em", "rnm-exp,optimal"])
+def test_report_on_a_subset_of_mechanisms_writes_its_figures(capsys, tmp_path, mechanisms):
+    """Issue 35 item 2: a subset without both EM and PF wrote nothing (``KeyError: 'EM'`` in
+    the figures) and left an empty --out; the EM/PF figures need both and are left out."""
+    out = tmp_path / "rep"
+    code, text, err = run(capsys, "report", "--scores", "2,1,0", "--neighbour-scores",
+                          "1,2,0", "--mechanisms", mechanisms, "--out", str(out), "--no-pdf")
+    assert code == 0, err
+    names = {p.name for p in out.iterdir()}
+    assert {"report.tex", "summary.md", "expected-error.png", "probabilities.png"} <= names
+    assert "error-ratio.png" not in names  # the EM / PF ratio needs both
+    assert "error-ratio" not in (out / "report.tex").read_text()
+
+
+def test_a_failed_report_leaves_no_empty_out_directory(capsys, tmp_path, monkeypatch):
+    import exactdp.io.figures as figures
+
+    def broken(*args, **kwargs):
+        raise ValueError("figures: broken on purpose")
+
+    monkeypatch.setattr(figures, "figure_cases", broken)
+    out = tmp_path / "new" / "rep"
+    code, _, err = run(capsys, "report", "--scores", "1,0", "--mechanisms", "pf",
+                       "--out", str(out), "--no-pdf")
+    assert code == 2 and "broken on purpose" in err
+    assert not out.exists() and not out.parent.exists()

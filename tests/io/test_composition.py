@@ -7,6 +7,7 @@ mpmath (from the exact output probabilities), and dp_accounting's own PLD of the
 from __future__ import annotations
 
 import itertools
+import re
 from fractions import Fraction
 
 import mpmath
@@ -118,6 +119,10 @@ def test_without_dp_accounting_the_caption_says_so(monkeypatch, tmp_path):
     assert spec.png.stat().st_size > 10_000 and spec.pdf.exists()
     assert "not installed" in spec.caption and "not installed" in spec.caption_text
     assert "certified" in spec.caption
+    # LaTeX: every underscore outside math is escaped (issue 35 item 1: an unescaped
+    # ``dp_accounting`` stopped the PDF on the README's install)
+    text = re.sub(r"\$[^$]*\$", "", spec.caption)
+    assert re.search(r"(?<!\\)_", text) is None, text
 
 
 def test_bad_k_is_a_one_line_error(tmp_path):
