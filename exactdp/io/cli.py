@@ -25,6 +25,7 @@ import sympy
 
 from .. import __version__
 from .._validate import integer_range, message
+from ..analysis.pld.core import MAX_COPIES
 from ..mechanisms import REGISTRY
 from ..numbers import (
     ExactConversionWarning,
@@ -320,8 +321,8 @@ def _cmd_report(args) -> str:
     from .report import build_report, render
 
     _check_dps(args)
-    if args.compose is not None and args.compose < 1:
-        raise CLIError(f"--compose: K must be a positive integer, got {args.compose}")
+    if args.compose is not None and not 1 <= args.compose <= MAX_COPIES:
+        raise CLIError(message(None, "--compose: K", integer_range(1, MAX_COPIES), args.compose))
     if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotonic):
         raise CLIError("--neighbour-scores, --sensitivity and --monotonic apply to --scores only")
     if args.scores is not None and args.scores.count(",") >= REPORT_MAX_N:  # numeric route:
@@ -340,16 +341,19 @@ def _cmd_report(args) -> str:
         if len(labels) != n or any(not v for v in labels) or len(set(labels)) != n:
             raise CLIError(f"--labels must be {n} distinct comma-separated names (one per "
                            f"score), got {args.labels!r}")
+    keys = _mechanism_keys(args.mechanisms)
+    extra: tuple[str, ...] = ()
+    if args.compose is not None:
+        extra = tuple(f"composition-{m}.png" for m in
+                      ("ExponentialMechanism", "PermuteAndFlip", "ReportNoisyMax"))
+    if not args.no_files:  # every argument checked before the report is computed
+        _check_out(Path(args.out), extra, args.force)
     report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
                           neighbour=neighbour, sensitivity=args.sensitivity,
                           monotonic=args.monotonic, dps=args.dps,
                           options=vars(args), progress=True,
-                          mechanisms=_mechanism_keys(args.mechanisms), labels=labels)
+                          mechanisms=keys, labels=labels)
     if not args.no_files:
-        extra: tuple[str, ...] = ()
-        if args.compose is not None:
-            extra = tuple(f"composition-{m}.png" for m in
-                          ("ExponentialMechanism", "PermuteAndFlip", "ReportNoisyMax"))
         try:
             files = write_report(report, args.out, pdf=not args.no_pdf, progress=True,
                                  keep_aux=args.keep_aux, force=args.force, extra_files=extra)
@@ -365,6 +369,24 @@ def _cmd_report(args) -> str:
     if args.compose is not None:
         text += "\n\n" + _compose_section(args, scores)
     return text
+
+
+def _check_out(out: Path, extra: tuple[str, ...], force: bool) -> None:
+    """Refuse an ``--out`` the report cannot write into, before anything is computed: an
+    existing file, or a directory holding files of the report's names that no earlier
+    report wrote (without ``--force``)."""
+    from .document import OverwriteRefused, check_overwrite, report_file_names
+
+    if out.exists() and not out.is_dir():
+        raise CLIError(f"--out must be a directory, got {str(out)!r}, which is a file")
+    above = next((p for p in out.parents if p.exists()), None)
+    if above is not None and not above.is_dir():
+        raise CLIError(f"--out must be a directory path, got {str(out)!r}, inside the file "
+                       f"{str(above)!r}")
+    try:
+        check_overwrite(out, report_file_names(extra), force)
+    except OverwriteRefused as exc:
+        raise CLIError(str(exc).split(": ", 1)[1]) from None
 
 
 def _compose_section(args, scores) -> str:

@@ -219,7 +219,7 @@ def test_unwritable_out_is_a_one_line_error(capsys, tmp_path):
     for out_dir in (str(blocker), str(blocker / "sub")):
         code, out, err = run(capsys, "report", "--scores", "1,0", "--out", out_dir)
         assert code == 2 and out == ""
-        assert err.startswith("exactdp: error: cannot write the output") and err.count("\n") == 1
+        assert err.startswith("exactdp: error: --out must be a directory") and err.count("\n") == 1
 
 
 def test_report_on_tied_scores_is_written(capsys, tmp_path):
@@ -435,3 +435,46 @@ def test_a_failed_report_leaves_no_empty_out_directory(capsys, tmp_path, monkeyp
                        "--out", str(out), "--no-pdf")
     assert code == 2 and "broken on purpose" in err
     assert not out.exists() and not out.parent.exists()
+
+
+@pytest.fixture
+def no_report(monkeypatch):
+    """The report's computation fails the test: a refusal must come before it."""
+    import exactdp.io.report as report
+
+    def computed(*args, **kwargs):
+        raise AssertionError("the report was computed before the arguments were checked")
+
+    monkeypatch.setattr(report, "build_report", computed)
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--compose", "1000000000"], "--compose: K must be an integer in 1..100000, got 1000000000"),
+    (["--compose", "0"], "--compose: K must be an integer in 1..100000, got 0"),
+    (["--dps", "0"], "--dps must be"),
+    (["--mechanisms", "pf,foo"], "unknown mechanism 'foo'"),
+])
+def test_report_arguments_are_checked_before_any_computation(capsys, tmp_path, no_report,
+                                                             extra, fragment):
+    """Issue 35 item 5: refused in the option's own terms, before the report is computed."""
+    code, _, err = run(capsys, "report", "--scores", "1,0", "--out", str(tmp_path / "r"),
+                       *extra)
+    assert code == 2 and fragment in err, err
+    assert "self_compose" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "r").exists()
+
+
+def test_report_out_that_is_a_file_is_refused_before_any_computation(capsys, tmp_path,
+                                                                      no_report):
+    path = tmp_path / "existing_file.txt"
+    path.write_text("mine")
+    code, _, err = run(capsys, "report", "--scores", "1,0", "--out", str(path))
+    assert code == 2 and "--out" in err and "is a file" in err, err
+    assert path.read_text() == "mine"
+
+
+def test_report_out_holding_a_foreign_file_is_refused_before_any_computation(
+        capsys, tmp_path, no_report):
+    (tmp_path / "summary.md").write_text("mine")
+    code, _, err = run(capsys, "report", "--scores", "1,0", "--out", str(tmp_path))
+    assert code == 2 and "--force" in err and "summary.md" in err, err
