@@ -275,8 +275,9 @@ def privacy_loss(
 
 def density_privacy_loss(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:
     """The loss of one pair for a mechanism that releases real values (capability
-    ``"density"``): :meth:`Mechanism.loss_supremum` as a :class:`PrivacyLoss`."""
-    sup = mech.loss_supremum(q, q2)
+    ``"density"``): :meth:`Mechanism.loss_supremum` as a :class:`PrivacyLoss` (the callers
+    have checked the pair with the user's ``allow_non_neighbour``)."""
+    sup = mech.loss_supremum(q, q2, allow_non_neighbour=True)
     return PrivacyLoss(sup.value, sup.witness, (), q.values, q2.values, sup.direction, (),
                        "density", sup.interval, attained=sup.attained,
                        approaching=sup.approaching)

@@ -252,3 +252,20 @@ def test_algorithm_3_scales_and_replace():
     assert mech.query_scale == 3 * 2 * 2 / EPS  # c D / eps2
     again = mech.with_epsilon(1)
     assert again.variant == 3 and again.query_scale == 12
+
+
+def test_loss_supremum_refuses_a_non_neighbour_as_privacy_loss_does():
+    """Issue 35 item 6: ``loss_supremum([0], [5])`` gave 5/2 where privacy_loss refused.
+    With ``allow_non_neighbour=True`` both give the same supremum, as on a neighbouring
+    pair."""
+    mech = SparseVector(1, 0, variant=3)
+    for call in (lambda: mech.loss_supremum([0], [5]),
+                 lambda: exactdp.privacy_loss(mech, [0], [5])):
+        with pytest.raises(ValueError, match=r"neighbour\[0\] must be within the sensitivity 1"
+                           r" of scores\[0\]") as info:
+            call()
+        assert "\n" not in str(info.value)
+    sup = mech.loss_supremum([0], [5], allow_non_neighbour=True)
+    assert sup.value == sympy.Rational(5, 2)
+    assert exactdp.privacy_loss(mech, [0], [5], allow_non_neighbour=True).value == sup.value
+    assert mech.loss_supremum([0], [1]).value == exactdp.privacy_loss(mech, [0], [1]).value
