@@ -20,6 +20,7 @@ import sympy
 
 from ._validate import argument_error
 from .exact import compare, is_zero
+from .exact.signs import sign, sign_or_none
 from .numbers import FloatTracker, exact_vector, sequence_items
 from .printing import value_repr
 
@@ -455,3 +456,33 @@ def as_scores(scores: object, name: str = "scores", func: str | None = None) -> 
     (0,)
     """
     return ScoreVector.from_input(scores, name, func)
+
+
+def check_neighbours(func: str, q: ScoreVector, q2: ScoreVector, sensitivity: object,
+                     monotonic: bool, name: str) -> None:
+    """Refuse ``q2`` as a neighbour of ``q`` (same length): an entry moving by more than
+    ``sensitivity``, or, for a monotonic mechanism (``name``), entries moving both ways.
+    The words of :func:`exactdp.analysis.neighbourhood.check_pair`, whose pairs the
+    mechanisms' own pair methods check the same way.
+
+    Raises
+    ------
+    ValueError
+        Naming ``func``, the entry and ``allow_non_neighbour=True``.
+    """
+    def exact_sign(e) -> int | None:  # None only when a symbol decides it
+        e = sympy.sympify(e)
+        return sign_or_none(e) if e.free_symbols else sign(e)
+
+    diffs = [b - a for a, b in zip(q.exact, q2.exact, strict=True)]
+    for i, d in enumerate(diffs):
+        if exact_sign(abs(d) - sensitivity) == 1:
+            raise argument_error(
+                func, f"neighbour[{i}]", f"within the sensitivity {sensitivity} of scores[{i}] "
+                f"(neighbour[{i}] - scores[{i}] = {d} exceeds the sensitivity; pass "
+                "allow_non_neighbour=True to compare arbitrary vectors)", q2.exact[i])
+    if monotonic and {exact_sign(d) for d in diffs} >= {1, -1}:
+        raise ValueError(
+            f"{func}: {name} is declared for monotone score functions, whose neighbours move "
+            "all scores in the same direction, but this neighbour moves some up and some "
+            "down; pass allow_non_neighbour=True to compare anyway")

@@ -19,9 +19,8 @@ from ..distribution import Distribution, LossSupremum, OutputDistribution
 from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..exact.arb import flint_prec
-from ..exact.signs import sign, sign_or_none
 from ..printing import value_repr
-from ..scores import ScoreVector, as_scores
+from ..scores import ScoreVector, as_scores, check_neighbours
 from .parameters import Parameter, declared_parameters
 from .rational_form import RationalForm
 
@@ -478,42 +477,19 @@ class Mechanism:
         absolute log ratio of the two densities. :func:`exactdp.privacy_loss` calls it for
         such mechanisms.
 
-        The pair must be neighbours, as for :func:`exactdp.privacy_loss`: every entry
-        within the sensitivity, and for a monotonic mechanism all moving the same way
-        (unless ``allow_non_neighbour``).
-
         Raises
         ------
         ValueError
             If the mechanism's outputs are discrete (use :func:`exactdp.privacy_loss`), for
-            bad scores, or for a pair that is not neighbouring (unless
-            ``allow_non_neighbour``).
+            bad scores, or a pair not neighbouring (unless ``allow_non_neighbour``).
         """
         func = f"{type(self).__name__}.loss_supremum"
         if "density" not in self.capabilities:
             raise ValueError(f"{func}: the outputs are discrete, with exact probabilities; "
                              "use exactdp.privacy_loss")
         sv, sv2 = as_scores(scores, func=func), as_scores(neighbour, func=func)
-        check_bool(func, "allow_non_neighbour", allow_non_neighbour)
-        if not allow_non_neighbour and sv.n == sv2.n:  # the hook refuses unequal lengths
-            def exact_sign(e) -> int | None:  # None only when a symbol decides it
-                e = sympy.sympify(e)
-                return sign_or_none(e) if e.free_symbols else sign(e)
-
-            diffs = [b - a for a, b in zip(sv.exact, sv2.exact, strict=True)]
-            for i, d in enumerate(diffs):  # exactdp.analysis.neighbourhood.check_pair's test
-                if exact_sign(abs(d) - self.sensitivity) == 1:
-                    raise ValueError(
-                        f"{func}: neighbour[{i}] must be within the sensitivity "
-                        f"{self.sensitivity} of scores[{i}] (neighbour[{i}] - scores[{i}] = "
-                        f"{d} exceeds the sensitivity; pass allow_non_neighbour=True to "
-                        f"compare arbitrary vectors), got {sv2.exact[i]}")
-            if self.monotonic and {exact_sign(d) for d in diffs} >= {1, -1}:
-                raise ValueError(
-                    f"{func}: {self.name} is declared for monotone score functions, whose "
-                    "neighbours move all scores in the same direction, but this neighbour "
-                    "moves some up and some down; pass allow_non_neighbour=True to compare "
-                    "anyway")
+        if not check_bool(func, "allow_non_neighbour", allow_non_neighbour) and sv.n == sv2.n:
+            check_neighbours(func, sv, sv2, self.sensitivity, self.monotonic, self.name)
         return self._loss_supremum(sv, sv2)
 
     def _absent(self, view: str) -> str:

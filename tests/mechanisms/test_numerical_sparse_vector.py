@@ -144,7 +144,7 @@ def test_more_than_the_sensitivity_exceeds_epsilon():
     """A test that can fail: answers moved by 3 D are not neighbours, and the loss exceeds
     epsilon there."""
     mech = NumericalSparseVector(1, 0)
-    assert float(mech.loss_supremum([0, 0], [3, 3]).value) > 1
+    assert float(mech.loss_supremum([0, 0], [3, 3], allow_non_neighbour=True).value) > 1
 
 
 @pytest.mark.slow
@@ -192,13 +192,13 @@ def test_bad_pair_and_irrational_answers():
 
 def test_too_many_queries_refuse_quickly_naming_the_call():
     mech = NumericalSparseVector(1, 0)
-    for call, name in [(lambda: mech.distribution(list(range(40))),
+    for call, name in [(lambda: mech.distribution(list(range(100))),
                         "NumericalSparseVector.distribution"),
-                       (lambda: mech.loss_supremum(list(range(40)), list(range(1, 41))),
+                       (lambda: mech.loss_supremum(list(range(100)), list(range(1, 101))),
                         "NumericalSparseVector.loss_supremum")]:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         with pytest.raises(exactdp.cost.TooCostly, match=name):
             call()
-        assert time.perf_counter() - t0 < 2
+        assert time.process_time() - t0 < 2
     with pytest.raises(exactdp.cost.TooCostly, match="answer patterns"):
         NumericalSparseVector(1, 0, c=20).distribution([0] * 20)
