@@ -26,6 +26,7 @@ import sympy
 from .. import __version__
 from .._validate import integer_range, message
 from ..analysis.pld.core import MAX_COPIES
+from ..cost import SECONDS_LIMIT
 from ..mechanisms import REGISTRY
 from ..numbers import (
     ExactConversionWarning,
@@ -34,9 +35,8 @@ from ..numbers import (
 from ..printing import Math, format_number, scores_latex
 from ..proofs.runner import add_parser as _add_prove
 from .latex import LATEX_PACKAGES, latex_document, probability_table
-from .provenance import REPORT_MAX_N
 from .report import DEFAULT_MECHANISMS as REPORT_MECHANISMS
-from .report_numeric import check_numeric_report
+from .report_numeric import check_numeric_report, exact_report_seconds, exact_route
 
 MANIFEST_NAME = "exactdp-manifest.txt"  # exactdp.io.document.MANIFEST (not imported: lazy)
 
@@ -113,6 +113,14 @@ def _check_dps(args) -> None:
 
 #: Above this many scores ``exactdp table`` prints decimals only unless ``--exact`` is given.
 EXACT_TABLE_N = 20
+
+
+def exact_table_seconds(n: int, mechanisms: int) -> float:
+    """Estimated CPU seconds of ``exactdp table``'s exact forms of ``n`` scores: sympy
+    brings each output's form to a common denominator and prints it, about
+    ``4.5e-4 n^3`` s a mechanism (measured PF on ``1..n``: n = 20 / 30 took 3.1 / 11.5 s
+    beyond the import, n = 50 past 15 s)."""
+    return 4.5e-4 * n**3 * mechanisms
 
 
 def _add_table(sub) -> None:
@@ -258,14 +266,21 @@ def _cmd_table(args) -> str:
         labels = None
         head = ("", "")
     _check_epsilon(args.epsilon)
+    if args.exact and args.no_exact:
+        raise CLIError("--exact and --no-exact exclude each other")
+    exact = not args.no_exact and (args.exact or len(scores) <= EXACT_TABLE_N)
+    if exact and (est := exact_table_seconds(len(scores), len(keys))) > 2:
+        if est > SECONDS_LIMIT:
+            raise CLIError(f"--exact: the exact forms of {len(scores)} scores would take about "
+                           f"{est:.0f} s CPU (limit {SECONDS_LIMIT:.0f} s); drop --exact for "
+                           "the decimals, or print fewer --mechanisms")
+        print(f"exactdp table: the exact forms of {len(scores)} scores take about {est:.0f} s "
+              "CPU (--no-exact prints the decimals at once)", file=sys.stderr)
     dists = {}
     for key in keys:
         label, mech = build_mechanism(key, args.epsilon, sens, args.monotonic)
         dists[label] = mech.distribution(scores)
     caption = _caption(head, scores, mech.sensitivity, mech.epsilon, args.monotonic)
-    if args.exact and args.no_exact:
-        raise CLIError("--exact and --no-exact exclude each other")
-    exact = not args.no_exact and (args.exact or len(scores) <= EXACT_TABLE_N)
     out = probability_table(dists, labels, fmt=args.format, exact=exact,
                             dps=args.dps, caption=caption)
     if not exact and not args.no_exact:
@@ -325,9 +340,14 @@ def _cmd_report(args) -> str:
         raise CLIError(message(None, "--compose: K", integer_range(1, MAX_COPIES), args.compose))
     if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotonic):
         raise CLIError("--neighbour-scores, --sensitivity and --monotonic apply to --scores only")
-    if args.scores is not None and args.scores.count(",") >= REPORT_MAX_N:  # numeric route:
+    n_keys, slow = len(_mechanism_keys(args.mechanisms)), ""
+    if args.scores is not None:  # the numeric route: refuse at once beyond what it takes
         items = [s.strip() for s in args.scores.split(",")]
-        check_numeric_report("--scores", len(items), len(set(items)))  # refuse at once beyond
+        if not exact_route(len(items), len(set(items)), n_keys):
+            check_numeric_report("--scores", len(items), len(set(items)))
+        elif (est := exact_report_seconds(len(items), len(set(items)), n_keys)) > 2:
+            slow = (f"exactdp report: the exact route on {len(items)} scores takes about "
+                    f"{est:.0f} s CPU")
     scores = None if args.scores is None else _parse_scores(args.scores)
     if not args.no_files and not str(args.out).strip():  # "" would write into the cwd
         raise CLIError(f"--out must be a directory path, got {args.out!r}")
@@ -348,6 +368,8 @@ def _cmd_report(args) -> str:
                       ("ExponentialMechanism", "PermuteAndFlip", "ReportNoisyMax"))
     if not args.no_files:  # every argument checked before the report is computed
         _check_out(Path(args.out), extra, args.force)
+    if slow:  # said before the wait (the bar follows on a terminal)
+        print(slow, file=sys.stderr)
     report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
                           neighbour=neighbour, sensitivity=args.sensitivity,
                           monotonic=args.monotonic, dps=args.dps,

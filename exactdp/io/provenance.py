@@ -2,9 +2,7 @@
 
 :func:`provenance` lists the exactdp version, the date, the command line, the library
 versions and the input (the report prints it in a first-page box, in ``summary.md`` and as
-comments in ``report.tex``); :data:`REPORT_MAX_N` is the exact route's size (beyond it the
-report takes the numeric route of :mod:`exactdp.io.report_numeric`); :func:`check_labels` validates
-``--labels``.
+comments in ``report.tex``); :func:`check_labels` validates ``--labels``.
 """
 
 from __future__ import annotations
@@ -18,13 +16,6 @@ from ..printing import latex_escape, scores_latex
 
 if TYPE_CHECKING:
     from .report import Report
-
-
-#: The most scores the exact report takes (every mechanism exact, the vertex-neighbour
-#: DP check, the certificates for every epsilon): measured 19 s at n = 12, 43 s at n = 25,
-#: past 90 s at n = 50 on one core, before the figures and LaTeX. Beyond, the report takes
-#: the numeric route (:func:`exactdp.io.report_numeric.numeric_case`).
-REPORT_MAX_N = 40
 
 
 def check_labels(func: str, labels: Sequence[str], n: int) -> list[str]:

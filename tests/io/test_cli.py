@@ -478,3 +478,25 @@ def test_report_out_holding_a_foreign_file_is_refused_before_any_computation(
     (tmp_path / "summary.md").write_text("mine")
     code, _, err = run(capsys, "report", "--scores", "1,0", "--out", str(tmp_path))
     assert code == 2 and "--force" in err and "summary.md" in err, err
+
+
+def test_table_exact_forms_say_their_cost_or_refuse_at_once(capsys, monkeypatch):
+    """Issue 35 item 3: ``table --scores 1..50 --exact --mechanisms pf`` was silent for
+    minutes. Above 2 s of estimate the table says so first; above the limit it refuses."""
+    import exactdp.io.cli as cli
+    from exactdp.cost import SECONDS_LIMIT
+
+    def stop(*args, **kwargs):
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(cli, "probability_table", stop)
+    many = ",".join(map(str, range(1, 81)))
+    assert cli.exact_table_seconds(80, 1) > SECONDS_LIMIT
+    code, out, err = run(capsys, "table", "--scores", many, "--exact", "--mechanisms", "pf")
+    assert code == 2 and "--exact: the exact forms of 80 scores would take about" in err
+    assert "drop --exact" in err
+    code, out, err = run(capsys, "table", "--scores", many[:many.index(",31")], "--exact",
+                         "--mechanisms", "pf")
+    assert code == 2 and err.startswith("exactdp table: the exact forms of 30 scores take about")
+    code, out, err = run(capsys, "table", "--scores", "3,1,0", "--mechanisms", "pf")
+    assert "exact forms" not in err
