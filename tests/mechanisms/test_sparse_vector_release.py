@@ -233,10 +233,10 @@ def test_bad_arguments_are_one_line_errors():
 
 
 def test_too_many_queries_refuse_by_the_cost_model_quickly():
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(exactdp.cost.TooCostly, match="SparseVector.distribution") as info:
-        SparseVector(1, 0, variant=3).distribution(list(range(40)))
-    assert time.perf_counter() - t0 < 2 and "\n" not in str(info.value)
+        SparseVector(1, 0, variant=3).distribution(list(range(100)))
+    assert time.process_time() - t0 < 2 and "\n" not in str(info.value)
 
 
 def test_outputs_cover_every_pattern_once():
