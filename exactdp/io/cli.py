@@ -441,8 +441,7 @@ def _cmd_suite(args) -> str:
         rows = verification_suite(args.queries, algorithms=names,
                                   search_queries=args.search_queries or None)
     except ValueError as exc:  # a row's refusal names its size: say it in the option's words
-        raise CLIError(str(exc).replace("verification_suite: ", "suite: ", 1).replace(
-            f" on {args.queries} queries:", f" at --queries {args.queries}:", 1)) from None
+        raise CLIError(_suite_error(str(exc), args.queries)) from None
     table = suite_table(rows, args.format)
     if args.queries != 10:  # the published columns are the tools' runs at 10 queries
         note = (f"The eps_lcb columns are DP-Sniper's and StatDP's published results at 10 "
@@ -450,6 +449,22 @@ def _cmd_suite(args) -> str:
                 f"--queries {args.queries}, so the two are not comparable.")
         table += ("\n% " if args.format == "latex" else "\n\n") + note
     return table
+
+
+def _suite_error(text: str, queries: int) -> str:
+    """A row's refusal in the suite's options: ``--queries``, ``--algorithms``; no internal
+    function's name, no advice the command line cannot follow (a mechanism's cut-off)."""
+    text = text.replace("verification_suite: ", "suite: ", 1).replace(
+        f" on {queries} queries:", f" at --queries {queries}:", 1)
+    head, sep, rest = text.partition(f" at --queries {queries}: ")
+    if not sep:
+        return text
+    rest = re.sub(r"^\w+(\.\w+)?: ", "", rest)  # e.g. "SparseVector.distribution: "
+    row = head.removeprefix("suite: ")
+    if "; " in rest and re.search(r"would (need|take)", rest):
+        rest = (rest.rsplit("; ", 1)[0] + f"; choose a smaller --queries, or --algorithms "
+                f"without {row}")
+    return f"{head}{sep}{rest}"
 
 
 def _check_epsilon(text: str) -> None:

@@ -113,6 +113,18 @@ def cheaper_advice(cutoff: int | None, neighbour: bool = False) -> str:
     return ", ".join(ways[:-1]) + (" or " if len(ways) > 1 else "") + ways[-1]
 
 
+def check_rational_offsets(func: str, sv: ScoreVector, threshold: sympy.Expr) -> None:
+    """Refuse, by name, what the exact route cannot take: it needs rational offsets
+    ``a_i - T``, so rational answers and a rational threshold (an irrational answer is
+    named as such, not blamed on the threshold)."""
+    why = "a rational number (the exact probabilities need rational answers and threshold)"
+    for i, v in enumerate(sv.exact):
+        if not v.is_Rational:
+            raise argument_error(func, f"scores[{i}]", why, v)
+    if not threshold.is_Rational:
+        raise argument_error(func, "threshold", why, threshold)
+
+
 def group_sizes(values: Sequence[object]) -> list[int]:
     """The sizes of the groups of equal answers (equal offsets ``a_i - T``)."""
     return list(Counter(values).values())
@@ -416,9 +428,7 @@ class SparseVector(QueryAnswers, Mechanism):
         check_seconds(func, f"the exact distribution of {sv.n} queries",
                       exact_seconds(count, group_sizes(sv.exact)),
                       cheaper_advice(self.scheme.cutoff))
-        if not (sv.is_rational and self.threshold.is_Rational):
-            raise ValueError(f"{func}: the exact probabilities need rational answers and a "
-                             f"rational threshold, got threshold {self.threshold}")
+        check_rational_offsets(func, sv, self.threshold)
         if self.variant == 3:
             return ReleaseDistribution(self, sv, lyu_su_li_3(self.c), self.threshold)
         return SparseVectorDistribution(self, sv)

@@ -383,12 +383,19 @@ def test_suite_prints_the_table(capsys):
     (("--search-queries", "9"), "exactdp: error: --search-queries must be an integer in 0..6"),
     (("--algorithms", "RNM1,foo"), "exactdp: error: --algorithms must be names from RNM1,"),
     (("--algorithms", "SVT6", "--queries", "20"),
-     "exactdp: error: suite: SVT6 at --queries 20: SparseVector.distribution: the exact "
-     "distribution of 20 queries"),
+     "exactdp: error: suite: SVT6 at --queries 20: the exact distribution of 20 queries"),
+    (("--algorithms", "SVT5", "--queries", "50"),
+     "exactdp: error: suite: SVT5 at --queries 50: the exact distribution of 50 queries"),
 ])
 def test_suite_errors_name_the_option(capsys, argv, message):
+    """In the command's terms (issue 35 item 11): no internal function, and advice the
+    command line can follow (no cut-off, which the suite's rows fix)."""
     code, out, err = run(capsys, "suite", *argv)
     assert code == 2 and not out and err.startswith(message) and err.count("\n") == 1
+    if "--algorithms" in argv and "--queries" in argv:
+        assert "cut-off" not in err and "SparseVector" not in err
+        assert err.rstrip().endswith("choose a smaller --queries, or --algorithms without "
+                                     f"{argv[1]}")
 
 
 def test_suite_default_runs_every_row(capsys):

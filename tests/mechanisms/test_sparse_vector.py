@@ -401,3 +401,13 @@ def test_refusals_advise_what_is_cheaper_for_the_variant():
     with pytest.raises(exactdp.cost.TooCostly) as info:
         SparseVector(1, 0, c=3, variant=1).distribution(list(range(60)))
     assert "a smaller cut-off c" in str(info.value)
+
+
+def test_an_irrational_answer_is_named_not_the_threshold():
+    """Issue 35 item 11: an irrational answer was blamed on the (rational) threshold."""
+    with pytest.raises(ValueError, match=r"^SparseVector.distribution: scores\[1\] must be a "
+                       r"rational number .*got sqrt\(2\)$"):
+        SparseVector(1, 0).distribution([0, sympy.sqrt(2)])
+    with pytest.raises(ValueError, match=r"^SparseVector.distribution: threshold must be a "
+                       r"rational number .*got sqrt\(2\)$"):
+        SparseVector(1, sympy.sqrt(2)).distribution([0, 1])
