@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .latex import LATEX_PACKAGES, latex_document
-from .report import Report, render
+from .report import OPTIMAL_LABEL, Report, render
 
 _OVERFULL = re.compile(r"Overfull \\[hv]box \(([0-9.]+)pt too (?:wide|high)\)")
 
@@ -202,7 +202,7 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
     check_overwrite(out, report_file_names(extra_files), force)
     out.mkdir(parents=True, exist_ok=True)
     labels = report.cases[0].labels
-    n_mech = sum(1 for r in report.cases[0].results if r.label != "Optimal")
+    n_mech = sum(1 for r in report.cases[0].results if r.label != OPTIMAL_LABEL)
     with tqdm(total=len(report.cases) * n_mech + 5, desc="exactdp figures", unit="step",
               disable=None if progress else True, leave=False) as bar:
         curves = figure_cases(report, bar)

@@ -19,7 +19,6 @@ ACM CCS 2020, section 4 (the base-2 mechanism, ``eta ln 2``-DP).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 import mpmath
 import numpy as np
@@ -78,7 +77,6 @@ class Base2ExponentialMechanism(Mechanism):
     C. Ilvento, ACM CCS 2020, section 4.
     """
 
-    name: ClassVar[str] = "EM-base2"
     eta: sympy.Expr = parameter(_eta, ">= 0 (0 and oo are the exact limits)", symbolic=True)
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()

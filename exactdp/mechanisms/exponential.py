@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import ClassVar, cast
+from typing import cast
 
 import flint
 import mpmath
@@ -176,7 +176,6 @@ class ExponentialMechanism(Mechanism):
     0.7310585786300049
     """
 
-    name: ClassVar[str] = "EM"
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()

@@ -95,7 +95,6 @@ class GaussianNoisyMax(Mechanism):
     [0.5, 0.5]
     """
 
-    name: ClassVar[str] = "RNM"
     noise: ClassVar[str] = "gaussian"
     sigma: sympy.Expr = parameter(_sigma, "a number > 0", symbolic=False)
     sensitivity: sympy.Expr = sensitivity_parameter()

@@ -27,7 +27,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
-from typing import ClassVar
 
 import flint
 import mpmath
@@ -310,7 +309,6 @@ class OptimalRegularMechanism(Mechanism):
     True
     """
 
-    name: ClassVar[str] = "OPT"
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()

@@ -22,7 +22,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import ClassVar
 
 import mpmath
 import numpy as np
@@ -163,7 +162,6 @@ class PermuteAndFlip(Mechanism):
     private selection", NeurIPS 2020, Algorithm 1 and Prop. 1.
     """
 
-    name: ClassVar[str] = "PF"
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()
