@@ -7,7 +7,6 @@ from .printing import (
     distribution_latex,
     format_number,
     latex_escape,
-    mechanism_label,
     scores_latex,
 )
 
@@ -18,7 +17,6 @@ __all__ = [
     "format_number",
     "latex_document",
     "latex_escape",
-    "mechanism_label",
     "probability_table",
     "scores_latex",
     "table",

@@ -264,23 +264,13 @@ def latex_array(heads: Sequence[str], rows: Sequence[Sequence[str]], align: str 
 
 
 # ---------------------------------------------------------------------------- distributions
-def mechanism_label(mech) -> str:
-    """A short label: EM, PF, RNM-Exp, RNM-Gumbel, RNM-Laplace, RNM-Gauss, Optimal."""
-    name = getattr(mech, "name", type(mech).__name__)
-    noise = getattr(mech, "noise", None)
-    if name == "RNM" and noise:
-        return {"exponential": "RNM-Exp", "gumbel": "RNM-Gumbel", "laplace": "RNM-Laplace",
-                "gaussian": "RNM-Gauss"}[noise]
-    return name
-
-
 def distribution_latex(dist) -> str:
     """LaTeX of a distribution: ``\\Pr[M(q) = r]`` for each r, exact when available.
 
-    ``dist`` is any object with ``mechanism``, ``n``, ``probabilities`` (may raise
-    ValueError) and ``evalf(dps)``.
+    ``dist`` is any object with ``mechanism`` (its ``name``, the registry label: ``PF``,
+    ``RNM-Laplace``), ``n``, ``probabilities`` (may raise ValueError) and ``evalf(dps)``.
     """
-    label = mechanism_label(dist.mechanism)
+    label = dist.mechanism.name
     try:
         entries = [exact_text(p, "latex") for p in dist.probabilities]
     except ValueError:

@@ -18,7 +18,7 @@ from .._validate import check_int
 from ..analysis import privacy_loss_distribution
 from ..analysis.composition import AccountantCheck, available_claims, check_accountant
 from ..analysis.peer_accountants import dp_accounting_pair_curve, package_version
-from ..mechanisms import ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
+from ..mechanisms import REGISTRY, ExponentialMechanism, PermuteAndFlip, ReportNoisyMax
 from ..numbers import exact_epsilon
 
 _STYLE = {"basic": ":", "kov": "-", "drv": "-.", "zcdp": "--", "zcdp_bun_steinke": "--",
@@ -316,7 +316,7 @@ def plot_pair_compositions(items: Sequence[PairComposition], ncols: int = 2):
 
 
 #: The report's mechanisms drawn in the composition figure (when the report has them).
-COMPOSITION_MECHANISMS = ("EM", "PF")
+COMPOSITION_MECHANISMS = (REGISTRY["em"].label, REGISTRY["pf"].label)
 
 
 def report_pairs(report, k: int) -> list[PairComposition]:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .latex import LATEX_PACKAGES, latex_document
-from .report import Report, render
+from .report import OPTIMAL_LABEL, Report, render
 
 _OVERFULL = re.compile(r"Overfull \\[hv]box \(([0-9.]+)pt too (?:wide|high)\)")
 
@@ -245,7 +245,7 @@ def _write_report(report: Report, out: Path, pdf: bool, progress: bool, keep_aux
     from .figures import figure_cases, report_figures
 
     labels = report.cases[0].labels
-    n_mech = sum(1 for r in report.cases[0].results if r.label != "Optimal")
+    n_mech = sum(1 for r in report.cases[0].results if r.label != OPTIMAL_LABEL)
     figs: list = []
     if n_mech:  # the optimal mechanism alone has no curves of its own (it is PF's)
         with tqdm(total=len(report.cases) * n_mech + 5, desc="exactdp figures", unit="step",

@@ -28,6 +28,7 @@ import sympy
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
+from ..mechanisms import REGISTRY
 from ..printing import format_number
 
 if TYPE_CHECKING:
@@ -185,7 +186,7 @@ def figure_cases(report: Report, progress=None, grid: Sequence | None = None) ->
     which is PF's distribution or drawn as PF's)."""
     out = []
     for case in report.cases:
-        mechs = {r.label: r.mechanism for r in case.results if r.label != "Optimal"}
+        mechs = {r.label: r.mechanism for r in case.results if r.label != REGISTRY["optimal"].label}
         out.append(compute_curves(case.title, mechs, case.scores, case.neighbour, grid,
                                   progress))
     return out

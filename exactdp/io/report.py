@@ -98,6 +98,8 @@ class Report:
 
 #: The mechanisms of the report by default (short names of exactdp.mechanisms.REGISTRY).
 DEFAULT_MECHANISMS = ("em", "pf", "rnm-exp", "rnm-laplace", "optimal")
+#: The optimal mechanism's label (its registry entry's): no figure curve of its own (= PF).
+OPTIMAL_LABEL = REGISTRY["optimal"].label
 
 
 def report_mechanisms(keys: Sequence[str] | None, func: str = "build_report") -> tuple[str, ...]:

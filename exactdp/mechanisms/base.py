@@ -6,7 +6,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import fields, is_dataclass
 from dataclasses import replace as dataclass_replace
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import mpmath
@@ -117,15 +117,25 @@ class Mechanism(Declarations):
     (1/2, 1/2)
     """
 
-    #: The short label of the mechanism (a class attribute; ``FunctionMechanism`` and
-    #: ``TopK`` give their own: a field, a property).
-    if TYPE_CHECKING:
-        @property
-        def name(self) -> str: ...
-    else:
-        name = "mechanism"
     #: The capabilities the class's hooks give (set for each subclass when it is defined).
     hook_capabilities: ClassVar[frozenset[str]] = frozenset()
+    #: ``(fixed parameters, label)`` of each registry entry of this very class, written by
+    #: :func:`~exactdp.mechanisms.registry.register` (read by :attr:`name`).
+    _labels: ClassVar[tuple[tuple[Any, str], ...]] = ()
+
+    @cached_property  # not a property: a subclass may declare a field ``name``
+    def name(self) -> str:
+        """The mechanism's one label, its registry entry's ``MechanismSpec.label`` (the entry
+        of its class, or of the nearest registered base class, whose fixed parameters it
+        has, the most specific one: ``"RNM-Laplace"``); the class name for an unregistered
+        class. The CLI, the report, the tables and the messages print it.
+        ``FunctionMechanism`` and ``TopK`` name their instances themselves."""
+        for cls in type(self).__mro__:
+            fits = [(len(fixed), label) for fixed, label in cls.__dict__.get("_labels", ())
+                    if all(getattr(self, k) == v for k, v in fixed.items())]
+            if fits:
+                return max(fits, key=lambda fit: fit[0])[1]
+        return type(self).__name__
 
     if TYPE_CHECKING:  # declared by each subclass: a parameter field or a property
         @property

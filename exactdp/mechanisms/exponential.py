@@ -176,7 +176,6 @@ class ExponentialMechanism(Mechanism):
     0.7310585786300049
     """
 
-    name: ClassVar[str] = "EM"
     regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()

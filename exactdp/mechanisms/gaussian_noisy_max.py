@@ -95,7 +95,6 @@ class GaussianNoisyMax(Mechanism):
     [0.5, 0.5]
     """
 
-    name: ClassVar[str] = "RNM"
     regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
     noise: ClassVar[str] = "gaussian"
     sigma: sympy.Expr = parameter(_sigma, "a number > 0", symbolic=False)

@@ -20,7 +20,6 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import ClassVar
 
 import flint
 import mpmath
@@ -177,7 +176,6 @@ class ReportNoisyMax(Mechanism):
     oo
     """
 
-    name: ClassVar[str] = "RNM"
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()

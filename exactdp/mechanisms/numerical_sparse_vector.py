@@ -8,7 +8,6 @@ the distribution, densities and exact privacy loss are those of
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import ClassVar
 
 import sympy
 
@@ -91,7 +90,6 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
     shadow execution", PLDI 2019 (NumSVT). DP-Sniper's suite runs it at 10 queries, c = 1.
     """
 
-    name: ClassVar[str] = "NumSVT"
     epsilon: sympy.Expr = parameter(svt_epsilon, "> 0 and finite", symbolic=True)
     threshold: sympy.Expr = parameter(svt_threshold, "a finite real number")
     c: int = parameter(svt_cutoff, "a positive integer", default=1, exact=False)

@@ -310,7 +310,6 @@ class OptimalRegularMechanism(Mechanism):
     True
     """
 
-    name: ClassVar[str] = "OPT"
     regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()

@@ -163,7 +163,6 @@ class PermuteAndFlip(Mechanism):
     private selection", NeurIPS 2020, Algorithm 1 and Prop. 1.
     """
 
-    name: ClassVar[str] = "PF"
     regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()

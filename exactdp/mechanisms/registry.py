@@ -47,7 +47,9 @@ class MechanismSpec:
     cls : type
         The mechanism class.
     label : str
-        The column title in tables and the report (``"PF"``, ``"RNM-Laplace"``).
+        The mechanism's one label: the column title in tables and the report, the CLI's
+        and the messages' name (``"PF"``, ``"RNM-Laplace"``); an instance's
+        :attr:`Mechanism.name <exactdp.mechanisms.base.Mechanism.name>` reads it.
     kind : str
         What the outputs are (:data:`KINDS`).
     fixed : mapping
@@ -130,6 +132,8 @@ def register(key: str, *, label: str, kind: str = "selection",
                 "(epsilon -> its parameters) or give example=... parameters")
         _ENTRIES[key] = MechanismSpec(key, cls, label, kind, MappingProxyType(dict(fixed)),
                                       MappingProxyType(dict(example or {})))
+        # the one label: Mechanism.name reads it back (entries of this very class only)
+        cls._labels = (*cls.__dict__.get("_labels", ()), (MappingProxyType(dict(fixed)), label))
         return cls
 
     return add

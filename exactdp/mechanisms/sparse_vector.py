@@ -56,7 +56,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from math import prod
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING
 
 import sympy
 
@@ -286,7 +286,6 @@ class SparseVector(QueryAnswers, Mechanism):
     M. Lyu, D. Su and N. Li, PVLDB 10(6), 2017, Figure 1 (Algorithms 1-6) and section 4.
     """
 
-    name: ClassVar[str] = "SVT"
     epsilon: sympy.Expr = parameter(svt_epsilon, "> 0 and finite", symbolic=True)
     threshold: sympy.Expr = parameter(svt_threshold, "a finite real number")
     c: int = parameter(svt_cutoff, "a positive integer", default=1, exact=False)

@@ -144,7 +144,7 @@ def test_ball_check_dp_against_the_normal_cdf():
     assert res.witness == exactdp.Witness((1, 0), (0, 0), 1)
     bad = check_dp(m, [1, 0], [0, 0], epsilon=sympy.Rational(7, 10))
     assert not bad.holds and bad.witness.output == 1
-    with pytest.raises(ValueError, match=r"^check_dp: RNM has epsilon=None"):
+    with pytest.raises(ValueError, match=r"^check_dp: RNM-Gaussian has epsilon=None"):
         check_dp(m, [1, 0], [0, 0])
 
 
@@ -284,6 +284,7 @@ def test_ball_check_dp_at_epsilon_equal_to_the_loss_is_undecided_not_guessed():
 
     eps = -sympy.log(sympy.erfc(R(1, 2)))
     with pytest.raises(BallUndecided, match=r"^check_dp: undecided at dps=120: the certified "
-                       r"enclosure of the largest privacy loss of RNM still contains epsilon = "
+                       r"enclosure of the largest privacy loss of RNM-Gaussian still contains "
+                       r"epsilon = "
                        r"-log\(erfc\(1/2\)\) \(or a probability cannot be told from 0\)$"):
         check_dp(GaussianNoisyMax(sigma=1), [1, 0], [0, 0], epsilon=eps)

@@ -5,12 +5,25 @@ from __future__ import annotations
 import exactdp
 
 
-def test_mechanism_label_names():
-    from exactdp.printing import mechanism_label
+def test_one_mechanism_label_the_registrys():
+    """A mechanism's name is its registry entry's label (the most specific entry whose fixed
+    parameters it has), the one label of the CLI, the report and the tables."""
+    from exactdp.mechanisms import REGISTRY
 
-    assert mechanism_label(exactdp.PermuteAndFlip(1)) == "PF"
-    assert mechanism_label(exactdp.ReportNoisyMax(1, noise="laplace")) == "RNM-Laplace"
-    assert mechanism_label(exactdp.GaussianNoisyMax(1)) == "RNM-Gauss"
+    assert exactdp.PermuteAndFlip(1).name == "PF"
+    assert exactdp.ReportNoisyMax(1, noise="laplace").name == "RNM-Laplace"
+    assert exactdp.ReportNoisyMax(1, noise="laplace", output="value").name == (
+        "RNM3 (RNM-Laplace-value)")
+    assert exactdp.GaussianNoisyMax(1).name == "RNM-Gaussian"
+    assert exactdp.OptimalRegularMechanism(1).name == "Optimal"
+    for spec in REGISTRY.values():  # TopK names its instances: "top-2 peeling EM"
+        if spec.cls is exactdp.TopK:
+            continue
+        needs = {p.name for p in spec.parameters}
+        mech = spec.at_epsilon(1, threshold=0) if "threshold" in needs else spec.instance()
+        assert mech.name == spec.label, spec.key
+    tex = exactdp.GaussianNoisyMax(1).distribution([0, 0])._repr_latex_()
+    assert r"\mathrm{RNM-Gaussian}(q) = 0" in tex
 
 
 def test_probability_table_prints_pf_decimals():
