@@ -22,6 +22,12 @@ from ..mechanisms.base import Mechanism
 from ..mechanisms.sparse_vector import SparseVector
 from ..numbers import exact_epsilon
 from ..result import Result, brief
+from .certify_laplace import (
+    EpsilonInterval,
+    LaplaceDPCertificate,
+    certify_dp_laplace,
+    needs_laplace_forms,
+)
 from .common import (
     EPSILON,
     X,
@@ -155,6 +161,13 @@ class DPCertificate(Result):
         ]
         return sympy.Union(*sets) if sets else sympy.EmptySet
 
+    @property
+    def failing_epsilons(self) -> tuple[EpsilonInterval, ...]:
+        """:attr:`failing_epsilon_intervals` as open :class:`EpsilonInterval` (exact ends;
+        None for oo): the field :class:`LaplaceDPCertificate` shares."""
+        return tuple(EpsilonInterval(iv.start, None if iv.end is sympy.oo else iv.end)
+                     for iv in set_intervals(self.failing_epsilon_intervals))
+
     def holds_at(self, epsilon: object) -> bool:
         """True iff every condition holds at this epsilon.
 
@@ -266,7 +279,7 @@ def certify_dp(
     *,
     search: str = "auto",
     allow_non_neighbour: bool = False,
-) -> DPCertificate:
+) -> DPCertificate | LaplaceDPCertificate:
     """Prove (or refute) the epsilon-DP bound on rational scores for every epsilon > 0.
 
     With ``x = exp(-epsilon/N)`` (``N`` the least integer making every probability a
@@ -290,14 +303,18 @@ def certify_dp(
 
     Returns
     -------
-    DPCertificate
-        ``.holds``, ``.failing_epsilon_intervals``, ``.verify()``.
+    DPCertificate or LaplaceDPCertificate
+        ``.holds``, ``.failing_epsilons``, ``.verify()``. Where some probability is not
+        rational in ``x`` but an exponential polynomial in epsilon (Laplace noise: RNM,
+        the sparse vector family), a
+        :class:`~exactdp.analysis.certify_laplace.LaplaceDPCertificate` (Polya-Szego zero
+        isolation, :mod:`exactdp.exact.exp_poly`).
 
     Raises
     ------
     ValueError
-        Irrational scores, a mechanism without such a rational form (RNM-Laplace), or the
-        input errors of :func:`privacy_loss`.
+        Irrational scores, a mechanism with neither form, or the input errors of
+        :func:`privacy_loss`.
 
     References
     ----------
@@ -329,6 +346,8 @@ def certify_dp(
     if not all(v.is_rational for v in nbrs):
         raise argument_error("certify_dp", "neighbour", "rational (integers or fractions)",
                              neighbour)
+    if needs_laplace_forms(mech, [q, *nbrs]):  # exponential polynomials in epsilon
+        return certify_dp_laplace(mech, q, nbrs)
     trees = pf_tree_gaps(mech, [q] + nbrs)
     if trees:  # one sign analysis per neighbour, output and direction, of PF's degree
         degree = max(len(G) * G[-1] + sum(G) for G in trees)

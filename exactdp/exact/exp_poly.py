@@ -438,7 +438,8 @@ class Root:
     def __str__(self) -> str:
         if self.kind == "exact":
             return str(self.lo)
-        return f"{float(self.lo + self.hi) / 2:.12g} (in [{self.lo}, {self.hi}], {self.kind})"
+        mid = f"{float(self.lo + self.hi) / 2:.12g}"
+        return f"~{mid}" if self.kind == "isolated" else f"~{mid} (undecided)"
 
 
 #: An end of an interval of ``(0, oo)``: an exact rational (0 included), a :class:`Root`,
