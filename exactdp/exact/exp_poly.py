@@ -411,11 +411,16 @@ class Root:
         in the open ``(lo, hi)``), and it is the only zero there unless ``kind ==
         "undecided"``.
     kind : str
-        ``"exact"`` (a rational zero), ``"isolated"`` (exactly one zero in ``(lo, hi)``)
-        or ``"undecided"`` (``f`` and its derivative's enclosures both contain 0 on
-        ``[lo, hi]``: zero, one or two zeros, say a tangential zero).
+        ``"exact"`` (a rational zero), ``"isolated"`` (exactly one zero in ``(lo, hi)``),
+        ``"algebraic"`` (a tangential zero, exactly the one root of ``polynomial`` in
+        ``[lo, hi]``: a multiple common root of every ``p_k``) or ``"undecided"`` (``f``
+        and its derivative's enclosures both contain 0 on ``[lo, hi]``: zero, one or two
+        zeros, say a tangential zero at a transcendental point).
     left, right : int
         The sign of the function just left of ``lo`` and just right of ``hi``.
+    polynomial : tuple of Fraction or None
+        For ``"algebraic"``: the coefficients (constant first) of a squarefree polynomial
+        whose only root in ``[lo, hi]`` is the zero.
     """
 
     lo: Fraction
@@ -423,6 +428,7 @@ class Root:
     kind: str
     left: int
     right: int
+    polynomial: tuple[Fraction, ...] | None = None
 
     @property
     def exact(self) -> Fraction | None:
@@ -439,7 +445,7 @@ class Root:
         if self.kind == "exact":
             return str(self.lo)
         mid = f"{float(self.lo + self.hi) / 2:.12g}"
-        return f"~{mid}" if self.kind == "isolated" else f"~{mid} (undecided)"
+        return f"~{mid}" if self.kind != "undecided" else f"~{mid} (undecided)"
 
 
 #: An end of an interval of ``(0, oo)``: an exact rational (0 included), a :class:`Root`,
@@ -564,11 +570,12 @@ class _Ev:
     hi: flint.fmpq
     left: int
     right: int
+    poly: tuple[Fraction, ...] | None = None
 
 
 def _to_root(ev: _Ev) -> Root:
-    kind = {"exact": "exact", "iso": "isolated", "und": "undecided"}[ev.kind]
-    return Root(_frac(ev.lo), _frac(ev.hi), kind, ev.left, ev.right)
+    kind = {"exact": "exact", "iso": "isolated", "und": "undecided", "alg": "algebraic"}[ev.kind]
+    return Root(_frac(ev.lo), _frac(ev.hi), kind, ev.left, ev.right, ev.poly)
 
 
 def _narrow(lo: flint.fmpq, hi: flint.fmpq, bits: int) -> bool:
@@ -752,7 +759,7 @@ def _turn(g: _Terms, dg: _Terms, h: _Terms, T: _Ev, s_lo: int, s_hi: int) -> lis
         if enc > 0 or enc < 0:
             return []
         if _narrow(lo, hi, UNDECIDED_BITS):
-            return [_Ev("und", lo, hi, s, s)]
+            return [_tangency(g, lo, hi, s) or _Ev("und", lo, hi, s, s)]
         m = (lo + hi) / 2
         sg = _sign_at(g, m)
         sh = _sign_at(h, m)
@@ -772,6 +779,35 @@ def _turn(g: _Terms, dg: _Terms, h: _Terms, T: _Ev, s_lo: int, s_hi: int) -> lis
             lo = m
         else:
             hi = m
+
+
+def _tangency(g: _Terms, lo: flint.fmpq, hi: flint.fmpq, s: int) -> _Ev | None:
+    """An exact tangential zero in ``[lo, hi]``, or None. At an algebraic ``r != 0``,
+    ``g(r) = g'(r) = 0`` iff ``(t - r)^2`` divides every ``p_k`` (Lindemann-Weierstrass),
+    i.e. ``r`` is a multiple root of ``G = gcd(p_k)``: decided when exactly one such root
+    lies in ``[lo, hi]`` (rational: the exact point; else its isolating interval and
+    polynomial)."""
+    G = g[0][1]
+    for _, p in g[1:]:
+        G = G.gcd(p)
+    if G.degree() < 2:
+        return None
+    D = G.gcd(G.derivative())  # its roots are the multiple roots of G
+    if D.degree() < 1:
+        return None
+    t = sympy.Dummy("t")
+    S = sympy.Poly([sympy.Rational(int(c.p), int(c.q)) for c in reversed(D.coeffs())], t,
+                   domain="QQ").sqf_part()
+    a0, b0 = sympy.Rational(int(lo.p), int(lo.q)), sympy.Rational(int(hi.p), int(hi.q))
+    found = S.intervals(inf=a0, sup=b0)
+    if len(found) != 1:
+        return None
+    (a, b), _ = found[0]
+    qa, qb = flint.fmpq(int(a.p), int(a.q)), flint.fmpq(int(b.p), int(b.q))
+    if qa == qb:
+        return _Ev("exact", qa, qb, s, s)
+    coeffs = tuple(Fraction(int(c.p), int(c.q)) for c in reversed(S.all_coeffs()))
+    return _Ev("alg", qa, qb, s, s, coeffs)
 
 
 def _undecided(g: _Terms, dg: _Terms, T: _Ev, s_lo: int, s_hi: int,
