@@ -619,6 +619,14 @@ def _poly_chart(p: flint.fmpq_poly) -> list[_Ev]:
     positive and not roots, and exact signs between them."""
     if p.degree() <= 0:
         return []
+    signs = [_sgn(c) for c in p.coeffs() if c != 0]
+    if all(x == signs[0] for x in signs):
+        return []  # Descartes' rule of signs: no positive root
+    if p.degree() == 1:
+        r = -p[0] / p[1]
+        if r <= 0:
+            return []
+        return [_Ev("exact", r, r, _sgn(p(r / 2)), _sgn(p(r + 1)))]
     t = sympy.Dummy("t")
     poly = sympy.Poly([sympy.Rational(int(c.p), int(c.q)) for c in reversed(p.coeffs())], t,
                       domain="QQ")
