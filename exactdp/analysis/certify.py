@@ -251,6 +251,16 @@ def set_intervals(s: sympy.Set) -> list[sympy.Interval]:
     return [a for a in s.args if isinstance(a, sympy.Interval)]
 
 
+def _refuse_epsilon_limit(mechanism: object) -> None:
+    """Refuse a mechanism at epsilon = 0 or oo: the certificate covers finite epsilon > 0."""
+    eps0 = mechanism_epsilon(as_mechanism(mechanism, "certify_dp"))
+    if eps0 is not None and not eps0.free_symbols and (eps0 == 0 or eps0 is sympy.oo):
+        raise ValueError(
+            f"certify_dp: the certificate covers every finite epsilon > 0, but this mechanism "
+            f"has epsilon = {eps0} (a limit); use check_dp or privacy_loss for the limit"
+        )
+
+
 def _symbolic_mechanism(mech: object, func: str):
     mech = as_mechanism(mech, func)
     eps = mechanism_epsilon(mech)
@@ -332,12 +342,7 @@ def certify_dp(
     >>> cert.holds, cert.verify()
     (True, True)
     """
-    eps0 = mechanism_epsilon(as_mechanism(mechanism, "certify_dp"))
-    if eps0 is not None and not eps0.free_symbols and (eps0 == 0 or eps0 is sympy.oo):
-        raise ValueError(
-            f"certify_dp: the certificate covers every finite epsilon > 0, but this mechanism "
-            f"has epsilon = {eps0} (a limit); use check_dp or privacy_loss for the limit"
-        )
+    _refuse_epsilon_limit(mechanism)
     mech = _symbolic_mechanism(mechanism, "certify_dp")
     q = score_vector(scores, "scores", "certify_dp")
     if not q.is_rational:

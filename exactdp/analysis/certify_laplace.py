@@ -27,7 +27,8 @@ import sympy
 
 from .._validate import argument_error
 from ..exact.arb import to_arb
-from ..exact.exp_poly import End, ExpPoly, PositiveRealsSign, Root, sign_on_positive_reals
+from ..exact.exp_poly import ExpPoly
+from ..exact.exp_poly_sign import End, PositiveRealsSign, Root, sign_on_positive_reals
 from ..exact.signs import UndecidedSignError, sign
 from ..mechanisms.base import Mechanism
 from ..numbers import exact_epsilon
@@ -140,6 +141,19 @@ class LaplaceDPCertificate(Result):
         At the symbolic epsilon.
     holds : bool
         Every condition holds for every epsilon > 0.
+
+    Examples
+    --------
+    Lyu-Su-Li's Algorithm 6 on DiPC's witness pair (threshold 0): not epsilon-DP for any
+    epsilon below one isolated zero, about 6.977 (DiPC's witness is 67/92):
+
+    >>> import sympy, exactdp
+    >>> eps = sympy.Symbol("epsilon", positive=True)
+    >>> cert = exactdp.certify_dp(exactdp.SparseVector(eps, 0, 1, 6), [-1, -1, 0], [0, 0, -1])
+    >>> cert.holds, [str(iv) for iv in cert.failing_epsilons]
+    (False, ['(0, ~6.97702255167)'])
+    >>> cert.holds_at(sympy.Rational(67, 92)), cert.holds_at(7), cert.verify()
+    (False, True, True)
     """
 
     headline = None

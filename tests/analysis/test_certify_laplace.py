@@ -184,11 +184,10 @@ def test_rnm_laplace_certificate_verifies_and_detects_tampering():
     assert not replace(cert, conditions=(fake,) + cert.conditions[1:]).verify()
 
 
-def test_tight_pairs_give_identically_zero_conditions():
-    """Equal inputs up to the symmetry of report-noisy-max (a permutation) give equal
-    probabilities only after relabelling; the same vector against a shifted copy gives
-    the same law (shift invariance): e^eps P - P > 0, never an identically zero f. The
-    pair (q, q) is refused as a non-neighbour but the function P - P is the zero ExpPoly."""
+def test_shifted_copy_has_identical_forms_decided_exactly():
+    """Report-noisy-max is shift invariant: on q and q + 1 the forms are equal, so
+    ``P_o(q) - P_o(q + 1)`` is the zero ExpPoly (decided exactly: every coefficient cancels
+    after merging equal rates) and each condition is ``(e^eps - 1) P_o > 0``."""
     cert = certify_dp(exactdp.ReportNoisyMax(EPS, noise="laplace"), [0, 0, 1], [1, 1, 2])
     assert cert.holds
     for c in cert.conditions:
