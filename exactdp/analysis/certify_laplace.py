@@ -53,10 +53,27 @@ def needs_laplace_forms(mech: Mechanism, vectors: Sequence[ScoreVector]) -> bool
     return any(len(cs) > 1 for fs in forms for f in fs for _, cs in f.terms)
 
 
-@lru_cache(maxsize=512)
 def _forms(mech: Mechanism, vector: tuple) -> tuple[ExpPoly, ...]:
     """The exact probabilities on ``vector`` as exponential polynomials in epsilon
-    (cached: a sweep over pairs meets each vector many times)."""
+    (cached for hashable mechanisms: a sweep over pairs meets each vector many times)."""
+    try:
+        hash(mech)
+    except TypeError:
+        return _parse_forms(mech, vector)
+    return _cached_forms(mech, vector)
+
+
+@lru_cache(maxsize=512)
+def _cached_forms(mech: Mechanism, vector: tuple) -> tuple[ExpPoly, ...]:
+    return _parse_forms(mech, vector)
+
+
+def forms_cache_clear() -> None:
+    """Empty the cache of parsed forms (benchmarks time cold runs)."""
+    _cached_forms.cache_clear()
+
+
+def _parse_forms(mech: Mechanism, vector: tuple) -> tuple[ExpPoly, ...]:
     sv = score_vector(vector, "scores", "certify_dp")
     probs = exact_probabilities_of(distribution_of(mech, sv), "certify_dp", mech)
     try:
@@ -305,9 +322,11 @@ def _chart_ok(chart: PositiveRealsSign) -> bool:
             if nxt.lo > r.hi:
                 points.append(((r.hi + nxt.lo) / 2, r.right))
         points.append((roots[-1].hi + 1, roots[-1].right))
+        exact = {r.lo for r in roots if r.kind == "exact"}
         for r in roots:
-            if r.kind == "isolated" and r.left != r.right:
-                points += [(r.lo, r.left), (r.hi, r.right)]
+            if r.kind == "isolated" and r.left != r.right:  # ends shared with an exact
+                points += [(p, s) for p, s in ((r.lo, r.left), (r.hi, r.right))  # zero: 0
+                           if p not in exact]
     else:
         points.append((Fraction(1), chart.first))
     return all(p <= 0 or f.sign_at(p) == s for p, s in points if s != 0)

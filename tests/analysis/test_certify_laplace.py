@@ -21,7 +21,8 @@ from scipy.integrate import quad
 
 import exactdp
 from exactdp import certify_dp
-from exactdp.analysis.certify_laplace import LaplaceDPCertificate
+from exactdp.analysis.certify_laplace import LaplaceDPCertificate, needs_laplace_forms
+from exactdp.scores import as_scores
 
 EPS = sympy.Symbol("epsilon", positive=True)
 VECTORS = list(itertools.product((-1, 0, 1), repeat=3))
@@ -136,6 +137,19 @@ def test_dipc_domain_against_quadrature_and_dipc_verdicts(name):
         assert failing_pairs == 0
     if name == "SVT1":  # 150 pairs keep an epsilon*exp term (issue 34's count), 166 do not
         assert kinds == {"LaplaceDPCertificate", "DPCertificate"}
+
+
+def test_svt2_holds_on_dipc_domain_as_dipc_says():
+    """Algorithm 2 (threshold noise redrawn after each True; products of segment
+    integrals): the 150 pairs of DiPC's domain whose probabilities keep a power of epsilon
+    hold for every epsilon (DiPC: True on input_3_svt2; the other 166 pairs are x-forms)."""
+    mech = exactdp.SparseVector(EPS, 0, 1, 2)
+    laplace = [(a, b) for a, b in PAIRS
+               if needs_laplace_forms(mech, [as_scores(a), as_scores(b)])]
+    assert len(laplace) == 150
+    certs = [certify_dp(mech, a, b) for a, b in laplace]
+    assert all(isinstance(c, LaplaceDPCertificate) and c.holds for c in certs)
+    assert certs[0].verify()
 
 
 def test_svt6_dipc_witness_lies_in_the_failing_set():
