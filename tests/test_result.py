@@ -24,7 +24,8 @@ RESULT_TYPES = ("PrivacyLoss", "DPCheck", "DPCertificate", "ZCDPCheck", "Bounded
                 "AccountantCheck", "RegularityCheck", "DominanceResult",
                 "DominanceCertificate", "SensitivityResult", "WorstCaseError",
                 "LatticeLPResult", "PFOptimalityRegion", "OptimalDistribution",
-                "GoodnessOfFit", "SweepResult", "ProofResult", "SuiteRow")
+                "GoodnessOfFit", "SweepResult", "ProofResult", "SuiteRow",
+                "LaplaceDPCertificate")
 
 
 @pytest.fixture(scope="module")
