@@ -226,7 +226,8 @@ def sign_on_positive_reals(f: ExpPoly) -> PositiveRealsSign:
 
 @dataclass
 class _Ev:
-    """A zero event of a chart: ``kind`` "exact" (lo == hi), "iso" or "und"."""
+    """A zero event of a chart: ``kind`` "exact" (lo == hi), "iso", "alg" or "und"
+    (:class:`Root`'s kinds), with the signs on each side."""
 
     kind: str
     lo: flint.fmpq
