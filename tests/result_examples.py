@@ -23,6 +23,8 @@ SOURCES = {
                    "[2, 0, 0, 0, 0])",
     "DPCheck": "exactdp.check_dp(PermuteAndFlip(1), [3, 1, 0])",
     "DPCertificate": "exactdp.certify_dp(PermuteAndFlip(EPS), [0, -1, -2], [1, -2, -1])",
+    "LaplaceDPCertificate": "exactdp.certify_dp(exactdp.SparseVector(EPS, 0, 1, 6), "
+                            "[-1, -1, 0], [0, 0, -1])",
     "ZCDPCheck": "exactdp.check_zcdp(ExponentialMechanism(1), [0, 1], sympy.Rational(1, 2), "
                  "[1, 0])",
     "BoundedRange": "exactdp.bounded_range(ExponentialMechanism(1), [0, 0], [0, 1])",

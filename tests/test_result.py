@@ -25,7 +25,7 @@ RESULT_TYPES = ("PrivacyLoss", "DPCheck", "DPCertificate", "ZCDPCheck", "Bounded
                 "DominanceCertificate", "SensitivityResult", "WorstCaseError",
                 "LatticeLPResult", "PFOptimalityRegion", "OptimalDistribution",
                 "GoodnessOfFit", "SweepResult", "ProofResult", "SuiteRow", "LossSupremum",
-                "ErrorRatioStudy", "CompositionBound")
+                "ErrorRatioStudy", "CompositionBound", "LaplaceDPCertificate")
 
 
 @pytest.fixture(scope="module")

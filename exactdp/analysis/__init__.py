@@ -6,6 +6,7 @@ from .._lazy import lazy_exports
 
 if TYPE_CHECKING:
     from .certify import ConditionCertificate, DPCertificate, certify_dp
+    from .certify_laplace import EpsilonInterval, LaplaceDPCertificate
     from .check import DPCheck, check_dp
     from .composition import (
         AccountantCheck,
@@ -65,10 +66,12 @@ __all__ = [
     "DiscretisedPLD",
     "DominanceCertificate",
     "DominanceResult",
+    "EpsilonInterval",
     "EpsilonResult",
     "ErrorRatioStudy",
     "GaussianPLD",
     "HockeyStick",
+    "LaplaceDPCertificate",
     "LaplacePLD",
     "PrivacyLoss",
     "PrivacyLossDistribution",
@@ -113,6 +116,8 @@ _EXPORTS = {
     "ConditionCertificate": ".certify",
     "DPCertificate": ".certify",
     "certify_dp": ".certify",
+    "EpsilonInterval": ".certify_laplace",
+    "LaplaceDPCertificate": ".certify_laplace",
     "DPCheck": ".check",
     "check_dp": ".check",
     "AccountantCheck": ".composition",

@@ -22,6 +22,12 @@ from ..mechanisms.base import Mechanism
 from ..mechanisms.sparse_vector import SparseVector
 from ..numbers import exact_epsilon
 from ..result import Result, brief
+from .certify_laplace import (
+    EpsilonInterval,
+    LaplaceDPCertificate,
+    certify_dp_laplace,
+    needs_laplace_forms,
+)
 from .common import (
     EPSILON,
     X,
@@ -155,6 +161,13 @@ class DPCertificate(Result):
         ]
         return sympy.Union(*sets) if sets else sympy.EmptySet
 
+    @property
+    def failing_epsilons(self) -> tuple[EpsilonInterval, ...]:
+        """:attr:`failing_epsilon_intervals` as open :class:`EpsilonInterval` (exact ends;
+        None for oo): the field :class:`LaplaceDPCertificate` shares."""
+        return tuple(EpsilonInterval(iv.start, None if iv.end is sympy.oo else iv.end)
+                     for iv in set_intervals(self.failing_epsilon_intervals))
+
     def holds_at(self, epsilon: object) -> bool:
         """True iff every condition holds at this epsilon.
 
@@ -238,6 +251,16 @@ def set_intervals(s: sympy.Set) -> list[sympy.Interval]:
     return [a for a in s.args if isinstance(a, sympy.Interval)]
 
 
+def _refuse_epsilon_limit(mechanism: object) -> None:
+    """Refuse a mechanism at epsilon = 0 or oo: the certificate covers finite epsilon > 0."""
+    eps0 = mechanism_epsilon(as_mechanism(mechanism, "certify_dp"))
+    if eps0 is not None and not eps0.free_symbols and (eps0 == 0 or eps0 is sympy.oo):
+        raise ValueError(
+            f"certify_dp: the certificate covers every finite epsilon > 0, but this mechanism "
+            f"has epsilon = {eps0} (a limit); use check_dp or privacy_loss for the limit"
+        )
+
+
 def _symbolic_mechanism(mech: object, func: str):
     mech = as_mechanism(mech, func)
     eps = mechanism_epsilon(mech)
@@ -266,7 +289,7 @@ def certify_dp(
     *,
     search: str = "auto",
     allow_non_neighbour: bool = False,
-) -> DPCertificate:
+) -> DPCertificate | LaplaceDPCertificate:
     """Prove (or refute) the epsilon-DP bound on rational scores for every epsilon > 0.
 
     With ``x = exp(-epsilon/N)`` (``N`` the least integer making every probability a
@@ -290,14 +313,18 @@ def certify_dp(
 
     Returns
     -------
-    DPCertificate
-        ``.holds``, ``.failing_epsilon_intervals``, ``.verify()``.
+    DPCertificate or LaplaceDPCertificate
+        ``.holds``, ``.failing_epsilons``, ``.verify()``. Where some probability is not
+        rational in ``x`` but an exponential polynomial in epsilon (Laplace noise: RNM,
+        the sparse vector family), a
+        :class:`~exactdp.analysis.certify_laplace.LaplaceDPCertificate` (Polya-Szego zero
+        isolation, :mod:`exactdp.exact.exp_poly`).
 
     Raises
     ------
     ValueError
-        Irrational scores, a mechanism without such a rational form (RNM-Laplace), or the
-        input errors of :func:`privacy_loss`.
+        Irrational scores, a mechanism with neither form, or the input errors of
+        :func:`privacy_loss`.
 
     References
     ----------
@@ -315,12 +342,7 @@ def certify_dp(
     >>> cert.holds, cert.verify()
     (True, True)
     """
-    eps0 = mechanism_epsilon(as_mechanism(mechanism, "certify_dp"))
-    if eps0 is not None and not eps0.free_symbols and (eps0 == 0 or eps0 is sympy.oo):
-        raise ValueError(
-            f"certify_dp: the certificate covers every finite epsilon > 0, but this mechanism "
-            f"has epsilon = {eps0} (a limit); use check_dp or privacy_loss for the limit"
-        )
+    _refuse_epsilon_limit(mechanism)
     mech = _symbolic_mechanism(mechanism, "certify_dp")
     q = score_vector(scores, "scores", "certify_dp")
     if not q.is_rational:
@@ -329,6 +351,8 @@ def certify_dp(
     if not all(v.is_rational for v in nbrs):
         raise argument_error("certify_dp", "neighbour", "rational (integers or fractions)",
                              neighbour)
+    if needs_laplace_forms(mech, [q, *nbrs]):  # exponential polynomials in epsilon
+        return certify_dp_laplace(mech, q, nbrs)
     trees = pf_tree_gaps(mech, [q] + nbrs)
     if trees:  # one sign analysis per neighbour, output and direction, of PF's degree
         degree = max(len(G) * G[-1] + sum(G) for G in trees)

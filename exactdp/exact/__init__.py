@@ -10,7 +10,10 @@ No differential-privacy concepts live here (LAYOUT.md: "the package's sympy.poly
   mpf <-> arb <-> Float converters;
 - :mod:`exactdp.exact.poly`: flint / sympy polynomial conversions, the sign of a polynomial at
   a ball, x-forms of probabilities;
-- :mod:`exactdp.exact.unit_interval`: signs of polynomials on ``(0, 1)``, root isolation.
+- :mod:`exactdp.exact.unit_interval`: signs of polynomials on ``(0, 1)``, root isolation;
+- :mod:`exactdp.exact.exp_poly`, :mod:`exactdp.exact.exp_poly_sign`: exponential
+  polynomials ``sum_k p_k(t) exp(w_k t)`` and their signs on ``(0, oo)`` (Polya-Szego zero
+  isolation).
 """
 
 from .arb import (
@@ -27,6 +30,8 @@ from .arb import (
     mpf_to_arb,
     to_arb,
 )
+from .exp_poly import ExpPoly
+from .exp_poly_sign import PositiveRealsSign, Root, sign_on_positive_reals
 from .signs import (
     MAX_PREC,
     UndecidedSignError,
@@ -49,6 +54,7 @@ __all__ = [
     "ball",
     "compare",
     "dps_to_prec",
+    "ExpPoly",
     "enclose",
     "exact_zero",
     "flint_dps",
@@ -56,9 +62,12 @@ __all__ = [
     "float_to_arb",
     "is_zero",
     "mpf_to_arb",
+    "PositiveRealsSign",
     "proved_equal",
     "proved_rational",
+    "Root",
     "sign",
+    "sign_on_positive_reals",
     "sign_or_none",
     "to_arb",
 ]

@@ -113,9 +113,10 @@ def test_certificate_check_detects_tampering():
     assert not replace(cert, conditions=(fake,) + cert.conditions[1:]).verify()
 
 
-def test_certify_refuses_laplace_and_irrational_scores():
-    with pytest.raises(ValueError, match="not rational functions"):
-        certify_dp(exactdp.ReportNoisyMax(1, noise="laplace"), [0, -1], [1, -2])
+def test_certify_laplace_forms_and_refuses_irrational_scores():
+    # RNM-Laplace: exponential polynomials in epsilon (exactdp.analysis.certify_laplace)
+    cert = certify_dp(exactdp.ReportNoisyMax(1, noise="laplace"), [0, -1], [1, -2])
+    assert type(cert).__name__ == "LaplaceDPCertificate" and cert.holds and cert.verify()
     with pytest.raises(ValueError, match="rational"):
         certify_dp(exactdp.PermuteAndFlip(1), [0, "sqrt(2)"], [0, 1])
 
@@ -279,8 +280,9 @@ def test_certificate_tangency_holds_only_at_the_touching_epsilon():
 def test_certify_dp_on_sparse_vector_where_it_is_rational_in_x():
     """Algorithms 4 and 5 are rational in x on every input, Algorithm 1 on one query:
     the certificate against check_dp (exact, at numeric epsilons) on the same pair; where
-    the probabilities have epsilon*exp terms (Algorithm 6 off the threshold) a one-line
-    refusal saying why."""
+    the probabilities have epsilon*exp terms (Algorithm 6 off the threshold) the
+    certificate on exponential polynomials in epsilon (exactdp.analysis.certify_laplace),
+    against check_dp at the same epsilons."""
     e = sympy.Symbol("epsilon", positive=True)
     for variant, a, b in [(4, [1, 1, 1], [2, 0, 0]), (5, [1, 1, 2], [0, 2, 1]),
                           (1, [1], [2]), (6, [1, 1], [1, 1])]:
@@ -290,10 +292,11 @@ def test_certify_dp_on_sparse_vector_where_it_is_rational_in_x():
         for eps in (sympy.Rational(1, 10), sympy.Rational(1, 2), 3):
             check = check_dp(mech.with_epsilon(eps), a, b)
             assert check.holds is (eps not in cert.failing_epsilon_intervals)
-    with pytest.raises(ValueError, match=r"^certify_dp: SparseVector on \[2, 0\] has no form "
-                       r"rational in x .*Laplace rates t1 = 1/2 and t2 = 1/2 meet") as info:
-        certify_dp(exactdp.SparseVector(e, 1, variant=6), [1, 1], [2, 0])
-    assert "\n" not in str(info.value)
+    mech = exactdp.SparseVector(e, 1, variant=6)
+    cert = certify_dp(mech, [1, 1], [2, 0])
+    assert type(cert).__name__ == "LaplaceDPCertificate" and cert.verify()
+    for eps in (sympy.Rational(1, 10), sympy.Rational(1, 2), 3):
+        assert check_dp(mech.with_epsilon(eps), [1, 1], [2, 0]).holds is cert.holds_at(eps)
 
 
 # ---------------------------------------------------------- mutation survivors (issue 20)

@@ -1,0 +1,86 @@
+"""Exponential polynomials (exactdp.exact.exp_poly): construction, exact parsing, Taylor
+coefficients (against sympy's series), signs at points (against arb balls of the closed
+form)."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import pytest
+import sympy
+
+from exactdp.exact.arb import to_arb
+from exactdp.exact.exp_poly import ExpPoly
+
+t = sympy.Symbol("t")
+
+
+# ------------------------------------------------------------------ construction
+def test_from_terms_merges_equal_rates_and_scales():
+    # q lam^e exp(lam W), lam = t/2: 3 exp(-t/2) + (1/2)(t/2)exp(-t/2)... merged by W
+    f = ExpPoly.from_terms({(0, F(-1)): F(3), (1, F(-1)): F(1), (0, F(0)): F(-1)}, scale=F(1, 2))
+    assert f.terms == ((F(-1, 2), (F(3), F(1, 2))), (F(0), (F(-1),)))
+    assert f.zero_bound == 2
+    g = ExpPoly.from_sympy(3 * sympy.exp(-t / 2) + t * sympy.exp(-t / 2) / 2 - 1, t)
+    assert f == g
+
+
+def test_from_sympy_parses_exactly_and_refuses_other_shapes():
+    e = sympy.Symbol("epsilon", positive=True)
+    f = ExpPoly.from_sympy(e * (sympy.exp(-e) / 4 + sympy.exp(-e / 2)) / 2 + 1 - sympy.exp(-e), e)
+    assert f.to_sympy(e).equals(sympy.expand(e * (sympy.exp(-e) / 4 + sympy.exp(-e / 2)) / 2
+                                             + 1 - sympy.exp(-e)))
+    for bad, why in [(sympy.Float(0.5) * sympy.exp(-e), "float"),
+                     (sympy.exp(-e**2), "not exp"),
+                     (sympy.exp(sympy.Integer(2)) * e, "rational w"),
+                     (sympy.sqrt(2) * e, "is not a rational"),
+                     (sympy.exp(-sympy.sqrt(2) * e), "rational w")]:
+        with pytest.raises(ValueError, match=why) as info:
+            ExpPoly.from_sympy(bad, e)
+        assert "\n" not in str(info.value)
+    with pytest.raises(ValueError, match="scale"):
+        ExpPoly.from_terms({(0, F(0)): F(1)}, scale=0)
+    with pytest.raises(ValueError, match="power of lam"):
+        ExpPoly.from_terms({(-1, F(0)): F(1)})
+    with pytest.raises(ValueError, match="exact rational"):
+        ExpPoly.from_terms({(0, 0.5): F(1)})
+
+
+def test_identically_zero_is_decided_exactly():
+    # (1 + t) e^{-t} written twice with opposite signs, and e^{-t/2}^2 - e^{-t}
+    f = ExpPoly.from_terms({(0, F(-1)): F(1), (1, F(-1)): F(1)})
+    assert (f - f).is_zero and (f - f).zero_bound == -1
+    g = ExpPoly.from_sympy(sympy.exp(-t / 2) ** 2 - sympy.exp(-t), t)
+    assert g.is_zero and g.sign_near_zero() == 0 and g.sign_at_infinity() == 0
+
+
+# ------------------------------------------------------------------ signs at the ends
+def test_sign_near_zero_from_exact_taylor_coefficients():
+    # e^t - 1 - t - t^2/2 - t^3/6 = t^4/24 + ...: the first non-zero coefficient is the 4th
+    f = ExpPoly.from_sympy(sympy.exp(t) - 1 - t - t**2 / 2 - t**3 / 6, t)
+    series = sympy.series(f.to_sympy(t), t, 0, 7).removeO()
+    for n in range(7):
+        assert f.taylor(n) == F(str(series.coeff(t, n)))
+    assert [f.taylor(n) for n in range(5)] == [0, 0, 0, 0, F(1, 24)]
+    assert f.sign_near_zero() == 1 and (-f).sign_near_zero() == -1
+    # t e^{-t} - t + t^2 = t^3/2 - t^4/6 + ...: positive near 0, but negative beyond a zero
+    g = ExpPoly.from_sympy(t * sympy.exp(-t) - t + t**2, t)
+    assert [g.taylor(n) for n in range(4)] == [0, 0, 0, F(1, 2)]
+    assert g.sign_near_zero() == 1 and g.sign_at_infinity() == 1
+
+
+def test_sign_at_infinity_is_the_leading_term():
+    f = ExpPoly.from_sympy(-t**2 * sympy.exp(t / 3) + 1000 * t**5 + sympy.exp(t / 4) * 10**6, t)
+    assert f.sign_at_infinity() == -1
+    assert f.sign_at(200) == -1 and f.sign_at(1) == 1
+
+
+# ------------------------------------------------------------------ zeros
+# ------------------------------------------------------------------ tangential zeros
+def test_sign_at_rational_points_is_exact():
+    # at t = 2, t - 2 vanishes in every coefficient: exactly 0 (Lindemann-Weierstrass)
+    f = ExpPoly.from_sympy(sympy.expand((t - 2) * (sympy.exp(t) - 7)), t)
+    assert f.sign_at(2) == 0 and f.sign_at(1) == 1 and f.sign_at(3) == 1
+    assert (f.ball(3, 200) - to_arb(sympy.exp(3) - 7, 200)).contains(0)
+    with pytest.raises(ValueError, match="exact rational"):
+        f.sign_at(0.5)

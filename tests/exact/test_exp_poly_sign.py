@@ -1,0 +1,143 @@
+"""Exponential polynomials and their sign on (0, oo) (exactdp.exact.exp_poly_sign).
+
+Independent routes: mpmath at 50 digits on a dense grid (the sign changes it sees), closed
+forms of the zeros (logarithms, square roots), exact Taylor coefficients by sympy's series.
+"""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction as F
+
+import mpmath
+import pytest
+import sympy
+
+from exactdp.exact.exp_poly import ExpPoly
+from exactdp.exact.exp_poly_sign import sign_on_positive_reals
+
+t = sympy.Symbol("t")
+
+
+def _mp(f: ExpPoly, x: mpmath.mpf) -> mpmath.mpf:
+    return mpmath.fsum(mpmath.mpf(c.numerator) / c.denominator * x**j
+                       * mpmath.exp(mpmath.mpf(w.numerator) / w.denominator * x)
+                       for w, cs in f.terms for j, c in enumerate(cs))
+
+
+def _inside(root, value) -> bool:
+    return root.lo <= value <= root.hi if root.lo < root.hi else root.lo == value
+
+
+def test_zeros_against_closed_forms():
+    # (e^t - 2)(e^t - 3)(e^t - 5): N = 4 terms of degree 0, so at most 3 zeros: all found
+    f = ExpPoly.from_sympy(sympy.expand((sympy.exp(t) - 2) * (sympy.exp(t) - 3)
+                                        * (sympy.exp(t) - 5)), t)
+    chart = sign_on_positive_reals(f)
+    assert f.zero_bound == 3 and len(chart.roots) == 3
+    for r, v in zip(chart.roots, (sympy.log(2), sympy.log(3), sympy.log(5)), strict=True):
+        assert r.kind == "isolated" and _inside(r, F(str(sympy.N(v, 30))))
+        assert r.hi - r.lo < F(1, 2**40)
+    assert chart.gap_signs == (-1, 1, -1, 1)
+    neg = chart.negative_intervals()
+    assert neg[0][0] == 0 and neg[0][1] is chart.roots[0]
+    assert neg[1] == (chart.roots[1], chart.roots[2])
+    # a rational zero is exact: (t - 3)(e^{-t} + 1)
+    g = ExpPoly.from_sympy(sympy.expand((t - 3) * (sympy.exp(-t) + 1)), t)
+    (r,) = sign_on_positive_reals(g).roots
+    assert r.kind == "exact" and r.exact == 3
+
+
+def test_zero_counts_against_dense_mpmath_evaluation():
+    """Random exponential polynomials: every sign change mpmath sees at 50 digits on a
+    grid of (0, 20] is inside one isolating interval, the roots there change sign where the
+    grid says so, and the count never exceeds the Polya-Szego bound."""
+    rng = random.Random(20261203)
+    mpmath.mp.dps = 50
+    grid = [mpmath.mpf(k) / 20 for k in range(1, 401)]
+    checked = 0
+    for _ in range(60):
+        terms: dict = {}
+        for _ in range(rng.randint(2, 7)):
+            key = (rng.randint(0, 2), F(rng.randint(-6, 6), rng.choice([1, 2, 3])))
+            terms[key] = terms.get(key, 0) + F(rng.randint(-9, 9), rng.randint(1, 4))
+        f = ExpPoly.from_terms(terms)
+        if f.is_zero:
+            continue
+        chart = sign_on_positive_reals(f)
+        assert len(chart.roots) <= f.zero_bound
+        assert not chart.undecided
+        signs = [mpmath.sign(_mp(f, x)) for x in grid]
+        assert signs[0] in (0, chart.first) or any(r.hi <= F(1, 20) for r in chart.roots)
+        changes = [(grid[i], grid[i + 1]) for i in range(len(grid) - 1)
+                   if signs[i] * signs[i + 1] < 0]
+        for a, b in changes:
+            assert any(F(str(a)) <= r.lo and r.hi <= F(str(b)) and r.left != r.right
+                       for r in chart.roots), (f, a, b)
+        crossing = [r for r in chart.roots if r.left != r.right
+                    and F(1, 20) < r.lo and r.hi < 20]
+        assert len(crossing) == len(changes), f
+        # the gap signs agree with mpmath at the midpoints between roots
+        for r in chart.roots:
+            if r.lo > 0 and r.kind == "isolated":
+                assert mpmath.sign(_mp(f, mpmath.mpf(r.lo.numerator) / r.lo.denominator)) == r.left
+                assert mpmath.sign(_mp(f, mpmath.mpf(r.hi.numerator) / r.hi.denominator)) == r.right
+        checked += 1
+    assert checked > 40
+
+
+def test_polya_szego_bound_is_attained_with_multiplicity():
+    # (t - 1)(t - 2)(t - 3) e^{t/2}: N = 4, three zeros
+    f = ExpPoly.from_sympy(sympy.expand((t - 1) * (t - 2) * (t - 3) * sympy.exp(t / 2)), t)
+    chart = sign_on_positive_reals(f)
+    assert [r.exact for r in chart.roots] == [1, 2, 3] and f.zero_bound == 3
+
+
+def test_tangential_zero_at_an_algebraic_point_is_decided_exactly():
+    """(t - 1)^2 (e^t - 2): a double zero at 1 (a double root of every p_k: decided by
+    their gcd, Lindemann-Weierstrass) and a simple one at log 2; (t^2 - 2)^2 (e^t - 3): a
+    double zero at sqrt 2, isolated with its polynomial t^2 - 2."""
+    f = ExpPoly.from_sympy(sympy.expand((t - 1) ** 2 * (sympy.exp(t) - 2)), t)
+    chart = sign_on_positive_reals(f)
+    (a, b) = chart.roots
+    assert a.kind == "isolated" and _inside(a, F(str(sympy.N(sympy.log(2), 30))))
+    assert b.kind == "exact" and b.exact == 1 and b.left == b.right == 1
+    g = ExpPoly.from_sympy(sympy.expand((t**2 - 2) ** 2 * (sympy.exp(t) - 3)), t)
+    chart = sign_on_positive_reals(g)
+    (a, b) = chart.roots
+    assert _inside(a, F(str(sympy.N(sympy.log(3), 30))))
+    assert b.kind == "algebraic" and b.polynomial == (F(-2), F(0), F(1))
+    assert b.lo < F(str(sympy.N(sympy.sqrt(2), 30))) < b.hi and b.left == b.right == 1
+    assert chart.negative_intervals() == ((F(0), a),)
+
+
+def test_tangential_zero_at_a_transcendental_point_is_undecided():
+    # (e^t - 2)^2 >= 0 touches 0 at log 2: no exact algebra decides it, so it is reported
+    # undecided with a tiny interval around log 2, never guessed
+    f = ExpPoly.from_sympy(sympy.expand((sympy.exp(t) - 2) ** 2), t)
+    chart = sign_on_positive_reals(f)
+    (r,) = chart.undecided
+    assert r.kind == "undecided" and _inside(r, F(str(sympy.N(sympy.log(2), 40))))
+    assert r.hi - r.lo < F(1, 2**50)
+    assert not chart.nonnegative and chart.negative_intervals() == ()
+    assert chart.first == 1 and r.left == r.right == 1
+
+
+def test_two_close_zeros_are_split():
+    # (e^t - 2)(e^t - 2 - 10^-6): two simple zeros 5e-7 apart
+    d = sympy.Rational(1, 10**6)
+    f = ExpPoly.from_sympy(sympy.expand((sympy.exp(t) - 2) * (sympy.exp(t) - 2 - d)), t)
+    chart = sign_on_positive_reals(f)
+    assert [r.kind for r in chart.roots] == ["isolated", "isolated"]
+    assert _inside(chart.roots[0], F(str(sympy.N(sympy.log(2), 40))))
+    assert _inside(chart.roots[1], F(str(sympy.N(sympy.log(2 + d), 40))))
+    assert chart.gap_signs == (1, -1, 1)
+
+
+
+def test_identically_zero_has_an_empty_chart():
+    g = ExpPoly.from_sympy(sympy.exp(-t / 2) ** 2 - sympy.exp(-t), t)
+    chart = sign_on_positive_reals(g)
+    assert chart.is_zero and chart.first == 0 and chart.roots == () and chart.nonnegative
+    with pytest.raises(ValueError, match="ExpPoly"):
+        sign_on_positive_reals(t)
