@@ -31,8 +31,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from fractions import Fraction
+from math import lcm
 from typing import Any
 
+import flint
 import sympy
 
 #: A function of z on one interval: ``{(r, w): q}`` = ``sum q exp(lam (r z + w))``.
@@ -127,6 +129,41 @@ def sum_piece(out: dict[Any, Value], piece: Piece, lo: int | None, hi: int | Non
             add_term(bucket, (0, r * lo + w), q)
         if hi is not None:
             add_term(bucket, (0, r * (hi + 1) + w), -q)
+
+
+def reduce_fraction(num: Value, den: Value) -> tuple[Value, Value]:
+    """``num / den`` in lowest terms, for values with no ``lam`` power (every ``e == 0``)
+    and Fraction exponents: both are Laurent polynomials in ``y = exp(lam / L)`` (``L`` the
+    common denominator of the ``W``), divided by their gcd (flint); the denominator's
+    lowest coefficient is made 1. Anything else is returned unchanged."""
+    items = [*num.items(), *den.items()]
+    if not num or any(e != 0 or not isinstance(w, Fraction) or not isinstance(q, Fraction)
+                      for (e, w), q in items):
+        return num, den
+    L = lcm(*(w.denominator for (_, w), _ in items))
+
+    def poly(v: Value) -> tuple[int, flint.fmpq_poly]:
+        powers = {int(w * L): q for (_, w), q in v.items()}
+        low = min(powers)
+        coeffs = [flint.fmpq(0)] * (max(powers) - low + 1)
+        for k, q in powers.items():
+            coeffs[k - low] = flint.fmpq(q.numerator, q.denominator)
+        return low, flint.fmpq_poly(coeffs)
+
+    (a, P), (b, Q) = poly(num), poly(den)
+    g = P.gcd(Q)
+    P, Q = P // g, Q // g
+    c0 = next(c for c in Q.coeffs() if c != 0)
+    shift = next(i for i, c in enumerate(Q.coeffs()) if c != 0)
+
+    def value(low: int, f: flint.fmpq_poly) -> Value:
+        out: Value = {}
+        for i, c in enumerate(f.coeffs()):
+            if c != 0:
+                q = Fraction(int(c.p), int(c.q)) / Fraction(int(c0.p), int(c0.q))
+                out[(0, Fraction(low + i - shift, L))] = q
+        return out
+    return value(a - b, P), value(0, Q)
 
 
 def value_expr(v: Value, lam: sympy.Expr) -> sympy.Expr:
