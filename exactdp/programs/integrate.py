@@ -104,10 +104,15 @@ class _Units:
             return (r > 0) - (r < 0)
         try:
             return exact_sign(r)
-        except UndecidedSignError as err:
-            raise ValueError(f"run_probability: the sign of the rate {r} is undecided (scales "
-                             "that are not rational multiples of one unit): " + str(err)
-                             ) from None
+        except UndecidedSignError:
+            pass
+        for rho in self.rates:  # r / rho has the sign of r (rho > 0), maybe decidable
+            try:
+                return exact_sign(sympy.cancel(r / rho))
+            except UndecidedSignError:
+                continue
+        raise ValueError(f"run_probability: the sign of the rate {r} is undecided (scales "
+                         "that are not rational multiples of one unit)")
 
     def zero(self) -> Any:
         return Fraction(0) if self.exact else sympy.Integer(0)
