@@ -62,7 +62,12 @@ def add_term(out: dict, key: tuple, q: Any) -> None:
 
 
 def times(a: dict, b: dict) -> dict:
-    """The product of two values (or of two pieces): exponents and keys add."""
+    """The product of two values (or of two pieces): exponents and keys add (a new
+    mapping; a factor 1 is skipped)."""
+    if a == ONE:
+        return dict(b)
+    if b == ONE:
+        return dict(a)
     out: dict = {}
     for (e1, w1), q1 in a.items():
         for (e2, w2), q2 in b.items():

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import sympy
 
@@ -114,6 +115,11 @@ def _holds(value: Fraction, relation: str) -> bool:
     return {">": value > 0, ">=": value >= 0, "==": value == 0, "!=": value != 0}[relation]
 
 
+@lru_cache(maxsize=1024)
+def _positive(b: sympy.Expr) -> bool:
+    return b.is_positive is True and b.is_finite is not False
+
+
 def check_draws(run: Run) -> None:
     """Refuse a malformed draw: wrong index, unknown law, scale not provably positive."""
     for i, d in enumerate(run.draws):
@@ -121,9 +127,8 @@ def check_draws(run: Run) -> None:
             raise ValueError(f"{d.line}: draw {i} has index {d.index} (draws must be in order)")
         if d.law not in LAWS:
             raise ValueError(f"{d.line}: unknown noise law {d.law!r}; one of {', '.join(LAWS)}")
-        b = sympy.sympify(d.scale)
-        if b.is_positive is not True or b.is_finite is False:
-            raise ValueError(f"{d.line}: the scale {b} of a {d.law} noise is not provably "
+        if not _positive(sympy.sympify(d.scale)):
+            raise ValueError(f"{d.line}: the scale {d.scale} of a {d.law} noise is not provably "
                              "positive and finite")
 
 

@@ -129,17 +129,21 @@ def test_sparse_vector_runs_sum_to_one_and_terms_match():
     assert same(t.expr(), run_probability(runs[3]))
 
 
-def test_general_engine_agrees_with_the_sparse_vector_route():
-    """A threshold compared with a query through a second, slack bound (which the
-    sparse vector's fast route does not take) gives the same value as without it."""
-    d = (draw(0, "laplace", 2 / EPS), draw(1, "laplace", 4 / EPS))
-    above = con(lin(1, z1=1, z0=-1), ">=")
-    slack = con(lin(100, z1=1, z0=-1), ">")  # implied by `above` until far out
-    fast = run_probability(Run(d, (above,), 1, "a"))
-    slow = run_probability(Run(d, (above, con(lin(-1, z1=-1, z0=1), "!="), ), 1, "a"))
-    assert same(fast, slow)
-    both = run_probability(Run(d, (above, slack), 1, "a"))
-    assert sympy.N((both - fast).subs(EPS, 1), 30) == 0 or same(both, fast)
+@pytest.mark.parametrize("variant,q", [(1, [2, 0, 1, 3]), (2, [1, 1, 0]), (4, [0, R(1, 2), 1]),
+                                       (6, [1, -1, 1])])
+def test_general_engine_equals_the_sparse_vector_route_term_by_term(variant, q):
+    """Two routes, one closed form: the general piecewise integral and the sparse
+    vector's cached one give the same ``{(e, W): q}`` mappings."""
+    for r in svt_runs(variant, EPS, 1, 2, q):
+        fast, slow = run_terms(r), run_terms(r, algorithm="general")
+        assert fast is not None and slow is not None
+        assert fast.numerator == slow.numerator and fast.denominator == slow.denominator
+
+
+def test_unknown_algorithm_is_refused():
+    r = svt_runs(1, EPS, 0, 1, [0])[0]
+    with pytest.raises(ValueError, match="algorithm must be one of"):
+        run_probability(r, algorithm="fast")
 
 
 # ---------------------------------------------------------------------- noisy max
