@@ -76,8 +76,9 @@ SVT = {
 }
 
 
-def svt_runs(variant: int, eps, threshold, c: int, q) -> list[Run]:
-    """Every run of the sparse vector program on ``q``, built by hand."""
+def svt_runs(variant: int, eps, threshold, c: int, q, law: str = "laplace") -> list[Run]:
+    """Every run of the sparse vector program on ``q``, built by hand (``law``: of every
+    noise)."""
     tscale, qscale, stops, fresh = SVT[variant]
     runs: list[Run] = []
 
@@ -90,9 +91,9 @@ def svt_runs(variant: int, eps, threshold, c: int, q) -> list[Run]:
             return
         if rho is None:
             rho = len(draws)
-            draws = draws + [draw(rho, "laplace", tscale(eps, c), "svt.py:2")]
+            draws = draws + [draw(rho, law, tscale(eps, c), "svt.py:2")]
         nu = len(draws)
-        draws = draws + [draw(nu, "laplace", qscale(eps, c), "svt.py:5")]
+        draws = draws + [draw(nu, law, qscale(eps, c), "svt.py:5")]
         above = lin(sympy.Rational(q[i]) - threshold, **{f"z{nu}": 1, f"z{rho}": -1})
         walk(i + 1, draws, cons + [con(above, ">=", "svt.py:5")], out + [True], count + 1,
              None if fresh else rho)
@@ -369,6 +370,24 @@ def test_discrete_three_way_comparison_sums_to_one_symbolically():
     assert same(ne + probs[1], 1)
     t = run_terms(Run(d, (con(e, "=="),), 1, 0))
     assert t is not None and same(t.expr(), probs[1])
+
+
+@pytest.mark.parametrize("law", ["discrete_laplace", "exponential"])
+def test_above_threshold_with_other_noise_sums_to_one(law):
+    """AboveThreshold (Algorithm 1, c = 1) with discrete Laplace or exponential noise:
+    its runs' probabilities sum to 1 for every epsilon, and one run matches direct
+    summation (discrete) at epsilon = 4 (scales 1/2 and 1: the truncation at 60 is
+    below 1e-25)."""
+    runs = svt_runs(1, EPS, R(1, 2), 1, [1, 0, 2], law=law)
+    assert same(sum(run_probability(r) for r in runs), 1)
+    if law == "discrete_laplace":
+        mpmath.mp.dps = 30
+        r = next(r for r in runs if r.output == (False, True, None))
+        one = Run(tuple(draw(d.index, d.law, d.scale.subs(EPS, 4)) for d in r.draws),
+                  r.constraints, 1, r.output)
+        got = run_probability(r).subs(EPS, 4)
+        assert abs(sympy.N(got, 30) - sympy.Float(_brute(one.draws, one.constraints, 60), 30)
+                   ) < sympy.Float("1e-25")
 
 
 def test_discrete_strict_and_non_strict_differ_on_integers_only():
