@@ -44,6 +44,7 @@ from typing import Any
 
 import sympy
 
+from .._validate import argument_error
 from ..exact.piecewise_exp import (
     ONE,
     Piece,
@@ -60,8 +61,6 @@ from ..exact.signs import sign as exact_sign
 from ..mechanisms.sparse_vector_integral import segment_integral
 from .integrate_plan import Bound, Plan, Star, plan
 from .runs import Run
-
-__all__ = ["RunTerms", "check_run", "run_cost", "run_probability", "run_terms"]
 
 #: A fraction ``num / den`` of two values.
 Frac = tuple[Value, Value]
@@ -412,8 +411,7 @@ ALGORITHMS = ("auto", "general")
 
 def _integrate(run: Run, algorithm: str) -> tuple[_Units, Frac]:
     if algorithm not in ALGORITHMS:
-        raise ValueError(f"run_probability: algorithm must be one of {ALGORITHMS}, "
-                         f"got {algorithm!r}")
+        raise argument_error("run_probability", "algorithm", f"one of {ALGORITHMS}", algorithm)
     p = plan(run)
     u = _units(run)
     laws = [d.law for d in run.draws]

@@ -124,7 +124,7 @@ def check_draws(run: Run) -> None:
     """Refuse a malformed draw: wrong index, unknown law, scale not provably positive."""
     for i, d in enumerate(run.draws):
         if d.index != i:
-            raise ValueError(f"{d.line}: draw {i} has index {d.index} (draws must be in order)")
+            raise ValueError(f"{d.line}: draw {i} has index {d.index} (out of order)")
         if d.law not in LAWS:
             raise ValueError(f"{d.line}: unknown noise law {d.law!r}; one of {', '.join(LAWS)}")
         if not _positive(sympy.sympify(d.scale)):
