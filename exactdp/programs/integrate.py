@@ -84,6 +84,13 @@ class RunTerms:
     numerator: Value
     denominator: Value
 
+    @property
+    def rational_in_x(self) -> bool:
+        """Whether no ``lam**e`` factor with ``e > 0`` survives: then the value is a
+        rational function of ``x = exp(-lam / L)``, ``L`` the common denominator of the
+        ``W`` (a polynomial over a power of ``x`` when the denominator is 1)."""
+        return all(e == 0 for e, _ in (*self.numerator, *self.denominator))
+
     def expr(self) -> sympy.Expr:
         """The value as a sympy expression."""
         num = value_expr(self.numerator, self.unit)

@@ -312,9 +312,22 @@ def test_symbolic_rates_without_a_common_unit():
     assert abs(sympy.N(got, 30) - sympy.Float(ref, 30)) < sympy.Float("1e-25")
 
 
+def test_symbolic_rates_discrete():
+    """Discrete Laplace of scales ``1/epsilon`` and ``sqrt(2)/epsilon``: the sympy route,
+    against direct summation at epsilon = 4."""
+    mpmath.mp.dps = 30
+    d = (draw(0, "discrete_laplace", 1 / EPS), draw(1, "discrete_laplace", sympy.sqrt(2) / EPS))
+    r = Run(d, (con(lin(1, z1=1, z0=-1), ">="), con(lin(3, z0=1), ">")), 1, "x")
+    assert run_terms(r) is None
+    got = run_probability(r).subs(EPS, 4)
+    ref = _brute(tuple(draw(i, x.law, x.scale.subs(EPS, 4)) for i, x in enumerate(d)),
+                 r.constraints, 40)
+    assert abs(sympy.N(got, 30) - sympy.Float(ref, 30)) < sympy.Float("1e-25")
+
+
 # ---------------------------------------------------------------------- discrete
 def _dl_pmf(b, k):
-    p = mpmath.exp(-1 / mpmath.mpf(b))
+    p = mpmath.exp(-1 / mpmath.mpf(sympy.N(b, 40)))
     return (1 - p) / (1 + p) * p ** abs(k)
 
 
@@ -438,9 +451,16 @@ def test_cost_grows_with_the_leaves():
 
 
 def test_run_terms_are_fractions_of_one_unit():
+    """Algorithm 4 (rates 1/4 and 3/4) keeps no epsilon power: rational in x, as
+    SparseVector.rational_obstruction says; Algorithm 6 on unequal answers keeps one."""
     runs = svt_runs(4, EPS, 0, 1, [0, 1, 1])
+    assert exactdp.SparseVector(EPS, 0, 1, 4).rational_obstruction(
+        exactdp.scores.as_scores([0, 1, 1])) is None
+    six = [run_terms(r) for r in svt_runs(6, EPS, 0, 1, [0, 1])]
+    assert not all(t is not None and t.rational_in_x for t in six)
     for r in runs:
         t = run_terms(r)
-        assert t is not None and t.denominator == {(0, Fraction(0)): Fraction(1)}
+        assert t is not None and t.rational_in_x
+        assert t.denominator == {(0, Fraction(0)): Fraction(1)}
         assert all(isinstance(q, Fraction) and isinstance(w, Fraction)
                    for (_, w), q in t.numerator.items())
