@@ -7,15 +7,15 @@ class* (:mod:`exactdp.programs.integrate_plan`: every component of the compariso
 a star) and refuses everything else, before any integral, with a one-line ``ValueError``
 naming the comparison's ``file:line``.
 
-Each star is integrated leaves first. Given the centre's value ``z``, each leaf's
-comparisons confine it to an interval with ends affine in ``z``, so its probability is a
-difference of CDF values; for Laplace and exponential noise the CDF is piecewise
-exponential, so between the sorted breakpoints (where an end crosses 0, or two ends cross)
-the product of the leaves' factors times the centre's density is a finite sum ``sum q
-exp(lam (r z + w))``, integrated in closed form
-(:func:`exactdp.exact.piecewise_exp.integrate_piece`). The sparse vector's stars (a Laplace
-centre, Laplace leaves of one rate each compared once with slope 1) go through the cached
-:func:`exactdp.mechanisms.sparse_vector_integral.segment_integral`, the routine
+Each star is integrated leaves first (:mod:`exactdp.programs.integrate_stars`). Given the
+centre's value ``z``, each leaf's comparisons confine it to an interval with ends affine
+in ``z``, so its probability is a difference of CDF values; for Laplace and exponential
+noise the CDF is piecewise exponential, so between the sorted breakpoints (where an end
+crosses 0, or two ends cross) the product of the leaves' factors times the centre's
+density is a finite sum ``sum q exp(lam (r z + w))``, integrated in closed form
+(:func:`exactdp.exact.piecewise_exp.integrate_piece`). The sparse vector's stars (a
+Laplace centre, Laplace leaves of one rate each compared once with slope 1) go through the
+cached :func:`exactdp.mechanisms.sparse_vector_integral.segment_integral`, the routine
 :class:`~exactdp.SparseVector` uses.
 
 - **Discrete Laplace** (``P(k) = (1 - p)/(1 + p) p^|k|`` on the integers, ``p =
@@ -25,6 +25,18 @@ centre, Laplace leaves of one rate each compared once with slope 1) go through t
   ``int f(z) prod_j F(z + k_j) dz = int_0^oo exp(-u (1 + sum_j exp(-k_j/b))) du = 1 / (1 +
   sum_j exp(-k_j/b))``, the softmax (Gumbel-max trick; Yellott 1977); a leaf bounded on
   both sides or from below expands by inclusion-exclusion.
+
+Strict and non-strict comparisons, ``==`` and ``!=``: see
+:mod:`exactdp.programs.integrate_plan` (continuous noise: ``==`` has probability 0, ``!=``
+probability 1; discrete noise: integer rounding of each bound, ``!=`` by
+inclusion-exclusion).
+
+References
+----------
+J. I. Yellott, "The relationship between Luce's choice axiom, Thurstone's theory of
+comparative judgment, and the double exponential distribution", J. Math. Psych. 15, 1977
+(argmax of Gumbel-perturbed values is the softmax). M. Lyu, D. Su and N. Li, PVLDB 10(6),
+2017 (the sparse vector integrals).
 
 Units. When every rate ``1/b`` is a positive rational multiple ``t * lam`` of one unit
 ``lam`` (``epsilon`` for scales such as ``4*c/epsilon``; 1 for numeric scales), the
