@@ -266,8 +266,7 @@ def build_mechanism(spec: AlgorithmSpec, epsilon: object = CLAIM) -> Mechanism:
 
 def _output_text(mech: Mechanism, scores: tuple, index: object) -> str:
     """An output of a discrete mechanism in words: answer letters or ``index i``."""
-    kinds = {e.kind for e in REGISTRY.values() if e.cls is type(mech)}
-    if "sequence" in kinds and isinstance(index, int):
+    if mech.output_kind == "sequence" and isinstance(index, int):
         answers = mech.distribution(scores).outputs[index]
         return "".join(LETTERS[a] for a in answers)
     return f"index {index}"

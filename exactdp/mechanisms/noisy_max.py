@@ -103,12 +103,10 @@ def _output(func: str, name: str, value: object) -> str:
     return value.lower()
 
 
-@register("rnm-gumbel-value", label="RNM-Gumbel-value", kind="continuous", noise="gumbel",
+@register("rnm-gumbel-value", label="RNM-Gumbel-value", noise="gumbel", output="value")
+@register("rnm-exp-value", label="RNM4 (RNM-Exp-value)", noise="exponential", output="value")
+@register("rnm-laplace-value", label="RNM3 (RNM-Laplace-value)", noise="laplace",
           output="value")
-@register("rnm-exp-value", label="RNM4 (RNM-Exp-value)", kind="continuous",
-          noise="exponential", output="value")
-@register("rnm-laplace-value", label="RNM3 (RNM-Laplace-value)", kind="continuous",
-          noise="laplace", output="value")
 @register("rnm-laplace", label="RNM-Laplace", noise="laplace")  # (registered bottom-up)
 @register("rnm-gumbel", label="RNM-Gumbel", noise="gumbel")
 @register("rnm-exp", label="RNM-Exp", noise="exponential")
@@ -190,6 +188,11 @@ class ReportNoisyMax(Mechanism):
         if self.output == "value" and self.optimize != "max":
             raise argument_error("ReportNoisyMax", "optimize", "'max' with output='value'",
                                  self.optimize)
+
+    @property
+    def output_kind(self) -> str:
+        """``"selection"`` (the index), or ``"release"`` with ``output="value"``."""
+        return "release" if self.output == "value" else "selection"
 
     @property
     def capabilities(self) -> frozenset[str]:

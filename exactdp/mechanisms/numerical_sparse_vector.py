@@ -33,7 +33,7 @@ from .sparse_vector_loss import fresh_loss
 from .sparse_vector_release import ReleaseDistribution, numerical_svt
 
 
-@register("numerical-svt", label="NumSVT", kind="continuous")
+@register("numerical-svt", label="NumSVT", example={"threshold": 0})
 @dataclass(frozen=True)
 class NumericalSparseVector(QueryAnswers, Mechanism):
     """The numerical sparse vector technique (Wang et al., PLDI 2019): noisy answers of the
@@ -90,6 +90,7 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
     """
 
     name: ClassVar[str] = "NumSVT"
+    output_kind: ClassVar[str] = "release"
     epsilon: sympy.Expr = parameter(svt_epsilon, "> 0 and finite", symbolic=True)
     threshold: sympy.Expr = parameter(svt_threshold, "a finite real number")
     c: int = parameter(svt_cutoff, "a positive integer", default=1, exact=False)

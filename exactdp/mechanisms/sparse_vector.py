@@ -160,7 +160,8 @@ def _has_lambda_term(scheme: Scheme, threshold: Fraction, answers: tuple) -> boo
     return any(e for v in sequence_probabilities(offsets, scheme) for e, _ in v)
 
 
-@register("svt", label="SVT", kind="sequence")
+@register("svt3", label="SVT3", example={"threshold": 0}, variant=3)
+@register("svt", label="SVT", example={"threshold": 0})
 @dataclass(frozen=True)
 class SparseVector(QueryAnswers, Mechanism):
     """The sparse vector technique, Lyu-Su-Li's Algorithm ``variant``, over answer sequences.
@@ -261,6 +262,11 @@ class SparseVector(QueryAnswers, Mechanism):
     c: int = parameter(svt_cutoff, "a positive integer", default=1, exact=False)
     variant: int = parameter(_variant, "one of 1..6", default=1, exact=False)
     sensitivity: sympy.Expr = sensitivity_parameter()
+
+    @property
+    def output_kind(self) -> str:
+        """``"release"`` for Algorithm 3 (it releases noisy answers), else ``"sequence"``."""
+        return "release" if self.variant == 3 else "sequence"
 
     @property
     def scale(self) -> sympy.Expr:

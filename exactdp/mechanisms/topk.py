@@ -28,6 +28,7 @@ import math
 from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import permutations
+from typing import ClassVar
 
 import mpmath
 import numpy as np
@@ -72,7 +73,7 @@ def _k(func: str, name: str, value: object) -> int:
     return check_int(func, name, value, 1)
 
 
-@register("top-k", label="Top-k", kind="top-k",
+@register("top-k", label="Top-k",
           example={"mechanism": ExponentialMechanism(1), "k": 2})
 @dataclass(frozen=True)
 class TopK(Mechanism):
@@ -102,6 +103,7 @@ class TopK(Mechanism):
     (((0, 1), (0, 2)), (8/21, 4/21))
     """
 
+    output_kind: ClassVar[str] = "top-k"
     mechanism: Mechanism = parameter(_inner, "an exactdp selection Mechanism", exact=False)
     k: int = parameter(_k, "a positive integer", exact=False)
 

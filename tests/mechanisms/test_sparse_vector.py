@@ -158,6 +158,10 @@ def test_parameters_scales_and_views():
         SparseVector(EPS, 1, variant=6).distribution([0, 2]).rational_form()
     assert "SVT1" in repr(d)
     assert REGISTRY["svt"].kind == "sequence" and REGISTRY["svt"].cls is SparseVector
+    # Algorithm 3 releases noisy answers: its own entry, of kind "release"
+    assert REGISTRY["svt3"].kind == "release" and REGISTRY["svt3"].instance().variant == 3
+    assert SparseVector(1, 0, variant=3).output_kind == "release"
+    assert SparseVector(1, 0, variant=2).output_kind == "sequence"
 
 
 # ---------------------------------------------------------------- the sampler
