@@ -98,6 +98,67 @@ class Distribution(Protocol):
         """The number of outputs."""
 
 
+class ReleaseDistribution(Protocol):
+    """The distribution of a mechanism of output kind ``"release"``: outputs holding real
+    numbers (report-noisy-max returning the value, the sparse vector variants releasing
+    noisy answers). An output's *pattern* is its discrete part (per query ``True`` where a
+    value is released, ``False`` below, ``None`` not answered; ``(True,)`` for one released
+    value); the released values have a density given the pattern."""
+
+    @property
+    def mechanism(self) -> Mechanism:
+        """The mechanism."""
+
+    @property
+    def scores(self) -> ScoreVector:
+        """The score vector (query answers), shape (n,)."""
+
+    @property
+    def n(self) -> int:
+        """The number of scores."""
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this distribution has (``"density"``, ``"sample"``)."""
+
+    @property
+    def outputs(self) -> tuple[Any, ...]:
+        """The patterns."""
+
+    @property
+    def probabilities(self) -> Sequence[sympy.Expr]:
+        """Exact probabilities of the patterns, in the order of ``outputs``."""
+
+    def pmf(self, pattern: Any, /) -> sympy.Expr:
+        """The exact probability of one pattern."""
+
+    def density(self, output: Any, /) -> Any:
+        """The density of one output: exact where a closed form exists, else a ball."""
+
+    def cdf(self, pattern: Any, i: int, v: object, /) -> Any:
+        """``Pr[i-th released value <= v | pattern]``, exact: the conditional law."""
+
+    def loss_supremum(self, neighbour: object, /) -> LossSupremum:
+        """The exact ``sup_o |ln f(o) / f'(o)|`` against the neighbour, with its witness."""
+
+    def sample(self, size: int | None = None, rng: Any = None) -> Any:
+        """Draws of the mechanism's output (the algorithm itself)."""
+
+    def __len__(self) -> int:
+        """The number of patterns."""
+
+
+class DiscreteDistribution:
+    """The base of the :class:`Distribution` classes of the discrete output kinds: what the
+    divergences and ``goodness_of_fit`` accept beside a sequence of probabilities."""
+
+    __slots__ = ()
+    if TYPE_CHECKING:
+        @property
+        def probabilities(self) -> Sequence[sympy.Expr]: ...
+        def to_numpy(self) -> np.ndarray: ...
+
+
 @dataclass(frozen=True)
 class LossSupremum:
     """The privacy loss of one pair for a mechanism that releases real values: the exact
@@ -225,7 +286,7 @@ _ALGORITHMS = ("pmf", "mechanism")
 
 
 @dataclass(frozen=True, eq=False)
-class OutputDistribution:
+class OutputDistribution(DiscreteDistribution):
     """Distribution of ``M(q)`` over the output indices ``0..n-1`` (input order).
 
     Build it with ``mechanism.distribution(scores)``.

@@ -39,9 +39,10 @@ def goodness_of_fit(
     sample : callable
         The sampler under audit; see the module docstring for how it is called (batch
         through ``size=`` / ``n=``, else one output per call; ``rng=`` if it takes one).
-    distribution : OutputDistribution or array-like of float, shape (n,)
+    distribution : DiscreteDistribution or array-like of float, shape (n,)
         The distribution the draws should follow: an exactdp
-        :class:`~exactdp.distribution.OutputDistribution` or a probability vector
+        :class:`~exactdp.distribution.DiscreteDistribution` (every discrete output kind;
+        the draws are positions in its ``outputs``) or a probability vector
         (non-negative, summing to 1 within 1e-9).
     n_samples : int
         Number of draws, >= 1.

@@ -275,9 +275,9 @@ def _output_text(mech: Mechanism, scores: tuple, index: object) -> str:
 def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) -> PairLoss:
     """The exact loss of one pair: :func:`~exactdp.privacy_loss` for discrete outputs,
     :meth:`~exactdp.Mechanism.loss_supremum` for mechanisms that release real values
-    (capability ``"density"``). A pair with no closed form (Algorithm 3 on answers moving
+    (output kind ``"release"``). A pair with no closed form (Algorithm 3 on answers moving
     both ways) gets its certified interval (:attr:`PairLoss.interval`)."""
-    if "density" in mech.capabilities:
+    if mech.output_kind == "release":
         try:
             sup = mech.loss_supremum(scores, neighbour)
         except LossBracketError as exc:  # no closed form: the certified bracket
@@ -302,7 +302,7 @@ def vertex_search(mech: Mechanism, m: int) -> tuple[PairLoss, int]:
     """The worst pair of the exhaustive vertex neighbourhood of ``(1, ..., 1)`` (``m``
     queries, ``3**m - 1`` neighbours) and the number of neighbours compared."""
     base = (1,) * m
-    if "density" in mech.capabilities:
+    if mech.output_kind == "release":
         vectors, _ = neighbours(mech, base, "exhaustive", func="verification_suite")
         found = [pair_loss(mech, "vertex search", base, v.values) for v in vectors]
         return _worst(found), len(vectors)
@@ -424,7 +424,7 @@ def precheck(spec: AlgorithmSpec, queries: int) -> None:
     """Build the row's mechanism and run the cost model on its patterns without computing
     (a discrete distribution is lazy): a missing mechanism or a refusal raises at once."""
     mech = build_mechanism(spec)
-    if "density" in mech.capabilities:
+    if mech.output_kind == "release":
         return
     m = spec.queries or queries
     try:

@@ -121,6 +121,9 @@ class Mechanism:
         def output_kind(self) -> str: ...
     else:
         output_kind = "selection"
+    #: Whether the exact route builds permute-and-flip's product tree over the sorted integer
+    #: gaps (the analyzer estimates its cost from them: :func:`exactdp.cost.pf_tree_seconds`).
+    product_tree: ClassVar[bool] = False
     #: The capabilities the class's hooks give (set for each subclass when it is defined).
     hook_capabilities: ClassVar[frozenset[str]] = frozenset()
 
@@ -486,6 +489,9 @@ class Mechanism:
                              "use exactdp.privacy_loss")
         return self._loss_supremum(as_scores(scores, func=func),
                                    as_scores(neighbour, func=func))
+
+    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
+        """Refuse (TooCostly, naming ``func``) an exact analysis of ``vectors`` beyond limits."""
 
     def _absent(self, view: str) -> str:
         """The message refusing a view this mechanism does not have."""

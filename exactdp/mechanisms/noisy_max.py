@@ -198,30 +198,32 @@ class ReportNoisyMax(Mechanism):
     def capabilities(self) -> frozenset[str]:
         """Laplace noise: no rational form in x for every epsilon (the probabilities contain
         ``epsilon*exp(-epsilon)`` terms), but one at a numeric rational epsilon; the other
-        noises: a rational form, and no separate numeric one. ``output="value"``: only
-        ``"density"`` (V is continuous: no probability table)."""
+        noises: a rational form, and no separate numeric one. ``output="value"`` (output
+        kind ``"release"``): ``"density"`` and the sampler (V is continuous)."""
         if self.output == "value":
-            return frozenset({"density"})
+            return self.hook_capabilities & {"density", "sample"}
         if self.noise == "laplace":
             return self.hook_capabilities - {"rational_form", "density"}
         return self.hook_capabilities - {"numeric_rational_form", "density"}
 
-    def distribution(self, scores: object) -> Distribution:
+    def distribution(  # type: ignore[override]  # a release distribution for the value
+            self, scores: object) -> Distribution | ValueDistribution:
         """The output distribution on ``scores``: over the n indices (``output="index"``,
         :meth:`Mechanism.distribution`), or the law of the released value
         (``output="value"``, a :class:`~exactdp.mechanisms.noisy_max_value.ValueDistribution`).
         """
         if self.output == "index":
             return super().distribution(scores)
-        return ValueDistribution(self, as_scores(scores, func="ReportNoisyMax.distribution"))
+        return ValueDistribution(self, as_scores(scores, func="ReportNoisyMax.distribution"),
+                                 self.noise)
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
-        return value_loss_supremum(self, sv, sv2, "ReportNoisyMax.loss_supremum")
+        return value_loss_supremum(self, self.noise, sv, sv2, "ReportNoisyMax.loss_supremum")
 
     def _absent(self, view: str) -> str:
         if self.output == "value":
             return (f"ReportNoisyMax(output='value'): no {view} view: the released value is "
-                    "continuous; use .distribution(q).density(v) / .cdf(v) and "
+                    "continuous; use .distribution(q).density(v) / .cdf((True,), 0, v) and "
                     ".loss_supremum(q, q2)")
         if view == "rational_form" and self.noise == "laplace":
             return ("ReportNoisyMax(noise='laplace'): the probabilities are not rational in "

@@ -30,7 +30,7 @@ from .sparse_vector import (
 )
 from .sparse_vector_integral import sequence_count
 from .sparse_vector_loss import fresh_loss
-from .sparse_vector_release import ReleaseDistribution, numerical_svt
+from .sparse_vector_release import SparseVectorRelease, numerical_svt
 
 
 @register("numerical-svt", label="NumSVT", example={"threshold": 0})
@@ -105,7 +105,7 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
         """:attr:`capabilities`; no sampler for a symbolic epsilon."""
         return frozenset({"density"}) if self.epsilon.free_symbols else self.capabilities
 
-    def distribution(self, scores: object) -> ReleaseDistribution:
+    def distribution(self, scores: object) -> SparseVectorRelease:  # type: ignore[override]
         """The distribution on the query answers ``scores``: the exact answer-pattern
         probabilities, ``density(output)`` and the sampler.
 
@@ -127,7 +127,7 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
         if not (sv.is_rational and self.threshold.is_Rational):
             raise ValueError(f"{func}: the exact probabilities need rational answers and a "
                              f"rational threshold, got threshold {self.threshold}")
-        return ReleaseDistribution(self, sv, numerical_svt(self.c), self.threshold)
+        return SparseVectorRelease(self, sv, numerical_svt(self.c), self.threshold)
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         func = "NumericalSparseVector.loss_supremum"

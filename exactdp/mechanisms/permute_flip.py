@@ -164,6 +164,7 @@ class PermuteAndFlip(Mechanism):
     """
 
     name: ClassVar[str] = "PF"
+    product_tree: ClassVar[bool] = True
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()

@@ -95,15 +95,16 @@ from fractions import Fraction
 from functools import cached_property
 
 import flint
-import mpmath
 import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_int
-from ..exact import arb_mid_to_mpf, flint_prec, to_arb
+from ..distribution import LossSupremum
+from ..exact import flint_prec, to_arb
 from ..numbers import exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector
+from .ball_views import BallViews
 from .base import Mechanism
 from .sparse_vector_integral import (
     Scheme,
@@ -187,13 +188,17 @@ def _mul(a: Piece, b: Piece) -> Piece:
 
 
 def below_integral(offsets: Sequence[Fraction], t1: Fraction, t2: Fraction,
-                   upper: Fraction | None) -> Value:
-    """``int_{-oo}^{upper} p(r) prod_i F(r - s_i) dr`` (``upper`` None: to ``+oo``), ``p``
-    the Laplace density of rate ``t1 lam`` and ``F`` the Laplace CDF of rate ``t2 lam``: the
-    probability that every query of ``offsets`` is below the noisy threshold, with the
-    threshold noise at most ``upper``. Exact, as a :data:`Value`."""
-    cuts = sorted(x for x in {Fraction(0), *offsets} if upper is None or x < upper)
-    ends: list[Fraction | None] = [None, *cuts, upper]
+                   upper: Fraction | None, above: Sequence[Fraction] = (),
+                   lower: Fraction | None = None) -> Value:
+    """``int_{lower}^{upper} p(r) prod_i F(r - s_i) prod_j (1 - F(r - s'_j)) dr`` (``lower``,
+    ``upper`` None: from ``-oo``, to ``+oo``), ``p`` the Laplace density of rate ``t1 lam``,
+    ``F`` the Laplace CDF of rate ``t2 lam``, ``s_i`` the ``offsets`` and ``s'_j`` the
+    ``above``: the probability that every query of ``offsets`` is below the noisy threshold
+    and every one of ``above`` above it, with the threshold noise in ``(lower, upper)``.
+    Exact, as a :data:`Value`."""
+    cuts = sorted(x for x in {Fraction(0), *offsets, *above}
+                  if (upper is None or x < upper) and (lower is None or x > lower))
+    ends: list[Fraction | None] = [lower, *cuts, upper]
     out: Value = {}
     for lo, hi in zip(ends[:-1], ends[1:], strict=True):
         piece: Piece = {(Fraction(0), Fraction(0)): Fraction(1)}
@@ -203,6 +208,12 @@ def below_integral(offsets: Sequence[Fraction], t1: Fraction, t2: Fraction,
             else:  # 1 - exp(-t2 lam (r - s)) / 2
                 piece = _mul(piece, {(Fraction(0), Fraction(0)): Fraction(1),
                                      (-t2, t2 * s): -_HALF})
+        for s in above:
+            if hi is not None and hi <= s:  # 1 - F(r - s) = 1 - exp(t2 lam (r - s)) / 2
+                piece = _mul(piece, {(Fraction(0), Fraction(0)): Fraction(1),
+                                     (t2, -t2 * s): -_HALF})
+            else:  # exp(-t2 lam (r - s)) / 2
+                piece = _mul(piece, {(-t2, t2 * s): _HALF})
         dr = -t1 if lo is not None and lo >= 0 else t1
         for (r, w), q in piece.items():
             r2, q2 = r + dr, q * t1 / 2
@@ -250,29 +261,8 @@ def _rational(value: object, name: str, func: str) -> Fraction:
 
 
 # ---------------------------------------------------------------------- the distribution
-class BallViews:
-    """``evalf`` and ``to_numpy`` of a distribution from its ``evalf_balls`` (the rigorous
-    enclosures): shared by the sparse vector distributions."""
-
-    def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
-        raise NotImplementedError
-
-    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
-        """Probabilities as mpmath numbers correct to ``dps`` significant digits, in
-        ``outputs`` order (the midpoints of :meth:`evalf_balls`)."""
-        balls = self.evalf_balls(dps)
-        with mpmath.workdps(dps):
-            return tuple(+arb_mid_to_mpf(b) for b in balls)
-
-    def to_numpy(self) -> np.ndarray:
-        """Probabilities as float64, in ``outputs`` order."""
-        out = np.array([float(v) for v in self.evalf(20)])
-        out.setflags(write=False)
-        return out
-
-
 @dataclass(frozen=True, eq=False)
-class ReleaseDistribution(BallViews):
+class SparseVectorRelease(BallViews):
     """The distribution of a sparse vector variant that releases values, on one vector of
     query answers.
 
@@ -401,17 +391,54 @@ class ReleaseDistribution(BallViews):
         """
         return value_expr(self.density_value(output), self.rate)
 
-    def rational_form(self):
-        """Not available: Laplace noise gives terms ``lam * exp(lam * w)``, not rational
-        functions of one ``x = exp(-epsilon/N)`` in general.
+    def cdf(self, pattern: object, i: int, v: object) -> sympy.Expr:
+        """``Pr[v_i <= v | pattern]``: the exact conditional law of the value released at
+        query ``i`` given the answer pattern.
+
+        Fresh noise (NumSVT): ``v_i = a_i + eta_i``, ``eta_i`` independent of the
+        comparisons, so the law is Laplace of rate ``t3 lam`` around ``a_i``. Coupled
+        (Algorithm 3): ``v_i = a_i + nu_i``, the compared value. Given ``rho = r`` the queries
+        are independent, and query ``i`` is released with ``v_i > v`` iff ``nu_i > max(v -
+        a_i, r - s_i)``, so with ``G_j`` the factor of query ``j`` (``1 - F(r - s_j)``
+        released, ``F(r - s_j)`` below, 1 unanswered)
+
+            ``Pr[v_i > v, pattern] = (1 - F(v - a_i)) int_{-oo}^{v - T} p(r) prod_{j != i}
+            G_j(r) dr + int_{v - T}^{oo} p(r) prod_j G_j(r) dr``
+
+        (:func:`below_integral`), and the CDF is one minus its ratio to ``Pr[pattern]``.
 
         Raises
         ------
         ValueError
-            Always.
+            ``pattern`` not a pattern, no value released at ``i``, ``v`` not rational.
         """
-        raise ValueError(f"{type(self.mechanism).__name__}: no rational form in x (Laplace "
-                         "noise); use .probabilities")
+        func = f"{type(self.mechanism).__name__}.cdf"
+        key = self.pattern(pattern)
+        if not (isinstance(i, int) and 0 <= i < self.n and key[i] is True):
+            raise argument_error(func, "i", f"a released position of {key}", i)
+        x = _rational(v, "v", func) - as_fraction(sympy.Rational(self.scores.exact[i]))
+        t = self.scheme.value_rate
+        tail: Value = ({(0, -t * x): _HALF} if x >= 0 else  # 1 - F(x), Laplace of rate t
+                       {(0, Fraction(0)): Fraction(1), (0, t * x): -_HALF})
+        if not self.scheme.coupled:
+            return 1 - value_expr(tail, self.rate)
+        cut = x + self.offsets[i]  # v - T
+        above = [s for s, p in zip(self.offsets, key, strict=True) if p is True]
+        below = [s for s, p in zip(self.offsets, key, strict=True) if p is False]
+        others = list(above)
+        others.remove(self.offsets[i])
+        t1, t2 = self.scheme.threshold_rate, self.scheme.query_rate
+        left = below_integral(below, t1, t2, cut, others)
+        over: Value = dict(below_integral(below, t1, t2, None, above, cut))
+        for (e, w), q in left.items():
+            for (e2, w2), q2 in tail.items():
+                add_term(over, (e + e2, w + w2), q * q2)
+        return 1 - value_expr(over, self.rate) / self.probabilities[self.index(key)]
+
+    def loss_supremum(self, neighbour: object) -> LossSupremum:
+        """The exact privacy loss against the answers ``neighbour``, with its witness
+        (:meth:`~exactdp.mechanisms.base.Mechanism.loss_supremum`)."""
+        return self.mechanism.loss_supremum(self.scores, neighbour)
 
     # ------------------------------------------------------------------ numeric
     def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
@@ -474,5 +501,5 @@ class ReleaseDistribution(BallViews):
         return codes, values
 
     def __repr__(self) -> str:
-        return (f"ReleaseDistribution({type(self.mechanism).__name__}, m={self.n}, "
+        return (f"SparseVectorRelease({type(self.mechanism).__name__}, m={self.n}, "
                 f"c={self.scheme.cutoff})")

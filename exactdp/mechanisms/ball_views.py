@@ -1,0 +1,33 @@
+"""``evalf`` and ``to_numpy`` of probabilities from their rigorous enclosures."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import flint
+import mpmath
+import numpy as np
+
+from ..exact import arb_mid_to_mpf
+
+
+class BallViews:
+    """``evalf`` and ``to_numpy`` of a distribution from its ``evalf_balls`` (the rigorous
+    enclosures): the pattern probabilities of the sparse vector variants that release
+    values (:class:`~exactdp.mechanisms.sparse_vector_release.SparseVectorRelease`)."""
+
+    if TYPE_CHECKING:  # defined by the distribution
+        def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]: ...
+
+    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
+        """Probabilities as mpmath numbers correct to ``dps`` significant digits, in
+        ``outputs`` order (the midpoints of :meth:`evalf_balls`)."""
+        balls = self.evalf_balls(dps)
+        with mpmath.workdps(dps):
+            return tuple(+arb_mid_to_mpf(b) for b in balls)
+
+    def to_numpy(self) -> np.ndarray:
+        """Probabilities as float64, in ``outputs`` order."""
+        out = np.array([float(v) for v in self.evalf(20)])
+        out.setflags(write=False)
+        return out
