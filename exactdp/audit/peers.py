@@ -163,8 +163,10 @@ class PeerAdapter:
         ``rng`` is used only by seedable peers.
         """
         # top-k: the probabilities of the positions in dist.outputs
-        return goodness_of_fit(self.sampler, self.distribution(), n_samples, rng=rng,
-                               alpha=alpha, test=test)
+        fit = goodness_of_fit(self.sampler, self.distribution(), n_samples, rng=rng,
+                              alpha=alpha, test=test)
+        assert isinstance(fit, GoodnessOfFit)  # a discrete distribution
+        return fit
 
     def against(self, reference: Mechanism, mapping: str) -> PeerAdapter:
         """The same sampler compared with another (deliberately wrong) reference.

@@ -57,6 +57,7 @@ from ..exact.signs import compare
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism
+from .release_views import ReleasedValues
 
 #: The value V (the symbol of the exact density and CDF).
 V = sympy.Symbol("v", real=True)
@@ -98,7 +99,7 @@ PATTERN = (True,)
 
 
 @dataclass(frozen=True)
-class ValueDistribution:
+class ValueDistribution(ReleasedValues):
     """The distribution of the released value ``V = max_r (q_r + Z_r)`` of
     ``ReportNoisyMax(..., output="value")`` on one score vector (output kind
     ``"release"``: it follows :class:`~exactdp.distribution.ReleaseDistribution`).
@@ -154,6 +155,30 @@ class ValueDistribution:
 
     def __len__(self) -> int:
         return 1
+
+    def to_numpy(self) -> np.ndarray:
+        """The pattern's probability in float64: ``[1.0]``."""
+        return np.ones(1)
+
+    def split(self, draws: object) -> tuple[np.ndarray, np.ndarray]:
+        """Draws of :meth:`sample` (values) as pattern positions (all 0) and values, shape
+        (size, 1).
+
+        Raises
+        ------
+        ValueError
+            Draws that are not real numbers.
+        """
+        try:
+            values = np.asarray(draws, dtype=np.float64).reshape(-1, 1)
+        except (TypeError, ValueError) as exc:
+            raise argument_error("goodness_of_fit", "draws", "real values of V", draws) from exc
+        return np.zeros(len(values), dtype=np.int64), values
+
+    def cdf_float(self, pattern: object, i: int, v: np.ndarray) -> np.ndarray:
+        """:meth:`cdf` in float64 at the points ``v``."""
+        return np.asarray(self.cdf(pattern, i, np.asarray(v, dtype=np.float64),
+                                   method="float"))
 
     def _check_pattern(self, func: str, pattern: object) -> None:
         if not (isinstance(pattern, (tuple, list)) and tuple(pattern) == PATTERN):

@@ -89,10 +89,12 @@ execution", PLDI 2019: the numerical sparse vector (NumSVT), epsilon-DP.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 import flint
 import numpy as np
@@ -104,8 +106,8 @@ from ..exact import flint_prec, to_arb
 from ..numbers import exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector
-from .ball_views import BallViews
 from .base import Mechanism
+from .release_views import BallViews, ReleasedValues
 from .sparse_vector_integral import (
     Scheme,
     Value,
@@ -238,6 +240,16 @@ def value_expr(v: Value, lam: sympy.Expr) -> sympy.Expr:
                        for (e, w), q in sorted(v.items())])
 
 
+def value_float(v: Value, lam: float) -> float:
+    """The :data:`Value` in float64 (``math.fsum`` of its terms; an exponent beyond the
+    float range gives ``inf`` or 0)."""
+    terms = []
+    for (e, w), q in v.items():
+        arg = lam * float(w)
+        terms.append(float(q) * lam**e * (math.exp(arg) if arg < 700 else math.inf))
+    return math.fsum(terms)
+
+
 def value_ball(v: Value, lam: flint.arb) -> flint.arb:
     """The :data:`Value` enclosed in an arb ball, at the context precision."""
     s = flint.arb(0)
@@ -262,7 +274,7 @@ def _rational(value: object, name: str, func: str) -> Fraction:
 
 # ---------------------------------------------------------------------- the distribution
 @dataclass(frozen=True, eq=False)
-class SparseVectorRelease(BallViews):
+class SparseVectorRelease(BallViews, ReleasedValues):
     """The distribution of a sparse vector variant that releases values, on one vector of
     query answers.
 
@@ -413,15 +425,40 @@ class SparseVectorRelease(BallViews):
             ``pattern`` not a pattern, no value released at ``i``, ``v`` not rational.
         """
         func = f"{type(self.mechanism).__name__}.cdf"
+        key = self._released(func, pattern, i)
+        over = self._survival(key, i, _rational(v, "v", func))
+        if not self.scheme.coupled:
+            return 1 - value_expr(over, self.rate)
+        return 1 - value_expr(over, self.rate) / self.probabilities[self.index(key)]
+
+    def cdf_float(self, pattern: object, i: int, v: np.ndarray) -> np.ndarray:
+        """:meth:`cdf` in float64 at the points ``v`` (each float taken exactly as a
+        rational; the closed form summed in floats): what the Kolmogorov-Smirnov test of
+        :func:`exactdp.audit.goodness_of_fit` reads."""
+        key = self._released(f"{type(self.mechanism).__name__}.cdf_float", pattern, i)
+        lam = float(self.rate)
+        norm = 1.0 if not self.scheme.coupled else float(self.probabilities[self.index(key)])
+        points = np.asarray(v, dtype=np.float64)
+        out = [1 - value_float(self._survival(key, i, Fraction(float(x))), lam) / norm
+               for x in points.ravel()]
+        return np.clip(np.array(out), 0.0, 1.0).reshape(points.shape)
+
+    def _released(self, func: str, pattern: object, i: int) -> Pattern:
+        """The pattern, checked to release a value at query ``i``."""
         key = self.pattern(pattern)
         if not (isinstance(i, int) and 0 <= i < self.n and key[i] is True):
             raise argument_error(func, "i", f"a released position of {key}", i)
-        x = _rational(v, "v", func) - as_fraction(sympy.Rational(self.scores.exact[i]))
+        return key
+
+    def _survival(self, key: Pattern, i: int, v: Fraction) -> Value:
+        """``Pr[v_i > v, pattern]`` (coupled) or ``Pr[v_i > v]`` (fresh), exact: the
+        formula of :meth:`cdf`."""
+        x = v - as_fraction(sympy.Rational(self.scores.exact[i]))
         t = self.scheme.value_rate
         tail: Value = ({(0, -t * x): _HALF} if x >= 0 else  # 1 - F(x), Laplace of rate t
                        {(0, Fraction(0)): Fraction(1), (0, t * x): -_HALF})
         if not self.scheme.coupled:
-            return 1 - value_expr(tail, self.rate)
+            return tail
         cut = x + self.offsets[i]  # v - T
         above = [s for s, p in zip(self.offsets, key, strict=True) if p is True]
         below = [s for s, p in zip(self.offsets, key, strict=True) if p is False]
@@ -433,7 +470,7 @@ class SparseVectorRelease(BallViews):
         for (e, w), q in left.items():
             for (e2, w2), q2 in tail.items():
                 add_term(over, (e + e2, w + w2), q * q2)
-        return 1 - value_expr(over, self.rate) / self.probabilities[self.index(key)]
+        return over
 
     def loss_supremum(self, neighbour: object) -> LossSupremum:
         """The exact privacy loss against the answers ``neighbour``, with its witness
@@ -470,6 +507,37 @@ class SparseVectorRelease(BallViews):
             return tuple(float(x) if k == 1 else (False if k == 0 else None)
                          for k, x in zip(codes[0].tolist(), values[0].tolist(), strict=True))
         return codes, values
+
+    def split(self, draws: object) -> tuple[np.ndarray, np.ndarray]:
+        """The draws of :meth:`sample` (``(codes, values)``, or a list of outputs) as
+        positions in :attr:`outputs` (shape (size,)) and released values (shape (size, m),
+        NaN where none).
+
+        Raises
+        ------
+        ValueError
+            Draws of another shape, or an output that is not an output of the algorithm.
+        """
+        code = {True: 1, False: 0, None: -1}
+        if isinstance(draws, tuple) and len(draws) == 2 and all(
+                isinstance(a, np.ndarray) for a in draws):
+            codes, values = np.asarray(draws[0]), np.asarray(draws[1], dtype=np.float64)
+        else:
+            outs: list[Any] = list(draws)  # type: ignore[call-overload]
+            rows = [self.pattern(o) for o in outs]
+            codes = np.array([[code[x] for x in r] for r in rows], dtype=np.int8)
+            values = np.array([[float(x) if r[i] else np.nan for i, x in enumerate(o)]
+                               for r, o in zip(rows, outs, strict=True)])
+        if codes.ndim != 2 or codes.shape[1] != self.n or values.shape != codes.shape:
+            raise argument_error("goodness_of_fit", "draws", f"(codes, values) of shape "
+                                 f"(size, {self.n})", codes.shape)
+        lookup = {tuple(code[x] for x in t): i for i, t in enumerate(self.outputs)}
+        try:
+            idx = np.array([lookup[tuple(r)] for r in codes.tolist()], dtype=np.int64)
+        except KeyError as exc:
+            raise argument_error("goodness_of_fit", "draws", "answer patterns of the "
+                                 "algorithm (see .outputs)", exc.args[0]) from None
+        return idx, values
 
     def sample_index(self, size: int, rng=None) -> np.ndarray:
         """Draws as positions in :attr:`outputs` (their patterns), shape (size,)."""

@@ -412,3 +412,4 @@ def test_every_discrete_kind_sparse_vector_sequences():
     d, wrong = m.distribution([0, 1, 2]), m.distribution([2, 1, 0])
     assert goodness_of_fit(d.sample_index, d, 20000, rng=3).verdict == "consistent"
     assert goodness_of_fit(d.sample_index, wrong, 20000, rng=3).verdict == "rejected"
+
