@@ -23,7 +23,6 @@ from exactdp import (
     goodness_of_fit,
 )
 from exactdp.exact import mpf_to_arb
-from exactdp.mechanisms.base import ball
 from tests.mechanisms import BY_EPSILON
 
 EPS = sympy.Symbol("epsilon", positive=True)
@@ -277,11 +276,6 @@ def test_monotone_flag_halves_the_denominator(q, key):
     a = BY_EPSILON[key](EPS, True).distribution(q).probabilities
     b = BY_EPSILON[key](2 * EPS).distribution(q).probabilities
     assert all(sympy.simplify(u - v) == 0 for u, v in zip(a, b, strict=False))
-
-
-def test_ball_keeps_the_sign_of_negative_midpoints():
-    b = ball(mpmath.mpf("-0.5"), mpmath.mpf(2) ** -40)
-    assert b.contains(mpf_to_arb(mpmath.mpf("-0.5"))) and b < 0
 
 
 def test_monotonic_keyword_is_the_monotone_flag():
