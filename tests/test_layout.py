@@ -877,3 +877,34 @@ def test_every_declared_capability_is_backed(key):
     assert caps <= set(views), f"{key}: {sorted(caps - set(views))} has no public view"
     for cap in sorted(caps):
         views[cap](d)  # answers: no exception
+
+
+def test_no_import_loop_among_the_mechanisms_even_for_annotations():
+    """Inside ``exactdp.mechanisms`` no module imports, even under ``TYPE_CHECKING``, one
+    that imports it back: helper modules (the noisy max value's law and loss, the sparse
+    vector's distribution and release) take numbers and the ``Mechanism`` protocol, never
+    their concrete mechanism class."""
+    inside = {m for m in MODULES if m.startswith("exactdp.mechanisms.")}
+    graph = {m: set() for m in inside}
+    for module in inside:
+        for target, _name, _line in imports_of(module, MODULES[module]):
+            while target and target not in MODULES:
+                target = target.rpartition(".")[0]
+            if target in inside and target != module:
+                graph[module].add(target)
+    reach: dict[str, set[str]] = {}
+
+    def reachable(m: str) -> set[str]:
+        if m not in reach:
+            reach[m] = set()
+            todo = list(graph[m])
+            while todo:
+                t = todo.pop()
+                if t not in reach[m]:
+                    reach[m].add(t)
+                    todo += graph[t]
+        return reach[m]
+
+    loops = sorted(f"{a} <-> {b}" for a in inside for b in graph[a]
+                   if a < b and a in reachable(b))
+    assert not loops, "import loops (annotations included):\n" + "\n".join(loops)
