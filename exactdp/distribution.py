@@ -46,13 +46,12 @@ if TYPE_CHECKING:
 
 
 class Distribution(Protocol):
-    """What every mechanism's distribution on one score vector offers: the declared
+    """What the distribution of a discrete output kind on one score vector offers: the
     interface of :meth:`Mechanism.distribution <exactdp.mechanisms.base.Mechanism.distribution>`.
 
-    :class:`OutputDistribution` (over the n inputs) and
-    :class:`~exactdp.mechanisms.topk.TopKDistribution` (over ordered k-tuples) follow it;
-    each view is in the order of ``outputs``.
-    """
+    :class:`OutputDistribution` (over the n inputs), ``TopKDistribution`` (ordered k-tuples)
+    and ``SparseVectorDistribution`` (answer sequences) follow it; each view is in the order
+    of ``outputs``. The release kinds follow :class:`ReleaseDistribution`."""
 
     @property
     def mechanism(self) -> Mechanism:

@@ -134,10 +134,10 @@ class ReportNoisyMax(Mechanism):
         ``"index"``: the selection ``argmax_r q_r + Z_r`` (exact probabilities).
         ``"value"``: the noisy maximum itself, ``V = max_r (q_r + Z_r)`` (the DP-testing
         suite's RNM3 with Laplace noise and RNM4 with exponential noise, both *not*
-        epsilon-DP: V moves with the scores). Capability ``"density"`` only:
-        ``distribution(q)`` is a
-        :class:`~exactdp.mechanisms.noisy_max_value.ValueDistribution` (exact piecewise
-        density and CDF, a sampler), and :meth:`loss_supremum` (which
+        epsilon-DP: V moves with the scores). Output kind ``"release"``, capabilities
+        ``"density"`` and ``"sample"``: ``distribution(q)`` is a
+        :class:`~exactdp.mechanisms.noisy_max_value.ValueDistribution` (the release
+        protocol: exact piecewise density and CDF, a sampler), and :meth:`loss_supremum` (which
         :func:`exactdp.privacy_loss` calls) is the exact ``sup_v |ln f_q(v)/f_q'(v)|``.
         The suite's ``ReportNoisyMax(0.1, noise="laplace")`` has scale
         ``b = 2/epsilon = 20`` (c = 2, sensitivity 1): the tools' Laplace(2/eps) and

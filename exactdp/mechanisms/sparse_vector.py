@@ -203,9 +203,12 @@ class SparseVector(QueryAnswers, Mechanism):
           answers moving one way (answers moving both ways: exact where an output meets
           the pattern-by-pattern bound, else a bracket), ``m eps / (2c)`` at the worst
           neighbours (exactdp;
-          :mod:`~exactdp.mechanisms.sparse_vector_release`). Its distribution gives the
-          pattern probabilities, ``density(output)`` and the sampler; its privacy loss is
-          :meth:`loss_supremum` (capability ``"density"``).
+          :mod:`~exactdp.mechanisms.sparse_vector_release`). Output kind ``"release"``
+          (registry entry ``svt3``): its distribution follows
+          :class:`~exactdp.distribution.ReleaseDistribution` (pattern probabilities,
+          ``density(output)``, ``cdf(pattern, i, v)``, the sampler); its privacy loss is
+          :meth:`loss_supremum` (capability ``"density"``). The other variants: output
+          kind ``"sequence"``.
         - **4**: ``eps1 = eps/4``, ``eps2 = 3 eps/4``, ``rho ~ Lap(D/eps1)``,
           ``nu_i ~ Lap(D/eps2)``, stop after ``c``. Not epsilon-DP: it is
           ``((1 + 6c)/4) epsilon``-DP (Lyu-Su-Li, section 4.2; Chen et al. 2015).
