@@ -15,10 +15,10 @@ utility summaries users expect from ``scipy.stats`` (``pmf``, ``entropy``, ``exp
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol, overload
+from typing import TYPE_CHECKING, Any, Protocol
 
 import mpmath
 import numpy as np
@@ -35,14 +35,48 @@ from .cost import (
     refuse,
 )
 from .exact.signs import compare
+from .lazy_probabilities import LazyProbabilities
 from .numbers import exact_number
 from .printing import distribution_latex, latex_math
+from .result import Result
 from .rng import as_generator
 from .scores import ScoreVector
 
 if TYPE_CHECKING:
-    from .mechanisms.base import Mechanism
-    from .mechanisms.rational_form import RationalForm
+    from .rational_form import RationalForm
+
+
+class SourceMechanism(Protocol):
+    """What a distribution reads of its mechanism: the members of
+    :class:`~exactdp.mechanisms.base.Mechanism` this layer calls, declared here so that it
+    knows no mechanism class (every ``Mechanism`` has them)."""
+
+    @property
+    def name(self) -> str:
+        """The mechanism's label."""
+
+    @property
+    def epsilon(self) -> Any:
+        """The privacy parameter."""
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views the mechanism's hooks give."""
+
+    def capabilities_on(self, sv: ScoreVector, /) -> frozenset[str]:
+        """The views on these scores."""
+
+    def evaluate(self, view: str, sv: ScoreVector, /, *args: Any) -> Any:
+        """One view on ``sv`` through the mechanism's hooks."""
+
+    def oriented(self, sv: ScoreVector, /) -> ScoreVector:
+        """The scores the mechanism maximizes."""
+
+    def balls_certified(self, sv: ScoreVector, /) -> tuple[bool, str | None]:
+        """Whether the radii of the balls view are proved, and why not."""
+
+    def with_epsilon(self, epsilon: object, /) -> Any:
+        """The same mechanism at another epsilon."""
 
 
 class Distribution(Protocol):
@@ -54,7 +88,7 @@ class Distribution(Protocol):
     of ``outputs``. The release kinds follow :class:`ReleaseDistribution`."""
 
     @property
-    def mechanism(self) -> Mechanism:
+    def mechanism(self) -> SourceMechanism:
         """The mechanism."""
 
     @property
@@ -105,7 +139,7 @@ class ReleaseDistribution(Protocol):
     value); the released values have a density given the pattern."""
 
     @property
-    def mechanism(self) -> Mechanism:
+    def mechanism(self) -> SourceMechanism:
         """The mechanism."""
 
     @property
@@ -159,15 +193,19 @@ class DiscreteDistribution:
 
 
 @dataclass(frozen=True)
-class LossSupremum:
+class LossSupremum(Result):
     """The privacy loss of one pair for a mechanism that releases real values: the exact
     supremum over outputs ``o`` of ``|ln(f_q(o) / f_q'(o))|``, with ``f`` the density of the
     output's continuous part times the probability of its discrete part (capability
-    ``"density"``; :meth:`exactdp.mechanisms.base.Mechanism.loss_supremum`).
+    ``"density"``; what :func:`exactdp.privacy_loss` reads for such a mechanism).
+
+    The result protocol (:class:`exactdp.result.Result`): the headline is ``loss``
+    (``value`` is it, None for an enclosed supremum, whose ``ball`` comes from
+    ``interval``).
 
     Attributes
     ----------
-    value : sympy.Expr
+    loss : sympy.Expr
         The supremum, exact (``oo`` when an event has positive probability under one input
         and probability 0 under the other).
     attained : bool
@@ -180,89 +218,29 @@ class LossSupremum:
         The output or event attaining the supremum, or the family of events approaching it,
         in words (``"the value v > 2 (probability 0 on q')"``).
     approaching : tuple of (str, sympy.Expr)
-        When not attained: events and their exact losses, increasing towards ``value``.
+        When not attained: events and their exact losses, increasing towards ``loss``.
     interval : tuple of sympy.Float or None
         Set when the supremum is not a closed form (a value at an interior critical point
         of the log density ratio, a root of an equation with transcendental coefficients):
-        certified ``(lo, hi)`` around it (exact binary end points); ``value`` is then the
+        certified ``(lo, hi)`` around it (exact binary end points); ``loss`` is then the
         midpoint, a sympy Float, not an exact number.
     """
 
-    value: sympy.Expr
+    headline = "loss"
+    repr_fields = ("attained", "witness")
+
+    loss: sympy.Expr
     attained: bool
     direction: int
     witness: str
     approaching: tuple[tuple[str, sympy.Expr], ...] = ()
     interval: tuple[sympy.Float, sympy.Float] | None = None
 
-
-class LazyProbabilities(Sequence):
-    """Exact probabilities built per output on first access: a read-only sequence that
-    behaves as the tuple of its expressions (``==`` and ``hash`` with tuples, ``repr``,
-    ``+``, slicing to a tuple).
-
-    ``keys[r]`` names output r's expression (outputs with equal keys share one, built once
-    by ``build(key)``); a mechanism's exact hook returns one when building every sympy
-    expression costs far more than the exact polynomials behind them (permute-and-flip:
-    issue 21). Whatever raises (a refusal, a size limit) has been raised before it exists.
-    """
-
-    __slots__ = ("_build", "_built", "_keys")
-
-    def __init__(self, keys: tuple, build: Callable[[Any], sympy.Expr]):
-        self._keys = keys
-        self._build = build
-        self._built: dict[Any, sympy.Expr] = {}
-
-    def _get(self, key: Any) -> sympy.Expr:
-        hit = self._built.get(key)
-        if hit is None:
-            hit = self._built[key] = self._build(key)
-        return hit
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    @overload
-    def __getitem__(self, i: int) -> sympy.Expr: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> tuple[sympy.Expr, ...]: ...
-
-    def __getitem__(self, i: int | slice) -> sympy.Expr | tuple[sympy.Expr, ...]:
-        if isinstance(i, slice):
-            return tuple(self._get(k) for k in self._keys[i])
-        return self._get(self._keys[i])
-
-    def __iter__(self) -> Iterator[sympy.Expr]:
-        return (self._get(k) for k in self._keys)
-
-    def _tuple(self) -> tuple[sympy.Expr, ...]:
-        return tuple(self)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyProbabilities):
-            other = other._tuple()
-        return self._tuple() == other if isinstance(other, tuple) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._tuple())
-
-    def __add__(self, other: object) -> tuple:
-        if isinstance(other, Sequence):
-            return self._tuple() + tuple(other)
-        return NotImplemented
-
-    def __radd__(self, other: object) -> tuple:
-        if isinstance(other, Sequence):
-            return tuple(other) + self._tuple()
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return repr(self._tuple())
-
-    def __reduce__(self):
-        return (tuple, (self._tuple(),))
+    @property
+    def value(self) -> sympy.Expr | None:
+        """The loss as an exact sympy expression (symbolic in epsilon when epsilon is);
+        None for an enclosed supremum, whose enclosure is ``ball``."""
+        return None if self.interval is not None else self.loss
 
 
 class OutputIndexError(ValueError, IndexError):
@@ -300,7 +278,7 @@ class OutputDistribution(DiscreteDistribution):
     array([0.81606028, 0.18393972])
     """
 
-    mechanism: Mechanism
+    mechanism: SourceMechanism
     scores: ScoreVector
 
     # ------------------------------------------------------------------ sizes

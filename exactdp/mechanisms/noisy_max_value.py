@@ -187,8 +187,10 @@ class ValueDistribution(ReleasedValues):
 
     def loss_supremum(self, neighbour: object) -> LossSupremum:
         """The exact ``sup_v |ln f_q(v) / f_q'(v)|`` against ``neighbour``, with its witness
-        (:meth:`~exactdp.mechanisms.base.Mechanism.loss_supremum`)."""
-        return self.mechanism.loss_supremum(self.scores, neighbour)
+        (the mechanism's ``"density"`` view, what :func:`exactdp.privacy_loss` reads)."""
+        func = f"{type(self.mechanism).__name__}.loss_supremum"
+        return self.mechanism.evaluate("density", self.scores,
+                                       as_scores(neighbour, "neighbour", func))
 
     # ------------------------------------------------------------------ exact
     def _oriented(self) -> tuple[sympy.Expr, ...]:

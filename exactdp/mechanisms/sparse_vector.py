@@ -68,11 +68,11 @@ from ..cost import check_seconds, fmt_size, refuse
 from ..distribution import LossSupremum
 from ..exact import arb_mid_to_mpf
 from ..numbers import exact_epsilon, exact_number
+from ..rational_form import RationalForm
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
 from .base import Mechanism
 from .parameters import parameter, sensitivity_parameter
-from .rational_form import RationalForm
 from .registry import register
 from .sparse_vector_distribution import (
     SparseVectorDistribution,
@@ -207,7 +207,7 @@ class SparseVector(QueryAnswers, Mechanism):
           (registry entry ``svt3``): its distribution follows
           :class:`~exactdp.distribution.ReleaseDistribution` (pattern probabilities,
           ``density(output)``, ``cdf(pattern, i, v)``, the sampler); its privacy loss is
-          :meth:`loss_supremum` (capability ``"density"``). The other variants: output
+          :func:`exactdp.privacy_loss` (capability ``"density"``). The other variants: output
           kind ``"sequence"``.
         - **4**: ``eps1 = eps/4``, ``eps2 = 3 eps/4``, ``rho ~ Lap(D/eps1)``,
           ``nu_i ~ Lap(D/eps2)``, stop after ``c``. Not epsilon-DP: it is
@@ -260,7 +260,8 @@ class SparseVector(QueryAnswers, Mechanism):
     >>> svt3 = SparseVector(1, 0, variant=3)
     >>> svt3.distribution([0, 0]).density((False, 1))
     -exp(-1)/8 + exp(-3/2)/32 + exp(-1/2)/8
-    >>> loss = svt3.loss_supremum([0, 0, 0], [1, 1, 1])
+    >>> import exactdp
+    >>> loss = exactdp.privacy_loss(svt3, [0, 0, 0], [1, 1, 1])
     >>> loss.value, loss.attained
     (3/2, True)
 
@@ -456,7 +457,7 @@ class SparseVector(QueryAnswers, Mechanism):
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         """Algorithm 3's exact loss (:func:`.sparse_vector_loss.coupled_loss`)."""
-        return coupled_loss("SparseVector.loss_supremum", self, sv, sv2, lyu_su_li_3(self.c))
+        return coupled_loss("privacy_loss", self, sv, sv2, lyu_su_li_3(self.c))
 
     def distribution(  # type: ignore[override]  # a release distribution for variant 3
             self, scores: object) -> SparseVectorDistribution | SparseVectorRelease:

@@ -27,11 +27,11 @@ import sympy
 from .._validate import argument_error, check_dps, check_int
 from ..distribution import DiscreteDistribution
 from ..exact import flint_prec, to_arb
+from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT
 from .base import Mechanism, X
-from .rational_form import RationalForm
 from .sparse_vector_integral import Scheme, Value, answer_sequences, sequence_probabilities
 
 #: Answer -> code in :meth:`SparseVectorDistribution.sample` arrays.

@@ -105,7 +105,7 @@ from ..distribution import LossSupremum
 from ..exact import flint_prec, to_arb
 from ..numbers import exact_number
 from ..rng import as_generator
-from ..scores import ScoreVector
+from ..scores import ScoreVector, as_scores
 from .base import Mechanism
 from .release_views import BallViews, ReleasedValues
 from .sparse_vector_integral import (
@@ -474,8 +474,10 @@ class SparseVectorRelease(BallViews, ReleasedValues):
 
     def loss_supremum(self, neighbour: object) -> LossSupremum:
         """The exact privacy loss against the answers ``neighbour``, with its witness
-        (:meth:`~exactdp.mechanisms.base.Mechanism.loss_supremum`)."""
-        return self.mechanism.loss_supremum(self.scores, neighbour)
+        (the mechanism's ``"density"`` view, what :func:`exactdp.privacy_loss` reads)."""
+        func = f"{type(self.mechanism).__name__}.loss_supremum"
+        return self.mechanism.evaluate("density", self.scores,
+                                       as_scores(neighbour, "neighbour", func))
 
     # ------------------------------------------------------------------ numeric
     def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:

@@ -40,6 +40,7 @@ from ..cost import check_seconds, topk_analysis_seconds
 from ..distribution import DiscreteDistribution
 from ..numbers import exact_epsilon_or_limit
 from ..printing import latex_array, latex_math
+from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from ._sampling import NoiseDraw
@@ -48,7 +49,6 @@ from .exponential import ExponentialMechanism
 from .gaussian_noisy_max import GaussianNoisyMax
 from .noisy_max import ReportNoisyMax
 from .parameters import parameter
-from .rational_form import RationalForm
 from .registry import register
 from .topk_integral import one_shot_topk
 
