@@ -546,6 +546,7 @@ def test_the_density_view_is_declared_by_its_hook_and_refused_on_discrete_output
 
     @dataclass(frozen=True)
     class Release(Mechanism):  # releases a + Lap(1): the loss is |a - a'| (attained)
+        output_kind = "release"  # privacy_loss routes on the declared kind
         sensitivity = sympy.Integer(1)
         optimize = "max"
 
