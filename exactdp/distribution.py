@@ -15,10 +15,10 @@ utility summaries users expect from ``scipy.stats`` (``pmf``, ``entropy``, ``exp
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, Protocol, overload
+from typing import TYPE_CHECKING, Any, Protocol
 
 import mpmath
 import numpy as np
@@ -35,6 +35,7 @@ from .cost import (
     refuse,
 )
 from .exact.signs import compare
+from .lazy_probabilities import LazyProbabilities
 from .numbers import exact_number
 from .printing import distribution_latex, latex_math
 from .result import Result
@@ -79,13 +80,12 @@ class SourceMechanism(Protocol):
 
 
 class Distribution(Protocol):
-    """What every mechanism's distribution on one score vector offers: the declared
+    """What the distribution of a discrete output kind on one score vector offers: the
     interface of :meth:`Mechanism.distribution <exactdp.mechanisms.base.Mechanism.distribution>`.
 
-    :class:`OutputDistribution` (over the n inputs) and
-    :class:`~exactdp.mechanisms.topk.TopKDistribution` (over ordered k-tuples) follow it;
-    each view is in the order of ``outputs``.
-    """
+    :class:`OutputDistribution` (over the n inputs), ``TopKDistribution`` (ordered k-tuples)
+    and ``SparseVectorDistribution`` (answer sequences) follow it; each view is in the order
+    of ``outputs``. The release kinds follow :class:`ReleaseDistribution`."""
 
     @property
     def mechanism(self) -> SourceMechanism:
@@ -129,6 +129,67 @@ class Distribution(Protocol):
 
     def __len__(self) -> int:
         """The number of outputs."""
+
+
+class ReleaseDistribution(Protocol):
+    """The distribution of a mechanism of output kind ``"release"``: outputs holding real
+    numbers (report-noisy-max returning the value, the sparse vector variants releasing
+    noisy answers). An output's *pattern* is its discrete part (per query ``True`` where a
+    value is released, ``False`` below, ``None`` not answered; ``(True,)`` for one released
+    value); the released values have a density given the pattern."""
+
+    @property
+    def mechanism(self) -> SourceMechanism:
+        """The mechanism."""
+
+    @property
+    def scores(self) -> ScoreVector:
+        """The score vector (query answers), shape (n,)."""
+
+    @property
+    def n(self) -> int:
+        """The number of scores."""
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views this distribution has (``"density"``, ``"sample"``)."""
+
+    @property
+    def outputs(self) -> tuple[Any, ...]:
+        """The patterns."""
+
+    @property
+    def probabilities(self) -> Sequence[sympy.Expr]:
+        """Exact probabilities of the patterns, in the order of ``outputs``."""
+
+    def pmf(self, pattern: Any, /) -> sympy.Expr:
+        """The exact probability of one pattern."""
+
+    def density(self, output: Any, /) -> Any:
+        """The density of one output: exact where a closed form exists, else a ball."""
+
+    def cdf(self, pattern: Any, i: int, v: object, /) -> Any:
+        """``Pr[i-th released value <= v | pattern]``, exact: the conditional law."""
+
+    def loss_supremum(self, neighbour: object, /) -> LossSupremum:
+        """The exact ``sup_o |ln f(o) / f'(o)|`` against the neighbour, with its witness."""
+
+    def sample(self, size: int | None = None, rng: Any = None) -> Any:
+        """Draws of the mechanism's output (the algorithm itself)."""
+
+    def __len__(self) -> int:
+        """The number of patterns."""
+
+
+class DiscreteDistribution:
+    """The base of the :class:`Distribution` classes of the discrete output kinds: what the
+    divergences and ``goodness_of_fit`` accept beside a sequence of probabilities."""
+
+    __slots__ = ()
+    if TYPE_CHECKING:
+        @property
+        def probabilities(self) -> Sequence[sympy.Expr]: ...
+        def to_numpy(self) -> np.ndarray: ...
 
 
 @dataclass(frozen=True)
@@ -182,75 +243,6 @@ class LossSupremum(Result):
         return None if self.interval is not None else self.loss
 
 
-class LazyProbabilities(Sequence):
-    """Exact probabilities built per output on first access: a read-only sequence that
-    behaves as the tuple of its expressions (``==`` and ``hash`` with tuples, ``repr``,
-    ``+``, slicing to a tuple).
-
-    ``keys[r]`` names output r's expression (outputs with equal keys share one, built once
-    by ``build(key)``); a mechanism's exact hook returns one when building every sympy
-    expression costs far more than the exact polynomials behind them (permute-and-flip:
-    issue 21). Whatever raises (a refusal, a size limit) has been raised before it exists.
-    """
-
-    __slots__ = ("_build", "_built", "_keys")
-
-    def __init__(self, keys: tuple, build: Callable[[Any], sympy.Expr]):
-        self._keys = keys
-        self._build = build
-        self._built: dict[Any, sympy.Expr] = {}
-
-    def _get(self, key: Any) -> sympy.Expr:
-        hit = self._built.get(key)
-        if hit is None:
-            hit = self._built[key] = self._build(key)
-        return hit
-
-    def __len__(self) -> int:
-        return len(self._keys)
-
-    @overload
-    def __getitem__(self, i: int) -> sympy.Expr: ...
-
-    @overload
-    def __getitem__(self, i: slice) -> tuple[sympy.Expr, ...]: ...
-
-    def __getitem__(self, i: int | slice) -> sympy.Expr | tuple[sympy.Expr, ...]:
-        if isinstance(i, slice):
-            return tuple(self._get(k) for k in self._keys[i])
-        return self._get(self._keys[i])
-
-    def __iter__(self) -> Iterator[sympy.Expr]:
-        return (self._get(k) for k in self._keys)
-
-    def _tuple(self) -> tuple[sympy.Expr, ...]:
-        return tuple(self)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, LazyProbabilities):
-            other = other._tuple()
-        return self._tuple() == other if isinstance(other, tuple) else NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._tuple())
-
-    def __add__(self, other: object) -> tuple:
-        if isinstance(other, Sequence):
-            return self._tuple() + tuple(other)
-        return NotImplemented
-
-    def __radd__(self, other: object) -> tuple:
-        if isinstance(other, Sequence):
-            return tuple(other) + self._tuple()
-        return NotImplemented
-
-    def __repr__(self) -> str:
-        return repr(self._tuple())
-
-    def __reduce__(self):
-        return (tuple, (self._tuple(),))
-
-
 class OutputIndexError(ValueError, IndexError):
     """An output index outside ``0..n-1`` (a ValueError, and an IndexError for indexing code)."""
 
@@ -271,7 +263,7 @@ _ALGORITHMS = ("pmf", "mechanism")
 
 
 @dataclass(frozen=True, eq=False)
-class OutputDistribution:
+class OutputDistribution(DiscreteDistribution):
     """Distribution of ``M(q)`` over the output indices ``0..n-1`` (input order).
 
     Build it with ``mechanism.distribution(scores)``.

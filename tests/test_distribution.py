@@ -339,7 +339,7 @@ def test_lazy_probabilities_build_per_output_and_act_as_the_tuple():
     import sympy
 
     from exactdp import PermuteAndFlip
-    from exactdp.distribution import LazyProbabilities
+    from exactdp.lazy_probabilities import LazyProbabilities
 
     q = [0, 3, 3, 1, 5]
     d = PermuteAndFlip(1).distribution(q)

@@ -198,16 +198,9 @@ def test_no_import_loop():
     assert not cycles, "import loops:\n" + "\n".join(cycles)
 
 
-#: Import cycles through ``if TYPE_CHECKING:`` imports still on main, each a set of modules
-#: (a strongly connected component of the graph). The output-kinds branch of issue 32
-#: removes both (the helper modules take numbers, not their mechanism class); the
-#: integrator removes these entries after merging it. No other entry may be added.
-KNOWN_CYCLES = {
-    frozenset({"exactdp.mechanisms.noisy_max", "exactdp.mechanisms.noisy_max_loss",
-               "exactdp.mechanisms.noisy_max_value"}),
-    frozenset({"exactdp.mechanisms.sparse_vector",
-               "exactdp.mechanisms.sparse_vector_distribution"}),
-}
+#: Import cycles still allowed, each a set of modules (a strongly connected component of the
+#: graph): none. No entry may be added.
+KNOWN_CYCLES: set[frozenset[str]] = set()
 
 
 def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
@@ -363,6 +356,7 @@ LAYER = {
     "rng": 0, "cost": 0, "_validate": 0, "_lazy": 0,
     "numbers": 1, "exact": 1, "numeric": 1,
     "scores": 2, "xform": 2, "printing": 2, "result": 2, "rational_form": 2,
+    "lazy_probabilities": 2,
     "distribution": 3,
     "mechanisms": 4,
     "analysis": 5, "optimality": 5, "programs": 5,
@@ -875,3 +869,112 @@ def test_probe_detection(tmp_path):
     f = tmp_path / "m.py"
     f.write_text("def f(mech):\n    return hasattr(mech, 'noise') or getattr(mech.x, 'y', 0)\n")
     assert _probe_calls(f) == [("mech", 2), ("mech.x", 2)]
+
+
+# ---------------------------------------------------------------- declarations, not classes
+#: Modules that still test a mechanism's class, and why (none left).
+CLASS_CHECK_EXCEPTIONS: dict[str, str] = {}
+#: The one door that tests for the protocol itself: ``as_mechanism`` refuses other objects.
+DOOR = "exactdp.analysis.common"
+
+
+def mechanism_class_names() -> set[str]:
+    """The names of every mechanism class of the package (``Mechanism`` and its subclasses)."""
+    from exactdp.mechanisms import Mechanism
+
+    seen: set[str] = set()
+    todo = [Mechanism]
+    while todo:
+        cls = todo.pop()
+        seen.add(cls.__name__)
+        todo += cls.__subclasses__()
+    return seen
+
+
+def class_checks(path: Path, names: set[str]) -> list[tuple[str, int]]:
+    """``(class, line)`` of every ``isinstance(x, C)`` / ``issubclass`` whose ``C`` (or an
+    element of its tuple) is one of ``names``."""
+    found = []
+    for node in ast.walk(parse(path)):
+        if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                and node.func.id in ("isinstance", "issubclass") and len(node.args) == 2):
+            continue
+        arg = node.args[1]
+        for el in arg.elts if isinstance(arg, ast.Tuple) else [arg]:
+            name = el.id if isinstance(el, ast.Name) else (
+                el.attr if isinstance(el, ast.Attribute) else None)
+            if name in names:
+                found.append((name, node.lineno))
+    return found
+
+
+def test_the_analyzer_reads_declarations_not_mechanism_classes():
+    """No ``isinstance`` on a mechanism class in ``analysis/``, ``audit/`` or ``io/``: they
+    read the declared protocol (``output_kind``, ``capabilities``, ``product_tree``,
+    ``check_cost``), so a new mechanism of any kind needs no edit there."""
+    names = mechanism_class_names()
+    assert {"Mechanism", "SparseVector", "PermuteAndFlip", "TopK"} <= names
+    bad = []
+    for module, path in MODULES.items():
+        if module.split(".")[1:2] not in (["analysis"], ["audit"], ["io"]):
+            continue
+        if module in CLASS_CHECK_EXCEPTIONS:
+            continue
+        for name, line in class_checks(path, names):
+            if module == DOOR and name == "Mechanism":
+                continue
+            bad.append(f"{module}:{line} isinstance(..., {name})")
+    assert not bad, "read the mechanism's declarations instead: " + ", ".join(bad)
+
+
+def test_class_checks_are_found(tmp_path):
+    src = tmp_path / "m.py"
+    src.write_text("isinstance(m, (int, TopK))\nisinstance(m, mechanisms.SparseVector)\n"
+                   "isinstance(m, float)\n")
+    assert class_checks(src, {"TopK", "SparseVector"}) == [("TopK", 1), ("SparseVector", 2)]
+
+
+# ---------------------------------------------------------------- declared capabilities
+#: The public view of a distribution that backs each capability, per output kind.
+DISCRETE_VIEWS = {
+    "exact": lambda d: d.probabilities,
+    "rational_form": lambda d: d.rational_form(),
+    "numeric_rational_form": lambda d: d.numeric_rational_form(),
+    "mpmath": lambda d: d.evalf(15),
+    "float": lambda d: d.to_numpy(),
+    "balls": lambda d: d.evalf_balls(15),
+    "sample": lambda d: d.sample(5, rng=1),
+}
+
+
+def _release_output(d):
+    """An output of a release distribution: its last pattern with 1/2 at each release (the
+    one value 1/2 for a single released value)."""
+    import sympy
+
+    half = sympy.Rational(1, 2)
+    pattern = d.outputs[-1]
+    return half if pattern == (True,) else tuple(half if p is True else p for p in pattern)
+
+
+RELEASE_VIEWS = {
+    "density": lambda d: (d.density(_release_output(d)), d.loss_supremum(d.scores)),
+    "sample": lambda d: d.sample(5, rng=1),
+}
+
+
+@pytest.mark.parametrize("key", sorted(exactdp.mechanisms.REGISTRY))
+def test_every_declared_capability_is_backed(key):
+    """For every registry entry, each capability its example declares on a small score
+    vector is answered by the corresponding public view of its distribution (no view that
+    the protocol promises and the hooks do not back)."""
+    mech = exactdp.mechanisms.REGISTRY[key].instance()
+    sv = exactdp.as_scores([0, 1, "1/2"])
+    caps = mech.capabilities_on(sv)
+    assert caps, key
+    d = mech.distribution(sv.raw)
+    views = RELEASE_VIEWS if mech.output_kind == "release" else DISCRETE_VIEWS
+    assert caps <= set(views), f"{key}: {sorted(caps - set(views))} has no public view"
+    for cap in sorted(caps):
+        views[cap](d)  # answers: no exception
+

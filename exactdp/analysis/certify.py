@@ -19,7 +19,6 @@ from ..exact.arb import flint_prec, to_arb
 from ..exact.poly import fmpq_poly_to_sympy
 from ..exact.unit_interval import UnitIntervalSign, sign_on_unit_interval, verify_sign_analysis
 from ..mechanisms.base import Mechanism
-from ..mechanisms.sparse_vector import SparseVector
 from ..numbers import exact_epsilon
 from ..result import Result, brief
 from .certify_laplace import (
@@ -269,17 +268,21 @@ def _symbolic_mechanism(mech: object, func: str):
     return mech.with_epsilon(EPSILON)
 
 
-def _check_rational_sequences(mech: object, vectors: list) -> None:
-    """Refuse, saying why, a sparse vector mechanism on answers where its probabilities
-    are not rational in x (:meth:`exactdp.SparseVector.rational_obstruction`)."""
-    if not isinstance(mech, SparseVector):
+def _check_rational_forms(mech: Mechanism, vectors: list) -> None:
+    """Refuse, saying why (the ``rational_form`` view's own refusal), scores on which a
+    mechanism declaring forms in x has none (the sparse vector technique where
+    :meth:`exactdp.SparseVector.rational_obstruction` holds)."""
+    if "rational_form" not in mech.capabilities:
         return
     for v in vectors:
-        why = mech.rational_obstruction(v)
-        if why is not None:
-            raise ValueError(f"certify_dp: SparseVector on {list(v.exact)} has no form "
-                             f"rational in x = exp(-epsilon/N): {why}; use check_dp at a "
-                             "numeric epsilon")
+        if "rational_form" in mech.capabilities_on(v):
+            continue
+        try:
+            mech.evaluate("rational_form", v)
+        except ValueError as exc:
+            raise ValueError(f"certify_dp: {type(mech).__name__} on {list(v.exact)} has no "
+                             f"form rational in x = exp(-epsilon/N): {exc}; use check_dp at "
+                             "a numeric epsilon") from None
 
 
 def certify_dp(
@@ -362,7 +365,7 @@ def certify_dp(
             f"about {degree} (n = {q.n} outputs)", pf_certify_seconds(count, degree),
             "pass the one neighbour to certify (neighbour=...), certify fewer scores, or "
             "use check_dp at a numeric epsilon")
-    _check_rational_sequences(mech, [q, *nbrs])
+    _check_rational_forms(mech, [q, *nbrs])
     engine = make_engine(mech, [q] + nbrs, "certify_dp", dense_only=True)
     if isinstance(engine, BallEngine):
         raise ValueError(

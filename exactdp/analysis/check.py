@@ -204,10 +204,11 @@ def check_dp(
     """
     mech, claim = numeric_mechanism(mechanism, epsilon, "check_dp")
     q = score_vector(scores, "scores", "check_dp")
-    if "density" in mech.capabilities and neighbour is None:  # before building them
+    release = mech.output_kind == "release"  # a supremum of densities per neighbour
+    if release and neighbour is None:  # before building them
         _check_density_seconds(q.n, 2 * q.n, "at least ")
     nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
-    if "density" in mech.capabilities:
+    if release:
         return _density_check_dp(mech, q, nbrs, claim, how)
     # the loss's closed form at epsilon = 10**5000 would be built by sympy for minutes
     check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)

@@ -16,7 +16,7 @@ from ..cost import MAX_EXACT_EXPONENT_DIGITS, check_exact_exponent
 from ..mechanisms.base import Mechanism
 from ..result import Result
 from ..scores import ScoreVector
-from .common import ratios_with_limits, score_vector, stamp
+from .common import as_mechanism, ratios_with_limits, score_vector, stamp
 from .engines.ball import (
     BallEngine,
     arb_prec,
@@ -263,8 +263,9 @@ def privacy_loss(
     """
     q = score_vector(scores, "scores", "privacy_loss")
     q2 = score_vector(neighbour, "neighbour", "privacy_loss")
+    mechanism = as_mechanism(mechanism, "privacy_loss")
     check_pair(mechanism, q, q2, "privacy_loss", allow_non_neighbour)
-    if isinstance(mechanism, Mechanism) and "density" in mechanism.capabilities:
+    if mechanism.output_kind == "release":
         return density_privacy_loss(mechanism, q, q2)
     check_loss_exponent(mechanism, (q, q2), "privacy_loss")
     engine = make_engine(mechanism, [q, q2], "privacy_loss")
@@ -274,8 +275,8 @@ def privacy_loss(
 
 
 def density_privacy_loss(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:
-    """The loss of one pair for a mechanism that releases real values (capability
-    ``"density"``): the mechanism's ``"density"`` view, a
+    """The loss of one pair for a mechanism that releases real values (output kind
+    ``"release"``): the mechanism's ``"density"`` view, a
     :class:`~exactdp.distribution.LossSupremum`, as a :class:`PrivacyLoss`."""
     sup = mech.evaluate("density", q, q2)
     return PrivacyLoss(sup.loss, sup.witness, (), q.values, q2.values, sup.direction, (),
@@ -288,7 +289,8 @@ def check_loss_exponent(mechanism: object, vectors, func: str,
     """Refuse the loss's closed form when its coins ``exp(-rate * gap)`` have exponents
     beyond :data:`exactdp.cost.MAX_EXACT_EXPONENT_DIGITS` digits (sympy would evaluate
     them with as many bits); read from the float gaps and the rate, no sympy."""
-    if not isinstance(mechanism, Mechanism) or mechanism.epsilon_limit is not None:
+    mechanism = as_mechanism(mechanism)
+    if mechanism.epsilon_limit is not None:
         return
     eps = mechanism.epsilon
     if eps is None or eps.free_symbols:

@@ -22,9 +22,8 @@ from ..cost import (
     refuse,
     renyi_bits,
 )
-from ..distribution import OutputDistribution
+from ..distribution import DiscreteDistribution
 from ..exact import compare, is_zero, sign_or_none
-from ..mechanisms.topk import TopKDistribution
 from ..numbers import exact_number, sequence_items
 from ..result import Result
 
@@ -59,7 +58,7 @@ class Divergence(Result):
 def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
     """The exact probabilities of ``P`` (a sequence or an object with ``.probabilities``),
     validated: non-empty, no float, none negative; ``name`` labels the errors."""
-    if isinstance(P, (OutputDistribution, TopKDistribution)):
+    if isinstance(P, DiscreteDistribution):
         P = P.probabilities
     items = sequence_items(P, name, "probabilities or a distribution", "non-empty")
     out = []
@@ -74,7 +73,7 @@ def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
 
 
 def _pair(P, Q, func: str):
-    raw = [X.probabilities if isinstance(X, (OutputDistribution, TopKDistribution)) else X
+    raw = [X.probabilities if isinstance(X, DiscreteDistribution) else X
            for X in (P, Q)]
     try:  # before the validation: its sign checks evaluate exp(-d) too
         digits = exponent_digits([v for r in raw for v in r])

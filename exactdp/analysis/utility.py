@@ -91,7 +91,8 @@ def check_dominance(dist_a, dist_b) -> DominanceResult:
     Raises
     ------
     ValueError
-        If the score vectors differ.
+        If the score vectors differ, or a distribution is not over the n indices (output
+        kind ``"selection"``: the error ``q* - q_r`` is of an index).
     UndecidedSignError
         If the sign of a margin cannot be decided.
 
@@ -104,6 +105,11 @@ def check_dominance(dist_a, dist_b) -> DominanceResult:
     >>> r.holds
     True
     """
+    for name, d in (("dist_a", dist_a), ("dist_b", dist_b)):
+        kind = d.mechanism.output_kind
+        if kind != "selection":
+            raise argument_error("check_dominance", f"{name}.mechanism.output_kind", "'selection' "
+                                 "(the error q* - q_r is of an output index)", kind)
     if dist_a.scores.exact != dist_b.scores.exact:
         raise argument_error("check_dominance", "dist_b", "a distribution on the same scores as "
                              "dist_a", dist_b.scores.exact)

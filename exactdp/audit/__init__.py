@@ -63,6 +63,12 @@ for strengthening the common chi-square tests", Biometrics 10 (1954) (the rule "
 count >= 5"); scipy.stats.power_divergence (Cressie & Read 1984; ``lambda_="pearson"`` is
 the chi-square test, ``"log-likelihood"`` the G-test).
 
+A release sampler (output kind ``"release"``: report-noisy-max returning the value, the
+sparse vector variants releasing noisy answers) is audited against its release
+distribution by :mod:`.release_fit`: the test above on the answer patterns and a
+Kolmogorov-Smirnov test of each released value against its exact conditional CDF given
+the pattern, combined by Holm-Bonferroni into one verdict (:class:`ReleaseFit`).
+
 Modules: :mod:`.fit` (:func:`goodness_of_fit`), :mod:`.result` (:class:`GoodnessOfFit`),
 :mod:`.inputs` (argument checks, :func:`probability_vector`), :mod:`.pooling` (the cells,
 :func:`pool_cells`, standardized deviations), :mod:`.exact_tests` (the exact binomial tests of
@@ -85,7 +91,7 @@ from .peers import (
     peer_versions,
 )
 from .pooling import pool_cells
-from .result import GoodnessOfFit
+from .result import GoodnessOfFit, ReleaseFit
 from .sampler_outputs import draw, validate_outputs
 from .suite import PairLoss, SuiteRow, loss_growth, verification_suite
 from .suite_specs import AlgorithmSpec, Published
@@ -97,6 +103,7 @@ __all__ = [
     "PairLoss",
     "PeerAdapter",
     "Published",
+    "ReleaseFit",
     "SuiteRow",
     "SweepResult",
     "count_score_vectors",

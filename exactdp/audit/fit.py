@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..mechanisms.release_views import ReleasedValues
 from .exact_tests import max_statistic, rare_p_value
 from .inputs import (
     TESTS,
@@ -19,7 +20,8 @@ from .inputs import (
     probability_vector,
 )
 from .pooling import Cells, make_cells, max_deviation
-from .result import GoodnessOfFit
+from .release_fit import release_fit
+from .result import GoodnessOfFit, ReleaseFit
 from .sampler_outputs import draw, validate_outputs
 
 
@@ -31,7 +33,7 @@ def goodness_of_fit(
     alpha: float = 0.01,
     test: str = "chi2",
     min_expected: float = 5.0,
-) -> GoodnessOfFit:
+) -> GoodnessOfFit | ReleaseFit:
     """Test whether a sampler's draws follow an exact output distribution.
 
     Parameters
@@ -39,9 +41,10 @@ def goodness_of_fit(
     sample : callable
         The sampler under audit; see the module docstring for how it is called (batch
         through ``size=`` / ``n=``, else one output per call; ``rng=`` if it takes one).
-    distribution : OutputDistribution or array-like of float, shape (n,)
+    distribution : DiscreteDistribution or array-like of float, shape (n,)
         The distribution the draws should follow: an exactdp
-        :class:`~exactdp.distribution.OutputDistribution` or a probability vector
+        :class:`~exactdp.distribution.DiscreteDistribution` (every discrete output kind;
+        the draws are positions in its ``outputs``) or a probability vector
         (non-negative, summing to 1 within 1e-9).
     n_samples : int
         Number of draws, >= 1.
@@ -54,6 +57,13 @@ def goodness_of_fit(
         Pearson's chi-square test or the G-test (likelihood ratio).
     min_expected : float, default 5
         Cells with a smaller expected count are pooled (see :func:`pool_cells`).
+
+        A release distribution (output kind ``"release"``: ``SparseVectorRelease``,
+        ``ValueDistribution``) audits a release sampler (its own ``sample``): the pattern
+        counts by the test above, each released value by a Kolmogorov-Smirnov test against
+        its exact conditional CDF given the pattern (``cdf(pattern, i, v)``), combined by
+        Holm-Bonferroni (:mod:`exactdp.audit.release_fit`); the result is a
+        :class:`~exactdp.audit.result.ReleaseFit`.
 
     Returns
     -------
@@ -97,8 +107,19 @@ def goodness_of_fit(
     alpha = check_alpha(alpha)
     test = check_test(test)
     min_expected = check_min_expected(min_expected)
+    if isinstance(distribution, ReleasedValues):  # output kind "release"
+        probs = probability_vector(distribution.to_numpy())
+        return release_fit(
+            draw(sample, n_samples, rng), distribution, n_samples, alpha,
+            lambda idx: _fit(idx, probs, n_samples, alpha, test, min_expected))
     p = probability_vector(distribution)
     outputs = validate_outputs(draw(sample, n_samples, rng), n_samples, p.size)
+    return _fit(outputs, p, n_samples, alpha, test, min_expected)
+
+
+def _fit(outputs: np.ndarray, p: np.ndarray, n_samples: int, alpha: float, test: str,
+         min_expected: float) -> GoodnessOfFit:
+    """The test of the validated draws ``outputs`` (indices) against ``p``."""
     counts = np.bincount(outputs, minlength=p.size)
 
     impossible = tuple(int(i) for i in np.flatnonzero((p == 0) & (counts > 0)))

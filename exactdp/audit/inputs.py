@@ -8,7 +8,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_choice, check_int
-from ..distribution import OutputDistribution
+from ..distribution import DiscreteDistribution
 
 #: The tests offered, by name -> ``lambda_`` of :func:`scipy.stats.power_divergence`.
 TESTS = {"chi2": "pearson", "gtest": "log-likelihood"}
@@ -77,8 +77,10 @@ def probability_vector(distribution: object) -> np.ndarray:
 
     Parameters
     ----------
-    distribution : OutputDistribution or array-like of shape (n,)
-        An :class:`~exactdp.distribution.OutputDistribution` (its ``to_numpy()`` view; if
+    distribution : DiscreteDistribution or array-like of shape (n,)
+        A :class:`~exactdp.distribution.DiscreteDistribution` (an output distribution, top-k
+        or the sparse vector's answer sequences: its ``to_numpy()`` view in ``outputs``
+        order; if
         the numeric engine is unavailable, its exact probabilities evaluated to 30 digits
         by sympy and rounded to float64), or probabilities: finite, non-negative, summing
         to 1 within 1e-9.
@@ -94,19 +96,19 @@ def probability_vector(distribution: object) -> np.ndarray:
         Empty, not 1-D, non-numeric, NaN / infinite, negative entries, or a sum further
         than 1e-9 from 1 (the message names the position or the sum).
     """
-    if isinstance(distribution, OutputDistribution):
+    if isinstance(distribution, DiscreteDistribution):
         try:
             p = np.asarray(distribution.to_numpy(), dtype=np.float64)
         except (ImportError, NotImplementedError):
             p = np.array([float(sympy.N(v, 30)) for v in distribution.probabilities])
     else:
         if isinstance(distribution, (str, bytes)):
-            raise argument_error("goodness_of_fit", "distribution", "an OutputDistribution or a "
+            raise argument_error("goodness_of_fit", "distribution", "a distribution or a "
                                  "probability vector", distribution)
         try:
             p = np.asarray(distribution, dtype=np.float64)
         except (TypeError, ValueError) as exc:
-            raise argument_error("goodness_of_fit", "distribution", "an OutputDistribution or a "
+            raise argument_error("goodness_of_fit", "distribution", "a distribution or a "
                                  "probability vector of numbers", distribution) from exc
     if p.ndim != 1 or p.size == 0:
         raise argument_error("goodness_of_fit", "distribution.shape",

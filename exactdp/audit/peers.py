@@ -50,7 +50,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_bool, check_choice, check_instance
-from ..distribution import Distribution, OutputDistribution
+from ..distribution import Distribution
 from ..mechanisms import ExponentialMechanism, Mechanism, PermuteAndFlip, TopK
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
@@ -142,7 +142,7 @@ class PeerAdapter:
     version: str
     mechanism: str
     scores: ScoreVector
-    reference: Mechanism | TopK
+    reference: Mechanism
     peer_parameters: Mapping[str, Any]
     mapping: str
     sampler: Callable[..., np.ndarray] = field(repr=False)
@@ -162,10 +162,11 @@ class PeerAdapter:
 
         ``rng`` is used only by seedable peers.
         """
-        dist = self.distribution()
         # top-k: the probabilities of the positions in dist.outputs
-        target = dist if isinstance(dist, OutputDistribution) else dist.to_numpy()
-        return goodness_of_fit(self.sampler, target, n_samples, rng=rng, alpha=alpha, test=test)
+        fit = goodness_of_fit(self.sampler, self.distribution(), n_samples, rng=rng,
+                              alpha=alpha, test=test)
+        assert isinstance(fit, GoodnessOfFit)  # a discrete distribution
+        return fit
 
     def against(self, reference: Mechanism, mapping: str) -> PeerAdapter:
         """The same sampler compared with another (deliberately wrong) reference.
@@ -173,7 +174,7 @@ class PeerAdapter:
         Used to show that the audit catches a mismatch, e.g. a peer's permute-and-flip
         audited as if it were the exponential mechanism.
         """
-        check_instance("against", "reference", reference, (Mechanism, TopK),
+        check_instance("against", "reference", reference, Mechanism,
                        "an exactdp Mechanism")
         return dataclasses.replace(
             self, reference=reference, mapping=mapping, wrong_on_purpose=True
@@ -231,7 +232,7 @@ def _opendp_inputs(dp: Any, sv: ScoreVector, mech: Mechanism, zcdp: bool) -> _Op
 
 
 def _opendp_adapter(
-    label: str, sv: ScoreVector, reference: Mechanism | TopK, inp: _OpenDPInputs, meas: Any,
+    label: str, sv: ScoreVector, reference: Mechanism, inp: _OpenDPInputs, meas: Any,
     sampler: Callable[[int], np.ndarray], mapping: str, expected: float, **params: Any,
 ) -> PeerAdapter:
     """The (unseedable) adapter of one OpenDP measurement, with OpenDP's privacy map at
@@ -243,7 +244,7 @@ def _opendp_adapter(
 
 
 def _adapter(
-    peer: str, label: str, sv: ScoreVector, reference: Mechanism | TopK,
+    peer: str, label: str, sv: ScoreVector, reference: Mechanism,
     params: Mapping[str, Any], mapping: str, sampler: Callable[..., np.ndarray], **rest: Any,
 ) -> PeerAdapter:
     """A :class:`PeerAdapter` for the installed version of ``peer``."""

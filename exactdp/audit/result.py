@@ -141,3 +141,68 @@ class GoodnessOfFit(Result):
         text += f" ({self.note})" if self.note else ""
         return "\n".join([repr(self), text, f"observed: {list(self.observed)}",
                           f"expected: {[round(e, 3) for e in self.expected]}"])
+
+
+@dataclass(frozen=True)
+class ValueTest:
+    """One Kolmogorov-Smirnov test of :class:`ReleaseFit`: the values released at query
+    ``position`` in the draws of ``pattern`` against their exact conditional CDF."""
+
+    pattern: tuple
+    position: int
+    n: int
+    statistic: float
+    p_value: float
+
+
+@dataclass(frozen=True)
+class ReleaseFit(Result):
+    """Result of :func:`goodness_of_fit` on a release sampler (output kind ``"release"``).
+
+    Attributes
+    ----------
+    n_samples : int
+        Number of draws.
+    alpha : float
+        Significance level of the verdict (family-wise, over every test).
+    p_value : float
+        The smallest Holm-Bonferroni adjusted p-value over the tests (the chi-square on the
+        patterns and each Kolmogorov-Smirnov test): the verdict rejects iff it is below
+        ``alpha``.
+    verdict : str
+        ``"rejected"`` (some test rejects after Holm's adjustment), ``"consistent"``, or the
+        pattern test's verdict when no value was tested.
+    patterns : GoodnessOfFit
+        The test of the pattern counts against the exact pattern probabilities.
+    values : tuple of ValueTest
+        The Kolmogorov-Smirnov tests, one per pattern and released position observed.
+    adjusted : tuple of float
+        Holm's adjusted p-values, the patterns' first, then ``values`` in order.
+    note : str
+        Remarks (values tested on their first draws only).
+
+    Notes
+    -----
+    Holm (1979): with the ``K`` p-values sorted, ``p_(1) <= ... <= p_(K)``, the adjusted
+    ``p~_(j) = max_{l <= j} min(1, (K - l + 1) p_(l))``; rejecting where ``p~ < alpha``
+    keeps the family-wise error at most ``alpha``.
+    """
+
+    headline = "p_value"
+    repr_fields = ("verdict", "n_samples", "alpha")
+    certified = False
+    caveat = "statistical tests at family-wise level alpha, not a proof"
+
+    n_samples: int
+    alpha: float
+    p_value: float
+    verdict: str
+    patterns: GoodnessOfFit
+    values: tuple[ValueTest, ...]
+    adjusted: tuple[float, ...]
+    note: str = ""
+
+    @property
+    def holds(self) -> bool:
+        """True if the verdict is ``"consistent"``."""
+        return self.verdict == "consistent"

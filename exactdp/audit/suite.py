@@ -266,8 +266,7 @@ def build_mechanism(spec: AlgorithmSpec, epsilon: object = CLAIM) -> Mechanism:
 
 def _output_text(mech: Mechanism, scores: tuple, index: object) -> str:
     """An output of a discrete mechanism in words: answer letters or ``index i``."""
-    kinds = {e.kind for e in REGISTRY.values() if e.cls is type(mech)}
-    if "sequence" in kinds and isinstance(index, int):
+    if mech.output_kind == "sequence" and isinstance(index, int):
         answers = mech.distribution(scores).outputs[index]
         return "".join(LETTERS[a] for a in answers)
     return f"index {index}"
@@ -275,10 +274,10 @@ def _output_text(mech: Mechanism, scores: tuple, index: object) -> str:
 
 def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) -> PairLoss:
     """The exact loss of one pair, by :func:`~exactdp.privacy_loss` (for mechanisms that
-    release real values, capability ``"density"``, the supremum of the log density ratio).
+    release real values, output kind ``"release"``, the supremum of the log density ratio).
     A pair with no closed form (Algorithm 3 on answers moving both ways) gets its certified
     interval (:attr:`PairLoss.interval`)."""
-    if "density" in mech.capabilities:
+    if mech.output_kind == "release":
         try:
             sup = privacy_loss(mech, scores, neighbour)
         except LossBracketError as exc:  # no closed form: the certified bracket
@@ -304,7 +303,7 @@ def vertex_search(mech: Mechanism, m: int) -> tuple[PairLoss, int]:
     """The worst pair of the exhaustive vertex neighbourhood of ``(1, ..., 1)`` (``m``
     queries, ``3**m - 1`` neighbours) and the number of neighbours compared."""
     base = (1,) * m
-    if "density" in mech.capabilities:
+    if mech.output_kind == "release":
         vectors, _ = neighbours(mech, base, "exhaustive", func="verification_suite")
         found = [pair_loss(mech, "vertex search", base, v.values) for v in vectors]
         return _worst(found), len(vectors)
@@ -426,7 +425,7 @@ def precheck(spec: AlgorithmSpec, queries: int) -> None:
     """Build the row's mechanism and run the cost model on its patterns without computing
     (a discrete distribution is lazy): a missing mechanism or a refusal raises at once."""
     mech = build_mechanism(spec)
-    if "density" in mech.capabilities:
+    if mech.output_kind == "release":
         return
     m = spec.queries or queries
     try:

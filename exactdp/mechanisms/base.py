@@ -16,7 +16,6 @@ import sympy
 from .._validate import check_bool
 from ..cost import check_gap_digits, exponent_digits, refuse
 from ..distribution import Distribution, LossSupremum, OutputDistribution
-from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..exact.arb import flint_prec
 from ..printing import value_repr
@@ -39,16 +38,6 @@ def negated(sv: ScoreVector) -> ScoreVector:
     return as_scores([-v for v in sv.raw], sv.name)
 
 
-def ball(mid: mpmath.mpf, rad: mpmath.mpf, dps: int | None = None):
-    """A python-flint ``arb`` ball containing ``[mid - |rad|, mid + |rad|]`` (both mpf).
-
-    Both numbers are converted exactly, sign kept (:func:`exactdp.exact.ball`), so the ball
-    is rigorous whenever ``rad`` bounds the error of ``mid``. ``dps`` is accepted for
-    compatibility and unused.
-    """
-    return exact_ball(mid, rad)
-
-
 #: The symbol of the x-form, ``x = exp(-epsilon / (c * sensitivity * L))``, in ``(0, 1)``.
 X = sympy.Symbol("x", positive=True)
 
@@ -64,6 +53,9 @@ HOOKS = {
     "density": "_loss_supremum",  # released real values: the loss as a supremum of densities
 }
 CAPABILITIES = tuple(HOOKS)
+#: :attr:`Mechanism.output_kind`: an index of ``range(n)``, an ordered k-tuple of distinct
+#: indices, a finite answer tuple (sparse vector), outputs holding real numbers.
+OUTPUT_KINDS = ("selection", "top-k", "sequence", "release")
 #: The view names of :meth:`Mechanism.evaluate` -> the capability each needs.
 VIEWS = {"exact": "exact", "rational_form": "rational_form",
          "numeric_rational_form": "numeric_rational_form", "mp": "mpmath", "float": "float",
@@ -117,6 +109,15 @@ class Mechanism(Declarations):
     (1/2, 1/2)
     """
 
+    #: What the outputs are (:data:`OUTPUT_KINDS`); a property where instances differ.
+    if TYPE_CHECKING:
+        @property
+        def output_kind(self) -> str: ...
+    else:
+        output_kind = "selection"
+    #: Whether the exact route builds permute-and-flip's product tree over the sorted integer
+    #: gaps (the analyzer estimates its cost from them: :func:`exactdp.cost.pf_tree_seconds`).
+    product_tree: ClassVar[bool] = False
     #: The capabilities the class's hooks give (set for each subclass when it is defined).
     hook_capabilities: ClassVar[frozenset[str]] = frozenset()
     #: ``(fixed parameters, label)`` of each registry entry of this very class, written by

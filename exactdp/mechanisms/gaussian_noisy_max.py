@@ -26,6 +26,7 @@ import sympy
 
 from .._validate import argument_error
 from ..cost import MAX_GAP_DIGITS, refuse
+from ..exact import ball
 from ..numbers import FloatTracker, exact_epsilon, exact_number
 from ..numeric.gaussian import (
     check_gaussian_cost,
@@ -37,7 +38,7 @@ from ..numeric.gaussian import (
 from ..printing import value_repr
 from ..scores import ScoreVector
 from ._sampling import noisy_argmax
-from .base import Mechanism, ball
+from .base import Mechanism
 from .parameters import (
     monotonic_parameter,
     optimize_parameter,
@@ -160,7 +161,7 @@ class GaussianNoisyMax(Mechanism):
         self._check_cost(sv, dps + 5)
         vals, bounds = gaussian_mp_bounds(self.gaps_in_sigma(sv), dps + 5,
                                           func=type(self).__name__)
-        return [ball(v, b, dps) for v, b in zip(vals, bounds, strict=True)]
+        return [ball(v, b) for v, b in zip(vals, bounds, strict=True)]
 
     def _balls_certified(self, sv: ScoreVector) -> tuple[bool, str | None]:
         if gaussian_bounds_proved(self.gaps_in_sigma(sv)):

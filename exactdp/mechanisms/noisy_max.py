@@ -102,12 +102,10 @@ def _output(func: str, name: str, value: object) -> str:
     return value.lower()
 
 
-@register("rnm-gumbel-value", label="RNM-Gumbel-value", kind="continuous", noise="gumbel",
+@register("rnm-gumbel-value", label="RNM-Gumbel-value", noise="gumbel", output="value")
+@register("rnm-exp-value", label="RNM4 (RNM-Exp-value)", noise="exponential", output="value")
+@register("rnm-laplace-value", label="RNM3 (RNM-Laplace-value)", noise="laplace",
           output="value")
-@register("rnm-exp-value", label="RNM4 (RNM-Exp-value)", kind="continuous",
-          noise="exponential", output="value")
-@register("rnm-laplace-value", label="RNM3 (RNM-Laplace-value)", kind="continuous",
-          noise="laplace", output="value")
 @register("rnm-laplace", label="RNM-Laplace", noise="laplace")  # (registered bottom-up)
 @register("rnm-gumbel", label="RNM-Gumbel", noise="gumbel")
 @register("rnm-exp", label="RNM-Exp", noise="exponential")
@@ -135,11 +133,11 @@ class ReportNoisyMax(Mechanism):
         ``"index"``: the selection ``argmax_r q_r + Z_r`` (exact probabilities).
         ``"value"``: the noisy maximum itself, ``V = max_r (q_r + Z_r)`` (the DP-testing
         suite's RNM3 with Laplace noise and RNM4 with exponential noise, both *not*
-        epsilon-DP: V moves with the scores). Capability ``"density"`` only:
-        ``distribution(q)`` is a
-        :class:`~exactdp.mechanisms.noisy_max_value.ValueDistribution` (exact piecewise
-        density and CDF, a sampler), and :func:`exactdp.privacy_loss` is the exact
-        ``sup_v |ln f_q(v)/f_q'(v)|``.
+        epsilon-DP: V moves with the scores). Output kind ``"release"``, capabilities
+        ``"density"`` and ``"sample"``: ``distribution(q)`` is a
+        :class:`~exactdp.mechanisms.noisy_max_value.ValueDistribution` (the release
+        protocol: exact piecewise density and CDF, a sampler), and :func:`exactdp.privacy_loss`
+        is the exact ``sup_v |ln f_q(v)/f_q'(v)|``.
         The suite's ``ReportNoisyMax(0.1, noise="laplace")`` has scale
         ``b = 2/epsilon = 20`` (c = 2, sensitivity 1): the tools' Laplace(2/eps) and
         exponential(2/eps) noise on 5 queries.
@@ -191,6 +189,11 @@ class ReportNoisyMax(Mechanism):
                                  self.optimize)
 
     @property
+    def output_kind(self) -> str:
+        """``"selection"`` (the index), or ``"release"`` with ``output="value"``."""
+        return "release" if self.output == "value" else "selection"
+
+    @property
     def regular(self) -> bool:
         """Regular (McKenna & Sheldon 2020, Def. 3) when it returns the index, for every
         noise; the released value is not a selection."""
@@ -200,30 +203,32 @@ class ReportNoisyMax(Mechanism):
     def capabilities(self) -> frozenset[str]:
         """Laplace noise: no rational form in x for every epsilon (the probabilities contain
         ``epsilon*exp(-epsilon)`` terms), but one at a numeric rational epsilon; the other
-        noises: a rational form, and no separate numeric one. ``output="value"``: only
-        ``"density"`` (V is continuous: no probability table)."""
+        noises: a rational form, and no separate numeric one. ``output="value"`` (output
+        kind ``"release"``): ``"density"`` and the sampler (V is continuous)."""
         if self.output == "value":
-            return frozenset({"density"})
+            return self.hook_capabilities & {"density", "sample"}
         if self.noise == "laplace":
             return self.hook_capabilities - {"rational_form", "density"}
         return self.hook_capabilities - {"numeric_rational_form", "density"}
 
-    def distribution(self, scores: object) -> Distribution:
+    def distribution(  # type: ignore[override]  # a release distribution for the value
+            self, scores: object) -> Distribution | ValueDistribution:
         """The output distribution on ``scores``: over the n indices (``output="index"``,
         :meth:`Mechanism.distribution`), or the law of the released value
         (``output="value"``, a :class:`~exactdp.mechanisms.noisy_max_value.ValueDistribution`).
         """
         if self.output == "index":
             return super().distribution(scores)
-        return ValueDistribution(self, as_scores(scores, func="ReportNoisyMax.distribution"))
+        return ValueDistribution(self, as_scores(scores, func="ReportNoisyMax.distribution"),
+                                 self.noise)
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
-        return value_loss_supremum(self, sv, sv2, "privacy_loss")
+        return value_loss_supremum(self, self.noise, sv, sv2, "privacy_loss")
 
     def _absent(self, view: str) -> str:
         if self.output == "value":
             return (f"ReportNoisyMax(output='value'): no {view} view: the released value is "
-                    "continuous; use .distribution(q).density(v) / .cdf(v) and "
+                    "continuous; use .distribution(q).density(v) / .cdf((True,), 0, v) and "
                     "exactdp.privacy_loss(mechanism, q, q2)")
         if view == "rational_form" and self.noise == "laplace":
             return ("ReportNoisyMax(noise='laplace'): the probabilities are not rational in "

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import flint
 import mpmath
@@ -25,10 +25,8 @@ from ..exact.arb import arb_mid_to_float, arb_to_interval, flint_prec
 from ..exact.poly import sign_at
 from ..exact.signs import UndecidedSignError, compare
 from ..scores import ScoreVector
-from .noisy_max_value import ValueDistribution
-
-if TYPE_CHECKING:
-    from .noisy_max import ReportNoisyMax
+from .base import Mechanism
+from .noisy_max_value import PATTERN, ValueDistribution
 
 #: Precisions (bits) tried in turn to isolate the critical points and decide comparisons.
 PRECISIONS = (128, 256, 512, 1024, 2048, 4096)
@@ -69,9 +67,10 @@ class _Pair:
     """Both densities of one pair as polynomials in ``(u, x)`` on each piece (the rational
     route of the module docstring)."""
 
-    def __init__(self, mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector, func: str):
+    def __init__(self, mech: Mechanism, noise: str, q: ScoreVector, q2: ScoreVector,
+                 func: str):
         self.func = func
-        self.noise = mech.noise
+        self.noise = noise
         rate = mech.rate
         values = list(q.exact) + list(q2.exact)
         if not (rate.is_Rational and all(v.is_Rational for v in values)):
@@ -359,16 +358,16 @@ def _exact_value(pair: _Pair, c: _Exact) -> sympy.Expr:
     return sympy.log(num / den)
 
 
-def _loss_at(mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector, v: sympy.Expr,
+def _loss_at(mech: Mechanism, noise: str, q: ScoreVector, q2: ScoreVector, v: sympy.Expr,
              ) -> sympy.Expr:
     """The exact loss ``|ln f_q(v) / f_q'(v)|`` of the output v."""
-    a = sympy.sympify(ValueDistribution(mech, q).density(v))
-    b = sympy.sympify(ValueDistribution(mech, q2).density(v))
+    a = sympy.sympify(ValueDistribution(mech, q, noise).density(v))
+    b = sympy.sympify(ValueDistribution(mech, q2, noise).density(v))
     val = sympy.log(a / b)
     return -val if compare(val, 0) < 0 else val
 
 
-def _approaching(mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector, pair: _Pair,
+def _approaching(mech: Mechanism, q: ScoreVector, q2: ScoreVector, pair: _Pair,
                  limit: tuple[str, int]) -> tuple[tuple[str, sympy.Expr], ...]:
     """Outputs approaching a supremum that is not attained, with their exact losses,
     increasing (the increasing tail of a sequence of points towards the limit)."""
@@ -381,7 +380,7 @@ def _approaching(mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector, pair: _P
         points = [t + b * 4**j for j in range(4)]
     else:
         points = [t + b / 4**j for j in range(1, 5)]
-    losses = [_loss_at(mech, q, q2, v) for v in points]
+    losses = [_loss_at(mech, pair.noise, q, q2, v) for v in points]
     keep = [len(points) - 1]
     for i in range(len(points) - 2, -1, -1):
         if compare(losses[i], losses[keep[-1]]) < 0:
@@ -389,7 +388,7 @@ def _approaching(mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector, pair: _P
     return tuple((f"the value v = {points[i]}", losses[i]) for i in reversed(keep))
 
 
-def _gumbel(mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector) -> LossSupremum:
+def _gumbel(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> LossSupremum:
     """Gumbel noise: ``V ~ Gumbel(b ln S, b)``, ``S = sum_r exp(q_r/b)``; the log density
     ratio is ``ln(S/S') - (S - S') exp(-v/b)``."""
     rate = mech.rate
@@ -409,7 +408,7 @@ def _gumbel(mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector) -> LossSuprem
                         tuple(events))
 
 
-def value_loss_supremum(mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector,
+def value_loss_supremum(mech: Mechanism, noise: str, q: ScoreVector, q2: ScoreVector,
                         func: str) -> LossSupremum:
     """The exact ``sup_v |ln f_q(v) / f_q'(v)|`` of report-noisy-max releasing the value
     (the module docstring says how).
@@ -435,13 +434,13 @@ def value_loss_supremum(mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector,
             return LossSupremum(sympy.Integer(0), True, 0, f"the value v = {top} (no noise)")
         return LossSupremum(sympy.oo, True, 1, f"the value v = {top}: probability 1 under "
                             "the scores, 0 under the neighbour (no noise)")
-    if mech.noise == "gumbel":
+    if noise == "gumbel":
         return _gumbel(mech, q, q2)
-    pair = _Pair(mech, q, q2, func)
+    pair = _Pair(mech, noise, q, q2, func)
     if pair.noise == "exponential" and max(pair.Q) != max(pair.Q2):
         lo, hi = sorted((max(pair.Q), max(pair.Q2)))
         under, first = ("the scores", q) if max(pair.Q) == lo else ("the neighbour", q2)
-        prob = ValueDistribution(mech, first).cdf(pair.v(hi))
+        prob = ValueDistribution(mech, first, noise).cdf(PATTERN, 0, pair.v(hi))
         return LossSupremum(sympy.oo, True, 1 if first is q else -1,
                             f"the values v in [{pair.v(lo)}, {pair.v(hi)}): probability "
                             f"{prob} under {under}, 0 under the other")
@@ -474,7 +473,7 @@ def value_loss_supremum(mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector,
                              "bits")
 
 
-def _exact_result(mech: ReportNoisyMax, q: ScoreVector, q2: ScoreVector, pair: _Pair,
+def _exact_result(mech: Mechanism, q: ScoreVector, q2: ScoreVector, pair: _Pair,
                   best: _Exact) -> LossSupremum:
     value = _exact_value(pair, best)
     direction = best.direction if value != 0 else 0

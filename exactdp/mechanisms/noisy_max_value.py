@@ -45,19 +45,19 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import mpmath
 import numpy as np
 import sympy
 
-from .._validate import check_choice, check_dps
+from .._validate import argument_error, check_choice, check_dps
+from ..distribution import LossSupremum
 from ..exact.signs import compare
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
-
-if TYPE_CHECKING:
-    from .noisy_max import ReportNoisyMax
+from .base import Mechanism
+from .release_views import ReleasedValues
 
 #: The value V (the symbol of the exact density and CDF).
 V = sympy.Symbol("v", real=True)
@@ -94,24 +94,33 @@ def _branch_sum(noise, b, values, point_side):
     return dens, cdf
 
 
-@dataclass(frozen=True)
-class ValueDistribution:
-    """The distribution of the released value ``V = max_r (q_r + Z_r)`` of
-    ``ReportNoisyMax(..., output="value")`` on one score vector.
+#: The one pattern of report-noisy-max returning the value: one released value.
+PATTERN = (True,)
 
-    V is continuous: there is no probability table (``probabilities``, ``pmf``,
-    ``evalf``, ``to_numpy``, ``rational_form``, ``outputs`` and ``len`` refuse with a
-    one-line error); it has an exact piecewise density and CDF in ``v``, their values at a
-    point (exact, mpmath, float64) and a sampler that runs the algorithm.
+
+@dataclass(frozen=True)
+class ValueDistribution(ReleasedValues):
+    """The distribution of the released value ``V = max_r (q_r + Z_r)`` of
+    ``ReportNoisyMax(..., output="value")`` on one score vector (output kind
+    ``"release"``: it follows :class:`~exactdp.distribution.ReleaseDistribution`).
+
+    One pattern, ``(True,)`` (one released value), of probability 1; V has an exact
+    piecewise density and CDF in ``v`` (:attr:`density_expr`, :attr:`cdf_expr`), their
+    values at a point (exact, mpmath, float64), the exact loss against a neighbour and a
+    sampler that runs the algorithm.
 
     Attributes
     ----------
-    mechanism : ReportNoisyMax
+    mechanism : Mechanism
+        The mechanism (report-noisy-max returning the value).
     scores : ScoreVector
+    noise : {"laplace", "exponential", "gumbel"}
+        The noise of every score.
     """
 
-    mechanism: ReportNoisyMax
+    mechanism: Mechanism
     scores: ScoreVector
+    noise: str
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     @property
@@ -121,47 +130,67 @@ class ValueDistribution:
 
     @property
     def capabilities(self) -> frozenset[str]:
-        """``{"density", "sample"}``: the density views and the sampler."""
-        return frozenset({"density", "sample"})
+        """The mechanism's: ``"density"`` and the sampler."""
+        return self.mechanism.capabilities
 
     @property
     def scale(self) -> sympy.Expr:
         """The noise scale ``b = c*sensitivity/epsilon``."""
         return 1 / self.mechanism.rate
 
-    def _refuse(self, what: str) -> ValueError:
-        return ValueError(f"ReportNoisyMax(output='value').distribution: {what}: V is "
-                          "continuous (no probability table); use .density(v), .cdf(v), "
-                          ".density_expr, .cdf_expr or .sample(size)")
-
     @property
-    def outputs(self) -> tuple[Any, ...]:
-        """Refused: the output space is the real line."""
-        raise self._refuse("outputs")
+    def outputs(self) -> tuple[tuple[bool], ...]:
+        """The patterns: the one pattern ``(True,)``."""
+        return (PATTERN,)
 
     @property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
-        """Refused: V has a density, not probabilities."""
-        raise self._refuse("probabilities")
+        """The pattern's probability, 1."""
+        return (sympy.Integer(1),)
 
-    def pmf(self, output: Any, /) -> sympy.Expr:
-        """Refused (use :meth:`density`)."""
-        raise self._refuse("pmf")
-
-    def rational_form(self) -> Any:
-        """Refused."""
-        raise self._refuse("rational_form")
-
-    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
-        """Refused (use :meth:`density` with ``method="mpmath"``)."""
-        raise self._refuse("evalf")
-
-    def to_numpy(self) -> np.ndarray:
-        """Refused (use :meth:`density` with ``method="float"``)."""
-        raise self._refuse("to_numpy")
+    def pmf(self, pattern: Any, /) -> sympy.Expr:
+        """The exact probability of the pattern ``(True,)``: 1."""
+        self._check_pattern("pmf", pattern)
+        return sympy.Integer(1)
 
     def __len__(self) -> int:
-        raise self._refuse("len")
+        return 1
+
+    def to_numpy(self) -> np.ndarray:
+        """The pattern's probability in float64: ``[1.0]``."""
+        return np.ones(1)
+
+    def split(self, draws: object) -> tuple[np.ndarray, np.ndarray]:
+        """Draws of :meth:`sample` (values) as pattern positions (all 0) and values, shape
+        (size, 1).
+
+        Raises
+        ------
+        ValueError
+            Draws that are not real numbers.
+        """
+        try:
+            values = np.asarray(draws, dtype=np.float64).reshape(-1, 1)
+        except (TypeError, ValueError) as exc:
+            raise argument_error("goodness_of_fit", "draws", "real values of V", draws) from exc
+        return np.zeros(len(values), dtype=np.int64), values
+
+    def cdf_float(self, pattern: object, i: int, v: np.ndarray) -> np.ndarray:
+        """:meth:`cdf` in float64 at the points ``v``."""
+        return np.asarray(self.cdf(pattern, i, np.asarray(v, dtype=np.float64),
+                                   method="float"))
+
+    def _check_pattern(self, func: str, pattern: object) -> None:
+        if not (isinstance(pattern, (tuple, list)) and tuple(pattern) == PATTERN):
+            raise argument_error(f"ValueDistribution.{func}", "pattern", "(True,) (the one "
+                                 "pattern: the value released)", pattern)
+
+    def loss_supremum(self, neighbour: object) -> LossSupremum:
+        """The exact ``sup_v |ln f_q(v) / f_q'(v)|`` against ``neighbour``, with its witness
+        (the mechanism's ``"density"`` view, what :func:`exactdp.privacy_loss` reads)."""
+        func = f"{type(self.mechanism).__name__}.loss_supremum"
+        return self.mechanism.evaluate("density", self.scores,
+                                       as_scores(neighbour, "neighbour", func))
 
     # ------------------------------------------------------------------ exact
     def _oriented(self) -> tuple[sympy.Expr, ...]:
@@ -178,7 +207,7 @@ class ValueDistribution:
         key = ("piece", k)
         if key not in self._cache:
             t = self.breakpoints
-            noise, b, values = self.mechanism.noise, self.scale, self._oriented()
+            noise, b, values = self.noise, self.scale, self._oriented()
             if k == len(t):
                 out = _branch_sum(noise, b, values, lambda q: True)
             else:
@@ -223,8 +252,13 @@ class ValueDistribution:
         ``"float"`` (float64, ``v`` may be an array)."""
         return self._at(v, 0, method, dps)
 
-    def cdf(self, v: object, method: str = "exact", dps: int = 30) -> object:
-        """``Pr[V <= v]``: exact (sympy), ``"mpmath"`` or ``"float"`` (as :meth:`density`)."""
+    def cdf(self, pattern: object, i: int, v: object, method: str = "exact",
+            dps: int = 30) -> object:
+        """``Pr[V <= v]`` (the pattern ``(True,)``, value ``i = 0``): exact (sympy),
+        ``"mpmath"`` or ``"float"`` (as :meth:`density`)."""
+        self._check_pattern("cdf", pattern)
+        if i != 0:
+            raise argument_error("ValueDistribution.cdf", "i", "0 (the one released value)", i)
         return self._at(v, 1, method, dps)
 
     def sample(self, size: int | None = None, rng: Any = None) -> Any:
@@ -234,9 +268,9 @@ class ValueDistribution:
         q = self.scores.floats[:, None] if self.scores.kind == "float" else np.array(
             [float(s) for s in self._oriented()])[:, None]
         b = float(self.scale)
-        if self.mechanism.noise == "laplace":
+        if self.noise == "laplace":
             z = gen.laplace(0.0, b, (self.n, m))
-        elif self.mechanism.noise == "exponential":
+        elif self.noise == "exponential":
             z = gen.exponential(b, (self.n, m))
         else:
             z = gen.gumbel(0.0, b, (self.n, m))
@@ -256,11 +290,11 @@ def _mp_view(dist: ValueDistribution, v: mpmath.mpf, which: int) -> mpmath.mpf:
     fs, Fs = [], []
     for q in qs:
         z = v - q
-        if dist.mechanism.noise == "laplace":
+        if dist.noise == "laplace":
             e = mpmath.exp(-abs(z) / b)
             fs.append(e / (2 * b))
             Fs.append(e / 2 if z < 0 else 1 - e / 2)
-        elif dist.mechanism.noise == "exponential":
+        elif dist.noise == "exponential":
             fs.append(mpmath.exp(-z / b) / b if z >= 0 else mpmath.mpf(0))
             Fs.append(-mpmath.expm1(-z / b) if z >= 0 else mpmath.mpf(0))
         else:
@@ -278,10 +312,10 @@ def _float_view(dist: ValueDistribution, v: np.ndarray, which: int) -> np.ndarra
     b = float(dist.scale)
     z = np.atleast_1d(v)[None, :] - q
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        if dist.mechanism.noise == "laplace":
+        if dist.noise == "laplace":
             lf = -np.abs(z) / b - math.log(2 * b)
             lF = np.where(z < 0, z / b - math.log(2), np.log1p(-0.5 * np.exp(-np.abs(z) / b)))
-        elif dist.mechanism.noise == "exponential":
+        elif dist.noise == "exponential":
             lf = np.where(z >= 0, -z / b - math.log(b), -np.inf)
             lF = np.where(z >= 0, np.log(-np.expm1(-np.maximum(z, 0) / b)), -np.inf)
         else:

@@ -8,6 +8,7 @@ the distribution, densities and exact privacy loss are those of
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 import sympy
 
@@ -30,10 +31,10 @@ from .sparse_vector import (
 )
 from .sparse_vector_integral import sequence_count
 from .sparse_vector_loss import fresh_loss
-from .sparse_vector_release import ReleaseDistribution, numerical_svt
+from .sparse_vector_release import SparseVectorRelease, numerical_svt
 
 
-@register("numerical-svt", label="NumSVT", kind="continuous")
+@register("numerical-svt", label="NumSVT", example={"threshold": 0})
 @dataclass(frozen=True)
 class NumericalSparseVector(QueryAnswers, Mechanism):
     """The numerical sparse vector technique (Wang et al., PLDI 2019): noisy answers of the
@@ -90,6 +91,7 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
     shadow execution", PLDI 2019 (NumSVT). DP-Sniper's suite runs it at 10 queries, c = 1.
     """
 
+    output_kind: ClassVar[str] = "release"
     epsilon: sympy.Expr = parameter(svt_epsilon, "> 0 and finite", symbolic=True)
     threshold: sympy.Expr = parameter(svt_threshold, "a finite real number")
     c: int = parameter(svt_cutoff, "a positive integer", default=1, exact=False)
@@ -104,7 +106,7 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
         """:attr:`capabilities`; no sampler for a symbolic epsilon."""
         return frozenset({"density"}) if self.epsilon.free_symbols else self.capabilities
 
-    def distribution(self, scores: object) -> ReleaseDistribution:
+    def distribution(self, scores: object) -> SparseVectorRelease:  # type: ignore[override]
         """The distribution on the query answers ``scores``: the exact answer-pattern
         probabilities, ``density(output)`` and the sampler.
 
@@ -124,7 +126,7 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
         check_seconds(func, f"the exact distribution of {sv.n} queries",
                       exact_seconds(count, group_sizes(sv.exact)), cheaper)
         check_rational_offsets(func, sv, self.threshold)
-        return ReleaseDistribution(self, sv, numerical_svt(self.c), self.threshold)
+        return SparseVectorRelease(self, sv, numerical_svt(self.c), self.threshold)
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         func = "privacy_loss"

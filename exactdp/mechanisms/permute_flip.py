@@ -29,9 +29,9 @@ import numpy as np
 import sympy
 
 from ..cost import check_seconds, pf_arb_seconds, pf_mp_seconds
-from ..distribution import LazyProbabilities
 from ..exact import dps_to_prec
 from ..exact.arb import arb_mid_to_mpf
+from ..lazy_probabilities import LazyProbabilities
 from ..numeric.pf import pf_arb, pf_float, pf_mp
 from ..rational_form import RationalForm
 from ..scores import ScoreVector
@@ -164,6 +164,7 @@ class PermuteAndFlip(Mechanism):
     """
 
     regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
+    product_tree: ClassVar[bool] = True
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()

@@ -18,17 +18,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, is_dataclass
+from functools import cached_property
 from types import MappingProxyType
 from typing import Any
 
-from .base import Mechanism
+from .base import OUTPUT_KINDS, Mechanism
 from .parameters import Parameter
 
-#: What the outputs of a registered mechanism are: one of the n inputs, an ordered k-tuple
-#: of distinct inputs, a sequence of answers to the n queries (the sparse vector technique),
-#: or outputs that include released real values ("continuous": no probability table; the
-#: privacy loss is the supremum of the log density ratio, :func:`exactdp.privacy_loss`).
-KINDS = ("selection", "top-k", "sequence", "continuous")
+#: What the outputs of a registered mechanism may be: the declared ``output_kind`` of its
+#: mechanisms (:data:`exactdp.mechanisms.base.OUTPUT_KINDS`).
+KINDS = OUTPUT_KINDS
 
 _ENTRIES: dict[str, MechanismSpec] = {}
 
@@ -50,8 +49,6 @@ class MechanismSpec:
         The mechanism's one label: the column title in tables and the report, the CLI's
         and the messages' name (``"PF"``, ``"RNM-Laplace"``); an instance's
         :attr:`Mechanism.name <exactdp.mechanisms.base.Mechanism.name>` reads it.
-    kind : str
-        What the outputs are (:data:`KINDS`).
     fixed : mapping
         Parameters this entry fixes (``{"noise": "laplace"}``).
     example : mapping
@@ -62,9 +59,14 @@ class MechanismSpec:
     key: str
     cls: type[Mechanism]
     label: str
-    kind: str = "selection"
     fixed: Mapping[str, Any] = field(default_factory=dict)
     example: Mapping[str, Any] = field(default_factory=dict)
+
+    @cached_property
+    def kind(self) -> str:
+        """What the outputs are (:data:`KINDS`): the :attr:`~Mechanism.output_kind` the
+        entry's representative :meth:`instance` declares (one source)."""
+        return self.instance().output_kind
 
     @property
     def parameters(self) -> tuple[Parameter, ...]:
@@ -100,8 +102,7 @@ class MechanismSpec:
         return self.make(**self.example)
 
 
-def register(key: str, *, label: str, kind: str = "selection",
-             example: Mapping[str, Any] | None = None, **fixed: Any):
+def register(key: str, *, label: str, example: Mapping[str, Any] | None = None, **fixed: Any):
     """Class decorator: add the mechanism class to :data:`REGISTRY` under ``key``.
 
     Put it above ``@dataclass(frozen=True)``. ``fixed`` are parameters this entry sets.
@@ -109,7 +110,7 @@ def register(key: str, *, label: str, kind: str = "selection",
     Raises
     ------
     TypeError
-        If ``key`` is taken, ``kind`` unknown, the class not a mechanism dataclass, a fixed
+        If ``key`` is taken, the class not a mechanism dataclass, a fixed
         parameter not declared, or the class neither takes ``epsilon`` first nor defines
         ``from_epsilon`` / ``with_epsilon`` of its own (so none is inherited broken) while
         giving no ``example``.
@@ -118,8 +119,6 @@ def register(key: str, *, label: str, kind: str = "selection",
     def add(cls: type) -> type:
         if key in _ENTRIES:
             raise TypeError(f"register: key {key!r} is already {_ENTRIES[key].cls.__name__}'s")
-        if kind not in KINDS:
-            raise TypeError(f"register: kind must be one of {KINDS}, got {kind!r}")
         if not (isinstance(cls, type) and issubclass(cls, Mechanism) and is_dataclass(cls)):
             raise TypeError(f"register: {cls!r} is not a Mechanism dataclass")
         names = {p.name for p in cls.parameters()}
@@ -130,7 +129,7 @@ def register(key: str, *, label: str, kind: str = "selection",
             raise TypeError(
                 f"register: {cls.__name__} does not take epsilon first; define from_epsilon "
                 "(epsilon -> its parameters) or give example=... parameters")
-        _ENTRIES[key] = MechanismSpec(key, cls, label, kind, MappingProxyType(dict(fixed)),
+        _ENTRIES[key] = MechanismSpec(key, cls, label, MappingProxyType(dict(fixed)),
                                       MappingProxyType(dict(example or {})))
         # the one label: Mechanism.name reads it back (entries of this very class only)
         cls._labels = (*cls.__dict__.get("_labels", ()), (MappingProxyType(dict(fixed)), label))

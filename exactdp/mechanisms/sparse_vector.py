@@ -58,24 +58,34 @@ from functools import lru_cache
 from math import prod
 from typing import TYPE_CHECKING
 
+import flint
+import mpmath
+import numpy as np
 import sympy
 
 from .._validate import argument_error, check_int
 from ..cost import check_seconds, fmt_size, refuse
 from ..distribution import LossSupremum
+from ..exact import arb_mid_to_mpf
 from ..numbers import exact_epsilon, exact_number
+from ..rational_form import RationalForm
 from ..scores import ScoreVector, as_scores
+from ..xform import DENSE_DEGREE_LIMIT
 from .base import Mechanism
 from .parameters import parameter, sensitivity_parameter
 from .registry import register
-from .sparse_vector_distribution import SparseVectorDistribution
-from .sparse_vector_integral import (
-    Scheme,
-    sequence_count,
-    sequence_probabilities,
+from .sparse_vector_distribution import (
+    SparseVectorDistribution,
+    closed_forms,
+    probability_balls,
+    probability_exprs,
+    run_sequences,
+    sequence_positions,
+    x_form,
 )
+from .sparse_vector_integral import Scheme, Value, answer_sequences, sequence_count
 from .sparse_vector_loss import coupled_loss
-from .sparse_vector_release import ReleaseDistribution, as_fraction, lyu_su_li_3
+from .sparse_vector_release import SparseVectorRelease, as_fraction, lyu_su_li_3
 
 #: The variants implemented (Lyu-Su-Li's algorithm numbers).
 VARIANTS = (1, 2, 3, 4, 5, 6)
@@ -186,11 +196,12 @@ def _variant(func: str, name: str, value: object) -> int:
 def _has_lambda_term(scheme: Scheme, threshold: Fraction, answers: tuple) -> bool:
     """Whether a closed-form probability on ``answers`` keeps a ``lam * exp(lam W)`` term
     (cached: ``capabilities`` asks it of every distribution an analysis builds)."""
-    offsets = [as_fraction(a) - threshold for a in answers]
-    return any(e for v in sequence_probabilities(offsets, scheme) for e, _ in v)
+    offsets = tuple(as_fraction(a) - threshold for a in answers)
+    return any(e for v in closed_forms(offsets, scheme) for e, _ in v)
 
 
-@register("svt", label="SVT", kind="sequence")
+@register("svt3", label="SVT3", example={"threshold": 0}, variant=3)
+@register("svt", label="SVT", example={"threshold": 0})
 @dataclass(frozen=True)
 class SparseVector(QueryAnswers, Mechanism):
     """The sparse vector technique, Lyu-Su-Li's Algorithm ``variant``, over answer sequences.
@@ -222,9 +233,12 @@ class SparseVector(QueryAnswers, Mechanism):
           answers moving one way (answers moving both ways: exact where an output meets
           the pattern-by-pattern bound, else a bracket), ``m eps / (2c)`` at the worst
           neighbours (exactdp;
-          :mod:`~exactdp.mechanisms.sparse_vector_release`). Its distribution gives the
-          pattern probabilities, ``density(output)`` and the sampler; its privacy loss is
-          :func:`exactdp.privacy_loss` (capability ``"density"``).
+          :mod:`~exactdp.mechanisms.sparse_vector_release`). Output kind ``"release"``
+          (registry entry ``svt3``): its distribution follows
+          :class:`~exactdp.distribution.ReleaseDistribution` (pattern probabilities,
+          ``density(output)``, ``cdf(pattern, i, v)``, the sampler); its privacy loss is
+          :func:`exactdp.privacy_loss` (capability ``"density"``). The other variants: output
+          kind ``"sequence"``.
         - **4**: ``eps1 = eps/4``, ``eps2 = 3 eps/4``, ``rho ~ Lap(D/eps1)``,
           ``nu_i ~ Lap(D/eps2)``, stop after ``c``. Not epsilon-DP: it is
           ``((1 + 6c)/4) epsilon``-DP (Lyu-Su-Li, section 4.2; Chen et al. 2015).
@@ -293,6 +307,11 @@ class SparseVector(QueryAnswers, Mechanism):
     sensitivity: sympy.Expr = sensitivity_parameter()
 
     @property
+    def output_kind(self) -> str:
+        """``"release"`` for Algorithm 3 (it releases noisy answers), else ``"sequence"``."""
+        return "release" if self.variant == 3 else "sequence"
+
+    @property
     def scale(self) -> sympy.Expr:
         """The scale of the threshold noise ``rho``."""
         return 1 / (self.scheme.threshold_rate * self.rate)
@@ -321,16 +340,16 @@ class SparseVector(QueryAnswers, Mechanism):
 
     @property
     def capabilities(self) -> frozenset[str]:
-        """Exact probabilities, the mpmath and float views, the sampler, the
-        probabilities as polynomials in ``x`` at a rational epsilon
-        (``numeric_rational_form``: what the analyzer's x-form engine reads) and, on the
-        answers where they are rational in ``x`` for every epsilon, ``rational_form``
-        (:meth:`rational_obstruction`). Algorithm 3: ``"density"`` (its loss as a
-        supremum of densities) and the sampler."""
+        """From the hooks (:data:`~exactdp.mechanisms.base.HOOKS`): exact probabilities,
+        the mpmath, arb and float views, the sampler, the probabilities as polynomials in
+        ``x`` at a rational epsilon (``numeric_rational_form``: what the analyzer's x-form
+        engine reads) and, on the answers where they are rational in ``x`` for every
+        epsilon, ``rational_form`` (:meth:`rational_obstruction`). Algorithm 3 (output
+        kind ``"release"``): ``"density"`` (its loss as a supremum of densities) and the
+        sampler."""
         if self.variant == 3:
-            return frozenset({"density", "sample"})
-        return frozenset({"exact", "mpmath", "float", "sample", "numeric_rational_form",
-                          "rational_form"})
+            return self.hook_capabilities & {"density", "sample"}
+        return self.hook_capabilities - {"density"}
 
     def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
         """:attr:`capabilities` on the answers ``sv``: no numeric view or sampler for a
@@ -340,7 +359,7 @@ class SparseVector(QueryAnswers, Mechanism):
         if self.epsilon.free_symbols:
             if self.variant == 3:
                 return frozenset({"density"})
-            caps = {"exact", "rational_form"}
+            caps &= {"exact", "rational_form"}
         elif self.variant == 3:
             return self.capabilities
         elif not self.rate.is_Rational:
@@ -405,11 +424,71 @@ class SparseVector(QueryAnswers, Mechanism):
                       f"queries ({fmt_size(count)} answer sequences each)",
                       seconds + 3e-5 * count * len(vectors), cheaper)
 
+    # ------------------------------------------------------------------ hooks
+    def closed_form(self, sv: ScoreVector) -> tuple[Value, ...]:
+        """Each answer sequence's probability on the answers ``sv`` as ``{(e, W): q}``:
+        ``sum q lam**e exp(lam W)``, ``lam = epsilon / sensitivity`` (the closed form
+        before it becomes a sympy expression; shared and cached: do not modify it).
+
+        Raises
+        ------
+        ValueError
+            Irrational answers or threshold.
+        """
+        if not (sv.is_rational and self.threshold.is_Rational):
+            raise ValueError("SparseVector: the exact probabilities need rational answers "
+                             f"and a rational threshold, got threshold {self.threshold}")
+        T = as_fraction(self.threshold)
+        return closed_forms(tuple(as_fraction(a) - T for a in sv.exact), self.scheme)
+
+    def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
+        return probability_exprs(self.closed_form(sv), self.rate)
+
+    def _numeric_rational_form(self, sv: ScoreVector) -> RationalForm | None:
+        lam = self.rate
+        if self.epsilon.free_symbols or not lam.is_Rational:
+            return None
+        return x_form(self.closed_form(sv), lam, flint.fmpq(int(lam.p), int(lam.q)))
+
+    def _rational_form(self, sv: ScoreVector) -> RationalForm:
+        why = self.rational_obstruction(sv)
+        if why is not None:
+            raise ValueError(f"SparseVector: no rational form in x here: {why}")
+        rf = x_form(self.closed_form(sv), self.rate, None)
+        if rf is None:
+            raise ValueError("SparseVector: no rational form in x here: its degree is above "
+                             f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")
+        return rf
+
+    def _balls(self, sv: ScoreVector, dps: int) -> list:
+        if self.epsilon.free_symbols:
+            raise ValueError(f"SparseVector: epsilon is symbolic ({self.epsilon}); numeric "
+                             "views need a number")
+        return list(probability_balls(self.closed_form(sv), self.rate, dps))
+
+    def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
+        """The midpoints of :meth:`_balls` (``dps`` correct digits)."""
+        return [arb_mid_to_mpf(b) for b in self._balls(sv, dps)]
+
+    def _float(self, sv: ScoreVector) -> np.ndarray:
+        vals = self._mp(sv, 20)
+        with mpmath.workdps(20):
+            return np.array([float(+v) for v in vals])
+
+    def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
+        """Positions in the answer sequences of runs of the algorithm itself (Algorithm 3:
+        its answer patterns)."""
+        b2 = None if self.query_scale is None else float(self.query_scale)
+        codes = run_sequences(self.scheme, sv.floats, float(self.threshold), float(self.scale),
+                              b2, size, rng)
+        return sequence_positions(codes, tuple(answer_sequences(sv.n, self.scheme.cutoff)))
+
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         """Algorithm 3's exact loss (:func:`.sparse_vector_loss.coupled_loss`)."""
         return coupled_loss("privacy_loss", self, sv, sv2, lyu_su_li_3(self.c))
 
-    def distribution(self, scores: object) -> SparseVectorDistribution | ReleaseDistribution:
+    def distribution(  # type: ignore[override]  # a release distribution for variant 3
+            self, scores: object) -> SparseVectorDistribution | SparseVectorRelease:
         """The exact distribution over answer sequences on the query answers ``scores``.
 
         Raises
@@ -430,5 +509,6 @@ class SparseVector(QueryAnswers, Mechanism):
                       cheaper_advice(self.scheme.cutoff))
         check_rational_offsets(func, sv, self.threshold)
         if self.variant == 3:
-            return ReleaseDistribution(self, sv, lyu_su_li_3(self.c), self.threshold)
-        return SparseVectorDistribution(self, sv)
+            return SparseVectorRelease(self, sv, lyu_su_li_3(self.c), self.threshold)
+        return SparseVectorDistribution(
+            self, sv, self.scheme.cutoff, f"SVT{self.variant}, c={self.c}")

@@ -1,6 +1,9 @@
 """The distribution of :class:`~exactdp.mechanisms.sparse_vector.SparseVector` on one
-vector of query answers: the answer sequences, their exact probabilities (closed-form
-integrals, :mod:`exactdp.mechanisms.sparse_vector_integral`) and every view of them.
+vector of query answers (the answer sequences; every view through
+:meth:`~exactdp.mechanisms.base.Mechanism.evaluate`), and the functions of numbers its hooks
+are thin adapters over: the closed-form probabilities (piecewise exponential integrals,
+:mod:`exactdp.mechanisms.sparse_vector_integral`), their forms in ``x``, their arb balls
+and the algorithm itself.
 
 References
 ----------
@@ -10,47 +13,150 @@ Privacy", PVLDB 10(6), 2017: Algorithms 1, 2, 4, 5 and 6 (Figure 1).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cached_property
+from fractions import Fraction
+from functools import cached_property, lru_cache
 from math import lcm
-from typing import TYPE_CHECKING
 
 import flint
+import mpmath
 import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_int
+from ..distribution import DiscreteDistribution
 from ..exact import flint_prec, to_arb
 from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT
-from .base import X
-from .sparse_vector_integral import Value, answer_sequences, sequence_probabilities
-from .sparse_vector_release import BallViews, as_fraction
-
-if TYPE_CHECKING:
-    from .sparse_vector import SparseVector
-
+from .base import Mechanism, X
+from .sparse_vector_integral import Scheme, Value, answer_sequences, sequence_probabilities
 
 #: Answer -> code in :meth:`SparseVectorDistribution.sample` arrays.
 CODES = {True: 1, False: 0, None: -1}
 
 
+# ---------------------------------------------------------------------- the closed form
+@lru_cache(maxsize=256)
+def closed_forms(offsets: tuple[Fraction, ...], scheme: Scheme) -> tuple[Value, ...]:
+    """Each answer sequence's probability as ``{(e, W): q}``: ``sum q lam**e exp(lam W)``,
+    ``lam = epsilon / sensitivity``, on the offsets ``a_i - T`` (in the order of
+    :func:`~exactdp.mechanisms.sparse_vector_integral.answer_sequences`). Sequences with
+    equal answer counts share one mapping (cached: read them, do not modify them)."""
+    return tuple(sequence_probabilities(list(offsets), scheme))
 
+
+def probability_exprs(values: Sequence[Value], lam: sympy.Expr) -> tuple[sympy.Expr, ...]:
+    """The values as sympy expressions (one expression per distinct value)."""
+    built: dict[int, sympy.Expr] = {}
+    for v in values:
+        if id(v) not in built:
+            built[id(v)] = sympy.Add(*[
+                sympy.Rational(q.numerator, q.denominator) * lam**e
+                * sympy.exp(lam * sympy.Rational(w.numerator, w.denominator))
+                for (e, w), q in sorted(v.items())])
+    return tuple(built[id(v)] for v in values)
+
+
+def x_form(values: Sequence[Value], lam: sympy.Expr,
+           lq: flint.fmpq | None) -> RationalForm | None:
+    """The values as polynomials in ``x = exp(-lam/L)`` over one common power of ``x``
+    (``L`` the common denominator of the ``W``: a term ``q lam**e exp(lam W)`` is ``q
+    lam**e`` times ``x**(-L W)``), each term's ``lam**e`` evaluated at the rational ``lq``
+    (None: no such term is present, every ``e`` is 0). Flint polynomials, one per distinct
+    value. None for a degree above :data:`exactdp.xform.DENSE_DEGREE_LIMIT`."""
+    distinct = {id(v): v for v in values}
+    L = lcm(*(w.denominator for v in distinct.values() for _, w in v))
+    terms = {key: [(e, w.numerator * (L // w.denominator), q) for (e, w), q in v.items()]
+             for key, v in distinct.items()}
+    powers = [p for t in terms.values() for _, p, _ in t]
+    top = max(0, *powers)
+    if top - min(powers) > DENSE_DEGREE_LIMIT:
+        return None
+    lam_powers = [flint.fmpq(1)] if lq is None else [flint.fmpq(1), lq, lq * lq]
+    polys: dict[int, flint.fmpq_poly] = {}
+    for key, t in terms.items():
+        coeffs = [flint.fmpq(0)] * (top - min((p for _, p, _ in t), default=top) + 1)
+        for e, p, q in t:
+            lp = lam_powers[e] if e < len(lam_powers) else lq**e  # type: ignore[operator]
+            coeffs[top - p] += flint.fmpq(q.numerator, q.denominator) * lp
+        polys[key] = flint.fmpq_poly(coeffs)
+    den = flint.fmpq_poly([0] * top + [1])
+    return RationalForm(X, None, sympy.exp(-lam / L), L,
+                        polys=tuple(polys[id(v)] for v in values), denominator=den)
+
+
+def probability_balls(values: Sequence[Value], lam: sympy.Expr,
+                      dps: int) -> tuple[flint.arb, ...]:
+    """Rigorous arb enclosures of the values at ``lam`` with ``dps`` correct digits (zero:
+    the exact 0), evaluated from the closed form at rising precision."""
+    target = 2.0 ** -(dps * 3.33 + 4)
+    prec = int(dps * 3.33) + 64
+    while True:
+        with flint_prec(prec):
+            lb = to_arb(lam, prec)
+            out = []
+            for v in values:
+                s = flint.arb(0)
+                for (e, w), q in v.items():
+                    s += flint.arb(q.numerator) / q.denominator * lb**e * (
+                        lb * flint.arb(w.numerator) / w.denominator).exp()
+                out.append(s)
+            ok = all(b.is_exact() or (b > 0 and b.rad() < target * b.mid()) for b in out)
+        if ok or prec > 1 << 16:
+            return tuple(out)
+        prec *= 2
+
+
+# ---------------------------------------------------------------------- the algorithm
+def run_sequences(scheme: Scheme, a: np.ndarray, T: float, b1: float, b2: float | None,
+                  size: int, gen: np.random.Generator) -> np.ndarray:
+    """Run the algorithm ``size`` times on the answers ``a`` (threshold ``T``, threshold
+    noise scale ``b1``, query noise scale ``b2``, None: none): int8 codes of shape
+    (size, m), 1 = True, 0 = False, -1 = not answered."""
+    m = len(a)
+    rho = gen.laplace(scale=b1, size=size)
+    trues = np.zeros(size, dtype=np.int64)
+    out = np.full((size, m), -1, dtype=np.int8)
+    for i in range(m):
+        live = trues < scheme.cutoff if scheme.cutoff is not None else np.ones(size, bool)
+        noisy = a[i] + (gen.laplace(scale=b2, size=size) if b2 is not None else 0.0)
+        above = noisy >= T + rho
+        out[live, i] = above[live]
+        hit = live & above
+        trues += hit
+        if scheme.fresh_threshold:
+            rho[hit] = gen.laplace(scale=b1, size=int(hit.sum()))
+    return out
+
+
+def sequence_positions(codes: np.ndarray, outputs: Sequence[tuple]) -> np.ndarray:
+    """The rows of ``codes`` as positions in ``outputs`` (the answer sequences)."""
+    lookup = {tuple(CODES[a] for a in t): i for i, t in enumerate(outputs)}
+    return np.array([lookup[tuple(row)] for row in codes.tolist()], dtype=np.int64)
+
+
+# ---------------------------------------------------------------------- the distribution
 @dataclass(frozen=True, eq=False)
-class SparseVectorDistribution(BallViews):
-    """The distribution of :class:`SparseVector` on one vector of query answers.
+class SparseVectorDistribution(DiscreteDistribution):
+    """The distribution of a mechanism over answer sequences (output kind ``"sequence"``:
+    :class:`~exactdp.mechanisms.sparse_vector.SparseVector`) on one vector of query answers.
 
     ``outputs`` are the answer sequences (tuples of ``True``, ``False``, ``None``) in the
     order of ``itertools.product((True, False), repeat=m)``, with every entry after the
-    ``c``-th ``True`` replaced by ``None`` and repeats dropped. Views, in that order:
-    ``probabilities`` (exact sympy), ``evalf(dps)`` (mpmath), ``to_numpy()`` (float64),
-    ``sample(size, rng)`` (the algorithm itself).
+    ``c``-th ``True`` replaced by ``None`` and repeats dropped. Views, in that order, each
+    computed by the mechanism's hooks through :meth:`Mechanism.evaluate`:
+    ``probabilities`` (exact sympy), ``evalf(dps)`` (mpmath), ``evalf_balls(dps)`` (arb),
+    ``to_numpy()`` (float64), ``rational_form()`` / ``numeric_rational_form()`` (forms in
+    ``x``), ``sample(size, rng)`` (the algorithm itself).
     """
 
-    mechanism: SparseVector
+    mechanism: Mechanism
     scores: ScoreVector
+    cutoff: int | None
+    label: str = "SVT"
 
     @property
     def n(self) -> int:
@@ -59,12 +165,12 @@ class SparseVectorDistribution(BallViews):
 
     @cached_property
     def outputs(self) -> tuple[tuple[bool | None, ...], ...]:
-        """The answer sequences, in the documented order."""
-        return tuple(answer_sequences(self.n, self.mechanism.scheme.cutoff))
+        """The answer sequences, in the documented order (stopping after ``cutoff`` Trues)."""
+        return tuple(answer_sequences(self.n, self.cutoff))
 
     @property
     def capabilities(self) -> frozenset[str]:
-        """The views this distribution has (:meth:`SparseVector.capabilities_on`)."""
+        """The views this distribution has (the mechanism's, on these answers)."""
         return self.mechanism.capabilities_on(self.scores)
 
     def __len__(self) -> int:
@@ -84,8 +190,8 @@ class SparseVectorDistribution(BallViews):
         """
         key = tuple(output) if isinstance(output, (tuple, list)) else None
         if key not in self._position:
-            raise argument_error("SparseVector", "output", f"an answer sequence of length "
-                                 f"{self.n} (see .outputs)", output)
+            raise argument_error(type(self.mechanism).__name__, "output", "an answer "
+                                 f"sequence of length {self.n} (see .outputs)", output)
         return self._position[key]
 
     def pmf(self, output) -> sympy.Expr:
@@ -94,41 +200,17 @@ class SparseVectorDistribution(BallViews):
 
     # ------------------------------------------------------------------ exact
     @cached_property
-    def values(self) -> list[Value]:
-        """Each probability as ``{(e, W): q}``: ``sum q lam**e exp(lam W)``, ``lam =
-        epsilon / sensitivity`` (the closed form before it becomes a sympy expression).
-        Sequences with equal answer counts share one mapping, also across score vectors
-        (a cache): read them, do not modify them."""
-        T = as_fraction(self.mechanism.threshold)
-        offsets = [as_fraction(x) - T for x in self.scores.exact]
-        return sequence_probabilities(offsets, self.mechanism.scheme)
-
-    @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact probabilities (sympy) in :attr:`outputs` order (one expression per
         distinct value: sequences with equal answer counts share it)."""
-        lam = self.mechanism.rate
-        built: dict[int, sympy.Expr] = {}
-        for v in self.values:
-            if id(v) not in built:
-                built[id(v)] = sympy.Add(*[
-                    sympy.Rational(q.numerator, q.denominator) * lam**e
-                    * sympy.exp(lam * sympy.Rational(w.numerator, w.denominator))
-                    for (e, w), q in sorted(v.items())])
-        return tuple(built[id(v)] for v in self.values)
+        return tuple(self.mechanism.evaluate("exact", self.scores))
 
     def numeric_rational_form(self) -> RationalForm | None:
         """The probabilities as polynomials in ``x = exp(-lam/L)`` over one common power of
-        ``x``, at this epsilon only (``lam = epsilon / sensitivity`` rational): a term
-        ``q lam**e exp(lam W)`` is the rational ``q lam**e`` times ``x**(-L W)``, ``L`` the
-        common denominator of the ``W``. Flint polynomials, one per distinct probability
-        (shared by sequences with equal answer counts), so the analyzer's x-form engine
-        builds no sympy expression. None for an irrational rate or a degree above
-        :data:`exactdp.xform.DENSE_DEGREE_LIMIT`."""
-        lam = self.mechanism.rate
-        if self.mechanism.epsilon.free_symbols or not lam.is_Rational:
-            return None
-        return self._x_form(flint.fmpq(int(lam.p), int(lam.q)))
+        ``x``, at this epsilon only (``lam = epsilon / sensitivity`` rational; flint
+        polynomials, one per distinct probability, so the analyzer's x-form engine builds
+        no sympy expression). None where there is none."""
+        return self.mechanism.evaluate("numeric_rational_form", self.scores)
 
     def rational_form(self) -> RationalForm:
         """The probabilities as polynomials in ``x = exp(-lam/L)`` over a common power of
@@ -141,103 +223,41 @@ class SparseVectorDistribution(BallViews):
         ValueError
             One line saying why there is none on these answers.
         """
-        why = self.mechanism.rational_obstruction(self.scores)
-        if why is not None:
-            raise ValueError(f"SparseVector: no rational form in x here: {why}")
-        rf = self._x_form(None)
-        if rf is None:
-            raise ValueError("SparseVector: no rational form in x here: its degree is above "
-                             f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")
-        return rf
-
-    def _x_form(self, lq: flint.fmpq | None) -> RationalForm | None:
-        """The polynomials, each term's ``lam**e`` evaluated at ``lq`` (None: no such term
-        is present, every ``e`` is 0)."""
-        distinct = {id(v): v for v in self.values}
-        L = lcm(*(w.denominator for v in distinct.values() for _, w in v))
-        terms = {key: [(e, w.numerator * (L // w.denominator), q) for (e, w), q in v.items()]
-                 for key, v in distinct.items()}
-        powers = [p for t in terms.values() for _, p, _ in t]
-        top = max(0, *powers)
-        if top - min(powers) > DENSE_DEGREE_LIMIT:
-            return None
-        lam_powers = [flint.fmpq(1)] if lq is None else [flint.fmpq(1), lq, lq * lq]
-        polys: dict[int, flint.fmpq_poly] = {}
-        for key, t in terms.items():
-            coeffs = [flint.fmpq(0)] * (top - min((p for _, p, _ in t), default=top) + 1)
-            for e, p, q in t:
-                lp = lam_powers[e] if e < len(lam_powers) else lq**e  # type: ignore[operator]
-                coeffs[top - p] += flint.fmpq(q.numerator, q.denominator) * lp
-            polys[key] = flint.fmpq_poly(coeffs)
-        den = flint.fmpq_poly([0] * top + [1])
-        return RationalForm(X, None, sympy.exp(-self.mechanism.rate / L), L,
-                            polys=tuple(polys[id(v)] for v in self.values), denominator=den)
+        return self.mechanism.evaluate("rational_form", self.scores)
 
     # ------------------------------------------------------------------ numeric
     def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
-        """Rigorous arb enclosures with ``dps`` correct digits (zero: the exact 0),
-        evaluated from the closed form at rising precision."""
+        """Rigorous arb enclosures with ``dps`` correct digits (zero: the exact 0)."""
         dps = check_dps("evalf", dps)
-        if self.mechanism.epsilon.free_symbols:
-            raise ValueError(f"SparseVector: epsilon is symbolic ({self.mechanism.epsilon}); "
-                             "numeric views need a number")
-        target = 2.0 ** -(dps * 3.33 + 4)
-        prec = int(dps * 3.33) + 64
-        while True:
-            with flint_prec(prec):
-                lam = to_arb(self.mechanism.rate, prec)
-                out = []
-                for v in self.values:
-                    s = flint.arb(0)
-                    for (e, w), q in v.items():
-                        s += flint.arb(q.numerator) / q.denominator * lam**e * (
-                            lam * flint.arb(w.numerator) / w.denominator).exp()
-                    out.append(s)
-                ok = all(b.is_exact() or (b > 0 and b.rad() < target * b.mid())
-                         for b in out)
-            if ok or prec > 1 << 16:
-                return tuple(out)
-            prec *= 2
+        return tuple(self.mechanism.evaluate("balls", self.scores, dps))
+
+    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
+        """Probabilities as mpmath numbers correct to ``dps`` significant digits."""
+        dps = check_dps("evalf", dps)
+        vals = self.mechanism.evaluate("mp", self.scores, dps)
+        with mpmath.workdps(dps):
+            return tuple(+v for v in vals)
+
+    def to_numpy(self) -> np.ndarray:
+        """Probabilities as float64, in :attr:`outputs` order."""
+        out = np.asarray(self.mechanism.evaluate("float", self.scores), dtype=np.float64)
+        out.setflags(write=False)
+        return out
 
     # ------------------------------------------------------------------ sampling
     def sample_index(self, size: int, rng=None) -> np.ndarray:
         """Draws as positions in :attr:`outputs`, shape (size,) (for goodness_of_fit)."""
-        codes = self._run(check_int("sample", "size", size, 0), as_generator(rng, "sample"))
-        lookup = {tuple(CODES[a] for a in t): i for i, t in enumerate(self.outputs)}
-        return np.array([lookup[tuple(row)] for row in codes.tolist()], dtype=np.int64)
+        size = check_int("sample", "size", size, 0)
+        return self.mechanism.evaluate("sample", self.scores, size, as_generator(rng, "sample"))
 
     def sample(self, size: int | None = None, rng=None):
         """Run the algorithm: answer sequences (a tuple for ``size=None``), else an int8
         array of shape (size, m) with 1 = True, 0 = False, -1 = not answered."""
-        gen = as_generator(rng, "sample")
-        codes = self._run(1 if size is None else check_int("sample", "size", size, 0), gen)
+        idx = self.sample_index(1 if size is None else size, rng)
         if size is None:
-            back = {v: k for k, v in CODES.items()}
-            return tuple(back[int(v)] for v in codes[0])
-        return codes
-
-    def _run(self, size: int, gen: np.random.Generator) -> np.ndarray:
-        mech = self.mechanism
-        scheme = mech.scheme
-        a = self.scores.floats
-        T = float(mech.threshold)
-        b1 = float(mech.scale)
-        b2 = None if mech.query_scale is None else float(mech.query_scale)
-        m = self.n
-        rho = gen.laplace(scale=b1, size=size)
-        trues = np.zeros(size, dtype=np.int64)
-        out = np.full((size, m), -1, dtype=np.int8)
-        for i in range(m):
-            live = trues < scheme.cutoff if scheme.cutoff is not None else np.ones(size, bool)
-            noisy = a[i] + (gen.laplace(scale=b2, size=size) if b2 is not None else 0.0)
-            above = noisy >= T + rho
-            out[live, i] = above[live]
-            hit = live & above
-            trues += hit
-            if scheme.fresh_threshold:
-                rho[hit] = gen.laplace(scale=b1, size=int(hit.sum()))
-        return out
+            return self.outputs[int(idx[0])]
+        table = np.array([[CODES[a] for a in t] for t in self.outputs], dtype=np.int8)
+        return table[idx].reshape(len(idx), self.n)
 
     def __repr__(self) -> str:
-        return (f"SparseVectorDistribution(SVT{self.mechanism.variant}, m={self.n}, "
-                f"c={self.mechanism.c})")
+        return f"SparseVectorDistribution({self.label}, m={self.n})"

@@ -23,8 +23,8 @@ from .sparse_vector_integral import Value
 from .sparse_vector_release import (
     Output,
     Pattern,
-    ReleaseDistribution,
     ReleaseScheme,
+    SparseVectorRelease,
     as_fraction,
     value_ball,
     value_expr,
@@ -136,7 +136,7 @@ def _mixed(mech: Mechanism, sv: ScoreVector, sv2: ScoreVector, scheme: ReleaseSc
         dist, dist2 = mech.distribution(sv.raw), mech.distribution(sv2.raw)
     except ValueError:  # irrational answers, or too many queries for the exact route
         return plain
-    assert isinstance(dist, ReleaseDistribution) and isinstance(dist2, ReleaseDistribution)
+    assert isinstance(dist, SparseVectorRelease) and isinstance(dist2, SparseVectorRelease)
     units = refined_bound([as_fraction(sympy.Rational(x)) for x in d], scheme.cutoff)
     upper = bound * sympy.Rational(units.numerator, units.denominator)
     low, where, at = coupled_loss_lower(dist, dist2)
@@ -167,8 +167,8 @@ def exp_ratio(fa: Value, fb: Value) -> Fraction | None:
     return delta if ok else None
 
 
-def coupled_loss_lower(dist: ReleaseDistribution,
-                       dist2: ReleaseDistribution) -> tuple[Fraction, str, Output]:
+def coupled_loss_lower(dist: SparseVectorRelease,
+                       dist2: SparseVectorRelease) -> tuple[Fraction, str, Output]:
     """A rigorous lower bound on Algorithm 3's loss (6 decimals, rounded down) and the
     output attaining it: the largest ``|ln f_a(o) / f_a'(o)|`` over the outputs with one
     release (the other answered queries below) and the all-below output, the released
@@ -209,7 +209,7 @@ def coupled_loss_lower(dist: ReleaseDistribution,
     return Fraction(int(best * 10**6), 10**6), where, at
 
 
-def _ratio_lower(dist: ReleaseDistribution, dist2: ReleaseDistribution, o: Output,
+def _ratio_lower(dist: SparseVectorRelease, dist2: SparseVectorRelease, o: Output,
                  lam: flint.arb) -> Fraction:
     """A rigorous lower bound on ``|ln f_a(o) / f_a'(o)|`` (arb balls, at the context
     precision)."""
@@ -241,8 +241,8 @@ def _direction(pa: Value, pb: Value, ba: flint.arb, bb: flint.arb,
     return compare(value_expr(pa, lam), value_expr(pb, lam))
 
 
-def fresh_loss(func: str, dist: ReleaseDistribution,
-               dist2: ReleaseDistribution) -> LossSupremum:
+def fresh_loss(func: str, dist: SparseVectorRelease,
+               dist2: SparseVectorRelease) -> LossSupremum:
     """The exact privacy loss of the numerical sparse vector on a pair: ``max over
     patterns of |ln P_a / P_a'| + t3 lam sum_released |a_i - a'_i|``, attained.
 

@@ -89,23 +89,26 @@ execution", PLDI 2019: the numerical sparse vector (NumSVT), epsilon-DP.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
+from typing import Any
 
 import flint
-import mpmath
 import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_int
-from ..exact import arb_mid_to_mpf, flint_prec, to_arb
+from ..distribution import LossSupremum
+from ..exact import flint_prec, to_arb
 from ..exact.piecewise_exp import add_term
 from ..numbers import exact_number
 from ..rng import as_generator
-from ..scores import ScoreVector
+from ..scores import ScoreVector, as_scores
 from .base import Mechanism
+from .release_views import BallViews, ReleasedValues
 from .sparse_vector_integral import (
     Scheme,
     Value,
@@ -187,13 +190,17 @@ def _mul(a: Piece, b: Piece) -> Piece:
 
 
 def below_integral(offsets: Sequence[Fraction], t1: Fraction, t2: Fraction,
-                   upper: Fraction | None) -> Value:
-    """``int_{-oo}^{upper} p(r) prod_i F(r - s_i) dr`` (``upper`` None: to ``+oo``), ``p``
-    the Laplace density of rate ``t1 lam`` and ``F`` the Laplace CDF of rate ``t2 lam``: the
-    probability that every query of ``offsets`` is below the noisy threshold, with the
-    threshold noise at most ``upper``. Exact, as a :data:`Value`."""
-    cuts = sorted(x for x in {Fraction(0), *offsets} if upper is None or x < upper)
-    ends: list[Fraction | None] = [None, *cuts, upper]
+                   upper: Fraction | None, above: Sequence[Fraction] = (),
+                   lower: Fraction | None = None) -> Value:
+    """``int_{lower}^{upper} p(r) prod_i F(r - s_i) prod_j (1 - F(r - s'_j)) dr`` (``lower``,
+    ``upper`` None: from ``-oo``, to ``+oo``), ``p`` the Laplace density of rate ``t1 lam``,
+    ``F`` the Laplace CDF of rate ``t2 lam``, ``s_i`` the ``offsets`` and ``s'_j`` the
+    ``above``: the probability that every query of ``offsets`` is below the noisy threshold
+    and every one of ``above`` above it, with the threshold noise in ``(lower, upper)``.
+    Exact, as a :data:`Value`."""
+    cuts = sorted(x for x in {Fraction(0), *offsets, *above}
+                  if (upper is None or x < upper) and (lower is None or x > lower))
+    ends: list[Fraction | None] = [lower, *cuts, upper]
     out: Value = {}
     for lo, hi in zip(ends[:-1], ends[1:], strict=True):
         piece: Piece = {(Fraction(0), Fraction(0)): Fraction(1)}
@@ -203,6 +210,12 @@ def below_integral(offsets: Sequence[Fraction], t1: Fraction, t2: Fraction,
             else:  # 1 - exp(-t2 lam (r - s)) / 2
                 piece = _mul(piece, {(Fraction(0), Fraction(0)): Fraction(1),
                                      (-t2, t2 * s): -_HALF})
+        for s in above:
+            if hi is not None and hi <= s:  # 1 - F(r - s) = 1 - exp(t2 lam (r - s)) / 2
+                piece = _mul(piece, {(Fraction(0), Fraction(0)): Fraction(1),
+                                     (t2, -t2 * s): -_HALF})
+            else:  # exp(-t2 lam (r - s)) / 2
+                piece = _mul(piece, {(-t2, t2 * s): _HALF})
         dr = -t1 if lo is not None and lo >= 0 else t1
         for (r, w), q in piece.items():
             r2, q2 = r + dr, q * t1 / 2
@@ -225,6 +238,16 @@ def value_expr(v: Value, lam: sympy.Expr) -> sympy.Expr:
     return sympy.Add(*[sympy.Rational(q.numerator, q.denominator) * lam**e
                        * sympy.exp(lam * sympy.Rational(w.numerator, w.denominator))
                        for (e, w), q in sorted(v.items())])
+
+
+def value_float(v: Value, lam: float) -> float:
+    """The :data:`Value` in float64 (``math.fsum`` of its terms; an exponent beyond the
+    float range gives ``inf`` or 0)."""
+    terms = []
+    for (e, w), q in v.items():
+        arg = lam * float(w)
+        terms.append(float(q) * lam**e * (math.exp(arg) if arg < 700 else math.inf))
+    return math.fsum(terms)
 
 
 def value_ball(v: Value, lam: flint.arb) -> flint.arb:
@@ -250,29 +273,8 @@ def _rational(value: object, name: str, func: str) -> Fraction:
 
 
 # ---------------------------------------------------------------------- the distribution
-class BallViews:
-    """``evalf`` and ``to_numpy`` of a distribution from its ``evalf_balls`` (the rigorous
-    enclosures): shared by the sparse vector distributions."""
-
-    def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
-        raise NotImplementedError
-
-    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
-        """Probabilities as mpmath numbers correct to ``dps`` significant digits, in
-        ``outputs`` order (the midpoints of :meth:`evalf_balls`)."""
-        balls = self.evalf_balls(dps)
-        with mpmath.workdps(dps):
-            return tuple(+arb_mid_to_mpf(b) for b in balls)
-
-    def to_numpy(self) -> np.ndarray:
-        """Probabilities as float64, in ``outputs`` order."""
-        out = np.array([float(v) for v in self.evalf(20)])
-        out.setflags(write=False)
-        return out
-
-
 @dataclass(frozen=True, eq=False)
-class ReleaseDistribution(BallViews):
+class SparseVectorRelease(BallViews, ReleasedValues):
     """The distribution of a sparse vector variant that releases values, on one vector of
     query answers.
 
@@ -401,17 +403,81 @@ class ReleaseDistribution(BallViews):
         """
         return value_expr(self.density_value(output), self.rate)
 
-    def rational_form(self):
-        """Not available: Laplace noise gives terms ``lam * exp(lam * w)``, not rational
-        functions of one ``x = exp(-epsilon/N)`` in general.
+    def cdf(self, pattern: object, i: int, v: object) -> sympy.Expr:
+        """``Pr[v_i <= v | pattern]``: the exact conditional law of the value released at
+        query ``i`` given the answer pattern.
+
+        Fresh noise (NumSVT): ``v_i = a_i + eta_i``, ``eta_i`` independent of the
+        comparisons, so the law is Laplace of rate ``t3 lam`` around ``a_i``. Coupled
+        (Algorithm 3): ``v_i = a_i + nu_i``, the compared value. Given ``rho = r`` the queries
+        are independent, and query ``i`` is released with ``v_i > v`` iff ``nu_i > max(v -
+        a_i, r - s_i)``, so with ``G_j`` the factor of query ``j`` (``1 - F(r - s_j)``
+        released, ``F(r - s_j)`` below, 1 unanswered)
+
+            ``Pr[v_i > v, pattern] = (1 - F(v - a_i)) int_{-oo}^{v - T} p(r) prod_{j != i}
+            G_j(r) dr + int_{v - T}^{oo} p(r) prod_j G_j(r) dr``
+
+        (:func:`below_integral`), and the CDF is one minus its ratio to ``Pr[pattern]``.
 
         Raises
         ------
         ValueError
-            Always.
+            ``pattern`` not a pattern, no value released at ``i``, ``v`` not rational.
         """
-        raise ValueError(f"{type(self.mechanism).__name__}: no rational form in x (Laplace "
-                         "noise); use .probabilities")
+        func = f"{type(self.mechanism).__name__}.cdf"
+        key = self._released(func, pattern, i)
+        over = self._survival(key, i, _rational(v, "v", func))
+        if not self.scheme.coupled:
+            return 1 - value_expr(over, self.rate)
+        return 1 - value_expr(over, self.rate) / self.probabilities[self.index(key)]
+
+    def cdf_float(self, pattern: object, i: int, v: np.ndarray) -> np.ndarray:
+        """:meth:`cdf` in float64 at the points ``v`` (each float taken exactly as a
+        rational; the closed form summed in floats): what the Kolmogorov-Smirnov test of
+        :func:`exactdp.audit.goodness_of_fit` reads."""
+        key = self._released(f"{type(self.mechanism).__name__}.cdf_float", pattern, i)
+        lam = float(self.rate)
+        norm = 1.0 if not self.scheme.coupled else float(self.probabilities[self.index(key)])
+        points = np.asarray(v, dtype=np.float64)
+        out = [1 - value_float(self._survival(key, i, Fraction(float(x))), lam) / norm
+               for x in points.ravel()]
+        return np.clip(np.array(out), 0.0, 1.0).reshape(points.shape)
+
+    def _released(self, func: str, pattern: object, i: int) -> Pattern:
+        """The pattern, checked to release a value at query ``i``."""
+        key = self.pattern(pattern)
+        if not (isinstance(i, int) and 0 <= i < self.n and key[i] is True):
+            raise argument_error(func, "i", f"a released position of {key}", i)
+        return key
+
+    def _survival(self, key: Pattern, i: int, v: Fraction) -> Value:
+        """``Pr[v_i > v, pattern]`` (coupled) or ``Pr[v_i > v]`` (fresh), exact: the
+        formula of :meth:`cdf`."""
+        x = v - as_fraction(sympy.Rational(self.scores.exact[i]))
+        t = self.scheme.value_rate
+        tail: Value = ({(0, -t * x): _HALF} if x >= 0 else  # 1 - F(x), Laplace of rate t
+                       {(0, Fraction(0)): Fraction(1), (0, t * x): -_HALF})
+        if not self.scheme.coupled:
+            return tail
+        cut = x + self.offsets[i]  # v - T
+        above = [s for s, p in zip(self.offsets, key, strict=True) if p is True]
+        below = [s for s, p in zip(self.offsets, key, strict=True) if p is False]
+        others = list(above)
+        others.remove(self.offsets[i])
+        t1, t2 = self.scheme.threshold_rate, self.scheme.query_rate
+        left = below_integral(below, t1, t2, cut, others)
+        over: Value = dict(below_integral(below, t1, t2, None, above, cut))
+        for (e, w), q in left.items():
+            for (e2, w2), q2 in tail.items():
+                add_term(over, (e + e2, w + w2), q * q2)
+        return over
+
+    def loss_supremum(self, neighbour: object) -> LossSupremum:
+        """The exact privacy loss against the answers ``neighbour``, with its witness
+        (the mechanism's ``"density"`` view, what :func:`exactdp.privacy_loss` reads)."""
+        func = f"{type(self.mechanism).__name__}.loss_supremum"
+        return self.mechanism.evaluate("density", self.scores,
+                                       as_scores(neighbour, "neighbour", func))
 
     # ------------------------------------------------------------------ numeric
     def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
@@ -444,6 +510,37 @@ class ReleaseDistribution(BallViews):
                          for k, x in zip(codes[0].tolist(), values[0].tolist(), strict=True))
         return codes, values
 
+    def split(self, draws: object) -> tuple[np.ndarray, np.ndarray]:
+        """The draws of :meth:`sample` (``(codes, values)``, or a list of outputs) as
+        positions in :attr:`outputs` (shape (size,)) and released values (shape (size, m),
+        NaN where none).
+
+        Raises
+        ------
+        ValueError
+            Draws of another shape, or an output that is not an output of the algorithm.
+        """
+        code = {True: 1, False: 0, None: -1}
+        if isinstance(draws, tuple) and len(draws) == 2 and all(
+                isinstance(a, np.ndarray) for a in draws):
+            codes, values = np.asarray(draws[0]), np.asarray(draws[1], dtype=np.float64)
+        else:
+            outs: list[Any] = list(draws)  # type: ignore[call-overload]
+            rows = [self.pattern(o) for o in outs]
+            codes = np.array([[code[x] for x in r] for r in rows], dtype=np.int8)
+            values = np.array([[float(x) if r[i] else np.nan for i, x in enumerate(o)]
+                               for r, o in zip(rows, outs, strict=True)])
+        if codes.ndim != 2 or codes.shape[1] != self.n or values.shape != codes.shape:
+            raise argument_error("goodness_of_fit", "draws", f"(codes, values) of shape "
+                                 f"(size, {self.n})", codes.shape)
+        lookup = {tuple(code[x] for x in t): i for i, t in enumerate(self.outputs)}
+        try:
+            idx = np.array([lookup[tuple(r)] for r in codes.tolist()], dtype=np.int64)
+        except KeyError as exc:
+            raise argument_error("goodness_of_fit", "draws", "answer patterns of the "
+                                 "algorithm (see .outputs)", exc.args[0]) from None
+        return idx, values
+
     def sample_index(self, size: int, rng=None) -> np.ndarray:
         """Draws as positions in :attr:`outputs` (their patterns), shape (size,)."""
         codes, _ = self._run(check_int("sample", "size", size, 0), as_generator(rng, "sample"))
@@ -474,5 +571,5 @@ class ReleaseDistribution(BallViews):
         return codes, values
 
     def __repr__(self) -> str:
-        return (f"ReleaseDistribution({type(self.mechanism).__name__}, m={self.n}, "
+        return (f"SparseVectorRelease({type(self.mechanism).__name__}, m={self.n}, "
                 f"c={self.scheme.cutoff})")

@@ -25,15 +25,19 @@ McKenna & Sheldon (2020) (permute-and-flip).
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from functools import cached_property
 from itertools import permutations
+from typing import ClassVar
 
 import mpmath
 import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_instance, check_int, choices_text
+from ..cost import check_seconds, topk_analysis_seconds
+from ..distribution import DiscreteDistribution
 from ..numbers import exact_epsilon_or_limit
 from ..printing import latex_array, latex_math
 from ..rational_form import RationalForm
@@ -72,7 +76,7 @@ def _k(func: str, name: str, value: object) -> int:
     return check_int(func, name, value, 1)
 
 
-@register("top-k", label="Top-k", kind="top-k",
+@register("top-k", label="Top-k",
           example={"mechanism": ExponentialMechanism(1), "k": 2})
 @dataclass(frozen=True)
 class TopK(Mechanism):
@@ -102,6 +106,7 @@ class TopK(Mechanism):
     (((0, 1), (0, 2)), (8/21, 4/21))
     """
 
+    output_kind: ClassVar[str] = "top-k"
     mechanism: Mechanism = parameter(_inner, "an exactdp selection Mechanism", exact=False)
     k: int = parameter(_k, "a positive integer", exact=False)
 
@@ -120,6 +125,23 @@ class TopK(Mechanism):
         return m if isinstance(m, (ReportNoisyMax, GaussianNoisyMax)) else None
 
     # -------------------------------------------------------------- what the analyzer reads
+    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
+        """Refuse, naming ``func``, an exact analysis of ``vectors`` whose ordered k-tuples
+        would take over :data:`exactdp.cost.SECONDS_LIMIT`
+        (:func:`exactdp.cost.topk_analysis_seconds`).
+
+        Raises
+        ------
+        TooCostly
+            With the estimate and the cheaper route.
+        """
+        outputs = math.perm(vectors[0].n, self.k)
+        check_seconds(func, f"an exact analysis of {len(vectors)} score vectors of top-{self.k} "
+                      f"over n = {vectors[0].n} scores ({outputs} ordered tuples)",
+                      topk_analysis_seconds(len(vectors), outputs),
+                      "analyse fewer scores or a smaller k, or compare the float64 views "
+                      "(mechanism.distribution(q).to_numpy()) of the pair that matters")
+
     @property
     def one_shot(self) -> bool:
         """True for report-noisy-max (noise added once), False for peeling."""
@@ -213,7 +235,7 @@ class TopK(Mechanism):
 
 
 @dataclass(frozen=True, eq=False)
-class TopKDistribution:
+class TopKDistribution(DiscreteDistribution):
     """Distribution of ``TopK(M, k)`` on one score vector over ordered k-tuples.
 
     Build it with ``TopK(mechanism, k).distribution(scores)``. Views (all in the order of

@@ -112,3 +112,21 @@ def test_kl_two_point_closed_form():
     # KL of a distribution with itself is 0, and infinite when Q misses P's support
     assert sympy.sympify(kl_divergence(P, P).value) == 0
     assert kl_divergence((1, 0), (0, 1)).value == sympy.oo
+
+
+def test_every_discrete_kind_sparse_vector_sequences():
+    """The divergences take the sparse vector's answer-sequence distributions (output kind
+    "sequence") like any other. Independent route: SVT Algorithm 5 (no query noise) with
+    epsilon = 2 (lam = 2, rho ~ Lap(1)), T = 0, one query a: True iff rho <= a, so
+    Pr[True] = F(a), the Laplace(1) CDF. a = 0: (1/2, 1/2); a = 1: (1 - e^-1/2, e^-1/2).
+    max divergence = max(ln(1/2 / (1 - e^-1/2)), ln((1/2) / (e^-1/2))) = 1 (the second)."""
+    m = exactdp.SparseVector(2, 0, variant=5)
+    d0, d1 = m.distribution([0]), m.distribution([1])
+    assert d1.probabilities == (1 - sympy.exp(-1) / 2, sympy.exp(-1) / 2)
+    assert sympy.simplify(max_divergence(d0, d1).value - 1) == 0
+    kl = kl_divergence(d0, d1).value
+    ref = (sympy.Rational(1, 2) * sympy.log(sympy.Rational(1, 2) / (1 - sympy.exp(-1) / 2))
+           + sympy.Rational(1, 2) * sympy.log(sympy.Rational(1, 2) / (sympy.exp(-1) / 2)))
+    assert abs(float(kl - ref)) < 1e-15
+    two = exactdp.SparseVector(1, 0).distribution([0, 1])  # Algorithm 1, two queries
+    assert max_divergence(two, two).value == 0

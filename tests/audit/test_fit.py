@@ -401,3 +401,15 @@ def test_wrong_length_batch(batch):
 def test_not_callable():
     with pytest.raises(ValueError, match="callable"):
         goodness_of_fit([0, 1, 2], P3, 3)
+
+
+def test_every_discrete_kind_sparse_vector_sequences():
+    """goodness_of_fit takes the sparse vector's distribution (answer sequences); its
+    sampler (the algorithm) fits, a wrong distribution (another answer vector) does not."""
+    import exactdp
+
+    m = exactdp.SparseVector(1, 0, variant=6)
+    d, wrong = m.distribution([0, 1, 2]), m.distribution([2, 1, 0])
+    assert goodness_of_fit(d.sample_index, d, 20000, rng=3).verdict == "consistent"
+    assert goodness_of_fit(d.sample_index, wrong, 20000, rng=3).verdict == "rejected"
+

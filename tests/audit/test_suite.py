@@ -179,6 +179,7 @@ def test_vertex_search_finds_the_patterns_worst_at_small_m():
 class _Release(Mechanism):
     """Releases every a_i + Lap(1): the loss is the L1 distance (attained far out)."""
 
+    output_kind = "release"
     sensitivity = sympy.Integer(1)
     monotonic = False
     optimize = "max"
@@ -190,7 +191,7 @@ class _Release(Mechanism):
 
 
 def test_the_density_route_reads_the_density_hook():
-    """Mechanisms that release real values (capability "density") go through
+    """Mechanisms that release real values (output kind "release") go through
     privacy_loss and their _loss_supremum hook, in the pairs and in the vertex search alike."""
     mech = _Release()
     p = pair_loss(mech, "half half", *patterns(4)["half half"])

@@ -278,3 +278,8 @@ def test_min_max_of_a_box_are_enclosed_node_by_node():
         assert hi.contains(flint.arb(flint.fmpq(int(R(v).p), int(R(v).q))))
     for v in (0, R(1, 4), R(1, 2)):
         assert lo.contains(flint.arb(flint.fmpq(int(R(v).p), int(R(v).q))))
+
+
+def test_ball_keeps_the_sign_of_negative_midpoints():
+    b = ball(mpmath.mpf("-0.5"), mpmath.mpf(2) ** -40)
+    assert b.contains(mpf_to_arb(mpmath.mpf("-0.5"))) and b < 0

@@ -65,8 +65,8 @@ def test_rnm4_on_the_suites_pairs_is_infinite_with_a_witness_event():
         assert s.output.startswith("the values v in [1, 2): probability (1 - exp(-1/20))**5")
     # the witness's probability is Pr[V < 2] on [1]^5: prod (1 - e^{-1/b})
     d = m.distribution(ONES)
-    assert sympy.simplify(d.cdf(2) - (1 - sympy.exp(-sympy.Rational(1, 20)))**5) == 0
-    assert d.cdf(1) == 0 and m.distribution([2] * 5).cdf(2) == 0
+    assert sympy.simplify(d.cdf((True,), 0, 2) - (1 - sympy.exp(-sympy.Rational(1, 20)))**5) == 0
+    assert d.cdf((True,), 0, 1) == 0 and m.distribution([2] * 5).cdf((True,), 0, 2) == 0
 
 
 def test_an_interior_critical_point_is_enclosed_and_beats_every_end_point():

@@ -19,7 +19,8 @@ def test_the_suites_noise_scale_is_two_over_epsilon():
     for noise in ("laplace", "exponential"):
         m = exactdp.ReportNoisyMax("0.1", noise=noise, output="value")
         assert 1 / m.rate == 20
-        assert m.capabilities == frozenset({"density"})
+        assert m.capabilities == frozenset({"density", "sample"})
+        assert m.output_kind == "release"
         assert isinstance(m.distribution([1] * 5), ValueDistribution)
     assert "density" not in exactdp.ReportNoisyMax("0.1", noise="laplace").capabilities
 
@@ -34,7 +35,7 @@ def test_density_integrates_to_one_and_the_cdf_is_its_integral(noise):
         for t in (-2, 3):
             pieces = [-mpmath.inf] + [b for b in (-1, 0, 1) if b < t] + [t]
             upto = mpmath.quad(f, pieces)
-            assert abs(upto - d.cdf(t, method="mpmath", dps=15)) < mpmath.mpf("1e-12")
+            assert abs(upto - d.cdf((True,), 0, t, method="mpmath", dps=15)) < mpmath.mpf("1e-12")
 
 
 @pytest.mark.parametrize("noise", NOISES)
@@ -50,34 +51,39 @@ def test_piecewise_expressions_agree_with_the_point_values_and_the_float_view(no
         assert abs(sympy.N(slope, 30) - exact) < 1e-28
         assert d.density(float(t), method="float") == pytest.approx(
             float(d.density(t, method="mpmath")), rel=1e-12)
-        assert d.cdf(float(t), method="float") == pytest.approx(
-            float(d.cdf(t, method="mpmath")), rel=1e-12)
+        assert d.cdf((True,), 0, float(t), method="float") == pytest.approx(
+            float(d.cdf((True,), 0, t, method="mpmath")), rel=1e-12)
 
 
 @pytest.mark.parametrize("noise", NOISES)
 def test_samples_of_the_algorithm_pass_a_ks_test_against_the_exact_cdf(noise):
     d = exactdp.ReportNoisyMax("0.1", noise=noise, output="value").distribution([1, 1, 0, 2, 2])
     draws = d.sample(100_000, rng=np.random.default_rng(7))  # the algorithm itself
-    res = stats.kstest(draws, lambda v: d.cdf(v, method="float"))
+    res = stats.kstest(draws, lambda v: d.cdf((True,), 0, v, method="float"))
     assert res.pvalue > 1e-3
     wrong = exactdp.ReportNoisyMax("0.1", noise=noise, output="value").distribution([2] * 5)
-    assert stats.kstest(draws, lambda v: wrong.cdf(v, method="float")).pvalue < 1e-6
+    assert stats.kstest(draws, lambda v: wrong.cdf((True,), 0, v, method="float")).pvalue < 1e-6
 
 
 def test_exponential_noise_has_no_mass_below_the_top_score():
     d = exactdp.ReportNoisyMax(1, noise="exponential", output="value").distribution([1, 0])
-    assert d.density(sympy.Rational(1, 2)) == 0 and d.cdf(1) == 0
+    assert d.density(sympy.Rational(1, 2)) == 0 and d.cdf((True,), 0, 1) == 0
     # Pr[V <= 2] = (1 - e^{-1/2}) (1 - e^{-1}) with b = 2
-    assert sympy.simplify(d.cdf(2) - (1 - sympy.exp(-sympy.Rational(1, 2)))
+    assert sympy.simplify(d.cdf((True,), 0, 2) - (1 - sympy.exp(-sympy.Rational(1, 2)))
                           * (1 - sympy.exp(-1))) == 0
 
 
-def test_a_continuous_law_refuses_the_probability_views():
-    d = exactdp.ReportNoisyMax(1, noise="laplace", output="value").distribution([0, 1])
-    for view in (lambda: d.probabilities, lambda: d.outputs, lambda: d.evalf(),
-                 lambda: d.to_numpy(), lambda: d.pmf(0), lambda: len(d), d.rational_form):
-        with pytest.raises(ValueError, match="V is continuous"):
-            view()
+def test_the_release_protocol():
+    """One pattern, (True,), of probability 1; the value's law given it is V's; the loss
+    against a neighbour is the mechanism's (no member exists only to refuse)."""
+    m = exactdp.ReportNoisyMax(1, noise="laplace", output="value")
+    d = m.distribution([0, 1])
+    assert d.outputs == ((True,),) and d.probabilities == (1,) and len(d) == 1
+    assert d.pmf((True,)) == 1
+    for bad in (lambda: d.pmf(0), lambda: d.cdf((False,), 0, 1), lambda: d.cdf((True,), 1, 1)):
+        with pytest.raises(ValueError, match="ValueDistribution"):
+            bad()
+    assert d.loss_supremum([1, 1]).loss == exactdp.privacy_loss(m, [0, 1], [1, 1]).loss
     assert d.n == 2 and d.capabilities == frozenset({"density", "sample"})
     assert d.breakpoints == (0, 1) and d.scale == 2
     with pytest.raises(ValueError, match="method must be"):

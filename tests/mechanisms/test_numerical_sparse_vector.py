@@ -172,7 +172,7 @@ def test_parameters_registry_and_capabilities():
     with pytest.raises(ValueError, match="epsilon is symbolic"):
         pair_loss(sym, [0], [1])
     spec = REGISTRY["numerical-svt"]
-    assert spec.kind == "continuous" and spec.cls is NumericalSparseVector
+    assert spec.kind == "release" and spec.cls is NumericalSparseVector
     assert spec.label == "NumSVT"
 
 

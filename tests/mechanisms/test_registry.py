@@ -32,6 +32,18 @@ def test_entries_and_their_parameters():
         REGISTRY["em"] = REGISTRY["pf"]  # read-only
 
 
+def test_kind_is_the_declared_output_kind():
+    # one source: an entry's kind is its example instance's output_kind
+    for key, spec in REGISTRY.items():
+        assert spec.kind in exactdp.mechanisms.registry.KINDS, key
+        assert spec.kind == spec.instance().output_kind, key
+    assert exactdp.PermuteAndFlip(1).output_kind == "selection"
+    assert exactdp.ReportNoisyMax(1, output="value").output_kind == "release"
+    assert REGISTRY["rnm-laplace-value"].kind == "release"
+    assert REGISTRY["numerical-svt"].kind == "release"
+    assert exactdp.TopK(exactdp.PermuteAndFlip(1), 2).output_kind == "top-k"
+
+
 def test_register_refuses_a_mechanism_with_a_broken_with_epsilon():
     @dataclass(frozen=True)
     class Scaled(Mechanism):  # first parameter not epsilon, no from_epsilon, no example

@@ -144,7 +144,7 @@ def test_parameters_scales_and_views():
     assert SparseVector(EPS, 1, variant=4).scale == 4 / EPS
     assert SparseVector(EPS, 1, variant=4).query_scale == sympy.Rational(4, 3) / EPS
     assert m.scheme.cutoff == 2 and not m.monotonic and m.optimize == "max"
-    assert m.capabilities == frozenset({"exact", "mpmath", "float", "sample",
+    assert m.capabilities == frozenset({"exact", "mpmath", "float", "balls", "sample",
                                         "numeric_rational_form", "rational_form"})
     assert m.capabilities_on(exactdp.as_scores([0, 1])) == m.capabilities
     d = m.distribution([0, 1])
@@ -159,6 +159,25 @@ def test_parameters_scales_and_views():
         SparseVector(EPS, 1, variant=6).distribution([0, 2]).rational_form()
     assert "SVT1" in repr(d)
     assert REGISTRY["svt"].kind == "sequence" and REGISTRY["svt"].cls is SparseVector
+    # Algorithm 3 releases noisy answers: its own entry, of kind "release"
+    assert REGISTRY["svt3"].kind == "release" and REGISTRY["svt3"].instance().variant == 3
+    assert SparseVector(1, 0, variant=3).output_kind == "release"
+    assert SparseVector(1, 0, variant=2).output_kind == "sequence"
+
+
+def test_views_through_the_hooks():
+    """The declared views answer through Mechanism.evaluate (capabilities from the hooks):
+    the exact view is the distribution's probabilities; Algorithm 1 on (0, 1) at T = 0,
+    epsilon = 1: Pr[(True,)] of the first query at its threshold is 1/2 by symmetry."""
+    m, sv = SparseVector(1, 0), exactdp.as_scores([0, 1])
+    exact = m.evaluate("exact", sv)
+    assert exact == m.distribution([0, 1]).probabilities and exact[0] == sympy.Rational(1, 2)
+    assert sympy.simplify(sympy.Add(*exact) - 1) == 0
+    for b, p in zip(m.evaluate("balls", sv, 30), exact, strict=True):
+        assert b.overlaps(exactdp.exact.to_arb(p, 200)) and b.rad() < 1e-30
+    assert np.allclose(m.evaluate("float", sv), [float(p) for p in exact], rtol=1e-15)
+    draws = m.evaluate("sample", sv, 1000, np.random.default_rng(1))
+    assert draws.shape == (1000,) and set(draws.tolist()) <= set(range(len(exact)))
 
 
 # ---------------------------------------------------------------- the sampler
@@ -280,7 +299,7 @@ def test_numeric_rational_form_is_the_probabilities(variant, c):
     assert rf.value == sympy.exp(-EPS / 2 / rf.L)
     for a, b in zip(rf.substituted(), d.probabilities, strict=True):
         assert sympy.expand(a - b) == 0
-    assert len({id(p) for p in rf.polys}) == len({id(v) for v in d.values})
+    assert len({id(p) for p in rf.polys}) == len({id(v) for v in d.mechanism.closed_form(d.scores)})
     sym = SparseVector(sympy.Symbol("e", positive=True), 1).distribution([0, 1])
     assert "numeric_rational_form" not in sym.capabilities
     assert SparseVector(sympy.log(2), 1).distribution([0, 1]).numeric_rational_form() is None
@@ -301,7 +320,7 @@ def test_rational_in_x_exactly_where_no_epsilon_exp_term_survives(variant, c, an
     mech = SparseVector(e, 1, c=c, variant=variant)
     sv = exactdp.as_scores(answers)
     d = mech.distribution(answers)
-    has_lam = any(k[0] for v in d.values for k in v)
+    has_lam = any(k[0] for v in mech.closed_form(sv) for k in v)
     assert (mech.rational_obstruction(sv) is None) is rational is (not has_lam)
     assert ("rational_form" in d.capabilities) is rational
     if rational:

@@ -22,7 +22,7 @@ import exactdp
 from exactdp import SparseVector
 from exactdp.audit import goodness_of_fit
 from exactdp.mechanisms.sparse_vector_release import (
-    ReleaseDistribution,
+    SparseVectorRelease,
     below_integral,
     lyu_su_li_3,
     numerical_svt,
@@ -136,7 +136,7 @@ def test_pattern_probabilities_match_quadrature_and_sum_to_one(c):
     mech = SparseVector(EPS, "1/2", c=c, variant=3, sensitivity=2)
     a = [1, 0, "5/2"]
     d = mech.distribution(a)
-    assert isinstance(d, ReleaseDistribution) and len(d) == len(d.outputs)
+    assert isinstance(d, SparseVectorRelease) and len(d) == len(d.outputs)
     assert sympy.simplify(sum(d.probabilities) - 1) == 0
     b1, b2 = scales(mech)
     with mpmath.workdps(50):
@@ -244,7 +244,7 @@ def test_outputs_cover_every_pattern_once():
     d = SparseVector(1, 0, c=2, variant=3).distribution([0, 0, 0])
     pats = set(itertools.product((True, False), repeat=3))
     assert len(d.outputs) == len(set(d.outputs)) == 7 < len(pats)
-    assert repr(d).startswith("ReleaseDistribution(SparseVector")
+    assert repr(d).startswith("SparseVectorRelease(SparseVector")
 
 
 def test_algorithm_3_scales_and_replace():
@@ -253,6 +253,32 @@ def test_algorithm_3_scales_and_replace():
     assert mech.query_scale == 3 * 2 * 2 / EPS  # c D / eps2
     again = mech.with_epsilon(1)
     assert again.variant == 3 and again.query_scale == 12
+
+
+@pytest.mark.parametrize("fresh", [False, True])
+def test_cdf_is_the_conditional_law_of_a_released_value(fresh):
+    """cdf(pattern, i, v) against the algorithm itself (an independent route): the empirical
+    CDF of the value released at i among 200000 runs with that pattern. Fresh noise
+    (NumSVT): the Laplace CDF of rate t3 lam around a_i, whatever the pattern."""
+    mech = (exactdp.NumericalSparseVector(1, 0) if fresh
+            else exactdp.SparseVector(1, 0, variant=3))
+    d = mech.distribution([0, 1])
+    codes, values = d.sample(200000, rng=7)
+    for pat in d.outputs:
+        code = [{True: 1, False: 0, None: -1}[a] for a in pat]
+        rows = np.all(codes == code, axis=1)
+        for i in (j for j, p in enumerate(pat) if p is True):
+            for v in (-1, 0, "1/2", 2):
+                exact = d.cdf(pat, i, v)
+                assert exact.is_real and 0 <= float(exact) <= 1
+                emp = float(np.mean(values[rows, i] <= float(sympy.Rational(v))))
+                assert abs(float(exact) - emp) < 0.01, (pat, i, v)
+            assert float(d.cdf(pat, i, 400)) == pytest.approx(1, abs=1e-12)
+    if fresh:  # Laplace of rate t3 lam = 1/3 around a_1 = 1: at v = 1 exactly 1/2
+        assert d.cdf((False, True), 1, 1) == sympy.Rational(1, 2)
+    with pytest.raises(ValueError, match="i must be a released position"):
+        d.cdf((False, True), 0, 1)
+    assert d.loss_supremum([1, 1]).loss == exactdp.privacy_loss(mech, [0, 1], [1, 1]).loss
 
 
 def test_a_pair_s_loss_refuses_a_non_neighbour():

@@ -13,17 +13,14 @@ from ...cost import (
     check_analysis,
     check_seconds,
     pf_tree_seconds,
-    topk_analysis_seconds,
 )
 from ...distribution import Distribution
 from ...mechanisms.base import Mechanism
-from ...mechanisms.permute_flip import PermuteAndFlip
-from ...mechanisms.sparse_vector import SparseVector, SparseVectorDistribution
-from ...mechanisms.topk import TopK
 from ...numbers import safe_sympify
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT
 from ..common import (
+    as_mechanism,
     distribution_of,
     exact_probabilities_of,
     mechanism_epsilon,
@@ -117,7 +114,7 @@ def output_count(dist: Distribution, sv: ScoreVector) -> int:
     return len(dist.outputs)
 
 
-def _exact_engine(mech, eps, dists: list, vectors: Sequence[ScoreVector], func: str,
+def _exact_engine(mech: Mechanism, eps, dists: list, vectors: Sequence[ScoreVector], func: str,
                   dense_only: bool) -> XEngine | GenericEngine:
     """The x-form engine when every distribution has a form in x, else the generic one."""
     xforms: list | None = None
@@ -143,8 +140,7 @@ def _exact_engine(mech, eps, dists: list, vectors: Sequence[ScoreVector], func: 
             else:
                 engine = XEngine(eps, N, probs)
                 # thousands of answer sequences: their ratios term by term, not by cancel
-                engine.canonical_sympy = not any(
-                    isinstance(d, SparseVectorDistribution) for d in dists)
+                engine.canonical_sympy = mech.output_kind != "sequence"
         else:
             xforms = None
     if xforms is None:
@@ -155,9 +151,10 @@ def _exact_engine(mech, eps, dists: list, vectors: Sequence[ScoreVector], func: 
 
 def pf_tree_gaps(mech: object, vectors: Sequence[ScoreVector]) -> list[tuple[int, ...]]:
     """The distinct sorted integer-gap tuples ``G`` whose permute-and-flip product tree
-    ``mech`` builds on ``vectors`` (empty unless ``mech`` is PF and the scores rational;
-    gaps beyond :data:`exactdp.xform.DENSE_DEGREE_LIMIT` take the sparse ring route)."""
-    if not isinstance(mech, PermuteAndFlip) or not all(v.is_rational for v in vectors):
+    ``mech`` builds on ``vectors`` (empty unless ``mech`` declares ``product_tree`` (PF)
+    and the scores are rational; gaps beyond :data:`exactdp.xform.DENSE_DEGREE_LIMIT` take
+    the sparse ring route)."""
+    if not as_mechanism(mech).product_tree or not all(v.is_rational for v in vectors):
         return []
     seen: set[tuple[int, ...]] = set()
     for v in vectors:
@@ -196,21 +193,14 @@ def make_engine(
     probabilities and every one offers balls (the capabilities of the distributions, see
     ``exactdp.mechanisms.CAPABILITIES``).
     """
-    if isinstance(mech, Mechanism) and "density" in mech.capabilities:
-        raise ValueError(f"{func}: {mechanism_name(mech)} releases real values (continuous "
-                         "outputs): no probability table to run on; privacy_loss and check_dp "
-                         "give the exact supremum of the log density ratio")
+    mech = as_mechanism(mech, func)
+    if mech.output_kind == "release":
+        raise ValueError(f"{func}: {mechanism_name(mech)} releases real values (output kind "
+                         "'release'): no probability table to run on; privacy_loss and "
+                         "check_dp give the exact supremum of the log density ratio")
     check_analysis(func, len(vectors), vectors[0].n, top_gap(vectors[0]))
     check_pf_trees(func, mech, vectors)
-    if isinstance(mech, TopK):  # its outputs are the ordered k-tuples, not the n scores
-        outputs = math.perm(vectors[0].n, mech.k)
-        check_seconds(func, f"an exact analysis of {len(vectors)} score vectors of top-{mech.k} "
-                      f"over n = {vectors[0].n} scores ({outputs} ordered tuples)",
-                      topk_analysis_seconds(len(vectors), outputs),
-                      "analyse fewer scores or a smaller k, or compare the float64 views "
-                      "(mechanism.distribution(q).to_numpy()) of the pair that matters")
-    if isinstance(mech, SparseVector):  # answer sequences: its own estimate, named func
-        mech.check_cost(func, vectors)
+    mech.check_cost(func, vectors)  # its own estimate (top-k tuples, answer sequences)
     eps = mechanism_epsilon(mech)
     dists = [distribution_of(mech, v) for v in vectors]
     engine: Engine

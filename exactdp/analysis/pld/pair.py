@@ -69,9 +69,9 @@ def privacy_loss_distribution(mechanism: object, scores: object, neighbour: obje
     sv, nv = as_scores(scores, "scores", func), as_scores(neighbour, "neighbour", func)
     check_same_length("privacy_loss_distribution", ("scores", "neighbour"), (sv.raw, nv.raw))
     mechanism = as_mechanism(mechanism, "privacy_loss_distribution")
-    if "density" in mechanism.capabilities:
+    if mechanism.output_kind == "release":
         raise ValueError(f"privacy_loss_distribution: {mechanism.name} releases real values "
-                         "(continuous outputs): its PLD has no finite support here; use "
+                         "(output kind 'release'): its PLD has no finite support here; use "
                          "privacy_loss (the exact supremum of the log density ratio)")
     check_pair(mechanism, sv, nv, "privacy_loss_distribution", allow_non_neighbour)
     eps = mechanism_epsilon(mechanism)

@@ -1,0 +1,53 @@
+"""What the distributions of output kind ``"release"`` share beside the protocol
+(:class:`~exactdp.distribution.ReleaseDistribution`): the nominal base the audit recognises,
+and ``evalf`` / ``to_numpy`` of pattern probabilities from their rigorous enclosures."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import flint
+import mpmath
+import numpy as np
+
+from ..exact import arb_mid_to_mpf
+
+
+class ReleasedValues:
+    """The base of the classes that follow
+    :class:`~exactdp.distribution.ReleaseDistribution`: what
+    :func:`exactdp.audit.goodness_of_fit` audits as a release sampler. Besides the protocol
+    each gives ``to_numpy()`` (the pattern probabilities in float64), ``split(draws)`` (the
+    draws of its ``sample`` as pattern positions and released values) and
+    ``cdf_float(pattern, i, v)`` (the conditional CDF in float64, for the
+    Kolmogorov-Smirnov test)."""
+
+    __slots__ = ()
+    if TYPE_CHECKING:
+        @property
+        def outputs(self) -> tuple[Any, ...]: ...
+        def to_numpy(self) -> np.ndarray: ...
+        def split(self, draws: Any) -> tuple[np.ndarray, np.ndarray]: ...
+        def cdf_float(self, pattern: Any, i: int, v: np.ndarray) -> np.ndarray: ...
+
+
+class BallViews:
+    """``evalf`` and ``to_numpy`` of a distribution from its ``evalf_balls`` (the rigorous
+    enclosures): the pattern probabilities of the sparse vector variants that release
+    values (:class:`~exactdp.mechanisms.sparse_vector_release.SparseVectorRelease`)."""
+
+    if TYPE_CHECKING:  # defined by the distribution
+        def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]: ...
+
+    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
+        """Probabilities as mpmath numbers correct to ``dps`` significant digits, in
+        ``outputs`` order (the midpoints of :meth:`evalf_balls`)."""
+        balls = self.evalf_balls(dps)
+        with mpmath.workdps(dps):
+            return tuple(+arb_mid_to_mpf(b) for b in balls)
+
+    def to_numpy(self) -> np.ndarray:
+        """Probabilities as float64, in ``outputs`` order."""
+        out = np.array([float(v) for v in self.evalf(20)])
+        out.setflags(write=False)
+        return out
