@@ -177,3 +177,13 @@ def test_the_readme_first_commands_output_is_ignored_by_git():
     """Issue 35 item 12: ``exactdp report`` writes ``exactdp-report/`` in the clone."""
     ignore = (README.parent / ".gitignore").read_text().splitlines()
     assert "exactdp-report/" in ignore
+
+
+def test_user_pages_cite_no_internal_issue_numbers():
+    """Issue 35 item 12: a reader of the README and the docs has no access to the project's
+    issue tracker; the benchmarks page (a record of the work) may cite them."""
+    pages = [README, *sorted((README.parent / "docs").glob("*.md"))]
+    cited = [f"{p.name}:{i}" for p in pages if p.name != "benchmarks.md"
+             for i, line in enumerate(p.read_text().splitlines(), 1)
+             if re.search(r"\b[Ii]ssues? \d+", line)]
+    assert not cited, cited
