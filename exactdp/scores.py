@@ -20,7 +20,6 @@ import sympy
 
 from ._validate import argument_error
 from .exact import compare, is_zero
-from .exact.signs import sign, sign_or_none
 from .numbers import FloatTracker, exact_vector, sequence_items
 from .printing import value_repr
 
@@ -458,31 +457,32 @@ def as_scores(scores: object, name: str = "scores", func: str | None = None) -> 
     return ScoreVector.from_input(scores, name, func)
 
 
-def check_neighbours(func: str, q: ScoreVector, q2: ScoreVector, sensitivity: object,
-                     monotonic: bool, name: str) -> None:
-    """Refuse ``q2`` as a neighbour of ``q`` (same length): an entry moving by more than
-    ``sensitivity``, or, for a monotonic mechanism (``name``), entries moving both ways.
-    The words of :func:`exactdp.analysis.neighbourhood.check_pair`, whose pairs the
-    mechanisms' own pair methods check the same way.
+#: The values of :attr:`exactdp.Mechanism.score_domain`.
+SCORE_DOMAINS = ("real", "integer")
+#: The values of :attr:`exactdp.Mechanism.adjacency`: every score moves by at most the
+#: sensitivity (``||q - q'||_inf <= Delta``), or one score moves (``q' = q +- t e_i``,
+#: ``|t| <= Delta``: histograms, sums; Dwork & Roth 2014, section 2.3).
+ADJACENCIES = ("all", "one")
+
+
+def check_score_domain(domain: str, sv: ScoreVector, func: str, name: str = "scores",
+                       owner: str = "the mechanism") -> None:
+    """Refuse, naming ``func`` and the argument ``name``, scores outside ``domain`` (one of
+    :data:`SCORE_DOMAINS`): under ``"integer"`` a non-integer score, decided exactly (``2.0``
+    is an integer; ``1/2`` and ``sqrt(2)`` are not). ``owner`` names who declares it.
 
     Raises
     ------
     ValueError
-        Naming ``func``, the entry and ``allow_non_neighbour=True``.
+        One line: the first offending position and its value.
     """
-    def exact_sign(e) -> int | None:  # None only when a symbol decides it
-        e = sympy.sympify(e)
-        return sign_or_none(e) if e.free_symbols else sign(e)
-
-    diffs = [b - a for a, b in zip(q.exact, q2.exact, strict=True)]
-    for i, d in enumerate(diffs):
-        if exact_sign(abs(d) - sensitivity) == 1:
-            raise argument_error(
-                func, f"neighbour[{i}]", f"within the sensitivity {sensitivity} of scores[{i}] "
-                f"(neighbour[{i}] - scores[{i}] = {d} exceeds the sensitivity; pass "
-                "allow_non_neighbour=True to compare arbitrary vectors)", q2.exact[i])
-    if monotonic and {exact_sign(d) for d in diffs} >= {1, -1}:
-        raise ValueError(
-            f"{func}: {name} is declared for monotone score functions, whose neighbours move "
-            "all scores in the same direction, but this neighbour moves some up and some "
-            "down; pass allow_non_neighbour=True to compare anyway")
+    if domain != "integer" or sv.kind == "int":
+        return
+    if sv.kind == "float":
+        bad = [i for i, v in enumerate(sv.floats.tolist()) if not float(v).is_integer()]
+    else:
+        bad = [i for i, v in enumerate(sv.exact) if v.is_integer is not True]
+    if bad:
+        i = bad[0]
+        raise argument_error(func, f"{name}[{i}]", f"an integer ({owner} declares "
+                             "score_domain='integer')", sv.exact[i])

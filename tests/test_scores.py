@@ -225,17 +225,3 @@ def test_distinct_gaps_regroup_to_the_exact_gaps():
         assert dict(zip(values, counts, strict=True)) == dict(Counter(sv.gaps_exact))
         assert len(set(values)) == len(values)
 
-
-def test_check_neighbours_refuses_as_check_pair_does():
-    """The neighbour test shared by the mechanisms' pair methods: an entry beyond the
-    sensitivity, or a monotonic mechanism's neighbour moving both ways (issue 35 item 6)."""
-    from exactdp.scores import as_scores, check_neighbours
-
-    q = as_scores([0, 0, 0])
-    check_neighbours("f", q, as_scores([1, -1, 0]), 1, False, "M")  # within 1: fine
-    with pytest.raises(ValueError, match=r"^f: neighbour\[1\] must be within the sensitivity "
-                       r"1 of scores\[1\] \(neighbour\[1\] - scores\[1\] = 3/2 exceeds"):
-        check_neighbours("f", q, as_scores([0, "3/2", 0]), 1, False, "M")
-    with pytest.raises(ValueError, match="^f: M is declared for monotone score functions"):
-        check_neighbours("f", q, as_scores([1, -1, 0]), 1, True, "M")
-    check_neighbours("f", q, as_scores([0, "3/2", 0]), 2, True, "M")

@@ -28,12 +28,12 @@ import sympy
 from .._validate import argument_error
 from ..numbers import exact_epsilon_or_limit
 from ..numeric.pf import em_float, em_mp
+from ..rational_form import RationalForm
 from ..scores import ScoreVector
 from ._sampling import noisy_argmax
 from .base import Mechanism
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
 from .parameters import monotonic_parameter, optimize_parameter, parameter, sensitivity_parameter
-from .rational_form import RationalForm
 from .registry import register
 
 
@@ -79,6 +79,7 @@ class Base2ExponentialMechanism(Mechanism):
     """
 
     name: ClassVar[str] = "EM-base2"
+    regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
     eta: sympy.Expr = parameter(_eta, ">= 0 (0 and oo are the exact limits)", symbolic=True)
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()
