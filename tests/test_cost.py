@@ -15,10 +15,10 @@ from exactdp.cost import MAX_EXACT_N, MAX_SAMPLE_DRAWS, gaussian_seconds
 
 
 def refuses_fast(call, *fragments):
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(ValueError) as info:
         call()
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
     for frag in fragments:
         assert frag in str(info.value), str(info.value)
     return str(info.value)
@@ -340,10 +340,10 @@ def test_refusals_at_n_1e5_come_before_the_per_output_work():
         (lambda: laplace.distribution(q).evalf(15), "100000 distinct gaps"),
         (lambda: GaussianNoisyMax(1).distribution(q).evalf(15), "n = 100000 items"),
     ):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         with pytest.raises(ValueError) as info:
             call()
-        assert time.perf_counter() - t0 < 2.0
+        assert time.process_time() - t0 < 2.0
         msg = str(info.value)
         assert msg.startswith(("evalf:", "evalf_balls:")) and frag in msg, msg
         assert "would need" in msg and "to_numpy" in msg, msg
@@ -388,10 +388,10 @@ def test_pf_degree_growth_guard():
     from exactdp.cost import SECONDS_LIMIT, pf_certify_seconds, pf_tree_seconds
 
     def within_2s(call, *fragments):
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         with pytest.raises(ValueError) as info:
             call()
-        assert time.perf_counter() - t0 < 2.0
+        assert time.process_time() - t0 < 2.0
         for frag in fragments:
             assert frag in str(info.value), str(info.value)
 

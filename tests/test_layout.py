@@ -531,6 +531,7 @@ CROSS_CUTTING = {
     "test_docs_site.py": "the documentation site, built strictly: offline math, API pages",
     "test_docstring_examples.py": "the Examples of every docstring of exactdp.__all__, run",
     "test_startup.py": "what `import exactdp` loads: the lazy exports of every package",
+    "test_fuzz.py": "the public API fuzzed over the registry: invariants and one-line refusals",
 }
 
 

@@ -178,7 +178,7 @@ def test_value_repr_prints_huge_numbers_in_decimals_without_evaluating():
     assert value_repr(sympy.Rational(1, 7 * 10**5000)) == "1.42857142857e-5001"
     assert value_repr((0, sympy.Integer(10) ** 5000)) == "(0, 1.0e+5000)"
     assert value_repr([sympy.Integer(2) ** 20000]) == f"[{format_number(2**20000, 12)}]"
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     shown = value_repr(sympy.exp(-sympy.Integer(10) ** 5000 / 2))
-    assert shown == "exp(-5.0e+4999)" and time.perf_counter() - t0 < 2
+    assert shown == "exp(-5.0e+4999)" and time.process_time() - t0 < 2
     assert value_repr(sympy.log(3) * 10**5000) == "1.0e+5000*log(3)"

@@ -119,10 +119,10 @@ def test_exact_size_guard_refuses_quickly():
     import time
 
     G = [0] + list(range(1, 3001)) * 10  # n ~ 3e4, sum of gaps ~ 4.5e7
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(ValueError, match=r"coefficients.*to_numpy"):
         pf_polynomials_tree(G)
-    assert time.perf_counter() - t0 < 1.0
+    assert time.process_time() - t0 < 1.0
     q = [-g for g in G]
     with pytest.raises(ValueError, match="rational_form.*evalf"):
         PermuteAndFlip(1).distribution(q).rational_form()

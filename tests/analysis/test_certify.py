@@ -128,9 +128,9 @@ HUGE = 10**300
 def _timed(func, *args, **kwargs):
     import time
 
-    t = time.perf_counter()
+    t = time.process_time()
     out = func(*args, **kwargs)
-    return out, time.perf_counter() - t
+    return out, time.process_time() - t
 
 
 def test_huge_gap_certify_raises_clearly_and_quickly():

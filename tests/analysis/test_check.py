@@ -90,9 +90,9 @@ HUGE = 10**300
 def _timed(func, *args, **kwargs):
     import time
 
-    t = time.perf_counter()
+    t = time.process_time()
     out = func(*args, **kwargs)
-    return out, time.perf_counter() - t
+    return out, time.process_time() - t
 
 
 def test_huge_gap_check_dp_and_other_mechanisms():
@@ -226,10 +226,10 @@ def test_check_dp_at_epsilon_1e5000_refuses_at_once():
     import exactdp
     from exactdp.cost import TooCostly
 
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(TooCostly, match=r"^check_dp: .*10\^4999"):
         exactdp.check_dp(exactdp.PermuteAndFlip(10**5000), [0, -1], [-1, 0])
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5
     res = exactdp.check_dp(exactdp.PermuteAndFlip(10**200), [0, -1], [-1, 0])
     assert res.holds
     # PF on [0, -1] vs [-1, 0]: loss = ln((1 - x/2)/(x/2)), x = exp(-eps/2)

@@ -241,10 +241,10 @@ def test_bad_input_is_one_line_error(kwargs, match):
 
 def test_too_many_queries_refuse_at_once():
     import time
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(ValueError, match="SVT6 on 20 queries: .*answer sequences"):
         verification_suite(20, algorithms=["RNM1", "SVT6"])
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2
 
 
 # ---------------------------------------------------------------- rows of the other branches

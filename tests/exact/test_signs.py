@@ -298,10 +298,10 @@ def test_finer_balls_stop_at_the_cost_model():
     bits decides is still decided (test_no_false_zero_from_simplify)."""
     import time
 
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(UndecidedSignError, match=r"would need about .* s: the cost model"):
         sign(sympy.log(1 + E(-Z(10) ** 300 / 2)))
-    assert time.perf_counter() - t0 < 2
+    assert time.process_time() - t0 < 2
 
 
 def test_an_infinite_term_is_refused_at_once_naming_it():

@@ -488,7 +488,7 @@ def test_gap_beyond_the_printable_range_refused_fast(method, make):
     import time
 
     dist = make(10**5000).distribution([0, -1])
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     if method == "evalf_balls" and make not in (PermuteAndFlip, ExponentialMechanism):
         # RNM-Laplace's closed form in balls answers at once: Pr[0] = 1 - (2 + d) e^-d / 4
         # and Pr[1] = (2 + d) e^-d / 4 with d = 5e4999, far below 10^-1000
@@ -497,7 +497,7 @@ def test_gap_beyond_the_printable_range_refused_fast(method, make):
     else:
         with pytest.raises(exactdp.cost.TooCostly, match=rf"^{method}: .*10\^5000"):
             getattr(dist, method)(15)
-    assert time.perf_counter() - t0 < 2
+    assert time.process_time() - t0 < 2
     assert dist.to_numpy().tolist() == [1.0, 0.0]
 
 
@@ -592,9 +592,9 @@ def test_rational_form_refuses_a_log_epsilon_with_an_astronomical_exponent():
     refused in rational_form at once; a moderate log epsilon keeps its exact value."""
     import time
 
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(exactdp.cost.TooCostly, match=r"^rational_form: .*exp\(-5.0e\+4999"):
         PermuteAndFlip(sympy.log(3) * _E5000).distribution([0, -1]).rational_form()
-    assert time.perf_counter() - t0 < 2
+    assert time.process_time() - t0 < 2
     rf = PermuteAndFlip(2 * sympy.log(3)).distribution([0, -1]).rational_form()
     assert rf.value == sympy.Rational(1, 3)

@@ -97,10 +97,10 @@ def test_tiny_sigma_refuses_beyond_the_printable_exponent():
 
     from exactdp import GaussianNoisyMax
 
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(ValueError, match=r"^evalf: .*z \~ 10\^5000 sigma.*to_numpy"):
         GaussianNoisyMax(sympy.Rational(1, 10**5000)).distribution([0, 1, 1]).evalf(15)
-    assert time.perf_counter() - t0 < 2.0
+    assert time.process_time() - t0 < 2.0
     v = GaussianNoisyMax(sympy.Rational(1, 10**1000)).distribution([0, 1, 1]).evalf(15)
     assert v[1] == v[2] and abs(v[1] - mpmath.mpf(1) / 2) < 1e-15
     assert 0 < v[0] < mpmath.mpf(10) ** -(10**1999)

@@ -140,9 +140,9 @@ def test_laplace_balls_on_nine_irrational_gaps_are_fast_and_right(gap):
     eps = sympy.Rational(3, 2)
     scores = [0] + [-gap(k) for k in range(9)]
     dist = ReportNoisyMax(eps, noise="laplace").distribution(scores)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     balls = dist.evalf_balls(15)
-    assert time.perf_counter() - t0 < 5  # ~0.1 s unloaded
+    assert time.process_time() - t0 < 5  # ~0.1 s unloaded
     with mpmath.workdps(40):
         d = [mpmath.mpf(sympy.N(eps / 2 * -s, 40)) for s in scores]
         ref = laplace_quad(d, 17)
@@ -163,7 +163,7 @@ def test_laplace_balls_on_many_irrational_gaps_refuse_by_the_cost_model():
 
     dist = ReportNoisyMax(1, noise="laplace").distribution(
         [0] + [-sympy.sqrt(k + 2) for k in range(400)])
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(TooCostly, match=r"^evalf_balls: RNM-Laplace balls .*\.evalf\(dps\)"):
         dist.evalf_balls(15)
-    assert time.perf_counter() - t0 < 5
+    assert time.process_time() - t0 < 5

@@ -129,8 +129,8 @@ def test_region_too_large_names_a_route_it_can_take():
 
     from exactdp.cost import TooCostly
 
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(TooCostly, match=r"^pf_optimality_region: .*lattice_lp\(n, k, epsilon, "
                                         r"method='float'\)"):
         RG.pf_optimality_region(8, 8)
-    assert time.perf_counter() - t0 < 2
+    assert time.process_time() - t0 < 2

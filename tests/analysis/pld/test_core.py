@@ -212,10 +212,10 @@ def test_lattice_cost_refusal_is_fast_and_names_a_coarser_tolerance():
     pld = privacy_loss_distribution(exactdp.ReportNoisyMax(1, noise="laplace"), [0, 1, 2],
                                     [1, 0, 1])
     grid = pld.self_compose(10**5)
-    start = time.perf_counter()
+    start = time.process_time()
     with pytest.raises(ValueError, match="delta: .*lattice points.*rtol"):
         grid.delta(10**4, rtol=1e-9)
-    assert time.perf_counter() - start < 2
+    assert time.process_time() - start < 2
 
 
 def test_epsilon_inverts_delta():
@@ -338,12 +338,12 @@ def test_pld_checks_the_neighbour_like_privacy_loss():
 def test_self_compose_refuses_astronomical_k_quickly():
     import time
     pld = exactdp.privacy_loss_distribution(PermuteAndFlip(2), [0, 0], [1, -1])
-    t = time.perf_counter()
+    t = time.process_time()
     with pytest.raises(ValueError, match="beyond the limit"):
         pld.self_compose(10**9)
     with pytest.raises(ValueError, match=r"^check_accountant: .*\(limit 1e\+05 copies\)"):
         exactdp.check_accountant(PermuteAndFlip(2), [0, 0], 10**9, [8])
-    assert time.perf_counter() - t < 10
+    assert time.process_time() - t < 10
 
 
 def test_pld_structure_max_loss_delta_ball_and_grid():
@@ -414,16 +414,16 @@ def test_delta_at_score_gaps_1e300_and_1e1000_answers_or_refuses_fast(make):
     from exactdp.exact import UndecidedSignError
 
     big = privacy_loss_distribution(make(1), [0, 10**300], [1, 10**300 - 1])
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(UndecidedSignError, match="cost model"):
         big.delta(0)
-    assert time.perf_counter() - t0 < 5  # ~1 s unloaded
+    assert time.process_time() - t0 < 5  # ~1 s unloaded
     assert big.delta(1).value == 0
     huge = privacy_loss_distribution(make(1), [0, 10**1000], [1, 10**1000 - 1])
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(TooCostly, match=r"^delta: .*10\^999.*delta_ball"):
         huge.delta(0)
-    assert time.perf_counter() - t0 < 5  # ~1 s unloaded
+    assert time.process_time() - t0 < 5  # ~1 s unloaded
     assert huge.delta(1).value == 0
 
 
@@ -440,10 +440,10 @@ def test_composition_refuses_or_answers_before_a_long_lattice():
     pld = privacy_loss_distribution(exactdp.ReportNoisyMax(1, noise="laplace"), [0, 1, 2],
                                     [1, 0, 1])
     grid = pld.self_compose(10**4)
-    t0 = time.perf_counter()
+    t0 = time.process_time()
     with pytest.raises(TooCostly, match=r"^delta: .*lattice points.*rtol"):
         grid.delta(1000, rtol=1e-6)
-    assert time.perf_counter() - t0 < 5  # the coarse lattice: ~1.2 s unloaded
+    assert time.process_time() - t0 < 5  # the coarse lattice: ~1.2 s unloaded
     one = grid.delta(1, rtol=1e-6)
     assert one.upper - one.lower <= 1e-6 * one.lower and one.upper <= 1
     assert one.lower > 1 - 1e-6
