@@ -516,11 +516,10 @@ def poly_expr(poly, atoms: Atoms) -> sympy.Expr:
     buckets: dict[tuple, list] = {(mul_key, 2, _class_key("Rational"), 2): rats}
     gcd = math.gcd
     for k in range(1, len(num)):
-        a = num[k]
-        if a == 0:
+        if num[k] == 0:
             continue
         atom, akey, _ = table[k]
-        a = int(a)
+        a = int(num[k])
         g = gcd(a, den)
         p, q = (a // g, den // g) if g != 1 else (a, den)
         if q != 1 and (q != 2 or p != 1):
