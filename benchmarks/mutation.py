@@ -343,12 +343,6 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "second level only adds terms below the float64 bound",
     ),
     (
-        "pf_float",
-        "if not err <= _CHECK_TOL:",
-        "if not err < _CHECK_TOL:",
-        "differs only at err == 1e-13 exactly (a float equality)",
-    ),
-    (
         "em_mp",
         "bits = int(dps * 3.33) + 40 + 2 * n.bit_length()",
         "bits = int(dps * 3.33) + 41 + 2 * n.bit_length()",

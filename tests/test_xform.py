@@ -113,6 +113,17 @@ def test_fast_builder_is_sympys_canonical_form(lam):
                           for k, c in enumerate(poly.coeffs())])
         got = poly_expr(poly, atoms)
         assert got == ref and hash(got) == hash(ref)
+        assert got.args == ref.args and sympy.srepr(got) == sympy.srepr(ref)  # same structure
+    # PF's polynomials (~10^2 terms, shared coefficients: one Rational per value and atoms)
+    # and an integer polynomial, against sympy's Add term by term
+    base = (lambda k: x**k) if lam is None else (lambda k: sympy.exp(-k * lam))
+    polys = [*pf_polynomials_tree([0, 0, 1, 3, 3, 4, 7, 7, 9]).values(),
+             flint.fmpz_poly([3, -1, 1, 0, 2])]
+    for poly in polys:
+        ref = sympy.Add(*[sympy.Rational(int(c.p), int(c.q)) * base(k)
+                          for k, c in enumerate(flint.fmpq_poly(poly).coeffs())])
+        got = poly_expr(poly, atoms)
+        assert got == ref and got.args == ref.args and sympy.srepr(got) == sympy.srepr(ref)
 
 
 def test_exact_size_guard_refuses_quickly():

@@ -393,20 +393,6 @@ def test_pf_mp_and_pf_arb_refusals_name_them():
     assert str(info.value).endswith("; use .to_numpy() (float64) or a smaller dps")
 
 
-def test_pf_float_quadrature_check_fires_on_a_crude_check_rule(monkeypatch):
-    """The answer's rule is checked against a second one: replaced by a 2-node rule, the
-    check differs by about 1e-5 on 41 gaps from 0 to 30 and refuses, naming pf_float and
-    the difference (the true rules agree: pf_mp's value)."""
-    import exactdp.numeric.pf.float64 as f64
-
-    d = np.array([0.0, *np.linspace(0.1, 30, 40)])
-    assert pf_float(d)[-1] == pytest.approx(float(pf_mp(list(d), 30)[-1]), rel=1e-11)
-    monkeypatch.setattr(f64, "_N_LO", 2)
-    with pytest.raises(RuntimeError, match=r"^pf_float: quadrature check failed \(relative "
-                                           r"difference [0-9.e+-]+\)$"):
-        pf_float(d)
-
-
 def test_pf_arb_keeps_balls_with_one_midpoint_and_two_radii_apart():
     """Gaps 1 +- 2^-40 and 1 +- 2^-10 share their midpoint but are different inputs: the
     second output's ball is the narrower one, and both contain PF's probability on the

@@ -26,14 +26,11 @@ Write ``F(t) = prod_s (1 - t p_s)``, ``S = sum_s p_s >= 1`` and ``h_r = F / (1 -
    ``g(tau) = prod_s (1 - tau u_s)`` with ``u_s = t_max p_s`` and
    ``Lambda = sum_s u_s = min(S, C)``: its scale is at least ``1/C`` whatever n and epsilon
    are (with many ``p_s`` near 1 the original integrand has width ``~1/n``; here it does not).
-2. **Few large coins.** Outputs with ``u_s > 1/8`` form the set A; ``|A| <= 8 C`` because
-   ``sum u_s <= C`` (``pf_float`` puts the threshold at ``1/2``: ``|A| <= 2 C <= 88``, the
-   coins up to ``1/2`` going into the series of step 3, ~63 terms as products with matrices
-   of powers, since a large coin costs a logarithm at every node). Their factors are
-   evaluated directly, grouped by equal ``d`` (``(1 - tau u)^m``), as
+2. **Few large coins.** Outputs with ``u_s > 1/8`` form the set A; ``|A| < 8 C`` because
+   ``sum u_s <= C``. Their factors are evaluated directly at every node, as
    ``(1 - tau) + tau (1 - u)`` for ``tau > 1/2`` with
    ``1 - u = (1 - t_max) + t_max * (-expm1(-d))`` so that factors near 0 keep full relative
-   accuracy.
+   accuracy (``pf_mp`` groups them by equal ``d``: ``(1 - tau u)^m``).
 3. **Many small coins, by moments.** For the others (``u_s <= 1/8``)
    ``sum log(1 - tau u_s) = -sum_j tau^j M_j / j`` with power sums ``M_j = sum u_s^j``; the
    tail after ``J`` terms is at most ``Lambda u_max^J / ((J+1)(1 - u_max))`` (absolute error in
@@ -42,18 +39,21 @@ Write ``F(t) = prod_s (1 - t p_s)``, ``S = sum_s p_s >= 1`` and ``h_r = F / (1 -
    multiply-adds (no transcendental function).
 4. **Quadrature.** ``g`` now costs ``O(|A| + J)`` per point, independent of n, so it is
    integrated with composite Gauss-Legendre on panels graded geometrically towards both ends
-   of ``[0, 1]`` (``[0, 2^-8], [2^-8, 2^-7], ..., [1/2, 3/4], ..., [1 - 2^-8, 1]``).
-   Why that converges: ``g`` is a polynomial whose roots ``1/u_s`` lie in ``[1, inf)``; on a
-   panel of length ``h`` at distance ``delta`` from 0 and ``delta'`` from 1, the Bernstein
-   ellipse with ``rho = 3`` stays within ``~h`` of the panel, ``|log g(z) - log g(x)| <=
-   h |(log g)'| + O(h^2 ...)``, ``|(log g)'(x)| <= Lambda/(1 - x)`` and the grading keeps
-   ``h <= min(delta, 1 - x)``: ``max |g|`` on the ellipse is at most ``e^{O(1)}`` times the
-   panel's share of the integral times ``e^{O(h Lambda)}`` where ``g`` is already
-   ``<= e^{-Lambda x}``, so the Gauss-Legendre bound ``(64/15) M rho^{-2N}/(rho^2 - 1)``
-   with ``N = 24`` nodes per panel is far below ``2^-52`` relative. The engine also checks
-   this a posteriori: every integral is computed with two rules (24 and 16 nodes per
-   panel) and a ``RuntimeError`` is raised if they disagree by more than ``1e-13``
-   relative (never a silently wrong number).
+   of ``[0, 1]`` (``[0, 2^-k], ..., [1/2, 3/4], ..., [1 - 2^-k, 1]``).
+   Why that converges: ``g`` is a polynomial (entire) with roots ``1/u_s`` in ``[1, inf)``,
+   and on the Bernstein ellipse ``E_rho`` of a panel each factor obeys
+   ``|1 - z u| <= 1 - u (1 - |1 - z|)`` and, where ``Re z < 1``,
+   ``log|1 - z u| <= u (-Re z + |Im z| / (1 - max Re z))``; so ``|g| <= e^{Lambda phi}``
+   with ``phi`` read off the ellipse (:func:`.scheme.ellipse_bound`), and the Gauss-Legendre
+   bound ``h (64/15) M rho^{-2(N-1)} / (rho^2 - 1)`` (``N`` nodes, half-width ``h``)
+   against ``int_0^1 g >= (1 - e^{-Lambda})/(2 Lambda)`` gives each panel's error.
+   ``pf_float`` takes, for ``Lambda``'s bucket (six per octave), the panels and the least
+   node counts whose bound is ``<= 2^-56`` relative (:func:`.scheme.quad_plan`; 27-34 nodes,
+   cached per bucket); the integrands besides ``g`` (one factor divided out, the series of
+   step 5, the truncated log-series) only change the constant. The sum of the
+   probabilities is checked against 1 (``RuntimeError`` otherwise: never a silently wrong
+   number). ``pf_mp`` uses ``N = 24`` and more nodes per panel and checks every integral
+   against a second rule.
 5. **Back to every output.** For ``r`` in A, ``I_r/t_max = sum_k w_k g(tau_k) / (1 - tau_k
    u_r)`` on the same nodes. For the others ``1/(1 - tau u_r) = sum_j (tau u_r)^j`` gives
    ``I_r/t_max = sum_{j <= J'} u_r^j mu_j`` with moments ``mu_j = int_0^1 tau^j g``; since
@@ -63,9 +63,11 @@ Write ``F(t) = prod_s (1 - t p_s)``, ``S = sum_s p_s >= 1`` and ``h_r = F / (1 -
    float64 normal range (``< 2.2e-308``, i.e. ``d_r > ~700``) lose relative accuracy by
    underflow (their absolute error is below ``5e-324``).
 
-Cost: one ``exp`` per output plus ``~5-20`` multiply-adds, plus ``O((|A| + J) * 400)`` for the
-quadrature: ``O(n)`` with a small constant (no sort). Equal ``d`` give bit-identical results
-because every output is a fixed function of its own ``d_r`` and of shared sums.
+Cost: one ``exp`` per output plus ``~5-20`` multiply-adds, plus ``O((|A| + J) * 34)`` for the
+quadrature: ``O(n)`` with a small constant (no sort). Up to 4096 gaps the powers of the
+small coins are one matrix (power sums and step 5 as two products). Equal ``d`` give
+bit-identical results because every output is a fixed function of its own ``d_r`` and of
+shared sums.
 Rounding: every sum is of positive terms (no cancellation), so the relative error of each
 probability is a small multiple of the unit roundoff times ``log n``.
 
@@ -81,7 +83,8 @@ selection", NeurIPS 2020, Algorithm 1 and Prop. 1 (the probabilities).
 Z. Ding, D. Kifer, S. M. Saghaian et al., "The permute-and-flip mechanism is identical to
 report-noisy-max with exponential noise", arXiv:2105.07260 (2021), Thm 1 (the integral form).
 L. N. Trefethen, *Approximation Theory and Approximation Practice*, SIAM 2013, Thm 19.3
-(Gauss-Legendre error on a Bernstein ellipse).
+(Gauss-Legendre error on a Bernstein ellipse); Fungrim, "Gaussian quadrature",
+https://fungrim.org/topic/Gaussian_quadrature/ (the same bound stated for n nodes).
 F. Johansson, "Arb: efficient arbitrary-precision midpoint-radius interval arithmetic",
 IEEE Trans. Computers 66 (2017) (ball arithmetic used by ``pf_arb`` and ``pf_mp``).
 

@@ -5,17 +5,19 @@ The method and its error analysis are in :mod:`exactdp.numeric.pf`.
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
+import flint
 import numpy as np
 
 from ..._validate import argument_error
+from ...exact.arb import flint_prec
 from .scheme import (
-    GRADING,
-    N_HI,
     fail_nonneg,
     horner_terms,
     panel_edges,
+    quad_plan,
     series_terms,
     trunc_const,
 )
@@ -25,23 +27,80 @@ _LEVEL = 2.0**-12  # split of the small coins: below it few series terms suffice
 #: Coins with ``u > _THETA_FLOAT`` are the large ones (set A, factors at every node); the
 #: others go into the moment series, ~63 terms at ``u = 1/2`` (as matrix products, so the
 #: series length costs little while every large coin costs a row of logarithms).
-_THETA_FLOAT = 0.5
-_N_LO = 16  # Gauss-Legendre nodes per panel of the check rule
-_CHECK_TOL = 1e-13
+_THETA_FLOAT = 0.125
+#: The quadrature's a priori relative error bound is ``2^-_QUAD_BITS`` (far below the
+#: rounding errors, ~1e-15).
+_QUAD_BITS = 56
+#: Rules are planned for ``Lambda`` in the buckets ``(2^((k-1)/_STEPS), 2^(k/_STEPS)]``.
+_STEPS = 6
+#: The longest series at ``b = 60`` (``u <= 1/2``, ``Lambda <= C``): powers of the nodes kept.
+_JMAX = max(series_terms(0.5, trunc_const(_BITS_FLOAT) + 0.1, _BITS_FLOAT),
+            horner_terms(0.5, _BITS_FLOAT))
+#: Up to this many distinct gaps the small coins' powers are one matrix (at most
+#: ``_JMAX + 1`` rows; ~21 rows at ``u <= 1/8``).
+_DENSE = 4096
+_RECIP = 1.0 / np.arange(1.0, _JMAX + 1.0)  # 1/j, j = 1.._JMAX
 
 
-@lru_cache(maxsize=8)
-def _float_rule(nodes: int, grading: int) -> tuple[np.ndarray, np.ndarray]:
-    """Composite Gauss-Legendre rule on the graded panels: ``(tau, w)``, float64."""
-    x, w = np.polynomial.legendre.leggauss(nodes)
-    edges = panel_edges(grading)
-    taus, ws = [], []
-    for a, b in zip(edges[:-1], edges[1:], strict=True):
-        h = 0.5 * (b - a)
-        taus.append(a + h * (x + 1.0))
-        ws.append(h * w)
-    return np.concatenate(taus), np.concatenate(ws)
+@lru_cache(maxsize=32)
+def _legendre(nodes: int) -> tuple[tuple, tuple]:
+    """Gauss-Legendre nodes and weights on ``[-1, 1]`` as 100-bit arb balls (python-flint;
+    numpy's ``leggauss`` is off by ~3e-15 in the moments at 20 nodes)."""
+    with flint_prec(100):
+        xw = [flint.arb.legendre_p_root(nodes, k, weight=True) for k in range(nodes)]
+    return tuple(x for x, _ in xw), tuple(w for _, w in xw)
 
+
+class _Rule:
+    """A composite Gauss-Legendre rule on ``[0, 1]`` with what the route needs of it:
+    nodes ``tau`` (increasing), weights ``w``, ``powers[j] = tau**j`` (``j <= _JMAX``,
+    repeated products), and ``half``: the nodes ``tau <= 1/2`` are ``tau[:half]``."""
+
+    __slots__ = ("half", "one_minus_hi", "powers", "tau", "tau_hi", "tau_lo_neg", "w")
+
+    def __init__(self, grading: int, nodes: tuple[int, ...]):
+        edges = panel_edges(grading)
+        pairs = []
+        with flint_prec(100):  # nodes and weights rounded once, from 100-bit balls
+            for a, b, count in zip(edges[:-1], edges[1:], nodes, strict=True):
+                h = (flint.arb(b) - flint.arb(a)) / 2
+                for x, wx in zip(*_legendre(count), strict=True):
+                    pairs.append((float((a + h * (x + 1)).mid()), float((h * wx).mid())))
+        pairs.sort()
+        self.tau = tau = np.array([t for t, _ in pairs])
+        self.w = np.array([wt for _, wt in pairs])
+        powers = np.empty((_JMAX + 1, tau.size))
+        powers[0] = 1.0
+        for j in range(1, _JMAX + 1):
+            np.multiply(powers[j - 1], tau, out=powers[j])
+        self.powers = powers
+        self.half = k = int(np.searchsorted(tau, 0.5, side="right"))
+        self.tau_lo_neg = -tau[:k, None]  # columns: broadcast against the coins
+        self.tau_hi = tau[k:, None]
+        self.one_minus_hi = 1.0 - tau[k:, None]
+
+
+@lru_cache(maxsize=64)
+def _float_rule(k: int) -> _Rule:
+    """The rule for ``Lambda`` in ``(2^((k-1)/_STEPS), 2^(k/_STEPS)]``: the fewest nodes
+    whose a priori bound (:func:`~.scheme.quad_plan`) is ``2^-_QUAD_BITS`` relative."""
+    return _Rule(*quad_plan(2.0 ** ((k - 1) / _STEPS), 2.0 ** (k / _STEPS), _QUAD_BITS))
+
+
+def _bucket(lam: float) -> int:
+    """The bucket ``k`` of ``Lambda`` (rounded up by 1e-12 relative: its own rounding
+    error is far smaller)."""
+    return max(0, math.ceil(_STEPS * math.log2(lam * (1.0 + 1e-12))))
+
+
+@lru_cache(maxsize=1024)
+def _dense_terms(e: int, k: int) -> tuple[int, int]:
+    """``(J, J')``: the series lengths (:func:`~.scheme.series_terms`,
+    :func:`~.scheme.horner_terms`) for every ``u_max <= 2^(e/4)`` and ``Lambda`` in bucket
+    ``k`` (both tails grow with ``u_max`` and ``Lambda``)."""
+    umax = 2.0 ** (max(e, -4000) / 4)
+    return (series_terms(umax, 2.0 ** (k / _STEPS), _BITS_FLOAT),
+            horner_terms(umax, _BITS_FLOAT))
 
 
 def _gap_array(d: object, func: str) -> np.ndarray:
@@ -127,65 +186,51 @@ def em_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
     return w
 
 
-def _log_factors(tau: np.ndarray, uA: np.ndarray, qA: np.ndarray) -> np.ndarray:
-    """``1 - tau*u`` for each large coin (rows) at each node (columns), relative-accurate:
+def _factors(rule: _Rule, uA: np.ndarray, qA: np.ndarray) -> np.ndarray:
+    """``1 - tau*u`` at each node (rows) for each large coin (columns), relative-accurate:
     ``1 - tau u`` for ``tau <= 1/2``, ``(1 - tau) + tau q`` (``q = 1 - u``) above (the nodes
-    are increasing, so each form is computed on its own columns only)."""
-    k = int(np.searchsorted(tau, 0.5, side="right"))
-    out = np.empty((uA.size, tau.size))
-    np.multiply(uA[:, None], -tau[None, :k], out=out[:, :k])
-    out[:, :k] += 1.0
-    np.multiply(qA[:, None], tau[None, k:], out=out[:, k:])
-    out[:, k:] += 1.0 - tau[None, k:]
+    are increasing, so each form fills its own contiguous rows)."""
+    k = rule.half
+    out = np.empty((rule.tau.size, uA.size))
+    lo, hi = out[:k], out[k:]
+    np.multiply(rule.tau_lo_neg, uA, out=lo)
+    lo += 1.0
+    np.multiply(rule.tau_hi, qA, out=hi)
+    hi += rule.one_minus_hi
     return out
 
 
-_POWERS: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-
-
-def _node_powers(tau: np.ndarray, jmax: int) -> np.ndarray:
-    """Rows ``tau**j``, ``j = 0..jmax``, of a rule's nodes (cached per rule, whose nodes
-    :func:`_float_rule` keeps, and length: the moments are one matrix-vector product)."""
-    hit = _POWERS.get((id(tau), jmax))
-    if hit is not None and hit[0] is tau:
-        return hit[1]
-    rows = np.empty((jmax + 1, tau.size))
-    rows[0] = 1.0
-    for j in range(1, jmax + 1):
-        np.multiply(rows[j - 1], tau, out=rows[j])
-    if len(_POWERS) < 256:
-        _POWERS[(id(tau), jmax)] = (tau, rows)
-    return rows
-
-
 def _integrals_float(
-    tau: np.ndarray,
-    w: np.ndarray,
-    mom: list[float],
+    rule: _Rule,
+    mom: list[float] | np.ndarray,
     uA: np.ndarray,
     qA: np.ndarray,
-    mA: np.ndarray,
+    mA: np.ndarray | None,
     jmax: int,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Moments ``mu_j = int tau^j g`` (j <= jmax) and ``int g/(1 - tau u_a)`` for a in A."""
     # log g from the small coins: -sum_j M_j tau^j / j (positive terms), one product with
-    # the cached node powers
+    # the rule's node powers
     J = len(mom) - 1
-    powers = _node_powers(tau, max(jmax, J))
+    powers = rule.powers
     if J:
-        coef = np.asarray(mom[1:]) / np.arange(1.0, J + 1)
-        lg = coef @ powers[1:J + 1]
+        lg = (np.asarray(mom[1:]) * _RECIP[:J]) @ powers[1:J + 1]
         np.negative(lg, out=lg)
     else:
-        lg = np.zeros_like(tau)
+        lg = np.zeros(rule.tau.size)
     fac = None
     if uA.size:
-        fac = _log_factors(tau, uA, qA)
-        lg += mA @ np.log(fac)
-    wg = w * np.exp(lg)
+        fac = _factors(rule, uA, qA)
+        lf = np.log(fac)
+        lg += lf.sum(axis=1) if mA is None else lf @ mA
+    np.exp(lg, out=lg)
+    wg = np.multiply(lg, rule.w, out=lg)
     mu = powers[:jmax + 1] @ wg
-    IA = (wg[None, :] / fac).sum(axis=1) if fac is not None else np.empty(0)
+    IA = wg @ np.reciprocal(fac, out=fac) if fac is not None else _EMPTY
     return mu, IA
+
+
+_EMPTY = np.empty(0)
 
 
 def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, bits: int):
@@ -274,7 +319,8 @@ def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
         If ``d`` is not a non-empty 1-D real array, has a NaN or negative entry, or no 0;
         if ``counts`` is not one positive integer per gap.
     RuntimeError
-        If the a-posteriori quadrature check fails (never observed; guards the analysis).
+        If the probabilities do not sum to 1 within ``1e-12`` (never observed; guards the
+        a priori quadrature bound and the series truncations).
 
     References
     ----------
@@ -298,45 +344,47 @@ def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
     if tmax != 1.0:
         ub *= tmax  # u = t_max p
 
-    # large coins (set A), grouped by equal gap
+    # large coins (set A), one column each (fewer than 8 C of them: sum u <= C)
     iA = np.flatnonzero(ub > _THETA_FLOAT)
-    uA_each = ub[iA]
-    dA, invA = np.unique(a[iA], return_inverse=True)
-    mA = np.bincount(invA, weights=None if m is None else m[iA], minlength=dA.size)
+    uA_each = uA = ub[iA]
+    mA = None if m is None else m[iA]
     with np.errstate(under="ignore"):
-        uA = tmax * np.exp(-dA)
-        qA = (1.0 - tmax) + tmax * (-np.expm1(-dA))
+        qA = np.expm1(np.negative(a[iA]))  # 1 - u = (1 - t_max) + t_max (1 - p)
+    qA *= -tmax
+    qA += 1.0 - tmax
     work = a if overwrite_d else np.empty_like(ub)
 
-    # small coins: power sums, two levels
+    lam = tmax * S  # Lambda = sum of every u, in [1, C]
     ub[iA] = 0.0
-    mom, i1, pw1, H0, H1 = _small_coin_moments(ub, m, work, bits)
-
-    # quadrature (two rules, answer and check)
-    mu, IA = _integrals_float(*_float_rule(N_HI, GRADING), mom, uA, qA, mA, H1)
-    mu_c, IA_c = _integrals_float(*_float_rule(_N_LO, GRADING), mom, uA, qA, mA, H1)
-    err = max(
-        abs(mu[0] - mu_c[0]) / mu[0],
-        float(np.max(np.abs(IA - IA_c) / IA)) if IA.size else 0.0,
-    )
-    if not err <= _CHECK_TOL:
-        raise RuntimeError(f"pf_float: quadrature check failed (relative difference {err:.3g})")
-
-    # back to every output: Horner in u_r for the small coins
-    h = work
-    if H0:
-        np.multiply(ub, mu[H0], out=h)
-        h += mu[H0 - 1]
-        for j in range(H0 - 2, -1, -1):
-            h *= ub
-            h += mu[j]
+    k = _bucket(lam)
+    rule = _float_rule(k)
+    if ub.size <= _DENSE:
+        # few gaps: one matrix of powers u^j of every small coin gives the power sums and,
+        # after the quadrature, the series of step 5 as one product
+        umax = float(ub.max())
+        J, H = (0, 0) if umax == 0.0 else _dense_terms(math.ceil(4.0 * math.log2(umax)), k)
+        pw = _power_rows(ub, max(J, H))
+        mom = pw[:J + 1].sum(axis=1) if m is None else pw[:J + 1] @ m
+        mu, IA = _integrals_float(rule, mom, uA, qA, mA, H)
+        h = np.matmul(mu, pw[:H + 1], out=work)
     else:
-        h.fill(mu[0])
-    if i1 is not None and pw1 is not None and H1 > H0:
-        h[i1] += mu[H0 + 1:H1 + 1] @ pw1[H0 + 1:H1 + 1]
+        # many gaps: power sums and Horner at two levels (few terms for the bulk)
+        mom, i1, pw1, H0, H1 = _small_coin_moments(ub, m, work, bits)
+        mu, IA = _integrals_float(rule, mom, uA, qA, mA, H1)
+        h = work
+        if H0:
+            np.multiply(ub, mu[H0], out=h)
+            h += mu[H0 - 1]
+            for j in range(H0 - 2, -1, -1):
+                h *= ub
+                h += mu[j]
+        else:
+            h.fill(mu[0])
+        if i1 is not None and pw1 is not None and H1 > H0:
+            h[i1] += mu[H0 + 1:H1 + 1] @ pw1[H0 + 1:H1 + 1]
     h *= ub  # t_max p_r for the small coins (0 on A)
     if iA.size:
-        h[iA] = IA[invA] * uA_each
+        h[iA] = IA * uA_each
     total = _wsum(h, m)
     if not abs(total - 1.0) <= 1e-12:
         raise RuntimeError(f"pf_float: probabilities sum to {total!r}, not 1 (internal error)")

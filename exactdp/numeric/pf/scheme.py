@@ -1,7 +1,8 @@
 """Parameters of the permute-and-flip integration scheme shared by the float64 and ball routes.
 
 Truncation of the t-integral, number of series terms, the graded panels of the composite
-Gauss-Legendre rule: steps 1-4 of the method in :mod:`exactdp.numeric.pf`.
+Gauss-Legendre rule and (float64) the node counts chosen from an a priori error bound:
+steps 1-4 of the method in :mod:`exactdp.numeric.pf`.
 """
 
 from __future__ import annotations
@@ -63,6 +64,96 @@ def panel_edges(grading: int) -> tuple[float, ...]:
     right = [1.0 - 2.0 ** -k for k in range(2, grading + 1)] + [1.0]  # 3/4, ..., 1
     return tuple(left + right)
 
+
+
+#: Bernstein-ellipse parameters tried for each panel (geometric, 1.02 .. ~500).
+_RHOS = tuple(1.02 * 1.04**k for k in range(160))
+#: Panels whose ellipse reaches ``|z| > _ZMAX`` are not used: there the truncated
+#: log-series of the small coins (``u <= 1/2``, at most 61 terms at ``b = 60``) and the
+#: geometric series of step 5 are bounded by the constants of :func:`ellipse_bound`.
+_ZMAX = 1.25
+
+
+def ellipse_bound(a: float, b: float, rho: float) -> tuple[float, float] | None:
+    r"""``(phi, K)`` with ``|f(z)| <= K exp(Lambda phi)`` on the Bernstein ellipse
+    ``E_rho`` of the panel ``[a, b]``, for every integrand of the float64 route.
+
+    The integrand ``g(z) = prod_s (1 - z u_s)^{m_s}`` (``0 <= u_s <= 1``,
+    ``Lambda = sum_s m_s u_s``) is bounded two ways, each factor at a time:
+
+    * ``1 - z u = (1 - u) + u (1 - z)`` gives ``|1 - z u| <= 1 - u (1 - R)``,
+      ``R = max |1 - z|``, so ``|g| <= exp(Lambda (R - 1))`` (any panel);
+    * when ``x = Re z < 1`` on the ellipse, ``log|1 - z u| <= log(1 - x u) + |y| u /
+      (1 - x u) <= u (-x + |y| / (1 - x_max^+))``, so ``|g| <= exp(Lambda (-x_min +
+      y_max / (1 - x_max^+)))``.
+
+    ``phi`` is the smaller exponent. ``K`` covers what the route integrates besides
+    ``g``: one factor of a large coin divided out (``<= e^{|phi|}``), the truncated
+    geometric series of a small coin (``|sum_{j<=J'} (z u_r)^j| <= 1/(1 - |z|/2)``) and
+    the truncated log-series of the small coins (its tail on ``|z| <= 5/4`` is below
+    ``1e-11``: factor 1.01).
+
+    Returns ``None`` when the ellipse reaches ``|z| > 5/4``.
+    """
+    c, h = 0.5 * (a + b), 0.5 * (b - a)
+    A, B = 0.5 * (rho + 1.0 / rho), 0.5 * (rho - 1.0 / rho)  # semi-axes of E_rho
+    x_min, x_max, y_max = c - h * A, c + h * A, h * B
+    z_max = abs(c) + h * A
+    if z_max > _ZMAX:
+        return None
+    phi = abs(1.0 - c) + h * A - 1.0
+    if x_max < 1.0:
+        phi = min(phi, -x_min + y_max / (1.0 - max(x_max, 0.0)))
+    K = 1.01 * math.exp(abs(phi)) / (1.0 - z_max / 2.0)
+    return phi, K
+
+
+def panel_nodes(a: float, b: float, lam_lo: float, lam_hi: float, tol: float) -> int:
+    r"""Least Gauss-Legendre node count on ``[a, b]`` whose error bound is ``<= tol``
+    (absolute) for every ``Lambda`` in ``[lam_lo, lam_hi]``.
+
+    Bound (Trefethen 2013, Thm 19.3, with ``N`` nodes; fungrim "Gaussian quadrature"):
+    ``|I - I_N| <= h (64/15) M rho^{-2(N-1)} / (rho^2 - 1)``, ``h = (b - a)/2``,
+    ``M = sup |f|`` on the ellipse ``E_rho`` of the panel (:func:`ellipse_bound`),
+    minimised over the ``rho`` of a fixed grid.
+    """
+    h = 0.5 * (b - a)
+    best = 10**9
+    for rho in _RHOS:
+        bound = ellipse_bound(a, b, rho)
+        if bound is None:
+            break  # z_max grows with rho
+        phi, K = bound
+        lam = lam_hi if phi >= 0 else lam_lo
+        lead = h * (64.0 / 15.0) * K * math.exp(lam * phi) / (rho * rho - 1.0)
+        N = 1 if lead <= tol else 1 + math.ceil(math.log(lead / tol) / (2.0 * math.log(rho)))
+        best = min(best, N)
+    return best
+
+
+def integral_lower_bound(lam: float) -> float:
+    """Lower bound of ``int_0^1 g`` for ``Lambda <= lam``: ``g >= exp(-2 tau Lambda)`` on
+    ``[0, 1/2]`` (``log(1 - v) >= -2v`` for ``v <= 1/2``), so ``int_0^1 g >= (1 - e^{-lam})
+    / (2 lam)``, decreasing in ``lam``."""
+    return -math.expm1(-lam) / (2.0 * lam)
+
+
+@lru_cache(maxsize=128)
+def quad_plan(lam_lo: float, lam_hi: float, bits: int) -> tuple[int, tuple[int, ...]]:
+    """``(grading, nodes)``: the panels (:func:`panel_edges`) and node counts per panel of
+    the composite Gauss-Legendre rule with the fewest nodes whose a priori bound is at most
+    ``2^-bits`` relative to ``int_0^1 g`` for every ``Lambda`` in ``[lam_lo, lam_hi]``
+    (every integrand of the float64 route is ``>= g`` on ``[0, 1]``, so this bounds each
+    output's relative quadrature error). Gradings 1 to 8 are tried."""
+    plans = []
+    for grading in range(1, 4):
+        edges = panel_edges(grading)
+        tol = 2.0**-bits * integral_lower_bound(lam_hi) / (len(edges) - 1)
+        nodes = tuple(panel_nodes(a, b, lam_lo, lam_hi, tol)
+                      for a, b in zip(edges[:-1], edges[1:], strict=True))
+        plans.append((sum(nodes), grading, nodes))
+    _, grading, nodes = min(plans)
+    return grading, nodes
 
 
 def fail_nonneg(func: str, where: str, value: object) -> ValueError:

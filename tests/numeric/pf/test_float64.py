@@ -75,13 +75,81 @@ def test_medium_coins_in_the_series_against_mp(eps):
         np.testing.assert_allclose(got, ref, rtol=1e-12, atol=0)
 
 
-def test_node_powers_rows_are_the_powers_of_the_nodes():
-    """Rows tau**j, j = 0..3, of a fresh node array (a new array is a cache miss: the
-    cache is keyed by the rule's array), against numpy's power."""
-    from exactdp.numeric.pf.float64 import _node_powers
+@pytest.mark.parametrize("k", [0, 12, 33])
+def test_rule_nodes_weights_and_powers(k):
+    """A planned rule: nodes increasing in (0, 1), weights integrating tau^j exactly
+    (1/(j+1), j < 8, far below each panel's degree of exactness), rows tau**j against
+    numpy's power (repeated products: within 2 ulp), ``half`` splitting at 1/2."""
+    from exactdp.numeric.pf.float64 import _JMAX, _float_rule
 
-    tau = np.array([0.5, 2.0, 0.1])
-    rows = _node_powers(tau, 3)
-    assert rows.shape == (4, 3)
-    expect = np.power.outer(tau, np.arange(4)).T  # repeated products: within 2 ulp
-    np.testing.assert_allclose(rows, expect, rtol=5e-16, atol=0)
+    rule = _float_rule(k)
+    tau, w = rule.tau, rule.w
+    assert np.all(np.diff(tau) > 0) and 0 < tau[0] and tau[-1] < 1 and np.all(w > 0)
+    for j in range(8):
+        assert float(np.dot(w, tau**j)) == pytest.approx(1 / (j + 1), rel=4e-16)
+    expect = np.power.outer(tau, np.arange(_JMAX + 1)).T
+    np.testing.assert_allclose(rule.powers, expect, rtol=8e-15, atol=1e-300)
+    assert tau[rule.half - 1] <= 0.5 < tau[rule.half]
+
+
+def _pf_mpmath(d: np.ndarray, outputs: list[int]) -> list[float]:
+    """PF probabilities of the given outputs by mpmath quadrature of the integral form
+    ``p_r int_0^1 prod_{s != r} (1 - t p_s) dt`` at 50 digits (equal gaps grouped)."""
+    import mpmath
+
+    with mpmath.workdps(50):
+        vals, counts = np.unique(d, return_counts=True)
+        p = [mpmath.exp(-mpmath.mpf(float(v))) for v in vals]
+        out = []
+        for r in outputs:
+            i = int(np.searchsorted(vals, d[r]))
+
+            def f(t, i=i):
+                return mpmath.fprod((1 - t * p[j]) ** (int(c) - (j == i))
+                                    for j, c in enumerate(counts))
+
+            S = float(np.dot(counts, [float(x) for x in p]))
+            cuts = sorted({0.0, 1.0, *[min(1.0, c / S) for c in (0.5, 2, 8, 32)]})
+            out.append(float(p[i] * mpmath.quad(f, cuts)))
+        return out
+
+
+def _adversarial_cases():
+    rng = np.random.default_rng(36)
+    C = 60 * np.log(2.0) + 2.5  # trunc_const(60): t_max = 1 iff sum p <= C
+    yield "44 maximizers (t_max = 1, 44 coins at u = 1)", np.r_[np.zeros(44), 3.0, 9.0]
+    yield "45 maximizers (t_max just below 1)", np.r_[np.zeros(45), 0.5, 30.0]
+    yield "two maximizers", np.array([0.0, 0.0])
+    yield "a near tie", np.array([0.0, 1e-12, 5.0])
+    # coins at the large/small split u = 1/8 and at the series level u = 2^-12 (t_max = 1)
+    yield "coins at u = 1/8 and 2^-12", np.r_[0.0, np.log(8.0) + np.array([-1e-15, 0, 1e-15]),
+                                            12 * np.log(2.0) + np.array([-1e-13, 0, 1e-13])]
+    for k in (0, 6, 19, 32):  # sum p at the rule buckets' edges 2^(k/6) (Lambda = sum p)
+        target = 2.0 ** (k / 6)
+        for side in (-1e-9, 1e-9):
+            n = max(2, int(target) + 1)
+            if target * (1 + side) <= 1:
+                continue  # sum p >= 1 (the maximizer's coin)
+            x = np.log((n - 1) / (target * (1 + side) - 1))
+            yield f"sum p = 2^({k}/6) {side:+g}", np.r_[0.0, np.full(n - 1, x)]
+    yield "sum p just above C", np.r_[np.zeros(int(C)), 0.0 + np.log(1 / (C - int(C) + 1e-9))]
+    for n in (4096, 4097):  # either side of the one-matrix route (_DENSE)
+        d = np.round(rng.exponential(3.0, n) * 2) / 2
+        d[0] = 0.0
+        yield f"n = {n}, rounded gaps", d
+    yield "many tiny and two large", np.r_[0.0, 0.3, np.round(rng.uniform(20, 40, 3000))]
+
+
+@pytest.mark.parametrize("name,d", list(_adversarial_cases()))
+def test_pf_float_against_mpmath_50_digits_on_adversarial_inputs(name, d):
+    """The node counts depend on Lambda (:func:`~exactdp.numeric.pf.scheme.quad_plan`):
+    inputs at the buckets' edges, at the truncation's switch (t_max = 1 or not), at the
+    coin thresholds and either side of the one-matrix route, within 1e-14 relative of an
+    mpmath quadrature at 50 digits (for the largest, the smallest and one middle output)."""
+    got = pf_float(d)
+    order = np.argsort(d, kind="stable")
+    outputs = sorted({int(order[0]), int(order[len(d) // 2]), int(order[-1])})
+    ref = _pf_mpmath(d, outputs)
+    for r, want in zip(outputs, ref, strict=True):
+        assert got[r] == pytest.approx(want, rel=1e-14, abs=0), (name, r)
+    assert abs(got.sum() - 1.0) <= 1e-13

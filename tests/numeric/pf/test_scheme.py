@@ -69,3 +69,70 @@ def test_panels_cover_the_unit_interval_graded_towards_both_ends(grading):
     # every inner panel is no wider than its distance to the nearer end of [0, 1]
     for a, b in zip(e[1:-2], e[2:-1], strict=True):
         assert b - a <= min(a, 1 - b)
+
+
+# ----------------------------------------------------------------------------- quadrature plan
+def _planned_rule_arb(k: int):
+    """The float64 route's rule for bucket k, nodes and weights as 200-bit balls."""
+    import flint
+
+    from exactdp.numeric.pf.float64 import _STEPS
+    from exactdp.numeric.pf.scheme import quad_plan
+
+    grading, nodes = quad_plan(2.0 ** ((k - 1) / _STEPS), 2.0 ** (k / _STEPS), 56)
+    edges = panel_edges(grading)
+    rule = []
+    for a, b, count in zip(edges[:-1], edges[1:], nodes, strict=True):
+        h = (flint.arb(b) - flint.arb(a)) / 2
+        for i in range(count):
+            x, w = flint.arb.legendre_p_root(count, i, weight=True)
+            rule.append((a + h * (x + 1), h * w))
+    return rule
+
+
+@pytest.mark.parametrize("k", [0, 6, 17, 25, 30, 33])
+def test_planned_rule_meets_its_bound_on_extreme_integrands(k):
+    """The node counts of quad_plan, applied exactly (200-bit balls), integrate the extreme
+    integrands of bucket k (Lambda up to 2^(k/6)) within 2^-56 relative: m coins at u = 1
+    (all maximizers, t_max = 1), at u = 1/2 and 1/8 (the large/small split), the limit of
+    many tiny coins exp(-Lambda tau), and one factor divided out (a large coin's
+    integral). References are the closed forms of int_0^1 (1 - u tau)^m and of
+    int_0^1 exp(-L tau) (not quadrature)."""
+    import flint
+
+    from exactdp.exact.arb import flint_prec
+
+    with flint_prec(200):
+        rule = _planned_rule_arb(k)
+        lam = flint.arb(2) ** (flint.arb(k) / 6)
+        lam_f = float(lam.mid())
+        cases = []
+        for u in (Fraction(1), Fraction(1, 2), Fraction(1, 8)):
+            m = int(lam_f / u)
+            if m >= 1 and (u < 1 or m <= 44):
+                ua = flint.arb(flint.fmpq(u.numerator, u.denominator))
+                for mm in (m, m - 1):  # g, and g with one factor divided out
+                    if mm >= 0:
+                        exact = (1 - (1 - ua) ** (mm + 1)) / ((mm + 1) * ua)
+                        cases.append((lambda t, ua=ua, mm=mm: (1 - ua * t) ** mm, exact))
+        cases.append((lambda t: (-lam * t).exp(), -(-lam).expm1() / lam))
+        for f, exact in cases:
+            q = sum((w * f(t) for t, w in rule), flint.arb(0))
+            rel = abs(float(((q - exact) / exact).mid()))
+            assert rel <= 2.0**-56
+
+
+def test_plan_node_counts_are_least_for_their_bound():
+    """Each panel's count is the least meeting its share of the bound (one node fewer
+    fails it), and the rule is far smaller than the 640 nodes of the former fixed rules."""
+    from exactdp.numeric.pf.scheme import integral_lower_bound, panel_nodes, quad_plan
+
+    for k in (0, 20, 33):
+        lo, hi = 2.0 ** ((k - 1) / 6), 2.0 ** (k / 6)
+        grading, nodes = quad_plan(lo, hi, 56)
+        assert sum(nodes) <= 40
+        edges = panel_edges(grading)
+        tol = 2.0**-56 * integral_lower_bound(hi) / (len(edges) - 1)
+        for a, b, n in zip(edges[:-1], edges[1:], nodes, strict=True):
+            assert panel_nodes(a, b, lo, hi, tol) == n
+            assert panel_nodes(a, b, lo, hi, tol * 2.0**-8) > n  # tighter: more nodes
