@@ -1,0 +1,296 @@
+"""The mechanism a program builds: the declared protocol over its enumerated runs.
+
+:class:`ProgramMechanism` is a :class:`~exactdp.mechanisms.base.Mechanism` like any other:
+its hooks give the views (``_exact``: the sum over each output's runs of
+:func:`exactdp.programs.integrate.run_probability`; the mpmath, float and ball views derived
+from it by the base class; ``_sample``: the program itself run with random draws, the
+literal algorithm). :class:`ProgramDistribution` is its distribution on one vector of
+answers, over the program's outputs (the indices for ``output="selection"``, the reached
+outputs in canonical order for ``output="sequence"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import sympy
+
+from .._validate import argument_error, check_choice, check_size
+from ..cost import MAX_SAMPLE_DRAWS, refuse
+from ..distribution import OutputDistribution
+from ..mechanisms.base import Mechanism
+from ..mechanisms.parameters import parameter
+from ..numbers import exact_epsilon
+from ..rng import as_generator
+from ..scores import ScoreVector, as_scores
+from .trace import Trace, canonical, decode, enumerate_runs, sample_outputs
+from .values import ProgramError
+
+if TYPE_CHECKING:
+    from .language import Program
+
+
+def run_probability(run: Any) -> sympy.Expr:
+    """The exact probability of one run (the integrator's; wired when it is merged)."""
+    from .integrate import run_probability as integrate  # noqa: PLC0415 - until the merge
+
+    return integrate(run)
+
+
+def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
+    return exact_epsilon(value, func)
+
+
+def _as_is(func: str, name: str, value: object) -> Any:
+    return value
+
+
+@lru_cache(maxsize=256)
+def program_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
+    """The runs of ``mechanism``'s program on ``answers`` (cached)."""
+    prog = mechanism.program
+    call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
+    trace = enumerate_runs(call, prog.name, prog.filename, func=f"{prog.name}.distribution")
+    if prog.declaration.output == "selection":
+        n = len(answers)
+        for key in trace.outputs:
+            if key[0] != 2 or not 0 <= key[1] < n:  # type: ignore[index]
+                raise ProgramError(
+                    f"{prog.name}: a selection program must return an index of "
+                    f"range(len(q)) = range({n}), a run returned {decode(key)!r}")
+    return trace
+
+
+@dataclass(frozen=True)
+class ProgramMechanism(Mechanism):
+    """A program (:func:`~exactdp.programs.program`) at given parameters.
+
+    Attributes
+    ----------
+    epsilon : sympy.Expr
+        The claimed privacy level (a number > 0 or a positive Symbol).
+    program : Program
+        The decorated program.
+    arguments : tuple of (str, value)
+        Its other parameters (exact rationals), in declaration order.
+    """
+
+    epsilon: sympy.Expr = parameter(_epsilon, "> 0 and finite", symbolic=True)
+    program: Program = parameter(_as_is, "a program", exact=False)
+    arguments: tuple = parameter(_as_is, "the program's parameters", default=(), exact=False)
+
+    #: Not symmetric or shift-invariant in general: the neighbour search is not reduced.
+    regular = False
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v}" for k, v in (("epsilon", self.epsilon), *self.arguments))
+        return f"{self.program.name}({args})"
+
+    @property
+    def name(self) -> str:
+        """The program's name."""
+        return self.program.name
+
+    @property
+    def sensitivity(self) -> sympy.Expr:
+        """The declared sensitivity."""
+        return self.program.declaration.sensitivity
+
+    @property
+    def monotonic(self) -> bool:
+        """The declared monotonicity."""
+        return self.program.declaration.monotonic
+
+    @property
+    def optimize(self) -> str:
+        """``"max"``: the answers are passed as they are."""
+        return "max"
+
+    @property
+    def output_kind(self) -> str:
+        """``"selection"`` or ``"sequence"`` (declared by ``@program(output=...)``)."""
+        return self.program.declaration.output
+
+    @property
+    def adjacency(self) -> str:
+        """``"all"`` or ``"one"`` (declared by ``@program(adjacency=...)``)."""
+        return self.program.declaration.adjacency
+
+    @property
+    def domain(self) -> tuple[sympy.Expr, sympy.Expr] | None:
+        """The declared bounds of every answer, or None."""
+        return self.program.declaration.domain
+
+    # ------------------------------------------------------------------ distribution
+    def distribution(self, scores: object) -> ProgramDistribution:
+        """The exact output distribution on the answers ``scores`` (lazy).
+
+        Raises
+        ------
+        ValueError
+            Invalid answers, answers outside the declared domain, irrational answers.
+        """
+        func = f"{self.name}.distribution"
+        sv = as_scores(scores, "scores", func)
+        if not sv.is_rational:
+            raise ValueError(f"{func}: the exact analysis needs rational answers")
+        dom = self.domain
+        if dom is not None:
+            for i, v in enumerate(sv.exact):
+                if not dom[0] <= v <= dom[1]:
+                    raise argument_error(func, f"scores[{i}]", f"in the declared domain "
+                                         f"[{dom[0]}, {dom[1]}]", v)
+        return ProgramDistribution(self, sv)
+
+    def trace(self, sv: ScoreVector) -> Trace:
+        """The runs of the program on ``sv`` (:func:`program_trace`)."""
+        return program_trace(self, tuple(sv.exact))
+
+    def output_keys(self, sv: ScoreVector) -> tuple[Hashable, ...]:
+        """The canonical keys of the outputs, in ``outputs`` order."""
+        if self.output_kind == "selection":
+            return tuple((2, i) for i in range(sv.n))
+        return tuple(sorted(self.trace(sv).outputs))  # type: ignore[type-var]
+
+    # ------------------------------------------------------------------ hooks
+    def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:
+        trace = self.trace(sv)
+        terms: dict[Hashable, list[sympy.Expr]] = {}
+        for run in trace.runs:
+            terms.setdefault(run.output, []).append(run_probability(run))
+        return tuple(sympy.Add(*terms.get(k, [])) for k in self.output_keys(sv))
+
+    def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
+        prog = self.program
+        q = tuple(int(v) if v.is_Integer else float(v) for v in sv.exact)
+        eps = float(self.epsilon)
+        args = tuple((k, v if isinstance(v, int) else float(v)) for k, v in self.arguments)
+        call = prog.bind(q, eps, args)
+        keys = sample_outputs(call, prog.name, prog.filename, size, rng)
+        position = {k: i for i, k in enumerate(self.output_keys(sv))}
+        out = np.empty(size, dtype=np.int64)
+        for i, k in enumerate(keys):
+            if k not in position:
+                raise ProgramError(f"{prog.name}: the sampler returned {decode(k)!r}, which "
+                                   "no run reaches (an output of probability 0)")
+            out[i] = position[k]
+        return out
+
+
+_ALGORITHMS = ("mechanism", "pmf")
+
+
+@dataclass(frozen=True, eq=False)
+class ProgramDistribution(OutputDistribution):
+    """The distribution of a program on one vector of answers.
+
+    ``outputs``: for ``output="selection"`` the indices ``0..n-1``; for
+    ``output="sequence"`` every output a run reaches, in canonical order (``True`` before
+    ``False``, then ``None``, integers, tuples lexicographically: the order of
+    :class:`~exactdp.SparseVector` for answer sequences). Every view is in that order:
+    ``probabilities`` (exact), ``evalf(dps)``, ``evalf_balls(dps)``, ``to_numpy()``;
+    ``sample(size, rng)`` runs the program with random draws.
+    """
+
+    mechanism: ProgramMechanism
+
+    @cached_property
+    def outputs(self) -> tuple[Any, ...]:
+        """The output space, in canonical order."""
+        return tuple(decode(k) for k in self.mechanism.output_keys(self.scores))
+
+    def __len__(self) -> int:
+        return len(self.outputs)
+
+    @cached_property
+    def _position(self) -> dict[Hashable, int]:
+        return {k: i for i, k in enumerate(self.mechanism.output_keys(self.scores))}
+
+    def index(self, output: object) -> int:
+        """Position of ``output`` in :attr:`outputs` (``True`` and ``1`` differ).
+
+        Raises
+        ------
+        ValueError
+            If ``output`` is not an output of the program on these answers.
+        """
+        try:
+            key = canonical(output, "output", _plain)
+        except ProgramError:
+            key = None
+        if key not in self._position:
+            raise argument_error(self.mechanism.name, "output", "one of .outputs", output)
+        return self._position[key]
+
+    def pmf(self, output: object) -> sympy.Expr:
+        """The exact probability of one output."""
+        return self.probabilities[self.index(output)]
+
+    def sample(self, size: int | tuple[int, ...] | None = None, rng=None,
+               algorithm: str = "mechanism"):
+        """Run the program with random draws (``algorithm="mechanism"``, the default: the
+        literal algorithm), or draw from the float probabilities (``"pmf"``).
+
+        Returns
+        -------
+        output or numpy.ndarray
+            One output for ``size=None``; else an array of outputs (int64 indices for a
+            selection program, objects otherwise).
+        """
+        gen = as_generator(rng, "sample")
+        algorithm = check_choice("sample", "algorithm", algorithm, _ALGORITHMS)
+        shape = () if size is None else check_size("sample", size)
+        total = int(np.prod(shape)) if shape else 1
+        if total > MAX_SAMPLE_DRAWS:
+            raise refuse("sample", f"size = {total:.3g} runs of {self.mechanism.name}",
+                         f"{total:.3g} runs", f"{MAX_SAMPLE_DRAWS:.0e} per call",
+                         "call sample() in a loop over smaller sizes")
+        pos = self.sample_index(total, gen, algorithm)
+        if self.mechanism.output_kind == "selection":
+            return int(pos[0]) if size is None else pos.reshape(shape)
+        if size is None:
+            return self.outputs[int(pos[0])]
+        out = np.empty(total, dtype=object)
+        for i, p in enumerate(pos.tolist()):
+            out[i] = self.outputs[p]
+        return out.reshape(shape)
+
+    def sample_index(self, size: int, rng=None, algorithm: str = "mechanism") -> np.ndarray:
+        """Draws as positions in :attr:`outputs`, shape (size,) (for goodness_of_fit)."""
+        gen = as_generator(rng, "sample")
+        if algorithm == "mechanism":
+            return np.asarray(self._view("sample", size, gen), dtype=np.int64)
+        p = self.to_numpy()
+        return gen.choice(len(p), size=size, p=p / p.sum()).astype(np.int64)
+
+    def expected_error(self, method: str = "exact", dps: int = 30):
+        """The expected error of a selection program (``q* - q_output``).
+
+        Raises
+        ------
+        ValueError
+            For a sequence program (its outputs are not indices).
+        """
+        self._selection_only("expected_error")
+        return super().expected_error(method, dps)
+
+    def error_tail(self, t: object, method: str = "exact"):
+        """``Pr[q* - q_output >= t]`` of a selection program (ValueError otherwise)."""
+        self._selection_only("error_tail")
+        return super().error_tail(t, method)
+
+    def _selection_only(self, func: str) -> None:
+        if self.mechanism.output_kind != "selection":
+            raise ValueError(f"{func}: the outputs of {self.mechanism.name} are not indices "
+                             "(output='sequence')")
+
+    def __repr__(self) -> str:
+        return f"ProgramDistribution({self.mechanism!r}, n={self.n}, outputs={len(self)})"
+
+
+def _plain(v: object, line: str) -> int:
+    raise ProgramError("a noisy value is not an output")
