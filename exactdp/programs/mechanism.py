@@ -152,9 +152,10 @@ class ProgramMechanism(Mechanism):
 
     def output_keys(self, sv: ScoreVector) -> tuple[Hashable, ...]:
         """The canonical keys of the outputs, in ``outputs`` order."""
+        trace = self.trace(sv)  # a selection program's outputs are checked there
         if self.output_kind == "selection":
             return tuple((2, i) for i in range(sv.n))
-        return tuple(sorted(self.trace(sv).outputs))  # type: ignore[type-var]
+        return tuple(sorted(trace.outputs))  # type: ignore[type-var]
 
     # ------------------------------------------------------------------ hooks
     def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:

@@ -172,7 +172,12 @@ def exact_probability(p: object, line: str) -> sympy.Expr:
                            "numbers")
     s = sympy.Rational(p.numerator, p.denominator) if isinstance(p, Fraction) \
         else sympy.sympify(p)
-    lo, hi = s.is_nonnegative, (1 - s).is_nonnegative
+    lo = s.is_nonnegative
+    if lo is None:
+        lo = sympy.together(s).is_nonnegative
+    hi = (1 - s).is_nonnegative
+    if hi is None:
+        hi = sympy.together(1 - s).is_nonnegative
     if lo is True and hi is True:
         return s
     why = "is not" if False in (lo, hi) else "cannot be shown to be"
@@ -292,7 +297,7 @@ class SymbolicRun(Executor):
         for expr, rel in self.forms:
             if set(expr.coef) != set(v.coef) or rel == "!=":
                 continue
-            s = expr.coef[i0] / c0
+            s = Fraction(expr.coef[i0]) / c0
             if any(expr.coef[i] != s * c for i, c in v.coef.items()):
                 continue
             a = -(expr.const - s * v.const) / s  # expr rel 0  <=>  v rel' a
@@ -354,8 +359,12 @@ def execute(executor: Executor, call: Callable[[], Any], counter: StepCounter, n
         with counter:
             value = call()
         return finish(value)
-    except (ProgramError, _Infeasible):
+    except _Infeasible:
         raise
+    except ProgramError as exc:
+        if str(exc).startswith(f"{name}: "):
+            raise
+        raise type(exc)(f"{name}: {exc}") from None
     except ValueError as exc:
         if type(exc).__name__ == "TooCostly":
             raise
@@ -397,7 +406,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
             key = None
         if executions == 1:
             estimate = math.prod(run.arities)
-            if estimate > 4 * max_runs:
+            if estimate > max_runs:
                 raise _too_many(func, name, estimate, max_runs)
         if key is not None:
             outputs.setdefault(key, decode(key))

@@ -22,6 +22,7 @@ import os
 import sys
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -43,6 +44,11 @@ class ProgramError(ValueError):
     program's line ``file:line``)."""
 
 
+@lru_cache(maxsize=64)
+def _basename(path: str) -> str:
+    return os.path.basename(path)
+
+
 def user_line() -> str:
     """``"file:line"`` of the innermost frame of the user's program (outside this package's
     machinery)."""
@@ -51,7 +57,7 @@ def user_line() -> str:
         frame = frame.f_back  # type: ignore[assignment]
     if frame is None:
         return "<unknown>:0"
-    return f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+    return f"{_basename(frame.f_code.co_filename)}:{frame.f_lineno}"
 
 
 class Executor:
@@ -82,33 +88,38 @@ def active(what: str) -> Executor:
 
 
 # ---------------------------------------------------------------------------- constants
-def as_fraction(value: object, line: str, what: str = "a constant") -> Fraction | None:
-    """``value`` as an exact Fraction, or None when it is not a number this module knows
-    (the caller then returns NotImplemented). Floats and irrational expressions raise."""
-    if isinstance(value, (int, Fraction)):  # bool is an int: True counts 1
-        return Fraction(value)
+def as_fraction(value: object, what: str = "a constant") -> int | Fraction | None:
+    """``value`` as an exact int or Fraction (ints kept: faster), or None when it is not a
+    number this module knows (the caller then returns NotImplemented). Floats and irrational
+    expressions raise."""
+    if isinstance(value, int):  # bool is an int: True counts 1
+        return int(value)
+    if isinstance(value, Fraction):
+        return value
     if isinstance(value, sympy.Basic):
+        if value.is_Integer:
+            return int(value)  # type: ignore[call-overload]
         if value.is_Rational:
             return Fraction(int(value.p), int(value.q))
-        raise ProgramError(f"{line}: {what} {value} is not a rational number (only epsilon may "
+        raise ProgramError(f"{user_line()}: {what} {value} is not a rational number (only epsilon may "
                            "be symbolic or irrational, and only in noise scales)")
     if isinstance(value, float):
-        raise ProgramError(f"{line}: the float {value!r} in an exact program; write it as a "
+        raise ProgramError(f"{user_line()}: the float {value!r} in an exact program; write it as a "
                            f"fraction (Fraction({value!r}) or sympy.Rational)")
     if type(value).__module__ == "numpy" and hasattr(value, "dtype"):
         if value.dtype.kind in "iu":
             return Fraction(int(value))  # type: ignore[call-overload]
-        raise ProgramError(f"{line}: the numpy {value.dtype} value {value!r} in an exact "
+        raise ProgramError(f"{user_line()}: the numpy {value.dtype} value {value!r} in an exact "
                            "program; use exact numbers")
     return None
 
 
-def _operand(value: object, line: str) -> Noisy | None:
+def _operand(value: object) -> Noisy | None:
     if isinstance(value, Noisy):
         return value
     if isinstance(value, Comparison):
-        return Noisy.constant(Fraction(int(value)), value.executor)
-    f = as_fraction(value, line)
+        return Noisy(int(value), {}, None)
+    f = as_fraction(value)
     return None if f is None else Noisy(f, {}, None)
 
 
@@ -127,19 +138,15 @@ class Noisy:
 
     __slots__ = ("coef", "const", "laws")
 
-    def __init__(self, const: Fraction, coef: dict[int, Fraction],
+    def __init__(self, const: int | Fraction, coef: dict[int, int | Fraction],
                  laws: dict[int, str] | None) -> None:
         self.const = const
         self.coef = coef
         self.laws = laws or {}
 
     @staticmethod
-    def constant(value: Fraction, executor: object = None) -> Noisy:
-        return Noisy(value, {}, None)
-
-    @staticmethod
     def draw(index: int, law: str) -> Noisy:
-        return Noisy(Fraction(0), {index: Fraction(1)}, {index: law})
+        return Noisy(0, {index: 1}, {index: law})
 
     @property
     def is_constant(self) -> bool:
@@ -157,66 +164,70 @@ class Noisy:
 
     # -- linear arithmetic
     def _combine(self, other: Noisy, sign: int) -> Noisy:
+        if not other.coef:
+            c = other.const
+            return Noisy(self.const + c if sign > 0 else self.const - c, self.coef, self.laws)
         coef = dict(self.coef)
         for i, c in other.coef.items():
-            v = coef.get(i, 0) + sign * c
+            v = coef.get(i)
+            v = (c if sign > 0 else -c) if v is None else (v + c if sign > 0 else v - c)
             if v:
                 coef[i] = v
             else:
                 coef.pop(i, None)
-        return Noisy(self.const + sign * other.const, coef, {**self.laws, **other.laws})
+        const = self.const + other.const if sign > 0 else self.const - other.const
+        laws = {**self.laws, **other.laws} if self.laws else other.laws
+        return Noisy(const, coef, laws)
 
-    def _scale(self, k: Fraction) -> Noisy:
+    def _scale(self, k: int | Fraction) -> Noisy:
         if k == 0:
-            return Noisy(Fraction(0), {}, None)
+            return Noisy(0, {}, None)
         return Noisy(self.const * k, {i: c * k for i, c in self.coef.items()}, self.laws)
 
     def __add__(self, other: object) -> Noisy:
-        o = _operand(other, user_line())
+        o = _operand(other)
         return NotImplemented if o is None else self._combine(o, 1)
 
     __radd__ = __add__
 
     def __sub__(self, other: object) -> Noisy:
-        o = _operand(other, user_line())
+        o = _operand(other)
         return NotImplemented if o is None else self._combine(o, -1)
 
     def __rsub__(self, other: object) -> Noisy:
-        o = _operand(other, user_line())
+        o = _operand(other)
         return NotImplemented if o is None else o._combine(self, -1)
 
     def __neg__(self) -> Noisy:
-        return self._scale(Fraction(-1))
+        return self._scale(-1)
 
     def __pos__(self) -> Noisy:
         return self
 
     def __mul__(self, other: object) -> Noisy:
-        line = user_line()
         if isinstance(other, Noisy):
             if other.is_constant:
                 return self._scale(other.const)
             if self.is_constant:
                 return other._scale(self.const)
-            raise ProgramError(f"{line}: a product of noisy values is not linear (the exact "
+            raise ProgramError(f"{user_line()}: a product of noisy values is not linear (the exact "
                                "class: sums of noises times rational constants)")
-        k = as_fraction(other, line, "the factor")
+        k = as_fraction(other, "the factor")
         return NotImplemented if k is None else self._scale(k)
 
     __rmul__ = __mul__
 
     def __truediv__(self, other: object) -> Noisy:
-        line = user_line()
         if isinstance(other, Noisy):
             if not other.is_constant:
-                raise ProgramError(f"{line}: dividing by a noisy value is not linear")
+                raise ProgramError(f"{user_line()}: dividing by a noisy value is not linear")
             other = other.const
-        k = as_fraction(other, line, "the divisor")
+        k = as_fraction(other, "the divisor")
         if k is None:
             return NotImplemented
         if k == 0:
-            raise ProgramError(f"{line}: division of a noisy value by zero")
-        return self._scale(1 / k)
+            raise ProgramError(f"{user_line()}: division of a noisy value by zero")
+        return self._scale(Fraction(1) / k)
 
     def _refuse(self, why: str) -> ProgramError:
         return ProgramError(f"{user_line()}: {why}")
@@ -269,10 +280,10 @@ class Noisy:
 
     # -- comparisons
     def _compare(self, other: object, relation: str) -> Any:
-        line = user_line()
-        o = _operand(other, line)
+        o = _operand(other)
         if o is None:
             return NotImplemented
+        line = user_line()
         diff = self._combine(o, -1)
         if relation in ("<", "<="):  # a < b  <=>  b - a > 0
             diff = -diff
@@ -303,11 +314,13 @@ class Noisy:
         return f"Noisy({' + '.join(terms)})"
 
 
-def _rational(f: Fraction) -> sympy.Rational:
+def _rational(f: int | Fraction) -> sympy.Rational:
+    if isinstance(f, int):
+        return sympy.Integer(f)
     return sympy.Rational(f.numerator, f.denominator)
 
 
-def _constant_truth(value: Fraction, relation: str) -> bool:
+def _constant_truth(value: int | Fraction, relation: str) -> bool:
     return {">=": value >= 0, ">": value > 0, "==": value == 0, "!=": value != 0}[relation]
 
 
