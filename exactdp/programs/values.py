@@ -98,11 +98,11 @@ def as_fraction(value: object, what: str = "a constant") -> int | Fraction | Non
         return value
     if isinstance(value, sympy.Basic):
         if value.is_Integer:
-            return int(value)  # type: ignore[call-overload]
+            return int(value)
         if value.is_Rational:
             return Fraction(int(value.p), int(value.q))
-        raise ProgramError(f"{user_line()}: {what} {value} is not a rational number (only epsilon may "
-                           "be symbolic or irrational, and only in noise scales)")
+        raise ProgramError(f"{user_line()}: {what} {value} is not a rational number (only "
+                           "epsilon may be symbolic or irrational, and only in noise scales)")
     if isinstance(value, float):
         raise ProgramError(f"{user_line()}: the float {value!r} in an exact program; write it as a "
                            f"fraction (Fraction({value!r}) or sympy.Rational)")

@@ -451,7 +451,7 @@ def not_an_index(q, epsilon):
 
 def test_a_selection_program_returns_an_index():
     with pytest.raises(ProgramError, match=r"an index of range\(len\(q\)\) = range\(2\)"):
-        not_an_index(epsilon=1).distribution([0, 0]).outputs
+        _ = not_an_index(epsilon=1).distribution([0, 0]).outputs
 
 
 STATE = []
@@ -520,4 +520,4 @@ def test_runs_beyond_the_first_runs_estimate_are_counted():
 def test_the_default_run_limit_refuses_at_once():
     with pytest.raises(TooCostly, match=r"many\.distribution: .* about 8\.19e\+03 runs "
                        r"\(limit 4096 runs\)"):
-        many(epsilon=1).distribution(list(range(13))).outputs
+        _ = many(epsilon=1).distribution(list(range(13))).outputs
