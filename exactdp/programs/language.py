@@ -211,9 +211,10 @@ class Program:
         return ProgramMechanism(epsilon, self, arguments)
 
     # ------------------------------------------------------------------ execution
-    def bind(self, q: tuple, epsilon: Any, arguments: tuple[tuple[str, Any], ...]
-             ) -> Callable[[], Any]:
-        """A call of the program on ``q`` with these parameter values, in a copy of the
+    def bind(self, q: tuple, epsilon: Any, arguments: tuple[tuple[str, Any], ...],
+             sensitivity: Any = None) -> Callable[[], Any]:
+        """A call of the program on ``q`` with these parameter values (``sensitivity``:
+        the declared one unless given, as the sampler gives it in float), in a copy of the
         function whose ``max``, ``min`` and ``sorted`` refuse two or more noisy values."""
         f = self.func
         scope = dict(f.__globals__)
@@ -225,7 +226,8 @@ class Program:
         kw = dict(arguments)
         kw["epsilon"] = epsilon
         if self.takes_sensitivity:
-            kw["sensitivity"] = self.declaration.sensitivity
+            kw["sensitivity"] = (self.declaration.sensitivity if sensitivity is None
+                                 else sensitivity)
         return lambda: copy(q, **kw)
 
 

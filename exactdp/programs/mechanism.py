@@ -170,7 +170,8 @@ class ProgramMechanism(Mechanism):
         q = tuple(int(v) if v.is_Integer else float(v) for v in sv.exact)
         eps = float(self.epsilon)
         args = tuple((k, v if isinstance(v, int) else float(v)) for k, v in self.arguments)
-        call = prog.bind(q, eps, args)
+        sens = self.sensitivity
+        call = prog.bind(q, eps, args, int(sens) if sens.is_Integer else float(sens))
         keys = sample_outputs(call, prog.name, prog.filename, size, rng)
         position = {k: i for i, k in enumerate(self.output_keys(sv))}
         out = np.empty(size, dtype=np.int64)

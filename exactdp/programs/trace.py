@@ -44,6 +44,7 @@ from .values import (
     Executor,
     Noisy,
     ProgramError,
+    user_line,
 )
 
 #: Most lines of the program's file one run may execute.
@@ -222,13 +223,15 @@ class SymbolicRun(Executor):
         self.forms.append((expr, relation))
         self.used.update(expr.coef)
 
-    def draw(self, law: str, scale: Any, line: str) -> Noisy:
+    def draw(self, law: str, scale: Any) -> Noisy:
+        line = user_line()
         s = exact_scale(scale, law, line)
         index = len(self.draws)
         self.draws.append(Draw(index, law, s, line))
         return Noisy.draw(index, law)
 
-    def bernoulli(self, p: Any, line: str) -> bool:
+    def bernoulli(self, p: Any) -> bool:
+        line = user_line()
         s = exact_probability(p, line)
         if s.is_zero or (1 - s).is_zero:
             return bool((1 - s).is_zero)
@@ -245,7 +248,8 @@ class SymbolicRun(Executor):
         self.log.append(f"{comparison.line} {taken}")
         return taken
 
-    def select(self, values: Any, minimize: bool, line: str) -> int:
+    def select(self, values: Any, minimize: bool) -> int:
+        line = user_line()
         func = "argmin" if minimize else "argmax"
         seen: set[int] = set()
         for k, v in enumerate(values):
@@ -442,8 +446,8 @@ class SampleRun(Executor):
     def __init__(self, rng: np.random.Generator) -> None:
         self.rng = rng
 
-    def draw(self, law: str, scale: Any, line: str) -> float | int:
-        b = _float_scale(scale, law, line)
+    def draw(self, law: str, scale: Any) -> float | int:
+        b = _float_scale(scale, law)
         if law == "laplace":
             return float(self.rng.laplace(0.0, b))
         if law == "exponential":
@@ -453,30 +457,30 @@ class SampleRun(Executor):
         p = -math.expm1(-1.0 / b)  # two-sided geometric: difference of two geometrics
         return int(self.rng.geometric(p)) - int(self.rng.geometric(p))
 
-    def bernoulli(self, p: Any, line: str) -> bool:
+    def bernoulli(self, p: Any) -> bool:
         if isinstance(p, (Noisy, Comparison)):
-            raise ProgramError(f"{line}: bernoulli() probability depends on a noise")
+            raise ProgramError(f"{user_line()}: bernoulli() probability depends on a noise")
         v = float(p)
         if not 0 <= v <= 1:
-            raise ProgramError(f"{line}: bernoulli() probability {p} is not in [0, 1]")
+            raise ProgramError(f"{user_line()}: bernoulli() probability {p} is not in [0, 1]")
         return bool(self.rng.random() < v)
 
     def branch(self, comparison: Comparison) -> bool:  # pragma: no cover - no Noisy here
         raise ProgramError(f"{comparison.line}: a noisy comparison in a sampled run")
 
-    def select(self, values: Any, minimize: bool, line: str) -> int:
+    def select(self, values: Any, minimize: bool) -> int:
         vals = [float(v) for v in values]
         best = min(vals) if minimize else max(vals)
         return vals.index(best)
 
 
-def _float_scale(scale: object, law: str, line: str) -> float:
+def _float_scale(scale: object, law: str) -> float:
     try:
         b = float(scale)  # type: ignore[arg-type]
     except (TypeError, ValueError):
-        raise ProgramError(f"{line}: {law}() scale {scale!r} is not a number") from None
+        raise ProgramError(f"{user_line()}: {law}() scale {scale!r} is not a number") from None
     if not (b > 0 and math.isfinite(b)):
-        raise ProgramError(f"{line}: {law}() scale {scale!r} is not > 0 and finite")
+        raise ProgramError(f"{user_line()}: {law}() scale {scale!r} is not > 0 and finite")
     return b
 
 

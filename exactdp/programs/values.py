@@ -63,16 +63,16 @@ def user_line() -> str:
 class Executor:
     """What a draw or a built-in asks of the run in progress (symbolic or sampled)."""
 
-    def draw(self, law: str, scale: Any, line: str) -> Any:
+    def draw(self, law: str, scale: Any) -> Any:
         raise NotImplementedError
 
-    def bernoulli(self, p: Any, line: str) -> bool:
+    def bernoulli(self, p: Any) -> bool:
         raise NotImplementedError
 
     def branch(self, comparison: Comparison) -> bool:
         raise NotImplementedError
 
-    def select(self, values: Sequence[Any], minimize: bool, line: str) -> int:
+    def select(self, values: Sequence[Any], minimize: bool) -> int:
         raise NotImplementedError
 
 
@@ -403,43 +403,43 @@ def laplace(scale: object) -> Any:
 
     Inside a program only. ``scale``: an exact positive expression of the parameters
     (symbolic epsilon allowed)."""
-    return active("laplace").draw("laplace", scale, user_line())
+    return active("laplace").draw("laplace", scale)
 
 
 def exponential(scale: object) -> Any:
     """A one-sided exponential noise of mean ``b > 0`` (density ``exp(-z/b) / b``, z >= 0)."""
-    return active("exponential").draw("exponential", scale, user_line())
+    return active("exponential").draw("exponential", scale)
 
 
 def discrete_laplace(scale: object) -> Any:
     """A two-sided geometric noise on the integers: ``P(k)`` proportional to
     ``exp(-|k|/b)``, ``b > 0`` (Ghosh, Roughgarden and Sundararajan 2009; Canonne, Kamath
     and Steinke 2020, section 2)."""
-    return active("discrete_laplace").draw("discrete_laplace", scale, user_line())
+    return active("discrete_laplace").draw("discrete_laplace", scale)
 
 
 def gumbel(scale: object) -> Any:
     """A Gumbel noise of scale ``b > 0`` (CDF ``exp(-exp(-z/b))``): inside ``argmax`` /
     ``argmin`` only (report-noisy-max with Gumbel noise is the exponential mechanism)."""
-    return active("gumbel").draw("gumbel", scale, user_line())
+    return active("gumbel").draw("gumbel", scale)
 
 
 def bernoulli(p: object) -> bool:
     """True with probability ``p`` in [0, 1] (provably so for a symbolic epsilon): the run
     forks into the two branches, weighted ``p`` and ``1 - p``."""
-    return active("bernoulli").bernoulli(p, user_line())
+    return active("bernoulli").bernoulli(p)
 
 
 def argmax(values: object) -> int:
     """The index of the largest value; each value a data term plus one fresh noise (ties:
     the first index). One run per winner ``w``: ``v_w - v_j > 0`` for ``j < w`` and
     ``v_w - v_j >= 0`` for ``j > w``."""
-    return active("argmax").select(_values(values, "argmax"), False, user_line())
+    return active("argmax").select(_values(values, "argmax"), False)
 
 
 def argmin(values: object) -> int:
     """The index of the smallest value (ties: the first index); see :func:`argmax`."""
-    return active("argmin").select(_values(values, "argmin"), True, user_line())
+    return active("argmin").select(_values(values, "argmin"), True)
 
 
 def _values(values: object, func: str) -> list[Any]:
