@@ -200,6 +200,7 @@ class SymbolicRun(Executor):
         self.forms: list[tuple[Noisy, str]] = []
         self.weight: sympy.Expr = sympy.Integer(1)
         self.used: set[int] = set()
+        self.edges: dict[int, set[int]] = {}
         self.log: list[str] = []
 
     def decide(self, arity: int, line: str) -> int:
@@ -219,9 +220,33 @@ class SymbolicRun(Executor):
         return choice
 
     def constrain(self, expr: Noisy, relation: str, line: str) -> None:
+        if len(expr.coef) == 2:
+            i, j = expr.coef
+            self._connect(i, j, line)
         self.constraints.append(Constraint(expr.linear(), relation, line))
         self.forms.append((expr, relation))
         self.used.update(expr.coef)
+
+    def _connect(self, i: int, j: int, line: str) -> None:
+        """Record that draws i and j were compared; refuse when their component stops being
+        a star (one centre, every other draw compared with it only): a chain of
+        comparisons between noises, as a hand-written running maximum makes."""
+        self.edges.setdefault(i, set()).add(j)
+        self.edges.setdefault(j, set()).add(i)
+        component, todo = {i}, [i]
+        while todo:
+            for k in self.edges[todo.pop()]:
+                if k not in component:
+                    component.add(k)
+                    todo.append(k)
+        if len(component) <= 2 or any(self.edges[c] == component - {c} and all(
+                self.edges[k] == {c} for k in component - {c}) for c in component):
+            return
+        raise ProgramError(
+            f"{line}: the comparisons between the noises drawn at "
+            f"{', '.join(sorted({self.draws[k].line for k in component}))} form a chain, not "
+            "a star (one shared noise compared with the others); a running maximum over "
+            "noisy values is argmax / argmin")
 
     def draw(self, law: str, scale: Any) -> Noisy:
         line = user_line()

@@ -330,6 +330,21 @@ def test_outputs_outside_the_language():
     refused(listed, "unhashable.*return a tuple")
 
 
+@program(output="selection")
+def running_max(q, epsilon):
+    best, arg = q[0] + laplace(1), 0
+    for i, a in enumerate(q[1:], 1):
+        v = a + laplace(1)
+        if v > best:
+            best, arg = v, i
+    return arg
+
+
+def test_a_hand_written_running_maximum_names_argmax():
+    msg = refused(running_max, "form a chain, not a star.*argmax / argmin", q=(0, 1, 2, 3))
+    assert line_of("if v > best:") in msg
+
+
 @program()
 def bad_scale(q, epsilon):
     return laplace(-1) > 0
