@@ -13,20 +13,25 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import cached_property, lru_cache
+from math import lcm
 from typing import TYPE_CHECKING, Any
 
+import flint
 import numpy as np
 import sympy
 
 from .._validate import argument_error, check_choice, check_size
-from ..cost import MAX_SAMPLE_DRAWS, refuse
+from ..cost import MAX_SAMPLE_DRAWS, check_seconds, refuse
 from ..distribution import OutputDistribution
-from ..mechanisms.base import Mechanism
+from ..mechanisms.base import Mechanism, X
 from ..mechanisms.parameters import parameter
+from ..mechanisms.rational_form import RationalForm
 from ..numbers import exact_epsilon
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
+from ..xform import DENSE_DEGREE_LIMIT
 from .trace import Trace, canonical, decode, enumerate_runs, sample_outputs
 from .values import ProgramError
 
@@ -39,6 +44,88 @@ def run_probability(run: Any) -> sympy.Expr:
     from .integrate import run_probability as integrate  # noqa: PLC0415 - until the merge
 
     return integrate(run)
+
+
+def _integrator() -> Any:
+    from . import integrate  # noqa: PLC0415 - until the merge
+
+    return integrate
+
+
+@dataclass(frozen=True)
+class OutputValues:
+    """Each output's probability as one closed form ``sum q lam**e exp(lam W)``
+    (``{(e, W): q}``, Fractions), summed over its runs before any sympy expression exists.
+
+    Attributes
+    ----------
+    unit : sympy.Expr
+        ``lam``, common to every run.
+    values : tuple of dict
+        In ``output_keys`` order.
+    """
+
+    unit: sympy.Expr
+    values: tuple[dict, ...]
+
+
+@lru_cache(maxsize=256)
+def output_values(mechanism: ProgramMechanism, answers: tuple) -> OutputValues | None:
+    """The :class:`OutputValues` of the program on ``answers``, or None when a run has a
+    coin weight, a denominator (discrete or Gumbel noise) or another unit than the rest
+    (then the probabilities are sums of the runs' sympy expressions)."""
+    integrate = _integrator()
+    trace = program_trace(mechanism, answers)
+    sums: dict[Hashable, dict] = {}
+    unit = None
+    for run in trace.runs:
+        if run.weight != 1:
+            return None
+        terms = integrate.run_terms(run)
+        if terms is None or terms.denominator != _one() or (
+                unit is not None and terms.unit != unit):
+            return None
+        unit = terms.unit
+        total = sums.setdefault(run.output, {})
+        for key, q in terms.numerator.items():
+            v = total.get(key, 0) + q
+            if v:
+                total[key] = v
+            else:
+                total.pop(key, None)
+    if unit is None:
+        return None
+    keys = mechanism.output_keys(as_scores(list(answers)))
+    return OutputValues(unit, tuple(sums.get(k, {}) for k in keys))
+
+
+def _one() -> dict:
+    from ..exact.piecewise_exp import ONE  # noqa: PLC0415 - until the merge
+
+    return ONE
+
+
+def _x_form(ov: OutputValues, lam: sympy.Expr) -> RationalForm | None:
+    """The probabilities as flint polynomials in ``x = exp(-lam/L)`` over one power of
+    ``x`` (``lam`` rational): ``q lam**e exp(lam W) = q lam**e x**(-L W)``, ``L`` the common
+    denominator of the ``W``. None beyond :data:`exactdp.xform.DENSE_DEGREE_LIMIT`."""
+    ws = [w for v in ov.values for _, w in v]
+    L = lcm(*(Fraction(w).denominator for w in ws)) if ws else 1
+    powers = [int(Fraction(w) * L) for w in ws]
+    top = max(0, *powers) if powers else 0
+    if powers and top - min(powers) > DENSE_DEGREE_LIMIT:
+        return None
+    lq = flint.fmpq(int(lam.p), int(lam.q))
+    polys: list[flint.fmpq_poly] = []
+    for v in ov.values:
+        low = min((int(Fraction(w) * L) for _, w in v), default=top)
+        coeffs = [flint.fmpq(0)] * (top - low + 1)
+        for (e, w), q in v.items():
+            f = Fraction(q)
+            coeffs[top - int(Fraction(w) * L)] += flint.fmpq(f.numerator, f.denominator) * lq**e
+        polys.append(flint.fmpq_poly(coeffs))
+    den = flint.fmpq_poly([0] * top + [1])
+    return RationalForm(X, None, sympy.exp(-lam / L), L, polys=tuple(polys), denominator=den)
 
 
 def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
@@ -160,10 +247,35 @@ class ProgramMechanism(Mechanism):
     # ------------------------------------------------------------------ hooks
     def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:
         trace = self.trace(sv)
+        self._check_cost(trace)
+        ov = output_values(self, tuple(sv.exact))
+        if ov is not None:
+            value_expr = _integrator().value_expr
+            return tuple(value_expr(v, ov.unit) for v in ov.values)
         terms: dict[Hashable, list[sympy.Expr]] = {}
         for run in trace.runs:
             terms.setdefault(run.output, []).append(run_probability(run))
         return tuple(sympy.Add(*terms.get(k, [])) for k in self.output_keys(sv))
+
+    def _numeric_rational_form(self, sv: ScoreVector) -> RationalForm | None:
+        """The probabilities as polynomials in ``x = exp(-lam/L)`` at this epsilon (the
+        analyzer's x-form engine reads them), when every run's closed form has the one
+        rational unit ``lam`` and no denominator; None otherwise."""
+        if self.epsilon.free_symbols:
+            return None
+        self._check_cost(self.trace(sv))
+        ov = output_values(self, tuple(sv.exact))
+        if ov is None or not ov.unit.is_Rational:
+            return None
+        return _x_form(ov, ov.unit)
+
+    def _check_cost(self, trace: Trace) -> None:
+        """Refuse, before any integral, probabilities estimated above
+        :data:`exactdp.cost.SECONDS_LIMIT` (the integrator's cost of each run)."""
+        seconds = sum(_integrator().run_cost(r) for r in trace.runs)
+        check_seconds(f"{self.name}.probabilities",
+                      f"the exact probabilities of {len(trace.runs)} runs", seconds,
+                      "use fewer queries, or a cut-off (stop after c answers)")
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         prog = self.program
