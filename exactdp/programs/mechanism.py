@@ -107,25 +107,31 @@ def _one() -> dict:
 
 def _x_form(ov: OutputValues, lam: sympy.Expr) -> RationalForm | None:
     """The probabilities as flint polynomials in ``x = exp(-lam/L)`` over one power of
-    ``x`` (``lam`` rational): ``q lam**e exp(lam W) = q lam**e x**(-L W)``, ``L`` the common
-    denominator of the ``W``. None beyond :data:`exactdp.xform.DENSE_DEGREE_LIMIT`."""
+    ``x``: ``q lam**e exp(lam W) = q lam**e x**(-L W)``, ``L`` the common denominator of the
+    ``W`` (``lam`` rational, or any value when no term has ``e > 0``). None beyond
+    :data:`exactdp.xform.DENSE_DEGREE_LIMIT`."""
     ws = [w for v in ov.values for _, w in v]
     L = lcm(*(Fraction(w).denominator for w in ws)) if ws else 1
     powers = [int(Fraction(w) * L) for w in ws]
     top = max(0, *powers) if powers else 0
     if powers and top - min(powers) > DENSE_DEGREE_LIMIT:
         return None
-    lq = flint.fmpq(int(lam.p), int(lam.q))
+    lq = flint.fmpq(int(lam.p), int(lam.q)) if lam.is_Rational else None
     polys: list[flint.fmpq_poly] = []
     for v in ov.values:
         low = min((int(Fraction(w) * L) for _, w in v), default=top)
         coeffs = [flint.fmpq(0)] * (top - low + 1)
         for (e, w), q in v.items():
             f = Fraction(q)
-            coeffs[top - int(Fraction(w) * L)] += flint.fmpq(f.numerator, f.denominator) * lq**e
+            c = flint.fmpq(f.numerator, f.denominator)
+            coeffs[top - int(Fraction(w) * L)] += c if e == 0 else c * lq**e
         polys.append(flint.fmpq_poly(coeffs))
     den = flint.fmpq_poly([0] * top + [1])
     return RationalForm(X, None, sympy.exp(-lam / L), L, polys=tuple(polys), denominator=den)
+
+
+#: The symbolic epsilon of :meth:`ProgramMechanism.rational_obstruction`.
+_SYMBOL = sympy.Symbol("epsilon", positive=True)
 
 
 def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
@@ -268,6 +274,56 @@ class ProgramMechanism(Mechanism):
         if ov is None or not ov.unit.is_Rational:
             return None
         return _x_form(ov, ov.unit)
+
+    def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
+        """The base class's, with ``rational_form`` only where the probabilities are
+        polynomials in ``x`` for every epsilon (:meth:`rational_obstruction`)."""
+        caps = set(super().capabilities_on(sv))
+        if "rational_form" in caps and self.rational_obstruction(sv) is not None:
+            caps.discard("rational_form")
+        return frozenset(caps)
+
+    def rational_obstruction(self, sv: ScoreVector) -> str | None:
+        """Why the probabilities on ``sv`` are not polynomials in one ``x =
+        exp(-epsilon/N)`` (over a power of ``x``) for every epsilon, or None when they are.
+
+        Decided on the closed forms at a symbolic epsilon: every run must integrate to
+        ``sum q lam**e exp(lam W)`` with one unit ``lam``, a rational multiple of epsilon,
+        no coin weight and no denominator, and no ``e > 0`` term may survive the sum over an
+        output's runs (as :meth:`exactdp.SparseVector.rational_obstruction`)."""
+        if not sv.is_rational:
+            return "irrational answers"
+        try:
+            ov, eps = self._symbolic_values(sv)
+        except ValueError as exc:
+            return f"its closed form is not computed ({exc})"
+        if ov is None:
+            return ("a run has a coin, discrete or Gumbel noise, or noise scales without one "
+                    "common unit")
+        if not sympy.cancel(ov.unit / eps).is_Rational:
+            return f"the unit {ov.unit} of the closed forms is not a rational multiple of epsilon"
+        if any(e for v in ov.values for e, _ in v):
+            return "an epsilon*exp(epsilon*w) term survives (equal noise rates meet)"
+        return None
+
+    def _symbolic_values(self, sv: ScoreVector) -> tuple[OutputValues | None, sympy.Expr]:
+        """The :class:`OutputValues` at a symbolic epsilon, and that epsilon."""
+        m = self if self.epsilon.free_symbols else self.with_epsilon(_SYMBOL)
+        self._check_cost(m.trace(sv))  # type: ignore[attr-defined]
+        return output_values(m, tuple(sv.exact)), m.epsilon
+
+    def _rational_form(self, sv: ScoreVector) -> RationalForm:
+        why = self.rational_obstruction(sv)
+        if why is not None:
+            raise ValueError(f"{self.name}: no rational form in x here: {why}")
+        ov, eps = self._symbolic_values(sv)
+        if ov is None:  # pragma: no cover - rational_obstruction said otherwise
+            raise ValueError(f"{self.name}: no rational form in x here")
+        rf = _x_form(ov, ov.unit.subs(eps, self.epsilon))
+        if rf is None:
+            raise ValueError(f"{self.name}: no rational form in x here: its degree is above "
+                             f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")
+        return rf
 
     def _check_cost(self, trace: Trace) -> None:
         """Refuse, before any integral, probabilities estimated above

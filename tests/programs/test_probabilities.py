@@ -138,3 +138,39 @@ def test_privacy_loss_of_svt1_equals_sparse_vector_s():
     mine = exactdp.privacy_loss(m, q, q2)
     theirs = exactdp.privacy_loss(SparseVector(R(1, 2), 1, 2, 1), q, q2)
     assert same(mine.loss, theirs.loss)
+
+
+@pytest.mark.parametrize(("prog", "variant", "q"), [(L.svt4, 4, [2, 0]), (L.svt5, 5, [2, 0, 1]),
+                                                    (L.svt1, 1, [2, 0]), (L.svt6, 6, [1, 1])])
+def test_rational_form_for_every_epsilon_equals_sparse_vector_s(prog, variant, q):
+    for eps in (R(1, 2), EPS):
+        mine = prog(epsilon=eps, threshold=1).distribution(q)
+        theirs = SparseVector(eps, 1, 1, variant).distribution(q)
+        assert ("rational_form" in mine.capabilities) == ("rational_form" in theirs.capabilities)
+        a, b = mine.rational_form(), theirs.rational_form()
+        assert a.value == b.value and tuple(a.forms) == tuple(b.forms)
+
+
+def test_no_rational_form_where_equal_rates_meet():
+    m = L.svt6(epsilon=R(1, 2), threshold=1)
+    d = m.distribution([0, 2])
+    assert "rational_form" not in d.capabilities
+    assert "epsilon*exp(epsilon*w) term survives" in m.rational_obstruction(d.scores)
+    with pytest.raises(ValueError, match="no rational form in x here"):
+        d.rational_form()
+
+
+def test_certify_dp_refutes_svt4_for_every_epsilon():
+    cert = exactdp.certify_dp(L.svt4(epsilon=R(1, 2), threshold=1), [2, 0])
+    assert not cert.holds
+
+
+def test_check_dp_and_goodness_of_fit():
+    m = L.svt1(epsilon=R(1, 2), threshold=1)
+    mine = exactdp.check_dp(m, [2, 0, 1])
+    theirs = exactdp.check_dp(SparseVector(R(1, 2), 1), [2, 0, 1])
+    assert mine.holds and same(mine.loss, theirs.loss)
+    from exactdp.audit import goodness_of_fit
+
+    d = m.distribution([2, 0, 1])
+    assert goodness_of_fit(d.sample_index, d, 20_000, rng=1).verdict == "consistent"
