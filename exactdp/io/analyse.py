@@ -149,7 +149,16 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
         lines.append(f"largest privacy loss over {check.neighbours_checked} neighbours "
                      f"({check.search}): {check.loss} = {sympy.N(check.loss, 15)}")
         verdict = "holds" if check.holds else "VIOLATED"
-        lines.append(f"verdict: epsilon = {check.epsilon} {verdict}; witness: {check.witness}")
+        w = check.witness
+        if w is None:
+            lines.append(f"verdict: epsilon = {check.epsilon} {verdict}")
+        else:
+            out = w.output
+            if isinstance(out, int) and not isinstance(out, bool) and 0 <= out < len(dist):
+                out = _output_text(mech.distribution(list(w.scores)).outputs[out])
+            lines.append(f"verdict: epsilon = {check.epsilon} {verdict}; witness: q = "
+                         f"({', '.join(map(str, w.scores))}), q' = "
+                         f"({', '.join(map(str, w.neighbour))}), output {out}")
     return "\n".join(lines)
 
 

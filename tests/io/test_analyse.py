@@ -93,3 +93,12 @@ def test_formats(capsys, user_file, fmt):
     assert code == 0, err
     assert ("| output | probability | decimal |" in out) if fmt == "markdown" else (
         r"\begin{tabular}{lll}" in out)
+
+
+def test_the_neighbour_search_and_its_witness(capsys, user_file):
+    code, out, err = run(capsys, "analyse", f"{user_file}:svt1", "--param", "epsilon=1/2",
+                         "--param", "threshold=1", "--scores", "2,0,1")
+    assert code == 0, err
+    assert "largest privacy loss over 26 neighbours" in out
+    assert "verdict: epsilon = 1/2 holds; witness: q = (2, 0, 1), q' = (3, 1, 0), output " \
+        "(F, F, T)" in out
