@@ -254,7 +254,7 @@ LAYER = {
     "scores": 2, "xform": 2, "printing": 2, "result": 2,
     "distribution": 3,
     "mechanisms": 4,
-    "analysis": 5, "optimality": 5,
+    "analysis": 5, "optimality": 5, "programs": 5,
     "audit": 6, "examples": 6,
     "io": 7, "proofs": 7, "__main__": 7,
     # the package, and exactdp.latex (the public path of the table printers of io/latex.py)

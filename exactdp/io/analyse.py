@@ -21,6 +21,8 @@ from pathlib import Path
 import mpmath
 import sympy
 
+from ..analysis.check import check_dp
+from ..analysis.loss import privacy_loss
 from ..numbers import exact_number
 from ..programs import Program
 
@@ -58,7 +60,7 @@ def load_program(target: str) -> Program:
         del sys.modules[module_name]
         raise AnalyseError(f"analyse: loading {path} raised {type(exc).__name__}: "
                            f"{exc}") from None
-    obj = getattr(module, name, None)
+    obj = vars(module).get(name)
     if obj is None:
         raise AnalyseError(f"analyse: {path} defines no {name!r}")
     if not isinstance(obj, Program):
@@ -122,9 +124,6 @@ def probability_rows(dist, fmt: str) -> list[str]:
 def run_analyse(target: str, params: list[str] | None, scores: tuple,
                 neighbour: tuple | None, fmt: str) -> str:
     """The text ``exactdp analyse`` prints (see the module docstring)."""
-    from ..analysis.check import check_dp  # noqa: PLC0415 - the analysis is heavy; CLI only
-    from ..analysis.loss import privacy_loss  # noqa: PLC0415
-
     prog = load_program(target)
     mech = prog(**parse_params(params))
     dist = mech.distribution(list(scores))

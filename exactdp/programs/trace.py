@@ -39,7 +39,6 @@ from ..cost import fmt_size, refuse
 from .runs import Constraint, Draw, Run
 from .values import (
     ACTIVE,
-    DISCRETE,
     Comparison,
     Executor,
     Noisy,
@@ -516,6 +515,3 @@ def sample_outputs(call: Callable[[], Any], name: str, filename: str, size: int,
     ex = SampleRun(rng)
     return [execute(ex, call, counter, name, _key_of_sample) for _ in range(size)]
 
-
-__all__ = ["DISCRETE", "MAX_RUNS", "MAX_STEPS", "StepLimit", "Trace", "canonical", "decode",
-           "enumerate_runs", "sample_outputs"]

@@ -138,3 +138,17 @@ def test_every_program_states_its_source_and_claim():
     for name, prog in L.PROGRAMS.items():
         assert "Claimed" in prog.__doc__, name
         assert prog.name == name
+
+
+def test_monotone_svt_halves_the_query_noise_of_svt1():
+    q = as_scores([2, 0, 1])
+    mono = L.svt_monotone(epsilon=R(1, 2), threshold=1, c=2)
+    assert mono.monotonic and not L.svt1(epsilon=1, threshold=1).monotonic
+    plain = L.svt1(epsilon=R(1, 2), threshold=1, c=2)
+    assert mono.distribution([2, 0, 1]).outputs == plain.distribution([2, 0, 1]).outputs
+    a, b = mono.trace(q).runs[-1], plain.trace(q).runs[-1]
+    assert [(c.expr, c.relation) for c in a.constraints] == [
+        (c.expr, c.relation) for c in b.constraints]
+    # rho ~ Lap(2D/epsilon) = Lap(4); nu_i ~ Lap(2cD/epsilon) = Lap(8), half of SVT1's 16
+    assert [d.scale for d in a.draws] == [4, 8, 8, 8]
+    assert [d.scale for d in b.draws] == [4, 16, 16, 16]
