@@ -2,7 +2,7 @@
 
 import sys
 
-from .io.cli import main
+from .io.entry import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -455,3 +455,34 @@ def as_scores(scores: object, name: str = "scores", func: str | None = None) -> 
     (0,)
     """
     return ScoreVector.from_input(scores, name, func)
+
+
+#: The values of :attr:`exactdp.Mechanism.score_domain`.
+SCORE_DOMAINS = ("real", "integer")
+#: The values of :attr:`exactdp.Mechanism.adjacency`: every score moves by at most the
+#: sensitivity (``||q - q'||_inf <= Delta``), or one score moves (``q' = q +- t e_i``,
+#: ``|t| <= Delta``: histograms, sums; Dwork & Roth 2014, section 2.3).
+ADJACENCIES = ("all", "one")
+
+
+def check_score_domain(domain: str, sv: ScoreVector, func: str, name: str = "scores",
+                       owner: str = "the mechanism") -> None:
+    """Refuse, naming ``func`` and the argument ``name``, scores outside ``domain`` (one of
+    :data:`SCORE_DOMAINS`): under ``"integer"`` a non-integer score, decided exactly (``2.0``
+    is an integer; ``1/2`` and ``sqrt(2)`` are not). ``owner`` names who declares it.
+
+    Raises
+    ------
+    ValueError
+        One line: the first offending position and its value.
+    """
+    if domain != "integer" or sv.kind == "int":
+        return
+    if sv.kind == "float":
+        bad = [i for i, v in enumerate(sv.floats.tolist()) if not float(v).is_integer()]
+    else:
+        bad = [i for i, v in enumerate(sv.exact) if v.is_integer is not True]
+    if bad:
+        i = bad[0]
+        raise argument_error(func, f"{name}[{i}]", f"an integer ({owner} declares "
+                             "score_domain='integer')", sv.exact[i])

@@ -5,7 +5,10 @@ sampler draws from the stated distribution (goodness of fit).
 
 Every ``"selection"`` entry of ``exactdp.mechanisms.REGISTRY`` runs here (a mechanism joins
 by being registered where it is defined), plus permute-and-flip with a monotonic score
-function and sensitivity 2.
+function and sensitivity 2, and a user's exponential mechanism declared for integer scores
+only. The tests read the declarations: a mechanism declaring ``score_domain="integer"`` is
+fed the integer parts of the scores and shifts; every one declaring ``regular`` is checked
+by ``is_symmetric``, ``is_shift_invariant`` and ``is_monotonic``.
 """
 
 from __future__ import annotations
@@ -20,7 +23,9 @@ import pytest
 import sympy
 
 import exactdp
+from exactdp.analysis.engines.ball import BallUndecided
 from exactdp.audit import goodness_of_fit
+from exactdp.numbers import ExactConversionWarning
 
 
 def _factory(spec):
@@ -34,15 +39,32 @@ REGISTRY = {
     for key, spec in exactdp.mechanisms.REGISTRY.items() if spec.kind == "selection"
 }
 REGISTRY["pf-monotonic"] = (lambda e: exactdp.PermuteAndFlip(e, 2, True), True)
+
+
+def _em(q, eps):
+    w = [sympy.exp(eps * v / 2) for v in q]
+    return [x / sum(w) for x in w]
+
+
+REGISTRY["em-integer"] = (lambda e: exactdp.mechanism_from_function(
+    _em, epsilon=e, score_domain="integer", regular=True, name="EM on integers"), True)
 NAMES = sorted(REGISTRY)
 SCORES = [(0, -1, -3), (2, 2, 0, "-1/2"), ("7/3", 0, 1)]
 EPS = sympy.Rational(3, 4)
 DPS = 30
 
 
+def fed(mech, values):
+    """The values as given, or their integer parts for a mechanism that declares
+    ``score_domain="integer"`` (permutations and shifts of the scores stay so)."""
+    if mech.score_domain == "integer":
+        return [sympy.floor(sympy.Rational(v)) for v in values]
+    return list(values)
+
+
 def dist(name, scores, eps=EPS):
-    factory, _ = REGISTRY[name]
-    return factory(eps).distribution(list(scores))
+    mech = REGISTRY[name][0](eps)
+    return mech.distribution(fed(mech, scores))
 
 
 def mp_vals(d, dps=DPS):
@@ -76,8 +98,10 @@ def test_symmetry(name, scores):
 @pytest.mark.parametrize("name", NAMES)
 @pytest.mark.parametrize("shift", [5, "-1/3"])
 def test_shift_invariance(name, shift):
-    scores = SCORES[0]
-    moved = [sympy.Rational(s) + sympy.Rational(shift) for s in scores]
+    mech = REGISTRY[name][0](EPS)
+    scores = fed(mech, SCORES[0])
+    (step,) = fed(mech, [shift])
+    moved = [sympy.Rational(s) + sympy.Rational(step) for s in scores]
     d, e = dist(name, scores), dist(name, moved)
     if REGISTRY[name][1]:
         for p, q in zip(d.probabilities, e.probabilities, strict=True):
@@ -137,3 +161,53 @@ def test_registry_covers_every_mechanism_class_of_the_package():
     assert {"pf", "em", "rnm-exp", "rnm-gumbel", "rnm-laplace", "gaussian", "optimal",
             "top-k"} <= set(exactdp.mechanisms.REGISTRY)
     assert {"pf", "em", "gaussian", "optimal"} <= set(REGISTRY)
+
+
+# ----------------------------------------------------------------- declarations
+REGULAR = [name for name in NAMES if REGISTRY[name][0](EPS).regular]
+
+
+def test_the_regular_declarations():
+    """Declared where McKenna & Sheldon's Def. 3 holds: EM, PF, RNM returning the index
+    (every noise), Gaussian noisy max, the optimal mechanism, base-2 EM; not top-k, the
+    answer sequences or the released values."""
+    assert {"em", "pf", "rnm-exp", "rnm-gumbel", "rnm-laplace", "gaussian", "optimal",
+            "em-base2", "pf-monotonic", "em-integer"} == set(REGULAR)
+    for key in ("rnm-laplace-value", "rnm-exp-value", "rnm-gumbel-value", "top-k"):
+        assert not exactdp.mechanisms.REGISTRY[key].instance().regular
+    assert not exactdp.SparseVector(1, 1, variant=6).regular
+    assert not exactdp.mechanism_from_function(_em, epsilon=1).regular  # undeclared
+
+
+def _holds(check, exact: bool) -> bool:
+    """The check's verdict; without exact probabilities an equality is undecided by the
+    balls (equal to 10^-120: never a counterexample), which counts as holding."""
+    try:
+        return check().holds
+    except BallUndecided:
+        if exact:
+            raise
+        return True
+
+
+@pytest.mark.parametrize("name", REGULAR)
+def test_declared_regular_mechanisms_are_symmetric_shift_invariant_and_monotone(name):
+    """Exact checks (regularity.py) of every registered declaration: on the lattice
+    {0,1,2}^3 for exact probabilities, on n = 2 for the balls of the Gaussian (each of its
+    undecided equalities costs seconds)."""
+    mech, exact = REGISTRY[name][0](EPS), REGISTRY[name][1]
+    lattice = {} if exact else {"vectors": [(0, 1)]}
+    shifts = (1, -1) if mech.score_domain == "integer" else (1, -1, "1/2")
+    assert _holds(lambda: exactdp.is_symmetric(mech, **lattice), exact)
+    assert _holds(lambda: exactdp.is_shift_invariant(mech, shifts=shifts, **lattice), exact)
+    assert exactdp.is_monotonic(mech, **({} if exact else {"n": 2})).holds
+
+
+def test_integer_only_mechanisms_refuse_fractions_in_one_line():
+    mech = REGISTRY["em-integer"][0](EPS)
+    with pytest.raises(ValueError, match=r"^FunctionMechanism.distribution: scores\[1\] must "
+                       r"be an integer \(EM on integers declares score_domain='integer'\), "
+                       r"got 1/2$"):
+        mech.distribution([0, "1/2"])
+    with pytest.warns(ExactConversionWarning):  # 2.0 is an integer: accepted
+        assert mech.distribution([0, 2.0]).probabilities == tuple(_em([0, 2], EPS))

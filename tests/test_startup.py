@@ -77,3 +77,22 @@ def test_subpackages_are_attributes_after_import_exactdp():
     from exactdp import optimality  # a submodule through the import system too
 
     assert optimality.lattice_lp is exactdp.lattice_lp
+
+
+def test_version_answers_without_loading_sympy_or_the_command_line():
+    # issue 36: `exactdp --version` was 0.76-1.13 s CPU (the registry, the suite and sympy
+    # imported first); the entry point answers it with the standard library only
+    mods = loaded_after("import contextlib, io\nfrom exactdp.io.entry import main\n"
+                        "with contextlib.redirect_stdout(io.StringIO()): main(['--version'])")
+    assert "sympy" not in mods and "mpmath" not in mods and "exactdp.io.cli" not in mods
+    out = subprocess.run([sys.executable, "-m", "exactdp", "--version"], capture_output=True,
+                         text=True, check=True, cwd=ROOT, timeout=120).stdout
+    assert out == f"exactdp {exactdp.__version__}\n"
+
+
+def test_version_is_the_same_through_the_full_command_line(capsys):
+    from exactdp.io.cli import main
+
+    with pytest.raises(SystemExit):
+        main(["--version"])
+    assert capsys.readouterr().out == f"exactdp {exactdp.__version__}\n"

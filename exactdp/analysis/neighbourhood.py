@@ -1,5 +1,8 @@
 """Neighbouring score vectors: ``||q - q'||_inf <= Delta`` (all moves in one direction when the
-score function is monotonic), and the validation of a given pair.
+score function is monotonic), or one score moving by at most ``Delta`` (declared adjacency
+``"one"``), and the validation of a given pair. Everything here reads the mechanism's
+declarations (``sensitivity``, ``monotonic``, ``regular``, ``adjacency``, ``score_domain``,
+``check_cost``), never its class.
 
 References
 ----------
@@ -11,21 +14,28 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
 
 import numpy as np
+import sympy
 
 from .._validate import argument_error, check_choice, check_same_length
 from ..cost import check_analysis, check_neighbour_cells, refuse
+from ..exact import UndecidedSignError
 from ..mechanisms.base import Mechanism
-from ..mechanisms.sparse_vector import SparseVector
-from ..scores import ScoreVector
+from ..printing import format_number
+from ..scores import ScoreVector, check_score_domain
 from .common import (
+    as_mechanism,
+    distribution_of,
+    exact_probabilities_of,
     exact_sign,
     mechanism_monotonic,
     mechanism_name,
     mechanism_sensitivity,
     score_vector,
 )
+from .witness import Witness
 
 #: Largest range size for which ``search="auto"`` enumerates all 3**n - 1 vertices.
 EXHAUSTIVE_MAX_N = 6
@@ -59,15 +69,28 @@ def check_pair(
     Raises
     ------
     ValueError
-        If the lengths differ, a difference exceeds the sensitivity, or a monotone
-        mechanism's neighbour moves scores both up and down.
+        If the lengths differ, a score is outside the declared ``score_domain``, a
+        difference exceeds the sensitivity, a mechanism of declared adjacency ``"one"``
+        sees two scores move, or a monotone mechanism's neighbour moves scores both up and
+        down.
     """
     check_same_length(func, ("scores", "neighbour"), (q.raw, q2.raw))
+    mechanism = as_mechanism(mech, func)
+    for sv, name in ((q, "scores"), (q2, "neighbour")):
+        check_score_domain(mechanism.score_domain, sv, func, name, mechanism.name)
     check_analysis(func, 2, q.n, top_gap(q))
     if allow_non_neighbour:
         return
     delta = mechanism_sensitivity(mech)
     diffs = [b - a for a, b in zip(q.exact, q2.exact, strict=True)]
+    moved = [] if mechanism.adjacency == "all" else [
+        i for i, d in enumerate(diffs) if exact_sign(d) != 0]
+    if len(moved) > 1:
+        i, j = moved[:2]
+        raise ValueError(
+            f"{func}: {mechanism_name(mech)} declares adjacency 'one' (one score moves between "
+            f"neighbours), but this neighbour moves scores[{i}] and scores[{j}]; pass "
+            "allow_non_neighbour=True to compare anyway")
     for i, d in enumerate(diffs):
         if exact_sign(abs(d) - delta) == 1:
             raise argument_error(
@@ -150,14 +173,24 @@ def heuristic_count(n: int, monotone: bool = False) -> int:
 
 
 def _moves(
-    n: int, monotone: bool, search: str, func: str = "neighbours", regular: bool = True
+    n: int, monotone: bool, search: str, func: str = "neighbours", regular: bool = True,
+    adjacency: str = "all",
 ) -> tuple[list[tuple[int, ...]], str]:
+    """The moves ``s`` (neighbour ``q + Delta*s``) of ``search`` and its description, for a
+    mechanism declared ``regular`` (or not) with declared ``adjacency``."""
     check_choice(func, "search", search, SEARCHES)
+    if adjacency == "one":  # 2n moves: every search is the exhaustive one
+        check_neighbour_cells(func, 2 * n, n)
+        moves = []
+        for r in range(n):
+            e = tuple(1 if i == r else 0 for i in range(n))
+            moves += [e, tuple(-v for v in e)]
+        return moves, "exhaustive, one score moves (adjacency 'one'): +-e_r"
     if search == "reduced" and not regular:
         raise ValueError(
             f"{func}: search='reduced' holds for regular mechanisms only (symmetric, "
-            "shift-invariant, monotone: docs/formulas.md section 3), not for answer "
-            "sequences; use search='exhaustive' (n <= 8) or 'heuristic'")
+            "shift-invariant, monotone: docs/formulas.md section 3), and this mechanism does "
+            "not declare regular=True; use search='exhaustive' (n <= 8) or 'heuristic'")
     if search == "heuristic" or (search == "auto" and not regular and n > EXHAUSTIVE_MAX_N):
         check_neighbour_cells(func, heuristic_count(n, monotone), n)
         return heuristic_moves(n, monotone), (
@@ -200,7 +233,8 @@ def neighbours(
     Parameters
     ----------
     mechanism : Mechanism
-        Supplies ``sensitivity`` (default 1) and ``monotonic`` (default False).
+        Supplies its declarations: ``sensitivity``, ``monotonic``, ``regular``,
+        ``adjacency``, ``score_domain`` and the cost check ``check_cost``.
     scores : sequence of numbers, shape (n,)
     search : {"auto", "exhaustive", "reduced", "heuristic"}
         ``"exhaustive"``: the vertices ``q + Delta*s`` of the neighbour box,
@@ -213,9 +247,11 @@ def neighbours(
         all-down shifts are added too. ``"heuristic"``: the moves of
         :func:`heuristic_moves` (the DP-testing tools' input patterns at every position,
         one-sided shifts, seeded random vertices): a search, not a proof. ``"auto"``:
-        exhaustive for ``n <= 6``; beyond, reduced for regular mechanisms and heuristic
-        for the sparse vector technique (answer sequences: not regular, and
-        ``"reduced"`` refuses it).
+        exhaustive for ``n <= 6``; beyond, reduced for the mechanisms that declare
+        ``regular`` and heuristic for every other (``"reduced"`` refuses them). A user's
+        declaration (``mechanism_from_function(..., regular=True)``) is checked on
+        ``scores`` when the reduced search relies on it. Declared adjacency ``"one"``:
+        every search is the ``2n`` moves ``+-Delta e_r`` (one score moves), exhaustive.
 
     Returns
     -------
@@ -225,9 +261,11 @@ def neighbours(
     Raises
     ------
     ValueError
-        Invalid scores, an unknown ``search``, or an exhaustive search estimated above
-        :data:`EXHAUSTIVE_SECONDS_LIMIT` seconds; the message names ``func`` (the public
-        function the user called: ``neighbours`` unless an analysis passes its own name).
+        Invalid scores (outside the declared ``score_domain`` too), an unknown ``search``,
+        an exhaustive search estimated above :data:`EXHAUSTIVE_SECONDS_LIMIT` seconds, or a
+        user's ``regular=True`` that fails on ``scores`` (with the witness); the message
+        names ``func`` (the public function the user called: ``neighbours`` unless an
+        analysis passes its own name).
 
     References
     ----------
@@ -241,14 +279,16 @@ def neighbours(
     8
     """
     sv = score_vector(scores, "scores", func)
-    delta = mechanism_sensitivity(mechanism)
-    svt = mechanism if isinstance(mechanism, SparseVector) else None  # not regular
-    if svt is not None:  # too many queries for the exact route: refuse before any move
-        svt.check_cost(func, [sv])
-    # released values (capability "density"): McKenna-Sheldon's reduction is for indices
-    released = isinstance(mechanism, Mechanism) and "density" in mechanism.capabilities
-    moves, how = _moves(sv.n, mechanism_monotonic(mechanism), search, func,
-                        regular=svt is None and not released)
+    mech = as_mechanism(mechanism, func)
+    check_score_domain(mech.score_domain, sv, func, owner=mech.name)
+    delta = mechanism_sensitivity(mech)
+    mech.check_cost(func, [sv])  # too costly for the exact route: refused before any move
+    moves, how = _moves(sv.n, mechanism_monotonic(mech), search, func,
+                        regular=bool(mech.regular), adjacency=mech.adjacency)
+    reduced = mech.regular and mech.adjacency == "all" and (
+        search == "reduced" or (search == "auto" and sv.n > EXHAUSTIVE_MAX_N))
+    if reduced and mech.regular_claimed:  # the search relies on the user's declaration
+        check_regular_claim(mech, sv, delta, func)
     if sv.kind == "int" and delta.is_Integer:
         d = int(delta)
         out = [
@@ -263,9 +303,67 @@ def neighbours(
             )
             for m in moves
         ]
-    if svt is not None:  # the exact distributions of every neighbour, estimated first
-        svt.check_cost(func, [sv, *out])
+    mech.check_cost(func, [sv, *out])  # the exact distributions of every neighbour
     return out, how
+
+
+# =============================================================================== regularity
+def regularity_partners(
+    v: tuple, step: sympy.Expr
+) -> Iterator[tuple[str, tuple, list[tuple[int, int, str]]]]:
+    """The vectors a regularity property compares ``v`` with, one score step ``step``
+    apart: ``(property, w, [(r, s, relation), ...])`` meaning ``P_r(v) = P_s(w)``
+    (relation ``"eq"``) or ``P_r(v) >= P_s(w)`` (``"ge"``). Every adjacent transposition
+    (symmetric), the shifts by ``+-step`` (shift-invariant), and every elementary monotone
+    move: ``q_r`` lowered or another score raised by ``step`` (monotone); docs/formulas.md
+    section 3, McKenna & Sheldon (2020), Def. 3."""
+    m = len(v)
+    for k in range(m - 1):
+        w = v[:k] + (v[k + 1], v[k]) + v[k + 2:]
+        swap = {k: k + 1, k + 1: k}
+        yield "symmetric", w, [(r, swap.get(r, r), "eq") for r in range(m)]
+    for a in (step, -step):
+        yield "shift-invariant", tuple(x + a for x in v), [(r, r, "eq") for r in range(m)]
+    for s in range(m):
+        down = tuple(x - step if t == s else x for t, x in enumerate(v))
+        yield "monotone", down, [(s, s, "ge")]
+        up = tuple(x + step if t == s else x for t, x in enumerate(v))
+        yield "monotone", up, [(r, r, "ge") for r in range(m) if r != s]
+
+
+def check_regular_claim(mech: Mechanism, sv: ScoreVector, delta: sympy.Expr, func: str) -> None:
+    """Check a user's ``regular=True`` (:attr:`Mechanism.regular_claimed`) on the scores
+    ``sv`` the reduced search relies on it for, exactly: the comparisons of
+    :func:`regularity_partners` with step ``delta`` (the sensitivity).
+
+    Raises
+    ------
+    ValueError
+        One line with the property and the witness (the two vectors, the outputs and their
+        exact probabilities) when a comparison fails.
+    UndecidedSignError
+        When a comparison cannot be decided exactly (a symbolic epsilon).
+    """
+    v = tuple(sv.exact)
+    probs = exact_probabilities_of(distribution_of(mech, sv), func, mech)
+    for prop, w, pairs in regularity_partners(v, delta):
+        other = exact_probabilities_of(
+            distribution_of(mech, ScoreVector.from_input(list(w), "scores")), func, mech)
+        for r, s, relation in pairs:
+            sign = exact_sign(probs[r] - other[s])
+            if sign is None:
+                raise UndecidedSignError(
+                    f"{func}: cannot decide whether {mechanism_name(mech)} is {prop} (its "
+                    "declared regular=True) for every epsilon; check at a numeric epsilon")
+            failed = sign != 0 if relation == "eq" else sign < 0
+            if failed:
+                witness = Witness(v, w, r, s, probs[r], other[s])
+                raise ValueError(
+                    f"{func}: {mechanism_name(mech)} declares regular=True but is not {prop} "
+                    f"on these scores: P = {format_number(probs[r], 6)} at {witness} "
+                    f"against P = {format_number(other[s], 6)}; declare regular=False (the "
+                    f"search is then exhaustive up to {EXHAUSTIVE_MAX_N} scores, heuristic "
+                    "beyond)")
 
 
 def neighbour_list(

@@ -20,7 +20,8 @@ from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..exact.arb import flint_prec
 from ..printing import value_repr
-from ..scores import ScoreVector, as_scores
+from ..scores import ScoreVector, as_scores, check_score_domain
+from .declarations import Declarations
 from .parameters import Parameter, declared_parameters
 from .rational_form import RationalForm
 
@@ -69,15 +70,13 @@ VIEWS = {"exact": "exact", "rational_form": "rational_form",
          "balls": "balls", "sample": "sample"}
 _NEEDS_NUMBER = frozenset({"mpmath", "float", "balls", "sample", "numeric_rational_form"})
 
-
-
 @lru_cache(maxsize=256)
 def _float_rate_of(epsilon: sympy.Expr, c: int, sensitivity: sympy.Expr) -> float:
     """``epsilon / (c * sensitivity)`` in float64, correctly rounded from 20 digits (cached:
     the fixed cost of every float view)."""
     return float(sympy.N(epsilon / (c * sensitivity), 20))
 
-class Mechanism:
+class Mechanism(Declarations):
     """The declared protocol of a mechanism: what the analyzer, the audit, the report and
     the CLI may read.
 
@@ -92,7 +91,9 @@ class Mechanism:
     - ``distribution(scores)``: the output distribution, whose views are computed by
       :meth:`evaluate` through the hooks;
     - :attr:`capabilities`: which views exist, computed from the hooks the class overrides
-      (:data:`HOOKS`), and :meth:`capabilities_on` (narrowed to one score vector).
+      (:data:`HOOKS`), and :meth:`capabilities_on` (narrowed to one score vector);
+    - the declarations ``regular``, ``adjacency``, ``score_domain`` and :meth:`check_cost`
+      (:class:`~exactdp.mechanisms.declarations.Declarations`).
 
     The hooks (``_exact``, ``_rational_form``, ``_numeric_rational_form``, ``_mp``,
     ``_float``, ``_balls``, ``_sample``, ``_balls_certified``) are called only by
@@ -405,7 +406,9 @@ class Mechanism:
             For invalid scores (see :class:`~exactdp.scores.ScoreVector`).
         """
         func = f"{type(self).__name__}.distribution"
-        return OutputDistribution(self, as_scores(scores, func=func))
+        sv = as_scores(scores, func=func)
+        check_score_domain(self.score_domain, sv, func, owner=self.name)
+        return OutputDistribution(self, sv)
 
     # ------------------------------------------------------------------ routing
     def oriented(self, sv: ScoreVector) -> ScoreVector:

@@ -79,6 +79,7 @@ class Base2ExponentialMechanism(Mechanism):
     """
 
     name: ClassVar[str] = "EM-base2"
+    regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
     eta: sympy.Expr = parameter(_eta, ">= 0 (0 and oo are the exact limits)", symbolic=True)
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()

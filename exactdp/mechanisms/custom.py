@@ -14,12 +14,13 @@ import inspect
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from typing import ClassVar
 
 import mpmath
 import numpy as np
 import sympy
 
-from .._validate import argument_error, check_callable
+from .._validate import argument_error, check_bool, check_callable, check_choice
 from ..distribution import OutputDistribution
 from ..exact import enclose
 from ..exact.poly import xform_from_probabilities
@@ -30,7 +31,7 @@ from ..numbers import (
     safe_sympify,
     sequence_items,
 )
-from ..scores import ScoreVector, as_scores
+from ..scores import ADJACENCIES, SCORE_DOMAINS, ScoreVector, as_scores, check_score_domain
 from .base import Mechanism, monotonic_flag
 from .exponential import ExponentialMechanism
 from .noisy_max import ReportNoisyMax
@@ -214,6 +215,11 @@ class FunctionMechanism(Mechanism):
     monotonic: bool = parameter(_flag, "a bool", default=False, exact=False)
     name: str = "user mechanism"
     takes_epsilon: bool = field(default=False, repr=False)
+    regular: bool = field(default=False, kw_only=True)
+    adjacency: str = field(default="all", kw_only=True)
+    score_domain: str = field(default="real", kw_only=True)
+    #: ``regular=True`` is the user's claim: checked on the scores each analysis runs on.
+    regular_claimed: ClassVar[bool] = True
 
     @property
     def capabilities(self) -> frozenset[str]:
@@ -244,7 +250,9 @@ class FunctionMechanism(Mechanism):
     def distribution(self, scores: object) -> FunctionDistribution:
         """The exact output distribution on ``scores`` (sympy expressions allowed)."""
         func = f"{type(self).__name__}.distribution"
-        return FunctionDistribution(self, _score_vector(scores, func))
+        sv = _score_vector(scores, func)
+        check_score_domain(self.score_domain, sv, func, owner=self.name)
+        return FunctionDistribution(self, sv)
 
 
 def mechanism_from_function(
@@ -254,6 +262,9 @@ def mechanism_from_function(
     sensitivity: object = 1,
     monotonic: bool | None = None,
     name: str | None = None,
+    regular: bool = False,
+    adjacency: str = "all",
+    score_domain: str = "real",
 ) -> FunctionMechanism:
     """Wrap a function from scores to an exact probability vector into a mechanism.
 
@@ -272,6 +283,21 @@ def mechanism_from_function(
     monotonic : bool, default False
         Whether the mechanism is declared for monotonic score functions only.
     name : str, optional
+    regular : bool, default False
+        The user's declaration that the mechanism is regular (symmetric, shift-invariant and
+        monotone: McKenna & Sheldon 2020, Def. 3; docs/formulas.md section 3), so the
+        reduced neighbour search is exact for it beyond six scores. It is checked on the
+        scores each search uses it for (every adjacent transposition, the shifts by
+        ``+-sensitivity`` and every elementary monotone move of size ``sensitivity``): a
+        failure raises ValueError with the witness. Undeclared, the search is exhaustive
+        up to six scores and heuristic beyond.
+    adjacency : {"all", "one"}, default "all"
+        Which score vectors are neighbours: ``"all"``, every score moves by at most the
+        sensitivity; ``"one"``, one score moves (``q +- sensitivity * e_i``: histograms,
+        sums).
+    score_domain : {"real", "integer"}, default "real"
+        ``"integer"``: the function is defined on integer scores only; a fraction is
+        refused (ValueError) before ``f`` is called.
 
     Returns
     -------
@@ -284,7 +310,8 @@ def mechanism_from_function(
     ------
     ValueError
         If ``f`` is not callable or a parameter is invalid; on use, if ``f`` returns floats
-        or the wrong number of probabilities.
+        or the wrong number of probabilities, if a score is outside ``score_domain``, or if
+        ``regular=True`` fails on the scores a search uses it for.
 
     Examples
     --------
@@ -302,9 +329,12 @@ def mechanism_from_function(
         raise argument_error("mechanism_from_function", "f", "a function of (scores, epsilon) "
                              "when epsilon=... is given", f)
     label = name or str(getattr(f, "__name__", "user mechanism"))
+    func = "mechanism_from_function"
     return FunctionMechanism(
-        f, epsilon, sensitivity, monotonic_flag(monotonic, "mechanism_from_function"), label,
-        takes,
+        f, epsilon, sensitivity, monotonic_flag(monotonic, func), label, takes,
+        regular=check_bool(func, "regular", regular),
+        adjacency=check_choice(func, "adjacency", adjacency, ADJACENCIES),
+        score_domain=check_choice(func, "score_domain", score_domain, SCORE_DOMAINS),
     )
 
 
@@ -333,6 +363,11 @@ class MisdeclaredMechanism(Mechanism):
     name: str
     description: str = ""
     monotonic: bool = False
+
+    @property
+    def regular(self) -> bool:
+        """The inner mechanism's (the distribution is the inner mechanism's)."""
+        return self.inner.regular
 
     @property
     def capabilities(self) -> frozenset[str]:

@@ -177,6 +177,7 @@ class ExponentialMechanism(Mechanism):
     """
 
     name: ClassVar[str] = "EM"
+    regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()

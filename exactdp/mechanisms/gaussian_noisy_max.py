@@ -96,6 +96,7 @@ class GaussianNoisyMax(Mechanism):
     """
 
     name: ClassVar[str] = "RNM"
+    regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
     noise: ClassVar[str] = "gaussian"
     sigma: sympy.Expr = parameter(_sigma, "a number > 0", symbolic=False)
     sensitivity: sympy.Expr = sensitivity_parameter()

@@ -192,6 +192,12 @@ class ReportNoisyMax(Mechanism):
                                  self.optimize)
 
     @property
+    def regular(self) -> bool:
+        """Regular (McKenna & Sheldon 2020, Def. 3) when it returns the index, for every
+        noise; the released value is not a selection."""
+        return self.output == "index"
+
+    @property
     def capabilities(self) -> frozenset[str]:
         """Laplace noise: no rational form in x for every epsilon (the probabilities contain
         ``epsilon*exp(-epsilon)`` terms), but one at a numeric rational epsilon; the other

@@ -268,6 +268,7 @@ class OptimalRegularMechanism(Mechanism):
     """
 
     name: ClassVar[str] = "OPT"
+    regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()

@@ -164,6 +164,7 @@ class PermuteAndFlip(Mechanism):
     """
 
     name: ClassVar[str] = "PF"
+    regular: ClassVar[bool] = True  # McKenna & Sheldon (2020), Def. 3
     epsilon: sympy.Expr = epsilon_parameter()
     sensitivity: sympy.Expr = sensitivity_parameter()
     monotonic: bool = monotonic_parameter()

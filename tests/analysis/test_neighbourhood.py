@@ -141,3 +141,168 @@ def test_sparse_vector_exhaustive_search_is_the_worst_of_every_vertex_by_floats(
                 worst, where = loss, tuple(b)
     assert abs(float(check.loss) - worst) < 1e-12
     assert tuple(check.witness.neighbour) == where
+
+
+# ----------------------------------------------------------------- declarations
+def _lopsided(q):
+    """Output 0 weighs exp(L/2), L = q0 + q1 + q2 - (the rest); the others weigh 1: not
+    symmetric, not shift-invariant (issue 32)."""
+    big_l = sum(q[:3]) - sum(q[3:])
+    w = [sympy.exp(big_l / 2)] + [sympy.Integer(1)] * (len(q) - 1)
+    return [x / sum(w) for x in w]
+
+
+def test_an_undeclared_asymmetric_function_is_searched_heuristically_beyond_six_scores():
+    """Main searched it as regular (16 reduced neighbours, "reduced (regular mechanism ...)")
+    and check_dp(epsilon=2) said it holds. The neighbour q + (-1,-1,-1,1,1,1,1) moves L by
+    -7: P_0 goes from 1/7 to e^(-7/2)/(e^(-7/2) + 6), a loss of 7/2 + ln((e^(-7/2) + 6)/7)
+    = 3.35 > 2 (by hand), which the heuristic search finds."""
+    m = exactdp.mechanism_from_function(_lopsided)
+    assert not exactdp.is_symmetric(m).holds
+    nb, how = neighbours(m, [0] * 7)
+    assert how.startswith("heuristic") and "regular" not in how and len(nb) > 2 * 7 + 2
+    res = exactdp.check_dp(m, [0] * 7, epsilon=2)
+    assert not res.holds and "regular" not in res.search
+    exact = R(7, 2) + sympy.log((sympy.exp(-R(7, 2)) + 6) / 7)
+    assert abs(sympy.N(res.loss - exact, 40)) < 1e-35
+    assert not m.regular
+    with pytest.raises(ValueError, match="search='reduced' holds for regular mechanisms only"):
+        neighbours(m, [0] * 7, "reduced")
+
+
+def test_a_users_regular_declaration_is_checked_on_the_scores_with_a_witness():
+    bad = exactdp.mechanism_from_function(_lopsided, regular=True, name="lopsided")
+    with pytest.raises(ValueError) as err:
+        exactdp.check_dp(bad, [0] * 7, epsilon=2)
+    text = str(err.value)
+    assert "\n" not in text and text.startswith(
+        "check_dp: lopsided declares regular=True but is not shift-invariant on these scores")
+    assert "(0,0,0,0,0,0,0)->(1,1,1,1,1,1,1) at output 0" in text  # P_0: 1/7 vs 0.0918
+    assert len(neighbours(bad, [0] * 6)[0]) == 3**6 - 1  # exhaustive: no claim relied on
+
+    def em(q, eps):
+        w = [sympy.exp(sympy.sympify(eps) * v / 2) for v in q]
+        return [x / sum(w) for x in w]
+
+    good = exactdp.mechanism_from_function(em, epsilon=1, regular=True)
+    q = [0, -1, -1, -2, -3, -3, -5]
+    nb, how = neighbours(good, q)
+    assert how.startswith("reduced (regular mechanism") and len(nb) == 2 * 7 + 2
+    # the same worst loss as the package's EM (an independent implementation)
+    ours, theirs = exactdp.check_dp(good, q), exactdp.check_dp(exactdp.ExponentialMechanism(1), q)
+    assert abs(sympy.N(ours.loss - theirs.loss, 40)) < 1e-35
+
+
+def test_search_descriptions_say_regular_only_of_mechanisms_that_declare_it():
+    mechanisms = [spec.instance() for spec in exactdp.mechanisms.REGISTRY.values()
+                  if spec.kind == "selection"]
+    mechanisms += [exactdp.mechanism_from_function(_lopsided),
+                   exactdp.NumericalSparseVector(R(1, 10), 1, c=2),
+                   exactdp.SparseVector(R(1, 2), 1, variant=6),
+                   exactdp.ReportNoisyMax(1, output="value")]
+    for m in mechanisms:
+        for search in ("auto", "heuristic", "exhaustive"):
+            how = neighbours(m, [1] * 7, search)[1]
+            assert ("regular" in how) == (m.regular and search == "auto"), (m, search, how)
+
+
+def _one_moves(q, delta=1):
+    """By enumeration: the vertices q + delta*s, s in {-1,0,1}^n, with one score moved."""
+    return {tuple(a + delta * d for a, d in zip(q, s, strict=True))
+            for s in itertools.product((-1, 0, 1), repeat=len(q))
+            if sum(map(abs, s)) == 1}
+
+
+@pytest.mark.parametrize("monotonic", [False, True])
+@pytest.mark.parametrize("n", [3, 8])
+def test_adjacency_one_searches_every_single_score_move(n, monotonic):
+    m = exactdp.mechanism_from_function(_lopsided, adjacency="one", monotonic=monotonic,
+                                        sensitivity=2)
+    q = tuple(range(n))
+    for search in ("auto", "exhaustive", "reduced", "heuristic"):
+        nb, how = neighbours(m, list(q), search)
+        assert len(nb) == 2 * n and {v.exact for v in nb} == _one_moves(q, 2), search
+        assert how.startswith("exhaustive, one score moves")
+
+
+def test_adjacency_one_loss_is_the_worst_single_score_move_by_enumeration():
+    def em(q, eps):
+        w = [sympy.exp(sympy.sympify(eps) * v / 2) for v in q]
+        return [x / sum(w) for x in w]
+
+    m = exactdp.mechanism_from_function(em, epsilon=1, adjacency="one")
+    q = (0, -1, -3)
+    p = em(q, 1)
+    worst = max(abs(sympy.log(a / b)) for v in _one_moves(q) for a, b in zip(
+        p, em(v, 1), strict=True))
+    res = exactdp.check_dp(m, list(q))
+    assert res.neighbours_checked == 6 and res.holds
+    assert abs(sympy.N(res.loss - worst, 40)) < 1e-35
+    # every-score adjacency has the larger box: a larger worst loss here
+    assert exactdp.check_dp(exactdp.ExponentialMechanism(1), list(q)).loss > res.loss
+
+
+def test_adjacency_one_refuses_a_neighbour_that_moves_two_scores():
+    m = exactdp.mechanism_from_function(_lopsided, adjacency="one", name="histogram")
+    with pytest.raises(ValueError, match=r"^privacy_loss: histogram declares adjacency 'one' "
+                       r".*moves scores\[0\] and scores\[2\]; pass allow_non_neighbour=True"):
+        exactdp.privacy_loss(m, [0, 0, 0], [1, 0, -1])
+    # L = q0 + q1 + q2 is 0 on both: the same probabilities, loss 0 (by hand)
+    assert exactdp.privacy_loss(m, [0, 0, 0], [1, 0, -1], allow_non_neighbour=True).loss == 0
+    # one score moved: L = -1, P_0 = e^(-1/2)/(e^(-1/2) + 2) against 1/3
+    loss = exactdp.privacy_loss(m, [0, 0, 0], [0, 0, -1]).loss
+    by_hand = sympy.log((sympy.exp(-R(1, 2)) + 2) / (3 * sympy.exp(-R(1, 2))))
+    assert abs(sympy.N(loss - by_hand, 40)) < 1e-35
+    with pytest.raises(ValueError, match="check_dp: histogram declares adjacency 'one'"):
+        exactdp.check_dp(m, [0, 0, 0], [1, 1, 0], epsilon=2)
+
+
+def test_integer_score_domain_refuses_fractions_before_any_computation():
+    calls = []
+
+    def f(q):
+        calls.append(q)
+        return [sympy.Rational(1, len(q))] * len(q)
+
+    m = exactdp.mechanism_from_function(f, score_domain="integer", name="ints")
+    for call, message in [
+        (lambda: exactdp.check_dp(m, [0, "1/2"], epsilon=1),
+         r"^check_dp: scores\[1\] must be an integer"),
+        (lambda: exactdp.neighbours(m, [R(1, 3), 0]), r"^neighbours: scores\[0\] must be an"),
+        (lambda: exactdp.privacy_loss(m, [0, 0], [0, "0.5"]),
+         r"^privacy_loss: neighbour\[1\] must be an integer \(ints declares "
+         r"score_domain='integer'\), got 1/2$"),
+        (lambda: exactdp.check_dp(m, [0, sympy.sqrt(2)], epsilon=1),
+         r"scores\[1\] must be an integer"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            call()
+    assert calls == []
+    assert exactdp.check_dp(m, [0, 1], epsilon=1).holds  # integers are fine (uniform: loss 0)
+
+
+def test_the_search_asks_the_mechanism_for_its_cost_unconditionally():
+    from dataclasses import dataclass
+
+    from exactdp.mechanisms.custom import FunctionMechanism
+
+    seen = []
+
+    @dataclass(frozen=True, eq=False)
+    class Recording(FunctionMechanism):
+        def check_cost(self, func, vectors):
+            seen.append((func, [v.exact for v in vectors]))
+
+    m = Recording(_lopsided)
+    nb, _ = neighbours(m, [0, 1], func="check_dp")
+    assert seen == [("check_dp", [(0, 1)]), ("check_dp", [(0, 1), *[v.exact for v in nb]])]
+
+
+def test_the_neighbour_search_reads_declarations_not_classes():
+    from pathlib import Path
+
+    import exactdp.analysis.neighbourhood as module
+
+    source = Path(module.__file__).read_text()
+    assert "isinstance(" not in source and '"density"' not in source
+    assert "SparseVector" not in source

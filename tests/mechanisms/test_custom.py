@@ -180,3 +180,28 @@ def test_function_mechanism_bad_scores_name_the_method():
     with pytest.raises(ValueError, match=r"^FunctionMechanism\.distribution: scores\[0\] "
                                          r"must be a finite real number, got nan$"):
         m.distribution([float("nan"), 0])
+
+
+def test_the_declarations_of_a_function_mechanism():
+    m = mechanism_from_function(em_fn, epsilon=1)
+    assert (m.regular, m.adjacency, m.score_domain, m.regular_claimed) == (
+        False, "all", "real", True)
+    m = mechanism_from_function(em_fn, epsilon=1, regular=True, adjacency="one",
+                                score_domain="integer")
+    assert (m.regular, m.adjacency, m.score_domain) == (True, "one", "integer")
+    assert m.with_epsilon(2).adjacency == "one"  # kept by replace
+    for kw, message in [
+        ({"regular": "yes"}, "mechanism_from_function: regular must be True or False"),
+        ({"adjacency": "some"}, "mechanism_from_function: adjacency must be 'all' or 'one'"),
+        ({"score_domain": "rational"},
+         "mechanism_from_function: score_domain must be 'real' or 'integer'"),
+    ]:
+        with pytest.raises(ValueError, match=message):
+            mechanism_from_function(em_fn, epsilon=1, **kw)
+
+
+def test_wrong_variants_are_regular_as_their_inner_mechanism():
+    """The distribution is the inner (regular) mechanism's: the reduced search stays exact."""
+    for make in WRONG_VARIANTS.values():
+        m = make(1)
+        assert m.regular and m.regular == m.inner.regular and not m.regular_claimed

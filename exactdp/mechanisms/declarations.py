@@ -1,0 +1,58 @@
+"""What a mechanism declares about the inputs it is analysed on: regularity, adjacency,
+score domain, and its cost check. :class:`~exactdp.mechanisms.base.Mechanism` inherits
+them; the neighbour search (:mod:`exactdp.analysis.neighbourhood`), the argument checks and
+the common tests read them, never the mechanism's class (docs/architecture.md,
+"Declarations").
+
+References
+----------
+R. McKenna and D. Sheldon, "Permute-and-Flip", NeurIPS 2020, Def. 3 (regular mechanisms).
+C. Dwork and A. Roth, The Algorithmic Foundations of Differential Privacy (2014), sec. 2.3.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, ClassVar
+
+from ..scores import ScoreVector
+
+
+class Declarations:
+    """The declarations of a mechanism. Each is a class attribute, a property where the
+    instances of a class differ (``ReportNoisyMax.regular``), or a field
+    (``FunctionMechanism``: the user's declarations).
+
+    - ``regular`` (bool, default False): symmetric, shift-invariant and monotone (McKenna &
+      Sheldon 2020, Def. 3; docs/formulas.md section 3), so the reduced neighbour search
+      is exact for it. tests/test_common.py checks it on every registered mechanism that
+      declares it;
+    - ``adjacency`` (:data:`~exactdp.scores.ADJACENCIES`, default ``"all"``): every score
+      moves by at most the sensitivity between neighbours, or ``"one"`` score moves;
+    - ``score_domain`` (:data:`~exactdp.scores.SCORE_DOMAINS`, default ``"real"``): under
+      ``"integer"`` a non-integer score is refused before any computation;
+    - :attr:`regular_claimed`, :meth:`check_cost`.
+    """
+
+    if TYPE_CHECKING:
+        @property
+        def regular(self) -> bool: ...
+        @property
+        def adjacency(self) -> str: ...
+        @property
+        def score_domain(self) -> str: ...
+    else:
+        regular = False
+        adjacency = "all"
+        score_domain = "real"
+
+    #: Whether ``regular`` is a user's claim (``mechanism_from_function(..., regular=True)``),
+    #: checked on the scores where a search relies on it, rather than proved for the class.
+    regular_claimed: ClassVar[bool] = False
+
+    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
+        """Refuse, naming ``func``, an exact analysis of these score vectors that would cost
+        too much (:class:`~exactdp.cost.TooCostly`). The neighbour search calls it on the
+        scores before building the neighbours, and on the scores and the neighbours after.
+        Default: nothing (the analyzer's own cost checks cover the selection mechanisms).
+        """
