@@ -29,12 +29,10 @@ import sympy
 
 from .._validate import argument_error, check_bool, check_choice
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity
+from ..scores import ADJACENCIES
 from .mechanism import ProgramMechanism
 from .values import Noisy, ProgramError, user_line
 
-#: ``adjacency=``: "all" (every answer moves by at most the sensitivity, either way) or
-#: "one" (one answer moves).
-ADJACENCIES = ("all", "one")
 #: ``output=``: "sequence" (any hashable output of booleans, None, integers, tuples) or
 #: "selection" (an index of ``range(len(q))``).
 OUTPUTS = ("sequence", "selection")
@@ -49,7 +47,7 @@ class Declaration:
     sensitivity : sympy.Expr
         The largest move of an answer between neighbours (> 0).
     adjacency : str
-        One of :data:`ADJACENCIES`.
+        One of :data:`exactdp.scores.ADJACENCIES`.
     monotonic : bool
         Whether neighbouring answers all move in one direction.
     output : str

@@ -23,7 +23,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_choice, check_size
-from ..cost import MAX_SAMPLE_DRAWS, check_seconds, refuse
+from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, refuse
 from ..distribution import OutputDistribution
 from ..mechanisms.base import Mechanism, X
 from ..mechanisms.parameters import parameter
@@ -324,6 +324,24 @@ class ProgramMechanism(Mechanism):
             raise ValueError(f"{self.name}: no rational form in x here: its degree is above "
                              f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")
         return rf
+
+    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
+        """Refuse, naming ``func``, an exact analysis of these answer vectors estimated
+        above :data:`exactdp.cost.SECONDS_LIMIT`: the runs of the first vector (counted
+        against the run limit) times the integrator's cost of each, for every vector.
+
+        Raises
+        ------
+        TooCostly
+            With the estimate and the cheaper route.
+        """
+        with as_caller(func):
+            trace = self.trace(vectors[0])
+        seconds = sum(_integrator().run_cost(r) for r in trace.runs) * len(vectors)
+        check_seconds(func, f"an exact analysis of {len(vectors)} answer vectors of "
+                      f"{vectors[0].n} answers ({len(trace.runs)} runs each)", seconds,
+                      "use fewer queries, a cut-off (stop after c answers), or pass the one "
+                      "neighbour to check (neighbour=...)")
 
     def _check_cost(self, trace: Trace) -> None:
         """Refuse, before any integral, probabilities estimated above
