@@ -105,6 +105,39 @@ def _one() -> dict:
     return ONE
 
 
+@lru_cache(maxsize=1024)
+def trace_seconds(mechanism: ProgramMechanism, answers: tuple) -> float:
+    """The integrator's estimated seconds for every run of the program on ``answers``."""
+    integrate = _integrator()
+    return sum(integrate.run_cost(r) for r in program_trace(mechanism, answers).runs)
+
+
+@lru_cache(maxsize=1024)
+def _obstruction(mechanism: ProgramMechanism, answers: tuple) -> str | None:
+    """:meth:`ProgramMechanism.rational_obstruction` (cached)."""
+    if not all(a.is_Rational for a in answers):
+        return "irrational answers"
+    try:
+        mechanism._check_cost(as_scores(list(answers)))
+        ov = output_values(mechanism, answers)
+    except ValueError as exc:
+        return f"its closed form is not computed ({exc})"
+    if ov is None:
+        return ("a run has a coin, discrete or Gumbel noise, or noise scales without one "
+                "common unit")
+    symbolic = mechanism if mechanism.epsilon.free_symbols else mechanism.with_epsilon(_SYMBOL)
+    eps = symbolic.epsilon
+    for run in program_trace(symbolic, answers).runs:
+        for d in run.draws:
+            t = d.scale * eps
+            if not (t.is_Rational or sympy.cancel(t).is_Rational):
+                return (f"the noise scale {d.scale} at {d.line} is not a rational multiple of "
+                        "1/epsilon")
+    if any(e for v in ov.values for e, _ in v):
+        return "an epsilon*exp(epsilon*w) term survives (equal noise rates meet)"
+    return None
+
+
 def _x_form(ov: OutputValues, lam: sympy.Expr) -> RationalForm | None:
     """The probabilities as flint polynomials in ``x = exp(-lam/L)`` over one power of
     ``x``: ``q lam**e exp(lam W) = q lam**e x**(-L W)``, ``L`` the common denominator of the
@@ -253,7 +286,7 @@ class ProgramMechanism(Mechanism):
     # ------------------------------------------------------------------ hooks
     def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:
         trace = self.trace(sv)
-        self._check_cost(trace)
+        self._check_cost(sv)
         ov = output_values(self, tuple(sv.exact))
         if ov is not None:
             value_expr = _integrator().value_expr
@@ -269,7 +302,7 @@ class ProgramMechanism(Mechanism):
         rational unit ``lam`` and no denominator; None otherwise."""
         if self.epsilon.free_symbols:
             return None
-        self._check_cost(self.trace(sv))
+        self._check_cost(sv)
         ov = output_values(self, tuple(sv.exact))
         if ov is None or not ov.unit.is_Rational:
             return None
@@ -287,39 +320,20 @@ class ProgramMechanism(Mechanism):
         """Why the probabilities on ``sv`` are not polynomials in one ``x =
         exp(-epsilon/N)`` (over a power of ``x``) for every epsilon, or None when they are.
 
-        Decided on the closed forms at a symbolic epsilon: every run must integrate to
-        ``sum q lam**e exp(lam W)`` with one unit ``lam``, a rational multiple of epsilon,
-        no coin weight and no denominator, and no ``e > 0`` term may survive the sum over an
-        output's runs (as :meth:`exactdp.SparseVector.rational_obstruction`)."""
-        if not sv.is_rational:
-            return "irrational answers"
-        try:
-            ov, eps = self._symbolic_values(sv)
-        except ValueError as exc:
-            return f"its closed form is not computed ({exc})"
-        if ov is None:
-            return ("a run has a coin, discrete or Gumbel noise, or noise scales without one "
-                    "common unit")
-        if not sympy.cancel(ov.unit / eps).is_Rational:
-            return f"the unit {ov.unit} of the closed forms is not a rational multiple of epsilon"
-        if any(e for v in ov.values for e, _ in v):
-            return "an epsilon*exp(epsilon*w) term survives (equal noise rates meet)"
-        return None
-
-    def _symbolic_values(self, sv: ScoreVector) -> tuple[OutputValues | None, sympy.Expr]:
-        """The :class:`OutputValues` at a symbolic epsilon, and that epsilon."""
-        m = self if self.epsilon.free_symbols else self.with_epsilon(_SYMBOL)
-        self._check_cost(m.trace(sv))  # type: ignore[attr-defined]
-        return output_values(m, tuple(sv.exact)), m.epsilon
+        Every run must integrate to ``sum q lam**e exp(lam W)`` with one unit ``lam``, no
+        coin weight and no denominator; every noise scale must be a rational multiple of
+        ``1/epsilon`` (decided on the runs at a symbolic epsilon, traced, not integrated);
+        and no ``e > 0`` term may survive the sum over an output's runs (as
+        :meth:`exactdp.SparseVector.rational_obstruction`). Cached per answers.
+        """
+        return _obstruction(self, tuple(sv.exact))
 
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
         why = self.rational_obstruction(sv)
         if why is not None:
             raise ValueError(f"{self.name}: no rational form in x here: {why}")
-        ov, eps = self._symbolic_values(sv)
-        if ov is None:  # pragma: no cover - rational_obstruction said otherwise
-            raise ValueError(f"{self.name}: no rational form in x here")
-        rf = _x_form(ov, ov.unit.subs(eps, self.epsilon))
+        ov = output_values(self, tuple(sv.exact))
+        rf = None if ov is None else _x_form(ov, ov.unit)
         if rf is None:
             raise ValueError(f"{self.name}: no rational form in x here: its degree is above "
                              f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")
@@ -336,19 +350,21 @@ class ProgramMechanism(Mechanism):
             With the estimate and the cheaper route.
         """
         with as_caller(func):
-            trace = self.trace(vectors[0])
-        seconds = sum(_integrator().run_cost(r) for r in trace.runs) * len(vectors)
+            answers = tuple(vectors[0].exact)
+            seconds = trace_seconds(self, answers) * len(vectors)
+        runs = len(program_trace(self, answers).runs)
         check_seconds(func, f"an exact analysis of {len(vectors)} answer vectors of "
-                      f"{vectors[0].n} answers ({len(trace.runs)} runs each)", seconds,
+                      f"{vectors[0].n} answers ({runs} runs each)", seconds,
                       "use fewer queries, a cut-off (stop after c answers), or pass the one "
                       "neighbour to check (neighbour=...)")
 
-    def _check_cost(self, trace: Trace) -> None:
+    def _check_cost(self, sv: ScoreVector) -> None:
         """Refuse, before any integral, probabilities estimated above
         :data:`exactdp.cost.SECONDS_LIMIT` (the integrator's cost of each run)."""
-        seconds = sum(_integrator().run_cost(r) for r in trace.runs)
-        check_seconds(f"{self.name}.probabilities",
-                      f"the exact probabilities of {len(trace.runs)} runs", seconds,
+        answers = tuple(sv.exact)
+        runs = len(program_trace(self, answers).runs)
+        check_seconds(f"{self.name}.probabilities", f"the exact probabilities of {runs} runs",
+                      trace_seconds(self, answers),
                       "use fewer queries, or a cut-off (stop after c answers)")
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
