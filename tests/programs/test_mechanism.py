@@ -148,7 +148,9 @@ def test_rational_form_for_every_epsilon_equals_sparse_vector_s(prog, variant, q
         theirs = SparseVector(eps, 1, 1, variant).distribution(q)
         assert ("rational_form" in mine.capabilities) == ("rational_form" in theirs.capabilities)
         a, b = mine.rational_form(), theirs.rational_form()
-        assert a.value == b.value and tuple(a.forms) == tuple(b.forms)
+        # the same generator wherever a power of x is left (constants: any x)
+        assert a.value == b.value or all(f.is_number for f in b.forms)
+        assert tuple(a.forms) == tuple(b.forms)
 
 
 def test_no_rational_form_where_equal_rates_meet():
