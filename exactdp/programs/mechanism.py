@@ -112,13 +112,22 @@ def trace_seconds(mechanism: ProgramMechanism, answers: tuple) -> float:
     return sum(integrate.run_cost(r) for r in program_trace(mechanism, answers).runs)
 
 
+def check_probability_cost(mechanism: ProgramMechanism, answers: tuple) -> None:
+    """Refuse, before any integral, probabilities estimated above
+    :data:`exactdp.cost.SECONDS_LIMIT` (the integrator's cost of each run)."""
+    runs = len(program_trace(mechanism, answers).runs)
+    check_seconds(f"{mechanism.name}.probabilities", f"the exact probabilities of {runs} runs",
+                  trace_seconds(mechanism, answers),
+                  "use fewer queries, or a cut-off (stop after c answers)")
+
+
 @lru_cache(maxsize=1024)
 def _obstruction(mechanism: ProgramMechanism, answers: tuple) -> str | None:
     """:meth:`ProgramMechanism.rational_obstruction` (cached)."""
     if not all(a.is_Rational for a in answers):
         return "irrational answers"
     try:
-        mechanism._check_cost(as_scores(list(answers)))
+        check_probability_cost(mechanism, answers)
         ov = output_values(mechanism, answers)
     except ValueError as exc:
         return f"its closed form is not computed ({exc})"
@@ -359,13 +368,7 @@ class ProgramMechanism(Mechanism):
                       "neighbour to check (neighbour=...)")
 
     def _check_cost(self, sv: ScoreVector) -> None:
-        """Refuse, before any integral, probabilities estimated above
-        :data:`exactdp.cost.SECONDS_LIMIT` (the integrator's cost of each run)."""
-        answers = tuple(sv.exact)
-        runs = len(program_trace(self, answers).runs)
-        check_seconds(f"{self.name}.probabilities", f"the exact probabilities of {runs} runs",
-                      trace_seconds(self, answers),
-                      "use fewer queries, or a cut-off (stop after c answers)")
+        check_probability_cost(self, tuple(sv.exact))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         prog = self.program
