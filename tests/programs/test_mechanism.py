@@ -176,3 +176,11 @@ def test_check_dp_and_goodness_of_fit():
 
     d = m.distribution([2, 0, 1])
     assert goodness_of_fit(d.sample_index, d, 20_000, rng=1).verdict == "consistent"
+
+
+def test_privacy_loss_distribution_equals_report_noisy_max_s():
+    q, q2 = [1, 0, 2], [0, 1, 1]
+    mine = exactdp.privacy_loss_distribution(L.noisy_max_laplace(epsilon=1), q, q2)
+    theirs = exactdp.privacy_loss_distribution(ReportNoisyMax(1, noise="laplace"), q, q2)
+    for eps in (0, R(1, 2)):
+        assert same(mine.delta(eps), theirs.delta(eps))
