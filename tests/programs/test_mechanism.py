@@ -183,4 +183,4 @@ def test_privacy_loss_distribution_equals_report_noisy_max_s():
     mine = exactdp.privacy_loss_distribution(L.noisy_max_laplace(epsilon=1), q, q2)
     theirs = exactdp.privacy_loss_distribution(ReportNoisyMax(1, noise="laplace"), q, q2)
     for eps in (0, R(1, 2)):
-        assert same(mine.delta(eps), theirs.delta(eps))
+        assert same(mine.delta(eps).value, theirs.delta(eps).value)
