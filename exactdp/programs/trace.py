@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import math
 import os
+import random
 import sys
 import traceback
 from collections.abc import Callable, Hashable
@@ -50,6 +51,10 @@ from .values import (
 MAX_STEPS = 200_000
 #: Most runs (executions) one symbolic enumeration may make.
 MAX_RUNS = 4096
+#: An enumeration still going after this many runs is re-estimated by :data:`PROBES`
+#: random probes (:func:`probe_runs`) and refused at once if the estimate exceeds the limit.
+PROBE_AT = 256
+PROBES = 16
 
 
 class StepLimit(ProgramError):
@@ -188,7 +193,9 @@ def exact_probability(p: object, line: str) -> sympy.Expr:
 class SymbolicRun(Executor):
     """One symbolic execution under a prefix of decisions."""
 
-    def __init__(self, prefix: list[int], sites: list[tuple[str, int]]) -> None:
+    def __init__(self, prefix: list[int], sites: list[tuple[str, int]],
+                 chooser: Callable[[int], int] | None = None) -> None:
+        self.chooser = chooser
         self.prefix = prefix
         self.prefix_sites = sites
         self.choices: list[int] = []
@@ -212,7 +219,7 @@ class SymbolicRun(Executor):
                     "be deterministic given its draws (no I/O, global state or random)")
             choice = self.prefix[pos]
         else:
-            choice = 0
+            choice = 0 if self.chooser is None else self.chooser(arity)
         self.choices.append(choice)
         self.arities.append(arity)
         self.sites.append((line, arity))
@@ -413,8 +420,9 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
     ProgramError
         A run outside the language, one that raised, or past the step limit.
     TooCostly
-        More than ``max_runs`` executions (the estimate: the product of the branchings of the
-        first run, or the count reached).
+        More than ``max_runs`` executions: refused after the first run when its branchings
+        multiply to more, after :data:`PROBE_AT` runs when random probes estimate more
+        (:func:`probe_runs`), else when the count passes the limit.
     """
     prefix: list[int] = []
     sites: list[tuple[str, int]] = []
@@ -436,6 +444,10 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
             estimate = math.prod(run.arities)
             if estimate > max_runs:
                 raise _too_many(func, name, estimate, max_runs)
+        elif executions == PROBE_AT:
+            estimate = max(estimate, probe_runs(call, name, filename, max_steps))
+            if estimate > max_runs:
+                raise _too_many(func, name, estimate, max_runs)
         if key is not None:
             outputs.setdefault(key, decode(key))
             runs.append(Run(tuple(run.draws), tuple(run.constraints), run.weight, key))
@@ -446,6 +458,25 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
             return Trace(tuple(runs), outputs, executions)
         prefix = run.choices[:i] + [run.choices[i] + 1]
         sites = run.sites[: i + 1]
+
+
+def probe_runs(call: Callable[[], Any], name: str, filename: str,
+               max_steps: int = MAX_STEPS, probes: int = PROBES) -> int:
+    """Knuth's estimate of the number of runs: the mean, over ``probes`` random paths of the
+    decision tree (each decision uniform over its branches, seeded), of the product of the
+    branchings met (an unbiased estimate of the number of leaves; D. E. Knuth, Math. Comp.
+    29, 1975)."""
+    rng = random.Random(0)
+    counter = StepCounter(filename, max_steps, name)
+    total = 0
+    for _ in range(probes):
+        run = SymbolicRun([], [], rng.randrange)
+        try:
+            execute(run, call, counter, name, _finisher(run, counter))
+        except _Infeasible:
+            pass
+        total += math.prod(run.arities)
+    return -(-total // probes)
 
 
 def _finisher(run: SymbolicRun, counter: StepCounter) -> Callable[[Any], Hashable]:

@@ -3,15 +3,17 @@ language refuses, determinism, and the step and run limits."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
-from exactdp.cost import TooCostly
+from exactdp.cost import TooCostly, fmt_size
 from exactdp.programs import (
     discrete_laplace,
     laplace,
     program,
 )
-from exactdp.programs.trace import StepLimit, enumerate_runs
+from exactdp.programs.trace import StepLimit, enumerate_runs, probe_runs
 
 from .support import line_of, refused
 
@@ -139,3 +141,31 @@ def test_the_default_run_limit_refuses_at_once():
     with pytest.raises(TooCostly, match=r"many\.distribution: .* about 8\.19e\+03 runs "
                        r"\(limit 4096 runs\)"):
         _ = many(epsilon=1).distribution(list(range(13))).outputs
+
+
+@program()
+def cut_off(q, epsilon, c):
+    out, count = [], 0
+    for a in q:
+        if count == c:
+            out.append(None)
+        elif a + laplace(1) > 0:
+            out.append(True)
+            count += 1
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+def test_random_probes_estimate_a_long_enumeration():
+    # 16 answers, cut-off 6: sum_{k<6} C(16, k) + sum_{i=6}^{16} C(i-1, 5) = 14893 runs; the
+    # first run (six Trues) multiplies to 2**6 = 64, so the enumeration starts, and at
+    # PROBE_AT runs the probes' estimate refuses it
+    call = cut_off(epsilon=1, c=6).program.bind(tuple(range(16)), 1, (("c", 6),))
+    estimate = probe_runs(call, "cut_off", cut_off.filename)
+    assert 10_000 < estimate < 60_000
+    want = re.escape(f"about {fmt_size(estimate)} runs (limit 4096")
+    with pytest.raises(TooCostly, match=want):
+        enumerate_runs(call, "cut_off", cut_off.filename)
+    small = cut_off(epsilon=1, c=1).program.bind(tuple(range(16)), 1, (("c", 1),))
+    assert probe_runs(small, "cut_off", cut_off.filename) < 200  # 17 runs
