@@ -7,7 +7,7 @@ A. public float probabilities (PF, EM) at n = 10^6 for four input kinds, against
    softmax that includes the same input conversion (``numpy.asarray``);
 B. exact permute-and-flip: the flint core (PF's coins, Poisson-binomial), the product tree,
    ``rational_form()``, its sympy ``forms`` and ``.probabilities``;
-C. ``optimal_mechanism``: exact (closed form by the product tree) against PF's exact route,
+C. ``OptimalRegularMechanism``: exact (closed form by the product tree) against PF's exact route,
    float at n = 10^6 against PF's float route, and the section-5 recursion it replaces;
 D. the exhaustive 3^6 - 1 neighbour search of ``check_dp`` for every mechanism with a
    closed form;
@@ -105,24 +105,28 @@ def section_b(quick: bool, n200_forms: bool = False) -> None:
 
 # ----------------------------------------------------------------------------- C
 def section_c(repeat: int, quick: bool) -> None:
-    header("C. optimal_mechanism (exact: closed form by the product tree; float: PF's engine)")
-    from exactdp import optimal_mechanism
+    header("C. OptimalRegularMechanism (exact: closed form by the product tree; float: PF's "
+           "engine)")
+    from exactdp import OptimalRegularMechanism
+
+    def optimal(q):
+        return OptimalRegularMechanism(1).distribution(q)
 
     rows = []
     q = list(range(0, -50, -1))  # n = 50, 50 distinct gaps
     rows.append(("exact, n = 50, 50 distinct gaps",
-                 once(lambda: optimal_mechanism(q, 1).rational_form())[0], None))
+                 once(lambda: optimal(q).rational_form())[0], None))
     if not quick:
         q = np.random.default_rng(1).integers(0, 101, 200).tolist()
-        t_opt = once(lambda: optimal_mechanism(q, 1).rational_form())[0]
+        t_opt = once(lambda: optimal(q).rational_form())[0]
         t_pf = once(lambda: PermuteAndFlip(1).distribution(q).rational_form())[0]
         rows.append(("exact, n = 200, scores 0..100 (ratio to PF exact)", t_opt, t_opt / t_pf))
     qf = np.random.default_rng(2).uniform(0, 40, 10**6)
-    t_opt = best_of(lambda: optimal_mechanism(qf, 1, method="float"), repeat)[0]
+    t_opt = best_of(lambda: optimal(qf).to_numpy(), repeat)[0]
     t_pf = best_of(lambda: PermuteAndFlip(1).distribution(qf).to_numpy(), repeat)[0]
     rows.append(("float, n = 10^6 (ratio to PF float)", t_opt, t_opt / t_pf))
     sizes = [10**4, 10**5, 10**6]
-    ts = [best_of(lambda m=m: optimal_mechanism(qf[:m], 1, method="float"), repeat)[0]
+    ts = [best_of(lambda m=m: optimal(qf[:m]).to_numpy(), repeat)[0]
           for m in sizes]
     slope = np.polyfit(np.log(sizes), np.log(ts), 1)[0]
     print("| task | s | ratio |")
@@ -170,8 +174,8 @@ def _guarded_calls():
             np.arange(10**5 + 1)).probabilities),
     ]
     extra = [
-        ("optimal_mechanism(method='arb', dps=10**9)",
-         lambda: exactdp.optimal_mechanism([0, 1], 1, method="arb", dps=10**9)),
+        ("OptimalRegularMechanism evalf_balls(10**9)",
+         lambda: exactdp.OptimalRegularMechanism(1).distribution([0, 1]).evalf_balls(10**9)),
         ("check_dp exhaustive, n = 12", lambda: exactdp.check_dp(
             PermuteAndFlip(1), list(range(12)), search="exhaustive")),
         ("lattice_size(10**6, 10**6)", lambda: exactdp.lattice_size(10**6, 10**6)),

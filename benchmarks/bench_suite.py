@@ -5,7 +5,7 @@ Usage: ``PYTHONPATH=. python benchmarks/bench_suite.py [--queries M] [--algorith
 [--search-queries K]``.
 
 For each row of :func:`exactdp.verification_suite` it times the exact losses on StatDP's
-8 patterns (the row's ``seconds``: ``privacy_loss`` or ``loss_supremum`` per pair) and,
+8 patterns (the row's ``seconds``: ``privacy_loss`` per pair) and,
 separately, the exhaustive vertex search (``search_seconds``; 0 = skipped, the default).
 The baseline is each tool's published time on the same algorithm (DP-Sniper's
 ``time_dd_search + time_final_estimate_eps``, StatDP's ``statdp_time``, from

@@ -54,16 +54,16 @@ if TYPE_CHECKING:
         GaussianNoisyMax,
         Mechanism,
         PermuteAndFlip,
-        RationalForm,
         ReportNoisyMax,
         TopK,
         mechanism_from_function,
     )
     from .mechanisms.numerical_sparse_vector import NumericalSparseVector
-    from .mechanisms.optimal import OptimalRegularMechanism, optimal_mechanism
+    from .mechanisms.optimal import OptimalRegularMechanism
     from .mechanisms.sparse_vector import SparseVector
     from .numbers import ExactConversionWarning, exact_number
     from .optimality import lattice_lp, lattice_size, pf_optimality_region
+    from .rational_form import RationalForm
     from .scores import ScoreVector, as_scores
 
 __version__ = "0.1.0"
@@ -81,7 +81,6 @@ __all__ = [
     "SparseVector",
     "TopK",
     "mechanism_from_function",
-    "optimal_mechanism",
     # scores and distributions
     "OutputDistribution",
     "ScoreVector",
@@ -176,13 +175,12 @@ _EXPORTS = {
     "GaussianNoisyMax": ".mechanisms",
     "Mechanism": ".mechanisms",
     "PermuteAndFlip": ".mechanisms",
-    "RationalForm": ".mechanisms",
+    "RationalForm": ".rational_form",
     "ReportNoisyMax": ".mechanisms",
     "TopK": ".mechanisms",
     "mechanism_from_function": ".mechanisms",
     "NumericalSparseVector": ".mechanisms.numerical_sparse_vector",
     "OptimalRegularMechanism": ".mechanisms.optimal",
-    "optimal_mechanism": ".mechanisms.optimal",
     "SparseVector": ".mechanisms.sparse_vector",
     "ExactConversionWarning": ".numbers",
     "exact_number": ".numbers",

@@ -74,7 +74,7 @@ class as_caller:  # noqa: N801 (used as a decorator and a context manager, like 
     """Restate a refusal raised inside a public call in the name of that call.
 
     A guard deep inside (``rational_form``, ``pf_arb``) names itself; the user called
-    ``optimal_mechanism`` or ``evalf``. Used as a decorator or a ``with`` block, this
+    ``probabilities`` or ``evalf``. Used as a decorator or a ``with`` block, this
     re-raises a :class:`TooCostly` of another ``func`` as ``func``'s own, with ``cheaper``
     (the route that applies to *this* call) in place of the inner one when given.
     """

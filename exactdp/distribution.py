@@ -37,12 +37,45 @@ from .cost import (
 from .exact.signs import compare
 from .numbers import exact_number
 from .printing import distribution_latex, latex_math
+from .result import Result
 from .rng import as_generator
 from .scores import ScoreVector
 
 if TYPE_CHECKING:
-    from .mechanisms.base import Mechanism
-    from .mechanisms.rational_form import RationalForm
+    from .rational_form import RationalForm
+
+
+class SourceMechanism(Protocol):
+    """What a distribution reads of its mechanism: the members of
+    :class:`~exactdp.mechanisms.base.Mechanism` this layer calls, declared here so that it
+    knows no mechanism class (every ``Mechanism`` has them)."""
+
+    @property
+    def name(self) -> str:
+        """The mechanism's label."""
+
+    @property
+    def epsilon(self) -> Any:
+        """The privacy parameter."""
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The views the mechanism's hooks give."""
+
+    def capabilities_on(self, sv: ScoreVector, /) -> frozenset[str]:
+        """The views on these scores."""
+
+    def evaluate(self, view: str, sv: ScoreVector, /, *args: Any) -> Any:
+        """One view on ``sv`` through the mechanism's hooks."""
+
+    def oriented(self, sv: ScoreVector, /) -> ScoreVector:
+        """The scores the mechanism maximizes."""
+
+    def balls_certified(self, sv: ScoreVector, /) -> tuple[bool, str | None]:
+        """Whether the radii of the balls view are proved, and why not."""
+
+    def with_epsilon(self, epsilon: object, /) -> Any:
+        """The same mechanism at another epsilon."""
 
 
 class Distribution(Protocol):
@@ -55,7 +88,7 @@ class Distribution(Protocol):
     """
 
     @property
-    def mechanism(self) -> Mechanism:
+    def mechanism(self) -> SourceMechanism:
         """The mechanism."""
 
     @property
@@ -99,15 +132,19 @@ class Distribution(Protocol):
 
 
 @dataclass(frozen=True)
-class LossSupremum:
+class LossSupremum(Result):
     """The privacy loss of one pair for a mechanism that releases real values: the exact
     supremum over outputs ``o`` of ``|ln(f_q(o) / f_q'(o))|``, with ``f`` the density of the
     output's continuous part times the probability of its discrete part (capability
-    ``"density"``; :meth:`exactdp.mechanisms.base.Mechanism.loss_supremum`).
+    ``"density"``; what :func:`exactdp.privacy_loss` reads for such a mechanism).
+
+    The result protocol (:class:`exactdp.result.Result`): the headline is ``loss``
+    (``value`` is it, None for an enclosed supremum, whose ``ball`` comes from
+    ``interval``).
 
     Attributes
     ----------
-    value : sympy.Expr
+    loss : sympy.Expr
         The supremum, exact (``oo`` when an event has positive probability under one input
         and probability 0 under the other).
     attained : bool
@@ -120,20 +157,29 @@ class LossSupremum:
         The output or event attaining the supremum, or the family of events approaching it,
         in words (``"the value v > 2 (probability 0 on q')"``).
     approaching : tuple of (str, sympy.Expr)
-        When not attained: events and their exact losses, increasing towards ``value``.
+        When not attained: events and their exact losses, increasing towards ``loss``.
     interval : tuple of sympy.Float or None
         Set when the supremum is not a closed form (a value at an interior critical point
         of the log density ratio, a root of an equation with transcendental coefficients):
-        certified ``(lo, hi)`` around it (exact binary end points); ``value`` is then the
+        certified ``(lo, hi)`` around it (exact binary end points); ``loss`` is then the
         midpoint, a sympy Float, not an exact number.
     """
 
-    value: sympy.Expr
+    headline = "loss"
+    repr_fields = ("attained", "witness")
+
+    loss: sympy.Expr
     attained: bool
     direction: int
     witness: str
     approaching: tuple[tuple[str, sympy.Expr], ...] = ()
     interval: tuple[sympy.Float, sympy.Float] | None = None
+
+    @property
+    def value(self) -> sympy.Expr | None:
+        """The loss as an exact sympy expression (symbolic in epsilon when epsilon is);
+        None for an enclosed supremum, whose enclosure is ``ball``."""
+        return None if self.interval is not None else self.loss
 
 
 class LazyProbabilities(Sequence):
@@ -240,7 +286,7 @@ class OutputDistribution:
     array([0.81606028, 0.18393972])
     """
 
-    mechanism: Mechanism
+    mechanism: SourceMechanism
     scores: ScoreVector
 
     # ------------------------------------------------------------------ sizes

@@ -47,13 +47,18 @@ SOURCES = {
     "WorstCaseError": "exactdp.worst_case_error(ExponentialMechanism(1), 3)",
     "LatticeLPResult": "exactdp.lattice_lp(3, 2, sympy.log(2), method='exact')",
     "PFOptimalityRegion": "exactdp.pf_optimality_region(3, 4)",
-    "OptimalDistribution": "exactdp.optimal_mechanism([0, -1, -2], 1)",
+    "OptimalDistribution": "exactdp.OptimalRegularMechanism(1).distribution([0, -1, -2])",
     "GoodnessOfFit": "exactdp.goodness_of_fit(lambda size, rng: PermuteAndFlip(1)"
                      ".distribution([0, -1, -2]).sample(size, rng), "
                      "PermuteAndFlip(1).distribution([0, -1, -2]), 2000, rng=1)",
     "SweepResult": "exactdp.sweep(bool, 3, 2, progress=False, "
                    "executor=concurrent.futures.ThreadPoolExecutor(1))",
     "SuiteRow": "exactdp.verification_suite(algorithms=['RNM2'], search_queries=None)[0]",
+    "LossSupremum": "ReportNoisyMax('1/10', noise='laplace', output='value').evaluate("
+                    "'density', exactdp.as_scores([1] * 5), exactdp.as_scores([2] * 5))",
+    "ErrorRatioStudy": "exactdp.error_ratio_study(PermuteAndFlip(1), ExponentialMechanism(1), "
+                       "4, lambda rng, n: rng.integers(0, 5, n), 'uniform', trials=20, rng=0)",
+    "CompositionBound": "exactdp.composition_lower_bound(PermuteAndFlip(1), [0, 0], 3, 1)",
     "ProofResult": "ProofResult('three_items', 'PF on three items: closed forms', True, "
                    "'exhaustive over gaps <= 2', 9, (('closed forms', True),), 0.5)",
 }

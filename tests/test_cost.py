@@ -89,14 +89,12 @@ def test_cli_table_prints_decimals_first_for_large_n(capsys):
 
 
 def test_optimal_mechanism_guards():
-    from exactdp.mechanisms.optimal import optimal_mechanism
+    from exactdp import OptimalRegularMechanism
 
-    refuses_fast(lambda: optimal_mechanism([0, 1], 1, method="arb", dps=10**9),
-                 "dps = 1000000000", "method='float'")
-    refuses_fast(lambda: optimal_mechanism(list(range(2000)), 1, method="arb", dps=2000),
-                 "240 s", "mpmath")
+    d = OptimalRegularMechanism(1).distribution
+    refuses_fast(lambda: d([0, 1]).evalf_balls(10**9), "evalf_balls: dps must be", "10000")
     irr = [f"sqrt({p})" for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59)]
-    refuses_fast(lambda: optimal_mechanism(irr + [0], 1), "states", "method='float'")
+    refuses_fast(lambda: d(irr + [0]).probabilities, "states", ".to_numpy()")
 
 
 def test_exhaustive_search_and_lattice_size_guards():
@@ -160,8 +158,6 @@ def _large_calls():
         "pf_optimality_region": (lambda: X.pf_optimality_region(10**4, 10**4),
                                  "pf_optimality_region"),
         "lattice_size": (lambda: X.lattice_size(10**6, 10**6), "lattice_size"),
-        "optimal_mechanism": (lambda: X.optimal_mechanism(list(range(10**7)), 1),
-                              "optimal_mechanism"),
         "sweep": (lambda: X.sweep(lambda v: True, 10**3, 10**3), "sweep"),
         "neighbours": (lambda: X.neighbours(pf, z), "neighbours"),
         "goodness_of_fit": (lambda: X.goodness_of_fit(

@@ -24,7 +24,8 @@ RESULT_TYPES = ("PrivacyLoss", "DPCheck", "DPCertificate", "ZCDPCheck", "Bounded
                 "AccountantCheck", "RegularityCheck", "DominanceResult",
                 "DominanceCertificate", "SensitivityResult", "WorstCaseError",
                 "LatticeLPResult", "PFOptimalityRegion", "OptimalDistribution",
-                "GoodnessOfFit", "SweepResult", "ProofResult", "SuiteRow")
+                "GoodnessOfFit", "SweepResult", "ProofResult", "SuiteRow", "LossSupremum",
+                "ErrorRatioStudy", "CompositionBound")
 
 
 @pytest.fixture(scope="module")
@@ -86,6 +87,16 @@ def test_named_reprs():
     # eps* of the (3, 4) lattice: 0.57969998... (README, an exact algebraic number)
     assert repr(build("PFOptimalityRegion")).startswith("PFOptimalityRegion(eps*=0.5797, ")
     assert repr(build("PrivacyLoss")).startswith("PrivacyLoss(loss=0.0926959, output=0")
+    # RNM3 at epsilon 1/10 on [1]*5 vs [2]*5: loss 1/4 (the suite's RNM3 row, docs/suite.md)
+    assert repr(build("LossSupremum")) == ("LossSupremum(loss=0.25 (exact: 1/4), attained=True, "
+                                           "witness='every value v <= 1', certified)")
+    study = build("ErrorRatioStudy")
+    assert repr(study).startswith(f"ErrorRatioStudy(ratio_of_means={study.ratio_of_means:.6g}, ")
+    assert float(study) == study.ratio_of_means and study.value is None
+    # delta(1) of PF(1) composed 3 times on (0,0) vs (-1,1): 0.2579242399305714...
+    bound = build("CompositionBound")
+    assert repr(bound).startswith("CompositionBound(delta=0.257924 (exact: ")
+    assert bound.value == bound.delta.value and bound.lower <= bound.value <= bound.upper
 
 
 def test_summary_holds_the_long_parts():

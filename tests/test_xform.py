@@ -163,7 +163,7 @@ def test_laplace_numeric_xform_equals_closed_form():
 def test_analyzer_reads_flint_forms_without_sympy(monkeypatch):
     # check_dp on PF / RNM-exponential / the optimal mechanism must not build the sympy
     # forms: the x-form engine reads RationalForm.polys. Building them here would fail.
-    import exactdp.mechanisms.rational_form
+    import exactdp.rational_form
     import exactdp.xform
     from exactdp import check_dp
     from exactdp.mechanisms.optimal import OptimalRegularMechanism
@@ -172,7 +172,7 @@ def test_analyzer_reads_flint_forms_without_sympy(monkeypatch):
         raise AssertionError("sympy forms built")
 
     monkeypatch.setattr(exactdp.xform, "poly_expr", boom)
-    monkeypatch.setattr(exactdp.mechanisms.rational_form, "poly_expr", boom)  # its own name
+    monkeypatch.setattr(exactdp.rational_form, "poly_expr", boom)  # its own name
     for mech in (PermuteAndFlip(1), ReportNoisyMax(1), OptimalRegularMechanism(1)):
         res = check_dp(mech, [0, -1, -2, 0], search="reduced")
         assert res.holds and float(res) == pytest.approx(1.0)

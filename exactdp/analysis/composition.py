@@ -61,8 +61,11 @@ KNOWN_CLAIMS = (*CLAIMS, "dp_accounting_pld", "dp_accounting_rdp", "opendp")
 
 
 @dataclass(frozen=True)
-class CompositionBound:
+class CompositionBound(Result):
     """A certified lower bound on the k-fold composed ``delta(epsilon)`` of a mechanism.
+
+    The result protocol's headline is the composed delta of the witness pair
+    (:attr:`value`: exact for ``algorithm="exact"``; a grid bound has only its enclosure).
 
     Attributes
     ----------
@@ -89,6 +92,19 @@ class CompositionBound:
     certified: bool = True
     caveat: str = ("a lower bound on the mechanism's composed curve from one chosen pair; "
                    "it never proves an upper bound")
+
+    headline = "value"
+    headline_label = "delta"
+    repr_fields = ("k", "epsilon", "witness", "search")
+
+    @property
+    def value(self) -> sympy.Expr | None:
+        """The witness pair's composed delta, exact (None for a grid bound)."""
+        return self.delta.value
+
+    def enclosure(self):
+        """The certified ball of the composed delta (:class:`HockeyStick`'s)."""
+        return self.delta.ball
 
     @property
     def lower(self) -> Fraction:

@@ -63,7 +63,7 @@ class PrivacyLoss(Result):
     engine : str
         ``"x-form"``, ``"generic"`` (exact), ``"ball"`` (certified numeric) or
         ``"density"`` (a mechanism releasing real values, capability ``"density"``: the
-        exact ``sup_o |ln f_q(o)/f_q'(o)|`` of :meth:`Mechanism.loss_supremum`; ``output``
+        exact ``sup_o |ln f_q(o)/f_q'(o)|`` of its ``"density"`` view; ``output``
         is then the witness in words, ``ratios`` is empty).
     interval : tuple of sympy.Float or None
         Ball engine: ``(lo, hi)`` with ``lo <= loss <= hi`` certified (end points
@@ -275,9 +275,10 @@ def privacy_loss(
 
 def density_privacy_loss(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:
     """The loss of one pair for a mechanism that releases real values (capability
-    ``"density"``): :meth:`Mechanism.loss_supremum` as a :class:`PrivacyLoss`."""
-    sup = mech.loss_supremum(q, q2)
-    return PrivacyLoss(sup.value, sup.witness, (), q.values, q2.values, sup.direction, (),
+    ``"density"``): the mechanism's ``"density"`` view, a
+    :class:`~exactdp.distribution.LossSupremum`, as a :class:`PrivacyLoss`."""
+    sup = mech.evaluate("density", q, q2)
+    return PrivacyLoss(sup.loss, sup.witness, (), q.values, q2.values, sup.direction, (),
                        "density", sup.interval, attained=sup.attained,
                        approaching=sup.approaching)
 

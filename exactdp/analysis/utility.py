@@ -266,8 +266,16 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
 
 
 @dataclass(frozen=True)
-class ErrorRatioStudy:
-    """``E[err_B]/E[err_A]`` over random score vectors drawn from a stated distribution."""
+class ErrorRatioStudy(Result):
+    """``E[err_B]/E[err_A]`` over random score vectors drawn from a stated distribution.
+
+    The headline is ``ratio_of_means``, ``sum E[err_B] / sum E[err_A]`` over the drawn
+    vectors: a float64 estimate, not proved (the result protocol's ``value`` and ``ball``
+    are None, ``evalf`` refuses, ``float()`` is the estimate itself).
+    """
+
+    headline = "ratio_of_means"
+    repr_fields = ("mean_ratio", "min_ratio", "max_ratio", "trials", "description")
 
     description: str
     trials: int

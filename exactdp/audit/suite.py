@@ -274,17 +274,18 @@ def _output_text(mech: Mechanism, scores: tuple, index: object) -> str:
 
 
 def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) -> PairLoss:
-    """The exact loss of one pair: :func:`~exactdp.privacy_loss` for discrete outputs,
-    :meth:`~exactdp.Mechanism.loss_supremum` for mechanisms that release real values
-    (capability ``"density"``). A pair with no closed form (Algorithm 3 on answers moving
-    both ways) gets its certified interval (:attr:`PairLoss.interval`)."""
+    """The exact loss of one pair, by :func:`~exactdp.privacy_loss` (for mechanisms that
+    release real values, capability ``"density"``, the supremum of the log density ratio).
+    A pair with no closed form (Algorithm 3 on answers moving both ways) gets its certified
+    interval (:attr:`PairLoss.interval`)."""
     if "density" in mech.capabilities:
         try:
-            sup = mech.loss_supremum(scores, neighbour)
+            sup = privacy_loss(mech, scores, neighbour)
         except LossBracketError as exc:  # no closed form: the certified bracket
             return PairLoss(pattern, scores, neighbour, exc.lower, exc.output, True,
                             (exc.lower, exc.upper))
-        return PairLoss(pattern, scores, neighbour, sup.value, sup.witness, sup.attained)
+        return PairLoss(pattern, scores, neighbour, sup.loss, str(sup.output),
+                        bool(sup.attained))
     r = privacy_loss(mech, scores, neighbour)
     return PairLoss(pattern, scores, neighbour, r.loss, _output_text(mech, scores, r.output))
 

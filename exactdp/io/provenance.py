@@ -10,14 +10,29 @@ report takes the numeric route of :mod:`exactdp.io.report_numeric`); :func:`chec
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from .. import __version__
 from .._validate import argument_error
 from ..printing import latex_escape, scores_latex
 
-if TYPE_CHECKING:
-    from .report import Report
+
+class CaseInput(Protocol):
+    """What the provenance reads of one case of a report (its input), declared here so
+    that this module knows no report class (:class:`exactdp.io.report.Case` has it)."""
+
+    @property
+    def key(self) -> str: ...
+    @property
+    def title(self) -> str: ...
+    @property
+    def scores(self) -> tuple: ...
+    @property
+    def neighbour(self) -> tuple | None: ...
+    @property
+    def sensitivity(self) -> Any: ...
+    @property
+    def monotonic(self) -> bool: ...
 
 
 #: The most scores the exact report takes (every mechanism exact, the vertex-neighbour
@@ -66,39 +81,41 @@ def _date() -> str:
     return when.strftime("%Y-%m-%d")
 
 
-def provenance(report: Report, options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
-    """What reproduces the report: (name, value) pairs, in the order they are printed."""
+def provenance(epsilon: Any, dps: int, cases: Sequence[CaseInput],
+               options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
+    """What reproduces a report at ``epsilon`` with ``dps`` digits on ``cases``: (name,
+    value) pairs, in the order they are printed."""
     command = options.get("command_line")
     if not command:
-        case = report.cases[0]
+        case = cases[0]
         args = ("example='pricing'" if case.key != "scores" else
                 f"example=None, scores={[str(v) for v in case.scores]!r}"
                 + ("" if case.neighbour is None else
                    f", neighbour={[str(v) for v in case.neighbour]!r}")
                 + f", sensitivity={str(case.sensitivity)!r}"
                 + (", monotonic=True" if case.monotonic else ""))
-        command = f"exactdp.io.report.build_report({str(report.epsilon)!r}, {args})"
+        command = f"exactdp.io.report.build_report({str(epsilon)!r}, {args})"
     rows = [("exactdp", __version__), ("date", _date()), ("command", command), *_versions()]
-    for case in report.cases:
-        q = scores_latex(case.scores, report.dps).text
+    for case in cases:
+        q = scores_latex(case.scores, dps).text
         what = f"scores {case.title}" if case.key != "scores" else "scores"
         text = f"q = {q}"
         if case.neighbour is not None:
-            text += f", q' = {scores_latex(case.neighbour, report.dps).text}"
+            text += f", q' = {scores_latex(case.neighbour, dps).text}"
         rows.append((what, text + f"; sensitivity {case.sensitivity}"
                      + ("; monotonic" if case.monotonic else "")))
-    rows.append(("epsilon", str(report.epsilon)))
+    rows.append(("epsilon", str(epsilon)))
     return tuple(rows)
 
 
-def provenance_section(report: Report, fmt: str) -> str | None:
-    """The first-page box: what reproduces the report (version, date, command, input)."""
-    if not report.provenance:
+def provenance_section(rows: Sequence[tuple[str, str]], fmt: str) -> str | None:
+    """The first-page box: what reproduces the report (version, date, command, input), from
+    the pairs of :func:`provenance`; None when there are none."""
+    if not rows:
         return None
-    items = dict(report.provenance)
+    items = dict(rows)
     libs = ", ".join(f"{k} {items[k]}" for k in ("Python", "sympy", "mpmath", "python-flint"))
-    inputs = [(k, v) for k, v in report.provenance
-              if k.startswith("scores") or k == "epsilon"]
+    inputs = [(k, v) for k, v in rows if k.startswith("scores") or k == "epsilon"]
     if fmt == "latex":
         cmd = latex_escape(items["command"]).replace(",", r",\allowbreak{}")
         lines = [rf"\textbf{{Provenance.}} \texttt{{exactdp}} {latex_escape(items['exactdp'])}, "

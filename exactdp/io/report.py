@@ -24,7 +24,6 @@ import sympy
 from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..analysis import certify_dominance, certify_dp, check_dominance, check_dp, privacy_loss
 from ..mechanisms import REGISTRY
-from ..mechanisms.optimal import optimal_mechanism
 from ..numbers import exact_epsilon_or_limit, exact_number, exact_sensitivity
 from ..printing import Math, latex_escape, scores_latex
 from .latex import probability_table, table
@@ -151,10 +150,7 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, labels_note, epsi
     results = []
     for k, mech in mechs.items():
         label = REGISTRY[k].label
-        if k == "optimal":  # the section-5 recursion, exact (certified)
-            dist = optimal_mechanism(q, epsilon, sens, monotonic, method="exact")
-        else:
-            dist = mech.distribution(q)
+        dist = mech.distribution(q)  # the optimal mechanism: the section-5 solution, exact
         if k == "optimal" and _same_as(dist, pf.distribution(q)):
             # the section-5 solution equals PF's distribution exactly: PF's analysis holds
             results.append(MechanismResult(label, mech, dist, dist.expected_error(), None,
@@ -233,7 +229,7 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     options = dict(options or {})
     if example is not None:
         rep = _pricing(eps, dps, options, progress, keys, labels)
-        return replace(rep, provenance=provenance(rep, options))
+        return replace(rep, provenance=provenance(rep.epsilon, rep.dps, rep.cases, options))
     if scores is None:
         raise ValueError("build_report: give example='pricing' or scores=...")
     if large := len(scores) > REPORT_MAX_N:
@@ -265,7 +261,7 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
                f"Scores $q = {scores_latex(q).latex}$; $\\varepsilon = {_tex(eps)}$.")
     rep = Report(eps, dps, "exactdp report", (setting, route) if route else (setting,), None,
                  (case,), options, route=route)
-    return replace(rep, provenance=provenance(rep, options))
+    return replace(rep, provenance=provenance(rep.epsilon, rep.dps, rep.cases, options))
 
 
 def _bar(total: int, progress: bool):
@@ -557,9 +553,13 @@ def _exact_appendix(report: Report, fmt: str) -> str | None:
     return "\n\n".join(parts)
 
 
+def _provenance(report: Report, fmt: str) -> str | None:
+    return provenance_section(report.provenance, fmt)
+
+
 Section = Callable[[Report, str], "str | None"]
 #: The report's sections, in order; each returns the section in a format, or None.
-SECTIONS: list[Section] = [provenance_section, _setting, _database, _cases, _figures, _composition]
+SECTIONS: list[Section] = [_provenance, _setting, _database, _cases, _figures, _composition]
 #: Sections after the body (LaTeX: the appendix).
 APPENDIX: list[Section] = [_exact_appendix]
 

@@ -15,7 +15,6 @@ from .gaussian_noisy_max import GaussianNoisyMax
 from .noisy_max import NOISES, ReportNoisyMax
 from .parameters import Parameter
 from .permute_flip import PermuteAndFlip
-from .rational_form import RationalForm
 from .registry import REGISTRY, MechanismSpec, register
 from .topk import TopK, TopKDistribution
 
@@ -28,7 +27,6 @@ __all__ = [
     "MechanismSpec",
     "Parameter",
     "REGISTRY",
-    "RationalForm",
     "X",
     "ExponentialMechanism",
     "PermuteAndFlip",

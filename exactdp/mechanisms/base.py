@@ -20,10 +20,10 @@ from ..exact import ball as exact_ball
 from ..exact import dps_to_prec, enclose, to_arb
 from ..exact.arb import flint_prec
 from ..printing import value_repr
+from ..rational_form import RationalForm
 from ..scores import ScoreVector, as_scores, check_score_domain
 from .declarations import Declarations
 from .parameters import Parameter, declared_parameters
-from .rational_form import RationalForm
 
 
 def monotonic_flag(monotonic: object, func: str) -> bool:
@@ -67,7 +67,7 @@ CAPABILITIES = tuple(HOOKS)
 #: The view names of :meth:`Mechanism.evaluate` -> the capability each needs.
 VIEWS = {"exact": "exact", "rational_form": "rational_form",
          "numeric_rational_form": "numeric_rational_form", "mp": "mpmath", "float": "float",
-         "balls": "balls", "sample": "sample"}
+         "balls": "balls", "sample": "sample", "density": "density"}
 _NEEDS_NUMBER = frozenset({"mpmath", "float", "balls", "sample", "numeric_rational_form"})
 
 @lru_cache(maxsize=256)
@@ -430,11 +430,18 @@ class Mechanism(Declarations):
     def evaluate(self, view: str, sv: ScoreVector, *args):
         """One view of the distribution on ``sv``: ``exact``, ``rational_form``,
         ``numeric_rational_form``, ``mp`` (``dps``), ``float``, ``balls`` (``dps``) or
-        ``sample`` (``size, rng``). The one place every view passes through: it orients the
-        scores (``optimize``), answers the epsilon limits exactly, refuses a view the
-        mechanism does not have (ValueError) and otherwise calls the hook.
-        ``numeric_rational_form`` is None where it does not apply."""
+        ``sample`` (``size, rng``); or, for a mechanism releasing real values, ``density``
+        (``neighbour``, a ScoreVector): the pair's
+        :class:`~exactdp.distribution.LossSupremum`, what :func:`exactdp.privacy_loss`
+        reads. The one place every view passes through: it orients the scores
+        (``optimize``), answers the epsilon limits exactly (``density``: its hook does),
+        refuses a view the mechanism does not have (ValueError) and otherwise calls the
+        hook. ``numeric_rational_form`` is None where it does not apply."""
         sv = self.oriented(sv)
+        if view == "density":
+            if "density" not in self.capabilities:
+                raise ValueError(self._absent(view))
+            return self._loss_supremum(sv, self.oriented(args[0]))
         limit = self._limit_probabilities(sv)
         if limit is None:
             if view == "numeric_rational_form" and view not in self.capabilities:
@@ -472,26 +479,6 @@ class Mechanism(Declarations):
         proved (True for every exact route; RNM-Gaussian beyond 24 items: argued)."""
         return self._balls_certified(self.oriented(sv))
 
-    def loss_supremum(self, scores: object, neighbour: object) -> LossSupremum:
-        """The privacy loss of one pair for a mechanism whose outputs include released real
-        values (capability ``"density"``: report-noisy-max returning the value, the sparse
-        vector variants that release noisy answers): the exact supremum over outputs of the
-        absolute log ratio of the two densities. :func:`exactdp.privacy_loss` calls it for
-        such mechanisms.
-
-        Raises
-        ------
-        ValueError
-            If the mechanism's outputs are discrete (use :func:`exactdp.privacy_loss`), or
-            for bad scores.
-        """
-        func = f"{type(self).__name__}.loss_supremum"
-        if "density" not in self.capabilities:
-            raise ValueError(f"{func}: the outputs are discrete, with exact probabilities; "
-                             "use exactdp.privacy_loss")
-        return self._loss_supremum(as_scores(scores, func=func),
-                                   as_scores(neighbour, func=func))
-
     def _absent(self, view: str) -> str:
         """The message refusing a view this mechanism does not have."""
         func = type(self).__name__
@@ -499,6 +486,9 @@ class Mechanism(Declarations):
             return f"{func}: no rational form in x for this mechanism"
         if view == "exact":
             return f"{func}: no closed form exists; use .evalf(dps) or .to_numpy()"
+        if view == "density":
+            return (f"{func}: the outputs are discrete, with exact probabilities: no density "
+                    "view; use exactdp.privacy_loss")
         return f"{func}: no {view} view for this mechanism"
 
     # ------------------------------------------------------------------ hooks

@@ -28,12 +28,12 @@ import sympy
 from .._validate import argument_error
 from ..numbers import exact_epsilon_or_limit
 from ..numeric.pf import em_float, em_mp
+from ..rational_form import RationalForm
 from ..scores import ScoreVector
 from ._sampling import noisy_argmax
 from .base import Mechanism
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
 from .parameters import monotonic_parameter, optimize_parameter, parameter, sensitivity_parameter
-from .rational_form import RationalForm
 from .registry import register
 
 

@@ -23,6 +23,7 @@ from ..numbers import FloatTracker, exact_number
 from ..numeric.gaps import coin
 from ..numeric.pf import em_float, em_mp
 from ..numeric.pf.inputs import exp_neg
+from ..rational_form import RationalForm
 from ..scores import ScoreVector
 from ._sampling import noisy_argmax
 from .base import Mechanism, X
@@ -33,7 +34,6 @@ from .parameters import (
     parameter,
     sensitivity_parameter,
 )
-from .rational_form import RationalForm
 from .registry import register
 
 

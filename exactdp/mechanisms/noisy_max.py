@@ -46,6 +46,7 @@ from ..numeric.laplace.float64 import laplace_float
 from ..numeric.laplace.mp import laplace_mp
 from ..numeric.laplace.pieces import ScalarOps, expand
 from ..numeric.pf import em_float, em_mp, pf_float
+from ..rational_form import RationalForm
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_exprs, weighted_sum
 from ._sampling import NoiseDraw, noisy_argmax
@@ -61,7 +62,6 @@ from .parameters import (
     sensitivity_parameter,
 )
 from .permute_flip import pf_balls, pf_numeric
-from .rational_form import RationalForm
 from .registry import register
 
 NOISES = ("exponential", "gumbel", "laplace")
@@ -139,8 +139,8 @@ class ReportNoisyMax(Mechanism):
         epsilon-DP: V moves with the scores). Capability ``"density"`` only:
         ``distribution(q)`` is a
         :class:`~exactdp.mechanisms.noisy_max_value.ValueDistribution` (exact piecewise
-        density and CDF, a sampler), and :meth:`loss_supremum` (which
-        :func:`exactdp.privacy_loss` calls) is the exact ``sup_v |ln f_q(v)/f_q'(v)|``.
+        density and CDF, a sampler), and :func:`exactdp.privacy_loss` is the exact
+        ``sup_v |ln f_q(v)/f_q'(v)|``.
         The suite's ``ReportNoisyMax(0.1, noise="laplace")`` has scale
         ``b = 2/epsilon = 20`` (c = 2, sensitivity 1): the tools' Laplace(2/eps) and
         exponential(2/eps) noise on 5 queries.
@@ -169,10 +169,11 @@ class ReportNoisyMax(Mechanism):
     The suite's RNM3 and RNM4 on ``[1]*5`` vs ``[2]*5`` at epsilon 0.1:
 
     >>> rnm3 = ReportNoisyMax("0.1", noise="laplace", output="value")
-    >>> rnm3.loss_supremum([1] * 5, [2] * 5).value
+    >>> import exactdp
+    >>> exactdp.privacy_loss(rnm3, [1] * 5, [2] * 5).value
     1/4
     >>> rnm4 = ReportNoisyMax("0.1", noise="exponential", output="value")
-    >>> rnm4.loss_supremum([1] * 5, [2] * 5).value
+    >>> exactdp.privacy_loss(rnm4, [1] * 5, [2] * 5).value
     oo
     """
 
@@ -219,13 +220,13 @@ class ReportNoisyMax(Mechanism):
         return ValueDistribution(self, as_scores(scores, func="ReportNoisyMax.distribution"))
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
-        return value_loss_supremum(self, sv, sv2, "ReportNoisyMax.loss_supremum")
+        return value_loss_supremum(self, sv, sv2, "privacy_loss")
 
     def _absent(self, view: str) -> str:
         if self.output == "value":
             return (f"ReportNoisyMax(output='value'): no {view} view: the released value is "
                     "continuous; use .distribution(q).density(v) / .cdf(v) and "
-                    ".loss_supremum(q, q2)")
+                    "exactdp.privacy_loss(mechanism, q, q2)")
         if view == "rational_form" and self.noise == "laplace":
             return ("ReportNoisyMax(noise='laplace'): the probabilities are not rational in "
                     "x = exp(-epsilon/(c*sensitivity*L)) (they contain terms such as "

@@ -48,7 +48,7 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
     shadow execution; the budget splits as threshold ``eps/3``, comparisons ``eps/3``,
     released values ``eps/3``). exactdp's
     exact loss on a pair is ``max over patterns of |ln P_a / P_a'| + (eps / (3cD))
-    sum_released |a_i - a'_i|``, attained (:meth:`loss_supremum`; the derivation is in
+    sum_released |a_i - a'_i|``, attained (:func:`exactdp.privacy_loss`; the derivation is in
     :mod:`exactdp.mechanisms.sparse_vector_release`).
 
     Parameters
@@ -79,7 +79,8 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
     (1/2, 1/2)
     >>> d.density((2,))
     exp(-2/3)/12
-    >>> loss = mech.loss_supremum([0, 0], [1, 1])
+    >>> import exactdp
+    >>> loss = exactdp.privacy_loss(mech, [0, 0], [1, 1])
     >>> bool(loss.value <= 1), loss.attained
     (True, True)
 
@@ -129,7 +130,7 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
         return ReleaseDistribution(self, sv, numerical_svt(self.c), self.threshold)
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
-        func = "NumericalSparseVector.loss_supremum"
+        func = "privacy_loss"
         if sv.n != sv2.n:
             raise argument_error(func, "neighbour", f"a vector of {sv.n} query answers", sv2.n)
         with as_caller(func):

@@ -11,7 +11,8 @@ meets the greedy section-5 equations (docs/formulas.md section 4) is a polynomia
 ``section5_exact`` runs that recursion (memoised on the sorted multiset of gaps; a symmetric
 mechanism gives equal gaps equal probabilities). ``pf_polynomials`` gives permute-and-flip's
 polynomials by its own coins (Poisson-binomial route). The two are independent routes; the
-tests prove them identical. ``optimal_mechanism`` wraps both in an output distribution.
+tests prove them identical. :class:`OptimalRegularMechanism` is the mechanism whose
+distribution they are (an :class:`OptimalDistribution`).
 
 References
 ----------
@@ -23,9 +24,8 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence, Sized
+from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import ClassVar
 
@@ -34,12 +34,13 @@ import mpmath
 import numpy as np
 import sympy
 
-from .._validate import MAX_DPS, argument_error, check_choice, check_int, check_nonempty
-from ..cost import as_caller, check_exact_n, refuse
+from .._validate import argument_error, check_int, check_nonempty
+from ..cost import refuse
 from ..distribution import OutputDistribution
 from ..exact import compare, is_zero
-from ..numeric.pf import pf_arb, pf_float, pf_mp
+from ..numeric.pf import pf_float, pf_mp
 from ..printing import format_number
+from ..rational_form import RationalForm
 from ..result import Result, brief
 from ..scores import ScoreVector, as_scores
 from ..xform import (
@@ -49,7 +50,7 @@ from ..xform import (
     group_equal,
 )
 from ._sampling import shuffle_and_flip
-from .base import Mechanism, X, monotonic_flag
+from .base import Mechanism, X
 from .parameters import (
     epsilon_parameter,
     monotonic_parameter,
@@ -62,10 +63,11 @@ from .permute_flip import (
     pf_closed_form_exprs,
     pf_ring_probabilities,
 )
-from .rational_form import RationalForm
 from .registry import register
 
 _X = sympy.Symbol("x")
+#: The caller named in the refusals of the exact routes.
+_FUNC = "OptimalRegularMechanism.distribution"
 
 
 def _int_gaps(G: Sequence[int], func: str) -> tuple[int, ...]:
@@ -233,8 +235,8 @@ def _check_states(labels: Sequence, func: str) -> None:
         raise refuse(
             func, f"the section-5 recursion over {len(set(labels))} distinct irrational or "
             "huge gaps", f"{states:.3g} states", f"{MAX_RECURSION_STATES}",
-            "use method='float', 'mpmath' or 'arb' (numeric, O(n)), or rational scores "
-            "(then the closed form is polynomial)",
+            "use .to_numpy(), .evalf(dps) or .evalf_balls(dps) (numeric, O(n)), or rational "
+            "scores (then the closed form is polynomial)",
         )
 
 
@@ -253,6 +255,45 @@ class OptimalRegularMechanism(Mechanism):
     one symbolic coin per distinct gap (``prod_g (m_g + 1)`` states, at most
     :data:`MAX_RECURSION_STATES`). The numeric views use the one permute-and-flip engine.
 
+    Tight privacy constraints ``P_r(q) = exp(-eps (q* - q_r)/(c Delta)) P_r(q^(r))`` for the
+    non-maximizers (``q^(r)``: entry r raised to the maximum) and the equal split
+    ``(1 - sum of the others)/n*`` on the maximizers (docs/formulas.md section 4). Its
+    :meth:`distribution` is an :class:`OptimalDistribution`: every view of an output
+    distribution (exact ``probabilities`` and ``rational_form()``, ``evalf(dps)``,
+    ``evalf_balls(dps)``, ``to_numpy()``, ``sample``), and ``optimal`` / ``optimality``:
+    where this solution is the true optimum.
+
+    Parameters
+    ----------
+    epsilon : number or positive Symbol
+        0 (uniform) and ``oo`` (uniform on the maximizers) are exact limits in every view.
+    sensitivity : number, default 1
+    monotonic : bool, default False
+        A monotonic score function: ``c = 1`` instead of 2.
+    optimize : {"max", "min"}, keyword only
+        Select the maximum, or the minimum (the equations on ``-q``).
+
+    Notes
+    -----
+    Where the solution is optimal. The section-5 solution is permute-and-flip (the greedy
+    equations are PF's identities). McKenna & Sheldon (2020, section 5) report PF optimal on
+    their lattice LP over regular epsilon-DP mechanisms for ``epsilon >= ln((3 + sqrt 5)/2)
+    ~ 0.9624``; ``exactdp.pf_optimality_region(n, k)`` computes the exact region of a lattice,
+    ``[eps*, oo)`` with ``eps*`` below that threshold (for n >= 4 the root of
+    ``x + ... + x^k = 1``, ``x = e^-eps``, tending to ``ln 2``; docs/lp.md). Below ``eps*``
+    the LP optimum is smaller than PF's error (by about 1% at most in the cases measured),
+    but that optimum is itself not epsilon-DP for all neighbours (docs/lp.md), so the
+    greedy solution is not shown to be beaten by an epsilon-DP regular mechanism there
+    either. The distribution's ``optimal`` is True for ``epsilon >= ln((3 + sqrt 5)/2)``,
+    else None (not known), never a guess.
+
+    Cost. The notes' "O(n log n) by sorting the scores" counts arithmetic steps: the float
+    view is O(n log n) (one sort and PF's O(n) float engine; measured scaling exponent 0.89
+    for n = 10^4..10^6). The exact output for n distinct gaps holds about n^4 bits
+    (polynomials of degree ~ the sum of the gaps, coefficients of ~ n bits), so no exact
+    route is O(n log n) in bit operations (measured exponent 3.4 for n = 50..200;
+    docs/lp.md). n = 50 with 50 distinct gaps takes about a second (docs/benchmarks.md).
+
     References
     ----------
     McKenna & Sheldon (2020), section 5; the notes, section 5.2; docs/formulas.md section 4.
@@ -265,6 +306,8 @@ class OptimalRegularMechanism(Mechanism):
     True
     >>> [round(float(p), 6) for p in d.probabilities]
     [0.696735, 0.303265]
+    >>> d.optimal  # epsilon = 1 >= ln((3 + sqrt 5)/2): the optimum of the lattice LP
+    True
     """
 
     name: ClassVar[str] = "OPT"
@@ -274,14 +317,24 @@ class OptimalRegularMechanism(Mechanism):
     monotonic: bool = monotonic_parameter()
     optimize: str = optimize_parameter()
 
+    def distribution(self, scores: object) -> OptimalDistribution:
+        """The exact output distribution on ``scores``, with where it is optimal.
+
+        Raises
+        ------
+        ValueError
+            For invalid scores (see :class:`~exactdp.scores.ScoreVector`).
+        """
+        return OptimalDistribution(self, as_scores(scores, func=_FUNC))
+
     def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:
         if sv.is_rational:
             L, G = sv.integer_gaps()
             if max(G) <= DENSE_DEGREE_LIMIT:
-                return pf_closed_form_exprs(self, L, G, "optimal_mechanism")
+                return pf_closed_form_exprs(self, L, G, _FUNC)
             return self._rational_form(sv).substituted()
         labels, distinct = group_equal(sv.gaps_exact, lambda g, h: is_zero(g - h))
-        _check_states(labels, "optimal_mechanism")
+        _check_states(labels, _FUNC)
         zero = next(j for j, h in enumerate(distinct) if h == 0)
         relabel = {zero: 0}
         for j in range(len(distinct)):
@@ -294,9 +347,9 @@ class OptimalRegularMechanism(Mechanism):
     def _rational_form(self, sv: ScoreVector) -> RationalForm:
         L, G = sv.integer_gaps()
         if max(G) <= DENSE_DEGREE_LIMIT:  # the closed form, by the product tree
-            return pf_closed_form(self, L, G, "optimal_mechanism")
+            return pf_closed_form(self, L, G, _FUNC)
         # huge gaps: the recursion with one symbolic coin per distinct gap
-        _check_states(G, "optimal_mechanism")
+        _check_states(G, _FUNC)
         distinct = sorted(set(G))
         label = {g: j for j, g in enumerate(distinct)}
         sol = _section5_generic(tuple(sorted(label[g] for g in G)),
@@ -322,48 +375,17 @@ class OptimalRegularMechanism(Mechanism):
     def _sample(self, sv: ScoreVector, size: int, rng):
         return shuffle_and_flip(np.exp(-self.scaled_gaps_float(sv)), size, rng)
 
-    def certified(self, sv: ScoreVector, prec: int) -> list[flint.arb]:
-        """Certified balls of the probabilities (python-flint arb), relative accuracy 2^-prec."""
-        rate = self.rate
-        if sv.is_rational and rate.is_Rational:
-            d: list[Fraction] | list[flint.arb] = [
-                Fraction(int(r.p), int(r.q)) for r in (rate * g for g in sv.gaps_exact)]
-        else:
-            # to prec bits after the point (a gap of 1e50 carries 50 more digits)
-            d = self.scaled_gaps_arb(sv, int(prec * 0.30103) + 1, "optimal_mechanism")
-        return pf_arb(d, prec)
-
-
-METHODS = ("exact", "float", "mpmath", "arb")
-
 
 @dataclass(frozen=True, eq=False)
 class OptimalDistribution(OutputDistribution, Result):
-    """An :class:`OutputDistribution` of the optimal regular mechanism, with ``method``.
-
-    ``values`` is the result of the chosen method: exact sympy expressions, a float64
-    array, mpmath numbers (``dps`` digits) or arb balls (``radii`` their certified radii).
+    """The :class:`OutputDistribution` of :class:`OptimalRegularMechanism`, with where the
+    solution is the true optimum (``optimal``, ``optimality``).
 
     The result protocol (:class:`exactdp.result.Result`): no headline number (``evalf`` is
-    the distribution's, a tuple of probabilities), ``certified`` / ``caveat`` by ``method``.
+    the distribution's, a tuple of probabilities), certified (exact probabilities).
     """
 
     headline = None
-
-    method: str = "exact"
-    dps: int = 30
-
-    @property
-    def certified(self) -> bool:
-        """True for exact values (``"exact"``) and proved balls (``"arb"``)."""
-        return self.method in ("exact", "arb")
-
-    @property
-    def caveat(self) -> str | None:
-        """Why ``values`` are not certified (None when they are)."""
-        if self.certified:
-            return None
-        return f"method={self.method!r}: rounded numbers without a proved error bound"
 
     @cached_property
     def optimal(self) -> bool | None:
@@ -389,20 +411,6 @@ class OptimalDistribution(OutputDistribution, Result):
                 "gives the exact region [eps*, oo) for a lattice (eps* -> ln 2 for n >= 4), "
                 "and there the LP's better optimum is itself not epsilon-DP (docs/lp.md)")
 
-    @cached_property
-    def values(self):
-        """The probabilities by the chosen method."""
-        if self.method == "exact":
-            return self.probabilities
-        if self.method == "float":
-            return self.to_numpy()
-        if self.method == "mpmath":
-            return self.evalf(self.dps)
-        mech = self.mechanism
-        if mech.epsilon_limit is not None:  # epsilon = 0 or oo: exact, as every view
-            return tuple(mech.evaluate("balls", self.scores, self.dps))
-        return tuple(mech.certified(mech.oriented(self.scores), int(self.dps * 3.33) + 4))
-
     def repr_parts(self) -> list[str]:
         try:
             shown = [format_number(v, 4) for v in self.evalf(10)[:5]]
@@ -410,135 +418,4 @@ class OptimalDistribution(OutputDistribution, Result):
             shown = ["symbolic"]
         tail = ", ..." if self.n > 5 else ""
         return [f"n={self.n}", f"epsilon={brief(self.mechanism.epsilon)}",
-                f"method={self.method}", f"probabilities=({', '.join(shown)}{tail})",
-                f"optimal={self.optimal}"]
-
-    @property
-    def radii(self) -> tuple[float, ...]:
-        """Certified radii of the balls (method "arb" only)."""
-        if self.method != "arb":
-            raise ValueError("radii: only method='arb' has certified balls")
-        return tuple(float(b.rad()) for b in self.values)
-
-
-def _check_dps_cost(method: str, n: int, dps: int) -> None:
-    """Refuse a precision beyond MAX_DPS, or a certified run of estimated cost
-    ``3e-8 * n^2 * dps`` seconds above two minutes (pf_arb's product tree; measured
-    0.5 s at n = 200, dps = 400)."""
-    if dps > MAX_DPS:
-        raise refuse("optimal_mechanism", f"method={method!r} at dps = {dps}",
-                     f"{dps} digits", f"dps <= {MAX_DPS}",
-                     "use a smaller dps or method='float'")
-    secs = 3e-8 * n * n * dps
-    if method == "arb" and secs > 120:
-        raise refuse("optimal_mechanism", f"method='arb' for n = {n} at dps = {dps}",
-                     f"about {secs:.3g} s", "120 s",
-                     "use a smaller dps, method='mpmath' (O(n) per digit) or method='float'")
-
-
-def optimal_mechanism(
-    scores: object,
-    epsilon: object,
-    sensitivity: object = 1,
-    monotonic: bool | None = None,
-    method: str = "exact",
-    dps: int = 30,
-    *,
-    optimize: str = "max",
-) -> OptimalDistribution:
-    """Solve the section-5 equations: the optimal regular epsilon-DP selection distribution.
-
-    Tight privacy constraints ``P_r(q) = exp(-eps (q* - q_r)/(c Delta)) P_r(q^(r))`` for the
-    non-maximizers (``q^(r)``: entry r raised to the maximum) and the equal split
-    ``(1 - sum of the others)/n*`` on the maximizers (docs/formulas.md section 4).
-
-    Parameters
-    ----------
-    scores : sequence of numbers, shape (n,)
-    epsilon : number or positive Symbol
-    sensitivity : number, default 1
-    monotonic : bool, default False
-        A monotonic score function: ``c = 1`` instead of 2.
-    method : {"exact", "float", "mpmath", "arb"}
-        ``exact``: sympy expressions; for rational scores the solution's closed form,
-        polynomials in ``x = exp(-eps/(c Delta L))`` (identical to PF's ``rational_form()``)
-        by a product tree over the distinct gaps, polynomial time (n = 50 with 50 distinct
-        gaps: about a second on a loaded 2-core machine; docs/benchmarks.md); for
-        irrational scores the recursion (exponential in the number of distinct gaps, refused
-        beyond
-        :data:`MAX_RECURSION_STATES` states). ``float``: float64, O(n), one run of the
-        permute-and-flip engine; ``mpmath``: ``dps`` digits; ``arb``: arb balls of
-        relative radius about ``10^-dps``.
-    dps : int
-        Digits for ``mpmath`` and ``arb`` (at most ``MAX_DPS``).
-    optimize : {"max", "min"}, keyword only
-        Select the maximum, or the minimum (the equations on ``-q``). ``epsilon`` may be 0
-        (uniform) or ``oo`` (uniform on the maximizers), exactly in every method.
-
-    Returns
-    -------
-    OptimalDistribution
-        With ``.values`` (by the method), every view of an output distribution, and
-        ``optimal`` / ``optimality``: where this solution is the true optimum.
-
-    Raises
-    ------
-    ValueError
-        Bad scores, epsilon, sensitivity, unknown method; symbolic epsilon with a numeric
-        method; a ``dps`` above ``MAX_DPS`` or an ``arb`` run estimated above two minutes;
-        a recursion beyond ``MAX_RECURSION_STATES`` states (each message gives the estimate
-        and the cheaper route).
-
-    Notes
-    -----
-    Where the solution is optimal. The section-5 solution is permute-and-flip (the greedy
-    equations are PF's identities). McKenna & Sheldon (2020, section 5) report PF optimal on
-    their lattice LP over regular epsilon-DP mechanisms for ``epsilon >= ln((3 + sqrt 5)/2)
-    ~ 0.9624``; ``exactdp.pf_optimality_region(n, k)`` computes the exact region of a lattice,
-    ``[eps*, oo)`` with ``eps*`` below that threshold (for n >= 4 the root of
-    ``x + ... + x^k = 1``, ``x = e^-eps``, tending to ``ln 2``; docs/lp.md). Below ``eps*``
-    the LP optimum is smaller than PF's error (by about 1% at most in the cases measured),
-    but that optimum is itself not epsilon-DP for all neighbours (docs/lp.md), so the
-    greedy solution is not shown to be beaten by an epsilon-DP regular mechanism there
-    either. The result's ``optimal`` is True for ``epsilon >= ln((3 + sqrt 5)/2)``, else
-    None (not known), never a guess.
-
-    Cost. The notes' "O(n log n) by sorting the scores" counts arithmetic steps: the float
-    route is O(n log n) (measured scaling exponent 0.89 for n = 10^4..10^6). The exact
-    output for n distinct gaps holds about n^4 bits (polynomials of degree ~ the sum of the
-    gaps, coefficients of ~ n bits), so no exact route is O(n log n) in bit operations
-    (measured exponent 3.4 for n = 50..200; docs/lp.md).
-
-    References
-    ----------
-    McKenna & Sheldon (2020), section 5; the notes, section 5.2.
-
-    Examples
-    --------
-    >>> from exactdp import optimal_mechanism
-    >>> d = optimal_mechanism([0, -1], 1)
-    >>> [round(float(p), 6) for p in d.probabilities]
-    [0.696735, 0.303265]
-    """
-    check_choice("optimal_mechanism", "method", method, METHODS)
-    dps = check_int("optimal_mechanism", "dps", dps, 1)
-    flag = monotonic_flag(monotonic, "optimal_mechanism")
-    mech = OptimalRegularMechanism(epsilon, sensitivity, flag, optimize=optimize)
-    if method != "exact":
-        mech._float_rate()  # numeric methods need a numeric epsilon
-    cheaper = ("use method='float' (float64, O(n)) or method='mpmath' (dps digits)"
-               if method in ("exact", "arb") else "use method='float' (float64, O(n))")
-    if method == "exact" and isinstance(scores, Sized):  # before converting n scores
-        check_exact_n("optimal_mechanism", len(scores), cheaper)
-    sv = as_scores(scores, func="optimal_mechanism")
-    if method in ("mpmath", "arb"):
-        _check_dps_cost(method, sv.n, dps)
-    if method == "mpmath" and mech.epsilon_limit is None:
-        mech._gap_digits(mech.oriented(sv), dps, "optimal_mechanism")  # refuses huge gaps
-    dist = OptimalDistribution(mech, sv, method, dps)
-    with as_caller("optimal_mechanism", cheaper):
-        if method == "exact" and sv.is_rational and mech.epsilon_limit is None:
-            dist.rational_form()  # the flint closed form now (errors surface here)
-        else:
-            dist.values  # noqa: B018  (compute now, so errors surface here)
-    return dist
+                f"probabilities=({', '.join(shown)}{tail})", f"optimal={self.optimal}"]

@@ -33,6 +33,7 @@ from ..distribution import LazyProbabilities
 from ..exact import dps_to_prec
 from ..exact.arb import arb_mid_to_mpf
 from ..numeric.pf import pf_arb, pf_float, pf_mp
+from ..rational_form import RationalForm
 from ..scores import ScoreVector
 from ..xform import (
     DENSE_DEGREE_LIMIT,
@@ -54,7 +55,6 @@ from .parameters import (
     optimize_parameter,
     sensitivity_parameter,
 )
-from .rational_form import RationalForm
 from .registry import register
 
 

@@ -27,7 +27,7 @@ from .parameters import Parameter
 #: What the outputs of a registered mechanism are: one of the n inputs, an ordered k-tuple
 #: of distinct inputs, a sequence of answers to the n queries (the sparse vector technique),
 #: or outputs that include released real values ("continuous": no probability table; the
-#: privacy loss is :meth:`Mechanism.loss_supremum`).
+#: privacy loss is the supremum of the log density ratio, :func:`exactdp.privacy_loss`).
 KINDS = ("selection", "top-k", "sequence", "continuous")
 
 _ENTRIES: dict[str, MechanismSpec] = {}

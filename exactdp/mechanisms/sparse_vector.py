@@ -194,7 +194,7 @@ class SparseVector(QueryAnswers, Mechanism):
           neighbours (exactdp;
           :mod:`~exactdp.mechanisms.sparse_vector_release`). Its distribution gives the
           pattern probabilities, ``density(output)`` and the sampler; its privacy loss is
-          :meth:`loss_supremum` (capability ``"density"``).
+          :func:`exactdp.privacy_loss` (capability ``"density"``).
         - **4**: ``eps1 = eps/4``, ``eps2 = 3 eps/4``, ``rho ~ Lap(D/eps1)``,
           ``nu_i ~ Lap(D/eps2)``, stop after ``c``. Not epsilon-DP: it is
           ``((1 + 6c)/4) epsilon``-DP (Lyu-Su-Li, section 4.2; Chen et al. 2015).
@@ -246,7 +246,8 @@ class SparseVector(QueryAnswers, Mechanism):
     >>> svt3 = SparseVector(1, 0, variant=3)
     >>> svt3.distribution([0, 0]).density((False, 1))
     -exp(-1)/8 + exp(-3/2)/32 + exp(-1/2)/8
-    >>> loss = svt3.loss_supremum([0, 0, 0], [1, 1, 1])
+    >>> import exactdp
+    >>> loss = exactdp.privacy_loss(svt3, [0, 0, 0], [1, 1, 1])
     >>> loss.value, loss.attained
     (3/2, True)
 
@@ -378,7 +379,7 @@ class SparseVector(QueryAnswers, Mechanism):
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         """Algorithm 3's exact loss (:func:`.sparse_vector_loss.coupled_loss`)."""
-        return coupled_loss("SparseVector.loss_supremum", self, sv, sv2, lyu_su_li_3(self.c))
+        return coupled_loss("privacy_loss", self, sv, sv2, lyu_su_li_3(self.c))
 
     def distribution(self, scores: object) -> SparseVectorDistribution | ReleaseDistribution:
         """The exact distribution over answer sequences on the query answers ``scores``.

@@ -21,11 +21,11 @@ import sympy
 
 from .._validate import argument_error, check_dps, check_int
 from ..exact import flint_prec, to_arb
+from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT
 from .base import X
-from .rational_form import RationalForm
 from .sparse_vector_integral import Value, answer_sequences, sequence_probabilities
 from .sparse_vector_release import BallViews, as_fraction
 

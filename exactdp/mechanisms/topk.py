@@ -36,6 +36,7 @@ import sympy
 from .._validate import argument_error, check_dps, check_instance, check_int, choices_text
 from ..numbers import exact_epsilon_or_limit
 from ..printing import latex_array, latex_math
+from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from ._sampling import NoiseDraw
@@ -44,7 +45,6 @@ from .exponential import ExponentialMechanism
 from .gaussian_noisy_max import GaussianNoisyMax
 from .noisy_max import ReportNoisyMax
 from .parameters import parameter
-from .rational_form import RationalForm
 from .registry import register
 from .topk_integral import one_shot_topk
 

@@ -59,7 +59,8 @@ _BAD = [0, "x"]  # not a number
     ("is_symmetric", lambda: exactdp.is_symmetric(_PF, [_BAD])),
     ("is_shift_invariant", lambda: exactdp.is_shift_invariant(_PF, [_BAD])),
     ("is_monotonic", lambda: exactdp.is_monotonic(_PF, [_BAD])),
-    ("optimal_mechanism", lambda: exactdp.optimal_mechanism(_BAD, 1)),
+    ("OptimalRegularMechanism.distribution",
+     lambda: exactdp.OptimalRegularMechanism(1).distribution(_BAD)),
     ("certify_dominance", lambda: exactdp.certify_dominance(_PF, _PF, _BAD)),
     ("privacy_loss_distribution", lambda: exactdp.privacy_loss_distribution(_PF, _BAD, [0, 1])),
 ])

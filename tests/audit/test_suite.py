@@ -181,6 +181,7 @@ class _Release(Mechanism):
 
     sensitivity = sympy.Integer(1)
     monotonic = False
+    optimize = "max"
 
     def _loss_supremum(self, sv, sv2):
         gap = sum(abs(sympy.Integer(x) - sympy.Integer(y))
@@ -188,9 +189,9 @@ class _Release(Mechanism):
         return LossSupremum(gap, True, 1 if gap else 0, "every output beyond both inputs")
 
 
-def test_the_density_route_reads_loss_supremum():
+def test_the_density_route_reads_the_density_hook():
     """Mechanisms that release real values (capability "density") go through
-    Mechanism.loss_supremum, in the pairs and in the vertex search alike."""
+    privacy_loss and their _loss_supremum hook, in the pairs and in the vertex search alike."""
     mech = _Release()
     p = pair_loss(mech, "half half", *patterns(4)["half half"])
     assert p.loss == 4 and p.attained and p.output == "every output beyond both inputs"
@@ -320,14 +321,14 @@ def test_worst_prefers_an_attained_loss_among_exact_ties():
 
 
 def test_svt3_pair_with_no_closed_form_gives_its_certified_interval():
-    """Answers moving both ways (the X shape at m = 4): loss_supremum refuses with a bracket;
+    """Answers moving both ways (the X shape at m = 4): privacy_loss refuses with a bracket;
     the suite keeps it as the pair's interval, the lower end as its loss."""
     from exactdp.mechanisms.sparse_vector_loss import LossBracketError
 
     mech = build_mechanism(SPEC["SVT3"])
     a, b = patterns(4)["X shape"]
     with pytest.raises(LossBracketError) as info:
-        mech.loss_supremum(a, b)
+        exactdp.privacy_loss(mech, a, b)
     p = pair_loss(mech, "X shape", a, b)
     assert p.interval == (info.value.lower, info.value.upper) and p.loss == info.value.lower
     assert p.upper == sympy.Rational(3, 20) and compare(p.loss, p.upper) < 0

@@ -30,7 +30,7 @@ def test_provenance_names_versions_date_command_and_input(monkeypatch):
     assert rows["scores"] == "q = (2, 0), q' = (1, 1); sensitivity 1"
     assert rows["epsilon"] == "1/2"
     # without a command line: the Python call that rebuilds the report
-    again = provenance(rep, {})
+    again = provenance(rep.epsilon, rep.dps, rep.cases, {})
     assert dict(again)["command"] == ("exactdp.io.report.build_report('1/2', example=None, "
                                       "scores=['2', '0'], neighbour=['1', '1'], "
                                       "sensitivity='1')")

@@ -217,18 +217,22 @@ def test_base_measure_topk_peels_the_restricted_measure():
 
 def test_optimal_mechanism_options():
     """The optimal regular mechanism is PF (docs/formulas.md section 4): minimize and the limits in
-    every method, against PF on -q and the exact limits."""
+    every view, against PF on -q and the exact limits."""
     q = (0, 1, 1, 3)
     pf = PermuteAndFlip(1).distribution([-v for v in q])
-    for method in ("exact", "float", "mpmath", "arb"):
-        opt = exactdp.optimal_mechanism(q, 1, method=method, optimize="min")
-        ref = pf.to_numpy()
-        got = [float(v.mid()) if method == "arb" else float(v) for v in opt.values]
-        assert np.allclose(got, ref, rtol=1e-12, atol=0)
-        zero = exactdp.optimal_mechanism(q, 0, method=method).values
-        assert [float(v.mid()) if method == "arb" else float(v) for v in zero] == [0.25] * 4
-        inf = exactdp.optimal_mechanism(q, "oo", method=method, optimize="min").values
-        assert [float(v.mid()) if method == "arb" else float(v) for v in inf] == [1, 0, 0, 0]
+
+    def views(d):
+        return {"exact": [float(v) for v in d.probabilities], "float": list(d.to_numpy()),
+                "mpmath": [float(v) for v in d.evalf(30)],
+                "arb": [float(v.mid()) for v in d.evalf_balls(30)]}
+
+    opt = exactdp.OptimalRegularMechanism
+    for got in views(opt(1, optimize="min").distribution(q)).values():
+        assert np.allclose(got, pf.to_numpy(), rtol=1e-12, atol=0)
+    for zero in views(opt(0).distribution(q)).values():
+        assert zero == [0.25] * 4
+    for inf in views(opt("oo", optimize="min").distribution(q)).values():
+        assert inf == [1, 0, 0, 0]
 
 
 # ------------------------------------------------------------------ properties of every mechanism
@@ -423,7 +427,7 @@ HUGE_MECHANISMS = [
     ("em", lambda e: ExponentialMechanism(e)),
     ("em", lambda e: ReportNoisyMax(e, noise="gumbel")),
     ("laplace", lambda e: ReportNoisyMax(e, noise="laplace")),
-    ("pf", lambda e: exactdp.optimal_mechanism([0, -1], e, method="mpmath").mechanism),
+    ("pf", lambda e: exactdp.OptimalRegularMechanism(e)),
 ]
 
 
@@ -533,7 +537,7 @@ def test_scaled_gap_groups_regroup_to_the_scaled_gaps():
                 assert balls[k].rel_accuracy_bits() >= 99 or balls[k].is_zero()
 
 
-def test_loss_supremum_is_declared_by_its_hook_and_refused_on_discrete_outputs():
+def test_the_density_view_is_declared_by_its_hook_and_refused_on_discrete_outputs():
     from dataclasses import dataclass
 
     import sympy
@@ -541,20 +545,26 @@ def test_loss_supremum_is_declared_by_its_hook_and_refused_on_discrete_outputs()
     from exactdp.distribution import LossSupremum
     from exactdp.mechanisms.base import Mechanism
 
-    with pytest.raises(ValueError, match="PermuteAndFlip.loss_supremum: the outputs are discrete"):
-        exactdp.PermuteAndFlip(1).loss_supremum([0, 1], [1, 0])
+    pair = exactdp.as_scores([0, 1]), exactdp.as_scores([1, 0])
+    with pytest.raises(ValueError, match="PermuteAndFlip: the outputs are discrete"):
+        exactdp.PermuteAndFlip(1).evaluate("density", *pair)
     assert "density" not in exactdp.PermuteAndFlip(1).capabilities
 
     @dataclass(frozen=True)
     class Release(Mechanism):  # releases a + Lap(1): the loss is |a - a'| (attained)
+        sensitivity = sympy.Integer(1)
+        optimize = "max"
+
         def _loss_supremum(self, sv, sv2):
             gap = abs(sympy.Integer(sv.values[0]) - sympy.Integer(sv2.values[0]))
             return LossSupremum(gap, True, 1 if gap else 0, "every output beyond both means")
 
     mech = Release()
     assert "density" in mech.capabilities
-    sup = mech.loss_supremum([0], [3])
-    assert sup.value == 3 and sup.attained and sup.approaching == ()
+    sup = mech.evaluate("density", exactdp.as_scores([0]), exactdp.as_scores([3]))
+    assert isinstance(sup, LossSupremum) and sup.value == 3 and sup.attained
+    loss = exactdp.privacy_loss(mech, [0], [3], allow_non_neighbour=True)  # the public route
+    assert (loss.loss, loss.engine, loss.output) == (3, "density", sup.witness)
 
 
 _E5000 = 10**5000
@@ -568,7 +578,7 @@ _E5000 = 10**5000
     lambda: exactdp.GaussianNoisyMax(_E5000),
     lambda: exactdp.TopK(PermuteAndFlip(_E5000), 2),
     lambda: exactdp.OptimalRegularMechanism(_E5000).distribution([0, -1]),
-    lambda: exactdp.optimal_mechanism([0, -1], _E5000),
+    lambda: exactdp.OptimalRegularMechanism(_E5000),
     lambda: PermuteAndFlip(_E5000).distribution([0, -1]).rational_form(),
     lambda: exactdp.as_scores([0, -_E5000]),
     lambda: exactdp.Witness((0, -_E5000), (1, -_E5000), 0),

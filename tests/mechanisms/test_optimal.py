@@ -91,51 +91,55 @@ def test_bad_input(route, bad, match):
         route(bad)
 
 
-# --------------------------------------------------------------------------- optimal_mechanism
-from exactdp import PermuteAndFlip  # noqa: E402
-from exactdp.mechanisms.optimal import optimal_mechanism  # noqa: E402
+# ------------------------------------------------------------ OptimalRegularMechanism.distribution
+from exactdp import OptimalRegularMechanism, PermuteAndFlip  # noqa: E402
 
 EPS = sympy.Symbol("epsilon", positive=True)
 
 
-def test_optimal_mechanism_closed_form_equals_the_recursion_identically():
+def opt(q, epsilon, *args, **kwargs):
+    """The optimal regular mechanism's distribution on ``q``."""
+    return OptimalRegularMechanism(epsilon, *args, **kwargs).distribution(q)
+
+
+def test_optimal_closed_form_equals_the_recursion_identically():
     # the closed form (product tree) against the section-5 recursion itself, which the
-    # closed form replaced in optimal_mechanism: every gap multiset, n <= 6, gaps <= 3
+    # closed form replaced in the exact route: every gap multiset, n <= 6, gaps <= 3
     for n in range(1, 7):
         for G in gap_multisets(n, 3):
             q = [-g for g in G]
-            rf = optimal_mechanism(q, 1).rational_form()
+            rf = opt(q, 1).rational_form()
             ref = section5_exact(G, rf.x)
             assert all(sympy.expand(a - b.as_expr()) == 0
                        for a, b in zip(rf.forms, ref, strict=True)), q
 
 
-def test_optimal_mechanism_closed_form_unsorted_ties_and_probabilities():
+def test_optimal_closed_form_unsorted_ties_and_probabilities():
     q = [4, -3, 4, 0, 1, -3, 2]
     G = [4 - v for v in q]
-    d = optimal_mechanism(q, "1/3")
+    d = opt(q, "1/3")
     x = d.rational_form().x
     rec = section5_exact(G, x)
     lam = sympy.Rational(1, 6)  # x = exp(-epsilon/2)
-    for p, r in zip(d.values, rec, strict=True):
+    for p, r in zip(d.probabilities, rec, strict=True):
         assert sympy.expand(p - r.as_expr().subs(x, sympy.exp(-lam))) == 0
 
 
-def test_optimal_mechanism_optimality_statement():
+def test_optimality_statement():
     # ln((3 + sqrt 5)/2) = 0.962423650119...: decided exactly on either side
-    assert optimal_mechanism([0, 1], "0.9625").optimal is True
-    assert optimal_mechanism([0, 1], "0.9624").optimal is None
-    assert optimal_mechanism([0, 1], sympy.log(3)).optimal is True
-    assert optimal_mechanism([0, 1], EPS).optimal is None
-    assert "not guaranteed" in optimal_mechanism([0, 1], "1/2").optimality
-    assert "optimal:" in optimal_mechanism([0, 1], 1).optimality
+    assert opt([0, 1], "0.9625").optimal is True
+    assert opt([0, 1], "0.9624").optimal is None
+    assert opt([0, 1], sympy.log(3)).optimal is True
+    assert opt([0, 1], EPS).optimal is None
+    assert "not guaranteed" in opt([0, 1], "1/2").optimality
+    assert "optimal:" in opt([0, 1], 1).optimality
 
 
-def test_optimal_mechanism_n50_distinct_gaps_closed_form():
+def test_optimal_n50_distinct_gaps_closed_form():
     # n = 50 with 50 distinct gaps: far beyond the recursion (2**49 states); checked
     # against the float engine and for normalisation
     q = list(range(50))
-    d = optimal_mechanism(q, 1)
+    d = opt(q, 1)
     rf = d.rational_form()
     assert sum(rf.polys[1:], rf.polys[0]) == 1
     import flint
@@ -150,28 +154,28 @@ def test_optimal_mechanism_n50_distinct_gaps_closed_form():
     assert np.allclose(vals, fl[:5], rtol=1e-12)
 
 
-def test_optimal_mechanism_rational_and_symbolic_and_irrational():
-    d = optimal_mechanism(["1/2", 0, "-1/3"], EPS, sensitivity=2, monotonic=True)
+def test_optimal_rational_and_symbolic_and_irrational():
+    d = opt(["1/2", 0, "-1/3"], EPS, sensitivity=2, monotonic=True)
     ref = PermuteAndFlip(EPS, 2, True).distribution(["1/2", 0, "-1/3"]).probabilities
-    assert all(sympy.simplify(a - b) == 0 for a, b in zip(d.values, ref, strict=True))
-    irr = optimal_mechanism(["sqrt(2)", 0, 1, 0], 1).values
+    assert all(sympy.simplify(a - b) == 0 for a, b in zip(d.probabilities, ref, strict=True))
+    irr = opt(["sqrt(2)", 0, 1, 0], 1).probabilities
     ref = PermuteAndFlip(1).distribution(["sqrt(2)", 0, 1, 0]).probabilities
     assert all(abs(sympy.N(a - b, 40)) < 1e-35 for a, b in zip(irr, ref, strict=True))
 
 
-def test_optimal_mechanism_numeric_methods_agree_and_certified_balls_contain_truth():
+def test_optimal_numeric_views_agree_and_certified_balls_contain_truth():
     q = [3, 1, 0, 0, -2]
-    exact = [sympy.N(v, 60) for v in optimal_mechanism(q, 2).values]
-    fl = optimal_mechanism(q, 2, method="float").values
-    mp = optimal_mechanism(q, 2, method="mpmath", dps=40).values
-    cert = optimal_mechanism(q, "log(3)", method="arb", dps=30)
-    exact_log3 = [sympy.N(v, 60) for v in optimal_mechanism(q, sympy.log(3)).values]
+    exact = [sympy.N(v, 60) for v in opt(q, 2).probabilities]
+    fl = opt(q, 2).to_numpy()
+    mp = opt(q, 2).evalf(40)
+    balls = opt(q, "log(3)").evalf_balls(30)
+    exact_log3 = [sympy.N(v, 60) for v in opt(q, sympy.log(3)).probabilities]
     for e, f, m in zip(exact, fl, mp, strict=True):
         assert abs(f - float(e)) <= 1e-15 * float(e)
         assert abs(m - mpmath_mpf(e)) < 1e-38 * abs(mpmath_mpf(e))
-    for ball, e, rad in zip(cert.values, exact_log3, cert.radii, strict=True):
+    for ball, e in zip(balls, exact_log3, strict=True):
         assert ball.contains(flint_arb(e))
-        assert rad < 1e-29 * float(e)
+        assert float(ball.rad()) < 1e-29 * float(e)
     assert [float(v) for v in exact] == pytest.approx(
         list(PF_Q31002_EPS2), abs=1e-6)
 
@@ -194,23 +198,21 @@ def flint_arb(e):
         flint.ctx.prec = old
 
 
-def test_optimal_mechanism_bad_input():
-    with pytest.raises(ValueError, match="optimal_mechanism: method must be one of"):
-        optimal_mechanism([0, 1], 1, method="simplex")
+def test_optimal_bad_input():
     with pytest.raises(ValueError, match="symbolic"):
-        optimal_mechanism([0, 1], EPS, method="float")
+        opt([0, 1], EPS).to_numpy()
     with pytest.raises(ValueError, match="epsilon"):
-        optimal_mechanism([0, 1], -1)  # 0 and oo are exact limits (tests/test_options.py)
+        opt([0, 1], -1)  # 0 and oo are exact limits (tests/test_options.py)
     with pytest.raises(ValueError, match="empty"):
-        optimal_mechanism([], 1)
-    with pytest.raises(ValueError, match="optimal_mechanism: dps must be a positive integer"):
-        optimal_mechanism([0, 1], 1, method="mpmath", dps=0)
+        opt([], 1)
+    with pytest.raises(ValueError, match=r"evalf: dps must be an integer in 1\.\.10000, got 0"):
+        opt([0, 1], 1).evalf(0)
 
 
-def test_optimal_mechanism_float_is_fast_and_stable_at_large_n():
+def test_optimal_float_is_fast_and_stable_at_large_n():
     rng = np.random.default_rng(1)
     q = rng.normal(size=100_000)
     for eps in ("1e-9", 1, "1e9"):
-        v = optimal_mechanism(q, eps, method="float").values
+        v = opt(q, eps).to_numpy()
         assert np.all(np.isfinite(v)) and np.all(v >= 0)
         assert abs(v.sum() - 1) < 1e-12

@@ -204,7 +204,8 @@ def test_capability_density_is_per_instance():
     assert SparseVector(1, 0, variant=3).capabilities == frozenset({"density", "sample"})
     assert "density" not in SparseVector(1, 0, variant=1).capabilities
     with pytest.raises(ValueError, match="discrete"):
-        SparseVector(1, 0, variant=1).loss_supremum([0], [1])
+        SparseVector(1, 0, variant=1).evaluate("density", exactdp.as_scores([0]),
+                                               exactdp.as_scores([1]))
 
 
 # ---------------------------------------------------------------- bad input and cost
@@ -228,8 +229,8 @@ def test_bad_arguments_are_one_line_errors():
                           ({"variant": 0}, "SparseVector: variant must be one of 1..6")]:
         with pytest.raises(ValueError, match=match):
             SparseVector(**{"epsilon": 1, "threshold": 0, "variant": 3, **kwargs})
-    with pytest.raises(ValueError, match="neighbour must be a vector of 2"):
-        SparseVector(1, 0, variant=3).loss_supremum([0, 0], [1])
+    with pytest.raises(ValueError, match=r"len\(neighbour\) must be 2"):
+        exactdp.privacy_loss(SparseVector(1, 0, variant=3), [0, 0], [1])
 
 
 def test_too_many_queries_refuse_by_the_cost_model_quickly():

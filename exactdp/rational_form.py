@@ -12,8 +12,8 @@ from functools import cached_property
 
 import sympy
 
-from ..printing import exact_text, latex_math, value_repr
-from ..xform import Atoms, paused_gc, poly_expr
+from .printing import exact_text, latex_math, value_repr
+from .xform import Atoms, paused_gc, poly_expr
 
 
 @dataclass(frozen=True, init=False, eq=False)

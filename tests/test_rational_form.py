@@ -1,4 +1,4 @@
-"""Tests of exactdp.mechanisms.rational_form (RationalForm)."""
+"""Tests of exactdp.rational_form (RationalForm)."""
 
 from __future__ import annotations
 
