@@ -27,8 +27,8 @@ from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, refuse
 from ..distribution import OutputDistribution
 from ..mechanisms.base import Mechanism, X
 from ..mechanisms.parameters import parameter
-from ..mechanisms.rational_form import RationalForm
 from ..numbers import exact_epsilon
+from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
