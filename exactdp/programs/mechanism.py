@@ -11,12 +11,12 @@ outputs in canonical order for ``output="sequence"``).
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from math import lcm
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 import flint
 import numpy as np
@@ -35,8 +35,16 @@ from ..xform import DENSE_DEGREE_LIMIT
 from .trace import Trace, canonical, decode, enumerate_runs, sample_outputs
 from .values import ProgramError
 
-if TYPE_CHECKING:
-    from .language import Program
+
+class BoundProgram(Protocol):
+    """What a mechanism reads of its program (:class:`exactdp.programs.Program`)."""
+
+    name: str
+    filename: str
+    declaration: Any
+
+    def bind(self, q: tuple, epsilon: Any, arguments: tuple[tuple[str, Any], ...],
+             sensitivity: Any = None) -> Callable[[], Any]: ...
 
 
 def run_probability(run: Any) -> sympy.Expr:
@@ -208,14 +216,14 @@ class ProgramMechanism(Mechanism):
     ----------
     epsilon : sympy.Expr
         The claimed privacy level (a number > 0 or a positive Symbol).
-    program : Program
-        The decorated program.
+    program : BoundProgram
+        The decorated program (:class:`exactdp.programs.Program`).
     arguments : tuple of (str, value)
         Its other parameters (exact rationals), in declaration order.
     """
 
     epsilon: sympy.Expr = parameter(_epsilon, "> 0 and finite", symbolic=True)
-    program: Program = parameter(_as_is, "a program", exact=False)
+    program: BoundProgram = parameter(_as_is, "a program", exact=False)
     arguments: tuple = parameter(_as_is, "the program's parameters", default=(), exact=False)
 
     #: Not symmetric or shift-invariant in general: the neighbour search is not reduced.
