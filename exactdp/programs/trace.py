@@ -31,6 +31,7 @@ import traceback
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -162,10 +163,19 @@ def exact_scale(scale: object, law: str, line: str) -> sympy.Expr:
         raise ProgramError(f"{line}: {law}() scale is the float {scale!r}; use exact numbers")
     s = sympy.Rational(scale.numerator, scale.denominator) if isinstance(scale, Fraction) \
         else sympy.sympify(scale)
-    if s.is_positive is True and s.is_finite is True:
+    why = _scale_verdict(s)
+    if why is None:
         return s
-    why = "cannot be shown to be" if s.is_positive is None else "is not"
     raise ProgramError(f"{line}: {law}() scale {s} {why} > 0 and finite")
+
+
+@lru_cache(maxsize=1024)
+def _scale_verdict(s: sympy.Expr) -> str | None:
+    """None when ``s`` is provably > 0 and finite, else why not (cached: every run of a
+    program draws the same few scales, and sympy's assumptions are slow)."""
+    if s.is_positive is True and s.is_finite is True:
+        return None
+    return "cannot be shown to be" if s.is_positive is None else "is not"
 
 
 def exact_probability(p: object, line: str) -> sympy.Expr:
