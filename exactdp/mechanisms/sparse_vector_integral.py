@@ -37,11 +37,8 @@ from fractions import Fraction
 from functools import lru_cache
 from math import comb, lcm
 
-#: A function of rho on one interval: ``{(r, w): q}`` = ``sum q exp(lam (r rho + w))``.
-Piece = dict[tuple[Fraction, Fraction], Fraction]
-#: An exact value: ``{(e, W): q}`` = ``sum q lam**e exp(lam W)``.
-Value = dict[tuple[int, Fraction], Fraction]
-
+from ..exact.piecewise_exp import Value
+from ..exact.piecewise_exp import times as _times
 
 
 @dataclass(frozen=True)
@@ -65,23 +62,6 @@ class Scheme:
     query_rate: Fraction | None
     cutoff: int | None
     fresh_threshold: bool = False
-
-
-def add_term(out: Value, key: tuple[int, Fraction], q: Fraction) -> None:
-    """Add ``q lam**e exp(lam w)`` (``key = (e, w)``) to ``out``, dropping a zero sum."""
-    v = out.get(key, Fraction(0)) + q
-    if v:
-        out[key] = v
-    else:
-        out.pop(key, None)
-
-
-def _times(a: Value, b: Value) -> Value:
-    out: Value = {}
-    for (e1, w1), q1 in a.items():
-        for (e2, w2), q2 in b.items():
-            add_term(out, (e1 + e2, w1 + w2), q1 * q2)
-    return out
 
 
 def answer_sequences(m: int, cutoff: int | None) -> Iterator[tuple[bool | None, ...]]:

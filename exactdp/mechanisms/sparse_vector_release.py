@@ -101,6 +101,7 @@ import sympy
 
 from .._validate import argument_error, check_dps, check_int
 from ..exact import arb_mid_to_mpf, flint_prec, to_arb
+from ..exact.piecewise_exp import add_term
 from ..numbers import exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector
@@ -108,7 +109,6 @@ from .base import Mechanism
 from .sparse_vector_integral import (
     Scheme,
     Value,
-    add_term,
     answer_sequences,
     sequence_probabilities,
 )

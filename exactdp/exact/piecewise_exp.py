@@ -1,0 +1,179 @@
+"""Exact one-dimensional integrals and sums of piecewise exponential functions.
+
+A *piece* is a function of one real variable ``z`` on an interval,
+``{(r, w): q}`` meaning ``sum q * exp(lam * (r * z + w))``; a *value* is a number
+``{(e, W): q}`` meaning ``sum q * lam**e * exp(lam * W)``. ``lam > 0`` is a unit that the
+caller fixes (``epsilon / sensitivity`` for the sparse vector technique); the rates ``r``,
+offsets ``w`` and coefficients ``q`` are Fractions, so no float enters. The same functions
+accept sympy numbers for ``r``, ``w``, ``q`` (with ``lam = 1``: the rates then carry their
+own units) given a ``sign`` function that decides their signs exactly.
+
+- :func:`integrate_piece` is ``int_lo^hi`` of a piece times ``lam**e``:
+  ``r != 0``: ``q lam**(e-1) / r * [exp(lam (r hi + w)) - exp(lam (r lo + w))]`` (an
+  infinite end contributes 0: the integrand must decay there, else ArithmeticError);
+  ``r == 0``: ``q lam**e (hi - lo) exp(lam w)``.
+- :func:`sum_piece` is the sum over the integers ``lo <= z <= hi``: a geometric series,
+  ``q exp(lam w) [exp(lam r lo) - exp(lam r (hi + 1))] / (1 - exp(lam r))``, or
+  ``q (hi - lo + 1) exp(lam w)`` for ``r == 0``.
+
+No differential-privacy concept lives here; the sparse vector integrals
+(:mod:`exactdp.mechanisms.sparse_vector_integral`) and the program integrator
+(:mod:`exactdp.programs.integrate`) use these.
+
+References
+----------
+The antiderivative of ``exp(a z)`` and the finite geometric sum ``sum_{z=lo}^{hi} y^z =
+(y^lo - y^(hi+1)) / (1 - y)``: any calculus text (e.g. Abramowitz and Stegun, 4.2.1 and
+3.1.x).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from fractions import Fraction
+from math import lcm
+from typing import Any
+
+import flint
+import sympy
+
+#: A function of z on one interval: ``{(r, w): q}`` = ``sum q exp(lam (r z + w))``.
+Piece = dict[tuple[Any, Any], Any]
+#: An exact value: ``{(e, W): q}`` = ``sum q lam**e exp(lam W)``.
+Value = dict[tuple[int, Any], Any]
+
+#: The constant function 1 / the number 1.
+ONE_PIECE: Piece = {(Fraction(0), Fraction(0)): Fraction(1)}
+ONE: Value = {(0, Fraction(0)): Fraction(1)}
+
+
+def fraction_sign(r: Fraction) -> int:
+    """The sign of a Fraction (the default ``sign`` of this module)."""
+    return (r > 0) - (r < 0)
+
+
+def add_term(out: dict, key: tuple, q: Any) -> None:
+    """Add ``q`` at ``key`` of a piece or a value, dropping a zero sum."""
+    v = out.get(key, 0) + q
+    if v:
+        out[key] = v
+    else:
+        out.pop(key, None)
+
+
+def times(a: dict, b: dict) -> dict:
+    """The product of two values (or of two pieces): exponents and keys add (a new
+    mapping; a factor 1 is skipped)."""
+    if a == ONE:
+        return dict(b)
+    if b == ONE:
+        return dict(a)
+    out: dict = {}
+    for (e1, w1), q1 in a.items():
+        for (e2, w2), q2 in b.items():
+            add_term(out, (e1 + e2, w1 + w2), q1 * q2)
+    return out
+
+
+def plus(a: dict, b: dict, factor: Any = 1) -> dict:
+    """``a + factor * b`` for two values (or two pieces)."""
+    out = dict(a)
+    for k, q in b.items():
+        add_term(out, k, factor * q)
+    return out
+
+
+def integrate_piece(out: Value, piece: Piece, lo: Any, hi: Any, e: int = 1,
+                    sign: Callable[[Any], int] = fraction_sign) -> None:
+    """Add ``int_lo^hi lam**e * piece(z) dz`` to ``out`` (``lo`` None: from ``-oo``;
+    ``hi`` None: to ``+oo``).
+
+    Raises
+    ------
+    ArithmeticError
+        A term does not decay at an infinite end (the integral diverges).
+    """
+    for (r, w), q in piece.items():
+        s = sign(r)
+        if s == 0:
+            if lo is None or hi is None:
+                raise ArithmeticError("integrate_piece: a constant term on an infinite interval")
+            add_term(out, (e, w), q * (hi - lo))
+            continue
+        if (lo is None and s < 0) or (hi is None and s > 0):
+            raise ArithmeticError("integrate_piece: a term does not decay at an infinite end")
+        if hi is not None:
+            add_term(out, (e - 1, r * hi + w), q / r)
+        if lo is not None:
+            add_term(out, (e - 1, r * lo + w), -q / r)
+
+
+def sum_piece(out: dict[Any, Value], piece: Piece, lo: int | None, hi: int | None,
+              sign: Callable[[Any], int] = fraction_sign) -> None:
+    """Add ``sum_{z = lo}^{hi} piece(z)`` (integers; None: an infinite end) to ``out``.
+
+    ``out`` maps a rate ``R`` to a value ``V_R``; the sum it holds is ``sum_R V_R / (1 -
+    exp(lam R))``, the key ``0`` meaning no denominator.
+
+    Raises
+    ------
+    ArithmeticError
+        A term does not decay at an infinite end (the series diverges).
+    """
+    for (r, w), q in piece.items():
+        s = sign(r)
+        if s == 0:
+            if lo is None or hi is None:
+                raise ArithmeticError("sum_piece: a constant term on an infinite range")
+            add_term(out.setdefault(0, {}), (0, w), q * (hi - lo + 1))
+            continue
+        if (lo is None and s < 0) or (hi is None and s > 0):
+            raise ArithmeticError("sum_piece: a term does not decay at an infinite end")
+        bucket = out.setdefault(r, {})
+        if lo is not None:
+            add_term(bucket, (0, r * lo + w), q)
+        if hi is not None:
+            add_term(bucket, (0, r * (hi + 1) + w), -q)
+
+
+def reduce_fraction(num: Value, den: Value) -> tuple[Value, Value]:
+    """``num / den`` in lowest terms, for values with no ``lam`` power (every ``e == 0``)
+    and Fraction exponents: both are Laurent polynomials in ``y = exp(lam / L)`` (``L`` the
+    common denominator of the ``W``), divided by their gcd (flint); the denominator's
+    lowest coefficient is made 1. Anything else is returned unchanged."""
+    items = [*num.items(), *den.items()]
+    if not num or any(e != 0 or not isinstance(w, Fraction) or not isinstance(q, Fraction)
+                      for (e, w), q in items):
+        return num, den
+    L = lcm(*(w.denominator for (_, w), _ in items))
+
+    def poly(v: Value) -> tuple[int, flint.fmpq_poly]:
+        powers = {int(w * L): q for (_, w), q in v.items()}
+        low = min(powers)
+        coeffs = [flint.fmpq(0)] * (max(powers) - low + 1)
+        for k, q in powers.items():
+            coeffs[k - low] = flint.fmpq(q.numerator, q.denominator)
+        return low, flint.fmpq_poly(coeffs)
+
+    (a, P), (b, Q) = poly(num), poly(den)
+    g = P.gcd(Q)
+    P, Q = P // g, Q // g
+    c0 = next(c for c in Q.coeffs() if c != 0)
+    shift = next(i for i, c in enumerate(Q.coeffs()) if c != 0)
+
+    def value(low: int, f: flint.fmpq_poly) -> Value:
+        out: Value = {}
+        for i, c in enumerate(f.coeffs()):
+            if c != 0:
+                q = Fraction(int(c.p), int(c.q)) / Fraction(int(c0.p), int(c0.q))
+                out[(0, Fraction(low + i - shift, L))] = q
+        return out
+    return value(a - b, P), value(0, Q)
+
+
+def value_expr(v: Value, lam: sympy.Expr) -> sympy.Expr:
+    """The value ``sum q lam**e exp(lam W)`` as a sympy expression."""
+    def num(a: Any) -> sympy.Expr:
+        return sympy.Rational(a.numerator, a.denominator) if isinstance(a, Fraction) else a
+    items = sorted(v.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))
+    return sympy.Add(*[num(q) * lam**e * sympy.exp(lam * num(w)) for (e, w), q in items])

@@ -1,0 +1,218 @@
+"""The exact probability of one run of a program (the integrator half of issue 33).
+
+A :class:`~exactdp.programs.runs.Run` is a set of independent noises and linear comparisons
+between them; its probability is the product-law measure of the set where every comparison
+holds, times :attr:`Run.weight`. :func:`run_probability` computes it exactly for the *exact
+class* (:mod:`exactdp.programs.integrate_plan`: every component of the comparison graph is
+a star) and refuses everything else, before any integral, with a one-line ``ValueError``
+naming the comparison's ``file:line``.
+
+Each star is integrated leaves first (:mod:`exactdp.programs.integrate_stars`). Given the
+centre's value ``z``, each leaf's comparisons confine it to an interval with ends affine
+in ``z``, so its probability is a difference of CDF values; for Laplace and exponential
+noise the CDF is piecewise exponential, so between the sorted breakpoints (where an end
+crosses 0, or two ends cross) the product of the leaves' factors times the centre's
+density is a finite sum ``sum q exp(lam (r z + w))``, integrated in closed form
+(:func:`exactdp.exact.piecewise_exp.integrate_piece`). The sparse vector's stars (a
+Laplace centre, Laplace leaves of one rate each compared once with slope 1) go through the
+cached :func:`exactdp.mechanisms.sparse_vector_integral.segment_integral`, the routine
+:class:`~exactdp.SparseVector` uses.
+
+- **Discrete Laplace** (``P(k) = (1 - p)/(1 + p) p^|k|`` on the integers, ``p =
+  exp(-1/b)``): the same with sums for integrals (piecewise geometric series over integer
+  breakpoints, :func:`exactdp.exact.piecewise_exp.sum_piece`): rational in ``p``.
+- **Gumbel** (CDF ``exp(-exp(-z/b))``), argmax stars only: with ``u = exp(-z/b)``,
+  ``int f(z) prod_j F(z + k_j) dz = int_0^oo exp(-u (1 + sum_j exp(-k_j/b))) du = 1 / (1 +
+  sum_j exp(-k_j/b))``, the softmax (Gumbel-max trick; Yellott 1977); a leaf bounded on
+  both sides or from below expands by inclusion-exclusion.
+
+Strict and non-strict comparisons, ``==`` and ``!=``: see
+:mod:`exactdp.programs.integrate_plan` (continuous noise: ``==`` has probability 0, ``!=``
+probability 1; discrete noise: integer rounding of each bound, ``!=`` by
+inclusion-exclusion).
+
+References
+----------
+J. I. Yellott, "The relationship between Luce's choice axiom, Thurstone's theory of
+comparative judgment, and the double exponential distribution", J. Math. Psych. 15, 1977
+(argmax of Gumbel-perturbed values is the softmax). M. Lyu, D. Su and N. Li, PVLDB 10(6),
+2017 (the sparse vector integrals).
+
+Units. When every rate ``1/b`` is a positive rational multiple ``t * lam`` of one unit
+``lam`` (``epsilon`` for scales such as ``4*c/epsilon``; 1 for numeric scales), the
+arithmetic is on Fractions and the result is ``num / den`` with ``num, den`` sums ``sum q
+lam**e exp(lam W)`` (:func:`run_terms`; ``den`` is 1 for Laplace and exponential noise).
+Otherwise the same formulas run on sympy numbers, with the signs of the rates decided by
+:func:`exactdp.exact.signs.sign` (undecided: a ``ValueError``).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import sympy
+
+from .._validate import argument_error
+from ..exact.piecewise_exp import ONE, Value, reduce_fraction, times, value_expr
+from .integrate_plan import Plan, plan
+from .integrate_stars import Frac, Units, frac_sum, star_cuts, star_frac, units
+from .runs import Run
+
+
+@dataclass(frozen=True)
+class RunTerms:
+    """A run's probability *before* its weight, ``num / den`` with ``num = sum q lam**e
+    exp(lam W)`` (``{(e, W): q}``, Fractions) and ``den`` likewise (``{(0, 0): 1}`` for
+    Laplace and exponential noise; discrete Laplace and Gumbel noise have denominators).
+
+    Attributes
+    ----------
+    unit : sympy.Expr
+        ``lam``: every rate ``1/b`` of the run is a positive rational multiple of it.
+    numerator, denominator : dict
+        ``{(e, W): q}`` with ``e`` a non-negative int, ``W`` and ``q`` Fractions.
+    """
+
+    unit: sympy.Expr
+    numerator: Value
+    denominator: Value
+
+    @property
+    def rational_in_x(self) -> bool:
+        """Whether no ``lam**e`` factor with ``e > 0`` survives: then the value is a
+        rational function of ``x = exp(-lam / L)``, ``L`` the common denominator of the
+        ``W`` (a polynomial over a power of ``x`` when the denominator is 1)."""
+        return all(e == 0 for e, _ in (*self.numerator, *self.denominator))
+
+    def expr(self) -> sympy.Expr:
+        """The value as a sympy expression."""
+        num = value_expr(self.numerator, self.unit)
+        return num if self.denominator == ONE else num / value_expr(self.denominator, self.unit)
+
+
+def check_run(run: Run) -> Plan:
+    """Check ``run`` against the exact class (:func:`exactdp.programs.integrate_plan.plan`);
+    no integral is done. Raises the one-line ``ValueError`` of a refused run."""
+    return plan(run)
+
+
+ALGORITHMS = ("auto", "general")
+
+
+def _integrate(run: Run, algorithm: str) -> tuple[Units, Frac]:
+    if algorithm not in ALGORITHMS:
+        raise argument_error("run_probability", "algorithm", f"one of {ALGORITHMS}", algorithm)
+    p = plan(run)
+    u = units(run)
+    laws = [d.law for d in run.draws]
+    parts: list[tuple[int, Frac]] = []
+    try:
+        for sgn, stars in p.alternatives:
+            num, den = ONE, ONE
+            for star in stars:
+                n2, d2 = star_frac(star, laws, u, algorithm == "auto")
+                num = n2 if num is ONE else times(num, n2)
+                if not num:
+                    break
+                if d2 != ONE:
+                    den = times(den, d2)
+            if num:
+                parts.append((sgn, (num, den)))
+    except ArithmeticError as err:  # a divergent integral: not a valid run of the laws
+        raise ValueError(f"run_probability: {err}") from None
+    if not parts:
+        return u, ({}, ONE)
+    num, den = frac_sum(parts)
+    return u, (num, den) if den == ONE else reduce_fraction(num, den)
+
+
+def run_terms(run: Run, algorithm: str = "auto") -> RunTerms | None:
+    """The exact probability of ``run`` *without* its weight, as ``num / den`` of sums
+    ``sum q lam**e exp(lam W)`` (:class:`RunTerms`); None when the rates ``1/b`` are not
+    rational multiples of one unit. ``algorithm`` as in :func:`run_probability`.
+
+    Raises
+    ------
+    ValueError
+        The run is outside the exact class (one line naming the comparison's line).
+    """
+    u, (num, den) = _integrate(run, algorithm)
+    if not u.exact:
+        return None
+    return RunTerms(u.unit, dict(num), dict(den))
+
+
+def run_probability(run: Run, algorithm: str = "auto") -> sympy.Expr:
+    """The exact probability that every comparison of ``run`` holds under independent
+    draws, times ``run.weight``.
+
+    Parameters
+    ----------
+    run : Run
+    algorithm : {"auto", "general"}
+        ``"auto"``: the sparse vector's stars through its cached integral
+        (:func:`~exactdp.mechanisms.sparse_vector_integral.segment_integral`), the others
+        by the general piecewise integral; ``"general"``: every star by the general one
+        (the routes agree exactly: tested).
+
+    Returns
+    -------
+    sympy.Expr
+        ``weight * num / den`` (:class:`RunTerms`); 0 for a run that cannot happen.
+
+    Raises
+    ------
+    ValueError
+        The run is outside the exact class, or malformed: one line naming the ``file:line``
+        of the comparison or draw and why, raised before any integral.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from exactdp.programs.runs import Constraint, Draw, Linear, Run
+    >>> eps = sympy.Symbol("epsilon", positive=True)
+    >>> d = (Draw(0, "laplace", 1 / eps, "f.py:1"), Draw(1, "laplace", 1 / eps, "f.py:2"))
+    >>> c = Constraint(Linear(sympy.Integer(0), ((0, sympy.Integer(1)), (1, sympy.Integer(-1)))),
+    ...                ">", "f.py:3")
+    >>> run_probability(Run(d, (c,), sympy.Integer(1), 0))
+    1/2
+    """
+    u, (num, den) = _integrate(run, algorithm)
+    if not num:
+        return sympy.Integer(0)
+    value = RunTerms(u.unit, num, den).expr()
+    return sympy.sympify(run.weight) * value
+
+
+def run_cost(run: Run) -> float:
+    """A rough cost of :func:`run_probability` on ``run``, in seconds (one 2-core x86-64
+    core, as :mod:`exactdp.cost`): per star, its pieces times the terms of its integrand
+    (at most the product over the leaves' groups of ``count + 1``, as
+    :func:`exactdp.mechanisms.sparse_vector.exact_seconds`), times the inclusion-exclusion
+    factor of ``!=`` comparisons (discrete) and bounded-below Gumbel leaves; sympy rates
+    (scales with no common rational unit) cost 100 times more. Checks the run first.
+
+    Raises
+    ------
+    ValueError
+        As :func:`run_probability`, for a run outside the exact class (no integral done).
+    """
+    p = plan(run)
+    u = units(run)
+    total = 1e-5
+    for _, stars in p.alternatives:
+        for star in stars:
+            groups: dict[tuple, int] = {}
+            for leaf, bounds in star.leaves:
+                key = (run.draws[leaf].law, u.rates[leaf],
+                       tuple((b.slope, b.offset, b.lower) for b in bounds))
+                groups[key] = groups.get(key, 0) + 1
+            terms = min(math.prod(n + 1 for n in groups.values()), 10**30)
+            pieces = len(star_cuts(star)) + 2
+            if star.kind == "gumbel":
+                below = sum(any(b.lower for b in bs) for _, bs in star.leaves)
+                total += 2e-5 * (len(star.leaves) + 1) * 2.0 ** below
+            else:
+                total += 4e-6 * pieces * terms * (3 if star.kind == "discrete" else 1)
+    return total * (1 if u.exact else 100)

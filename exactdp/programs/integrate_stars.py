@@ -1,0 +1,361 @@
+"""The exact probability of one star of a run: the engines of :mod:`exactdp.programs.integrate`.
+
+A star (:class:`~exactdp.programs.integrate_plan.Star`) is a centre draw and leaves whose
+bounds are affine in the centre's value; each engine returns a fraction ``num / den`` of
+values ``{(e, W): q}`` (``sum q lam**e exp(lam W)``, :mod:`exactdp.exact.piecewise_exp`):
+
+- :func:`continuous_star`: Laplace and exponential draws, the piecewise-exponential integral
+  over the centre (the sparse vector's stars through its cached
+  :func:`~exactdp.mechanisms.sparse_vector_integral.segment_integral`);
+- :func:`discrete_star`: discrete Laplace draws, geometric sums over the centre;
+- :func:`gumbel_stars`: Gumbel argmax stars, the softmax ``1 / (1 + sum_j exp(-k_j / b))``
+  (with inclusion-exclusion for leaves bounded below).
+
+The formulas and their sources are in :mod:`exactdp.programs.integrate`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import sympy
+
+from ..exact.piecewise_exp import (
+    ONE,
+    Piece,
+    Value,
+    integrate_piece,
+    plus,
+    reduce_fraction,
+    sum_piece,
+    times,
+)
+from ..exact.signs import UndecidedSignError
+from ..exact.signs import sign as exact_sign
+from ..mechanisms.sparse_vector_integral import segment_integral
+from .integrate_plan import Bound, Star
+from .runs import Run
+
+#: A fraction ``num / den`` of two values.
+Frac = tuple[Value, Value]
+
+
+@dataclass(frozen=True)
+class Units:
+    """The rates ``1/b`` of a run's draws: Fractions ``t`` (rate ``t * unit``) when they
+    are commensurable, else sympy numbers (unit 1)."""
+
+    unit: sympy.Expr
+    rates: tuple[Any, ...]
+    exact: bool
+
+    def sign(self, r: Any) -> int:
+        if self.exact:
+            return (r > 0) - (r < 0)
+        try:
+            return exact_sign(r)
+        except UndecidedSignError:
+            pass
+        for rho in self.rates:  # r / rho has the sign of r (rho > 0), maybe decidable
+            try:
+                return exact_sign(sympy.cancel(r / rho))
+            except UndecidedSignError:
+                continue
+        raise ValueError(f"run_probability: the sign of the rate {r} is undecided (scales "
+                         "that are not rational multiples of one unit)")
+
+    def zero(self) -> Any:
+        return Fraction(0) if self.exact else sympy.Integer(0)
+
+    def num(self, f: Fraction) -> Any:
+        return f if self.exact else sympy.Rational(f.numerator, f.denominator)
+
+
+def units(run: Run) -> Units:
+    """The run's rates (:class:`Units`), cached by its tuple of scales."""
+    return units_of(tuple(sympy.sympify(d.scale) for d in run.draws))
+
+
+@lru_cache(maxsize=1024)
+def units_of(scales: tuple[sympy.Expr, ...]) -> Units:
+    """The rates ``1 / b``: Fractions of the unit ``lam`` (the non-rational factor of the
+    first rate, ``epsilon`` for ``2/epsilon``; 1 for numbers) when every ratio to it is a
+    positive rational, else sympy numbers with unit 1."""
+    rates = [1 / b for b in scales]
+    if not rates:
+        return Units(sympy.Integer(1), (), True)
+    coeff, unit = rates[0].as_coeff_Mul()
+    if coeff < 0:
+        unit = -unit
+    ts = [sympy.cancel(r / unit) for r in rates]
+    if all(t.is_Rational and t > 0 for t in ts):
+        return Units(unit, tuple(Fraction(int(t.p), int(t.q)) for t in ts), True)
+    return Units(sympy.Integer(1), tuple(rates), False)
+
+
+
+# ---------------------------------------------------------------------- continuous stars
+def _interval(bounds: tuple[Bound, ...]) -> tuple[Fraction | None, Fraction | None]:
+    los = [b.offset for b in bounds if b.lower]
+    his = [b.offset for b in bounds if not b.lower]
+    return (max(los) if los else None), (min(his) if his else None)
+
+
+def star_cuts(star: Star) -> set[Fraction]:
+    """Where a leaf's end crosses 0 or two of its ends cross."""
+    cuts = {Fraction(0)}
+    for _, bounds in star.leaves:
+        for i, b in enumerate(bounds):
+            if b.slope:
+                cuts.add(-b.offset / b.slope)
+            for b2 in bounds[:i]:
+                if b2.slope != b.slope:
+                    cuts.add((b2.offset - b.offset) / (b.slope - b2.slope))
+    return cuts
+
+
+def _test_points(ends: list[Any]) -> list[Fraction]:
+    out = []
+    for lo, hi in zip(ends[:-1], ends[1:], strict=True):
+        out.append(hi - 1 if lo is None else lo + 1 if hi is None else (lo + hi) / 2)
+    return out
+
+
+def _active(bounds: tuple[Bound, ...], t: Fraction) -> tuple[Bound | None, Bound | None]:
+    lows = [b for b in bounds if b.lower]
+    ups = [b for b in bounds if not b.lower]
+    lo = max(lows, key=lambda b: b.at(t)) if lows else None
+    hi = min(ups, key=lambda b: b.at(t)) if ups else None
+    return lo, hi
+
+
+def _cdf(law: str, rho: Any, b: Bound, t: Fraction, u: Units) -> Piece:
+    """The CDF of a leaf of rate ``rho`` at the end ``b`` (a function of z near ``t``)."""
+    z = u.zero()
+    s, o = u.num(b.slope), u.num(b.offset)
+    if b.at(t) < 0:
+        return {(rho * s, rho * o): u.num(Fraction(1, 2))} if law == "laplace" else {}
+    return {(z, z): u.num(Fraction(1)),
+            (-rho * s, -rho * o): u.num(Fraction(-1, 2) if law == "laplace" else Fraction(-1))}
+
+
+def _svt_groups(star: Star, laws: list[str], u: Units
+                ) -> tuple[Fraction, tuple[tuple[Fraction, int, int], ...]] | None:
+    """The sparse vector's groups ``(s, Trues, Falses)`` of a star that has that shape."""
+    if not u.exact or star.centre_bounds or laws[star.centre] != "laplace":
+        return None
+    rates = {u.rates[v] for v, _ in star.leaves}
+    if len(rates) != 1 or any(laws[v] != "laplace" for v, _ in star.leaves):
+        return None
+    counts: dict[Fraction, list[int]] = {}
+    for _, bounds in star.leaves:
+        if len(bounds) != 1 or bounds[0].slope != 1:
+            return None
+        b = bounds[0]  # above: leaf >= z - s (True); below: leaf < z - s (False)
+        counts.setdefault(-b.offset, [0, 0])[0 if b.lower else 1] += 1
+    (t2,) = rates
+    return t2, tuple((s, t, f) for s, (t, f) in sorted(counts.items()))
+
+
+def continuous_star(star: Star, laws: list[str], u: Units, fast: bool = True) -> Value:
+    """``int density_centre(z) prod_leaves P(leaf in its interval | z) dz`` over the
+    centre's own interval."""
+    rho_c = u.rates[star.centre]
+    svt = _svt_groups(star, laws, u) if fast else None
+    if svt is not None:  # a copy: the cached value is shared
+        return dict(segment_integral(rho_c, svt[0], svt[1]))
+    lo, hi = _interval(star.centre_bounds)
+    if laws[star.centre] == "exponential":
+        lo = Fraction(0) if lo is None else max(lo, Fraction(0))
+    if lo is not None and hi is not None and lo >= hi:
+        return {}
+    inner = sorted(c for c in star_cuts(star) if (lo is None or c > lo) and (hi is None or c < hi))
+    ends: list[Fraction | None] = [lo, *inner, hi]
+    out: Value = {}
+    z = u.zero()
+    for (a, b), t in zip(zip(ends[:-1], ends[1:], strict=True), _test_points(ends), strict=True):
+        coef = rho_c / 2 if laws[star.centre] == "laplace" else rho_c
+        piece: Piece = {(-rho_c if t > 0 else rho_c, z): coef}
+        for leaf, bounds in star.leaves:
+            low, up = _active(bounds, t)
+            if low is not None and up is not None and up.at(t) <= low.at(t):
+                piece = {}
+                break
+            law, rho = laws[leaf], u.rates[leaf]
+            f = _cdf(law, rho, up, t, u) if up is not None else {(z, z): u.num(Fraction(1))}
+            if low is not None:
+                f = plus(f, _cdf(law, rho, low, t, u), -1)
+            piece = times(piece, f)
+            if not piece:
+                break
+        if piece:
+            integrate_piece(out, piece, None if a is None else u.num(a),
+                            None if b is None else u.num(b), 1, u.sign)
+    return out
+
+
+# ---------------------------------------------------------------------- discrete stars
+def _integer_bound(b: Bound) -> Bound:
+    """The same bound on an integer draw, non-strict with an integer offset (the slope is
+    an integer, so ``slope * z + offset`` rounds with its offset)."""
+    o = b.offset
+    if b.lower:
+        k = math.floor(o) + 1 if b.strict else math.ceil(o)
+    else:
+        k = math.ceil(o) - 1 if b.strict else math.floor(o)
+    return Bound(b.slope, Fraction(k), b.lower, False, b.line)
+
+
+def _cut_nonneg(s: Fraction, o: Fraction) -> int | None:
+    """The integer where ``s z + o >= 0`` starts or stops holding (None: it never changes)."""
+    if s > 0:
+        return math.ceil(-o / s)
+    if s < 0:
+        return math.floor(-o / s) + 1
+    return None
+
+
+def discrete_star(star: Star, u: Units) -> Frac:
+    """``sum_z P(centre = z) prod_leaves P(leaf in its integer interval | z)``."""
+    cb = tuple(_integer_bound(b) for b in star.centre_bounds)
+    lo_f, hi_f = _interval(cb)
+    lo = None if lo_f is None else int(lo_f)
+    hi = None if hi_f is None else int(hi_f)
+    if lo is not None and hi is not None and lo > hi:
+        return {}, ONE
+    leaves = [(v, tuple(_integer_bound(b) for b in bs)) for v, bs in star.leaves]
+    cuts = {0}
+    for _, bounds in leaves:
+        for i, b in enumerate(bounds):
+            c0 = _cut_nonneg(b.slope, b.offset - 1 if b.lower else b.offset)  # G(L-1), G(U)
+            if c0 is not None:
+                cuts.add(c0)
+            for b2 in bounds[:i]:  # where b - b2 changes sign, and where U - L does
+                for d in (Fraction(0), Fraction(-1)):
+                    c = _cut_nonneg(b.slope - b2.slope, b.offset - b2.offset + d)
+                    if c is not None:
+                        cuts.add(c)
+    inner = sorted(c for c in cuts if (lo is None or c > lo) and (hi is None or c <= hi))
+    starts: list[int | None] = [lo, *inner]  # each piece: the integers start..stop
+    stops: list[int | None] = [*(c - 1 for c in inner), hi]
+    z = u.zero()
+    one = u.num(Fraction(1))
+    rho_c = u.rates[star.centre]
+    out: dict[Any, Value] = {}
+    for start, stop in zip(starts, stops, strict=True):
+        t = Fraction(start if start is not None else stop if stop is not None else 0)
+        piece: Piece = {(-rho_c if t >= 0 else rho_c, z): one}
+        for leaf, bounds in leaves:
+            low, up = _active(bounds, t)
+            if low is not None and up is not None and up.at(t) < low.at(t):
+                piece = {}
+                break
+            rho = u.rates[leaf]
+            f: Piece = {(z, z): one, (z, -rho): one}  # (1 + p) G(+oo)
+            if up is not None:
+                f = _g(rho, up.slope, up.offset, t, u)
+            if low is not None:
+                f = plus(f, _g(rho, low.slope, low.offset - 1, t, u), -1)
+            piece = times(piece, f)
+            if not piece:
+                break
+        if piece:
+            sum_piece(out, piece, start, stop, u.sign)
+    rs = [r for r in out if r != 0]
+    facs = {r: {(0, z): one, (0, r): -one} for r in rs}
+    den: Value = dict(ONE)
+    for r in rs:
+        den = times(den, facs[r])
+    num: Value = times(out[0], den) if 0 in out else {}
+    for r in rs:
+        other: Value = dict(ONE)
+        for r2 in rs:
+            if r2 != r:
+                other = times(other, facs[r2])
+        num = plus(num, times(out[r], other))
+    # (1 - p_c)/(1 + p_c) for the centre's mass, 1/(1 + p) for each leaf's G
+    num = times(num, {(0, z): one, (0, -rho_c): -one})
+    for v in (star.centre, *(leaf for leaf, _ in leaves)):
+        den = times(den, {(0, z): one, (0, -u.rates[v]): one})
+    return num, den
+
+
+def _g(rho: Any, s: Fraction, o: Fraction, t: Fraction, u: Units) -> Piece:
+    """``(1 + p) G(s z + o)``: ``G`` the discrete Laplace CDF (``p = exp(-rho)``):
+    ``p^(-n)`` for ``n < 0``, ``1 + p - p^(n + 1)`` for ``n >= 0``."""
+    z, one = u.zero(), u.num(Fraction(1))
+    ss, oo = u.num(s), u.num(o)
+    if s * t + o < 0:
+        return {(rho * ss, rho * oo): one}
+    return {(z, z): one, (z, -rho): one, (-rho * ss, -rho * (oo + 1)): -one}
+
+
+# ---------------------------------------------------------------------- gumbel stars
+def gumbel_stars(star: Star, u: Units) -> list[tuple[int, Frac]]:
+    """Signed fractions ``1 / (1 + sum_j exp(-k_j rho))`` summing to the star's probability
+    (the centre is the argmax; a leaf ``z + kL < leaf < z + kU`` contributes ``F(z + kU) -
+    F(z + kL)``, expanded)."""
+    rho = u.rates[star.centre]
+    z, one = u.zero(), u.num(Fraction(1))
+    choices: list[list[tuple[int, Any]]] = []
+    for _, bounds in star.leaves:
+        kU = min((b.offset for b in bounds if not b.lower), default=None)
+        kL = max((b.offset for b in bounds if b.lower), default=None)
+        if kU is not None and kL is not None and kU <= kL:
+            return []
+        opts = [] if kU is None else [(1, -rho * u.num(kU))]
+        if kL is not None:
+            opts.append((-1, -rho * u.num(kL)))
+        if kU is None:
+            opts.append((1, None))  # F(+oo) = 1
+        choices.append(opts)
+    out: list[tuple[int, Frac]] = []
+
+    def walk(i: int, sgn: int, den: Value) -> None:
+        if i == len(choices):
+            out.append((sgn, ({(0, z): one}, den)))
+            return
+        for s, w in choices[i]:
+            walk(i + 1, sgn * s, den if w is None else plus(den, {(0, w): one}))
+    walk(0, 1, {(0, z): one})
+    return out
+
+
+# ---------------------------------------------------------------------- assembly
+def frac_sum(parts: list[tuple[int, Frac]]) -> Frac:
+    """``sum sign * num / den`` over one common denominator (the product of the distinct
+    denominators)."""
+    if len(parts) == 1 and parts[0][0] == 1:
+        return parts[0][1]
+    by_den: dict[tuple, tuple[Value, Value]] = {}
+    for sgn, (num, den) in parts:
+        key = tuple(sorted(den.items(), key=str))
+        n0, _ = by_den.get(key, ({}, den))
+        by_den[key] = (plus(n0, num, sgn), den)
+    dens = [d for _, d in by_den.values()]
+    total_den: Value = dict(ONE)
+    for d in dens:
+        if d != ONE:
+            total_den = times(total_den, d)
+    total: Value = {}
+    for i, (num, _) in enumerate(by_den.values()):
+        other = dict(ONE)
+        for j, d in enumerate(dens):
+            if j != i and d != ONE:
+                other = times(other, d)
+        total = plus(total, times(num, other))
+    return total, total_den
+
+
+def star_frac(star: Star, laws: list[str], u: Units, fast: bool) -> Frac:
+    """The probability of ``star`` as a fraction in lowest terms (``fast``: the sparse
+    vector's stars through :func:`segment_integral`)."""
+    if star.kind == "continuous":
+        return continuous_star(star, laws, u, fast), ONE
+    if star.kind == "discrete":
+        return reduce_fraction(*discrete_star(star, u))
+    return reduce_fraction(*frac_sum(gumbel_stars(star, u)))
