@@ -25,6 +25,7 @@ import sympy
 from .._validate import argument_error, check_choice, check_size
 from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, refuse
 from ..distribution import OutputDistribution
+from ..exact.piecewise_exp import ONE, value_expr
 from ..mechanisms.base import Mechanism, X
 from ..mechanisms.parameters import parameter
 from ..numbers import exact_epsilon
@@ -32,6 +33,7 @@ from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
+from .integrate import run_cost, run_probability, run_terms
 from .trace import Trace, canonical, decode, enumerate_runs, sample_outputs
 from .values import ProgramError
 
@@ -45,19 +47,6 @@ class BoundProgram(Protocol):
 
     def bind(self, q: tuple, epsilon: Any, arguments: tuple[tuple[str, Any], ...],
              sensitivity: Any = None) -> Callable[[], Any]: ...
-
-
-def run_probability(run: Any) -> sympy.Expr:
-    """The exact probability of one run (the integrator's; wired when it is merged)."""
-    from .integrate import run_probability as integrate  # noqa: PLC0415 - until the merge
-
-    return integrate(run)
-
-
-def _integrator() -> Any:
-    from . import integrate  # noqa: PLC0415 - until the merge
-
-    return integrate
 
 
 @dataclass(frozen=True)
@@ -82,15 +71,14 @@ def output_values(mechanism: ProgramMechanism, answers: tuple) -> OutputValues |
     """The :class:`OutputValues` of the program on ``answers``, or None when a run has a
     coin weight, a denominator (discrete or Gumbel noise) or another unit than the rest
     (then the probabilities are sums of the runs' sympy expressions)."""
-    integrate = _integrator()
     trace = program_trace(mechanism, answers)
     sums: dict[Hashable, dict] = {}
     unit = None
     for run in trace.runs:
         if run.weight != 1:
             return None
-        terms = integrate.run_terms(run)
-        if terms is None or terms.denominator != _one() or (
+        terms = run_terms(run)
+        if terms is None or terms.denominator != ONE or (
                 unit is not None and terms.unit != unit):
             return None
         unit = terms.unit
@@ -107,17 +95,10 @@ def output_values(mechanism: ProgramMechanism, answers: tuple) -> OutputValues |
     return OutputValues(unit, tuple(sums.get(k, {}) for k in keys))
 
 
-def _one() -> dict:
-    from ..exact.piecewise_exp import ONE  # noqa: PLC0415 - until the merge
-
-    return ONE
-
-
 @lru_cache(maxsize=1024)
 def trace_seconds(mechanism: ProgramMechanism, answers: tuple) -> float:
     """The integrator's estimated seconds for every run of the program on ``answers``."""
-    integrate = _integrator()
-    return sum(integrate.run_cost(r) for r in program_trace(mechanism, answers).runs)
+    return sum(run_cost(r) for r in program_trace(mechanism, answers).runs)
 
 
 def check_probability_cost(mechanism: ProgramMechanism, answers: tuple) -> None:
@@ -306,7 +287,6 @@ class ProgramMechanism(Mechanism):
         self._check_cost(sv)
         ov = output_values(self, tuple(sv.exact))
         if ov is not None:
-            value_expr = _integrator().value_expr
             return tuple(value_expr(v, ov.unit) for v in ov.values)
         terms: dict[Hashable, list[sympy.Expr]] = {}
         for run in trace.runs:
