@@ -165,3 +165,15 @@ def test_formula_page_sections_cited_by_number_exist():
         cited |= set(re.findall(r"formulas(?:\.md|\]\(formulas\.md\))?,? section (\d+)",
                                 f.read_text()))
     assert cited and cited <= headings, cited - headings
+
+
+def test_readme_introduces_the_sparse_vector_work_and_the_suite():
+    """Issue 35 item 13: the README said nothing of SparseVector or `exactdp suite`."""
+    text = README.read_text()
+    assert "SparseVector(" in text and "exactdp suite" in text and "docs/suite.md" in text
+
+
+def test_the_readme_first_commands_output_is_ignored_by_git():
+    """Issue 35 item 12: ``exactdp report`` writes ``exactdp-report/`` in the clone."""
+    ignore = (README.parent / ".gitignore").read_text().splitlines()
+    assert "exactdp-report/" in ignore

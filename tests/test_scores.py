@@ -224,3 +224,4 @@ def test_distinct_gaps_regroup_to_the_exact_gaps():
         assert [values[k] for k in inverse] == list(sv.gaps_exact)
         assert dict(zip(values, counts, strict=True)) == dict(Counter(sv.gaps_exact))
         assert len(set(values)) == len(values)
+

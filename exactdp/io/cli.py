@@ -25,6 +25,8 @@ import sympy
 
 from .. import __version__
 from .._validate import integer_range, message
+from ..analysis.pld.core import MAX_COPIES
+from ..cost import SECONDS_LIMIT
 from ..mechanisms import REGISTRY
 from ..numbers import (
     ExactConversionWarning,
@@ -34,9 +36,8 @@ from ..printing import Math, format_number, scores_latex
 from ..proofs.runner import add_parser as _add_prove
 from .analyse import add_parser as _add_analyse
 from .latex import LATEX_PACKAGES, latex_document, probability_table
-from .provenance import REPORT_MAX_N
 from .report import DEFAULT_MECHANISMS as REPORT_MECHANISMS
-from .report_numeric import check_numeric_report
+from .report_numeric import check_numeric_report, exact_report_seconds, exact_route
 
 MANIFEST_NAME = "exactdp-manifest.txt"  # exactdp.io.document.MANIFEST (not imported: lazy)
 
@@ -113,6 +114,14 @@ def _check_dps(args) -> None:
 
 #: Above this many scores ``exactdp table`` prints decimals only unless ``--exact`` is given.
 EXACT_TABLE_N = 20
+
+
+def exact_table_seconds(n: int, mechanisms: int) -> float:
+    """Estimated CPU seconds of ``exactdp table``'s exact forms of ``n`` scores: sympy
+    brings each output's form to a common denominator and prints it, about
+    ``4.5e-4 n^3`` s a mechanism (measured PF on ``1..n``: n = 20 / 30 took 3.1 / 11.5 s
+    beyond the import, n = 50 past 15 s)."""
+    return 4.5e-4 * n**3 * mechanisms
 
 
 def _add_table(sub) -> None:
@@ -258,14 +267,21 @@ def _cmd_table(args) -> str:
         labels = None
         head = ("", "")
     _check_epsilon(args.epsilon)
+    if args.exact and args.no_exact:
+        raise CLIError("--exact and --no-exact exclude each other")
+    exact = not args.no_exact and (args.exact or len(scores) <= EXACT_TABLE_N)
+    if exact and (est := exact_table_seconds(len(scores), len(keys))) > 2:
+        if est > SECONDS_LIMIT:
+            raise CLIError(f"--exact: the exact forms of {len(scores)} scores would take about "
+                           f"{est:.0f} s CPU (limit {SECONDS_LIMIT:.0f} s); drop --exact for "
+                           "the decimals, or print fewer --mechanisms")
+        print(f"exactdp table: the exact forms of {len(scores)} scores take about {est:.0f} s "
+              "CPU (--no-exact prints the decimals at once)", file=sys.stderr)
     dists = {}
     for key in keys:
         label, mech = build_mechanism(key, args.epsilon, sens, args.monotonic)
         dists[label] = mech.distribution(scores)
     caption = _caption(head, scores, mech.sensitivity, mech.epsilon, args.monotonic)
-    if args.exact and args.no_exact:
-        raise CLIError("--exact and --no-exact exclude each other")
-    exact = not args.no_exact and (args.exact or len(scores) <= EXACT_TABLE_N)
     out = probability_table(dists, labels, fmt=args.format, exact=exact,
                             dps=args.dps, caption=caption)
     if not exact and not args.no_exact:
@@ -321,13 +337,18 @@ def _cmd_report(args) -> str:
     from .report import build_report, render
 
     _check_dps(args)
-    if args.compose is not None and args.compose < 1:
-        raise CLIError(f"--compose: K must be a positive integer, got {args.compose}")
+    if args.compose is not None and not 1 <= args.compose <= MAX_COPIES:
+        raise CLIError(message(None, "--compose: K", integer_range(1, MAX_COPIES), args.compose))
     if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotonic):
         raise CLIError("--neighbour-scores, --sensitivity and --monotonic apply to --scores only")
-    if args.scores is not None and args.scores.count(",") >= REPORT_MAX_N:  # numeric route:
+    n_keys, slow = len(_mechanism_keys(args.mechanisms)), ""
+    if args.scores is not None:  # the numeric route: refuse at once beyond what it takes
         items = [s.strip() for s in args.scores.split(",")]
-        check_numeric_report("--scores", len(items), len(set(items)))  # refuse at once beyond
+        if not exact_route(len(items), len(set(items)), n_keys):
+            check_numeric_report("--scores", len(items), len(set(items)))
+        elif (est := exact_report_seconds(len(items), len(set(items)), n_keys)) > 2:
+            slow = (f"exactdp report: the exact route on {len(items)} scores takes about "
+                    f"{est:.0f} s CPU")
     scores = None if args.scores is None else _parse_scores(args.scores)
     if not args.no_files and not str(args.out).strip():  # "" would write into the cwd
         raise CLIError(f"--out must be a directory path, got {args.out!r}")
@@ -341,16 +362,21 @@ def _cmd_report(args) -> str:
         if len(labels) != n or any(not v for v in labels) or len(set(labels)) != n:
             raise CLIError(f"--labels must be {n} distinct comma-separated names (one per "
                            f"score), got {args.labels!r}")
+    keys = _mechanism_keys(args.mechanisms)
+    extra: tuple[str, ...] = ()
+    if args.compose is not None:
+        extra = tuple(f"composition-{m}.png" for m in
+                      ("ExponentialMechanism", "PermuteAndFlip", "ReportNoisyMax"))
+    if not args.no_files:  # every argument checked before the report is computed
+        _check_out(Path(args.out), extra, args.force)
+    if slow:  # said before the wait (the bar follows on a terminal)
+        print(slow, file=sys.stderr)
     report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
                           neighbour=neighbour, sensitivity=args.sensitivity,
                           monotonic=args.monotonic, dps=args.dps,
                           options=vars(args), progress=True,
-                          mechanisms=_mechanism_keys(args.mechanisms), labels=labels)
+                          mechanisms=keys, labels=labels)
     if not args.no_files:
-        extra: tuple[str, ...] = ()
-        if args.compose is not None:
-            extra = tuple(f"composition-{m}.png" for m in
-                          ("ExponentialMechanism", "PermuteAndFlip", "ReportNoisyMax"))
         try:
             files = write_report(report, args.out, pdf=not args.no_pdf, progress=True,
                                  keep_aux=args.keep_aux, force=args.force, extra_files=extra)
@@ -366,6 +392,24 @@ def _cmd_report(args) -> str:
     if args.compose is not None:
         text += "\n\n" + _compose_section(args, scores)
     return text
+
+
+def _check_out(out: Path, extra: tuple[str, ...], force: bool) -> None:
+    """Refuse an ``--out`` the report cannot write into, before anything is computed: an
+    existing file, or a directory holding files of the report's names that no earlier
+    report wrote (without ``--force``)."""
+    from .document import OverwriteRefused, check_overwrite, report_file_names
+
+    if out.exists() and not out.is_dir():
+        raise CLIError(f"--out must be a directory, got {str(out)!r}, which is a file")
+    above = next((p for p in out.parents if p.exists()), None)
+    if above is not None and not above.is_dir():
+        raise CLIError(f"--out must be a directory path, got {str(out)!r}, inside the file "
+                       f"{str(above)!r}")
+    try:
+        check_overwrite(out, report_file_names(extra), force)
+    except OverwriteRefused as exc:
+        raise CLIError(str(exc).split(": ", 1)[1]) from None
 
 
 def _compose_section(args, scores) -> str:
@@ -398,8 +442,7 @@ def _cmd_suite(args) -> str:
         rows = verification_suite(args.queries, algorithms=names,
                                   search_queries=args.search_queries or None)
     except ValueError as exc:  # a row's refusal names its size: say it in the option's words
-        raise CLIError(str(exc).replace("verification_suite: ", "suite: ", 1).replace(
-            f" on {args.queries} queries:", f" at --queries {args.queries}:", 1)) from None
+        raise CLIError(_suite_error(str(exc), args.queries)) from None
     table = suite_table(rows, args.format)
     if args.queries != 10:  # the published columns are the tools' runs at 10 queries
         note = (f"The eps_lcb columns are DP-Sniper's and StatDP's published results at 10 "
@@ -407,6 +450,22 @@ def _cmd_suite(args) -> str:
                 f"--queries {args.queries}, so the two are not comparable.")
         table += ("\n% " if args.format == "latex" else "\n\n") + note
     return table
+
+
+def _suite_error(text: str, queries: int) -> str:
+    """A row's refusal in the suite's options: ``--queries``, ``--algorithms``; no internal
+    function's name, no advice the command line cannot follow (a mechanism's cut-off)."""
+    text = text.replace("verification_suite: ", "suite: ", 1).replace(
+        f" on {queries} queries:", f" at --queries {queries}:", 1)
+    head, sep, rest = text.partition(f" at --queries {queries}: ")
+    if not sep:
+        return text
+    rest = re.sub(r"^\w+(\.\w+)?: ", "", rest)  # e.g. "SparseVector.distribution: "
+    row = head.removeprefix("suite: ")
+    if "; " in rest and re.search(r"would (need|take)", rest):
+        rest = (rest.rsplit("; ", 1)[0] + f"; choose a smaller --queries, or --algorithms "
+                f"without {row}")
+    return f"{head}{sep}{rest}"
 
 
 def _check_epsilon(text: str) -> None:

@@ -357,7 +357,7 @@ def composition_figure(report, k: int, out_dir):
     certified = ", or ".join(how.get(a, a) for a in algs)
     same = ("; here the two coincide to the drawing's precision" if algs == ["exact"] else "")
     if items[0].pessimistic is None:
-        peer = ("dp_accounting (the optional \\texttt{accounting} extra, "
+        peer = ("\\texttt{dp\\_accounting} (the optional \\texttt{accounting} extra, "
                 "\\texttt{pip install 'exactdp[accounting]'}) is not installed: its estimates "
                 "are not drawn.")
         peer_t = ("dp_accounting (the optional accounting extra) is not installed: its "

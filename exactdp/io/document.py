@@ -27,6 +27,21 @@ def find_engine() -> str | None:
     return "latexmk" if shutil.which("latexmk") else "pdflatex"
 
 
+def first_error(log: str) -> str:
+    """LaTeX's first error in a log, on one line: ``! message`` and its ``l.N source`` line.
+
+    TeX starts each error with ``!`` and names the source line after it as ``l.N`` (The
+    TeXbook, chapter 6); empty when the log holds no error.
+    """
+    lines = log.splitlines()
+    for i, line in enumerate(lines):
+        if line.startswith("! "):
+            where = next((ln.strip() for ln in lines[i + 1:i + 12]
+                          if re.match(r"l\.\d+", ln)), "")
+            return " ".join(filter(None, (line.strip(), where)))[:300]
+    return ""
+
+
 def overfull_boxes(log: str) -> list[float]:
     """The amounts (pt) of every overfull box reported in a LaTeX log."""
     return [float(m) for m in _OVERFULL.findall(log)]
@@ -70,7 +85,9 @@ def compile_latex(tex: Path, timeout: float = 300) -> CompileResult:
     log = log_path.read_text(errors="replace") if log_path.exists() else proc.stdout
     pdf = tex.with_suffix(".pdf")
     if proc.returncode != 0 or not pdf.exists():
-        return CompileResult(None, engine, log, f"{engine} failed; see {log_path}")
+        first = first_error(log)
+        why = f": {first}" if first else ""
+        return CompileResult(None, engine, log, f"{engine} failed{why}; see {log_path}")
     return CompileResult(pdf, engine, log, f"compiled with {engine}")
 
 
@@ -147,10 +164,13 @@ def write_manifest(out: Path, names, planned=()) -> Path:
     return path
 
 
-def remove_aux(tex: Path) -> list[Path]:
-    """Delete LaTeX's auxiliary files of ``tex`` (``.aux``, ``.log``, ...); returns them."""
+def remove_aux(tex: Path, keep: tuple[str, ...] = ()) -> list[Path]:
+    """Delete LaTeX's auxiliary files of ``tex`` (``.aux``, ``.log``, ...) but the suffixes
+    ``keep``; returns them."""
     gone = []
     for suffix in AUX_SUFFIXES:
+        if suffix in keep:
+            continue
         path = tex.with_name(tex.stem + suffix)
         if path.is_file():
             path.unlink()
@@ -183,7 +203,8 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
         tqdm progress bar on standard error (when it is a terminal).
     keep_aux : bool
         Keep LaTeX's auxiliary files (``report.aux``, ``report.log``, ...); by default they
-        are removed after compiling (the log is still in the result's ``compiled.log``).
+        are removed after compiling (the log is still in the result's ``compiled.log``), but
+        for ``report.log`` when the compilation failed: its message names that file.
     force : bool
         Overwrite files of the report's names that no earlier report wrote.
     extra_files : tuple of str
@@ -194,19 +215,43 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
     OverwriteRefused
         A file the report would write exists and is not in the manifest (without ``force``).
     """
+    out = Path(out_dir)
+    check_overwrite(out, report_file_names(extra_files), force)
+    made = _missing_parents(out)
+    out.mkdir(parents=True, exist_ok=True)
+    try:
+        return _write_report(report, out, pdf, progress, keep_aux, extra_files)
+    except BaseException:  # a failed report leaves no empty directory it created
+        for path in made:
+            if path.is_dir() and not any(path.iterdir()):
+                path.rmdir()
+        raise
+
+
+def _missing_parents(out: Path) -> list[Path]:
+    """``out`` and its ancestors that do not exist yet, deepest first."""
+    made = []
+    for path in (out, *out.parents):
+        if path.exists():
+            break
+        made.append(path)
+    return made
+
+
+def _write_report(report: Report, out: Path, pdf: bool, progress: bool, keep_aux: bool,
+                  extra_files: tuple[str, ...]) -> ReportFiles:
     from tqdm import tqdm
 
     from .figures import figure_cases, report_figures
 
-    out = Path(out_dir)
-    check_overwrite(out, report_file_names(extra_files), force)
-    out.mkdir(parents=True, exist_ok=True)
     labels = report.cases[0].labels
     n_mech = sum(1 for r in report.cases[0].results if r.label != "Optimal")
-    with tqdm(total=len(report.cases) * n_mech + 5, desc="exactdp figures", unit="step",
-              disable=None if progress else True, leave=False) as bar:
-        curves = figure_cases(report, bar)
-        figs = report_figures(curves, out, report.epsilon, labels, bar)
+    figs: list = []
+    if n_mech:  # the optimal mechanism alone has no curves of its own (it is PF's)
+        with tqdm(total=len(report.cases) * n_mech + 5, desc="exactdp figures", unit="step",
+                  disable=None if progress else True, leave=False) as bar:
+            curves = figure_cases(report, bar)
+            figs = report_figures(curves, out, report.epsilon, labels, bar)
     report = replace(report, figures=tuple(figs), figure_dir=out)
     k = report.options.get("compose")
     if k is not None:
@@ -224,8 +269,8 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
     body.write_text(body_preamble_note() + "\n" + provenance_comment(report) + "\n"
                     + body_text + "\n")
     compiled = compile_latex(tex) if pdf else None
-    if not keep_aux:
-        remove_aux(tex)
+    if not keep_aux:  # a failed compilation keeps the log its message names
+        remove_aux(tex, keep=(".log",) if compiled is not None and compiled.pdf is None else ())
     manifest = write_manifest(out, report_file_names(), extra_files)
     return ReportFiles(out, tex, body, summary, tuple(figs) + report.composition, compiled,
                        manifest)

@@ -522,16 +522,19 @@ def _report_figures(cases, out_dir, epsilon, outputs, progress) -> list[FigureSp
             f"{CURVE_FLOAT_N} outputs)."
     ties, ties_t = _ties_note(tied_outputs(cases, outputs), True), _ties_note(
         tied_outputs(cases, outputs), False)
+    labels = [lab for lab in cases[0].labels if all(lab in c.labels for c in cases)]
     items = [
         ("expected-error", plot_expected_error(cases, epsilon),
          "Expected error $\\mathbb{E}[q^* - q_{M(q)}]$ against $\\varepsilon$, " + span + "."
          + same + mark, "Expected error against epsilon, " + span_t + "." + same_t),
-        ("error-ratio", plot_error_ratio(cases, epsilon),
-         "Ratio of the expected errors of EM and PF against $\\varepsilon$ (above 1: PF has "
-         "the smaller error; where both errors are 0, every score tied, the ratio is drawn "
-         "at its limit 1), " + span + "." + mark,
-         "EM / PF expected-error ratio against epsilon, " + span_t + "."),
     ]
+    if {"EM", "PF"} <= set(labels):  # the ratio needs both (a --mechanisms subset may not)
+        items.append(
+            ("error-ratio", plot_error_ratio(cases, epsilon),
+             "Ratio of the expected errors of EM and PF against $\\varepsilon$ (above 1: PF "
+             "has the smaller error; where both errors are 0, every score tied, the ratio is "
+             "drawn at its limit 1), " + span + "." + mark,
+             "EM / PF expected-error ratio against epsilon, " + span_t + "."))
     if any(c.neighbour_probabilities for c in cases):
         items.append(("privacy-loss", plot_privacy_loss(cases, epsilon),
                       "Privacy loss $\\max_r |\\ln \\Pr[M(q)=r] - \\ln \\Pr[M(q')=r]|$ of the "
@@ -539,9 +542,14 @@ def _report_figures(cases, out_dir, epsilon, outputs, progress) -> list[FigureSp
                       "bound $\\varepsilon$, " + span + "." + same + mark,
                       "Privacy loss of the pair against epsilon with the line loss = epsilon, "
                       + span_t + "." + same_t))
+    # EM and PF when the report has them, else its first two mechanisms
+    drawn = tuple(lab for lab in ("EM", "PF") if lab in labels) or tuple(labels[:2])
+    if len(drawn) == 1 and len(labels) > 1:
+        drawn = (drawn[0], next(lab for lab in labels if lab != drawn[0]))
+    names = " and ".join(drawn)
     items += [
-        ("probabilities", plot_probabilities(cases, epsilon, outputs=outputs),
-         "Output probabilities of EM and PF against $\\varepsilon$, " + span + "." + ties
+        ("probabilities", plot_probabilities(cases, epsilon, drawn, outputs=outputs),
+         f"Output probabilities of {names} against $\\varepsilon$, " + span + "." + ties
          + mark, "Output probabilities against epsilon, " + span_t + "." + ties_t),
         ("entropy", plot_entropy(cases),
          "Shannon entropy of the output against the temperature $T = c\\Delta/\\varepsilon$ "

@@ -2,9 +2,7 @@
 
 :func:`provenance` lists the exactdp version, the date, the command line, the library
 versions and the input (the report prints it in a first-page box, in ``summary.md`` and as
-comments in ``report.tex``); :data:`REPORT_MAX_N` is the exact route's size (beyond it the
-report takes the numeric route of :mod:`exactdp.io.report_numeric`); :func:`check_labels` validates
-``--labels``.
+comments in ``report.tex``); :func:`check_labels` validates ``--labels``.
 """
 
 from __future__ import annotations
@@ -33,13 +31,6 @@ class CaseInput(Protocol):
     def sensitivity(self) -> Any: ...
     @property
     def monotonic(self) -> bool: ...
-
-
-#: The most scores the exact report takes (every mechanism exact, the vertex-neighbour
-#: DP check, the certificates for every epsilon): measured 19 s at n = 12, 43 s at n = 25,
-#: past 90 s at n = 50 on one core, before the figures and LaTeX. Beyond, the report takes
-#: the numeric route (:func:`exactdp.io.report_numeric.numeric_case`).
-REPORT_MAX_N = 40
 
 
 def check_labels(func: str, labels: Sequence[str], n: int) -> list[str]:
@@ -81,6 +72,27 @@ def _date() -> str:
     return when.strftime("%Y-%m-%d")
 
 
+def git_commit() -> str | None:
+    """The git commit of the exactdp source the report ran (12 hex digits, ``+ changes``
+    when the work tree differs from it), or None outside a git checkout (an installed
+    wheel) or without git."""
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    if not (root / ".git").exists():
+        return None
+    try:
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "--short=12", "HEAD"],
+                              capture_output=True, text=True, timeout=10, check=True)
+        dirty = subprocess.run(["git", "-C", str(root), "status", "--porcelain", "--",
+                                "exactdp"], capture_output=True, text=True, timeout=10,
+                               check=True)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return head.stdout.strip() + (" + changes" if dirty.stdout.strip() else "")
+
+
 def provenance(epsilon: Any, dps: int, cases: Sequence[CaseInput],
                options: Mapping[str, Any]) -> tuple[tuple[str, str], ...]:
     """What reproduces a report at ``epsilon`` with ``dps`` digits on ``cases``: (name,
@@ -95,7 +107,9 @@ def provenance(epsilon: Any, dps: int, cases: Sequence[CaseInput],
                 + f", sensitivity={str(case.sensitivity)!r}"
                 + (", monotonic=True" if case.monotonic else ""))
         command = f"exactdp.io.report.build_report({str(epsilon)!r}, {args})"
-    rows = [("exactdp", __version__), ("date", _date()), ("command", command), *_versions()]
+    commit = git_commit()
+    rows = [("exactdp", __version__), *([("git commit", commit)] if commit else []),
+            ("date", _date()), ("command", command), *_versions()]
     for case in cases:
         q = scores_latex(case.scores, dps).text
         what = f"scores {case.title}" if case.key != "scores" else "scores"
@@ -118,18 +132,27 @@ def provenance_section(rows: Sequence[tuple[str, str]], fmt: str) -> str | None:
     inputs = [(k, v) for k, v in rows if k.startswith("scores") or k == "epsilon"]
     if fmt == "latex":
         cmd = latex_escape(items["command"]).replace(",", r",\allowbreak{}")
-        lines = [rf"\textbf{{Provenance.}} \texttt{{exactdp}} {latex_escape(items['exactdp'])}, "
-                 rf"{items['date']}; {latex_escape(libs)}.",
+        git = (f" (git \\texttt{{{latex_escape(items['git commit'])}}})"
+               if "git commit" in items else "")
+        lines = [rf"\textbf{{Provenance.}} \texttt{{exactdp}} {latex_escape(items['exactdp'])}"
+                 rf"{git}, {items['date']}; {latex_escape(libs)}.",
                  rf"Command: \texttt{{{cmd}}}.",
-                 "Input: " + "; ".join(latex_escape(f"{k}: {v}").replace(",", r",\allowbreak{}")
-                                       for k, v in inputs) + "."]
+                 "Input: " + "; ".join(_primes(latex_escape(f"{k}: {v}")).replace(
+                     ",", r",\allowbreak{}") for k, v in inputs) + "."]
         return "\n".join([r"\noindent\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule"
                           r"\relax}{\small\raggedright", r" \\ ".join(lines) + "}}",
                           r"\par\medskip"])
     if fmt == "markdown":
-        return "\n".join(["> **Provenance.** exactdp " + items["exactdp"] + ", "
+        git = f" (git {items['git commit']})" if "git commit" in items else ""
+        return "\n".join(["> **Provenance.** exactdp " + items["exactdp"] + git + ", "
                           + items["date"] + "; " + libs + ".", ">",
                           "> Command: `" + items["command"] + "`", ">",
                           "> Input: " + "; ".join(f"{k}: {v}" for k, v in inputs) + "."])
-    return (f"exactdp {items['exactdp']}, {items['date']}; {libs}\n"
+    git = f" (git {items['git commit']})" if "git commit" in items else ""
+    return (f"exactdp {items['exactdp']}{git}, {items['date']}; {libs}\n"
             f"command: {items['command']}")
+
+
+def _primes(text: str) -> str:
+    """``q'`` and ``q`` of the input line as mathematics (a prime, not a typed quote)."""
+    return text.replace("q' = ", "$q'$ = ").replace("q = ", "$q$ = ")

@@ -13,7 +13,6 @@ the extra command-line options (e.g. ``report.options.get("compose")``).
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -28,13 +27,19 @@ from ..numbers import exact_epsilon_or_limit, exact_number, exact_sensitivity
 from ..printing import Math, latex_escape, scores_latex
 from .latex import probability_table, table
 from .provenance import (
-    REPORT_MAX_N,
     check_labels,
     given_labels_note,
     provenance,
     provenance_section,
 )
-from .report_numeric import check_numeric_report, numeric_case
+from .report_numeric import (
+    STEPS,
+    check_numeric_report,
+    exact_report_seconds,
+    exact_route,
+    numeric_case,
+    report_bar,
+)
 
 EPSILON = sympy.Symbol("epsilon", positive=True)
 FORMATS = ("text", "markdown", "latex")
@@ -88,7 +93,7 @@ class Report:
     figure_dir: Path | None = None
     composition: tuple = ()  # FigureSpec of the --compose K figure (write_report draws it)
     provenance: tuple = ()  # (name, value) pairs: version, date, command line, libraries, input
-    route: tuple = ()  # (text, latex) when above REPORT_MAX_N scores: the cheaper routes taken
+    route: tuple = ()  # (text, latex) when the exact route costs too much: the routes taken
 
 
 #: The mechanisms of the report by default (short names of exactdp.mechanisms.REGISTRY).
@@ -155,10 +160,12 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, labels_note, epsi
             # the section-5 solution equals PF's distribution exactly: PF's analysis holds
             results.append(MechanismResult(label, mech, dist, dist.expected_error(), None,
                                            None, None, "= PF"))
-            bar.update(1)
+            bar.update(STEPS)
             continue
         pair = privacy_loss(mech, q, q2) if q2 is not None else None
+        bar.update(1)
         worst = check_dp(mech, q)
+        bar.update(1)
         nbr = q2 if q2 is not None or worst.witness is None else worst.witness.neighbour
         cert, why = (None, "no neighbour") if nbr is None else _certificate(mech, q, nbr)
         results.append(MechanismResult(label, mech, dist, dist.expected_error(), pair,
@@ -169,6 +176,7 @@ def _analyse(key, title, q, q2, sens, monotonic, note, labels, labels_note, epsi
         dom_cert = certify_dominance(pf.with_epsilon(EPSILON), em.with_epsilon(EPSILON), q)
     except ValueError:
         dom_cert = None
+    bar.update(1)
     return Case(key, title, tuple(q), None if q2 is None else tuple(q2), sens, monotonic,
                 note, tuple(labels), tuple(labels_note), tuple(results), dom, dom_cert)
 
@@ -219,8 +227,10 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         Bad epsilon (0 and oo, the exact limits, are accepted), scores, sensitivity, dps,
         labels; scores and neighbour of different lengths.
     TooCostly
-        More scores than even the numeric route handles (above :data:`REPORT_MAX_N` scores:
-        :mod:`exactdp.io.report_numeric`, its ``route`` note says which routes it took).
+        More scores than even the numeric route handles (the report takes that route where
+        :func:`exactdp.io.report_numeric.exact_report_seconds` exceeds
+        :data:`~exactdp.io.report_numeric.EXACT_REPORT_SECONDS`; its ``route`` note says
+        which routes it took).
     """
     func = "build_report"
     eps = exact_epsilon_or_limit(epsilon, func)
@@ -232,8 +242,9 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         return replace(rep, provenance=provenance(rep.epsilon, rep.dps, rep.cases, options))
     if scores is None:
         raise ValueError("build_report: give example='pricing' or scores=...")
-    if large := len(scores) > REPORT_MAX_N:
-        check_numeric_report(func, len(scores), len({str(v) for v in scores}))
+    distinct = len({str(v) for v in scores})
+    if large := not exact_route(len(scores), distinct, len(keys)):
+        check_numeric_report(func, len(scores), distinct)
     q = tuple(exact_number(v, "scores", i, func=func) for i, v in enumerate(scores))
     q2 = None
     if neighbour is not None:
@@ -249,7 +260,10 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
         names = check_labels(func, labels, len(q))
         note = given_labels_note(names)
     route: tuple = ()
-    with _bar(len(keys), progress) as bar:
+    steps, seconds = len(keys), None
+    if not large:
+        steps, seconds = STEPS * len(keys) + 1, exact_report_seconds(len(q), distinct, len(keys))
+    with report_bar(steps, progress, seconds) as bar:
         if large:  # the cheaper routes of exactdp.io.report_numeric, and the note saying so
             rows, dom, route = numeric_case(q, q2, sens, bool(monotonic), eps, bar, keys)
             case = Case("scores", "q", q, q2, sens, bool(monotonic), "given", tuple(names),
@@ -262,12 +276,6 @@ def build_report(epsilon="1", *, example: str | None = "pricing", scores=None,
     rep = Report(eps, dps, "exactdp report", (setting, route) if route else (setting,), None,
                  (case,), options, route=route)
     return replace(rep, provenance=provenance(rep.epsilon, rep.dps, rep.cases, options))
-
-
-def _bar(total: int, progress: bool):
-    from tqdm import tqdm
-    return tqdm(total=total, desc="exactdp report", unit="step", file=sys.stderr,
-                disable=None if progress else True, leave=False)
 
 
 def _pricing(eps, dps: int, options: dict, progress: bool,
@@ -284,7 +292,7 @@ def _pricing(eps, dps: int, options: dict, progress: bool,
         lnote = given_labels_note(names)
     answers = all_answers()
     cases = []
-    with _bar(2 * len(keys), progress) as bar:
+    with report_bar(2 * (STEPS * len(keys) + 1), progress) as bar:
         for key in ("buyers", "revenue"):
             func = PRICING.score(key)
             q, q2 = func.scores(PRICING.database), func.scores(PRICING.neighbour)

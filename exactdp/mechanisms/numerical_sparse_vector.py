@@ -22,6 +22,7 @@ from .registry import register
 from .sparse_vector import (
     MAX_SEQUENCES,
     QueryAnswers,
+    check_rational_offsets,
     exact_seconds,
     group_sizes,
     svt_cutoff,
@@ -124,9 +125,7 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
                          f"{fmt_size(count)} answer patterns", f"{MAX_SEQUENCES}", cheaper)
         check_seconds(func, f"the exact distribution of {sv.n} queries",
                       exact_seconds(count, group_sizes(sv.exact)), cheaper)
-        if not (sv.is_rational and self.threshold.is_Rational):
-            raise ValueError(f"{func}: the exact probabilities need rational answers and a "
-                             f"rational threshold, got threshold {self.threshold}")
+        check_rational_offsets(func, sv, self.threshold)
         return ReleaseDistribution(self, sv, numerical_svt(self.c), self.threshold)
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:

@@ -86,13 +86,43 @@ MAX_SEQUENCES = 4096
 
 def exact_seconds(count: int, sizes: Sequence[int]) -> float:
     """Estimated seconds of the exact probabilities of ``count`` answer sequences on a
-    vector whose equal answers form groups of ``sizes``: at most ``prod(n + 1)``
-    distinct integrals (one per count vector of Trues and Falses per group), each with up
-    to ``prod(n + 1)`` terms per interval, plus the walk over the sequences. Measured
-    (Algorithm 6, one core): 10 distinct answers 3.4 s, 11 distinct 7.6 s, five pairs
-    0.22 s, 10 equal answers 2 ms."""
+    vector of ``m = sum(sizes)`` answers whose equal answers form groups of ``sizes``: at
+    most ``prod(n + 1)`` distinct integrals (one per count vector of Trues and Falses per
+    group), each with at most ``prod(n + 1)`` and about ``m^3`` terms (``m`` intervals,
+    polynomials of degree about ``m`` in the shared noise, coefficients growing with ``m``),
+    plus the walk over the sequences. Measured (CPU, one core): Algorithm 6, 10 distinct
+    answers 3.4-6.2 s, 11 distinct 7.6 s, five pairs 0.22 s, 10 equal answers 2 ms;
+    Algorithm 1 with ``c = 1`` (``m + 1`` sequences), 10 / 20 / 30 / 40 distinct answers
+    0.05 / 0.47 / 3.0 / 13.8 s, with ``c = 2`` 10 / 20 distinct 0.43 / 9.1 s."""
     terms = min(prod(n + 1 for n in sizes), 10**30)
-    return 4e-6 * min(count, terms) * terms + 2e-5 * count
+    m = sum(sizes)
+    return 4e-6 * min(count, terms) * min(terms, m**3) + 2e-5 * count
+
+
+def cheaper_advice(cutoff: int | None, neighbour: bool = False) -> str:
+    """What runs faster than an exact analysis refused on many queries: fewer queries
+    (equal answers share their integrals), a smaller cut-off when it is above 1, a
+    variant with a cut-off when there is none (``m + 1`` sequences at ``c = 1``)."""
+    ways = ["use fewer queries (equal answers are cheaper)"]
+    if cutoff is None:
+        ways.append("a variant with a cut-off c")
+    elif cutoff > 1:
+        ways.append("a smaller cut-off c")
+    if neighbour:
+        ways.append("pass the one neighbour to check (neighbour=...)")
+    return ", ".join(ways[:-1]) + (" or " if len(ways) > 1 else "") + ways[-1]
+
+
+def check_rational_offsets(func: str, sv: ScoreVector, threshold: sympy.Expr) -> None:
+    """Refuse, by name, what the exact route cannot take: it needs rational offsets
+    ``a_i - T``, so rational answers and a rational threshold (an irrational answer is
+    named as such, not blamed on the threshold)."""
+    why = "a rational number (the exact probabilities need rational answers and threshold)"
+    for i, v in enumerate(sv.exact):
+        if not v.is_Rational:
+            raise argument_error(func, f"scores[{i}]", why, v)
+    if not threshold.is_Rational:
+        raise argument_error(func, "threshold", why, threshold)
 
 
 def group_sizes(values: Sequence[object]) -> list[int]:
@@ -367,8 +397,7 @@ class SparseVector(QueryAnswers, Mechanism):
         """
         n = vectors[0].n
         count = sequence_count(n, self.scheme.cutoff)
-        cheaper = ("use fewer queries, a variant with a cut-off c, or pass the one neighbour "
-                   "to check (neighbour=...)")
+        cheaper = cheaper_advice(self.scheme.cutoff, neighbour=True)
         if count > MAX_SEQUENCES:
             raise refuse(func, f"the exact distributions of {n} queries",
                          f"{fmt_size(count)} answer sequences", f"{MAX_SEQUENCES}", cheaper)
@@ -396,13 +425,11 @@ class SparseVector(QueryAnswers, Mechanism):
         if count > MAX_SEQUENCES:
             raise refuse(func, f"the exact distribution of {sv.n} queries",
                          f"{fmt_size(count)} answer sequences", f"{MAX_SEQUENCES}",
-                         "use fewer queries, or a variant with a cut-off c")
+                         cheaper_advice(self.scheme.cutoff))
         check_seconds(func, f"the exact distribution of {sv.n} queries",
                       exact_seconds(count, group_sizes(sv.exact)),
-                      "use fewer queries, or a variant with a cut-off c")
-        if not (sv.is_rational and self.threshold.is_Rational):
-            raise ValueError(f"{func}: the exact probabilities need rational answers and a "
-                             f"rational threshold, got threshold {self.threshold}")
+                      cheaper_advice(self.scheme.cutoff))
+        check_rational_offsets(func, sv, self.threshold)
         if self.variant == 3:
             return ReleaseDistribution(self, sv, lyu_su_li_3(self.c), self.threshold)
         return SparseVectorDistribution(self, sv)

@@ -14,7 +14,7 @@ import re
 import sys
 from concurrent.futures import ProcessPoolExecutor
 
-from .._validate import check_int
+from .._validate import argument_error, check_int, choices_text
 from . import PROOFS, load
 from .result import ProofResult
 
@@ -107,8 +107,9 @@ def run(args) -> str:
     if args.list:
         return "\n".join(f"{name}: {load(name).STATEMENT}" for name in PROOFS)
     names = [n.removeprefix("prove_") for n in args.names] or list(PROOFS)
-    for n in names:
-        load(n)  # ValueError naming the unknown proof
+    for n in names:  # every name checked before any proof runs, in the command's words
+        if n not in PROOFS:
+            raise argument_error("prove", "NAME", f"a known proof, {choices_text(PROOFS)}", n)
     executor, client = _executor(args)
     try:
         results = [load(n).verify(executor=executor) for n in names]

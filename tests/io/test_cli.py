@@ -219,7 +219,7 @@ def test_unwritable_out_is_a_one_line_error(capsys, tmp_path):
     for out_dir in (str(blocker), str(blocker / "sub")):
         code, out, err = run(capsys, "report", "--scores", "1,0", "--out", out_dir)
         assert code == 2 and out == ""
-        assert err.startswith("exactdp: error: cannot write the output") and err.count("\n") == 1
+        assert err.startswith("exactdp: error: --out must be a directory") and err.count("\n") == 1
 
 
 def test_report_on_tied_scores_is_written(capsys, tmp_path):
@@ -383,12 +383,19 @@ def test_suite_prints_the_table(capsys):
     (("--search-queries", "9"), "exactdp: error: --search-queries must be an integer in 0..6"),
     (("--algorithms", "RNM1,foo"), "exactdp: error: --algorithms must be names from RNM1,"),
     (("--algorithms", "SVT6", "--queries", "20"),
-     "exactdp: error: suite: SVT6 at --queries 20: SparseVector.distribution: the exact "
-     "distribution of 20 queries"),
+     "exactdp: error: suite: SVT6 at --queries 20: the exact distribution of 20 queries"),
+    (("--algorithms", "SVT5", "--queries", "50"),
+     "exactdp: error: suite: SVT5 at --queries 50: the exact distribution of 50 queries"),
 ])
 def test_suite_errors_name_the_option(capsys, argv, message):
+    """In the command's terms (issue 35 item 11): no internal function, and advice the
+    command line can follow (no cut-off, which the suite's rows fix)."""
     code, out, err = run(capsys, "suite", *argv)
     assert code == 2 and not out and err.startswith(message) and err.count("\n") == 1
+    if "--algorithms" in argv and "--queries" in argv:
+        assert "cut-off" not in err and "SparseVector" not in err
+        assert err.rstrip().endswith("choose a smaller --queries, or --algorithms without "
+                                     f"{argv[1]}")
 
 
 def test_suite_default_runs_every_row(capsys):
@@ -407,3 +414,96 @@ def test_suite_at_other_than_ten_queries_says_the_published_columns_are_at_ten(c
     assert main(["suite", "--queries", "2", "--algorithms", "SVT1", "--search-queries", "0",
                  "--format", "latex"]) == 0
     assert "\n% The eps_lcb columns" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("mechanisms", ["pf", "em", "rnm-exp,optimal"])
+def test_report_on_a_subset_of_mechanisms_writes_its_figures(capsys, tmp_path, mechanisms):
+    """Issue 35 item 2: a subset without both EM and PF wrote nothing (``KeyError: 'EM'`` in
+    the figures) and left an empty --out; the EM/PF figures need both and are left out."""
+    out = tmp_path / "rep"
+    code, text, err = run(capsys, "report", "--scores", "2,1,0", "--neighbour-scores",
+                          "1,2,0", "--mechanisms", mechanisms, "--out", str(out), "--no-pdf")
+    assert code == 0, err
+    names = {p.name for p in out.iterdir()}
+    assert {"report.tex", "summary.md", "expected-error.png", "probabilities.png"} <= names
+    assert "error-ratio.png" not in names  # the EM / PF ratio needs both
+    assert "error-ratio" not in (out / "report.tex").read_text()
+
+
+def test_a_failed_report_leaves_no_empty_out_directory(capsys, tmp_path, monkeypatch):
+    import exactdp.io.figures as figures
+
+    def broken(*args, **kwargs):
+        raise ValueError("figures: broken on purpose")
+
+    monkeypatch.setattr(figures, "figure_cases", broken)
+    out = tmp_path / "new" / "rep"
+    code, _, err = run(capsys, "report", "--scores", "1,0", "--mechanisms", "pf",
+                       "--out", str(out), "--no-pdf")
+    assert code == 2 and "broken on purpose" in err
+    assert not out.exists() and not out.parent.exists()
+
+
+@pytest.fixture
+def no_report(monkeypatch):
+    """The report's computation fails the test: a refusal must come before it."""
+    import exactdp.io.report as report
+
+    def computed(*args, **kwargs):
+        raise AssertionError("the report was computed before the arguments were checked")
+
+    monkeypatch.setattr(report, "build_report", computed)
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    (["--compose", "1000000000"], "--compose: K must be an integer in 1..100000, got 1000000000"),
+    (["--compose", "0"], "--compose: K must be an integer in 1..100000, got 0"),
+    (["--dps", "0"], "--dps must be"),
+    (["--mechanisms", "pf,foo"], "unknown mechanism 'foo'"),
+])
+def test_report_arguments_are_checked_before_any_computation(capsys, tmp_path, no_report,
+                                                             extra, fragment):
+    """Issue 35 item 5: refused in the option's own terms, before the report is computed."""
+    code, _, err = run(capsys, "report", "--scores", "1,0", "--out", str(tmp_path / "r"),
+                       *extra)
+    assert code == 2 and fragment in err, err
+    assert "self_compose" not in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "r").exists()
+
+
+def test_report_out_that_is_a_file_is_refused_before_any_computation(capsys, tmp_path,
+                                                                      no_report):
+    path = tmp_path / "existing_file.txt"
+    path.write_text("mine")
+    code, _, err = run(capsys, "report", "--scores", "1,0", "--out", str(path))
+    assert code == 2 and "--out" in err and "is a file" in err, err
+    assert path.read_text() == "mine"
+
+
+def test_report_out_holding_a_foreign_file_is_refused_before_any_computation(
+        capsys, tmp_path, no_report):
+    (tmp_path / "summary.md").write_text("mine")
+    code, _, err = run(capsys, "report", "--scores", "1,0", "--out", str(tmp_path))
+    assert code == 2 and "--force" in err and "summary.md" in err, err
+
+
+def test_table_exact_forms_say_their_cost_or_refuse_at_once(capsys, monkeypatch):
+    """Issue 35 item 3: ``table --scores 1..50 --exact --mechanisms pf`` was silent for
+    minutes. Above 2 s of estimate the table says so first; above the limit it refuses."""
+    import exactdp.io.cli as cli
+    from exactdp.cost import SECONDS_LIMIT
+
+    def stop(*args, **kwargs):
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(cli, "probability_table", stop)
+    many = ",".join(map(str, range(1, 81)))
+    assert cli.exact_table_seconds(80, 1) > SECONDS_LIMIT
+    code, out, err = run(capsys, "table", "--scores", many, "--exact", "--mechanisms", "pf")
+    assert code == 2 and "--exact: the exact forms of 80 scores would take about" in err
+    assert "drop --exact" in err
+    code, out, err = run(capsys, "table", "--scores", many[:many.index(",31")], "--exact",
+                         "--mechanisms", "pf")
+    assert code == 2 and err.startswith("exactdp table: the exact forms of 30 scores take about")
+    code, out, err = run(capsys, "table", "--scores", "3,1,0", "--mechanisms", "pf")
+    assert "exact forms" not in err

@@ -43,3 +43,26 @@ def test_check_labels():
     for bad in (["a", "a"], ["a", ""]):
         with pytest.raises(ValueError, match="f: labels must be distinct non-empty names"):
             check_labels("f", bad, 2)
+
+
+def test_provenance_names_the_git_commit_and_types_primes_as_math():
+    """Issue 35 item 12: the PDF's provenance had no git commit and typed q' with a quote."""
+    import subprocess
+    from pathlib import Path
+
+    from exactdp.io.provenance import git_commit
+    from exactdp.io.report import render
+
+    rep = build_report("1", example=None, scores=[2, 0], neighbour=[1, 1])
+    root = Path(exactdp.__file__).resolve().parents[1]
+    if (root / ".git").exists():  # a checkout: the commit, from git itself
+        head = subprocess.run(["git", "-C", str(root), "rev-parse", "HEAD"],
+                              capture_output=True, text=True, check=True).stdout.strip()
+        commit = dict(rep.provenance)["git commit"]
+        assert commit == git_commit() and head.startswith(commit.split()[0])
+        assert f"(git {commit})" in render(rep, "text")
+    else:  # an installed wheel: no row
+        assert git_commit() is None and "git commit" not in dict(rep.provenance)
+    latex = render(rep, "latex")
+    box = latex[:latex.index(r"\par\medskip")]
+    assert "$q'$ = (1," in box and "$q$ = (2," in box

@@ -352,3 +352,29 @@ def test_labels_name_the_outputs_and_each_table_says_how():
     assert render(rep, "text").count("numbered from 0 (0-based") >= 2
     with pytest.raises(ValueError, match=r"build_report: labels must be distinct"):
         build_report("1", example=None, scores=[1, 0], labels=["a", "a"])
+
+
+def test_the_progress_bar_counts_every_step_of_the_exact_route(monkeypatch):
+    """Issue 35 item 3: the bar moves with each analysis (distribution and pair, worst
+    neighbour, certificate per mechanism; the dominance), not once per mechanism."""
+    import exactdp.io.report as report_module
+
+    seen = {}
+
+    class Bar:
+        def __init__(self, total, progress, seconds=None):
+            seen["total"], seen["done"] = total, 0
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def update(self, k):
+            seen["done"] += k
+
+    monkeypatch.setattr(report_module, "report_bar", Bar)
+    build_report("1", example=None, scores=[2, 1, 0], neighbour=[1, 2, 0],
+                 mechanisms=["em", "pf", "optimal"])
+    assert seen["total"] == 3 * 3 + 1 == seen["done"]

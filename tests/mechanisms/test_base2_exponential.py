@@ -4,6 +4,7 @@ page (it is the worked example of docs/architecture.md: no other file names it).
 
 from __future__ import annotations
 
+import pytest
 import sympy
 
 import exactdp
@@ -71,6 +72,7 @@ def test_in_the_registry_cli_report_and_api_page(capsys):
                           mechanisms=["em-base2"])
     (result,) = report.cases[0].results
     assert result.label == "EM-base2" and result.worst.holds
+    pytest.importorskip("griffe")  # mkdocs_hooks needs the docs extra
     from mkdocs_hooks import mechanism_entries
 
     assert "::: exactdp.mechanisms.base2_exponential.Base2ExponentialMechanism" in (

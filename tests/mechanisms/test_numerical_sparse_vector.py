@@ -198,13 +198,13 @@ def test_bad_pair_and_irrational_answers():
 
 def test_too_many_queries_refuse_quickly_naming_the_call():
     mech = NumericalSparseVector(1, 0)
-    for call, name in [(lambda: mech.distribution(list(range(40))),
+    for call, name in [(lambda: mech.distribution(list(range(100))),
                         "NumericalSparseVector.distribution"),
-                       (lambda: pair_loss(mech, list(range(40)), list(range(1, 41))),
+                       (lambda: pair_loss(mech, list(range(100)), list(range(1, 101))),
                         "privacy_loss")]:
-        t0 = time.perf_counter()
+        t0 = time.process_time()
         with pytest.raises(exactdp.cost.TooCostly, match=name):
             call()
-        assert time.perf_counter() - t0 < 2
+        assert time.process_time() - t0 < 2
     with pytest.raises(exactdp.cost.TooCostly, match="answer patterns"):
         NumericalSparseVector(1, 0, c=20).distribution([0] * 20)

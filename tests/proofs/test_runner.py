@@ -38,7 +38,7 @@ def test_workers_run_the_sweeps_in_processes(capsys):
 
 
 @pytest.mark.parametrize("argv, message", [
-    (["prove", "nonsense"], "name must be a known proof, one of"),
+    (["prove", "nonsense"], "error: prove: NAME must be a known proof, one of"),
     (["prove", "--workers", "0"], "prove: --workers must be an integer in 1.."),
     (["prove", "--workers", "1", "--scheduler", "tcp://x:1"], "not both"),
 ])
