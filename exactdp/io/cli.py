@@ -34,6 +34,7 @@ from ..numbers import (
 )
 from ..printing import Math, format_number, scores_latex
 from ..proofs.runner import add_parser as _add_prove
+from .analyse import add_parser as _add_analyse
 from .latex import LATEX_PACKAGES, latex_document, probability_table
 from .report import DEFAULT_MECHANISMS as REPORT_MECHANISMS
 from .report_numeric import check_numeric_report, exact_report_seconds, exact_route
@@ -222,7 +223,7 @@ def _add_suite(sub) -> None:
 #: The subcommands, in the order ``exactdp --help`` lists them. Each entry adds one parser
 #: to the ``add_subparsers`` object and sets ``run`` (a function ``args -> str``).
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
-    _add_table, _add_report, _add_suite, _add_prove,
+    _add_table, _add_report, _add_suite, _add_prove, _add_analyse,
 ]
 
 

@@ -1,1 +1,37 @@
-"""User-written selection programs, analysed exactly (in construction; see docs/programs.md)."""
+"""User-written selection programs, analysed exactly (see docs/programs.md).
+
+``@program`` turns a Python function of the query answers and its parameters into a
+factory of :class:`~exactdp.mechanisms.base.Mechanism` objects; the draws
+(:func:`laplace`, :func:`exponential`, :func:`discrete_laplace`, :func:`bernoulli`,
+:func:`gumbel`) and the built-ins :func:`argmax`, :func:`argmin` are what a program may use
+beyond plain Python.
+"""
+
+from .language import Declaration, Program, program
+from .mechanism import ProgramDistribution, ProgramMechanism
+from .values import (
+    ProgramError,
+    argmax,
+    argmin,
+    bernoulli,
+    discrete_laplace,
+    exponential,
+    gumbel,
+    laplace,
+)
+
+__all__ = [
+    "Declaration",
+    "Program",
+    "ProgramDistribution",
+    "ProgramError",
+    "ProgramMechanism",
+    "argmax",
+    "argmin",
+    "bernoulli",
+    "discrete_laplace",
+    "exponential",
+    "gumbel",
+    "laplace",
+    "program",
+]

@@ -1,0 +1,254 @@
+"""``@program``: a user's selection algorithm, written in Python, as a mechanism factory.
+
+::
+
+    @program(sensitivity=1)
+    def svt1(q, epsilon, threshold, c=1):
+        rho = laplace(2 / epsilon)
+        ...
+        return tuple(out)
+
+    m = svt1(epsilon=sympy.Rational(1, 2), threshold=1, c=2)   # a Mechanism
+
+The decorated function takes the query answers ``q`` first and its parameters by name;
+``epsilon`` (the claimed privacy level, symbolic allowed) is required; ``sensitivity`` is a
+reserved parameter the program may read (the declared one). Every other parameter is an
+exact rational number (ints stay ints). See ``docs/programs.md`` for the semantics.
+"""
+
+from __future__ import annotations
+
+import builtins
+import inspect
+import types
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import sympy
+
+from .._validate import argument_error, check_bool, check_choice
+from ..numbers import exact_epsilon, exact_number, exact_sensitivity
+from ..scores import ADJACENCIES
+from .mechanism import ProgramMechanism
+from .values import Noisy, ProgramError, user_line
+
+#: ``output=``: "sequence" (any hashable output of booleans, None, integers, tuples) or
+#: "selection" (an index of ``range(len(q))``).
+OUTPUTS = ("sequence", "selection")
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """What ``@program(...)`` declares about the program and its neighbours.
+
+    Attributes
+    ----------
+    sensitivity : sympy.Expr
+        The largest move of an answer between neighbours (> 0).
+    adjacency : str
+        One of :data:`exactdp.scores.ADJACENCIES`.
+    monotonic : bool
+        Whether neighbouring answers all move in one direction.
+    output : str
+        One of :data:`OUTPUTS`.
+    domain : tuple of two sympy numbers, or None
+        ``(lo, hi)``: every answer lies in ``[lo, hi]`` (randomized response: bits).
+    """
+
+    sensitivity: sympy.Expr
+    adjacency: str
+    monotonic: bool
+    output: str
+    domain: tuple[sympy.Expr, sympy.Expr] | None
+
+
+def _domain(value: object) -> tuple[sympy.Expr, sympy.Expr] | None:
+    if value is None:
+        return None
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise argument_error("program", "domain", "None or a pair (lo, hi)", value)
+    lo = exact_number(value[0], "domain", 0, func="program")
+    hi = exact_number(value[1], "domain", 1, func="program")
+    if not lo < hi:
+        raise argument_error("program", "domain", "a pair (lo, hi) with lo < hi", value)
+    return lo, hi
+
+
+def program(func: Callable | None = None, *, sensitivity: object = 1,
+            adjacency: str = "all", monotonic: bool = False, output: str = "sequence",
+            domain: object = None) -> Any:
+    """Turn ``f(q, epsilon, **parameters)`` into a factory of mechanisms.
+
+    Parameters
+    ----------
+    func : callable
+        The program (when used as ``@program`` without arguments).
+    sensitivity : number, default 1
+        Every answer moves by at most this between neighbours; the program reads it as the
+        reserved parameter ``sensitivity``.
+    adjacency : {"all", "one"}
+        ``"all"``: every answer moves (the sparse vector benchmarks); ``"one"``: one answer
+        moves (histograms, sums).
+    monotonic : bool, default False
+        Neighbouring answers all move in one direction.
+    output : {"sequence", "selection"}
+        ``"selection"``: the program returns an index of ``range(len(q))`` (the outputs are
+        the n indices); ``"sequence"``: any hashable value of booleans, None, integers and
+        tuples (the outputs are those the runs reach, in canonical order).
+    domain : (lo, hi), optional
+        Bounds of every answer (checked on the scores).
+
+    Returns
+    -------
+    Program
+        Calling it with the parameters returns a
+        :class:`~exactdp.programs.mechanism.ProgramMechanism`.
+
+    Raises
+    ------
+    ValueError
+        One line naming the argument: a bad declaration, a generator function, no ``q`` or
+        no ``epsilon`` parameter, ``*args`` / ``**kwargs``.
+    """
+    decl = Declaration(
+        exact_sensitivity(sensitivity, "program"),
+        check_choice("program", "adjacency", adjacency, ADJACENCIES),
+        check_bool("program", "monotonic", monotonic),
+        check_choice("program", "output", output, OUTPUTS),
+        _domain(domain),
+    )
+    if func is None:
+        return lambda f: Program(f, decl)
+    return Program(func, decl)
+
+
+class Program:
+    """A decorated program: call it with its parameters to get a mechanism.
+
+    Attributes
+    ----------
+    func : callable
+        The user's function.
+    declaration : Declaration
+    name : str
+    filename : str
+        The file of its code (steps and lines are counted there).
+    parameter_names : tuple of str
+        Its parameters after ``q`` (``sensitivity`` excluded: reserved).
+    """
+
+    def __init__(self, func: Callable, declaration: Declaration) -> None:
+        if not callable(func) or not isinstance(func, types.FunctionType):
+            raise argument_error("program", "f", "a Python function f(q, epsilon, ...)", func)
+        where = f"{func.__code__.co_filename.rsplit('/', 1)[-1]}:{func.__code__.co_firstlineno}"
+        if inspect.isgeneratorfunction(func) or inspect.iscoroutinefunction(func):
+            raise ProgramError(f"program: {func.__name__} at {where} is a generator or "
+                               "coroutine; a program returns its output")
+        params = list(inspect.signature(func).parameters.values())
+        if any(p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD) for p in params):
+            raise ProgramError(f"program: {func.__name__} at {where} takes *args or **kwargs; "
+                               "name every parameter")
+        if not params or params[0].kind not in (params[0].POSITIONAL_ONLY,
+                                                 params[0].POSITIONAL_OR_KEYWORD):
+            raise ProgramError(f"program: {func.__name__} at {where} must take the answers q "
+                               "as its first parameter")
+        rest = params[1:]
+        names = [p.name for p in rest]
+        if "epsilon" not in names:
+            raise ProgramError(f"program: {func.__name__} at {where} has no epsilon "
+                               "parameter (the claimed privacy level)")
+        self.func = func
+        self.declaration = declaration
+        self.name = func.__name__
+        self.filename = func.__code__.co_filename
+        self.where = where
+        self.takes_sensitivity = "sensitivity" in names
+        self.parameter_names = tuple(n for n in names if n != "sensitivity")
+        self.defaults = {p.name: p.default for p in rest
+                         if p.default is not p.empty and p.name != "sensitivity"}
+        self.__doc__ = func.__doc__
+        self.__name__ = func.__name__
+        self.__wrapped__ = func
+
+    def __repr__(self) -> str:
+        return f"<program {self.name} at {self.where}>"
+
+    def __call__(self, *args: Any, **kwargs: Any) -> ProgramMechanism:
+        """The mechanism at these parameters (``epsilon`` required).
+
+        Raises
+        ------
+        ValueError
+            A parameter missing, unknown, given twice, or not an exact rational number
+            (``epsilon``: > 0 and finite, or a positive Symbol).
+        """
+        func = self.name
+        if "sensitivity" in kwargs:
+            raise argument_error(func, "sensitivity", "set by @program(sensitivity=...), not "
+                                 "a parameter", kwargs["sensitivity"])
+        if len(args) > len(self.parameter_names):
+            raise ValueError(f"{func}: takes {len(self.parameter_names)} parameters "
+                             f"({', '.join(self.parameter_names)}), got {len(args)} positional")
+        values = dict(zip(self.parameter_names, args, strict=False))
+        for k, v in kwargs.items():
+            if k not in self.parameter_names:
+                raise ValueError(f"{func}: unknown parameter {k!r} (the parameters: "
+                                 f"{', '.join(self.parameter_names)})")
+            if k in values:
+                raise ValueError(f"{func}: parameter {k!r} given twice")
+            values[k] = v
+        for k, v in self.defaults.items():
+            values.setdefault(k, v)
+        missing = [k for k in self.parameter_names if k not in values]
+        if missing:
+            raise ValueError(f"{func}: missing parameter {missing[0]!r}")
+        epsilon = exact_epsilon(values.pop("epsilon"), func)
+        arguments = tuple((k, _rational_parameter(func, k, values[k]))
+                          for k in self.parameter_names if k != "epsilon")
+        return ProgramMechanism(epsilon, self, arguments)
+
+    # ------------------------------------------------------------------ execution
+    def bind(self, q: tuple, epsilon: Any, arguments: tuple[tuple[str, Any], ...],
+             sensitivity: Any = None) -> Callable[[], Any]:
+        """A call of the program on ``q`` with these parameter values (``sensitivity``:
+        the declared one unless given, as the sampler gives it in float), in a copy of the
+        function whose ``max``, ``min`` and ``sorted`` refuse two or more noisy values."""
+        f = self.func
+        scope = dict(f.__globals__)
+        scope.update(max=_guard(builtins.max, "max", "argmax"),
+                     min=_guard(builtins.min, "min", "argmin"),
+                     sorted=_guard(builtins.sorted, "sorted", "argmax / argmin"))
+        copy = types.FunctionType(f.__code__, scope, f.__name__, f.__defaults__, f.__closure__)
+        copy.__kwdefaults__ = f.__kwdefaults__
+        kw = dict(arguments)
+        kw["epsilon"] = epsilon
+        if self.takes_sensitivity:
+            kw["sensitivity"] = (self.declaration.sensitivity if sensitivity is None
+                                 else sensitivity)
+        return lambda: copy(q, **kw)
+
+
+def _rational_parameter(func: str, name: str, value: object) -> Any:
+    v = exact_number(value, name, func=func)
+    if not v.is_Rational:
+        raise argument_error(func, name, "a rational number (only epsilon may be symbolic)",
+                             value)
+    return int(v) if v.is_Integer else v
+
+
+def _guard(builtin: Callable, name: str, instead: str) -> Callable:
+    """``builtin`` refusing two or more noisy values (``max(v, 0)`` with one noisy value and
+    constants forks into the clamp cases, as Python compares them)."""
+
+    def guarded(*args: Any, **kwargs: Any) -> Any:
+        items = list(args[0]) if len(args) == 1 else list(args)
+        if sum(isinstance(v, Noisy) for v in items) >= 2:
+            raise ProgramError(f"{user_line()}: {name}() over noisy values is refused: the "
+                               f"comparisons between the noises are not exact; use {instead}")
+        if len(args) == 1:
+            return builtin(items, **kwargs)
+        return builtin(*args, **kwargs)
+
+    guarded.__name__ = name
+    return guarded

@@ -1,0 +1,229 @@
+"""The field's benchmark programs with discrete outputs, written in the program language.
+
+Each program cites its source and states the privacy level its authors claim (and whether
+the claim holds). Scales: ``D`` is the declared sensitivity; Laplace and discrete Laplace
+scales ``b`` as in :mod:`exactdp.programs.values`. The sparse vector programs follow
+:class:`~exactdp.SparseVector`'s scales (Lyu, Su and Li's Figure 1 as the DP-testing tools
+implement it) and give its outputs: tuples of ``True`` / ``False`` / ``None`` of length m,
+``None`` after the stop, in its order.
+
+References
+----------
+M. Lyu, D. Su and N. Li, "Understanding the Sparse Vector Technique for Differential
+Privacy", PVLDB 10(6), 2017 (Figure 1, Algorithms 1-6). C. Dwork and A. Roth, "The
+Algorithmic Foundations of Differential Privacy", 2014 (Claim 3.9; AboveThreshold,
+Algorithm 1 of section 3.6). Y. Wang, Z. Ding, D. Kifer and D. Zhang, "CheckDP", CCS 2020
+(``svt_increasing.c``). B. Bichsel, S. Steffen, I. Bogunovic and M. Vechev, "DP-Sniper",
+S&P 2021 (``TruncatedGeometricMechanism``). S. L. Warner, "Randomized response", JASA 60,
+1965. G. Barthe et al., "Deciding differential privacy of online algorithms with
+multiple variables" (DiPC), LICS 2020 (the incorrect randomized response).
+"""
+
+from __future__ import annotations
+
+import sympy
+
+from .language import program
+from .values import argmax, bernoulli, discrete_laplace, exponential, laplace
+
+
+# ---------------------------------------------------------------------------- noisy max
+@program(sensitivity=1, output="selection")
+def noisy_max_laplace(q, epsilon, sensitivity):
+    """Report-noisy-max: the index of the largest ``a_i + Lap(2D/epsilon)``.
+
+    Claimed epsilon-DP, and it is (Dwork and Roth 2014, Claim 3.9, with the factor 2 for
+    answers moving both ways). Equals ``ReportNoisyMax(epsilon, noise="laplace")``.
+    """
+    return argmax([a + laplace(2 * sensitivity / epsilon) for a in q])
+
+
+@program(sensitivity=1, output="selection")
+def noisy_max_exponential(q, epsilon, sensitivity):
+    """Report-noisy-max with one-sided exponential noise of mean ``2D/epsilon``.
+
+    Claimed epsilon-DP, and it is, tightly: it equals permute-and-flip (Ding, Kifer et al.,
+    "The permute-and-flip mechanism is identical to report-noisy-max with exponential
+    noise", arXiv:2105.07260, 2021). Equals ``ReportNoisyMax(epsilon, noise="exponential")``.
+    """
+    return argmax([a + exponential(2 * sensitivity / epsilon) for a in q])
+
+
+# ---------------------------------------------------------------------------- sparse vector
+@program(sensitivity=1)
+def svt1(q, epsilon, threshold, c=1, sensitivity=1):
+    """Lyu-Su-Li's Algorithm 1: ``rho ~ Lap(2D/epsilon)``, ``nu_i ~ Lap(4cD/epsilon)``,
+    stop after the c-th True.
+
+    Claimed epsilon-DP, and it is (Lyu, Su and Li 2017, Theorem 2). Equals
+    ``SparseVector(epsilon, threshold, c, variant=1)``.
+    """
+    rho = laplace(2 * sensitivity / epsilon)
+    out, count = [], 0
+    for a in q:
+        if count == c:
+            out.append(None)
+        elif a + laplace(4 * c * sensitivity / epsilon) >= threshold + rho:
+            out.append(True)
+            count += 1
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+@program(sensitivity=1)
+def svt2(q, epsilon, threshold, c=1, sensitivity=1):
+    """Lyu-Su-Li's Algorithm 2: ``rho ~ Lap(2cD/epsilon)`` drawn afresh after every True,
+    ``nu_i ~ Lap(4cD/epsilon)``, stop after the c-th True.
+
+    Claimed epsilon-DP, and it is (Lyu, Su and Li 2017, section 4.1). Equals
+    ``SparseVector(epsilon, threshold, c, variant=2)``.
+    """
+    rho = laplace(2 * c * sensitivity / epsilon)
+    out, count = [], 0
+    for a in q:
+        if count == c:
+            out.append(None)
+        elif a + laplace(4 * c * sensitivity / epsilon) >= threshold + rho:
+            out.append(True)
+            count += 1
+            rho = laplace(2 * c * sensitivity / epsilon)
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+@program(sensitivity=1)
+def svt4(q, epsilon, threshold, c=1, sensitivity=1):
+    """Lyu-Su-Li's Algorithm 4: ``rho ~ Lap(4D/epsilon)``, ``nu_i ~ Lap(4D/(3 epsilon))``,
+    stop after the c-th True.
+
+    Claimed epsilon-DP; it is not: it is ``((1 + 6c)/4) epsilon``-DP (Lyu, Su and Li 2017,
+    section 4.2). Equals ``SparseVector(epsilon, threshold, c, variant=4)``.
+    """
+    rho = laplace(4 * sensitivity / epsilon)
+    out, count = [], 0
+    for a in q:
+        if count == c:
+            out.append(None)
+        elif a + laplace(4 * sensitivity / (3 * epsilon)) >= threshold + rho:
+            out.append(True)
+            count += 1
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+@program(sensitivity=1)
+def svt5(q, epsilon, threshold, sensitivity=1):
+    """Lyu-Su-Li's Algorithm 5: ``rho ~ Lap(2D/epsilon)``, no query noise, never stops.
+
+    Claimed epsilon-DP; it is not epsilon'-DP for any finite epsilon' (Lyu, Su and Li 2017,
+    section 4.2). Equals ``SparseVector(epsilon, threshold, variant=5)``.
+    """
+    rho = laplace(2 * sensitivity / epsilon)
+    return tuple(a >= threshold + rho for a in q)
+
+
+@program(sensitivity=1)
+def svt6(q, epsilon, threshold, sensitivity=1):
+    """Lyu-Su-Li's Algorithm 6: ``rho ~ Lap(2D/epsilon)``, ``nu_i ~ Lap(2D/epsilon)``,
+    never stops.
+
+    Claimed epsilon-DP; it is not epsilon'-DP for any finite epsilon' (Lyu, Su and Li 2017,
+    section 4.2: its loss grows with the number of queries). Equals
+    ``SparseVector(epsilon, threshold, variant=6)``.
+    """
+    rho = laplace(2 * sensitivity / epsilon)
+    return tuple(a + laplace(2 * sensitivity / epsilon) >= threshold + rho for a in q)
+
+
+@program(sensitivity=1, monotonic=True)
+def svt_monotone(q, epsilon, threshold, c=1, sensitivity=1):
+    """The sparse vector technique for monotone queries: Algorithm 1 with query noise
+    ``Lap(2cD/epsilon)`` (half of Algorithm 1's), ``rho ~ Lap(2D/epsilon)``.
+
+    Claimed epsilon-DP when all answers move in one direction between neighbours, and it
+    is (Lyu, Su and Li 2017, Theorem 2's monotone case; CheckDP's ``svt_increasing.c``).
+    """
+    rho = laplace(2 * sensitivity / epsilon)
+    out, count = [], 0
+    for a in q:
+        if count == c:
+            out.append(None)
+        elif a + laplace(2 * c * sensitivity / epsilon) >= threshold + rho:
+            out.append(True)
+            count += 1
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+@program(sensitivity=1)
+def above_threshold_discrete(q, epsilon, threshold, sensitivity=1):
+    """AboveThreshold (the sparse vector technique with c = 1) with two-sided geometric
+    noise: ``rho ~ DLap(2D/epsilon)``, ``nu_i ~ DLap(4D/epsilon)`` on integer answers.
+
+    Claimed epsilon-DP, and it is: Algorithm 1's proof (Lyu, Su and Li 2017, Theorem 2)
+    uses only the shift bound ``P(z) <= exp(|s|/b) P(z + s)`` of the noise, which the
+    two-sided geometric law meets for integer shifts (Dwork and Roth 2014, section 3.6).
+    """
+    rho = discrete_laplace(2 * sensitivity / epsilon)
+    out, stopped = [], False
+    for a in q:
+        if stopped:
+            out.append(None)
+        elif a + discrete_laplace(4 * sensitivity / epsilon) >= threshold + rho:
+            out.append(True)
+            stopped = True
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+# ---------------------------------------------------------------------------- bits and counts
+@program(sensitivity=1, adjacency="one", domain=(0, 1))
+def randomized_response(q, epsilon):
+    """Randomized response on bits: each bit is reported flipped with probability
+    ``1 / (exp(epsilon) + 1)``.
+
+    Claimed epsilon-DP (one bit changes between neighbours), and it is, tightly (Warner
+    1965; Dwork and Roth 2014, section 3.2).
+    """
+    p = 1 / (sympy.exp(epsilon) + 1)
+    return tuple(1 - int(a) if bernoulli(p) else int(a) for a in q)
+
+
+@program(sensitivity=1, adjacency="one", domain=(0, 1))
+def randomized_response_incorrect(q, epsilon):
+    """DiPC's incorrect randomized response: each bit flipped with probability
+    ``(1 - epsilon) / 2`` (epsilon in (0, 1]).
+
+    Claimed epsilon-DP; it is not: the true level is ``ln((1 + epsilon)/(1 - epsilon))``,
+    larger than epsilon (DiPC, LICS 2020, its benchmark inputs).
+    """
+    p = (1 - epsilon) / 2
+    return tuple(1 - int(a) if bernoulli(p) else int(a) for a in q)
+
+
+@program(sensitivity=1, adjacency="one")
+def truncated_geometric(q, epsilon, n, sensitivity=1):
+    """The truncated geometric mechanism: the count ``q[0]`` plus two-sided geometric
+    noise ``DLap(D/epsilon)``, clamped to ``[0, n]``.
+
+    Claimed epsilon-DP for counts in ``[0, n]`` moving by one, and it is (Ghosh,
+    Roughgarden and Sundararajan, "Universally utility-maximizing privacy mechanisms",
+    STOC 2009; DP-Sniper's ``TruncatedGeometricMechanism``).
+    """
+    v = q[0] + discrete_laplace(sensitivity / epsilon)
+    return min(max(v, 0), n)
+
+
+#: Every program of the library, by name.
+PROGRAMS = {
+    p.name: p for p in (
+        noisy_max_laplace, noisy_max_exponential, svt1, svt2, svt4, svt5, svt6,
+        svt_monotone, above_threshold_discrete, randomized_response,
+        randomized_response_incorrect, truncated_geometric,
+    )
+}

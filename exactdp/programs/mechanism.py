@@ -1,0 +1,491 @@
+"""The mechanism a program builds: the declared protocol over its enumerated runs.
+
+:class:`ProgramMechanism` is a :class:`~exactdp.mechanisms.base.Mechanism` like any other:
+its hooks give the views (``_exact``: the sum over each output's runs of
+:func:`exactdp.programs.integrate.run_probability`; the mpmath, float and ball views derived
+from it by the base class; ``_sample``: the program itself run with random draws, the
+literal algorithm). :class:`ProgramDistribution` is its distribution on one vector of
+answers, over the program's outputs (the indices for ``output="selection"``, the reached
+outputs in canonical order for ``output="sequence"``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property, lru_cache
+from math import lcm
+from typing import Any, Protocol
+
+import flint
+import numpy as np
+import sympy
+
+from .._validate import argument_error, check_choice, check_size
+from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, refuse
+from ..distribution import OutputDistribution
+from ..exact.piecewise_exp import ONE, value_expr
+from ..mechanisms.base import Mechanism, X
+from ..mechanisms.parameters import parameter
+from ..numbers import exact_epsilon
+from ..rational_form import RationalForm
+from ..rng import as_generator
+from ..scores import ScoreVector, as_scores
+from ..xform import DENSE_DEGREE_LIMIT
+from .integrate import run_cost, run_probability, run_terms
+from .trace import Trace, canonical, decode, enumerate_runs, sample_outputs
+from .values import ProgramError
+
+
+class BoundProgram(Protocol):
+    """What a mechanism reads of its program (:class:`exactdp.programs.Program`)."""
+
+    name: str
+    filename: str
+    declaration: Any
+
+    def bind(self, q: tuple, epsilon: Any, arguments: tuple[tuple[str, Any], ...],
+             sensitivity: Any = None) -> Callable[[], Any]: ...
+
+
+@dataclass(frozen=True)
+class OutputValues:
+    """Each output's probability as one closed form ``sum q lam**e exp(lam W)``
+    (``{(e, W): q}``, Fractions), summed over its runs before any sympy expression exists.
+
+    Attributes
+    ----------
+    unit : sympy.Expr
+        ``lam``, common to every run.
+    values : tuple of dict
+        In ``output_keys`` order.
+    """
+
+    unit: sympy.Expr
+    values: tuple[dict, ...]
+
+
+@lru_cache(maxsize=256)
+def output_values(mechanism: ProgramMechanism, answers: tuple) -> OutputValues | None:
+    """The :class:`OutputValues` of the program on ``answers``, or None when a run has a
+    coin weight, a denominator (discrete or Gumbel noise) or another unit than the rest
+    (then the probabilities are sums of the runs' sympy expressions)."""
+    trace = program_trace(mechanism, answers)
+    sums: dict[Hashable, dict] = {}
+    unit = None
+    for run in trace.runs:
+        if run.weight != 1:
+            return None
+        terms = run_terms(run)
+        if terms is None or terms.denominator != ONE or (
+                unit is not None and terms.unit != unit):
+            return None
+        unit = terms.unit
+        total = sums.setdefault(run.output, {})
+        for key, q in terms.numerator.items():
+            v = total.get(key, 0) + q
+            if v:
+                total[key] = v
+            else:
+                total.pop(key, None)
+    if unit is None:
+        return None
+    keys = mechanism.output_keys(as_scores(list(answers)))
+    return OutputValues(unit, tuple(sums.get(k, {}) for k in keys))
+
+
+@lru_cache(maxsize=1024)
+def trace_seconds(mechanism: ProgramMechanism, answers: tuple) -> float:
+    """The integrator's estimated seconds for every run of the program on ``answers``."""
+    return sum(run_cost(r) for r in program_trace(mechanism, answers).runs)
+
+
+def check_probability_cost(mechanism: ProgramMechanism, answers: tuple) -> None:
+    """Refuse, before any integral, probabilities estimated above
+    :data:`exactdp.cost.SECONDS_LIMIT` (the integrator's cost of each run)."""
+    runs = len(program_trace(mechanism, answers).runs)
+    check_seconds(f"{mechanism.name}.probabilities", f"the exact probabilities of {runs} runs",
+                  trace_seconds(mechanism, answers),
+                  "use fewer queries, or a cut-off (stop after c answers)")
+
+
+@lru_cache(maxsize=1024)
+def _obstruction(mechanism: ProgramMechanism, answers: tuple) -> str | None:
+    """:meth:`ProgramMechanism.rational_obstruction` (cached)."""
+    if not all(a.is_Rational for a in answers):
+        return "irrational answers"
+    try:
+        check_probability_cost(mechanism, answers)
+        ov = output_values(mechanism, answers)
+    except ValueError as exc:
+        return f"its closed form is not computed ({exc})"
+    if ov is None:
+        return ("a run has a coin, discrete or Gumbel noise, or noise scales without one "
+                "common unit")
+    symbolic = mechanism if mechanism.epsilon.free_symbols else mechanism.with_epsilon(_SYMBOL)
+    eps = symbolic.epsilon
+    for run in program_trace(symbolic, answers).runs:
+        for d in run.draws:
+            t = d.scale * eps
+            if not (t.is_Rational or sympy.cancel(t).is_Rational):
+                return (f"the noise scale {d.scale} at {d.line} is not a rational multiple of "
+                        "1/epsilon")
+    if any(e for v in ov.values for e, _ in v):
+        return "an epsilon*exp(epsilon*w) term survives (equal noise rates meet)"
+    return None
+
+
+def _x_form(ov: OutputValues, lam: sympy.Expr) -> RationalForm | None:
+    """The probabilities as flint polynomials in ``x = exp(-lam/L)`` over one power of
+    ``x``: ``q lam**e exp(lam W) = q lam**e x**(-L W)``, ``L`` the common denominator of the
+    ``W`` (``lam`` rational, or any value when no term has ``e > 0``). None beyond
+    :data:`exactdp.xform.DENSE_DEGREE_LIMIT`."""
+    ws = [w for v in ov.values for _, w in v]
+    L = lcm(*(Fraction(w).denominator for w in ws)) if ws else 1
+    powers = [int(Fraction(w) * L) for w in ws]
+    top = max(0, *powers) if powers else 0
+    if powers and top - min(powers) > DENSE_DEGREE_LIMIT:
+        return None
+    lq = flint.fmpq(int(lam.p), int(lam.q)) if lam.is_Rational else None
+    polys: list[flint.fmpq_poly] = []
+    for v in ov.values:
+        low = min((int(Fraction(w) * L) for _, w in v), default=top)
+        coeffs = [flint.fmpq(0)] * (top - low + 1)
+        for (e, w), q in v.items():
+            f = Fraction(q)
+            c = flint.fmpq(f.numerator, f.denominator)
+            coeffs[top - int(Fraction(w) * L)] += c if e == 0 else c * lq**e
+        polys.append(flint.fmpq_poly(coeffs))
+    den = flint.fmpq_poly([0] * top + [1])
+    return RationalForm(X, None, sympy.exp(-lam / L), L, polys=tuple(polys), denominator=den)
+
+
+#: The symbolic epsilon of :meth:`ProgramMechanism.rational_obstruction`.
+_SYMBOL = sympy.Symbol("epsilon", positive=True)
+
+
+def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
+    return exact_epsilon(value, func)
+
+
+def _as_is(func: str, name: str, value: object) -> Any:
+    return value
+
+
+@lru_cache(maxsize=256)
+def program_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
+    """The runs of ``mechanism``'s program on ``answers`` (cached)."""
+    prog = mechanism.program
+    call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
+    trace = enumerate_runs(call, prog.name, prog.filename, func=f"{prog.name}.distribution")
+    if prog.declaration.output == "selection":
+        n = len(answers)
+        for key in trace.outputs:
+            if key[0] != 2 or not 0 <= key[1] < n:  # type: ignore[index]
+                raise ProgramError(
+                    f"{prog.name}: a selection program must return an index of "
+                    f"range(len(q)) = range({n}), a run returned {decode(key)!r}")
+    return trace
+
+
+@dataclass(frozen=True)
+class ProgramMechanism(Mechanism):
+    """A program (:func:`~exactdp.programs.program`) at given parameters.
+
+    Attributes
+    ----------
+    epsilon : sympy.Expr
+        The claimed privacy level (a number > 0 or a positive Symbol).
+    program : BoundProgram
+        The decorated program (:class:`exactdp.programs.Program`).
+    arguments : tuple of (str, value)
+        Its other parameters (exact rationals), in declaration order.
+    """
+
+    epsilon: sympy.Expr = parameter(_epsilon, "> 0 and finite", symbolic=True)
+    program: BoundProgram = parameter(_as_is, "a program", exact=False)
+    arguments: tuple = parameter(_as_is, "the program's parameters", default=(), exact=False)
+
+    #: Not symmetric or shift-invariant in general: the neighbour search is not reduced.
+    regular = False
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v}" for k, v in (("epsilon", self.epsilon), *self.arguments))
+        return f"{self.program.name}({args})"
+
+    @property
+    def name(self) -> str:
+        """The program's name."""
+        return self.program.name
+
+    @property
+    def sensitivity(self) -> sympy.Expr:
+        """The declared sensitivity."""
+        return self.program.declaration.sensitivity
+
+    @property
+    def monotonic(self) -> bool:
+        """The declared monotonicity."""
+        return self.program.declaration.monotonic
+
+    @property
+    def optimize(self) -> str:
+        """``"max"``: the answers are passed as they are."""
+        return "max"
+
+    @property
+    def output_kind(self) -> str:
+        """``"selection"`` or ``"sequence"`` (declared by ``@program(output=...)``)."""
+        return self.program.declaration.output
+
+    @property
+    def adjacency(self) -> str:
+        """``"all"`` or ``"one"`` (declared by ``@program(adjacency=...)``)."""
+        return self.program.declaration.adjacency
+
+    @property
+    def domain(self) -> tuple[sympy.Expr, sympy.Expr] | None:
+        """The declared bounds of every answer, or None."""
+        return self.program.declaration.domain
+
+    # ------------------------------------------------------------------ distribution
+    def distribution(self, scores: object) -> ProgramDistribution:
+        """The exact output distribution on the answers ``scores`` (lazy).
+
+        Raises
+        ------
+        ValueError
+            Invalid answers, answers outside the declared domain, irrational answers.
+        """
+        func = f"{self.name}.distribution"
+        sv = as_scores(scores, "scores", func)
+        if not sv.is_rational:
+            raise ValueError(f"{func}: the exact analysis needs rational answers")
+        dom = self.domain
+        if dom is not None:
+            for i, v in enumerate(sv.exact):
+                if not dom[0] <= v <= dom[1]:
+                    raise argument_error(func, f"scores[{i}]", f"in the declared domain "
+                                         f"[{dom[0]}, {dom[1]}]", v)
+        return ProgramDistribution(self, sv)
+
+    def trace(self, sv: ScoreVector) -> Trace:
+        """The runs of the program on ``sv`` (:func:`program_trace`)."""
+        return program_trace(self, tuple(sv.exact))
+
+    def output_keys(self, sv: ScoreVector) -> tuple[Hashable, ...]:
+        """The canonical keys of the outputs, in ``outputs`` order."""
+        trace = self.trace(sv)  # a selection program's outputs are checked there
+        if self.output_kind == "selection":
+            return tuple((2, i) for i in range(sv.n))
+        return tuple(sorted(trace.outputs))  # type: ignore[type-var]
+
+    # ------------------------------------------------------------------ hooks
+    def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:
+        trace = self.trace(sv)
+        self._check_cost(sv)
+        ov = output_values(self, tuple(sv.exact))
+        if ov is not None:
+            return tuple(value_expr(v, ov.unit) for v in ov.values)
+        terms: dict[Hashable, list[sympy.Expr]] = {}
+        for run in trace.runs:
+            terms.setdefault(run.output, []).append(run_probability(run))
+        return tuple(sympy.Add(*terms.get(k, [])) for k in self.output_keys(sv))
+
+    def _numeric_rational_form(self, sv: ScoreVector) -> RationalForm | None:
+        """The probabilities as polynomials in ``x = exp(-lam/L)`` at this epsilon (the
+        analyzer's x-form engine reads them), when every run's closed form has the one
+        rational unit ``lam`` and no denominator; None otherwise."""
+        if self.epsilon.free_symbols:
+            return None
+        self._check_cost(sv)
+        ov = output_values(self, tuple(sv.exact))
+        if ov is None or not ov.unit.is_Rational:
+            return None
+        return _x_form(ov, ov.unit)
+
+    def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
+        """The base class's, with ``rational_form`` only where the probabilities are
+        polynomials in ``x`` for every epsilon (:meth:`rational_obstruction`)."""
+        caps = set(super().capabilities_on(sv))
+        if "rational_form" in caps and self.rational_obstruction(sv) is not None:
+            caps.discard("rational_form")
+        return frozenset(caps)
+
+    def rational_obstruction(self, sv: ScoreVector) -> str | None:
+        """Why the probabilities on ``sv`` are not polynomials in one ``x =
+        exp(-epsilon/N)`` (over a power of ``x``) for every epsilon, or None when they are.
+
+        Every run must integrate to ``sum q lam**e exp(lam W)`` with one unit ``lam``, no
+        coin weight and no denominator; every noise scale must be a rational multiple of
+        ``1/epsilon`` (decided on the runs at a symbolic epsilon, traced, not integrated);
+        and no ``e > 0`` term may survive the sum over an output's runs (as
+        :meth:`exactdp.SparseVector.rational_obstruction`). Cached per answers.
+        """
+        return _obstruction(self, tuple(sv.exact))
+
+    def _rational_form(self, sv: ScoreVector) -> RationalForm:
+        why = self.rational_obstruction(sv)
+        if why is not None:
+            raise ValueError(f"{self.name}: no rational form in x here: {why}")
+        ov = output_values(self, tuple(sv.exact))
+        rf = None if ov is None else _x_form(ov, ov.unit)
+        if rf is None:
+            raise ValueError(f"{self.name}: no rational form in x here: its degree is above "
+                             f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")
+        return rf
+
+    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
+        """Refuse, naming ``func``, an exact analysis of these answer vectors estimated
+        above :data:`exactdp.cost.SECONDS_LIMIT`: the runs of the first vector (counted
+        against the run limit) times the integrator's cost of each, for every vector.
+
+        Raises
+        ------
+        TooCostly
+            With the estimate and the cheaper route.
+        """
+        with as_caller(func):
+            answers = tuple(vectors[0].exact)
+            seconds = trace_seconds(self, answers) * len(vectors)
+        runs = len(program_trace(self, answers).runs)
+        check_seconds(func, f"an exact analysis of {len(vectors)} answer vectors of "
+                      f"{vectors[0].n} answers ({runs} runs each)", seconds,
+                      "use fewer queries, a cut-off (stop after c answers), or pass the one "
+                      "neighbour to check (neighbour=...)")
+
+    def _check_cost(self, sv: ScoreVector) -> None:
+        check_probability_cost(self, tuple(sv.exact))
+
+    def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
+        prog = self.program
+        q = tuple(int(v) if v.is_Integer else float(v) for v in sv.exact)
+        eps = float(self.epsilon)
+        args = tuple((k, v if isinstance(v, int) else float(v)) for k, v in self.arguments)
+        sens = self.sensitivity
+        call = prog.bind(q, eps, args, int(sens) if sens.is_Integer else float(sens))
+        keys = sample_outputs(call, prog.name, prog.filename, size, rng)
+        position = {k: i for i, k in enumerate(self.output_keys(sv))}
+        out = np.empty(size, dtype=np.int64)
+        for i, k in enumerate(keys):
+            if k not in position:
+                raise ProgramError(f"{prog.name}: the sampler returned {decode(k)!r}, which "
+                                   "no run reaches (an output of probability 0)")
+            out[i] = position[k]
+        return out
+
+
+_ALGORITHMS = ("mechanism", "pmf")
+
+
+@dataclass(frozen=True, eq=False)
+class ProgramDistribution(OutputDistribution):
+    """The distribution of a program on one vector of answers.
+
+    ``outputs``: for ``output="selection"`` the indices ``0..n-1``; for
+    ``output="sequence"`` every output a run reaches, in canonical order (``True`` before
+    ``False``, then ``None``, integers, tuples lexicographically: the order of
+    :class:`~exactdp.SparseVector` for answer sequences). Every view is in that order:
+    ``probabilities`` (exact), ``evalf(dps)``, ``evalf_balls(dps)``, ``to_numpy()``;
+    ``sample(size, rng)`` runs the program with random draws.
+    """
+
+    mechanism: ProgramMechanism
+
+    @cached_property
+    def outputs(self) -> tuple[Any, ...]:
+        """The output space, in canonical order."""
+        return tuple(decode(k) for k in self.mechanism.output_keys(self.scores))
+
+    def __len__(self) -> int:
+        return len(self.outputs)
+
+    @cached_property
+    def _position(self) -> dict[Hashable, int]:
+        return {k: i for i, k in enumerate(self.mechanism.output_keys(self.scores))}
+
+    def index(self, output: object) -> int:
+        """Position of ``output`` in :attr:`outputs` (``True`` and ``1`` differ).
+
+        Raises
+        ------
+        ValueError
+            If ``output`` is not an output of the program on these answers.
+        """
+        try:
+            key = canonical(output, "output", _plain)
+        except ProgramError:
+            key = None
+        if key not in self._position:
+            raise argument_error(self.mechanism.name, "output", "one of .outputs", output)
+        return self._position[key]
+
+    def pmf(self, output: object) -> sympy.Expr:
+        """The exact probability of one output."""
+        return self.probabilities[self.index(output)]
+
+    def sample(self, size: int | tuple[int, ...] | None = None, rng=None,
+               algorithm: str = "mechanism"):
+        """Run the program with random draws (``algorithm="mechanism"``, the default: the
+        literal algorithm), or draw from the float probabilities (``"pmf"``).
+
+        Returns
+        -------
+        output or numpy.ndarray
+            One output for ``size=None``; else an array of outputs (int64 indices for a
+            selection program, objects otherwise).
+        """
+        gen = as_generator(rng, "sample")
+        algorithm = check_choice("sample", "algorithm", algorithm, _ALGORITHMS)
+        shape = () if size is None else check_size("sample", size)
+        total = int(np.prod(shape)) if shape else 1
+        if total > MAX_SAMPLE_DRAWS:
+            raise refuse("sample", f"size = {total:.3g} runs of {self.mechanism.name}",
+                         f"{total:.3g} runs", f"{MAX_SAMPLE_DRAWS:.0e} per call",
+                         "call sample() in a loop over smaller sizes")
+        pos = self.sample_index(total, gen, algorithm)
+        if self.mechanism.output_kind == "selection":
+            return int(pos[0]) if size is None else pos.reshape(shape)
+        if size is None:
+            return self.outputs[int(pos[0])]
+        out = np.empty(total, dtype=object)
+        for i, p in enumerate(pos.tolist()):
+            out[i] = self.outputs[p]
+        return out.reshape(shape)
+
+    def sample_index(self, size: int, rng=None, algorithm: str = "mechanism") -> np.ndarray:
+        """Draws as positions in :attr:`outputs`, shape (size,) (for goodness_of_fit)."""
+        gen = as_generator(rng, "sample")
+        if algorithm == "mechanism":
+            return np.asarray(self._view("sample", size, gen), dtype=np.int64)
+        p = self.to_numpy()
+        return gen.choice(len(p), size=size, p=p / p.sum()).astype(np.int64)
+
+    def expected_error(self, method: str = "exact", dps: int = 30):
+        """The expected error of a selection program (``q* - q_output``).
+
+        Raises
+        ------
+        ValueError
+            For a sequence program (its outputs are not indices).
+        """
+        self._selection_only("expected_error")
+        return super().expected_error(method, dps)
+
+    def error_tail(self, t: object, method: str = "exact"):
+        """``Pr[q* - q_output >= t]`` of a selection program (ValueError otherwise)."""
+        self._selection_only("error_tail")
+        return super().error_tail(t, method)
+
+    def _selection_only(self, func: str) -> None:
+        if self.mechanism.output_kind != "selection":
+            raise ValueError(f"{func}: the outputs of {self.mechanism.name} are not indices "
+                             "(output='sequence')")
+
+    def __repr__(self) -> str:
+        return f"ProgramDistribution({self.mechanism!r}, n={self.n}, outputs={len(self)})"
+
+
+def _plain(v: object, line: str) -> int:
+    raise ProgramError("a noisy value is not an output")

@@ -1,0 +1,558 @@
+"""Running a program: symbolically, once per prefix of decisions, or with random draws.
+
+Symbolic execution is re-execution. A *decision* is a point where the run forks: the truth
+of a comparison of noisy values (2 branches, ``True`` first), a Bernoulli coin (2), the
+winner of ``argmax`` / ``argmin`` (one per index), the value of a returned clamped discrete
+noise (one per integer). The program is run with a prefix of decisions: within the prefix
+each decision takes the recorded branch; past it, the first branch. After each complete run
+the next prefix is the last decision with a branch left, advanced by one (a depth-first
+walk of the decision tree, one execution per leaf). Each complete run gives a
+:class:`~exactdp.programs.runs.Run`: its draws, the constraints its comparisons fixed, the
+weight of its coins and its output in canonical form (:func:`canonical`).
+
+Outputs are keyed by a type-tagged canonical form, also their sort order: ``True`` before
+``False``, then ``None``, then integers (increasing), then tuples (lexicographic); so ``True``
+and ``1`` are different outputs, and answer sequences come in the order of
+:class:`~exactdp.SparseVector` (``True`` before ``False`` at each position).
+
+Limits (never a hang): at most :data:`MAX_STEPS` executed lines of the program's file per
+run (a loop without end is refused naming its line) and :data:`MAX_RUNS` runs per call
+(refused with the estimate from the first run's branching, Knuth's estimator: D. E. Knuth,
+"Estimating the efficiency of backtrack programs", Math. Comp. 29, 1975).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import random
+import sys
+import traceback
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import sympy
+
+from ..cost import fmt_size, refuse
+from .runs import Constraint, Draw, Run
+from .values import (
+    ACTIVE,
+    Comparison,
+    Executor,
+    Noisy,
+    ProgramError,
+    user_line,
+)
+
+#: Most lines of the program's file one run may execute.
+MAX_STEPS = 200_000
+#: Most runs (executions) one symbolic enumeration may make.
+MAX_RUNS = 4096
+#: An enumeration still going after this many runs is re-estimated by :data:`PROBES`
+#: random probes (:func:`probe_runs`) and refused at once if the estimate exceeds the limit.
+PROBE_AT = 256
+PROBES = 16
+
+
+class StepLimit(ProgramError):
+    """A run executed more than its step limit (a loop without end?)."""
+
+
+class _Infeasible(Exception):  # noqa: N818 (internal control flow, never seen by users)
+    """The run's constraints are contradictory before its output is formed (probability 0)."""
+
+
+# ---------------------------------------------------------------------------- step counter
+class StepCounter:
+    """Count the executed lines of one file (``sys.settrace``), raising :class:`StepLimit`
+    past ``limit``, naming the line."""
+
+    def __init__(self, filename: str, limit: int, name: str) -> None:
+        self.filename = filename
+        self.limit = limit
+        self.name = name
+        self.steps = 0
+        self.last = 0
+        self._old: Any = None
+
+    def _global(self, frame, event, arg):
+        return self._local if frame.f_code.co_filename == self.filename else None
+
+    def _local(self, frame, event, arg):
+        if event == "line":
+            self.steps += 1
+            self.last = frame.f_lineno
+            if self.steps > self.limit:
+                where = f"{os.path.basename(self.filename)}:{frame.f_lineno}"
+                raise StepLimit(f"{self.name}: a run passed the step limit of {self.limit} "
+                                f"lines at {where} (a loop that never ends?)")
+        return self._local
+
+    def __enter__(self) -> StepCounter:
+        self.steps = 0
+        self._old = sys.gettrace()
+        sys.settrace(self._global)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        sys.settrace(self._old)
+
+
+# ---------------------------------------------------------------------------- outputs
+def canonical(value: object, line: str, resolve: Callable[[Noisy, str], int]) -> Hashable:
+    """The type-tagged canonical key of an output (also its sort key).
+
+    ``(0, 0)`` True, ``(0, 1)`` False, ``(1,)`` None, ``(2, k)`` the integer k, ``(3, keys)``
+    a tuple. A comparison is decided (it forks); a noisy value goes to ``resolve`` (the
+    clamped discrete values; continuous ones are refused there).
+    """
+    if isinstance(value, Comparison):
+        value = bool(value)
+    if isinstance(value, bool):
+        return (0, 0 if value else 1)
+    if value is None:
+        return (1,)
+    if isinstance(value, int):
+        return (2, int(value))
+    if isinstance(value, sympy.Integer) or (type(value).__module__ == "numpy"
+                                            and getattr(value, "dtype", None) is not None
+                                            and value.dtype.kind in "iu"):  # type: ignore[attr-defined]
+        return (2, int(value))  # type: ignore[call-overload]
+    if isinstance(value, tuple):
+        return (3, tuple(canonical(v, line, resolve) for v in value))
+    if isinstance(value, Noisy):
+        return (2, resolve(value, line))
+    if isinstance(value, (list, dict, set)):
+        raise ProgramError(f"{line}: the output is unhashable (a {type(value).__name__}); "
+                           "return a tuple")
+    raise ProgramError(f"{line}: the output {value!r} is not made of booleans, None, integers "
+                       "and tuples (released real values are not in this version)")
+
+
+def decode(key: Hashable) -> Any:
+    """The output value of a canonical key (inverse of :func:`canonical`)."""
+    tag = key[0]  # type: ignore[index]
+    if tag == 0:
+        return key[1] == 0  # type: ignore[index]
+    if tag == 1:
+        return None
+    if tag == 2:
+        return key[1]  # type: ignore[index]
+    return tuple(decode(k) for k in key[1])  # type: ignore[index]
+
+
+def _key_of_sample(value: object) -> Hashable:
+    """:func:`canonical` of a sampled output (plain Python values, no forks)."""
+    return canonical(value, "<sample>", _no_noisy)
+
+
+def _no_noisy(v: Noisy, line: str) -> int:  # pragma: no cover - sampled runs have no Noisy
+    raise ProgramError(f"{line}: a noisy value in a sampled run")
+
+
+# ---------------------------------------------------------------------------- validation
+def exact_scale(scale: object, law: str, line: str) -> sympy.Expr:
+    """The scale of a draw: an exact expression provably > 0 and finite."""
+    if isinstance(scale, (Noisy, Comparison)):
+        raise ProgramError(f"{line}: the scale of {law}() depends on a noise")
+    if isinstance(scale, float):
+        raise ProgramError(f"{line}: {law}() scale is the float {scale!r}; use exact numbers")
+    s = sympy.Rational(scale.numerator, scale.denominator) if isinstance(scale, Fraction) \
+        else sympy.sympify(scale)
+    why = _scale_verdict(s)
+    if why is None:
+        return s
+    raise ProgramError(f"{line}: {law}() scale {s} {why} > 0 and finite")
+
+
+@lru_cache(maxsize=1024)
+def _scale_verdict(s: sympy.Expr) -> str | None:
+    """None when ``s`` is provably > 0 and finite, else why not (cached: every run of a
+    program draws the same few scales, and sympy's assumptions are slow)."""
+    if s.is_positive is True and s.is_finite is True:
+        return None
+    return "cannot be shown to be" if s.is_positive is None else "is not"
+
+
+def exact_probability(p: object, line: str) -> sympy.Expr:
+    """The ``p`` of a Bernoulli draw: provably in [0, 1]."""
+    if isinstance(p, (Noisy, Comparison)):
+        raise ProgramError(f"{line}: bernoulli() probability depends on a noise")
+    if isinstance(p, float):
+        raise ProgramError(f"{line}: bernoulli() probability is the float {p!r}; use exact "
+                           "numbers")
+    s = sympy.Rational(p.numerator, p.denominator) if isinstance(p, Fraction) \
+        else sympy.sympify(p)
+    lo = s.is_nonnegative
+    if lo is None:
+        lo = sympy.together(s).is_nonnegative
+    hi = (1 - s).is_nonnegative
+    if hi is None:
+        hi = sympy.together(1 - s).is_nonnegative
+    if lo is True and hi is True:
+        return s
+    why = "is not" if False in (lo, hi) else "cannot be shown to be"
+    raise ProgramError(f"{line}: bernoulli() probability {s} {why} in [0, 1]")
+
+
+# ---------------------------------------------------------------------------- symbolic
+class SymbolicRun(Executor):
+    """One symbolic execution under a prefix of decisions."""
+
+    def __init__(self, prefix: list[int], sites: list[tuple[str, int]],
+                 chooser: Callable[[int], int] | None = None) -> None:
+        self.chooser = chooser
+        self.prefix = prefix
+        self.prefix_sites = sites
+        self.choices: list[int] = []
+        self.arities: list[int] = []
+        self.sites: list[tuple[str, int]] = []
+        self.draws: list[Draw] = []
+        self.constraints: list[Constraint] = []
+        self.forms: list[tuple[Noisy, str]] = []
+        self.weight: sympy.Expr = sympy.Integer(1)
+        self.used: set[int] = set()
+        self.edges: dict[int, set[int]] = {}
+        self.log: list[str] = []
+
+    def decide(self, arity: int, line: str) -> int:
+        pos = len(self.choices)
+        if pos < len(self.prefix):
+            if self.prefix_sites[pos] != (line, arity):
+                raise ProgramError(
+                    f"{line}: the program took a different path when run again with the same "
+                    f"decisions (decision {pos + 1} was at {self.prefix_sites[pos][0]}); it must "
+                    "be deterministic given its draws (no I/O, global state or random)")
+            choice = self.prefix[pos]
+        else:
+            choice = 0 if self.chooser is None else self.chooser(arity)
+        self.choices.append(choice)
+        self.arities.append(arity)
+        self.sites.append((line, arity))
+        return choice
+
+    def constrain(self, expr: Noisy, relation: str, line: str) -> None:
+        if len(expr.coef) == 2:
+            i, j = expr.coef
+            self._connect(i, j, line)
+        self.constraints.append(Constraint(expr.linear(), relation, line))
+        self.forms.append((expr, relation))
+        self.used.update(expr.coef)
+
+    def _connect(self, i: int, j: int, line: str) -> None:
+        """Record that draws i and j were compared; refuse when their component stops being
+        a star (one centre, every other draw compared with it only): a chain of
+        comparisons between noises, as a hand-written running maximum makes."""
+        self.edges.setdefault(i, set()).add(j)
+        self.edges.setdefault(j, set()).add(i)
+        component, todo = {i}, [i]
+        while todo:
+            for k in self.edges[todo.pop()]:
+                if k not in component:
+                    component.add(k)
+                    todo.append(k)
+        if len(component) <= 2 or any(self.edges[c] == component - {c} and all(
+                self.edges[k] == {c} for k in component - {c}) for c in component):
+            return
+        raise ProgramError(
+            f"{line}: the comparisons between the noises drawn at "
+            f"{', '.join(sorted({self.draws[k].line for k in component}))} form a chain, not "
+            "a star (one shared noise compared with the others); a running maximum over "
+            "noisy values is argmax / argmin")
+
+    def draw(self, law: str, scale: Any) -> Noisy:
+        line = user_line()
+        s = exact_scale(scale, law, line)
+        index = len(self.draws)
+        self.draws.append(Draw(index, law, s, line))
+        return Noisy.draw(index, law)
+
+    def bernoulli(self, p: Any) -> bool:
+        line = user_line()
+        s = exact_probability(p, line)
+        if s.is_zero or (1 - s).is_zero:
+            return bool((1 - s).is_zero)
+        heads = self.decide(2, line) == 0
+        self.weight = self.weight * (s if heads else 1 - s)
+        self.log.append(f"{line} bernoulli {heads}")
+        return heads
+
+    def branch(self, comparison: Comparison) -> bool:
+        taken = self.decide(2, comparison.line) == 0
+        expr, rel = ((comparison.expr, comparison.relation) if taken
+                     else comparison.negation())
+        self.constrain(expr, rel, comparison.line)
+        self.log.append(f"{comparison.line} {taken}")
+        return taken
+
+    def select(self, values: Any, minimize: bool) -> int:
+        line = user_line()
+        func = "argmin" if minimize else "argmax"
+        seen: set[int] = set()
+        for k, v in enumerate(values):
+            if not (isinstance(v, Noisy) and len(v.coef) == 1):
+                raise ProgramError(f"{line}: {func} needs values with one fresh noise each "
+                                   f"(a_i + noise); value {k} is {v!r}")
+            (i,) = v.coef
+            if i in seen or i in self.used:
+                raise ProgramError(f"{line}: {func} needs values with one fresh noise each; "
+                                   f"value {k}'s noise is shared or already compared")
+            seen.add(i)
+        winner = self.decide(len(values), line)
+        for j, v in enumerate(values):
+            if j != winner:
+                diff = (v - values[winner]) if minimize else (values[winner] - v)
+                self.constrain(diff, ">" if j < winner else ">=", line)
+        self.log.append(f"{line} {func} {winner}")
+        return winner
+
+    # -- a returned noisy value: clamped discrete noise
+    def resolve(self, v: Noisy, line: str) -> int:
+        if v.is_constant:
+            if v.const.denominator != 1:
+                raise ProgramError(f"{line}: the output {v.const} is not an integer")
+            return int(v.const)
+        if v.continuous:
+            raise ProgramError(f"{line}: the program returns a real value with continuous "
+                               "noise; released real values are not in this version "
+                               "(return comparisons, indices or clamped discrete noise)")
+        if v.const.denominator != 1 or any(c.denominator != 1 for c in v.coef.values()):
+            raise ProgramError(f"{line}: a returned discrete noise needs integer "
+                               "coefficients and constant")
+        lo, hi = self._bounds(v)
+        if lo is None or hi is None:
+            raise ProgramError(f"{line}: a returned discrete noise must be clamped to a finite "
+                               "range first (min(max(v, lo), hi) with constants)")
+        if lo > hi:
+            raise _Infeasible
+        if lo == hi:
+            return lo
+        k = lo + self.decide(hi - lo + 1, line)
+        self.constrain(v - k, "==", line)
+        return k
+
+    def _bounds(self, v: Noisy) -> tuple[int | None, int | None]:
+        lo: int | None = None
+        hi: int | None = None
+        (i0, c0), *_ = v.coef.items()
+        for expr, rel in self.forms:
+            if set(expr.coef) != set(v.coef) or rel == "!=":
+                continue
+            s = Fraction(expr.coef[i0]) / c0
+            if any(expr.coef[i] != s * c for i, c in v.coef.items()):
+                continue
+            a = -(expr.const - s * v.const) / s  # expr rel 0  <=>  v rel' a
+            if rel == "==":
+                if a.denominator != 1:
+                    raise _Infeasible
+                lo = int(a) if lo is None else max(lo, int(a))
+                hi = int(a) if hi is None else min(hi, int(a))
+                continue
+            strict = rel == ">"
+            if s > 0:
+                new_lo = math.floor(a) + 1 if strict else math.ceil(a)
+                lo = new_lo if lo is None else max(lo, new_lo)
+            else:
+                new_hi = math.ceil(a) - 1 if strict else math.floor(a)
+                hi = new_hi if hi is None else min(hi, new_hi)
+        return lo, hi
+
+
+@dataclass(frozen=True)
+class Trace:
+    """The runs of a program on one input.
+
+    Attributes
+    ----------
+    runs : tuple of Run
+        Every complete run (contradictory ones dropped early are not included).
+    outputs : dict
+        Canonical key -> output value, of every run's output.
+    executions : int
+        The number of executions the enumeration made.
+    """
+
+    runs: tuple[Run, ...]
+    outputs: dict[Hashable, Any]
+    executions: int
+
+
+def _run_error(name: str, exc: BaseException, run: SymbolicRun | None,
+               filename: str) -> ProgramError:
+    """The one-line refusal of a run that raised: the line (the innermost frame of the
+    program's file), and the run's decisions."""
+    frames = [f for f in traceback.extract_tb(exc.__traceback__) if f.filename == filename]
+    where = f"{os.path.basename(filename)}:{frames[-1].lineno}" if frames else "<unknown>"
+    path = "" if run is None else (
+        "; its decisions: " + (", ".join(run.log[:8]) + (" ..." if len(run.log) > 8 else "")
+                               if run.log else "none"))
+    return ProgramError(f"{name}: a run raised {type(exc).__name__}: {exc} at {where}{path}")
+
+
+def execute(executor: Executor, call: Callable[[], Any], counter: StepCounter, name: str,
+            finish: Callable[[Any], Any]) -> Any:
+    """Run ``call`` under ``executor`` and the step counter; ``finish`` turns the returned
+    value into the output (still under the executor: it may fork). Errors become one-line
+    ProgramErrors naming ``name``."""
+    ACTIVE.append(executor)
+    run = executor if isinstance(executor, SymbolicRun) else None
+    try:
+        with counter:
+            value = call()
+        return finish(value)
+    except _Infeasible:
+        raise
+    except ProgramError as exc:
+        if str(exc).startswith(f"{name}: "):
+            raise
+        raise type(exc)(f"{name}: {exc}") from None
+    except ValueError as exc:
+        if type(exc).__name__ == "TooCostly":
+            raise
+        raise _run_error(name, exc, run, counter.filename) from None
+    except Exception as exc:
+        raise _run_error(name, exc, run, counter.filename) from None
+    finally:
+        ACTIVE.pop()
+
+
+def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
+                   max_runs: int = MAX_RUNS, max_steps: int = MAX_STEPS,
+                   func: str = "distribution") -> Trace:
+    """Every run of ``call`` (a program bound to its input), depth first.
+
+    Raises
+    ------
+    ProgramError
+        A run outside the language, one that raised, or past the step limit.
+    TooCostly
+        More than ``max_runs`` executions: refused after the first run when its branchings
+        multiply to more, after :data:`PROBE_AT` runs when random probes estimate more
+        (:func:`probe_runs`), else when the count passes the limit.
+    """
+    prefix: list[int] = []
+    sites: list[tuple[str, int]] = []
+    runs: list[Run] = []
+    outputs: dict[Hashable, Any] = {}
+    counter = StepCounter(filename, max_steps, name)
+    executions = 0
+    estimate = 0
+    while True:
+        executions += 1
+        if executions > max_runs:
+            raise _too_many(func, name, max(estimate, executions), max_runs)
+        run = SymbolicRun(prefix, sites)
+        try:
+            key = execute(run, call, counter, name, _finisher(run, counter))
+        except _Infeasible:
+            key = None
+        if executions == 1:
+            estimate = math.prod(run.arities)
+            if estimate > max_runs:
+                raise _too_many(func, name, estimate, max_runs)
+        elif executions == PROBE_AT:
+            estimate = max(estimate, probe_runs(call, name, filename, max_steps))
+            if estimate > max_runs:
+                raise _too_many(func, name, estimate, max_runs)
+        if key is not None:
+            outputs.setdefault(key, decode(key))
+            runs.append(Run(tuple(run.draws), tuple(run.constraints), run.weight, key))
+        i = len(run.choices) - 1
+        while i >= 0 and run.choices[i] + 1 >= run.arities[i]:
+            i -= 1
+        if i < 0:
+            return Trace(tuple(runs), outputs, executions)
+        prefix = run.choices[:i] + [run.choices[i] + 1]
+        sites = run.sites[: i + 1]
+
+
+def probe_runs(call: Callable[[], Any], name: str, filename: str,
+               max_steps: int = MAX_STEPS, probes: int = PROBES) -> int:
+    """Knuth's estimate of the number of runs: the mean, over ``probes`` random paths of the
+    decision tree (each decision uniform over its branches, seeded), of the product of the
+    branchings met (an unbiased estimate of the number of leaves; D. E. Knuth, Math. Comp.
+    29, 1975)."""
+    rng = random.Random(0)
+    counter = StepCounter(filename, max_steps, name)
+    total = 0
+    for _ in range(probes):
+        run = SymbolicRun([], [], rng.randrange)
+        try:
+            execute(run, call, counter, name, _finisher(run, counter))
+        except _Infeasible:
+            pass
+        total += math.prod(run.arities)
+    return -(-total // probes)
+
+
+def _finisher(run: SymbolicRun, counter: StepCounter) -> Callable[[Any], Hashable]:
+    """The canonical key of the value ``run`` returned (it may fork)."""
+    return lambda value: canonical(value, _line(counter), run.resolve)
+
+
+def _line(counter: StepCounter) -> str:
+    """``file:line`` of the last line the run executed (its return)."""
+    return f"{os.path.basename(counter.filename)}:{counter.last}"
+
+
+def _too_many(func: str, name: str, estimate: int, limit: int):
+    return refuse(func, f"the runs of program {name}", f"about {fmt_size(estimate)} runs",
+                  f"{limit} runs", "use fewer queries, or a cut-off (stop after c answers)")
+
+
+# ---------------------------------------------------------------------------- sampling
+class SampleRun(Executor):
+    """One run with random draws (numpy Generator): the program as an algorithm."""
+
+    def __init__(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+
+    def draw(self, law: str, scale: Any) -> float | int:
+        b = _float_scale(scale, law)
+        if law == "laplace":
+            return float(self.rng.laplace(0.0, b))
+        if law == "exponential":
+            return float(self.rng.exponential(b))
+        if law == "gumbel":
+            return float(self.rng.gumbel(0.0, b))
+        p = -math.expm1(-1.0 / b)  # two-sided geometric: difference of two geometrics
+        return int(self.rng.geometric(p)) - int(self.rng.geometric(p))
+
+    def bernoulli(self, p: Any) -> bool:
+        if isinstance(p, (Noisy, Comparison)):
+            raise ProgramError(f"{user_line()}: bernoulli() probability depends on a noise")
+        v = float(p)
+        if not 0 <= v <= 1:
+            raise ProgramError(f"{user_line()}: bernoulli() probability {p} is not in [0, 1]")
+        return bool(self.rng.random() < v)
+
+    def branch(self, comparison: Comparison) -> bool:  # pragma: no cover - no Noisy here
+        raise ProgramError(f"{comparison.line}: a noisy comparison in a sampled run")
+
+    def select(self, values: Any, minimize: bool) -> int:
+        vals = [float(v) for v in values]
+        best = min(vals) if minimize else max(vals)
+        return vals.index(best)
+
+
+def _float_scale(scale: object, law: str) -> float:
+    try:
+        b = float(scale)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        raise ProgramError(f"{user_line()}: {law}() scale {scale!r} is not a number") from None
+    if not (b > 0 and math.isfinite(b)):
+        raise ProgramError(f"{user_line()}: {law}() scale {scale!r} is not > 0 and finite")
+    return b
+
+
+def sample_outputs(call: Callable[[], Any], name: str, filename: str, size: int,
+                   rng: np.random.Generator, max_steps: int = MAX_STEPS) -> list[Hashable]:
+    """``size`` canonical keys of outputs of runs with random draws."""
+    counter = StepCounter(filename, max_steps, name)
+    ex = SampleRun(rng)
+    return [execute(ex, call, counter, name, _key_of_sample) for _ in range(size)]
+

@@ -1,0 +1,104 @@
+"""``exactdp analyse PATH.py:NAME``: a user's program from the command line."""
+
+from __future__ import annotations
+
+import textwrap
+
+import pytest
+import sympy
+
+from exactdp import SparseVector
+from exactdp.io.analyse import load_program, parse_params
+from exactdp.io.cli import main
+
+SOURCE = textwrap.dedent('''
+    from exactdp.programs import program, laplace
+
+    @program(sensitivity=1)
+    def svt1(q, epsilon, threshold, c=1):
+        rho = laplace(2 / epsilon)
+        out, count = [], 0
+        for a in q:
+            if count == c:
+                out.append(None)
+            elif a + laplace(4 * c / epsilon) >= threshold + rho:
+                out.append(True)
+                count += 1
+            else:
+                out.append(False)
+        return tuple(out)
+
+    not_a_program = 3
+''')
+
+
+@pytest.fixture
+def user_file(tmp_path):
+    path = tmp_path / "my_svt.py"
+    path.write_text(SOURCE)
+    return path
+
+
+def run(capsys, *argv):
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_errors_are_one_line(capsys, user_file, tmp_path):
+    cases = [
+        ((f"{user_file}:nope", "--param", "epsilon=1", "--scores", "1"), "defines no 'nope'"),
+        ((f"{user_file}:not_a_program", "--param", "epsilon=1", "--scores", "1"),
+         "is not a program"),
+        ((f"{tmp_path}/none.py:svt1", "--param", "epsilon=1", "--scores", "1"), "no file"),
+        (("my_svt:svt1", "--param", "epsilon=1", "--scores", "1"), "expected PATH.py:NAME"),
+        ((f"{user_file}:svt1", "--param", "epsilon=1", "--scores", "1"),
+         "missing parameter 'threshold'"),
+        ((f"{user_file}:svt1", "--param", "epsilon", "--scores", "1"),
+         "expected NAME=VALUE"),
+        ((f"{user_file}:svt1", "--param", "epsilon=1", "--param", "threshold=1",
+          "--param", "d=1", "--scores", "1"), "unknown parameter 'd'"),
+    ]
+    for argv, text in cases:
+        code, out, err = run(capsys, "analyse", *argv)
+        assert code == 2 and out == ""
+        assert text in err and err.count("\n") == 1, err
+
+
+def test_load_and_params(user_file):
+    prog = load_program(f"{user_file}:svt1")
+    assert prog.name == "svt1"
+    assert parse_params(["epsilon=1/2", "c = 2"]) == {"epsilon": "1/2", "c": "2"}
+    with pytest.raises(ValueError, match="given twice"):
+        parse_params(["c=1", "c=2"])
+
+
+def test_probabilities_and_the_loss_on_a_pair(capsys, user_file):
+    code, out, err = run(capsys, "analyse", f"{user_file}:svt1", "--param", "epsilon=1/2",
+                         "--param", "threshold=1", "--scores", "2,0",
+                         "--neighbour-scores", "1,1")
+    assert code == 0, err
+    d = SparseVector(sympy.Rational(1, 2), 1).distribution([2, 0])
+    for p in d.probabilities:
+        assert str(p) in out
+    assert "privacy loss on q' = (1, 1)" in out
+    assert "verdict: within epsilon = 1/2 on this pair" in out
+
+
+@pytest.mark.parametrize("fmt", ["markdown", "latex"])
+def test_formats(capsys, user_file, fmt):
+    code, out, err = run(capsys, "analyse", f"{user_file}:svt1", "--param", "epsilon=1/2",
+                         "--param", "threshold=1", "--scores", "2", "--neighbour-scores", "1",
+                         "--format", fmt)
+    assert code == 0, err
+    assert ("| output | probability | decimal |" in out) if fmt == "markdown" else (
+        r"\begin{tabular}{lll}" in out)
+
+
+def test_the_neighbour_search_and_its_witness(capsys, user_file):
+    code, out, err = run(capsys, "analyse", f"{user_file}:svt1", "--param", "epsilon=1/2",
+                         "--param", "threshold=1", "--scores", "2,0,1")
+    assert code == 0, err
+    assert "largest privacy loss over 26 neighbours" in out
+    assert "verdict: epsilon = 1/2 holds; witness: q = (2, 0, 1), q' = (3, 1, 0), output " \
+        "(F, F, T)" in out

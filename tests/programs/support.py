@@ -1,0 +1,46 @@
+"""What the tests of the program language share: the runs of a program, a Linear, the
+``file:line`` of a test file's line, and the check of a one-line refusal."""
+
+from __future__ import annotations
+
+import os
+import re
+
+import pytest
+import sympy
+
+from exactdp.programs import ProgramError
+from exactdp.programs.runs import Linear
+from exactdp.scores import as_scores
+
+R = sympy.Rational
+
+
+def runs_of(prog, q, **params):
+    """The runs of ``prog`` at ``params`` on ``q`` (epsilon 1 unless given)."""
+    params.setdefault("epsilon", 1)
+    return prog(**params).trace(as_scores(q))
+
+
+def lin(const, *coefs):
+    """``Linear(const, ((i, c), ...))`` with sympy rationals."""
+    return Linear(R(const), tuple((i, R(c)) for i, c in coefs))
+
+
+def line_of(path: str, pattern: str) -> str:
+    """``file.py:N`` of the first line of ``path`` containing ``pattern``."""
+    with open(path) as fh:
+        for n, text in enumerate(fh, 1):
+            if pattern in text:
+                return f"{os.path.basename(path)}:{n}"
+    raise AssertionError(pattern)
+
+
+def refused(prog, pattern: str, q=(0,), **params) -> str:
+    """The one-line ProgramError of ``prog`` on ``q``, matching ``pattern``."""
+    with pytest.raises(ProgramError) as info:
+        runs_of(prog, list(q), **params)
+    msg = str(info.value)
+    assert "\n" not in msg
+    assert re.search(pattern, msg), msg
+    return msg

@@ -1,0 +1,97 @@
+"""``@program``: the declaration, the parameters, the decoration-time refusals."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from exactdp.programs import (
+    ProgramError,
+    argmax,
+    laplace,
+    program,
+)
+
+from .support import R, runs_of
+
+
+# ------------------------------------------------------------------ declaring
+@program()
+def reads_sensitivity(q, epsilon, sensitivity):
+    return laplace(sensitivity / epsilon) > 0
+
+
+def test_sensitivity_is_the_declared_one():
+    t = runs_of(program(sensitivity=3)(reads_sensitivity.func), [0])
+    assert t.runs[0].draws[0].scale == 3
+
+
+def test_a_generator_is_refused_at_decoration():
+    def gen(q, epsilon):
+        yield laplace(1) > 0
+
+    with pytest.raises(ProgramError, match=r"gen at test_language.py:\d+ is a generator"):
+        program(gen)
+
+
+def test_parameters():
+    def f(q, epsilon, threshold, c=1):
+        return laplace(1) > threshold
+
+    def no_eps(q, threshold):
+        return True
+
+    with pytest.raises(ProgramError, match="has no epsilon parameter"):
+        program(no_eps)
+    p = program(f)
+    with pytest.raises(ValueError, match="missing parameter 'threshold'"):
+        p(epsilon=1)
+    with pytest.raises(ValueError, match="unknown parameter 'd'"):
+        p(epsilon=1, threshold=0, d=2)
+    with pytest.raises(ValueError, match="threshold"):
+        p(epsilon=1, threshold=sympy.sqrt(2))
+    with pytest.raises(ValueError, match="epsilon"):
+        p(epsilon=-1, threshold=0)
+    with pytest.raises(ValueError, match="sensitivity"):
+        p(epsilon=1, threshold=0, sensitivity=2)
+    m = p(R(1, 2), "1/3", c=2)
+    assert m.epsilon == R(1, 2) and dict(m.arguments) == {"threshold": R(1, 3), "c": 2}
+    assert repr(m) == "f(epsilon=1/2, threshold=1/3, c=2)"
+    assert m.with_epsilon(3).epsilon == 3
+
+
+def test_declarations_are_checked():
+    with pytest.raises(ValueError, match="adjacency"):
+        program(adjacency="some")
+    with pytest.raises(ValueError, match="output"):
+        program(output="value")
+    with pytest.raises(ValueError, match="domain"):
+        program(domain=(1, 0))
+    def rnm(q, epsilon):
+        return argmax([a + laplace(2 / epsilon) for a in q])
+
+    m = program(adjacency="one", output="selection", monotonic=True)(rnm)(epsilon=1)
+    assert (m.adjacency, m.output_kind, m.monotonic, m.regular) == ("one", "selection", True,
+                                                                     False)
+
+
+@program(domain=(0, 1))
+def bits(q, epsilon):
+    return tuple(a + laplace(1) > 0 for a in q)
+
+
+def test_answers_outside_the_domain():
+    with pytest.raises(ValueError, match=r"scores\[1\] must be in the declared domain"):
+        bits(epsilon=1).distribution([0, 2])
+
+
+@program(output="selection")
+def not_an_index(q, epsilon):
+    return len(q) if laplace(1) > 0 else 0
+
+
+def test_a_selection_program_returns_an_index():
+    with pytest.raises(ProgramError, match=r"an index of range\(len\(q\)\) = range\(2\)"):
+        _ = not_an_index(epsilon=1).distribution([0, 0]).outputs
+
+

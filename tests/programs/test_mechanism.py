@@ -1,0 +1,187 @@
+"""The exact probabilities of programs (the language's runs through the integrator):
+normalisation, and equality with exactdp's classes and with direct summation."""
+
+from __future__ import annotations
+
+import itertools
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+
+import exactdp
+from exactdp import ReportNoisyMax, SparseVector
+from exactdp.programs import library as L
+from exactdp.scores import as_scores
+
+from .discrete import run_probability as direct
+
+R = sympy.Rational
+EPS = sympy.Symbol("epsilon", positive=True)
+SVT = [(L.svt1, 1, True), (L.svt2, 2, True), (L.svt4, 4, True), (L.svt5, 5, False),
+       (L.svt6, 6, False)]
+#: 22 answer vectors (1 to 3 queries, ties, fractions, answers on both sides of T = 1).
+VECTORS = ([[a] for a in (0, 1, 3)] + [list(v) for v in itertools.product((0, 2), repeat=2)]
+           + [[1, 1], [R(1, 2), 1], [3, -1]]
+           + [list(v) for v in itertools.product((0, 2), repeat=3)]
+           + [[2, 0, 1], [1, 1, 1], [R(3, 2), 0, 2], [4, 1, 0]])
+
+
+def same(a, b) -> bool:
+    return sympy.simplify(a - b) == 0
+
+
+def as_dict(d):
+    return dict(zip(d.outputs, d.probabilities, strict=True))
+
+
+def program_svt(prog, cut, epsilon, threshold, c):
+    return prog(epsilon=epsilon, threshold=threshold, c=c) if cut else \
+        prog(epsilon=epsilon, threshold=threshold)
+
+
+def test_twenty_vectors():
+    assert len(VECTORS) >= 20
+
+
+@pytest.mark.parametrize(("prog", "variant", "cut"), SVT)
+def test_svt_equals_sparse_vector_exactly(prog, variant, cut):
+    for q in VECTORS:
+        for c in ((1, 2) if cut else (1,)):
+            mine = program_svt(prog, cut, R(1, 2), 1, c).distribution(q)
+            theirs = SparseVector(R(1, 2), 1, c, variant).distribution(q)
+            assert mine.outputs == theirs.outputs
+            a, b = as_dict(mine), as_dict(theirs)
+            assert all(same(a[k], b[k]) for k in b), (q, c)
+
+
+@pytest.mark.parametrize(("prog", "variant", "cut"), SVT)
+def test_svt_equals_sparse_vector_with_symbolic_epsilon(prog, variant, cut):
+    for q in VECTORS:
+        for c in ((1, 2) if cut else (1,)):
+            mine = program_svt(prog, cut, EPS, 1, c).distribution(q)
+            theirs = SparseVector(EPS, 1, c, variant).distribution(q)
+            a, b = as_dict(mine), as_dict(theirs)
+            assert a.keys() == b.keys()
+            assert all(same(a[k], b[k]) for k in b), (q, c)
+
+
+@pytest.mark.parametrize(("prog", "noise"), [(L.noisy_max_laplace, "laplace"),
+                                             (L.noisy_max_exponential, "exponential")])
+def test_noisy_max_equals_report_noisy_max(prog, noise):
+    for q in ([0], [1, 0], [0, 0], [2, 0, 1], [1, 1, 0], [R(1, 2), 0, 2, 1]):
+        for eps in (R(1, 2), 1):
+            mine = prog(epsilon=eps).distribution(q).probabilities
+            theirs = ReportNoisyMax(eps, noise=noise).distribution(q).probabilities
+            assert all(same(a, b) for a, b in zip(mine, theirs, strict=True)), (q, eps)
+
+
+LIBRARY = [
+    (L.noisy_max_laplace, {}, [2, 0, 1]),
+    (L.noisy_max_exponential, {}, [2, 0, 1]),
+    (L.svt1, {"threshold": 1, "c": 2}, [2, 0, 1]),
+    (L.svt2, {"threshold": 1, "c": 2}, [2, 0, 1]),
+    (L.svt4, {"threshold": 1}, [2, 0, 1]),
+    (L.svt5, {"threshold": 1}, [2, 0, 1]),
+    (L.svt6, {"threshold": 1}, [2, 0, 1]),
+    (L.svt_monotone, {"threshold": 1, "c": 2}, [2, 0, 1]),
+    (L.above_threshold_discrete, {"threshold": 1}, [2, 0, 1]),
+    (L.randomized_response, {}, [1, 0]),
+    (L.randomized_response_incorrect, {}, [1, 0]),
+    (L.truncated_geometric, {"n": 3}, [1]),
+]
+
+
+@pytest.mark.parametrize(("prog", "params", "q"), LIBRARY, ids=lambda v: getattr(v, "name", ""))
+def test_every_library_program_sums_to_one_exactly(prog, params, q):
+    for eps in (R(1, 2), EPS):
+        if prog is L.randomized_response_incorrect and eps is EPS:
+            continue  # (1 - epsilon)/2 is a probability only for epsilon <= 1
+        probs = prog(epsilon=eps, **params).distribution(q).probabilities
+        assert same(sympy.Add(*probs), 1), (prog.name, eps)
+        assert all(p.is_nonnegative is not False for p in probs)
+
+
+@pytest.mark.parametrize(("prog", "params", "q"), [
+    (L.above_threshold_discrete, {"threshold": 1}, [2, 0, 1]),
+    (L.above_threshold_discrete, {"threshold": 0}, [0, 0]),
+    (L.truncated_geometric, {"n": 3}, [1]),
+    (L.truncated_geometric, {"n": 2}, [0]),
+])
+def test_discrete_programs_equal_direct_summation_to_30_digits(prog, params, q):
+    m = prog(epsilon=1, **params)
+    d = m.distribution(q)
+    runs = m.trace(as_scores(q)).runs
+    keys = m.output_keys(as_scores(q))
+    with mpmath.workdps(40):
+        want = [mpmath.fsum(direct(r) for r in runs if r.output == k) for k in keys]
+    got = d.evalf(35)
+    assert all(abs(a - b) < mpmath.mpf(10) ** -30 for a, b in zip(got, want, strict=True))
+
+
+def test_numeric_views_agree():
+    d = L.svt1(epsilon=R(1, 2), threshold=1, c=2).distribution([2, 0, 1])
+    exact = [float(p) for p in d.probabilities]
+    assert np.allclose(d.to_numpy(), exact, rtol=1e-12, atol=0)
+    for ball, p in zip(d.evalf_balls(30), d.probabilities, strict=True):
+        # rigorous and tight: overlaps the sympy expression's own enclosure
+        assert ball.rad() < 1e-28 * ball.mid() and ball.overlaps(exactdp.exact.to_arb(p, 200))
+    with mpmath.workdps(30):
+        assert all(abs(a - mpmath.mpf(sympy.N(p, 40))) < mpmath.mpf(10) ** -28
+                   for a, p in zip(d.evalf(30), d.probabilities, strict=True))
+    assert d.pmf((True, True, None)) == d.probabilities[0]
+
+
+def test_privacy_loss_of_svt1_equals_sparse_vector_s():
+    m = L.svt1(epsilon=R(1, 2), threshold=1, c=2)
+    q, q2 = [2, 0, 1], [1, 1, 2]
+    mine = exactdp.privacy_loss(m, q, q2)
+    theirs = exactdp.privacy_loss(SparseVector(R(1, 2), 1, 2, 1), q, q2)
+    assert same(mine.loss, theirs.loss)
+
+
+@pytest.mark.parametrize(("prog", "variant", "q"), [(L.svt4, 4, [2, 0]), (L.svt5, 5, [2, 0, 1]),
+                                                    (L.svt1, 1, [2, 0]), (L.svt6, 6, [1, 1])])
+def test_rational_form_for_every_epsilon_equals_sparse_vector_s(prog, variant, q):
+    for eps in (R(1, 2), EPS):
+        mine = prog(epsilon=eps, threshold=1).distribution(q)
+        theirs = SparseVector(eps, 1, 1, variant).distribution(q)
+        assert ("rational_form" in mine.capabilities) == ("rational_form" in theirs.capabilities)
+        a, b = mine.rational_form(), theirs.rational_form()
+        # the same generator wherever a power of x is left (constants: any x)
+        assert a.value == b.value or all(f.is_number for f in b.forms)
+        assert tuple(a.forms) == tuple(b.forms)
+
+
+def test_no_rational_form_where_equal_rates_meet():
+    m = L.svt6(epsilon=R(1, 2), threshold=1)
+    d = m.distribution([0, 2])
+    assert "rational_form" not in d.capabilities
+    assert "epsilon*exp(epsilon*w) term survives" in m.rational_obstruction(d.scores)
+    with pytest.raises(ValueError, match="no rational form in x here"):
+        d.rational_form()
+
+
+def test_certify_dp_refutes_svt4_for_every_epsilon():
+    cert = exactdp.certify_dp(L.svt4(epsilon=R(1, 2), threshold=1), [2, 0])
+    assert not cert.holds
+
+
+def test_check_dp_and_goodness_of_fit():
+    m = L.svt1(epsilon=R(1, 2), threshold=1)
+    mine = exactdp.check_dp(m, [2, 0, 1])
+    theirs = exactdp.check_dp(SparseVector(R(1, 2), 1), [2, 0, 1])
+    assert mine.holds and same(mine.loss, theirs.loss)
+    from exactdp.audit import goodness_of_fit
+
+    d = m.distribution([2, 0, 1])
+    assert goodness_of_fit(d.sample_index, d, 20_000, rng=1).verdict == "consistent"
+
+
+def test_privacy_loss_distribution_equals_report_noisy_max_s():
+    q, q2 = [1, 0, 2], [0, 1, 1]
+    mine = exactdp.privacy_loss_distribution(L.noisy_max_laplace(epsilon=1), q, q2)
+    theirs = exactdp.privacy_loss_distribution(ReportNoisyMax(1, noise="laplace"), q, q2)
+    for eps in (0, R(1, 2)):
+        assert same(mine.delta(eps).value, theirs.delta(eps).value)

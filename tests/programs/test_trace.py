@@ -1,0 +1,171 @@
+"""Running a program: outputs and their canonical order, runs that raise or return what the
+language refuses, determinism, and the step and run limits."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from exactdp.cost import TooCostly
+from exactdp.programs import (
+    discrete_laplace,
+    laplace,
+    program,
+)
+from exactdp.programs.trace import StepLimit, enumerate_runs, probe_runs
+
+from .support import line_of, refused
+
+
+# ------------------------------------------------------------------ outputs and runs
+@program()
+def written_false_first(q, epsilon):
+    return tuple(not (a + laplace(1) < 0) for a in q)
+
+
+def test_outputs_come_true_before_false_however_the_branches_are_written():
+    d = written_false_first(epsilon=1).distribution([0, 0])
+    assert d.outputs == ((True, True), (True, False), (False, True), (False, False))
+
+
+@program()
+def bool_and_one(q, epsilon):
+    return True if laplace(1) > 0 else 1
+
+
+def test_true_and_one_are_different_outputs():
+    d = bool_and_one(epsilon=1).distribution([0])
+    assert d.outputs == (True, 1)
+    assert d.index(True) == 0 and d.index(1) == 1
+
+
+@program()
+def raises(q, epsilon):
+    if laplace(1) > 0:
+        return 1 // 0  # the failing line
+    return 0
+
+
+def test_a_run_that_raises_names_the_line_and_its_decisions():
+    msg = refused(raises, "ZeroDivisionError")
+    assert line_of(__file__, "# the failing line") in msg
+    assert f"{line_of(__file__, 'if laplace(1) > 0:')} True" in msg
+
+
+@program()
+def releases(q, epsilon):
+    return q[0] + laplace(1)
+
+
+@program()
+def unbounded(q, epsilon):
+    return max(q[0] + discrete_laplace(1), 0)
+
+
+@program()
+def listed(q, epsilon):
+    return [laplace(1) > 0]
+
+
+def test_outputs_outside_the_language():
+    refused(releases, "real value with continuous noise.*not in this version")
+    refused(unbounded, "clamped to a finite range")
+    refused(listed, "unhashable.*return a tuple")
+
+
+STATE = []
+
+
+@program()
+def impure(q, epsilon):
+    STATE.append(1)
+    if len(STATE) % 2:
+        return laplace(1) > 0
+    return laplace(1) > 0 if laplace(1) > 0 else None
+
+
+def test_a_program_that_is_not_deterministic():
+    refused(impure, "different path when run again")
+
+
+# ------------------------------------------------------------------ limits
+@program()
+def forever(q, epsilon):
+    n = 0
+    while True:
+        n += 1  # the endless loop
+
+
+def test_a_loop_without_end_is_refused_by_the_step_limit():
+    m = forever(epsilon=1)
+    call = m.program.bind((0,), 1, ())
+    with pytest.raises(StepLimit) as info:
+        enumerate_runs(call, "forever", forever.filename, max_steps=1000)
+    msg = str(info.value)
+    assert "step limit of 1000 lines" in msg
+    assert line_of(__file__, "n += 1  # the endless loop") in msg
+
+
+@program()
+def many(q, epsilon):
+    return tuple(a + laplace(1) > 0 for a in q)
+
+
+def test_the_number_of_runs_is_limited():
+    call = many(epsilon=1).program.bind(tuple(range(6)), 1, ())
+    # the first run's branching: 2**6 = 64 > 10: refused after one run
+    with pytest.raises(TooCostly, match=r"^many\.distribution: the runs of program many would "
+                       r"need about 64 runs \(limit 10 runs\); use fewer queries"):
+        enumerate_runs(call, "many", many.filename, max_runs=10, func="many.distribution")
+    assert enumerate_runs(call, "many", many.filename, max_runs=64).executions == 64
+
+
+@program()
+def first_above(q, epsilon):
+    for i, a in enumerate(q):
+        if a + laplace(1) > 0:
+            return i
+    return None
+
+
+def test_runs_beyond_the_first_runs_estimate_are_counted():
+    call = first_above(epsilon=1).program.bind(tuple(range(30)), 1, ())
+    # the first run stops at once (estimate 2); the 21st execution is refused
+    with pytest.raises(TooCostly, match=r"about 21 runs \(limit 20 runs\)"):
+        enumerate_runs(call, "first_above", first_above.filename, max_runs=20)
+    assert enumerate_runs(call, "first_above", first_above.filename).executions == 31
+
+
+def test_the_default_run_limit_refuses_at_once():
+    with pytest.raises(TooCostly, match=r"many\.distribution: .* about 8\.19e\+03 runs "
+                       r"\(limit 4096 runs\)"):
+        _ = many(epsilon=1).distribution(list(range(13))).outputs
+
+
+@program()
+def cut_off(q, epsilon, c):
+    out, count = [], 0
+    for a in q:
+        if count == c:
+            out.append(None)
+        elif a + laplace(1) > 0:
+            out.append(True)
+            count += 1
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+def test_random_probes_estimate_a_long_enumeration():
+    # 16 answers, cut-off 6: sum_{k<6} C(16, k) + sum_{i=6}^{16} C(i-1, 5) = 14893 runs; the
+    # first run (six Trues) multiplies to 2**6 = 64, so the enumeration starts, and at
+    # PROBE_AT runs the probes' estimate refuses it
+    call = cut_off(epsilon=1, c=6).program.bind(tuple(range(16)), 1, (("c", 6),))
+    estimate = probe_runs(call, "cut_off", cut_off.filename)
+    assert 10_000 < estimate < 60_000
+    want = re.escape(f"about {estimate / 1e4:.3g}e+04 runs (limit 4096")
+    with pytest.raises(TooCostly, match=want):
+        enumerate_runs(call, "cut_off", cut_off.filename)
+    small = cut_off(epsilon=1, c=1).program.bind(tuple(range(16)), 1, (("c", 1),))
+    assert probe_runs(small, "cut_off", cut_off.filename) < 200  # 17 runs

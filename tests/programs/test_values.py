@@ -1,0 +1,343 @@
+"""Draws, noisy linear values and comparisons: forking, argmax, clamps, and every refusal of a
+noisy value's misuse, one line naming the program's line."""
+
+from __future__ import annotations
+
+import pytest
+import sympy
+
+from exactdp.programs import (
+    ProgramError,
+    argmax,
+    argmin,
+    bernoulli,
+    discrete_laplace,
+    exponential,
+    gumbel,
+    laplace,
+    program,
+)
+from exactdp.programs.runs import Constraint
+
+from .support import R, lin, line_of, refused, runs_of
+
+
+# ------------------------------------------------------------------ forking
+@program()
+def one_test(q, epsilon):
+    if q[0] + laplace(1 / epsilon) > 0:  # the one comparison
+        return True
+    return False
+
+
+def test_a_comparison_forks_into_two_runs_true_first():
+    t = runs_of(one_test, [2])
+    assert t.executions == 2
+    first, second = t.runs
+    where = line_of(__file__, "the one comparison")
+    assert first.constraints == (Constraint(lin(2, (0, 1)), ">", where),)
+    # not (2 + z > 0)  <=>  -2 - z >= 0
+    assert second.constraints[0].expr == lin(-2, (0, -1))
+    assert second.constraints[0].relation == ">="
+    assert [t.outputs[r.output] for r in t.runs] == [True, False]
+    assert first.draws[0].scale == 1 and first.draws[0].law == "laplace"
+
+
+@program()
+def kept(q, epsilon):
+    c = laplace(1) > q[0]
+    if c:
+        x = 1
+    else:
+        x = 0
+    return (bool(c), x)
+
+
+def test_a_comparison_kept_in_a_variable_is_decided_once_per_run():
+    t = runs_of(kept, [0])
+    assert t.executions == 2
+    assert sorted(t.outputs.values()) == [(False, 0), (True, 1)]
+
+
+@program()
+def counting(q, epsilon):
+    rho = laplace(1)
+    n = sum(a + laplace(2) >= rho for a in q)
+    k = int(q[0] + laplace(2) > rho) + 1
+    return (n, k)
+
+
+def test_int_plus_and_sum_of_comparisons_count_zero_or_one():
+    t = runs_of(counting, [0, 1])
+    assert t.executions == 8
+    assert sorted(t.outputs.values()) == [(n, k) for n in (0, 1, 2) for k in (1, 2)]
+    counts = {}
+    for r in t.runs:
+        counts[t.outputs[r.output]] = counts.get(t.outputs[r.output], 0) + 1
+    assert counts[(1, 1)] == 2 and counts[(0, 2)] == 1
+
+
+@program()
+def chained(q, epsilon):
+    z = laplace(1)
+    return bool(0 < z < 1) and not (z > q[0])
+
+
+def test_chained_comparisons_not_and_or_fork():
+    t = runs_of(chained, [5])
+    # 0 < z: True -> z < 1: True -> z > 5: T/F ; False ; False
+    assert t.executions == 4
+    assert [len(r.constraints) for r in t.runs] == [3, 3, 2, 1]
+
+
+@program()
+def equalities(q, epsilon):
+    c = laplace(1) == q[0]
+    d = discrete_laplace(1) == q[0]
+    return (bool(c), bool(d))
+
+
+def test_equality_continuous_dropped_discrete_a_point_constraint():
+    t = runs_of(equalities, [1])
+    assert t.executions == 2
+    assert [t.outputs[r.output] for r in t.runs] == [(False, True), (False, False)]
+    assert [r.constraints[0].relation for r in t.runs] == ["==", "!="]
+    assert t.runs[0].constraints[0].expr == lin(-1, (1, 1))
+
+
+@program()
+def coins(q, epsilon):
+    return (bernoulli(R(1, 3)), bernoulli(1), bernoulli(0))
+
+
+def test_bernoulli_forks_with_weights_and_constant_coins_do_not():
+    t = runs_of(coins, [0])
+    assert t.executions == 2
+    assert [r.weight for r in t.runs] == [R(1, 3), R(2, 3)]
+    assert [t.outputs[r.output] for r in t.runs] == [(True, True, False), (False, True, False)]
+
+
+@program(output="selection")
+def rnm3(q, epsilon):
+    return argmax([a + laplace(2 / epsilon) for a in q])
+
+
+def test_argmax_one_run_per_winner_ties_to_the_first_index():
+    t = runs_of(rnm3, [1, 0, 2])
+    assert t.executions == 3
+    # winner 1: v1 - v0 > 0 (an earlier index), v1 - v2 >= 0 (a later one)
+    r = t.runs[1]
+    assert [(c.expr, c.relation) for c in r.constraints] == [
+        (lin(-1, (0, -1), (1, 1)), ">"), (lin(-2, (1, 1), (2, -1)), ">=")]
+    assert [r.draws[i].scale for i in range(3)] == [2, 2, 2]
+
+
+@program(output="selection")
+def rnm_min(q, epsilon):
+    return argmin([a + exponential(1) for a in q])
+
+
+def test_argmin_constraints_point_the_other_way():
+    r = runs_of(rnm_min, [0, 1]).runs[0]
+    assert r.constraints[0].expr == lin(1, (0, -1), (1, 1))  # v1 - v0 > 0
+
+
+@program(output="selection")
+def em(q, epsilon):
+    return argmax([a + gumbel(2 / epsilon) for a in q])
+
+
+def test_gumbel_inside_argmax():
+    t = runs_of(em, [0, 1])
+    assert [d.law for d in t.runs[0].draws] == ["gumbel", "gumbel"]
+
+
+@program()
+def clamp(q, epsilon):
+    return min(max(q[0] + discrete_laplace(1), 0), 2)
+
+
+def test_clamped_discrete_noise_forks_into_its_values():
+    t = runs_of(clamp, [1])
+    assert sorted(set(t.outputs.values())) == [0, 1, 2]
+    # v < 0 -> 0; v > 2 -> 2; 0 <= v <= 2 -> one run per value, pinned by v == k
+    assert t.executions == 5
+    assert [r.constraints[-1].relation for r in t.runs[2:]] == ["==", "==", "=="]
+
+
+@program()
+def symbolic_scale(q, epsilon):
+    return laplace(3 / epsilon) > 0
+
+
+def test_symbolic_epsilon_in_a_scale():
+    eps = sympy.Symbol("epsilon", positive=True)
+    t = runs_of(symbolic_scale, [0], epsilon=eps)
+    assert t.runs[0].draws[0].scale == 3 / eps
+
+
+
+
+# ------------------------------------------------------------------ refusals
+@program()
+def hashes(q, epsilon):
+    return {laplace(1): 1}
+
+
+def test_noisy_values_are_unhashable():
+    msg = refused(hashes, "unhashable")
+    assert line_of(__file__, "return {laplace(1): 1}") in msg
+    assert msg.startswith("hashes: ")
+
+
+@program()
+def uses_max(q, epsilon):
+    return max(a + laplace(1) for a in q) > 0
+
+
+@program()
+def uses_sorted(q, epsilon):
+    return sorted([a + laplace(1) for a in q])[0] > 0
+
+
+def test_max_min_sorted_of_noisy_values_name_argmax():
+    msg = refused(uses_max, r"max\(\) over noisy values .* use argmax", q=(0, 1))
+    assert line_of(__file__, "return max(a + laplace(1)") in msg
+    refused(uses_sorted, r"sorted\(\) over noisy values .* argmax / argmin", q=(0, 1))
+
+
+@program()
+def floats(q, epsilon):
+    import math
+    return math.exp(laplace(1)) > 1
+
+
+@program()
+def indexes(q, epsilon):
+    return q[laplace(1)]
+
+
+@program()
+def absolute(q, epsilon):
+    return abs(laplace(1)) > 1
+
+
+@program()
+def product(q, epsilon):
+    return laplace(1) * laplace(1) > 1
+
+
+def test_a_noisy_value_is_not_a_python_number():
+    assert line_of(__file__, "return math.exp(laplace(1))") in refused(floats, r"float\(\)")
+    assert line_of(__file__, "return q[laplace(1)]") in refused(indexes, "index")
+    refused(absolute, r"abs\(\) of a noisy value is not linear")
+    refused(product, "product of noisy values is not linear")
+
+
+@program()
+def raises(q, epsilon):
+    if laplace(1) > 0:
+        return 1 // 0  # the failing line
+    return 0
+
+
+def test_a_run_that_raises_names_the_line_and_its_decisions():
+    msg = refused(raises, "ZeroDivisionError")
+    assert line_of(__file__, "# the failing line") in msg
+    assert f"{line_of(__file__, 'if laplace(1) > 0:')} True" in msg
+
+
+@program()
+def releases(q, epsilon):
+    return q[0] + laplace(1)
+
+
+@program()
+def unbounded(q, epsilon):
+    return max(q[0] + discrete_laplace(1), 0)
+
+
+@program()
+def listed(q, epsilon):
+    return [laplace(1) > 0]
+
+
+def test_outputs_outside_the_language():
+    refused(releases, "real value with continuous noise.*not in this version")
+    refused(unbounded, "clamped to a finite range")
+    refused(listed, "unhashable.*return a tuple")
+
+
+@program(output="selection")
+def running_max(q, epsilon):
+    best, arg = q[0] + laplace(1), 0
+    for i, a in enumerate(q[1:], 1):
+        v = a + laplace(1)
+        if v > best:
+            best, arg = v, i
+    return arg
+
+
+def test_a_hand_written_running_maximum_names_argmax():
+    msg = refused(running_max, "form a chain, not a star.*argmax / argmin", q=(0, 1, 2, 3))
+    assert line_of(__file__, "if v > best:") in msg
+
+
+@program()
+def bad_scale(q, epsilon):
+    return laplace(-1) > 0
+
+
+@program()
+def bad_coin(q, epsilon):
+    return bernoulli(2)
+
+
+@program()
+def gumbel_outside(q, epsilon):
+    return gumbel(1) > 0
+
+
+@program(output="selection")
+def shared_argmax(q, epsilon):
+    z = laplace(1)
+    return argmax([a + z for a in q])
+
+
+@program()
+def float_constant(q, epsilon):
+    return laplace(1) > 0.5
+
+
+@program()
+def epsilon_constant(q, epsilon):
+    return laplace(1) > epsilon
+
+
+def test_bad_draws_and_constants():
+    assert line_of(__file__, "return laplace(-1) > 0") in refused(bad_scale, r"scale -1 is not > 0")
+    refused(bad_coin, r"probability 2 is not in \[0, 1\]")
+    refused(gumbel_outside, "Gumbel noise may only be drawn inside argmax")
+    refused(shared_argmax, "one fresh noise each", q=(0, 1))
+    refused(float_constant, r"the float 0\.5")
+    eps = sympy.Symbol("epsilon", positive=True)
+    refused(epsilon_constant, "not a rational number", epsilon=eps)
+
+
+def test_symbolic_coin_probability_must_be_provable():
+    eps = sympy.Symbol("epsilon", positive=True)
+
+    @program()
+    def rr(q, epsilon):
+        return bernoulli((1 - epsilon) / 2)
+
+    refused(rr, r"cannot be shown to be in \[0, 1\]", epsilon=eps)
+
+
+def test_a_draw_outside_a_program():
+    with pytest.raises(ProgramError, match="laplace: called outside a program"):
+        laplace(1)
+    with pytest.raises(ProgramError, match="argmax: called outside a program"):
+        argmax([1, 2])
+
+
