@@ -26,12 +26,7 @@ from ..mechanisms import REGISTRY
 from ..numbers import exact_epsilon_or_limit, exact_number, exact_sensitivity
 from ..printing import Math, latex_escape, scores_latex
 from .latex import probability_table, table
-from .provenance import (
-    check_labels,
-    given_labels_note,
-    provenance,
-    provenance_section,
-)
+from .provenance import check_labels, given_labels_note, provenance, provenance_section
 from .report_numeric import (
     STEPS,
     check_numeric_report,
