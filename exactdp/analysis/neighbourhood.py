@@ -234,7 +234,8 @@ def neighbours(
     ----------
     mechanism : Mechanism
         Supplies its declarations: ``sensitivity``, ``monotonic``, ``regular``,
-        ``adjacency``, ``score_domain`` and the cost check ``check_cost``.
+        ``adjacency``, ``score_domain``, ``domain`` (neighbours outside it are left out)
+        and the cost check ``check_cost``.
     scores : sequence of numbers, shape (n,)
     search : {"auto", "exhaustive", "reduced", "heuristic"}
         ``"exhaustive"``: the vertices ``q + Delta*s`` of the neighbour box,
@@ -303,6 +304,10 @@ def neighbours(
             )
             for m in moves
         ]
+    if mech.domain is not None:  # a declared domain: the neighbours inside it
+        lo, hi = mech.domain
+        out = [v for v in out if all(lo <= x <= hi for x in v.exact)]
+        how += f" (inside the declared domain [{lo}, {hi}])"
     mech.check_cost(func, [sv, *out])  # the exact distributions of every neighbour
     return out, how
 

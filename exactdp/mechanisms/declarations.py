@@ -13,7 +13,7 @@ C. Dwork and A. Roth, The Algorithmic Foundations of Differential Privacy (2014)
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..scores import ScoreVector
 
@@ -31,6 +31,9 @@ class Declarations:
       moves by at most the sensitivity between neighbours, or ``"one"`` score moves;
     - ``score_domain`` (:data:`~exactdp.scores.SCORE_DOMAINS`, default ``"real"``): under
       ``"integer"`` a non-integer score is refused before any computation;
+    - ``domain`` (default None): ``(lo, hi)``, exact bounds of every score (a program's
+      ``@program(domain=(0, 1))``: randomized response takes bits); the neighbour search
+      keeps the neighbours inside it;
     - :attr:`regular_claimed`, :meth:`check_cost`.
     """
 
@@ -41,10 +44,13 @@ class Declarations:
         def adjacency(self) -> str: ...
         @property
         def score_domain(self) -> str: ...
+        @property
+        def domain(self) -> tuple[Any, Any] | None: ...
     else:
         regular = False
         adjacency = "all"
         score_domain = "real"
+        domain = None
 
     #: Whether ``regular`` is a user's claim (``mechanism_from_function(..., regular=True)``),
     #: checked on the scores where a search relies on it, rather than proved for the class.

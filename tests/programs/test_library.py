@@ -152,3 +152,20 @@ def test_monotone_svt_halves_the_query_noise_of_svt1():
     # rho ~ Lap(2D/epsilon) = Lap(4); nu_i ~ Lap(2cD/epsilon) = Lap(8), half of SVT1's 16
     assert [d.scale for d in a.draws] == [4, 8, 8, 8]
     assert [d.scale for d in b.draws] == [4, 16, 16, 16]
+
+
+def test_randomized_response_check_dp_searches_inside_the_declared_domain():
+    """``domain=(0, 1)``: the neighbour search keeps the bit vectors (a neighbour such as
+    (2, 1) is outside the domain and left out). Correct randomized response is tightly
+    epsilon-DP (Warner 1965): the loss is exactly epsilon = 1; DiPC's incorrect one flips
+    with probability (1 - eps)/2, so its loss is ln((1 + eps)/(1 - eps)) = ln 3 at eps = 1/2."""
+    import exactdp
+    from exactdp.programs.library import randomized_response, randomized_response_incorrect
+
+    vectors, how = exactdp.neighbours(randomized_response(epsilon=1), [1, 0])
+    assert sorted(tuple(v.exact) for v in vectors) == [(0, 0), (1, 1)]
+    assert "declared domain [0, 1]" in how
+    good = exactdp.check_dp(randomized_response(epsilon=1), [1, 0])
+    assert good.holds and good.loss == 1
+    bad = exactdp.check_dp(randomized_response_incorrect(epsilon=sympy.Rational(1, 2)), [1, 0])
+    assert not bad.holds and sympy.simplify(bad.loss - sympy.log(3)) == 0
