@@ -226,7 +226,11 @@ def _integrals_float(
     np.exp(lg, out=lg)
     wg = np.multiply(lg, rule.w, out=lg)
     mu = powers[:jmax + 1] @ wg
-    IA = wg @ np.reciprocal(fac, out=fac) if fac is not None else _EMPTY
+    if fac is None:
+        return mu, _EMPTY
+    # column sums in row order: equal coins get bit-identical integrals (a BLAS product
+    # may round its columns differently)
+    IA = np.divide(wg[:, None], fac, out=fac).sum(axis=0)
     return mu, IA
 
 

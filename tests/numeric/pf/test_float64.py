@@ -153,3 +153,13 @@ def test_pf_float_against_mpmath_50_digits_on_adversarial_inputs(name, d):
     for r, want in zip(outputs, ref, strict=True):
         assert got[r] == pytest.approx(want, rel=1e-14, abs=0), (name, r)
     assert abs(got.sum() - 1.0) <= 1e-13
+
+
+@pytest.mark.parametrize("d", [np.zeros(5), np.r_[np.zeros(7), 0.1, 0.1, 0.1, 2.0, 2.0],
+                               np.r_[0.0, np.full(33, 0.25), 5.0]])
+def test_equal_large_coins_get_bit_identical_probabilities(d):
+    """Tied large coins (u > 1/8, one column each) are summed in the same order: their
+    probabilities are bit-identical (a matrix-vector product rounded columns differently)."""
+    f = pf_float(d)
+    for v in np.unique(d):
+        assert np.unique(f[d == v]).size == 1
