@@ -84,3 +84,11 @@ def test_sign_at_rational_points_is_exact():
     assert (f.ball(3, 200) - to_arb(sympy.exp(3) - 7, 200)).contains(0)
     with pytest.raises(ValueError, match="exact rational"):
         f.sign_at(0.5)
+
+
+def test_derivative_is_sympy_s_derivative():
+    # (t^2/3 - 1) exp(-t/2) + 5 t + 2: f' by sympy.diff of the closed form, exactly
+    expr = (t**2 / 3 - 1) * sympy.exp(-t / 2) + 5 * t + 2
+    f = ExpPoly.from_sympy(expr, t)
+    assert sympy.simplify(f.derivative().to_sympy(t) - sympy.diff(expr, t)) == 0
+    assert f.derivative().derivative() == ExpPoly.from_sympy(sympy.diff(expr, t, 2), t)

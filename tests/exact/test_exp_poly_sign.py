@@ -141,3 +141,17 @@ def test_identically_zero_has_an_empty_chart():
     assert chart.is_zero and chart.first == 0 and chart.roots == () and chart.nonnegative
     with pytest.raises(ValueError, match="ExpPoly"):
         sign_on_positive_reals(t)
+
+
+def test_decided_is_false_only_with_an_undecided_interval():
+    # (e^t - 2)^2 has a tangential zero at the transcendental point ln 2: undecided there;
+    # (e^t - 2)(e^t - 3) changes sign at ln 2 and ln 3 (both decided, f < 0 between them)
+    tt = sympy.Symbol("t")
+    tangential = sign_on_positive_reals(
+        ExpPoly.from_sympy(sympy.expand((sympy.exp(tt) - 2)**2), tt))
+    assert not tangential.decided and tangential.undecided
+    crossing = sign_on_positive_reals(
+        ExpPoly.from_sympy(sympy.expand((sympy.exp(tt) - 2) * (sympy.exp(tt) - 3)), tt))
+    assert crossing.decided and not crossing.undecided
+    ((lo, hi),) = crossing.negative_intervals()
+    assert lo.lo < sympy.log(2) < lo.hi and hi.lo < sympy.log(3) < hi.hi
