@@ -103,7 +103,10 @@ def test_list_of_ints_matches_tuple_route():
     a = PermuteAndFlip(1).distribution(q.tolist()).to_numpy()  # list of Python ints
     b = PermuteAndFlip(1).distribution(tuple(np.int64(v) for v in q)).to_numpy()  # loop route
     c = PermuteAndFlip(1).distribution(q.astype(float)).to_numpy()
-    assert np.array_equal(a, b) and np.array_equal(a, c)
+    # the routes agree to 2 ulps (the maximizers' entry is formed from grouped gaps on one
+    # route and from the vector on the others: the float view's error bound is ~1e-14)
+    np.testing.assert_array_max_ulp(a, b, maxulp=2)
+    np.testing.assert_array_max_ulp(a, c, maxulp=2)
 
 
 def test_list_of_floats_is_float_kind_and_warns_on_exact():
