@@ -203,14 +203,14 @@ def exact_probability(p: object, line: str) -> sympy.Expr:
 class SymbolicRun(Executor):
     """One symbolic execution under a prefix of decisions."""
 
-    def __init__(self, prefix: list[int], sites: list[tuple[str, int]],
+    def __init__(self, prefix: list[int], sites: list[tuple[str, int, Hashable]],
                  chooser: Callable[[int], int] | None = None) -> None:
         self.chooser = chooser
         self.prefix = prefix
         self.prefix_sites = sites
         self.choices: list[int] = []
         self.arities: list[int] = []
-        self.sites: list[tuple[str, int]] = []
+        self.sites: list[tuple[str, int, Hashable]] = []
         self.draws: list[Draw] = []
         self.constraints: list[Constraint] = []
         self.forms: list[tuple[Noisy, str]] = []
@@ -219,20 +219,27 @@ class SymbolicRun(Executor):
         self.edges: dict[int, set[int]] = {}
         self.log: list[str] = []
 
-    def decide(self, arity: int, line: str) -> int:
+    def signature(self, v: Noisy) -> Hashable:
+        """What a decision on ``v`` compares: its constant and its draws with their laws and
+        scales (a re-execution must ask the same question at the same decision)."""
+        return v.const, tuple((i, c, self.draws[i].law, self.draws[i].scale)
+                              for i, c in sorted(v.coef.items()))
+
+    def decide(self, arity: int, line: str, detail: Hashable = None) -> int:
         pos = len(self.choices)
         if pos < len(self.prefix):
-            if self.prefix_sites[pos] != (line, arity):
+            if self.prefix_sites[pos] != (line, arity, detail):
                 raise ProgramError(
                     f"{line}: the program took a different path when run again with the same "
-                    f"decisions (decision {pos + 1} was at {self.prefix_sites[pos][0]}); it must "
-                    "be deterministic given its draws (no I/O, global state or random)")
+                    f"decisions (decision {pos + 1} was at {self.prefix_sites[pos][0]}, comparing "
+                    "other noises or another probability); it must be deterministic given its "
+                    "draws (no I/O, global state or random)")
             choice = self.prefix[pos]
         else:
             choice = 0 if self.chooser is None else self.chooser(arity)
         self.choices.append(choice)
         self.arities.append(arity)
-        self.sites.append((line, arity))
+        self.sites.append((line, arity, detail))
         return choice
 
     def constrain(self, expr: Noisy, relation: str, line: str) -> None:
@@ -276,13 +283,14 @@ class SymbolicRun(Executor):
         s = exact_probability(p, line)
         if s.is_zero or (1 - s).is_zero:
             return bool((1 - s).is_zero)
-        heads = self.decide(2, line) == 0
+        heads = self.decide(2, line, s) == 0
         self.weight = self.weight * (s if heads else 1 - s)
         self.log.append(f"{line} bernoulli {heads}")
         return heads
 
     def branch(self, comparison: Comparison) -> bool:
-        taken = self.decide(2, comparison.line) == 0
+        taken = self.decide(2, comparison.line,
+                            (self.signature(comparison.expr), comparison.relation)) == 0
         expr, rel = ((comparison.expr, comparison.relation) if taken
                      else comparison.negation())
         self.constrain(expr, rel, comparison.line)
@@ -302,7 +310,7 @@ class SymbolicRun(Executor):
                 raise ProgramError(f"{line}: {func} needs values with one fresh noise each; "
                                    f"value {k}'s noise is shared or already compared")
             seen.add(i)
-        winner = self.decide(len(values), line)
+        winner = self.decide(len(values), line, tuple(self.signature(v) for v in values))
         for j, v in enumerate(values):
             if j != winner:
                 diff = (v - values[winner]) if minimize else (values[winner] - v)
@@ -331,7 +339,7 @@ class SymbolicRun(Executor):
             raise _Infeasible
         if lo == hi:
             return lo
-        k = lo + self.decide(hi - lo + 1, line)
+        k = lo + self.decide(hi - lo + 1, line, self.signature(v))
         self.constrain(v - k, "==", line)
         return k
 
@@ -435,7 +443,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
         (:func:`probe_runs`), else when the count passes the limit.
     """
     prefix: list[int] = []
-    sites: list[tuple[str, int]] = []
+    sites: list[tuple[str, int, Hashable]] = []
     runs: list[Run] = []
     outputs: dict[Hashable, Any] = {}
     counter = StepCounter(filename, max_steps, name)

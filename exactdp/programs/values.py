@@ -389,6 +389,27 @@ class Comparison:
 
     __rmul__ = __mul__
 
+    # ``c == True``, ``c1 == c2``, ``x in [c1, c2]``, ``list.count`` and tuple equality fork
+    # like ``bool(c)`` and compare the truth values (without these, Python compared
+    # identities: a wrong law, silently)
+    def __eq__(self, other: object) -> bool:
+        return bool(self) == (bool(other) if isinstance(other, Comparison) else other)
+
+    def __ne__(self, other: object) -> bool:
+        return not self == other
+
+    def __lt__(self, other: object) -> bool:
+        return int(self) < (int(other) if isinstance(other, Comparison) else other)  # type: ignore[operator]
+
+    def __le__(self, other: object) -> bool:
+        return int(self) <= (int(other) if isinstance(other, Comparison) else other)  # type: ignore[operator]
+
+    def __gt__(self, other: object) -> bool:
+        return int(self) > (int(other) if isinstance(other, Comparison) else other)  # type: ignore[operator]
+
+    def __ge__(self, other: object) -> bool:
+        return int(self) >= (int(other) if isinstance(other, Comparison) else other)  # type: ignore[operator]
+
     def __hash__(self) -> int:
         raise ProgramError(f"{user_line()}: a comparison of noisy values is unhashable; use "
                            "bool(c) as the key")

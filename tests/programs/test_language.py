@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 import sympy
 
+import exactdp
 from exactdp.programs import (
     ProgramError,
     argmax,
@@ -95,3 +96,38 @@ def test_a_selection_program_returns_an_index():
         _ = not_an_index(epsilon=1).distribution([0, 0]).outputs
 
 
+
+
+# ------------------------------------------------------------------ comparisons compared
+@program(adjacency="one")
+def counted(q, epsilon):
+    answers = [a + laplace(1 / (10 * epsilon)) > 0 for a in q]
+    return answers.count(True)
+
+
+@program(adjacency="one")
+def compared(q, epsilon):
+    c1 = q[0] + laplace(1 / epsilon) > 0
+    c2 = q[1] + laplace(1 / epsilon) > 0
+    return (c1 == c2, c1 != True, True in [c1, c2], [c1, c2, True].index(True), c1 < c2)  # noqa: E712
+
+
+def test_comparisons_compared_with_eq_fork_like_bool():
+    """``==``, ``!=``, ``in``, ``list.count``, ``list.index`` and ``<`` on comparisons fork and
+    compare truth values (before: Python compared identities, and ``counted`` gave output 0
+    with probability 1, a certified 'holds' for a 5-DP program). Two independent fair coins
+    c1, c2 (q = 0): each of the four cases has probability 1/4; the count of two independent
+    fair coins is binomial(2, 1/2)."""
+    d = counted(epsilon=sympy.Rational(1, 2)).distribution([0, 0])
+    assert d.outputs == (0, 1, 2)
+    assert d.probabilities == (sympy.Rational(1, 4), sympy.Rational(1, 2), sympy.Rational(1, 4))
+    # one answer moves by 1: P(a + Lap(1/5) > 0) moves from 1/2 to 1 - e^-5/2, loss 5 = 10 eps
+    check = exactdp.check_dp(counted(epsilon=sympy.Rational(1, 2)), [0, 0])
+    assert not check.holds and check.loss == 5
+    d = compared(epsilon=1).distribution([0, 0])
+    law = dict(zip(d.outputs, d.probabilities, strict=True))
+    quarter = sympy.Rational(1, 4)
+    assert law == {(True, False, True, 0, False): quarter,   # c1 and c2 True
+                   (False, False, True, 0, False): quarter,  # c1 True, c2 False
+                   (False, True, True, 1, True): quarter,    # c1 False, c2 True
+                   (True, True, False, 2, False): quarter}   # both False

@@ -89,6 +89,21 @@ def test_a_program_that_is_not_deterministic():
     refused(impure, "different path when run again")
 
 
+SCALES = []
+
+
+@program(adjacency="one")
+def drifting_scale(q, epsilon):
+    SCALES.append(1)
+    return q[0] + laplace(len(SCALES) / epsilon) > 0
+
+
+def test_a_program_whose_noise_scale_drifts_between_runs_is_refused():
+    # the same decision sites, another question: before, the two runs' probabilities
+    # (1 - e^-1/2 and e^-1/2 / 2 at q = 1) were kept and summed to 1.119
+    refused(drifting_scale, "comparing other noises or another probability")
+
+
 # ------------------------------------------------------------------ limits
 @program()
 def forever(q, epsilon):
