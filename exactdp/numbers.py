@@ -455,3 +455,20 @@ def exact_epsilon_or_limit(epsilon: object, func: str | None = None) -> sympy.Ex
             raise argument_error(func, "epsilon", ">= 0 (0 and oo are the exact limits)",
                                  epsilon)
     return exact_epsilon(epsilon, func)
+
+
+def require_numeric_epsilon(owner: str, epsilon: object) -> None:
+    """Refuse a numeric view (mpmath, float64, balls, samples) of ``owner`` while its
+    ``epsilon`` is symbolic: a one-line ValueError saying how to give it a value.
+
+    Examples
+    --------
+    >>> require_numeric_epsilon("PF", sympy.Integer(1))
+    >>> require_numeric_epsilon("PF", sympy.Symbol("epsilon"))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: PF: epsilon is symbolic (epsilon); numeric views need a number: use ...
+    """
+    if isinstance(epsilon, sympy.Basic) and epsilon.free_symbols:
+        raise ValueError(f"{owner}: epsilon is symbolic ({epsilon}); numeric views need a "
+                         "number: use .subs(epsilon=...) on the distribution")

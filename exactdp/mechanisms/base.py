@@ -18,6 +18,7 @@ from ..cost import check_gap_digits, exponent_digits, refuse
 from ..distribution import Distribution, LossSupremum, OutputDistribution
 from ..exact import dps_to_prec, enclose, to_arb
 from ..exact.arb import flint_prec
+from ..numbers import require_numeric_epsilon
 from ..printing import value_repr
 from ..rational_form import RationalForm
 from ..scores import ScoreVector, as_scores, check_score_domain
@@ -40,7 +41,6 @@ def negated(sv: ScoreVector) -> ScoreVector:
 
 #: The symbol of the x-form, ``x = exp(-epsilon / (c * sensitivity * L))``, in ``(0, 1)``.
 X = sympy.Symbol("x", positive=True)
-
 
 HOOKS = {
     "exact": "_exact",  # exact sympy probabilities (a closed form)
@@ -457,6 +457,8 @@ class Mechanism(Declarations):
         if limit is None:
             if view == "numeric_rational_form" and view not in self.capabilities:
                 return None
+            if view in ("mp", "float", "balls", "sample"):
+                require_numeric_epsilon(self.name, self.epsilon)
             if VIEWS[view] not in self.capabilities:
                 raise ValueError(self._absent(view))
             if view == "float":
@@ -469,10 +471,9 @@ class Mechanism(Declarations):
         if view == "exact":
             return limit
         if view == "rational_form":
-            raise ValueError(
-                f"{type(self).__name__}: no rational form in x at epsilon = {self.epsilon} "
-                "(x = exp(-epsilon/(c*Delta*L)) is 0 or 1); use .probabilities"
-            )
+            raise ValueError(f"{type(self).__name__}: no rational form in x at epsilon = "
+                             f"{self.epsilon} (x = exp(-epsilon/(c*Delta*L)) is 0 or 1); use "
+                             ".probabilities")
         if view == "mp":
             with mpmath.workdps(args[0] + 10):
                 return [mpmath.mpf(int(p.p)) / int(p.q) for p in limit]

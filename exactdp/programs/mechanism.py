@@ -97,8 +97,20 @@ def output_values(mechanism: ProgramMechanism, answers: tuple) -> OutputValues |
 
 @lru_cache(maxsize=1024)
 def trace_seconds(mechanism: ProgramMechanism, answers: tuple) -> float:
-    """The integrator's estimated seconds for every run of the program on ``answers``."""
-    return sum(run_cost(r) for r in program_trace(mechanism, answers).runs)
+    """The integrator's estimated seconds for every run of the program on ``answers``.
+
+    Raises
+    ------
+    ProgramError
+        A run outside the exact class (the integrator's one-line reason, naming the line,
+        prefixed with the program's name), before any integral."""
+    runs = program_trace(mechanism, answers).runs
+    try:
+        return sum(run_cost(r) for r in runs)
+    except ProgramError:
+        raise
+    except ValueError as exc:  # the integrator's exact-class check
+        raise ProgramError(f"{mechanism.name}: {exc}") from None
 
 
 def check_probability_cost(mechanism: ProgramMechanism, answers: tuple) -> None:

@@ -27,6 +27,7 @@ import math
 import os
 import random
 import sys
+import sysconfig
 import traceback
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -48,8 +49,12 @@ from .values import (
     user_line,
 )
 
-#: Most lines of the program's file one run may execute.
+#: Most lines of user code (the program's file and the user's helper modules) one run may
+#: execute.
 MAX_STEPS = 200_000
+#: Most decisions (forks) one run may make: a loop on noisy values that never ends forks at
+#: every turn, and is refused here long before the step limit.
+MAX_DECISIONS = 4096
 #: Most runs (executions) one symbolic enumeration may make.
 MAX_RUNS = 4096
 #: An enumeration still going after this many runs is re-estimated by :data:`PROBES`
@@ -67,9 +72,22 @@ class _Infeasible(Exception):  # noqa: N818 (internal control flow, never seen b
 
 
 # ---------------------------------------------------------------------------- step counter
+#: Files whose lines are not counted: exactdp itself, the standard library and installed
+#: packages (sympy's own loops are not the program's).
+_LIBRARY_DIRS = tuple(sorted({os.path.dirname(os.path.abspath(__file__)).rsplit(os.sep, 1)[0],
+                              *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib",
+                                                                   "purelib", "platlib"))}))
+
+
+def user_file(filename: str) -> bool:
+    """Whether ``filename`` is user code: the program's file or a helper module of the
+    user's (not exactdp, the standard library or an installed package)."""
+    return not (filename.startswith("<frozen") or filename.startswith(_LIBRARY_DIRS))
+
+
 class StepCounter:
-    """Count the executed lines of one file (``sys.settrace``), raising :class:`StepLimit`
-    past ``limit``, naming the line."""
+    """Count the executed lines of user code (``sys.settrace``): the program's file and the
+    user's own helper modules, raising :class:`StepLimit` past ``limit``, naming the line."""
 
     def __init__(self, filename: str, limit: int, name: str) -> None:
         self.filename = filename
@@ -80,14 +98,15 @@ class StepCounter:
         self._old: Any = None
 
     def _global(self, frame, event, arg):
-        return self._local if frame.f_code.co_filename == self.filename else None
+        name = frame.f_code.co_filename
+        return self._local if name == self.filename or user_file(name) else None
 
     def _local(self, frame, event, arg):
         if event == "line":
             self.steps += 1
             self.last = frame.f_lineno
             if self.steps > self.limit:
-                where = f"{os.path.basename(self.filename)}:{frame.f_lineno}"
+                where = f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
                 raise StepLimit(f"{self.name}: a run passed the step limit of {self.limit} "
                                 f"lines at {where} (a loop that never ends?)")
         return self._local
@@ -227,6 +246,9 @@ class SymbolicRun(Executor):
 
     def decide(self, arity: int, line: str, detail: Hashable = None) -> int:
         pos = len(self.choices)
+        if pos >= MAX_DECISIONS:
+            raise StepLimit(f"{line}: a run made more than {MAX_DECISIONS} decisions (a loop on "
+                            "noisy values that does not stop within that many turns?)")
         if pos < len(self.prefix):
             if self.prefix_sites[pos] != (line, arity, detail):
                 raise ProgramError(

@@ -185,3 +185,41 @@ def test_privacy_loss_distribution_equals_report_noisy_max_s():
     theirs = exactdp.privacy_loss_distribution(ReportNoisyMax(1, noise="laplace"), q, q2)
     for eps in (0, R(1, 2)):
         assert same(mine.delta(eps).value, theirs.delta(eps).value)
+
+
+def test_numeric_views_at_a_symbolic_epsilon_are_one_line_refusals():
+    """evalf, to_numpy, evalf_balls and sample at a symbolic epsilon: the one-line message of
+    every mechanism (before: mpmath's and sympy's TypeError from deep inside); the exact
+    probabilities stay symbolic and .subs gives the numbers."""
+    import exactdp
+    from exactdp.programs import argmax, exponential, program
+
+    eps = sympy.Symbol("epsilon", positive=True)
+
+    @program(output="selection")
+    def rnm_exp(q, epsilon):
+        return argmax([a + exponential(2 / epsilon) for a in q])
+
+    d = rnm_exp(epsilon=eps).distribution([1, 0])
+    for view in (lambda: d.evalf(30), d.to_numpy, lambda: d.evalf_balls(30),
+                 lambda: d.sample(3, rng=0)):
+        with pytest.raises(ValueError, match=r"^rnm_exp: epsilon is symbolic \(epsilon\); "
+                           r"numeric views need a number: use \.subs\(epsilon=\.\.\.\)"):
+            view()
+    # report-noisy-max with exponential noise is permute-and-flip (McKenna & Sheldon 2020)
+    pf = exactdp.PermuteAndFlip(eps).distribution([1, 0]).probabilities
+    assert all(sympy.simplify(a - b) == 0 for a, b in zip(d.probabilities, pf, strict=True))
+
+
+def test_a_run_outside_the_exact_class_is_a_program_error_naming_the_program():
+    # three noises in one comparison: the integrator's refusal, before any integral, as a
+    # ProgramError (what docs/programs.md's examples catch) prefixed with the program's name
+    from exactdp.programs import ProgramError, laplace, program
+
+    @program(adjacency="one")
+    def three_noises(q, epsilon):
+        return laplace(1 / epsilon) + laplace(1 / epsilon) > laplace(1 / epsilon)
+
+    with pytest.raises(ProgramError, match=r"^three_noises: test_mechanism\.py:\d+: this "
+                       r"comparison involves 3 noises"):
+        three_noises(epsilon=1).distribution([1]).probabilities  # noqa: B018

@@ -122,6 +122,40 @@ def test_a_loop_without_end_is_refused_by_the_step_limit():
     assert line_of(__file__, "n += 1  # the endless loop") in msg
 
 
+def test_a_loop_without_end_in_the_user_s_helper_module_is_refused(tmp_path, monkeypatch):
+    """The step limit counts the user's own modules too (before: only the program's file,
+    and a helper looping for ever hung the call)."""
+    (tmp_path / "spinning_helper.py").write_text("def spin(v):\n    while True:\n"
+                                                 "        pass  # spins\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import spinning_helper
+
+    @program(adjacency="one")
+    def calls_helper(q, epsilon):
+        spinning_helper.spin(q[0])
+        return True
+
+    call = calls_helper(epsilon=1).program.bind((0,), 1, ())
+    with pytest.raises(StepLimit, match=r"step limit of 1000 lines at spinning_helper\.py:3"):
+        enumerate_runs(call, "calls_helper", calls_helper.filename, max_steps=1000)
+
+
+@program(adjacency="one")
+def noisy_loop(q, epsilon):
+    n = 0
+    while q[0] + laplace(1 / epsilon) < 100:  # ends with probability 1, forks every turn
+        n += 1
+    return n > 3
+
+
+def test_a_noisy_loop_is_refused_by_the_decision_limit():
+    from exactdp.programs.trace import MAX_DECISIONS
+
+    with pytest.raises(StepLimit, match=rf"more than {MAX_DECISIONS} decisions") as info:
+        noisy_loop(epsilon=1).distribution([1]).probabilities  # noqa: B018
+    assert line_of(__file__, "ends with probability 1") in str(info.value)
+
+
 @program()
 def many(q, epsilon):
     return tuple(a + laplace(1) > 0 for a in q)
