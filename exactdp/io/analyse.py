@@ -54,10 +54,16 @@ def load_program(target: str) -> Program:
         raise AnalyseError(f"analyse: cannot load {path!r}")
     module = importlib.util.module_from_spec(spec)
     sys.modules[module_name] = module
+    folder = str(file.resolve().parent)  # its own modules import as under `python PATH.py`
+    added = folder not in sys.path
+    if added:
+        sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
     except Exception as exc:
         del sys.modules[module_name]
+        if added:
+            sys.path.remove(folder)
         raise AnalyseError(f"analyse: loading {path} raised {type(exc).__name__}: "
                            f"{exc}") from None
     obj = vars(module).get(name)

@@ -182,6 +182,9 @@ def exact_scale(scale: object, law: str, line: str) -> sympy.Expr:
         raise ProgramError(f"{line}: {law}() scale is the float {scale!r}; use exact numbers")
     s = sympy.Rational(scale.numerator, scale.denominator) if isinstance(scale, Fraction) \
         else sympy.sympify(scale)
+    if s.has(sympy.Float):
+        raise ProgramError(f"{line}: {law}() scale {s} holds a float; use exact numbers "
+                           "(sympy.Rational, Fraction)")
     why = _scale_verdict(s)
     if why is None:
         return s

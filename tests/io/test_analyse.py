@@ -102,3 +102,22 @@ def test_the_neighbour_search_and_its_witness(capsys, user_file):
     assert "largest privacy loss over 26 neighbours" in out
     assert "verdict: epsilon = 1/2 holds; witness: q = (2, 0, 1), q' = (3, 1, 0), output " \
         "(F, F, T)" in out
+
+
+def test_a_program_s_own_modules_import_as_under_python(tmp_path, monkeypatch):
+    # `python sub/p.py` finds sub/helper.py; so does `exactdp analyse sub/p.py:NAME`
+    sub = tmp_path / "sub"
+    sub.mkdir()
+    (sub / "threshold_helper_mod.py").write_text("T = 0\n")
+    (sub / "p.py").write_text(textwrap.dedent("""
+        from threshold_helper_mod import T
+        from exactdp.programs import program, laplace
+
+        @program(adjacency="one")
+        def above(q, epsilon):
+            return q[0] + laplace(1 / epsilon) > T
+    """))
+    monkeypatch.chdir(tmp_path)
+    # P(0 + Lap(1) > 0) = 1/2
+    assert load_program("sub/p.py:above")(epsilon=1).distribution([0]).probabilities == (
+        sympy.Rational(1, 2), sympy.Rational(1, 2))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 import pytest
+import sympy
 
 from exactdp.cost import TooCostly
 from exactdp.programs import (
@@ -218,3 +219,14 @@ def test_random_probes_estimate_a_long_enumeration():
         enumerate_runs(call, "cut_off", cut_off.filename)
     small = cut_off(epsilon=1, c=1).program.bind(tuple(range(16)), 1, (("c", 1),))
     assert probe_runs(small, "cut_off", cut_off.filename) < 200  # 17 runs
+
+
+@program(adjacency="one")
+def sympy_float_scale(q, epsilon):
+    return laplace(sympy.Float(0.5)) > 0  # a sympy Float scale
+
+
+def test_a_sympy_float_scale_is_refused_naming_the_line():
+    # before: "sign: value must be exact (no float inside)" from deep inside the integrator
+    msg = refused(sympy_float_scale, r"laplace\(\) scale 0\.5\d* holds a float; use exact")
+    assert line_of(__file__, "a sympy Float scale") in msg
