@@ -11,6 +11,8 @@ outputs in canonical order for ``output="sequence"``).
 
 from __future__ import annotations
 
+import inspect
+import os
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -185,6 +187,16 @@ def _as_is(func: str, name: str, value: object) -> Any:
     return value
 
 
+def _def_line(func: Callable) -> int:
+    """The line of ``func``'s ``def`` (its code's first line is the first decorator's)."""
+    try:
+        lines, start = inspect.getsourcelines(func)
+    except (OSError, TypeError):
+        return func.__code__.co_firstlineno
+    return start + next((i for i, text in enumerate(lines)
+                         if text.lstrip().startswith(("def ", "async def "))), 0)
+
+
 @lru_cache(maxsize=256)
 def program_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
     """The runs of ``mechanism``'s program on ``answers`` (cached)."""
@@ -195,8 +207,9 @@ def program_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
         n = len(answers)
         for key in trace.outputs:
             if key[0] != 2 or not 0 <= key[1] < n:  # type: ignore[index]
+                where = f"{os.path.basename(prog.filename)}:{_def_line(prog.func)}"
                 raise ProgramError(
-                    f"{prog.name}: a selection program must return an index of "
+                    f"{prog.name}: {where}: a selection program must return an index of "
                     f"range(len(q)) = range({n}), a run returned {decode(key)!r}")
     return trace
 

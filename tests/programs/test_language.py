@@ -13,7 +13,7 @@ from exactdp.programs import (
     program,
 )
 
-from .support import R, runs_of
+from .support import R, line_of, runs_of
 
 
 # ------------------------------------------------------------------ declaring
@@ -92,8 +92,9 @@ def not_an_index(q, epsilon):
 
 
 def test_a_selection_program_returns_an_index():
-    with pytest.raises(ProgramError, match=r"an index of range\(len\(q\)\) = range\(2\)"):
+    with pytest.raises(ProgramError, match=r"an index of range\(len\(q\)\) = range\(2\)") as info:
         _ = not_an_index(epsilon=1).distribution([0, 0]).outputs
+    assert line_of(__file__, "def not_an_index") in str(info.value)  # the program's line
 
 
 
