@@ -60,7 +60,7 @@ MAX_RUNS = 4096
 #: An enumeration still going after this many runs is re-estimated by :data:`PROBES`
 #: random probes (:func:`probe_runs`) and refused at once if the estimate exceeds the limit.
 PROBE_AT = 256
-PROBES = 16
+PROBES = 256
 
 
 class StepLimit(ProgramError):

@@ -230,3 +230,22 @@ def test_a_sympy_float_scale_is_refused_naming_the_line():
     # before: "sign: value must be exact (no float inside)" from deep inside the integrator
     msg = refused(sympy_float_scale, r"laplace\(\) scale 0\.5\d* holds a float; use exact")
     assert line_of(__file__, "a sympy Float scale") in msg
+
+
+def test_sparse_vector_with_a_cut_off_is_refused_by_the_probes():
+    """SVT1 with c = 5 on 16 queries has sum_{k<5} C(16, k) + C(16, 5) = 2517 + 4368 = 6,885
+    runs (fewer than 5 Trues, or stopped at the 5th True): past MAX_RUNS. With 16 probes
+    Knuth's estimator said about 2,000 and the enumeration ran to the limit (7 s); the
+    probes at PROBE_AT runs now estimate past the limit and refuse there."""
+    import sympy
+
+    from exactdp.programs.library import svt1
+    from exactdp.programs.trace import MAX_RUNS, PROBE_AT
+
+    m = svt1(epsilon=sympy.Rational(1, 2), threshold=1, c=5)
+    call = m.program.bind(tuple(range(16)), m.epsilon, m.arguments)
+    estimate = probe_runs(call, "svt1", m.program.filename)
+    assert MAX_RUNS < estimate < 2 * 6885
+    with pytest.raises(TooCostly, match=r"would need about 6\.\de\+03 runs"):
+        enumerate_runs(call, "svt1", m.program.filename)
+    assert PROBE_AT < MAX_RUNS
