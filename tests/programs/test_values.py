@@ -234,40 +234,6 @@ def test_a_noisy_value_is_not_a_python_number():
     refused(product, "product of noisy values is not linear")
 
 
-@program()
-def raises(q, epsilon):
-    if laplace(1) > 0:
-        return 1 // 0  # the failing line
-    return 0
-
-
-def test_a_run_that_raises_names_the_line_and_its_decisions():
-    msg = refused(raises, "ZeroDivisionError")
-    assert line_of(__file__, "# the failing line") in msg
-    assert f"{line_of(__file__, 'if laplace(1) > 0:')} True" in msg
-
-
-@program()
-def releases(q, epsilon):
-    return q[0] + laplace(1)
-
-
-@program()
-def unbounded(q, epsilon):
-    return max(q[0] + discrete_laplace(1), 0)
-
-
-@program()
-def listed(q, epsilon):
-    return [laplace(1) > 0]
-
-
-def test_outputs_outside_the_language():
-    refused(releases, "real value with continuous noise.*not in this version")
-    refused(unbounded, "clamped to a finite range")
-    refused(listed, "unhashable.*return a tuple")
-
-
 @program(output="selection")
 def running_max(q, epsilon):
     best, arg = q[0] + laplace(1), 0
