@@ -127,13 +127,15 @@ def _has_form(*dists) -> bool:
 def _certificate(mech, q, q2):
     """The pair's certificate for every epsilon > 0, or (None, why not).
 
-    Only a missing x-form (RNM-Laplace: its capabilities) is expected; any error is a real
-    error and propagates.
-    """
+    Forms in x or exponential polynomials in epsilon (RNM-Laplace); only the latter's
+    refusal (its cost limit) is expected: any other error propagates."""
     m = mech.with_epsilon(EPSILON)
-    if not _has_form(m.distribution(q), m.distribution(q2)):
+    try:
+        return certify_dp(m, q, q2), ""
+    except ValueError:
+        if _has_form(m.distribution(q), m.distribution(q2)):
+            raise
         return None, "not rational in x"
-    return certify_dp(m, q, q2), ""
 
 
 def _same_as(a, b) -> bool:
@@ -428,8 +430,9 @@ def _results(case: Case, report: Report, fmt: str) -> str:
              _stacked("for every", "$\\varepsilon > 0$", "for every epsilon")]
     notes = []
     if any(r.certificate_note == "not rational in x" for r in case.results):
-        notes.append("$^{\\dagger}$ Not attempted: the probabilities are not rational "
-                     "functions of $x$ (sums of exponentials in $\\varepsilon$).")
+        notes.append("$^{\\dagger}$ Refused: the probabilities are not rational functions "
+                     "of $x$, and their exponential polynomials in $\\varepsilon$ are beyond "
+                     "the certificate's cost limit.")
     if any(r.worst is None for r in case.results):
         notes.append("Optimal $=$ PF: the optimal mechanism's distribution is PF's exactly, "
                      "so PF's results hold for it.")
