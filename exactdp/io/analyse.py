@@ -23,6 +23,7 @@ import sympy
 
 from ..analysis.check import check_dp
 from ..analysis.loss import privacy_loss
+from ..exact.signs import compare
 from ..numbers import exact_number
 from ..programs import Program
 
@@ -145,7 +146,8 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
             if isinstance(loss.output, int) else f"output {loss.output}"
         lines.append(f"privacy loss on q' = ({', '.join(map(str, neighbour))}): {value} "
                      f"= {sympy.N(value, 15)} at {where}")
-        holds = bool(sympy.simplify(value - eps) <= 0) if not eps.free_symbols else None
+        # exactly (exact.compare: exact algebra or rigorous balls; undecided raises)
+        holds = compare(value, eps) <= 0 if not eps.free_symbols else None
         if holds is not None:
             lines.append(f"verdict: {'within' if holds else 'VIOLATES'} epsilon = {eps} on "
                          "this pair")

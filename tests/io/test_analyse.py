@@ -121,3 +121,21 @@ def test_a_program_s_own_modules_import_as_under_python(tmp_path, monkeypatch):
     # P(0 + Lap(1) > 0) = 1/2
     assert load_program("sub/p.py:above")(epsilon=1).distribution([0]).probabilities == (
         sympy.Rational(1, 2), sympy.Rational(1, 2))
+
+
+def test_a_pair_that_violates_epsilon_says_so(capsys, tmp_path):
+    # a threshold test with Lap(1/(10 eps)) noise at eps = 1/2: the answer moving from 0 to 1
+    # moves P(above) from 1/2 to 1 - e^-5/2, a loss of 5 > 1/2, decided exactly
+    path = tmp_path / "leaky.py"
+    path.write_text(textwrap.dedent("""
+        from exactdp.programs import program, laplace
+
+        @program(adjacency="one")
+        def leaky(q, epsilon):
+            return q[0] + laplace(1 / (10 * epsilon)) > 0
+    """))
+    code, out, err = run(capsys, "analyse", f"{path}:leaky", "--param", "epsilon=1/2",
+                         "--scores", "0", "--neighbour-scores", "1")
+    assert code == 0, err
+    assert "privacy loss on q' = (1): 5 = 5.0" in out
+    assert "verdict: VIOLATES epsilon = 1/2 on this pair" in out
