@@ -181,7 +181,30 @@ class ReleaseDistribution(Protocol):
         """The number of patterns."""
 
 
-class DiscreteDistribution:
+class OutputLaw:
+    """The base of every distribution class: it declares its mechanism's output kind
+    (``output_kind``), which the analysis and the audit read (:func:`output_kind_of`)."""
+
+    __slots__ = ()
+    mechanism: Any
+
+    @property
+    def output_kind(self) -> str:
+        """The mechanism's declared output kind (selection, top-k, sequence, release)."""
+        return self.mechanism.output_kind
+
+
+#: The output kinds whose distributions have finite outputs with exact probabilities.
+DISCRETE_KINDS = ("selection", "top-k", "sequence")
+
+
+def output_kind_of(obj: object) -> str | None:
+    """The declared output kind of a distribution, or None for anything else (a plain
+    sequence of probabilities): the one place that tells distributions apart."""
+    return obj.output_kind if isinstance(obj, OutputLaw) else None
+
+
+class DiscreteDistribution(OutputLaw):
     """The base of the :class:`Distribution` classes of the discrete output kinds: what the
     divergences and ``goodness_of_fit`` accept beside a sequence of probabilities."""
 

@@ -90,7 +90,9 @@ def test_no_test_asserts_wall_clock_time():
     import re
 
     root = ROOT_CONFTEST.parent
-    wall = re.compile(r"\b(perf_counter|monotonic)\(|\btime\.time\(")
+    # the wall-clock readers' names, spelled in parts so that this guard reads no clock
+    clocks = ["perf" + "_counter", "mono" + "tonic"]
+    wall = re.compile(rf"\b({'|'.join(clocks)})\(|\btime\.ti" + r"me\(")
     found = [f"{path.relative_to(root)}:{i}"
              for folder in ("tests", "proofs") for path in sorted((root / folder).rglob("*.py"))
              for i, line in enumerate(path.read_text().splitlines(), 1)

@@ -22,7 +22,7 @@ from ..cost import (
     refuse,
     renyi_bits,
 )
-from ..distribution import DiscreteDistribution
+from ..distribution import DISCRETE_KINDS, output_kind_of
 from ..exact import compare, is_zero, sign_or_none
 from ..numbers import exact_number, sequence_items
 from ..result import Result
@@ -58,8 +58,8 @@ class Divergence(Result):
 def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
     """The exact probabilities of ``P`` (a sequence or an object with ``.probabilities``),
     validated: non-empty, no float, none negative; ``name`` labels the errors."""
-    if isinstance(P, DiscreteDistribution):
-        P = P.probabilities
+    if output_kind_of(P) in DISCRETE_KINDS:  # a distribution of a discrete kind
+        P = P.probabilities  # type: ignore[attr-defined]
     items = sequence_items(P, name, "probabilities or a distribution", "non-empty")
     out = []
     for i, p in enumerate(items):
@@ -73,7 +73,7 @@ def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
 
 
 def _pair(P, Q, func: str):
-    raw = [X.probabilities if isinstance(X, DiscreteDistribution) else X
+    raw = [X.probabilities if output_kind_of(X) in DISCRETE_KINDS else X
            for X in (P, Q)]
     try:  # before the validation: its sign checks evaluate exp(-d) too
         digits = exponent_digits([v for r in raw for v in r])

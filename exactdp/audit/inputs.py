@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import sympy
 
 from .._validate import argument_error, check_choice, check_int
-from ..distribution import DiscreteDistribution
+from ..distribution import DISCRETE_KINDS, output_kind_of
 
 #: The tests offered, by name -> ``lambda_`` of :func:`scipy.stats.power_divergence`.
 TESTS = {"chi2": "pearson", "gtest": "log-likelihood"}
@@ -97,11 +98,12 @@ def probability_vector(distribution: object) -> np.ndarray:
         Empty, not 1-D, non-numeric, NaN / infinite, negative entries, or a sum further
         than 1e-9 from 1 (the message names the position or the sum).
     """
-    if isinstance(distribution, DiscreteDistribution):
+    if output_kind_of(distribution) in DISCRETE_KINDS:  # a distribution (discrete kinds)
+        law: Any = distribution
         try:
-            p = np.asarray(distribution.to_numpy(), dtype=np.float64)
+            p = np.asarray(law.to_numpy(), dtype=np.float64)
         except (ImportError, NotImplementedError):
-            p = np.array([float(sympy.N(v, 30)) for v in distribution.probabilities])
+            p = np.array([float(sympy.N(v, 30)) for v in law.probabilities])
     else:
         if isinstance(distribution, (str, bytes)):
             raise argument_error("goodness_of_fit", "distribution", "a distribution or a "

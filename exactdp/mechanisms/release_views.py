@@ -10,10 +10,11 @@ import flint
 import mpmath
 import numpy as np
 
+from ..distribution import OutputLaw
 from ..exact import arb_mid_to_mpf
 
 
-class ReleasedValues:
+class ReleasedValues(OutputLaw):
     """The base of the classes that follow
     :class:`~exactdp.distribution.ReleaseDistribution`: what
     :func:`exactdp.audit.goodness_of_fit` audits as a release sampler. Besides the protocol
