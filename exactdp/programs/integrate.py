@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import sympy
 
@@ -94,6 +95,13 @@ class RunTerms:
 def check_run(run: Run) -> Plan:
     """Check ``run`` against the exact class (:func:`exactdp.programs.integrate_plan.plan`);
     no integral is done. Raises the one-line ``ValueError`` of a refused run."""
+    return _plan(run)
+
+
+@lru_cache(maxsize=4096)
+def _plan(run: Run) -> Plan:
+    """:func:`~exactdp.programs.integrate_plan.plan`, cached per run: the cost estimate and
+    the integral of a run read the same plan (a refusal is not cached: it raises)."""
     return plan(run)
 
 
@@ -103,7 +111,7 @@ ALGORITHMS = ("auto", "general")
 def _integrate(run: Run, algorithm: str) -> tuple[Units, Frac]:
     if algorithm not in ALGORITHMS:
         raise argument_error("run_probability", "algorithm", f"one of {ALGORITHMS}", algorithm)
-    p = plan(run)
+    p = _plan(run)
     u = units(run)
     laws = [d.law for d in run.draws]
     parts: list[tuple[int, Frac]] = []
@@ -198,7 +206,7 @@ def run_cost(run: Run) -> float:
     ValueError
         As :func:`run_probability`, for a run outside the exact class (no integral done).
     """
-    p = plan(run)
+    p = _plan(run)
     u = units(run)
     total = 1e-5
     for _, stars in p.alternatives:

@@ -137,6 +137,8 @@ def _obstruction(mechanism: ProgramMechanism, answers: tuple) -> str | None:
     if ov is None:
         return ("a run has a coin, discrete or Gumbel noise, or noise scales without one "
                 "common unit")
+    if any(e for v in ov.values for e, _ in v):  # first: it needs no symbolic trace
+        return "an epsilon*exp(epsilon*w) term survives (equal noise rates meet)"
     symbolic = mechanism if mechanism.epsilon.free_symbols else mechanism.with_epsilon(_SYMBOL)
     eps = symbolic.epsilon
     for run in program_trace(symbolic, answers).runs:
@@ -145,8 +147,6 @@ def _obstruction(mechanism: ProgramMechanism, answers: tuple) -> str | None:
             if not (t.is_Rational or sympy.cancel(t).is_Rational):
                 return (f"the noise scale {d.scale} at {d.line} is not a rational multiple of "
                         "1/epsilon")
-    if any(e for v in ov.values for e, _ in v):
-        return "an epsilon*exp(epsilon*w) term survives (equal noise rates meet)"
     return None
 
 

@@ -1,0 +1,114 @@
+"""One engine (issue 33, item 5): the program engine against the old ``SparseVector`` class.
+
+Usage: ``PYTHONPATH=. python benchmarks/bench_engine.py --baseline PATH [--rounds 5]``.
+
+``PATH`` is a checkout of the commit before the rebuild (``git worktree add --detach PATH
+b2af7ad``): its ``SparseVector`` computed its probabilities with its own integrals (the
+baseline). Every measurement runs in a fresh process (``PYTHONPATH`` set to the tree; no
+cache is shared), times the call alone by CPU time (``time.process_time``: robust to other
+load on the machine), and the rounds interleave the trees so that the ratios compare runs at
+the same moment; the table gives the median of the rounds and the ratio of medians.
+
+Rows (docs/benchmarks.md, "One engine"):
+
+- ``privacy_loss`` of SVT1 (c = 1) at 10 queries on ``1^10`` vs ``2^9 0`` (StatDP's "one
+  below rest above"), at epsilon 1/2, threshold 4 (the row measured in issue 33) and at the
+  suite's parameters (epsilon 1/10, threshold 1/2): the old class; this tree's library
+  program ``svt1``; this tree's ``SparseVector`` (the engine since the rebuild).
+  Target: at most 1.5x the old class.
+- exhaustive ``check_dp`` of SVT1 at 6 queries (728 neighbours): target under 30 s.
+- ``distribution(q).probabilities`` of a 5-score noisy max program against
+  ``ReportNoisyMax``'s (this tree): target at most 2x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+
+PAIR = "[1] * 10, [2] * 9 + [0]"
+SETUP = {
+    "class": "m = exactdp.SparseVector({eps}, {T}, 1, 1)",
+    "program": "m = L.svt1(epsilon={eps}, threshold={T}, c=1)",
+}
+SNIPPET = """
+import time, sympy, exactdp
+import exactdp.analysis.loss, exactdp.analysis.check
+from exactdp.programs import library as L
+R = sympy.Rational
+{setup}
+t = time.process_time()
+{call}
+print(time.process_time() - t)
+"""
+
+CASES = [
+    # (row, epsilon, threshold, call)
+    ("privacy_loss SVT1 m=10, eps 1/2, T 4", "eps=R(1, 2)", "T=4",
+     f"exactdp.privacy_loss(m, {PAIR})"),
+    ("privacy_loss SVT1 m=10, eps 1/10, T 1/2", "eps=R(1, 10)", "T=R(1, 2)",
+     f"exactdp.privacy_loss(m, {PAIR})"),
+]
+
+
+def measure(tree: str, setup: str, call: str) -> float:
+    """CPU seconds of ``call`` in a fresh process importing exactdp from ``tree``."""
+    env = dict(os.environ, PYTHONPATH=tree)
+    code = SNIPPET.format(setup=setup, call=call)
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                         text=True, check=True, cwd=tree)
+    return float(out.stdout.strip().splitlines()[-1])
+
+
+def rows(baseline: str, here: str) -> list[tuple[str, str, str, str]]:
+    """``(row, label, tree, setup + call)`` of every measurement."""
+    out = []
+    for name, eps, T, call in CASES:
+        e, t = eps.split("=")[1], T.split("=")[1]
+        old = SETUP["class"].format(eps=e, T=t)
+        prog = SETUP["program"].format(eps=e, T=t)
+        out += [(name, "old class", baseline, old + "\n" + call),
+                (name, "library svt1", here, prog + "\n" + call),
+                (name, "SparseVector (engine)", here, old + "\n" + call)]
+    search = "exactdp.check_dp(m, [1] * 6)"
+    out += [("check_dp SVT1 m=6 exhaustive", "old class", baseline,
+             "m = exactdp.SparseVector(R(1, 2), 1)\n" + search),
+            ("check_dp SVT1 m=6 exhaustive", "library svt1", here,
+             "m = L.svt1(epsilon=R(1, 2), threshold=1)\n" + search),
+            ("check_dp SVT1 m=6 exhaustive", "SparseVector (engine)", here,
+             "m = exactdp.SparseVector(R(1, 2), 1)\n" + search)]
+    q = "[R(1, 2), 0, 2, 1, R(3, 2)]"
+    out += [("RNM-Laplace 5 scores probabilities", "ReportNoisyMax", here,
+             f"m = exactdp.ReportNoisyMax(1)\nm.distribution({q}).probabilities"),
+            ("RNM-Laplace 5 scores probabilities", "noisy_max_laplace", here,
+             f"m = L.noisy_max_laplace(epsilon=1)\nm.distribution({q}).probabilities")]
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--baseline", required=True, help="a checkout of the old class")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--only", default="", help="rows whose name contains this")
+    args = parser.parse_args()
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    todo = [r for r in rows(os.path.abspath(args.baseline), here) if args.only in r[0]]
+    times: dict[tuple[str, str], list[float]] = {}
+    for _ in range(args.rounds):
+        for name, label, tree, code in todo:
+            setup, call = code.rsplit("\n", 1)
+            times.setdefault((name, label), []).append(measure(tree, setup, call))
+    print("| call | route | CPU s (median) | rounds | ratio to the first route |")
+    print("|---|---|---:|---:|---:|")
+    first: dict[str, float] = {}
+    for (name, label), ts in times.items():
+        med = statistics.median(ts)
+        base = first.setdefault(name, med)
+        print(f"| {name} | {label} | {med:.3f} | {len(ts)} | {med / base:.2f}x |")
+
+
+if __name__ == "__main__":
+    main()
