@@ -283,13 +283,10 @@ def neighbours(
     mech = as_mechanism(mechanism, func)
     check_score_domain(mech.score_domain, sv, func, owner=mech.name)
     delta = mechanism_sensitivity(mech)
-    mech.check_cost(func, [sv])  # too costly for the exact route: refused before any move
     moves, how = _moves(sv.n, mechanism_monotonic(mech), search, func,
                         regular=bool(mech.regular), adjacency=mech.adjacency)
     reduced = mech.regular and mech.adjacency == "all" and (
         search == "reduced" or (search == "auto" and sv.n > EXHAUSTIVE_MAX_N))
-    if reduced and mech.regular_claimed:  # the search relies on the user's declaration
-        check_regular_claim(mech, sv, delta, func)
     if sv.kind == "int" and delta.is_Integer:
         d = int(delta)
         out = [
@@ -308,7 +305,11 @@ def neighbours(
         lo, hi = mech.domain
         out = [v for v in out if all(lo <= x <= hi for x in v.exact)]
         how += f" (inside the declared domain [{lo}, {hi}])"
-    mech.check_cost(func, [sv, *out])  # the exact distributions of every neighbour
+    # the exact distributions of the scores and every neighbour, refused before any is
+    # computed (a program's probes estimate them for all the vectors at once)
+    mech.check_cost(func, [sv, *out])
+    if reduced and mech.regular_claimed:  # the search relies on the user's declaration
+        check_regular_claim(mech, sv, delta, func)
     return out, how
 
 

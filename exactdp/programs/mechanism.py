@@ -14,9 +14,10 @@ from __future__ import annotations
 import inspect
 import os
 from collections.abc import Callable, Hashable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from math import lcm
 from typing import Any, Protocol
 
@@ -25,7 +26,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_choice, check_size
-from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, refuse
+from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, fmt_size, refuse
 from ..distribution import OutputDistribution
 from ..exact.piecewise_exp import ONE, value_expr
 from ..mechanisms.base import Mechanism, X
@@ -36,7 +37,9 @@ from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
 from .integrate import run_cost, run_probability, run_terms
-from .trace import Trace, canonical, decode, enumerate_runs, sample_outputs
+from .runs import Run
+from .sampler import sample_outputs
+from .trace import CHEAPER, Budget, Estimate, Trace, canonical, decode, enumerate_runs
 from .values import ProgramError
 
 
@@ -46,6 +49,7 @@ class BoundProgram(Protocol):
     name: str
     filename: str
     declaration: Any
+    func: Callable
 
     def bind(self, q: tuple, epsilon: Any, arguments: tuple[tuple[str, Any], ...],
              sensitivity: Any = None) -> Callable[[], Any]: ...
@@ -107,21 +111,71 @@ def trace_seconds(mechanism: ProgramMechanism, answers: tuple) -> float:
         A run outside the exact class (the integrator's one-line reason, naming the line,
         prefixed with the program's name), before any integral."""
     runs = program_trace(mechanism, answers).runs
+    return sum(_run_seconds(mechanism.name, r) for r in runs)
+
+
+#: Seconds per draw and per comparison of a run to enumerate it twice (at the numeric
+#: epsilon, and at a symbolic one for :meth:`ProgramMechanism.rational_obstruction`):
+#: about 90 microseconds each time (SVT1 at 14 and 20 queries, ``docs/benchmarks.md``).
+ENUMERATION_SECONDS = 2e-4
+
+
+def _run_seconds(name: str, run: Run) -> float:
+    """The estimated seconds of one run: :func:`~exactdp.programs.integrate.run_cost` plus
+    its enumeration (:data:`ENUMERATION_SECONDS`); the integrator's exact-class refusal is
+    a ProgramError naming the program."""
     try:
-        return sum(run_cost(r) for r in runs)
+        return run_cost(run) + ENUMERATION_SECONDS * (len(run.draws) + len(run.constraints))
     except ProgramError:
         raise
     except ValueError as exc:  # the integrator's exact-class check
-        raise ProgramError(f"{mechanism.name}: {exc}") from None
+        raise ProgramError(f"{name}: {exc}") from None
+
+
+#: The integration a caller is about to do while the runs are enumerated: its name and the
+#: number of answer vectors (set by :func:`check_probability_cost` and
+#: :meth:`ProgramMechanism.check_cost`; None: only the outputs are needed, nothing is
+#: integrated). The probes of the enumeration then refuse an estimate past the limit.
+_INTEGRATION: ContextVar[tuple[str, int] | None] = ContextVar("integration", default=None)
+
+def _check_integration(func: str, copies: int, n: int, runs: str, seconds: float) -> None:
+    """Refuse ``copies`` answer vectors of ``n`` answers, ``runs`` runs each, estimated
+    at ``seconds`` in all, past :data:`exactdp.cost.SECONDS_LIMIT`."""
+    if copies == 1:
+        check_seconds(func, f"the exact probabilities of {runs} runs", seconds, CHEAPER)
+    else:
+        check_seconds(func, f"an exact analysis of {copies} answer vectors of {n} answers "
+                      f"({runs} runs each)", seconds,
+                      f"{CHEAPER}, or pass the one neighbour to check (neighbour=...)")
+
+
+def _budget(name: str, n: int) -> Budget | None:
+    """The probes' check of the integration the caller is about to do (:data:`_INTEGRATION`),
+    or None when it integrates nothing."""
+    caller = _INTEGRATION.get()
+    if caller is None:
+        return None
+    func, copies = caller
+
+    def check(estimate: Estimate) -> None:
+        _check_integration(func, copies, n, f"about {fmt_size(estimate.runs)}",
+                           estimate.seconds * copies)
+
+    return Budget(partial(_run_seconds, name), check)
 
 
 def check_probability_cost(mechanism: ProgramMechanism, answers: tuple) -> None:
     """Refuse, before any integral, probabilities estimated above
-    :data:`exactdp.cost.SECONDS_LIMIT` (the integrator's cost of each run)."""
-    runs = len(program_trace(mechanism, answers).runs)
-    check_seconds(f"{mechanism.name}.probabilities", f"the exact probabilities of {runs} runs",
-                  trace_seconds(mechanism, answers),
-                  "use fewer queries, or a cut-off (stop after c answers)")
+    :data:`exactdp.cost.SECONDS_LIMIT` (the integrator's cost of each run; past
+    :data:`~exactdp.programs.trace.PROBE_AT` runs, as estimated by the enumeration's
+    probes, before the enumeration goes on)."""
+    func = f"{mechanism.name}.probabilities"
+    token = _INTEGRATION.set((func, 1))
+    try:
+        runs = len(program_trace(mechanism, answers).runs)
+    finally:
+        _INTEGRATION.reset(token)
+    _check_integration(func, 1, len(answers), str(runs), trace_seconds(mechanism, answers))
 
 
 @lru_cache(maxsize=1024)
@@ -202,7 +256,8 @@ def program_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
     """The runs of ``mechanism``'s program on ``answers`` (cached)."""
     prog = mechanism.program
     call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
-    trace = enumerate_runs(call, prog.name, prog.filename, func=f"{prog.name}.distribution")
+    trace = enumerate_runs(call, prog.name, prog.filename, func=f"{prog.name}.distribution",
+                           budget=_budget(prog.name, len(answers)))
     if prog.declaration.output == "selection":
         n = len(answers)
         for key in trace.outputs:
@@ -364,21 +419,24 @@ class ProgramMechanism(Mechanism):
     def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
         """Refuse, naming ``func``, an exact analysis of these answer vectors estimated
         above :data:`exactdp.cost.SECONDS_LIMIT`: the runs of the first vector (counted
-        against the run limit) times the integrator's cost of each, for every vector.
+        against the run limit) times the integrator's cost of each, for every vector;
+        past :data:`~exactdp.programs.trace.PROBE_AT` runs, as estimated by the
+        enumeration's probes, before the enumeration goes on.
 
         Raises
         ------
         TooCostly
             With the estimate and the cheaper route.
         """
-        with as_caller(func):
-            answers = tuple(vectors[0].exact)
-            seconds = trace_seconds(self, answers) * len(vectors)
-        runs = len(program_trace(self, answers).runs)
-        check_seconds(func, f"an exact analysis of {len(vectors)} answer vectors of "
-                      f"{vectors[0].n} answers ({runs} runs each)", seconds,
-                      "use fewer queries, a cut-off (stop after c answers), or pass the one "
-                      "neighbour to check (neighbour=...)")
+        answers = tuple(vectors[0].exact)
+        token = _INTEGRATION.set((func, len(vectors)))
+        try:
+            with as_caller(func):
+                runs = len(program_trace(self, answers).runs)
+                seconds = trace_seconds(self, answers) * len(vectors)
+        finally:
+            _INTEGRATION.reset(token)
+        _check_integration(func, len(vectors), vectors[0].n, str(runs), seconds)
 
     def _check_cost(self, sv: ScoreVector) -> None:
         check_probability_cost(self, tuple(sv.exact))

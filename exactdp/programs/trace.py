@@ -35,7 +35,6 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
 import sympy
 
 from ..cost import fmt_size, refuse
@@ -61,6 +60,8 @@ MAX_RUNS = 4096
 #: random probes (:func:`probe_runs`) and refused at once if the estimate exceeds the limit.
 PROBE_AT = 256
 PROBES = 256
+#: The cheaper route of a refused enumeration or integration.
+CHEAPER = "use fewer queries, or an earlier cut-off (stop after fewer answers: a smaller c)"
 
 
 class StepLimit(ProgramError):
@@ -176,15 +177,6 @@ def decode(key: Hashable) -> Any:
     return tuple(decode(k) for k in key[1])  # type: ignore[index]
 
 
-def _key_of_sample(value: object) -> Hashable:
-    """:func:`canonical` of a sampled output (plain Python values, no forks)."""
-    return canonical(value, "<sample>", _no_noisy)
-
-
-def _no_noisy(v: Noisy, line: str) -> int:  # pragma: no cover - sampled runs have no Noisy
-    raise ProgramError(f"{line}: a noisy value in a sampled run")
-
-
 # ---------------------------------------------------------------------------- validation
 def exact_scale(scale: object, law: str, line: str) -> sympy.Expr:
     """The scale of a draw: an exact expression provably > 0 and finite."""
@@ -291,8 +283,13 @@ class SymbolicRun(Executor):
         """Record that draws i and j were compared; refuse when their component stops being
         a star (one centre, every other draw compared with it only): a chain of
         comparisons between noises, as a hand-written running maximum makes."""
+        if j in self.edges.get(i, ()):  # compared before: the graph is unchanged
+            return
         self.edges.setdefault(i, set()).add(j)
         self.edges.setdefault(j, set()).add(i)
+        for c in (i, j):  # c's neighbours touch c only: its component is a star around c
+            if all(len(self.edges[k]) == 1 for k in self.edges[c]):
+                return
         component, todo = {i}, [i]
         while todo:
             for k in self.edges[todo.pop()]:
@@ -465,10 +462,48 @@ def execute(executor: Executor, call: Callable[[], Any], counter: StepCounter, n
         ACTIVE.pop()
 
 
+@dataclass(frozen=True)
+class Estimate:
+    """Knuth's estimates of an enumeration from random probes (:func:`probe_runs`).
+
+    Attributes
+    ----------
+    runs : int
+        The number of runs (leaves of the decision tree), rounded up.
+    seconds : float
+        The sum over the runs of the caller's cost of each (0.0 when none is given).
+    """
+
+    runs: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What the probes check besides the number of runs: the integration to come.
+
+    Attributes
+    ----------
+    cost : callable
+        ``cost(run)``: the estimated seconds of one :class:`~exactdp.programs.runs.Run`
+        (it may raise the refusal of a run outside the exact class).
+    check : callable
+        ``check(estimate)``: raises (``TooCostly``) when the :class:`Estimate` is past the
+        caller's limit.
+    """
+
+    cost: Callable[[Run], float]
+    check: Callable[[Estimate], None]
+
+
 def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
                    max_runs: int = MAX_RUNS, max_steps: int = MAX_STEPS,
-                   func: str = "distribution") -> Trace:
+                   func: str = "distribution", budget: Budget | None = None) -> Trace:
     """Every run of ``call`` (a program bound to its input), depth first.
+
+    With a ``budget``, the probes at :data:`PROBE_AT` runs also estimate the integration
+    cost of every run (the mean of the branchings' product times ``budget.cost`` of the
+    probe's run) and ``budget.check`` refuses it there, before the enumeration goes on.
 
     Raises
     ------
@@ -477,7 +512,8 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
     TooCostly
         More than ``max_runs`` executions: refused after the first run when its branchings
         multiply to more, after :data:`PROBE_AT` runs when random probes estimate more
-        (:func:`probe_runs`), else when the count passes the limit.
+        (:func:`probe_runs`), else when the count passes the limit; or refused by
+        ``budget.check`` at :data:`PROBE_AT` runs.
     """
     prefix: list[int] = []
     sites: list[tuple[str, int, Hashable]] = []
@@ -500,9 +536,13 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
             if estimate > max_runs:
                 raise _too_many(func, name, estimate, max_runs)
         elif executions == PROBE_AT:
-            estimate = max(estimate, probe_runs(call, name, filename, max_steps))
+            probed = probe_runs(call, name, filename, max_steps,
+                                cost=None if budget is None else budget.cost)
+            estimate = max(estimate, probed.runs)
             if estimate > max_runs:
                 raise _too_many(func, name, estimate, max_runs)
+            if budget is not None:
+                budget.check(probed)
         if key is not None:
             outputs.setdefault(key, decode(key))
             runs.append(Run(tuple(run.draws), tuple(run.constraints), run.weight, key))
@@ -516,22 +556,29 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
 
 
 def probe_runs(call: Callable[[], Any], name: str, filename: str,
-               max_steps: int = MAX_STEPS, probes: int = PROBES) -> int:
-    """Knuth's estimate of the number of runs: the mean, over ``probes`` random paths of the
-    decision tree (each decision uniform over its branches, seeded), of the product of the
-    branchings met (an unbiased estimate of the number of leaves; D. E. Knuth, Math. Comp.
-    29, 1975)."""
+               max_steps: int = MAX_STEPS, probes: int = PROBES,
+               cost: Callable[[Run], float] | None = None) -> Estimate:
+    """Knuth's estimates of the enumeration: the mean, over ``probes`` random paths of the
+    decision tree (each decision uniform over its branches, seeded), of the product ``B``
+    of the branchings met (an unbiased estimate of the number of leaves), and of ``B`` times
+    ``cost`` of the path's run (of the sum of ``cost`` over the leaves; 0 for a run that
+    cannot happen). D. E. Knuth, "Estimating the efficiency of backtrack programs", Math.
+    Comp. 29, 1975."""
     rng = random.Random(0)
     counter = StepCounter(filename, max_steps, name)
-    total = 0
+    total, seconds = 0, 0.0
     for _ in range(probes):
         run = SymbolicRun([], [], rng.randrange)
         try:
-            execute(run, call, counter, name, _finisher(run, counter))
+            key = execute(run, call, counter, name, _finisher(run, counter))
         except _Infeasible:
-            pass
-        total += math.prod(run.arities)
-    return -(-total // probes)
+            key = None
+        branchings = math.prod(run.arities)
+        total += branchings
+        if cost is not None and key is not None:
+            seconds += branchings * cost(Run(tuple(run.draws), tuple(run.constraints),
+                                             run.weight, key))
+    return Estimate(-(-total // probes), seconds / probes)
 
 
 def _finisher(run: SymbolicRun, counter: StepCounter) -> Callable[[Any], Hashable]:
@@ -546,58 +593,4 @@ def _line(counter: StepCounter) -> str:
 
 def _too_many(func: str, name: str, estimate: int, limit: int):
     return refuse(func, f"the runs of program {name}", f"about {fmt_size(estimate)} runs",
-                  f"{limit} runs", "use fewer queries, or a cut-off (stop after c answers)")
-
-
-# ---------------------------------------------------------------------------- sampling
-class SampleRun(Executor):
-    """One run with random draws (numpy Generator): the program as an algorithm."""
-
-    def __init__(self, rng: np.random.Generator) -> None:
-        self.rng = rng
-
-    def draw(self, law: str, scale: Any) -> float | int:
-        b = _float_scale(scale, law)
-        if law == "laplace":
-            return float(self.rng.laplace(0.0, b))
-        if law == "exponential":
-            return float(self.rng.exponential(b))
-        if law == "gumbel":
-            return float(self.rng.gumbel(0.0, b))
-        p = -math.expm1(-1.0 / b)  # two-sided geometric: difference of two geometrics
-        return int(self.rng.geometric(p)) - int(self.rng.geometric(p))
-
-    def bernoulli(self, p: Any) -> bool:
-        if isinstance(p, (Noisy, Comparison)):
-            raise ProgramError(f"{user_line()}: bernoulli() probability depends on a noise")
-        v = float(p)
-        if not 0 <= v <= 1:
-            raise ProgramError(f"{user_line()}: bernoulli() probability {p} is not in [0, 1]")
-        return bool(self.rng.random() < v)
-
-    def branch(self, comparison: Comparison) -> bool:  # pragma: no cover - no Noisy here
-        raise ProgramError(f"{comparison.line}: a noisy comparison in a sampled run")
-
-    def select(self, values: Any, minimize: bool) -> int:
-        vals = [float(v) for v in values]
-        best = min(vals) if minimize else max(vals)
-        return vals.index(best)
-
-
-def _float_scale(scale: object, law: str) -> float:
-    try:
-        b = float(scale)  # type: ignore[arg-type]
-    except (TypeError, ValueError):
-        raise ProgramError(f"{user_line()}: {law}() scale {scale!r} is not a number") from None
-    if not (b > 0 and math.isfinite(b)):
-        raise ProgramError(f"{user_line()}: {law}() scale {scale!r} is not > 0 and finite")
-    return b
-
-
-def sample_outputs(call: Callable[[], Any], name: str, filename: str, size: int,
-                   rng: np.random.Generator, max_steps: int = MAX_STEPS) -> list[Hashable]:
-    """``size`` canonical keys of outputs of runs with random draws."""
-    counter = StepCounter(filename, max_steps, name)
-    ex = SampleRun(rng)
-    return [execute(ex, call, counter, name, _key_of_sample) for _ in range(size)]
-
+                  f"{limit} runs", CHEAPER)

@@ -4,6 +4,9 @@ normalisation, and equality with exactdp's classes and with direct summation."""
 from __future__ import annotations
 
 import itertools
+import re
+import time
+from functools import partial
 
 import mpmath
 import numpy as np
@@ -12,7 +15,10 @@ import sympy
 
 import exactdp
 from exactdp import ReportNoisyMax, SparseVector
+from exactdp.cost import SECONDS_LIMIT, TooCostly
 from exactdp.programs import library as L
+from exactdp.programs.mechanism import _run_seconds, program_trace, trace_seconds
+from exactdp.programs.trace import PROBE_AT, probe_runs
 from exactdp.scores import as_scores
 
 from .discrete import run_probability as direct
@@ -223,3 +229,69 @@ def test_a_run_outside_the_exact_class_is_a_program_error_naming_the_program():
     with pytest.raises(ProgramError, match=r"^three_noises: test_mechanism\.py:\d+: this "
                        r"comparison involves 3 noises"):
         three_noises(epsilon=1).distribution([1]).probabilities  # noqa: B018
+
+
+# ---------------------------------------------------------------------------- never a hang
+# The enumeration's probes estimate the integration cost too, so a costly analysis is
+# refused at PROBE_AT runs, before the rest of the runs are enumerated. CPU time
+# (time.process_time) is bounded with a 5x margin over the measured time; the estimates are
+# asserted against the full enumeration's.
+def svt1_at(c):
+    return L.svt1(epsilon=R(1, 2), threshold=1, c=c)
+
+
+def answers(n):
+    return [i % 3 for i in range(n)]
+
+
+def test_probes_estimate_the_runs_and_their_integration_cost():
+    # 12 queries, c = 3: sum_{k<3} C(12, k) + C(12, 3) = 79 + 220 = 299 runs, past PROBE_AT
+    m = svt1_at(3)
+    q = tuple(sympy.Integer(a) for a in answers(12))
+    runs = program_trace(m, q).runs
+    assert len(runs) == 299 > PROBE_AT
+    call = m.program.bind(q, m.epsilon, m.arguments)
+    est = probe_runs(call, "svt1", m.program.filename, cost=partial(_run_seconds, "svt1"))
+    assert 299 / 2 < est.runs < 2 * 299
+    assert trace_seconds(m, q) / 2 < est.seconds < 2 * trace_seconds(m, q)
+    assert probe_runs(call, "svt1", m.program.filename).seconds == 0.0  # no cost given
+
+
+def test_check_dp_of_svt_with_a_cut_off_is_refused_at_probe_time():
+    """SVT1, 14 queries, c = 5: 3,473 runs (under the run limit) on each of 193 vectors.
+    Before, the whole enumeration ran (about 9 s CPU) before the integration cost refused;
+    now the probes at PROBE_AT runs estimate it (about 1 s CPU)."""
+    m = svt1_at(5)
+    start = time.process_time()
+    with pytest.raises(TooCostly) as info:
+        exactdp.check_dp(m, answers(14))
+    cpu = time.process_time() - start
+    msg = str(info.value)
+    assert re.match(r"check_dp: an exact analysis of 193 answer vectors of 14 answers \(about "
+                    r"3\.\d+e\+03 runs each\) would need about \S+ s \(limit 120 s\); use fewer "
+                    r"queries, or an earlier cut-off \(stop after fewer answers: a smaller c\)",
+                    msg), msg
+    assert float(info.value.estimate.split()[1]) > 40 * SECONDS_LIMIT  # about 1.2e4 s
+    assert cpu < 10  # about 1 s at the probes; 5x margin (the full enumeration took 9 s)
+
+
+def test_sixteen_queries_c5_and_twenty_queries_c2_are_refused_quickly():
+    start = time.process_time()
+    with pytest.raises(TooCostly, match=r"^check_dp: the runs of program svt1 would need "
+                       r"about 6\.\de\+03 runs \(limit 4096 runs\); use fewer queries"):
+        exactdp.check_dp(svt1_at(5), answers(16))
+    with pytest.raises(TooCostly, match=r"^check_dp: an exact analysis of 253 answer vectors of "
+                       r"20 answers \(211 runs each\)"):
+        exactdp.check_dp(svt1_at(2), answers(20))
+    assert time.process_time() - start < 10  # about 1 s each
+
+
+def test_twenty_queries_c1_is_within_the_limit():
+    """20 queries, c = 1: 21 runs on each of 253 vectors; check_dp answers (about 45 s CPU,
+    not run here): the estimate, enumeration included, is under the limit and above half
+    the measured time."""
+    m = svt1_at(1)
+    vectors, _ = exactdp.neighbours(m, answers(20))
+    assert len(vectors) == 252
+    seconds = trace_seconds(m, tuple(sympy.Integer(a) for a in answers(20))) * 253
+    assert 20 < seconds < SECONDS_LIMIT

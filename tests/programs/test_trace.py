@@ -212,13 +212,13 @@ def test_random_probes_estimate_a_long_enumeration():
     # first run (six Trues) multiplies to 2**6 = 64, so the enumeration starts, and at
     # PROBE_AT runs the probes' estimate refuses it
     call = cut_off(epsilon=1, c=6).program.bind(tuple(range(16)), 1, (("c", 6),))
-    estimate = probe_runs(call, "cut_off", cut_off.filename)
+    estimate = probe_runs(call, "cut_off", cut_off.filename).runs
     assert 10_000 < estimate < 60_000
     want = re.escape(f"about {estimate / 1e4:.3g}e+04 runs (limit 4096")
     with pytest.raises(TooCostly, match=want):
         enumerate_runs(call, "cut_off", cut_off.filename)
     small = cut_off(epsilon=1, c=1).program.bind(tuple(range(16)), 1, (("c", 1),))
-    assert probe_runs(small, "cut_off", cut_off.filename) < 200  # 17 runs
+    assert probe_runs(small, "cut_off", cut_off.filename).runs < 200  # 17 runs
 
 
 @program(adjacency="one")
@@ -244,7 +244,7 @@ def test_sparse_vector_with_a_cut_off_is_refused_by_the_probes():
 
     m = svt1(epsilon=sympy.Rational(1, 2), threshold=1, c=5)
     call = m.program.bind(tuple(range(16)), m.epsilon, m.arguments)
-    estimate = probe_runs(call, "svt1", m.program.filename)
+    estimate = probe_runs(call, "svt1", m.program.filename).runs
     assert MAX_RUNS < estimate < 2 * 6885
     with pytest.raises(TooCostly, match=r"would need about 6\.\de\+03 runs"):
         enumerate_runs(call, "svt1", m.program.filename)
