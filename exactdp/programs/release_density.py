@@ -349,9 +349,9 @@ def run_density(run: Run, values: tuple[Fraction, ...], line: str) -> tuple[symp
     rest: list[Constraint] = []
     carriers = {next(iter(f.arg[0])) for f in cond.factors}
     for comp in _components(cond, len(laws), line):
-        if not comp & carriers:
-            rest += [Constraint(_linear(c, k), rel, ln) for c, k, rel, ln in cond.constraints
-                     if next(iter(c)) in comp]
+        mine = [(c, k, rel, ln) for c, k, rel, ln in cond.constraints if next(iter(c)) in comp]
+        if not comp & carriers and all(isinstance(k, Fraction) for _, k, _, _ in mine):
+            rest += [Constraint(_linear(c, k), rel, ln) for c, k, rel, ln in mine]
             continue
         if any(laws[v] not in ("laplace", "exponential") for v in comp):
             raise ValueError(f"{line}: a released value's star holds discrete or Gumbel noise; "
