@@ -9,6 +9,8 @@ beyond plain Python.
 
 from .language import Declaration, Program, program
 from .mechanism import ProgramDistribution, ProgramMechanism
+from .release import ProgramRelease, ReleaseProgramMechanism
+from .runs import REAL
 from .values import (
     ProgramError,
     argmax,
@@ -26,6 +28,9 @@ __all__ = [
     "ProgramDistribution",
     "ProgramError",
     "ProgramMechanism",
+    "ProgramRelease",
+    "REAL",
+    "ReleaseProgramMechanism",
     "argmax",
     "argmin",
     "bernoulli",

@@ -139,8 +139,9 @@ def _cdf(law: str, rho: Any, b: Bound, t: Fraction, u: Units) -> Piece:
     s, o = u.num(b.slope), u.num(b.offset)
     if b.at(t) < 0:
         return {(rho * s, rho * o): u.num(Fraction(1, 2))} if law == "laplace" else {}
-    return {(z, z): u.num(Fraction(1)),
-            (-rho * s, -rho * o): u.num(Fraction(-1, 2) if law == "laplace" else Fraction(-1))}
+    # plus(): at a constant end 0 (slope and offset 0) both terms have the key (0, 0)
+    tail = u.num(Fraction(-1, 2) if law == "laplace" else Fraction(-1))
+    return plus({(z, z): u.num(Fraction(1))}, {(-rho * s, -rho * o): tail})
 
 
 def _svt_groups(star: Star, laws: list[str], u: Units

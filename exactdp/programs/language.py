@@ -31,11 +31,13 @@ from .._validate import argument_error, check_bool, check_choice
 from ..numbers import exact_epsilon, exact_number, exact_sensitivity
 from ..scores import ADJACENCIES
 from .mechanism import ProgramMechanism
+from .release import ReleaseProgramMechanism
 from .values import Noisy, ProgramError, user_line
 
-#: ``output=``: "sequence" (any hashable output of booleans, None, integers, tuples) or
-#: "selection" (an index of ``range(len(q))``).
-OUTPUTS = ("sequence", "selection")
+#: ``output=``: "sequence" (any hashable output of booleans, None, integers, tuples),
+#: "selection" (an index of ``range(len(q))``) or "release" (outputs holding real values
+#: affine in the noises: :mod:`exactdp.programs.release`).
+OUTPUTS = ("sequence", "selection", "release")
 
 
 @dataclass(frozen=True)
@@ -92,10 +94,13 @@ def program(func: Callable | None = None, *, sensitivity: object = 1,
         moves (histograms, sums).
     monotonic : bool, default False
         Neighbouring answers all move in one direction.
-    output : {"sequence", "selection"}
+    output : {"sequence", "selection", "release"}
         ``"selection"``: the program returns an index of ``range(len(q))`` (the outputs are
         the n indices); ``"sequence"``: any hashable value of booleans, None, integers and
-        tuples (the outputs are those the runs reach, in canonical order).
+        tuples (the outputs are those the runs reach, in canonical order); ``"release"``:
+        as ``"sequence"``, and real values affine in the noises (``a + laplace(b)``) may be
+        returned: the distribution follows the release protocol
+        (:class:`~exactdp.programs.release.ProgramRelease`).
     domain : (lo, hi), optional
         Bounds of every answer (checked on the scores).
 
@@ -206,6 +211,8 @@ class Program:
         epsilon = exact_epsilon(values.pop("epsilon"), func)
         arguments = tuple((k, _rational_parameter(func, k, values[k]))
                           for k in self.parameter_names if k != "epsilon")
+        if self.declaration.output == "release":
+            return ReleaseProgramMechanism(epsilon, self, arguments)
         return ProgramMechanism(epsilon, self, arguments)
 
     # ------------------------------------------------------------------ execution

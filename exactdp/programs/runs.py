@@ -25,6 +25,28 @@ import sympy
 #: The noise laws a program may draw (``scale`` as in :class:`Draw`).
 LAWS = ("laplace", "exponential", "discrete_laplace", "gumbel")
 
+#: The laws a released real value may carry (``@program(output="release")``).
+RELEASE_LAWS = ("laplace", "exponential")
+
+
+class RealPlaceholder:
+    """The type of :data:`REAL`: the placeholder of a released real value in a pattern."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "REAL"
+
+    def __reduce__(self) -> str:
+        return "REAL"
+
+
+#: Where a pattern (the discrete part of an output of ``@program(output="release")``) has
+#: a released real value.
+REAL = RealPlaceholder()
+#: The canonical key of :data:`REAL` (sorted after the tuples).
+RELEASED_KEY = (4,)
+
 #: The relations of a :class:`Constraint`: ``expr >= 0``, ``expr > 0``, ``expr == 0``,
 #: ``expr != 0``.
 RELATIONS = (">=", ">", "==", "!=")
@@ -103,9 +125,13 @@ class Run:
         The product of the probabilities of the Bernoulli branches taken (1 if none).
     output : Hashable
         What the run returned, in canonical form.
+    released : tuple of Linear
+        The released real values of the output (``@program(output="release")``), in the
+        order of the :data:`REAL` placeholders of ``output``; empty otherwise.
     """
 
     draws: tuple[Draw, ...]
     constraints: tuple[Constraint, ...]
     weight: sympy.Expr
     output: Hashable
+    released: tuple[Linear, ...] = ()

@@ -38,7 +38,7 @@ from typing import Any
 import sympy
 
 from ..cost import fmt_size, refuse
-from .runs import Constraint, Draw, Run
+from .runs import REAL, RELEASE_LAWS, RELEASED_KEY, Constraint, Draw, Linear, Run
 from .values import (
     ACTIVE,
     Comparison,
@@ -135,7 +135,8 @@ class StepCounter:
 
 
 # ---------------------------------------------------------------------------- outputs
-def canonical(value: object, line: str, resolve: Callable[[Noisy, str], int]) -> Hashable:
+def canonical(value: object, line: str,
+              resolve: Callable[[Noisy, str], int | tuple]) -> Hashable:
     """The type-tagged canonical key of an output (also its sort key).
 
     ``(0, 0)`` True, ``(0, 1)`` False, ``(1,)`` None, ``(2, k)`` the integer k, ``(3, keys)``
@@ -157,12 +158,14 @@ def canonical(value: object, line: str, resolve: Callable[[Noisy, str], int]) ->
     if isinstance(value, tuple):
         return (3, tuple(canonical(v, line, resolve) for v in value))
     if isinstance(value, Noisy):
-        return (2, resolve(value, line))
+        r = resolve(value, line)  # an int (a clamped discrete value), or RELEASED_KEY
+        return r if isinstance(r, tuple) else (2, r)
     if isinstance(value, (list, dict, set)):
         raise ProgramError(f"{line}: the output is unhashable (a {type(value).__name__}); "
                            "return a tuple")
     raise ProgramError(f"{line}: the output {value!r} is not made of booleans, None, integers "
-                       "and tuples (released real values are not in this version)")
+                       "and tuples (a released real value is a + noise, declared with "
+                       "@program(output='release'))")
 
 
 def decode(key: Hashable) -> Any:
@@ -174,6 +177,8 @@ def decode(key: Hashable) -> Any:
         return None
     if tag == 2:
         return key[1]  # type: ignore[index]
+    if tag == 4:
+        return REAL
     return tuple(decode(k) for k in key[1])  # type: ignore[index]
 
 
@@ -230,8 +235,10 @@ class SymbolicRun(Executor):
     """One symbolic execution under a prefix of decisions."""
 
     def __init__(self, prefix: list[int], sites: list[tuple[str, int, Hashable]],
-                 chooser: Callable[[int], int] | None = None) -> None:
+                 chooser: Callable[[int], int] | None = None, release: bool = False) -> None:
         self.chooser = chooser
+        self.release = release
+        self.released: list[Linear] = []
         self.prefix = prefix
         self.prefix_sites = sites
         self.choices: list[int] = []
@@ -353,15 +360,22 @@ class SymbolicRun(Executor):
         return winner
 
     # -- a returned noisy value: clamped discrete noise
-    def resolve(self, v: Noisy, line: str) -> int:
+    def resolve(self, v: Noisy, line: str) -> int | tuple:
         if v.is_constant:
             if v.const.denominator != 1:
                 raise ProgramError(f"{line}: the output {v.const} is not an integer")
             return int(v.const)
+        if v.continuous and self.release:
+            bad = sorted({v.laws[i] for i in v.coef} - set(RELEASE_LAWS))
+            if bad:
+                raise ProgramError(f"{line}: a released value with {bad[0]} noise is outside "
+                                   "the exact class (Laplace and exponential noise only)")
+            self.released.append(v.linear())
+            return RELEASED_KEY
         if v.continuous:
             raise ProgramError(f"{line}: the program returns a real value with continuous "
-                               "noise; released real values are not in this version "
-                               "(return comparisons, indices or clamped discrete noise)")
+                               "noise; declare @program(output='release') to release it "
+                               "(or return comparisons, indices or clamped discrete noise)")
         if v.const.denominator != 1 or any(c.denominator != 1 for c in v.coef.values()):
             raise ProgramError(f"{line}: a returned discrete noise needs integer "
                                "coefficients and constant")
@@ -498,7 +512,8 @@ class Budget:
 
 def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
                    max_runs: int = MAX_RUNS, max_steps: int = MAX_STEPS,
-                   func: str = "distribution", budget: Budget | None = None) -> Trace:
+                   func: str = "distribution", budget: Budget | None = None,
+                   release: bool = False) -> Trace:
     """Every run of ``call`` (a program bound to its input), depth first.
 
     With a ``budget``, the probes at :data:`PROBE_AT` runs also estimate the integration
@@ -526,7 +541,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
         executions += 1
         if executions > max_runs:
             raise _too_many(func, name, max(estimate, executions), max_runs)
-        run = SymbolicRun(prefix, sites)
+        run = SymbolicRun(prefix, sites, release=release)
         try:
             key = execute(run, call, counter, name, _finisher(run, counter))
         except _Infeasible:
@@ -537,7 +552,8 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
                 raise _too_many(func, name, estimate, max_runs)
         elif executions == PROBE_AT:
             probed = probe_runs(call, name, filename, max_steps,
-                                cost=None if budget is None else budget.cost)
+                                cost=None if budget is None else budget.cost,
+                                release=release)
             estimate = max(estimate, probed.runs)
             if estimate > max_runs:
                 raise _too_many(func, name, estimate, max_runs)
@@ -545,7 +561,8 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
                 budget.check(probed)
         if key is not None:
             outputs.setdefault(key, decode(key))
-            runs.append(Run(tuple(run.draws), tuple(run.constraints), run.weight, key))
+            runs.append(Run(tuple(run.draws), tuple(run.constraints), run.weight, key,
+                            tuple(run.released)))
         i = len(run.choices) - 1
         while i >= 0 and run.choices[i] + 1 >= run.arities[i]:
             i -= 1
@@ -557,7 +574,8 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
 
 def probe_runs(call: Callable[[], Any], name: str, filename: str,
                max_steps: int = MAX_STEPS, probes: int = PROBES,
-               cost: Callable[[Run], float] | None = None) -> Estimate:
+               cost: Callable[[Run], float] | None = None,
+               release: bool = False) -> Estimate:
     """Knuth's estimates of the enumeration: the mean, over ``probes`` random paths of the
     decision tree (each decision uniform over its branches, seeded), of the product ``B``
     of the branchings met (an unbiased estimate of the number of leaves), and of ``B`` times
@@ -568,7 +586,7 @@ def probe_runs(call: Callable[[], Any], name: str, filename: str,
     counter = StepCounter(filename, max_steps, name)
     total, seconds = 0, 0.0
     for _ in range(probes):
-        run = SymbolicRun([], [], rng.randrange)
+        run = SymbolicRun([], [], rng.randrange, release)
         try:
             key = execute(run, call, counter, name, _finisher(run, counter))
         except _Infeasible:
@@ -577,7 +595,7 @@ def probe_runs(call: Callable[[], Any], name: str, filename: str,
         total += branchings
         if cost is not None and key is not None:
             seconds += branchings * cost(Run(tuple(run.draws), tuple(run.constraints),
-                                             run.weight, key))
+                                             run.weight, key, tuple(run.released)))
     return Estimate(-(-total // probes), seconds / probes)
 
 

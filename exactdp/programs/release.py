@@ -1,0 +1,424 @@
+"""Programs that release real values (``@program(output="release")``): the release protocol.
+
+A program declared ``output="release"`` may return, inside its output, real values that
+are affine in its continuous noises: ``a + laplace(b)``, a gap ``a + nu - (T + rho)``, the
+winner's noisy value ``values[argmax(values)]``, a fresh noisy value, a sum of noises
+(:mod:`exactdp.programs.release_density` says which are exact). The output's *pattern* is
+its discrete skeleton with each released value replaced by the placeholder
+:data:`~exactdp.programs.runs.REAL`; the symbolic runs are those of
+:func:`~exactdp.programs.trace.enumerate_runs` with the released values recorded (each run
+returns one pattern), so:
+
+- a pattern's probability is the sum of its runs' probabilities, by the program integrator
+  (:func:`~exactdp.programs.integrate.run_probability`): the released values do not enter
+  the runs' events, they are marginalised;
+- ``density(output)`` is exact at rational released values
+  (:func:`~exactdp.programs.release_density.run_density`, summed over the pattern's runs);
+- ``cdf(pattern, i, v) = 1 - Pr[R_i > v, pattern] / Pr[pattern]``: the comparison ``R_i >
+  v`` is added to each run of the pattern and the integrator does the rest (exact where
+  the runs stay in its exact class);
+- ``sample`` runs the program itself with random draws.
+
+:class:`ReleaseProgramMechanism` is the mechanism (output kind ``"release"``, capabilities
+``"density"`` and ``"sample"``): :func:`exactdp.privacy_loss` and :func:`exactdp.check_dp`
+read its loss through the ``"density"`` view (:mod:`exactdp.programs.release_loss`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property, lru_cache
+from typing import Any
+
+import numpy as np
+import sympy
+
+from .._validate import argument_error, check_size
+from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, refuse
+from ..distribution import LossSupremum
+from ..exact.piecewise_exp import Value, value_expr
+from ..mechanisms.release_views import ReleasedValues
+from ..numbers import exact_number
+from ..rng import as_generator
+from ..scores import ScoreVector, as_scores
+from .integrate import run_cost, run_probability, run_terms
+from .mechanism import ProgramMechanism
+from .release_density import run_density
+from .release_loss import loss_supremum
+from .runs import REAL, RELEASED_KEY, Constraint, Linear, Run
+from .trace import SampleRun, StepCounter, Trace, decode, enumerate_runs, execute
+from .values import ProgramError
+
+
+@lru_cache(maxsize=256)
+def release_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
+    """The runs of a release program on ``answers``, with their released values (cached)."""
+    prog = mechanism.program
+    call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
+    return enumerate_runs(call, prog.name, prog.filename, func=f"{prog.name}.distribution",
+                          release=True)
+
+
+def _is_real(v: object) -> bool:
+    if isinstance(v, (bool, np.bool_)):
+        return False
+    return isinstance(v, (int, float, Fraction, sympy.Expr, np.integer, np.floating))
+
+
+def match(pattern: object, output: object, values: list[Any]) -> bool:
+    """Whether ``output`` is an output of ``pattern`` (a decoded pattern); its released
+    values are appended to ``values`` in order."""
+    if pattern is REAL:
+        if _is_real(output):
+            values.append(output)
+            return True
+        return False
+    if isinstance(pattern, tuple):
+        return (isinstance(output, (tuple, list)) and len(output) == len(pattern)
+                and all(match(p, o, values) for p, o in zip(pattern, output, strict=True)))
+    if isinstance(pattern, bool) or pattern is None:
+        return output is pattern or (isinstance(output, np.bool_) and bool(output) is pattern)
+    return not isinstance(output, bool) and _is_real(output) and output == pattern
+
+
+def sampled_key(value: object, line: str, values: list[float]) -> Hashable:
+    """The pattern key of a sampled output (floats are released values, appended to
+    ``values``)."""
+    if isinstance(value, (bool, np.bool_)):
+        return (0, 0 if value else 1)
+    if value is None:
+        return (1,)
+    if isinstance(value, (int, np.integer)):
+        return (2, int(value))
+    if isinstance(value, (float, np.floating)):
+        values.append(float(value))
+        return RELEASED_KEY
+    if isinstance(value, tuple):
+        return (3, tuple(sampled_key(v, line, values) for v in value))
+    raise ProgramError(f"{line}: the output {value!r} is not made of booleans, None, "
+                       "integers, released values and tuples")
+
+
+@dataclass(frozen=True)
+class ReleaseProgramMechanism(ProgramMechanism):
+    """A program declared ``@program(output="release")`` at given parameters: output kind
+    ``"release"``, capabilities ``"density"`` (the privacy loss as a supremum of the log
+    density ratio) and ``"sample"``; ``distribution(q)`` is a :class:`ProgramRelease`."""
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """``"density"`` and ``"sample"``."""
+        return frozenset({"density", "sample"})
+
+    def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
+        """:attr:`capabilities`; no sampler for a symbolic epsilon."""
+        return frozenset({"density"}) if self.epsilon.free_symbols else self.capabilities
+
+    def distribution(self, scores: object) -> ProgramRelease:  # type: ignore[override]
+        """The distribution on the answers ``scores``: patterns, their exact probabilities,
+        ``density(output)``, ``cdf(pattern, i, v)`` and the sampler (lazy).
+
+        Raises
+        ------
+        ValueError
+            Invalid answers, answers outside the declared domain, irrational answers.
+        """
+        return ProgramRelease(self, super().distribution(scores).scores)
+
+    def trace(self, sv: ScoreVector) -> Trace:
+        """The runs of the program on ``sv`` with their released values."""
+        return release_trace(self, tuple(sv.exact))
+
+    def output_keys(self, sv: ScoreVector) -> tuple[Hashable, ...]:
+        """The canonical keys of the patterns, in canonical order."""
+        return tuple(sorted(self.trace(sv).outputs))  # type: ignore[type-var]
+
+    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
+        """Refuse (:class:`~exactdp.cost.TooCostly`) an analysis of ``vectors`` whose
+        integrals are estimated above :data:`exactdp.cost.SECONDS_LIMIT`."""
+        with as_caller(func):
+            runs = self.trace(vectors[0]).runs
+            seconds = sum(run_cost(r) for r in runs) * len(vectors)
+        check_seconds(func, f"an exact analysis of {len(vectors)} answer vectors "
+                      f"({len(runs)} runs each)", seconds,
+                      "use fewer queries, or a cut-off (stop after c answers)")
+
+    def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
+        return loss_supremum(self.distribution(sv.raw), self.distribution(sv2.raw))
+
+    def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
+        return ProgramRelease(self, sv).sample_index(size, rng)
+
+
+@dataclass(frozen=True, eq=False)
+class ProgramRelease(ReleasedValues):
+    """The distribution of a release program on one vector of answers (the release
+    protocol, :class:`~exactdp.distribution.ReleaseDistribution`).
+
+    ``outputs`` are the patterns (outputs with :data:`~exactdp.programs.runs.REAL` where a
+    value is released) in canonical order; ``probabilities`` their exact probabilities;
+    ``density(output)`` the exact density of an output (Lebesgue measure on its released
+    values, times the probability of its discrete part); ``cdf(pattern, i, v)`` the exact
+    conditional CDF of its ``i``-th released value; ``sample`` runs the program.
+    """
+
+    mechanism: ReleaseProgramMechanism
+    scores: ScoreVector
+
+    @property
+    def n(self) -> int:
+        """The number of answers."""
+        return self.scores.n
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        """The mechanism's, on these answers."""
+        return self.mechanism.capabilities_on(self.scores)
+
+    @cached_property
+    def keys(self) -> tuple[Hashable, ...]:
+        """The patterns' canonical keys."""
+        return self.mechanism.output_keys(self.scores)
+
+    @cached_property
+    def outputs(self) -> tuple[Any, ...]:
+        """The patterns, in canonical order."""
+        return tuple(decode(k) for k in self.keys)
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @cached_property
+    def runs(self) -> dict[Hashable, list[Run]]:
+        """The runs of each pattern key."""
+        out: dict[Hashable, list[Run]] = {k: [] for k in self.keys}
+        for run in self.mechanism.trace(self.scores).runs:
+            out[run.output].append(run)
+        return out
+
+    def index(self, pattern: object) -> int:
+        """Position of ``pattern`` (with :data:`REAL` placeholders) in :attr:`outputs`.
+
+        Raises
+        ------
+        ValueError
+            Not a pattern of the program on these answers.
+        """
+        for i, p in enumerate(self.outputs):
+            if _same(p, pattern):
+                return i
+        raise argument_error(self.mechanism.name, "pattern", "one of .outputs", pattern)
+
+    def split_output(self, output: object) -> tuple[int, tuple[Fraction, ...]]:
+        """``(position of its pattern, its released values as Fractions)`` of an output
+        (a discrete pattern matching exactly is preferred to one releasing a value)."""
+        func = f"{self.mechanism.name}.density"
+        found = []
+        for i, p in enumerate(self.outputs):
+            vals: list[Any] = []
+            if match(p, output, vals):
+                found.append((len(vals), i, vals))
+        if not found:
+            raise argument_error(func, "output", "an output of one of the patterns .outputs",
+                                 output)
+        _, i, vals = min(found, key=lambda t: t[0])
+        return i, tuple(_rational(func, v) for v in vals)
+
+    def _check_cost(self, func: str) -> None:
+        runs = self.mechanism.trace(self.scores).runs
+        check_seconds(func, f"the exact integrals of {len(runs)} runs",
+                      sum(run_cost(r) for r in runs), "use fewer queries, or a cut-off")
+
+    @cached_property
+    def probabilities(self) -> tuple[sympy.Expr, ...]:
+        """Exact probabilities of the patterns, in :attr:`outputs` order."""
+        self._check_cost(f"{self.mechanism.name}.probabilities")
+        return tuple(_total(self.runs[k]) for k in self.keys)
+
+    def pmf(self, pattern: object) -> sympy.Expr:
+        """The exact probability of one pattern."""
+        return self.probabilities[self.index(pattern)]
+
+    def to_numpy(self) -> np.ndarray:
+        """The pattern probabilities in float64."""
+        out = np.array([float(sympy.N(p, 20)) for p in self.probabilities])
+        out.setflags(write=False)
+        return out
+
+    def density(self, output: object) -> sympy.Expr:
+        """The exact density of one output at rational released values: the released
+        values' joint density (Lebesgue measure) times the probability of the rest of its
+        pattern (an output without released values: its probability).
+
+        Raises
+        ------
+        ValueError
+            Not an output, an irrational value, or a run outside the exact class of
+            released values (:mod:`~exactdp.programs.release_density`: one line naming
+            the line).
+        """
+        i, values = self.split_output(output)
+        self._check_cost(f"{self.mechanism.name}.density")
+        name = self.mechanism.name
+        exprs: list[sympy.Expr] = []
+        total: Value = {}
+        unit = None
+        for run in self.runs[self.keys[i]]:
+            where = run.draws[0].line if run.draws else name
+            try:
+                lam, v = run_density(run, values, where)
+            except ValueError as exc:
+                raise ValueError(f"{name}.density: {exc}") from None
+            if run.weight == 1 and unit in (None, lam):
+                unit = lam
+                for key, q in v.items():
+                    total[key] = total.get(key, 0) + q
+            else:
+                exprs.append(sympy.sympify(run.weight) * value_expr(v, lam))
+        total = {k: q for k, q in total.items() if q}
+        head = value_expr(total, unit) if unit is not None else sympy.Integer(0)
+        return sympy.Add(head, *exprs)
+
+    def cdf(self, pattern: object, i: int, v: object) -> sympy.Expr:
+        """``Pr[R_i <= v | pattern]``: the exact conditional CDF of the ``i``-th released
+        value (in the order of the :data:`REAL` placeholders) given the pattern.
+
+        Raises
+        ------
+        ValueError
+            ``pattern`` not a pattern, ``i`` not one of its released values, ``v`` not
+            rational, or a run outside the integrator's exact class once ``R_i > v`` is
+            added.
+        """
+        func = f"{self.mechanism.name}.cdf"
+        k = self.index(pattern)
+        count = _reals(self.outputs[k])
+        if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < count):
+            raise argument_error(func, "i", f"a released value of the pattern (0..{count - 1})",
+                                 i)
+        x = sympy.Rational(*_rational(func, v).as_integer_ratio())
+        over = []
+        for run in self.runs[self.keys[k]]:
+            r = run.released[i]
+            c = Constraint(Linear(r.constant - x, r.coefficients), ">", f"{func}")
+            over.append(run_probability(Run(run.draws, (*run.constraints, c), run.weight,
+                                            run.output, run.released)))
+        return 1 - sympy.Add(*over) / self.probabilities[k]
+
+    def cdf_float(self, pattern: object, i: int, v: np.ndarray) -> np.ndarray:
+        """:meth:`cdf` in float64 at the points ``v`` (each float taken exactly)."""
+        pts = np.asarray(v, dtype=np.float64)
+        out = [float(sympy.N(self.cdf(pattern, i, Fraction(float(x))), 20)) for x in pts.ravel()]
+        return np.clip(np.array(out), 0.0, 1.0).reshape(pts.shape)
+
+    def loss_supremum(self, neighbour: object) -> LossSupremum:
+        """The exact privacy loss against the answers ``neighbour`` (the mechanism's
+        ``"density"`` view, what :func:`exactdp.privacy_loss` reads)."""
+        func = f"{self.mechanism.name}.loss_supremum"
+        return self.mechanism.evaluate("density", self.scores,
+                                       as_scores(neighbour, "neighbour", func))
+
+    # ------------------------------------------------------------------ sampling
+    def _draw(self, size: int, gen: np.random.Generator) -> list[tuple[Hashable, list, Any]]:
+        mech = self.mechanism
+        prog = mech.program
+        q = tuple(int(v) if v.is_Integer else float(v) for v in self.scores.exact)
+        args = tuple((k, v if isinstance(v, int) else float(v)) for k, v in mech.arguments)
+        sens = mech.sensitivity
+        call = prog.bind(q, float(mech.epsilon), args,
+                         int(sens) if sens.is_Integer else float(sens))
+        counter = StepCounter(prog.filename, 200_000, prog.name)
+        ex = SampleRun(gen)
+        out = []
+        for _ in range(size):
+            value = execute(ex, call, counter, prog.name, lambda v: v)
+            vals: list[float] = []
+            out.append((sampled_key(value, prog.name, vals), vals, value))
+        return out
+
+    def sample(self, size: int | None = None, rng: Any = None) -> Any:
+        """Run the program with random draws: one output (``size=None``), or an object
+        array of ``size`` outputs (tuples with floats where values are released)."""
+        gen = as_generator(rng, "sample")
+        total = 1 if size is None else int(np.prod(check_size("sample", size)))
+        if total > MAX_SAMPLE_DRAWS:
+            raise refuse("sample", f"size = {total:.3g} runs of {self.mechanism.name}",
+                         f"{total:.3g} runs", f"{MAX_SAMPLE_DRAWS:.0e} per call",
+                         "call sample() in a loop over smaller sizes")
+        draws = self._draw(total, gen)
+        if size is None:
+            return draws[0][2]
+        out = np.empty(total, dtype=object)
+        for i, d in enumerate(draws):
+            out[i] = d[2]
+        return out
+
+    def split(self, draws: object) -> tuple[np.ndarray, np.ndarray]:
+        """Outputs of :meth:`sample` as pattern positions (shape (size,)) and released
+        values (shape (size, k), NaN padded; k the most values of a pattern)."""
+        rows = [self.split_output(o) for o in list(draws)]  # type: ignore[call-overload]
+        k = max((_reals(p) for p in self.outputs), default=0)
+        values = np.full((len(rows), k), np.nan)
+        for r, (_, vals) in enumerate(rows):
+            values[r, :len(vals)] = [float(x) for x in vals]
+        return np.array([i for i, _ in rows], dtype=np.int64), values
+
+    def sample_index(self, size: int, rng: Any = None) -> np.ndarray:
+        """Draws of the program as positions of their patterns, shape (size,)."""
+        pos = {k: i for i, k in enumerate(self.keys)}
+        out = []
+        for key, _, value in self._draw(size, as_generator(rng, "sample")):
+            if key not in pos:
+                raise ProgramError(f"{self.mechanism.name}: the sampler returned {value!r}, "
+                                   "whose pattern no run reaches")
+            out.append(pos[key])
+        return np.array(out, dtype=np.int64)
+
+    def __repr__(self) -> str:
+        return f"ProgramRelease({self.mechanism!r}, n={self.n}, patterns={len(self)})"
+
+
+def _same(p: object, q: object) -> bool:
+    if isinstance(p, tuple):
+        return isinstance(q, (tuple, list)) and len(p) == len(q) and all(
+            _same(a, b) for a, b in zip(p, q, strict=True))
+    if p is REAL or isinstance(p, bool) or p is None:
+        return q is p
+    return not isinstance(q, bool) and isinstance(q, int) and q == p
+
+
+def _reals(pattern: object) -> int:
+    if pattern is REAL:
+        return 1
+    return sum(_reals(p) for p in pattern) if isinstance(pattern, tuple) else 0
+
+
+def _rational(func: str, v: object) -> Fraction:
+    if isinstance(v, float):
+        return Fraction(v)
+    r = exact_number(v, "output", func=func)
+    if not r.is_Rational:
+        raise argument_error(func, "output", "rational released values", v)
+    return Fraction(int(r.p), int(r.q))
+
+
+def _total(runs: list[Run]) -> sympy.Expr:
+    """The exact sum of the runs' probabilities (one closed form when every run has the
+    same unit, weight 1 and no denominator)."""
+    total: Value = {}
+    unit = None
+    rest = []
+    for run in runs:
+        terms = run_terms(run) if run.weight == 1 else None
+        if terms is None or terms.denominator != {(0, Fraction(0)): Fraction(1)} or (
+                unit is not None and terms.unit != unit):
+            rest.append(run_probability(run))
+            continue
+        unit = terms.unit
+        for key, q in terms.numerator.items():
+            total[key] = total.get(key, 0) + q
+    total = {k: q for k, q in total.items() if q}
+    head = value_expr(total, unit) if unit is not None else sympy.Integer(0)
+    return sympy.Add(head, *rest)

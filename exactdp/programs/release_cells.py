@@ -1,0 +1,229 @@
+"""The density of one released value as a function of it: the cells where its closed form holds.
+
+:func:`~exactdp.programs.release_density.run_density` computes with exact numbers and
+decides every order it needs (which end of a leaf's interval is active, where a cut lies,
+the sign of a density factor's argument) by comparing them. Run with the released value
+``v`` as a *polynomial in v* (:class:`VPoly`) and a test point ``v0``, the same code
+computes the density as a function of ``v``: every number it compares is affine in ``v``
+(offsets, cuts, test points are built from the released value by rational operations), so
+each comparison is decided at ``v0`` and its root is recorded; between the nearest
+recorded roots around ``v0`` every comparison has the same outcome, so the computation
+takes the same path and its result, ``sum q(v) lam**e exp(lam (k v + w))`` (``q`` a
+polynomial, ``k`` and ``w`` rational), is the density on that whole open *cell*.
+:func:`cells` walks the real line cell by cell (an unexplored gap is explored from a point
+inside it), so the cells cover it up to finitely many boundary points.
+
+No float enters: the roots and test points are Fractions.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from ..cost import refuse
+
+#: Most cells of one walk (each a recomputation of the densities).
+MAX_CELLS = 400
+
+
+class OnBoundary(Exception):  # noqa: N818 (internal control flow)
+    """A comparison is an equality at the test point: pick another one."""
+
+
+@dataclass
+class CellContext:
+    """The test point and the roots of the comparisons decided so far."""
+
+    v0: Fraction
+    roots: set[Fraction] = field(default_factory=set)
+
+
+_ACTIVE: list[CellContext] = []
+
+
+def _frac(x: object) -> Fraction:
+    return x if isinstance(x, Fraction) else Fraction(x)  # type: ignore[arg-type]
+
+
+class VPoly:
+    """A polynomial in the released value ``v`` with Fraction coefficients (low degree
+    first). Arithmetic with Fractions and ints; ``==`` and ``hash`` are structural (a
+    constant equals its Fraction); ``<`` and the other orders are decided at the active
+    cell's test point, recording the root."""
+
+    __slots__ = ("c",)
+
+    def __init__(self, coeffs: tuple[Fraction, ...]) -> None:
+        c = list(coeffs)
+        while c and c[-1] == 0:
+            c.pop()
+        self.c = tuple(c)
+
+    @staticmethod
+    def lift(x: object) -> VPoly:
+        return x if isinstance(x, VPoly) else VPoly((_frac(x),))
+
+    def at(self, v: Fraction) -> Fraction:
+        out = Fraction(0)
+        for a in reversed(self.c):
+            out = out * v + a
+        return out
+
+    def __add__(self, other: object) -> VPoly:
+        o = VPoly.lift(other)
+        n = max(len(self.c), len(o.c))
+        return VPoly(tuple((self.c[i] if i < len(self.c) else 0)
+                           + (o.c[i] if i < len(o.c) else 0) for i in range(n)))
+
+    __radd__ = __add__
+
+    def __neg__(self) -> VPoly:
+        return VPoly(tuple(-a for a in self.c))
+
+    def __sub__(self, other: object) -> VPoly:
+        return self + (-VPoly.lift(other))
+
+    def __rsub__(self, other: object) -> VPoly:
+        return VPoly.lift(other) - self
+
+    def __mul__(self, other: object) -> VPoly:
+        o = VPoly.lift(other)
+        out = [Fraction(0)] * max(0, len(self.c) + len(o.c) - 1)
+        for i, a in enumerate(self.c):
+            for j, b in enumerate(o.c):
+                out[i + j] += a * b
+        return VPoly(tuple(out))
+
+    __rmul__ = __mul__
+
+    def __truediv__(self, other: object) -> VPoly:
+        if isinstance(other, VPoly):
+            if len(other.c) > 1:
+                raise ValueError("a division by the released value: not exact here")
+            other = other.c[0] if other.c else Fraction(0)
+        k = _frac(other)
+        return VPoly(tuple(a / k for a in self.c))
+
+    def __bool__(self) -> bool:
+        return bool(self.c)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (VPoly, Fraction, int)):
+            return self.c == VPoly.lift(other).c
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        if len(self.c) <= 1:
+            return hash(self.c[0] if self.c else Fraction(0))
+        return hash(self.c)
+
+    def _sign(self) -> int:
+        if len(self.c) <= 1:
+            a = self.c[0] if self.c else Fraction(0)
+            return (a > 0) - (a < 0)
+        if len(self.c) > 2 or not _ACTIVE:
+            raise ValueError("an order between polynomials in the released value: outside "
+                             "the exact class of released values")
+        ctx = _ACTIVE[-1]
+        ctx.roots.add(-self.c[0] / self.c[1])
+        val = self.at(ctx.v0)
+        if val == 0:
+            raise OnBoundary
+        return 1 if val > 0 else -1
+
+    def __lt__(self, other: object) -> bool:
+        return (self - other)._sign() < 0
+
+    def __le__(self, other: object) -> bool:
+        return (self - other)._sign() <= 0
+
+    def __gt__(self, other: object) -> bool:
+        return (self - other)._sign() > 0
+
+    def __ge__(self, other: object) -> bool:
+        return (self - other)._sign() >= 0
+
+    def __abs__(self) -> VPoly:
+        return -self if self._sign() < 0 else self
+
+    def __repr__(self) -> str:
+        return "VPoly(" + " + ".join(f"{a}*v**{i}" for i, a in enumerate(self.c)) + ")"
+
+
+#: The released value as a polynomial: ``v``.
+V = VPoly((Fraction(0), Fraction(1)))
+
+
+@contextmanager
+def cell_at(v0: Fraction) -> Iterator[CellContext]:
+    """Decide the comparisons of polynomials in ``v`` at ``v0`` (recording their roots)."""
+    ctx = CellContext(v0)
+    _ACTIVE.append(ctx)
+    try:
+        yield ctx
+    finally:
+        _ACTIVE.pop()
+
+
+@dataclass(frozen=True)
+class Cell:
+    """An open interval ``(lo, hi)`` of the released value (None: infinite) and what the
+    computation gave there."""
+
+    lo: Fraction | None
+    hi: Fraction | None
+    result: Any
+
+
+def _points(a: Fraction | None, b: Fraction | None) -> Iterator[Fraction]:
+    """Test points inside ``(a, b)``, the middle first."""
+    for k in range(1, 40):
+        if a is None and b is None:
+            yield Fraction(k - 1, k)
+        elif a is None:
+            yield b - Fraction(k + 1, 2)  # type: ignore[operator]
+        elif b is None:
+            yield a + Fraction(k + 1, 2)
+        else:
+            yield a + (b - a) * Fraction(k, 2 * k + 1)
+
+
+def cells(compute: Callable[[VPoly], Any], func: str) -> list[Cell]:
+    """The cells of ``compute(V)`` covering the real line (sorted by ``lo``).
+
+    Raises
+    ------
+    TooCostly
+        More than :data:`MAX_CELLS` cells.
+    """
+    todo: list[tuple[Fraction | None, Fraction | None]] = [(None, None)]
+    out: list[Cell] = []
+    while todo:
+        a, b = todo.pop()
+        for v0 in _points(a, b):
+            try:
+                with cell_at(v0) as ctx:
+                    result = compute(V)
+                break
+            except OnBoundary:
+                continue
+        else:  # pragma: no cover - 40 test points each on a root
+            raise ValueError(f"{func}: no test point off the cell boundaries")
+        below = [r for r in ctx.roots if r < v0 and (a is None or r > a)]
+        above = [r for r in ctx.roots if r > v0 and (b is None or r < b)]
+        lo = max(below) if below else a
+        hi = min(above) if above else b
+        out.append(Cell(lo, hi, result))
+        if len(out) > MAX_CELLS:
+            raise refuse(func, "the cells of the released value's density",
+                         f"more than {MAX_CELLS} cells", f"{MAX_CELLS} cells",
+                         "use fewer queries")
+        if lo != a:
+            todo.append((a, lo))
+        if hi != b:
+            todo.append((hi, b))
+    return sorted(out, key=lambda c: (c.lo is not None, c.lo))

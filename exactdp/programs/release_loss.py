@@ -1,0 +1,355 @@
+"""The privacy loss of a release program on one pair: the supremum of the log density ratio.
+
+For answers ``q, q'`` the loss is ``sup_o |ln f_q(o) / f_q'(o)|`` over the outputs ``o``
+(:class:`~exactdp.distribution.LossSupremum`): ``f`` the density of the released values
+times the probability of the rest of the pattern (an essential supremum: single values of
+the released value do not count, limits do). Pattern by pattern:
+
+- no released value: ``|ln P / P'|`` of the exact pattern probabilities (``oo`` when exactly
+  one is 0: an event of positive probability under one input only, attained);
+- one released value ``v``: the densities are computed as functions of ``v`` on the cells
+  where their closed forms hold (:mod:`exactdp.programs.release_cells`), and on each cell
+  the supremum of the log ratio is the largest of its limits at the cell's ends (exact
+  sympy), its constant value where the ratio is constant (attained on the whole cell), and
+  its values at the interior critical points (certified arb intervals,
+  :mod:`exactdp.programs.release_sup`); a cell where exactly one density vanishes gives
+  ``oo``, attained (that set of values has positive probability under one input only);
+- several released values whose densities factorise (each value its own independent
+  noise, compared with nothing: histograms): the log ratio is a sum of one-value log
+  ratios plus the pattern's, and its supremum the sum of theirs
+  (:func:`_separable`); other patterns with several values are refused in one line.
+
+The largest candidate is decided by rigorous arb enclosures (exact comparison between
+exact candidates: :func:`exactdp.exact.signs.compare`). A value at an interior critical
+point is not a closed form: the result then carries ``interval`` (certified) and ``loss``
+is its midpoint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import flint
+import sympy
+
+from ..distribution import LossSupremum
+from ..exact import arb_to_interval, flint_prec, to_arb
+from ..exact.signs import compare
+from .release_cells import VPoly, cells
+from .release_density import affine, run_density
+from .release_sup import (
+    PREC,
+    Terms,
+    add,
+    derivative,
+    exact_at,
+    leading,
+    mul,
+    negate_v,
+    refine,
+    zeros,
+)
+from .runs import REAL, Run
+
+
+@dataclass(frozen=True)
+class Candidate:
+    """One candidate for the supremum: the signed log ratio ``ln f / f'`` (exact, as the
+    pair ``(f, f')`` of positive exponential sums, or an arb ball), or an infinite one
+    (``infinite`` = +1 / -1)."""
+
+    exact: tuple[sympy.Expr, sympy.Expr] | None
+    enclosure: flint.arb | None
+    infinite: int
+    attained: bool
+    witness: str
+    at: Fraction | None = None  # a finite cell end: the limit there, of the pair ``exact``
+
+
+def _lam(unit: sympy.Expr, func: str) -> Fraction:
+    if not unit.is_Rational:
+        raise ValueError(f"{func}: the loss of a release program needs a rational noise rate "
+                         f"unit (numeric rational epsilon), got {unit}")
+    return Fraction(int(unit.p), int(unit.q))
+
+
+def _terms(value: dict, lam: Fraction) -> Terms:
+    """A density value with :class:`VPoly` exponents and coefficients as :data:`Terms`."""
+    out: Terms = {}
+    for (e, w), q in value.items():
+        wp = VPoly.lift(w).c
+        k = wp[1] if len(wp) > 1 else Fraction(0)
+        w0 = wp[0] if wp else Fraction(0)
+        poly = tuple(a * lam**e for a in VPoly.lift(q).c)
+        out = add(out, {(k, w0): poly})
+    return out
+
+
+def _density(runs: list[Run], values: tuple[Any, ...], func: str) -> tuple[sympy.Expr, dict]:
+    unit: sympy.Expr = sympy.Integer(1)
+    total: dict = {}
+    for run in runs:
+        if run.weight != 1:
+            raise ValueError(f"{func}: a run with a coin (bernoulli) beside released values: "
+                             "not in this version")
+        try:
+            unit, v = run_density(run, values, run.draws[0].line if run.draws else func)
+        except ValueError as exc:
+            raise ValueError(f"{func}: {exc}") from None
+        for k, q in v.items():
+            s = total.get(k, 0) + q
+            if s:
+                total[k] = s
+            else:
+                total.pop(k, None)
+    return unit, total
+
+
+def _log_ratio(f: sympy.Expr, g: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+    return f, g
+
+
+def _direction(pair: tuple[sympy.Expr, sympy.Expr]) -> int:
+    """The sign of ``ln f/g``: of ``f - g`` (an exponential sum: exact zero test)."""
+    return compare(sympy.expand(pair[0]), sympy.expand(pair[1]))
+
+
+def _larger(a: tuple[sympy.Expr, sympy.Expr], b: tuple[sympy.Expr, sympy.Expr]) -> int:
+    """The sign of ``|ln a0/a1| - |ln b0/b1|``, exact: ``A D - B C`` for the ratios
+    ``A/B = max/min`` of each pair (exponential sums: Lindemann-Weierstrass)."""
+    A, B = a if _direction(a) >= 0 else a[::-1]
+    C, D = b if _direction(b) >= 0 else b[::-1]
+    return compare(sympy.expand(A * D), sympy.expand(B * C))
+
+
+def _end(f: Terms, g: Terms, lam: Fraction, side: int, where: str) -> Candidate:
+    """The limit of ``ln f / g`` at an infinite end (``side`` +1: ``v -> +oo``)."""
+    lf = leading(f if side > 0 else negate_v(f), lam)
+    lg = leading(g if side > 0 else negate_v(g), lam)
+    assert lf is not None and lg is not None
+    if (lf[0], lf[1]) != (lg[0], lg[1]):
+        bigger = 1 if (lf[0], lf[1]) > (lg[0], lg[1]) else -1
+        return Candidate(None, None, bigger, False, where)
+    return Candidate(_log_ratio(lf[2], lg[2]), None, 0, False, where)
+
+
+def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
+                     hi: Fraction | None, label: str, func: str) -> list[Candidate]:
+    span = f"{label} with the value in ({'-oo' if lo is None else lo}, " \
+           f"{'oo' if hi is None else hi})"
+    if not f and not g:
+        return []
+    if not f or not g:
+        return [Candidate(None, None, 1 if f else -1, True,
+                          f"{span} (probability 0 under one input only)")]
+    d = add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+    if not d:  # the ratio is constant on the cell
+        t = (lo + hi) / 2 if lo is not None and hi is not None else (
+            (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0))
+        return [Candidate(_log_ratio(exact_at(f, t, lam), exact_at(g, t, lam)), None, 0,
+                          True, f"{span} (a constant ratio)")]
+    out = []
+    for end, side in ((lo, -1), (hi, 1)):
+        if end is None:
+            out.append(_end(f, g, lam, side, f"{label} as the value -> "
+                                               f"{'-oo' if side < 0 else '+oo'}"))
+            continue
+        fe, ge = exact_at(f, end, lam), exact_at(g, end, lam)
+        if fe == 0 or ge == 0:
+            if fe == ge:
+                raise ValueError(f"{func}: both densities vanish at the value {end} of "
+                                 f"{label}: the limit of their ratio is not decided here")
+            out.append(Candidate(None, None, 1 if ge == 0 else -1, False,
+                                 f"{label} as the value -> {end}"))
+            continue
+        out.append(Candidate(_log_ratio(fe, ge), None, 0, False,
+                             f"{label} as the value -> {end}", end))
+    for x, y in zeros(d, lam, lo, hi, func):
+        val, x2, y2 = refine(f, g, d, lam, x, y)
+        at = f"{float(x2):.12g}" if x2 == y2 else f"[{float(x2):.12g}, {float(y2):.12g}]"
+        out.append(Candidate(None, val, 0, True, f"{label} with the value at {at} (a critical "
+                             "point of the log density ratio)"))
+    return out
+
+
+def _one_value(dist: Any, other: Any, key: Any, label: str, func: str) -> list[Candidate]:
+    runs_p, runs_q = dist.runs[key], other.runs[key]
+    holder: dict[str, sympy.Expr] = {}
+
+    def compute(v: VPoly) -> tuple[dict, dict]:
+        u1, f = _density(runs_p, (v,), func)
+        u2, g = _density(runs_q, (v,), func)
+        holder["unit"] = u1
+        return f, g
+
+    out: list[Candidate] = []
+    for cell in cells(compute, func):
+        lam = _lam(holder["unit"], func)
+        f, g = (_terms(r, lam) for r in cell.result)
+        out += _cell_candidates(f, g, lam, cell.lo, cell.hi, label, func)
+    return _continuous_ends(out, label)
+
+
+def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
+    """Mark a cell end attained where both densities are continuous across it (the limits
+    from both sides equal, exactly): the output with that value attains the limit."""
+    ends: dict[Fraction, list[int]] = {}
+    for i, c in enumerate(cands):
+        if c.at is not None:
+            ends.setdefault(c.at, []).append(i)
+    out = list(cands)
+    for at, (*idx,) in ends.items():
+        if len(idx) != 2:
+            continue
+        (f1, g1), (f2, g2) = (cands[i].exact for i in idx)  # type: ignore[misc]
+        if sympy.expand(f1 - f2) == 0 and sympy.expand(g1 - g2) == 0:
+            for i in idx:
+                out[i] = Candidate(cands[i].exact, None, 0, True,
+                                   f"{label} with the value {at}", at)
+    return out
+
+
+def _separable(dist: Any, other: Any, key: Any, label: str, func: str
+               ) -> list[Candidate] | None:
+    """Candidates for a pattern of several released values whose densities factorise:
+    one run on each side, every released value ``c + a z`` with its own noise ``z`` that
+    no comparison uses. Then ``ln f/f' = ln P/P' + sum_j h_j(v_j)`` and the supremum of
+    ``|.|`` is the larger of ``ln P/P' + sum_j sup h_j`` and ``-(ln P/P' + sum_j inf h_j)``
+    (each ``sup h_j`` a one-value supremum of two Laplace or exponential laws). None when
+    the pattern is not of this form."""
+    rp, rq = dist.runs[key][0], other.runs[key][0]
+    used = {i for r in (rp, rq) for c in r.constraints for i, _ in c.expr.coefficients}
+    parts = []
+    for lin_p, lin_q in zip(rp.released, rq.released, strict=True):
+        (cp, kp), (cq, kq) = affine(lin_p), affine(lin_q)
+        if len(cp) != 1 or cp != cq or set(cp) & used:
+            return None
+        (i, a), = cp.items()
+        if rp.draws[i] != rq.draws[i]:
+            return None
+        parts.append((rp.draws[i], a, kp, kq))
+    if len({p[0].index for p in parts}) != len(parts):
+        return None
+    P, Q = dist.pmf(dist.outputs[dist.keys.index(key)]), other.pmf(
+        other.outputs[other.keys.index(key)])
+    if P == 0 or Q == 0:
+        return [Candidate(None, None, 1 if Q == 0 else -1, True, label)] if P != Q else []
+    spread = sympy.Integer(0)
+    for draw, a, kp, kq in parts:
+        rate = 1 / (draw.scale * abs(sympy.Rational(a.numerator, a.denominator)))
+        shift = sympy.Rational((kp - kq).numerator, (kp - kq).denominator)
+        if draw.law == "exponential":
+            if shift != 0:
+                return [Candidate(None, None, 1, True, f"{label}: a released value below the "
+                                  "other input's support (probability 0 under it)")]
+            continue
+        spread += rate * abs(shift)  # Laplace: ln g(v - kp)/g(v - kq) in +-rate |shift|
+    up, down = (P * sympy.exp(spread), Q), (P, Q * sympy.exp(spread))
+    return [Candidate(up, None, 0, True, f"{label} with every value beyond both inputs' "
+                      "centres, on the side favouring the first"),
+            Candidate(down, None, 0, True, f"{label} with every value beyond both inputs' "
+                      "centres, on the side favouring the second")]
+
+
+def _candidates(dist: Any, other: Any, func: str) -> list[Candidate]:
+    out: list[Candidate] = []
+    keys = sorted(set(dist.keys) | set(other.keys))
+    for key in keys:
+        mine = key in dist.runs
+        theirs = key in other.runs
+        pattern = (dist if mine else other).outputs[(dist if mine else other).keys.index(key)]
+        label = f"the pattern {pattern!r}"
+        if not (mine and theirs):
+            out.append(Candidate(None, None, 1 if mine else -1, True,
+                                 f"{label} (reached under one input only)"))
+            continue
+        k = _reals(pattern)
+        if k == 0:
+            P, Q = dist.pmf(pattern), other.pmf(pattern)
+            if P == 0 or Q == 0:
+                if P != Q:
+                    out.append(Candidate(None, None, 1 if Q == 0 else -1, True, label))
+                continue
+            out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
+        elif k == 1:
+            out += _one_value(dist, other, key, label, func)
+        else:
+            sep = _separable(dist, other, key, label, func) if (
+                len(dist.runs[key]) == len(other.runs[key]) == 1) else None
+            if sep is None:
+                raise ValueError(f"{func}: {label} releases {k} values whose densities do not "
+                                 "factorise; the supremum over several released values is "
+                                 "not in this version")
+            out += sep
+    return out
+
+
+def _reals(pattern: object) -> int:
+    if pattern is REAL:
+        return 1
+    return sum(_reals(p) for p in pattern) if isinstance(pattern, tuple) else 0
+
+
+def _signed_ball(c: Candidate) -> flint.arb:
+    if c.enclosure is not None:
+        return c.enclosure
+    assert c.exact is not None
+    return to_arb(c.exact[0], PREC).log() - to_arb(c.exact[1], PREC).log()
+
+
+def _abs_ball(c: Candidate) -> flint.arb:
+    return abs(_signed_ball(c))
+
+
+def loss_supremum(dist: Any, other: Any) -> LossSupremum:
+    """The exact ``sup_o |ln f_q(o) / f_q'(o)|`` of two :class:`~exactdp.programs.release.
+    ProgramRelease` distributions of one program (``q`` and its neighbour ``q'``).
+
+    Raises
+    ------
+    ValueError
+        A symbolic epsilon, a pattern outside the exact class of released values, an
+        undecided critical point, or a maximum that arb cannot separate from a rival.
+    """
+    func = f"{dist.mechanism.name}.privacy_loss"
+    if dist.mechanism.epsilon.free_symbols:
+        raise ValueError(f"{func}: the supremum over released values needs a numeric epsilon")
+    cands = _candidates(dist, other, func)
+    if not cands:
+        return LossSupremum(sympy.Integer(0), True, 0, "every output (equal densities)")
+    inf = [c for c in cands if c.infinite]
+    if inf:
+        best = max(inf, key=lambda c: c.attained)
+        return LossSupremum(sympy.oo, best.attained, best.infinite, best.witness,
+                            () if best.attained else ((best.witness, sympy.oo),))
+    with flint_prec(PREC):
+        balls = [_abs_ball(c) for c in cands]
+        top = max(range(len(cands)), key=lambda i: balls[i].lower())
+        rivals = [i for i in range(len(cands))
+                  if i != top and balls[i].upper() >= balls[top].lower()]
+    exact_rivals = all(cands[i].exact is not None for i in [top, *rivals])
+    if exact_rivals:
+        for i in rivals:
+            c = _larger(cands[i].exact, cands[top].exact)  # type: ignore[arg-type]
+            if c > 0 or (c == 0 and cands[i].attained and not cands[top].attained):
+                top = i
+        best = cands[top]
+        assert best.exact is not None
+        direction = _direction(best.exact)
+        big, small = best.exact if direction >= 0 else best.exact[::-1]
+        value = sympy.log(sympy.simplify(big / small))
+        return LossSupremum(value, best.attained, direction, best.witness,
+                            () if best.attained else ((best.witness, value),))
+    best = cands[top]
+    with flint_prec(PREC):
+        hull = balls[top]
+        for i in rivals:
+            hull = hull.union(balls[i])
+        signed = _signed_ball(best)
+        lo, hi = arb_to_interval(hull)
+    direction = 1 if signed > 0 else -1
+    bracket = "" if not rivals else " (a certified bracket: rivals not separated)"
+    return LossSupremum((lo + hi) / 2, best.attained, direction, best.witness + bracket,
+                        interval=(lo, hi))

@@ -1,0 +1,255 @@
+"""The supremum of ``ln f(v) - ln g(v)`` over one cell, for exponential polynomials f, g.
+
+On a cell (:mod:`exactdp.programs.release_cells`) a density is ``f(v) = sum_k p_k(v)
+exp(lam (k_k v + w_k))`` with rational ``lam``, ``k_k``, ``w_k`` and polynomials ``p_k``
+with rational coefficients (:class:`Terms`). The supremum of the log ratio ``L = ln f - ln
+g`` over an open cell ``(a, b)`` is the largest of its limits at the ends (exact: the
+closed forms at a rational end; at an infinite end the ratio of the leading terms, or
+``+-oo`` when they differ) and its values at the interior zeros of ``D = f' g - f g'``.
+
+Every sign is exact or certified. ``D`` is identically zero exactly when every polynomial
+of its merged terms is zero: ``exp(lam w)`` for distinct rationals ``lam w`` are linearly
+independent over the algebraic numbers (Lindemann and Weierstrass). Its zeros are isolated
+by bisection with arb enclosures (:func:`zeros`): a piece where ``D``'s enclosure excludes 0
+has none; one where ``D'``'s excludes 0 has at most one, present iff the signs at its ends
+differ. On an infinite side, past a point ``M`` where the leading term provably dominates
+the others (each ``|p(v)| exp(-lam d v) / v**e`` is decreasing past ``max(1, e/(lam d))``,
+so one check at ``M`` holds for all ``v >= M``), ``D`` has no zero. A piece that stays
+undecided down to a relative width ``2**-UNDECIDED_BITS`` (a tangential zero, or two
+zeros that close) is refused, never guessed. The value at a zero is a certified arb
+interval refined to a width at most ``max(1e-6 |L|, 1e-12)`` (issue 34).
+
+References
+----------
+F. Lindemann (1882), K. Weierstrass (1885) (A. Baker, *Transcendental Number Theory*,
+1975, Theorem 1.4). R. E. Moore, R. B. Kearfott and M. J. Cloud, *Introduction to
+Interval Analysis*, SIAM 2009, chapter 8 (interval root isolation: an enclosure of the
+derivative excluding 0 proves monotonicity). F. Johansson, "Arb", IEEE Trans. Computers
+66(8), 2017.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import flint
+import sympy
+
+from ..exact.arb import flint_prec
+
+#: ``{(k, w): coefficients of p, low degree first}``: ``sum p(v) exp(lam (k v + w))``.
+Terms = dict[tuple[Fraction, Fraction], tuple[Fraction, ...]]
+
+PREC = 192
+UNDECIDED_BITS = 80
+#: Most bisection steps of one cell.
+MAX_STEPS = 20_000
+
+
+def _trim(c: list[Fraction]) -> tuple[Fraction, ...]:
+    while c and c[-1] == 0:
+        c.pop()
+    return tuple(c)
+
+
+def _padd(a: tuple[Fraction, ...], b: tuple[Fraction, ...], s: int = 1) -> tuple[Fraction, ...]:
+    n = max(len(a), len(b))
+    return _trim([(a[i] if i < len(a) else 0) + s * (b[i] if i < len(b) else 0)
+                  for i in range(n)])
+
+
+def _pmul(a: tuple[Fraction, ...], b: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    out = [Fraction(0)] * max(0, len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return _trim(out)
+
+
+def add(f: Terms, g: Terms, s: int = 1) -> Terms:
+    out = dict(f)
+    for k, p in g.items():
+        q = _padd(out.get(k, ()), p, s)
+        if q:
+            out[k] = q
+        else:
+            out.pop(k, None)
+    return out
+
+
+def mul(f: Terms, g: Terms) -> Terms:
+    out: Terms = {}
+    for (k1, w1), p1 in f.items():
+        for (k2, w2), p2 in g.items():
+            out = add(out, {(k1 + k2, w1 + w2): _pmul(p1, p2)})
+    return out
+
+
+def derivative(f: Terms, lam: Fraction) -> Terms:
+    """``f'``: ``(p' + lam k p) exp(lam (k v + w))``."""
+    out: Terms = {}
+    for (k, w), p in f.items():
+        dp = tuple(i * a for i, a in enumerate(p))[1:]
+        out = add(out, {(k, w): _padd(dp, tuple(lam * k * a for a in p))})
+    return out
+
+
+def negate_v(f: Terms) -> Terms:
+    """``f(-v)``."""
+    return {(-k, w): tuple(a if i % 2 == 0 else -a for i, a in enumerate(p))
+            for (k, w), p in f.items()}
+
+
+def _arb(x: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+
+
+def ball(f: Terms, v: flint.arb, lam: Fraction) -> flint.arb:
+    """An enclosure of ``f`` over the ball ``v``."""
+    total = flint.arb(0)
+    la = _arb(lam)
+    for (k, w), p in f.items():
+        poly = flint.arb(0)
+        for a in reversed(p):
+            poly = poly * v + _arb(a)
+        total += poly * (la * (_arb(k) * v + _arb(w))).exp()
+    return total
+
+
+def interval(a: Fraction, b: Fraction) -> flint.arb:
+    """The arb ball holding ``[a, b]``."""
+    lo, hi = _arb(a), _arb(b)
+    return flint.arb((lo + hi) / 2, ((hi - lo) / 2).abs_upper())
+
+
+def exact_at(f: Terms, v: Fraction, lam: Fraction) -> sympy.Expr:
+    """``f(v)`` as an exact sympy expression."""
+    out = []
+    for (k, w), p in f.items():
+        val = sum((a * v**i for i, a in enumerate(p)), Fraction(0))
+        if val:
+            out.append(sympy.Rational(val.numerator, val.denominator)
+                       * sympy.exp(sympy.Rational(lam * (k * v + w))))
+    return sympy.Add(*out)
+
+
+def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
+    """``(k, d, C)``: ``f(v) ~ C v**d exp(lam k v)`` as ``v -> +oo`` (None: f is 0)."""
+    for k in sorted({k for k, _ in f}, reverse=True):
+        group = {w: p for (k2, w), p in f.items() if k2 == k}
+        for d in range(max(len(p) for p in group.values()) - 1, -1, -1):
+            cs = {w: p[d] for w, p in group.items() if d < len(p) and p[d]}
+            if cs:
+                return k, d, sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
+                                         * sympy.exp(sympy.Rational(lam * w))
+                                         for w, c in cs.items()])
+    return None
+
+
+def _sign_at(f: Terms, v: Fraction, lam: Fraction) -> int:
+    """The sign of ``f(v)`` (0 when undecided at the working precision: the caller treats
+    the point as a possible zero)."""
+    b = ball(f, _arb(v), lam)
+    return 1 if b > 0 else -1 if b < 0 else 0
+
+
+def _tail_start(f: Terms, lam: Fraction) -> Fraction:
+    """``M >= 1`` with no zero of ``f`` on ``[M, oo)``: the leading term dominates there.
+
+    Raises
+    ------
+    ValueError
+        No such ``M`` up to ``2**40`` (never expected: the other terms decay).
+    """
+    k0, d0, _ = leading(f, lam)  # type: ignore[misc]
+    top = {w: p for (k, w), p in f.items() if k == k0}
+    c0 = sum((_arb(p[d0]) * (_arb(lam) * _arb(w)).exp() for w, p in top.items()
+              if d0 < len(p)), flint.arb(0)).abs_lower()
+    rest = [(Fraction(0), j - d0, sum((abs(_arb(p[j])) * (_arb(lam) * _arb(w)).exp()
+                                       for w, p in top.items() if j < len(p)), flint.arb(0)))
+            for j in range(d0)]
+    for (k, w), p in f.items():
+        if k != k0:
+            size = sum((abs(_arb(a)) for a in p), flint.arb(0)) * (_arb(lam) * _arb(w)).exp()
+            rest += [(lam * (k0 - k), len(p) - 1 - d0, size)]
+    m = Fraction(1)
+    for delta, e, _ in rest:
+        if delta > 0 and e > 0:
+            m = max(m, Fraction(e) / delta + 1)
+    while m < 2**40:
+        M = _arb(m)
+        total = sum((size * (-_arb(delta) * M).exp() * M ** e for delta, e, size in rest),
+                    flint.arb(0))
+        if total < c0:
+            return m
+        m *= 2
+    raise ValueError("the leading term of the log ratio's derivative does not dominate")
+
+
+def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
+          func: str) -> list[tuple[Fraction, Fraction]]:
+    """Disjoint intervals ``(x, y)`` inside ``(a, b)``, each holding exactly one zero of
+    ``f`` where it changes sign (None ends: infinite). ``f`` not identically zero.
+
+    Raises
+    ------
+    ValueError
+        A piece undecided down to ``2**-UNDECIDED_BITS`` (a tangential zero?), or too many
+        steps.
+    """
+    if b is None:
+        m = _tail_start(f, lam)
+        b = m if a is None or m > a else a + 1
+        if a is not None and b <= a:
+            return []
+    if a is None:
+        m = -_tail_start(negate_v(f), lam)
+        a = m if m < b else b - 1
+    df = derivative(f, lam)
+    out: list[tuple[Fraction, Fraction]] = []
+    todo = [(a, b)]
+    steps = 0
+    with flint_prec(PREC):
+        while todo:
+            x, y = todo.pop()
+            steps += 1
+            if steps > MAX_STEPS:
+                raise ValueError(f"{func}: the critical points of the log density ratio "
+                                 f"need more than {MAX_STEPS} bisections")
+            box = interval(x, y)
+            if 0 not in ball(f, box, lam):
+                continue
+            if 0 not in ball(df, box, lam):
+                sx, sy = _sign_at(f, x, lam), _sign_at(f, y, lam)
+                if sx * sy < 0:
+                    out.append((x, y))
+                continue
+            if y - x <= (abs(x) + abs(y) + 1) * Fraction(1, 2**UNDECIDED_BITS):
+                raise ValueError(f"{func}: the log density ratio has an undecided critical "
+                                 f"point near {float(x):.12g} (a tangential zero of its "
+                                 "derivative?)")
+            mid = x + (y - x) * Fraction(89, 179)  # off the dyadic points
+            if _sign_at(f, mid, lam) == 0:  # a zero at the split point itself, maybe
+                out.append((mid, mid))
+            todo += [(x, mid), (mid, y)]
+    return out
+
+
+def refine(f: Terms, g: Terms, d: Terms, lam: Fraction, x: Fraction, y: Fraction
+           ) -> tuple[flint.arb, Fraction, Fraction]:
+    """The log ratio ``ln f - ln g`` over the zero of ``d`` in ``(x, y)`` as an arb ball of
+    width at most ``max(1e-6 |value|, 1e-12)``, and the zero's final interval."""
+    with flint_prec(PREC):
+        sx = _sign_at(d, x, lam)
+        for _ in range(400):
+            box = interval(x, y)
+            val = ball(f, box, lam).log() - ball(g, box, lam).log()
+            if val.rad() * 2 <= max(val.mid().abs_lower() * flint.arb("1e-6"),
+                                    flint.arb("1e-12")):
+                return val, x, y
+            mid = (x + y) / 2
+            s = _sign_at(d, mid, lam)
+            if s == 0:
+                return ball(f, _arb(mid), lam).log() - ball(g, _arb(mid), lam).log(), mid, mid
+            x, y = (mid, y) if s == sx else (x, mid)
+    raise ValueError("the value at a critical point could not be enclosed")  # pragma: no cover

@@ -1,0 +1,234 @@
+"""Programs that release real values (``@program(output="release")``): patterns, their exact
+probabilities, exact densities and conditional CDFs, against the hand-written classes
+(exactly), closed forms, quadrature and numerical differentiation at 30 digits, and the
+program's own sampler (Monte Carlo)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import mpmath
+import numpy as np
+import pytest
+import sympy
+
+from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
+from exactdp.programs import REAL, ProgramError, exponential, gumbel, laplace, program
+from exactdp.programs import library_release as L
+from exactdp.programs.release import ProgramRelease, ReleaseProgramMechanism
+
+from .support import line_of
+
+R = sympy.Rational
+EPS = sympy.Symbol("epsilon", positive=True)
+HERE = __file__
+
+
+def exactly_equal(a, b) -> bool:
+    """``a == b`` for sums of rational multiples of exponentials (expanded: exact)."""
+    return sympy.expand(sympy.powsimp(sympy.expand(a - b))) == 0
+
+
+def as_svt(pattern):
+    return tuple(True if x is REAL else x for x in pattern)
+
+
+def at(pattern, value):
+    """The output of ``pattern`` with every released value ``value``."""
+    if pattern is REAL:
+        return value
+    return tuple(value if x is REAL else x for x in pattern)
+
+
+def mpf_fraction(x) -> Fraction:
+    man, exp = mpmath.mpf(x).man_exp
+    return Fraction(int(man)) * Fraction(2) ** int(exp)
+
+
+# ------------------------------------------------------------------ (a) the language
+@program(output="release")
+def product(q, epsilon):
+    return (q[0] + laplace(1)) * (q[0] + laplace(1))  # product line
+
+
+@program(output="release")
+def absolute(q, epsilon):
+    return abs(q[0] + laplace(1))  # abs line
+
+
+@program(output="release")
+def gumbel_value(q, epsilon):
+    return q[0] + gumbel(1)  # gumbel line
+
+
+@program(output="release")
+def twice(q, epsilon):
+    v = q[0] + laplace(1 / epsilon)
+    return (v, v)
+
+
+@program(output="release")
+def clamp(q, epsilon):
+    v = q[0] + laplace(1 / epsilon)
+    return v if v >= 0 else 0
+
+
+def test_release_is_a_declared_output_kind():
+    m = L.laplace_mechanism(epsilon=1)
+    assert isinstance(m, ReleaseProgramMechanism)
+    assert m.output_kind == "release"
+    assert m.capabilities == frozenset({"density", "sample"})
+    assert L.laplace_mechanism(epsilon=EPS).capabilities_on(
+        m.distribution([0]).scores) == frozenset({"density"})
+    d = m.distribution([0])
+    assert isinstance(d, ProgramRelease)
+    assert d.outputs == (REAL,) and d.probabilities == (1,)
+    assert repr(REAL) == "REAL"
+
+
+def test_a_released_value_not_linear_in_the_noises_is_a_one_line_refusal():
+    for prog, where, what in ((product, "# product line", "product of noisy values"),
+                              (absolute, "# abs line", "abs")):
+        with pytest.raises(ProgramError, match=f"{line_of(HERE, where)}.*{what}") as info:
+            _ = prog(epsilon=1).distribution([0]).outputs
+        assert "\n" not in str(info.value)
+    with pytest.raises(ProgramError, match="gumbel noise is outside the exact class"):
+        _ = gumbel_value(epsilon=1).distribution([0]).outputs
+
+
+def test_patterns_mix_released_values_and_discrete_outputs():
+    d = clamp(epsilon=1).distribution([1])
+    assert d.outputs == (0, REAL)
+    # P(v < 0) = exp(-1)/2 for v = 1 + Lap(1)
+    assert exactly_equal(d.pmf(0), sympy.exp(-1) / 2)
+    assert exactly_equal(d.pmf(REAL), 1 - sympy.exp(-1) / 2)
+    # the atom 0 is preferred to a released 0 (which has density 0 here: v >= 0 only)
+    assert exactly_equal(d.density(0), sympy.exp(-1) / 2)
+    assert exactly_equal(d.density(2), sympy.exp(-1) / 2)
+    with pytest.raises(ValueError, match="an output of one of the patterns"):
+        d.density((1, 2))
+
+
+def test_a_value_released_twice_has_no_density():
+    d = twice(epsilon=1).distribution([0])
+    assert d.outputs == ((REAL, REAL),)
+    with pytest.raises(ValueError, match="determined by the values released before it"):
+        d.density((1, 1))
+
+
+# ------------------------------------------------------------------ (b) densities
+def test_laplace_mechanism_and_histogram_closed_forms():
+    for eps in (R(1, 2), EPS):
+        d = L.laplace_mechanism(epsilon=eps).distribution([3])
+        for v in (R(-1), R(3), R(7, 2)):
+            assert exactly_equal(d.density(v), eps / 2 * sympy.exp(-eps * abs(v - 3)))
+        h = L.histogram(epsilon=eps).distribution([0, 1])
+        assert h.outputs == ((REAL, REAL),)
+        assert exactly_equal(h.density((1, 1)), eps**2 / 4 * sympy.exp(-eps))
+
+
+@pytest.mark.parametrize("noise", ["laplace", "exponential"])
+def test_noisy_max_value_is_report_noisy_max_s_value_exactly(noise):
+    prog = L.noisy_max_value_laplace if noise == "laplace" else L.noisy_max_value_exponential
+    for q in ([0, 1, 3], [R(1, 2), 0], [2, 2, 0]):
+        mine = prog(epsilon=1).distribution(q)
+        theirs = ReportNoisyMax(1, noise=noise, output="value").distribution(q)
+        assert mine.outputs == (REAL,)
+        for v in (-1, 0, R(1, 2), 2, 3, 5):
+            assert exactly_equal(mine.density(v), theirs.density(v)), (q, v)
+            assert exactly_equal(mine.cdf(REAL, 0, v), theirs.cdf((True,), 0, v)), (q, v)
+
+
+@pytest.mark.parametrize("c", [1, 2])
+def test_svt3_and_numerical_svt_are_the_hand_written_classes_exactly(c):
+    for q in ([0], [2, 0, 1], [R(1, 2), 3, -1, 0]):
+        for mine, theirs in ((L.svt3(epsilon=1, threshold=1, c=c),
+                              SparseVector(1, 1, c, variant=3)),
+                             (L.numerical_svt(epsilon=1, threshold=1, c=c),
+                              NumericalSparseVector(1, 1, c))):
+            d, e = mine.distribution(q), theirs.distribution(q)
+            assert sorted(map(as_svt, d.outputs), key=str) == sorted(e.outputs, key=str)
+            for p in d.outputs:
+                assert exactly_equal(d.pmf(p), e.pmf(as_svt(p)))
+                for v in (R(3, 2), R(-1, 3)):
+                    assert exactly_equal(d.density(at(p, v)), e.density(at(p, v)))
+
+
+def test_gap_svt_density_against_quadrature_and_the_cdf_at_30_digits():
+    d = L.gap_svt(epsilon=1, threshold=1, c=1).distribution([2, 0])
+    assert d.outputs == ((False, False), (False, REAL), (REAL, None))
+    assert exactly_equal(sum(d.probabilities), 1)
+    with mpmath.workdps(30):
+        for p in ((False, REAL), (REAL, None)):
+            def dens(g, p=p):
+                return mpmath.mpf(sympy.N(d.density(at(p, mpf_fraction(g))), 40))
+            total = mpmath.quad(dens, [0, 1, 4, 8, mpmath.inf])
+            assert abs(total - sympy.N(d.pmf(p), 40)) < mpmath.mpf(10) ** -28
+            for g in (R(1, 3), R(5, 2)):
+                def cdf(x, p=p):
+                    return mpmath.mpf(sympy.N(d.cdf(p, 0, mpf_fraction(x)), 50))
+                slope = mpmath.diff(cdf, mpmath.mpf(g.p) / g.q) * sympy.N(d.pmf(p), 50)
+                assert abs(slope - sympy.N(d.density(at(p, g)), 40)) < mpmath.mpf(10) ** -15
+
+
+@program(output="release")
+def noisy_sum(q, epsilon):
+    return q[0] + laplace(1 / epsilon) + exponential(2 / epsilon)
+
+
+def test_a_sum_of_independent_noises_is_their_convolution():
+    d = noisy_sum(epsilon=1).distribution([1])
+    with mpmath.workdps(30):
+        for v in (R(-2), R(1, 2), R(4)):
+            x = mpmath.mpf(v.p) / v.q
+            def integrand(e, x=x):
+                return mpmath.exp(-abs(x - 1 - e)) / 2 * mpmath.exp(-e / 2) / 2
+            conv = mpmath.quad(integrand, [0, max(x - 1, 0), mpmath.inf])
+            assert abs(conv - sympy.N(d.density(v), 40)) < mpmath.mpf(10) ** -28
+
+
+def test_the_sampler_runs_the_program_monte_carlo():
+    d = L.gap_svt(epsilon=1, threshold=1, c=1).distribution([2, 0])
+    n = 20_000
+    draws = d.sample(n, rng=3)
+    idx, values = d.split(draws)
+    probs = d.to_numpy()
+    counts = np.bincount(idx, minlength=len(probs)) / n
+    assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 1e-3)
+    rows = values[idx == 2, 0]  # the pattern (REAL, None): the first query's gap
+    for g in (R(1), R(4)):
+        expected = float(d.cdf((REAL, None), 0, g))
+        sd = np.sqrt(expected * (1 - expected) / rows.size)
+        assert abs(np.mean(rows <= float(g)) - expected) <= 5 * sd
+    assert np.all(rows >= 0)
+    one = d.sample(rng=1)
+    assert isinstance(one, tuple) and len(one) == 2
+    assert d.sample_index(5, rng=2).shape == (5,)
+
+
+def test_cdf_refusals_and_argument_checks():
+    d = L.gap_svt(epsilon=1, threshold=1, c=1).distribution([2, 0])
+    with pytest.raises(ValueError, match="pattern"):
+        d.cdf((True, None), 0, 1)
+    with pytest.raises(ValueError, match="released value of the pattern"):
+        d.cdf((REAL, None), 1, 1)
+    assert d.cdf((REAL, None), 0, -1) == 0
+
+
+def test_a_leaf_bounded_by_the_constant_0_and_by_its_centre():
+    # regression: the integrator's CDF factor at the end 0 dropped its constant term
+    from exactdp.programs.integrate import run_probability
+    from exactdp.programs.runs import Constraint, Draw, Linear, Run
+
+    d = (Draw(0, "laplace", sympy.Integer(2), "a"), Draw(1, "laplace", sympy.Integer(2), "b"))
+    c1 = Constraint(Linear(R(-1, 2), ((0, R(-1)), (1, R(1)))), ">", "x")  # z1 > z0 + 1/2
+    c2 = Constraint(Linear(R(0), ((1, R(1)),)), ">", "y")  # z1 > 0
+    with mpmath.workdps(30):
+        def integrand(z):
+            t = max(z + mpmath.mpf(1) / 2, 0)  # P(z1 > t) times the density of z0 at z
+            return mpmath.exp(-abs(z) / 2) / 4 * (mpmath.exp(-t / 2) / 2)
+        quad = mpmath.quad(integrand,
+                           [-mpmath.inf, -mpmath.mpf(1) / 2, 0, mpmath.inf])
+        for algorithm in ("auto", "general"):
+            p = run_probability(Run(d, (c1, c2), sympy.Integer(1), 0), algorithm)
+            assert abs(sympy.N(p, 40) - quad) < mpmath.mpf(10) ** -28
