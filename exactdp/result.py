@@ -48,6 +48,8 @@ EXACT_TEXT_LIMIT = 60
 REPR_LIMIT = 200
 #: Digits of the decimals in reprs and notebook cells.
 SHOW_DPS = 6
+#: Longest exact text a ``summary()`` shows in full (longer: decimals and the ball).
+SUMMARY_EXACT_LIMIT = 400
 
 
 # ------------------------------------------------------------------------------ brief text
@@ -112,13 +114,57 @@ def number_text(value: object) -> str:
     if isinstance(value, sympy.Float):
         return format_number(mpmath.mpf(value._to_mpmath(value._prec)), SHOW_DPS)
     try:
-        dec = format_number(value, SHOW_DPS)
+        dec = decimal_text(value)
     except (TypeError, ValueError):
         return brief(str(value))
-    if isinstance(value, (sympy.Basic, Fraction)) and value not in (sympy.oo, -sympy.oo):
+    if (isinstance(value, (sympy.Basic, Fraction)) and value not in (sympy.oo, -sympy.oo)
+            and not longer_than(value, EXACT_TEXT_LIMIT)):
         exact = exact_text(sympy.sympify(value), "text")
         if exact is not None and exact != dec and len(exact) <= EXACT_TEXT_LIMIT:
             return f"{dec} (exact: {exact})"
+    return dec
+
+
+def longer_than(value: object, limit: int) -> bool:
+    """True when ``value``'s text surely has more than ``limit`` characters: a sympy
+    expression of more than ``limit`` nodes (each prints at least one character), decided
+    without printing it (printing a 7,600-operation expression takes seconds)."""
+    if not isinstance(value, sympy.Basic):
+        return False
+    for count, _ in enumerate(sympy.preorder_traversal(value)):
+        if count >= limit:
+            return True
+    return False
+
+
+def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
+    """Decimals of an exact number, never a rounded ``1`` for a number that is not 1.
+
+    A number within ``10**-dps`` of 1 but not 1 prints as ``1 - 1.68041e-63`` (or
+    ``1 + ...``), the distance to 1 computed exactly and then rounded: a delta of
+    ``1 - 1.68e-63`` reads as itself, not as ``1.0``. Other numbers print as
+    :func:`exactdp.printing.format_number` does.
+    """
+    dec = format_number(value, dps)
+    if not isinstance(value, (sympy.Basic, Fraction, int)) or isinstance(value, bool):
+        return dec
+    exact = _exact(value)
+    if exact is None or exact in (sympy.oo, -sympy.oo):
+        return dec
+    if dec.lstrip("-") not in ("1", "1.0") and not dec.lstrip("-").startswith(("0.99999",
+                                                                             "1.00000")):
+        return dec
+    for one in (sympy.Integer(1), sympy.Integer(-1)):
+        gap = one - exact
+        if gap == 0:
+            return format_number(exact, dps)
+        try:
+            ball = enclose(gap, 20)
+        except ValueError:
+            continue
+        if abs(ball) < flint.arb(10) ** -dps and (ball > 0 or ball < 0):  # rigorous
+            sign = "-" if ball > 0 else "+"
+            return f"{format_number(one, dps)} {sign} {ball_text(abs(ball))}"
     return dec
 
 
@@ -430,20 +476,21 @@ class Result:
             return number_text(raw)
         return f"{ball_text(b)} (certified ball)"
 
-    def _summary(self) -> str:
-        """Multi-line text: the short repr, then every field in full."""
+    def _summary(self, full: bool = False) -> str:
+        """Multi-line text: the short repr, then every field.
+
+        A long exact expression (beyond :data:`SUMMARY_EXACT_LIMIT` characters) shows as
+        its decimals and its certified ball; ``full=True`` shows it in full (``.value``
+        holds it too).
+        """
         lines = [repr(self)]
         names = {f.name for f in dataclasses.fields(self)}  # type: ignore[arg-type]
         if self.headline is not None and self.headline not in names and self.value is not None:
-            lines.append(f"  {self.headline}: {exact_text(self.value, 'text') or self.value}")
+            lines.append(f"  {self.headline}: {field_text(self.value, full)}")
         for f in dataclasses.fields(self):  # type: ignore[arg-type]
             if not f.repr or f.name.startswith("_"):
                 continue
-            value = getattr(self, f.name)
-            text = exact_text(value, "text") if isinstance(value, sympy.Basic) else None
-            if text is None:
-                text = value if isinstance(value, str) else repr(value)
-            lines.append(f"  {f.name}: {text}")
+            lines.append(f"  {f.name}: {field_text(getattr(self, f.name), full)}")
         return "\n".join(lines)
 
     # -------------------------------------------------------------- notebook
@@ -469,14 +516,38 @@ class Result:
         return result_latex(type(self).__name__, self.display_rows())
 
 
+def field_text(value: object, full: bool = False) -> str:
+    """A field's text in a summary: short exact text in full; a long exact expression as
+    its decimals and certified ball unless ``full``; other values by their ``repr``."""
+    if isinstance(value, str):
+        return value
+    if not isinstance(value, sympy.Basic):
+        return repr(value)
+    text = exact_text(value, "text") if full or not longer_than(
+        value, SUMMARY_EXACT_LIMIT) else None
+    if full or (text is not None and len(text) <= SUMMARY_EXACT_LIMIT):
+        return text if text is not None else "<expression beyond Python's int-to-str limit>"
+    size = (f"more than {SUMMARY_EXACT_LIMIT} characters" if text is None
+            else f"{len(text):,} characters")
+    exact = _exact(value)
+    if exact is None:  # symbolic: its text cut
+        return cut_text(text or "<expression>", SUMMARY_EXACT_LIMIT) + f" ({size})"
+    try:
+        ball = enclose(exact, SHOW_DPS + 4)
+        return (f"{decimal_text(exact)}, certified ball {ball.str(SHOW_DPS + 2)} (exact "
+                f"expression: {size}; summary(full=True) or .value shows it)")
+    except ValueError:
+        return cut_text(text or "<expression>", SUMMARY_EXACT_LIMIT) + f" ({size})"
+
+
 def value_latex(raw: object) -> str:
     """LaTeX cell of a number: exact form (when short) and its decimals beside it."""
     exact = _exact(raw)
     if exact is not None:
         if exact in (sympy.oo, -sympy.oo):
             return sympy.latex(exact)
-        dec = format_number(exact, SHOW_DPS)
-        text = exact_text(exact, "latex")
+        dec = decimal_text(exact)
+        text = None if longer_than(exact, EXACT_TEXT_LIMIT) else exact_text(exact, "latex")
         if text is None or len(text) > 4 * EXACT_TEXT_LIMIT or text == dec:
             return latex_number(dec)
         return rf"{text} \approx {latex_number(dec)}"

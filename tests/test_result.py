@@ -12,7 +12,16 @@ import pytest
 import sympy
 
 import exactdp
-from exactdp.result import REPR_LIMIT, Result, brief, interval_ball, number_text, set_text
+from exactdp.result import (
+    REPR_LIMIT,
+    Result,
+    brief,
+    decimal_text,
+    field_text,
+    interval_ball,
+    number_text,
+    set_text,
+)
 
 from .result_examples import SETUP, SOURCES, build
 
@@ -83,7 +92,8 @@ def test_named_reprs():
     assert repr(r) == ("DPCheck(holds=True, loss=1, epsilon=1, witness=(3,1,0)->(2,0,1) at "
                        "output 2, certified)")
     # 1/2 - 1/(2e) = 0.31606027941427883...
-    assert repr(build("HockeyStick")).startswith("HockeyStick(delta=0.31606 (exact), epsilon=1")
+    assert repr(build("HockeyStick")).startswith("HockeyStick(delta=0.31606 (exact: 1/2 - "
+                                                 "exp(-1)/2), epsilon=1")
     # eps* of the (3, 4) lattice: 0.57969998... (README, an exact algebraic number)
     assert repr(build("PFOptimalityRegion")).startswith("PFOptimalityRegion(eps*=0.5797, ")
     assert repr(build("PrivacyLoss")).startswith("PrivacyLoss(loss=0.0926959, output=0")
@@ -290,3 +300,26 @@ def test_protocol_hooks_of_a_dp_check_and_an_epsilon_interval():
     assert ball.contains(flint.arb(lo)) and ball.contains(flint.arb(hi))
     # the interval brackets the inverse: delta(lower) >= 1/10 >= delta(upper)
     assert pld.delta(e.lower).upper >= sympy.Rational(1, 10) >= pld.delta(e.upper).lower
+
+
+def test_decimals_near_one_show_the_distance_to_one():
+    """A number within 1e-6 of +-1 prints as ``1 - d`` (d exact, then rounded), never a
+    rounded 1; the others as format_number does. Values checked by their closed forms."""
+    # 1 - e^-200 = 1 - 1.3838965267367376e-87 (e^-200 by mpmath at 30 digits)
+    assert mpmath.nstr(mpmath.exp(-200), 5) == "1.3839e-87"
+    assert decimal_text(1 - sympy.exp(-200)) == "1 - 1.3839e-87"
+    assert decimal_text(1 + sympy.exp(-30)) == "1 + 9.35762e-14"
+    assert decimal_text(-1 + sympy.exp(-50)) == "-1 + 1.92875e-22"
+    assert decimal_text(sympy.Rational(9999999, 10000000)) == "1 - 1.0e-7"
+    assert decimal_text(sympy.Rational(999999, 1000000)) == "0.999999"  # 6 digits suffice
+    assert decimal_text(1) == "1" and decimal_text(sympy.Rational(1, 3)) == "0.333333"
+    assert number_text(1 - sympy.exp(-200)) == "1 - 1.3839e-87 (exact: 1 - exp(-200))"
+
+
+def test_summary_fields_long_expressions_as_decimals_unless_full():
+    long = sum(sympy.exp(-k) / (k + 1) for k in range(200))  # more than 400 nodes
+    text = field_text(long)
+    assert text.startswith(number_text(long)[:6]) and "certified ball" in text
+    assert "summary(full=True)" in text and len(text) < 300
+    assert field_text(long, full=True) == sympy.sstr(long)
+    assert field_text(sympy.sqrt(2)) == "sqrt(2)" and field_text("note") == "note"

@@ -177,28 +177,9 @@ def _scores(text: str, option: str) -> tuple:
     return tuple(exact_number(t, name, i) for i, t in enumerate(items))
 
 
-def _cmd_analyse(args: argparse.Namespace) -> str:
+def run(args: argparse.Namespace) -> str:
+    """``exactdp analyse`` (parsed by :mod:`exactdp.io.cli`): the text to print."""
     scores = _scores(args.scores, "--scores")
     neighbour = None if args.neighbour_scores is None else _scores(args.neighbour_scores,
                                                                    "--neighbour-scores")
     return run_analyse(args.target, args.param, scores, neighbour, args.format)
-
-
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """The ``analyse`` subcommand (``exactdp.io.cli.SUBCOMMANDS``)."""
-    a = sub.add_parser(
-        "analyse", help="a program of your own (@exactdp.programs.program), exactly",
-        description="Load the program NAME from PATH.py, build it with the --param values "
-                    "and print its exact output probabilities on --scores, the privacy "
-                    "loss on the pair (--neighbour-scores) or the largest loss over the "
-                    "neighbours searched, and the verdict with its witness "
-                    "(docs/programs.md).")
-    a.add_argument("target", metavar="PATH.py:NAME", help="the file and the program's name")
-    a.add_argument("--param", action="append", metavar="NAME=VALUE",
-                   help="a parameter of the program (repeat; epsilon is required)")
-    a.add_argument("--scores", required=True, help="comma-separated query answers")
-    a.add_argument("--neighbour-scores", default=None,
-                   help="comma-separated neighbouring answers (default: search neighbours)")
-    a.add_argument("--format", choices=FORMATS, default="text",
-                   help="output format (default text)")
-    a.set_defaults(run=_cmd_analyse)

@@ -1,82 +1,35 @@
-"""Command line: ``exactdp table``, ``exactdp report``, ``exactdp suite`` (also ``python -m
-exactdp``).
+"""Command line: ``exactdp table``, ``report``, ``suite``, ``prove``, ``analyse`` (also
+``python -m exactdp``).
 
-Errors are one line on standard error and exit code 2.
+Errors are one line on standard error and exit code 2. This module is the parser: it
+imports the standard library and :mod:`exactdp.io.cli_args` (whose checks need no
+computation) and nothing of sympy, the mechanisms or a command, so a bad argument is
+refused in about the time of ``import numpy``; the command's module
+(:mod:`exactdp.io.commands`, :mod:`exactdp.proofs.runner`, :mod:`exactdp.io.analyse`) loads
+after the checks pass.
 
 Adding a subcommand takes two small functions and one line: ``_add_foo(sub)`` builds its
-parser and sets ``run=_cmd_foo`` with ``set_defaults``; ``_cmd_foo(args) -> str`` returns the
-text to print (raise :class:`CLIError` for a user error); append ``_add_foo`` to
-:data:`SUBCOMMANDS`.
+parser and sets ``command_target`` (``"module:function"``: a function ``args -> str``
+returning the text to print, raising :class:`CLIError` for a user error) with
+``set_defaults``; append ``_add_foo`` to :data:`SUBCOMMANDS`, and put the checks that need
+no computation in :data:`exactdp.io.cli_args.CHECKS`.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import re
+import pkgutil
 import shlex
 import sys
-import warnings
 from collections.abc import Callable, Sequence
-from pathlib import Path
-
-import mpmath
-import sympy
 
 from .. import __version__
-from .._validate import integer_range, message
-from ..analysis.pld.core import MAX_COPIES
-from ..cost import SECONDS_LIMIT
-from ..mechanisms import REGISTRY
-from ..numbers import (
-    ExactConversionWarning,
-    exact_number,
-)
-from ..printing import Math, format_number, scores_latex
-from ..proofs.runner import add_parser as _add_prove
-from .analyse import add_parser as _add_analyse
-from .latex import LATEX_PACKAGES, latex_document, probability_table
-from .report import DEFAULT_MECHANISMS as REPORT_MECHANISMS
-from .report_numeric import check_numeric_report, exact_report_seconds, exact_route
+from .cli_args import CHECKS, REPORT_MECHANISMS, SELECTION_MECHANISMS, CLIError
+from .cli_args import EXACT_TABLE_N as EXACT_TABLE_N  # re-exported: the table's limit
+from .cli_args import exact_table_seconds as exact_table_seconds  # its cost model
 
 MANIFEST_NAME = "exactdp-manifest.txt"  # exactdp.io.document.MANIFEST (not imported: lazy)
-
-#: The ``--mechanisms`` choices: the selection mechanisms of :data:`exactdp.mechanisms.REGISTRY`
-#: that epsilon calibrates (short name -> spec).
-MECHANISMS = {key: spec for key, spec in REGISTRY.items()
-              if spec.kind == "selection" and spec.calibrated}
-
-
-class CLIError(Exception):
-    """A user error: reported as one line, exit code 2."""
-
-
-def build_mechanism(key: str, epsilon, sensitivity, monotonic: bool):
-    """``(label, mechanism)`` of the :data:`MECHANISMS` entry ``key`` at ``epsilon``."""
-    key = key.strip().lower()
-    if key not in MECHANISMS:
-        raise CLIError(f"unknown mechanism {key!r}; choose from {', '.join(MECHANISMS)}")
-    spec = MECHANISMS[key]
-    return spec.label, spec.at_epsilon(epsilon, sensitivity=sensitivity, monotonic=monotonic)
-
-
-def _mechanism_keys(text: str) -> list[str]:
-    """The ``--mechanisms`` list: known short names (:data:`MECHANISMS`), at least one."""
-    keys = [k.strip().lower() for k in text.split(",") if k.strip()]
-    if not keys:
-        raise CLIError("--mechanisms: give at least one mechanism")
-    for key in keys:
-        if key not in MECHANISMS:
-            raise CLIError(f"unknown mechanism {key!r}; choose from {', '.join(MECHANISMS)}")
-    return keys
-
-
-def _parse_scores(text: str, option: str = "--scores"):
-    items = [s.strip() for s in text.split(",")]
-    if not text.strip() or any(not s for s in items):
-        raise CLIError(f"{option}: expected comma-separated numbers, got {text!r}")
-    name = option.lstrip("-").replace("-", "_")
-    return tuple(exact_number(s, name, i) for i, s in enumerate(items))
 
 
 _NUMERIC_OPTIONS = ("--scores", "--neighbour-scores", "--epsilon", "--sensitivity")
@@ -106,24 +59,6 @@ class _OneLineParser(argparse.ArgumentParser):
         self.exit(2, f"exactdp: error: {message} (see {self.prog} --help)\n")
 
 
-def _check_dps(args) -> None:
-    """``--dps`` is an int in 1..1000 (a CLIError otherwise)."""
-    if not 1 <= args.dps <= 1000:
-        raise CLIError(message(None, "--dps", integer_range(1, 1000), args.dps))
-
-
-#: Above this many scores ``exactdp table`` prints decimals only unless ``--exact`` is given.
-EXACT_TABLE_N = 20
-
-
-def exact_table_seconds(n: int, mechanisms: int) -> float:
-    """Estimated CPU seconds of ``exactdp table``'s exact forms of ``n`` scores: sympy
-    brings each output's form to a common denominator and prints it, about
-    ``4.5e-4 n^3`` s a mechanism (measured PF on ``1..n``: n = 20 / 30 took 3.1 / 11.5 s
-    beyond the import, n = 50 past 15 s)."""
-    return 4.5e-4 * n**3 * mechanisms
-
-
 def _add_table(sub) -> None:
     t = sub.add_parser("table", help="output-probability table for a score vector",
                        description="Exact output probabilities of selection mechanisms.")
@@ -135,7 +70,7 @@ def _add_table(sub) -> None:
     t.add_argument("--neighbour", action="store_true",
                    help="pricing example: use the neighbouring database D'")
     t.add_argument("--mechanisms", default="em,pf",
-                   help=f"comma-separated, from {','.join(MECHANISMS)} (default em,pf)")
+                   help=f"comma-separated, from {','.join(SELECTION_MECHANISMS)} (default em,pf)")
     t.add_argument("--epsilon", default="1", help="privacy parameter (exact: 1, 1/2, log(2))")
     t.add_argument("--sensitivity", default=None,
                    help="sensitivity Delta (default 1; the example computes its own)")
@@ -150,7 +85,7 @@ def _add_table(sub) -> None:
     t.add_argument("--no-exact", action="store_true", help="decimals only")
     t.add_argument("--exact", action="store_true",
                    help=f"exact forms also for more than {EXACT_TABLE_N} scores")
-    t.set_defaults(run=_cmd_table)
+    t.set_defaults(command_target="exactdp.io.commands:cmd_table")
 
 
 def _add_report(sub) -> None:
@@ -171,7 +106,7 @@ def _add_report(sub) -> None:
                    help="--scores: monotonic score function (c = 1)")
     r.add_argument("--epsilon", default="1", help="privacy parameter (default 1)")
     r.add_argument("--mechanisms", default=",".join(REPORT_MECHANISMS),
-                   help=f"comma-separated, from {','.join(MECHANISMS)} (default "
+                   help=f"comma-separated, from {','.join(SELECTION_MECHANISMS)} (default "
                         f"{','.join(REPORT_MECHANISMS)})")
     r.add_argument("--out", default="exactdp-report",
                    help="output directory (default exactdp-report)")
@@ -199,7 +134,7 @@ def _add_report(sub) -> None:
                         "--scores, default 0,1,2): tables, composition-*.png in --out, and a "
                         "Composition section in the PDF (the report's pair after K rounds: "
                         "certified lower/upper delta(eps), dp_accounting's estimates)")
-    r.set_defaults(run=_cmd_report)
+    r.set_defaults(command_target="exactdp.io.commands:cmd_report")
 
 
 def _add_suite(sub) -> None:
@@ -217,11 +152,50 @@ def _add_suite(sub) -> None:
                    help="queries of the exhaustive vertex search, 1..6, 0 for none (default 4)")
     s.add_argument("--algorithms", default=None,
                    help="comma-separated rows, e.g. RNM1,SVT6 (default all)")
-    s.set_defaults(run=_cmd_suite)
+    s.set_defaults(command_target="exactdp.io.commands:cmd_suite")
+
+
+def _add_prove(sub: argparse._SubParsersAction) -> None:
+    """``exactdp prove`` (its command: :func:`exactdp.proofs.runner.run`)."""
+    p = sub.add_parser(
+        "prove", help="verify the statements of the notes (proofs/ modules)",
+        description="Run the machine-checked statements of the notes and print a table.")
+    p.add_argument("names", nargs="*", metavar="NAME",
+                   help="proof modules to run (default all; see --list)")
+    p.add_argument("--list", action="store_true", help="list the proof modules and exit")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="run the exhaustive sweeps on N local processes")
+    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="run the sweeps on a Dask cluster (e.g. tcp://host:8786)")
+    p.add_argument("--docs", action="store_true",
+                   help="print the table followed by every module's statement, proof, "
+                        "method and scope (the body of docs/proofs.md)")
+    p.set_defaults(command_target="exactdp.proofs.runner:run")
+
+
+
+def _add_analyse(sub: argparse._SubParsersAction) -> None:
+    """``exactdp analyse`` (its command: :func:`exactdp.io.analyse.run`)."""
+    a = sub.add_parser(
+        "analyse", help="a program of your own (@exactdp.programs.program), exactly",
+        description="Load the program NAME from PATH.py, build it with the --param values "
+                    "and print its exact output probabilities on --scores, the privacy "
+                    "loss on the pair (--neighbour-scores) or the largest loss over the "
+                    "neighbours searched, and the verdict with its witness "
+                    "(docs/programs.md).")
+    a.add_argument("target", metavar="PATH.py:NAME", help="the file and the program's name")
+    a.add_argument("--param", action="append", metavar="NAME=VALUE",
+                   help="a parameter of the program (repeat; epsilon is required)")
+    a.add_argument("--scores", required=True, help="comma-separated query answers")
+    a.add_argument("--neighbour-scores", default=None,
+                   help="comma-separated neighbouring answers (default: search neighbours)")
+    a.add_argument("--format", choices=("text", "markdown", "latex"), default="text",
+                   help="output format (default text)")
+    a.set_defaults(command_target="exactdp.io.analyse:run")
 
 
 #: The subcommands, in the order ``exactdp --help`` lists them. Each entry adds one parser
-#: to the ``add_subparsers`` object and sets ``run`` (a function ``args -> str``).
+#: to the ``add_subparsers`` object and sets ``command_target`` (``"module:function"``).
 SUBCOMMANDS: list[Callable[[argparse._SubParsersAction], None]] = [
     _add_table, _add_report, _add_suite, _add_prove, _add_analyse,
 ]
@@ -239,284 +213,27 @@ def _parser() -> argparse.ArgumentParser:
     return p
 
 
-def _cmd_table(args) -> str:
-    _check_dps(args)
-    keys = _mechanism_keys(args.mechanisms)
-    args.score_given = args.score is not None
-    args.score = args.score or "buyers"
-    if args.example:
-        from ..examples.pricing import PRICES, PRICING, all_answers
-
-        func = PRICING.score(args.score)
-        db = PRICING.neighbour if args.neighbour else PRICING.database
-        scores = func.scores(db)
-        if args.sensitivity is None:
-            sens = func.sensitivity(PRICING.database, all_answers()).sensitivity
-        else:
-            sens = args.sensitivity
-        labels = [str(r) for r in PRICES]
-        where = "neighbour $D'$" if args.neighbour else "database $D$"
-        where_t = "neighbour D'" if args.neighbour else "database D"
-        head = (f"Pricing example, score {args.score}, {where}: ",
-                f"Pricing example, score {args.score}, {where_t}: ")
-    else:
-        if args.neighbour or args.score_given:
-            raise CLIError("--score and --neighbour apply to --example only")
-        scores = _parse_scores(args.scores)
-        sens = 1 if args.sensitivity is None else args.sensitivity
-        labels = None
-        head = ("", "")
-    _check_epsilon(args.epsilon)
-    if args.exact and args.no_exact:
-        raise CLIError("--exact and --no-exact exclude each other")
-    exact = not args.no_exact and (args.exact or len(scores) <= EXACT_TABLE_N)
-    if exact and (est := exact_table_seconds(len(scores), len(keys))) > 2:
-        if est > SECONDS_LIMIT:
-            raise CLIError(f"--exact: the exact forms of {len(scores)} scores would take about "
-                           f"{est:.0f} s CPU (limit {SECONDS_LIMIT:.0f} s); drop --exact for "
-                           "the decimals, or print fewer --mechanisms")
-        print(f"exactdp table: the exact forms of {len(scores)} scores take about {est:.0f} s "
-              "CPU (--no-exact prints the decimals at once)", file=sys.stderr)
-    dists = {}
-    for key in keys:
-        label, mech = build_mechanism(key, args.epsilon, sens, args.monotonic)
-        dists[label] = mech.distribution(scores)
-    caption = _caption(head, scores, mech.sensitivity, mech.epsilon, args.monotonic)
-    out = probability_table(dists, labels, fmt=args.format, exact=exact,
-                            dps=args.dps, caption=caption)
-    if not exact and not args.no_exact:
-        note = (f"exact forms omitted for {len(scores)} scores (more than {EXACT_TABLE_N}); "
-                "pass --exact to print them (slow for large n)")
-        out = f"{out}\n{'%' if args.format == 'latex' else '#'} {note}"
-    if args.format == "latex":
-        if args.standalone:
-            return latex_document(out)
-        return LATEX_PREAMBLE_NOTE + "\n" + out
-    return out
-
-
-#: The first line of a LaTeX fragment: what the document must load.
-LATEX_PREAMBLE_NOTE = ("% exactdp table: needs \\usepackage{" + ",".join(LATEX_PACKAGES)
-                       + "} (or use --standalone)")
-
-
-def _caption(head: tuple[str, str], scores, sens, epsilon, monotonic: bool) -> Math:
-    """The table's caption in math: scores, Delta, epsilon and the monotonic flag."""
-    q = scores_latex(scores)
-    eps, d = epsilon, sens  # validated by the mechanisms
-    mono_l = r", monotonic ($c = 1$)" if monotonic else ""
-    mono_t = ", monotonic (c = 1)" if monotonic else ""
-    latex = (head[0] + f"$q = {q.latex}$, $\\Delta = {_tex(d)}$, "
-             f"$\\varepsilon = {_tex(eps)}${mono_l}")
-    text = head[1] + f"q = {q.text}, Delta = {_txt(d)}, epsilon = {_txt(eps)}{mono_t}"
-    # which outputs r are: the prices (1-based) in the example, positions (0-based) else
-    prices = "Pricing" in head[1]
-    latex += ("; outputs $r$ are the prices (1-based)" if prices else
-              "; outputs $r$ numbered from 0 (0-based)")
-    text += ("; outputs r are the prices (1-based)" if prices else
-             "; outputs r numbered from 0 (0-based)")
-    return Math(latex, text)
-
-
-def _tex(v) -> str:
-    try:
-        return sympy.latex(v) if len(str(v)) <= 24 else format_number(v, 6)
-    except ValueError:
-        return format_number(v, 6)
-
-
-def _txt(v) -> str:
-    try:
-        return str(v) if len(str(v)) <= 24 else format_number(v, 6)
-    except ValueError:
-        return format_number(v, 6)
-
-
-def _cmd_report(args) -> str:
-    from .document import OverwriteRefused, write_report
-    from .report import build_report, render
-
-    _check_dps(args)
-    if args.compose is not None and not 1 <= args.compose <= MAX_COPIES:
-        raise CLIError(message(None, "--compose: K", integer_range(1, MAX_COPIES), args.compose))
-    if args.scores is None and (args.neighbour_scores or args.sensitivity or args.monotonic):
-        raise CLIError("--neighbour-scores, --sensitivity and --monotonic apply to --scores only")
-    n_keys, slow = len(_mechanism_keys(args.mechanisms)), ""
-    if args.scores is not None:  # the numeric route: refuse at once beyond what it takes
-        items = [s.strip() for s in args.scores.split(",")]
-        if not exact_route(len(items), len(set(items)), n_keys):
-            check_numeric_report("--scores", len(items), len(set(items)))
-        elif (est := exact_report_seconds(len(items), len(set(items)), n_keys)) > 2:
-            slow = (f"exactdp report: the exact route on {len(items)} scores takes about "
-                    f"{est:.0f} s CPU")
-    scores = None if args.scores is None else _parse_scores(args.scores)
-    if not args.no_files and not str(args.out).strip():  # "" would write into the cwd
-        raise CLIError(f"--out must be a directory path, got {args.out!r}")
-    neighbour = None
-    if args.neighbour_scores is not None:
-        neighbour = _parse_scores(args.neighbour_scores, "--neighbour-scores")
-    _check_epsilon(args.epsilon)
-    labels = None if args.labels is None else [s.strip() for s in args.labels.split(",")]
-    if labels is not None:
-        n = len(scores) if scores is not None else 5
-        if len(labels) != n or any(not v for v in labels) or len(set(labels)) != n:
-            raise CLIError(f"--labels must be {n} distinct comma-separated names (one per "
-                           f"score), got {args.labels!r}")
-    keys = _mechanism_keys(args.mechanisms)
-    extra: tuple[str, ...] = ()
-    if args.compose is not None:
-        extra = tuple(f"composition-{m}.png" for m in
-                      ("ExponentialMechanism", "PermuteAndFlip", "ReportNoisyMax"))
-    if not args.no_files:  # every argument checked before the report is computed
-        _check_out(Path(args.out), extra, args.force)
-    if slow:  # said before the wait (the bar follows on a terminal)
-        print(slow, file=sys.stderr)
-    report = build_report(args.epsilon, example=None if scores else "pricing", scores=scores,
-                          neighbour=neighbour, sensitivity=args.sensitivity,
-                          monotonic=args.monotonic, dps=args.dps,
-                          options=vars(args), progress=True,
-                          mechanisms=keys, labels=labels)
-    if not args.no_files:
-        try:
-            files = write_report(report, args.out, pdf=not args.no_pdf, progress=True,
-                                 keep_aux=args.keep_aux, force=args.force, extra_files=extra)
-        except OverwriteRefused as exc:
-            raise CLIError(str(exc).split(": ", 1)[1]) from None
-        note = (f"exactdp: wrote {files.tex}, {files.body}, {files.summary} and "
-                f"{len(files.figures)} figures")
-        if files.compiled is not None:
-            note += (f"; {files.compiled.pdf} ({files.compiled.message})"
-                     if files.compiled.pdf else f"; no PDF: {files.compiled.message}")
-        print(note, file=sys.stderr)
-    text = render(report, args.format)
-    if args.compose is not None:
-        text += "\n\n" + _compose_section(args, scores)
-    return text
-
-
-def _check_out(out: Path, extra: tuple[str, ...], force: bool) -> None:
-    """Refuse an ``--out`` the report cannot write into, before anything is computed: an
-    existing file, or a directory holding files of the report's names that no earlier
-    report wrote (without ``--force``)."""
-    from .document import OverwriteRefused, check_overwrite, report_file_names
-
-    if out.exists() and not out.is_dir():
-        raise CLIError(f"--out must be a directory, got {str(out)!r}, which is a file")
-    above = next((p for p in out.parents if p.exists()), None)
-    if above is not None and not above.is_dir():
-        raise CLIError(f"--out must be a directory path, got {str(out)!r}, inside the file "
-                       f"{str(above)!r}")
-    try:
-        check_overwrite(out, report_file_names(extra), force)
-    except OverwriteRefused as exc:
-        raise CLIError(str(exc).split(": ", 1)[1]) from None
-
-
-def _compose_section(args, scores) -> str:
-    """``report --compose K``: exactdp.io.composition.composition_report on the scores."""
-    from .composition import composition_report
-
-    prefix = None if args.no_files else str(Path(args.out) / "composition")
-    return composition_report(args.compose, args.epsilon,
-                              list(scores) if scores is not None else [0, 1, 2],
-                              figure_prefix=prefix)
-
-
-def _cmd_suite(args) -> str:
-    from ..audit.suite import ALGORITHMS, verification_suite
-    from .suite import suite_table
-
-    if args.queries < 1:
-        raise CLIError(message(None, "--queries", "a positive integer", args.queries))
-    if not 0 <= args.search_queries <= 6:
-        raise CLIError(message(None, "--search-queries", integer_range(0, 6),
-                               args.search_queries))
-    names = None
-    if args.algorithms is not None:
-        names = [a.strip() for a in args.algorithms.split(",") if a.strip()]
-        unknown = [a for a in names if a not in ALGORITHMS]
-        if unknown or not names:
-            raise CLIError(f"--algorithms must be names from {', '.join(ALGORITHMS)}, got "
-                           f"{args.algorithms!r}")
-    try:
-        rows = verification_suite(args.queries, algorithms=names,
-                                  search_queries=args.search_queries or None)
-    except ValueError as exc:  # a row's refusal names its size: say it in the option's words
-        raise CLIError(_suite_error(str(exc), args.queries)) from None
-    table = suite_table(rows, args.format)
-    if args.queries != 10:  # the published columns are the tools' runs at 10 queries
-        note = (f"The eps_lcb columns are DP-Sniper's and StatDP's published results at 10 "
-                f"queries (5 scores for report-noisy-max); the sparse vector rows here are at "
-                f"--queries {args.queries}, so the two are not comparable.")
-        table += ("\n% " if args.format == "latex" else "\n\n") + note
-    return table
-
-
-def _suite_error(text: str, queries: int) -> str:
-    """A row's refusal in the suite's options: ``--queries``, ``--algorithms``; no internal
-    function's name, no advice the command line cannot follow (a mechanism's cut-off)."""
-    text = text.replace("verification_suite: ", "suite: ", 1).replace(
-        f" on {queries} queries:", f" at --queries {queries}:", 1)
-    head, sep, rest = text.partition(f" at --queries {queries}: ")
-    if not sep:
-        return text
-    rest = re.sub(r"^\w+(\.\w+)?: ", "", rest)  # e.g. "SparseVector.distribution: "
-    row = head.removeprefix("suite: ")
-    if "; " in rest and re.search(r"would (need|take)", rest):
-        rest = (rest.rsplit("; ", 1)[0] + f"; choose a smaller --queries, or --algorithms "
-                f"without {row}")
-    return f"{head}{sep}{rest}"
-
-
-def _check_epsilon(text: str) -> None:
-    """Refuse a bad ``--epsilon`` in the option's own name (not an internal function's)."""
-    if str(text).strip().lower() in ("nan", "+nan", "-nan"):
-        raise CLIError(f"--epsilon must be a number >= 0 (0 and oo are the limits), got "
-                       f"{text!r} (not a number)")
-    if str(text).strip().lower() in ("oo", "+oo", "inf", "+inf", "infinity"):
-        return  # the documented limit: uniform over the maximizers
-    try:
-        value = exact_number(text, "epsilon")
-    except ValueError:
-        raise CLIError(f"--epsilon must be a number >= 0 (0 and oo are the limits), got "
-                       f"{text!r}") from None
-    if value.is_negative:
-        raise CLIError(f"--epsilon must be >= 0 (0 and oo are the limits), got {text!r}")
-
-
-#: Python argument names of the library's errors, and the option that sets each.
-_OPTIONS = {"scores": "--scores", "neighbour": "--neighbour-scores",
-            "sensitivity": "--sensitivity", "epsilon": "--epsilon", "dps": "--dps"}
-#: Functions and classes the commands call for the user, whose names the user never typed.
-_INTERNAL = frozenset({"build_report", "privacy_loss", "check_dp", "ExponentialMechanism",
-                       "PermuteAndFlip", "ReportNoisyMax", "OptimalRegularMechanism",
-                       "verification_suite"})
-
-
-def _in_options(message: str, command: str | None) -> str:
-    """A library error in the command's words: ``build_report: len(neighbour) must ...``
-    reads ``report: len(--neighbour-scores) must ...``; hints at Python-only keywords go."""
-    head, sep, rest = message.partition(": ")
-    if not sep or command is None or head not in _INTERNAL:
-        return message
-    for name, option in _OPTIONS.items():
-        rest = re.sub(rf"(?<![\w-]){name}(?=\[|\)| must)", option, rest, count=1)
-    rest = re.sub(r"; pass allow_non_neighbour=True to compare arbitrary vectors", "", rest)
-    return f"{command}: {rest}"
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the ``exactdp`` command. Returns the exit code."""
+    """Entry point of the ``exactdp`` command. Returns the exit code.
+
+    The arguments are parsed and checked (:data:`exactdp.io.cli_args.CHECKS`) before the
+    command's module is imported: a bad argument costs no import of sympy.
+    """
     argv = _fix_negative_values(list(sys.argv[1:] if argv is None else argv))
     args = _parser().parse_args(argv)
     args.command_line = "exactdp " + shlex.join(argv)  # the report's provenance
     try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", ExactConversionWarning)
-            with mpmath.workdps(15):
-                out = args.run(args)
-    except (CLIError, ValueError, IndexError) as exc:
-        print(f"exactdp: error: {_in_options(str(exc), args.command)}", file=sys.stderr)
+        if args.command in CHECKS:
+            CHECKS[args.command](args)
+    except CLIError as exc:
+        print(f"exactdp: error: {exc}", file=sys.stderr)
+        return 2
+    from .commands import run_command  # the library loads only for checked arguments
+
+    try:
+        out = run_command(pkgutil.resolve_name(args.command_target), args)
+    except CLIError as exc:
+        print(f"exactdp: error: {exc}", file=sys.stderr)
         return 2
     except OSError as exc:  # e.g. --out in a place that cannot be written
         where = f": {exc.filename}" if exc.filename else ""

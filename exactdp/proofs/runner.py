@@ -8,7 +8,6 @@ sweeps on a local process pool of N workers; ``--scheduler ADDRESS`` on a Dask c
 
 from __future__ import annotations
 
-import argparse
 import os
 import re
 import sys
@@ -21,24 +20,6 @@ from .result import ProofResult
 
 class ProofFailed(ValueError):
     """Some statement did not verify (the table is printed first; exit code 2)."""
-
-
-def add_parser(sub: argparse._SubParsersAction) -> None:
-    """Add the ``prove`` subcommand to an ``add_subparsers`` object (sets ``run``)."""
-    p = sub.add_parser(
-        "prove", help="verify the statements of the notes (proofs/ modules)",
-        description="Run the machine-checked statements of the notes and print a table.")
-    p.add_argument("names", nargs="*", metavar="NAME",
-                   help="proof modules to run (default all; see --list)")
-    p.add_argument("--list", action="store_true", help="list the proof modules and exit")
-    p.add_argument("--workers", type=int, default=None, metavar="N",
-                   help="run the exhaustive sweeps on N local processes")
-    p.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                   help="run the sweeps on a Dask cluster (e.g. tcp://host:8786)")
-    p.add_argument("--docs", action="store_true",
-                   help="print the table followed by every module's statement, proof, "
-                        "method and scope (the body of docs/proofs.md)")
-    p.set_defaults(run=run)
 
 
 def _cell(text: str) -> str:

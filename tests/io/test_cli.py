@@ -491,12 +491,13 @@ def test_table_exact_forms_say_their_cost_or_refuse_at_once(capsys, monkeypatch)
     """Issue 35 item 3: ``table --scores 1..50 --exact --mechanisms pf`` was silent for
     minutes. Above 2 s of estimate the table says so first; above the limit it refuses."""
     import exactdp.io.cli as cli
+    import exactdp.io.commands as commands
     from exactdp.cost import SECONDS_LIMIT
 
     def stop(*args, **kwargs):
         raise ValueError("stop here")
 
-    monkeypatch.setattr(cli, "probability_table", stop)
+    monkeypatch.setattr(commands, "probability_table", stop)
     many = ",".join(map(str, range(1, 81)))
     assert cli.exact_table_seconds(80, 1) > SECONDS_LIMIT
     code, out, err = run(capsys, "table", "--scores", many, "--exact", "--mechanisms", "pf")

@@ -20,7 +20,7 @@ from ...exact.arb import dps_to_prec, flint_prec, to_arb
 from ...exact.signs import UndecidedSignError
 from ...numbers import exact_number
 from ...printing import format_number
-from ...result import SHOW_DPS, Result, ball_digits, ball_text, brief, interval_ball
+from ...result import Result, ball_digits, ball_text, brief, interval_ball, number_text
 from .._balls import arb_lower_fraction
 
 
@@ -89,18 +89,20 @@ class HockeyStick(Result):
         if self.algorithm == "grid":
             return (f"in [{float(self.lower):.6g}, {float(self.upper):.6g}] "
                     "(certified lattice bounds)")
+        # the algorithm is its own repr field: the number beside it reads as decimals (a
+        # delta of 1 - 1.68e-63 as itself, never as a rounded "1.0 (exact)")
         digits = ball_digits(self.ball)
-        if digits < SHOW_DPS and self._exact is not None:
+        if self._exact is not None:
             # the ball's radius is absolute: a tiny delta has no right digit in it, while the
             # exact value gives SHOW_DPS significant digits at any size (5.0e-301)
             try:
-                return f"{format_number(self.evalf(SHOW_DPS), SHOW_DPS)} ({self.algorithm})"
+                return number_text(self.value)
             except ValueError:
                 pass
         if digits < 1:  # the ends clipped to [0, 1], where every delta lies
             return (f"in [{format_number(self.lower, 3)}, {format_number(self.upper, 3)}] "
                     f"({self.algorithm}, certified ball)")
-        return f"{ball_text(self.ball)} ({self.algorithm})"
+        return f"{ball_text(self.ball)} (certified ball)"
 
 
 @dataclass(frozen=True)

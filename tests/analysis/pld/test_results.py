@@ -29,7 +29,7 @@ def test_a_tiny_exact_delta_prints_its_significant_digits():
     truth = h.value.evalf(30, maxn=2000, strict=True)
     assert abs(truth - sympy.Float("5e-301", 30)) < sympy.Float("1e-310")
     assert mpmath.almosteq(h.evalf(20), mpmath.mpf("5e-301"), 1e-15)
-    assert "delta=5.0e-301 (exact)" in repr(h)
+    assert "delta=5.0e-301, " in repr(h) and "(exact)" not in repr(h)
     assert r"5.0 \times 10^{-301}" in h._repr_latex_()
 
 
@@ -59,3 +59,24 @@ def test_epsilon_result_shows_a_float_delta_in_decimals():
     assert e.delta == Fraction(1e-3)  # kept exact
     text = repr(e)
     assert "delta=0.001," in text and "1152921504606847" not in text, text
+
+
+def test_a_delta_near_one_prints_its_distance_to_one_never_a_rounded_exact_one():
+    """PF(2) on [0, 0] vs [1, -1] composed 1000 times: delta(8) = 1 - 1.68e-63 (issue 35 item 8
+    printed "delta=1.0 (exact)"); its summary shows decimals and the ball, not 349k characters."""
+    import sympy
+
+    from exactdp import PermuteAndFlip, privacy_loss_distribution
+
+    h = privacy_loss_distribution(PermuteAndFlip(2), [0, 0], [1, -1]).self_compose(1000).delta(8)
+    # independent route: sympy's own evalf of 1 - delta, to 20 digits
+    gap = (1 - h.value).evalf(20, maxn=5000, strict=True)
+    assert abs(gap / sympy.Float("1.67878e-63", 20) - 1) < sympy.Float("1e-5")
+    text = repr(h)
+    assert text.startswith("HockeyStick(delta=1 - 1.67878e-63, epsilon=8, k=1000"), text
+    assert "1.0" not in text and "(exact)" not in text and len(text) <= 200
+    short = h.summary()
+    assert len(short) < 1000 and "1 - 1.67878e-63" in short and "certified ball" in short
+    assert "summary(full=True)" in short
+    full = h.summary(full=True)
+    assert len(full) > 300_000 and "exp(-2000)" in full
