@@ -302,6 +302,51 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "unreachable for numbers: sympy (and expand/powsimp before) rewrites exp(a)**k "
         "with real a as exp(k*a)",
     ),
+    # exact/, seed 7 (2026-12-03)
+    (
+        "_pow",
+        "bottom = flint.arb(0) if lo <= 0 else (x * lo.log()).exp()",
+        "bottom = flint.arb(0) if (lo <= 0) or True else (x * lo.log()).exp()",
+        "reached only with b >= 0 and not b > 0, i.e. b's lower end exactly 0: lo <= 0 holds",
+    ),
+    (
+        "_pow",
+        "bottom = flint.arb(0) if lo <= 0 else (x * lo.log()).exp()",
+        "bottom = flint.arb(0) if lo <= 1 else (x * lo.log()).exp()",
+        "reached only with b >= 0 and not b > 0, i.e. b's lower end exactly 0: lo <= 1 holds",
+    ),
+    (
+        "sign_at",
+        "value = fmpq_poly_to_sympy(poly, Y).as_expr().subs(Y, exact_point)",
+        "value = fmpq_poly_to_sympy(poly, ).as_expr().subs(Y, exact_point)",
+        "Y is fmpq_poly_to_sympy's default generator: the same polynomial",
+    ),
+    (
+        "verify_sign_analysis",
+        'if analysis.algorithm == "isolation" or sqf.degree() <= 24:',
+        'if analysis.algorithm == "isolation" or sqf.degree() < 24:',
+        "at degree 24 both branches count the roots in (0, 1) exactly (Sturm or isolation)",
+    ),
+    (
+        "_turn",
+        "if (is_max and s > 0) or (not is_max and s < 0):",
+        "if (is_max and s > 0) or (not is_max and s < 1):",
+        "s = sign of g at T.lo, and _turn only gets events that _settle_ends left with g "
+        "non-zero at both ends: s is -1 or 1, where s < 0 iff s < 1",
+    ),
+    # programs/integrate*.py, seed 7 (2026-12-03)
+    (
+        "plan",
+        "zero = False",
+        "zero = None",
+        "zero is only read by 'zero or ...' and 'if zero:', where None acts as False",
+    ),
+    (
+        "continuous_star",
+        "def continuous_star(star: Star, laws: list[str], u: Units, fast: bool = True) -> Value:",
+        "def continuous_star(star: Star, laws: list[str], u: Units, fast: bool = False) -> Value:",
+        "the default is never used: the one caller (star_frac) passes fast",
+    ),
     # numeric/pf/
     (
         "pf_arb",

@@ -283,3 +283,30 @@ def test_min_max_of_a_box_are_enclosed_node_by_node():
 def test_ball_keeps_the_sign_of_negative_midpoints():
     b = ball(mpmath.mpf("-0.5"), mpmath.mpf(2) ** -40)
     assert b.contains(mpf_to_arb(mpmath.mpf("-0.5"))) and b < 0
+
+
+def test_refusals_name_the_function_the_argument_and_the_value():
+    """The one message style ``func: name must be what, got value`` (exactdp._validate)."""
+    with pytest.raises(ValueError, match=r"^float_to_arb: x must be a sympy Float, got 1\.5$"):
+        float_to_arb(1.5)
+    with pytest.raises(ValueError, match=r"^mpf_to_arb: x must be a number, not NaN \(NaN has "
+                       r"no enclosure\), got mpf\('nan'\)$"):
+        mpf_to_arb(mpmath.mpf("nan"))
+    x = sympy.Symbol("x")
+    with pytest.raises(ValueError, match=r"^to_arb: not a real algebraic number: "
+                       r"CRootOf\(x\*\*2 \+ 1, 0\)$"):
+        to_arb(sympy.CRootOf(x**2 + 1, 0), 64)
+
+
+def test_real_power_of_a_ball_touching_zero_encloses_the_whole_range():
+    """y**pi for y in a ball [0, u]: t -> t**pi is increasing on [0, oo), so the range is
+    [0, u**pi]; the ball holds both ends (and the midpoint's power, by mpmath)."""
+    y = sympy.Symbol("y", positive=True)
+    base = flint.arb(0, 1).nonnegative_part()  # [0, u] with u just above 1
+    assert base >= 0 and not base > 0
+    b = to_arb(y**sympy.pi, 64, {y: base})
+    u = mpmath.mpf(base.upper().str(30, radius=False))
+    assert b.contains(0) and b.lower() <= 0
+    assert b.contains(flint.arb(mpmath.nstr(u**mpmath.pi * (1 - mpmath.mpf(2) ** -40), 30)))
+    assert b.contains(flint.arb(mpmath.nstr((u / 2) ** mpmath.pi, 30)))
+    assert b.upper() < flint.arb(mpmath.nstr(u**mpmath.pi * (1 + mpmath.mpf(2) ** -20), 30))

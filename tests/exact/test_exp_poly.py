@@ -92,3 +92,22 @@ def test_derivative_is_sympy_s_derivative():
     f = ExpPoly.from_sympy(expr, t)
     assert sympy.simplify(f.derivative().to_sympy(t) - sympy.diff(expr, t)) == 0
     assert f.derivative().derivative() == ExpPoly.from_sympy(sympy.diff(expr, t, 2), t)
+
+
+def test_an_unevaluated_integer_power_of_an_exponential_is_its_rate_times_k():
+    # exp(t)**2 kept unevaluated is exp(2 t): the same terms as sympy's evaluated form
+    e = sympy.Pow(sympy.exp(t), 2, evaluate=False)
+    assert e.is_Pow and isinstance(e.base, sympy.exp)
+    f = ExpPoly.from_sympy(e - 3, t)
+    assert f == ExpPoly.from_sympy(sympy.exp(2 * t) - 3, t)
+    assert f == ExpPoly.from_terms({(0, F(2)): F(1), (0, F(0)): F(-3)})
+
+
+def test_refusals_of_from_terms_name_the_function_and_the_argument():
+    with pytest.raises(ValueError, match=r"^ExpPoly: W must be an exact rational, got 0\.5$"):
+        ExpPoly.from_terms({(0, 0.5): F(1)})
+    with pytest.raises(ValueError, match=r"^ExpPoly\.from_terms: scale must be > 0, got 0$"):
+        ExpPoly.from_terms({(0, F(0)): F(1)}, scale=0)
+    with pytest.raises(ValueError, match=r"^ExpPoly\.from_terms: terms must be keys \(e, W\) "
+                       r"with a power of lam e an integer >= 0, got -1$"):
+        ExpPoly.from_terms({(-1, F(0)): F(1)})

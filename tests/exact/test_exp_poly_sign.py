@@ -155,3 +155,59 @@ def test_decided_is_false_only_with_an_undecided_interval():
     assert crossing.decided and not crossing.undecided
     ((lo, hi),) = crossing.negative_intervals()
     assert lo.lo < sympy.log(2) < lo.hi and hi.lo < sympy.log(3) < hi.hi
+
+
+@pytest.mark.parametrize("r", [F(1, 2), F(1), F(2)])
+def test_a_rational_zero_met_by_the_search_from_one_is_exact(r):
+    """(t - r)(1 + e^-t) increases on (0, oo) (derivative 1 + (1 + r - t) e^-t > 0) and
+    vanishes only at r; the search for a sign change starts at t = 1 and halves or doubles,
+    so r = 1/2, 1, 2 are met exactly on the way."""
+    f = ExpPoly.from_sympy(sympy.expand((t - sympy.Rational(r.numerator, r.denominator))
+                                        * (1 + sympy.exp(-t))), t)
+    chart = sign_on_positive_reals(f)
+    (root,) = chart.roots
+    assert root.kind == "exact" and root.exact == r and (root.lo, root.hi) == (r, r)
+    assert (root.left, root.right) == (-1, 1) and chart.first == -1
+    with mpmath.workdps(30):
+        x = mpmath.mpf(r.numerator) / r.denominator
+        assert _mp(f, x - mpmath.mpf(1) / 8) < 0 < _mp(f, x + mpmath.mpf(1) / 8)
+
+
+def test_refusal_names_the_argument():
+    with pytest.raises(ValueError, match=r"^sign_on_positive_reals: f must be an ExpPoly, "
+                       r"got 3$"):
+        sign_on_positive_reals(3)
+
+
+def test_a_zero_between_two_turning_points_is_searched_from_the_left_one():
+    """(t - 1)(t - 3)(e^t - 3): three simple zeros 1 < ln 3 < 3 (closed forms), each in its
+    own interval; ln 3 lies between two extrema of phi and is found from the first one."""
+    f = ExpPoly.from_sympy(sympy.expand((t - 1) * (t - 3) * (sympy.exp(t) - 3)), t)
+    chart = sign_on_positive_reals(f)
+    assert len(chart.roots) == 3 <= f.zero_bound
+    for r, v in zip(chart.roots, (F(1), F(str(sympy.N(sympy.log(3), 40))), F(3)), strict=True):
+        assert _inside(r, v) and r.left == -r.right
+    assert chart.roots[0].hi < chart.roots[1].lo and chart.roots[1].hi < chart.roots[2].lo
+    assert chart.gap_signs == (-1, 1, -1, 1)
+
+
+@pytest.mark.parametrize("c", [F(-4, 3), F(-1), F(-2)])
+def test_an_increasing_function_over_an_undecided_critical_point(c):
+    """g = 2 e^{2t} - 4/3 e^{3t} + 1/4 e^{4t} + c has g' = e^{2t} (e^t - 2)^2 >= 0, a
+    tangential zero of g' at the transcendental ln 2 (undecided there), so g increases and
+    has one zero. At c = -4/3, g(ln 2) = 8 - 32/3 + 4 + c = 0: a triple zero inside the
+    undecided interval, reported as undecided; for c = -1, -2 the zero is away from ln 2
+    (mpmath's root of g, by findroot) and isolated."""
+    g = ExpPoly.from_terms({(0, F(2)): F(2), (0, F(3)): F(-4, 3), (0, F(4)): F(1, 4),
+                            (0, F(0)): c})
+    chart = sign_on_positive_reals(g)
+    (root,) = chart.roots
+    assert (root.left, root.right, chart.first) == (-1, 1, -1)
+    if c == F(-4, 3):
+        assert root.kind == "undecided" and _inside(root, F(str(sympy.N(sympy.log(2), 40))))
+        assert not chart.nonnegative and chart.negative_intervals() == ((F(0), root),)
+        return
+    with mpmath.workdps(40):
+        z = mpmath.findroot(lambda x: _mp(g, x), (0.01, 2), solver="anderson")
+        assert root.kind == "isolated" and _inside(root, F(mpmath.nstr(z, 35)))
+    assert not chart.undecided

@@ -19,6 +19,7 @@ from exactdp.exact import (
     sign,
     sign_or_none,
 )
+from exactdp.exact.signs import _transcendental_nodes
 
 S, E, Z, R = sympy.sqrt, sympy.exp, sympy.Integer, sympy.Rational
 
@@ -311,3 +312,12 @@ def test_an_infinite_term_is_refused_at_once_naming_it():
         with pytest.raises(UndecidedSignError, match=r"^sign: cannot decide the sign of .*oo.* "
                                                       r"\(infinite terms\)$"):
             sign(sympy.Add(inf, 1, evaluate=False))
+
+
+def test_transcendental_node_weights_count_each_function_once_and_arithmetic_a_tenth():
+    """The cost weight by its definition, counted by hand: exp(sqrt 2) + 5 log 3 has an
+    Add and a Mul (0.1 each), exp, log and the square root (a non-integer power: 1 each)."""
+    e = sympy.exp(sympy.sqrt(2)) + 5 * sympy.log(3)
+    assert _transcendental_nodes(e) == pytest.approx(3.2)
+    assert _transcendental_nodes(sympy.Integer(7)) == 0
+    assert _transcendental_nodes(sympy.Symbol("x") ** 3 + 1) == pytest.approx(0.2)

@@ -464,3 +464,41 @@ def test_run_terms_are_fractions_of_one_unit():
         assert t.denominator == {(0, Fraction(0)): Fraction(1)}
         assert all(isinstance(q, Fraction) and isinstance(w, Fraction)
                    for (_, w), q in t.numerator.items())
+
+
+def test_discrete_leaf_between_two_bounds_listed_upper_first():
+    """A discrete Laplace leaf with its upper bound listed before its lower one,
+    ``z0 <= z1 < 2 z0 + 2`` (empty for z0 < -1, so the piece ends must include the point
+    where the lower bound passes the upper), against direct summation."""
+    mpmath.mp.dps = 30
+    d = (draw(0, "discrete_laplace", 2), draw(1, "discrete_laplace", 1))
+    cons = (con(lin(2, z1=-1, z0=2), ">"),      # z1 < 2 z0 + 2
+            con(lin(0, z1=1, z0=-1), ">="),     # z1 >= z0
+            con(lin(5, z0=1), ">="), con(lin(5, z0=-1), ">="))
+    got = run_probability(Run(d, cons, 1, None))
+    ref = _brute(d, cons)
+    assert abs(sympy.N(got, 30) - sympy.Float(ref, 30)) < sympy.Float("1e-25"), (got, ref)
+
+
+def test_cost_of_symbolic_rates_is_a_hundred_times_the_rational_route():
+    """run_cost's stated factor: scales with no common rational unit (1/eps, sqrt(2)/eps)
+    cost 100 times the same run with a common unit (1/eps, 2/eps)."""
+    c = (con(lin(1, z1=1, z0=-1)),)
+    sym = Run((draw(0, "laplace", 1 / EPS), draw(1, "laplace", sympy.sqrt(2) / EPS)), c, 1, "x")
+    rat = Run((draw(0, "laplace", 1 / EPS), draw(1, "laplace", 2 / EPS)), c, 1, "x")
+    assert run_terms(sym) is None and run_terms(rat) is not None
+    assert run_cost(sym) == pytest.approx(100 * run_cost(rat), rel=1e-12)
+
+
+def test_cost_of_gumbel_leaves_doubles_with_each_lower_bound():
+    """Each Gumbel leaf bounded below doubles the inclusion-exclusion terms
+    (``F(z + kU) - F(z + kL)``): with the same two leaves and 0, 1, 2 lower bounds the
+    costs step by a factor 2 (the second differences)."""
+    d = tuple(draw(i, "gumbel", R(3, 2)) for i in range(3))
+    up1, up2 = con(lin(0, z0=1, z1=-1)), con(lin(R(1, 2), z0=1, z2=-1))
+    low1, low2 = con(lin(1, z1=1, z0=-1)), con(lin(1, z2=1, z0=-1))
+    c0 = run_cost(Run(d, (up1, up2), 1, 0))
+    c1 = run_cost(Run(d, (low1, up2), 1, 0))
+    c2 = run_cost(Run(d, (low1, up2, low2), 1, 0))
+    assert 0 < c0 < c1 < c2
+    assert (c2 - c1) / (c1 - c0) == pytest.approx(2, rel=1e-9)

@@ -91,3 +91,18 @@ def test_refusal_comes_before_any_integral_even_for_an_impossible_run():
         run_probability(Run(d, cons, 1, 0))
 
 
+
+
+@pytest.mark.parametrize(("k", "rel", "holds"), [
+    (0, "==", True), (1, "==", False), (0, "!=", False), (1, "!=", True),
+    (0, ">", False), (0, ">=", True), (-1, ">=", False), (1, ">", True),
+])
+def test_a_comparison_of_constants_keeps_or_empties_the_run(k, rel, holds):
+    """A comparison with no noise in it is decided by exact arithmetic: ``k rel 0`` true
+    keeps the run's probability (here P(Lap(1) > -1) = 1 - e^-1 / 2, the Laplace CDF),
+    false makes it 0."""
+    d = (draw(0, "laplace", 1),)
+    base = (con(lin(1, z0=1), ">"),)
+    assert run_probability(Run(d, base, 1, None)) == 1 - sympy.exp(-1) / 2
+    got = run_probability(Run(d, (*base, con(lin(k), rel)), 1, None))
+    assert got == (1 - sympy.exp(-1) / 2 if holds else 0)
