@@ -62,6 +62,7 @@ from .results import (
 )
 from .xform import (
     XForm,
+    commensurable_step,
     concat_xform,
     eval_poly,
     group_terms,
@@ -71,6 +72,9 @@ from .xform import (
 
 #: Largest number of output-count vectors an exact composition keeps (beyond: a grid bound).
 MAX_SUPPORT = 200_000
+#: Largest number of output-count vectors ``self_compose`` counts by default when the losses
+#: lie on one exact lattice (beyond it the lattice is faster; docs/benchmarks.md, issue 36).
+EXACT_SUPPORT = 300
 #: Most copies composed exactly (the exact terms grow with k; 10^4 copies take ~10 s).
 MAX_EXACT_COPIES = 10**4
 #: Most copies :meth:`PrivacyLossDistribution.self_compose` accepts at all (the grid lower
@@ -214,28 +218,38 @@ class PrivacyLossDistribution:
             guard_bits=max(self.guard_bits, other.guard_bits),
         )
 
-    def self_compose(self, k: int, max_support: int = MAX_SUPPORT):
+    def self_compose(self, k: int, max_support: int | None = None):
         """The k-fold composition: exact if it fits in ``max_support``, else on a lattice.
 
         Parameters
         ----------
         k : int
             Number of copies, >= 1.
-        max_support : int
-            Largest number of output-count vectors kept exactly.
+        max_support : int or None
+            Largest number of output-count vectors kept exactly. None (the default): up to
+            :data:`EXACT_SUPPORT` count vectors are counted exactly; beyond, a pair whose
+            losses lie on one exact lattice (:meth:`lattice_step`: EM, and any pair whose
+            loss ratios differ by integer powers of ``x``) goes to the certified lattice on
+            that step, whose bounds agree with the exact count's to working precision at a
+            fraction of its cost; other pairs are counted up to :data:`MAX_SUPPORT`. An
+            integer forces the exact count up to that many count vectors.
 
         Returns
         -------
         PrivacyLossDistribution or DiscretisedPLD
             Exact; or the composition whose ``delta`` / ``epsilon`` are certified two-sided
-            enclosures refined to the requested tolerance (:class:`DiscretisedPLD`).
+            enclosures refined to the requested tolerance (:class:`DiscretisedPLD`,
+            ``algorithm="grid"``: certified, never "exact").
 
         Raises
         ------
         ValueError
-            If ``k`` is not a positive integer, or ``k > MAX_COPIES`` (10^5).
+            If ``k`` or ``max_support`` is not a positive integer, or ``k > MAX_COPIES``
+            (10^5).
         """
         k = check_int("self_compose", "k", k, 1)
+        if max_support is not None:
+            max_support = check_int("self_compose", "max_support", max_support, 1)
         if k > MAX_COPIES:
             raise ValueError(
                 f"self_compose: k = {k} copies is beyond the limit {MAX_COPIES:.0e} (exact "
@@ -243,24 +257,44 @@ class PrivacyLossDistribution:
                 "lattice grows with k); compose fewer copies")
         if k == 1:
             return self
-        m = len(self.p_base)
+        description = f"{k}-fold composition of ({self.description})"
+        lattice = DiscretisedPLD(((self, k),), description)
+        if max_support is None:
+            if (self._support(k) > EXACT_SUPPORT and lattice.exact_step_fits() is not None):
+                return lattice
+            max_support = MAX_SUPPORT
         elementary = self.k == 1 and all(len(a) == 1 for a in self.atoms)
         exact_ok = k <= MAX_EXACT_COPIES
-        if elementary and exact_ok and math.comb(k + m - 1, m - 1) <= max_support:
-            terms = _multinomial_terms(k, m)
+        if elementary and exact_ok and self._support(k) <= max_support:
+            terms = _multinomial_terms(k, len(self.p_base))
             return PrivacyLossDistribution(
                 self.p_base, self.q_base, group_terms(terms, self.xform),
                 sympy.expand(1 - (1 - self.p_inf) ** k), sympy.expand(1 - (1 - self.q_ninf) ** k),
-                k, f"{k}-fold composition of ({self.description})", self.xform,
-                guard_bits=self.guard_bits,
+                k, description, self.xform, guard_bits=self.guard_bits,
             )
-        if not elementary and exact_ok and self._power_fits(k, max_support):
+        if not elementary and exact_ok and self._support(k) <= max_support:
             return power_by_squaring(self, k, lambda a, b: a.compose(b, max_support))
-        return DiscretisedPLD(((self, k),), f"{k}-fold composition of ({self.description})")
+        return lattice
 
-    def _power_fits(self, k: int, max_support: int) -> bool:
+    def _support(self, k: int) -> int:
+        """Number of output-count vectors of the k-fold composition (a bound when the atoms
+        already hold several)."""
         m = len(self.p_base)
-        return math.comb(k * self.k + m - 1, m - 1) <= max_support
+        return math.comb(k * self.k + m - 1, m - 1)
+
+    def lattice_step(self) -> sympy.Expr | None:
+        """The exact step ``h`` of a lattice holding every finite loss, or None.
+
+        With the x-form (:mod:`.xform`), when every base ratio ``p_i/q_i`` is one rational
+        function of ``x`` times an integer power ``x^(a_i)``, the losses are
+        ``loss_0 + j_i h`` with ``h = g rate/N`` (``g`` the gcd of the ``a_i - a_0``;
+        :func:`~exactdp.analysis.pld.xform.commensurable_step`). EM on rational scores is such
+        a pair (``p_i/q_i = x^(a_i) Z_Q/Z_P``).
+        """
+        if self.xform is None:
+            return None
+        found = commensurable_step(self.xform)
+        return None if found is None else found[0]
 
     # ------------------------------------------------------------------ lattice interface
     #: Finite losses are bounded (the lattice's "beyond k times the largest loss" rule holds).
@@ -308,13 +342,15 @@ class PrivacyLossDistribution:
                 pb = [to_arb(p, bits) for p in self.p_base]
                 qb = [to_arb(q, bits) for q in self.q_base]
             lb = [(p / q).log() for p, q in zip(pb, qb, strict=True)]
+            top = max((max(c) for atom in self.atoms for c in atom), default=0)
+            pw, qw = _power_table(pb, top), _power_table(qb, top)
             losses, pm, qm = [], [], []
             for atom in self.atoms:
                 counts = next(iter(atom))
                 losses.append(sum((c * v for c, v in zip(counts, lb, strict=True) if c),
                                   flint.arb(0)))
-                pm.append(_atom_ball(atom, pb))
-                qm.append(_atom_ball(atom, qb))
+                pm.append(_atom_ball(atom, pw))
+                qm.append(_atom_ball(atom, qw))
         return losses, pm, qm
 
     def _sign_vs(self, i: int, epsilon: sympy.Expr, bits: int) -> int:
@@ -406,9 +442,14 @@ class PrivacyLossDistribution:
         check_tolerances("delta", rtol, atol)
         bits = dps_to_prec(dps)
         losses, pm, qm = self._balls_cache(bits)
-        chosen = [i for i in range(len(self.atoms)) if self._sign_vs(i, eps, bits) > 0]
         with flint_prec(bits):
-            e = to_arb(eps, bits).exp()
+            eb = to_arb(eps, bits)
+            # one ball comparison per atom; only an undecided one goes to _sign_vs
+            split = [1 if d > 0 else -1 if d < 0 else 0 for d in (v - eb for v in losses)]
+        chosen = [i for i, s in enumerate(split)
+                  if s > 0 or (s == 0 and self._sign_vs(i, eps, bits) > 0)]
+        with flint_prec(bits):
+            e = eb.exp()
             total = to_arb(self.p_inf, bits)
             for i in chosen:
                 total += pm[i] - e * qm[i]
@@ -503,13 +544,26 @@ def _positive_part(t: flint.arb) -> flint.arb:
     return flint.arb(hi / 2, hi / 2) if hi > 0 else flint.arb(0)
 
 
-def _atom_ball(atom: dict, base: list) -> flint.arb:
+def _power_table(base: list, top: int) -> list[list]:
+    """``[[b**0, b**1, ..., b**top] for b in base]`` (balls; call inside ``flint_prec``)."""
+    out = []
+    for b in base:
+        row = [flint.arb(1), b]
+        for c in range(2, top + 1):  # halves: rounding error grows like log2(c), not c
+            row.append(row[c // 2] * row[c - c // 2])
+        out.append(row)
+    return out
+
+
+def _atom_ball(atom: dict, powers: list) -> flint.arb:
+    """``sum_c mult(c) prod_i base_i**c_i`` over the count vectors of ``atom``, from the
+    power table of :func:`_power_table`."""
     total = flint.arb(0)
     for counts, mult in atom.items():
         term = flint.arb(mult)
-        for b, c in zip(base, counts, strict=True):
+        for row, c in zip(powers, counts, strict=True):
             if c:
-                term *= b**c
+                term *= row[c]
         total += term
     return total
 

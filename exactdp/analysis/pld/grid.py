@@ -70,6 +70,10 @@ _FIRST_SPREAD = 0.25
 #: was refused after a first lattice of 7 s).
 FIRST_LATTICE_SECONDS = 0.4
 
+#: Most points of a lattice on the exact step (:func:`exact_step`) taken as the first
+#: lattice (the lattice the first-lattice time budget allows).
+EXACT_STEP_POINTS = int(FIRST_LATTICE_SECONDS / SECONDS_PER_POINT)
+
 
 def _next_spread(spread: float, lower: float, gap: float, rtol: float, atol: float) -> float:
     """The spread the next lattice aims at (the gap is about linear in it); from a coarse
@@ -88,8 +92,32 @@ def check_tolerances(func: str, rtol: object, atol: object) -> tuple[float, floa
 
 class LatticeComponent:
     """Base of the PLDs that only the lattice composes (Laplace, Gaussian): they provide
-    ``lattice(h, bits)``, ``lattice_losses()``, ``loss_span()``, ``max_loss(bits)``, ``k``,
-    ``p_inf``, ``bounded`` and ``description``."""
+    ``lattice(h, bits)``, ``lattice_losses()``, ``lattice_step()``, ``loss_span()``,
+    ``max_loss(bits)``, ``k``, ``p_inf``, ``bounded`` and ``description``."""
+
+    def lattice_step(self) -> sympy.Expr | None:
+        """No exact lattice step: the loss has a continuous part."""
+        return None
+
+
+def exact_step(parts) -> sympy.Expr | None:
+    """An exact step ``h`` with every component's finite losses on ``o_i + h Z``, or None.
+
+    Each component's ``lattice_step()`` (the pair PLD's commensurable step, e.g. EM on
+    rational scores: ``rate/N``); their ratios must be rational, and ``h`` is the step times
+    the gcd of the ratios (the gcd of rationals ``a_i/b_i``: ``gcd(a_i)/lcm(b_i)``). On it
+    every residual is the width of a ball, so the lower and upper curves coincide to working
+    precision.
+    """
+    steps = [comp.lattice_step() for comp, _ in parts]
+    if not steps or any(h is None for h in steps):
+        return None
+    ratios = [sympy.cancel(h / steps[0]) for h in steps]
+    if not all(r.is_Rational and r > 0 for r in ratios):
+        return None
+    g = sympy.Rational(math.gcd(*(int(r.p) for r in ratios)),
+                       math.lcm(*(int(r.q) for r in ratios)))
+    return steps[0] * g
 
 
 @dataclass(frozen=True)
@@ -134,7 +162,12 @@ def best_step(parts: list, target: float) -> tuple[float, tuple | None]:
     rebuilt as a ball of the exact ``d / n``.
     """
     cont = sum(k for comp, k in parts if comp.lattice_losses() is None)
-    cands: list[tuple[float, tuple | None]] = [(2.0**-e, None) for e in range(-4, 60)]
+    # candidates as arrays (value, component, n), sorted by decreasing value, ties in the
+    # order listed (stable): powers of two first, then each component's span / n
+    h_parts = [2.0 ** -np.arange(-4, 60)]
+    src_parts = [np.full(64, -1)]
+    n_all = np.arange(1, MAX_STEP_CANDIDATES + 1)
+    n_parts = [np.zeros(64, dtype=np.int64)]
     discrete = []
     for i, (comp, k) in enumerate(parts):
         losses = comp.lattice_losses()
@@ -144,9 +177,12 @@ def best_step(parts: list, target: float) -> tuple[float, tuple | None]:
         discrete.append((d, k))
         span = float(d.max() - d.min())
         if span > 0:
-            cands.extend((span / n, (i, n)) for n in range(1, MAX_STEP_CANDIDATES + 1))
-    cands.sort(key=lambda c: -c[0])
-    h = np.array([c[0] for c in cands])
+            h_parts.append(span / n_all)
+            src_parts.append(np.full(n_all.size, i))
+            n_parts.append(n_all)
+    order = np.argsort(-np.concatenate(h_parts), kind="stable")
+    h = np.concatenate(h_parts)[order]
+    src, ns = np.concatenate(src_parts)[order], np.concatenate(n_parts)[order]
     spread = cont * h
     for d, k in discrete:
         diff = (d - d.min())[None, :]
@@ -154,15 +190,19 @@ def best_step(parts: list, target: float) -> tuple[float, tuple | None]:
         spread = spread + k * (np.maximum(r.max(axis=1), 0) - np.minimum(r.min(axis=1), 0)
                                + 1e-30)
     ok = np.nonzero(spread <= target)[0]
-    return cands[int(ok[0]) if ok.size else -1]
+    j = int(ok[0]) if ok.size else -1
+    return float(h[j]), (None if src[j] < 0 else (int(src[j]), int(ns[j])))
 
 
-def _step_ball(parts: tuple, step: tuple[float, tuple | None], bits: int) -> flint.arb:
-    """The lattice step as a ball: exact for a power of two or a small rational, else the
-    ball of ``span / n`` of the component it came from."""
+def _step_ball(parts: tuple, step: tuple[float, object], bits: int) -> flint.arb:
+    """The lattice step as a ball: of the exact step (:func:`exact_step`), exact for a power
+    of two or a small rational, else the ball of ``span / n`` of the component it came
+    from."""
     h_float, source = step
+    if isinstance(source, sympy.Expr):
+        return to_arb(source, bits)
     exact = Fraction(h_float)
-    if source is not None:
+    if isinstance(source, tuple):
         guess = exact.limit_denominator(10**6)
         if abs(guess - exact) <= exact * Fraction(1, 10**13):
             exact = guess
@@ -220,11 +260,22 @@ class DiscretisedPLD:
     def _points(self, h: float) -> int:
         return int(sum(k * comp.loss_span() for comp, k in self.parts) / h) + 1
 
-    def _first_spread(self) -> tuple[float, tuple[float, tuple | None]]:
+    def exact_step_fits(self) -> sympy.Expr | None:
+        """The exact lattice step (:func:`exact_step`) when its lattice has at most
+        :data:`EXACT_STEP_POINTS` points, else None."""
+        h = exact_step(self.parts)
+        if h is None or self._points(float(h)) > EXACT_STEP_POINTS:
+            return None
+        return h
+
+    def _first_spread(self) -> tuple[float, tuple[float, object]]:
         """The spread of the first lattice and its step: :data:`_FIRST_SPREAD`, or a coarser
         one (times 4 per step) when that lattice would take more than
         :data:`FIRST_LATTICE_SECONDS`; :data:`_FIRST_SPREAD` again when no coarser one is
         short enough (then :meth:`_check_cost` refuses it, or it is built as it was)."""
+        exact = self.exact_step_fits()
+        if exact is not None:
+            return _FIRST_SPREAD, (float(exact), exact)
         first = best_step(list(self.parts), _FIRST_SPREAD)
         target, step = _FIRST_SPREAD, first
         for i in range(7):

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
+import numpy as np
 import sympy
 
 from ...exact.arb import to_arb
@@ -23,8 +24,10 @@ from ...exact.signs import proved_equal
 
 #: Largest x-exponent of a base probability kept as a polynomial (beyond: generic sympy route).
 MAX_XFORM_DEGREE = 4096
-#: Up to this many count vectors, atoms with provably equal loss are merged (x-form identity).
-MERGE_LIMIT = 20_000
+#: Up to this many count vectors, atoms with provably equal loss are merged (x-form identity;
+#: one integer matrix product keys them all, :func:`group_terms`). Equal to core's
+#: ``MAX_SUPPORT``: every exact composition is merged.
+MERGE_LIMIT = 200_000
 
 
 @dataclass(frozen=True, eq=False)
@@ -108,6 +111,14 @@ def factor_ratios(xf: XForm) -> tuple[list[Fraction], list[dict[str, int]]]:
     Factorisation over Q is unique, so ``prod_i (p_i/q_i)^(c_i)`` is the same rational
     function of ``x`` for two count vectors iff the constants and the exponent sums agree.
     """
+    cache = xf.__dict__.setdefault("_factor_cache", {})
+    if "ratios" not in cache:
+        cache["ratios"] = _factor_ratios(xf)
+    consts, exps = cache["ratios"]
+    return list(consts), [dict(e) for e in exps]
+
+
+def _factor_ratios(xf: XForm) -> tuple[list[Fraction], list[dict[str, int]]]:
     consts, exps = [], []
     for i in range(len(xf.num_p)):
         ca, fa = (xf.num_p[i] * xf.den_q[i]).factor()
@@ -119,29 +130,121 @@ def factor_ratios(xf: XForm) -> tuple[list[Fraction], list[dict[str, int]]]:
             e[str(f)] = e.get(str(f), 0) - int(m)
         ratio = flint.fmpq(ca) / flint.fmpq(cb)
         consts.append(Fraction(int(ratio.p), int(ratio.q)))
-        exps.append(e)
+        exps.append({f: m for f, m in e.items() if m})
     return consts, exps
+
+
+def coprime_basis(values: list[int]) -> list[int]:
+    """Pairwise coprime integers ``> 1`` of which every ``values[i] >= 1`` is a product.
+
+    Repeated gcd splitting (a gcd-free basis, Bach & Shallit, *Algorithmic Number Theory*
+    I, section 4.8): pairwise coprime integers are multiplicatively independent, so two
+    products of powers of the values are equal iff their exponent vectors over the basis are.
+    """
+    basis: list[int] = []
+    todo = [v for v in values if v > 1]
+    while todo:
+        a = todo.pop()
+        for j, b in enumerate(basis):
+            g = math.gcd(a, b)
+            if g > 1:
+                del basis[j]
+                todo.extend(v for v in (g, a // g, b // g) if v > 1)
+                break
+        else:
+            basis.append(a)
+    return sorted(basis)
+
+
+def _valuation(n: int, b: int) -> int:
+    v = 0
+    while n % b == 0:
+        n //= b
+        v += 1
+    return v
+
+
+def exponent_matrix(xf: XForm) -> np.ndarray:
+    """Integer matrix ``E`` (one row per base outcome) with: two count vectors ``c, c'``
+    have the same likelihood ratio ``prod_i (p_i/q_i)^(c_i)`` iff ``c E`` and ``c' E`` agree,
+    the last column read modulo 2.
+
+    Columns: the irreducible factors over Q of the ratios (:func:`factor_ratios`), the
+    elements of a coprime basis of the numerators and denominators of their rational
+    constants (:func:`coprime_basis`), and the sign of the constant (1 if negative).
+    """
+    cache = xf.__dict__.setdefault("_factor_cache", {})
+    if "matrix" not in cache:
+        consts, exps = factor_ratios(xf)
+        names = sorted({f for e in exps for f in e})
+        basis = coprime_basis([abs(c.numerator) for c in consts]
+                              + [c.denominator for c in consts])
+        rows = []
+        for c, e in zip(consts, exps, strict=True):
+            rows.append([e.get(f, 0) for f in names]
+                        + [_valuation(abs(c.numerator), b) - _valuation(c.denominator, b)
+                           for b in basis] + [int(c < 0)])
+        cache["matrix"] = np.array(rows, dtype=object)
+    return cache["matrix"]
+
+
+def commensurable_step(xf: XForm) -> tuple[sympy.Expr, list[int]] | None:
+    """``(h, j)`` with ``loss_i = loss_0 + j_i h`` exactly (``j_i`` integers, ``h > 0``), when
+    every base ratio is one rational function times an integer power of ``x``; else None.
+
+    ``p_i/q_i = C prod_f f^(e_f) x^(a_i)`` with ``C`` and the ``e_f`` (irreducible ``f != x``)
+    the same for every ``i``, so ``loss_i - loss_0 = -(a_i - a_0) rate/N``
+    (``ln x = -rate/N``); ``h = g rate/N`` with ``g`` the gcd of the ``a_i - a_0``. None when
+    there is a single loss.
+    """
+    consts, exps = factor_ratios(xf)
+    powers = [e.pop("x", 0) for e in exps]
+    if any(c != consts[0] for c in consts) or any(e != exps[0] for e in exps):
+        return None
+    g = math.gcd(*(a - powers[0] for a in powers))
+    if g == 0:
+        return None
+    return sympy.Integer(g) * xf.rate / xf.N, [(powers[0] - a) // g for a in powers]
 
 
 def group_terms(terms: dict, xf: XForm | None) -> tuple:
     """The terms ``{counts: mass}`` split into groups of equal likelihood ratio (one group
     per term if ``xf`` is None or there are too many terms).
+
+    Each count vector is keyed by its integer exponent vector ``c E``
+    (:func:`exponent_matrix`), computed for all terms at once as one integer matrix product;
+    groups keep the order of their first term.
     """
-    if xf is None or len(terms) > MERGE_LIMIT:
+    if xf is None or len(terms) > MERGE_LIMIT or not terms:
         return tuple({c: m} for c, m in terms.items())
-    consts, exps = factor_ratios(xf)
-    names = sorted({f for e in exps for f in e})
-    matrix = [[e.get(f, 0) for f in names] for e in exps]
-    groups: dict[tuple, dict] = {}
-    for c, m in terms.items():
-        powers = tuple(sum(ci * row[j] for ci, row in zip(c, matrix, strict=True))
-                       for j in range(len(names)))
-        const = Fraction(1)
-        for ci, k in zip(c, consts, strict=True):
-            if ci:
-                const *= k**ci
-        groups.setdefault((powers, const), {})[c] = m
+    keys = _exponent_keys(np.array(list(terms), dtype=np.int64), exponent_matrix(xf))
+    groups: dict[int, dict] = {}
+    for (c, m), key in zip(terms.items(), keys, strict=True):
+        group = groups.get(key)
+        if group is None:
+            groups[key] = {c: m}
+        else:
+            group[c] = m
     return tuple(groups.values())
+
+
+def _exponent_keys(counts: np.ndarray, matrix: np.ndarray) -> list:
+    """One hashable key per row of ``counts`` (equal iff the rows of ``counts @ matrix``
+    agree, the last column modulo 2): int64 products packed into one integer per row when
+    the entries are small enough, else Python integers."""
+    bound = int(np.abs(counts).max(initial=0)) * sum(abs(int(v)) for v in matrix.flat)
+    if bound >= 2**62:
+        out = counts.astype(object) @ matrix
+        out[:, -1] %= 2
+        return [tuple(r) for r in out.tolist()]
+    prod = counts @ matrix.astype(np.int64)
+    prod[:, -1] %= 2
+    lo = prod.min(axis=0)
+    span = (prod.max(axis=0) - lo + 1).tolist()
+    if math.prod(span) >= 2**62:
+        return [tuple(r) for r in prod.tolist()]
+    stride = np.cumprod([1] + span[:-1]).astype(np.int64)
+    return ((prod - lo) @ stride).tolist()
 
 
 def concat_xform(a: XForm | None, b: XForm | None) -> XForm | None:
@@ -178,7 +281,12 @@ def xform_pair(dp, dq):
     for f in (fp, fq):
         if not proved_equal(f.value, x ** (N // int(f.L))):
             return None
-        pairs = [fraction_polys(form, f.x, N // int(f.L)) for form in f.forms]
+        s = N // int(f.L)
+        if f.polys is not None:  # flint polynomials already: no sympy forms built
+            den = spread(flint.fmpq_poly(1 if f.denominator is None else f.denominator), s)
+            pairs = [(spread(flint.fmpq_poly(p), s), den) for p in f.polys]
+        else:
+            pairs = [fraction_polys(form, f.x, s) for form in f.forms]
         out.append([a for a, _ in pairs])
         out.append([b for _, b in pairs])
     return (*out, rate, N)
