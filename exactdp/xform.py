@@ -389,6 +389,22 @@ def _tree_blocks(key: tuple[tuple[int, int], ...]) -> tuple[list, int]:
     return blocks[::-1], Lc  # H[l] sits at t^(n-1-l) of the correlation
 
 
+def pf_product_blocks(gaps: Sequence[int]) -> list:
+    """``[T_0, ..., T_n]``: ``F(t, x) = prod_r (1 - t x^{G_r}) = sum_i T_i(x) t^i`` as
+    ``fmpz_poly`` in x, by the Kronecker product tree of :func:`pf_polynomials_tree`."""
+    counts: dict[int, int] = {}
+    for g in gaps:
+        counts[g] = counts.get(g, 0) + 1
+    n = len(gaps)
+    S = sum(gaps) + 1  # every T_i has degree <= sum G < S: the blocks never overlap
+    cut = (n + 1) * S
+    one_minus = flint.fmpz_poly([1, -1])
+    F = _tree_product([(one_minus**m).inflate(S + g) for g, m in counts.items()], cut)
+    blocks: list = [None] * (n + 1)
+    _split_blocks(F, S, 0, n + 1, blocks)
+    return blocks
+
+
 def _finish_gap(H: list, g: int, Lc: int) -> flint.fmpq_poly:
     """``P_g = x^g H(x^g, x)`` by Horner in ``y = x^g`` over the blocks."""
     n = len(H)

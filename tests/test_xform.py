@@ -22,6 +22,7 @@ from exactdp.xform import (
     generators_for,
     pf_polynomials_lazy,
     pf_polynomials_tree,
+    pf_product_blocks,
     poly_expr,
 )
 
@@ -229,3 +230,15 @@ def test_tree_cache_serves_equal_multisets_and_copies_the_dict():
     coins = pf_ring_probabilities(generators_for(G, None, sympy.Integer(1)))
     assert again == fresh
     assert all(again[g] == flint.fmpq_poly(c) for g, c in zip(G, coins, strict=True))
+
+
+def test_product_blocks_are_the_elementary_symmetric_polynomials():
+    """F = prod (1 - t x^G) has t-coefficients (-1)^k e_k(x^G) (the direct expansion)."""
+    x = flint.fmpz_poly([0, 1])
+    for G in ([0, 1, 1, 3], [0], [2, 0, 5, 5, 5]):
+        e = [flint.fmpz_poly([1])] + [flint.fmpz_poly([0])] * len(G)
+        for g in G:  # e_k += x^g e_{k-1}
+            for k in range(len(G), 0, -1):
+                e[k] = e[k] + x**g * e[k - 1]
+        blocks = pf_product_blocks(G)
+        assert blocks == [(-1) ** k * e[k] for k in range(len(G) + 1)]

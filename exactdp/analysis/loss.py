@@ -119,9 +119,18 @@ class PrivacyLoss(Result):
 
 
 def pair_candidates(engine, i: int, j: int):
-    """Per output: ('inf', r, dir) or ('ratio', r, R >= 1, dir) or ('both', r, R, None)."""
+    """Per output: ('inf', r, dir) or ('ratio', r, R >= 1, dir) or ('both', r, R, None).
+
+    An output whose two probabilities are the very objects of an earlier output's (equal
+    gaps share one pair) has that output's candidate, equal to it: it is left out (it
+    could only tie, and a tie keeps the earlier output)."""
     out = []
+    seen: set[tuple[int, int]] = set()
     for r, (a, b) in enumerate(zip(engine.probs[i], engine.probs[j], strict=True)):
+        key = (id(a), id(b))
+        if key in seen:
+            continue
+        seen.add(key)
         za, zb = engine.is_zero(a), engine.is_zero(b)
         if za and zb:
             continue

@@ -29,6 +29,7 @@ from ..common import (
 from ..neighbourhood import top_gap
 from .ball import BallEngine
 from .generic import GenericEngine
+from .pf_neighbours import pf_lazy_engine
 from .sparse import SparseXEngine, sparse_poly
 from .xform import (
     FlintForms,
@@ -119,6 +120,10 @@ def _exact_engine(mech: Mechanism, eps, dists: list, vectors: Sequence[ScoreVect
     """The x-form engine when every distribution has a form in x, else the generic one."""
     xforms: list | None = None
     engine: XEngine | GenericEngine
+    # PF: balls, exact polynomials on demand
+    lazy = pf_lazy_engine(mech, eps, vectors, DENSE_DEGREE_LIMIT)
+    if lazy is not None:
+        return lazy
     if eps is not None and not eps.has(sympy.oo):
         xforms = []
         for d in dists:
