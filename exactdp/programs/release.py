@@ -48,7 +48,8 @@ from .mechanism import ProgramMechanism
 from .release_density import run_density
 from .release_loss import loss_supremum
 from .runs import REAL, RELEASED_KEY, Constraint, Linear, Run
-from .trace import SampleRun, StepCounter, Trace, decode, enumerate_runs, execute
+from .sampler import SampleRun
+from .trace import StepCounter, Trace, decode, enumerate_runs, execute
 from .values import ProgramError
 
 

@@ -17,7 +17,7 @@ An output's probability is the sum over the runs giving that output.
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 
 import sympy
@@ -135,3 +135,37 @@ class Run:
     weight: sympy.Expr
     output: Hashable
     released: tuple[Linear, ...] = ()
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """Knuth's estimates of an enumeration from random probes (:func:`probe_runs`).
+
+    Attributes
+    ----------
+    runs : int
+        The number of runs (leaves of the decision tree), rounded up.
+    seconds : float
+        The sum over the runs of the caller's cost of each (0.0 when none is given).
+    """
+
+    runs: int
+    seconds: float
+
+
+@dataclass(frozen=True)
+class Budget:
+    """What the probes check besides the number of runs: the integration to come.
+
+    Attributes
+    ----------
+    cost : callable
+        ``cost(run)``: the estimated seconds of one :class:`~exactdp.programs.runs.Run`
+        (it may raise the refusal of a run outside the exact class).
+    check : callable
+        ``check(estimate)``: raises (``TooCostly``) when the :class:`Estimate` is past the
+        caller's limit.
+    """
+
+    cost: Callable[[Run], float]
+    check: Callable[[Estimate], None]

@@ -38,7 +38,17 @@ from typing import Any
 import sympy
 
 from ..cost import fmt_size, refuse
-from .runs import REAL, RELEASE_LAWS, RELEASED_KEY, Constraint, Draw, Linear, Run
+from .runs import (
+    REAL,
+    RELEASE_LAWS,
+    RELEASED_KEY,
+    Budget,
+    Constraint,
+    Draw,
+    Estimate,
+    Linear,
+    Run,
+)
 from .values import (
     ACTIVE,
     Comparison,
@@ -474,40 +484,6 @@ def execute(executor: Executor, call: Callable[[], Any], counter: StepCounter, n
         raise _run_error(name, exc, run, counter.filename) from None
     finally:
         ACTIVE.pop()
-
-
-@dataclass(frozen=True)
-class Estimate:
-    """Knuth's estimates of an enumeration from random probes (:func:`probe_runs`).
-
-    Attributes
-    ----------
-    runs : int
-        The number of runs (leaves of the decision tree), rounded up.
-    seconds : float
-        The sum over the runs of the caller's cost of each (0.0 when none is given).
-    """
-
-    runs: int
-    seconds: float
-
-
-@dataclass(frozen=True)
-class Budget:
-    """What the probes check besides the number of runs: the integration to come.
-
-    Attributes
-    ----------
-    cost : callable
-        ``cost(run)``: the estimated seconds of one :class:`~exactdp.programs.runs.Run`
-        (it may raise the refusal of a run outside the exact class).
-    check : callable
-        ``check(estimate)``: raises (``TooCostly``) when the :class:`Estimate` is past the
-        caller's limit.
-    """
-
-    cost: Callable[[Run], float]
-    check: Callable[[Estimate], None]
 
 
 def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
