@@ -64,8 +64,8 @@ MAX_STEP_CANDIDATES = 20_000
 #: ``fmpz_poly``) and rescaled by ``2^-F`` rounding down / up after every product.
 FIXED_BITS = 80
 #: Upper masses below ``2^(FIXED_BITS - TRIM_BITS)`` units (of ``2^-F``, whatever ``F``) are
-#: dropped from the polynomials
-#: and carried as "slack": mass at an unknown loss, which adds between 0 and itself to
+#: dropped from the polynomials and carried as "slack": mass at an unknown loss, which adds
+#: between 0 and itself to
 #: delta (0 to the lower bound, all of it to the upper). The composed masses concentrate on
 #: a few standard deviations of the loss, so this keeps the polynomials short.
 TRIM_BITS = 64
@@ -349,7 +349,7 @@ class DiscretisedPLD:
         bits = GRID_BITS
         target, step = self._first_spread()
         if isinstance(step[1], sympy.Expr):
-            found = self._enclose_exact_step(eps, step)
+            found = self._enclose_exact_step(eps, step, max(rtol, atol))
             if found is not None:
                 return found
             step = best_step(list(self.parts), target)
@@ -377,13 +377,14 @@ class DiscretisedPLD:
             return max(Fraction(0), arb_lower_fraction(lo)), min(
                 Fraction(1), -arb_lower_fraction(-hi))
 
-    def _enclose_exact_step(self, eps: sympy.Expr, step: tuple):
+    def _enclose_exact_step(self, eps: sympy.Expr, step: tuple, tol: float):
         """(lower, upper, h) on the exact step (:func:`exact_step`), or None.
 
         Every residual is a ball's width there, so the gap is the fixed-point rounding and
         the trimmed tail (absolute, ``2^-F``): ``F`` grows until ``upper - lower`` is within
         :data:`EXACT_STEP_RTOL` of ``lower`` (the 53-bit ends of an exact count's ball are
-        about ``2^-52`` apart), at most :data:`MAX_FIXED_BITS`; None if it never is.
+        about ``2^-52`` apart), at most :data:`MAX_FIXED_BITS`; there, the bounds if their
+        gap is below ``tol`` (a delta below ``2^-4000``), else None.
         """
         fixed = FIXED_BITS
         while True:
@@ -392,7 +393,7 @@ class DiscretisedPLD:
             if upper - lower <= EXACT_STEP_RTOL * lower:
                 return lower, upper, step[0]
             if fixed >= MAX_FIXED_BITS:
-                return None
+                return (lower, upper, step[0]) if upper - lower <= tol else None
             short = (math.log2(float(upper - lower)) - math.log2(float(lower))
                      if lower > 0 else fixed)
             fixed = min(MAX_FIXED_BITS, fixed + max(16, int(short) + 64))
