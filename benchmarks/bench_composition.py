@@ -8,7 +8,8 @@ Tasks
    losses) for k = 10, 100, 300 (merging by the factorisation of the loss ratios over Q), and
    the exact ``delta(10)`` of the k = 100 composition.
 2. The same pair with four distinct losses ([0, 1, 2, 3] -> [1, 0, 3, 2]) at k = 100:
-   176 851 count vectors, no merging (beyond ``MERGE_LIMIT``), then ``delta(5)``.
+   176 851 count vectors merged into 10 201 atoms (integer exponent keys), then
+   ``delta(5)``.
 3. The grid lower bound of task 2 (``self_compose(100, max_support=50)``: the default grid
    of 2**18 points, step 2**-10) and its ``delta(5)``.
 4. ``check_accountant`` for EM, PF and RNM-Laplace at k = 10 on [0, 1, 2] (26 neighbours,

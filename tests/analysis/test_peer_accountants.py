@@ -39,8 +39,9 @@ def test_defect_vectorised_delta_overflows_above_709():
     # exactdp: randomized response with e0 = 2 (EM(4) on [1,0] vs [0,1]: losses +-2)
     rr = exactdp.privacy_loss_distribution(exactdp.ExponentialMechanism(4), [1, 0], [0, 1],
                                            allow_non_neighbour=True)
-    h = rr.self_compose(1000).delta(730)
-    assert h.algorithm == "exact" and Fraction(0) < h.lower <= h.upper <= 1
+    h = rr.self_compose(1000).delta(730)  # losses +-2: on the exact lattice step 4
+    assert h.algorithm == "grid" and h.certified and Fraction(0) < h.lower <= h.upper <= 1
+    assert h.upper - h.lower <= Fraction(1, 10**15)
     exact = exactdp.privacy_loss_distribution(pf, [0, 0], [1, -1]).self_compose(1000).delta(730)
     assert exact.algorithm == "exact" and abs(float(exact) - 0.152899244343381) < 1e-14
 

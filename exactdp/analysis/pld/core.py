@@ -51,6 +51,7 @@ from .grid import (
     atoms_on_lattice,
     check_tolerances,
     composition,
+    positive_part,
 )
 from .results import (
     EpsilonResult,
@@ -259,38 +260,26 @@ class PrivacyLossDistribution:
             return self
         description = f"{k}-fold composition of ({self.description})"
         lattice = DiscretisedPLD(((self, k),), description)
+        m = len(self.p_base)
+        support = math.comb(k * self.k + m - 1, m - 1)  # count vectors (a bound if k > 1)
         if max_support is None:
-            if (self._support(k) > EXACT_SUPPORT and lattice.exact_step_fits() is not None):
+            if support > EXACT_SUPPORT and lattice.exact_step_fits() is not None:
                 return lattice
             max_support = MAX_SUPPORT
-        elementary = self.k == 1 and all(len(a) == 1 for a in self.atoms)
-        exact_ok = k <= MAX_EXACT_COPIES
-        if elementary and exact_ok and self._support(k) <= max_support:
-            terms = _multinomial_terms(k, len(self.p_base))
+        if k > MAX_EXACT_COPIES or support > max_support:
+            return lattice
+        if self.k == 1 and all(len(a) == 1 for a in self.atoms):  # elementary
             return PrivacyLossDistribution(
-                self.p_base, self.q_base, group_terms(terms, self.xform),
+                self.p_base, self.q_base, group_terms(_multinomial_terms(k, m), self.xform),
                 sympy.expand(1 - (1 - self.p_inf) ** k), sympy.expand(1 - (1 - self.q_ninf) ** k),
                 k, description, self.xform, guard_bits=self.guard_bits,
             )
-        if not elementary and exact_ok and self._support(k) <= max_support:
-            return power_by_squaring(self, k, lambda a, b: a.compose(b, max_support))
-        return lattice
-
-    def _support(self, k: int) -> int:
-        """Number of output-count vectors of the k-fold composition (a bound when the atoms
-        already hold several)."""
-        m = len(self.p_base)
-        return math.comb(k * self.k + m - 1, m - 1)
+        return power_by_squaring(self, k, lambda a, b: a.compose(b, max_support))
 
     def lattice_step(self) -> sympy.Expr | None:
-        """The exact step ``h`` of a lattice holding every finite loss, or None.
-
-        With the x-form (:mod:`.xform`), when every base ratio ``p_i/q_i`` is one rational
-        function of ``x`` times an integer power ``x^(a_i)``, the losses are
-        ``loss_0 + j_i h`` with ``h = g rate/N`` (``g`` the gcd of the ``a_i - a_0``;
-        :func:`~exactdp.analysis.pld.xform.commensurable_step`). EM on rational scores is such
-        a pair (``p_i/q_i = x^(a_i) Z_Q/Z_P``).
-        """
+        """The exact step ``h`` of a lattice holding every finite loss, or None: EM on
+        rational scores, and any x-form pair whose ratios differ by integer powers of ``x``
+        (:func:`~exactdp.analysis.pld.xform.commensurable_step`)."""
         if self.xform is None:
             return None
         found = commensurable_step(self.xform)
@@ -469,7 +458,7 @@ class PrivacyLossDistribution:
             e = epsilon.exp()
             total = to_arb(self.p_inf, bits)
             for p, q in zip(pm, qm, strict=True):
-                total += _positive_part(p - e * q)
+                total += positive_part(p - e * q)
         return total
 
     def max_loss(self, bits: int = 128) -> flint.arb:
@@ -535,15 +524,6 @@ class PrivacyLossDistribution:
 
 
 # ----------------------------------------------------------------------------- helpers
-def _positive_part(t: flint.arb) -> flint.arb:
-    if t > 0:
-        return t
-    if t < 0 or t == 0:
-        return flint.arb(0)
-    hi = t.upper()
-    return flint.arb(hi / 2, hi / 2) if hi > 0 else flint.arb(0)
-
-
 def _power_table(base: list, top: int) -> list[list]:
     """``[[b**0, b**1, ..., b**top] for b in base]`` (balls; call inside ``flint_prec``)."""
     out = []

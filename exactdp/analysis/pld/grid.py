@@ -59,6 +59,21 @@ MAX_GRID_POINTS = 4 * 10**6
 SECONDS_PER_POINT = 8e-6
 #: Lattice-step candidates tried per component (``h = d_max / n`` for ``n <= this``).
 MAX_STEP_CANDIDATES = 20_000
+#: Fixed-point bits of the lattice masses: each mass ``m`` is kept as the integers
+#: ``floor(m 2^F)`` (lower) and ``ceil(m 2^F)`` (upper), multiplied exactly (flint
+#: ``fmpz_poly``) and rescaled by ``2^-F`` rounding down / up after every product.
+FIXED_BITS = 80
+#: Upper masses below ``2^(FIXED_BITS - TRIM_BITS)`` units (of ``2^-F``, whatever ``F``) are
+#: dropped from the polynomials and carried as "slack": mass at an unknown loss, which adds
+#: between 0 and itself to
+#: delta (0 to the lower bound, all of it to the upper). The composed masses concentrate on
+#: a few standard deviations of the loss, so this keeps the polynomials short.
+TRIM_BITS = 64
+#: The exact-step lattice (:meth:`DiscretisedPLD._enclose_exact_step`) refines its fixed-point
+#: bits until ``upper - lower <= EXACT_STEP_RTOL * lower``: 2^-50, below 1e-15.
+EXACT_STEP_RTOL = Fraction(1, 2**50)
+#: Most fixed-point bits the exact-step lattice uses (a delta near 2^-3900).
+MAX_FIXED_BITS = 4096
 
 
 #: Total loss spread of the first lattice tried; each refinement scales it by the ratio of
@@ -306,40 +321,44 @@ class DiscretisedPLD:
                      f"{fmt_size(points * SECONDS_PER_POINT)} s)",
                      f"{fmt_size(MAX_GRID_POINTS)} points", cheaper)
 
-    def _build(self, step: tuple, bits: int):
-        """(h ball, composed masses arb_poly, offset_lo, offset_hi, p_inf ball)."""
+    def _build(self, step: tuple, bits: int, fixed: int = FIXED_BITS):
+        """(h ball, composed masses (lower, upper fmpz_poly), offset_lo, offset_hi, p_inf
+        ball, slack ball, fixed-point bits)."""
         with flint_prec(bits):
             h = _step_ball(self.parts, step, bits)
             pieces = [(comp.lattice(h, bits), k) for comp, k in self.parts]
             poly, off_lo, off_hi, keep = None, flint.arb(0), flint.arb(0), flint.arb(1)
+
+            def product(a: tuple, b: tuple) -> tuple:
+                return _product(a, b, fixed)
+
             for piece, k in pieces:
-                power = power_by_squaring(_fixed(piece.masses), k, _product)
-                poly = power if poly is None else _product(poly, power)
+                power = power_by_squaring(_fixed(piece.masses, fixed), k, product)
+                poly = power if poly is None else product(poly, power)
                 off_lo += k * (piece.offset + piece.r_lo)
                 off_hi += k * (piece.offset + piece.r_hi)
                 keep *= (1 - piece.p_inf) ** k
             assert poly is not None, "a composition has at least one part"
             lo, hi, shift, slack = poly
-            scale = flint.arb(2) ** -FIXED_BITS
+            scale = flint.arb(2) ** -fixed
             return (h, (lo, hi), off_lo + shift * h, off_hi + shift * h, 1 - keep,
-                    flint.arb(slack) * scale)
+                    flint.arb(slack) * scale, fixed)
 
     def _enclose(self, eps: sympy.Expr, rtol: float, atol: float, func: str):
         """Refine the lattice until ``upper - lower <= max(rtol * lower, atol)``."""
         bits = GRID_BITS
         target, step = self._first_spread()
+        if isinstance(step[1], sympy.Expr):
+            found = self._enclose_exact_step(eps, step, max(rtol, atol))
+            if found is not None:
+                return found
+            step = best_step(list(self.parts), target)
         gap = None
         for i in range(8):
             step = step if i == 0 else best_step(list(self.parts), target)
             h = step[0]
             self._check_cost(func, h, rtol, atol, gap)
-            grid = self._build(step, bits)
-            with flint_prec(bits):
-                e = to_arb(eps, bits)
-                lo = _curve(grid, e, "lo", bits)
-                hi = _curve(grid, e, "hi", bits)
-                lower, upper = max(Fraction(0), arb_lower_fraction(lo)), min(
-                    Fraction(1), -arb_lower_fraction(-hi))
+            lower, upper = self._bounds(self._build(step, bits), eps, bits)
             gap = float(upper - lower)
             if gap <= max(rtol * float(lower), atol):
                 return lower, upper, h
@@ -347,6 +366,37 @@ class DiscretisedPLD:
         raise refuse(func, f"the certified lattice at rtol={rtol:g}, atol={atol:g}",
                      f"a gap of {gap:.3g} after 8 refinements", f"rtol={rtol:g}",
                      "ask a coarser tolerance (rtol)")
+
+    @staticmethod
+    def _bounds(grid, eps: sympy.Expr, bits: int) -> tuple[Fraction, Fraction]:
+        """Certified (lower, upper) of delta at ``eps`` on a built lattice."""
+        with flint_prec(bits):
+            e = to_arb(eps, bits)
+            lo = _curve(grid, e, "lo", bits)
+            hi = _curve(grid, e, "hi", bits)
+            return max(Fraction(0), arb_lower_fraction(lo)), min(
+                Fraction(1), -arb_lower_fraction(-hi))
+
+    def _enclose_exact_step(self, eps: sympy.Expr, step: tuple, tol: float):
+        """(lower, upper, h) on the exact step (:func:`exact_step`), or None.
+
+        Every residual is a ball's width there, so the gap is the fixed-point rounding and
+        the trimmed tail (absolute, ``2^-F``): ``F`` grows until ``upper - lower`` is within
+        :data:`EXACT_STEP_RTOL` of ``lower`` (the 53-bit ends of an exact count's ball are
+        about ``2^-52`` apart), at most :data:`MAX_FIXED_BITS`; there, the bounds if their
+        gap is below ``tol`` (a delta below ``2^-4000``), else None.
+        """
+        fixed = FIXED_BITS
+        while True:
+            bits = max(GRID_BITS, fixed + 64)
+            lower, upper = self._bounds(self._build(step, bits, fixed), eps, bits)
+            if upper - lower <= EXACT_STEP_RTOL * lower:
+                return lower, upper, step[0]
+            if fixed >= MAX_FIXED_BITS:
+                return (lower, upper, step[0]) if upper - lower <= tol else None
+            short = (math.log2(float(upper - lower)) - math.log2(float(lower))
+                     if lower > 0 else fixed)
+            fixed = min(MAX_FIXED_BITS, fixed + max(16, int(short) + 64))
 
     # ------------------------------------------------------------------ numbers
     def delta(self, epsilon: object, rtol: float = 1e-3, atol: float = 1e-12) -> HockeyStick:
@@ -424,20 +474,12 @@ class DiscretisedPLD:
         return f"DiscretisedPLD(k={self.k}, {self.description})"
 
 
-#: Fixed-point bits of the lattice masses: each mass ``m`` is kept as the integers
-#: ``floor(m 2^F)`` (lower) and ``ceil(m 2^F)`` (upper), multiplied exactly (flint
-#: ``fmpz_poly``) and rescaled by ``2^-F`` rounding down / up after every product.
-FIXED_BITS = 80
-#: Upper masses below ``2^(FIXED_BITS - TRIM_BITS)`` units are dropped from the polynomials
-#: and carried as "slack": mass at an unknown loss, which adds between 0 and itself to
-#: delta (0 to the lower bound, all of it to the upper). The composed masses concentrate on
-#: a few standard deviations of the loss, so this keeps the polynomials short.
-TRIM_BITS = 64
 
 
-def _fixed(masses: list) -> tuple:
-    """(lower, upper, shift, slack) fixed-point integer polynomials of arb masses."""
-    scale = flint.arb(2) ** FIXED_BITS
+def _fixed(masses: list, fixed: int = FIXED_BITS) -> tuple:
+    """(lower, upper, shift, slack) fixed-point integer polynomials of arb masses, in units
+    of ``2^-fixed``."""
+    scale = flint.arb(2) ** fixed
     lo, hi = [], []
     for m in masses:
         b = m * scale
@@ -461,18 +503,19 @@ def _trim(lo: list, hi: list, shift: int, slack: int) -> tuple:
             slack + dropped)
 
 
-def _product(a: tuple, b: tuple) -> tuple:
+def _product(a: tuple, b: tuple, fixed: int = FIXED_BITS) -> tuple:
     """Product of two fixed-point lattice PLDs, rounded down (lower) and up (upper).
 
     The slack of a product bounds the mass the dropped coefficients carry,
-    ``s_a M_b + s_b M_a + s_a s_b`` (``M`` the total upper masses, units ``2^-F``)."""
+    ``s_a M_b + s_b M_a + s_a s_b`` (``M`` the total upper masses, units ``2^-F``,
+    ``F = fixed``)."""
     la, ha, ja, sa = a
     lb, hb, jb, sb = b
-    lo = [int(c) >> FIXED_BITS for c in (la * lb).coeffs()]
-    hi = [-((-int(c)) >> FIXED_BITS) for c in (ha * hb).coeffs()]
+    lo = [int(c) >> fixed for c in (la * lb).coeffs()]
+    hi = [-((-int(c)) >> fixed) for c in (ha * hb).coeffs()]
     lo += [0] * (len(hi) - len(lo))
     ma, mb = int(ha(1)), int(hb(1))
-    slack = -((-(sa * mb + sb * ma + sa * sb)) >> FIXED_BITS)
+    slack = -((-(sa * mb + sb * ma + sa * sb)) >> fixed)
     return _trim(lo, hi, ja + jb, slack)
 
 
@@ -494,10 +537,10 @@ def _curve(grid, eps: flint.arb, side: str, bits: int) -> flint.arb:
     """A ball containing ``p_inf + sum_j m_j (1 - e^(eps - L_j))_+`` with
     ``L_j = offset + j*h`` (``offset`` the lower or the upper one) for every point of the
     balls (call inside ``flint_prec``)."""
-    h, polys, off_lo, off_hi, p_inf, slack = grid
+    h, polys, off_lo, off_hi, p_inf, slack, fixed = grid
     base = off_lo if side == "lo" else off_hi
     poly = polys[0] if side == "lo" else polys[1]
-    scale = flint.arb(2) ** -FIXED_BITS
+    scale = flint.arb(2) ** -fixed
     coeffs = [int(c) for c in poly.coeffs()]
     n = len(coeffs)
     # first index whose loss is certainly above eps, and first that may be
@@ -513,7 +556,7 @@ def _curve(grid, eps: flint.arb, side: str, bits: int) -> flint.arb:
     total = p_inf
     for j in range(j_maybe, min(j_cert, n)):
         t = coeffs[j] * scale * (1 - (eps - base - j * h).exp())
-        total += _positive_part(t)
+        total += positive_part(t)
     if j_cert < n:
         tail = flint.arb_poly(coeffs[j_cert:])
         x = (-h).exp()
@@ -521,7 +564,8 @@ def _curve(grid, eps: flint.arb, side: str, bits: int) -> flint.arb:
     return total + slack if side == "hi" else total
 
 
-def _positive_part(t: flint.arb) -> flint.arb:
+def positive_part(t: flint.arb) -> flint.arb:
+    """A ball containing ``max(0, v)`` for every ``v`` in the ball ``t``."""
     if t > 0:
         return t
     if t < 0 or t == 0:

@@ -171,9 +171,15 @@ def exponent_matrix(xf: XForm) -> np.ndarray:
 
     Columns: the irreducible factors over Q of the ratios (:func:`factor_ratios`), the
     elements of a coprime basis of the numerators and denominators of their rational
-    constants (:func:`coprime_basis`), and the sign of the constant (1 if negative).
+    constants (:func:`coprime_basis`), and the sign of the constant (1 if negative). When
+    the losses are commensurable (:func:`commensurable_step`) the columns are the lattice
+    index ``j_i``, 1 (the number of copies) and 0 (no sign), and nothing is factored.
     """
     cache = xf.__dict__.setdefault("_factor_cache", {})
+    found = commensurable_step(xf)
+    if "matrix" not in cache and found is not None:
+        # r_i = r_0 x^(-g j_i): the key is (sum_i c_i j_i, sum_i c_i), no factorisation
+        cache["matrix"] = np.array([[j, 1, 0] for j in found[1]], dtype=object)
     if "matrix" not in cache:
         consts, exps = factor_ratios(xf)
         names = sorted({f for e in exps for f in e})
@@ -190,21 +196,41 @@ def exponent_matrix(xf: XForm) -> np.ndarray:
 
 def commensurable_step(xf: XForm) -> tuple[sympy.Expr, list[int]] | None:
     """``(h, j)`` with ``loss_i = loss_0 + j_i h`` exactly (``j_i`` integers, ``h > 0``), when
-    every base ratio is one rational function times an integer power of ``x``; else None.
+    every base ratio is the first one times an integer power of ``x``; else None.
 
-    ``p_i/q_i = C prod_f f^(e_f) x^(a_i)`` with ``C`` and the ``e_f`` (irreducible ``f != x``)
-    the same for every ``i``, so ``loss_i - loss_0 = -(a_i - a_0) rate/N``
-    (``ln x = -rate/N``); ``h = g rate/N`` with ``g`` the gcd of the ``a_i - a_0``. None when
-    there is a single loss.
+    ``r_i = p_i/q_i = A_i/B_i`` (polynomials in ``x``); ``r_i / r_0 = x^(d_i)`` iff
+    ``A_i B_0 = x^(d_i) B_i A_0``, an exact polynomial identity (the two products agree once
+    their lowest powers of ``x`` are divided out; no factorisation). Then
+    ``loss_i - loss_0 = d_i ln x = -d_i rate/N`` and ``h = g rate/N``, ``g`` the gcd of the
+    ``d_i``. None when there is a single loss. Cached on ``xf``.
     """
-    consts, exps = factor_ratios(xf)
-    powers = [e.pop("x", 0) for e in exps]
-    if any(c != consts[0] for c in consts) or any(e != exps[0] for e in exps):
-        return None
-    g = math.gcd(*(a - powers[0] for a in powers))
+    cache = xf.__dict__.setdefault("_factor_cache", {})
+    if "step" not in cache:
+        cache["step"] = _commensurable_step(xf)
+    return cache["step"]
+
+
+def _commensurable_step(xf: XForm) -> tuple[sympy.Expr, list[int]] | None:
+    a0 = xf.num_p[0] * xf.den_q[0]
+    b0 = xf.den_p[0] * xf.num_q[0]
+    d = []
+    for i in range(len(xf.num_p)):
+        left = _strip_x(xf.num_p[i] * xf.den_q[i] * b0)
+        right = _strip_x(xf.den_p[i] * xf.num_q[i] * a0)
+        if left[0] != right[0]:
+            return None
+        d.append(left[1] - right[1])
+    g = math.gcd(*d)
     if g == 0:
         return None
-    return sympy.Integer(g) * xf.rate / xf.N, [(powers[0] - a) // g for a in powers]
+    return sympy.Integer(g) * xf.rate / xf.N, [-di // g for di in d]
+
+
+def _strip_x(p: flint.fmpq_poly) -> tuple[flint.fmpq_poly, int]:
+    """``(p / x^v, v)`` with ``v`` the lowest power of ``x`` in ``p`` (``p != 0``)."""
+    coeffs = p.coeffs()
+    v = next(i for i, c in enumerate(coeffs) if c != 0)
+    return flint.fmpq_poly(coeffs[v:]), v
 
 
 def group_terms(terms: dict, xf: XForm | None) -> tuple:

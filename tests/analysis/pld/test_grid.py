@@ -7,6 +7,7 @@ from fractions import Fraction
 import flint
 import mpmath
 import pytest
+import sympy
 
 import exactdp
 from exactdp.analysis import DiscretisedPLD
@@ -63,3 +64,21 @@ def test_randomized_response_lattice_is_the_kov_curve(k):
     with mpmath.workdps(30):
         res = grid.epsilon("0.1")
         assert res.lower <= res.upper and float(grid.delta(res.upper).lower) <= 0.1 + 1e-12
+
+
+def test_exact_step_is_the_gcd_of_the_commensurable_steps():
+    """EM(1) pairs: [2,0,-1] -> [1,1,-1] has step 1/2, [0,1/3,1] -> [1,-2/3,1/3] step 1/6
+    and [0,1/2,1] -> [1,-1/2,0] step 1 (losses by hand: (q_r - q'_r)/2 + ln(Z'/Z)); PF's
+    losses lie on no exact step, nor does a Laplace part."""
+    em = exactdp.ExponentialMechanism(1)
+    pld = exactdp.privacy_loss_distribution(em, [2, 0, -1], [1, 1, -1])
+    third = exactdp.privacy_loss_distribution(em, [0, "1/3", 1], [1, "-2/3", "1/3"])
+    half = exactdp.privacy_loss_distribution(em, [0, "1/2", 1], [1, "-1/2", 0])
+    pf = exactdp.privacy_loss_distribution(exactdp.PermuteAndFlip(1), [-1, 2, 1], [0, 1, 2])
+    assert G.exact_step(((pld, 3), (third, 2))) == sympy.Rational(1, 6)
+    assert G.exact_step(((pld, 3), (half, 1))) == sympy.Rational(1, 2)
+    assert G.exact_step(((pld, 3), (pf, 1))) is None
+    assert G.exact_step(((pld, 3), (exactdp.laplace_privacy_loss_distribution(1), 1))) is None
+    # on it the bounds meet to working precision
+    h = DiscretisedPLD(((pld, 3), (third, 2)), "mixed").delta(1)
+    assert h.upper - h.lower <= Fraction(1, 10**15) * h.lower
