@@ -82,8 +82,9 @@ _LIBRARY_DIRS = tuple(sorted({os.path.dirname(os.path.abspath(__file__)).rsplit(
 
 def user_file(filename: str) -> bool:
     """Whether ``filename`` is user code: the program's file or a helper module of the
-    user's (not exactdp, the standard library or an installed package)."""
-    return not (filename.startswith("<frozen") or filename.startswith(_LIBRARY_DIRS))
+    user's (not exactdp, the standard library or an installed package, nor code without a
+    file: ``<string>``, as the ``__init__`` of a dataclass, ``<frozen ...>``)."""
+    return not (filename.startswith("<") or filename.startswith(_LIBRARY_DIRS))
 
 
 class StepCounter:
@@ -105,7 +106,8 @@ class StepCounter:
     def _local(self, frame, event, arg):
         if event == "line":
             self.steps += 1
-            self.last = frame.f_lineno
+            if frame.f_code.co_filename == self.filename:
+                self.last = frame.f_lineno
             if self.steps > self.limit:
                 where = f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
                 raise StepLimit(f"{self.name}: a run passed the step limit of {self.limit} "
@@ -149,6 +151,9 @@ def canonical(value: object, line: str, resolve: Callable[[Noisy, str], int]) ->
     if isinstance(value, (list, dict, set)):
         raise ProgramError(f"{line}: the output is unhashable (a {type(value).__name__}); "
                            "return a tuple")
+    if isinstance(value, (Fraction, sympy.Rational)):
+        raise ProgramError(f"{line}: the output {value} is not an integer (a clamp of a "
+                           "discrete noise takes integer constants: min(max(v, lo), hi))")
     raise ProgramError(f"{line}: the output {value!r} is not made of booleans, None, integers "
                        "and tuples (released real values are not in this version)")
 
@@ -350,13 +355,15 @@ class SymbolicRun(Executor):
             raise ProgramError(f"{line}: the program returns a real value with continuous "
                                "noise; released real values are not in this version "
                                "(return comparisons, indices or clamped discrete noise)")
+        drawn = ", ".join(sorted({self.draws[i].line for i in v.coef}))
         if v.const.denominator != 1 or any(c.denominator != 1 for c in v.coef.values()):
-            raise ProgramError(f"{line}: a returned discrete noise needs integer "
-                               "coefficients and constant")
+            raise ProgramError(f"{line}: a returned discrete noise (drawn at {drawn}) must be "
+                               "an integer: integer coefficients and constant (no division)")
         lo, hi = self._bounds(v)
         if lo is None or hi is None:
-            raise ProgramError(f"{line}: a returned discrete noise must be clamped to a finite "
-                               "range first (min(max(v, lo), hi) with constants)")
+            raise ProgramError(f"{line}: a returned discrete noise v (drawn at {drawn}) must "
+                               f"be clamped to a finite range ({_range(lo, hi)}): return "
+                               "min(max(v, lo), hi) with integer constants lo <= hi")
         if lo > hi:
             raise _Infeasible
         if lo == hi:
@@ -390,6 +397,13 @@ class SymbolicRun(Executor):
                 new_hi = math.ceil(a) - 1 if strict else math.floor(a)
                 hi = new_hi if hi is None else min(hi, new_hi)
         return lo, hi
+
+
+def _range(lo: int | None, hi: int | None) -> str:
+    """The bounds a run put on a returned value, in words."""
+    if lo is None and hi is None:
+        return "this run does not bound it"
+    return f"this run only knows v >= {lo}" if hi is None else f"this run only knows v <= {hi}"
 
 
 @dataclass(frozen=True)
