@@ -5,8 +5,9 @@ Errors are one line on standard error and exit code 2.
 
 Adding a subcommand takes two small functions and one line: ``_add_foo(sub)`` builds its
 parser and sets ``run=_cmd_foo`` with ``set_defaults``; ``_cmd_foo(args) -> str`` returns the
-text to print (raise :class:`CLIError` for a user error); append ``_add_foo`` to
-:data:`SUBCOMMANDS`.
+text to print (raise :class:`CLIError` for a user error), or ``(text, status)`` for another
+exit status than 0 (``exactdp analyse``: 1 when the verdict is violated); append
+``_add_foo`` to :data:`SUBCOMMANDS`.
 """
 
 from __future__ import annotations
@@ -515,6 +516,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             warnings.simplefilter("ignore", ExactConversionWarning)
             with mpmath.workdps(15):
                 out = args.run(args)
+        out, status = out if isinstance(out, tuple) else (out, 0)
     except (CLIError, ValueError, IndexError) as exc:
         print(f"exactdp: error: {_in_options(str(exc), args.command)}", file=sys.stderr)
         return 2
@@ -529,7 +531,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `exactdp report | head`: the reader left, not an error
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    return 0
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover
