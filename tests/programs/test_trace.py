@@ -124,6 +124,33 @@ def test_a_program_that_is_not_deterministic():
     refused(impure, "different path when run again")
 
 
+CALLS = []
+
+
+@program()
+def counts_its_calls(q, epsilon):
+    CALLS.append(1)
+    return (laplace(1) > 0, len(CALLS))  # the output counts the calls
+
+
+@program()
+def counts_without_noise(q, epsilon):
+    CALLS.append(1)
+    return len(CALLS)
+
+
+def test_state_that_changes_only_the_output_is_refused():
+    # the decisions are the same on every execution (their lines, noises and scales), only
+    # the returned value moves: the first run, run again after the enumeration, returns
+    # (True, 3), not (True, 1)
+    CALLS.clear()
+    msg = refused(counts_its_calls, r"returned \(True, 3\) when its first run was run again "
+                  r"with the same decisions \(first \(True, 1\)\); it must be deterministic")
+    assert line_of(__file__, "# the output counts the calls") in msg
+    CALLS.clear()
+    refused(counts_without_noise, r"returned 2 when its first run .* \(first 1\)")
+
+
 SCALES = []
 
 
