@@ -9,6 +9,9 @@ analysed exactly from the command line.
 prints the output probabilities (exact and decimal), then the privacy loss on the pair
 (``--neighbour-scores``) or the largest loss over the neighbours searched
 (:func:`exactdp.check_dp`), and the verdict against the program's epsilon with its witness.
+``--format markdown`` or ``latex`` formats all of it (the table, the loss, the verdict and
+the witness). Exit status: 0 when the verdict holds, 1 when it is violated, 2 for a usage
+error or a refusal.
 """
 
 from __future__ import annotations
@@ -16,6 +19,7 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 import mpmath
@@ -25,9 +29,12 @@ from ..analysis.check import check_dp
 from ..analysis.loss import privacy_loss
 from ..exact.signs import compare
 from ..numbers import exact_number
+from ..printing import latex_escape
 from ..programs import Program
 
 FORMATS = ("text", "markdown", "latex")
+#: The neighbour's name.
+QUOTE = "q'"
 
 
 class AnalyseError(ValueError):
@@ -91,12 +98,46 @@ def parse_params(items: list[str] | None) -> dict[str, str]:
     return out
 
 
-def _cell(text: str, fmt: str) -> str:
-    if fmt == "latex":
-        return f"${text}$"
-    if fmt == "markdown":
-        return f"`{text}`"
-    return text
+class _Style:
+    """How one ``--format`` writes code, exact values, emphasis and paragraphs: text as it
+    reads in a terminal, markdown with code spans and bold, LaTeX with ``\\texttt``, math
+    (:func:`sympy.latex`) and ``\\textbf``."""
+
+    def __init__(self, fmt: str) -> None:
+        self.fmt = fmt
+
+    def code(self, text: str) -> str:
+        if self.fmt == "latex":
+            return rf"\texttt{{{latex_escape(text)}}}"
+        return f"`{text}`" if self.fmt == "markdown" else text
+
+    def exact(self, value: object) -> str:
+        if self.fmt == "latex":
+            return f"${sympy.latex(value)}$"
+        return f"`{value}`" if self.fmt == "markdown" else str(value)
+
+    def vector(self, name: str, values: tuple) -> str:
+        text = f"{name} = ({', '.join(map(str, values))})"
+        return f"${text}$" if self.fmt == "latex" else text
+
+    def epsilon(self, eps: object) -> str:
+        if self.fmt == "latex":
+            return rf"$\varepsilon = {sympy.latex(eps)}$"
+        return f"epsilon = {self.exact(eps)}"
+
+    def strong(self, text: str) -> str:
+        if self.fmt == "latex":
+            return rf"\textbf{{{latex_escape(text)}}}"
+        return f"**{text}**" if self.fmt == "markdown" else text
+
+    def join(self, head: str, table: list[str], lines: list[str]) -> str:
+        """The whole output: the head, the table, then the loss and verdict lines (one
+        paragraph each in markdown and LaTeX)."""
+        sep = "\n" if self.fmt == "text" else "\n\n"
+        return "\n".join([head, "", *table]) + "\n\n" + sep.join(lines)
+
+    def plain(self, text: str) -> str:
+        return latex_escape(text) if self.fmt == "latex" else text
 
 
 def _output_text(output: object) -> str:
@@ -108,13 +149,13 @@ def _output_text(output: object) -> str:
 
 def probability_rows(dist, fmt: str) -> list[str]:
     """The table of outputs, exact probabilities and 15-digit decimals."""
+    style = _Style(fmt)
     probs = dist.probabilities
     decimals = dist.evalf(15) if "mpmath" in dist.capabilities else [None] * len(probs)
     rows = []
     for out, p, v in zip(dist.outputs, probs, decimals, strict=True):
-        exact = sympy.latex(p) if fmt == "latex" else str(p)
         dec = "" if v is None else mpmath.nstr(v, 15)
-        rows.append((_output_text(out), _cell(exact, fmt), dec))
+        rows.append((_output_text(out), style.exact(p), dec))
     if fmt == "markdown":
         lines = ["| output | probability | decimal |", "|---|---|---|"]
         lines += [f"| {o} | {e} | {d} |" for o, e, d in rows]
@@ -128,45 +169,72 @@ def probability_rows(dist, fmt: str) -> list[str]:
     return lines
 
 
+@dataclass(frozen=True)
+class AnalyseResult:
+    """What ``exactdp analyse`` prints and its exit status.
+
+    Attributes
+    ----------
+    text : str
+        The whole output in the chosen ``--format``.
+    violated : bool
+        Whether the verdict is violated (exit status 1; 0 otherwise).
+    """
+
+    text: str
+    violated: bool
+
+    @property
+    def status(self) -> int:
+        """The exit status: 1 when the verdict is violated, else 0."""
+        return 1 if self.violated else 0
+
+
 def run_analyse(target: str, params: list[str] | None, scores: tuple,
-                neighbour: tuple | None, fmt: str) -> str:
-    """The text ``exactdp analyse`` prints (see the module docstring)."""
+                neighbour: tuple | None, fmt: str) -> AnalyseResult:
+    """What ``exactdp analyse`` prints, and whether the verdict is violated (see the module
+    docstring)."""
+    style = _Style(fmt)
     prog = load_program(target)
     mech = prog(**parse_params(params))
     dist = mech.distribution(list(scores))
-    head = f"{mech!r} on q = ({', '.join(map(str, scores))})"
-    lines = [head, ""]
-    lines += probability_rows(dist, fmt)
-    lines.append("")
+    head = f"{style.code(repr(mech))} on {style.vector('q', scores)}"
+    table = probability_rows(dist, fmt)
     eps = mech.epsilon
+    lines = []
+    violated = False
     if neighbour is not None:
         loss = privacy_loss(mech, list(scores), list(neighbour))
         value = loss.loss
-        where = f"output {_output_text(dist.outputs[loss.output])}" \
-            if isinstance(loss.output, int) else f"output {loss.output}"
-        lines.append(f"privacy loss on q' = ({', '.join(map(str, neighbour))}): {value} "
-                     f"= {sympy.N(value, 15)} at {where}")
+        out = _output_text(dist.outputs[loss.output]) if isinstance(loss.output, int) \
+            else str(loss.output)
+        pair = style.vector(QUOTE, neighbour)
+        lines.append(f"privacy loss on {pair}: {style.exact(value)} = {sympy.N(value, 15)} "
+                     f"at output {style.code(out)}")
         # exactly (exact.compare: exact algebra or rigorous balls; undecided raises)
         holds = compare(value, eps) <= 0 if not eps.free_symbols else None
         if holds is not None:
-            lines.append(f"verdict: {'within' if holds else 'VIOLATES'} epsilon = {eps} on "
-                         "this pair")
+            violated = not holds
+            lines.append(f"{style.strong('verdict: ' + ('within' if holds else 'VIOLATES'))} "
+                         f"{style.epsilon(eps)} on this pair")
     else:
         check = check_dp(mech, list(scores))
         lines.append(f"largest privacy loss over {check.neighbours_checked} neighbours "
-                     f"({check.search}): {check.loss} = {sympy.N(check.loss, 15)}")
-        verdict = "holds" if check.holds else "VIOLATED"
+                     f"({style.plain(check.search)}): {style.exact(check.loss)} = "
+                     f"{sympy.N(check.loss, 15)}")
+        violated = not check.holds
+        verdict = f"{style.strong('verdict:')} {style.epsilon(check.epsilon)} " + \
+            style.strong("holds" if check.holds else "VIOLATED")
         w = check.witness
         if w is None:
-            lines.append(f"verdict: epsilon = {check.epsilon} {verdict}")
+            lines.append(verdict)
         else:
-            out = w.output
-            if isinstance(out, int) and not isinstance(out, bool) and 0 <= out < len(dist):
-                out = _output_text(mech.distribution(list(w.scores)).outputs[out])
-            lines.append(f"verdict: epsilon = {check.epsilon} {verdict}; witness: q = "
-                         f"({', '.join(map(str, w.scores))}), q' = "
-                         f"({', '.join(map(str, w.neighbour))}), output {out}")
-    return "\n".join(lines)
+            at = w.output
+            if isinstance(at, int) and not isinstance(at, bool) and 0 <= at < len(dist):
+                at = _output_text(mech.distribution(list(w.scores)).outputs[at])
+            pair = f"{style.vector('q', w.scores)}, {style.vector(QUOTE, w.neighbour)}"
+            lines.append(f"{verdict}; witness: {pair}, output {style.code(str(at))}")
+    return AnalyseResult(style.join(head, table, lines), violated)
 
 
 def _scores(text: str, option: str) -> tuple:
@@ -177,9 +245,11 @@ def _scores(text: str, option: str) -> tuple:
     return tuple(exact_number(t, name, i) for i, t in enumerate(items))
 
 
-def run(args: argparse.Namespace) -> str:
-    """``exactdp analyse`` (parsed by :mod:`exactdp.io.cli`): the text to print."""
+def run(args: argparse.Namespace) -> tuple[str, int]:
+    """``exactdp analyse`` (parsed by :mod:`exactdp.io.cli`): the text to print and the exit
+    status (0 when the verdict holds, 1 when it is violated)."""
     scores = _scores(args.scores, "--scores")
     neighbour = None if args.neighbour_scores is None else _scores(args.neighbour_scores,
                                                                    "--neighbour-scores")
-    return run_analyse(args.target, args.param, scores, neighbour, args.format)
+    result = run_analyse(args.target, args.param, scores, neighbour, args.format)
+    return result.text, result.status

@@ -12,7 +12,9 @@ Adding a subcommand takes two small functions and one line: ``_add_foo(sub)`` bu
 parser and sets ``command_target`` (``"module:function"``: a function ``args -> str``
 returning the text to print, raising :class:`CLIError` for a user error) with
 ``set_defaults``; append ``_add_foo`` to :data:`SUBCOMMANDS`, and put the checks that need
-no computation in :data:`exactdp.io.cli_args.CHECKS`.
+no computation in :data:`exactdp.io.cli_args.CHECKS`. A command may return ``(text,
+status)`` for another exit status than 0 (``exactdp analyse``: 1 when the verdict is
+violated).
 """
 
 from __future__ import annotations
@@ -182,7 +184,10 @@ def _add_analyse(sub: argparse._SubParsersAction) -> None:
                     "and print its exact output probabilities on --scores, the privacy "
                     "loss on the pair (--neighbour-scores) or the largest loss over the "
                     "neighbours searched, and the verdict with its witness "
-                    "(docs/programs.md).")
+                    "(docs/programs.md).",
+        epilog="Exit status: 0 when the verdict holds (the pair is within epsilon, or "
+               "check_dp holds over the neighbours searched), 1 when it is violated, 2 for "
+               "a usage error or a refusal (one line on standard error).")
     a.add_argument("target", metavar="PATH.py:NAME", help="the file and the program's name")
     a.add_argument("--param", action="append", metavar="NAME=VALUE",
                    help="a parameter of the program (repeat; epsilon is required)")
@@ -232,6 +237,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     try:
         out = run_command(pkgutil.resolve_name(args.command_target), args)
+        out, status = out if isinstance(out, tuple) else (out, 0)
     except CLIError as exc:
         print(f"exactdp: error: {exc}", file=sys.stderr)
         return 2
@@ -246,7 +252,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except BrokenPipeError:  # e.g. `exactdp report | head`: the reader left, not an error
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
-    return 0
+    return status
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -14,6 +14,7 @@ import sys
 import warnings
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import mpmath
 import sympy
@@ -40,7 +41,8 @@ MECHANISMS = {key: spec for key, spec in REGISTRY.items()
               if spec.kind == "selection" and spec.calibrated}
 
 
-def run_command(command: Callable[[argparse.Namespace], str], args: argparse.Namespace) -> str:
+def run_command(command: Callable[[argparse.Namespace], Any],
+                args: argparse.Namespace) -> Any:
     """``command(args)`` at mpmath's 15 digits, exact-conversion warnings silenced; a
     library error (ValueError, IndexError) becomes a :class:`CLIError` in the command's
     words."""

@@ -49,7 +49,10 @@ class BoundProgram(Protocol):
     name: str
     filename: str
     declaration: Any
-    func: Callable
+
+    @property
+    def func(self) -> Callable:
+        """The decorated Python function."""
 
     def bind(self, q: tuple, epsilon: Any, arguments: tuple[tuple[str, Any], ...],
              sensitivity: Any = None) -> Callable[[], Any]: ...

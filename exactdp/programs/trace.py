@@ -32,7 +32,6 @@ import traceback
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import sympy
@@ -55,6 +54,8 @@ from .values import (
     Executor,
     Noisy,
     ProgramError,
+    exact_probability,
+    exact_scale,
     user_line,
 )
 
@@ -92,8 +93,9 @@ _LIBRARY_DIRS = tuple(sorted({os.path.dirname(os.path.abspath(__file__)).rsplit(
 
 def user_file(filename: str) -> bool:
     """Whether ``filename`` is user code: the program's file or a helper module of the
-    user's (not exactdp, the standard library or an installed package)."""
-    return not (filename.startswith("<frozen") or filename.startswith(_LIBRARY_DIRS))
+    user's (not exactdp, the standard library or an installed package, nor code without a
+    file: ``<string>``, as the ``__init__`` of a dataclass, ``<frozen ...>``)."""
+    return not (filename.startswith("<") or filename.startswith(_LIBRARY_DIRS))
 
 
 class StepCounter:
@@ -125,7 +127,8 @@ class StepCounter:
     def _local(self, frame, event, arg):
         if event == "line":
             self.steps += 1
-            self.last = frame.f_lineno
+            if frame.f_code.co_filename == self.filename:
+                self.last = frame.f_lineno
             if self.steps > self.limit:
                 where = f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
                 raise StepLimit(f"{self.name}: a run passed the step limit of {self.limit} "
@@ -173,6 +176,9 @@ def canonical(value: object, line: str,
     if isinstance(value, (list, dict, set)):
         raise ProgramError(f"{line}: the output is unhashable (a {type(value).__name__}); "
                            "return a tuple")
+    if isinstance(value, (Fraction, sympy.Rational)):
+        raise ProgramError(f"{line}: the output {value} is not an integer (a clamp of a "
+                           "discrete noise takes integer constants: min(max(v, lo), hi))")
     raise ProgramError(f"{line}: the output {value!r} is not made of booleans, None, integers "
                        "and tuples (a released real value is a + noise, declared with "
                        "@program(output='release'))")
@@ -190,54 +196,6 @@ def decode(key: Hashable) -> Any:
     if tag == 4:
         return REAL
     return tuple(decode(k) for k in key[1])  # type: ignore[index]
-
-
-# ---------------------------------------------------------------------------- validation
-def exact_scale(scale: object, law: str, line: str) -> sympy.Expr:
-    """The scale of a draw: an exact expression provably > 0 and finite."""
-    if isinstance(scale, (Noisy, Comparison)):
-        raise ProgramError(f"{line}: the scale of {law}() depends on a noise")
-    if isinstance(scale, float):
-        raise ProgramError(f"{line}: {law}() scale is the float {scale!r}; use exact numbers")
-    s = sympy.Rational(scale.numerator, scale.denominator) if isinstance(scale, Fraction) \
-        else sympy.sympify(scale)
-    if s.has(sympy.Float):
-        raise ProgramError(f"{line}: {law}() scale {s} holds a float; use exact numbers "
-                           "(sympy.Rational, Fraction)")
-    why = _scale_verdict(s)
-    if why is None:
-        return s
-    raise ProgramError(f"{line}: {law}() scale {s} {why} > 0 and finite")
-
-
-@lru_cache(maxsize=1024)
-def _scale_verdict(s: sympy.Expr) -> str | None:
-    """None when ``s`` is provably > 0 and finite, else why not (cached: every run of a
-    program draws the same few scales, and sympy's assumptions are slow)."""
-    if s.is_positive is True and s.is_finite is True:
-        return None
-    return "cannot be shown to be" if s.is_positive is None else "is not"
-
-
-def exact_probability(p: object, line: str) -> sympy.Expr:
-    """The ``p`` of a Bernoulli draw: provably in [0, 1]."""
-    if isinstance(p, (Noisy, Comparison)):
-        raise ProgramError(f"{line}: bernoulli() probability depends on a noise")
-    if isinstance(p, float):
-        raise ProgramError(f"{line}: bernoulli() probability is the float {p!r}; use exact "
-                           "numbers")
-    s = sympy.Rational(p.numerator, p.denominator) if isinstance(p, Fraction) \
-        else sympy.sympify(p)
-    lo = s.is_nonnegative
-    if lo is None:
-        lo = sympy.together(s).is_nonnegative
-    hi = (1 - s).is_nonnegative
-    if hi is None:
-        hi = sympy.together(1 - s).is_nonnegative
-    if lo is True and hi is True:
-        return s
-    why = "is not" if False in (lo, hi) else "cannot be shown to be"
-    raise ProgramError(f"{line}: bernoulli() probability {s} {why} in [0, 1]")
 
 
 # ---------------------------------------------------------------------------- symbolic
@@ -386,13 +344,15 @@ class SymbolicRun(Executor):
             raise ProgramError(f"{line}: the program returns a real value with continuous "
                                "noise; declare @program(output='release') to release it "
                                "(or return comparisons, indices or clamped discrete noise)")
+        drawn = ", ".join(sorted({self.draws[i].line for i in v.coef}))
         if v.const.denominator != 1 or any(c.denominator != 1 for c in v.coef.values()):
-            raise ProgramError(f"{line}: a returned discrete noise needs integer "
-                               "coefficients and constant")
+            raise ProgramError(f"{line}: a returned discrete noise (drawn at {drawn}) must be "
+                               "an integer: integer coefficients and constant (no division)")
         lo, hi = self._bounds(v)
         if lo is None or hi is None:
-            raise ProgramError(f"{line}: a returned discrete noise must be clamped to a finite "
-                               "range first (min(max(v, lo), hi) with constants)")
+            raise ProgramError(f"{line}: a returned discrete noise v (drawn at {drawn}) must "
+                               f"be clamped to a finite range ({_range(lo, hi)}): return "
+                               "min(max(v, lo), hi) with integer constants lo <= hi")
         if lo > hi:
             raise _Infeasible
         if lo == hi:
@@ -426,6 +386,13 @@ class SymbolicRun(Executor):
                 new_hi = math.ceil(a) - 1 if strict else math.floor(a)
                 hi = new_hi if hi is None else min(hi, new_hi)
         return lo, hi
+
+
+def _range(lo: int | None, hi: int | None) -> str:
+    """The bounds a run put on a returned value, in words."""
+    if lo is None and hi is None:
+        return "this run does not bound it"
+    return f"this run only knows v >= {lo}" if hi is None else f"this run only knows v <= {hi}"
 
 
 @dataclass(frozen=True)
@@ -499,7 +466,8 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
     Raises
     ------
     ProgramError
-        A run outside the language, one that raised, or past the step limit.
+        A run outside the language, one that raised, or past the step limit; or the first
+        run, run again at the end, returning another output (state kept between runs).
     TooCostly
         More than ``max_runs`` executions: refused after the first run when its branchings
         multiply to more, after :data:`PROBE_AT` runs when random probes estimate more
@@ -513,6 +481,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
     counter = StepCounter(filename, max_steps, name)
     executions = 0
     estimate = 0
+    first: tuple[list[int], list[tuple[str, int, Hashable]], Hashable] | None = None
     while True:
         executions += 1
         if executions > max_runs:
@@ -539,13 +508,35 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
             outputs.setdefault(key, decode(key))
             runs.append(Run(tuple(run.draws), tuple(run.constraints), run.weight, key,
                             tuple(run.released)))
+            first = first or (run.choices, run.sites, key)
         i = len(run.choices) - 1
         while i >= 0 and run.choices[i] + 1 >= run.arities[i]:
             i -= 1
         if i < 0:
+            if first is not None:
+                _replay(call, name, counter, *first, release=release)
             return Trace(tuple(runs), outputs, executions)
         prefix = run.choices[:i] + [run.choices[i] + 1]
         sites = run.sites[: i + 1]
+
+
+def _replay(call: Callable[[], Any], name: str, counter: StepCounter, choices: list[int],
+            sites: list[tuple[str, int, Hashable]], key: Hashable, *,
+            release: bool = False) -> None:
+    """Run the first complete run again, last (one execution): the same decisions must give
+    the same output. Catches state kept between runs that changes only the returned value
+    (a counter in the output), which the decisions' checks cannot see."""
+    run = SymbolicRun(choices, sites, release=release)
+    try:
+        again = execute(run, call, counter, name, _finisher(run, counter))
+    except _Infeasible:
+        again = None
+    if again != key:
+        shown = "no output" if again is None else repr(decode(again))
+        raise ProgramError(
+            f"{name}: {_line(counter)}: the program returned {shown} when its first run was "
+            f"run again with the same decisions (first {decode(key)!r}); it must be "
+            "deterministic given its draws (no I/O, global state or random)")
 
 
 def probe_runs(call: Callable[[], Any], name: str, filename: str,

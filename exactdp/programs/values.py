@@ -471,3 +471,51 @@ def _values(values: object, func: str) -> list[Any]:
     if not out:
         raise ProgramError(f"{user_line()}: {func} of an empty sequence")
     return out
+
+
+# ---------------------------------------------------------------------------- draw arguments
+def exact_scale(scale: object, law: str, line: str) -> sympy.Expr:
+    """The scale of a draw: an exact expression provably > 0 and finite."""
+    if isinstance(scale, (Noisy, Comparison)):
+        raise ProgramError(f"{line}: the scale of {law}() depends on a noise")
+    if isinstance(scale, float):
+        raise ProgramError(f"{line}: {law}() scale is the float {scale!r}; use exact numbers")
+    s = sympy.Rational(scale.numerator, scale.denominator) if isinstance(scale, Fraction) \
+        else sympy.sympify(scale)
+    if s.has(sympy.Float):
+        raise ProgramError(f"{line}: {law}() scale {s} holds a float; use exact numbers "
+                           "(sympy.Rational, Fraction)")
+    why = _scale_verdict(s)
+    if why is None:
+        return s
+    raise ProgramError(f"{line}: {law}() scale {s} {why} > 0 and finite")
+
+
+@lru_cache(maxsize=1024)
+def _scale_verdict(s: sympy.Expr) -> str | None:
+    """None when ``s`` is provably > 0 and finite, else why not (cached: every run of a
+    program draws the same few scales, and sympy's assumptions are slow)."""
+    if s.is_positive is True and s.is_finite is True:
+        return None
+    return "cannot be shown to be" if s.is_positive is None else "is not"
+
+
+def exact_probability(p: object, line: str) -> sympy.Expr:
+    """The ``p`` of a Bernoulli draw: provably in [0, 1]."""
+    if isinstance(p, (Noisy, Comparison)):
+        raise ProgramError(f"{line}: bernoulli() probability depends on a noise")
+    if isinstance(p, float):
+        raise ProgramError(f"{line}: bernoulli() probability is the float {p!r}; use exact "
+                           "numbers")
+    s = sympy.Rational(p.numerator, p.denominator) if isinstance(p, Fraction) \
+        else sympy.sympify(p)
+    lo = s.is_nonnegative
+    if lo is None:
+        lo = sympy.together(s).is_nonnegative
+    hi = (1 - s).is_nonnegative
+    if hi is None:
+        hi = sympy.together(1 - s).is_nonnegative
+    if lo is True and hi is True:
+        return s
+    why = "is not" if False in (lo, hi) else "cannot be shown to be"
+    raise ProgramError(f"{line}: bernoulli() probability {s} {why} in [0, 1]")

@@ -95,6 +95,78 @@ def test_formats(capsys, user_file, fmt):
         r"\begin{tabular}{lll}" in out)
 
 
+LEAKY = textwrap.dedent("""
+    from exactdp.programs import program, laplace
+
+    @program(adjacency="one")
+    def leaky_test(q, epsilon):
+        return q[0] + laplace(1 / (10 * epsilon)) > 0
+""")
+
+
+@pytest.fixture
+def leaky_file(tmp_path):
+    path = tmp_path / "leaky.py"
+    path.write_text(LEAKY)
+    return path
+
+
+def test_the_whole_output_is_formatted(capsys, leaky_file):
+    # markdown: code spans, bold verdicts, one paragraph each, a blank line after the table
+    argv = ("analyse", f"{leaky_file}:leaky_test", "--param", "epsilon=1/2", "--scores", "0")
+    code, out, err = run(capsys, *argv, "--neighbour-scores", "1", "--format", "markdown")
+    assert code == 1, err
+    assert out.startswith("`leaky_test(epsilon=1/2)` on q = (0)\n\n| output |")
+    assert "| F | `1/2` | 0.5 |\n\nprivacy loss on q' = (1): `5` = 5.0" in out
+    assert "at output `F`\n\n**verdict: VIOLATES** epsilon = `1/2` on this pair" in out
+    # LaTeX: every part, the table and the witness included, with escaped text
+    code, out, err = run(capsys, *argv, "--format", "latex")
+    assert code == 1, err
+    assert out.startswith(r"\texttt{leaky\_test(epsilon=1/2)} on $q = (0)$")
+    assert r"(exhaustive, one score moves (adjacency 'one'): +-e\_r): $5$ = 5.0" in out
+    assert (r"\textbf{verdict:} $\varepsilon = \frac{1}{2}$ \textbf{VIOLATED}; witness: "
+            r"$q = (0)$, $q' = (1)$, output \texttt{F}") in out
+    _compiles(out)
+
+
+def _compiles(fragment: str) -> None:
+    """The LaTeX fragment compiles in a minimal article (skipped without pdflatex)."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    if shutil.which("pdflatex") is None:
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        doc = f"\\documentclass{{article}}\\begin{{document}}\n{fragment}\n\\end{{document}}\n"
+        with open(f"{tmp}/a.tex", "w") as fh:
+            fh.write(doc)
+        done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                               "a.tex"], cwd=tmp, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout[-2000:]
+
+
+def test_the_exit_status_says_the_verdict(capsys, user_file, leaky_file):
+    # 0: holds; 1: violated (on the pair, or over the neighbours searched); 2: usage errors
+    svt = (f"{user_file}:svt1", "--param", "epsilon=1/2", "--param", "threshold=1")
+    assert run(capsys, "analyse", *svt, "--scores", "2", "--neighbour-scores", "1")[0] == 0
+    assert run(capsys, "analyse", *svt, "--scores", "2")[0] == 0
+    leaky = (f"{leaky_file}:leaky_test", "--param", "epsilon=1/2", "--scores", "0")
+    assert run(capsys, "analyse", *leaky, "--neighbour-scores", "1")[0] == 1
+    code, out, _ = run(capsys, "analyse", *leaky)
+    assert code == 1 and "verdict: epsilon = 1/2 VIOLATED; witness: q = (0), q' = (1)" in out
+    code, out, err = run(capsys, "analyse", *leaky, "--neighbour-scores", "1,2")
+    assert code == 2 and out == "" and err.count("\n") == 1
+    with pytest.raises(SystemExit) as info:  # argparse's own usage error
+        main(["analyse", f"{leaky_file}:leaky_test", "--format", "html", "--scores", "0"])
+    assert info.value.code == 2
+    with pytest.raises(SystemExit) as info:
+        main(["analyse", "--help"])
+    assert info.value.code == 0
+    out = " ".join(capsys.readouterr().out.split())
+    assert "Exit status: 0 when the verdict holds" in out and "1 when it is violated" in out
+
+
 def test_the_neighbour_search_and_its_witness(capsys, user_file):
     code, out, err = run(capsys, "analyse", f"{user_file}:svt1", "--param", "epsilon=1/2",
                          "--param", "threshold=1", "--scores", "2,0,1")
@@ -136,6 +208,6 @@ def test_a_pair_that_violates_epsilon_says_so(capsys, tmp_path):
     """))
     code, out, err = run(capsys, "analyse", f"{path}:leaky", "--param", "epsilon=1/2",
                          "--scores", "0", "--neighbour-scores", "1")
-    assert code == 0, err
+    assert code == 1, err  # the exit status of a violated verdict
     assert "privacy loss on q' = (1): 5 = 5.0" in out
     assert "verdict: VIOLATES epsilon = 1/2 on this pair" in out

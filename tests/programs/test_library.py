@@ -12,6 +12,7 @@ from exactdp import ReportNoisyMax, SparseVector
 from exactdp.programs import library as L
 from exactdp.scores import as_scores
 
+from . import quadrature as Q
 from .discrete import run_probability as direct
 
 R = sympy.Rational
@@ -27,11 +28,12 @@ def program_svt(prog, cut, epsilon, threshold, c):
         prog(epsilon=epsilon, threshold=threshold)
 
 
-def assert_frequencies(draws, probs, n):
-    """Each output's frequency within 5 standard deviations (plus 1e-3) of its probability."""
+def assert_frequencies(draws, probs, n, slack=1e-3):
+    """Each output's frequency within 5 standard deviations (plus ``slack``) of its
+    probability."""
     counts = np.bincount(draws, minlength=len(probs)) / n
     sd = np.sqrt(np.asarray(probs) * (1 - np.asarray(probs)) / n)
-    assert np.all(np.abs(counts - probs) <= 5 * sd + 1e-3), (counts, probs)
+    assert np.all(np.abs(counts - probs) <= 5 * sd + slack), (counts, probs)
 
 
 @pytest.mark.parametrize(("prog", "variant", "cut"), SVT)
@@ -107,9 +109,7 @@ def test_randomized_response_weights():
             got[out] = got.get(out, 0) + r.weight
         assert set(got) == set(want)
         assert all(sympy.simplify(got[k] - want[k]) == 0 for k in want)
-    d = L.randomized_response(epsilon=1).distribution([1, 0])
-    probs = [float(want[o].subs(EPS, 1)) for o in d.outputs]
-    assert_frequencies(d.sample_index(20_000, rng=2), probs, 20_000)
+    # its sampler: test_every_program_s_sampler_against_its_exact_law
 
 
 def test_incorrect_randomized_response_flips_with_one_minus_epsilon_over_two():
@@ -169,3 +169,71 @@ def test_randomized_response_check_dp_searches_inside_the_declared_domain():
     assert good.holds and good.loss == 1
     bad = exactdp.check_dp(randomized_response_incorrect(epsilon=sympy.Rational(1, 2)), [1, 0])
     assert not bad.holds and sympy.simplify(bad.loss - sympy.log(3)) == 0
+
+
+# ---------------------------------------------------------------------------- every program
+#: Every program of the library with parameters and answers (epsilon 1/2).
+EVERY = {
+    "noisy_max_laplace": ({}, [2, 0, 1]),
+    "noisy_max_exponential": ({}, [2, 0, 1]),
+    "svt1": ({"threshold": 1, "c": 2}, [2, 0, 1]),
+    "svt2": ({"threshold": 1, "c": 2}, [2, 0, 1]),
+    "svt4": ({"threshold": 1}, [2, 0, 1]),
+    "svt5": ({"threshold": 1}, [2, 0, 1]),
+    "svt6": ({"threshold": 1}, [2, 0, 1]),
+    "svt_monotone": ({"threshold": 1, "c": 2}, [2, 0, 1]),
+    "above_threshold_discrete": ({"threshold": 1}, [2, 0, 1]),
+    "randomized_response": ({}, [1, 0]),
+    "randomized_response_incorrect": ({}, [1, 0]),
+    "truncated_geometric": ({"n": 3}, [1]),
+}
+
+
+@pytest.mark.parametrize("n", [20_000, pytest.param(100_000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name", sorted(EVERY))
+def test_every_program_s_sampler_against_its_exact_law(name, n):
+    """Monte Carlo of the program's own sampler (the literal algorithm, random draws)
+    against its exact probabilities: 2e4 draws by default, the issue's 1e5 under --runslow
+    (about 3 s CPU each)."""
+    params, q = EVERY[name]
+    d = L.PROGRAMS[name](epsilon=R(1, 2), **params).distribution(q)
+    assert_frequencies(d.sample_index(n, rng=2024), d.to_numpy(), n, slack=10 / n)
+
+
+def test_every_program_has_a_monte_carlo_and_an_independent_exact_check():
+    assert set(EVERY) == set(L.PROGRAMS)
+    exact = ({p.name for p, _, _ in QUADRATURE} | {"above_threshold_discrete",
+             "truncated_geometric"}  # direct summation (tests above, .discrete)
+             | {"randomized_response", "randomized_response_incorrect"})  # coin weights
+    assert exact == set(L.PROGRAMS)
+
+
+E = mpmath.mpf(1) / 2  # epsilon in the references
+#: The continuous programs and their quadrature reference at epsilon 1/2 (the scales of the
+#: docstrings: D = 1).
+QUADRATURE = [
+    (L.svt1, {"threshold": 1, "c": 2}, lambda o, q: Q.sparse_vector(o, q, 1, 2 / E, 8 / E)),
+    (L.svt2, {"threshold": 1, "c": 2},
+     lambda o, q: Q.sparse_vector(o, q, 1, 4 / E, 8 / E, redraw=True)),
+    (L.svt4, {"threshold": 1}, lambda o, q: Q.sparse_vector(o, q, 1, 4 / E, 4 / (3 * E))),
+    (L.svt5, {"threshold": 1}, lambda o, q: Q.sparse_vector(o, q, 1, 2 / E, None)),
+    (L.svt6, {"threshold": 1}, lambda o, q: Q.sparse_vector(o, q, 1, 2 / E, 2 / E)),
+    (L.svt_monotone, {"threshold": 1, "c": 2},
+     lambda o, q: Q.sparse_vector(o, q, 1, 2 / E, 4 / E)),
+    (L.noisy_max_laplace, {}, lambda i, q: Q.noisy_max(i, q, 2 / E, "laplace")),
+    (L.noisy_max_exponential, {}, lambda i, q: Q.noisy_max(i, q, 2 / E, "exponential")),
+]
+
+
+@pytest.mark.parametrize(("prog", "params", "reference"), QUADRATURE,
+                         ids=lambda v: getattr(v, "name", ""))
+@pytest.mark.parametrize("q", [[2, 0, 1], [0, R(1, 2), 1]])
+def test_continuous_programs_equal_quadrature_to_30_digits(prog, params, reference, q):
+    d = prog(epsilon=R(1, 2), **params).distribution(q)
+    got = d.evalf(35)
+    with mpmath.workdps(40):
+        qq = [mpmath.mpf(sympy.Rational(a).p) / sympy.Rational(a).q for a in q]
+        want = [reference(o, qq) for o in d.outputs]
+    assert abs(mpmath.fsum(want) - 1) < mpmath.mpf(10) ** -30
+    for o, a, b in zip(d.outputs, got, want, strict=True):
+        assert abs(a - b) < mpmath.mpf(10) ** -30, (prog.name, q, o, a, b)

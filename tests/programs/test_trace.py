@@ -61,7 +61,7 @@ def releases(q, epsilon):
 
 @program()
 def unbounded(q, epsilon):
-    return max(q[0] + discrete_laplace(1), 0)
+    return max(q[0] + discrete_laplace(1), 0)  # clamped below only
 
 
 @program()
@@ -69,10 +69,44 @@ def listed(q, epsilon):
     return [laplace(1) > 0]
 
 
+@program()
+def clamped_by_ifs(q, epsilon):
+    v = q[0] + discrete_laplace(1)  # the draw
+    if v > 3:
+        v = 3
+    return v  # clamped above only
+
+
+@program()
+def halved(q, epsilon):
+    return min(max(q[0] + discrete_laplace(1) / 2, 0), 2)  # not an integer
+
+
+@program()
+def half_bound(q, epsilon):
+    return min(max(q[0] + discrete_laplace(1), sympy.Rational(1, 2)), 2)  # a bound of 1/2
+
+
 def test_outputs_outside_the_language():
     refused(releases, "real value with continuous noise.*output=.release.")
-    refused(unbounded, "clamped to a finite range")
     refused(listed, "unhashable.*return a tuple")
+
+
+def test_a_wrong_clamp_is_refused_with_the_fix_naming_the_lines():
+    # the line is the return's (was the line of a dataclass __init__ counted as user code)
+    at = line_of(__file__, "# clamped below only")
+    msg = refused(unbounded, re.escape(
+        f"{at}: a returned discrete noise v (drawn at {at}) must be clamped to a finite range "
+        "(this run only knows v >= 0): return min(max(v, lo), hi) with integer constants "
+        "lo <= hi"))
+    msg = refused(clamped_by_ifs, r"this run only knows v <= 3\): return min\(max\(v, lo\), hi\)")
+    assert msg.startswith(f"clamped_by_ifs: {line_of(__file__, '# clamped above only')}: ")
+    assert f"(drawn at {line_of(__file__, '# the draw')})" in msg
+    msg = refused(halved, "must be an integer: integer coefficients and constant")
+    assert line_of(__file__, "# not an integer") in msg
+    msg = refused(half_bound, r"the output 1/2 is not an integer \(a clamp of a discrete noise "
+                  r"takes integer constants: min\(max\(v, lo\), hi\)\)")
+    assert line_of(__file__, "# a bound of 1/2") in msg
 
 
 STATE = []
@@ -88,6 +122,33 @@ def impure(q, epsilon):
 
 def test_a_program_that_is_not_deterministic():
     refused(impure, "different path when run again")
+
+
+CALLS = []
+
+
+@program()
+def counts_its_calls(q, epsilon):
+    CALLS.append(1)
+    return (laplace(1) > 0, len(CALLS))  # the output counts the calls
+
+
+@program()
+def counts_without_noise(q, epsilon):
+    CALLS.append(1)
+    return len(CALLS)
+
+
+def test_state_that_changes_only_the_output_is_refused():
+    # the decisions are the same on every execution (their lines, noises and scales), only
+    # the returned value moves: the first run, run again after the enumeration, returns
+    # (True, 3), not (True, 1)
+    CALLS.clear()
+    msg = refused(counts_its_calls, r"returned \(True, 3\) when its first run was run again "
+                  r"with the same decisions \(first \(True, 1\)\); it must be deterministic")
+    assert line_of(__file__, "# the output counts the calls") in msg
+    CALLS.clear()
+    refused(counts_without_noise, r"returned 2 when its first run .* \(first 1\)")
 
 
 SCALES = []
