@@ -101,6 +101,8 @@ class Plan:
 
 
 def _fraction(x: object, what: str, line: str) -> Fraction:
+    if isinstance(x, sympy.Rational):  # the contract's numbers: no sympify
+        return Fraction(int(x.p), int(x.q))
     r = sympy.sympify(x)
     if not r.is_Rational:
         raise ValueError(f"{line}: {what} {r} is not an exact rational number")
@@ -226,7 +228,10 @@ def _component_star(comp: set[int], cons: list[tuple[dict, Fraction, str, str]],
                 first = first or err
         assert first is not None
         raise first
-    deg = {v: sum(1 for e in edges if v in e) for v in comp}
+    deg = dict.fromkeys(comp, 0)
+    for e in edges:
+        for v in e:
+            deg[v] += 1
     centres = [v for v in comp if deg[v] == len(comp) - 1]
     if len(centres) != 1 or any(deg[v] != 1 for v in comp if v != centres[0]):
         _refuse_non_star(edges, draws, comp)
