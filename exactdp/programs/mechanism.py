@@ -49,10 +49,7 @@ class BoundProgram(Protocol):
     name: str
     filename: str
     declaration: Any
-
-    @property
-    def func(self) -> Callable:
-        """The decorated Python function."""
+    func: Callable[..., Any]  # the decorated Python function
 
     def bind(self, q: tuple, epsilon: Any, arguments: tuple[tuple[str, Any], ...],
              sensitivity: Any = None) -> Callable[[], Any]: ...
@@ -75,7 +72,7 @@ class OutputValues:
     values: tuple[dict, ...]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)  # an exhaustive search at m = 6 reads 729 vectors twice
 def output_values(mechanism: ProgramMechanism, answers: tuple) -> OutputValues | None:
     """The :class:`OutputValues` of the program on ``answers``, or None when a run has a
     coin weight, a denominator (discrete or Gumbel noise) or another unit than the rest
@@ -254,7 +251,7 @@ def _def_line(func: Callable) -> int:
                          if text.lstrip().startswith(("def ", "async def "))), 0)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)  # an exhaustive search at m = 6 reads 729 vectors twice
 def program_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
     """The runs of ``mechanism``'s program on ``answers`` (cached)."""
     prog = mechanism.program
