@@ -8,6 +8,7 @@ import mpmath
 import pytest
 import sympy
 
+import exactdp
 from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
 from exactdp.programs import REAL
 from exactdp.programs import library_release as L
@@ -72,3 +73,20 @@ def test_gap_svt_density_against_quadrature_and_the_cdf_at_30_digits():
 def test_histogram_with_the_wrong_scale_has_scale_epsilon():
     d = L.histogram_wrong_scale(epsilon=R(1, 2)).distribution([0])
     assert exactly_equal(d.density((R(1, 2),)), sympy.exp(-1))  # (1/(2b)) exp(-|v|/b), b = 1/2
+
+
+def test_sums_and_parallel_laplace_closed_forms():
+    d = L.partial_sum(epsilon=1).distribution([1, 2])
+    assert exactly_equal(d.density(4), sympy.exp(-1) / 2)
+    assert exactdp.privacy_loss(L.partial_sum(epsilon=1), [1, 2], [1, 3]).value == 1
+    assert exactdp.privacy_loss(L.bad_partial_sum(epsilon=1), [1, 2], [1, 3]).value == 2
+    par = L.laplace_parallel(epsilon=1, copies=3)
+    assert exactly_equal(par.distribution([0]).density((1, 2, 3)),
+                         sympy.exp(-2) / 216)  # (1/6)^3 exp(-(1 + 2 + 3)/3)
+    loss = exactdp.privacy_loss(par, [0], [1])
+    assert loss.value == 1 and loss.attained
+    # prefix sums: the density of (s1, s2) is that of the noises (s1 - a1, s2 - s1 - a2)
+    p = L.prefix_sum(epsilon=1).distribution([1, 0])
+    assert exactly_equal(p.density((2, 5)), sympy.exp(-1) / 2 * sympy.exp(-3) / 2)
+    with pytest.raises(ValueError, match="releases 2 values"):
+        exactdp.privacy_loss(L.prefix_sum(epsilon=1), [1, 0], [1, 1])
