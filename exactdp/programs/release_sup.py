@@ -209,6 +209,7 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
         m = -_tail_start(negate_v(f), lam)
         a = m if m < b else b - 1
     df = derivative(f, lam)
+    ddf = derivative(df, lam)
     out: list[tuple[Fraction, Fraction]] = []
     todo = [(a, b)]
     zones: list[tuple[Fraction, Fraction, Fraction]] = []  # exact rational zeros: done
@@ -231,10 +232,9 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
                     out.append((zone[2], zone[2]))
                     todo.append((x, y))
                     continue
-            box = interval(x, y)
-            if 0 not in ball(f, box, lam):
+            if 0 not in _centred(f, df, x, y, lam):
                 continue
-            if 0 not in ball(df, box, lam):
+            if 0 not in _centred(df, ddf, x, y, lam):
                 sx, sy = _sign_at(f, x, lam), _sign_at(f, y, lam)
                 if sx * sy < 0:
                     out.append((x, y))
@@ -248,6 +248,16 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
                 out.append((mid, mid))
             todo += [(x, mid), (mid, y)]
     return out
+
+
+def _centred(f: Terms, df: Terms, x: Fraction, y: Fraction, lam: Fraction) -> flint.arb:
+    """An enclosure of ``f`` over ``[x, y]``: the mean value form ``f(m) + f'([x, y]) [x - m,
+    y - m]`` (Moore et al. 2009, section 6.4), or the direct one if narrower."""
+    box = interval(x, y)
+    m = (x + y) / 2
+    direct = ball(f, box, lam)
+    centred = ball(f, _arb(m), lam) + ball(df, box, lam) * (box - _arb(m))
+    return centred if centred.rad() < direct.rad() else direct
 
 
 def _clip(x: Fraction, y: Fraction, zones: list[tuple[Fraction, Fraction, Fraction]]

@@ -125,3 +125,10 @@ def test_a_symbolic_epsilon_is_refused_for_the_loss():
 
 
 # ------------------------------------------------------------------ the machinery
+
+
+@pytest.mark.parametrize("m", [3, 5])
+def test_svt3_worst_neighbour_is_m_epsilon_over_2c(m):
+    # Lyu-Su-Li: no bound independent of m; the class's exact worst case m eps / (2c)
+    loss = exactdp.privacy_loss(L.svt3(epsilon=1, threshold=0), [0] * m, [1] * m)
+    assert loss.value == R(m, 2) and loss.attained
