@@ -149,3 +149,49 @@ def gap_svt(q, epsilon, threshold, c=1, sensitivity=1):
         else:
             out.append(False)
     return tuple(out)
+
+
+@program(sensitivity=1, adjacency="one", output="release")
+def laplace_parallel(q, epsilon, copies=20, sensitivity=1):
+    """``copies`` independent Laplace mechanisms on the first answer, each at
+    ``epsilon / copies``: ``q_0 + Lap(copies D / epsilon)``, ``copies`` times (DP-Sniper's
+    ``LaplaceParallel``, 20 copies).
+
+    Claimed epsilon-DP, and it is, tightly (basic composition; each copy costs
+    ``epsilon / copies``).
+    """
+    return tuple(q[0] + laplace(copies * sensitivity / epsilon) for _ in range(copies))
+
+
+@program(sensitivity=1, adjacency="one", output="release")
+def partial_sum(q, epsilon, sensitivity=1):
+    """The noisy sum ``sum(q) + Lap(D/epsilon)``.
+
+    Claimed epsilon-DP under ``"one"`` adjacency, and it is, tightly.
+    """
+    return sum(q) + laplace(sensitivity / epsilon)
+
+
+@program(sensitivity=1, adjacency="one", output="release")
+def bad_partial_sum(q, epsilon, sensitivity=1):
+    """The noisy sum with half the noise: ``sum(q) + Lap(D/(2 epsilon))``.
+
+    Claimed epsilon-DP; it is not: its true level is ``2 epsilon`` (PROGRAMS.md).
+    """
+    return sum(q) + laplace(sensitivity / (2 * epsilon))
+
+
+@program(sensitivity=1, adjacency="one", output="release")
+def prefix_sum(q, epsilon, sensitivity=1):
+    """The running sums of ``a_i + Lap(D/epsilon)``: ``(s_1, ..., s_m)``, ``s_j = sum_{i <=
+    j} (a_i + nu_i)`` (an invertible triangular map of independent noises).
+
+    Claimed epsilon-DP under ``"one"`` adjacency, and it is (the sums are a function of the
+    noisy histogram). Its density is exact (each sum fixes one more noise); the supremum
+    over several released values that do not factorise is refused in this version.
+    """
+    out, total = [], 0
+    for a in q:
+        total = total + a + laplace(sensitivity / epsilon)
+        out.append(total)
+    return tuple(out)

@@ -46,7 +46,11 @@ _ACTIVE: list[CellContext] = []
 
 
 def _frac(x: object) -> Fraction:
-    return x if isinstance(x, Fraction) else Fraction(x)  # type: ignore[arg-type]
+    if isinstance(x, Fraction):
+        return x
+    if isinstance(x, int):
+        return Fraction(x)
+    raise TypeError(f"not a rational number: {x!r}")
 
 
 class VPoly:
@@ -76,8 +80,9 @@ class VPoly:
     def __add__(self, other: object) -> VPoly:
         o = VPoly.lift(other)
         n = max(len(self.c), len(o.c))
-        return VPoly(tuple((self.c[i] if i < len(self.c) else 0)
-                           + (o.c[i] if i < len(o.c) else 0) for i in range(n)))
+        zero = Fraction(0)
+        return VPoly(tuple((self.c[i] if i < len(self.c) else zero)
+                           + (o.c[i] if i < len(o.c) else zero) for i in range(n)))
 
     __radd__ = __add__
 

@@ -27,6 +27,7 @@ is its midpoint.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -66,6 +67,7 @@ class Candidate:
     attained: bool
     witness: str
     at: Fraction | None = None  # a finite cell end: the limit there, of the pair ``exact``
+    tighten: Callable[[], flint.arb] | None = None  # a much narrower enclosure
 
 
 def _lam(unit: sympy.Expr, func: str) -> Fraction:
@@ -167,10 +169,20 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
         out.append(Candidate(_log_ratio(fe, ge), None, 0, False,
                              f"{label} as the value -> {end}", end))
     for x, y in zeros(d, lam, lo, hi, func):
+        if x == y:  # an exact rational critical point
+            if (lo is None or x > lo) and (hi is None or x < hi):
+                out.append(Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None,
+                                     0, True, f"{label} with the value {x} (a critical point "
+                                     "of the log density ratio)"))
+            continue
         val, x2, y2 = refine(f, g, d, lam, x, y)
         at = f"{float(x2):.12g}" if x2 == y2 else f"[{float(x2):.12g}, {float(y2):.12g}]"
+
+        def tighter(x2: Fraction = x2, y2: Fraction = y2) -> flint.arb:
+            return refine(f, g, d, lam, x2, y2, "1e-40", "1e-45")[0]
+
         out.append(Candidate(None, val, 0, True, f"{label} with the value at {at} (a critical "
-                             "point of the log density ratio)"))
+                             "point of the log density ratio)", tighten=tighter))
     return out
 
 
@@ -326,9 +338,17 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
                             () if best.attained else ((best.witness, sympy.oo),))
     with flint_prec(PREC):
         balls = [_abs_ball(c) for c in cands]
-        top = max(range(len(cands)), key=lambda i: balls[i].lower())
-        rivals = [i for i in range(len(cands))
-                  if i != top and balls[i].upper() >= balls[top].lower()]
+        for _ in range(2):  # tighten the critical values that overlap the top candidate
+            top = max(range(len(cands)), key=lambda i: balls[i].lower())
+            rivals = [i for i in range(len(cands))
+                      if i != top and balls[i].upper() >= balls[top].lower()]
+            loose = [i for i in (top, *rivals) if cands[i].tighten is not None]
+            if not loose:
+                break
+            for i in loose:
+                cands[i] = Candidate(None, cands[i].tighten(), 0, True,  # type: ignore[misc]
+                                     cands[i].witness)
+                balls[i] = _abs_ball(cands[i])
     exact_rivals = all(cands[i].exact is not None for i in [top, *rivals])
     if exact_rivals:
         for i in rivals:

@@ -42,6 +42,8 @@ Terms = dict[tuple[Fraction, Fraction], tuple[Fraction, ...]]
 
 PREC = 192
 UNDECIDED_BITS = 80
+#: A piece this narrow (relative) is checked for an exact rational zero inside.
+SMALL_BITS = 24
 #: Most bisection steps of one cell.
 MAX_STEPS = 20_000
 
@@ -54,7 +56,8 @@ def _trim(c: list[Fraction]) -> tuple[Fraction, ...]:
 
 def _padd(a: tuple[Fraction, ...], b: tuple[Fraction, ...], s: int = 1) -> tuple[Fraction, ...]:
     n = max(len(a), len(b))
-    return _trim([(a[i] if i < len(a) else 0) + s * (b[i] if i < len(b) else 0)
+    zero = Fraction(0)
+    return _trim([(a[i] if i < len(a) else zero) + s * (b[i] if i < len(b) else zero)
                   for i in range(n)])
 
 
@@ -206,8 +209,10 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
         m = -_tail_start(negate_v(f), lam)
         a = m if m < b else b - 1
     df = derivative(f, lam)
+    ddf = derivative(df, lam)
     out: list[tuple[Fraction, Fraction]] = []
     todo = [(a, b)]
+    zones: list[tuple[Fraction, Fraction, Fraction]] = []  # exact rational zeros: done
     steps = 0
     with flint_prec(PREC):
         while todo:
@@ -216,10 +221,20 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
             if steps > MAX_STEPS:
                 raise ValueError(f"{func}: the critical points of the log density ratio "
                                  f"need more than {MAX_STEPS} bisections")
-            box = interval(x, y)
-            if 0 not in ball(f, box, lam):
+            pieces = _clip(x, y, zones)
+            if pieces != [(x, y)]:
+                todo += pieces
                 continue
-            if 0 not in ball(df, box, lam):
+            if y - x <= (abs(x) + abs(y) + 1) * Fraction(1, 2**SMALL_BITS):
+                zone = _rational_zero(f, lam, x, y)
+                if zone is not None:
+                    zones.append(zone)
+                    out.append((zone[2], zone[2]))
+                    todo.append((x, y))
+                    continue
+            if 0 not in _centred(f, df, x, y, lam):
+                continue
+            if 0 not in _centred(df, ddf, x, y, lam):
                 sx, sy = _sign_at(f, x, lam), _sign_at(f, y, lam)
                 if sx * sy < 0:
                     out.append((x, y))
@@ -235,17 +250,90 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
     return out
 
 
-def refine(f: Terms, g: Terms, d: Terms, lam: Fraction, x: Fraction, y: Fraction
-           ) -> tuple[flint.arb, Fraction, Fraction]:
+def _centred(f: Terms, df: Terms, x: Fraction, y: Fraction, lam: Fraction) -> flint.arb:
+    """An enclosure of ``f`` over ``[x, y]``: the mean value form ``f(m) + f'([x, y]) [x - m,
+    y - m]`` (Moore et al. 2009, section 6.4), or the direct one if narrower."""
+    box = interval(x, y)
+    m = (x + y) / 2
+    direct = ball(f, box, lam)
+    centred = ball(f, _arb(m), lam) + ball(df, box, lam) * (box - _arb(m))
+    return centred if centred.rad() < direct.rad() else direct
+
+
+def _clip(x: Fraction, y: Fraction, zones: list[tuple[Fraction, Fraction, Fraction]]
+          ) -> list[tuple[Fraction, Fraction]]:
+    """``[x, y]`` minus the open zones (pieces of positive length)."""
+    pieces = [(x, y)]
+    for lo, hi, _ in zones:
+        nxt = []
+        for u, w in pieces:
+            if hi <= u or lo >= w:
+                nxt.append((u, w))
+                continue
+            if lo > u:
+                nxt.append((u, lo))
+            if hi < w:
+                nxt.append((hi, w))
+        pieces = nxt
+    return pieces
+
+
+def simplest(x: Fraction, y: Fraction) -> Fraction:
+    """The rational of least denominator in ``[x, y]`` (Stern-Brocot descent)."""
+    if x <= 0 <= y:
+        return Fraction(0)
+    if y < 0:
+        return -simplest(-y, -x)
+    fl = x.numerator // x.denominator
+    if fl + 1 <= y or x == fl:
+        return Fraction(fl if x == fl else fl + 1)
+    return fl + 1 / simplest(1 / (y - fl), 1 / (x - fl))
+
+
+def _zero_at(f: Terms, r: Fraction, lam: Fraction) -> bool:
+    """Whether ``f(r) = 0`` exactly: every group of terms with one exponent ``lam (k r +
+    w)`` sums to 0 (Lindemann-Weierstrass)."""
+    groups: dict[Fraction, Fraction] = {}
+    for (k, w), p in f.items():
+        e = lam * (k * r + w)
+        groups[e] = groups.get(e, Fraction(0)) + sum(
+            (a * r**i for i, a in enumerate(p)), Fraction(0))
+    return all(v == 0 for v in groups.values())
+
+
+def _rational_zero(f: Terms, lam: Fraction, x: Fraction, y: Fraction
+                   ) -> tuple[Fraction, Fraction, Fraction] | None:
+    """A zone ``(lo, hi, r)`` around an exact rational zero ``r`` of ``f`` near ``[x, y]``
+    holding no other zero: ``f^(m)`` excludes 0 on it, ``m`` the multiplicity of ``r``
+    (Rolle: at most ``m`` zeros with multiplicity there, all at ``r``)."""
+    w = y - x
+    r = simplest(x - w, y + w)
+    if not _zero_at(f, r, lam):
+        return None
+    g, m = f, 0
+    while _zero_at(g, r, lam):
+        g, m = derivative(g, lam), m + 1
+        if m > 16 or not g:
+            return None
+    delta = 4 * w
+    for _ in range(8):
+        if 0 not in ball(g, interval(r - delta, r + delta), lam):
+            return r - delta, r + delta, r
+        delta /= 4
+    return None
+
+
+def refine(f: Terms, g: Terms, d: Terms, lam: Fraction, x: Fraction, y: Fraction,
+           rel: str = "1e-6", floor: str = "1e-12") -> tuple[flint.arb, Fraction, Fraction]:
     """The log ratio ``ln f - ln g`` over the zero of ``d`` in ``(x, y)`` as an arb ball of
-    width at most ``max(1e-6 |value|, 1e-12)``, and the zero's final interval."""
+    width at most ``max(rel |value|, floor)`` (default ``max(1e-6 |value|, 1e-12)``), and
+    the zero's final interval."""
     with flint_prec(PREC):
         sx = _sign_at(d, x, lam)
-        for _ in range(400):
+        for _ in range(800):
             box = interval(x, y)
             val = ball(f, box, lam).log() - ball(g, box, lam).log()
-            if val.rad() * 2 <= max(val.mid().abs_lower() * flint.arb("1e-6"),
-                                    flint.arb("1e-12")):
+            if val.rad() * 2 <= max(val.mid().abs_lower() * flint.arb(rel), flint.arb(floor)):
                 return val, x, y
             mid = (x + y) / 2
             s = _sign_at(d, mid, lam)

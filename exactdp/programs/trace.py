@@ -148,8 +148,7 @@ class StepCounter:
 
 
 # ---------------------------------------------------------------------------- outputs
-def canonical(value: object, line: str,
-              resolve: Callable[[Noisy, str], int | tuple]) -> Hashable:
+def canonical(value: object, line: str, resolve: Callable[[Noisy, str], Hashable]) -> Hashable:
     """The type-tagged canonical key of an output (also its sort key).
 
     ``(0, 0)`` True, ``(0, 1)`` False, ``(1,)`` None, ``(2, k)`` the integer k, ``(3, keys)``
@@ -171,8 +170,7 @@ def canonical(value: object, line: str,
     if isinstance(value, tuple):
         return (3, tuple(canonical(v, line, resolve) for v in value))
     if isinstance(value, Noisy):
-        r = resolve(value, line)  # an int (a clamped discrete value), or RELEASED_KEY
-        return r if isinstance(r, tuple) else (2, r)
+        return resolve(value, line)  # (2, k): a clamped discrete value; or RELEASED_KEY
     if isinstance(value, (list, dict, set)):
         raise ProgramError(f"{line}: the output is unhashable (a {type(value).__name__}); "
                            "return a tuple")
@@ -193,9 +191,7 @@ def decode(key: Hashable) -> Any:
         return None
     if tag == 2:
         return key[1]  # type: ignore[index]
-    if tag == 4:
-        return REAL
-    return tuple(decode(k) for k in key[1])  # type: ignore[index]
+    return REAL if tag == 4 else tuple(decode(k) for k in key[1])  # type: ignore[index]
 
 
 # ---------------------------------------------------------------------------- symbolic
@@ -205,8 +201,7 @@ class SymbolicRun(Executor):
     def __init__(self, prefix: list[int], sites: list[tuple[str, int, Hashable]],
                  chooser: Callable[[int], int] | None = None, release: bool = False) -> None:
         self.chooser = chooser
-        self.release = release
-        self.released: list[Linear] = []
+        self.released: list[Linear] | None = [] if release else None
         self.prefix = prefix
         self.prefix_sites = sites
         self.choices: list[int] = []
@@ -329,14 +324,13 @@ class SymbolicRun(Executor):
         return winner
 
     # -- a returned noisy value: clamped discrete noise
-    def resolve(self, v: Noisy, line: str) -> int | tuple:
+    def resolve(self, v: Noisy, line: str) -> tuple:
         if v.is_constant:
             if v.const.denominator != 1:
                 raise ProgramError(f"{line}: the output {v.const} is not an integer")
-            return int(v.const)
-        if v.continuous and self.release:
-            bad = sorted({v.laws[i] for i in v.coef} - set(RELEASE_LAWS))
-            if bad:
+            return (2, int(v.const))
+        if v.continuous and self.released is not None:
+            if bad := sorted({v.laws[i] for i in v.coef} - set(RELEASE_LAWS)):
                 raise ProgramError(f"{line}: a released value with {bad[0]} noise is outside "
                                    "the exact class (Laplace and exponential noise only)")
             self.released.append(v.linear())
@@ -357,10 +351,10 @@ class SymbolicRun(Executor):
         if lo > hi:
             raise _Infeasible
         if lo == hi:
-            return lo
+            return (2, lo)
         k = lo + self.decide(hi - lo + 1, line, self.signature(v))
         self.constrain(v - k, "==", line)
-        return k
+        return (2, k)
 
     def _bounds(self, v: Noisy) -> tuple[int | None, int | None]:
         lo: int | None = None
@@ -508,7 +502,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
         if key is not None:
             outputs.setdefault(key, decode(key))
             runs.append(Run(tuple(run.draws), tuple(run.constraints), run.weight, key,
-                            tuple(run.released)))
+                            tuple(run.released or ())))
             first = first or (run.choices, run.sites, key)
         i = len(run.choices) - 1
         while i >= 0 and run.choices[i] + 1 >= run.arities[i]:
@@ -563,7 +557,7 @@ def probe_runs(call: Callable[[], Any], name: str, filename: str,
         total += branchings
         if cost is not None and key is not None:
             seconds += branchings * cost(Run(tuple(run.draws), tuple(run.constraints),
-                                             run.weight, key, tuple(run.released)))
+                                             run.weight, key, tuple(run.released or ())))
     return Estimate(-(-total // probes), seconds / probes)
 
 

@@ -12,8 +12,7 @@ import numpy as np
 import pytest
 import sympy
 
-from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
-from exactdp.programs import REAL, ProgramError, exponential, gumbel, laplace, program
+from exactdp.programs import REAL, ProgramError, gumbel, laplace, program
 from exactdp.programs import library_release as L
 from exactdp.programs.release import ProgramRelease, ReleaseProgramMechanism
 
@@ -116,77 +115,7 @@ def test_a_value_released_twice_has_no_density():
         d.density((1, 1))
 
 
-# ------------------------------------------------------------------ (b) densities
-def test_laplace_mechanism_and_histogram_closed_forms():
-    for eps in (R(1, 2), EPS):
-        d = L.laplace_mechanism(epsilon=eps).distribution([3])
-        for v in (R(-1), R(3), R(7, 2)):
-            assert exactly_equal(d.density(v), eps / 2 * sympy.exp(-eps * abs(v - 3)))
-        h = L.histogram(epsilon=eps).distribution([0, 1])
-        assert h.outputs == ((REAL, REAL),)
-        assert exactly_equal(h.density((1, 1)), eps**2 / 4 * sympy.exp(-eps))
-
-
-@pytest.mark.parametrize("noise", ["laplace", "exponential"])
-def test_noisy_max_value_is_report_noisy_max_s_value_exactly(noise):
-    prog = L.noisy_max_value_laplace if noise == "laplace" else L.noisy_max_value_exponential
-    for q in ([0, 1, 3], [R(1, 2), 0], [2, 2, 0]):
-        mine = prog(epsilon=1).distribution(q)
-        theirs = ReportNoisyMax(1, noise=noise, output="value").distribution(q)
-        assert mine.outputs == (REAL,)
-        for v in (-1, 0, R(1, 2), 2, 3, 5):
-            assert exactly_equal(mine.density(v), theirs.density(v)), (q, v)
-            assert exactly_equal(mine.cdf(REAL, 0, v), theirs.cdf((True,), 0, v)), (q, v)
-
-
-@pytest.mark.parametrize("c", [1, 2])
-def test_svt3_and_numerical_svt_are_the_hand_written_classes_exactly(c):
-    for q in ([0], [2, 0, 1], [R(1, 2), 3, -1, 0]):
-        for mine, theirs in ((L.svt3(epsilon=1, threshold=1, c=c),
-                              SparseVector(1, 1, c, variant=3)),
-                             (L.numerical_svt(epsilon=1, threshold=1, c=c),
-                              NumericalSparseVector(1, 1, c))):
-            d, e = mine.distribution(q), theirs.distribution(q)
-            assert sorted(map(as_svt, d.outputs), key=str) == sorted(e.outputs, key=str)
-            for p in d.outputs:
-                assert exactly_equal(d.pmf(p), e.pmf(as_svt(p)))
-                for v in (R(3, 2), R(-1, 3)):
-                    assert exactly_equal(d.density(at(p, v)), e.density(at(p, v)))
-
-
-def test_gap_svt_density_against_quadrature_and_the_cdf_at_30_digits():
-    d = L.gap_svt(epsilon=1, threshold=1, c=1).distribution([2, 0])
-    assert d.outputs == ((False, False), (False, REAL), (REAL, None))
-    assert exactly_equal(sum(d.probabilities), 1)
-    with mpmath.workdps(30):
-        for p in ((False, REAL), (REAL, None)):
-            def dens(g, p=p):
-                return mpmath.mpf(sympy.N(d.density(at(p, mpf_fraction(g))), 40))
-            total = mpmath.quad(dens, [0, 1, 4, 8, mpmath.inf])
-            assert abs(total - sympy.N(d.pmf(p), 40)) < mpmath.mpf(10) ** -28
-            for g in (R(1, 3), R(5, 2)):
-                def cdf(x, p=p):
-                    return mpmath.mpf(sympy.N(d.cdf(p, 0, mpf_fraction(x)), 50))
-                slope = mpmath.diff(cdf, mpmath.mpf(g.p) / g.q) * sympy.N(d.pmf(p), 50)
-                assert abs(slope - sympy.N(d.density(at(p, g)), 40)) < mpmath.mpf(10) ** -15
-
-
-@program(output="release")
-def noisy_sum(q, epsilon):
-    return q[0] + laplace(1 / epsilon) + exponential(2 / epsilon)
-
-
-def test_a_sum_of_independent_noises_is_their_convolution():
-    d = noisy_sum(epsilon=1).distribution([1])
-    with mpmath.workdps(30):
-        for v in (R(-2), R(1, 2), R(4)):
-            x = mpmath.mpf(v.p) / v.q
-            def integrand(e, x=x):
-                return mpmath.exp(-abs(x - 1 - e)) / 2 * mpmath.exp(-e / 2) / 2
-            conv = mpmath.quad(integrand, [0, max(x - 1, 0), mpmath.inf])
-            assert abs(conv - sympy.N(d.density(v), 40)) < mpmath.mpf(10) ** -28
-
-
+# ------------------------------------------------------------------ sampling and the CDF
 def test_the_sampler_runs_the_program_monte_carlo():
     d = L.gap_svt(epsilon=1, threshold=1, c=1).distribution([2, 0])
     n = 20_000

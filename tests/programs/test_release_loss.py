@@ -1,0 +1,134 @@
+"""The privacy loss of release programs: the exact supremum of the log density ratio,
+against the known closed forms, the hand-written classes (exactly), a dense grid of exact
+densities of the classes, the defining integral by quadrature, and the certified critical
+points of :mod:`exactdp.programs.release_sup`."""
+
+from __future__ import annotations
+
+import mpmath
+import pytest
+import sympy
+
+import exactdp
+from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
+from exactdp.exact.signs import is_zero
+from exactdp.programs import library_release as L
+
+R = sympy.Rational
+
+
+def same(a, b) -> bool:
+    """``a == b`` for logs of exponential sums, exactly: ``exp(a) - exp(b)`` is an
+    exponential sum, zero iff its terms cancel (Lindemann-Weierstrass)."""
+    return is_zero(sympy.expand(sympy.exp(a) - sympy.exp(b)))
+
+
+# ------------------------------------------------------------------ known closed forms
+def test_laplace_mechanism_and_histograms_are_tight():
+    loss = exactdp.privacy_loss(L.laplace_mechanism(epsilon=R(1, 3)), [0], [1])
+    assert loss.value == R(1, 3) and loss.attained
+    h = exactdp.privacy_loss(L.histogram(epsilon=1), [0, 0, 0], [1, 0, 0])
+    assert h.value == 1 and h.attained
+    wrong = exactdp.privacy_loss(L.histogram_wrong_scale(epsilon=R(1, 2)), [0, 0], [0, 1])
+    assert wrong.value == 2  # the true level 1/epsilon
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_noisy_max_value_laplace_is_n_epsilon_over_2_attained(n):
+    loss = exactdp.privacy_loss(L.noisy_max_value_laplace(epsilon=1), [0] * n, [1] * n)
+    assert loss.value == R(n, 2) and loss.attained and loss.interval is None
+
+
+def test_noisy_max_value_exponential_is_infinite_with_a_witness_event():
+    loss = exactdp.privacy_loss(L.noisy_max_value_exponential(epsilon=1), [0, 0], [1, 1])
+    assert loss.value == sympy.oo and loss.attained
+    assert "probability 0 under one input only" in loss.output
+
+
+# ------------------------------------------------------------------ the hand-written classes
+PAIRS = [([0, 1, 3], [1, 0, 2]), ([0, 0], [1, -1]), ([2, 0, 1], [1, 1, 0]),
+         ([R(1, 2), 0], [R(-1, 2), 1])]
+
+
+@pytest.mark.parametrize(("q", "q2"), PAIRS)
+def test_noisy_max_value_equals_report_noisy_max_s_loss(q, q2):
+    mine = exactdp.privacy_loss(L.noisy_max_value_laplace(epsilon=1), q, q2)
+    theirs = exactdp.privacy_loss(ReportNoisyMax(1, noise="laplace", output="value"), q, q2)
+    assert same(mine.value, theirs.value)
+    assert mine.attained == theirs.attained
+
+
+@pytest.mark.parametrize(("q", "q2"), [([0, 1], [1, 2]), ([2, 0, 1], [1, -1, 0]),
+                                       ([0, 1], [1, 0]), ([2, 0, 1], [1, 1, 0])])
+def test_numerical_svt_equals_the_class_exactly(q, q2):
+    mine = exactdp.privacy_loss(L.numerical_svt(epsilon=1, threshold=1), q, q2)
+    theirs = exactdp.privacy_loss(NumericalSparseVector(1, 1), q, q2)
+    assert same(mine.value, theirs.value) and mine.attained == theirs.attained
+
+
+@pytest.mark.parametrize(("q", "q2"), [([0, 1], [1, 2]), ([2, 0, 1], [1, -1, 0])])
+def test_svt3_one_way_pairs_equal_the_class_exactly(q, q2):
+    mine = exactdp.privacy_loss(L.svt3(epsilon=1, threshold=1), q, q2)
+    theirs = exactdp.privacy_loss(SparseVector(1, 1, 1, variant=3), q, q2)
+    assert mine.value == theirs.value and mine.attained and theirs.attained
+
+
+def test_svt3_two_way_pair_is_exact_where_the_class_gives_a_bracket():
+    # the class: "at least 0.953542 (at the output (False, 1)) and at most 1"
+    q, q2 = [0, 1], [1, 0]
+    with pytest.raises(ValueError, match="at least 0.953542"):
+        exactdp.privacy_loss(SparseVector(1, 1, 1, variant=3), q, q2)
+    mine = exactdp.privacy_loss(L.svt3(epsilon=1, threshold=1), q, q2)
+    assert same(mine.value, sympy.log(4 * sympy.exp(R(1, 2)) - 4)) and mine.attained
+    # a dense grid of the class's exact densities never exceeds it, and reaches it at v = 1
+    a, b = SparseVector(1, 1, 1, variant=3).distribution(q), \
+        SparseVector(1, 1, 1, variant=3).distribution(q2)
+    best = 0
+    for k in range(-40, 41):
+        v = R(k, 8)
+        for out in ((v, None), (False, v)):
+            ratio = abs(sympy.N(sympy.log(a.density(out) / b.density(out)), 30))
+            assert ratio <= sympy.N(mine.value, 30) + sympy.Float(10) ** -25
+            best = max(best, ratio)
+    assert abs(best - sympy.N(mine.value, 30)) < sympy.Float(10) ** -25
+
+
+def test_gap_svt_limit_against_the_defining_integral():
+    # one query: the gap g = a + nu - (T + rho), nu ~ Lap(4), rho ~ Lap(2); released when g >= 0
+    loss = exactdp.privacy_loss(L.gap_svt(epsilon=1, threshold=1), [0], [1])
+    assert loss.value == R(1, 4) and not loss.attained  # approached as g -> +oo
+
+    def density(a, g):
+        f = lambda r: mpmath.exp(-abs(r) / 2) / 4 * mpmath.exp(-abs(g + 1 + r - a) / 4) / 8  # noqa: E731
+        return mpmath.quad(f, [-mpmath.inf, a - g - 1, 0, mpmath.inf])
+
+    with mpmath.workdps(30):
+        for g in (0, 1, 5, 20):
+            ratio = abs(mpmath.log(density(0, g) / density(1, g)))
+            assert ratio <= mpmath.mpf(1) / 4 + mpmath.mpf(10) ** -25
+        assert abs(abs(mpmath.log(density(0, 80) / density(1, 80))) - mpmath.mpf(1) / 4) < 1e-6
+
+
+def test_check_dp_reads_the_declared_output_kind():
+    ok = exactdp.check_dp(L.laplace_mechanism(epsilon=1), [0])
+    assert ok.holds and ok.loss == 1
+    bad = exactdp.check_dp(L.histogram_wrong_scale(epsilon=R(1, 2)), [0, 0])
+    assert not bad.holds and bad.loss == 2
+    inf = exactdp.check_dp(L.noisy_max_value_exponential(epsilon=1), [0, 0])
+    assert not inf.holds and inf.loss == sympy.oo
+
+
+def test_a_symbolic_epsilon_is_refused_for_the_loss():
+    eps = sympy.Symbol("epsilon", positive=True)
+    with pytest.raises(ValueError, match="numeric epsilon"):
+        exactdp.privacy_loss(L.laplace_mechanism(epsilon=eps), [0], [1])
+
+
+# ------------------------------------------------------------------ the machinery
+
+
+@pytest.mark.parametrize("m", [3, 5])
+def test_svt3_worst_neighbour_is_m_epsilon_over_2c(m):
+    # Lyu-Su-Li: no bound independent of m; the class's exact worst case m eps / (2c)
+    loss = exactdp.privacy_loss(L.svt3(epsilon=1, threshold=0), [0] * m, [1] * m)
+    assert loss.value == R(m, 2) and loss.attained

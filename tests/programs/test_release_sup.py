@@ -1,0 +1,47 @@
+"""The supremum of a log ratio of exponential polynomials on a cell
+(exactdp.programs.release_sup): certified critical points, exact rational zeros."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy
+
+from exactdp.exact import flint_prec, to_arb
+from exactdp.programs import release_sup as S
+
+
+def test_a_certified_interior_critical_point():
+    # L(v) = ln(e^v + e^-v) - v/2 has its minimum at v = ln(3)/2, value ln(4/sqrt 3) - ln(3)/4
+    lam = Fraction(1)
+    f = {(Fraction(1), Fraction(0)): (Fraction(1),), (Fraction(-1), Fraction(0)): (Fraction(1),)}
+    g = {(Fraction(1, 2), Fraction(0)): (Fraction(1),)}
+    d = S.add(S.mul(S.derivative(f, lam), g), S.mul(f, S.derivative(g, lam)), -1)
+    roots = S.zeros(d, lam, None, None, "test")
+    assert len(roots) == 1
+    x, y = roots[0]
+    assert x < sympy.log(3) / 2 < y
+    val, _, _ = S.refine(f, g, d, lam, x, y)
+    exact = sympy.log(4 / sympy.sqrt(3)) - sympy.log(3) / 4
+    with flint_prec(200):
+        assert val.overlaps(to_arb(exact, 200))
+    assert float(val.rad()) * 2 <= max(1e-6 * float(exact), 1e-12)
+
+
+def test_an_exact_rational_critical_point_is_found_exactly():
+    # D(v) = v^2 (a double zero at 0): no sign change, no interval; the zone is certified
+    lam = Fraction(1)
+    d = {(Fraction(0), Fraction(0)): (Fraction(0), Fraction(0), Fraction(1))}
+    assert S.zeros(d, lam, Fraction(-1), Fraction(1), "test") in ([], [(0, 0)])
+    assert S.simplest(Fraction(1, 3), Fraction(1, 2)) == Fraction(1, 2)
+    assert S.simplest(Fraction(-7, 3), Fraction(-2)) == -2
+
+
+def test_exact_at_and_leading_terms():
+    # f(v) = (1 + v) e^(v/2) + 3 e^(-v + 1): at v = 2 and its leading term at +oo
+    f = {(Fraction(1, 2), Fraction(0)): (Fraction(1), Fraction(1)),
+         (Fraction(-1), Fraction(1)): (Fraction(3),)}
+    lam = Fraction(1)
+    assert sympy.expand(S.exact_at(f, Fraction(2), lam) - 3 * sympy.E - 3 * sympy.exp(-1)) == 0
+    assert S.leading(f, lam) == (Fraction(1, 2), 1, 1)
+    assert S.leading(S.negate_v(f), lam) == (Fraction(1), 0, 3 * sympy.E)
