@@ -356,7 +356,7 @@ def test_no_function_level_import_of_the_package():
 LAYER = {
     "rng": 0, "cost": 0, "_validate": 0, "_lazy": 0,
     "numbers": 1, "exact": 1, "numeric": 1,
-    "scores": 2, "xform": 2, "printing": 2, "result": 2, "rational_form": 2,
+    "scores": 2, "xform": 2, "printing": 2, "result": 2, "result_text": 2, "rational_form": 2,
     "lazy_probabilities": 2,
     "distribution": 3,
     "mechanisms": 4,
