@@ -643,7 +643,6 @@ FUNCTION_TEST_EXCEPTIONS: dict[tuple[str, str], str] = {
         "tests/analysis/test_accountants.py tests it against each accountant",
     ("exactdp.analysis.composition", "composition_lower_bound"):
         "tests/analysis/test_accountants.py compares it with the accountants' bounds",
-    ("exactdp.analysis.engines.select", "make_engine"): _FIXTURE,
     ("exactdp.analysis.pld.results", "bisect_epsilon"):
         "tested with the PLD values in tests/analysis/pld/test_core.py",
     ("exactdp.audit.inputs", "probability_vector"): _FIXTURE,
@@ -667,7 +666,6 @@ FUNCTION_TEST_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("exactdp.proofs", "load"): "tests/proofs/test_runner.py loads every proof module",
     ("exactdp.proofs.checks", "error_ratio_at_most"): "the sweeps run it; no home test yet",
     ("exactdp.proofs.checks", "pf_dominates_em"): "the sweeps run it; no home test yet",
-    ("exactdp.rng", "as_generator"): _FIXTURE,
 }
 
 #: Test files that use functions of many modules by design (not the tests of those functions).
