@@ -645,7 +645,6 @@ FUNCTION_TEST_EXCEPTIONS: dict[tuple[str, str], str] = {
         "tests/analysis/test_accountants.py compares it with the accountants' bounds",
     ("exactdp.analysis.pld.results", "bisect_epsilon"):
         "tested with the PLD values in tests/analysis/pld/test_core.py",
-    ("exactdp.examples.pricing", "all_answers"): _FIXTURE,
     ("exactdp.io.document", "find_engine"): _END_TO_END,
     ("exactdp.io.document", "overfull_boxes"): _END_TO_END,
     ("exactdp.io.figures", "plot_entropy"): _END_TO_END,
@@ -992,8 +991,6 @@ MIRROR_EXEMPT = {
                                        "test_composition.py (own file pending)",
     "exactdp/analysis/pld/xform.py": "the exact PLD's x-forms: tests/analysis/pld/test_core.py",
     "exactdp/audit/result.py": "GoodnessOfFit: tests/test_result.py, tests/audit/test_fit.py",
-    "exactdp/examples/pricing.py": "the pricing example: tests/analysis/test_score_function.py, "
-                                   "tests/io/test_report.py",
     "exactdp/mechanisms/release_views.py": "tests/mechanisms/test_noisy_max_value.py",
     "exactdp/mechanisms/sparse_vector_distribution.py": "tests/mechanisms/test_sparse_vector.py",
     "exactdp/mechanisms/topk_integral.py": "tests/mechanisms/test_topk.py",
