@@ -637,12 +637,6 @@ _FIXTURE = "used there to build an input or a reference, not tested; no home tes
 _END_TO_END = "exercised by the report's end-to-end tests; its module has no test file yet"
 FUNCTION_TEST_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("exactdp.analysis.common", "score_vector"): _FIXTURE,
-    ("exactdp.analysis.composition", "available_claims"):
-        "tests/analysis/test_accountants.py tests the claims table it returns",
-    ("exactdp.analysis.composition", "check_accountant"):
-        "tests/analysis/test_accountants.py tests it against each accountant",
-    ("exactdp.analysis.composition", "composition_lower_bound"):
-        "tests/analysis/test_accountants.py compares it with the accountants' bounds",
     ("exactdp.analysis.pld.results", "bisect_epsilon"):
         "tested with the PLD values in tests/analysis/pld/test_core.py",
     ("exactdp.io.document", "find_engine"): _END_TO_END,
@@ -987,8 +981,6 @@ MIRROR_EXEMPT = {
     "exactdp/_lazy.py": "the lazy exports: tests/test_startup.py",
     "exactdp/latex.py": "one re-export of io/latex.py: tests/io/test_latex.py",
     "exactdp/analysis/_balls.py": "ball helpers of the PLDs: tests/analysis/pld/",
-    "exactdp/analysis/composition.py": "tests/analysis/test_accountants.py, tests/io/"
-                                       "test_composition.py (own file pending)",
     "exactdp/analysis/pld/xform.py": "the exact PLD's x-forms: tests/analysis/pld/test_core.py",
     "exactdp/audit/result.py": "GoodnessOfFit: tests/test_result.py, tests/audit/test_fit.py",
     "exactdp/mechanisms/release_views.py": "tests/mechanisms/test_noisy_max_value.py",
