@@ -986,8 +986,6 @@ MIRROR_EXEMPT = {
     "exactdp/mechanisms/release_views.py": "tests/mechanisms/test_noisy_max_value.py",
     "exactdp/mechanisms/sparse_vector_distribution.py": "tests/mechanisms/test_sparse_vector.py",
     "exactdp/mechanisms/topk_integral.py": "tests/mechanisms/test_topk.py",
-    "exactdp/numeric/gaps.py": "the numeric routes' inputs: tests/numeric/test_pf.py, "
-                               "test_laplace.py",
     "exactdp/programs/integrate_stars.py": "tests/programs/test_integrate.py",
     "exactdp/programs/runs.py": "the runs contract: tests/programs/test_trace.py",
     "exactdp/proofs/result.py": "ProofResult: tests/test_result.py, tests/proofs/test_runner.py",
