@@ -11,6 +11,7 @@ and the analysis results' ``_repr_latex_`` print through it directly; the tables
 from __future__ import annotations
 
 import fractions
+import html
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -279,3 +280,14 @@ def distribution_latex(dist) -> str:
         entries = [latex_decimal(v, 15) for v in dist.evalf(20)]
     rows = [rf"\Pr[\mathrm{{{label}}}(q) = {r}] &= {e}" for r, e in enumerate(entries)]
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
+
+
+# ---------------------------------------------------------------------------- HTML
+def html_table(title: str, rows: Sequence[tuple[str, str]]) -> str:
+    """A small two-column HTML ``<table>`` of plain-text ``(label, value)`` rows under a
+    title: a result's display in HTML exported from a notebook (no LaTeX, no script, so it
+    reads offline). Every text is escaped."""
+    body = "".join(f"<tr><th style=\"text-align:left\">{html.escape(a)}</th>"
+                   f"<td style=\"text-align:left\">{html.escape(b)}</td></tr>" for a, b in rows)
+    return (f"<table><caption style=\"text-align:left\"><b>{html.escape(title)}</b></caption>"
+            f"{body}</table>")

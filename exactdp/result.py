@@ -14,14 +14,15 @@ property or a method):
 ``holds``       the bool verdict of a check (``None`` for results that are not checks)
 ``evalf(dps)``  an mpmath number correct to ``dps`` significant digits, or ``ValueError``
 ``float(r)``    the midpoint of the enclosure rounded to nearest
-``repr(r)``     about 200 characters, leading with the answer in decimals
+``repr(r)``     at most 200 characters, leading with the answer in decimals
 ``summary()``   multi-line text with every field (the long parts too)
 ==============  ==================================================================================
 
 ``sympy.N(r, d)`` goes through ``_sympy_`` (the exact value, so every digit is right; a
 result without one raises, never dropping to ``float``) and ``mpmath.mpf(r)`` through
 ``_mpmath_`` (``evalf`` at mpmath's working precision).  Notebook display (``_repr_latex_``)
-prints through :mod:`exactdp.printing`.
+prints through :mod:`exactdp.printing`, and ``_repr_html_`` is a small HTML table of
+the repr's parts (HTML exported from a notebook shows it offline, where LaTeX is raw text).
 
 This module sits beside :mod:`exactdp.printing` (layer 2): results live in the mechanisms,
 the analysis, the optimality and the audit layers, all above it.
@@ -40,16 +41,20 @@ import sympy
 
 from ._validate import check_dps
 from .exact.arb import dps_to_prec, enclose, flint_prec, float_to_arb
-from .printing import exact_text, format_number, latex_math, latex_number, math_text
+from .printing import (
+    exact_text,
+    format_number,
+    html_table,
+    latex_math,
+    latex_number,
+    math_text,
+)
+from .result_text import SHOW_DPS, decimal_text, field_text, longer_than
 
 #: Longest exact text shown in a repr or a notebook cell; longer ones show decimals only.
 EXACT_TEXT_LIMIT = 60
 #: Target length of ``repr(result)``.
 REPR_LIMIT = 200
-#: Digits of the decimals in reprs and notebook cells.
-SHOW_DPS = 6
-#: Longest exact text a ``summary()`` shows in full (longer: decimals and the ball).
-SUMMARY_EXACT_LIMIT = 400
 
 
 # ------------------------------------------------------------------------------ brief text
@@ -122,49 +127,6 @@ def number_text(value: object) -> str:
         exact = exact_text(sympy.sympify(value), "text")
         if exact is not None and exact != dec and len(exact) <= EXACT_TEXT_LIMIT:
             return f"{dec} (exact: {exact})"
-    return dec
-
-
-def longer_than(value: object, limit: int) -> bool:
-    """True when ``value``'s text surely has more than ``limit`` characters: a sympy
-    expression of more than ``limit`` nodes (each prints at least one character), decided
-    without printing it (printing a 7,600-operation expression takes seconds)."""
-    if not isinstance(value, sympy.Basic):
-        return False
-    for count, _ in enumerate(sympy.preorder_traversal(value)):
-        if count >= limit:
-            return True
-    return False
-
-
-def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
-    """Decimals of an exact number, never a rounded ``1`` for a number that is not 1.
-
-    A number within ``10**-dps`` of 1 but not 1 prints as ``1 - 1.68041e-63`` (or
-    ``1 + ...``), the distance to 1 computed exactly and then rounded: a delta of
-    ``1 - 1.68e-63`` reads as itself, not as ``1.0``. Other numbers print as
-    :func:`exactdp.printing.format_number` does.
-    """
-    dec = format_number(value, dps)
-    if not isinstance(value, (sympy.Basic, Fraction, int)) or isinstance(value, bool):
-        return dec
-    exact = _exact(value)
-    if exact is None or exact in (sympy.oo, -sympy.oo):
-        return dec
-    if dec.lstrip("-") not in ("1", "1.0") and not dec.lstrip("-").startswith(("0.99999",
-                                                                             "1.00000")):
-        return dec
-    for one in (sympy.Integer(1), sympy.Integer(-1)):
-        gap = one - exact
-        if gap == 0:
-            return format_number(exact, dps)
-        try:
-            ball = enclose(gap, 20)
-        except ValueError:
-            continue
-        if abs(ball) < flint.arb(10) ** -dps and (ball > 0 or ball < 0):  # rigorous
-            sign = "-" if ball > 0 else "+"
-            return f"{format_number(one, dps)} {sign} {ball_text(abs(ball))}"
     return dec
 
 
@@ -464,7 +426,7 @@ class Result:
         status = self._status()
         parts.append(status if len(status) <= 60 else status[:57] + "...")
         text = f"{type(self).__name__}(" + ", ".join(parts) + ")"
-        return cut_text(text, REPR_LIMIT + 40)
+        return cut_text(text, REPR_LIMIT)
 
     def headline_text(self) -> str:
         """The headline number in the repr: decimals, and the exact form when short."""
@@ -515,29 +477,21 @@ class Result:
     def _latex(self) -> str:
         return result_latex(type(self).__name__, self.display_rows())
 
+    def text_rows(self) -> list[tuple[str, str]]:
+        """``(label, text)`` rows of the HTML display: the repr's parts, one a row."""
+        rows: list[tuple[str, str]] = []
+        if self.holds is not None:
+            rows.append(("holds", "yes" if self.holds else "NO"))
+        if self.headline is not None:
+            rows.append((self.headline_label or self.headline, self.headline_text()))
+        for part in self.repr_parts():
+            name, sep, text = part.partition("=")
+            rows.append((name, text) if sep else ("", name))
+        rows.append(("status", cut_text(self._status(), 160)))
+        return rows
 
-def field_text(value: object, full: bool = False) -> str:
-    """A field's text in a summary: short exact text in full; a long exact expression as
-    its decimals and certified ball unless ``full``; other values by their ``repr``."""
-    if isinstance(value, str):
-        return value
-    if not isinstance(value, sympy.Basic):
-        return repr(value)
-    text = exact_text(value, "text") if full or not longer_than(
-        value, SUMMARY_EXACT_LIMIT) else None
-    if full or (text is not None and len(text) <= SUMMARY_EXACT_LIMIT):
-        return text if text is not None else "<expression beyond Python's int-to-str limit>"
-    size = (f"more than {SUMMARY_EXACT_LIMIT} characters" if text is None
-            else f"{len(text):,} characters")
-    exact = _exact(value)
-    if exact is None:  # symbolic: its text cut
-        return cut_text(text or "<expression>", SUMMARY_EXACT_LIMIT) + f" ({size})"
-    try:
-        ball = enclose(exact, SHOW_DPS + 4)
-        return (f"{decimal_text(exact)}, certified ball {ball.str(SHOW_DPS + 2)} (exact "
-                f"expression: {size}; summary(full=True) or .value shows it)")
-    except ValueError:
-        return cut_text(text or "<expression>", SUMMARY_EXACT_LIMIT) + f" ({size})"
+    def _html(self) -> str:
+        return html_table(type(self).__name__, self.text_rows())
 
 
 def value_latex(raw: object) -> str:
@@ -578,4 +532,5 @@ _DEFAULTS: dict[str, Any] = {
     "__float__": Result._float,
     "summary": Result._summary,
     "_repr_latex_": Result._latex,
+    "_repr_html_": Result._html,
 }

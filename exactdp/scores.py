@@ -21,7 +21,7 @@ import sympy
 from ._validate import argument_error
 from .exact import compare, is_zero
 from .numbers import FloatTracker, exact_vector, sequence_items
-from .printing import value_repr
+from .printing import format_number, value_repr
 
 _FLOATS = (float, np.floating)
 _INTS = (int, np.integer)
@@ -29,6 +29,12 @@ _EMPTY = "non-empty (the range is empty)"
 
 
 _GROUP_MIN_N = 256  # below it grouping saves nothing
+
+
+def _short_repr(value: object) -> str:
+    """A score in a cut repr: its own text when short, else its decimals (``1.0e+60``)."""
+    text = value_repr(value)
+    return text if len(text) <= 24 else "~" + format_number(value, 6)
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,7 +153,15 @@ class ScoreVector:
 
     def __repr__(self) -> str:  # value_repr: a score of 10**5000 has no int text
         data = value_repr(self.data) if isinstance(self.data, tuple) else repr(self.data)
-        return f"ScoreVector(data={data}, kind={self.kind!r}, name={self.name!r})"
+        text = f"ScoreVector(data={data}, kind={self.kind!r}, name={self.name!r})"
+        if len(text) <= 200:
+            return text
+        # at most 200 characters: the size first, then the first scores
+        first = self.data[:6]
+        first = tuple(first.tolist()) if isinstance(first, np.ndarray) else tuple(first)
+        head = ", ".join(_short_repr(v) for v in first)
+        return (f"ScoreVector(n={self.n}, kind={self.kind!r}, name={self.name!r}, "
+                f"data=({head}, ...))")
 
     # ------------------------------------------------------------------ building
     @classmethod

@@ -98,3 +98,15 @@ def test_mechanism_signatures_show_real_defaults(site):
                                 .read_text()))
     assert "epsilon_parameter()" not in text and "lambda func" not in text
     assert re.search(r"ExponentialMechanism\(\s*epsilon: Expr,\s*sensitivity: Expr = 1,", text)
+
+
+def test_a_wide_display_formula_scrolls_instead_of_being_clipped():
+    """A display formula wider than the column scrolls sideways (the stylesheet), and the
+    suite page's integral is set on two aligned lines (it was clipped at the right edge)."""
+    css = (ROOT / "docs" / "stylesheets" / "extra.css").read_text()
+    rule = css[css.index(".md-typeset .katex-display"):]
+    assert "overflow-x: auto" in rule[:rule.index("}")]
+    suite = (ROOT / "docs" / "suite.md").read_text()
+    block = suite[suite.index(r"\Pr[\text{answers}]") - 40:]
+    block = block[:block.index("$$", 40)]
+    assert r"\begin{aligned}" in block and max(len(line) for line in block.splitlines()) < 80

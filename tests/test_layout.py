@@ -354,9 +354,9 @@ def test_no_function_level_import_of_the_package():
 #: Layer of each top-level module or package of exactdp (docs/architecture.md): a module
 #: imports only from its own layer or lower ones.
 LAYER = {
-    "rng": 0, "cost": 0, "_validate": 0, "_lazy": 0,
+    "rng": 0, "cost": 0, "_validate": 0, "_lazy": 0, "progress": 0,
     "numbers": 1, "exact": 1, "numeric": 1,
-    "scores": 2, "xform": 2, "printing": 2, "result": 2, "rational_form": 2,
+    "scores": 2, "xform": 2, "printing": 2, "result": 2, "result_text": 2, "rational_form": 2,
     "lazy_probabilities": 2,
     "distribution": 3,
     "mechanisms": 4,
@@ -640,17 +640,8 @@ _FIXTURE = "used there to build an input or a reference, not tested; no home tes
 _END_TO_END = "exercised by the report's end-to-end tests; its module has no test file yet"
 FUNCTION_TEST_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("exactdp.analysis.common", "score_vector"): _FIXTURE,
-    ("exactdp.analysis.composition", "available_claims"):
-        "tests/analysis/test_accountants.py tests the claims table it returns",
-    ("exactdp.analysis.composition", "check_accountant"):
-        "tests/analysis/test_accountants.py tests it against each accountant",
-    ("exactdp.analysis.composition", "composition_lower_bound"):
-        "tests/analysis/test_accountants.py compares it with the accountants' bounds",
-    ("exactdp.analysis.engines.select", "make_engine"): _FIXTURE,
     ("exactdp.analysis.pld.results", "bisect_epsilon"):
         "tested with the PLD values in tests/analysis/pld/test_core.py",
-    ("exactdp.audit.inputs", "probability_vector"): _FIXTURE,
-    ("exactdp.examples.pricing", "all_answers"): _FIXTURE,
     ("exactdp.io.document", "find_engine"): _END_TO_END,
     ("exactdp.io.document", "overfull_boxes"): _END_TO_END,
     ("exactdp.io.figures", "plot_entropy"): _END_TO_END,
@@ -670,7 +661,6 @@ FUNCTION_TEST_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("exactdp.proofs", "load"): "tests/proofs/test_runner.py loads every proof module",
     ("exactdp.proofs.checks", "error_ratio_at_most"): "the sweeps run it; no home test yet",
     ("exactdp.proofs.checks", "pf_dominates_em"): "the sweeps run it; no home test yet",
-    ("exactdp.rng", "as_generator"): _FIXTURE,
 }
 
 #: Test files that use functions of many modules by design (not the tests of those functions).
@@ -983,3 +973,75 @@ def test_every_declared_capability_is_backed(key):
     for cap in sorted(caps):
         views[cap](d)  # answers: no exception
 
+
+
+# ---------------------------------------------------------------- tests mirror the package
+REPO = PACKAGE.parent
+
+#: Modules without a test file of their own, each with where it is tested instead.
+MIRROR_EXEMPT = {
+    "exactdp/__main__.py": "python -m exactdp: tests/test_startup.py runs it",
+    "exactdp/_lazy.py": "the lazy exports: tests/test_startup.py",
+    "exactdp/latex.py": "one re-export of io/latex.py: tests/io/test_latex.py",
+    "exactdp/analysis/_balls.py": "ball helpers of the PLDs: tests/analysis/pld/",
+    "exactdp/analysis/pld/xform.py": "the exact PLD's x-forms: tests/analysis/pld/test_core.py",
+    "exactdp/audit/result.py": "GoodnessOfFit: tests/test_result.py, tests/audit/test_fit.py",
+    "exactdp/mechanisms/release_views.py": "tests/mechanisms/test_noisy_max_value.py",
+    "exactdp/mechanisms/sparse_vector_distribution.py": "tests/mechanisms/test_sparse_vector.py",
+    "exactdp/mechanisms/topk_integral.py": "tests/mechanisms/test_topk.py",
+    "exactdp/programs/integrate_stars.py": "tests/programs/test_integrate.py",
+    "exactdp/programs/runs.py": "the runs contract: tests/programs/test_trace.py",
+    "exactdp/proofs/result.py": "ProofResult: tests/test_result.py, tests/proofs/test_runner.py",
+    "exactdp/proofs/checks.py": "the proofs' helpers: tests/proofs/test_runner.py",
+}
+#: Routes of one function, tested route against route in the package's test file.
+MIRROR_PACKAGES = {
+    "exactdp/numeric/laplace/": "tests/numeric/test_laplace.py",
+    "exactdp/numeric/pf/": "tests/numeric/test_pf.py",
+    "exactdp/proofs/": "tests/proofs/test_runner.py runs and checks every proof module",
+}
+#: Test files about the whole package rather than one module.
+CROSS_CUTTING_TESTS = {
+    "test_ci_strict.py", "test_common.py", "test_composition_docs.py", "test_docs_site.py",
+    "test_docstring_examples.py", "test_fuzz.py", "test_index_docs.py", "test_layout.py",
+    "test_options_docs.py", "test_public_api_tested.py", "test_readme.py", "test_startup.py",
+    "test_suite_docs.py",
+}
+
+
+def _test_names(module: Path) -> list[Path]:
+    """``tests/<dirs>/test_<name>.py`` of ``exactdp/<dirs>/<name>.py`` (a private module
+    ``_name.py`` may drop its underscore)."""
+    rel = module.relative_to(PACKAGE)
+    folder = REPO / "tests" / rel.parent
+    return [folder / f"test_{rel.stem}.py", folder / f"test_{rel.stem.lstrip('_')}.py"]
+
+
+def test_every_module_has_a_test_file_of_its_own():
+    missing = []
+    for module in sorted(PACKAGE.rglob("*.py")):
+        rel = str(module.relative_to(REPO))
+        if module.name == "__init__.py" or rel in MIRROR_EXEMPT or "__pycache__" in rel:
+            continue
+        if any(rel.startswith(p) for p in MIRROR_PACKAGES):
+            continue
+        if not any(t.exists() for t in _test_names(module)):
+            missing.append(f"{rel}: no {_test_names(module)[0].relative_to(REPO)}")
+    assert not missing, "\n".join(missing)
+    for rel in MIRROR_EXEMPT:  # the list stays small and true: each entry still needed
+        assert (REPO / rel).exists() and not any(
+            t.exists() for t in _test_names(REPO / rel)), rel
+
+
+def test_every_test_file_names_a_module():
+    orphans = []
+    for test in sorted((REPO / "tests").rglob("test_*.py")):
+        rel = test.relative_to(REPO / "tests")
+        if rel.parent == Path(".") and rel.name in CROSS_CUTTING_TESTS:
+            continue
+        stem = rel.stem.removeprefix("test_")
+        base = PACKAGE / rel.parent
+        if not any((base / f"{s}.py").exists() or (base / s / "__init__.py").exists()
+                   for s in (stem, f"_{stem}")):
+            orphans.append(str(rel))
+    assert not orphans, orphans

@@ -182,3 +182,12 @@ def test_value_repr_prints_huge_numbers_in_decimals_without_evaluating():
     shown = value_repr(sympy.exp(-sympy.Integer(10) ** 5000 / 2))
     assert shown == "exp(-5.0e+4999)" and time.process_time() - t0 < 2
     assert value_repr(sympy.log(3) * 10**5000) == "1.0e+5000*log(3)"
+
+
+def test_html_table_escapes_and_has_one_row_per_pair():
+    from exactdp.printing import html_table
+
+    page = html_table("A<B", [("x & y", "1 < 2"), ("", "note")])
+    assert page.startswith("<table><caption") and page.endswith("</table>")
+    assert "<b>A&lt;B</b>" in page and ">x &amp; y</th>" in page and ">1 &lt; 2</td>" in page
+    assert page.count("<tr>") == 2

@@ -228,3 +228,15 @@ def test_distinct_gaps_regroup_to_the_exact_gaps():
         assert dict(zip(values, counts, strict=True)) == dict(Counter(sv.gaps_exact))
         assert len(set(values)) == len(values)
 
+
+
+def test_a_long_score_vector_repr_is_cut_to_its_size_and_first_scores():
+    from exactdp import as_scores
+
+    q = as_scores(list(range(50)))
+    assert repr(q) == "ScoreVector(n=50, kind='int', name='scores', data=(0, 1, 2, 3, 4, 5, ...))"
+    big = as_scores([str(10**60 + i) for i in range(40)])
+    assert repr(big) == ("ScoreVector(n=40, kind='exact', name='scores', data=(~1.0e+60, "
+                         "~1.0e+60, ~1.0e+60, ~1.0e+60, ~1.0e+60, ~1.0e+60, ...))")
+    assert repr(as_scores([3, 1, 0])) == ("ScoreVector(data=array([3, 1, 0]), kind='int', "
+                                          "name='scores')")

@@ -17,6 +17,7 @@ from ..cost import CHECK_DP_EXPONENT_DIGITS, check_seconds
 from ..exact.arb import to_arb
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
+from ..progress import progress_bar
 from ..result import Result
 from ..scores import ScoreVector
 from .common import (
@@ -143,6 +144,7 @@ def check_dp(
     *,
     search: str = "auto",
     allow_non_neighbour: bool = False,
+    progress: bool | None = None,
 ) -> DPCheck:
     """Check the epsilon-DP ratio bound exactly on ``scores`` and its neighbours.
 
@@ -164,6 +166,10 @@ def check_dp(
         As :func:`neighbours`; for :class:`~exactdp.SparseVector` ``"auto"`` is the
         exhaustive vertex search for ``m <= 6`` queries and the heuristic one beyond.
     allow_non_neighbour : bool
+    progress : bool, optional
+        A bar on standard error over the neighbours (:func:`exactdp.progress.progress_bar`):
+        None (default) when the loop is estimated or found to take over 2 s and standard
+        error is a terminal; False never; True at once.
 
     Returns
     -------
@@ -209,7 +215,7 @@ def check_dp(
         _check_density_seconds(q.n, 2 * q.n, "at least ")
     nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
     if release:
-        return _density_check_dp(mech, q, nbrs, claim, how)
+        return _density_check_dp(mech, q, nbrs, claim, how, progress)
     # the loss's closed form at epsilon = 10**5000 would be built by sympy for minutes
     check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)
     engine = make_engine(mech, [q] + nbrs, "check_dp")
@@ -217,7 +223,9 @@ def check_dp(
         return stamp(_ball_check_dp(engine, q, nbrs, claim, how), engine)
     best = None
     best_j = 0  # the neighbour of best (set with it)
+    bar = progress_bar(len(nbrs), "check_dp", progress=progress, unit="neighbour")
     for j in range(1, len(nbrs) + 1):
+        bar.update(1)
         for c in max_candidates(engine, pair_candidates(engine, 0, j)):
             if best is None:
                 best, best_j = c, j
@@ -226,6 +234,7 @@ def check_dp(
                 break
             if c[0] == "inf" or engine.cmp(c[2], best[2]) == 1:
                 best, best_j = c, j
+    bar.close()
     if best is None:
         value = sympy.Integer(0)
         holds = True
@@ -251,17 +260,21 @@ def _check_density_seconds(n: int, count: int, qualifier: str = "") -> None:
 
 
 def _density_check_dp(mech, q: ScoreVector, nbrs: list[ScoreVector], claim: sympy.Expr,
-                      how: str) -> DPCheck:
+                      how: str, progress: bool | None = None) -> DPCheck:
     """check_dp for a mechanism releasing real values: the largest exact density supremum
     over the neighbours, compared with epsilon exactly (an enclosed supremum by its ends)."""
     _check_density_seconds(q.n, len(nbrs))
     best = None
+    bar = progress_bar(len(nbrs), "check_dp", progress=progress, unit="neighbour",
+                       seconds=DENSITY_PAIR_SECONDS * len(nbrs) * (q.n / 5) ** 3)
     for nb in nbrs:
+        bar.update(1)
         loss = density_privacy_loss(mech, q, nb)
         if best is None or compare(loss.loss, best[0].loss) > 0:
             best = (loss, nb)
         if loss.loss is sympy.oo:
             break
+    bar.close()
     assert best is not None
     loss, nb = best
     if claim is sympy.oo:

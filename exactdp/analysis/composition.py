@@ -27,6 +27,7 @@ import sympy
 from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..cost import as_caller, refuse
 from ..printing import latex_array, latex_decimal, latex_math, math_text
+from ..progress import progress_bar
 from ..result import Result
 from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
@@ -171,7 +172,8 @@ def _screen(mechanism, pairs, k: int, eps_f: list[float]) -> np.ndarray:
 
 def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: str = "auto",
                             dps: int = 30, max_support: int = MAX_SUPPORT,
-                            candidates: int = 2) -> CompositionBound:
+                            candidates: int = 2, *,
+                            progress: bool | None = None) -> CompositionBound:
     """Certified lower bound on the k-fold composed ``delta(epsilon)`` over the neighbours.
 
     Parameters
@@ -189,6 +191,9 @@ def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: 
         Exact composition up to this many output-count vectors; beyond, a grid lower bound.
     candidates : int
         How many of the best-screened pairs are computed exactly.
+    progress : bool, optional
+        A bar on standard error over the composed pairs (:func:`exactdp.progress.progress_bar`):
+        None (default) once they take over 2 s, on a terminal; False never; True at once.
 
     Returns
     -------
@@ -209,19 +214,23 @@ def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: 
     check_choice("composition_lower_bound", "search", search, SEARCHES)
     with as_caller("composition_lower_bound"):
         res = check_accountant(mechanism, scores, k, [epsilon], claims=(), search=search,
-                               dps=dps, max_support=max_support, candidates=candidates)
+                               dps=dps, max_support=max_support, candidates=candidates,
+                               progress=progress)
     return res.bounds[0]
 
 
-def _bounds(mechanism, sv, k, epsilons, search, dps, max_support, candidates):
+def _bounds(mechanism, sv, k, epsilons, search, dps, max_support, candidates, progress=None):
     pairs, how = _candidates(mechanism, sv, search, "check_accountant")
     eps_f = [float(sympy.N(e, 20)) for e in epsilons]
     scores = _screen(mechanism, pairs, k, eps_f)
     composed: dict = {}
     out = []
+    bar = progress_bar(len(epsilons) * min(candidates, len(pairs)), "composition",
+                       progress=progress, unit="pair")
     for j, eps in enumerate(epsilons):
         best = None
         for i in np.argsort(-scores[:, j], kind="stable")[:candidates]:
+            bar.update(1)
             a, b = pairs[int(i)]
             key = (tuple(a.exact), tuple(b.exact))
             if key not in composed:
@@ -233,6 +242,7 @@ def _bounds(mechanism, sv, k, epsilons, search, dps, max_support, candidates):
             if best is None or h.lower > best[0].lower:
                 best = (h, Witness(tuple(a.exact), tuple(b.exact), None))
         out.append(CompositionBound(k, eps, best[0], best[1], len(pairs), how))
+    bar.close()
     return out
 
 
@@ -372,7 +382,7 @@ def _claim(name, mechanism, k, eps, bound) -> ClaimedDelta:
 
 def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
                      search: str = "auto", dps: int = 30, max_support: int = MAX_SUPPORT,
-                     candidates: int = 2) -> AccountantCheck:
+                     candidates: int = 2, *, progress: bool | None = None) -> AccountantCheck:
     """Compare accountants' claimed deltas with a certified lower bound, for k compositions.
 
     Parameters
@@ -392,7 +402,7 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
         ``dp_accounting`` (its pure-DP accountant), ``dp_accounting_pld`` (its float PLD of the
         witness pair; both need the ``accounting`` extra) and ``opendp`` (needs the ``peers``
         extra; EM and PF only).
-    search, dps, max_support, candidates
+    search, dps, max_support, candidates, progress
         As in :func:`composition_lower_bound`.
 
     Returns
@@ -436,7 +446,8 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
         raise argument_error("check_accountant", "mechanism", "a mechanism with a numeric "
                              "epsilon", mechanism)
     sv = as_scores(scores, "scores", func="check_accountant")
-    bounds = _bounds(mechanism, sv, k, eps_list, search, dps, max_support, candidates)
+    bounds = _bounds(mechanism, sv, k, eps_list, search, dps, max_support, candidates,
+                     progress)
     rows, versions = [], {}
     for b in bounds:
         for name in claims:

@@ -17,13 +17,13 @@ import itertools
 import math
 import os
 import pickle
-import sys
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
 from .._validate import argument_error, check_callable, check_int
 from ..printing import latex_math
+from ..progress import progress_bar
 from ..result import Result, brief
 
 
@@ -205,7 +205,8 @@ def sweep(
         Vectors per submitted task (default: about 200 tasks in all, at least 1 vector each);
         larger batches cut dispatch overhead for cheap checks.
     progress : bool, optional
-        Show a tqdm progress bar; default: when standard error is a terminal.
+        A tqdm bar on standard error (:func:`exactdp.progress.progress_bar`): None (default)
+        once the sweep has run 2 s, on a terminal; False never; True at once.
 
     Returns
     -------
@@ -226,7 +227,6 @@ def sweep(
     >>> res.cases, res.holds     # max(q) = 0 is falsy: every vector fails
     (9, False)
     """
-    from tqdm.auto import tqdm
     check_callable("sweep", "check", check)
     count = count_score_vectors(n_max, gap_max, n_min, stop=MAX_SWEEP_CASES, func="sweep")
     if count > MAX_SWEEP_CASES:
@@ -246,8 +246,6 @@ def sweep(
     if batch_size is None:
         batch_size = max(1, len(vectors) // 200)
     batch_size = check_int("sweep", "batch_size", batch_size, 1)
-    if progress is None:
-        progress = sys.stderr.isatty()
     batches = _batches(vectors, batch_size)
     own = executor is None
     pool = executor
@@ -257,8 +255,8 @@ def sweep(
     results: dict[int, list] = {}
     try:
         futures = {pool.submit(_run_batch, check, b): i for i, b in enumerate(batches)}
-        with tqdm(total=len(vectors), disable=not progress, unit="vec",
-                  desc=f"sweep n<={n_max} gaps<={gap_max}") as bar:
+        with progress_bar(len(vectors), f"sweep n<={n_max} gaps<={gap_max}",
+                          progress=progress, unit="vec") as bar:
             for fut in concurrent.futures.as_completed(futures):
                 i = futures[fut]
                 results[i] = fut.result()

@@ -14,8 +14,7 @@ the extra command-line options (e.g. ``report.options.get("compose")``).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from dataclasses import replace
 from typing import Any
 
 import sympy
@@ -35,60 +34,11 @@ from .report_numeric import (
     numeric_case,
     report_bar,
 )
+from .report_types import Case, MechanismResult, Report
 
 EPSILON = sympy.Symbol("epsilon", positive=True)
 FORMATS = ("text", "markdown", "latex")
 _tex = sympy.latex  # the LaTeX of an exact value in the tables and text
-
-
-@dataclass(frozen=True)
-class MechanismResult:
-    """Everything the report says about one mechanism on one case."""
-
-    label: str
-    mechanism: Any
-    distribution: Any
-    expected_error: sympy.Expr
-    pair: Any  # PrivacyLoss against the neighbour, or None
-    worst: Any  # DPCheck over the vertex neighbours
-    certificate: Any  # DPCertificate of the pair for every epsilon, or None
-    certificate_note: str  # why there is none
-
-
-@dataclass(frozen=True)
-class Case:
-    """One score vector (and its neighbour) with every mechanism's results."""
-
-    key: str
-    title: str
-    scores: tuple
-    neighbour: tuple | None
-    sensitivity: sympy.Expr
-    monotonic: bool
-    sensitivity_note: str
-    labels: tuple
-    labels_note: tuple  # (text, latex): how the outputs r are named (0-based, prices, given)
-    results: tuple
-    dominance: Any  # DominanceResult of PF over EM at epsilon
-    dominance_certificate: Any  # DominanceCertificate for every epsilon (or None)
-
-
-@dataclass(frozen=True)
-class Report:
-    """The inputs and results of a report."""
-
-    epsilon: sympy.Expr
-    dps: int
-    title: str
-    setting: tuple  # (text, latex) sentences
-    database: tuple | None  # rows (person, prices) of the example's database
-    cases: tuple
-    options: Mapping[str, Any] = field(default_factory=dict)
-    figures: tuple = ()
-    figure_dir: Path | None = None
-    composition: tuple = ()  # FigureSpec of the --compose K figure (write_report draws it)
-    provenance: tuple = ()  # (name, value) pairs: version, date, command line, libraries, input
-    route: tuple = ()  # (text, latex) when the exact route costs too much: the routes taken
 
 
 #: The mechanisms of the report by default (short names of exactdp.mechanisms.REGISTRY).

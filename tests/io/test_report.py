@@ -304,6 +304,21 @@ def test_no_page_but_the_last_more_than_a_quarter_empty(written):
     assert all(f <= 0.25 for f in fill[:-1]), [round(f, 2) for f in fill]
 
 
+def test_a_five_score_pair_leaves_no_page_but_the_last_a_third_empty(tmp_path):
+    """On scores other than the pricing example (a five-score pair at epsilon 3/4) page 1 was
+    37% white space with the next table floated away; every page but the last is now filled
+    to at least 70% of its text block, and both tables stay in section 1, before the Figures."""
+    need_engine()
+    rep = build_report("3/4", example=None, scores=[3, 1, 0, 0, -2],
+                       neighbour=[4, 2, 1, 1, -1])
+    written = write_report(rep, tmp_path / "out", pdf=True)
+    fill = page_blank_fractions(written.compiled.pdf)
+    assert len(fill) >= 3 and all(f <= 0.30 for f in fill[:-1]), [round(f, 2) for f in fill]
+    tex = (tmp_path / "out" / "report-body.tex").read_text()
+    figures = tex.index(r"\section{Figures}")
+    assert tex.count(r"\begin{table}", 0, figures) == 2  # both tables in section 1
+
+
 def test_added_section_as_docs_report_md_describes(monkeypatch):
     """docs/report.md: a section is a function (report, fmt) -> str | None appended to
     SECTIONS; report.options carries the command-line options."""

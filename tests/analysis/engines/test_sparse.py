@@ -2,6 +2,8 @@
 sign against root isolation."""
 
 
+import itertools
+
 import sympy
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -93,8 +95,13 @@ def test_sparse_unit_sign_agrees_with_root_isolation(terms):
     truth = sign_on_unit_interval(dense).constant_sign
     try:
         got = _sparse_unit_sign(items)
-    except ValueError:
-        return  # undecided is allowed (and said); a wrong answer is not
+    except ValueError as exc:
+        # undecided is allowed only beyond the rules' scope (docstring): at least two sign
+        # variations of the coefficients, with f(1) of the sign at 0+ or f(1) = 0
+        signs = [1 if c > 0 else -1 for _, c in items]
+        assert sum(1 for u, v in itertools.pairwise(signs) if u != v) >= 2, items
+        assert "not decided by Descartes' rule" in str(exc) and "\n" not in str(exc)
+        return
     assert got == truth
 
 

@@ -1,0 +1,68 @@
+"""Progress bars on standard error: one policy for every long loop of the package.
+
+A bar shows only where a person waits: standard error is a terminal, the caller did not
+pass ``progress=False``, and the loop is long (a cost-model estimate above
+:data:`SHOW_SECONDS`, or, without an estimate, still running after :data:`SHOW_SECONDS`:
+tqdm's ``delay``). ``progress=True`` shows it at once (on a terminal). tqdm is imported
+only when a bar is shown, so a short call and a call in a pipe pay nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from types import TracebackType
+from typing import Any
+
+#: A loop estimated (or found) to take longer than this many seconds shows a bar.
+SHOW_SECONDS = 2.0
+
+
+class NoBar:
+    """The bar that is not shown: ``update`` and the context manager do nothing."""
+
+    def update(self, n: int = 1) -> None:
+        """Nothing to advance."""
+
+    def close(self) -> None:
+        """Nothing to close."""
+
+    def __enter__(self) -> NoBar:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None,
+                 tb: TracebackType | None) -> None:
+        return None
+
+
+def shows(progress: bool | None, seconds: float | None = None) -> bool:
+    """Whether a bar is wanted: not ``progress=False``, standard error a terminal, and not
+    an estimate at or below :data:`SHOW_SECONDS` (unless ``progress=True``)."""
+    if progress is False or not sys.stderr.isatty():
+        return False
+    return progress is True or seconds is None or seconds > SHOW_SECONDS
+
+
+def progress_bar(total: int, desc: str, *, progress: bool | None = None,
+                 seconds: float | None = None, unit: str = "it") -> Any:
+    """A tqdm bar of ``total`` steps on standard error, or a :class:`NoBar`.
+
+    Parameters
+    ----------
+    total : int
+        Steps of the loop.
+    desc : str
+        The bar's label (the function's name).
+    progress : bool, optional
+        False: never; True: at once (on a terminal); None (default): when long.
+    seconds : float, optional
+        The cost model's estimate of the loop; None shows the bar only once the loop has
+        run :data:`SHOW_SECONDS` (tqdm's ``delay``).
+    unit : str
+        What one step is.
+    """
+    if not shows(progress, seconds):
+        return NoBar()
+    from tqdm import tqdm
+
+    delay = 0.0 if progress is True or seconds is not None else SHOW_SECONDS
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, delay=delay)

@@ -1,0 +1,41 @@
+"""exactdp/analysis/engines/select.py: which engine holds a mechanism's probabilities."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+from exactdp import ExponentialMechanism, GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
+from exactdp.analysis.engines.select import make_engine, output_count, pf_tree_gaps
+from exactdp.scores import ScoreVector
+
+VECTORS = [ScoreVector.from_input([3, 1, 0]), ScoreVector.from_input([2, 2, 0])]
+
+
+@pytest.mark.parametrize(("mech", "engine"), [
+    (PermuteAndFlip(1), "XEngine"),  # rational in x = exp(-eps/2): dense flint forms
+    (ExponentialMechanism(1), "XEngine"),
+    (ReportNoisyMax(1, noise="laplace"), "XEngine"),  # exp-polynomial, rational in x too
+    (GaussianNoisyMax(2), "BallEngine"),  # no exact probabilities: certified balls
+])
+def test_the_engine_follows_the_distributions_capabilities(mech, engine):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        e = make_engine(mech, VECTORS, "f")
+    assert type(e).__name__ == engine
+    assert len(e.probs) == 2
+    for p, v in zip(e.probs, VECTORS, strict=True):
+        assert len(p) == output_count(mech.distribution(v.values), v) == 3
+
+
+def test_pf_tree_gaps_are_the_sorted_integer_gaps_of_pf_only():
+    # q* - q of (3, 1, 0) is (0, 2, 3); of (2, 2, 0) it is (0, 0, 2) (sensitivity 1, L = 1)
+    assert pf_tree_gaps(PermuteAndFlip(1), VECTORS) == [(0, 0, 2), (0, 2, 3)]
+    assert pf_tree_gaps(ExponentialMechanism(1), VECTORS) == []  # no product tree declared
+
+
+def test_a_releasing_mechanism_has_no_table_to_run_on():
+    with pytest.raises(ValueError, match=r"^f: .* releases real values \(output kind "
+                                         r"'release'\)"):
+        make_engine(ReportNoisyMax(1, noise="laplace", output="value"), VECTORS, "f")

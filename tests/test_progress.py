@@ -1,0 +1,87 @@
+"""exactdp/progress.py: one policy for the progress bars on standard error."""
+
+from __future__ import annotations
+
+import io
+import subprocess
+import sys
+from pathlib import Path
+
+from exactdp import progress as progress_module
+from exactdp.progress import SHOW_SECONDS, NoBar, progress_bar, shows
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def _terminal(monkeypatch) -> _Terminal:
+    """Standard error as a terminal, set in the test's call (pytest's capture swaps
+    sys.stderr per phase, so a fixture's setting would not last into the call)."""
+    err = _Terminal()
+    monkeypatch.setattr(sys, "stderr", err)
+    return err
+
+
+def test_no_bar_off_a_terminal_or_when_refused(monkeypatch):
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # not a terminal (a pipe, a file)
+    assert not shows(True, 100.0) and not shows(None)
+    assert isinstance(progress_bar(10, "x", progress=True), NoBar)
+
+
+def test_the_policy_on_a_terminal(monkeypatch):
+    _terminal(monkeypatch)
+    assert SHOW_SECONDS == 2.0
+    assert not shows(False, 100.0)  # the user said no
+    assert not shows(None, 1.5)  # estimated short: no bar
+    assert shows(None, 2.5) and shows(True, 0.1) and shows(None, None)
+
+
+def test_a_shown_bar_counts_on_standard_error(monkeypatch):
+    terminal = _terminal(monkeypatch)
+    with progress_bar(3, "check_dp", progress=True, unit="neighbour") as bar:
+        for _ in range(3):
+            bar.update(1)
+    # tqdm redraws at most every 0.1 s and clears the bar at the end (leave=False)
+    assert "check_dp" in terminal.getvalue() and "/3 " in terminal.getvalue()
+
+
+def test_without_an_estimate_the_bar_waits_two_seconds(monkeypatch):
+    _terminal(monkeypatch)
+    bar = progress_bar(5, "composition")
+    assert bar.delay == SHOW_SECONDS  # tqdm shows it only once the loop has run that long
+    bar.close()
+    assert progress_bar(5, "composition", seconds=3.0).delay == 0
+
+
+def test_a_short_or_quiet_call_imports_no_tqdm():
+    code = ("import sys\nfrom exactdp.progress import progress_bar\n"
+            "with progress_bar(3, 'x', progress=False) as bar:\n    bar.update(1)\n"
+            "print('tqdm' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=ROOT, timeout=120, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_check_dp_and_the_composition_bound_show_their_bars_when_asked(monkeypatch):
+    terminal = _terminal(monkeypatch)
+    import exactdp
+
+    r = exactdp.check_dp(exactdp.PermuteAndFlip(1), [3, 1, 0], progress=True)
+    assert r.holds and r.loss == 1  # PF(1) on [3,1,0]: loss exactly 1 (tests/test_result.py)
+    assert "check_dp" in terminal.getvalue() and "neighbour" in terminal.getvalue()
+    b = exactdp.composition_lower_bound(exactdp.PermuteAndFlip(1), [0, 0], 3, 1,
+                                        progress=True)
+    # delta(1) of PF(1) composed 3 times on (0,0) vs (-1,1): 0.2579242399305714...
+    assert abs(float(b) - 0.2579242399305714) < 1e-12
+    assert "composition" in terminal.getvalue()
+    before = terminal.getvalue()
+    exactdp.check_dp(exactdp.PermuteAndFlip(1), [3, 1, 0], progress=False)
+    assert terminal.getvalue() == before
+
+
+def test_the_module_is_one_policy():
+    assert set(progress_module.__dict__) >= {"progress_bar", "shows", "NoBar", "SHOW_SECONDS"}
