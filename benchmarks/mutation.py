@@ -347,6 +347,14 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "def continuous_star(star: Star, laws: list[str], u: Units, fast: bool = False) -> Value:",
         "the default is never used: the one caller (star_frac) passes fast",
     ),
+    # the analyzer core, seed 7 (2026-12-03)
+    (
+        "_parse_forms",
+        'sv = score_vector(vector, "scores", "certify_dp")',
+        'sv = score_vector(vector, None, "certify_dp")',
+        "vector is the exact values of a score vector certify_dp validated at its door: the "
+        "name would only appear in a refusal that cannot happen here",
+    ),
     # numeric/pf/
     (
         "pf_arb",

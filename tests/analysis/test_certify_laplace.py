@@ -239,3 +239,22 @@ def test_svt6_failing_certificate_at_irrational_epsilons_and_its_repr():
     with pytest.raises(ValueError, match=r"^LaplaceDPCertificate\.holds_at: epsilon must be "
                        r"a number, not a symbol, got epsilon$"):
         cert.holds_at(EPS)
+
+
+class _UnhashableRNM(exactdp.ReportNoisyMax):
+    """RNM-Laplace that cannot be hashed (as a user's mechanism holding a list may be)."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def test_an_unhashable_mechanism_is_certified_without_the_forms_cache():
+    """The forms are cached per (mechanism, vector) only for hashable mechanisms; an
+    unhashable one gets the same certificate (re-verified by its independent routes)."""
+    q, q2 = [0, -1, 1], [1, -1, 0]
+    plain = certify_dp(exactdp.ReportNoisyMax(EPS, noise="laplace"), q, q2)
+    mech = _UnhashableRNM(EPS, noise="laplace")
+    with pytest.raises(TypeError):
+        hash(mech)
+    cert = certify_dp(mech, q, q2)
+    assert cert.holds and cert.verify()
+    assert [c.function for c in cert.conditions] == [c.function for c in plain.conditions]
