@@ -355,6 +355,14 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "vector is the exact values of a score vector certify_dp validated at its door: the "
         "name would only appear in a refusal that cannot happen here",
     ),
+    # the sparse vector modules, seed 7 (2026-12-03)
+    (
+        "x_form",
+        "den = flint.fmpq_poly([0] * top + [1])",
+        "den = None",
+        "top = max(0, largest power of x) is 0: a closed form of probabilities (bounded in "
+        "lam) has no term exp(lam W) with W > 0, so den is x**0 = 1, which None means",
+    ),
     # numeric/pf/
     (
         "pf_arb",
