@@ -355,6 +355,13 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "vector is the exact values of a score vector certify_dp validated at its door: the "
         "name would only appear in a refusal that cannot happen here",
     ),
+    (
+        "certify_dp",
+        'mech = _symbolic_mechanism(mechanism, "certify_dp")',
+        'mech = _symbolic_mechanism(mechanism, "CERTIFY_DP")',
+        "the door check at the top of certify_dp has refused a non-mechanism already: the "
+        "name is never read here",
+    ),
     # the sparse vector modules, seed 7 (2026-12-03)
     (
         "x_form",
