@@ -370,6 +370,20 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "top = max(0, largest power of x) is 0: a closed form of probabilities (bounded in "
         "lam) has no term exp(lam W) with W > 0, so den is x**0 = 1, which None means",
     ),
+    (
+        "sequence_probabilities",
+        "zero = (0,) * (2 * len(seg.groups))",
+        "zero = (0,) * (3 * len(seg.groups))",
+        "only trailing zeros: the counts are incremented below 2 * len(groups) and "
+        "_Segments.value reads only those entries",
+    ),
+    (
+        "sequence_probabilities",
+        "if i + 1 == m or trues + 1 == scheme.cutoff:",
+        "if i - 1 == m or trues + 1 == scheme.cutoff:",
+        "the recursion one level deeper appends leaf((*done, nxt), zero) instead of "
+        "leaf(done, nxt): the same segments, and a zero count vector is a factor 1",
+    ),
     # numeric/pf/
     (
         "pf_arb",
