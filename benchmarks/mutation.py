@@ -362,6 +362,12 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "the door check at the top of certify_dp has refused a non-mechanism already: the "
         "name is never read here",
     ),
+    (
+        "verify",
+        "for vec, forms in zip(vectors, self.forms, strict=True):",
+        "for vec, forms in zip(vectors, self.forms, ):",
+        "zip of the certificate's vectors and its forms, built one per vector: equal lengths",
+    ),
     # the sparse vector modules, seed 7 (2026-12-03)
     (
         "x_form",
