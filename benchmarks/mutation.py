@@ -347,6 +347,49 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "def continuous_star(star: Star, laws: list[str], u: Units, fast: bool = False) -> Value:",
         "the default is never used: the one caller (star_frac) passes fast",
     ),
+    # the analyzer core, seed 7 (2026-12-03)
+    (
+        "_parse_forms",
+        'sv = score_vector(vector, "scores", "certify_dp")',
+        'sv = score_vector(vector, None, "certify_dp")',
+        "vector is the exact values of a score vector certify_dp validated at its door: the "
+        "name would only appear in a refusal that cannot happen here",
+    ),
+    (
+        "certify_dp",
+        'mech = _symbolic_mechanism(mechanism, "certify_dp")',
+        'mech = _symbolic_mechanism(mechanism, "CERTIFY_DP")',
+        "the door check at the top of certify_dp has refused a non-mechanism already: the "
+        "name is never read here",
+    ),
+    (
+        "verify",
+        "for vec, forms in zip(vectors, self.forms, strict=True):",
+        "for vec, forms in zip(vectors, self.forms, ):",
+        "zip of the certificate's vectors and its forms, built one per vector: equal lengths",
+    ),
+    # the sparse vector modules, seed 7 (2026-12-03)
+    (
+        "x_form",
+        "den = flint.fmpq_poly([0] * top + [1])",
+        "den = None",
+        "top = max(0, largest power of x) is 0: a closed form of probabilities (bounded in "
+        "lam) has no term exp(lam W) with W > 0, so den is x**0 = 1, which None means",
+    ),
+    (
+        "sequence_probabilities",
+        "zero = (0,) * (2 * len(seg.groups))",
+        "zero = (0,) * (3 * len(seg.groups))",
+        "only trailing zeros: the counts are incremented below 2 * len(groups) and "
+        "_Segments.value reads only those entries",
+    ),
+    (
+        "sequence_probabilities",
+        "if i + 1 == m or trues + 1 == scheme.cutoff:",
+        "if i - 1 == m or trues + 1 == scheme.cutoff:",
+        "the recursion one level deeper appends leaf((*done, nxt), zero) instead of "
+        "leaf(done, nxt): the same segments, and a zero count vector is a factor 1",
+    ),
     # numeric/pf/
     (
         "pf_arb",

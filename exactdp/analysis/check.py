@@ -283,9 +283,9 @@ def _density_check_dp(mech, q: ScoreVector, nbrs: list[ScoreVector], claim: symp
         holds = False
     elif loss.interval is None:
         holds = compare(loss.loss, claim) <= 0
-    elif compare(loss.interval[1], claim) <= 0:
+    elif compare(sympy.Rational(loss.interval[1]), claim) <= 0:  # a Float's exact value
         holds = True
-    elif compare(loss.interval[0], claim) > 0:
+    elif compare(sympy.Rational(loss.interval[0]), claim) > 0:
         holds = False
     else:
         raise UndecidedSignError(f"check_dp: the enclosure {loss.interval} of the privacy "

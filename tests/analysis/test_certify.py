@@ -369,3 +369,19 @@ def test_verify_detects_a_verdict_that_contradicts_its_sign_analysis():
     fake = dataclasses.replace(c0, holds=False)
     tampered = dataclasses.replace(cert, conditions=(fake,) + cert.conditions[1:])
     assert not tampered.holds and not tampered.verify()
+
+
+def test_certificate_check_detects_a_tampered_denominator():
+    """The denominators of PF's forms are positive on (0, 1) (probabilities); a certificate
+    whose denominator analysis claims the opposite signs, or another polynomial, fails its
+    re-verification."""
+    from dataclasses import replace
+
+    cert = certify_dp(exactdp.PermuteAndFlip(1), [0, -1], [1, -2])
+    assert cert.verify() and cert.denominators
+    d0 = cert.denominators[0]
+    flipped = replace(d0, signs=tuple(-s for s in d0.signs))
+    other = replace(d0, poly=-d0.poly)
+    for bad in (flipped, other):
+        tampered = replace(cert, denominators=(bad,) + cert.denominators[1:])
+        assert not tampered.verify()

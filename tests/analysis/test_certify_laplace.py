@@ -218,3 +218,43 @@ def test_refuses_other_shapes_in_one_line():
     with pytest.raises(ValueError) as info:
         certify_dp(exactdp.GaussianNoisyMax(1), [0, -1], [1, -2])
     assert "\n" not in str(info.value)
+
+
+def test_svt6_failing_certificate_at_irrational_epsilons_and_its_repr():
+    """The SVT6 pair of the DiPC witness fails exactly on (0, ~6.977): at eps = ln 2 (inside,
+    irrational: decided by an exact sign, not a rational evaluation) the witness output
+    breaks the bound by quadrature, at eps = ln 1100 = 7.003... (outside) it holds there;
+    the repr names the failing set, and a symbolic epsilon is refused in one line."""
+    mech = exactdp.SparseVector(EPS, 0, 1, 6)
+    a, b = (-1, -1, 0), (0, 0, -1)
+    cert = certify_dp(mech, a, b)
+    assert not cert.holds_at(sympy.log(2)) and cert.holds_at(sympy.log(1100))
+    outputs = mech.with_epsilon(1).distribution(a).outputs
+    out = outputs.index((False, False, True))
+    for w, fails in ((math.log(2), True), (math.log(1100), False)):
+        pa = _svt_quadrature(6, a, outputs, w)[out]
+        pb = _svt_quadrature(6, b, outputs, w)[out]
+        assert (pa - math.exp(w) * pb > 1e-9) is fails
+    assert "fails for epsilon in (0, ~6.977022" in repr(cert)
+    with pytest.raises(ValueError, match=r"^LaplaceDPCertificate\.holds_at: epsilon must be "
+                       r"a number, not a symbol, got epsilon$"):
+        cert.holds_at(EPS)
+
+
+class _UnhashableRNM(exactdp.ReportNoisyMax):
+    """RNM-Laplace that cannot be hashed (as a user's mechanism holding a list may be)."""
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def test_an_unhashable_mechanism_is_certified_without_the_forms_cache():
+    """The forms are cached per (mechanism, vector) only for hashable mechanisms; an
+    unhashable one gets the same certificate (re-verified by its independent routes)."""
+    q, q2 = [0, -1, 1], [1, -1, 0]
+    plain = certify_dp(exactdp.ReportNoisyMax(EPS, noise="laplace"), q, q2)
+    mech = _UnhashableRNM(EPS, noise="laplace")
+    with pytest.raises(TypeError):
+        hash(mech)
+    cert = certify_dp(mech, q, q2)
+    assert cert.holds and cert.verify()
+    assert [c.function for c in cert.conditions] == [c.function for c in plain.conditions]

@@ -288,3 +288,43 @@ def test_ball_check_dp_at_epsilon_equal_to_the_loss_is_undecided_not_guessed():
                        r"epsilon = "
                        r"-log\(erfc\(1/2\)\) \(or a probability cannot be told from 0\)$"):
         check_dp(GaussianNoisyMax(sigma=1), [1, 0], [0, 0], epsilon=eps)
+
+
+def test_density_check_dp_on_an_enclosed_supremum():
+    """RNM with Laplace noise releasing the value, [0, 0, 1, 0, 0] vs [0, -1, 1, 0, 1]: the
+    supremum of the log density ratio is at an interior critical point, 0.2880628...
+    (a dense grid, tests/mechanisms/test_noisy_max_loss.py), known by an enclosure. An
+    epsilon above or below it is decided by the enclosure's ends, one at its lower end is
+    undecided (the loss may equal it)."""
+    from exactdp.exact import UndecidedSignError
+
+    m = exactdp.ReportNoisyMax(1, noise="laplace", output="value")
+    q, q2 = [0, 0, 1, 0, 0], [0, -1, 1, 0, 1]
+    above = check_dp(m, q, q2, epsilon=R(29, 100))
+    below = check_dp(m, q, q2, epsilon=R(28, 100))
+    assert above.holds and not below.holds
+    for res in (above, below):
+        lo, hi = res.interval
+        assert res.engine == "density" and res.search == "given neighbour"
+        assert 0.2880628 < lo <= hi < 0.2880629 and hi - lo < 1e-20
+        assert res.witness.output.startswith("the critical value v in [0.0049589934")
+    # every mechanism is oo-DP: at epsilon = oo (no noise) the check holds vacuously
+    at_oo = exactdp.ReportNoisyMax(sympy.oo, noise="laplace", output="value")
+    assert check_dp(at_oo, [0, 1], [1, 0]).holds
+    with pytest.raises(UndecidedSignError, match=r"^check_dp: the enclosure .* of the "
+                       r"privacy loss contains epsilon = "):
+        check_dp(m, q, q2, epsilon=sympy.Rational(above.interval[0]))
+
+
+def test_exact_and_ball_checks_report_their_search_and_digits():
+    """``search`` names how the neighbours were chosen; a ball check's loss is a Float of
+    ``dps`` digits (DPCheck's docstring): 30 digits at the first level."""
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    given = check_dp(exactdp.PermuteAndFlip(1), [0, 1], [1, 1])
+    assert given.search == "given neighbour" and given.engine == "x-form"
+    searched = check_dp(exactdp.PermuteAndFlip(1), [0, 1])
+    assert searched.search == "exhaustive vertices {-1,0,1}^n" and searched.engine == "x-form"
+    assert searched.neighbours_checked == 3**2 - 1
+    ball = check_dp(GaussianNoisyMax(sigma=1), [1, 0], [0, 0], epsilon=1)
+    assert ball.dps == 30 and ball.loss._prec == sympy.Float(1, 30)._prec

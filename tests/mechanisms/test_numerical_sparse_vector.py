@@ -208,3 +208,10 @@ def test_too_many_queries_refuse_quickly_naming_the_call():
         assert time.process_time() - t0 < 2
     with pytest.raises(exactdp.cost.TooCostly, match="answer patterns"):
         NumericalSparseVector(1, 0, c=20).distribution([0] * 20)
+
+
+def test_loss_supremum_refuses_a_neighbour_of_another_length_in_one_line():
+    d = NumericalSparseVector(1, 0).distribution([0, 1])
+    with pytest.raises(ValueError, match=r"^privacy_loss: neighbour must be a vector of 2 "
+                       r"query answers, got 3$"):
+        d.loss_supremum([0, 1, 2])

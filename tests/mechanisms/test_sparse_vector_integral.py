@@ -12,6 +12,7 @@ import pytest
 from exactdp.mechanisms.sparse_vector_integral import (
     Scheme,
     answer_sequences,
+    segment_integral,
     sequence_count,
     sequence_probabilities,
 )
@@ -69,3 +70,26 @@ def test_one_query_by_hand():
     (true, false) = sequence_probabilities([Fraction(1)], Scheme(Fraction(1, 2), None, None))
     assert true == {(0, Fraction(0)): 1, (0, Fraction(-1, 2)): Fraction(-1, 2)}
     assert false == {(0, Fraction(-1, 2)): Fraction(1, 2)}
+
+
+def test_noiseless_queries_by_hand_from_a_cold_cache():
+    """segment_integral caches across score vectors, so a value computed earlier (by any
+    test) would hide a change: cleared first. No query noise (Algorithm 5), threshold noise
+    of rate t = 1/2 (Laplace CDF F(s) = 1 - e^(-t lam s)/2 for s >= 0): a query of offset s
+    is True iff rho <= s, so on s = 1 Pr[True] = F(1); on offsets (1, -1) both are True for
+    rho <= -1 (F(-1)), only the first for -1 < rho <= 1 (F(1) - F(-1)), none above 1, and
+    (False, True) never happens."""
+    segment_integral.cache_clear()
+    scheme = Scheme(Fraction(1, 2), None, None)
+    (true, false) = sequence_probabilities([Fraction(1)], scheme)
+    assert true == {(0, Fraction(0)): 1, (0, Fraction(-1, 2)): Fraction(-1, 2)}
+    assert false == {(0, Fraction(-1, 2)): Fraction(1, 2)}
+    segment_integral.cache_clear()
+    seqs = list(answer_sequences(2, None))
+    vals = dict(zip(seqs, sequence_probabilities([Fraction(1), Fraction(-1)], scheme),
+                    strict=True))
+    # rho <= -1: both True; -1 < rho <= 1: (True, False); rho > 1: both False
+    assert vals[(True, True)] == {(0, Fraction(-1, 2)): Fraction(1, 2)}
+    assert vals[(True, False)] == {(0, Fraction(0)): 1, (0, Fraction(-1, 2)): -1}
+    assert vals[(False, False)] == {(0, Fraction(-1, 2)): Fraction(1, 2)}
+    assert not any(vals[(False, True)].values())

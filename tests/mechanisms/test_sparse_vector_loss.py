@@ -182,3 +182,20 @@ def test_refined_bound_by_hand_and_against_every_pattern():
                          if p is not None), F(0))
             best = max(best, total)
     assert refined_bound(d, 2) == best
+
+
+def test_a_mixed_pair_whose_lower_bound_is_an_exact_density_ratio():
+    """[0, 0, 2] vs [-1, -1, 3] moves both ways (no closed form of the supremum), but at the
+    output (False, -5, None) the two densities differ by exactly a factor e (quadrature of the
+    definition below): the bracket's lower end is that exact 1, the upper the pointwise
+    bound 3/2 of the best pattern."""
+    mech = SparseVector(1, 0, c=1, variant=3)
+    a, b = [0, 0, 2], [-1, -1, 3]
+    with pytest.raises(ValueError, match="move both ways.*at least 1 .attained at the output "
+                       r"\(False, -5, None\).*at most 3/2") as info:
+        pair_loss(mech, a, b)
+    assert (info.value.lower, info.value.upper) == (1, sympy.Rational(3, 2))
+    out = (False, -5, None)
+    with mpmath.workdps(40):
+        ratio = mpmath.log(quad_density(mech, a, out) / quad_density(mech, b, out))
+        assert abs(abs(ratio) - 1) < mpmath.mpf(10) ** -30

@@ -293,3 +293,31 @@ def test_a_pair_s_loss_refuses_a_non_neighbour():
     assert "\n" not in str(info.value)
     loss = exactdp.privacy_loss(mech, [0], [5], allow_non_neighbour=True)
     assert loss.value == sympy.Rational(5, 2)
+
+
+def test_cdf_with_two_released_values_against_quadrature():
+    """c = 2, answers [1, 0, 2], pattern (True, False, True): the value released at query 0
+    is conditioned on query 2 being above the same noisy threshold too. Quadrature of the
+    definition: Pr[v_0 > v, pattern] = int p(rho) (1 - F(max(v, T + rho) - a_0))
+    Pr[a_1 + nu < T + rho] Pr[a_2 + nu >= T + rho] drho, over Pr[pattern]; the float64
+    view agrees to 1e-12."""
+    mech = SparseVector(EPS, "1/2", c=2, variant=3)
+    a, pat = [1, 0, 2], (True, False, True)
+    d = mech.distribution(a)
+    b1, b2 = scales(mech)
+    T = mpmath.mpf(1) / 2
+    with mpmath.workdps(40):
+        total = quad_pattern(b1, b2, T, [mpmath.mpf(x) for x in a], pat)
+        points = (-1, 0, "1/2", 2, 5)
+        for v in points:
+            vm = mpmath.mpf(sympy.Rational(v).p) / sympy.Rational(v).q
+
+            def integrand(r, vm=vm):
+                return (lap_pdf(r, b1) * (1 - lap_cdf(max(vm, T + r) - a[0], b2))
+                        * lap_cdf(T + r - a[1], b2) * (1 - lap_cdf(T + r - a[2], b2)))
+            cuts = sorted({mpmath.mpf(0), vm - T, *[x - T for x in a]})
+            want = 1 - mpmath.quad(integrand, [-mpmath.inf, *cuts, mpmath.inf]) / total
+            assert close(d.cdf(pat, 0, v), want, 30), v
+        floats = d.cdf_float(pat, 0, np.array([float(sympy.Rational(v)) for v in points]))
+        exact = [float(d.cdf(pat, 0, v)) for v in points]
+        assert np.allclose(floats, exact, rtol=0, atol=1e-12) and floats[0] < floats[-1]

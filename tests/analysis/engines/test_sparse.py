@@ -115,3 +115,49 @@ def test_sparse_unit_sign_examples():
     assert _sparse_unit_sign([(0, Z(1)), (A, Z(-1))]) == 1  # 1 - y^A
     assert _sparse_unit_sign([(0, Z(1)), (A, Z(-3))]) is None  # 1 - 3 y^A changes sign
     assert _sparse_unit_sign([(A, Z(2)), (A + 1, Z(1))]) == 1
+
+
+def _pf_probabilities(q, eps):
+    """Permute-and-flip by enumeration: over the n! orders, the first item whose coin
+    (heads with probability exp(eps (q_i - max q) / 2)) comes up heads is released."""
+    import itertools
+    import math
+
+    import mpmath
+
+    top = max(q)
+    heads = [mpmath.exp(eps * (qi - top) / 2) for qi in q]
+    out = [mpmath.mpf(0)] * len(q)
+    for order in itertools.permutations(range(len(q))):
+        stay = mpmath.mpf(1) / math.factorial(len(q))
+        for i in order:
+            out[i] += stay * heads[i]
+            stay *= 1 - heads[i]
+    return out
+
+
+def test_sparse_engine_compares_the_loss_with_rational_and_irrational_epsilons(monkeypatch):
+    """PF(2/3) on [0, 3, 1] vs [1, 2, 1]: the exact loss (0.5814528775..., the largest
+    log ratio of PF's probabilities by enumeration); with the sparse engine forced, check_dp
+    decides ``loss <= epsilon`` exactly both for epsilon a multiple of its unit eps/2 (a
+    monomial in x) and for an irrational epsilon (an exact sign of the difference)."""
+    import mpmath
+
+    from exactdp.analysis.engines import select as select_mod
+    from exactdp.analysis.engines import sparse as sparse_mod
+
+    eps = R(2, 3)
+    mech = exactdp.PermuteAndFlip(eps)
+    q, q2 = [0, 3, 1], [1, 2, 1]
+    loss = privacy_loss(mech, q, q2).value
+    with mpmath.workdps(40):
+        third = mpmath.mpf(2) / 3
+        ref = max(abs(mpmath.log(a / b)) for a, b in
+                  zip(_pf_probabilities(q, third), _pf_probabilities(q2, third), strict=True))
+        assert abs(sympy.N(loss, 40) - sympy.Float(ref, 40)) < 1e-30
+    monkeypatch.setattr(select_mod, "DENSE_DEGREE_LIMIT", 0)
+    monkeypatch.setattr(sparse_mod, "DENSE_DEGREE_LIMIT", 0)
+    for claim in (eps / 2, eps / 4, eps, 3 * eps / 4, sympy.log(2) / 2, sympy.log(2)):
+        res = check_dp(mech, q, q2, epsilon=claim)
+        assert res.holds == bool(sympy.N(loss - claim, 30) <= 0), claim
+        assert _close(res.loss, loss)
