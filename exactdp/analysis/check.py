@@ -218,7 +218,8 @@ def check_dp(
     best = None
     best_j = 0  # the neighbour of best (set with it)
     for j in range(1, len(nbrs) + 1):
-        for c in max_candidates(engine, pair_candidates(engine, 0, j)):
+        outputs = mech.loss_outputs(q, nbrs[j - 1])  # EM: two, chosen by integers
+        for c in max_candidates(engine, pair_candidates(engine, 0, j, outputs)):
             if best is None:
                 best, best_j = c, j
                 continue
