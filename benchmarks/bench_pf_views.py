@@ -28,6 +28,7 @@ from _baselines import pf_flint_loop, softmax
 
 import exactdp.xform
 from exactdp import ExponentialMechanism, PermuteAndFlip
+from exactdp.mechanisms import permute_flip
 
 
 def cpu(fn, calls: int = 1) -> float:
@@ -77,20 +78,23 @@ def row2(rounds: int) -> None:
 
 def row3(rounds: int) -> None:
     print("\n## 3. every exact PF probability built, against the flint loop\n")
-    print("| n | scores | every output built ms | flint loop ms | ratio | target |")
-    print("|---:|---|---:|---:|---:|---|")
+    print("| n | scores | atoms | every output built ms | flint loop ms | ratio | target |")
+    print("|---:|---|---|---:|---:|---:|---|")
     cache = exactdp.xform._cached_tree
+    atoms = getattr(permute_flip, "_coin_atoms", None)  # None before the atoms were shared
     for n, top in ((20, 100), (50, 100)):
         q = np.random.default_rng(1).integers(0, top + 1, n).tolist()
         G = [max(q) - v for v in q]
+        for shared in (True, False):
+            def every(q=q, shared=shared):
+                cache.cache_clear()
+                if atoms is not None and not shared:
+                    atoms.cache_clear()  # cold: the first distribution of this rate
+                return tuple(PermuteAndFlip(1).distribution(q).probabilities)
 
-        def every(q=q):
-            cache.cache_clear()
-            return tuple(PermuteAndFlip(1).distribution(q).probabilities)
-
-        r, a, b = ratios(every, lambda G=G: pf_flint_loop(G), rounds)
-        print(f"| {n} | 0..{top} | {a * 1e3:.1f} | {b * 1e3:.1f} | **{r:.2f}** | "
-              f"{'<= 4' if n == 20 else '(shown)'} |")
+            r, a, b = ratios(every, lambda G=G: pf_flint_loop(G), rounds)
+            print(f"| {n} | 0..{top} | {'shared' if shared else 'cold'} | {a * 1e3:.1f} | "
+                  f"{b * 1e3:.1f} | **{r:.2f}** | {'<= 4' if n == 20 else '(shown)'} |")
 
 
 def main(argv=None) -> None:

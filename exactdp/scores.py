@@ -414,13 +414,18 @@ class ScoreVector:
         return tuple(i for i, g in enumerate(self.gaps_exact) if g == 0)
 
     def integer_gaps(self) -> tuple[int, tuple[int, ...]]:
-        """``(L, G)`` with ``G_r = L*(q* - q_r)`` non-negative integers, L the least such.
+        """``(L, G)`` with ``G_r = L*(q* - q_r)`` non-negative integers, L the least such
+        (computed once per vector: a neighbour search reads them several times).
 
         Raises
         ------
         ValueError
             If some score is irrational (no x-form exists).
         """
+        return self._integer_gaps
+
+    @cached_property
+    def _integer_gaps(self) -> tuple[int, tuple[int, ...]]:
         if not self.is_rational:
             raise ValueError(
                 f"{self.name}: the x-form needs rational scores; got irrational values"

@@ -226,7 +226,8 @@ def check_dp(
     bar = progress_bar(len(nbrs), "check_dp", progress=progress, unit="neighbour")
     for j in range(1, len(nbrs) + 1):
         bar.update(1)
-        for c in max_candidates(engine, pair_candidates(engine, 0, j)):
+        outputs = mech.loss_outputs(q, nbrs[j - 1])  # EM: two, chosen by integers
+        for c in max_candidates(engine, pair_candidates(engine, 0, j, outputs)):
             if best is None:
                 best, best_j = c, j
                 continue

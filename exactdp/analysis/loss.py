@@ -118,15 +118,18 @@ class PrivacyLoss(Result):
         return self.loss
 
 
-def pair_candidates(engine, i: int, j: int):
+def pair_candidates(engine, i: int, j: int, outputs=None):
     """Per output: ('inf', r, dir) or ('ratio', r, R >= 1, dir) or ('both', r, R, None).
 
     An output whose two probabilities are the very objects of an earlier output's (equal
     gaps share one pair) has that output's candidate, equal to it: it is left out (it
-    could only tie, and a tie keeps the earlier output)."""
+    could only tie, and a tie keeps the earlier output). ``outputs``: only these (increasing;
+    the mechanism's :meth:`~exactdp.mechanisms.declarations.Declarations.loss_outputs`)."""
     out = []
     seen: set[tuple[int, int]] = set()
-    for r, (a, b) in enumerate(zip(engine.probs[i], engine.probs[j], strict=True)):
+    P, Q = engine.probs[i], engine.probs[j]
+    for r in range(len(P)) if outputs is None else outputs:
+        a, b = P[r], Q[r]
         key = (id(a), id(b))
         if key in seen:
             continue

@@ -34,7 +34,7 @@ class Declarations:
     - ``domain`` (default None): ``(lo, hi)``, exact bounds of every score (a program's
       ``@program(domain=(0, 1))``: randomized response takes bits); the neighbour search
       keeps the neighbours inside it;
-    - :attr:`regular_claimed`, :meth:`check_cost`.
+    - :attr:`regular_claimed`, :meth:`check_cost`, :meth:`loss_outputs`.
     """
 
     if TYPE_CHECKING:
@@ -62,3 +62,11 @@ class Declarations:
         scores before building the neighbours, and on the scores and the neighbours after.
         Default: nothing (the analyzer's own cost checks cover the selection mechanisms).
         """
+
+    def loss_outputs(self, sv: ScoreVector, neighbour: ScoreVector) -> tuple[int, ...] | None:
+        """Outputs among which the privacy loss of the pair ``(sv, neighbour)`` is attained,
+        the earliest output attaining it among them (``check_dp`` compares only these);
+        None: every output. Default None; a mechanism that overrides it proves it in its
+        docstring.
+        """
+        return None

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import ClassVar, cast
 
 import flint
@@ -83,10 +84,24 @@ def softmax_rational_form(mech: Mechanism, sv: ScoreVector, measure=None) -> Rat
         forms = tuple(m * X**g / total for m, g in zip(mu, G, strict=True))
         return RationalForm(X, forms, mech.x_value(L), L, G)
     # the sympy forms are built from the polynomials on first use
-    mono = {g: flint.fmpq_poly([0] * g + [1]) for g in set(G)}
-    den = sum((mono[g] for g in G), flint.fmpq_poly([0]))
+    counts: dict[int, int] = {}
+    for g in G:
+        counts[g] = counts.get(g, 0) + 1
+    mono, den = _softmax_polys(tuple(sorted(counts.items())))
     return RationalForm(X, None, mech.x_value(L), L, G,
                         polys=tuple(mono[g] for g in G), denominator=den)
+
+
+@lru_cache(maxsize=256)
+def _softmax_polys(key: tuple[tuple[int, int], ...]) -> tuple[dict, flint.fmpq_poly]:
+    """``({g: x^g}, sum_g m_g x^g)`` for the gap multiset ``key`` (``(gap, count)`` pairs):
+    cached, so the neighbours of a search with one multiset share the very polynomials (the
+    analyzer then evaluates and checks them once)."""
+    mono = {g: flint.fmpq_poly([0] * g + [1]) for g, _ in key}
+    den = flint.fmpq_poly([0] * (key[-1][0] + 1))
+    for g, m in key:
+        den[g] = m
+    return mono, den
 
 
 def check_measure(measure: object, func: str = "ExponentialMechanism") -> tuple | None:
@@ -207,6 +222,34 @@ class ExponentialMechanism(Mechanism):
                        for i, m in enumerate(mu))
         total = sympy.Add(*mu)
         return tuple(m / total for m in mu)
+
+    def loss_outputs(self, sv: ScoreVector, neighbour: ScoreVector) -> tuple[int, ...] | None:
+        """The first outputs of largest and of smallest ``d_r = q'_r - q_r`` (oriented
+        scores, outputs of measure > 0), chosen by integer comparisons: the privacy loss
+        of the pair is attained at one of them, the earliest output attaining it included.
+
+        Proof: with ``k = epsilon/(c Delta) > 0`` and ``mu_r > 0``,
+        ``ln(P_r(q)/P_r(q')) = C - k d_r`` with ``C = ln(Z(q')/Z(q))`` common to every r
+        (McSherry & Talwar 2007, section 2; docs/formulas.md section 1), an affine function
+        of ``d_r`` with slope ``-k != 0``. Its absolute value is convex in ``d_r``, so its
+        maximum over the outputs is attained at the largest or the smallest ``d_r``, and at
+        no ``d_r`` strictly between (a convex function attaining its maximum inside a
+        segment is constant on it, which slope ``-k`` excludes). Outputs with equal
+        ``d_r`` have equal ratios, so the earliest output attaining the loss is the first
+        output of extreme ``d_r``; outputs of measure 0 have probability 0 on both sides
+        and no loss. With rational scores ``d_r`` orders as ``G_r L' - G'_r L`` (integer
+        gaps ``G = L (q* - q)``; the tops' shift is common). None (every output) at the
+        epsilon limits or for irrational scores."""
+        if self.epsilon_limit is not None or not (sv.is_rational and neighbour.is_rational):
+            return None
+        L, G = self.oriented(sv).integer_gaps()
+        L2, G2 = self.oriented(neighbour).integer_gaps()
+        mu = self.base_measure
+        outs = [r for r in range(len(G)) if mu is None or mu[r] != 0]
+        key = [g * L2 - g2 * L for g, g2 in zip(G, G2, strict=True)]
+        first_max = max(outs, key=key.__getitem__)  # max and min return the first extreme
+        first_min = min(outs, key=key.__getitem__)
+        return (first_max,) if first_max == first_min else tuple(sorted((first_max, first_min)))
 
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         return softmax_exact(self, sv, self.base_measure)

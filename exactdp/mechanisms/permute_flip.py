@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import ClassVar
 
 import mpmath
@@ -119,7 +120,9 @@ def pf_closed_form_exprs(
     and any refusal raised, here; each distinct gap's polynomial (its Horner step) and its
     ~10^3-10^4 sympy terms when an output with that gap is first read."""
     poly = pf_polynomials_lazy(G, func)
-    atoms = Atoms.coins(mech.rate / L)
+    atoms = _coin_atoms(mech.rate / L)
+    if len(atoms.rationals) > _MAX_SHARED_RATIONALS:
+        atoms.rationals.clear()
 
     def build(g: int) -> sympy.Expr:
         p = poly(g)
@@ -127,6 +130,20 @@ def pf_closed_form_exprs(
             return poly_expr(p, atoms)
 
     return LazyProbabilities(G, build)
+
+
+#: Reduced coefficients kept for reuse by the distributions of one rate (about 9,000 at
+#: n = 20, scores 0..100); beyond this many they are dropped and rebuilt.
+_MAX_SHARED_RATIONALS = 10**6
+
+
+@lru_cache(maxsize=16)
+def _coin_atoms(lam: sympy.Expr) -> Atoms:
+    """``Atoms.coins(lam)``, shared by every distribution with the coin rate ``lam``: the
+    atoms ``exp(-k lam)`` and the reduced coefficients it keeps are immutable sympy numbers,
+    so a second distribution (a neighbour, another epsilon's scores) builds none of them
+    again (issue 36)."""
+    return Atoms.coins(lam)
 
 
 @register("pf", label="PF")

@@ -182,6 +182,20 @@ def check_pf_trees(func: str, mech: object, vectors: Sequence[ScoreVector]) -> N
             "compare the float64 views (mechanism.distribution(q).to_numpy())")
 
 
+def _shared_signature(probs: list) -> tuple | None:
+    """``((id(num), id(den)), count)`` of a vector's ``(num, den)`` pairs, sorted, or None
+    (not plain pairs). Two vectors with one signature hold the very same polynomial objects
+    the same number of times, so the exact sum-to-1 and sign tests pass or fail alike (a
+    mechanism whose forms are shared between neighbours with one gap multiset: EM)."""
+    counts: dict[tuple[int, int], int] = {}
+    for pair in probs:
+        if type(pair) is not tuple:
+            return None
+        key = (id(pair[0]), id(pair[1]))
+        counts[key] = counts.get(key, 0) + 1
+    return tuple(sorted(counts.items()))
+
+
 def make_engine(
     mech: object,
     vectors: Sequence[ScoreVector],
@@ -218,12 +232,17 @@ def make_engine(
             if dense_only or not all("balls" in d.capabilities for d in dists):
                 raise
             engine = BallEngine(dists, func, mechanism_name(mech))
+    name = mechanism_name(mech)
+    checked: dict[tuple, list] = {}  # signature -> the probabilities it passed on (kept alive)
     for i, (p, d, v) in enumerate(zip(engine.probs, dists, vectors, strict=True)):
         if len(p) != output_count(d, v):
             raise ValueError(
-                f"{func}: {mechanism_name(mech)} returned {len(p)} probabilities for "
+                f"{func}: {name} returned {len(p)} probabilities for "
                 f"{output_count(d, v)} outputs ({v.n} scores)"
             )
-        if check:
-            engine.check_normalised(i, func, mechanism_name(mech), v.values)
+        sig = _shared_signature(p) if check else None
+        if check and (sig is None or sig not in checked):
+            engine.check_normalised(i, func, name, v.values)
+            if sig is not None:
+                checked[sig] = p
     return engine

@@ -175,7 +175,8 @@ class FlintForms(tuple):
         return [(sparse(a), sparse(b), True) for a, b in self]
 
     def degree(self, power: int) -> int:
-        return max(max(a.degree(), b.degree(), 0) for a, b in self) * power
+        distinct = {id(p): p for p in self}.values()  # outputs with equal gaps share a pair
+        return max(max(a.degree(), b.degree(), 0) for a, b in distinct) * power
 
     def dense(self, power: int) -> list[tuple]:
         """The pairs in the common generator, the form's being its ``power``-th power
@@ -230,7 +231,8 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
                 pairs: dict[int, tuple] = {}
                 for p in rf.polys:
                     if id(p) not in pairs:
-                        pairs[id(p)] = (flint.fmpq_poly(p), den)
+                        pairs[id(p)] = (p if type(p) is flint.fmpq_poly  # shared, not copied
+                                        else flint.fmpq_poly(p), den)
                 return rf.x, FlintForms(pairs[id(p)] for p in rf.polys), kappa
             return rf.x, tuple(rf.forms), kappa
     if "exact" not in caps:
