@@ -217,6 +217,14 @@ def _add_suite(sub) -> None:
                    help="queries of the exhaustive vertex search, 1..6, 0 for none (default 4)")
     s.add_argument("--algorithms", default=None,
                    help="comma-separated rows, e.g. RNM1,SVT6 (default all)")
+    s.add_argument("--library", action="store_true",
+                   help="one row per program of the library (exactdp.library_suite): the "
+                        "worst pair of the patterns and check_dp's heuristic search, the "
+                        "every-epsilon column on DiPC's domain, every tool's published result")
+    s.add_argument("--programs", default=None,
+                   help="with --library: comma-separated program names (default all)")
+    s.add_argument("--no-progress", action="store_true",
+                   help="with --library: no progress bar on standard error")
     s.set_defaults(run=_cmd_suite)
 
 
@@ -426,6 +434,8 @@ def _cmd_suite(args) -> str:
     from ..audit.suite import ALGORITHMS, verification_suite
     from .suite import suite_table
 
+    if args.library:
+        return _cmd_library_suite(args)
     if args.queries < 1:
         raise CLIError(message(None, "--queries", "a positive integer", args.queries))
     if not 0 <= args.search_queries <= 6:
@@ -450,6 +460,23 @@ def _cmd_suite(args) -> str:
                 f"--queries {args.queries}, so the two are not comparable.")
         table += ("\n% " if args.format == "latex" else "\n\n") + note
     return table
+
+
+def _cmd_library_suite(args) -> str:
+    """``suite --library``: :func:`exactdp.library_suite` as a table (html is for notebooks:
+    the text, Markdown and LaTeX formats here)."""
+    from ..audit.library_suite import library, library_suite
+    from ..audit.library_table import library_table
+
+    names = None
+    if args.programs is not None:
+        names = [a.strip() for a in args.programs.split(",") if a.strip()]
+        unknown = [a for a in names if a not in library()]
+        if unknown or not names:
+            raise CLIError(f"--programs must be names from {', '.join(library())}, got "
+                           f"{args.programs!r}")
+    suite = library_suite(names, progress=False if args.no_progress else None)
+    return library_table(suite.rows, args.format)
 
 
 def _suite_error(text: str, queries: int) -> str:
