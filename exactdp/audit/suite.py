@@ -268,7 +268,10 @@ def output_text(mech: Mechanism, scores: tuple, index: object) -> str:
     """An output of a discrete mechanism in words: answer letters or ``index i``."""
     if mech.output_kind == "sequence" and isinstance(index, int):
         answers = mech.distribution(scores).outputs[index]
-        return "".join(LETTERS[a] for a in answers)
+        if isinstance(answers, tuple) and all(a is None or a is True or a is False
+                                              for a in answers):
+            return "".join(LETTERS[a] for a in answers)
+        return f"output {answers}"
     return f"index {index}"
 
 
