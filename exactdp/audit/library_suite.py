@@ -46,7 +46,7 @@ from ..analysis.common import EPSILON
 from ..exact import compare
 from ..mechanisms import REGISTRY, Mechanism
 from ..programs.library import PROGRAMS
-from ..result import Result
+from ..result import Result, cut_text
 from .library_table import library_table
 from .suite import PairLoss, output_text, pair_loss, worst_pair
 from .suite_specs import CLAIM, patterns
@@ -216,6 +216,11 @@ def _every_epsilon_cached(name: str) -> EveryEpsilon:
     return _every_epsilon(name, None)
 
 
+def every_epsilon_cache_clear() -> None:
+    """Empty the every-epsilon column's cache (benchmarks time cold runs)."""
+    _every_epsilon_cached.cache_clear()
+
+
 def every_epsilon(name: str, executor: Executor | None = None) -> EveryEpsilon:
     """The every-epsilon column of program ``name`` on DiPC's domain (cached per program).
 
@@ -250,7 +255,7 @@ def _every_epsilon(name: str, executor: Executor | None) -> EveryEpsilon:
         else:
             results = list(executor.map(certify_pair, [name] * len(pairs), pairs))
     except ValueError as exc:  # outside certify_dp's forms, or the cost limit
-        return EveryEpsilon("not decided", len(pairs), reason=str(exc).splitlines()[0],
+        return EveryEpsilon("not decided", len(pairs), reason=cut_text(str(exc), 100),
                             seconds=time.process_time() - start)
     failing = [iv for ok, ivs in results if not ok for iv in ivs]
     bad = sum(not ok for ok, _ in results)

@@ -12,13 +12,10 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Any
 
 from .._validate import check_choice
 from ..printing import format_number, latex_escape
-
-if TYPE_CHECKING:
-    from .library_suite import LibraryRow
 
 #: Significant digits of the losses in the table.
 DIGITS = 6
@@ -37,7 +34,7 @@ LIBRARY_HEADER = ("program", "literature", "verdict", "exact worst loss", "pair"
 LIBRARY_FORMATS = ("text", "markdown", "latex", "html")
 
 
-def library_cells(row: LibraryRow) -> dict[str, str]:
+def library_cells(row: Any) -> dict[str, str]:
     """The cells of one :class:`~exactdp.audit.library_suite.LibraryRow` (losses in
     decimals correct to the digits shown, from the exact values)."""
     w = row.worst
@@ -64,7 +61,7 @@ def library_cells(row: LibraryRow) -> dict[str, str]:
     }
 
 
-def library_table(rows: Sequence[LibraryRow], fmt: str = "text") -> str:
+def library_table(rows: Sequence[Any], fmt: str = "text") -> str:
     """The library suite as a ``"text"``, ``"markdown"``, ``"latex"`` or ``"html"`` table
     (:data:`LIBRARY_HEADER`).
 
