@@ -415,14 +415,18 @@ def library_row(name: str, every: bool = True) -> LibraryRow:
     m = s.queries or (10 if mech.adjacency == "all" else 3)
     base = s.base or (1,) * m
     found = [pair_loss(mech, pname, a, b) for pname, a, b in _pattern_pairs(mech, m)]
-    heuristic, checked, note = _heuristic(mech, base)
+    if any(p.loss is sympy.oo for p in found):  # no search can find a larger loss
+        heuristic, checked, note = None, 0, (f"{HEURISTIC} not run: a pattern's loss is "
+                                             "already infinite")
+    else:
+        heuristic, checked, note = _heuristic(mech, base)
     if heuristic is not None:
         found.append(heuristic)
     seconds = time.process_time() - start
     pats = len(found) - (heuristic is not None)
-    search = (f"{pats} StatDP patterns + " if pats else "") + (
-        f"{HEURISTIC} from {''.join(map(str, base))} ({checked} neighbours)"
-        if heuristic is not None else "")
+    search = " + ".join(([f"{pats} StatDP patterns"] if pats else []) + (
+        [f"{HEURISTIC} from {''.join(map(str, base))} ({checked} neighbours)"]
+        if heuristic is not None else []))
     if not found:
         return LibraryRow(None, None, name, CLAIM, _claims_private(name), None, search, 0,
                           skipped, tools, route, seconds, note)

@@ -29,8 +29,8 @@ def _compact(v: tuple) -> str:
 
 #: The columns of :func:`library_table`, in order.
 LIBRARY_HEADER = ("program", "literature", "verdict", "exact worst loss", "pair", "output",
-                  "found by", "every epsilon on DiPC's domain", "DP-Sniper lcb", "StatDP lcb",
-                  "DiPC", "CheckDP", "ShadowDP")
+                  "found by", "search", "every epsilon on DiPC's domain", "DP-Sniper lcb",
+                  "StatDP lcb", "DiPC", "CheckDP", "ShadowDP")
 LIBRARY_FORMATS = ("text", "markdown", "latex", "html")
 
 
@@ -52,6 +52,7 @@ def library_cells(row: Any) -> dict[str, str]:
         "pair": "--" if w is None else f"{_compact(w.scores)} vs {_compact(w.neighbour)}",
         "output": "--" if w is None else w.output,
         "found by": "--" if w is None else w.pattern,
+        "search": row.search or "--",
         "every epsilon on DiPC's domain": str(row.every_epsilon),
         "DP-Sniper lcb": f"{pubs['DP-Sniper'].lower_bound:.4f}" if "DP-Sniper" in pubs else "--",
         "StatDP lcb": f"{pubs['StatDP'].lower_bound:.4f}" if "StatDP" in pubs else "--",
