@@ -82,6 +82,7 @@ noisy-max and sparse vector algorithms, exactly; its data in :mod:`.suite_specs`
 
 from .fit import goodness_of_fit
 from .inputs import probability_vector
+from .library_suite import LibraryRow, LibrarySuite, library_suite
 from .peers import (
     PeerAdapter,
     diffprivlib_exponential,
@@ -100,6 +101,8 @@ from .sweeps import SweepResult, count_score_vectors, score_vectors, sweep
 __all__ = [
     "AlgorithmSpec",
     "GoodnessOfFit",
+    "LibraryRow",
+    "LibrarySuite",
     "PairLoss",
     "PeerAdapter",
     "Published",
@@ -111,6 +114,7 @@ __all__ = [
     "diffprivlib_permute_and_flip",
     "draw",
     "goodness_of_fit",
+    "library_suite",
     "loss_growth",
     "opendp_noisy_max",
     "opendp_noisy_top_k",

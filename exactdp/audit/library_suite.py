@@ -304,6 +304,14 @@ class LibraryRow(Result):
     seconds : float
         CPU seconds of the row (``time.process_time``), the every-epsilon column apart.
     note : str
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> row = exactdp.library_suite(["randomized_response_incorrect"], progress=False)[
+    ...     "randomized_response_incorrect"]
+    >>> row.verdict, row.loss, str(row.every_epsilon)
+    ('not private', log(11/9), "not applicable (adjacency 'one'; DiPC's adjacency is the box)")
     """
 
     headline = "loss"
@@ -454,6 +462,15 @@ class LibrarySuite(Result):
     holds : bool or None
         None: the suite is a table, not one check (each row has its own ``holds``).
     rows : tuple of LibraryRow
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> suite = exactdp.library_suite(["truncated_geometric"], progress=False)
+    >>> repr(suite)[:72]
+    'LibrarySuite(1 programs: 0 not private, 1 private on the pairs searched,'
+    >>> suite.to_markdown().splitlines()[2][:34]
+    '| truncated_geometric | private | '
     """
 
     headline = None
