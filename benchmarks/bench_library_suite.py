@@ -16,7 +16,7 @@ import argparse
 import time
 
 from exactdp.analysis.certify_laplace import forms_cache_clear
-from exactdp.audit.library_suite import (
+from exactdp.audit.program_suite import (
     every_epsilon,
     every_epsilon_cache_clear,
     library,

@@ -46,7 +46,7 @@ if TYPE_CHECKING:
         worst_case_error,
     )
     from .audit import goodness_of_fit, sweep
-    from .audit.library_suite import LibraryRow, LibrarySuite, library_suite
+    from .audit.program_suite import LibraryRow, LibrarySuite, library_suite
     from .audit.suite import SuiteRow, verification_suite
     from .distribution import OutputDistribution
     from .exact import UndecidedSignError
@@ -171,9 +171,9 @@ _EXPORTS = {
     "worst_case_error": ".analysis",
     "goodness_of_fit": ".audit",
     "sweep": ".audit",
-    "LibraryRow": ".audit.library_suite",
-    "LibrarySuite": ".audit.library_suite",
-    "library_suite": ".audit.library_suite",
+    "LibraryRow": ".audit.program_suite",
+    "LibrarySuite": ".audit.program_suite",
+    "library_suite": ".audit.program_suite",
     "SuiteRow": ".audit.suite",
     "verification_suite": ".audit.suite",
     "OutputDistribution": ".distribution",

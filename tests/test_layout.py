@@ -310,7 +310,7 @@ LAZY_IMPORTS = {
     ("exactdp.io.cli", "exactdp.io.composition"): "a subcommand's modules load when it runs",
     ("exactdp.io.cli", "exactdp.examples.pricing"): "a subcommand's modules load when it runs",
     ("exactdp.io.cli", "exactdp.audit.suite"): "a subcommand's modules load when it runs",
-    ("exactdp.io.cli", "exactdp.audit.library_suite"): "a subcommand's modules load when it runs",
+    ("exactdp.io.cli", "exactdp.audit.program_suite"): "a subcommand's modules load when it runs",
     ("exactdp.io.cli", "exactdp.audit.library_table"): "a subcommand's modules load when it runs",
     ("exactdp.io.cli", "exactdp.io.suite"): "a subcommand's modules load when it runs",
     ("exactdp.io.report", "exactdp.examples.pricing"): "the pricing section only when asked for",

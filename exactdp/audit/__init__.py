@@ -82,7 +82,6 @@ noisy-max and sparse vector algorithms, exactly; its data in :mod:`.suite_specs`
 
 from .fit import goodness_of_fit
 from .inputs import probability_vector
-from .library_suite import LibraryRow, LibrarySuite, library_suite
 from .peers import (
     PeerAdapter,
     diffprivlib_exponential,
@@ -92,6 +91,7 @@ from .peers import (
     peer_versions,
 )
 from .pooling import pool_cells
+from .program_suite import LibraryRow, LibrarySuite, library_suite
 from .result import GoodnessOfFit, ReleaseFit
 from .sampler_outputs import draw, validate_outputs
 from .suite import PairLoss, SuiteRow, loss_growth, verification_suite

@@ -1,6 +1,6 @@
 """The library suite as a table: :func:`library_table` (text, Markdown, LaTeX, HTML).
 
-One line per :class:`~exactdp.audit.library_suite.LibraryRow`: the literature's verdict, the
+One line per :class:`~exactdp.audit.program_suite.LibraryRow`: the literature's verdict, the
 exact verdict and worst loss with its pair, output and the search that found it, the
 every-epsilon column on DiPC's domain, and the tools' published numbers beside them
 (DP-Sniper's and StatDP's lower confidence bounds, DiPC's verdict and time, CheckDP's and
@@ -35,7 +35,7 @@ LIBRARY_FORMATS = ("text", "markdown", "latex", "html")
 
 
 def library_cells(row: Any) -> dict[str, str]:
-    """The cells of one :class:`~exactdp.audit.library_suite.LibraryRow` (losses in
+    """The cells of one :class:`~exactdp.audit.program_suite.LibraryRow` (losses in
     decimals correct to the digits shown, from the exact values)."""
     w = row.worst
     pubs = {p.tool: p for p in row.tools.lower_bounds()}

@@ -465,8 +465,8 @@ def _cmd_suite(args) -> str:
 def _cmd_library_suite(args) -> str:
     """``suite --library``: :func:`exactdp.library_suite` as a table (html is for notebooks:
     the text, Markdown and LaTeX formats here)."""
-    from ..audit.library_suite import library, library_suite
     from ..audit.library_table import library_table
+    from ..audit.program_suite import library, library_suite
 
     names = None
     if args.programs is not None:

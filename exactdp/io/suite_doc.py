@@ -11,8 +11,8 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..audit.library_suite import HEURISTIC, LibraryRow, LibrarySuite, library_suite
 from ..audit.library_table import library_table
+from ..audit.program_suite import HEURISTIC, LibraryRow, LibrarySuite, library_suite
 from ..printing import format_number
 
 BEGIN = "<!-- library-suite -->"
@@ -30,11 +30,11 @@ input patterns (adjacency "all"; the monotone program: the patterns moving one w
 down, one against the rest, all up and down, every split, one-sided shifts and 64 random
 vertices: 152 neighbours at 10 queries), said in the row as "found by". Where the program's
 docstring states it equals a shipped class (`SparseVector`, `ReportNoisyMax`) the row is
-computed on the class (the same closed forms; `tests/audit/test_library_suite.py` recomputes
+computed on the class (the same closed forms; `tests/audit/test_program_suite.py` recomputes
 the worst pairs on the program). The column "every epsilon on DiPC's domain" runs
 `certify_dp` (symbolic epsilon) on the 158 unordered pairs of $\\{-1, 0, 1\\}^3$ moving by at
 most 1 (DiPC's 316 ordered pairs; threshold 0, c = 1), cached per program; with a Dask
-scheduler, `exactdp.audit.library_suite.every_epsilon(name, executor=client.get_executor())`.
+scheduler, `exactdp.audit.program_suite.every_epsilon(name, executor=client.get_executor())`.
 
 **Scope.** A loss above the claim on a pair searched proves the program is not
 epsilon-DP, with the pair and output as witness. "Private on the pairs searched" proves

@@ -1,4 +1,4 @@
-"""The suite over the program library (exactdp/audit/library_suite.py).
+"""The suite over the program library (exactdp/audit/program_suite.py).
 
 Independent routes: the worst pairs' losses recomputed on the library's *program* (the
 programs' integrator, not the SparseVector class that computes the rows), the numbers of an
@@ -19,7 +19,7 @@ import sympy
 
 import exactdp
 from exactdp import LibraryRow, LibrarySuite, library_suite
-from exactdp.audit import library_suite as ls
+from exactdp.audit import program_suite as ls
 from exactdp.audit.library_table import LIBRARY_HEADER
 from exactdp.exact.exp_poly_sign import Root
 from exactdp.programs import laplace, program

@@ -21,7 +21,7 @@ domain only: every pair of it, every epsilon > 0 (:func:`exactdp.certify_dp`).
 
 Route: a program whose docstring states that it equals a shipped class
 (:data:`SETTINGS`, ``equivalent``) is computed on that class, whose closed forms are the
-same (``tests/audit/test_library_suite.py`` checks the two routes give the same exact
+same (``tests/audit/test_program_suite.py`` checks the two routes give the same exact
 loss); the others on the program itself.
 """
 
