@@ -46,6 +46,7 @@ if TYPE_CHECKING:
         worst_case_error,
     )
     from .audit import goodness_of_fit, sweep
+    from .audit.program_suite import LibraryRow, LibrarySuite, library_suite
     from .audit.suite import SuiteRow, verification_suite
     from .distribution import OutputDistribution
     from .exact import UndecidedSignError
@@ -122,8 +123,11 @@ __all__ = [
     "lattice_size",
     "pf_optimality_region",
     # audit
+    "LibraryRow",
+    "LibrarySuite",
     "SuiteRow",
     "goodness_of_fit",
+    "library_suite",
     "sweep",
     "verification_suite",
     # exceptions and warnings
@@ -167,6 +171,9 @@ _EXPORTS = {
     "worst_case_error": ".analysis",
     "goodness_of_fit": ".audit",
     "sweep": ".audit",
+    "LibraryRow": ".audit.program_suite",
+    "LibrarySuite": ".audit.program_suite",
+    "library_suite": ".audit.program_suite",
     "SuiteRow": ".audit.suite",
     "verification_suite": ".audit.suite",
     "OutputDistribution": ".distribution",

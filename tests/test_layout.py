@@ -312,6 +312,8 @@ LAZY_IMPORTS = {
     ("exactdp.io.commands", "exactdp.examples.pricing"): "a subcommand's modules load when it runs",
     ("exactdp.io.commands", "exactdp.audit.suite"): "a subcommand's modules load when it runs",
     ("exactdp.io.commands", "exactdp.io.suite"): "a subcommand's modules load when it runs",
+    ("exactdp.io.commands", "exactdp.audit.program_suite"): "a subcommand's modules load when it runs",
+    ("exactdp.io.commands", "exactdp.audit.library_table"): "a subcommand's modules load when it runs",
     ("exactdp.io.report", "exactdp.examples.pricing"): "the pricing section only when asked for",
     ("exactdp.io.composition", "exactdp.io.figures"): "matplotlib (extra 'plots') only for figures",
     ("exactdp.io.document", "exactdp.io.composition"): "the composition section only for --compose",

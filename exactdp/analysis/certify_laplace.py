@@ -211,7 +211,7 @@ class LaplaceDPCertificate(Result):
         """The set of epsilon > 0 where some condition fails, as open intervals (their
         union; overlapping ones are merged where rational bounds prove the overlap).
         Empty when the certificate holds."""
-        return _union(iv for c in self.failing for iv in c.failing_epsilons)
+        return union_intervals(iv for c in self.failing for iv in c.failing_epsilons)
 
     def holds_at(self, epsilon: object) -> bool:
         """True iff every condition holds at this epsilon (exact signs).
@@ -291,7 +291,7 @@ def _cmp_end(x: End, y: End) -> int | None:
     return None
 
 
-def _union(intervals) -> tuple[EpsilonInterval, ...]:
+def union_intervals(intervals) -> tuple[EpsilonInterval, ...]:
     """Merge open intervals sorted by their lower ends where the overlap and the order of
     the upper ends are proved; keep the others apart (their union is the same set)."""
     out: list[EpsilonInterval] = []

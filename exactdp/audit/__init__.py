@@ -91,6 +91,7 @@ from .peers import (
     peer_versions,
 )
 from .pooling import pool_cells
+from .program_suite import LibraryRow, LibrarySuite, library_suite
 from .result import GoodnessOfFit, ReleaseFit
 from .sampler_outputs import draw, validate_outputs
 from .suite import PairLoss, SuiteRow, loss_growth, verification_suite
@@ -100,6 +101,8 @@ from .sweeps import SweepResult, count_score_vectors, score_vectors, sweep
 __all__ = [
     "AlgorithmSpec",
     "GoodnessOfFit",
+    "LibraryRow",
+    "LibrarySuite",
     "PairLoss",
     "PeerAdapter",
     "Published",
@@ -111,6 +114,7 @@ __all__ = [
     "diffprivlib_permute_and_flip",
     "draw",
     "goodness_of_fit",
+    "library_suite",
     "loss_growth",
     "opendp_noisy_max",
     "opendp_noisy_top_k",

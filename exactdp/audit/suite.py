@@ -264,11 +264,14 @@ def build_mechanism(spec: AlgorithmSpec, epsilon: object = CLAIM) -> Mechanism:
                          f" which this version of exactdp does not have ({exc})") from None
 
 
-def _output_text(mech: Mechanism, scores: tuple, index: object) -> str:
+def output_text(mech: Mechanism, scores: tuple, index: object) -> str:
     """An output of a discrete mechanism in words: answer letters or ``index i``."""
     if mech.output_kind == "sequence" and isinstance(index, int):
         answers = mech.distribution(scores).outputs[index]
-        return "".join(LETTERS[a] for a in answers)
+        if isinstance(answers, tuple) and all(a is None or a is True or a is False
+                                              for a in answers):
+            return "".join(LETTERS[a] for a in answers)
+        return f"output {answers}"
     return f"index {index}"
 
 
@@ -286,10 +289,10 @@ def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) ->
         return PairLoss(pattern, scores, neighbour, sup.loss, str(sup.output),
                         bool(sup.attained))
     r = privacy_loss(mech, scores, neighbour)
-    return PairLoss(pattern, scores, neighbour, r.loss, _output_text(mech, scores, r.output))
+    return PairLoss(pattern, scores, neighbour, r.loss, output_text(mech, scores, r.output))
 
 
-def _worst(pairs: Sequence[PairLoss]) -> PairLoss:
+def worst_pair(pairs: Sequence[PairLoss]) -> PairLoss:
     """The pair of largest loss (among exact ties the first attained one, else the first)."""
     best = pairs[0]
     for p in pairs[1:]:
@@ -306,12 +309,12 @@ def vertex_search(mech: Mechanism, m: int) -> tuple[PairLoss, int]:
     if mech.output_kind == "release":
         vectors, _ = neighbours(mech, base, "exhaustive", func="verification_suite")
         found = [pair_loss(mech, "vertex search", base, v.values) for v in vectors]
-        return _worst(found), len(vectors)
+        return worst_pair(found), len(vectors)
     r = check_dp(mech, base, search="exhaustive")
     w = r.witness
     if w is None:  # no output moves: loss 0
         return PairLoss("vertex search", base, base, sympy.Integer(0), "every output"), 0
-    out = _output_text(mech, tuple(w.scores), w.output)
+    out = output_text(mech, tuple(w.scores), w.output)
     return (PairLoss("vertex search", tuple(w.scores), tuple(w.neighbour), r.loss, out),
             r.neighbours_checked)
 
@@ -334,7 +337,7 @@ def suite_row(spec: AlgorithmSpec, queries: int = 10,
     except ValueError as exc:  # the cost model's refusal, in the suite's words
         raise ValueError(f"verification_suite: {spec.name} on {m} queries: {exc}") from None
     checked_pairs = pairs + ((search,) if search is not None else ())
-    worst = _worst(checked_pairs)
+    worst = worst_pair(checked_pairs)
     if any(compare(p.loss, CLAIM) > 0 for p in checked_pairs):
         holds = False
     elif all(compare(p.upper, CLAIM) <= 0 for p in checked_pairs):

@@ -154,6 +154,14 @@ def _add_suite(sub) -> None:
                    help="queries of the exhaustive vertex search, 1..6, 0 for none (default 4)")
     s.add_argument("--algorithms", default=None,
                    help="comma-separated rows, e.g. RNM1,SVT6 (default all)")
+    s.add_argument("--library", action="store_true",
+                   help="one row per program of the library (exactdp.library_suite): the "
+                        "worst pair of the patterns and check_dp's heuristic search, the "
+                        "every-epsilon column on DiPC's domain, every tool's published result")
+    s.add_argument("--programs", default=None,
+                   help="with --library: comma-separated program names (default all)")
+    s.add_argument("--no-progress", action="store_true",
+                   help="with --library: no progress bar on standard error")
     s.set_defaults(command_target="exactdp.io.commands:cmd_suite")
 
 

@@ -241,6 +241,8 @@ def cmd_suite(args) -> str:
     from ..audit.suite import ALGORITHMS, verification_suite
     from .suite import suite_table
 
+    if args.library:
+        return cmd_library_suite(args)
     names = None
     if args.algorithms is not None:
         names = [a.strip() for a in args.algorithms.split(",") if a.strip()]
@@ -260,6 +262,23 @@ def cmd_suite(args) -> str:
                 f"--queries {args.queries}, so the two are not comparable.")
         table += ("\n% " if args.format == "latex" else "\n\n") + note
     return table
+
+
+def cmd_library_suite(args) -> str:
+    """``suite --library``: :func:`exactdp.library_suite` as a table (html is for notebooks:
+    the text, Markdown and LaTeX formats here)."""
+    from ..audit.library_table import library_table
+    from ..audit.program_suite import library, library_suite
+
+    names = None
+    if args.programs is not None:
+        names = [a.strip() for a in args.programs.split(",") if a.strip()]
+        unknown = [a for a in names if a not in library()]
+        if unknown or not names:
+            raise CLIError(f"--programs must be names from {', '.join(library())}, got "
+                           f"{args.programs!r}")
+    suite = library_suite(names, progress=False if args.no_progress else None)
+    return library_table(suite.rows, args.format)
 
 
 def _suite_error(text: str, queries: int) -> str:

@@ -93,3 +93,4 @@ def suite_table(rows: Sequence[SuiteRow], fmt: str = "text") -> str:
     lines += ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
               for cells in body]
     return "\n".join(lines)
+

@@ -313,12 +313,12 @@ def test_correct_svt_rows_at_the_tools_ten_queries():
 def test_worst_prefers_an_attained_loss_among_exact_ties():
     """RNM4: every pattern is infinite; the witness is an event of positive probability
     under one input only, not a family of values approaching it."""
-    from exactdp.audit.suite import _worst
+    from exactdp.audit.suite import worst_pair
 
     near = PairLoss("one below", (1,), (0,), sympy.oo, "values v -> 1", False)
     event = PairLoss("one above", (1,), (2,), sympy.oo, "values v in [1, 2)", True)
-    assert _worst([near, event]) is event and _worst([event, near]) is event
-    assert _worst([near, PairLoss("x", (1,), (2,), sympy.Integer(1), "o")]) is near
+    assert worst_pair([near, event]) is event and worst_pair([event, near]) is event
+    assert worst_pair([near, PairLoss("x", (1,), (2,), sympy.Integer(1), "o")]) is near
 
 
 def test_svt3_pair_with_no_closed_form_gives_its_certified_interval():

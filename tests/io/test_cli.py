@@ -378,6 +378,21 @@ def test_suite_prints_the_table(capsys):
     assert code == 0 and out.startswith(r"\begin{tabular}") and "not private" in out
 
 
+def test_suite_library_prints_one_row_per_program(capsys):
+    code, out, err = run(capsys, "suite", "--library", "--programs",
+                         "randomized_response_incorrect,truncated_geometric", "--no-progress",
+                         "--format", "markdown")
+    assert code == 0 and not err
+    lines = out.splitlines()
+    assert lines[0].startswith("| program | literature | verdict | exact worst loss |")
+    # ln((1 + eps)/(1 - eps)) = ln(11/9) at eps = 1/10: DiPC's incorrect randomized response
+    assert lines[2].startswith("| randomized_response_incorrect | not private | not private "
+                               "| 0.200671 |")
+    assert lines[3].startswith("| truncated_geometric | private |") and len(lines) == 4
+    code, out, err = run(capsys, "suite", "--library", "--programs", "svt9")
+    assert code == 2 and err.startswith("exactdp: error: --programs must be names from")
+
+
 @pytest.mark.parametrize("argv,message", [
     (("--queries", "0"), "exactdp: error: --queries must be a positive integer, got 0"),
     (("--search-queries", "9"), "exactdp: error: --search-queries must be an integer in 0..6"),

@@ -1,0 +1,96 @@
+"""The library suite as a table: :func:`library_table` (text, Markdown, LaTeX, HTML).
+
+One line per :class:`~exactdp.audit.program_suite.LibraryRow`: the literature's verdict, the
+exact verdict and worst loss with its pair, output and the search that found it, the
+every-epsilon column on DiPC's domain, and the tools' published numbers beside them
+(DP-Sniper's and StatDP's lower confidence bounds, DiPC's verdict and time, CheckDP's and
+ShadowDP's verdicts). Losses print in decimals correct to the digits shown (from the exact
+values, never a float).
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+from .._validate import check_choice
+from ..printing import format_number, latex_escape
+
+#: Significant digits of the losses in the table.
+DIGITS = 6
+
+
+def _compact(v: tuple) -> str:
+    """``1111122222`` for small non-negative integer entries, else ``(a,b,...)``."""
+    if all(isinstance(x, int) and 0 <= x <= 9 for x in v):
+        return "".join(str(x) for x in v)
+    return "(" + ",".join(str(x) for x in v) + ")"
+
+#: The columns of :func:`library_table`, in order.
+LIBRARY_HEADER = ("program", "literature", "verdict", "exact worst loss", "pair", "output",
+                  "found by", "search", "every epsilon on DiPC's domain", "DP-Sniper lcb",
+                  "StatDP lcb", "DiPC", "CheckDP", "ShadowDP")
+LIBRARY_FORMATS = ("text", "markdown", "latex", "html")
+
+
+def library_cells(row: Any) -> dict[str, str]:
+    """The cells of one :class:`~exactdp.audit.program_suite.LibraryRow` (losses in
+    decimals correct to the digits shown, from the exact values)."""
+    w = row.worst
+    pubs = {p.tool: p for p in row.tools.lower_bounds()}
+    t = row.tools
+
+    def said(v: object) -> str:
+        return "--" if v is None else str(v)
+
+    return {
+        "program": row.program,
+        "literature": {True: "private", False: "not private", None: "--"}[row.private],
+        "verdict": row.verdict,
+        "exact worst loss": "--" if row.loss is None else format_number(row.loss, DIGITS),
+        "pair": "--" if w is None else f"{_compact(w.scores)} vs {_compact(w.neighbour)}",
+        "output": "--" if w is None else w.output,
+        "found by": "--" if w is None else w.pattern,
+        "search": row.search or "--",
+        "every epsilon on DiPC's domain": str(row.every_epsilon),
+        "DP-Sniper lcb": f"{pubs['DP-Sniper'].lower_bound:.4f}" if "DP-Sniper" in pubs else "--",
+        "StatDP lcb": f"{pubs['StatDP'].lower_bound:.4f}" if "StatDP" in pubs else "--",
+        "DiPC": said(t.dipc),
+        "CheckDP": said(t.checkdp),
+        "ShadowDP": said(t.shadowdp),
+    }
+
+
+def library_table(rows: Sequence[Any], fmt: str = "text") -> str:
+    """The library suite as a ``"text"``, ``"markdown"``, ``"latex"`` or ``"html"`` table
+    (:data:`LIBRARY_HEADER`).
+
+    Raises
+    ------
+    ValueError
+        An unknown format.
+    """
+    fmt = check_choice("library_table", "fmt", fmt, LIBRARY_FORMATS)
+    body = [[library_cells(r)[h] for h in LIBRARY_HEADER] for r in rows]
+    if fmt == "markdown":
+        lines = ["| " + " | ".join(LIBRARY_HEADER) + " |", "|" + "---|" * len(LIBRARY_HEADER)]
+        lines += ["| " + " | ".join(c.replace("|", "/") for c in cells) + " |"
+                  for cells in body]
+        return "\n".join(lines)
+    if fmt == "html":
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in LIBRARY_HEADER)
+        trs = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
+                      for cells in body)
+        return f"<table><thead><tr>{head}</tr></thead><tbody>{trs}</tbody></table>"
+    if fmt == "latex":
+        head = " & ".join(latex_escape(h) for h in LIBRARY_HEADER) + r" \\"
+        lines = [r"\begin{tabular}{" + "l" * len(LIBRARY_HEADER) + "}", r"\hline", head,
+                 r"\hline"]
+        lines += [" & ".join(latex_escape(c) for c in cells) + r" \\" for cells in body]
+        return "\n".join(lines + [r"\hline", r"\end{tabular}"])
+    widths = [max(len(h), *(len(c[i]) for c in body)) for i, h in enumerate(LIBRARY_HEADER)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(LIBRARY_HEADER, widths, strict=True)).rstrip()]
+    lines += ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
+              for cells in body]
+    return "\n".join(lines)
