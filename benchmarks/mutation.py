@@ -334,6 +334,12 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "s = sign of g at T.lo, and _turn only gets events that _settle_ends left with g "
         "non-zero at both ends: s is -1 or 1, where s < 0 iff s < 1",
     ),
+    (
+        "sign_at_point",
+        "nz = [(w, v) for (w, _), v in zip(terms, values, strict=True) if v != 0]",
+        "nz = [(w, v) for (w, _), v in zip(terms, values, strict=None) if v != 0]",
+        "values is built from terms, one per term: equal lengths by construction",
+    ),
     # programs/integrate*.py, seed 7 (2026-12-03)
     (
         "plan",

@@ -211,3 +211,35 @@ def test_an_increasing_function_over_an_undecided_critical_point(c):
         z = mpmath.findroot(lambda x: _mp(g, x), (0.01, 2), solver="anderson")
         assert root.kind == "isolated" and _inside(root, F(mpmath.nstr(z, 35)))
     assert not chart.undecided
+
+
+def _turn_of(expr, lo, hi):
+    """``_turn`` on a polynomial ``g`` (one term of rate 0, so ``h = g'``) across the sign
+    change of ``h`` in ``(lo, hi)``: the bisection's first midpoint is ``(lo + hi) / 2``."""
+    import flint
+
+    from exactdp.exact.exp_poly import shifted_derivative, sign_at_point
+    from exactdp.exact.exp_poly_sign import _Ev, _turn
+
+    g = ExpPoly.from_sympy(sympy.expand(expr), t).flint_terms
+    dg = h = shifted_derivative(g, flint.fmpq(0))
+    a, b = flint.fmpq(lo.numerator, lo.denominator), flint.fmpq(hi.numerator, hi.denominator)
+    left, right = sign_at_point(h, a), sign_at_point(h, b)
+    T = _Ev("iso", a, b, left, right)
+    return [(ev.kind, F(int(ev.lo.p), int(ev.lo.q)), F(int(ev.hi.p), int(ev.hi.q)), ev.left,
+             ev.right) for ev in _turn(g, dg, h, T, sign_at_point(g, a), sign_at_point(g, b))]
+
+
+def test_turn_decides_zeros_met_exactly_at_the_first_midpoint():
+    """By closed forms: (t - 1)^2 has its minimum and a double zero at the midpoint 1 of
+    (1/2, 3/2): one exact event, positive on both sides. (t - 1)(t - 5/4), minimum at 9/8,
+    and (t - 1)(t - 3/4), minimum at 7/8, are positive at both ends and vanish at the
+    midpoint 1: an exact zero there (- on the side of the minimum) and an isolated one on
+    the far side of the minimum."""
+    half, three_halves = F(1, 2), F(3, 2)
+    assert _turn_of((t - 1) ** 2, half, three_halves) == [("exact", 1, 1, 1, 1)]
+    # the isolated zeros 5/4 and 3/4 lie inside their intervals
+    assert _turn_of((t - 1) * (t - sympy.Rational(5, 4)), half, three_halves) == [
+        ("exact", 1, 1, 1, -1), ("iso", 1, three_halves, -1, 1)]
+    assert _turn_of((t - 1) * (t - sympy.Rational(3, 4)), half, three_halves) == [
+        ("iso", half, 1, 1, -1), ("exact", 1, 1, -1, 1)]

@@ -430,3 +430,12 @@ def test_an_irrational_answer_is_named_not_the_threshold():
     with pytest.raises(ValueError, match=r"^SparseVector.distribution: threshold must be a "
                        r"rational number .*got sqrt\(2\)$"):
         SparseVector(1, sympy.sqrt(2)).distribution([0, 1])
+
+
+def test_the_distribution_s_refusal_advises_only_what_the_distribution_can_take():
+    """SparseVector.distribution has no neighbour argument: its cost refusal (60 queries at
+    c = 2) advises fewer queries and a smaller cut-off, never passing a neighbour."""
+    with pytest.raises(ValueError, match=r"^SparseVector\.distribution: the exact "
+                       r"distribution of 60 queries would need about .* s \(limit .*\); use "
+                       r"fewer queries \(equal answers are cheaper\) or a smaller cut-off c$"):
+        SparseVector(1, 0, variant=1, c=2).distribution(list(range(60)))

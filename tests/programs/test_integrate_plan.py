@@ -106,3 +106,19 @@ def test_a_comparison_of_constants_keeps_or_empties_the_run(k, rel, holds):
     assert run_probability(Run(d, base, 1, None)) == 1 - sympy.exp(-1) / 2
     got = run_probability(Run(d, (*base, con(lin(k), rel)), 1, None))
     assert got == (1 - sympy.exp(-1) / 2 if holds else 0)
+
+
+def test_refusals_name_the_first_comparison_and_the_reason():
+    """17 '!=' comparisons of discrete noise (the limit is 16) are refused at the first
+    one's line; a comparison of Laplace with discrete Laplace noise at its own line."""
+    d = tuple(draw(i, "discrete_laplace", 1, f"p.py:{i}") for i in range(18))
+    cons = tuple(con(lin(0, z0=1, **{f"z{i}": -1}), "!=", f"p.py:{20 + i}")
+                 for i in range(1, 18))
+    with pytest.raises(ValueError, match=r"^p\.py:21: 17 '!=' comparisons of discrete noise "
+                       r"in one run \(limit 16: each doubles the work\)$"):
+        plan(Run(d, cons, 1, 0))
+    mixed = (draw(0, "laplace", 1, "p.py:0"), draw(1, "discrete_laplace", 1, "p.py:1"))
+    with pytest.raises(ValueError, match=r"^p\.py:5: this comparison mixes noise laws "
+                       r"\(discrete_laplace, laplace\) that the exact class does not integrate "
+                       r"together \(discrete with continuous, or Gumbel with another law\)$"):
+        plan(Run(mixed, (con(lin(0, z0=1, z1=-1), ">", "p.py:5"),), 1, 0))
