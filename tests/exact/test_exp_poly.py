@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import flint
 import pytest
 import sympy
 
@@ -111,3 +112,25 @@ def test_refusals_of_from_terms_name_the_function_and_the_argument():
     with pytest.raises(ValueError, match=r"^ExpPoly\.from_terms: terms must be keys \(e, W\) "
                        r"with a power of lam e an integer >= 0, got -1$"):
         ExpPoly.from_terms({(-1, F(0)): F(1)})
+
+
+def test_shifted_derivative_and_sign_at_point_against_sympy():
+    from exactdp.exact.exp_poly import shifted_derivative, sign_at_point
+
+    # f = (1 + 2t) e^{-t} - 3 e^{t/2}: f' - w f by sympy, term by term, and signs at points
+    expr = (1 + 2 * t) * sympy.exp(-t) - 3 * sympy.exp(t / 2)
+    f = ExpPoly.from_sympy(expr, t)
+    for w in (F(0), F(-1), F(1, 2)):
+        shifted = ExpPoly._from_flint(shifted_derivative(f.flint_terms, flint.fmpq(w.numerator,
+                                                                                  w.denominator)))
+        want = sympy.expand(sympy.diff(expr, t) - sympy.Rational(w.numerator, w.denominator)
+                            * expr)
+        assert sympy.simplify(shifted.to_sympy(t) - want) == 0
+    for point in (F(0), F(-3), F(1, 3), F(4)):
+        value = expr.subs(t, sympy.Rational(point.numerator, point.denominator))
+        exact_sign = 1 if value.evalf(50) > 0 else -1
+        got = sign_at_point(f.flint_terms, flint.fmpq(point.numerator, point.denominator))
+        assert got == exact_sign
+    # an exact zero at t = 0: e^{t} - 1 - t
+    g = ExpPoly.from_sympy(sympy.exp(t) - 1 - t, t)
+    assert sign_at_point(g.flint_terms, flint.fmpq(0)) == 0

@@ -79,6 +79,10 @@ def test_exact_step_is_the_gcd_of_the_commensurable_steps():
     assert G.exact_step(((pld, 3), (half, 1))) == sympy.Rational(1, 2)
     assert G.exact_step(((pld, 3), (pf, 1))) is None
     assert G.exact_step(((pld, 3), (exactdp.laplace_privacy_loss_distribution(1), 1))) is None
+    # the step is used while its lattice is small, not for PF (no exact step)
+    assert DiscretisedPLD(((pld, 3), (third, 2)), "mixed").exact_step_fits() == \
+        sympy.Rational(1, 6)
+    assert DiscretisedPLD(((pld, 3), (pf, 1)), "mixed").exact_step_fits() is None
     # on it the bounds meet to working precision
     h = DiscretisedPLD(((pld, 3), (third, 2)), "mixed").delta(1)
     assert h.upper - h.lower <= Fraction(1, 10**15) * h.lower
