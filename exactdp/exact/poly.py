@@ -189,9 +189,19 @@ def xform_from_probabilities(
     N = 1
     for alpha in ratios.values():
         N = math.lcm(N, int(alpha.q))
+    degree = max((abs(int(N * alpha)) for alpha in ratios.values()), default=0)
+    if degree > MAX_X_DEGREE:  # scores with large denominators (floats): no dense form
+        raise ValueError(f"xform_from_probabilities: the forms in x = exp(-epsilon/{N}) "
+                         f"have degree about {degree}, above {MAX_X_DEGREE}")
     subs = {a: X ** int(-N * alpha) for a, alpha in ratios.items()}
     forms = [_rational_in_x(p, p.xreplace(subs), N) for p in probs]
     return X, tuple(forms), sympy.Rational(1, N)
+
+
+#: The largest degree in ``x`` :func:`xform_from_probabilities` builds (as the dense
+#: flint forms' limit, :data:`exactdp.xform.DENSE_DEGREE_LIMIT`): past it the callers take
+#: the ball or density routes.
+MAX_X_DEGREE = 200_000
 
 
 def _rational_in_x(original: sympy.Expr, f: sympy.Expr, N: int) -> sympy.Expr:

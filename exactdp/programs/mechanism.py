@@ -28,6 +28,7 @@ import sympy
 from .._validate import argument_error, check_choice, check_size
 from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, fmt_size, refuse
 from ..distribution import OutputDistribution
+from ..exact.arb import to_arb
 from ..exact.piecewise_exp import ONE, value_expr
 from ..mechanisms.base import Mechanism, X
 from ..mechanisms.parameters import parameter
@@ -367,11 +368,14 @@ class ProgramMechanism(Mechanism):
         self._check_cost(sv)
         ov = output_values(self, tuple(sv.exact))
         if ov is not None:
-            return tuple(value_expr(v, ov.unit) for v in ov.values)
-        terms: dict[Hashable, list[sympy.Expr]] = {}
-        for run in trace.runs:
-            terms.setdefault(run.output, []).append(run_probability(run))
-        return tuple(sympy.Add(*terms.get(k, [])) for k in self.output_keys(sv))
+            probs = tuple(value_expr(v, ov.unit) for v in ov.values)
+        else:
+            terms: dict[Hashable, list[sympy.Expr]] = {}
+            for run in trace.runs:
+                terms.setdefault(run.output, []).append(run_probability(run))
+            probs = tuple(sympy.Add(*terms.get(k, [])) for k in self.output_keys(sv))
+        _check_total(self, probs)
+        return probs
 
     def _numeric_rational_form(self, sv: ScoreVector) -> RationalForm | None:
         """The probabilities as polynomials in ``x = exp(-lam/L)`` at this epsilon (the
@@ -572,3 +576,23 @@ class ProgramDistribution(OutputDistribution):
 
 def _plain(v: object, line: str) -> int:
     raise ProgramError("a noisy value is not an output")
+
+
+def _check_total(mechanism: ProgramMechanism, probs: Sequence[sympy.Expr]) -> None:
+    """Refuse probabilities whose total is provably not 1 (an arb ball of the sum at 128
+    bits that excludes 1; at a symbolic epsilon, at epsilon = 1, where the total must be 1
+    too): a program that keeps state between runs (a global counter, a cache) forks
+    inconsistently and its runs do not partition the noise space."""
+    eps = mechanism.epsilon
+    total = sympy.Add(*probs)
+    if eps.free_symbols:
+        total = total.subs({s: 1 for s in eps.free_symbols})
+    try:
+        ball = to_arb(total, 128)
+    except (ValueError, TypeError):  # not enclosable here: the analyzer's exact check decides
+        return
+    if not ball.contains(1):
+        raise ProgramError(
+            f"{mechanism.program.name}: its output probabilities sum to about "
+            f"{float(ball.mid()):.6g}, not 1: the program must be deterministic given its "
+            "draws (no global state, I/O or random between runs)")

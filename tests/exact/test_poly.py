@@ -139,3 +139,13 @@ def test_xform_refuses_a_stray_symbol_in_a_numerator():
 def test_sgn_of_rationals_and_balls():
     assert [sgn(v) for v in (R(-1, 3), 0, sympy.Integer(0), 2)] == [-1, 0, 0, 1]
     assert sgn(flint.arb(0)) == 0 and sgn(flint.arb(-2)) == -1
+
+
+def test_xform_refuses_a_degree_past_the_limit_at_once():
+    # exp(-eps * g) with g = 0.3's exact binary value 5404319552844595 / 2**54: x =
+    # exp(-eps/2**54) would need degree 5404319552844595: refused before any Poly is built
+    eps = sympy.Rational(1, 2)
+    g = sympy.Rational(5404319552844595, 2**54)
+    probs = [sympy.exp(-eps * g) / 2, 1 - sympy.exp(-eps * g) / 2]
+    with pytest.raises(ValueError, match=r"degree about \d+, above 200000"):
+        xform_from_probabilities(probs, eps)

@@ -16,6 +16,7 @@ import sympy
 import exactdp
 from exactdp import ReportNoisyMax, SparseVector
 from exactdp.cost import SECONDS_LIMIT, TooCostly
+from exactdp.programs import ProgramError, argmax, laplace, program
 from exactdp.programs import library as L
 from exactdp.programs.mechanism import _run_seconds, program_trace, trace_seconds
 from exactdp.programs.trace import PROBE_AT, probe_runs
@@ -295,3 +296,33 @@ def test_twenty_queries_c1_is_within_the_limit():
     assert len(vectors) == 252
     seconds = trace_seconds(m, tuple(sympy.Integer(a) for a in answers(20))) * 253
     assert 20 < seconds < SECONDS_LIMIT
+
+
+_CALLS = [0]
+
+
+@program(output="selection")
+def stateful_max(q, epsilon):
+    _CALLS[0] += 1  # state kept between runs: the runs no longer partition the noise space
+    v = [a + laplace(2 / epsilon) for a in q]
+    return argmax(v) if _CALLS[0] % 2 else 0
+
+
+def test_probabilities_that_do_not_sum_to_1_are_refused():
+    # the law above, computed run by run, totals 1.3258 (> 1): refused, not returned
+    with pytest.raises(ProgramError, match=r"stateful_max: its output probabilities sum to "
+                                           r"about 1\.3\d+, not 1"):
+        _ = stateful_max(epsilon=sympy.Rational(1, 2)).distribution([1, 0, 2]).probabilities
+
+
+def test_float_scores_take_a_route_without_dense_forms():
+    # 0.3 is 5404319552844595/2**54 exactly: forms in x would have degree ~2**56; the loss
+    # comes from the generic engine and equals ReportNoisyMax's (the same law)
+    eps = sympy.Rational(1, 2)
+    with pytest.warns(exactdp.ExactConversionWarning):
+        mine = exactdp.privacy_loss(L.noisy_max_laplace(epsilon=eps), [0, 0], [0.3, -1])
+    with pytest.warns(exactdp.ExactConversionWarning):
+        theirs = exactdp.privacy_loss(exactdp.ReportNoisyMax(eps, noise="laplace"), [0, 0],
+                                      [0.3, -1])
+    assert abs(float(mine.loss) - float(theirs.loss)) < 1e-12
+    assert abs(float(mine.loss) - 0.174427) < 1e-6
