@@ -62,12 +62,22 @@ def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
 
     A number within ``10**-dps`` of +-1 but not +-1 prints as ``1 - 1.67878e-63`` (or
     ``1 + ...``, ``-1 + ...``): the distance to 1 enclosed in a rigorous 20-digit ball, then
-    rounded, so a delta of ``1 - 1.68e-63`` reads as itself, not as ``1.0``. Other numbers
+    rounded, so a delta of ``1 - 1.68e-63`` reads as itself, not as ``1.0``; a non-zero
+    number whose float evaluation cancels to ``0`` (a loss ``log(1 + 5e-31)``) prints from
+    its ball too (``5.0e-31``). Other numbers
     print as :func:`exactdp.printing.format_number` does.
     """
     dec = format_number(value, dps)
     exact = _exact_number(value)
     if exact is None or exact in (sympy.oo, -sympy.oo):
+        return dec
+    if dec.lstrip("-") in ("0", "0.0") and exact != 0:  # cancellation: enclose the value
+        try:
+            ball = enclose(exact, 20)
+        except ValueError:
+            return dec
+        if ball > 0 or ball < 0:  # rigorous: a small non-zero number prints as itself
+            return ("-" if ball < 0 else "") + _ball_decimals(abs(ball), dps)
         return dec
     if dec.lstrip("-") not in ("1", "1.0") and not dec.lstrip("-").startswith(
             ("0.99999", "1.00000")):

@@ -35,3 +35,11 @@ def test_summary_fields_long_expressions_as_decimals_unless_full():
 def test_longer_than_counts_nodes_without_printing():
     assert not longer_than(sympy.sqrt(2), 10) and longer_than(sum(sympy.symbols("a:30")), 20)
     assert not longer_than("a long string that is no expression", 3)
+
+
+def test_a_small_nonzero_number_is_not_shown_as_0():
+    # log(1 + 5e-31) = 5e-31 - 1.25e-61 + ...: a float evaluation cancels to 0
+    value = sympy.log(sympy.Rational(10**31 + 5, 10**31))
+    assert decimal_text(value) == "5.0e-31"
+    assert decimal_text(-value) == "-5.0e-31"
+    assert decimal_text(sympy.Integer(0)) == "0"
