@@ -326,3 +326,10 @@ def test_float_scores_take_a_route_without_dense_forms():
                                       [0.3, -1])
     assert abs(float(mine.loss) - float(theirs.loss)) < 1e-12
     assert abs(float(mine.loss) - 0.174427) < 1e-6
+
+
+def test_check_dp_at_epsilon_1e_minus_400_is_the_class_s_answer():
+    eps = sympy.Rational(1, 10**400)
+    mine = exactdp.check_dp(L.noisy_max_laplace(epsilon=eps), [1, 0])
+    theirs = exactdp.check_dp(ReportNoisyMax(eps, noise="laplace"), [1, 0])
+    assert mine.holds and sympy.simplify(mine.loss - theirs.loss) == 0

@@ -187,8 +187,9 @@ class FlintForms(tuple):
         done: dict[int, flint.fmpq_poly] = {}
 
         def inflated(p: flint.fmpq_poly) -> flint.fmpq_poly:
-            if id(p) not in done:
-                done[id(p)] = flint.fmpq_poly(p.numer().inflate(power), p.denom())
+            if id(p) not in done:  # a constant stays itself (power may be 10**400)
+                done[id(p)] = p if p.degree() <= 0 else flint.fmpq_poly(
+                    p.numer().inflate(power), p.denom())
             return done[id(p)]
 
         pairs: dict[int, tuple] = {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 
+import flint
 import numpy as np
 import pytest
 import sympy
@@ -20,7 +21,7 @@ from hypothesis import strategies as st
 from exactdp import ExponentialMechanism, PermuteAndFlip, check_dp
 from exactdp.analysis.common import score_vector
 from exactdp.analysis.engines.select import make_engine
-from exactdp.analysis.engines.xform import Ratio, XEngine
+from exactdp.analysis.engines.xform import FlintForms, Ratio, XEngine
 
 vectors = st.lists(st.integers(-4, 4), min_size=2, max_size=6)
 MECHANISMS = {"PF": PermuteAndFlip(1), "EM": ExponentialMechanism(sympy.Rational(1, 3))}
@@ -155,3 +156,12 @@ def test_canonical_pair_is_sympy_cancel_normal_form():
         assert sympy.srepr(got) == sympy.srepr(ref)
         checked += 1
     assert checked > 300
+
+
+def test_dense_keeps_a_constant_at_any_power():
+    # epsilon = 10**-400 makes the common generator's power 10**400: a constant form is
+    # itself (flint's inflate takes a C long), a linear one is x**power
+    one, half = flint.fmpq_poly([1]), flint.fmpq_poly([1, 1])
+    forms = FlintForms([(one, one)])
+    assert forms.dense(10**400)[0] == (one, one)
+    assert FlintForms([(half, one)]).dense(3)[0][0] == flint.fmpq_poly([1, 0, 0, 1])
