@@ -571,7 +571,11 @@ class ProgramDistribution(OutputDistribution):
                              "(output='sequence')")
 
     def __repr__(self) -> str:
-        return f"ProgramDistribution({self.mechanism!r}, n={self.n}, outputs={len(self)})"
+        """Cheap: never runs the program (the number of outputs only once computed)."""
+        known = "probabilities" in self.__dict__  # the cached_property, once computed
+        outputs = f", outputs={len(self.probabilities)}" if known else ""
+        text = f"ProgramDistribution({self.mechanism!r}, n={self.n}{outputs})"
+        return text if len(text) <= 200 else text[:196] + "...)"
 
 
 def _plain(v: object, line: str) -> int:
@@ -579,10 +583,8 @@ def _plain(v: object, line: str) -> int:
 
 
 def _check_total(mechanism: ProgramMechanism, probs: Sequence[sympy.Expr]) -> None:
-    """Refuse probabilities whose total is provably not 1 (an arb ball of the sum at 128
-    bits that excludes 1; at a symbolic epsilon, at epsilon = 1, where the total must be 1
-    too): a program that keeps state between runs (a global counter, a cache) forks
-    inconsistently and its runs do not partition the noise space."""
+    """Refuse probabilities whose total's 128-bit ball (at epsilon = 1 if symbolic) excludes
+    1: a program keeping state between runs forks inconsistently."""
     eps = mechanism.epsilon
     total = sympy.Add(*probs)
     if eps.free_symbols:

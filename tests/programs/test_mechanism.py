@@ -333,3 +333,11 @@ def test_check_dp_at_epsilon_1e_minus_400_is_the_class_s_answer():
     mine = exactdp.check_dp(L.noisy_max_laplace(epsilon=eps), [1, 0])
     theirs = exactdp.check_dp(ReportNoisyMax(eps, noise="laplace"), [1, 0])
     assert mine.holds and sympy.simplify(mine.loss - theirs.loss) == 0
+
+
+def test_repr_never_runs_the_program():
+    d = L.noisy_max_laplace(epsilon=sympy.Rational(1, 2)).distribution(list(range(400)))
+    assert repr(d) == "ProgramDistribution(noisy_max_laplace(epsilon=1/2), n=400)"
+    small = L.noisy_max_laplace(epsilon=sympy.Rational(1, 2)).distribution([1, 0, 2])
+    assert sum(small.probabilities) == 1 or sympy.simplify(sum(small.probabilities)) == 1
+    assert repr(small).endswith("n=3, outputs=3)")
