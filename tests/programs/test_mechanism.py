@@ -341,3 +341,14 @@ def test_repr_never_runs_the_program():
     small = L.noisy_max_laplace(epsilon=sympy.Rational(1, 2)).distribution([1, 0, 2])
     assert sum(small.probabilities) == 1 or sympy.simplify(sum(small.probabilities)) == 1
     assert repr(small).endswith("n=3, outputs=3)")
+
+
+def test_a_form_past_the_dense_degree_limit_takes_another_engine():
+    # at epsilon = 10**6 the program's forms in x pass the dense limit: the loss is still
+    # exact, and equal to SparseVector's (the same law): (1/2) / (7/16 e^(-eps/4)) to first
+    # order, eps/4 + ln(8/7) + O(exp(-eps/4))
+    prog = L.svt1(epsilon=10**6, threshold=1, c=1)
+    mine = exactdp.privacy_loss(prog, [1, 0], [2, 1])
+    theirs = exactdp.privacy_loss(SparseVector(10**6, 1, 1, variant=1), [1, 0], [2, 1])
+    assert sympy.simplify(mine.loss - theirs.loss) == 0
+    assert abs(sympy.N(mine.loss - 250000 - sympy.log(sympy.Rational(8, 7)), 30)) < 1e-20

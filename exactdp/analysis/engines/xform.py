@@ -179,8 +179,7 @@ class FlintForms(tuple):
         return max(max(a.degree(), b.degree(), 0) for a, b in distinct) * power
 
     def dense(self, power: int) -> list[tuple]:
-        """The pairs in the common generator, the form's being its ``power``-th power
-        (inflated, exact)."""
+        """The pairs in the common generator (the form's is its ``power``-th power), exact."""
         if power == 1:
             return list(self)
         # outputs sharing one pair (or one denominator) keep sharing it when inflated
@@ -213,13 +212,14 @@ def xform_of(dist, eps: sympy.Expr, probs=None):
     """``(x, forms, kappa)`` with ``x = exp(-eps*kappa)``, or None if there is no x-form.
 
     Read from the distribution's capabilities: its ``rational_form`` (every epsilon), else
-    its ``numeric_rational_form`` (this epsilon only: RNM-Laplace), else extracted from
-    the exact probabilities when they are rational in ``exp(eps * rational)``.
-    """
+    its ``numeric_rational_form`` (RNM-Laplace), else the exact probabilities'."""
     caps = dist.capabilities
     rf = None
     if "rational_form" in caps:
-        rf = dist.rational_form()
+        try:  # a program's form past the dense degree limit at this epsilon: none here
+            rf = dist.rational_form()
+        except ValueError:
+            rf = None
     elif "numeric_rational_form" in caps:
         rf = dist.numeric_rational_form()  # None where it does not apply
     if rf is not None:
