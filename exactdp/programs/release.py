@@ -108,6 +108,9 @@ class ReleaseProgramMechanism(ProgramMechanism):
     ``"release"``, capabilities ``"density"`` (the privacy loss as a supremum of the log
     density ratio) and ``"sample"``; ``distribution(q)`` is a :class:`ProgramRelease`."""
 
+    def __repr__(self) -> str:  # the program's call, as for every program
+        return ProgramMechanism.__repr__(self)
+
     @property
     def capabilities(self) -> frozenset[str]:
         """``"density"`` and ``"sample"``."""
@@ -377,8 +380,9 @@ class ProgramRelease(ReleasedValues):
             out.append(pos[key])
         return np.array(out, dtype=np.int64)
 
-    def __repr__(self) -> str:
-        return f"ProgramRelease({self.mechanism!r}, n={self.n}, patterns={len(self)})"
+    def __repr__(self) -> str:  # cheap: the number of patterns only once computed
+        known = f", patterns={len(self)}" if "keys" in self.__dict__ else ""
+        return f"ProgramRelease({self.mechanism!r}, n={self.n}{known})"
 
 
 def _same(p: object, q: object) -> bool:

@@ -161,3 +161,12 @@ def test_a_leaf_bounded_by_the_constant_0_and_by_its_centre():
         for algorithm in ("auto", "general"):
             p = run_probability(Run(d, (c1, c2), sympy.Integer(1), 0), algorithm)
             assert abs(sympy.N(p, 40) - quad) < mpmath.mpf(10) ** -28
+
+
+def test_a_release_program_reads_as_its_call_and_its_repr_runs_nothing():
+    m = L.gap_svt(epsilon=1, threshold=1)
+    assert repr(m) == "gap_svt(epsilon=1, threshold=1, c=1)"
+    d = m.distribution([2, 0])
+    assert repr(d) == "ProgramRelease(gap_svt(epsilon=1, threshold=1, c=1), n=2)"
+    assert len(d.outputs) == 3  # (False, False), (False, REAL), (REAL, None)
+    assert repr(d).endswith("n=2, patterns=3)")
