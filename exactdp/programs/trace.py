@@ -479,8 +479,8 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
     first: tuple[list[int], list[tuple[str, int, Hashable]], Hashable] | None = None
     while True:
         executions += 1
-        if executions > max_runs:
-            raise _too_many(func, name, max(estimate, executions), max_runs)
+        if executions > max_runs:  # the probes under-estimated: say only what is known
+            raise _too_many(func, name, estimate, max_runs, known=executions - 1)
         run = SymbolicRun(prefix, sites, release=release)
         try:
             key = execute(run, call, counter, name, _finisher(run, counter))
@@ -571,6 +571,6 @@ def _line(counter: StepCounter) -> str:
     return f"{os.path.basename(counter.filename)}:{counter.last}"
 
 
-def _too_many(func: str, name: str, estimate: int, limit: int):
-    return refuse(func, f"the runs of program {name}", f"about {fmt_size(estimate)} runs",
-                  f"{limit} runs", CHEAPER)
+def _too_many(func: str, name: str, estimate: int, limit: int, known: int = 0):
+    size = f"more than {known} runs" if known > estimate else f"about {fmt_size(estimate)} runs"
+    return refuse(func, f"the runs of program {name}", size, f"{limit} runs", CHEAPER)
