@@ -196,11 +196,17 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str) -> list[C
         holder["unit"] = u1
         return f, g
 
-    out: list[Candidate] = []
+    pieces = []
     for cell in cells(compute, func):
         lam = _lam(holder["unit"], func)
         f, g = (_terms(r, lam) for r in cell.result)
-        out += _cell_candidates(f, g, lam, cell.lo, cell.hi, label, func)
+        pieces.append((f, g, lam, cell.lo, cell.hi))
+    # a cell of positive probability under one input only makes the loss infinite: no
+    # critical point elsewhere can matter, so none is searched
+    one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
+    out: list[Candidate] = []
+    for f, g, lam, lo, hi in one_sided or pieces:
+        out += _cell_candidates(f, g, lam, lo, hi, label, func)
     return _continuous_ends(out, label)
 
 
@@ -287,6 +293,8 @@ def _candidates(dist: Any, other: Any, func: str) -> list[Candidate]:
             out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
         elif k == 1:
             out += _one_value(dist, other, key, label, func)
+            if any(c.infinite and c.attained for c in out):
+                return out  # the loss is infinite, attained: the other patterns cannot matter
         else:
             sep = _separable(dist, other, key, label, func) if (
                 len(dist.runs[key]) == len(other.runs[key]) == 1) else None
