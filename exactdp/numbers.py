@@ -289,7 +289,7 @@ def exact_number(
         else:
             t = FloatTracker()
             t.note(f, where)
-            t.warn("exact_number")
+            t.warn(func or "exact_number")
         return sympy.Rational(*f.as_integer_ratio())
     if isinstance(value, (complex, np.complexfloating)):
         raise argument_error(func, where, "real (complex values are not allowed)", value)
@@ -306,7 +306,7 @@ def exact_number(
             if tracker is None:
                 t = FloatTracker()
                 t.note(float(next(iter(floats))), where)
-                t.warn("exact_number")
+                t.warn(func or "exact_number")
             value = value.xreplace({f: sympy.Rational(f) for f in floats})
         return _check_expr(value, where, value, allow_symbols, func)
     if isinstance(value, _numbers.Rational):

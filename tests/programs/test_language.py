@@ -132,3 +132,13 @@ def test_comparisons_compared_with_eq_fork_like_bool():
                    (False, False, True, 0, False): quarter,  # c1 True, c2 False
                    (False, True, True, 1, True): quarter,    # c1 False, c2 True
                    (True, True, False, 2, False): quarter}   # both False
+
+
+def test_a_float_parameter_warns_in_the_program_s_name():
+    from exactdp import ExactConversionWarning
+    from exactdp.programs import library as lib
+
+    with pytest.warns(ExactConversionWarning, match=r"^svt1: 1 float input\(s\) \(first: "
+                                                    r"threshold=0\.3\)"):
+        m = lib.svt1(epsilon=1, threshold=0.3)
+    assert dict(m.arguments)["threshold"] == sympy.Rational(5404319552844595, 2**54)
