@@ -17,6 +17,7 @@ The formulas and their sources are in :mod:`exactdp.programs.integrate`.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -107,8 +108,13 @@ def _interval(bounds: tuple[Bound, ...]) -> tuple[Fraction | None, Fraction | No
 
 def star_cuts(star: Star) -> set[Fraction]:
     """Where a leaf's end crosses 0 or two of its ends cross."""
+    return leaf_cuts(star.leaves)
+
+
+def leaf_cuts(leaves: Iterable[tuple[int, Sequence[Bound]]]) -> set[Fraction]:
+    """:func:`star_cuts` of a star given by its leaves (and their bounds)."""
     cuts = {Fraction(0)}
-    for _, bounds in star.leaves:
+    for _, bounds in leaves:
         for i, b in enumerate(bounds):
             if b.slope:
                 cuts.add(-b.offset / b.slope)

@@ -54,7 +54,7 @@ import sympy
 from ..exact.piecewise_exp import ONE, Piece, Value, integrate_piece, plus, times
 from .integrate import run_terms
 from .integrate_plan import Bound
-from .integrate_stars import Units, units
+from .integrate_stars import Units, leaf_cuts, units
 from .runs import Constraint, Linear, Run
 
 #: An affine form of the noises: ``({draw: coefficient}, constant)``, Fractions.
@@ -204,14 +204,7 @@ class CentreStar:
 
 
 def _cuts(star: CentreStar) -> set[Fraction]:
-    cuts = {Fraction(0)}
-    for _, bounds in star.leaves:
-        for i, b in enumerate(bounds):
-            if b.slope:
-                cuts.add(-b.offset / b.slope)
-            for b2 in bounds[:i]:
-                if b2.slope != b.slope:
-                    cuts.add((b2.offset - b.offset) / (b.slope - b2.slope))
+    cuts = leaf_cuts(star.leaves)
     for f in star.factors:
         ((_, s),) = f.arg[0].items()
         cuts.add(-f.arg[1] / s)
