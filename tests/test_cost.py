@@ -298,6 +298,11 @@ def test_public_functions_are_all_driven():
         "ScoreVector": "a value built by as_scores (driven above)",
         "Witness": "a value (a pair and an output)",
         "SuiteRow": "a value (one row built by verification_suite, driven above)",
+        "library_suite": "no argument grows: the library's programs at fixed settings (about "
+                         "20 s CPU for all, with a progress bar); an unknown name is refused "
+                         "before any row runs",
+        "LibrarySuite": "a value (the rows library_suite built)",
+        "LibraryRow": "a value (one row built by library_suite)",
         "ScoreFunction": "a constructor; scores() calls the user's function once per output",
         "BallUndecided": "an error type", "ExactConversionWarning": "a warning type",
         "UndecidedSignError": "an error type",
