@@ -31,6 +31,7 @@ from ..exact.signs import compare
 from ..numbers import exact_number
 from ..printing import latex_escape
 from ..programs import Program
+from ..result_text import decimal_text
 
 FORMATS = ("text", "markdown", "latex")
 #: The neighbour's name.
@@ -154,7 +155,7 @@ def probability_rows(dist, fmt: str) -> list[str]:
     decimals = dist.evalf(15) if "mpmath" in dist.capabilities else [None] * len(probs)
     rows = []
     for out, p, v in zip(dist.outputs, probs, decimals, strict=True):
-        dec = "" if v is None else mpmath.nstr(v, 15)
+        dec = decimal_text(p, 15) if v is None else mpmath.nstr(v, 15)  # release: from p
         rows.append((_output_text(out), style.exact(p), dec))
     if fmt == "markdown":
         lines = ["| output | probability | decimal |", "|---|---|---|"]

@@ -211,3 +211,29 @@ def test_a_pair_that_violates_epsilon_says_so(capsys, tmp_path):
     assert code == 1, err  # the exit status of a violated verdict
     assert "privacy loss on q' = (1): 5 = 5.0" in out
     assert "verdict: VIOLATES epsilon = 1/2 on this pair" in out
+
+
+GAP = '''
+from exactdp.programs import program, laplace
+
+
+@program(sensitivity=1, output="release")
+def gap(q, epsilon, threshold):
+    rho = laplace(2 / epsilon)
+    v = q[0] + laplace(4 / epsilon)
+    if v >= threshold + rho:
+        return (v - threshold - rho,)
+    return (False,)
+'''
+
+
+def test_a_release_program_prints_its_patterns_decimals(capsys, tmp_path):
+    # P(q + Lap(8) >= T + Lap(4)) at q = T is 1/2 by symmetry: each pattern 1/2 = 0.5
+    path = tmp_path / "gap_prog.py"
+    path.write_text(GAP)
+    code = main(["analyse", f"{path}:gap", "--param", "epsilon=1/2", "--param", "threshold=1",
+                 "--scores", "1", "--neighbour-scores", "2"])
+    out = capsys.readouterr().out
+    assert code == 0
+    assert out.splitlines()[0] == "gap(epsilon=1/2, threshold=1) on q = (1)"
+    assert "(F)     1/2  (0.5)" in out and "(REAL)  1/2  (0.5)" in out
