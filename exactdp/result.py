@@ -60,8 +60,10 @@ REPR_LIMIT = 200
 # ------------------------------------------------------------------------------ brief text
 def brief(value: object, limit: int = 40) -> str:
     """Short text of a field for a repr: numbers in decimals, long sequences cut."""
-    if value is None or isinstance(value, (bool, str)):
-        text = repr(value) if isinstance(value, str) else str(value)
+    if isinstance(value, str):  # cut inside the quotes: the quote is always closed
+        return repr(value if len(value) <= limit - 2 else value[: limit - 5] + "...")
+    if value is None or isinstance(value, bool):
+        text = str(value)
     elif isinstance(value, int):
         text = format_number(value, 12)
     elif isinstance(value, Fraction):

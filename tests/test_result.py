@@ -322,3 +322,12 @@ def test_html_rows_of_a_dp_check_hold_its_numbers():
                              ("witness", "(3,1,0)->(2,0,1) at output 2"),
                              ("status", "certified")]
     assert "<td style=\"text-align:left\">(3,1,0)-&gt;(2,0,1) at output 2</td>" in r._repr_html_()
+
+
+def test_a_long_text_field_is_cut_inside_its_quotes():
+    from exactdp.result import brief
+
+    assert brief("abc") == "'abc'"
+    cut = brief("the pattern REAL with the value in (-oo, 0) (one input only)")
+    assert cut == "'the pattern REAL with the value in ...'"
+    assert len(cut) <= 40
