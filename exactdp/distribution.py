@@ -79,13 +79,8 @@ class SourceMechanism(Protocol):
         """The same mechanism at another epsilon."""
 
 
-class Distribution(Protocol):
-    """What the distribution of a discrete output kind on one score vector offers: the
-    interface of :meth:`Mechanism.distribution <exactdp.mechanisms.base.Mechanism.distribution>`.
-
-    :class:`OutputDistribution` (over the n inputs), ``TopKDistribution`` (ordered k-tuples)
-    and ``SparseVectorDistribution`` (answer sequences) follow it; each view is in the order
-    of ``outputs``. The release kinds follow :class:`ReleaseDistribution`."""
+class OnScores(Protocol):
+    """What every distribution names: its mechanism and the score vector it is on."""
 
     @property
     def mechanism(self) -> SourceMechanism:
@@ -93,11 +88,20 @@ class Distribution(Protocol):
 
     @property
     def scores(self) -> ScoreVector:
-        """The score vector, shape (n,)."""
+        """The score vector (query answers), shape (n,)."""
 
     @property
     def n(self) -> int:
-        """Size of the range (the number of scores)."""
+        """The number of scores (the size of a selection's range)."""
+
+
+class Distribution(OnScores, Protocol):
+    """What the distribution of a discrete output kind on one score vector offers: the
+    interface of :meth:`Mechanism.distribution <exactdp.mechanisms.base.Mechanism.distribution>`.
+
+    :class:`OutputDistribution` (over the n inputs), ``TopKDistribution`` (ordered k-tuples)
+    and ``SparseVectorDistribution`` (answer sequences) follow it; each view is in the order
+    of ``outputs``. The release kinds follow :class:`ReleaseDistribution`."""
 
     @property
     def outputs(self) -> tuple[Any, ...]:
@@ -131,24 +135,12 @@ class Distribution(Protocol):
         """The number of outputs."""
 
 
-class ReleaseDistribution(Protocol):
+class ReleaseDistribution(OnScores, Protocol):
     """The distribution of a mechanism of output kind ``"release"``: outputs holding real
     numbers (report-noisy-max returning the value, the sparse vector variants releasing
     noisy answers). An output's *pattern* is its discrete part (per query ``True`` where a
     value is released, ``False`` below, ``None`` not answered; ``(True,)`` for one released
     value); the released values have a density given the pattern."""
-
-    @property
-    def mechanism(self) -> SourceMechanism:
-        """The mechanism."""
-
-    @property
-    def scores(self) -> ScoreVector:
-        """The score vector (query answers), shape (n,)."""
-
-    @property
-    def n(self) -> int:
-        """The number of scores."""
 
     @property
     def capabilities(self) -> frozenset[str]:

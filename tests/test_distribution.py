@@ -316,7 +316,8 @@ def test_summaries_refuse_an_unknown_method_and_compare_gaps_exactly():
 def test_every_distribution_offers_the_declared_protocol():
     from exactdp.distribution import Distribution
 
-    members = {m for m in vars(Distribution) if not m.startswith("_")} | {"__len__"}
+    members = {m for k in Distribution.__mro__ if k.__module__ == "exactdp.distribution"
+               for m in vars(k) if not m.startswith("_")} | {"__len__"}
     assert {"mechanism", "scores", "outputs", "probabilities", "sample"} <= members
     f = exactdp.mechanism_from_function(lambda q: (sympy.Rational(1, 3), sympy.Rational(2, 3)))
     for d in (PermuteAndFlip(1).distribution([0, 1]), f.distribution([0, 1]),

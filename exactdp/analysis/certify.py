@@ -22,6 +22,7 @@ from ..mechanisms.base import Mechanism
 from ..numbers import exact_epsilon
 from ..result import Result, brief
 from .certify_laplace import (
+    ConditionsVerdict,
     EpsilonInterval,
     LaplaceDPCertificate,
     certify_dp_laplace,
@@ -79,7 +80,7 @@ class ConditionCertificate:
 
 
 @dataclass(frozen=True)
-class DPCertificate(Result):
+class DPCertificate(ConditionsVerdict, Result):
     """Exact certificate of the epsilon-DP bound on given pairs, for every epsilon > 0.
 
     Attributes
@@ -121,12 +122,6 @@ class DPCertificate(Result):
     caveat: str | None = None
     #: True iff every condition holds for every epsilon > 0 (set from ``conditions``).
     holds: bool = field(init=False, default=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "holds", all(c.holds for c in self.conditions))
-
-    def __bool__(self) -> bool:
-        return self.holds
 
     def repr_parts(self) -> list[str]:
         parts = [f"scores={brief(self.scores)}", f"neighbours={len(self.neighbours)}",

@@ -139,8 +139,24 @@ class LaplaceCondition:
         return tuple(EpsilonInterval(a, b) for a, b in self.analysis.negative_intervals())
 
 
+class ConditionsVerdict:
+    """The verdict of a certificate over its ``conditions``: ``holds`` is set to whether
+    every condition holds (for every epsilon > 0), and the certificate is truthy iff so.
+    Shared by :class:`LaplaceDPCertificate` and :class:`~exactdp.analysis.certify.
+    DPCertificate` (frozen dataclasses with fields ``conditions`` and ``holds``)."""
+
+    conditions: tuple
+    holds: bool
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "holds", all(c.holds for c in self.conditions))
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+
 @dataclass(frozen=True)
-class LaplaceDPCertificate(Result):
+class LaplaceDPCertificate(ConditionsVerdict, Result):
     """Exact certificate of the epsilon-DP bound for every epsilon > 0, for probabilities
     that are exponential polynomials in epsilon (Laplace noise).
 
@@ -185,12 +201,6 @@ class LaplaceDPCertificate(Result):
     certified: bool = True
     caveat: str | None = None
     holds: bool = field(init=False, default=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "holds", all(c.holds for c in self.conditions))
-
-    def __bool__(self) -> bool:
-        return self.holds
 
     def repr_parts(self) -> list[str]:
         parts = [f"scores={brief(self.scores)}", f"neighbours={len(self.neighbours)}",
