@@ -106,7 +106,20 @@ def sampled_key(value: object, line: str, values: list[float]) -> Hashable:
 class ReleaseProgramMechanism(ProgramMechanism):
     """A program declared ``@program(output="release")`` at given parameters: output kind
     ``"release"``, capabilities ``"density"`` (the privacy loss as a supremum of the log
-    density ratio) and ``"sample"``; ``distribution(q)`` is a :class:`ProgramRelease`."""
+    density ratio) and ``"sample"``; ``distribution(q)`` is a :class:`ProgramRelease`.
+
+    Examples
+    --------
+    The Laplace mechanism (Dwork, McSherry, Nissim and Smith, TCC 2006), a library program:
+
+    >>> import exactdp
+    >>> from exactdp.programs import library_release as R
+    >>> m = R.laplace_mechanism(epsilon=1)
+    >>> m, m.output_kind
+    (laplace_mechanism(epsilon=1), 'release')
+    >>> exactdp.privacy_loss(m, [3], [4]).loss
+    1
+    """
 
     def __repr__(self) -> str:  # the program's call, as for every program
         return ProgramMechanism.__repr__(self)
@@ -166,6 +179,15 @@ class ProgramRelease(ReleasedValues):
     ``density(output)`` the exact density of an output (Lebesgue measure on its released
     values, times the probability of its discrete part); ``cdf(pattern, i, v)`` the exact
     conditional CDF of its ``i``-th released value; ``sample`` runs the program.
+
+    Examples
+    --------
+    The density of ``3 + Lap(1)`` is ``exp(-|v - 3|)/2``:
+
+    >>> from exactdp.programs import library_release as R
+    >>> d = R.laplace_mechanism(epsilon=1).distribution([3])
+    >>> d.outputs, d.density(3), d.density(4)
+    ((REAL,), 1/2, exp(-1)/2)
     """
 
     mechanism: ReleaseProgramMechanism
