@@ -195,3 +195,13 @@ def prefix_sum(q, epsilon, sensitivity=1):
         total = total + a + laplace(sensitivity / epsilon)
         out.append(total)
     return tuple(out)
+
+
+#: Every release program of the library, by name (the suite's release rows read this).
+PROGRAMS = {
+    p.name: p for p in (
+        noisy_max_value_laplace, noisy_max_value_exponential, svt3, numerical_svt, gap_svt,
+        laplace_mechanism, laplace_parallel, histogram, histogram_wrong_scale, partial_sum,
+        bad_partial_sum, prefix_sum,
+    )
+}

@@ -90,3 +90,12 @@ def test_sums_and_parallel_laplace_closed_forms():
     assert exactly_equal(p.density((2, 5)), sympy.exp(-1) / 2 * sympy.exp(-3) / 2)
     with pytest.raises(ValueError, match="releases 2 values"):
         exactdp.privacy_loss(L.prefix_sum(epsilon=1), [1, 0], [1, 1])
+
+
+def test_programs_registry_names_every_release_program():
+    assert set(L.PROGRAMS) >= {
+        "laplace_mechanism", "histogram", "svt3", "numerical_svt", "gap_svt", "prefix_sum",
+        "noisy_max_value_laplace", "noisy_max_value_exponential",
+    }
+    for name, prog in L.PROGRAMS.items():
+        assert prog.name == name and getattr(L, name) is prog
