@@ -991,7 +991,6 @@ MIRROR_EXEMPT = {
     "exactdp/mechanisms/sparse_vector_distribution.py": "tests/mechanisms/test_sparse_vector.py",
     "exactdp/mechanisms/topk_integral.py": "tests/mechanisms/test_topk.py",
     "exactdp/programs/integrate_stars.py": "tests/programs/test_integrate.py",
-    "exactdp/programs/runs.py": "the runs contract: tests/programs/test_trace.py",
     "exactdp/proofs/result.py": "ProofResult: tests/test_result.py, tests/proofs/test_runner.py",
     "exactdp/proofs/checks.py": "the proofs' helpers: tests/proofs/test_runner.py",
 }

@@ -17,8 +17,11 @@ An output's probability is the sum over the runs giving that output.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable
+import math
+import random
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 
 import sympy
 
@@ -139,7 +142,7 @@ class Run:
 
 @dataclass(frozen=True)
 class Estimate:
-    """Knuth's estimates of an enumeration from random probes (:func:`probe_runs`).
+    """Estimates of an enumeration from random probes (:func:`estimate_tree`).
 
     Attributes
     ----------
@@ -169,3 +172,121 @@ class Budget:
 
     cost: Callable[[Run], float]
     check: Callable[[Estimate], None]
+
+
+# ---------------------------------------------------------------------------- estimates
+#: The proposals of the probes (:func:`estimate_tree`): the probability of branch 0 (the
+#: first: ``True`` of a comparison) at a decision with two or more branches, the others
+#: sharing the rest equally; ``None`` is uniform over the branches (Knuth's probe).
+BIASES: tuple[Fraction | None, ...] = (
+    None, *(p for k in (1, 2, 3, 4) for p in (Fraction(1, 4**k), 1 - Fraction(1, 4**k))))
+
+#: A weight is capped at ``exp(WEIGHT_LOG_CAP)`` (about 1e300, far past any limit) so the
+#: estimates stay finite floats on a path of thousands of decisions.
+WEIGHT_LOG_CAP = 690.0
+
+#: One probe: ``walk(chooser)`` runs the program once, taking ``chooser(arity)`` at every
+#: decision past none recorded, and returns the arities met, the choices taken, and the
+#: complete :class:`Run` (``None`` for a run that cannot happen).
+Walk = Callable[[Callable[[int], int]], tuple[Sequence[int], Sequence[int], Run | None]]
+
+
+def _chooser(bias: Fraction | None, rng: random.Random) -> Callable[[int], int]:
+    """Draw a decision's branch from the proposal ``bias`` (see :data:`BIASES`)."""
+    if bias is None:
+        return rng.randrange
+    p = float(bias)  # a sampling probability, never part of an exact value
+
+    def choose(arity: int) -> int:
+        if arity == 1 or rng.random() < p:
+            return 0
+        return 1 + rng.randrange(arity - 1)
+    return choose
+
+
+def _log_proposal(bias: Fraction | None, arities: Sequence[int],
+                  choices: Sequence[int]) -> float:
+    """``log`` of the probability that the proposal ``bias`` walks the path ``choices``."""
+    if bias is None:
+        return -sum(math.log(a) for a in arities)
+    p = float(bias)
+    return sum(0.0 if a == 1 else math.log(p) if c == 0 else math.log((1 - p) / (a - 1))
+               for a, c in zip(arities, choices, strict=True))
+
+
+def path_weight(arities: Sequence[int], choices: Sequence[int],
+                shares: Sequence[int]) -> float:
+    """The importance weight ``1 / q(path)`` of a probe's path, where ``q`` is the mixture
+    of the proposals :data:`BIASES` taken ``shares[k]`` times out of ``sum(shares)``
+    (the balance heuristic of multiple importance sampling: E. Veach and L. J. Guibas,
+    "Optimally combining sampling techniques for Monte Carlo rendering", SIGGRAPH 1995).
+
+    With one share on the uniform proposal it is Knuth's product of the branchings.
+
+    Examples
+    --------
+    >>> path_weight([2, 2, 3], [0, 1, 2], [1] + [0] * 8)
+    12.0
+    """
+    logs = [(math.log(n / sum(shares)) + _log_proposal(b, arities, choices))
+            for b, n in zip(BIASES, shares, strict=True) if n]
+    top = max(logs)
+    log_q = top + math.log(sum(math.exp(v - top) for v in logs))
+    return math.exp(min(-log_q, WEIGHT_LOG_CAP))
+
+
+def estimate_tree(walk: Walk, probes: int, cost: Callable[[Run], float] | None = None,
+                  seed: int = 0) -> Estimate:
+    """Unbiased estimates of the number of leaves of a decision tree (the runs of a
+    program) and of the sum of ``cost`` over its leaves, from ``probes`` random paths.
+
+    Knuth's estimator walks each path uniformly and weighs it by the product of the
+    branchings met (D. E. Knuth, "Estimating the efficiency of backtrack programs", Math.
+    Comp. 29, 1975): unbiased, but when the leaves lie deep along the rarer branches (a
+    sparse vector with a cut-off c: a path of c ``True`` among 40 answers, while a uniform
+    walk meets c ``True`` within about 2c answers) nearly every probe under-estimates, by
+    20x on 40 answers with c = 4. Here the probe ``i`` walks with the proposal
+    ``BIASES[i % len(BIASES)]`` (uniform, or branch 0 with probability ``4**-k`` or
+    ``1 - 4**-k``) and weighs its path by :func:`path_weight`, one over the mixture's
+    probability of the path: still unbiased (importance sampling; the expectation of
+    ``f / q`` under ``q`` is the sum of ``f``), and within a small factor of the proposal
+    that suits the tree best, since the weight is at most ``len(BIASES)`` times that
+    proposal's. Seeded: the same tree gives the same estimate.
+
+    Parameters
+    ----------
+    walk : callable
+        ``walk(chooser)``: one probe (see :data:`Walk`).
+    probes : int
+        The number of paths.
+    cost : callable, optional
+        ``cost(run)``: the caller's cost of one complete run (0 for a run that cannot
+        happen); ``Estimate.seconds`` is 0.0 without it.
+    seed : int
+
+    Returns
+    -------
+    Estimate
+        ``runs``: the mean weight, rounded up; ``seconds``: the mean of weight times cost.
+
+    Examples
+    --------
+    A complete binary tree of depth 3 has 8 leaves; every path weighs 8 under the uniform
+    proposal, and the mixture's weights average to 8:
+
+    >>> def walk(choose):
+    ...     choices = [choose(2) for _ in range(3)]
+    ...     return [2, 2, 2], choices, None
+    >>> 6 <= estimate_tree(walk, 256).runs <= 10
+    True
+    """
+    rng = random.Random(seed)
+    shares = [probes // len(BIASES) + (k < probes % len(BIASES)) for k in range(len(BIASES))]
+    total = seconds = 0.0
+    for i in range(probes):
+        arities, choices, run = walk(_chooser(BIASES[i % len(BIASES)], rng))
+        weight = path_weight(arities, choices, shares)
+        total += weight
+        if cost is not None and run is not None:
+            seconds += weight * cost(run)
+    return Estimate(math.ceil(total / probes), seconds / probes)

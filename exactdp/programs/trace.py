@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import math
 import os
-import random
 import sys
 import sysconfig
 import traceback
@@ -47,6 +46,7 @@ from .runs import (
     Estimate,
     Linear,
     Run,
+    estimate_tree,
 )
 from .values import (
     ACTIVE,
@@ -538,27 +538,20 @@ def probe_runs(call: Callable[[], Any], name: str, filename: str,
                max_steps: int = MAX_STEPS, probes: int = PROBES,
                cost: Callable[[Run], float] | None = None,
                release: bool = False) -> Estimate:
-    """Knuth's estimates of the enumeration: the mean, over ``probes`` random paths of the
-    decision tree (each decision uniform over its branches, seeded), of the product ``B``
-    of the branchings met (an unbiased estimate of the number of leaves), and of ``B`` times
-    ``cost`` of the path's run (of the sum of ``cost`` over the leaves; 0 for a run that
-    cannot happen). D. E. Knuth, "Estimating the efficiency of backtrack programs", Math.
-    Comp. 29, 1975."""
-    rng = random.Random(0)
+    """Estimates of the enumeration from ``probes`` random paths of the decision tree:
+    the number of runs, and the sum of ``cost`` over them (0 for a run that cannot
+    happen); see :func:`~exactdp.programs.runs.estimate_tree`."""
     counter = StepCounter(filename, max_steps, name)
-    total, seconds = 0, 0.0
-    for _ in range(probes):
-        run = SymbolicRun([], [], rng.randrange, release)
+
+    def walk(chooser: Callable[[int], int]) -> tuple[list[int], list[int], Run | None]:
+        run = SymbolicRun([], [], chooser, release)
         try:
             key = execute(run, call, counter, name, _finisher(run, counter))
         except _Infeasible:
-            key = None
-        branchings = math.prod(run.arities)
-        total += branchings
-        if cost is not None and key is not None:
-            seconds += branchings * cost(Run(tuple(run.draws), tuple(run.constraints),
-                                             run.weight, key, tuple(run.released or ())))
-    return Estimate(-(-total // probes), seconds / probes)
+            return run.arities, run.choices, None
+        return run.arities, run.choices, Run(tuple(run.draws), tuple(run.constraints),
+                                             run.weight, key, tuple(run.released or ()))
+    return estimate_tree(walk, probes, cost)
 
 
 def _finisher(run: SymbolicRun, counter: StepCounter) -> Callable[[Any], Hashable]:
