@@ -220,7 +220,7 @@ def check_dp(
     check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)
     engine = make_engine(mech, [q] + nbrs, "check_dp")
     if isinstance(engine, BallEngine):
-        return stamp(_ball_check_dp(engine, q, nbrs, claim, how), engine)
+        return stamp(_ball_check_dp(mech, engine, q, nbrs, claim, how), engine)
     best = None
     best_j = 0  # the neighbour of best (set with it)
     bar = progress_bar(len(nbrs), "check_dp", progress=progress, unit="neighbour")
@@ -245,8 +245,18 @@ def check_dp(
         # every mechanism is oo-DP: the ratio bound e^oo is vacuous, an infinite loss too
         holds = claim is sympy.oo or (
             best[0] != "inf" and _at_most_claim(engine.cmp_exp(best[2], claim), claim))
-        witness = Witness(q.values, nbrs[best_j - 1].values, best[1])
+        witness = _witness(mech, q, nbrs[best_j - 1], best[1])
     return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
+
+
+def _witness(mech, q: ScoreVector, neighbour: ScoreVector, index: int | None) -> Witness:
+    """The witness of the pair at the output of index ``index``: a mechanism releasing a
+    sequence (the sparse vector's answers, a program's tuple) names the output itself
+    (``(True, None)``), a selection its index (the output itself too)."""
+    if index is not None and mech.output_kind == "sequence":
+        return Witness(q.values, neighbour.values,
+                       mech.distribution(list(q.values)).outputs[index])
+    return Witness(q.values, neighbour.values, index)
 
 
 #: Estimated seconds of one exact density supremum (a pair of 5 scores: about 0.011 s measured).
@@ -305,7 +315,7 @@ def _at_most_claim(sign: int | None, claim: sympy.Expr) -> bool:
 
 
 def _ball_check_dp(
-    engine: BallEngine, q: ScoreVector, nbrs: list[ScoreVector], claim: sympy.Expr, how: str
+    mech, engine: BallEngine, q: ScoreVector, nbrs: list[ScoreVector], claim: sympy.Expr, how: str
 ) -> DPCheck:
     """check_dp with the ball engine: the largest loss enclosed, then compared with eps."""
     for dps in engine.levels:
@@ -327,7 +337,7 @@ def _ball_check_dp(
                     best_j = k
             _, per, _ = pairs[best_j]
             out = ball_output(per, pairs[best_j][0])[0] if per else None
-            witness = Witness(q.values, nbrs[best_j].values, out)
+            witness = _witness(mech, q, nbrs[best_j], out)
             return DPCheck(holds, total.value(dps), claim, witness, len(nbrs), how, "ball",
                            total.sympy(), dps)
     raise BallUndecided(

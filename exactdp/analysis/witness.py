@@ -30,8 +30,9 @@ class Witness:
         neighbouring *database* (then ``database`` is set and ``neighbour_scores`` holds its
         score vector).
     output : hashable or None
-        The output ``r`` (an index, or an element of a score function's range); None when the
-        quantity is not attained at one output (composition).
+        The output ``r`` (an index; the output itself for a mechanism releasing a sequence,
+        as ``(False, True)`` of a sparse vector; or an element of a score function's range);
+        None when the quantity is not attained at one output (composition).
     neighbour_output : hashable or None
         The output compared on ``neighbour`` when it differs from ``output`` (symmetry maps
         ``r`` to ``sigma(r)``); defaults to ``output``.

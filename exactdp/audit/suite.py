@@ -266,8 +266,9 @@ def build_mechanism(spec: AlgorithmSpec, epsilon: object = CLAIM) -> Mechanism:
 
 def output_text(mech: Mechanism, scores: tuple, index: object) -> str:
     """An output of a discrete mechanism in words: answer letters or ``index i``."""
-    if mech.output_kind == "sequence" and isinstance(index, int):
-        answers = mech.distribution(scores).outputs[index]
+    if mech.output_kind == "sequence" and index is not None:
+        answers = (mech.distribution(scores).outputs[index] if isinstance(index, int)
+                   else index)  # check_dp's witness names the output itself
         if isinstance(answers, tuple) and all(a is None or a is True or a is False
                                               for a in answers):
             return "".join(LETTERS[a] for a in answers)

@@ -142,8 +142,10 @@ class _Style:
 
 
 def _output_text(output: object) -> str:
+    """An output in short letters: ``(T, F, -)``, a 1-tuple ``(F,)``, an index as is."""
     if isinstance(output, tuple):
-        return "(" + ", ".join(_output_text(o) for o in output) + ")"
+        inner = ", ".join(_output_text(o) for o in output)
+        return f"({inner},)" if len(output) == 1 else f"({inner})"
     return {True: "T", False: "F", None: "-"}.get(output, str(output)) \
         if isinstance(output, (bool, type(None))) else str(output)
 
@@ -231,8 +233,8 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
             lines.append(verdict)
         else:
             at = w.output
-            if isinstance(at, int) and not isinstance(at, bool) and 0 <= at < len(dist):
-                at = _output_text(mech.distribution(list(w.scores)).outputs[at])
+            if mech.output_kind == "sequence":
+                at = _output_text(at)  # check_dp names a sequence's output itself
             pair = f"{style.vector('q', w.scores)}, {style.vector(QUOTE, w.neighbour)}"
             lines.append(f"{verdict}; witness: {pair}, output {style.code(str(at))}")
     return AnalyseResult(style.join(head, table, lines), violated)

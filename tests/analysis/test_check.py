@@ -328,3 +328,20 @@ def test_exact_and_ball_checks_report_their_search_and_digits():
     assert searched.neighbours_checked == 3**2 - 1
     ball = check_dp(GaussianNoisyMax(sigma=1), [1, 0], [0, 0], epsilon=1)
     assert ball.dps == 30 and ball.loss._prec == sympy.Float(1, 30)._prec
+
+
+def test_a_sequence_witness_names_the_output_itself_not_its_index():
+    # before: "at output 1", the index of (False, True) in the distribution's outputs
+    from exactdp.programs.library import svt1
+
+    for m in (svt1(epsilon=1, threshold=1, c=1), exactdp.SparseVector(1, 1, c=1)):
+        res = check_dp(m, [0, 1])
+        w = res.witness
+        # independently: the loss of the witness pair, attained at an index of the outputs
+        loss = privacy_loss(m, list(w.scores), list(w.neighbour))
+        assert loss.loss == res.loss
+        assert w.output == m.distribution(list(w.scores)).outputs[loss.output]
+        assert w.output == (False, True)
+        assert "at output (False, True)" in repr(res) and len(repr(res)) <= 200
+    # a selection names its index, the output itself
+    assert check_dp(exactdp.PermuteAndFlip(1), [0, -1]).witness.output == 1

@@ -236,4 +236,5 @@ def test_a_release_program_prints_its_patterns_decimals(capsys, tmp_path):
     out = capsys.readouterr().out
     assert code == 0
     assert out.splitlines()[0] == "gap(epsilon=1/2, threshold=1) on q = (1)"
-    assert "(F)     1/2  (0.5)" in out and "(REAL)  1/2  (0.5)" in out
+    # a 1-tuple reads as one (before: "(F)" and "(REAL)")
+    assert "(F,)     1/2  (0.5)" in out and "(REAL,)  1/2  (0.5)" in out
