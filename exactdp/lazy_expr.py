@@ -85,17 +85,21 @@ def deferred_poly_expr(poly: flint.fmpq_poly | flint.fmpz_poly, atoms: Atoms) ->
     """:func:`~exactdp.xform.poly_expr` ``(poly, atoms)``, its terms built when the result
     is first read (under :func:`~exactdp.xform.paused_gc`): deferred when the polynomial
     has at least two nonzero coefficients and every atom up to its degree is canonical
-    (then ``poly_expr`` returns an ``Add``), built at once otherwise."""
+    (then ``poly_expr`` returns an ``Add``; :attr:`~exactdp.xform.Atoms.plain` says so
+    without building the atoms), built at once otherwise."""
     num = poly.coeffs()
-    table = atoms.table(len(num))
     nonzero = 0
     for c in num:
         if c != 0:
             nonzero += 1
             if nonzero == 2:
                 break
-    if nonzero < 2 or not all(table[k][2] for k in range(1, len(num))):
+    if nonzero < 2:
         return poly_expr(poly, atoms)
+    if not atoms.plain:  # the atoms are built to be looked at
+        table = atoms.table(len(num))
+        if not all(table[k][2] for k in range(1, len(num))):
+            return poly_expr(poly, atoms)
 
     def make() -> sympy.Expr:
         with paused_gc():

@@ -80,3 +80,18 @@ def test_a_builder_that_does_not_return_a_sum_is_refused_at_the_first_read():
     d = deferred_add(lambda: sympy.Integer(3))
     with pytest.raises(RuntimeError, match="not an Add"):
         _ = d.args
+
+
+def test_deferred_with_atoms_that_may_evaluate_to_numbers():
+    # exp(-k log 2) = 2**-k is not a canonical atom: such a sum is built at once by
+    # sympy's Add, and an irrational rate whose atoms stay exponentials is deferred
+    poly = flint.fmpq_poly([1, 2, 3])
+    for lam, deferred in ((sympy.log(2), False), (sympy.sqrt(2), True)):
+        atoms = Atoms.coins(lam)
+        assert not atoms.plain
+        got = deferred_poly_expr(poly, atoms)
+        want = sympy.Add(1, 2 * sympy.exp(-lam), 3 * sympy.exp(-2 * lam))
+        # type() reads nothing of it: a deferred sum is an Add of another class until read
+        assert (isinstance(got, sympy.Add) and type(got) is not sympy.Add) == deferred
+        assert got == want and sympy.simplify(got - want) == 0
+    assert Atoms.coins(sympy.Rational(1, 2)).plain and Atoms.powers(sympy.Symbol("x")).plain
