@@ -11,7 +11,8 @@ Usage: ``PYTHONPATH=. python benchmarks/bench_pf_views.py [--only 1 2 3] [--roun
 3. ``tuple(PermuteAndFlip(1).distribution(q).probabilities)`` (every exact sympy
    probability built; the product-tree cache cleared) against the direct python-flint loop
    ``_baselines.pf_flint_loop``, n = 20 and 50 integer scores 0..100: median over 7
-   interleaved rounds of the ratio.
+   interleaved rounds of the ratio; the probabilities are sums whose terms are built when
+   first read (``exactdp.lazy_expr``), so a third row also reads every expression's terms.
 
 Every time is CPU time (``time.process_time``): the machine is shared, so only ratios taken
 in the same run are compared (docs/benchmarks.md).
@@ -85,15 +86,19 @@ def row3(rounds: int) -> None:
     for n, top in ((20, 100), (50, 100)):
         q = np.random.default_rng(1).integers(0, top + 1, n).tolist()
         G = [max(q) - v for v in q]
-        for shared in (True, False):
-            def every(q=q, shared=shared):
+        for shared, read in ((True, False), (False, False), (True, True)):
+            def every(q=q, shared=shared, read=read):
                 cache.cache_clear()
                 if atoms is not None and not shared:
                     atoms.cache_clear()  # cold: the first distribution of this rate
-                return tuple(PermuteAndFlip(1).distribution(q).probabilities)
+                probs = tuple(PermuteAndFlip(1).distribution(q).probabilities)
+                if read:  # every term of every expression made (deferred sums built)
+                    return [p.args for p in probs]
+                return probs
 
             r, a, b = ratios(every, lambda G=G: pf_flint_loop(G), rounds)
-            print(f"| {n} | 0..{top} | {'shared' if shared else 'cold'} | {a * 1e3:.1f} | "
+            label = ("shared" if shared else "cold") + (", every term read" if read else "")
+            print(f"| {n} | 0..{top} | {label} | {a * 1e3:.1f} | "
                   f"{b * 1e3:.1f} | **{r:.2f}** | {'<= 4' if n == 20 else '(shown)'} |")
 
 

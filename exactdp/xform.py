@@ -454,8 +454,10 @@ class Atoms:
     """``k -> (atom_k, key of atom_k)`` for :func:`poly_expr`, cached; ``atom_k`` is
     ``x**k`` (:meth:`powers`) or ``exp(-k*lam)`` (:meth:`coins`)."""
 
-    def __init__(self, make: Callable[[int], sympy.Expr]):
+    def __init__(self, make: Callable[[int], sympy.Expr], plain: bool = False):
         self._make = make
+        #: every atom is plain (:func:`_plain_atom`), known without building it
+        self.plain = plain
         self._cache: dict[int, tuple] = {}
         self._table: list = []
         #: reduced coefficients ``(p, q) -> Rational`` shared by every polynomial built on
@@ -480,13 +482,13 @@ class Atoms:
 
     @classmethod
     def powers(cls, x: sympy.Symbol) -> Atoms:
-        return cls(lambda k: x**k)
+        return cls(lambda k: x**k, plain=True)
 
     @classmethod
     def coins(cls, lam: sympy.Expr) -> Atoms:
         """``exp(-k*lam)``; for a rational ``lam`` built without re-evaluation."""
         if lam.is_Rational:
-            return cls(lambda k: sympy.exp(-k * lam, evaluate=False))
+            return cls(lambda k: sympy.exp(-k * lam, evaluate=False), plain=True)
         return cls(lambda k: coin(k, lam))
 
 

@@ -32,6 +32,7 @@ import sympy
 from ..cost import check_seconds, pf_arb_seconds, pf_mp_seconds
 from ..exact import dps_to_prec
 from ..exact.arb import arb_mid_to_mpf
+from ..lazy_expr import deferred_poly_expr
 from ..lazy_probabilities import LazyProbabilities
 from ..numeric.pf import pf_arb, pf_float, pf_mp
 from ..rational_form import RationalForm
@@ -41,10 +42,8 @@ from ..xform import (
     Atoms,
     generators_for,
     leave_one_out,
-    paused_gc,
     pf_polynomials_lazy,
     pf_polynomials_tree,
-    poly_expr,
     shared_exprs,
     weighted_sum,
 )
@@ -118,16 +117,16 @@ def pf_closed_form_exprs(
     """The same closed form as exact sympy expressions in the coins ``exp(-rate g / L)``,
     each built on first access: the work shared by every output (the product tree) is done,
     and any refusal raised, here; each distinct gap's polynomial (its Horner step) and its
-    ~10^3-10^4 sympy terms when an output with that gap is first read."""
+    ~10^3-10^4 sympy terms when an output with that gap is first read
+    (:func:`~exactdp.lazy_expr.deferred_poly_expr`: not when the expression is first
+    handed out, but when anything of it is first read)."""
     poly = pf_polynomials_lazy(G, func)
     atoms = _coin_atoms(mech.rate / L)
     if len(atoms.rationals) > _MAX_SHARED_RATIONALS:
         atoms.rationals.clear()
 
     def build(g: int) -> sympy.Expr:
-        p = poly(g)
-        with paused_gc():
-            return poly_expr(p, atoms)
+        return deferred_poly_expr(poly(g), atoms)
 
     return LazyProbabilities(G, build)
 

@@ -29,6 +29,7 @@ from ...exact.signs import proved_rational
 from ...exact.unit_interval import sign_on_unit_interval
 from ...numbers import safe_sympify
 from ..common import X, exact_sign
+from .sympy_form import ratio_at
 
 
 # =============================================================================== engines
@@ -476,12 +477,7 @@ class XEngine:
                 _fmpq_poly_terms(num), _fmpq_poly_terms(den), self.eps, self.N
             )
         P, Q = canonical_pair(num, den)
-        u = fmpq_poly_to_sympy(flint.fmpq_poly(P), X).as_expr()
-        if Q == 1:
-            r = u
-        else:
-            r = u / fmpq_poly_to_sympy(flint.fmpq_poly(Q), X).as_expr()
-        return sympy.powsimp(r.subs(X, self.x_value))
+        return ratio_at(P, Q, self.x_value)
 
     def prob_sympy(self, p) -> sympy.Expr:
         return self.to_sympy(p)

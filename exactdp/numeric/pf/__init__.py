@@ -30,7 +30,10 @@ Write ``F(t) = prod_s (1 - t p_s)``, ``S = sum_s p_s >= 1`` and ``h_r = F / (1 -
    ``sum u_s <= C``. Their factors are evaluated directly at every node, as
    ``(1 - tau) + tau (1 - u)`` for ``tau > 1/2`` with
    ``1 - u = (1 - t_max) + t_max * (-expm1(-d))`` so that factors near 0 keep full relative
-   accuracy (``pf_mp`` groups them by equal ``d``: ``(1 - tau u)^m``).
+   accuracy (``pf_mp`` groups them by equal ``d``: ``(1 - tau u)^m``). ``pf_float``
+   multiplies the factors at each node (at most ``8 C`` roundings, no logarithm; factors
+   in ``(0, 1]``, so a product below the float64 range only means that g underflows) and
+   takes logarithms only for grouped gaps (``m log(1 - tau u)``).
 3. **Many small coins, by moments.** For the others (``u_s <= 1/8``)
    ``sum log(1 - tau u_s) = -sum_j tau^j M_j / j`` with power sums ``M_j = sum u_s^j``; the
    tail after ``J`` terms is at most ``Lambda u_max^J / ((J+1)(1 - u_max))`` (absolute error in

@@ -39,7 +39,7 @@ _JMAX = max(series_terms(0.5, trunc_const(_BITS_FLOAT) + 0.1, _BITS_FLOAT),
 #: Up to this many distinct gaps the small coins' powers are one matrix (at most
 #: ``_JMAX + 1`` rows; ~21 rows at ``u <= 1/8``).
 _DENSE = 4096
-_RECIP = 1.0 / np.arange(1.0, _JMAX + 1.0)  # 1/j, j = 1.._JMAX
+_NEG_RECIP = -1.0 / np.arange(1.0, _JMAX + 1.0)  # -1/j, j = 1.._JMAX
 
 
 @lru_cache(maxsize=32)
@@ -214,16 +214,19 @@ def _integrals_float(
     J = len(mom) - 1
     powers = rule.powers
     if J:
-        lg = (np.asarray(mom[1:]) * _RECIP[:J]) @ powers[1:J + 1]
-        np.negative(lg, out=lg)
+        lg = (np.asarray(mom[1:]) * _NEG_RECIP[:J]) @ powers[1:J + 1]
     else:
         lg = np.zeros(rule.tau.size)
     fac = None
-    if uA.size:
+    if uA.size and mA is not None:
         fac = _factors(rule, uA, qA)
-        lf = np.log(fac)
-        lg += lf.sum(axis=1) if mA is None else lf @ mA
+        lg += np.log(fac) @ mA
     np.exp(lg, out=lg)
+    if uA.size and mA is None:
+        # each factor once: their product (|A| < 8 C roundings, no logarithm; the factors
+        # are in (0, 1], so a product below the float64 range is a g that underflows)
+        fac = _factors(rule, uA, qA)
+        lg *= fac.prod(axis=1)
     wg = np.multiply(lg, rule.w, out=lg)
     mu = powers[:jmax + 1] @ wg
     if fac is None:
@@ -254,12 +257,11 @@ def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, 
         mom.append(lam)
         if J0 > 1:
             pw = work
-            with np.errstate(under="ignore"):
-                np.multiply(ub, ub, out=pw)
+            np.multiply(ub, ub, out=pw)
+            mom.append(_wsum(pw, m))
+            for _ in range(3, J0 + 1):
+                pw *= ub
                 mom.append(_wsum(pw, m))
-                for _ in range(3, J0 + 1):
-                    pw *= ub
-                    mom.append(_wsum(pw, m))
     i1 = pw1 = None
     H1 = H0
     if umax > _LEVEL:
@@ -283,11 +285,10 @@ def _power_rows(u: np.ndarray, top: int) -> np.ndarray:
     out = np.empty((top + 1, u.size))
     out[0] = 1.0
     b = 1
-    with np.errstate(under="ignore"):
-        while b <= top:
-            hi = min(2 * b, top + 1)
-            np.multiply(out[:hi - b], out[b - 1] * u if b > 1 else u, out=out[b:hi])
-            b = hi
+    while b <= top:
+        hi = min(2 * b, top + 1)
+        np.multiply(out[:hi - b], out[b - 1] * u if b > 1 else u, out=out[b:hi])
+        b = hi
     return out
 
 
@@ -336,12 +337,18 @@ def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
     n = a.size if m is None else int(m.sum())
     if n == 1:
         return np.ones(1)
+    with np.errstate(under="ignore"):  # underflow to 0 is harmless at every step
+        return _pf_float(a, m, overwrite_d)
+
+
+def _pf_float(a: np.ndarray, m: np.ndarray | None, overwrite_d: bool) -> np.ndarray:
+    """:func:`pf_float` on validated gaps and multiplicities, called with underflow
+    ignored (one ``errstate`` per call: the context costs as much as a small ufunc)."""
     bits = _BITS_FLOAT
     # Two work arrays of length k: ``ub`` (the coins) and ``work`` (the gaps, then the
     # powers of the coins, then the result).
     ub = np.negative(a)
-    with np.errstate(under="ignore"):
-        np.exp(ub, out=ub)  # p = exp(-d)
+    np.exp(ub, out=ub)  # p = exp(-d)
     S = _wsum(ub, m)
     C = trunc_const(bits)
     tmax = 1.0 if S <= C else C / S
@@ -349,11 +356,10 @@ def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
         ub *= tmax  # u = t_max p
 
     # large coins (set A), one column each (fewer than 8 C of them: sum u <= C)
-    iA = np.flatnonzero(ub > _THETA_FLOAT)
+    iA = (ub > _THETA_FLOAT).nonzero()[0]
     uA_each = uA = ub[iA]
     mA = None if m is None else m[iA]
-    with np.errstate(under="ignore"):
-        qA = np.expm1(np.negative(a[iA]))  # 1 - u = (1 - t_max) + t_max (1 - p)
+    qA = np.expm1(np.negative(a[iA]))  # 1 - u = (1 - t_max) + t_max (1 - p)
     qA *= -tmax
     qA += 1.0 - tmax
     work = a if overwrite_d else np.empty_like(ub)

@@ -163,3 +163,20 @@ def test_equal_large_coins_get_bit_identical_probabilities(d):
     f = pf_float(d)
     for v in np.unique(d):
         assert np.unique(f[d == v]).size == 1
+
+
+@pytest.mark.parametrize("n", [40, 1000, 5000])
+def test_underflow_ignored_under_the_callers_errstate(n):
+    # one errstate for the whole call: coins, powers and large-coin products that
+    # underflow are 0 even when the caller raises on underflow; every large coin's
+    # factors (the products at the nodes) against pf_mp
+    rng = np.random.default_rng(n)
+    d = np.concatenate([[0.0, 0.0, 1e-3], rng.uniform(0, 2, n // 4), rng.uniform(600, 900, 8),
+                        rng.uniform(0, 40, n - n // 4 - 11)])
+    with np.errstate(all="raise"):
+        got = pf_float(d)
+    ref = pf_float(d.copy(), overwrite_d=True)
+    np.testing.assert_array_equal(got, ref)
+    small = np.flatnonzero(d < 60)[:30]
+    mp = pf_mp(d.tolist(), 25)
+    np.testing.assert_allclose(got[small], [float(mp[i]) for i in small], rtol=2e-14)
