@@ -11,6 +11,7 @@ from __future__ import annotations
 from concurrent.futures import ThreadPoolExecutor
 from itertools import product
 
+import pytest
 import sympy
 
 from exactdp.audit import every_epsilon as ee
@@ -70,3 +71,17 @@ def test_not_applicable_and_not_decided_say_why():
     assert discrete.status == "not decided" and discrete.reason
     ee.every_epsilon_cache_clear()
     assert ee.every_epsilon("randomized_response").status == "not applicable"
+
+
+def test_every_epsilon_on_a_dask_cluster(capsys):
+    """The Dask route end to end: ``exactdp suite --scheduler ADDRESS`` runs the column's
+    158 pairs as tasks of a cluster and prints the local column."""
+    dd = pytest.importorskip("dask.distributed")
+    from exactdp.io.cli import main
+
+    with dd.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                         dashboard_address=None) as cluster:
+        assert main(["suite", "--programs", "svt4", "--scheduler", cluster.scheduler_address,
+                     "--no-progress", "--format", "markdown"]) == 0
+    row = capsys.readouterr().out.splitlines()[2].split(" | ")
+    assert row[8] == str(ee.every_epsilon("svt4"))
