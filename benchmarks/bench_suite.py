@@ -1,52 +1,46 @@
-"""The verification suite: the exact route per row on the tools' own pairs, against the
-tools' published times.
+"""The verification suite: every program of the library, one row each.
 
-Usage: ``PYTHONPATH=. python benchmarks/bench_suite.py [--queries M] [--algorithms A,B]
-[--search-queries K]``.
+Usage: ``PYTHONPATH=. python benchmarks/bench_suite.py [--programs A,B]``.
 
-For each row of :func:`exactdp.verification_suite` it times the exact losses on StatDP's
-8 patterns (the row's ``seconds``: ``privacy_loss`` per pair) and,
-separately, the exhaustive vertex search (``search_seconds``; 0 = skipped, the default).
-The baseline is each tool's published time on the same algorithm (DP-Sniper's
-``time_dd_search + time_final_estimate_eps``, StatDP's ``statdp_time``, from
-eth-sri/dp-sniper's eval_sp2021/reference-results logs): about 60 s per algorithm and more.
-One run each (the times are seconds, not milliseconds; docs/benchmarks.md).
+For each program of :func:`exactdp.verification_suite`: the CPU seconds (``time.process_time``:
+one core, robust to the other load of the shared machine) of its row (StatDP's patterns and
+check_dp's heuristic search where the row runs it, the every-epsilon column apart) and of its
+every-epsilon column on DiPC's domain (158 pairs, cold: the forms cache cleared first). The
+targets: a row at most 1 s, the column at most 60 s. Baselines: the tools' published times
+on the same program (DiPC through Mathematica on 3 queries; DP-Sniper's search and estimate).
 """
 
 from __future__ import annotations
 
 import argparse
+import time
 
-from _timing import once
-
-from exactdp import verification_suite
-from exactdp.audit.suite_specs import ALGORITHMS, SPECS
-
-#: Every row of the suite.
-DEFAULT = ALGORITHMS
+from exactdp.analysis.certify_laplace import forms_cache_clear
+from exactdp.audit.every_epsilon import every_epsilon, every_epsilon_cache_clear
+from exactdp.audit.program_suite import library
+from exactdp.audit.verification import suite_row
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--queries", type=int, default=10)
-    ap.add_argument("--search-queries", type=int, default=0)
-    ap.add_argument("--algorithms", default=",".join(DEFAULT),
-                    help=f"comma-separated, from {','.join(ALGORITHMS)}")
+    ap.add_argument("--programs", default=",".join(library()))
     args = ap.parse_args()
-    spec = {s.name: s for s in SPECS}
-    print("| row | m | pairs | exact s (8 pairs) | s per pair | vertex search s | "
-          "DP-Sniper s | StatDP s | DP-Sniper / exact |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    for name in args.algorithms.split(","):
-        wall, rows = once(lambda n=name: verification_suite(
-            args.queries, algorithms=[n], search_queries=args.search_queries or None))
-        row = rows[0]
-        pubs = {p.tool: p.seconds for p in spec[name].published()}
-        sniper, statdp = pubs.get("DP-Sniper"), pubs.get("StatDP")
-        ratio = f"{sniper / row.seconds:.2g}x" if sniper else "--"
-        print(f"| {name} | {row.queries} | {len(row.pairs)} | {row.seconds:.2f} | "
-              f"{row.seconds / len(row.pairs):.2f} | {row.search_seconds:.2f} | "
-              f"{sniper or '--'} | {statdp or '--'} | {ratio} |", flush=True)
+    print("| program | row CPU s | <= 1 s | every-epsilon CPU s | column | DiPC s | "
+          "DP-Sniper s |")
+    print("|---|---:|---|---:|---|---:|---:|")
+    for name in args.programs.split(","):
+        t0 = time.process_time()
+        row = suite_row(name, every=False)
+        seconds = time.process_time() - t0
+        forms_cache_clear()
+        every_epsilon_cache_clear()
+        t0 = time.process_time()
+        column = every_epsilon(name)
+        every = time.process_time() - t0
+        dipc = row.tools.dipc.seconds if row.tools.dipc else "--"
+        sniper = row.tools.dpsniper.seconds if row.tools.dpsniper else "--"
+        print(f"| {name} | {seconds:.2f} | {'met' if seconds <= 1 else 'not met'} | "
+              f"{every:.2f} | {column.status} | {dipc} | {sniper} |", flush=True)
 
 
 if __name__ == "__main__":

@@ -46,8 +46,7 @@ if TYPE_CHECKING:
         worst_case_error,
     )
     from .audit import goodness_of_fit, sweep
-    from .audit.program_suite import LibraryRow, LibrarySuite, library_suite
-    from .audit.suite import SuiteRow, verification_suite
+    from .audit.verification import SuiteRow, VerificationSuite, verification_suite
     from .distribution import OutputDistribution
     from .exact import UndecidedSignError
     from .mechanisms import (
@@ -123,12 +122,10 @@ __all__ = [
     "lattice_size",
     "pf_optimality_region",
     # audit
-    "LibraryRow",
-    "LibrarySuite",
     "SuiteRow",
     "goodness_of_fit",
-    "library_suite",
     "sweep",
+    "VerificationSuite",
     "verification_suite",
     # exceptions and warnings
     "BallUndecided",
@@ -171,11 +168,9 @@ _EXPORTS = {
     "worst_case_error": ".analysis",
     "goodness_of_fit": ".audit",
     "sweep": ".audit",
-    "LibraryRow": ".audit.program_suite",
-    "LibrarySuite": ".audit.program_suite",
-    "library_suite": ".audit.program_suite",
-    "SuiteRow": ".audit.suite",
-    "verification_suite": ".audit.suite",
+    "SuiteRow": ".audit.verification",
+    "VerificationSuite": ".audit.verification",
+    "verification_suite": ".audit.verification",
     "OutputDistribution": ".distribution",
     "UndecidedSignError": ".exact",
     "ExponentialMechanism": ".mechanisms",

@@ -55,7 +55,8 @@ SOURCES = {
                      "PermuteAndFlip(1).distribution([0, -1, -2]), 2000, rng=1)",
     "SweepResult": "exactdp.sweep(bool, 3, 2, progress=False, "
                    "executor=concurrent.futures.ThreadPoolExecutor(1))",
-    "SuiteRow": "exactdp.verification_suite(algorithms=['RNM2'], search_queries=None)[0]",
+    "SuiteRow": "exactdp.verification_suite(['noisy_max_exponential'], every=False, "
+                "progress=False)['noisy_max_exponential']",
     "LossSupremum": "ReportNoisyMax('1/10', noise='laplace', output='value').evaluate("
                     "'density', exactdp.as_scores([1] * 5), exactdp.as_scores([2] * 5))",
     "ErrorRatioStudy": "exactdp.error_ratio_study(PermuteAndFlip(1), ExponentialMechanism(1), "

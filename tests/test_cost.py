@@ -204,7 +204,6 @@ def _large_calls():
         "NumericalSparseVector.check_dp": (
             lambda: X.check_dp(X.NumericalSparseVector(1, 0, c=2), list(range(2000))),
             "check_dp"),
-        "verification_suite": (lambda: X.verification_suite(2000), "verification_suite"),
         "TopK": (lambda: X.TopK(pf, 3).distribution(list(range(10**4))).probabilities, "TopK"),
         "OptimalRegularMechanism": (
             lambda: X.OptimalRegularMechanism(1).distribution(np.arange(10**7)).evalf(20),
@@ -297,12 +296,11 @@ def test_public_functions_are_all_driven():
         "RationalForm": "a value built by rational_form (refused through it above)",
         "ScoreVector": "a value built by as_scores (driven above)",
         "Witness": "a value (a pair and an output)",
-        "SuiteRow": "a value (one row built by verification_suite, driven above)",
-        "library_suite": "no argument grows: the library's programs at fixed settings (about "
-                         "20 s CPU for all, with a progress bar); an unknown name is refused "
-                         "before any row runs",
-        "LibrarySuite": "a value (the rows library_suite built)",
-        "LibraryRow": "a value (one row built by library_suite)",
+        "SuiteRow": "a value (one row built by verification_suite)",
+        "verification_suite": "no argument grows: the library's programs at fixed settings "
+                              "(about 20 s CPU for all, each row at most about 1 s, with a "
+                              "progress bar); an unknown name is refused before any row runs",
+        "VerificationSuite": "a value (the rows verification_suite built)",
         "ScoreFunction": "a constructor; scores() calls the user's function once per output",
         "BallUndecided": "an error type", "ExactConversionWarning": "a warning type",
         "UndecidedSignError": "an error type",

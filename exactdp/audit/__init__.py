@@ -76,8 +76,10 @@ rare outputs and the smallest attainable p-value); the sampler protocol itself i
 :mod:`.sampler_outputs` (``draw``, ``validate_outputs``). Beside the audit:
 :mod:`.peers` (diffprivlib's and OpenDP's samplers paired with exactdp's mechanisms, the
 optional extra ``peers``), :mod:`.sweeps` (exhaustive sweeps over score vectors, locally
-or on Dask) and :mod:`.suite` (:func:`verification_suite`: the DP-testing tools' suite of
-noisy-max and sparse vector algorithms, exactly; its data in :mod:`.suite_specs`).
+or on Dask) and :mod:`.verification` (:func:`verification_suite`: the DP-testing tools'
+suite, every program of the library exactly; its search in :mod:`.program_suite`, the
+every-epsilon column in :mod:`.every_epsilon`, pairs in :mod:`.suite`, data in
+:mod:`.suite_specs` and :mod:`.suite_tools`).
 """
 
 from .fit import goodness_of_fit
@@ -91,30 +93,28 @@ from .peers import (
     peer_versions,
 )
 from .pooling import pool_cells
-from .program_suite import LibraryRow, LibrarySuite, library_suite
 from .result import GoodnessOfFit, ReleaseFit
 from .sampler_outputs import draw, validate_outputs
-from .suite import PairLoss, SuiteRow, loss_growth, verification_suite
+from .suite import PairLoss, loss_growth
 from .suite_specs import AlgorithmSpec, Published
 from .sweeps import SweepResult, count_score_vectors, score_vectors, sweep
+from .verification import SuiteRow, VerificationSuite, verification_suite
 
 __all__ = [
     "AlgorithmSpec",
     "GoodnessOfFit",
-    "LibraryRow",
-    "LibrarySuite",
     "PairLoss",
     "PeerAdapter",
     "Published",
     "ReleaseFit",
     "SuiteRow",
     "SweepResult",
+    "VerificationSuite",
     "count_score_vectors",
     "diffprivlib_exponential",
     "diffprivlib_permute_and_flip",
     "draw",
     "goodness_of_fit",
-    "library_suite",
     "loss_growth",
     "opendp_noisy_max",
     "opendp_noisy_top_k",

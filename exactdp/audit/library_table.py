@@ -1,11 +1,13 @@
-"""The library suite as a table: :func:`library_table` (text, Markdown, LaTeX, HTML).
+"""The verification suite as a table: :func:`library_table` (text, Markdown, LaTeX, HTML).
 
-One line per :class:`~exactdp.audit.program_suite.LibraryRow`: the literature's verdict, the
-exact verdict and worst loss with its pair, output and the search that found it, the
-every-epsilon column on DiPC's domain, and the tools' published numbers beside them
-(DP-Sniper's and StatDP's lower confidence bounds, DiPC's verdict and time, CheckDP's and
-ShadowDP's verdicts). Losses print in decimals correct to the digits shown (from the exact
-values, never a float).
+One line per :class:`~exactdp.audit.verification.SuiteRow` (one program of the library):
+the literature's verdict, the exact verdict and worst loss with its pair, output and the
+search that found it, the every-epsilon column on DiPC's domain, and the tools' published
+numbers beside them (DP-Sniper's and StatDP's lower confidence bounds, DiPC's verdict and
+time, CheckDP's and ShadowDP's verdicts). Losses print in decimals correct to the digits
+shown (from the exact values, never a float); a pair whose loss has no closed form prints
+its certified bracket. The text and HTML tables add the row's CPU seconds (the Markdown
+table is the committed page: deterministic).
 """
 
 from __future__ import annotations
@@ -16,9 +18,12 @@ from typing import Any
 
 from .._validate import check_choice
 from ..printing import format_number, latex_escape
+from ..result import cut_text
 
 #: Significant digits of the losses in the table.
 DIGITS = 6
+#: Longest output text in a cell (a release pattern's description is cut with ``...``).
+OUTPUT_CHARS = 90
 
 
 def _compact(v: tuple) -> str:
@@ -32,10 +37,25 @@ LIBRARY_HEADER = ("program", "literature", "verdict", "exact worst loss", "pair"
                   "found by", "search", "every epsilon on DiPC's domain", "DP-Sniper lcb",
                   "StatDP lcb", "DiPC", "CheckDP", "ShadowDP")
 LIBRARY_FORMATS = ("text", "markdown", "latex", "html")
+#: The extra column of the text and HTML tables.
+TIME_HEADER = "CPU s"
+
+
+def loss_cell(row: Any) -> str:
+    """The worst loss in decimals; a bracket ``[lo, hi]`` where it has no closed form;
+    ``--`` when no pair was computed."""
+    w = row.worst
+    if row.loss is None:
+        return "--"
+    if w is not None and w.interval is not None:
+        lo, hi = w.interval
+        return f"in [{format_number(lo, DIGITS)}, {format_number(hi, DIGITS)}]"
+    text = format_number(row.loss, DIGITS)
+    return text if w is None or w.attained else f"sup {text}"
 
 
 def library_cells(row: Any) -> dict[str, str]:
-    """The cells of one :class:`~exactdp.audit.program_suite.LibraryRow` (losses in
+    """The cells of one :class:`~exactdp.audit.verification.SuiteRow` (losses in
     decimals correct to the digits shown, from the exact values)."""
     w = row.worst
     pubs = {p.tool: p for p in row.tools.lower_bounds()}
@@ -48,9 +68,9 @@ def library_cells(row: Any) -> dict[str, str]:
         "program": row.program,
         "literature": {True: "private", False: "not private", None: "--"}[row.private],
         "verdict": row.verdict,
-        "exact worst loss": "--" if row.loss is None else format_number(row.loss, DIGITS),
+        "exact worst loss": loss_cell(row),
         "pair": "--" if w is None else f"{_compact(w.scores)} vs {_compact(w.neighbour)}",
-        "output": "--" if w is None else w.output,
+        "output": "--" if w is None else cut_text(w.output, OUTPUT_CHARS),
         "found by": "--" if w is None else w.pattern,
         "search": row.search or "--",
         "every epsilon on DiPC's domain": str(row.every_epsilon),
@@ -59,6 +79,7 @@ def library_cells(row: Any) -> dict[str, str]:
         "DiPC": said(t.dipc),
         "CheckDP": said(t.checkdp),
         "ShadowDP": said(t.shadowdp),
+        TIME_HEADER: f"{row.seconds:.2f}",
     }
 
 
@@ -72,25 +93,26 @@ def library_table(rows: Sequence[Any], fmt: str = "text") -> str:
         An unknown format.
     """
     fmt = check_choice("library_table", "fmt", fmt, LIBRARY_FORMATS)
-    body = [[library_cells(r)[h] for h in LIBRARY_HEADER] for r in rows]
+    header = LIBRARY_HEADER + ((TIME_HEADER,) if fmt in ("text", "html") else ())
+    body = [[library_cells(r)[h] for h in header] for r in rows]
     if fmt == "markdown":
-        lines = ["| " + " | ".join(LIBRARY_HEADER) + " |", "|" + "---|" * len(LIBRARY_HEADER)]
+        lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
         lines += ["| " + " | ".join(c.replace("|", "/") for c in cells) + " |"
                   for cells in body]
         return "\n".join(lines)
     if fmt == "html":
-        head = "".join(f"<th>{html.escape(h)}</th>" for h in LIBRARY_HEADER)
+        head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
         trs = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in cells) + "</tr>"
                       for cells in body)
         return f"<table><thead><tr>{head}</tr></thead><tbody>{trs}</tbody></table>"
     if fmt == "latex":
-        head = " & ".join(latex_escape(h) for h in LIBRARY_HEADER) + r" \\"
-        lines = [r"\begin{tabular}{" + "l" * len(LIBRARY_HEADER) + "}", r"\hline", head,
+        head = " & ".join(latex_escape(h) for h in header) + r" \\"
+        lines = [r"\begin{tabular}{" + "l" * len(header) + "}", r"\hline", head,
                  r"\hline"]
         lines += [" & ".join(latex_escape(c) for c in cells) + r" \\" for cells in body]
         return "\n".join(lines + [r"\hline", r"\end{tabular}"])
-    widths = [max(len(h), *(len(c[i]) for c in body)) for i, h in enumerate(LIBRARY_HEADER)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(LIBRARY_HEADER, widths, strict=True)).rstrip()]
+    widths = [max(len(h), *(len(c[i]) for c in body)) for i, h in enumerate(header)]
+    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
     lines += ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
               for cells in body]
     return "\n".join(lines)

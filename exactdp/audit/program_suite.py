@@ -1,23 +1,23 @@
-"""The suite over the whole program library: one row per program, exactly.
+"""The verification suite's search: the pairs of one program of the library, exactly.
 
-:func:`library_suite` runs every program of :data:`exactdp.programs.library.PROGRAMS` (read
-generically: a program added to the library becomes a row without code changes) at the
-DP-testing tools' settings (claimed epsilon 0.1; 5 scores for noisy max, 10 queries for the
-sparse vector programs, c = 1) and gives per program (:class:`LibraryRow`): the exact worst
-loss over the pairs searched with its pair and output, the verdict, the search used, the
-every-epsilon column on DiPC's domain ({-1, 0, 1}^3, :func:`every_epsilon`) and the tools'
-published numbers (:mod:`exactdp.audit.suite_tools`).
+The suite (:func:`exactdp.verification_suite`, :mod:`exactdp.audit.verification`) runs every
+program of the library (:func:`library`: the discrete programs of
+:data:`exactdp.programs.library.PROGRAMS` and the release programs of
+:data:`exactdp.programs.library_release.PROGRAMS`, read generically: a program added to
+either becomes a row without code changes) at the DP-testing tools' settings
+(:data:`SETTINGS`: claimed epsilon 0.1; 5 scores for noisy max, 10 queries for the sparse
+vector programs, c = 1).
 
-The search of a row: StatDP's input patterns (:func:`~exactdp.audit.suite_specs.patterns`,
-for adjacency ``"all"``; for monotonic programs those moving one way), plus
+The search of a row (:func:`search_program`): StatDP's input patterns
+(:func:`~exactdp.audit.suite_specs.patterns`, for adjacency ``"all"``; for monotonic programs
+those moving one way), for order-sensitive programs each also with its positions reversed
+(the sparse vector's worst pairs put the odd query last: ``1^10`` vs ``2^9 0``), plus
 :func:`exactdp.check_dp`'s heuristic neighbour search from ``(1, ..., 1)``
-(:func:`~exactdp.analysis.neighbourhood.heuristic_moves`: 152 neighbours at 10 queries),
-whose pairs are strictly worse than the patterns' on SVT1, SVT2, SVT4 (issue 34).
-
-Scope: a loss above the claim on a pair searched is a proof that the program is not
-epsilon-DP (pair and output are the witness); a loss at most the claim on every pair
-searched proves nothing for other inputs. The every-epsilon column is a proof, on DiPC's
-domain only: every pair of it, every epsilon > 0 (:func:`exactdp.certify_dp`).
+(:func:`~exactdp.analysis.neighbourhood.heuristic_moves`: 152 neighbours at 10 queries)
+where it fits the row's 1 s CPU budget. The loss of a pair is
+:func:`exactdp.privacy_loss`: for a program releasing real values the exact supremum of the
+log density ratio, or a certified bracket; a pair the engine refuses is recorded with its
+reason and the row goes on.
 
 Route: a program whose docstring states that it equals a shipped class
 (:data:`SETTINGS`, ``equivalent``) is computed on that class, whose closed forms are the
@@ -27,36 +27,27 @@ loss); the others on the program itself.
 
 from __future__ import annotations
 
-import sys
 import time
-from collections.abc import Mapping, Sequence
-from concurrent.futures import Executor
-from dataclasses import dataclass, field
-from functools import lru_cache
-from itertools import product
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 from typing import Any
 
 import sympy
 
 from .._validate import argument_error
-from ..analysis import certify_dp, check_dp
-from ..analysis.certify_laplace import EpsilonInterval, union_intervals
-from ..analysis.common import EPSILON
-from ..exact import compare
+from ..analysis import check_dp
 from ..mechanisms import REGISTRY, Mechanism
-from ..programs.library import PROGRAMS
-from ..result import Result, cut_text
-from .library_table import library_table
-from .suite import PairLoss, output_text, pair_loss, worst_pair
+from ..programs import library as discrete
+from ..programs import library_release as release
+from ..result import cut_text
+from .suite import PairLoss, output_text, pair_loss
 from .suite_specs import CLAIM, patterns
-from .suite_tools import ToolResults, published
 
-#: DiPC's domain: answers in {-1, 0, 1}, 3 queries (Barthe et al., LICS 2020).
-DIPC_VALUES = (-1, 0, 1)
-DIPC_QUERIES = 3
 #: The label of check_dp's heuristic search in a row.
 HEURISTIC = "check_dp heuristic"
+#: The suffix of a pattern searched with its positions reversed.
+MIRRORED = " (mirrored)"
 
 
 @dataclass(frozen=True)
@@ -76,6 +67,14 @@ class SuiteSetting:
     equivalent : tuple of (str, mapping) or None
         A registered class and its parameters that equal the program (its docstring says
         so): the faster route.
+    mirror : bool
+        Also search each pattern with its positions reversed (order-sensitive programs: the
+        sparse vector's worst pairs put the odd query last).
+    heuristic : bool
+        Run :func:`exactdp.check_dp`'s heuristic search (False: over the row's 1 s CPU
+        budget at these settings, measured; the row says so).
+    note : str
+        Why the setting departs from the tools' (said in the row).
     """
 
     parameters: Mapping[str, Any] = field(default_factory=dict)
@@ -83,6 +82,9 @@ class SuiteSetting:
     base: tuple | None = None
     dipc: Mapping[str, Any] = field(default_factory=dict)
     equivalent: tuple[str, Mapping[str, Any]] | None = None
+    mirror: bool = False
+    heuristic: bool = True
+    note: str = ""
 
 
 def _p(**kw: Any) -> Mapping[str, Any]:
@@ -95,11 +97,13 @@ _HALF = sympy.Rational(1, 2)
 def _svt(variant: int, threshold: object = 1, c: bool = True) -> SuiteSetting:
     params = _p(threshold=threshold, c=1) if c else _p(threshold=threshold)
     return SuiteSetting(params, 10, None, _p(threshold=0),
-                        ("SparseVector", _p(threshold=threshold, c=1, variant=variant)))
+                        ("SparseVector", _p(threshold=threshold, c=1, variant=variant)),
+                        mirror=True)
 
 
 #: The suite's settings per library program (DP-Sniper's default experiment,
-#: ``dpsniper/experiments/exp_default.py``: threshold 0.5 for SVT1, 1 for the others).
+#: ``dpsniper/experiments/exp_default.py``: threshold 0.5 for SVT1, 1 for the others; the
+#: numerical SVT at c = 2). A program without an entry runs at its own defaults.
 SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     "noisy_max_laplace": SuiteSetting(queries=5, equivalent=(
         "ReportNoisyMax", _p(noise="laplace"))),
@@ -109,19 +113,35 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     "svt2": _svt(2),
     "svt4": _svt(4),
     "svt5": _svt(5, c=False),
-    "svt6": _svt(6, c=False),
-    "svt_monotone": SuiteSetting(_p(threshold=1, c=1), 10, None, _p(threshold=0)),
-    # discrete noise: sums over the noise's support, 2.8 s CPU at 3 queries, 10 s at 4
-    "above_threshold_discrete": SuiteSetting(_p(threshold=1), 3, None, _p(threshold=0)),
+    # the heuristic's 152 neighbours: 1.8 s CPU; the mirrored patterns reach its worst pair
+    "svt6": replace(_svt(6, c=False), heuristic=False),
+    "svt_monotone": SuiteSetting(_p(threshold=1, c=1), 10, None, _p(threshold=0),
+                                 mirror=True),
+    # discrete noise: sums over the noise's support (patterns and heuristic 3.7 s CPU at 3)
+    "above_threshold_discrete": SuiteSetting(
+        _p(threshold=1), 2, None, _p(threshold=0),
+        note="2 queries: 3 take 3.7 s CPU (sums over the discrete noise's support)"),
     "randomized_response": SuiteSetting(queries=3, base=(1, 0, 1)),
     "randomized_response_incorrect": SuiteSetting(queries=3, base=(1, 0, 1)),
     "truncated_geometric": SuiteSetting(_p(n=5), 1, (2,)),
+    "noisy_max_value_laplace": SuiteSetting(queries=5, equivalent=(
+        "ReportNoisyMax", _p(noise="laplace", output="value"))),
+    "noisy_max_value_exponential": SuiteSetting(queries=5, equivalent=(
+        "ReportNoisyMax", _p(noise="exponential", output="value"))),
+    "svt3": SuiteSetting(_p(threshold=1, c=1), 10, equivalent=(
+        "SparseVector", _p(threshold=1, c=1, variant=3)), heuristic=False),
+    "numerical_svt": SuiteSetting(_p(threshold=1, c=2), 10, equivalent=(
+        "NumericalSparseVector", _p(threshold=1, c=2)), heuristic=False),
+    "gap_svt": SuiteSetting(_p(threshold=1, c=1), 3, heuristic=False,
+                            note="3 queries: 10 take 2.2 s CPU on the program's integrator"),
 })
 
 
 def library() -> Mapping[str, Any]:
-    """The library's programs, by name (:data:`exactdp.programs.library.PROGRAMS`)."""
-    return PROGRAMS
+    """Every program of the library, by name: the discrete ones
+    (:data:`exactdp.programs.library.PROGRAMS`), then those releasing real values
+    (:data:`exactdp.programs.library_release.PROGRAMS`), read at each call."""
+    return MappingProxyType({**discrete.PROGRAMS, **release.PROGRAMS})
 
 
 def setting(name: str) -> SuiteSetting:
@@ -134,7 +154,7 @@ def _class(name: str) -> type[Mechanism]:
     for entry in REGISTRY.values():
         if entry.cls.__name__ == name:
             return entry.cls
-    raise ValueError(f"library_suite: no registered mechanism {name}")
+    raise ValueError(f"verification_suite: no registered mechanism {name}")
 
 
 def build(name: str, epsilon: object = CLAIM, dipc: bool = False) -> Mechanism:
@@ -148,7 +168,7 @@ def build(name: str, epsilon: object = CLAIM, dipc: bool = False) -> Mechanism:
     """
     progs = library()
     if name not in progs:
-        raise argument_error("library_suite", "programs", f"names from {', '.join(progs)}",
+        raise argument_error("verification_suite", "programs", f"names from {', '.join(progs)}",
                              name)
     s = setting(name)
     params = {**s.parameters, **(s.dipc if dipc else {})}
@@ -159,245 +179,67 @@ def build(name: str, epsilon: object = CLAIM, dipc: bool = False) -> Mechanism:
     return progs[name](epsilon=epsilon, **params)
 
 
-# ============================================================================ every epsilon
-@dataclass(frozen=True)
-class EveryEpsilon:
-    """The every-epsilon column: :func:`exactdp.certify_dp` on every pair of DiPC's domain.
-
-    Attributes
-    ----------
-    status : str
-        ``"certified"`` (epsilon-DP for every epsilon > 0 on every pair), ``"refuted"``,
-        ``"not applicable"`` (adjacency ``"one"`` or monotonic: DiPC's adjacency is the box),
-        or ``"not decided"`` (``reason`` says why).
-    pairs : int
-        Unordered pairs certified (``certify_dp`` checks both directions): 158.
-    failing_pairs : int
-    failing_epsilons : tuple of EpsilonInterval
-        Where the bound fails on some pair (their union).
-    reason : str
-    seconds : float
-        CPU seconds of the column.
-    """
-
-    status: str
-    pairs: int = 0
-    failing_pairs: int = 0
-    failing_epsilons: tuple[EpsilonInterval, ...] = ()
-    reason: str = ""
-    seconds: float = 0.0
-
-    def __str__(self) -> str:
-        if self.status == "refuted":
-            where = " U ".join(str(i) for i in self.failing_epsilons)
-            return f"refuted for epsilon in {where} ({self.failing_pairs}/{self.pairs} pairs)"
-        if self.status == "certified":
-            return f"certified ({self.pairs} pairs)"
-        return f"{self.status} ({self.reason})" if self.reason else self.status
-
-
-def dipc_pairs(n: int = DIPC_QUERIES) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
-    """The unordered pairs of distinct vectors of {-1, 0, 1}^n moving by at most 1 each
-    (DiPC's 316 ordered pairs at n = 3, once each: 158)."""
-    vecs = list(product(DIPC_VALUES, repeat=n))
-    return [(a, b) for i, a in enumerate(vecs) for b in vecs[i + 1:]
-            if all(abs(x - y) <= 1 for x, y in zip(a, b, strict=True))]
-
-
-def certify_pair(name: str, pair: tuple) -> tuple[bool, tuple[EpsilonInterval, ...]]:
-    """``certify_dp`` of program ``name`` (DiPC's parameters, symbolic epsilon) on one
-    pair: whether it holds and where it fails (a module-level function: a Dask task)."""
-    cert = certify_dp(build(name, EPSILON, dipc=True), *pair)
-    return cert.holds, tuple(cert.failing_epsilons)
-
-
-@lru_cache(maxsize=64)
-def _every_epsilon_cached(name: str) -> EveryEpsilon:
-    return _every_epsilon(name, None)
-
-
-def every_epsilon_cache_clear() -> None:
-    """Empty the every-epsilon column's cache (benchmarks time cold runs)."""
-    _every_epsilon_cached.cache_clear()
-
-
-def every_epsilon(name: str, executor: Executor | None = None) -> EveryEpsilon:
-    """The every-epsilon column of program ``name`` on DiPC's domain (cached per program).
-
-    Parameters
-    ----------
-    name : str
-        A program of the library.
-    executor : concurrent.futures.Executor, optional
-        Where the pairs are certified, one task per pair: for a Dask cluster
-        ``dask.distributed.Client(address).get_executor()`` (as :func:`exactdp.sweep`).
-        None: here, and cached.
-
-    Returns
-    -------
-    EveryEpsilon
-    """
-    if executor is None:
-        return _every_epsilon_cached(name)
-    return _every_epsilon(name, executor)
-
-
-def _every_epsilon(name: str, executor: Executor | None) -> EveryEpsilon:
-    start = time.process_time()
-    mech = build(name)
-    if mech.adjacency != "all" or mech.monotonic:
-        why = "adjacency 'one'" if mech.adjacency != "all" else "monotonic adjacency"
-        return EveryEpsilon("not applicable", reason=f"{why}; DiPC's adjacency is the box")
-    pairs = dipc_pairs(DIPC_QUERIES if len(setting(name).base or ()) != 1 else 1)
-    try:
-        if executor is None:
-            results = [certify_pair(name, p) for p in pairs]
-        else:
-            results = list(executor.map(certify_pair, [name] * len(pairs), pairs))
-    except ValueError as exc:  # outside certify_dp's forms, or the cost limit
-        return EveryEpsilon("not decided", len(pairs), reason=cut_text(str(exc), 100),
-                            seconds=time.process_time() - start)
-    failing = [iv for ok, ivs in results if not ok for iv in ivs]
-    bad = sum(not ok for ok, _ in results)
-    return EveryEpsilon("refuted" if bad else "certified", len(pairs), bad,
-                        _merged(failing), "", time.process_time() - start)
-
-
-def _merged(intervals: list[EpsilonInterval]) -> tuple[EpsilonInterval, ...]:
-    """The union of the failing intervals (merged where rational bounds prove overlaps;
-    x-form ends that are not rational are kept apart, once each)."""
-    try:
-        return union_intervals(intervals)
-    except TypeError:  # a closed-form end (2 log(3/2)) beside an isolated root
-        return tuple(dict.fromkeys(intervals))
-
-
-# ============================================================================ rows
-@dataclass(frozen=True)
-class LibraryRow(Result):
-    """One program of the library in the suite.
-
-    Attributes
-    ----------
-    holds : bool or None
-        True iff the exact loss of every pair searched is at most ``epsilon`` ("private on
-        the pairs searched"); False proves the program is not epsilon-DP; None: not run
-        (``note`` says why).
-    loss : sympy.Expr or None
-        The largest exact loss over the pairs searched.
-    program : str
-    epsilon : sympy.Expr
-        The claimed epsilon.
-    private : bool or None
-        The literature's verdict (from the program's docstring: ``"it is not"``).
-    worst : PairLoss or None
-        The pair and output attaining ``loss`` (``pattern``: the pattern's name, or
-        ``"check_dp heuristic"``).
-    search : str
-        The search used, in words.
-    pairs_searched : int
-    every_epsilon : EveryEpsilon
-    tools : ToolResults
-        The published numbers.
-    route : str
-        What computed the row (the program, or the class equal to it).
-    seconds : float
-        CPU seconds of the row (``time.process_time``), the every-epsilon column apart.
-    note : str
-
-    Examples
-    --------
-    >>> import exactdp
-    >>> row = exactdp.library_suite(["randomized_response_incorrect"], progress=False)[
-    ...     "randomized_response_incorrect"]
-    >>> row.verdict, row.loss, str(row.every_epsilon)
-    ('not private', log(11/9), "not applicable (adjacency 'one'; DiPC's adjacency is the box)")
-    """
-
-    headline = "loss"
-    repr_fields = ("program", "epsilon")
-
-    holds: bool | None
-    loss: sympy.Expr | None
-    program: str
-    epsilon: sympy.Expr
-    private: bool | None
-    worst: PairLoss | None
-    search: str
-    pairs_searched: int
-    every_epsilon: EveryEpsilon
-    tools: ToolResults
-    route: str
-    seconds: float
-    note: str = ""
-
-    @property
-    def verdict(self) -> str:
-        """In words: ``"private on the pairs searched"``, ``"not private"``, ``"not run"``."""
-        if self.holds is None:
-            return "not run"
-        return "private on the pairs searched" if self.holds else "not private"
-
-    def shortfall(self, tool: str) -> float | None:
-        """How far ``tool``'s published lower bound (``"DP-Sniper"`` or ``"StatDP"``) is
-        below the exact worst loss (``inf`` for an infinite loss; None: no number)."""
-        pub = next((p for p in self.tools.lower_bounds() if p.tool == tool), None)
-        if pub is None or self.loss is None:
-            return None
-        if self.loss is sympy.oo:
-            return float("inf")
-        return float(self.loss) - pub.lower_bound
-
-    def summary(self) -> str:
-        """The short repr, then the worst pair, the search, the column and the tools."""
-        lines = [repr(self), f"  verdict: {self.verdict}"]
-        if self.worst is not None:
-            lines.append(f"  worst: {self.worst}")
-        lines += [f"  search: {self.search} ({self.pairs_searched} pairs; {self.route}; "
-                  f"{self.seconds:.2f} s CPU)",
-                  f"  every epsilon on DiPC's domain: {self.every_epsilon}"]
-        for pub in self.tools.lower_bounds():
-            lines.append(f"  {pub.tool}: lower bound {pub.lower_bound:.4f} on {pub.pattern}")
-        for v in (self.tools.dipc, self.tools.checkdp, self.tools.shadowdp):
-            if v is not None:
-                lines.append(f"  {v.tool}: {v} ({v.program})")
-        if self.note:
-            lines.append(f"  note: {self.note}")
-        return "\n".join(lines)
-
-
-def _claims_private(name: str) -> bool | None:
-    """The literature's verdict as the program's docstring states it (``"; it is not"``)."""
+def claims_private(name: str) -> bool | None:
+    """The literature's verdict as the program's docstring states it (``"; it is not"``,
+    ``"not private"``; ``"and it is"``)."""
     doc = " ".join((library()[name].func.__doc__ or "").split())
-    if "it is not" in doc:
+    if "it is not" in doc or "not private" in doc:
         return False
     if "and it is" in doc:
         return True
     return None
 
 
-def _pattern_pairs(mech: Mechanism, m: int) -> list[tuple[str, tuple, tuple]]:
+def pattern_pairs(mech: Mechanism, m: int, mirror: bool = False
+                  ) -> list[tuple[str, tuple, tuple]]:
     """StatDP's patterns that are neighbours of ``mech``: all of them for adjacency
-    ``"all"``, those moving one way for monotonic programs, none for adjacency ``"one"``."""
+    ``"all"``, those moving one way for monotonic programs, none for adjacency ``"one"``;
+    with ``mirror``, each also with its positions reversed (a pair already present, in
+    either order, is kept once)."""
     if mech.adjacency != "all":
         return []
-    out = []
-    for pname, (a, b) in patterns(m).items():
+    out: list[tuple[str, tuple, tuple]] = []
+    seen: set[tuple[tuple, tuple]] = set()
+
+    def add(pname: str, a: tuple, b: tuple) -> None:
         moves = {(y > x) - (y < x) for x, y in zip(a, b, strict=True)} - {0}
-        if mech.monotonic and len(moves) > 1:
-            continue
+        if (mech.monotonic and len(moves) > 1) or (a, b) in seen or (b, a) in seen:
+            return
+        seen.add((a, b))
         out.append((pname, a, b))
+
+    pats = patterns(m)
+    for pname, (a, b) in pats.items():
+        add(pname, a, b)
+    if mirror:
+        for pname, (a, b) in pats.items():
+            add(pname + MIRRORED, a[::-1], b[::-1])
     return out
+
+
+def refusal(exc: Exception) -> str:
+    """An engine's refusal in one short line, without the function's name."""
+    text = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+    head, sep, rest = text.partition(": ")
+    return cut_text(rest if sep and " " not in head else text, 100)
+
+
+def _pair(mech: Mechanism, pname: str, a: tuple, b: tuple) -> PairLoss | str:
+    """The exact loss of one pair, or the refusal in words (the row goes on)."""
+    try:
+        return pair_loss(mech, pname, a, b)
+    except ValueError as exc:
+        return f"{pname}: refused: {refusal(exc)}"
 
 
 def _heuristic(mech: Mechanism, base: tuple) -> tuple[PairLoss | None, int, str]:
     """check_dp's search from ``base``: its worst pair, the neighbours compared, and a
-    note when it refused (the cost model)."""
+    note when it refused (the cost model, or a pair the engine refuses)."""
     search = "heuristic" if mech.adjacency == "all" and len(base) > 1 else "auto"
     try:
         r = check_dp(mech, base, search=search)
     except ValueError as exc:
-        return None, 0, f"check_dp's search refused: {str(exc).splitlines()[0]}"
+        return None, 0, f"{HEURISTIC} refused: {refusal(exc)}"
     w = r.witness
     if w is None:
         return PairLoss(HEURISTIC, base, base, sympy.Integer(0), "every output"), 0, ""
@@ -408,168 +250,71 @@ def _heuristic(mech: Mechanism, base: tuple) -> tuple[PairLoss | None, int, str]
     return pair, r.neighbours_checked, ""
 
 
-def library_row(name: str, every: bool = True) -> LibraryRow:
-    """One row of :func:`library_suite` (see there)."""
-    start = time.process_time()
-    s = setting(name)
-    tools = published(name)
-    skipped = EveryEpsilon("not run")
-    try:
-        mech = build(name)
-    except ValueError as exc:
-        return LibraryRow(None, None, name, CLAIM, _claims_private(name), None, "", 0,
-                          skipped, tools, "", 0.0, f"not run: {exc}")
-    route = (f"{s.equivalent[0]}, equal to the program" if s.equivalent else "the program")
-    m = s.queries or (10 if mech.adjacency == "all" else 3)
-    base = s.base or (1,) * m
-    found = [pair_loss(mech, pname, a, b) for pname, a, b in _pattern_pairs(mech, m)]
-    if any(p.loss is sympy.oo for p in found):  # no search can find a larger loss
-        heuristic, checked, note = None, 0, (f"{HEURISTIC} not run: a pattern's loss is "
-                                             "already infinite")
-    else:
-        heuristic, checked, note = _heuristic(mech, base)
-    if heuristic is not None:
-        found.append(heuristic)
-    seconds = time.process_time() - start
-    pats = len(found) - (heuristic is not None)
-    search = " + ".join(([f"{pats} StatDP patterns"] if pats else []) + (
-        [f"{HEURISTIC} from {''.join(map(str, base))} ({checked} neighbours)"]
-        if heuristic is not None else []))
-    if not found:
-        return LibraryRow(None, None, name, CLAIM, _claims_private(name), None, search, 0,
-                          skipped, tools, route, seconds, note)
-    worst = worst_pair(found)
-    if any(compare(p.loss, CLAIM) > 0 for p in found):
-        holds: bool | None = False
-    elif all(compare(p.upper, CLAIM) <= 0 for p in found):
-        holds = True
-    else:
-        holds, note = None, "an enclosure of a pair's loss contains the claim: undecided"
-    column = every_epsilon(name) if every else skipped
-    return LibraryRow(holds, worst.loss, name, CLAIM, _claims_private(name), worst, search,
-                      len(found) - 1 + checked if heuristic else len(found), column, tools,
-                      route, seconds, note)
-
-
-# ============================================================================ the suite
 @dataclass(frozen=True)
-class LibrarySuite(Result):
-    """Every row of :func:`library_suite`; prints as a table (``to_markdown()``,
-    ``_repr_html_``, ``_repr_latex_`` in a notebook; ``library_table``).
+class Search:
+    """The pairs one program's row searched, before its verdict.
 
     Attributes
     ----------
-    holds : bool or None
-        None: the suite is a table, not one check (each row has its own ``holds``).
-    rows : tuple of LibraryRow
-
-    Examples
-    --------
-    >>> import exactdp
-    >>> suite = exactdp.library_suite(["truncated_geometric"], progress=False)
-    >>> repr(suite)[:72]
-    'LibrarySuite(1 programs: 0 not private, 1 private on the pairs searched,'
-    >>> suite.to_markdown().splitlines()[2][:34]
-    '| truncated_geometric | private | '
+    found : tuple of PairLoss
+        Every pair whose loss was computed (the heuristic's worst pair last).
+    search : str
+        The search, in words.
+    pairs_searched : int
+        Pairs compared (the heuristic's neighbours counted one by one).
+    route : str
+        What computed the losses: the program, or the class equal to it.
+    refused : tuple of str
+        The pairs (or the heuristic) the engine refused, each with its reason.
+    queries : int
+    seconds : float
+        CPU seconds (``time.process_time``).
     """
 
-    headline = None
-
-    rows: tuple[LibraryRow, ...]
-    holds: bool | None = None
-
-    def repr_parts(self) -> list[str]:
-        count = {v: sum(r.verdict == v for r in self.rows)
-                 for v in ("private on the pairs searched", "not private", "not run")}
-        ev = {s: sum(r.every_epsilon.status == s for r in self.rows)
-              for s in ("certified", "refuted")}
-        parts = [f"{len(self.rows)} programs: {count['not private']} not private, "
-                 f"{count['private on the pairs searched']} private on the pairs searched",
-                 f"every epsilon: {ev['certified']} certified, {ev['refuted']} refuted"]
-        if count["not run"]:
-            parts.append(f"{count['not run']} not run")
-        return parts
-
-    def __getitem__(self, name: str) -> LibraryRow:
-        """The row of program ``name``."""
-        for r in self.rows:
-            if r.program == name:
-                return r
-        raise KeyError(name)
-
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __iter__(self):
-        return iter(self.rows)
-
-    def summary(self) -> str:
-        """Every row's summary."""
-        return "\n".join([repr(self)] + [r.summary() for r in self.rows])
-
-    def to_markdown(self) -> str:
-        """The table in Markdown (``library_table``)."""
-        return library_table(self.rows, "markdown")
-
-    def _repr_html_(self) -> str:
-        return library_table(self.rows, "html")
-
-    def _repr_latex_(self) -> str:
-        return library_table(self.rows, "latex")
+    found: tuple[PairLoss, ...]
+    search: str
+    pairs_searched: int
+    route: str
+    refused: tuple[str, ...]
+    queries: int
+    seconds: float
 
 
-def library_suite(
-    programs: Sequence[str] | None = None,
-    *,
-    every: bool = True,
-    progress: bool | None = None,
-) -> LibrarySuite:
-    """Every program of the library, one exact row each (see the module docstring).
-
-    Parameters
-    ----------
-    programs : sequence of str, optional
-        Names from :data:`exactdp.programs.library.PROGRAMS`; default all, in its order.
-    every : bool, default True
-        Compute the every-epsilon column on DiPC's domain (cached per program).
-    progress : bool, optional
-        A tqdm progress bar on standard error; default: when standard error is a terminal.
-
-    Returns
-    -------
-    LibrarySuite
+def search_program(name: str) -> Search:
+    """The suite's search over the pairs of program ``name`` (see the module docstring).
 
     Raises
     ------
     ValueError
-        An unknown program name (before any row runs).
-
-    Examples
-    --------
-    >>> import exactdp
-    >>> suite = exactdp.library_suite(["noisy_max_exponential"], every=False, progress=False)
-    >>> suite["noisy_max_exponential"].loss
-    1/10
+        An unknown program; a parameter the program needs and the suite does not set.
     """
-    progs = library()
-    names = list(progs if programs is None else programs)
-    if isinstance(programs, str) or not names:
-        raise argument_error("library_suite", "programs", "a non-empty list of names",
-                             programs)
-    for n in names:
-        if n not in progs:
-            raise argument_error("library_suite", "programs",
-                                 f"names from {', '.join(progs)}", n)
-    if progress is None:
-        progress = sys.stderr.isatty()
-    rows = []
-    if progress:
-        from tqdm import tqdm
-        with tqdm(names, desc="exactdp suite", unit="program", file=sys.stderr) as bar:
-            for n in bar:
-                bar.set_postfix_str(n)
-                rows.append(library_row(n, every))
+    start = time.process_time()
+    s = setting(name)
+    mech = build(name)
+    route = f"{s.equivalent[0]}, equal to the program" if s.equivalent else "the program"
+    m = s.queries or (10 if mech.adjacency == "all" else 3)
+    base = s.base or (1,) * m
+    pats = pattern_pairs(mech, m, s.mirror)
+    results = [_pair(mech, pname, a, b) for pname, a, b in pats]
+    found = [p for p in results if isinstance(p, PairLoss)]
+    refused = [p for p in results if isinstance(p, str)]
+    heuristic, checked = None, 0
+    if any(p.loss is sympy.oo for p in found):  # no search can find a larger loss
+        words = f"{HEURISTIC} not run: a pattern's loss is already infinite"
+    elif not s.heuristic:
+        words = f"{HEURISTIC} not run: over the row's 1 s CPU budget here"
     else:
-        rows = [library_row(n, every) for n in names]
-    return LibrarySuite(tuple(rows))
-
+        heuristic, checked, why = _heuristic(mech, base)
+        words = why or f"{HEURISTIC} from {''.join(map(str, base))} ({checked} neighbours)"
+        if why:
+            refused.append(why)
+    plain = sum(MIRRORED not in pname for pname, _, _ in pats)
+    parts = [f"{plain} StatDP patterns"] if plain else []
+    if len(pats) > plain:
+        parts.append(f"{len(pats) - plain} mirrored")
+    parts.append(words)
+    if heuristic is not None:
+        found.append(heuristic)
+    searched = len(found) - (heuristic is not None) + checked
+    return Search(tuple(found), " + ".join(parts), searched, route, tuple(refused), m,
+                  time.process_time() - start)

@@ -2,6 +2,11 @@
 answer patterns and a Kolmogorov-Smirnov test of each released value against its exact
 conditional CDF given the pattern, combined by Holm-Bonferroni into one verdict.
 
+Which values a pattern releases is read from the pattern (:func:`released_values`): the
+shipped classes mark a released position ``True`` in a flat tuple; a program's pattern
+marks each released value with the placeholder ``REAL`` (:data:`exactdp.programs.runs.REAL`),
+nested tuples included, and its values are numbered in reading order.
+
 References
 ----------
 A. N. Kolmogorov (1933), N. Smirnov (1948): the one-sample test
@@ -16,11 +21,40 @@ from collections.abc import Callable
 import numpy as np
 
 from ..mechanisms.release_views import ReleasedValues
+from ..programs.runs import REAL
 from .result import GoodnessOfFit, ReleaseFit, ValueTest
 
 #: Most draws of one pattern whose released value enters one Kolmogorov-Smirnov test (the
 #: first ones: the draws are independent, so any fixed subset is a valid sample).
 MAX_KS_POINTS = 1000
+
+
+def _reals(pattern: object) -> int:
+    """How many ``REAL`` placeholders ``pattern`` holds (nested tuples included)."""
+    if pattern is REAL:
+        return 1
+    if isinstance(pattern, (tuple, list)):
+        return sum(_reals(p) for p in pattern)
+    return 0
+
+
+def released_values(pattern: object) -> tuple[int, ...]:
+    """The released values of ``pattern``, each as the column of ``split``'s values and the
+    index ``cdf_float`` takes: a program's ``REAL`` placeholders numbered in reading order,
+    else the positions marked ``True`` of a flat pattern (the shipped classes).
+
+    Examples
+    --------
+    >>> from exactdp.programs.runs import REAL
+    >>> released_values((False, True, None)), released_values((False, (REAL, 1), REAL))
+    ((1,), (0, 1))
+    """
+    k = _reals(pattern)
+    if k:
+        return tuple(range(k))
+    if isinstance(pattern, (tuple, list)):
+        return tuple(j for j, p in enumerate(pattern) if p is True)
+    return ()
 
 
 def holm(p_values: list[float]) -> list[float]:
@@ -59,7 +93,7 @@ def release_fit(draws: object, dist: ReleasedValues, n_samples: int, alpha: floa
     for k, pattern in enumerate(dist.outputs):
         rows = np.flatnonzero(idx == k)
         capped = capped or rows.size > MAX_KS_POINTS
-        for i in (j for j, p in enumerate(pattern) if p is True):
+        for i in released_values(pattern):
             if rows.size == 0:
                 continue
             x = values[rows[:MAX_KS_POINTS], i]

@@ -16,7 +16,6 @@ if TYPE_CHECKING:
     from .document import compile_latex, write_report
     from .latex import LATEX_PACKAGES, latex_document, probability_table, table
     from .report import Report, build_report, pricing_report, render
-    from .suite import suite_table
 
 __all__ = [
     "LATEX_PACKAGES",
@@ -29,7 +28,6 @@ __all__ = [
     "pricing_report",
     "probability_table",
     "render",
-    "suite_table",
     "table",
     "write_report",
 ]
@@ -50,7 +48,6 @@ _EXPORTS = {
     "build_report": ".report",
     "pricing_report": ".report",
     "render": ".report",
-    "suite_table": ".suite",
 }
 
 

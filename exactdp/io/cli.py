@@ -141,27 +141,27 @@ def _add_report(sub) -> None:
 
 def _add_suite(sub) -> None:
     s = sub.add_parser(
-        "suite", help="the DP-testing tools' suite (noisy max, sparse vector), exactly",
-        description="The exact privacy loss of report-noisy-max RNM1-RNM4, the sparse vector "
-                    "variants SVT1-SVT6 and the numerical SVT on StatDP's input patterns and "
-                    "an exhaustive vertex search, beside DP-Sniper's and StatDP's published "
-                    "lower bounds (docs/suite.md).")
+        "suite", help="the DP-testing tools' suite: every program of the library, exactly",
+        description="One row per program of the library (noisy max, the sparse vector "
+                    "variants, randomized response, and the programs releasing values: "
+                    "histograms, the Laplace mechanism, partial sums): the exact worst loss "
+                    "on StatDP's input patterns and check_dp's heuristic search with its "
+                    "pair and output, the verdict against the claimed epsilon 0.1, "
+                    "certify_dp for every epsilon on DiPC's domain, and DP-Sniper's, "
+                    "StatDP's, DiPC's, CheckDP's and ShadowDP's published results "
+                    "(docs/suite.md).")
     s.add_argument("--format", choices=["text", "markdown", "latex"], default="text",
-                   help="output format (default text)")
-    s.add_argument("--queries", type=int, default=10, metavar="M",
-                   help="queries of the sparse vector rows (default 10, the tools' number)")
-    s.add_argument("--search-queries", type=int, default=4, metavar="K",
-                   help="queries of the exhaustive vertex search, 1..6, 0 for none (default 4)")
-    s.add_argument("--algorithms", default=None,
-                   help="comma-separated rows, e.g. RNM1,SVT6 (default all)")
-    s.add_argument("--library", action="store_true",
-                   help="one row per program of the library (exactdp.library_suite): the "
-                        "worst pair of the patterns and check_dp's heuristic search, the "
-                        "every-epsilon column on DiPC's domain, every tool's published result")
+                   help="output format (default text; text adds each row's CPU seconds)")
     s.add_argument("--programs", default=None,
-                   help="with --library: comma-separated program names (default all)")
+                   help="comma-separated program names, e.g. svt1,svt6 (default all)")
+    s.add_argument("--no-every-epsilon", action="store_true",
+                   help="skip the column 'every epsilon on DiPC's domain' (certify_dp on "
+                        "158 pairs per program)")
+    s.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                   help="a Dask scheduler: the every-epsilon column's pairs run there (the "
+                        "'dask' extra)")
     s.add_argument("--no-progress", action="store_true",
-                   help="with --library: no progress bar on standard error")
+                   help="no progress bar on standard error")
     s.set_defaults(command_target="exactdp.io.commands:cmd_suite")
 
 

@@ -37,7 +37,6 @@ MAX_COMPOSE = 10**5
 #: Above this many scores ``exactdp table`` prints decimals only unless ``--exact`` is given.
 EXACT_TABLE_N = 20
 #: Largest ``--search-queries`` of ``exactdp suite``.
-MAX_SEARCH_QUERIES = 6
 
 _PLAIN_NUMBER = re.compile(r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?(/\d+)?\s*$")
 
@@ -139,12 +138,13 @@ def check_report(args: argparse.Namespace) -> None:
 
 
 def check_suite(args: argparse.Namespace) -> None:
-    """``exactdp suite``'s checks before any import of the library."""
-    if args.queries < 1:
-        raise CLIError(message(None, "--queries", "a positive integer", args.queries))
-    if not 0 <= args.search_queries <= MAX_SEARCH_QUERIES:
-        raise CLIError(message(None, "--search-queries", integer_range(0, MAX_SEARCH_QUERIES),
-                               args.search_queries))
+    """``exactdp suite``'s checks before any import of the library (the names themselves
+    are checked against the library by the command, before any row runs)."""
+    if args.programs is not None and not [a for a in args.programs.split(",") if a.strip()]:
+        raise CLIError(message(None, "--programs", "comma-separated program names",
+                               args.programs))
+    if args.scheduler is not None and args.no_every_epsilon:
+        raise CLIError("--scheduler runs the every-epsilon column: drop --no-every-epsilon")
 
 
 def check_prove(args: argparse.Namespace) -> None:

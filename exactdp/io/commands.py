@@ -237,64 +237,36 @@ def _compose_section(args, scores) -> str:
 
 
 def cmd_suite(args) -> str:
-    """``exactdp suite``: the verification suite's table."""
-    from ..audit.suite import ALGORITHMS, verification_suite
-    from .suite import suite_table
-
-    if args.library:
-        return cmd_library_suite(args)
-    names = None
-    if args.algorithms is not None:
-        names = [a.strip() for a in args.algorithms.split(",") if a.strip()]
-        unknown = [a for a in names if a not in ALGORITHMS]
-        if unknown or not names:
-            raise CLIError(f"--algorithms must be names from {', '.join(ALGORITHMS)}, got "
-                           f"{args.algorithms!r}")
-    try:
-        rows = verification_suite(args.queries, algorithms=names,
-                                  search_queries=args.search_queries or None)
-    except ValueError as exc:  # a row's refusal names its size: say it in the option's words
-        raise CLIError(_suite_error(str(exc), args.queries)) from None
-    table = suite_table(rows, args.format)
-    if args.queries != 10:  # the published columns are the tools' runs at 10 queries
-        note = (f"The eps_lcb columns are DP-Sniper's and StatDP's published results at 10 "
-                f"queries (5 scores for report-noisy-max); the sparse vector rows here are at "
-                f"--queries {args.queries}, so the two are not comparable.")
-        table += ("\n% " if args.format == "latex" else "\n\n") + note
-    return table
-
-
-def cmd_library_suite(args) -> str:
-    """``suite --library``: :func:`exactdp.library_suite` as a table (html is for notebooks:
-    the text, Markdown and LaTeX formats here)."""
+    """``exactdp suite``: :func:`exactdp.verification_suite` as a table (html is for
+    notebooks: the text, Markdown and LaTeX formats here)."""
     from ..audit.library_table import library_table
-    from ..audit.program_suite import library, library_suite
+    from ..audit.program_suite import library
+    from ..audit.verification import verification_suite
 
     names = None
     if args.programs is not None:
         names = [a.strip() for a in args.programs.split(",") if a.strip()]
         unknown = [a for a in names if a not in library()]
-        if unknown or not names:
+        if unknown:
             raise CLIError(f"--programs must be names from {', '.join(library())}, got "
                            f"{args.programs!r}")
-    suite = library_suite(names, progress=False if args.no_progress else None)
+    executor, client = None, None
+    if args.scheduler is not None:
+        try:
+            from dask.distributed import Client
+        except ImportError:
+            raise CLIError("--scheduler needs the 'dask' extra (pip install "
+                           "'exactdp[dask]')") from None
+        client = Client(args.scheduler)
+        executor = client.get_executor()
+    try:
+        suite = verification_suite(names, every=not args.no_every_epsilon,
+                                   progress=False if args.no_progress else None,
+                                   executor=executor)
+    finally:
+        if client is not None:
+            client.close()
     return library_table(suite.rows, args.format)
-
-
-def _suite_error(text: str, queries: int) -> str:
-    """A row's refusal in the suite's options: ``--queries``, ``--algorithms``; no internal
-    function's name, no advice the command line cannot follow (a mechanism's cut-off)."""
-    text = text.replace("verification_suite: ", "suite: ", 1).replace(
-        f" on {queries} queries:", f" at --queries {queries}:", 1)
-    head, sep, rest = text.partition(f" at --queries {queries}: ")
-    if not sep:
-        return text
-    rest = re.sub(r"^\w+(\.\w+)?: ", "", rest)  # e.g. "SparseVector.distribution: "
-    row = head.removeprefix("suite: ")
-    if "; " in rest and re.search(r"would (need|take)", rest):
-        rest = (rest.rsplit("; ", 1)[0] + f"; choose a smaller --queries, or --algorithms "
-                f"without {row}")
-    return f"{head}{sep}{rest}"
 
 
 def _check_epsilon(text: str) -> None:
@@ -315,8 +287,7 @@ _OPTIONS = {"scores": "--scores", "neighbour": "--neighbour-scores",
             "sensitivity": "--sensitivity", "epsilon": "--epsilon", "dps": "--dps"}
 #: Functions and classes the commands call for the user, whose names the user never typed.
 _INTERNAL = frozenset({"build_report", "privacy_loss", "check_dp", "ExponentialMechanism",
-                       "PermuteAndFlip", "ReportNoisyMax", "OptimalRegularMechanism",
-                       "verification_suite"})
+                       "PermuteAndFlip", "ReportNoisyMax", "OptimalRegularMechanism"})
 
 
 def _in_options(message: str, command: str | None) -> str:

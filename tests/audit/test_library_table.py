@@ -1,22 +1,32 @@
-"""The library suite's table (exactdp/audit/library_table.py): four formats, exact cells."""
+"""The verification suite's table (exactdp/audit/library_table.py): four formats, exact cells."""
 
 from __future__ import annotations
 
-import pytest
+from dataclasses import replace
 
-from exactdp import library_suite
-from exactdp.audit.library_table import LIBRARY_HEADER, library_cells, library_table
+import pytest
+import sympy
+
+from exactdp import verification_suite
+from exactdp.audit.library_table import (
+    LIBRARY_HEADER,
+    TIME_HEADER,
+    library_cells,
+    library_table,
+    loss_cell,
+)
+from exactdp.audit.suite import PairLoss
 
 
 @pytest.fixture(scope="module")
 def rows():
-    return library_suite(["randomized_response_incorrect", "truncated_geometric"],
-                         progress=False).rows
+    return verification_suite(["randomized_response_incorrect", "truncated_geometric"],
+                              progress=False).rows
 
 
 def test_cells(rows):
     bad, geo = (library_cells(r) for r in rows)
-    assert list(bad) == list(LIBRARY_HEADER)
+    assert list(bad) == [*LIBRARY_HEADER, TIME_HEADER]
     # ln((1 + eps)/(1 - eps)) = ln(11/9) at eps = 1/10 (DiPC's incorrect randomized response)
     assert bad["exact worst loss"] == "0.200671" and bad["verdict"] == "not private"
     assert bad["DiPC"] == "False, 1 s" and bad["CheckDP"] == "--"
@@ -26,9 +36,22 @@ def test_cells(rows):
 def test_formats(rows):
     text = library_table(rows).splitlines()
     assert len(text) == 3 and text[1].startswith("randomized_response_incorrect  ")
+    assert text[0].endswith(TIME_HEADER)  # the text table adds the CPU seconds
     md = library_table(rows, "markdown").splitlines()
     assert md[1] == "|" + "---|" * len(LIBRARY_HEADER)
     assert library_table(rows, "latex").count(r"\\") == 3
     assert library_table(rows, "html").count("<tr>") == 3
     with pytest.raises(ValueError, match="library_table: fmt must be one of"):
         library_table(rows, "csv")
+
+
+def test_loss_cell_bracket_and_supremum(rows):
+    """A pair with no closed form prints its certified bracket; a supremum no output
+    attains is marked "sup"."""
+    row = rows[0]
+    lo, hi = sympy.Rational(149, 1000), sympy.Rational(3, 20)
+    bracket = PairLoss("X shape", (1, 0), (0, 1), lo, "(F, v)", True, (lo, hi))
+    assert loss_cell(replace(row, worst=bracket, loss=lo)) == "in [0.149, 0.15]"
+    near = PairLoss("one below", (1,), (0,), sympy.Integer(1), "v -> oo", False)
+    assert loss_cell(replace(row, worst=near, loss=near.loss)) == "sup 1"
+    assert loss_cell(replace(row, worst=None, loss=None)) == "--"

@@ -27,3 +27,28 @@ def test_release_samplers_patterns_and_values_combined_by_holm():
     assert fit.verdict == "consistent" and [t.pattern for t in fit.values] == [(True,)]
     shifted = exactdp.ReportNoisyMax(1, noise="laplace", output="value").distribution([1, 2])
     assert goodness_of_fit(shifted.sample, v, 2000, rng=6).verdict == "rejected"
+
+
+def test_released_values_read_true_positions_and_real_placeholders():
+    from exactdp.audit.release_fit import released_values
+    from exactdp.programs.runs import REAL
+
+    assert released_values((False, True, None, True)) == (1, 3)
+    assert released_values(REAL) == (0,)
+    assert released_values((False, (REAL, True), REAL)) == (0, 1)  # a program's: REAL wins
+    assert released_values((False, None)) == () and released_values(3) == ()
+
+
+def test_a_release_program_is_audited_on_its_released_values():
+    """The Laplace mechanism as a program (pattern REAL): its own sampler is consistent,
+    and the Kolmogorov-Smirnov test of the value against the exact CDF rejects a sampler
+    at twice the scale (the pattern alone cannot: there is one)."""
+    from exactdp.programs.library_release import laplace_mechanism
+
+    d = laplace_mechanism(epsilon=1).distribution([3])
+    fit = goodness_of_fit(d.sample, d, 600, rng=1)
+    assert fit.verdict == "consistent" and [(t.position, t.n) for t in fit.values] == [(0, 600)]
+    wide = laplace_mechanism(epsilon="1/2").distribution([3])
+    bad = goodness_of_fit(wide.sample, d, 600, rng=1)
+    assert bad.verdict == "rejected" and bad.values[0].p_value < 1e-6
+    assert bad.patterns.verdict == "consistent"

@@ -1,10 +1,12 @@
-"""The verification suite (exactdp/audit/suite.py).
+"""The pairs of the tools' suite (exactdp/audit/suite.py): pair_loss on StatDP's patterns.
 
-Values are checked against independent routes: mpmath quadrature of the defining integrals
-(the sparse vector variants: tests/mechanisms/test_sparse_vector.py's quadrature; RNM-Laplace:
-the integral over the winner's noise written here), ``privacy_loss`` on the same pairs, the
-tools' published lower bounds (a sound lower bound lies below the exact loss) and the
-literature's verdicts. The default tests run at 3 queries; the tools' 10 are ``slow``.
+The tools' eleven algorithms (RNM1-RNM4, SVT1-SVT6, the numerical SVT;
+:data:`~exactdp.audit.suite_specs.SPECS`) on StatDP's patterns at a small number of queries,
+checked against independent routes: mpmath quadrature of the defining integrals (the sparse
+vector variants: tests/mechanisms/test_sparse_vector.py's quadrature; RNM-Laplace: the
+integral over the winner's noise written here), the tools' published lower bounds (a sound
+lower bound lies below the exact loss) and the literature's verdicts. The suite itself (every
+program of the library) is tests/audit/test_verification.py's.
 """
 
 from __future__ import annotations
@@ -16,17 +18,8 @@ import pytest
 import sympy
 
 import exactdp
-from exactdp import SuiteRow, verification_suite
-from exactdp.audit.suite import (
-    PairLoss,
-    build_mechanism,
-    loss_growth,
-    pair_loss,
-    precheck,
-    suite_row,
-    vertex_search,
-)
-from exactdp.audit.suite_specs import SPECS, patterns
+from exactdp.audit.suite import PairLoss, build_mechanism, loss_growth, pair_loss, worst_pair
+from exactdp.audit.suite_specs import SPECS, pattern_pair, patterns
 from exactdp.distribution import LossSupremum
 from exactdp.exact import compare
 from exactdp.mechanisms import Mechanism
@@ -38,10 +31,44 @@ SPEC = {s.name: s for s in SPECS}
 CLAIM = sympy.Rational(1, 10)
 
 
+@dataclass(frozen=True)
+class Pairs:
+    """One algorithm's exact losses on StatDP's patterns (the old rows' numbers)."""
+
+    name: str
+    queries: int
+    pairs: tuple[PairLoss, ...]
+
+    @property
+    def worst(self) -> PairLoss:
+        return worst_pair(self.pairs)
+
+    @property
+    def loss(self) -> sympy.Expr:
+        return self.worst.loss
+
+    @property
+    def holds(self) -> bool:
+        return all(compare(p.upper, CLAIM) <= 0 for p in self.pairs)
+
+    def tool_pair(self, tool: str) -> PairLoss | None:
+        """The pair the tool reported (its pattern at these queries)."""
+        pub = next((p for p in SPEC[self.name].published() if p.tool == tool), None)
+        if pub is None:
+            return None
+        pair = pattern_pair(pub.pattern, self.queries)
+        return next(p for p in self.pairs if (p.scores, p.neighbour) == pair)
+
+
+def pattern_losses(name: str, m: int = 3) -> Pairs:
+    mech = build_mechanism(SPEC[name])
+    m = SPEC[name].queries or m
+    return Pairs(name, m, tuple(pair_loss(mech, n, a, b) for n, (a, b) in patterns(m).items()))
+
+
 @pytest.fixture(scope="module")
-def rows() -> dict[str, SuiteRow]:
-    return {r.algorithm: r for r in verification_suite(3, algorithms=AVAILABLE,
-                                                       search_queries=2)}
+def rows() -> dict[str, Pairs]:
+    return {name: pattern_losses(name) for name in AVAILABLE}
 
 
 # ---------------------------------------------------------------- independent routes
@@ -81,7 +108,7 @@ def test_svt_losses_match_quadrature(rows, name):
 def test_svt5_is_infinite_already_at_two_queries():
     """Equal answers are answered alike; a pair that moves them apart has an output of
     probability 0 under one input (quadrature: 0 there, positive under the other)."""
-    row = verification_suite(2, algorithms=["SVT5"], search_queries=2)[0]
+    row = pattern_losses("SVT5", 2)
     assert row.loss is sympy.oo and not row.holds
     mech = build_mechanism(SPEC["SVT5"])
     assert _svt_quadrature_loss(mech, row.worst.scores, row.worst.neighbour) == mpmath.inf
@@ -111,12 +138,13 @@ def test_correct_rows_hold_and_the_published_bounds_lie_below(rows):
     the exact loss on the same pair, and the exact loss is at most the claim."""
     for name in ("RNM1", "RNM2"):
         row = rows[name]
-        assert row.holds and row.private and row.verdict == "private on the pairs checked"
+        assert row.holds and SPEC[name].private
         assert compare(row.loss, CLAIM) <= 0
-        for pub in row.published:
+        for pub in SPEC[name].published():
             assert pub.lower_bound <= float(row.tool_pair(pub.tool).loss) <= 0.1
-    assert rows["RNM2"].loss == CLAIM and rows["RNM2"].all_epsilon is True
-    assert rows["RNM1"].all_epsilon is None
+    assert rows["RNM2"].loss == CLAIM
+    mech = build_mechanism(SPEC["RNM2"])  # permute-and-flip: every epsilon on every pattern
+    assert all(exactdp.certify_dp(mech, p.scores, p.neighbour).holds for p in rows["RNM2"].pairs)
     for name in ("SVT1", "SVT2"):
         assert rows[name].holds and compare(rows[name].loss, CLAIM) < 0
 
@@ -124,7 +152,7 @@ def test_correct_rows_hold_and_the_published_bounds_lie_below(rows):
 def test_incorrect_rows_are_refuted_with_a_witness(rows):
     for name in ("SVT4", "SVT5", "SVT6"):
         row = rows[name]
-        assert not row.holds and not row.private and row.verdict == "not private"
+        assert not row.holds and not SPEC[name].private
         assert compare(row.loss, CLAIM) > 0
         assert set(row.worst.output) <= set("TF-") and len(row.worst.output) == 3
     # SVT4 stays within Lyu-Su-Li's (1 + 6c)/4 eps = 0.175
@@ -135,7 +163,7 @@ def test_incorrect_rows_are_refuted_with_a_witness(rows):
 def test_svt6_loss_grows_with_the_queries(rows):
     """No bound independent of m: the worst loss rises from m = 2 to m = 3 (docs/suite.md's
     half-half values 0.07591, 0.10747)."""
-    two = verification_suite(2, algorithms=["SVT6"], search_queries=None)[0]
+    two = pattern_losses("SVT6", 2)
     assert float(two.loss) == pytest.approx(0.07591, abs=5e-6)
     assert compare(two.loss, rows["SVT6"].loss) < 0
 
@@ -166,15 +194,6 @@ def test_svt3_loss_grows_linearly_on_a_vs_a_plus_d():
     assert compare(half[0], half[-1]) < 0
 
 
-def test_vertex_search_finds_the_patterns_worst_at_small_m():
-    mech = build_mechanism(SPEC["SVT4"])
-    found, checked = vertex_search(mech, 3)
-    assert checked == 26
-    pats = [pair_loss(mech, n, a, b) for n, (a, b) in patterns(3).items()]
-    assert all(compare(found.loss, p.loss) >= 0 for p in pats)
-    assert isinstance(found, PairLoss) and found.pattern == "vertex search"
-
-
 @dataclass(frozen=True)
 class _Release(Mechanism):
     """Releases every a_i + Lap(1): the loss is the L1 distance (attained far out)."""
@@ -192,59 +211,11 @@ class _Release(Mechanism):
 
 def test_the_density_route_reads_the_density_hook():
     """Mechanisms that release real values (output kind "release") go through
-    privacy_loss and their _loss_supremum hook, in the pairs and in the vertex search alike."""
+    privacy_loss and their _loss_supremum hook."""
     mech = _Release()
     p = pair_loss(mech, "half half", *patterns(4)["half half"])
     assert p.loss == 4 and p.attained and p.output == "every output beyond both inputs"
-    found, checked = vertex_search(mech, 2)
-    assert checked == 8 and found.loss == 2 and found.scores == (1, 1)
-    assert found.neighbour in ((0, 0), (0, 2), (2, 0), (2, 2))
-
-
-# ---------------------------------------------------------------- the result protocol
-def test_result_protocol(rows):
-    row = rows["SVT6"]
-    assert repr(row).startswith("SuiteRow(holds=False, loss=0.10747")
-    assert row.value == row.loss and float(row) == pytest.approx(0.10747, abs=1e-5)
-    text = row.summary()
-    assert "vertex search at m = 2" in text and "DP-Sniper: eps 0.2742" in text
-    assert row._repr_latex_().startswith("$")
-    assert row.witness == str(row.worst) and "loss 0.10747 at" in row.witness
-    assert row.shortfall("DP-Sniper") == pytest.approx(float(row.loss) - 0.27204, abs=1e-5)
-    assert row.shortfall("nobody") is None and row.tool_pair("nobody") is None
-    assert rows["SVT5"].shortfall("StatDP") == float("inf")
-    assert row.queries == 3 and row.search_queries == 2 and row.neighbours_checked == 8
-    assert row.seconds > 0 and row.search_seconds > 0
-    assert "RNM2" in rows and rows["RNM2"].summary().count("certify_dp") == 1
-
-
-def test_suite_row_and_precheck_directly():
-    row = suite_row(SPEC["RNM2"], 10, None)
-    assert row.queries == 5 and row.search is None and row.neighbours_checked == 0
-    precheck(SPEC["SVT1"], 3)  # no error
-    with pytest.raises(ValueError, match="verification_suite: SVT6 on 13 queries: Sparse"):
-        precheck(SPEC["SVT6"], 13)
-
-
-# ---------------------------------------------------------------- bad input
-@pytest.mark.parametrize("kwargs,match", [
-    ({"queries": 0}, "verification_suite: queries must be a positive integer, got 0"),
-    ({"algorithms": ["RNM9"]}, "verification_suite: algorithms must be names from RNM1"),
-    ({"algorithms": "RNM1"}, "verification_suite: algorithms must be a non-empty list"),
-    ({"algorithms": []}, "verification_suite: algorithms must be a non-empty list"),
-    ({"search_queries": 7}, "verification_suite: search_queries must be an integer in 1..6"),
-])
-def test_bad_input_is_one_line_error(kwargs, match):
-    with pytest.raises(ValueError, match=match):
-        verification_suite(**kwargs)
-
-
-def test_too_many_queries_refuse_at_once():
-    import time
-    start = time.process_time()
-    with pytest.raises(ValueError, match="SVT6 on 20 queries: .*answer sequences"):
-        verification_suite(20, algorithms=["RNM1", "SVT6"])
-    assert time.process_time() - start < 2
+    assert pair_loss(mech, "one above", (1, 1), (2, 1)).loss == 1
 
 
 # ---------------------------------------------------------------- rows of the other branches
@@ -252,7 +223,7 @@ def test_rnm3_supremum_is_attained_on_the_tools_pair():
     """On (1)^5 vs (2)^5 (StatDP's "all above") with Laplace(b = 2/eps) noise the density
     ratio of the noisy maximum is exactly e^{5/b} = e^{1/4} at every value v <= 1 (both
     inputs in the left tails): the supremum n eps / 2 is attained, not only approached."""
-    row = verification_suite(algorithms=["RNM3"], search_queries=None)[0]
+    row = pattern_losses("RNM3")
     p = next(x for x in row.pairs if x.pattern == "all above")
     assert p.loss == sympy.Rational(1, 4) and p.attained
     b = mpmath.mpf(20)
@@ -270,51 +241,25 @@ def test_rnm3_supremum_is_attained_on_the_tools_pair():
     assert not row.holds and compare(row.loss, sympy.Rational(1, 4)) >= 0
     statdp = row.tool_pair("StatDP")
     assert statdp is p  # StatDP's 0.2001 was on this pair
-    for pub in row.published:
+    for pub in SPEC["RNM3"].published():
         assert pub.lower_bound <= float(row.tool_pair(pub.tool).loss)
 
 
 def test_rnm4_is_infinite_on_the_tools_pair():
     """Issue 24: values reachable under (2)^5 only (exponential noise is >= 0)."""
-    row = verification_suite(algorithms=["RNM4"], search_queries=None)[0]
+    row = pattern_losses("RNM4")
     assert row.tool_pair("DP-Sniper").loss is sympy.oo and row.loss is sympy.oo
     assert not row.holds and row.tool_pair("DP-Sniper").output
 
 
-def test_svt3_is_finite_at_fixed_m_and_grows():
-    small = verification_suite(2, algorithms=["SVT3"], search_queries=None)[0]
-    larger = verification_suite(3, algorithms=["SVT3"], search_queries=None)[0]
-    assert small.loss.is_finite and larger.loss.is_finite
-    assert compare(small.loss, larger.loss) < 0 and not larger.private
-
-
-def test_numerical_svt_holds_on_the_pairs_checked():
-    row = verification_suite(3, algorithms=["NumericalSVT"], search_queries=2)[0]
-    assert row.holds and compare(row.loss, CLAIM) <= 0 and row.search is not None
-
-
-def test_the_whole_suite_runs_at_small_m():
-    rows = verification_suite(3, search_queries=None)
-    assert [r.algorithm for r in rows] == [s.name for s in SPECS]
-    # at m = 3 every incorrect row but SVT3 (whose loss grows with m) is already refuted
-    assert [r.holds for r in rows if r.algorithm != "SVT3"] == [
-        s.private for s in SPECS if s.name != "SVT3"]
-
-
-# ---------------------------------------------------------------- the tools' sizes
-@pytest.mark.slow
-def test_correct_svt_rows_at_the_tools_ten_queries():
-    for row in verification_suite(10, algorithms=["SVT1", "SVT2"], search_queries=None):
-        assert row.holds
-        for pub in row.published:
-            assert pub.lower_bound <= float(row.tool_pair(pub.tool).loss) <= 0.1
+def test_numerical_svt_holds_on_the_patterns():
+    row = pattern_losses("NumericalSVT", 3)
+    assert row.holds and compare(row.loss, CLAIM) <= 0
 
 
 def test_worst_prefers_an_attained_loss_among_exact_ties():
     """RNM4: every pattern is infinite; the witness is an event of positive probability
     under one input only, not a family of values approaching it."""
-    from exactdp.audit.suite import worst_pair
-
     near = PairLoss("one below", (1,), (0,), sympy.oo, "values v -> 1", False)
     event = PairLoss("one above", (1,), (2,), sympy.oo, "values v in [1, 2)", True)
     assert worst_pair([near, event]) is event and worst_pair([event, near]) is event

@@ -366,69 +366,45 @@ def test_table_at_dps_1000_prints_every_digit(capsys):
 
 
 # ---------------------------------------------------------------- exactdp suite
-def test_suite_prints_the_table(capsys):
-    code, out, err = run(capsys, "suite", "--algorithms", "RNM2", "--search-queries", "0",
-                         "--format", "markdown")
-    assert code == 0 and not err
-    lines = out.splitlines()
-    assert lines[0].startswith("| algorithm | literature | DP-Sniper pair | exact there |")
-    assert lines[2].startswith("| RNM2 | private | one below rest above | 0.1 | 0.0975 |")
-    code, out, _ = run(capsys, "suite", "--algorithms", "SVT5", "--queries", "2",
-                       "--search-queries", "2", "--format", "latex")
-    assert code == 0 and out.startswith(r"\begin{tabular}") and "not private" in out
-
-
-def test_suite_library_prints_one_row_per_program(capsys):
-    code, out, err = run(capsys, "suite", "--library", "--programs",
-                         "randomized_response_incorrect,truncated_geometric", "--no-progress",
-                         "--format", "markdown")
+def test_suite_prints_one_row_per_program(capsys):
+    code, out, err = run(capsys, "suite", "--programs",
+                         "randomized_response_incorrect,truncated_geometric,laplace_mechanism",
+                         "--no-progress", "--format", "markdown")
     assert code == 0 and not err
     lines = out.splitlines()
     assert lines[0].startswith("| program | literature | verdict | exact worst loss |")
     # ln((1 + eps)/(1 - eps)) = ln(11/9) at eps = 1/10: DiPC's incorrect randomized response
     assert lines[2].startswith("| randomized_response_incorrect | not private | not private "
                                "| 0.200671 |")
-    assert lines[3].startswith("| truncated_geometric | private |") and len(lines) == 4
-    code, out, err = run(capsys, "suite", "--library", "--programs", "svt9")
-    assert code == 2 and err.startswith("exactdp: error: --programs must be names from")
+    assert lines[3].startswith("| truncated_geometric | private |")
+    assert lines[4].startswith("| laplace_mechanism | private | private on the pairs searched "
+                               "| 0.1 |") and len(lines) == 5
+    code, out, _ = run(capsys, "suite", "--programs", "histogram_wrong_scale",
+                       "--no-every-epsilon", "--format", "latex")
+    assert code == 0 and out.startswith(r"\begin{tabular}") and "not private" in out
+    code, out, _ = run(capsys, "suite", "--programs", "truncated_geometric", "--no-progress")
+    assert code == 0 and out.splitlines()[0].rstrip().endswith("CPU s")
 
 
 @pytest.mark.parametrize("argv,message", [
-    (("--queries", "0"), "exactdp: error: --queries must be a positive integer, got 0"),
-    (("--search-queries", "9"), "exactdp: error: --search-queries must be an integer in 0..6"),
-    (("--algorithms", "RNM1,foo"), "exactdp: error: --algorithms must be names from RNM1,"),
-    (("--algorithms", "SVT6", "--queries", "20"),
-     "exactdp: error: suite: SVT6 at --queries 20: the exact distribution of 20 queries"),
-    (("--algorithms", "SVT5", "--queries", "50"),
-     "exactdp: error: suite: SVT5 at --queries 50: the exact distribution of 50 queries"),
+    (("--programs", "svt1,foo"), "exactdp: error: --programs must be names from"),
+    (("--programs", ","), "exactdp: error: --programs must be comma-separated program names"),
+    (("--no-every-epsilon", "--scheduler", "tcp://127.0.0.1:1"),
+     "exactdp: error: --scheduler runs the every-epsilon column: drop --no-every-epsilon"),
 ])
 def test_suite_errors_name_the_option(capsys, argv, message):
-    """In the command's terms (issue 35 item 11): no internal function, and advice the
-    command line can follow (no cut-off, which the suite's rows fix)."""
+    """In the command's terms: no internal function's name, one line."""
     code, out, err = run(capsys, "suite", *argv)
     assert code == 2 and not out and err.startswith(message) and err.count("\n") == 1
-    if "--algorithms" in argv and "--queries" in argv:
-        assert "cut-off" not in err and "SparseVector" not in err
-        assert err.rstrip().endswith("choose a smaller --queries, or --algorithms without "
-                                     f"{argv[1]}")
 
 
-def test_suite_default_runs_every_row(capsys):
-    code, out, _ = run(capsys, "suite", "--queries", "2", "--search-queries", "0")
-    table = out.split("\n\n")[0]  # the note on the published columns follows the table
-    assert code == 0 and [ln.split()[0] for ln in table.splitlines()[1:]] == [
-        "RNM1", "RNM2", "RNM3", "RNM4", "SVT1", "SVT2", "SVT3", "SVT4", "SVT5", "SVT6",
-        "NumericalSVT"]
-
-
-def test_suite_at_other_than_ten_queries_says_the_published_columns_are_at_ten(capsys):
-    assert main(["suite", "--queries", "2", "--algorithms", "SVT1", "--search-queries", "0"]) == 0
-    out = capsys.readouterr().out
-    assert out.rstrip().endswith("the sparse vector rows here are at --queries 2, so the two "
-                                 "are not comparable.")
-    assert main(["suite", "--queries", "2", "--algorithms", "SVT1", "--search-queries", "0",
-                 "--format", "latex"]) == 0
-    assert "\n% The eps_lcb columns" in capsys.readouterr().out
+def test_suite_options_of_the_old_rows_are_gone(capsys):
+    """One suite: the eleven hand-written rows' --queries, --algorithms, --search-queries
+    and --library are gone with them (every program at the tools' settings)."""
+    for option in ("--queries", "--algorithms", "--search-queries", "--library"):
+        with pytest.raises(SystemExit):
+            main(["suite", option, "1"])
+        assert "unrecognized arguments" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize("mechanisms", ["pf", "em", "rnm-exp,optimal"])

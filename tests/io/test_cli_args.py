@@ -29,8 +29,8 @@ BAD = [
     ["table", "--scores", "1,2", "--epsilon", "nan"],
     ["table", "--scores", "1,2", "--exact", "--no-exact"],
     ["table", "--scores", "1,2", "--score", "revenue"],
-    ["suite", "--queries", "0"],
-    ["suite", "--search-queries", "7"],
+    ["suite", "--programs", ","],
+    ["suite", "--no-every-epsilon", "--scheduler", "tcp://127.0.0.1:1"],
     ["prove", "--workers", "2", "--scheduler", "tcp://127.0.0.1:1"],
 ]
 

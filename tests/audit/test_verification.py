@@ -1,0 +1,120 @@
+"""The verification suite (exactdp/audit/verification.py): every program of the library, one
+row each, as a table.
+
+Independent routes: closed forms (randomized response: exactly epsilon; its incorrect twin
+ln((1 + eps)/(1 - eps)) = ln(11/9); the Laplace mechanism: epsilon; the histogram at the
+inverted scale: 1/epsilon; report-noisy-max returning the value with Laplace noise: n
+epsilon / 2 = 1/4 at n = 5, attained; with exponential noise: infinite), the literature's
+verdicts, the tools' published lower bounds (a sound lower bound lies below the exact loss)
+and DiPC's verdicts.
+"""
+
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+import sympy
+
+import exactdp
+from exactdp import SuiteRow, VerificationSuite, verification_suite
+from exactdp.audit import verification as vs
+from exactdp.audit.library_table import LIBRARY_HEADER
+from exactdp.programs import library_release
+
+CLAIM = sympy.Rational(1, 10)
+CHEAP = ["noisy_max_exponential", "svt4", "randomized_response",
+         "randomized_response_incorrect", "truncated_geometric", "noisy_max_value_laplace",
+         "noisy_max_value_exponential", "laplace_mechanism", "histogram_wrong_scale",
+         "bad_partial_sum", "prefix_sum"]
+
+
+@pytest.fixture(scope="module")
+def suite() -> VerificationSuite:
+    return verification_suite(CHEAP, progress=False)
+
+
+def test_rows_closed_forms_and_verdicts(suite):
+    assert [r.program for r in suite] == CHEAP and len(suite) == len(CHEAP)
+    rr, bad = suite["randomized_response"], suite["randomized_response_incorrect"]
+    assert rr.loss == CLAIM and rr.holds and rr.private is True  # Warner: exactly epsilon
+    assert bad.loss == sympy.log(sympy.Rational(11, 9)) and bad.holds is False
+    assert bad.verdict == "not private" and bad.private is False
+    assert suite["truncated_geometric"].loss == CLAIM
+    assert suite["noisy_max_exponential"].loss == CLAIM  # permute-and-flip: tight
+    assert suite["laplace_mechanism"].loss == CLAIM and suite["laplace_mechanism"].holds
+    assert suite["histogram_wrong_scale"].loss == 10 and not suite["histogram_wrong_scale"].holds
+    assert suite["bad_partial_sum"].loss == 2 * CLAIM
+    nmv = suite["noisy_max_value_laplace"]
+    assert nmv.loss == sympy.Rational(1, 4) and nmv.worst.attained and nmv.private is False
+    assert nmv.worst.pattern == "all above" and nmv.worst.output == "every value v <= 1"
+    inf = suite["noisy_max_value_exponential"]
+    assert inf.loss is sympy.oo and inf.holds is False and "probability" in inf.worst.output
+
+
+def test_a_refused_row_says_so_and_the_suite_goes_on(suite):
+    row = suite["prefix_sum"]
+    assert row.holds is None and row.loss is None and row.verdict == "refused"
+    assert row.note.startswith("refused: check_dp heuristic refused: ")
+    assert "do not factorise" in row.note and row.refused
+    assert "refused: " in row.summary()
+
+
+def test_every_epsilon_column_and_published_numbers(suite):
+    svt4 = suite["svt4"]
+    assert svt4.every_epsilon.status == "refuted" and svt4.holds is False
+    assert str(svt4.tools.dipc) == "False, 294 s" and str(svt4.tools.checkdp) == "counterexample"
+    for row in suite:
+        for pub in row.tools.lower_bounds():
+            assert row.shortfall(pub.tool) > 0  # a sound lower bound lies below
+        if row.program in library_release.PROGRAMS or row.program.startswith("randomized"):
+            assert row.every_epsilon.status == "not applicable"
+    assert suite["noisy_max_value_exponential"].shortfall("StatDP") == float("inf")
+    assert svt4.shortfall("nobody") is None
+
+
+def test_display_repr_table_and_formats(suite):
+    text = repr(suite)
+    assert len(text) <= 200 and text.startswith(
+        "VerificationSuite(11 programs: 6 not private, 4 private on the pairs searched, "
+        "1 refused, every epsilon: 1 certified, 1 refuted")
+    md = suite.to_markdown().splitlines()
+    assert md[0] == "| " + " | ".join(LIBRARY_HEADER) + " |" and len(md) == 2 + len(CHEAP)
+    assert md[3].startswith("| svt4 | not private | not private | 0.17488 | "
+                            "1111111111 vs 2222222220 | FFFFFFFFFT | one below rest above "
+                            "(mirrored) |")
+    assert suite._repr_html_().count("<tr>") == 1 + len(CHEAP)
+    assert suite._repr_latex_().startswith(r"\begin{tabular}")
+    assert "every epsilon on DiPC's domain: refuted" in suite["svt4"].summary()
+    assert suite.summary().count("\n  verdict: ") == len(CHEAP)
+    assert isinstance(suite["svt4"], SuiteRow) and len(repr(suite["svt4"])) <= 200
+    with pytest.raises(KeyError):
+        suite["svt9"]
+
+
+def test_progress_bar_and_executor(monkeypatch, capsys):
+    """The bar (exactdp.progress) shows on a terminal; the every-epsilon column runs on a
+    given executor (Dask: Client.get_executor()) and agrees with the local column."""
+    monkeypatch.setattr("sys.stderr.isatty", lambda: True)
+    with ThreadPoolExecutor(2) as pool:
+        remote = verification_suite(["svt4"], progress=True, executor=pool)["svt4"]
+    assert "exactdp suite" in capsys.readouterr().err
+    local = exactdp.audit.every_epsilon.every_epsilon("svt4")
+    assert (remote.every_epsilon.status, remote.every_epsilon.failing_pairs) == (
+        local.status, local.failing_pairs)
+
+
+def test_suite_row_never_raises_for_a_program_it_cannot_build(monkeypatch):
+    monkeypatch.setattr(vs, "search_program", lambda name: (_ for _ in ()).throw(
+        ValueError("svt1: needs a parameter threshold")))
+    row = vs.suite_row("svt1")
+    assert row.verdict == "not run" and row.note == "not run: needs a parameter threshold"
+
+
+def test_bad_program_names():
+    with pytest.raises(ValueError, match="verification_suite: programs must be names from"):
+        verification_suite(["svt9"])
+    with pytest.raises(ValueError, match="verification_suite: programs must be a non-empty"):
+        verification_suite("svt1")
+    with pytest.raises(ValueError, match="verification_suite: programs must be a non-empty"):
+        verification_suite([])
