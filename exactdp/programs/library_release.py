@@ -187,8 +187,8 @@ def prefix_sum(q, epsilon, sensitivity=1):
     j} (a_i + nu_i)`` (an invertible triangular map of independent noises).
 
     Claimed epsilon-DP under ``"one"`` adjacency, and it is (the sums are a function of the
-    noisy histogram). Its density is exact (each sum fixes one more noise); the supremum
-    over several released values that do not factorise is refused in this version.
+    noisy histogram). Its density is exact (each sum fixes one more noise), and so is its
+    loss (the sums are a triangular map of free noises): epsilon when an answer moves by D.
     """
     out, total = [], 0
     for a in q:

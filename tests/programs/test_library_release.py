@@ -89,8 +89,15 @@ def test_sums_and_parallel_laplace_closed_forms():
     # prefix sums: the density of (s1, s2) is that of the noises (s1 - a1, s2 - s1 - a2)
     p = L.prefix_sum(epsilon=1).distribution([1, 0])
     assert exactly_equal(p.density((2, 5)), sympy.exp(-1) / 2 * sympy.exp(-3) / 2)
+    # the sums are a triangular map of the noises: the loss is sum |d_i|/b_i of the noises'
+    # shifts d = A^-1 (k - k'): one noise moves by 1 (Lap(1)), the loss is epsilon, attained
+    for other in ([1, 1], [2, 0]):
+        loss = exactdp.privacy_loss(L.prefix_sum(epsilon=1), [1, 0], other)
+        assert loss.value == 1 and loss.attained
+    # two released values each compared with the threshold noise: not a linear map of free
+    # noises, refused in one line
     with pytest.raises(ValueError, match="releases 2 values"):
-        exactdp.privacy_loss(L.prefix_sum(epsilon=1), [1, 0], [1, 1])
+        exactdp.privacy_loss(L.svt3(epsilon=1, threshold=0, c=2), [1, 2], [2, 1])
 
 
 def test_programs_registry_names_every_release_program():
@@ -192,6 +199,16 @@ def test_smart_sum_density_cdf_and_loss_of_its_bad_twin():
     assert exactly_equal(d.density(s), sympy.exp(-sum(abs(x) for x in z) / 2) / 64)
     # the third sum is 2 + z2 + z3: the CDF of a sum of two Lap(2) (Feller II.V.4) at 1
     assert exactly_equal(d.cdf(d.outputs[0], 2, 3), 1 - R(5, 8) * sympy.exp(-R(1, 2)))
+    # the loss: an answer enters one noisy answer and one noisy block total, Lap(2/epsilon)
+    # each (Chan, Shi and Song 2011): epsilon when both move, epsilon/2 at a block's end;
+    # the density ratio at outputs beyond both inputs' sums attains it
+    for other, want in (([2, 0, 1], 1), ([1, 1, 1], R(1, 2)), ([1, 0, 2], R(1, 2))):
+        loss = exactdp.privacy_loss(m, [1, 0, 1], other)
+        assert loss.value == want and loss.attained
+        far = (10, 10, 20)
+        ratio = m.distribution(other).density(far) / d.density(far)
+        assert exactly_equal(sympy.log(sympy.powsimp(ratio)), want) or exactly_equal(
+            sympy.log(sympy.powsimp(1 / ratio)), want)
     bad = L.bad_smart_sum(epsilon=1, block=2)
     assert bad.distribution([1, 0, 1]).outputs == ((REAL, 1, REAL),)
     loss = exactdp.privacy_loss(bad, [1, 0, 1], [1, 1, 1])
