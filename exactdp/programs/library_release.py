@@ -16,14 +16,18 @@ N. Li, "Understanding the Sparse Vector Technique for Differential Privacy", PVL
 differential privacy with shadow execution", PLDI 2019 (NumSVT; the noisy-max variants
 returning the value). Z. Ding, Y. Wang, Y. Xiao, G. Wang, D. Zhang and D. Kifer, "Free gap
 estimates from the exponential mechanism, sparse vector, noisy max and related
-algorithms", PVLDB 13 / VLDB J. 2023 (the sparse vector with gap). B. Bichsel et al.,
-"DP-Sniper", IEEE S&P 2021 (the histogram with the wrong scale).
+algorithms", PVLDB 13 / VLDB J. 2023 (the sparse vector with gap, the adaptive sparse
+vector, noisy top-k with gap). B. Bichsel et al., "DP-Sniper", IEEE S&P 2021 (the
+histogram with the wrong scale, SVT34Parallel). T.-H. H. Chan, E. Shi and D. Song,
+"Private and continual release of statistics", ACM TISSEC 14(3), 2011 (SmartSum). Y.
+Wang, Z. Ding, D. Kifer and D. Zhang, "CheckDP", CCS 2020 (the incorrect twins of the
+adaptive sparse vector and SmartSum).
 """
 
 from __future__ import annotations
 
 from .language import program
-from .values import argmax, exponential, laplace
+from .values import argmax, exponential, laplace, topk
 
 
 @program(sensitivity=1, adjacency="one", output="release")
@@ -345,12 +349,44 @@ def svt34_parallel(q, epsilon, threshold=1, c=2, sensitivity=1):
     return tuple(out3), tuple(out4)
 
 
+@program(sensitivity=1, output="release")
+def noisy_top_k_gap(q, epsilon, k=2, sensitivity=1):
+    """Noisy top-k with gap (Ding et al., "Free gap estimates", Algorithm "Noisy Top-K with
+    Gap"; freegap's ``gap_noisy_topk``): the indices of the k largest ``a_i +
+    Lap(2kD/epsilon)``, largest first, then the k - 1 gaps between consecutive ones.
+
+    Claimed epsilon-DP, and it is (Ding et al., PVLDB 13, 2020: the gaps are free). Exact
+    for ``k <= 2`` (and ``k = n = 3``): the ordering ``v_w1 >= v_w2 >= the rest`` is a
+    star centred at ``v_w2`` (:func:`~exactdp.programs.values.topk`); a longer chain is
+    refused in one line. With two answers the output is the difference ``v_0 - v_1``, a
+    Laplace difference: the loss of a shift s is ``s epsilon / (2k)``, not attained.
+    """
+    values = [a + laplace(2 * k * sensitivity / epsilon) for a in q]
+    order = topk(values, k)
+    return (*order, *(values[i] - values[j] for i, j in zip(order, order[1:], strict=False)))
+
+
+@program(sensitivity=1, output="release")
+def noisy_top_k_gap_exponential(q, epsilon, k=2, sensitivity=1):
+    """:func:`noisy_top_k_gap` with exponential noise of mean ``2kD/epsilon`` (freegap's
+    ``gap_noisy_topk_exp``).
+
+    Claimed epsilon-DP, and it is (Ding et al., VLDB J. 2023, the exponential-noise
+    variant). With two answers the released difference ``v_0 - v_1`` is Laplace (the
+    difference of two exponentials): the loss of a shift s is ``s epsilon / (2k)``,
+    attained.
+    """
+    values = [a + exponential(2 * k * sensitivity / epsilon) for a in q]
+    order = topk(values, k)
+    return (*order, *(values[i] - values[j] for i, j in zip(order, order[1:], strict=False)))
+
+
 #: Every release program of the library, by name (the suite's release rows read this).
 PROGRAMS = {
     p.name: p for p in (
         noisy_max_value_laplace, noisy_max_value_exponential, svt3, numerical_svt, gap_svt,
         laplace_mechanism, laplace_parallel, histogram, histogram_wrong_scale, partial_sum,
         bad_partial_sum, prefix_sum, adaptive_svt, bad_adaptive_svt, smart_sum, bad_smart_sum,
-        svt34_parallel,
+        svt34_parallel, noisy_top_k_gap, noisy_top_k_gap_exponential,
     )
 }

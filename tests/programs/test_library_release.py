@@ -11,9 +11,10 @@ import sympy
 
 import exactdp
 from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
-from exactdp.programs import REAL
+from exactdp.programs import REAL, ProgramError
 from exactdp.programs import library_release as L
 
+from . import quadrature as Q
 from .test_release import EPS, R, as_svt, at, exactly_equal, mpf_fraction
 
 
@@ -235,6 +236,8 @@ def test_svt34_parallel_is_the_product_of_svt3_and_svt4_at_half_epsilon():
 
 
 RELEASE_MC = {
+    "noisy_top_k_gap": ({}, [0, 1, 2]),
+    "noisy_top_k_gap_exponential": ({}, [0, 1, 2]),
     "adaptive_svt": ({"threshold": 1, "sigma": 2}, [2, 0, 1]),
     "bad_adaptive_svt": ({"threshold": 1, "sigma": 2}, [2, 0, 1]),
     "svt34_parallel": ({"c": 1}, [2, 0]),
@@ -260,3 +263,54 @@ def test_smart_sum_sampler_against_the_exact_cdfs(n):
         assert abs(np.mean(values[:, i] <= v) - p) <= 5 * np.sqrt(p * (1 - p) / n)
     bad = L.bad_smart_sum(epsilon=1, block=2).distribution([1, 0, 1])
     assert all(o[1] == 1 for o in bad.sample(100, rng=1))  # the exact block total
+
+
+def _top2_reference(q, w1, w2, b, noise, gap=None):
+    """``P(w1, w2)`` (or the density at gap ``g``) of top-2 from its definition: given the
+    runner-up's value ``z``, ``P = int f(z - a_w2) [1 - F(z - a_w1)] prod_rest F(z - a_j)
+    dz`` (the winner above ``z``, the rest below); the density puts ``f(z + g - a_w1)`` in
+    place of ``1 - F``."""
+    pdf, cdf = ((Q.laplace_pdf, Q.laplace_cdf) if noise == "laplace"
+                else (Q.exponential_pdf, Q.exponential_cdf))
+
+    def g(z):
+        out = pdf(z - q[w2], b)
+        out *= 1 - cdf(z - q[w1], b) if gap is None else pdf(z + gap - q[w1], b)
+        for j, a in enumerate(q):
+            if j not in (w1, w2):
+                out *= cdf(z - a, b)
+        return out
+
+    kinks = sorted({*q, *((q[w1] - gap,) if gap is not None else ())})
+    return mpmath.quad(g, [-mpmath.inf, *kinks, mpmath.inf])
+
+
+@pytest.mark.parametrize("noise", ["laplace", "exponential"])
+def test_noisy_top_2_with_gap_against_quadrature_at_30_digits(noise):
+    prog = L.noisy_top_k_gap if noise == "laplace" else L.noisy_top_k_gap_exponential
+    q = [0, R(1, 2), 2]
+    d = prog(epsilon=1).distribution(q)
+    assert d.outputs == tuple((i, j, REAL) for i in range(3) for j in range(3) if i != j)
+    with mpmath.workdps(40):
+        qq = [mpmath.mpf(a.p) / a.q for a in map(sympy.Rational, q)]
+        for (w1, w2, _), p in zip(d.outputs, d.probabilities, strict=True):
+            want = _top2_reference(qq, w1, w2, mpmath.mpf(4), noise)
+            assert abs(sympy.N(p, 40) - want) < mpmath.mpf(10) ** -30
+            for g in (R(1, 3), R(5, 2)):
+                want = _top2_reference(qq, w1, w2, mpmath.mpf(4), noise, mpmath.mpf(g.p) / g.q)
+                assert abs(sympy.N(d.density((w1, w2, g)), 40) - want) < mpmath.mpf(10) ** -30
+
+
+def test_noisy_top_k_gap_losses_and_refusal():
+    # two answers: the output is the difference v_0 - v_1 of two noises of scale 2k/epsilon
+    # = 4: a Laplace difference (density (1 + |x|/b) exp(-|x|/b) / (4b)) for Laplace noise,
+    # whose ratio tends to exp(s/b) without reaching it; a Laplace law of scale 4 for
+    # exponential noise (Feller II, section II.4), ratio exp(s/b) attained. Shift s = 2.
+    lap = exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1), [0, 1], [1, 0])
+    assert lap.value == R(1, 2) and not lap.attained
+    ex = exactdp.privacy_loss(L.noisy_top_k_gap_exponential(epsilon=1), [0, 1], [1, 0])
+    assert ex.value == R(1, 2) and ex.attained
+    three = exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1), [0, 1, 2], [1, 0, 1])
+    assert 0 < three.value <= 1
+    with pytest.raises(ProgramError, match=r"topk\(values, 3\) orders 3 noises in a chain"):
+        _ = L.noisy_top_k_gap(epsilon=1, k=3).distribution([0, 1, 2, 3]).outputs
