@@ -245,8 +245,9 @@ def bad_adaptive_svt(q, epsilon, threshold, c=1, sigma=16, sensitivity=1):
     Claimed epsilon-DP; it is not: the released ``a_i + eta_i`` bounds the threshold noise
     from above while the earlier ``False`` answers bound it from below, so the answers
     before it are not hidden by ``rho``: on ``(0, 0, 0, 0)`` against ``(1, 1, 1, 1)``, the
-    pattern ``(False, False, False, v)`` has ``ln f/f' -> 3 (1/4 + 1/8) + 1/8 = 5/4`` (times
-    ``epsilon / c``) as ``v -> -oo``.
+    pattern ``(False, False, False, v)`` has ``ln f/f' = 3 (1/4 + 1/8) + 1/8 = 5/4`` (times
+    ``epsilon / c``) for every ``v`` far enough below the threshold: each ``False`` before
+    the release adds ``3 epsilon / (8c)``, without bound in the number of queries.
     """
     rho = laplace(2 * sensitivity / epsilon)
     out, spent = [], 0
