@@ -120,13 +120,15 @@ def _lap_cdf(x, b):
     return mpmath.exp(x / b) / 2 if x < 0 else 1 - mpmath.exp(-x / b) / 2
 
 
-def _adaptive_reference(q, T, sigma, eps, c, output):
+def _adaptive_reference(q, T, sigma, eps, c, output, bad=False):
     """``P(pattern)`` (``output`` with REAL) or the density at ``output`` (numbers) of the
     adaptive sparse vector with gap, from its definition: given the threshold noise
     ``rho = z`` the queries are independent; a ``False`` has probability ``F_eta(x +
     sigma) F_xi(x)``, ``x = T + z - a``; a released gap ``g`` has density ``f_eta(g + x)
     [g >= sigma] + F_eta(x + sigma) f_xi(g + x) [g >= 0]``, its pattern probability ``1 -
-    F_eta(x + sigma) F_xi(x)``. Only c = 1 outputs (one release, then ``None``)."""
+    F_eta(x + sigma) F_xi(x)``; the bad twin (``bad``) releases ``v = a + eta`` in the
+    cheap branch: density ``f_eta(v - a) [v - a >= x + sigma]``. Only c = 1 outputs (one
+    release, then ``None``)."""
     be, bx, br = 8 * c / eps, 4 * c / eps, 2 / eps
 
     def g(z):
@@ -138,13 +140,16 @@ def _adaptive_reference(q, T, sigma, eps, c, output):
             elif o is REAL:
                 out *= 1 - _lap_cdf(x + sigma, be) * _lap_cdf(x, bx)
             elif o is not None:
-                top = _lap_pdf(o + x, be) if o >= sigma else 0
+                if bad:
+                    top = _lap_pdf(o - a, be) if o - a >= x + sigma else 0
+                else:
+                    top = _lap_pdf(o + x, be) if o >= sigma else 0
                 out *= top + (_lap_cdf(x + sigma, be) * _lap_pdf(o + x, bx) if o >= 0 else 0)
         return out
 
     kinks = sorted({a - T + s for a in q for s in (0, -sigma)} | {
-        a - T - o for a, o in zip(q, output, strict=True)
-        if o not in (False, None) and o is not REAL})
+        k for a, o in zip(q, output, strict=True) if o not in (False, None) and o is not REAL
+        for k in (a - T - o, o - T - sigma)})
     return mpmath.quad(g, [-mpmath.inf, *kinks, mpmath.inf])
 
 
@@ -163,6 +168,21 @@ def test_adaptive_svt_probabilities_and_densities_against_quadrature_at_30_digit
             w = _adaptive_reference(q, 1, 2, mpmath.mpf(1) / 2, 1,
                                     tuple(x if x is None or x is False else mpmath.mpf(x.p) / x.q
                                           for x in o))
+            assert abs(sympy.N(d.density(o), 40) - w) < mpmath.mpf(10) ** -30, o
+
+
+def test_bad_adaptive_svt_against_quadrature_at_30_digits():
+    """The twin's events are the good one's (same probabilities); its cheap branch's
+    density is that of ``a + eta`` below ``T + rho + sigma``."""
+    q = [2, 0, 1]
+    d = L.bad_adaptive_svt(epsilon=R(1, 2), threshold=1, sigma=2).distribution(q)
+    good = L.adaptive_svt(epsilon=R(1, 2), threshold=1, sigma=2).distribution(q)
+    assert d.outputs == good.outputs and d.probabilities == good.probabilities
+    with mpmath.workdps(40):
+        for o in ((False, R(1, 2), None), (False, False, R(7)), (R(-3), None, None)):
+            w = _adaptive_reference(q, 1, 2, mpmath.mpf(1) / 2, 1,
+                                    tuple(x if x is None or x is False else mpmath.mpf(x.p) / x.q
+                                          for x in o), bad=True)
             assert abs(sympy.N(d.density(o), 40) - w) < mpmath.mpf(10) ** -30, o
 
 
@@ -212,6 +232,9 @@ def test_smart_sum_density_cdf_and_loss_of_its_bad_twin():
             sympy.log(sympy.powsimp(1 / ratio)), want)
     bad = L.bad_smart_sum(epsilon=1, block=2)
     assert bad.distribution([1, 0, 1]).outputs == ((REAL, 1, REAL),)
+    # s1 = 1 + z1, the exact total 1, s3 = 1 + 1 + z3: two Lap(2) densities
+    assert exactly_equal(bad.distribution([1, 0, 1]).density((R(3, 2), 1, 4)),
+                         sympy.exp(-R(1, 4) - 1) / 16)
     loss = exactdp.privacy_loss(bad, [1, 0, 1], [1, 1, 1])
     assert loss.value == sympy.oo and loss.attained
     # a change after the last block end moves one Laplace value only: loss epsilon/2
