@@ -3,8 +3,8 @@
 ``@program`` turns a Python function of the query answers and its parameters into a
 factory of :class:`~exactdp.mechanisms.base.Mechanism` objects; the draws
 (:func:`laplace`, :func:`exponential`, :func:`discrete_laplace`, :func:`bernoulli`,
-:func:`gumbel`) and the built-ins :func:`argmax`, :func:`argmin` are what a program may use
-beyond plain Python.
+:func:`gumbel`) and the built-ins :func:`argmax`, :func:`argmin`, :func:`topk` are what a
+program may use beyond plain Python.
 """
 
 from .language import Declaration, Program, program
@@ -20,6 +20,7 @@ from .values import (
     exponential,
     gumbel,
     laplace,
+    topk,
 )
 
 __all__ = [
@@ -39,4 +40,5 @@ __all__ = [
     "gumbel",
     "laplace",
     "program",
+    "topk",
 ]

@@ -16,14 +16,18 @@ N. Li, "Understanding the Sparse Vector Technique for Differential Privacy", PVL
 differential privacy with shadow execution", PLDI 2019 (NumSVT; the noisy-max variants
 returning the value). Z. Ding, Y. Wang, Y. Xiao, G. Wang, D. Zhang and D. Kifer, "Free gap
 estimates from the exponential mechanism, sparse vector, noisy max and related
-algorithms", PVLDB 13 / VLDB J. 2023 (the sparse vector with gap). B. Bichsel et al.,
-"DP-Sniper", IEEE S&P 2021 (the histogram with the wrong scale).
+algorithms", PVLDB 13 / VLDB J. 2023 (the sparse vector with gap, the adaptive sparse
+vector, noisy top-k with gap). B. Bichsel et al., "DP-Sniper", IEEE S&P 2021 (the
+histogram with the wrong scale, SVT34Parallel). T.-H. H. Chan, E. Shi and D. Song,
+"Private and continual release of statistics", ACM TISSEC 14(3), 2011 (SmartSum). Y.
+Wang, Z. Ding, D. Kifer and D. Zhang, "CheckDP", CCS 2020 (the incorrect twins of the
+adaptive sparse vector and SmartSum).
 """
 
 from __future__ import annotations
 
 from .language import program
-from .values import argmax, exponential, laplace
+from .values import argmax, exponential, laplace, topk
 
 
 @program(sensitivity=1, adjacency="one", output="release")
@@ -187,8 +191,8 @@ def prefix_sum(q, epsilon, sensitivity=1):
     j} (a_i + nu_i)`` (an invertible triangular map of independent noises).
 
     Claimed epsilon-DP under ``"one"`` adjacency, and it is (the sums are a function of the
-    noisy histogram). Its density is exact (each sum fixes one more noise); the supremum
-    over several released values that do not factorise is refused in this version.
+    noisy histogram). Its density is exact (each sum fixes one more noise), and so is its
+    loss (the sums are a triangular map of free noises): epsilon when an answer moves by D.
     """
     out, total = [], 0
     for a in q:
@@ -197,11 +201,193 @@ def prefix_sum(q, epsilon, sensitivity=1):
     return tuple(out)
 
 
+@program(sensitivity=1, output="release")
+def adaptive_svt(q, epsilon, threshold, c=1, sigma=16, sensitivity=1):
+    """The adaptive sparse vector with gap (Ding et al., "Free gap estimates", Algorithm
+    "Adaptive SVT with gap"; CheckDP's ``adaptivesparsevector.c``), budget split half to
+    the threshold: ``rho ~ Lap(2D/epsilon)``; query i first tries the cheap branch, the gap
+    ``a_i + eta_i - (T + rho)`` with ``eta_i ~ Lap(8cD/epsilon)``, released when at least
+    ``sigma``; else the costly branch, ``a_i + xi_i - (T + rho)`` with ``xi_i ~
+    Lap(4cD/epsilon)``, released when at least 0; else ``False``. A cheap answer spends one
+    unit, a costly one two, of ``2c`` units; it stops (``None``) once more than ``2c - 2``
+    are spent (at most c costly answers, up to 2c - 1 cheap ones).
+
+    Claimed epsilon-DP, and it is (Ding et al., PVLDB 13, 2020, and VLDB J. 2023: the gaps
+    are free). The paper's ``sigma = 4 sqrt(2) / epsilon_1`` is irrational: here ``sigma``
+    is a rational parameter (CheckDP's constant 16 by default); privacy holds for every
+    ``sigma``.
+    """
+    rho = laplace(2 * sensitivity / epsilon)
+    out, spent = [], 0
+    for a in q:
+        if spent > 2 * c - 2:
+            out.append(None)
+            continue
+        top = a + laplace(8 * c * sensitivity / epsilon) - (threshold + rho)
+        if top >= sigma:
+            out.append(top)
+            spent += 1
+            continue
+        middle = a + laplace(4 * c * sensitivity / epsilon) - (threshold + rho)
+        if middle >= 0:
+            out.append(middle)
+            spent += 2
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+@program(sensitivity=1, output="release")
+def bad_adaptive_svt(q, epsilon, threshold, c=1, sigma=16, sensitivity=1):
+    """:func:`adaptive_svt` whose cheap branch releases the noisy answer ``a_i + eta_i``
+    instead of the gap (CheckDP's ``badadaptivesparsevector``).
+
+    Claimed epsilon-DP; it is not: the released ``a_i + eta_i`` bounds the threshold noise
+    from above while the earlier ``False`` answers bound it from below, so the answers
+    before it are not hidden by ``rho``: on ``(0, 0, 0, 0)`` against ``(1, 1, 1, 1)``, the
+    pattern ``(False, False, False, v)`` has ``ln f/f' = 3 (1/4 + 1/8) + 1/8 = 5/4`` (times
+    ``epsilon / c``) for every ``v`` far enough below the threshold: each ``False`` before
+    the release adds ``3 epsilon / (8c)``, without bound in the number of queries.
+    """
+    rho = laplace(2 * sensitivity / epsilon)
+    out, spent = [], 0
+    for a in q:
+        if spent > 2 * c - 2:
+            out.append(None)
+            continue
+        top = a + laplace(8 * c * sensitivity / epsilon)
+        if top - (threshold + rho) >= sigma:
+            out.append(top)
+            spent += 1
+            continue
+        middle = a + laplace(4 * c * sensitivity / epsilon) - (threshold + rho)
+        if middle >= 0:
+            out.append(middle)
+            spent += 2
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+@program(sensitivity=1, adjacency="one", output="release")
+def smart_sum(q, epsilon, block=2, sensitivity=1):
+    """SmartSum, the two-level running sum (Chan, Shi and Song, "Private and continual
+    release of statistics", ACM TISSEC 14(3), 2011; the benchmark of LightDP, ShadowDP and
+    CheckDP's ``smartsum.c``): at step i it releases the noisy running sum, built from one
+    noisy total per finished block of ``block`` answers and one noisy answer per step of
+    the current block, every noise ``Lap(2D/epsilon)``.
+
+    Claimed epsilon-DP under ``"one"`` adjacency, and it is: an answer enters one noisy
+    answer and one noisy block total (CheckDP's version draws ``Lap(1/epsilon')`` and
+    checks ``2 epsilon'``: here ``epsilon = 2 epsilon'``). The released sums are an
+    invertible triangular map of the noises (each step adds one).
+    """
+    out, total, within, partial = [], 0, 0, 0
+    for i, a in enumerate(q):
+        if (i + 1) % block == 0:
+            total = total + within + a + laplace(2 * sensitivity / epsilon)
+            within, partial = 0, total
+        else:
+            partial = partial + a + laplace(2 * sensitivity / epsilon)
+            within = within + a
+        out.append(partial)
+    return tuple(out)
+
+
+@program(sensitivity=1, adjacency="one", output="release")
+def bad_smart_sum(q, epsilon, block=2, sensitivity=1):
+    """:func:`smart_sum` without noise on the block totals (CheckDP's ``badsmartsum``:
+    noise 0 at the block's end).
+
+    Claimed epsilon-DP; it is not: at the end of a block it releases the exact running sum
+    (a point mass): an infinite loss on any pair whose running sums differ there.
+    """
+    out, total, within, partial = [], 0, 0, 0
+    for i, a in enumerate(q):
+        if (i + 1) % block == 0:
+            total = total + within + a
+            within, partial = 0, total
+        else:
+            partial = partial + a + laplace(2 * sensitivity / epsilon)
+            within = within + a
+        out.append(partial)
+    return tuple(out)
+
+
+@program(sensitivity=1, output="release")
+def svt34_parallel(q, epsilon, threshold=1, c=2, sensitivity=1):
+    """Lyu-Su-Li's Algorithms 3 and 4 run side by side on the same answers, each at
+    ``epsilon / 2`` (DP-Sniper's ``SVT34Parallel``, there at 0.1 each, ``c = 2``,
+    ``T = 1``): the pair ``(svt3's answers, svt4's answers)`` with independent noises.
+
+    Claimed epsilon-DP (composition of two ``epsilon/2`` claims); it is not: Algorithm 3
+    has no bound independent of the number of queries, Algorithm 4 is only ``((1 + 6c)/4)
+    (epsilon/2)``-DP. The log density ratio is the sum of the two parts', so the loss is at
+    most the sum of theirs (equal when their worst outputs lean the same way).
+    """
+    rho = laplace(4 * sensitivity / epsilon)
+    out3, count = [], 0
+    for a in q:
+        if count == c:
+            out3.append(None)
+            continue
+        v = a + laplace(4 * c * sensitivity / epsilon)
+        if v >= threshold + rho:
+            out3.append(v)
+            count += 1
+        else:
+            out3.append(False)
+    rho = laplace(8 * sensitivity / epsilon)
+    out4, count = [], 0
+    for a in q:
+        if count == c:
+            out4.append(None)
+        elif a + laplace(8 * sensitivity / (3 * epsilon)) >= threshold + rho:
+            out4.append(True)
+            count += 1
+        else:
+            out4.append(False)
+    return tuple(out3), tuple(out4)
+
+
+@program(sensitivity=1, output="release")
+def noisy_top_k_gap(q, epsilon, k=2, sensitivity=1):
+    """Noisy top-k with gap (Ding et al., "Free gap estimates", Algorithm "Noisy Top-K with
+    Gap"; freegap's ``gap_noisy_topk``): the indices of the k largest ``a_i +
+    Lap(2kD/epsilon)``, largest first, then the k - 1 gaps between consecutive ones.
+
+    Claimed epsilon-DP, and it is (Ding et al., PVLDB 13, 2020: the gaps are free). Exact
+    for ``k <= 2`` (and ``k = n = 3``): the ordering ``v_w1 >= v_w2 >= the rest`` is a
+    star centred at ``v_w2`` (:func:`~exactdp.programs.values.topk`); a longer chain is
+    refused in one line. With two answers the output is the difference ``v_0 - v_1``, a
+    Laplace difference: the loss of a shift s is ``s epsilon / (2k)``, not attained.
+    """
+    values = [a + laplace(2 * k * sensitivity / epsilon) for a in q]
+    order = topk(values, k)
+    return (*order, *(values[i] - values[j] for i, j in zip(order, order[1:], strict=False)))
+
+
+@program(sensitivity=1, output="release")
+def noisy_top_k_gap_exponential(q, epsilon, k=2, sensitivity=1):
+    """:func:`noisy_top_k_gap` with exponential noise of mean ``2kD/epsilon`` (freegap's
+    ``gap_noisy_topk_exp``).
+
+    Claimed epsilon-DP, and it is (Ding et al., VLDB J. 2023, the exponential-noise
+    variant). With two answers the released difference ``v_0 - v_1`` is Laplace (the
+    difference of two exponentials): the loss of a shift s is ``s epsilon / (2k)``,
+    attained.
+    """
+    values = [a + exponential(2 * k * sensitivity / epsilon) for a in q]
+    order = topk(values, k)
+    return (*order, *(values[i] - values[j] for i, j in zip(order, order[1:], strict=False)))
+
+
 #: Every release program of the library, by name (the suite's release rows read this).
 PROGRAMS = {
     p.name: p for p in (
         noisy_max_value_laplace, noisy_max_value_exponential, svt3, numerical_svt, gap_svt,
         laplace_mechanism, laplace_parallel, histogram, histogram_wrong_scale, partial_sum,
-        bad_partial_sum, prefix_sum,
+        bad_partial_sum, prefix_sum, adaptive_svt, bad_adaptive_svt, smart_sum, bad_smart_sum,
+        svt34_parallel, noisy_top_k_gap, noisy_top_k_gap_exponential,
     )
 }

@@ -14,10 +14,11 @@ the released value do not count, limits do). Pattern by pattern:
   its values at the interior critical points (certified arb intervals,
   :mod:`exactdp.programs.release_sup`); a cell where exactly one density vanishes gives
   ``oo``, attained (that set of values has positive probability under one input only);
-- several released values whose densities factorise (each value its own independent
-  noise, compared with nothing: histograms): the log ratio is a sum of one-value log
-  ratios plus the pattern's, and its supremum the sum of theirs
-  (:func:`_separable`); other patterns with several values are refused in one line.
+- several released values that are an invertible linear map of independent noises
+  compared with nothing (histograms: diagonal; running sums, SmartSum: triangular): after
+  the change of variables the log ratio is a sum of one-noise log ratios plus the
+  pattern's, and its supremum the sum of theirs (:func:`_separable`); other patterns with
+  several values are refused in one line.
 
 The largest candidate is decided by rigorous arb enclosures (exact comparison between
 exact candidates: :func:`exactdp.exact.signs.compare`). A value at an interior critical
@@ -231,43 +232,57 @@ def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
 
 def _separable(dist: Any, other: Any, key: Any, label: str, func: str
                ) -> list[Candidate] | None:
-    """Candidates for a pattern of several released values whose densities factorise:
-    one run on each side, every released value ``c + a z`` with its own noise ``z`` that
-    no comparison uses. Then ``ln f/f' = ln P/P' + sum_j h_j(v_j)`` and the supremum of
-    ``|.|`` is the larger of ``ln P/P' + sum_j sup h_j`` and ``-(ln P/P' + sum_j inf h_j)``
-    (each ``sup h_j`` a one-value supremum of two Laplace or exponential laws). None when
-    the pattern is not of this form."""
+    """Candidates for a pattern of several released values that are an invertible linear
+    map of independent noises no comparison uses: one run on each side, the released
+    values ``v = k + A z`` with the same square matrix ``A`` (exact rationals, ``det A !=
+    0``) on the noises ``z`` they use, ``k`` and ``k'`` the two inputs' constants (a
+    histogram: ``A`` diagonal; running sums, SmartSum: ``A`` triangular). The change of
+    variables ``z = A^-1 (v - k)`` has the same Jacobian on both sides, and under the
+    other input ``z' = z + d`` with ``d = A^-1 (k - k')``, so ``ln f/f' = ln P/P' + sum_i
+    (ln g_i(z_i) - ln g_i(z_i + d_i))`` with the ``z_i`` free and independent: for Laplace
+    noise of scale ``b_i`` each term ranges over ``[-|d_i|/b_i, |d_i|/b_i]``, both ends
+    attained (every ``z_i`` beyond ``0`` and ``-d_i`` on one side), so the supremum of
+    ``|.|`` is the larger of ``ln P/P' + sum |d_i|/b_i`` and ``-(ln P/P' - sum
+    |d_i|/b_i)``; exponential noise with ``d_i != 0``: a set of values of positive
+    probability under one input only (infinite). None when the pattern is not of this
+    form (Feller II, section I.2: densities under linear maps)."""
     rp, rq = dist.runs[key][0], other.runs[key][0]
     used = {i for r in (rp, rq) for c in r.constraints for i, _ in c.expr.coefficients}
-    parts = []
+    rows, consts = [], []
     for lin_p, lin_q in zip(rp.released, rq.released, strict=True):
         (cp, kp), (cq, kq) = affine(lin_p), affine(lin_q)
-        if len(cp) != 1 or cp != cq or set(cp) & used:
+        if cp != cq or set(cp) & used:
             return None
-        (i, a), = cp.items()
-        if rp.draws[i] != rq.draws[i]:
-            return None
-        parts.append((rp.draws[i], a, kp, kq))
-    if len({p[0].index for p in parts}) != len(parts):
+        rows.append(cp)
+        consts.append(kp - kq)
+    noises = sorted({i for row in rows for i in row})
+    if len(noises) != len(rows) or any(rp.draws[i] != rq.draws[i] for i in noises):
         return None
+    if any(rp.draws[i].law not in ("laplace", "exponential") for i in noises):
+        return None
+    A = sympy.Matrix([[sympy.Rational(row[i].numerator, row[i].denominator) if i in row
+                       else 0 for i in noises] for row in rows])
+    if A.det() == 0:
+        return None
+    shifts = A.LUsolve(sympy.Matrix([sympy.Rational(c.numerator, c.denominator)
+                                     for c in consts]))
     P, Q = dist.pmf(dist.outputs[dist.keys.index(key)]), other.pmf(
         other.outputs[other.keys.index(key)])
     if P == 0 or Q == 0:
         return [Candidate(None, None, 1 if Q == 0 else -1, True, label)] if P != Q else []
     spread = sympy.Integer(0)
-    for draw, a, kp, kq in parts:
-        rate = 1 / (draw.scale * abs(sympy.Rational(a.numerator, a.denominator)))
-        shift = sympy.Rational((kp - kq).numerator, (kp - kq).denominator)
+    for i, shift in zip(noises, shifts, strict=True):
+        draw = rp.draws[i]
         if draw.law == "exponential":
             if shift != 0:
                 return [Candidate(None, None, 1, True, f"{label}: a released value below the "
                                   "other input's support (probability 0 under it)")]
             continue
-        spread += rate * abs(shift)  # Laplace: ln g(v - kp)/g(v - kq) in +-rate |shift|
+        spread += abs(shift) / draw.scale  # Laplace: +-|d_i|/b_i, both attained
     up, down = (P * sympy.exp(spread), Q), (P, Q * sympy.exp(spread))
-    return [Candidate(up, None, 0, True, f"{label} with every value beyond both inputs' "
+    return [Candidate(up, None, 0, True, f"{label} with every noise beyond both inputs' "
                       "centres, on the side favouring the first"),
-            Candidate(down, None, 0, True, f"{label} with every value beyond both inputs' "
+            Candidate(down, None, 0, True, f"{label} with every noise beyond both inputs' "
                       "centres, on the side favouring the second")]
 
 

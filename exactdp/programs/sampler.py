@@ -57,10 +57,10 @@ class SampleRun(Executor):
     def branch(self, comparison: Comparison) -> bool:  # pragma: no cover - no Noisy here
         raise ProgramError(f"{comparison.line}: a noisy comparison in a sampled run")
 
-    def select(self, values: Any, minimize: bool) -> int:
+    def select(self, values: Any, minimize: bool, k: int | None = None) -> Any:
         vals = [float(v) for v in values]
-        best = min(vals) if minimize else max(vals)
-        return vals.index(best)
+        order = sorted(range(len(vals)), key=lambda i: (vals[i] if minimize else -vals[i], i))
+        return order[0] if k is None else tuple(order[:k])
 
 
 def _float_scale(scale: object, law: str) -> float:

@@ -72,7 +72,7 @@ class Executor:
     def branch(self, comparison: Comparison) -> bool:
         raise NotImplementedError
 
-    def select(self, values: Sequence[Any], minimize: bool) -> int:
+    def select(self, values: Sequence[Any], minimize: bool, k: int | None = None) -> Any:
         raise NotImplementedError
 
 
@@ -461,6 +461,21 @@ def argmax(values: object) -> int:
 def argmin(values: object) -> int:
     """The index of the smallest value (ties: the first index); see :func:`argmax`."""
     return active("argmin").select(_values(values, "argmin"), True)
+
+
+def topk(values: object, k: int) -> tuple[int, ...]:
+    """The indices of the ``k`` largest values, largest first (ties: the lower index ranks
+    higher); each value a data term plus one fresh noise. One run per ordered k-tuple
+    ``(w_1, ..., w_k)``, with the chain ``v_w1 >= v_w2 >= ... >= v_wk`` and ``v_wk >= v_j``
+    for every other j (strict where the lower index ranks lower). ``k = 2`` is a star
+    centred at ``v_w2``, in the exact class; ``k >= 3`` with more than three values is a
+    chain, refused in one line (Brightwell and Winkler 1991: orderings are hard in
+    general). ``topk(values, 1)`` is ``(argmax(values),)``."""
+    vals = _values(values, "topk")
+    if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= len(vals)):
+        raise ProgramError(f"{user_line()}: topk(values, k) needs an integer 1 <= k <= "
+                           f"{len(vals)}, got {k!r}")
+    return active("topk").select(vals, False, k)
 
 
 def _values(values: object, func: str) -> list[Any]:

@@ -5,14 +5,16 @@ quadrature and numerical differentiation at 30 digits."""
 from __future__ import annotations
 
 import mpmath
+import numpy as np
 import pytest
 import sympy
 
 import exactdp
 from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
-from exactdp.programs import REAL
+from exactdp.programs import REAL, ProgramError
 from exactdp.programs import library_release as L
 
+from . import quadrature as Q
 from .test_release import EPS, R, as_svt, at, exactly_equal, mpf_fraction
 
 
@@ -88,8 +90,15 @@ def test_sums_and_parallel_laplace_closed_forms():
     # prefix sums: the density of (s1, s2) is that of the noises (s1 - a1, s2 - s1 - a2)
     p = L.prefix_sum(epsilon=1).distribution([1, 0])
     assert exactly_equal(p.density((2, 5)), sympy.exp(-1) / 2 * sympy.exp(-3) / 2)
+    # the sums are a triangular map of the noises: the loss is sum |d_i|/b_i of the noises'
+    # shifts d = A^-1 (k - k'): one noise moves by 1 (Lap(1)), the loss is epsilon, attained
+    for other in ([1, 1], [2, 0]):
+        loss = exactdp.privacy_loss(L.prefix_sum(epsilon=1), [1, 0], other)
+        assert loss.value == 1 and loss.attained
+    # two released values each compared with the threshold noise: not a linear map of free
+    # noises, refused in one line
     with pytest.raises(ValueError, match="releases 2 values"):
-        exactdp.privacy_loss(L.prefix_sum(epsilon=1), [1, 0], [1, 1])
+        exactdp.privacy_loss(L.svt3(epsilon=1, threshold=0, c=2), [1, 2], [2, 1])
 
 
 def test_programs_registry_names_every_release_program():
@@ -99,3 +108,232 @@ def test_programs_registry_names_every_release_program():
     }
     for name, prog in L.PROGRAMS.items():
         assert prog.name == name and getattr(L, name) is prog
+
+
+# ------------------------------------------------------------------ the free-gap, sum and
+# parallel benchmarks: independent references
+def _lap_pdf(x, b):
+    return mpmath.exp(-abs(x) / b) / (2 * b)
+
+
+def _lap_cdf(x, b):
+    return mpmath.exp(x / b) / 2 if x < 0 else 1 - mpmath.exp(-x / b) / 2
+
+
+def _adaptive_reference(q, T, sigma, eps, c, output, bad=False):
+    """``P(pattern)`` (``output`` with REAL) or the density at ``output`` (numbers) of the
+    adaptive sparse vector with gap, from its definition: given the threshold noise
+    ``rho = z`` the queries are independent; a ``False`` has probability ``F_eta(x +
+    sigma) F_xi(x)``, ``x = T + z - a``; a released gap ``g`` has density ``f_eta(g + x)
+    [g >= sigma] + F_eta(x + sigma) f_xi(g + x) [g >= 0]``, its pattern probability ``1 -
+    F_eta(x + sigma) F_xi(x)``; the bad twin (``bad``) releases ``v = a + eta`` in the
+    cheap branch: density ``f_eta(v - a) [v - a >= x + sigma]``. Only c = 1 outputs (one
+    release, then ``None``)."""
+    be, bx, br = 8 * c / eps, 4 * c / eps, 2 / eps
+
+    def g(z):
+        out = _lap_pdf(z, br)
+        for a, o in zip(q, output, strict=True):
+            x = T + z - a
+            if o is False:
+                out *= _lap_cdf(x + sigma, be) * _lap_cdf(x, bx)
+            elif o is REAL:
+                out *= 1 - _lap_cdf(x + sigma, be) * _lap_cdf(x, bx)
+            elif o is not None:
+                if bad:
+                    top = _lap_pdf(o - a, be) if o - a >= x + sigma else 0
+                else:
+                    top = _lap_pdf(o + x, be) if o >= sigma else 0
+                out *= top + (_lap_cdf(x + sigma, be) * _lap_pdf(o + x, bx) if o >= 0 else 0)
+        return out
+
+    kinks = sorted({a - T + s for a in q for s in (0, -sigma)} | {
+        k for a, o in zip(q, output, strict=True) if o not in (False, None) and o is not REAL
+        for k in (a - T - o, o - T - sigma)})
+    return mpmath.quad(g, [-mpmath.inf, *kinks, mpmath.inf])
+
+
+def test_adaptive_svt_probabilities_and_densities_against_quadrature_at_30_digits():
+    m = L.adaptive_svt(epsilon=R(1, 2), threshold=1, sigma=2)
+    q = [2, 0, 1]
+    d = m.distribution(q)
+    assert d.outputs == ((False, False, False), (False, False, REAL), (False, REAL, None),
+                         (REAL, None, None))
+    with mpmath.workdps(40):
+        want = [_adaptive_reference(q, 1, 2, mpmath.mpf(1) / 2, 1, o) for o in d.outputs]
+        assert abs(mpmath.fsum(want) - 1) < mpmath.mpf(10) ** -30
+        for p, w in zip(d.probabilities, want, strict=True):
+            assert abs(sympy.N(p, 40) - w) < mpmath.mpf(10) ** -30
+        for o in ((False, R(1, 2), None), (False, False, R(3)), (R(5, 2), None, None)):
+            w = _adaptive_reference(q, 1, 2, mpmath.mpf(1) / 2, 1,
+                                    tuple(x if x is None or x is False else mpmath.mpf(x.p) / x.q
+                                          for x in o))
+            assert abs(sympy.N(d.density(o), 40) - w) < mpmath.mpf(10) ** -30, o
+
+
+def test_bad_adaptive_svt_against_quadrature_at_30_digits():
+    """The twin's events are the good one's (same probabilities); its cheap branch's
+    density is that of ``a + eta`` below ``T + rho + sigma``."""
+    q = [2, 0, 1]
+    d = L.bad_adaptive_svt(epsilon=R(1, 2), threshold=1, sigma=2).distribution(q)
+    good = L.adaptive_svt(epsilon=R(1, 2), threshold=1, sigma=2).distribution(q)
+    assert d.outputs == good.outputs and d.probabilities == good.probabilities
+    with mpmath.workdps(40):
+        for o in ((False, R(1, 2), None), (False, False, R(7)), (R(-3), None, None)):
+            w = _adaptive_reference(q, 1, 2, mpmath.mpf(1) / 2, 1,
+                                    tuple(x if x is None or x is False else mpmath.mpf(x.p) / x.q
+                                          for x in o), bad=True)
+            assert abs(sympy.N(d.density(o), 40) - w) < mpmath.mpf(10) ** -30, o
+
+
+def test_adaptive_svt_loss_within_its_claim_and_the_bad_twin_above_it():
+    loss = exactdp.privacy_loss(L.adaptive_svt(epsilon=1, threshold=1, sigma=2), [2, 0], [1, 1])
+    assert loss.interval is None or loss.interval[1] < 1
+    assert 0 < loss.value < 1
+    bad = L.bad_adaptive_svt(epsilon=1, threshold=0, sigma=2)
+    # the docstring's witness: three Falses then a cheap release far below the threshold,
+    # (1, 1, 1, 1) against (0, 0, 0, 0): the density ratio is exactly exp(5/4) > e
+    d, e = bad.distribution([1, 1, 1, 1]), bad.distribution([0, 0, 0, 0])
+    for v in (-5, -40):
+        o = (False, False, False, v)
+        assert exactly_equal(e.density(o), sympy.exp(R(5, 4)) * d.density(o))
+    # with one query before the release the ratio is exp(3/8 + 1/8) only: the loss grows
+    # with the number of Falses, 3/8 each (the queries' noises Lap(8), Lap(4) at epsilon 1)
+    d, e = bad.distribution([1, 1]), bad.distribution([0, 0])
+    assert exactly_equal(e.density((False, -20)), sympy.exp(R(1, 2)) * d.density((False, -20)))
+
+
+@pytest.mark.slow
+def test_bad_adaptive_svt_privacy_loss_at_four_queries():
+    bad = L.bad_adaptive_svt(epsilon=1, threshold=0, sigma=2)
+    loss = exactdp.privacy_loss(bad, [1, 1, 1, 1], [0, 0, 0, 0])
+    assert loss.value >= R(5, 4)
+
+
+def test_smart_sum_density_cdf_and_loss_of_its_bad_twin():
+    m = L.smart_sum(epsilon=1, block=2)
+    d = m.distribution([1, 0, 1])
+    # the noises from the released sums: s1 = 1 + z1, s2 = 1 + z2 (block total), s3 = s2 + 1
+    # + z3; each z ~ Lap(2): density prod exp(-|z|/2)/4
+    s = (R(3, 2), 2, R(7, 2))
+    z = (s[0] - 1, s[1] - 1, s[2] - s[1] - 1)
+    assert exactly_equal(d.density(s), sympy.exp(-sum(abs(x) for x in z) / 2) / 64)
+    # the third sum is 2 + z2 + z3: the CDF of a sum of two Lap(2) (Feller II.V.4) at 1
+    assert exactly_equal(d.cdf(d.outputs[0], 2, 3), 1 - R(5, 8) * sympy.exp(-R(1, 2)))
+    # the loss: an answer enters one noisy answer and one noisy block total, Lap(2/epsilon)
+    # each (Chan, Shi and Song 2011): epsilon when both move, epsilon/2 at a block's end;
+    # the density ratio at outputs beyond both inputs' sums attains it
+    for other, want in (([2, 0, 1], 1), ([1, 1, 1], R(1, 2)), ([1, 0, 2], R(1, 2))):
+        loss = exactdp.privacy_loss(m, [1, 0, 1], other)
+        assert loss.value == want and loss.attained
+        far = (10, 10, 20)
+        ratio = m.distribution(other).density(far) / d.density(far)
+        assert exactly_equal(sympy.log(sympy.powsimp(ratio)), want) or exactly_equal(
+            sympy.log(sympy.powsimp(1 / ratio)), want)
+    bad = L.bad_smart_sum(epsilon=1, block=2)
+    assert bad.distribution([1, 0, 1]).outputs == ((REAL, 1, REAL),)
+    # s1 = 1 + z1, the exact total 1, s3 = 1 + 1 + z3: two Lap(2) densities
+    assert exactly_equal(bad.distribution([1, 0, 1]).density((R(3, 2), 1, 4)),
+                         sympy.exp(-R(1, 4) - 1) / 16)
+    loss = exactdp.privacy_loss(bad, [1, 0, 1], [1, 1, 1])
+    assert loss.value == sympy.oo and loss.attained
+    # a change after the last block end moves one Laplace value only: loss epsilon/2
+    assert exactdp.privacy_loss(bad, [1, 0, 1], [1, 0, 2]).value == R(1, 2)
+
+
+def test_svt34_parallel_is_the_product_of_svt3_and_svt4_at_half_epsilon():
+    q, q2 = [2, 0], [1, 1]
+    m = L.svt34_parallel(epsilon=1, c=1)
+    d = m.distribution(q)
+    three = SparseVector(R(1, 2), 1, 1, variant=3).distribution(q)
+    four = SparseVector(R(1, 2), 1, 1, variant=4).distribution(q)
+    assert len(d.outputs) == len(three.outputs) * len(four.outputs)
+    for (p3, p4), p in zip(d.outputs, d.probabilities, strict=True):
+        assert exactly_equal(p, three.pmf(as_svt(p3)) * four.pmf(p4))
+    # the log ratio is the sum of the parts': the worst outputs of both lean the same way
+    loss = exactdp.privacy_loss(m, q, q2)
+    l3 = exactdp.privacy_loss(L.svt3(epsilon=R(1, 2), threshold=1, c=1), q, q2)
+    l4 = exactdp.privacy_loss(SparseVector(R(1, 2), 1, 1, variant=4), q, q2)
+    assert abs(sympy.N(loss.value - l3.value - l4.value, 50)) < 1e-45
+    assert loss.value > 1
+
+
+RELEASE_MC = {
+    "noisy_top_k_gap": ({}, [0, 1, 2]),
+    "noisy_top_k_gap_exponential": ({}, [0, 1, 2]),
+    "adaptive_svt": ({"threshold": 1, "sigma": 2}, [2, 0, 1]),
+    "bad_adaptive_svt": ({"threshold": 1, "sigma": 2}, [2, 0, 1]),
+    "svt34_parallel": ({"c": 1}, [2, 0]),
+}
+
+
+@pytest.mark.parametrize("n", [20_000, pytest.param(100_000, marks=pytest.mark.slow)])
+@pytest.mark.parametrize("name", sorted(RELEASE_MC))
+def test_new_programs_sampler_against_exact_pattern_probabilities(name, n):
+    params, q = RELEASE_MC[name]
+    d = L.PROGRAMS[name](epsilon=1, **params).distribution(q)
+    counts = np.bincount(d.sample_index(n, rng=2025), minlength=len(d.outputs)) / n
+    probs = d.to_numpy()
+    assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 10 / n)
+
+
+@pytest.mark.parametrize("n", [20_000, pytest.param(100_000, marks=pytest.mark.slow)])
+def test_smart_sum_sampler_against_the_exact_cdfs(n):
+    d = L.smart_sum(epsilon=1, block=2).distribution([1, 0, 1])
+    _, values = d.split(d.sample(n, rng=7))
+    for i, v in ((0, 1), (1, 2), (2, 3), (2, 5)):
+        p = float(sympy.N(d.cdf(d.outputs[0], i, v), 20))
+        assert abs(np.mean(values[:, i] <= v) - p) <= 5 * np.sqrt(p * (1 - p) / n)
+    bad = L.bad_smart_sum(epsilon=1, block=2).distribution([1, 0, 1])
+    assert all(o[1] == 1 for o in bad.sample(100, rng=1))  # the exact block total
+
+
+def _top2_reference(q, w1, w2, b, noise, gap=None):
+    """``P(w1, w2)`` (or the density at gap ``g``) of top-2 from its definition: given the
+    runner-up's value ``z``, ``P = int f(z - a_w2) [1 - F(z - a_w1)] prod_rest F(z - a_j)
+    dz`` (the winner above ``z``, the rest below); the density puts ``f(z + g - a_w1)`` in
+    place of ``1 - F``."""
+    pdf, cdf = ((Q.laplace_pdf, Q.laplace_cdf) if noise == "laplace"
+                else (Q.exponential_pdf, Q.exponential_cdf))
+
+    def g(z):
+        out = pdf(z - q[w2], b)
+        out *= 1 - cdf(z - q[w1], b) if gap is None else pdf(z + gap - q[w1], b)
+        for j, a in enumerate(q):
+            if j not in (w1, w2):
+                out *= cdf(z - a, b)
+        return out
+
+    kinks = sorted({*q, *((q[w1] - gap,) if gap is not None else ())})
+    return mpmath.quad(g, [-mpmath.inf, *kinks, mpmath.inf])
+
+
+@pytest.mark.parametrize("noise", ["laplace", "exponential"])
+def test_noisy_top_2_with_gap_against_quadrature_at_30_digits(noise):
+    prog = L.noisy_top_k_gap if noise == "laplace" else L.noisy_top_k_gap_exponential
+    q = [0, R(1, 2), 2]
+    d = prog(epsilon=1).distribution(q)
+    assert d.outputs == tuple((i, j, REAL) for i in range(3) for j in range(3) if i != j)
+    with mpmath.workdps(40):
+        qq = [mpmath.mpf(a.p) / a.q for a in map(sympy.Rational, q)]
+        for (w1, w2, _), p in zip(d.outputs, d.probabilities, strict=True):
+            want = _top2_reference(qq, w1, w2, mpmath.mpf(4), noise)
+            assert abs(sympy.N(p, 40) - want) < mpmath.mpf(10) ** -30
+            for g in (R(1, 3), R(5, 2)):
+                want = _top2_reference(qq, w1, w2, mpmath.mpf(4), noise, mpmath.mpf(g.p) / g.q)
+                assert abs(sympy.N(d.density((w1, w2, g)), 40) - want) < mpmath.mpf(10) ** -30
+
+
+def test_noisy_top_k_gap_losses_and_refusal():
+    # two answers: the output is the difference v_0 - v_1 of two noises of scale 2k/epsilon
+    # = 4: a Laplace difference (density (1 + |x|/b) exp(-|x|/b) / (4b)) for Laplace noise,
+    # whose ratio tends to exp(s/b) without reaching it; a Laplace law of scale 4 for
+    # exponential noise (Feller II, section II.4), ratio exp(s/b) attained. Shift s = 2.
+    lap = exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1), [0, 1], [1, 0])
+    assert lap.value == R(1, 2) and not lap.attained
+    ex = exactdp.privacy_loss(L.noisy_top_k_gap_exponential(epsilon=1), [0, 1], [1, 0])
+    assert ex.value == R(1, 2) and ex.attained
+    three = exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1), [0, 1, 2], [1, 0, 1])
+    assert 0 < three.value <= 1
+    with pytest.raises(ProgramError, match=r"topk\(values, 3\) orders 3 noises in a chain"):
+        _ = L.noisy_top_k_gap(epsilon=1, k=3).distribution([0, 1, 2, 3]).outputs

@@ -16,6 +16,7 @@ from exactdp.programs import (
     gumbel,
     laplace,
     program,
+    topk,
 )
 from exactdp.programs.runs import Constraint
 
@@ -130,6 +131,31 @@ def test_argmax_one_run_per_winner_ties_to_the_first_index():
     assert [(c.expr, c.relation) for c in r.constraints] == [
         (lin(-1, (0, -1), (1, 1)), ">"), (lin(-2, (1, 1), (2, -1)), ">=")]
     assert [r.draws[i].scale for i in range(3)] == [2, 2, 2]
+
+
+@program()
+def top2(q, epsilon, k=2):
+    return topk([a + laplace(2 / epsilon) for a in q], k)
+
+
+def test_topk_one_run_per_ordered_tuple_with_the_chain_constraints():
+    t = runs_of(top2, [1, 0, 2])
+    assert t.executions == 6
+    assert sorted(r.output for r in t.runs) == sorted(
+        (3, ((2, i), (2, j))) for i in range(3) for j in range(3) if i != j)
+    # (2, 0): v2 - v0 > 0 (strict: index 0 would win a tie), then the runner-up above the
+    # rest: v0 - v1 >= 0 (a tie goes to index 0)
+    r = next(r for r in t.runs if r.output == (3, ((2, 2), (2, 0))))
+    assert [(c.expr, c.relation) for c in r.constraints] == [
+        (lin(1, (0, -1), (2, 1)), ">"), (lin(1, (0, 1), (1, -1)), ">=")]
+    # the sampler sorts, largest first, ties to the lower index
+    d = top2(epsilon=1).distribution([0, 0, 50])
+    assert all(o[0] == 2 for o in d.sample(50, rng=3))
+    # k = 1 is argmax; k = 3 of three values is a star centred at the middle one
+    assert runs_of(top2, [1, 0, 2], k=1).executions == 3
+    assert runs_of(top2, [1, 0, 2], k=3).executions == 6
+    refused(top2, r"topk\(values, 3\) orders 3 noises in a chain", q=(0, 1, 2, 3), k=3)
+    refused(top2, r"topk\(values, k\) needs an integer 1 <= k <= 2, got 3", q=(0, 1), k=3)
 
 
 @program(output="selection")
