@@ -14,6 +14,7 @@ import sympy
 import exactdp
 from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
 from exactdp.exact.signs import is_zero
+from exactdp.programs import exponential, laplace, program
 from exactdp.programs import library_release as L
 
 R = sympy.Rational
@@ -33,6 +34,42 @@ def test_laplace_mechanism_and_histograms_are_tight():
     assert h.value == 1 and h.attained
     wrong = exactdp.privacy_loss(L.histogram_wrong_scale(epsilon=R(1, 2)), [0, 0], [0, 1])
     assert wrong.value == 2  # the true level 1/epsilon
+
+
+@program(adjacency="one", output="release")
+def rotated(q, epsilon):
+    z1, z2 = laplace(1 / epsilon), laplace(2 / epsilon)
+    return q[0] + z1 + z2, q[1] + z1 - z2  # an invertible map, not triangular
+
+
+@program(adjacency="one", output="release")
+def overlapping(q, epsilon):
+    z1, z2, z3 = laplace(1), laplace(1), laplace(1)
+    return q[0] + z1 + z2, q[1] + z2 + z3  # three noises under two values
+
+
+@program(adjacency="one", output="release")
+def exponential_sums(q, epsilon):
+    z1, z2 = exponential(1), exponential(1)
+    return q[0] + z1, q[0] + q[1] + z1 + z2
+
+
+def test_released_values_that_are_a_linear_map_of_free_noises():
+    # v = k + A z with A = [[1, 1], [1, -1]]: moving q0 by 1 shifts the noises by A^-1 (1,
+    # 0) = (1/2, 1/2): the loss is 1/2 / 1 + 1/2 / 2 = 3/4 (scales 1 and 2), attained;
+    # the density ratio at values beyond both centres (z1, z2 > 1/2) is exp(3/4)
+    m = rotated(epsilon=1)
+    loss = exactdp.privacy_loss(m, [0, 0], [1, 0])
+    assert loss.value == R(3, 4) and loss.attained
+    far = (20, 2)  # z = (11, 9) under [0, 0], (21/2, 17/2) under [1, 0]
+    ratio = m.distribution([1, 0]).density(far) / m.distribution([0, 0]).density(far)
+    assert same(sympy.log(ratio), R(3, 4))
+    with pytest.raises(ValueError, match="releases 2 values whose densities do not"):
+        exactdp.privacy_loss(overlapping(epsilon=1), [0, 0], [1, 0])
+    # exponential noise shifted: values below the other input's support (infinite)
+    inf = exactdp.privacy_loss(exponential_sums(epsilon=1), [0, 0], [1, 0])
+    assert inf.value == sympy.oo and inf.attained
+    assert exactdp.privacy_loss(exponential_sums(epsilon=1), [0, 0], [0, 0]).value == 0
 
 
 @pytest.mark.parametrize("n", [1, 2, 3, 4])
