@@ -44,7 +44,8 @@ class SuiteRow(Result):
     holds : bool or None
         True iff the exact loss of every pair searched is at most ``epsilon`` ("private on
         the pairs searched"); False proves the program is not epsilon-DP; None: not run
-        (``note`` says why: every pair refused, or the program could not be built).
+        (``refused`` or ``note`` says why: every pair refused, or the program could not be
+        built).
     loss : sympy.Expr or None
         The largest exact loss over the pairs searched (for a pair with no closed form, the
         lower end of its certified bracket: ``worst.interval``).
@@ -72,6 +73,8 @@ class SuiteRow(Result):
         Pairs the engine refused (a supremum over released values not in this version,
         a cost limit), each with its reason: the search covers the others.
     note : str
+        Where the row departs from the tools' settings (fewer queries), or why it is
+        undecided or not run; shown in the table's search cell.
 
     Examples
     --------
@@ -159,7 +162,7 @@ def suite_row(name: str, every: bool = True) -> SuiteRow:
     if not pairs:
         return SuiteRow(None, None, name, CLAIM, private, None, found.search, 0, column,
                         tools, found.route, found.seconds, found.queries, found.refused,
-                        note or "refused: " + "; ".join(found.refused))
+                        note)
     worst = worst_pair(pairs)
     holds: bool | None
     if any(compare(p.loss, CLAIM) > 0 for p in pairs):

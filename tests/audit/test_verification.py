@@ -55,9 +55,9 @@ def test_rows_closed_forms_and_verdicts(suite):
 def test_a_refused_row_says_so_and_the_suite_goes_on(suite):
     row = suite["prefix_sum"]
     assert row.holds is None and row.loss is None and row.verdict == "refused"
-    assert row.note.startswith("refused: check_dp heuristic refused: ")
-    assert "do not factorise" in row.note and row.refused
-    assert "refused: " in row.summary()
+    assert row.refused[0].startswith("check_dp heuristic refused: ") and not row.note
+    assert "do not factorise" in row.refused[0] and "do not factorise" in row.search
+    assert "refused: check_dp heuristic refused: " in row.summary()
 
 
 def test_every_epsilon_column_and_published_numbers(suite):
