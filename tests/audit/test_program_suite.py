@@ -68,6 +68,23 @@ def test_pattern_pairs_mirror_monotone_and_adjacency_one():
     assert ps.pattern_pairs(ps.build("randomized_response"), 3) == []
 
 
+def test_svt6_moves_from_the_x_shapes_input_beat_the_patterns():
+    """SVT6 (half half from 1^5 0^5): 0.424914, above the patterns' 0.420032 and the 0.420393
+    an independent check found; the loss recomputed on the program is the same number."""
+    s = ps.search_program("svt6")
+    worst = exactdp.audit.suite.worst_pair(s.found)
+    assert worst.pattern == "half half" + ps.REBASED and worst.output == "FFFFFTTTTT"
+    assert worst.scores == (1,) * 5 + (0,) * 5 and worst.neighbour == (2,) * 5 + (-1,) * 5
+    assert exactdp.printing.format_number(worst.loss, 6) == "0.424914"
+    own = ps.library()["svt6"](epsilon=CLAIM, **ps.setting("svt6").parameters)
+    same = exactdp.privacy_loss(own, worst.scores, worst.neighbour).loss
+    assert exactdp.exact.compare(same, worst.loss) == 0
+    assert s.search.startswith("8 StatDP patterns + 7 moves from the X shape's input + ")
+    rebased = ps.pattern_pairs(ps.build("svt6"), 4, rebase=True)[8:]
+    assert (("one above" + ps.REBASED, (1, 1, 0, 0), (2, 1, 0, 0)) in rebased
+            and len(rebased) == 7)
+
+
 def test_library_reads_both_registries_and_the_literature():
     lib = ps.library()
     assert list(lib)[:len(discrete.PROGRAMS)] == list(discrete.PROGRAMS)
