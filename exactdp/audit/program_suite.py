@@ -50,6 +50,9 @@ HEURISTIC = "check_dp heuristic"
 MIRRORED = " (mirrored)"
 #: The suffix of a pattern's move searched from the X shape's first input.
 REBASED = " (from the X shape's input)"
+#: CPU seconds after which a row stops searching (a program added without a setting may be
+#: slow at the tools' sizes): the pairs left are said in the row, never silently dropped.
+ROW_LIMIT = 10.0
 
 
 @dataclass(frozen=True)
@@ -239,10 +242,11 @@ def refusal(exc: Exception) -> str:
 
 
 def _pair(mech: Mechanism, pname: str, a: tuple, b: tuple) -> PairLoss | str:
-    """The exact loss of one pair, or the refusal in words (the row goes on)."""
+    """The exact loss of one pair, or the refusal in words (the row goes on; an undecided
+    sign is a refusal too)."""
     try:
         return pair_loss(mech, pname, a, b)
-    except ValueError as exc:
+    except (ValueError, ArithmeticError) as exc:
         return f"{pname}: refused: {refusal(exc)}"
 
 
@@ -252,7 +256,7 @@ def _heuristic(mech: Mechanism, base: tuple) -> tuple[PairLoss | None, int, str]
     search = "heuristic" if mech.adjacency == "all" and len(base) > 1 else "auto"
     try:
         r = check_dp(mech, base, search=search)
-    except ValueError as exc:
+    except (ValueError, ArithmeticError) as exc:
         return None, 0, f"{HEURISTIC} refused: {refusal(exc)}"
     w = r.witness
     if w is None:
@@ -309,11 +313,19 @@ def search_program(name: str) -> Search:
     m = s.queries or (10 if mech.adjacency == "all" else 3)
     base = s.base or (1,) * m
     pats = pattern_pairs(mech, m, s.mirror, s.rebase)
-    results = [_pair(mech, pname, a, b) for pname, a, b in pats]
+    results: list[PairLoss | str] = []
+    for i, (pname, a, b) in enumerate(pats):
+        if time.process_time() - start > ROW_LIMIT:
+            results.append(f"{len(pats) - i} patterns not searched: over the row's "
+                           f"{ROW_LIMIT:g} s CPU limit")
+            break
+        results.append(_pair(mech, pname, a, b))
     found = [p for p in results if isinstance(p, PairLoss)]
     refused = [p for p in results if isinstance(p, str)]
     heuristic, checked = None, 0
-    if any(p.loss is sympy.oo for p in found):  # no search can find a larger loss
+    if time.process_time() - start > ROW_LIMIT:
+        words = f"{HEURISTIC} not run: over the row's {ROW_LIMIT:g} s CPU limit"
+    elif any(p.loss is sympy.oo for p in found):  # no search can find a larger loss
         words = f"{HEURISTIC} not run: a pattern's loss is already infinite"
     elif not s.heuristic:
         words = f"{HEURISTIC} not run: over the row's 1 s CPU budget here"

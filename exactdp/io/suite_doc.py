@@ -52,7 +52,8 @@ the worst loss ("found by"). For a program releasing real values the loss is the
 supremum of the log density ratio over outputs ("sup" before a supremum no output
 attains), or a certified bracket where no closed form exists, or the engine's refusal (a
 supremum over several released values whose densities do not factorise), said in the row;
-a refused pair does not stop the suite. Where the program's docstring states it equals a
+a refused pair does not stop the suite, and a row stops searching after 10 s of CPU, naming
+the pairs it left. Where the program's docstring states it equals a
 shipped class (`SparseVector`, `ReportNoisyMax`, `NumericalSparseVector`) the row is
 computed on the class (the same closed forms; `tests/audit/test_program_suite.py`
 recomputes the worst pairs on the program). The column "every epsilon on DiPC's domain" runs

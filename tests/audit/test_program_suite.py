@@ -123,6 +123,28 @@ def test_release_patterns_supremum_and_refusal():
     assert "prefix_sum.privacy_loss" not in prefix.refused[0]
 
 
+def test_a_row_over_its_cpu_limit_stops_and_says_so(monkeypatch):
+    """A program slow at the tools' sizes (added without a setting) stops at the row's CPU
+    limit; the pairs left are named, the heuristic is not run."""
+    monkeypatch.setattr(ps, "ROW_LIMIT", -1.0)
+    s = ps.search_program("svt1")
+    assert s.found == () and s.refused == (
+        "13 patterns not searched: over the row's -1 s CPU limit",)
+    assert s.search.endswith("check_dp heuristic not run: over the row's -1 s CPU limit")
+
+
+def test_an_undecided_sign_is_a_refusal(monkeypatch):
+    def undecided(*args, **kwargs):
+        raise exactdp.UndecidedSignError("pair_loss: the sign of x - y is not decided")
+
+    monkeypatch.setattr(ps, "pair_loss", undecided)
+    monkeypatch.setattr(ps, "check_dp", undecided)
+    s = ps.search_program("svt5")
+    assert s.found == () and len(s.refused) == 14
+    assert s.refused[0] == "one below: refused: the sign of x - y is not decided"
+    assert s.refused[-1].startswith("check_dp heuristic refused: ")
+
+
 def test_refusal_drops_the_functions_name():
     assert ps.refusal(ValueError("f.privacy_loss: no closed form here")) == "no closed form here"
     assert ps.refusal(ValueError("a sentence: with a colon")) == "a sentence: with a colon"
