@@ -105,6 +105,19 @@ class SuiteRow(Result):
     note: str = ""
 
     @property
+    def certified(self) -> bool:
+        """True for a refutation (a pair above the claim is a proof); a loss at most the
+        claim covers the pairs searched only."""
+        return self.holds is False
+
+    @property
+    def caveat(self) -> str | None:
+        """Why the verdict is not a proof, if it is not."""
+        if self.holds is False:
+            return None
+        return "private on the pairs searched only" if self.holds else self.verdict
+
+    @property
     def verdict(self) -> str:
         """In words: ``"private on the pairs searched"``, ``"not private"``, ``"undecided"``
         (a bracket contains the claim), ``"refused"`` (every pair refused) or ``"not run"``."""
@@ -201,6 +214,8 @@ class VerificationSuite(Result):
     """
 
     headline = None
+    certified = False
+    caveat = "each row covers the pairs it searched"
 
     rows: tuple[SuiteRow, ...]
     holds: bool | None = None

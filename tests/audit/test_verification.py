@@ -48,6 +48,10 @@ def test_rows_closed_forms_and_verdicts(suite):
     nmv = suite["noisy_max_value_laplace"]
     assert nmv.loss == sympy.Rational(1, 4) and nmv.worst.attained and nmv.private is False
     assert nmv.worst.pattern == "all above" and nmv.worst.output == "every value v <= 1"
+    # a refutation is a proof; a loss at most the claim covers the pairs searched only
+    assert bad.certified and bad.caveat is None
+    assert not rr.certified and rr.caveat == "private on the pairs searched only"
+    assert repr(rr).endswith("not certified: private on the pairs searched only)")
     inf = suite["noisy_max_value_exponential"]
     assert inf.loss is sympy.oo and inf.holds is False and "probability" in inf.worst.output
 
