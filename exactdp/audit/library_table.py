@@ -72,7 +72,7 @@ def library_cells(row: Any) -> dict[str, str]:
         "pair": "--" if w is None else f"{_compact(w.scores)} vs {_compact(w.neighbour)}",
         "output": "--" if w is None else cut_text(w.output, OUTPUT_CHARS),
         "found by": "--" if w is None else w.pattern,
-        "search": row.search or "--",
+        "search": (row.search or "--") + (f" ({row.note})" if row.note else ""),
         "every epsilon on DiPC's domain": str(row.every_epsilon),
         "DP-Sniper lcb": f"{pubs['DP-Sniper'].lower_bound:.4f}" if "DP-Sniper" in pubs else "--",
         "StatDP lcb": f"{pubs['StatDP'].lower_bound:.4f}" if "StatDP" in pubs else "--",

@@ -44,7 +44,8 @@ class SuiteRow(Result):
     holds : bool or None
         True iff the exact loss of every pair searched is at most ``epsilon`` ("private on
         the pairs searched"); False proves the program is not epsilon-DP; None: not run
-        (``note`` says why: every pair refused, or the program could not be built).
+        (``refused`` or ``note`` says why: every pair refused, or the program could not be
+        built).
     loss : sympy.Expr or None
         The largest exact loss over the pairs searched (for a pair with no closed form, the
         lower end of its certified bracket: ``worst.interval``).
@@ -72,6 +73,8 @@ class SuiteRow(Result):
         Pairs the engine refused (a supremum over released values not in this version,
         a cost limit), each with its reason: the search covers the others.
     note : str
+        Where the row departs from the tools' settings (fewer queries), or why it is
+        undecided or not run; shown in the table's search cell.
 
     Examples
     --------
@@ -100,6 +103,19 @@ class SuiteRow(Result):
     queries: int = 0
     refused: tuple[str, ...] = ()
     note: str = ""
+
+    @property
+    def certified(self) -> bool:
+        """True for a refutation (a pair above the claim is a proof); a loss at most the
+        claim covers the pairs searched only."""
+        return self.holds is False
+
+    @property
+    def caveat(self) -> str | None:
+        """Why the verdict is not a proof, if it is not."""
+        if self.holds is False:
+            return None
+        return "private on the pairs searched only" if self.holds else self.verdict
 
     @property
     def verdict(self) -> str:
@@ -159,7 +175,7 @@ def suite_row(name: str, every: bool = True) -> SuiteRow:
     if not pairs:
         return SuiteRow(None, None, name, CLAIM, private, None, found.search, 0, column,
                         tools, found.route, found.seconds, found.queries, found.refused,
-                        note or "refused: " + "; ".join(found.refused))
+                        note)
     worst = worst_pair(pairs)
     holds: bool | None
     if any(compare(p.loss, CLAIM) > 0 for p in pairs):
@@ -198,6 +214,8 @@ class VerificationSuite(Result):
     """
 
     headline = None
+    certified = False
+    caveat = "each row covers the pairs it searched"
 
     rows: tuple[SuiteRow, ...]
     holds: bool | None = None

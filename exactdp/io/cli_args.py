@@ -36,7 +36,6 @@ REPORT_MECHANISMS = ("em", "pf", "rnm-exp", "rnm-laplace", "optimal")
 MAX_COMPOSE = 10**5
 #: Above this many scores ``exactdp table`` prints decimals only unless ``--exact`` is given.
 EXACT_TABLE_N = 20
-#: Largest ``--search-queries`` of ``exactdp suite``.
 
 _PLAIN_NUMBER = re.compile(r"^\s*[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?(/\d+)?\s*$")
 

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..audit.library_table import library_table, loss_cell
-from ..audit.program_suite import HEURISTIC, MIRRORED
+from ..audit.program_suite import HEURISTIC, MIRRORED, REBASED
 from ..audit.verification import SuiteRow, VerificationSuite, verification_suite
 from ..printing import format_number
 from ..result import cut_text
@@ -43,7 +43,8 @@ its note (`exactdp.audit.program_suite.SETTINGS`).
 **Method.** The exact privacy loss (`privacy_loss`) of every pair searched: StatDP's eight
 input patterns (adjacency "all"; the monotone program: the patterns moving one way); for the
 sparse vector programs each pattern also with its positions reversed ("mirrored": the worst
-pairs put the odd query last, $1^{10}$ vs $2^9 0$); plus `check_dp`'s own heuristic
+pairs put the odd query last, $1^{10}$ vs $2^9 0$), and for SVT6 each pattern's move also
+from the X shape's first input $1^5 0^5$; plus `check_dp`'s own heuristic
 neighbour search from $(1, \\dots, 1)$ (every query alone up and down, one against the rest,
 all up and down, every split, one-sided shifts and 64 random vertices: 152 neighbours at 10
 queries) where it fits the row's budget; the row names the search and the pair that gave
@@ -51,7 +52,8 @@ the worst loss ("found by"). For a program releasing real values the loss is the
 supremum of the log density ratio over outputs ("sup" before a supremum no output
 attains), or a certified bracket where no closed form exists, or the engine's refusal (a
 supremum over several released values whose densities do not factorise), said in the row;
-a refused pair does not stop the suite. Where the program's docstring states it equals a
+a refused pair does not stop the suite, and a row stops searching after 10 s of CPU, naming
+the pairs it left. Where the program's docstring states it equals a
 shipped class (`SparseVector`, `ReportNoisyMax`, `NumericalSparseVector`) the row is
 computed on the class (the same closed forms; `tests/audit/test_program_suite.py`
 recomputes the worst pairs on the program). The column "every epsilon on DiPC's domain" runs
@@ -95,6 +97,9 @@ def incorrect_paragraph(row: SuiteRow) -> str:
     assert w is not None
     if w.pattern == HEURISTIC:
         found = "check_dp's heuristic search"
+    elif w.pattern.endswith(REBASED):
+        found = (f"StatDP's '{w.pattern.removesuffix(REBASED)}' move applied to the X shape's "
+                 "first input")
     elif w.pattern.endswith(MIRRORED):
         found = f"StatDP's pattern '{w.pattern.removesuffix(MIRRORED)}' with its positions reversed"
     else:

@@ -31,6 +31,10 @@ def test_cells(rows):
     assert bad["exact worst loss"] == "0.200671" and bad["verdict"] == "not private"
     assert bad["DiPC"] == "False, 1 s" and bad["CheckDP"] == "--"
     assert geo["exact worst loss"] == "0.1" and geo["pair"] == "2 vs 3"
+    # a row's note (fewer queries than the tools', undecided) is shown with its search
+    noted = library_cells(replace(rows[1], note="2 queries: 3 take 3.7 s CPU"))
+    assert noted["search"] == ("check_dp heuristic from 2 (2 neighbours) (2 queries: 3 take "
+                               "3.7 s CPU)")
 
 
 def test_formats(rows):

@@ -68,6 +68,23 @@ def test_pattern_pairs_mirror_monotone_and_adjacency_one():
     assert ps.pattern_pairs(ps.build("randomized_response"), 3) == []
 
 
+def test_svt6_moves_from_the_x_shapes_input_beat_the_patterns():
+    """SVT6 (half half from 1^5 0^5): 0.424914, above the patterns' 0.420032 and the 0.420393
+    an independent check found; the loss recomputed on the program is the same number."""
+    s = ps.search_program("svt6")
+    worst = exactdp.audit.suite.worst_pair(s.found)
+    assert worst.pattern == "half half" + ps.REBASED and worst.output == "FFFFFTTTTT"
+    assert worst.scores == (1,) * 5 + (0,) * 5 and worst.neighbour == (2,) * 5 + (-1,) * 5
+    assert exactdp.printing.format_number(worst.loss, 6) == "0.424914"
+    own = ps.library()["svt6"](epsilon=CLAIM, **ps.setting("svt6").parameters)
+    same = exactdp.privacy_loss(own, worst.scores, worst.neighbour).loss
+    assert exactdp.exact.compare(same, worst.loss) == 0
+    assert s.search.startswith("8 StatDP patterns + 7 moves from the X shape's input + ")
+    rebased = ps.pattern_pairs(ps.build("svt6"), 4, rebase=True)[8:]
+    assert (("one above" + ps.REBASED, (1, 1, 0, 0), (2, 1, 0, 0)) in rebased
+            and len(rebased) == 7)
+
+
 def test_library_reads_both_registries_and_the_literature():
     lib = ps.library()
     assert list(lib)[:len(discrete.PROGRAMS)] == list(discrete.PROGRAMS)
@@ -104,6 +121,28 @@ def test_release_patterns_supremum_and_refusal():
     assert prefix.found == () and prefix.refused
     assert prefix.refused[0].startswith("check_dp heuristic refused: ")
     assert "prefix_sum.privacy_loss" not in prefix.refused[0]
+
+
+def test_a_row_over_its_cpu_limit_stops_and_says_so(monkeypatch):
+    """A program slow at the tools' sizes (added without a setting) stops at the row's CPU
+    limit; the pairs left are named, the heuristic is not run."""
+    monkeypatch.setattr(ps, "ROW_LIMIT", -1.0)
+    s = ps.search_program("svt1")
+    assert s.found == () and s.refused == (
+        "13 patterns not searched: over the row's -1 s CPU limit",)
+    assert s.search.endswith("check_dp heuristic not run: over the row's -1 s CPU limit")
+
+
+def test_an_undecided_sign_is_a_refusal(monkeypatch):
+    def undecided(*args, **kwargs):
+        raise exactdp.UndecidedSignError("pair_loss: the sign of x - y is not decided")
+
+    monkeypatch.setattr(ps, "pair_loss", undecided)
+    monkeypatch.setattr(ps, "check_dp", undecided)
+    s = ps.search_program("svt5")
+    assert s.found == () and len(s.refused) == 14
+    assert s.refused[0] == "one below: refused: the sign of x - y is not decided"
+    assert s.refused[-1].startswith("check_dp heuristic refused: ")
 
 
 def test_refusal_drops_the_functions_name():

@@ -48,6 +48,10 @@ def test_rows_closed_forms_and_verdicts(suite):
     nmv = suite["noisy_max_value_laplace"]
     assert nmv.loss == sympy.Rational(1, 4) and nmv.worst.attained and nmv.private is False
     assert nmv.worst.pattern == "all above" and nmv.worst.output == "every value v <= 1"
+    # a refutation is a proof; a loss at most the claim covers the pairs searched only
+    assert bad.certified and bad.caveat is None
+    assert not rr.certified and rr.caveat == "private on the pairs searched only"
+    assert repr(rr).endswith("not certified: private on the pairs searched only)")
     inf = suite["noisy_max_value_exponential"]
     assert inf.loss is sympy.oo and inf.holds is False and "probability" in inf.worst.output
 
@@ -55,9 +59,9 @@ def test_rows_closed_forms_and_verdicts(suite):
 def test_a_refused_row_says_so_and_the_suite_goes_on(suite):
     row = suite["prefix_sum"]
     assert row.holds is None and row.loss is None and row.verdict == "refused"
-    assert row.note.startswith("refused: check_dp heuristic refused: ")
-    assert "do not factorise" in row.note and row.refused
-    assert "refused: " in row.summary()
+    assert row.refused[0].startswith("check_dp heuristic refused: ") and not row.note
+    assert "do not factorise" in row.refused[0] and "do not factorise" in row.search
+    assert "refused: check_dp heuristic refused: " in row.summary()
 
 
 def test_every_epsilon_column_and_published_numbers(suite):
