@@ -36,6 +36,8 @@ def _build(obj: _DeferredAdd) -> None:
     if type(obj) is not _DeferredAdd:
         return
     make = _ARGS.__get__(obj)
+    if not callable(make):  # built meanwhile by another thread: the args are in place
+        return
     expr = make()
     if type(expr) is not _ADD:  # never: only sums of >= 2 canonical terms are deferred
         raise RuntimeError(f"deferred sum built a {type(expr).__name__}, not an Add")

@@ -296,6 +296,8 @@ def exact_number(
     if isinstance(value, str):
         return _check_expr(parse_number(value, where, func=func), where, value, allow_symbols,
                            func)
+    if isinstance(value, sympy.Rational):  # Integer, Rational: exact, finite and real
+        return value
     if isinstance(value, sympy.Basic):
         if not isinstance(value, sympy.Expr):
             raise argument_error(func, where, "a number", value)
