@@ -20,6 +20,7 @@ import sympy
 from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..cost import TooCostly
 from ..printing import (
+    REPR_DIGITS,
     Math,
     exact_text,
     format_number,
@@ -132,12 +133,55 @@ def table(
             raise argument_error("table", f"len(rows[{i}])", f"{len(heads)} (one cell per column)",
                                  len(row))
         cells.append([_cell(v, dps) for v in row])
+    cells, named = _named_exponents(cells)
+    if named:
+        notes = "\n".join(([notes] if notes else []) + _exponent_notes(named, fmt))
     if fmt == "latex":
         return _latex_tables(cells, heads, caption, label, notes)
     cap = None if caption is None else str(caption)
     if fmt == "markdown":
         return _markdown_table(cells, heads, cap, notes)
     return _text_table(cells, heads, cap, notes)
+
+
+#: Most digits of a decimal exponent printed in a table's cell; a longer one (the
+#: 400 digits of exp(-10**400)) is named ``K1``, ``K2``, ... and printed in full under the
+#: table, so the lines stay short and every digit is still shown.
+CELL_EXPONENT_DIGITS = 12
+_LONG_EXPONENT = re.compile(rf"^(-?\d+(?:\.\d+)?)e([+-])(\d{{{CELL_EXPONENT_DIGITS + 1},}})$")
+
+
+def _named_exponents(cells):
+    """Cells whose decimal exponent is longer than :data:`CELL_EXPONENT_DIGITS` digits,
+    with the exponent named (``1.64008e-K1``), and the names' values in order."""
+    named: dict[str, str] = {}
+    out = []
+    for row in cells:
+        new = []
+        for text, latex, numeric in row:
+            m = _LONG_EXPONENT.match(text) if numeric else None
+            if m is None:
+                new.append((text, latex, numeric))
+                continue
+            name = named.setdefault(m[3], f"K{len(named) + 1}")
+            new.append((f"{m[1]}e{m[2]}{name}", rf"{m[1]} \times 10^{{{m[2]}K_{{{name[1:]}}}}}",
+                        False))
+        out.append(new)
+    return out, {name: digits for digits, name in named.items()}
+
+
+def _exponent_notes(named: dict[str, str], fmt: str) -> list[str]:
+    """``K1 = 2171...`` in lines of at most 76 digits (LaTeX: breakable)."""
+    lines = []
+    for name, digits in named.items():
+        chunks = [digits[i:i + 76] for i in range(0, len(digits), 76)]
+        if fmt == "latex":
+            body = r"\allowbreak ".join(chunks)
+            lines.append(rf"${name[0]}_{{{name[1:]}}} = {body}$ ({len(digits)} digits)")
+        else:
+            lines.append(f"{name} = ({len(digits)} digits)")
+            lines += [f"  {c}" for c in chunks]
+    return lines
 
 
 def _text_table(cells, heads, caption, notes) -> str:
@@ -277,9 +321,20 @@ def _common_denominator(forms):
     return None, None
 
 
+def _cell_text(expr, fmt: str) -> str | None:
+    """:func:`~exactdp.printing.exact_text` of an exact form for a table cell; None when it
+    holds an integer (an exponent, a numerator) of more than
+    :data:`~exactdp.printing.REPR_DIGITS` digits (``x**(10**400)`` at scores 1e400, 0
+    printed a line of 822 characters)."""
+    bits = REPR_DIGITS * 3.33  # log2(10) bits per digit
+    if any(max(abs(a.p), a.q).bit_length() > bits for a in expr.atoms(sympy.Rational)):
+        return None
+    return exact_text(expr, fmt)
+
+
 def _over_z(num, fmt: str) -> str | None:
     """``num / Z`` as text or LaTeX."""
-    text = exact_text(num, fmt)
+    text = _cell_text(num, fmt)
     if text is None:
         return None
     if num.is_Atom or num.is_Pow:
@@ -325,15 +380,15 @@ def _exact_rows(columns, labels, fmt):
             xdefs.setdefault(value, []).append(name + ("*" if at_epsilon_only else ""))
         nums, den = _common_denominator(forms) if x is not None else (None, None)
         for i, (lab, f) in enumerate(zip(labels, forms, strict=True)):
-            text = _over_z(nums[i], fmt) if den is not None else exact_text(f, fmt)
+            text = _over_z(nums[i], fmt) if den is not None else _cell_text(f, fmt)
             rows.append((lab, name, text))
         if den is not None:  # the normaliser: a row of its own, not an output
             rows.append(("", f"{name}, normaliser $Z$" if fmt == "latex" else f"{name} Z",
-                         exact_text(den, fmt)))
+                         _cell_text(den, fmt)))
     out = []
     for lab, name, text in rows:
         if text is None:
-            text = "(too long to print: integers of thousands of digits)"
+            text = f"(too long to print: integers of over {REPR_DIGITS} digits)"
             cell = text if fmt != "latex" else Math(r"\text{" + text + "}", text)
         else:
             cell = Math(text, text) if fmt == "latex" else text

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sympy
+
 import exactdp
 
 
@@ -35,3 +37,25 @@ def test_probability_table_prints_pf_decimals():
     text = probability_table({"PF": d}, fmt="text", exact=False, dps=5)
     rows = [line.split() for line in text.splitlines()[2:]]
     assert rows == [["0", "0.81606"], ["1", "0.18394"]]
+
+
+def test_a_table_of_astronomical_scores_keeps_its_lines_short():
+    """Scores (1e400, 0): EM's P_1 = e^{-g/2} / (1 + e^{-g/2}) with g = 10**400, so
+    ln P_1 = -5.0e+399 to 6 digits. Before, the decimal printed its 400-digit exponent
+    and the exact forms x**(10**400) in full: lines of 822 characters."""
+    from exactdp.io.latex import probability_table
+
+    q = [10**400, 0]
+    dists = {"EM": exactdp.ExponentialMechanism(1).distribution(q),
+             "PF": exactdp.PermuteAndFlip(1).distribution(q)}
+    for fmt in ("text", "markdown", "latex"):
+        out = probability_table(dists, fmt=fmt)
+        assert max(len(line) for line in out.splitlines()) < (120 if fmt != "latex" else 200)
+        # ln P_1 = -5.0e399: P_1 = 1.64008 * 10**-K with K of 400 digits, named K1
+        digits = str(int(sympy.floor(sympy.Integer(10) ** 400 / 2 / sympy.log(10))) + 1)
+        assert "1.64008" in out and ("e-K1" in out or "10^{-K_{1}}" in out)
+        assert digits[:76] in out and len(digits) == 400
+        assert "too long to print: integers of over 100 digits" in out
+    # a modest table prints its exact forms as before
+    small = probability_table({"PF": exactdp.PermuteAndFlip(1).distribution([1, 0])})
+    assert "too long" not in small and "x" in small.split("exact:")[1]
