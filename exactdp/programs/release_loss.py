@@ -35,15 +35,23 @@ from typing import Any
 import flint
 import sympy
 
+from ..cost import check_seconds
 from ..distribution import LossSupremum
 from ..exact import arb_to_interval, flint_prec, to_arb
+from ..exact.piecewise_exp import value_expr
 from ..exact.signs import compare
+from .integrate import run_cost
+from .integrate_stars import units
+from .release_bound import pattern_bound
 from .release_cells import VPoly, cells
 from .release_density import affine, run_density
+from .release_search import best_point, grid, search_cost, starts, value_arb
 from .release_sup import (
+    MAX_STEPS,
     PREC,
     Terms,
     add,
+    ball,
     derivative,
     exact_at,
     leading,
@@ -53,6 +61,9 @@ from .release_sup import (
     zeros,
 )
 from .runs import REAL, Run
+
+#: Bisections of the critical-point search of one cell when a bracket may stand in for it.
+BRACKET_STEPS = 1500
 
 
 @dataclass(frozen=True)
@@ -138,11 +149,18 @@ def _end(f: Terms, g: Terms, lam: Fraction, side: int, where: str) -> Candidate:
 
 
 def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
-                     hi: Fraction | None, label: str, func: str) -> list[Candidate]:
+                     hi: Fraction | None, label: str, func: str,
+                     critical: str = "all") -> list[Candidate]:
+    """The candidates of one cell: its ends' limits or its constant ratio (``critical``
+    ``"all"`` or ``"none"``) and its interior critical points (``"all"`` or ``"only"``)."""
     span = f"{label} with the value in ({'-oo' if lo is None else lo}, " \
            f"{'oo' if hi is None else hi})"
     if not f and not g:
         return []
+    if critical == "only":
+        d = add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+        return _critical(f, g, d, lam, lo, hi, label, func, BRACKET_STEPS) if (
+            f and g and d) else []
     if not f or not g:
         return [Candidate(None, None, 1 if f else -1, True,
                           f"{span} (probability 0 under one input only)")]
@@ -152,7 +170,7 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
             (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0))
         return [Candidate(_log_ratio(exact_at(f, t, lam), exact_at(g, t, lam)), None, 0,
                           True, f"{span} (a constant ratio)")]
-    out = []
+    out: list[Candidate] = []
     for end, side in ((lo, -1), (hi, 1)):
         if end is None:
             out.append(_end(f, g, lam, side, f"{label} as the value -> "
@@ -168,7 +186,15 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
             continue
         out.append(Candidate(_log_ratio(fe, ge), None, 0, False,
                              f"{label} as the value -> {end}", end))
-    for x, y in zeros(d, lam, lo, hi, func):
+    return out + (_critical(f, g, d, lam, lo, hi, label, func) if critical == "all" else [])
+
+
+def _critical(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
+              hi: Fraction | None, label: str, func: str,
+              max_steps: int = MAX_STEPS) -> list[Candidate]:
+    """The candidates at the interior zeros of ``d = f' g - f g'`` on the cell."""
+    out: list[Candidate] = []
+    for x, y in zeros(d, lam, lo, hi, func, max_steps):
         if x == y:  # an exact rational critical point
             if (lo is None or x > lo) and (hi is None or x < hi):
                 out.append(Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None,
@@ -186,7 +212,12 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
     return out
 
 
-def _one_value(dist: Any, other: Any, key: Any, label: str, func: str) -> list[Candidate]:
+def _one_value(dist: Any, other: Any, key: Any, label: str, func: str,
+               bound: sympy.Expr | None = None) -> tuple[list[Candidate], bool]:
+    """The candidates of a pattern with one released value, and whether its critical
+    points were left out (their search failed: the pattern is then bracketed by
+    ``bound``). With ``bound`` reached by a cell end or a constant ratio, no critical point
+    is searched (none can exceed it)."""
     runs_p, runs_q = dist.runs[key], other.runs[key]
     holder: dict[str, sympy.Expr] = {}
 
@@ -206,8 +237,93 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str) -> list[C
     one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
     out: list[Candidate] = []
     for f, g, lam, lo, hi in one_sided or pieces:
-        out += _cell_candidates(f, g, lam, lo, hi, label, func)
-    return _continuous_ends(out, label)
+        out += _cell_candidates(f, g, lam, lo, hi, label, func, "none")
+    out = _continuous_ends(out, label)
+    if one_sided or (bound is not None and any(_reaches(c, bound) for c in out)):
+        return out, False
+    if bound is None:
+        for f, g, lam, lo, hi in pieces:
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "all")
+        return _continuous_ends(out, label), False
+    try:
+        for f, g, lam, lo, hi in pieces:
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only")
+    except ValueError:
+        return out + _screened(pieces, label), True
+    return out, False
+
+
+def _screened(pieces: list, label: str) -> list[Candidate]:
+    """The exact log ratio at the best rational point of a screen (64-bit arb on each
+    cell: a few points, then golden-section steps): a lower bound, attained there."""
+    best: tuple[float, Fraction, Terms, Terms, Fraction] | None = None
+    with flint_prec(64):
+        for f, g, lam, lo, hi in pieces:
+            if not f or not g:
+                continue
+
+            def score(x: Fraction, f: Terms = f, g: Terms = g, lam: Fraction = lam) -> float:
+                v = (ball(f, _arb_q(x), lam).log() - ball(g, _arb_q(x), lam).log()).abs_lower()
+                return float(v.mid()) if v.is_finite() else -1.0
+
+            pts = _screen_points(lo, hi, lam)
+            vals = [(score(x), x) for x in pts]
+            s0, x0 = max(vals)
+            i = pts.index(x0)
+            a = pts[i - 1] if i > 0 else x0
+            b = pts[i + 1] if i + 1 < len(pts) else x0
+            for _ in range(30):  # golden section on [a, b] around the best point
+                if b - a <= 0:
+                    break
+                c1, c2 = a + (b - a) * Fraction(382, 1000), a + (b - a) * Fraction(618, 1000)
+                if score(c1) >= score(c2):
+                    b = c2
+                else:
+                    a = c1
+            x1 = (a + b) / 2
+            cand = max((s0, x0), (score(x1), x1))
+            if best is None or cand[0] > best[0]:
+                best = (cand[0], cand[1], f, g, lam)
+    if best is None:
+        return []
+    _, x, f, g, lam = best
+    return [Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None, 0, True,
+                      f"{label} with the value {x}")]
+
+
+def _arb_q(x: Fraction) -> flint.arb:
+    return flint.arb(flint.fmpq(x.numerator, x.denominator))
+
+
+def _screen_points(lo: Fraction | None, hi: Fraction | None, lam: Fraction) -> list[Fraction]:
+    """Rational points of a cell: 16 inside a finite one; geometric steps of the noise
+    scale ``1/lam`` out of a half-infinite one."""
+    if lo is not None and hi is not None:
+        return [lo + (hi - lo) * Fraction(k, 17) for k in range(1, 17)]
+    base = lo if lo is not None else hi if hi is not None else Fraction(0)
+    side = 1 if lo is not None else -1
+    steps = [Fraction(2**j, 4) / lam for j in range(12)]
+    pts = [base + side * t for t in steps]
+    if lo is None and hi is None:
+        pts += [base - t for t in steps]
+    return sorted(pts)
+
+
+def _reaches(c: Candidate, bound: sympy.Expr) -> bool:
+    """Whether ``|ln f/f'|`` of ``c`` is at least ``bound`` (exact for exact candidates;
+    an enclosure must be decided above it)."""
+    if c.infinite:
+        return True
+    with flint_prec(PREC):
+        ball, b = _abs_ball(c), to_arb(bound, PREC)
+        if ball < b:
+            return False
+        if ball > b:
+            return True
+    if c.exact is None:
+        return False
+    big, small = c.exact if _direction(c.exact) >= 0 else c.exact[::-1]
+    return compare(sympy.expand(big), sympy.expand(sympy.exp(bound) * small)) >= 0
 
 
 def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
@@ -271,39 +387,110 @@ def _separable(dist: Any, other: Any, key: Any, label: str, func: str
                       "centres, on the side favouring the second")]
 
 
-def _candidates(dist: Any, other: Any, func: str) -> list[Candidate]:
+@dataclass(frozen=True)
+class Bracketed:
+    """A pattern whose supremum is not decided: its candidates are lower bounds, and
+    ``upper`` (the translation bound, :mod:`exactdp.programs.release_bound`) bounds it."""
+
+    label: str
+    upper: sympy.Expr
+    why: str
+
+
+def _order(dist: Any, other: Any, keys: list) -> list[tuple[Any, sympy.Expr | None]]:
+    """The common patterns with their translation bounds, the largest bound first (those
+    without a bound first of all)."""
+    out = [(k, pattern_bound(dist.runs[k], other.runs[k])) for k in keys]
+    return sorted(out, key=lambda kb: (kb[1] is not None, -kb[1] if kb[1] is not None
+                                       else 0))
+
+
+def _best(cands: list[Candidate]) -> Candidate | None:
+    with flint_prec(PREC):
+        finite = [c for c in cands if not c.infinite]
+        return max(finite, key=lambda c: _abs_ball(c).lower(), default=None)
+
+
+def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list[Bracketed]]:
     out: list[Candidate] = []
+    brackets: list[Bracketed] = []
     keys = sorted(set(dist.keys) | set(other.keys))
     for key in keys:
-        mine = key in dist.runs
-        theirs = key in other.runs
-        pattern = (dist if mine else other).outputs[(dist if mine else other).keys.index(key)]
+        if not (key in dist.runs and key in other.runs):
+            mine = key in dist.runs
+            src = dist if mine else other
+            label = f"the pattern {src.outputs[src.keys.index(key)]!r}"
+            return [Candidate(None, None, 1 if mine else -1, True,
+                              f"{label} (reached under one input only)")], []
+    for key, bound in _order(dist, other, keys):
+        top = _best(out)
+        if bound is not None and top is not None and _reaches(top, bound):
+            continue  # no output of this pattern exceeds the best found
+        pattern = dist.outputs[dist.keys.index(key)]
         label = f"the pattern {pattern!r}"
-        if not (mine and theirs):
-            out.append(Candidate(None, None, 1 if mine else -1, True,
-                                 f"{label} (reached under one input only)"))
-            continue
         k = _reals(pattern)
         if k == 0:
             P, Q = dist.pmf(pattern), other.pmf(pattern)
             if P == 0 or Q == 0:
                 if P != Q:
-                    out.append(Candidate(None, None, 1 if Q == 0 else -1, True, label))
+                    return [Candidate(None, None, 1 if Q == 0 else -1, True, label)], []
                 continue
             out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
         elif k == 1:
-            out += _one_value(dist, other, key, label, func)
+            found, undecided = _one_value(dist, other, key, label, func, bound)
+            out += found
             if any(c.infinite and c.attained for c in out):
-                return out  # the loss is infinite, attained: the other patterns cannot matter
+                return out, []  # the loss is infinite, attained: nothing else can matter
+            if undecided and bound is not None:
+                brackets.append(Bracketed(label, bound, "its critical points were not "
+                                          "isolated"))
         else:
             sep = _separable(dist, other, key, label, func) if (
                 len(dist.runs[key]) == len(other.runs[key]) == 1) else None
-            if sep is None:
+            if sep is not None:
+                out += sep
+                continue
+            if bound is None:
                 raise ValueError(f"{func}: {label} releases {k} values whose densities do not "
-                                 "factorise; the supremum over several released values is "
-                                 "not in this version")
-            out += sep
-    return out
+                                 "factorise and no translation of the noises bounds their "
+                                 "ratio; not in this version")
+            best = _multi(dist, other, key, label, func)
+            out += best
+            if not any(_reaches(c, bound) for c in best):
+                brackets.append(Bracketed(label, bound, "a search over its released values"))
+    return out, brackets
+
+
+def _multi(dist: Any, other: Any, key: Any, label: str, func: str) -> list[Candidate]:
+    """The exact log ratio at the best output found by the search of
+    :mod:`exactdp.programs.release_search` (a certified lower bound, attained there)."""
+    runs_p, runs_q = dist.runs[key], other.runs[key]
+    unit = units(runs_p[0]).unit
+    lam = _lam(unit, func)
+    scale = max(1 / (r * lam) for r in units(runs_p[0]).rates)
+    pts = grid(runs_p, runs_q, scale)
+    begin = starts(runs_p, runs_q)
+    k = len(runs_p[0].released)
+    each = sum(run_cost(r) for r in (*runs_p, *runs_q))
+    check_seconds(func, f"a search over the {k} released values of {label} "
+                  f"({search_cost(k, len(pts), len(begin))} density pairs)",
+                  each * search_cost(k, len(pts), len(begin)),
+                  "use fewer queries or a smaller cut-off c")
+
+    def log_ratio(o: tuple[Fraction, ...]) -> flint.arb | None:
+        f, g = _density(runs_p, o, func)[1], _density(runs_q, o, func)[1]
+        if not f or not g:
+            return None
+        return value_arb(f, lam).log() - value_arb(g, lam).log()
+
+    found = best_point(log_ratio, pts, begin)
+    if found is None:
+        return []
+    o = found[0]
+    f, g = _density(runs_p, o, func)[1], _density(runs_q, o, func)[1]
+    text = ", ".join(str(x) for x in o)
+    return [Candidate(_log_ratio(value_expr(f, unit), value_expr(g, unit)), None, 0, True,
+                      f"{label} with the values ({text})")]
 
 
 def _reals(pattern: object) -> int:
@@ -336,14 +523,36 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
     func = f"{dist.mechanism.name}.privacy_loss"
     if dist.mechanism.epsilon.free_symbols:
         raise ValueError(f"{func}: the supremum over released values needs a numeric epsilon")
-    cands = _candidates(dist, other, func)
-    if not cands:
+    cands, brackets = _candidates(dist, other, func)
+    if not cands and not brackets:
         return LossSupremum(sympy.Integer(0), True, 0, "every output (equal densities)")
+    result, top = _select(cands) if cands else (None, None)
+    open_ = [b for b in brackets if top is None or not _reaches(top, b.upper)]
+    if not open_:
+        assert result is not None
+        return result
+    with flint_prec(PREC):
+        low = _abs_ball(top) if top is not None else flint.arb(0)
+        high = max((to_arb(b.upper, PREC) for b in open_), key=lambda x: x.upper())
+        lo, hi = arb_to_interval(low.union(high))
+        lo_text, hi_text = arb_to_interval(low)[0], arb_to_interval(high)[1]
+    worst = max(open_, key=lambda b: float(b.upper))
+    at = top.witness if top is not None else "no output"
+    text = (f"a certified bracket [{float(lo_text):.6g}, {float(hi_text):.6g}] (width "
+            f"{float(hi_text - lo_text):.2g}): at least {at}; at most {worst.upper} by a "
+            f"translation of the noises on {worst.label} ({worst.why})")
+    direction = result.direction if result is not None else 1
+    return LossSupremum((lo + hi) / 2, False, direction, text, interval=(lo, hi))
+
+
+def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
+    """The supremum over the candidates (exact, or a certified interval), and the
+    candidate attaining it (None: infinite)."""
     inf = [c for c in cands if c.infinite]
     if inf:
         best = max(inf, key=lambda c: c.attained)
         return LossSupremum(sympy.oo, best.attained, best.infinite, best.witness,
-                            () if best.attained else ((best.witness, sympy.oo),))
+                            () if best.attained else ((best.witness, sympy.oo),)), None
     with flint_prec(PREC):
         balls = [_abs_ball(c) for c in cands]
         for _ in range(2):  # tighten the critical values that overlap the top candidate
@@ -369,7 +578,7 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
         big, small = best.exact if direction >= 0 else best.exact[::-1]
         value = sympy.log(sympy.simplify(big / small))
         return LossSupremum(value, best.attained, direction, best.witness,
-                            () if best.attained else ((best.witness, value),))
+                            () if best.attained else ((best.witness, value),)), best
     best = cands[top]
     with flint_prec(PREC):
         hull = balls[top]
@@ -380,4 +589,4 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
     direction = 1 if signed > 0 else -1
     bracket = "" if not rivals else " (a certified bracket: rivals not separated)"
     return LossSupremum((lo + hi) / 2, best.attained, direction, best.witness + bracket,
-                        interval=(lo, hi))
+                        interval=(lo, hi)), best

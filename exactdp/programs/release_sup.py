@@ -190,7 +190,7 @@ def _tail_start(f: Terms, lam: Fraction) -> Fraction:
 
 
 def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
-          func: str) -> list[tuple[Fraction, Fraction]]:
+          func: str, max_steps: int = MAX_STEPS) -> list[tuple[Fraction, Fraction]]:
     """Disjoint intervals ``(x, y)`` inside ``(a, b)``, each holding exactly one zero of
     ``f`` where it changes sign (None ends: infinite). ``f`` not identically zero.
 
@@ -218,9 +218,9 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
         while todo:
             x, y = todo.pop()
             steps += 1
-            if steps > MAX_STEPS:
+            if steps > max_steps:
                 raise ValueError(f"{func}: the critical points of the log density ratio "
-                                 f"need more than {MAX_STEPS} bisections")
+                                 f"need more than {max_steps} bisections")
             pieces = _clip(x, y, zones)
             if pieces != [(x, y)]:
                 todo += pieces

@@ -88,8 +88,18 @@ def test_sums_and_parallel_laplace_closed_forms():
     # prefix sums: the density of (s1, s2) is that of the noises (s1 - a1, s2 - s1 - a2)
     p = L.prefix_sum(epsilon=1).distribution([1, 0])
     assert exactly_equal(p.density((2, 5)), sympy.exp(-1) / 2 * sympy.exp(-3) / 2)
-    with pytest.raises(ValueError, match="releases 2 values"):
-        exactdp.privacy_loss(L.prefix_sum(epsilon=1), [1, 0], [1, 1])
+    # the loss of one moved answer: exactly epsilon, attained (the bound of a translation
+    # of the moved noise meets the ratio at a point); against the hand-written density
+    # on a grid (a lower-bound check: no grid point exceeds it, some point reaches it)
+    loss = exactdp.privacy_loss(L.prefix_sum(epsilon=1), [1, 0], [1, 1])
+    assert loss.value == 1 and loss.attained and loss.interval is None
+
+    def log_ratio(s1, s2):  # Laplace(1) densities of the differences, by hand
+        return (abs(s2 - s1 - 1) - abs(s2 - s1 - 0)) * 1
+
+    grid = [sympy.Rational(k, 2) for k in range(-8, 9)]
+    ratios = [abs(log_ratio(x, y)) for x in grid for y in grid]
+    assert max(ratios) == loss.value
 
 
 def test_programs_registry_names_every_release_program():
