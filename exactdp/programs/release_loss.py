@@ -45,13 +45,12 @@ from .integrate_stars import units
 from .release_bound import pattern_bound
 from .release_cells import VPoly, cells
 from .release_density import affine, run_density
-from .release_search import best_point, grid, search_cost, starts, value_arb
+from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_sup import (
     MAX_STEPS,
     PREC,
     Terms,
     add,
-    ball,
     derivative,
     exact_at,
     leading,
@@ -62,8 +61,9 @@ from .release_sup import (
 )
 from .runs import REAL, Run
 
-#: Bisections of the critical-point search of one cell when a bracket may stand in for it.
-BRACKET_STEPS = 1500
+#: Bisections of the critical-point search of one pattern (shared by its cells) when a
+#: bracket may stand in for it.
+BRACKET_STEPS = 600
 
 
 @dataclass(frozen=True)
@@ -150,7 +150,7 @@ def _end(f: Terms, g: Terms, lam: Fraction, side: int, where: str) -> Candidate:
 
 def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
                      hi: Fraction | None, label: str, func: str,
-                     critical: str = "all") -> list[Candidate]:
+                     critical: str = "all", steps: int = MAX_STEPS) -> list[Candidate]:
     """The candidates of one cell: its ends' limits or its constant ratio (``critical``
     ``"all"`` or ``"none"``) and its interior critical points (``"all"`` or ``"only"``)."""
     span = f"{label} with the value in ({'-oo' if lo is None else lo}, " \
@@ -159,8 +159,7 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
         return []
     if critical == "only":
         d = add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
-        return _critical(f, g, d, lam, lo, hi, label, func, BRACKET_STEPS) if (
-            f and g and d) else []
+        return _critical(f, g, d, lam, lo, hi, label, func, steps) if f and g and d else []
     if not f or not g:
         return [Candidate(None, None, 1 if f else -1, True,
                           f"{span} (probability 0 under one input only)")]
@@ -212,12 +211,11 @@ def _critical(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
     return out
 
 
-def _one_value(dist: Any, other: Any, key: Any, label: str, func: str,
-               bound: sympy.Expr | None = None) -> tuple[list[Candidate], bool]:
-    """The candidates of a pattern with one released value, and whether its critical
-    points were left out (their search failed: the pattern is then bracketed by
-    ``bound``). With ``bound`` reached by a cell end or a constant ratio, no critical point
-    is searched (none can exceed it)."""
+def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
+               ) -> tuple[list[Candidate], list]:
+    """The candidates of a pattern with one released value at its cells' ends and on its
+    cells of constant ratio, and its cells (for :func:`_one_value_critical`; empty when a
+    cell has positive probability under one input only: the loss is then infinite)."""
     runs_p, runs_q = dist.runs[key], other.runs[key]
     holder: dict[str, sympy.Expr] = {}
 
@@ -238,75 +236,27 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str,
     out: list[Candidate] = []
     for f, g, lam, lo, hi in one_sided or pieces:
         out += _cell_candidates(f, g, lam, lo, hi, label, func, "none")
-    out = _continuous_ends(out, label)
-    if one_sided or (bound is not None and any(_reaches(c, bound) for c in out)):
-        return out, False
+    return _continuous_ends(out, label), [] if one_sided else pieces
+
+
+def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr | None
+                        ) -> tuple[list[Candidate], bool]:
+    """The candidates at the critical points of a one-value pattern's cells, and whether
+    their search was cut short (with a ``bound``, past :data:`BRACKET_STEPS` bisections
+    over its cells: the pattern is then bracketed; its lower end the exact ratio at the best point
+    of a screen, :func:`_screened`)."""
+    out: list[Candidate] = []
     if bound is None:
         for f, g, lam, lo, hi in pieces:
-            out += _cell_candidates(f, g, lam, lo, hi, label, func, "all")
-        return _continuous_ends(out, label), False
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS)
+        return out, False
+    steps = max(40, BRACKET_STEPS // max(1, len(pieces)))
     try:
         for f, g, lam, lo, hi in pieces:
-            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only")
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", steps)
     except ValueError:
-        return out + _screened(pieces, label), True
+        return out, True
     return out, False
-
-
-def _screened(pieces: list, label: str) -> list[Candidate]:
-    """The exact log ratio at the best rational point of a screen (64-bit arb on each
-    cell: a few points, then golden-section steps): a lower bound, attained there."""
-    best: tuple[float, Fraction, Terms, Terms, Fraction] | None = None
-    with flint_prec(64):
-        for f, g, lam, lo, hi in pieces:
-            if not f or not g:
-                continue
-
-            def score(x: Fraction, f: Terms = f, g: Terms = g, lam: Fraction = lam) -> float:
-                v = (ball(f, _arb_q(x), lam).log() - ball(g, _arb_q(x), lam).log()).abs_lower()
-                return float(v.mid()) if v.is_finite() else -1.0
-
-            pts = _screen_points(lo, hi, lam)
-            vals = [(score(x), x) for x in pts]
-            s0, x0 = max(vals)
-            i = pts.index(x0)
-            a = pts[i - 1] if i > 0 else x0
-            b = pts[i + 1] if i + 1 < len(pts) else x0
-            for _ in range(30):  # golden section on [a, b] around the best point
-                if b - a <= 0:
-                    break
-                c1, c2 = a + (b - a) * Fraction(382, 1000), a + (b - a) * Fraction(618, 1000)
-                if score(c1) >= score(c2):
-                    b = c2
-                else:
-                    a = c1
-            x1 = (a + b) / 2
-            cand = max((s0, x0), (score(x1), x1))
-            if best is None or cand[0] > best[0]:
-                best = (cand[0], cand[1], f, g, lam)
-    if best is None:
-        return []
-    _, x, f, g, lam = best
-    return [Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None, 0, True,
-                      f"{label} with the value {x}")]
-
-
-def _arb_q(x: Fraction) -> flint.arb:
-    return flint.arb(flint.fmpq(x.numerator, x.denominator))
-
-
-def _screen_points(lo: Fraction | None, hi: Fraction | None, lam: Fraction) -> list[Fraction]:
-    """Rational points of a cell: 16 inside a finite one; geometric steps of the noise
-    scale ``1/lam`` out of a half-infinite one."""
-    if lo is not None and hi is not None:
-        return [lo + (hi - lo) * Fraction(k, 17) for k in range(1, 17)]
-    base = lo if lo is not None else hi if hi is not None else Fraction(0)
-    side = 1 if lo is not None else -1
-    steps = [Fraction(2**j, 4) / lam for j in range(12)]
-    pts = [base + side * t for t in steps]
-    if lo is None and hi is None:
-        pts += [base - t for t in steps]
-    return sorted(pts)
 
 
 def _reaches(c: Candidate, bound: sympy.Expr) -> bool:
@@ -324,6 +274,17 @@ def _reaches(c: Candidate, bound: sympy.Expr) -> bool:
         return False
     big, small = c.exact if _direction(c.exact) >= 0 else c.exact[::-1]
     return compare(sympy.expand(big), sympy.expand(sympy.exp(bound) * small)) >= 0
+
+
+def _screened(pieces: list, label: str) -> list[Candidate]:
+    """The exact log ratio at the best point of :func:`~exactdp.programs.release_search.
+    screen_cells`: a lower bound, attained there."""
+    found = screen_cells(pieces)
+    if found is None:
+        return []
+    x, f, g, lam = found
+    return [Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None, 0, True,
+                      f"{label} with the value {x}")]
 
 
 def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
@@ -414,6 +375,7 @@ def _best(cands: list[Candidate]) -> Candidate | None:
 def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list[Bracketed]]:
     out: list[Candidate] = []
     brackets: list[Bracketed] = []
+    pending: list[tuple[Any, sympy.Expr | None, str, list]] = []
     keys = sorted(set(dist.keys) | set(other.keys))
     for key in keys:
         if not (key in dist.runs and key in other.runs):
@@ -437,13 +399,11 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
                 continue
             out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
         elif k == 1:
-            found, undecided = _one_value(dist, other, key, label, func, bound)
+            found, pieces = _one_value(dist, other, key, label, func)
             out += found
             if any(c.infinite and c.attained for c in out):
                 return out, []  # the loss is infinite, attained: nothing else can matter
-            if undecided and bound is not None:
-                brackets.append(Bracketed(label, bound, "its critical points were not "
-                                          "isolated"))
+            pending.append((key, bound, label, pieces))
         else:
             sep = _separable(dist, other, key, label, func) if (
                 len(dist.runs[key]) == len(other.runs[key]) == 1) else None
@@ -458,6 +418,21 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
             out += best
             if not any(_reaches(c, bound) for c in best):
                 brackets.append(Bracketed(label, bound, "a search over its released values"))
+    # the critical points last, where the other candidates leave room below the bound
+    for _key, bound, label, pieces in pending:
+        top = _best(out)
+        if bound is not None and (any(_reaches(c, bound) for c in out if label in c.witness)
+                                  or (top is not None and _reaches(top, bound))):
+            continue
+        if bound is not None:
+            screen = _screened(pieces, label)
+            out += screen
+            if any(_reaches(c, bound) for c in screen):
+                continue
+        found, undecided = _one_value_critical(pieces, label, func, bound)
+        out += found
+        if undecided and bound is not None:
+            brackets.append(Bracketed(label, bound, "its critical points were not isolated"))
     return out, brackets
 
 

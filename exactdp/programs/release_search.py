@@ -26,6 +26,7 @@ import flint
 
 from ..exact.arb import flint_prec
 from .release_density import affine
+from .release_sup import Terms, ball, simplest
 from .runs import Run
 
 #: Grid offsets around each anchor, in units of the largest noise scale.
@@ -93,3 +94,52 @@ def best_point(log_ratio: Callable[[tuple[Fraction, ...]], flint.arb | None],
             if val is not None and (best is None or val.mid() > best[1].mid()):
                 best = (cur, val)
     return best
+
+
+def screen_cells(pieces: list) -> tuple[Fraction, Terms, Terms, Fraction] | None:
+    """The rational point of largest ``|ln f - ln g|`` found on the cells ``pieces`` (``(f,
+    g, lam, lo, hi)`` of :mod:`exactdp.programs.release_loss`) by a screen in 64-bit arb:
+    :func:`screen_points`, then 30 golden-section steps around the best; with its cell's
+    ``f, g, lam`` (None: no cell where both densities are positive)."""
+    best: tuple[float, Fraction, Terms, Terms, Fraction] | None = None
+    with flint_prec(SCREEN_PREC):
+        for f, g, lam, lo, hi in pieces:
+            if not f or not g:
+                continue
+
+            def score(x: Fraction, f: Terms = f, g: Terms = g, lam: Fraction = lam) -> float:
+                q = flint.arb(flint.fmpq(x.numerator, x.denominator))
+                v = abs(ball(f, q, lam).log() - ball(g, q, lam).log())
+                return float(v.mid()) if v.is_finite() else -1.0
+
+            pts = screen_points(lo, hi, lam)
+            s0, x0 = max((score(x), x) for x in pts)
+            i = pts.index(x0)
+            a = pts[i - 1] if i > 0 else x0
+            b = pts[i + 1] if i + 1 < len(pts) else x0
+            for _ in range(30):
+                if b <= a:
+                    break
+                c1, c2 = a + (b - a) * Fraction(382, 1000), a + (b - a) * Fraction(618, 1000)
+                if score(c1) >= score(c2):
+                    b = c2
+                else:
+                    a = c1
+            x1 = simplest(a, b)
+            cand = max((s0, x0), (score(x1), x1))
+            if best is None or cand[0] > best[0]:
+                best = (cand[0], cand[1], f, g, lam)
+    return None if best is None else best[1:]
+
+
+def screen_points(lo: Fraction | None, hi: Fraction | None, lam: Fraction) -> list[Fraction]:
+    """Rational points of a cell ``(lo, hi)``: 16 inside a finite one; steps of ``2**j / 4``
+    noise scales ``1 / lam`` (j < 12) out of a half-infinite one."""
+    if lo is not None and hi is not None:
+        return [lo + (hi - lo) * Fraction(k, 17) for k in range(1, 17)]
+    base = lo if lo is not None else hi if hi is not None else Fraction(0)
+    steps = [Fraction(2**j, 4) / lam for j in range(12)]
+    pts = [base + t for t in steps] if lo is not None else [base - t for t in steps]
+    if lo is None and hi is None:
+        pts += [base + t for t in steps]
+    return sorted(pts)
