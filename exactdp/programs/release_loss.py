@@ -366,16 +366,22 @@ def _order(dist: Any, other: Any, keys: list) -> list[tuple[Any, sympy.Expr | No
                                        else 0))
 
 
-def _best(cands: list[Candidate]) -> Candidate | None:
-    with flint_prec(PREC):
-        finite = [c for c in cands if not c.infinite]
-        return max(finite, key=lambda c: _abs_ball(c).lower(), default=None)
-
-
 def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list[Bracketed]]:
     out: list[Candidate] = []
     brackets: list[Bracketed] = []
     pending: list[tuple[Any, sympy.Expr | None, str, list]] = []
+    lead: list[Any] = [None, 0]  # (the candidate of largest lower end, that end), seen
+
+    def top() -> Candidate | None:
+        with flint_prec(PREC):
+            for c in out[lead[1]:]:
+                if not c.infinite:
+                    low = _abs_ball(c).lower()
+                    if lead[0] is None or low > lead[0][1]:
+                        lead[0] = (c, low)
+            lead[1] = len(out)
+        return None if lead[0] is None else lead[0][0]
+
     keys = sorted(set(dist.keys) | set(other.keys))
     for key in keys:
         if not (key in dist.runs and key in other.runs):
@@ -385,8 +391,8 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
             return [Candidate(None, None, 1 if mine else -1, True,
                               f"{label} (reached under one input only)")], []
     for key, bound in _order(dist, other, keys):
-        top = _best(out)
-        if bound is not None and top is not None and _reaches(top, bound):
+        t = top()
+        if bound is not None and t is not None and _reaches(t, bound):
             continue  # no output of this pattern exceeds the best found
         pattern = dist.outputs[dist.keys.index(key)]
         label = f"the pattern {pattern!r}"
@@ -420,9 +426,8 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
                 brackets.append(Bracketed(label, bound, "a search over its released values"))
     # the critical points last, where the other candidates leave room below the bound
     for _key, bound, label, pieces in pending:
-        top = _best(out)
-        if bound is not None and (any(_reaches(c, bound) for c in out if label in c.witness)
-                                  or (top is not None and _reaches(top, bound))):
+        t = top()
+        if bound is not None and t is not None and _reaches(t, bound):
             continue
         if bound is not None:
             screen = _screened(pieces, label)
