@@ -39,12 +39,14 @@ from .._validate import argument_error, check_size
 from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, refuse
 from ..distribution import LossSupremum
 from ..exact.piecewise_exp import Value, value_expr
+from ..exact.signs import compare
 from ..mechanisms.release_views import ReleasedValues
 from ..numbers import exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .integrate import run_cost, run_probability, run_terms
 from .mechanism import ProgramMechanism
+from .release_bound import pattern_bound
 from .release_density import run_density
 from .release_loss import loss_supremum
 from .runs import REAL, RELEASED_KEY, Constraint, Linear, Run
@@ -345,6 +347,33 @@ class ProgramRelease(ReleasedValues):
         func = f"{self.mechanism.name}.loss_supremum"
         return self.mechanism.evaluate("density", self.scores,
                                        as_scores(neighbour, "neighbour", func))
+
+    def loss_upper_bound(self, neighbour: object) -> sympy.Expr | None:
+        """A rigorous upper bound on the loss against the answers ``neighbour``, cheap (no
+        integral): the largest over the patterns of the best translation of the noises
+        (:func:`~exactdp.programs.release_bound.pattern_bound`; ``oo`` for a pattern
+        reached under one input only; None where no translation bounds a pattern). A
+        screen for searches over pairs: a pair whose bound is at most a loss already found
+        cannot exceed it.
+
+        Examples
+        --------
+        >>> from exactdp.programs import library_release as R
+        >>> R.svt3(epsilon=1, threshold=1).distribution([0, 0, 0]).loss_upper_bound([1, 1, 1])
+        3/2
+        """
+        func = f"{self.mechanism.name}.loss_upper_bound"
+        with as_caller(func):
+            other = self.mechanism.distribution(neighbour)
+        if set(self.keys) != set(other.keys):
+            return sympy.oo
+        out: sympy.Expr = sympy.Integer(0)
+        for k in self.keys:
+            b = pattern_bound(self.runs[k], other.runs[k])
+            if b is None:
+                return None
+            out = b if compare(b, out) > 0 else out
+        return out
 
     # ------------------------------------------------------------------ sampling
     def _draw(self, size: int, gen: np.random.Generator) -> list[tuple[Hashable, list, Any]]:

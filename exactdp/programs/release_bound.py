@@ -31,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from fractions import Fraction
+from functools import lru_cache
 
 import flint
 import sympy
@@ -42,6 +43,7 @@ from .runs import Run
 SHIFTABLE = ("laplace", "exponential")
 
 
+@lru_cache(maxsize=4096)
 def _frac(x: sympy.Expr) -> Fraction:
     return Fraction(int(x.p), int(x.q))
 
@@ -84,7 +86,10 @@ def minimise(cost: Sequence[Fraction], rows: Sequence[tuple[Sequence[Fraction], 
             col2 = next((j for j in range(ns) if tab[r][j] != 0), None)
             if col2 is not None:
                 _pivot(tab, basis, obj, r, col2)
-    obj = [_q(x) for x in cost] + [zero] * (width - n + 1)
+    keep = [r for r, col in enumerate(basis) if col < ns]  # others: redundant zero rows
+    tab[:] = [tab[r][:ns] + [tab[r][-1]] for r in keep]  # the artificials leave for good
+    basis[:] = [basis[r] for r in keep]
+    obj = [_q(x) for x in cost] + [zero] * (ns - n + 1)
     for r, col in enumerate(basis):
         if obj[col] != 0:
             f = obj[col]

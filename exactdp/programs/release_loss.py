@@ -36,12 +36,19 @@ from typing import Any
 import flint
 import sympy
 
+from ..cost import check_seconds
 from ..distribution import LossSupremum
 from ..exact import arb_to_interval, flint_prec, to_arb
+from ..exact.piecewise_exp import value_expr
 from ..exact.signs import compare
+from .integrate import run_cost
+from .integrate_stars import units
+from .release_bound import pattern_bound
 from .release_cells import VPoly, cells
 from .release_density import affine, run_density
+from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_sup import (
+    MAX_STEPS,
     PREC,
     Terms,
     add,
@@ -54,6 +61,10 @@ from .release_sup import (
     zeros,
 )
 from .runs import REAL, Run
+
+#: Bisections of the critical-point search of one pattern (shared by its cells) when a
+#: bracket may stand in for it.
+BRACKET_STEPS = 600
 
 
 @dataclass(frozen=True)
@@ -139,11 +150,17 @@ def _end(f: Terms, g: Terms, lam: Fraction, side: int, where: str) -> Candidate:
 
 
 def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
-                     hi: Fraction | None, label: str, func: str) -> list[Candidate]:
+                     hi: Fraction | None, label: str, func: str,
+                     critical: str = "all", steps: int = MAX_STEPS) -> list[Candidate]:
+    """The candidates of one cell: its ends' limits or its constant ratio (``critical``
+    ``"all"`` or ``"none"``) and its interior critical points (``"all"`` or ``"only"``)."""
     span = f"{label} with the value in ({'-oo' if lo is None else lo}, " \
            f"{'oo' if hi is None else hi})"
     if not f and not g:
         return []
+    if critical == "only":
+        d = add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+        return _critical(f, g, d, lam, lo, hi, label, func, steps) if f and g and d else []
     if not f or not g:
         return [Candidate(None, None, 1 if f else -1, True,
                           f"{span} (probability 0 under one input only)")]
@@ -153,7 +170,7 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
             (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0))
         return [Candidate(_log_ratio(exact_at(f, t, lam), exact_at(g, t, lam)), None, 0,
                           True, f"{span} (a constant ratio)")]
-    out = []
+    out: list[Candidate] = []
     for end, side in ((lo, -1), (hi, 1)):
         if end is None:
             out.append(_end(f, g, lam, side, f"{label} as the value -> "
@@ -169,7 +186,15 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
             continue
         out.append(Candidate(_log_ratio(fe, ge), None, 0, False,
                              f"{label} as the value -> {end}", end))
-    for x, y in zeros(d, lam, lo, hi, func):
+    return out + (_critical(f, g, d, lam, lo, hi, label, func) if critical == "all" else [])
+
+
+def _critical(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
+              hi: Fraction | None, label: str, func: str,
+              max_steps: int = MAX_STEPS) -> list[Candidate]:
+    """The candidates at the interior zeros of ``d = f' g - f g'`` on the cell."""
+    out: list[Candidate] = []
+    for x, y in zeros(d, lam, lo, hi, func, max_steps):
         if x == y:  # an exact rational critical point
             if (lo is None or x > lo) and (hi is None or x < hi):
                 out.append(Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None,
@@ -187,7 +212,11 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
     return out
 
 
-def _one_value(dist: Any, other: Any, key: Any, label: str, func: str) -> list[Candidate]:
+def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
+               ) -> tuple[list[Candidate], list]:
+    """The candidates of a pattern with one released value at its cells' ends and on its
+    cells of constant ratio, and its cells (for :func:`_one_value_critical`; empty when a
+    cell has positive probability under one input only: the loss is then infinite)."""
     runs_p, runs_q = dist.runs[key], other.runs[key]
     holder: dict[str, sympy.Expr] = {}
 
@@ -207,8 +236,56 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str) -> list[C
     one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
     out: list[Candidate] = []
     for f, g, lam, lo, hi in one_sided or pieces:
-        out += _cell_candidates(f, g, lam, lo, hi, label, func)
-    return _continuous_ends(out, label)
+        out += _cell_candidates(f, g, lam, lo, hi, label, func, "none")
+    return _continuous_ends(out, label), [] if one_sided else pieces
+
+
+def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr | None
+                        ) -> tuple[list[Candidate], bool]:
+    """The candidates at the critical points of a one-value pattern's cells, and whether
+    their search was cut short (with a ``bound``, past :data:`BRACKET_STEPS` bisections
+    over its cells: the pattern is then bracketed; its lower end the exact ratio at the best point
+    of a screen, :func:`_screened`)."""
+    out: list[Candidate] = []
+    if bound is None:
+        for f, g, lam, lo, hi in pieces:
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS)
+        return out, False
+    steps = max(40, BRACKET_STEPS // max(1, len(pieces)))
+    try:
+        for f, g, lam, lo, hi in pieces:
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", steps)
+    except ValueError:
+        return out, True
+    return out, False
+
+
+def _reaches(c: Candidate, bound: sympy.Expr) -> bool:
+    """Whether ``|ln f/f'|`` of ``c`` is at least ``bound`` (exact for exact candidates;
+    an enclosure must be decided above it)."""
+    if c.infinite:
+        return True
+    with flint_prec(PREC):
+        ball, b = _abs_ball(c), to_arb(bound, PREC)
+        if ball < b:
+            return False
+        if ball > b:
+            return True
+    if c.exact is None:
+        return False
+    big, small = c.exact if _direction(c.exact) >= 0 else c.exact[::-1]
+    return compare(sympy.expand(big), sympy.expand(sympy.exp(bound) * small)) >= 0
+
+
+def _screened(pieces: list, label: str) -> list[Candidate]:
+    """The exact log ratio at the best point of :func:`~exactdp.programs.release_search.
+    screen_cells`: a lower bound, attained there."""
+    found = screen_cells(pieces)
+    if found is None:
+        return []
+    x, f, g, lam = found
+    return [Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None, 0, True,
+                      f"{label} with the value {x}")]
 
 
 def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
@@ -286,39 +363,129 @@ def _separable(dist: Any, other: Any, key: Any, label: str, func: str
                       "centres, on the side favouring the second")]
 
 
-def _candidates(dist: Any, other: Any, func: str) -> list[Candidate]:
+@dataclass(frozen=True)
+class Bracketed:
+    """A pattern whose supremum is not decided: its candidates are lower bounds, and
+    ``upper`` (the translation bound, :mod:`exactdp.programs.release_bound`) bounds it."""
+
+    label: str
+    upper: sympy.Expr
+    why: str
+
+
+def _order(dist: Any, other: Any, keys: list) -> list[tuple[Any, sympy.Expr | None]]:
+    """The common patterns with their translation bounds, the largest bound first (those
+    without a bound first of all)."""
+    out = [(k, pattern_bound(dist.runs[k], other.runs[k])) for k in keys]
+    return sorted(out, key=lambda kb: (kb[1] is not None, -kb[1] if kb[1] is not None
+                                       else 0))
+
+
+def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list[Bracketed]]:
     out: list[Candidate] = []
+    brackets: list[Bracketed] = []
+    pending: list[tuple[Any, sympy.Expr | None, str, list]] = []
+    lead: list[Any] = [None, 0]  # (the candidate of largest lower end, that end), seen
+
+    def top() -> Candidate | None:
+        with flint_prec(PREC):
+            for c in out[lead[1]:]:
+                if not c.infinite:
+                    low = _abs_ball(c).lower()
+                    if lead[0] is None or low > lead[0][1]:
+                        lead[0] = (c, low)
+            lead[1] = len(out)
+        return None if lead[0] is None else lead[0][0]
+
     keys = sorted(set(dist.keys) | set(other.keys))
     for key in keys:
-        mine = key in dist.runs
-        theirs = key in other.runs
-        pattern = (dist if mine else other).outputs[(dist if mine else other).keys.index(key)]
+        if not (key in dist.runs and key in other.runs):
+            mine = key in dist.runs
+            src = dist if mine else other
+            label = f"the pattern {src.outputs[src.keys.index(key)]!r}"
+            return [Candidate(None, None, 1 if mine else -1, True,
+                              f"{label} (reached under one input only)")], []
+    for key, bound in _order(dist, other, keys):
+        t = top()
+        if bound is not None and t is not None and _reaches(t, bound):
+            continue  # no output of this pattern exceeds the best found
+        pattern = dist.outputs[dist.keys.index(key)]
         label = f"the pattern {pattern!r}"
-        if not (mine and theirs):
-            out.append(Candidate(None, None, 1 if mine else -1, True,
-                                 f"{label} (reached under one input only)"))
-            continue
         k = _reals(pattern)
         if k == 0:
             P, Q = dist.pmf(pattern), other.pmf(pattern)
             if P == 0 or Q == 0:
                 if P != Q:
-                    out.append(Candidate(None, None, 1 if Q == 0 else -1, True, label))
+                    return [Candidate(None, None, 1 if Q == 0 else -1, True, label)], []
                 continue
             out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
         elif k == 1:
-            out += _one_value(dist, other, key, label, func)
+            found, pieces = _one_value(dist, other, key, label, func)
+            out += found
             if any(c.infinite and c.attained for c in out):
-                return out  # the loss is infinite, attained: the other patterns cannot matter
+                return out, []  # the loss is infinite, attained: nothing else can matter
+            pending.append((key, bound, label, pieces))
         else:
             sep = _separable(dist, other, key, label, func) if (
                 len(dist.runs[key]) == len(other.runs[key]) == 1) else None
-            if sep is None:
+            if sep is not None:
+                out += sep
+                continue
+            if bound is None:
                 raise ValueError(f"{func}: {label} releases {k} values whose densities do not "
-                                 "factorise; the supremum over several released values is "
-                                 "not in this version")
-            out += sep
-    return out
+                                 "factorise and no translation of the noises bounds their "
+                                 "ratio; not in this version")
+            best = _multi(dist, other, key, label, func)
+            out += best
+            if not any(_reaches(c, bound) for c in best):
+                brackets.append(Bracketed(label, bound, "a search over its released values"))
+    # the critical points last, where the other candidates leave room below the bound
+    for _key, bound, label, pieces in pending:
+        t = top()
+        if bound is not None and t is not None and _reaches(t, bound):
+            continue
+        if bound is not None:
+            screen = _screened(pieces, label)
+            out += screen
+            if any(_reaches(c, bound) for c in screen):
+                continue
+        found, undecided = _one_value_critical(pieces, label, func, bound)
+        out += found
+        if undecided and bound is not None:
+            brackets.append(Bracketed(label, bound, "its critical points were not isolated"))
+    return out, brackets
+
+
+def _multi(dist: Any, other: Any, key: Any, label: str, func: str) -> list[Candidate]:
+    """The exact log ratio at the best output found by the search of
+    :mod:`exactdp.programs.release_search` (a certified lower bound, attained there)."""
+    runs_p, runs_q = dist.runs[key], other.runs[key]
+    unit = units(runs_p[0]).unit
+    lam = _lam(unit, func)
+    scale = max(1 / (r * lam) for r in units(runs_p[0]).rates)
+    pts = grid(runs_p, runs_q, scale)
+    begin = starts(runs_p, runs_q)
+    k = len(runs_p[0].released)
+    each = sum(run_cost(r) for r in (*runs_p, *runs_q))
+    check_seconds(func, f"a search over the {k} released values of {label} "
+                  f"({search_cost(k, len(pts), len(begin))} density pairs)",
+                  each * search_cost(k, len(pts), len(begin)),
+                  "use fewer queries or a smaller cut-off c")
+
+    def log_ratio(o: tuple[Fraction, ...]) -> flint.arb | None:
+        f, g = _density(runs_p, o, func)[1], _density(runs_q, o, func)[1]
+        if not f or not g:
+            return None
+        return value_arb(f, lam).log() - value_arb(g, lam).log()
+
+    found = best_point(log_ratio, pts, begin)
+    if found is None:
+        return []
+    o = found[0]
+    f, g = _density(runs_p, o, func)[1], _density(runs_q, o, func)[1]
+    text = ", ".join(str(x) for x in o)
+    return [Candidate(_log_ratio(value_expr(f, unit), value_expr(g, unit)), None, 0, True,
+                      f"{label} with the values ({text})")]
 
 
 def _reals(pattern: object) -> int:
@@ -351,14 +518,36 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
     func = f"{dist.mechanism.name}.privacy_loss"
     if dist.mechanism.epsilon.free_symbols:
         raise ValueError(f"{func}: the supremum over released values needs a numeric epsilon")
-    cands = _candidates(dist, other, func)
-    if not cands:
+    cands, brackets = _candidates(dist, other, func)
+    if not cands and not brackets:
         return LossSupremum(sympy.Integer(0), True, 0, "every output (equal densities)")
+    result, top = _select(cands) if cands else (None, None)
+    open_ = [b for b in brackets if top is None or not _reaches(top, b.upper)]
+    if not open_:
+        assert result is not None
+        return result
+    with flint_prec(PREC):
+        low = _abs_ball(top) if top is not None else flint.arb(0)
+        high = max((to_arb(b.upper, PREC) for b in open_), key=lambda x: x.upper())
+        lo, hi = arb_to_interval(low.union(high))
+        lo_text, hi_text = arb_to_interval(low)[0], arb_to_interval(high)[1]
+    worst = max(open_, key=lambda b: float(b.upper))
+    at = top.witness if top is not None else "no output"
+    text = (f"a certified bracket [{float(lo_text):.6g}, {float(hi_text):.6g}] (width "
+            f"{float(hi_text - lo_text):.2g}): at least {at}; at most {worst.upper} by a "
+            f"translation of the noises on {worst.label} ({worst.why})")
+    direction = result.direction if result is not None else 1
+    return LossSupremum((lo + hi) / 2, False, direction, text, interval=(lo, hi))
+
+
+def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
+    """The supremum over the candidates (exact, or a certified interval), and the
+    candidate attaining it (None: infinite)."""
     inf = [c for c in cands if c.infinite]
     if inf:
         best = max(inf, key=lambda c: c.attained)
         return LossSupremum(sympy.oo, best.attained, best.infinite, best.witness,
-                            () if best.attained else ((best.witness, sympy.oo),))
+                            () if best.attained else ((best.witness, sympy.oo),)), None
     with flint_prec(PREC):
         balls = [_abs_ball(c) for c in cands]
         for _ in range(2):  # tighten the critical values that overlap the top candidate
@@ -384,7 +573,7 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
         big, small = best.exact if direction >= 0 else best.exact[::-1]
         value = sympy.log(sympy.simplify(big / small))
         return LossSupremum(value, best.attained, direction, best.witness,
-                            () if best.attained else ((best.witness, value),))
+                            () if best.attained else ((best.witness, value),)), best
     best = cands[top]
     with flint_prec(PREC):
         hull = balls[top]
@@ -395,4 +584,4 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
     direction = 1 if signed > 0 else -1
     bracket = "" if not rivals else " (a certified bracket: rivals not separated)"
     return LossSupremum((lo + hi) / 2, best.attained, direction, best.witness + bracket,
-                        interval=(lo, hi))
+                        interval=(lo, hi)), best

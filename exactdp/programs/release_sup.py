@@ -107,15 +107,33 @@ def _arb(x: Fraction) -> flint.arb:
     return flint.arb(flint.fmpq(x.numerator, x.denominator))
 
 
+#: Compiled terms (arb coefficients at one precision), by ``id`` of the terms: the critical
+#: point search evaluates the same few exponential sums thousands of times.
+_COMPILED: dict[tuple[int, Fraction, int], tuple[Terms, list]] = {}
+
+
+def _compiled(f: Terms, lam: Fraction) -> list:
+    key = (id(f), lam, flint.ctx.prec)
+    hit = _COMPILED.get(key)
+    if hit is not None and hit[0] is f:
+        return hit[1]
+    la = _arb(lam)
+    out = [(la * _arb(k), la * _arb(w), [_arb(a) for a in reversed(p)])
+           for (k, w), p in f.items()]
+    if len(_COMPILED) > 512:
+        _COMPILED.clear()
+    _COMPILED[key] = (f, out)
+    return out
+
+
 def ball(f: Terms, v: flint.arb, lam: Fraction) -> flint.arb:
     """An enclosure of ``f`` over the ball ``v``."""
     total = flint.arb(0)
-    la = _arb(lam)
-    for (k, w), p in f.items():
+    for lk, lw, coeffs in _compiled(f, lam):
         poly = flint.arb(0)
-        for a in reversed(p):
-            poly = poly * v + _arb(a)
-        total += poly * (la * (_arb(k) * v + _arb(w))).exp()
+        for a in coeffs:
+            poly = poly * v + a
+        total += poly * (lk * v + lw).exp()
     return total
 
 
@@ -190,7 +208,7 @@ def _tail_start(f: Terms, lam: Fraction) -> Fraction:
 
 
 def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
-          func: str) -> list[tuple[Fraction, Fraction]]:
+          func: str, max_steps: int = MAX_STEPS) -> list[tuple[Fraction, Fraction]]:
     """Disjoint intervals ``(x, y)`` inside ``(a, b)``, each holding exactly one zero of
     ``f`` where it changes sign (None ends: infinite). ``f`` not identically zero.
 
@@ -218,9 +236,9 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
         while todo:
             x, y = todo.pop()
             steps += 1
-            if steps > MAX_STEPS:
+            if steps > max_steps:
                 raise ValueError(f"{func}: the critical points of the log density ratio "
-                                 f"need more than {MAX_STEPS} bisections")
+                                 f"need more than {max_steps} bisections")
             pieces = _clip(x, y, zones)
             if pieces != [(x, y)]:
                 todo += pieces

@@ -95,10 +95,18 @@ def test_sums_and_parallel_laplace_closed_forms():
     for other in ([1, 1], [2, 0]):
         loss = exactdp.privacy_loss(L.prefix_sum(epsilon=1), [1, 0], other)
         assert loss.value == 1 and loss.attained
-    # two released values each compared with the threshold noise: not a linear map of free
-    # noises, refused in one line
-    with pytest.raises(ValueError, match="releases 2 values"):
-        exactdp.privacy_loss(L.svt3(epsilon=1, threshold=0, c=2), [1, 2], [2, 1])
+    # the loss of one moved answer: exactly epsilon, attained (the bound of a translation
+    # of the moved noise meets the ratio at a point); against the hand-written density
+    # on a grid (a lower-bound check: no grid point exceeds it, some point reaches it)
+    loss = exactdp.privacy_loss(L.prefix_sum(epsilon=1), [1, 0], [1, 1])
+    assert loss.value == 1 and loss.attained and loss.interval is None
+
+    def log_ratio(s1, s2):  # Laplace(1) densities of the differences, by hand
+        return (abs(s2 - s1 - 1) - abs(s2 - s1 - 0)) * 1
+
+    grid = [sympy.Rational(k, 2) for k in range(-8, 9)]
+    ratios = [abs(log_ratio(x, y)) for x in grid for y in grid]
+    assert max(ratios) == loss.value
 
 
 def test_programs_registry_names_every_release_program():

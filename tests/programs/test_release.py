@@ -170,3 +170,21 @@ def test_a_release_program_reads_as_its_call_and_its_repr_runs_nothing():
     assert repr(d) == "ProgramRelease(gap_svt(epsilon=1, threshold=1, c=1), n=2)"
     assert len(d.outputs) == 3  # (False, False), (False, REAL), (REAL, None)
     assert repr(d).endswith("n=2, patterns=3)")
+
+
+def test_loss_upper_bound_bounds_the_exact_loss_and_meets_it_one_way():
+    import exactdp
+
+    m = L.svt3(epsilon=1, threshold=1)
+    for q, q2 in (([0, 0, 0], [1, 1, 1]), ([0, 1], [1, 0]), ([2, 0, 1], [1, 1, 0])):
+        bound = m.distribution(q).loss_upper_bound(q2)
+        loss = exactdp.privacy_loss(m, q, q2)
+        top = loss.interval[1] if loss.interval is not None else loss.value
+        assert sympy.N(top, 30) <= sympy.N(bound, 30) + sympy.Float(10) ** -25
+    # one-way pairs: the class's closed form m eps / (2c), which the bound meets
+    assert m.distribution([0, 0, 0]).loss_upper_bound([1, 1, 1]) == sympy.Rational(3, 2)
+    # equal inputs: 0 (the zero shift); one count moved: epsilon
+    e = L.noisy_max_value_exponential(epsilon=1)
+    assert e.distribution([0, 0]).loss_upper_bound([0, 0]) == 0
+    h = L.histogram(epsilon=1)
+    assert h.distribution([0, 0]).loss_upper_bound([1, 0]) == 1

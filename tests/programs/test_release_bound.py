@@ -22,6 +22,11 @@ def _brute(cost, rows):
     zero variables), by exact Gaussian elimination: an independent route."""
     n = len(cost)
     eqs = [(r, b) for r, rel, b in rows if rel == "=="]
+    if eqs:  # an independent set of equalities: the rows of the augmented row space
+        space = sympy.Matrix([[*r, b] for r, b in eqs]).rowspace()
+        eqs = [([F(str(x)) for x in row[:n]], F(str(row[n]))) for row in space]
+        if any(not any(r) for r, _ in eqs):
+            return None  # 0 = b != 0
     ineq = [(r, b) for r, rel, b in rows if rel == ">="]
     best = None
     for k in range(len(ineq) + 1):
@@ -47,6 +52,8 @@ PROGRAMMES = [
     ([F(1), F(1), F(3)], [([F(1), F(-1), F(0)], "==", F(2)), ([F(0), F(1), F(1)], ">=", F(1))]),
     ([F(2), F(1)], [([F(1), F(-2)], ">=", F(-4)), ([F(-1), F(1)], ">=", F(1))]),
     ([F(1), F(1)], [([F(1), F(1)], "==", F(-1))]),  # infeasible
+    ([F(1), F(1)], [([F(1), F(1)], "==", F(2)), ([F(2), F(2)], "==", F(4)),  # redundant
+                    ([F(1), F(0)], ">=", F(1))]),
 ]
 
 

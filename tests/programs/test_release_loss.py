@@ -182,3 +182,21 @@ def test_an_infinite_loss_is_found_without_searching_critical_points():
                                 [0] * 5, [1] * 5)
     assert loss.loss == sympy.oo
     assert time.process_time() - t < 10  # CPU; 0.05 s here
+
+
+# ------------------------------------------------- the suite's settings: 10 queries, c = 1
+@pytest.mark.parametrize(("q", "q2"), [((1,) * 10, (2,) * 10), ((1,) * 10, (2,) * 5 + (0,) * 5)])
+def test_svt3_at_ten_queries_equals_the_class_exactly(q, q2):
+    mine = exactdp.privacy_loss(L.svt3(epsilon=R(1, 10), threshold=1), q, q2)
+    theirs = exactdp.privacy_loss(SparseVector(R(1, 10), 1, 1, variant=3), q, q2)
+    assert mine.value == theirs.value and mine.attained and mine.interval is None
+
+
+def test_svt3_at_ten_queries_two_ways_is_the_class_s_certified_bracket():
+    q, q2 = (1,) * 10, (2,) + (0,) * 9
+    with pytest.raises(ValueError, match=r"at least 2/5 .* at most 9/20"):
+        exactdp.privacy_loss(SparseVector(R(1, 10), 1, 1, variant=3), q, q2)
+    mine = exactdp.privacy_loss(L.svt3(epsilon=R(1, 10), threshold=1), q, q2)
+    lo, hi = mine.interval
+    assert "a certified bracket [0.4, 0.45]" in mine.output
+    assert lo <= R(2, 5) and R(9, 20) <= hi and hi - lo < R(1, 10**9) + R(1, 20)
