@@ -36,6 +36,7 @@ from typing import Any
 
 import flint
 import sympy
+from sympy.core.add import _addsort
 
 #: A function of z on one interval: ``{(r, w): q}`` = ``sum q exp(lam (r z + w))``.
 Piece = dict[tuple[Any, Any], Any]
@@ -172,8 +173,44 @@ def reduce_fraction(num: Value, den: Value) -> tuple[Value, Value]:
 
 
 def value_expr(v: Value, lam: sympy.Expr) -> sympy.Expr:
-    """The value ``sum q lam**e exp(lam W)`` as a sympy expression."""
+    """The value ``sum q lam**e exp(lam W)`` as a sympy expression (at a rational ``lam``
+    built in bulk by :func:`_rational_value_expr`, the same canonical expression)."""
+    if isinstance(lam, sympy.Rational) and all(
+            isinstance(w, (int, Fraction)) and isinstance(q, (int, Fraction))
+            for (_, w), q in v.items()):
+        return _rational_value_expr(v, Fraction(int(lam.p), int(lam.q)))
+
     def num(a: Any) -> sympy.Expr:
         return sympy.Rational(a.numerator, a.denominator) if isinstance(a, Fraction) else a
     items = sorted(v.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))
     return sympy.Add(*[num(q) * lam**e * sympy.exp(lam * num(w)) for (e, w), q in items])
+
+
+def _rational_value_expr(v: Value, lam: Fraction) -> sympy.Expr:
+    """:func:`value_expr` at a rational ``lam``: the terms ``c exp(x)`` (``c = sum_e q
+    lam**e`` over the terms of one rational exponent ``x = lam W``) and the constant are
+    summed in Fractions and assembled as the canonical ``Add`` / ``Mul`` directly (what
+    ``sympy.Add(*terms)`` would build: the terms in sympy's sort order, the number first;
+    ``exp(1)`` is ``E``, as sympy evaluates it), without sympy's flattening of one term at
+    a time."""
+    coef: dict[Fraction, Fraction] = {}
+    powers: dict[int, Fraction] = {}
+    for (e, w), q in v.items():
+        x = lam * w
+        if e not in powers:
+            powers[e] = lam**e
+        coef[x] = coef.get(x, 0) + q * powers[e]
+    const = coef.pop(Fraction(0), 0)
+    terms: list[sympy.Expr] = []
+    for x, c in coef.items():
+        if c:
+            ex = sympy.E if x == 1 else sympy.exp(sympy.Rational(x.numerator, x.denominator),
+                                                    evaluate=False)
+            terms.append(ex if c == 1 else sympy.Mul._from_args(
+                (sympy.Rational(c.numerator, c.denominator), ex)))
+    _addsort(terms)
+    if const:
+        terms.insert(0, sympy.Rational(const.numerator, const.denominator))
+    if not terms:
+        return sympy.Integer(0)
+    return terms[0] if len(terms) == 1 else sympy.Add._from_args(terms)
