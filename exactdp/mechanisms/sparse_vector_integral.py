@@ -35,7 +35,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, lcm
+from math import comb, gcd, lcm
 
 from ..exact.piecewise_exp import Value
 from ..exact.piecewise_exp import times as _times
@@ -89,17 +89,18 @@ def sequence_count(m: int, cutoff: int | None) -> int:
     return fewer + sum(comb(i, cutoff - 1) for i in range(cutoff - 1, m))
 
 
+@lru_cache(maxsize=4096)
 def _group_terms(T2: int, h: int, left: bool, t: int, f: int,
-                 noisy: bool) -> list[tuple[int, int, int]]:
+                 noisy: bool) -> tuple[tuple[int, int, int], ...]:
     """``(R, Wn, coef)``: the answers of one group (``t`` Trues, ``f`` Falses, scaled
     offset ``h``) on an interval left or right of its breakpoint, times ``2**(t + f)``."""
     if not noisy:  # True iff rho <= s
-        return [(0, 0, 1)] if (f == 0 if left else t == 0) else []
+        return ((0, 0, 1),) if (f == 0 if left else t == 0) else ()
     a, b = (t, f) if left else (f, t)  # (1 - w/2)**a (w/2)**b = 2**-(a+b) w**b (2-w)**a
     sigma = 1 if left else -1
     step_r, step_w = sigma * T2, -sigma * T2 * h
-    return [((b + k) * step_r, (b + k) * step_w, comb(a, k) * 2 ** (a - k) * (-1) ** k)
-            for k in range(a + 1)]
+    return tuple(((b + k) * step_r, (b + k) * step_w, comb(a, k) * 2 ** (a - k) * (-1) ** k)
+                 for k in range(a + 1))
 
 
 @lru_cache(maxsize=8192)
@@ -125,14 +126,15 @@ def segment_integral(t1: Fraction, t2: Fraction | None,
     T1 = int(t1 * Lr)
     T2 = 0 if t2 is None else int(t2 * Lr)
     ch = [int(c * ds) for c in cuts]
+    hs = [(int(s * ds), t, f) for s, t, f in groups]  # the offsets on the integer grid
     d = sum(t + f for _, t, f in groups) if noisy else 0
     K = t1 / 2 ** (d + 1)
     # (e, W * S, divisor) -> integer numerator: the coefficient is K * numerator / divisor
     acc: dict[tuple[int, int, int], int] = {}
     for j in range(len(cuts) + 1):
         terms: dict[tuple[int, int], int] = {(0, 0): 1}
-        for s, t, f in groups:
-            fac = _group_terms(T2, int(s * ds), j < len(cuts) and cuts[j] <= s, t, f, noisy)
+        for h, t, f in hs:
+            fac = _group_terms(T2, h, j < len(cuts) and ch[j] <= h, t, f, noisy)
             nxt: dict[tuple[int, int], int] = {}
             for (r1, w1), q1 in terms.items():
                 for r2, w2, q2 in fac:
@@ -161,11 +163,16 @@ def segment_integral(t1: Fraction, t2: Fraction | None,
             if lo is not None:
                 k0 = (0, R2 * lo + Wn, R2)
                 acc[k0] = acc.get(k0, 0) - q * Lr
-    total: dict[tuple[int, int], Fraction] = {}
+    total: dict[tuple[int, int], tuple[int, int]] = {}  # (e, W * S) -> (num, den), ints
     for (e, w, div), q in acc.items():
         if q:
-            total[(e, w)] = total.get((e, w), 0) + Fraction(q, div)
-    return {(e, Fraction(w, S)): K * q for (e, w), q in total.items() if q}
+            n0, d0 = total.get((e, w), (0, 1))
+            n, d = n0 * div + q * d0, d0 * div
+            g = gcd(n, d)
+            total[(e, w)] = (n // g, d // g)
+    kn, kd = K.numerator, K.denominator
+    return {(e, Fraction(w, S)): Fraction(kn * n, kd * d) for (e, w), (n, d) in total.items()
+            if n}
 
 
 class _Segments:
