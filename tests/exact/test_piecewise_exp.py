@@ -16,6 +16,7 @@ from exactdp.exact.piecewise_exp import (
     plus,
     reduce_fraction,
     sum_piece,
+    sums_to_one,
     times,
     value_expr,
 )
@@ -114,3 +115,13 @@ def test_value_expr_at_a_rational_unit_is_sympy_s_canonical_expression():
         assert sympy.srepr(mine) == sympy.srepr(ref)
     assert value_expr({(0, F(1)): F(1)}, sympy.Integer(1)) is sympy.E
     assert value_expr({(0, F(0)): F(2), (1, F(0)): F(-2)}, sympy.Integer(1)) == 0
+
+
+def test_sums_to_one_term_by_term():
+    # (1 - e^(-lam)/2) + e^(-lam)/2 = 1 for every lam; lam e^(-lam) terms cancel too
+    a = {(0, F(0)): F(1), (0, F(-1)): F(-1, 2), (1, F(-1)): F(1, 3)}
+    b = {(0, F(-1)): F(1, 2), (1, F(-1)): F(-1, 3)}
+    assert sums_to_one([a, b])
+    assert not sums_to_one([a])  # 1 - e^(-lam)/2 + lam e^(-lam)/3
+    assert not sums_to_one([{(0, F(0)): F(1, 2)}, {(0, F(0)): F(1, 3)}])
+    assert sums_to_one([{(0, 0): F(1, 2)}, {(0, F(0)): F(1, 2)}, {}])
