@@ -319,6 +319,14 @@ LAZY_IMPORTS = {
     ("exactdp.io.document", "exactdp.io.composition"): "the composition section only for --compose",
     ("exactdp.io.entry", "exactdp"): "--version answers with the standard library only",
     ("exactdp.io.entry", "exactdp.io.cli"): "--version answers before the command line loads",
+    ("exactdp.mechanisms.sparse_vector_engine", "exactdp.programs.library"):
+        "SparseVector's discrete variants are the engine's programs (one layer up)",
+    ("exactdp.mechanisms.sparse_vector_engine", "exactdp.programs.language"):
+        "SparseVector's discrete variants are the engine's programs (one layer up)",
+    ("exactdp.mechanisms.sparse_vector_engine", "exactdp.programs.mechanism"):
+        "SparseVector's discrete variants are the engine's programs (one layer up)",
+    ("exactdp.mechanisms.sparse_vector_engine", "exactdp.programs.trace"):
+        "SparseVector's discrete variants are the engine's programs (one layer up)",
 }
 
 
@@ -372,6 +380,9 @@ LAYER = {
 #: Imports that go up the layers, each with its reason.
 LAYER_EXCEPTIONS = {
     ("io", "exactdp"): "io.cli reads the package's __version__",
+    ("mechanisms", "programs"): "SparseVector's discrete variants are computed by the program "
+                                "engine (issue 33, item 5), imported inside functions of "
+                                "mechanisms/sparse_vector_engine.py",
 }
 
 

@@ -38,7 +38,6 @@ from functools import lru_cache
 from math import comb, gcd, lcm
 
 from ..exact.piecewise_exp import Value
-from ..exact.piecewise_exp import times as _times
 
 
 @dataclass(frozen=True)
@@ -197,52 +196,45 @@ class _Segments:
 
 def sequence_probabilities(offsets: Sequence[Fraction], scheme: Scheme) -> list[Value]:
     """The exact probability of every answer sequence (in :func:`answer_sequences` order)
-    for the offsets ``s_i = a_i - T``, as :data:`Value` mappings.
+    for the offsets ``s_i = a_i - T``, as :data:`Value` mappings, for one threshold noise
+    drawn once (Algorithm 3's answer patterns; the discrete variants, Algorithm 2's fresh
+    threshold included, are computed by the program engine:
+    :mod:`exactdp.mechanisms.sparse_vector_engine`).
 
     Given ``rho`` the integrand of a sequence depends only on how many ``True`` and
     ``False`` answers it gives to the queries of each distinct offset (the factors
     commute), so each count vector is integrated once (:class:`_Segments`) and sequences
-    with equal counts share one :data:`Value` object (Algorithm 2: one per multiset of
-    segment counts, the threshold noise being fresh in each segment). The depth-first
-    walk over the sequences only counts.
+    with equal counts share one :data:`Value` object. The depth-first walk over the
+    sequences only counts.
+
+    Raises
+    ------
+    ValueError
+        For a scheme that redraws the threshold noise.
     """
+    if scheme.fresh_threshold:
+        raise ValueError("sequence_probabilities: a threshold noise drawn afresh (Algorithm "
+                         "2) is the program engine's (exactdp.mechanisms.sparse_vector_engine)")
     m = len(offsets)
     seg = _Segments(offsets, scheme)
     index = {s: g for g, s in enumerate(seg.groups)}
     group_of = [index[s] for s in offsets]
     zero = (0,) * (2 * len(seg.groups))
-    leaves: dict[tuple, Value] = {}
+    leaves: dict[tuple[int, ...], Value] = {}
     one: Value = {(0, Fraction(0)): Fraction(1)}
-
-    def leaf(done: tuple, key: tuple[int, ...]) -> Value:
-        """The value of the closed segments ``done`` and the open one ``key``."""
-        full = tuple(sorted((*done, key)))
-        hit = leaves.get(full)
-        if hit is None:
-            hit = one
-            for counts in full:
-                if counts != zero:
-                    hit = seg.value(counts) if hit is one else _times(hit, seg.value(counts))
-            leaves[full] = hit
-        return hit
-
     out: list[Value] = []
 
-    def step(i: int, key: tuple[int, ...], done: tuple, trues: int) -> None:
+    def step(i: int, key: tuple[int, ...], trues: int) -> None:
         if i == m or (scheme.cutoff is not None and trues == scheme.cutoff):
-            out.append(leaf(done, key))
+            hit = leaves.get(key)
+            if hit is None:
+                hit = leaves[key] = one if key == zero else seg.value(key)
+            out.append(hit)
             return
         k = 2 * group_of[i]
         for above in (True, False):
             kk = k if above else k + 1
-            nxt = key[:kk] + (key[kk] + 1,) + key[kk + 1:]
-            if above and scheme.fresh_threshold:
-                if i + 1 == m or trues + 1 == scheme.cutoff:
-                    out.append(leaf(done, nxt))
-                    continue
-                step(i + 1, zero, (*done, nxt), trues + 1)
-            else:
-                step(i + 1, nxt, done, trues + int(above))
+            step(i + 1, key[:kk] + (key[kk] + 1,) + key[kk + 1:], trues + int(above))
 
-    step(0, zero, (), 0)
+    step(0, zero, 0)
     return out
