@@ -1,5 +1,5 @@
 """:class:`~exactdp.mechanisms.sparse_vector.SparseVector`'s discrete variants on the program
-engine (issue 33, item 5): Lyu, Su and Li's Algorithms 1, 2, 4, 5 and 6 are the programs of
+engine: Lyu, Su and Li's Algorithms 1, 2, 4, 5 and 6 are the programs of
 :mod:`exactdp.programs.library`, run symbolically (one run per decision prefix) and integrated
 by :mod:`exactdp.programs.integrate` (each run a star: the threshold noise compared with the
 query noises, through :func:`~exactdp.mechanisms.sparse_vector_integral.segment_integral`).
