@@ -75,11 +75,10 @@ def _rescale(values: tuple[Value, ...], unit: sympy.Expr, lam: sympy.Expr) -> li
     kf = Fraction(int(k.p), int(k.q))
     if kf == 1:
         return [dict(v) for v in values]
-    return [{(e, Fraction(w) * kf): Fraction(q) * kf**e for (e, w), q in v.items()}
-            for v in values]
+    return [{(e, w * kf): q * kf**e if e else q for (e, w), q in v.items()} for v in values]
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=4096)  # an exhaustive search at m = 6 reads 729 vectors twice
 def closed_form(variant: int, epsilon: sympy.Expr, threshold: sympy.Expr, c: int,
                 cutoff: int | None, sensitivity: sympy.Expr,
                 answers: tuple[sympy.Expr, ...]) -> tuple[Value, ...]:
