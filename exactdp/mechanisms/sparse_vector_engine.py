@@ -25,7 +25,7 @@ import numpy as np
 import sympy
 
 from ..exact.piecewise_exp import Value
-from ..scores import ScoreVector, as_scores
+from ..scores import ScoreVector
 from .sparse_vector_integral import answer_sequences
 
 if TYPE_CHECKING:
@@ -94,7 +94,7 @@ def closed_form(variant: int, epsilon: sympy.Expr, threshold: sympy.Expr, c: int
         If a run's closed form is not ``sum q lam**e exp(lam W)`` in one unit (it always
         is for these programs).
     """
-    from ..programs.mechanism import output_values  # the engine: a layer above
+    from ..programs.mechanism import output_values, program_trace  # the engine: above
     from ..programs.trace import decode
 
     mech = engine_mechanism(variant, epsilon, threshold, c, sensitivity)
@@ -102,14 +102,15 @@ def closed_form(variant: int, epsilon: sympy.Expr, threshold: sympy.Expr, c: int
     if ov is None:
         raise ArithmeticError("SparseVector: a run of the engine has no closed form "
                               "sum q lam**e exp(lam W)")
-    keys = mech.output_keys(as_scores(list(answers)))
-    values = _rescale(ov.values, ov.unit, epsilon / sensitivity)
-    shared: dict[tuple, Value] = {}
-    by_output = {}
-    for key, v in zip(keys, values, strict=True):
-        by_output[decode(key)] = shared.setdefault(tuple(sorted(v.items())), v)
+    keys = sorted(program_trace(mech, answers).outputs)  # output_keys: a sequence program's
+    shared: dict[tuple, Value] = {}  # equal values (equal answer counts) share one mapping
+    by_output = {decode(key): shared.setdefault(tuple(v.items()), v)
+                 for key, v in zip(keys, ov.values, strict=True)}
+    rescaled = {id(v): w for v, w in zip(shared.values(), _rescale(
+        tuple(shared.values()), ov.unit, epsilon / sensitivity), strict=True)}
     empty: Value = {}
-    return tuple(by_output.get(o, empty) for o in answer_sequences(len(answers), cutoff))
+    return tuple(rescaled[id(by_output[o])] if o in by_output else empty
+                 for o in answer_sequences(len(answers), cutoff))
 
 
 def sample_positions(mech: ProgramMechanism, sv: ScoreVector, cutoff: int | None,
