@@ -102,7 +102,7 @@ def closed_form(variant: int, epsilon: sympy.Expr, threshold: sympy.Expr, c: int
     if ov is None:
         raise ArithmeticError("SparseVector: a run of the engine has no closed form "
                               "sum q lam**e exp(lam W)")
-    keys = sorted(program_trace(mech, answers).outputs)  # output_keys: a sequence program's
+    keys = sorted(program_trace(mech, answers).outputs)  # type: ignore[type-var]
     shared: dict[tuple, Value] = {}  # equal values (equal answer counts) share one mapping
     by_output = {decode(key): shared.setdefault(tuple(v.items()), v)
                  for key, v in zip(keys, ov.values, strict=True)}
