@@ -546,8 +546,6 @@ CROSS_CUTTING = {
     "test_docstring_examples.py": "the Examples of every docstring of exactdp.__all__, run",
     "test_startup.py": "what `import exactdp` loads: the lazy exports of every package",
     "test_fuzz.py": "the public API fuzzed over the registry: invariants and one-line refusals",
-    "programs/test_svt_table.py": "SparseVector and the library's SVT programs against one "
-                                  "frozen table of exact closed forms",
 }
 
 
