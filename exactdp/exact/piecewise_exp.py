@@ -29,13 +29,14 @@ The antiderivative of ``exp(a z)`` and the finite geometric sum ``sum_{z=lo}^{hi
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from fractions import Fraction
 from math import lcm
 from typing import Any
 
 import flint
 import sympy
+from sympy.core.add import _addsort
 
 #: A function of z on one interval: ``{(r, w): q}`` = ``sum q exp(lam (r z + w))``.
 Piece = dict[tuple[Any, Any], Any]
@@ -172,8 +173,68 @@ def reduce_fraction(num: Value, den: Value) -> tuple[Value, Value]:
 
 
 def value_expr(v: Value, lam: sympy.Expr) -> sympy.Expr:
-    """The value ``sum q lam**e exp(lam W)`` as a sympy expression."""
+    """The value ``sum q lam**e exp(lam W)`` as a sympy expression (at a rational ``lam``
+    built in bulk by :func:`_rational_value_expr`, the same canonical expression)."""
+    if isinstance(lam, sympy.Rational):
+        fast = _rational_value_expr(v, Fraction(int(lam.p), int(lam.q)))
+        if fast is not None:
+            return fast
+
     def num(a: Any) -> sympy.Expr:
         return sympy.Rational(a.numerator, a.denominator) if isinstance(a, Fraction) else a
     items = sorted(v.items(), key=lambda kv: (kv[0][0], str(kv[0][1])))
     return sympy.Add(*[num(q) * lam**e * sympy.exp(lam * num(w)) for (e, w), q in items])
+
+
+def sums_to_one(values: Iterable[Value]) -> bool:
+    """Whether the values sum to 1 term by term: the coefficients of every ``(e, W)``
+    other than ``(0, 0)`` cancel and those of ``(0, 0)`` sum to 1, so the total is 1 for
+    every ``lam`` (a sufficient test: False does not say the total is not 1)."""
+    total: dict[tuple[int, Fraction], Fraction | int] = {}
+    for v in values:
+        for k, q in v.items():
+            total[k] = total.get(k, 0) + q
+    return {k: q for k, q in total.items() if q} == {(0, 0): 1}
+
+
+def _rational_value_expr(v: Value, lam: Fraction) -> sympy.Expr | None:
+    """:func:`value_expr` at a rational ``lam``: the terms ``c exp(x)`` (``c = sum_e q
+    lam**e`` over the terms of one ``W``, ``x = lam W``) and the constant are summed in
+    Fractions and assembled as the canonical ``Add`` / ``Mul`` directly (what
+    ``sympy.Add(*terms)`` would build: the terms in sympy's sort order, the number first;
+    ``exp(1)`` is ``E``, as sympy evaluates it), without sympy's flattening of one term at
+    a time. None when a key or coefficient is not a rational number."""
+    coef: dict[Fraction | int, Fraction | int] = {}
+    powers: dict[int, Fraction] = {}
+    for (e, w), q in v.items():
+        if not (type(w) in _RATIONAL and type(q) in _RATIONAL):
+            return None
+        if e:
+            p = powers.get(e)
+            if p is None:
+                p = powers[e] = lam**e
+            q = q * p
+        coef[w] = coef.get(w, 0) + q
+    const = coef.pop(0, 0)
+    terms: list[sympy.Expr] = []
+    for w, c in coef.items():
+        if c:
+            x = w if lam == 1 else w * lam
+            ex = sympy.E if x == 1 else sympy.exp(_rational(x), evaluate=False)
+            terms.append(ex if c == 1 else sympy.Mul._from_args((_rational(c), ex)))
+    _addsort(terms)
+    if const:
+        terms.insert(0, _rational(const))
+    if not terms:
+        return sympy.Integer(0)
+    return terms[0] if len(terms) == 1 else sympy.Add._from_args(terms)
+
+
+_RATIONAL = (int, Fraction)
+
+
+def _rational(x: Fraction | int) -> sympy.Rational:
+    """A Fraction (or int) as a sympy Rational."""
+    if type(x) is int:
+        return sympy.Integer(x)
+    return sympy.Rational(x.numerator, x.denominator)

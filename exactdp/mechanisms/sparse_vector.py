@@ -34,12 +34,16 @@ sum_i |a_i - a'_i|`` on answers moving one way (``m epsilon / (2c)`` at the wors
 neighbours), are in :mod:`exactdp.mechanisms.sparse_vector_release`.
 
 The probability of each answer sequence is an integral over ``rho`` of a product of Laplace
-CDF factors, piecewise exponential in ``rho`` with breakpoints ``a_i - T``; it is computed in
-closed form (:mod:`exactdp.mechanisms.sparse_vector_integral`) for rational answers and
-threshold, with an exact or symbolic epsilon: once per count vector of answers per distinct
-offset (sequences with equal counts share one value), and handed to the analyzer as flint
+CDF factors, piecewise exponential in ``rho`` with breakpoints ``a_i - T``. For the discrete
+variants (1, 2, 4, 5, 6) it is computed by the program engine
+(:mod:`exactdp.mechanisms.sparse_vector_engine`: the programs of
+:mod:`exactdp.programs.library` run symbolically, one run per decision prefix, each run's
+star integrated in closed form by
+:func:`~exactdp.mechanisms.sparse_vector_integral.segment_integral`) for rational answers and
+threshold, with an exact or symbolic epsilon, and handed to the analyzer as flint
 polynomials in ``x`` (``numeric_rational_form``; ``rational_form`` where it holds for every
-epsilon, see :class:`SparseVector`).
+epsilon, see :class:`SparseVector`); the sampler runs the program itself. Algorithm 3's
+answer patterns keep their own integrals (:mod:`exactdp.mechanisms.sparse_vector_release`).
 
 References
 ----------
@@ -54,7 +58,6 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from math import prod
 from typing import TYPE_CHECKING
 
@@ -76,14 +79,12 @@ from .parameters import parameter, sensitivity_parameter
 from .registry import register
 from .sparse_vector_distribution import (
     SparseVectorDistribution,
-    closed_forms,
     probability_balls,
     probability_exprs,
-    run_sequences,
-    sequence_positions,
     x_form,
 )
-from .sparse_vector_integral import Scheme, Value, answer_sequences, sequence_count
+from .sparse_vector_engine import closed_form, engine_mechanism, sample_positions
+from .sparse_vector_integral import Scheme, Value, sequence_count, sequence_probabilities
 from .sparse_vector_loss import coupled_loss
 from .sparse_vector_release import SparseVectorRelease, as_fraction, lyu_su_li_3
 
@@ -190,14 +191,6 @@ def _variant(func: str, name: str, value: object) -> int:
     if v not in VARIANTS:
         raise argument_error(func, name, "one of 1..6 (Lyu-Su-Li's Algorithms)", value)
     return v
-
-
-@lru_cache(maxsize=4096)
-def _has_lambda_term(scheme: Scheme, threshold: Fraction, answers: tuple) -> bool:
-    """Whether a closed-form probability on ``answers`` keeps a ``lam * exp(lam W)`` term
-    (cached: ``capabilities`` asks it of every distribution an analysis builds)."""
-    offsets = tuple(as_fraction(a) - threshold for a in answers)
-    return any(e for v in closed_forms(offsets, scheme) for e, _ in v)
 
 
 @register("svt3", label="SVT3", example={"threshold": 0}, variant=3)
@@ -394,7 +387,7 @@ class SparseVector(QueryAnswers, Mechanism):
             self.check_cost("SparseVector.rational_obstruction", [sv])
         except ValueError as exc:
             return f"its closed form is not computed ({exc})"
-        if not _has_lambda_term(scheme, as_fraction(self.threshold), tuple(sv.exact)):
+        if not any(e for v in self.closed_form(sv) for e, _ in v):
             return None
         k = scheme.threshold_rate / scheme.query_rate
         return (f"Algorithm {self.variant}'s Laplace rates t1 = {scheme.threshold_rate} and "
@@ -428,7 +421,10 @@ class SparseVector(QueryAnswers, Mechanism):
     def closed_form(self, sv: ScoreVector) -> tuple[Value, ...]:
         """Each answer sequence's probability on the answers ``sv`` as ``{(e, W): q}``:
         ``sum q lam**e exp(lam W)``, ``lam = epsilon / sensitivity`` (the closed form
-        before it becomes a sympy expression; shared and cached: do not modify it).
+        before it becomes a sympy expression; shared and cached: do not modify it). The
+        discrete variants: by the program engine
+        (:func:`~exactdp.mechanisms.sparse_vector_engine.closed_form`); Algorithm 3: its
+        answer patterns' probabilities (the released values integrated out).
 
         Raises
         ------
@@ -438,8 +434,12 @@ class SparseVector(QueryAnswers, Mechanism):
         if not (sv.is_rational and self.threshold.is_Rational):
             raise ValueError("SparseVector: the exact probabilities need rational answers "
                              f"and a rational threshold, got threshold {self.threshold}")
-        T = as_fraction(self.threshold)
-        return closed_forms(tuple(as_fraction(a) - T for a in sv.exact), self.scheme)
+        if self.variant == 3:
+            T = as_fraction(self.threshold)
+            return tuple(sequence_probabilities([as_fraction(a) - T for a in sv.exact],
+                                                self.scheme))
+        return closed_form(self.variant, self.epsilon, self.threshold, self.c,
+                           self.scheme.cutoff, self.sensitivity, tuple(sv.exact))
 
     def _exact(self, sv: ScoreVector) -> tuple[sympy.Expr, ...]:
         return probability_exprs(self.closed_form(sv), self.rate)
@@ -476,12 +476,15 @@ class SparseVector(QueryAnswers, Mechanism):
             return np.array([float(+v) for v in vals])
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
-        """Positions in the answer sequences of runs of the algorithm itself (Algorithm 3:
-        its answer patterns)."""
-        b2 = None if self.query_scale is None else float(self.query_scale)
-        codes = run_sequences(self.scheme, sv.floats, float(self.threshold), float(self.scale),
-                              b2, size, rng)
-        return sequence_positions(codes, tuple(answer_sequences(sv.n, self.scheme.cutoff)))
+        """Positions in the answer sequences of runs of the algorithm itself: the library's
+        program run with random draws (Algorithm 3: its answer patterns, by its release
+        distribution's sampler)."""
+        if self.variant == 3:
+            release = SparseVectorRelease(self, sv, lyu_su_li_3(self.c), self.threshold)
+            return release.sample_index(size, rng)
+        mech = engine_mechanism(self.variant, self.epsilon, self.threshold, self.c,
+                                self.sensitivity)
+        return sample_positions(mech, sv, self.scheme.cutoff, size, rng)
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         """Algorithm 3's exact loss (:func:`.sparse_vector_loss.coupled_loss`)."""

@@ -1,9 +1,9 @@
 """The distribution of :class:`~exactdp.mechanisms.sparse_vector.SparseVector` on one
 vector of query answers (the answer sequences; every view through
 :meth:`~exactdp.mechanisms.base.Mechanism.evaluate`), and the functions of numbers its hooks
-are thin adapters over: the closed-form probabilities (piecewise exponential integrals,
-:mod:`exactdp.mechanisms.sparse_vector_integral`), their forms in ``x``, their arb balls
-and the algorithm itself.
+are thin adapters over: the closed-form probabilities (``sum q lam**e exp(lam W)``, from the
+program engine: :mod:`exactdp.mechanisms.sparse_vector_engine`) as sympy expressions, as
+forms in ``x`` and as arb balls.
 
 References
 ----------
@@ -15,8 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property
 from math import lcm
 
 import flint
@@ -32,22 +31,13 @@ from ..rng import as_generator
 from ..scores import ScoreVector
 from ..xform import DENSE_DEGREE_LIMIT
 from .base import Mechanism, X
-from .sparse_vector_integral import Scheme, Value, answer_sequences, sequence_probabilities
+from .sparse_vector_integral import Value, answer_sequences
 
 #: Answer -> code in :meth:`SparseVectorDistribution.sample` arrays.
 CODES = {True: 1, False: 0, None: -1}
 
 
 # ---------------------------------------------------------------------- the closed form
-@lru_cache(maxsize=256)
-def closed_forms(offsets: tuple[Fraction, ...], scheme: Scheme) -> tuple[Value, ...]:
-    """Each answer sequence's probability as ``{(e, W): q}``: ``sum q lam**e exp(lam W)``,
-    ``lam = epsilon / sensitivity``, on the offsets ``a_i - T`` (in the order of
-    :func:`~exactdp.mechanisms.sparse_vector_integral.answer_sequences`). Sequences with
-    equal answer counts share one mapping (cached: read them, do not modify them)."""
-    return tuple(sequence_probabilities(list(offsets), scheme))
-
-
 def probability_exprs(values: Sequence[Value], lam: sympy.Expr) -> tuple[sympy.Expr, ...]:
     """The values as sympy expressions (one expression per distinct value)."""
     built: dict[int, sympy.Expr] = {}
@@ -108,34 +98,6 @@ def probability_balls(values: Sequence[Value], lam: sympy.Expr,
         if ok or prec > 1 << 16:
             return tuple(out)
         prec *= 2
-
-
-# ---------------------------------------------------------------------- the algorithm
-def run_sequences(scheme: Scheme, a: np.ndarray, T: float, b1: float, b2: float | None,
-                  size: int, gen: np.random.Generator) -> np.ndarray:
-    """Run the algorithm ``size`` times on the answers ``a`` (threshold ``T``, threshold
-    noise scale ``b1``, query noise scale ``b2``, None: none): int8 codes of shape
-    (size, m), 1 = True, 0 = False, -1 = not answered."""
-    m = len(a)
-    rho = gen.laplace(scale=b1, size=size)
-    trues = np.zeros(size, dtype=np.int64)
-    out = np.full((size, m), -1, dtype=np.int8)
-    for i in range(m):
-        live = trues < scheme.cutoff if scheme.cutoff is not None else np.ones(size, bool)
-        noisy = a[i] + (gen.laplace(scale=b2, size=size) if b2 is not None else 0.0)
-        above = noisy >= T + rho
-        out[live, i] = above[live]
-        hit = live & above
-        trues += hit
-        if scheme.fresh_threshold:
-            rho[hit] = gen.laplace(scale=b1, size=int(hit.sum()))
-    return out
-
-
-def sequence_positions(codes: np.ndarray, outputs: Sequence[tuple]) -> np.ndarray:
-    """The rows of ``codes`` as positions in ``outputs`` (the answer sequences)."""
-    lookup = {tuple(CODES[a] for a in t): i for i, t in enumerate(outputs)}
-    return np.array([lookup[tuple(row)] for row in codes.tolist()], dtype=np.int64)
 
 
 # ---------------------------------------------------------------------- the distribution

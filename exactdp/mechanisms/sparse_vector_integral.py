@@ -35,10 +35,9 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from math import comb, lcm
+from math import comb, gcd, lcm
 
 from ..exact.piecewise_exp import Value
-from ..exact.piecewise_exp import times as _times
 
 
 @dataclass(frozen=True)
@@ -89,17 +88,18 @@ def sequence_count(m: int, cutoff: int | None) -> int:
     return fewer + sum(comb(i, cutoff - 1) for i in range(cutoff - 1, m))
 
 
+@lru_cache(maxsize=4096)
 def _group_terms(T2: int, h: int, left: bool, t: int, f: int,
-                 noisy: bool) -> list[tuple[int, int, int]]:
+                 noisy: bool) -> tuple[tuple[int, int, int], ...]:
     """``(R, Wn, coef)``: the answers of one group (``t`` Trues, ``f`` Falses, scaled
     offset ``h``) on an interval left or right of its breakpoint, times ``2**(t + f)``."""
     if not noisy:  # True iff rho <= s
-        return [(0, 0, 1)] if (f == 0 if left else t == 0) else []
+        return ((0, 0, 1),) if (f == 0 if left else t == 0) else ()
     a, b = (t, f) if left else (f, t)  # (1 - w/2)**a (w/2)**b = 2**-(a+b) w**b (2-w)**a
     sigma = 1 if left else -1
     step_r, step_w = sigma * T2, -sigma * T2 * h
-    return [((b + k) * step_r, (b + k) * step_w, comb(a, k) * 2 ** (a - k) * (-1) ** k)
-            for k in range(a + 1)]
+    return tuple(((b + k) * step_r, (b + k) * step_w, comb(a, k) * 2 ** (a - k) * (-1) ** k)
+                 for k in range(a + 1))
 
 
 @lru_cache(maxsize=8192)
@@ -125,14 +125,15 @@ def segment_integral(t1: Fraction, t2: Fraction | None,
     T1 = int(t1 * Lr)
     T2 = 0 if t2 is None else int(t2 * Lr)
     ch = [int(c * ds) for c in cuts]
+    hs = [(int(s * ds), t, f) for s, t, f in groups]  # the offsets on the integer grid
     d = sum(t + f for _, t, f in groups) if noisy else 0
     K = t1 / 2 ** (d + 1)
     # (e, W * S, divisor) -> integer numerator: the coefficient is K * numerator / divisor
     acc: dict[tuple[int, int, int], int] = {}
     for j in range(len(cuts) + 1):
         terms: dict[tuple[int, int], int] = {(0, 0): 1}
-        for s, t, f in groups:
-            fac = _group_terms(T2, int(s * ds), j < len(cuts) and cuts[j] <= s, t, f, noisy)
+        for h, t, f in hs:
+            fac = _group_terms(T2, h, j < len(cuts) and ch[j] <= h, t, f, noisy)
             nxt: dict[tuple[int, int], int] = {}
             for (r1, w1), q1 in terms.items():
                 for r2, w2, q2 in fac:
@@ -161,11 +162,16 @@ def segment_integral(t1: Fraction, t2: Fraction | None,
             if lo is not None:
                 k0 = (0, R2 * lo + Wn, R2)
                 acc[k0] = acc.get(k0, 0) - q * Lr
-    total: dict[tuple[int, int], Fraction] = {}
+    total: dict[tuple[int, int], tuple[int, int]] = {}  # (e, W * S) -> (num, den), ints
     for (e, w, div), q in acc.items():
         if q:
-            total[(e, w)] = total.get((e, w), 0) + Fraction(q, div)
-    return {(e, Fraction(w, S)): K * q for (e, w), q in total.items() if q}
+            n0, d0 = total.get((e, w), (0, 1))
+            n, d = n0 * div + q * d0, d0 * div
+            g = gcd(n, d)
+            total[(e, w)] = (n // g, d // g)
+    kn, kd = K.numerator, K.denominator
+    return {(e, Fraction(w, S)): Fraction(kn * n, kd * d) for (e, w), (n, d) in total.items()
+            if n}
 
 
 class _Segments:
@@ -190,52 +196,45 @@ class _Segments:
 
 def sequence_probabilities(offsets: Sequence[Fraction], scheme: Scheme) -> list[Value]:
     """The exact probability of every answer sequence (in :func:`answer_sequences` order)
-    for the offsets ``s_i = a_i - T``, as :data:`Value` mappings.
+    for the offsets ``s_i = a_i - T``, as :data:`Value` mappings, for one threshold noise
+    drawn once (Algorithm 3's answer patterns; the discrete variants, Algorithm 2's fresh
+    threshold included, are computed by the program engine:
+    :mod:`exactdp.mechanisms.sparse_vector_engine`).
 
     Given ``rho`` the integrand of a sequence depends only on how many ``True`` and
     ``False`` answers it gives to the queries of each distinct offset (the factors
     commute), so each count vector is integrated once (:class:`_Segments`) and sequences
-    with equal counts share one :data:`Value` object (Algorithm 2: one per multiset of
-    segment counts, the threshold noise being fresh in each segment). The depth-first
-    walk over the sequences only counts.
+    with equal counts share one :data:`Value` object. The depth-first walk over the
+    sequences only counts.
+
+    Raises
+    ------
+    ValueError
+        For a scheme that redraws the threshold noise.
     """
+    if scheme.fresh_threshold:
+        raise ValueError("sequence_probabilities: a threshold noise drawn afresh (Algorithm "
+                         "2) is the program engine's (exactdp.mechanisms.sparse_vector_engine)")
     m = len(offsets)
     seg = _Segments(offsets, scheme)
     index = {s: g for g, s in enumerate(seg.groups)}
     group_of = [index[s] for s in offsets]
     zero = (0,) * (2 * len(seg.groups))
-    leaves: dict[tuple, Value] = {}
+    leaves: dict[tuple[int, ...], Value] = {}
     one: Value = {(0, Fraction(0)): Fraction(1)}
-
-    def leaf(done: tuple, key: tuple[int, ...]) -> Value:
-        """The value of the closed segments ``done`` and the open one ``key``."""
-        full = tuple(sorted((*done, key)))
-        hit = leaves.get(full)
-        if hit is None:
-            hit = one
-            for counts in full:
-                if counts != zero:
-                    hit = seg.value(counts) if hit is one else _times(hit, seg.value(counts))
-            leaves[full] = hit
-        return hit
-
     out: list[Value] = []
 
-    def step(i: int, key: tuple[int, ...], done: tuple, trues: int) -> None:
+    def step(i: int, key: tuple[int, ...], trues: int) -> None:
         if i == m or (scheme.cutoff is not None and trues == scheme.cutoff):
-            out.append(leaf(done, key))
+            hit = leaves.get(key)
+            if hit is None:
+                hit = leaves[key] = one if key == zero else seg.value(key)
+            out.append(hit)
             return
         k = 2 * group_of[i]
         for above in (True, False):
             kk = k if above else k + 1
-            nxt = key[:kk] + (key[kk] + 1,) + key[kk + 1:]
-            if above and scheme.fresh_threshold:
-                if i + 1 == m or trues + 1 == scheme.cutoff:
-                    out.append(leaf(done, nxt))
-                    continue
-                step(i + 1, zero, (*done, nxt), trues + 1)
-            else:
-                step(i + 1, nxt, done, trues + int(above))
+            step(i + 1, key[:kk] + (key[kk] + 1,) + key[kk + 1:], trues + int(above))
 
-    step(0, zero, (), 0)
+    step(0, zero, 0)
     return out

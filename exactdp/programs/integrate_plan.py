@@ -309,5 +309,7 @@ def _stars(cons: list[tuple[dict, Fraction, str, str]], draws: tuple[Draw, ...]
     groups: dict[int, list[tuple[dict, Fraction, str, str]]] = {}
     for con in cons:
         groups.setdefault(root(next(iter(con[0]))), []).append(con)
-    return tuple(_component_star({v for v in range(len(draws)) if root(v) == r}, cs, draws)
-                 for r, cs in groups.items())
+    members: dict[int, set[int]] = {}
+    for v in range(len(draws)):
+        members.setdefault(root(v), set()).add(v)
+    return tuple(_component_star(members[r], cs, draws) for r, cs in groups.items())

@@ -86,16 +86,17 @@ def units_of(scales: tuple[sympy.Expr, ...]) -> Units:
     """The rates ``1 / b``: Fractions of the unit ``lam`` (the non-rational factor of the
     first rate, ``epsilon`` for ``2/epsilon``; 1 for numbers) when every ratio to it is a
     positive rational, else sympy numbers with unit 1."""
-    rates = [1 / b for b in scales]
-    if not rates:
+    if not scales:
         return Units(sympy.Integer(1), (), True)
-    coeff, unit = rates[0].as_coeff_Mul()
+    rate = {b: 1 / b for b in scales}  # each distinct scale once (a run repeats a few)
+    coeff, unit = rate[scales[0]].as_coeff_Mul()
     if coeff < 0:
         unit = -unit
-    ts = [sympy.cancel(r / unit) for r in rates]
-    if all(t.is_Rational and t > 0 for t in ts):
-        return Units(unit, tuple(Fraction(int(t.p), int(t.q)) for t in ts), True)
-    return Units(sympy.Integer(1), tuple(rates), False)
+    t = {b: sympy.cancel(r / unit) for b, r in rate.items()}
+    if all(x.is_Rational and x > 0 for x in t.values()):
+        f = {b: Fraction(int(x.p), int(x.q)) for b, x in t.items()}
+        return Units(unit, tuple(f[b] for b in scales), True)
+    return Units(sympy.Integer(1), tuple(rate[b] for b in scales), False)
 
 
 

@@ -35,7 +35,8 @@ def noisy_max_laplace(q, epsilon, sensitivity):
     Claimed epsilon-DP, and it is (Dwork and Roth 2014, Claim 3.9, with the factor 2 for
     answers moving both ways). Equals ``ReportNoisyMax(epsilon, noise="laplace")``.
     """
-    return argmax([a + laplace(2 * sensitivity / epsilon) for a in q])
+    b = 2 * sensitivity / epsilon  # each answer's noise scale (computed once)
+    return argmax([a + laplace(b) for a in q])
 
 
 @program(sensitivity=1, output="selection")
@@ -46,7 +47,8 @@ def noisy_max_exponential(q, epsilon, sensitivity):
     "The permute-and-flip mechanism is identical to report-noisy-max with exponential
     noise", arXiv:2105.07260, 2021). Equals ``ReportNoisyMax(epsilon, noise="exponential")``.
     """
-    return argmax([a + exponential(2 * sensitivity / epsilon) for a in q])
+    b = 2 * sensitivity / epsilon  # each answer's noise scale (computed once)
+    return argmax([a + exponential(b) for a in q])
 
 
 # ---------------------------------------------------------------------------- sparse vector
@@ -59,11 +61,12 @@ def svt1(q, epsilon, threshold, c=1, sensitivity=1):
     ``SparseVector(epsilon, threshold, c, variant=1)``.
     """
     rho = laplace(2 * sensitivity / epsilon)
+    b = 4 * c * sensitivity / epsilon  # the query noise's scale (computed once)
     out, count = [], 0
     for a in q:
         if count == c:
             out.append(None)
-        elif a + laplace(4 * c * sensitivity / epsilon) >= threshold + rho:
+        elif a + laplace(b) >= threshold + rho:
             out.append(True)
             count += 1
         else:
@@ -79,15 +82,16 @@ def svt2(q, epsilon, threshold, c=1, sensitivity=1):
     Claimed epsilon-DP, and it is (Lyu, Su and Li 2017, section 4.1). Equals
     ``SparseVector(epsilon, threshold, c, variant=2)``.
     """
-    rho = laplace(2 * c * sensitivity / epsilon)
+    t, b = 2 * c * sensitivity / epsilon, 4 * c * sensitivity / epsilon  # the scales
+    rho = laplace(t)
     out, count = [], 0
     for a in q:
         if count == c:
             out.append(None)
-        elif a + laplace(4 * c * sensitivity / epsilon) >= threshold + rho:
+        elif a + laplace(b) >= threshold + rho:
             out.append(True)
             count += 1
-            rho = laplace(2 * c * sensitivity / epsilon)
+            rho = laplace(t)
         else:
             out.append(False)
     return tuple(out)
@@ -102,11 +106,12 @@ def svt4(q, epsilon, threshold, c=1, sensitivity=1):
     section 4.2). Equals ``SparseVector(epsilon, threshold, c, variant=4)``.
     """
     rho = laplace(4 * sensitivity / epsilon)
+    b = 4 * sensitivity / (3 * epsilon)  # the query noise's scale (computed once)
     out, count = [], 0
     for a in q:
         if count == c:
             out.append(None)
-        elif a + laplace(4 * sensitivity / (3 * epsilon)) >= threshold + rho:
+        elif a + laplace(b) >= threshold + rho:
             out.append(True)
             count += 1
         else:
@@ -135,7 +140,8 @@ def svt6(q, epsilon, threshold, sensitivity=1):
     ``SparseVector(epsilon, threshold, variant=6)``.
     """
     rho = laplace(2 * sensitivity / epsilon)
-    return tuple(a + laplace(2 * sensitivity / epsilon) >= threshold + rho for a in q)
+    b = 2 * sensitivity / epsilon  # the query noise's scale (computed once)
+    return tuple(a + laplace(b) >= threshold + rho for a in q)
 
 
 @program(sensitivity=1, monotonic=True)
@@ -147,11 +153,12 @@ def svt_monotone(q, epsilon, threshold, c=1, sensitivity=1):
     is (Lyu, Su and Li 2017, Theorem 2's monotone case; CheckDP's ``svt_increasing.c``).
     """
     rho = laplace(2 * sensitivity / epsilon)
+    b = 2 * c * sensitivity / epsilon  # the query noise's scale (computed once)
     out, count = [], 0
     for a in q:
         if count == c:
             out.append(None)
-        elif a + laplace(2 * c * sensitivity / epsilon) >= threshold + rho:
+        elif a + laplace(b) >= threshold + rho:
             out.append(True)
             count += 1
         else:
@@ -169,11 +176,12 @@ def above_threshold_discrete(q, epsilon, threshold, sensitivity=1):
     two-sided geometric law meets for integer shifts (Dwork and Roth 2014, section 3.6).
     """
     rho = discrete_laplace(2 * sensitivity / epsilon)
+    b = 4 * sensitivity / epsilon  # the query noise's scale (computed once)
     out, stopped = [], False
     for a in q:
         if stopped:
             out.append(None)
-        elif a + discrete_laplace(4 * sensitivity / epsilon) >= threshold + rho:
+        elif a + discrete_laplace(b) >= threshold + rho:
             out.append(True)
             stopped = True
         else:

@@ -29,7 +29,7 @@ from .._validate import argument_error, check_choice, check_size
 from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, fmt_size, refuse
 from ..distribution import OutputDistribution
 from ..exact.arb import to_arb
-from ..exact.piecewise_exp import ONE, value_expr
+from ..exact.piecewise_exp import ONE, sums_to_one, value_expr
 from ..mechanisms.base import Mechanism, X
 from ..mechanisms.parameters import parameter
 from ..numbers import exact_epsilon
@@ -66,8 +66,7 @@ class OutputValues:
     unit : sympy.Expr
         ``lam``, common to every run.
     values : tuple of dict
-        In ``output_keys`` order.
-    """
+        In ``output_keys`` order."""
 
     unit: sympy.Expr
     values: tuple[dict, ...]
@@ -374,7 +373,7 @@ class ProgramMechanism(Mechanism):
             for run in trace.runs:
                 terms.setdefault(run.output, []).append(run_probability(run))
             probs = tuple(sympy.Add(*terms.get(k, [])) for k in self.output_keys(sv))
-        _check_total(self, probs)
+        _check_total(self, probs, ov)
         return probs
 
     def _numeric_rational_form(self, sv: ScoreVector) -> RationalForm | None:
@@ -582,13 +581,14 @@ def _plain(v: object, line: str) -> int:
     raise ProgramError("a noisy value is not an output")
 
 
-def _check_total(mechanism: ProgramMechanism, probs: Sequence[sympy.Expr]) -> None:
+def _check_total(mechanism: ProgramMechanism, probs: Sequence[sympy.Expr],
+                 ov: OutputValues | None = None) -> None:
     """Refuse probabilities whose total's 128-bit ball (at epsilon = 1 if symbolic) excludes
-    1: a program keeping state between runs forks inconsistently."""
-    eps = mechanism.epsilon
-    total = sympy.Add(*probs)
-    if eps.free_symbols:
-        total = total.subs({s: 1 for s in eps.free_symbols})
+    1: a program keeping state between runs forks inconsistently. Closed forms summing to 1
+    term by term (:func:`~exactdp.exact.piecewise_exp.sums_to_one`) need no ball."""
+    if ov is not None and sums_to_one(ov.values):
+        return
+    total = sympy.Add(*probs).subs({s: 1 for s in mechanism.epsilon.free_symbols})
     try:
         ball = to_arb(total, 128)
     except (ValueError, TypeError):  # not enclosable here: the analyzer's exact check decides

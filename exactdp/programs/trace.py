@@ -102,27 +102,24 @@ class StepCounter:
     """Count the executed lines of user code (``sys.settrace``): the program's file and the
     user's own helper modules, raising :class:`StepLimit` past ``limit``, naming the line.
 
-    exactdp's own programs (:mod:`exactdp.programs.library`, whose loops all run over the
-    answers) are not traced: ``sys.settrace`` calls back on every frame a run opens, sympy's
-    included, which made the counter three quarters of a run's time (about 12 of 16 ms for
-    the 11 runs of a 10-query SVT1)."""
+    exactdp's own programs (:mod:`exactdp.programs.library`: loops over the answers only)
+    are not traced: ``sys.settrace`` calls back on every frame a run opens (sympy's too),
+    3/4 of a run's time (12 of 16 ms for the 11 runs of a 10-query SVT1)."""
 
     def __init__(self, filename: str, limit: int, name: str) -> None:
         self.filename = filename
         self.limit = limit
         self.name = name
-        self.steps = 0
-        self.last = 0
+        self.steps = self.last = 0
         self._old: Any = None
         self.traced = user_file(filename)
         self._files: dict[str, bool] = {filename: True}
 
     def _global(self, frame, event, arg):
         name = frame.f_code.co_filename
-        user = self._files.get(name)
-        if user is None:
-            user = self._files[name] = user_file(name)
-        return self._local if user else None
+        if name not in self._files:
+            self._files[name] = user_file(name)
+        return self._local if self._files[name] else None
 
     def _local(self, frame, event, arg):
         if event == "line":

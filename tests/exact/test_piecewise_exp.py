@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction as F
 
 import mpmath
@@ -15,6 +16,7 @@ from exactdp.exact.piecewise_exp import (
     plus,
     reduce_fraction,
     sum_piece,
+    sums_to_one,
     times,
     value_expr,
 )
@@ -87,3 +89,39 @@ def test_times_and_plus():
     assert times(a, b) == {(1, F(0)): F(6), (0, F(1)): F(2)}
     assert times(ONE, b) == b and times(b, ONE) is not b
     assert plus(a, a, -1) == {}
+
+
+def _value_expr_one_term_at_a_time(v, lam):
+    """The reference: sympy's own flattening, one term at a time."""
+    def num(a):
+        return sympy.Rational(a.numerator, a.denominator)
+    return sympy.Add(*[num(q) * lam**e * sympy.exp(lam * num(w)) for (e, w), q in v.items()])
+
+
+def test_value_expr_at_a_rational_unit_is_sympy_s_canonical_expression():
+    """At a rational lam the terms are assembled in bulk (Add / Mul from their arguments):
+    the expression must be the very one sympy builds term by term (same arguments, same
+    printing, same hash), on random values with lam**e terms, repeated exponents (lam W
+    equal for two keys), coefficients 1 and -1, a constant, exp(1) = E and the empty sum."""
+    rng = random.Random(3)
+    for _ in range(1500):
+        lam = sympy.Rational(rng.randint(1, 9), rng.randint(1, 9))
+        v = {}
+        for _ in range(rng.randint(0, 9)):
+            q = rng.choice([F(1), F(-1), F(rng.randint(-5, 5), rng.choice([1, 2, 7]))])
+            v[(rng.choice([0, 0, 1, 2]), F(rng.randint(-6, 6), rng.choice([1, 2, 3, 4])))] = q
+        mine, ref = value_expr(v, lam), _value_expr_one_term_at_a_time(v, lam)
+        assert mine.args == ref.args and str(mine) == str(ref) and hash(mine) == hash(ref)
+        assert sympy.srepr(mine) == sympy.srepr(ref)
+    assert value_expr({(0, F(1)): F(1)}, sympy.Integer(1)) is sympy.E
+    assert value_expr({(0, F(0)): F(2), (1, F(0)): F(-2)}, sympy.Integer(1)) == 0
+
+
+def test_sums_to_one_term_by_term():
+    # (1 - e^(-lam)/2) + e^(-lam)/2 = 1 for every lam; lam e^(-lam) terms cancel too
+    a = {(0, F(0)): F(1), (0, F(-1)): F(-1, 2), (1, F(-1)): F(1, 3)}
+    b = {(0, F(-1)): F(1, 2), (1, F(-1)): F(-1, 3)}
+    assert sums_to_one([a, b])
+    assert not sums_to_one([a])  # 1 - e^(-lam)/2 + lam e^(-lam)/3
+    assert not sums_to_one([{(0, F(0)): F(1, 2)}, {(0, F(0)): F(1, 3)}])
+    assert sums_to_one([{(0, 0): F(1, 2)}, {(0, F(0)): F(1, 2)}, {}])

@@ -47,7 +47,6 @@ def test_answer_sequences_order_and_count(m, c):
     Scheme(Fraction(1, 2), Fraction(1, 2), None),          # Algorithm 6: equal rates
     Scheme(Fraction(1, 2), None, None),                    # Algorithm 5: no query noise
     Scheme(Fraction(1, 2), Fraction(1, 8), 2),             # Algorithm 1, c = 2
-    Scheme(Fraction(1, 4), Fraction(1, 8), 2, True),       # Algorithm 2, c = 2
 ])
 def test_probabilities_sum_to_one_as_an_identity_in_lam(scheme):
     """Summed term by term (as functions of lam = epsilon/Delta), the probabilities are the
@@ -93,3 +92,10 @@ def test_noiseless_queries_by_hand_from_a_cold_cache():
     assert vals[(True, False)] == {(0, Fraction(0)): 1, (0, Fraction(-1, 2)): -1}
     assert vals[(False, False)] == {(0, Fraction(-1, 2)): Fraction(1, 2)}
     assert not any(vals[(False, True)].values())
+
+
+def test_a_fresh_threshold_is_the_program_engine_s():
+    """Algorithm 2 (the threshold noise redrawn) is computed by the program engine; the
+    one-threshold walk refuses it by name."""
+    with pytest.raises(ValueError, match="program engine"):
+        sequence_probabilities([Fraction(0)], Scheme(Fraction(1, 4), Fraction(1, 8), 2, True))

@@ -18,7 +18,7 @@ from exactdp import ReportNoisyMax, SparseVector
 from exactdp.cost import SECONDS_LIMIT, TooCostly
 from exactdp.programs import ProgramError, argmax, laplace, program
 from exactdp.programs import library as L
-from exactdp.programs.mechanism import _run_seconds, program_trace, trace_seconds
+from exactdp.programs.mechanism import _run_seconds, output_values, program_trace, trace_seconds
 from exactdp.programs.trace import PROBE_AT, probe_runs
 from exactdp.scores import as_scores
 
@@ -354,3 +354,16 @@ def test_a_form_past_the_dense_degree_limit_takes_another_engine():
     theirs = exactdp.privacy_loss(SparseVector(10**6, 1, 1, variant=1), [1, 0], [2, 1])
     assert sympy.simplify(mine.loss - theirs.loss) == 0
     assert abs(sympy.N(mine.loss - 250000 - sympy.log(sympy.Rational(8, 7)), 30)) < 1e-20
+
+
+def test_output_values_sum_to_one_term_by_term():
+    """The closed forms an output's runs sum to (before any sympy expression) add up to
+    the constant 1, term by term, for SVT2 with its threshold redrawn."""
+    m = L.svt2(epsilon=R(1, 2), threshold=1, c=2)
+    ov = output_values(m, tuple(as_scores([2, 0, 1, R(1, 2)]).exact))
+    total: dict = {}
+    for v in ov.values:
+        for k, q in v.items():
+            total[k] = total.get(k, 0) + q
+    assert {k: q for k, q in total.items() if q} == {(0, 0): 1}
+    assert len(ov.values) == len(m.output_keys(as_scores([2, 0, 1, R(1, 2)])))

@@ -1,6 +1,6 @@
 """The sparse vector variants against a frozen table of exact closed forms computed by
 ``SparseVector``'s own integrals before the class was rebuilt on the program engine
-(``tests/programs/data/svt_closed_forms.json``, its ``about`` field names the commit): the
+(``tests/mechanisms/svt_closed_forms.json``, its ``about`` field names the commit): the
 library's programs and the class, now one engine, are each checked against that
 independent route (outputs in order, every ``sum q lam**e exp(lam W)`` term by term: the
 functions ``lam**e exp(lam W)`` are linearly independent, so equal values have equal terms)."""
@@ -11,15 +11,17 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 import sympy
 
 from exactdp import SparseVector
+from exactdp.mechanisms.sparse_vector_engine import closed_form, engine_mechanism, sample_positions
 from exactdp.programs import library as L
 from exactdp.programs.mechanism import output_values
 from exactdp.scores import as_scores
 
-TABLE = json.loads((Path(__file__).parent / "data" / "svt_closed_forms.json").read_text())
+TABLE = json.loads((Path(__file__).parent / "svt_closed_forms.json").read_text())
 ROWS = TABLE["rows"]
 PROGRAMS = {1: L.svt1, 2: L.svt2, 4: L.svt4, 5: L.svt5, 6: L.svt6}
 HALF = sympy.Rational(1, 2)
@@ -73,3 +75,34 @@ def test_sparse_vector_equals_the_frozen_closed_forms(variant):
         d = m.distribution(q)
         assert [list(o) for o in d.outputs] == row["outputs"], row["answers"]
         assert canonical(m.closed_form(d.scores)) == frozen(row), (variant, row["answers"])
+
+
+def test_engine_closed_form_is_in_the_class_unit_and_order():
+    """``closed_form`` of Algorithm 2 at sensitivity 2 and a symbolic epsilon: in ``lam =
+    epsilon / 2`` (the frozen table's values at every epsilon), in the class's order, equal
+    values shared."""
+    eps = sympy.Symbol("epsilon", positive=True)
+    row = next(r for r in ROWS if (r["variant"], r["c"], r["sensitivity"], r["answers"])
+               == (2, 2, 2, ["2", "0", "1"]))
+    values = closed_form(2, eps, sympy.Integer(1), 2, 2, sympy.Integer(2),
+                         tuple(answers(row)))
+    assert canonical(values) == frozen(row)
+    assert len({id(v) for v in values}) == len({tuple(sorted(v.items())) for v in values})
+
+
+def test_engine_mechanism_declares_the_sensitivity():
+    m = engine_mechanism(1, HALF, sympy.Integer(1), 2, sympy.Integer(3))
+    assert m.sensitivity == 3 and dict(m.arguments) == {"threshold": 1, "c": 2}
+    assert engine_mechanism(6, HALF, sympy.Integer(1), 1, sympy.Integer(1)).program is L.svt6
+
+
+def test_sample_positions_run_the_program():
+    """The sampler's positions are in the class's order: frequencies within 5 standard
+    deviations of the exact law."""
+    m = engine_mechanism(2, sympy.Integer(1), sympy.Integer(1), 2, sympy.Integer(1))
+    sv = as_scores([2, 0, 1])
+    n = 20_000
+    pos = sample_positions(m, sv, 2, n, np.random.default_rng(3))
+    probs = SparseVector(1, 1, 2, 2).distribution([2, 0, 1]).to_numpy()
+    counts = np.bincount(pos, minlength=len(probs)) / n
+    assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 1e-3)
