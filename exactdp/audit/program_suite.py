@@ -144,6 +144,14 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
         "NumericalSparseVector", _p(threshold=1, c=2)), heuristic=False),
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 3, heuristic=False,
                             note="3 queries: 10 take 2.2 s CPU on the program's integrator"),
+    "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 1, heuristic=False,
+                                 note="1 query: 2 take minutes (brackets)"),
+    "bad_adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 1, heuristic=False,
+                                     note="1 query: 2 take minutes (brackets)"),
+    "svt34_parallel": SuiteSetting(_p(threshold=1, c=1), 3, heuristic=False,
+                                   note="3 queries, c = 1 (the program's integrator)"),
+    "noisy_top_k_gap": SuiteSetting(queries=5, heuristic=False),
+    "noisy_top_k_gap_exponential": SuiteSetting(queries=5, heuristic=False),
 })
 
 

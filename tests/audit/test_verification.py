@@ -18,6 +18,7 @@ import sympy
 
 import exactdp
 from exactdp import SuiteRow, VerificationSuite, verification_suite
+from exactdp.audit import program_suite as ps
 from exactdp.audit import verification as vs
 from exactdp.audit.library_table import LIBRARY_HEADER
 from exactdp.programs import library_release
@@ -56,8 +57,17 @@ def test_rows_closed_forms_and_verdicts(suite):
     assert inf.loss is sympy.oo and inf.holds is False and "probability" in inf.worst.output
 
 
-def test_a_refused_row_says_so_and_the_suite_goes_on(suite):
-    row = suite["prefix_sum"]
+def test_a_refused_row_says_so_and_the_suite_goes_on(suite, monkeypatch):
+    """prefix_sum's loss is exact (epsilon, attained: a triangular map of free noises); a
+    row whose every pair the engine refuses says so, and the suite goes on."""
+    assert suite["prefix_sum"].loss == CLAIM and suite["prefix_sum"].holds
+
+    def refuse(*args, **kwargs):
+        raise ValueError("prefix_sum.privacy_loss: the released values do not factorise")
+
+    monkeypatch.setattr(ps, "pair_loss", refuse)
+    monkeypatch.setattr(ps, "check_dp", refuse)
+    row = verification_suite(["prefix_sum"], every=False, progress=False)["prefix_sum"]
     assert row.holds is None and row.loss is None and row.verdict == "refused"
     assert row.refused[0].startswith("check_dp heuristic refused: ") and not row.note
     assert "do not factorise" in row.refused[0] and "do not factorise" in row.search
