@@ -987,7 +987,6 @@ MIRROR_EXEMPT = {
     "exactdp/latex.py": "one re-export of io/latex.py: tests/io/test_latex.py",
     "exactdp/mechanisms/sparse_vector_distribution.py": "tests/mechanisms/test_sparse_vector.py",
     "exactdp/programs/integrate_stars.py": "tests/programs/test_integrate.py",
-    "exactdp/proofs/checks.py": "the proofs' helpers: tests/proofs/test_runner.py",
 }
 #: Routes of one function, tested route against route in the package's test file.
 MIRROR_PACKAGES = {
