@@ -661,8 +661,6 @@ FUNCTION_TEST_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("exactdp.optimality.lattice", "pf_dual_polys"):
         "the exact LP certificate test builds on it (tests/optimality/test_exact_solve.py)",
     ("exactdp.proofs", "load"): "tests/proofs/test_runner.py loads every proof module",
-    ("exactdp.proofs.checks", "error_ratio_at_most"): "the sweeps run it; no home test yet",
-    ("exactdp.proofs.checks", "pf_dominates_em"): "the sweeps run it; no home test yet",
 }
 
 #: Test files that use functions of many modules by design (not the tests of those functions).
