@@ -982,7 +982,6 @@ REPO = PACKAGE.parent
 MIRROR_EXEMPT = {
     "exactdp/__main__.py": "python -m exactdp: tests/test_startup.py runs it",
     "exactdp/_lazy.py": "the lazy exports: tests/test_startup.py",
-    "exactdp/latex.py": "one re-export of io/latex.py: tests/io/test_latex.py",
     "exactdp/mechanisms/sparse_vector_distribution.py": "tests/mechanisms/test_sparse_vector.py",
     "exactdp/programs/integrate_stars.py": "tests/programs/test_integrate.py",
 }
