@@ -270,16 +270,51 @@ def distribution_latex(dist) -> str:
 
     ``dist`` is any object with ``mechanism`` (its ``name``, the registry label: ``PF``,
     ``RNM-Laplace``), ``n``, ``probabilities`` (may raise ValueError) and ``evalf(dps)``.
+
+    A mechanism releasing a sequence (output kind ``"sequence"``: the sparse vector, a
+    program's tuples) names each output itself (``(T, F, -)``) and leaves out the outputs
+    of probability exactly 0 (a program's run whose comparisons contradict each other),
+    saying how many: they stay in ``outputs`` and ``probabilities`` (the outputs its runs
+    reach), only the display hides them.
     """
     label = dist.mechanism.name
     try:
-        entries = [exact_text(p, "latex") for p in dist.probabilities]
+        probs = dist.probabilities
+        entries = [exact_text(p, "latex") for p in probs]
     except ValueError:
-        entries = [None] * dist.n
+        probs, entries = None, [None] * dist.n
     if any(e is None for e in entries):
         entries = [latex_decimal(v, 15) for v in dist.evalf(20)]
-    rows = [rf"\Pr[\mathrm{{{label}}}(q) = {r}] &= {e}" for r, e in enumerate(entries)]
+    names: list[str] = [str(r) for r in range(len(entries))]
+    hidden = 0
+    if dist.mechanism.output_kind == "sequence":
+        names = [rf"\text{{{latex_escape(output_text(o))}}}" for o in dist.outputs]
+        keep = [probs is None or probs[i] != 0 for i in range(len(entries))]
+        hidden = keep.count(False)
+        names = [a for a, k in zip(names, keep, strict=True) if k]
+        entries = [e for e, k in zip(entries, keep, strict=True) if k]
+    rows = [rf"\Pr[\mathrm{{{label}}}(q) = {r}] &= {e}"
+            for r, e in zip(names, entries, strict=True)]
+    if hidden:
+        rows.append(rf"&\text{{({hidden} output{'s' * (hidden > 1)} of probability 0 not shown)}}")
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
+
+
+def output_text(output: object) -> str:
+    """An output in short letters: ``(T, F, -)`` for a tuple of answers (``True``,
+    ``False``, ``None``), a 1-tuple as ``(F,)``; anything else by ``str``.
+
+    Examples
+    --------
+    >>> output_text((True, None)), output_text((False,)), output_text(3)
+    ('(T, -)', '(F,)', '3')
+    """
+    if isinstance(output, tuple):
+        inner = ", ".join(output_text(o) for o in output)
+        return f"({inner},)" if len(output) == 1 else f"({inner})"
+    if output is True or output is False or output is None:
+        return {True: "T", False: "F", None: "-"}[output]
+    return str(output)
 
 
 # ---------------------------------------------------------------------------- HTML

@@ -11,9 +11,11 @@ comparison); a refusal is a ``ValueError`` of one line within 2 s of CPU time.
 from __future__ import annotations
 
 import time
+import warnings
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import pytest
 import sympy
 from hypothesis import HealthCheck, given, settings
@@ -21,7 +23,9 @@ from hypothesis import strategies as st
 
 import exactdp
 from exactdp.exact import compare
+from exactdp.exact.signs import UndecidedSignError
 from exactdp.mechanisms import REGISTRY
+from exactdp.numbers import ExactConversionWarning
 
 #: The registry's selection mechanisms that epsilon calibrates (the report's kind).
 KEYS = sorted(k for k, s in REGISTRY.items() if s.kind == "selection" and s.calibrated)
@@ -80,3 +84,63 @@ def test_bad_input_is_refused_in_one_line_quickly(key, bad, where):
     except ValueError as exc:
         assert "\n" not in str(exc) and len(str(exc)) < 2000
     assert time.process_time() - t0 < 2
+
+
+# ---------------------------------------------------------------------------- odd values
+# Values a newcomer passes: numpy integers and floats, bools, Fractions, floats (exact binary
+# values, with a warning), huge and tiny, ties, n = 1; and values to refuse: NaN, inf,
+# strings. Each call answers (the probabilities sum to 1 exactly; the loss of a neighbour is
+# within epsilon, compared exactly) or refuses with a one-line ValueError / TypeError, or
+# says it cannot decide (UndecidedSignError, exact signs past the ball's reach).
+ODD = [np.int64(3), np.int32(-2), True, False, Fraction(1, 3), 0.5, 1e300, 1e-300,
+       np.float64(2.5), float("nan"), float("inf"), "2", "x", 10**400, 0]
+ODD_EPSILONS = [0, sympy.oo, Fraction(1, 3), np.int64(2), 1e-300, 1e300, True, "1/2",
+                float("nan"), -1]
+ALLOWED = (ValueError, TypeError, UndecidedSignError)
+
+
+def _odd_mechanisms(epsilon):
+    return [lambda: exactdp.PermuteAndFlip(epsilon), lambda: exactdp.ExponentialMechanism(epsilon),
+            lambda: exactdp.ReportNoisyMax(epsilon),
+            lambda: exactdp.SparseVector(epsilon, 1, c=1)]
+
+
+def _refused_in_one_line(call) -> object:
+    """``call()``, or None after a documented one-line refusal; any other exception fails."""
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ExactConversionWarning)
+            return call()
+    except ALLOWED as exc:
+        assert "\n" not in str(exc) and len(str(exc)) <= 2000, repr(exc)[:300]
+        return None
+
+
+@FAST
+@given(k=st.integers(0, 3), epsilon=st.sampled_from(ODD_EPSILONS),
+       scores=st.lists(st.sampled_from(ODD), min_size=1, max_size=3))
+def test_odd_values_are_answered_or_refused_in_one_line(k, epsilon, scores):
+    mech = _refused_in_one_line(_odd_mechanisms(epsilon)[k])
+    if mech is None:
+        return
+    d = _refused_in_one_line(lambda: mech.distribution(scores))
+    probs = None if d is None else _refused_in_one_line(lambda: d.probabilities)
+    if probs is not None:
+        total = sympy.nsimplify(sum(probs)) if k == 3 else sum(probs)
+        assert compare(total, 1) == 0 or _refused_in_one_line(lambda: compare(total, 1)) is None
+    neighbour = [0] * len(scores)
+    loss = _refused_in_one_line(lambda: exactdp.privacy_loss(mech, scores, neighbour))
+    if loss is not None and mech.epsilon is not sympy.oo:
+        assert compare(loss.loss, mech.epsilon) <= 0
+
+
+def test_sparse_vector_at_a_tiny_epsilon_answers():
+    # before: OverflowError (fmpz_pow_fmpz: exponent too large) from sympy's cancel, whose
+    # heuristic gcd evaluated polynomials in exp(2**-996) at 2**(2**k); now the ratio is kept
+    # uncancelled (the same exact number) and the loss is a tiny exact positive number
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ExactConversionWarning)
+        m = exactdp.SparseVector(1e-300, 1, c=1)
+        loss = exactdp.privacy_loss(m, [1e-300, 0], [0, 1e-300]).loss
+    assert compare(loss, 0) > 0 and compare(loss, m.epsilon) <= 0
+    assert compare(loss, sympy.Rational(1, 10**601)) > 0  # about 4.0e-601

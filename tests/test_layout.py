@@ -669,8 +669,6 @@ FUNCTION_TEST_EXCEPTIONS: dict[tuple[str, str], str] = {
     ("exactdp.optimality.lattice", "pf_dual_polys"):
         "the exact LP certificate test builds on it (tests/optimality/test_exact_solve.py)",
     ("exactdp.proofs", "load"): "tests/proofs/test_runner.py loads every proof module",
-    ("exactdp.proofs.checks", "error_ratio_at_most"): "the sweeps run it; no home test yet",
-    ("exactdp.proofs.checks", "pf_dominates_em"): "the sweeps run it; no home test yet",
 }
 
 #: Test files that use functions of many modules by design (not the tests of those functions).
@@ -992,15 +990,8 @@ REPO = PACKAGE.parent
 MIRROR_EXEMPT = {
     "exactdp/__main__.py": "python -m exactdp: tests/test_startup.py runs it",
     "exactdp/_lazy.py": "the lazy exports: tests/test_startup.py",
-    "exactdp/latex.py": "one re-export of io/latex.py: tests/io/test_latex.py",
-    "exactdp/analysis/_balls.py": "ball helpers of the PLDs: tests/analysis/pld/",
-    "exactdp/audit/result.py": "GoodnessOfFit: tests/test_result.py, tests/audit/test_fit.py",
-    "exactdp/mechanisms/release_views.py": "tests/mechanisms/test_noisy_max_value.py",
     "exactdp/mechanisms/sparse_vector_distribution.py": "tests/mechanisms/test_sparse_vector.py",
-    "exactdp/mechanisms/topk_integral.py": "tests/mechanisms/test_topk.py",
     "exactdp/programs/integrate_stars.py": "tests/programs/test_integrate.py",
-    "exactdp/proofs/result.py": "ProofResult: tests/test_result.py, tests/proofs/test_runner.py",
-    "exactdp/proofs/checks.py": "the proofs' helpers: tests/proofs/test_runner.py",
 }
 #: Routes of one function, tested route against route in the package's test file.
 MIRROR_PACKAGES = {

@@ -191,3 +191,33 @@ def test_html_table_escapes_and_has_one_row_per_pair():
     assert page.startswith("<table><caption") and page.endswith("</table>")
     assert "<b>A&lt;B</b>" in page and ">x &amp; y</th>" in page and ">1 &lt; 2</td>" in page
     assert page.count("<tr>") == 2
+
+
+def test_a_sequence_display_names_its_outputs_and_hides_the_impossible():
+    """A program returning 2 when x > 0 fails and x > 5 holds: a run that cannot happen,
+    kept in outputs with probability exactly 0 (P = 1/2, 1/2, 0 for outputs 0, 1, 2 of
+    q + Lap(1) at q = 0); the display shows outputs 0 and 1 and says one is not shown."""
+    from exactdp.programs import laplace, program
+    from exactdp.programs.library import svt1
+
+    @program()
+    def impossible(q, epsilon):
+        x = q[0] + laplace(1 / epsilon)
+        if x > 0:
+            return 1
+        if x > 5:
+            return 2
+        return 0
+
+    d = impossible(epsilon=1).distribution([0])
+    assert d.outputs == (0, 1, 2) and d.probabilities == (sympy.Rational(1, 2),) * 2 + (0,)
+    tex = d._repr_latex_()
+    assert r"= \text{2}" not in tex and r"\text{(1 output of probability 0 not shown)}" in tex
+    assert tex.count(r"\frac{1}{2}") == 2
+    # a sparse vector names its outputs, not their indices
+    tex = svt1(epsilon=1, threshold=1).distribution([0, 1])._repr_latex_()
+    assert r"= \text{(T, -)}" in tex and r"= \text{(F, F)}" in tex
+    # a selection keeps its indices
+    assert "= 1]" in exactdp.PermuteAndFlip(1).distribution([0, 1])._repr_latex_()
+    assert printing.output_text((False,)) == "(F,)"
+    assert printing.output_text((True, None, 3)) == "(T, -, 3)"

@@ -85,3 +85,33 @@ def test_check_dp_and_the_composition_bound_show_their_bars_when_asked(monkeypat
 
 def test_the_module_is_one_policy():
     assert set(progress_module.__dict__) >= {"progress_bar", "shows", "NoBar", "SHOW_SECONDS"}
+
+
+def test_check_dp_opens_its_bar_before_the_engine_and_on_the_ball_route(monkeypatch):
+    """Before, the exact route opened its bar only after every vector's probabilities were
+    computed (most of the time, silent), and the ball route (RNM-Gaussian) had none."""
+    import exactdp
+    from exactdp.analysis import check as check_module
+
+    terminal = _terminal(monkeypatch)
+    order = []
+    make_engine = check_module.make_engine
+    real_bar = check_module.progress_bar
+
+    def engine(*args, **kwargs):
+        order.append("engine")
+        return make_engine(*args, **kwargs)
+
+    def bar(total, desc, **kwargs):
+        order.append(("bar", total, kwargs.get("seconds")))
+        return real_bar(total, desc, **kwargs)
+
+    monkeypatch.setattr(check_module, "make_engine", engine)
+    monkeypatch.setattr(check_module, "progress_bar", bar)
+    r = exactdp.check_dp(exactdp.PermuteAndFlip(1), [3, 1, 0], progress=True)
+    assert r.loss == 1 and order == [("bar", 26, None), "engine"]  # 3**3 - 1 neighbours
+    # the ball engine: RNM-Gaussian (no exact probabilities), its bar counts the neighbours
+    order.clear()
+    g = exactdp.check_dp(exactdp.GaussianNoisyMax(1), [1, 0], epsilon=10, progress=True)
+    assert g.engine == "ball" and order == [("bar", 8, None), "engine"]
+    assert terminal.getvalue().count("check_dp") >= 2

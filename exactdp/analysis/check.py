@@ -13,11 +13,11 @@ import flint
 import sympy
 
 from .._validate import argument_error
-from ..cost import CHECK_DP_EXPONENT_DIGITS, check_seconds
+from ..cost import CHECK_DP_EXPONENT_DIGITS, analysis_seconds, check_seconds
 from ..exact.arb import to_arb
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
-from ..progress import progress_bar
+from ..progress import SHOW_SECONDS, progress_bar
 from ..result import Result
 from ..scores import ScoreVector
 from .common import (
@@ -37,7 +37,7 @@ from .loss import (
     pair_candidates,
     value_of,
 )
-from .neighbourhood import neighbour_list
+from .neighbourhood import neighbour_list, top_gap
 from .witness import Witness
 
 
@@ -218,12 +218,20 @@ def check_dp(
         return _density_check_dp(mech, q, nbrs, claim, how, progress)
     # the loss's closed form at epsilon = 10**5000 would be built by sympy for minutes
     check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)
-    engine = make_engine(mech, [q] + nbrs, "check_dp")
-    if isinstance(engine, BallEngine):
-        return stamp(_ball_check_dp(mech, engine, q, nbrs, claim, how), engine)
+    # the bar opens before the engine computes every vector's probabilities (most of the
+    # time): at once when the cost model estimates more than 2 s, else after 2 s
+    est = analysis_seconds(len(nbrs) + 1, q.n, top_gap(q))
+    bar = progress_bar(len(nbrs), "check_dp", progress=progress, unit="neighbour",
+                       seconds=est if est > SHOW_SECONDS else None)
+    try:
+        engine = make_engine(mech, [q] + nbrs, "check_dp")
+        if isinstance(engine, BallEngine):
+            return stamp(_ball_check_dp(mech, engine, q, nbrs, claim, how, bar), engine)
+    except BaseException:
+        bar.close()
+        raise
     best = None
     best_j = 0  # the neighbour of best (set with it)
-    bar = progress_bar(len(nbrs), "check_dp", progress=progress, unit="neighbour")
     for j in range(1, len(nbrs) + 1):
         bar.update(1)
         outputs = mech.loss_outputs(q, nbrs[j - 1])  # EM: two, chosen by integers
@@ -315,12 +323,24 @@ def _at_most_claim(sign: int | None, claim: sympy.Expr) -> bool:
 
 
 def _ball_check_dp(
-    mech, engine: BallEngine, q: ScoreVector, nbrs: list[ScoreVector], claim: sympy.Expr, how: str
+    mech, engine: BallEngine, q: ScoreVector, nbrs: list[ScoreVector], claim: sympy.Expr,
+    how: str, bar,
 ) -> DPCheck:
-    """check_dp with the ball engine: the largest loss enclosed, then compared with eps."""
-    for dps in engine.levels:
+    """check_dp with the ball engine: the largest loss enclosed, then compared with eps
+    (``bar`` counts the neighbours of the first precision, closed on return)."""
+    with bar:
+        return _ball_levels(mech, engine, q, nbrs, claim, how, bar)
+
+
+def _ball_levels(mech, engine: BallEngine, q: ScoreVector, nbrs: list[ScoreVector],
+                 claim: sympy.Expr, how: str, bar) -> DPCheck:
+    for level, dps in enumerate(engine.levels):
         with arb_prec(dps):
-            pairs = [ball_pair_loss(engine, 0, j, dps) for j in range(1, len(nbrs) + 1)]
+            pairs = []
+            for j in range(1, len(nbrs) + 1):
+                pairs.append(ball_pair_loss(engine, 0, j, dps))
+                if level == 0:
+                    bar.update(1)
             if any(p is None for p in pairs):
                 continue
             total = iv_max([p[0] for p in pairs])

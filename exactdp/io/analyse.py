@@ -29,7 +29,7 @@ from ..analysis.check import check_dp
 from ..analysis.loss import privacy_loss
 from ..exact.signs import compare
 from ..numbers import exact_number
-from ..printing import latex_escape
+from ..printing import latex_escape, output_text
 from ..programs import Program
 from ..result_text import decimal_text
 
@@ -141,24 +141,19 @@ class _Style:
         return latex_escape(text) if self.fmt == "latex" else text
 
 
-def _output_text(output: object) -> str:
-    """An output in short letters: ``(T, F, -)``, a 1-tuple ``(F,)``, an index as is."""
-    if isinstance(output, tuple):
-        inner = ", ".join(_output_text(o) for o in output)
-        return f"({inner},)" if len(output) == 1 else f"({inner})"
-    return {True: "T", False: "F", None: "-"}.get(output, str(output)) \
-        if isinstance(output, (bool, type(None))) else str(output)
-
-
 def probability_rows(dist, fmt: str) -> list[str]:
     """The table of outputs, exact probabilities and 15-digit decimals."""
     style = _Style(fmt)
     probs = dist.probabilities
     decimals = dist.evalf(15) if "mpmath" in dist.capabilities else [None] * len(probs)
     rows = []
+    hidden = 0  # a sequence's outputs of probability exactly 0 (as the LaTeX display)
     for out, p, v in zip(dist.outputs, probs, decimals, strict=True):
+        if p == 0 and dist.mechanism.output_kind == "sequence":
+            hidden += 1
+            continue
         dec = decimal_text(p, 15) if v is None else mpmath.nstr(v, 15)  # release: from p
-        rows.append((_output_text(out), style.exact(p), dec))
+        rows.append((output_text(out), style.exact(p), dec))
     if fmt == "markdown":
         lines = ["| output | probability | decimal |", "|---|---|---|"]
         lines += [f"| {o} | {e} | {d} |" for o, e, d in rows]
@@ -169,6 +164,9 @@ def probability_rows(dist, fmt: str) -> list[str]:
     else:
         width = max(len(o) for o, _, _ in rows)
         lines = [f"{o.ljust(width)}  {e}  ({d})" for o, e, d in rows]
+    if hidden:
+        lines.append(style.plain(f"({hidden} output{'s' * (hidden > 1)} of probability 0 "
+                                 "not shown)"))
     return lines
 
 
@@ -209,7 +207,7 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
     if neighbour is not None:
         loss = privacy_loss(mech, list(scores), list(neighbour))
         value = loss.loss
-        out = _output_text(dist.outputs[loss.output]) if isinstance(loss.output, int) \
+        out = output_text(dist.outputs[loss.output]) if isinstance(loss.output, int) \
             else str(loss.output)
         pair = style.vector(QUOTE, neighbour)
         lines.append(f"privacy loss on {pair}: {style.exact(value)} = {sympy.N(value, 15)} "
@@ -234,7 +232,7 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
         else:
             at = w.output
             if mech.output_kind == "sequence":
-                at = _output_text(at)  # check_dp names a sequence's output itself
+                at = output_text(at)  # check_dp names a sequence's output itself
             pair = f"{style.vector('q', w.scores)}, {style.vector(QUOTE, w.neighbour)}"
             lines.append(f"{verdict}; witness: {pair}, output {style.code(str(at))}")
     return AnalyseResult(style.join(head, table, lines), violated)

@@ -176,7 +176,7 @@ def _exponent_notes(named: dict[str, str], fmt: str) -> list[str]:
     for name, digits in named.items():
         chunks = [digits[i:i + 76] for i in range(0, len(digits), 76)]
         if fmt == "latex":
-            body = r"\allowbreak ".join(chunks)
+            body = "\\allowbreak\n".join(chunks)  # a source line per chunk
             lines.append(rf"${name[0]}_{{{name[1:]}}} = {body}$ ({len(digits)} digits)")
         else:
             lines.append(f"{name} = ({len(digits)} digits)")

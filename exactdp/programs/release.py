@@ -26,18 +26,22 @@ read its loss through the ``"density"`` view (:mod:`exactdp.programs.release_los
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from typing import Any
 
+import flint
+import mpmath
 import numpy as np
 import sympy
 
-from .._validate import argument_error, check_size
+from .._validate import argument_error, check_dps, check_size
 from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, refuse
 from ..distribution import LossSupremum
+from ..exact import arb_mid_to_mpf, enclose
 from ..exact.piecewise_exp import Value, value_expr
 from ..exact.signs import compare
 from ..mechanisms.release_views import ReleasedValues
@@ -268,6 +272,39 @@ class ProgramRelease(ReleasedValues):
     def pmf(self, pattern: object) -> sympy.Expr:
         """The exact probability of one pattern."""
         return self.probabilities[self.index(pattern)]
+
+    def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
+        """Rigorous arb enclosures of the pattern probabilities, in :attr:`outputs` order,
+        each with ``dps`` correct digits (:func:`~exactdp.exact.enclose` of the exact
+        probabilities; an exact 0 is the exact ball 0).
+
+        Raises
+        ------
+        ValueError
+            If ``dps`` is not a positive integer, epsilon is symbolic, or a probability
+            cannot be enclosed to ``dps`` digits (never rounded silently).
+        """
+        func = f"{self.mechanism.name}.evalf"
+        dps = check_dps(func, dps)
+        probs = self.probabilities
+        if any(p.free_symbols for p in probs):
+            raise ValueError(f"{func}: epsilon is symbolic ({self.mechanism.epsilon}); numeric "
+                             "views need a number (mechanism.with_epsilon(...))")
+        target = math.ceil(dps * math.log2(10))
+        balls = tuple(enclose(p, dps) for p in probs)
+        for p, b in zip(probs, balls, strict=True):
+            if not (b.is_exact() and b.is_zero()) and b.rel_accuracy_bits() < target:
+                raise ValueError(f"{func}: the probability {str(p)[:60]} cannot be enclosed "
+                                 f"to {dps} digits")
+        return balls
+
+    def evalf(self, dps: int = 30) -> tuple[mpmath.mpf, ...]:
+        """The pattern probabilities as mpmath numbers correct to ``dps`` significant digits,
+        in :attr:`outputs` order (the midpoints of :meth:`evalf_balls`), as every
+        distribution's ``evalf``."""
+        balls = self.evalf_balls(dps)
+        with mpmath.workdps(dps):
+            return tuple(+arb_mid_to_mpf(b) for b in balls)
 
     def to_numpy(self) -> np.ndarray:
         """The pattern probabilities in float64."""

@@ -238,3 +238,28 @@ def test_a_release_program_prints_its_patterns_decimals(capsys, tmp_path):
     assert out.splitlines()[0] == "gap(epsilon=1/2, threshold=1) on q = (1)"
     # a 1-tuple reads as one (before: "(F)" and "(REAL)")
     assert "(F,)     1/2  (0.5)" in out and "(REAL,)  1/2  (0.5)" in out
+
+
+IMPOSSIBLE = '''
+from exactdp.programs import laplace, program
+
+@program(adjacency="one")
+def impossible(q, epsilon):
+    x = q[0] + laplace(1 / epsilon)
+    if x > 0:
+        return (True,)
+    if x > 5:
+        return (None,)
+    return (False,)
+'''
+
+
+def test_an_output_that_cannot_happen_is_not_a_row(capsys, tmp_path):
+    # (None,) needs x <= 0 and x > 5: probability exactly 0, kept in outputs, not printed
+    path = tmp_path / "impossible_prog.py"
+    path.write_text(IMPOSSIBLE)
+    code, out, err = run(capsys, "analyse", f"{path}:impossible", "--param", "epsilon=1",
+                         "--scores", "0", "--neighbour-scores", "1")
+    assert code == 0, err
+    assert "(T,)  1/2  (0.5)" in out and "(F,)  1/2  (0.5)" in out
+    assert "(-,)" not in out and "(1 output of probability 0 not shown)" in out

@@ -188,3 +188,32 @@ def test_loss_upper_bound_bounds_the_exact_loss_and_meets_it_one_way():
     assert e.distribution([0, 0]).loss_upper_bound([0, 0]) == 0
     h = L.histogram(epsilon=1)
     assert h.distribution([0, 0]).loss_upper_bound([1, 0]) == 1
+
+
+def test_evalf_gives_the_pattern_probabilities_to_dps_digits():
+    # svt3 (c = 1) on (0, 1, 2): patterns (F, F, F), (F, F, REAL), ...; its evalf against
+    # sympy's own evaluation of the exact probabilities at 60 digits (another route)
+    d = L.svt3(epsilon=sympy.Rational(1, 2), threshold=1).distribution([0, 1, 2])
+    for dps in (15, 30, 50):
+        values = d.evalf(dps)
+        assert len(values) == len(d.outputs)
+        with mpmath.workdps(dps + 20):
+            for p, v in zip(d.probabilities, values, strict=True):
+                ref = mpmath.mpf(str(sympy.N(p, dps + 20)))
+                assert abs(v - ref) <= abs(ref) * mpmath.mpf(10) ** (1 - dps)
+            assert abs(mpmath.fsum(values) - 1) < mpmath.mpf(10) ** (2 - dps)
+    balls = d.evalf_balls(30)
+    assert all(b.rel_accuracy_bits() >= 99 for b in balls)
+    assert np.allclose([float(v) for v in d.evalf(20)], d.to_numpy(), rtol=1e-15)
+    # the Laplace mechanism: one pattern (REAL,) of probability exactly 1
+    assert L.laplace_mechanism(epsilon=1).distribution([3]).evalf(40) == (mpmath.mpf(1),)
+
+
+def test_evalf_refuses_a_symbolic_epsilon_and_a_bad_dps():
+    eps = sympy.Symbol("epsilon", positive=True)
+    d = L.svt3(epsilon=eps, threshold=1).distribution([0, 1])
+    assert any(p.free_symbols for p in d.probabilities)
+    with pytest.raises(ValueError, match=r"^svt3\.evalf: epsilon is symbolic"):
+        d.evalf(20)
+    with pytest.raises(ValueError, match="dps"):
+        L.laplace_mechanism(epsilon=1).distribution([3]).evalf(0)
