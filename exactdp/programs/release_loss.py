@@ -58,6 +58,7 @@ from .release_sup import (
     mul,
     negate_v,
     refine,
+    tidy_ratio,
     zeros,
 )
 from .runs import REAL, Run
@@ -571,7 +572,7 @@ def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
         assert best.exact is not None
         direction = _direction(best.exact)
         big, small = best.exact if direction >= 0 else best.exact[::-1]
-        value = sympy.log(sympy.simplify(big / small))
+        value = sympy.log(tidy_ratio(big, small))
         return LossSupremum(value, best.attained, direction, best.witness,
                             () if best.attained else ((best.witness, value),)), best
     best = cands[top]
