@@ -50,7 +50,7 @@ from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .integrate import run_cost, run_probability, run_terms
 from .mechanism import ProgramMechanism
-from .release_bound import pattern_bound
+from .release_bound import check_bounds, pattern_bound
 from .release_density import run_density
 from .release_loss import loss_supremum
 from .runs import REAL, RELEASED_KEY, Constraint, Linear, Run
@@ -404,6 +404,7 @@ class ProgramRelease(ReleasedValues):
             other = self.mechanism.distribution(neighbour)
         if set(self.keys) != set(other.keys):
             return sympy.oo
+        check_bounds(func, self.runs, other.runs, self.keys)
         out: sympy.Expr = sympy.Integer(0)
         for k in self.keys:
             b = pattern_bound(self.runs[k], other.runs[k])

@@ -36,6 +36,8 @@ from functools import lru_cache
 import flint
 import sympy
 
+from ..cost import check_seconds
+from .integrate import run_cost
 from .integrate_stars import units
 from .runs import Run
 
@@ -216,3 +218,32 @@ def pattern_bound(runs: Sequence[Run], others: Sequence[Run]) -> sympy.Expr | No
     if up.free_symbols or down.free_symbols:
         return sympy.Max(up, down)
     return up if up >= down else down
+
+
+#: Seconds of one translation LP per run (overhead), and per unit of ``rows**2 * columns``
+#: (dense exact simplex: about ``rows`` pivots of ``rows * columns`` Fraction updates).
+#: Measured on one core: SVT34Parallel c = 2, 10 queries, 100 patterns: 1.7 s for
+#: 2.7e6 units (6.4e-7 each); AdaptiveSVT at 2 queries 1216 units in 3.4 ms.
+LP_RUN_SECONDS = 1e-4
+LP_UNIT_SECONDS = 7e-7
+
+
+def bounds_seconds(runs: Sequence[Run]) -> float:
+    """The estimated seconds of the translation LPs (:func:`run_shift_bound`) of ``runs``,
+    one per run: ``LP_RUN_SECONDS + LP_UNIT_SECONDS rows**2 columns`` with ``rows`` its
+    constraints and released values and ``columns`` twice its draws."""
+    return sum(LP_RUN_SECONDS + LP_UNIT_SECONDS * (len(r.constraints) + len(r.released))**2
+               * 2 * len(r.draws) for r in runs)
+
+
+def check_bounds(func: str, runs: dict, others: dict, keys: Sequence,
+                 integrals: bool = False) -> None:
+    """Refuse (:class:`~exactdp.cost.TooCostly`) the translation bounds of the patterns
+    ``keys`` (runs by pattern on both inputs) estimated above the limit, before any LP;
+    with ``integrals``, the densities' integrals too (:func:`~exactdp.programs.integrate.
+    run_cost` of every run: the loss of :mod:`exactdp.programs.release_loss`)."""
+    both = [r for k in keys for r in (*runs.get(k, ()), *others.get(k, ()))]
+    seconds = bounds_seconds(both) + (sum(run_cost(r) for r in both) if integrals else 0.0)
+    what = "the loss" if integrals else "the translation bounds"
+    check_seconds(func, f"{what} of {len(keys)} patterns ({len(both)} runs)", seconds,
+                  "use fewer queries, or a smaller cut-off c")

@@ -43,7 +43,7 @@ from ..exact.piecewise_exp import value_expr
 from ..exact.signs import compare
 from .integrate import run_cost
 from .integrate_stars import units
-from .release_bound import pattern_bound
+from .release_bound import check_bounds, pattern_bound
 from .release_cells import VPoly, cells
 from .release_density import affine, run_density
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
@@ -58,6 +58,7 @@ from .release_sup import (
     mul,
     negate_v,
     refine,
+    tidy_ratio,
     zeros,
 )
 from .runs import REAL, Run
@@ -405,6 +406,7 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
             label = f"the pattern {src.outputs[src.keys.index(key)]!r}"
             return [Candidate(None, None, 1 if mine else -1, True,
                               f"{label} (reached under one input only)")], []
+    check_bounds(func, dist.runs, other.runs, keys, integrals=True)
     for key, bound in _order(dist, other, keys):
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
@@ -571,7 +573,7 @@ def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
         assert best.exact is not None
         direction = _direction(best.exact)
         big, small = best.exact if direction >= 0 else best.exact[::-1]
-        value = sympy.log(sympy.simplify(big / small))
+        value = sympy.log(tidy_ratio(big, small))
         return LossSupremum(value, best.attained, direction, best.witness,
                             () if best.attained else ((best.witness, value),)), best
     best = cands[top]

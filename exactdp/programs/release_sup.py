@@ -30,6 +30,7 @@ derivative excluding 0 proves monotonicity). F. Johansson, "Arb", IEEE Trans. Co
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import flint
@@ -46,6 +47,9 @@ UNDECIDED_BITS = 80
 SMALL_BITS = 24
 #: Most bisection steps of one cell.
 MAX_STEPS = 20_000
+#: Largest degree (in ``exp(1/L)``) of a ratio of exponential sums that :func:`tidy_ratio`
+#: hands to ``sympy.simplify``: its polynomial gcd grows with the degree (minutes at 10**5).
+SIMPLIFY_DEGREE = 2_000
 
 
 def _trim(c: list[Fraction]) -> tuple[Fraction, ...]:
@@ -152,6 +156,26 @@ def exact_at(f: Terms, v: Fraction, lam: Fraction) -> sympy.Expr:
             out.append(sympy.Rational(val.numerator, val.denominator)
                        * sympy.exp(sympy.Rational(lam * (k * v + w))))
     return sympy.Add(*out)
+
+
+def ratio_degree(f: sympy.Expr, g: sympy.Expr) -> int | None:
+    """The degree of ``f / g`` as a rational function of ``x = exp(1/L)``, ``L`` the lcm of
+    the denominators of the exponents: ``L (max - min)`` over the exponents and 0 (None: an
+    exponent that is not a rational number)."""
+    args = [a.args[0] for a in (f.atoms(sympy.exp) | g.atoms(sympy.exp))]
+    if not all(isinstance(a, sympy.Rational) for a in args):
+        return None
+    q = math.lcm(1, *(int(a.q) for a in args))
+    return int(q * (max([0, *args]) - min([0, *args])))
+
+
+def tidy_ratio(f: sympy.Expr, g: sympy.Expr) -> sympy.Expr:
+    """``f / g``, simplified when its degree (:func:`ratio_degree`) is at most
+    :data:`SIMPLIFY_DEGREE`, else left as the exact quotient (same value, never a hang)."""
+    degree = ratio_degree(f, g)
+    if degree is not None and degree <= SIMPLIFY_DEGREE:
+        return sympy.simplify(f / g)
+    return f / g
 
 
 def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:

@@ -14,6 +14,7 @@ import sympy
 import exactdp
 from exactdp import SparseVector
 from exactdp.programs import library_release as L
+from exactdp.programs import release_bound as RB
 from exactdp.programs.release_bound import minimise, pattern_bound, run_shift_bound, runs_bound
 
 
@@ -85,3 +86,32 @@ def test_runs_without_a_partner_have_no_bound():
     assert runs_bound(d.runs[k1], []) is None
     assert runs_bound(d.runs[k1], d.runs[k1]) == 0
     assert k1 != k2
+
+
+def test_bounds_seconds_counts_rows_squared_times_columns_per_run():
+    # Laplace mechanism: one run, one draw (2 columns), one released value (1 row)
+    d = L.laplace_mechanism(epsilon=F(1, 3)).distribution([0])
+    (key,) = d.keys
+    assert RB.bounds_seconds(d.runs[key]) == RB.LP_RUN_SECONDS + RB.LP_UNIT_SECONDS * 1 * 2
+    # adaptive SVT at 2 queries: by hand over every run of both inputs
+    m = L.adaptive_svt(epsilon=sympy.Rational(1, 10), threshold=1, c=1)
+    a, b = m.distribution((1, 1)), m.distribution((2, 0))
+    runs = [r for k in a.keys for r in (*a.runs[k], *b.runs[k])]
+    units = sum((len(r.constraints) + len(r.released)) ** 2 * 2 * len(r.draws) for r in runs)
+    assert RB.bounds_seconds(runs) == pytest.approx(
+        len(runs) * RB.LP_RUN_SECONDS + units * RB.LP_UNIT_SECONDS, rel=1e-12)
+
+
+def test_check_bounds_refuses_in_one_line_naming_the_cheaper_route(monkeypatch):
+    m = L.adaptive_svt(epsilon=sympy.Rational(1, 10), threshold=1, c=1)
+    a, b = m.distribution((1, 1)), m.distribution((2, 0))
+    RB.check_bounds("f", a.runs, b.runs, a.keys)  # milliseconds: passes
+    monkeypatch.setattr(RB, "LP_UNIT_SECONDS", 1.0)
+    with pytest.raises(ValueError, match=r"^f: .*translation bounds of \d+ patterns .*fewer "
+                       r"queries") as err:
+        RB.check_bounds("f", a.runs, b.runs, a.keys)
+    assert "\n" not in str(err.value)
+    with pytest.raises(ValueError, match=r"loss_upper_bound: .*translation bounds"):
+        a.loss_upper_bound((2, 0))
+    with pytest.raises(ValueError, match=r"privacy_loss: .*the loss of \d+ patterns"):
+        exactdp.privacy_loss(m, (1, 1), (2, 0))

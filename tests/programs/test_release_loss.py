@@ -200,3 +200,20 @@ def test_svt3_at_ten_queries_two_ways_is_the_class_s_certified_bracket():
     lo, hi = mine.interval
     assert "a certified bracket [0.4, 0.45]" in mine.output
     assert lo <= R(2, 5) and R(9, 20) <= hi and hi - lo < R(1, 10**9) + R(1, 20)
+
+
+@pytest.mark.parametrize("name", ["adaptive_svt", "bad_adaptive_svt"])
+def test_adaptive_svt_at_two_queries_is_a_certified_bracket_under_the_translation_bound(name):
+    # was > 200 s in sympy.simplify of a ratio of degree ~1.6e5 in exp(1/38800)
+    m = getattr(L, name)(epsilon=R(1, 10), threshold=1, c=1)
+    q, q2 = (1, 1), (2, 0)
+    loss = exactdp.privacy_loss(m, q, q2)
+    lo, hi = loss.interval
+    assert "a certified bracket" in loss.output
+    # above: the translation bound (an independent LP over noise shifts)
+    assert hi <= m.distribution(q).loss_upper_bound(q2) + R(1, 10**9)  # outward-rounded ball
+    # below: the exact density ratio on a grid of single released values (pattern (False, v))
+    a, b = m.distribution(q), m.distribution(q2)
+    pairs = [(a.density((False, R(k, 2))), b.density((False, R(k, 2)))) for k in range(-8, 9)]
+    best = max(abs(sympy.N(sympy.log(f / g), 30)) for f, g in pairs if f != 0 and g != 0)
+    assert best <= hi + R(1, 10**20) and 0 < lo <= hi

@@ -45,3 +45,26 @@ def test_exact_at_and_leading_terms():
     assert sympy.expand(S.exact_at(f, Fraction(2), lam) - 3 * sympy.E - 3 * sympy.exp(-1)) == 0
     assert S.leading(f, lam) == (Fraction(1, 2), 1, 1)
     assert S.leading(S.negate_v(f), lam) == (Fraction(1), 0, 3 * sympy.E)
+
+
+def test_ratio_degree_counts_the_generator_exp_1_over_lcm() -> None:
+    # exponents -1/5, -8/5 and 0: L = 5, span 8/5 -> degree 8; -3/80 and -39/40: L = 80
+    e = sympy.exp
+    r = sympy.Rational
+    assert S.ratio_degree(1 - e(r(-1, 5)), e(r(-8, 5))) == 8
+    assert S.ratio_degree(e(r(-3, 80)), 1 + e(r(-39, 40))) == 78
+    assert S.ratio_degree(e(sympy.Symbol("x")), sympy.Integer(1)) is None
+
+
+def test_tidy_ratio_leaves_a_high_degree_quotient_unsimplified_but_equal() -> None:
+    # the adaptive-SVT witness at 2 queries: exponents over 38800 (degree ~ 1.6e5), where
+    # sympy.simplify ran for minutes; the quotient is kept as it stands
+    e = sympy.exp
+    r = sympy.Rational
+    f = 2 * e(r(-28749, 19400)) / 315 + e(r(-24869, 38800)) / 350
+    g = e(r(-58953, 38800)) / 300 + e(r(-6581, 9700)) / 300
+    assert S.ratio_degree(f, g) > S.SIMPLIFY_DEGREE
+    out = S.tidy_ratio(f, g)
+    assert out == f / g
+    small = S.tidy_ratio(e(r(1, 5)) * (1 + e(r(1, 5))), 1 + e(r(1, 5)))
+    assert small == e(r(1, 5))
