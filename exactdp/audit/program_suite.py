@@ -214,7 +214,7 @@ def pattern_pairs(mech: Mechanism, m: int, mirror: bool = False, rebase: bool = 
     ``"all"``, those moving one way for monotonic programs, none for adjacency ``"one"``;
     with ``mirror``, each also with its positions reversed; with ``rebase``, each pattern's
     move also from the X shape's first input (a pair already present, in either order, is
-    kept once)."""
+    kept once; these come first)."""
     if mech.adjacency != "all":
         return []
     out: list[tuple[str, tuple, tuple]] = []
@@ -228,17 +228,17 @@ def pattern_pairs(mech: Mechanism, m: int, mirror: bool = False, rebase: bool = 
         out.append((pname, a, b))
 
     pats = patterns(m)
-    for pname, (a, b) in pats.items():
-        add(pname, a, b)
-    if mirror:
-        for pname, (a, b) in pats.items():
-            add(pname + MIRRORED, a[::-1], b[::-1])
-    if rebase:
+    if rebase:  # first: they hold the worst pair, and a row may stop at its CPU limit
         x = pats["X shape"][0]
         for pname, (a, b) in pats.items():
             if pname != "X shape":
                 add(pname + REBASED, x, tuple(v + q - p for v, p, q in zip(x, a, b,
                                                                            strict=True)))
+    for pname, (a, b) in pats.items():
+        add(pname, a, b)
+    if mirror:
+        for pname, (a, b) in pats.items():
+            add(pname + MIRRORED, a[::-1], b[::-1])
     return out
 
 

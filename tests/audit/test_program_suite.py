@@ -80,7 +80,7 @@ def test_svt6_moves_from_the_x_shapes_input_beat_the_patterns():
     same = exactdp.privacy_loss(own, worst.scores, worst.neighbour).loss
     assert exactdp.exact.compare(same, worst.loss) == 0
     assert s.search.startswith("8 StatDP patterns + 7 moves from the X shape's input + ")
-    rebased = ps.pattern_pairs(ps.build("svt6"), 4, rebase=True)[8:]
+    rebased = ps.pattern_pairs(ps.build("svt6"), 4, rebase=True)[:7]
     assert (("one above" + ps.REBASED, (1, 1, 0, 0), (2, 1, 0, 0)) in rebased
             and len(rebased) == 7)
 
