@@ -142,6 +142,11 @@ def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) ->
         except LossBracketError as exc:  # no closed form: the certified bracket
             return PairLoss(pattern, scores, neighbour, exc.lower, exc.output, True,
                             (exc.lower, exc.upper))
+        if sup.value is None and sup.interval is not None:  # a certified bracket
+            # its ends are certified bounds stored as binary floats: exact as rationals
+            low, high = (sympy.Rational(end) for end in sup.interval)
+            return PairLoss(pattern, scores, neighbour, low, str(sup.output), False,
+                            (low, high))
         return PairLoss(pattern, scores, neighbour, sup.loss, str(sup.output),
                         bool(sup.attained))
     r = privacy_loss(mech, scores, neighbour)

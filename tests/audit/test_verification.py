@@ -90,8 +90,8 @@ def test_every_epsilon_column_and_published_numbers(suite):
 def test_display_repr_table_and_formats(suite):
     text = repr(suite)
     assert len(text) <= 200 and text.startswith(
-        "VerificationSuite(11 programs: 6 not private, 4 private on the pairs searched, "
-        "1 refused, every epsilon: 1 certified, 1 refuted")
+        "VerificationSuite(11 programs: 6 not private, 5 private on the pairs searched, "
+        "every epsilon: 1 certified, 1 refuted")
     md = suite.to_markdown().splitlines()
     assert md[0] == "| " + " | ".join(LIBRARY_HEADER) + " |" and len(md) == 2 + len(CHEAP)
     assert md[3].startswith("| svt4 | not private | not private | 0.17488 | "
