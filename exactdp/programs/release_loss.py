@@ -148,9 +148,15 @@ def _end(f: Terms, g: Terms, lam: Fraction, side: int, where: str) -> Candidate:
     return Candidate(_log_ratio(lf[2], lg[2]), None, 0, False, where)
 
 
+def _dratio(f: Terms, g: Terms, lam: Fraction) -> Terms:
+    """``f' g - f g'``: the log ratio's derivative times ``f g``."""
+    return add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+
+
 def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
                      hi: Fraction | None, label: str, func: str,
-                     critical: str = "all", steps: int = MAX_STEPS) -> list[Candidate]:
+                     critical: str = "all", steps: int = MAX_STEPS,
+                     d: Terms | None = None) -> list[Candidate]:
     """The candidates of one cell: its ends' limits or its constant ratio (``critical``
     ``"all"`` or ``"none"``) and its interior critical points (``"all"`` or ``"only"``)."""
     span = f"{label} with the value in ({'-oo' if lo is None else lo}, " \
@@ -158,12 +164,12 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
     if not f and not g:
         return []
     if critical == "only":
-        d = add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+        d = _dratio(f, g, lam) if d is None and f and g else d
         return _critical(f, g, d, lam, lo, hi, label, func, steps) if f and g and d else []
     if not f or not g:
         return [Candidate(None, None, 1 if f else -1, True,
                           f"{span} (probability 0 under one input only)")]
-    d = add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+    d = _dratio(f, g, lam) if d is None else d
     if not d:  # the ratio is constant on the cell
         t = (lo + hi) / 2 if lo is not None and hi is not None else (
             (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0))
@@ -229,13 +235,13 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
     for cell in cells(compute, func):
         lam = _lam(holder["unit"], func)
         f, g = (_terms(r, lam) for r in cell.result)
-        pieces.append((f, g, lam, cell.lo, cell.hi))
+        pieces.append((f, g, lam, cell.lo, cell.hi, _dratio(f, g, lam) if f and g else {}))
     # a cell of positive probability under one input only makes the loss infinite: no
     # critical point elsewhere can matter, so none is searched
     one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
     out: list[Candidate] = []
-    for f, g, lam, lo, hi in one_sided or pieces:
-        out += _cell_candidates(f, g, lam, lo, hi, label, func, "none")
+    for f, g, lam, lo, hi, d in one_sided or pieces:
+        out += _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d)
     return _continuous_ends(out, label), [] if one_sided else pieces
 
 
@@ -247,13 +253,13 @@ def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr |
     of a screen, :func:`_screened`)."""
     out: list[Candidate] = []
     if bound is None:
-        for f, g, lam, lo, hi in pieces:
-            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS)
+        for f, g, lam, lo, hi, d in pieces:
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS, d)
         return out, False
     steps = max(40, BRACKET_STEPS // max(1, len(pieces)))
     try:
-        for f, g, lam, lo, hi in pieces:
-            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", steps)
+        for f, g, lam, lo, hi, d in pieces:
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", steps, d)
     except ValueError:
         return out, True
     return out, False

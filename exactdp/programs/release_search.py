@@ -98,12 +98,12 @@ def best_point(log_ratio: Callable[[tuple[Fraction, ...]], flint.arb | None],
 
 def screen_cells(pieces: list) -> tuple[Fraction, Terms, Terms, Fraction] | None:
     """The rational point of largest ``|ln f - ln g|`` found on the cells ``pieces`` (``(f,
-    g, lam, lo, hi)`` of :mod:`exactdp.programs.release_loss`) by a screen in 64-bit arb:
+    g, lam, lo, hi, ...)`` of :mod:`exactdp.programs.release_loss`) by a screen in 64-bit arb:
     :func:`screen_points`, then 30 golden-section steps around the best; with its cell's
     ``f, g, lam`` (None: no cell where both densities are positive)."""
     best: tuple[float, Fraction, Terms, Terms, Fraction] | None = None
     with flint_prec(SCREEN_PREC):
-        for f, g, lam, lo, hi in pieces:
+        for f, g, lam, lo, hi, *_ in pieces:
             if not f or not g:
                 continue
 
