@@ -71,28 +71,42 @@ def search_cost(k: int, points: int, nstarts: int) -> int:
 
 
 def best_point(log_ratio: Callable[[tuple[Fraction, ...]], flint.arb | None],
-               pts: list[Fraction], begin: list[tuple[Fraction, ...]]
+               pts: list[Fraction], begin: list[tuple[Fraction, ...]],
+               target: float | None = None
                ) -> tuple[tuple[Fraction, ...], flint.arb] | None:
     """The point of largest ``|log_ratio|`` found by the coordinate search (None: every
-    point has a zero density)."""
+    point has a zero density); it stops at a point within ``1e-12`` (relative) of
+    ``target`` (the pattern's upper bound: no point can do better)."""
     best: tuple[tuple[Fraction, ...], flint.arb] | None = None
 
     def score(o: tuple[Fraction, ...]) -> flint.arb | None:
         v = log_ratio(o)
         return None if v is None else abs(v)
 
+    def done(v: flint.arb | None) -> bool:
+        return target is not None and v is not None and float(v.mid()) >= target * (
+            1 - 1e-12)
+
     with flint_prec(SCREEN_PREC):
         for o in begin:
             cur, val = o, score(o)
-            for _ in range(SWEEPS):
+            for _ in range(0 if done(val) else SWEEPS):
                 for j in range(len(o)):
                     for x in pts:
                         cand = (*cur[:j], x, *cur[j + 1:])
                         s = score(cand)
                         if s is not None and (val is None or s.mid() > val.mid()):
                             cur, val = cand, s
+                            if done(val):
+                                break
+                    if done(val):
+                        break
+                if done(val):
+                    break
             if val is not None and (best is None or val.mid() > best[1].mid()):
                 best = (cur, val)
+            if done(val):
+                break
     return best
 
 
