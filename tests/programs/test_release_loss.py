@@ -163,3 +163,12 @@ def test_svt3_at_ten_queries_two_ways_is_the_class_s_certified_bracket():
     lo, hi = mine.interval
     assert "a certified bracket [0.4, 0.45]" in mine.output
     assert lo <= R(2, 5) and R(9, 20) <= hi and hi - lo < R(1, 10**9) + R(1, 20)
+
+
+def test_translation_bounds_past_the_cost_limit_are_refused_at_once(monkeypatch):
+    from exactdp.cost import TooCostly
+    from exactdp.programs import release_loss
+
+    monkeypatch.setattr(release_loss, "LP_SECONDS_PER_CUBE", 10.0)
+    with pytest.raises(TooCostly, match=r"svt3.privacy_loss: the translation bounds of 3 "):
+        exactdp.privacy_loss(L.svt3(epsilon=1, threshold=1), [0, 1], [1, 0])
