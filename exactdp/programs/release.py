@@ -48,7 +48,7 @@ from .integrate import run_cost, run_probability, run_terms
 from .mechanism import ProgramMechanism
 from .release_bound import pattern_bound
 from .release_density import run_density
-from .release_loss import loss_supremum
+from .release_loss import LP_SECONDS_PER_CUBE, loss_supremum
 from .runs import REAL, RELEASED_KEY, Constraint, Linear, Run
 from .sampler import SampleRun
 from .trace import StepCounter, Trace, decode, enumerate_runs, execute
@@ -367,6 +367,10 @@ class ProgramRelease(ReleasedValues):
             other = self.mechanism.distribution(neighbour)
         if set(self.keys) != set(other.keys):
             return sympy.oo
+        runs = [r for k in self.keys for r in self.runs[k]]
+        check_seconds(func, f"the translation bounds of {len(self.keys)} patterns",
+                      sum(2 * LP_SECONDS_PER_CUBE * len(r.draws) ** 3 for r in runs),
+                      "use fewer queries or a smaller cut-off c")
         out: sympy.Expr = sympy.Integer(0)
         for k in self.keys:
             b = pattern_bound(self.runs[k], other.runs[k])
