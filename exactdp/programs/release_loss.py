@@ -150,9 +150,15 @@ def _end(f: Terms, g: Terms, lam: Fraction, side: int, where: str) -> Candidate:
     return Candidate(_log_ratio(lf[2], lg[2]), None, 0, False, where)
 
 
+def _dratio(f: Terms, g: Terms, lam: Fraction) -> Terms:
+    """``f' g - f g'``: the log ratio's derivative times ``f g``."""
+    return add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+
+
 def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
                      hi: Fraction | None, label: str, func: str,
-                     critical: str = "all", steps: int = MAX_STEPS) -> list[Candidate]:
+                     critical: str = "all", steps: int = MAX_STEPS,
+                     d: Terms | None = None) -> list[Candidate]:
     """The candidates of one cell: its ends' limits or its constant ratio (``critical``
     ``"all"`` or ``"none"``) and its interior critical points (``"all"`` or ``"only"``)."""
     span = f"{label} with the value in ({'-oo' if lo is None else lo}, " \
@@ -160,12 +166,12 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
     if not f and not g:
         return []
     if critical == "only":
-        d = add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+        d = _dratio(f, g, lam) if d is None and f and g else d
         return _critical(f, g, d, lam, lo, hi, label, func, steps) if f and g and d else []
     if not f or not g:
         return [Candidate(None, None, 1 if f else -1, True,
                           f"{span} (probability 0 under one input only)")]
-    d = add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+    d = _dratio(f, g, lam) if d is None else d
     if not d:  # the ratio is constant on the cell
         t = (lo + hi) / 2 if lo is not None and hi is not None else (
             (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0))
@@ -231,13 +237,13 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
     for cell in cells(compute, func):
         lam = _lam(holder["unit"], func)
         f, g = (_terms(r, lam) for r in cell.result)
-        pieces.append((f, g, lam, cell.lo, cell.hi))
+        pieces.append((f, g, lam, cell.lo, cell.hi, _dratio(f, g, lam) if f and g else {}))
     # a cell of positive probability under one input only makes the loss infinite: no
     # critical point elsewhere can matter, so none is searched
     one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
     out: list[Candidate] = []
-    for f, g, lam, lo, hi in one_sided or pieces:
-        out += _cell_candidates(f, g, lam, lo, hi, label, func, "none")
+    for f, g, lam, lo, hi, d in one_sided or pieces:
+        out += _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d)
     return _continuous_ends(out, label), [] if one_sided else pieces
 
 
@@ -249,13 +255,13 @@ def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr |
     of a screen, :func:`_screened`)."""
     out: list[Candidate] = []
     if bound is None:
-        for f, g, lam, lo, hi in pieces:
-            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS)
+        for f, g, lam, lo, hi, d in pieces:
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS, d)
         return out, False
     steps = max(40, BRACKET_STEPS // max(1, len(pieces)))
     try:
-        for f, g, lam, lo, hi in pieces:
-            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", steps)
+        for f, g, lam, lo, hi, d in pieces:
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", steps, d)
     except ValueError:
         return out, True
     return out, False
@@ -374,9 +380,11 @@ class Bracketed:
     why: str
 
 
+
 def _order(dist: Any, other: Any, keys: list) -> list[tuple[Any, sympy.Expr | None]]:
     """The common patterns with their translation bounds, the largest bound first (those
-    without a bound first of all)."""
+    without a bound first of all; their cost is checked by
+    :func:`~exactdp.programs.release_bound.check_bounds` before)."""
     out = [(k, pattern_bound(dist.runs[k], other.runs[k])) for k in keys]
     return sorted(out, key=lambda kb: (kb[1] is not None, -kb[1] if kb[1] is not None
                                        else 0))
@@ -437,7 +445,7 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
                 raise ValueError(f"{func}: {label} releases {k} values whose densities do not "
                                  "factorise and no translation of the noises bounds their "
                                  "ratio; not in this version")
-            best = _multi(dist, other, key, label, func)
+            best = _multi(dist, other, key, label, func, bound)
             out += best
             if not any(_reaches(c, bound) for c in best):
                 brackets.append(Bracketed(label, bound, "a search over its released values"))
@@ -458,7 +466,8 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
     return out, brackets
 
 
-def _multi(dist: Any, other: Any, key: Any, label: str, func: str) -> list[Candidate]:
+def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.Expr
+           ) -> list[Candidate]:
     """The exact log ratio at the best output found by the search of
     :mod:`exactdp.programs.release_search` (a certified lower bound, attained there)."""
     runs_p, runs_q = dist.runs[key], other.runs[key]
@@ -468,7 +477,10 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str) -> list[Candi
     pts = grid(runs_p, runs_q, scale)
     begin = starts(runs_p, runs_q)
     k = len(runs_p[0].released)
-    each = sum(run_cost(r) for r in (*runs_p, *runs_q))
+    # one density: conditioning and a centre integral, about 0.1 ms per noise and
+    # comparison (measured on SVT3 and prefix sums at 10 queries), plus the integrator's
+    each = sum(1e-4 * (len(r.draws) + len(r.constraints)) + run_cost(r)
+               for r in (*runs_p, *runs_q))
     check_seconds(func, f"a search over the {k} released values of {label} "
                   f"({search_cost(k, len(pts), len(begin))} density pairs)",
                   each * search_cost(k, len(pts), len(begin)),
@@ -480,7 +492,7 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str) -> list[Candi
             return None
         return value_arb(f, lam).log() - value_arb(g, lam).log()
 
-    found = best_point(log_ratio, pts, begin)
+    found = best_point(log_ratio, pts, begin, float(sympy.N(bound, 20)))
     if found is None:
         return []
     o = found[0]

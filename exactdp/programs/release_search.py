@@ -71,39 +71,53 @@ def search_cost(k: int, points: int, nstarts: int) -> int:
 
 
 def best_point(log_ratio: Callable[[tuple[Fraction, ...]], flint.arb | None],
-               pts: list[Fraction], begin: list[tuple[Fraction, ...]]
+               pts: list[Fraction], begin: list[tuple[Fraction, ...]],
+               target: float | None = None
                ) -> tuple[tuple[Fraction, ...], flint.arb] | None:
     """The point of largest ``|log_ratio|`` found by the coordinate search (None: every
-    point has a zero density)."""
+    point has a zero density); it stops at a point within ``1e-12`` (relative) of
+    ``target`` (the pattern's upper bound: no point can do better)."""
     best: tuple[tuple[Fraction, ...], flint.arb] | None = None
 
     def score(o: tuple[Fraction, ...]) -> flint.arb | None:
         v = log_ratio(o)
         return None if v is None else abs(v)
 
+    def done(v: flint.arb | None) -> bool:
+        return target is not None and v is not None and float(v.mid()) >= target * (
+            1 - 1e-12)
+
     with flint_prec(SCREEN_PREC):
         for o in begin:
             cur, val = o, score(o)
-            for _ in range(SWEEPS):
+            for _ in range(0 if done(val) else SWEEPS):
                 for j in range(len(o)):
                     for x in pts:
                         cand = (*cur[:j], x, *cur[j + 1:])
                         s = score(cand)
                         if s is not None and (val is None or s.mid() > val.mid()):
                             cur, val = cand, s
+                            if done(val):
+                                break
+                    if done(val):
+                        break
+                if done(val):
+                    break
             if val is not None and (best is None or val.mid() > best[1].mid()):
                 best = (cur, val)
+            if done(val):
+                break
     return best
 
 
 def screen_cells(pieces: list) -> tuple[Fraction, Terms, Terms, Fraction] | None:
     """The rational point of largest ``|ln f - ln g|`` found on the cells ``pieces`` (``(f,
-    g, lam, lo, hi)`` of :mod:`exactdp.programs.release_loss`) by a screen in 64-bit arb:
+    g, lam, lo, hi, ...)`` of :mod:`exactdp.programs.release_loss`) by a screen in 64-bit arb:
     :func:`screen_points`, then 30 golden-section steps around the best; with its cell's
     ``f, g, lam`` (None: no cell where both densities are positive)."""
     best: tuple[float, Fraction, Terms, Terms, Fraction] | None = None
     with flint_prec(SCREEN_PREC):
-        for f, g, lam, lo, hi in pieces:
+        for f, g, lam, lo, hi, *_ in pieces:
             if not f or not g:
                 continue
 

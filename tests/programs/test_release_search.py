@@ -146,3 +146,23 @@ def test_screen_points_cover_the_cell():
     assert right[0] == F(2) + F(1, 2) and right[-1] == F(2) + F(2**11, 2) and right == sorted(right)
     both = screen_points(None, None, F(1))
     assert len(both) == 24 and both[0] < 0 < both[-1]
+
+
+def test_best_point_stops_at_the_target():
+    calls = []
+
+    def f(o):
+        calls.append(o)
+        return flint.arb(float(o[0]))
+
+    pts = [F(k) for k in range(-4, 5)]
+    o, val = best_point(f, pts, [(F(2),)], target=2.0)
+    assert o == (F(2),) and len(calls) == 1  # the bound is met at the start: no sweep
+    o, val = best_point(f, pts, [(F(0),)], target=4.0)
+    assert o in ((F(4),), (F(-4),)) and val.mid() == 4
+
+
+def test_prefix_sum_at_ten_answers_is_epsilon_attained():
+    q = [1] * 10
+    loss = exactdp.privacy_loss(L.prefix_sum(epsilon=F(1, 2)), q, q[:-1] + [0])
+    assert loss.value == sympy.Rational(1, 2) and loss.attained
