@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from fractions import Fraction
 from functools import lru_cache
+from typing import Any
 
 import flint
 import sympy
@@ -247,3 +248,12 @@ def check_bounds(func: str, runs: dict, others: dict, keys: Sequence,
     what = "the loss" if integrals else "the translation bounds"
     check_seconds(func, f"{what} of {len(keys)} patterns ({len(both)} runs)", seconds,
                   "use fewer queries, or a smaller cut-off c")
+
+
+def ordered_patterns(dist: Any, other: Any, keys: list) -> list[tuple[Any, sympy.Expr | None]]:
+    """The common patterns ``keys`` of two release distributions with their translation
+    bounds (:func:`pattern_bound`), the largest bound first (those without a bound first of
+    all: nothing caps them). Their cost is checked by :func:`check_bounds` before."""
+    out = [(k, pattern_bound(dist.runs[k], other.runs[k])) for k in keys]
+    return sorted(out, key=lambda kb: (kb[1] is not None, -kb[1] if kb[1] is not None
+                                       else 0))

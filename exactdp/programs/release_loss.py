@@ -43,7 +43,7 @@ from ..exact.piecewise_exp import value_expr
 from ..exact.signs import compare
 from .integrate import run_cost
 from .integrate_stars import units
-from .release_bound import check_bounds, pattern_bound
+from .release_bound import check_bounds, ordered_patterns
 from .release_cells import VPoly, cells
 from .release_density import affine, run_density
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
@@ -381,15 +381,6 @@ class Bracketed:
 
 
 
-def _order(dist: Any, other: Any, keys: list) -> list[tuple[Any, sympy.Expr | None]]:
-    """The common patterns with their translation bounds, the largest bound first (those
-    without a bound first of all; their cost is checked by
-    :func:`~exactdp.programs.release_bound.check_bounds` before)."""
-    out = [(k, pattern_bound(dist.runs[k], other.runs[k])) for k in keys]
-    return sorted(out, key=lambda kb: (kb[1] is not None, -kb[1] if kb[1] is not None
-                                       else 0))
-
-
 def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list[Bracketed]]:
     out: list[Candidate] = []
     brackets: list[Bracketed] = []
@@ -415,7 +406,7 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
             return [Candidate(None, None, 1 if mine else -1, True,
                               f"{label} (reached under one input only)")], []
     check_bounds(func, dist.runs, other.runs, keys, integrals=True)
-    for key, bound in _order(dist, other, keys):
+    for key, bound in ordered_patterns(dist, other, keys):
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
             continue  # no output of this pattern exceeds the best found

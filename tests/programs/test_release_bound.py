@@ -115,3 +115,20 @@ def test_check_bounds_refuses_in_one_line_naming_the_cheaper_route(monkeypatch):
         a.loss_upper_bound((2, 0))
     with pytest.raises(ValueError, match=r"privacy_loss: .*the loss of \d+ patterns"):
         exactdp.privacy_loss(m, (1, 1), (2, 0))
+
+
+def test_ordered_patterns_puts_the_largest_bound_first():
+    import sympy
+
+    from exactdp.programs import library_release as L
+    from exactdp.programs.release_bound import ordered_patterns, pattern_bound
+
+    m = L.svt3(epsilon=1, threshold=1)
+    a, b = m.distribution([0, 0, 0]), m.distribution([1, 1, 1])
+    keys = [k for k in a.keys if k in set(b.keys)]
+    order = ordered_patterns(a, b, keys)
+    assert sorted(k for k, _ in order) == sorted(keys)
+    bounds = [bound for _, bound in order]
+    assert bounds == [pattern_bound(a.runs[k], b.runs[k]) for k, _ in order]
+    finite = [x for x in bounds if x is not None]
+    assert finite == sorted(finite, reverse=True) and max(finite) == sympy.Rational(3, 2)
