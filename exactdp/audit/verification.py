@@ -28,7 +28,7 @@ from ..exact import compare
 from ..progress import progress_bar
 from ..result import Result
 from .every_epsilon import EveryEpsilon, every_epsilon
-from .library_table import library_table
+from .library_table import library_table, loss_cell
 from .program_suite import claims_private, library, refusal, search_program, setting
 from .suite import PairLoss, worst_pair
 from .suite_specs import CLAIM
@@ -103,6 +103,13 @@ class SuiteRow(Result):
     queries: int = 0
     refused: tuple[str, ...] = ()
     note: str = ""
+
+    def headline_text(self) -> str:
+        """The worst loss as the table shows it: ``in [lo, hi]`` for a certified bracket
+        (``loss`` then holds its lower end), ``sup x`` for a supremum not attained."""
+        if self.worst is not None and self.worst.interval is not None:
+            return loss_cell(self)
+        return super().headline_text()
 
     @property
     def certified(self) -> bool:

@@ -132,3 +132,13 @@ def test_bad_program_names():
         verification_suite("svt1")
     with pytest.raises(ValueError, match="verification_suite: programs must be a non-empty"):
         verification_suite([])
+
+
+def test_a_bracket_row_prints_its_bracket_not_its_lower_end():
+    """SVT34Parallel at 3 queries, c = 1: a pair with no closed form; the row holds the
+    bracket's lower end, its repr the bracket (never a lone decimal for an inexact loss)."""
+    row = verification_suite(["svt34_parallel"], every=False, progress=False)["svt34_parallel"]
+    assert row.worst.interval is not None and row.loss == row.worst.interval[0]
+    lo, hi = row.worst.interval
+    assert lo > CLAIM and row.holds is False  # the lower end is above the claim: a proof
+    assert "loss=in [" in repr(row) and len(repr(row)) <= 200
