@@ -470,7 +470,46 @@ def topk(values: object, k: int) -> tuple[int, ...]:
     for every other j (strict where the lower index ranks lower). ``k = 2`` is a star
     centred at ``v_w2``, in the exact class; ``k >= 3`` with more than three values is a
     chain, refused in one line (Brightwell and Winkler 1991: orderings are hard in
-    general). ``topk(values, 1)`` is ``(argmax(values),)``."""
+    general). ``topk(values, 1)`` is ``(argmax(values),)``.
+
+    Parameters
+    ----------
+    values : sequence of noisy values, length n >= 1
+        Each a data term plus one fresh draw (as for :func:`argmax`).
+    k : int
+        How many indices to report, ``1 <= k <= n``.
+
+    Returns
+    -------
+    tuple of int, length k
+        The indices, largest value first. Inside a traced program each ordered k-tuple is
+        one run; under ``sample`` the literal ranking of the drawn values.
+
+    Raises
+    ------
+    ProgramError
+        ``k`` not an integer in ``[1, n]``, an empty or non-sequence ``values``, or a chain
+        of three or more ranked noises among more than three values (not in the exact
+        class), each a one-line message naming the program's line.
+
+    References
+    ----------
+    D. Ding, Y. Wang, Y. Xiao, G. Wang, D. Zhang and D. Kifer, "Free gap estimates from the
+    exponential mechanism, sparse vector, noisy max and related algorithms", VLDB J. 2023
+    (noisy top-k with gap).
+
+    Examples
+    --------
+    >>> from exactdp.programs import program, laplace, topk
+    >>> @program(output="sequence")
+    ... def top2(q, epsilon):
+    ...     return topk([a + laplace(2 / epsilon) for a in q], 2)
+    >>> d = top2(epsilon=1).distribution([0, 1])
+    >>> d.outputs
+    ((0, 1), (1, 0))
+    >>> d.probabilities[0]
+    5*exp(-1/2)/8
+    """
     vals = _values(values, "topk")
     if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= len(vals)):
         raise ProgramError(f"{user_line()}: topk(values, k) needs an integer 1 <= k <= "
