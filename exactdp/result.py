@@ -203,12 +203,14 @@ def interval_ball(lo: sympy.Float | Fraction | int, hi: sympy.Float | Fraction |
 
 
 def ball_text(b: flint.arb) -> str:
-    """Decimals of a ball's midpoint, as many as are right (at most :data:`SHOW_DPS`)."""
+    """Decimals of a ball's midpoint, as many as are right (at most :data:`SHOW_DPS`); a
+    ball with fewer than two right digits as its ends ``[lo, hi]`` (a bracket
+    [0.470, 0.500] is not "0.5")."""
     digits = ball_digits(b)
     man, exp = b.mid().man_exp()
     with mpmath.workprec(max(53, abs(int(man)).bit_length())):
         mid = mpmath.mpf((int(man), int(exp)))
-    if digits < 1:
+    if digits < 2:
         return f"[{b.lower().str(3, radius=False)}, {b.upper().str(3, radius=False)}]"
     return format_number(mid, int(min(SHOW_DPS, digits)))
 

@@ -331,3 +331,14 @@ def test_a_long_text_field_is_cut_inside_its_quotes():
     cut = brief("the pattern REAL with the value in (-oo, 0) (one input only)")
     assert cut == "'the pattern REAL with the value in ...'"
     assert len(cut) <= 40
+
+
+def test_ball_text_shows_a_wide_ball_as_its_ends():
+    """A certified bracket [0.470, 0.500] (one right digit) is printed as its ends, not as
+    the rounded midpoint 0.5; a narrow ball as its right decimals."""
+    import flint
+
+    from exactdp.result import ball_text
+
+    assert ball_text(flint.arb("0.485", "0.0149")) == "[0.470, 0.500]"
+    assert ball_text(flint.arb("0.485", "0.0001")) == "0.485"
