@@ -7,14 +7,14 @@ section 1), decided exactly by the engines of :mod:`exactdp.analysis.engines`.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import mpmath
 import sympy
 
 from ..cost import MAX_EXACT_EXPONENT_DIGITS, check_exact_exponent
 from ..mechanisms.base import Mechanism
-from ..result import Result
+from ..result import Result, brief
 from ..scores import ScoreVector
 from .common import as_mechanism, ratios_with_limits, score_vector, stamp
 from .engines.ball import (
@@ -83,6 +83,10 @@ class PrivacyLoss(Result):
     approaching : tuple of (str, sympy.Expr)
         Density engine, supremum not attained: outputs and their exact losses, increasing
         towards ``loss``.
+    label : object or None
+        A mechanism releasing a sequence (output kind ``"sequence"``: the sparse vector's
+        answers, a program's tuple): the output ``output`` indexes, as the repr names it
+        (``(True, False, None)``); None otherwise.
 
     Notes
     -----
@@ -107,6 +111,14 @@ class PrivacyLoss(Result):
     caveat: str | None = None
     attained: bool | None = None
     approaching: tuple = ()
+    label: object = None
+
+    def repr_parts(self) -> list[str]:
+        """The output named by itself (``label``) when the mechanism releases a sequence."""
+        parts = super().repr_parts()
+        if self.label is not None:
+            parts[0] = f"output={brief(self.label)}"
+        return parts
 
     @property
     def value(self) -> sympy.Expr | None:
@@ -283,7 +295,15 @@ def privacy_loss(
     engine = make_engine(mechanism, [q, q2], "privacy_loss")
     if isinstance(engine, BallEngine):
         return stamp(_ball_privacy_loss(engine, q, q2), engine)
-    return _loss_from_engine(engine, 0, 1, q, q2)
+    return _labelled(mechanism, _loss_from_engine(engine, 0, 1, q, q2))
+
+
+def _labelled(mechanism: Mechanism, loss: PrivacyLoss) -> PrivacyLoss:
+    """``loss`` with ``label``, the output itself, for a mechanism releasing a sequence."""
+    if mechanism.output_kind != "sequence" or not isinstance(loss.output, int):
+        return loss
+    outputs = mechanism.distribution(list(loss.scores)).outputs
+    return replace(loss, label=outputs[loss.output])
 
 
 def density_privacy_loss(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:

@@ -434,3 +434,21 @@ def test_tied_largest_ratios_report_the_first_output():
     assert res.value == sympy.log(2) and res.output == int(np.argmax(logs)) == 0
     assert res.direction == -1 and res.candidates == (0,)
     assert check_dp(m, [1, 0, 0], [0, 0, 0]).witness.output == 0
+
+
+def test_privacy_loss_names_a_sequence_output_by_itself():
+    """A sparse vector's loss names its output as the answers (the label), and the label is
+    the output whose exact log ratio is the loss (checked against the two distributions)."""
+    import exactdp
+
+    svt = exactdp.SparseVector(sympy.Rational(1, 2), 1, c=2)
+    q, q2 = [2, 0, 1, 3], [1, 1, 2, 2]
+    loss = privacy_loss(svt, q, q2)
+    d, d2 = svt.distribution(q), svt.distribution(q2)
+    assert loss.label == d.outputs[loss.output]
+    r = dict(zip(d.outputs, d.probabilities, strict=True))[loss.label]
+    r2 = dict(zip(d2.outputs, d2.probabilities, strict=True))[loss.label]
+    assert sympy.simplify(abs(sympy.log(r / r2)) - loss.value) == 0
+    assert f"output={loss.label}" in repr(loss)
+    em = privacy_loss(exactdp.ExponentialMechanism(1), [0, 0], [1, -1])
+    assert em.label is None and f"output={em.output}" in repr(em)
