@@ -1,4 +1,5 @@
-"""The ``Examples`` section of the docstring of every name in ``exactdp.__all__`` runs, and
+"""The ``Examples`` section of the docstring of every name in ``exactdp.__all__`` (and of the
+program language's functions, ``exactdp.programs``) runs, and
 prints what it says it prints (doctest, in a fresh namespace per name: each example makes
 its own imports, as in numpy's and scipy's docstrings)."""
 
@@ -9,19 +10,26 @@ import warnings
 import pytest
 
 import exactdp
+import exactdp.programs
 
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
 
 
+#: The program language's functions (its classes are documented by their attributes).
+PROGRAM_FUNCTIONS = [n for n in exactdp.programs.__all__
+                     if inspect.isfunction(getattr(exactdp.programs, n))]
+
+
 def examples(name: str) -> doctest.DocTest:
-    obj = getattr(exactdp, name)
+    module, _, name = name.rpartition(":")
+    obj = getattr(exactdp.programs if module else exactdp, name)
     doc = inspect.getdoc(obj) or ""
     assert "\nExamples\n--------\n" in doc, f"{name}: the docstring has no Examples section"
     return doctest.DocTestParser().get_doctest(doc, {}, f"exactdp.{name}",
                                                inspect.getsourcefile(obj), 0)
 
 
-@pytest.mark.parametrize("name", exactdp.__all__)
+@pytest.mark.parametrize("name", exactdp.__all__ + [f"programs:{n}" for n in PROGRAM_FUNCTIONS])
 def test_examples_run_and_print_what_they_say(name, monkeypatch, tmp_path):
     test = examples(name)
     assert test.examples, f"{name}: the Examples section has no >>> line"

@@ -7,6 +7,7 @@ factory of :class:`~exactdp.mechanisms.base.Mechanism` objects; the draws
 program may use beyond plain Python.
 """
 
+from .draws import bernoulli, discrete_laplace, exponential, gumbel, laplace
 from .language import Declaration, Program, program
 from .mechanism import ProgramDistribution, ProgramMechanism
 from .release import ProgramRelease, ReleaseProgramMechanism
@@ -15,11 +16,6 @@ from .values import (
     ProgramError,
     argmax,
     argmin,
-    bernoulli,
-    discrete_laplace,
-    exponential,
-    gumbel,
-    laplace,
     topk,
 )
 

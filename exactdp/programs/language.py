@@ -115,6 +115,29 @@ def program(func: Callable | None = None, *, sensitivity: object = 1,
     ValueError
         One line naming the argument: a bad declaration, a generator function, no ``q`` or
         no ``epsilon`` parameter, ``*args`` / ``**kwargs``.
+
+    References
+    ----------
+    C. Dwork and A. Roth, *The algorithmic foundations of differential privacy*, 2014,
+    section 3.6 (AboveThreshold, the example below); M. Lyu, D. Su and N. Li, "Understanding
+    the sparse vector technique for differential privacy", PVLDB 2017.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> from exactdp.programs import program, laplace
+    >>> @program(sensitivity=1)
+    ... def above_threshold(q, epsilon, threshold):
+    ...     rho = laplace(2 / epsilon)
+    ...     for i, a in enumerate(q):
+    ...         if a + laplace(4 / epsilon) >= threshold + rho:
+    ...             return i
+    ...     return None
+    >>> m = above_threshold(epsilon=1, threshold=0)
+    >>> m.distribution([1, 0]).outputs
+    (None, 0, 1)
+    >>> exactdp.privacy_loss(m, [1, 0], [0, 1])
+    PrivacyLoss(loss=0.395815, output=1, engine='x-form', certified)
     """
     decl = Declaration(
         exact_sensitivity(sensitivity, "program"),

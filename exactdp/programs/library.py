@@ -23,8 +23,9 @@ from __future__ import annotations
 
 import sympy
 
+from .draws import bernoulli, discrete_laplace, exponential, laplace
 from .language import program
-from .values import argmax, bernoulli, discrete_laplace, exponential, laplace
+from .values import argmax
 
 
 # ---------------------------------------------------------------------------- noisy max

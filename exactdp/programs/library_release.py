@@ -26,8 +26,9 @@ adaptive sparse vector and SmartSum).
 
 from __future__ import annotations
 
+from .draws import exponential, laplace
 from .language import program
-from .values import argmax, exponential, laplace, topk
+from .values import argmax, topk
 
 
 @program(sensitivity=1, adjacency="one", output="release")

@@ -2,9 +2,9 @@
 
 A program (:func:`exactdp.programs.program`) is run by an *executor*: the symbolic one
 (:mod:`exactdp.programs.trace`) enumerating the runs, or the sampler running the algorithm
-with random draws. The draw functions (:func:`laplace`, :func:`exponential`,
-:func:`discrete_laplace`, :func:`bernoulli`, :func:`gumbel`) and the built-ins
-(:func:`argmax`, :func:`argmin`) ask the active executor; outside a program they raise.
+with random draws. The draw functions (:mod:`exactdp.programs.draws`) and the built-ins
+(:func:`argmax`, :func:`argmin`, :func:`topk`) ask the active executor; outside a program
+they raise.
 
 Symbolically a draw is a :class:`Noisy` value: the affine function
 ``constant + sum c_i z_i`` of the draws ``z_i`` (exact rationals; Python's ``Fraction``
@@ -35,7 +35,8 @@ DISCRETE = frozenset({"discrete_laplace"})
 #: Files of this package whose frames are not the user's program (for ``file:line``).
 _INTERNAL = frozenset(
     os.path.join(os.path.dirname(__file__), name)
-    for name in ("values.py", "trace.py", "language.py", "mechanism.py", "sampler.py")
+    for name in ("values.py", "draws.py", "trace.py", "language.py", "mechanism.py",
+                 "sampler.py")
 )
 
 
@@ -418,48 +419,70 @@ class Comparison:
         return f"Comparison({self.expr!r} {self.relation} 0 at {self.line})"
 
 
-# ---------------------------------------------------------------------------- draws
-def laplace(scale: object) -> Any:
-    """A Laplace noise of scale ``b > 0`` (density ``exp(-|z|/b) / (2b)``), centred at 0.
-
-    Inside a program only. ``scale``: an exact positive expression of the parameters
-    (symbolic epsilon allowed)."""
-    return active("laplace").draw("laplace", scale)
-
-
-def exponential(scale: object) -> Any:
-    """A one-sided exponential noise of mean ``b > 0`` (density ``exp(-z/b) / b``, z >= 0)."""
-    return active("exponential").draw("exponential", scale)
-
-
-def discrete_laplace(scale: object) -> Any:
-    """A two-sided geometric noise on the integers: ``P(k)`` proportional to
-    ``exp(-|k|/b)``, ``b > 0`` (Ghosh, Roughgarden and Sundararajan 2009; Canonne, Kamath
-    and Steinke 2020, section 2)."""
-    return active("discrete_laplace").draw("discrete_laplace", scale)
-
-
-def gumbel(scale: object) -> Any:
-    """A Gumbel noise of scale ``b > 0`` (CDF ``exp(-exp(-z/b))``): inside ``argmax`` /
-    ``argmin`` only (report-noisy-max with Gumbel noise is the exponential mechanism)."""
-    return active("gumbel").draw("gumbel", scale)
-
-
-def bernoulli(p: object) -> bool:
-    """True with probability ``p`` in [0, 1] (provably so for a symbolic epsilon): the run
-    forks into the two branches, weighted ``p`` and ``1 - p``."""
-    return active("bernoulli").bernoulli(p)
-
-
+# ---------------------------------------------------------------------------- built-ins
 def argmax(values: object) -> int:
-    """The index of the largest value; each value a data term plus one fresh noise (ties:
-    the first index). One run per winner ``w``: ``v_w - v_j > 0`` for ``j < w`` and
-    ``v_w - v_j >= 0`` for ``j > w``."""
+    """The index of the largest value; each value a data term plus one fresh noise.
+
+    One run per winner ``w``: ``v_w - v_j > 0`` for ``j < w`` and ``v_w - v_j >= 0`` for
+    ``j > w`` (ties: the first index, which matters for discrete noise only). The runs are
+    stars centred at the winner's noise, in the exact class.
+
+    Parameters
+    ----------
+    values : sequence of noisy values, length n >= 1
+        Each ``a_i + Z_i`` with its own fresh draw (:func:`~exactdp.programs.draws.laplace`,
+        ``exponential``, ``discrete_laplace`` or ``gumbel``).
+
+    Returns
+    -------
+    int
+        The winner's index in ``range(n)``.
+
+    Raises
+    ------
+    ProgramError
+        An empty or non-sequence ``values``, or values sharing a draw: one line naming the
+        program's line.
+
+    References
+    ----------
+    C. Dwork and A. Roth, *The algorithmic foundations of differential privacy*, 2014, 3.3.
+
+    Examples
+    --------
+    >>> from exactdp.programs import program, argmax, laplace
+    >>> @program(output="selection")
+    ... def rnm(q, epsilon):
+    ...     return argmax([a + laplace(2 / epsilon) for a in q])
+    >>> rnm(epsilon=1).distribution([0, 1]).probabilities
+    (5*exp(-1/2)/8, 1 - 5*exp(-1/2)/8)
+    """
     return active("argmax").select(_values(values, "argmax"), False)
 
 
 def argmin(values: object) -> int:
-    """The index of the smallest value (ties: the first index); see :func:`argmax`."""
+    """The index of the smallest value (ties: the first index); as :func:`argmax` with the
+    comparisons reversed.
+
+    Parameters
+    ----------
+    values : sequence of noisy values, length n >= 1
+        As for :func:`argmax`.
+
+    Returns
+    -------
+    int
+        The index of the smallest value (errors as :func:`argmax`).
+
+    Examples
+    --------
+    >>> from exactdp.programs import program, argmin, laplace
+    >>> @program(output="selection")
+    ... def rnm_min(q, epsilon):
+    ...     return argmin([a + laplace(2 / epsilon) for a in q])
+    >>> rnm_min(epsilon=1).distribution([0, 1]).probabilities
+    (1 - 5*exp(-1/2)/8, 5*exp(-1/2)/8)
+    """
     return active("argmin").select(_values(values, "argmin"), True)
 
 
