@@ -326,6 +326,10 @@ LAZY_IMPORTS = {
         "SparseVector's discrete variants are the engine's programs (one layer up)",
     ("exactdp.mechanisms.sparse_vector_engine", "exactdp.programs.trace"):
         "SparseVector's discrete variants are the engine's programs (one layer up)",
+    ("exactdp.mechanisms.sparse_vector_release_engine", "exactdp.programs.library_release"):
+        "Algorithm 3's pairs moving both ways are the engine's (one layer up)",
+    ("exactdp.mechanisms.sparse_vector_release_engine", "exactdp.programs.language"):
+        "Algorithm 3's pairs moving both ways are the engine's (one layer up)",
 }
 
 
@@ -381,7 +385,8 @@ LAYER_EXCEPTIONS = {
     ("io", "exactdp"): "io.cli reads the package's __version__",
     ("mechanisms", "programs"): "SparseVector's discrete variants are computed by the program "
                                 "engine (issue 33, item 5), imported inside functions of "
-                                "mechanisms/sparse_vector_engine.py",
+                                "mechanisms/sparse_vector_engine.py (and Algorithm 3's pairs "
+                                "moving both ways, mechanisms/sparse_vector_release_engine.py)",
 }
 
 

@@ -22,7 +22,6 @@ from .._validate import argument_error, check_int
 from ..analysis import privacy_loss
 from ..exact import compare
 from ..mechanisms import REGISTRY, Mechanism
-from ..mechanisms.sparse_vector_loss import LossBracketError
 from ..printing import format_number
 from .suite_specs import (
     ALGORITHMS,
@@ -137,11 +136,7 @@ def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) ->
     A pair with no closed form (Algorithm 3 on answers moving both ways) gets its certified
     interval (:attr:`PairLoss.interval`)."""
     if mech.output_kind == "release":
-        try:
-            sup = privacy_loss(mech, scores, neighbour)
-        except LossBracketError as exc:  # no closed form: the certified bracket
-            return PairLoss(pattern, scores, neighbour, exc.lower, exc.output, True,
-                            (exc.lower, exc.upper))
+        sup = privacy_loss(mech, scores, neighbour)
         if sup.value is None and sup.interval is not None:  # a certified bracket
             # its ends are certified bounds stored as binary floats: exact as rationals
             low, high = (sympy.Rational(end) for end in sup.interval)

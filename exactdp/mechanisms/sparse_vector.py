@@ -223,8 +223,8 @@ class SparseVector(QueryAnswers, Mechanism):
           after the ``c``-th release. Not epsilon'-DP for any finite epsilon' (Lyu-Su-Li,
           Figure 1 and section 4.2; the variant of Roth's 2011 lecture notes): no bound independent
           of m. At fixed m its exact loss is ``(eps / (2cD)) sum_i |a_i - a'_i|`` on
-          answers moving one way (answers moving both ways: exact where an output meets
-          the pattern-by-pattern bound, else a bracket), ``m eps / (2c)`` at the worst
+          answers moving one way (answers moving both ways: the program engine's exact
+          supremum, else its certified bracket), ``m eps / (2c)`` at the worst
           neighbours (exactdp;
           :mod:`~exactdp.mechanisms.sparse_vector_release`). Output kind ``"release"``
           (registry entry ``svt3``): its distribution follows
@@ -488,7 +488,7 @@ class SparseVector(QueryAnswers, Mechanism):
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         """Algorithm 3's exact loss (:func:`.sparse_vector_loss.coupled_loss`)."""
-        return coupled_loss("privacy_loss", self, sv, sv2, lyu_su_li_3(self.c))
+        return coupled_loss("privacy_loss", self, sv, sv2, lyu_su_li_3(self.c), self.threshold)
 
     def distribution(  # type: ignore[override]  # a release distribution for variant 3
             self, scores: object) -> SparseVectorDistribution | SparseVectorRelease:

@@ -1,13 +1,14 @@
 """The exact privacy loss of the sparse vector variants that release values: Lyu-Su-Li's
 Algorithm 3 (:func:`coupled_loss`) and the numerical sparse vector (:func:`fresh_loss`).
 
-The derivation (pointwise bound, the attaining outputs, the refusal on pairs moving both
-ways) is in :mod:`exactdp.mechanisms.sparse_vector_release`.
+The derivation (pointwise bound, the attaining outputs) is in
+:mod:`exactdp.mechanisms.sparse_vector_release`; Algorithm 3 on answers moving both ways is
+answered by the program engine
+(:mod:`~exactdp.mechanisms.sparse_vector_release_engine`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from fractions import Fraction
 
 import flint
@@ -21,33 +22,13 @@ from ..scores import ScoreVector
 from .base import Mechanism
 from .sparse_vector_integral import Value
 from .sparse_vector_release import (
-    Output,
-    Pattern,
     ReleaseScheme,
     SparseVectorRelease,
     as_fraction,
     value_ball,
     value_expr,
 )
-
-
-class LossBracketError(ValueError):
-    """Refusal of a pair whose loss has no closed form, with the certified bracket.
-
-    Attributes
-    ----------
-    lower : sympy.Expr
-        A proven lower bound on the loss (0 when none was computed).
-    upper : sympy.Expr
-        A proven upper bound (the pointwise bound, sharpened pattern by pattern).
-    output : str
-        The output attaining ``lower``, in words (empty when none was computed).
-    """
-
-    def __init__(self, message: str, lower: sympy.Expr, upper: sympy.Expr,
-                 output: str = "") -> None:
-        super().__init__(message)
-        self.lower, self.upper, self.output = lower, upper, output
+from .sparse_vector_release_engine import mixed_loss
 
 
 def _differences(func: str, sv: ScoreVector, sv2: ScoreVector) -> list[sympy.Expr]:
@@ -58,14 +39,18 @@ def _differences(func: str, sv: ScoreVector, sv2: ScoreVector) -> list[sympy.Exp
 
 
 def coupled_loss(func: str, mech: Mechanism, sv: ScoreVector, sv2: ScoreVector,
-                 scheme: ReleaseScheme) -> LossSupremum:
-    """The exact privacy loss of Lyu-Su-Li's Algorithm 3 on the answers ``sv`` and ``sv2``
-    moving one way: ``t2 lam sum_i |a_i - a'_i|``, attained (the module docstring).
+                 scheme: ReleaseScheme, threshold: sympy.Expr) -> LossSupremum:
+    """The exact privacy loss of Lyu-Su-Li's Algorithm 3 on the answers ``sv`` and ``sv2``:
+    moving one way, ``t2 lam sum_i |a_i - a'_i|``, attained (the derivation is in
+    :mod:`exactdp.mechanisms.sparse_vector_release`); moving both ways, the program
+    engine's (:func:`~exactdp.mechanisms.sparse_vector_release_engine.mixed_loss`: exact,
+    or a certified bracket labelled as such).
 
     Raises
     ------
     ValueError
-        If the answers move both ways (no closed form: the pointwise bound is given).
+        Answer vectors of different lengths; the engine's one-line refusals on pairs
+        moving both ways (a symbolic epsilon, the cost model).
     """
     d = _differences(func, sv, sv2)
     signs = {sign(x) for x in d}
@@ -75,15 +60,9 @@ def coupled_loss(func: str, mech: Mechanism, sv: ScoreVector, sv2: ScoreVector,
     if signs <= {0}:
         return LossSupremum(sympy.Integer(0), True, 0, "every output: the two answer vectors "
                             "are equal")
-    if {1, -1} <= signs:
-        known = _mixed(mech, sv, sv2, scheme, d, bound)
-        if isinstance(known, LossSupremum):
-            return known
-        text, lower, upper, where = known
-        raise LossBracketError(
-            f"{func}: the answers move both ways between the two vectors, so the supremum "
-            "lies at an interior critical point of a transcendental function (no closed "
-            f"form); it is {text}", lower, upper, where)
+    if {1, -1} <= signs:  # no closed form in general: the engine's exact supremum
+        return mixed_loss(func, mech.epsilon, threshold, scheme.cutoff,
+                          mech.sensitivity, sv, sv2)
     lower = sv.exact if -1 in signs else sv2.exact
     m = sv.n
     shown = "(v,)" if m == 1 else f"({', '.join(['False'] * (m - 1))}, v)"
@@ -92,130 +71,6 @@ def coupled_loss(func: str, mech: Mechanism, sv: ScoreVector, sv2: ScoreVector,
                f"minimum), {'the first input' if -1 in signs else 'the neighbour'} the "
                "more likely")
     return LossSupremum(bound * total, True, 1 if -1 in signs else -1, witness)
-
-
-#: Estimated seconds of one density pair of :func:`coupled_loss_lower` per ``2**distinct``
-#: (measured: m = 10 queries, 3 distinct answers, about 450 outputs, 4 s).
-LOWER_SECONDS = 1e-3
-#: Largest estimated seconds spent on the lower bound of a refused pair.
-LOWER_SECONDS_LIMIT = 10.0
-
-
-def refined_bound(d: Sequence[Fraction], c: int) -> Fraction:
-    """The pointwise bound on Algorithm 3's loss, pattern by pattern, in units of ``t2
-    lam``: for the direction ``e = +-d`` (``d_i = a_i - a'_i``), a query below contributes
-    at most ``max(0, -e_i)`` (its CDF ratio is at most 1 on the other side) and a released
-    one ``|e_i|``; the largest total over the patterns (fewer than ``c`` releases with all
-    queries answered, or ``c`` releases ending at query ``p``)."""
-    best = Fraction(0)
-    for e in (list(d), [-x for x in d]):
-        down = [max(Fraction(0), -x) for x in e]
-        gain = [max(Fraction(0), x) for x in e]  # released instead of below
-        best = max(best, sum(down, Fraction(0)) + sum(sorted(gain)[::-1][:c - 1], Fraction(0)))
-        for p in range(c - 1, len(e)):
-            top = sum(sorted(gain[:p])[::-1][:c - 1], Fraction(0))
-            best = max(best, sum(down[:p + 1], Fraction(0)) + gain[p] + top)
-    return best
-
-
-def _mixed(mech: Mechanism, sv: ScoreVector, sv2: ScoreVector, scheme: ReleaseScheme,
-           d: list[sympy.Expr], bound: sympy.Expr
-           ) -> tuple[str, sympy.Expr, sympy.Expr, str] | LossSupremum:
-    """The bracket "at least ... and at most ..." of a pair moving both ways (only the
-    pointwise bound when the rest is not available: symbolic epsilon, irrational answers,
-    too costly) as ``(text, lower, upper, output)``, or the exact loss when an output found
-    attains the refined pointwise bound (:func:`refined_bound`): its two densities differ
-    by exactly that factor (:func:`exp_ratio`)."""
-    pointwise = bound * sympy.Add(*[abs(x) for x in d])
-    plain = (f"at most {pointwise} (pointwise bound)", sympy.Integer(0), pointwise, "")
-    distinct = len({*sv.exact, *sv2.exact})
-    outputs = sv.n * (2 * distinct + 60)
-    if bound.free_symbols or LOWER_SECONDS * outputs * 2.0**distinct > LOWER_SECONDS_LIMIT:
-        return plain
-    try:
-        dist, dist2 = mech.distribution(sv.raw), mech.distribution(sv2.raw)
-    except ValueError:  # irrational answers, or too many queries for the exact route
-        return plain
-    assert isinstance(dist, SparseVectorRelease) and isinstance(dist2, SparseVectorRelease)
-    units = refined_bound([as_fraction(sympy.Rational(x)) for x in d], scheme.cutoff)
-    upper = bound * sympy.Rational(units.numerator, units.denominator)
-    low, where, at = coupled_loss_lower(dist, dist2)
-    delta = exp_ratio(dist.density_value(at), dist2.density_value(at))
-    if delta is not None and abs(delta) == scheme.query_rate * units:
-        return LossSupremum(upper, True, 1 if delta > 0 else -1,
-                            f"the output {where}, where the two densities differ by the "
-                            "pointwise bound of its pattern (no output does better)")
-    lower = sympy.Rational(low.numerator, low.denominator)
-    text = f"at least {float(low):.6f} (at the output {where})"
-    if delta is not None:
-        exact = abs(delta) / scheme.query_rate
-        lower = bound * sympy.Rational(exact.numerator, exact.denominator)
-        text = f"at least {lower} (attained at the output {where})"
-    return (f"{text} and at most {upper} (the pointwise bound of the best pattern)", lower,
-            upper, where)
-
-
-def exp_ratio(fa: Value, fb: Value) -> Fraction | None:
-    """``delta`` if ``fa = exp(lam delta) fb`` term by term (a structural identity of the
-    closed forms, so an exact proof of the ratio), else None."""
-    if len(fa) != len(fb) or not fa:
-        return None
-    ka, kb = sorted(fa), sorted(fb)
-    delta = ka[0][1] - kb[0][1]
-    ok = all(x[0] == y[0] and x[1] - y[1] == delta and fa[x] == fb[y]
-             for x, y in zip(ka, kb, strict=True))
-    return delta if ok else None
-
-
-def coupled_loss_lower(dist: SparseVectorRelease,
-                       dist2: SparseVectorRelease) -> tuple[Fraction, str, Output]:
-    """A rigorous lower bound on Algorithm 3's loss (6 decimals, rounded down) and the
-    output attaining it: the largest ``|ln f_a(o) / f_a'(o)|`` over the outputs with one
-    release (the other answered queries below) and the all-below output, the released
-    value on a grid around the answers, each ratio enclosed in arb balls. Returns the bound,
-    the output in words and the output."""
-    m = dist.n
-    tail: Pattern = (None,) * m if dist.scheme.cutoff == 1 else (False,) * m
-    marks = sorted({*dist.offsets, *dist2.offsets, Fraction(0)})
-    T = as_fraction(dist.threshold)
-    step, scale = Fraction(1, 2), Fraction(1 / float(dist.scheme.query_rate * dist.rate))
-    grid = [T + marks[0] - 4 + step * j for j in range(int((marks[-1] - marks[0]) / step) + 17)]
-    grid += [T + marks[-1] + 4 + round(scale * j, 3) for j in range(1, 21)]
-    outputs: list[Output] = [(False,) * m]
-    outputs += [(False,) * k + (v,) + tail[k + 1:] for k in range(m) for v in grid]
-    best, at = Fraction(0), outputs[0]
-    with flint_prec(96):
-        lam = to_arb(dist.rate, 96)
-        for o in outputs:
-            low = _ratio_lower(dist, dist2, o, lam)
-            if low > best:
-                best, at = low, o
-        k = next((i for i, x in enumerate(at) if x is not None and x is not False), None)
-        if k is not None:  # golden-section refinement of the released value
-            v0 = at[k]
-            assert isinstance(v0, Fraction)
-            width = step if v0 <= T + marks[-1] + 4 else scale
-            lo, hi = v0 - width, v0 + width
-            for _ in range(30):
-                x1 = Fraction(lo + (hi - lo) * Fraction(382, 1000)).limit_denominator(10**9)
-                x2 = Fraction(lo + (hi - lo) * Fraction(618, 1000)).limit_denominator(10**9)
-                o1, o2 = (at[:k] + (x1,) + at[k + 1:], at[:k] + (x2,) + at[k + 1:])
-                f1, f2 = _ratio_lower(dist, dist2, o1, lam), _ratio_lower(dist, dist2, o2, lam)
-                lo, hi = (x1, hi) if f2 > f1 else (lo, x2)
-                for f, o in ((f1, o1), (f2, o2)):
-                    if f > best:
-                        best, at = f, o
-    where = "(" + ", ".join(str(x) for x in at) + ")"
-    return Fraction(int(best * 10**6), 10**6), where, at
-
-
-def _ratio_lower(dist: SparseVectorRelease, dist2: SparseVectorRelease, o: Output,
-                 lam: flint.arb) -> Fraction:
-    """A rigorous lower bound on ``|ln f_a(o) / f_a'(o)|`` (arb balls, at the context
-    precision)."""
-    fa = value_ball(dist.density_value(o), lam)
-    fb = value_ball(dist2.density_value(o), lam)
-    return Fraction(float(abs((fa / fb).log()).lower())) - Fraction(1, 10**7)
 
 
 def _decided_max(exprs: list[sympy.Expr], balls: list[flint.arb]) -> int:

@@ -52,23 +52,14 @@ more likely; at the worst neighbours ``a' = a + D`` it is ``m eps / (2c)``: fini
 private"; ``eps``-DP only for ``m <= 2c``).
 
 *Coupled, answers moving both ways.* The factors of ``H`` then move apart in opposite
-directions along ``r``, the supremum over ``u`` lies in general at an interior critical
-point of ``ln H_a(u) - ln H_a'(u)`` plus a piecewise linear term (a transcendental equation,
-no closed form). The pointwise bound sharpens pattern by pattern: in the direction ``e =
-+-d``, a query below contributes at most ``t2 lam max(0, -e_i)`` (its CDF ratio is at most 1
-when it moves the other way), a released one ``t2 lam |e_i|``
-(:func:`~exactdp.mechanisms.sparse_vector_loss.refined_bound`, the best pattern). The
-search :func:`~exactdp.mechanisms.sparse_vector_loss.coupled_loss_lower` evaluates the
-outputs with one release (the other answered queries below) on a grid of released values,
-each ratio in arb balls, refined by golden section. When the best output's two densities
-differ by a pure factor ``exp(lam delta)`` (a structural identity of the closed forms,
-:func:`~exactdp.mechanisms.sparse_vector_loss.exp_ratio`) and ``lam |delta|`` equals the
-sharpened bound, the loss is exact and attained there (DP-Sniper's "half half" pair at 10
-queries, ``c = 1``: ``3 eps``); otherwise
-:func:`~exactdp.mechanisms.sparse_vector_loss.coupled_loss` refuses with the bracket
-between the two. The worst case over all neighbours is nevertheless exact, ``m eps /
-(2c)``: no pair exceeds the pointwise bound ``m t2 lam D``, and
-``a' = a + D`` attains it.
+directions along ``r``, and the supremum over ``u`` lies in general at an interior critical
+point of ``ln H_a(u) - ln H_a'(u)`` plus a piecewise linear term (a transcendental
+equation, no closed form). Such a pair is answered by the program engine
+(:func:`~exactdp.mechanisms.sparse_vector_release_engine.mixed_loss`, the library's
+``svt3``): the exact supremum over the cells of the log-ratio, an interior critical point
+as a certified interval, or a certified bracket labelled as such. The worst case over all
+neighbours is nevertheless exact, ``m eps / (2c)``: no pair exceeds the pointwise bound
+``m t2 lam D``, and ``a' = a + D`` attains it.
 
 *Fresh.* The released part factorises: ``sup_v prod_A g(v_i - a_i) / g(v_i - a'_i) = exp(t3
 lam sum_A |d_i|)``, attained on ``v_i`` beyond both answers on the side of the favoured

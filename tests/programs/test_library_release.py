@@ -4,6 +4,10 @@ quadrature and numerical differentiation at 30 digits."""
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import mpmath
 import numpy as np
 import pytest
@@ -11,7 +15,8 @@ import sympy
 
 import exactdp
 from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
-from exactdp.programs import REAL, ProgramError
+from exactdp.exact import compare
+from exactdp.programs import REAL, ProgramError, program
 from exactdp.programs import library_release as L
 
 from . import quadrature as Q
@@ -350,3 +355,85 @@ def test_noisy_top_k_gap_losses_and_refusal():
     assert 0 < three.value <= 1
     with pytest.raises(ProgramError, match=r"topk\(values, 3\) orders 3 noises in a chain"):
         _ = L.noisy_top_k_gap(epsilon=1, k=3).distribution([0, 1, 2, 3]).outputs
+
+
+# ------------------------------------------------------------------ the hand-written classes,
+# frozen: release_closed_forms.json holds the exact values of NumericalSparseVector,
+# SparseVector(variant=3) and ReportNoisyMax(output="value") computed by their own code (its
+# "about" names the commit), so the programs' equality with them stays tested when the
+# classes are rebuilt on the engine
+FROZEN = json.loads((Path(__file__).parent / "release_closed_forms.json").read_text())
+
+
+def frozen_expr(terms, lam):
+    """``sum q lam**e exp(lam W)`` of the frozen ``[e, W, q]`` terms."""
+    return sympy.Add(*[sympy.Rational(q) * lam**e * sympy.exp(lam * sympy.Rational(w))
+                       for e, w, q in terms])
+
+
+FROZEN_VALUES = [R(3, 2), R(-1, 3), R(5, 2), R(1, 2), R(7, 4)]
+
+
+@pytest.mark.parametrize("name", ["numerical_svt", "svt3"])
+def test_svt3_and_numerical_svt_equal_the_frozen_class_values(name):
+    """Every pattern probability and every pattern's density at fixed released values (108
+    vectors of 1-5 answers, c = 1 and 2, sensitivity 1 and 2), at epsilon 1 and 1/2."""
+    rows = FROZEN[name]
+    assert len(rows) == 108 and {(r["c"], r["sensitivity"]) for r in rows} == {
+        (1, 1), (2, 1), (1, 2)}
+    for k, row in enumerate(rows):
+        eps = R(1) if k % 2 else R(1, 2)
+        prog = program(getattr(L, name).func, sensitivity=row["sensitivity"],
+                       output="release")(epsilon=eps, threshold=1, c=row["c"])
+        d = prog.distribution([R(a) for a in row["answers"]])
+        lam = eps / row["sensitivity"]
+        assert sorted(map(as_svt, d.outputs), key=str) == sorted(
+            map(tuple, row["outputs"]), key=str), row
+        for pattern, value, dens in zip(row["outputs"], row["values"], row["densities"],
+                                        strict=True):
+            mine = next(p for p in d.outputs if as_svt(p) == tuple(pattern))
+            assert exactly_equal(d.pmf(mine), frozen_expr(value, lam)), (row, pattern)
+            out = tuple(FROZEN_VALUES[i] if x is True else x for i, x in enumerate(pattern))
+            assert exactly_equal(d.density(out), frozen_expr(dens, lam)), (row, pattern)
+
+
+def test_noisy_max_value_equals_the_frozen_class_values():
+    rows = FROZEN["noisy_max_value"]
+    assert {r["noise"] for r in rows} == {"laplace", "exponential"} and len(rows) == 10
+    for row in rows:
+        prog = (L.noisy_max_value_laplace if row["noise"] == "laplace"
+                else L.noisy_max_value_exponential)
+        d = prog(epsilon=1).distribution([R(a) for a in row["scores"]])
+        for v, dens, cdf in zip(row["points"], row["density"], row["cdf"], strict=True):
+            assert exactly_equal(d.density(R(v)), sympy.sympify(dens)), (row["scores"], v)
+            assert exactly_equal(d.cdf(REAL, 0, R(v)), sympy.sympify(cdf)), (row["scores"], v)
+
+
+FROZEN_LOSS_PROGRAMS = {
+    "numerical_svt": lambda: L.numerical_svt(epsilon=1, threshold=1, c=2),
+    "svt3": lambda: L.svt3(epsilon=1, threshold=1, c=2),
+    "noisy_max_value_laplace": lambda: L.noisy_max_value_laplace(epsilon=1),
+    "noisy_max_value_exponential": lambda: L.noisy_max_value_exponential(epsilon=1),
+}
+
+
+@pytest.mark.parametrize("name", sorted(FROZEN_LOSS_PROGRAMS))
+def test_release_losses_equal_or_sharpen_the_frozen_class_losses(name):
+    """The exact loss of each frozen pair: equal where the class was exact, inside the
+    class's bracket where it refused with one (exact here: SVT3 at c = 2 on answers moving
+    both ways)."""
+    mech = FROZEN_LOSS_PROGRAMS[name]()
+    for row in FROZEN["losses"][name]:
+        loss = exactdp.privacy_loss(mech, row["first"], row["second"],
+                                    allow_non_neighbour=True)
+        if "loss" in row:
+            want = sympy.sympify(row["loss"])
+            assert loss.attained == row["attained"], row
+            if want == sympy.oo:
+                assert loss.value == sympy.oo, row
+                continue
+            assert abs(sympy.N(loss.value - want, 40)) < sympy.Float(10) ** -35, row
+            continue
+        lo, hi = re.search(r"at least ([0-9.]+) .* at most (\S+) \(", row["refused"]).groups()
+        assert loss.interval is None and loss.attained, (row, loss)
+        assert float(lo) <= float(loss.value) and compare(loss.value, sympy.Rational(hi)) <= 0
