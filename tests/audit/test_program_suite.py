@@ -196,3 +196,16 @@ def test_an_infinite_loss_ends_the_pattern_search():
     s = ps.search_program("svt5")
     assert [p.loss for p in s.found] == [sympy.oo] and s.found[0].pattern == "one below"
     assert f"12 not needed ({ps.INFINITE})" in s.search and not s.refused
+
+
+def test_bad_adaptive_svt_row_shows_its_violation():
+    """At 4 queries "all above" has loss (3 (m - 1) + 1) epsilon / 8 = 5/4 epsilon = 1/8
+    (the docstring's closed form: each False before the release adds 3 epsilon / 8), above
+    the claim 1/10; at 3 queries it is 7/8 epsilon, within it."""
+    s = ps.search_program("bad_adaptive_svt")
+    worst = exactdp.audit.suite.worst_pair(s.found)
+    assert s.queries == 4 and worst.loss == sympy.Rational(5, 4) * CLAIM
+    assert worst.pattern == "all above" and worst.loss > CLAIM
+    assert "4 queries" in ps.setting("bad_adaptive_svt").note
+    own = library_release.bad_adaptive_svt(epsilon=CLAIM, threshold=1)
+    assert exactdp.privacy_loss(own, (1,) * 3, (2,) * 3).loss == sympy.Rational(7, 8) * CLAIM
