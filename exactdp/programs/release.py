@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Sequence
+from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property, lru_cache
+from functools import cached_property, lru_cache, partial
 from typing import Any
 
 import flint
@@ -39,7 +40,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_size
-from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, refuse
+from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, fmt_size, refuse
 from ..distribution import LossSupremum
 from ..exact import arb_mid_to_mpf, enclose
 from ..exact.piecewise_exp import Value, value_expr
@@ -53,19 +54,56 @@ from .mechanism import ProgramMechanism
 from .release_bound import check_bounds, pattern_bound
 from .release_density import run_density
 from .release_loss import loss_supremum
-from .runs import REAL, RELEASED_KEY, Constraint, Linear, Run
+from .release_search import OFFSETS, search_cost
+from .runs import REAL, RELEASED_KEY, Budget, Constraint, Estimate, Linear, Run
 from .sampler import SampleRun
-from .trace import StepCounter, Trace, decode, enumerate_runs, execute
+from .trace import CHEAPER, StepCounter, Trace, decode, enumerate_runs, execute
 from .values import ProgramError
+
+#: Estimated seconds of the critical-point search of a pattern releasing one value (cells,
+#: arb root isolation; measured on SVT3, SVT34Parallel and AdaptiveSVT: 0.02-0.1 s).
+ONE_VALUE_SECONDS = 0.05
+#: The loss supremum a caller is about to compute while the runs are enumerated (its
+#: function name; None: no loss). The enumeration's probes then refuse an estimate past
+#: :data:`exactdp.cost.SECONDS_LIMIT` (:func:`loss_seconds`), before the enumeration goes on.
+_LOSS: ContextVar[str | None] = ContextVar("release_loss", default=None)
+
+
+def loss_seconds(run: Run) -> float:
+    """Estimated seconds of the loss supremum's work on the pattern of ``run`` (both inputs):
+    its integral and density (:func:`~exactdp.programs.integrate.run_cost` plus 0.1 ms per
+    noise and comparison), plus :data:`ONE_VALUE_SECONDS` for one released value, or, for
+    ``k >= 2`` released values, the density pairs of the search over them
+    (:func:`~exactdp.programs.release_search.search_cost` with two starts and a grid of the
+    offsets around the ``2 k`` noise-free values): what ``release_loss`` itself checks per
+    pattern, summed over the patterns (SVT34Parallel at c = 2: 9.2 s estimated for 4.1 s
+    CPU at 3 queries, 35 s for 16 s at 4; about 1700 s at 10)."""
+    base = run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))
+    k = len(run.released)
+    if k == 0:
+        return base
+    if k == 1:
+        return base + ONE_VALUE_SECONDS
+    return base * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
+
+
+def _check_loss(func: str, estimate: Estimate) -> None:
+    check_seconds(func, f"the loss supremum over about {fmt_size(estimate.runs)} runs' "
+                  "patterns", estimate.seconds, CHEAPER)
 
 
 @lru_cache(maxsize=256)
 def release_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
-    """The runs of a release program on ``answers``, with their released values (cached)."""
+    """The runs of a release program on ``answers``, with their released values (cached).
+    Inside a loss supremum (:data:`_LOSS`) the enumeration's probes refuse a loss estimated
+    past :data:`exactdp.cost.SECONDS_LIMIT` (:func:`loss_seconds`) after
+    :data:`~exactdp.programs.trace.PROBE_AT` runs."""
     prog = mechanism.program
     call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
+    func = _LOSS.get()
+    budget = None if func is None else Budget(loss_seconds, partial(_check_loss, func))
     return enumerate_runs(call, prog.name, prog.filename, func=f"{prog.name}.distribution",
-                          release=True)
+                          release=True, budget=budget)
 
 
 def _is_real(v: object) -> bool:
@@ -169,6 +207,14 @@ class ReleaseProgramMechanism(ProgramMechanism):
                       "use fewer queries, or a cut-off (stop after c answers)")
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
+        func = f"{self.name}.privacy_loss"
+        token = _LOSS.set(func)
+        try:  # refused at the probes, or here when the runs were enumerated before
+            runs = self.trace(sv).runs
+            _check_loss(func, Estimate(len(runs), sum(loss_seconds(r) for r in runs)))
+            self.trace(sv2)
+        finally:
+            _LOSS.reset(token)
         return loss_supremum(self.distribution(sv.raw), self.distribution(sv2.raw))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:

@@ -171,3 +171,41 @@ def test_a_new_program_becomes_searchable(monkeypatch):
     s = ps.search_program("half_svt")
     assert s.route == "the program" and s.found
     assert s.search == "7 StatDP patterns + check_dp heuristic from 11 (8 neighbours)"
+
+
+def test_release_pairs_screened_by_an_upper_bound():
+    """SVT3 at 10 queries: "all above" has loss exactly 1/2; the translation bounds of the
+    mixed pairs (9/20, 3/10: Lyu-Su-Li's noises shifted by the answers' moves) are below
+    it, so those pairs are skipped and the worst pair is the one the full search names."""
+    s = ps.search_program("svt3")
+    worst = exactdp.audit.suite.worst_pair(s.found)
+    assert worst.loss == sympy.Rational(1, 2) and worst.pattern == "all above"
+    assert f"6 screened out ({ps.SCREENED})" in s.search and s.pairs_searched == 8
+    assert len(s.found) == 2 and not s.refused
+    own = ps.library()["svt3"](epsilon=CLAIM, **ps.setting("svt3").parameters)
+    for pname, a, b in ps.pattern_pairs(ps.build("svt3"), 10):
+        if pname not in {p.pattern for p in s.found}:
+            bound = own.distribution(a).loss_upper_bound(b)
+            assert bound is not None and bound < worst.loss
+    assert not ps.setting("numerical_svt").screen
+
+
+def test_an_infinite_loss_ends_the_pattern_search():
+    """SVT5 (no query noise): "one below" already has an output of probability 0 under one
+    input only; the other 12 patterns are not needed."""
+    s = ps.search_program("svt5")
+    assert [p.loss for p in s.found] == [sympy.oo] and s.found[0].pattern == "one below"
+    assert f"12 not needed ({ps.INFINITE})" in s.search and not s.refused
+
+
+def test_bad_adaptive_svt_row_shows_its_violation():
+    """At 4 queries "all above" has loss (3 (m - 1) + 1) epsilon / 8 = 5/4 epsilon = 1/8
+    (the docstring's closed form: each False before the release adds 3 epsilon / 8), above
+    the claim 1/10; at 3 queries it is 7/8 epsilon, within it."""
+    s = ps.search_program("bad_adaptive_svt")
+    worst = exactdp.audit.suite.worst_pair(s.found)
+    assert s.queries == 4 and worst.loss == sympy.Rational(5, 4) * CLAIM
+    assert worst.pattern == "all above" and worst.loss > CLAIM
+    assert "4 queries" in ps.setting("bad_adaptive_svt").note
+    own = library_release.bad_adaptive_svt(epsilon=CLAIM, threshold=1)
+    assert exactdp.privacy_loss(own, (1,) * 3, (2,) * 3).loss == sympy.Rational(7, 8) * CLAIM

@@ -12,9 +12,14 @@ import numpy as np
 import pytest
 import sympy
 
+import exactdp
+from exactdp.cost import SECONDS_LIMIT, TooCostly
 from exactdp.programs import REAL, ProgramError, gumbel, laplace, program
 from exactdp.programs import library_release as L
+from exactdp.programs import release as rel
 from exactdp.programs.release import ProgramRelease, ReleaseProgramMechanism
+from exactdp.programs.release_search import search_cost
+from exactdp.programs.trace import PROBE_AT
 
 from .support import line_of
 
@@ -217,3 +222,30 @@ def test_evalf_refuses_a_symbolic_epsilon_and_a_bad_dps():
         d.evalf(20)
     with pytest.raises(ValueError, match="dps"):
         L.laplace_mechanism(epsilon=1).distribution([3]).evalf(0)
+
+
+def test_a_loss_estimated_past_the_limit_is_refused_at_the_enumerations_probes():
+    """SVT34Parallel at c = 2 on 10 queries: 3,136 runs, 2,520 of them releasing two
+    values (a search over both per pattern): the loss supremum's estimate is past the
+    120 s limit, refused by the enumeration's probes after 256 runs (nothing cached); at
+    3 queries, c = 1, every pattern releases at most one value and the estimate is small."""
+    eps = sympy.Rational(1, 10)
+    big = L.svt34_parallel(epsilon=eps, threshold=1, c=2)
+    cached = rel.release_trace.cache_info().currsize
+    with pytest.raises(TooCostly, match="svt34_parallel.privacy_loss: the loss supremum "
+                                        "over about .* runs' patterns would need about"):
+        exactdp.privacy_loss(big, (1,) * 10, (2,) * 10)
+    assert rel.release_trace.cache_info().currsize == cached  # refused mid-enumeration
+    small = L.svt34_parallel(epsilon=eps, threshold=1, c=2)
+    runs = rel.release_trace(small, (1,) * 4).runs  # 121 runs: below the probes
+    assert len(runs) < PROBE_AT
+    estimate = sum(rel.loss_seconds(r) for r in runs)
+    assert 0 < estimate < SECONDS_LIMIT
+    two = next(r for r in runs if len(r.released) == 2)
+    one = next(r for r in runs if len(r.released) == 1)
+    none = next(r for r in runs if not r.released)
+    base = rel.loss_seconds(none)
+    assert base > 0 and rel.loss_seconds(one) > rel.ONE_VALUE_SECONDS
+    assert rel.loss_seconds(two) > search_cost(2, 36, 2) * 1e-4
+    row = L.svt34_parallel(epsilon=eps, threshold=1, c=1)
+    assert sum(rel.loss_seconds(r) for r in rel.release_trace(row, (1,) * 3).runs) < 2
