@@ -53,6 +53,7 @@ from .mechanism import ProgramMechanism
 from .release_bound import check_bounds, pattern_bound
 from .release_density import run_density
 from .release_loss import loss_supremum
+from .release_sup import magnitude
 from .runs import REAL, RELEASED_KEY, Constraint, Linear, Run
 from .sampler import SampleRun
 from .trace import StepCounter, Trace, decode, enumerate_runs, execute
@@ -169,7 +170,8 @@ class ReleaseProgramMechanism(ProgramMechanism):
                       "use fewer queries, or a cut-off (stop after c answers)")
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
-        return loss_supremum(self.distribution(sv.raw), self.distribution(sv2.raw))
+        with magnitude((*sv.values, *sv2.values)):  # huge answers: wider balls need bits
+            return loss_supremum(self.distribution(sv.raw), self.distribution(sv2.raw))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return ProgramRelease(self, sv).sample_index(size, rng)

@@ -31,7 +31,11 @@ derivative excluding 0 proves monotonicity). F. Johansson, "Arb", IEEE Trans. Co
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
+from typing import Any
 
 import flint
 import sympy
@@ -42,6 +46,8 @@ from ..exact.arb import flint_prec
 Terms = dict[tuple[Fraction, Fraction], tuple[Fraction, ...]]
 
 PREC = 192
+#: Bits added to :data:`PREC` for the answers at hand (:func:`magnitude`).
+_EXTRA_BITS: ContextVar[int] = ContextVar("release_extra_bits", default=0)
 UNDECIDED_BITS = 80
 #: A piece this narrow (relative) is checked for an exact rational zero inside.
 SMALL_BITS = 24
@@ -50,6 +56,26 @@ MAX_STEPS = 20_000
 #: Largest degree (in ``exp(1/L)``) of a ratio of exponential sums that :func:`tidy_ratio`
 #: hands to ``sympy.simplify``: its polynomial gcd grows with the degree (minutes at 10**5).
 SIMPLIFY_DEGREE = 2_000
+
+
+def prec() -> int:
+    """The working precision: :data:`PREC` plus the bits of the answers' magnitude.
+
+    A term ``exp(lam (k v + w))`` with ``|w|`` near ``2**m`` needs ``w`` to ``2**-PREC``
+    absolute accuracy, so ``PREC + m`` bits (a score of 1e300 adds about 1000).
+    """
+    return PREC + _EXTRA_BITS.get()
+
+
+@contextmanager
+def magnitude(values: Iterable[Any]) -> Iterator[None]:
+    """Raise :func:`prec` inside the block by the bit length of the largest ``|value|``."""
+    bits = max((math.ceil(abs(Fraction(v))).bit_length() for v in values), default=0)
+    token = _EXTRA_BITS.set(bits + 8 if bits > 8 else 0)
+    try:
+        yield
+    finally:
+        _EXTRA_BITS.reset(token)
 
 
 def _trim(c: list[Fraction]) -> tuple[Fraction, ...]:
@@ -256,7 +282,7 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
     todo = [(a, b)]
     zones: list[tuple[Fraction, Fraction, Fraction]] = []  # exact rational zeros: done
     steps = 0
-    with flint_prec(PREC):
+    with flint_prec(prec()):
         while todo:
             x, y = todo.pop()
             steps += 1
@@ -370,7 +396,7 @@ def refine(f: Terms, g: Terms, d: Terms, lam: Fraction, x: Fraction, y: Fraction
     """The log ratio ``ln f - ln g`` over the zero of ``d`` in ``(x, y)`` as an arb ball of
     width at most ``max(rel |value|, floor)`` (default ``max(1e-6 |value|, 1e-12)``), and
     the zero's final interval."""
-    with flint_prec(PREC):
+    with flint_prec(prec()):
         sx = _sign_at(d, x, lam)
         for _ in range(800):
             box = interval(x, y)

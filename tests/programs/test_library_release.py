@@ -350,3 +350,16 @@ def test_noisy_top_k_gap_losses_and_refusal():
     assert 0 < three.value <= 1
     with pytest.raises(ProgramError, match=r"topk\(values, 3\) orders 3 noises in a chain"):
         _ = L.noisy_top_k_gap(epsilon=1, k=3).distribution([0, 1, 2, 3]).outputs
+
+
+@pytest.mark.parametrize(("name", "count"), [
+    ("noisy_top_k_gap", "k"), ("noisy_top_k_gap_exponential", "k"), ("svt3", "c"),
+    ("numerical_svt", "c"), ("gap_svt", "c"), ("adaptive_svt", "c"), ("svt34_parallel", "c"),
+    ("laplace_parallel", "copies"), ("smart_sum", "block"), ("bad_smart_sum", "block"),
+])
+def test_a_count_of_zero_is_refused_at_construction_naming_it(name, count):
+    p = L.PROGRAMS[name]
+    extra = {"threshold": 0} if "threshold" in p.parameter_names else {}
+    for bad in (0, -2, sympy.Rational(3, 2)):
+        with pytest.raises(ValueError, match=rf"^{name}: {count} must be a positive integer"):
+            p(epsilon=1, **extra, **{count: bad})

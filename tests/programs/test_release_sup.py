@@ -68,3 +68,18 @@ def test_tidy_ratio_leaves_a_high_degree_quotient_unsimplified_but_equal() -> No
     assert out == f / g
     small = S.tidy_ratio(e(r(1, 5)) * (1 + e(r(1, 5))), 1 + e(r(1, 5)))
     assert small == e(r(1, 5))
+
+
+def test_magnitude_raises_the_working_precision_for_huge_answers():
+    # a term exp(lam (v + w)) with w = -10**300 needs w to 2**-PREC absolute: PREC + ~1000 bits
+    assert S.prec() == S.PREC
+    with S.magnitude([Fraction(10**300), Fraction(0)]):
+        assert S.prec() >= S.PREC + (10**300).bit_length()
+        with flint_prec(S.prec()):
+            lam = Fraction(1, 4)
+            f = {(Fraction(1), Fraction(-(10**300))): (Fraction(1),)}
+            b = S.ball(f, S._arb(Fraction(10**300 + 4)), lam)  # exp(1), to PREC bits
+            assert b.overlaps(to_arb(sympy.E, 200)) and b.rel_accuracy_bits() > 150
+    with S.magnitude([Fraction(3), Fraction(1, 10**300)]):
+        assert S.prec() == S.PREC  # small and tiny answers keep the default
+    assert S.prec() == S.PREC
