@@ -54,11 +54,11 @@ from .release_sup import (
     derivative,
     exact_at,
     leading,
+    log_ratio,
     mul,
     negate_v,
     prec,
     refine,
-    tidy_ratio,
     zeros,
 )
 from .runs import REAL, Run
@@ -576,7 +576,7 @@ def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
         assert best.exact is not None
         direction = _direction(best.exact)
         big, small = best.exact if direction >= 0 else best.exact[::-1]
-        value = sympy.log(tidy_ratio(big, small))
+        value = log_ratio(big, small)
         return LossSupremum(value, best.attained, direction, best.witness,
                             () if best.attained else ((best.witness, value),)), best
     best = cands[top]

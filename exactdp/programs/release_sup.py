@@ -204,6 +204,43 @@ def tidy_ratio(f: sympy.Expr, g: sympy.Expr) -> sympy.Expr:
     return f / g
 
 
+def _by_exponent(e: sympy.Expr) -> dict[sympy.Rational, sympy.Rational] | None:
+    """``e = sum c_a exp(a)`` with rational ``c_a`` and ``a`` as ``{a: c_a}`` (None: not of
+    that form)."""
+    out: dict[sympy.Rational, sympy.Rational] = {}
+    for term in sympy.Add.make_args(sympy.expand(e)):
+        coeff, rest = term.as_coeff_Mul()
+        if rest == 1 or rest is sympy.E:
+            a = sympy.Integer(0 if rest == 1 else 1)
+        elif isinstance(rest, sympy.exp) and rest.args[0].is_Rational:
+            a = rest.args[0]
+        else:
+            return None
+        if not coeff.is_Rational:
+            return None
+        out[a] = out.get(a, sympy.Integer(0)) + coeff
+    return {a: c for a, c in out.items() if c != 0}
+
+
+def log_ratio(big: sympy.Expr, small: sympy.Expr) -> sympy.Expr:
+    """``ln(big / small)`` of two positive exponential sums, as ``r + ln k`` when ``big =
+    k exp(r) small`` exactly (then a rational ``r`` when ``k = 1``), else
+    ``ln(tidy_ratio(big, small))``.
+
+    Decided by exact algebra: two sums ``sum c_a exp(a)`` with rational ``a`` are equal
+    iff their coefficients agree exponent by exponent (the ``exp(a)`` of distinct
+    rationals are linearly independent over the algebraic numbers: Lindemann-Weierstrass),
+    so ``r`` and ``k`` can only be the ratio of the leading terms.
+    """
+    f, g = _by_exponent(big), _by_exponent(small)
+    if f and g:
+        r = max(f) - max(g)
+        k = f[max(f)] / g[max(g)]
+        if k > 0 and len(f) == len(g) and all(f.get(a + r) == k * c for a, c in g.items()):
+            return r + sympy.log(k)
+    return sympy.log(tidy_ratio(big, small))
+
+
 def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
     """``(k, d, C)``: ``f(v) ~ C v**d exp(lam k v)`` as ``v -> +oo`` (None: f is 0)."""
     for k in sorted({k for k, _ in f}, reverse=True):

@@ -235,3 +235,9 @@ def test_a_score_of_1e300_is_answered_exactly_or_by_a_bracket_under_the_bound():
         # above: the translation bound (an independent LP over noise shifts)
         assert 0 < lo <= hi <= m.distribution(q).loss_upper_bound(q2) + R(1, 10**9)
         assert check.holds and len(repr(check)) <= 200 and "1.0e+300" in repr(check)
+
+
+def test_noisy_top_k_gap_loss_is_the_rational_not_an_unsimplified_log():
+    # it printed log((4*exp(3/4) + 9*E)/(4*exp(1/4) + 9*exp(1/2))), equal to 1/2
+    loss = exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1), (2, 1, 0), (1, 2, 1))
+    assert loss.loss == R(1, 2) and "(exact: 1/2)" in repr(loss)

@@ -83,3 +83,16 @@ def test_magnitude_raises_the_working_precision_for_huge_answers():
     with S.magnitude([Fraction(3), Fraction(1, 10**300)]):
         assert S.prec() == S.PREC  # small and tiny answers keep the default
     assert S.prec() == S.PREC
+
+
+def test_log_ratio_is_rational_when_the_sums_are_a_shift_of_each_other():
+    # noisy_top_k_gap printed log((4 e^(3/4) + 9 e)/(4 e^(1/4) + 9 e^(1/2))), which is 1/2
+    e, r = sympy.exp, sympy.Rational
+    big, small = 4 * e(r(3, 4)) + 9 * sympy.E, 4 * e(r(1, 4)) + 9 * e(r(1, 2))
+    assert S.log_ratio(big, small) == r(1, 2)
+    assert abs(sympy.N(sympy.log(big / small), 40) - sympy.Rational(1, 2)) < 1e-38  # numeric
+    assert S.log_ratio(3 * small * e(r(-1, 4)), small) == sympy.log(3) - r(1, 4)
+    other = S.log_ratio(small + 1, small)  # not a shift: the exact quotient's log
+    assert isinstance(other, sympy.log) and abs(sympy.N(other - sympy.log(1 + 1 / small))) < 1e-30
+    root = S.log_ratio(sympy.sqrt(2) * small, small)  # an irrational k: tidy_ratio simplifies
+    assert sympy.expand_log(root, force=True) == sympy.log(2) / 2
