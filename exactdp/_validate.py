@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import reprlib
 from collections.abc import Callable, Iterable, Sequence
-from numbers import Integral, Real
+from numbers import Integral, Rational, Real
 from typing import Any, TypeGuard
 
 import numpy as np
@@ -48,12 +48,40 @@ _REPR.maxstring = _REPR.maxother = _REPR.maxlong = 200
 _REPR.maxlist = _REPR.maxtuple = _REPR.maxset = _REPR.maxdict = 12
 
 
+def short_number(value: object, digits: int = 2) -> str:
+    """An exact rational's text for a message: itself when at most 20 characters, else
+    ``digits`` significant digits with the decimal exponent (``10**300 - 1`` as
+    ``1.0e+300``, a 301-digit difference no message prints whole).
+
+    >>> short_number(10**300), short_number(-3), short_number(Fraction(1, 10**300))
+    ('1.0e+300', '-3', '1.0e-300')
+    """
+    if not _long_rational(value):
+        return str(value)
+    assert isinstance(value, Rational)
+    import mpmath  # lazy: messages only (the CLI's argument errors stay fast)
+
+    with mpmath.workprec(64):
+        x = mpmath.mpf(int(value.numerator)) / int(value.denominator)
+        return mpmath.nstr(x, digits, min_fixed=1, max_fixed=0)
+
+
 def describe(value: object) -> str:
     """The ``repr`` shown after ``got``: complete when short, shortened with ``...`` when
-    long (a million-entry array is not printed whole)."""
+    long (a million-entry array is not printed whole; a huge number as ``1.0e+300``)."""
     if isinstance(value, np.ndarray) and value.size > 12:
         return f"array of shape {value.shape} and dtype {value.dtype}"
+    if _long_rational(value):
+        return short_number(value)
     return _REPR.repr(value)
+
+
+def _long_rational(value: object) -> bool:
+    """A rational (not a bool) of more than about 20 digits (told by bit lengths: ``str``
+    of a 5000-digit integer raises)."""
+    if not isinstance(value, Rational) or isinstance(value, bool):
+        return False
+    return int(value.numerator).bit_length() + int(value.denominator).bit_length() > 64
 
 
 def message(func: str | None, name: str, what: str, value: object = NOTHING) -> str:

@@ -25,6 +25,7 @@ from exactdp._validate import (
     describe,
     integer_range,
     message,
+    short_number,
 )
 
 #: The one style: "{func}: {name} must be {what}, got {value!r}".
@@ -164,3 +165,15 @@ def test_numbers_speak_the_same_style():
         exact_number(float("nan"), "scores", 3)
     with pytest.raises(ValueError, match=r"^f: q\[0\] must be a number \(unknown name 'abc'\)"):
         exact_number("abc", "q", 0, func="f")
+
+
+def test_short_number_abbreviates_huge_and_tiny_rationals():
+    # a refusal once printed a 301-digit difference; values checked against float's own text
+    assert short_number(10**300) == "1.0e+300" == f"{1e300:.1e}"
+    assert short_number(-(10**300) + 1) == "-1.0e+300"
+    assert short_number(Fraction(1, 10**300)) == "1.0e-300" == f"{1e-300:.1e}"
+    assert short_number(sympy.Rational(-(10**300), 3)) == f"{-1e300 / 3:.1e}"
+    assert short_number(sympy.Integer(10) ** 5000) == "1.0e+5000"  # str() would raise here
+    assert short_number(12345) == "12345" and short_number(Fraction(1, 3)) == "1/3"
+    assert short_number(True) == "True" and short_number("x") == "x"
+    assert describe(10**300) == "1.0e+300" and describe(7) == "7"

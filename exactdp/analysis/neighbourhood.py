@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import numpy as np
 import sympy
 
-from .._validate import argument_error, check_choice, check_same_length
+from .._validate import argument_error, check_choice, check_same_length, short_number
 from ..cost import check_analysis, check_neighbour_cells, refuse
 from ..exact import UndecidedSignError
 from ..mechanisms.base import Mechanism
@@ -95,7 +95,7 @@ def check_pair(
         if exact_sign(abs(d) - delta) == 1:
             raise argument_error(
                 func, f"neighbour[{i}]", f"within the sensitivity {delta} of scores[{i}] "
-                f"(neighbour[{i}] - scores[{i}] = {d} exceeds the sensitivity; pass "
+                f"(neighbour[{i}] - scores[{i}] = {short_number(d)} exceeds the sensitivity; pass "
                 "allow_non_neighbour=True to compare arbitrary vectors)", q2.exact[i])
     if mechanism_monotonic(mech):
         up = any(exact_sign(d) == 1 for d in diffs)

@@ -6,8 +6,8 @@ search that found it, the every-epsilon column on DiPC's domain, and the tools' 
 numbers beside them (DP-Sniper's and StatDP's lower confidence bounds, DiPC's verdict and
 time, CheckDP's and ShadowDP's verdicts). Losses print in decimals correct to the digits
 shown (from the exact values, never a float); a pair whose loss has no closed form prints
-its certified bracket. The text and HTML tables add the row's CPU seconds (the Markdown
-table is the committed page: deterministic).
+its certified bracket. Every table but LaTeX adds the row's CPU seconds, unless
+``seconds=False`` (the committed page, docs/suite.md, is deterministic without it).
 """
 
 from __future__ import annotations
@@ -16,9 +16,8 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from .._validate import check_choice
+from .._validate import check_bool, check_choice
 from ..printing import format_number, latex_escape
-from ..result import cut_text
 
 #: Significant digits of the losses in the table.
 DIGITS = 6
@@ -37,7 +36,7 @@ LIBRARY_HEADER = ("program", "literature", "verdict", "exact worst loss", "pair"
                   "found by", "search", "every epsilon on DiPC's domain", "DP-Sniper lcb",
                   "StatDP lcb", "DiPC", "CheckDP", "ShadowDP")
 LIBRARY_FORMATS = ("text", "markdown", "latex", "html")
-#: The extra column of the text and HTML tables.
+#: The extra column of the text, Markdown and HTML tables.
 TIME_HEADER = "CPU s"
 
 
@@ -52,6 +51,31 @@ def loss_cell(row: Any) -> str:
         return f"in [{format_number(lo, DIGITS)}, {format_number(hi, DIGITS)}]"
     text = format_number(row.loss, DIGITS)
     return text if w is None or w.attained else f"sup {text}"
+
+
+def output_cell(text: str, limit: int = OUTPUT_CHARS) -> str:
+    """``text`` in about ``limit`` characters, cut with ``...``; a cut inside a tuple falls
+    after its last whole element (``(False, REAL, ...)``, never ``(False, Fal...)``), every
+    bracket it opened closed."""
+    if len(text) <= limit:
+        return text
+    head, opened = text[: limit - 3], []
+    for i, ch in enumerate(head):
+        if ch in "([{":
+            opened.append(i)
+        elif ch in ")]}" and opened:
+            opened.pop()
+    if not opened:
+        return head + "..."
+    boundary = head.rfind(", ", opened[0])
+    head = head[:boundary] + ", ..." if boundary > 0 else head[: opened[0] + 1] + "..."
+    closers = []
+    for ch in head:
+        if ch in "([{":
+            closers.append({"(": ")", "[": "]", "{": "}"}[ch])
+        elif closers and ch == closers[-1]:
+            closers.pop()
+    return head + "".join(reversed(closers))
 
 
 def library_cells(row: Any) -> dict[str, str]:
@@ -70,7 +94,7 @@ def library_cells(row: Any) -> dict[str, str]:
         "verdict": row.verdict,
         "exact worst loss": loss_cell(row),
         "pair": "--" if w is None else f"{_compact(w.scores)} vs {_compact(w.neighbour)}",
-        "output": "--" if w is None else cut_text(w.output, OUTPUT_CHARS),
+        "output": "--" if w is None else output_cell(w.output),
         "found by": "--" if w is None else w.pattern,
         "search": (row.search or "--") + (f" ({row.note})" if row.note else ""),
         "every epsilon on DiPC's domain": str(row.every_epsilon),
@@ -83,9 +107,10 @@ def library_cells(row: Any) -> dict[str, str]:
     }
 
 
-def library_table(rows: Sequence[Any], fmt: str = "text") -> str:
+def library_table(rows: Sequence[Any], fmt: str = "text", seconds: bool = True) -> str:
     """The library suite as a ``"text"``, ``"markdown"``, ``"latex"`` or ``"html"`` table
-    (:data:`LIBRARY_HEADER`).
+    (:data:`LIBRARY_HEADER`); ``seconds``: the CPU seconds column (:data:`TIME_HEADER`) in
+    the text, Markdown and HTML tables (False: left out, a deterministic table).
 
     Raises
     ------
@@ -93,7 +118,8 @@ def library_table(rows: Sequence[Any], fmt: str = "text") -> str:
         An unknown format.
     """
     fmt = check_choice("library_table", "fmt", fmt, LIBRARY_FORMATS)
-    header = LIBRARY_HEADER + ((TIME_HEADER,) if fmt in ("text", "html") else ())
+    timed = check_bool("library_table", "seconds", seconds) and fmt != "latex"
+    header = LIBRARY_HEADER + ((TIME_HEADER,) if timed else ())
     body = [[library_cells(r)[h] for h in header] for r in rows]
     if fmt == "markdown":
         lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]

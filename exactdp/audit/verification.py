@@ -214,8 +214,8 @@ class VerificationSuite(Result):
     --------
     >>> import exactdp
     >>> suite = exactdp.verification_suite(["truncated_geometric"], progress=False)
-    >>> repr(suite)[:77]
-    'VerificationSuite(1 programs: 0 not private, 1 private on the pairs searched,'
+    >>> repr(suite)[:76]
+    'VerificationSuite(1 program: 0 not private, 1 private on the pairs searched,'
     >>> suite.to_markdown().splitlines()[2][:34]
     '| truncated_geometric | private | '
     """
@@ -235,7 +235,8 @@ class VerificationSuite(Result):
               for s in ("certified", "refuted")}
         said = ", ".join(f"{count[v]} {v}" for v in verdicts[:2]) + "".join(
             f", {count[v]} {v}" for v in verdicts[2:] if count[v])
-        return [f"{len(self.rows)} programs: {said}",
+        many = "program" if len(self.rows) == 1 else "programs"
+        return [f"{len(self.rows)} {many}: {said}",
                 f"every epsilon: {ev['certified']} certified, {ev['refuted']} refuted"]
 
     def __getitem__(self, name: str) -> SuiteRow:

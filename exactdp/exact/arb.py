@@ -299,7 +299,7 @@ def _arb(e: sympy.Expr, prec: int, env: dict) -> flint.arb:  # noqa: C901 - one 
     if e.is_Pow:
         return _pow(e, prec, env)
     if isinstance(e, sympy.exp):
-        return _arb(e.args[0], prec, env).exp()
+        return _exp(e.args[0], prec, env)
     unary = {
         sympy.log: "log",
         sympy.erf: "erf",
@@ -328,10 +328,33 @@ def _arb(e: sympy.Expr, prec: int, env: dict) -> flint.arb:  # noqa: C901 - one 
     raise _fail(e, f"unsupported expression ({type(e).__name__})")
 
 
+#: Extra bits :func:`_exp` may add for a large argument (``|x|`` up to ``2**4096``).
+_EXP_EXTRA_BITS = 4096
+
+
+def _exp(arg: sympy.Expr, prec: int, env: dict) -> flint.arb:
+    """``exp(arg)`` with ``arg`` enclosed to ``2**-prec`` *absolute* accuracy.
+
+    The relative radius of ``exp(x)`` is about the absolute radius of ``x``, so an argument
+    of magnitude ``2**m``, ``m > 8`` (a score of 1e300 gives ``m`` near 1000) is evaluated again at
+    ``prec + m`` bits; arb's exponents are unbounded, so ``exp(-1e300)`` is a finite ball
+    (Johansson 2017, section 2). Arguments above ``2**4096`` keep the plain evaluation.
+    """
+    x = _arb(arg, prec, env)
+    if x.is_finite() and not x.is_zero():
+        man, ex = abs(x).upper().mid().man_exp()
+        mag = abs(int(man)).bit_length() + int(ex)
+        if 8 < mag <= _EXP_EXTRA_BITS:
+            bits = prec + mag + 8
+            with flint_prec(bits):
+                return _arb(arg, bits, env).exp()
+    return x.exp()
+
+
 def _pow(e: sympy.Pow, prec: int, env: dict) -> flint.arb:
     base, expo = e.args
     if base is sympy.E:
-        return _arb(expo, prec, env).exp()
+        return _exp(expo, prec, env)
     if expo.is_Integer:
         k = int(expo)
         b = _arb(base, prec, env)

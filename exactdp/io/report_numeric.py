@@ -31,7 +31,7 @@ import mpmath
 import numpy as np
 import sympy
 
-from .._validate import argument_error
+from .._validate import argument_error, short_number
 from ..analysis.neighbourhood import EXHAUSTIVE_MAX_N
 from ..cost import SECONDS_LIMIT, check_seconds, fmt_size, laplace_mp_seconds, refuse
 from ..mechanisms import REGISTRY
@@ -301,7 +301,7 @@ def check_neighbour(func: str, q: Sequence, q2: Sequence, sens, monotonic: bool)
     for i, d in enumerate(diffs):
         if abs(d) > sens:
             raise argument_error(func, f"neighbour[{i}]", f"within the sensitivity {sens} of "
-                                 f"scores[{i}] (the difference is {d})", q2[i])
+                                 f"scores[{i}] (the difference is {short_number(d)})", q2[i])
     if monotonic and any(d > 0 for d in diffs) and any(d < 0 for d in diffs):
         raise ValueError(f"{func}: a monotonic score function's neighbour moves every score "
                          "in the same direction, but neighbour moves some up and some down")

@@ -56,6 +56,9 @@ class Declaration:
         One of :data:`OUTPUTS`.
     domain : tuple of two sympy numbers, or None
         ``(lo, hi)``: every answer lies in ``[lo, hi]`` (randomized response: bits).
+    counts : tuple of str
+        The parameters that count something (``c``, ``k``, ``copies``): positive integers,
+        checked when the mechanism is made.
     """
 
     sensitivity: sympy.Expr
@@ -63,6 +66,7 @@ class Declaration:
     monotonic: bool
     output: str
     domain: tuple[sympy.Expr, sympy.Expr] | None
+    counts: tuple[str, ...] = ()
 
 
 def _domain(value: object) -> tuple[sympy.Expr, sympy.Expr] | None:
@@ -77,9 +81,16 @@ def _domain(value: object) -> tuple[sympy.Expr, sympy.Expr] | None:
     return lo, hi
 
 
+def _counts(value: object) -> tuple[str, ...]:
+    if isinstance(value, str) or not isinstance(value, (tuple, list)) or not all(
+            isinstance(v, str) for v in value):
+        raise argument_error("program", "counts", "a tuple of parameter names", value)
+    return tuple(value)
+
+
 def program(func: Callable | None = None, *, sensitivity: object = 1,
             adjacency: str = "all", monotonic: bool = False, output: str = "sequence",
-            domain: object = None) -> Any:
+            domain: object = None, counts: object = ()) -> Any:
     """Turn ``f(q, epsilon, **parameters)`` into a factory of mechanisms.
 
     Parameters
@@ -103,6 +114,10 @@ def program(func: Callable | None = None, *, sensitivity: object = 1,
         (:class:`~exactdp.programs.release.ProgramRelease`).
     domain : (lo, hi), optional
         Bounds of every answer (checked on the scores).
+    counts : tuple of str, optional
+        Parameters that must be positive integers (a cut-off ``c``, the ``k`` of top-k):
+        ``c=0`` is refused when the mechanism is made, naming ``c``, not later as a noise
+        of scale 0.
 
     Returns
     -------
@@ -145,6 +160,7 @@ def program(func: Callable | None = None, *, sensitivity: object = 1,
         check_bool("program", "monotonic", monotonic),
         check_choice("program", "output", output, OUTPUTS),
         _domain(domain),
+        _counts(counts),
     )
     if func is None:
         return lambda f: Program(f, decl)
@@ -186,6 +202,10 @@ class Program:
         if "epsilon" not in names:
             raise ProgramError(f"program: {func.__name__} at {where} has no epsilon "
                                "parameter (the claimed privacy level)")
+        unknown = [c for c in declaration.counts if c not in names or c == "epsilon"]
+        if unknown:
+            raise ProgramError(f"program: {func.__name__} at {where}: counts names "
+                               f"{unknown[0]!r}, not a parameter")
         self.func = func
         self.declaration = declaration
         self.name = func.__name__
@@ -234,6 +254,9 @@ class Program:
         epsilon = exact_epsilon(values.pop("epsilon"), func)
         arguments = tuple((k, _rational_parameter(func, k, values[k]))
                           for k in self.parameter_names if k != "epsilon")
+        for k, v in arguments:
+            if k in self.declaration.counts and not (isinstance(v, int) and v >= 1):
+                raise argument_error(func, k, "a positive integer (a count)", values[k])
         if self.declaration.output == "release":
             return ReleaseProgramMechanism(epsilon, self, arguments)
         return ProgramMechanism(epsilon, self, arguments)

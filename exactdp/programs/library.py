@@ -53,7 +53,7 @@ def noisy_max_exponential(q, epsilon, sensitivity):
 
 
 # ---------------------------------------------------------------------------- sparse vector
-@program(sensitivity=1)
+@program(sensitivity=1, counts=("c",))
 def svt1(q, epsilon, threshold, c=1, sensitivity=1):
     """Lyu-Su-Li's Algorithm 1: ``rho ~ Lap(2D/epsilon)``, ``nu_i ~ Lap(4cD/epsilon)``,
     stop after the c-th True.
@@ -75,7 +75,7 @@ def svt1(q, epsilon, threshold, c=1, sensitivity=1):
     return tuple(out)
 
 
-@program(sensitivity=1)
+@program(sensitivity=1, counts=("c",))
 def svt2(q, epsilon, threshold, c=1, sensitivity=1):
     """Lyu-Su-Li's Algorithm 2: ``rho ~ Lap(2cD/epsilon)`` drawn afresh after every True,
     ``nu_i ~ Lap(4cD/epsilon)``, stop after the c-th True.
@@ -98,7 +98,7 @@ def svt2(q, epsilon, threshold, c=1, sensitivity=1):
     return tuple(out)
 
 
-@program(sensitivity=1)
+@program(sensitivity=1, counts=("c",))
 def svt4(q, epsilon, threshold, c=1, sensitivity=1):
     """Lyu-Su-Li's Algorithm 4: ``rho ~ Lap(4D/epsilon)``, ``nu_i ~ Lap(4D/(3 epsilon))``,
     stop after the c-th True.
@@ -145,7 +145,7 @@ def svt6(q, epsilon, threshold, sensitivity=1):
     return tuple(a + laplace(b) >= threshold + rho for a in q)
 
 
-@program(sensitivity=1, monotonic=True)
+@program(sensitivity=1, monotonic=True, counts=("c",))
 def svt_monotone(q, epsilon, threshold, c=1, sensitivity=1):
     """The sparse vector technique for monotone queries: Algorithm 1 with query noise
     ``Lap(2cD/epsilon)`` (half of Algorithm 1's), ``rho ~ Lap(2D/epsilon)``.

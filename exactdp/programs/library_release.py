@@ -85,7 +85,7 @@ def noisy_max_value_exponential(q, epsilon, sensitivity=1):
     return values[argmax(values)]
 
 
-@program(sensitivity=1, output="release")
+@program(sensitivity=1, output="release", counts=("c",))
 def svt3(q, epsilon, threshold, c=1, sensitivity=1):
     """Lyu-Su-Li's Algorithm 3: ``rho ~ Lap(2D/epsilon)``, ``nu_i ~ Lap(2cD/epsilon)``;
     releases the noisy answer ``a_i + nu_i`` when it is at least ``T + rho``; stops after
@@ -110,7 +110,7 @@ def svt3(q, epsilon, threshold, c=1, sensitivity=1):
     return tuple(out)
 
 
-@program(sensitivity=1, output="release")
+@program(sensitivity=1, output="release", counts=("c",))
 def numerical_svt(q, epsilon, threshold, c=1, sensitivity=1):
     """The numerical sparse vector: ``rho ~ Lap(3D/epsilon)``, ``nu_i ~ Lap(6cD/epsilon)``;
     above the threshold it releases ``a_i + Lap(3cD/epsilon)`` (a fresh noise), below
@@ -132,7 +132,7 @@ def numerical_svt(q, epsilon, threshold, c=1, sensitivity=1):
     return tuple(out)
 
 
-@program(sensitivity=1, output="release")
+@program(sensitivity=1, output="release", counts=("c",))
 def gap_svt(q, epsilon, threshold, c=1, sensitivity=1):
     """The sparse vector with gap: Algorithm 1's scales (``rho ~ Lap(2D/epsilon)``,
     ``nu_i ~ Lap(4cD/epsilon)``), releasing the gap ``a_i + nu_i - (T + rho)`` when it is
@@ -156,7 +156,7 @@ def gap_svt(q, epsilon, threshold, c=1, sensitivity=1):
     return tuple(out)
 
 
-@program(sensitivity=1, adjacency="one", output="release")
+@program(sensitivity=1, adjacency="one", output="release", counts=("copies",))
 def laplace_parallel(q, epsilon, copies=20, sensitivity=1):
     """``copies`` independent Laplace mechanisms on the first answer, each at
     ``epsilon / copies``: ``q_0 + Lap(copies D / epsilon)``, ``copies`` times (DP-Sniper's
@@ -202,7 +202,7 @@ def prefix_sum(q, epsilon, sensitivity=1):
     return tuple(out)
 
 
-@program(sensitivity=1, output="release")
+@program(sensitivity=1, output="release", counts=("c",))
 def adaptive_svt(q, epsilon, threshold, c=1, sigma=16, sensitivity=1):
     """The adaptive sparse vector with gap (Ding et al., "Free gap estimates", Algorithm
     "Adaptive SVT with gap"; CheckDP's ``adaptivesparsevector.c``), budget split half to
@@ -238,7 +238,7 @@ def adaptive_svt(q, epsilon, threshold, c=1, sigma=16, sensitivity=1):
     return tuple(out)
 
 
-@program(sensitivity=1, output="release")
+@program(sensitivity=1, output="release", counts=("c",))
 def bad_adaptive_svt(q, epsilon, threshold, c=1, sigma=16, sensitivity=1):
     """:func:`adaptive_svt` whose cheap branch releases the noisy answer ``a_i + eta_i``
     instead of the gap (CheckDP's ``badadaptivesparsevector``).
@@ -270,7 +270,7 @@ def bad_adaptive_svt(q, epsilon, threshold, c=1, sigma=16, sensitivity=1):
     return tuple(out)
 
 
-@program(sensitivity=1, adjacency="one", output="release")
+@program(sensitivity=1, adjacency="one", output="release", counts=("block",))
 def smart_sum(q, epsilon, block=2, sensitivity=1):
     """SmartSum, the two-level running sum (Chan, Shi and Song, "Private and continual
     release of statistics", ACM TISSEC 14(3), 2011; the benchmark of LightDP, ShadowDP and
@@ -295,7 +295,7 @@ def smart_sum(q, epsilon, block=2, sensitivity=1):
     return tuple(out)
 
 
-@program(sensitivity=1, adjacency="one", output="release")
+@program(sensitivity=1, adjacency="one", output="release", counts=("block",))
 def bad_smart_sum(q, epsilon, block=2, sensitivity=1):
     """:func:`smart_sum` without noise on the block totals (CheckDP's ``badsmartsum``:
     noise 0 at the block's end).
@@ -315,7 +315,7 @@ def bad_smart_sum(q, epsilon, block=2, sensitivity=1):
     return tuple(out)
 
 
-@program(sensitivity=1, output="release")
+@program(sensitivity=1, output="release", counts=("c",))
 def svt34_parallel(q, epsilon, threshold=1, c=2, sensitivity=1):
     """Lyu-Su-Li's Algorithms 3 and 4 run side by side on the same answers, each at
     ``epsilon / 2`` (DP-Sniper's ``SVT34Parallel``, there at 0.1 each, ``c = 2``,
@@ -351,7 +351,7 @@ def svt34_parallel(q, epsilon, threshold=1, c=2, sensitivity=1):
     return tuple(out3), tuple(out4)
 
 
-@program(sensitivity=1, output="release")
+@program(sensitivity=1, output="release", counts=("k",))
 def noisy_top_k_gap(q, epsilon, k=2, sensitivity=1):
     """Noisy top-k with gap (Ding et al., "Free gap estimates", Algorithm "Noisy Top-K with
     Gap"; freegap's ``gap_noisy_topk``): the indices of the k largest ``a_i +
@@ -368,7 +368,7 @@ def noisy_top_k_gap(q, epsilon, k=2, sensitivity=1):
     return (*order, *(values[i] - values[j] for i, j in zip(order, order[1:], strict=False)))
 
 
-@program(sensitivity=1, output="release")
+@program(sensitivity=1, output="release", counts=("k",))
 def noisy_top_k_gap_exponential(q, epsilon, k=2, sensitivity=1):
     """:func:`noisy_top_k_gap` with exponential noise of mean ``2kD/epsilon`` (freegap's
     ``gap_noisy_topk_exp``).

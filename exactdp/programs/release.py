@@ -55,6 +55,7 @@ from .release_bound import check_bounds, pattern_bound
 from .release_density import run_density
 from .release_loss import loss_supremum
 from .release_search import OFFSETS, search_cost
+from .release_sup import magnitude
 from .runs import REAL, RELEASED_KEY, Budget, Constraint, Estimate, Linear, Run
 from .sampler import SampleRun
 from .trace import CHEAPER, StepCounter, Trace, decode, enumerate_runs, execute
@@ -215,7 +216,8 @@ class ReleaseProgramMechanism(ProgramMechanism):
             self.trace(sv2)
         finally:
             _LOSS.reset(token)
-        return loss_supremum(self.distribution(sv.raw), self.distribution(sv2.raw))
+        with magnitude((*sv.values, *sv2.values)):  # huge answers: wider balls need bits
+            return loss_supremum(self.distribution(sv.raw), self.distribution(sv2.raw))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return ProgramRelease(self, sv).sample_index(size, rng)

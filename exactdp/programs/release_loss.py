@@ -49,16 +49,16 @@ from .release_density import affine, run_density
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_sup import (
     MAX_STEPS,
-    PREC,
     Terms,
     add,
     derivative,
     exact_at,
     leading,
+    log_ratio,
     mul,
     negate_v,
+    prec,
     refine,
-    tidy_ratio,
     zeros,
 )
 from .runs import REAL, Run
@@ -272,8 +272,8 @@ def _reaches(c: Candidate, bound: sympy.Expr) -> bool:
     an enclosure must be decided above it)."""
     if c.infinite:
         return True
-    with flint_prec(PREC):
-        ball, b = _abs_ball(c), to_arb(bound, PREC)
+    with flint_prec(prec()):
+        ball, b = _abs_ball(c), to_arb(bound, prec())
         if ball < b:
             return False
         if ball > b:
@@ -388,7 +388,7 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
     lead: list[Any] = [None, 0]  # (the candidate of largest lower end, that end), seen
 
     def top() -> Candidate | None:
-        with flint_prec(PREC):
+        with flint_prec(prec()):
             for c in out[lead[1]:]:
                 if not c.infinite:
                     low = _abs_ball(c).lower()
@@ -503,7 +503,7 @@ def _signed_ball(c: Candidate) -> flint.arb:
     if c.enclosure is not None:
         return c.enclosure
     assert c.exact is not None
-    return to_arb(c.exact[0], PREC).log() - to_arb(c.exact[1], PREC).log()
+    return to_arb(c.exact[0], prec()).log() - to_arb(c.exact[1], prec()).log()
 
 
 def _abs_ball(c: Candidate) -> flint.arb:
@@ -531,9 +531,9 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
     if not open_:
         assert result is not None
         return result
-    with flint_prec(PREC):
+    with flint_prec(prec()):
         low = _abs_ball(top) if top is not None else flint.arb(0)
-        high = max((to_arb(b.upper, PREC) for b in open_), key=lambda x: x.upper())
+        high = max((to_arb(b.upper, prec()) for b in open_), key=lambda x: x.upper())
         lo, hi = arb_to_interval(low.union(high))
         lo_text, hi_text = arb_to_interval(low)[0], arb_to_interval(high)[1]
     worst = max(open_, key=lambda b: float(b.upper))
@@ -553,7 +553,7 @@ def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
         best = max(inf, key=lambda c: c.attained)
         return LossSupremum(sympy.oo, best.attained, best.infinite, best.witness,
                             () if best.attained else ((best.witness, sympy.oo),)), None
-    with flint_prec(PREC):
+    with flint_prec(prec()):
         balls = [_abs_ball(c) for c in cands]
         for _ in range(2):  # tighten the critical values that overlap the top candidate
             top = max(range(len(cands)), key=lambda i: balls[i].lower())
@@ -576,11 +576,11 @@ def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
         assert best.exact is not None
         direction = _direction(best.exact)
         big, small = best.exact if direction >= 0 else best.exact[::-1]
-        value = sympy.log(tidy_ratio(big, small))
+        value = log_ratio(big, small)
         return LossSupremum(value, best.attained, direction, best.witness,
                             () if best.attained else ((best.witness, value),)), best
     best = cands[top]
-    with flint_prec(PREC):
+    with flint_prec(prec()):
         hull = balls[top]
         for i in rivals:
             hull = hull.union(balls[i])

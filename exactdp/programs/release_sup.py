@@ -31,7 +31,11 @@ derivative excluding 0 proves monotonicity). F. Johansson, "Arb", IEEE Trans. Co
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from fractions import Fraction
+from typing import Any
 
 import flint
 import sympy
@@ -42,6 +46,8 @@ from ..exact.arb import flint_prec
 Terms = dict[tuple[Fraction, Fraction], tuple[Fraction, ...]]
 
 PREC = 192
+#: Bits added to :data:`PREC` for the answers at hand (:func:`magnitude`).
+_EXTRA_BITS: ContextVar[int] = ContextVar("release_extra_bits", default=0)
 UNDECIDED_BITS = 80
 #: A piece this narrow (relative) is checked for an exact rational zero inside.
 SMALL_BITS = 24
@@ -50,6 +56,26 @@ MAX_STEPS = 20_000
 #: Largest degree (in ``exp(1/L)``) of a ratio of exponential sums that :func:`tidy_ratio`
 #: hands to ``sympy.simplify``: its polynomial gcd grows with the degree (minutes at 10**5).
 SIMPLIFY_DEGREE = 2_000
+
+
+def prec() -> int:
+    """The working precision: :data:`PREC` plus the bits of the answers' magnitude.
+
+    A term ``exp(lam (k v + w))`` with ``|w|`` near ``2**m`` needs ``w`` to ``2**-PREC``
+    absolute accuracy, so ``PREC + m`` bits (a score of 1e300 adds about 1000).
+    """
+    return PREC + _EXTRA_BITS.get()
+
+
+@contextmanager
+def magnitude(values: Iterable[Any]) -> Iterator[None]:
+    """Raise :func:`prec` inside the block by the bit length of the largest ``|value|``."""
+    bits = max((math.ceil(abs(Fraction(v))).bit_length() for v in values), default=0)
+    token = _EXTRA_BITS.set(bits + 8 if bits > 8 else 0)
+    try:
+        yield
+    finally:
+        _EXTRA_BITS.reset(token)
 
 
 def _trim(c: list[Fraction]) -> tuple[Fraction, ...]:
@@ -178,6 +204,43 @@ def tidy_ratio(f: sympy.Expr, g: sympy.Expr) -> sympy.Expr:
     return f / g
 
 
+def _by_exponent(e: sympy.Expr) -> dict[sympy.Rational, sympy.Rational] | None:
+    """``e = sum c_a exp(a)`` with rational ``c_a`` and ``a`` as ``{a: c_a}`` (None: not of
+    that form)."""
+    out: dict[sympy.Rational, sympy.Rational] = {}
+    for term in sympy.Add.make_args(sympy.expand(e)):
+        coeff, rest = term.as_coeff_Mul()
+        if rest == 1 or rest is sympy.E:
+            a = sympy.Integer(0 if rest == 1 else 1)
+        elif isinstance(rest, sympy.exp) and rest.args[0].is_Rational:
+            a = rest.args[0]
+        else:
+            return None
+        if not coeff.is_Rational:
+            return None
+        out[a] = out.get(a, sympy.Integer(0)) + coeff
+    return {a: c for a, c in out.items() if c != 0}
+
+
+def log_ratio(big: sympy.Expr, small: sympy.Expr) -> sympy.Expr:
+    """``ln(big / small)`` of two positive exponential sums, as ``r + ln k`` when ``big =
+    k exp(r) small`` exactly (then a rational ``r`` when ``k = 1``), else
+    ``ln(tidy_ratio(big, small))``.
+
+    Decided by exact algebra: two sums ``sum c_a exp(a)`` with rational ``a`` are equal
+    iff their coefficients agree exponent by exponent (the ``exp(a)`` of distinct
+    rationals are linearly independent over the algebraic numbers: Lindemann-Weierstrass),
+    so ``r`` and ``k`` can only be the ratio of the leading terms.
+    """
+    f, g = _by_exponent(big), _by_exponent(small)
+    if f and g:
+        r = max(f) - max(g)
+        k = f[max(f)] / g[max(g)]
+        if k > 0 and len(f) == len(g) and all(f.get(a + r) == k * c for a, c in g.items()):
+            return r + sympy.log(k)
+    return sympy.log(tidy_ratio(big, small))
+
+
 def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
     """``(k, d, C)``: ``f(v) ~ C v**d exp(lam k v)`` as ``v -> +oo`` (None: f is 0)."""
     for k in sorted({k for k, _ in f}, reverse=True):
@@ -256,7 +319,7 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
     todo = [(a, b)]
     zones: list[tuple[Fraction, Fraction, Fraction]] = []  # exact rational zeros: done
     steps = 0
-    with flint_prec(PREC):
+    with flint_prec(prec()):
         while todo:
             x, y = todo.pop()
             steps += 1
@@ -370,7 +433,7 @@ def refine(f: Terms, g: Terms, d: Terms, lam: Fraction, x: Fraction, y: Fraction
     """The log ratio ``ln f - ln g`` over the zero of ``d`` in ``(x, y)`` as an arb ball of
     width at most ``max(rel |value|, floor)`` (default ``max(1e-6 |value|, 1e-12)``), and
     the zero's final interval."""
-    with flint_prec(PREC):
+    with flint_prec(prec()):
         sx = _sign_at(d, x, lam)
         for _ in range(800):
             box = interval(x, y)

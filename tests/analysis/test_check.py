@@ -345,3 +345,38 @@ def test_a_sequence_witness_names_the_output_itself_not_its_index():
         assert "at output (False, True)" in repr(res) and len(repr(res)) <= 200
     # a selection names its index, the output itself
     assert check_dp(exactdp.PermuteAndFlip(1), [0, -1]).witness.output == 1
+
+
+def test_svt2_at_a_score_of_1e300_is_decided_and_equals_the_loss_at_100():
+    # was undecided after 2.25 s (a ball of 190791 bits still held 0); an independent route:
+    # the x-form engine's exact loss at a first score of 100, its exp(-50) and exp(-51)
+    # terms (the first query's tail, exp(-5e299) at 1e300) set to 0
+    import flint
+
+    from exactdp import SparseVector, privacy_loss
+    from exactdp.exact import to_arb
+    from exactdp.programs import library
+
+    far = privacy_loss(SparseVector(1, 0, variant=2), [100, 0], [101, -1])
+    limit = far.loss.xreplace({sympy.exp(-50): 0, sympy.exp(-51): 0})  # exp(-5e299): 0
+    assert not limit.has(sympy.exp(-50)) and limit != far.loss
+    for m in (SparseVector(1, 0, variant=2), library.svt2(epsilon=1, threshold=0)):
+        check = exactdp.check_dp(m, [10**300, 0])
+        assert check.holds and check.certified
+        gap = to_arb(check.loss, 200) - to_arb(limit, 200)  # sympy.N underflows to zoo
+        assert abs(gap) < flint.arb(10) ** -25
+
+
+def test_sparse_vector_at_epsilon_1e_300_is_decided_and_linear_in_epsilon():
+    # took 23 s (sympy's cancel in an exact zero test); the loss is linear in a tiny
+    # epsilon: the same multiple of epsilon at 1e-300 as at 1e-30 (a second computation)
+    import flint
+
+    from exactdp import SparseVector
+    from exactdp.exact import to_arb
+
+    tiny = exactdp.check_dp(SparseVector(sympy.Rational(1, 10**300), 1), ["1e-300", 0])
+    small = exactdp.check_dp(SparseVector(sympy.Rational(1, 10**30), 1), ["1e-30", 0])
+    assert tiny.holds and tiny.certified
+    ratio, ratio_small = (to_arb(c.loss, 1200) / to_arb(c.epsilon, 1200) for c in (tiny, small))
+    assert abs(ratio - ratio_small) < flint.arb(10) ** -6 and 0 < ratio <= 1

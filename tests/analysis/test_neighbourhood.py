@@ -61,6 +61,11 @@ def test_neighbour_list_checks_the_given_pair():
         neighbour_list(pf, q, [2, 0], "auto", False, "myfunc")
     nbrs, _ = neighbour_list(pf, q, [2, 0], "auto", True, "myfunc")  # allowed on request
     assert [v.exact for v in nbrs] == [(2, 0)]
+    # a huge move is abbreviated, not printed in its 301 digits
+    with pytest.raises(ValueError) as err:
+        neighbour_list(pf, q, [10**300, 0], "auto", False, "myfunc")
+    text = str(err.value)
+    assert "= 1.0e+300 exceeds" in text and "got 1.0e+300" in text and len(text) < 220
 
 
 # ----------------------------------------------------------------- the heuristic search

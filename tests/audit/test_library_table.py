@@ -14,6 +14,7 @@ from exactdp.audit.library_table import (
     library_cells,
     library_table,
     loss_cell,
+    output_cell,
 )
 from exactdp.audit.suite import PairLoss
 
@@ -42,7 +43,13 @@ def test_formats(rows):
     assert len(text) == 3 and text[1].startswith("randomized_response_incorrect  ")
     assert text[0].endswith(TIME_HEADER)  # the text table adds the CPU seconds
     md = library_table(rows, "markdown").splitlines()
-    assert md[1] == "|" + "---|" * len(LIBRARY_HEADER)
+    assert md[0].endswith(f"| {TIME_HEADER} |")  # as in the text table (it had none)
+    assert md[1] == "|" + "---|" * (len(LIBRARY_HEADER) + 1)
+    assert md[2].endswith(f"| {rows[0].seconds:.2f} |")
+    bare = library_table(rows, "markdown", seconds=False).splitlines()  # the committed page
+    assert bare[1] == "|" + "---|" * len(LIBRARY_HEADER) and TIME_HEADER not in bare[0]
+    with pytest.raises(ValueError, match="library_table: seconds must be"):
+        library_table(rows, "markdown", seconds="no")
     assert library_table(rows, "latex").count(r"\\") == 3
     assert library_table(rows, "html").count("<tr>") == 3
     with pytest.raises(ValueError, match="library_table: fmt must be one of"):
@@ -59,3 +66,19 @@ def test_loss_cell_bracket_and_supremum(rows):
     near = PairLoss("one below", (1,), (0,), sympy.Integer(1), "v -> oo", False)
     assert loss_cell(replace(row, worst=near, loss=near.loss)) == "sup 1"
     assert loss_cell(replace(row, worst=None, loss=None)) == "--"
+
+
+def test_output_cell_cuts_at_a_tuple_boundary():
+    # it cut a pattern mid-tuple ('(False, Fal...)'); now after the last whole element
+    text = ("the pattern (False, (False, True, None), REAL, (3, REAL), False, False, True, "
+            "None, None, None, None, None) as the value -> +oo")
+    cell = output_cell(text)
+    assert cell == ("the pattern (False, (False, True, None), REAL, (3, REAL), False, False, "
+                    "True, None, ...)")
+    assert len(cell) <= 90 and output_cell("short") == "short"
+    assert output_cell("x" * 100) == "x" * 87 + "..."  # no tuple open: a plain cut
+    closed = "the pattern (REAL, REAL) with every noise beyond both centres, " + "y" * 40
+    assert output_cell(closed) == closed[:87] + "..."  # the tuple closed before the cut
+    nested = output_cell("(" + ", ".join(["(True, False)"] * 10) + ")", 40)
+    assert nested == "((True, False), (True, False), ...)"
+    assert output_cell("at least the pattern (" + "F" * 80) == "at least the pattern (...)"

@@ -20,7 +20,7 @@ import exactdp
 from exactdp import SuiteRow, VerificationSuite, verification_suite
 from exactdp.audit import program_suite as ps
 from exactdp.audit import verification as vs
-from exactdp.audit.library_table import LIBRARY_HEADER
+from exactdp.audit.library_table import LIBRARY_HEADER, TIME_HEADER
 from exactdp.programs import library_release
 
 CLAIM = sympy.Rational(1, 10)
@@ -93,7 +93,8 @@ def test_display_repr_table_and_formats(suite):
         "VerificationSuite(11 programs: 6 not private, 5 private on the pairs searched, "
         "every epsilon: 1 certified, 1 refuted")
     md = suite.to_markdown().splitlines()
-    assert md[0] == "| " + " | ".join(LIBRARY_HEADER) + " |" and len(md) == 2 + len(CHEAP)
+    assert md[0] == "| " + " | ".join([*LIBRARY_HEADER, TIME_HEADER]) + " |"  # CPU as in text
+    assert len(md) == 2 + len(CHEAP)
     assert md[3].startswith("| svt4 | not private | not private | 0.17488 | "
                             "1111111111 vs 2222222220 | FFFFFFFFFT | one below rest above "
                             "(mirrored) |")
@@ -142,3 +143,5 @@ def test_a_bracket_row_prints_its_bracket_not_its_lower_end():
     lo, hi = row.worst.interval
     assert lo > CLAIM and row.holds is False  # the lower end is above the claim: a proof
     assert "loss=in [" in repr(row) and len(repr(row)) <= 200
+    one = VerificationSuite((row,))
+    assert repr(one).startswith("VerificationSuite(1 program: ")  # singular (was "1 programs")

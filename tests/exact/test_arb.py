@@ -310,3 +310,15 @@ def test_real_power_of_a_ball_touching_zero_encloses_the_whole_range():
     assert b.contains(flint.arb(mpmath.nstr(u**mpmath.pi * (1 - mpmath.mpf(2) ** -40), 30)))
     assert b.contains(flint.arb(mpmath.nstr((u / 2) ** mpmath.pi, 30)))
     assert b.upper() < flint.arb(mpmath.nstr(u**mpmath.pi * (1 + mpmath.mpf(2) ** -20), 30))
+
+
+def test_to_arb_exp_of_a_huge_argument_against_mpmath():
+    # a score of 1e300 in a release program: exp(+-x/4) with x = 10**300 (once [+/- inf])
+    x = sympy.Integer(10) ** 300
+    with mpmath.workprec(1300):
+        ref = mpmath.exp(mpmath.mpf(10) ** 300 / 4) / 64
+        up = to_arb(sympy.exp(x / 4) / 64, 128)
+        assert up.is_finite() and up.rel_accuracy_bits() > 100
+        assert abs(mpmath.mpf(up.mid().str(40, radius=False)) / ref - 1) < mpmath.mpf(10) ** -30
+    down = to_arb(1 - 3 * sympy.exp(-x / 4), 128)
+    assert down.contains(1) and down.rad() < flint.arb(2) ** -100

@@ -321,3 +321,29 @@ def test_transcendental_node_weights_count_each_function_once_and_arithmetic_a_t
     assert _transcendental_nodes(e) == pytest.approx(3.2)
     assert _transcendental_nodes(sympy.Integer(7)) == 0
     assert _transcendental_nodes(sympy.Symbol("x") ** 3 + 1) == pytest.approx(0.2)
+
+
+def test_sign_of_a_ratio_of_exponential_sums_at_1e300():
+    # svt2 at a score of 1e300: R - 1 with R = (1 - 2 e^-N / 3) / (1 - 2 e^-(N/4) / 3) was
+    # undecided at 190791 bits; numerator - denominator = 2 (e^-(N/4) - e^-N) / 3 > 0
+    n = sympy.Integer(10) ** 300
+    e = sympy.exp
+    r = (1 - 2 * e(-n) / 3 + e(-n / 2) / 6) / (1 - 2 * e(-n / 4) / 3 + e(-n / 2) / 6)
+    assert sign(r - 1) == 1 and sign(1 - r) == -1
+    assert sign((2 + 2 * e(-n)) / (1 + e(-n)) - 2) == 0  # cancels exactly
+    assert sign(1 / (1 + e(-n)) - 1 / (1 + e(-n - 1))) == -1  # e^-N > e^-(N+1)
+
+
+def test_sign_of_a_difference_of_tiny_losses_needs_no_exact_zero_test(monkeypatch):
+    # check_dp(SparseVector(1e-300, 1), [1e-300, 0]) spent 23 s in sympy's cancel inside the
+    # exact zero test; a ball at the numbers' own size (about 1100 bits) decides it first
+    import exactdp.exact.signs as signs
+
+    monkeypatch.setattr(signs, "_exact_zero", lambda e: pytest.fail("exact zero test run"))
+    t = sympy.Rational(1, 10**300)
+    a = sympy.log((1 + t) / (1 + t / 2))
+    b = sympy.log((1 + t) / (1 + t / 3))
+    assert sign(a - b) == -1  # a - b = log((1 + t/3) / (1 + t/2)) < 0
+    with mpmath.workdps(700):  # an independent check of the same difference
+        tt = mpmath.mpf(1) / mpmath.mpf(10) ** 300
+        assert mpmath.log((1 + tt / 3) / (1 + tt / 2)) < 0

@@ -61,6 +61,18 @@ def test_parameters():
     assert m.with_epsilon(3).epsilon == 3
 
 
+def lambda_free(q, epsilon, c=1):
+    return laplace(c / epsilon) > 0
+
+
+@pytest.mark.parametrize("bad", [0, -1, "1/2", "5/2"])
+def test_a_count_is_refused_when_the_mechanism_is_made(bad):
+    # once refused only when probabilities were read, as a Laplace noise of scale 0
+    with pytest.raises(ValueError, match=r"^lambda_free: c must be a positive integer"):
+        program(counts=("c",))(lambda_free)(epsilon=1, c=bad)
+    assert dict(program(counts=("c",))(lambda_free)(epsilon=1, c=3).arguments) == {"c": 3}
+
+
 def test_declarations_are_checked():
     with pytest.raises(ValueError, match="adjacency"):
         program(adjacency="some")
@@ -68,6 +80,10 @@ def test_declarations_are_checked():
         program(output="value")
     with pytest.raises(ValueError, match="domain"):
         program(domain=(1, 0))
+    with pytest.raises(ValueError, match="counts"):
+        program(counts="c")
+    with pytest.raises(ProgramError, match="counts names 'm', not a parameter"):
+        program(counts=("m",))(lambda_free)
     def rnm(q, epsilon):
         return argmax([a + laplace(2 / epsilon) for a in q])
 

@@ -437,3 +437,16 @@ def test_release_losses_equal_or_sharpen_the_frozen_class_losses(name):
         lo, hi = re.search(r"at least ([0-9.]+) .* at most (\S+) \(", row["refused"]).groups()
         assert loss.interval is None and loss.attained, (row, loss)
         assert float(lo) <= float(loss.value) and compare(loss.value, sympy.Rational(hi)) <= 0
+
+
+@pytest.mark.parametrize(("name", "count"), [
+    ("noisy_top_k_gap", "k"), ("noisy_top_k_gap_exponential", "k"), ("svt3", "c"),
+    ("numerical_svt", "c"), ("gap_svt", "c"), ("adaptive_svt", "c"), ("svt34_parallel", "c"),
+    ("laplace_parallel", "copies"), ("smart_sum", "block"), ("bad_smart_sum", "block"),
+])
+def test_a_count_of_zero_is_refused_at_construction_naming_it(name, count):
+    p = L.PROGRAMS[name]
+    extra = {"threshold": 0} if "threshold" in p.parameter_names else {}
+    for bad in (0, -2, sympy.Rational(3, 2)):
+        with pytest.raises(ValueError, match=rf"^{name}: {count} must be a positive integer"):
+            p(epsilon=1, **extra, **{count: bad})

@@ -223,3 +223,24 @@ def test_adaptive_svt_at_two_queries_is_a_certified_bracket_under_the_translatio
     pairs = [(a.density((False, R(k, 2))), b.density((False, R(k, 2)))) for k in range(-8, 9)]
     best = max(abs(sympy.N(sympy.log(f / g), 30)) for f, g in pairs if f != 0 and g != 0)
     assert best <= hi + R(1, 10**20) and 0 < lo <= hi
+
+
+def test_a_score_of_1e300_is_answered_exactly_or_by_a_bracket_under_the_bound():
+    # once a 675-character to_arb error ("not a finite real number") or an undecided sign
+    big = 10**300
+    q, q2 = (big, 0), (big, 1)
+    loss = exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1), q, q2)
+    assert loss.loss == R(1, 4)  # the docstring's closed form: s epsilon / (2k), s = 1, k = 2
+    for name in ("adaptive_svt", "svt34_parallel"):
+        m = getattr(L, name)(epsilon=1, threshold=0)
+        check = exactdp.check_dp(m, q, q2)
+        lo, hi = check.interval
+        # above: the translation bound (an independent LP over noise shifts)
+        assert 0 < lo <= hi <= m.distribution(q).loss_upper_bound(q2) + R(1, 10**9)
+        assert check.holds and len(repr(check)) <= 200 and "1.0e+300" in repr(check)
+
+
+def test_noisy_top_k_gap_loss_is_the_rational_not_an_unsimplified_log():
+    # it printed log((4*exp(3/4) + 9*E)/(4*exp(1/4) + 9*exp(1/2))), equal to 1/2
+    loss = exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1), (2, 1, 0), (1, 2, 1))
+    assert loss.loss == R(1, 2) and "(exact: 1/2)" in repr(loss)

@@ -68,3 +68,31 @@ def test_tidy_ratio_leaves_a_high_degree_quotient_unsimplified_but_equal() -> No
     assert out == f / g
     small = S.tidy_ratio(e(r(1, 5)) * (1 + e(r(1, 5))), 1 + e(r(1, 5)))
     assert small == e(r(1, 5))
+
+
+def test_magnitude_raises_the_working_precision_for_huge_answers():
+    # a term exp(lam (v + w)) with w = -10**300 needs w to 2**-PREC absolute: PREC + ~1000 bits
+    assert S.prec() == S.PREC
+    with S.magnitude([Fraction(10**300), Fraction(0)]):
+        assert S.prec() >= S.PREC + (10**300).bit_length()
+        with flint_prec(S.prec()):
+            lam = Fraction(1, 4)
+            f = {(Fraction(1), Fraction(-(10**300))): (Fraction(1),)}
+            b = S.ball(f, S._arb(Fraction(10**300 + 4)), lam)  # exp(1), to PREC bits
+            assert b.overlaps(to_arb(sympy.E, 200)) and b.rel_accuracy_bits() > 150
+    with S.magnitude([Fraction(3), Fraction(1, 10**300)]):
+        assert S.prec() == S.PREC  # small and tiny answers keep the default
+    assert S.prec() == S.PREC
+
+
+def test_log_ratio_is_rational_when_the_sums_are_a_shift_of_each_other():
+    # noisy_top_k_gap printed log((4 e^(3/4) + 9 e)/(4 e^(1/4) + 9 e^(1/2))), which is 1/2
+    e, r = sympy.exp, sympy.Rational
+    big, small = 4 * e(r(3, 4)) + 9 * sympy.E, 4 * e(r(1, 4)) + 9 * e(r(1, 2))
+    assert S.log_ratio(big, small) == r(1, 2)
+    assert abs(sympy.N(sympy.log(big / small), 40) - sympy.Rational(1, 2)) < 1e-38  # numeric
+    assert S.log_ratio(3 * small * e(r(-1, 4)), small) == sympy.log(3) - r(1, 4)
+    other = S.log_ratio(small + 1, small)  # not a shift: the exact quotient's log
+    assert isinstance(other, sympy.log) and abs(sympy.N(other - sympy.log(1 + 1 / small))) < 1e-30
+    root = S.log_ratio(sympy.sqrt(2) * small, small)  # an irrational k: tidy_ratio simplifies
+    assert sympy.expand_log(root, force=True) == sympy.log(2) / 2
