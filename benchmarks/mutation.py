@@ -471,6 +471,18 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
 
 DETECTED = {"killed", "timeout"}
 
+#: Appended to the scratch copy's ``conftest.py``: mutmut calls every mutated function
+#: through a trampoline in its own ``trampoline.py``, which the program engine would
+#: otherwise name as the user's line (``file:line`` in its messages and run signatures).
+TRAMPOLINE_IS_MACHINERY = """
+
+# added by benchmarks/mutation.py: mutmut's trampolines are machinery, not a user's line
+import mutmut.mutation.trampoline as _mutmut_trampoline  # noqa: E402
+import exactdp.programs.values as _program_values  # noqa: E402
+
+_program_values._INTERNAL = _program_values._INTERNAL | {_mutmut_trampoline.__file__}
+"""
+
 
 def mirror_tests(path: Path) -> list[Path]:
     """The mirror tests of a path: tests/<pkg>/test_<mod>.py; tests/<pkg>/ and its test file
@@ -582,6 +594,8 @@ def main(argv=None) -> int:
         shutil.copytree(ROOT / name, work / name, ignore=ignore)
     shutil.rmtree(work / "mutants", ignore_errors=True)
     shutil.copy2(ROOT / "conftest.py", work / "conftest.py")
+    with open(work / "conftest.py", "a") as conftest:
+        conftest.write(TRAMPOLINE_IS_MACHINERY)
     write_config(work, only, [t.as_posix() for t in tests], args.pytest_arg)
 
     names = generate(work)
