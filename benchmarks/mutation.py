@@ -467,6 +467,24 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "if extra < 8:",
         "at extra == 8 the guarded branch adds 18 working bits: the same ball or a tighter one",
     ),
+    (
+        "_crootof",
+        "return m + flint.arb(0, flint.arb(flint.fmpq(1, 2 ** (prec + 8))).upper())",
+        "return m + flint.arb(None, flint.arb(flint.fmpq(1, 2 ** (prec + 8))).upper())",
+        "flint.arb(None, r) is the ball of midpoint 0 and radius r, as flint.arb(0, r)",
+    ),
+    (
+        "_pow",
+        "bottom = flint.arb(0) if lo <= 0 else (x * lo.log()).exp()",
+        "bottom = flint.arb(0) if lo <= 0 else (x / lo.log()).exp()",
+        "reached only with b >= 0 and not b > 0 (b's lower end exactly 0): the else never runs",
+    ),
+    (
+        "_pow",
+        "if k < 0 and b.contains(0):",
+        "if k <= 0 and b.contains(0):",
+        "k = 0 never gets here: sympy evaluates b**0 to 1, so no Pow has the exponent 0",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}

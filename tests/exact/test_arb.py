@@ -310,3 +310,14 @@ def test_real_power_of_a_ball_touching_zero_encloses_the_whole_range():
     assert b.contains(flint.arb(mpmath.nstr(u**mpmath.pi * (1 - mpmath.mpf(2) ** -40), 30)))
     assert b.contains(flint.arb(mpmath.nstr((u / 2) ** mpmath.pi, 30)))
     assert b.upper() < flint.arb(mpmath.nstr(u**mpmath.pi * (1 + mpmath.mpf(2) ** -20), 30))
+
+
+def test_abs_of_a_symbol_encloses_the_absolute_value_over_its_ball():
+    """Mutation seed 11: ``Abs`` with a free symbol stays unevaluated in sympy; by hand,
+    |x - 1| at x = -1/2 is 3/2, and over x in [2, 4] the range [1, 3]."""
+    x = sympy.Symbol("x")
+    got = to_arb(sympy.Abs(x - 1), env={x: flint.arb(flint.fmpq(-1, 2))})
+    assert got.is_exact() and got == flint.arb(flint.fmpq(3, 2))
+    wide = to_arb(sympy.Abs(x - 1), env={x: flint.arb(3, 1)})
+    assert wide.contains(flint.arb(1)) and wide.contains(flint.arb(3))
+    assert wide >= 0

@@ -243,3 +243,13 @@ def test_turn_decides_zeros_met_exactly_at_the_first_midpoint():
         ("exact", 1, 1, 1, -1), ("iso", 1, three_halves, -1, 1)]
     assert _turn_of((t - 1) * (t - sympy.Rational(3, 4)), half, three_halves) == [
         ("iso", half, 1, 1, -1), ("exact", 1, 1, -1, 1)]
+
+
+def test_root_prints_the_midpoint_of_its_interval():
+    """Mutation seed 11: a root known by an interval prints its midpoint (by hand: the
+    midpoint of [1/2, 1] is 3/4), an exact root its rational value."""
+    from exactdp.exact.exp_poly_sign import Root
+
+    assert str(Root(F(1, 2), F(1), "isolated", 1, -1)) == "~0.75"
+    assert str(Root(F(1, 2), F(1), "undecided", 1, 1)) == "~0.75 (undecided)"
+    assert str(Root(F(2, 3), F(2, 3), "exact", 1, -1)) == "2/3"

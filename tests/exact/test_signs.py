@@ -321,3 +321,23 @@ def test_transcendental_node_weights_count_each_function_once_and_arithmetic_a_t
     assert _transcendental_nodes(e) == pytest.approx(3.2)
     assert _transcendental_nodes(sympy.Integer(7)) == 0
     assert _transcendental_nodes(sympy.Symbol("x") ** 3 + 1) == pytest.approx(0.2)
+
+
+def test_compare_with_an_infinity_answers_minus_one_zero_or_one():
+    """Mutation seed 11: compare's answers are exactly -1, 0 and 1 at the infinities too."""
+    oo = sympy.oo
+    assert compare(-oo, 1) == -1 and compare(1, oo) == -1 and compare(-oo, oo) == -1
+    assert compare(oo, 1) == 1 and compare(1, -oo) == 1
+    assert compare(oo, oo) == 0 and compare(-oo, -oo) == 0
+
+
+def test_proved_equal_by_a_sign_proof_when_rewriting_leaves_a_difference():
+    """Mutation seed 11: log 6 - log 2 - log 3 and cos(pi/5) - (1 + sqrt 5)/4 survive
+    expand/powsimp as non-zero expressions; their sign is proved 0 (by hand: log is a
+    homomorphism; cos(pi/5) = (1 + sqrt 5)/4, the golden ratio over 2)."""
+    from exactdp.exact.signs import proved_equal
+
+    L = sympy.log
+    assert sympy.expand(sympy.powsimp(L(6) - L(2) - L(3))) != 0
+    assert proved_equal(L(6), L(2) + L(3))
+    assert not proved_equal(L(6), L(2) + L(3) + sympy.Rational(1, 10**30))
