@@ -341,3 +341,17 @@ def test_proved_equal_by_a_sign_proof_when_rewriting_leaves_a_difference():
     assert sympy.expand(sympy.powsimp(L(6) - L(2) - L(3))) != 0
     assert proved_equal(L(6), L(2) + L(3))
     assert not proved_equal(L(6), L(2) + L(3) + sympy.Rational(1, 10**30))
+
+
+def test_the_cost_model_never_cuts_the_ladder_below_twice_the_first_precision(monkeypatch):
+    """Mutation seed 11: e - p/q with p/q the 130-bit truncation of e is about 2^-130 (a
+    ball at the first 96 bits contains 0); with the cost model's limit forced to 0 bits the
+    ladder still tries 192 bits, where the sign (+, by truncation) is proved."""
+    import exactdp.exact.signs as signs
+
+    q = 2**130
+    p = int(sympy.floor(sympy.E * q))
+    e = E(1) - sympy.Rational(p, q)
+    assert 0 < sympy.N(e, 80) < sympy.Float(2.0**-128)
+    monkeypatch.setattr(signs, "sign_prec_limit", lambda nodes: 0)
+    assert signs._numeric_sign(e) == 1
