@@ -467,9 +467,39 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "if extra < 8:",
         "at extra == 8 the guarded branch adds 18 working bits: the same ball or a tighter one",
     ),
+    (
+        "_crootof",
+        "return m + flint.arb(0, flint.arb(flint.fmpq(1, 2 ** (prec + 8))).upper())",
+        "return m + flint.arb(None, flint.arb(flint.fmpq(1, 2 ** (prec + 8))).upper())",
+        "flint.arb(None, r) is the ball of midpoint 0 and radius r, as flint.arb(0, r)",
+    ),
+    (
+        "_pow",
+        "bottom = flint.arb(0) if lo <= 0 else (x * lo.log()).exp()",
+        "bottom = flint.arb(0) if lo <= 0 else (x / lo.log()).exp()",
+        "reached only with b >= 0 and not b > 0 (b's lower end exactly 0): the else never runs",
+    ),
+    (
+        "_pow",
+        "if k < 0 and b.contains(0):",
+        "if k <= 0 and b.contains(0):",
+        "k = 0 never gets here: sympy evaluates b**0 to 1, so no Pow has the exponent 0",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}
+
+#: Appended to the scratch copy's ``conftest.py``: mutmut calls every mutated function
+#: through a trampoline in its own ``trampoline.py``, which the program engine would
+#: otherwise name as the user's line (``file:line`` in its messages and run signatures).
+TRAMPOLINE_IS_MACHINERY = """
+
+# added by benchmarks/mutation.py: mutmut's trampolines are machinery, not a user's line
+import mutmut.mutation.trampoline as _mutmut_trampoline  # noqa: E402
+import exactdp.programs.values as _program_values  # noqa: E402
+
+_program_values._INTERNAL = _program_values._INTERNAL | {_mutmut_trampoline.__file__}
+"""
 
 
 def mirror_tests(path: Path) -> list[Path]:
@@ -582,6 +612,8 @@ def main(argv=None) -> int:
         shutil.copytree(ROOT / name, work / name, ignore=ignore)
     shutil.rmtree(work / "mutants", ignore_errors=True)
     shutil.copy2(ROOT / "conftest.py", work / "conftest.py")
+    with open(work / "conftest.py", "a") as conftest:
+        conftest.write(TRAMPOLINE_IS_MACHINERY)
     write_config(work, only, [t.as_posix() for t in tests], args.pytest_arg)
 
     names = generate(work)

@@ -322,3 +322,14 @@ def test_to_arb_exp_of_a_huge_argument_against_mpmath():
         assert abs(mpmath.mpf(up.mid().str(40, radius=False)) / ref - 1) < mpmath.mpf(10) ** -30
     down = to_arb(1 - 3 * sympy.exp(-x / 4), 128)
     assert down.contains(1) and down.rad() < flint.arb(2) ** -100
+
+
+def test_abs_of_a_symbol_encloses_the_absolute_value_over_its_ball():
+    """Mutation seed 11: ``Abs`` with a free symbol stays unevaluated in sympy; by hand,
+    |x - 1| at x = -1/2 is 3/2, and over x in [2, 4] the range [1, 3]."""
+    x = sympy.Symbol("x")
+    got = to_arb(sympy.Abs(x - 1), env={x: flint.arb(flint.fmpq(-1, 2))})
+    assert got.is_exact() and got == flint.arb(flint.fmpq(3, 2))
+    wide = to_arb(sympy.Abs(x - 1), env={x: flint.arb(3, 1)})
+    assert wide.contains(flint.arb(1)) and wide.contains(flint.arb(3))
+    assert wide >= 0

@@ -83,3 +83,11 @@ def test_a_box_starting_at_zero_is_clipped_to_the_domain_of_sqrt():
     assert abs_bound(f, u, 0, R(1, 3), sympy.Integer(1)).holds is True
     assert abs_bound(f, u, 0, R(1, 3), sympy.sqrt(R(1, 3))).holds is True
     assert abs_bound(f, u, 0, R(1, 3), R(1, 2)).holds is False
+
+
+def test_an_exhausted_box_budget_is_named_in_the_reason():
+    """Mutation seed 11: 4u(1 - u) = 1 at u = 1/2 only (no box separates it); with a budget
+    of 5 boxes the answer is undecided and says why."""
+    res = abs_bound(4 * u * (1 - u), u, 0, 1, sympy.Integer(1), max_boxes=5)
+    assert res.holds is None and res.witness is None
+    assert res.reason == "box budget 5 exhausted" and res.boxes == 6

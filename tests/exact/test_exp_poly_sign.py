@@ -243,3 +243,39 @@ def test_turn_decides_zeros_met_exactly_at_the_first_midpoint():
         ("exact", 1, 1, 1, -1), ("iso", 1, three_halves, -1, 1)]
     assert _turn_of((t - 1) * (t - sympy.Rational(3, 4)), half, three_halves) == [
         ("iso", half, 1, 1, -1), ("exact", 1, 1, -1, 1)]
+
+
+def test_root_prints_the_midpoint_of_its_interval():
+    """Mutation seed 11: a root known by an interval prints its midpoint (by hand: the
+    midpoint of [1/2, 1] is 3/4), an exact root its rational value."""
+    from exactdp.exact.exp_poly_sign import Root
+
+    assert str(Root(F(1, 2), F(1), "isolated", 1, -1)) == "~0.75"
+    assert str(Root(F(1, 2), F(1), "undecided", 1, 1)) == "~0.75 (undecided)"
+    assert str(Root(F(2, 3), F(2, 3), "exact", 1, -1)) == "2/3"
+
+
+def test_a_critical_point_at_a_rational_is_decided_exactly():
+    """Mutation seed 11: e^t - 3t and e^t - 2t have their critical point at exactly t = 1
+    (d/dt (1 - k t e^-t) = k (t - 1) e^-t, an exact rational event of the derivative).
+    e - 3 < 0: two zeros, by mpmath's findroot about 0.619 and 1.512, one on each side;
+    e - 2 > 0: no zero at all (the minimum is positive)."""
+    f = ExpPoly.from_sympy(sympy.exp(t) - 3 * t, t)
+    chart = sign_on_positive_reals(f)
+    mpmath.mp.dps = 30
+    zeros = [mpmath.findroot(lambda x: mpmath.exp(x) - 3 * x, x0) for x0 in (0.6, 1.5)]
+    assert [r.kind for r in chart.roots] == ["isolated", "isolated"]
+    assert all(_inside(r, F(mpmath.nstr(z, 25))) for r, z in zip(chart.roots, zeros,
+                                                                    strict=True))
+    assert (chart.roots[0].left, chart.roots[0].right, chart.roots[1].right) == (1, -1, 1)
+    g = ExpPoly.from_sympy(sympy.exp(t) - 2 * t, t)
+    assert sign_on_positive_reals(g).roots == () and sign_on_positive_reals(g).nonnegative
+
+
+def test_turn_splits_at_an_extremum_met_exactly_at_the_first_midpoint():
+    """Mutation seed 11: (t - 1)^2 - 1/16 has its minimum -1/16 exactly at the midpoint 1
+    of (1/2, 3/2) and is positive at both ends: its zeros 3/4 and 5/4 (by hand) are
+    isolated on each side of the midpoint."""
+    half, three_halves = F(1, 2), F(3, 2)
+    assert _turn_of((t - 1) ** 2 - sympy.Rational(1, 16), half, three_halves) == [
+        ("iso", half, 1, 1, -1), ("iso", 1, three_halves, -1, 1)]

@@ -125,3 +125,17 @@ def test_sums_to_one_term_by_term():
     assert not sums_to_one([a])  # 1 - e^(-lam)/2 + lam e^(-lam)/3
     assert not sums_to_one([{(0, F(0)): F(1, 2)}, {(0, F(0)): F(1, 3)}])
     assert sums_to_one([{(0, 0): F(1, 2)}, {(0, F(0)): F(1, 2)}, {}])
+
+
+def test_sum_piece_goes_on_after_a_constant_term():
+    """Mutation seed 11: a constant term (rate 0) before a geometric one. By hand, at any
+    lam: sum_{z=1}^{3} (2 + exp(-lam z)) = 6 + (exp(-lam) - exp(-4 lam)) / (1 - exp(-lam))."""
+    piece = {(F(0), F(0)): F(2), (F(-1), F(0)): F(1)}
+    out: dict = {}
+    sum_piece(out, piece, 1, 3)
+    lam = sympy.Rational(7, 5)
+    got = sum(value_expr(v, lam) / (1 if r == 0 else 1 - sympy.exp(lam * sympy.Rational(r)))
+              for r, v in out.items())
+    want = 6 + sum(sympy.exp(-lam * z) for z in (1, 2, 3))
+    assert sympy.simplify(got - want) == 0
+    assert set(out) == {0, F(-1)}

@@ -347,3 +347,37 @@ def test_sign_of_a_difference_of_tiny_losses_needs_no_exact_zero_test(monkeypatc
     with mpmath.workdps(700):  # an independent check of the same difference
         tt = mpmath.mpf(1) / mpmath.mpf(10) ** 300
         assert mpmath.log((1 + tt / 3) / (1 + tt / 2)) < 0
+
+
+def test_compare_with_an_infinity_answers_minus_one_zero_or_one():
+    """Mutation seed 11: compare's answers are exactly -1, 0 and 1 at the infinities too."""
+    oo = sympy.oo
+    assert compare(-oo, 1) == -1 and compare(1, oo) == -1 and compare(-oo, oo) == -1
+    assert compare(oo, 1) == 1 and compare(1, -oo) == 1
+    assert compare(oo, oo) == 0 and compare(-oo, -oo) == 0
+
+
+def test_proved_equal_by_a_sign_proof_when_rewriting_leaves_a_difference():
+    """Mutation seed 11: log 6 - log 2 - log 3 and cos(pi/5) - (1 + sqrt 5)/4 survive
+    expand/powsimp as non-zero expressions; their sign is proved 0 (by hand: log is a
+    homomorphism; cos(pi/5) = (1 + sqrt 5)/4, the golden ratio over 2)."""
+    from exactdp.exact.signs import proved_equal
+
+    L = sympy.log
+    assert sympy.expand(sympy.powsimp(L(6) - L(2) - L(3))) != 0
+    assert proved_equal(L(6), L(2) + L(3))
+    assert not proved_equal(L(6), L(2) + L(3) + sympy.Rational(1, 10**30))
+
+
+def test_the_cost_model_never_cuts_the_ladder_below_twice_the_first_precision(monkeypatch):
+    """Mutation seed 11: e - p/q with p/q the 130-bit truncation of e is about 2^-130 (a
+    ball at the first 96 bits contains 0); with the cost model's limit forced to 0 bits the
+    ladder still tries 192 bits, where the sign (+, by truncation) is proved."""
+    import exactdp.exact.signs as signs
+
+    q = 2**130
+    p = int(sympy.floor(sympy.E * q))
+    e = E(1) - sympy.Rational(p, q)
+    assert 0 < sympy.N(e, 80) < sympy.Float(2.0**-128)
+    monkeypatch.setattr(signs, "sign_prec_limit", lambda nodes: 0)
+    assert signs._numeric_sign(e) == 1
