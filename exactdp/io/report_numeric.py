@@ -35,6 +35,7 @@ from .._validate import argument_error, short_number
 from ..analysis.neighbourhood import EXHAUSTIVE_MAX_N
 from ..cost import SECONDS_LIMIT, check_seconds, fmt_size, laplace_mp_seconds, refuse
 from ..mechanisms import REGISTRY
+from ..progress import NoBar
 from ..scores import ScoreVector
 
 #: Digits of the probabilities the losses and dominance margins are computed from.
@@ -86,7 +87,11 @@ STEPS = 3
 
 def report_bar(total: int, progress: bool, seconds: float | None = None):
     """The report's tqdm bar on standard error (shown when it is a terminal), with the exact
-    route's estimate (:func:`exact_report_seconds`) in its description."""
+    route's estimate (:func:`exact_report_seconds`) in its description; a
+    :class:`~exactdp.progress.NoBar` otherwise, so that a report in a pipe or without
+    ``progress`` does not import tqdm (~40 ms)."""
+    if not (progress and sys.stderr.isatty()):
+        return NoBar()
     from tqdm import tqdm
     desc = "exactdp report" + (f" (about {seconds:.0f} s CPU)" if seconds and seconds > 2 else "")
     return tqdm(total=total, desc=desc, unit="step", file=sys.stderr,

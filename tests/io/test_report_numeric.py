@@ -26,6 +26,7 @@ from exactdp.io.report_numeric import (
     exact_route,
     heuristic_neighbours,
     numeric_report_seconds,
+    report_bar,
 )
 
 
@@ -194,3 +195,18 @@ def test_the_cli_says_the_exact_route_estimate_before_a_long_report(capsys, monk
     assert err.startswith("exactdp report: the exact route on 14 scores takes about")
     assert main(["report", "--scores", "1,0", "--no-files"]) == 2
     assert "exact route" not in capsys.readouterr().err  # quick: nothing to announce
+
+
+def test_report_bar_is_a_no_bar_without_a_terminal_or_progress(monkeypatch):
+    """No bar is shown (and tqdm is not imported) unless progress is asked and standard
+    error is a terminal; the NoBar takes the same calls."""
+    import io
+    import sys
+
+    from exactdp.progress import NoBar
+
+    monkeypatch.setattr(sys, "stderr", io.StringIO())  # not a terminal
+    for progress in (False, True):
+        with report_bar(3, progress) as bar:
+            assert isinstance(bar, NoBar)
+            bar.update(1)
