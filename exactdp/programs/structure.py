@@ -54,43 +54,41 @@ def _slot(i: int) -> int:
 
 class AnswerRun(SymbolicRun):
     """A :class:`~exactdp.programs.trace.SymbolicRun` whose answers are symbols with values:
-    every constraint is recorded with its answers' values substituted (the runs of this
-    vector) and, in ``affine``, its constant as ``(beta, ((i, alpha_i), ...))``."""
+    answer ``i`` is ``Noisy(a_i, {-1 - i: 1})``, its value in the constant and its symbol a
+    coefficient, so every constraint is recorded with the answers' values (the runs of this
+    vector) and, in ``affine``, the coefficients ``((i, alpha_i), ...)`` of the answers in
+    its constant."""
 
     def __init__(self, prefix: list[int], sites: list, chooser: Callable[[int], int] | None,
-                 release: bool, answers: tuple[Fraction, ...],
-                 sink: list[tuple[Run, tuple]]) -> None:
+                 release: bool, sink: list[tuple[Run, tuple]]) -> None:
         super().__init__(prefix, sites, chooser, release)
-        self.answers = answers
         self.sink = sink
-        self.affine: list[tuple[Fraction, tuple[tuple[int, Fraction], ...]]] = []
+        self.affine: list[tuple[tuple[int, Any], ...]] = []
 
     def noises(self, v: Noisy) -> dict[int, Any]:
         return {i: c for i, c in v.coef.items() if i >= 0}
 
-    def _value(self, v: Noisy) -> Noisy:
-        """``v`` with the answers' values in its constant."""
-        const = v.const
-        coef: dict[int, Any] = {}
-        for i, c in v.coef.items():
-            if i >= 0:
-                coef[i] = c
-            else:
-                const = const + c * self.answers[-1 - i]
-        return Noisy(const, coef, {i: v.laws[i] for i in coef})
-
     def signature(self, v: Noisy) -> Hashable:
-        return super().signature(self._value(v))
+        draws = self.draws
+        return v.const, tuple((i, c, draws[i].law, draws[i].scale) if i >= 0 else (i, c)
+                              for i, c in sorted(v.coef.items()))
 
     def branch(self, comparison: Any) -> bool:
-        if not self.noises(comparison.expr):
+        if all(i < 0 for i in comparison.expr.coef):
             raise AnswerDependent(f"{comparison.line}: a comparison of answers without noise")
         return super().branch(comparison)
 
     def constrain(self, expr: Noisy, relation: str, line: str) -> None:
-        alpha = tuple(sorted((-1 - i, Fraction(c)) for i, c in expr.coef.items() if i < 0))
-        self.affine.append((Fraction(expr.const), alpha))
-        super().constrain(self._value(expr), relation, line)
+        coef: dict[int, Any] = {}
+        alpha: list[tuple[int, Any]] = []
+        for i, c in expr.coef.items():
+            if i >= 0:
+                coef[i] = c
+            else:
+                alpha.append((-1 - i, c))
+        self.affine.append(tuple(sorted(alpha)))
+        super().constrain(Noisy(expr.const, coef, {i: expr.laws[i] for i in coef}),
+                          relation, line)
 
     def resolve(self, v: Noisy, line: str) -> tuple:
         if v.coef:  # a clamped discrete noise: its range depends on the constants
@@ -104,8 +102,9 @@ class AnswerRun(SymbolicRun):
         return run
 
 
-#: ``(runs with their constants' affine forms, outputs, executions)`` of a traced tree.
-Template = tuple[tuple[tuple[Run, tuple], ...], dict, int]
+#: ``(runs with their constants' answer coefficients, outputs, executions, the answers
+#: traced)`` of a traced tree.
+Template = tuple[tuple[tuple[Run, tuple], ...], dict, int, tuple[Fraction, ...]]
 _TEMPLATES: OrderedDict[tuple[Any, int], Template | None] = OrderedDict()
 
 
@@ -160,13 +159,13 @@ def _trace(mechanism: Any, answers: tuple, budget: Budget | None,
     prog = mechanism.program
     values = _fractions(answers)
     assert values is not None  # checked by structural_trace
-    symbols = tuple(Noisy(0, {_slot(i): 1}, {_slot(i): _ANSWER_LAW})
-                    for i in range(len(answers)))
+    symbols = tuple(Noisy(a, {_slot(i): 1}, {_slot(i): _ANSWER_LAW})
+                    for i, a in enumerate(values))
     sink: list[tuple[Run, tuple]] = []
 
     def executor(prefix: list[int], sites: list, chooser: Callable[[int], int] | None,
                  release: bool) -> AnswerRun:
-        return AnswerRun(prefix, sites, chooser, release, values, sink)
+        return AnswerRun(prefix, sites, chooser, release, sink)
 
     call = prog.bind(symbols, mechanism.epsilon, mechanism.arguments)
     try:
@@ -176,7 +175,7 @@ def _trace(mechanism: Any, answers: tuple, budget: Budget | None,
         raise
     except ProgramError:  # the tree depends on the answers (or the run fails: it says so)
         return None, None
-    return trace, (tuple(sink), trace.outputs, trace.executions)
+    return trace, (tuple(sink), trace.outputs, trace.executions, values)
 
 
 def _fractions(answers: tuple) -> tuple[Fraction, ...] | None:
@@ -193,19 +192,22 @@ def _sympy(f: Fraction) -> sympy.Rational:
 
 def substitute(template: Template, answers: tuple) -> Trace:
     """The runs of the tree ``template`` on ``answers``: each constraint's constant ``beta +
-    sum alpha_i a_i`` (each distinct constraint built once)."""
-    runs, outputs, executions = template
+    sum alpha_i a_i``, from the traced one by ``sum alpha_i (a_i - a0_i)`` (each distinct
+    constraint built once)."""
+    runs, outputs, executions, traced = template
     values = _fractions(answers)
     assert values is not None  # checked by structural_trace
+    delta = [a - a0 for a, a0 in zip(values, traced, strict=True)]
     made: dict[tuple, Constraint] = {}
     out = []
     for run, affine in runs:
         cons = []
-        for c, (beta, alpha) in zip(run.constraints, affine, strict=True):
-            k = (c.expr.coefficients, c.relation, c.line, beta, alpha)
+        for c, alpha in zip(run.constraints, affine, strict=True):
+            k = (c.expr, c.relation, c.line, alpha)
             con = made.get(k)
             if con is None:
-                const = beta + sum((a * values[i] for i, a in alpha), Fraction(0))
+                const = Fraction(int(c.expr.constant.p), int(c.expr.constant.q)) + sum(
+                    (a * delta[i] for i, a in alpha), Fraction(0))
                 con = made[k] = Constraint(Linear(_sympy(const), c.expr.coefficients),
                                            c.relation, c.line)
             cons.append(con)
