@@ -40,7 +40,8 @@ from ..xform import DENSE_DEGREE_LIMIT
 from .integrate import run_cost, run_probability, run_terms
 from .runs import Run
 from .sampler import sample_outputs
-from .trace import CHEAPER, Budget, Estimate, Trace, canonical, decode, enumerate_runs
+from .structure import traced_runs
+from .trace import CHEAPER, Budget, Estimate, Trace, canonical, decode
 from .values import ProgramError
 
 
@@ -255,9 +256,8 @@ def _def_line(func: Callable) -> int:
 def program_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
     """The runs of ``mechanism``'s program on ``answers`` (cached)."""
     prog = mechanism.program
-    call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
-    trace = enumerate_runs(call, prog.name, prog.filename, func=f"{prog.name}.distribution",
-                           budget=_budget(prog.name, len(answers)))
+    trace = traced_runs(mechanism, answers, f"{prog.name}.distribution",  # cached tree?
+                        _budget(prog.name, len(answers)))
     if prog.declaration.output == "selection":
         n = len(answers)
         for key in trace.outputs:

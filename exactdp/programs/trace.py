@@ -212,6 +212,15 @@ class SymbolicRun(Executor):
         self.edges: dict[int, set[int]] = {}
         self.log: list[str] = []
 
+    def noises(self, v: Noisy) -> dict[int, Any]:
+        """The draws of ``v`` with their coefficients (a subclass may hide other terms)."""
+        return v.coef
+
+    def result(self, key: Hashable) -> Run:
+        """The complete :class:`~exactdp.programs.runs.Run` of this execution, output ``key``."""
+        return Run(tuple(self.draws), tuple(self.constraints), self.weight, key,
+                   tuple(self.released or ()))
+
     def signature(self, v: Noisy) -> Hashable:
         """What a decision on ``v`` compares: its constant and its draws with their laws and
         scales (a re-execution must ask the same question at the same decision)."""
@@ -304,10 +313,10 @@ class SymbolicRun(Executor):
         func = "topk" if k is not None else "argmin" if minimize else "argmax"
         seen: set[int] = set()
         for n, v in enumerate(values):
-            if not (isinstance(v, Noisy) and len(v.coef) == 1):
+            if not (isinstance(v, Noisy) and len(self.noises(v)) == 1):
                 raise ProgramError(f"{line}: {func} needs values with one fresh noise each "
                                    f"(a_i + noise); value {n} is {v!r}")
-            (i,) = v.coef
+            (i,) = self.noises(v)
             if i in seen or i in self.used:
                 raise ProgramError(f"{line}: {func} needs values with one fresh noise each; "
                                    f"value {n}'s noise is shared or already compared")
@@ -454,7 +463,8 @@ def execute(executor: Executor, call: Callable[[], Any], counter: StepCounter, n
 def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
                    max_runs: int = MAX_RUNS, max_steps: int = MAX_STEPS,
                    func: str = "distribution", budget: Budget | None = None,
-                   release: bool = False) -> Trace:
+                   release: bool = False,
+                   executor: Callable[..., SymbolicRun] = SymbolicRun) -> Trace:
     """Every run of ``call`` (a program bound to its input), depth first.
 
     With a ``budget``, the probes at :data:`PROBE_AT` runs also estimate the integration
@@ -484,7 +494,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
         executions += 1
         if executions > max_runs:  # the probes under-estimated: say only what is known
             raise _too_many(func, name, estimate, max_runs, known=executions - 1)
-        run = SymbolicRun(prefix, sites, release=release)
+        run = executor(prefix, sites, None, release)
         try:
             key = execute(run, call, counter, name, _finisher(run, counter))
         except _Infeasible:
@@ -496,7 +506,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
         elif executions == PROBE_AT:
             probed = probe_runs(call, name, filename, max_steps,
                                 cost=None if budget is None else budget.cost,
-                                release=release)
+                                release=release, executor=executor)
             estimate = max(estimate, probed.runs)
             if estimate > max_runs:
                 raise _too_many(func, name, estimate, max_runs)
@@ -504,15 +514,14 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
                 budget.check(probed)
         if key is not None:
             outputs.setdefault(key, decode(key))
-            runs.append(Run(tuple(run.draws), tuple(run.constraints), run.weight, key,
-                            tuple(run.released or ())))
+            runs.append(run.result(key))
             first = first or (run.choices, run.sites, key)
         i = len(run.choices) - 1
         while i >= 0 and run.choices[i] + 1 >= run.arities[i]:
             i -= 1
         if i < 0:
             if first is not None:
-                _replay(call, name, counter, *first, release=release)
+                _replay(call, name, counter, *first, release=release, executor=executor)
             return Trace(tuple(runs), outputs, executions)
         prefix = run.choices[:i] + [run.choices[i] + 1]
         sites = run.sites[: i + 1]
@@ -520,11 +529,12 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
 
 def _replay(call: Callable[[], Any], name: str, counter: StepCounter, choices: list[int],
             sites: list[tuple[str, int, Hashable]], key: Hashable, *,
-            release: bool = False) -> None:
+            release: bool = False,
+            executor: Callable[..., SymbolicRun] = SymbolicRun) -> None:
     """Run the first complete run again, last (one execution): the same decisions must give
     the same output. Catches state kept between runs that changes only the returned value
     (a counter in the output), which the decisions' checks cannot see."""
-    run = SymbolicRun(choices, sites, release=release)
+    run = executor(choices, sites, None, release)
     try:
         again = execute(run, call, counter, name, _finisher(run, counter))
     except _Infeasible:
@@ -540,20 +550,20 @@ def _replay(call: Callable[[], Any], name: str, counter: StepCounter, choices: l
 def probe_runs(call: Callable[[], Any], name: str, filename: str,
                max_steps: int = MAX_STEPS, probes: int = PROBES,
                cost: Callable[[Run], float] | None = None,
-               release: bool = False) -> Estimate:
+               release: bool = False,
+               executor: Callable[..., SymbolicRun] = SymbolicRun) -> Estimate:
     """Estimates of the enumeration from ``probes`` random paths of the decision tree:
     the number of runs, and the sum of ``cost`` over them (0 for a run that cannot
     happen); see :func:`~exactdp.programs.runs.estimate_tree`."""
     counter = StepCounter(filename, max_steps, name)
 
     def walk(chooser: Callable[[int], int]) -> tuple[list[int], list[int], Run | None]:
-        run = SymbolicRun([], [], chooser, release)
+        run = executor([], [], chooser, release)
         try:
             key = execute(run, call, counter, name, _finisher(run, counter))
         except _Infeasible:
             return run.arities, run.choices, None
-        return run.arities, run.choices, Run(tuple(run.draws), tuple(run.constraints),
-                                             run.weight, key, tuple(run.released or ()))
+        return run.arities, run.choices, run.result(key)
     return estimate_tree(walk, probes, cost)
 
 

@@ -1,0 +1,215 @@
+"""The structural cache: a program's runs traced once per length of the answers, the answers
+substituted per vector.
+
+The sparse vector and noisy max programs of :mod:`exactdp.programs.library` decide only by
+comparisons of noisy values: their decision tree (which comparisons, in which order, and
+the output of each leaf) is the same for every vector of ``m`` answers, and each comparison
+is ``beta + sum_i alpha_i a_i + sum_j c_j z_j  relation  0`` with ``beta``, ``alpha`` and
+``c`` fixed by the tree. So the enumeration (:func:`~exactdp.programs.trace.enumerate_runs`,
+one execution of the program per run) is done once per ``(mechanism, m)``, with each answer
+``a_i`` carried as a symbol alongside its value (:class:`AnswerRun`); every later vector of
+``m`` answers gets its runs by substituting its answers into each comparison's constant
+(:func:`structural_trace`): no execution, the same :class:`~exactdp.programs.runs.Run`
+values as a fresh enumeration (tested on every library program).
+
+Whether the tree depends on the answers is checked, not assumed: a run that compares
+answers without noise (``if a > 0``), uses one as a Python number (``int(a)``), in a scale
+or a Bernoulli probability, or returns a clamped noise (whose range depends on the answers)
+stops the symbolic trace, and that program at that length is traced per vector as before.
+Only the library's programs are traced symbolically (:func:`eligible`): a user's program
+may also branch on the type or identity of an answer, which no symbol can see.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from fractions import Fraction
+from typing import Any
+
+import sympy
+
+from .runs import Budget, Constraint, Linear, Run
+from .trace import StepLimit, SymbolicRun, Trace, enumerate_runs
+from .values import Noisy, ProgramError
+
+#: The law recorded for an answer's symbol: a discrete law, so that ``a + noise == t`` is
+#: decided by the noise alone (``Noisy.continuous``), as on a plain number.
+_ANSWER_LAW = "discrete_laplace"
+#: Most cached trees (mechanism, length); the least recently used goes first.
+MAX_TEMPLATES = 64
+#: The module whose programs are traced symbolically.
+LIBRARY = "exactdp.programs.library"
+
+
+class AnswerDependent(ProgramError):
+    """A run's decisions or output depend on the answers themselves (internal: the program
+    is then traced per vector)."""
+
+
+def _slot(i: int) -> int:
+    """The (negative) index of answer ``i``'s symbol among a Noisy's coefficients."""
+    return -1 - i
+
+
+class AnswerRun(SymbolicRun):
+    """A :class:`~exactdp.programs.trace.SymbolicRun` whose answers are symbols with values:
+    answer ``i`` is ``Noisy(a_i, {-1 - i: 1})``, its value in the constant and its symbol a
+    coefficient, so every constraint is recorded with the answers' values (the runs of this
+    vector) and, in ``affine``, the coefficients ``((i, alpha_i), ...)`` of the answers in
+    its constant."""
+
+    def __init__(self, prefix: list[int], sites: list, chooser: Callable[[int], int] | None,
+                 release: bool, sink: list[tuple[Run, tuple]]) -> None:
+        super().__init__(prefix, sites, chooser, release)
+        self.sink = sink
+        self.affine: list[tuple[tuple[int, Any], ...]] = []
+
+    def noises(self, v: Noisy) -> dict[int, Any]:
+        return {i: c for i, c in v.coef.items() if i >= 0}
+
+    def signature(self, v: Noisy) -> Hashable:
+        draws = self.draws
+        return v.const, tuple((i, c, draws[i].law, draws[i].scale) if i >= 0 else (i, c)
+                              for i, c in sorted(v.coef.items()))
+
+    def branch(self, comparison: Any) -> bool:
+        if all(i < 0 for i in comparison.expr.coef):
+            raise AnswerDependent(f"{comparison.line}: a comparison of answers without noise")
+        return super().branch(comparison)
+
+    def constrain(self, expr: Noisy, relation: str, line: str) -> None:
+        coef: dict[int, Any] = {}
+        alpha: list[tuple[int, Any]] = []
+        for i, c in expr.coef.items():
+            if i >= 0:
+                coef[i] = c
+            else:
+                alpha.append((-1 - i, c))
+        self.affine.append(tuple(sorted(alpha)))
+        super().constrain(Noisy(expr.const, coef, {i: expr.laws[i] for i in coef}),
+                          relation, line)
+
+    def resolve(self, v: Noisy, line: str) -> tuple:
+        if v.coef:  # a clamped discrete noise: its range depends on the constants
+            raise AnswerDependent(f"{line}: a returned noisy value")
+        return super().resolve(v, line)
+
+    def result(self, key: Hashable) -> Run:
+        run = super().result(key)
+        if self.chooser is None:  # the enumeration's runs, not the probes'
+            self.sink.append((run, tuple(self.affine)))
+        return run
+
+
+#: ``(runs with their constants' answer coefficients, outputs, executions, the answers
+#: traced)`` of a traced tree.
+Template = tuple[tuple[tuple[Run, tuple], ...], dict, int, tuple[Fraction, ...]]
+_TEMPLATES: OrderedDict[tuple[Any, int], Template | None] = OrderedDict()
+
+
+def eligible(mechanism: Any) -> bool:
+    """Whether ``mechanism``'s program is traced symbolically: a program of the library
+    (:data:`LIBRARY`) with discrete outputs (no released values)."""
+    prog = mechanism.program
+    return (getattr(prog.func, "__module__", None) == LIBRARY
+            and prog.declaration.output != "release")
+
+
+def traced_runs(mechanism: Any, answers: tuple, func: str, budget: Budget | None) -> Trace:
+    """The runs of ``mechanism``'s program on ``answers``: from the cached tree
+    (:func:`structural_trace`), else enumerated (:func:`~exactdp.programs.trace.enumerate_runs`)."""
+    trace = structural_trace(mechanism, answers, budget, func)
+    if trace is not None:
+        return trace
+    prog = mechanism.program
+    call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
+    return enumerate_runs(call, prog.name, prog.filename, func=func, budget=budget)
+
+
+def structural_trace(mechanism: Any, answers: tuple, budget: Budget | None,
+                     func: str) -> Trace | None:
+    """The runs of ``mechanism``'s program on ``answers`` from its cached tree for this
+    length (traced on the first vector), or None when the program is not eligible or its
+    tree depends on the answers (then the caller enumerates, as before).
+
+    Raises
+    ------
+    TooCostly, StepLimit
+        From the first enumeration, as :func:`~exactdp.programs.trace.enumerate_runs`.
+    """
+    if not eligible(mechanism) or _fractions(answers) is None:
+        return None
+    key = (mechanism, len(answers))
+    if key in _TEMPLATES:
+        _TEMPLATES.move_to_end(key)
+        template = _TEMPLATES[key]
+        return None if template is None else substitute(template, answers)
+    trace, template = _trace(mechanism, answers, budget, func)
+    _TEMPLATES[key] = template
+    while len(_TEMPLATES) > MAX_TEMPLATES:
+        _TEMPLATES.popitem(last=False)
+    return trace
+
+
+def _trace(mechanism: Any, answers: tuple, budget: Budget | None,
+           func: str) -> tuple[Trace | None, Template | None]:
+    """The first enumeration, with the answers as symbols: this vector's trace and the
+    tree (both None when a run depends on the answers)."""
+    prog = mechanism.program
+    values = _fractions(answers)
+    assert values is not None  # checked by structural_trace
+    symbols = tuple(Noisy(a, {_slot(i): 1}, {_slot(i): _ANSWER_LAW})
+                    for i, a in enumerate(values))
+    sink: list[tuple[Run, tuple]] = []
+
+    def executor(prefix: list[int], sites: list, chooser: Callable[[int], int] | None,
+                 release: bool) -> AnswerRun:
+        return AnswerRun(prefix, sites, chooser, release, sink)
+
+    call = prog.bind(symbols, mechanism.epsilon, mechanism.arguments)
+    try:
+        trace = enumerate_runs(call, prog.name, prog.filename, func=func, budget=budget,
+                               executor=executor)
+    except StepLimit:
+        raise
+    except ProgramError:  # the tree depends on the answers (or the run fails: it says so)
+        return None, None
+    return trace, (tuple(sink), trace.outputs, trace.executions, values)
+
+
+def _fractions(answers: tuple) -> tuple[Fraction, ...] | None:
+    """The answers as Fractions, or None when one is not a sympy rational."""
+    if not all(isinstance(a, sympy.Rational) for a in answers):
+        return None
+    return tuple(Fraction(int(a.p), int(a.q)) for a in answers)
+
+
+def _sympy(f: Fraction) -> sympy.Rational:
+    return sympy.Integer(f.numerator) if f.denominator == 1 else sympy.Rational(
+        f.numerator, f.denominator)
+
+
+def substitute(template: Template, answers: tuple) -> Trace:
+    """The runs of the tree ``template`` on ``answers``: each constraint's constant ``beta +
+    sum alpha_i a_i``, from the traced one by ``sum alpha_i (a_i - a0_i)`` (each distinct
+    constraint built once)."""
+    runs, outputs, executions, traced = template
+    values = _fractions(answers)
+    assert values is not None  # checked by structural_trace
+    delta = [a - a0 for a, a0 in zip(values, traced, strict=True)]
+    made: dict[tuple, Constraint] = {}
+    out = []
+    for run, affine in runs:
+        cons = []
+        for c, alpha in zip(run.constraints, affine, strict=True):
+            k = (c.expr, c.relation, c.line, alpha)
+            con = made.get(k)
+            if con is None:
+                const = Fraction(int(c.expr.constant.p), int(c.expr.constant.q)) + sum(
+                    (a * delta[i] for i, a in alpha), Fraction(0))
+                con = made[k] = Constraint(Linear(_sympy(const), c.expr.coefficients),
+                                           c.relation, c.line)
+            cons.append(con)
+        out.append(Run(run.draws, tuple(cons), run.weight, run.output, run.released))
+    return Trace(tuple(out), dict(outputs), executions)
