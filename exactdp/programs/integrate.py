@@ -56,8 +56,9 @@ import sympy
 
 from .._validate import argument_error
 from ..exact.piecewise_exp import ONE, Value, reduce_fraction, times, value_expr
-from .integrate_plan import Plan, plan
+from .integrate_plan import Plan, Tree, plan
 from .integrate_stars import Frac, Units, frac_sum, star_cuts, star_frac, units
+from .integrate_tree import tree_terms, tree_value
 from .runs import Run
 
 
@@ -119,7 +120,14 @@ def _integrate(run: Run, algorithm: str) -> tuple[Units, Frac]:
         for sgn, stars in p.alternatives:
             num, den = ONE, ONE
             for star in stars:
-                n2, d2 = star_frac(star, laws, u, algorithm == "auto")
+                if isinstance(star, Tree):
+                    if not u.exact:
+                        raise ValueError(f"{run.draws[star.nodes[0][0]].line}: a tree of "
+                                         "comparisons needs noise scales that are rational "
+                                         "multiples of one unit")
+                    n2, d2 = tree_value(star, laws, u.rates), ONE
+                else:
+                    n2, d2 = star_frac(star, laws, u, algorithm == "auto")
                 num = n2 if num is ONE else times(num, n2)
                 if not num:
                     break
@@ -211,6 +219,9 @@ def run_cost(run: Run) -> float:
     total = 1e-5
     for _, stars in p.alternatives:
         for star in stars:
+            if isinstance(star, Tree):
+                total += 4e-6 * tree_terms(star)
+                continue
             groups: dict[tuple, int] = {}
             for leaf, bounds in star.leaves:
                 key = (run.draws[leaf].law, u.rates[leaf],

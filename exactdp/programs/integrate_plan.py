@@ -5,9 +5,12 @@ whose edges are the comparisons between two draws has a *star* for every connect
 component: one centre, every other draw (a *leaf*) compared with the centre only, possibly
 several times, and possibly with a constant (a comparison of one draw alone). Given the
 centre's value ``z`` the leaves are independent and each leaf's comparisons confine it to
-an interval whose ends are affine in ``z``: :class:`Bound`. A comparison of three or more
-draws, or a component that is not a star, is refused here with a one-line ``ValueError``
-naming the comparison's line, before any integral.
+an interval whose ends are affine in ``z``: :class:`Bound`. A component of Laplace and
+exponential draws may also be any *tree* (a forest of pairwise comparisons, as the chain
+``v_w1 >= v_w2 >= ... >= the rest`` of ``topk``): a :class:`Tree`, integrated leaf first
+(:mod:`exactdp.programs.integrate_tree`). A comparison of three or more draws, a cycle of
+comparisons, or a tree that is not a star of discrete or Gumbel draws, is refused here
+with a one-line ``ValueError`` naming the comparison's line, before any integral.
 
 Relations (:data:`~exactdp.programs.runs.RELATIONS`): with continuous noise (Laplace,
 exponential, Gumbel) ``expr == 0`` holds with probability 0 and ``expr != 0`` with
@@ -84,20 +87,44 @@ class Star:
 
 
 @dataclass(frozen=True)
+class Tree:
+    """A component whose comparisons form a tree that is not a star (a chain, as ``topk``
+    makes): integrated leaf first (:mod:`exactdp.programs.integrate_tree`).
+
+    Attributes
+    ----------
+    kind : str
+        ``"tree"`` (Laplace and exponential draws only).
+    nodes : tuple of (int, int or None, tuple of Bound)
+        Each draw, its parent (None: the root) and the bounds that the comparisons with
+        the parent and with constants put on it (affine in the parent's value), children
+        before their parent, the root last.
+    """
+
+    kind: str
+    nodes: tuple[tuple[int, int | None, tuple[Bound, ...]], ...]
+
+    def children(self, v: int) -> list[int]:
+        """The draws whose parent is ``v``."""
+        return [c for c, p, _ in self.nodes if p == v]
+
+
+@dataclass(frozen=True)
 class Plan:
     """How to integrate one run: a signed sum of products of stars.
 
     Attributes
     ----------
     draws : tuple of Draw
-    alternatives : tuple of (int, tuple of Star)
+    alternatives : tuple of (int, tuple of Star or Tree)
         ``(sign, stars)``: the run's probability (before its weight) is ``sum sign *
-        prod P(star)``; one alternative unless the run has ``!=`` comparisons of discrete
+        prod P(star)`` (a :class:`Tree` for a component that is a tree but not a star);
+        one alternative unless the run has ``!=`` comparisons of discrete
         noise. Empty: the run has probability 0 (a comparison that never holds).
     """
 
     draws: tuple[Draw, ...]
-    alternatives: tuple[tuple[int, tuple[Star, ...]], ...]
+    alternatives: tuple[tuple[int, tuple[Star | Tree, ...]], ...]
 
 
 def _fraction(x: object, what: str, line: str) -> Fraction:
@@ -156,18 +183,54 @@ def _bounds(coef: dict[int, Fraction], constant: Fraction, relation: str, draw: 
     return [Bound(slope, offset, a > 0, relation == ">", line)]
 
 
-def _refuse_non_star(edges: dict[frozenset[int], str], draws: tuple[Draw, ...],
-                     comp: set[int]) -> None:
-    deg = {v: sum(1 for e in edges if v in e) for v in comp}
-    for e, line in edges.items():
+def _tree(kind: str, comp: set[int], edges: dict[frozenset[int], str],
+          cons: list[tuple[dict, Fraction, str, str]], draws: tuple[Draw, ...]) -> Tree:
+    """The component ``comp`` (connected, not a star) as a :class:`Tree` rooted at its
+    draw of highest degree; refused in one line when its comparisons close a cycle or its
+    noise is not Laplace or exponential."""
+    parent = {v: v for v in comp}
+
+    def root(v: int) -> int:
+        while parent[v] != v:
+            v = parent[v]
+        return v
+
+    for e, line in edges.items():  # the first comparison that closes a cycle
         a, b = sorted(e)
-        if deg[a] >= 2 and deg[b] >= 2:
+        if root(a) == root(b):
             raise ValueError(
-                f"{line}: this comparison links two noises (drawn at {draws[a].line} and "
-                f"{draws[b].line}) that are each compared with other noises too: the "
-                "comparisons do not form a star (one shared noise compared with fresh ones), "
-                "so the run is outside the exact class")
-    raise AssertionError("a connected graph that is not a star has an inner edge")
+                f"{line}: this comparison closes a cycle of comparisons between the noises "
+                f"drawn at {', '.join(sorted({draws[v].line for v in comp}))}: the exact "
+                "class is a forest of pairwise comparisons (a tree per component)")
+        parent[root(a)] = root(b)
+    if kind != "continuous":
+        line = next(iter(edges.values()))
+        raise ValueError(f"{line}: the comparisons of these {kind} noises form a tree that is "
+                         "not a star; trees are integrated for Laplace and exponential "
+                         "noise only")
+    adj: dict[int, list[int]] = {v: [] for v in comp}
+    for e in edges:
+        a, b = sorted(e)
+        adj[a].append(b)
+        adj[b].append(a)
+    top = max(sorted(comp), key=lambda v: len(adj[v]))
+    order = [top]
+    up: dict[int, int | None] = {top: None}
+    for v in order:  # breadth first: parents before children
+        for c in sorted(adj[v]):
+            if c not in up:
+                up[c] = v
+                order.append(c)
+    bounds: dict[int, list[Bound]] = {v: [] for v in comp}
+    for coef, k, rel, line in cons:
+        if len(coef) == 1:
+            (v,) = coef
+            bounds[v] += _bounds(coef, k, rel, v, None, line)
+            continue
+        a, b = coef
+        child = a if up[a] == b else b
+        bounds[child] += _bounds(coef, k, rel, child, up[child], line)
+    return Tree("tree", tuple((v, up[v], tuple(bounds[v])) for v in reversed(order)))
 
 
 def _star(kind: str, centre: int, comp: set[int], cons: list[tuple[dict, Fraction, str, str]],
@@ -199,7 +262,7 @@ def _star(kind: str, centre: int, comp: set[int], cons: list[tuple[dict, Fractio
 
 
 def _component_star(comp: set[int], cons: list[tuple[dict, Fraction, str, str]],
-                    draws: tuple[Draw, ...]) -> Star:
+                    draws: tuple[Draw, ...]) -> Star | Tree:
     kinds = {_kind(draws[v].law) for v in comp}
     if len(kinds) > 1:
         line = cons[0][3]
@@ -234,7 +297,7 @@ def _component_star(comp: set[int], cons: list[tuple[dict, Fraction, str, str]],
             deg[v] += 1
     centres = [v for v in comp if deg[v] == len(comp) - 1]
     if len(centres) != 1 or any(deg[v] != 1 for v in comp if v != centres[0]):
-        _refuse_non_star(edges, draws, comp)
+        return _tree(kind, comp, edges, cons, draws)
     return _star(kind, centres[0], comp, cons, draws)
 
 
@@ -291,7 +354,7 @@ def plan(run: Run) -> Plan:
 
 
 def _stars(cons: list[tuple[dict, Fraction, str, str]], draws: tuple[Draw, ...]
-           ) -> tuple[Star, ...]:
+           ) -> tuple[Star | Tree, ...]:
     """The stars of the components of the graph of ``cons`` (draws without comparisons
     are left out: their factor is 1)."""
     parent = list(range(len(draws)))

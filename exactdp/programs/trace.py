@@ -210,6 +210,7 @@ class SymbolicRun(Executor):
         self.weight: sympy.Expr = sympy.Integer(1)
         self.used: set[int] = set()
         self.edges: dict[int, set[int]] = {}
+        self.chained: set[int] = set()
         self.log: list[str] = []
 
     def noises(self, v: Noisy) -> dict[int, Any]:
@@ -260,6 +261,10 @@ class SymbolicRun(Executor):
         a star (one centre, every other draw compared with it only): a chain of
         comparisons between noises, as a hand-written running maximum makes."""
         if j in self.edges.get(i, ()):  # compared before: the graph is unchanged
+            return
+        if i in self.chained and j in self.chained:  # a topk chain: a tree, integrated
+            self.edges.setdefault(i, set()).add(j)  # leaf first (integrate_tree)
+            self.edges.setdefault(j, set()).add(i)
             return
         self.edges.setdefault(i, set()).add(j)
         self.edges.setdefault(j, set()).add(i)
@@ -321,14 +326,12 @@ class SymbolicRun(Executor):
                 raise ProgramError(f"{line}: {func} needs values with one fresh noise each; "
                                    f"value {n}'s noise is shared or already compared")
             seen.add(i)
-        if k is not None and k >= 3 and len(values) > 3:
-            raise ProgramError(f"{line}: topk(values, {k}) orders {k} noises in a chain (v_w1 >= "
-                               "v_w2 >= v_w3 >= the rest), outside the exact class (stars); "
-                               "k <= 2 is exact in this version")
         left, order = list(range(len(values))), []
         sig = tuple(self.signature(v) for v in values)
         for _ in range(1 if k is None else k):  # ties: the first index ranks higher
             order.append(left.pop(self.decide(len(left), line, sig)))
+        if k is not None:  # topk's chain: a tree
+            self.chained.update(i for v in values for i in v.coef)
         for hi, lo in [*zip(order, order[1:], strict=False), *((order[-1], j) for j in left)]:
             diff = (values[lo] - values[hi]) if minimize else (values[hi] - values[lo])
             self.constrain(diff, ">" if lo < hi else ">=", line)

@@ -14,9 +14,9 @@ import pytest
 import sympy
 
 import exactdp
-from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
+from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector, TopK
 from exactdp.exact import compare
-from exactdp.programs import REAL, ProgramError, program
+from exactdp.programs import REAL, program
 from exactdp.programs import library_release as L
 
 from . import quadrature as Q
@@ -353,8 +353,6 @@ def test_noisy_top_k_gap_losses_and_refusal():
     assert ex.value == R(1, 2) and ex.attained
     three = exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1), [0, 1, 2], [1, 0, 1])
     assert 0 < three.value <= 1
-    with pytest.raises(ProgramError, match=r"topk\(values, 3\) orders 3 noises in a chain"):
-        _ = L.noisy_top_k_gap(epsilon=1, k=3).distribution([0, 1, 2, 3]).outputs
 
 
 # ------------------------------------------------------------------ the hand-written classes,
@@ -450,3 +448,53 @@ def test_a_count_of_zero_is_refused_at_construction_naming_it(name, count):
     for bad in (0, -2, sympy.Rational(3, 2)):
         with pytest.raises(ValueError, match=rf"^{name}: {count} must be a positive integer"):
             p(epsilon=1, **extra, **{count: bad})
+
+
+def _top3_gap_density(q, w, b, noise, g1, g2):
+    """The density of top-3 ``w`` with gaps ``(g1, g2)`` from its definition: given the
+    third's value ``z``, ``int f(z - a_w3) f(z + g2 - a_w2) f(z + g2 + g1 - a_w1)
+    prod_rest F(z - a_j) dz``."""
+    pdf, cdf = ((Q.laplace_pdf, Q.laplace_cdf) if noise == "laplace"
+                else (Q.exponential_pdf, Q.exponential_cdf))
+
+    def f(z):
+        out = pdf(z - q[w[2]], b) * pdf(z + g2 - q[w[1]], b) * pdf(z + g2 + g1 - q[w[0]], b)
+        for j, a in enumerate(q):
+            if j not in w:
+                out *= cdf(z - a, b)
+        return out
+
+    kinks = sorted({*q, q[w[1]] - g2, q[w[0]] - g1 - g2})
+    return mpmath.quad(f, [-mpmath.inf, *kinks, mpmath.inf])
+
+
+@pytest.mark.parametrize("noise", ["laplace", "exponential"])
+def test_noisy_top_3_with_gaps_exact_against_topk_and_quadrature(noise):
+    """k = 3 of four answers: the chain ``v_w1 >= v_w2 >= v_w3 >= the rest`` integrated
+    leaf first; the 24 ordered triples sum to 1 exactly, equal the one-shot top-k of
+    :class:`~exactdp.TopK` (an independent exact route: iterated integrals in ``Q(x,
+    lam)``) at 30 digits, and the density of the two gaps equals its one-dimensional
+    defining integral at 30 digits."""
+    prog = L.noisy_top_k_gap if noise == "laplace" else L.noisy_top_k_gap_exponential
+    q = [0, R(1, 2), 2, 3]
+    d = prog(epsilon=1, k=3).distribution(q)
+    assert len(d.outputs) == 24 and sympy.expand(sum(d.probabilities) - 1) == 0
+    ref = TopK(ReportNoisyMax(R(1, 3), noise=noise), 3).distribution(q)  # scale 2k/eps = 6
+    with mpmath.workdps(40):
+        qq = [mpmath.mpf(a.p) / a.q for a in map(sympy.Rational, q)]
+        for o, p in zip(d.outputs, d.probabilities, strict=True):
+            assert abs(sympy.N(p - ref.pmf(o[:3]), 40)) < 1e-30
+        for w in ((3, 2, 1), (0, 3, 1)):
+            for g1, g2 in ((R(1, 3), R(5, 2)), (R(2), R(1, 4))):
+                want = _top3_gap_density(qq, w, mpmath.mpf(6), noise,
+                                         mpmath.mpf(g1.p) / g1.q, mpmath.mpf(g2.p) / g2.q)
+                got = mpmath.mpf(str(sympy.N(d.density((*w, g1, g2)), 40)))
+                assert abs(got - want) < mpmath.mpf(10) ** -30
+
+
+@pytest.mark.parametrize("n", [20_000, pytest.param(100_000, marks=pytest.mark.slow)])
+def test_noisy_top_3_sampler_against_exact_pattern_probabilities(n):
+    d = L.noisy_top_k_gap_exponential(epsilon=1, k=3).distribution([0, 1, 2, 2])
+    counts = np.bincount(d.sample_index(n, rng=34), minlength=len(d.outputs)) / n
+    probs = d.to_numpy()
+    assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 10 / n)
