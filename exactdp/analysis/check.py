@@ -17,7 +17,7 @@ from ..cost import CHECK_DP_EXPONENT_DIGITS, analysis_seconds, check_seconds
 from ..exact.arb import to_arb
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
-from ..progress import SHOW_SECONDS, progress_bar
+from ..progress import SHOW_SECONDS, Steps, progress_bar
 from ..result import Result
 from ..scores import ScoreVector
 from .common import (
@@ -167,9 +167,10 @@ def check_dp(
         exhaustive vertex search for ``m <= 6`` queries and the heuristic one beyond.
     allow_non_neighbour : bool
     progress : bool, optional
-        A bar on standard error over the neighbours (:func:`exactdp.progress.progress_bar`):
-        None (default) when the loop is estimated or found to take over 2 s and standard
-        error is a terminal; False never; True at once.
+        A bar on standard error over each vector's probabilities, then the neighbours
+        (:func:`exactdp.progress.progress_bar`): None (default) when the loop is estimated
+        or found to take over 2 s and standard error is a terminal; False never; True at
+        once.
 
     Returns
     -------
@@ -219,12 +220,15 @@ def check_dp(
     # the loss's closed form at epsilon = 10**5000 would be built by sympy for minutes
     check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)
     # the bar opens before the engine computes every vector's probabilities (most of the
-    # time): at once when the cost model estimates more than 2 s, else after 2 s
+    # time): at once when the cost model estimates more than 2 s, else after 2 s; it moves
+    # vector by vector while they are built, then neighbour by neighbour
     est = analysis_seconds(len(nbrs) + 1, q.n, top_gap(q))
-    bar = progress_bar(len(nbrs), "check_dp", progress=progress, unit="neighbour",
+    bar = progress_bar(2 * len(nbrs) + 1, "check_dp", progress=progress, unit="step",
                        seconds=est if est > SHOW_SECONDS else None)
     try:
-        engine = make_engine(mech, [q] + nbrs, "check_dp")
+        built = Steps(bar, len(nbrs) + 1)
+        engine = make_engine(mech, [q] + nbrs, "check_dp", step=built)
+        built.finish()
         if isinstance(engine, BallEngine):
             return stamp(_ball_check_dp(mech, engine, q, nbrs, claim, how, bar), engine)
     except BaseException:
