@@ -149,26 +149,33 @@ def test_check_dp_s_bar_moves_vector_by_vector_while_the_engine_builds(monkeypat
     (most of the time) and moved only over the neighbours."""
     import exactdp
     from exactdp.analysis import check as check_module
-    from exactdp.analysis.engines import select
 
     events: list = []
-    xform_of = select.xform_of
+    make_engine = check_module.make_engine
 
-    def recorded(d, eps):
-        events.append("vector")
-        return xform_of(d, eps)
+    def engine(*args, step, **kwargs):
+        events.append("engine")
 
-    monkeypatch.setattr(select, "xform_of", recorded)
+        def counted():
+            events.append("vector")
+            step()
+
+        out = make_engine(*args, step=counted, **kwargs)
+        events.append("built")
+        return out
+
     def bar(total, desc, **kw):
         events.append(("bar", total))
         return _Recorder(events)
 
+    monkeypatch.setattr(check_module, "make_engine", engine)
     monkeypatch.setattr(check_module, "progress_bar", bar)
     r = exactdp.check_dp(exactdp.ExponentialMechanism(1), [2, 1, 0], progress=True)
     assert r.holds
     nbrs = r.neighbours_checked
-    assert events[0] == ("bar", 2 * nbrs + 1)
-    # every vector is followed by one step of the bar, before any neighbour is compared
-    assert events[1:1 + 2 * (nbrs + 1)] == ["vector", ("update", 1)] * (nbrs + 1)
+    assert events[:2] == [("bar", 2 * nbrs + 1), "engine"]
+    # inside the engine: every vector's probabilities, each followed by one step of the bar
+    built = events.index("built")
+    assert events[2:built] == ["vector", ("update", 1)] * (nbrs + 1)
     assert sum(n for e in events if isinstance(e, tuple) and e[0] == "update"
                for n in [e[1]]) == 2 * nbrs + 1 and events[-1] == "close"
