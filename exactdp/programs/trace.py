@@ -35,6 +35,7 @@ from typing import Any
 
 import sympy
 
+from .._validate import short_number
 from ..cost import fmt_size, refuse
 from .runs import (
     REAL,
@@ -172,8 +173,9 @@ def canonical(value: object, line: str, resolve: Callable[[Noisy, str], Hashable
         raise ProgramError(f"{line}: the output is unhashable (a {type(value).__name__}); "
                            "return a tuple")
     if isinstance(value, (Fraction, sympy.Rational)):
-        raise ProgramError(f"{line}: the output {value} is not an integer (a clamp of a "
-                           "discrete noise takes integer constants: min(max(v, lo), hi))")
+        raise ProgramError(f"{line}: the output {short_number(value)} is not an integer (a "
+                           "clamp of a discrete noise takes integer constants: min(max(v, "
+                           "lo), hi))")
     raise ProgramError(f"{line}: the output {value!r} is not made of booleans, None, integers "
                        "and tuples (a released real value is a + noise, declared with "
                        "@program(output='release'))")

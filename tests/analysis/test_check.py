@@ -311,8 +311,8 @@ def test_density_check_dp_on_an_enclosed_supremum():
     # every mechanism is oo-DP: at epsilon = oo (no noise) the check holds vacuously
     at_oo = exactdp.ReportNoisyMax(sympy.oo, noise="laplace", output="value")
     assert check_dp(at_oo, [0, 1], [1, 0]).holds
-    with pytest.raises(UndecidedSignError, match=r"^check_dp: the enclosure .* of the "
-                       r"privacy loss contains epsilon = "):
+    with pytest.raises(UndecidedSignError, match=r"^check_dp: the certified bracket "
+                       r"\[0.288063, 0.288063\] of the largest privacy loss contains epsilon = "):
         check_dp(m, q, q2, epsilon=sympy.Rational(above.interval[0]))
 
 
@@ -380,3 +380,17 @@ def test_sparse_vector_at_epsilon_1e_300_is_decided_and_linear_in_epsilon():
     assert tiny.holds and tiny.certified
     ratio, ratio_small = (to_arb(c.loss, 1200) / to_arb(c.epsilon, 1200) for c in (tiny, small))
     assert abs(ratio - ratio_small) < flint.arb(10) ** -6 and 0 < ratio <= 1
+
+
+def test_a_release_program_over_its_neighbours_keeps_the_joint_bracket():
+    # check_dp of adaptive_svt on (0, 0): the best exact loss on one neighbour and another
+    # neighbour's certified bracket reaching above it; before, "compare: value must be exact"
+    from exactdp.programs import library_release
+
+    m = library_release.adaptive_svt(epsilon=1, threshold=0)
+    r = check_dp(m, [0, 0])
+    lo, hi = r.interval
+    assert r.holds and lo < hi <= 1 and "(certified ball)" in repr(r) and len(repr(r)) <= 200
+    # the lower end is the witness pair's exact loss, computed again on its own
+    own = privacy_loss(m, list(r.witness.scores), list(r.witness.neighbour))
+    assert own.interval is None and abs(sympy.N(own.loss - sympy.Rational(lo), 30)) < 1e-20
