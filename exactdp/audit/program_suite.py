@@ -14,7 +14,11 @@ those moving one way), for order-sensitive programs each also with its positions
 (the sparse vector's worst pairs put the odd query last: ``1^10`` vs ``2^9 0``), plus
 :func:`exactdp.check_dp`'s heuristic neighbour search from ``(1, ..., 1)``
 (:func:`~exactdp.analysis.neighbourhood.heuristic_moves`: 152 neighbours at 10 queries)
-where it fits the row's 1 s CPU budget. The loss of a pair is
+where it fits the row's 1 s CPU budget. For a program releasing real values every pair
+(pattern or heuristic neighbour) is first bounded by the cheap translation bound
+(:meth:`~exactdp.programs.release.ProgramRelease.loss_upper_bound`), and a pair whose bound
+is below a loss already found is skipped, counted as "screened out" (:func:`_patterns`):
+it cannot be the worst pair. The loss of a pair is
 :func:`exactdp.privacy_loss`: for a program releasing real values the exact supremum of the
 log density ratio, or a certified bracket; a pair the engine refuses is recorded with its
 reason and the row goes on.
@@ -430,7 +434,8 @@ def search_program(name: str) -> Search:
         words = f"{HEURISTIC} not run: {INFINITE}"
     elif not s.heuristic:
         words = f"{HEURISTIC} not run: over the row's 1 s CPU budget here"
-    elif screen is not None and mech.adjacency == "all" and m > 1:
+    elif screen is not None and s.equivalent is None and mech.adjacency == "all" and m > 1:
+        # (an equivalent class's own check_dp is faster than the program's screen)
         best = worst_pair(found).loss if found else None
         heuristic, checked, why_h, cut = _screened_heuristic(mech, screen, base, best, start)
         refused += why_h
