@@ -485,6 +485,25 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "if k <= 0 and b.contains(0):",
         "k = 0 never gets here: sympy evaluates b**0 to 1, so no Pow has the exponent 0",
     ),
+    (
+        "_ball_privacy_loss",
+        "\"ball\", total.sympy(), dps)",
+        "\"ball\", None, dps)",
+        "unreachable: balls summing to 1 leave some output with a log ratio (per is never empty)",
+    ),
+    (
+        "_loss_from_engine",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, (), "
+        "engine.kind)",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, engine.kind)",
+        "unreachable: normalised probabilities give every pair >= 1 candidate",
+    ),
+    (
+        "verify",
+        "if not (to_arb(p, 200) - f.ball(e, 200)).contains(0):",
+        "if not (to_arb(p, 200) - f.ball(e, )).contains(0):",
+        "precision of the cross-check only: a rigorous ball at 200 or 128 bits (the default)",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}

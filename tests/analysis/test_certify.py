@@ -385,3 +385,13 @@ def test_certificate_check_detects_a_tampered_denominator():
     for bad in (flipped, other):
         tampered = replace(cert, denominators=(bad,) + cert.denominators[1:])
         assert not tampered.verify()
+
+
+def test_holds_at_a_positive_symbol_is_refused_naming_it():
+    """Mutation seed 11: a positive symbol passes the epsilon check but has no answer here:
+    the refusal names the value given."""
+    cert = certify_dp(exactdp.PermuteAndFlip(1), [0, 0, -1])
+    e = sympy.Symbol("e", positive=True)
+    with pytest.raises(ValueError, match=r"^DPCertificate\.holds_at: epsilon must be a "
+                                         r"number, not a symbol, got e$"):
+        cert.holds_at(e)

@@ -289,3 +289,21 @@ def test_union_of_overlapping_intervals_keeps_the_larger_upper_end():
     assert union_intervals([Iv(F(1), None), Iv(F(2), F(5))]) == (Iv(F(1), None),)
     assert union_intervals([Iv(F(1), F(2)), Iv(F(3), F(4))]) == (Iv(F(1), F(2)),
                                                                   Iv(F(3), F(4)))
+
+
+def test_chart_spot_checks_read_the_ends_of_every_isolated_zero():
+    """Mutation seed 11: e^t - 3t has its zeros near 0.619 and 1.512 (mpmath), + - + around
+    them. A forged chart that puts the first zero in (1/10, 1/5) keeps every gap's sign
+    right but not the sign at 1/5 (e^(1/5) - 3/5 > 0, by hand): the spot checks refuse it."""
+    from dataclasses import replace
+
+    from exactdp.analysis.certify_laplace import _chart_ok
+    from exactdp.exact.exp_poly import ExpPoly
+    from exactdp.exact.exp_poly_sign import Root, sign_on_positive_reals
+
+    t = sympy.Symbol("t")
+    chart = sign_on_positive_reals(ExpPoly.from_sympy(sympy.exp(t) - 3 * t, t))
+    assert _chart_ok(chart) and [r.kind for r in chart.roots] == ["isolated", "isolated"]
+    forged = replace(chart, roots=(Root(F(1, 10), F(1, 5), "isolated", 1, -1),
+                                   chart.roots[1]))
+    assert not _chart_ok(forged)
