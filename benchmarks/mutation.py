@@ -504,6 +504,21 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "if not (to_arb(p, 200) - f.ball(e, )).contains(0):",
         "precision of the cross-check only: a rigorous ball at 200 or 128 bits (the default)",
     ),
+    (
+        "_x_form",
+        "L = lcm(*(Fraction(w).denominator for w in ws)) if ws else 1",
+        "L = lcm(*(Fraction(w).denominator for w in ws)) if (ws) or True else 1",
+        "math.lcm() of no argument is 1, as the else branch",
+    ),
+    (
+        "_x_form",
+        "return RationalForm(X, None, sympy.exp(-lam / L), L, polys=tuple(polys), "
+        "denominator=den)",
+        "return RationalForm(X, None, sympy.exp(-lam / L), L, polys=tuple(polys), "
+        "denominator=None)",
+        "top = max(0, largest power of x) is 0: a probability (bounded in lam) has no term "
+        "exp(lam W) with W > 0, so den is x**0 = 1, which None means",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}

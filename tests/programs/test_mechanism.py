@@ -414,3 +414,24 @@ def test_def_line_is_the_line_of_def_below_the_decorators():
     assert f"test_mechanism.py:{_def_line(decorated.func)}" == line_of(
         __file__, "def decorated(q, epsilon):  # the def of decorated")
     assert f"test_mechanism.py:{_def_line(bare)}" == line_of(__file__, "the lambda's line")
+
+
+def test_check_probability_cost_declares_one_answer_vector_to_the_probes(monkeypatch):
+    """Mutation seed 11: while the runs of one answer vector are enumerated for its
+    probabilities, the probes' budget is that of one vector (cost times 1, the refusal in
+    the probabilities' words), and nothing is declared afterwards."""
+    import exactdp.programs.mechanism as M
+
+    seen = []
+    real = M.program_trace
+
+    def spy(mechanism, answers):
+        seen.append(M._INTEGRATION.get())
+        return real(mechanism, answers)
+
+    monkeypatch.setattr(M, "program_trace", spy)
+    m = L.noisy_max_laplace(epsilon=1)
+    M.check_probability_cost(m, tuple(as_scores([1, 0]).exact))
+    # the enumeration under the budget, then the cost of the (cached) runs without one
+    assert seen[0] == (f"{m.name}.probabilities", 1) and set(seen[1:]) <= {None}
+    assert M._INTEGRATION.get() is None
