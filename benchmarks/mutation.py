@@ -519,6 +519,13 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "top = max(0, largest power of x) is 0: a probability (bounded in lam) has no term "
         "exp(lam W) with W > 0, so den is x**0 = 1, which None means",
     ),
+    (
+        "probe_runs",
+        "run.weight, key, tuple(run.released or ()))",
+        "run.weight, None, tuple(run.released or ()))",
+        "the probes' runs are only costed (run_cost and the enumeration's cost read draws "
+        "and constraints, never the output)",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}

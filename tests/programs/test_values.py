@@ -372,3 +372,20 @@ def test_a_noisy_value_prints_its_linear_form_and_refuses_to_divide():
 @program()
 def reciprocal(q, epsilon):
     return 1 / laplace(1) > 0
+
+
+@program()
+def negated_and_zeroed(q, epsilon):
+    return (bool(-laplace(1) > q[0]), bool(laplace(1) * 0 > q[0]))
+
+
+def test_negation_and_a_zero_factor():
+    """Mutation seed 11: -z > q0 is the constraint -z - q0 > 0 (by hand); z * 0 is the
+    constant 0, so 0 > 1/2 is False without a fork."""
+    t = runs_of(negated_and_zeroed, [R(1, 2)])
+    assert t.executions == 2
+    first, second = t.runs
+    assert first.constraints == (Constraint(lin(R(-1, 2), (0, -1)), ">", first.constraints[0]
+                                            .line),)
+    assert [t.outputs[r.output] for r in t.runs] == [(True, False), (False, False)]
+    assert second.constraints[0].expr == lin(R(1, 2), (0, 1))
