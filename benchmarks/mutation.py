@@ -526,6 +526,19 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "the probes' runs are only costed (run_cost and the enumeration's cost read draws "
         "and constraints, never the output)",
     ),
+    (
+        "check_dp",
+        "value = sympy.Integer(0)",
+        "value = sympy.Integer(1)",
+        "unreachable: a search has >= 1 neighbour and a pair >= 1 candidate (sums to 1)",
+    ),
+    (
+        "_witness",
+        "if index is not None and mech.output_kind == \"sequence\":",
+        "if index is not None or mech.output_kind == \"sequence\":",
+        "a selection's outputs are its indices (outputs[i] == i), and index is None only "
+        "for a pair without any loss (unreachable: probabilities summing to 1)",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}

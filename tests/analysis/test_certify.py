@@ -395,3 +395,11 @@ def test_holds_at_a_positive_symbol_is_refused_naming_it():
     with pytest.raises(ValueError, match=r"^DPCertificate\.holds_at: epsilon must be a "
                                          r"number, not a symbol, got e$"):
         cert.holds_at(e)
+
+
+def test_certify_dp_names_itself_refusing_a_non_neighbour():
+    """Mutation seed 11: a neighbour 5 away at sensitivity 1 is refused in certify_dp's name."""
+    e = sympy.Symbol("epsilon", positive=True)
+    with pytest.raises(ValueError, match=r"^certify_dp: neighbour\[0\] must be within the "
+                                         r"sensitivity 1 of scores\[0\]"):
+        certify_dp(exactdp.PermuteAndFlip(e), [0, 0], [5, 0])

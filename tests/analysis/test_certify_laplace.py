@@ -307,3 +307,15 @@ def test_chart_spot_checks_read_the_ends_of_every_isolated_zero():
     forged = replace(chart, roots=(Root(F(1, 10), F(1, 5), "isolated", 1, -1),
                                    chart.roots[1]))
     assert not _chart_ok(forged)
+
+
+def test_sign_analyses_past_the_cost_limit_are_refused_in_certify_dp_s_name(monkeypatch):
+    """Mutation seed 11: with the cost model's estimate forced past the limit, the Laplace
+    certificate of one pair (2 scores: 2 conditions per output, 2 outputs) is refused
+    before any sign analysis, naming certify_dp and the 4 analyses."""
+    import exactdp.analysis.certify_laplace as CL
+
+    monkeypatch.setattr(CL, "laplace_certify_seconds", lambda forms: 1e9)
+    with pytest.raises(ValueError, match=r"^certify_dp: the sign analyses of 4 exponential "
+                                         r"polynomials in epsilon would need"):
+        certify_dp(exactdp.ReportNoisyMax(EPS, noise="laplace"), [0, 1], [1, 0])

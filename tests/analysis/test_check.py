@@ -371,3 +371,9 @@ def test_a_ball_check_names_its_search():
 
     ball = check_dp(GaussianNoisyMax(sigma=1), [1, 0], [0, 0], epsilon=1)
     assert ball.engine == "ball" and ball.search == "given neighbour"
+
+
+def test_check_dp_refuses_a_negative_epsilon_in_its_words():
+    """Mutation seed 11: the claimed epsilon must be > 0, said in exactly those words."""
+    with pytest.raises(ValueError, match=r"^check_dp: epsilon must be > 0, got -1$"):
+        check_dp(exactdp.PermuteAndFlip(1), [0, 1], epsilon=-1)
