@@ -539,6 +539,13 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "a selection's outputs are its indices (outputs[i] == i), and index is None only "
         "for a pair without any loss (unreachable: probabilities summing to 1)",
     ),
+    (
+        "user_line",
+        "frame = sys._getframe(1)",
+        "frame = sys._getframe(2)",
+        "every caller of user_line is in _INTERNAL (values.py, trace.py, sampler.py): the "
+        "loop skips frame 1 anyway",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}
