@@ -333,3 +333,12 @@ def test_a_returned_discrete_noise_pinned_after_a_bound_is_that_value():
     e = sympy.exp(-1)
     p1 = d.pmf(1)
     assert is_zero(p1 - (1 - e) / (1 + e) * e) and is_zero(d.pmf(-1) - (1 - p1))
+
+
+def test_a_run_that_raises_is_refused_in_the_program_s_name():
+    """Mutation seed 11: the refusal of a run that raised starts with the program's name,
+    and a float scale's refusal ends with the exact types to use instead."""
+    assert refused(raises, "ZeroDivisionError").startswith(
+        "raises: a run raised ZeroDivisionError: integer division or modulo by zero at ")
+    refused(sympy_float_scale, r"holds a float; use exact numbers \(sympy\.Rational, "
+                               r"Fraction\)$")
