@@ -3,6 +3,8 @@ noisy value's misuse, one line naming the program's line."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 import sympy
 
@@ -334,3 +336,57 @@ def test_a_draw_outside_a_program():
         argmax([1, 2])
 
 
+
+
+@program()
+def comparison_arithmetic(q, epsilon):
+    c = laplace(1) > q[0]
+    d = laplace(1) > q[0] + 1
+    return (c + 5, bool(c > Fraction(-1, 2)), bool(c < d), bool(laplace(1) * 2 > q[0]))
+
+
+def test_comparisons_as_integers_add_and_order_and_noise_scales_on_the_right():
+    """Mutation seed 11: a comparison is the integer 0 or 1: c + 5 is 6 or 5, c > -1/2 always
+    (0 and 1 both are), c < d only when c is False and d True; z * 2 > q0 is the constraint
+    2 z - q0 > 0 (by hand)."""
+    t = runs_of(comparison_arithmetic, [1])
+    outs = [t.outputs[r.output] for r in t.runs]
+    for r, (plus5, above, less, scaled) in zip(t.runs, outs, strict=True):
+        c, d = (con.relation == ">" for con in r.constraints[:2])
+        assert plus5 == 5 + c and above and less == (not c and d)
+        assert scaled == (r.constraints[2].relation == ">")
+        assert r.constraints[2].expr == (lin(-1, (2, 2)) if scaled else lin(1, (2, -2)))
+    assert t.executions == 8
+
+
+def test_a_noisy_value_prints_its_linear_form_and_refuses_to_divide():
+    """Mutation seed 11: repr shows ``const + c*z_i``; 1 / z is refused in its own words;
+    exponential noise outside a program is refused in its own name."""
+    from exactdp.programs.values import Noisy
+
+    assert repr(Noisy(Fraction(1), {0: Fraction(2)}, {0: "laplace"})) == "Noisy(1 + 2*z0)"
+    refused(reciprocal, r"\.py:\d+: dividing by a noisy value is not linear$")
+    with pytest.raises(ProgramError, match="^exponential: called outside a program"):
+        exponential(1)
+
+
+@program()
+def reciprocal(q, epsilon):
+    return 1 / laplace(1) > 0
+
+
+@program()
+def negated_and_zeroed(q, epsilon):
+    return (bool(-laplace(1) > q[0]), bool(laplace(1) * 0 > q[0]))
+
+
+def test_negation_and_a_zero_factor():
+    """Mutation seed 11: -z > q0 is the constraint -z - q0 > 0 (by hand); z * 0 is the
+    constant 0, so 0 > 1/2 is False without a fork."""
+    t = runs_of(negated_and_zeroed, [R(1, 2)])
+    assert t.executions == 2
+    first, second = t.runs
+    assert first.constraints == (Constraint(lin(R(-1, 2), (0, -1)), ">", first.constraints[0]
+                                            .line),)
+    assert [t.outputs[r.output] for r in t.runs] == [(True, False), (False, False)]
+    assert second.constraints[0].expr == lin(R(1, 2), (0, 1))
