@@ -11,12 +11,12 @@ Usage: ``PYTHONPATH=. python benchmarks/bench_report.py [--large]``. Measures in
     canvas, the PDF with the layout frozen: :func:`exactdp.io.figures.save_figure`) against
     the baseline of two ``savefig`` calls, each running the constrained layout, on the same
     figures in the same run: the ratio;
+(d) with ``--large``: the report on 3000 scores (``i % 7`` and ``0..2999``, the neighbour
+    moving each score by one) by the numeric route, CPU seconds of a child process;
 (e) the collector's share of the command (``gc.callbacks``, CPU seconds in collections)
     in child processes, in turn: the command line at Python's default thresholds
     (``exactdp.io.cli.main``) and the console entry point (``exactdp.io.entry.main``,
-    :data:`~exactdp.io.entry.COMMAND_GC_THRESHOLD`);
-(d) with ``--large``: the report on 3000 scores (``i % 7`` and ``0..2999``, the neighbour
-    moving each score by one) by the numeric route, CPU seconds of a child process.
+    :data:`~exactdp.io.entry.COMMAND_GC_THRESHOLD`).
 """
 
 from __future__ import annotations
