@@ -29,10 +29,12 @@ from .runs import Budget, Estimate
 #: count (a factor either way).
 MARGIN = 1.3
 #: Most draws plus decisions an enumeration whose estimate fell in the band may execute
-#: (its executions counted from the first): about 10 microseconds each on one 2-core
-#: x86-64 core (the sparse vector programs, 2026-12), so about 1.2 s, within the 2 s a
-#: refusal may take. The 4,096 runs of the sparse vector 6 on 12 answers are 102,400.
-BAND_WORK = 120_000
+#: (:func:`execution_work`, its executions counted from the first, and its probes counted
+#: as many again as the runs before them: they walk the same tree): 10-20 microseconds
+#: each on one core of the 2-core x86-64 machine, idle to loaded (the sparse vector
+#: programs, 2026-12), so about 1.2-2.3 s. The 4,096 runs of the sparse vector 6 on 12
+#: answers, with their probes, are 113,152.
+BAND_WORK = 115_000
 
 
 def past(estimate: float, limit: float) -> bool:

@@ -509,7 +509,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
             probed = probe_runs(call, name, filename, max_steps,
                                 cost=None if budget is None else budget.cost,
                                 release=release, executor=executor)
-            estimate = max(estimate, probed.runs)
+            estimate, work = max(estimate, probed.runs), work + work * PROBES // PROBE_AT
             band = decide(estimate, max_runs, probed, budget,
                           _too_many(func, name, estimate, max_runs))
         if band and work > BAND_WORK:

@@ -21,7 +21,7 @@ from exactdp.programs.limits import (
     past,
 )
 from exactdp.programs.runs import Budget, Estimate
-from exactdp.programs.trace import PROBE_AT, enumerate_runs, probe_runs
+from exactdp.programs.trace import PROBE_AT, PROBES, enumerate_runs, probe_runs
 
 
 @program()
@@ -38,8 +38,9 @@ def test_the_band_and_the_work_of_an_execution():
     assert MARGIN == 1.3 and past(1.31 * 4096, 4096) and not past(1.29 * 4096, 4096)
     assert near(4096 / 1.29, 4096) and not near(4096 / 1.31, 4096) and near(4096, 4096)
     assert execution_work(9, 9) == 19
-    # the 4,096 runs of SVT6 on 12 answers (12 decisions, 13 draws each) fit the budget
-    assert 4096 * execution_work(12, 13) <= BAND_WORK
+    # the 4,096 runs of SVT6 on 12 answers (12 decisions, 13 draws each) and their probes
+    # (counted as the 256 runs before them) fit the budget
+    assert (4096 + 256) * execution_work(12, 13) == 113_152 <= BAND_WORK
     msg = str(band_refusal("f", "p", 4400, 4096, "cheaper"))
     assert msg.startswith("f: an exact count of the runs of program p (estimated at about")
     assert f"more than {BAND_WORK} draws and decisions" in msg and msg.endswith("; cheaper")
@@ -85,11 +86,26 @@ def test_the_band_is_bounded_by_a_count_of_draws_and_decisions(monkeypatch):
     monkeypatch.setattr(T, "probe_runs", lambda *a, **k: Estimate(520, 0.0))
     for module in (T, L):
         monkeypatch.setattr(module, "BAND_WORK", 300 * execution_work(9, 9))
-    # the work is counted, not timed: refused at the 301st execution, on any machine
+    # the work is counted, not timed: the 256 runs before the probes and the probes (as
+    # many again) are 512 x 19 > 300 x 19, refused at the probes, on any machine
+    calls = []
+    inner = _call()
+
+    def counted():
+        calls.append(1)
+        return inner()
     with pytest.raises(TooCostly, match=r"exact count of the runs of program nine_coins "
                        r"\(estimated at about 520, near the limit of 512 runs\)"):
-        enumerate_runs(_call(), "nine_coins", nine_coins.filename, max_runs=512)
-    assert PROBE_AT < 300 < 512
+        enumerate_runs(counted, "nine_coins", nine_coins.filename, max_runs=512)
+    assert len(calls) == PROBE_AT
+    assert PROBE_AT < 300 < 512 == PROBES + PROBE_AT
+    # a budget of 600 x 19: 512 x 19 at the probes, 19 per run after: refused at run 345
+    for module in (T, L):
+        monkeypatch.setattr(module, "BAND_WORK", 600 * execution_work(9, 9))
+    calls.clear()
+    with pytest.raises(TooCostly, match="exact count of the runs"):
+        enumerate_runs(counted, "nine_coins", nine_coins.filename, max_runs=512)
+    assert len(calls) == 345
     # below the band the enumeration is not bounded by it (the run limit bounds it)
     monkeypatch.setattr(T, "probe_runs", lambda *a, **k: Estimate(520, 0.0))
     assert enumerate_runs(_call(), "nine_coins", nine_coins.filename,
