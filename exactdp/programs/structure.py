@@ -143,7 +143,7 @@ def eligible(mechanism: Any) -> bool:
     """Whether ``mechanism``'s program is traced symbolically: a program of the library
     (:data:`LIBRARY`) with discrete outputs (no released values)."""
     prog = mechanism.program
-    return (getattr(prog.func, "__module__", None) == LIBRARY
+    return (prog.func.__module__ == LIBRARY
             and prog.declaration.output != "release")
 
 
