@@ -62,9 +62,9 @@ class AnswerRun(SymbolicRun):
     its constant."""
 
     def __init__(self, prefix: list[int], sites: list, chooser: Callable[[int], int] | None,
-                 release: bool, sink: list[tuple[Run, tuple]]) -> None:
+                 release: bool, sink: list[tuple[Run, tuple]], memo: dict) -> None:
         super().__init__(prefix, sites, chooser, release)
-        self.sink = sink
+        self.sink, self.memo = sink, memo
         self.affine: list[tuple[tuple[int, Any], ...]] = []
 
     def noises(self, v: Noisy) -> dict[int, Any]:
@@ -81,6 +81,9 @@ class AnswerRun(SymbolicRun):
         return super().branch(comparison)
 
     def constrain(self, expr: Noisy, relation: str, line: str) -> None:
+        """As :meth:`SymbolicRun.constrain`, on ``expr`` without the answers' symbols, each
+        distinct constraint made once per enumeration (its sympy numbers: the runs repeat
+        most comparisons)."""
         coef: dict[int, Any] = {}
         alpha: list[tuple[int, Any]] = []
         for i, c in expr.coef.items():
@@ -89,8 +92,17 @@ class AnswerRun(SymbolicRun):
             else:
                 alpha.append((-1 - i, c))
         self.affine.append(tuple(sorted(alpha)))
-        super().constrain(Noisy(expr.const, coef, {i: expr.laws[i] for i in coef}),
-                          relation, line)
+        value = Noisy(expr.const, coef, {i: expr.laws[i] for i in coef})
+        if len(coef) == 2:
+            i, j = coef
+            self._connect(i, j, line)
+        key = (expr.const, tuple(sorted(coef.items())), relation, line)
+        con = self.memo.get(key)
+        if con is None:
+            con = self.memo[key] = Constraint(value.linear(), relation, line)
+        self.constraints.append(con)
+        self.forms.append((value, relation))
+        self.used.update(coef)
 
     def resolve(self, v: Noisy, line: str) -> tuple:
         if v.coef:  # a clamped discrete noise: its range depends on the constants
@@ -193,10 +205,11 @@ def _trace(mechanism: Any, answers: tuple, budget: Budget | None,
     symbols = tuple(Noisy(a, {_slot(i): 1}, {_slot(i): _ANSWER_LAW})
                     for i, a in enumerate(values))
     sink: list[tuple[Run, tuple]] = []
+    memo: dict[tuple, Constraint] = {}
 
     def executor(prefix: list[int], sites: list, chooser: Callable[[int], int] | None,
                  release: bool) -> AnswerRun:
-        return AnswerRun(prefix, sites, chooser, release, sink)
+        return AnswerRun(prefix, sites, chooser, release, sink, memo)
 
     call = prog.bind(symbols, mechanism.epsilon, mechanism.arguments)
     try:
@@ -206,7 +219,21 @@ def _trace(mechanism: Any, answers: tuple, budget: Budget | None,
         raise
     except ProgramError:  # the tree depends on the answers (or the run fails: it says so)
         return None, None
-    return trace, Template(sink, trace.outputs, trace.executions, values)
+    template = Template(sink, trace.outputs, trace.executions, values)
+    _plans(template)
+    zero = [Fraction(0)] * len(template.distinct)
+    for run, tp in zip(template.runs, template.plans or (), strict=True):
+        if tp is not None:  # this vector's plans: the integrator reads them, not plans again
+            supply_plan(run, _moved_plan(tp, run.draws, zero))
+    return trace, template
+
+
+def _plans(template: Template) -> tuple:
+    """The template's tagged plans (:func:`_plan_template`), made once."""
+    if template.plans is None:
+        template.plans = tuple(_plan_template(run, ids, template.distinct)
+                               for run, ids in zip(template.runs, template.ids, strict=True))
+    return template.plans
 
 
 def _fractions(answers: tuple) -> tuple[Fraction, ...] | None:
@@ -240,11 +267,8 @@ def substitute(template: Template, answers: tuple) -> Trace:
             c = Constraint(Linear(_sympy(Fraction(int(k.p), int(k.q)) + d),
                                   c.expr.coefficients), c.relation, c.line)
         made.append(c)
-    if template.plans is None:
-        template.plans = tuple(_plan_template(run, ids, template.distinct)
-                               for run, ids in zip(template.runs, template.ids, strict=True))
     out = []
-    for run, ids, tp in zip(template.runs, template.ids, template.plans, strict=True):
+    for run, ids, tp in zip(template.runs, template.ids, _plans(template), strict=True):
         new = Run(run.draws, tuple(made[i] for i in ids), run.weight, run.output, run.released)
         if tp is not None:
             supply_plan(new, _moved_plan(tp, run.draws, shifts))

@@ -60,6 +60,7 @@ def test_substituted_runs_equal_a_fresh_enumeration(m, kind):
     vectors = _vectors(kind, 4, 8, seed=len(m.name))
     first = structural_trace(m, vectors[0], None, "test")
     assert first is not None and first.runs == _enumerated(m, vectors[0]).runs
+    assert all(supplied_plan(run) == plan(run) for run in first.runs)
     for q in vectors[1:]:  # from the cached tree
         trace = structural_trace(m, q, None, "test")
         ref = _enumerated(m, q)
