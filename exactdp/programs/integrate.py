@@ -49,6 +49,7 @@ Otherwise the same formulas run on sympy numbers, with the signs of the rates de
 from __future__ import annotations
 
 import math
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -99,11 +100,34 @@ def check_run(run: Run) -> Plan:
     return _plan(run)
 
 
+#: Plans made by the structural cache (:mod:`exactdp.programs.structure`: a traced run's
+#: plan with its offsets moved), read before planning; the oldest go first past
+#: :data:`MAX_SUPPLIED` (then the run is planned again: the same plan).
+#: Keyed by the run's ``id`` (hashing a run hashes its sympy numbers), the run kept with it.
+_SUPPLIED: OrderedDict[int, tuple[Run, Plan]] = OrderedDict()
+MAX_SUPPLIED = 8192
+
+
+def supply_plan(run: Run, p: Plan) -> None:
+    """Record ``p`` as ``run``'s plan (what :func:`~exactdp.programs.integrate_plan.plan`
+    gives on it: tested), so that integrating ``run`` does not plan it again."""
+    _SUPPLIED[id(run)] = (run, p)
+    if len(_SUPPLIED) > MAX_SUPPLIED:
+        _SUPPLIED.popitem(last=False)
+
+
+def supplied_plan(run: Run) -> Plan | None:
+    """The plan :func:`supply_plan` recorded for this very ``run`` object, or None."""
+    entry = _SUPPLIED.get(id(run))
+    return entry[1] if entry is not None and entry[0] is run else None
+
+
 @lru_cache(maxsize=4096)
 def _plan(run: Run) -> Plan:
     """:func:`~exactdp.programs.integrate_plan.plan`, cached per run: the cost estimate and
     the integral of a run read the same plan (a refusal is not cached: it raises)."""
-    return plan(run)
+    p = supplied_plan(run)
+    return plan(run) if p is None else p
 
 
 ALGORITHMS = ("auto", "general")
