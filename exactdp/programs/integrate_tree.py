@@ -193,25 +193,67 @@ def message(g: Piecewise, bounds: tuple[Bound, ...]) -> Piecewise:
 
 def tree_value(tree: Tree, laws: list[str], rates: tuple[Fraction, ...]) -> Value:
     """The probability of ``tree`` (its draws' comparisons all hold), leaf first; the
-    message of a subtree is cached by its shape (laws, rates and bounds), so the runs of a
-    ``topk`` that share their losers or their chain's tail share those integrals."""
+    message of a subtree is cached by its shape (laws, rates and bounds), and so is the
+    product of the leaf messages of a draw, so the runs of a ``topk`` that share their
+    losers or their chain's tail share those integrals."""
     key: dict[int, tuple] = {}
     for v, parent, bounds in tree.nodes:  # children before parents; the root last
         key[v] = (laws[v], rates[v], tuple((b.slope, b.offset, b.lower) for b in bounds),
                   tuple(sorted((key.pop(c) for c in tree.children(v)), key=repr)))
         if parent is None:
-            return value_at(_message(key[v])[1][0], _ZERO)  # one constant piece
+            return total_integral(_integrand(key[v]), bounds)
     raise AssertionError("a tree without a root")
+
+
+def total_integral(g: Piecewise, bounds: tuple[Bound, ...]) -> Value:
+    """``int g`` over the interval that the constant ``bounds`` leave (the root's)."""
+    lo = max((b.offset for b in bounds if b.lower), default=None)
+    hi = min((b.offset for b in bounds if not b.lower), default=None)
+    if lo is not None and hi is not None and hi <= lo:
+        return {}
+    breaks, pieces = g
+    ends = [lo, *(x for x in breaks if (lo is None or x > lo) and (hi is None or x < hi)), hi]
+    out: Value = {}
+    for a, b in zip(ends[:-1], ends[1:], strict=True):
+        t = b - 1 if a is None else a + 1 if b is None else (a + b) / 2
+        piece = pieces[_piece_at(breaks, t)]
+        if not piece:
+            continue
+        if (a is None and any(r <= 0 for (_, _, r, _) in piece)) or (
+                b is None and any(r >= 0 for (_, _, r, _) in piece)):
+            raise ArithmeticError("a tree integrand does not decay at an infinite end")
+        prim = antiderivative(piece)
+        for x, sgn in ((b, 1), (a, -1)):
+            if x is not None:
+                for k, q in value_at(prim, x).items():
+                    add_term(out, k, sgn * q)
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _integrand(key: tuple) -> Piecewise:
+    """The density of the subtree ``key = (law, rate, bounds, child keys)``'s top draw
+    times its children's messages (the leaves' product cached apart)."""
+    law: str
+    rate: Fraction
+    law, rate, _, kids = key
+    leaves = tuple(k for k in kids if not k[3])
+    parts = [density(law, rate), *(_message(k) for k in kids if k[3])]
+    if leaves:
+        parts.append(_leaf_product(leaves))
+    return multiply(parts)
+
+
+@lru_cache(maxsize=4096)
+def _leaf_product(keys: tuple) -> Piecewise:
+    return multiply([_message(k) for k in keys])
 
 
 @lru_cache(maxsize=4096)
 def _message(key: tuple) -> Piecewise:
-    """The message of the subtree ``key`` = ``(law, rate, bounds, child keys)``."""
-    law: str
-    rate: Fraction
-    law, rate, bounds, kids = key
-    parts = [density(law, rate), *(_message(k) for k in kids)]
-    return message(multiply(parts), tuple(Bound(s, o, lo, False, "") for s, o, lo in bounds))
+    """The message of the subtree ``key`` to its parent."""
+    bounds = tuple(Bound(s, o, lo, False, "") for s, o, lo in key[2])
+    return message(_integrand(key), bounds)
 
 
 def tree_terms(tree: Tree) -> int:
