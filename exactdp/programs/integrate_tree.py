@@ -215,7 +215,10 @@ def total_integral(g: Piecewise, bounds: tuple[Bound, ...]) -> Value:
     ends = [lo, *(x for x in breaks if (lo is None or x > lo) and (hi is None or x < hi)), hi]
     out: Value = {}
     for a, b in zip(ends[:-1], ends[1:], strict=True):
-        t = b - 1 if a is None else a + 1 if b is None else (a + b) / 2
+        if a is None:
+            t = _ZERO if b is None else b - 1
+        else:
+            t = a + 1 if b is None else (a + b) / 2
         piece = pieces[_piece_at(breaks, t)]
         if not piece:
             continue
