@@ -33,6 +33,7 @@ Models*, 2009, section 9.3), here with exact piecewise integrals.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
@@ -259,12 +260,26 @@ def _message(key: tuple) -> Piecewise:
     return message(_integrand(key), bounds)
 
 
-def tree_terms(tree: Tree) -> int:
-    """A rough count of the terms the integral handles (the cost model's unit): per draw,
-    the pieces of its integrand times the terms of its product of messages (at most two
-    per child piece)."""
-    total = 0
-    for v, _, _ in tree.nodes:
-        kids = tree.children(v)
-        total += (2 * len(kids) + 2) * min(2 ** len(kids), 10**12)
-    return total
+def tree_terms(tree: Tree) -> float:
+    """A rough count of the Fraction operations of :func:`tree_value` (the cost model's
+    unit), from the sizes the functions reach, simulated without arithmetic: a draw's
+    integrand has one piece per breakpoint of its children's messages (and of its
+    density), with the product of their mean terms per piece and the sum of their
+    polynomial degrees; its message has a piece per bound and integrand piece, and about
+    twice the integrand's terms per piece (the antiderivative and the carried constant).
+    Calibrated on ``topk`` chains (``docs/benchmarks.md``); the caches of shared subtrees
+    make it an over-estimate when answers repeat."""
+    size: dict[int, tuple[int, float, int]] = {}  # pieces, mean terms per piece, degree
+    total = 0.0
+    for v, parent, bounds in tree.nodes:
+        kids = [size.pop(c) for c in tree.children(v)]
+        pieces = 2 + sum(p - 1 for p, _, _ in kids)
+        terms = min(math.prod(t for _, t, _ in kids), 1e12)
+        degree = sum(d for _, _, d in kids)
+        work = pieces * terms * (degree + 1) * (len(kids) + 3)
+        if parent is None:
+            return total + work
+        out = (len(bounds) * (pieces - 1) + 1, 1.5 * terms * (1 + degree / 4), degree + 1)
+        total += work + 2 * out[0] * out[1]
+        size[v] = out
+    raise AssertionError("a tree without a root")

@@ -334,3 +334,12 @@ def test_a_draw_outside_a_program():
         argmax([1, 2])
 
 
+
+
+def test_topk_docstring_examples_print_what_they_say():
+    import doctest
+
+    test = doctest.DocTestParser().get_doctest(topk.__doc__, {}, "topk", None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0 and len(test.examples) >= 8
