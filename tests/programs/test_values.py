@@ -138,6 +138,16 @@ def top2(q, epsilon, k=2):
     return topk([a + laplace(2 / epsilon) for a in q], k)
 
 
+@program(output="sequence")
+def gumbel_top3(q, epsilon):
+    return topk([a + gumbel(2 / epsilon) for a in q], 3)
+
+
+@program(output="sequence")
+def discrete_top3(q, epsilon):
+    return topk([a + discrete_laplace(2 / epsilon) for a in q], 3)
+
+
 def test_topk_one_run_per_ordered_tuple_with_the_chain_constraints():
     t = runs_of(top2, [1, 0, 2])
     assert t.executions == 6
@@ -156,6 +166,14 @@ def test_topk_one_run_per_ordered_tuple_with_the_chain_constraints():
     assert runs_of(top2, [1, 0, 2], k=3).executions == 6
     # k = 3 of four values: a chain (a tree), one run per ordered triple
     assert runs_of(top2, [1, 0, 2, 3], k=3).executions == 24
+    # a chain of Gumbel or discrete noises: refused by the integrator, naming the line
+    for top3 in (gumbel_top3, discrete_top3):
+        with pytest.raises(ProgramError, match=r"test_values\.py:\d+: the comparisons of "
+                           r"these \w+ noises form a tree that is not a star"):
+            _ = top3(epsilon=1).distribution([0, 1, 2, 3]).probabilities
+    # k = n on equal answers: every order has probability 1/n! (i.i.d. noise: symmetry)
+    assert set(top2(epsilon=1, k=4).distribution([1, 1, 1, 1]).probabilities) == {
+        sympy.Rational(1, 24)}
     refused(top2, r"topk\(values, k\) needs an integer 1 <= k <= 2, got 3", q=(0, 1), k=3)
 
 
