@@ -361,3 +361,28 @@ def test_topk_docstring_examples_print_what_they_say():
     runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
     runner.run(test)
     assert runner.summarize(verbose=False).failed == 0 and len(test.examples) >= 8
+
+
+@program(output="sequence", sensitivity=1)
+def laplace_top3(q, epsilon):
+    return topk([a + laplace(2 / epsilon) for a in q], 3)
+
+
+@program(output="sequence", sensitivity=1)
+def exponential_top3(q, epsilon):
+    return topk([a + exponential(2 / epsilon) for a in q], 3)
+
+
+def test_topk_three_privacy_loss_is_exact_and_equals_the_topk_mechanism():
+    """The indices of top-3 (no gaps) are a finite distribution: its loss is exact, and
+    equals the one-shot ``TopK(ReportNoisyMax)`` (an independent route: iterated integrals
+    in ``Q(x, lam)``) to 100 digits; both laws, a pair moving both ways."""
+    import exactdp
+    from exactdp import ReportNoisyMax, TopK
+
+    for noise, top3 in (("laplace", laplace_top3), ("exponential", exponential_top3)):
+        mine = exactdp.privacy_loss(top3(epsilon=1), [0, 1, 2, 3], [1, 0, 1, 2])
+        ref = exactdp.privacy_loss(TopK(ReportNoisyMax(1, noise=noise), 3), [0, 1, 2, 3],
+                                   [1, 0, 1, 2])
+        assert abs(sympy.N(mine.value - ref.value, 110)) < 1e-100
+        assert 0 < mine.value <= 3  # top-3 at scale 2/epsilon: at most k epsilon
