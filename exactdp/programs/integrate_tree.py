@@ -201,8 +201,8 @@ def tree_value(tree: Tree, laws: list[str], rates: tuple[Fraction, ...]) -> Valu
     for v, parent, bounds in tree.nodes:  # children before parents; the root last
         key[v] = (laws[v], rates[v], tuple((b.slope, b.offset, b.lower) for b in bounds),
                   tuple(sorted((key.pop(c) for c in tree.children(v)), key=repr)))
-        if parent is None:
-            return total_integral(_integrand(key[v]), bounds)
+        if parent is None:  # not cached: every run has its own root
+            return total_integral(_integrand.__wrapped__(key[v]), bounds)
     raise AssertionError("a tree without a root")
 
 
@@ -234,7 +234,7 @@ def total_integral(g: Piecewise, bounds: tuple[Bound, ...]) -> Value:
     return out
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def _integrand(key: tuple) -> Piecewise:
     """The density of the subtree ``key = (law, rate, bounds, child keys)``'s top draw
     times its children's messages (the leaves' product cached apart)."""
@@ -253,7 +253,7 @@ def _leaf_product(keys: tuple) -> Piecewise:
     return multiply([_message(k) for k in keys])
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=8192)
 def _message(key: tuple) -> Piecewise:
     """The message of the subtree ``key`` to its parent."""
     bounds = tuple(Bound(s, o, lo, False, "") for s, o, lo in key[2])
