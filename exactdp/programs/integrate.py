@@ -4,8 +4,9 @@ A :class:`~exactdp.programs.runs.Run` is a set of independent noises and linear 
 between them; its probability is the product-law measure of the set where every comparison
 holds, times :attr:`Run.weight`. :func:`run_probability` computes it exactly for the *exact
 class* (:mod:`exactdp.programs.integrate_plan`: every component of the comparison graph is
-a star) and refuses everything else, before any integral, with a one-line ``ValueError``
-naming the comparison's ``file:line``.
+a star, or a tree of Laplace and exponential draws, integrated leaf first by
+:mod:`exactdp.programs.integrate_tree`) and refuses everything else, before any
+integral, with a one-line ``ValueError`` naming the comparison's ``file:line``.
 
 Each star is integrated leaves first (:mod:`exactdp.programs.integrate_stars`). Given the
 centre's value ``z``, each leaf's comparisons confine it to an interval with ends affine
