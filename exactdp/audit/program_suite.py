@@ -153,6 +153,8 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
         "ReportNoisyMax", _p(noise="laplace", output="value"))),
     "noisy_max_value_exponential": SuiteSetting(queries=5, equivalent=(
         "ReportNoisyMax", _p(noise="exponential", output="value"))),
+    # check_dp's 152 heuristic neighbours through the screen: every bound is at most 1/2
+    # (the patterns' worst), 4.7 s CPU of linear programmes: over the row's 1 s budget
     "svt3": SuiteSetting(_p(threshold=1, c=1), 10, equivalent=(
         "SparseVector", _p(threshold=1, c=1, variant=3)), heuristic=False),
     # the screen's bounds (the program's runs at c = 2) cost 4 s CPU, the losses 0.9 s
@@ -319,14 +321,17 @@ def _screen(name: str, mech: Mechanism) -> Callable[[tuple, tuple], Any] | None:
 
 def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
               pats: list[tuple[str, tuple, tuple]], start: float, best: Any = None,
-              what: str = "patterns") -> tuple[list[PairLoss | str], dict[str, int]]:
+              what: str = "patterns", ties: bool = True
+              ) -> tuple[list[PairLoss | str], dict[str, int]]:
     """The losses of the pattern pairs (in their order), and the numbers of pairs screened
     out and left after an infinite loss.
 
     With a ``screen`` (:func:`_screen`), every pair's upper bound comes first; the pairs
     are computed from the largest bound down, and a pair whose bound is strictly below a
     loss already found is skipped (it cannot be the worst pair; a tie is computed, so the
-    worst pair named is the one the full search names). An attained infinite loss ends the
+    worst pair named is the one the full search names; with ``ties=False`` a bound equal
+    to the loss found is skipped too: check_dp's neighbours after the patterns, whose
+    worst pair the row names first among ties). An attained infinite loss ends the
     search (no pair can exceed it; the pairs without a finite bound come first, in their
     order, so it is the pair the full search names)."""
     bounds: list[Any] = [None] * len(pats)
@@ -350,7 +355,7 @@ def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
         if done:
             skipped["infinite"] = len(order) - n
             break
-        if best is not None and bounds[i] is not None and compare(bounds[i], best) < 0:
+        if best is not None and bounds[i] is not None and compare(bounds[i], best) < 1 - ties:
             skipped["screened"] += 1
             continue
         out[i] = _pair(mech, *pats[i])
@@ -372,7 +377,8 @@ def _screened_heuristic(mech: Mechanism, screen: Callable[[tuple, tuple], Any], 
     q = score_vector(base, "scores", "check_dp")
     nbrs, _ = neighbour_list(mech, q, None, "heuristic", False, "check_dp")
     pats = [(HEURISTIC, base, tuple(nb.raw)) for nb in nbrs]
-    results, skipped = _patterns(mech, screen, pats, start, best, "heuristic neighbours")
+    results, skipped = _patterns(mech, screen, pats, start, best, "heuristic neighbours",
+                                 ties=False)
     found = [p for p in results if isinstance(p, PairLoss)]
     refused = [p for p in results if isinstance(p, str)]
     return (worst_pair(found) if found else None), len(nbrs), refused, skipped["screened"]
