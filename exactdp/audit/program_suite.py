@@ -445,17 +445,18 @@ def search_program(name: str) -> Search:
         best = worst_pair(found).loss if found else None
         heuristic, checked, why_h, cut = _screened_heuristic(mech, screen, base, best, start)
         refused += why_h
-        words = (f"{HEURISTIC} from {''.join(map(str, base))} ({checked} neighbours, {cut} "
-                 "screened out)")
+        words = (f"{HEURISTIC} from {''.join(map(str, base))} ({_count(checked, 'neighbour')}"
+                 f", {cut} screened out)")
     else:
         heuristic, checked, why = _heuristic(mech, base)
-        words = why or f"{HEURISTIC} from {''.join(map(str, base))} ({checked} neighbours)"
+        words = why or f"{HEURISTIC} from {''.join(map(str, base))} " \
+            f"({_count(checked, 'neighbour')})"
         if why:
             refused.append(why)
     mirrored = sum(pname.endswith(MIRRORED) for pname, _, _ in pats)
     rebased = sum(pname.endswith(REBASED) for pname, _, _ in pats)
     plain = len(pats) - mirrored - rebased
-    parts = [f"{plain} StatDP patterns"] if plain else []
+    parts = [_count(plain, "StatDP pattern")] if plain else []
     if mirrored:
         parts.append(f"{mirrored} mirrored")
     if rebased:
@@ -470,3 +471,8 @@ def search_program(name: str) -> Search:
     searched = len(found) - (heuristic is not None) + checked + skipped["screened"]
     return Search(tuple(found), " + ".join(parts), searched, route, tuple(refused), m,
                   time.process_time() - start)
+
+
+def _count(n: int, noun: str) -> str:
+    """``"1 neighbour"``, ``"6 neighbours"``: a count with its noun in the right number."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")

@@ -215,7 +215,7 @@ def randomized_response_incorrect(q, epsilon):
     return tuple(1 - int(a) if bernoulli(p) else int(a) for a in q)
 
 
-@program(sensitivity=1, adjacency="one")
+@program(sensitivity=1, adjacency="one", counts=("n",))
 def truncated_geometric(q, epsilon, n, sensitivity=1):
     """The truncated geometric mechanism: the count ``q[0]`` plus two-sided geometric
     noise ``DLap(D/epsilon)``, clamped to ``[0, n]``.

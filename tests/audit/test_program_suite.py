@@ -223,3 +223,11 @@ def test_release_heuristic_screened_finds_check_dps_worst_pair():
     assert s.search.endswith("check_dp heuristic from 111 (25 neighbours, 23 screened out)")
     r = exactdp.check_dp(ps.build("gap_svt"), (1, 1, 1), search="heuristic")
     assert exactdp.exact.compare(r.loss, worst.loss) == 0 and r.neighbours_checked == 25
+
+
+def test_counts_in_the_search_column_agree_in_number():
+    from exactdp.audit.program_suite import _count
+
+    assert _count(1, "neighbour") == "1 neighbour"
+    assert _count(6, "neighbour") == "6 neighbours"
+    assert _count(0, "StatDP pattern") == "0 StatDP patterns"

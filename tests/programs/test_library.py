@@ -237,3 +237,9 @@ def test_continuous_programs_equal_quadrature_to_30_digits(prog, params, referen
     assert abs(mpmath.fsum(want) - 1) < mpmath.mpf(10) ** -30
     for o, a, b in zip(d.outputs, got, want, strict=True):
         assert abs(a - b) < mpmath.mpf(10) ** -30, (prog.name, q, o, a, b)
+
+
+@pytest.mark.parametrize("n", [0, -1, sympy.Rational(1, 2)])
+def test_truncated_geometric_refuses_a_bad_range_at_construction(n):
+    with pytest.raises(ValueError, match=r"^truncated_geometric: n must be a positive integer"):
+        L.truncated_geometric(epsilon=1, n=n)
