@@ -7,17 +7,13 @@ factory of :class:`~exactdp.mechanisms.base.Mechanism` objects; the draws
 program may use beyond plain Python.
 """
 
+from .builtins import argmax, argmin, topk
 from .draws import bernoulli, discrete_laplace, exponential, gumbel, laplace
 from .language import Declaration, Program, program
 from .mechanism import ProgramDistribution, ProgramMechanism
 from .release import ProgramRelease, ReleaseProgramMechanism
 from .runs import REAL
-from .values import (
-    ProgramError,
-    argmax,
-    argmin,
-    topk,
-)
+from .values import ProgramError
 
 __all__ = [
     "Declaration",

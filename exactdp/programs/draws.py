@@ -140,8 +140,8 @@ def gumbel(scale: object) -> Any:
     Returns
     -------
     noisy value
-        To be passed to :func:`~exactdp.programs.values.argmax` or
-        :func:`~exactdp.programs.values.argmin`; compared anywhere else, a one-line refusal.
+        To be passed to :func:`~exactdp.programs.builtins.argmax` or
+        :func:`~exactdp.programs.builtins.argmin`; compared anywhere else, a one-line refusal.
 
     Raises
     ------

@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import sympy
 
+from .builtins import argmax
 from .draws import bernoulli, discrete_laplace, exponential, laplace
 from .language import program
-from .values import argmax
 
 
 # ---------------------------------------------------------------------------- noisy max

@@ -26,9 +26,9 @@ adaptive sparse vector and SmartSum).
 
 from __future__ import annotations
 
+from .builtins import argmax, topk
 from .draws import exponential, laplace
 from .language import program
-from .values import argmax, topk
 
 
 @program(sensitivity=1, adjacency="one", output="release")
@@ -360,7 +360,7 @@ def noisy_top_k_gap(q, epsilon, k=2, sensitivity=1):
     Claimed epsilon-DP, and it is (Ding et al., PVLDB 13, 2020: the gaps are free). Exact
     for every k: the ordering ``v_w1 >= v_w2 >= ... >= v_wk >= the rest`` is a star
     centred at ``v_w2`` for ``k <= 2`` and a chain, integrated leaf first, for ``k >= 3``
-    (:func:`~exactdp.programs.values.topk`); the gaps' density is one integral over
+    (:func:`~exactdp.programs.builtins.topk`); the gaps' density is one integral over
     ``v_wk``. The loss over ``k - 1 >= 2`` gaps is a certified bracket. With two answers
     the output is the difference ``v_0 - v_1``, a Laplace difference: the loss of a shift
     s is ``s epsilon / (2k)``, not attained.
