@@ -46,6 +46,7 @@ from .integrate_stars import units
 from .release_bound import check_bounds, ordered_patterns
 from .release_cells import VPoly, cells
 from .release_density import affine, run_density
+from .release_edge import edge_limit
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_sup import (
     MAX_STEPS,
@@ -185,9 +186,11 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
             continue
         fe, ge = exact_at(f, end, lam), exact_at(g, end, lam)
         if fe == 0 or ge == 0:
-            if fe == ge:
-                raise ValueError(f"{func}: both densities vanish at the value {end} of "
-                                 f"{label}: the limit of their ratio is not decided here")
+            if fe == ge:  # both vanish: the support edge of one-sided noise
+                inf, pair = edge_limit(f, g, lam, end, -side, func)
+                out.append(Candidate(pair, None, inf, False, f"{label} as the value -> {end} "
+                                     f"from {'above' if side < 0 else 'below'}"))
+                continue
             out.append(Candidate(None, None, 1 if ge == 0 else -1, False,
                                  f"{label} as the value -> {end}"))
             continue
@@ -442,6 +445,8 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
                 brackets.append(Bracketed(label, bound, "a search over its released values"))
     # the critical points last, where the other candidates leave room below the bound
     for _key, bound, label, pieces in pending:
+        if any(c.infinite for c in out):
+            break  # the loss is infinite: no critical value can matter
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
             continue
