@@ -201,10 +201,10 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
 
 def _critical(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
               hi: Fraction | None, label: str, func: str,
-              max_steps: int = MAX_STEPS) -> list[Candidate]:
+              max_steps: int = MAX_STEPS, spent: list[int] | None = None) -> list[Candidate]:
     """The candidates at the interior zeros of ``d = f' g - f g'`` on the cell."""
     out: list[Candidate] = []
-    for x, y in zeros(d, lam, lo, hi, func, max_steps):
+    for x, y in zeros(d, lam, lo, hi, func, max_steps, spent):
         if x == y:  # an exact rational critical point
             if (lo is None or x > lo) and (hi is None or x < hi):
                 out.append(Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None,
@@ -254,17 +254,18 @@ def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr |
                         ) -> tuple[list[Candidate], bool]:
     """The candidates at the critical points of a one-value pattern's cells, and whether
     their search was cut short (with a ``bound``, past :data:`BRACKET_STEPS` bisections
-    over its cells: the pattern is then bracketed; its lower end the exact ratio at the best point
-    of a screen, :func:`_screened`)."""
+    shared by its cells, each cell at least 40: the pattern is then bracketed; its lower
+    end the exact ratio at the best point of a screen, :func:`_screened`)."""
     out: list[Candidate] = []
     if bound is None:
         for f, g, lam, lo, hi, d in pieces:
             out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS, d)
         return out, False
-    steps = max(40, BRACKET_STEPS // max(1, len(pieces)))
+    spent = [0]  # a cell that needs few steps leaves the rest to the others
     try:
-        for f, g, lam, lo, hi, d in pieces:
-            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", steps, d)
+        for f, g, lam, lo, hi, d in (p for p in pieces if p[0] and p[1] and p[5]):
+            steps = max(40, BRACKET_STEPS - spent[0])
+            out += _critical(f, g, d, lam, lo, hi, label, func, steps, spent)
     except ValueError:
         return out, True
     return out, False
