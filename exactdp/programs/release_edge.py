@@ -29,7 +29,10 @@ and uniqueness given ``N`` initial values). A. Baker, *Transcendental Number The
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import replace
 from fractions import Fraction
+from typing import Any
 
 import sympy
 
@@ -68,3 +71,24 @@ def edge_limit(f: Terms, g: Terms, lam: Fraction, at: Fraction, side: int, func:
     if compare(sympy.expand(fm), sympy.Integer(0)) < 0:
         fm, gn = -fm, -gn
     return 0, (fm, gn)
+
+
+def attained_ends(cands: list[Any], point: Callable[[Fraction], tuple[sympy.Expr, sympy.Expr]],
+                  label: str) -> list[Any]:
+    """Mark attained a finite cell end reached from one side only (the cell on its other
+    side has both densities 0, or a constant ratio) where the densities at the end itself,
+    ``point(end)``, equal the limit pair exactly: the output with that value attains the
+    limit (exponential noise: the support's edge ``v = max a_i``, where the densities are
+    right-continuous). ``cands`` are :class:`~exactdp.programs.release_loss.Candidate`."""
+    seen: dict[Fraction, int] = {}
+    for c in cands:
+        if c.at is not None:
+            seen[c.at] = seen.get(c.at, 0) + 1
+    out = list(cands)
+    for i, c in enumerate(cands):
+        if c.at is None or c.attained or seen[c.at] != 1 or c.exact is None:
+            continue
+        f, g = point(c.at)
+        if sympy.expand(f - c.exact[0]) == 0 and sympy.expand(g - c.exact[1]) == 0:
+            out[i] = replace(c, attained=True, witness=f"{label} with the value {c.at}")
+    return out

@@ -46,7 +46,7 @@ from .integrate_stars import units
 from .release_bound import check_bounds, ordered_patterns
 from .release_cells import VPoly, cells
 from .release_density import affine, run_density
-from .release_edge import edge_limit
+from .release_edge import attained_ends, edge_limit
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_sup import (
     MAX_STEPS,
@@ -244,10 +244,13 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
     # a cell of positive probability under one input only makes the loss infinite: no
     # critical point elsewhere can matter, so none is searched
     one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
-    out: list[Candidate] = []
-    for f, g, lam, lo, hi, d in one_sided or pieces:
-        out += _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d)
-    return _continuous_ends(out, label), [] if one_sided else pieces
+    out = [c for f, g, lam, lo, hi, d in one_sided or pieces
+           for c in _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d)]
+    def point(v: Fraction) -> tuple[sympy.Expr, sympy.Expr]:  # the densities at v itself
+        u = holder["unit"]
+        return value_expr(_density(runs_p, (v,), func)[1], u), value_expr(
+            _density(runs_q, (v,), func)[1], u)
+    return attained_ends(_continuous_ends(out, label), point, label), [] if one_sided else pieces
 
 
 def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr | None
@@ -382,7 +385,6 @@ class Bracketed:
     label: str
     upper: sympy.Expr
     why: str
-
 
 
 def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list[Bracketed]]:

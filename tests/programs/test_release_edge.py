@@ -13,7 +13,8 @@ import sympy
 import exactdp
 from exactdp import ReportNoisyMax
 from exactdp.programs import library_release as L
-from exactdp.programs.release_edge import edge_limit, vanishing_order
+from exactdp.programs.release_edge import attained_ends, edge_limit, vanishing_order
+from exactdp.programs.release_loss import Candidate
 
 ONE = Fraction(1)
 ZERO = Fraction(0)
@@ -86,3 +87,34 @@ def test_exponential_noisy_max_value_at_the_support_edge_is_infinite():
             ratios.append(pa / pb)
         # P(V in [1, 1 + h]) ratio ~ c h -> 0: each step of 100 shrinks it about 100-fold
         assert all(80 < r0 / r1 < 120 for r0, r1 in zip(ratios, ratios[1:], strict=False))
+
+
+def test_an_end_reached_from_one_side_is_attained_where_the_point_densities_equal_it():
+    pair = (sympy.Integer(2), sympy.Integer(1))
+    lone = Candidate(pair, None, 0, False, "P as the value -> 2", Fraction(2))
+    twin = Candidate(pair, None, 0, False, "P as the value -> 3", Fraction(3))
+    cands = [lone, twin, twin]  # the end 3 is reached from both sides: left alone here
+    out = attained_ends(cands, lambda v: pair, "P")
+    assert out[0].attained and out[0].witness == "P with the value 2" and out[1:] == cands[1:]
+    # densities at the point that differ from the limit: not attained
+    assert attained_ends(cands, lambda v: (sympy.Integer(0), sympy.Integer(1)), "P") == cands
+
+
+def test_exponential_noisy_max_value_edge_with_positive_densities_is_attained():
+    """``[2, 0]`` against ``[2, 1]``: both supports start at 2, where the densities jump to
+    ``phi(0) Phi(2)`` and ``phi(0) Phi(1)``; the ratio is largest there, ``(1 - e^-1) / (1 -
+    e^-1/2) = 1 + e^-1/2``, attained by the output ``v = 2`` (densities right-continuous),
+    as the class says."""
+    a, b = [2, 0], [2, 1]
+    mine = exactdp.privacy_loss(L.noisy_max_value_exponential(epsilon=1), a, b)
+    theirs = exactdp.privacy_loss(ReportNoisyMax(1, noise="exponential", output="value"), a, b)
+    want = sympy.log(1 + sympy.exp(-sympy.Rational(1, 2)))
+    assert sympy.simplify(sympy.exp(mine.value) - sympy.exp(want)) == 0
+    assert sympy.simplify(sympy.exp(theirs.value) - sympy.exp(want)) == 0
+    assert mine.attained and theirs.attained and "with the value 2" in mine.output
+    with mpmath.workdps(30):  # the ratio of P(V in [2, 2 + h]) by quadrature tends to it
+        for k in (3, 6):
+            h = mpmath.mpf(10) ** -k
+            r = (mpmath.quad(lambda v: _density(a, v), [2, 2 + h])
+                 / mpmath.quad(lambda v: _density(b, v), [2, 2 + h]))
+            assert abs(r - (1 + mpmath.exp(-0.5))) < 2 * h and r < 1 + mpmath.exp(-0.5)
