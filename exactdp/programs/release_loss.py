@@ -257,17 +257,17 @@ def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr |
                         ) -> tuple[list[Candidate], bool]:
     """The candidates at the critical points of a one-value pattern's cells, and whether
     their search was cut short (with a ``bound``, past :data:`BRACKET_STEPS` bisections
-    shared by its cells, each cell at least 40: the pattern is then bracketed; its lower
-    end the exact ratio at the best point of a screen, :func:`_screened`)."""
+    over its cells, each a fair share of those left, at least 40: the pattern is then
+    bracketed; its lower end the exact ratio at the best point of a screen, :func:`_screened`)."""
     out: list[Candidate] = []
     if bound is None:
         for f, g, lam, lo, hi, d in pieces:
             out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS, d)
         return out, False
-    spent = [0]  # a cell that needs few steps leaves the rest to the others
-    try:
-        for f, g, lam, lo, hi, d in (p for p in pieces if p[0] and p[1] and p[5]):
-            steps = max(40, BRACKET_STEPS - spent[0])
+    spent, todo = [0], [p for p in pieces if p[0] and p[1] and p[5]]
+    try:  # each cell a fair share of what is left: a cell needing few steps leaves the rest
+        for i, (f, g, lam, lo, hi, d) in enumerate(todo):
+            steps = max(40, (BRACKET_STEPS - spent[0]) // (len(todo) - i))
             out += _critical(f, g, d, lam, lo, hi, label, func, steps, spent)
     except ValueError:
         return out, True
