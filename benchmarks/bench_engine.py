@@ -1,6 +1,11 @@
 """One engine (issue 33, item 5): the program engine against the old ``SparseVector`` class.
 
-Usage: ``PYTHONPATH=. python benchmarks/bench_engine.py --baseline PATH [--rounds 5]``.
+Usage: ``PYTHONPATH=. python benchmarks/bench_engine.py --baseline PATH [--rounds 5]
+[--before PATH2]``.
+
+``--before PATH2`` (a checkout of an earlier state of the engine) adds its engine routes to
+every row, interleaved with this tree's, so that one run gives the ratios before and after a
+change of the engine (the structural cache: ``docs/benchmarks.md``).
 
 ``PATH`` is a checkout of the commit before the rebuild (``git worktree add --detach PATH
 b2af7ad``): its ``SparseVector`` computed its probabilities with its own integrals (the
@@ -64,8 +69,18 @@ def measure(tree: str, setup: str, call: str) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def rows(baseline: str, here: str) -> list[tuple[str, str, str, str]]:
-    """``(row, label, tree, setup + call)`` of every measurement."""
+def rows(baseline: str, here: str, before: str = "") -> list[tuple[str, str, str, str]]:
+    """``(row, label, tree, setup + call)`` of every measurement (with the engine routes of
+    the tree ``before`` too, labelled "(before)", when given)."""
+    out = _rows(baseline, here)
+    if not before:
+        return out
+    extra = [(name, f"{label} (before)", before, code) for name, label, tree, code in out
+             if tree == here]
+    return sorted(out + extra, key=lambda r: [n for n, *_ in out].index(r[0]))
+
+
+def _rows(baseline: str, here: str) -> list[tuple[str, str, str, str]]:
     out = []
     for name, eps, T, call in CASES:
         e, t = eps.split("=")[1], T.split("=")[1]
@@ -94,9 +109,12 @@ def main() -> None:
     parser.add_argument("--baseline", required=True, help="a checkout of the old class")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", default="", help="rows whose name contains this")
+    parser.add_argument("--before", default="", help="an earlier engine's checkout")
     args = parser.parse_args()
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-    todo = [r for r in rows(os.path.abspath(args.baseline), here) if args.only in r[0]]
+    before = os.path.abspath(args.before) if args.before else ""
+    todo = [r for r in rows(os.path.abspath(args.baseline), here, before)
+            if args.only in r[0]]
     times: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.rounds):
         for name, label, tree, code in todo:

@@ -12,7 +12,11 @@ Usage: ``PYTHONPATH=. python benchmarks/bench_report.py [--large]``. Measures in
     the baseline of two ``savefig`` calls, each running the constrained layout, on the same
     figures in the same run: the ratio;
 (d) with ``--large``: the report on 3000 scores (``i % 7`` and ``0..2999``, the neighbour
-    moving each score by one) by the numeric route, CPU seconds of a child process.
+    moving each score by one) by the numeric route, CPU seconds of a child process;
+(e) the collector's share of the command (``gc.callbacks``, CPU seconds in collections)
+    in child processes, in turn: the command line at Python's default thresholds
+    (``exactdp.io.cli.main``) and the console entry point (``exactdp.io.entry.main``,
+    :data:`~exactdp.io.entry.COMMAND_GC_THRESHOLD`).
 """
 
 from __future__ import annotations
@@ -88,6 +92,37 @@ def figure_saves(out: Path) -> tuple[float, float]:
     return base, once
 
 
+#: A child that runs the report through ``ENTRY`` and prints the command's CPU seconds
+#: and the collector's (``gc.callbacks``: the time between each collection's start and stop).
+COLLECTOR_CHILD = """
+import gc, sys, time
+spent = [0.0, 0.0]
+def watch(phase, info):
+    if phase == "start":
+        spent[1] = time.process_time()
+    else:
+        spent[0] += time.process_time() - spent[1]
+gc.callbacks.append(watch)
+start = time.process_time()
+from ENTRY import main
+main(["report", "--no-pdf", "--out", sys.argv[1]])
+print(time.process_time() - start, spent[0])
+"""
+
+
+def collector(out: Path, rounds: int = 3) -> dict[str, list[tuple[float, float]]]:
+    """``(command CPU s, collector CPU s)`` per round for the default thresholds (the
+    command line called directly) and the entry point's, interleaved."""
+    got: dict[str, list[tuple[float, float]]] = {"exactdp.io.cli": [], "exactdp.io.entry": []}
+    for _ in range(rounds):
+        for entry in got:
+            run = subprocess.run([sys.executable, "-c", COLLECTOR_CHILD.replace("ENTRY", entry),
+                                  str(out / "gc")], check=True, capture_output=True, text=True)
+            cpu, gc_cpu = map(float, run.stdout.split()[-2:])
+            got[entry].append((cpu, gc_cpu))
+    return got
+
+
 def large(out: Path) -> None:
     for name, q in (("i % 7", [i % 7 for i in range(3000)]), ("0..2999", list(range(3000)))):
         q2 = [v + (1 if i % 2 else -1) for i, v in enumerate(q)]
@@ -112,6 +147,10 @@ def main(argv=None) -> None:
         print("(c) saving the five figures (CPU s)")
         print(f"  two savefig calls (baseline) {base:6.2f}")
         print(f"  one drawing (save_figure)    {once:6.2f}   ratio {once / base:.2f}")
+        print("(e) the collector's share of the command (CPU s: command, in collections)")
+        for entry, runs in collector(out).items():
+            cells = ", ".join(f"{cpu:.2f} / {gc_cpu:.2f}" for cpu, gc_cpu in runs)
+            print(f"  {entry:<18} {cells}")
         if args.large:
             print("(d) the numeric route")
             large(out)

@@ -485,6 +485,67 @@ EQUIVALENT: list[tuple[str, str, str, str]] = [
         "if k <= 0 and b.contains(0):",
         "k = 0 never gets here: sympy evaluates b**0 to 1, so no Pow has the exponent 0",
     ),
+    (
+        "_ball_privacy_loss",
+        "\"ball\", total.sympy(), dps)",
+        "\"ball\", None, dps)",
+        "unreachable: balls summing to 1 leave some output with a log ratio (per is never empty)",
+    ),
+    (
+        "_loss_from_engine",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, (), "
+        "engine.kind)",
+        "return PrivacyLoss(sympy.Integer(0), None, ratios, q.values, q2.values, 0, engine.kind)",
+        "unreachable: normalised probabilities give every pair >= 1 candidate",
+    ),
+    (
+        "verify",
+        "if not (to_arb(p, 200) - f.ball(e, 200)).contains(0):",
+        "if not (to_arb(p, 200) - f.ball(e, )).contains(0):",
+        "precision of the cross-check only: a rigorous ball at 200 or 128 bits (the default)",
+    ),
+    (
+        "_x_form",
+        "L = lcm(*(Fraction(w).denominator for w in ws)) if ws else 1",
+        "L = lcm(*(Fraction(w).denominator for w in ws)) if (ws) or True else 1",
+        "math.lcm() of no argument is 1, as the else branch",
+    ),
+    (
+        "_x_form",
+        "return RationalForm(X, None, sympy.exp(-lam / L), L, polys=tuple(polys), "
+        "denominator=den)",
+        "return RationalForm(X, None, sympy.exp(-lam / L), L, polys=tuple(polys), "
+        "denominator=None)",
+        "top = max(0, largest power of x) is 0: a probability (bounded in lam) has no term "
+        "exp(lam W) with W > 0, so den is x**0 = 1, which None means",
+    ),
+    (
+        "probe_runs",
+        "run.weight, key, tuple(run.released or ()))",
+        "run.weight, None, tuple(run.released or ()))",
+        "the probes' runs are only costed (run_cost and the enumeration's cost read draws "
+        "and constraints, never the output)",
+    ),
+    (
+        "check_dp",
+        "value = sympy.Integer(0)",
+        "value = sympy.Integer(1)",
+        "unreachable: a search has >= 1 neighbour and a pair >= 1 candidate (sums to 1)",
+    ),
+    (
+        "_witness",
+        "if index is not None and mech.output_kind == \"sequence\":",
+        "if index is not None or mech.output_kind == \"sequence\":",
+        "a selection's outputs are its indices (outputs[i] == i), and index is None only "
+        "for a pair without any loss (unreachable: probabilities summing to 1)",
+    ),
+    (
+        "user_line",
+        "frame = sys._getframe(1)",
+        "frame = sys._getframe(2)",
+        "every caller of user_line is in _INTERNAL (values.py, trace.py, sampler.py): the "
+        "loop skips frame 1 anyway",
+    ),
 ]
 
 DETECTED = {"killed", "timeout"}

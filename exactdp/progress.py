@@ -34,6 +34,29 @@ class NoBar:
         return None
 
 
+class Steps:
+    """Advance a bar by one step per call, at most ``count`` times; :meth:`finish` adds the
+    steps left. For a stage whose steps may be skipped or repeated (an engine building the
+    probabilities of ``count`` vectors: a form in x per vector, then the exact route again
+    when one has none), so the bar moves vector by vector and never overshoots the stage.
+    """
+
+    def __init__(self, bar: Any, count: int) -> None:
+        self.bar = bar
+        self.left = int(count)
+
+    def __call__(self) -> None:
+        if self.left > 0:
+            self.left -= 1
+            self.bar.update(1)
+
+    def finish(self) -> None:
+        """The stage is done: the bar takes the steps left at once."""
+        if self.left > 0:
+            self.bar.update(self.left)
+            self.left = 0
+
+
 def shows(progress: bool | None, seconds: float | None = None) -> bool:
     """Whether a bar is wanted: not ``progress=False``, standard error a terminal, and not
     an estimate at or below :data:`SHOW_SECONDS` (unless ``progress=True``)."""

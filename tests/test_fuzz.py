@@ -144,3 +144,71 @@ def test_sparse_vector_at_a_tiny_epsilon_answers():
         loss = exactdp.privacy_loss(m, [1e-300, 0], [0, 1e-300]).loss
     assert compare(loss, 0) > 0 and compare(loss, m.epsilon) <= 0
     assert compare(loss, sympy.Rational(1, 10**601)) > 0  # about 4.0e-601
+
+
+# ---------------------------------------------------------------------------- release programs
+# The library's release programs (exactdp.programs.library_release) at tiny sizes (n <= 2,
+# c = 1, k <= n, 2 copies) on ordinary, huge and tiny scores (1e300 once ended in a
+# 675-character to_arb error; 1e-300 in minutes of sympy). Each check_dp of a one-score move
+# answers (a repr of at most 200 characters, answer first; holds agrees with loss <= epsilon;
+# a program its authors prove private holds) or refuses in one short line within 5 x 2 s CPU.
+RELEASE_SCORES = [0, 1, -1, Fraction(1, 2), 10**300, Fraction(1, 10**300), 1e300, 1e-300,
+                  "1e-300", -(10**300)]
+#: Claimed epsilon-DP, and it is (each program's docstring cites the proof).
+PRIVATE = {"laplace_mechanism", "histogram", "numerical_svt", "gap_svt", "laplace_parallel",
+           "partial_sum", "prefix_sum", "adaptive_svt", "smart_sum", "noisy_top_k_gap",
+           "noisy_top_k_gap_exponential"}
+RELEASE_FAST = settings(max_examples=12, deadline=None, derandomize=True,
+                        suppress_health_check=[HealthCheck.too_slow])
+RELEASE_SLOW = settings(max_examples=120, deadline=None, derandomize=True,
+                        suppress_health_check=[HealthCheck.too_slow])
+
+
+def _release_program(name: str, n: int):
+    from exactdp.programs import library_release
+
+    p = library_release.PROGRAMS[name]
+    kw = {"threshold": 0, "c": 1, "k": min(2, n), "copies": 2}
+    return p(epsilon=1, **{k: v for k, v in kw.items() if k in p.parameter_names})
+
+
+def _release_check(name: str, scores: list, move: int) -> None:
+    m = _release_program(name, len(scores))
+    neighbour = [Fraction(scores[0]) + move if not isinstance(scores[0], str)
+                 else Fraction(1, 10**300) + move, *scores[1:]]
+    t0 = time.process_time()
+    r = _refused_in_one_line(lambda: exactdp.check_dp(m, scores, neighbour))
+    if r is None:  # a documented refusal, in one line: within 5 x the 2 s standard
+        assert time.process_time() - t0 < 10.0
+        return
+    assert len(repr(r)) <= 200 and repr(r).startswith("DPCheck(holds=")
+    if r.interval is None:  # exact: holds iff loss <= epsilon, decided exactly
+        assert compare(r.loss, 0) >= 0
+        assert r.holds == (r.loss is not sympy.oo and compare(r.loss, 1) <= 0)
+    else:  # a certified bracket (sympy Floats: their exact binary values)
+        lo, hi = (sympy.Rational(v) for v in r.interval)
+        assert 0 <= lo <= hi and (not r.holds or hi <= 1)
+    if name in PRIVATE:
+        assert r.holds, (name, scores, neighbour, r)
+
+
+def _release_case(draw_settings):
+    from exactdp.programs import library_release
+
+    @draw_settings
+    @given(name=st.sampled_from(sorted(library_release.PROGRAMS)), data=st.data(),
+           n=st.integers(1, 2), move=st.sampled_from([1, -1, 0]))
+    def check(name, data, n, move):
+        scores = data.draw(st.lists(st.sampled_from(RELEASE_SCORES), min_size=n, max_size=n))
+        _release_check(name, scores, move)
+    return check
+
+
+test_release_programs_answer_or_refuse_in_one_line = _release_case(RELEASE_FAST)
+test_release_programs_long = pytest.mark.slow(_release_case(RELEASE_SLOW))
+
+
+@pytest.mark.parametrize("name", ["noisy_top_k_gap", "adaptive_svt", "svt34_parallel"])
+def test_release_programs_at_1e300_answer(name):
+    # the programs comparing their values with a shared noise, at the once-failing input
+    _release_check(name, [10**300, 0], 1)

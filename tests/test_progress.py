@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 from exactdp import progress as progress_module
-from exactdp.progress import SHOW_SECONDS, NoBar, progress_bar, shows
+from exactdp.progress import SHOW_SECONDS, NoBar, Steps, progress_bar, shows
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -72,7 +72,7 @@ def test_check_dp_and_the_composition_bound_show_their_bars_when_asked(monkeypat
 
     r = exactdp.check_dp(exactdp.PermuteAndFlip(1), [3, 1, 0], progress=True)
     assert r.holds and r.loss == 1  # PF(1) on [3,1,0]: loss exactly 1 (tests/test_result.py)
-    assert "check_dp" in terminal.getvalue() and "neighbour" in terminal.getvalue()
+    assert "check_dp" in terminal.getvalue() and "step" in terminal.getvalue()
     b = exactdp.composition_lower_bound(exactdp.PermuteAndFlip(1), [0, 0], 3, 1,
                                         progress=True)
     # delta(1) of PF(1) composed 3 times on (0,0) vs (-1,1): 0.2579242399305714...
@@ -109,9 +109,73 @@ def test_check_dp_opens_its_bar_before_the_engine_and_on_the_ball_route(monkeypa
     monkeypatch.setattr(check_module, "make_engine", engine)
     monkeypatch.setattr(check_module, "progress_bar", bar)
     r = exactdp.check_dp(exactdp.PermuteAndFlip(1), [3, 1, 0], progress=True)
-    assert r.loss == 1 and order == [("bar", 26, None), "engine"]  # 3**3 - 1 neighbours
+    # 3**3 - 1 neighbours: 27 vectors' probabilities, then 26 neighbours compared
+    assert r.loss == 1 and order == [("bar", 2 * 26 + 1, None), "engine"]
     # the ball engine: RNM-Gaussian (no exact probabilities), its bar counts the neighbours
     order.clear()
     g = exactdp.check_dp(exactdp.GaussianNoisyMax(1), [1, 0], epsilon=10, progress=True)
-    assert g.engine == "ball" and order == [("bar", 8, None), "engine"]
+    assert g.engine == "ball" and order == [("bar", 2 * 8 + 1, None), "engine"]
     assert terminal.getvalue().count("check_dp") >= 2
+
+
+class _Recorder:
+    def __init__(self, events: list) -> None:
+        self.events = events
+
+    def update(self, n: int = 1) -> None:
+        self.events.append(("update", n))
+
+    def close(self) -> None:
+        self.events.append("close")
+
+
+def test_steps_are_capped_and_finish_tops_up():
+    events: list = []
+    steps = Steps(_Recorder(events), 3)
+    for _ in range(5):  # a stage that repeats its steps never overshoots
+        steps()
+    steps.finish()
+    assert events == [("update", 1)] * 3
+    events.clear()
+    steps = Steps(_Recorder(events), 4)
+    steps()
+    steps.finish()
+    steps.finish()
+    assert events == [("update", 1), ("update", 3)]
+
+
+def test_check_dp_s_bar_moves_vector_by_vector_while_the_engine_builds(monkeypatch):
+    """Before, the bar stood at 0 while the engine computed every vector's probabilities
+    (most of the time) and moved only over the neighbours."""
+    import exactdp
+    from exactdp.analysis import check as check_module
+
+    events: list = []
+    make_engine = check_module.make_engine
+
+    def engine(*args, step, **kwargs):
+        events.append("engine")
+
+        def counted():
+            events.append("vector")
+            step()
+
+        out = make_engine(*args, step=counted, **kwargs)
+        events.append("built")
+        return out
+
+    def bar(total, desc, **kw):
+        events.append(("bar", total))
+        return _Recorder(events)
+
+    monkeypatch.setattr(check_module, "make_engine", engine)
+    monkeypatch.setattr(check_module, "progress_bar", bar)
+    r = exactdp.check_dp(exactdp.ExponentialMechanism(1), [2, 1, 0], progress=True)
+    assert r.holds
+    nbrs = r.neighbours_checked
+    assert events[:2] == [("bar", 2 * nbrs + 1), "engine"]
+    # inside the engine: every vector's probabilities, each followed by one step of the bar
+    built = events.index("built")
+    assert events[2:built] == ["vector", ("update", 1)] * (nbrs + 1)
+    assert sum(n for e in events if isinstance(e, tuple) and e[0] == "update"
+               for n in [e[1]]) == 2 * nbrs + 1 and events[-1] == "close"

@@ -14,10 +14,10 @@ import sympy
 
 from .._validate import argument_error
 from ..cost import CHECK_DP_EXPONENT_DIGITS, analysis_seconds, check_seconds
-from ..exact.arb import to_arb
+from ..exact.arb import arb_to_interval, to_arb
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
-from ..progress import SHOW_SECONDS, progress_bar
+from ..progress import SHOW_SECONDS, Steps, progress_bar
 from ..result import Result
 from ..scores import ScoreVector
 from .common import (
@@ -167,9 +167,10 @@ def check_dp(
         exhaustive vertex search for ``m <= 6`` queries and the heuristic one beyond.
     allow_non_neighbour : bool
     progress : bool, optional
-        A bar on standard error over the neighbours (:func:`exactdp.progress.progress_bar`):
-        None (default) when the loop is estimated or found to take over 2 s and standard
-        error is a terminal; False never; True at once.
+        A bar on standard error over each vector's probabilities, then the neighbours
+        (:func:`exactdp.progress.progress_bar`): None (default) when the loop is estimated
+        or found to take over 2 s and standard error is a terminal; False never; True at
+        once.
 
     Returns
     -------
@@ -219,12 +220,15 @@ def check_dp(
     # the loss's closed form at epsilon = 10**5000 would be built by sympy for minutes
     check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)
     # the bar opens before the engine computes every vector's probabilities (most of the
-    # time): at once when the cost model estimates more than 2 s, else after 2 s
+    # time): at once when the cost model estimates more than 2 s, else after 2 s; it moves
+    # vector by vector while they are built, then neighbour by neighbour
     est = analysis_seconds(len(nbrs) + 1, q.n, top_gap(q))
-    bar = progress_bar(len(nbrs), "check_dp", progress=progress, unit="neighbour",
+    bar = progress_bar(2 * len(nbrs) + 1, "check_dp", progress=progress, unit="step",
                        seconds=est if est > SHOW_SECONDS else None)
     try:
-        engine = make_engine(mech, [q] + nbrs, "check_dp")
+        built = Steps(bar, len(nbrs) + 1)
+        engine = make_engine(mech, [q] + nbrs, "check_dp", step=built)
+        built.finish()
         if isinstance(engine, BallEngine):
             return stamp(_ball_check_dp(mech, engine, q, nbrs, claim, how, bar), engine)
     except BaseException:
@@ -278,40 +282,60 @@ def _check_density_seconds(n: int, count: int, qualifier: str = "") -> None:
                   "pass the one neighbour to check (neighbour=...)", limit=10.0)
 
 
+def _ends(loss) -> tuple[sympy.Expr, sympy.Expr]:
+    """``(lo, hi)`` of a density loss: its exact value twice, or a certified bracket's ends
+    (sympy Floats taken at their exact binary values)."""
+    if loss.interval is None:
+        return loss.loss, loss.loss
+    return sympy.Rational(loss.interval[0]), sympy.Rational(loss.interval[1])
+
+
 def _density_check_dp(mech, q: ScoreVector, nbrs: list[ScoreVector], claim: sympy.Expr,
                       how: str, progress: bool | None = None) -> DPCheck:
     """check_dp for a mechanism releasing real values: the largest exact density supremum
-    over the neighbours, compared with epsilon exactly (an enclosed supremum by its ends)."""
+    over the neighbours, compared with epsilon exactly; certified brackets by their ends (the
+    largest lower end picks the witness, the largest upper end bounds every neighbour)."""
     _check_density_seconds(q.n, len(nbrs))
-    best = None
+    best, high = None, None
+    # huge or tiny answers (1e300: seconds a pair, wider balls) have no estimate here: the
+    # bar shows once the loop has run 2 s
+    odd = any(v != 0 and not 2**-64 < abs(v) < 2**64 for v in q.values)
     bar = progress_bar(len(nbrs), "check_dp", progress=progress, unit="neighbour",
-                       seconds=DENSITY_PAIR_SECONDS * len(nbrs) * (q.n / 5) ** 3)
+                       seconds=None if odd else DENSITY_PAIR_SECONDS * len(nbrs) * (q.n / 5) ** 3)
     for nb in nbrs:
         bar.update(1)
         loss = density_privacy_loss(mech, q, nb)
-        if best is None or compare(loss.loss, best[0].loss) > 0:
-            best = (loss, nb)
+        lo, hi = _ends(loss)
+        if best is None or compare(lo, best[2]) > 0:
+            best = (loss, nb, lo)
+        if high is None or compare(hi, high[1]) > 0:
+            high = (loss, hi)
         if loss.loss is sympy.oo:
             break
     bar.close()
-    assert best is not None
-    loss, nb = best
+    assert best is not None and high is not None
+    loss, nb, lo = best
+    interval = loss.interval if high[0] is loss else (
+        loss.interval[0] if loss.interval else arb_to_interval(to_arb(lo, 128))[0],
+        high[0].interval[1] if high[0].interval else arb_to_interval(to_arb(high[1], 128))[1])
     if claim is sympy.oo:
         holds = True
     elif loss.loss is sympy.oo:
         holds = False
-    elif loss.interval is None:
-        holds = compare(loss.loss, claim) <= 0
-    elif compare(sympy.Rational(loss.interval[1]), claim) <= 0:  # a Float's exact value
+    elif compare(high[1], claim) <= 0:
         holds = True
-    elif compare(sympy.Rational(loss.interval[0]), claim) > 0:
+    elif compare(lo, claim) > 0:
         holds = False
-    else:
-        raise UndecidedSignError(f"check_dp: the enclosure {loss.interval} of the privacy "
-                                 f"loss contains epsilon = {claim}")
+    else:  # undecided: only a certified bracket's ends can straddle epsilon
+        assert interval is not None
+        ends = ", ".join(f"{float(v):.6g}" for v in interval)  # outward already: display
+        raise UndecidedSignError(f"check_dp: the certified bracket [{ends}] of the largest "
+                                 f"privacy loss contains epsilon = {claim}")
     witness = Witness(q.values, nb.values, loss.output)
-    return DPCheck(bool(holds), loss.loss, claim, witness, len(nbrs), how, "density",
-                   loss.interval)
+    # a rival's bracket reaching above the best lower end: the largest loss is known only
+    # within the joint bracket, so the value is its midpoint (a ball, never shown as exact)
+    value = loss.loss if high[0] is loss or interval is None else sum(interval) / 2
+    return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, "density", interval)
 
 
 def _at_most_claim(sign: int | None, claim: sympy.Expr) -> bool:

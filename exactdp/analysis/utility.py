@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cmp_to_key
 
+import flint
 import mpmath
 import numpy as np
 import sympy
@@ -24,6 +25,7 @@ from ..exact.unit_interval import sign_on_unit_interval, verify_sign_analysis
 from ..result import Result, brief
 from ..rng import as_generator
 from ..scores import as_scores
+from .engines.xform import canonical_pair
 
 
 def _thresholds(gaps) -> list:
@@ -187,9 +189,7 @@ def certify_dominance(mech_a, mech_b, scores) -> DominanceCertificate:
     gaps = ra.gaps
     thresholds, nums, analyses = [], [], []
     for t in _thresholds(gaps):
-        ta = sympy.Add(*[f for g, f in zip(gaps, ra.forms, strict=True) if g >= t])
-        tb = sympy.Add(*[f for g, f in zip(gaps, rb.forms, strict=True) if g >= t])
-        num, den = sympy.fraction(sympy.cancel(sympy.together(tb - ta)))
+        num, den = _margin(ra, rb, t)
         den_sign = sign_on_unit_interval(sympy.Poly(den, x), x)
         if den_sign.constant_sign is None or den_sign.roots:
             raise ValueError("certify_dominance: a denominator changes sign on (0, 1)")
@@ -199,6 +199,35 @@ def certify_dominance(mech_a, mech_b, scores) -> DominanceCertificate:
         nums.append(sympy.Poly(num, x))
         analyses.append(sign_on_unit_interval(sympy.Poly(num, x), x))
     return DominanceCertificate(sv.exact, x, tuple(thresholds), tuple(nums), tuple(analyses))
+
+
+def _margin(ra, rb, t) -> tuple[sympy.Expr, sympy.Expr]:
+    """Numerator and denominator of ``Pr_B[err >= t] - Pr_A[err >= t]``, cancelled, in the
+    normal form of ``sympy.fraction(sympy.cancel(...))``: from the flint polynomials of the
+    two forms when both have them (the sums of the tails over a common denominator, their
+    gcd divided out, then :func:`~.engines.xform.canonical_pair`: the form ``cancel``
+    gives a quotient of coprime polynomials), else by sympy."""
+    if ra.polys is None or rb.polys is None:
+        ta = sympy.Add(*[f for g, f in zip(ra.gaps, ra.forms, strict=True) if g >= t])
+        tb = sympy.Add(*[f for g, f in zip(rb.gaps, rb.forms, strict=True) if g >= t])
+        return sympy.fraction(sympy.cancel(sympy.together(tb - ta)))
+    one = flint.fmpq_poly([1])
+    tails = []
+    for rf in (ra, rb):
+        tail = flint.fmpq_poly([0])
+        for g, poly in zip(rf.gaps, rf.polys, strict=True):
+            if g >= t:
+                tail += poly
+        tails.append((tail, one if rf.denominator is None else rf.denominator))
+    (A, Da), (B, Db) = tails
+    num, den = B * Da - A * Db, Da * Db
+    if num == 0:
+        return sympy.Integer(0), sympy.Integer(1)
+    common = num.gcd(den)
+    num, den = canonical_pair(num // common, den // common)
+    x = ra.x
+    return (sympy.Poly([int(c) for c in reversed(num.coeffs())], x).as_expr(),
+            sympy.Poly([int(c) for c in reversed(den.coeffs())], x).as_expr())
 
 
 @dataclass(frozen=True)

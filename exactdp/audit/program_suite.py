@@ -14,7 +14,11 @@ those moving one way), for order-sensitive programs each also with its positions
 (the sparse vector's worst pairs put the odd query last: ``1^10`` vs ``2^9 0``), plus
 :func:`exactdp.check_dp`'s heuristic neighbour search from ``(1, ..., 1)``
 (:func:`~exactdp.analysis.neighbourhood.heuristic_moves`: 152 neighbours at 10 queries)
-where it fits the row's 1 s CPU budget. The loss of a pair is
+where it fits the row's 1 s CPU budget. For a program releasing real values every pair
+(pattern or heuristic neighbour) is first bounded by the cheap translation bound
+(:meth:`~exactdp.programs.release.ProgramRelease.loss_upper_bound`), and a pair whose bound
+is below a loss already found is skipped, counted as "screened out" (:func:`_patterns`):
+it cannot be the worst pair. The loss of a pair is
 :func:`exactdp.privacy_loss`: for a program releasing real values the exact supremum of the
 log density ratio, or a certified bracket; a pair the engine refuses is recorded with its
 reason and the row goes on.
@@ -37,12 +41,14 @@ import sympy
 
 from .._validate import argument_error
 from ..analysis import check_dp
+from ..analysis.common import score_vector
+from ..analysis.neighbourhood import neighbour_list
 from ..exact import compare
 from ..mechanisms import REGISTRY, Mechanism
 from ..programs import library as discrete
 from ..programs import library_release as release
 from ..result import cut_text
-from .suite import PairLoss, output_text, pair_loss
+from .suite import PairLoss, output_text, pair_loss, worst_pair
 from .suite_specs import CLAIM, patterns
 
 #: The label of check_dp's heuristic search in a row.
@@ -147,24 +153,29 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
         "ReportNoisyMax", _p(noise="laplace", output="value"))),
     "noisy_max_value_exponential": SuiteSetting(queries=5, equivalent=(
         "ReportNoisyMax", _p(noise="exponential", output="value"))),
+    # check_dp's 152 heuristic neighbours through the screen: every bound is at most 1/2
+    # (the patterns' worst), 4.7 s CPU of linear programmes: over the row's 1 s budget
     "svt3": SuiteSetting(_p(threshold=1, c=1), 10, equivalent=(
         "SparseVector", _p(threshold=1, c=1, variant=3)), heuristic=False),
     # the screen's bounds (the program's runs at c = 2) cost 4 s CPU, the losses 0.9 s
     "numerical_svt": SuiteSetting(_p(threshold=1, c=2), 10, equivalent=(
         "NumericalSparseVector", _p(threshold=1, c=2)), screen=False, heuristic=False),
-    "gap_svt": SuiteSetting(_p(threshold=1, c=1), 3, heuristic=False,
+    "gap_svt": SuiteSetting(_p(threshold=1, c=1), 3,
                             note="3 queries: 10 take 2.2 s CPU on the program's integrator"),
+    # its heuristic neighbours are not screened out (their bounds exceed the brackets'
+    # lower ends): 25 certified brackets, over the row's 10 s limit
     "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 3, heuristic=False,
-                                 note="3 queries: 6 s CPU (certified brackets)"),
+                                 note="3 queries: 5 s CPU (certified brackets)"),
     # the loss on "all above" is (3 (m - 1) + 1) epsilon / 8: 7/8 epsilon at 3 queries
     # (within the claim), 5/4 epsilon at 4 (the docstring's violation)
     "bad_adaptive_svt": SuiteSetting(
-        _p(threshold=1, c=1), 4, heuristic=False,
+        _p(threshold=1, c=1), 4,
         note="4 queries: the fewest where its loss exceeds the claim (7/8 epsilon at 3)"),
-    "svt34_parallel": SuiteSetting(_p(threshold=1, c=1), 3, heuristic=False,
+    # c = 2 at 10 queries: the loss's estimate is past the 120 s limit (refused at once)
+    "svt34_parallel": SuiteSetting(_p(threshold=1, c=1), 3,
                                    note="3 queries, c = 1 (the program's integrator)"),
-    "noisy_top_k_gap": SuiteSetting(queries=5, heuristic=False),
-    "noisy_top_k_gap_exponential": SuiteSetting(queries=5, heuristic=False),
+    "noisy_top_k_gap": SuiteSetting(queries=5),
+    "noisy_top_k_gap_exponential": SuiteSetting(queries=5),
 })
 
 
@@ -309,7 +320,8 @@ def _screen(name: str, mech: Mechanism) -> Callable[[tuple, tuple], Any] | None:
 
 
 def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
-              pats: list[tuple[str, tuple, tuple]], start: float
+              pats: list[tuple[str, tuple, tuple]], start: float, best: Any = None,
+              what: str = "patterns", ties: bool = True
               ) -> tuple[list[PairLoss | str], dict[str, int]]:
     """The losses of the pattern pairs (in their order), and the numbers of pairs screened
     out and left after an infinite loss.
@@ -317,7 +329,9 @@ def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
     With a ``screen`` (:func:`_screen`), every pair's upper bound comes first; the pairs
     are computed from the largest bound down, and a pair whose bound is strictly below a
     loss already found is skipped (it cannot be the worst pair; a tie is computed, so the
-    worst pair named is the one the full search names). An attained infinite loss ends the
+    worst pair named is the one the full search names; with ``ties=False`` a bound equal
+    to the loss found is skipped too: check_dp's neighbours after the patterns, whose
+    worst pair the row names first among ties). An attained infinite loss ends the
     search (no pair can exceed it; the pairs without a finite bound come first, in their
     order, so it is the pair the full search names)."""
     bounds: list[Any] = [None] * len(pats)
@@ -331,18 +345,17 @@ def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
     order = [i for i in range(len(pats)) if i not in set(finite)] + sorted(
         finite, key=lambda i: -float(bounds[i]))  # float: the order only, never a verdict
     out: dict[int, PairLoss | str] = {}
-    best: Any = None
     skipped = {"screened": 0, "infinite": 0}
     done = False
     for n, i in enumerate(order):
         if time.process_time() - start > ROW_LIMIT:
-            out[len(pats)] = (f"{len(order) - n} patterns not searched: over the row's "
+            out[len(pats)] = (f"{len(order) - n} {what} not searched: over the row's "
                               f"{ROW_LIMIT:g} s CPU limit")
             break
         if done:
             skipped["infinite"] = len(order) - n
             break
-        if best is not None and bounds[i] is not None and compare(bounds[i], best) < 0:
+        if best is not None and bounds[i] is not None and compare(bounds[i], best) < 1 - ties:
             skipped["screened"] += 1
             continue
         out[i] = _pair(mech, *pats[i])
@@ -351,6 +364,24 @@ def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
             best = pair.loss if best is None or compare(pair.loss, best) > 0 else best
             done = pair.loss is sympy.oo and pair.attained
     return [out[i] for i in sorted(out)], skipped
+
+
+def _screened_heuristic(mech: Mechanism, screen: Callable[[tuple, tuple], Any], base: tuple,
+                        best: Any, start: float
+                        ) -> tuple[PairLoss | None, int, list[str], int]:
+    """check_dp's heuristic neighbours of ``base`` (the same list,
+    :func:`~exactdp.analysis.neighbourhood.neighbour_list`) through the screen of
+    :func:`_patterns`: a neighbour whose bound is below ``best`` (the patterns' worst) is
+    skipped. Returns the worst pair computed (None: every neighbour screened out), the
+    neighbours, the refusals, and the number screened out."""
+    q = score_vector(base, "scores", "check_dp")
+    nbrs, _ = neighbour_list(mech, q, None, "heuristic", False, "check_dp")
+    pats = [(HEURISTIC, base, tuple(nb.raw)) for nb in nbrs]
+    results, skipped = _patterns(mech, screen, pats, start, best, "heuristic neighbours",
+                                 ties=False)
+    found = [p for p in results if isinstance(p, PairLoss)]
+    refused = [p for p in results if isinstance(p, str)]
+    return (worst_pair(found) if found else None), len(nbrs), refused, skipped["screened"]
 
 
 @dataclass(frozen=True)
@@ -398,7 +429,8 @@ def search_program(name: str) -> Search:
     m = s.queries or (10 if mech.adjacency == "all" else 3)
     base = s.base or (1,) * m
     pats = pattern_pairs(mech, m, s.mirror, s.rebase)
-    results, skipped = _patterns(mech, _screen(name, mech), pats, start)
+    screen = _screen(name, mech)
+    results, skipped = _patterns(mech, screen, pats, start)
     found = [p for p in results if isinstance(p, PairLoss)]
     refused = [p for p in results if isinstance(p, str)]
     heuristic, checked = None, 0
@@ -408,6 +440,13 @@ def search_program(name: str) -> Search:
         words = f"{HEURISTIC} not run: {INFINITE}"
     elif not s.heuristic:
         words = f"{HEURISTIC} not run: over the row's 1 s CPU budget here"
+    elif screen is not None and s.equivalent is None and mech.adjacency == "all" and m > 1:
+        # (an equivalent class's own check_dp is faster than the program's screen)
+        best = worst_pair(found).loss if found else None
+        heuristic, checked, why_h, cut = _screened_heuristic(mech, screen, base, best, start)
+        refused += why_h
+        words = (f"{HEURISTIC} from {''.join(map(str, base))} ({checked} neighbours, {cut} "
+                 "screened out)")
     else:
         heuristic, checked, why = _heuristic(mech, base)
         words = why or f"{HEURISTIC} from {''.join(map(str, base))} ({checked} neighbours)"

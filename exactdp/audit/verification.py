@@ -149,7 +149,8 @@ class SuiteRow(Result):
         lines = [repr(self), f"  verdict: {self.verdict}"]
         if self.worst is not None:
             lines.append(f"  worst: {self.worst}")
-        lines += [f"  search: {self.search} ({self.pairs_searched} pairs; {self.route}; "
+        pairs = "pair" if self.pairs_searched == 1 else "pairs"
+        lines += [f"  search: {self.search} ({self.pairs_searched} {pairs}; {self.route}; "
                   f"{self.seconds:.2f} s CPU)",
                   f"  every epsilon on DiPC's domain: {self.every_epsilon}"]
         for pub in self.tools.lower_bounds():

@@ -304,6 +304,9 @@ def _numeric_sign(e: sympy.Expr) -> int:
 
 #: Most distinct exponentials in a numerator or denominator :func:`_exp_sum_sign` reads.
 _EXP_SUM_TERMS = 64
+#: Largest expression (top-level terms, sympy operations) :func:`_exp_sum_sign` rewrites.
+_EXP_SUM_ADDENDS = 4
+_EXP_SUM_OPS = 160
 
 
 def _exp_sum_terms(p: sympy.Expr) -> dict[sympy.Rational, sympy.Rational] | None:
@@ -350,7 +353,9 @@ def _exp_sum_sign(e: sympy.Expr) -> int | None:
     cancel (``-1 + (1 - 2 exp(-N)/3) / (1 - 2 exp(-N/4)/3)``, N near 1e300, svt2 at a
     score of 1e300) cancel exactly in ``P = Q' - Q``, and the rest is a ball of modest
     precision. None: not of that form, or undecided."""
-    if sympy.count_ops(e) > 400:
+    # small expressions only: as_numer_denom multiplies the denominators out, and expand
+    # of a product of many sums grows exponentially
+    if len(sympy.Add.make_args(e)) > _EXP_SUM_ADDENDS or sympy.count_ops(e) > _EXP_SUM_OPS:
         return None
     num, den = e.as_numer_denom()
     sd = _scaled_sign(den)

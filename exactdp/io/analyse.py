@@ -22,20 +22,24 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-import mpmath
 import sympy
 
+from .._validate import short_number
 from ..analysis.check import check_dp
 from ..analysis.loss import privacy_loss
-from ..exact.signs import compare
+from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
-from ..printing import latex_escape, output_text
+from ..printing import format_number, latex_escape, output_text
 from ..programs import Program
+from ..result import cut_text
 from ..result_text import decimal_text
 
 FORMATS = ("text", "markdown", "latex")
 #: The neighbour's name.
 QUOTE = "q'"
+#: Longest exact value printed whole; longer ones are cut with ``...`` (the decimal beside
+#: them is the value).
+EXACT_CHARS = 120
 
 
 class AnalyseError(ValueError):
@@ -113,12 +117,19 @@ class _Style:
         return f"`{text}`" if self.fmt == "markdown" else text
 
     def exact(self, value: object) -> str:
+        """The exact value, cut with ``...`` beyond :data:`EXACT_CHARS` characters (a
+        probability at a score of 1e300 holds 300-digit exponents)."""
+        text = sympy.latex(value) if self.fmt == "latex" else str(value)
+        if len(text) > EXACT_CHARS:
+            text = text[: EXACT_CHARS - 3] + "..."
+            if self.fmt == "latex":
+                return f"\\texttt{{{latex_escape(text)}}}"
         if self.fmt == "latex":
-            return f"${sympy.latex(value)}$"
-        return f"`{value}`" if self.fmt == "markdown" else str(value)
+            return f"${text}$"
+        return f"`{text}`" if self.fmt == "markdown" else text
 
     def vector(self, name: str, values: tuple) -> str:
-        text = f"{name} = ({', '.join(map(str, values))})"
+        text = f"{name} = ({', '.join(short_number(v) for v in values)})"
         return f"${text}$" if self.fmt == "latex" else text
 
     def epsilon(self, eps: object) -> str:
@@ -152,7 +163,7 @@ def probability_rows(dist, fmt: str) -> list[str]:
         if p == 0 and dist.mechanism.output_kind == "sequence":
             hidden += 1
             continue
-        dec = decimal_text(p, 15) if v is None else mpmath.nstr(v, 15)  # release: from p
+        dec = decimal_text(p, 15) if v is None else format_number(v, 15)  # release: from p
         rows.append((output_text(out), style.exact(p), dec))
     if fmt == "markdown":
         lines = ["| output | probability | decimal |", "|---|---|---|"]
@@ -168,6 +179,17 @@ def probability_rows(dist, fmt: str) -> list[str]:
         lines.append(style.plain(f"({hidden} output{'s' * (hidden > 1)} of probability 0 "
                                  "not shown)"))
     return lines
+
+
+def _within(loss, eps: sympy.Expr) -> bool:
+    """``loss <= eps`` exactly; a certified bracket by its ends (undecided: one line)."""
+    if loss.interval is None:
+        return compare(loss.loss, eps) <= 0
+    lo, hi = (sympy.Rational(v) for v in loss.interval)  # the Floats' exact binary values
+    if compare(hi, eps) <= 0 or compare(lo, eps) > 0:
+        return compare(hi, eps) <= 0
+    raise UndecidedSignError(f"the certified bracket [{float(lo):.6g}, {float(hi):.6g}] of the "
+                             f"privacy loss contains epsilon = {eps}")
 
 
 @dataclass(frozen=True)
@@ -208,12 +230,15 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
         loss = privacy_loss(mech, list(scores), list(neighbour))
         value = loss.loss
         out = output_text(dist.outputs[loss.output]) if isinstance(loss.output, int) \
-            else str(loss.output)
+            else cut_text(str(loss.output), 2 * EXACT_CHARS)
         pair = style.vector(QUOTE, neighbour)
-        lines.append(f"privacy loss on {pair}: {style.exact(value)} = {sympy.N(value, 15)} "
-                     f"at output {style.code(out)}")
+        if loss.interval is None:
+            said = f"{style.exact(value)} = {sympy.N(value, 15)}"
+        else:  # a certified bracket: its ends, never its midpoint as if exact
+            said = "in [{}, {}] (certified)".format(*(f"{float(v):.6g}" for v in loss.interval))
+        lines.append(f"privacy loss on {pair}: {said} at output {style.code(out)}")
         # exactly (exact.compare: exact algebra or rigorous balls; undecided raises)
-        holds = compare(value, eps) <= 0 if not eps.free_symbols else None
+        holds = _within(loss, eps) if not eps.free_symbols else None
         if holds is not None:
             violated = not holds
             lines.append(f"{style.strong('verdict: ' + ('within' if holds else 'VIOLATES'))} "

@@ -20,6 +20,7 @@ import mpmath
 import sympy
 
 from ..cost import SECONDS_LIMIT
+from ..exact.signs import UndecidedSignError
 from ..mechanisms import REGISTRY
 from ..numbers import ExactConversionWarning, exact_number
 from ..printing import Math, format_number, scores_latex
@@ -44,14 +45,14 @@ MECHANISMS = {key: spec for key, spec in REGISTRY.items()
 def run_command(command: Callable[[argparse.Namespace], Any],
                 args: argparse.Namespace) -> Any:
     """``command(args)`` at mpmath's 15 digits, exact-conversion warnings silenced; a
-    library error (ValueError, IndexError) becomes a :class:`CLIError` in the command's
-    words."""
+    library error (ValueError, IndexError, an undecided sign) becomes a :class:`CLIError`
+    in the command's words."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ExactConversionWarning)
             with mpmath.workdps(15):
                 return command(args)
-    except (ValueError, IndexError) as exc:
+    except (ValueError, IndexError, UndecidedSignError) as exc:
         raise CLIError(_in_options(str(exc), args.command)) from None
 
 

@@ -38,7 +38,7 @@ from .._validate import argument_error, check_int, check_nonempty
 from ..cost import refuse
 from ..distribution import OutputDistribution
 from ..exact import compare, is_zero
-from ..numeric.pf import pf_float, pf_mp
+from ..numeric.pf import pf_float
 from ..printing import format_number
 from ..rational_form import RationalForm
 from ..result import Result, brief
@@ -61,6 +61,7 @@ from .permute_flip import (
     pf_balls,
     pf_closed_form,
     pf_closed_form_exprs,
+    pf_numeric,
     pf_ring_probabilities,
 )
 from .registry import register
@@ -357,7 +358,10 @@ class OptimalRegularMechanism(Mechanism):
         return RationalForm(X, forms, self.x_value(L), L, G)
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
-        return pf_mp(self.scaled_gaps_mp(sv, dps), dps)
+        """PF's numeric route (the solution is PF's distribution): the cheaper of the mpmath
+        quadrature and the rigorous balls' midpoints (:func:`.permute_flip.pf_numeric`;
+        five scores at 15 digits: ~1 ms instead of the quadrature's 10-20 ms)."""
+        return pf_numeric(self, sv, dps)
 
     def _balls(self, sv: ScoreVector, dps: int) -> list:
         """Rigorous balls by the permute-and-flip engine on rigorous gap balls (the

@@ -33,6 +33,7 @@ Models*, 2009, section 9.3), here with exact piecewise integrals.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import lru_cache
 from math import comb, factorial
@@ -193,33 +194,92 @@ def message(g: Piecewise, bounds: tuple[Bound, ...]) -> Piecewise:
 
 def tree_value(tree: Tree, laws: list[str], rates: tuple[Fraction, ...]) -> Value:
     """The probability of ``tree`` (its draws' comparisons all hold), leaf first; the
-    message of a subtree is cached by its shape (laws, rates and bounds), so the runs of a
-    ``topk`` that share their losers or their chain's tail share those integrals."""
+    message of a subtree is cached by its shape (laws, rates and bounds), and so is the
+    product of the leaf messages of a draw, so the runs of a ``topk`` that share their
+    losers or their chain's tail share those integrals."""
     key: dict[int, tuple] = {}
     for v, parent, bounds in tree.nodes:  # children before parents; the root last
         key[v] = (laws[v], rates[v], tuple((b.slope, b.offset, b.lower) for b in bounds),
                   tuple(sorted((key.pop(c) for c in tree.children(v)), key=repr)))
-        if parent is None:
-            return value_at(_message(key[v])[1][0], _ZERO)  # one constant piece
+        if parent is None:  # not cached: every run has its own root
+            return total_integral(_integrand.__wrapped__(key[v]), bounds)
     raise AssertionError("a tree without a root")
 
 
-@lru_cache(maxsize=4096)
-def _message(key: tuple) -> Piecewise:
-    """The message of the subtree ``key`` = ``(law, rate, bounds, child keys)``."""
+def total_integral(g: Piecewise, bounds: tuple[Bound, ...]) -> Value:
+    """``int g`` over the interval that the constant ``bounds`` leave (the root's)."""
+    lo = max((b.offset for b in bounds if b.lower), default=None)
+    hi = min((b.offset for b in bounds if not b.lower), default=None)
+    if lo is not None and hi is not None and hi <= lo:
+        return {}
+    breaks, pieces = g
+    ends = [lo, *(x for x in breaks if (lo is None or x > lo) and (hi is None or x < hi)), hi]
+    out: Value = {}
+    for a, b in zip(ends[:-1], ends[1:], strict=True):
+        if a is None:
+            t = _ZERO if b is None else b - 1
+        else:
+            t = a + 1 if b is None else (a + b) / 2
+        piece = pieces[_piece_at(breaks, t)]
+        if not piece:
+            continue
+        if (a is None and any(r <= 0 for (_, _, r, _) in piece)) or (
+                b is None and any(r >= 0 for (_, _, r, _) in piece)):
+            raise ArithmeticError("a tree integrand does not decay at an infinite end")
+        prim = antiderivative(piece)
+        for x, sgn in ((b, 1), (a, -1)):
+            if x is not None:
+                for k, q in value_at(prim, x).items():
+                    add_term(out, k, sgn * q)
+    return out
+
+
+@lru_cache(maxsize=8192)
+def _integrand(key: tuple) -> Piecewise:
+    """The density of the subtree ``key = (law, rate, bounds, child keys)``'s top draw
+    times its children's messages (the leaves' product cached apart)."""
     law: str
     rate: Fraction
-    law, rate, bounds, kids = key
-    parts = [density(law, rate), *(_message(k) for k in kids)]
-    return message(multiply(parts), tuple(Bound(s, o, lo, False, "") for s, o, lo in bounds))
+    law, rate, _, kids = key
+    leaves = tuple(k for k in kids if not k[3])
+    parts = [density(law, rate), *(_message(k) for k in kids if k[3])]
+    if leaves:
+        parts.append(_leaf_product(leaves))
+    return multiply(parts)
 
 
-def tree_terms(tree: Tree) -> int:
-    """A rough count of the terms the integral handles (the cost model's unit): per draw,
-    the pieces of its integrand times the terms of its product of messages (at most two
-    per child piece)."""
-    total = 0
-    for v, _, _ in tree.nodes:
-        kids = tree.children(v)
-        total += (2 * len(kids) + 2) * min(2 ** len(kids), 10**12)
-    return total
+@lru_cache(maxsize=4096)
+def _leaf_product(keys: tuple) -> Piecewise:
+    return multiply([_message(k) for k in keys])
+
+
+@lru_cache(maxsize=8192)
+def _message(key: tuple) -> Piecewise:
+    """The message of the subtree ``key`` to its parent."""
+    bounds = tuple(Bound(s, o, lo, False, "") for s, o, lo in key[2])
+    return message(_integrand(key), bounds)
+
+
+def tree_terms(tree: Tree) -> float:
+    """A rough count of the Fraction operations of :func:`tree_value` (the cost model's
+    unit), from the sizes the functions reach, simulated without arithmetic: a draw's
+    integrand has one piece per breakpoint of its children's messages (and of its
+    density), with the product of their mean terms per piece and the sum of their
+    polynomial degrees; its message has a piece per bound and integrand piece, and about
+    twice the integrand's terms per piece (the antiderivative and the carried constant).
+    Calibrated on ``topk`` chains (``docs/benchmarks.md``); the caches of shared subtrees
+    make it an over-estimate when answers repeat."""
+    size: dict[int, tuple[int, float, int]] = {}  # pieces, mean terms per piece, degree
+    total = 0.0
+    for v, parent, bounds in tree.nodes:
+        kids = [size.pop(c) for c in tree.children(v)]
+        pieces = 2 + sum(p - 1 for p, _, _ in kids)
+        terms = min(math.prod(t for _, t, _ in kids), 1e12)
+        degree = sum(d for _, _, d in kids)
+        work = pieces * terms * (degree + 1) * (len(kids) + 3)
+        if parent is None:
+            return total + work
+        out = (len(bounds) * (pieces - 1) + 1, 1.5 * terms * (1 + degree / 4), degree + 1)
+        total += work + 2 * out[0] * out[1]
+        size[v] = out
+    raise AssertionError("a tree without a root")

@@ -358,10 +358,12 @@ def noisy_top_k_gap(q, epsilon, k=2, sensitivity=1):
     Lap(2kD/epsilon)``, largest first, then the k - 1 gaps between consecutive ones.
 
     Claimed epsilon-DP, and it is (Ding et al., PVLDB 13, 2020: the gaps are free). Exact
-    for ``k <= 2`` (and ``k = n = 3``): the ordering ``v_w1 >= v_w2 >= the rest`` is a
-    star centred at ``v_w2`` (:func:`~exactdp.programs.values.topk`); a longer chain is
-    refused in one line. With two answers the output is the difference ``v_0 - v_1``, a
-    Laplace difference: the loss of a shift s is ``s epsilon / (2k)``, not attained.
+    for every k: the ordering ``v_w1 >= v_w2 >= ... >= v_wk >= the rest`` is a star
+    centred at ``v_w2`` for ``k <= 2`` and a chain, integrated leaf first, for ``k >= 3``
+    (:func:`~exactdp.programs.values.topk`); the gaps' density is one integral over
+    ``v_wk``. The loss over ``k - 1 >= 2`` gaps is a certified bracket. With two answers
+    the output is the difference ``v_0 - v_1``, a Laplace difference: the loss of a shift
+    s is ``s epsilon / (2k)``, not attained.
     """
     values = [a + laplace(2 * k * sensitivity / epsilon) for a in q]
     order = topk(values, k)

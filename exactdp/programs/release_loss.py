@@ -52,6 +52,7 @@ from .release_sup import (
     MAX_STEPS,
     Terms,
     add,
+    compare_sums,
     derivative,
     exact_at,
     leading,
@@ -129,7 +130,8 @@ def _log_ratio(f: sympy.Expr, g: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
 
 def _direction(pair: tuple[sympy.Expr, sympy.Expr]) -> int:
     """The sign of ``ln f/g``: of ``f - g`` (an exponential sum: exact zero test)."""
-    return compare(sympy.expand(pair[0]), sympy.expand(pair[1]))
+    s = compare_sums(pair[:1], pair[1:])
+    return s if s is not None else compare(sympy.expand(pair[0]), sympy.expand(pair[1]))
 
 
 def _larger(a: tuple[sympy.Expr, sympy.Expr], b: tuple[sympy.Expr, sympy.Expr]) -> int:
@@ -137,7 +139,8 @@ def _larger(a: tuple[sympy.Expr, sympy.Expr], b: tuple[sympy.Expr, sympy.Expr]) 
     ``A/B = max/min`` of each pair (exponential sums: Lindemann-Weierstrass)."""
     A, B = a if _direction(a) >= 0 else a[::-1]
     C, D = b if _direction(b) >= 0 else b[::-1]
-    return compare(sympy.expand(A * D), sympy.expand(B * C))
+    s = compare_sums((A, D), (B, C))  # term by term: expand(A * D) took seconds at 1e300
+    return s if s is not None else compare(sympy.expand(A * D), sympy.expand(B * C))
 
 
 def _end(f: Terms, g: Terms, lam: Fraction, side: int, where: str) -> Candidate:

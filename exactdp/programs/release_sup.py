@@ -40,7 +40,7 @@ from typing import Any
 import flint
 import sympy
 
-from ..exact.arb import flint_prec
+from ..exact.arb import flint_prec, to_arb
 
 #: ``{(k, w): coefficients of p, low degree first}``: ``sum p(v) exp(lam (k v + w))``.
 Terms = dict[tuple[Fraction, Fraction], tuple[Fraction, ...]]
@@ -220,6 +220,49 @@ def _by_exponent(e: sympy.Expr) -> dict[sympy.Rational, sympy.Rational] | None:
             return None
         out[a] = out.get(a, sympy.Integer(0)) + coeff
     return {a: c for a, c in out.items() if c != 0}
+
+
+def _fraction_terms(e: sympy.Expr) -> dict[Fraction, Fraction] | None:
+    t = _by_exponent(e)
+    return None if t is None else {Fraction(int(a.p), int(a.q)): Fraction(int(c.p), int(c.q))
+                                   for a, c in t.items()}
+
+
+def _product(sums: list[dict[Fraction, Fraction]]) -> dict[Fraction, Fraction]:
+    out = {Fraction(0): Fraction(1)}
+    for f in sums:
+        step: dict[Fraction, Fraction] = {}
+        for a, c in out.items():
+            for b, d in f.items():
+                step[a + b] = step.get(a + b, Fraction(0)) + c * d
+        out = step
+    return out
+
+
+def compare_sums(left: tuple[sympy.Expr, ...], right: tuple[sympy.Expr, ...]) -> int | None:
+    """The sign of ``prod(left) - prod(right)``, each factor an exponential sum ``sum c
+    exp(a)`` (rational ``c``, ``a``), exactly: the products are multiplied out term by term
+    in fractions (where ``sympy.expand`` of the products took seconds at exponents near
+    1e300), equal exponents merged; no term left: 0 (an identity); else the sign of the sum
+    scaled by its largest exponential, a ball. None: not of that form, or undecided."""
+    sums = [_fraction_terms(e) for e in (*left, *right)]
+    if any(t is None for t in sums):
+        return None
+    diff = _product(sums[: len(left)])  # type: ignore[arg-type]
+    for a, c in _product(sums[len(left):]).items():  # type: ignore[arg-type]
+        diff[a] = diff.get(a, Fraction(0)) - c
+    diff = {a: c for a, c in diff.items() if c}
+    if not diff:
+        return 0
+    top = max(diff)
+    scaled = sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
+                         * sympy.exp(sympy.Rational((a - top).numerator, (a - top).denominator))
+                         for a, c in diff.items()])
+    for bits in (128, 512):
+        b = to_arb(scaled, bits)
+        if b > 0 or b < 0:
+            return 1 if b > 0 else -1
+    return None
 
 
 def log_ratio(big: sympy.Expr, small: sympy.Expr) -> sympy.Expr:

@@ -29,6 +29,8 @@ from typing import Any
 
 import sympy
 
+from .integrate import supply_plan
+from .integrate_plan import Bound, Plan, Star, plan
 from .runs import Budget, Constraint, Linear, Run
 from .trace import StepLimit, SymbolicRun, Trace, enumerate_runs
 from .values import Noisy, ProgramError
@@ -60,9 +62,9 @@ class AnswerRun(SymbolicRun):
     its constant."""
 
     def __init__(self, prefix: list[int], sites: list, chooser: Callable[[int], int] | None,
-                 release: bool, sink: list[tuple[Run, tuple]]) -> None:
+                 release: bool, sink: list[tuple[Run, tuple]], memo: dict) -> None:
         super().__init__(prefix, sites, chooser, release)
-        self.sink = sink
+        self.sink, self.memo = sink, memo
         self.affine: list[tuple[tuple[int, Any], ...]] = []
 
     def noises(self, v: Noisy) -> dict[int, Any]:
@@ -79,6 +81,9 @@ class AnswerRun(SymbolicRun):
         return super().branch(comparison)
 
     def constrain(self, expr: Noisy, relation: str, line: str) -> None:
+        """As :meth:`SymbolicRun.constrain`, on ``expr`` without the answers' symbols, each
+        distinct constraint made once per enumeration (its sympy numbers: the runs repeat
+        most comparisons)."""
         coef: dict[int, Any] = {}
         alpha: list[tuple[int, Any]] = []
         for i, c in expr.coef.items():
@@ -87,8 +92,17 @@ class AnswerRun(SymbolicRun):
             else:
                 alpha.append((-1 - i, c))
         self.affine.append(tuple(sorted(alpha)))
-        super().constrain(Noisy(expr.const, coef, {i: expr.laws[i] for i in coef}),
-                          relation, line)
+        value = Noisy(expr.const, coef, {i: expr.laws[i] for i in coef})
+        if len(coef) == 2:
+            i, j = coef
+            self._connect(i, j, line)
+        key = (expr.const, tuple(sorted(coef.items())), relation, line)
+        con = self.memo.get(key)
+        if con is None:
+            con = self.memo[key] = Constraint(value.linear(), relation, line)
+        self.constraints.append(con)
+        self.forms.append((value, relation))
+        self.used.update(coef)
 
     def resolve(self, v: Noisy, line: str) -> tuple:
         if v.coef:  # a clamped discrete noise: its range depends on the constants
@@ -102,9 +116,38 @@ class AnswerRun(SymbolicRun):
         return run
 
 
-#: ``(runs with their constants' answer coefficients, outputs, executions, the answers
-#: traced)`` of a traced tree.
-Template = tuple[tuple[tuple[Run, tuple], ...], dict, int, tuple[Fraction, ...]]
+class Template:
+    """A traced tree (a cache entry, not a value): the runs on the answers ``traced``, each
+    run's constraints as indices into the distinct constraints, each distinct constraint's
+    answer coefficients, and each run's plan with its bounds tagged by constraint
+    (:func:`_plan_template`, made on the first substitution).
+    """
+
+    __slots__ = ("alphas", "distinct", "executions", "ids", "outputs", "plans", "runs",
+                 "traced")
+
+    def __init__(self, sink: list[tuple[Run, tuple]], outputs: dict, executions: int,
+                 traced: tuple[Fraction, ...]) -> None:
+        index: dict[tuple, int] = {}
+        self.distinct: list[Constraint] = []
+        self.alphas: list[tuple] = []
+        ids = []
+        for run, affine in sink:
+            row = []
+            for c, alpha in zip(run.constraints, affine, strict=True):
+                key = (c, alpha)
+                if key not in index:
+                    index[key] = len(self.distinct)
+                    self.distinct.append(c)
+                    self.alphas.append(alpha)
+                row.append(index[key])
+            ids.append(tuple(row))
+        self.runs = tuple(run for run, _ in sink)
+        self.ids = tuple(ids)
+        self.outputs, self.executions, self.traced = outputs, executions, traced
+        self.plans: tuple | None = None
+
+
 _TEMPLATES: OrderedDict[tuple[Any, int], Template | None] = OrderedDict()
 
 
@@ -112,7 +155,7 @@ def eligible(mechanism: Any) -> bool:
     """Whether ``mechanism``'s program is traced symbolically: a program of the library
     (:data:`LIBRARY`) with discrete outputs (no released values)."""
     prog = mechanism.program
-    return (getattr(prog.func, "__module__", None) == LIBRARY
+    return (prog.func.__module__ == LIBRARY
             and prog.declaration.output != "release")
 
 
@@ -162,10 +205,11 @@ def _trace(mechanism: Any, answers: tuple, budget: Budget | None,
     symbols = tuple(Noisy(a, {_slot(i): 1}, {_slot(i): _ANSWER_LAW})
                     for i, a in enumerate(values))
     sink: list[tuple[Run, tuple]] = []
+    memo: dict[tuple, Constraint] = {}
 
     def executor(prefix: list[int], sites: list, chooser: Callable[[int], int] | None,
                  release: bool) -> AnswerRun:
-        return AnswerRun(prefix, sites, chooser, release, sink)
+        return AnswerRun(prefix, sites, chooser, release, sink, memo)
 
     call = prog.bind(symbols, mechanism.epsilon, mechanism.arguments)
     try:
@@ -175,7 +219,21 @@ def _trace(mechanism: Any, answers: tuple, budget: Budget | None,
         raise
     except ProgramError:  # the tree depends on the answers (or the run fails: it says so)
         return None, None
-    return trace, (tuple(sink), trace.outputs, trace.executions, values)
+    template = Template(sink, trace.outputs, trace.executions, values)
+    _plans(template)
+    zero = [Fraction(0)] * len(template.distinct)
+    for run, tp in zip(template.runs, template.plans or (), strict=True):
+        if tp is not None:  # this vector's plans: the integrator reads them, not plans again
+            supply_plan(run, _moved_plan(tp, run.draws, zero))
+    return trace, template
+
+
+def _plans(template: Template) -> tuple:
+    """The template's tagged plans (:func:`_plan_template`), made once."""
+    if template.plans is None:
+        template.plans = tuple(_plan_template(run, ids, template.distinct)
+                               for run, ids in zip(template.runs, template.ids, strict=True))
+    return template.plans
 
 
 def _fractions(answers: tuple) -> tuple[Fraction, ...] | None:
@@ -193,23 +251,71 @@ def _sympy(f: Fraction) -> sympy.Rational:
 def substitute(template: Template, answers: tuple) -> Trace:
     """The runs of the tree ``template`` on ``answers``: each constraint's constant ``beta +
     sum alpha_i a_i``, from the traced one by ``sum alpha_i (a_i - a0_i)`` (each distinct
-    constraint built once)."""
-    runs, outputs, executions, traced = template
+    constraint built once), each run's plan from the traced one (its bounds' offsets
+    moved by the same amounts, :func:`_moved_plan`) handed to the integrator
+    (:func:`~exactdp.programs.integrate.supply_plan`)."""
     values = _fractions(answers)
     assert values is not None  # checked by structural_trace
-    delta = [a - a0 for a, a0 in zip(values, traced, strict=True)]
-    made: dict[tuple, Constraint] = {}
+    delta = [a - a0 for a, a0 in zip(values, template.traced, strict=True)]
+    shifts: list[Fraction] = []
+    made: list[Constraint] = []
+    for c, alpha in zip(template.distinct, template.alphas, strict=True):
+        d = sum((a * delta[i] for i, a in alpha), Fraction(0))
+        shifts.append(d)
+        if d:
+            k = c.expr.constant
+            c = Constraint(Linear(_sympy(Fraction(int(k.p), int(k.q)) + d),
+                                  c.expr.coefficients), c.relation, c.line)
+        made.append(c)
     out = []
-    for run, affine in runs:
-        cons = []
-        for c, alpha in zip(run.constraints, affine, strict=True):
-            k = (c.expr, c.relation, c.line, alpha)
-            con = made.get(k)
-            if con is None:
-                const = Fraction(int(c.expr.constant.p), int(c.expr.constant.q)) + sum(
-                    (a * delta[i] for i, a in alpha), Fraction(0))
-                con = made[k] = Constraint(Linear(_sympy(const), c.expr.coefficients),
-                                           c.relation, c.line)
-            cons.append(con)
-        out.append(Run(run.draws, tuple(cons), run.weight, run.output, run.released))
-    return Trace(tuple(out), dict(outputs), executions)
+    for run, ids, tp in zip(template.runs, template.ids, _plans(template), strict=True):
+        new = Run(run.draws, tuple(made[i] for i in ids), run.weight, run.output, run.released)
+        if tp is not None:
+            supply_plan(new, _moved_plan(tp, run.draws, shifts))
+        out.append(new)
+    return Trace(tuple(out), dict(template.outputs), template.executions)
+
+
+#: A tag that marks a bound's constraint in its line while the template's plan is made.
+_TAG = "\x00"
+
+
+def _plan_template(run: Run, ids: tuple[int, ...], distinct: list[Constraint]) -> tuple | None:
+    """The plan of ``run`` (:func:`~exactdp.programs.integrate_plan.plan`) with each bound
+    as ``(bound, constraint index, coefficient of the bounded draw)``; None when the run
+    is refused (the integrator then plans it itself and says why)."""
+    tagged = Run(run.draws, tuple(
+        Constraint(c.expr, c.relation, f"{c.line}{_TAG}{i}")
+        for c, i in zip(run.constraints, ids, strict=True)), run.weight, run.output)
+    try:
+        p = plan(tagged)
+    except ValueError:
+        return None
+
+    def bounds(bs: tuple[Bound, ...], draw: int) -> tuple:
+        out = []
+        for b in bs:
+            line, i = b.line.rsplit(_TAG, 1)
+            c = distinct[int(i)]
+            a = next(v for j, v in c.expr.coefficients if j == draw)
+            out.append((Bound(b.slope, b.offset, b.lower, b.strict, line), int(i),
+                        Fraction(int(a.p), int(a.q))))
+        return tuple(out)
+
+    return tuple((sign, tuple((s.kind, s.centre, bounds(s.centre_bounds, s.centre),
+                               tuple((v, bounds(bs, v)) for v, bs in s.leaves))
+                              for s in stars)) for sign, stars in p.alternatives)
+
+
+def _moved_plan(tp: tuple, draws: tuple, shifts: list[Fraction]) -> Plan:
+    """The plan of a substituted run: each bound ``draw > slope z + offset`` from
+    constraint ``c`` (``a draw + ... + k``, offset ``-k / a``) has its offset moved by
+    ``-shift_c / a``."""
+    def moved(bs: tuple) -> tuple[Bound, ...]:
+        return tuple(b if not shifts[i] else Bound(b.slope, b.offset - shifts[i] / a, b.lower,
+                                                   b.strict, b.line) for b, i, a in bs)
+
+    return Plan(draws, tuple((sign, tuple(Star(kind, centre, moved(cb),
+                                               tuple((v, moved(bs)) for v, bs in leaves))
+                                          for kind, centre, cb, leaves in stars))
+                             for sign, stars in tp))

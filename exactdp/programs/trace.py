@@ -35,7 +35,9 @@ from typing import Any
 
 import sympy
 
+from .._validate import short_number
 from ..cost import fmt_size, refuse
+from .limits import BAND_WORK, band_refusal, decide, execution_work, past
 from .runs import (
     REAL,
     RELEASE_LAWS,
@@ -172,8 +174,9 @@ def canonical(value: object, line: str, resolve: Callable[[Noisy, str], Hashable
         raise ProgramError(f"{line}: the output is unhashable (a {type(value).__name__}); "
                            "return a tuple")
     if isinstance(value, (Fraction, sympy.Rational)):
-        raise ProgramError(f"{line}: the output {value} is not an integer (a clamp of a "
-                           "discrete noise takes integer constants: min(max(v, lo), hi))")
+        raise ProgramError(f"{line}: the output {short_number(value)} is not an integer (a "
+                           "clamp of a discrete noise takes integer constants: min(max(v, "
+                           "lo), hi))")
     raise ProgramError(f"{line}: the output {value!r} is not made of booleans, None, integers "
                        "and tuples (a released real value is a + noise, declared with "
                        "@program(output='release'))")
@@ -490,8 +493,8 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
     runs: list[Run] = []
     outputs: dict[Hashable, Any] = {}
     counter = StepCounter(filename, max_steps, name)
-    executions = 0
-    estimate = 0
+    executions = estimate = work = 0
+    band = False  # an estimate near the limit: the exact count decides (limits.py)
     first: tuple[list[int], list[tuple[str, int, Hashable]], Hashable] | None = None
     while True:
         executions += 1
@@ -502,19 +505,20 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
             key = execute(run, call, counter, name, _finisher(run, counter))
         except _Infeasible:
             key = None
+        work += execution_work(len(run.arities), len(run.draws))
         if executions == 1:
             estimate = math.prod(run.arities)
-            if estimate > max_runs:
+            if past(estimate, max_runs):
                 raise _too_many(func, name, estimate, max_runs)
         elif executions == PROBE_AT:
             probed = probe_runs(call, name, filename, max_steps,
                                 cost=None if budget is None else budget.cost,
                                 release=release, executor=executor)
-            estimate = max(estimate, probed.runs)
-            if estimate > max_runs:
-                raise _too_many(func, name, estimate, max_runs)
-            if budget is not None:
-                budget.check(probed)
+            estimate, work = max(estimate, probed.runs), work + work * PROBES // PROBE_AT
+            band = decide(estimate, max_runs, probed, budget,
+                          _too_many(func, name, estimate, max_runs))
+        if band and work > BAND_WORK:
+            raise band_refusal(func, name, estimate, max_runs, CHEAPER)
         if key is not None:
             outputs.setdefault(key, decode(key))
             runs.append(run.result(key))

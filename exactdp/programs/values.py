@@ -489,11 +489,18 @@ def argmin(values: object) -> int:
 def topk(values: object, k: int) -> tuple[int, ...]:
     """The indices of the ``k`` largest values, largest first (ties: the lower index ranks
     higher); each value a data term plus one fresh noise. One run per ordered k-tuple
-    ``(w_1, ..., w_k)``, with the chain ``v_w1 >= v_w2 >= ... >= v_wk`` and ``v_wk >= v_j``
-    for every other j (strict where the lower index ranks lower). ``k = 2`` is a star
-    centred at ``v_w2``, in the exact class; ``k >= 3`` with more than three values is a
-    chain, refused in one line (Brightwell and Winkler 1991: orderings are hard in
-    general). ``topk(values, 1)`` is ``(argmax(values),)``.
+    ``(w_1, ..., w_k)`` (``n!/(n-k)!`` runs, counted against the run limit before any
+    integral), with the chain ``v_w1 >= v_w2 >= ... >= v_wk`` and ``v_wk >= v_j`` for
+    every other j (strict where the lower index ranks lower). ``k <= 2`` is a star
+    centred at ``v_w2``; ``k >= 3`` is a chain, a tree of comparisons integrated leaf
+    first (:mod:`exactdp.programs.integrate_tree`: innermost the losers below ``v_wk``,
+    then each winner above the next), exact with Laplace and exponential noise.
+    ``topk(values, 1)`` is ``(argmax(values),)``.
+
+    .. math:: \\Pr[(w_1, \\dots, w_k)] = \\int_{y_1 > \\dots > y_k} \\prod_{i=1}^{k}
+              f_{w_i}(y_i) \\prod_{j \\notin w} F_j(y_k)\\, dy
+
+    (``f_i``, ``F_i`` the density and CDF of ``v_i``; Dwork and Roth 2014, section 3.3).
 
     Parameters
     ----------
@@ -511,15 +518,18 @@ def topk(values: object, k: int) -> tuple[int, ...]:
     Raises
     ------
     ProgramError
-        ``k`` not an integer in ``[1, n]``, an empty or non-sequence ``values``, or a chain
-        of three or more ranked noises among more than three values (not in the exact
-        class), each a one-line message naming the program's line.
+        ``k`` not an integer in ``[1, n]``, an empty or non-sequence ``values``, or values
+        that are not one fresh noise each, each a one-line message naming the program's
+        line. A chain of Gumbel or discrete noises (``k >= 3`` on more than three values)
+        is refused by the integrator, naming the line (trees are integrated for Laplace
+        and exponential noise only).
 
     References
     ----------
     D. Ding, Y. Wang, Y. Xiao, G. Wang, D. Zhang and D. Kifer, "Free gap estimates from the
     exponential mechanism, sparse vector, noisy max and related algorithms", VLDB J. 2023
-    (noisy top-k with gap).
+    (noisy top-k with gap). C. Dwork and A. Roth, "The Algorithmic Foundations of
+    Differential Privacy", 2014, section 3.3 (report-noisy-max).
 
     Examples
     --------
@@ -532,6 +542,17 @@ def topk(values: object, k: int) -> tuple[int, ...]:
     ((0, 1), (1, 0))
     >>> d.probabilities[0]
     5*exp(-1/2)/8
+
+    Three of four: 24 ordered triples whose probabilities sum to 1 exactly.
+
+    >>> @program(output="sequence")
+    ... def top3(q, epsilon):
+    ...     return topk([a + laplace(2 / epsilon) for a in q], 3)
+    >>> d = top3(epsilon=1).distribution([0, 1, 2, 3])
+    >>> len(d.outputs), d.outputs[0], sum(d.probabilities).expand()
+    (24, (0, 1, 2), 1)
+    >>> d.probabilities[0]
+    -exp(-3)/192 + exp(-2)/16
     """
     vals = _values(values, "topk")
     if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= len(vals)):

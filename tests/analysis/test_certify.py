@@ -385,3 +385,51 @@ def test_certificate_check_detects_a_tampered_denominator():
     for bad in (flipped, other):
         tampered = replace(cert, denominators=(bad,) + cert.denominators[1:])
         assert not tampered.verify()
+
+
+def test_holds_at_a_positive_symbol_is_refused_naming_it():
+    """Mutation seed 11: a positive symbol passes the epsilon check but has no answer here:
+    the refusal names the value given."""
+    cert = certify_dp(exactdp.PermuteAndFlip(1), [0, 0, -1])
+    e = sympy.Symbol("e", positive=True)
+    with pytest.raises(ValueError, match=r"^DPCertificate\.holds_at: epsilon must be a "
+                                         r"number, not a symbol, got e$"):
+        cert.holds_at(e)
+
+
+def test_certify_dp_names_itself_refusing_a_non_neighbour():
+    """Mutation seed 11: a neighbour 5 away at sensitivity 1 is refused in certify_dp's name."""
+    e = sympy.Symbol("epsilon", positive=True)
+    with pytest.raises(ValueError, match=r"^certify_dp: neighbour\[0\] must be within the "
+                                         r"sensitivity 1 of scores\[0\]"):
+        certify_dp(exactdp.PermuteAndFlip(e), [0, 0], [5, 0])
+
+
+def test_a_certificate_repr_names_its_scores_and_counts():
+    """Mutation seed 11: PF on 3 scores has 3^3 - 1 = 26 neighbours, each with 3 outputs in
+    both directions: 156 conditions (by hand); N = 2 (x = exp(-epsilon/2))."""
+    cert = certify_dp(PermuteAndFlip(1), [0, 0, -1])
+    assert repr(cert) == ("DPCertificate(holds=True, scores=(0, 0, -1), neighbours=26, "
+                          "conditions=156, failing=0, N=2, certified)")
+
+
+def test_a_missing_rational_form_is_refused_with_the_view_s_own_reason():
+    """Mutation seed 11: a mechanism declaring forms in x that has none on some scores is
+    refused by certify_dp with the ``rational_form`` view's own reason (a stand-in
+    mechanism whose view names the view it was asked for)."""
+    from exactdp.analysis.certify import _check_rational_forms
+    from exactdp.scores import as_scores
+
+    class NoFormHere:
+        capabilities = frozenset({"rational_form"})
+
+        def capabilities_on(self, v):
+            return frozenset()
+
+        def evaluate(self, view, v):
+            raise ValueError(f"the {view} view has none on {list(v.exact)}")
+
+    with pytest.raises(ValueError, match=r"^certify_dp: NoFormHere on \[0, 1\] has no form "
+                                         r"rational in x = exp\(-epsilon/N\): the "
+                                         r"rational_form view has none on \[0, 1\]; use"):
+        _check_rational_forms(NoFormHere(), [as_scores([0, 1])])

@@ -258,3 +258,64 @@ def test_an_unhashable_mechanism_is_certified_without_the_forms_cache():
     cert = certify_dp(mech, q, q2)
     assert cert.holds and cert.verify()
     assert [c.function for c in cert.conditions] == [c.function for c in plain.conditions]
+
+
+def test_every_condition_of_a_searched_certificate_is_rebuilt_from_its_own_pair():
+    """Mutation seed 11: certify_dp over the 8 neighbours of [0, 1] (RNM-Laplace, symbolic
+    epsilon) holds (RNM-Laplace is epsilon-DP) and re-verifies: each condition from the
+    forms of its own neighbour; a condition moved to another pair fails verify; a bad
+    epsilon is refused in holds_at's own name."""
+    from dataclasses import replace
+
+    cert = certify_dp(exactdp.ReportNoisyMax(EPS, noise="laplace"), [0, 1])
+    assert len(cert.forms) == 9 and cert.holds and cert.verify()
+    c = cert.conditions[0]
+    assert c.pair == 0 and c.direction == "q->q'"
+    moved = replace(c, pair=1)  # neighbour (-1, 0): another distribution
+    assert not replace(cert, conditions=(moved,) + cert.conditions[1:]).verify()
+    with pytest.raises(ValueError, match=r"^LaplaceDPCertificate\.holds_at: epsilon must be "
+                       r"> 0, got -1$"):
+        cert.holds_at(-1)
+
+
+def test_union_of_overlapping_intervals_keeps_the_larger_upper_end():
+    """Mutation seed 11: by hand, (1, 3) u (2, 5) = (1, 5), (1, 3) u (2, oo) = (1, oo),
+    (1, oo) u (2, 5) = (1, oo), and (1, 2) u (3, 4) stays two intervals."""
+    from exactdp.analysis.certify_laplace import EpsilonInterval as Iv
+    from exactdp.analysis.certify_laplace import union_intervals
+
+    assert union_intervals([Iv(F(2), F(5)), Iv(F(1), F(3))]) == (Iv(F(1), F(5)),)
+    assert union_intervals([Iv(F(1), F(3)), Iv(F(2), None)]) == (Iv(F(1), None),)
+    assert union_intervals([Iv(F(1), None), Iv(F(2), F(5))]) == (Iv(F(1), None),)
+    assert union_intervals([Iv(F(1), F(2)), Iv(F(3), F(4))]) == (Iv(F(1), F(2)),
+                                                                  Iv(F(3), F(4)))
+
+
+def test_chart_spot_checks_read_the_ends_of_every_isolated_zero():
+    """Mutation seed 11: e^t - 3t has its zeros near 0.619 and 1.512 (mpmath), + - + around
+    them. A forged chart that puts the first zero in (1/10, 1/5) keeps every gap's sign
+    right but not the sign at 1/5 (e^(1/5) - 3/5 > 0, by hand): the spot checks refuse it."""
+    from dataclasses import replace
+
+    from exactdp.analysis.certify_laplace import _chart_ok
+    from exactdp.exact.exp_poly import ExpPoly
+    from exactdp.exact.exp_poly_sign import Root, sign_on_positive_reals
+
+    t = sympy.Symbol("t")
+    chart = sign_on_positive_reals(ExpPoly.from_sympy(sympy.exp(t) - 3 * t, t))
+    assert _chart_ok(chart) and [r.kind for r in chart.roots] == ["isolated", "isolated"]
+    forged = replace(chart, roots=(Root(F(1, 10), F(1, 5), "isolated", 1, -1),
+                                   chart.roots[1]))
+    assert not _chart_ok(forged)
+
+
+def test_sign_analyses_past_the_cost_limit_are_refused_in_certify_dp_s_name(monkeypatch):
+    """Mutation seed 11: with the cost model's estimate forced past the limit, the Laplace
+    certificate of one pair (2 scores: 2 conditions per output, 2 outputs) is refused
+    before any sign analysis, naming certify_dp and the 4 analyses."""
+    import exactdp.analysis.certify_laplace as CL
+
+    monkeypatch.setattr(CL, "laplace_certify_seconds", lambda forms: 1e9)
+    with pytest.raises(ValueError, match=r"^certify_dp: the sign analyses of 4 exponential "
+                                         r"polynomials in epsilon would need"):
+        certify_dp(exactdp.ReportNoisyMax(EPS, noise="laplace"), [0, 1], [1, 0])

@@ -311,8 +311,8 @@ def test_density_check_dp_on_an_enclosed_supremum():
     # every mechanism is oo-DP: at epsilon = oo (no noise) the check holds vacuously
     at_oo = exactdp.ReportNoisyMax(sympy.oo, noise="laplace", output="value")
     assert check_dp(at_oo, [0, 1], [1, 0]).holds
-    with pytest.raises(UndecidedSignError, match=r"^check_dp: the enclosure .* of the "
-                       r"privacy loss contains epsilon = "):
+    with pytest.raises(UndecidedSignError, match=r"^check_dp: the certified bracket "
+                       r"\[0.288063, 0.288063\] of the largest privacy loss contains epsilon = "):
         check_dp(m, q, q2, epsilon=sympy.Rational(above.interval[0]))
 
 
@@ -380,3 +380,49 @@ def test_sparse_vector_at_epsilon_1e_300_is_decided_and_linear_in_epsilon():
     assert tiny.holds and tiny.certified
     ratio, ratio_small = (to_arb(c.loss, 1200) / to_arb(c.epsilon, 1200) for c in (tiny, small))
     assert abs(ratio - ratio_small) < flint.arb(10) ** -6 and 0 < ratio <= 1
+
+
+def test_a_release_program_over_its_neighbours_keeps_the_joint_bracket():
+    # check_dp of adaptive_svt on (0, 0): the best exact loss on one neighbour and another
+    # neighbour's certified bracket reaching above it; before, "compare: value must be exact"
+    from exactdp.programs import library_release
+
+    m = library_release.adaptive_svt(epsilon=1, threshold=0)
+    r = check_dp(m, [0, 0])
+    lo, hi = r.interval
+    assert r.holds and lo < hi <= 1 and "(certified ball)" in repr(r) and len(repr(r)) <= 200
+    # the lower end is the witness pair's exact loss, computed again on its own
+    own = privacy_loss(m, list(r.witness.scores), list(r.witness.neighbour))
+    assert own.interval is None and abs(sympy.N(own.loss - sympy.Rational(lo), 30)) < 1e-20
+
+
+def test_density_check_dp_takes_the_largest_loss_whatever_the_neighbours_order():
+    """Mutation seed 11: the exact density search reads every neighbour, not only the first.
+    RNM-Laplace releasing the value at epsilon = 1/10 on [0, 1]: by the one-neighbour checks
+    (an enumeration of the pairs), [1, 0] has loss 0, [0, 2] 1/20 and [1, 2] (all shifted)
+    1/10; the search over them in that order finds 1/10 at [1, 2]."""
+    from exactdp.analysis.check import _density_check_dp
+    from exactdp.scores import as_scores
+
+    m = exactdp.ReportNoisyMax("0.1", noise="laplace", output="value")
+    nbrs = [[1, 0], [0, 2], [1, 2]]
+    assert [check_dp(m, [0, 1], nb).loss for nb in nbrs] == [0, R(1, 20), R(1, 10)]
+    res = _density_check_dp(m, as_scores([0, 1]), [as_scores(nb) for nb in nbrs],
+                            R(1, 20), "given neighbours")
+    assert res.loss == R(1, 10) and not res.holds and res.witness.neighbour == (1, 2)
+    assert res.search == "given neighbours" and res.neighbours_checked == 3
+
+
+def test_a_ball_check_names_its_search():
+    """Mutation seed 11: the ball engine's result carries how its neighbours were chosen, as
+    the exact engines' do."""
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    ball = check_dp(GaussianNoisyMax(sigma=1), [1, 0], [0, 0], epsilon=1)
+    assert ball.engine == "ball" and ball.search == "given neighbour"
+
+
+def test_check_dp_refuses_a_negative_epsilon_in_its_words():
+    """Mutation seed 11: the claimed epsilon must be > 0, said in exactly those words."""
+    with pytest.raises(ValueError, match=r"^check_dp: epsilon must be > 0, got -1$"):
+        check_dp(exactdp.PermuteAndFlip(1), [0, 1], epsilon=-1)

@@ -452,3 +452,24 @@ def test_privacy_loss_names_a_sequence_output_by_itself():
     assert f"output={loss.label}" in repr(loss)
     em = privacy_loss(exactdp.ExponentialMechanism(1), [0, 0], [1, -1])
     assert em.label is None and f"output={em.output}" in repr(em)
+
+
+def test_an_infinite_ball_loss_points_to_the_vector_where_the_output_is_possible():
+    """Mutation seed 11: a Gaussian RNM whose balls on [1, 0] are exactly (1, 0) (output 1
+    impossible there; on [0, 0] each output has 1/2 by symmetry): the loss is oo at output
+    1, direction +1 from [0, 0] to [1, 0] and -1 back (PrivacyLoss's docstring)."""
+    import flint
+
+    from exactdp.mechanisms.gaussian_noisy_max import GaussianNoisyMax
+
+    class Degenerate(GaussianNoisyMax):
+        def _balls(self, sv, dps):
+            if tuple(sv.values) == (1, 0):
+                return [flint.arb(1), flint.arb(0)]
+            return super()._balls(sv, dps)
+
+    there = privacy_loss(Degenerate(sigma=1), [0, 0], [1, 0])
+    back = privacy_loss(Degenerate(sigma=1), [1, 0], [0, 0])
+    assert there.engine == back.engine == "ball"
+    assert there.loss == back.loss == sympy.oo and there.output == back.output == 1
+    assert (there.direction, back.direction) == (1, -1)

@@ -11,6 +11,7 @@ and DiPC's verdicts.
 
 from __future__ import annotations
 
+import dataclasses
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
@@ -145,3 +146,4 @@ def test_a_bracket_row_prints_its_bracket_not_its_lower_end():
     assert "loss=in [" in repr(row) and len(repr(row)) <= 200
     one = VerificationSuite((row,))
     assert repr(one).startswith("VerificationSuite(1 program: ")  # singular (was "1 programs")
+    assert "(1 pair; " in dataclasses.replace(row, pairs_searched=1).summary()

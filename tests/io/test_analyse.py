@@ -263,3 +263,22 @@ def test_an_output_that_cannot_happen_is_not_a_row(capsys, tmp_path):
     assert code == 0, err
     assert "(T,)  1/2  (0.5)" in out and "(F,)  1/2  (0.5)" in out
     assert "(-,)" not in out and "(1 output of probability 0 not shown)" in out
+
+
+def test_a_release_program_at_1e300_prints_a_short_page(capsys, tmp_path):
+    # svt34_parallel at a score of 1e300: the page held every 300-digit exponent (105,843
+    # characters) and the bracketed loss ended in "compare: value must be exact"
+    path = tmp_path / "svt34_prog.py"
+    path.write_text("from exactdp.programs.library_release import svt34_parallel\n")
+    code = main(["analyse", f"{path}:svt34_parallel", "--param", "epsilon=1",
+                 "--scores", "1e300,0", "--neighbour-scores", "1e300,1"])
+    out = capsys.readouterr().out
+    assert code == 0 and len(out) < 10_000
+    assert out.splitlines()[0] == ("svt34_parallel(epsilon=1, threshold=1, c=2) on "
+                                   "q = (1.0e+300, 0)")
+    loss = next(line for line in out.splitlines() if line.startswith("privacy loss"))
+    assert "q' = (1.0e+300, 1): in [" in loss and "(certified)" in loss and len(loss) < 400
+    # the bracket's upper end is the translation bound 1/2 (docstring: at most the sum of
+    # the two parts' losses)
+    assert "0.5] (certified)" in loss
+    assert "verdict: within epsilon = 1 on this pair" in out

@@ -216,3 +216,23 @@ def test_optimal_float_is_fast_and_stable_at_large_n():
         v = opt(q, eps).to_numpy()
         assert np.all(np.isfinite(v)) and np.all(v >= 0)
         assert abs(v.sum() - 1) < 1e-12
+
+
+def test_optimal_evalf_is_pf_numeric_route_on_exact_and_float_scores():
+    """evalf takes PF's numeric route (balls' midpoints or the quadrature): the digits of
+    PF's own evalf, within 10^-dps of the exact values (exact scores) and of the mpmath
+    quadrature (float scores)."""
+    import mpmath
+
+    from exactdp.numeric.pf import pf_mp
+
+    for q in ([3, 8, 9, 8, 10], [0.5, 2.25, 1.0]):
+        for dps in (11, 30):
+            d = opt(q, 1)
+            got = d.evalf(dps)
+            ref = PermuteAndFlip(1).distribution(q).evalf(dps)
+            quad = pf_mp(d.mechanism.scaled_gaps_mp(d.scores, dps), dps)  # the former route
+            with mpmath.workdps(dps + 10):
+                for a, b, c in zip(got, ref, quad, strict=True):
+                    assert abs(a - b) <= mpmath.mpf(10) ** -dps * b
+                    assert abs(a - c) <= mpmath.mpf(10) ** -dps * c

@@ -106,3 +106,21 @@ def test_sample_positions_run_the_program():
     probs = SparseVector(1, 1, 2, 2).distribution([2, 0, 1]).to_numpy()
     counts = np.bincount(pos, minlength=len(probs)) / n
     assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 1e-3)
+
+
+def test_rescale_to_the_class_unit_by_hand():
+    """Mutation seed 11 (closed_form's cache hid _rescale from the mutants): in the unit
+    ``u = 2 lam``, 3 u exp(-2 u) + 5 exp(-u/2) is 6 lam exp(-4 lam) + 5 exp(-lam) (by hand);
+    in the unit 2 lam / 3, 3 u exp(-2 u) is 2 lam exp(-4 lam / 3); the unit lam itself gives
+    an equal copy; an irrational ratio of the units is refused."""
+    from exactdp.mechanisms.sparse_vector_engine import _rescale
+
+    F = Fraction
+    lam = sympy.Symbol("epsilon", positive=True)
+    v = {(1, F(-2)): F(3), (0, F(-1, 2)): F(5)}
+    assert _rescale((v,), 2 * lam, lam) == [{(1, F(-4)): F(6), (0, F(-1)): F(5)}]
+    assert _rescale(({(1, F(-2)): F(3)},), 2 * lam / 3, lam) == [{(1, F(-4, 3)): F(2)}]
+    same_unit = _rescale((v,), lam, lam)
+    assert same_unit == [v] and same_unit[0] is not v
+    with pytest.raises(ArithmeticError, match="is not a rational multiple"):
+        _rescale((v,), sympy.sqrt(2) * lam, lam)

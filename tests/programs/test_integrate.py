@@ -13,7 +13,14 @@ import pytest
 import sympy
 
 import exactdp
-from exactdp.programs.integrate import run_cost, run_probability, run_terms
+from exactdp.programs.integrate import (
+    run_cost,
+    run_probability,
+    run_terms,
+    supplied_plan,
+    supply_plan,
+)
+from exactdp.programs.integrate_plan import plan
 from exactdp.programs.runs import Constraint, Draw, Linear, Run
 
 EPS = sympy.Symbol("epsilon", positive=True)
@@ -502,3 +509,14 @@ def test_cost_of_gumbel_leaves_doubles_with_each_lower_bound():
     c2 = run_cost(Run(d, (low1, up2, low2), 1, 0))
     assert 0 < c0 < c1 < c2
     assert (c2 - c1) / (c1 - c0) == pytest.approx(2, rel=1e-9)
+
+
+def test_a_supplied_plan_is_read_for_that_run_object_only():
+    eps = sympy.Integer(1)
+    d = (Draw(0, "laplace", 1 / eps, "f.py:1"), Draw(1, "laplace", 1 / eps, "f.py:2"))
+    c = Constraint(Linear(sympy.Integer(0), ((0, sympy.Integer(1)), (1, sympy.Integer(-1)))),
+                   ">", "f.py:3")
+    run, twin = Run(d, (c,), sympy.Integer(1), 0), Run(d, (c,), sympy.Integer(1), 0)
+    supply_plan(run, plan(run))
+    assert supplied_plan(run) == plan(run) and supplied_plan(twin) is None
+    assert run_probability(run) == run_probability(twin) == sympy.Rational(1, 2)

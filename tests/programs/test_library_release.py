@@ -498,3 +498,46 @@ def test_noisy_top_3_sampler_against_exact_pattern_probabilities(n):
     counts = np.bincount(d.sample_index(n, rng=34), minlength=len(d.outputs)) / n
     probs = d.to_numpy()
     assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 10 / n)
+
+
+def test_noisy_top_3_loss_is_a_certified_bracket_below_the_claim():
+    """k = 3 releases two gaps: the release protocol's loss is a certified bracket; its
+    upper end is the translation bound (at most the claimed epsilon = 1: the program is
+    private, Ding et al. 2023) and its lower end is the log density ratio at the
+    reported witness output, checked here by the one-dimensional defining integral."""
+    q, q2 = [0, 1, 2, 3], [1, 0, 1, 2]
+    for noise, prog in (("laplace", L.noisy_top_k_gap), ("exponential",
+                                                          L.noisy_top_k_gap_exponential)):
+        loss = exactdp.privacy_loss(prog(epsilon=1, k=3), q, q2)
+        low, high = loss.interval
+        assert loss.value is None and 0 < low <= high <= 1 + 1e-9
+        if noise == "laplace":  # the bound 1/3 = (1 + 1) / 6, approached at large gaps
+            assert high - low < 1e-5 and abs(high - R(1, 3)) < 1e-9
+        # the witness in words: "at least the pattern (w1, w2, w3, REAL, REAL) with the
+        # values (g1, g2)"; recompute that ratio from the definition
+        m = re.search(r"at least the pattern \((\d), (\d), (\d), REAL, REAL\) with the values "
+                      r"\(([-\d/]+), ([-\d/]+)\)", loss.output)
+        assert m, loss.output
+        w = tuple(int(m.group(i)) for i in (1, 2, 3))
+        g1, g2 = (sympy.Rational(m.group(i)) for i in (4, 5))
+        with mpmath.workdps(30):
+            qq = [mpmath.mpf(a) for a in q]
+            qq2 = [mpmath.mpf(a) for a in q2]
+            b = mpmath.mpf(6)
+            gg = (mpmath.mpf(g1.p) / g1.q, mpmath.mpf(g2.p) / g2.q)
+            ratio = _top3_gap_density(qq, w, b, noise, *gg) / _top3_gap_density(
+                qq2, w, b, noise, *gg)
+            assert abs(abs(mpmath.log(ratio)) - mpmath.mpf(str(sympy.N(low, 30)))) < 1e-6
+
+
+def test_noisy_top_k_cost_model_counts_the_ordered_tuples_and_refuses():
+    """n!/(n-k)! runs: past the run limit refused after the first run; below it, refused by
+    the integrator's estimate (about 1 ms a unit of tree work) before any integral."""
+    from exactdp.cost import TooCostly
+
+    d = L.noisy_top_k_gap(epsilon=1, k=3).distribution(list(range(6)))
+    assert len(d.runs) == 120  # one pattern per ordered triple
+    with pytest.raises(TooCostly, match=r"would need about .* s \(limit"):
+        _ = L.noisy_top_k_gap(epsilon=1, k=3).distribution(list(range(13))).probabilities
+    with pytest.raises(TooCostly, match="runs"):
+        _ = L.noisy_top_k_gap(epsilon=1, k=4).distribution(list(range(12))).outputs

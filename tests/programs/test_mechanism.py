@@ -367,3 +367,71 @@ def test_output_values_sum_to_one_term_by_term():
             total[k] = total.get(k, 0) + q
     assert {k: q for k, q in total.items() if q} == {(0, 0): 1}
     assert len(ov.values) == len(m.output_keys(as_scores([2, 0, 1, R(1, 2)])))
+
+
+def test_program_distribution_sampling_honours_its_arguments():
+    """Mutation seed 11: sample() reads rng (the same seed, the same draws), algorithm (the
+    "pmf" route is sample_index's on the same generator) and size (a bad size and a size
+    beyond the limit are refused in sample's name, the latter with the runs asked for)."""
+    d = L.noisy_max_laplace(epsilon=1).distribution([1, 0])
+    assert np.array_equal(d.sample(60, rng=7), d.sample(60, rng=7))
+    assert np.array_equal(d.sample(60, rng=3, algorithm="pmf"),
+                          d.sample_index(60, np.random.default_rng(3), "pmf"))
+    with pytest.raises(ValueError, match=r"^sample: size must be None, a non-negative"):
+        d.sample(-1)
+    with pytest.raises(ValueError, match=r"^sample: .*1e\+09 runs"):
+        d.sample(10**9)
+    with pytest.raises(ValueError, match=r"output must be one of \.outputs, got 7"):
+        d.index(7)
+
+
+def test_program_distribution_errors_of_a_selection_and_refusals_of_a_sequence():
+    """Mutation seed 11: RNM-Laplace's program on [1, 0] has error 1 exactly when it picks
+    index 1, so the expected error and Pr[error >= 1] are both P(1) (by the pmf); a
+    sequence program (SVT) refuses both in their own names."""
+    d = L.noisy_max_laplace(epsilon=1).distribution([1, 0])
+    p1 = d.pmf(1)
+    assert same(d.expected_error(), p1) and same(d.error_tail(1), p1)
+    s = L.svt1(epsilon=R(1, 2), threshold=1, c=2).distribution([2, 0, 1])
+    with pytest.raises(ValueError, match=r"^error_tail: the outputs of .* are not indices"):
+        s.error_tail(1)
+    with pytest.raises(ValueError, match=r"^expected_error: the outputs of .* are not "):
+        s.expected_error()
+
+
+def test_def_line_is_the_line_of_def_below_the_decorators():
+    """Mutation seed 11: a decorated function's ``def`` line (line_of, by reading this
+    file), and a lambda's own line (it has no ``def``)."""
+    from exactdp.programs.mechanism import _def_line
+
+    from .support import line_of
+
+    @program()
+    def decorated(q, epsilon):  # the def of decorated
+        return argmax([a + laplace(1) for a in q])
+
+    bare = lambda q, epsilon: 0  # noqa: E731 (the lambda's line)
+    assert f"test_mechanism.py:{_def_line(decorated.func)}" == line_of(
+        __file__, "def decorated(q, epsilon):  # the def of decorated")
+    assert f"test_mechanism.py:{_def_line(bare)}" == line_of(__file__, "the lambda's line")
+
+
+def test_check_probability_cost_declares_one_answer_vector_to_the_probes(monkeypatch):
+    """Mutation seed 11: while the runs of one answer vector are enumerated for its
+    probabilities, the probes' budget is that of one vector (cost times 1, the refusal in
+    the probabilities' words), and nothing is declared afterwards."""
+    import exactdp.programs.mechanism as M
+
+    seen = []
+    real = M.program_trace
+
+    def spy(mechanism, answers):
+        seen.append(M._INTEGRATION.get())
+        return real(mechanism, answers)
+
+    monkeypatch.setattr(M, "program_trace", spy)
+    m = L.noisy_max_laplace(epsilon=1)
+    M.check_probability_cost(m, tuple(as_scores([1, 0]).exact))
+    # the enumeration under the budget, then the cost of the (cached) runs without one
+    assert seen[0] == (f"{m.name}.probabilities", 1) and set(seen[1:]) <= {None}
+    assert M._INTEGRATION.get() is None

@@ -132,3 +132,17 @@ def test_ordered_patterns_puts_the_largest_bound_first():
     assert bounds == [pattern_bound(a.runs[k], b.runs[k]) for k, _ in order]
     finite = [x for x in bounds if x is not None]
     assert finite == sorted(finite, reverse=True) and max(finite) == sympy.Rational(3, 2)
+
+
+def test_shift_bounds_memoised_on_shape_and_constant_differences():
+    """The Laplace mechanism moved by 2 from 0 and from 5: one linear programme (the same
+    shape, the same difference of constants), the same bound 2/3; moved by 3: another."""
+    m = L.laplace_mechanism(epsilon=F(1, 3))
+    RB._SHIFTS.clear()
+    pairs = [([0], [2]), ([5], [7]), ([0], [3])]
+    got = []
+    for q, q2 in pairs:
+        d, d2 = m.distribution(q), m.distribution(q2)
+        (key,) = d.keys
+        got.append(run_shift_bound(d.runs[key][0], d2.runs[key][0]))
+    assert got == [F(2, 3), F(2, 3), F(1)] and len(RB._SHIFTS) == 2

@@ -107,3 +107,18 @@ def test_log_ratio_is_rational_when_the_sums_are_a_shift_of_each_other():
     assert isinstance(other, sympy.log) and abs(sympy.N(other - sympy.log(1 + 1 / small))) < 1e-30
     root = S.log_ratio(sympy.sqrt(2) * small, small)  # an irrational k: tidy_ratio simplifies
     assert sympy.expand_log(root, force=True) == sympy.log(2) / 2
+
+
+def test_compare_sums_multiplies_term_by_term():
+    # the sign of prod(left) - prod(right) for exponential sums, against the expanded sympy
+    # difference evaluated by arb (an independent route); huge exponents stay fast
+    e, r = sympy.exp, sympy.Rational
+    a, b = 1 + e(r(-1, 2)), 2 - e(r(-1, 3))
+    c, d = 3 * e(r(1, 4)) - 1, 1 + e(r(-1, 8))
+    want = to_arb(sympy.expand(a * b - c * d), 128)
+    assert S.compare_sums((a, b), (c, d)) == (1 if want > 0 else -1)
+    assert S.compare_sums((a, b), (b, a)) == 0  # an identity: no term left
+    n = sympy.Integer(10) ** 300
+    big, small = 1 - e(-n) / 3, 1 - e(-n / 4) / 3  # 1 - tiny vs 1 - tinier
+    assert S.compare_sums((big,), (small,)) == 1 and S.compare_sums((small,), (big,)) == -1
+    assert S.compare_sums((sympy.sqrt(2),), (a,)) is None  # not an exponential sum

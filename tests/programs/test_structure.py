@@ -11,6 +11,8 @@ import sympy
 
 from exactdp.programs import laplace, program
 from exactdp.programs import library as L
+from exactdp.programs.integrate import supplied_plan
+from exactdp.programs.integrate_plan import plan
 from exactdp.programs.structure import (
     _TEMPLATES,
     MAX_TEMPLATES,
@@ -58,11 +60,14 @@ def test_substituted_runs_equal_a_fresh_enumeration(m, kind):
     vectors = _vectors(kind, 4, 8, seed=len(m.name))
     first = structural_trace(m, vectors[0], None, "test")
     assert first is not None and first.runs == _enumerated(m, vectors[0]).runs
+    assert all(supplied_plan(run) == plan(run) for run in first.runs)
     for q in vectors[1:]:  # from the cached tree
         trace = structural_trace(m, q, None, "test")
         ref = _enumerated(m, q)
         assert trace is not None
         assert trace.runs == ref.runs and trace.outputs == ref.outputs
+        for run in trace.runs:  # the moved plans handed to the integrator: plan()'s own
+            assert supplied_plan(run) == plan(run)
 
 
 def test_a_tree_on_answers_is_traced_per_vector():

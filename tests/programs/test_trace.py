@@ -310,3 +310,35 @@ def test_sparse_vector_with_a_cut_off_is_refused_by_the_probes():
     with pytest.raises(TooCostly, match=r"would need about 6\.\d+e\+03 runs"):
         enumerate_runs(call, "svt1", m.program.filename)
     assert PROBE_AT < MAX_RUNS
+
+
+@program()
+def pinned_by_two_constraints(q, epsilon):
+    v = discrete_laplace(1)
+    if v >= 0 and v == 1:
+        return v
+    return -1
+
+
+def test_a_returned_discrete_noise_pinned_after_a_bound_is_that_value():
+    """Mutation seed 11: v >= 0 then v == 1 pins v to 1 (the bound and the point combine);
+    by the discrete Laplace law P(v = k) = (1 - 1/e) / (1 + 1/e) e^-|k| (by hand), P(output 1)
+    is that at k = 1 and the rest is -1."""
+    from exactdp.scores import as_scores
+
+    d = pinned_by_two_constraints(epsilon=1).distribution(as_scores([0]))
+    assert sorted(d.outputs) == [-1, 1]
+    from exactdp.exact import is_zero
+
+    e = sympy.exp(-1)
+    p1 = d.pmf(1)
+    assert is_zero(p1 - (1 - e) / (1 + e) * e) and is_zero(d.pmf(-1) - (1 - p1))
+
+
+def test_a_run_that_raises_is_refused_in_the_program_s_name():
+    """Mutation seed 11: the refusal of a run that raised starts with the program's name,
+    and a float scale's refusal ends with the exact types to use instead."""
+    assert refused(raises, "ZeroDivisionError").startswith(
+        "raises: a run raised ZeroDivisionError: integer division or modulo by zero at ")
+    refused(sympy_float_scale, r"holds a float; use exact numbers \(sympy\.Rational, "
+                               r"Fraction\)$")

@@ -3,6 +3,8 @@ noisy value's misuse, one line naming the program's line."""
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 import pytest
 import sympy
 
@@ -138,6 +140,16 @@ def top2(q, epsilon, k=2):
     return topk([a + laplace(2 / epsilon) for a in q], k)
 
 
+@program(output="sequence")
+def gumbel_top3(q, epsilon):
+    return topk([a + gumbel(2 / epsilon) for a in q], 3)
+
+
+@program(output="sequence")
+def discrete_top3(q, epsilon):
+    return topk([a + discrete_laplace(2 / epsilon) for a in q], 3)
+
+
 def test_topk_one_run_per_ordered_tuple_with_the_chain_constraints():
     t = runs_of(top2, [1, 0, 2])
     assert t.executions == 6
@@ -156,6 +168,14 @@ def test_topk_one_run_per_ordered_tuple_with_the_chain_constraints():
     assert runs_of(top2, [1, 0, 2], k=3).executions == 6
     # k = 3 of four values: a chain (a tree), one run per ordered triple
     assert runs_of(top2, [1, 0, 2, 3], k=3).executions == 24
+    # a chain of Gumbel or discrete noises: refused by the integrator, naming the line
+    for top3 in (gumbel_top3, discrete_top3):
+        with pytest.raises(ProgramError, match=r"test_values\.py:\d+: the comparisons of "
+                           r"these \w+ noises form a tree that is not a star"):
+            _ = top3(epsilon=1).distribution([0, 1, 2, 3]).probabilities
+    # k = n on equal answers: every order has probability 1/n! (i.i.d. noise: symmetry)
+    assert set(top2(epsilon=1, k=4).distribution([1, 1, 1, 1]).probabilities) == {
+        sympy.Rational(1, 24)}
     refused(top2, r"topk\(values, k\) needs an integer 1 <= k <= 2, got 3", q=(0, 1), k=3)
 
 
@@ -334,3 +354,91 @@ def test_a_draw_outside_a_program():
         argmax([1, 2])
 
 
+
+
+@program()
+def comparison_arithmetic(q, epsilon):
+    c = laplace(1) > q[0]
+    d = laplace(1) > q[0] + 1
+    return (c + 5, bool(c > Fraction(-1, 2)), bool(c < d), bool(laplace(1) * 2 > q[0]))
+
+
+def test_comparisons_as_integers_add_and_order_and_noise_scales_on_the_right():
+    """Mutation seed 11: a comparison is the integer 0 or 1: c + 5 is 6 or 5, c > -1/2 always
+    (0 and 1 both are), c < d only when c is False and d True; z * 2 > q0 is the constraint
+    2 z - q0 > 0 (by hand)."""
+    t = runs_of(comparison_arithmetic, [1])
+    outs = [t.outputs[r.output] for r in t.runs]
+    for r, (plus5, above, less, scaled) in zip(t.runs, outs, strict=True):
+        c, d = (con.relation == ">" for con in r.constraints[:2])
+        assert plus5 == 5 + c and above and less == (not c and d)
+        assert scaled == (r.constraints[2].relation == ">")
+        assert r.constraints[2].expr == (lin(-1, (2, 2)) if scaled else lin(1, (2, -2)))
+    assert t.executions == 8
+
+
+def test_a_noisy_value_prints_its_linear_form_and_refuses_to_divide():
+    """Mutation seed 11: repr shows ``const + c*z_i``; 1 / z is refused in its own words;
+    exponential noise outside a program is refused in its own name."""
+    from exactdp.programs.values import Noisy
+
+    assert repr(Noisy(Fraction(1), {0: Fraction(2)}, {0: "laplace"})) == "Noisy(1 + 2*z0)"
+    refused(reciprocal, r"\.py:\d+: dividing by a noisy value is not linear$")
+    with pytest.raises(ProgramError, match="^exponential: called outside a program"):
+        exponential(1)
+
+
+@program()
+def reciprocal(q, epsilon):
+    return 1 / laplace(1) > 0
+
+
+@program()
+def negated_and_zeroed(q, epsilon):
+    return (bool(-laplace(1) > q[0]), bool(laplace(1) * 0 > q[0]))
+
+
+def test_negation_and_a_zero_factor():
+    """Mutation seed 11: -z > q0 is the constraint -z - q0 > 0 (by hand); z * 0 is the
+    constant 0, so 0 > 1/2 is False without a fork."""
+    t = runs_of(negated_and_zeroed, [R(1, 2)])
+    assert t.executions == 2
+    first, second = t.runs
+    assert first.constraints == (Constraint(lin(R(-1, 2), (0, -1)), ">", first.constraints[0]
+                                            .line),)
+    assert [t.outputs[r.output] for r in t.runs] == [(True, False), (False, False)]
+    assert second.constraints[0].expr == lin(R(1, 2), (0, 1))
+
+
+def test_topk_docstring_examples_print_what_they_say():
+    import doctest
+
+    test = doctest.DocTestParser().get_doctest(topk.__doc__, {}, "topk", None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.summarize(verbose=False).failed == 0 and len(test.examples) >= 8
+
+
+@program(output="sequence", sensitivity=1)
+def laplace_top3(q, epsilon):
+    return topk([a + laplace(2 / epsilon) for a in q], 3)
+
+
+@program(output="sequence", sensitivity=1)
+def exponential_top3(q, epsilon):
+    return topk([a + exponential(2 / epsilon) for a in q], 3)
+
+
+def test_topk_three_privacy_loss_is_exact_and_equals_the_topk_mechanism():
+    """The indices of top-3 (no gaps) are a finite distribution: its loss is exact, and
+    equals the one-shot ``TopK(ReportNoisyMax)`` (an independent route: iterated integrals
+    in ``Q(x, lam)``) to 100 digits; both laws, a pair moving both ways."""
+    import exactdp
+    from exactdp import ReportNoisyMax, TopK
+
+    for noise, top3 in (("laplace", laplace_top3), ("exponential", exponential_top3)):
+        mine = exactdp.privacy_loss(top3(epsilon=1), [0, 1, 2, 3], [1, 0, 1, 2])
+        ref = exactdp.privacy_loss(TopK(ReportNoisyMax(1, noise=noise), 3), [0, 1, 2, 3],
+                                   [1, 0, 1, 2])
+        assert abs(sympy.N(mine.value - ref.value, 110)) < 1e-100
+        assert 0 < mine.value <= 3  # top-3 at scale 2/epsilon: at most k epsilon

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import sympy
 
@@ -116,8 +116,10 @@ def output_count(dist: Distribution, sv: ScoreVector) -> int:
 
 
 def _exact_engine(mech: Mechanism, eps, dists: list, vectors: Sequence[ScoreVector], func: str,
-                  dense_only: bool) -> XEngine | GenericEngine:
-    """The x-form engine when every distribution has a form in x, else the generic one."""
+                  dense_only: bool, step: Callable[[], None] = lambda: None
+                  ) -> XEngine | GenericEngine:
+    """The x-form engine when every distribution has a form in x, else the generic one
+    (``step()`` after each vector's probabilities: a progress bar's)."""
     xforms: list | None = None
     engine: XEngine | GenericEngine
     # PF: balls, exact polynomials on demand
@@ -132,6 +134,7 @@ def _exact_engine(mech: Mechanism, eps, dists: list, vectors: Sequence[ScoreVect
                 xforms = None
                 break
             xforms.append(xf)
+            step()
     if xforms is not None:
         N, probs, degree, sparse = xform_probabilities(xforms, func, dense_only)
         if all(len(p) == output_count(d, v)
@@ -149,7 +152,10 @@ def _exact_engine(mech: Mechanism, eps, dists: list, vectors: Sequence[ScoreVect
         else:
             xforms = None
     if xforms is None:
-        probs = [list(exact_probabilities_of(d, func, mech)) for d in dists]
+        probs = []
+        for d in dists:
+            probs.append(list(exact_probabilities_of(d, func, mech)))
+            step()
         engine = GenericEngine(eps, probs)
     return engine
 
@@ -202,6 +208,7 @@ def make_engine(
     func: str,
     check: bool = True,
     dense_only: bool = False,
+    step: Callable[[], None] = lambda: None,
 ) -> Engine:
     """One engine holding the probabilities of ``mech`` on every vector.
 
@@ -210,7 +217,8 @@ def make_engine(
     ``dense_only=True`` raises ValueError instead of going sparse), else the generic
     (exact sympy) engine; the ball engine only when some distribution has no exact
     probabilities and every one offers balls (the capabilities of the distributions, see
-    ``exactdp.mechanisms.CAPABILITIES``).
+    ``exactdp.mechanisms.CAPABILITIES``). ``step()`` is called after each vector's exact
+    probabilities (a progress bar's :class:`~exactdp.progress.Steps`).
     """
     mech = as_mechanism(mech, func)
     if mech.output_kind == "release":
@@ -227,7 +235,7 @@ def make_engine(
         engine = BallEngine(dists, func, mechanism_name(mech))
     else:
         try:
-            engine = _exact_engine(mech, eps, dists, vectors, func, dense_only)
+            engine = _exact_engine(mech, eps, dists, vectors, func, dense_only, step)
         except TooCostly:  # the exact route refused by size: balls when every one has them
             if dense_only or not all("balls" in d.capabilities for d in dists):
                 raise
