@@ -55,31 +55,34 @@ def vanishing_order(f: Terms, lam: Fraction, at: Fraction, func: str
                      "it is identically zero there (an inconsistent cell)")
 
 
-def edge_limit(f: Terms, g: Terms, lam: Fraction, at: Fraction, side: int, func: str
-               ) -> tuple[int, tuple[sympy.Expr, sympy.Expr] | None]:
+def edge_limit(f: Terms, g: Terms, lam: Fraction, at: Fraction, side: int, func: str,
+               label: str = "the pattern"
+               ) -> tuple[int, tuple[sympy.Expr, sympy.Expr] | None, str]:
     """The limit of ``ln f / g`` as ``v -> at`` from the cell's side (``side`` +1: the
-    cell lies above ``at``), where ``f(at) = g(at) = 0``: ``(+1 or -1, None)`` for
-    ``+-oo``, else ``(0, (A, B))`` with ``A / B`` the limit of the ratio, both positive
-    exact expressions.
+    cell lies above ``at``), where ``f(at) = g(at) = 0``: ``(+1 or -1, None, where)`` for
+    ``+-oo``, else ``(0, (A, B), where)`` with ``A / B`` the limit of the ratio, both
+    positive exact expressions; ``where`` names the limit (``label`` the pattern's).
     """
+    where = f"{label} as the value -> {at} from {'above' if side > 0 else 'below'}"
     m, fm = vanishing_order(f, lam, at, func)
     n, gn = vanishing_order(g, lam, at, func)
     if m != n:
-        return (1 if m < n else -1), None
+        return (1 if m < n else -1), None, where
     # both densities are positive inside the cell, so f^(m)(at) and g^(m)(at) share the
     # sign of side**m
     if compare(sympy.expand(fm), sympy.Integer(0)) < 0:
         fm, gn = -fm, -gn
-    return 0, (fm, gn)
+    return 0, (fm, gn), where
 
 
-def attained_ends(cands: list[Any], point: Callable[[Fraction], tuple[sympy.Expr, sympy.Expr]],
-                  label: str) -> list[Any]:
+def attained_ends(cands: list[Any], runs: tuple[Any, Any], label: str,
+                  point: Callable[[Fraction, Any], sympy.Expr]) -> list[Any]:
     """Mark attained a finite cell end reached from one side only (the cell on its other
     side has both densities 0, or a constant ratio) where the densities at the end itself,
-    ``point(end)``, equal the limit pair exactly: the output with that value attains the
-    limit (exponential noise: the support's edge ``v = max a_i``, where the densities are
-    right-continuous). ``cands`` are :class:`~exactdp.programs.release_loss.Candidate`."""
+    ``point(end, runs[0])`` and ``point(end, runs[1])``, equal the limit pair exactly: the
+    output with that value attains the limit (exponential noise: the support's edge ``v =
+    max a_i``, where the densities are right-continuous). ``cands`` are
+    :class:`~exactdp.programs.release_loss.Candidate`."""
     seen: dict[Fraction, int] = {}
     for c in cands:
         if c.at is not None:
@@ -88,7 +91,7 @@ def attained_ends(cands: list[Any], point: Callable[[Fraction], tuple[sympy.Expr
     for i, c in enumerate(cands):
         if c.at is None or c.attained or seen[c.at] != 1 or c.exact is None:
             continue
-        f, g = point(c.at)
+        f, g = point(c.at, runs[0]), point(c.at, runs[1])
         if sympy.expand(f - c.exact[0]) == 0 and sympy.expand(g - c.exact[1]) == 0:
             out[i] = replace(c, attained=True, witness=f"{label} with the value {c.at}")
     return out

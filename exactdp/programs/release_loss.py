@@ -190,9 +190,8 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
         fe, ge = exact_at(f, end, lam), exact_at(g, end, lam)
         if fe == 0 or ge == 0:
             if fe == ge:  # both vanish: the support edge of one-sided noise
-                inf, pair = edge_limit(f, g, lam, end, -side, func)
-                out.append(Candidate(pair, None, inf, False, f"{label} as the value -> {end} "
-                                     f"from {'above' if side < 0 else 'below'}"))
+                inf, pair, where = edge_limit(f, g, lam, end, -side, func, label)
+                out.append(Candidate(pair, None, inf, False, where))
                 continue
             out.append(Candidate(None, None, 1 if ge == 0 else -1, False,
                                  f"{label} as the value -> {end}"))
@@ -249,11 +248,9 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
     one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
     out = [c for f, g, lam, lo, hi, d in one_sided or pieces
            for c in _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d)]
-    def point(v: Fraction) -> tuple[sympy.Expr, sympy.Expr]:  # the densities at v itself
-        u = holder["unit"]
-        return value_expr(_density(runs_p, (v,), func)[1], u), value_expr(
-            _density(runs_q, (v,), func)[1], u)
-    return attained_ends(_continuous_ends(out, label), point, label), [] if one_sided else pieces
+    out = attained_ends(_continuous_ends(out, label), (runs_p, runs_q), label,
+                        lambda v, r: value_expr(_density(r, (v,), func)[1], holder["unit"]))
+    return out, [] if one_sided else pieces
 
 
 def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr | None
