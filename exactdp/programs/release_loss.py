@@ -46,6 +46,7 @@ from .integrate_stars import units
 from .release_bound import check_bounds, ordered_patterns
 from .release_cells import VPoly, cells
 from .release_density import affine, run_density
+from .release_edge import attained_ends, edge_limit
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_sup import (
     MAX_STEPS,
@@ -188,9 +189,10 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
             continue
         fe, ge = exact_at(f, end, lam), exact_at(g, end, lam)
         if fe == 0 or ge == 0:
-            if fe == ge:
-                raise ValueError(f"{func}: both densities vanish at the value {end} of "
-                                 f"{label}: the limit of their ratio is not decided here")
+            if fe == ge:  # both vanish: the support edge of one-sided noise
+                inf, pair, where = edge_limit(f, g, lam, end, -side, func, label)
+                out.append(Candidate(pair, None, inf, False, where))
+                continue
             out.append(Candidate(None, None, 1 if ge == 0 else -1, False,
                                  f"{label} as the value -> {end}"))
             continue
@@ -201,10 +203,10 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
 
 def _critical(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
               hi: Fraction | None, label: str, func: str,
-              max_steps: int = MAX_STEPS) -> list[Candidate]:
+              max_steps: int = MAX_STEPS, spent: list[int] | None = None) -> list[Candidate]:
     """The candidates at the interior zeros of ``d = f' g - f g'`` on the cell."""
     out: list[Candidate] = []
-    for x, y in zeros(d, lam, lo, hi, func, max_steps):
+    for x, y in zeros(d, lam, lo, hi, func, max_steps, spent):
         if x == y:  # an exact rational critical point
             if (lo is None or x > lo) and (hi is None or x < hi):
                 out.append(Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None,
@@ -244,27 +246,29 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
     # a cell of positive probability under one input only makes the loss infinite: no
     # critical point elsewhere can matter, so none is searched
     one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
-    out: list[Candidate] = []
-    for f, g, lam, lo, hi, d in one_sided or pieces:
-        out += _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d)
-    return _continuous_ends(out, label), [] if one_sided else pieces
+    out = [c for f, g, lam, lo, hi, d in one_sided or pieces
+           for c in _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d)]
+    out = attained_ends(_continuous_ends(out, label), (runs_p, runs_q), label,
+                        lambda v, r: value_expr(_density(r, (v,), func)[1], holder["unit"]))
+    return out, [] if one_sided else pieces
 
 
 def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr | None
                         ) -> tuple[list[Candidate], bool]:
     """The candidates at the critical points of a one-value pattern's cells, and whether
     their search was cut short (with a ``bound``, past :data:`BRACKET_STEPS` bisections
-    over its cells: the pattern is then bracketed; its lower end the exact ratio at the best point
-    of a screen, :func:`_screened`)."""
+    over its cells, each a fair share of those left, at least 40: the pattern is then
+    bracketed; its lower end the exact ratio at the best point of a screen, :func:`_screened`)."""
     out: list[Candidate] = []
     if bound is None:
         for f, g, lam, lo, hi, d in pieces:
             out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS, d)
         return out, False
-    steps = max(40, BRACKET_STEPS // max(1, len(pieces)))
-    try:
-        for f, g, lam, lo, hi, d in pieces:
-            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", steps, d)
+    spent, todo = [0], [p for p in pieces if p[0] and p[1] and p[5]]
+    try:  # each cell a fair share of what is left: a cell needing few steps leaves the rest
+        for i, (f, g, lam, lo, hi, d) in enumerate(todo):
+            steps = max(40, (BRACKET_STEPS - spent[0]) // (len(todo) - i))
+            out += _critical(f, g, d, lam, lo, hi, label, func, steps, spent)
     except ValueError:
         return out, True
     return out, False
@@ -383,7 +387,6 @@ class Bracketed:
     why: str
 
 
-
 def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list[Bracketed]]:
     out: list[Candidate] = []
     brackets: list[Bracketed] = []
@@ -445,6 +448,8 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
                 brackets.append(Bracketed(label, bound, "a search over its released values"))
     # the critical points last, where the other candidates leave room below the bound
     for _key, bound, label, pieces in pending:
+        if any(c.infinite for c in out):
+            break  # the loss is infinite: no critical value can matter
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
             continue

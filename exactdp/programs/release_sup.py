@@ -338,9 +338,11 @@ def _tail_start(f: Terms, lam: Fraction) -> Fraction:
 
 
 def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
-          func: str, max_steps: int = MAX_STEPS) -> list[tuple[Fraction, Fraction]]:
+          func: str, max_steps: int = MAX_STEPS, spent: list[int] | None = None
+          ) -> list[tuple[Fraction, Fraction]]:
     """Disjoint intervals ``(x, y)`` inside ``(a, b)``, each holding exactly one zero of
-    ``f`` where it changes sign (None ends: infinite). ``f`` not identically zero.
+    ``f`` where it changes sign (None ends: infinite). ``f`` not identically zero. The
+    bisection steps taken are added to ``spent[0]`` (a budget shared by several calls).
 
     Raises
     ------
@@ -366,6 +368,8 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
         while todo:
             x, y = todo.pop()
             steps += 1
+            if spent is not None:
+                spent[0] += 1
             if steps > max_steps:
                 raise ValueError(f"{func}: the critical points of the log density ratio "
                                  f"need more than {max_steps} bisections")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
 import sympy
 
 from exactdp.exact import flint_prec, to_arb
@@ -26,6 +27,16 @@ def test_a_certified_interior_critical_point():
     with flint_prec(200):
         assert val.overlaps(to_arb(exact, 200))
     assert float(val.rad()) * 2 <= max(1e-6 * float(exact), 1e-12)
+    # the steps are added to a shared budget, and the same roots are found within it
+    spent = [5]
+    assert S.zeros(d, lam, None, None, "test", 10_000, spent) == roots and spent[0] == 6
+    # sin-like: D = (v - 1/3)(v - 1/2) exp(v) needs several bisections to separate its roots
+    two = {(Fraction(1), Fraction(0)): (Fraction(1, 6), Fraction(-5, 6), Fraction(1))}
+    spent = [0]
+    assert len(S.zeros(two, lam, Fraction(0), Fraction(1), "test", 10_000, spent)) == 2
+    with pytest.raises(ValueError, match="more than 2 bisections"):
+        S.zeros(two, lam, Fraction(0), Fraction(1), "test", 2)
+    assert spent[0] > 2
 
 
 def test_an_exact_rational_critical_point_is_found_exactly():
