@@ -10,10 +10,10 @@ estimate 4,382) and let others over it run to the limit. So the decision is:
 
 - an estimate past ``MARGIN`` times the limit: refused at once (the tree is past the
   limit unless the estimate is off by more than ``MARGIN``);
-- an estimate within the band ``[limit / MARGIN, MARGIN * limit]`` (or an integration
-  estimate within ``MARGIN`` of its limit): the enumeration goes on and the exact count
-  decides (refused when the count passes the limit; the integration's exact cost is then
-  checked by the caller), under a budget of :data:`BAND_WORK` draws and decisions so
+- an estimate within the band ``[limit / MARGIN, MARGIN * limit]``: the enumeration goes
+  on and the exact count decides (refused when the count passes the limit; the
+  integration's estimated cost is still checked at the probes, and its exact cost by the
+  caller after), under a budget of :data:`BAND_WORK` draws and decisions so
   that a refusal stays within about 2 s (the work is counted, not timed: the same tree
   gets the same answer on any machine and under any load);
 - below the band: the enumeration goes on (refused at the limit if the estimate was off
@@ -68,20 +68,15 @@ def execution_work(decisions: int, draws: int) -> int:
 def decide(estimate: int, limit: int, probed: Estimate, budget: Budget | None,
            refusal: TooCostly) -> bool:
     """The verdict of the probes on an enumeration: raise ``refusal`` for a run estimate
-    past the band (:func:`past`); ``budget.check`` refuses an integration estimated past
-    ``MARGIN`` times its limit. True when the run estimate is :func:`near` the limit or
-    the integration's within ``MARGIN`` of its limit: the enumeration goes on, the exact
-    count (and the caller's exact cost) decides, under :data:`BAND_WORK`."""
+    past the band (:func:`past`), and ``budget.check``'s refusal of the integration's
+    estimated cost (not deferred: that estimate counts the enumeration's own cost, which
+    the exact count would spend); True when the run estimate is :func:`near` the limit:
+    the enumeration goes on and the exact count decides, under :data:`BAND_WORK`."""
     if past(estimate, limit):
         raise refusal
-    band = near(estimate, limit)
     if budget is not None:
-        budget.check(Estimate(probed.runs, probed.seconds / MARGIN))
-        try:
-            budget.check(Estimate(probed.runs, probed.seconds * MARGIN))
-        except TooCostly:
-            band = True
-    return band
+        budget.check(probed)
+    return near(estimate, limit)
 
 
 def band_refusal(func: str, name: str, estimate: int, limit: int, cheaper: str) -> TooCostly:
