@@ -1,0 +1,84 @@
+"""The closed-form adapters of the sparse vector's distribution: the same values
+``sum q lam**e exp(lam W)`` as sympy expressions, as forms in ``x = exp(-lam/L)`` and as arb
+balls, each checked against a direct mpmath evaluation of the sum at 30 digits; and the
+distribution's outputs and normalisation against the engine's own enumeration."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction as F
+
+import flint
+import mpmath
+import sympy
+
+from exactdp import SparseVector
+from exactdp.exact import flint_prec
+from exactdp.mechanisms.sparse_vector_distribution import (
+    SparseVectorDistribution,
+    probability_balls,
+    probability_exprs,
+    x_form,
+)
+
+#: Two values with terms lam**e exp(lam W): W in thirds and halves (L = 6), one lam term.
+A = {(0, F(0)): F(1, 2), (1, F(-1, 3)): F(3, 4), (0, F(-3, 2)): F(-1, 5)}
+B = {(0, F(-1, 2)): F(2, 7)}
+LAM = sympy.Rational(2, 3)
+
+
+def direct(v, lam) -> mpmath.mpf:
+    """``sum q lam**e exp(lam W)`` by mpmath, term by term."""
+    lam = mpmath.mpf(lam.p) / lam.q
+    return mpmath.fsum(mpmath.mpf(q.numerator) / q.denominator * lam**e
+                       * mpmath.exp(lam * mpmath.mpf(w.numerator) / w.denominator)
+                       for (e, w), q in v.items())
+
+
+def test_probability_exprs_equal_the_sum_and_share_equal_values():
+    a, b, a2 = probability_exprs([A, B, A], LAM)
+    with mpmath.workdps(30):
+        assert abs(mpmath.mpf(sympy.N(a, 30)) - direct(A, LAM)) < mpmath.mpf(10) ** -28
+        assert abs(mpmath.mpf(sympy.N(b, 30)) - direct(B, LAM)) < mpmath.mpf(10) ** -28
+    assert a2 is a  # one expression per distinct value object
+
+
+def test_x_form_polynomials_over_the_common_power_evaluate_to_the_sum():
+    form = x_form([A, B], LAM, flint.fmpq(2, 3))
+    assert form is not None and form.L == 6
+    with mpmath.workdps(30):
+        x = mpmath.exp(-mpmath.mpf(2) / 3 / 6)
+        for poly, v in zip(form.polys, (A, B), strict=True):
+            num = mpmath.fsum(mpmath.mpf(int(c.p)) / int(c.q) * x**k
+                              for k, c in enumerate(poly.coeffs()))
+            den = mpmath.fsum(mpmath.mpf(int(c.p)) / int(c.q) * x**k
+                              for k, c in enumerate(form.denominator.coeffs()))
+            assert abs(num / den - direct(v, LAM)) < mpmath.mpf(10) ** -28
+    # no lam term: lq None is accepted
+    assert x_form([B], LAM, None) is not None
+
+
+def test_probability_balls_enclose_the_sum_to_the_digits_asked():
+    balls = probability_balls([A, B, {}], LAM, 30)
+    with mpmath.workdps(60), flint_prec(256):
+        for ball, v in zip(balls[:2], (A, B), strict=True):
+            assert ball.contains(flint.arb(mpmath.nstr(direct(v, LAM), 60)))
+            assert ball.rad() < abs(ball.mid()) * flint.arb(10) ** -30
+    assert balls[2] == 0 and balls[2].is_exact()  # the empty sum is the exact 0
+
+
+def test_the_distribution_lists_every_answer_sequence_and_sums_to_one():
+    d = SparseVector(sympy.Rational(1, 2), 1, c=1).distribution([1, 0, 2])
+    assert type(d) is SparseVectorDistribution
+    # every sequence of answers up to and including the first True, then None
+    want = []
+    for bits in itertools.product((True, False), repeat=3):
+        seq = list(bits)
+        if True in seq:
+            k = seq.index(True)
+            seq = seq[:k + 1] + [None] * (2 - k)
+        if tuple(seq) not in want:
+            want.append(tuple(seq))
+    assert d.outputs == tuple(want)
+    assert sympy.simplify(sum(d.probabilities) - 1) == 0
+    assert abs(float(sum(d.to_numpy())) - 1) < 1e-12
