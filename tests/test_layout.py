@@ -995,7 +995,6 @@ REPO = PACKAGE.parent
 MIRROR_EXEMPT = {
     "exactdp/__main__.py": "python -m exactdp: tests/test_startup.py runs it",
     "exactdp/_lazy.py": "the lazy exports: tests/test_startup.py",
-    "exactdp/programs/integrate_stars.py": "tests/programs/test_integrate.py",
 }
 #: Routes of one function, tested route against route in the package's test file.
 MIRROR_PACKAGES = {

@@ -1,0 +1,88 @@
+"""The star engines on hand-built stars, each against an independent route: the continuous
+star by mpmath quadrature of the two Laplace densities, the discrete star by a direct double
+sum of the two-sided geometric laws, the Gumbel star by the logistic law of a difference of
+Gumbel draws; and the rates of ``units_of``."""
+
+from __future__ import annotations
+
+from fractions import Fraction as F
+
+import mpmath
+import sympy
+
+from exactdp.programs.integrate_plan import Bound, Star
+from exactdp.programs.integrate_stars import (
+    continuous_star,
+    discrete_star,
+    frac_sum,
+    gumbel_stars,
+    star_frac,
+    units_of,
+)
+
+#: The leaf's bound ``z1 > z0 + 1`` (strict) and ``z1 >= z0 + 1``.
+ABOVE = Bound(F(1), F(1), True, True, "t.py:1")
+AT_LEAST = Bound(F(1), F(1), True, False, "t.py:1")
+
+
+def value(v, lam=1) -> mpmath.mpf:
+    """``sum q lam**e exp(lam W)`` of an engine value."""
+    return mpmath.fsum(mpmath.mpf(q.numerator) / q.denominator * mpmath.mpf(lam) ** e
+                       * mpmath.exp(mpmath.mpf(lam) * w.numerator / w.denominator)
+                       for (e, w), q in v.items())
+
+
+def test_units_of_commensurable_and_incommensurable_scales():
+    eps = sympy.Symbol("epsilon", positive=True)
+    u = units_of((2 / eps, 4 / eps, 2 / eps))
+    assert u.exact and u.unit == eps and u.rates == (F(1, 2), F(1, 4), F(1, 2))
+    v = units_of((sympy.Integer(1), sympy.sqrt(2)))
+    assert not v.exact and v.rates == (1, 1 / sympy.sqrt(2))
+    assert units_of(()).rates == ()
+
+
+def test_continuous_star_is_the_quadrature_of_the_laplace_densities():
+    u = units_of((sympy.Integer(2), sympy.Integer(4)))
+    star = Star("continuous", 0, (), ((1, (ABOVE,)),))
+    v = continuous_star(star, ["laplace", "laplace"], u)
+    # P(Z1 > Z0 + 1), Z0 ~ Lap(2), Z1 ~ Lap(4): int f0(z) (1 - F1(z + 1)) dz
+    f0 = lambda z: mpmath.exp(-abs(z) / 2) / 4  # noqa: E731
+    tail1 = lambda t: mpmath.exp(-t / 4) / 2 if t >= 0 else 1 - mpmath.exp(t / 4) / 2  # noqa: E731
+    with mpmath.workdps(30):
+        got = value(v)
+        want = mpmath.quad(lambda z: f0(z) * tail1(z + 1), [-mpmath.inf, -1, 0, mpmath.inf])
+        assert abs(got - want) < mpmath.mpf(10) ** -25
+        num, den = star_frac(star, ["laplace", "laplace"], u, True)
+        assert abs(value(num) / value(den) - got) < mpmath.mpf(10) ** -25
+
+
+def test_discrete_star_is_the_direct_double_sum():
+    u = units_of((sympy.Integer(2), sympy.Integer(4)))
+    star = Star("discrete", 0, (), ((1, (AT_LEAST,)),))
+    num, den = discrete_star(star, u)
+    # P(K1 >= K0 + 1), P(K = k) proportional to exp(-|k| / b), b = 2 and 4: direct sums
+    # over |k| <= 500 (the rest weighs below exp(-125))
+    with mpmath.workdps(30):
+        ks = range(-500, 501)
+
+        def law(b):
+            w = [mpmath.exp(-mpmath.mpf(abs(k)) / b) for k in ks]
+            total = mpmath.fsum(w)
+            return [x / total for x in w]
+
+        p0, p1 = law(2), law(4)
+        tail = [mpmath.mpf(0)] * (len(ks) + 1)  # tail[i] = P(K1 >= ks[i])
+        for i in range(len(ks) - 1, -1, -1):
+            tail[i] = tail[i + 1] + p1[i]
+        want = mpmath.fsum(p0[i] * tail[i + 1] for i in range(len(ks)))
+        got = value(num) / value(den)
+        assert abs(got - want) < mpmath.mpf(10) ** -25
+
+
+def test_gumbel_star_is_the_logistic_law_of_a_difference():
+    u = units_of((sympy.Integer(2), sympy.Integer(2)))
+    below = Bound(F(1), F(1), False, True, "t.py:1")  # z1 < z0 + 1
+    parts = gumbel_stars(Star("gumbel", 0, (), ((1, (below,)),)), u)
+    num, den = frac_sum(parts)
+    # G1 - G0 is logistic with scale 2: P(G1 - G0 < 1) = 1 / (1 + exp(-1/2))
+    assert abs(value(num) / value(den) - 1 / (1 + mpmath.exp(-0.5))) < 1e-14
