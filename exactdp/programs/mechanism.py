@@ -167,9 +167,8 @@ def _budget(name: str, n: int) -> Budget | None:
 
 def check_probability_cost(mechanism: ProgramMechanism, answers: tuple) -> None:
     """Refuse, before any integral, probabilities estimated above
-    :data:`exactdp.cost.SECONDS_LIMIT` (the integrator's cost of each run; past
-    :data:`~exactdp.programs.trace.PROBE_AT` runs, as estimated by the enumeration's
-    probes, before the enumeration goes on)."""
+    :data:`exactdp.cost.SECONDS_LIMIT` (each run's integration cost; past
+    :data:`~exactdp.programs.trace.PROBE_AT` runs, the probes' estimate)."""
     func = f"{mechanism.name}.probabilities"
     token = _INTEGRATION.set((func, 1))
     try:
@@ -195,13 +194,14 @@ def _obstruction(mechanism: ProgramMechanism, answers: tuple) -> str | None:
     if any(e for v in ov.values for e, _ in v):  # first: it needs no symbolic trace
         return "an epsilon*exp(epsilon*w) term survives (equal noise rates meet)"
     symbolic = mechanism if mechanism.epsilon.free_symbols else mechanism.with_epsilon(_SYMBOL)
-    eps = symbolic.epsilon
-    for run in program_trace(symbolic, answers).runs:
-        for d in run.draws:
-            t = d.scale * eps
-            if not (t.is_Rational or sympy.cancel(t).is_Rational):
-                return (f"the noise scale {d.scale} at {d.line} is not a rational multiple of "
-                        "1/epsilon")
+    try:  # a coin weight valid at this epsilon only (1 - epsilon) refuses the symbolic trace
+        runs = program_trace(symbolic, answers).runs
+    except ValueError as exc:
+        return f"its trace at a symbolic epsilon is refused ({exc})"
+    for d in (d for run in runs for d in run.draws):
+        t = d.scale * symbolic.epsilon
+        if not (t.is_Rational or sympy.cancel(t).is_Rational):
+            return f"the noise scale {d.scale} at {d.line} is not a rational multiple of 1/eps"
     return None
 
 

@@ -435,3 +435,14 @@ def test_check_probability_cost_declares_one_answer_vector_to_the_probes(monkeyp
     # the enumeration under the budget, then the cost of the (cached) runs without one
     assert seen[0] == (f"{m.name}.probabilities", 1) and set(seen[1:]) <= {None}
     assert M._INTEGRATION.get() is None
+
+
+def test_rational_obstruction_of_a_coin_valid_at_this_epsilon_only():
+    """Incorrect randomized response flips with probability (1 - epsilon)/2, a coin weight
+    in [0, 1] at epsilon 1 but not for every epsilon: the obstruction says so (it raised
+    the trace's ProgramError about a symbolic epsilon the user never passed)."""
+    from exactdp.programs import library as L
+
+    m = L.randomized_response_incorrect(epsilon=1)
+    why = m.rational_obstruction(as_scores([0]))
+    assert why is not None and why.startswith("its trace at a symbolic epsilon is refused")

@@ -8,6 +8,7 @@ from collections.abc import Callable, Sequence
 
 import sympy
 
+from ..._validate import short_number
 from ...cost import (
     TooCostly,
     check_analysis,
@@ -17,6 +18,7 @@ from ...cost import (
 from ...distribution import Distribution
 from ...mechanisms.base import Mechanism
 from ...numbers import safe_sympify
+from ...result import brief
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT
 from ..common import (
@@ -188,6 +190,40 @@ def check_pf_trees(func: str, mech: object, vectors: Sequence[ScoreVector]) -> N
             "compare the float64 views (mechanism.distribution(q).to_numpy())")
 
 
+def check_same_outputs(func: str, name: str, dists: Sequence,
+                       vectors: Sequence[ScoreVector]) -> None:
+    """Refuse vectors on which a sequence mechanism reaches different outputs.
+
+    The engines compare the vectors' probabilities output by output, by position; a
+    program's outputs are those its runs reach, which differ when an output is decided
+    without noise (``return q[0] == 1``) or by a coin of probability 0 or 1. The loss
+    across such vectors is not computed (it is infinite when an output one vector reaches
+    has positive probability there): a one-line ValueError, never a loss read off
+    misaligned outputs.
+
+    Raises
+    ------
+    ValueError
+        The first vector whose outputs differ from the first vector's, both named.
+    """
+    first = dists[0].outputs
+    for d, v in zip(dists[1:], vectors[1:], strict=True):
+        if d.outputs != first:
+            only = [o for o in d.outputs if o not in first] or [
+                o for o in first if o not in d.outputs] or ["the same outputs in another order"]
+            raise ValueError(
+                f"{func}: {name} reaches different outputs on {short_vector(vectors[0])} and "
+                f"{short_vector(v)} (for example {brief(only[0])} on one only): an output "
+                "decided without noise, or a coin of probability 0 or 1; the privacy loss "
+                "across different output sets is not computed yet")
+
+
+def short_vector(v: ScoreVector) -> str:
+    """``(1, 0, 2)``, each entry abbreviated (:func:`exactdp._validate.short_number`)."""
+    inner = ", ".join(short_number(x) for x in v.values)
+    return f"({inner},)" if v.n == 1 else f"({inner})"
+
+
 def _shared_signature(probs: list) -> tuple | None:
     """``((id(num), id(den)), count)`` of a vector's ``(num, den)`` pairs, sorted, or None
     (not plain pairs). Two vectors with one signature hold the very same polynomial objects
@@ -230,6 +266,8 @@ def make_engine(
     mech.check_cost(func, vectors)  # its own estimate (top-k tuples, answer sequences)
     eps = mechanism_epsilon(mech)
     dists = [distribution_of(mech, v) for v in vectors]
+    if mech.output_kind == "sequence":
+        check_same_outputs(func, mechanism_name(mech), dists, vectors)
     engine: Engine
     if _needs_balls(dists):
         engine = BallEngine(dists, func, mechanism_name(mech))
