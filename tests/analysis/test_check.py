@@ -382,18 +382,32 @@ def test_sparse_vector_at_epsilon_1e_300_is_decided_and_linear_in_epsilon():
     assert abs(ratio - ratio_small) < flint.arb(10) ** -6 and 0 < ratio <= 1
 
 
-def test_a_release_program_over_its_neighbours_keeps_the_joint_bracket():
-    # check_dp of adaptive_svt on (0, 0): the best exact loss on one neighbour and another
-    # neighbour's certified bracket reaching above it; before, "compare: value must be exact"
-    from exactdp.programs import library_release
+def test_a_release_program_over_its_neighbours_keeps_the_joint_bracket(monkeypatch):
+    # one neighbour's exact loss 1/2 and another's certified bracket [0.4, 0.7] reaching
+    # above it: the largest loss is known only within [1/2, 0.7], the witness is the exact
+    # pair; before, "compare: value must be exact". (adaptive_svt on (0, 0), which showed it,
+    # is now exact on every neighbour: the losses are fabricated here.)
+    import exactdp.analysis.check as check
+    from exactdp.analysis.loss import PrivacyLoss
+    from exactdp.exact import UndecidedSignError
+    from exactdp.scores import as_scores
 
-    m = library_release.adaptive_svt(epsilon=1, threshold=0)
-    r = check_dp(m, [0, 0])
+    def fake(mech, q, nb):
+        if nb.values == (1, 1):
+            return PrivacyLoss(R(1, 2), "exact", (), q.values, nb.values, 1, (), "density")
+        return PrivacyLoss(sympy.Float("0.55"), "bracket", (), q.values, nb.values, 1, (),
+                           "density", (sympy.Float("0.4"), sympy.Float("0.7")))
+
+    monkeypatch.setattr(check, "density_privacy_loss", fake)
+    nbrs = [as_scores(v) for v in ([1, 1], [1, -1])]
+    r = check._density_check_dp(None, as_scores([0, 0]), nbrs, sympy.Integer(1), "given")
     lo, hi = r.interval
-    assert r.holds and lo < hi <= 1 and "(certified ball)" in repr(r) and len(repr(r)) <= 200
-    # the lower end is the witness pair's exact loss, computed again on its own
-    own = privacy_loss(m, list(r.witness.scores), list(r.witness.neighbour))
-    assert own.interval is None and abs(sympy.N(own.loss - sympy.Rational(lo), 30)) < 1e-20
+    assert r.holds and r.witness.neighbour == (1, 1)
+    assert lo <= R(1, 2) < hi and abs(hi - sympy.Float("0.7")) < 1e-12
+    assert r.loss == (lo + hi) / 2 and "(certified ball)" in repr(r) and len(repr(r)) <= 200
+    # the claim inside the joint bracket is undecided, never a guess
+    with pytest.raises(UndecidedSignError, match="contains epsilon = 3/5"):
+        check._density_check_dp(None, as_scores([0, 0]), nbrs, R(3, 5), "given")
 
 
 def test_density_check_dp_takes_the_largest_loss_whatever_the_neighbours_order():
