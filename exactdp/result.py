@@ -78,7 +78,8 @@ def brief(value: object, limit: int = 40) -> str:
         text = number_text(value)
     elif isinstance(value, (tuple, list)):
         items = [brief(v, limit) for v in value[:6]]
-        text = "(" + ", ".join(items) + (", ..." if len(value) > 6 else "") + ")"
+        one = "," if len(value) == 1 and isinstance(value, tuple) else ""  # (0,), not (0)
+        text = "(" + ", ".join(items) + (", ..." if len(value) > 6 else "") + one + ")"
     else:  # an object's own str (a Witness) is brief by design: cut only beyond 100
         return cut_text(str(value), max(limit, 100))
     return cut_text(text, limit)

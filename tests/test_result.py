@@ -342,3 +342,12 @@ def test_ball_text_shows_a_wide_ball_as_its_ends():
 
     assert ball_text(flint.arb("0.485", "0.0149")) == "[0.470, 0.500]"
     assert ball_text(flint.arb("0.485", "0.0001")) == "0.485"
+
+
+def test_brief_keeps_a_one_tuple_a_tuple():
+    # randomized response's output (0,) printed as "(0)", the integer in parentheses
+    from exactdp.result import brief
+
+    assert brief((0,)) == "(0,)" and brief((True, None)) == "(True, None)"
+    assert brief([1]) == "(1)"  # a list keeps the plain form
+    assert brief(((False,),)) == "((False,),)"

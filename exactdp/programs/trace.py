@@ -100,6 +100,10 @@ def user_file(filename: str) -> bool:
     return not (filename.startswith("<") or filename.startswith(_LIBRARY_DIRS))
 
 
+#: Most draws one run may make (a histogram of 10,000 answers draws 10,000).
+MAX_DRAWS = 10_000
+
+
 class StepCounter:
     """Count the executed lines of user code (``sys.settrace``): the program's file and the
     user's own helper modules, raising :class:`StepLimit` past ``limit``, naming the line.
@@ -292,8 +296,11 @@ class SymbolicRun(Executor):
 
     def draw(self, law: str, scale: Any) -> Noisy:
         line = user_line()
-        s = exact_scale(scale, law, line)
         index = len(self.draws)
+        if index >= MAX_DRAWS:  # an exact analysis of more noises than this never ends
+            raise ProgramError(f"{line}: a run draws more than {MAX_DRAWS} noises; analyse "
+                               "fewer answers or copies")
+        s = exact_scale(scale, law, line)
         self.draws.append(Draw(index, law, s, line))
         return Noisy.draw(index, law)
 

@@ -342,3 +342,16 @@ def test_a_run_that_raises_is_refused_in_the_program_s_name():
         "raises: a run raised ZeroDivisionError: integer division or modulo by zero at ")
     refused(sympy_float_scale, r"holds a float; use exact numbers \(sympy\.Rational, "
                                r"Fraction\)$")
+
+
+def test_a_run_with_too_many_draws_is_refused_at_the_draw():
+    """laplace_parallel with a million copies ran silently for minutes (one run, a million
+    draws): refused at draw MAX_DRAWS + 1, naming the line, before any integral."""
+    from exactdp.programs import library_release as LR
+    from exactdp.programs.trace import MAX_DRAWS
+
+    assert MAX_DRAWS == 10_000
+    with pytest.raises(ValueError, match=r"^laplace_parallel: library_release\.py:\d+: a run "
+                       r"draws more than 10000 noises; analyse fewer answers or copies$"):
+        LR.laplace_parallel(epsilon=1, copies=MAX_DRAWS + 1).distribution([0]).outputs  # noqa: B018
+    assert len(LR.laplace_parallel(epsilon=1, copies=3).distribution([0]).outputs) == 1
