@@ -95,14 +95,19 @@ def cut_text(text: str, limit: int) -> str:
         if len(head) <= limit:
             return head
         text = head
-    cut = text[: limit - 3] + "..."
+    return close_brackets(text[: limit - 3] + "...")
+
+
+def close_brackets(head: str) -> str:
+    """``head`` with every parenthesis, bracket or brace it leaves open closed, innermost
+    first (``"(a, [b..."`` -> ``"(a, [b...])"``)."""
     closers = []
-    for ch in cut:
+    for ch in head:
         if ch in "([{":
             closers.append({"(": ")", "[": "]", "{": "}"}[ch])
         elif closers and ch == closers[-1]:
             closers.pop()
-    return cut + "".join(reversed(closers))
+    return head + "".join(reversed(closers))
 
 
 def number_text(value: object) -> str:

@@ -351,3 +351,11 @@ def test_brief_keeps_a_one_tuple_a_tuple():
     assert brief((0,)) == "(0,)" and brief((True, None)) == "(True, None)"
     assert brief([1]) == "(1)"  # a list keeps the plain form
     assert brief(((False,),)) == "((False,),)"
+
+
+def test_close_brackets_closes_what_a_cut_left_open_innermost_first():
+    from exactdp.result import close_brackets
+
+    assert close_brackets("(a, [b...") == "(a, [b...])"
+    assert close_brackets("{x: (1, 2)...") == "{x: (1, 2)...}"
+    assert close_brackets("plain...") == "plain..."

@@ -18,6 +18,7 @@ from typing import Any
 
 from .._validate import check_bool, check_choice
 from ..printing import format_number, latex_escape
+from ..result import close_brackets
 
 #: Significant digits of the losses in the table.
 DIGITS = 6
@@ -69,13 +70,7 @@ def output_cell(text: str, limit: int = OUTPUT_CHARS) -> str:
         return head + "..."
     boundary = head.rfind(", ", opened[0])
     head = head[:boundary] + ", ..." if boundary > 0 else head[: opened[0] + 1] + "..."
-    closers = []
-    for ch in head:
-        if ch in "([{":
-            closers.append({"(": ")", "[": "]", "{": "}"}[ch])
-        elif closers and ch == closers[-1]:
-            closers.pop()
-    return head + "".join(reversed(closers))
+    return close_brackets(head)
 
 
 def library_cells(row: Any) -> dict[str, str]:

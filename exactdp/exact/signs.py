@@ -309,9 +309,10 @@ _EXP_SUM_ADDENDS = 4
 _EXP_SUM_OPS = 160
 
 
-def _exp_sum_terms(p: sympy.Expr) -> dict[sympy.Rational, sympy.Rational] | None:
+def exp_sum_terms(p: sympy.Expr, limit: int | None = _EXP_SUM_TERMS
+                  ) -> dict[sympy.Rational, sympy.Rational] | None:
     """``p = sum_a c_a exp(a)`` (rational ``c_a`` and ``a``) as ``{a: c_a}``, zero
-    coefficients dropped (None: not of that form, or too many terms)."""
+    coefficients dropped (None: not of that form, or more than ``limit`` terms)."""
     out: dict[sympy.Rational, sympy.Rational] = {}
     for term in sympy.Add.make_args(sympy.expand(p)):
         coeff, rest = term.as_coeff_Mul()
@@ -324,7 +325,7 @@ def _exp_sum_terms(p: sympy.Expr) -> dict[sympy.Rational, sympy.Rational] | None
         if not coeff.is_Rational:
             return None
         out[a] = out.get(a, sympy.Integer(0)) + coeff
-        if len(out) > _EXP_SUM_TERMS:
+        if limit is not None and len(out) > limit:
             return None
     return {a: c for a, c in out.items() if c != 0}
 
@@ -333,7 +334,7 @@ def _scaled_sign(p: sympy.Expr) -> int | None:
     """The sign of an exponential sum from ``p exp(-max a)``: its largest term becomes its
     coefficient, the others ``c exp(a - max a)``, so no ball has to resolve ``1 - (1 -
     exp(-1e300))``. 0 only when every coefficient cancels exactly (``p`` is then 0)."""
-    terms = _exp_sum_terms(p)
+    terms = exp_sum_terms(p)
     if terms is None:
         return None
     if not terms:

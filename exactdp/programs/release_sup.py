@@ -41,6 +41,7 @@ import flint
 import sympy
 
 from ..exact.arb import flint_prec, to_arb
+from ..exact.signs import exp_sum_terms
 
 #: ``{(k, w): coefficients of p, low degree first}``: ``sum p(v) exp(lam (k v + w))``.
 Terms = dict[tuple[Fraction, Fraction], tuple[Fraction, ...]]
@@ -204,26 +205,8 @@ def tidy_ratio(f: sympy.Expr, g: sympy.Expr) -> sympy.Expr:
     return f / g
 
 
-def _by_exponent(e: sympy.Expr) -> dict[sympy.Rational, sympy.Rational] | None:
-    """``e = sum c_a exp(a)`` with rational ``c_a`` and ``a`` as ``{a: c_a}`` (None: not of
-    that form)."""
-    out: dict[sympy.Rational, sympy.Rational] = {}
-    for term in sympy.Add.make_args(sympy.expand(e)):
-        coeff, rest = term.as_coeff_Mul()
-        if rest == 1 or rest is sympy.E:
-            a = sympy.Integer(0 if rest == 1 else 1)
-        elif isinstance(rest, sympy.exp) and rest.args[0].is_Rational:
-            a = rest.args[0]
-        else:
-            return None
-        if not coeff.is_Rational:
-            return None
-        out[a] = out.get(a, sympy.Integer(0)) + coeff
-    return {a: c for a, c in out.items() if c != 0}
-
-
 def _fraction_terms(e: sympy.Expr) -> dict[Fraction, Fraction] | None:
-    t = _by_exponent(e)
+    t = exp_sum_terms(e, None)
     return None if t is None else {Fraction(int(a.p), int(a.q)): Fraction(int(c.p), int(c.q))
                                    for a, c in t.items()}
 
@@ -275,7 +258,7 @@ def log_ratio(big: sympy.Expr, small: sympy.Expr) -> sympy.Expr:
     rationals are linearly independent over the algebraic numbers: Lindemann-Weierstrass),
     so ``r`` and ``k`` can only be the ratio of the leading terms.
     """
-    f, g = _by_exponent(big), _by_exponent(small)
+    f, g = exp_sum_terms(big, None), exp_sum_terms(small, None)
     if f and g:
         r = max(f) - max(g)
         k = f[max(f)] / g[max(g)]

@@ -381,3 +381,14 @@ def test_the_cost_model_never_cuts_the_ladder_below_twice_the_first_precision(mo
     assert 0 < sympy.N(e, 80) < sympy.Float(2.0**-128)
     monkeypatch.setattr(signs, "sign_prec_limit", lambda nodes: 0)
     assert signs._numeric_sign(e) == 1
+
+
+def test_exp_sum_terms_reads_rational_exponentials_and_merges_equal_ones():
+    from exactdp.exact.signs import exp_sum_terms
+
+    e = sympy.exp
+    p = 3 * e(R(1, 2)) - e(R(1, 2)) / 2 + 4 + sympy.E - sympy.E
+    assert exp_sum_terms(p) == {R(1, 2): R(5, 2), 0: 4}  # E - E cancels and is dropped
+    assert exp_sum_terms(e(sympy.sqrt(2))) is None and exp_sum_terms(sympy.pi * e(1)) is None
+    many = sum(e(R(k, 7)) for k in range(70))
+    assert exp_sum_terms(many) is None and len(exp_sum_terms(many, None)) == 70
