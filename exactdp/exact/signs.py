@@ -331,16 +331,22 @@ def exp_sum_terms(p: sympy.Expr, limit: int | None = _EXP_SUM_TERMS
 
 
 def _scaled_sign(p: sympy.Expr) -> int | None:
-    """The sign of an exponential sum from ``p exp(-max a)``: its largest term becomes its
-    coefficient, the others ``c exp(a - max a)``, so no ball has to resolve ``1 - (1 -
-    exp(-1e300))``. 0 only when every coefficient cancels exactly (``p`` is then 0)."""
+    """The sign of an exponential sum ``p`` (:func:`scaled_sign` of its terms)."""
     terms = exp_sum_terms(p)
-    if terms is None:
-        return None
+    return None if terms is None else scaled_sign(terms)
+
+
+def scaled_sign(terms: dict) -> int | None:
+    """The sign of ``sum_a c_a exp(a)`` from its terms ``{a: c_a}`` (rational ``a`` and
+    ``c_a``, sympy or ``Fraction``), read from the sum times ``exp(-max a)``: its largest
+    term becomes its coefficient, the others ``c exp(a - max a)``, so no ball has to resolve
+    ``1 - (1 - exp(-1e300))``. 0 when there is no term (every coefficient cancelled
+    exactly); None when balls up to 2048 bits leave it undecided."""
     if not terms:
         return 0
     top = max(terms)
-    scaled = sympy.Add(*[c * sympy.exp(a - top) for a, c in terms.items()])
+    scaled = sympy.Add(*[sympy.Rational(c) * sympy.exp(sympy.Rational(a - top))
+                         for a, c in terms.items()])
     for prec in (128, 512, 2048):
         s, _ = _ball_sign(scaled, prec)
         if s is not None:

@@ -40,8 +40,8 @@ from typing import Any
 import flint
 import sympy
 
-from ..exact.arb import flint_prec, to_arb
-from ..exact.signs import exp_sum_terms
+from ..exact.arb import flint_prec
+from ..exact.signs import exp_sum_terms, scaled_sign
 
 #: ``{(k, w): coefficients of p, low degree first}``: ``sum p(v) exp(lam (k v + w))``.
 Terms = dict[tuple[Fraction, Fraction], tuple[Fraction, ...]]
@@ -234,18 +234,7 @@ def compare_sums(left: tuple[sympy.Expr, ...], right: tuple[sympy.Expr, ...]) ->
     diff = _product(sums[: len(left)])  # type: ignore[arg-type]
     for a, c in _product(sums[len(left):]).items():  # type: ignore[arg-type]
         diff[a] = diff.get(a, Fraction(0)) - c
-    diff = {a: c for a, c in diff.items() if c}
-    if not diff:
-        return 0
-    top = max(diff)
-    scaled = sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
-                         * sympy.exp(sympy.Rational((a - top).numerator, (a - top).denominator))
-                         for a, c in diff.items()])
-    for bits in (128, 512):
-        b = to_arb(scaled, bits)
-        if b > 0 or b < 0:
-            return 1 if b > 0 else -1
-    return None
+    return scaled_sign({a: c for a, c in diff.items() if c})
 
 
 def log_ratio(big: sympy.Expr, small: sympy.Expr) -> sympy.Expr:

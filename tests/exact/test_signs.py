@@ -392,3 +392,14 @@ def test_exp_sum_terms_reads_rational_exponentials_and_merges_equal_ones():
     assert exp_sum_terms(e(sympy.sqrt(2))) is None and exp_sum_terms(sympy.pi * e(1)) is None
     many = sum(e(R(k, 7)) for k in range(70))
     assert exp_sum_terms(many) is None and len(exp_sum_terms(many, None)) == 70
+
+
+def test_scaled_sign_reads_terms_given_as_fractions_or_sympy_rationals():
+    from fractions import Fraction
+
+    from exactdp.exact.signs import scaled_sign
+
+    n = 10**300  # exp(n) - exp(n - 1) > 0 although no float holds either term
+    assert scaled_sign({Fraction(n): Fraction(1), Fraction(n - 1): Fraction(-1)}) == 1
+    assert scaled_sign({sympy.Integer(0): R(-1), R(1, 2): R(1, 2)}) == -1  # e^(1/2)/2 < 1
+    assert scaled_sign({}) == 0
