@@ -100,7 +100,22 @@ def cut_text(text: str, limit: int) -> str:
 
 def close_brackets(head: str) -> str:
     """``head`` with every parenthesis, bracket or brace it leaves open closed, innermost
-    first (``"(a, [b..."`` -> ``"(a, [b...])"``)."""
+    first.
+
+    Parameters
+    ----------
+    head : str
+        A text cut short (``...``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> close_brackets("(a, [b...")
+    '(a, [b...])'
+    """
     closers = []
     for ch in head:
         if ch in "([{":

@@ -312,7 +312,26 @@ _EXP_SUM_OPS = 160
 def exp_sum_terms(p: sympy.Expr, limit: int | None = _EXP_SUM_TERMS
                   ) -> dict[sympy.Rational, sympy.Rational] | None:
     """``p = sum_a c_a exp(a)`` (rational ``c_a`` and ``a``) as ``{a: c_a}``, zero
-    coefficients dropped (None: not of that form, or more than ``limit`` terms)."""
+    coefficients dropped (None: not of that form, or more than ``limit`` terms).
+
+    Parameters
+    ----------
+    p : sympy.Expr
+        Expanded here; ``E`` counts as ``exp(1)``.
+    limit : int or None
+        Most distinct exponents read (None: no limit).
+
+    Returns
+    -------
+    dict or None
+        ``{a: c_a}`` with sympy rationals.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> exp_sum_terms(3 * sympy.exp(sympy.Rational(1, 2)) + 4 + sympy.E - sympy.E)
+    {0: 4, 1/2: 3}
+    """
     out: dict[sympy.Rational, sympy.Rational] = {}
     for term in sympy.Add.make_args(sympy.expand(p)):
         coeff, rest = term.as_coeff_Mul()
@@ -341,7 +360,24 @@ def scaled_sign(terms: dict) -> int | None:
     ``c_a``, sympy or ``Fraction``), read from the sum times ``exp(-max a)``: its largest
     term becomes its coefficient, the others ``c exp(a - max a)``, so no ball has to resolve
     ``1 - (1 - exp(-1e300))``. 0 when there is no term (every coefficient cancelled
-    exactly); None when balls up to 2048 bits leave it undecided."""
+    exactly); None when balls up to 2048 bits leave it undecided.
+
+    Parameters
+    ----------
+    terms : dict
+        ``{a: c_a}``, exponent to coefficient, both rational.
+
+    Returns
+    -------
+    int or None
+        -1, 0 or 1; None when undecided (the caller goes on to an exact test).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> scaled_sign({Fraction(10**300): 1, Fraction(10**300 - 1): -1})
+    1
+    """
     if not terms:
         return 0
     top = max(terms)
