@@ -58,7 +58,8 @@ from .release_search import OFFSETS, search_cost
 from .release_sup import magnitude
 from .runs import REAL, RELEASED_KEY, Budget, Constraint, Estimate, Linear, Run
 from .sampler import SampleRun
-from .trace import CHEAPER, StepCounter, Trace, decode, enumerate_runs, execute
+from .steps import StepCounter
+from .trace import CHEAPER, Trace, decode, enumerate_runs, execute
 from .values import ProgramError
 
 #: Estimated seconds of the critical-point search of a pattern releasing one value (cells,

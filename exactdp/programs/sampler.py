@@ -16,7 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from .trace import MAX_STEPS, StepCounter, canonical, execute
+from .steps import MAX_STEPS, StepCounter
+from .trace import canonical, execute
 from .values import Comparison, Executor, Noisy, ProgramError, user_line
 
 

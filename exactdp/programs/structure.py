@@ -32,7 +32,8 @@ import sympy
 from .integrate import supply_plan
 from .integrate_plan import Bound, Plan, Star, plan
 from .runs import Budget, Constraint, Linear, Run
-from .trace import StepLimit, SymbolicRun, Trace, enumerate_runs
+from .steps import StepLimit
+from .trace import SymbolicRun, Trace, enumerate_runs
 from .values import Noisy, ProgramError
 
 #: The law recorded for an answer's symbol: a discrete law, so that ``a + noise == t`` is

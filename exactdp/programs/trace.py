@@ -25,8 +25,6 @@ from __future__ import annotations
 
 import math
 import os
-import sys
-import sysconfig
 import traceback
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
@@ -50,6 +48,7 @@ from .runs import (
     Run,
     estimate_tree,
 )
+from .steps import MAX_STEPS, StepCounter, StepLimit
 from .values import (
     ACTIVE,
     Comparison,
@@ -61,9 +60,6 @@ from .values import (
     user_line,
 )
 
-#: Most lines of user code (the program's file and the user's helper modules) one run may
-#: execute.
-MAX_STEPS = 200_000
 #: Most decisions (forks) one run may make: a loop on noisy values that never ends forks at
 #: every turn, and is refused here long before the step limit.
 MAX_DECISIONS = 4096
@@ -77,77 +73,12 @@ PROBES = 256
 CHEAPER = "use fewer queries, or an earlier cut-off (stop after fewer answers: a smaller c)"
 
 
-class StepLimit(ProgramError):
-    """A run executed more than its step limit (a loop without end?)."""
-
-
 class _Infeasible(Exception):  # noqa: N818 (internal control flow, never seen by users)
     """The run's constraints are contradictory before its output is formed (probability 0)."""
 
 
-# ---------------------------------------------------------------------------- step counter
-#: Files whose lines are not counted: exactdp itself, the standard library and installed
-#: packages (sympy's own loops are not the program's).
-_LIBRARY_DIRS = tuple(sorted({os.path.dirname(os.path.abspath(__file__)).rsplit(os.sep, 1)[0],
-                              *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib",
-                                                                   "purelib", "platlib"))}))
-
-
-def user_file(filename: str) -> bool:
-    """Whether ``filename`` is user code: the program's file or a helper module of the
-    user's (not exactdp, the standard library or an installed package, nor code without a
-    file: ``<string>``, as the ``__init__`` of a dataclass, ``<frozen ...>``)."""
-    return not (filename.startswith("<") or filename.startswith(_LIBRARY_DIRS))
-
-
 #: Most draws one run may make (a histogram of 10,000 answers draws 10,000).
 MAX_DRAWS = 10_000
-
-
-class StepCounter:
-    """Count the executed lines of user code (``sys.settrace``): the program's file and the
-    user's own helper modules, raising :class:`StepLimit` past ``limit``, naming the line.
-
-    exactdp's own programs (:mod:`exactdp.programs.library`: loops over the answers only)
-    are not traced: ``sys.settrace`` calls back on every frame a run opens (sympy's too),
-    3/4 of a run's time (12 of 16 ms for the 11 runs of a 10-query SVT1)."""
-
-    def __init__(self, filename: str, limit: int, name: str) -> None:
-        self.filename = filename
-        self.limit = limit
-        self.name = name
-        self.steps = self.last = 0
-        self._old: Any = None
-        self.traced = user_file(filename)
-        self._files: dict[str, bool] = {filename: True}
-
-    def _global(self, frame, event, arg):
-        name = frame.f_code.co_filename
-        if name not in self._files:
-            self._files[name] = user_file(name)
-        return self._local if self._files[name] else None
-
-    def _local(self, frame, event, arg):
-        if event == "line":
-            self.steps += 1
-            if frame.f_code.co_filename == self.filename:
-                self.last = frame.f_lineno
-            if self.steps > self.limit:
-                where = f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
-                raise StepLimit(f"{self.name}: a run passed the step limit of {self.limit} "
-                                f"lines at {where} (a loop that never ends?)")
-        return self._local
-
-    def __enter__(self) -> StepCounter:
-        self.steps = 0
-        if self.traced:
-            self._old = sys.gettrace()
-            sys.settrace(self._global)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.traced:
-            sys.settrace(self._old)
 
 
 # ---------------------------------------------------------------------------- outputs

@@ -14,7 +14,8 @@ from exactdp.programs import (
     laplace,
     program,
 )
-from exactdp.programs.trace import StepLimit, enumerate_runs, probe_runs
+from exactdp.programs.steps import StepLimit
+from exactdp.programs.trace import enumerate_runs, probe_runs
 
 from .support import line_of, refused
 
@@ -198,7 +199,8 @@ def test_a_loop_without_end_in_the_user_s_helper_module_is_refused(tmp_path, mon
         return True
 
     call = calls_helper(epsilon=1).program.bind((0,), 1, ())
-    with pytest.raises(StepLimit, match=r"step limit of 1000 lines at spinning_helper\.py:3"):
+    expected = r"step limit of 1000 lines \(8000 bytecodes\) at spinning_helper\.py:3"
+    with pytest.raises(StepLimit, match=expected):
         enumerate_runs(call, "calls_helper", calls_helper.filename, max_steps=1000)
 
 

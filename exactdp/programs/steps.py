@@ -1,0 +1,104 @@
+"""The step counter of a program's runs: never a hang in the user's own code.
+
+A run may execute at most :data:`MAX_STEPS` lines of user code (the program's file and the
+user's helper modules) and :data:`OPCODES_PER_STEP` times as many bytecodes (a loop on one
+line, ``while True: pass``, gives one line event only); past either, :class:`StepLimit`
+names the line. Counted with :func:`sys.settrace` (line events) and
+``frame.f_trace_opcodes`` (bytecode events) on user frames only, so exactdp's own code,
+the standard library and installed packages cost nothing. A long call into C code (say
+``sum(range(10**9))``) is not interrupted: it returns to a counted line or ends.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import sysconfig
+from typing import Any
+
+from .values import ProgramError
+
+#: Most lines of user code (the program's file and the user's helper modules) one run may
+#: execute.
+MAX_STEPS = 200_000
+
+
+class StepLimit(ProgramError):
+    """A run executed more than its step limit (a loop without end?)."""
+
+
+#: Files whose lines are not counted: exactdp itself, the standard library and installed
+#: packages (sympy's own loops are not the program's).
+_LIBRARY_DIRS = tuple(sorted({os.path.dirname(os.path.abspath(__file__)).rsplit(os.sep, 1)[0],
+                              *(sysconfig.get_paths()[k] for k in ("stdlib", "platstdlib",
+                                                                   "purelib", "platlib"))}))
+
+
+def user_file(filename: str) -> bool:
+    """Whether ``filename`` is user code: the program's file or a helper module of the
+    user's (not exactdp, the standard library or an installed package, nor code without a
+    file: ``<string>``, as the ``__init__`` of a dataclass, ``<frozen ...>``)."""
+    return not (filename.startswith("<") or filename.startswith(_LIBRARY_DIRS))
+
+
+#: Bytecodes one run may execute per line of its step limit.
+OPCODES_PER_STEP = 8
+
+
+class StepCounter:
+    """Count the executed lines of user code (``sys.settrace``): the program's file and the
+    user's own helper modules, raising :class:`StepLimit` past ``limit``, naming the line.
+
+    exactdp's own programs (:mod:`exactdp.programs.library`: loops over the answers only)
+    are not traced: ``sys.settrace`` calls back on every frame a run opens (sympy's too),
+    3/4 of a run's time (12 of 16 ms for the 11 runs of a 10-query SVT1)."""
+
+    def __init__(self, filename: str, limit: int, name: str) -> None:
+        self.filename = filename
+        self.limit = limit
+        self.name = name
+        self.steps = self.last = self.ops = 0
+        self._old: Any = None
+        self.traced = user_file(filename)
+        self._files: dict[str, bool] = {filename: True}
+
+    def _global(self, frame, event, arg):
+        name = frame.f_code.co_filename
+        if name not in self._files:
+            self._files[name] = user_file(name)
+        if not self._files[name]:
+            return None
+        # a loop on one line (``while True: pass``) gives no line event after its first:
+        # its bytecodes are counted too
+        frame.f_trace_opcodes = True
+        return self._local
+
+    def _local(self, frame, event, arg):
+        if event == "opcode":
+            self.ops += 1
+            if self.ops > OPCODES_PER_STEP * self.limit:
+                self._refuse(frame)
+        elif event == "line":
+            self.steps += 1
+            if frame.f_code.co_filename == self.filename:
+                self.last = frame.f_lineno
+            if self.steps > self.limit:
+                self._refuse(frame)
+        return self._local
+
+    def _refuse(self, frame) -> None:
+        where = f"{os.path.basename(frame.f_code.co_filename)}:{frame.f_lineno}"
+        raise StepLimit(f"{self.name}: a run passed the step limit of {self.limit} lines "
+                        f"({OPCODES_PER_STEP * self.limit} bytecodes) at {where} (a loop "
+                        "that never ends?)")
+
+    def __enter__(self) -> StepCounter:
+        self.steps = self.ops = 0
+        if self.traced:
+            self._old = sys.gettrace()
+            sys.settrace(self._global)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.traced:
+            sys.settrace(self._old)
