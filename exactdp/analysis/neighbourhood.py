@@ -172,6 +172,11 @@ def heuristic_count(n: int, monotone: bool = False) -> int:
     return 10 * n + HEURISTIC_RANDOM
 
 
+#: What a vertex search of a mechanism not declared regular leaves out.
+VERTICES_ONLY = ("vertices only: neighbours inside the box are not tried (their loss can be "
+                 "larger when the answers are used non-linearly)")
+
+
 def _moves(
     n: int, monotone: bool, search: str, func: str = "neighbours", regular: bool = True,
     adjacency: str = "all",
@@ -305,6 +310,8 @@ def neighbours(
         lo, hi = mech.domain
         out = [v for v in out if all(lo <= x <= hi for x in v.exact)]
         how += f" (inside the declared domain [{lo}, {hi}])"
+    if not mech.regular and not how.startswith("heuristic"):
+        how += f"; {VERTICES_ONLY}"
     # the exact distributions of the scores and every neighbour, refused before any is
     # computed (a program's probes estimate them for all the vectors at once)
     mech.check_cost(func, [sv, *out])

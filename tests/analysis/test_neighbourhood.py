@@ -312,3 +312,27 @@ def test_the_neighbour_search_reads_declarations_not_classes():
     source = Path(module.__file__).read_text()
     assert "isinstance(" not in source and '"density"' not in source
     assert "SparseVector" not in source
+
+
+def test_a_vertex_search_of_a_mechanism_not_declared_regular_says_vertices_only():
+    """A program may use the answers non-linearly: on ``4 q (1 - q) + Lap(1/(2 eps)) >= 0``
+    the vertex [1] of [0] has loss 0 while the neighbour [1/2] inside the box has loss 2
+    (``P[True]`` is 1/2 at q in {0, 1} and 1 - e^-2/2 at 1/2). The search says so; a regular
+    mechanism's does not."""
+
+    from exactdp.analysis.neighbourhood import VERTICES_ONLY
+    from exactdp.programs import laplace, program
+
+    @program(domain=(0, 1), adjacency="one")
+    def bump(q, epsilon):
+        return 4 * q[0] * (1 - q[0]) + laplace(1 / (2 * epsilon)) >= 0
+
+    m = bump(epsilon=1)
+    vectors, how = exactdp.neighbours(m, [0])
+    assert [v.exact for v in vectors] == [(1,)]
+    assert how.endswith(VERTICES_ONLY)
+    inside = exactdp.privacy_loss(m, [0], [sympy.Rational(1, 2)])
+    assert sympy.simplify(inside.loss - 2) == 0
+    assert exactdp.check_dp(m, [0]).loss == 0  # the vertex only: the search says so
+    _, regular = exactdp.neighbours(exactdp.PermuteAndFlip(1), [0, 1])
+    assert VERTICES_ONLY not in regular

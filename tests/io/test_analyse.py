@@ -123,7 +123,8 @@ def test_the_whole_output_is_formatted(capsys, leaky_file):
     code, out, err = run(capsys, *argv, "--format", "latex")
     assert code == 1, err
     assert out.startswith(r"\texttt{leaky\_test(epsilon=1/2)} on $q = (0)$")
-    assert r"(exhaustive, one score moves (adjacency 'one'): +-e\_r): $5$ = 5.0" in out
+    assert r"(exhaustive, one score moves (adjacency 'one'): +-e\_r; vertices only" in out
+    assert r"non-linearly)): $5$ = 5.0" in out
     assert (r"\textbf{verdict:} $\varepsilon = \frac{1}{2}$ \textbf{VIOLATED}; witness: "
             r"$q = (0)$, $q' = (1)$, output \texttt{F}") in out
     _compiles(out)
