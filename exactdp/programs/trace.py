@@ -219,11 +219,13 @@ class SymbolicRun(Executor):
         if len(component) <= 2 or len(self.edges[c]) == len(component) - 1 and all(
                 self.edges[k] == {c} for k in component if k != c):
             return
+        cycle = sum(len(self.edges[k]) for k in component) // 2 >= len(component)
         raise ProgramError(
             f"{line}: the comparisons between the noises drawn at "
-            f"{', '.join(sorted({self.draws[k].line for k in component}))} form a chain, not "
-            "a star (one shared noise compared with the others); a running maximum over "
-            "noisy values is argmax / argmin")
+            f"{', '.join(sorted({self.draws[k].line for k in component}))} "
+            f"{'close a cycle' if cycle else 'form a chain'}, not a star (one shared noise "
+            "compared with the others); a running maximum over noisy values is argmax / "
+            "argmin")
 
     def draw(self, law: str, scale: Any) -> Noisy:
         line = user_line()

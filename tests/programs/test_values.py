@@ -297,6 +297,18 @@ def test_a_hand_written_running_maximum_names_argmax():
 
 
 @program()
+def compared_in_a_cycle(q, epsilon):
+    a, b, c = (v + laplace(1) for v in q)
+    return (a < b, b < c, a < c)
+
+
+def test_a_cycle_of_comparisons_is_named_a_cycle():
+    """Three noises compared pairwise close a cycle (the message said "a chain")."""
+    msg = refused(compared_in_a_cycle, "close a cycle, not a star", q=(0, 1, 2))
+    assert "form a chain" not in msg
+
+
+@program()
 def bad_scale(q, epsilon):
     return laplace(-1) > 0
 
