@@ -340,6 +340,10 @@ class XEngine:
     #: 0.1 s each at degree 20); False: term by term (:func:`terms_value`, the same exact
     #: value, milliseconds), for distributions with thousands of outputs (answer sequences)
     canonical_sympy = True
+    #: A sequence mechanism's outputs, which ``probs[i][r]`` indexes on every vector (the
+    #: union when the vectors reach different ones, :mod:`exactdp.analysis.outputs`);
+    #: None for the other kinds (the indices ``0..n-1``, or top-k's tuples)
+    outputs: tuple | None = None
 
     def __init__(self, eps: sympy.Expr, N: int, probs: list[list[tuple]]):
         self.eps = eps
@@ -484,6 +488,10 @@ class XEngine:
 
     def _zero_one(self) -> tuple:
         return flint.fmpq_poly([0]), flint.fmpq_poly([1])
+
+    def zero(self) -> tuple:
+        """Probability exactly 0, ``(0, 1)`` (an output a vector does not reach)."""
+        return self._zero_one()
 
     def _sum_value(self, num, den) -> sympy.Expr:
         """``num/den`` at ``x = exp(-eps/N)`` (for the error message)."""
