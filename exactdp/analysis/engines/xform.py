@@ -340,9 +340,8 @@ class XEngine:
     #: 0.1 s each at degree 20); False: term by term (:func:`terms_value`, the same exact
     #: value, milliseconds), for distributions with thousands of outputs (answer sequences)
     canonical_sympy = True
-    #: A sequence mechanism's outputs, which ``probs[i][r]`` indexes on every vector (the
-    #: union when the vectors reach different ones, :mod:`exactdp.analysis.outputs`);
-    #: None for the other kinds (the indices ``0..n-1``, or top-k's tuples)
+    #: A sequence mechanism's outputs, indexed by ``probs[i][r]`` on every vector (their
+    #: union, :mod:`exactdp.analysis.outputs`); None for the other kinds
     outputs: tuple | None = None
 
     def __init__(self, eps: sympy.Expr, N: int, probs: list[list[tuple]]):
@@ -486,12 +485,9 @@ class XEngine:
     def prob_sympy(self, p) -> sympy.Expr:
         return self.to_sympy(p)
 
-    def _zero_one(self) -> tuple:
-        return flint.fmpq_poly([0]), flint.fmpq_poly([1])
-
     def zero(self) -> tuple:
-        """Probability exactly 0, ``(0, 1)`` (an output a vector does not reach)."""
-        return self._zero_one()
+        """Probability exactly 0, the pair ``(0, 1)`` (an output a vector does not reach)."""
+        return flint.fmpq_poly([0]), flint.fmpq_poly([1])
 
     def _sum_value(self, num, den) -> sympy.Expr:
         """``num/den`` at ``x = exp(-eps/N)`` (for the error message)."""
@@ -503,7 +499,7 @@ class XEngine:
     def check_normalised(self, i: int, func: str, name: str, scores) -> None:
         """Raise ValueError unless the probabilities of vector ``i`` sum to 1 exactly and
         are non-negative (for every epsilon when it is symbolic)."""
-        num, den = self._zero_one()
+        num, den = self.zero()  # the sum starts at 0/1
         # outputs with equal gaps share one pair: add each distinct pair times its count
         shared: dict[int, list] = {}
         for pair in self.probs[i]:

@@ -83,7 +83,7 @@ def test_the_same_outputs_in_another_order_align_by_value(monkeypatch):
     m = L.randomized_response(epsilon=sympy.Rational(1, 2))
     q, q2 = [0, 1], [1, 1]
     plain = exactdp.privacy_loss(m, q, q2)
-    first = S.distribution_of(m, ScoreVector.from_input(q))
+    first = m.distribution(q)
     monkeypatch.setattr(S, "distribution_of", lambda mech, v: (
         first if list(v.values) == q else _Reversed(first.mechanism.distribution(v))))
     e = make_engine(m, [ScoreVector.from_input(q), ScoreVector.from_input(q2)], "f")
