@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import flint
+import mpmath
 
+from exactdp.analysis.engines.ball import BallEngine, arb_prec
 from exactdp.analysis.outputs import (
     OutputUnion,
     PaddedBalls,
@@ -11,6 +13,7 @@ from exactdp.analysis.outputs import (
     output_union,
     probabilities_over,
 )
+from exactdp.programs import laplace, program
 
 
 def test_output_keys_tell_true_from_one_element_by_element():
@@ -68,3 +71,35 @@ def test_padded_balls_put_an_exact_zero_where_a_vector_does_not_reach():
     assert len(balls) == 3  # True, False, None
     assert balls[0].is_exact() and balls[0].is_zero()
     assert balls[1] is half and balls[2] is half
+
+
+@program(adjacency="one", domain=(0, 1))
+def overlap(q, epsilon):
+    """On (1,) True or False, each 1/2; on (0,) the integer 1 (e^-eps/2) or False."""
+    noisy = q[0] + laplace(1 / epsilon) >= 1
+    if q[0] == 1:
+        return True if noisy else False
+    return 1 if noisy else False
+
+
+def test_the_ball_engine_reads_padded_balls_over_the_union():
+    """The certified route (a program past the exact cost limit falls back to balls): over
+    (True, False, 1) the log-ratios from (1,) to (0,) are +oo (True: 0 on (0,)), the finite
+    ln((1/2)/(1 - e^-1/2)) at False (by hand, mpmath at 40 digits), and -oo (1)."""
+    m = overlap(epsilon=1)
+    dists = [m.distribution([1]), m.distribution([0])]
+    u = output_union([d.outputs for d in dists])
+    assert u is not None and u.outputs == (True, False, 1)
+    e = BallEngine([PaddedBalls(d, u, i) for i, d in enumerate(dists)], "f", "overlap")
+    e.check_normalised(0, "f", "overlap", (1,))
+    e.check_normalised(1, "f", "overlap", (0,))
+    assert e.is_zero(e.probs[1][0]) and e.is_zero(e.probs[0][2])
+    with arb_prec(30):
+        logs = e.log_ratios(0, 1, 30)
+    assert str(logs[0]) == "oo" and str(logs[2]) == "-oo"
+    with mpmath.workdps(40):
+        want = mpmath.log(mpmath.mpf(1) / 2 / (1 - mpmath.exp(-1) / 2))
+        mid = mpmath.mpf(logs[1].mid().str(40, radius=False))
+        assert abs(mid - want) < mpmath.mpf(10) ** -28
+        assert mpmath.mpf(logs[1].rad().str(5, radius=False)) < mpmath.mpf(10) ** -28
+
