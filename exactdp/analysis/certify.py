@@ -42,6 +42,7 @@ from .engines.ball import BallEngine
 from .engines.select import make_engine, pf_tree_gaps
 from .engines.xform import XEngine
 from .neighbourhood import neighbour_list
+from .outputs import probabilities_over
 
 
 # =============================================================================== certify_dp
@@ -58,6 +59,7 @@ class ConditionCertificate:
     pair : int
         Index of the neighbour in the certificate.
     output : int
+        Index of the output (into :attr:`DPCertificate.outputs` when that is set).
     direction : str
         ``"q->q'"`` (a = scores, b = neighbour) or ``"q'->q"``.
     polynomial : sympy.Poly
@@ -100,6 +102,10 @@ class DPCertificate(ConditionsVerdict, Result):
     epsilon : sympy.Symbol
     x : sympy.Symbol
         The generator's symbol.
+    outputs : tuple or None
+        A mechanism releasing a sequence: the outputs ``forms[i][r]`` indexes on every
+        vector (the union of the vectors' outputs when they differ, an output a vector
+        does not reach having the form 0 there); None for the other kinds.
 
     Notes
     -----
@@ -120,6 +126,7 @@ class DPCertificate(ConditionsVerdict, Result):
     x: sympy.Symbol = X
     certified: bool = True  # exact root isolation; re-check with verify()
     caveat: str | None = None
+    outputs: tuple | None = field(default=None, repr=False)
     #: True iff every condition holds for every epsilon > 0 (set from ``conditions``).
     holds: bool = field(init=False, default=False)
 
@@ -222,7 +229,11 @@ class DPCertificate(ConditionsVerdict, Result):
             xv = to_arb(-e / self.N, 200).exp()
             for vec, forms in zip(vectors, self.forms, strict=True):
                 sv = score_vector(vec, "scores", "DPCertificate.verify")
-                probs = distribution_of(mech, sv).probabilities
+                dist = distribution_of(mech, sv)
+                probs = (dist.probabilities if self.outputs is None
+                         else probabilities_over(self.outputs, dist, sympy.Integer(0)))
+                if probs is None:  # an output the certificate does not have
+                    return False
                 for p, (n_, d_) in zip(probs, forms, strict=True):
                     fv = _eval_poly(n_, xv) / _eval_poly(d_, xv)
                     if not (to_arb(p, 200) - fv).contains(0):
@@ -415,5 +426,5 @@ def certify_dp(
     )
     return DPCertificate(
         q.values, tuple(v.values for v in nbrs), N, forms, tuple(conditions),
-        den_analyses, mech,
+        den_analyses, mech, outputs=engine.outputs,
     )

@@ -36,6 +36,7 @@ from ..numbers import exact_epsilon
 from ..result import Result, brief, cut_text
 from ..scores import ScoreVector
 from .common import EPSILON, distribution_of, exact_probabilities_of, mechanism_name, score_vector
+from .outputs import output_union, probabilities_over
 
 
 def needs_laplace_forms(mech: Mechanism, vectors: Sequence[ScoreVector]) -> bool:
@@ -175,6 +176,10 @@ class LaplaceDPCertificate(ConditionsVerdict, Result):
         At the symbolic epsilon.
     holds : bool
         Every condition holds for every epsilon > 0.
+    outputs : tuple or None
+        As :attr:`exactdp.analysis.certify.DPCertificate.outputs`: set for a mechanism
+        releasing a sequence whose vectors reach different outputs (the union, an output
+        a vector does not reach having the form 0 there).
 
     Examples
     --------
@@ -200,6 +205,7 @@ class LaplaceDPCertificate(ConditionsVerdict, Result):
     epsilon: sympy.Symbol = EPSILON
     certified: bool = True
     caveat: str | None = None
+    outputs: tuple | None = field(default=None, repr=False)
     holds: bool = field(init=False, default=False)
 
     def repr_parts(self) -> list[str]:
@@ -267,7 +273,11 @@ class LaplaceDPCertificate(ConditionsVerdict, Result):
             mech = self.mechanism.with_epsilon(sympy.Rational(e.numerator, e.denominator))
             for vec, forms in zip(vectors, self.forms, strict=True):
                 sv = score_vector(vec, "scores", "LaplaceDPCertificate.verify")
-                probs = distribution_of(mech, sv).probabilities
+                dist = distribution_of(mech, sv)
+                probs = (dist.probabilities if self.outputs is None
+                         else probabilities_over(self.outputs, dist, sympy.Integer(0)))
+                if probs is None:  # an output the certificate does not have
+                    return False
                 for p, f in zip(probs, forms, strict=True):
                     if not (to_arb(p, 200) - f.ball(e, 200)).contains(0):
                         return False
@@ -384,6 +394,11 @@ def certify_dp_laplace(mech: Mechanism, q: ScoreVector,
         is in the message.
     """
     forms = [_forms(mech, tuple(v.exact)) for v in (q, *nbrs)]
+    # a sequence mechanism's vectors may reach different outputs: by output value
+    union = (output_union([distribution_of(mech, v).outputs for v in (q, *nbrs)])
+             if mech.output_kind == "sequence" else None)
+    if union is not None:
+        forms = [tuple(union.align(i, f, ExpPoly(()))) for i, f in enumerate(forms)]
     check_seconds("certify_dp", f"the sign analyses of {2 * len(nbrs) * len(forms[0])} "
                   "exponential polynomials in epsilon", laplace_certify_seconds(forms),
                   "pass the one neighbour to certify (neighbour=...), or use check_dp at a "
@@ -410,4 +425,5 @@ def certify_dp_laplace(mech: Mechanism, q: ScoreVector,
                   "omits those intervals")
     return LaplaceDPCertificate(
         q.values, tuple(v.values for v in nbrs),
-        tuple(tuple(f) for f in forms), tuple(conditions), mech, caveat=caveat)
+        tuple(tuple(f) for f in forms), tuple(conditions), mech, caveat=caveat,
+        outputs=None if union is None else union.outputs)

@@ -257,17 +257,18 @@ def check_dp(
         # every mechanism is oo-DP: the ratio bound e^oo is vacuous, an infinite loss too
         holds = claim is sympy.oo or (
             best[0] != "inf" and _at_most_claim(engine.cmp_exp(best[2], claim), claim))
-        witness = _witness(mech, q, nbrs[best_j - 1], best[1])
+        witness = _witness(engine.outputs, q, nbrs[best_j - 1], best[1])
     return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
 
 
-def _witness(mech, q: ScoreVector, neighbour: ScoreVector, index: int | None) -> Witness:
+def _witness(outputs: tuple | None, q: ScoreVector, neighbour: ScoreVector,
+             index: int | None) -> Witness:
     """The witness of the pair at the output of index ``index``: a mechanism releasing a
-    sequence (the sparse vector's answers, a program's tuple) names the output itself
-    (``(True, None)``), a selection its index (the output itself too)."""
-    if index is not None and mech.output_kind == "sequence":
-        return Witness(q.values, neighbour.values,
-                       mech.distribution(list(q.values)).outputs[index])
+    sequence (the sparse vector's answers, a program's tuple; ``outputs``, the engine's,
+    the union of the vectors' when they differ) names the output itself (``(True, None)``),
+    a selection its index (the output itself too)."""
+    if index is not None and outputs is not None:
+        return Witness(q.values, neighbour.values, outputs[index])
     return Witness(q.values, neighbour.values, index)
 
 
@@ -381,7 +382,7 @@ def _ball_levels(mech, engine: BallEngine, q: ScoreVector, nbrs: list[ScoreVecto
                     best_j = k
             _, per, _ = pairs[best_j]
             out = ball_output(per, pairs[best_j][0])[0] if per else None
-            witness = _witness(mech, q, nbrs[best_j], out)
+            witness = _witness(engine.outputs, q, nbrs[best_j], out)
             return DPCheck(holds, total.value(dps), claim, witness, len(nbrs), how, "ball",
                            total.sympy(), dps)
     raise BallUndecided(

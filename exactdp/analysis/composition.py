@@ -26,6 +26,7 @@ import sympy
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
 from ..cost import as_caller, refuse
+from ..distribution import output_kind_of
 from ..printing import latex_array, latex_decimal, latex_math, math_text
 from ..progress import progress_bar
 from ..result import Result
@@ -34,6 +35,7 @@ from .accountants import CLAIMS, ClaimedDelta, claimed_delta
 from .check import Witness
 from .common import as_mechanism, mechanism_epsilon
 from .neighbourhood import SEARCHES, neighbours
+from .outputs import output_union
 from .peer_accountants import (
     dp_accounting_delta,
     dp_accounting_pair_delta,
@@ -161,13 +163,28 @@ def _candidates(mechanism, sv, search: str, func: str):
 def _screen(mechanism, pairs, k: int, eps_f: list[float]) -> np.ndarray:
     cache: dict = {}
 
-    def probs(s):
+    def dist(s):
         key = tuple(s.exact)
         if key not in cache:
-            cache[key] = np.asarray(mechanism.distribution(s).to_numpy(), dtype=float)
+            cache[key] = mechanism.distribution(s)
         return cache[key]
 
-    return np.array([_float_curve(probs(a), probs(b), k, eps_f) for a, b in pairs])
+    return np.array([_float_curve(*_float_pair(dist(a), dist(b)), k, eps_f) for a, b in pairs])
+
+
+def _float_pair(dp, dq) -> tuple[np.ndarray, np.ndarray]:
+    """The float64 views of two distributions of one mechanism, output by output: a
+    sequence mechanism's aligned by output value over the union of their outputs (0.0
+    where one does not reach an output; :mod:`exactdp.analysis.outputs`)."""
+    p = np.asarray(dp.to_numpy(), dtype=float)
+    q = np.asarray(dq.to_numpy(), dtype=float)
+    if output_kind_of(dp) != "sequence":
+        return p, q
+    union = output_union([dp.outputs, dq.outputs])
+    if union is None:
+        return p, q
+    return (np.array(union.align(0, p.tolist(), 0.0)),
+            np.array(union.align(1, q.tolist(), 0.0)))
 
 
 def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: str = "auto",
@@ -374,8 +391,8 @@ def _claim(name, mechanism, k, eps, bound) -> ClaimedDelta:
         return dp_accounting_rdp_delta(mechanism, k, eps)
     if name == "dp_accounting_pld":
         w = bound.witness
-        p = mechanism.distribution(list(w.scores)).to_numpy()
-        q = mechanism.distribution(list(w.neighbour)).to_numpy()
+        p, q = _float_pair(mechanism.distribution(list(w.scores)),
+                          mechanism.distribution(list(w.neighbour)))
         return dp_accounting_pair_delta(p, q, k, eps)
     return claimed_delta(name, eps0, k, eps)
 

@@ -295,14 +295,14 @@ def privacy_loss(
     engine = make_engine(mechanism, [q, q2], "privacy_loss")
     if isinstance(engine, BallEngine):
         return stamp(_ball_privacy_loss(engine, q, q2), engine)
-    return _labelled(mechanism, _loss_from_engine(engine, 0, 1, q, q2))
+    return _labelled(engine.outputs, _loss_from_engine(engine, 0, 1, q, q2))
 
 
-def _labelled(mechanism: Mechanism, loss: PrivacyLoss) -> PrivacyLoss:
-    """``loss`` with ``label``, the output itself, for a mechanism releasing a sequence."""
-    if mechanism.output_kind != "sequence" or not isinstance(loss.output, int):
+def _labelled(outputs: tuple | None, loss: PrivacyLoss) -> PrivacyLoss:
+    """``loss`` with ``label``, the output itself, for a mechanism releasing a sequence
+    (``outputs``: the engine's, the union of both vectors' when they differ)."""
+    if outputs is None or not isinstance(loss.output, int):
         return loss
-    outputs = mechanism.distribution(list(loss.scores)).outputs
     return replace(loss, label=outputs[loss.output])
 
 

@@ -38,9 +38,11 @@ class BoundedRange(Result):
         ``oo`` when the supports differ). ``value`` (the result protocol) is ``eta`` when
         exact, None with the ball engine.
     witness : Witness
-        The pair attaining it; ``output`` is the output of the largest log-ratio.
-    low_output : int or None
-        The output of the smallest log-ratio.
+        The pair attaining it; ``output`` is the output of the largest log-ratio (its
+        index; for a mechanism releasing a sequence, the output itself, as
+        :func:`~exactdp.check_dp`'s witness: the vectors may reach different outputs).
+    low_output : int or object or None
+        The output of the smallest log-ratio (named as ``witness.output``).
     pairs_checked : int
     engine : str
         ``"exact"``, or ``"ball"`` for mechanisms without exact probabilities: then
@@ -57,7 +59,7 @@ class BoundedRange(Result):
 
     eta: sympy.Expr
     witness: Witness | None
-    low_output: int | None
+    low_output: object
     pairs_checked: int
     engine: str = "exact"
     interval: tuple | None = None
@@ -199,8 +201,15 @@ def bounded_range(
         return BoundedRange(sympy.Integer(0), None, None, len(nbrs))
     kind, j, r_hi, span, r_lo = best
     value = sympy.oo if kind == "inf" else sympy.log(engine.to_sympy(span))
-    w = Witness(q.values, nbrs[j - 1].values, r_hi)
-    return BoundedRange(value, w, r_lo, len(nbrs))
+    w = Witness(q.values, nbrs[j - 1].values, _named(engine.outputs, r_hi))
+    return BoundedRange(value, w, _named(engine.outputs, r_lo), len(nbrs))
+
+
+def _named(outputs: tuple | None, r: int | None) -> object:
+    """Output ``r`` as a result names it: the output itself for a mechanism releasing a
+    sequence (``outputs``, the engine's: the union of the vectors' when they differ), else
+    its index."""
+    return r if outputs is None or r is None else outputs[r]
 
 
 def _ball_range_pair(engine: BallEngine, j: int, dps: int):
@@ -256,5 +265,6 @@ def _ball_bounded_range(engine: BallEngine, q: ScoreVector, nbrs: list) -> Bound
     dps, total, k, (_, r_hi, r_lo) = found
     with arb_prec(dps):
         value = total.value(dps)
-        w = Witness(q.values, nbrs[k].values, r_hi)
-        return BoundedRange(value, w, r_lo, len(nbrs), "ball", total.sympy(), dps)
+        w = Witness(q.values, nbrs[k].values, _named(engine.outputs, r_hi))
+        return BoundedRange(value, w, _named(engine.outputs, r_lo), len(nbrs), "ball",
+                            total.sympy(), dps)

@@ -1,5 +1,9 @@
 """Exact Renyi divergences between two output distributions: KL (order 1), order alpha, max.
 
+Two distributions of a sequence mechanism (a program's outputs, reached or not) are
+compared by output value over the union of their outputs (:mod:`exactdp.analysis.outputs`);
+plain probability sequences position by position.
+
 - Renyi divergence of order alpha (Renyi 1961; Mironov, CSF 2017, Def. 3):
   ``D_alpha(P || Q) = ln(sum_r P_r^alpha Q_r^(1 - alpha)) / (alpha - 1)``; ``alpha -> 1`` is
   the KL divergence ``sum_r P_r ln(P_r/Q_r)``, ``alpha = oo`` the max divergence.
@@ -26,6 +30,7 @@ from ..distribution import DISCRETE_KINDS, output_kind_of
 from ..exact import compare, is_zero, sign_or_none
 from ..numbers import exact_number, sequence_items
 from ..result import Result
+from .outputs import output_union
 
 
 @dataclass(frozen=True)
@@ -75,6 +80,12 @@ def exact_probabilities(P: object, name: str) -> tuple[sympy.Expr, ...]:
 def _pair(P, Q, func: str):
     raw = [X.probabilities if output_kind_of(X) in DISCRETE_KINDS else X
            for X in (P, Q)]
+    if output_kind_of(P) == "sequence" and output_kind_of(Q) == "sequence":
+        # two distributions of a sequence mechanism may reach different outputs: aligned
+        # by output value over their union (probability 0 where one does not reach it)
+        union = output_union([P.outputs, Q.outputs])
+        if union is not None:
+            raw = [union.align(i, raw[i], sympy.Integer(0)) for i in (0, 1)]
     try:  # before the validation: its sign checks evaluate exp(-d) too
         digits = exponent_digits([v for r in raw for v in r])
     except TypeError:  # not a sequence: the validation below says so

@@ -34,6 +34,7 @@ from .common import (
 from .engines.ball import ArbKey, BallEngine, BallUndecided, arb_float, arb_prec
 from .engines.select import make_engine
 from .neighbourhood import neighbour_list
+from .outputs import output_union
 from .renyi import exact_probabilities, renyi_divergence
 
 #: Orders checked by :func:`check_zcdp` by default (1 is the KL limit).
@@ -176,10 +177,17 @@ def check_zcdp(
     if isinstance(engine, BallEngine):
         return stamp(_ball_zcdp(engine, q, nbrs, r, orders), engine)
     dist = [distribution_of(mech, v) for v in [q] + nbrs]
-    P = exact_probabilities(dist[0], "P")
+    # a sequence mechanism's vectors may reach different outputs: by output value
+    union = output_union([d.outputs for d in dist]) if mech.output_kind == "sequence" else None
+
+    def probabilities(i: int, name: str) -> tuple:
+        probs = exact_probabilities(dist[i], name)
+        return probs if union is None else tuple(union.align(i, probs, sympy.Integer(0)))
+
+    P = probabilities(0, "P")
     best = None  # (excess, j, alpha, D): the first failure, else the largest excess
-    for j, d in enumerate(dist[1:]):
-        Q = exact_probabilities(d, "Q")
+    for j in range(len(nbrs)):
+        Q = probabilities(j + 1, "Q")
         for a in orders:
             D = renyi_divergence(P, Q, a).value
             ex = sympy.oo if D is sympy.oo else D - r * a

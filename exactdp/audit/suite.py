@@ -145,7 +145,9 @@ def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) ->
         return PairLoss(pattern, scores, neighbour, sup.loss, str(sup.output),
                         bool(sup.attained))
     r = privacy_loss(mech, scores, neighbour)
-    return PairLoss(pattern, scores, neighbour, r.loss, output_text(mech, scores, r.output))
+    # a sequence's output by itself: its index may be past q's outputs (the union's)
+    at = r.label if r.label is not None else r.output
+    return PairLoss(pattern, scores, neighbour, r.loss, output_text(mech, scores, at))
 
 
 def worst_pair(pairs: Sequence[PairLoss]) -> PairLoss:

@@ -229,7 +229,10 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
     if neighbour is not None:
         loss = privacy_loss(mech, list(scores), list(neighbour))
         value = loss.loss
-        out = output_text(dist.outputs[loss.output]) if isinstance(loss.output, int) \
+        # a sequence's output by itself (label, None included): its index may be past q's
+        # outputs, in the union of both vectors' outputs
+        out = (output_text(loss.label) if mech.output_kind == "sequence"
+               else output_text(dist.outputs[loss.output])) if isinstance(loss.output, int) \
             else cut_text(str(loss.output), 2 * EXACT_CHARS)
         pair = style.vector(QUOTE, neighbour)
         if loss.interval is None:

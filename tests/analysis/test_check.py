@@ -16,6 +16,8 @@ from exactdp.mechanisms.custom import (
     wrong_permute_and_flip,
     wrong_rnm_laplace,
 )
+from exactdp.programs import laplace, program
+from exactdp.programs import library as programs_library
 
 EPS = sympy.Symbol("epsilon", positive=True)
 R = sympy.Rational
@@ -440,3 +442,30 @@ def test_check_dp_refuses_a_negative_epsilon_in_its_words():
     """Mutation seed 11: the claimed epsilon must be > 0, said in exactly those words."""
     with pytest.raises(ValueError, match=r"^check_dp: epsilon must be > 0, got -1$"):
         check_dp(exactdp.PermuteAndFlip(1), [0, 1], epsilon=-1)
+
+
+@program(adjacency="one", domain=(0, 1))
+def overlap(q, epsilon):
+    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
+    output sets overlap in False only. Laplace(1/eps) has P(L >= t) = e^(-eps t)/2, t >= 0:
+    on (1,) P(True) = P(False) = 1/2; on (0,) P(1) = e^-eps/2, P(False) = 1 - e^-eps/2."""
+    noisy = q[0] + laplace(1 / epsilon) >= 1
+    if q[0] == 1:
+        return True if noisy else False
+    return 1 if noisy else False
+
+
+def test_check_dp_over_different_output_sets_is_not_private_with_the_witness():
+    """The output True is reached on (1,) only (probability 1/2 there, 0 on (0,)): the
+    loss is infinite and check_dp names that output; incorrect randomized response at
+    epsilon 1 (no flip: each vector's output is itself) likewise, at any claim."""
+    r = check_dp(overlap(epsilon=1), [1])
+    assert not r.holds and r.loss is sympy.oo
+    assert r.witness.neighbour == (0,) and r.witness.output is True
+    back = check_dp(overlap(epsilon=1), [0], epsilon=100)
+    assert not back.holds and back.loss is sympy.oo
+    assert back.witness.output == 1 and type(back.witness.output) is int
+    rr = check_dp(programs_library.randomized_response_incorrect(epsilon=1), [0, 1])
+    assert not rr.holds and rr.loss is sympy.oo
+    w = rr.witness
+    assert w.output in ((0, 1), tuple(w.neighbour))  # reached on one vector only

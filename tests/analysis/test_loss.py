@@ -18,6 +18,8 @@ from exactdp.exact import UndecidedSignError, sign
 from exactdp.mechanisms.custom import (
     mechanism_from_function,
 )
+from exactdp.programs import laplace, program
+from exactdp.programs import library as programs_library
 
 EPS = sympy.Symbol("epsilon", positive=True)
 R = sympy.Rational
@@ -473,3 +475,71 @@ def test_an_infinite_ball_loss_points_to_the_vector_where_the_output_is_possible
     assert there.engine == back.engine == "ball"
     assert there.loss == back.loss == sympy.oo and there.output == back.output == 1
     assert (there.direction, back.direction) == (1, -1)
+
+
+# ------------------------------------------------- vectors reaching different output sets
+@program(adjacency="one", domain=(0, 1))
+def reveal(q, epsilon):
+    """Decided without noise: (False,) on q = (0,), (True,) on (1,)."""
+    return q[0] == 1
+
+
+@program(adjacency="one", domain=(0, 1))
+def overlap(q, epsilon):
+    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
+    output sets overlap in False only (1 is not True)."""
+    noisy = q[0] + laplace(1 / epsilon) >= 1
+    if q[0] == 1:
+        return True if noisy else False
+    return 1 if noisy else False
+
+
+def test_an_output_decided_without_noise_has_an_infinite_loss_with_its_witness():
+    """Each vector's one output has probability 1 there and 0 on the other: the loss is
+    infinite (Dwork and Roth, Def. 2.4), witnessed by the output itself."""
+    m = reveal(epsilon=1)
+    loss = privacy_loss(m, [1], [0])
+    assert loss.value is sympy.oo and loss.direction == 1
+    assert loss.label is True and loss.output == 0
+    assert loss.ratios == (sympy.oo, 0)  # over the union (True, False)
+    back = privacy_loss(m, [0], [1])
+    assert back.value is sympy.oo and back.label is False
+    assert "output=False" in repr(back)
+
+
+def test_incorrect_randomized_response_at_epsilon_one_against_its_probabilities():
+    """DiPC's incorrect randomized response flips each bit with probability
+    (1 - epsilon)/2 = 0 at epsilon = 1: by hand each vector's output is itself with
+    probability 1, so two vectors differing in one bit have disjoint outputs and an
+    infinite loss; at epsilon 1/2 the flip probability is 1/4 and the loss ln 3."""
+    L = programs_library
+    m = L.randomized_response_incorrect(epsilon=1)
+    for v in ([0], [1], [0, 1], [1, 1]):
+        d = m.distribution(v)
+        assert d.outputs == (tuple(v),) and tuple(d.probabilities) == (1,)
+    loss = privacy_loss(m, [0, 1], [1, 1])
+    assert loss.value is sympy.oo and loss.label == (0, 1)
+    assert loss.ratios == (sympy.oo, 0)  # union ((0, 1), (1, 1))
+    half = privacy_loss(L.randomized_response_incorrect(epsilon=R(1, 2)), [0], [1])
+    assert sympy.simplify(half.value - sympy.log(3)) == 0
+
+
+@pytest.mark.parametrize("eps", [sympy.Integer(1), EPS])
+def test_overlapping_output_sets_common_loss_by_hand_and_infinite_part_witnessed(eps):
+    """Laplace(1/eps) has P(L >= t) = e^(-eps t)/2 for t >= 0. On (1,): True with
+    P(L >= 0) = 1/2, False 1/2. On (0,): 1 with P(L >= 1) = e^-eps/2, False 1 - e^-eps/2.
+    Over the union (True, False, 1) the ratios are (oo, (1/2)/(1 - e^-eps/2), 0); the
+    other way, over (False, 1, True): (2 - e^-eps, oo, 0)."""
+    m = overlap(epsilon=eps)
+    one, zero = m.distribution([1]), m.distribution([0])
+    assert one.outputs == (True, False) and zero.outputs == (False, 1)
+    loss = privacy_loss(m, [1], [0])
+    assert loss.value is sympy.oo and loss.label is True
+    assert loss.ratios[0] is sympy.oo and loss.ratios[2] == 0
+    common = R(1, 2) / (1 - sympy.exp(-eps) / 2)
+    assert sympy.simplify(loss.ratios[1] - common) == 0
+    back = privacy_loss(m, [0], [1])
+    assert back.value is sympy.oo
+    assert back.label == 1 and type(back.label) is int  # the integer, not True
+    assert back.ratios[1] is sympy.oo and back.ratios[2] == 0
+    assert sympy.simplify(back.ratios[0] - (2 - sympy.exp(-eps))) == 0

@@ -17,6 +17,7 @@ from exactdp.analysis.renyi import (
     renyi_divergence,
 )
 from exactdp.exact import UndecidedSignError
+from exactdp.programs import laplace, program
 
 R = sympy.Rational
 
@@ -130,3 +131,26 @@ def test_every_discrete_kind_sparse_vector_sequences():
     assert abs(float(kl - ref)) < 1e-15
     two = exactdp.SparseVector(1, 0).distribution([0, 1])  # Algorithm 1, two queries
     assert max_divergence(two, two).value == 0
+
+
+@program(adjacency="one", domain=(0, 1))
+def overlap(q, epsilon):
+    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
+    output sets overlap in False only. Laplace(1/eps) has P(L >= t) = e^(-eps t)/2, t >= 0:
+    on (1,) P(True) = P(False) = 1/2; on (0,) P(1) = e^-eps/2, P(False) = 1 - e^-eps/2."""
+    noisy = q[0] + laplace(1 / epsilon) >= 1
+    if q[0] == 1:
+        return True if noisy else False
+    return 1 if noisy else False
+
+
+def test_divergences_of_a_sequence_mechanism_align_outputs_by_value():
+    """The two distributions of ``overlap`` share the output False only: KL and max
+    divergence from (1,) to (0,) are infinite (True has Q = 0), and the order-1/2 Renyi
+    divergence is, by hand, -2 ln sqrt(P_False Q_False) = -ln((1/2)(1 - e^-1/2))."""
+    m = overlap(epsilon=1)
+    P, Q = m.distribution([1]), m.distribution([0])
+    assert kl_divergence(P, Q).value is sympy.oo
+    assert max_divergence(Q, P).value is sympy.oo
+    half = renyi_divergence(P, Q, R(1, 2)).value
+    assert sympy.simplify(half + sympy.log(R(1, 2) * (1 - sympy.exp(-1) / 2))) == 0

@@ -283,3 +283,27 @@ def test_a_release_program_at_1e300_prints_a_short_page(capsys, tmp_path):
     # the two parts' losses)
     assert "0.5] (certified)" in loss
     assert "verdict: within epsilon = 1 on this pair" in out
+
+
+def test_a_witness_reached_on_the_neighbour_only_is_printed_by_itself(capsys, tmp_path):
+    # q = (0,) reaches False only; q' = (1,) reaches None (Lap >= 0: 1/2) or False (1/2):
+    # over the union (False, None) the output None has probability 0 on q and 1/2 on q',
+    # an infinite loss; its index (1) is past q's one output, so it is named by itself
+    path = tmp_path / "gate.py"
+    path.write_text(textwrap.dedent("""
+        from exactdp.programs import program, laplace
+
+        @program(adjacency="one", domain=(0, 1))
+        def gate(q, epsilon):
+            if q[0] == 1 and laplace(1 / epsilon) >= 0:
+                return None
+            return False
+    """))
+    code, out, err = run(capsys, "analyse", f"{path}:gate", "--param", "epsilon=1",
+                         "--scores", "0", "--neighbour-scores", "1")
+    assert code == 1, err
+    assert "privacy loss on q' = (1): oo = oo at output -" in out
+    code, out, err = run(capsys, "analyse", f"{path}:gate", "--param", "epsilon=1",
+                         "--scores", "0")
+    assert code == 1, err
+    assert "witness: q = (0), q' = (1), output -" in out

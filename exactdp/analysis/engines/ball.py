@@ -66,6 +66,8 @@ class BallEngine:
     """
 
     kind = "ball"
+    #: A sequence mechanism's outputs, which ``probs[i][r]`` indexes (as ``XEngine.outputs``)
+    outputs: tuple | None = None
 
     def __init__(self, dists: Sequence, func: str, name: str, levels: Sequence[int] = ()):
         self.dists = list(dists)

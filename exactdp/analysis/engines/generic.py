@@ -21,11 +21,17 @@ class GenericEngine:
 
     kind = "generic"
     certified, caveat = True, None  # exact: nothing to caveat
+    #: A sequence mechanism's outputs, which ``probs[i][r]`` indexes (as ``XEngine.outputs``)
+    outputs: tuple | None = None
 
     def __init__(self, eps: sympy.Expr | None, probs: list[list[sympy.Expr]]):
         self.eps = eps
         self.probs = probs
         self.symbolic = bool(eps is not None and eps.free_symbols)
+
+    def zero(self) -> sympy.Expr:
+        """Probability exactly 0 (an output a vector does not reach)."""
+        return sympy.Integer(0)
 
     def is_zero(self, p) -> bool:
         s = exact_sign(p)

@@ -8,7 +8,6 @@ from collections.abc import Callable, Sequence
 
 import sympy
 
-from ..._validate import short_number
 from ...cost import (
     TooCostly,
     check_analysis,
@@ -18,7 +17,6 @@ from ...cost import (
 from ...distribution import Distribution
 from ...mechanisms.base import Mechanism
 from ...numbers import safe_sympify
-from ...result import brief
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT
 from ..common import (
@@ -29,6 +27,7 @@ from ..common import (
     mechanism_name,
 )
 from ..neighbourhood import top_gap
+from ..outputs import PaddedBalls, output_union
 from .ball import BallEngine
 from .generic import GenericEngine
 from .pf_neighbours import pf_lazy_engine
@@ -190,40 +189,6 @@ def check_pf_trees(func: str, mech: object, vectors: Sequence[ScoreVector]) -> N
             "compare the float64 views (mechanism.distribution(q).to_numpy())")
 
 
-def check_same_outputs(func: str, name: str, dists: Sequence,
-                       vectors: Sequence[ScoreVector]) -> None:
-    """Refuse vectors on which a sequence mechanism reaches different outputs.
-
-    The engines compare the vectors' probabilities output by output, by position; a
-    program's outputs are those its runs reach, which differ when an output is decided
-    without noise (``return q[0] == 1``) or by a coin of probability 0 or 1. The loss
-    across such vectors is not computed (it is infinite when an output one vector reaches
-    has positive probability there): a one-line ValueError, never a loss read off
-    misaligned outputs.
-
-    Raises
-    ------
-    ValueError
-        The first vector whose outputs differ from the first vector's, both named.
-    """
-    first = dists[0].outputs
-    for d, v in zip(dists[1:], vectors[1:], strict=True):
-        if d.outputs != first:
-            only = [o for o in d.outputs if o not in first] or [
-                o for o in first if o not in d.outputs] or ["the same outputs in another order"]
-            raise ValueError(
-                f"{func}: {name} reaches different outputs on {short_vector(vectors[0])} and "
-                f"{short_vector(v)} (for example {brief(only[0])} on one only): an output "
-                "decided without noise, or a coin of probability 0 or 1; the privacy loss "
-                "across different output sets is not computed yet")
-
-
-def short_vector(v: ScoreVector) -> str:
-    """``(1, 0, 2)``, each entry abbreviated (:func:`exactdp._validate.short_number`)."""
-    inner = ", ".join(short_number(x) for x in v.values)
-    return f"({inner},)" if v.n == 1 else f"({inner})"
-
-
 def _shared_signature(probs: list) -> tuple | None:
     """``((id(num), id(den)), count)`` of a vector's ``(num, den)`` pairs, sorted, or None
     (not plain pairs). Two vectors with one signature hold the very same polynomial objects
@@ -255,6 +220,13 @@ def make_engine(
     probabilities and every one offers balls (the capabilities of the distributions, see
     ``exactdp.mechanisms.CAPABILITIES``). ``step()`` is called after each vector's exact
     probabilities (a progress bar's :class:`~exactdp.progress.Steps`).
+
+    A sequence mechanism (output kind ``"sequence"``) may reach different outputs on
+    different vectors (a program's output decided without noise, or by a coin of
+    probability 0 or 1): the engine's probabilities are then aligned over the union of the
+    outputs (:func:`exactdp.analysis.outputs.output_union`), by output value, an output a
+    vector does not reach having probability exactly 0 there; ``engine.outputs`` is the
+    outputs ``engine.probs[i][r]`` indexes on every vector (None for the other kinds).
     """
     mech = as_mechanism(mech, func)
     if mech.output_kind == "release":
@@ -266,22 +238,28 @@ def make_engine(
     mech.check_cost(func, vectors)  # its own estimate (top-k tuples, answer sequences)
     eps = mechanism_epsilon(mech)
     dists = [distribution_of(mech, v) for v in vectors]
-    if mech.output_kind == "sequence":
-        check_same_outputs(func, mechanism_name(mech), dists, vectors)
+    sequence = mech.output_kind == "sequence"
+    union = output_union([d.outputs for d in dists]) if sequence else None
+    balls = dists if union is None else [PaddedBalls(d, union, i) for i, d in enumerate(dists)]
     engine: Engine
     if _needs_balls(dists):
-        engine = BallEngine(dists, func, mechanism_name(mech))
+        engine = BallEngine(balls, func, mechanism_name(mech))
     else:
         try:
             engine = _exact_engine(mech, eps, dists, vectors, func, dense_only, step)
         except TooCostly:  # the exact route refused by size: balls when every one has them
             if dense_only or not all("balls" in d.capabilities for d in dists):
                 raise
-            engine = BallEngine(dists, func, mechanism_name(mech))
+            engine = BallEngine(balls, func, mechanism_name(mech))
+        if union is not None and not isinstance(engine, BallEngine):
+            zero = engine.zero()  # one shared object: outputs a vector does not reach
+            engine.probs = [union.align(i, p, zero) for i, p in enumerate(engine.probs)]
+    if sequence:
+        engine.outputs = dists[0].outputs if union is None else union.outputs
     name = mechanism_name(mech)
     checked: dict[tuple, list] = {}  # signature -> the probabilities it passed on (kept alive)
     for i, (p, d, v) in enumerate(zip(engine.probs, dists, vectors, strict=True)):
-        if len(p) != output_count(d, v):
+        if len(p) != (output_count(d, v) if union is None else len(union.outputs)):
             raise ValueError(
                 f"{func}: {name} returned {len(p)} probabilities for "
                 f"{output_count(d, v)} outputs ({v.n} scores)"

@@ -135,7 +135,8 @@ class SparseXEngine(XEngine):
         den = {e: c for (e,), c in R[1].terms()}
         return terms_value(num, den, self.eps, self.N)
 
-    def _zero_one(self) -> tuple:
+    def zero(self) -> tuple:
+        """Probability exactly 0 in the sparse ring, the pair ``(0, 1)``."""
         return _SPARSE_RING.zero, _SPARSE_RING.one
 
     def _sum_value(self, num, den) -> sympy.Expr:

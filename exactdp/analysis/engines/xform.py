@@ -340,6 +340,9 @@ class XEngine:
     #: 0.1 s each at degree 20); False: term by term (:func:`terms_value`, the same exact
     #: value, milliseconds), for distributions with thousands of outputs (answer sequences)
     canonical_sympy = True
+    #: A sequence mechanism's outputs, indexed by ``probs[i][r]`` on every vector (their
+    #: union, :mod:`exactdp.analysis.outputs`); None for the other kinds
+    outputs: tuple | None = None
 
     def __init__(self, eps: sympy.Expr, N: int, probs: list[list[tuple]]):
         self.eps = eps
@@ -482,7 +485,8 @@ class XEngine:
     def prob_sympy(self, p) -> sympy.Expr:
         return self.to_sympy(p)
 
-    def _zero_one(self) -> tuple:
+    def zero(self) -> tuple:
+        """Probability exactly 0, the pair ``(0, 1)`` (an output a vector does not reach)."""
         return flint.fmpq_poly([0]), flint.fmpq_poly([1])
 
     def _sum_value(self, num, den) -> sympy.Expr:
@@ -495,7 +499,7 @@ class XEngine:
     def check_normalised(self, i: int, func: str, name: str, scores) -> None:
         """Raise ValueError unless the probabilities of vector ``i`` sum to 1 exactly and
         are non-negative (for every epsilon when it is symbolic)."""
-        num, den = self._zero_one()
+        num, den = self.zero()  # the sum starts at 0/1
         # outputs with equal gaps share one pair: add each distinct pair times its count
         shared: dict[int, list] = {}
         for pair in self.probs[i]:

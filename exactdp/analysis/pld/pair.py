@@ -1,9 +1,10 @@
 """The exact privacy-loss distribution of one neighbouring pair (the constructor).
 
 ``privacy_loss_distribution(mechanism, scores, neighbour)`` evaluates both exact output
-distributions, sets aside outputs with ``P_r = 0`` or ``Q_r = 0`` (the masses at infinite
-loss) and merges outputs whose loss ratios are the same rational function of ``x`` (or the
-same sympy pair), giving the base outcomes of a
+distributions (a sequence mechanism's aligned over the union of their outputs,
+:mod:`exactdp.analysis.outputs`), sets aside outputs with ``P_r = 0`` or ``Q_r = 0`` (the
+masses at infinite loss) and merges outputs whose loss ratios are the same rational
+function of ``x`` (or the same sympy pair), giving the base outcomes of a
 :class:`~exactdp.analysis.pld.core.PrivacyLossDistribution`.
 """
 
@@ -20,6 +21,7 @@ from ...exact.signs import sign as exact_sign
 from ...scores import as_scores
 from ..common import as_mechanism, mechanism_epsilon
 from ..neighbourhood import check_pair
+from ..outputs import output_union
 from .core import PrivacyLossDistribution
 from .xform import XForm, ratio_key, sum_fractions, xform_pair
 
@@ -79,14 +81,25 @@ def privacy_loss_distribution(mechanism: object, scores: object, neighbour: obje
         raise argument_error("privacy_loss_distribution", "mechanism.epsilon",
                              "a number, not symbolic", mechanism.epsilon)
     dp, dq = mechanism.distribution(sv), mechanism.distribution(nv)
+    # a sequence mechanism may reach different outputs on the two vectors: align them by
+    # output value over the union (an output reached on one side only: probability 0 on
+    # the other, its mass goes to the infinite-loss atoms below)
+    union = (output_union([dp.outputs, dq.outputs]) if mechanism.output_kind == "sequence"
+             else None)
     try:
         P, Q = dp.probabilities, dq.probabilities
+        if union is not None:
+            P, Q = union.align(0, P, sympy.Integer(0)), union.align(1, Q, sympy.Integer(0))
         bits, pb, qb = _accurate_balls(P, Q)
     except (ValueError, NotImplementedError, TypeError) as exc:
         raise ValueError(
             f"privacy_loss_distribution: {type(mechanism).__name__} needs exact closed-form "
             f"output probabilities ({exc})") from exc
     xf = xform_pair(dp, dq)
+    if xf is not None and union is not None:
+        zero, one = flint.fmpq_poly(0), flint.fmpq_poly(1)
+        xf = (union.align(0, xf[0], zero), union.align(0, xf[1], one),
+              union.align(1, xf[2], zero), union.align(1, xf[3], one), *xf[4:])
     zero_p = [_is_zero(p, b) for p, b in zip(P, pb, strict=True)]
     zero_q = [_is_zero(q, b) for q, b in zip(Q, qb, strict=True)]
     p_inf = sympy.Add(*[P[r] for r in range(len(P)) if zero_q[r] and not zero_p[r]])

@@ -7,8 +7,12 @@ import warnings
 import pytest
 import sympy
 
+import exactdp
+import exactdp.analysis.engines.select as S
 from exactdp import ExponentialMechanism, GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
 from exactdp.analysis.engines.select import make_engine, output_count, pf_tree_gaps
+from exactdp.programs import library as L
+from exactdp.programs import program
 from exactdp.scores import ScoreVector
 
 VECTORS = [ScoreVector.from_input([3, 1, 0]), ScoreVector.from_input([2, 2, 0])]
@@ -42,30 +46,56 @@ def test_a_releasing_mechanism_has_no_table_to_run_on():
         make_engine(ReportNoisyMax(1, noise="laplace", output="value"), VECTORS, "f")
 
 
-def test_vectors_reaching_different_outputs_are_refused_not_misaligned():
-    """A program whose output is decided without noise reaches (False,) on q = (0,) and
-    (True,) on (1,): its loss is infinite (each output has probability 1 under one vector,
-    0 under the other), and position-wise comparison would read 0. Refused in one line,
-    naming both vectors and an output reached on one only; the same for a coin of
-    probability 0 (incorrect randomized response at epsilon 1 flips nothing)."""
-    import exactdp
-    from exactdp.programs import library as L
-    from exactdp.programs import program
+@program(adjacency="one", domain=(0, 1))
+def reveal(q, epsilon):
+    """Its output is decided without noise: (False,) on q = (0,), (True,) on (1,)."""
+    return q[0] == 1
 
-    @program(adjacency="one", domain=(0, 1))
-    def reveal(q, epsilon):
-        return q[0] == 1
 
-    assert reveal(epsilon=1).distribution([0]).outputs == (False,)
-    assert reveal(epsilon=1).distribution([1]).outputs == (True,)
-    with pytest.raises(ValueError, match=r"^privacy_loss: reveal reaches different outputs on "
-                       r"\(0,\) and \(1,\) \(for example True on one only\)"):
-        exactdp.privacy_loss(reveal(epsilon=1), [0], [1])
-    with pytest.raises(ValueError, match="^check_dp: randomized_response_incorrect reaches "
-                       "different outputs"):
-        exactdp.check_dp(L.randomized_response_incorrect(epsilon=1), [0])
-    # at epsilon 9/10 every output is reached on both: the exact loss ln 19 (by hand:
-    # flip probability 1/20, ratio (19/20) / (1/20))
-    loss = exactdp.privacy_loss(L.randomized_response_incorrect(epsilon=sympy.Rational(9, 10)),
-                                [0], [1])
-    assert sympy.simplify(loss.value - sympy.log(19)) == 0
+def test_vectors_reaching_different_outputs_are_aligned_over_their_union():
+    """Each vector's output has probability 1 there and 0 on the other vector: the engine
+    holds both over the union (False, True), by output value, never by position (which
+    would pair False with True and read a loss of 0)."""
+    m = reveal(epsilon=1)
+    assert m.distribution([0]).outputs == (False,)
+    assert m.distribution([1]).outputs == (True,)
+    e = make_engine(m, [ScoreVector.from_input([0]), ScoreVector.from_input([1])], "f")
+    assert e.outputs == (False, True)
+    probs = [[e.prob_sympy(p) for p in row] for row in e.probs]
+    assert probs == [[1, 0], [0, 1]]
+    assert e.is_zero(e.probs[0][1]) and e.is_zero(e.probs[1][0])
+
+
+class _Reversed:
+    """A distribution's outputs and exact probabilities listed in the reverse order."""
+
+    def __init__(self, dist):
+        self.outputs = tuple(reversed(dist.outputs))
+        self.probabilities = tuple(reversed(tuple(dist.probabilities)))
+        self.capabilities = frozenset({"exact"})
+
+
+def test_the_same_outputs_in_another_order_align_by_value(monkeypatch):
+    """Randomized response on two bits at epsilon 1/2 (a sequence of four outputs), the
+    neighbour's distribution listed backwards: the same loss, at the same output, as in
+    the canonical order. By hand: each bit is kept with probability e^(1/2)/(1 + e^(1/2)),
+    so moving one bit changes the probability of every output by e^(+-1/2): loss 1/2."""
+    m = L.randomized_response(epsilon=sympy.Rational(1, 2))
+    q, q2 = [0, 1], [1, 1]
+    plain = exactdp.privacy_loss(m, q, q2)
+    first = m.distribution(q)
+    monkeypatch.setattr(S, "distribution_of", lambda mech, v: (
+        first if list(v.values) == q else _Reversed(first.mechanism.distribution(v))))
+    e = make_engine(m, [ScoreVector.from_input(q), ScoreVector.from_input(q2)], "f")
+    assert e.outputs == first.outputs  # the union in q's order
+    canonical = m.distribution(q2)
+    assert canonical.outputs != _Reversed(canonical).outputs  # really listed otherwise
+    for r, out in enumerate(e.outputs):  # each output's own probability on q2
+        p = canonical.probabilities[canonical.outputs.index(out)]
+        assert sympy.simplify(e.prob_sympy(e.probs[1][r]) - p) == 0
+    flipped = exactdp.privacy_loss(m, q, q2)
+    assert sympy.simplify(plain.value - sympy.Rational(1, 2)) == 0
+    assert sympy.simplify(flipped.value - plain.value) == 0
+    assert flipped.label == plain.label
+    for a, b in zip(flipped.ratios, plain.ratios, strict=True):
+        assert sympy.simplify(a - b) == 0

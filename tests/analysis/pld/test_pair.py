@@ -6,6 +6,7 @@ import sympy
 
 import exactdp
 from exactdp import mechanism_from_function
+from exactdp.programs import laplace, program
 
 
 def _randomized_response(q, eps):
@@ -66,3 +67,42 @@ def test_sparse_vector_pld_is_the_enumerated_law_of_its_answer_sequences():
             minus_inf = sum(q for p, q in zip(P, Q, strict=True) if p == 0)
             assert abs(mpmath.mpf(str(sympy.N(pld.q_ninf, 30))) - minus_inf) < 1e-25
     assert minus_inf > 0  # Algorithm 5: equal answers are never answered differently
+
+
+@program(adjacency="one", domain=(0, 1))
+def overlap(q, epsilon):
+    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
+    output sets overlap in False only. Laplace(1/eps) has P(L >= t) = e^(-eps t)/2, t >= 0:
+    on (1,) P(True) = P(False) = 1/2; on (0,) P(1) = e^-eps/2, P(False) = 1 - e^-eps/2."""
+    noisy = q[0] + laplace(1 / epsilon) >= 1
+    if q[0] == 1:
+        return True if noisy else False
+    return 1 if noisy else False
+
+
+def _hockey_stick(P, Q, t):
+    """sum_r max(P_r - e^t Q_r, 0) over every output, P and Q dicts by (type, output)."""
+    keys = set(P) | set(Q)
+    return sum(sympy.Max(P.get(k, 0) - sympy.exp(t) * Q.get(k, 0), 0) for k in keys)
+
+
+def test_different_output_sets_put_their_mass_at_infinite_loss():
+    """(1,) -> (0,): True is reached on (1,) only, so delta(t) >= P(True) = 1/2 for every t
+    (by hand, over the outputs by value: 1/2 + max(1/2 - e^t (1 - e^-1/2), 0) = 1/2 for
+    t >= 0); (0,) -> (1,): the output 1 carries e^-1/2, delta(0) = 1/2, delta(1) = e^-1/2."""
+    m = overlap(epsilon=1)
+    by_value = {
+        v: {(type(o), o): p for o, p in zip(m.distribution([v]).outputs,
+                                             m.distribution([v]).probabilities, strict=True)}
+        for v in (0, 1)}
+    half = sympy.Rational(1, 2)
+    pld = exactdp.privacy_loss_distribution(m, [1], [0])
+    assert pld.p_inf == half
+    for t in (0, 1, 5):
+        assert sympy.simplify(pld.delta(t).value - half) == 0
+        assert sympy.simplify(_hockey_stick(by_value[1], by_value[0], t) - half) == 0
+    back = exactdp.privacy_loss_distribution(m, [0], [1])
+    assert sympy.simplify(back.p_inf - sympy.exp(-1) / 2) == 0
+    for t, want in ((0, half), (1, sympy.exp(-1) / 2), (5, sympy.exp(-1) / 2)):
+        assert sympy.simplify(back.delta(t).value - want) == 0
+        assert sympy.simplify(_hockey_stick(by_value[0], by_value[1], t) - want) == 0
