@@ -50,7 +50,7 @@ from .release_cells import VPoly, cells
 from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
-from .release_separable import separable_shift
+from .release_separable import positive_log, separable_shift
 from .release_sup import (
     MAX_STEPS,
     Terms,
@@ -132,17 +132,26 @@ def _log_ratio(f: sympy.Expr, g: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
     return f, g
 
 
-def _direction(pair: tuple[sympy.Expr, sympy.Expr]) -> int:
-    """The sign of ``ln f/g``: of ``f - g`` (an exponential sum: exact zero test)."""
+def _direction(c: Candidate) -> int:
+    """The sign of ``ln f/g`` of an exact candidate: its ball's where that excludes 0, else
+    of ``f - g`` (an exponential sum: exact zero test)."""
+    with flint_prec(prec()):
+        ball = _signed_ball(c)
+    if ball > 0 or ball < 0:
+        return 1 if ball > 0 else -1
+    pair = c.exact
+    assert pair is not None
     s = compare_sums(pair[:1], pair[1:])
     return s if s is not None else compare(sympy.expand(pair[0]), sympy.expand(pair[1]))
 
 
-def _larger(a: tuple[sympy.Expr, sympy.Expr], b: tuple[sympy.Expr, sympy.Expr]) -> int:
-    """The sign of ``|ln a0/a1| - |ln b0/b1|``, exact: ``A D - B C`` for the ratios
-    ``A/B = max/min`` of each pair (exponential sums: Lindemann-Weierstrass)."""
-    A, B = a if _direction(a) >= 0 else a[::-1]
-    C, D = b if _direction(b) >= 0 else b[::-1]
+def _larger(a: Candidate, b: Candidate) -> int:
+    """The sign of ``|ln a0/a1| - |ln b0/b1|`` of two exact candidates, exact: ``A D - B
+    C`` for the ratios ``A/B = max/min`` of each pair (exponential sums:
+    Lindemann-Weierstrass)."""
+    assert a.exact is not None and b.exact is not None
+    A, B = a.exact if _direction(a) >= 0 else a.exact[::-1]
+    C, D = b.exact if _direction(b) >= 0 else b.exact[::-1]
     s = compare_sums((A, D), (B, C))  # term by term: expand(A * D) took seconds at 1e300
     return s if s is not None else compare(sympy.expand(A * D), sympy.expand(B * C))
 
@@ -291,7 +300,7 @@ def _reaches(c: Candidate, bound: sympy.Expr) -> bool:
             return True
     if c.exact is None:
         return False
-    big, small = c.exact if _direction(c.exact) >= 0 else c.exact[::-1]
+    big, small = c.exact if _direction(c) >= 0 else c.exact[::-1]
     return compare(sympy.expand(big), sympy.expand(sympy.exp(bound) * small)) >= 0
 
 
@@ -346,9 +355,9 @@ def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] |
         ratio, b = to_arb(P, prec()).log() - to_arb(Q, prec()).log(), to_arb(s, prec())
     side = f"{label} with every noise beyond both inputs' centres, on the side favouring the"
     return [Candidate((P * sympy.exp(s), Q), ratio + b, 0, True, f"{side} first",
-                      log=lambda: sympy.log(P / Q) + s),
+                      log=lambda: positive_log(P / Q) + s),
             Candidate((P, Q * sympy.exp(s)), ratio - b, 0, True, f"{side} second",
-                      log=lambda: sympy.log(P / Q) - s)]
+                      log=lambda: positive_log(P / Q) - s)]
 
 
 @dataclass(frozen=True)
@@ -385,14 +394,14 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
             label = f"the pattern {src.outputs[src.keys.index(key)]!r}"
             return [Candidate(None, None, 1 if mine else -1, True,
                               f"{label} (reached under one input only)")], []
-    check_bounds(func, dist.runs, other.runs, keys, integrals=True)
     rest = []
-    for key in keys:  # separable values first: exact at once, no translation bound needed
-        pattern = dist.outputs[dist.keys.index(key)]
+    for key in keys:  # separable values first: exact at once (their integrals are the
+        pattern = dist.outputs[dist.keys.index(key)]  # probabilities'), no bound needed
         sep = _separable(dist, other, key, f"the pattern {pattern!r}") if _reals(
             pattern) else None
         out += sep if sep is not None else []
         rest += [key] if sep is None else []
+    check_bounds(func, dist.runs, other.runs, rest, integrals=True)
     for key, bound in ordered_patterns(dist, other, rest):
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
@@ -553,12 +562,12 @@ def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
     exact_rivals = all(cands[i].exact is not None for i in [top, *rivals])
     if exact_rivals:
         for i in rivals:
-            c = _larger(cands[i].exact, cands[top].exact)  # type: ignore[arg-type]
+            c = _larger(cands[i], cands[top])
             if c > 0 or (c == 0 and cands[i].attained and not cands[top].attained):
                 top = i
         best = cands[top]
         assert best.exact is not None
-        direction = _direction(best.exact)
+        direction = _direction(best)
         big, small = best.exact if direction >= 0 else best.exact[::-1]
         value = log_ratio(big, small) if best.log is None else direction * best.log()
         return LossSupremum(value, best.attained, direction, best.witness,

@@ -12,7 +12,7 @@ import sympy
 import exactdp
 from exactdp.programs import exponential, laplace, program
 from exactdp.programs import library_release as L
-from exactdp.programs.release_separable import Shift, separable_shift
+from exactdp.programs.release_separable import Shift, positive_log, separable_shift
 
 R = sympy.Rational
 
@@ -116,3 +116,13 @@ def test_the_spread_is_the_limit_of_the_log_ratio_by_quadrature():
             assert abs(fa - pdf[0]) < mpmath.mpf(10) ** -20
             assert abs(fb - pdf[1]) < mpmath.mpf(10) ** -20
             assert abs(abs(mpmath.log(fa / fb)) - mpmath.mpf(sympy.N(s, 40))) < 1e-25
+
+
+def test_positive_log_is_sympys_log_on_positive_values():
+    e = sympy.exp
+    for x in (R(1), R(1, 3), R(6), e(R(2, 5)), 2 * e(R(1, 3)), 1 + e(-1),
+              (3 * e(R(1, 2)) - e(R(1, 4))) / (7 + e(-R(5, 6)))):
+        assert positive_log(x) == sympy.log(x), x
+        with mpmath.workdps(40):
+            want = mpmath.log(mpmath.mpf(sympy.N(x, 50)))
+            assert abs(mpmath.mpf(sympy.N(positive_log(x), 45)) - want) < mpmath.mpf(10) ** -30
