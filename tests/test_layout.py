@@ -327,9 +327,9 @@ LAZY_IMPORTS = {
     ("exactdp.mechanisms.sparse_vector_engine", "exactdp.programs.trace"):
         "SparseVector's discrete variants are the engine's programs (one layer up)",
     ("exactdp.mechanisms.sparse_vector_release_engine", "exactdp.programs.library_release"):
-        "Algorithm 3's pairs moving both ways are the engine's (one layer up)",
+        "Algorithm 3's pairs moving both ways and NumSVT's losses are the engine's (one layer up)",
     ("exactdp.mechanisms.sparse_vector_release_engine", "exactdp.programs.language"):
-        "Algorithm 3's pairs moving both ways are the engine's (one layer up)",
+        "Algorithm 3's pairs moving both ways and NumSVT's losses are the engine's (one layer up)",
 }
 
 

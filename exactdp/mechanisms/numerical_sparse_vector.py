@@ -1,8 +1,10 @@
 """The numerical sparse vector technique (NumSVT) of Wang et al., PLDI 2019, exactly.
 
 It releases, for each query above a noisy threshold, a freshly noised copy of the answer:
-the distribution, densities and exact privacy loss are those of
-:mod:`exactdp.mechanisms.sparse_vector_release` (the "fresh" case).
+the distribution, densities, CDFs and sampler are the closed forms of
+:mod:`exactdp.mechanisms.sparse_vector_release` (the "fresh" case); the exact privacy loss
+is the program engine's, on the library's program ``numerical_svt``
+(:func:`~exactdp.mechanisms.sparse_vector_release_engine.fresh_loss`).
 """
 
 from __future__ import annotations
@@ -30,8 +32,8 @@ from .sparse_vector import (
     svt_threshold,
 )
 from .sparse_vector_integral import sequence_count
-from .sparse_vector_loss import fresh_loss
 from .sparse_vector_release import SparseVectorRelease, numerical_svt
+from .sparse_vector_release_engine import fresh_loss
 
 
 @register("numerical-svt", label="NumSVT", example={"threshold": 0})
@@ -49,8 +51,9 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
     shadow execution; the budget splits as threshold ``eps/3``, comparisons ``eps/3``,
     released values ``eps/3``). exactdp's
     exact loss on a pair is ``max over patterns of |ln P_a / P_a'| + (eps / (3cD))
-    sum_released |a_i - a'_i|``, attained (:func:`exactdp.privacy_loss`; the derivation is in
-    :mod:`exactdp.mechanisms.sparse_vector_release`).
+    sum_released |a_i - a'_i|``, attained (:func:`exactdp.privacy_loss`: computed by the
+    program engine on the library's ``numerical_svt``; the derivation is in
+    :mod:`exactdp.programs.release_separable`).
 
     Parameters
     ----------
@@ -132,5 +135,7 @@ class NumericalSparseVector(QueryAnswers, Mechanism):
         func = "privacy_loss"
         if sv.n != sv2.n:
             raise argument_error(func, "neighbour", f"a vector of {sv.n} query answers", sv2.n)
-        with as_caller(func):
-            return fresh_loss(func, self.distribution(sv.raw), self.distribution(sv2.raw))
+        with as_caller(func):  # the class's checks: the cost model, rational answers
+            self.distribution(sv.raw), self.distribution(sv2.raw)
+        return fresh_loss(func, self.epsilon, self.threshold, self.c, self.sensitivity, sv,
+                          sv2)

@@ -65,8 +65,9 @@ neighbours is nevertheless exact, ``m eps / (2c)``: no pair exceeds the pointwis
 lam sum_A |d_i|)``, attained on ``v_i`` beyond both answers on the side of the favoured
 input, independently of the pattern and of the sign of its log ratio. So the loss is
 exactly ``max over patterns of |ln P_a(pattern) / P_a'(pattern)| + t3 lam sum_A |d_i|``,
-attained (:func:`~exactdp.mechanisms.sparse_vector_loss.fresh_loss`, the maximum decided
-by rigorous arb balls or exact algebra).
+attained (the program engine's separable patterns, :mod:`exactdp.programs.release_separable`,
+through :func:`~exactdp.mechanisms.sparse_vector_release_engine.fresh_loss`; the maximum
+decided by rigorous arb balls or exact algebra).
 Wang et al.'s proof bounds it by ``eps`` on neighbours (threshold ``eps/3``, comparisons
 ``eps/3``, released values ``eps/3``).
 

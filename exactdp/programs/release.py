@@ -212,16 +212,31 @@ class ReleaseProgramMechanism(ProgramMechanism):
         func = f"{self.name}.privacy_loss"
         token = _LOSS.set(func)
         try:  # refused at the probes, or here when the runs were enumerated before
-            runs = self.trace(sv).runs
-            _check_loss(func, Estimate(len(runs), sum(loss_seconds(r) for r in runs)))
+            _check_loss(func, _loss_estimate(self, tuple(sv.exact)))
             self.trace(sv2)
         finally:
             _LOSS.reset(token)
         with magnitude((*sv.values, *sv2.values)):  # huge answers: wider balls need bits
-            return loss_supremum(self.distribution(sv.raw), self.distribution(sv2.raw))
+            return loss_supremum(_loss_distribution(self, tuple(sv.exact)),
+                                 _loss_distribution(self, tuple(sv2.exact)))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return ProgramRelease(self, sv).sample_index(size, rng)
+
+
+@lru_cache(maxsize=256)
+def _loss_estimate(mechanism: ReleaseProgramMechanism, answers: tuple) -> Estimate:
+    """:func:`loss_seconds` of every run on ``answers`` (cached: a suite row reads one
+    vector against each of its neighbours)."""
+    runs = mechanism.trace(as_scores(list(answers))).runs
+    return Estimate(len(runs), sum(loss_seconds(r) for r in runs))
+
+
+@lru_cache(maxsize=256)
+def _loss_distribution(mechanism: ReleaseProgramMechanism, answers: tuple) -> ProgramRelease:
+    """The distribution the loss reads on ``answers`` (cached: its pattern probabilities
+    are computed once for every neighbour of the vector)."""
+    return mechanism.distribution(list(answers))
 
 
 @dataclass(frozen=True, eq=False)

@@ -7,18 +7,20 @@ the released value do not count, limits do). Pattern by pattern:
 
 - no released value: ``|ln P / P'|`` of the exact pattern probabilities (``oo`` when exactly
   one is 0: an event of positive probability under one input only, attained);
-- one released value ``v``: the densities are computed as functions of ``v`` on the cells
+- one other released value ``v``: the densities are computed as functions of ``v`` on the cells
   where their closed forms hold (:mod:`exactdp.programs.release_cells`), and on each cell
   the supremum of the log ratio is the largest of its limits at the cell's ends (exact
   sympy), its constant value where the ratio is constant (attained on the whole cell), and
   its values at the interior critical points (certified arb intervals,
   :mod:`exactdp.programs.release_sup`); a cell where exactly one density vanishes gives
   ``oo``, attained (that set of values has positive probability under one input only);
-- several released values that are an invertible linear map of independent noises
-  compared with nothing (histograms: diagonal; running sums, SmartSum: triangular): after
-  the change of variables the log ratio is a sum of one-noise log ratios plus the
-  pattern's, and its supremum the sum of theirs (:func:`_separable`); other patterns with
-  several values are refused in one line.
+- released values (one or several) that are an invertible linear map of independent
+  noises compared with nothing (a fresh noisy value; histograms: diagonal; running sums,
+  SmartSum: triangular): after the change of variables the log ratio is a sum of one-noise
+  log ratios plus the pattern's, and its supremum the sum of theirs
+  (:mod:`~exactdp.programs.release_separable`; these patterns come first, exact and
+  without a translation bound); other patterns with several values are refused in one
+  line.
 
 The largest candidate is decided by rigorous arb enclosures (exact comparison between
 exact candidates: :func:`exactdp.exact.signs.compare`). A value at an interior critical
@@ -45,9 +47,10 @@ from .integrate import run_cost
 from .integrate_stars import units
 from .release_bound import check_bounds, ordered_patterns
 from .release_cells import VPoly, cells
-from .release_density import affine, run_density
+from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
+from .release_separable import positive_log, separable_shift
 from .release_sup import (
     MAX_STEPS,
     Terms,
@@ -83,6 +86,7 @@ class Candidate:
     witness: str
     at: Fraction | None = None  # a finite cell end: the limit there, of the pair ``exact``
     tighten: Callable[[], flint.arb] | None = None  # a much narrower enclosure
+    log: Callable[[], sympy.Expr] | None = None  # ``ln f/f'`` of ``exact`` in closed form
 
 
 def _lam(unit: sympy.Expr, func: str) -> Fraction:
@@ -128,17 +132,26 @@ def _log_ratio(f: sympy.Expr, g: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
     return f, g
 
 
-def _direction(pair: tuple[sympy.Expr, sympy.Expr]) -> int:
-    """The sign of ``ln f/g``: of ``f - g`` (an exponential sum: exact zero test)."""
+def _direction(c: Candidate) -> int:
+    """The sign of ``ln f/g`` of an exact candidate: its ball's where that excludes 0, else
+    of ``f - g`` (an exponential sum: exact zero test)."""
+    with flint_prec(prec()):
+        ball = _signed_ball(c)
+    if ball > 0 or ball < 0:
+        return 1 if ball > 0 else -1
+    pair = c.exact
+    assert pair is not None
     s = compare_sums(pair[:1], pair[1:])
     return s if s is not None else compare(sympy.expand(pair[0]), sympy.expand(pair[1]))
 
 
-def _larger(a: tuple[sympy.Expr, sympy.Expr], b: tuple[sympy.Expr, sympy.Expr]) -> int:
-    """The sign of ``|ln a0/a1| - |ln b0/b1|``, exact: ``A D - B C`` for the ratios
-    ``A/B = max/min`` of each pair (exponential sums: Lindemann-Weierstrass)."""
-    A, B = a if _direction(a) >= 0 else a[::-1]
-    C, D = b if _direction(b) >= 0 else b[::-1]
+def _larger(a: Candidate, b: Candidate) -> int:
+    """The sign of ``|ln a0/a1| - |ln b0/b1|`` of two exact candidates, exact: ``A D - B
+    C`` for the ratios ``A/B = max/min`` of each pair (exponential sums:
+    Lindemann-Weierstrass)."""
+    assert a.exact is not None and b.exact is not None
+    A, B = a.exact if _direction(a) >= 0 else a.exact[::-1]
+    C, D = b.exact if _direction(b) >= 0 else b.exact[::-1]
     s = compare_sums((A, D), (B, C))  # term by term: expand(A * D) took seconds at 1e300
     return s if s is not None else compare(sympy.expand(A * D), sympy.expand(B * C))
 
@@ -287,7 +300,7 @@ def _reaches(c: Candidate, bound: sympy.Expr) -> bool:
             return True
     if c.exact is None:
         return False
-    big, small = c.exact if _direction(c.exact) >= 0 else c.exact[::-1]
+    big, small = c.exact if _direction(c) >= 0 else c.exact[::-1]
     return compare(sympy.expand(big), sympy.expand(sympy.exp(bound) * small)) >= 0
 
 
@@ -321,60 +334,30 @@ def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
     return out
 
 
-def _separable(dist: Any, other: Any, key: Any, label: str, func: str
-               ) -> list[Candidate] | None:
-    """Candidates for a pattern of several released values that are an invertible linear
-    map of independent noises no comparison uses: one run on each side, the released
-    values ``v = k + A z`` with the same square matrix ``A`` (exact rationals, ``det A !=
-    0``) on the noises ``z`` they use, ``k`` and ``k'`` the two inputs' constants (a
-    histogram: ``A`` diagonal; running sums, SmartSum: ``A`` triangular). The change of
-    variables ``z = A^-1 (v - k)`` has the same Jacobian on both sides, and under the
-    other input ``z' = z + d`` with ``d = A^-1 (k - k')``, so ``ln f/f' = ln P/P' + sum_i
-    (ln g_i(z_i) - ln g_i(z_i + d_i))`` with the ``z_i`` free and independent: for Laplace
-    noise of scale ``b_i`` each term ranges over ``[-|d_i|/b_i, |d_i|/b_i]``, both ends
-    attained (every ``z_i`` beyond ``0`` and ``-d_i`` on one side), so the supremum of
-    ``|.|`` is the larger of ``ln P/P' + sum |d_i|/b_i`` and ``-(ln P/P' - sum
-    |d_i|/b_i)``; exponential noise with ``d_i != 0``: a set of values of positive
-    probability under one input only (infinite). None when the pattern is not of this
-    form (Feller II, section I.2: densities under linear maps)."""
-    rp, rq = dist.runs[key][0], other.runs[key][0]
-    used = {i for r in (rp, rq) for c in r.constraints for i, _ in c.expr.coefficients}
-    rows, consts = [], []
-    for lin_p, lin_q in zip(rp.released, rq.released, strict=True):
-        (cp, kp), (cq, kq) = affine(lin_p), affine(lin_q)
-        if cp != cq or set(cp) & used:
-            return None
-        rows.append(cp)
-        consts.append(kp - kq)
-    noises = sorted({i for row in rows for i in row})
-    if len(noises) != len(rows) or any(rp.draws[i] != rq.draws[i] for i in noises):
+def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] | None:
+    """Candidates for a pattern whose released values are an invertible linear map of
+    noises no comparison uses (:func:`~exactdp.programs.release_separable.separable_shift`:
+    ``ln P/P' + s`` and ``-(ln P/P' - s)``, both attained; infinite where an exponential
+    noise moves), or None when the pattern is not of that form."""
+    runs_p, runs_q = dist.runs[key], other.runs[key]
+    shift = separable_shift(runs_p[0], runs_q[0]) if len(runs_p) == len(runs_q) == 1 else None
+    if shift is None:
         return None
-    if any(rp.draws[i].law not in ("laplace", "exponential") for i in noises):
-        return None
-    A = sympy.Matrix([[sympy.Rational(row[i].numerator, row[i].denominator) if i in row
-                       else 0 for i in noises] for row in rows])
-    if A.det() == 0:
-        return None
-    shifts = A.LUsolve(sympy.Matrix([sympy.Rational(c.numerator, c.denominator)
-                                     for c in consts]))
-    P, Q = dist.pmf(dist.outputs[dist.keys.index(key)]), other.pmf(
-        other.outputs[other.keys.index(key)])
+    P = dist.probabilities[dist.keys.index(key)]
+    Q = other.probabilities[other.keys.index(key)]
     if P == 0 or Q == 0:
         return [Candidate(None, None, 1 if Q == 0 else -1, True, label)] if P != Q else []
-    spread = sympy.Integer(0)
-    for i, shift in zip(noises, shifts, strict=True):
-        draw = rp.draws[i]
-        if draw.law == "exponential":
-            if shift != 0:
-                return [Candidate(None, None, 1, True, f"{label}: a released value below the "
-                                  "other input's support (probability 0 under it)")]
-            continue
-        spread += abs(shift) / draw.scale  # Laplace: +-|d_i|/b_i, both attained
-    up, down = (P * sympy.exp(spread), Q), (P, Q * sympy.exp(spread))
-    return [Candidate(up, None, 0, True, f"{label} with every noise beyond both inputs' "
-                      "centres, on the side favouring the first"),
-            Candidate(down, None, 0, True, f"{label} with every noise beyond both inputs' "
-                      "centres, on the side favouring the second")]
+    if shift.support:
+        return [Candidate(None, None, 1, True, f"{label}: a released value below the other "
+                          "input's support (probability 0 under it)")]
+    s = shift.spread
+    with flint_prec(prec()):  # one ball of each density: both candidates share them
+        ratio, b = to_arb(P, prec()).log() - to_arb(Q, prec()).log(), to_arb(s, prec())
+    side = f"{label} with every noise beyond both inputs' centres, on the side favouring the"
+    return [Candidate((P * sympy.exp(s), Q), ratio + b, 0, True, f"{side} first",
+                      log=lambda: positive_log(P / Q) + s),
+            Candidate((P, Q * sympy.exp(s)), ratio - b, 0, True, f"{side} second",
+                      log=lambda: positive_log(P / Q) - s)]
 
 
 @dataclass(frozen=True)
@@ -411,8 +394,15 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
             label = f"the pattern {src.outputs[src.keys.index(key)]!r}"
             return [Candidate(None, None, 1 if mine else -1, True,
                               f"{label} (reached under one input only)")], []
-    check_bounds(func, dist.runs, other.runs, keys, integrals=True)
-    for key, bound in ordered_patterns(dist, other, keys):
+    rest = []
+    for key in keys:  # separable values first: exact at once (their integrals are the
+        pattern = dist.outputs[dist.keys.index(key)]  # probabilities'), no bound needed
+        sep = _separable(dist, other, key, f"the pattern {pattern!r}") if _reals(
+            pattern) else None
+        out += sep if sep is not None else []
+        rest += [key] if sep is None else []
+    check_bounds(func, dist.runs, other.runs, rest, integrals=True)
+    for key, bound in ordered_patterns(dist, other, rest):
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
             continue  # no output of this pattern exceeds the best found
@@ -433,11 +423,6 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
                 return out, []  # the loss is infinite, attained: nothing else can matter
             pending.append((key, bound, label, pieces))
         else:
-            sep = _separable(dist, other, key, label, func) if (
-                len(dist.runs[key]) == len(other.runs[key]) == 1) else None
-            if sep is not None:
-                out += sep
-                continue
             if bound is None:
                 raise ValueError(f"{func}: {label} releases {k} values whose densities do not "
                                  "factorise and no translation of the noises bounds their "
@@ -577,14 +562,14 @@ def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
     exact_rivals = all(cands[i].exact is not None for i in [top, *rivals])
     if exact_rivals:
         for i in rivals:
-            c = _larger(cands[i].exact, cands[top].exact)  # type: ignore[arg-type]
+            c = _larger(cands[i], cands[top])
             if c > 0 or (c == 0 and cands[i].attained and not cands[top].attained):
                 top = i
         best = cands[top]
         assert best.exact is not None
-        direction = _direction(best.exact)
+        direction = _direction(best)
         big, small = best.exact if direction >= 0 else best.exact[::-1]
-        value = log_ratio(big, small)
+        value = log_ratio(big, small) if best.log is None else direction * best.log()
         return LossSupremum(value, best.attained, direction, best.witness,
                             () if best.attained else ((best.witness, value),)), best
     best = cands[top]
