@@ -330,6 +330,10 @@ LAZY_IMPORTS = {
         "Algorithm 3's pairs moving both ways and NumSVT's losses are the engine's (one layer up)",
     ("exactdp.mechanisms.sparse_vector_release_engine", "exactdp.programs.language"):
         "Algorithm 3's pairs moving both ways and NumSVT's losses are the engine's (one layer up)",
+    ("exactdp.mechanisms.noisy_max_value_engine", "exactdp.programs.library_release"):
+        "report-noisy-max's released value: its loss is the engine's (one layer up)",
+    ("exactdp.mechanisms.noisy_max_value_engine", "exactdp.programs.language"):
+        "report-noisy-max's released value: its loss is the engine's (one layer up)",
 }
 
 
@@ -386,7 +390,9 @@ LAYER_EXCEPTIONS = {
     ("mechanisms", "programs"): "SparseVector's discrete variants are computed by the program "
                                 "engine (issue 33, item 5), imported inside functions of "
                                 "mechanisms/sparse_vector_engine.py (and Algorithm 3's pairs "
-                                "moving both ways, mechanisms/sparse_vector_release_engine.py)",
+                                "moving both ways, mechanisms/sparse_vector_release_engine.py; the "
+                                "loss of report-noisy-max's released value, "
+                                "mechanisms/noisy_max_value_engine.py)",
 }
 
 

@@ -51,8 +51,7 @@ from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_ex
 from ._sampling import NoiseDraw, noisy_argmax
 from .base import Mechanism, X
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
-from .noisy_max_loss import value_loss_supremum
-from .noisy_max_value import ValueDistribution
+from .noisy_max_value import ValueDistribution, value_loss_route
 from .parameters import (
     epsilon_parameter,
     monotonic_parameter,
@@ -223,7 +222,7 @@ class ReportNoisyMax(Mechanism):
                                  self.noise)
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
-        return value_loss_supremum(self, self.noise, sv, sv2, "privacy_loss")
+        return value_loss_route()(self, self.noise, sv, sv2, "privacy_loss")
 
     def _absent(self, view: str) -> str:
         if self.output == "value":

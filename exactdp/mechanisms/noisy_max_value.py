@@ -44,6 +44,7 @@ execution", PLDI 2019 (the noisy-max variants); B. Bichsel et al., "DP-Sniper", 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -96,6 +97,34 @@ def _branch_sum(noise, b, values, point_side):
 
 #: The one pattern of report-noisy-max returning the value: one released value.
 PATTERN = (True,)
+
+#: The route of the exact privacy loss of the released value: the program engine's
+#: (:func:`exactdp.mechanisms.noisy_max_value_engine.value_loss`, set when the package
+#: loads that module: importing :mod:`exactdp.mechanisms` imports each of its modules).
+#: Inverted so that this module, which the package imports by name, never reaches the
+#: program engine (which imports the package): no import cycle.
+_LOSS_ROUTE: list[Callable[..., LossSupremum]] = []
+
+
+def set_value_loss_route(route: Callable[..., LossSupremum]) -> None:
+    """Install the exact loss of the released value (called once, by
+    :mod:`exactdp.mechanisms.noisy_max_value_engine` when it loads)."""
+    _LOSS_ROUTE[:] = [route]
+
+
+def value_loss_route() -> Callable[..., LossSupremum]:
+    """The installed loss route: ``route(mechanism, noise, q, q2, func) -> LossSupremum``.
+
+    Raises
+    ------
+    RuntimeError
+        When :mod:`exactdp.mechanisms.noisy_max_value_engine` was not loaded (never, once
+        the package is imported).
+    """
+    if not _LOSS_ROUTE:
+        raise RuntimeError("ReportNoisyMax(output='value'): no loss route installed (import "
+                           "exactdp.mechanisms)")
+    return _LOSS_ROUTE[0]
 
 
 @dataclass(frozen=True)

@@ -295,7 +295,7 @@ def test_ball_check_dp_at_epsilon_equal_to_the_loss_is_undecided_not_guessed():
 def test_density_check_dp_on_an_enclosed_supremum():
     """RNM with Laplace noise releasing the value, [0, 0, 1, 0, 0] vs [0, -1, 1, 0, 1]: the
     supremum of the log density ratio is at an interior critical point, 0.2880628...
-    (a dense grid, tests/mechanisms/test_noisy_max_loss.py), known by an enclosure. An
+    (a dense grid, tests/mechanisms/test_noisy_max_value_engine.py), known by an enclosure. An
     epsilon above or below it is decided by the enclosure's ends, one at its lower end is
     undecided (the loss may equal it)."""
     from exactdp.exact import UndecidedSignError
