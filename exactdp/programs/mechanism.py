@@ -32,11 +32,11 @@ from ..exact.arb import to_arb
 from ..exact.piecewise_exp import ONE, sums_to_one, value_expr
 from ..mechanisms.base import Mechanism, X
 from ..mechanisms.parameters import parameter
-from ..numbers import exact_epsilon
 from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
+from .declared import program_answers, program_epsilon
 from .integrate import run_cost, run_probability, run_terms
 from .runs import Run
 from .sampler import sample_outputs
@@ -235,7 +235,7 @@ _SYMBOL = sympy.Symbol("epsilon", positive=True)
 
 
 def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
-    return exact_epsilon(value, func)
+    return program_epsilon(func, value)
 
 
 def _as_is(func: str, name: str, value: object) -> Any:
@@ -290,6 +290,10 @@ class ProgramMechanism(Mechanism):
     #: Not symmetric or shift-invariant in general: the neighbour search is not reduced.
     regular = False
 
+    def __post_init__(self) -> None:  # then the declared bound (with_epsilon too)
+        super().__post_init__()
+        program_epsilon(self.name, self.epsilon, self.program.declaration.max_epsilon)
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in (("epsilon", self.epsilon), *self.arguments))
         return f"{self.program.name}({args})"
@@ -329,6 +333,11 @@ class ProgramMechanism(Mechanism):
         """The declared bounds of every answer, or None."""
         return self.program.declaration.domain
 
+    @property
+    def score_domain(self) -> str:
+        """``"real"`` or ``"integer"`` (declared by ``@program(score_domain=...)``)."""
+        return self.program.declaration.score_domain
+
     # ------------------------------------------------------------------ distribution
     def distribution(self, scores: object) -> ProgramDistribution:
         """The exact output distribution on the answers ``scores`` (lazy).
@@ -336,19 +345,10 @@ class ProgramMechanism(Mechanism):
         Raises
         ------
         ValueError
-            Invalid answers, answers outside the declared domain, irrational answers.
+            Invalid answers, answers outside the declared domain or score domain,
+            irrational answers (:func:`~exactdp.programs.declared.program_answers`).
         """
-        func = f"{self.name}.distribution"
-        sv = as_scores(scores, "scores", func)
-        if not sv.is_rational:
-            raise ValueError(f"{func}: the exact analysis needs rational answers")
-        dom = self.domain
-        if dom is not None:
-            for i, v in enumerate(sv.exact):
-                if not dom[0] <= v <= dom[1]:
-                    raise argument_error(func, f"scores[{i}]", f"in the declared domain "
-                                         f"[{dom[0]}, {dom[1]}]", v)
-        return ProgramDistribution(self, sv)
+        return ProgramDistribution(self, program_answers(self, scores, f"{self.name}.distribution"))
 
     def trace(self, sv: ScoreVector) -> Trace:
         """The runs of the program on ``sv`` (:func:`program_trace`)."""
