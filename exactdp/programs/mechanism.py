@@ -37,6 +37,7 @@ from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
 from .declared import program_answers, program_epsilon
+from .display import distribution_html, distribution_repr
 from .integrate import run_cost, run_probability, run_terms
 from .runs import Run
 from .sampler import sample_outputs
@@ -569,12 +570,11 @@ class ProgramDistribution(OutputDistribution):
             raise ValueError(f"{func}: the outputs of {self.mechanism.name} are not indices "
                              "(output='sequence')")
 
-    def __repr__(self) -> str:
-        """Cheap: never runs the program (the number of outputs only once computed)."""
-        known = "probabilities" in self.__dict__  # the cached_property, once computed
-        outputs = f", outputs={len(self.probabilities)}" if known else ""
-        text = f"ProgramDistribution({self.mechanism!r}, n={self.n}{outputs})"
-        return text if len(text) <= 200 else text[:196] + "...)"
+    def __repr__(self) -> str:  # the answer first (programs.display)
+        return distribution_repr(self, "outputs")
+
+    def _repr_html_(self) -> str:
+        return distribution_html(self, "outputs")
 
 
 def _plain(v: object, line: str) -> int:
