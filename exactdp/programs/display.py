@@ -164,16 +164,20 @@ def distribution_repr(dist: Any, noun: str) -> str:
 
 def display_rows(dist: Any, noun: str) -> list[tuple[str, str]]:
     """``(label, text)`` rows of the notebook table: the answer, the program, the answers,
-    then the first :data:`TABLE_OUTPUTS` outputs with their probabilities."""
+    then the first :data:`TABLE_OUTPUTS` outputs with their probabilities (those of
+    probability exactly 0 left out, counted, as in the LaTeX display)."""
     a = answer(dist)
     rows = [("answer", answer_text(dist, noun, a)), ("program", repr(dist.mechanism)),
             ("answers q", brief(tuple(dist.scores.values), 80))]
-    if a.probabilities is not None and a.why is None:
-        shown = len(a.probabilities) if len(a.probabilities) <= TABLE_OUTPUTS + 1 else (
-            TABLE_OUTPUTS)
-        rows += [(_output(dist, i), number_text(a.probabilities[i])) for i in range(shown)]
-        if shown < len(a.probabilities):
-            rows.append(("...", f"{len(a.probabilities) - shown} more {noun}"))
+    if a.probabilities is not None and a.why is None:  # outputs of probability 0 left out
+        live = [i for i, p in enumerate(a.probabilities) if p != 0]
+        shown = live if len(live) <= TABLE_OUTPUTS + 1 else live[:TABLE_OUTPUTS]
+        rows += [(_output(dist, i), number_text(a.probabilities[i])) for i in shown]
+        if len(shown) < len(live):
+            rows.append(("...", f"{len(live) - len(shown)} more {noun}"))
+        if len(live) < len(a.probabilities):
+            rows.append(("", f"({len(a.probabilities) - len(live)} of probability 0 not "
+                         "shown)"))
     return rows
 
 

@@ -122,3 +122,24 @@ def test_the_html_table_lists_the_first_outputs():
     tail = display_rows(many, "outputs")[-1]
     assert tail == ("...", "2 more outputs") and len(display_rows(many, "outputs")) == 12
     assert "<caption" in d._repr_html_() and "(T, -, -)" in d._repr_html_()
+
+
+def test_an_output_of_probability_zero_is_counted_not_listed():
+    from exactdp.programs import laplace, program
+
+    @program(adjacency="one")
+    def impossible(q, epsilon):
+        x = q[0] + laplace(1 / epsilon)
+        if x > 0:
+            return (True,)
+        if x > 5:  # never: x <= 0 here
+            return (None,)
+        return (False,)
+
+    d = impossible(epsilon=1).distribution([0])
+    assert d.probabilities == (R(1, 2), R(1, 2), 0)  # Lap(1) > 0 or not, by symmetry
+    rows = display_rows(d, "outputs")
+    assert [r[0] for r in rows[3:]] == ["(T,)", "(F,)", ""]
+    assert rows[-1] == ("", "(1 of probability 0 not shown)")
+    assert repr(d).startswith("ProgramDistribution(3 outputs, most likely (T,) and 1 more "
+                              "tied, each at 0.5 (exact: 1/2);")
