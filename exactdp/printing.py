@@ -300,6 +300,63 @@ def distribution_latex(dist) -> str:
     return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
 
 
+def _top_level_terms(text: str) -> list[int]:
+    """Positions of the `` + `` and `` - `` that join an expression's top-level terms in
+    its LaTeX (outside every ``{...}`` and ``\\left ... \\right`` group)."""
+    cuts, depth, i = [], 0, 0
+    while i < len(text):
+        if text.startswith(r"\left", i):
+            depth += 1
+            i += 5
+            continue
+        if text.startswith(r"\right", i):
+            depth -= 1
+            i += 6
+            continue
+        ch = text[i]
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif depth == 0 and text.startswith((" + ", " - "), i) and i > 0:
+            cuts.append(i)
+        i += 1
+    return cuts
+
+
+def cut_latex(expr: object, limit: int) -> str:
+    """The LaTeX of ``expr`` (math mode, without the ``$``) in at most about ``limit``
+    characters: whole when short; else its first top-level terms and ``+ \\dots`` (cut at a
+    term boundary, every group closed, so it compiles); a logarithm or a fraction with no
+    such boundary cut inside (its argument, its numerator and denominator); else
+    ``\\dots`` and its size in words.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> x = sympy.Symbol("x")
+    >>> print(cut_latex(sum(x**k / (k + 1) for k in range(30)), 50))
+    \\frac{x^{29}}{30} + \\frac{x^{28}}{29} + \\dots
+    >>> print(cut_latex(sympy.Rational(1, 3), 40))
+    \\frac{1}{3}
+    """
+    text = sympy.latex(expr)
+    if len(text) <= limit:
+        return text
+    tail = r" + \dots"
+    cuts = [i for i in _top_level_terms(text) if i + len(tail) <= limit]
+    if cuts:
+        return text[: cuts[-1]] + tail
+    if isinstance(expr, sympy.log) and limit > 40:  # a loss: the log of a ratio, cut inside
+        return r"\log{\left(" + cut_latex(expr.args[0], limit - 20) + r" \right)}"
+    if isinstance(expr, sympy.Expr) and limit > 40:
+        num, den = sympy.fraction(expr)  # structural: nothing is expanded
+        if den != 1:
+            half = limit // 2 - 8
+            return r"\frac{" + cut_latex(num, half) + "}{" + cut_latex(den, half) + "}"
+    return r"\dots\ " + math_text(f"({len(text):,} characters)")
+
+
 def output_text(output: object) -> str:
     """An output in short letters: ``(T, F, -)`` for a tuple of answers (``True``,
     ``False``, ``None``), a 1-tuple as ``(F,)``; anything else by ``str``.

@@ -49,7 +49,7 @@ from .printing import (
     latex_number,
     math_text,
 )
-from .result_text import SHOW_DPS, decimal_text, field_text, longer_than
+from .result_text import SHOW_DPS, bracket_text, decimal_text, field_text, longer_than
 
 #: Longest exact text shown in a repr or a notebook cell; longer ones show decimals only.
 EXACT_TEXT_LIMIT = 60
@@ -225,15 +225,25 @@ def interval_ball(lo: sympy.Float | Fraction | int, hi: sympy.Float | Fraction |
 
 def ball_text(b: flint.arb) -> str:
     """Decimals of a ball's midpoint, as many as are right (at most :data:`SHOW_DPS`); a
-    ball with fewer than two right digits as its ends ``[lo, hi]`` (a bracket
-    [0.470, 0.500] is not "0.5")."""
+    ball with fewer than two right digits as its ends ``[lo, hi]``, rounded outward (a
+    bracket [0.470, 0.500] is not "0.5")."""
     digits = ball_digits(b)
     man, exp = b.mid().man_exp()
     with mpmath.workprec(max(53, abs(int(man)).bit_length())):
         mid = mpmath.mpf((int(man), int(exp)))
-    if digits < 2:
-        return f"[{b.lower().str(3, radius=False)}, {b.upper().str(3, radius=False)}]"
+    if digits < 2:  # ends rounded outward: the text contains the ball
+        return bracket_text(ball_end(b, "lower"), ball_end(b, "upper"), 3)
     return format_number(mid, int(min(SHOW_DPS, digits)))
+
+
+def certified_text(b: flint.arb) -> str:
+    """A certified enclosure in a repr: ``0.395815 (certified ball)`` when its midpoint has
+    two or more right digits; else its ends rounded outward, ``[0.972808, 1.00001]
+    (certified bracket)`` (a wide interval is a bracket, not a ball around a value)."""
+    if ball_digits(b) >= 2:
+        return f"{ball_text(b)} (certified ball)"
+    return (f"{bracket_text(ball_end(b, 'lower'), ball_end(b, 'upper'))} "
+            "(certified bracket)")
 
 
 def ball_end(b: flint.arb | None, end: str) -> Fraction | None:
@@ -461,7 +471,7 @@ class Result:
         b = self.ball
         if b is None:
             return number_text(raw)
-        return f"{ball_text(b)} (certified ball)"
+        return certified_text(b)
 
     def _summary(self, full: bool = False) -> str:
         """Multi-line text: the short repr, then every field.
@@ -491,7 +501,7 @@ class Result:
             label = self.headline_label or self.headline
             raw = getattr(self, self.headline)
             cell = value_latex(raw) if _exact(raw) is not None or self.ball is None else (
-                latex_number(ball_text(self.ball)) + r"\ " + math_text("(certified ball)"))
+                _certified_latex(certified_text(self.ball)))
             rows.append((math_text(label), cell))
         for part in self.repr_parts():
             name, _, text = part.replace("'", "").partition("=")
@@ -536,6 +546,18 @@ def value_latex(raw: object) -> str:
     if raw is None:
         return math_text("--")
     return math_text(brief(raw))
+
+
+def _certified_latex(text: str) -> str:
+    """:func:`certified_text` as a LaTeX cell: the number (or each end of the bracket) as
+    math, the label as text."""
+    number, _, label = text.partition(" (")
+    if number.startswith("["):
+        lo, hi = number[1:-1].split(", ")
+        number = f"[{latex_number(lo)}, {latex_number(hi)}]"
+    else:
+        number = latex_number(number)
+    return number + r"\ " + math_text("(" + label)
 
 
 def result_latex(title: str, rows: list[tuple[str, str]]) -> str:

@@ -96,6 +96,90 @@ def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
     return dec
 
 
+def _directed(x: Fraction, digits: int, up: bool) -> str:
+    """``x`` rounded towards +oo (``up``) or -oo to ``digits`` significant digits, in
+    decimals (trailing zeros kept: they are digits of the bound)."""
+    if x == 0:
+        return "0"
+    a = abs(x)
+    e = len(str(a.numerator)) - len(str(a.denominator))  # 10**e <= a < 10**(e + 1)
+    while Fraction(10) ** e > a:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= a:
+        e += 1
+    p = e - digits + 1  # the power of ten of the last digit
+    m = a / Fraction(10) ** p
+    away = up == (x > 0)  # rounding the magnitude away from 0
+    n = -(-m.numerator // m.denominator) if away else m.numerator // m.denominator
+    sign = "-" if x < 0 and n else ""
+    text = str(n)
+    if -5 <= e < 6:
+        if p >= 0:
+            return sign + str(n * 10**p)
+        text = text.rjust(1 - p, "0")
+        return f"{sign}{text[:p]}.{text[p:]}"
+    return f"{sign}{text[0]}.{text[1:]}e{p + len(text) - 1:+d}".replace(".e", "e")
+
+
+def _binary(v: object) -> Fraction:
+    """An exact rational end point as a Fraction (a sympy Float by its binary value)."""
+    if isinstance(v, sympy.Float):
+        man, exp = mpmath.mpf(v._to_mpmath(v._prec)).man_exp
+        return Fraction(int(man) * 2 ** int(exp)) if exp >= 0 else Fraction(int(man),
+                                                                           2 ** -int(exp))
+    if isinstance(v, sympy.Rational):
+        return Fraction(int(v.p), int(v.q))
+    return Fraction(v)  # type: ignore[call-overload]
+
+
+def bracket_text(lo: object, hi: object, digits: int = SHOW_DPS) -> str:
+    """``[lo, hi]`` with each end rounded outward to ``digits`` significant digits: the
+    printed bracket contains the certified one (``[0.972808, 1.00001]`` for the ends
+    ``0.9728084...`` and ``1.00000000004``; rounding to nearest printed ``0.973`` for a
+    lower end below it). End points: exact rationals (Fraction, int, sympy Rational or
+    Float, whose binary value is exact), or infinite.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> bracket_text(Fraction(9728084, 10**7), Fraction(10**11 + 4, 10**11))
+    '[0.972808, 1.00001]'
+    >>> bracket_text(Fraction(-1, 3), Fraction(2, 3), 3)
+    '[-0.334, 0.667]'
+    """
+    ends = []
+    for v, up in ((lo, False), (hi, True)):
+        if v in (sympy.oo, -sympy.oo):
+            ends.append(str(v))
+            continue
+        ends.append(_directed(_binary(v), digits, up))
+    return f"[{ends[0]}, {ends[1]}]"
+
+
+#: How a release loss's text starts when the supremum is only bracketed
+#: (:func:`exactdp.programs.release_loss.loss_supremum`).
+BRACKET_HEAD = "a certified bracket ["
+
+
+def bracket_witness(text: str) -> str:
+    """The witness in a release loss's text: the output attaining the lower end of the
+    bracket the text starts with (``a certified bracket [lo, hi] (width w): at least
+    <witness>; at most <bound> by ...``), as a repr shows it beside the bracket in the
+    value's place; any other text as it is.
+
+    Examples
+    --------
+    >>> bracket_witness("a certified bracket [0.97, 1] (width 0.03): at least the pattern "
+    ...                 "(REAL,) with the value 2; at most 1 by a translation")
+    'the pattern (REAL,) with the value 2'
+    >>> bracket_witness("the pattern (REAL,)")
+    'the pattern (REAL,)'
+    """
+    if text.startswith(BRACKET_HEAD) and "): at least " in text:
+        return text.split("): at least ", 1)[1].split("; at most ", 1)[0]
+    return text
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 

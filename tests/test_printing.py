@@ -221,3 +221,33 @@ def test_a_sequence_display_names_its_outputs_and_hides_the_impossible():
     assert "= 1]" in exactdp.PermuteAndFlip(1).distribution([0, 1])._repr_latex_()
     assert printing.output_text((False,)) == "(F,)"
     assert printing.output_text((True, None, 3)) == "(T, -, 3)"
+
+
+def _balanced(tex: str) -> bool:
+    depth = 0
+    for ch in tex:
+        depth += {"{": 1, "}": -1}.get(ch, 0)
+        if depth < 0:
+            return False
+    return depth == 0 and tex.count(r"\left") == tex.count(r"\right")
+
+
+def test_cut_latex_cuts_at_a_top_level_term_and_keeps_groups_closed():
+    from exactdp.printing import cut_latex
+
+    x = sympy.Symbol("x")
+    e = sum(sympy.exp(-sympy.Rational(k, 7)) / (k + 3) for k in range(1, 12))
+    full = sympy.latex(e)
+    assert len(full) > 120 and cut_latex(e, 1000) == full
+    cut = cut_latex(e, 120)
+    assert cut.endswith(r" + \dots") and len(cut) <= 120 and _balanced(cut)
+    assert full.startswith(cut[: -len(r" + \dots")])  # whole leading terms of the full text
+    assert full[len(cut) - len(r" + \dots"):].startswith((" + ", " - "))
+    # a log of a ratio (a loss) is cut inside: its numerator and denominator
+    ratio = sympy.log((e + x) / (e - x))
+    inner = cut_latex(ratio, 160)
+    assert inner.startswith(r"\log{\left(\frac{") and _balanced(inner) and r"\dots" in inner
+    # no boundary at all: the size in words, never LaTeX source cut mid-group
+    huge = sympy.exp(-sympy.Rational(10**300, 3))
+    assert cut_latex(huge, 40) == r"\dots\ \mathrm{(" + f"{len(sympy.latex(huge)):,}" + \
+        r"\ characters)}"

@@ -344,6 +344,24 @@ def test_ball_text_shows_a_wide_ball_as_its_ends():
     assert ball_text(flint.arb("0.485", "0.0001")) == "0.485"
 
 
+def test_certified_text_calls_a_wide_ball_a_bracket_with_outward_ends():
+    """A ball with two right digits is a ball around its decimals; a wider one a bracket
+    whose printed ends contain it (0.4701 prints 0.470, never the nearest 0.47 rounded
+    up)."""
+    import flint
+
+    from exactdp.result import certified_text
+
+    assert certified_text(flint.arb(0.75, 2.0**-20)) == "0.75 (certified ball)"
+    # radius 1/16 is held rounded up (arb's 30-bit radius: 1/16 + 2**-33), so the ends
+    # are just outside 0.4375 and 0.5625, and print outside them
+    assert certified_text(flint.arb(0.5, 0.0625)) == "[0.437499, 0.562501] (certified bracket)"
+    # ends 1/3 - 1/8 = 0.208333... and 1/3 + 1/8 = 0.458333...: outward, never to nearest
+    third = flint.arb(1) / 3
+    text = certified_text(flint.arb(third.mid(), 0.125))
+    assert text == "[0.208333, 0.458334] (certified bracket)"
+
+
 def test_brief_keeps_a_one_tuple_a_tuple():
     # randomized response's output (0,) printed as "(0)", the integer in parentheses
     from exactdp.result import brief

@@ -6,7 +6,13 @@ import mpmath
 import sympy
 
 from exactdp.result import number_text
-from exactdp.result_text import decimal_text, field_text, longer_than
+from exactdp.result_text import (
+    bracket_text,
+    bracket_witness,
+    decimal_text,
+    field_text,
+    longer_than,
+)
 
 
 def test_decimals_near_one_show_the_distance_to_one():
@@ -43,3 +49,27 @@ def test_a_small_nonzero_number_is_not_shown_as_0():
     assert decimal_text(value) == "5.0e-31"
     assert decimal_text(-value) == "-5.0e-31"
     assert decimal_text(sympy.Integer(0)) == "0"
+
+
+def test_bracket_text_rounds_each_end_outward():
+    from fractions import Fraction as F
+
+    # ends 0.97280848... and 1 + 4e-11: to nearest they read 0.972808 / 1.00000 (and at 3
+    # digits 0.973, above the lower end); outward they contain the bracket
+    assert bracket_text(F(97280848, 10**8), F(10**11 + 4, 10**11)) == "[0.972808, 1.00001]"
+    assert bracket_text(F(-1, 3), F(2, 3), 3) == "[-0.334, 0.667]"
+    assert bracket_text(F(1, 4), F(1, 2)) == "[0.250000, 0.500000]"  # exact ends stay
+    assert bracket_text(F(1, 10**9), F(123456789012)) == "[1.00000e-9, 1.23457e+11]"
+    assert bracket_text(sympy.Float("0.4"), sympy.oo) == "[0.400000, oo]"  # binary 0.4000...2
+    assert bracket_text(0, sympy.Float(0.7), 2) == "[0, 0.70]"  # binary 0.69999...96
+    for lo, hi in [(F(2, 7), F(3, 7)), (F(-22, 7), F(-3, 1000)), (F(1, 3 * 10**8), F(5))]:
+        a, b = bracket_text(lo, hi, 4)[1:-1].split(", ")
+        assert F(a) <= lo and hi <= F(b)  # outward, and within one unit of the 4th digit
+        assert F(b) - F(a) < (hi - lo) + F(1, 10**3) * (abs(lo) + abs(hi))
+
+
+def test_bracket_witness_keeps_the_witness_of_a_release_loss_text():
+    text = ("a certified bracket [0.972808, 1] (width 0.027): at least the pattern (False, "
+            "REAL) with the values (1, 17); at most 1 by a translation of the noises")
+    assert bracket_witness(text) == "the pattern (False, REAL) with the values (1, 17)"
+    assert bracket_witness("the value v > 2") == "the value v > 2"

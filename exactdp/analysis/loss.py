@@ -15,6 +15,7 @@ import sympy
 from ..cost import MAX_EXACT_EXPONENT_DIGITS, check_exact_exponent
 from ..mechanisms.base import Mechanism
 from ..result import Result, brief
+from ..result_text import bracket_witness
 from ..scores import ScoreVector
 from .common import as_mechanism, ratios_with_limits, score_vector, stamp
 from .engines.ball import (
@@ -114,10 +115,14 @@ class PrivacyLoss(Result):
     label: object = None
 
     def repr_parts(self) -> list[str]:
-        """The output named by itself (``label``) when the mechanism releases a sequence."""
+        """The output named by itself (``label``) when the mechanism releases a sequence;
+        the witness in words for a release (a bracket's text without the bracket, which
+        the value's place shows)."""
         parts = super().repr_parts()
         if self.label is not None:
             parts[0] = f"output={brief(self.label)}"
+        elif self.engine == "density" and isinstance(self.output, str):
+            parts[0] = f"output={brief(bracket_witness(self.output), 80)}"
         return parts
 
     @property

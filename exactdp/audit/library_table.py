@@ -16,7 +16,7 @@ import html
 from collections.abc import Sequence
 from typing import Any
 
-from .._validate import check_bool, check_choice
+from .._validate import check_bool, check_choice, check_int
 from ..printing import format_number, latex_escape
 from ..result import close_brackets
 
@@ -31,6 +31,9 @@ def _compact(v: tuple) -> str:
     if all(isinstance(x, int) and 0 <= x <= 9 for x in v):
         return "".join(str(x) for x in v)
     return "(" + ",".join(str(x) for x in v) + ")"
+
+#: Narrowest text table (:func:`library_table`'s ``width``): the program column and one more.
+MIN_WIDTH = 40
 
 #: The columns of :func:`library_table`, in order.
 LIBRARY_HEADER = ("program", "literature", "verdict", "exact worst loss", "pair", "output",
@@ -102,17 +105,23 @@ def library_cells(row: Any) -> dict[str, str]:
     }
 
 
-def library_table(rows: Sequence[Any], fmt: str = "text", seconds: bool = True) -> str:
+def library_table(rows: Sequence[Any], fmt: str = "text", seconds: bool = True,
+                  width: int | None = None) -> str:
     """The library suite as a ``"text"``, ``"markdown"``, ``"latex"`` or ``"html"`` table
     (:data:`LIBRARY_HEADER`); ``seconds``: the CPU seconds column (:data:`TIME_HEADER`) in
-    the text, Markdown and HTML tables (False: left out, a deterministic table).
+    the text, Markdown and HTML tables (False: left out, a deterministic table); ``width``:
+    the text table's longest line (a terminal's width; None: one table, each line as long
+    as its cells), the columns wrapped into panels that each repeat the program column
+    (:func:`text_panels`); the other formats are never wrapped.
 
     Raises
     ------
     ValueError
-        An unknown format.
+        An unknown format, or a width below :data:`MIN_WIDTH`.
     """
     fmt = check_choice("library_table", "fmt", fmt, LIBRARY_FORMATS)
+    if width is not None:
+        width = check_int("library_table", "width", width, MIN_WIDTH)
     timed = check_bool("library_table", "seconds", seconds) and fmt != "latex"
     header = LIBRARY_HEADER + ((TIME_HEADER,) if timed else ())
     body = [[library_cells(r)[h] for h in header] for r in rows]
@@ -132,8 +141,45 @@ def library_table(rows: Sequence[Any], fmt: str = "text", seconds: bool = True) 
                  r"\hline"]
         lines += [" & ".join(latex_escape(c) for c in cells) + r" \\" for cells in body]
         return "\n".join(lines + [r"\hline", r"\end{tabular}"])
+    return text_panels(list(header), body, width)
+
+
+def _fit(text: str, w: int) -> str:
+    return text if len(text) <= w else text[: w - 3] + "..."
+
+
+def text_panels(header: list[str], body: list[list[str]], width: int | None = None) -> str:
+    """A plain-text table, its columns padded; with ``width``, wrapped into panels of at
+    most ``width`` characters a line, each led by the first column (the program), a blank
+    line between panels, a cell wider than a panel's room cut with ``...``.
+
+    Examples
+    --------
+    >>> print(text_panels(["program", "verdict", "loss"], [["svt1", "private", "0.1"]], 20))
+    program  verdict
+    svt1     private
+    <BLANKLINE>
+    program  loss
+    svt1     0.1
+    """
     widths = [max(len(h), *(len(c[i]) for c in body)) for i, h in enumerate(header)]
-    lines = ["  ".join(h.ljust(w) for h, w in zip(header, widths, strict=True)).rstrip()]
-    lines += ["  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
-              for cells in body]
-    return "\n".join(lines)
+    panels: list[list[int]] = [[]]
+    if width is None:
+        panels = [list(range(1, len(header)))]
+    else:
+        room = width - widths[0] - 2
+        widths = [widths[0]] + [min(w, room) for w in widths[1:]]
+        used = widths[0]  # the current panel's line length
+        for i in range(1, len(header)):
+            if panels[-1] and used + 2 + widths[i] > width:
+                panels.append([])
+                used = widths[0]
+            panels[-1].append(i)
+            used += 2 + widths[i]
+    out = []
+    for cols in panels:
+        keep = [0, *cols]
+        lines = ["  ".join(_fit(r[i], widths[i]).ljust(widths[i]) for i in keep).rstrip()
+                 for r in [header, *body]]
+        out.append("\n".join(lines))
+    return "\n\n".join(out)

@@ -29,7 +29,7 @@ from ..analysis.check import check_dp
 from ..analysis.loss import privacy_loss
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
-from ..printing import format_number, latex_escape, output_text
+from ..printing import cut_latex, format_number, latex_escape, output_text
 from ..programs import Program
 from ..result import cut_text
 from ..result_text import decimal_text
@@ -118,14 +118,13 @@ class _Style:
 
     def exact(self, value: object) -> str:
         """The exact value, cut with ``...`` beyond :data:`EXACT_CHARS` characters (a
-        probability at a score of 1e300 holds 300-digit exponents)."""
-        text = sympy.latex(value) if self.fmt == "latex" else str(value)
+        probability at a score of 1e300 holds 300-digit exponents); in LaTeX its first
+        terms and ``+ \\dots`` in math mode (:func:`exactdp.printing.cut_latex`)."""
+        if self.fmt == "latex":  # cut at a term boundary, in math mode
+            return f"${cut_latex(value, EXACT_CHARS)}$"
+        text = str(value)
         if len(text) > EXACT_CHARS:
             text = text[: EXACT_CHARS - 3] + "..."
-            if self.fmt == "latex":
-                return f"\\texttt{{{latex_escape(text)}}}"
-        if self.fmt == "latex":
-            return f"${text}$"
         return f"`{text}`" if self.fmt == "markdown" else text
 
     def vector(self, name: str, values: tuple) -> str:

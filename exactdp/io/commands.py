@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import re
+import shutil
 import sys
 import warnings
 from collections.abc import Callable
@@ -267,7 +268,21 @@ def cmd_suite(args) -> str:
     finally:
         if client is not None:
             client.close()
-    return library_table(suite.rows, args.format)
+    return library_table(suite.rows, args.format, width=terminal_width()
+                         if args.format == "text" else None)
+
+
+#: Width of the text tables when standard output is not a terminal (and ``COLUMNS`` unset).
+DEFAULT_WIDTH = 120
+
+
+def terminal_width() -> int:
+    """The terminal's width in characters (``COLUMNS`` first; :data:`DEFAULT_WIDTH` when
+    standard output is not a terminal), at least
+    :data:`exactdp.audit.library_table.MIN_WIDTH`."""
+    from ..audit.library_table import MIN_WIDTH
+
+    return max(MIN_WIDTH, shutil.get_terminal_size((DEFAULT_WIDTH, 24)).columns)
 
 
 def _check_epsilon(text: str) -> None:

@@ -28,8 +28,9 @@ from typing import Any
 import sympy
 
 from .._validate import argument_error, check_bool, check_choice
-from ..numbers import exact_epsilon, exact_number, exact_sensitivity
-from ..scores import ADJACENCIES
+from ..numbers import exact_number, exact_sensitivity
+from ..scores import ADJACENCIES, SCORE_DOMAINS
+from .declared import program_epsilon
 from .mechanism import ProgramMechanism
 from .release import ReleaseProgramMechanism
 from .values import Noisy, ProgramError, user_line
@@ -59,6 +60,13 @@ class Declaration:
     counts : tuple of str
         The parameters that count something (``c``, ``k``, ``copies``): positive integers,
         checked when the mechanism is made.
+    score_domain : str
+        ``"real"`` or ``"integer"`` (:data:`exactdp.scores.SCORE_DOMAINS`): under
+        ``"integer"`` a non-integer answer is refused (randomized response: bits).
+    max_epsilon : sympy number or None
+        The largest epsilon the program is defined for (the incorrect randomized
+        response's flip probability ``(1 - epsilon)/2``: 1), checked when the mechanism is
+        made.
     """
 
     sensitivity: sympy.Expr
@@ -67,6 +75,8 @@ class Declaration:
     output: str
     domain: tuple[sympy.Expr, sympy.Expr] | None
     counts: tuple[str, ...] = ()
+    score_domain: str = "real"
+    max_epsilon: sympy.Expr | None = None
 
 
 def _domain(value: object) -> tuple[sympy.Expr, sympy.Expr] | None:
@@ -81,6 +91,16 @@ def _domain(value: object) -> tuple[sympy.Expr, sympy.Expr] | None:
     return lo, hi
 
 
+def _max_epsilon(value: object) -> sympy.Expr | None:
+    if value is None:
+        return None
+    v = exact_number(value, "max_epsilon", func="program")
+    if not (v.is_positive and v.is_finite):
+        raise argument_error("program", "max_epsilon", "None or a number > 0 and finite",
+                             value)
+    return v
+
+
 def _counts(value: object) -> tuple[str, ...]:
     if isinstance(value, str) or not isinstance(value, (tuple, list)) or not all(
             isinstance(v, str) for v in value):
@@ -90,7 +110,8 @@ def _counts(value: object) -> tuple[str, ...]:
 
 def program(func: Callable | None = None, *, sensitivity: object = 1,
             adjacency: str = "all", monotonic: bool = False, output: str = "sequence",
-            domain: object = None, counts: object = ()) -> Any:
+            domain: object = None, counts: object = (), score_domain: str = "real",
+            max_epsilon: object = None) -> Any:
     """Turn ``f(q, epsilon, **parameters)`` into a factory of mechanisms.
 
     Parameters
@@ -118,6 +139,13 @@ def program(func: Callable | None = None, *, sensitivity: object = 1,
         Parameters that must be positive integers (a cut-off ``c``, the ``k`` of top-k):
         ``c=0`` is refused when the mechanism is made, naming ``c``, not later as a noise
         of scale 0.
+    score_domain : {"real", "integer"}, default "real"
+        ``"integer"``: every answer is an integer (with ``domain=(0, 1)``: bits), a score
+        of 1/2 refused in one line.
+    max_epsilon : number, optional
+        The largest epsilon the program is defined for (a flip probability
+        ``(1 - epsilon)/2`` needs epsilon <= 1): a larger one is refused when the
+        mechanism is made.
 
     Returns
     -------
@@ -161,6 +189,8 @@ def program(func: Callable | None = None, *, sensitivity: object = 1,
         check_choice("program", "output", output, OUTPUTS),
         _domain(domain),
         _counts(counts),
+        check_choice("program", "score_domain", score_domain, SCORE_DOMAINS),
+        _max_epsilon(max_epsilon),
     )
     if func is None:
         return lambda f: Program(f, decl)
@@ -228,30 +258,30 @@ class Program:
         Raises
         ------
         ValueError
-            A parameter missing, unknown, given twice, or not an exact rational number
-            (``epsilon``: > 0 and finite, or a positive Symbol).
+            A parameter given by position (keywords only), missing, unknown, or not an
+            exact rational number (``epsilon``: > 0 and finite, at most the declared
+            ``max_epsilon``, or a positive Symbol).
         """
         func = self.name
+        if args:
+            raise ValueError(f"{func}: parameters are keywords only: {func}("
+                             + ", ".join(f"{k}=..." for k in self.parameter_names)
+                             + f"), got {len(args)} by position")
         if "sensitivity" in kwargs:
             raise argument_error(func, "sensitivity", "set by @program(sensitivity=...), not "
                                  "a parameter", kwargs["sensitivity"])
-        if len(args) > len(self.parameter_names):
-            raise ValueError(f"{func}: takes {len(self.parameter_names)} parameters "
-                             f"({', '.join(self.parameter_names)}), got {len(args)} positional")
-        values = dict(zip(self.parameter_names, args, strict=False))
+        values: dict[str, Any] = {}
         for k, v in kwargs.items():
             if k not in self.parameter_names:
                 raise ValueError(f"{func}: unknown parameter {k!r} (the parameters: "
                                  f"{', '.join(self.parameter_names)})")
-            if k in values:
-                raise ValueError(f"{func}: parameter {k!r} given twice")
             values[k] = v
         for k, v in self.defaults.items():
             values.setdefault(k, v)
         missing = [k for k in self.parameter_names if k not in values]
         if missing:
             raise ValueError(f"{func}: missing parameter {missing[0]!r}")
-        epsilon = exact_epsilon(values.pop("epsilon"), func)
+        epsilon = program_epsilon(func, values.pop("epsilon"), self.declaration.max_epsilon)
         arguments = tuple((k, _rational_parameter(func, k, values[k]))
                           for k in self.parameter_names if k != "epsilon")
         for k, v in arguments:

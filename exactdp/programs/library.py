@@ -191,7 +191,7 @@ def above_threshold_discrete(q, epsilon, threshold, sensitivity=1):
 
 
 # ---------------------------------------------------------------------------- bits and counts
-@program(sensitivity=1, adjacency="one", domain=(0, 1))
+@program(sensitivity=1, adjacency="one", domain=(0, 1), score_domain="integer")
 def randomized_response(q, epsilon):
     """Randomized response on bits: each bit is reported flipped with probability
     ``1 / (exp(epsilon) + 1)``.
@@ -203,7 +203,8 @@ def randomized_response(q, epsilon):
     return tuple(1 - int(a) if bernoulli(p) else int(a) for a in q)
 
 
-@program(sensitivity=1, adjacency="one", domain=(0, 1))
+@program(sensitivity=1, adjacency="one", domain=(0, 1), score_domain="integer",
+         max_epsilon=1)
 def randomized_response_incorrect(q, epsilon):
     """DiPC's incorrect randomized response: each bit flipped with probability
     ``(1 - epsilon) / 2`` (epsilon in (0, 1]).

@@ -32,11 +32,12 @@ from ..exact.arb import to_arb
 from ..exact.piecewise_exp import ONE, sums_to_one, value_expr
 from ..mechanisms.base import Mechanism, X
 from ..mechanisms.parameters import parameter
-from ..numbers import exact_epsilon
 from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
+from .declared import program_answers, program_epsilon
+from .display import distribution_html, distribution_repr
 from .integrate import run_cost, run_probability, run_terms
 from .runs import Run
 from .sampler import sample_outputs
@@ -235,7 +236,7 @@ _SYMBOL = sympy.Symbol("epsilon", positive=True)
 
 
 def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
-    return exact_epsilon(value, func)
+    return program_epsilon(func, value)
 
 
 def _as_is(func: str, name: str, value: object) -> Any:
@@ -290,6 +291,10 @@ class ProgramMechanism(Mechanism):
     #: Not symmetric or shift-invariant in general: the neighbour search is not reduced.
     regular = False
 
+    def __post_init__(self) -> None:  # then the declared bound (with_epsilon too)
+        super().__post_init__()
+        program_epsilon(self.name, self.epsilon, self.program.declaration.max_epsilon)
+
     def __repr__(self) -> str:
         args = ", ".join(f"{k}={v}" for k, v in (("epsilon", self.epsilon), *self.arguments))
         return f"{self.program.name}({args})"
@@ -329,6 +334,11 @@ class ProgramMechanism(Mechanism):
         """The declared bounds of every answer, or None."""
         return self.program.declaration.domain
 
+    @property
+    def score_domain(self) -> str:
+        """``"real"`` or ``"integer"`` (declared by ``@program(score_domain=...)``)."""
+        return self.program.declaration.score_domain
+
     # ------------------------------------------------------------------ distribution
     def distribution(self, scores: object) -> ProgramDistribution:
         """The exact output distribution on the answers ``scores`` (lazy).
@@ -336,19 +346,10 @@ class ProgramMechanism(Mechanism):
         Raises
         ------
         ValueError
-            Invalid answers, answers outside the declared domain, irrational answers.
+            Invalid answers, answers outside the declared domain or score domain,
+            irrational answers (:func:`~exactdp.programs.declared.program_answers`).
         """
-        func = f"{self.name}.distribution"
-        sv = as_scores(scores, "scores", func)
-        if not sv.is_rational:
-            raise ValueError(f"{func}: the exact analysis needs rational answers")
-        dom = self.domain
-        if dom is not None:
-            for i, v in enumerate(sv.exact):
-                if not dom[0] <= v <= dom[1]:
-                    raise argument_error(func, f"scores[{i}]", f"in the declared domain "
-                                         f"[{dom[0]}, {dom[1]}]", v)
-        return ProgramDistribution(self, sv)
+        return ProgramDistribution(self, program_answers(self, scores, f"{self.name}.distribution"))
 
     def trace(self, sv: ScoreVector) -> Trace:
         """The runs of the program on ``sv`` (:func:`program_trace`)."""
@@ -569,12 +570,11 @@ class ProgramDistribution(OutputDistribution):
             raise ValueError(f"{func}: the outputs of {self.mechanism.name} are not indices "
                              "(output='sequence')")
 
-    def __repr__(self) -> str:
-        """Cheap: never runs the program (the number of outputs only once computed)."""
-        known = "probabilities" in self.__dict__  # the cached_property, once computed
-        outputs = f", outputs={len(self.probabilities)}" if known else ""
-        text = f"ProgramDistribution({self.mechanism!r}, n={self.n}{outputs})"
-        return text if len(text) <= 200 else text[:196] + "...)"
+    def __repr__(self) -> str:  # the answer first (programs.display)
+        return distribution_repr(self, "outputs")
+
+    def _repr_html_(self) -> str:
+        return distribution_html(self, "outputs")
 
 
 def _plain(v: object, line: str) -> int:

@@ -49,6 +49,7 @@ from ..mechanisms.release_views import ReleasedValues
 from ..numbers import exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
+from .display import distribution_html, distribution_latex, distribution_repr
 from .integrate import run_cost, run_probability, run_terms
 from .mechanism import ProgramMechanism
 from .release_bound import check_bounds, pattern_bound
@@ -533,9 +534,14 @@ class ProgramRelease(ReleasedValues):
             out.append(pos[key])
         return np.array(out, dtype=np.int64)
 
-    def __repr__(self) -> str:  # cheap: the number of patterns only once computed
-        known = f", patterns={len(self)}" if "keys" in self.__dict__ else ""
-        return f"ProgramRelease({self.mechanism!r}, n={self.n}{known})"
+    def __repr__(self) -> str:  # the answer first (programs.display)
+        return distribution_repr(self, "patterns")
+
+    def _repr_html_(self) -> str:
+        return distribution_html(self, "patterns")
+
+    def _repr_latex_(self) -> str:
+        return distribution_latex(self, "patterns")
 
 
 def _same(p: object, q: object) -> bool:

@@ -342,6 +342,24 @@ def test_privacy_loss_of_a_density_mechanism_is_its_exact_supremum():
     assert lim.value == sympy.oo and lim.attained is False and len(lim.approaching) >= 2
 
 
+def test_a_bracketed_release_loss_repr_says_bracket_with_the_witness_in_output():
+    # the repr said "[0.973, 1.00] (certified ball)" (a lower end rounded above the
+    # certified 0.97280...) and put the bracket's text in output
+    from exactdp.programs import library_release as LR
+
+    q, q2 = (1, 1, 0, 0), (0, 0, 1, 1)
+    loss = exactdp.privacy_loss(LR.svt3(epsilon=1, threshold=1, c=2), q, q2)
+    lo, hi = loss.interval
+    assert loss.output.startswith("a certified bracket [")  # the field keeps the whole text
+    text = repr(loss)
+    assert text.startswith("PrivacyLoss(loss=[0.972808, 1.00001] (certified bracket), "
+                           "output='the pattern (False, False, REAL, REAL) with the values")
+    assert "ball" not in text and "a certified bracket" not in text and len(text) <= 200
+    # the printed ends contain the certified ones
+    assert sympy.Rational("0.972808") <= lo and hi <= sympy.Rational("1.00001")
+    assert "(certified bracket)" in loss._repr_html_() and "bracket" in loss._repr_latex_()
+
+
 def test_the_analyses_without_a_density_route_refuse_continuous_outputs():
     m = exactdp.ReportNoisyMax("0.1", noise="laplace", output="value")
     for f in (exactdp.certify_dp, exactdp.bounded_range, exactdp.privacy_loss_distribution):

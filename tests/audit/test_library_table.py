@@ -15,6 +15,7 @@ from exactdp.audit.library_table import (
     library_table,
     loss_cell,
     output_cell,
+    text_panels,
 )
 from exactdp.audit.suite import PairLoss
 
@@ -54,6 +55,33 @@ def test_formats(rows):
     assert library_table(rows, "html").count("<tr>") == 3
     with pytest.raises(ValueError, match="library_table: fmt must be one of"):
         library_table(rows, "csv")
+
+
+def test_text_table_wraps_to_a_width_in_panels_led_by_the_program(rows):
+    # one text table's lines were up to 420 characters in a terminal
+    wide = library_table(rows)
+    assert max(len(line) for line in wide.splitlines()) > 200
+    for width in (120, 80, 40):
+        text = library_table(rows, width=width)
+        lines = text.splitlines()
+        assert max(len(line) for line in lines) <= width
+        panels = text.split("\n\n")
+        assert len(panels) > 1 and all(p.startswith("program ") for p in panels)
+        # every column is in some panel, and the cells are those of the one-line table
+        heads = " ".join(p.splitlines()[0] for p in panels)
+        assert all(h in heads for h in LIBRARY_HEADER if len(h) < width - 40)
+        assert TIME_HEADER in panels[-1].splitlines()[0]
+    assert "0.200671" in library_table(rows, width=80)
+    # markdown and LaTeX are never wrapped
+    assert library_table(rows, "markdown", width=80) == library_table(rows, "markdown")
+    with pytest.raises(ValueError, match="library_table: width must be an integer >= 40"):
+        library_table(rows, width=10)
+
+
+def test_text_panels_cut_a_cell_wider_than_the_room():
+    text = text_panels(["program", "output"], [["svt1", "x" * 100]], 40)
+    assert text.splitlines()[1] == "svt1     " + "x" * 28 + "..."
+    assert text_panels(["a", "b"], [["1", "2"]]) == "a  b\n1  2"
 
 
 def test_loss_cell_bracket_and_supremum(rows):

@@ -307,3 +307,22 @@ def test_a_witness_reached_on_the_neighbour_only_is_printed_by_itself(capsys, tm
                          "--scores", "0")
     assert code == 1, err
     assert "witness: q = (0), q' = (1), output -" in out
+
+
+def test_latex_cuts_a_long_probability_at_a_term_in_math_mode(capsys, user_file):
+    # a cut expression printed as escaped LaTeX source in \texttt ("\textbackslash{}frac")
+    code, out, _ = run(capsys, "analyse", f"{user_file}:svt1", "--param", "epsilon=1/3",
+                       "--param", "threshold=1", "--param", "c=2", "--scores", "2,0,1,3",
+                       "--neighbour-scores", "1,1,2,2", "--format", "latex")
+    assert code == 0 and "textbackslash" not in out and "..." not in out
+    row = next(line for line in out.splitlines() if line.startswith("(T, T, -, -) & $"))
+    math = row.split("$")[1]
+    assert math.endswith(r" + \dots") and math.count("{") == math.count("}")
+    # its terms are the leading terms of the exact probability's LaTeX
+    from exactdp.io.analyse import load_program
+
+    p = load_program(f"{user_file}:svt1")(epsilon=sympy.Rational(1, 3), threshold=1, c=2)
+    exact = p.distribution([2, 0, 1, 3]).pmf((True, True, None, None))
+    assert sympy.latex(exact).startswith(math[: -len(r" + \dots")])
+    loss = next(line for line in out.splitlines() if line.startswith("privacy loss"))
+    assert r"$\log{\left(\frac{" in loss and "texttt{(T, F, F, T)}" in loss

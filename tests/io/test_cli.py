@@ -403,7 +403,21 @@ def test_suite_prints_one_row_per_program(capsys):
                        "--no-every-epsilon", "--format", "latex")
     assert code == 0 and out.startswith(r"\begin{tabular}") and "not private" in out
     code, out, _ = run(capsys, "suite", "--programs", "truncated_geometric", "--no-progress")
-    assert code == 0 and out.splitlines()[0].rstrip().endswith("CPU s")
+    assert code == 0 and out.split("\n\n")[-1].splitlines()[0].rstrip().endswith("CPU s")
+
+
+def test_suite_text_fits_the_terminal_width(capsys, monkeypatch):
+    # its lines were up to 420 characters; now panels of the terminal's width (COLUMNS,
+    # else 120 when not a terminal), each led by the program column
+    monkeypatch.setenv("COLUMNS", "90")
+    code, out, _ = run(capsys, "suite", "--programs", "randomized_response_incorrect",
+                       "--no-progress", "--no-every-epsilon")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 90
+    assert out.count("program ") >= 2 and "randomized_response_incorrect" in out
+    monkeypatch.delenv("COLUMNS")
+    code, out, _ = run(capsys, "suite", "--programs", "randomized_response_incorrect",
+                       "--no-progress", "--no-every-epsilon")
+    assert code == 0 and max(len(line) for line in out.splitlines()) <= 120
 
 
 @pytest.mark.parametrize("argv,message", [

@@ -44,3 +44,14 @@ def test_parse_scores_is_exact():
     assert parse_scores("1/2, 3, -1") == (sympy.Rational(1, 2), 3, -1)
     with pytest.raises(CLIError, match="--neighbour-scores: expected"):
         parse_scores("1,,2", "--neighbour-scores")
+
+
+def test_terminal_width_reads_columns_with_a_floor(monkeypatch):
+    from exactdp.io.commands import DEFAULT_WIDTH, terminal_width
+
+    monkeypatch.setenv("COLUMNS", "97")
+    assert terminal_width() == 97
+    monkeypatch.setenv("COLUMNS", "12")
+    assert terminal_width() == 40  # the narrowest table: the program column and one more
+    monkeypatch.delenv("COLUMNS")
+    assert terminal_width() == DEFAULT_WIDTH  # pytest's captured stdout is not a terminal

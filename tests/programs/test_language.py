@@ -55,10 +55,55 @@ def test_parameters():
         p(epsilon=-1, threshold=0)
     with pytest.raises(ValueError, match="sensitivity"):
         p(epsilon=1, threshold=0, sensitivity=2)
-    m = p(R(1, 2), "1/3", c=2)
+    m = p(epsilon=R(1, 2), threshold="1/3", c=2)
     assert m.epsilon == R(1, 2) and dict(m.arguments) == {"threshold": R(1, 3), "c": 2}
     assert repr(m) == "f(epsilon=1/2, threshold=1/3, c=2)"
     assert m.with_epsilon(3).epsilon == 3
+
+
+def test_parameters_are_keywords_only():
+    # svt1(1/2, 1) was accepted, matching values to parameters by their order
+    p = program(lambda_free)
+    with pytest.raises(ValueError) as err:
+        p(R(1, 2), 2)
+    assert str(err.value) == ("lambda_free: parameters are keywords only: "
+                              "lambda_free(epsilon=..., c=...), got 2 by position")
+    with pytest.raises(ValueError, match=r"^lambda_free: parameters are keywords only"):
+        p(R(1, 2), c=2)
+    assert dict(p(epsilon=R(1, 2), c=2).arguments) == {"c": 2}
+
+
+@pytest.mark.parametrize(("eps", "shown"), [(0, "0"), (sympy.oo, "oo"), (float("inf"), "oo"),
+                                            ("oo", "oo")])
+def test_epsilon_limits_are_refused_in_one_line_saying_why(eps, shown):
+    # the shipped mechanisms take 0 and oo as exact limits; a program's scales 2/epsilon
+    # have none: the message says so (it said "epsilon must be > 0, got 0")
+    with pytest.raises(ValueError) as err:
+        program(lambda_free)(epsilon=eps)
+    text = str(err.value)
+    assert text.startswith("lambda_free: epsilon must be > 0 and finite for a program (")
+    assert text.endswith(f", got {shown}") and "\n" not in text
+    assert "shipped mechanisms" in text
+    with pytest.raises(ValueError, match=r"^lambda_free: epsilon must be > 0, got -1"):
+        program(lambda_free)(epsilon=-1)  # not a limit: the usual message
+
+
+def test_max_epsilon_is_refused_when_the_mechanism_is_made():
+    # the incorrect randomized response at epsilon 2 was refused only when read, as a
+    # bernoulli probability -1/2
+    p = program(max_epsilon=1)(lambda_free)
+    with pytest.raises(ValueError) as err:
+        p(epsilon=2)
+    assert str(err.value) == ("lambda_free: epsilon must be <= 1 (the program declares "
+                              "max_epsilon=1), got 2")
+    m = p(epsilon=1)
+    assert m.epsilon == 1
+    with pytest.raises(ValueError, match=r"^lambda_free: epsilon must be <= 1"):
+        m.with_epsilon(R(3, 2))
+    eps = sympy.Symbol("e", positive=True)
+    assert p(epsilon=eps).epsilon == eps  # undecided for a symbol: passes
+    with pytest.raises(ValueError, match=r"^program: max_epsilon must be None or a number > 0"):
+        program(max_epsilon=0)
 
 
 def lambda_free(q, epsilon, c=1):
@@ -100,6 +145,20 @@ def bits(q, epsilon):
 def test_answers_outside_the_domain():
     with pytest.raises(ValueError, match=r"scores\[1\] must be in the declared domain"):
         bits(epsilon=1).distribution([0, 2])
+
+
+def test_score_domain_integer_refuses_a_fraction_of_a_bit():
+    # domain=(0, 1) alone accepted 1/2 (int(1/2) = 0 inside the program)
+    p = program(domain=(0, 1), score_domain="integer")(bits.func)
+    assert p.declaration.score_domain == "integer"
+    with pytest.raises(ValueError) as err:
+        p(epsilon=1).distribution([1, R(1, 2)])
+    assert str(err.value) == ("bits.distribution: scores[1] must be an integer (bits declares "
+                              "score_domain='integer'), got 1/2")
+    assert p(epsilon=1).distribution([1, 0]).outputs
+    assert bits(epsilon=1).distribution([1, R(1, 2)]).outputs  # a real domain: accepted
+    with pytest.raises(ValueError, match="score_domain"):
+        program(score_domain="bits")
 
 
 @program(output="selection")

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 import sympy
 
+import exactdp
 from exactdp import ReportNoisyMax, SparseVector
 from exactdp.programs import library as L
 from exactdp.scores import as_scores
@@ -116,6 +117,27 @@ def test_incorrect_randomized_response_flips_with_one_minus_epsilon_over_two():
     trace = L.randomized_response_incorrect(epsilon=R(1, 3)).trace(as_scores([1]))
     assert {trace.outputs[r.output]: r.weight for r in trace.runs} == {(0,): R(1, 3),
                                                                       (1,): R(2, 3)}
+
+
+def test_randomized_response_takes_bits_only():
+    # a score of 1/2 was accepted inside the domain (0, 1), read as int(1/2) = 0
+    for prog in (L.randomized_response, L.randomized_response_incorrect):
+        m = prog(epsilon=R(1, 2))
+        assert m.score_domain == "integer"
+        with pytest.raises(ValueError, match=r"^randomized_response\w*.distribution: "
+                           r"scores\[0\] must be an integer .*, got 1/2$"):
+            m.distribution([R(1, 2)])
+        with pytest.raises(ValueError, match=r"scores\[0\] must be an integer"):
+            exactdp.privacy_loss(m, [R(1, 2)], [1])
+
+
+def test_incorrect_randomized_response_refuses_epsilon_above_one_when_made():
+    with pytest.raises(ValueError) as err:
+        L.randomized_response_incorrect(epsilon=2)
+    assert str(err.value) == ("randomized_response_incorrect: epsilon must be <= 1 (the "
+                              "program declares max_epsilon=1), got 2")
+    d = L.randomized_response_incorrect(epsilon=1).distribution([1])
+    assert d.outputs == ((1,),) and d.probabilities == (1,)  # (1 - 1)/2 = 0: never flipped
 
 
 def test_above_threshold_discrete_by_direct_summation():

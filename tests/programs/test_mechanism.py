@@ -337,12 +337,15 @@ def test_check_dp_at_epsilon_1e_minus_400_is_the_class_s_answer():
     assert mine.holds and sympy.simplify(mine.loss - theirs.loss) == 0
 
 
-def test_repr_never_runs_the_program():
+def test_repr_leads_with_the_answer_and_never_traces_many_answers():
     d = L.noisy_max_laplace(epsilon=sympy.Rational(1, 2)).distribution(list(range(400)))
-    assert repr(d) == "ProgramDistribution(noisy_max_laplace(epsilon=1/2), n=400)"
+    assert repr(d) == ("ProgramDistribution(probabilities not computed yet (.probabilities "
+                       "computes them); noisy_max_laplace(epsilon=1/2), n=400)")
     small = L.noisy_max_laplace(epsilon=sympy.Rational(1, 2)).distribution([1, 0, 2])
-    assert sum(small.probabilities) == 1 or sympy.simplify(sum(small.probabilities)) == 1
-    assert repr(small).endswith("n=3, outputs=3)")
+    assert repr(small).startswith("ProgramDistribution(3 outputs, most likely 2 at 0.")
+    assert repr(small).endswith("; noisy_max_laplace(epsilon=1/2), n=3)")
+    assert max(range(3), key=lambda i: small.evalf(20)[i]) == 2  # the largest answer
+    assert "<table>" in small._repr_html_()
 
 
 def test_a_form_past_the_dense_degree_limit_takes_another_engine():

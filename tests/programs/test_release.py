@@ -168,13 +168,15 @@ def test_a_leaf_bounded_by_the_constant_0_and_by_its_centre():
             assert abs(sympy.N(p, 40) - quad) < mpmath.mpf(10) ** -28
 
 
-def test_a_release_program_reads_as_its_call_and_its_repr_runs_nothing():
+def test_a_release_program_reads_as_its_call_and_its_distribution_as_its_answer():
     m = L.gap_svt(epsilon=1, threshold=1)
     assert repr(m) == "gap_svt(epsilon=1, threshold=1, c=1)"
     d = m.distribution([2, 0])
-    assert repr(d) == "ProgramRelease(gap_svt(epsilon=1, threshold=1, c=1), n=2)"
     assert len(d.outputs) == 3  # (False, False), (False, REAL), (REAL, None)
-    assert repr(d).endswith("n=2, patterns=3)")
+    assert repr(d).startswith("ProgramRelease(3 patterns, most likely (REAL, -) at 0.")
+    assert repr(d).endswith("; gap_svt(epsilon=1, threshold=1, c=1), n=2)")
+    top = max(range(3), key=lambda i: d.evalf(20)[i])
+    assert d.outputs[top] == (REAL, None)
 
 
 def test_loss_upper_bound_bounds_the_exact_loss_and_meets_it_one_way():

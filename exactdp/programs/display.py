@@ -1,0 +1,193 @@
+"""How a program's distribution shows itself: the answer first, in at most 200 characters.
+
+``repr`` of a :class:`~exactdp.programs.mechanism.ProgramDistribution` or a
+:class:`~exactdp.programs.release.ProgramRelease` leads with the number of outputs
+(patterns) and the most likely one with its probability, exact when short, else its
+certified decimals (:func:`exactdp.result.number_text`), then the program's call and the
+number of answers::
+
+    ProgramDistribution(4 outputs, most likely (T, -, -) at 0.5 (exact: 1/2); svt1(...), n=3)
+
+The probabilities are computed for the display only on at most :data:`REPR_ANSWERS`
+answers and when the integrator's estimate is at most :data:`REPR_SECONDS` (else the repr
+says so, with the estimate, or why they are refused). ``_repr_html_`` is a small table of
+the same parts and the first outputs (the result protocol's display,
+:mod:`exactdp.result`); ``_repr_latex_`` of a release is that table in LaTeX.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import flint
+import sympy
+
+from ..cost import SECONDS_LIMIT, fmt_size
+from ..exact.arb import enclose
+from ..exact.signs import proved_equal, sign_or_none
+from ..printing import html_table, math_text, output_text
+from ..result import REPR_LIMIT, brief, cut_text, number_text, result_latex
+from .integrate import run_cost
+
+#: Largest estimated seconds of the exact probabilities a repr computes.
+REPR_SECONDS = 1.0
+#: Most answers on which a repr traces the program to estimate that cost (the trace
+#: itself grows with the answers: report-noisy-max on 150 answers takes 2 s to trace; the
+#: sparse vector 6 on 12, 4,096 runs, 1-2 s).
+REPR_ANSWERS = 10
+#: Longest output text in a repr.
+OUTPUT_CHARS = 60
+#: Longest answer in a repr (an ``(exact: ...)`` part is dropped first).
+ANSWER_CHARS = 120
+#: Room kept for the program's call in a repr (when shorter, all of it).
+CALL_CHARS = 60
+#: Outputs listed with their probability in the HTML and LaTeX tables.
+TABLE_OUTPUTS = 8
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What a distribution's display leads with.
+
+    Attributes
+    ----------
+    count : int or None
+        The number of outputs (None when not even the outputs are known: ``why`` says).
+    probabilities : tuple of sympy.Expr or None
+        The exact probabilities, when computed.
+    top : tuple of int
+        The positions of the most likely outputs (several when proved equal; empty when
+        the probabilities are symbolic or not computed).
+    separated : bool
+        False when the largest probabilities overlap and are not decided (``top`` then
+        holds the candidates).
+    why : str or None
+        Why the probabilities are not shown (too long to compute here, refused, symbolic).
+    """
+
+    count: int | None
+    probabilities: tuple[sympy.Expr, ...] | None
+    top: tuple[int, ...] = ()
+    separated: bool = True
+    why: str | None = None
+
+
+def _seconds(dist: Any) -> float:
+    """The integrator's estimate of the exact probabilities (the runs' costs)."""
+    return sum(run_cost(r) for r in dist.mechanism.trace(dist.scores).runs)
+
+
+def _most_likely(probs: Sequence[sympy.Expr]) -> tuple[tuple[int, ...], bool]:
+    """The positions of the largest probability (ties proved equal) and whether the
+    maximum is separated from every other candidate (20-digit balls, then exact signs)."""
+    balls = [enclose(p, 20) if p != 0 else flint.arb(0) for p in probs]
+    best = max(range(len(probs)), key=lambda i: balls[i].lower())
+    near = [i for i in range(len(probs))
+            if i != best and balls[i].upper() >= balls[best].lower()]
+    ties, open_ = [best], []
+    for i in near:
+        if proved_equal(probs[i], probs[best]):
+            ties.append(i)
+            continue
+        s = sign_or_none(probs[i] - probs[best])
+        if s is None or s > 0:  # s > 0 cannot follow from the lower ends; kept as undecided
+            open_.append(i)
+    if open_:
+        return tuple(sorted([best, *open_])), False
+    return tuple(sorted(ties)), True
+
+
+def answer(dist: Any) -> Answer:
+    """The :class:`Answer` of ``dist``: computed here when cheap (:data:`REPR_SECONDS`)."""
+    known = "probabilities" in dist.__dict__  # a cached_property already computed
+    if not known and dist.n > REPR_ANSWERS:  # not even traced: the trace may take long
+        return Answer(None, None, why="not computed yet (.probabilities computes them)")
+    try:
+        count = len(dist.outputs)
+        if not known:
+            seconds = _seconds(dist)
+            if seconds > SECONDS_LIMIT:
+                return Answer(count, None, why=f"refused (about {fmt_size(seconds)} s, past "
+                              f"the {SECONDS_LIMIT:.0f} s limit)")
+            if seconds > REPR_SECONDS:
+                return Answer(count, None, why=f"not computed here (about "
+                              f"{fmt_size(seconds)} s: .probabilities computes them)")
+        probs = tuple(dist.probabilities)
+    except ValueError as exc:  # refused (a cost, a run outside the exact class)
+        first = str(exc).split("\n")[0]
+        return Answer(None, None, why="refused: " + cut_text(first, 80))
+    if any(isinstance(p, sympy.Basic) and p.free_symbols for p in probs):
+        return Answer(count, probs, why="symbolic in epsilon")
+    top, separated = _most_likely(probs)
+    return Answer(count, probs, top, separated)
+
+
+def _output(dist: Any, i: int) -> str:
+    return cut_text(output_text(dist.outputs[i]), OUTPUT_CHARS)
+
+
+def answer_text(dist: Any, noun: str, a: Answer | None = None) -> str:
+    """``4 outputs, most likely (T, -, -) at 0.5 (exact: 1/2)``: the answer in words
+    (``a``: the :class:`Answer`, computed when not given)."""
+    a = answer(dist) if a is None else a
+    if a.count is None:
+        return f"probabilities {a.why}"
+    head = f"{a.count} {noun if a.count != 1 else noun[:-1]}"
+    if a.why is not None:
+        return f"{head}, probabilities {a.why}"
+    assert a.probabilities is not None
+    p = number_text(a.probabilities[a.top[0]])
+    first = _output(dist, a.top[0])
+    if len(a.top) == 1:
+        return f"{head}, most likely {first} at {p}"
+    others = len(a.top) - 1
+    if not a.separated:
+        return (f"{head}, most likely {first} or {others} other{'s' * (others > 1)} (not "
+                f"separated), about {p}")
+    return f"{head}, most likely {first} and {others} more tied, each at {p}"
+
+
+def distribution_repr(dist: Any, noun: str) -> str:
+    """The repr: the answer, then the program's call and ``n``, at most
+    :data:`exactdp.result.REPR_LIMIT` characters (the answer keeps up to
+    :data:`ANSWER_CHARS`, its ``(exact: ...)`` part dropped first; the call gets the rest,
+    cut with ``...``)."""
+    name, tail, call = type(dist).__name__, f", n={dist.n})", repr(dist.mechanism)
+    fixed = len(name) + len(tail) + 3 + 4  # "(", "; " and the brackets a cut closes
+    text = cut_text(answer_text(dist, noun),
+                    min(ANSWER_CHARS, REPR_LIMIT - fixed - min(len(call), CALL_CHARS)))
+    room = REPR_LIMIT - fixed - len(text)
+    return f"{name}({text}; {cut_text(call, room)}{tail}"
+
+
+def display_rows(dist: Any, noun: str) -> list[tuple[str, str]]:
+    """``(label, text)`` rows of the notebook table: the answer, the program, the answers,
+    then the first :data:`TABLE_OUTPUTS` outputs with their probabilities (those of
+    probability exactly 0 left out, counted, as in the LaTeX display)."""
+    a = answer(dist)
+    rows = [("answer", answer_text(dist, noun, a)), ("program", repr(dist.mechanism)),
+            ("answers q", brief(tuple(dist.scores.values), 80))]
+    if a.probabilities is not None and a.why is None:  # outputs of probability 0 left out
+        live = [i for i, p in enumerate(a.probabilities) if p != 0]
+        shown = live if len(live) <= TABLE_OUTPUTS + 1 else live[:TABLE_OUTPUTS]
+        rows += [(_output(dist, i), number_text(a.probabilities[i])) for i in shown]
+        if len(shown) < len(live):
+            rows.append(("...", f"{len(live) - len(shown)} more {noun}"))
+        if len(live) < len(a.probabilities):
+            rows.append(("", f"({len(a.probabilities) - len(live)} of probability 0 not "
+                         "shown)"))
+    return rows
+
+
+def distribution_html(dist: Any, noun: str) -> str:
+    """The notebook's HTML display: :func:`display_rows` as a small table (it reads offline
+    in HTML exported from a notebook)."""
+    return html_table(type(dist).__name__, display_rows(dist, noun))
+
+
+def distribution_latex(dist: Any, noun: str) -> str:
+    """:func:`display_rows` as the LaTeX table of a result (:func:`exactdp.result.result_latex`)."""
+    return result_latex(type(dist).__name__,
+                        [(math_text(a), math_text(b)) for a, b in display_rows(dist, noun)])
