@@ -11,8 +11,8 @@ Every plotted value is an exact quantity (sympy) evaluated with mpmath to
 - the Shannon entropy (nats) against the temperature ``T = c Delta / epsilon`` (the scale of
   the noise; EM is the Gibbs distribution at that temperature).
 
-The formulas are on the documentation's formula page (``docs/formulas.md``). matplotlib is
-used through its object API (``Figure`` + the Agg canvas): no pyplot state.
+The formulas are on the documentation's formula page (``docs/formulas.md``). The style,
+margins, axes and saving are :mod:`exactdp.io.figure_frame`'s.
 """
 
 from __future__ import annotations
@@ -20,16 +20,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import mpmath
 import numpy as np
 import sympy
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 
 from ..mechanisms import REGISTRY
 from ..printing import format_number
+from .figure_frame import STYLE, FigureSpec, log_axes, new_figure, save_figure
 
 if TYPE_CHECKING:
     from .report import Report
@@ -205,52 +205,8 @@ def _large_values(dist) -> tuple:
 
 
 # ---------------------------------------------------------------------------- drawing
-#: matplotlib settings of every figure: Computer Modern (the document's font) for text and
-#: mathematics, sizes that match a 10 pt document at full width.
-STYLE: dict[Any, Any] = {  # Any keys: matplotlib types its keys as Literals
-    "font.family": "serif",
-    "font.serif": ["cmr10", "Computer Modern Roman", "DejaVu Serif"],
-    "mathtext.fontset": "cm",
-    "axes.formatter.use_mathtext": True,
-    "axes.unicode_minus": False,
-    "font.size": 9,
-    "axes.titlesize": 9,
-    "axes.labelsize": 9,
-    "legend.fontsize": 8,
-    "xtick.labelsize": 8,
-    "ytick.labelsize": 8,
-    # titles at the top edge plus their pad (matplotlib's default place when no tick label
-    # is on top), not placed by measuring every x tick label of the panel (issue 36)
-    "axes.titley": 1.0,
-}
-
-
 def _floats(values) -> list[float]:
     return [float(v) for v in values]
-
-
-#: Fixed margins of every figure, in inches: left (y tick labels and label), right, top
-#: (a panel title), bottom (x tick labels and label), the legend's row, and the gaps between
-#: panels (a y label; an x label above a title). Fixed instead of matplotlib's constrained
-#: layout, which measured every tick label of every panel several times per figure (19% of
-#: the report's CPU time: issue 36).
-MARGINS = {"left": 0.6, "right": 0.08, "top": 0.22, "bottom": 0.45, "legend": 0.3,
-           "wspace": 0.68, "hspace": 0.72}
-
-
-def new_figure(ncols: int, nrows: int = 1, height: float = 1.8, legend: bool = True) -> Figure:
-    width, total = 6.4, height * nrows + (0.35 if legend else 0)
-    fig = Figure(figsize=(width, total))
-    FigureCanvasAgg(fig)
-    fig.subplots(nrows, ncols, squeeze=False)
-    m = MARGINS
-    bottom = m["bottom"] + (m["legend"] if legend else 0)
-    panel_w = (width - m["left"] - m["right"] - (ncols - 1) * m["wspace"]) / ncols
-    panel_h = (total - bottom - m["top"] - (nrows - 1) * m["hspace"]) / nrows
-    fig.subplots_adjust(left=m["left"] / width, right=1 - m["right"] / width,
-                        bottom=bottom / total, top=1 - m["top"] / total,
-                        wspace=m["wspace"] / panel_w, hspace=m["hspace"] / panel_h)
-    return fig
 
 
 def _line(ax, x, y, label: str, key: str | None = None) -> None:
@@ -320,7 +276,8 @@ def plot_expected_error(cases: Sequence[Curves], epsilon=None) -> Figure:
         _mechanism_lines(ax, c.grid,
                                        {lab: c.expected_error(lab) for lab in c.labels})
         _mark_epsilon(ax, epsilon)
-        ax.set(xscale="log", xlabel=r"privacy parameter $\varepsilon$",
+        log_axes(ax)
+        ax.set(xlabel=r"privacy parameter $\varepsilon$",
                ylabel="expected error (score units)", title=f"score {c.title}")
         ax.grid(alpha=0.3)
     shared_legend(fig)
@@ -346,7 +303,8 @@ def plot_error_ratio(cases: Sequence[Curves], epsilon=None, num="EM", den="PF") 
                 markevery=4, ms=3.5, mfc="white", label=f"score {c.title}")
     ax.axhline(1, color="0.55", lw=0.8)
     _mark_epsilon(ax, epsilon)
-    ax.set(xscale="log", xlabel=r"privacy parameter $\varepsilon$",
+    log_axes(ax)
+    ax.set(xlabel=r"privacy parameter $\varepsilon$",
            ylabel=f"E[error {num}] / E[error {den}]")
     ax.grid(alpha=0.3)
     shared_legend(fig)
@@ -362,7 +320,8 @@ def plot_privacy_loss(cases: Sequence[Curves], epsilon=None) -> Figure:
         ax.plot(_floats(c.grid), _floats(c.grid), color="k", lw=0.9, ls=(0, (5, 3)),
                 label=r"loss $= \varepsilon$")
         _mark_epsilon(ax, epsilon)
-        ax.set(xscale="log", yscale="log", xlabel=r"privacy parameter $\varepsilon$",
+        log_axes(ax, "xy")
+        ax.set(xlabel=r"privacy parameter $\varepsilon$",
                ylabel="privacy loss (nats)", title=f"score {c.title}")
         ax.grid(alpha=0.3)
     shared_legend(fig)
@@ -394,7 +353,8 @@ def plot_probabilities(cases: Sequence[Curves], epsilon=None, mechanisms=("EM", 
                         ls=["-", "--", "-.", ":"][k % 4], marker="os^Dv"[k % 5],
                         markevery=4, ms=3.2, mfc="white", label=f"r = {_names(group)}")
             _mark_epsilon(ax, epsilon)
-            ax.set(xscale="log", xlabel=r"privacy parameter $\varepsilon$",
+            log_axes(ax)
+            ax.set(xlabel=r"privacy parameter $\varepsilon$",
                    ylabel=rf"$\Pr[\mathrm{{{label}}}(q) = r]$", title=f"{label}, score {c.title}",
                    ylim=(0, 1))
             ax.grid(alpha=0.3)
@@ -431,51 +391,12 @@ def plot_entropy(cases: Sequence[Curves]) -> Figure:
                                        {lab: c.entropy(lab) for lab in c.labels})
         n = len(c.gaps)
         ax.axhline(float(mpmath.log(n)), color="k", lw=0.9, ls=(0, (5, 3)), label=r"$\ln n$")
-        ax.set(xscale="log", xlabel=r"temperature $T = c\Delta/\varepsilon$ (score units)",
+        log_axes(ax)
+        ax.set(xlabel=r"temperature $T = c\Delta/\varepsilon$ (score units)",
                ylabel="entropy (nats)", title=f"score {c.title}")
         ax.grid(alpha=0.3)
     shared_legend(fig)
     return fig
-
-
-@dataclass(frozen=True)
-class FigureSpec:
-    """A written figure: its file stem, the PNG and PDF paths and its caption."""
-
-    name: str
-    png: Path
-    pdf: Path
-    caption: str  # LaTeX
-    caption_text: str
-
-
-#: Resolution of the PNG figures (dots per inch); the layout is computed at this one.
-PNG_DPI = 200
-
-
-def save_figure(fig: Figure, out_dir: Path, name: str) -> tuple[Path, Path]:
-    """Write ``name.png`` (:data:`PNG_DPI` dpi) and ``name.pdf`` (no creation date:
-    reproducible) from one drawing of ``fig``.
-
-    The figure is drawn once in Agg at the PNG's resolution (a layout engine, if the figure
-    has one, runs there; :func:`new_figure` has fixed margins instead); the PNG is written
-    from that canvas's pixels, and the PDF from the same figure with the layout frozen
-    (``savefig`` would run the layout again for each format). The figure keeps the frozen
-    layout afterwards.
-    """
-    from matplotlib.image import imsave
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-    png, pdf = out_dir / f"{name}.png", out_dir / f"{name}.pdf"
-    canvas = FigureCanvasAgg(fig)
-    fig.set_dpi(PNG_DPI)
-    canvas.draw()  # the layout and the pixels, once
-    fig.set_layout_engine("none")  # keep the positions just computed
-    no_software: dict[str, Any] = {"Software": None}  # no version stamp: reproducible
-    imsave(png, canvas.buffer_rgba(), format="png", origin="upper", dpi=PNG_DPI,
-           metadata=no_software)
-    fig.savefig(pdf, metadata={"CreationDate": None, "Creator": None, "Producer": None})
-    return png, pdf
 
 
 def merged_mechanisms(cases: Sequence[Curves]) -> list[tuple[str, ...]]:

@@ -44,3 +44,4 @@ def test_epsilon_grid_is_round():
                         sympy.Rational(1, 10))
     assert grid[-1] == 10 and len(grid) == 24 and sympy.Integer(1) in grid
     assert all(sympy.Rational(str(g)) == g for g in grid)  # short decimals
+

@@ -30,10 +30,13 @@ so its blocks come from ``W``'s by shifts (``W_i`` is divisible by ``x^{-c i}`` 
 moves: no arithmetic). A neighbour with q's gaps shares q's pairs; any other vector (an
 exhaustive or user-given neighbour) gets its own product.
 
-The balls: ``F`` at the ball ``x`` as an ``arb_poly`` in t, its correlation
-``H_l = sum_i T_i / (i + l + 1)`` by one product, and ``P_h = y H(y)`` at ``y = x^h``
-(the formula of :func:`exactdp.xform.pf_polynomials_tree`), all in arb, so each ball
-contains the exact value.
+The balls: for ``q`` (and a neighbour that is not such a move), ``F`` at the ball ``x`` as
+an ``arb_poly`` in t, its correlation ``H_l = sum_i T_i / (i + l + 1)`` by one product, and
+``P_h = y H(y)`` at ``y = x^h`` (the formula of :func:`exactdp.xform.pf_polynomials_tree`):
+O(n^2) each. A moved neighbour's balls come from ``q``'s products without one or two
+factors (:class:`_MovedBalls`, built once per pair of distinct gaps): O(1) ball operations
+per distinct gap, so the search no longer costs O(n^3). All in arb, so each ball contains
+the exact value.
 """
 
 from __future__ import annotations
@@ -179,6 +182,85 @@ def _balls(G: Sequence[int], distinct: list[int], n: int, x: flint.arb) -> list[
     return [powers[g] ** n * v for g, v in zip(distinct, values, strict=True)]
 
 
+class _MovedBalls:
+    """Balls of a moved neighbour's probabilities from ``q``'s roots, O(d) per neighbour
+    (``d`` distinct gaps) after a table of ``d^2`` products built once.
+
+    A neighbour ``v`` with ``G^v_s = G_s + c`` (``s != r``) and ``G^v_r = g'`` has
+    ``F^v(t) = W(x^c t) (1 - t y')``, ``W = F / (1 - t y_r)``, ``y_s = x^{G_s}``,
+    ``y' = x^{g'}``, so with ``U = F / ((1 - t y_r)(1 - t y_s))`` (q's product without the
+    factors of r and s; McKenna & Sheldon 2020, Prop. 1, as in the module notes)
+
+        P^v_{G_s + c} = x^{G_s + c} int_0^1 U(x^c t) (1 - y' t) dt
+                      = x^{G_s + c} (I_1(z) / z - y' I_2(z) / z^2),   z = x^c,
+
+    ``I_1 = int_0^t U``, ``I_2 = int_0^t u U(u) du``, and ``P^v_{g'} = x^{g'} J(z) / z``,
+    ``J = int_0^t W``. ``U`` and ``W`` are ``arb_poly.from_roots`` of q's ``y`` (one per
+    pair of distinct gaps ``(G_r, G_s)`` and per ``G_r``), their values at each ``z``
+    cached: a neighbour costs a few ball products per distinct gap instead of its own
+    product ``F^v A`` (O(n^2), :func:`_balls`). Every step is arb arithmetic: each ball
+    contains the exact value.
+    """
+
+    def __init__(self, G: Sequence[int], x: flint.arb):
+        self.G, self.x = list(G), x
+        self._pow: dict[int, flint.arb] = {}
+        self._w: dict[int, flint.arb_poly] = {}
+        self._at: dict[tuple, tuple] = {}
+
+    def power(self, k: int) -> flint.arb:
+        hit = self._pow.get(k)
+        if hit is None:
+            hit = self._pow[k] = self.x**k
+        return hit
+
+    def _without(self, g: int) -> flint.arb_poly:
+        """``W = prod (1 - t y_s)`` over q's gaps less one copy of ``g`` (cached)."""
+        hit = self._w.get(g)
+        if hit is None:
+            roots = list(self.G)
+            roots.remove(g)
+            hit = self._w[g] = flint.arb_poly(
+                flint.arb_poly.from_roots([self.power(h) for h in roots]).coeffs()[::-1])
+        return hit
+
+    def _product(self, drop: tuple[int, ...]) -> flint.arb_poly:
+        """``prod (1 - t y_s)`` over q's gaps less one copy of each gap in ``drop`` (one or
+        two): ``W`` by its roots, ``U = W / (1 - t y_s)`` by a series division (exact: the
+        quotient is a polynomial of degree n - 2, its n - 1 terms the series')."""
+        W = self._without(drop[0])
+        if len(drop) == 1:
+            return W
+        m = len(self.G) - 1
+        U = flint.arb_series(W.coeffs(), prec=m) / flint.arb_series(
+            [1, -self.power(drop[1])], prec=m)
+        return flint.arb_poly(U.coeffs()[:m])
+
+    def at(self, drop: tuple[int, ...], c: int) -> tuple[flint.arb, flint.arb]:
+        """``(I_1(z) / z, I_2(z) / z^2)`` of the product less ``drop`` at ``z = x^c``."""
+        key = (drop, c)
+        hit = self._at.get(key)
+        if hit is None:
+            U = self._product(drop)
+            z = self.power(c)
+            hit = self._at[key] = (U.integral()(z) / z, U.left_shift(1).integral()(z) / z**2)
+        return hit
+
+    def balls(self, move: tuple[int, int, int], distinct: list[int]) -> list[flint.arb]:
+        """Balls of ``P^v_h`` for the gaps ``distinct`` of the neighbour moved by
+        ``move = (G_r, c, g')`` (:func:`_move`)."""
+        G_r, c, g2 = move
+        y2 = self.power(g2)
+        out = []
+        for h in distinct:
+            if h == g2:
+                out.append(self.power(g2) * self.at((G_r,), c)[0])
+                continue
+            m1, m2 = self.at((G_r, h - c), c)  # h - c: the gap in q of an output s != r
+            out.append(self.power(h) * (m1 - y2 * m2))
+        return out
+
+
 @lru_cache(maxsize=16)
 def _weights(n: int, prec: int) -> flint.arb_poly:
     """``sum_{p < n} t^p / (n - p)`` in arb at ``prec`` bits."""
@@ -282,8 +364,10 @@ def pf_lazy_engine(mech, eps: sympy.Expr, vectors: Sequence[ScoreVector],
     n = vectors[0].n
     G0 = gaps[0][1]
     base = _Product(n, gaps=G0)
+    moved: _MovedBalls | None = None
     ctx = flint.ctx
     prec, ctx.prec = ctx.prec, BALL_PREC + n
+    cap, ctx.cap = ctx.cap, n + 1  # the series' length (:class:`_MovedBalls`)
     try:
         x = to_arb(-eps / N, ctx.prec + 32).exp()
         probs: list[list] = []
@@ -295,12 +379,17 @@ def pf_lazy_engine(mech, eps: sympy.Expr, vectors: Sequence[ScoreVector],
             prod = base if not probs else (
                 _Product(n, base=base, move=move) if move is not None else _Product(n, gaps=G))
             distinct = list(dict.fromkeys(G))
+            if move is None:
+                balls = _balls(G, distinct, n, x)
+            else:
+                moved = moved or _MovedBalls(G0, x)
+                balls = moved.balls(move, distinct)
             pairs = {g: LazyPair(b, lambda g=g, prod=prod: prod.poly(g))
-                     for g, b in zip(distinct, _balls(G, distinct, n, x), strict=True)}
+                     for g, b in zip(distinct, balls, strict=True)}
             if move is not None and move[1] == 0:  # P^v_{g'} = x^(g' - G_r) P_{G_r}
                 G_r, _, g2 = move
                 pairs[g2].shift_of = (probs[0][G0.index(G_r)], g2 - G_r)
             probs.append([pairs[g] for g in G])
     finally:
-        ctx.prec = prec
+        ctx.prec, ctx.cap = prec, cap
     return LazyXEngine(eps, N, probs)

@@ -98,3 +98,41 @@ def test_routes_it_leaves_to_the_general_engine():
                           sv) is None
     irr = [score_vector([0, sympy.sqrt(2)], "scores", "test")] * 2
     assert pf_lazy_engine(mech, sympy.Integer(1), irr) is None
+
+
+@pytest.mark.parametrize("q", [[int(v) for v in RNG.integers(0, 6, n)] for n in (2, 3, 4, 5, 6)])
+def test_loss_is_the_exact_probabilities_own(q):
+    """check_dp's loss on the lazy route against the largest ``|ln P_r(q) - ln P_r(v)|`` over
+    the same neighbours, each probability from the distribution's exact ``probabilities``
+    (sympy, McKenna & Sheldon's formula) evaluated to 40 digits."""
+    mech = PermuteAndFlip(1)
+    vectors = vectors_of(mech, q)
+    exact = [[sympy.N(p, 40) for p in mech.distribution(list(v.data)).probabilities]
+             for v in vectors]
+    want = max(abs(sympy.log(a) - sympy.log(b))
+               for other in exact[1:] for a, b in zip(exact[0], other, strict=True))
+    got = check_dp(mech, q).loss
+    assert abs(sympy.N(got, 40) - want) < sympy.Float("1e-30")
+
+
+@pytest.mark.parametrize("n", [10, 40])
+def test_moved_balls_are_narrow(n):
+    """The moved neighbours' balls (q's roots, one series division) are as narrow as the
+    neighbour's own product's (:func:`_balls`): relative radius below 2^-60, so they decide
+    the comparisons without the exact polynomials."""
+    from exactdp.analysis.engines.pf_neighbours import _balls
+
+    q = [int(v) for v in np.random.default_rng(n).integers(0, 11, n)]
+    mech = PermuteAndFlip(1)
+    vectors = vectors_of(mech, q)
+    engine = pf_lazy_engine(mech, sympy.Integer(1), vectors)
+    assert engine is not None
+    x = flint.arb(flint.fmpq(-1, engine.N)).exp()
+    for v, probs in zip(vectors[1:4], engine.probs[1:4], strict=True):
+        _, G = v.integer_gaps()
+        distinct = list(dict.fromkeys(G))
+        with flint.ctx.workprec(64 + n):
+            own = dict(zip(distinct, _balls(G, distinct, n, x), strict=True))
+        for g, pair in zip(G, probs, strict=True):
+            assert pair.ball.overlaps(own[g])
+            assert pair.ball.rad() < pair.ball.mid() * flint.arb(2) ** -60
