@@ -52,7 +52,10 @@ class PrivacyLoss(Result):
         resolved numerically; see ``candidates``).
     ratios : tuple of sympy.Expr, shape (n,)
         ``P_r(q) / P_r(q')`` per output (``oo``, 0, or ``nan`` when both are 0); sympy
-        Floats at ``dps`` digits with the ball engine.
+        Floats at ``dps`` digits with the ball engine. A sequence mechanism reaching
+        different outputs on the two vectors: per output of their union, ``q``'s outputs
+        first, then those reached on ``q'`` only (:mod:`exactdp.analysis.outputs`), so
+        ``output`` may index past ``q``'s outputs: ``label`` names it.
     scores, neighbour : tuple
         The pair.
     direction : int
@@ -87,7 +90,8 @@ class PrivacyLoss(Result):
     label : object or None
         A mechanism releasing a sequence (output kind ``"sequence"``: the sparse vector's
         answers, a program's tuple): the output ``output`` indexes, as the repr names it
-        (``(True, False, None)``); None otherwise.
+        (``(True, False, None)``; an output reached on one vector only when the loss is
+        infinite there); None otherwise (and for a program's output ``None`` itself).
 
     Notes
     -----
