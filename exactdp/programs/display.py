@@ -81,22 +81,25 @@ def _seconds(dist: Any) -> float:
 
 def _most_likely(probs: Sequence[sympy.Expr]) -> tuple[tuple[int, ...], bool]:
     """The positions of the largest probability (ties proved equal) and whether the
-    maximum is separated from every other candidate (20-digit balls, then exact signs)."""
+    maximum is decided: 20-digit balls, then exact signs among the outputs whose balls
+    reach the largest lower end (undecided ones are kept as candidates: not separated)."""
     balls = [enclose(p, 20) if p != 0 else flint.arb(0) for p in probs]
     best = max(range(len(probs)), key=lambda i: balls[i].lower())
     near = [i for i in range(len(probs))
             if i != best and balls[i].upper() >= balls[best].lower()]
-    ties, open_ = [best], []
+    top, open_ = [best], []
     for i in near:
-        if proved_equal(probs[i], probs[best]):
-            ties.append(i)
-            continue
-        s = sign_or_none(probs[i] - probs[best])
-        if s is None or s > 0:  # s > 0 cannot follow from the lower ends; kept as undecided
+        s = 0 if proved_equal(probs[i], probs[top[0]]) else sign_or_none(
+            probs[i] - probs[top[0]])
+        if s is None:
             open_.append(i)
+        elif s == 0:
+            top.append(i)
+        elif s > 0:
+            top = [i]
     if open_:
-        return tuple(sorted([best, *open_])), False
-    return tuple(sorted(ties)), True
+        return tuple(sorted([*top, *open_])), False
+    return tuple(sorted(top)), True
 
 
 def answer(dist: Any) -> Answer:
@@ -120,7 +123,10 @@ def answer(dist: Any) -> Answer:
         return Answer(None, None, why="refused: " + cut_text(first, 80))
     if any(isinstance(p, sympy.Basic) and p.free_symbols for p in probs):
         return Answer(count, probs, why="symbolic in epsilon")
-    top, separated = _most_likely(probs)
+    try:
+        top, separated = _most_likely(probs)
+    except ValueError as exc:  # a probability no ball encloses here
+        return Answer(count, probs, why="not ranked: " + cut_text(str(exc), 60))
     return Answer(count, probs, top, separated)
 
 

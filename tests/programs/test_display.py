@@ -143,3 +143,11 @@ def test_an_output_of_probability_zero_is_counted_not_listed():
     assert rows[-1] == ("", "(1 of probability 0 not shown)")
     assert repr(d).startswith("ProgramDistribution(3 outputs, most likely (T,) and 1 more "
                               "tied, each at 0.5 (exact: 1/2);")
+
+
+def test_the_most_likely_is_decided_exactly_where_the_balls_overlap():
+    # 1/3 + 10**-40 and 1/3: 20-digit balls overlap; the exact sign decides
+    tiny = sympy.Rational(1, 10**40)
+    probs = (sympy.Rational(1, 3), sympy.Rational(1, 3) + tiny, sympy.Rational(1, 3) - tiny)
+    assert D._most_likely(probs) == ((1,), True)
+    assert D._most_likely((sympy.exp(-1), sympy.exp(-1), sympy.Integer(0))) == ((0, 1), True)
