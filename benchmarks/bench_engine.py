@@ -1,7 +1,7 @@
 """One engine (issue 33, item 5): the program engine against the old ``SparseVector`` class.
 
 Usage: ``PYTHONPATH=. python benchmarks/bench_engine.py --baseline PATH [--rounds 5]
-[--before PATH2]``.
+[--before PATH2] [--value-baseline PATH3] [--only TEXT]``.
 
 ``--before PATH2`` (a checkout of an earlier state of the engine) adds its engine routes to
 every row, interleaved with this tree's, so that one run gives the ratios before and after a
@@ -25,6 +25,12 @@ Rows (docs/benchmarks.md, "One engine"):
 - ``distribution(q).probabilities`` of a 5-score noisy max program against
   ``ReportNoisyMax``'s (this tree), summed over 20 score vectors (one is a few ms, too
   short to time alone): target at most 2x.
+- ``privacy_loss`` of ``ReportNoisyMax(output="value")`` with Laplace noise (RNM3): the
+  suite's worst pair ``1^5`` vs ``2^5`` at epsilon 1/10 (exactly 1/4: a constant ratio
+  left of every score) and ``1^5`` vs ``2^2 0^3`` at epsilon 1 (exactly 1/2, cells with
+  interior critical points), after one warm-up pair: the old class (its own polynomial
+  loss code: ``--value-baseline PATH3``, a checkout of 7f4daa4, default ``PATH``) against
+  this tree's class (the program engine since the rebuild). Target: at most 1.5x.
 """
 
 from __future__ import annotations
@@ -69,10 +75,30 @@ def measure(tree: str, setup: str, call: str) -> float:
     return float(out.stdout.strip().splitlines()[-1])
 
 
-def rows(baseline: str, here: str, before: str = "") -> list[tuple[str, str, str, str]]:
+VALUE_CASES = [
+    # (row, epsilon, scores, neighbour)
+    ("privacy_loss RNM3 value 1^5 vs 2^5, eps 1/10", "R(1, 10)", "[1] * 5", "[2] * 5"),
+    ("privacy_loss RNM3 value 1^5 vs 2^2 0^3, eps 1", "1", "[1] * 5", "[2, 2, 0, 0, 0]"),
+]
+
+
+def value_rows(baseline: str, here: str) -> list[tuple[str, str, str, str]]:
+    """The rows of ``ReportNoisyMax(output="value")``: the old class against this tree's."""
+    out = []
+    for name, eps, q, q2 in VALUE_CASES:
+        setup = (f"m = exactdp.ReportNoisyMax({eps}, noise='laplace', output='value')\n"
+                 "exactdp.privacy_loss(m, [0, 0], [1, 0])")  # warm-up pair, untimed
+        call = f"exactdp.privacy_loss(m, {q}, {q2}, allow_non_neighbour=True)"
+        out += [(name, "old class", baseline, setup + "\n" + call),
+                (name, "ReportNoisyMax (engine)", here, setup + "\n" + call)]
+    return out
+
+
+def rows(baseline: str, here: str, before: str = "", value_baseline: str = ""
+         ) -> list[tuple[str, str, str, str]]:
     """``(row, label, tree, setup + call)`` of every measurement (with the engine routes of
     the tree ``before`` too, labelled "(before)", when given)."""
-    out = _rows(baseline, here)
+    out = _rows(baseline, here) + value_rows(value_baseline or baseline, here)
     if not before:
         return out
     extra = [(name, f"{label} (before)", before, code) for name, label, tree, code in out
@@ -110,10 +136,13 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--only", default="", help="rows whose name contains this")
     parser.add_argument("--before", default="", help="an earlier engine's checkout")
+    parser.add_argument("--value-baseline", default="",
+                        help="a checkout of the old ReportNoisyMax value class (7f4daa4)")
     args = parser.parse_args()
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     before = os.path.abspath(args.before) if args.before else ""
-    todo = [r for r in rows(os.path.abspath(args.baseline), here, before)
+    value = os.path.abspath(args.value_baseline) if args.value_baseline else ""
+    todo = [r for r in rows(os.path.abspath(args.baseline), here, before, value)
             if args.only in r[0]]
     times: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.rounds):

@@ -7,7 +7,9 @@ For ``ReportNoisyMax(1, noise=..., output="value")`` and ``noisy_max_value_lapla
 least of ``R`` rounds, class and program interleaved in one process) of
 ``exactdp.privacy_loss`` on 10 pairs, whether the two results agree exactly (value, and
 whether attained), and the ratio program / class (docs/benchmarks.md, "Report-noisy-max
-value: class and program on 10 pairs").
+value: class and program on 10 pairs"). Since the class was rebuilt on the engine both
+columns run the engine (a check that they agree); the old class against the engine is
+``benchmarks/bench_engine.py --value-baseline PATH --only "RNM3 value"``.
 """
 
 from __future__ import annotations

@@ -96,8 +96,9 @@ def test_named_reprs():
     assert repr(build("PFOptimalityRegion")).startswith("PFOptimalityRegion(eps*=0.5797, ")
     assert repr(build("PrivacyLoss")).startswith("PrivacyLoss(loss=0.0926959, output=0")
     # RNM3 at epsilon 1/10 on [1]*5 vs [2]*5: loss 1/4 (the suite's RNM3 row, docs/suite.md)
-    assert repr(build("LossSupremum")) == ("LossSupremum(loss=0.25 (exact: 1/4), attained=True, "
-                                           "witness='every value v <= 1', certified)")
+    assert repr(build("LossSupremum")) == (
+        "LossSupremum(loss=0.25 (exact: 1/4), attained=True, "
+        "witness='the pattern REAL with the value in ...', certified)")
     study = build("ErrorRatioStudy")
     assert repr(study).startswith(f"ErrorRatioStudy(ratio_of_means={study.ratio_of_means:.6g}, ")
     assert float(study) == study.ratio_of_means and study.value is None

@@ -12,26 +12,11 @@ density f and CDF F (scale ``b = c*Delta/epsilon``), V has the CDF and density
 and the privacy loss of a pair is ``sup_v |ln f_q(v) / f_q'(v)|`` (an output of
 probability 0 under one input and positive under the other gives ``oo``).
 
-How the supremum is found exactly (rational scores, rational ``epsilon/(c*Delta)``): with
-``L`` the common denominator of the scores, ``x = exp(-epsilon/(c*Delta*L))`` and, on each
-piece between consecutive scores of the pair, ``u = exp((v - s)/b)`` (``s`` the piece's end),
-every factor ``F(v - q_r)``, ``f(v - q_r)`` is affine in ``u`` or ``1/u`` with coefficients
-``x^a`` (Laplace: ``u x^a / 2`` left of ``q_r``, ``1 - x^a / (2u)`` right of it;
-exponential: ``1 - x^a / u`` right of ``q_r``, 0 left of it). So on each piece both densities
-are polynomials ``P(u, x)``, ``Q(u, x)`` with integer coefficients (up to a common factor)
-and the sup of ``|ln P/Q|`` is the largest of: the values at the piece's ends and its limits
-(at ``v -> +-oo``, or at the left end of the support for exponential noise), all exact
-rational functions of ``x``; and the values at the real roots of
-``D = P_u Q - P Q_u`` inside the piece. ``x`` is transcendental (Lindemann-Weierstrass), so a
-polynomial in ``x`` vanishes there iff it is the zero polynomial: every zero test is exact,
-every sign is decided by arb balls of growing precision. The roots of each squarefree
-factor of ``D`` (flint's bivariate factorisation; squarefree in ``u`` at the transcendental
-``x``) are isolated by flint's certified complex root finder; a root whose box meets the
-real axis is proved real by its box's mirror image meeting no other box. The value at an
-interior critical point is not a closed form: it is returned as a certified enclosure.
-
-Gumbel noise: V is Gumbel with location ``b ln sum_r exp(q_r/b)``, so the loss is 0 for
-pairs with equal ``sum_r exp(q_r/b)`` and ``oo`` otherwise (approached as ``v -> -oo``).
+The privacy loss is the program engine's
+(:mod:`exactdp.mechanisms.noisy_max_value_engine`: the library's ``noisy_max_value_*``
+programs, the same algorithm; its Gumbel and epsilon = oo closed forms are there too),
+installed here as :func:`value_loss_route`. This module keeps the closed-form density, CDF
+and sampler (fast paths: the engine integrates each run per cell).
 
 References
 ----------

@@ -49,7 +49,8 @@ def test_rows_closed_forms_and_verdicts(suite):
     assert suite["bad_partial_sum"].loss == 2 * CLAIM
     nmv = suite["noisy_max_value_laplace"]
     assert nmv.loss == sympy.Rational(1, 4) and nmv.worst.attained and nmv.private is False
-    assert nmv.worst.pattern == "all above" and nmv.worst.output == "every value v <= 1"
+    assert nmv.worst.pattern == "all above"
+    assert nmv.worst.output == "the pattern REAL with the value in (-oo, 1) (a constant ratio)"
     # a refutation is a proof; a loss at most the claim covers the pairs searched only
     assert bad.certified and bad.caveat is None
     assert not rr.certified and rr.caveat == "private on the pairs searched only"

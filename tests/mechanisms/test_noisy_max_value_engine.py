@@ -4,7 +4,12 @@ engine, against a dense mpmath maximisation of the log density ratio of the clas
 closed-form densities (an independent route), closed forms by hand, and the published
 sampled lower bounds (DP-Sniper 0.2478 for RNM3, 0.3463 for RNM4)."""
 
+import json
+import math
+from pathlib import Path
+
 import mpmath
+import numpy as np
 import pytest
 import sympy
 
@@ -131,9 +136,96 @@ def test_epsilon_limits_and_refusals():
     assert pair_loss(rnm("laplace", sympy.oo), [0, 1], [1, 2]).value == sympy.oo
     with pytest.raises(ValueError, match="at epsilon = 0 the noise has infinite scale"):
         pair_loss(rnm("laplace", 0), [0, 1], [0, 1])
+    with pytest.raises(ValueError, match=r"a constant sqrt\(2\) is not a rational number"):
+        pair_loss(rnm("laplace", 1), [0, sympy.sqrt(2)], [1, 1])
     with pytest.raises(ValueError, match="rational noise rate"):
         pair_loss(rnm("laplace", sympy.log(3)), [0, 1], [0, 1])
     with pytest.raises(ValueError, match="len"):
         pair_loss(rnm("laplace"), [0, 1], [0, 1, 2])
     with pytest.raises(ValueError, match="the exact density cells of 60 scores"):
         pair_loss(rnm("laplace"), [0, 1] * 30, [sympy.Rational(1, 10**6)] * 60)
+
+
+# ---------------------------------------------------------------------- the engine route
+FROZEN = json.loads((Path(__file__).resolve().parents[1] / "programs"
+                     / "release_closed_forms.json").read_text())
+
+
+def _equal(a, b):
+    return sympy.expand(sympy.powsimp(sympy.expand(sympy.sympify(a) - b))) == 0
+
+
+def test_the_class_keeps_the_frozen_densities_and_cdfs_of_its_closed_forms():
+    rows = FROZEN["noisy_max_value"]
+    assert len(rows) == 10
+    for row in rows:
+        d = rnm(row["noise"], 1).distribution([sympy.Rational(a) for a in row["scores"]])
+        for v, dens, cdf in zip(row["points"], row["density"], row["cdf"], strict=True):
+            assert _equal(d.density(sympy.Rational(v)), sympy.sympify(dens)), (row, v)
+            assert _equal(d.cdf((True,), 0, sympy.Rational(v)), sympy.sympify(cdf)), (row, v)
+
+
+@pytest.mark.parametrize("noise", ["laplace", "exponential"])
+def test_the_class_s_losses_equal_the_frozen_losses_of_its_old_code(noise):
+    for row in FROZEN["losses"][f"noisy_max_value_{noise}"]:
+        loss = pair_loss(rnm(noise, 1), row["first"], row["second"])
+        assert loss.attained == row["attained"] and loss.value == sympy.sympify(row["loss"])
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5])
+def test_laplace_value_loss_is_exactly_n_epsilon_over_2_attained(n):
+    # left of every score both densities are n e^{n(v - q)/b} / (2^n b): ratio e^{n/b}
+    for eps in (1, sympy.Rational(1, 10)):
+        loss = pair_loss(rnm("laplace", eps), [0] * n, [1] * n)
+        assert loss.value == n * sympy.sympify(eps) / 2 and loss.attained
+
+
+def test_exponential_value_loss_is_infinite_with_a_witness_event_seen_by_monte_carlo():
+    m = rnm("exponential", 1)
+    loss = pair_loss(m, [0, 0], [1, 1])
+    assert loss.value == sympy.oo and loss.attained and loss.direction == 1
+    assert loss.output.endswith("value in (0, 1) (probability 0 under one input only)")
+    # the event V in (0, 1): probability (1 - e^{-1/2})^2 under [0, 0], 0 under [1, 1]
+    d, d2 = m.distribution([0, 0]), m.distribution([1, 1])
+    want = (1 - sympy.exp(-sympy.Rational(1, 2))) ** 2
+    assert _equal(d.cdf((True,), 0, 1), want) and d2.cdf((True,), 0, 1) == 0
+    draws = d.sample(100_000, rng=7)
+    share = float(np.mean(draws < 1))
+    assert abs(share - float(want)) < 5 * math.sqrt(float(want) * (1 - float(want)) / 1e5)
+    assert not np.any(d2.sample(100_000, rng=8) < 1)
+
+
+def test_the_witness_value_s_densities_by_quadrature_at_30_digits():
+    # the loss attained at v = 1 on [1]^5 vs [0, 2, 2, 2, 2] (epsilon 1/10, b = 20): the
+    # density of the maximum at 1 by quadrature of its definition, d/dv Pr[max <= v], as
+    # int of the joint density of the winner over the others' region
+    m = rnm("laplace")
+    loss = pair_loss(m, ONES, [0, 2, 2, 2, 2])
+    b = mpmath.mpf(20)
+
+    def density(q, v):
+        pdf = lambda z: mpmath.exp(-abs(z) / b) / (2 * b)  # noqa: E731
+        cdf = lambda t: mpmath.quad(pdf, [-mpmath.inf, min(t, 0), t] if t > 0  # noqa: E731
+                                    else [-mpmath.inf, t])
+        return mpmath.fsum(pdf(v - a) * mpmath.fprod(cdf(v - c) for j, c in enumerate(q)
+                                                      if j != i) for i, a in enumerate(q))
+
+    with mpmath.workdps(30):
+        ratio = density(ONES, mpmath.mpf(1)) / density([0, 2, 2, 2, 2], mpmath.mpf(1))
+        assert abs(mpmath.log(ratio) - sympy.N(loss.value, 30)) < mpmath.mpf(10) ** -25
+
+
+def test_value_mechanism_is_the_library_program_at_the_class_s_scale():
+    from exactdp.mechanisms.noisy_max_value_engine import value_mechanism
+    from exactdp.programs import library_release as L
+
+    m = value_mechanism("laplace", sympy.Integer(1), sympy.Integer(2))
+    assert m.program is L.noisy_max_value_laplace and m.sensitivity == 1
+    assert m is value_mechanism("laplace", sympy.Integer(1), sympy.Integer(2))
+    # monotonic scores (c = 1): half the scale, declared as sensitivity 1/2
+    half = value_mechanism("exponential", sympy.Integer(1), sympy.Integer(1))
+    assert half.sensitivity == sympy.Rational(1, 2)
+    mono = exactdp.ReportNoisyMax(1, noise="laplace", monotonic=True, output="value")
+    assert pair_loss(mono, [0, 0, 0], [1, 1, 1]).value == 3  # n / b with b = 1
+    big = exactdp.ReportNoisyMax(1, 2, noise="laplace", output="value")  # b = 4
+    assert pair_loss(big, [0, 0, 0], [1, 1, 1]).value == sympy.Rational(3, 4)
