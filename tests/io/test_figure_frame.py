@@ -48,8 +48,7 @@ def test_tick_labels_are_plain_text_and_the_curves_unchanged():
     assert abs(ax.lines[0].get_ydata()[1] - want) < 1e-12
     log_axes(ax, "xy")
     assert ax.get_yscale() == "log"
-    minor = ax.xaxis.get_minor_locator().tick_values(1, 10)
-    assert sorted(round(float(t), 9) for t in minor if 1 < t < 10) == [2.0, 5.0]
+    assert len(ax.xaxis.get_minor_locator().tick_values(1, 10)) == 0  # decades only
 
 
 def test_save_figure_writes_the_png_and_the_pdf_at_their_sizes(tmp_path):
