@@ -16,13 +16,18 @@ Usage: ``PYTHONPATH=. python benchmarks/bench_report.py [--large]``. Measures in
 (e) the collector's share of the command (``gc.callbacks``, CPU seconds in collections)
     in child processes, in turn: the command line at Python's default thresholds
     (``exactdp.io.cli.main``) and the console entry point (``exactdp.io.entry.main``,
-    :data:`~exactdp.io.entry.COMMAND_GC_THRESHOLD`).
+    :data:`~exactdp.io.entry.COMMAND_GC_THRESHOLD`);
+(f) with ``--against DIR``: (a) interleaved, ``--rounds`` times, with ``PYTHONPATH=DIR``
+    (another tree, e.g. main unpacked by ``git archive``) and with this one (the current
+    ``PYTHONPATH``): every round's CPU seconds and the medians (docs/benchmarks.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,11 +35,13 @@ import time
 from pathlib import Path
 
 
-def child_cpu(argv: list[str]) -> float:
-    """CPU seconds (user + system) of a child ``python -m exactdp ...``."""
+def child_cpu(argv: list[str], pythonpath: str | None = None) -> float:
+    """CPU seconds (user + system) of a child ``python -m exactdp ...`` (with
+    ``PYTHONPATH=pythonpath`` if given)."""
+    env = None if pythonpath is None else dict(os.environ, PYTHONPATH=pythonpath)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run([sys.executable, "-m", "exactdp", *argv], check=True,
-                   capture_output=True)
+                   capture_output=True, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
@@ -131,12 +138,34 @@ def large(out: Path) -> None:
         print(f"  3000 scores {name:>8}: {secs:6.1f} s CPU")
 
 
+def against(out: Path, other: str, rounds: int) -> None:
+    """(f): the command with ``PYTHONPATH=other`` and with this tree, interleaved."""
+    trees = {"other": other, "this": os.environ.get("PYTHONPATH", "")}
+    got: dict[str, list[float]] = {k: [] for k in trees}
+    for _ in range(rounds):
+        for name, path in trees.items():
+            got[name].append(child_cpu(["report", "--no-pdf", "--force", "--out",
+                                        str(out / f"vs-{name}")], path))
+    for name, runs in got.items():
+        cells = ", ".join(f"{v:.2f}" for v in runs)
+        print(f"  {name:<6} {cells}   median {statistics.median(runs):.2f}")
+    print(f"  ratio of medians (this / other) "
+          f"{statistics.median(got['this']) / statistics.median(got['other']):.2f}")
+
+
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--large", action="store_true", help="also the report on 3000 scores")
+    ap.add_argument("--against", metavar="DIR",
+                    help="only (f): the command under PYTHONPATH=DIR against this tree")
+    ap.add_argument("--rounds", type=int, default=6, help="rounds of (f)")
     args = ap.parse_args(argv)
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp)
+        if args.against:
+            print(f"(f) exactdp report --no-pdf, {args.against} against this tree (CPU s)")
+            against(out, args.against, args.rounds)
+            return
         print("(a) exactdp report --no-pdf (pricing example), child process")
         print(f"  CPU {child_cpu(['report', '--no-pdf', '--out', str(out / 'r')]):.2f} s "
               "(target 4 s)")

@@ -304,8 +304,8 @@ def plot_error_ratio(cases: Sequence[Curves], epsilon=None, num="EM", den="PF") 
     ax.axhline(1, color="0.55", lw=0.8)
     _mark_epsilon(ax, epsilon)
     log_axes(ax)
-    ax.set(xlabel=r"privacy parameter $\varepsilon$",
-           ylabel=f"E[error {num}] / E[error {den}]")
+    # "E[error EM] / E[error PF]" ran past the top of this short panel; the caption says it
+    ax.set(xlabel=r"privacy parameter $\varepsilon$", ylabel=f"error ratio {num} / {den}")
     ax.grid(alpha=0.3)
     shared_legend(fig)
     return fig
