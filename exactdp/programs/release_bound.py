@@ -30,6 +30,7 @@ Freeman 1983, chapters 2-3 (two-phase simplex; Bland's rule prevents cycling).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -38,6 +39,7 @@ import flint
 import sympy
 
 from ..cost import check_seconds
+from ..exact.signs import compare
 from .integrate import run_cost
 from .integrate_stars import units
 from .runs import Run
@@ -269,10 +271,19 @@ def check_bounds(func: str, runs: dict, others: dict, keys: Sequence,
                   "use fewer queries, or a smaller cut-off c")
 
 
+#: A loss below which no pattern is wanted (:meth:`~exactdp.programs.release.ProgramRelease.
+#: loss_at_least`): :func:`ordered_patterns` leaves out the patterns bounded below it.
+FLOOR: ContextVar[sympy.Expr | None] = ContextVar("FLOOR", default=None)
+
+
 def ordered_patterns(dist: Any, other: Any, keys: list) -> list[tuple[Any, sympy.Expr | None]]:
     """The common patterns ``keys`` of two release distributions with their translation
     bounds (:func:`pattern_bound`), the largest bound first (those without a bound first of
-    all: nothing caps them). Their cost is checked by :func:`check_bounds` before."""
+    all: nothing caps them), without those bounded strictly below :data:`FLOOR` when it is
+    set. Their cost is checked by :func:`check_bounds` before."""
     out = [(k, pattern_bound(dist.runs[k], other.runs[k])) for k in keys]
+    floor = FLOOR.get()
+    if floor is not None:
+        out = [(k, b) for k, b in out if b is None or compare(b, floor) >= 0]
     return sorted(out, key=lambda kb: (kb[1] is not None, -kb[1] if kb[1] is not None
                                        else 0))
