@@ -141,7 +141,7 @@ def _svt(variant: int, threshold: object = 1, c: bool = True) -> SuiteSetting:
     params = _p(threshold=threshold, c=1) if c else _p(threshold=threshold)
     return SuiteSetting(params, 10, None, _p(threshold=0),
                         ("SparseVector", _p(threshold=threshold, c=1, variant=variant)),
-                        mirror=True, bound=True, bound_heuristic=variant not in (2, 5))
+                        mirror=True, bound=True, bound_heuristic=variant != 5)
 
 
 #: The suite's settings per library program (DP-Sniper's default experiment,

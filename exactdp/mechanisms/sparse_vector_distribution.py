@@ -14,7 +14,7 @@ Privacy", PVLDB 10(6), 2017: Algorithms 1, 2, 4, 5 and 6 (Figure 1).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import cached_property
 from math import lcm
@@ -179,9 +179,10 @@ class SparseVectorDistribution(DiscreteDistribution):
         enclosure of the loss from the one-threshold closed forms
         (:func:`~exactdp.mechanisms.sparse_vector_integral.sequence_probabilities`, an
         independent route to the same probabilities; not for Algorithm 2's fresh
-        threshold); None where neither applies (Algorithm 5 on answers moving by different
-        amounts, irrational answers, no ``scheme``). A screen for searches over pairs: a
-        pair whose bound is below a loss already found cannot exceed it.
+        threshold with ``c > 1``); None where neither applies (Algorithm 5 on answers
+        moving by different amounts, irrational answers, no ``scheme``). A screen for
+        searches over pairs: a pair whose bound is below a loss already found cannot exceed
+        it.
 
         Raises
         ------
@@ -214,15 +215,18 @@ class SparseVectorDistribution(DiscreteDistribution):
     def _enclosure_bound(self, other: ScoreVector) -> sympy.Expr | None:
         """The upper end of an arb enclosure of ``max_o |ln P(o) / P'(o)|`` from
         :func:`~exactdp.mechanisms.sparse_vector_integral.sequence_probabilities` (None:
-        a fresh threshold, a symbolic or irrational ``lam`` or threshold, a probability
-        whose ball is not positive)."""
-        lam, T = self.mechanism.rate, self.threshold
-        if (self.scheme is None or self.scheme.fresh_threshold or T is None
+        a fresh threshold with ``c > 1``, a symbolic or irrational ``lam`` or threshold, a
+        probability whose ball is not positive)."""
+        lam, T, scheme = self.mechanism.rate, self.threshold, self.scheme
+        if scheme is not None and scheme.fresh_threshold and scheme.cutoff == 1:
+            # stopping at the first True, the threshold is never redrawn before a comparison
+            scheme = replace(scheme, fresh_threshold=False)
+        if (scheme is None or scheme.fresh_threshold or T is None
                 or not (lam.is_Rational and T.is_Rational)):
             return None
         t = Fraction(int(T.p), int(T.q))
         both = [sequence_probabilities([Fraction(int(a.p), int(a.q)) - t for a in sv.exact],
-                                       self.scheme) for sv in (self.scores, other)]
+                                       scheme) for sv in (self.scores, other)]
         with flint_prec(128):
             lb = to_arb(lam, 128)
             powers: dict[Fraction, flint.arb] = {}

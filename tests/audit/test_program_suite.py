@@ -49,12 +49,10 @@ def test_mirrored_patterns_find_the_heuristics_worst_pairs(searched, name, value
     assert ps.build(name) is not own and s.route == "SparseVector, equal to the program"
     same = exactdp.privacy_loss(own, worst.scores, worst.neighbour).loss
     assert exactdp.exact.compare(same, worst.loss) == 0
-    # the enclosure (SVT1, SVT4) screens all but one pattern and one neighbour; the fresh
-    # threshold of SVT2 leaves it the translation bound and check_dp's own search
-    cut, tail = ("6", "152 neighbours") if name == "svt2" else ("12", "152 neighbours, 151 "
-                                                                 "screened out")
-    assert s.search == (f"8 StatDP patterns + 5 mirrored + {cut} screened out ({ps.SCREENED})"
-                        f" + check_dp heuristic from 1111111111 ({tail})")
+    # the enclosure screens out all but one pattern and one neighbour
+    assert s.search == (f"8 StatDP patterns + 5 mirrored + 12 screened out ({ps.SCREENED})"
+                        " + check_dp heuristic from 1111111111 (152 neighbours, 151 screened "
+                        "out)")
     assert s.pairs_searched == 13 + 152 and s.queries == 10 and not s.refused
 
 
