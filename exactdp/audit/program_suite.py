@@ -101,9 +101,10 @@ class SuiteSetting:
         Skip the pairs of a release program whose cheap upper bound is below a loss found
         (:func:`_patterns`; False where the bounds cost more than the losses, measured).
     bound : bool
-        The mechanism's distributions bound a pair's loss without an integral
-        (``loss_upper_bound``: the sparse vector's translation of the noises): its pairs
-        are screened as a release program's (:func:`_patterns`).
+        The mechanism's distributions bound a pair's loss cheaply (``loss_upper_bound``:
+        the sparse vector's translation of the noises, or an arb enclosure of the loss
+        from its one-threshold closed forms): its pairs are screened as a release
+        program's (:func:`_patterns`).
     bound_heuristic : bool
         Pass check_dp's heuristic neighbours through the ``bound`` screen too
         (:func:`_screened_heuristic`) instead of running check_dp: where the bound is the
