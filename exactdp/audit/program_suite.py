@@ -18,7 +18,14 @@ where it fits the row's 1 s CPU budget. For a program releasing real values ever
 (pattern or heuristic neighbour) is first bounded by the cheap translation bound
 (:meth:`~exactdp.programs.release.ProgramRelease.loss_upper_bound`), and a pair whose bound
 is below a loss already found is skipped, counted as "screened out" (:func:`_patterns`):
-it cannot be the worst pair. The loss of a pair is
+it cannot be the worst pair; a pair computed on the program's own route is computed only
+on the patterns whose bound reaches the loss found, and screened out too when their loss is
+below it (:meth:`~exactdp.programs.release.ProgramRelease.loss_at_least`). The sparse
+vector rows are screened alike, by the translation bound or, tighter, an arb enclosure of
+the loss from the one-threshold closed forms
+(:meth:`~exactdp.mechanisms.sparse_vector_distribution.SparseVectorDistribution.
+loss_upper_bound`; where it is an enclosure, check_dp's heuristic neighbours pass through
+it too). The loss of a pair is
 :func:`exactdp.privacy_loss`: for a program releasing real values the exact supremum of the
 log density ratio, or a certified bracket; a pair the engine refuses is recorded with its
 reason and the row goes on.
@@ -57,8 +64,9 @@ HEURISTIC = "check_dp heuristic"
 MIRRORED = " (mirrored)"
 #: The suffix of a pattern's move searched from the X shape's first input.
 REBASED = " (from the X shape's input)"
-#: Why a pair of a release program was skipped (:func:`_patterns`).
-SCREENED = "an upper bound by a translation of the noises below a loss found"
+#: Why a pair was skipped (:func:`_patterns`): a translation of the noises, an enclosure of
+#: the loss, or exact losses on the patterns a translation leaves, below a loss found.
+SCREENED = "a rigorous upper bound below a loss found"
 #: Why the patterns after an infinite loss are not searched.
 INFINITE = "a pattern's loss is already infinite"
 #: CPU seconds after which a row stops searching (a program added without a setting may be
@@ -92,6 +100,16 @@ class SuiteSetting:
     screen : bool
         Skip the pairs of a release program whose cheap upper bound is below a loss found
         (:func:`_patterns`; False where the bounds cost more than the losses, measured).
+    bound : bool
+        The mechanism's distributions bound a pair's loss cheaply (``loss_upper_bound``:
+        the sparse vector's translation of the noises, or an arb enclosure of the loss
+        from its one-threshold closed forms): its pairs are screened as a release
+        program's (:func:`_patterns`).
+    bound_heuristic : bool
+        Pass check_dp's heuristic neighbours through the ``bound`` screen too
+        (:func:`_screened_heuristic`) instead of running check_dp: where the bound is the
+        upper end of an enclosure of the loss (within about 1e-37 of it), so that only the
+        neighbours reaching the worst loss are computed.
     heuristic : bool
         Run :func:`exactdp.check_dp`'s heuristic search (False: over the row's 1 s CPU
         budget at these settings, measured; the row says so).
@@ -107,6 +125,8 @@ class SuiteSetting:
     mirror: bool = False
     rebase: bool = False
     screen: bool = True
+    bound: bool = False
+    bound_heuristic: bool = False
     heuristic: bool = True
     note: str = ""
 
@@ -122,7 +142,7 @@ def _svt(variant: int, threshold: object = 1, c: bool = True) -> SuiteSetting:
     params = _p(threshold=threshold, c=1) if c else _p(threshold=threshold)
     return SuiteSetting(params, 10, None, _p(threshold=0),
                         ("SparseVector", _p(threshold=threshold, c=1, variant=variant)),
-                        mirror=True)
+                        mirror=True, bound=True, bound_heuristic=variant != 5)
 
 
 #: The suite's settings per library program (DP-Sniper's default experiment,
@@ -273,11 +293,13 @@ def refusal(exc: Exception) -> str:
     return cut_text(rest if sep and " " not in head else text, 100)
 
 
-def _pair(mech: Mechanism, pname: str, a: tuple, b: tuple) -> PairLoss | str:
+def _pair(mech: Mechanism, pname: str, a: tuple, b: tuple, floor: object = None
+          ) -> PairLoss | str | None:
     """The exact loss of one pair, or the refusal in words (the row goes on; an undecided
-    sign is a refusal too)."""
+    sign is a refusal too); with ``floor`` (a release program's own route), None where the
+    loss is below it (:func:`~exactdp.audit.suite.pair_loss`)."""
     try:
-        return pair_loss(mech, pname, a, b)
+        return pair_loss(mech, pname, a, b, floor)
     except (ValueError, ArithmeticError) as exc:
         return f"{pname}: refused: {refusal(exc)}"
 
@@ -303,12 +325,19 @@ def _heuristic(mech: Mechanism, base: tuple) -> tuple[PairLoss | None, int, str]
 def _screen(name: str, mech: Mechanism) -> Callable[[tuple, tuple], Any] | None:
     """The cheap rigorous upper bound on a pair's loss of a program releasing real values
     (:meth:`~exactdp.programs.release.ProgramRelease.loss_upper_bound`, on the library's
-    program itself: the equivalent class has the same distribution), or None."""
-    if mech.output_kind != "release" or not setting(name).screen:
+    program itself: the equivalent class has the same distribution), or of a mechanism
+    whose setting declares one (``bound``: :meth:`~exactdp.mechanisms.
+    sparse_vector_distribution.SparseVectorDistribution.loss_upper_bound`), or None."""
+    if not setting(name).screen:
         return None
-    prog = library()[name](epsilon=CLAIM, **setting(name).parameters)
-    if prog.output_kind != "release":
+    if setting(name).bound:
+        prog: Any = mech
+    elif mech.output_kind != "release":
         return None
+    else:
+        prog = library()[name](epsilon=CLAIM, **setting(name).parameters)
+        if prog.output_kind != "release":
+            return None
     cache: dict[tuple, Any] = {}
 
     def bound(a: tuple, b: tuple) -> Any:
@@ -321,7 +350,7 @@ def _screen(name: str, mech: Mechanism) -> Callable[[tuple, tuple], Any] | None:
 
 def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
               pats: list[tuple[str, tuple, tuple]], start: float, best: Any = None,
-              what: str = "patterns", ties: bool = True
+              what: str = "patterns", ties: bool = True, floor: bool = False
               ) -> tuple[list[PairLoss | str], dict[str, int]]:
     """The losses of the pattern pairs (in their order), and the numbers of pairs screened
     out and left after an infinite loss.
@@ -333,7 +362,10 @@ def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
     to the loss found is skipped too: check_dp's neighbours after the patterns, whose
     worst pair the row names first among ties). An attained infinite loss ends the
     search (no pair can exceed it; the pairs without a finite bound come first, in their
-    order, so it is the pair the full search names)."""
+    order, so it is the pair the full search names). With ``floor`` (a release program on
+    its own route) a pair is computed only on the patterns whose bound reaches the loss
+    found, and skipped too (screened out) when their loss is below it
+    (:meth:`~exactdp.programs.release.ProgramRelease.loss_at_least`)."""
     bounds: list[Any] = [None] * len(pats)
     if screen is not None:
         for i, (_, a, b) in enumerate(pats):
@@ -358,8 +390,11 @@ def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
         if best is not None and bounds[i] is not None and compare(bounds[i], best) < 1 - ties:
             skipped["screened"] += 1
             continue
-        out[i] = _pair(mech, *pats[i])
-        pair = out[i]
+        pair = _pair(mech, *pats[i], best if floor and best is not None else None)
+        if pair is None:  # below the loss found, on the patterns its bound leaves
+            skipped["screened"] += 1
+            continue
+        out[i] = pair
         if isinstance(pair, PairLoss):
             best = pair.loss if best is None or compare(pair.loss, best) > 0 else best
             done = pair.loss is sympy.oo and pair.attained
@@ -378,7 +413,7 @@ def _screened_heuristic(mech: Mechanism, screen: Callable[[tuple, tuple], Any], 
     nbrs, _ = neighbour_list(mech, q, None, "heuristic", False, "check_dp")
     pats = [(HEURISTIC, base, tuple(nb.raw)) for nb in nbrs]
     results, skipped = _patterns(mech, screen, pats, start, best, "heuristic neighbours",
-                                 ties=False)
+                                 ties=False, floor=mech.output_kind == "release")
     found = [p for p in results if isinstance(p, PairLoss)]
     refused = [p for p in results if isinstance(p, str)]
     return (worst_pair(found) if found else None), len(nbrs), refused, skipped["screened"]
@@ -430,7 +465,8 @@ def search_program(name: str) -> Search:
     base = s.base or (1,) * m
     pats = pattern_pairs(mech, m, s.mirror, s.rebase)
     screen = _screen(name, mech)
-    results, skipped = _patterns(mech, screen, pats, start)
+    own = mech.output_kind == "release" and s.equivalent is None  # ProgramRelease's floor
+    results, skipped = _patterns(mech, screen, pats, start, floor=own)
     found = [p for p in results if isinstance(p, PairLoss)]
     refused = [p for p in results if isinstance(p, str)]
     heuristic, checked = None, 0
@@ -440,8 +476,10 @@ def search_program(name: str) -> Search:
         words = f"{HEURISTIC} not run: {INFINITE}"
     elif not s.heuristic:
         words = f"{HEURISTIC} not run: over the row's 1 s CPU budget here"
-    elif screen is not None and s.equivalent is None and mech.adjacency == "all" and m > 1:
-        # (an equivalent class's own check_dp is faster than the program's screen)
+    elif screen is not None and (s.equivalent is None or s.bound_heuristic) \
+            and mech.adjacency == "all" and m > 1:
+        # (an equivalent class's own check_dp is faster than the program's screen, unless
+        # its bound is an enclosure of the loss: bound_heuristic)
         best = worst_pair(found).loss if found else None
         heuristic, checked, why_h, cut = _screened_heuristic(mech, screen, base, best, start)
         refused += why_h

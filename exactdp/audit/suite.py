@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any, overload
 
 import sympy
 
@@ -130,20 +131,39 @@ def output_text(mech: Mechanism, scores: tuple, index: object) -> str:
     return f"index {index}"
 
 
-def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) -> PairLoss:
+@overload
+def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple) -> PairLoss: ...
+
+
+@overload
+def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple,
+              floor: object) -> PairLoss | None: ...
+
+
+def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple,
+              floor: object = None) -> PairLoss | None:
     """The exact loss of one pair, by :func:`~exactdp.privacy_loss` (for mechanisms that
     release real values, output kind ``"release"``, the supremum of the log density ratio).
     A pair with no closed form (Algorithm 3 on answers moving both ways) gets its certified
-    interval (:attr:`PairLoss.interval`)."""
+    interval (:attr:`PairLoss.interval`). With ``floor`` (a program releasing real values:
+    :meth:`~exactdp.programs.release.ProgramRelease.loss_at_least`), None where the loss is
+    below it (only the patterns whose translation bound reaches it are computed)."""
     if mech.output_kind == "release":
-        sup = privacy_loss(mech, scores, neighbour)
-        if sup.value is None and sup.interval is not None:  # a certified bracket
+        if floor is None:
+            r = privacy_loss(mech, scores, neighbour)
+            bracket = r.interval if r.value is None else None
+            loss, output, attained = r.loss, r.output, r.attained
+        else:
+            dist: Any = mech.distribution(scores)
+            sup = dist.loss_at_least(neighbour, floor)
+            if sup is None:
+                return None
+            bracket, loss, output, attained = sup.interval, sup.loss, sup.witness, sup.attained
+        if bracket is not None:  # a certified bracket
             # its ends are certified bounds stored as binary floats: exact as rationals
-            low, high = (sympy.Rational(end) for end in sup.interval)
-            return PairLoss(pattern, scores, neighbour, low, str(sup.output), False,
-                            (low, high))
-        return PairLoss(pattern, scores, neighbour, sup.loss, str(sup.output),
-                        bool(sup.attained))
+            low, high = (sympy.Rational(end) for end in bracket)
+            return PairLoss(pattern, scores, neighbour, low, str(output), False, (low, high))
+        return PairLoss(pattern, scores, neighbour, loss, str(output), bool(attained))
     r = privacy_loss(mech, scores, neighbour)
     # a sequence's output by itself: its index may be past q's outputs (the union's)
     at = r.label if r.label is not None else r.output

@@ -514,4 +514,5 @@ class SparseVector(QueryAnswers, Mechanism):
         if self.variant == 3:
             return SparseVectorRelease(self, sv, lyu_su_li_3(self.c), self.threshold)
         return SparseVectorDistribution(
-            self, sv, self.scheme.cutoff, f"SVT{self.variant}, c={self.c}")
+            self, sv, self.scheme.cutoff, f"SVT{self.variant}, c={self.c}", self.scheme,
+            self.threshold)

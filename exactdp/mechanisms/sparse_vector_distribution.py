@@ -14,7 +14,8 @@ Privacy", PVLDB 10(6), 2017: Algorithms 1, 2, 4, 5 and 6 (Figure 1).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from fractions import Fraction
 from functools import cached_property
 from math import lcm
 
@@ -25,13 +26,19 @@ import sympy
 
 from .._validate import argument_error, check_dps, check_int
 from ..distribution import DiscreteDistribution
-from ..exact import flint_prec, to_arb
+from ..exact import arb_to_interval, flint_prec, to_arb
 from ..rational_form import RationalForm
 from ..rng import as_generator
-from ..scores import ScoreVector
+from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
 from .base import Mechanism, X
-from .sparse_vector_integral import Value, answer_sequences
+from .sparse_vector_integral import (
+    Scheme,
+    Value,
+    answer_sequences,
+    sequence_probabilities,
+    translation_bound,
+)
 
 #: Answer -> code in :meth:`SparseVectorDistribution.sample` arrays.
 CODES = {True: 1, False: 0, None: -1}
@@ -112,13 +119,17 @@ class SparseVectorDistribution(DiscreteDistribution):
     computed by the mechanism's hooks through :meth:`Mechanism.evaluate`:
     ``probabilities`` (exact sympy), ``evalf(dps)`` (mpmath), ``evalf_balls(dps)`` (arb),
     ``to_numpy()`` (float64), ``rational_form()`` / ``numeric_rational_form()`` (forms in
-    ``x``), ``sample(size, rng)`` (the algorithm itself).
+    ``x``), ``sample(size, rng)`` (the algorithm itself). With the variant's ``scheme``
+    (its noise rates), :meth:`loss_upper_bound` bounds the loss against a neighbour
+    without any integral.
     """
 
     mechanism: Mechanism
     scores: ScoreVector
     cutoff: int | None
     label: str = "SVT"
+    scheme: Scheme | None = None
+    threshold: sympy.Expr | None = None
 
     @property
     def n(self) -> int:
@@ -159,6 +170,86 @@ class SparseVectorDistribution(DiscreteDistribution):
     def pmf(self, output) -> sympy.Expr:
         """Exact probability of one answer sequence."""
         return self.probabilities[self.index(output)]
+
+    def loss_upper_bound(self, neighbour: object) -> sympy.Expr | None:
+        """A rigorous upper bound on the privacy loss against the answers ``neighbour``,
+        cheap (milliseconds, not the program engine's integrals): the best translation of
+        the noises (:func:`~exactdp.mechanisms.sparse_vector_integral.translation_bound`)
+        times ``lam = epsilon / sensitivity``, or, where smaller, the upper end of an arb
+        enclosure of the loss from the one-threshold closed forms
+        (:func:`~exactdp.mechanisms.sparse_vector_integral.sequence_probabilities`, an
+        independent route to the same probabilities; not for Algorithm 2's fresh
+        threshold with ``c > 1``); None where neither applies (Algorithm 5 on answers
+        moving by different amounts, irrational answers, no ``scheme``). A screen for
+        searches over pairs: a pair whose bound is below a loss already found cannot exceed
+        it.
+
+        Raises
+        ------
+        ValueError
+            ``neighbour`` not a vector of as many answers.
+
+        Examples
+        --------
+        >>> from exactdp import SparseVector
+        >>> d = SparseVector(epsilon=1, threshold=0, variant=6).distribution([0, 0, 0])
+        >>> d.loss_upper_bound([1, 1, 1]), d.loss_upper_bound([1, -1, 0])
+        (1/2, 1)
+        """
+        func = "SparseVectorDistribution.loss_upper_bound"
+        other = as_scores(neighbour, "neighbour", func)
+        if other.n != self.n:
+            raise argument_error(func, "neighbour", f"{self.n} answers", neighbour)
+        pairs = tuple(zip(self.scores.exact, other.exact, strict=True))
+        if self.scheme is None or not all(a.is_Rational and b.is_Rational for a, b in pairs):
+            return None
+        moves = [Fraction(int((b - a).p), int((b - a).q)) for a, b in pairs]
+        k = translation_bound(self.scheme, moves)
+        shift = None if k is None else sympy.Rational(k.numerator, k.denominator) * (
+            self.mechanism.rate)
+        direct = self._enclosure_bound(other)
+        if shift is None or direct is None:
+            return direct if shift is None else shift
+        return direct if direct < shift else shift
+
+    def _enclosure_bound(self, other: ScoreVector) -> sympy.Expr | None:
+        """The upper end of an arb enclosure of ``max_o |ln P(o) / P'(o)|`` from
+        :func:`~exactdp.mechanisms.sparse_vector_integral.sequence_probabilities` (None:
+        a fresh threshold with ``c > 1``, a symbolic or irrational ``lam`` or threshold, a
+        probability whose ball is not positive)."""
+        lam, T, scheme = self.mechanism.rate, self.threshold, self.scheme
+        if scheme is not None and scheme.fresh_threshold and scheme.cutoff == 1:
+            # stopping at the first True, the threshold is never redrawn before a comparison
+            scheme = replace(scheme, fresh_threshold=False)
+        if (scheme is None or scheme.fresh_threshold or T is None
+                or not (lam.is_Rational and T.is_Rational)):
+            return None
+        t = Fraction(int(T.p), int(T.q))
+        both = [sequence_probabilities([Fraction(int(a.p), int(a.q)) - t for a in sv.exact],
+                                       scheme) for sv in (self.scores, other)]
+        with flint_prec(128):
+            lb = to_arb(lam, 128)
+            powers: dict[Fraction, flint.arb] = {}
+            logs: dict[int, flint.arb] = {}  # equal sequences share one Value object
+
+            def log(v: Value) -> flint.arb:
+                if id(v) not in logs:
+                    total = flint.arb(0)
+                    for (e, w), q in v.items():
+                        if w not in powers:
+                            powers[w] = (lb * w.numerator / w.denominator).exp()
+                        total += flint.arb(q.numerator) / q.denominator * lb**e * powers[w]
+                    logs[id(v)] = total.log() if total > 0 else flint.arb("nan")
+                return logs[id(v)]
+
+            top = flint.arb(0)  # exact: the largest upper end of the losses' balls
+            for p, q in zip(*both, strict=True):
+                gap = abs(log(p) - log(q))
+                if not gap.is_finite():
+                    return None  # a probability not shown positive
+                high = gap.upper()
+                top = high if high > top else top
+            return sympy.Rational(arb_to_interval(top)[1])
 
     # ------------------------------------------------------------------ exact
     @cached_property

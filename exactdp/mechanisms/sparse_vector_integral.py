@@ -88,6 +88,44 @@ def sequence_count(m: int, cutoff: int | None) -> int:
     return fewer + sum(comb(i, cutoff - 1) for i in range(cutoff - 1, m))
 
 
+def translation_bound(scheme: Scheme, moves: Sequence[Fraction]) -> Fraction | None:
+    """An upper bound on the privacy loss between two answer vectors whose answers differ
+    by ``moves`` (``a'_i - a_i``), in units of ``lam``: the best translation of the noises.
+
+    Shift every threshold noise by ``t`` and query noise ``i`` by ``t - moves_i``: each
+    comparison ``a_i + nu_i >= T + rho`` keeps its value, so the translation maps the event
+    of every answer sequence on ``a`` onto its event on ``a'``, and a Laplace density of
+    rate ``r lam`` changes by at most ``exp(r lam |shift|)``. Hence for every sequence
+    ``|ln P_a(o) / P_a'(o)| <= lam g(t)`` with ``g(t) = k t1 |t| + t2 sum_i |t - moves_i|``
+    (``k`` threshold draws that meet a comparison: 1, or up to ``c`` with a fresh threshold
+    after every ``True``). ``g`` is convex and piecewise linear, so its minimum is at one of
+    its breakpoints ``{0} U {moves_i}``. Without query noise (Algorithm 5) only ``t =
+    moves_i`` for every ``i`` keeps the comparisons: None (no bound) unless the moves are
+    equal. This is the coupling ("randomness alignment") argument of LightDP (Zhang and
+    Kifer, POPL 2017) and of Lyu, Su and Li's proofs (PVLDB 2017, Theorem 2), applied to one
+    pair of inputs.
+
+    Examples
+    --------
+    >>> s = Scheme(Fraction(1, 2), Fraction(1, 2), None)  # Algorithm 6
+    >>> translation_bound(s, [Fraction(1)] * 4 + [Fraction(-1)] * 4)
+    Fraction(4, 1)
+    >>> translation_bound(s, [Fraction(1)] * 8)
+    Fraction(1, 2)
+    """
+    moves = [Fraction(d) for d in moves]
+    draws = 1
+    if scheme.fresh_threshold:
+        draws = len(moves) if scheme.cutoff is None else min(scheme.cutoff, len(moves))
+    if scheme.query_rate is None:
+        if len(set(moves)) > 1:
+            return None
+        return draws * scheme.threshold_rate * abs(moves[0]) if moves else Fraction(0)
+    t2 = scheme.query_rate
+    return min(draws * scheme.threshold_rate * abs(t) + t2 * sum(abs(t - d) for d in moves)
+               for t in {Fraction(0), *moves})
+
+
 @lru_cache(maxsize=4096)
 def _group_terms(T2: int, h: int, left: bool, t: int, f: int,
                  noisy: bool) -> tuple[tuple[int, int, int], ...]:

@@ -52,7 +52,7 @@ from ..scores import ScoreVector, as_scores
 from .display import distribution_html, distribution_latex, distribution_repr
 from .integrate import run_cost, run_probability, run_terms
 from .mechanism import ProgramMechanism
-from .release_bound import check_bounds, pattern_bound
+from .release_bound import FLOOR, check_bounds, pattern_bound
 from .release_density import run_density
 from .release_loss import loss_supremum
 from .release_search import OFFSETS, search_cost
@@ -449,6 +449,31 @@ class ProgramRelease(ReleasedValues):
         func = f"{self.mechanism.name}.loss_supremum"
         return self.mechanism.evaluate("density", self.scores,
                                        as_scores(neighbour, "neighbour", func))
+
+    def loss_at_least(self, neighbour: object, floor: object) -> LossSupremum | None:
+        """:meth:`loss_supremum` against ``neighbour`` where it is at least ``floor``, else
+        None (the loss is strictly below ``floor``), computing only the patterns whose
+        translation bound (:func:`~exactdp.programs.release_bound.pattern_bound`) reaches
+        ``floor``: a pattern bounded below it cannot attain a loss of at least ``floor``,
+        so where the loss reaches ``floor`` it is the same exact value, witness and
+        attainment as :meth:`loss_supremum`'s. A search over pairs passes the worst loss
+        it has found.
+
+        Examples
+        --------
+        >>> from exactdp.programs import library_release as R
+        >>> d = R.gap_svt(epsilon=1, threshold=1).distribution([1, 1])
+        >>> d.loss_at_least([2, 0], 10) is None, d.loss_at_least([2, 0], 0).loss
+        (True, log(11*exp(3/2)/(-exp(1/2) + 12*E)))
+        """
+        low = exact_number(floor, "floor", func=f"{self.mechanism.name}.loss_at_least")
+        token = FLOOR.set(low)
+        try:
+            sup = self.loss_supremum(neighbour)
+        finally:
+            FLOOR.reset(token)
+        top = sup.loss if sup.interval is None else sympy.Rational(sup.interval[1])
+        return None if compare(top, low) < 0 else sup
 
     def loss_upper_bound(self, neighbour: object) -> sympy.Expr | None:
         """A rigorous upper bound on the loss against the answers ``neighbour``, cheap (no

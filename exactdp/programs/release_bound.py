@@ -30,6 +30,7 @@ Freeman 1983, chapters 2-3 (two-phase simplex; Bland's rule prevents cycling).
 from __future__ import annotations
 
 from collections.abc import Sequence
+from contextvars import ContextVar
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
@@ -38,6 +39,7 @@ import flint
 import sympy
 
 from ..cost import check_seconds
+from ..exact.signs import compare
 from .integrate import run_cost
 from .integrate_stars import units
 from .runs import Run
@@ -51,7 +53,8 @@ def _frac(x: sympy.Expr) -> Fraction:
     return Fraction(int(x.p), int(x.q))
 
 
-def minimise(cost: Sequence[Fraction], rows: Sequence[tuple[Sequence[Fraction], str, Fraction]]
+def minimise(cost: Sequence[Fraction],
+             rows: Sequence[tuple[Sequence[Fraction | flint.fmpq], str, Fraction]]
              ) -> Fraction | None:
     """``min cost . x`` over ``x >= 0`` with ``row . x (>= or ==) b`` for each ``(row, rel,
     b)``, exactly (None: infeasible). ``cost >= 0``, so the minimum exists when feasible.
@@ -102,23 +105,34 @@ def minimise(cost: Sequence[Fraction], rows: Sequence[tuple[Sequence[Fraction], 
     return Fraction(int(v.p), int(v.q))
 
 
-def _q(x: Fraction | int) -> flint.fmpq:
-    x = Fraction(x)
+def _q(x: Fraction | int | flint.fmpq) -> flint.fmpq:
+    if type(x) is flint.fmpq:
+        return x
+    x = x if type(x) is Fraction else Fraction(x)  # type: ignore[arg-type]
     return flint.fmpq(x.numerator, x.denominator)
+
+
+_ZERO, _ONE = flint.fmpq(0), flint.fmpq(1)
+
+
+@lru_cache(maxsize=4096)
+def _fmpq(x: sympy.Expr) -> flint.fmpq:
+    return flint.fmpq(int(x.p), int(x.q))
 
 
 def _pivot(tab: list[list[flint.fmpq]], basis: list[int], obj: list[flint.fmpq], r: int,
            j: int) -> None:
     p = tab[r][j]
-    tab[r] = [x / p for x in tab[r]]
+    if p != _ONE:
+        tab[r] = [x / p if x else x for x in tab[r]]
     piv = tab[r]
-    for i, line in enumerate(tab):
-        if i != r and line[j] != 0:
+    for i, line in enumerate(tab):  # the tableau is sparse: zero entries of piv skipped
+        if i != r and line[j]:
             f = line[j]
-            tab[i] = [x - f * y for x, y in zip(line, piv, strict=True)]
-    if obj[j] != 0:
+            tab[i] = [x - f * y if y else x for x, y in zip(line, piv, strict=True)]
+    if obj[j]:
         f = obj[j]
-        obj[:] = [x - f * y for x, y in zip(obj, piv, strict=True)]
+        obj[:] = [x - f * y if y else x for x, y in zip(obj, piv, strict=True)]
     basis[r] = j
 
 
@@ -128,12 +142,12 @@ def _simplex(tab: list[list[flint.fmpq]], basis: list[int], obj: list[flint.fmpq
     (Bland's rule: the first such column, the first row of least ratio). Bounded: the
     costs are at least 0."""
     while True:
-        col = next((j for j in range(allowed) if obj[j] < 0), None)
+        col = next((j for j in range(allowed) if obj[j] < _ZERO), None)
         if col is None:
             return
         j = col
         ratios = [(tab[i][-1] / tab[i][j], basis[i], i) for i in range(len(tab))
-                  if tab[i][j] > 0]
+                  if tab[i][j] > _ZERO]
         if not ratios:  # pragma: no cover - costs >= 0 keep the programme bounded
             raise ArithmeticError("an unbounded linear programme")
         _, _, r = min(ratios)
@@ -180,11 +194,13 @@ def _shift_bound(run: Run, other: Run) -> Fraction | None:
             if d.law == "laplace":
                 var.append((d.index, -1))
                 cost.append(u.rates[d.index])
-    rows: list[tuple[list[Fraction], str, Fraction]] = []
+    rows: list[tuple[list[flint.fmpq], str, Fraction]] = []
+
+    zero = flint.fmpq(0)
 
     def row(coefficients: tuple, b: Fraction, rel: str) -> bool:
-        coef = {i: _frac(c) for i, c in coefficients}
-        line = [s * coef.get(i, Fraction(0)) for i, s in var]
+        coef = {i: _fmpq(c) for i, c in coefficients}
+        line = [coef.get(i, zero) if s > 0 else -coef.get(i, zero) for i, s in var]
         if not any(line):
             return (b <= 0) if rel == ">=" else (b == 0)
         rows.append((line, rel, b))
@@ -269,10 +285,19 @@ def check_bounds(func: str, runs: dict, others: dict, keys: Sequence,
                   "use fewer queries, or a smaller cut-off c")
 
 
+#: A loss below which no pattern is wanted (:meth:`~exactdp.programs.release.ProgramRelease.
+#: loss_at_least`): :func:`ordered_patterns` leaves out the patterns bounded below it.
+FLOOR: ContextVar[sympy.Expr | None] = ContextVar("FLOOR", default=None)
+
+
 def ordered_patterns(dist: Any, other: Any, keys: list) -> list[tuple[Any, sympy.Expr | None]]:
     """The common patterns ``keys`` of two release distributions with their translation
     bounds (:func:`pattern_bound`), the largest bound first (those without a bound first of
-    all: nothing caps them). Their cost is checked by :func:`check_bounds` before."""
+    all: nothing caps them), without those bounded strictly below :data:`FLOOR` when it is
+    set. Their cost is checked by :func:`check_bounds` before."""
     out = [(k, pattern_bound(dist.runs[k], other.runs[k])) for k in keys]
+    floor = FLOOR.get()
+    if floor is not None:
+        out = [(k, b) for k, b in out if b is None or compare(b, floor) >= 0]
     return sorted(out, key=lambda kb: (kb[1] is not None, -kb[1] if kb[1] is not None
                                        else 0))

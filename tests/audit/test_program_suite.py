@@ -49,8 +49,10 @@ def test_mirrored_patterns_find_the_heuristics_worst_pairs(searched, name, value
     assert ps.build(name) is not own and s.route == "SparseVector, equal to the program"
     same = exactdp.privacy_loss(own, worst.scores, worst.neighbour).loss
     assert exactdp.exact.compare(same, worst.loss) == 0
-    assert s.search == ("8 StatDP patterns + 5 mirrored + check_dp heuristic from 1111111111 "
-                        "(152 neighbours)")
+    # the enclosure screens out all but one pattern and one neighbour
+    assert s.search == (f"8 StatDP patterns + 5 mirrored + 12 screened out ({ps.SCREENED})"
+                        " + check_dp heuristic from 1111111111 (152 neighbours, 151 screened "
+                        "out)")
     assert s.pairs_searched == 13 + 152 and s.queries == 10 and not s.refused
 
 
@@ -79,7 +81,9 @@ def test_svt6_moves_from_the_x_shapes_input_beat_the_patterns():
     own = ps.library()["svt6"](epsilon=CLAIM, **ps.setting("svt6").parameters)
     same = exactdp.privacy_loss(own, worst.scores, worst.neighbour).loss
     assert exactdp.exact.compare(same, worst.loss) == 0
-    assert s.search.startswith("8 StatDP patterns + 7 moves from the X shape's input + ")
+    assert s.search.startswith("8 StatDP patterns + 7 moves from the X shape's input + 14 "
+                               "screened out")
+    assert len(s.found) == 1  # the only pair whose bound (an enclosure) reaches 0.424914
     rebased = ps.pattern_pairs(ps.build("svt6"), 4, rebase=True)[:7]
     assert (("one above" + ps.REBASED, (1, 1, 0, 0), (2, 1, 0, 0)) in rebased
             and len(rebased) == 7)
@@ -231,3 +235,30 @@ def test_counts_in_the_search_column_agree_in_number():
     assert _count(1, "neighbour") == "1 neighbour"
     assert _count(6, "neighbour") == "6 neighbours"
     assert _count(0, "StatDP pattern") == "0 StatDP patterns"
+
+
+_D = 25108406941546723055343157692830665664409421777856138051584  # the brackets' 2**194
+
+
+@pytest.mark.parametrize(("name", "scores", "neighbour", "loss"), [
+    ("noisy_top_k_gap", (1,) * 5, (0, 0, 2, 2, 2), sympy.log(
+        -49 * sympy.exp(sympy.Rational(1, 4)) / (-69 * sympy.exp(sympy.Rational(3, 20))
+                                                 + 20 * sympy.exp(CLAIM)))),
+    ("noisy_top_k_gap_exponential", (1,) * 5, (0, 0, 2, 2, 2), CLAIM),
+    ("svt34_parallel", (1, 1, 1), (2, 2, 0),
+     sympy.Rational(3702709599677851726450415471464940711796609785763603908573, _D)),
+    ("adaptive_svt", (1, 1, 1), (2, 2, 2),
+     sympy.Rational(1097609071887085221163278354456359263104710712750510367035, _D))])
+def test_screened_release_rows_keep_their_worst_pairs(name, scores, neighbour, loss):
+    """The release rows whose pairs are computed only where their patterns' translation
+    bounds reach the loss found (``ProgramRelease.loss_at_least``) keep the worst pair and
+    loss of the full search (the values before the screen: exact where the loss has a
+    closed form, the certified bracket's lower end never lower)."""
+    s = ps.search_program(name)
+    worst = exactdp.audit.suite.worst_pair(s.found)
+    assert (worst.scores, worst.neighbour) == (scores, neighbour)
+    if worst.interval is None:
+        assert exactdp.exact.compare(worst.loss, loss) == 0
+    else:
+        assert worst.loss >= loss and worst.interval[1] >= worst.loss
+    assert "screened out" in s.search and not s.refused

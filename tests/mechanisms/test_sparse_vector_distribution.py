@@ -10,6 +10,7 @@ from fractions import Fraction as F
 
 import flint
 import mpmath
+import pytest
 import sympy
 
 from exactdp import SparseVector
@@ -82,3 +83,30 @@ def test_the_distribution_lists_every_answer_sequence_and_sums_to_one():
     assert d.outputs == tuple(want)
     assert sympy.simplify(sum(d.probabilities) - 1) == 0
     assert abs(float(sum(d.to_numpy())) - 1) < 1e-12
+
+
+def test_loss_upper_bound_bounds_every_answer_sequence():
+    """The bound is at least ``|ln P_a(o) / P_a'(o)|`` on every answer sequence (the
+    program engine's probabilities at 40 digits), on pairs moving one way, both ways and
+    by different amounts, and within 1e-30 of the largest (an enclosure) except for
+    Algorithm 2 at c = 2 (a threshold redrawn before a comparison: the translation bound;
+    at c = 1 it stops first); Algorithm 5 has no bound on moves of different sizes (its
+    loss is infinite there) and ``t1 |d|`` on equal ones; a neighbour of another length is
+    refused."""
+    pairs = [((0, 1, 1), (1, 2, 2)), ((1, 1, 1), (2, 0, 1)), ((0, 0, 1), (1, -1, 0)),
+             ((1, 0, 2), (1, 0, 1))]
+    for variant, c in ((1, 2), (2, 2), (2, 1), (4, 2), (6, 1)):
+        mech = SparseVector(epsilon=1, threshold=1, c=c, variant=variant)
+        for a, b in pairs:
+            bound = mech.distribution(a).loss_upper_bound(b)
+            p, q = mech.distribution(a).evalf(40), mech.distribution(b).evalf(40)
+            with mpmath.workdps(40):
+                worst = max(abs(mpmath.log(x / y)) for x, y in zip(p, q, strict=True))
+                assert worst <= mpmath.mpf(sympy.N(bound, 40)) + mpmath.mpf(10)**-30
+                if (variant, c) != (2, 2):
+                    assert mpmath.mpf(sympy.N(bound, 40)) - worst < mpmath.mpf(10)**-30
+    five = SparseVector(epsilon=1, threshold=1, variant=5).distribution([0, 0])
+    assert five.loss_upper_bound([1, 0]) is None
+    assert five.loss_upper_bound([1, 1]) == sympy.Rational(1, 2)
+    with pytest.raises(ValueError, match="neighbour"):
+        five.loss_upper_bound([1, 1, 1])

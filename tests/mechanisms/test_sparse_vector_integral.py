@@ -15,6 +15,7 @@ from exactdp.mechanisms.sparse_vector_integral import (
     segment_integral,
     sequence_count,
     sequence_probabilities,
+    translation_bound,
 )
 
 
@@ -99,3 +100,29 @@ def test_a_fresh_threshold_is_the_program_engine_s():
     one-threshold walk refuses it by name."""
     with pytest.raises(ValueError, match="program engine"):
         sequence_probabilities([Fraction(0)], Scheme(Fraction(1, 4), Fraction(1, 8), 2, True))
+
+
+@pytest.mark.parametrize("scheme", [
+    Scheme(Fraction(1, 2), Fraction(1, 4), 1),                        # Algorithm 1
+    Scheme(Fraction(1, 2), Fraction(1, 4), 2, fresh_threshold=True),  # Algorithm 2, c = 2
+    Scheme(Fraction(1, 4), Fraction(3, 4), 1),                        # Algorithm 4
+    Scheme(Fraction(1, 2), Fraction(1, 2), None)])                    # Algorithm 6
+def test_translation_bound_is_the_minimum_over_every_shift(scheme):
+    """The bound is ``min_t k t1 |t| + t2 sum |t - d_i|``: equal to a scan of ``t`` over a
+    grid of step 1/12 on [-3, 3] (an independent minimum; the breakpoints lie on it)."""
+    k = 1 if not scheme.fresh_threshold else min(scheme.cutoff, 5)
+    for moves in ([1, -1, 0, 2, Fraction(1, 2)], [1, 1, 1, 1, 1], [-1, 0, 0, 0, 2],
+                  [0, 0, 0, 0, 0]):
+        d = [Fraction(x) for x in moves]
+        scan = min(k * scheme.threshold_rate * abs(t) + scheme.query_rate * sum(
+            abs(t - x) for x in d) for t in (Fraction(i, 12) for i in range(-36, 37)))
+        assert translation_bound(scheme, d) == scan
+
+
+def test_translation_bound_without_query_noise():
+    """Algorithm 5: only the shift ``t = d`` keeps every comparison, so equal moves give
+    ``t1 |d|`` and unequal ones no bound (its loss is infinite there)."""
+    s5 = Scheme(Fraction(1, 2), None, None)
+    assert translation_bound(s5, [Fraction(-2)] * 3) == 1
+    assert translation_bound(s5, [Fraction(1), Fraction(0)]) is None
+    assert translation_bound(s5, []) == 0

@@ -179,6 +179,23 @@ def test_a_release_program_reads_as_its_call_and_its_distribution_as_its_answer(
     assert d.outputs[top] == (REAL, None)
 
 
+def test_loss_at_least_is_the_loss_above_its_floor():
+    """``loss_at_least`` against the full supremum (``privacy_loss``): the same exact value,
+    witness and attainment at a floor at or below the loss (0, half the loss, the loss
+    itself), None at a floor above it."""
+    for mech, q, q2 in ((L.gap_svt(epsilon=1, threshold=1), [1, 1, 1], [2, 2, 0]),
+                        (L.noisy_top_k_gap(epsilon=1), [1, 1, 1], [0, 0, 2]),
+                        (L.svt3(epsilon=1, threshold=1), [0, 0, 0], [1, 1, 1])):
+        full = exactdp.privacy_loss(mech, q, q2)
+        d = mech.distribution(q)
+        for floor in (0, full.loss, full.loss / 2):
+            sup = d.loss_at_least(q2, floor)
+            assert sup is not None and sup.loss == full.loss
+            assert sup.witness == full.output and sup.attained == full.attained
+        assert d.loss_at_least(q2, full.loss + sympy.Rational(1, 10**6)) is None
+    assert rel.FLOOR.get() is None  # reset after each call
+
+
 def test_loss_upper_bound_bounds_the_exact_loss_and_meets_it_one_way():
     import exactdp
 
