@@ -20,6 +20,7 @@ import argparse
 import importlib.util
 import sys
 from dataclasses import dataclass
+from fractions import Fraction
 from pathlib import Path
 
 import sympy
@@ -131,10 +132,25 @@ class _Style:
         text = f"{name} = ({', '.join(short_number(v) for v in values)})"
         return f"${text}$" if self.fmt == "latex" else text
 
-    def epsilon(self, eps: object) -> str:
+    def epsilon(self, eps: sympy.Expr) -> str:
+        """``epsilon = ...``; a rational of more than 20 digits (``--param epsilon=1e400``)
+        as ``epsilon ~ 1.0e+400``, not its 400 digits."""
+        if eps.is_Rational and len(str(eps.p)) + len(str(eps.q)) > 20:
+            near = short_number(Fraction(int(eps.p), int(eps.q)), 6)
+            if self.fmt != "latex":
+                return f"epsilon ~ {near}"
+            mantissa, _, power = near.partition("e")
+            return rf"$\varepsilon \approx {mantissa} \times 10^{{{int(power)}}}$"
         if self.fmt == "latex":
             return rf"$\varepsilon = {sympy.latex(eps)}$"
         return f"epsilon = {self.exact(eps)}"
+
+    def with_decimal(self, value: sympy.Expr) -> str:
+        """The exact value and its 15-digit decimal; an integer or an infinity alone (it
+        printed ``0 = 0`` and ``oo = oo``)."""
+        if value.is_Integer or value.is_infinite:
+            return self.exact(value)
+        return f"{self.exact(value)} = {sympy.N(value, 15)}"
 
     def strong(self, text: str) -> str:
         if self.fmt == "latex":
@@ -235,7 +251,7 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
             else cut_text(str(loss.output), 2 * EXACT_CHARS)
         pair = style.vector(QUOTE, neighbour)
         if loss.interval is None:
-            said = f"{style.exact(value)} = {sympy.N(value, 15)}"
+            said = style.with_decimal(value)
         else:  # a certified bracket: its ends, never its midpoint as if exact
             said = "in [{}, {}] (certified)".format(*(f"{float(v):.6g}" for v in loss.interval))
         lines.append(f"privacy loss on {pair}: {said} at output {style.code(out)}")
@@ -248,8 +264,7 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
     else:
         check = check_dp(mech, list(scores))
         lines.append(f"largest privacy loss over {check.neighbours_checked} neighbours "
-                     f"({style.plain(check.search)}): {style.exact(check.loss)} = "
-                     f"{sympy.N(check.loss, 15)}")
+                     f"({style.plain(check.search)}): {style.with_decimal(check.loss)}")
         violated = not check.holds
         verdict = f"{style.strong('verdict:')} {style.epsilon(check.epsilon)} " + \
             style.strong("holds" if check.holds else "VIOLATED")

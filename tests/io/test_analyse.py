@@ -117,14 +117,14 @@ def test_the_whole_output_is_formatted(capsys, leaky_file):
     code, out, err = run(capsys, *argv, "--neighbour-scores", "1", "--format", "markdown")
     assert code == 1, err
     assert out.startswith("`leaky_test(epsilon=1/2)` on q = (0)\n\n| output |")
-    assert "| F | `1/2` | 0.5 |\n\nprivacy loss on q' = (1): `5` = 5.0" in out
+    assert "| F | `1/2` | 0.5 |\n\nprivacy loss on q' = (1): `5`" in out
     assert "at output `F`\n\n**verdict: VIOLATES** epsilon = `1/2` on this pair" in out
     # LaTeX: every part, the table and the witness included, with escaped text
     code, out, err = run(capsys, *argv, "--format", "latex")
     assert code == 1, err
     assert out.startswith(r"\texttt{leaky\_test(epsilon=1/2)} on $q = (0)$")
     assert r"(exhaustive, one score moves (adjacency 'one'): +-e\_r; vertices only" in out
-    assert r"non-linearly)): $5$ = 5.0" in out
+    assert r"non-linearly)): $5$" in out
     assert (r"\textbf{verdict:} $\varepsilon = \frac{1}{2}$ \textbf{VIOLATED}; witness: "
             r"$q = (0)$, $q' = (1)$, output \texttt{F}") in out
     _compiles(out)
@@ -210,7 +210,7 @@ def test_a_pair_that_violates_epsilon_says_so(capsys, tmp_path):
     code, out, err = run(capsys, "analyse", f"{path}:leaky", "--param", "epsilon=1/2",
                          "--scores", "0", "--neighbour-scores", "1")
     assert code == 1, err  # the exit status of a violated verdict
-    assert "privacy loss on q' = (1): 5 = 5.0" in out
+    assert "privacy loss on q' = (1): 5 at output" in out
     assert "verdict: VIOLATES epsilon = 1/2 on this pair" in out
 
 
@@ -302,7 +302,7 @@ def test_a_witness_reached_on_the_neighbour_only_is_printed_by_itself(capsys, tm
     code, out, err = run(capsys, "analyse", f"{path}:gate", "--param", "epsilon=1",
                          "--scores", "0", "--neighbour-scores", "1")
     assert code == 1, err
-    assert "privacy loss on q' = (1): oo = oo at output -" in out
+    assert "privacy loss on q' = (1): oo at output -" in out
     code, out, err = run(capsys, "analyse", f"{path}:gate", "--param", "epsilon=1",
                          "--scores", "0")
     assert code == 1, err
@@ -326,3 +326,18 @@ def test_latex_cuts_a_long_probability_at_a_term_in_math_mode(capsys, user_file)
     assert sympy.latex(exact).startswith(math[: -len(r" + \dots")])
     loss = next(line for line in out.splitlines() if line.startswith("privacy loss"))
     assert r"$\log{\left(\frac{" in loss and "texttt{(T, F, F, T)}" in loss
+
+
+def test_an_integer_loss_is_printed_once_and_a_huge_epsilon_shortly(capsys, user_file):
+    """A fresh user's trial: ``0 = 0``, ``oo = oo``, ``1 = 1.00000000000000`` and a
+    400-digit epsilon in the verdict line."""
+    code, out, err = run(capsys, "analyse", f"{user_file}:svt1", "--param", "epsilon=1e400",
+                         "--param", "threshold=1", "--scores", "1",
+                         "--neighbour-scores", "2")
+    assert code in (0, 1), err
+    verdict = next(line for line in out.splitlines() if "verdict" in line)
+    assert "epsilon ~ 1.00000e+400" in verdict and "0000000000" not in verdict
+    code, out, err = run(capsys, "analyse", f"{user_file}:svt1", "--param", "epsilon=1e400",
+                         "--param", "threshold=1", "--scores", "1", "--neighbour-scores",
+                         "2", "--format", "latex")
+    assert r"\varepsilon \approx 1.00000 \times 10^{400}" in out
