@@ -21,21 +21,12 @@ from collections.abc import Callable
 import numpy as np
 
 from ..mechanisms.release_views import ReleasedValues
-from ..programs.runs import REAL
+from ..programs.release_patterns import real_count
 from .result import GoodnessOfFit, ReleaseFit, ValueTest
 
 #: Most draws of one pattern whose released value enters one Kolmogorov-Smirnov test (the
 #: first ones: the draws are independent, so any fixed subset is a valid sample).
 MAX_KS_POINTS = 1000
-
-
-def _reals(pattern: object) -> int:
-    """How many ``REAL`` placeholders ``pattern`` holds (nested tuples included)."""
-    if pattern is REAL:
-        return 1
-    if isinstance(pattern, (tuple, list)):
-        return sum(_reals(p) for p in pattern)
-    return 0
 
 
 def released_values(pattern: object) -> tuple[int, ...]:
@@ -49,7 +40,7 @@ def released_values(pattern: object) -> tuple[int, ...]:
     >>> released_values((False, True, None)), released_values((False, (REAL, 1), REAL))
     ((1,), (0, 1))
     """
-    k = _reals(pattern)
+    k = real_count(pattern)
     if k:
         return tuple(range(k))
     if isinstance(pattern, (tuple, list)):

@@ -55,9 +55,10 @@ from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, check_bounds, pattern_bound
 from .release_density import run_density
 from .release_loss import loss_supremum
+from .release_patterns import match, real_count, released_rational, same_pattern, sampled_key
 from .release_search import OFFSETS, search_cost
 from .release_sup import magnitude
-from .runs import REAL, RELEASED_KEY, Budget, Constraint, Estimate, Linear, Run
+from .runs import Budget, Constraint, Estimate, Linear, Run
 from .sampler import SampleRun
 from .steps import StepCounter
 from .trace import CHEAPER, Trace, decode, enumerate_runs, execute
@@ -107,46 +108,6 @@ def release_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
     budget = None if func is None else Budget(loss_seconds, partial(_check_loss, func))
     return enumerate_runs(call, prog.name, prog.filename, func=f"{prog.name}.distribution",
                           release=True, budget=budget)
-
-
-def _is_real(v: object) -> bool:
-    if isinstance(v, (bool, np.bool_)):
-        return False
-    return isinstance(v, (int, float, Fraction, sympy.Expr, np.integer, np.floating))
-
-
-def match(pattern: object, output: object, values: list[Any]) -> bool:
-    """Whether ``output`` is an output of ``pattern`` (a decoded pattern); its released
-    values are appended to ``values`` in order."""
-    if pattern is REAL:
-        if _is_real(output):
-            values.append(output)
-            return True
-        return False
-    if isinstance(pattern, tuple):
-        return (isinstance(output, (tuple, list)) and len(output) == len(pattern)
-                and all(match(p, o, values) for p, o in zip(pattern, output, strict=True)))
-    if isinstance(pattern, bool) or pattern is None:
-        return output is pattern or (isinstance(output, np.bool_) and bool(output) is pattern)
-    return not isinstance(output, bool) and _is_real(output) and output == pattern
-
-
-def sampled_key(value: object, line: str, values: list[float]) -> Hashable:
-    """The pattern key of a sampled output (floats are released values, appended to
-    ``values``)."""
-    if isinstance(value, (bool, np.bool_)):
-        return (0, 0 if value else 1)
-    if value is None:
-        return (1,)
-    if isinstance(value, (int, np.integer)):
-        return (2, int(value))
-    if isinstance(value, (float, np.floating)):
-        values.append(float(value))
-        return RELEASED_KEY
-    if isinstance(value, tuple):
-        return (3, tuple(sampled_key(v, line, values) for v in value))
-    raise ProgramError(f"{line}: the output {value!r} is not made of booleans, None, "
-                       "integers, released values and tuples")
 
 
 @dataclass(frozen=True)
@@ -304,7 +265,7 @@ class ProgramRelease(ReleasedValues):
             Not a pattern of the program on these answers.
         """
         for i, p in enumerate(self.outputs):
-            if _same(p, pattern):
+            if same_pattern(p, pattern):
                 return i
         raise argument_error(self.mechanism.name, "pattern", "one of .outputs", pattern)
 
@@ -321,7 +282,7 @@ class ProgramRelease(ReleasedValues):
             raise argument_error(func, "output", "an output of one of the patterns .outputs",
                                  output)
         _, i, vals = min(found, key=lambda t: t[0])
-        return i, tuple(_rational(func, v) for v in vals)
+        return i, tuple(released_rational(func, v) for v in vals)
 
     def _check_cost(self, func: str) -> None:
         runs = self.mechanism.trace(self.scores).runs
@@ -424,11 +385,11 @@ class ProgramRelease(ReleasedValues):
         """
         func = f"{self.mechanism.name}.cdf"
         k = self.index(pattern)
-        count = _reals(self.outputs[k])
+        count = real_count(self.outputs[k])
         if not (isinstance(i, int) and not isinstance(i, bool) and 0 <= i < count):
             raise argument_error(func, "i", f"a released value of the pattern (0..{count - 1})",
                                  i)
-        x = sympy.Rational(*_rational(func, v).as_integer_ratio())
+        x = sympy.Rational(*released_rational(func, v).as_integer_ratio())
         over = []
         for run in self.runs[self.keys[k]]:
             r = run.released[i]
@@ -542,7 +503,7 @@ class ProgramRelease(ReleasedValues):
         """Outputs of :meth:`sample` as pattern positions (shape (size,)) and released
         values (shape (size, k), NaN padded; k the most values of a pattern)."""
         rows = [self.split_output(o) for o in list(draws)]  # type: ignore[call-overload]
-        k = max((_reals(p) for p in self.outputs), default=0)
+        k = max((real_count(p) for p in self.outputs), default=0)
         values = np.full((len(rows), k), np.nan)
         for r, (_, vals) in enumerate(rows):
             values[r, :len(vals)] = [float(x) for x in vals]
@@ -567,30 +528,6 @@ class ProgramRelease(ReleasedValues):
 
     def _repr_latex_(self) -> str:
         return distribution_latex(self, "patterns")
-
-
-def _same(p: object, q: object) -> bool:
-    if isinstance(p, tuple):
-        return isinstance(q, (tuple, list)) and len(p) == len(q) and all(
-            _same(a, b) for a, b in zip(p, q, strict=True))
-    if p is REAL or isinstance(p, bool) or p is None:
-        return q is p
-    return not isinstance(q, bool) and isinstance(q, int) and q == p
-
-
-def _reals(pattern: object) -> int:
-    if pattern is REAL:
-        return 1
-    return sum(_reals(p) for p in pattern) if isinstance(pattern, tuple) else 0
-
-
-def _rational(func: str, v: object) -> Fraction:
-    if isinstance(v, float):
-        return Fraction(v)
-    r = exact_number(v, "output", func=func)
-    if not r.is_Rational:
-        raise argument_error(func, "output", "rational released values", v)
-    return Fraction(int(r.p), int(r.q))
 
 
 def _total(runs: list[Run]) -> sympy.Expr:

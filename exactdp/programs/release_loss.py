@@ -49,6 +49,7 @@ from .release_bound import check_bounds, ordered_patterns
 from .release_cells import VPoly, cells
 from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
+from .release_patterns import real_count
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_separable import positive_log, separable_shift
 from .release_sup import (
@@ -66,7 +67,7 @@ from .release_sup import (
     refine,
     zeros,
 )
-from .runs import REAL, Run
+from .runs import Run
 
 #: Bisections of the critical-point search of one pattern (shared by its cells) when a
 #: bracket may stand in for it.
@@ -397,7 +398,7 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
     rest = []
     for key in keys:  # separable values first: exact at once (their integrals are the
         pattern = dist.outputs[dist.keys.index(key)]  # probabilities'), no bound needed
-        sep = _separable(dist, other, key, f"the pattern {pattern!r}") if _reals(
+        sep = _separable(dist, other, key, f"the pattern {pattern!r}") if real_count(
             pattern) else None
         out += sep if sep is not None else []
         rest += [key] if sep is None else []
@@ -408,7 +409,7 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
             continue  # no output of this pattern exceeds the best found
         pattern = dist.outputs[dist.keys.index(key)]
         label = f"the pattern {pattern!r}"
-        k = _reals(pattern)
+        k = real_count(pattern)
         if k == 0:
             P, Q = dist.pmf(pattern), other.pmf(pattern)
             if P == 0 or Q == 0:
@@ -484,12 +485,6 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.
     text = ", ".join(str(x) for x in o)
     return [Candidate(_log_ratio(value_expr(f, unit), value_expr(g, unit)), None, 0, True,
                       f"{label} with the values ({text})")]
-
-
-def _reals(pattern: object) -> int:
-    if pattern is REAL:
-        return 1
-    return sum(_reals(p) for p in pattern) if isinstance(pattern, tuple) else 0
 
 
 def _signed_ball(c: Candidate) -> flint.arb:

@@ -1,0 +1,62 @@
+"""Released outputs against their patterns (exactdp.programs.release_patterns)."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import sympy
+
+from exactdp.programs.release_patterns import (
+    is_real,
+    match,
+    real_count,
+    released_rational,
+    same_pattern,
+    sampled_key,
+)
+from exactdp.programs.runs import REAL, RELEASED_KEY
+from exactdp.programs.values import ProgramError
+
+
+def test_is_real_takes_numbers_and_not_booleans():
+    assert all(is_real(v) for v in (1, 0.5, Fraction(1, 3), sympy.Rational(2, 7),
+                                    np.int64(3), np.float64(0.25)))
+    assert not any(is_real(v) for v in (True, np.bool_(False), None, "1", (1,)))
+
+
+def test_match_collects_the_released_values_in_order():
+    values: list = []
+    assert match((True, REAL, None, REAL), (True, 2.5, None, Fraction(1, 3)), values)
+    assert values == [2.5, Fraction(1, 3)]
+    # True is not 1, and a boolean is not a released value
+    assert not match(True, 1, [])
+    assert not match(REAL, True, [])
+    assert not match(1, True, [])
+    assert match(1, 1, []) and match(False, np.bool_(False), [])
+    assert not match((True, REAL), (True,), [])
+
+
+def test_sampled_key_is_the_type_tagged_key_and_floats_are_released():
+    values: list[float] = []
+    key = sampled_key((True, None, 3, 0.75), "prog", values)
+    assert key == (3, ((0, 0), (1,), (2, 3), RELEASED_KEY))
+    assert values == [0.75]
+    with pytest.raises(ProgramError, match="is not made of booleans"):
+        sampled_key("text", "prog:3", [])
+
+
+def test_same_pattern_and_real_count():
+    assert same_pattern((True, REAL), (True, REAL))
+    assert not same_pattern((True,), (1,))
+    assert not same_pattern(1, True)
+    assert real_count((True, REAL, (REAL, None), [REAL])) == 3
+    assert real_count(None) == 0 and real_count(REAL) == 1
+
+
+def test_released_rational_is_exact_and_refuses_irrationals():
+    assert released_rational("f", 0.1) == Fraction(3602879701896397, 36028797018963968)
+    assert released_rational("f", "1/3") == Fraction(1, 3)
+    with pytest.raises(ValueError, match="f: output must be rational released values"):
+        released_rational("f", sympy.sqrt(2))
