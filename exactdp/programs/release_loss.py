@@ -86,7 +86,7 @@ class Candidate:
     witness: str
     at: Fraction | None = None  # a finite cell end: the limit there, of the pair ``exact``
     tighten: Callable[[], flint.arb] | None = None  # a much narrower enclosure
-    log: Callable[[], sympy.Expr] | None = None  # ``ln f/f'`` of ``exact`` in closed form
+    log: Callable[[int], sympy.Expr] | None = None  # ``|ln f/f'|`` given its sign, closed
 
 
 def _lam(unit: sympy.Expr, func: str) -> Fraction:
@@ -355,9 +355,9 @@ def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] |
         ratio, b = to_arb(P, prec()).log() - to_arb(Q, prec()).log(), to_arb(s, prec())
     side = f"{label} with every noise beyond both inputs' centres, on the side favouring the"
     return [Candidate((P * sympy.exp(s), Q), ratio + b, 0, True, f"{side} first",
-                      log=lambda: positive_log(P / Q) + s),
+                      log=lambda d: positive_log(P / Q) + s if d >= 0 else positive_log(Q / P) - s),
             Candidate((P, Q * sympy.exp(s)), ratio - b, 0, True, f"{side} second",
-                      log=lambda: positive_log(P / Q) - s)]
+                      log=lambda d: positive_log(P / Q) - s if d >= 0 else positive_log(Q / P) + s)]
 
 
 @dataclass(frozen=True)
@@ -569,7 +569,7 @@ def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
         assert best.exact is not None
         direction = _direction(best)
         big, small = best.exact if direction >= 0 else best.exact[::-1]
-        value = log_ratio(big, small) if best.log is None else direction * best.log()
+        value = log_ratio(big, small) if best.log is None else best.log(direction)
         return LossSupremum(value, best.attained, direction, best.witness,
                             () if best.attained else ((best.witness, value),)), best
     best = cands[top]
