@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import flint
@@ -334,6 +335,14 @@ def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _log_ball(p: sympy.Expr, bits: int) -> flint.arb:
+    """``ln p`` enclosed at ``bits`` (cached: a suite row reads one vector's probabilities
+    against each of its neighbours)."""
+    with flint_prec(bits):
+        return to_arb(p, bits).log()
+
+
 def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] | None:
     """Candidates for a pattern whose released values are an invertible linear map of
     noises no comparison uses (:func:`~exactdp.programs.release_separable.separable_shift`:
@@ -352,7 +361,7 @@ def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] |
                           "input's support (probability 0 under it)")]
     s = shift.spread
     with flint_prec(prec()):  # one ball of each density: both candidates share them
-        ratio, b = to_arb(P, prec()).log() - to_arb(Q, prec()).log(), to_arb(s, prec())
+        ratio, b = _log_ball(P, prec()) - _log_ball(Q, prec()), to_arb(s, prec())
     side = f"{label} with every noise beyond both inputs' centres, on the side favouring the"
     return [Candidate((P * sympy.exp(s), Q), ratio + b, 0, True, f"{side} first",
                       log=lambda d: positive_log(P / Q) + s if d >= 0 else positive_log(Q / P) - s),
