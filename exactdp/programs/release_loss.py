@@ -357,8 +357,8 @@ def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] |
     if P == 0 or Q == 0:
         return [Candidate(None, None, 1 if Q == 0 else -1, True, label)] if P != Q else []
     if shift.support:
-        return [Candidate(None, None, 1, True, f"{label}: a released value below the other "
-                          "input's support (probability 0 under it)")]
+        return [Candidate(None, None, shift.support, True, f"{label}: a released value below "
+                          "the other input's support (probability 0 under it)")]
     s = shift.spread
     with flint_prec(prec()):  # one ball of each density: both candidates share them
         ratio, b = _log_ball(P, prec()) - _log_ball(Q, prec()), to_arb(s, prec())
