@@ -1,7 +1,11 @@
 """One engine (issue 33, item 5): the program engine against the old ``SparseVector`` class.
 
 Usage: ``PYTHONPATH=. python benchmarks/bench_engine.py --baseline PATH [--rounds 5]
-[--before PATH2] [--value-baseline PATH3] [--only TEXT]``.
+[--before PATH2] [--value-baseline PATH3] [--numsvt-baseline PATH4] [--only TEXT]``.
+
+``--numsvt-baseline PATH4`` (default ``PATH``): a checkout from before
+``NumericalSparseVector``'s loss moved onto the engine (``git worktree add --detach PATH4
+7f4daa4``), the old class of the NumSVT rows.
 
 ``--before PATH2`` (a checkout of an earlier state of the engine) adds its engine routes to
 every row, interleaved with this tree's, so that one run gives the ratios before and after a
@@ -21,6 +25,11 @@ Rows (docs/benchmarks.md, "One engine"):
   suite's parameters (epsilon 1/10, threshold 1/2): the old class; this tree's library
   program ``svt1``; this tree's ``SparseVector`` (the engine since the rebuild).
   Target: at most 1.5x the old class.
+- ``privacy_loss`` of the numerical sparse vector (epsilon 1, threshold 1, c = 2) on
+  ``1^10`` vs ``2^5 0^5``, ``1^10`` vs ``0 1^9`` and ``1^5`` vs ``0 1^4``: the old class
+  (its own loss formula on its own pattern probabilities); this tree's library program
+  ``numerical_svt``; this tree's ``NumericalSparseVector`` (the engine's loss since the
+  rebuild). Target: at most 1.5x the old class.
 - exhaustive ``check_dp`` of SVT1 at 6 queries (728 neighbours): target under 30 s.
 - ``distribution(q).probabilities`` of a 5-score noisy max program against
   ``ReportNoisyMax``'s (this tree), summed over 20 score vectors (one is a few ms, too
@@ -50,6 +59,7 @@ SNIPPET = """
 import time, sympy, exactdp
 import exactdp.analysis.loss, exactdp.analysis.check
 from exactdp.programs import library as L
+from exactdp.programs import library_release as LR
 R = sympy.Rational
 {setup}
 t = time.process_time()
@@ -63,6 +73,13 @@ CASES = [
      f"exactdp.privacy_loss(m, {PAIR})"),
     ("privacy_loss SVT1 m=10, eps 1/10, T 1/2", "eps=R(1, 10)", "T=R(1, 2)",
      f"exactdp.privacy_loss(m, {PAIR})"),
+]
+
+#: The numerical sparse vector's rows: (row, pair).
+NUMSVT = [
+    ("privacy_loss NumSVT m=10 c=2, 1^10 vs 2^5 0^5", "[1] * 10, [2] * 5 + [0] * 5"),
+    ("privacy_loss NumSVT m=10 c=2, 1^10 vs 0 1^9", "[1] * 10, [0] + [1] * 9"),
+    ("privacy_loss NumSVT m=5 c=2, 1^5 vs 0 1^4", "[1] * 5, [0] + [1] * 4"),
 ]
 
 
@@ -94,11 +111,20 @@ def value_rows(baseline: str, here: str) -> list[tuple[str, str, str, str]]:
     return out
 
 
-def rows(baseline: str, here: str, before: str = "", value_baseline: str = ""
-         ) -> list[tuple[str, str, str, str]]:
+def rows(baseline: str, here: str, before: str = "", value_baseline: str = "",
+         numsvt: str = "") -> list[tuple[str, str, str, str]]:
     """``(row, label, tree, setup + call)`` of every measurement (with the engine routes of
-    the tree ``before`` too, labelled "(before)", when given)."""
+    the tree ``before`` too, labelled "(before)", when given; the value rows' old class from
+    ``value_baseline`` and the NumSVT rows' from ``numsvt``, default ``baseline``)."""
     out = _rows(baseline, here) + value_rows(value_baseline or baseline, here)
+    for name, pair in NUMSVT:
+        call = f"exactdp.privacy_loss(m, {pair})"
+        out += [(name, "old class", numsvt or baseline,
+                 f"m = exactdp.NumericalSparseVector(1, 1, c=2)\n{call}"),
+                (name, "library numerical_svt", here,
+                 f"m = LR.numerical_svt(epsilon=1, threshold=1, c=2)\n{call}"),
+                (name, "NumericalSparseVector (engine)", here,
+                 f"m = exactdp.NumericalSparseVector(1, 1, c=2)\n{call}")]
     if not before:
         return out
     extra = [(name, f"{label} (before)", before, code) for name, label, tree, code in out
@@ -138,11 +164,14 @@ def main() -> None:
     parser.add_argument("--before", default="", help="an earlier engine's checkout")
     parser.add_argument("--value-baseline", default="",
                         help="a checkout of the old ReportNoisyMax value class (7f4daa4)")
+    parser.add_argument("--numsvt-baseline", default="",
+                        help="a checkout of the old NumericalSparseVector")
     args = parser.parse_args()
     here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
     before = os.path.abspath(args.before) if args.before else ""
     value = os.path.abspath(args.value_baseline) if args.value_baseline else ""
-    todo = [r for r in rows(os.path.abspath(args.baseline), here, before, value)
+    numsvt = os.path.abspath(args.numsvt_baseline) if args.numsvt_baseline else ""
+    todo = [r for r in rows(os.path.abspath(args.baseline), here, before, value, numsvt)
             if args.only in r[0]]
     times: dict[tuple[str, str], list[float]] = {}
     for _ in range(args.rounds):

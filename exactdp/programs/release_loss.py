@@ -33,6 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import flint
@@ -87,7 +88,7 @@ class Candidate:
     witness: str
     at: Fraction | None = None  # a finite cell end: the limit there, of the pair ``exact``
     tighten: Callable[[], flint.arb] | None = None  # a much narrower enclosure
-    log: Callable[[], sympy.Expr] | None = None  # ``ln f/f'`` of ``exact`` in closed form
+    log: Callable[[int], sympy.Expr] | None = None  # ``|ln f/f'|`` given its sign, closed
 
 
 def _lam(unit: sympy.Expr, func: str) -> Fraction:
@@ -335,6 +336,14 @@ def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
     return out
 
 
+@lru_cache(maxsize=4096)
+def _log_ball(p: sympy.Expr, bits: int) -> flint.arb:
+    """``ln p`` enclosed at ``bits`` (cached: a suite row reads one vector's probabilities
+    against each of its neighbours)."""
+    with flint_prec(bits):
+        return to_arb(p, bits).log()
+
+
 def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] | None:
     """Candidates for a pattern whose released values are an invertible linear map of
     noises no comparison uses (:func:`~exactdp.programs.release_separable.separable_shift`:
@@ -349,16 +358,16 @@ def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] |
     if P == 0 or Q == 0:
         return [Candidate(None, None, 1 if Q == 0 else -1, True, label)] if P != Q else []
     if shift.support:
-        return [Candidate(None, None, 1, True, f"{label}: a released value below the other "
-                          "input's support (probability 0 under it)")]
+        return [Candidate(None, None, shift.support, True, f"{label}: a released value below "
+                          "the other input's support (probability 0 under it)")]
     s = shift.spread
     with flint_prec(prec()):  # one ball of each density: both candidates share them
-        ratio, b = to_arb(P, prec()).log() - to_arb(Q, prec()).log(), to_arb(s, prec())
+        ratio, b = _log_ball(P, prec()) - _log_ball(Q, prec()), to_arb(s, prec())
     side = f"{label} with every noise beyond both inputs' centres, on the side favouring the"
     return [Candidate((P * sympy.exp(s), Q), ratio + b, 0, True, f"{side} first",
-                      log=lambda: positive_log(P / Q) + s),
+                      log=lambda d: positive_log(P / Q) + s if d >= 0 else positive_log(Q / P) - s),
             Candidate((P, Q * sympy.exp(s)), ratio - b, 0, True, f"{side} second",
-                      log=lambda: positive_log(P / Q) - s)]
+                      log=lambda d: positive_log(P / Q) - s if d >= 0 else positive_log(Q / P) + s)]
 
 
 @dataclass(frozen=True)
@@ -564,7 +573,7 @@ def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
         assert best.exact is not None
         direction = _direction(best)
         big, small = best.exact if direction >= 0 else best.exact[::-1]
-        value = log_ratio(big, small) if best.log is None else direction * best.log()
+        value = log_ratio(big, small) if best.log is None else best.log(direction)
         return LossSupremum(value, best.attained, direction, best.witness,
                             () if best.attained else ((best.witness, value),)), best
     best = cands[top]

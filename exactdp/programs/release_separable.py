@@ -51,12 +51,15 @@ class Shift:
     ----------
     spread : sympy.Expr
         ``s = sum_i |d_i| / b_i`` over the Laplace noises (exact, in units of the scales).
-    support : bool
-        Whether an exponential noise moves (``d_i != 0``): the supports differ.
+    support : int
+        Whether an exponential noise moves, so that the supports differ: +1 when some
+        ``d_i < 0`` (values of positive probability under the first input only: ``z_i`` in
+        ``[0, -d_i)``), else -1 when some ``d_i > 0`` (under the second only), 0 when none
+        moves.
     """
 
     spread: sympy.Expr
-    support: bool
+    support: int
 
 
 def _fmpq(x: Fraction | int) -> flint.fmpq:
@@ -77,7 +80,7 @@ def separable_shift(run: Run, other: Run) -> Shift | None:
     >>> m = L.laplace_mechanism(epsilon=1)
     >>> a, b = m.distribution([0]), m.distribution([3])
     >>> separable_shift(a.runs[a.keys[0]][0], b.runs[b.keys[0]][0])
-    Shift(spread=3, support=False)
+    Shift(spread=3, support=0)
     """
     used = {i for r in (run, other) for c in r.constraints for i, _ in c.expr.coefficients}
     rows, consts = [], []
@@ -96,14 +99,14 @@ def separable_shift(run: Run, other: Run) -> Shift | None:
         return None
     d = A.solve(flint.fmpq_mat([[_fmpq(c)] for c in consts]))
     spread: sympy.Expr = sympy.Integer(0)
-    support = False
+    moves = set()
     for j, i in enumerate(noises):
         shift = d[j, 0]
         if run.draws[i].law == "exponential":
-            support = support or shift != 0
+            moves.add(-1 if shift > 0 else 1 if shift < 0 else 0)
         else:
             spread += sympy.Rational(int(abs(shift).p), int(shift.q)) / run.draws[i].scale
-    return Shift(spread, support)
+    return Shift(spread, 1 if 1 in moves else -1 if -1 in moves else 0)
 
 
 def positive_log(x: sympy.Expr) -> sympy.Expr:

@@ -3,14 +3,18 @@
 Independent routes: mpmath quadrature at 40 digits of the defining integrals (Laplace
 density and CDF written here from their definitions), Monte Carlo of the algorithm itself
 (goodness of fit of the pattern frequencies; a KS test of a released value against its
-Laplace law), a dense numeric maximisation of the log density ratio, and Wang et al.'s
-theorem (epsilon-DP: the loss is at most epsilon on every neighbouring pair).
+Laplace law), a dense numeric maximisation of the log density ratio, the old class's own
+exact losses (frozen in tests/programs/release_closed_forms.json: the loss is now the
+program engine's) and Wang et al.'s theorem (epsilon-DP: the loss is at most epsilon on
+every neighbouring pair).
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import time
+from pathlib import Path
 
 import mpmath
 import numpy as np
@@ -21,7 +25,9 @@ import sympy
 import exactdp
 from exactdp import NumericalSparseVector
 from exactdp.audit import goodness_of_fit
+from exactdp.exact.signs import is_zero
 from exactdp.mechanisms import REGISTRY
+from exactdp.programs import library_release as L
 
 from .test_sparse_vector_release import close, lap_pdf, quad_pattern
 
@@ -90,17 +96,19 @@ def test_sampler_fits_and_the_released_value_is_laplace():
 
 # ---------------------------------------------------------------- the privacy loss
 def numeric_sup(mech, a, b, grid):
-    """Dense maximisation of |ln f_a(o) / f_b(o)|: pattern probabilities by quadrature,
-    released values on a grid (one release per output: c = 1)."""
+    """Dense maximisation of |ln f_a(o) / f_b(o)|: pattern probabilities by quadrature at 30
+    digits, released values on a grid (every released value of an output at the same grid
+    point: the supremum puts them all beyond both answers on one side)."""
     m = len(a)
     best = mpmath.mpf(0)
-    with mpmath.workdps(25):
+    with mpmath.workdps(35):
         b1, b2, b3 = scales(mech)
         T = mp(mech.threshold)
         av, bv = [mp(x) for x in a], [mp(x) for x in b]
-        for pattern in exactdp.NumericalSparseVector(1, 0).distribution([0] * m).outputs:
-            r = mpmath.log(quad_pattern(b1, b2, T, av, pattern, 20)
-                           / quad_pattern(b1, b2, T, bv, pattern, 20))
+        for pattern in exactdp.NumericalSparseVector(1, 0, mech.c).distribution(
+                [0] * m).outputs:
+            r = mpmath.log(quad_pattern(b1, b2, T, av, pattern, 30)
+                           / quad_pattern(b1, b2, T, bv, pattern, 30))
             k = [i for i, x in enumerate(pattern) if x]
             for v in (grid if k else [0]):
                 s = sum((mpmath.log(lap_pdf(mp(v) - av[i], b3) / lap_pdf(mp(v) - bv[i], b3))
@@ -109,14 +117,36 @@ def numeric_sup(mech, a, b, grid):
     return best
 
 
+@pytest.mark.parametrize("c", [1, 2])
 @pytest.mark.parametrize("a,b", [([0, 0], [1, 1]), ([1, 1, 1], [2, 0, 0]),
                                  ([0, 1, 0], [1, 0, 1])])
-def test_loss_matches_a_dense_numeric_maximisation(a, b):
-    mech = NumericalSparseVector(1, "1/2")
+def test_loss_matches_a_dense_numeric_maximisation(a, b, c):
+    mech = NumericalSparseVector(1, "1/2", c=c)
     loss = pair_loss(mech, a, b)
     got = numeric_sup(mech, a, b, [-5, -1, 0, 1, 3, 6])
-    assert abs(got - mp(1) * mpmath.mpf(str(sympy.N(loss.value, 30)))) < 1e-15
+    with mpmath.workdps(35):  # quadrature at 30 digits: the supremum is attained on the grid
+        assert abs(got - mpmath.mpf(str(sympy.N(loss.value, 40)))) < mpmath.mpf(10) ** -28
     assert loss.attained and loss.direction in (1, -1) and "pattern" in loss.output
+
+
+# the old class's own values (tests/programs/release_closed_forms.json, epsilon 1, threshold
+# 1, c = 2): the loss is now the program engine's, and must be the same exact number
+FROZEN = json.loads((Path(__file__).parents[1] / "programs" / "release_closed_forms.json")
+                    .read_text())["losses"]["numerical_svt"]
+
+
+@pytest.mark.parametrize("row", FROZEN, ids=lambda r: f"{r['first']}-{r['second']}")
+def test_the_engines_loss_is_the_old_class_value_exactly(row):
+    """Equal as expressions (the engine builds ``ln P/P' +- s`` as the class did: the same
+    printed form), equal as numbers exactly (``exp`` of both: exponential sums, equal term
+    by term; Lindemann and Weierstrass), and the library program's loss: one engine."""
+    loss = pair_loss(NumericalSparseVector(1, 1, c=2), row["first"], row["second"])
+    want = sympy.sympify(row["loss"])
+    assert str(loss.value) == row["loss"] and loss.attained == row["attained"]
+    assert is_zero(sympy.expand(sympy.exp(loss.value) - sympy.exp(want)))
+    prog = exactdp.privacy_loss(L.numerical_svt(epsilon=1, threshold=1, c=2), row["first"],
+                                row["second"], allow_non_neighbour=True)
+    assert prog.value == loss.value and prog.output == loss.output
 
 
 def test_the_witness_attains_the_value():

@@ -46,7 +46,7 @@ def fresh_exponential(q, epsilon):
 
 def test_diagonal_and_triangular_maps_shift_by_hand():
     # the Laplace mechanism: d = 0 - 3, scale 1/epsilon = 1/2: spread 3/2
-    assert shift_of(L.laplace_mechanism(epsilon=R(1, 2)), [0], [3]) == Shift(R(3, 2), False)
+    assert shift_of(L.laplace_mechanism(epsilon=R(1, 2)), [0], [3]) == Shift(R(3, 2), 0)
     # the histogram: d = (1, -2), scale 1: spread 3
     assert shift_of(L.histogram(epsilon=1), [0, 0], [-1, 2]).spread == 3
     # prefix sums (0, 0) vs (1, 0): s_1 = a_1 + z_1, s_2 = a_1 + a_2 + z_1 + z_2, so
@@ -56,7 +56,7 @@ def test_diagonal_and_triangular_maps_shift_by_hand():
 
 def test_a_full_map_is_solved_exactly():
     # x + y = -1, x - y = -3 (k - k' = (0 - 1, 0 - 3)): x = -2, y = 1; scale 1/epsilon = 2
-    assert shift_of(full_map(epsilon=R(1, 2)), [0, 0], [1, 3]) == Shift(R(3, 2), False)
+    assert shift_of(full_map(epsilon=R(1, 2)), [0, 0], [1, 3]) == Shift(R(3, 2), 0)
 
 
 def test_not_separable_is_none():
@@ -72,12 +72,26 @@ def test_not_separable_is_none():
     assert all(separable_shift(g.runs[k][0], g2.runs[k][0]) is None for k in g.keys)
 
 
+@program(output="release")
+def two_exponentials(q, epsilon):
+    """``(a_0 + E_0, a_1 + E_1)``, exponential noises of mean ``1/epsilon``."""
+    return q[0] + exponential(1 / epsilon), q[1] + exponential(1 / epsilon)
+
+
 def test_an_exponential_noise_that_moves_changes_the_support():
+    """``a + E`` has support ``[a, oo)``: the smaller answer's input alone reaches ``[a,
+    a')``, so the infinite loss favours it (direction +1 for the first input)."""
     mech = fresh_exponential(epsilon=1)
-    assert shift_of(mech, [0], [1]) == Shift(sympy.Integer(0), True)
-    assert shift_of(mech, [1], [1]) == Shift(sympy.Integer(0), False)
-    loss = exactdp.privacy_loss(mech, [0], [1])
-    assert loss.value == sympy.oo and loss.attained
+    assert shift_of(mech, [0], [1]) == Shift(sympy.Integer(0), 1)
+    assert shift_of(mech, [1], [0]) == Shift(sympy.Integer(0), -1)
+    assert shift_of(mech, [1], [1]) == Shift(sympy.Integer(0), 0)
+    for a, b, side in (([0], [1], 1), ([1], [0], -1)):
+        loss = exactdp.privacy_loss(mech, a, b)
+        assert loss.value == sympy.oo and loss.attained and loss.direction == side
+    two = two_exponentials(epsilon=1)
+    assert shift_of(two, [1, 0], [0, 0]) == Shift(sympy.Integer(0), -1)
+    assert exactdp.privacy_loss(two, [1, 0], [0, 0]).direction == -1
+    assert shift_of(two, [1, 0], [0, 1]).support == 1  # both ways: the first named
 
 
 def test_numerical_svt_patterns_are_separable_with_the_class_spread():
@@ -96,7 +110,7 @@ def test_numerical_svt_patterns_are_separable_with_the_class_spread():
             continue
         seen += 1
         want = eps / (3 * c) * sum(abs(R(q[i] - q2[i])) for i in released)
-        assert s == Shift(want, False), pattern
+        assert s == Shift(want, 0), pattern
     assert seen == 6  # 3 patterns with one release, 3 with two
 
 
