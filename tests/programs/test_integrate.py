@@ -489,10 +489,12 @@ def test_discrete_leaf_between_two_bounds_listed_upper_first():
 
 def test_cost_of_symbolic_rates_is_a_hundred_times_the_rational_route():
     """run_cost's stated factor: scales with no common rational unit (1/eps, sqrt(2)/eps)
-    cost 100 times the same run with a common unit (1/eps, 2/eps)."""
+    cost 100 times the same run with a common unit (1/eps, 2/eps), on the same route (an
+    exponential centre: not the sparse vector's integer-keyed one)."""
     c = (con(lin(1, z1=1, z0=-1)),)
-    sym = Run((draw(0, "laplace", 1 / EPS), draw(1, "laplace", sympy.sqrt(2) / EPS)), c, 1, "x")
-    rat = Run((draw(0, "laplace", 1 / EPS), draw(1, "laplace", 2 / EPS)), c, 1, "x")
+    sym = Run((draw(0, "exponential", 1 / EPS), draw(1, "laplace", sympy.sqrt(2) / EPS)), c,
+              1, "x")
+    rat = Run((draw(0, "exponential", 1 / EPS), draw(1, "laplace", 2 / EPS)), c, 1, "x")
     assert run_terms(sym) is None and run_terms(rat) is not None
     assert run_cost(sym) == pytest.approx(100 * run_cost(rat), rel=1e-12)
 
