@@ -90,6 +90,25 @@ def _keys_continuous(law: str, bounds: Sequence[Bound], t: Fraction) -> Piece | 
     return f or None
 
 
+def _one_bound(law: str, b: Bound, lo: Fraction | None, hi: Fraction | None
+               ) -> tuple[list[Fraction], list[Piece | None]]:
+    """The factors of a Laplace or exponential leaf with one bound of non-zero slope, left
+    to right, and the cut between them (where its end crosses 0) when it is inside the
+    centre's interval: :func:`_keys_continuous` without evaluating it."""
+    below: Piece | None
+    if b.lower:  # 1 - F(end)
+        below = {(0, 0): 1, (b.slope, b.offset): 1} if law == "laplace" else {(0, 0): 1}
+        above: Piece | None = {(-b.slope, -b.offset): 1}
+    else:  # F(end)
+        below = {(b.slope, b.offset): 1} if law == "laplace" else None
+        above = {(0, 0): 1, (-b.slope, -b.offset): 1}
+    c = -b.offset / b.slope
+    left, right = (below, above) if b.slope > 0 else (above, below)
+    if (lo is None or c > lo) and (hi is None or c < hi):
+        return [c], [left, right]
+    return [], [right if lo is not None and c <= lo else left]
+
+
 def _cdf_keys(law: str, b: Bound, t: Fraction) -> Piece:
     if b.at(t) < 0:
         return {(b.slope, b.offset): _HALF} if law == "laplace" else {}
@@ -245,17 +264,22 @@ def star_work(star: Star, laws: Sequence[str], u: Units) -> StarWork:
         lattice[rate] = (_gcd([b.slope for b in mine]),
                          Fraction(1) if discrete else _gcd([b.offset for b in mine]))
     events: dict[Fraction, list[tuple[int, int]]] = {}
+    if (lo is None or lo < 0) and (hi is None or hi > 0):  # the centre's density turns at 0
+        events[Fraction(0)] = []
     regimes: list[list[tuple[Any, tuple[int, list] | None]]] = []  # per leaf, left to right
     for i, (v, bounds) in enumerate(leaves):
-        cuts = sorted(c for c in leaf_cuts([(v, bounds)])
-                      if (lo is None or c > lo) and (hi is None or c < hi))
-        facs = []
-        for j, t in enumerate(_test_points([lo, *cuts, hi])):
-            keys = _keys_discrete(bounds, t) if discrete else _keys_continuous(laws[v], bounds, t)
-            facs.append(None if keys is None else _segments(keys, lattice[u.rates[v]]))
-            if j:
-                events.setdefault(cuts[j - 1], []).append((i, j))
-        regimes.append([(u.rates[v], m) for m in facs])
+        if not discrete and len(bounds) == 1 and bounds[0].slope:
+            cuts, keyed = _one_bound(laws[v], bounds[0], lo, hi)
+        else:
+            cuts = sorted(c for c in leaf_cuts([(v, bounds)])
+                          if (lo is None or c > lo) and (hi is None or c < hi))
+            keyed = [_keys_discrete(bounds, t) if discrete
+                     else _keys_continuous(laws[v], bounds, t)
+                     for t in _test_points([lo, *cuts, hi])]
+        for j, c in enumerate(cuts, 1):
+            events.setdefault(c, []).append((i, j))
+        regimes.append([(u.rates[v], None if k is None else _segments(k, lattice[u.rates[v]]))
+                        for k in keyed])
     directions = sorted({d for r in regimes for _, m in r if m for d, *_ in m[1]},
                         key=lambda d: math.atan2(d[1], d[0]))
     rank = {d: k for k, d in enumerate(directions)}
