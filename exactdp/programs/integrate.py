@@ -50,6 +50,7 @@ Otherwise the same formulas run on sympy numbers, with the signs of the rates de
 from __future__ import annotations
 
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -265,6 +266,29 @@ def run_cost(run: Run) -> float:
             total += (PRODUCT_SECONDS[route] * work.products + TERM_SECONDS[route] * work.terms
                       + 2e-6 * len(star.leaves))
     return total * (1 if u.exact else 100)
+
+
+#: Runs whose costs :func:`runs_cost` samples first.
+COST_SAMPLE = 64
+
+
+def runs_cost(runs: Sequence[Run], limit: float) -> float:
+    """``sum(run_cost(r) for r in runs)``; with more than :data:`COST_SAMPLE` runs, first
+    the mean over a sample spread along them times their number, returned as it is when
+    past twice ``limit`` (the caller refuses it; the exact sum would confirm it at about a
+    millisecond a run: 2.5 s for the 3,360 tree runs of a top-3 of 16 answers).
+
+    Examples
+    --------
+    >>> runs_cost([], 120.0)
+    0
+    """
+    if len(runs) > COST_SAMPLE:
+        step = len(runs) / COST_SAMPLE
+        mean = sum(run_cost(runs[int(i * step)]) for i in range(COST_SAMPLE)) / COST_SAMPLE
+        if mean * len(runs) > 2 * limit:
+            return mean * len(runs)
+    return sum(run_cost(r) for r in runs)
 
 
 #: Seconds per product of two terms while a star's leaves are multiplied

@@ -17,6 +17,7 @@ from exactdp.programs.integrate import (
     run_cost,
     run_probability,
     run_terms,
+    runs_cost,
     supplied_plan,
     supply_plan,
 )
@@ -522,3 +523,15 @@ def test_a_supplied_plan_is_read_for_that_run_object_only():
     supply_plan(run, plan(run))
     assert supplied_plan(run) == plan(run) and supplied_plan(twin) is None
     assert run_probability(run) == run_probability(twin) == sympy.Rational(1, 2)
+
+
+def test_runs_cost_samples_first_and_sums_exactly_under_the_limit():
+    """70 runs of an argmax over 70 answers: under the limit the exact sum of run_cost;
+    with a limit far below it, the mean of a spread sample of 64 runs times 70, within
+    a factor 2 of that sum."""
+    runs = rnm_runs("laplace", 2, list(range(70)))
+    exact = sum(run_cost(r) for r in runs)
+    assert runs_cost(runs, 1e9) == exact
+    sampled = runs_cost(runs, 1e-9)
+    assert sampled != exact and exact / 2 < sampled < 2 * exact
+    assert runs_cost(runs[:10], 1e-9) == sum(run_cost(r) for r in runs[:10])  # too few

@@ -9,7 +9,7 @@ import pytest
 import sympy
 
 from exactdp.cost import SECONDS_LIMIT, TooCostly
-from exactdp.programs import integrate, library, mechanism
+from exactdp.programs import integrate, library, library_release, mechanism, release
 from exactdp.programs.mechanism import trace_seconds
 from exactdp.programs.runs import Budget, Draw, Estimate
 from exactdp.programs.selection_cost import SAMPLES, orders, price_selection
@@ -76,3 +76,20 @@ def test_noisy_max_on_200_answers_is_refused_at_its_argmax(monkeypatch):
     assert len(calls) == SAMPLES
     assert float(info.value.estimate.split()[1]) > 1000 * SECONDS_LIMIT  # about 1e6 s
     assert cpu < 2  # 0.2 s measured; a 10x margin
+
+
+def test_top_3_of_16_is_refused_at_its_selection(monkeypatch):
+    """noisy_top_k_gap (k = 3, a chain of comparisons: a tree per run) on 16 answers:
+    3,360 runs, near the run limit, so the enumeration counted them exactly and the
+    integrals' estimate refused after it (4.6 s CPU); now the topk call prices 8 of its
+    orders and refuses before any other run exists."""
+    calls = []
+    cost = integrate.run_cost
+    monkeypatch.setattr(release, "run_cost", lambda run: calls.append(1) or cost(run))
+    m = library_release.noisy_top_k_gap(epsilon=R(1, 2), k=3)
+    start = time.process_time()
+    with pytest.raises(TooCostly, match=r"^noisy_top_k_gap\.probabilities: the exact "
+                       r"integrals of about 3\.36e\+03 runs would need about \S+ s"):
+        m.distribution(list(range(16))).probabilities  # noqa: B018
+    assert len(calls) == SAMPLES
+    assert time.process_time() - start < 2  # 0.01 s measured
