@@ -81,13 +81,20 @@ def loss_seconds(run: Run) -> float:
     (:func:`~exactdp.programs.release_search.search_cost` with two starts and a grid of the
     offsets around the ``2 k`` noise-free values): what ``release_loss`` itself checks per
     pattern, summed over the patterns (SVT34Parallel at c = 2: 9.2 s estimated for 4.1 s
-    CPU at 3 queries, 35 s for 16 s at 4; about 1700 s at 10)."""
+    CPU at 3 queries, 35 s for 16 s at 4; about 1700 s at 10). Released values of a run
+    without comparisons, as many as its noises (a histogram, running sums), have a
+    separable supremum (one ``k x k`` linear map, no search: the histogram of 30 answers
+    in 0.2 s, priced at 195 s by the search; 300 answers: 125 s, the matrix
+    inversion)."""
     base = run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))
     k = len(run.released)
     if k == 0:
         return base
     if k == 1:
         return base + ONE_VALUE_SECONDS
+    noises = {i for lin in run.released for i, _ in lin.coefficients}
+    if not run.constraints and len(noises) == k:  # a linear map of independent noises:
+        return base + ONE_VALUE_SECONDS + 6e-6 * k**3  # release_loss._separable, no search
     return base * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
 
 
