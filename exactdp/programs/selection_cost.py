@@ -24,6 +24,7 @@ import random
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from ..cost import TooCostly
 from .runs import Budget, Constraint, Draw, Estimate, Run
 
 #: Branches of one selection priced (each a run's integration cost: a plan and a sweep).
@@ -96,6 +97,11 @@ def price_selection(run: Selecting, values: Sequence[Any], minimize: bool,
             diff = (values[lo] - values[hi]) if minimize else (values[hi] - values[lo])
             noisy = type(diff)(diff.const, run.noises(diff), diff.laws)
             cons.append(Constraint(noisy.linear(), ">" if lo < hi else ">=", line))
-        costs.append(budget.cost(Run(tuple(run.draws), tuple(cons), run.weight, None)))
+        try:
+            costs.append(budget.cost(Run(tuple(run.draws), tuple(cons), run.weight, None)))
+        except TooCostly:
+            raise
+        except ValueError:  # outside the exact class: the integrator says why, later
+            return
     runs = weight * branches
     budget.check(Estimate(runs, runs * sum(costs) / len(costs)))

@@ -93,3 +93,26 @@ def test_top_3_of_16_is_refused_at_its_selection(monkeypatch):
         m.distribution(list(range(16))).probabilities  # noqa: B018
     assert len(calls) == SAMPLES
     assert time.process_time() - start < 2  # 0.01 s measured
+
+
+def test_a_branch_outside_the_exact_class_is_left_to_the_integrator():
+    """The integrator's refusal of a branch (its cost raises a ValueError) is not turned
+    into a failed run here: the selection is not priced, and the integrator's one-line
+    reason comes later; a TooCostly from the cost goes through."""
+    values = [Noisy(a, {i: 1}, {i: "laplace"}) for i, a in enumerate(range(40))]
+    draws = [Draw(i, "laplace", sympy.Integer(4), "f.py:1") for i in range(40)]
+    checked = []
+
+    def outside(run):
+        raise ValueError("f.py:1: outside")
+
+    price_selection(_AtArgmax(Budget(outside, checked.append), draws), values, False, None,
+                    "f.py:2")
+    assert checked == []
+
+    def costly(run):
+        raise TooCostly("costly")
+
+    with pytest.raises(TooCostly, match="costly"):
+        price_selection(_AtArgmax(Budget(costly, checked.append), draws), values, False,
+                        None, "f.py:2")
