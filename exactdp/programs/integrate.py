@@ -49,8 +49,8 @@ Otherwise the same formulas run on sympy numbers, with the signs of the rates de
 
 from __future__ import annotations
 
-import math
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -58,8 +58,9 @@ import sympy
 
 from .._validate import argument_error
 from ..exact.piecewise_exp import ONE, Value, reduce_fraction, times, value_expr
+from .integrate_cost import star_work
 from .integrate_plan import Plan, Tree, plan
-from .integrate_stars import Frac, Units, frac_sum, star_cuts, star_frac, units
+from .integrate_stars import Frac, Units, frac_sum, star_frac, svt_groups, units
 from .integrate_tree import tree_terms, tree_value
 from .runs import Run
 
@@ -228,14 +229,18 @@ def run_probability(run: Run, algorithm: str = "auto") -> sympy.Expr:
 
 def run_cost(run: Run) -> float:
     """A rough cost of :func:`run_probability` on ``run``, in seconds (one 2-core x86-64
-    core, as :mod:`exactdp.cost`): per star, its pieces times the terms of its integrand
-    (at most the product over the leaves' groups of ``count + 1``, as
-    :func:`exactdp.mechanisms.sparse_vector.exact_seconds`), times the inclusion-exclusion
-    factor of ``!=`` comparisons (discrete) and bounded-below Gumbel leaves; a tree (a
-    ``topk`` chain) by :func:`~exactdp.programs.integrate_tree.tree_terms`, calibrated on
-    top-3 to top-5 chains of 5 to 9 distinct answers (an over-estimate by at most about 2
-    there); sympy rates (scales with no common rational unit) cost 100 times more. Checks
-    the run first.
+    core, as :mod:`exactdp.cost`): per star, the products of terms made while multiplying
+    its leaves' factors and the terms integrated, estimated by
+    :func:`~exactdp.programs.integrate_cost.star_work` (sums of integer or commensurable
+    offsets merge: polynomially many terms where the product of the factors' sizes is
+    exponential), with :data:`PRODUCT_SECONDS` and :data:`TERM_SECONDS` per unit (the
+    sparse vector's stars through its integer-keyed integral, the others on Fractions,
+    discrete Laplace stars with their denominators), times the inclusion-exclusion factor
+    of ``!=`` comparisons (discrete) and bounded-below Gumbel leaves; a tree (a ``topk``
+    chain) by :func:`~exactdp.programs.integrate_tree.tree_terms`, calibrated on top-3 to
+    top-5 chains of 5 to 9 distinct answers (an over-estimate by at most about 2 there);
+    sympy rates (scales with no common rational unit) cost 100 times more. Measured
+    against the CPU time in ``docs/benchmarks.md``. Checks the run first.
 
     Raises
     ------
@@ -244,22 +249,52 @@ def run_cost(run: Run) -> float:
     """
     p = _plan(run)
     u = units(run)
+    laws = [d.law for d in run.draws]
     total = 1e-5
     for _, stars in p.alternatives:
         for star in stars:
             if isinstance(star, Tree):  # topk chains: 1-2.5 us a unit, 2 ms a run (sympy)
                 total += 2e-3 + 1.5e-6 * tree_terms(star)
                 continue
-            groups: dict[tuple, int] = {}
-            for leaf, bounds in star.leaves:
-                key = (run.draws[leaf].law, u.rates[leaf],
-                       tuple((b.slope, b.offset, b.lower) for b in bounds))
-                groups[key] = groups.get(key, 0) + 1
-            terms = min(math.prod(n + 1 for n in groups.values()), 10**30)
-            pieces = len(star_cuts(star)) + 2
             if star.kind == "gumbel":
                 below = sum(any(b.lower for b in bs) for _, bs in star.leaves)
                 total += 2e-5 * (len(star.leaves) + 1) * 2.0 ** below
-            else:
-                total += 4e-6 * pieces * terms * (3 if star.kind == "discrete" else 1)
+                continue
+            route = ("svt" if u.exact and svt_groups(star, laws, u) is not None
+                     else star.kind)
+            work = star_work(star, laws, u)
+            total += (PRODUCT_SECONDS[route] * work.products + TERM_SECONDS[route] * work.terms
+                      + 2e-6 * len(star.leaves))
     return total * (1 if u.exact else 100)
+
+
+#: Runs whose costs :func:`runs_cost` samples first.
+COST_SAMPLE = 64
+
+
+def runs_cost(runs: Sequence[Run], limit: float) -> float:
+    """``sum(run_cost(r) for r in runs)``; with more than :data:`COST_SAMPLE` runs, first
+    the mean over a sample spread along them times their number, returned as it is when
+    past twice ``limit`` (the caller refuses it; the exact sum would confirm it at about a
+    millisecond a run: 2.5 s for the 3,360 tree runs of a top-3 of 16 answers).
+
+    Examples
+    --------
+    >>> runs_cost([], 120.0)
+    0
+    """
+    if len(runs) > COST_SAMPLE:
+        step = len(runs) / COST_SAMPLE
+        mean = sum(run_cost(runs[int(i * step)]) for i in range(COST_SAMPLE)) / COST_SAMPLE
+        if mean * len(runs) > 2 * limit:
+            return mean * len(runs)
+    return sum(run_cost(r) for r in runs)
+
+
+#: Seconds per product of two terms while a star's leaves are multiplied
+#: (:attr:`~exactdp.programs.integrate_cost.StarWork.products`), by route: ``"svt"`` the
+#: sparse vector's integer-keyed integral, ``"continuous"`` Fractions, ``"discrete"``
+#: Fractions and a denominator per rate.
+PRODUCT_SECONDS = {"svt": 6e-7, "continuous": 1.5e-5, "discrete": 5e-5}
+#: Seconds per term of a star's integrand (its integral on the piece, and the sums after).
+TERM_SECONDS = {"svt": 2e-6, "continuous": 1e-5, "discrete": 5e-5}

@@ -101,7 +101,9 @@ def units_of(scales: tuple[sympy.Expr, ...]) -> Units:
 
 
 # ---------------------------------------------------------------------- continuous stars
-def _interval(bounds: tuple[Bound, ...]) -> tuple[Fraction | None, Fraction | None]:
+def interval(bounds: tuple[Bound, ...]) -> tuple[Fraction | None, Fraction | None]:
+    """The interval that constant ``bounds`` leave: the largest lower and the smallest
+    upper offset (None: unbounded on that side)."""
     los = [b.offset for b in bounds if b.lower]
     his = [b.offset for b in bounds if not b.lower]
     return (max(los) if los else None), (min(his) if his else None)
@@ -151,7 +153,7 @@ def _cdf(law: str, rho: Any, b: Bound, t: Fraction, u: Units) -> Piece:
     return plus({(z, z): u.num(Fraction(1))}, {(-rho * s, -rho * o): tail})
 
 
-def _svt_groups(star: Star, laws: list[str], u: Units
+def svt_groups(star: Star, laws: list[str], u: Units
                 ) -> tuple[Fraction, tuple[tuple[Fraction, int, int], ...]] | None:
     """The sparse vector's groups ``(s, Trues, Falses)`` of a star that has that shape."""
     if not u.exact or star.centre_bounds or laws[star.centre] != "laplace":
@@ -173,10 +175,10 @@ def continuous_star(star: Star, laws: list[str], u: Units, fast: bool = True) ->
     """``int density_centre(z) prod_leaves P(leaf in its interval | z) dz`` over the
     centre's own interval."""
     rho_c = u.rates[star.centre]
-    svt = _svt_groups(star, laws, u) if fast else None
+    svt = svt_groups(star, laws, u) if fast else None
     if svt is not None:  # a copy: the cached value is shared
         return dict(segment_integral(rho_c, svt[0], svt[1]))
-    lo, hi = _interval(star.centre_bounds)
+    lo, hi = interval(star.centre_bounds)
     if laws[star.centre] == "exponential":
         lo = Fraction(0) if lo is None else max(lo, Fraction(0))
     if lo is not None and hi is not None and lo >= hi:
@@ -207,7 +209,7 @@ def continuous_star(star: Star, laws: list[str], u: Units, fast: bool = True) ->
 
 
 # ---------------------------------------------------------------------- discrete stars
-def _integer_bound(b: Bound) -> Bound:
+def integer_bound(b: Bound) -> Bound:
     """The same bound on an integer draw, non-strict with an integer offset (the slope is
     an integer, so ``slope * z + offset`` rounds with its offset)."""
     o = b.offset
@@ -229,13 +231,13 @@ def _cut_nonneg(s: Fraction, o: Fraction) -> int | None:
 
 def discrete_star(star: Star, u: Units) -> Frac:
     """``sum_z P(centre = z) prod_leaves P(leaf in its integer interval | z)``."""
-    cb = tuple(_integer_bound(b) for b in star.centre_bounds)
-    lo_f, hi_f = _interval(cb)
+    cb = tuple(integer_bound(b) for b in star.centre_bounds)
+    lo_f, hi_f = interval(cb)
     lo = None if lo_f is None else int(lo_f)
     hi = None if hi_f is None else int(hi_f)
     if lo is not None and hi is not None and lo > hi:
         return {}, ONE
-    leaves = [(v, tuple(_integer_bound(b) for b in bs)) for v, bs in star.leaves]
+    leaves = [(v, tuple(integer_bound(b) for b in bs)) for v, bs in star.leaves]
     cuts = {0}
     for _, bounds in leaves:
         for i, b in enumerate(bounds):

@@ -364,8 +364,8 @@ class ProgramMechanism(Mechanism):
 
     # ------------------------------------------------------------------ hooks
     def _exact(self, sv: ScoreVector) -> Sequence[sympy.Expr]:
+        self._check_cost(sv)  # first: its enumeration prices the integration as it goes
         trace = self.trace(sv)
-        self._check_cost(sv)
         ov = output_values(self, tuple(sv.exact))
         if ov is not None:
             probs = tuple(value_expr(v, ov.unit) for v in ov.values)

@@ -40,7 +40,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_size
-from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, fmt_size, refuse
+from ..cost import MAX_SAMPLE_DRAWS, SECONDS_LIMIT, as_caller, check_seconds, fmt_size, refuse
 from ..distribution import LossSupremum
 from ..exact import arb_mid_to_mpf, enclose
 from ..exact.piecewise_exp import Value, value_expr
@@ -50,7 +50,7 @@ from ..numbers import exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .display import distribution_html, distribution_latex, distribution_repr
-from .integrate import run_cost, run_probability, run_terms
+from .integrate import run_cost, run_probability, run_terms, runs_cost
 from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, check_bounds, pattern_bound
 from .release_density import run_density
@@ -71,6 +71,9 @@ ONE_VALUE_SECONDS = 0.05
 #: function name; None: no loss). The enumeration's probes then refuse an estimate past
 #: :data:`exactdp.cost.SECONDS_LIMIT` (:func:`loss_seconds`), before the enumeration goes on.
 _LOSS: ContextVar[str | None] = ContextVar("release_loss", default=None)
+#: The probabilities a caller is about to integrate (its function name; None: none): the
+#: enumeration's selections and probes then refuse their integrals' estimated cost.
+_INTEGRALS: ContextVar[str | None] = ContextVar("release_integrals", default=None)
 
 
 def loss_seconds(run: Run) -> float:
@@ -81,14 +84,26 @@ def loss_seconds(run: Run) -> float:
     (:func:`~exactdp.programs.release_search.search_cost` with two starts and a grid of the
     offsets around the ``2 k`` noise-free values): what ``release_loss`` itself checks per
     pattern, summed over the patterns (SVT34Parallel at c = 2: 9.2 s estimated for 4.1 s
-    CPU at 3 queries, 35 s for 16 s at 4; about 1700 s at 10)."""
+    CPU at 3 queries, 35 s for 16 s at 4; about 1700 s at 10). Released values of a run
+    without comparisons, as many as its noises (a histogram, running sums), have a
+    separable supremum (one ``k x k`` linear map, no search: the histogram of 30 answers
+    in 0.2 s, priced at 195 s by the search; 300 answers: 125 s, the matrix
+    inversion)."""
     base = run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))
     k = len(run.released)
     if k == 0:
         return base
     if k == 1:
         return base + ONE_VALUE_SECONDS
+    noises = {i for lin in run.released for i, _ in lin.coefficients}
+    if not run.constraints and len(noises) == k:  # a linear map of independent noises:
+        return base + ONE_VALUE_SECONDS + 6e-6 * k**3  # release_loss._separable, no search
     return base * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
+
+
+def _check_integrals(func: str, estimate: Estimate) -> None:
+    check_seconds(func, f"the exact integrals of about {fmt_size(estimate.runs)} runs",
+                  estimate.seconds, "use fewer queries, or a cut-off")
 
 
 def _check_loss(func: str, estimate: Estimate) -> None:
@@ -106,6 +121,8 @@ def release_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
     call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
     func = _LOSS.get()
     budget = None if func is None else Budget(loss_seconds, partial(_check_loss, func))
+    if budget is None and (func := _INTEGRALS.get()) is not None:
+        budget = Budget(run_cost, partial(_check_integrals, func))
     return enumerate_runs(call, prog.name, prog.filename, func=f"{prog.name}.distribution",
                           release=True, budget=budget)
 
@@ -285,9 +302,13 @@ class ProgramRelease(ReleasedValues):
         return i, tuple(released_rational(func, v) for v in vals)
 
     def _check_cost(self, func: str) -> None:
-        runs = self.mechanism.trace(self.scores).runs
+        token = _INTEGRALS.set(func)
+        try:  # refused at a selection or the probes, or here once the runs exist
+            runs = self.mechanism.trace(self.scores).runs
+        finally:
+            _INTEGRALS.reset(token)
         check_seconds(func, f"the exact integrals of {len(runs)} runs",
-                      sum(run_cost(r) for r in runs), "use fewer queries, or a cut-off")
+                      runs_cost(runs, SECONDS_LIMIT), "use fewer queries, or a cut-off")
 
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:

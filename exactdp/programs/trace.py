@@ -48,6 +48,7 @@ from .runs import (
     Run,
     estimate_tree,
 )
+from .selection_cost import price_selection
 from .steps import MAX_STEPS, StepCounter, StepLimit
 from .values import (
     ACTIVE,
@@ -150,6 +151,7 @@ class SymbolicRun(Executor):
         self.edges: dict[int, set[int]] = {}
         self.chained: set[int] = set()
         self.log: list[str] = []
+        self.budget: Budget | None = None  # the first execution's: price_selection
 
     def noises(self, v: Noisy) -> dict[int, Any]:
         """The draws of ``v`` with their coefficients (a subclass may hide other terms)."""
@@ -269,6 +271,7 @@ class SymbolicRun(Executor):
                 raise ProgramError(f"{line}: {func} needs values with one fresh noise each; "
                                    f"value {n}'s noise is shared or already compared")
             seen.add(i)
+        price_selection(self, values, minimize, k, line)  # with a budget: refused here?
         left, order = list(range(len(values))), []
         sig = tuple(self.signature(v) for v in values)
         for _ in range(1 if k is None else k):  # ties: the first index ranks higher
@@ -441,6 +444,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
         if executions > max_runs:  # the probes under-estimated: say only what is known
             raise _too_many(func, name, estimate, max_runs, known=executions - 1)
         run = executor(prefix, sites, None, release)
+        run.budget = budget if executions == 1 else None
         try:
             key = execute(run, call, counter, name, _finisher(run, counter))
         except _Infeasible:

@@ -17,6 +17,7 @@ from exactdp.programs.integrate import (
     run_cost,
     run_probability,
     run_terms,
+    runs_cost,
     supplied_plan,
     supply_plan,
 )
@@ -489,10 +490,12 @@ def test_discrete_leaf_between_two_bounds_listed_upper_first():
 
 def test_cost_of_symbolic_rates_is_a_hundred_times_the_rational_route():
     """run_cost's stated factor: scales with no common rational unit (1/eps, sqrt(2)/eps)
-    cost 100 times the same run with a common unit (1/eps, 2/eps)."""
+    cost 100 times the same run with a common unit (1/eps, 2/eps), on the same route (an
+    exponential centre: not the sparse vector's integer-keyed one)."""
     c = (con(lin(1, z1=1, z0=-1)),)
-    sym = Run((draw(0, "laplace", 1 / EPS), draw(1, "laplace", sympy.sqrt(2) / EPS)), c, 1, "x")
-    rat = Run((draw(0, "laplace", 1 / EPS), draw(1, "laplace", 2 / EPS)), c, 1, "x")
+    sym = Run((draw(0, "exponential", 1 / EPS), draw(1, "laplace", sympy.sqrt(2) / EPS)), c,
+              1, "x")
+    rat = Run((draw(0, "exponential", 1 / EPS), draw(1, "laplace", 2 / EPS)), c, 1, "x")
     assert run_terms(sym) is None and run_terms(rat) is not None
     assert run_cost(sym) == pytest.approx(100 * run_cost(rat), rel=1e-12)
 
@@ -520,3 +523,15 @@ def test_a_supplied_plan_is_read_for_that_run_object_only():
     supply_plan(run, plan(run))
     assert supplied_plan(run) == plan(run) and supplied_plan(twin) is None
     assert run_probability(run) == run_probability(twin) == sympy.Rational(1, 2)
+
+
+def test_runs_cost_samples_first_and_sums_exactly_under_the_limit():
+    """70 runs of an argmax over 70 answers: under the limit the exact sum of run_cost;
+    with a limit far below it, the mean of a spread sample of 64 runs times 70, within
+    a factor 2 of that sum."""
+    runs = rnm_runs("laplace", 2, list(range(70)))
+    exact = sum(run_cost(r) for r in runs)
+    assert runs_cost(runs, 1e9) == exact
+    sampled = runs_cost(runs, 1e-9)
+    assert sampled != exact and exact / 2 < sampled < 2 * exact
+    assert runs_cost(runs[:10], 1e-9) == sum(run_cost(r) for r in runs[:10])  # too few

@@ -17,8 +17,10 @@ from exactdp.programs.integrate_stars import (
     frac_sum,
     gumbel_stars,
     star_frac,
+    units,
     units_of,
 )
+from exactdp.programs.runs import Draw, Run
 
 #: The leaf's bound ``z1 > z0 + 1`` (strict) and ``z1 >= z0 + 1``.
 ABOVE = Bound(F(1), F(1), True, True, "t.py:1")
@@ -86,3 +88,18 @@ def test_gumbel_star_is_the_logistic_law_of_a_difference():
     num, den = frac_sum(parts)
     # G1 - G0 is logistic with scale 2: P(G1 - G0 < 1) = 1 / (1 + exp(-1/2))
     assert abs(value(num) / value(den) - 1 / (1 + mpmath.exp(-0.5))) < 1e-14
+
+
+def test_units_are_fractions_of_one_unit_or_sympy_rates():
+    """Scales 2/eps and 4/eps: rates eps/2 and eps/4, Fractions 1/2 and 1/4 of the unit
+    eps; with sqrt(2)/eps there is no common rational unit (sympy rates, unit 1)."""
+    eps = sympy.Symbol("epsilon", positive=True)
+
+    def run(*scales):
+        return Run(tuple(Draw(i, "laplace", s, "f.py:1") for i, s in enumerate(scales)), (),
+                   sympy.Integer(1), 0)
+
+    u = units(run(2 / eps, 4 / eps))
+    assert u.exact and u.unit == eps and u.rates == (F(1, 2), F(1, 4))
+    v = units(run(1 / eps, sympy.sqrt(2) / eps))
+    assert not v.exact and v.unit == 1 and sympy.simplify(v.rates[1] - eps / sympy.sqrt(2)) == 0

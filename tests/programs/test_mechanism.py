@@ -274,7 +274,9 @@ def test_check_dp_of_svt_with_a_cut_off_is_refused_at_probe_time():
                     r"1\.\d+e\+03 runs each\) would need about \S+ s \(limit 120 s\); use fewer "
                     r"queries, or an earlier cut-off \(stop after fewer answers: a smaller c\)",
                     msg), msg
-    assert float(info.value.estimate.split()[1]) > 40 * SECONDS_LIMIT  # about 6e3 s
+    # about 2e3 s, mostly the enumeration of 193 x 1,471 runs (the integrals' terms merge:
+    # 6e3 s when they were priced as the product of the leaves' factors)
+    assert float(info.value.estimate.split()[1]) > 10 * SECONDS_LIMIT
     assert cpu < 10  # about 1 s at the probes; 5x margin (the full enumeration took 9 s)
 
 

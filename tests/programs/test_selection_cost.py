@@ -1,0 +1,118 @@
+"""exactdp.programs.selection_cost: the integration of a selection's runs priced at the
+selection, against the sum over every run (trace_seconds), and the refusal it gives."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+import sympy
+
+from exactdp.cost import SECONDS_LIMIT, TooCostly
+from exactdp.programs import integrate, library, library_release, mechanism, release
+from exactdp.programs.mechanism import trace_seconds
+from exactdp.programs.runs import Budget, Draw, Estimate
+from exactdp.programs.selection_cost import SAMPLES, orders, price_selection
+from exactdp.programs.values import Noisy
+
+R = sympy.Rational
+
+
+def test_orders_spread_the_first_over_the_ranks():
+    assert orders([3, 1, 2], False, 1) == [(0,), (2,), (1,)]
+    assert orders([3, 1, 2], True, 1) == [(1,), (2,), (0,)]
+    got = orders(list(range(20)), False, 1)
+    assert len(got) == SAMPLES and len({o[0] for o in got}) == SAMPLES
+    top3 = orders(list(range(10)), False, 3)
+    assert len(top3) == SAMPLES and all(len(set(o)) == 3 for o in top3)
+    assert orders([5, 4], False, 2) == [(0, 1), (1, 0)]  # 2 orders only
+
+
+def test_price_of_an_argmax_against_the_sum_over_its_runs():
+    """noisy_max_laplace on 30 distinct answers (about 10 s of integrals, under the limit):
+    the price at the argmax (8 winners spread over the ranks, times 30) is within a factor
+    2 of the estimate summed over the 30 runs once they exist."""
+    m = library.noisy_max_laplace(epsilon=R(1, 2))
+    q = tuple(sympy.Integer(a) for a in range(30))
+    seen: list[Estimate] = []
+    budget = Budget(lambda run: mechanism._run_seconds("noisy_max_laplace", run), seen.append)
+
+    run = _AtArgmax(budget, [Draw(i, "laplace", 4 / m.epsilon, "library.py:41")
+                             for i in range(30)])
+    values = [Noisy(a, {i: 1}, {i: "laplace"}) for i, a in enumerate(range(30))]
+    price_selection(run, values, False, None, "library.py:41")
+    assert run.budget is None  # once per execution
+    (est,) = seen
+    total = trace_seconds(m, q)
+    assert est.runs == 30
+    assert total / 2 < est.seconds < 2 * total, (est, total)
+
+
+class _AtArgmax:
+    """An execution at its argmax: the draws made, nothing compared before."""
+
+    def __init__(self, budget, draws):
+        self.budget, self.draws, self.constraints, self.arities = budget, draws, [], []
+        self.weight = sympy.Integer(1)
+
+    def noises(self, v):
+        return v.coef
+
+
+def test_noisy_max_on_200_answers_is_refused_at_its_argmax(monkeypatch):
+    """Before, the structural trace and the plans of the 200 runs (3.8-4.1 s CPU) came
+    before the estimate refused; now the first execution's argmax prices 8 of its runs
+    and refuses: the integrator's estimate is asked SAMPLES times, not 200."""
+    calls = []
+    cost = integrate.run_cost
+    monkeypatch.setattr(mechanism, "run_cost", lambda run: calls.append(1) or cost(run))
+    m = library.noisy_max_laplace(epsilon=R(1, 2))
+    start = time.process_time()
+    with pytest.raises(TooCostly, match=r"^probabilities: the exact probabilities of about "
+                       r"200 runs would need about \S+ s \(limit 120 s\); use fewer queries"
+                       ) as info:
+        m.distribution(list(range(200))).probabilities  # noqa: B018
+    cpu = time.process_time() - start
+    assert len(calls) == SAMPLES
+    assert float(info.value.estimate.split()[1]) > 1000 * SECONDS_LIMIT  # about 1e6 s
+    assert cpu < 2  # 0.2 s measured; a 10x margin
+
+
+def test_top_3_of_16_is_refused_at_its_selection(monkeypatch):
+    """noisy_top_k_gap (k = 3, a chain of comparisons: a tree per run) on 16 answers:
+    3,360 runs, near the run limit, so the enumeration counted them exactly and the
+    integrals' estimate refused after it (4.6 s CPU); now the topk call prices 8 of its
+    orders and refuses before any other run exists."""
+    calls = []
+    cost = integrate.run_cost
+    monkeypatch.setattr(release, "run_cost", lambda run: calls.append(1) or cost(run))
+    m = library_release.noisy_top_k_gap(epsilon=R(1, 2), k=3)
+    start = time.process_time()
+    with pytest.raises(TooCostly, match=r"^noisy_top_k_gap\.probabilities: the exact "
+                       r"integrals of about 3\.36e\+03 runs would need about \S+ s"):
+        m.distribution(list(range(16))).probabilities  # noqa: B018
+    assert len(calls) == SAMPLES
+    assert time.process_time() - start < 2  # 0.01 s measured
+
+
+def test_a_branch_outside_the_exact_class_is_left_to_the_integrator():
+    """The integrator's refusal of a branch (its cost raises a ValueError) is not turned
+    into a failed run here: the selection is not priced, and the integrator's one-line
+    reason comes later; a TooCostly from the cost goes through."""
+    values = [Noisy(a, {i: 1}, {i: "laplace"}) for i, a in enumerate(range(40))]
+    draws = [Draw(i, "laplace", sympy.Integer(4), "f.py:1") for i in range(40)]
+    checked = []
+
+    def outside(run):
+        raise ValueError("f.py:1: outside")
+
+    price_selection(_AtArgmax(Budget(outside, checked.append), draws), values, False, None,
+                    "f.py:2")
+    assert checked == []
+
+    def costly(run):
+        raise TooCostly("costly")
+
+    with pytest.raises(TooCostly, match="costly"):
+        price_selection(_AtArgmax(Budget(costly, checked.append), draws), values, False,
+                        None, "f.py:2")
