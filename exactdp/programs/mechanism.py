@@ -52,7 +52,7 @@ class BoundProgram(Protocol):
     name: str
     filename: str
     declaration: Any
-    func: Callable[..., Any]  # the decorated Python function
+    func: Any  # the decorated Python function
 
     def bind(self, q: tuple, epsilon: Any, arguments: tuple[tuple[str, Any], ...],
              sensitivity: Any = None) -> Callable[[], Any]: ...

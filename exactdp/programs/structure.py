@@ -292,6 +292,8 @@ def _plan_template(run: Run, ids: tuple[int, ...], distinct: list[Constraint]) -
         p = plan(tagged)
     except ValueError:
         return None
+    if not all(isinstance(s, Star) for _, stars in p.alternatives for s in stars):
+        return None  # a tree (a topk chain): the integrator plans it itself
 
     def bounds(bs: tuple[Bound, ...], draw: int) -> tuple:
         out = []
@@ -303,9 +305,12 @@ def _plan_template(run: Run, ids: tuple[int, ...], distinct: list[Constraint]) -
                         Fraction(int(a.p), int(a.q))))
         return tuple(out)
 
-    return tuple((sign, tuple((s.kind, s.centre, bounds(s.centre_bounds, s.centre),
-                               tuple((v, bounds(bs, v)) for v, bs in s.leaves))
-                              for s in stars)) for sign, stars in p.alternatives)
+    def star(s: object) -> tuple:
+        assert isinstance(s, Star)  # a tree returned None above
+        return (s.kind, s.centre, bounds(s.centre_bounds, s.centre),
+                tuple((v, bounds(bs, v)) for v, bs in s.leaves))
+
+    return tuple((sign, tuple(star(s) for s in stars)) for sign, stars in p.alternatives)
 
 
 def _moved_plan(tp: tuple, draws: tuple, shifts: list[Fraction]) -> Plan:
