@@ -71,7 +71,8 @@ MAX_RUNS = 4096
 PROBE_AT = 256
 PROBES = 256
 #: The cheaper route of a refused enumeration or integration.
-CHEAPER = "use fewer queries, or an earlier cut-off (stop after fewer answers: a smaller c)"
+CHEAPER = ("use fewer queries, or an earlier cut-off (stop after fewer answers: a smaller "
+           "c); a plain noisy max or top-k has closed forms: ReportNoisyMax, TopK")
 
 
 class _Infeasible(Exception):  # noqa: N818 (internal control flow, never seen by users)
