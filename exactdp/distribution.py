@@ -39,6 +39,7 @@ from .lazy_probabilities import LazyProbabilities
 from .numbers import exact_number
 from .printing import distribution_latex, latex_math
 from .result import Result
+from .result_text import supremum_parts
 from .rng import as_generator
 from .scores import ScoreVector
 
@@ -256,6 +257,10 @@ class LossSupremum(Result):
         """The loss as an exact sympy expression (symbolic in epsilon when epsilon is);
         None for an enclosed supremum, whose enclosure is ``ball``."""
         return None if self.interval is not None else self.loss
+
+    def repr_parts(self) -> list[str]:
+        """After the value: ``attained``, then the witness cut short (``supremum_parts``)."""
+        return supremum_parts(self)
 
 
 class OutputIndexError(ValueError, IndexError):

@@ -10,6 +10,7 @@ builds every result's repr and summary on them (layer 2, beside :mod:`exactdp.pr
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import flint
 import mpmath
@@ -178,6 +179,26 @@ def bracket_witness(text: str) -> str:
     if text.startswith(BRACKET_HEAD) and "): at least " in text:
         return text.split("): at least ", 1)[1].split("; at most ", 1)[0]
     return text
+
+
+def supremum_parts(sup: Any) -> list[str]:
+    """The repr's parts after the value of a :class:`exactdp.distribution.LossSupremum`:
+    ``attained``, then the witness in quotes without a bracket's text (the value's place
+    shows the bracket, :func:`bracket_witness`), cut with ``...`` so that the repr stays
+    within :data:`exactdp.result.REPR_LIMIT` (200) characters.
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace as S
+    >>> sup = S(attained=False, witness="a certified bracket [0.9, 1] (width 0.1): at least "
+    ...         "the value 2; at most 1 by a translation", headline_text=lambda: "0.95",
+    ...         _status=lambda: "certified")
+    >>> supremum_parts(sup)
+    ['attained=False', "witness='the value 2'"]
+    """
+    # 200 minus the class name, the field names, the separators and the status
+    room = max(20, 200 - 60 - len(sup.headline_text()) - len(sup._status()))
+    return [f"attained={sup.attained}", f"witness={_cut(bracket_witness(sup.witness), room - 2)!r}"]
 
 
 def _cut(text: str, limit: int) -> str:

@@ -98,7 +98,7 @@ def test_named_reprs():
     # RNM3 at epsilon 1/10 on [1]*5 vs [2]*5: loss 1/4 (the suite's RNM3 row, docs/suite.md)
     assert repr(build("LossSupremum")) == (
         "LossSupremum(loss=0.25 (exact: 1/4), attained=True, "
-        "witness='the pattern REAL with the value in ...', certified)")
+        "witness='the pattern REAL with the value in (-oo, 1) (a constant ratio)', certified)")
     study = build("ErrorRatioStudy")
     assert repr(study).startswith(f"ErrorRatioStudy(ratio_of_means={study.ratio_of_means:.6g}, ")
     assert float(study) == study.ratio_of_means and study.value is None

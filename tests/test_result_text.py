@@ -12,6 +12,7 @@ from exactdp.result_text import (
     decimal_text,
     field_text,
     longer_than,
+    supremum_parts,
 )
 
 
@@ -73,3 +74,25 @@ def test_bracket_witness_keeps_the_witness_of_a_release_loss_text():
             "REAL) with the values (1, 17); at most 1 by a translation of the noises")
     assert bracket_witness(text) == "the pattern (False, REAL) with the values (1, 17)"
     assert bracket_witness("the value v > 2") == "the value v > 2"
+
+
+def test_supremum_parts_lead_with_the_bracket_and_cut_the_witness():
+    # the repr showed witness='a certified bracket [0.972808, 1] (...' beside the bracket
+    from exactdp.distribution import LossSupremum
+    from exactdp.programs import library_release as LR
+
+    m = LR.svt3(epsilon=1, threshold=1, c=2)
+    sup = m.distribution((1, 1, 0, 0)).loss_supremum((0, 0, 1, 1))
+    lo, hi = sup.interval
+    text = repr(sup)
+    assert text == ("LossSupremum(loss=[0.972808, 1.00001] (certified bracket), attained=False, "
+                    "witness='the pattern (False, False, REAL, REAL) with the values (1, 17)', "
+                    "certified)")
+    assert supremum_parts(sup)[0] == "attained=False"
+    # the printed ends contain the certified ones (exact binary end points)
+    assert sympy.Rational("0.972808") <= lo and hi <= sympy.Rational("1.00001")
+    # a long witness is cut with ... inside its quotes; the status stays
+    long = LossSupremum(sympy.Rational(1, 4), True, 1, "the value " + "v" * 400)
+    text = repr(long)
+    assert len(text) <= 200 and text.startswith("LossSupremum(loss=0.25 (exact: 1/4), ")
+    assert text.endswith("vvv...', certified)")

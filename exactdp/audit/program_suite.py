@@ -316,7 +316,7 @@ def _heuristic(mech: Mechanism, base: tuple) -> tuple[PairLoss | None, int, str]
     if w is None:
         return PairLoss(HEURISTIC, base, base, sympy.Integer(0), "every output"), 0, ""
     out = (str(w.output) if mech.output_kind == "release"
-           else output_text(mech, tuple(w.scores), w.output))
+           else output_text(mech, tuple(w.scores), w.output, named=True))
     pair = PairLoss(HEURISTIC, tuple(w.scores), tuple(w.neighbour), r.loss, out, True,
                     r.interval)
     return pair, r.neighbours_checked, ""

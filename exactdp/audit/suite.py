@@ -119,11 +119,15 @@ def build_mechanism(spec: AlgorithmSpec, epsilon: object = CLAIM) -> Mechanism:
                          f" which this version of exactdp does not have ({exc})") from None
 
 
-def output_text(mech: Mechanism, scores: tuple, index: object) -> str:
-    """An output of a discrete mechanism in words: answer letters or ``index i``."""
+def output_text(mech: Mechanism, scores: tuple, index: object, named: bool = False) -> str:
+    """An output of a discrete mechanism in words: answer letters or ``index i``.
+
+    ``index`` is an index into ``mech.distribution(scores).outputs``, or with ``named`` the
+    output itself (:attr:`PrivacyLoss.label <exactdp.analysis.loss.PrivacyLoss>`, the
+    output check_dp's witness names): a program returning integers has outputs that are
+    integers, never to be read as indices."""
     if mech.output_kind == "sequence" and index is not None:
-        answers = (mech.distribution(scores).outputs[index] if isinstance(index, int)
-                   else index)  # check_dp's witness names the output itself
+        answers = index if named else mech.distribution(scores).outputs[index]  # type: ignore[call-overload]
         if isinstance(answers, tuple) and all(a is None or a is True or a is False
                                               for a in answers):
             return "".join(LETTERS[a] for a in answers)
@@ -166,8 +170,9 @@ def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple,
         return PairLoss(pattern, scores, neighbour, loss, str(output), bool(attained))
     r = privacy_loss(mech, scores, neighbour)
     # a sequence's output by itself: its index may be past q's outputs (the union's)
-    at = r.label if r.label is not None else r.output
-    return PairLoss(pattern, scores, neighbour, r.loss, output_text(mech, scores, at))
+    named = r.label is not None
+    out = output_text(mech, scores, r.label if named else r.output, named)
+    return PairLoss(pattern, scores, neighbour, r.loss, out)
 
 
 def worst_pair(pairs: Sequence[PairLoss]) -> PairLoss:

@@ -18,7 +18,14 @@ import pytest
 import sympy
 
 import exactdp
-from exactdp.audit.suite import PairLoss, build_mechanism, loss_growth, pair_loss, worst_pair
+from exactdp.audit.suite import (
+    PairLoss,
+    build_mechanism,
+    loss_growth,
+    output_text,
+    pair_loss,
+    worst_pair,
+)
 from exactdp.audit.suite_specs import SPECS, pattern_pair, patterns
 from exactdp.distribution import LossSupremum
 from exactdp.exact import compare
@@ -283,3 +290,31 @@ def test_svt3_pair_with_no_closed_form_gives_its_certified_interval():
     assert "loss in [0.149768, 0.15]" in str(p)
     # the pointwise bound of the pair (the X shape moves every answer by 1): m eps / (2c)
     assert p.upper <= 4 * CLAIM / 2
+
+
+def test_a_program_returning_integers_names_its_output_by_itself():
+    """A program whose outputs are integers: the loss's output is the integer released,
+    never an index into the outputs (pair_loss raised IndexError on 10 past (10, 11, 12))."""
+    from exactdp.programs.draws import discrete_laplace
+    from exactdp.programs.language import program
+
+    @program(sensitivity=1, adjacency="one", counts=("n",))
+    def shifted_count(q, epsilon, n):
+        """A count plus two-sided geometric noise, clamped to [0, n], released as 10 + it."""
+        return min(max(q[0] + discrete_laplace(1 / epsilon), 0), n) + 10
+
+    m = shifted_count(epsilon=1, n=2)
+    assert m.output_kind == "sequence" and m.distribution((0,)).outputs == (10, 11, 12)
+    p = pair_loss(m, "up", (0,), (1,))
+    out = int(p.output.removeprefix("output "))
+    assert p.output == f"output {out}" and out in (10, 12)
+    # independent route: the closed form of the clamped geometric law, p = e^-1:
+    # P(10 | 0) = 1/(1+p), P(10 | 1) = p/(1+p); P(12 | 0) = p/(1+p), P(12 | 1) = 1/(1+p)
+    assert p.loss == 1
+    a, b = m.distribution((0,)), m.distribution((1,))
+    i = a.outputs.index(out)
+    ratio = sympy.simplify(a.probabilities[i] / b.probabilities[i])
+    assert sympy.simplify(sympy.Abs(sympy.log(ratio)) - 1) == 0
+    # an index is read as one, a named output as itself
+    assert output_text(m, (0,), 0) == "output 10"
+    assert output_text(m, (0,), 0, named=True) == "output 0"

@@ -19,8 +19,16 @@ from ..._validate import argument_error
 from ...exact.arb import dps_to_prec, flint_prec, to_arb
 from ...exact.signs import UndecidedSignError
 from ...numbers import exact_number
-from ...printing import format_number
-from ...result import Result, ball_digits, ball_text, brief, interval_ball, number_text
+from ...result import (
+    Result,
+    ball_digits,
+    ball_text,
+    brief,
+    certified_text,
+    interval_ball,
+    number_text,
+)
+from ...result_text import bracket_text
 from .._balls import arb_lower_fraction
 
 
@@ -86,9 +94,8 @@ class HockeyStick(Result):
         return None if self._exact is None else self._exact()
 
     def headline_text(self) -> str:
-        if self.algorithm == "grid":
-            return (f"in [{float(self.lower):.6g}, {float(self.upper):.6g}] "
-                    "(certified lattice bounds)")
+        if self.algorithm == "grid":  # ends rounded outward: the text contains the bounds
+            return f"{bracket_text(self.lower, self.upper)} (certified lattice bounds)"
         # the algorithm is its own repr field: the number beside it reads as decimals (a
         # delta of 1 - 1.68e-63 as itself, never as a rounded "1.0 (exact)")
         digits = ball_digits(self.ball)
@@ -99,10 +106,10 @@ class HockeyStick(Result):
                 return number_text(self.value)
             except ValueError:
                 pass
-        if digits < 1:  # the ends clipped to [0, 1], where every delta lies
-            return (f"in [{format_number(self.lower, 3)}, {format_number(self.upper, 3)}] "
-                    f"({self.algorithm}, certified ball)")
-        return f"{ball_text(self.ball)} (certified ball)"
+        if digits < 2:  # a wide ball is a bracket: its ends clipped to [0, 1] (where every
+            # delta lies), rounded outward
+            return f"{bracket_text(self.lower, self.upper)} (certified bracket)"
+        return certified_text(self.ball)
 
 
 @dataclass(frozen=True)
@@ -138,8 +145,9 @@ class EpsilonResult(Result):
         if self.upper is None:
             return ["epsilon=oo (no finite epsilon)", f"delta={brief(self.delta)}"]
         ball = interval_ball(self.lower, self.upper)
-        return [f"epsilon={ball_text(ball)} in [{float(self.lower):.10g}, "
-                f"{float(self.upper):.10g}]", f"delta={brief(self.delta)}"]
+        # the ends rounded outward: the printed bracket contains [lower, upper]
+        return [f"epsilon={ball_text(ball)} in {bracket_text(self.lower, self.upper, 10)}",
+                f"delta={brief(self.delta)}"]
 
 
 

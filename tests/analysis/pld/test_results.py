@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from exactdp.analysis.pld.results import power_by_squaring
 
 
@@ -42,7 +44,40 @@ def test_a_delta_ball_without_digits_prints_clipped_at_zero():
     h = HockeyStick(epsilon=sympy.Integer(0), ball=flint.arb(0, 1e-300),
                     algorithm="closed form", certified=True, caveat="", k=1)
     text = repr(h)
-    assert "delta=in [0, 1.0e-300] (closed form, certified ball)" in text, text
+    # a bracket (no right digit), its upper end rounded outward: the ball's radius is the
+    # float 1e-300 rounded up (arb's mag), so its end is above 1e-300 and prints above it
+    assert "delta=[0, 1.00001e-300] (certified bracket)" in text, text
+    assert "ball" not in text and h.upper >= Fraction(1e-300) and h.lower == 0
+
+
+def test_wide_enclosures_print_as_brackets_with_ends_rounded_outward():
+    """A ball with fewer than two right digits is a bracket, never "(certified ball)"; a
+    grid's bounds and an epsilon's interval print their ends rounded outward (rounding to
+    nearest printed 0.666667 for a lower end 2/3, above it)."""
+    import flint
+    import sympy
+
+    from exactdp.analysis.pld.results import EpsilonResult, HockeyStick
+    from exactdp.result import interval_ball
+
+    def hockey(ball, algorithm="closed form"):
+        return HockeyStick(epsilon=sympy.Integer(0), ball=ball, algorithm=algorithm,
+                           certified=True, caveat="", k=1)
+
+    wide = hockey(interval_ball(Fraction(2, 3), Fraction(3, 4)))
+    # the union ball's upper end is a hair above 3/4 (arb rounds it up)
+    assert repr(wide).startswith("HockeyStick(delta=[0.666666, 0.750001] (certified bracket), ")
+    narrow = hockey(interval_ball(Fraction(2, 3), Fraction(2, 3) + Fraction(1, 10**9)))
+    assert repr(narrow).startswith("HockeyStick(delta=0.666667 (certified ball), ")
+    grid = hockey(interval_ball(Fraction(2, 3), Fraction(5, 6)), "grid")
+    assert repr(grid).startswith(
+        "HockeyStick(delta=[0.666666, 0.833334] (certified lattice bounds), ")
+    eps = EpsilonResult(sympy.Rational(1, 10), Fraction(2, 3), Fraction(2, 3) + Fraction(
+        1, 10**12), True, "")
+    assert "in [0.6666666666, 0.6666666667]" in repr(eps), repr(eps)
+    # the printed ends contain the exact ones (Fractions compared exactly)
+    assert Fraction("0.666666") <= Fraction(2, 3) and Fraction(5, 6) <= Fraction("0.833334")
+    assert isinstance(wide.ball, flint.arb)
 
 
 def test_epsilon_result_shows_a_float_delta_in_decimals():
