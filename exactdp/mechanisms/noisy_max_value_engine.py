@@ -11,6 +11,11 @@ class's closed forms) read by :mod:`exactdp.programs.release_loss`: the released
 cells, the exact limits at their ends, interior critical points as certified intervals,
 the support edge of exponential noise from the orders of vanishing.
 
+Pairs with more than :data:`ENGINE_MAX_SCORES` distinct scores go to the polynomial
+route of :mod:`exactdp.mechanisms.noisy_max_loss` (the densities as polynomials in
+``x = exp(-epsilon/(c*Delta*L))``, exact, 25-75x faster there; the engine's cells grew past
+60 s CPU at 20 distinct scores); both routes are checked equal up to that size.
+
 Not integrals, kept here: the exact limits (epsilon = oo: ``V = max q`` exactly; epsilon
 = 0: no distribution), and Gumbel noise, outside the engine's class of released values:
 ``V`` is Gumbel with location ``b ln S``, ``S = sum_r exp(q_r/b)``, so the log density
@@ -37,6 +42,7 @@ from ..cost import as_caller, check_seconds
 from ..distribution import LossSupremum
 from ..exact.signs import compare
 from ..scores import ScoreVector
+from .noisy_max_loss import value_loss_supremum
 from .noisy_max_value import set_value_loss_route
 
 if TYPE_CHECKING:
@@ -105,6 +111,12 @@ def _check_size(func: str, q: ScoreVector, q2: ScoreVector) -> None:
                   "use scores with a smaller common denominator or span, or fewer scores")
 
 
+#: Most distinct scores (of both vectors) whose loss the program engine computes; beyond,
+#: the polynomial route of :mod:`exactdp.mechanisms.noisy_max_loss` (the same exact value,
+#: checked against the engine up to this size in the tests).
+ENGINE_MAX_SCORES = 6
+
+
 def value_loss(mech: Mechanism, noise: str, q: ScoreVector, q2: ScoreVector,
                func: str) -> LossSupremum:
     """The exact ``sup_v |ln f_q(v) / f_q'(v)|`` of report-noisy-max releasing the value:
@@ -131,6 +143,11 @@ def value_loss(mech: Mechanism, noise: str, q: ScoreVector, q2: ScoreVector,
                             "the scores, 0 under the neighbour (no noise)")
     if noise == "gumbel":
         return _gumbel(mech, q, q2)
+    if len({*q.exact, *q2.exact}) > ENGINE_MAX_SCORES:
+        # the engine's cells grow fast with the distinct scores (8: 1.2 s, 12: 11 s, 20:
+        # over 60 s CPU); the class's polynomials in x give the same exact loss in 0.02 s
+        # at 8 and 0.3 s at 20, under their own cost model
+        return value_loss_supremum(mech, noise, q, q2, func)
     _check_size(func, q, q2)
     engine = value_mechanism(noise, mech.epsilon, mech.c * mech.sensitivity)
     with as_caller(func):

@@ -229,3 +229,4 @@ def test_value_mechanism_is_the_library_program_at_the_class_s_scale():
     assert pair_loss(mono, [0, 0, 0], [1, 1, 1]).value == 3  # n / b with b = 1
     big = exactdp.ReportNoisyMax(1, 2, noise="laplace", output="value")  # b = 4
     assert pair_loss(big, [0, 0, 0], [1, 1, 1]).value == sympy.Rational(3, 4)
+
