@@ -145,10 +145,10 @@ def _check_integration(func: str, copies: int, n: int, runs: str, seconds: float
     at ``seconds`` in all, past :data:`exactdp.cost.SECONDS_LIMIT`."""
     if copies == 1:
         check_seconds(func, f"the exact probabilities of {runs} runs", seconds, CHEAPER)
-    else:
+    else:  # a pair (privacy_loss) has its one neighbour already
+        more = ", or pass the one neighbour to check (neighbour=...)" if copies > 2 else ""
         check_seconds(func, f"an exact analysis of {copies} answer vectors of {n} answers "
-                      f"({runs} runs each)", seconds,
-                      f"{CHEAPER}, or pass the one neighbour to check (neighbour=...)")
+                      f"({runs} runs each)", seconds, f"{CHEAPER}{more}")
 
 
 def _budget(name: str, n: int) -> Budget | None:

@@ -120,9 +120,9 @@ def positive_log(x: sympy.Expr) -> sympy.Expr:
     >>> import sympy
     >>> positive_log(sympy.Integer(1)), positive_log(sympy.exp(sympy.Rational(1, 3)))
     (0, 1/3)
-    >>> positive_log(1 + sympy.exp(-1))
-    log(exp(-1) + 1)
+    >>> positive_log(1 + sympy.exp(-1)), positive_log(sympy.exp(1))
+    (log(exp(-1) + 1), 1)
     """
-    if x.is_Number or isinstance(x, sympy.exp):
+    if x.is_Number or isinstance(x, sympy.exp) or x is sympy.E:  # exp(1) is E, not an exp
         return sympy.log(x)
     return sympy.log(x, evaluate=False)

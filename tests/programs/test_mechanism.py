@@ -451,3 +451,22 @@ def test_rational_obstruction_of_a_coin_valid_at_this_epsilon_only():
     m = L.randomized_response_incorrect(epsilon=1)
     why = m.rational_obstruction(as_scores([0]))
     assert why is not None and why.startswith("its trace at a symbolic epsilon is refused")
+
+
+def test_a_refused_pair_is_not_told_to_pass_one_neighbour():
+    """A fresh user's trial: ``privacy_loss`` of a noisy max program on 40 answers was
+    refused with advice to pass one neighbour (it had) and to use a cut-off (argmax has
+    none); the advice now names the closed forms."""
+    from exactdp.cost import TooCostly
+    from exactdp.programs import argmax, laplace, program
+
+    @program(output="selection")
+    def nm(q, epsilon):
+        return argmax([a + laplace(2 / epsilon) for a in q])
+
+    q = list(range(40))
+    with pytest.raises(TooCostly) as info:
+        exactdp.privacy_loss(nm(epsilon=1), q, [1, *q[1:]])
+    msg = str(info.value)
+    assert "pass the one neighbour" not in msg and "ReportNoisyMax, TopK" in msg
+    assert "\n" not in msg

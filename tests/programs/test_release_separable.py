@@ -134,9 +134,23 @@ def test_the_spread_is_the_limit_of_the_log_ratio_by_quadrature():
 
 def test_positive_log_is_sympys_log_on_positive_values():
     e = sympy.exp
-    for x in (R(1), R(1, 3), R(6), e(R(2, 5)), 2 * e(R(1, 3)), 1 + e(-1),
+    for x in (R(1), R(1, 3), R(6), e(R(2, 5)), e(1), sympy.E, 2 * e(R(1, 3)), 1 + e(-1),
               (3 * e(R(1, 2)) - e(R(1, 4))) / (7 + e(-R(5, 6)))):
         assert positive_log(x) == sympy.log(x), x
         with mpmath.workdps(40):
             want = mpmath.log(mpmath.mpf(sympy.N(x, 50)))
             assert abs(mpmath.mpf(sympy.N(positive_log(x), 45)) - want) < mpmath.mpf(10) ** -30
+
+
+def test_a_loss_of_one_nat_is_simplified():
+    """A fresh user's trial: a separable pattern's loss printed ``1/2 + log(E)`` (log built
+    unevaluated on ``exp(1)``, which sympy writes ``E``); it is 3/2."""
+    import exactdp
+    from exactdp.programs import laplace, program
+
+    @program(sensitivity=1, output="release")
+    def rel(q, epsilon):
+        return (q[0] + laplace(1 / epsilon) >= 0, q[1] + laplace(2 / epsilon))
+
+    loss = exactdp.privacy_loss(rel(epsilon=1), [0, 0], [1, 1])
+    assert loss.loss == sympy.Rational(3, 2)
