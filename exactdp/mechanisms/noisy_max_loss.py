@@ -18,7 +18,6 @@ import flint
 import mpmath
 import sympy
 
-from .._validate import argument_error, check_same_length
 from ..cost import check_seconds
 from ..distribution import LossSupremum
 from ..exact.arb import arb_mid_to_float, arb_to_interval, flint_prec
@@ -388,54 +387,21 @@ def _approaching(mech: Mechanism, q: ScoreVector, q2: ScoreVector, pair: _Pair,
     return tuple((f"the value v = {points[i]}", losses[i]) for i in reversed(keep))
 
 
-def _gumbel(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> LossSupremum:
-    """Gumbel noise: ``V ~ Gumbel(b ln S, b)``, ``S = sum_r exp(q_r/b)``; the log density
-    ratio is ``ln(S/S') - (S - S') exp(-v/b)``."""
-    rate = mech.rate
-    S = sympy.Add(*[sympy.exp(rate * v) for v in q.exact])
-    S2 = sympy.Add(*[sympy.exp(rate * v) for v in q2.exact])
-    s = compare(S, S2)
-    if s == 0:
-        return LossSupremum(sympy.Integer(0), True, 0,
-                            "every value v (both inputs give V the same Gumbel law)")
-    b = 1 / rate
-    points = [-b * 4**j for j in range(2, 6)]
-    events = []
-    for v in points:
-        val = sympy.log(S / S2) - (S - S2) * sympy.exp(-rate * v)
-        events.append((f"the value v = {v}", -val if compare(val, 0) < 0 else val))
-    return LossSupremum(sympy.oo, False, -s, "the values v -> -oo (not attained)",
-                        tuple(events))
-
-
 def value_loss_supremum(mech: Mechanism, noise: str, q: ScoreVector, q2: ScoreVector,
                         func: str) -> LossSupremum:
     """The exact ``sup_v |ln f_q(v) / f_q'(v)|`` of report-noisy-max releasing the value
-    (the module docstring says how).
+    (the module docstring says how), for Laplace or exponential noise at a finite numeric
+    epsilon: :func:`exactdp.mechanisms.noisy_max_value_engine.value_loss` answers the
+    limits and Gumbel noise, checks the pair, and routes here pairs of many distinct scores.
 
     Raises
     ------
     ValueError
-        At epsilon = 0 (no distribution), for irrational scores or epsilon, for a pair too
-        large for the exact route (the cost model).
+        For irrational scores or epsilon, for a pair too large for the exact route (the
+        cost model).
     UndecidedSignError
         If a critical value cannot be told from the largest exact candidate at 4096 bits.
     """
-    check_same_length(func, ("scores", "neighbour"), (q.raw, q2.raw))
-    limit = mech.epsilon_limit
-    if limit == "zero":
-        raise ValueError(f"{func}: at epsilon = 0 the noise has infinite scale and V has no "
-                         "distribution (the loss tends to 0 only for Laplace noise)")
-    if mech.epsilon.free_symbols:
-        raise argument_error(func, "epsilon", "a number here", mech.epsilon)
-    if limit is not None:  # epsilon = oo: V = max q exactly
-        top, top2 = max(q.exact), max(q2.exact)
-        if compare(top, top2) == 0:
-            return LossSupremum(sympy.Integer(0), True, 0, f"the value v = {top} (no noise)")
-        return LossSupremum(sympy.oo, True, 1, f"the value v = {top}: probability 1 under "
-                            "the scores, 0 under the neighbour (no noise)")
-    if noise == "gumbel":
-        return _gumbel(mech, q, q2)
     pair = _Pair(mech, noise, q, q2, func)
     if pair.noise == "exponential" and max(pair.Q) != max(pair.Q2):
         lo, hi = sorted((max(pair.Q), max(pair.Q2)))
