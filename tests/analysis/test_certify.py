@@ -17,7 +17,8 @@ from exactdp.mechanisms.custom import (
     wrong_exponential,
     wrong_permute_and_flip,
 )
-from exactdp.programs import laplace, program
+
+from .test_outputs import overlap
 
 R = sympy.Rational
 
@@ -434,17 +435,6 @@ def test_a_missing_rational_form_is_refused_with_the_view_s_own_reason():
                                          r"rational in x = exp\(-epsilon/N\): the "
                                          r"rational_form view has none on \[0, 1\]; use"):
         _check_rational_forms(NoFormHere(), [as_scores([0, 1])])
-
-
-@program(adjacency="one", domain=(0, 1))
-def overlap(q, epsilon):
-    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
-    output sets overlap in False only. Laplace(1/eps) has P(L >= t) = e^(-eps t)/2, t >= 0:
-    on (1,) P(True) = P(False) = 1/2; on (0,) P(1) = e^-eps/2, P(False) = 1 - e^-eps/2."""
-    noisy = q[0] + laplace(1 / epsilon) >= 1
-    if q[0] == 1:
-        return True if noisy else False
-    return 1 if noisy else False
 
 
 def test_certify_dp_over_different_output_sets_fails_for_every_epsilon():

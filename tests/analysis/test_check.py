@@ -16,8 +16,9 @@ from exactdp.mechanisms.custom import (
     wrong_permute_and_flip,
     wrong_rnm_laplace,
 )
-from exactdp.programs import laplace, program
 from exactdp.programs import library as programs_library
+
+from .test_outputs import overlap
 
 EPS = sympy.Symbol("epsilon", positive=True)
 R = sympy.Rational
@@ -444,17 +445,6 @@ def test_check_dp_refuses_a_negative_epsilon_in_its_words():
     """Mutation seed 11: the claimed epsilon must be > 0, said in exactly those words."""
     with pytest.raises(ValueError, match=r"^check_dp: epsilon must be > 0, got -1$"):
         check_dp(exactdp.PermuteAndFlip(1), [0, 1], epsilon=-1)
-
-
-@program(adjacency="one", domain=(0, 1))
-def overlap(q, epsilon):
-    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
-    output sets overlap in False only. Laplace(1/eps) has P(L >= t) = e^(-eps t)/2, t >= 0:
-    on (1,) P(True) = P(False) = 1/2; on (0,) P(1) = e^-eps/2, P(False) = 1 - e^-eps/2."""
-    noisy = q[0] + laplace(1 / epsilon) >= 1
-    if q[0] == 1:
-        return True if noisy else False
-    return 1 if noisy else False
 
 
 def test_check_dp_over_different_output_sets_is_not_private_with_the_witness():

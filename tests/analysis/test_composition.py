@@ -9,7 +9,8 @@ import sympy
 
 import exactdp
 from exactdp.analysis.composition import available_claims
-from exactdp.programs import laplace, program
+
+from .test_outputs import overlap
 
 
 def _enumerated_delta(p, q, k: int, eps) -> sympy.Expr:
@@ -46,16 +47,6 @@ def test_claims_available_are_the_installed_ones():
     # basic composition (10 rounds of 2-DP are 20-DP) is a true bound: its claimed delta(8)
     # is never below the certified lower bound, so the row holds
     assert [(r.claim, r.holds) for r in rows] == [("basic", True)]
-
-
-@program(adjacency="one", domain=(0, 1))
-def overlap(q, epsilon):
-    """On q = (1,) True or False, each 1/2 (Laplace(1/eps) >= 0); on (0,) the integer 1
-    with e^-eps/2 or False: True is reached on (1,) only."""
-    noisy = q[0] + laplace(1 / epsilon) >= 1
-    if q[0] == 1:
-        return True if noisy else False
-    return 1 if noisy else False
 
 
 def test_composition_over_different_output_sets_counts_the_infinite_mass():

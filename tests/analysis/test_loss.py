@@ -18,8 +18,10 @@ from exactdp.exact import UndecidedSignError, sign
 from exactdp.mechanisms.custom import (
     mechanism_from_function,
 )
-from exactdp.programs import laplace, program
 from exactdp.programs import library as programs_library
+from exactdp.programs import program
+
+from .test_outputs import overlap
 
 EPS = sympy.Symbol("epsilon", positive=True)
 R = sympy.Rational
@@ -503,16 +505,6 @@ def test_an_infinite_ball_loss_points_to_the_vector_where_the_output_is_possible
 def reveal(q, epsilon):
     """Decided without noise: (False,) on q = (0,), (True,) on (1,)."""
     return q[0] == 1
-
-
-@program(adjacency="one", domain=(0, 1))
-def overlap(q, epsilon):
-    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
-    output sets overlap in False only (1 is not True)."""
-    noisy = q[0] + laplace(1 / epsilon) >= 1
-    if q[0] == 1:
-        return True if noisy else False
-    return 1 if noisy else False
 
 
 def test_an_output_decided_without_noise_has_an_infinite_loss_with_its_witness():

@@ -11,7 +11,8 @@ from exactdp import ReportNoisyMax
 from exactdp.analysis.loss_range import bounded_range
 from exactdp.exact import UndecidedSignError
 from exactdp.mechanisms.custom import mechanism_from_function
-from exactdp.programs import laplace, program
+
+from .test_outputs import overlap
 
 EPS = sympy.Symbol("epsilon", positive=True)
 R = sympy.Rational
@@ -64,17 +65,6 @@ def test_bounded_range_numeric_matches_mpmath_log_ratios():
         ref = max(logs) - min(logs)
         assert abs(mpmath.mpf(sympy.N(res.value, 40)) - ref) < mpmath.mpf(10) ** -35
     assert res.certified and res.caveat is None
-
-
-@program(adjacency="one", domain=(0, 1))
-def overlap(q, epsilon):
-    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
-    output sets overlap in False only. Laplace(1/eps) has P(L >= t) = e^(-eps t)/2, t >= 0:
-    on (1,) P(True) = P(False) = 1/2; on (0,) P(1) = e^-eps/2, P(False) = 1 - e^-eps/2."""
-    noisy = q[0] + laplace(1 / epsilon) >= 1
-    if q[0] == 1:
-        return True if noisy else False
-    return 1 if noisy else False
 
 
 def test_bounded_range_over_different_output_sets_names_the_output():

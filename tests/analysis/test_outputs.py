@@ -75,7 +75,10 @@ def test_padded_balls_put_an_exact_zero_where_a_vector_does_not_reach():
 
 @program(adjacency="one", domain=(0, 1))
 def overlap(q, epsilon):
-    """On (1,) True or False, each 1/2; on (0,) the integer 1 (e^-eps/2) or False."""
+    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
+    output sets overlap in False only (1 is not True). Laplace(1/eps) has P(L >= t) =
+    e^(-eps t)/2, t >= 0: on (1,) P(True) = P(False) = 1/2; on (0,) P(1) = e^-eps/2,
+    P(False) = 1 - e^-eps/2. (The other analyses' tests import it.)"""
     noisy = q[0] + laplace(1 / epsilon) >= 1
     if q[0] == 1:
         return True if noisy else False

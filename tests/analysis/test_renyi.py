@@ -17,7 +17,8 @@ from exactdp.analysis.renyi import (
     renyi_divergence,
 )
 from exactdp.exact import UndecidedSignError
-from exactdp.programs import laplace, program
+
+from .test_outputs import overlap
 
 R = sympy.Rational
 
@@ -131,17 +132,6 @@ def test_every_discrete_kind_sparse_vector_sequences():
     assert abs(float(kl - ref)) < 1e-15
     two = exactdp.SparseVector(1, 0).distribution([0, 1])  # Algorithm 1, two queries
     assert max_divergence(two, two).value == 0
-
-
-@program(adjacency="one", domain=(0, 1))
-def overlap(q, epsilon):
-    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
-    output sets overlap in False only. Laplace(1/eps) has P(L >= t) = e^(-eps t)/2, t >= 0:
-    on (1,) P(True) = P(False) = 1/2; on (0,) P(1) = e^-eps/2, P(False) = 1 - e^-eps/2."""
-    noisy = q[0] + laplace(1 / epsilon) >= 1
-    if q[0] == 1:
-        return True if noisy else False
-    return 1 if noisy else False
 
 
 def test_divergences_of_a_sequence_mechanism_align_outputs_by_value():

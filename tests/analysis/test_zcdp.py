@@ -9,7 +9,8 @@ import sympy
 import exactdp
 from exactdp import ExponentialMechanism, PermuteAndFlip
 from exactdp.analysis.zcdp import check_zcdp
-from exactdp.programs import laplace, program
+
+from .test_outputs import overlap
 
 EPS = sympy.Symbol("epsilon", positive=True)
 R = sympy.Rational
@@ -59,17 +60,6 @@ def test_zcdp_refuses_an_empty_list_of_orders():
     with pytest.raises(ValueError, match=r"^check_zcdp: alphas must be rational numbers >= 1 "
                                          r"\(at least one\), got \[\]$"):
         check_zcdp(PermuteAndFlip(1), [0, 1], 1, alphas=[])
-
-
-@program(adjacency="one", domain=(0, 1))
-def overlap(q, epsilon):
-    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
-    output sets overlap in False only. Laplace(1/eps) has P(L >= t) = e^(-eps t)/2, t >= 0:
-    on (1,) P(True) = P(False) = 1/2; on (0,) P(1) = e^-eps/2, P(False) = 1 - e^-eps/2."""
-    noisy = q[0] + laplace(1 / epsilon) >= 1
-    if q[0] == 1:
-        return True if noisy else False
-    return 1 if noisy else False
 
 
 def test_check_zcdp_over_different_output_sets_fails():

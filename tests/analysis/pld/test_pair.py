@@ -6,7 +6,8 @@ import sympy
 
 import exactdp
 from exactdp import mechanism_from_function
-from exactdp.programs import laplace, program
+
+from ..test_outputs import overlap
 
 
 def _randomized_response(q, eps):
@@ -67,17 +68,6 @@ def test_sparse_vector_pld_is_the_enumerated_law_of_its_answer_sequences():
             minus_inf = sum(q for p, q in zip(P, Q, strict=True) if p == 0)
             assert abs(mpmath.mpf(str(sympy.N(pld.q_ninf, 30))) - minus_inf) < 1e-25
     assert minus_inf > 0  # Algorithm 5: equal answers are never answered differently
-
-
-@program(adjacency="one", domain=(0, 1))
-def overlap(q, epsilon):
-    """On q = (1,) True or False by a noisy test, on (0,) the integer 1 or False: the
-    output sets overlap in False only. Laplace(1/eps) has P(L >= t) = e^(-eps t)/2, t >= 0:
-    on (1,) P(True) = P(False) = 1/2; on (0,) P(1) = e^-eps/2, P(False) = 1 - e^-eps/2."""
-    noisy = q[0] + laplace(1 / epsilon) >= 1
-    if q[0] == 1:
-        return True if noisy else False
-    return 1 if noisy else False
 
 
 def _hockey_stick(P, Q, t):
