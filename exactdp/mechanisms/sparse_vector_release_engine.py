@@ -32,6 +32,7 @@ D. Zhang, "Proving differential privacy with shadow execution", PLDI 2019 (NumSV
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -84,12 +85,9 @@ def mixed_loss(func: str, epsilon: sympy.Expr, threshold: sympy.Expr, c: int,
     ValueError
         A symbolic epsilon; the engine's one-line refusals (the cost model).
     """
-    if epsilon.free_symbols:
-        raise ValueError(f"{func}: epsilon is symbolic ({epsilon}); the supremum over the "
-                         "released values of answers moving both ways needs a number")
-    engine = svt3_mechanism(epsilon, threshold, c, sensitivity)
-    with as_caller(func):
-        return engine.evaluate("density", sv, sv2)
+    return _engine_loss(func, svt3_mechanism, "the supremum over the released values of "
+                        "answers moving both ways needs a number", epsilon, threshold, c,
+                        sensitivity, sv, sv2)
 
 
 def fresh_loss(func: str, epsilon: sympy.Expr, threshold: sympy.Expr, c: int,
@@ -105,9 +103,18 @@ def fresh_loss(func: str, epsilon: sympy.Expr, threshold: sympy.Expr, c: int,
         A symbolic epsilon (the maximum over patterns is decided numerically); the
         engine's one-line refusals (the cost model).
     """
+    return _engine_loss(func, numerical_svt_mechanism, "the maximum over patterns needs a "
+                        "number", epsilon, threshold, c, sensitivity, sv, sv2)
+
+
+def _engine_loss(func: str, build: Callable[..., Any], why: str, epsilon: sympy.Expr,
+                 threshold: sympy.Expr, c: int, sensitivity: sympy.Expr, sv: ScoreVector,
+                 sv2: ScoreVector) -> LossSupremum:
+    """The loss of the library program ``build(epsilon, threshold, c, sensitivity)`` on
+    the pair, read through the engine's ``"density"`` view under the caller's name; a
+    symbolic epsilon refused in one line saying ``why``."""
     if epsilon.free_symbols:
-        raise ValueError(f"{func}: epsilon is symbolic ({epsilon}); the maximum over "
-                         "patterns needs a number")
-    engine = numerical_svt_mechanism(epsilon, threshold, c, sensitivity)
+        raise ValueError(f"{func}: epsilon is symbolic ({epsilon}); {why}")
+    engine = build(epsilon, threshold, c, sensitivity)
     with as_caller(func):
         return engine.evaluate("density", sv, sv2)
