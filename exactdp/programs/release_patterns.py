@@ -21,15 +21,55 @@ from .values import ProgramError
 
 
 def is_real(v: object) -> bool:
-    """Whether ``v`` can be a released value (a number, not a boolean)."""
+    """Whether ``v`` can be a released value: a number (Python, numpy, Fraction or sympy),
+    not a boolean.
+
+    Parameters
+    ----------
+    v : object
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> is_real(0.5), is_real(3), is_real(True)
+    (True, True, False)
+    """
     if isinstance(v, (bool, np.bool_)):
         return False
     return isinstance(v, (int, float, Fraction, sympy.Expr, np.integer, np.floating))
 
 
 def match(pattern: object, output: object, values: list[Any]) -> bool:
-    """Whether ``output`` is an output of ``pattern`` (a decoded pattern); its released
-    values are appended to ``values`` in order."""
+    """Whether ``output`` is an output of ``pattern`` (a decoded pattern), collecting its
+    released values.
+
+    Parameters
+    ----------
+    pattern : object
+        A decoded pattern: booleans, None, integers, ``REAL`` and tuples of them.
+    output : object
+        An output as a user gives it (tuples or lists, numbers at the ``REAL`` places).
+    values : list
+        The released values of ``output`` are appended here, in order (also on a partial
+        match that then fails).
+
+    Returns
+    -------
+    bool
+        True iff ``output`` has the shape of ``pattern``, the same booleans, None and
+        integers (``True`` is not ``1``), and a number at each ``REAL``.
+
+    Examples
+    --------
+    >>> vals = []
+    >>> match((True, REAL), (True, 2.5), vals), vals
+    (True, [2.5])
+    >>> match(True, 1, [])
+    False
+    """
     if pattern is REAL:
         if is_real(output):
             values.append(output)
@@ -44,8 +84,35 @@ def match(pattern: object, output: object, values: list[Any]) -> bool:
 
 
 def sampled_key(value: object, line: str, values: list[float]) -> Hashable:
-    """The pattern key of a sampled output (floats are released values, appended to
-    ``values``)."""
+    """The type-tagged pattern key of an output the program's sampler returned.
+
+    Parameters
+    ----------
+    value : object
+        A sampled output: booleans, None, integers, floats (released values) and tuples.
+    line : str
+        The program's name or ``file:line``, for the error.
+    values : list of float
+        The released values (the floats) are appended here, in order.
+
+    Returns
+    -------
+    Hashable
+        ``(0, 0)`` / ``(0, 1)`` for True / False, ``(1,)`` for None, ``(2, k)`` for the
+        integer k, ``RELEASED_KEY`` for a float, ``(3, keys)`` for a tuple: the order of
+        :func:`exactdp.programs.trace.canonical`.
+
+    Raises
+    ------
+    ProgramError
+        An output made of anything else, in one line naming ``line``.
+
+    Examples
+    --------
+    >>> vals = []
+    >>> sampled_key((True, None, 3), "prog", vals), vals
+    ((3, ((0, 0), (1,), (2, 3))), [])
+    """
     if isinstance(value, (bool, np.bool_)):
         return (0, 0 if value else 1)
     if value is None:
@@ -62,7 +129,26 @@ def sampled_key(value: object, line: str, values: list[float]) -> Hashable:
 
 
 def same_pattern(p: object, q: object) -> bool:
-    """Whether two decoded patterns are the same (``True`` is not ``1``)."""
+    """Whether two decoded patterns are the same.
+
+    Parameters
+    ----------
+    p : object
+        A decoded pattern.
+    q : object
+        A pattern as a user gives it (lists allowed for tuples).
+
+    Returns
+    -------
+    bool
+        The same shape, the same booleans and None (by identity) and the same integers
+        (``True`` is not ``1``).
+
+    Examples
+    --------
+    >>> same_pattern((True, REAL), [True, REAL]), same_pattern(1, True)
+    (True, False)
+    """
     if isinstance(p, tuple):
         return isinstance(q, (tuple, list)) and len(p) == len(q) and all(
             same_pattern(a, b) for a, b in zip(p, q, strict=True))
@@ -72,8 +158,22 @@ def same_pattern(p: object, q: object) -> bool:
 
 
 def real_count(pattern: object) -> int:
-    """The number of released values (``REAL`` placeholders) in a decoded pattern, nested
-    tuples and lists included."""
+    """The number of released values (``REAL`` placeholders) in a pattern.
+
+    Parameters
+    ----------
+    pattern : object
+        A decoded pattern; nested tuples and lists are counted through.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
+    >>> real_count((True, REAL, (REAL, None))), real_count(None)
+    (2, 0)
+    """
     if pattern is REAL:
         return 1
     if isinstance(pattern, (tuple, list)):
@@ -82,8 +182,30 @@ def real_count(pattern: object) -> int:
 
 
 def released_rational(func: str, v: object) -> Fraction:
-    """A released value given by the user as an exact rational (a float by its binary
-    value); one-line ``ValueError`` naming ``func`` for an irrational one."""
+    """A released value given by the user, as an exact rational.
+
+    Parameters
+    ----------
+    func : str
+        The calling function, named in the error.
+    v : object
+        A number: a float is taken by its exact binary value; ints, Fractions, strings
+        and sympy numbers through :func:`exactdp.numbers.exact_number`.
+
+    Returns
+    -------
+    fractions.Fraction
+
+    Raises
+    ------
+    ValueError
+        In one line naming ``func``: not a number, or irrational (``sqrt(2)``).
+
+    Examples
+    --------
+    >>> released_rational("density", "1/3"), released_rational("density", 0.5)
+    (Fraction(1, 3), Fraction(1, 2))
+    """
     if isinstance(v, float):
         return Fraction(v)
     r = exact_number(v, "output", func=func)

@@ -37,7 +37,23 @@ _LIBRARY_DIRS = tuple(sorted({os.path.dirname(os.path.abspath(__file__)).rsplit(
 def user_file(filename: str) -> bool:
     """Whether ``filename`` is user code: the program's file or a helper module of the
     user's (not exactdp, the standard library or an installed package, nor code without a
-    file: ``<string>``, as the ``__init__`` of a dataclass, ``<frozen ...>``)."""
+    file: ``<string>``, as the ``__init__`` of a dataclass, ``<frozen ...>``).
+
+    Parameters
+    ----------
+    filename : str
+        A code object's ``co_filename``.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
+    >>> import os
+    >>> user_file("/home/me/my_svt.py"), user_file(os.__file__), user_file("<string>")
+    (True, False, False)
+    """
     return not (filename.startswith("<") or filename.startswith(_LIBRARY_DIRS))
 
 
@@ -51,7 +67,38 @@ class StepCounter:
 
     exactdp's own programs (:mod:`exactdp.programs.library`: loops over the answers only)
     are not traced: ``sys.settrace`` calls back on every frame a run opens (sympy's too),
-    3/4 of a run's time (12 of 16 ms for the 11 runs of a 10-query SVT1)."""
+    3/4 of a run's time (12 of 16 ms for the 11 runs of a 10-query SVT1).
+
+    Parameters
+    ----------
+    filename : str
+        The program's file (its last executed line is kept in ``last``).
+    limit : int
+        Most lines per run; ``OPCODES_PER_STEP * limit`` bytecodes.
+    name : str
+        The program's name, for the error.
+
+    Attributes
+    ----------
+    steps, ops : int
+        Lines and bytecodes of user code counted since ``__enter__``.
+    traced : bool
+        False when ``filename`` is not user code (the library's programs): nothing is
+        counted.
+
+    Raises
+    ------
+    StepLimit
+        Inside the ``with`` block, past either limit, in one line naming the line.
+
+    Examples
+    --------
+    >>> counter = StepCounter("/home/me/prog.py", 1000, "prog")
+    >>> with counter:
+    ...     total = sum(range(10))
+    >>> counter.traced, counter.steps
+    (True, 0)
+    """
 
     def __init__(self, filename: str, limit: int, name: str) -> None:
         self.filename = filename
