@@ -32,6 +32,7 @@ from ..exact.arb import to_arb
 from ..exact.piecewise_exp import ONE, sums_to_one, value_expr
 from ..mechanisms.base import Mechanism, X
 from ..mechanisms.parameters import parameter
+from ..progress import progress_bar
 from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
@@ -76,27 +77,28 @@ class OutputValues:
 
 @lru_cache(maxsize=1024)  # an exhaustive search at m = 6 reads 729 vectors twice
 def output_values(mechanism: ProgramMechanism, answers: tuple) -> OutputValues | None:
-    """The :class:`OutputValues` of the program on ``answers``, or None when a run has a
-    coin weight, a denominator (discrete or Gumbel noise) or another unit than the rest
-    (then the probabilities are sums of the runs' sympy expressions)."""
+    """The :class:`OutputValues` of the program on ``answers``; None when a run has a coin
+    weight, a denominator (discrete, Gumbel noise) or another unit (then: sympy sums)."""
     trace = program_trace(mechanism, answers)
     sums: dict[Hashable, dict] = {}
     unit = None
-    for run in trace.runs:
-        if run.weight != 1:
-            return None
-        terms = run_terms(run)
-        if terms is None or terms.denominator != ONE or (
-                unit is not None and terms.unit != unit):
-            return None
-        unit = terms.unit
-        total = sums.setdefault(run.output, {})
-        for key, q in terms.numerator.items():
-            v = total.get(key, 0) + q
-            if v:
-                total[key] = v
-            else:
-                total.pop(key, None)
+    with progress_bar(len(trace.runs), f"{mechanism.name}.distribution", unit="run") as bar:
+        for run in trace.runs:  # a bar on a terminal once it has run 2 s
+            if run.weight != 1:
+                return None
+            terms = run_terms(run)
+            if terms is None or terms.denominator != ONE or (
+                    unit is not None and terms.unit != unit):
+                return None
+            unit = terms.unit
+            total = sums.setdefault(run.output, {})
+            for key, q in terms.numerator.items():
+                v = total.get(key, 0) + q
+                if v:
+                    total[key] = v
+                else:
+                    total.pop(key, None)
+            bar.update()
     if unit is None:
         return None
     keys = mechanism.output_keys(as_scores(list(answers)))
@@ -116,16 +118,14 @@ def trace_seconds(mechanism: ProgramMechanism, answers: tuple) -> float:
     return sum(_run_seconds(mechanism.name, r) for r in runs)
 
 
-#: Seconds per draw and per comparison of a run to enumerate it twice (at the numeric
-#: epsilon, and at a symbolic one for :meth:`ProgramMechanism.rational_obstruction`):
-#: about 90 microseconds each time (SVT1 at 14 and 20 queries, ``docs/benchmarks.md``).
+#: Seconds per draw and comparison of a run to enumerate it at the numeric epsilon and a
+#: symbolic one: about 90 microseconds each (SVT1, 14 and 20 queries, docs/benchmarks.md).
 ENUMERATION_SECONDS = 2e-4
 
 
 def _run_seconds(name: str, run: Run) -> float:
-    """The estimated seconds of one run: :func:`~exactdp.programs.integrate.run_cost` plus
-    its enumeration (:data:`ENUMERATION_SECONDS`); the integrator's exact-class refusal is
-    a ProgramError naming the program."""
+    """The estimated seconds of one run (:func:`~exactdp.programs.integrate.run_cost` and
+    :data:`ENUMERATION_SECONDS`); the integrator's exact-class refusal named by program."""
     try:
         return run_cost(run) + ENUMERATION_SECONDS * (len(run.draws) + len(run.constraints))
     except ProgramError:

@@ -470,3 +470,27 @@ def test_a_refused_pair_is_not_told_to_pass_one_neighbour():
     msg = str(info.value)
     assert "pass the one neighbour" not in msg and "ReportNoisyMax, TopK" in msg
     assert "\n" not in msg
+
+
+def test_the_exact_probabilities_advance_a_bar_run_by_run(monkeypatch):
+    """Long legitimate work shows progress: noisy max on 30 answers integrates for about
+    8 s; the loop over the runs advances a bar (shown on a terminal after 2 s)."""
+    import exactdp.programs.mechanism as M
+    from exactdp.progress import NoBar
+
+    seen = []
+
+    class Bar(NoBar):
+        def update(self, n: int = 1) -> None:
+            seen[-1][2] += n
+
+    def fake(total, desc, **kw):
+        seen.append([total, desc, 0])
+        return Bar()
+
+    monkeypatch.setattr(M, "progress_bar", fake)
+    from exactdp.programs import library as L
+
+    m = L.noisy_max_laplace(epsilon=1)
+    m.distribution([0, 1, 3]).probabilities  # noqa: B018
+    assert seen == [[3, "noisy_max_laplace.distribution", 3]]  # one run per winner
