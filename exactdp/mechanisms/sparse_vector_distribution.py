@@ -193,8 +193,9 @@ class SparseVectorDistribution(DiscreteDistribution):
         --------
         >>> from exactdp import SparseVector
         >>> d = SparseVector(epsilon=1, threshold=0, variant=6).distribution([0, 0, 0])
-        >>> d.loss_upper_bound([1, 1, 1]), d.loss_upper_bound([1, -1, 0])
-        (1/2, 1)
+        >>> bounds = d.loss_upper_bound([1, 1, 1]), d.loss_upper_bound([1, -1, 0])
+        >>> [f"{float(b):.4f}" for b in bounds]  # rationals: an enclosure's upper ends
+        ['0.4613', '0.8204']
         """
         func = "SparseVectorDistribution.loss_upper_bound"
         other = as_scores(neighbour, "neighbour", func)

@@ -103,7 +103,28 @@ def _most_likely(probs: Sequence[sympy.Expr]) -> tuple[tuple[int, ...], bool]:
 
 
 def answer(dist: Any) -> Answer:
-    """The :class:`Answer` of ``dist``: computed here when cheap (:data:`REPR_SECONDS`)."""
+    """The :class:`Answer` of ``dist``: computed here when cheap (:data:`REPR_SECONDS`).
+
+    Parameters
+    ----------
+    dist : ProgramDistribution or ProgramRelease
+        A program's distribution on one vector of answers.
+
+    Returns
+    -------
+    Answer
+        The output count and the exact probabilities, the most likely outputs and whether
+        rigorous balls separate them; or ``why`` they were not computed (not traced yet,
+        past the repr's time, refused, symbolic in epsilon). Never raises on a refusal.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library import PROGRAMS
+    >>> d = PROGRAMS["randomized_response"](epsilon=1).distribution([1])
+    >>> a = answer(d)
+    >>> a.count, a.probabilities[1], a.top, a.separated
+    (2, 1 - 1/(1 + E), (1,), True)
+    """
     known = "probabilities" in dist.__dict__  # a cached_property already computed
     if not known and dist.n > REPR_ANSWERS:  # not even traced: the trace may take long
         return Answer(None, None, why="not computed yet (.probabilities computes them)")
@@ -135,8 +156,29 @@ def _output(dist: Any, i: int) -> str:
 
 
 def answer_text(dist: Any, noun: str, a: Answer | None = None) -> str:
-    """``4 outputs, most likely (T, -, -) at 0.5 (exact: 1/2)``: the answer in words
-    (``a``: the :class:`Answer`, computed when not given)."""
+    """``4 outputs, most likely (T, -, -) at 0.5 (exact: 1/2)``: the answer in words.
+
+    Parameters
+    ----------
+    dist : ProgramDistribution or ProgramRelease
+    noun : str
+        The plural noun counted (``"outputs"``, ``"patterns"``).
+    a : Answer, optional
+        :func:`answer` of ``dist``, computed when not given.
+
+    Returns
+    -------
+    str
+        The count, then the most likely output with its probability to six digits and its
+        exact value, or the ties (``and 1 more tied``), or what kept the answer back.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library import PROGRAMS
+    >>> d = PROGRAMS["randomized_response"](epsilon=1).distribution([1])
+    >>> answer_text(d, "outputs")
+    '2 outputs, most likely (1,) at 0.731059 (exact: 1 - 1/(1 + E))'
+    """
     a = answer(dist) if a is None else a
     if a.count is None:
         return f"probabilities {a.why}"
@@ -159,7 +201,26 @@ def distribution_repr(dist: Any, noun: str) -> str:
     """The repr: the answer, then the program's call and ``n``, at most
     :data:`exactdp.result.REPR_LIMIT` characters (the answer keeps up to
     :data:`ANSWER_CHARS`, its ``(exact: ...)`` part dropped first; the call gets the rest,
-    cut with ``...``)."""
+    cut with ``...``).
+
+    Parameters
+    ----------
+    dist : ProgramDistribution or ProgramRelease
+    noun : str
+        As in :func:`answer_text`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from exactdp.programs.library import PROGRAMS
+    >>> d = PROGRAMS["randomized_response"](epsilon=1).distribution([1])
+    >>> print(distribution_repr(d, "outputs"))
+    ProgramDistribution(2 outputs, most likely (1,) at 0.731059 (exact: 1 - 1/(1 + E));
+    randomized_response(epsilon=1), n=1)
+    """
     name, tail, call = type(dist).__name__, f", n={dist.n})", repr(dist.mechanism)
     fixed = len(name) + len(tail) + 3 + 4  # "(", "; " and the brackets a cut closes
     text = cut_text(answer_text(dist, noun),
