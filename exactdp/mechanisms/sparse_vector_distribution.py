@@ -25,6 +25,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_int
+from ..answer import shipped_repr
 from ..distribution import DiscreteDistribution
 from ..exact import arb_to_interval, flint_prec, to_arb
 from ..rational_form import RationalForm
@@ -314,4 +315,4 @@ class SparseVectorDistribution(DiscreteDistribution):
         return table[idx].reshape(len(idx), self.n)
 
     def __repr__(self) -> str:
-        return f"SparseVectorDistribution({self.label}, m={self.n})"
+        return shipped_repr(self, "SparseVectorDistribution", self.label, f"m={self.n}")
