@@ -11,9 +11,10 @@ call, so each is a first call) interleaved in one process with the polynomial ro
 replaced: ``--baseline PATH``, the file ``exactdp/mechanisms/noisy_max_loss.py`` of a
 commit before its deletion (``git show 38ec708:exactdp/mechanisms/noisy_max_loss.py >
 /tmp/old.py``), loaded as a module of this package (it reads ``noisy_max_value`` and the
-exact helpers). Without a baseline only the engine's column. Whether both give the same
-exact loss, and the ratio engine / old (docs/benchmarks.md, "Report-noisy-max value: the
-released maximum on the engine").
+exact helpers) and installed in turn as the class's loss route, so that both columns are
+``exactdp.privacy_loss`` of the class. Without a baseline only the engine's column.
+Whether both give the same exact loss, and the ratio engine / old (docs/benchmarks.md,
+"Report-noisy-max value: the released maximum on the engine").
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ import sympy
 import exactdp
 from exactdp import ReportNoisyMax
 from exactdp.exact.signs import compare
-from exactdp.scores import as_scores
+from exactdp.mechanisms.noisy_max_value import set_value_loss_route, value_loss_route
 
 PAIRS = [("laplace", [0] * 3, [1] * 3), ("laplace", [0, 1, 3], [1, 0, 2]),
          ("laplace", [1] * 5, [0, 1, 1, 1, 1]), ("laplace", [1] * 5, [2, 2, 0, 0, 0]),
@@ -67,7 +68,7 @@ def _text(loss: Any) -> str:
     if loss.interval is not None:
         lo, hi = loss.interval
         return f"[{float(lo):.8g}, {float(hi):.8g}]"
-    value = loss.value if hasattr(loss, "value") else loss.loss
+    value = loss.value
     text = f"{float(value):.6g}" if value.has(sympy.log) else str(value)
     return text + ("" if loss.attained else " (limit)")
 
@@ -77,7 +78,7 @@ def _same(a: Any, b: Any) -> bool:
         return False
     if a.interval is not None:
         return bool(a.interval[0] <= b.interval[1] and b.interval[0] <= a.interval[1])
-    va, vb = a.value, b.loss
+    va, vb = a.value, b.value
     if sympy.oo in (va, vb):
         return bool(va == vb)
     return compare(va, vb) == 0
@@ -89,6 +90,7 @@ def main() -> None:
     parser.add_argument("--baseline", default=None)
     args = parser.parse_args()
     old = _baseline(args.baseline) if args.baseline else None
+    engine = value_loss_route()
     print("| pair | loss (engine) | equals the old route | old s | engine s | ratio |")
     print("|---|---|---|---:|---:|---:|")
     for noise, a, b in PAIRS:
@@ -101,9 +103,11 @@ def main() -> None:
             got["engine"] = exactdp.privacy_loss(mech, a, b, allow_non_neighbour=True)
             times["engine"].append(time.process_time() - t)
             if old is not None:
+                set_value_loss_route(old)
                 t = time.process_time()
-                got["old"] = old(mech, noise, as_scores(a, "q"), as_scores(b, "q2"), "bench")
+                got["old"] = exactdp.privacy_loss(mech, a, b, allow_non_neighbour=True)
                 times["old"].append(time.process_time() - t)
+                set_value_loss_route(engine)
         te = min(times["engine"])
         if old is None:
             print(f"| {noise}, `{a}` vs `{b}` | {_text(got['engine'])} | - | - | {te:.3f} | - |")

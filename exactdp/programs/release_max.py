@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import flint
@@ -102,29 +103,32 @@ def _fraction(x: sympy.Expr) -> Fraction:
     return Fraction(int(x.p), int(x.q))
 
 
+@lru_cache(maxsize=4096)
 def max_run(run: Run) -> tuple[int, MaxForm] | None:
     """``(winner, form)`` of a run releasing the winner's value of one argmax (module
-    docstring), or None."""
+    docstring), or None (cached: the engine's estimate and the pattern read each run)."""
     draws, n = run.draws, len(run.draws)
     if len(run.released) != 1 or run.weight != 1 or n < 2 or len(run.constraints) != n - 1:
         return None
     law, scale = draws[0].law, draws[0].scale
     rel = run.released[0]
-    if law not in LAWS or any(d.law != law or d.scale != scale for d in draws) or len(
-            rel.coefficients) != 1 or rel.coefficients[0][1] != 1:
+    if law not in LAWS or len(rel.coefficients) != 1 or rel.coefficients[0][1] != 1 or any(
+            d.law != law or (d.scale is not scale and d.scale != scale) for d in draws):
         return None
     w = rel.coefficients[0][0]
     offsets = {w: _fraction(rel.constant)}
     for c in run.constraints:  # k (a_w + Z_w - a_j - Z_j) > 0, k > 0
-        coef = dict(c.expr.coefficients)
-        k = coef.get(w, 0)
-        others = [i for i in coef if i != w]
-        if c.relation not in (">", ">=") or len(coef) != 2 or k <= 0 or len(others) != 1:
+        if c.relation not in (">", ">=") or len(c.expr.coefficients) != 2:
             return None
-        j = others[0]
-        if coef[j] != -k or j in offsets:
+        (i, ci), (j, cj) = c.expr.coefficients
+        if w not in (i, j):
             return None
-        offsets[j] = offsets[w] - _fraction(c.expr.constant / k)
+        k, other, j = (ci, cj, j) if i == w else (cj, ci, i)
+        kp, kq = int(k.p), int(k.q)
+        if kp <= 0 or (int(other.p), int(other.q)) != (-kp, kq) or j in offsets:
+            return None
+        b = c.expr.constant
+        offsets[j] = offsets[w] - Fraction(int(b.p) * kq, int(b.q) * kp)
     return w, MaxForm(law, scale, tuple(offsets[i] for i in range(n)))
 
 
@@ -220,19 +224,33 @@ def _short(x: Any) -> str:
     return f"{float(sympy.Float(x)):.12g}"
 
 
-def _critical(search: Search, prec: int) -> list[tuple[flint.arb, str]] | None:
-    """The signed log ratios at the interior critical points of every piece, as balls,
-    with their witnesses (None: undecided at ``prec`` bits)."""
+def _factors(search: Search) -> list[list[list[flint.fmpz_poly]]]:
+    """Per piece, the squarefree factors of ``P_u Q - P Q_u`` that involve u, as their
+    coefficients in u (computed once, read at every precision)."""
+    out = []
+    for P, P2, *_ in search.pieces:
+        D = P.derivative(0) * P2 - P * P2.derivative(0)
+        out.append([coeffs_in_u(g) for g, _mult in D.factor_squarefree()[1]
+                    if g.degrees()[0] != 0])
+    return out
+
+
+Critical = list[tuple[flint.arb, str, int]]
+
+
+def _critical(search: Search, factors: list, prec: int, only: frozenset[int] | None = None
+              ) -> Critical | None:
+    """The signed log ratios at the interior critical points of every piece (of the pieces
+    ``only``), as balls, with their witnesses and pieces (None: undecided at ``prec``)."""
     lat = search.lattice
     out = []
-    for P, P2, s, lo, hi, cs1, cs2 in search.pieces:
-        D = P.derivative(0) * P2 - P * P2.derivative(0)
+    for idx, (_P, _P2, s, lo, hi, cs1, cs2) in enumerate(search.pieces):
+        if only is not None and idx not in only:
+            continue
         lo_m = None if lo is None else 0
         hi_m = 0 if lo is None else (None if hi is None else hi - lo)
-        for g, _mult in D.factor_squarefree()[1]:
-            if g.degrees()[0] == 0:
-                continue
-            roots = _real_roots(coeffs_in_u(g), lo_m, hi_m, lat, prec)
+        for cs in factors[idx]:
+            roots = _real_roots(cs, lo_m, hi_m, lat, prec)
             if roots is None:
                 return None
             xb = lat.x_at(prec)
@@ -247,32 +265,33 @@ def _critical(search: Search, prec: int) -> list[tuple[flint.arb, str]] | None:
                     lo_v, hi_v = arb_to_interval((u.log() / rr + s) / lat.L)
                     out.append((ratio.log(), f"{search.label} with the value at "
                                 f"[{_short(lo_v)}, {_short(hi_v)}] (a critical point of the "
-                                "log density ratio)"))
+                                "log density ratio)", idx))
     return out
 
 
-def _decide(search: Search, best: Exact, prec: int
-            ) -> tuple[flint.arb, str, int] | Exact | None:
+def _decide(search: Search, factors: list, best: Exact, prec: int,
+            only: frozenset[int] | None = None
+            ) -> tuple[flint.arb, str, frozenset[int]] | Exact | None:
     """The supremum at ``prec`` bits: ``best`` when no critical value exceeds it, else the
     signed hull of the critical values above it (the largest lies between their largest
-    lower and upper ends), its witness and direction; None when undecided."""
-    crit = _critical(search, prec)
+    lower and upper ends), its witness and the pieces holding them; None when undecided."""
+    crit = _critical(search, factors, prec, only)
     if crit is None:
         return None
     lat = search.lattice
     with flint_prec(prec):
         xb = lat.x_at(prec)
         eb = (best.A(xb) / best.B(xb)).log()
-        if any(not (abs(c) > eb or abs(c) < eb) for c, _ in crit):
+        if any(not (abs(c) > eb or abs(c) < eb) for c, _, _ in crit):
             return None
-        bigger = [(c, w) for c, w in crit if abs(c) > eb]
+        bigger = [t for t in crit if abs(t[0]) > eb]
         if not bigger:
             return best
-        lo_end = max((abs(c).lower() for c, _ in bigger), key=lambda b: b.mid())
-        hi_end = max((abs(c).upper() for c, _ in bigger), key=lambda b: b.mid())
-        pick, where = max(bigger, key=lambda t: abs(t[0]).mid())
+        lo_end = max((abs(t[0]).lower() for t in bigger), key=lambda b: b.mid())
+        hi_end = max((abs(t[0]).upper() for t in bigger), key=lambda b: b.mid())
+        pick, where, _ = max(bigger, key=lambda t: abs(t[0]).mid())
         direction = 1 if pick > 0 else -1
-        return direction * lo_end.union(hi_end), where, direction
+        return direction * lo_end.union(hi_end), where, frozenset(t[2] for t in bigger)
 
 
 def _support(form: MaxForm, other: MaxForm, label: str) -> MaxLoss | None:
@@ -318,17 +337,18 @@ def max_loss(form: MaxForm, other: MaxForm, label: str, func: str) -> MaxLoss:
     best = search.best()
     if best.B == 0:
         return MaxLoss(best.direction, False, best.where)
+    factors = _factors(search)
     for prec in PRECISIONS:
-        got = _decide(search, best, prec)
+        got = _decide(search, factors, best, prec)
         if got is None:
             continue
         if isinstance(got, Exact):
             return _exact(lat, got)
-        ball, where, _ = got
+        ball, where, pieces = got
 
-        def tighter(search: Search = search, best: Exact = best, prec: int = prec,
-                    ball: flint.arb = ball) -> flint.arb:
-            again = _decide(search, best, 4 * prec)
+        def tighter(prec: int = prec, ball: flint.arb = ball, pieces: frozenset[int] = pieces
+                    ) -> flint.arb:  # the pieces of the largest critical values only
+            again = _decide(search, factors, best, 2 * prec, pieces)
             return again[0] if isinstance(again, tuple) else ball
 
         return MaxLoss(0, True, where, enclosure=ball, tighten=tighter)
