@@ -55,6 +55,7 @@ from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, check_bounds, pattern_bound
 from .release_density import run_density
 from .release_loss import loss_supremum
+from .release_max import max_run
 from .release_patterns import match, real_count, released_rational, same_pattern, sampled_key
 from .release_search import OFFSETS, search_cost
 from .release_sup import magnitude
@@ -88,7 +89,11 @@ def loss_seconds(run: Run) -> float:
     without comparisons, as many as its noises (a histogram, running sums), have a
     separable supremum (one ``k x k`` linear map, no search: the histogram of 30 answers
     in 0.2 s, priced at 195 s by the search; 300 answers: 125 s, the matrix
-    inversion)."""
+    inversion). A run of a released maximum (:func:`~exactdp.programs.release_max.max_run`)
+    needs no integral: :func:`~exactdp.programs.release_max.max_loss` prices the pair
+    itself, with both inputs' offsets, and refuses naming its own estimate."""
+    if max_run(run) is not None:  # a released maximum: no integral; release_max.max_loss
+        return 1e-4 * (len(run.draws) + len(run.constraints))  # prices both inputs itself
     base = run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))
     k = len(run.released)
     if k == 0:

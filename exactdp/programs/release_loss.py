@@ -50,6 +50,7 @@ from .release_bound import check_bounds, ordered_patterns
 from .release_cells import VPoly, cells
 from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
+from .release_max import max_pattern
 from .release_patterns import real_count
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_separable import positive_log, separable_shift
@@ -370,6 +371,14 @@ def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] |
                       log=lambda d: positive_log(P / Q) - s if d >= 0 else positive_log(Q / P) + s)]
 
 
+def _released_max(dist: Any, other: Any, key: Any, label: str, func: str
+                  ) -> list[Candidate] | None:
+    """A released maximum's candidate (:func:`~exactdp.programs.release_max.max_pattern`)."""
+    m = max_pattern(dist.runs[key], other.runs[key], label, func)
+    return None if m is None else [Candidate(m.exact, m.enclosure, m.infinite, m.attained,
+                                             m.witness, tighten=m.tighten, log=m.log)]
+
+
 @dataclass(frozen=True)
 class Bracketed:
     """A pattern whose supremum is not decided: its candidates are lower bounds, and
@@ -407,8 +416,10 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
     rest = []
     for key in keys:  # separable values first: exact at once (their integrals are the
         pattern = dist.outputs[dist.keys.index(key)]  # probabilities'), no bound needed
-        sep = _separable(dist, other, key, f"the pattern {pattern!r}") if real_count(
-            pattern) else None
+        label = f"the pattern {pattern!r}"
+        sep = _separable(dist, other, key, label) if real_count(pattern) else None
+        sep = _released_max(dist, other, key, label, func) if sep is None and real_count(
+            pattern) == 1 else sep
         out += sep if sep is not None else []
         rest += [key] if sep is None else []
     check_bounds(func, dist.runs, other.runs, rest, integrals=True)
