@@ -48,6 +48,7 @@ from .integrate import run_cost
 from .integrate_stars import units
 from .release_bound import check_bounds, ordered_patterns
 from .release_cells import VPoly, cells
+from .release_chain import Tools, chain_candidates
 from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
 from .release_patterns import real_count
@@ -432,7 +433,13 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
             if any(c.infinite and c.attained for c in out):
                 return out, []  # the loss is infinite, attained: nothing else can matter
             pending.append((key, bound, label, pieces))
-        else:
+        else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
+            def enough(c: Candidate, bound: sympy.Expr | None = bound) -> bool:
+                return bound is not None and _reaches(c, bound)
+            chain = chain_candidates(dist.runs[key], other.runs[key], label, func, _tools(), enough)
+            out += chain.found if chain is not None else ()
+            if chain is not None and (chain.exact or any(map(enough, out))):
+                continue
             if bound is None:
                 raise ValueError(f"{func}: {label} releases {k} values whose densities do not "
                                  "factorise and no translation of the noises bounds their "
@@ -494,6 +501,10 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.
     text = ", ".join(str(x) for x in o)
     return [Candidate(_log_ratio(value_expr(f, unit), value_expr(g, unit)), None, 0, True,
                       f"{label} with the values ({text})")]
+
+
+def _tools() -> Tools:
+    return Tools(Candidate, _cell_candidates, _dratio, _density, _lam, _terms)
 
 
 def _signed_ball(c: Candidate) -> flint.arb:
