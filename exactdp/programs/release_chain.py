@@ -76,6 +76,8 @@ class Tools:
     density: Callable[..., tuple[Any, dict]]
     lam: Callable[..., Fraction]
     terms: Callable[..., Terms]
+    enough: Callable[[Any], bool]  # a candidate reaches the pattern's translation bound
+    bounded: bool  # the pattern has a translation bound
 
 
 @dataclass(frozen=True)
@@ -224,6 +226,30 @@ def _attained(c: GapChain, o: GapChain, s: Any, s2: Any) -> bool:
     return reach(c.chain, la) and reach(o.chain, lb)
 
 
+def _interior(c: GapChain, o: GapChain, s: Fraction, s2: Fraction) -> list[Fraction] | None:
+    """Partial sums ``G`` with every gap positive giving the two values of :func:`_attained`
+    (the least chain above the lower bounds, each coordinate raised by a small step where it
+    must exceed the next), or None when none of the steps tried gives them."""
+    def inside(x: Fraction, lo: Fraction | None, hi: Fraction) -> bool:
+        return x <= hi and (lo is None or x >= lo)
+
+    def window(x: Fraction, losers: tuple[Fraction, ...]) -> tuple[Fraction | None, Fraction]:
+        top = max(losers) if losers else None
+        return (None, top) if top is not None and x <= top else (x, x)
+
+    (la, ua), (lb, ub) = window(s, c.losers), window(s2, o.losers)
+    low = [max(dj - ua, ej - ub) for dj, ej in zip(c.chain, o.chain, strict=True)]
+    for m in range(1, 60):
+        G, prev = [], Fraction(0)
+        for lj in reversed(low):
+            prev = max(lj, prev + Fraction(1, 2**m))
+            G.append(prev)
+        G = G[::-1]
+        if inside(_s(c.chain, G), la, ua) and inside(_s(o.chain, G), lb, ub):
+            return G
+    return None
+
+
 def _attained_on(c: GapChain, o: GapChain, x: Fraction, y: Fraction, side: Callable) -> bool:
     """:func:`_attained` over the whole interval ``[x, y]`` of the path parameter: decided
     at a test point with the comparisons' roots recorded (:mod:`~exactdp.programs.
@@ -288,6 +314,7 @@ def exponential_candidates(c: GapChain, o: GapChain, label: str, func: str, flip
         for end in ((x, y) if y > x else (x,)):
             G = _least(c.chain, end)
             ok = _attained_on(c, o, end, end, side)
+            G = (_interior(*side(end)) or G) if ok else G  # an output attaining it
             text = f"{label} {'with' if ok else 'as'} the gaps {'' if ok else '-> '}" \
                    f"({_gaps_text(G)})"
             pair = tools.cell(f, g, lam, end, end, label, func, "none")
@@ -346,11 +373,11 @@ def _ray(runs_p: Sequence[Run], runs_q: Sequence[Run], direction: tuple[Fraction
 
 
 def chain_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
-                     tools: Tools, enough: Callable[[Any], bool]) -> ChainResult | None:
+                     tools: Tools) -> ChainResult | None:
     """The route of this module on one pattern (``runs_p``, ``runs_q``: its runs on the
     two inputs), or None when its runs are not one :class:`GapChain` each: exponential
     noise, the exact supremum (both paths); Laplace noise with two or more gaps, the rays
-    of :func:`ray_values` until a candidate satisfies ``enough`` (the caller's bound)."""
+    of :func:`ray_values` until a candidate reaches the pattern's translation bound."""
     if len(runs_p) != 1 or len(runs_q) != 1:
         return None
     c, o = gap_chain(runs_p[0]), gap_chain(runs_q[0])
@@ -366,6 +393,30 @@ def chain_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, f
     out: list[Any] = []
     for direction in ray_values(len(c.chain) + 1):
         out += _ray(runs_p, runs_q, direction, label, func, tools)
-        if any(enough(x) for x in out):
+        if any(map(tools.enough, out)):
             break
     return ChainResult(tuple(out), False)
+
+
+def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
+                   tools: Tools, search: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
+    """The candidates of a pattern releasing several values, and whether their largest is
+    its supremum: this module's route (:func:`chain_candidates`), exact, or settled when a
+    candidate reaches the translation bound; else the caller's ``search`` (lower bounds:
+    the pattern stays a certified bracket unless one reaches the bound).
+
+    Raises
+    ------
+    ValueError
+        Neither a chain route settling it nor a translation bound: not in this version.
+    """
+    chain = chain_candidates(runs_p, runs_q, label, func, tools)
+    found = list(chain.found) if chain is not None else []
+    if chain is not None and (chain.exact or any(map(tools.enough, found))):
+        return found, True
+    if not tools.bounded:
+        raise ValueError(f"{func}: {label} releases {len(runs_p[0].released)} values whose "
+                         "densities do not factorise and no translation of the noises "
+                         "bounds their ratio; not in this version")
+    found += search()
+    return found, any(map(tools.enough, found))
