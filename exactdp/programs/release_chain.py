@@ -33,9 +33,14 @@ The value is attained iff some ``G`` with every gap positive gives the same two 
 
 **Laplace noise**, ``k >= 3``: the log ratio is computed exactly along rays of gaps
 (:data:`RAYS`), its limit as the gaps grow included; each value is a lower bound, attained
-at a finite ray point, approached in the limit. Where one reaches the translation bound of
-:mod:`exactdp.programs.release_bound` the supremum is exact, equal to that bound, and
+at a finite ray point, approached in the limit. Where one reaches the translation bound
+``B`` of :mod:`exactdp.programs.release_bound` the supremum is exact, equal to ``B``, and
 approached as the gaps grow along the ray (the caller decides; else its bracket stands).
+It is not attained when ``B > 0``: the bound integrates ``p(z_i) <= exp(|d_i|/b) p(z_i +
+d_i)`` over the output's fibre with a shift ``d != 0``, an equality only for ``z_i`` on one
+side of ``0`` and ``-d_i``, while on the fibre every chain noise ranges over the whole line
+(with ``t``) and every loser's down to ``-oo``, where the Laplace integrand is positive:
+the inequality is strict on a set of positive measure, at every output.
 
 References
 ----------
@@ -398,6 +403,15 @@ def chain_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, f
     return ChainResult(tuple(out), False)
 
 
+def exponential_chain(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> bool:
+    """Whether a pattern's runs are one :class:`GapChain` of exponential noise on each input
+    (its supremum is then :func:`exponential_candidates`', exact, one gap or several)."""
+    if len(runs_p) != 1 or len(runs_q) != 1:
+        return False
+    c, o = gap_chain(runs_p[0]), gap_chain(runs_q[0])
+    return c is not None and o is not None and c.law == o.law == "exponential"
+
+
 def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
                    tools: Tools, search: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
     """The candidates of a pattern releasing several values, and whether their largest is
@@ -420,3 +434,4 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
                          "bounds their ratio; not in this version")
     found += search()
     return found, any(map(tools.enough, found))
+

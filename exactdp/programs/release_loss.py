@@ -48,7 +48,7 @@ from .integrate import run_cost
 from .integrate_stars import units
 from .release_bound import check_bounds, ordered_patterns
 from .release_cells import VPoly, cells
-from .release_chain import Tools, several_values
+from .release_chain import Tools, exponential_chain, several_values
 from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
 from .release_patterns import real_count
@@ -427,7 +427,7 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
                     return [Candidate(None, None, 1 if Q == 0 else -1, True, label)], []
                 continue
             out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
-        elif k == 1:
+        elif k == 1 and not exponential_chain(dist.runs[key], other.runs[key]):
             found, pieces = _one_value(dist, other, key, label, func)
             out += found
             if any(c.infinite and c.attained for c in out):

@@ -17,6 +17,7 @@ import sympy
 import exactdp
 from exactdp.exact import flint_prec
 from exactdp.programs import library_release as L
+from exactdp.programs import release_loss
 from exactdp.programs.release_chain import (
     GapChain,
     _attained,
@@ -66,11 +67,19 @@ def test_attained_needs_positive_gaps_with_the_same_two_values():
 
 @pytest.mark.parametrize(("q", "q2"), [([0, 1, 2], [1, 0, 1]), ([3, 0, 1], [2, 1, 2]),
                                        ([0, 0, 0, 1], [1, 1, 1, 0]), ([2, 1], [1, 2])])
-def test_top2_exponential_path_equals_the_engines_one_value_route(q, q2):
-    """Top-2 releases one gap: the engine's cells and critical points give the exact loss;
-    the path of least gaps (both signs) must give the same supremum over every pattern."""
+def test_top2_exponential_path_equals_the_engines_one_value_route(q, q2, monkeypatch):
+    """Top-2 releases one gap: the engine's cells and critical points give the exact loss
+    (the path switched off); the path of least gaps (both signs) must give the same
+    supremum over every pattern, and privacy_loss (on the path) the same exact value."""
     prog = L.noisy_top_k_gap_exponential(epsilon=1)
-    want = exactdp.privacy_loss(prog, q, q2)
+    on_path = exactdp.privacy_loss(prog, q, q2)
+    with monkeypatch.context() as m:
+        m.setattr(release_loss, "exponential_chain", lambda *runs: False)
+        exactdp.programs.release._loss_distribution.cache_clear()
+        want = exactdp.privacy_loss(L.noisy_top_k_gap_exponential(epsilon=1), q, q2)
+    assert exactdp.exact.compare(on_path.value, want.value) == 0
+    assert on_path.attained == want.attained
+    assert "the gaps" in on_path.output and "the gaps" not in want.output  # two routes
     a, b = prog.distribution(q), prog.distribution(q2)
     best = None
     for key in a.keys:
