@@ -33,7 +33,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import flint
@@ -48,6 +48,7 @@ from .integrate import run_cost
 from .integrate_stars import units
 from .release_bound import check_bounds, ordered_patterns
 from .release_cells import VPoly, cells
+from .release_chain import Tools, exponential_chain, several_values
 from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
 from .release_max import max_pattern
@@ -437,20 +438,18 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
                     return [Candidate(None, None, 1 if Q == 0 else -1, True, label)], []
                 continue
             out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
-        elif k == 1:
+        elif k == 1 and not exponential_chain(dist.runs[key], other.runs[key]):
             found, pieces = _one_value(dist, other, key, label, func)
             out += found
             if any(c.infinite and c.attained for c in out):
                 return out, []  # the loss is infinite, attained: nothing else can matter
             pending.append((key, bound, label, pieces))
-        else:
-            if bound is None:
-                raise ValueError(f"{func}: {label} releases {k} values whose densities do not "
-                                 "factorise and no translation of the noises bounds their "
-                                 "ratio; not in this version")
-            best = _multi(dist, other, key, label, func, bound)
-            out += best
-            if not any(_reaches(c, bound) for c in best):
+        else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
+            found, settled = several_values(dist.runs[key], other.runs[key], label, func,
+                                            _tools(bound), partial(_multi, dist, other, key,
+                                                                   label, func, bound))
+            out += found
+            if not settled:
                 brackets.append(Bracketed(label, bound, "a search over its released values"))
     # the critical points last, where the other candidates leave room below the bound
     for _key, bound, label, pieces in pending:
@@ -505,6 +504,11 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.
     text = ", ".join(str(x) for x in o)
     return [Candidate(_log_ratio(value_expr(f, unit), value_expr(g, unit)), None, 0, True,
                       f"{label} with the values ({text})")]
+
+
+def _tools(bound: sympy.Expr | None) -> Tools:
+    return Tools(Candidate, _cell_candidates, _dratio, _density, _lam, _terms,
+                 lambda c: bound is not None and _reaches(c, bound), bound is not None)
 
 
 def _signed_ball(c: Candidate) -> flint.arb:
