@@ -27,7 +27,8 @@ from exactdp.programs.release_chain import (
     ray_values,
     several_values,
 )
-from exactdp.programs.release_loss import _abs_ball, _tools
+from exactdp.programs.release_loss import _tools
+from exactdp.programs.release_select import abs_ball
 from exactdp.programs.release_sup import prec
 
 from . import quadrature as Q
@@ -88,7 +89,7 @@ def test_top2_exponential_path_equals_the_engines_one_value_route(q, q2, monkeyp
         assert res is not None and res.exact
         for c in res.found:
             with flint_prec(prec()):
-                ball = _abs_ball(c)
+                ball = abs_ball(c)
             best = ball if best is None or ball.mid() > best.mid() else best
     with flint_prec(prec()):
         assert abs(best - exactdp.exact.to_arb(want.value, prec())) < 1e-40
