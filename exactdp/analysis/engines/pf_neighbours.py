@@ -320,8 +320,10 @@ class LazyXEngine(XEngine):
             return False
         return super().is_zero(p)
 
-    #: per vector, whether its integer gaps hold a 0 (set by :func:`pf_lazy_engine`)
-    zero_gap: list[bool]
+    def __init__(self, eps: sympy.Expr, N: int, probs: list[list], zero_gap: Sequence[bool] = ()):
+        super().__init__(eps, N, probs)
+        #: per vector, whether its integer gaps hold a 0 (PF's identity proves its sum)
+        self.zero_gap = list(zero_gap) or [False] * len(probs)
 
     def check_normalised(self, i: int, func: str, name: str, scores) -> None:
         """Vector ``i``'s probabilities sum to 1 exactly, by PF's identity, and are
@@ -410,6 +412,4 @@ def pf_lazy_engine(mech, eps: sympy.Expr, vectors: Sequence[ScoreVector],
             probs.append([pairs[g] for g in G])
     finally:
         ctx.prec, ctx.cap = prec, cap
-    engine = LazyXEngine(eps, N, probs)
-    engine.zero_gap = [min(G) == 0 for _, G in gaps]
-    return engine
+    return LazyXEngine(eps, N, probs, [min(G) == 0 for _, G in gaps])
