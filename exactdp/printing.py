@@ -14,6 +14,7 @@ import fractions
 import html
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 import mpmath
 import sympy
@@ -69,6 +70,13 @@ def _to_mpf(value, digits: int):
         return mpmath.inf
     if expr is -sympy.oo:
         return -mpmath.inf
+    return _evalf_mpf(expr, digits)
+
+
+@lru_cache(maxsize=4096)
+def _evalf_mpf(expr: sympy.Expr, digits: int) -> mpmath.mpf:
+    """:func:`_to_mpf` of a finite sympy number, kept per ``(expr, digits)``: a report
+    prints each value in three formats (markdown, LaTeX, text), from one evaluation."""
     # strict: sympy's evalf refuses rather than return a cancelled sum's noise (a difference
     # of 1e-300 printed as 5.6e-132); more working digits (maxn) before giving up
     for maxn in (100, 1000, 10000):

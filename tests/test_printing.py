@@ -251,3 +251,17 @@ def test_cut_latex_cuts_at_a_top_level_term_and_keeps_groups_closed():
     huge = sympy.exp(-sympy.Rational(10**300, 3))
     assert cut_latex(huge, 40) == r"\dots\ \mathrm{(" + f"{len(sympy.latex(huge)):,}" + \
         r"\ characters)}"
+
+
+def test_a_value_printed_again_is_evaluated_once():
+    """The report prints each value in three formats: the second print reuses the first
+    evaluation (a cache hit) and gives the same digits, mpmath's of the closed form."""
+    from exactdp.printing import _evalf_mpf
+
+    v = sympy.exp(-sympy.Rational(7, 3)) / 3
+    first = format_number(v, 9)
+    hits = _evalf_mpf.cache_info().hits
+    assert format_number(v, 9) == first
+    assert _evalf_mpf.cache_info().hits == hits + 1
+    with mpmath.workdps(30):
+        assert float(first) == pytest.approx(float(mpmath.exp(-mpmath.mpf(7) / 3) / 3), rel=1e-8)
