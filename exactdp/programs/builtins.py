@@ -1,5 +1,6 @@
-"""The built-ins of the program language: ``argmax``, ``argmin`` and ``topk`` over noisy
-values, each value a data term plus one fresh draw (:mod:`exactdp.programs.draws`).
+"""The built-ins of the program language: ``argmax``, ``argmin``, ``max_value`` and
+``topk`` over noisy values, each value a data term plus one fresh draw
+(:mod:`exactdp.programs.draws`).
 
 Traced symbolically each is one run per winner (per ordered k-tuple for ``topk``): a star
 centred at the winner's noise, or for ``topk`` with ``k >= 3`` a chain integrated leaf
@@ -78,6 +79,48 @@ def argmin(values: object) -> int:
     (1 - 5*exp(-1/2)/8, 5*exp(-1/2)/8)
     """
     return active("argmin").select(_values(values, "argmin"), True)
+
+
+def max_value(values: object) -> Any:
+    """The largest value itself, the noisy maximum: ``values[argmax(values)]``, for a
+    program declared ``output="release"``.
+
+    One run per winner, each releasing the winner's noisy value; the release engine reads
+    these runs together as the density of ``max_j (a_j + Z_j)``, the derivative of the
+    product of the CDFs (:mod:`exactdp.programs.release_max`).
+
+    Parameters
+    ----------
+    values : sequence of noisy values, length n >= 1
+        As for :func:`argmax`.
+
+    Returns
+    -------
+    noisy value
+        The winner's value (under ``sample``, the largest drawn value).
+
+    Raises
+    ------
+    ProgramError
+        As :func:`argmax`.
+
+    References
+    ----------
+    Y. Wang, Z. Ding, G. Wang, D. Kifer, D. Zhang, "Proving differential privacy with
+    shadow execution", PLDI 2019 (report-noisy-max returning the value).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> from exactdp.programs import program, max_value, laplace
+    >>> @program(output="release")
+    ... def top(q, epsilon):
+    ...     return max_value([a + laplace(2 / epsilon) for a in q])
+    >>> exactdp.privacy_loss(top(epsilon=1), [0, 0, 0], [1, 1, 1]).loss
+    3/2
+    """
+    vals = _values(values, "max_value")
+    return vals[argmax(vals)]
 
 
 def topk(values: object, k: int) -> tuple[int, ...]:

@@ -166,10 +166,15 @@ def max_pattern(runs: Sequence[Run], other: Sequence[Run], label: str, func: str
 
 def max_seconds(n: int, span: int) -> float:
     """Estimated seconds of :func:`max_loss` on ``n`` offsets spanning ``span`` lattice
-    steps: densities of degree about ``span n`` in x, products and root isolation
-    (``1e-9 (span n + 1)^2 n^3 (span + 1)``; an upper estimate: 20 offsets ``0..19``
-    estimated 23 s, 0.26 s measured; 60 spanning ``10^6`` steps refused)."""
-    return 1e-9 * (span * n + 1) ** 2 * n**3 * (span + 1)
+    steps: ``5e-7 (span n + 1)^2 n`` (densities of degree about ``span n`` in x and ``2n``
+    in u, their products and the root isolation of the derivative's factors). Measured
+    (Laplace noise, loaded 2-core machine): ``0..n-1`` against one moved score, 0.19 /
+    0.52 / 1.2 / 5.0 s at n = 20 / 25 / 30 / 40, fitted by ``6.4e-8 (span n + 1)^2 n``;
+    random pairs up to 3.5x that fit (40 scores spanning 38 steps: 9-21 s, estimated 29 s
+    here), so the factor 5e-7 keeps the estimate above every measurement; exponential
+    noise is 10-15x cheaper. 50 offsets spanning 49 steps are refused (150 s), 60
+    spanning ``10^6`` steps at once."""
+    return 5e-7 * (span * n + 1) ** 2 * n
 
 
 # ------------------------------------------------------------------ critical points

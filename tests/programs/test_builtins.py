@@ -1,4 +1,4 @@
-"""argmax, argmin and topk: probabilities against independent routes (the closed form of
+"""argmax, argmin, max_value and topk: probabilities against independent routes (the closed form of
 report-noisy-max with exponential noise, i.e. permute-and-flip, for two scores; mpmath
 quadrature of the Laplace order statistics), the ties rule, and one-line refusals."""
 
@@ -10,6 +10,7 @@ import mpmath
 import pytest
 import sympy
 
+import exactdp
 from exactdp.programs import ProgramError, argmax, argmin, exponential, laplace, program, topk
 
 R = sympy.Rational
@@ -103,3 +104,37 @@ def test_bad_arguments_are_refused_naming_the_line():
         bad_k(epsilon=1).distribution([0, 1]).probabilities  # noqa: B018
     with pytest.raises(ProgramError, match=r"test_builtins\.py:\d+: argmax of an empty"):
         empty(epsilon=1).distribution([0, 1]).probabilities  # noqa: B018
+
+
+def test_max_value_is_the_winner_s_value_and_its_loss_the_noisy_maximum_s():
+    from exactdp.programs import library_release as L
+    from exactdp.programs import max_value
+
+    @program(output="release")
+    def top(q, epsilon):
+        return max_value([a + laplace(2 / epsilon) for a in q])
+
+    @program(output="release")
+    def top_exp(q, epsilon):
+        return max_value([a + exponential(2 / epsilon) for a in q])
+
+    # the same runs as values[argmax(values)]: the same exact density and loss
+    d, ref = top(epsilon=1).distribution([0, 1, 3]), L.noisy_max_value_laplace(
+        epsilon=1).distribution([0, 1, 3])
+    assert sympy.simplify(d.density(2) - ref.density(2)) == 0
+    # closed form: left of every score the ratio is e^{n/b} (n = 4, b = 2), attained
+    loss = exactdp.privacy_loss(top(epsilon=1), [0] * 4, [1] * 4)
+    assert loss.loss == 2 and loss.attained
+    inf = exactdp.privacy_loss(top_exp(epsilon=1), [0, 0], [1, 1])
+    assert inf.loss == sympy.oo and inf.output.endswith("(probability 0 under one input only)")
+    # the sampler returns the largest drawn value: never below the largest answer with
+    # exponential noise
+    draws = top_exp(epsilon=1).distribution([0, 5]).sample(2000, rng=3)
+    assert min(float(x) for x in draws) >= 5
+
+    @program(output="release")
+    def empty(q, epsilon):
+        return max_value([])
+
+    with pytest.raises(ProgramError, match="max_value of an empty sequence"):
+        assert empty(epsilon=1).distribution([0]).outputs is None
