@@ -361,9 +361,11 @@ def noisy_top_k_gap(q, epsilon, k=2, sensitivity=1):
     for every k: the ordering ``v_w1 >= v_w2 >= ... >= v_wk >= the rest`` is a star
     centred at ``v_w2`` for ``k <= 2`` and a chain, integrated leaf first, for ``k >= 3``
     (:func:`~exactdp.programs.builtins.topk`); the gaps' density is one integral over
-    ``v_wk``. The loss over ``k - 1 >= 2`` gaps is a certified bracket. With two answers
-    the output is the difference ``v_0 - v_1``, a Laplace difference: the loss of a shift
-    s is ``s epsilon / (2k)``, not attained.
+    ``v_wk``. The loss over ``k - 1 >= 2`` gaps is exact where the log ratio's limit along a
+    ray of growing gaps reaches the translation bound (then not attained), else a
+    certified bracket (:mod:`~exactdp.programs.release_chain`). With two answers the
+    output is the difference ``v_0 - v_1``, a Laplace difference: the loss of a shift s is
+    ``s epsilon / (2k)``, not attained.
     """
     values = [a + laplace(2 * k * sensitivity / epsilon) for a in q]
     order = topk(values, k)
@@ -376,9 +378,11 @@ def noisy_top_k_gap_exponential(q, epsilon, k=2, sensitivity=1):
     ``gap_noisy_topk_exp``).
 
     Claimed epsilon-DP, and it is (Ding et al., VLDB J. 2023, the exponential-noise
-    variant). With two answers the released difference ``v_0 - v_1`` is Laplace (the
-    difference of two exponentials): the loss of a shift s is ``s epsilon / (2k)``,
-    attained.
+    variant). The loss over any number of gaps is exact: the density is ``exp(-sum G_j /
+    b)`` times a function of one number, and the supremum lies on a path of least gaps
+    (:mod:`~exactdp.programs.release_chain`). With two answers the released difference
+    ``v_0 - v_1`` is Laplace (the difference of two exponentials): the loss of a shift s is
+    ``s epsilon / (2k)``, attained.
     """
     values = [a + exponential(2 * k * sensitivity / epsilon) for a in q]
     order = topk(values, k)

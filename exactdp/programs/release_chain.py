@@ -119,8 +119,9 @@ class GapChain:
 def gap_chain(run: Run) -> GapChain | None:
     """The :class:`GapChain` of ``run``, or None when the run is not of that shape: every
     released value ``z_(c_j) - z_(c_(j+1)) + const`` along one chain of distinct noises,
-    every comparison a released gap ``>= 0`` (or ``> 0``) or the last chain value against one
-    other noise, each other noise compared once, one law and scale, no coin.
+    every comparison a released gap ``>= 0`` (or ``> 0``; each gap has one) or the last
+    chain value against one other noise, each other noise compared once, one law and
+    scale, no coin.
 
     Examples
     --------
@@ -150,20 +151,21 @@ def gap_chain(run: Run) -> GapChain | None:
     if len(set(order)) != len(order):
         return None
     released = {tuple(sorted(affine(lin)[0].items())) + (affine(lin)[1],) for lin in run.released}
-    last, losers = order[-1], {}
+    last, losers, ordered = order[-1], {}, set()
     for c in run.constraints:
         coef, const = affine(c.expr)
         if c.relation not in (">=", ">"):
             return None
         if tuple(sorted(coef.items())) + (const,) in released:
+            ordered.add(tuple(sorted(coef.items())) + (const,))
             continue
         other = [i for i in coef if i != last]
         if len(coef) != 2 or coef.get(last) != 1 or len(other) != 1 or coef[other[0]] != -1 \
                 or other[0] in order or other[0] in losers:
             return None
         losers[other[0]] = -const  # a_k - a_i = const
-    if len(order) + len(losers) != len(run.draws):
-        return None
+    if len(order) + len(losers) != len(run.draws) or ordered != released:
+        return None  # every gap held >= 0 by a comparison: the density lives on the cone
     chain = tuple(sum(gaps[j:], Fraction(0)) for j in range(len(gaps)))
     scale = run.draws[0].scale
     return GapChain(run.draws[0].law, Fraction(int(scale.p), int(scale.q)), chain,

@@ -16,8 +16,8 @@ import sympy
 
 import exactdp
 from exactdp.exact import flint_prec
+from exactdp.programs import exponential, program, release_loss
 from exactdp.programs import library_release as L
-from exactdp.programs import release_loss
 from exactdp.programs.release_chain import (
     GapChain,
     _attained,
@@ -51,6 +51,19 @@ def test_gap_chain_reads_the_chain_and_the_losers_from_a_top_k_run():
     # a gap to the threshold, not along a chain of the answers: not this shape
     svt = L.gap_svt(epsilon=1, threshold=1, c=1).distribution([0, 2])
     assert all(gap_chain(r) is None for runs in svt.runs.values() for r in runs)
+
+
+@program(output="release")
+def unordered_gap(q, epsilon):
+    """A difference of two exponential values that no comparison orders: not a chain."""
+    return (q[0] + exponential(1 / epsilon) - (q[1] + exponential(1 / epsilon)),)
+
+
+def test_gap_chain_needs_each_gap_held_nonnegative():
+    d = unordered_gap(epsilon=1).distribution([0, 1])
+    assert gap_chain(d.runs[d.keys[0]][0]) is None
+    # its loss is the engine's: a Laplace law of scale 1 shifted by 1 (Feller II, II.4)
+    assert exactdp.privacy_loss(unordered_gap(epsilon=1), [0, 1], [1, 1]).value == 1
 
 
 def test_ray_values_are_distinct_directions():
