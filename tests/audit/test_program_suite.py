@@ -250,7 +250,7 @@ def _log(ratio: str) -> sympy.Expr:
                                                  + 20 * sympy.exp(CLAIM)))),
     ("noisy_top_k_gap_exponential", (1,) * 5, (0, 0, 2, 2, 2), CLAIM),
     # these two were certified brackets whose lower ends (the exact ratio at the witness,
-    # rounded outward by the union's 30-bit radius: 1.9e-11 and 7.9e-11 below) were pinned
+    # rounded outward by the union's 30-bit radius: 1.9e-11 and 7.9e-12 below) were pinned
     # as 3702709599677851726450415471464940711796609785763603908573 / _D and
     # 1097609071887085221163278354456359263104710712750510367035 / _D; the Taylor-form
     # enclosures isolate every critical point, so that ratio is the exact supremum
