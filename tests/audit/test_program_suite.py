@@ -244,15 +244,27 @@ def test_counts_in_the_search_column_agree_in_number():
 _D = 25108406941546723055343157692830665664409421777856138051584  # the brackets' 2**194
 
 
+def _log(ratio: str) -> sympy.Expr:
+    return sympy.log(sympy.sympify(ratio))
+
+
 @pytest.mark.parametrize(("name", "scores", "neighbour", "loss"), [
     ("noisy_top_k_gap", (1,) * 5, (0, 0, 2, 2, 2), sympy.log(
         -49 * sympy.exp(sympy.Rational(1, 4)) / (-69 * sympy.exp(sympy.Rational(3, 20))
                                                  + 20 * sympy.exp(CLAIM)))),
     ("noisy_top_k_gap_exponential", (1,) * 5, (0, 0, 2, 2, 2), CLAIM),
-    ("svt34_parallel", (1, 1, 1), (2, 2, 0),
-     sympy.Rational(3702709599677851726450415471464940711796609785763603908573, _D)),
-    ("adaptive_svt", (1, 1, 1), (2, 2, 2),
-     sympy.Rational(1097609071887085221163278354456359263104710712750510367035, _D))])
+    # these two were certified brackets whose lower ends (the exact ratio at the witness,
+    # rounded outward by the union's 30-bit radius: 1.9e-11 and 7.9e-12 below) were pinned
+    # as 3702709599677851726450415471464940711796609785763603908573 / _D and
+    # 1097609071887085221163278354456359263104710712750510367035 / _D; the Taylor-form
+    # enclosures isolate every critical point, so that ratio is the exact supremum
+    ("svt34_parallel", (1, 1, 1), (2, 2, 0), _log(
+        "-100*exp(47/80)/(-144*exp(17/40) + 9*exp(7/20) + 35*exp(2/5))")),
+    ("adaptive_svt", (1, 1, 1), (2, 2, 2), _log(
+        "2*(-412672*exp(33/8) - 25280*exp(149/40) + 187*exp(93/40) + 171171*exp(157/40)"
+        " + 360360*exp(173/40))/(-2106624*exp(163/40) - 384384*exp(17/4)"
+        " - 137280*exp(59/16) + 374*exp(19/8) + 86720*exp(147/40) + 351351*exp(31/8)"
+        " + 1281280*exp(65/16) + 1105104*exp(171/40))"))])
 def test_screened_release_rows_keep_their_worst_pairs(name, scores, neighbour, loss):
     """The release rows whose pairs are computed only where their patterns' translation
     bounds reach the loss found (``ProgramRelease.loss_at_least``) keep the worst pair and
