@@ -212,11 +212,11 @@ class SparseVectorDistribution(DiscreteDistribution):
             return direct if shift is None else shift
         return direct if direct < shift else shift
 
-    def _enclosure_bound(self, other: ScoreVector) -> sympy.Expr | None:
-        """The upper end of an arb enclosure of ``max_o |ln P(o) / P'(o)|`` from
-        :func:`~exactdp.mechanisms.sparse_vector_integral.sequence_probabilities` (None:
-        a fresh threshold with ``c > 1``, a symbolic or irrational ``lam`` or threshold, a
-        probability whose ball is not positive)."""
+    @cached_property
+    def _one_threshold(self) -> tuple[Scheme, Fraction] | None:
+        """The scheme with one threshold noise and the rational threshold of
+        :meth:`_enclosure_bound`, or None (a fresh threshold with ``c > 1``, a symbolic or
+        irrational ``lam`` or threshold)."""
         lam, T, scheme = self.mechanism.rate, self.threshold, self.scheme
         if scheme is not None and scheme.fresh_threshold and scheme.cutoff == 1:
             # stopping at the first True, the threshold is never redrawn before a comparison
@@ -224,27 +224,52 @@ class SparseVectorDistribution(DiscreteDistribution):
         if (scheme is None or scheme.fresh_threshold or T is None
                 or not (lam.is_Rational and T.is_Rational)):
             return None
-        t = Fraction(int(T.p), int(T.q))
-        both = [sequence_probabilities([Fraction(int(a.p), int(a.q)) - t for a in sv.exact],
-                                       scheme) for sv in (self.scores, other)]
-        with flint_prec(128):
-            lb = to_arb(lam, 128)
-            powers: dict[Fraction, flint.arb] = {}
-            logs: dict[int, flint.arb] = {}  # equal sequences share one Value object
+        return scheme, Fraction(int(T.p), int(T.q))
 
-            def log(v: Value) -> flint.arb:
+    @cached_property
+    def _own_logs(self) -> tuple[list[Value], dict[int, flint.arb], dict[tuple, flint.arb]]:
+        """These answers' one-threshold closed forms, their logs' balls and the powers
+        ``exp(lam W)`` as made (kept: a search bounds one vector against each of its
+        neighbours)."""
+        assert self._one_threshold is not None  # checked by _enclosure_bound
+        scheme, t = self._one_threshold
+        return sequence_probabilities([Fraction(int(a.p), int(a.q)) - t
+                                       for a in self.scores.exact], scheme), {}, {}
+
+    def _enclosure_bound(self, other: ScoreVector) -> sympy.Expr | None:
+        """The upper end of an arb enclosure of ``max_o |ln P(o) / P'(o)|`` from
+        :func:`~exactdp.mechanisms.sparse_vector_integral.sequence_probabilities` (None:
+        a fresh threshold with ``c > 1``, a symbolic or irrational ``lam`` or threshold, a
+        probability whose ball is not positive). Sequences whose closed forms are the same
+        two objects (equal answer counts) are enclosed once."""
+        if self._one_threshold is None:
+            return None
+        scheme, t = self._one_threshold
+        own, own_logs, powers = self._own_logs
+        theirs = sequence_probabilities([Fraction(int(a.p), int(a.q)) - t
+                                         for a in other.exact], scheme)
+        with flint_prec(128):
+            lb = to_arb(self.mechanism.rate, 128)
+
+            def log(v: Value, logs: dict[int, flint.arb]) -> flint.arb:
                 if id(v) not in logs:
                     total = flint.arb(0)
                     for (e, w), q in v.items():
-                        if w not in powers:
-                            powers[w] = (lb * w.numerator / w.denominator).exp()
-                        total += flint.arb(q.numerator) / q.denominator * lb**e * powers[w]
+                        key = (w.numerator, w.denominator)  # a Fraction's hash is slow
+                        if key not in powers:
+                            powers[key] = (lb * w.numerator / w.denominator).exp()
+                        total += flint.arb(q.numerator) / q.denominator * lb**e * powers[key]
                     logs[id(v)] = total.log() if total > 0 else flint.arb("nan")
                 return logs[id(v)]
 
             top = flint.arb(0)  # exact: the largest upper end of the losses' balls
-            for p, q in zip(*both, strict=True):
-                gap = abs(log(p) - log(q))
+            logs: dict[int, flint.arb] = {}  # equal sequences share one Value object
+            seen: set[tuple[int, int]] = set()
+            for p, q in zip(own, theirs, strict=True):
+                if (id(p), id(q)) in seen:
+                    continue
+                seen.add((id(p), id(q)))
+                gap = abs(log(p, own_logs) - log(q, logs))
                 if not gap.is_finite():
                     return None  # a probability not shown positive
                 high = gap.upper()
