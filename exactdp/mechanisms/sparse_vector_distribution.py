@@ -26,7 +26,7 @@ import sympy
 
 from .._validate import argument_error, check_dps, check_int
 from ..distribution import DiscreteDistribution
-from ..exact import arb_to_interval, flint_prec, to_arb
+from ..exact import arb_to_interval, compare, flint_prec, to_arb
 from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
@@ -171,7 +171,7 @@ class SparseVectorDistribution(DiscreteDistribution):
         """Exact probability of one answer sequence."""
         return self.probabilities[self.index(output)]
 
-    def loss_upper_bound(self, neighbour: object) -> sympy.Expr | None:
+    def loss_upper_bound(self, neighbour: object, below: object = None) -> sympy.Expr | None:
         """A rigorous upper bound on the privacy loss against the answers ``neighbour``,
         cheap (milliseconds, not the program engine's integrals): the best translation of
         the noises (:func:`~exactdp.mechanisms.sparse_vector_integral.translation_bound`)
@@ -183,6 +183,13 @@ class SparseVectorDistribution(DiscreteDistribution):
         moving by different amounts, irrational answers, no ``scheme``). A screen for
         searches over pairs: a pair whose bound is below a loss already found cannot exceed
         it.
+
+        Parameters
+        ----------
+        neighbour : sequence of numbers
+        below : sympy number, optional
+            A loss already found: where the translation bound is strictly below it, that
+            bound is returned without the enclosure (it screens the pair out alike).
 
         Raises
         ------
@@ -207,6 +214,8 @@ class SparseVectorDistribution(DiscreteDistribution):
         k = translation_bound(self.scheme, moves)
         shift = None if k is None else sympy.Rational(k.numerator, k.denominator) * (
             self.mechanism.rate)
+        if below is not None and shift is not None and compare(shift, below) < 0:
+            return shift  # already below the caller's loss: no enclosure needed
         direct = self._enclosure_bound(other)
         if shift is None or direct is None:
             return direct if shift is None else shift
