@@ -27,7 +27,7 @@ import sympy
 from .._validate import argument_error, check_dps, check_int
 from ..answer import shipped_repr
 from ..distribution import DiscreteDistribution
-from ..exact import arb_to_interval, flint_prec, to_arb
+from ..exact import arb_to_interval, compare, flint_prec, to_arb
 from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
@@ -172,7 +172,7 @@ class SparseVectorDistribution(DiscreteDistribution):
         """Exact probability of one answer sequence."""
         return self.probabilities[self.index(output)]
 
-    def loss_upper_bound(self, neighbour: object) -> sympy.Expr | None:
+    def loss_upper_bound(self, neighbour: object, below: object = None) -> sympy.Expr | None:
         """A rigorous upper bound on the privacy loss against the answers ``neighbour``,
         cheap (milliseconds, not the program engine's integrals): the best translation of
         the noises (:func:`~exactdp.mechanisms.sparse_vector_integral.translation_bound`)
@@ -184,6 +184,13 @@ class SparseVectorDistribution(DiscreteDistribution):
         moving by different amounts, irrational answers, no ``scheme``). A screen for
         searches over pairs: a pair whose bound is below a loss already found cannot exceed
         it.
+
+        Parameters
+        ----------
+        neighbour : sequence of numbers
+        below : sympy number, optional
+            A loss already found: where the translation bound is strictly below it, that
+            bound is returned without the enclosure (it screens the pair out alike).
 
         Raises
         ------
@@ -209,16 +216,18 @@ class SparseVectorDistribution(DiscreteDistribution):
         k = translation_bound(self.scheme, moves)
         shift = None if k is None else sympy.Rational(k.numerator, k.denominator) * (
             self.mechanism.rate)
+        if below is not None and shift is not None and compare(shift, below) < 0:
+            return shift  # already below the caller's loss: no enclosure needed
         direct = self._enclosure_bound(other)
         if shift is None or direct is None:
             return direct if shift is None else shift
         return direct if direct < shift else shift
 
-    def _enclosure_bound(self, other: ScoreVector) -> sympy.Expr | None:
-        """The upper end of an arb enclosure of ``max_o |ln P(o) / P'(o)|`` from
-        :func:`~exactdp.mechanisms.sparse_vector_integral.sequence_probabilities` (None:
-        a fresh threshold with ``c > 1``, a symbolic or irrational ``lam`` or threshold, a
-        probability whose ball is not positive)."""
+    @cached_property
+    def _one_threshold(self) -> tuple[Scheme, Fraction] | None:
+        """The scheme with one threshold noise and the rational threshold of
+        :meth:`_enclosure_bound`, or None (a fresh threshold with ``c > 1``, a symbolic or
+        irrational ``lam`` or threshold)."""
         lam, T, scheme = self.mechanism.rate, self.threshold, self.scheme
         if scheme is not None and scheme.fresh_threshold and scheme.cutoff == 1:
             # stopping at the first True, the threshold is never redrawn before a comparison
@@ -226,27 +235,52 @@ class SparseVectorDistribution(DiscreteDistribution):
         if (scheme is None or scheme.fresh_threshold or T is None
                 or not (lam.is_Rational and T.is_Rational)):
             return None
-        t = Fraction(int(T.p), int(T.q))
-        both = [sequence_probabilities([Fraction(int(a.p), int(a.q)) - t for a in sv.exact],
-                                       scheme) for sv in (self.scores, other)]
-        with flint_prec(128):
-            lb = to_arb(lam, 128)
-            powers: dict[Fraction, flint.arb] = {}
-            logs: dict[int, flint.arb] = {}  # equal sequences share one Value object
+        return scheme, Fraction(int(T.p), int(T.q))
 
-            def log(v: Value) -> flint.arb:
+    @cached_property
+    def _own_logs(self) -> tuple[list[Value], dict[int, flint.arb], dict[tuple, flint.arb]]:
+        """These answers' one-threshold closed forms, their logs' balls and the powers
+        ``exp(lam W)`` as made (kept: a search bounds one vector against each of its
+        neighbours)."""
+        assert self._one_threshold is not None  # checked by _enclosure_bound
+        scheme, t = self._one_threshold
+        return sequence_probabilities([Fraction(int(a.p), int(a.q)) - t
+                                       for a in self.scores.exact], scheme), {}, {}
+
+    def _enclosure_bound(self, other: ScoreVector) -> sympy.Expr | None:
+        """The upper end of an arb enclosure of ``max_o |ln P(o) / P'(o)|`` from
+        :func:`~exactdp.mechanisms.sparse_vector_integral.sequence_probabilities` (None:
+        a fresh threshold with ``c > 1``, a symbolic or irrational ``lam`` or threshold, a
+        probability whose ball is not positive). Sequences whose closed forms are the same
+        two objects (equal answer counts) are enclosed once."""
+        if self._one_threshold is None:
+            return None
+        scheme, t = self._one_threshold
+        own, own_logs, powers = self._own_logs
+        theirs = sequence_probabilities([Fraction(int(a.p), int(a.q)) - t
+                                         for a in other.exact], scheme)
+        with flint_prec(128):
+            lb = to_arb(self.mechanism.rate, 128)
+
+            def log(v: Value, logs: dict[int, flint.arb]) -> flint.arb:
                 if id(v) not in logs:
                     total = flint.arb(0)
                     for (e, w), q in v.items():
-                        if w not in powers:
-                            powers[w] = (lb * w.numerator / w.denominator).exp()
-                        total += flint.arb(q.numerator) / q.denominator * lb**e * powers[w]
+                        key = (w.numerator, w.denominator)  # a Fraction's hash is slow
+                        if key not in powers:
+                            powers[key] = (lb * w.numerator / w.denominator).exp()
+                        total += flint.arb(q.numerator) / q.denominator * lb**e * powers[key]
                     logs[id(v)] = total.log() if total > 0 else flint.arb("nan")
                 return logs[id(v)]
 
             top = flint.arb(0)  # exact: the largest upper end of the losses' balls
-            for p, q in zip(*both, strict=True):
-                gap = abs(log(p) - log(q))
+            logs: dict[int, flint.arb] = {}  # equal sequences share one Value object
+            seen: set[tuple[int, int]] = set()
+            for p, q in zip(own, theirs, strict=True):
+                if (id(p), id(q)) in seen:
+                    continue
+                seen.add((id(p), id(q)))
+                gap = abs(log(p, own_logs) - log(q, logs))
                 if not gap.is_finite():
                     return None  # a probability not shown positive
                 high = gap.upper()

@@ -242,8 +242,8 @@ def sequence_probabilities(offsets: Sequence[Fraction], scheme: Scheme) -> list[
     Given ``rho`` the integrand of a sequence depends only on how many ``True`` and
     ``False`` answers it gives to the queries of each distinct offset (the factors
     commute), so each count vector is integrated once (:class:`_Segments`) and sequences
-    with equal counts share one :data:`Value` object. The depth-first walk over the
-    sequences only counts.
+    with equal counts share one :data:`Value` object. The walk over the sequences (level
+    by level, in their order; a count vector held as one integer) only counts.
 
     Raises
     ------
@@ -256,23 +256,26 @@ def sequence_probabilities(offsets: Sequence[Fraction], scheme: Scheme) -> list[
     m = len(offsets)
     seg = _Segments(offsets, scheme)
     index = {s: g for g, s in enumerate(seg.groups)}
-    group_of = [index[s] for s in offsets]
-    zero = (0,) * (2 * len(seg.groups))
-    leaves: dict[tuple[int, ...], Value] = {}
+    width = 2 * len(seg.groups)
+    # a count vector (t_0, f_0, t_1, ...) as one integer in base m + 1 (each count <= m):
+    # a True of group g adds (m + 1)**(2 g), a False (m + 1)**(2 g + 1)
+    units = [((m + 1) ** (2 * index[s]), (m + 1) ** (2 * index[s] + 1)) for s in offsets]
+    level = [(0, 0)]  # (count vector, Trues) of the prefixes, in answer_sequences order
+    for above, below in units:
+        nxt: list[tuple[int, int]] = []
+        for key, trues in level:
+            if scheme.cutoff is not None and trues == scheme.cutoff:
+                nxt.append((key, trues))  # stopped: its sequence is complete
+            else:
+                nxt += ((key + above, trues + 1), (key + below, trues))
+        level = nxt
+    leaves: dict[int, Value] = {}
     one: Value = {(0, Fraction(0)): Fraction(1)}
     out: list[Value] = []
-
-    def step(i: int, key: tuple[int, ...], trues: int) -> None:
-        if i == m or (scheme.cutoff is not None and trues == scheme.cutoff):
-            hit = leaves.get(key)
-            if hit is None:
-                hit = leaves[key] = one if key == zero else seg.value(key)
-            out.append(hit)
-            return
-        k = 2 * group_of[i]
-        for above in (True, False):
-            kk = k if above else k + 1
-            step(i + 1, key[:kk] + (key[kk] + 1,) + key[kk + 1:], trues + int(above))
-
-    step(0, zero, 0)
+    for key, _ in level:
+        hit = leaves.get(key)
+        if hit is None:
+            counts = tuple(key // (m + 1) ** j % (m + 1) for j in range(width))
+            hit = leaves[key] = one if key == 0 else seg.value(counts)
+        out.append(hit)
     return out

@@ -84,6 +84,8 @@ def test_svt6_moves_from_the_x_shapes_input_beat_the_patterns():
     assert s.search.startswith("8 StatDP patterns + 7 moves from the X shape's input + 14 "
                                "screened out")
     assert len(s.found) == 1  # the only pair whose bound (an enclosure) reaches 0.424914
+    assert s.search.endswith("check_dp heuristic from 1111111111 (152 neighbours, 152 "
+                             "screened out)") and s.pairs_searched == 15 + 152
     # the pair's loss from the one-threshold closed forms, not the engine's 1024 runs
     assert s.route == "SparseVector's one-threshold closed forms, equal to the program"
     rebased = ps.pattern_pairs(ps.build("svt6"), 4, rebase=True)[:7]

@@ -13,6 +13,7 @@ import mpmath
 import pytest
 import sympy
 
+import exactdp
 from exactdp import SparseVector
 from exactdp.exact import flint_prec
 from exactdp.mechanisms.sparse_vector_distribution import (
@@ -110,3 +111,20 @@ def test_loss_upper_bound_bounds_every_answer_sequence():
     assert five.loss_upper_bound([1, 1]) == sympy.Rational(1, 2)
     with pytest.raises(ValueError, match="neighbour"):
         five.loss_upper_bound([1, 1, 1])
+
+
+def test_loss_upper_bound_below_a_loss_found_skips_the_enclosure():
+    """With ``below``: the translation bound alone where it is strictly below (still an
+    upper bound: the exact loss at 40 digits is under it), else the bound without it."""
+    mech = SparseVector(epsilon=1, threshold=0, variant=6)
+    d = mech.distribution([0, 0, 0])
+    # all three answers up by 1: translation t1 * 1 = 1/2, the enclosure is tighter
+    full = d.loss_upper_bound([1, 1, 1])
+    alone = d.loss_upper_bound([1, 1, 1], below=sympy.Rational(3, 5))
+    assert alone == sympy.Rational(1, 2) and full <= alone
+    exact = exactdp.privacy_loss(mech, [0, 0, 0], [1, 1, 1]).loss
+    assert exactdp.exact.compare(exact, alone) <= 0
+    # not below: the same bound as without
+    assert d.loss_upper_bound([1, 1, 1], below=sympy.Rational(1, 2)) == full
+    assert d.loss_upper_bound([1, -1, 0], below=sympy.Rational(1, 2)) == d.loss_upper_bound(
+        [1, -1, 0])
