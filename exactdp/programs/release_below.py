@@ -58,11 +58,15 @@ def _arb(x: Fraction) -> flint.arb:
     return flint.arb(flint.fmpq(x.numerator, x.denominator))
 
 
-def _grouped(f: Terms, lam: Fraction) -> list[tuple[flint.arb, list[flint.arb]]]:
+#: ``sum_k Q_k(v) exp(c_k v)``: pairs ``(c_k, coefficients of Q_k, low degree first)``.
+Grouped = list[tuple[flint.arb, list[flint.arb]]]
+
+
+def _grouped(f: Terms, lam: Fraction) -> Grouped:
     """``f`` as ``sum_k Q_k(v) exp(lam k v)``: one polynomial per slope ``k``, its
-    coefficients ``sum_w p_w exp(lam w)`` enclosed once (high degree first). Summing the
-    terms of one slope before the box enters keeps their cancellation out of the
-    enclosure's width (the interval dependency problem, Moore et al. 2009, section 5)."""
+    coefficients ``sum_w p_w exp(lam w)`` enclosed once. Summing the terms of one slope
+    before the box enters keeps their cancellation out of the enclosure's width (the
+    interval dependency problem, Moore et al. 2009, section 5)."""
     la = _arb(lam)
     groups: dict[Fraction, list[flint.arb]] = {}
     for (k, w), p in f.items():
@@ -71,17 +75,24 @@ def _grouped(f: Terms, lam: Fraction) -> list[tuple[flint.arb, list[flint.arb]]]
         scale = (la * _arb(w)).exp()
         for i, a in enumerate(p):
             row[i] += _arb(a) * scale
-    return [(la * _arb(k), row[::-1]) for k, row in groups.items()]
+    return [(la * _arb(k), row) for k, row in groups.items()]
 
 
-def _value(f: list[tuple[flint.arb, list[flint.arb]]], v: flint.arb) -> flint.arb:
+def _diff(f: Grouped) -> Grouped:
+    """The derivative: ``(Q_k' + c_k Q_k) exp(c_k v)``, coefficient by coefficient in arb
+    (each an enclosure of the exact one)."""
+    return [(c, [(i + 1) * q[i + 1] + c * q[i] if i + 1 < len(q) else c * q[i]
+                 for i in range(len(q))]) for c, q in f]
+
+
+def _value(f: Grouped, v: flint.arb) -> flint.arb:
     """An enclosure of a :func:`_grouped` sum over the ball ``v``."""
     total = flint.arb(0)
-    for lk, coeffs in f:
+    for c, coeffs in f:
         poly = flint.arb(0)
-        for a in coeffs:
+        for a in reversed(coeffs):
             poly = poly * v + a
-        total += poly * (lk * v).exp()
+        total += poly * (c * v).exp()
     return total
 
 
@@ -90,22 +101,17 @@ class _Fn:
 
     def __init__(self, f: Terms, lam: Fraction) -> None:
         self.f = _grouped(f, lam)
-        df = derivative(f, lam)
-        self.df = _grouped(df, lam)
-        self.ddf = _grouped(derivative(df, lam), lam)
+        self.df = _diff(self.f)
 
     def at(self, v: flint.arb) -> flint.arb:
         return _value(self.f, v)
 
-    def over(self, box: flint.arb, m: flint.arb) -> tuple[flint.arb, flint.arb]:
-        """Enclosures of the density and its derivative over ``box`` (centre ``m``): the
-        narrower of the direct and the mean value forms (Moore et al. 2009, section 6.4)."""
-        out = []
-        for h, dh in ((self.f, self.df), (self.df, self.ddf)):
-            direct = _value(h, box)
-            centred = _value(h, m) + _value(dh, box) * (box - m)
-            out.append(centred if centred.rad() < direct.rad() else direct)
-        return out[0], out[1]
+    def over(self, box: flint.arb, m: flint.arb) -> tuple[flint.arb, flint.arb, flint.arb]:
+        """The density at the centre ``m`` of ``box``, and enclosures of the density and
+        its derivative over ``box``: the mean value form ``f(m) + f'(box) (box - m)``
+        (Moore et al. 2009, section 6.4) and the direct one."""
+        at, slope = _value(self.f, m), _value(self.df, box)
+        return at, at + slope * (box - m), slope
 
 
 def _signed(f: _Fn, g: _Fn, x: Fraction) -> flint.arb | None:
@@ -124,19 +130,16 @@ def _point(f: _Fn, g: _Fn, x: Fraction) -> flint.arb | None:
 
 
 def _piece(f: _Fn, g: _Fn, x: Fraction, y: Fraction) -> flint.arb | None:
-    """An enclosure of ``|L|`` over ``[x, y]`` by the mean value form (None: a density's
-    enclosure over the piece contains 0)."""
+    """An enclosure of ``|L|`` over ``[x, y]`` by the mean value form ``L(m) + L'([x, y])
+    ([x, y] - m)``, ``L' = f'/f - g'/g`` (None: a density's enclosure over the piece
+    contains 0)."""
     box = interval(x, y)
-    m = (x + y) / 2
-    q = _arb(m)
-    fb, dfb = f.over(box, q)
-    gb, dgb = g.over(box, q)
-    if not (fb > 0 and gb > 0):
+    m = _arb((x + y) / 2)
+    fm, fb, dfb = f.over(box, m)
+    gm, gb, dgb = g.over(box, m)
+    if not (fb > 0 and gb > 0 and fm > 0 and gm > 0):
         return None
-    lm = _signed(f, g, m)
-    if lm is None:
-        return None
-    return abs(lm + (dfb / fb - dgb / gb) * (box - q))
+    return abs(fm.log() - gm.log() + (dfb / fb - dgb / gb) * (box - m))
 
 
 def _limit(f: Terms, g: Terms, lam: Fraction) -> flint.arb | None:
@@ -157,12 +160,10 @@ def _tail(f: Terms, g: Terms, d: Terms, lam: Fraction) -> Fraction | None:
         return None
 
 
-def _order(d: Terms, lam: Fraction, at: Fraction | None) -> _Fn | None:
+def _order(d: Terms, lam: Fraction, at: Fraction) -> _Fn | None:
     """``D^(m)`` grouped, ``m`` the order of the zero of ``D`` at the cell end ``at``
     (exact: :func:`~exactdp.programs.release_sup.zeros`' test; ``m = 0`` where ``D(at)``
-    is not 0); None at an infinite end or past 8 derivatives."""
-    if at is None:
-        return None
+    is not 0); None past 8 derivatives."""
     for _ in range(8):
         if not d or not zero_at(d, at, lam):
             return _Fn(d, lam) if d else None
@@ -177,16 +178,22 @@ def _monotone(dm: _Fn | None, x: Fraction, y: Fraction) -> bool:
     end)**m / m!`` for some ``t`` in the piece), and ``L' = D / (f g)`` keeps one sign."""
     if dm is None:
         return False
-    return 0 not in dm.over(interval(x, y), _arb((x + y) / 2))[0]
+    return 0 not in dm.over(interval(x, y), _arb((x + y) / 2))[1]
 
 
 def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
-                hi: Fraction | None, cap: flint.arb) -> bool:
+                hi: Fraction | None, fn: _Fn, gn: _Fn, cap: flint.arb) -> bool:
     """Whether ``|L| < cap`` on the cell ``(lo, hi)`` is proved, except near its finite
     ends, where ``L`` may instead be proved monotone up to the end (its limit there is a
     candidate of the pattern already: module docstring)."""
     fn, gn = _Fn(f, lam), _Fn(g, lam)
-    d_lo, d_hi = _order(d, lam, lo), _order(d, lam, hi)
+    orders: dict[Fraction, _Fn | None] = {}  # D^(m) at a cell end, when first needed
+
+    def monotone(end: Fraction, x: Fraction, y: Fraction) -> bool:
+        if end not in orders:
+            orders[end] = _order(d, lam, end)
+        return _monotone(orders[end], x, y)
+
     a, b = lo, hi
     if b is None:
         m = _tail(f, g, d, lam)
@@ -209,7 +216,7 @@ def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None
         enc = _piece(fn, gn, x, y)
         if enc is not None and enc < cap:
             continue
-        if (x == lo and _monotone(d_lo, x, y)) or (y == hi and _monotone(d_hi, x, y)):
+        if (x == lo and monotone(x, x, y)) or (y == hi and monotone(y, x, y)):
             continue  # |L| at most its values at the piece's ends: the cell end's limit (a
             # candidate), and a split point (below the cap)
         steps += 1
@@ -224,11 +231,10 @@ def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None
 
 
 def _own(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
-         hi: Fraction | None) -> list[flint.arb] | None:
+         hi: Fraction | None, fn: _Fn, gn: _Fn) -> list[flint.arb] | None:
     """``|L|`` at the cell's own candidates: its constant ratio, or its limits at both
     ends (a finite end: both densities positive there, so ``L`` is continuous up to it;
     an infinite end: the ratio of the leading terms); None where one is not finite."""
-    fn, gn = _Fn(f, lam), _Fn(g, lam)
     if not d:
         x = (lo + hi) / 2 if lo is not None and hi is not None else (
             lo + 1 if lo is not None else hi - 1 if hi is not None else Fraction(0))
@@ -297,10 +303,10 @@ def below(pieces: Sequence[tuple[Any, ...]], level: flint.arb | None) -> bool:
                 continue
             if not f or not g:  # positive probability under one input only: infinite
                 return False
-            own = _own(f, g, d, lam, lo, hi)
+            fn, gn = _Fn(f, lam), _Fn(g, lam)
+            own = _own(f, g, d, lam, lo, hi, fn, gn)
             if own is None:
                 return False
             cap = max([cap, *(flint.arb(x.lower()) for x in own)])
-            cells += [(f, g, lam, lo, hi, d)] if d else []  # a constant ratio: its own
-        return all(_cell_below(f, g, d, lam, lo, hi, cap)
-                   for f, g, lam, lo, hi, d in cells)
+            cells += [(f, g, d, lam, lo, hi, fn, gn)] if d else []  # constant: its own
+        return all(_cell_below(*cell, cap=cap) for cell in cells)

@@ -59,11 +59,10 @@ from .release_sup import (
     Terms,
     add,
     compare_sums,
-    derivative,
+    cross,
     exact_at,
     leading,
     log_ratio,
-    mul,
     negate_v,
     prec,
     refine,
@@ -172,7 +171,7 @@ def _end(f: Terms, g: Terms, lam: Fraction, side: int, where: str) -> Candidate:
 
 def _dratio(f: Terms, g: Terms, lam: Fraction) -> Terms:
     """``f' g - f g'``: the log ratio's derivative times ``f g``."""
-    return add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+    return cross(f, g, lam)
 
 
 def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,

@@ -121,15 +121,26 @@ def _fr(x: flint.fmpq) -> Fraction:
     return Fraction(int(x.p), int(x.q))
 
 
-def mul(f: Terms, g: Terms) -> Terms:
-    """``f g``, multiplied out in flint's exact rationals (the same terms, in the same order,
-    as adding each product to the result in turn: a key whose sum vanishes leaves, and
-    comes back last)."""
-    fq = [(_fq(k), _fq(w), flint.fmpq_poly([_fq(a) for a in p])) for (k, w), p in f.items()]
-    gq = [(_fq(k), _fq(w), flint.fmpq_poly([_fq(a) for a in p])) for (k, w), p in g.items()]
+_Q = list[tuple[flint.fmpq, flint.fmpq, flint.fmpq_poly]]
+
+
+def _to_q(f: Terms) -> _Q:
+    return [(_fq(k), _fq(w), flint.fmpq_poly([_fq(a) for a in p])) for (k, w), p in f.items()]
+
+
+def _q_derivative(f: _Q, lam: flint.fmpq) -> _Q:
+    out = []
+    for k, w, p in f:
+        q = p.derivative() + lam * k * p
+        if q:
+            out.append((k, w, q))
+    return out
+
+
+def _q_mul(f: _Q, g: _Q) -> dict[tuple[flint.fmpq, flint.fmpq], flint.fmpq_poly]:
     acc: dict[tuple[flint.fmpq, flint.fmpq], flint.fmpq_poly] = {}
-    for k1, w1, p1 in fq:
-        for k2, w2, p2 in gq:
+    for k1, w1, p1 in f:
+        for k2, w2, p2 in g:
             key = (k1 + k2, w1 + w2)
             old = acc.get(key)
             q = p1 * p2 if old is None else old + p1 * p2
@@ -137,7 +148,31 @@ def mul(f: Terms, g: Terms) -> Terms:
                 acc[key] = q
             else:
                 acc.pop(key, None)
+    return acc
+
+
+def mul(f: Terms, g: Terms) -> Terms:
+    """``f g``, multiplied out in flint's exact rationals (the same terms, in the same order,
+    as adding each product to the result in turn: a key whose sum vanishes leaves, and
+    comes back last)."""
+    acc = _q_mul(_to_q(f), _to_q(g))
     return {(_fr(k), _fr(w)): tuple(_fr(a) for a in q.coeffs()) for (k, w), q in acc.items()}
+
+
+def cross(f: Terms, g: Terms, lam: Fraction) -> Terms:
+    """``f' g - f g'`` (the derivative of ``ln f - ln g`` times ``f g``): ``add(mul(
+    derivative(f), g), mul(f, derivative(g)), -1)`` term for term and in the same order,
+    computed in flint's exact rationals."""
+    fq, gq, la = _to_q(f), _to_q(g), _fq(lam)
+    out = _q_mul(_q_derivative(fq, la), gq)
+    for key, p in _q_mul(fq, _q_derivative(gq, la)).items():
+        old = out.get(key)
+        q = -p if old is None else old - p
+        if q:
+            out[key] = q
+        else:
+            out.pop(key, None)
+    return {(_fr(k), _fr(w)): tuple(_fr(a) for a in q.coeffs()) for (k, w), q in out.items()}
 
 
 def derivative(f: Terms, lam: Fraction) -> Terms:
@@ -196,14 +231,17 @@ def interval(a: Fraction, b: Fraction) -> flint.arb:
 
 
 def exact_at(f: Terms, v: Fraction, lam: Fraction) -> sympy.Expr:
-    """``f(v)`` as an exact sympy expression."""
-    out = []
+    """``f(v)`` as an exact sympy expression (the terms of one exponent summed first, as
+    sympy's ``Add`` would: the same expression, built with fewer sympy operations)."""
+    groups: dict[Fraction, Fraction] = {}
     for (k, w), p in f.items():
         val = sum((a * v**i for i, a in enumerate(p)), Fraction(0))
         if val:
-            out.append(sympy.Rational(val.numerator, val.denominator)
-                       * sympy.exp(sympy.Rational(lam * (k * v + w))))
-    return sympy.Add(*out)
+            e = lam * (k * v + w)
+            groups[e] = groups.get(e, Fraction(0)) + val
+    return sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
+                       * sympy.exp(sympy.Rational(e.numerator, e.denominator))
+                       for e, c in groups.items() if c])
 
 
 def ratio_degree(f: sympy.Expr, g: sympy.Expr) -> int | None:
