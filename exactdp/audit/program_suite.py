@@ -383,7 +383,8 @@ def _patterns(mech: Mechanism, screen: Callable[..., Any] | None,
     With a ``screen`` (:func:`_screen`), every pair's upper bound comes first; the pairs
     are computed from the largest bound down, and a pair whose bound is strictly below a
     loss already found is skipped (it cannot be the worst pair; a tie is computed, so the
-    worst pair named is the one the full search names; with ``ties=False`` a bound equal
+    worst pair named is the one the full search names, unless, with ``floor``, the pair
+    found comes before it and is attained, :func:`_behind`; with ``ties=False`` a bound equal
     to the loss found is skipped too: check_dp's neighbours after the patterns, whose
     worst pair the row names first among ties). An attained infinite loss ends the
     search (no pair can exceed it; the pairs without a finite bound come first, in their
@@ -405,6 +406,7 @@ def _patterns(mech: Mechanism, screen: Callable[..., Any] | None,
     out: dict[int, PairLoss | str] = {}
     skipped = {"screened": 0, "infinite": 0}
     done = False
+    lead: tuple[int, bool] | None = None  # the position of the loss found, and attained
     for n, i in enumerate(order):
         if time.process_time() - start > ROW_LIMIT:
             out[len(pats)] = (f"{len(order) - n} {what} not searched: over the row's "
@@ -413,7 +415,8 @@ def _patterns(mech: Mechanism, screen: Callable[..., Any] | None,
         if done:
             skipped["infinite"] = len(order) - n
             break
-        if best is not None and bounds[i] is not None and compare(bounds[i], best) < 1 - ties:
+        if best is not None and bounds[i] is not None and compare(
+                bounds[i], best) < 1 - (ties and not (floor and _behind(i, lead))):
             skipped["screened"] += 1
             continue
         pair = _pair(mech, *pats[i], best if floor and best is not None else None, closed)
@@ -422,9 +425,17 @@ def _patterns(mech: Mechanism, screen: Callable[..., Any] | None,
             continue
         out[i] = pair
         if isinstance(pair, PairLoss):
-            best = pair.loss if best is None or compare(pair.loss, best) > 0 else best
+            if best is None or compare(pair.loss, best) > 0:
+                best, lead = pair.loss, (i, pair.attained)
             done = pair.loss is sympy.oo and pair.attained
     return [out[i] for i in sorted(out)], skipped
+
+
+def _behind(i: int, lead: tuple[int, bool] | None) -> bool:
+    """Whether a pair at position ``i`` whose bound ties the loss found cannot be named:
+    the pair found comes first and is attained (:func:`~exactdp.audit.suite.worst_pair`
+    names the first attained pair among equal losses)."""
+    return lead is not None and lead[1] and i > lead[0]
 
 
 def _screened_heuristic(mech: Mechanism, screen: Callable[..., Any], base: tuple,

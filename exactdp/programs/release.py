@@ -52,7 +52,7 @@ from ..scores import ScoreVector, as_scores
 from .display import distribution_html, distribution_latex, distribution_repr
 from .integrate import run_cost, run_probability, run_terms, runs_cost
 from .mechanism import ProgramMechanism
-from .release_bound import FLOOR, check_bounds, pattern_bound
+from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound
 from .release_chain import gap_chain
 from .release_density import run_density
 from .release_loss import loss_supremum
@@ -464,6 +464,8 @@ class ProgramRelease(ReleasedValues):
         token = FLOOR.set(low)
         try:
             sup = self.loss_supremum(neighbour)
+        except BelowFloor:
+            return None
         finally:
             FLOOR.reset(token)
         top = sup.loss if sup.interval is None else sympy.Rational(sup.interval[1])

@@ -285,6 +285,12 @@ def check_bounds(func: str, runs: dict, others: dict, keys: Sequence,
                   "use fewer queries, or a smaller cut-off c")
 
 
+class BelowFloor(Exception):  # noqa: N818 (internal control flow)
+    """Raised by a loss supremum computed under :data:`FLOOR` once every pattern is proved
+    strictly below the floor (:meth:`~exactdp.programs.release.ProgramRelease.
+    loss_at_least` then answers None without forming the loss's closed form)."""
+
+
 #: A loss below which no pattern is wanted (:meth:`~exactdp.programs.release.ProgramRelease.
 #: loss_at_least`): :func:`ordered_patterns` leaves out the patterns bounded below it.
 FLOOR: ContextVar[sympy.Expr | None] = ContextVar("FLOOR", default=None)

@@ -18,10 +18,11 @@ No float enters: the roots and test points are Fractions.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Hashable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from ..cost import refuse
@@ -232,3 +233,52 @@ def cells(compute: Callable[[VPoly], Any], func: str) -> list[Cell]:
         if hi != b:
             todo.append((hi, b))
     return sorted(out, key=lambda c: (c.lo is not None, c.lo))
+
+
+@lru_cache(maxsize=1024)
+def own_cells(dist: Any, key: Hashable, func: str,
+              density: Callable[[list, tuple, str], Any]) -> tuple[Cell, ...]:
+    """The cells of one distribution's density of the pattern ``key``, ``density(runs,
+    (V,), func)`` on its runs (cached: a suite row reads one vector against each of its
+    neighbours)."""
+    runs = dist.runs[key]
+    return tuple(cells(lambda v: density(runs, (v,), func), func))
+
+
+def _before(x: Fraction | None, y: Fraction | None) -> bool:
+    """Whether the upper cell end ``x`` comes before ``y`` (None: infinite)."""
+    return x is not None and (y is None or x < y)
+
+
+def joint_cells(dist: Any, other: Any, key: Hashable, func: str,
+                density: Callable[[list, tuple, str], Any]) -> list[Cell]:
+    """The cells of the pair of densities of pattern ``key`` on two distributions, each
+    cell's result the pair of results: the common refinement of the two distributions'
+    own cells (:func:`own_cells`). A cell is a maximal interval on which the computation
+    takes one path (a comparison whose outcome changes between two points has its root
+    between them, and is recorded there), so the cells of the pair are the intersections
+    of the two partitions: what :func:`cells` gives on the pair computed together.
+
+    Raises
+    ------
+    TooCostly
+        More than :data:`MAX_CELLS` cells.
+    """
+    a, b = own_cells(dist, key, func, density), own_cells(other, key, func, density)
+    out: list[Cell] = []
+    i = j = 0
+    while i < len(a) and j < len(b):
+        x, y = a[i].lo, b[j].lo
+        lo = x if y is None else y if x is None else max(x, y)
+        hi = a[i].hi if _before(a[i].hi, b[j].hi) or a[i].hi == b[j].hi else b[j].hi
+        out.append(Cell(lo, hi, (a[i].result, b[j].result)))
+        if a[i].hi == b[j].hi:
+            i, j = i + 1, j + 1
+        elif _before(a[i].hi, b[j].hi):
+            i += 1
+        else:
+            j += 1
+    if len(out) > MAX_CELLS:
+        raise refuse(func, "the cells of the released value's density",
+                     f"more than {MAX_CELLS} cells", f"{MAX_CELLS} cells", "use fewer queries")
+    return out

@@ -45,8 +45,9 @@ from ..exact.piecewise_exp import value_expr
 from ..exact.signs import compare
 from .integrate import run_cost
 from .integrate_stars import units
-from .release_bound import check_bounds, ordered_patterns
-from .release_cells import VPoly, cells
+from .release_below import below, under
+from .release_bound import BelowFloor, check_bounds, ordered_patterns
+from .release_cells import VPoly, joint_cells
 from .release_chain import Tools, exponential_chain, several_values
 from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
@@ -59,10 +60,9 @@ from .release_sup import (
     MAX_STEPS,
     Terms,
     add,
-    derivative,
+    cross,
     exact_at,
     leading,
-    mul,
     negate_v,
     prec,
     refine,
@@ -131,7 +131,7 @@ def _end(f: Terms, g: Terms, lam: Fraction, side: int, where: str) -> Candidate:
 
 def _dratio(f: Terms, g: Terms, lam: Fraction) -> Terms:
     """``f' g - f g'``: the log ratio's derivative times ``f g``."""
-    return add(mul(derivative(f, lam), g), mul(f, derivative(g, lam)), -1)
+    return cross(f, g, lam)
 
 
 def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
@@ -206,17 +206,11 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
     cell has positive probability under one input only: the loss is then infinite)."""
     runs_p, runs_q = dist.runs[key], other.runs[key]
     holder: dict[str, sympy.Expr] = {}
-
-    def compute(v: VPoly) -> tuple[dict, dict]:
-        u1, f = _density(runs_p, (v,), func)
-        u2, g = _density(runs_q, (v,), func)
-        holder["unit"] = u1
-        return f, g
-
     pieces = []
-    for cell in cells(compute, func):
+    for cell in joint_cells(dist, other, key, func, _density):  # each input's cells cached
+        (holder["unit"], fr), (_, gr) = cell.result
         lam = _lam(holder["unit"], func)
-        f, g = (_terms(r, lam) for r in cell.result)
+        f, g = _terms(fr, lam), _terms(gr, lam)
         pieces.append((f, g, lam, cell.lo, cell.hi, _dratio(f, g, lam) if f and g else {}))
     # a cell of positive probability under one input only makes the loss infinite: no
     # critical point elsewhere can matter, so none is searched
@@ -416,6 +410,9 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
             continue
+        level = None if t is None else abs_ball(t)
+        if below(pieces, level):  # under a loss found, or the floor: no change to the loss
+            continue
         if bound is not None:
             screen = _screened(pieces, label)
             out += screen
@@ -485,6 +482,9 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
     cands, brackets = _candidates(dist, other, func)
     if not cands and not brackets:
         return LossSupremum(sympy.Integer(0), True, 0, "every output (equal densities)")
+    if not any(c.infinite for c in cands) and under(
+            lambda: [abs_ball(c) for c in cands], [b.upper for b in brackets]):
+        raise BelowFloor  # every pattern below the floor: no closed form is needed
     result, top = select(cands) if cands else (None, None)
     open_ = [b for b in brackets if top is None or not _reaches(top, b.upper)]
     if not open_:

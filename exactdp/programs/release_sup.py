@@ -92,14 +92,6 @@ def _padd(a: tuple[Fraction, ...], b: tuple[Fraction, ...], s: int = 1) -> tuple
                   for i in range(n)])
 
 
-def _pmul(a: tuple[Fraction, ...], b: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
-    out = [Fraction(0)] * max(0, len(a) + len(b) - 1)
-    for i, x in enumerate(a):
-        for j, y in enumerate(b):
-            out[i + j] += x * y
-    return _trim(out)
-
-
 def add(f: Terms, g: Terms, s: int = 1) -> Terms:
     out = dict(f)
     for k, p in g.items():
@@ -111,12 +103,76 @@ def add(f: Terms, g: Terms, s: int = 1) -> Terms:
     return out
 
 
-def mul(f: Terms, g: Terms) -> Terms:
-    out: Terms = {}
-    for (k1, w1), p1 in f.items():
-        for (k2, w2), p2 in g.items():
-            out = add(out, {(k1 + k2, w1 + w2): _pmul(p1, p2)})
+def _iadd(out: Terms, key: tuple[Fraction, Fraction], p: tuple[Fraction, ...]) -> None:
+    """``out = add(out, {key: p})`` in place (the same keys in the same order: a key whose
+    sum vanishes leaves, and comes back last), without copying ``out`` per term."""
+    q = _padd(out.get(key, ()), p)
+    if q:
+        out[key] = q
+    else:
+        out.pop(key, None)
+
+
+def _fq(x: Fraction) -> flint.fmpq:
+    return flint.fmpq(x.numerator, x.denominator)
+
+
+def _fr(x: flint.fmpq) -> Fraction:
+    return Fraction(int(x.p), int(x.q))
+
+
+_Q = list[tuple[flint.fmpq, flint.fmpq, flint.fmpq_poly]]
+
+
+def _to_q(f: Terms) -> _Q:
+    return [(_fq(k), _fq(w), flint.fmpq_poly([_fq(a) for a in p])) for (k, w), p in f.items()]
+
+
+def _q_derivative(f: _Q, lam: flint.fmpq) -> _Q:
+    out = []
+    for k, w, p in f:
+        q = p.derivative() + lam * k * p
+        if q:
+            out.append((k, w, q))
     return out
+
+
+def _q_mul(f: _Q, g: _Q) -> dict[tuple[flint.fmpq, flint.fmpq], flint.fmpq_poly]:
+    acc: dict[tuple[flint.fmpq, flint.fmpq], flint.fmpq_poly] = {}
+    for k1, w1, p1 in f:
+        for k2, w2, p2 in g:
+            key = (k1 + k2, w1 + w2)
+            old = acc.get(key)
+            q = p1 * p2 if old is None else old + p1 * p2
+            if q:
+                acc[key] = q
+            else:
+                acc.pop(key, None)
+    return acc
+
+
+def mul(f: Terms, g: Terms) -> Terms:
+    """``f g``, multiplied out in flint's exact rationals (the same terms, in the same order,
+    as adding each product to the result in turn: a key whose sum vanishes leaves, and
+    comes back last)."""
+    acc = _q_mul(_to_q(f), _to_q(g))
+    return {(_fr(k), _fr(w)): tuple(_fr(a) for a in q.coeffs()) for (k, w), q in acc.items()}
+
+
+def cross(f: Terms, g: Terms, lam: Fraction) -> Terms:
+    """``f' g - f g'`` (the derivative of ``ln f - ln g`` times ``f g``): ``add(mul(
+    derivative(f), g), mul(f, derivative(g)), -1)`` term for term and in the same order,
+    computed in flint's exact rationals."""
+    fq, gq, la = _to_q(f), _to_q(g), _fq(lam)
+    out = _q_mul(_q_derivative(fq, la), gq)
+    for key, p in _q_mul(fq, _q_derivative(gq, la)).items():
+        old = out.get(key)
+        q = -p if old is None else old - p
+        if q:
+            out[key] = q
+        else:
+            out.pop(key, None)
+    return {(_fr(k), _fr(w)): tuple(_fr(a) for a in q.coeffs()) for (k, w), q in out.items()}
 
 
 def derivative(f: Terms, lam: Fraction) -> Terms:
@@ -124,7 +180,7 @@ def derivative(f: Terms, lam: Fraction) -> Terms:
     out: Terms = {}
     for (k, w), p in f.items():
         dp = tuple(i * a for i, a in enumerate(p))[1:]
-        out = add(out, {(k, w): _padd(dp, tuple(lam * k * a for a in p))})
+        _iadd(out, (k, w), _padd(dp, tuple(lam * k * a for a in p)))
     return out
 
 
@@ -175,14 +231,17 @@ def interval(a: Fraction, b: Fraction) -> flint.arb:
 
 
 def exact_at(f: Terms, v: Fraction, lam: Fraction) -> sympy.Expr:
-    """``f(v)`` as an exact sympy expression."""
-    out = []
+    """``f(v)`` as an exact sympy expression (the terms of one exponent summed first, as
+    sympy's ``Add`` would: the same expression, built with fewer sympy operations)."""
+    groups: dict[Fraction, Fraction] = {}
     for (k, w), p in f.items():
         val = sum((a * v**i for i, a in enumerate(p)), Fraction(0))
         if val:
-            out.append(sympy.Rational(val.numerator, val.denominator)
-                       * sympy.exp(sympy.Rational(lam * (k * v + w))))
-    return sympy.Add(*out)
+            e = lam * (k * v + w)
+            groups[e] = groups.get(e, Fraction(0)) + val
+    return sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
+                       * sympy.exp(sympy.Rational(e.numerator, e.denominator))
+                       for e, c in groups.items() if c])
 
 
 def ratio_degree(f: sympy.Expr, g: sympy.Expr) -> int | None:
@@ -276,7 +335,7 @@ def _sign_at(f: Terms, v: Fraction, lam: Fraction) -> int:
     return 1 if b > 0 else -1 if b < 0 else 0
 
 
-def _tail_start(f: Terms, lam: Fraction) -> Fraction:
+def tail_start(f: Terms, lam: Fraction) -> Fraction:
     """``M >= 1`` with no zero of ``f`` on ``[M, oo)``: the leading term dominates there.
 
     Raises
@@ -323,12 +382,12 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
         steps.
     """
     if b is None:
-        m = _tail_start(f, lam)
+        m = tail_start(f, lam)
         b = m if a is None or m > a else a + 1
         if a is not None and b <= a:
             return []
     if a is None:
-        m = -_tail_start(negate_v(f), lam)
+        m = -tail_start(negate_v(f), lam)
         a = m if m < b else b - 1
     df = derivative(f, lam)
     ddf = derivative(df, lam)
@@ -514,7 +573,7 @@ def simplest(x: Fraction, y: Fraction) -> Fraction:
     return fl + 1 / simplest(1 / (y - fl), 1 / (x - fl))
 
 
-def _zero_at(f: Terms, r: Fraction, lam: Fraction) -> bool:
+def zero_at(f: Terms, r: Fraction, lam: Fraction) -> bool:
     """Whether ``f(r) = 0`` exactly: every group of terms with one exponent ``lam (k r +
     w)`` sums to 0 (Lindemann-Weierstrass)."""
     groups: dict[Fraction, Fraction] = {}
@@ -532,10 +591,10 @@ def _rational_zero(f: Terms, lam: Fraction, x: Fraction, y: Fraction
     (Rolle: at most ``m`` zeros with multiplicity there, all at ``r``)."""
     w = y - x
     r = simplest(x - w, y + w)
-    if not _zero_at(f, r, lam):
+    if not zero_at(f, r, lam):
         return None
     g, m = f, 0
-    while _zero_at(g, r, lam):
+    while zero_at(g, r, lam):
         g, m = derivative(g, lam), m + 1
         if m > 16 or not g:
             return None

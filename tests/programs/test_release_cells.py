@@ -6,8 +6,9 @@ from fractions import Fraction
 
 from exactdp.programs import library_release as L
 from exactdp.programs import release_sup as S
-from exactdp.programs.release_cells import V, VPoly, cell_at, cells
+from exactdp.programs.release_cells import V, VPoly, cell_at, cells, joint_cells, own_cells
 from exactdp.programs.release_density import run_density
+from exactdp.programs.release_loss import _density
 
 from .test_release_loss import same
 
@@ -38,3 +39,17 @@ def test_vpoly_orders_are_decided_at_the_test_point_and_record_their_roots():
         assert 2 * V - 3 < 0 and V > 0 and abs(V - 1) == 1 - V
     assert ctx.roots == {Fraction(3, 2), Fraction(0), Fraction(1)}
     assert VPoly((Fraction(2),)) == Fraction(2) and hash(VPoly((Fraction(2),))) == hash(Fraction(2))
+
+
+def test_joint_cells_are_the_pair_walked_together():
+    # each input's cells, cached, then intersected: the same cells and closed forms as the
+    # walk of the pair computed together (AdaptiveSVT at 2 queries, every one-value pattern)
+    m = L.adaptive_svt(epsilon=Fraction(1, 10), threshold=1)
+    a, b = m.distribution((1, 1)), m.distribution((2, 0))
+    for key in a.keys[1:]:  # the first pattern, (False, False), releases no value
+        pair = cells(lambda v, key=key: (_density(a.runs[key], (v,), "x"),
+                                         _density(b.runs[key], (v,), "x")), "x")
+        joint = joint_cells(a, b, key, "x", _density)
+        assert [(c.lo, c.hi) for c in joint] == [(c.lo, c.hi) for c in pair]
+        assert [c.result for c in joint] == [c.result for c in pair]
+        assert len(own_cells(a, key, "x", _density)) <= len(joint)

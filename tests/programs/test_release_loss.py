@@ -256,6 +256,47 @@ def test_svt3_two_values_bracket_has_tight_outward_ends():
         assert abs(low - end) < mpmath.mpf(10) ** -30  # the exact ratio, 192-bit ball
 
 
+def _svt3_c1_density(q, i, v, t=1):
+    """Algorithm 3 at c = 1 releasing ``v`` at query ``i`` after ``i`` answers below, by
+    quadrature over the threshold noise ``r``: ``int p(r) prod_{j < i} F(t + r - q_j)
+    g(v - q_i) dr`` over ``r <= v - t`` (p and g Laplace of scale 2/eps): an independent
+    route (epsilon 1/10)."""
+    b = mpmath.mpf(20)
+
+    def lap(x):
+        return mpmath.exp(-abs(x) / b) / (2 * b)
+
+    def cdf(x):
+        return mpmath.exp(x / b) / 2 if x < 0 else 1 - mpmath.exp(-x / b) / 2
+
+    def f(r):
+        out = lap(r) * lap(v - q[i])
+        for a in q[:i]:
+            out *= cdf(t + r - a)
+        return out
+
+    cuts = sorted({mpmath.mpf(0), *(mpmath.mpf(a - t) for a in q[:i])})
+    top = mpmath.mpf(v) - t
+    return mpmath.quad(f, [-mpmath.inf, *[x for x in cuts if x < top], top])
+
+
+def test_svt3_at_ten_queries_two_ways_is_the_class_s_exact_lower_end():
+    # the class's own integrals refused with "at least 2/5 ... at most 9/20"; the engine gave
+    # the certified bracket [2/5, 9/20]; the patterns releasing a value are now proved below
+    # the all-below pattern's 2/5 (programs.release_below), so the loss is exactly 2/5
+    q, q2 = (1,) * 10, (2,) + (0,) * 9
+    theirs = exactdp.privacy_loss(SparseVector(R(1, 10), 1, 1, variant=3), q, q2)
+    mine = exactdp.privacy_loss(L.svt3(epsilon=R(1, 10), threshold=1), q, q2)
+    assert mine.value == theirs.value == R(2, 5) and mine.interval is None and mine.attained
+    assert "False, False, False" in mine.output
+    # an independent route: the density ratio of the released values never exceeds 2/5
+    with mpmath.workdps(20):
+        for i in (0, 1, 5, 9):
+            for v in (-30, 0, 2, 5, 40):
+                ratio = mpmath.log(_svt3_c1_density(q, i, v) / _svt3_c1_density(q2, i, v))
+                assert abs(ratio) <= R(2, 5) + mpmath.mpf(10) ** -15  # quadrature error
+
+
 @pytest.mark.parametrize("name", ["adaptive_svt", "bad_adaptive_svt"])
 def test_adaptive_svt_at_two_queries_is_certified_under_the_translation_bound(name):
     # was > 200 s in sympy.simplify of a ratio of degree ~1.6e5 in exp(1/38800)
