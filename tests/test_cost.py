@@ -146,6 +146,11 @@ def _large_calls():
         "composition_lower_bound": (lambda: X.composition_lower_bound(pf, q, 2, 1),
                                     "composition_lower_bound"),
         "check_dp_topk": (lambda: X.check_dp(X.TopK(pf, 3), list(range(20))), "check_dp"),
+        # RNM-Laplace closed forms, about n^6 over a neighbour search (~900 s at n = 60)
+        "check_dp_rnm_laplace": (lambda: X.check_dp(laplace, list(range(60))), "check_dp"),
+        "privacy_loss_rnm_laplace": (
+            lambda: X.privacy_loss(laplace, list(range(150)), list(range(1, 151))),
+            "privacy_loss"),
         "composition_lower_bound_k": (lambda: X.composition_lower_bound(pf, [0, 1], 10**12, 1),
                                       "composition_lower_bound"),
         "check_accountant_k": (lambda: X.check_accountant(pf, [0, 1], 10**12, [1]),
