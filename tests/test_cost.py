@@ -9,9 +9,25 @@ import numpy as np
 import pytest
 import sympy
 
-from exactdp import ExponentialMechanism, GaussianNoisyMax, PermuteAndFlip, ReportNoisyMax
+from exactdp import (
+    ExponentialMechanism,
+    GaussianNoisyMax,
+    PermuteAndFlip,
+    ReportNoisyMax,
+    TopK,
+    check_dp,
+    privacy_loss,
+)
 from exactdp.analysis.renyi import max_divergence, renyi_divergence
-from exactdp.cost import MAX_EXACT_N, MAX_SAMPLE_DRAWS, gaussian_seconds
+from exactdp.cost import (
+    MAX_EXACT_N,
+    MAX_SAMPLE_DRAWS,
+    gaussian_seconds,
+    laplace_analysis_seconds,
+    laplace_polys_seconds,
+    topk_one_shot_seconds,
+)
+from exactdp.scores import as_scores
 
 
 def refuses_fast(call, *fragments):
@@ -22,6 +38,56 @@ def refuses_fast(call, *fragments):
     for frag in fragments:
         assert frag in str(info.value), str(info.value)
     return str(info.value)
+
+
+def test_laplace_analysis_estimate_calibration():
+    """The RNM-Laplace closed forms' estimates against the CPU seconds measured on the
+    2-core machine (docs/benchmarks.md), within a factor 3 either way."""
+    for n, measured in ((20, 0.068), (30, 0.31), (40, 1.34)):
+        est = laplace_polys_seconds(n, n, n * (n - 1) // 2)
+        assert measured / 3 < est < 3 * measured, (n, est)
+    # check_dp on 0..n-1: the 2n + 1 vectors of the reduced search, each gap multiset once
+    mech = ReportNoisyMax(1, noise="laplace")
+    for n, measured in ((10, 0.24), (15, 0.8), (20, 2.4), (25, 8.0)):
+        q = list(range(n))
+        up = [[a + 1 if i == r else a - 1 for i, a in enumerate(q)] for r in range(n)]
+        down = [[a - 1 if i == r else a + 1 for i, a in enumerate(q)] for r in range(n)]
+        est = mech.analysis_seconds([as_scores(v) for v in [q, *up, *down]])
+        assert measured / 3 < est < 3 * measured, (n, est)
+    assert laplace_analysis_seconds([]) == 0.0
+    assert ReportNoisyMax(1).analysis_seconds([]) == 0.0  # exponential noise: the analyzer's
+
+
+def test_rnm_laplace_check_dp_refuses_past_the_limit():
+    """check_dp of RNM-Laplace on 0..59 (about 900 s) refuses before any closed form, naming
+    the cheaper routes; privacy_loss on 150 scores too."""
+    mech = ReportNoisyMax(1, noise="laplace")
+    msg = refuses_fast(lambda: check_dp(mech, list(range(60))),
+                       "check_dp:", "RNM-Laplace", "neighbour=", "to_numpy")
+    assert "limit 120 s" in msg
+    refuses_fast(lambda: privacy_loss(
+        mech, list(range(150)), list(range(1, 151))), "privacy_loss:", "RNM-Laplace")
+
+
+def test_topk_one_shot_estimate_and_refusal():
+    """One-shot top-k: the estimates against measured CPU seconds (factor 3), and the exact
+    views refuse past the limit (top-4 of 8 with Laplace noise, about 115 s measured)."""
+    for noise, n, k, measured in (("laplace", 6, 3, 5.2), ("laplace", 8, 2, 4.9),
+                                  ("laplace", 8, 4, 115.0), ("exponential", 8, 4, 24.0),
+                                  ("gumbel", 8, 4, 7.3), ("gumbel", 10, 3, 2.8)):
+        est = topk_one_shot_seconds(noise, n, math.perm(n, k))
+        assert measured / 3 < est < 3 * measured, (noise, n, k, est)
+    d = TopK(ReportNoisyMax(1, noise="laplace"), 4).distribution(list(range(8)))
+    for view in ("probabilities", "to_numpy", "evalf", "rational_form"):
+        refuses_fast(lambda v=view: (lambda a: a() if callable(a) else a)(getattr(d, v)),
+                     f"{view}:", "1680 ordered tuples", "sample(size)")
+    g = TopK(ReportNoisyMax(1, noise="gumbel"), 5).distribution(list(range(12)))
+    refuses_fast(lambda: g.probabilities, "probabilities:", "ExponentialMechanism")
+    refuses_fast(lambda: check_dp(TopK(ReportNoisyMax(1, noise="laplace"), 3), list(range(8))),
+                 "check_dp:", "top-3", "sample(size)")
+    # the peeled route and the sampler are not priced by it
+    assert TopK(PermuteAndFlip(1), 2).distribution([0, 1, 2]).probabilities
+    assert d.sample(3, rng=0).shape == (3, 4)
 
 
 def test_sample_size_guard():
@@ -146,6 +212,15 @@ def _large_calls():
         "composition_lower_bound": (lambda: X.composition_lower_bound(pf, q, 2, 1),
                                     "composition_lower_bound"),
         "check_dp_topk": (lambda: X.check_dp(X.TopK(pf, 3), list(range(20))), "check_dp"),
+        "check_dp_topk_laplace": (lambda: X.check_dp(X.TopK(laplace, 3), list(range(8))),
+                                  "check_dp"),
+        "TopK_laplace": (lambda: X.TopK(laplace, 4).distribution(list(range(8))).probabilities,
+                         "probabilities"),
+        # RNM-Laplace closed forms, about n^6 over a neighbour search (~900 s at n = 60)
+        "check_dp_rnm_laplace": (lambda: X.check_dp(laplace, list(range(60))), "check_dp"),
+        "privacy_loss_rnm_laplace": (
+            lambda: X.privacy_loss(laplace, list(range(150)), list(range(1, 151))),
+            "privacy_loss"),
         "composition_lower_bound_k": (lambda: X.composition_lower_bound(pf, [0, 1], 10**12, 1),
                                       "composition_lower_bound"),
         "check_accountant_k": (lambda: X.check_accountant(pf, [0, 1], 10**12, [1]),

@@ -222,7 +222,8 @@ def check_dp(
     # the bar opens before the engine computes every vector's probabilities (most of the
     # time): at once when the cost model estimates more than 2 s, else after 2 s; it moves
     # vector by vector while they are built, then neighbour by neighbour
-    est = analysis_seconds(len(nbrs) + 1, q.n, top_gap(q))
+    est = max(analysis_seconds(len(nbrs) + 1, q.n, top_gap(q)),
+              mech.analysis_seconds([q, *nbrs]))  # its own estimate (RNM-Laplace, top-k)
     bar = progress_bar(2 * len(nbrs) + 1, "check_dp", progress=progress, unit="step",
                        seconds=est if est > SHOW_SECONDS else None)
     try:

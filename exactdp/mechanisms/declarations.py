@@ -34,7 +34,8 @@ class Declarations:
     - ``domain`` (default None): ``(lo, hi)``, exact bounds of every score (a program's
       ``@program(domain=(0, 1))``: randomized response takes bits); the neighbour search
       keeps the neighbours inside it;
-    - :attr:`regular_claimed`, :meth:`check_cost`, :meth:`loss_outputs`.
+    - :attr:`regular_claimed`, :meth:`check_cost`, :meth:`analysis_seconds`,
+      :meth:`loss_outputs`.
     """
 
     if TYPE_CHECKING:
@@ -62,6 +63,12 @@ class Declarations:
         scores before building the neighbours, and on the scores and the neighbours after.
         Default: nothing (the analyzer's own cost checks cover the selection mechanisms).
         """
+
+    def analysis_seconds(self, vectors: Sequence[ScoreVector]) -> float:
+        """The mechanism's own estimate (seconds) of an exact analysis of ``vectors``, the one
+        :meth:`check_cost` refuses by: a progress bar shows above 2 s. Default 0.0 (the
+        analyzer's own estimates cover the selection mechanisms)."""
+        return 0.0
 
     def loss_outputs(self, sv: ScoreVector, neighbour: ScoreVector) -> tuple[int, ...] | None:
         """Outputs among which the privacy loss of the pair ``(sv, neighbour)`` is attained,

@@ -17,6 +17,7 @@ density and CDF). Each noise gets its exact evaluation of this integral:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -30,6 +31,7 @@ from .._validate import argument_error, choices_text
 from ..cost import (
     VIEW_SECONDS_LIMIT,
     check_seconds,
+    laplace_analysis_seconds,
     laplace_balls_seconds,
     laplace_mp_seconds,
     refuse,
@@ -220,6 +222,36 @@ class ReportNoisyMax(Mechanism):
             return super().distribution(scores)
         return ValueDistribution(self, as_scores(scores, func="ReportNoisyMax.distribution"),
                                  self.noise)
+
+    # -------------------------------------------------------------- what the analyzer reads
+    def analysis_seconds(self, vectors: Sequence[ScoreVector]) -> float:
+        """Laplace noise on rational scores: the exact closed forms of the distinct gap
+        multisets (:func:`exactdp.cost.laplace_analysis_seconds`; about ``n^6`` for a
+        ``check_dp`` of the scores 0..n-1); 0.0 otherwise (the analyzer's estimates)."""
+        if self.noise != "laplace" or self.output != "index":
+            return 0.0
+        multisets = set()  # one closed form each (cached)
+        for v in vectors:
+            if v.is_rational:
+                G = v.integer_gaps()[1]
+                if max(G) <= DENSE_DEGREE_LIMIT:  # beyond: sparse terms, refused by count
+                    multisets.add(tuple(sorted(G)))
+        return laplace_analysis_seconds([(len(set(G)), len(G), sum(G)) for G in multisets])
+
+    def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
+        """Refuse, naming ``func``, an exact analysis of ``vectors`` whose Laplace closed
+        forms would take over :data:`exactdp.cost.SECONDS_LIMIT` (:meth:`analysis_seconds`).
+
+        Raises
+        ------
+        TooCostly
+            With the estimate and the cheaper routes.
+        """
+        check_seconds(func, f"the exact RNM-Laplace closed forms of {len(vectors)} score "
+                      f"vectors of n = {vectors[0].n} outputs", self.analysis_seconds(vectors),
+                      "pass the one neighbour to check (neighbour=...), analyse fewer "
+                      "distinct scores, or compare the float64 views "
+                      "(mechanism.distribution(q).to_numpy()) of the pair that matters")
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         return value_loss_route()(self, self.noise, sv, sv2, "privacy_loss")

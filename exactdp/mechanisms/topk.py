@@ -37,10 +37,11 @@ import sympy
 
 from .._validate import argument_error, check_dps, check_instance, check_int, choices_text
 from ..answer import shipped_repr
-from ..cost import check_seconds, topk_analysis_seconds
+from ..cost import check_seconds, topk_analysis_seconds, topk_one_shot_seconds
 from ..distribution import DiscreteDistribution
 from ..numbers import exact_epsilon_or_limit
 from ..printing import latex_array, latex_math
+from ..progress import progress_bar
 from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
@@ -75,6 +76,11 @@ def _inner(func: str, name: str, value: object) -> Mechanism:
 
 def _k(func: str, name: str, value: object) -> int:
     return check_int(func, name, value, 1)
+
+
+#: The cheaper route of a refused one-shot top-k: its exact views all go through the exact
+#: probabilities, the sampler does not.
+_SAMPLE_ROUTE = "estimate the probabilities by sampling (.distribution(q).sample(size))"
 
 
 @register("top-k", label="Top-k",
@@ -126,10 +132,21 @@ class TopK(Mechanism):
         return m if isinstance(m, (ReportNoisyMax, GaussianNoisyMax)) else None
 
     # -------------------------------------------------------------- what the analyzer reads
+    def analysis_seconds(self, vectors: Sequence[ScoreVector]) -> float:
+        """Estimated seconds of an exact analysis of ``vectors``: the comparisons of their
+        ordered k-tuples (:func:`exactdp.cost.topk_analysis_seconds`) and, one-shot, each
+        vector's iterated integrals (:func:`exactdp.cost.topk_one_shot_seconds`)."""
+        n = vectors[0].n
+        outputs = math.perm(n, self.k)
+        seconds = topk_analysis_seconds(len(vectors), outputs)
+        rnm = self._one_shot_mechanism
+        if self._integral and rnm is not None:
+            seconds += len(vectors) * topk_one_shot_seconds(rnm.noise, n, outputs)
+        return seconds
+
     def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
         """Refuse, naming ``func``, an exact analysis of ``vectors`` whose ordered k-tuples
-        would take over :data:`exactdp.cost.SECONDS_LIMIT`
-        (:func:`exactdp.cost.topk_analysis_seconds`).
+        would take over :data:`exactdp.cost.SECONDS_LIMIT` (:meth:`analysis_seconds`).
 
         Raises
         ------
@@ -139,9 +156,11 @@ class TopK(Mechanism):
         outputs = math.perm(vectors[0].n, self.k)
         check_seconds(func, f"an exact analysis of {len(vectors)} score vectors of top-{self.k} "
                       f"over n = {vectors[0].n} scores ({outputs} ordered tuples)",
-                      topk_analysis_seconds(len(vectors), outputs),
-                      "analyse fewer scores or a smaller k, or compare the float64 views "
-                      "(mechanism.distribution(q).to_numpy()) of the pair that matters")
+                      self.analysis_seconds(vectors),
+                      "analyse fewer scores or a smaller k, pass the one neighbour to check "
+                      "(neighbour=...), or " + (
+                          _SAMPLE_ROUTE if self._integral else "compare the float64 views "
+                          "(mechanism.distribution(q).to_numpy()) of the pair that matters"))
 
     @property
     def one_shot(self) -> bool:
@@ -338,6 +357,30 @@ class TopKDistribution(DiscreteDistribution):
         return out
 
     # ------------------------------------------------------------------ exact views
+    def _one_shot_seconds(self) -> float:
+        """Estimated seconds of the exact one-shot probabilities
+        (:func:`exactdp.cost.topk_one_shot_seconds`)."""
+        rnm = self.mechanism._one_shot_mechanism
+        assert rnm is not None  # called on the one-shot route only
+        return topk_one_shot_seconds(rnm.noise, self.n, len(self.outputs))
+
+    def _check_one_shot(self, func: str) -> None:
+        """Refuse, naming ``func``, exact one-shot probabilities estimated beyond
+        :data:`exactdp.cost.SECONDS_LIMIT`; nothing on the other routes or once they are
+        built."""
+        if not self.mechanism._integral or "_one_shot_field" in self.__dict__:
+            return
+        rnm = self.mechanism._one_shot_mechanism
+        assert rnm is not None
+        gumbel = (
+            "; one-shot Gumbel top-k is peeling the exponential mechanism: "
+            "TopK(ExponentialMechanism(...), k) with the same epsilon, sensitivity and "
+            "monotonic takes well under a second" if rnm.noise == "gumbel" else "")
+        check_seconds(func, f"the exact one-shot top-{self.k} probabilities of {rnm.noise} "
+                      f"noise on n = {self.n} scores ({len(self.outputs)} ordered tuples)",
+                      self._one_shot_seconds(),
+                      f"use a smaller k or fewer scores, or {_SAMPLE_ROUTE}{gumbel}")
+
     @cached_property
     def _one_shot_field(self) -> list:
         if not self._oriented.is_rational:
@@ -345,11 +388,15 @@ class TopKDistribution(DiscreteDistribution):
         L, G = self._oriented.integer_gaps()
         rnm = self.mechanism._one_shot_mechanism
         assert rnm is not None  # called on the one-shot route only
-        return one_shot_topk(rnm.noise, G, self.outputs)
+        self._check_one_shot("TopK.distribution")
+        with progress_bar(len(self.outputs), "TopK", seconds=self._one_shot_seconds(),
+                          unit="tuple") as bar:
+            return one_shot_topk(rnm.noise, G, self.outputs, step=bar.update)
 
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact probabilities of the ordered tuples (sympy), in ``outputs`` order."""
+        self._check_one_shot("probabilities")
         if self.mechanism._integral:
             L, _ = self._oriented.integer_gaps()
             lam = self.mechanism.mechanism.rate / L
@@ -371,6 +418,7 @@ class TopKDistribution(DiscreteDistribution):
             Irrational scores; one-shot Laplace noise (not rational in x); a peeled
             mechanism without a rational form.
         """
+        self._check_one_shot("rational_form")
         return self._rational_form
 
     @cached_property
@@ -407,6 +455,7 @@ class TopKDistribution(DiscreteDistribution):
         digits); one-shot evaluates the exact closed form with sympy at ``dps + 10``.
         """
         dps = check_dps("evalf", dps)
+        self._check_one_shot("evalf")
         if self.mechanism._integral:
             self.mechanism.mechanism._float_rate()  # refuses a symbolic epsilon
             with mpmath.workdps(dps + 10):
@@ -420,6 +469,7 @@ class TopKDistribution(DiscreteDistribution):
 
     def to_numpy(self) -> np.ndarray:
         """Probabilities as float64, shape ``(n!/(n-k)!,)``, in ``outputs`` order."""
+        self._check_one_shot("to_numpy")
         if self.mechanism._integral:
             out = np.array([float(v) for v in self.evalf(20)])
         else:

@@ -195,7 +195,8 @@ def line_for(noise: str, G: Sequence[int]):
     return line, dens, cdfs
 
 
-def one_shot_topk(noise: str, G: Sequence[int], outputs: Sequence[tuple[int, ...]]) -> list:
+def one_shot_topk(noise: str, G: Sequence[int], outputs: Sequence[tuple[int, ...]],
+                  step: Callable[[], object] = lambda: None) -> list:
     """Exact probabilities (elements of ``Q(x, lam)``) of the ordered k-tuples ``outputs``.
 
     Parameters
@@ -204,6 +205,8 @@ def one_shot_topk(noise: str, G: Sequence[int], outputs: Sequence[tuple[int, ...
     G : sequence of int, shape (n,)
         Integer gaps ``L * (q* - q_r)``.
     outputs : sequence of k-tuples of distinct indices
+    step : callable, optional
+        Called after each tuple (a progress bar's ``update``).
     """
     line, dens, cdfs = line_for(noise, G)
     n = len(G)
@@ -227,4 +230,8 @@ def one_shot_topk(noise: str, G: Sequence[int], outputs: Sequence[tuple[int, ...
             suffix_cache[key] = line.integrate(line.mul(dens[tail[0]], inner))
         return suffix_cache[key]
 
-    return [line.at_infinity(suffix(frozenset(t), tuple(t))) for t in outputs]
+    out = []
+    for t in outputs:
+        out.append(line.at_infinity(suffix(frozenset(t), tuple(t))))
+        step()
+    return out
