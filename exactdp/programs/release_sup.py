@@ -42,10 +42,7 @@ import sympy
 
 from ..exact.arb import flint_prec
 from ..exact.signs import exp_sum_terms, scaled_sign
-from .release_taylor import _arb, interval, taylor_ball
-
-#: ``{(k, w): coefficients of p, low degree first}``: ``sum p(v) exp(lam (k v + w))``.
-Terms = dict[tuple[Fraction, Fraction], tuple[Fraction, ...]]
+from .release_taylor import Terms, fraction_ball, interval, taylor_ball
 
 PREC = 192
 #: Bits added to :data:`PREC` for the answers at hand (:func:`magnitude`).
@@ -201,8 +198,8 @@ def _compiled(f: Terms, lam: Fraction) -> list:
     hit = _COMPILED.get(key)
     if hit is not None and hit[0] is f:
         return hit[1]
-    la = _arb(lam)
-    out = [(la * _arb(k), la * _arb(w), [_arb(a) for a in reversed(p)])
+    la = fraction_ball(lam)
+    out = [(la * fraction_ball(k), la * fraction_ball(w), [fraction_ball(a) for a in reversed(p)])
            for (k, w), p in f.items()]
     if len(_COMPILED) > 512:
         _COMPILED.clear()
@@ -322,7 +319,7 @@ def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
 def _sign_at(f: Terms, v: Fraction, lam: Fraction) -> int:
     """The sign of ``f(v)`` (0 when undecided at the working precision: the caller treats
     the point as a possible zero)."""
-    b = ball(f, _arb(v), lam)
+    b = ball(f, fraction_ball(v), lam)
     return 1 if b > 0 else -1 if b < 0 else 0
 
 
@@ -336,22 +333,27 @@ def tail_start(f: Terms, lam: Fraction) -> Fraction:
     """
     k0, d0, _ = leading(f, lam)  # type: ignore[misc]
     top = {w: p for (k, w), p in f.items() if k == k0}
-    c0 = sum((_arb(p[d0]) * (_arb(lam) * _arb(w)).exp() for w, p in top.items()
-              if d0 < len(p)), flint.arb(0)).abs_lower()
-    rest = [(Fraction(0), j - d0, sum((abs(_arb(p[j])) * (_arb(lam) * _arb(w)).exp()
+    fb = fraction_ball
+
+    def weight(w: Fraction) -> flint.arb:
+        return (fb(lam) * fb(w)).exp()
+
+    c0 = sum((fb(p[d0]) * weight(w) for w, p in top.items() if d0 < len(p)),
+             flint.arb(0)).abs_lower()
+    rest = [(Fraction(0), j - d0, sum((abs(fb(p[j])) * weight(w)
                                        for w, p in top.items() if j < len(p)), flint.arb(0)))
             for j in range(d0)]
     for (k, w), p in f.items():
         if k != k0:
-            size = sum((abs(_arb(a)) for a in p), flint.arb(0)) * (_arb(lam) * _arb(w)).exp()
+            size = sum((abs(fb(a)) for a in p), flint.arb(0)) * weight(w)
             rest += [(lam * (k0 - k), len(p) - 1 - d0, size)]
     m = Fraction(1)
     for delta, e, _ in rest:
         if delta > 0 and e > 0:
             m = max(m, Fraction(e) / delta + 1)
     while m < 2**40:
-        M = _arb(m)
-        total = sum((size * (-_arb(delta) * M).exp() * M ** e for delta, e, size in rest),
+        M = fraction_ball(m)
+        total = sum((size * (-fraction_ball(delta) * M).exp() * M ** e for delta, e, size in rest),
                     flint.arb(0))
         if total < c0:
             return m
@@ -431,7 +433,7 @@ def _centred(f: Terms, df: Terms, x: Fraction, y: Fraction, lam: Fraction) -> fl
     box = interval(x, y)
     m = (x + y) / 2
     direct = ball(f, box, lam)
-    centred = ball(f, _arb(m), lam) + ball(df, box, lam) * (box - _arb(m))
+    centred = ball(f, fraction_ball(m), lam) + ball(df, box, lam) * (box - fraction_ball(m))
     best = centred if centred.rad() < direct.rad() else direct
     if 0 in best:
         taylor = taylor_ball(f, lam, x, y)
@@ -518,6 +520,7 @@ def refine(f: Terms, g: Terms, d: Terms, lam: Fraction, x: Fraction, y: Fraction
             mid = (x + y) / 2
             s = _sign_at(d, mid, lam)
             if s == 0:
-                return ball(f, _arb(mid), lam).log() - ball(g, _arb(mid), lam).log(), mid, mid
+                at = fraction_ball(mid)
+                return ball(f, at, lam).log() - ball(g, at, lam).log(), mid, mid
             x, y = (mid, y) if s == sx else (x, mid)
     raise ValueError("the value at a critical point could not be enclosed")  # pragma: no cover

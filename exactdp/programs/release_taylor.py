@@ -9,24 +9,25 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import TYPE_CHECKING
 
 import flint
 
 from ..exact.arb import flint_prec  # noqa: F401  (the examples' precision context)
 
-if TYPE_CHECKING:
-    from .release_sup import Terms
+#: An exponential polynomial ``sum_k p_k(v) exp(lam (k v + w))``: ``(k, w)`` -> the
+#: coefficients of ``p_k``, lowest degree first (also :data:`exactdp.programs.release_sup.Terms`).
+Terms = dict[tuple[Fraction, Fraction], tuple[Fraction, ...]]
 
 
-def _arb(x: Fraction) -> flint.arb:
+def fraction_ball(x: Fraction) -> flint.arb:
+    """The arb ball of the rational ``x`` (exact when the precision holds it)."""
     return flint.arb(flint.fmpq(x.numerator, x.denominator))
 
 
 
 def interval(a: Fraction, b: Fraction) -> flint.arb:
     """The arb ball holding ``[a, b]``."""
-    lo, hi = _arb(a), _arb(b)
+    lo, hi = fraction_ball(a), fraction_ball(b)
     return flint.arb((lo + hi) / 2, ((hi - lo) / 2).abs_upper())
 
 
@@ -47,9 +48,9 @@ def _taylor_terms(f: Terms, lam: Fraction) -> list:
     for (k, w), p in f.items():
         polys, c = [], list(p)
         while c:
-            polys.append([_arb(a) for a in reversed(c)])
+            polys.append([fraction_ball(a) for a in reversed(c)])
             c = [i * a for i, a in enumerate(c)][1:]
-        out.append((_arb(lam * k), _arb(lam * w), polys))
+        out.append((fraction_ball(lam * k), fraction_ball(lam * w), polys))
     if len(_TAYLOR) > 512:
         _TAYLOR.clear()
     _TAYLOR[key] = (f, out)
@@ -105,7 +106,7 @@ def taylor_ball(f: Terms, lam: Fraction, x: Fraction, y: Fraction,
     ([True, True, True], True)
     """
     m, h = (x + y) / 2, (y - x) / 2
-    mid, box, r = _arb(m), interval(x, y), _arb(h)
+    mid, box, r = fraction_ball(m), interval(x, y), fraction_ball(h)
     at = [flint.arb(0)] * (order + 1)  # f^(j)(m) for j < order, f^(order)([x, y])
     for a, b, polys in _taylor_terms(f, lam):
         powers = [flint.arb(1)]

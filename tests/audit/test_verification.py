@@ -138,11 +138,14 @@ def test_bad_program_names():
 
 
 def test_a_bracket_row_prints_its_bracket_not_its_lower_end():
-    """SVT34Parallel at 3 queries, c = 1: a pair with no closed form; the row holds the
-    bracket's lower end, its repr the bracket (never a lone decimal for an inexact loss)."""
-    row = verification_suite(["svt34_parallel"], every=False, progress=False)["svt34_parallel"]
-    assert row.worst.interval is not None and row.loss == row.worst.interval[0]
-    lo, hi = row.worst.interval
+    """A row whose worst pair is a certified bracket holds the bracket's lower end, its repr
+    the bracket (never a lone decimal for an inexact loss). SVT34Parallel at 3 queries was
+    such a row ([0.147469, 0.1625]); its loss is exact now, so the bracket is put back."""
+    exact = verification_suite(["svt34_parallel"], every=False, progress=False)["svt34_parallel"]
+    assert exact.worst.interval is None and "loss=0.147469" in repr(exact)
+    lo, hi = sympy.Rational(147468, 10**6), sympy.Rational(13, 80)
+    row = dataclasses.replace(exact, loss=lo, worst=dataclasses.replace(
+        exact.worst, loss=lo, interval=(lo, hi)))
     assert lo > CLAIM and row.holds is False  # the lower end is above the claim: a proof
     assert "loss=in [" in repr(row) and len(repr(row)) <= 200
     one = VerificationSuite((row,))

@@ -89,7 +89,7 @@ def test_magnitude_raises_the_working_precision_for_huge_answers():
         with flint_prec(S.prec()):
             lam = Fraction(1, 4)
             f = {(Fraction(1), Fraction(-(10**300))): (Fraction(1),)}
-            b = S.ball(f, S._arb(Fraction(10**300 + 4)), lam)  # exp(1), to PREC bits
+            b = S.ball(f, S.fraction_ball(Fraction(10**300 + 4)), lam)  # exp(1), to PREC bits
             assert b.overlaps(to_arb(sympy.E, 200)) and b.rel_accuracy_bits() > 150
     with S.magnitude([Fraction(3), Fraction(1, 10**300)]):
         assert S.prec() == S.PREC  # small and tiny answers keep the default

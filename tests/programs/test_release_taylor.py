@@ -10,7 +10,7 @@ import mpmath
 import pytest
 
 from exactdp.exact.arb import flint_prec
-from exactdp.programs.release_taylor import TAYLOR_ORDER, _arb, interval, taylor_ball
+from exactdp.programs.release_taylor import TAYLOR_ORDER, fraction_ball, interval, taylor_ball
 
 #: exp(v) - 1 and a cancelling sum: 1e5 exp(v / 2) - 1e5 exp(v / 3) - (1e5 / 6) v e^0 ...
 CASES = {
@@ -50,7 +50,7 @@ def test_it_shrinks_with_the_interval():
 
 def test_rational_balls_and_intervals_are_exact_ends():
     with flint_prec(64):
-        assert _arb(F(1, 3)).contains(flint.arb(1) / 3)
+        assert fraction_ball(F(1, 3)).contains(flint.arb(1) / 3)
         i = interval(F(1, 4), F(3, 4))
         assert i.contains(flint.arb(1) / 4) and i.contains(flint.arb(3) / 4)
         assert not i.contains(flint.arb(1))
