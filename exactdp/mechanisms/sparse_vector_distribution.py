@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from math import lcm
 
 import flint
@@ -27,7 +27,7 @@ import sympy
 from .._validate import argument_error, check_dps, check_int
 from ..answer import shipped_repr
 from ..distribution import DiscreteDistribution
-from ..exact import arb_to_interval, compare, flint_prec, to_arb
+from ..exact import arb_to_interval, flint_prec, to_arb
 from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
@@ -106,6 +106,22 @@ def probability_balls(values: Sequence[Value], lam: sympy.Expr,
         if ok or prec > 1 << 16:
             return tuple(out)
         prec *= 2
+
+
+@lru_cache(maxsize=64)  # a search passes the same loss found for every neighbour
+def _ball(x: sympy.Expr) -> flint.arb:
+    with flint_prec(128):
+        return to_arb(x, 128)
+
+
+def _certainly_below(a: sympy.Expr, b: object) -> bool:
+    """Whether ``a`` (rational) is below ``b``, shown by arb balls (False: not shown)."""
+    try:
+        bb = _ball(sympy.sympify(b))
+    except (TypeError, ValueError):  # not enclosed: not shown
+        return False
+    with flint_prec(128):
+        return bool(to_arb(a, 128) < bb)
 
 
 # ---------------------------------------------------------------------- the distribution
@@ -189,8 +205,9 @@ class SparseVectorDistribution(DiscreteDistribution):
         ----------
         neighbour : sequence of numbers
         below : sympy number, optional
-            A loss already found: where the translation bound is strictly below it, that
-            bound is returned without the enclosure (it screens the pair out alike).
+            A loss already found: where the translation bound is below it (shown by arb
+            balls), that bound is returned without the enclosure (it screens the pair out
+            alike).
 
         Raises
         ------
@@ -216,7 +233,7 @@ class SparseVectorDistribution(DiscreteDistribution):
         k = translation_bound(self.scheme, moves)
         shift = None if k is None else sympy.Rational(k.numerator, k.denominator) * (
             self.mechanism.rate)
-        if below is not None and shift is not None and compare(shift, below) < 0:
+        if below is not None and shift is not None and _certainly_below(shift, below):
             return shift  # already below the caller's loss: no enclosure needed
         direct = self._enclosure_bound(other)
         if shift is None or direct is None:
