@@ -53,8 +53,10 @@ from .display import distribution_html, distribution_latex, distribution_repr
 from .integrate import run_cost, run_probability, run_terms, runs_cost
 from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, check_bounds, pattern_bound
+from .release_chain import gap_chain
 from .release_density import run_density
 from .release_loss import loss_supremum
+from .release_max import max_run
 from .release_patterns import match, real_count, released_rational, same_pattern, sampled_key
 from .release_search import OFFSETS, search_cost
 from .release_sup import magnitude
@@ -88,13 +90,23 @@ def loss_seconds(run: Run) -> float:
     without comparisons, as many as its noises (a histogram, running sums), have a
     separable supremum (one ``k x k`` linear map, no search: the histogram of 30 answers
     in 0.2 s, priced at 195 s by the search; 300 answers: 125 s, the matrix
-    inversion)."""
+    inversion). A run of a released maximum (:func:`~exactdp.programs.release_max.max_run`)
+    needs no integral: :func:`~exactdp.programs.release_max.max_loss` prices the pair
+    itself, with both inputs' offsets, and refuses naming its own estimate. The gaps of a
+    chain with exponential noise (noisy top-k with gap,
+    :mod:`~exactdp.programs.release_chain`) are one path per input, no search: one critical
+    search per gap and ``2**losers`` terms per density."""
+    if max_run(run) is not None:  # a released maximum: no integral; release_max.max_loss
+        return 1e-4 * (len(run.draws) + len(run.constraints))  # prices both inputs itself
     base = run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))
     k = len(run.released)
     if k == 0:
         return base
     if k == 1:
         return base + ONE_VALUE_SECONDS
+    chain = gap_chain(run)  # gaps of a chain with exponential noise: a path, no search
+    if chain is not None and chain.law == "exponential":
+        return base + ONE_VALUE_SECONDS * k + 1e-6 * k**2 * 2 ** len(chain.losers)
     noises = {i for lin in run.released for i, _ in lin.coefficients}
     if not run.constraints and len(noises) == k:  # a linear map of independent noises:
         return base + ONE_VALUE_SECONDS + 6e-6 * k**3  # release_loss._separable, no search
