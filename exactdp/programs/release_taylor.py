@@ -34,8 +34,9 @@ def interval(a: Fraction, b: Fraction) -> flint.arb:
 #: Order of the Taylor form of :func:`taylor_ball`.
 TAYLOR_ORDER = 6
 
-#: Per term of an exponential polynomial, ``(lam k, lam w, [p, p', p'', ...])`` with arb
-#: coefficients (high degree first), by ``id`` of the terms, ``lam`` and the precision.
+#: Per rate ``k`` of an exponential polynomial, ``(lam k, 0, [p, p', p'', ...])``: its terms
+#: ``p_w(v) exp(lam (k v + w))`` merged into one polynomial with arb coefficients (high
+#: degree first), by ``id`` of the terms, ``lam`` and the precision.
 _TAYLOR: dict[tuple[int, Fraction, int], tuple[Terms, list]] = {}
 
 
@@ -44,13 +45,20 @@ def _taylor_terms(f: Terms, lam: Fraction) -> list:
     hit = _TAYLOR.get(key)
     if hit is not None and hit[0] is f:
         return hit[1]
-    out = []
+    merged: dict[Fraction, list[flint.arb]] = {}  # terms of one rate k: one polynomial
     for (k, w), p in f.items():
-        polys, c = [], list(p)
+        scale = fraction_ball(lam * w).exp()
+        acc = merged.setdefault(k, [])
+        acc += [flint.arb(0)] * (len(p) - len(acc))
+        for i, a in enumerate(p):
+            acc[i] += fraction_ball(a) * scale
+    out = []
+    for k, c in merged.items():
+        polys = []
         while c:
-            polys.append([fraction_ball(a) for a in reversed(c)])
+            polys.append(list(reversed(c)))
             c = [i * a for i, a in enumerate(c)][1:]
-        out.append((fraction_ball(lam * k), fraction_ball(lam * w), polys))
+        out.append((fraction_ball(lam * k), flint.arb(0), polys))
     if len(_TAYLOR) > 512:
         _TAYLOR.clear()
     _TAYLOR[key] = (f, out)

@@ -122,3 +122,28 @@ def test_compare_sums_multiplies_term_by_term():
     big, small = 1 - e(-n) / 3, 1 - e(-n / 4) / 3  # 1 - tiny vs 1 - tinier
     assert S.compare_sums((big,), (small,)) == 1 and S.compare_sums((small,), (big,)) == -1
     assert S.compare_sums((sympy.sqrt(2),), (a,)) is None  # not an exponential sum
+
+
+def test_taylor_form_encloses_a_sum_of_cancelling_terms():
+    # f(v) = exp(v/20) - sum_{i <= 8} (v/20)^i / i!: terms about 1, f about 1e-16 on [1, 2]
+    # (as SVT3's D = f' g - f g' at 10 queries: terms 1e-5, D 1e-13)
+    from math import factorial
+
+    lam = Fraction(1)
+    f = {(Fraction(1, 20), Fraction(0)): (Fraction(1),),
+         (Fraction(0), Fraction(0)): tuple(-Fraction(1, 20**i * factorial(i)) for i in range(9))}
+    df = S.derivative(f, lam)
+    x, y = Fraction(1), Fraction(2)
+    with flint_prec(S.prec()):
+        box = S.interval(x, y)
+        mean_value = S.ball(f, S.fraction_ball(Fraction(3, 2)), lam) + S.ball(df, box, lam) * (
+            box - S.fraction_ball(Fraction(3, 2)))
+        taylor = S.taylor_ball(f, lam, x, y)
+        assert float(mean_value.rad()) > 1e-4 and float(taylor.rad()) < 1e-13
+        for v in (x, Fraction(5, 4), Fraction(3, 2), y):  # it holds every value (exact series)
+            exact = sympy.exp(sympy.Rational(v) / 20) - sum(
+                (sympy.Rational(v) / 20) ** i / sympy.factorial(i) for i in range(9))
+            assert taylor.contains(to_arb(exact, S.prec()))
+    # no zero on [1, 2] (f > 0 for v > 0: the exponential's tail), decided in a few steps
+    spent = [0]
+    assert S.zeros(f, lam, x, y, "test", 200, spent) == [] and spent[0] < 50
