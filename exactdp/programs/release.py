@@ -42,7 +42,7 @@ import sympy
 from .._validate import argument_error, check_dps, check_size
 from ..cost import MAX_SAMPLE_DRAWS, SECONDS_LIMIT, as_caller, check_seconds, fmt_size, refuse
 from ..distribution import LossSupremum
-from ..exact import arb_mid_to_mpf, enclose
+from ..exact import arb_mid_to_mpf, enclose, flint_prec
 from ..exact.piecewise_exp import Value, value_expr
 from ..exact.signs import compare
 from ..mechanisms.release_views import ReleasedValues
@@ -209,6 +209,12 @@ def _loss_estimate(mechanism: ReleaseProgramMechanism, answers: tuple) -> Estima
     vector against each of its neighbours)."""
     runs = mechanism.trace(as_scores(list(answers))).runs
     return Estimate(len(runs), sum(loss_seconds(r) for r in runs))
+
+
+@lru_cache(maxsize=4096)
+def _discrete_probability(dist: ProgramRelease, key: Hashable) -> sympy.Expr:
+    """The exact probability of one pattern of ``dist`` (cached), without the others'."""
+    return _total(dist.runs[key])
 
 
 @lru_cache(maxsize=256)
@@ -458,6 +464,35 @@ class ProgramRelease(ReleasedValues):
             FLOOR.reset(token)
         top = sup.loss if sup.interval is None else sympy.Rational(sup.interval[1])
         return None if compare(top, low) < 0 else sup
+
+    def loss_hint(self, neighbour: object) -> float | None:
+        """A cheap lower bound on the loss against ``neighbour``, as a float for ordering a
+        search over pairs only (never a verdict): the largest ``|ln P/P'|`` over the
+        patterns that release no value, from their exact probabilities (None: no such
+        pattern on both inputs, or one reached under one input only).
+
+        Examples
+        --------
+        >>> from exactdp.programs import library_release as R
+        >>> d = R.gap_svt(epsilon=1, threshold=1).distribution([1, 1])
+        >>> round(d.loss_hint([2, 0]), 6)  # the pattern (False, False); the loss: 0.464855
+        0.034387
+        """
+        func = f"{self.mechanism.name}.loss_hint"
+        other = as_scores(neighbour, "neighbour", func)
+        mine, theirs = (_loss_distribution(self.mechanism, tuple(v.exact))
+                        for v in (self.scores, other))
+        out = None
+        for key, pattern in zip(mine.keys, mine.outputs, strict=True):
+            if real_count(pattern) or key not in theirs.runs:
+                continue
+            p, q = _discrete_probability(mine, key), _discrete_probability(theirs, key)
+            if p == 0 or q == 0:
+                return None
+            with flint_prec(64):
+                v = abs(float((enclose(p, 15).log() - enclose(q, 15).log()).mid()))
+            out = v if out is None or v > out else out
+        return out
 
     def loss_upper_bound(self, neighbour: object) -> sympy.Expr | None:
         """A rigorous upper bound on the loss against the answers ``neighbour``, cheap (no
