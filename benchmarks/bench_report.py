@@ -36,11 +36,13 @@ from pathlib import Path
 
 
 def child_cpu(argv: list[str], pythonpath: str | None = None) -> float:
-    """CPU seconds (user + system) of a child ``python -m exactdp ...`` (with
-    ``PYTHONPATH=pythonpath`` if given)."""
+    """CPU seconds (user + system) of a child ``python -P -m exactdp ...`` (with
+    ``PYTHONPATH=pythonpath`` if given). ``-P``: ``-m`` would put the working directory
+    first on ``sys.path``, so that a child started in a work tree ran that tree's exactdp
+    whatever ``PYTHONPATH`` said (both sides of ``--against`` timed the same code)."""
     env = None if pythonpath is None else dict(os.environ, PYTHONPATH=pythonpath)
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([sys.executable, "-m", "exactdp", *argv], check=True,
+    subprocess.run([sys.executable, "-P", "-m", "exactdp", *argv], check=True,
                    capture_output=True, env=env)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
@@ -123,8 +125,9 @@ def collector(out: Path, rounds: int = 3) -> dict[str, list[tuple[float, float]]
     got: dict[str, list[tuple[float, float]]] = {"exactdp.io.cli": [], "exactdp.io.entry": []}
     for _ in range(rounds):
         for entry in got:
-            run = subprocess.run([sys.executable, "-c", COLLECTOR_CHILD.replace("ENTRY", entry),
-                                  str(out / "gc")], check=True, capture_output=True, text=True)
+            child = COLLECTOR_CHILD.replace("ENTRY", entry)
+            run = subprocess.run([sys.executable, "-P", "-c", child, str(out / "gc")],
+                                 check=True, capture_output=True, text=True)
             cpu, gc_cpu = map(float, run.stdout.split()[-2:])
             got[entry].append((cpu, gc_cpu))
     return got

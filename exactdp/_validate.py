@@ -53,6 +53,7 @@ def short_number(value: object, digits: int = 2) -> str:
     ``digits`` significant digits with the decimal exponent (``10**300 - 1`` as
     ``1.0e+300``, a 301-digit difference no message prints whole).
 
+    >>> from fractions import Fraction
     >>> short_number(10**300), short_number(-3), short_number(Fraction(1, 10**300))
     ('1.0e+300', '-3', '1.0e-300')
     """

@@ -25,6 +25,7 @@ import numpy as np
 import sympy
 
 from ._validate import check_choice, check_dps, check_size
+from .answer import shipped_repr
 from .cost import (
     MAX_BALLS_N,
     MAX_SAMPLE_CELLS,
@@ -586,8 +587,8 @@ class OutputDistribution(DiscreteDistribution):
         return float(sum(func(r) * p[r] for r in range(self.n) if p[r] > 0))
 
     # ------------------------------------------------------------------ printing
-    def __repr__(self) -> str:
-        return f"OutputDistribution({self.mechanism!r}, n={self.n})"
+    def __repr__(self) -> str:  # the answer first (exactdp.answer)
+        return shipped_repr(self, "OutputDistribution", repr(self.mechanism), f"n={self.n}")
 
     def _latex(self, printer=None) -> str:
         return distribution_latex(self)

@@ -49,3 +49,31 @@ def test_a_wrong_output_fails():
     runner = doctest.DocTestRunner(optionflags=FLAGS)
     runner.run(test, out=lambda s: None)
     assert runner.summarize(verbose=False).failed == 1
+
+
+def _modules() -> list[str]:
+    import pkgutil
+
+    return sorted(m.name for m in pkgutil.walk_packages(exactdp.__path__, "exactdp.")
+                  if not m.name.endswith("__main__"))
+
+
+@pytest.mark.parametrize("module", _modules())
+def test_every_modules_examples_run(module, monkeypatch, tmp_path):
+    """The examples of internal functions too (in their module's namespace, as doctest runs
+    them): a docstring that shows an output must show the one the code prints."""
+    import importlib
+
+    mod = importlib.import_module(module)
+    monkeypatch.chdir(tmp_path)
+    failed = []
+    for test in doctest.DocTestFinder(exclude_empty=True).find(mod):
+        if not test.examples:
+            continue
+        runner = doctest.DocTestRunner(optionflags=FLAGS)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            runner.run(test)
+        if runner.summarize(verbose=False).failed:
+            failed.append(test.name)
+    assert not failed, f"examples printing something else (above): {failed}"

@@ -205,9 +205,21 @@ def value_of(engine, cand) -> sympy.Expr:
     """
     if cand[0] == "inf":
         return sympy.oo
-    R = engine.to_sympy(cand[2])
-    val = sympy.log(R)
-    return val
+    return positive_log(engine.to_sympy(cand[2]))
+
+
+def positive_log(R: sympy.Expr) -> sympy.Expr:
+    """``sympy.log(R)`` of a ratio ``R > 0`` of probabilities, the same expression, without
+    log's evaluation where it cannot apply.
+
+    ``log.eval`` (sympy 1.14) simplifies only numbers, ``exp(a)`` / ``E**a`` (to ``a``), and
+    arguments with ``I`` or a negative sign; for any other argument its assumption queries
+    (``is_negative``, ``is_zero``, ``is_algebraic`` of a sum of exponentials: a tenth of the
+    report's analysis) end in ``log(R)`` unevaluated, built here directly.
+    """
+    if R.is_Number or R is sympy.E or R.is_Pow or isinstance(R, sympy.exp) or R.has(sympy.I):
+        return sympy.log(R)
+    return sympy.log(R, evaluate=False)
 
 
 def _ratios(engine, i: int, j: int) -> tuple:

@@ -33,7 +33,12 @@ reason and the row goes on.
 Route: a program whose docstring states that it equals a shipped class
 (:data:`SETTINGS`, ``equivalent``) is computed on that class, whose closed forms are the
 same (``tests/audit/test_program_suite.py`` checks the two routes give the same exact
-loss); the others on the program itself.
+loss); the others on the program itself. The sparse vector variants that never stop (SVT5,
+SVT6: 1024 answer sequences at 10 queries) take each pair's loss from the class's
+one-threshold closed forms (``closed_forms``,
+:func:`~exactdp.analysis.one_threshold.one_threshold_loss`: the same loss, expression and
+output as :func:`exactdp.privacy_loss`, without the program engine's 1024 runs); the route
+says so.
 """
 
 from __future__ import annotations
@@ -50,6 +55,7 @@ from .._validate import argument_error
 from ..analysis import check_dp
 from ..analysis.common import score_vector
 from ..analysis.neighbourhood import neighbour_list
+from ..analysis.one_threshold import one_threshold_loss
 from ..exact import compare
 from ..mechanisms import REGISTRY, Mechanism
 from ..programs import library as discrete
@@ -113,6 +119,12 @@ class SuiteSetting:
     heuristic : bool
         Run :func:`exactdp.check_dp`'s heuristic search (False: over the row's 1 s CPU
         budget at these settings, measured; the row says so).
+    closed_forms : bool
+        Compute a pair's loss from the one-threshold closed forms
+        (:func:`~exactdp.analysis.one_threshold.one_threshold_loss`: the same loss, sympy
+        form and output as :func:`exactdp.privacy_loss`, without the program engine's one
+        run per answer sequence; the route says so): the variants that never stop, whose
+        1024 answer sequences at 10 queries cost the engine 1.2 s CPU on the first vector.
     note : str
         Why the setting departs from the tools' (said in the row).
     first_found : bool
@@ -134,6 +146,7 @@ class SuiteSetting:
     bound: bool = False
     bound_heuristic: bool = False
     heuristic: bool = True
+    closed_forms: bool = False
     note: str = ""
     first_found: bool = False
 
@@ -163,10 +176,13 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     "svt1": _svt(1, _HALF),
     "svt2": _svt(2),
     "svt4": _svt(4),
-    "svt5": _svt(5, c=False),
-    # the heuristic's 152 neighbours: 1.8 s CPU and no worse pair than half half; the
-    # patterns' moves from the X shape's input find one (0.424914 on 1^5 0^5 vs 2^5 (-1)^5)
-    "svt6": replace(_svt(6, c=False), mirror=False, heuristic=False, rebase=True),
+    "svt5": replace(_svt(5, c=False), closed_forms=True),
+    # the heuristic's 152 neighbours: 1.5 s CPU of enclosures, every one screened out (no
+    # worse pair than half half); the patterns' moves from the X shape's input find one
+    # (0.424914 on 1^5 0^5 vs 2^5 (-1)^5); its loss from the closed forms: 0.03 s (the
+    # program engine's: 1.2 s)
+    "svt6": replace(_svt(6, c=False), mirror=False, heuristic=False, rebase=True,
+                    closed_forms=True),
     "svt_monotone": SuiteSetting(_p(threshold=1, c=1), 10, None, _p(threshold=0),
                                  mirror=True),
     # discrete noise: sums over the noise's support (patterns and heuristic 3.7 s CPU at 3)
@@ -303,12 +319,19 @@ def refusal(exc: Exception) -> str:
     return cut_text(rest if sep and " " not in head else text, 100)
 
 
-def _pair(mech: Mechanism, pname: str, a: tuple, b: tuple, floor: object = None
-          ) -> PairLoss | str | None:
+def _pair(mech: Mechanism, pname: str, a: tuple, b: tuple, floor: object = None,
+          closed: bool = False) -> PairLoss | str | None:
     """The exact loss of one pair, or the refusal in words (the row goes on; an undecided
     sign is a refusal too); with ``floor`` (a release program's own route), None where the
-    loss is below it (:func:`~exactdp.audit.suite.pair_loss`)."""
+    loss is below it (:func:`~exactdp.audit.suite.pair_loss`); with ``closed``, from the
+    one-threshold closed forms where they apply (``closed_forms`` of
+    :class:`SuiteSetting`)."""
     try:
+        r = one_threshold_loss(mech, a, b) if closed else None
+        if r is not None:  # as pair_loss names the output
+            named = r.label is not None
+            out = output_text(mech, a, r.label if named else r.output, named)
+            return PairLoss(pname, a, b, r.loss, out)
         return pair_loss(mech, pname, a, b, floor)
     except (ValueError, ArithmeticError) as exc:
         return f"{pname}: refused: {refusal(exc)}"
@@ -368,8 +391,8 @@ def _hint(name: str) -> Callable[[tuple, tuple], float | None]:
 def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
               pats: list[tuple[str, tuple, tuple]], start: float, best: Any = None,
               what: str = "patterns", ties: bool = True, floor: bool = False,
-              hint: Callable[[tuple, tuple], float | None] | None = None
-              ) -> tuple[list[PairLoss | str], dict[str, int]]:
+              hint: Callable[[tuple, tuple], float | None] | None = None,
+              closed: bool = False) -> tuple[list[PairLoss | str], dict[str, int]]:
     """The losses of the pattern pairs (in their order), and the numbers of pairs screened
     out and left after an infinite loss.
 
@@ -384,7 +407,8 @@ def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
     order, so it is the pair the full search names). With ``floor`` (a release program on
     its own route) a pair is computed only on the patterns whose bound reaches the loss
     found, and skipped too (screened out) when their loss is below it
-    (:meth:`~exactdp.programs.release.ProgramRelease.loss_at_least`)."""
+    (:meth:`~exactdp.programs.release.ProgramRelease.loss_at_least`). ``closed``: see
+    :func:`_pair`."""
     bounds: list[Any] = [None] * len(pats)
     if screen is not None:
         for i, (_, a, b) in enumerate(pats):
@@ -417,7 +441,7 @@ def _patterns(mech: Mechanism, screen: Callable[[tuple, tuple], Any] | None,
                 bounds[i], best) < 1 - (ties and not (floor and _behind(i, lead))):
             skipped["screened"] += 1
             continue
-        pair = _pair(mech, *pats[i], best if floor and best is not None else None)
+        pair = _pair(mech, *pats[i], best if floor and best is not None else None, closed)
         if pair is None:  # below the loss found, on the patterns its bound leaves
             skipped["screened"] += 1
             continue
@@ -437,7 +461,7 @@ def _behind(i: int, lead: tuple[int, bool] | None) -> bool:
 
 
 def _screened_heuristic(mech: Mechanism, screen: Callable[[tuple, tuple], Any], base: tuple,
-                        best: Any, start: float,
+                        best: Any, start: float, closed: bool = False,
                         hint: Callable[[tuple, tuple], float | None] | None = None
                         ) -> tuple[PairLoss | None, int, list[str], int]:
     """check_dp's heuristic neighbours of ``base`` (the same list,
@@ -449,7 +473,8 @@ def _screened_heuristic(mech: Mechanism, screen: Callable[[tuple, tuple], Any], 
     nbrs, _ = neighbour_list(mech, q, None, "heuristic", False, "check_dp")
     pats = [(HEURISTIC, base, tuple(nb.raw)) for nb in nbrs]
     results, skipped = _patterns(mech, screen, pats, start, best, "heuristic neighbours",
-                                 ties=False, floor=mech.output_kind == "release", hint=hint)
+                                 ties=False, floor=mech.output_kind == "release",
+                                 closed=closed, hint=hint)
     found = [p for p in results if isinstance(p, PairLoss)]
     refused = [p for p in results if isinstance(p, str)]
     return (worst_pair(found) if found else None), len(nbrs), refused, skipped["screened"]
@@ -497,13 +522,17 @@ def search_program(name: str) -> Search:
     s = setting(name)
     mech = build(name)
     route = f"{s.equivalent[0]}, equal to the program" if s.equivalent else "the program"
+    if s.closed_forms:
+        route = f"{s.equivalent[0] if s.equivalent else 'the program'}'s one-threshold " \
+            "closed forms, equal to the program"
     m = s.queries or (10 if mech.adjacency == "all" else 3)
     base = s.base or (1,) * m
     pats = pattern_pairs(mech, m, s.mirror, s.rebase)
     screen = _screen(name, mech)
     own = mech.output_kind == "release" and s.equivalent is None  # ProgramRelease's floor
     hint = _hint(name) if own and s.first_found else None
-    results, skipped = _patterns(mech, screen, pats, start, floor=own, hint=hint)
+    results, skipped = _patterns(mech, screen, pats, start, floor=own, closed=s.closed_forms,
+                                 hint=hint)
     found = [p for p in results if isinstance(p, PairLoss)]
     refused = [p for p in results if isinstance(p, str)]
     heuristic, checked = None, 0
@@ -519,7 +548,7 @@ def search_program(name: str) -> Search:
         # its bound is an enclosure of the loss: bound_heuristic)
         best = worst_pair(found).loss if found else None
         heuristic, checked, why_h, cut = _screened_heuristic(mech, screen, base, best, start,
-                                                             hint)
+                                                             s.closed_forms, hint)
         refused += why_h
         words = (f"{HEURISTIC} from {''.join(map(str, base))} ({_count(checked, 'neighbour')}"
                  f", {cut} screened out)")

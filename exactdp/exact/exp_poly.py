@@ -144,30 +144,13 @@ class ExpPoly:
             One line naming the first sub-expression of another shape (a float, another
             symbol, an exponential with a constant or non-linear argument).
         """
-        e = sympy.expand(sympy.sympify(expr))
+        e = sympy.sympify(expr)
         if e.atoms(sympy.Float):
             raise ValueError(f"ExpPoly.from_sympy: refusing floats in {_short(e)}")
-        acc: dict[Fraction, dict[int, Fraction]] = {}
-        for term in sympy.Add.make_args(e):
-            coeff, power, w = Fraction(1), 0, Fraction(0)
-            for f in sympy.Mul.make_args(term):
-                if f.is_Rational:
-                    coeff *= Fraction(int(f.p), int(f.q))
-                elif f == symbol:
-                    power += 1
-                elif f.is_Pow and f.base == symbol and f.exp.is_Integer and f.exp >= 0:
-                    power += int(f.exp)
-                elif isinstance(f, sympy.exp) or (f.is_Pow and f.base is sympy.E):
-                    arg = f.args[0] if isinstance(f, sympy.exp) else f.exp
-                    w += _linear_rate(arg, symbol, f)
-                elif (f.is_Pow and isinstance(f.base, sympy.exp) and f.exp.is_Integer):
-                    w += int(f.exp) * _linear_rate(f.base.args[0], symbol, f)
-                else:
-                    raise ValueError(f"ExpPoly.from_sympy: {_short(f)} is not a rational, a "
-                                     f"power of {symbol} or exp(w*{symbol}) with rational w")
-            poly = acc.setdefault(w, {})
-            poly[power] = poly.get(power, Fraction(0)) + coeff
-        return cls._canonical(acc)
+        try:
+            return cls._canonical(_parse(e, symbol))
+        except ValueError:  # a shape only its expansion has (sqrt(2) t + t (t - sqrt(2)))
+            return cls._canonical(_parse(sympy.expand(e), symbol))
 
     @classmethod
     def _canonical(cls, acc: Mapping[Fraction, Mapping[int, Fraction]]) -> ExpPoly:
@@ -277,7 +260,69 @@ def _rational(v: object, name: str) -> Fraction:
     raise argument_error("ExpPoly", name, "an exact rational", v)
 
 
+#: A parsed exponential polynomial: ``{w: {power: coefficient}}``.
+Acc = dict[Fraction, dict[int, Fraction]]
+
+
+def _parse(e: sympy.Expr, symbol: sympy.Symbol) -> Acc:
+    """``e`` as ``{w: {power: q}}``, read off its tree: sums add, products multiply
+    (exact rational arithmetic), so the expression is never expanded by sympy (the
+    closed forms ``A + lam B`` of RNM-Laplace: ``expand`` was a tenth of the report's
+    analysis)."""
+    if e.is_Rational:
+        return {Fraction(0): {0: Fraction(int(e.p), int(e.q))}} if e != 0 else {}
+    if e == symbol:
+        return {Fraction(0): {1: Fraction(1)}}
+    if e.is_Add:
+        acc: Acc = {}
+        for term in e.args:
+            _add_into(acc, _parse(term, symbol))
+        return acc
+    if e.is_Mul:
+        out = _parse(e.args[0], symbol)
+        for f in e.args[1:]:
+            out = _times(out, _parse(f, symbol))
+        return out
+    if isinstance(e, sympy.exp) or (e.is_Pow and e.base is sympy.E):
+        arg = e.args[0] if isinstance(e, sympy.exp) else e.exp
+        return {_linear_rate(arg, symbol, e): {0: Fraction(1)}}
+    if e.is_Pow and e.exp.is_Integer and e.exp >= 0:
+        if e.base == symbol:
+            return {Fraction(0): {int(e.exp): Fraction(1)}}
+        if isinstance(e.base, sympy.exp):
+            return {int(e.exp) * _linear_rate(e.base.args[0], symbol, e): {0: Fraction(1)}}
+        if e.base.is_Add:  # (a + b)^k: k - 1 products
+            base = _parse(e.base, symbol)
+            out = {Fraction(0): {0: Fraction(1)}}
+            for _ in range(int(e.exp)):
+                out = _times(out, base)
+            return out
+    raise ValueError(f"ExpPoly.from_sympy: {_short(e)} is not a rational, a "
+                     f"power of {symbol} or exp(w*{symbol}) with rational w")
+
+
+def _add_into(acc: Acc, other: Acc) -> None:
+    for w, poly in other.items():
+        mine = acc.setdefault(w, {})
+        for k, c in poly.items():
+            mine[k] = mine.get(k, Fraction(0)) + c
+
+
+def _times(a: Acc, b: Acc) -> Acc:
+    out: Acc = {}
+    for wa, pa in a.items():
+        for wb, pb in b.items():
+            poly = out.setdefault(wa + wb, {})
+            for ka, ca in pa.items():
+                for kb, cb in pb.items():
+                    poly[ka + kb] = poly.get(ka + kb, Fraction(0)) + ca * cb
+    return out
+
+
 def _linear_rate(arg: sympy.Expr, symbol: sympy.Symbol, whole: sympy.Expr) -> Fraction:
+    c, rest = arg.as_coeff_Mul()
+    if rest == symbol and c.is_Rational:  # w * symbol as sympy holds it
+        return Fraction(int(c.p), int(c.q))
     w = sympy.expand(arg).coeff(symbol, 1) if arg.has(symbol) else None
     if w is None or not w.is_Rational or sympy.expand(arg - w * symbol) != 0:
         raise ValueError(f"ExpPoly.from_sympy: {_short(whole)} is not exp(w*{symbol}) with "

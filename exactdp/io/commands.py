@@ -12,6 +12,7 @@ import argparse
 import re
 import shutil
 import sys
+import time
 import warnings
 from collections.abc import Callable
 from pathlib import Path
@@ -262,14 +263,34 @@ def cmd_suite(args) -> str:
         client = Client(args.scheduler)
         executor = client.get_executor()
     try:
-        suite = verification_suite(names, every=not args.no_every_epsilon,
-                                   progress=False if args.no_progress else None,
-                                   executor=executor)
+        if args.no_progress or sys.stderr.isatty():  # a terminal shows the suite's bar
+            suite = verification_suite(names, every=not args.no_every_epsilon,
+                                       progress=False if args.no_progress else None,
+                                       executor=executor)
+        else:
+            suite = _suite_logged(names or list(library()), not args.no_every_epsilon,
+                                  executor)
     finally:
         if client is not None:
             client.close()
     return library_table(suite.rows, args.format, width=terminal_width()
                          if args.format == "text" else None)
+
+
+def _suite_logged(names: list[str], every: bool, executor) -> Any:
+    """The suite row by row, a line on standard error after each (a log or a pipe shows no
+    bar, and the whole suite takes a minute of CPU): ``exactdp suite: 3/31 svt1 (0.5 s
+    CPU)``."""
+    from ..audit.verification import VerificationSuite, verification_suite
+
+    rows: list = []
+    for i, name in enumerate(names, 1):
+        start = time.process_time()
+        rows += verification_suite([name], every=every, progress=False,
+                                   executor=executor).rows
+        print(f"exactdp suite: {i}/{len(names)} {name} ({time.process_time() - start:.1f} s "
+              "CPU)", file=sys.stderr, flush=True)
+    return VerificationSuite(tuple(rows))
 
 
 #: Width of the text tables when standard output is not a terminal (and ``COLUMNS`` unset).

@@ -200,7 +200,9 @@ def write_report(report: Report, out_dir: str | Path = "exactdp-report", *, pdf:
         Created if needed. The files an earlier report wrote there (its manifest,
         :data:`MANIFEST`) are replaced; any other file of the same name is refused.
     pdf : bool
-        Compile ``report.tex`` when a LaTeX engine is installed.
+        Compile ``report.tex`` when a LaTeX engine is installed. Without a new PDF (not
+        compiled, or the compilation failed) an earlier report's ``report.pdf`` is removed:
+        it would not show this report's numbers.
     progress : bool
         tqdm progress bar on standard error (when it is a terminal).
     keep_aux : bool
@@ -268,6 +270,8 @@ def _write_report(report: Report, out: Path, pdf: bool, progress: bool, keep_aux
     body.write_text(body_preamble_note() + "\n" + provenance_comment(report) + "\n"
                     + body_text + "\n")
     compiled = compile_latex(tex) if pdf else None
+    if compiled is None or compiled.pdf is None:  # an earlier report's PDF would disagree
+        (out / "report.pdf").unlink(missing_ok=True)
     if not keep_aux:  # a failed compilation keeps the log its message names
         remove_aux(tex, keep=(".log",) if compiled is not None and compiled.pdf is None else ())
     manifest = write_manifest(out, report_file_names(), extra_files)

@@ -40,6 +40,7 @@ import sympy
 from .._validate import argument_error, check_choice, check_dps
 from ..distribution import LossSupremum
 from ..exact.signs import compare
+from ..result import cut_text
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism
@@ -136,6 +137,11 @@ class ValueDistribution(ReleasedValues):
     scores: ScoreVector
     noise: str
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
+
+    def __repr__(self) -> str:  # the answer first: what is released, then the call
+        return (f"ValueDistribution(the noisy maximum of {self.scores.n} scores with "
+                f"{self.noise} noise, one pattern of exact density; "
+                f"{cut_text(repr(self.mechanism), 100)})")
 
     @property
     def n(self) -> int:

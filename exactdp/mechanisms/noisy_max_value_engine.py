@@ -7,14 +7,12 @@ With Laplace or exponential noise the loss is the program engine's: the library'
 ``max_r (q_r + Z_r)``, declared with the sensitivity ``c*Delta/2`` so that their scale
 ``2*sensitivity/epsilon`` is the class's ``c*Delta/epsilon``; the frozen table
 ``tests/programs/release_closed_forms.json`` checks their densities and CDFs equal to the
-class's closed forms) read by :mod:`exactdp.programs.release_loss`: the released value's
-cells, the exact limits at their ends, interior critical points as certified intervals,
-the support edge of exponential noise from the orders of vanishing.
-
-Pairs with more than :data:`ENGINE_MAX_SCORES` distinct scores go to the polynomial
-route of :mod:`exactdp.mechanisms.noisy_max_loss` (the densities as polynomials in
-``x = exp(-epsilon/(c*Delta*L))``, exact, 25-75x faster there; the engine's cells grew past
-60 s CPU at 20 distinct scores); both routes are checked equal up to that size.
+class's closed forms) read by :mod:`exactdp.programs.release_loss`, which reads their one
+pattern as a released maximum (:mod:`exactdp.programs.release_max`: the density as the
+derivative of a product of CDFs, polynomials in ``x = exp(-epsilon/(c*Delta*L))`` on the
+pieces between the scores; exact candidates at the pieces' ends and limits, interior
+critical points as certified intervals, the support edge of exponential noise from the
+orders of vanishing), under its cost model.
 
 Not integrals, kept here: the exact limits (epsilon = oo: ``V = max q`` exactly; epsilon
 = 0: no distribution), and Gumbel noise, outside the engine's class of released values:
@@ -31,18 +29,16 @@ execution", PLDI 2019 (the noisy-max variants returning the value); E. J. Gumbel
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 import sympy
 
 from .._validate import argument_error, check_same_length
-from ..cost import as_caller, check_seconds
+from ..cost import as_caller
 from ..distribution import LossSupremum
 from ..exact.signs import compare
 from ..scores import ScoreVector
-from .noisy_max_loss import value_loss_supremum
 from .noisy_max_value import set_value_loss_route
 
 if TYPE_CHECKING:
@@ -92,31 +88,6 @@ def _gumbel(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> LossSupremum:
                         tuple(events))
 
 
-def _check_size(func: str, q: ScoreVector, q2: ScoreVector) -> None:
-    """Refuse a pair whose densities' exponents fill a long lattice: ``n`` scores spanning
-    ``S`` steps of their common denominator ``1/L`` give exponential sums with up to about
-    ``S n`` distinct exponents on each cell, whose critical points the engine isolates by
-    bisection (the estimate of the hand-written class this replaces, which computed the
-    same sums as polynomials of degree ``S n`` in ``x = exp(-rate/L)``; 60 scores spanning
-    ``10**6`` steps: about 150 s CPU in the engine)."""
-    values = [*q.exact, *q2.exact]
-    if not all(v.is_Rational for v in values):
-        return  # the engine refuses irrational answers in one line
-    L = math.lcm(*[int(v.q) for v in values])
-    span = int((max(values) - min(values)) * L)
-    n = q.n
-    check_seconds(func, f"the exact density cells of {n} scores spanning {span} steps of "
-                  f"1/{L} (exponential sums of about {span * n} terms)",
-                  1e-9 * (span * n + 1) ** 2 * n**3 * (span + 1),
-                  "use scores with a smaller common denominator or span, or fewer scores")
-
-
-#: Most distinct scores (of both vectors) whose loss the program engine computes; beyond,
-#: the polynomial route of :mod:`exactdp.mechanisms.noisy_max_loss` (the same exact value,
-#: checked against the engine up to this size in the tests).
-ENGINE_MAX_SCORES = 6
-
-
 def value_loss(mech: Mechanism, noise: str, q: ScoreVector, q2: ScoreVector,
                func: str) -> LossSupremum:
     """The exact ``sup_v |ln f_q(v) / f_q'(v)|`` of report-noisy-max releasing the value:
@@ -143,12 +114,6 @@ def value_loss(mech: Mechanism, noise: str, q: ScoreVector, q2: ScoreVector,
                             "the scores, 0 under the neighbour (no noise)")
     if noise == "gumbel":
         return _gumbel(mech, q, q2)
-    if len({*q.exact, *q2.exact}) > ENGINE_MAX_SCORES:
-        # the engine's cells grow fast with the distinct scores (8: 1.2 s, 12: 11 s, 20:
-        # over 60 s CPU); the class's polynomials in x give the same exact loss in 0.02 s
-        # at 8 and 0.3 s at 20, under their own cost model
-        return value_loss_supremum(mech, noise, q, q2, func)
-    _check_size(func, q, q2)
     engine = value_mechanism(noise, mech.epsilon, mech.c * mech.sensitivity)
     with as_caller(func):
         return engine.evaluate("density", q, q2)

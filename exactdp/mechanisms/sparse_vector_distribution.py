@@ -25,6 +25,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_int
+from ..answer import shipped_repr
 from ..distribution import DiscreteDistribution
 from ..exact import arb_to_interval, flint_prec, to_arb
 from ..rational_form import RationalForm
@@ -193,8 +194,9 @@ class SparseVectorDistribution(DiscreteDistribution):
         --------
         >>> from exactdp import SparseVector
         >>> d = SparseVector(epsilon=1, threshold=0, variant=6).distribution([0, 0, 0])
-        >>> d.loss_upper_bound([1, 1, 1]), d.loss_upper_bound([1, -1, 0])
-        (1/2, 1)
+        >>> bounds = d.loss_upper_bound([1, 1, 1]), d.loss_upper_bound([1, -1, 0])
+        >>> [f"{float(b):.4f}" for b in bounds]  # rationals: an enclosure's upper ends
+        ['0.4613', '0.8204']
         """
         func = "SparseVectorDistribution.loss_upper_bound"
         other = as_scores(neighbour, "neighbour", func)
@@ -313,4 +315,4 @@ class SparseVectorDistribution(DiscreteDistribution):
         return table[idx].reshape(len(idx), self.n)
 
     def __repr__(self) -> str:
-        return f"SparseVectorDistribution({self.label}, m={self.n})"
+        return shipped_repr(self, "SparseVectorDistribution", self.label, f"m={self.n}")

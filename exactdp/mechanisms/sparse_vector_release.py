@@ -93,6 +93,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_int
+from ..answer import shipped_repr
 from ..distribution import LossSupremum
 from ..exact import flint_prec, to_arb
 from ..exact.piecewise_exp import add_term
@@ -563,5 +564,5 @@ class SparseVectorRelease(BallViews, ReleasedValues):
         return codes, values
 
     def __repr__(self) -> str:
-        return (f"SparseVectorRelease({type(self.mechanism).__name__}, m={self.n}, "
-                f"c={self.scheme.cutoff})")
+        return shipped_repr(self, "SparseVectorRelease", type(self.mechanism).__name__,
+                            f"m={self.n}, c={self.scheme.cutoff}", "patterns", closed=True)

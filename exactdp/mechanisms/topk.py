@@ -36,6 +36,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_instance, check_int, choices_text
+from ..answer import shipped_repr
 from ..cost import check_seconds, topk_analysis_seconds
 from ..distribution import DiscreteDistribution
 from ..numbers import exact_epsilon_or_limit
@@ -481,7 +482,8 @@ class TopKDistribution(DiscreteDistribution):
         return out
 
     def __repr__(self) -> str:
-        return f"TopKDistribution({self.mechanism.name}, n={self.n}, k={self.k})"
+        return shipped_repr(self, "TopKDistribution", self.mechanism.name,
+                            f"n={self.n}, k={self.k}")
 
     def _latex(self, printer=None, rows: int = 40) -> str:
         """The tuples and their exact probabilities as a LaTeX array (first ``rows``)."""

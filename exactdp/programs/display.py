@@ -17,17 +17,11 @@ the same parts and the first outputs (the result protocol's display,
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
-import flint
-import sympy
-
+from ..answer import Answer, answer_line, output_name, ranked
 from ..cost import SECONDS_LIMIT, fmt_size
-from ..exact.arb import enclose
-from ..exact.signs import proved_equal, sign_or_none
-from ..printing import html_table, math_text, output_text
+from ..printing import html_table, math_text
 from ..result import REPR_LIMIT, brief, cut_text, number_text, result_latex
 from .integrate import run_cost
 
@@ -37,8 +31,6 @@ REPR_SECONDS = 1.0
 #: itself grows with the answers: report-noisy-max on 150 answers takes 2 s to trace; the
 #: sparse vector 6 on 12, 4,096 runs, 1-2 s).
 REPR_ANSWERS = 10
-#: Longest output text in a repr.
-OUTPUT_CHARS = 60
 #: Longest answer in a repr (an ``(exact: ...)`` part is dropped first).
 ANSWER_CHARS = 120
 #: Room kept for the program's call in a repr (when shorter, all of it).
@@ -47,63 +39,34 @@ CALL_CHARS = 60
 TABLE_OUTPUTS = 8
 
 
-@dataclass(frozen=True)
-class Answer:
-    """What a distribution's display leads with.
-
-    Attributes
-    ----------
-    count : int or None
-        The number of outputs (None when not even the outputs are known: ``why`` says).
-    probabilities : tuple of sympy.Expr or None
-        The exact probabilities, when computed.
-    top : tuple of int
-        The positions of the most likely outputs (several when proved equal; empty when
-        the probabilities are symbolic or not computed).
-    separated : bool
-        False when the largest probabilities overlap and are not decided (``top`` then
-        holds the candidates).
-    why : str or None
-        Why the probabilities are not shown (too long to compute here, refused, symbolic).
-    """
-
-    count: int | None
-    probabilities: tuple[sympy.Expr, ...] | None
-    top: tuple[int, ...] = ()
-    separated: bool = True
-    why: str | None = None
-
-
 def _seconds(dist: Any) -> float:
     """The integrator's estimate of the exact probabilities (the runs' costs)."""
     return sum(run_cost(r) for r in dist.mechanism.trace(dist.scores).runs)
 
 
-def _most_likely(probs: Sequence[sympy.Expr]) -> tuple[tuple[int, ...], bool]:
-    """The positions of the largest probability (ties proved equal) and whether the
-    maximum is decided: 20-digit balls, then exact signs among the outputs whose balls
-    reach the largest lower end (undecided ones are kept as candidates: not separated)."""
-    balls = [enclose(p, 20) if p != 0 else flint.arb(0) for p in probs]
-    best = max(range(len(probs)), key=lambda i: balls[i].lower())
-    near = [i for i in range(len(probs))
-            if i != best and balls[i].upper() >= balls[best].lower()]
-    top, open_ = [best], []
-    for i in near:
-        s = 0 if proved_equal(probs[i], probs[top[0]]) else sign_or_none(
-            probs[i] - probs[top[0]])
-        if s is None:
-            open_.append(i)
-        elif s == 0:
-            top.append(i)
-        elif s > 0:
-            top = [i]
-    if open_:
-        return tuple(sorted([*top, *open_])), False
-    return tuple(sorted(top)), True
-
-
 def answer(dist: Any) -> Answer:
-    """The :class:`Answer` of ``dist``: computed here when cheap (:data:`REPR_SECONDS`)."""
+    """The :class:`Answer` of ``dist``: computed here when cheap (:data:`REPR_SECONDS`).
+
+    Parameters
+    ----------
+    dist : ProgramDistribution or ProgramRelease
+        A program's distribution on one vector of answers.
+
+    Returns
+    -------
+    Answer
+        The output count and the exact probabilities, the most likely outputs and whether
+        rigorous balls separate them; or ``why`` they were not computed (not traced yet,
+        past the repr's time, refused, symbolic in epsilon). Never raises on a refusal.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library import PROGRAMS
+    >>> d = PROGRAMS["randomized_response"](epsilon=1).distribution([1])
+    >>> a = answer(d)
+    >>> a.count, a.probabilities[1], a.top, a.separated
+    (2, 1 - 1/(1 + E), (1,), True)
+    """
     known = "probabilities" in dist.__dict__  # a cached_property already computed
     if not known and dist.n > REPR_ANSWERS:  # not even traced: the trace may take long
         return Answer(None, None, why="not computed yet (.probabilities computes them)")
@@ -121,45 +84,61 @@ def answer(dist: Any) -> Answer:
     except ValueError as exc:  # refused (a cost, a run outside the exact class)
         first = str(exc).split("\n")[0]
         return Answer(None, None, why="refused: " + cut_text(first, 80))
-    if any(isinstance(p, sympy.Basic) and p.free_symbols for p in probs):
-        return Answer(count, probs, why="symbolic in epsilon")
-    try:
-        top, separated = _most_likely(probs)
-    except ValueError as exc:  # a probability no ball encloses here
-        return Answer(count, probs, why="not ranked: " + cut_text(str(exc), 60))
-    return Answer(count, probs, top, separated)
-
-
-def _output(dist: Any, i: int) -> str:
-    return cut_text(output_text(dist.outputs[i]), OUTPUT_CHARS)
+    return ranked(count, probs)
 
 
 def answer_text(dist: Any, noun: str, a: Answer | None = None) -> str:
-    """``4 outputs, most likely (T, -, -) at 0.5 (exact: 1/2)``: the answer in words
-    (``a``: the :class:`Answer`, computed when not given)."""
-    a = answer(dist) if a is None else a
-    if a.count is None:
-        return f"probabilities {a.why}"
-    head = f"{a.count} {noun if a.count != 1 else noun[:-1]}"
-    if a.why is not None:
-        return f"{head}, probabilities {a.why}"
-    assert a.probabilities is not None
-    p = number_text(a.probabilities[a.top[0]])
-    first = _output(dist, a.top[0])
-    if len(a.top) == 1:
-        return f"{head}, most likely {first} at {p}"
-    others = len(a.top) - 1
-    if not a.separated:
-        return (f"{head}, most likely {first} or {others} other{'s' * (others > 1)} (not "
-                f"separated), about {p}")
-    return f"{head}, most likely {first} and {others} more tied, each at {p}"
+    """``4 outputs, most likely (T, -, -) at 0.5 (exact: 1/2)``: the answer in words.
+
+    Parameters
+    ----------
+    dist : ProgramDistribution or ProgramRelease
+    noun : str
+        The plural noun counted (``"outputs"``, ``"patterns"``).
+    a : Answer, optional
+        :func:`answer` of ``dist``, computed when not given.
+
+    Returns
+    -------
+    str
+        The count, then the most likely output with its probability to six digits and its
+        exact value, or the ties (``and 1 more tied``), or what kept the answer back.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library import PROGRAMS
+    >>> d = PROGRAMS["randomized_response"](epsilon=1).distribution([1])
+    >>> answer_text(d, "outputs")
+    '2 outputs, most likely (1,) at 0.731059 (exact: 1 - 1/(1 + E))'
+    """
+    return answer_line(answer(dist) if a is None else a, noun,
+                       lambda i: output_name(dist.outputs)(i))  # traced only if shown
 
 
 def distribution_repr(dist: Any, noun: str) -> str:
     """The repr: the answer, then the program's call and ``n``, at most
     :data:`exactdp.result.REPR_LIMIT` characters (the answer keeps up to
     :data:`ANSWER_CHARS`, its ``(exact: ...)`` part dropped first; the call gets the rest,
-    cut with ``...``)."""
+    cut with ``...``).
+
+    Parameters
+    ----------
+    dist : ProgramDistribution or ProgramRelease
+    noun : str
+        As in :func:`answer_text`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> from exactdp.programs.library import PROGRAMS
+    >>> d = PROGRAMS["randomized_response"](epsilon=1).distribution([1])
+    >>> print(distribution_repr(d, "outputs"))
+    ProgramDistribution(2 outputs, most likely (1,) at 0.731059 (exact: 1 - 1/(1 + E));
+    randomized_response(epsilon=1), n=1)
+    """
     name, tail, call = type(dist).__name__, f", n={dist.n})", repr(dist.mechanism)
     fixed = len(name) + len(tail) + 3 + 4  # "(", "; " and the brackets a cut closes
     text = cut_text(answer_text(dist, noun),
@@ -178,7 +157,7 @@ def display_rows(dist: Any, noun: str) -> list[tuple[str, str]]:
     if a.probabilities is not None and a.why is None:  # outputs of probability 0 left out
         live = [i for i, p in enumerate(a.probabilities) if p != 0]
         shown = live if len(live) <= TABLE_OUTPUTS + 1 else live[:TABLE_OUTPUTS]
-        rows += [(_output(dist, i), number_text(a.probabilities[i])) for i in shown]
+        rows += [(output_name(dist.outputs)(i), number_text(a.probabilities[i])) for i in shown]
         if len(shown) < len(live):
             rows.append(("...", f"{len(live) - len(shown)} more {noun}"))
         if len(live) < len(a.probabilities):

@@ -227,6 +227,7 @@ def run_probability(run: Run, algorithm: str = "auto") -> sympy.Expr:
     return sympy.sympify(run.weight) * value
 
 
+@lru_cache(maxsize=4096)  # a release row prices each run twice: integrals, then the loss
 def run_cost(run: Run) -> float:
     """A rough cost of :func:`run_probability` on ``run``, in seconds (one 2-core x86-64
     core, as :mod:`exactdp.cost`): per star, the products of terms made while multiplying

@@ -39,6 +39,7 @@ from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
 from .declared import program_answers, program_epsilon
 from .display import distribution_html, distribution_repr
+from .fraction_form import fraction_form
 from .integrate import run_cost, run_probability, run_terms
 from .runs import Run
 from .sampler import sample_outputs
@@ -378,16 +379,15 @@ class ProgramMechanism(Mechanism):
         return probs
 
     def _numeric_rational_form(self, sv: ScoreVector) -> RationalForm | None:
-        """The probabilities as polynomials in ``x = exp(-lam/L)`` at this epsilon (the
-        analyzer's x-form engine reads them), when every run's closed form has the one
-        rational unit ``lam`` and no denominator; None otherwise."""
+        """The probabilities in ``x = exp(-lam/L)`` at this epsilon, every run in one rational
+        unit ``lam``: over a power of ``x`` or the runs' denominators' lcm (fraction_form)."""
         if self.epsilon.free_symbols:
             return None
         self._check_cost(sv)
         ov = output_values(self, tuple(sv.exact))
-        if ov is None or not ov.unit.is_Rational:
-            return None
-        return _x_form(ov, ov.unit)
+        if ov is None:  # a coin, discrete or Gumbel noise, or no one unit
+            return fraction_form(self.trace(sv), self.output_keys(sv))
+        return _x_form(ov, ov.unit) if ov.unit.is_Rational else None
 
     def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
         """The base class's, with ``rational_form`` only where the probabilities are

@@ -49,20 +49,16 @@ from ..mechanisms.release_views import ReleasedValues
 from ..numbers import exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
+from . import release_patterns
 from .display import distribution_html, distribution_latex, distribution_repr
 from .integrate import run_cost, run_probability, run_terms, runs_cost
 from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound
+from .release_chain import gap_chain
 from .release_density import run_density
 from .release_loss import loss_supremum
-from .release_patterns import (
-    discrete_hint,
-    match,
-    real_count,
-    released_rational,
-    same_pattern,
-    sampled_key,
-)
+from .release_max import max_run
+from .release_patterns import match, real_count, released_rational, same_pattern, sampled_key
 from .release_search import OFFSETS, search_cost
 from .release_sup import magnitude
 from .runs import Budget, Constraint, Estimate, Linear, Run
@@ -95,13 +91,23 @@ def loss_seconds(run: Run) -> float:
     without comparisons, as many as its noises (a histogram, running sums), have a
     separable supremum (one ``k x k`` linear map, no search: the histogram of 30 answers
     in 0.2 s, priced at 195 s by the search; 300 answers: 125 s, the matrix
-    inversion)."""
+    inversion). A run of a released maximum (:func:`~exactdp.programs.release_max.max_run`)
+    needs no integral: :func:`~exactdp.programs.release_max.max_loss` prices the pair
+    itself, with both inputs' offsets, and refuses naming its own estimate. The gaps of a
+    chain with exponential noise (noisy top-k with gap,
+    :mod:`~exactdp.programs.release_chain`) are one path per input, no search: one critical
+    search per gap and ``2**losers`` terms per density."""
+    if max_run(run) is not None:  # a released maximum: no integral; release_max.max_loss
+        return 1e-4 * (len(run.draws) + len(run.constraints))  # prices both inputs itself
     base = run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))
     k = len(run.released)
     if k == 0:
         return base
     if k == 1:
         return base + ONE_VALUE_SECONDS
+    chain = gap_chain(run)  # gaps of a chain with exponential noise: a path, no search
+    if chain is not None and chain.law == "exponential":
+        return base + ONE_VALUE_SECONDS * k + 1e-6 * k**2 * 2 ** len(chain.losers)
     noises = {i for lin in run.released for i, _ in lin.coefficients}
     if not run.constraints and len(noises) == k:  # a linear map of independent noises:
         return base + ONE_VALUE_SECONDS + 6e-6 * k**3  # release_loss._separable, no search
@@ -216,12 +222,6 @@ def _loss_estimate(mechanism: ReleaseProgramMechanism, answers: tuple) -> Estima
     vector against each of its neighbours)."""
     runs = mechanism.trace(as_scores(list(answers))).runs
     return Estimate(len(runs), sum(loss_seconds(r) for r in runs))
-
-
-@lru_cache(maxsize=4096)
-def _discrete_probability(dist: ProgramRelease, key: Hashable) -> sympy.Expr:
-    """The exact probability of one pattern of ``dist`` (cached), without the others'."""
-    return _total(dist.runs[key])
 
 
 @lru_cache(maxsize=256)
@@ -481,7 +481,7 @@ class ProgramRelease(ReleasedValues):
         other = as_scores(neighbour, "neighbour", f"{self.mechanism.name}.loss_hint")
         mine, theirs = (_loss_distribution(self.mechanism, tuple(v.exact))
                         for v in (self.scores, other))
-        return discrete_hint(mine, theirs, _discrete_probability)
+        return release_patterns.discrete_hint(mine, theirs, lambda d, k: _total(d.runs[k]))
 
     def loss_upper_bound(self, neighbour: object) -> sympy.Expr | None:
         """A rigorous upper bound on the loss against the answers ``neighbour``, cheap (no

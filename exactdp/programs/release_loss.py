@@ -30,10 +30,9 @@ is its midpoint.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import flint
@@ -41,7 +40,7 @@ import sympy
 
 from ..cost import check_seconds
 from ..distribution import LossSupremum
-from ..exact import arb_to_interval, flint_prec, to_arb
+from ..exact import flint_prec, to_arb
 from ..exact.piecewise_exp import value_expr
 from ..exact.signs import compare
 from .integrate import run_cost
@@ -49,20 +48,21 @@ from .integrate_stars import units
 from .release_below import below, under
 from .release_bound import BelowFloor, check_bounds, ordered_patterns
 from .release_cells import VPoly, joint_cells
+from .release_chain import Tools, exponential_chain, several_values
 from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
+from .release_max import max_pattern
 from .release_patterns import real_count
+from .release_products import cross
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
+from .release_select import Candidate, abs_ball, hull_ends, log_sign, select
 from .release_separable import positive_log, separable_shift
 from .release_sup import (
     MAX_STEPS,
     Terms,
     add,
-    compare_sums,
-    cross,
     exact_at,
     leading,
-    log_ratio,
     negate_v,
     prec,
     refine,
@@ -73,22 +73,6 @@ from .runs import Run
 #: Bisections of the critical-point search of one pattern (shared by its cells) when a
 #: bracket may stand in for it.
 BRACKET_STEPS = 600
-
-
-@dataclass(frozen=True)
-class Candidate:
-    """One candidate for the supremum: the signed log ratio ``ln f / f'`` (exact, as the
-    pair ``(f, f')`` of positive exponential sums, or an arb ball), or an infinite one
-    (``infinite`` = +1 / -1)."""
-
-    exact: tuple[sympy.Expr, sympy.Expr] | None
-    enclosure: flint.arb | None
-    infinite: int
-    attained: bool
-    witness: str
-    at: Fraction | None = None  # a finite cell end: the limit there, of the pair ``exact``
-    tighten: Callable[[], flint.arb] | None = None  # a much narrower enclosure
-    log: Callable[[int], sympy.Expr] | None = None  # ``|ln f/f'|`` given its sign, closed
 
 
 def _lam(unit: sympy.Expr, func: str) -> Fraction:
@@ -132,30 +116,6 @@ def _density(runs: list[Run], values: tuple[Any, ...], func: str) -> tuple[sympy
 
 def _log_ratio(f: sympy.Expr, g: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
     return f, g
-
-
-def _direction(c: Candidate) -> int:
-    """The sign of ``ln f/g`` of an exact candidate: its ball's where that excludes 0, else
-    of ``f - g`` (an exponential sum: exact zero test)."""
-    with flint_prec(prec()):
-        ball = _signed_ball(c)
-    if ball > 0 or ball < 0:
-        return 1 if ball > 0 else -1
-    pair = c.exact
-    assert pair is not None
-    s = compare_sums(pair[:1], pair[1:])
-    return s if s is not None else compare(sympy.expand(pair[0]), sympy.expand(pair[1]))
-
-
-def _larger(a: Candidate, b: Candidate) -> int:
-    """The sign of ``|ln a0/a1| - |ln b0/b1|`` of two exact candidates, exact: ``A D - B
-    C`` for the ratios ``A/B = max/min`` of each pair (exponential sums:
-    Lindemann-Weierstrass)."""
-    assert a.exact is not None and b.exact is not None
-    A, B = a.exact if _direction(a) >= 0 else a.exact[::-1]
-    C, D = b.exact if _direction(b) >= 0 else b.exact[::-1]
-    s = compare_sums((A, D), (B, C))  # term by term: expand(A * D) took seconds at 1e300
-    return s if s is not None else compare(sympy.expand(A * D), sympy.expand(B * C))
 
 
 def _end(f: Terms, g: Terms, lam: Fraction, side: int, where: str) -> Candidate:
@@ -289,14 +249,14 @@ def _reaches(c: Candidate, bound: sympy.Expr) -> bool:
     if c.infinite:
         return True
     with flint_prec(prec()):
-        ball, b = _abs_ball(c), to_arb(bound, prec())
+        ball, b = abs_ball(c), to_arb(bound, prec())
         if ball < b:
             return False
         if ball > b:
             return True
     if c.exact is None:
         return False
-    big, small = c.exact if _direction(c) >= 0 else c.exact[::-1]
+    big, small = c.exact if log_sign(c) >= 0 else c.exact[::-1]
     return compare(sympy.expand(big), sympy.expand(sympy.exp(bound) * small)) >= 0
 
 
@@ -364,6 +324,14 @@ def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] |
                       log=lambda d: positive_log(P / Q) - s if d >= 0 else positive_log(Q / P) + s)]
 
 
+def _released_max(dist: Any, other: Any, key: Any, label: str, func: str
+                  ) -> list[Candidate] | None:
+    """A released maximum's candidate (:func:`~exactdp.programs.release_max.max_pattern`)."""
+    m = max_pattern(dist.runs[key], other.runs[key], label, func)
+    return None if m is None else [Candidate(m.exact, m.enclosure, m.infinite, m.attained,
+                                             m.witness, tighten=m.tighten, log=m.log)]
+
+
 @dataclass(frozen=True)
 class Bracketed:
     """A pattern whose supremum is not decided: its candidates are lower bounds, and
@@ -384,7 +352,7 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
         with flint_prec(prec()):
             for c in out[lead[1]:]:
                 if not c.infinite:
-                    low = _abs_ball(c).lower()
+                    low = abs_ball(c).lower()
                     if lead[0] is None or low > lead[0][1]:
                         lead[0] = (c, low)
             lead[1] = len(out)
@@ -401,8 +369,10 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
     rest = []
     for key in keys:  # separable values first: exact at once (their integrals are the
         pattern = dist.outputs[dist.keys.index(key)]  # probabilities'), no bound needed
-        sep = _separable(dist, other, key, f"the pattern {pattern!r}") if real_count(
-            pattern) else None
+        label = f"the pattern {pattern!r}"
+        sep = _separable(dist, other, key, label) if real_count(pattern) else None
+        sep = _released_max(dist, other, key, label, func) if sep is None and real_count(
+            pattern) == 1 else sep
         out += sep if sep is not None else []
         rest += [key] if sep is None else []
     check_bounds(func, dist.runs, other.runs, rest, integrals=True)
@@ -420,20 +390,18 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
                     return [Candidate(None, None, 1 if Q == 0 else -1, True, label)], []
                 continue
             out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
-        elif k == 1:
+        elif k == 1 and not exponential_chain(dist.runs[key], other.runs[key]):
             found, pieces = _one_value(dist, other, key, label, func)
             out += found
             if any(c.infinite and c.attained for c in out):
                 return out, []  # the loss is infinite, attained: nothing else can matter
             pending.append((key, bound, label, pieces))
-        else:
-            if bound is None:
-                raise ValueError(f"{func}: {label} releases {k} values whose densities do not "
-                                 "factorise and no translation of the noises bounds their "
-                                 "ratio; not in this version")
-            best = _multi(dist, other, key, label, func, bound)
-            out += best
-            if not any(_reaches(c, bound) for c in best):
+        else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
+            found, settled = several_values(dist.runs[key], other.runs[key], label, func,
+                                            _tools(bound), partial(_multi, dist, other, key,
+                                                                   label, func, bound))
+            out += found
+            if not settled:
                 brackets.append(Bracketed(label, bound, "a search over its released values"))
     # the critical points last, where the other candidates leave room below the bound
     for _key, bound, label, pieces in pending:
@@ -442,7 +410,7 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
             continue
-        level = None if t is None else _abs_ball(t)
+        level = None if t is None else abs_ball(t)
         if below(pieces, level):  # under a loss found, or the floor: no change to the loss
             continue
         if bound is not None:
@@ -493,15 +461,9 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.
                       f"{label} with the values ({text})")]
 
 
-def _signed_ball(c: Candidate) -> flint.arb:
-    if c.enclosure is not None:
-        return c.enclosure
-    assert c.exact is not None
-    return to_arb(c.exact[0], prec()).log() - to_arb(c.exact[1], prec()).log()
-
-
-def _abs_ball(c: Candidate) -> flint.arb:
-    return abs(_signed_ball(c))
+def _tools(bound: sympy.Expr | None) -> Tools:
+    return Tools(Candidate, _cell_candidates, _dratio, _density, _lam, _terms,
+                 lambda c: bound is not None and _reaches(c, bound), bound is not None)
 
 
 def loss_supremum(dist: Any, other: Any) -> LossSupremum:
@@ -521,18 +483,20 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
     if not cands and not brackets:
         return LossSupremum(sympy.Integer(0), True, 0, "every output (equal densities)")
     if not any(c.infinite for c in cands) and under(
-            lambda: [_abs_ball(c) for c in cands], [b.upper for b in brackets]):
+            lambda: [abs_ball(c) for c in cands], [b.upper for b in brackets]):
         raise BelowFloor  # every pattern below the floor: no closed form is needed
-    result, top = _select(cands) if cands else (None, None)
+    result, top = select(cands) if cands else (None, None)
     open_ = [b for b in brackets if top is None or not _reaches(top, b.upper)]
     if not open_:
         assert result is not None
         return result
     with flint_prec(prec()):
-        low = _abs_ball(top) if top is not None else flint.arb(0)
+        low = abs_ball(top) if top is not None else flint.arb(0)
         high = max((to_arb(b.upper, prec()) for b in open_), key=lambda x: x.upper())
-        lo, hi = arb_to_interval(low.union(high))
-        lo_text, hi_text = arb_to_interval(low)[0], arb_to_interval(high)[1]
+        # each end from its own ball: a union's radius has 30 bits, which put the ends of
+        # [2/5, 9/20] 5e-11 outside them
+        lo, hi = hull_ends([low, high])
+        lo_text, hi_text = lo, hi
     worst = max(open_, key=lambda b: float(b.upper))
     at = top.witness if top is not None else "no output"
     text = (f"a certified bracket [{float(lo_text):.6g}, {float(hi_text):.6g}] (width "
@@ -540,50 +504,3 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
             f"translation of the noises on {worst.label} ({worst.why})")
     direction = result.direction if result is not None else 1
     return LossSupremum((lo + hi) / 2, False, direction, text, interval=(lo, hi))
-
-
-def _select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
-    """The supremum over the candidates (exact, or a certified interval), and the
-    candidate attaining it (None: infinite)."""
-    inf = [c for c in cands if c.infinite]
-    if inf:
-        best = max(inf, key=lambda c: c.attained)
-        return LossSupremum(sympy.oo, best.attained, best.infinite, best.witness,
-                            () if best.attained else ((best.witness, sympy.oo),)), None
-    with flint_prec(prec()):
-        balls = [_abs_ball(c) for c in cands]
-        for _ in range(2):  # tighten the critical values that overlap the top candidate
-            top = max(range(len(cands)), key=lambda i: balls[i].lower())
-            rivals = [i for i in range(len(cands))
-                      if i != top and balls[i].upper() >= balls[top].lower()]
-            loose = [i for i in (top, *rivals) if cands[i].tighten is not None]
-            if not loose:
-                break
-            for i in loose:
-                cands[i] = Candidate(None, cands[i].tighten(), 0, True,  # type: ignore[misc]
-                                     cands[i].witness)
-                balls[i] = _abs_ball(cands[i])
-    exact_rivals = all(cands[i].exact is not None for i in [top, *rivals])
-    if exact_rivals:
-        for i in rivals:
-            c = _larger(cands[i], cands[top])
-            if c > 0 or (c == 0 and cands[i].attained and not cands[top].attained):
-                top = i
-        best = cands[top]
-        assert best.exact is not None
-        direction = _direction(best)
-        big, small = best.exact if direction >= 0 else best.exact[::-1]
-        value = log_ratio(big, small) if best.log is None else best.log(direction)
-        return LossSupremum(value, best.attained, direction, best.witness,
-                            () if best.attained else ((best.witness, value),)), best
-    best = cands[top]
-    with flint_prec(prec()):
-        hull = balls[top]
-        for i in rivals:
-            hull = hull.union(balls[i])
-        signed = _signed_ball(best)
-        lo, hi = arb_to_interval(hull)
-    direction = 1 if signed > 0 else -1
-    bracket = "" if not rivals else " (a certified bracket: rivals not separated)"
-    return LossSupremum((lo + hi) / 2, best.attained, direction, best.witness + bracket,
-                        interval=(lo, hi)), best

@@ -76,6 +76,26 @@ def price_selection(run: Selecting, values: Sequence[Any], minimize: bool,
     """Refuse (``run.budget.check``) the integration of the runs a selection starts, priced
     at the selection (module docstring); once per execution (``run.budget`` is cleared).
 
+    Parameters
+    ----------
+    run : Selecting
+        The symbolic execution reaching the selection; its ``budget`` (None: not priced)
+        is read and cleared.
+    values : sequence of noisy values, length n
+        The values the selection compares (their ``const`` parts rank the orders priced).
+    minimize : bool
+        An argmin rather than an argmax.
+    k : int or None
+        The number selected (``topk``), None for one.
+    line : str
+        The program's line, named by the constraints (and so by a refusal).
+
+    Returns
+    -------
+    None
+        Cheap selections (under :data:`SURE_CHEAP`) and selections outside the exact class
+        return at once; the integrator says why later.
+
     Raises
     ------
     TooCostly

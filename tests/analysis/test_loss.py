@@ -556,3 +556,19 @@ def test_overlapping_output_sets_common_loss_by_hand_and_infinite_part_witnessed
     assert back.label == 1 and type(back.label) is int  # the integer, not True
     assert back.ratios[1] is sympy.oo and back.ratios[2] == 0
     assert sympy.simplify(back.ratios[0] - (2 - sympy.exp(-eps))) == 0
+
+
+def test_positive_log_is_sympys_log_of_a_positive_ratio():
+    """positive_log(R) is sympy.log(R) (evaluated) on each shape a loss's ratio takes: a
+    quotient of sums of exponentials (kept as log(R)), exp(a) (a), a rational, E, 1."""
+    from exactdp.analysis.loss import positive_log
+
+    e = sympy.exp
+    half, third = sympy.Rational(1, 2), sympy.Rational(1, 3)
+    ratios = [(2 * e(-1) + 1 + 2 * e(-half)) / (e(-1) + 2 * e(-3 * half)),
+              e(half), sympy.Rational(5, 3), sympy.Rational(1, 7), sympy.E,
+              sympy.Integer(1), 1 + e(-third)]
+    for R in ratios:
+        assert positive_log(R) == sympy.log(R)
+    assert positive_log(ratios[1]) == sympy.Rational(1, 2)
+    assert positive_log(sympy.Integer(1)) == 0

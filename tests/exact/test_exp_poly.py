@@ -134,3 +134,18 @@ def test_shifted_derivative_and_sign_at_point_against_sympy():
     # an exact zero at t = 0: e^{t} - 1 - t
     g = ExpPoly.from_sympy(sympy.exp(t) - 1 - t, t)
     assert sign_at_point(g.flint_terms, flint.fmpq(0)) == 0
+
+
+def test_from_sympy_reads_products_and_sums_without_expanding():
+    """A closed form ``A + lam B`` (RNM-Laplace's shape), a power of a sum and a form that
+    only its expansion makes parseable give sympy's expansion (an independent route)."""
+    lam = t / 2
+    forms = [
+        sympy.Rational(1, 3) + sympy.exp(-lam) / 4
+        + lam * (sympy.exp(-lam) / 5 - sympy.exp(-2 * lam)),
+        (t + sympy.exp(-t)) ** 3 - t / 2,
+        sympy.sqrt(2) * t + t * (t - sympy.sqrt(2)),  # sqrt(2) cancels on expansion only
+    ]
+    for f in forms:
+        assert ExpPoly.from_sympy(f, t).to_sympy(t).equals(sympy.expand(f))
+    assert ExpPoly.from_sympy(forms[2], t) == ExpPoly.from_terms({(2, F(0)): F(1)})

@@ -406,6 +406,25 @@ def test_suite_prints_one_row_per_program(capsys):
     assert code == 0 and out.split("\n\n")[-1].splitlines()[0].rstrip().endswith("CPU s")
 
 
+def test_suite_in_a_log_says_each_row_as_it_ends(capsys):
+    """Standard error not a terminal (a pipe, CI's log): no bar, a line per program, so a
+    minute of CPU is never silent; the table is the one the suite gives at once."""
+    names = "randomized_response_incorrect,laplace_mechanism"
+    code, out, err = run(capsys, "suite", "--programs", names, "--no-every-epsilon",
+                         "--format", "markdown")
+    assert code == 0
+    lines = err.splitlines()
+    assert [line.split(" (")[0] for line in lines] == [
+        "exactdp suite: 1/2 randomized_response_incorrect", "exactdp suite: 2/2 laplace_mechanism"]
+    assert all(line.endswith(" s CPU)") for line in lines)
+    _, quiet, err = run(capsys, "suite", "--programs", names, "--no-every-epsilon",
+                        "--format", "markdown", "--no-progress")
+    def cells(text):  # but the CPU seconds, the last column
+        return [line.rsplit("|", 2)[0] for line in text.splitlines()]
+
+    assert not err and cells(quiet) == cells(out)
+
+
 def test_suite_text_fits_the_terminal_width(capsys, monkeypatch):
     # its lines were up to 420 characters; now panels of the terminal's width (COLUMNS,
     # else 120 when not a terminal), each led by the program column

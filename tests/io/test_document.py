@@ -53,3 +53,18 @@ def test_first_error_reads_tex_error_and_its_line():
            "\n! Emergency stop.\n")
     assert first_error(log) == "! Undefined control sequence. l.4 \\undefinedcommand"
     assert first_error("no errors here\n") == ""
+
+
+def test_a_report_without_pdf_removes_an_earlier_reports_pdf(tmp_path):
+    """``--no-pdf`` over an earlier report's directory: its ``report.pdf`` (in the manifest,
+    so the rerun may replace it) would show other numbers than the new ``report.tex``."""
+    rep = build_report("1", example=None, scores=[1, 0], neighbour=[0, 1],
+                       mechanisms=["pf", "em"])
+    out = tmp_path / "out"
+    write_report(rep, out, pdf=False)
+    (out / "report.pdf").write_bytes(b"%PDF-1.5 an earlier report")  # as a compiled run
+    manifest = out / "exactdp-manifest.txt"
+    manifest.write_text(manifest.read_text() + "report.pdf\n")
+    files = write_report(rep, out, pdf=False)
+    assert files.compiled is None
+    assert not (out / "report.pdf").exists() and (out / "report.tex").is_file()

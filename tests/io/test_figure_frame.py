@@ -79,3 +79,32 @@ def test_save_figure_writes_the_png_and_the_pdf_at_their_sizes(tmp_path):
     box = re.search(rb"/MediaBox \[ *0 0 ([\d.]+) ([\d.]+) *\]", pdf.read_bytes())
     assert box is not None
     assert abs(float(box[1]) - w * 72) < 0.01 and abs(float(box[2]) - h * 72) < 0.01
+
+
+#: A child process: the PDF backend imported after defer_font_subsetting, whether
+#: fontTools' subsetter ran (its table classes loaded), then a Type 42 save (the subsetter
+#: used) and whether the PDF embeds the TrueType font program (/FontFile2).
+_DEFERRED = """
+import sys
+from exactdp.io.figure_frame import defer_font_subsetting, new_figure
+defer_font_subsetting()
+import matplotlib.backends.backend_pdf
+print("fontTools.ttLib.tables.otTables" in sys.modules)
+from matplotlib import rc_context
+fig = new_figure(1, legend=False)
+fig.axes[0].set_title("Type 42")
+with rc_context({"pdf.fonttype": 42}):
+    fig.savefig(sys.argv[1])
+print(b"/FontFile2" in open(sys.argv[1], "rb").read())
+"""
+
+
+def test_font_subsetting_is_deferred_until_a_type_42_pdf_needs_it(tmp_path):
+    """The PDF backend imports fontTools' subsetter at its top; deferred, its code runs
+    only when a Type 42 PDF is saved, which then still embeds the TrueType font."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", _DEFERRED, str(tmp_path / "t42.pdf")],
+                         capture_output=True, text=True, check=True)
+    assert run.stdout.split() == ["False", "True"]

@@ -230,3 +230,22 @@ def test_value_mechanism_is_the_library_program_at_the_class_s_scale():
     big = exactdp.ReportNoisyMax(1, 2, noise="laplace", output="value")  # b = 4
     assert pair_loss(big, [0, 0, 0], [1, 1, 1]).value == sympy.Rational(3, 4)
 
+
+
+def test_many_distinct_scores_come_from_the_engine_too():
+    """A fresh user's trial: 20 distinct scores ran over 60 s CPU in the engine's cells
+    with no refusal. The engine reads the released maximum as a product of CDFs
+    (exactdp.programs.release_max): 20 distinct scores answer, 40 are refused at once."""
+    import time
+
+    from exactdp.cost import TooCostly
+
+    m = exactdp.ReportNoisyMax(1, noise="laplace", output="value")
+    q = list(range(20))
+    loss = exactdp.privacy_loss(m, q, [1, *q[1:]])
+    assert loss.loss == sympy.Rational(1, 2) and loss.attained  # the top is unmoved: eps/2
+    assert pair_loss(m, [0] * 20, [1] * 20).value == 10  # n eps / 2
+    start = time.process_time()
+    with pytest.raises(TooCostly, match="the exact density cells of 40 scores"):
+        exactdp.privacy_loss(m, list(range(40)), [1, *range(1, 40)])
+    assert time.process_time() - start < 10  # priced before any product (0.15 s)

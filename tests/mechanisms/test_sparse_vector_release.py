@@ -244,7 +244,9 @@ def test_outputs_cover_every_pattern_once():
     d = SparseVector(1, 0, c=2, variant=3).distribution([0, 0, 0])
     pats = set(itertools.product((True, False), repeat=3))
     assert len(d.outputs) == len(set(d.outputs)) == 7 < len(pats)
-    assert repr(d).startswith("SparseVectorRelease(SparseVector")
+    # the answer first, then the mechanism
+    assert repr(d).startswith("SparseVectorRelease(7 patterns, most likely (T, T, -) at ")
+    assert repr(d).endswith("; SparseVector, m=3, c=2)")
 
 
 def test_algorithm_3_scales_and_replace():

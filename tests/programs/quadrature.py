@@ -92,3 +92,25 @@ def noisy_max(i, q, b, noise):
 
     kinks = [0, *(aj - a[i] for aj in a)]
     return _integral(g, kinks, lower=-mpmath.inf if noise == "laplace" else mpmath.mpf(0))
+
+
+def svt3_density(q, released, T, rho_b, nu_b):
+    """The density of SVT3 (Lyu, Su and Li 2017, Algorithm 3: threshold noise ``Lap(rho_b)``,
+    query noises ``Lap(nu_b)``) releasing the values ``released = {i: v_i}`` with every other
+    answer before the last release below the threshold (``False``) and none after it:
+    ``prod_i f_nu(v_i - a_i) int_{z <= min v_i - T} f_rho(z) prod_{i below} F_nu(T + z -
+    a_i) dz`` (the query noises are independent given ``rho = z``)."""
+    last = max(released)
+    below = [mpmath.mpf(q[i]) for i in range(last) if i not in released]
+    top = min(mpmath.mpf(v) for v in released.values()) - T
+
+    def g(z):
+        out = laplace_pdf(z, rho_b)
+        for a in below:
+            out *= laplace_cdf(T + z - a, nu_b)
+        return out
+
+    kinks = sorted({mpmath.mpf(k) for k in [0, *(a - T for a in below)] if k < top})
+    integral = mpmath.quad(g, [-mpmath.inf, *kinks, top])
+    return integral * mpmath.fprod(laplace_pdf(mpmath.mpf(v) - q[i], nu_b)
+                                   for i, v in released.items())

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import sympy
 
+import exactdp.answer
 import exactdp.programs.display as D
+from exactdp.answer import most_likely
 from exactdp.programs import REAL, ProgramMechanism
 from exactdp.programs import library as L
 from exactdp.programs import library_release as LR
@@ -80,10 +82,10 @@ def test_a_costly_distribution_says_its_estimate_instead(monkeypatch):
 
 
 def test_undecided_maxima_are_told_as_not_separated(monkeypatch):
-    monkeypatch.setattr(D, "sign_or_none", lambda e: None)
+    monkeypatch.setattr(exactdp.answer, "sign_or_none", lambda e: None)
     d = L.noisy_max_laplace(epsilon=1).distribution([0, 0])
     probs = (sympy.exp(-1), sympy.exp(-1) * (1 + sympy.Rational(1, 10**30)))
-    assert D._most_likely(probs) == ((0, 1), False)
+    assert most_likely(probs) == ((0, 1), False)
     assert answer(d).top == (0, 1)  # proved equal (1/2 each): tied, not undecided
 
 
@@ -149,5 +151,5 @@ def test_the_most_likely_is_decided_exactly_where_the_balls_overlap():
     # 1/3 + 10**-40 and 1/3: 20-digit balls overlap; the exact sign decides
     tiny = sympy.Rational(1, 10**40)
     probs = (sympy.Rational(1, 3), sympy.Rational(1, 3) + tiny, sympy.Rational(1, 3) - tiny)
-    assert D._most_likely(probs) == ((1,), True)
-    assert D._most_likely((sympy.exp(-1), sympy.exp(-1), sympy.Integer(0))) == ((0, 1), True)
+    assert most_likely(probs) == ((1,), True)
+    assert most_likely((sympy.exp(-1), sympy.exp(-1), sympy.Integer(0))) == ((0, 1), True)

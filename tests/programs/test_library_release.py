@@ -4,6 +4,7 @@ quadrature and numerical differentiation at 30 digits."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -500,34 +501,43 @@ def test_noisy_top_3_sampler_against_exact_pattern_probabilities(n):
     assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 10 / n)
 
 
-def test_noisy_top_3_loss_is_a_certified_bracket_below_the_claim():
-    """k = 3 releases two gaps: the release protocol's loss is a certified bracket; its
-    upper end is the translation bound (at most the claimed epsilon = 1: the program is
-    private, Ding et al. 2023) and its lower end is the log density ratio at the
-    reported witness output, checked here by the one-dimensional defining integral."""
+def test_noisy_top_3_loss_is_exact_against_quadrature():
+    """k = 3 releases two gaps (:mod:`exactdp.programs.release_chain`). Laplace noise: the
+    supremum is the translation bound 1/3 = (1 + 1) / 6, approached as the gaps grow along
+    (v, v), not attained; exponential noise: ``ln(4 e^(1/2) - 3 e^(1/3))``, attained. The
+    defining integral at 30 digits: the Laplace ratio at gaps (120, 120) within 1e-6 of
+    1/3 and below it, the exponential ratio equal to the value at the positive gaps
+    (3/4, 13/4) and at the witness (1/2, 2), and no pattern's ratio above either value on
+    a grid of gaps."""
     q, q2 = [0, 1, 2, 3], [1, 0, 1, 2]
-    for noise, prog in (("laplace", L.noisy_top_k_gap), ("exponential",
-                                                          L.noisy_top_k_gap_exponential)):
-        loss = exactdp.privacy_loss(prog(epsilon=1, k=3), q, q2)
-        low, high = loss.interval
-        assert loss.value is None and 0 < low <= high <= 1 + 1e-9
-        if noise == "laplace":  # the bound 1/3 = (1 + 1) / 6, approached at large gaps
-            assert high - low < 1e-5 and abs(high - R(1, 3)) < 1e-9
-        # the witness in words: "at least the pattern (w1, w2, w3, REAL, REAL) with the
-        # values (g1, g2)"; recompute that ratio from the definition
-        m = re.search(r"at least the pattern \((\d), (\d), (\d), REAL, REAL\) with the values "
-                      r"\(([-\d/]+), ([-\d/]+)\)", loss.output)
-        assert m, loss.output
-        w = tuple(int(m.group(i)) for i in (1, 2, 3))
-        g1, g2 = (sympy.Rational(m.group(i)) for i in (4, 5))
-        with mpmath.workdps(30):
-            qq = [mpmath.mpf(a) for a in q]
-            qq2 = [mpmath.mpf(a) for a in q2]
-            b = mpmath.mpf(6)
-            gg = (mpmath.mpf(g1.p) / g1.q, mpmath.mpf(g2.p) / g2.q)
-            ratio = _top3_gap_density(qq, w, b, noise, *gg) / _top3_gap_density(
-                qq2, w, b, noise, *gg)
-            assert abs(abs(mpmath.log(ratio)) - mpmath.mpf(str(sympy.N(low, 30)))) < 1e-6
+    lap = exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1, k=3), q, q2)
+    assert lap.value == R(1, 3) and not lap.attained and lap.interval is None
+    assert lap.output == "the pattern (0, 1, 2, REAL, REAL) with the gaps (1 v, 1 v) as v -> +oo"
+    ex = exactdp.privacy_loss(L.noisy_top_k_gap_exponential(epsilon=1, k=3), q, q2)
+    want = sympy.log(4 * sympy.exp(R(1, 2)) - 3 * sympy.exp(R(1, 3)))
+    assert sympy.simplify(ex.value - want) == 0 and ex.attained
+    assert ex.output == "the pattern (2, 3, 1, REAL, REAL) with the gaps (1/2, 2)"
+    b = mpmath.mpf(6)
+    with mpmath.workdps(30):
+        qq, qq2 = [mpmath.mpf(a) for a in q], [mpmath.mpf(a) for a in q2]
+
+        def log_ratio(w, noise, g1, g2):
+            return mpmath.log(_top3_gap_density(qq, w, b, noise, g1, g2)
+                              / _top3_gap_density(qq2, w, b, noise, g1, g2))
+
+        far = log_ratio((0, 1, 2), "laplace", mpmath.mpf(120), mpmath.mpf(120))
+        assert 0 < mpmath.mpf(1) / 3 - abs(far) < 1e-6
+        at = log_ratio((2, 3, 1), "exponential", mpmath.mpf(3) / 4, mpmath.mpf(13) / 4)
+        assert abs(at - mpmath.mpf(str(sympy.N(want, 40)))) < mpmath.mpf(10) ** -25
+        witness = log_ratio((2, 3, 1), "exponential", mpmath.mpf(1) / 2, mpmath.mpf(2))
+        assert abs(witness - at) < mpmath.mpf(10) ** -25
+    with mpmath.workdps(15):  # the grid: a check of the order only, at 15 digits
+        qq, qq2 = [mpmath.mpf(a) for a in q], [mpmath.mpf(a) for a in q2]
+        grid = ((mpmath.mpf(1) / 2, mpmath.mpf(3)), (mpmath.mpf(3), mpmath.mpf(1) / 2))
+        for w in itertools.permutations(range(4), 3):
+            for g1, g2 in grid:
+                assert abs(log_ratio(w, "laplace", g1, g2)) < mpmath.mpf(1) / 3 - 1e-9
+                assert abs(log_ratio(w, "exponential", g1, g2)) <= at + 1e-12
 
 
 def test_noisy_top_k_cost_model_counts_the_ordered_tuples_and_refuses():

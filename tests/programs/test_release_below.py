@@ -15,6 +15,7 @@ from exactdp.programs import release_loss as RL
 from exactdp.programs import release_sup as S
 from exactdp.programs.release_below import below
 from exactdp.programs.release_patterns import real_count
+from exactdp.programs.release_select import abs_ball
 
 F = Fraction
 
@@ -73,8 +74,8 @@ def test_patterns_proved_below_have_their_critical_points_below():
         ends, pieces = RL._one_value(a, b, key, "p", "test")
         crit, _ = RL._one_value_critical(pieces, "p", "test", None)
         with flint_prec(200):
-            top = max(RL._abs_ball(c).upper() for c in crit)
-            own = max(RL._abs_ball(c).upper() for c in ends)
+            top = max(abs_ball(c).upper() for c in crit)
+            own = max(abs_ball(c).upper() for c in ends)
         for level in ("0.0120", "0.0130", "0.0400", "0.0401"):
             ok = below(pieces, flint.arb(level))
             proved.append(ok)

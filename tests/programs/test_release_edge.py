@@ -14,7 +14,7 @@ import exactdp
 from exactdp import ReportNoisyMax
 from exactdp.programs import library_release as L
 from exactdp.programs.release_edge import attained_ends, edge_limit, vanishing_order
-from exactdp.programs.release_loss import Candidate
+from exactdp.programs.release_select import Candidate
 
 ONE = Fraction(1)
 ZERO = Fraction(0)

@@ -17,6 +17,8 @@ from exactdp.exact.signs import is_zero
 from exactdp.programs import exponential, laplace, program
 from exactdp.programs import library_release as L
 
+from . import quadrature
+
 R = sympy.Rational
 
 
@@ -196,45 +198,62 @@ def test_svt3_at_ten_queries_equals_the_class_exactly(q, q2):
     assert mine.value == theirs.value and mine.attained and mine.interval is None
 
 
-def _svt3_c1_density(q, i, v, t=1):
-    """Algorithm 3 at c = 1 releasing ``v`` at query ``i`` after ``i`` answers below, by
-    quadrature over the threshold noise ``r``: ``int p(r) prod_{j < i} F(t + r - q_j)
-    g(v - q_i) dr`` over ``r <= v - t`` (p and g Laplace of scale 2/eps): an independent
-    route (epsilon 1/10)."""
-    b = mpmath.mpf(20)
-
-    def lap(x):
-        return mpmath.exp(-abs(x) / b) / (2 * b)
-
-    def cdf(x):
-        return mpmath.exp(x / b) / 2 if x < 0 else 1 - mpmath.exp(-x / b) / 2
-
-    def f(r):
-        out = lap(r) * lap(v - q[i])
-        for a in q[:i]:
-            out *= cdf(t + r - a)
-        return out
-
-    cuts = sorted({mpmath.mpf(0), *(mpmath.mpf(a - t) for a in q[:i])})
-    top = mpmath.mpf(v) - t
-    return mpmath.quad(f, [-mpmath.inf, *[x for x in cuts if x < top], top])
+#: SVT3's pairs moving both ways at the suite's settings (10 queries, c = 1, epsilon 1/10,
+#: T = 1): the answers, the witness (the released position, the value) and the old
+#: certified bracket's upper end (the translation bound).
+SVT3_TWO_WAYS = {
+    "one above rest below": ((1,) * 10, (2,) + (0,) * 9, 9, 0, R(9, 20)),
+    "one below rest above": ((1,) * 10, (0,) + (2,) * 9, 9, 1, R(9, 20)),
+    "X shape": ((1,) * 5 + (0,) * 5, (0,) * 5 + (1,) * 5, 5, 1, R(3, 10)),
+}
 
 
-def test_svt3_at_ten_queries_two_ways_is_the_class_s_exact_lower_end():
-    # the class's own integrals refused with "at least 2/5 ... at most 9/20"; the engine gave
-    # the certified bracket [2/5, 9/20]; the patterns releasing a value are now proved below
-    # the all-below pattern's 2/5 (programs.release_below), so the loss is exactly 2/5
-    q, q2 = (1,) * 10, (2,) + (0,) * 9
-    theirs = exactdp.privacy_loss(SparseVector(R(1, 10), 1, 1, variant=3), q, q2)
+@pytest.mark.parametrize("name", list(SVT3_TWO_WAYS))
+def test_svt3_at_ten_queries_two_ways_is_exact(name):
+    """These three pairs were certified brackets ([0.4, 0.45], [0.400356, 0.45],
+    [0.298884, 0.3]): the bisection of the log ratio's critical points stopped at its
+    budget (enclosures of ``D = f' g - f g'``, about 1e-13, by sums of terms about 1e-5).
+    With Taylor-form enclosures every critical point is isolated and the supremum is the
+    exact value at a cell end (2/5 attained on every value <= 0 for the first: the ratio
+    is constant there). Checked against the defining integral at 30 digits at the
+    witness, a scan of the witness pattern, and the class."""
+    q, q2, pos, v, upper = SVT3_TWO_WAYS[name]
     mine = exactdp.privacy_loss(L.svt3(epsilon=R(1, 10), threshold=1), q, q2)
-    assert mine.value == theirs.value == R(2, 5) and mine.interval is None and mine.attained
-    assert "False, False, False" in mine.output
-    # an independent route: the density ratio of the released values never exceeds 2/5
-    with mpmath.workdps(20):
-        for i in (0, 1, 5, 9):
-            for v in (-30, 0, 2, 5, 40):
-                ratio = mpmath.log(_svt3_c1_density(q, i, v) / _svt3_c1_density(q2, i, v))
-                assert abs(ratio) <= R(2, 5) + mpmath.mpf(10) ** -15  # quadrature error
+    theirs = exactdp.privacy_loss(SparseVector(R(1, 10), 1, 1, variant=3), q, q2)
+    assert mine.interval is None and mine.attained and mine.certified
+    assert same(mine.value, theirs.value) and theirs.interval is None
+    assert f"REAL{', None' * (9 - pos)}) with the value {v}" in mine.output
+    assert 0 < mine.value <= upper  # inside the old bracket
+    if name == "one above rest below":
+        assert mine.value == R(2, 5)
+    with mpmath.workdps(40):  # the density ratio at the witness, by quadrature
+        f = quadrature.svt3_density(q, {pos: v}, 1, 20, 20)
+        g = quadrature.svt3_density(q2, {pos: v}, 1, 20, 20)
+        assert abs(abs(mpmath.log(f / g)) - sympy.N(mine.value, 40)) < mpmath.mpf(10) ** -30
+    with mpmath.workdps(20):  # no value of the witness pattern does better
+        for k in range(-40, 61, 4):
+            f = quadrature.svt3_density(q, {pos: k}, 1, 20, 20)
+            g = quadrature.svt3_density(q2, {pos: k}, 1, 20, 20)
+            assert abs(mpmath.log(f / g)) <= sympy.N(mine.value, 20) + mpmath.mpf(10) ** -12
+
+
+def test_svt3_two_values_bracket_has_tight_outward_ends():
+    """c = 2, the X shape: two released values, a certified bracket whose lower end is the
+    exact ratio at a searched output and whose upper end is the translation bound 7/40.
+    Each end is rounded outward from its own 192-bit ball (the union of the two balls put
+    them about 1e-11 outside)."""
+    q, q2 = (1,) * 5 + (0,) * 5, (0,) * 5 + (1,) * 5
+    loss = exactdp.privacy_loss(L.svt3(epsilon=R(1, 10), threshold=1, c=2), q, q2)
+    lo, hi = loss.interval
+    assert "a certified bracket [0.174829, 0.175]" in loss.output
+    assert R(7, 40) <= hi < R(7, 40) + R(1, 10**40)
+    text = loss.output.split("with the values (")[1].split(")")[0]
+    a, b = (sympy.Rational(x) for x in text.split(", "))
+    with mpmath.workdps(40):
+        f = quadrature.svt3_density(q, {5: a, 6: b}, 1, 20, 40)
+        g = quadrature.svt3_density(q2, {5: a, 6: b}, 1, 20, 40)
+        low, end = abs(mpmath.log(f / g)), mpmath.mpf(str(lo))
+        assert abs(low - end) < mpmath.mpf(10) ** -30  # the exact ratio, 192-bit ball
 
 
 @pytest.mark.parametrize("name", ["adaptive_svt", "bad_adaptive_svt"])
@@ -244,10 +263,9 @@ def test_adaptive_svt_at_two_queries_is_certified_under_the_translation_bound(na
     q, q2 = (1, 1), (2, 0)
     loss = exactdp.privacy_loss(m, q, q2)
     lo, hi = loss.interval
-    if name == "adaptive_svt":  # its critical points fit the shared bisection budget
-        assert "a critical point" in loss.output and hi - lo <= R(1, 10**12)
-    else:
-        assert "a certified bracket" in loss.output
+    # its critical points fit the shared bisection budget (bad_adaptive_svt's since the
+    # Taylor-form enclosures; it was a certified bracket)
+    assert "a critical point" in loss.output and hi - lo <= R(1, 10**12)
     # above: the translation bound (an independent LP over noise shifts)
     assert hi <= m.distribution(q).loss_upper_bound(q2) + R(1, 10**9)  # outward-rounded ball
     # below: the exact density ratio on a grid of single released values (pattern (False, v))

@@ -226,7 +226,8 @@ def make_engine(
     probability 0 or 1): the engine's probabilities are then aligned over the union of the
     outputs (:func:`exactdp.analysis.outputs.output_union`), by output value, an output a
     vector does not reach having probability exactly 0 there; ``engine.outputs`` is the
-    outputs ``engine.probs[i][r]`` indexes on every vector (None for the other kinds).
+    outputs ``engine.probs[i][r]`` indexes on every vector (top-k: the ordered tuples; None
+    for the other kinds).
     """
     mech = as_mechanism(mech, func)
     if mech.output_kind == "release":
@@ -256,6 +257,8 @@ def make_engine(
             engine.probs = [union.align(i, p, zero) for i, p in enumerate(engine.probs)]
     if sequence:
         engine.outputs = dists[0].outputs if union is None else union.outputs
+    elif mech.output_kind == "top-k":  # ordered tuples, the same on every vector
+        engine.outputs = dists[0].outputs
     name = mechanism_name(mech)
     checked: dict[tuple, list] = {}  # signature -> the probabilities it passed on (kept alive)
     for i, (p, d, v) in enumerate(zip(engine.probs, dists, vectors, strict=True)):

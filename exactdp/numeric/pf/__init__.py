@@ -28,7 +28,8 @@ Write ``F(t) = prod_s (1 - t p_s)``, ``S = sum_s p_s >= 1`` and ``h_r = F / (1 -
    are (with many ``p_s`` near 1 the original integrand has width ``~1/n``; here it does not).
 2. **Few large coins.** Outputs with ``u_s > 1/8`` form the set A; ``|A| < 8 C`` because
    ``sum u_s <= C``. Their factors are evaluated directly at every node, as
-   ``(1 - tau) + tau (1 - u)`` for ``tau > 1/2`` with
+   ``(1 - tau) + tau (1 - u)`` (``pf_float``: at every node, two non-negative terms;
+   ``pf_mp``: for ``tau > 1/2``) with
    ``1 - u = (1 - t_max) + t_max * (-expm1(-d))`` so that factors near 0 keep full relative
    accuracy (``pf_mp`` groups them by equal ``d``: ``(1 - tau u)^m``). ``pf_float``
    multiplies the factors at each node (at most ``8 C`` roundings, no logarithm; factors

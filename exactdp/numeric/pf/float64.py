@@ -40,6 +40,8 @@ _JMAX = max(series_terms(0.5, trunc_const(_BITS_FLOAT) + 0.1, _BITS_FLOAT),
 #: ``_JMAX + 1`` rows; ~21 rows at ``u <= 1/8``).
 _DENSE = 4096
 _NEG_RECIP = -1.0 / np.arange(1.0, _JMAX + 1.0)  # -1/j, j = 1.._JMAX
+#: what ``ndarray.sum`` / ``.max`` / ``.min`` / ``.prod`` call, without their Python layer
+_ADD, _MAX, _MIN, _PROD = np.add.reduce, np.maximum.reduce, np.minimum.reduce, np.multiply.reduce
 
 
 @lru_cache(maxsize=32)
@@ -54,9 +56,10 @@ def _legendre(nodes: int) -> tuple[tuple, tuple]:
 class _Rule:
     """A composite Gauss-Legendre rule on ``[0, 1]`` with what the route needs of it:
     nodes ``tau`` (increasing), weights ``w``, ``powers[j] = tau**j`` (``j <= _JMAX``,
-    repeated products), and ``half``: the nodes ``tau <= 1/2`` are ``tau[:half]``."""
+    repeated products), ``tau`` and ``1 - tau`` as columns, and ``half``: the nodes
+    ``tau <= 1/2`` are ``tau[:half]``."""
 
-    __slots__ = ("half", "one_minus_hi", "powers", "tau", "tau_hi", "tau_lo_neg", "w")
+    __slots__ = ("half", "one_minus", "powers", "tau", "tau_col", "w")
 
     def __init__(self, grading: int, nodes: tuple[int, ...]):
         edges = panel_edges(grading)
@@ -74,10 +77,9 @@ class _Rule:
         for j in range(1, _JMAX + 1):
             np.multiply(powers[j - 1], tau, out=powers[j])
         self.powers = powers
-        self.half = k = int(np.searchsorted(tau, 0.5, side="right"))
-        self.tau_lo_neg = -tau[:k, None]  # columns: broadcast against the coins
-        self.tau_hi = tau[k:, None]
-        self.one_minus_hi = 1.0 - tau[k:, None]
+        self.half = int(np.searchsorted(tau, 0.5, side="right"))
+        self.tau_col = tau[:, None]  # columns: broadcast against the coins
+        self.one_minus = 1.0 - self.tau_col
 
 
 @lru_cache(maxsize=64)
@@ -113,7 +115,7 @@ def _gap_array(d: object, func: str) -> np.ndarray:
     if arr.ndim != 1 or arr.size == 0:
         raise argument_error(func, "d.shape", "(n,) with n >= 1 (a non-empty 1-D array)",
                              arr.shape)
-    m = arr.min()
+    m = _MIN(arr)
     if not m == 0.0:  # also catches NaN (min propagates it) and negatives
         bad = np.flatnonzero(np.isnan(arr) | (arr < 0))
         if bad.size:
@@ -140,8 +142,9 @@ def _count_array(counts: object, size: int, func: str) -> np.ndarray | None:
 
 
 def _wsum(x: np.ndarray, m: np.ndarray | None) -> float:
-    """``sum_i m_i x_i`` (``m = None``: every multiplicity 1)."""
-    return float(x.sum()) if m is None else float(np.dot(m, x))
+    """``sum_i m_i x_i`` (``m = None``: every multiplicity 1; ``np.add.reduce`` is what
+    ``x.sum()`` calls, without its Python layer)."""
+    return float(_ADD(x)) if m is None else float(np.dot(m, x))
 
 
 def em_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> np.ndarray:
@@ -186,54 +189,50 @@ def em_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
     return w
 
 
-def _factors(rule: _Rule, uA: np.ndarray, qA: np.ndarray) -> np.ndarray:
-    """``1 - tau*u`` at each node (rows) for each large coin (columns), relative-accurate:
-    ``1 - tau u`` for ``tau <= 1/2``, ``(1 - tau) + tau q`` (``q = 1 - u``) above (the nodes
-    are increasing, so each form fills its own contiguous rows)."""
-    k = rule.half
-    out = np.empty((rule.tau.size, uA.size))
-    lo, hi = out[:k], out[k:]
-    np.multiply(rule.tau_lo_neg, uA, out=lo)
-    lo += 1.0
-    np.multiply(rule.tau_hi, qA, out=hi)
-    hi += rule.one_minus_hi
+def _factors(rule: _Rule, qA: np.ndarray) -> np.ndarray:
+    """``1 - tau*u`` at each node (rows) for each large coin (columns) as
+    ``(1 - tau) + tau q`` with ``q = 1 - u`` (relative-accurate: two non-negative terms,
+    ``q`` itself accurate; two numpy calls for the whole table)."""
+    out = np.multiply(rule.tau_col, qA)
+    out += rule.one_minus
     return out
 
 
 def _integrals_float(
     rule: _Rule,
-    mom: list[float] | np.ndarray,
+    mom1: list[float] | np.ndarray,
     uA: np.ndarray,
     qA: np.ndarray,
     mA: np.ndarray | None,
     jmax: int,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Moments ``mu_j = int tau^j g`` (j <= jmax) and ``int g/(1 - tau u_a)`` for a in A."""
+    """Moments ``mu_j = int tau^j g`` (j <= jmax) and ``int g/(1 - tau u_a)`` for a in A,
+    from the small coins' power sums ``mom1 = [M_1, ..., M_J]``."""
     # log g from the small coins: -sum_j M_j tau^j / j (positive terms), one product with
     # the rule's node powers
-    J = len(mom) - 1
+    J = len(mom1)
     powers = rule.powers
     if J:
-        lg = (np.asarray(mom[1:]) * _NEG_RECIP[:J]) @ powers[1:J + 1]
+        lg = (np.asarray(mom1) * _NEG_RECIP[:J]) @ powers[1:J + 1]
     else:
         lg = np.zeros(rule.tau.size)
     fac = None
     if uA.size and mA is not None:
-        fac = _factors(rule, uA, qA)
+        fac = _factors(rule, qA)
         lg += np.log(fac) @ mA
     np.exp(lg, out=lg)
     if uA.size and mA is None:
         # each factor once: their product (|A| < 8 C roundings, no logarithm; the factors
         # are in (0, 1], so a product below the float64 range is a g that underflows)
-        fac = _factors(rule, uA, qA)
-        lg *= fac.prod(axis=1)
+        fac = _factors(rule, qA)
+        lg *= _PROD(fac, axis=1)
     wg = np.multiply(lg, rule.w, out=lg)
     mu = powers[:jmax + 1] @ wg
     if fac is None:
         return mu, _EMPTY
     # column sums in row order: equal coins get bit-identical integrals (a BLAS product
     # may round its columns differently)
-    IA = np.divide(wg[:, None], fac, out=fac).sum(axis=0)
+    IA = _ADD(np.divide(wg[:, None], fac, out=fac), axis=0)
     return mu, IA
 
 
@@ -243,8 +242,8 @@ _EMPTY = np.empty(0)
 def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, bits: int):
     """Power sums ``sum_r m_r u_r^j`` of the small coins ``ub`` (large ones zeroed) at two
     levels: every coin up to ``_LEVEL`` to the series length at that level, the few above
-    it further. Returns ``(moments, i1, pw1, H0, H1)``: the moments from ``j = 0``, the
-    indices of the coins above the level and their powers ``pw1[j] = u^j`` up to both
+    it further. Returns ``(moments, i1, pw1, H0, H1)``: the moments from ``j = 1``, the
+    indices of the coins above the level and their powers ``pw1[j - 1] = u^j`` up to both
     series lengths (None when there are none) and the Horner lengths at both levels.
     ``work`` (length k) is overwritten."""
     umax = float(ub.max())
@@ -252,7 +251,7 @@ def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, 
     u0 = min(umax, _LEVEL)
     J0 = series_terms(u0, lam, bits)
     H0 = horner_terms(u0, bits)
-    mom = [0.0]
+    mom: list[float] = []
     if J0:
         mom.append(lam)
         if J0 > 1:
@@ -272,22 +271,24 @@ def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, 
         H1 = horner_terms(umax, bits)
         pw1 = _power_rows(u1, max(J1, H1))
         if J1 > J0:
-            rows = pw1[J0 + 1:J1 + 1]
+            rows = pw1[J0:J1]
             sums = rows.sum(axis=1) if m1 is None else rows @ m1
             mom.extend(sums.tolist())
     return mom, i1, pw1, H0, H1
 
 
 def _power_rows(u: np.ndarray, top: int) -> np.ndarray:
-    """Rows ``u**j``, ``j = 0..top`` (shape ``(top + 1, u.size)``), by doubling: rows
-    ``b..2b-1`` are rows ``0..b-1`` times ``u**b``, so each entry is a product of at most
-    ``log2(top) + 1`` correctly rounded factors (relative error a few ulps)."""
-    out = np.empty((top + 1, u.size))
-    out[0] = 1.0
+    """Rows ``u**j``, ``j = 1..top`` (shape ``(top, u.size)``: row ``j - 1`` is ``u**j``),
+    by doubling: ``u**(b+1..2b)`` are ``u**(1..b)`` times ``u**b``, so each entry is a
+    product of at most ``log2(top) + 1`` correctly rounded factors (relative error a few
+    ulps); one numpy call per doubling, no temporaries."""
+    out = np.empty((top, u.size))
+    if top:
+        out[0] = u
     b = 1
-    while b <= top:
-        hi = min(2 * b, top + 1)
-        np.multiply(out[:hi - b], out[b - 1] * u if b > 1 else u, out=out[b:hi])
+    while b < top:
+        hi = min(2 * b, top)
+        np.multiply(out[:hi - b], out[b - 1], out=out[b:hi])
         b = hi
     return out
 
@@ -371,11 +372,12 @@ def _pf_float(a: np.ndarray, m: np.ndarray | None, overwrite_d: bool) -> np.ndar
     if ub.size <= _DENSE:
         # few gaps: one matrix of powers u^j of every small coin gives the power sums and,
         # after the quadrature, the series of step 5 as one product
-        umax = float(ub.max())
+        umax = float(_MAX(ub))
         J, H = (0, 0) if umax == 0.0 else _dense_terms(math.ceil(4.0 * math.log2(umax)), k)
-        pw = _power_rows(ub, max(J, H))
-        mom = pw[:J + 1].sum(axis=1) if m is None else pw[:J + 1] @ m
-        mu, IA = _integrals_float(rule, mom, uA, qA, mA, H)
+        pw = _power_rows(ub, max(J, H + 1))  # row j - 1: u^j
+        mom1 = _ADD(pw[:J], axis=1) if m is None else pw[:J] @ m
+        mu, IA = _integrals_float(rule, mom1, uA, qA, mA, H)
+        # sum_j mu_j u^(j+1): step 5 times u, t_max p_r I_r / t_max (0 on A)
         h = np.matmul(mu, pw[:H + 1], out=work)
     else:
         # many gaps: power sums and Horner at two levels (few terms for the bulk)
@@ -391,8 +393,8 @@ def _pf_float(a: np.ndarray, m: np.ndarray | None, overwrite_d: bool) -> np.ndar
         else:
             h.fill(mu[0])
         if i1 is not None and pw1 is not None and H1 > H0:
-            h[i1] += mu[H0 + 1:H1 + 1] @ pw1[H0 + 1:H1 + 1]
-    h *= ub  # t_max p_r for the small coins (0 on A)
+            h[i1] += mu[H0 + 1:H1 + 1] @ pw1[H0:H1]
+        h *= ub  # t_max p_r for the small coins (0 on A)
     if iA.size:
         h[iA] = IA * uA_each
     total = _wsum(h, m)

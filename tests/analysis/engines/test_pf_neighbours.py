@@ -18,9 +18,14 @@ import sympy
 import exactdp.analysis.engines.select as select
 from exactdp import PermuteAndFlip, check_dp
 from exactdp.analysis.common import score_vector
-from exactdp.analysis.engines.pf_neighbours import LazyPair, LazyXEngine, pf_lazy_engine
+from exactdp.analysis.engines.pf_neighbours import (
+    LazyPair,
+    LazyXEngine,
+    _divide,
+    pf_lazy_engine,
+)
 from exactdp.analysis.neighbourhood import neighbour_list
-from exactdp.xform import pf_polynomials_tree
+from exactdp.xform import pf_polynomials_tree, pf_product_blocks
 
 RNG = np.random.default_rng(36)
 # a unique top with small gaps below it (the moves with c = 1, 2, -1, -2), ties, spreads
@@ -136,3 +141,42 @@ def test_moved_balls_are_narrow(n):
         for g, pair in zip(G, probs, strict=True):
             assert pair.ball.overlaps(own[g])
             assert pair.ball.rad() < pair.ball.mid() * flint.arb(2) ** -60
+
+
+@pytest.mark.parametrize("q", CASES)
+def test_every_vectors_probabilities_sum_to_one_exactly(q):
+    """check_normalised proves the sum by PF's identity (``1 - prod_s (1 - x^G_s)``); here
+    the sum of every vector's exact polynomials, one per output, is 1 as a polynomial."""
+    mech = PermuteAndFlip(1)
+    vectors = vectors_of(mech, q)
+    engine = pf_lazy_engine(mech, sympy.Integer(1), vectors)
+    assert engine is not None and all(engine.zero_gap)
+    for probs in engine.probs:
+        total = flint.fmpq_poly([0])
+        for pair in probs:
+            total += pair[0]
+        assert total == 1
+
+
+def test_a_division_that_is_not_exact_raises():
+    blocks = pf_product_blocks([0, 1, 3])  # (1 - t)(1 - t x)(1 - t x^3)
+    assert len(_divide(blocks, 3)) == 3
+    with pytest.raises(ArithmeticError):
+        _divide(blocks, 2)
+
+
+def test_a_sum_the_identity_does_not_cover_is_summed_exactly():
+    """Without a zero gap, or with balls whose sum misses 1, the exact test decides: a
+    wrong probability is refused, a right one passes."""
+    mech = PermuteAndFlip(1)
+    vectors = vectors_of(mech, [3, 1, 0])
+    engine = pf_lazy_engine(mech, sympy.Integer(1), vectors)
+    assert engine is not None
+    engine.zero_gap = [False] * len(vectors)
+    engine.check_normalised(0, "test", "q", [3, 1, 0])  # the true probabilities pass
+    engine.zero_gap = [True] * len(vectors)
+    good = engine.probs[1][1]
+    wrong = LazyPair(good.ball * 2, lambda: good[0] * 2)
+    engine.probs[1] = [engine.probs[1][0], wrong, engine.probs[1][2]]
+    with pytest.raises(ValueError, match="do not sum to 1"):
+        engine.check_normalised(1, "test", "q'", [2, 1, 0])

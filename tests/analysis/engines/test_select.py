@@ -99,3 +99,15 @@ def test_the_same_outputs_in_another_order_align_by_value(monkeypatch):
     assert flipped.label == plain.label
     for a, b in zip(flipped.ratios, plain.ratios, strict=True):
         assert sympy.simplify(a - b) == 0
+
+
+def test_a_top_k_loss_names_its_output_tuple():
+    """The witness of a top-k pair is the ordered tuple itself, not its index in
+    ``itertools.permutations`` order (index 5 of top-2 of 3 is (2, 1))."""
+    from exactdp import PermuteAndFlip, TopK, check_dp, privacy_loss
+
+    mech = TopK(PermuteAndFlip(1), 2)
+    loss = privacy_loss(mech, [0, 1, 2], [1, 0, 1])
+    assert loss.output == 5 and loss.label == (2, 1)
+    assert "output=(2, 1)" in repr(loss)
+    assert check_dp(mech, [0, 1, 2]).witness.output == (1, 0)

@@ -1,0 +1,158 @@
+"""Released gaps along a chain of noisy values (exactdp/programs/release_chain.py).
+Independent routes: the engine's one-value route (cells and critical points of the density
+of one gap) on top-2, where the path of least gaps must give the same exact loss; the
+defining one-dimensional integral at 30 digits (mpmath) of the density ratio of top-3 at
+the witness and on a grid; the chain read by hand from the data."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from fractions import Fraction
+
+import mpmath
+import pytest
+import sympy
+
+import exactdp
+from exactdp.exact import flint_prec
+from exactdp.programs import library_release as L
+from exactdp.programs import release_loss
+from exactdp.programs.release_chain import (
+    GapChain,
+    _attained,
+    chain_candidates,
+    exponential_candidates,
+    gap_chain,
+    ray_values,
+    several_values,
+)
+from exactdp.programs.release_loss import _tools
+from exactdp.programs.release_select import abs_ball
+from exactdp.programs.release_sup import prec
+
+from . import quadrature as Q
+
+F = Fraction
+
+
+def _runs(prog, q, pattern):
+    d = prog.distribution(q)
+    return d.runs[d.keys[d.outputs.index(pattern)]]
+
+
+def test_gap_chain_reads_the_chain_and_the_losers_from_a_top_k_run():
+    # the pattern (2, 3, 1) of [0, 1, 2, 3]: a_k = a_1 = 1, d = (2 - 1, 3 - 1), e_0 = -1
+    runs = _runs(L.noisy_top_k_gap_exponential(epsilon=1, k=3), [0, 1, 2, 3],
+                 (2, 3, 1, exactdp.programs.REAL, exactdp.programs.REAL))
+    assert gap_chain(runs[0]) == GapChain("exponential", F(6), (F(1), F(2)), (F(-1),))
+    lap = _runs(L.noisy_top_k_gap(epsilon=2, k=2), [5, 0, 1], (0, 2, exactdp.programs.REAL))
+    assert gap_chain(lap[0]) == GapChain("laplace", F(2), (F(4),), (F(-1),))
+    # a gap to the threshold, not along a chain of the answers: not this shape
+    svt = L.gap_svt(epsilon=1, threshold=1, c=1).distribution([0, 2])
+    assert all(gap_chain(r) is None for runs in svt.runs.values() for r in runs)
+
+
+def test_ray_values_are_distinct_directions():
+    assert ray_values(2) == [(F(1),), (F(2),), (F(1, 2),)]
+    assert len(ray_values(3)) == 5 and ray_values(3)[0] == (F(1), F(1))
+
+
+def test_attained_needs_positive_gaps_with_the_same_two_values():
+    # no losers, chain d = (1,) on both inputs: s = max(0, 1 - G_1); s = 1 needs G_1 = 0
+    c = GapChain("exponential", F(1), (F(1),), ())
+    assert not _attained(c, c, F(1), F(1))  # only the zero gap gives s = 1
+    assert _attained(c, c, F(1, 2), F(1, 2))  # G_1 = 1/2
+    assert _attained(c, c, F(0), F(0))  # any G_1 >= 1
+
+
+@pytest.mark.parametrize(("q", "q2"), [([0, 1, 2], [1, 0, 1]), ([3, 0, 1], [2, 1, 2]),
+                                       ([0, 0, 0, 1], [1, 1, 1, 0]), ([2, 1], [1, 2])])
+def test_top2_exponential_path_equals_the_engines_one_value_route(q, q2, monkeypatch):
+    """Top-2 releases one gap: the engine's cells and critical points give the exact loss
+    (the path switched off); the path of least gaps (both signs) must give the same
+    supremum over every pattern, and privacy_loss (on the path) the same exact value."""
+    prog = L.noisy_top_k_gap_exponential(epsilon=1)
+    on_path = exactdp.privacy_loss(prog, q, q2)
+    with monkeypatch.context() as m:
+        m.setattr(release_loss, "exponential_chain", lambda *runs: False)
+        exactdp.programs.release._loss_distribution.cache_clear()
+        want = exactdp.privacy_loss(L.noisy_top_k_gap_exponential(epsilon=1), q, q2)
+    assert exactdp.exact.compare(on_path.value, want.value) == 0
+    assert on_path.attained == want.attained
+    assert "the gaps" in on_path.output and "the gaps" not in want.output  # two routes
+    a, b = prog.distribution(q), prog.distribution(q2)
+    best = None
+    for key in a.keys:
+        label = f"the pattern {a.outputs[a.keys.index(key)]!r}"
+        res = chain_candidates(a.runs[key], b.runs[key], label, "t", _tools(None))
+        assert res is not None and res.exact
+        for c in res.found:
+            with flint_prec(prec()):
+                ball = abs_ball(c)
+            best = ball if best is None or ball.mid() > best.mid() else best
+    with flint_prec(prec()):
+        assert abs(best - exactdp.exact.to_arb(want.value, prec())) < 1e-40
+
+
+def _density(q, w, b, noise, gaps):
+    """The density of top-k ``w`` with ``gaps`` from its definition (any k), at the
+    working precision: ``int prod_j f(z + G_j - a_wj) prod_rest F(z - a_i) dz``."""
+    pdf, cdf = ((Q.laplace_pdf, Q.laplace_cdf) if noise == "laplace"
+                else (Q.exponential_pdf, Q.exponential_cdf))
+    G = [sum(gaps[j:]) for j in range(len(gaps))] + [0]
+
+    def f(z):
+        out = mpmath.mpf(1)
+        for j, i in enumerate(w):
+            out *= pdf(z + G[j] - q[i], b)
+        for i, a in enumerate(q):
+            if i not in w:
+                out *= cdf(z - a, b)
+        return out
+
+    kinks = sorted({*q, *(q[i] - G[j] for j, i in enumerate(w))})
+    return mpmath.quad(f, [-mpmath.inf, *kinks, mpmath.inf])
+
+
+def test_top4_exponential_exact_against_quadrature():
+    """k = 4 releases three gaps: the exact loss (the path of least gaps) equals the
+    defining integral's log ratio at 30 digits at the witness (gaps all positive: attained)
+    and no point of a grid of gaps on the witness's pattern and its mirror exceeds it."""
+    q, q2 = [0, 2, 1, 3, 1], [1, 1, 0, 2, 2]
+    loss = exactdp.privacy_loss(L.noisy_top_k_gap_exponential(epsilon=1, k=4), q, q2)
+    assert loss.value == sympy.Rational(3, 4) and loss.attained
+    m = re.fullmatch(r"the pattern \((\d), (\d), (\d), (\d), REAL, REAL, REAL\) with the gaps "
+                     r"\(([\d/]+), ([\d/]+), ([\d/]+)\)", loss.output)
+    assert m, loss.output
+    w = tuple(int(m.group(i)) for i in range(1, 5))
+    gaps = [mpmath.mpf(Fraction(m.group(i)).numerator) / Fraction(m.group(i)).denominator
+            for i in range(5, 8)]
+    b = mpmath.mpf(8)  # 2 k / epsilon
+    with mpmath.workdps(30):
+        def ratio(w, g):
+            return mpmath.log(_density(q, w, b, "exponential", g)
+                              / _density(q2, w, b, "exponential", g))
+
+        assert abs(ratio(w, gaps) - mpmath.mpf(3) / 4) < mpmath.mpf(10) ** -25
+        grid = (mpmath.mpf(1) / 4, mpmath.mpf(3))
+        for pattern in (w, (w[1], w[0], *w[2:])):
+            for g in itertools.product(grid, repeat=3):
+                assert abs(ratio(pattern, g)) <= mpmath.mpf(3) / 4 + mpmath.mpf(10) ** -25
+
+
+def test_several_values_refuses_without_a_chain_or_a_bound():
+    d = L.prefix_sum(epsilon=1).distribution([0, 1])
+    o = L.prefix_sum(epsilon=1).distribution([1, 1])
+    key = d.keys[0]
+    tools = _tools(None)
+    with pytest.raises(ValueError, match="not in this version"):
+        several_values(d.runs[key] * 2, o.runs[key], "p", "f", tools, list)
+
+
+def test_exponential_candidates_both_signs_on_a_pattern():
+    c = GapChain("exponential", F(6), (F(1), F(2)), (F(-1),))
+    o = GapChain("exponential", F(6), (F(1), F(2)), (F(1),))
+    mine = exponential_candidates(c, o, "p", "f", False, _tools(None))
+    theirs = exponential_candidates(o, c, "p", "f", True, _tools(None))
+    assert mine and theirs and all(x.exact or x.enclosure is not None for x in mine + theirs)

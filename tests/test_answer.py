@@ -1,0 +1,94 @@
+"""What a distribution's repr leads with: the most likely output decided by balls and exact
+signs, told in words; checked against probabilities known by hand (symmetry, closed forms)."""
+
+from __future__ import annotations
+
+import sympy
+
+from exactdp import (
+    ExponentialMechanism,
+    GaussianNoisyMax,
+    PermuteAndFlip,
+    ReportNoisyMax,
+    SparseVector,
+    TopK,
+)
+from exactdp.answer import (
+    REPR_OUTPUTS,
+    Answer,
+    answer_line,
+    lead_repr,
+    most_likely,
+    ranked,
+    shipped_answer,
+    shipped_repr,
+)
+from exactdp.result import REPR_LIMIT
+
+R = sympy.Rational
+
+
+def test_most_likely_decides_ties_exactly_and_by_balls():
+    assert most_likely([R(1, 4), R(1, 2), R(1, 4)]) == ((1,), True)
+    assert most_likely([R(1, 3)] * 3) == ((0, 1, 2), True)
+    # equal values in different forms: proved equal by exact algebra, not by balls
+    a = sympy.exp(-1) / (1 + sympy.exp(-1))
+    b = 1 / (1 + sympy.E)
+    assert most_likely([a, b, R(1, 10)]) == ((0, 1), True)
+    # differing at the 30th digit: the balls overlap, the exact sign decides
+    tiny = R(1, 10**30)
+    assert most_likely([R(1, 2) - tiny, R(1, 2) + tiny]) == ((1,), True)
+
+
+def test_ranked_says_why_when_symbolic():
+    e = sympy.Symbol("epsilon", positive=True)
+    a = ranked(2, (1 / (1 + sympy.exp(e)), 1 - 1 / (1 + sympy.exp(e))))
+    assert a.top == () and a.why == "symbolic in epsilon"
+
+
+def test_answer_line_tells_the_answer_in_words():
+    assert answer_line(ranked(2, (R(1, 3), R(2, 3))), "outputs", str) == (
+        "2 outputs, most likely 1 at 0.666667 (exact: 2/3)")
+    assert answer_line(ranked(3, (R(1, 3),) * 3), "outputs", str) == (
+        "3 outputs, most likely 0 and 2 more tied, each at 0.333333 (exact: 1/3)")
+    assert answer_line(Answer(5, None, why="refused: x"), "outputs", str) == (
+        "5 outputs, probabilities refused: x")
+    assert answer_line(Answer(1, (R(1),), (0,)), "patterns", str).startswith("1 pattern,")
+
+
+def test_shipped_answer_against_closed_forms():
+    # EM on (0, 0, 1): exp(eps q_r / 2) normalised, 1 / (1 + 2 e^(-1/2)) for the top output
+    a = shipped_answer(ExponentialMechanism(1).distribution([0, 0, 1]))
+    top = 1 / (1 + 2 * sympy.exp(R(-1, 2)))
+    assert a.count == 3 and a.top == (2,) and sympy.simplify(a.probabilities[2] - top) == 0
+    # report-noisy-max with Laplace noise on equal scores: 1/2 each, by symmetry
+    a = shipped_answer(ReportNoisyMax(1, noise="laplace").distribution([5, 5]))
+    assert a.top == (0, 1) and a.separated and sympy.simplify(a.probabilities[0] - R(1, 2)) == 0
+    # no closed form: said, not computed
+    a = shipped_answer(GaussianNoisyMax(1).distribution([1, 0]))
+    assert a.probabilities is None and "closed form" in a.why
+    # past the outputs a repr computes: not computed, unless already computed
+    d = ExponentialMechanism(1).distribution(list(range(REPR_OUTPUTS + 1)))
+    assert shipped_answer(d).probabilities is None
+    tuple(d.probabilities)
+    assert shipped_answer(d).top == (REPR_OUTPUTS,)
+
+
+def test_shipped_reprs_lead_with_the_answer():
+    pf = repr(PermuteAndFlip(1).distribution([3, 1, 0]))
+    assert pf.startswith("OutputDistribution(3 outputs, most likely 0 at 0.731857 (exact: ")
+    assert pf.endswith(", n=3)") and len(pf) <= REPR_LIMIT
+    top = repr(TopK(PermuteAndFlip(1), 2).distribution([3, 1, 0]))
+    assert top.startswith("TopKDistribution(6 outputs, most likely (0, 1) at ")
+    svt = repr(SparseVector(1, 0).distribution([3, 1, 0]))
+    assert svt.startswith("SparseVectorDistribution(4 outputs, most likely (T, -, -) at ")
+    release = repr(SparseVector(1, 0, variant=3).distribution([3, 1, 0]))
+    assert release.startswith("SparseVectorRelease(4 patterns, most likely (T, -, -) at ")
+    d = PermuteAndFlip(1).distribution([3, 1, 0])
+    assert shipped_repr(d, "D", "M", "n=3").startswith("D(3 outputs, most likely 0 at ")
+
+
+def test_lead_repr_cuts_the_call_to_the_limit():
+    text = lead_repr("D", "2 outputs", "M(" + "x" * 500 + ")", "n=2")
+    assert len(text) <= REPR_LIMIT and text.startswith("D(2 outputs; M(xxx") and text.endswith(
+        ", n=2)")
