@@ -127,6 +127,12 @@ class SuiteSetting:
         1024 answer sequences at 10 queries cost the engine 1.2 s CPU on the first vector.
     note : str
         Why the setting departs from the tools' (said in the row).
+    first_found : bool
+        Compute a release program's pairs (those the screen leaves) in the order of a cheap
+        lower bound on their losses (:meth:`~exactdp.programs.release.ProgramRelease.
+        loss_hint`: the patterns releasing no value) rather than of their upper bounds: the
+        largest loss is then found first and the pairs after it are computed only where
+        they reach it (the worst pair named is the same: ties keep their positions).
     """
 
     parameters: Mapping[str, Any] = field(default_factory=dict)
@@ -142,6 +148,7 @@ class SuiteSetting:
     heuristic: bool = True
     closed_forms: bool = False
     note: str = ""
+    first_found: bool = False
 
 
 def _p(**kw: Any) -> Mapping[str, Any]:
@@ -197,18 +204,21 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
         "NumericalSparseVector", _p(threshold=1, c=2)), screen=False, heuristic=False),
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 3,
                             note="3 queries: 10 take 2.2 s CPU on the program's integrator"),
-    # its heuristic neighbours are not screened out (their bounds exceed the brackets'
-    # lower ends): 25 certified brackets, over the row's 10 s limit
-    "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 3, heuristic=False,
-                                 note="3 queries: 5 s CPU (certified brackets)"),
+    # c = 1: an output releases at most one value (the 1 s limit); check_dp's 25 heuristic
+    # neighbours are not screened out by their translation bounds (each an exact loss)
+    "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 3, heuristic=False, first_found=True,
+                                 note="3 queries, c = 1: at most one released value per "
+                                 "output"),
     # the loss on "all above" is (3 (m - 1) + 1) epsilon / 8: 7/8 epsilon at 3 queries
     # (within the claim), 5/4 epsilon at 4 (the docstring's violation)
     "bad_adaptive_svt": SuiteSetting(
         _p(threshold=1, c=1), 4,
-        note="4 queries: the fewest where its loss exceeds the claim (7/8 epsilon at 3)"),
+        note="4 queries: the fewest where its loss exceeds the claim (7/8 epsilon at 3); "
+        "c = 1: at most one released value per output"),
     # c = 2 at 10 queries: the loss's estimate is past the 120 s limit (refused at once)
-    "svt34_parallel": SuiteSetting(_p(threshold=1, c=1), 3,
-                                   note="3 queries, c = 1 (the program's integrator)"),
+    "svt34_parallel": SuiteSetting(_p(threshold=1, c=1), 3, first_found=True,
+                                   note="3 queries, c = 1 (the program's integrator): at "
+                                   "most one released value per output"),
     "noisy_top_k_gap": SuiteSetting(queries=5),
     "noisy_top_k_gap_exponential": SuiteSetting(queries=5),
 })
@@ -373,9 +383,17 @@ def _screen(name: str, mech: Mechanism) -> Callable[..., Any] | None:
     return bound
 
 
+def _hint(name: str) -> Callable[[tuple, tuple], float | None]:
+    """A release program's cheap lower bound on a pair's loss, for the order of the pairs
+    only (:meth:`~exactdp.programs.release.ProgramRelease.loss_hint`)."""
+    prog = library()[name](epsilon=CLAIM, **setting(name).parameters)
+    return lambda a, b: prog.distribution(a).loss_hint(b)
+
+
 def _patterns(mech: Mechanism, screen: Callable[..., Any] | None,
               pats: list[tuple[str, tuple, tuple]], start: float, best: Any = None,
               what: str = "patterns", ties: bool = True, floor: bool = False,
+              hint: Callable[[tuple, tuple], float | None] | None = None,
               closed: bool = False) -> tuple[list[PairLoss | str], dict[str, int]]:
     """The losses of the pattern pairs (in their order), and the numbers of pairs screened
     out and left after an infinite loss.
@@ -401,8 +419,14 @@ def _patterns(mech: Mechanism, screen: Callable[..., Any] | None,
             except (ValueError, ArithmeticError):
                 bounds[i] = None  # no bound: the pair is computed
     finite = [i for i in range(len(pats)) if bounds[i] is not None and bounds[i] is not sympy.oo]
+    key = {i: -float(bounds[i]) for i in finite}  # float: the order only, never a verdict
+    if hint is not None:  # a cheap lower bound first (first_found), where the screen leaves
+        for i in finite:  # the pair
+            if best is None or compare(bounds[i], best) >= 0:
+                h = hint(*pats[i][1:])
+                key[i] = -h if h is not None else key[i]
     order = [i for i in range(len(pats)) if i not in set(finite)] + sorted(
-        finite, key=lambda i: -float(bounds[i]))  # float: the order only, never a verdict
+        finite, key=lambda i: key[i])
     out: dict[int, PairLoss | str] = {}
     skipped = {"screened": 0, "infinite": 0}
     done = False
@@ -439,7 +463,8 @@ def _behind(i: int, lead: tuple[int, bool] | None) -> bool:
 
 
 def _screened_heuristic(mech: Mechanism, screen: Callable[..., Any], base: tuple,
-                        best: Any, start: float, closed: bool = False
+                        best: Any, start: float, closed: bool = False,
+                        hint: Callable[[tuple, tuple], float | None] | None = None
                         ) -> tuple[PairLoss | None, int, list[str], int]:
     """check_dp's heuristic neighbours of ``base`` (the same list,
     :func:`~exactdp.analysis.neighbourhood.neighbour_list`) through the screen of
@@ -451,7 +476,7 @@ def _screened_heuristic(mech: Mechanism, screen: Callable[..., Any], base: tuple
     pats = [(HEURISTIC, base, tuple(nb.raw)) for nb in nbrs]
     results, skipped = _patterns(mech, screen, pats, start, best, "heuristic neighbours",
                                  ties=False, floor=mech.output_kind == "release",
-                                 closed=closed)
+                                 closed=closed, hint=hint)
     found = [p for p in results if isinstance(p, PairLoss)]
     refused = [p for p in results if isinstance(p, str)]
     return (worst_pair(found) if found else None), len(nbrs), refused, skipped["screened"]
@@ -507,7 +532,9 @@ def search_program(name: str) -> Search:
     pats = pattern_pairs(mech, m, s.mirror, s.rebase)
     screen = _screen(name, mech)
     own = mech.output_kind == "release" and s.equivalent is None  # ProgramRelease's floor
-    results, skipped = _patterns(mech, screen, pats, start, floor=own, closed=s.closed_forms)
+    hint = _hint(name) if own and s.first_found else None
+    results, skipped = _patterns(mech, screen, pats, start, floor=own, closed=s.closed_forms,
+                                 hint=hint)
     found = [p for p in results if isinstance(p, PairLoss)]
     refused = [p for p in results if isinstance(p, str)]
     heuristic, checked = None, 0
@@ -523,7 +550,7 @@ def search_program(name: str) -> Search:
         # its bound is an enclosure of the loss: bound_heuristic)
         best = worst_pair(found).loss if found else None
         heuristic, checked, why_h, cut = _screened_heuristic(mech, screen, base, best, start,
-                                                             s.closed_forms)
+                                                             s.closed_forms, hint)
         refused += why_h
         words = (f"{HEURISTIC} from {''.join(map(str, base))} ({_count(checked, 'neighbour')}"
                  f", {cut} screened out)")

@@ -53,6 +53,7 @@ from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
 from .release_max import max_pattern
 from .release_patterns import real_count
+from .release_products import cross
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_select import Candidate, abs_ball, hull_ends, log_sign, select
 from .release_separable import positive_log, separable_shift
@@ -60,7 +61,6 @@ from .release_sup import (
     MAX_STEPS,
     Terms,
     add,
-    cross,
     exact_at,
     leading,
     negate_v,

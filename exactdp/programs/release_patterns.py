@@ -7,7 +7,7 @@ real value is released: ``(True, REAL)`` is "above the threshold, with the noisy
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from fractions import Fraction
 from typing import Any
 
@@ -15,6 +15,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error
+from ..exact import enclose, flint_prec
 from ..numbers import exact_number
 from .runs import REAL, RELEASED_KEY
 from .values import ProgramError
@@ -212,3 +213,22 @@ def released_rational(func: str, v: object) -> Fraction:
     if not r.is_Rational:
         raise argument_error(func, "output", "rational released values", v)
     return Fraction(int(r.p), int(r.q))
+
+
+def discrete_hint(dist: Any, other: Any, probability: Callable[[Any, Hashable], sympy.Expr]
+                  ) -> float | None:
+    """The largest ``|ln P/P'|`` over the patterns of two release distributions that release
+    no value, from their exact probabilities (``probability(dist, key)``), as a float: a
+    lower bound on the loss, for ordering a search over pairs only (None: no such pattern
+    on both inputs, or one reached under one input only)."""
+    out = None
+    for key, pattern in zip(dist.keys, dist.outputs, strict=True):
+        if real_count(pattern) or key not in other.runs:
+            continue
+        p, q = probability(dist, key), probability(other, key)
+        if p == 0 or q == 0:
+            return None
+        with flint_prec(64):
+            v = abs(float((enclose(p, 15).log() - enclose(q, 15).log()).mid()))
+        out = v if out is None or v > out else out
+    return out

@@ -111,66 +111,22 @@ def _iadd(out: Terms, key: tuple[Fraction, Fraction], p: tuple[Fraction, ...]) -
         out.pop(key, None)
 
 
-def _fq(x: Fraction) -> flint.fmpq:
-    return flint.fmpq(x.numerator, x.denominator)
-
-
-def _fr(x: flint.fmpq) -> Fraction:
-    return Fraction(int(x.p), int(x.q))
-
-
-_Q = list[tuple[flint.fmpq, flint.fmpq, flint.fmpq_poly]]
-
-
-def _to_q(f: Terms) -> _Q:
-    return [(_fq(k), _fq(w), flint.fmpq_poly([_fq(a) for a in p])) for (k, w), p in f.items()]
-
-
-def _q_derivative(f: _Q, lam: flint.fmpq) -> _Q:
-    out = []
-    for k, w, p in f:
-        q = p.derivative() + lam * k * p
-        if q:
-            out.append((k, w, q))
+def mul(f: Terms, g: Terms) -> Terms:
+    """``f g`` (:func:`~exactdp.programs.release_products.cross` does it in flint's exact
+    rationals where speed matters)."""
+    out: Terms = {}
+    for (k1, w1), p1 in f.items():
+        for (k2, w2), p2 in g.items():
+            _iadd(out, (k1 + k2, w1 + w2), _pmul(p1, p2))
     return out
 
 
-def _q_mul(f: _Q, g: _Q) -> dict[tuple[flint.fmpq, flint.fmpq], flint.fmpq_poly]:
-    acc: dict[tuple[flint.fmpq, flint.fmpq], flint.fmpq_poly] = {}
-    for k1, w1, p1 in f:
-        for k2, w2, p2 in g:
-            key = (k1 + k2, w1 + w2)
-            old = acc.get(key)
-            q = p1 * p2 if old is None else old + p1 * p2
-            if q:
-                acc[key] = q
-            else:
-                acc.pop(key, None)
-    return acc
-
-
-def mul(f: Terms, g: Terms) -> Terms:
-    """``f g``, multiplied out in flint's exact rationals (the same terms, in the same order,
-    as adding each product to the result in turn: a key whose sum vanishes leaves, and
-    comes back last)."""
-    acc = _q_mul(_to_q(f), _to_q(g))
-    return {(_fr(k), _fr(w)): tuple(_fr(a) for a in q.coeffs()) for (k, w), q in acc.items()}
-
-
-def cross(f: Terms, g: Terms, lam: Fraction) -> Terms:
-    """``f' g - f g'`` (the derivative of ``ln f - ln g`` times ``f g``): ``add(mul(
-    derivative(f), g), mul(f, derivative(g)), -1)`` term for term and in the same order,
-    computed in flint's exact rationals."""
-    fq, gq, la = _to_q(f), _to_q(g), _fq(lam)
-    out = _q_mul(_q_derivative(fq, la), gq)
-    for key, p in _q_mul(fq, _q_derivative(gq, la)).items():
-        old = out.get(key)
-        q = -p if old is None else old - p
-        if q:
-            out[key] = q
-        else:
-            out.pop(key, None)
-    return {(_fr(k), _fr(w)): tuple(_fr(a) for a in q.coeffs()) for (k, w), q in out.items()}
+def _pmul(a: tuple[Fraction, ...], b: tuple[Fraction, ...]) -> tuple[Fraction, ...]:
+    out = [Fraction(0)] * max(0, len(a) + len(b) - 1)
+    for i, x in enumerate(a):
+        for j, y in enumerate(b):
+            out[i + j] += x * y
+    return _trim(out)
 
 
 def derivative(f: Terms, lam: Fraction) -> Terms:

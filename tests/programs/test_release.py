@@ -196,6 +196,23 @@ def test_loss_at_least_is_the_loss_above_its_floor():
     assert rel.FLOOR.get() is None  # reset after each call
 
 
+def test_loss_hint_is_the_discrete_patterns_ratio_below_the_loss():
+    """``loss_hint``: the largest ``|ln P/P'|`` over the patterns releasing no value, from
+    ``pmf`` (an independent route: every pattern's probability), and at most the exact
+    loss; None where the only such pattern is reached under one input only."""
+    for mech, q, q2 in ((L.gap_svt(epsilon=1, threshold=1), [1, 1], [2, 0]),
+                        (L.adaptive_svt(epsilon=sympy.Rational(1, 10), threshold=1),
+                         [1, 1, 1], [2, 2, 2])):
+        a, b = mech.distribution(q), mech.distribution(q2)
+        direct = max(abs(float(sympy.N(sympy.log(a.pmf(p) / b.pmf(p)), 30)))
+                     for p in a.outputs if REAL not in p)
+        hint = a.loss_hint(q2)
+        assert hint == pytest.approx(direct, rel=1e-12)
+        assert hint <= float(exactdp.privacy_loss(mech, q, q2).loss) + 1e-12
+    # the Laplace mechanism releases its value on every output: no such pattern
+    assert L.laplace_mechanism(epsilon=1).distribution([0]).loss_hint([1]) is None
+
+
 def test_loss_upper_bound_bounds_the_exact_loss_and_meets_it_one_way():
     import exactdp
 

@@ -8,7 +8,9 @@ import numpy as np
 import pytest
 import sympy
 
+from exactdp.programs import library_release as L
 from exactdp.programs.release_patterns import (
+    discrete_hint,
     is_real,
     match,
     real_count,
@@ -60,3 +62,14 @@ def test_released_rational_is_exact_and_refuses_irrationals():
     assert released_rational("f", "1/3") == Fraction(1, 3)
     with pytest.raises(ValueError, match="f: output must be rational released values"):
         released_rational("f", sympy.sqrt(2))
+
+
+def test_discrete_hint_reads_the_patterns_without_released_values():
+    # gap_svt on (1, 1) vs (2, 0): one pattern, (False, False), releases nothing; its exact
+    # probabilities' log ratio is the hint (0.034387), below the loss 0.464855
+    m = L.gap_svt(epsilon=1, threshold=1)
+    a, b = m.distribution([1, 1]), m.distribution([2, 0])
+    hint = discrete_hint(a, b, lambda d, k: d.probabilities[d.keys.index(k)])
+    p = a.pmf((False, False)) / b.pmf((False, False))
+    assert hint == pytest.approx(abs(float(sympy.N(sympy.log(p), 30))), rel=1e-12)
+    assert round(hint, 6) == 0.034387

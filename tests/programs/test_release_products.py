@@ -1,0 +1,46 @@
+"""``f' g - f g'`` in flint's exact rationals (exactdp.programs.release_products) against the
+term-by-term Fraction route of exactdp.programs.release_sup: the same terms, in the same
+order, on random exponential polynomials and where a key's sum cancels."""
+
+from __future__ import annotations
+
+import random
+from fractions import Fraction
+
+from exactdp.programs import release_sup as S
+from exactdp.programs.release_products import cross
+
+F = Fraction
+
+
+def _slow(f, g, lam):
+    return S.add(S.mul(S.derivative(f, lam), g), S.mul(f, S.derivative(g, lam)), -1)
+
+
+def _random_terms(rng, n):
+    out = {}
+    for _ in range(n):
+        p = tuple(F(rng.randint(-5, 5), rng.randint(1, 7)) for _ in range(rng.randint(1, 3)))
+        while p and p[-1] == 0:
+            p = p[:-1]
+        if p:
+            out[(F(rng.randint(-3, 3), 4), F(rng.randint(-3, 3), 5))] = p
+    return out
+
+
+def test_cross_is_the_term_by_term_route_in_its_order():
+    rng = random.Random(1)
+    for _ in range(400):
+        f, g = _random_terms(rng, rng.randint(1, 8)), _random_terms(rng, rng.randint(1, 8))
+        lam = F(rng.randint(1, 5), rng.randint(1, 5))
+        fast, slow = cross(f, g, lam), _slow(f, g, lam)
+        assert fast == slow and list(fast) == list(slow)
+
+
+def test_a_constant_ratio_has_no_cross_term():
+    # f = 3 g: (3g)' g - 3g g' = 0 exactly; f = e^v + 2, g = e^v + 1: -e^v (hand)
+    g = {(F(1), F(0)): (F(1),), (F(-1, 2), F(1, 3)): (F(2), F(1))}
+    assert cross({k: tuple(3 * a for a in p) for k, p in g.items()}, g, F(1, 2)) == {}
+    f = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(2),)}
+    h = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(1),)}
+    assert cross(f, h, F(1)) == {(F(1), F(0)): (F(-1),)}
