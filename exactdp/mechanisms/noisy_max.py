@@ -252,8 +252,8 @@ class ReportNoisyMax(Mechanism):
         """
         check_seconds(func, f"the exact RNM-Laplace closed forms of {len(vectors)} score "
                       f"vectors of n = {vectors[0].n} outputs", self.analysis_seconds(vectors),
-                      "pass the one neighbour to check (neighbour=...), analyse fewer "
-                      "distinct scores, or compare the float64 views "
+                      ("pass the one neighbour to check (neighbour=...), " if len(vectors) > 2
+                       else "") + "analyse fewer distinct scores, or compare the float64 views "
                       "(mechanism.distribution(q).to_numpy()) of the pair that matters")
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
