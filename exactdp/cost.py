@@ -320,17 +320,25 @@ def laplace_polys_seconds(groups: int, n: int, degree: int) -> float:
     return groups * groups * n * (5e-6 + 1.7e-8 * degree)
 
 
-def laplace_analysis_seconds(shapes: list[tuple[int, int, int]]) -> float:
+def laplace_analysis_seconds(shapes: list[tuple[int, int, int]],
+                             symbolic: bool = False) -> float:
     """Estimated seconds of an exact analysis (``check_dp``, ``privacy_loss``) of
     report-noisy-max with Laplace noise on score vectors given as ``(groups, n, degree)``,
     one per distinct gap multiset (:func:`laplace_polys_seconds` each), plus the sympy
     logarithm of the largest ratio, whose terms are about ``min(degree, 2^groups)``:
     ``1.3e-5 * terms^2`` (measured ``check_dp`` on the scores 0..n-1, 2n + 1 vectors,
-    n = 15 / 20 / 25 / 30: 0.8 / 2.4 / 8.0 / 20 s, the logarithm 0.3 / 0.45 / 0.9 / 2.4 s)."""
+    n = 15 / 20 / 25 / 30: 0.8 / 2.4 / 8.0 / 20 s, the logarithm 0.3 / 0.45 / 0.9 / 2.4 s).
+    ``symbolic=True`` (a symbolic epsilon: ``certify_dp``'s exponential polynomials in
+    epsilon) adds each vector's sympy closed form and its parsing, ``3e-5 * (n *
+    terms)^1.5`` (measured one vector 0..n-1, n = 10 / 15 / 20 / 25: 0.36 / 2.0 / 7.5 /
+    20 s)."""
     if not shapes:
         return 0.0
-    terms = max(min(d + 1, 2 ** min(g, 60)) for g, _, d in shapes)
-    return sum(laplace_polys_seconds(g, n, d) for g, n, d in shapes) + 1.3e-5 * terms * terms
+    terms = [min(d + 1, 2 ** min(g, 60)) for g, _, d in shapes]
+    seconds = sum(laplace_polys_seconds(g, n, d) for g, n, d in shapes) + 1.3e-5 * max(terms)**2
+    if symbolic:
+        seconds += sum(3e-5 * (n * t) ** 1.5 for (_, n, _), t in zip(shapes, terms, strict=True))
+    return seconds
 
 
 def laplace_general_seconds(groups: int) -> float:

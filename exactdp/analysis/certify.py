@@ -360,6 +360,7 @@ def certify_dp(
     if not all(v.is_rational for v in nbrs):
         raise argument_error("certify_dp", "neighbour", "rational (integers or fractions)",
                              neighbour)
+    mech.check_cost("certify_dp", [q, *nbrs])  # before any closed form (RNM-Laplace's)
     if needs_laplace_forms(mech, [q, *nbrs]):  # exponential polynomials in epsilon
         return certify_dp_laplace(mech, q, nbrs)
     trees = pf_tree_gaps(mech, [q] + nbrs)

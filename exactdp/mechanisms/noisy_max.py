@@ -227,7 +227,8 @@ class ReportNoisyMax(Mechanism):
     def analysis_seconds(self, vectors: Sequence[ScoreVector]) -> float:
         """Laplace noise on rational scores: the exact closed forms of the distinct gap
         multisets (:func:`exactdp.cost.laplace_analysis_seconds`; about ``n^6`` for a
-        ``check_dp`` of the scores 0..n-1); 0.0 otherwise (the analyzer's estimates)."""
+        ``check_dp`` of the scores 0..n-1; at a symbolic epsilon, ``certify_dp``'s, the
+        sympy closed forms too); 0.0 otherwise (the analyzer's estimates)."""
         if self.noise != "laplace" or self.output != "index":
             return 0.0
         multisets = set()  # one closed form each (cached)
@@ -236,7 +237,9 @@ class ReportNoisyMax(Mechanism):
                 G = v.integer_gaps()[1]
                 if max(G) <= DENSE_DEGREE_LIMIT:  # beyond: sparse terms, refused by count
                     multisets.add(tuple(sorted(G)))
-        return laplace_analysis_seconds([(len(set(G)), len(G), sum(G)) for G in multisets])
+        symbolic = bool(self.epsilon.free_symbols)  # sympy closed forms (certify_dp)
+        return laplace_analysis_seconds([(len(set(G)), len(G), sum(G)) for G in multisets],
+                                        symbolic)
 
     def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
         """Refuse, naming ``func``, an exact analysis of ``vectors`` whose Laplace closed
@@ -249,8 +252,8 @@ class ReportNoisyMax(Mechanism):
         """
         check_seconds(func, f"the exact RNM-Laplace closed forms of {len(vectors)} score "
                       f"vectors of n = {vectors[0].n} outputs", self.analysis_seconds(vectors),
-                      "pass the one neighbour to check (neighbour=...), analyse fewer "
-                      "distinct scores, or compare the float64 views "
+                      ("pass the one neighbour to check (neighbour=...), " if len(vectors) > 2
+                       else "") + "analyse fewer distinct scores, or compare the float64 views "
                       "(mechanism.distribution(q).to_numpy()) of the pair that matters")
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:

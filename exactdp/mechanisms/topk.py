@@ -157,8 +157,9 @@ class TopK(Mechanism):
         check_seconds(func, f"an exact analysis of {len(vectors)} score vectors of top-{self.k} "
                       f"over n = {vectors[0].n} scores ({outputs} ordered tuples)",
                       self.analysis_seconds(vectors),
-                      "analyse fewer scores or a smaller k, pass the one neighbour to check "
-                      "(neighbour=...), or " + (
+                      "analyse fewer scores or a smaller k, " + (
+                          "pass the one neighbour to check (neighbour=...), "
+                          if len(vectors) > 2 else "") + "or " + (
                           _SAMPLE_ROUTE if self._integral else "compare the float64 views "
                           "(mechanism.distribution(q).to_numpy()) of the pair that matters"))
 

@@ -17,6 +17,7 @@ from ...cost import (
 from ...distribution import Distribution
 from ...mechanisms.base import Mechanism
 from ...numbers import safe_sympify
+from ...progress import Steps, progress_bar
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT
 from ..common import (
@@ -209,7 +210,7 @@ def make_engine(
     func: str,
     check: bool = True,
     dense_only: bool = False,
-    step: Callable[[], None] = lambda: None,
+    step: Callable[[], None] | None = None,
 ) -> Engine:
     """One engine holding the probabilities of ``mech`` on every vector.
 
@@ -219,7 +220,8 @@ def make_engine(
     (exact sympy) engine; the ball engine only when some distribution has no exact
     probabilities and every one offers balls (the capabilities of the distributions, see
     ``exactdp.mechanisms.CAPABILITIES``). ``step()`` is called after each vector's exact
-    probabilities (a progress bar's :class:`~exactdp.progress.Steps`).
+    probabilities (a progress bar's :class:`~exactdp.progress.Steps`); without one, a bar of
+    its own shows when the mechanism's estimate (``mech.analysis_seconds``) passes 2 s.
 
     A sequence mechanism (output kind ``"sequence"``) may reach different outputs on
     different vectors (a program's output decided without noise, or by a coin of
@@ -237,6 +239,10 @@ def make_engine(
     check_analysis(func, len(vectors), vectors[0].n, top_gap(vectors[0]))
     check_pf_trees(func, mech, vectors)
     mech.check_cost(func, vectors)  # its own estimate (top-k tuples, answer sequences)
+    if step is None:  # a bar of its own over the vectors, when the estimate is long
+        with progress_bar(len(vectors), func, seconds=mech.analysis_seconds(vectors),
+                          unit="vector") as bar:
+            return make_engine(mech, vectors, func, check, dense_only, Steps(bar, len(vectors)))
     eps = mechanism_epsilon(mech)
     dists = [distribution_of(mech, v) for v in vectors]
     sequence = mech.output_kind == "sequence"

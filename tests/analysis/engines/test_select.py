@@ -13,7 +13,8 @@ from exactdp import ExponentialMechanism, GaussianNoisyMax, PermuteAndFlip, Repo
 from exactdp.analysis.engines.select import make_engine, output_count, pf_tree_gaps
 from exactdp.programs import library as L
 from exactdp.programs import program
-from exactdp.scores import ScoreVector
+from exactdp.progress import NoBar
+from exactdp.scores import ScoreVector, as_scores
 
 VECTORS = [ScoreVector.from_input([3, 1, 0]), ScoreVector.from_input([2, 2, 0])]
 
@@ -111,3 +112,24 @@ def test_a_top_k_loss_names_its_output_tuple():
     assert loss.output == 5 and loss.label == (2, 1)
     assert "output=(2, 1)" in repr(loss)
     assert check_dp(mech, [0, 1, 2]).witness.output == (1, 0)
+
+
+def test_make_engine_opens_its_own_bar_with_the_mechanisms_estimate(monkeypatch):
+    """Without a caller's step, make_engine opens a bar over the vectors with the
+    mechanism's own estimate (shown past 2 s on a terminal: bounded_range, check_zcdp);
+    the engine's values are those of the call with a step."""
+    seen = []
+
+    def fake(total, desc, **kw):
+        seen.append((total, desc, kw["seconds"]))
+        return NoBar()
+
+    monkeypatch.setattr(S, "progress_bar", fake)
+    mech = ReportNoisyMax(1, noise="laplace")
+    vectors = [as_scores([0, 1, 2]), as_scores([1, 0, 1])]
+    own = make_engine(mech, vectors, "bounded_range")
+    assert seen == [(2, "bounded_range", mech.analysis_seconds(vectors))]
+    assert seen[0][2] > 0
+    given = make_engine(mech, vectors, "bounded_range", step=lambda: None)
+    assert len(seen) == 1  # a caller's step: no second bar
+    assert own.probs == given.probs
