@@ -154,11 +154,12 @@ def shipped_answer(dist: Any, closed: bool | None = None) -> Answer:
     """
     count = len(dist)
     cached = any(k in dist.__dict__ for k in ("probabilities", "_probabilities"))
+    if count > REPR_OUTPUTS and not cached:  # before the capabilities: deciding them may
+        # integrate every run (SparseVector's rational form: 6.7 s at 11 answers)
+        return Answer(count, None, why="not computed here (.probabilities computes them)")
     if not ("exact" in dist.capabilities if closed is None else closed):
         return Answer(count, None, why="without a closed form (.evalf(dps) gives "
                       "certified digits)")
-    if count > REPR_OUTPUTS and not cached:
-        return Answer(count, None, why="not computed here (.probabilities computes them)")
     try:
         probs = tuple(dist.probabilities)
     except ValueError as exc:  # refused (a cost)

@@ -92,3 +92,21 @@ def test_lead_repr_cuts_the_call_to_the_limit():
     text = lead_repr("D", "2 outputs", "M(" + "x" * 500 + ")", "n=2")
     assert len(text) <= REPR_LIMIT and text.startswith("D(2 outputs; M(xxx") and text.endswith(
         ", n=2)")
+
+
+def test_a_large_distribution_s_repr_decides_nothing_costly(monkeypatch):
+    """SVT6 on 11 answers: 2048 outputs; deciding its capabilities integrates every run
+    (6.7 s CPU): the repr says "not computed" from the count alone."""
+    d = SparseVector(1, 1, variant=6).distribution(list(range(11)))
+
+    def costly(self):
+        raise AssertionError("the repr asked for the capabilities")
+
+    monkeypatch.setattr(type(d), "capabilities", property(costly))
+    assert repr(d).startswith("SparseVectorDistribution(2048 outputs, probabilities not "
+                              "computed here")
+
+
+def test_a_top_k_label_names_its_noise_once():
+    d = TopK(ReportNoisyMax(1, noise="laplace"), 2).distribution([3, 1, 0])
+    assert repr(d).endswith("; top-2 one-shot RNM-Laplace, n=3, k=2)")

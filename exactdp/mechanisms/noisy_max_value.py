@@ -139,7 +139,8 @@ class ValueDistribution(ReleasedValues):
     _cache: dict = field(default_factory=dict, repr=False, compare=False)
 
     def __repr__(self) -> str:  # the answer first: what is released, then the call
-        return (f"ValueDistribution(the noisy maximum of {self.scores.n} scores with "
+        scores = "one score" if self.scores.n == 1 else f"{self.scores.n} scores"
+        return (f"ValueDistribution(the noisy maximum of {scores} with "
                 f"{self.noise} noise, one pattern of exact density; "
                 f"{cut_text(repr(self.mechanism), 100)})")
 

@@ -227,8 +227,7 @@ class TopK(Mechanism):
     def name(self) -> str:
         rnm = self._one_shot_mechanism
         kind = "peeling" if rnm is None else "one-shot"
-        return f"top-{self.k} {kind} {self.mechanism.name}" + (
-            "" if rnm is None else f"-{rnm.noise}")
+        return f"top-{self.k} {kind} {self.mechanism.name}"  # RNM's name says its noise
 
     def with_epsilon(self, epsilon: object) -> TopK:
         """The same top-k at total epsilon ``epsilon`` (each selection at ``epsilon / k``)."""

@@ -148,6 +148,12 @@ def _gcd(values: list[Fraction]) -> Fraction:
     return g or Fraction(1)
 
 
+def _angle(d: tuple) -> float:
+    """The angle of the lattice direction ``d`` (scaled first: integers of 300 digits)."""
+    m = max(abs(d[0]), abs(d[1])) or 1
+    return math.atan2(float(Fraction(d[1]) / m), float(Fraction(d[0]) / m))
+
+
 def _average(polys: list[tuple[float, float]]) -> float:
     """``int_0^1 prod (a t**2 + b t + 1) dt``: the zonotopes' points averaged along a
     prefix whose segments come in a uniform order (area ``a t**2``, boundary ``b t``)."""
@@ -300,7 +306,7 @@ def star_work(star: Star, laws: Sequence[str], u: Units) -> StarWork:
         regimes.append([(u.rates[v], None if k is None else _segments(k, lattice[u.rates[v]]))
                         for k in keyed])
     directions = sorted({d for r in regimes for _, m in r if m for d, *_ in m[1]},
-                        key=lambda d: math.atan2(d[1], d[0]))
+                        key=_angle)
     rank = {d: k for k, d in enumerate(directions)}
 
     def factor(i: int, j: int) -> _Factor | None:

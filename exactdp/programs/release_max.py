@@ -174,7 +174,7 @@ def max_seconds(n: int, span: int) -> float:
     here), so the factor 5e-7 keeps the estimate above every measurement; exponential
     noise is 10-15x cheaper. 50 offsets spanning 49 steps are refused (150 s), 60
     spanning ``10^6`` steps at once."""
-    return 5e-7 * (span * n + 1) ** 2 * n
+    return 5e-7 * float(min(span * n + 1, 10**150)) ** 2 * n  # 300-digit spans: no overflow
 
 
 # ------------------------------------------------------------------ critical points

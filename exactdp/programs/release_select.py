@@ -122,4 +122,5 @@ def hull_ends(balls: list[flint.arb]) -> tuple[sympy.Float, sympy.Float]:
     keeps a radius of 30 bits, so its ends sit about ``2**-30`` times the width outside
     the exact ends (``[2/5, 9/20]`` read ``[0.4 - 5e-11, 0.45 + 5e-11]``)."""
     ends = [arb_to_interval(b) for b in balls]
-    return min(e[0] for e in ends), max(e[1] for e in ends)
+    # |ln f/f'| >= 0: a ball straddling 0 (a pair of equal laws) has no negative loss
+    return max(min(e[0] for e in ends), sympy.Float(0)), max(e[1] for e in ends)
