@@ -274,22 +274,27 @@ def test_worst_prefers_an_attained_loss_among_exact_ties():
 
 
 def test_svt3_pair_with_no_closed_form_gives_its_certified_interval():
-    """Answers moving both ways (the X shape at m = 4): privacy_loss gives a certified
-    bracket (the program engine's); the suite keeps it as the pair's interval, the lower
-    end as its loss."""
+    """A pair whose loss is a certified bracket (SVT3 with c = 2 on the X shape at 10
+    queries: two released values): the suite keeps it as the pair's interval, the lower
+    end as its loss. The X shape at m = 4, c = 1, was such a bracket ([0.149768, 0.15]);
+    its critical points are isolated now (Taylor forms) and its loss is exact, inside it."""
     mech = build_mechanism(SPEC["SVT3"])
     a, b = patterns(4)["X shape"]
-    sup = exactdp.privacy_loss(mech, a, b)
+    exact = exactdp.privacy_loss(mech, a, b)
+    assert exact.interval is None and exact.attained
+    assert sympy.Rational(149768, 10**6) < exact.value <= sympy.Rational(3, 20)
+    from exactdp.programs.library_release import svt3
+
+    two = svt3(epsilon=sympy.Rational(1, 10), threshold=1, c=2)
+    a, b = (1,) * 5 + (0,) * 5, (0,) * 5 + (1,) * 5
+    sup = exactdp.privacy_loss(two, a, b)
     assert sup.value is None and sup.interval is not None
-    p = pair_loss(mech, "X shape", a, b)
+    p = pair_loss(two, "X shape", a, b)
     assert p.interval == tuple(sympy.Rational(end) for end in sup.interval)
     assert p.loss == p.interval[0] and compare(p.loss, p.upper) < 0
-    assert compare(p.loss, sympy.Rational(149768, 10**6)) > 0  # 0.149768 at (F, F, v, -)
-    assert compare(p.upper, sympy.Rational(3, 20) + sympy.Rational(1, 10**9)) < 0
-    assert compare(p.upper, sympy.Rational(3, 20)) >= 0
-    assert "loss in [0.149768, 0.15]" in str(p)
-    # the pointwise bound of the pair (the X shape moves every answer by 1): m eps / (2c)
-    assert p.upper <= 4 * CLAIM / 2
+    assert compare(p.upper, sympy.Rational(7, 40)) >= 0  # the translation bound
+    assert compare(p.upper, sympy.Rational(7, 40) + sympy.Rational(1, 10**9)) < 0
+    assert "loss in [0.174829, 0.175]" in str(p)
 
 
 def test_a_program_returning_integers_names_its_output_by_itself():
