@@ -66,15 +66,11 @@ from .steps import StepCounter
 from .trace import CHEAPER, Trace, decode, enumerate_runs, execute
 from .values import ProgramError
 
-#: Estimated seconds of the critical-point search of a pattern releasing one value (cells,
-#: arb root isolation; measured on SVT3, GapSVT and NumericalSVT at 12 answers: 0.03-0.2 s
-#: a pair over 13 patterns, NoisyTopKGap 1.1 s over 132).
+#: Estimated seconds of the critical-point search of a pattern releasing one value (SVT3,
+#: GapSVT, NumericalSVT at 12 answers: 0.03-0.2 s a pair over 13 patterns).
 ONE_VALUE_SECONDS = 0.01
-#: Seconds of the one-value search per unit of the pattern's integral cost
-#: (:func:`~exactdp.programs.integrate.run_cost`) times its comparisons: the density and the
-#: conditional law are integrated at each critical point, over cells as many as the
-#: comparisons. Calibrated on AdaptiveSVT, whose two-threshold runs integrate piecewise
-#: (0.9 / 2.6 / 10 / 42 s CPU a pair at 3 / 5 / 8 / 12 answers).
+#: Seconds of that search per unit of the run's integral cost times its comparisons (the
+#: integrals at each critical point; AdaptiveSVT: 0.9 / 2.6 / 10 / 42 s at 3 / 5 / 8 / 12).
 ONE_VALUE_INTEGRAL_FACTOR = 23.0
 #: The loss supremum a caller is about to compute while the runs are enumerated (its
 #: function name; None: no loss). The enumeration's probes then refuse an estimate past
@@ -384,9 +380,8 @@ class ProgramRelease(ReleasedValues):
         return out
 
     def loss_seconds(self, func: str) -> float:
-        """Estimated seconds of one loss supremum against a neighbour: :func:`loss_seconds`
-        of the runs on these answers (their enumeration refuses, naming ``func``, an
-        estimate past :data:`exactdp.cost.SECONDS_LIMIT`)."""
+        """Estimated seconds of one loss supremum against a neighbour (:func:`loss_seconds`
+        of the runs; their enumeration refuses past the limit naming ``func``)."""
         token = _LOSS.set(func)
         try:
             return _loss_estimate(self.mechanism, tuple(self.scores.exact)).seconds
