@@ -13,7 +13,7 @@ import flint
 import sympy
 
 from .._validate import argument_error
-from ..cost import CHECK_DP_EXPONENT_DIGITS, analysis_seconds, check_seconds
+from ..cost import CHECK_DP_EXPONENT_DIGITS, analysis_seconds, as_caller, check_seconds
 from ..exact.arb import arb_to_interval, to_arb
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
@@ -277,7 +277,8 @@ def _check_density_seconds(mech, q: ScoreVector, count: int, qualifier: str = ""
     """Refuse ``count`` exact density suprema against ``q`` beyond 10 s; else return their
     estimated seconds: ``count`` times the release distribution's own estimate of one pair
     (``loss_seconds``, :class:`~exactdp.mechanisms.release_views.ReleasedValues`)."""
-    seconds = count * distribution_of(mech, q).loss_seconds("check_dp")
+    with as_caller("check_dp"):  # a distribution refused at construction: check_dp's refusal
+        seconds = count * distribution_of(mech, q).loss_seconds("check_dp")
     check_seconds("check_dp", f"the exact density suprema of {qualifier}{count} neighbours",
                   seconds, "pass the one neighbour to check (neighbour=...)", limit=10.0)
     return seconds
