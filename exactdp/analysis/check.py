@@ -13,7 +13,7 @@ import flint
 import sympy
 
 from .._validate import argument_error
-from ..cost import CHECK_DP_EXPONENT_DIGITS, analysis_seconds, check_seconds
+from ..cost import CHECK_DP_EXPONENT_DIGITS, analysis_seconds, as_caller, check_seconds
 from ..exact.arb import arb_to_interval, to_arb
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
@@ -22,6 +22,7 @@ from ..result import Result
 from ..scores import ScoreVector
 from .common import (
     as_mechanism,
+    distribution_of,
     exact_sign,
     mechanism_epsilon,
     mechanism_name,
@@ -213,7 +214,7 @@ def check_dp(
     q = score_vector(scores, "scores", "check_dp")
     release = mech.output_kind == "release"  # a supremum of densities per neighbour
     if release and neighbour is None:  # before building them
-        _check_density_seconds(q.n, 2 * q.n, "at least ")
+        _check_density_seconds(mech, q, 2 * q.n, "at least ")
     nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
     if release:
         return _density_check_dp(mech, q, nbrs, claim, how, progress)
@@ -273,15 +274,15 @@ def _witness(outputs: tuple | None, q: ScoreVector, neighbour: ScoreVector,
     return Witness(q.values, neighbour.values, index)
 
 
-#: Estimated seconds of one exact density supremum (a pair of 5 scores: about 0.011 s measured).
-DENSITY_PAIR_SECONDS = 0.02
-
-
-def _check_density_seconds(n: int, count: int, qualifier: str = "") -> None:
-    """Refuse ``count`` exact density suprema on ``n`` scores beyond 10 s."""
+def _check_density_seconds(mech, q: ScoreVector, count: int, qualifier: str = "") -> float:
+    """Refuse ``count`` exact density suprema against ``q`` beyond 10 s; else return their
+    estimated seconds: ``count`` times the release distribution's own estimate of one pair
+    (``loss_seconds``, :class:`~exactdp.mechanisms.release_views.ReleasedValues`)."""
+    with as_caller("check_dp"):  # a distribution refused at construction: check_dp's refusal
+        seconds = count * distribution_of(mech, q).loss_seconds("check_dp")
     check_seconds("check_dp", f"the exact density suprema of {qualifier}{count} neighbours",
-                  DENSITY_PAIR_SECONDS * count * (n / 5) ** 3,
-                  "pass the one neighbour to check (neighbour=...)", limit=10.0)
+                  seconds, "pass the one neighbour to check (neighbour=...)", limit=10.0)
+    return seconds
 
 
 def _ends(loss) -> tuple[sympy.Expr, sympy.Expr]:
@@ -297,13 +298,13 @@ def _density_check_dp(mech, q: ScoreVector, nbrs: list[ScoreVector], claim: symp
     """check_dp for a mechanism releasing real values: the largest exact density supremum
     over the neighbours, compared with epsilon exactly; certified brackets by their ends (the
     largest lower end picks the witness, the largest upper end bounds every neighbour)."""
-    _check_density_seconds(q.n, len(nbrs))
+    seconds = _check_density_seconds(mech, q, len(nbrs))
     best, high = None, None
     # huge or tiny answers (1e300: seconds a pair, wider balls) have no estimate here: the
     # bar shows once the loop has run 2 s
     odd = any(v != 0 and not 2**-64 < abs(v) < 2**64 for v in q.values)
     bar = progress_bar(len(nbrs), "check_dp", progress=progress, unit="neighbour",
-                       seconds=None if odd else DENSITY_PAIR_SECONDS * len(nbrs) * (q.n / 5) ** 3)
+                       seconds=None if odd else seconds)
     for nb in nbrs:
         bar.update(1)
         loss = density_privacy_loss(mech, q, nb)

@@ -27,9 +27,19 @@ class ReleasedValues(OutputLaw):
     if TYPE_CHECKING:
         @property
         def outputs(self) -> tuple[Any, ...]: ...
+        @property
+        def n(self) -> int: ...
         def to_numpy(self) -> np.ndarray: ...
         def split(self, draws: Any) -> tuple[np.ndarray, np.ndarray]: ...
         def cdf_float(self, pattern: Any, i: int, v: np.ndarray) -> np.ndarray: ...
+
+    def loss_seconds(self, func: str) -> float:
+        """Estimated seconds of one exact density supremum against a neighbour (what
+        :func:`exactdp.check_dp` multiplies by the neighbour count): 0.02 s at 5 values,
+        growing as ``n**3`` (measured about 0.011 s on a pair of 5 scores); a program
+        prices its own runs (:meth:`exactdp.programs.release.ProgramRelease.loss_seconds`).
+        ``func`` names the caller should the estimate itself be refused."""
+        return 0.02 * (self.n / 5) ** 3
 
 
 class BallViews:

@@ -67,9 +67,12 @@ from .steps import StepCounter
 from .trace import CHEAPER, Trace, decode, enumerate_runs, execute
 from .values import ProgramError
 
-#: Estimated seconds of the critical-point search of a pattern releasing one value (cells,
-#: arb root isolation; measured on SVT3, SVT34Parallel and AdaptiveSVT: 0.02-0.1 s).
-ONE_VALUE_SECONDS = 0.05
+#: Estimated seconds of the critical-point search of a pattern releasing one value (SVT3,
+#: GapSVT, NumericalSVT at 12 answers: 0.03-0.2 s a pair over 13 patterns).
+ONE_VALUE_SECONDS = 0.01
+#: Seconds of that search per unit of the run's integral cost times its comparisons (the
+#: integrals at each critical point; AdaptiveSVT: 0.9 / 2.6 / 10 / 42 s at 3 / 5 / 8 / 12).
+ONE_VALUE_INTEGRAL_FACTOR = 23.0
 #: The loss supremum a caller is about to compute while the runs are enumerated (its
 #: function name; None: no loss). The enumeration's probes then refuse an estimate past
 #: :data:`exactdp.cost.SECONDS_LIMIT` (:func:`loss_seconds`), before the enumeration goes on.
@@ -87,11 +90,15 @@ def loss_seconds(run: Run) -> float:
     (:func:`~exactdp.programs.release_search.search_cost` with two starts and a grid of the
     offsets around the ``2 k`` noise-free values): what ``release_loss`` itself checks per
     pattern, summed over the patterns (SVT34Parallel at c = 2: 9.2 s estimated for 4.1 s
-    CPU at 3 queries, 35 s for 16 s at 4; about 1700 s at 10). Released values of a run
+    CPU at 3 queries, 35 s for 16 s at 4; about 1700 s at 10). One released value costs
+    :data:`ONE_VALUE_SECONDS` plus :data:`ONE_VALUE_INTEGRAL_FACTOR` times the run's
+    integral cost times its comparisons (AdaptiveSVT at 12 answers: 42 s CPU a pair, about
+    38 s estimated; 0.6 s for 0.9 s at 3; SVT3: 0.3 s for 0.03-0.2 s). Released values of a run
     without comparisons, as many as its noises (a histogram, running sums), have a
-    separable supremum (one ``k x k`` linear map, no search: the histogram of 30 answers
-    in 0.2 s, priced at 195 s by the search; 300 answers: 125 s, the matrix
-    inversion). A run of a released maximum (:func:`~exactdp.programs.release_max.max_run`)
+    separable supremum (one ``k x k`` linear map, ``5e-6 k**3`` s, no search: the
+    histogram of 30 answers in 0.06 s, 0.14 s estimated, priced at 195 s by the search;
+    300 answers: 125 s, the matrix inversion, 135 s estimated). A run of a released
+    maximum (:func:`~exactdp.programs.release_max.max_run`)
     needs no integral: :func:`~exactdp.programs.release_max.max_loss` prices the pair
     itself, with both inputs' offsets, and refuses naming its own estimate. The gaps of a
     chain with exponential noise (noisy top-k with gap,
@@ -103,14 +110,15 @@ def loss_seconds(run: Run) -> float:
     k = len(run.released)
     if k == 0:
         return base
-    if k == 1:
-        return base + ONE_VALUE_SECONDS
     chain = gap_chain(run)  # gaps of a chain with exponential noise: a path, no search
     if chain is not None and chain.law == "exponential":
         return base + ONE_VALUE_SECONDS * k + 1e-6 * k**2 * 2 ** len(chain.losers)
+    if k == 1:
+        return (base + ONE_VALUE_SECONDS
+                + ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1))
     noises = {i for lin in run.released for i, _ in lin.coefficients}
     if not run.constraints and len(noises) == k:  # a linear map of independent noises:
-        return base + ONE_VALUE_SECONDS + 6e-6 * k**3  # release_loss._separable, no search
+        return base + 1e-3 + 5e-6 * k**3  # release_loss._separable, no search
     return base * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
 
 
@@ -371,6 +379,15 @@ class ProgramRelease(ReleasedValues):
         out = np.array([float(sympy.N(p, 20)) for p in self.probabilities])
         out.setflags(write=False)
         return out
+
+    def loss_seconds(self, func: str) -> float:
+        """Estimated seconds of one loss supremum against a neighbour (:func:`loss_seconds`
+        of the runs; their enumeration refuses past the limit naming ``func``)."""
+        token = _LOSS.set(func)
+        try:
+            return _loss_estimate(self.mechanism, tuple(self.scores.exact)).seconds
+        finally:
+            _LOSS.reset(token)
 
     def density(self, output: object) -> sympy.Expr:
         """The exact density of one output at rational released values: the released

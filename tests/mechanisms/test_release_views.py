@@ -41,3 +41,11 @@ def test_to_numpy_is_read_only_float64_of_evalf(dist):
     assert out.dtype == np.float64 and not out.flags.writeable
     assert np.allclose(out, [float(v) for v in dist.evalf(20)], rtol=1e-15, atol=0)
     assert out[0] == pytest.approx(5 * np.exp(-0.5) / 8, rel=1e-15)
+
+
+def test_loss_seconds_prices_one_density_pair_as_n_cubed(dist):
+    """The base estimate of one exact density supremum: 0.02 s at 5 values, as n**3 (the
+    sparse vector release on 2 answers, 0.02 * (2/5)**3 s)."""
+    assert dist.loss_seconds("check_dp") == pytest.approx(0.02 * (2 / 5) ** 3)
+    big = exactdp.SparseVector(1, 1, c=1, variant=3).distribution([0] * 10)
+    assert big.loss_seconds("check_dp") == pytest.approx(0.16)
