@@ -18,6 +18,7 @@ from exactdp.programs import REAL, ProgramError, gumbel, laplace, program
 from exactdp.programs import library_release as L
 from exactdp.programs import release as rel
 from exactdp.programs.release import ProgramRelease, ReleaseProgramMechanism
+from exactdp.programs.release_cost import ONE_VALUE_SECONDS, loss_seconds
 from exactdp.programs.release_search import search_cost
 from exactdp.programs.trace import PROBE_AT
 
@@ -275,16 +276,16 @@ def test_a_loss_estimated_past_the_limit_is_refused_at_the_enumerations_probes()
     small = L.svt34_parallel(epsilon=eps, threshold=1, c=2)
     runs = rel.release_trace(small, (1,) * 4).runs  # 121 runs: below the probes
     assert len(runs) < PROBE_AT
-    estimate = sum(rel.loss_seconds(r) for r in runs)
+    estimate = sum(loss_seconds(r) for r in runs)
     assert 0 < estimate < SECONDS_LIMIT
     two = next(r for r in runs if len(r.released) == 2)
     one = next(r for r in runs if len(r.released) == 1)
     none = next(r for r in runs if not r.released)
-    base = rel.loss_seconds(none)
-    assert base > 0 and rel.loss_seconds(one) > rel.ONE_VALUE_SECONDS
-    assert rel.loss_seconds(two) > search_cost(2, 36, 2) * 1e-4
+    base = loss_seconds(none)
+    assert base > 0 and loss_seconds(one) > ONE_VALUE_SECONDS
+    assert loss_seconds(two) > search_cost(2, 36, 2) * 1e-4
     row = L.svt34_parallel(epsilon=eps, threshold=1, c=1)
-    assert sum(rel.loss_seconds(r) for r in rel.release_trace(row, (1,) * 3).runs) < 2
+    assert sum(loss_seconds(r) for r in rel.release_trace(row, (1,) * 3).runs) < 2
 
 
 def test_histogram_loss_is_priced_as_one_linear_map():
@@ -294,7 +295,7 @@ def test_histogram_loss_is_priced_as_one_linear_map():
     300 are refused (125 s CPU measured when allowed)."""
     m = L.histogram(epsilon=R(1, 2))
     (run,) = rel.release_trace(m, tuple(sympy.Integer(a) for a in range(30))).runs
-    assert rel.loss_seconds(run) < 1
+    assert loss_seconds(run) < 1
     q = list(range(30))
     assert exactdp.privacy_loss(m, q, [q[0] + 1, *q[1:]]).loss == R(1, 2)
     with pytest.raises(TooCostly, match=r"^histogram\.privacy_loss: the loss supremum over "

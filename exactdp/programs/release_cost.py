@@ -1,0 +1,58 @@
+"""What a release program's loss supremum costs, pattern by pattern: the estimate that
+:meth:`~exactdp.programs.release.ProgramRelease.loss_seconds` sums over the runs and that
+the enumeration's probes refuse past the limit (:mod:`exactdp.cost`).
+"""
+
+from __future__ import annotations
+
+from .integrate import run_cost
+from .release_chain import gap_chain
+from .release_max import max_run
+from .release_search import OFFSETS, search_cost
+from .runs import Run
+
+#: Estimated seconds of the critical-point search of a pattern releasing one value (SVT3,
+#: GapSVT, NumericalSVT at 12 answers: 0.03-0.2 s a pair over 13 patterns).
+ONE_VALUE_SECONDS = 0.01
+#: Seconds of that search per unit of the run's integral cost times its comparisons (the
+#: integrals at each critical point; AdaptiveSVT: 0.9 / 2.6 / 10 / 42 s at 3 / 5 / 8 / 12).
+ONE_VALUE_INTEGRAL_FACTOR = 23.0
+
+def loss_seconds(run: Run) -> float:
+    """Estimated seconds of the loss supremum's work on the pattern of ``run`` (both inputs):
+    its integral and density (:func:`~exactdp.programs.integrate.run_cost` plus 0.1 ms per
+    noise and comparison), plus :data:`ONE_VALUE_SECONDS` for one released value, or, for
+    ``k >= 2`` released values, the density pairs of the search over them
+    (:func:`~exactdp.programs.release_search.search_cost` with two starts and a grid of the
+    offsets around the ``2 k`` noise-free values): what ``release_loss`` itself checks per
+    pattern, summed over the patterns (SVT34Parallel at c = 2: 9.2 s estimated for 4.1 s
+    CPU at 3 queries, 35 s for 16 s at 4; about 1700 s at 10). One released value costs
+    :data:`ONE_VALUE_SECONDS` plus :data:`ONE_VALUE_INTEGRAL_FACTOR` times the run's
+    integral cost times its comparisons (AdaptiveSVT at 12 answers: 42 s CPU a pair, about
+    38 s estimated; 0.6 s for 0.9 s at 3; SVT3: 0.3 s for 0.03-0.2 s). Released values of a run
+    without comparisons, as many as its noises (a histogram, running sums), have a
+    separable supremum (one ``k x k`` linear map, ``5e-6 k**3`` s, no search: the
+    histogram of 30 answers in 0.06 s, 0.14 s estimated, priced at 195 s by the search;
+    300 answers: 125 s, the matrix inversion, 135 s estimated). A run of a released
+    maximum (:func:`~exactdp.programs.release_max.max_run`)
+    needs no integral: :func:`~exactdp.programs.release_max.max_loss` prices the pair
+    itself, with both inputs' offsets, and refuses naming its own estimate. The gaps of a
+    chain with exponential noise (noisy top-k with gap,
+    :mod:`~exactdp.programs.release_chain`) are one path per input, no search: one critical
+    search per gap and ``2**losers`` terms per density."""
+    if max_run(run) is not None:  # a released maximum: no integral; release_max.max_loss
+        return 1e-4 * (len(run.draws) + len(run.constraints))  # prices both inputs itself
+    base = run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))
+    k = len(run.released)
+    if k == 0:
+        return base
+    chain = gap_chain(run)  # gaps of a chain with exponential noise: a path, no search
+    if chain is not None and chain.law == "exponential":
+        return base + ONE_VALUE_SECONDS * k + 1e-6 * k**2 * 2 ** len(chain.losers)
+    if k == 1:
+        return (base + ONE_VALUE_SECONDS
+                + ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1))
+    noises = {i for lin in run.released for i, _ in lin.coefficients}
+    if not run.constraints and len(noises) == k:  # a linear map of independent noises:
+        return base + 1e-3 + 5e-6 * k**3  # release_loss._separable, no search
+    return base * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)

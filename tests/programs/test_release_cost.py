@@ -1,0 +1,42 @@
+"""The release loss's estimate per pattern: each branch of :func:`loss_seconds` against its
+formula (the calibration against measured CPU is in tests/programs/test_release.py)."""
+
+from __future__ import annotations
+
+import sympy
+
+from exactdp.programs import library_release as L
+from exactdp.programs.integrate import run_cost
+from exactdp.programs.release import release_trace
+from exactdp.programs.release_cost import (
+    ONE_VALUE_INTEGRAL_FACTOR,
+    ONE_VALUE_SECONDS,
+    loss_seconds,
+)
+from exactdp.programs.release_max import max_run
+
+R = sympy.Rational
+
+
+def _base(run):
+    return run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))
+
+
+def test_a_histogram_is_one_linear_map_priced_k_cubed():
+    (run,) = release_trace(L.histogram(epsilon=R(1, 2)), (1, 2, 3, 4)).runs
+    assert loss_seconds(run) == _base(run) + 1e-3 + 5e-6 * 4**3
+
+
+def test_one_released_value_pays_its_integrals_per_comparison():
+    runs = release_trace(L.svt3(epsilon=R(1, 10), threshold=1), (1, 1, 1)).runs
+    # (the first query's release reads as the maximum of two noisy values: release_max's)
+    one = next(r for r in runs if len(r.released) == 1 and max_run(r) is None)
+    assert loss_seconds(one) == (_base(one) + ONE_VALUE_SECONDS + ONE_VALUE_INTEGRAL_FACTOR
+                                 * run_cost(one) * (len(one.constraints) + 1))
+    none = next(r for r in runs if not r.released)
+    assert loss_seconds(none) == _base(none)
+
+
+def test_a_released_maximum_is_priced_by_its_own_route():
+    (run,) = release_trace(L.noisy_max_value_laplace(epsilon=1), (1, 2, 3)).runs[:1]
+    assert loss_seconds(run) == 1e-4 * (len(run.draws) + len(run.constraints))
