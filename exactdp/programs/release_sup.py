@@ -42,7 +42,7 @@ import sympy
 
 from ..exact.arb import flint_prec
 from ..exact.signs import exp_sum_terms, scaled_sign
-from .release_taylor import Terms, fraction_ball, interval, taylor_ball
+from .release_taylor import Terms, cached_by_id, fraction_ball, interval, taylor_ball
 
 PREC = 192
 #: Bits added to :data:`PREC` for the answers at hand (:func:`magnitude`).
@@ -150,17 +150,11 @@ _COMPILED: dict[tuple[int, Fraction, int], tuple[Terms, list]] = {}
 
 
 def _compiled(f: Terms, lam: Fraction) -> list:
-    key = (id(f), lam, flint.ctx.prec)
-    hit = _COMPILED.get(key)
-    if hit is not None and hit[0] is f:
-        return hit[1]
-    la = fraction_ball(lam)
-    out = [(la * fraction_ball(k), la * fraction_ball(w), [fraction_ball(a) for a in reversed(p)])
-           for (k, w), p in f.items()]
-    if len(_COMPILED) > 512:
-        _COMPILED.clear()
-    _COMPILED[key] = (f, out)
-    return out
+    def build() -> list:
+        la, fb = fraction_ball(lam), fraction_ball
+        return [(la * fb(k), la * fb(w), [fb(a) for a in reversed(p)]) for (k, w), p in f.items()]
+
+    return cached_by_id(_COMPILED, f, lam, build)
 
 
 def ball(f: Terms, v: flint.arb, lam: Fraction) -> flint.arb:

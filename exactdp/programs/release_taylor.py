@@ -8,6 +8,7 @@ from.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from fractions import Fraction
 
 import flint
@@ -34,6 +35,30 @@ def interval(a: Fraction, b: Fraction) -> flint.arb:
 #: Order of the Taylor form of :func:`taylor_ball`.
 TAYLOR_ORDER = 6
 
+def cached_by_id(cache: dict, f: Terms, lam: Fraction, build: Callable[[], list]) -> list:
+    """``build()``, kept in ``cache`` under the ``id`` of the terms ``f``, ``lam`` and the
+    working precision (the entry holds ``f`` itself, so a recycled ``id`` never hits); at
+    most 512 entries. The critical-point search evaluates the same few exponential sums
+    thousands of times.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> cache, f = {}, {(F(1), F(0)): (F(1),)}
+    >>> cached_by_id(cache, f, F(1), lambda: [1]) is cached_by_id(cache, f, F(1), list)
+    True
+    """
+    key = (id(f), lam, flint.ctx.prec)
+    hit = cache.get(key)
+    if hit is not None and hit[0] is f:
+        return hit[1]
+    out = build()
+    if len(cache) > 512:
+        cache.clear()
+    cache[key] = (f, out)
+    return out
+
+
 #: Per rate ``k`` of an exponential polynomial, ``(lam k, 0, [p, p', p'', ...])``: its terms
 #: ``p_w(v) exp(lam (k v + w))`` merged into one polynomial with arb coefficients (high
 #: degree first), by ``id`` of the terms, ``lam`` and the precision.
@@ -41,10 +66,10 @@ _TAYLOR: dict[tuple[int, Fraction, int], tuple[Terms, list]] = {}
 
 
 def _taylor_terms(f: Terms, lam: Fraction) -> list:
-    key = (id(f), lam, flint.ctx.prec)
-    hit = _TAYLOR.get(key)
-    if hit is not None and hit[0] is f:
-        return hit[1]
+    return cached_by_id(_TAYLOR, f, lam, lambda: _merged_terms(f, lam))
+
+
+def _merged_terms(f: Terms, lam: Fraction) -> list:
     merged: dict[Fraction, list[flint.arb]] = {}  # terms of one rate k: one polynomial
     for (k, w), p in f.items():
         scale = fraction_ball(lam * w).exp()
@@ -59,9 +84,6 @@ def _taylor_terms(f: Terms, lam: Fraction) -> list:
             polys.append(list(reversed(c)))
             c = [i * a for i, a in enumerate(c)][1:]
         out.append((fraction_ball(lam * k), flint.arb(0), polys))
-    if len(_TAYLOR) > 512:
-        _TAYLOR.clear()
-    _TAYLOR[key] = (f, out)
     return out
 
 

@@ -54,3 +54,16 @@ def test_rational_balls_and_intervals_are_exact_ends():
         i = interval(F(1, 4), F(3, 4))
         assert i.contains(flint.arb(1) / 4) and i.contains(flint.arb(3) / 4)
         assert not i.contains(flint.arb(1))
+
+
+def test_cached_by_id_keeps_one_entry_per_terms_and_precision():
+    from exactdp.programs.release_taylor import cached_by_id
+
+    cache, f, built = {}, {(F(1), F(0)): (F(1),)}, []
+    for prec in (64, 64, 128):
+        with flint_prec(prec):
+            cached_by_id(cache, f, F(1), lambda: built.append(1) or [len(built)])
+    assert built == [1, 1] and len(cache) == 2  # one build per precision
+    g = dict(f)  # equal terms, another object: its own entry
+    cached_by_id(cache, g, F(1), lambda: [0])
+    assert len(cache) == 3
