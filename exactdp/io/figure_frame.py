@@ -48,6 +48,29 @@ MARGINS = {"left": 0.6, "right": 0.08, "top": 0.22, "bottom": 0.45, "legend": 0.
 
 
 def new_figure(ncols: int, nrows: int = 1, height: float = 1.8, legend: bool = True) -> Figure:
+    """A figure of ``nrows x ncols`` panels, 6.4 in wide, with fixed margins (:data:`MARGINS`,
+    no layout engine: constrained layout was a fifth of the report's figure time).
+
+    Parameters
+    ----------
+    ncols, nrows : int
+        Panels across and down.
+    height : float
+        Inches per row of panels.
+    legend : bool
+        Room for a legend below the panels (0.35 in).
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        On an Agg canvas; ``fig.axes`` holds the panels row by row.
+
+    Examples
+    --------
+    >>> fig = new_figure(2)
+    >>> len(fig.axes), [round(float(x), 2) for x in fig.get_size_inches()]
+    (2, [6.4, 2.15])
+    """
     width, total = 6.4, height * nrows + (0.35 if legend else 0)
     fig = Figure(figsize=(width, total))
     FigureCanvasAgg(fig)
@@ -82,6 +105,22 @@ def log_axes(ax, which: str = "x") -> None:
     linear ones matplotlib's scalar labels without mathtext. matplotlib's defaults under
     :data:`STYLE` (mathtext labels, 8 minor ticks per decade, each a ``Tick`` object to build
     and draw twice) were half of the figures' CPU time.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Plotted already (the data limits choose the ticks).
+    which : {"x", "y", "xy"}
+        The axes made logarithmic.
+
+    Examples
+    --------
+    >>> fig = new_figure(1, legend=False)
+    >>> ax = fig.axes[0]
+    >>> _ = ax.plot([1, 10, 100], [1, 2, 3])
+    >>> log_axes(ax, "x")
+    >>> ax.get_xscale(), ax.get_yscale()
+    ('log', 'linear')
     """
     from matplotlib.ticker import (
         FuncFormatter,
@@ -132,6 +171,28 @@ def save_figure(fig: Figure, out_dir: Path, name: str) -> tuple[Path, Path]:
     from that canvas's pixels, and the PDF from the same figure with the layout frozen
     (``savefig`` would run the layout again for each format). The figure keeps the frozen
     layout afterwards.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+    out_dir : pathlib.Path
+        Created if needed.
+    name : str
+        The files' stem.
+
+    Returns
+    -------
+    (pathlib.Path, pathlib.Path)
+        The PNG and the PDF.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     png, pdf = save_figure(new_figure(1), Path(d), "demo")
+    ...     print(png.name, pdf.name, png.stat().st_size > 0)
+    demo.png demo.pdf True
     """
     from matplotlib.image import imsave
 
