@@ -343,11 +343,23 @@ class Bracketed:
     why: str
 
 
-def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list[Bracketed]]:
+#: The candidates and the brackets of a pair's patterns.
+Found = tuple[list[Candidate], list[Bracketed]]
+
+
+def _candidates(dist: Any, other: Any, func: str) -> Found:
     """The candidates and brackets of every pattern, with a bar (one step per pattern) on a
     terminal when the cost model's estimate (:meth:`~exactdp.programs.release.
     ProgramRelease.loss_seconds`) exceeds :data:`exactdp.progress.SHOW_SECONDS`."""
-    total = len(set(dist.keys) | set(other.keys))
+    keys = sorted(set(dist.keys) | set(other.keys))
+    for key in keys:
+        if not (key in dist.runs and key in other.runs):
+            mine = key in dist.runs
+            src = dist if mine else other
+            label = f"the pattern {src.outputs[src.keys.index(key)]!r}"
+            return [Candidate(None, None, 1 if mine else -1, True,
+                              f"{label} (reached under one input only)")], []
+    total = len(keys)
     with progress_bar(total, func, seconds=dist.loss_seconds(func), unit="pattern") as bar:
         step = Steps(bar, total)
         found = _patterns(dist, other, func, step)
@@ -355,8 +367,7 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
     return found
 
 
-def _patterns(dist: Any, other: Any, func: str, step: Steps
-              ) -> tuple[list[Candidate], list[Bracketed]]:
+def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
     out: list[Candidate] = []
     brackets: list[Bracketed] = []
     pending: list[tuple[Any, sympy.Expr | None, str, list]] = []
@@ -373,13 +384,6 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps
         return None if lead[0] is None else lead[0][0]
 
     keys = sorted(set(dist.keys) | set(other.keys))
-    for key in keys:
-        if not (key in dist.runs and key in other.runs):
-            mine = key in dist.runs
-            src = dist if mine else other
-            label = f"the pattern {src.outputs[src.keys.index(key)]!r}"
-            return [Candidate(None, None, 1 if mine else -1, True,
-                              f"{label} (reached under one input only)")], []
     rest = []
     for key in keys:  # separable values first: exact at once (their integrals are the
         pattern = dist.outputs[dist.keys.index(key)]  # probabilities'), no bound needed
@@ -402,12 +406,10 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps
         k = real_count(pattern)
         if k == 0:
             P, Q = dist.pmf(pattern), other.pmf(pattern)
-            if P == 0 or Q == 0:
-                if P != Q:
-                    return [Candidate(None, None, 1 if Q == 0 else -1, True, label)], []
-                step()
-                continue
-            out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
+            if (P == 0 or Q == 0) and P != Q:
+                return [Candidate(None, None, 1 if Q == 0 else -1, True, label)], []
+            if P != 0 and Q != 0:  # both 0: no output of this pattern
+                out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
         elif k == 1 and not exponential_chain(dist.runs[key], other.runs[key]):
             found, pieces = _one_value(dist, other, key, label, func)
             out += found
