@@ -43,6 +43,7 @@ from ..distribution import LossSupremum
 from ..exact import flint_prec, to_arb
 from ..exact.piecewise_exp import value_expr
 from ..exact.signs import compare
+from ..progress import Steps, progress_bar
 from .integrate import run_cost
 from .integrate_stars import units
 from .release_below import below, under
@@ -342,7 +343,31 @@ class Bracketed:
     why: str
 
 
-def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list[Bracketed]]:
+#: The candidates and the brackets of a pair's patterns.
+Found = tuple[list[Candidate], list[Bracketed]]
+
+
+def _candidates(dist: Any, other: Any, func: str) -> Found:
+    """The candidates and brackets of every pattern, with a bar (one step per pattern) on a
+    terminal when the cost model's estimate (:meth:`~exactdp.programs.release.
+    ProgramRelease.loss_seconds`) exceeds :data:`exactdp.progress.SHOW_SECONDS`."""
+    keys = sorted(set(dist.keys) | set(other.keys))
+    for key in keys:
+        if not (key in dist.runs and key in other.runs):
+            mine = key in dist.runs
+            src = dist if mine else other
+            label = f"the pattern {src.outputs[src.keys.index(key)]!r}"
+            return [Candidate(None, None, 1 if mine else -1, True,
+                              f"{label} (reached under one input only)")], []
+    total = len(keys)
+    with progress_bar(total, func, seconds=dist.loss_seconds(func), unit="pattern") as bar:
+        step = Steps(bar, total)
+        found = _patterns(dist, other, func, step)
+        step.finish()
+    return found
+
+
+def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
     out: list[Candidate] = []
     brackets: list[Bracketed] = []
     pending: list[tuple[Any, sympy.Expr | None, str, list]] = []
@@ -359,13 +384,6 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
         return None if lead[0] is None else lead[0][0]
 
     keys = sorted(set(dist.keys) | set(other.keys))
-    for key in keys:
-        if not (key in dist.runs and key in other.runs):
-            mine = key in dist.runs
-            src = dist if mine else other
-            label = f"the pattern {src.outputs[src.keys.index(key)]!r}"
-            return [Candidate(None, None, 1 if mine else -1, True,
-                              f"{label} (reached under one input only)")], []
     rest = []
     for key in keys:  # separable values first: exact at once (their integrals are the
         pattern = dist.outputs[dist.keys.index(key)]  # probabilities'), no bound needed
@@ -375,27 +393,30 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
             pattern) == 1 else sep
         out += sep if sep is not None else []
         rest += [key] if sep is None else []
+        if sep is not None:
+            step()
     check_bounds(func, dist.runs, other.runs, rest, integrals=True)
     for key, bound in ordered_patterns(dist, other, rest):
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
+            step()
             continue  # no output of this pattern exceeds the best found
         pattern = dist.outputs[dist.keys.index(key)]
         label = f"the pattern {pattern!r}"
         k = real_count(pattern)
         if k == 0:
             P, Q = dist.pmf(pattern), other.pmf(pattern)
-            if P == 0 or Q == 0:
-                if P != Q:
-                    return [Candidate(None, None, 1 if Q == 0 else -1, True, label)], []
-                continue
-            out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
+            if (P == 0 or Q == 0) and P != Q:
+                return [Candidate(None, None, 1 if Q == 0 else -1, True, label)], []
+            if P != 0 and Q != 0:  # both 0: no output of this pattern
+                out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
         elif k == 1 and not exponential_chain(dist.runs[key], other.runs[key]):
             found, pieces = _one_value(dist, other, key, label, func)
             out += found
             if any(c.infinite and c.attained for c in out):
                 return out, []  # the loss is infinite, attained: nothing else can matter
             pending.append((key, bound, label, pieces))
+            continue  # its step after its critical points, below
         else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
             found, settled = several_values(dist.runs[key], other.runs[key], label, func,
                                             _tools(bound), partial(_multi, dist, other, key,
@@ -403,8 +424,11 @@ def _candidates(dist: Any, other: Any, func: str) -> tuple[list[Candidate], list
             out += found
             if not settled:
                 brackets.append(Bracketed(label, bound, "a search over its released values"))
+        step()
     # the critical points last, where the other candidates leave room below the bound
-    for _key, bound, label, pieces in pending:
+    for i, (_key, bound, label, pieces) in enumerate(pending):
+        if i:
+            step()  # the pattern before is done (the last one: Steps.finish)
         if any(c.infinite for c in out):
             break  # the loss is infinite: no critical value can matter
         t = top()

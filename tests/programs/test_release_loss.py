@@ -355,3 +355,32 @@ def test_noisy_max_value_laplace_two_ways_is_exact_as_the_class():
     grid = [abs(sympy.N(sympy.log(a.density(R(k, 4)) / b.density(R(k, 4))), 30))
             for k in range(-12, 41)]
     assert max(grid) <= R(1, 2) + R(1, 10**25) and abs(grid[0] - R(1, 2)) < R(1, 10**25)
+
+
+def test_the_loss_supremum_advances_a_bar_pattern_by_pattern(monkeypatch):
+    """Long legitimate work shows progress: the loop over the patterns advances a bar one
+    step per pattern, with the cost model's estimate (shown on a terminal above 2 s), and
+    the loss is the class's (as in the one-way SVT3 pairs above)."""
+    import exactdp.programs.release_loss as M
+    from exactdp.progress import NoBar
+
+    seen = []
+
+    class Bar(NoBar):
+        def update(self, n: int = 1) -> None:
+            seen[-1][3].append(n)
+
+    def fake(total, desc, **kw):
+        seen.append([total, desc, kw["seconds"], []])
+        return Bar()
+
+    monkeypatch.setattr(M, "progress_bar", fake)
+    m = L.svt3(epsilon=1, threshold=1)
+    q, q2 = [2, 0, 1], [1, -1, 0]
+    mine = exactdp.privacy_loss(m, q, q2)
+    theirs = exactdp.privacy_loss(SparseVector(1, 1, 1, variant=3), q, q2)
+    assert mine.value == theirs.value and mine.attained
+    patterns = len(set(m.distribution(q).outputs) | set(m.distribution(q2).outputs))
+    [(total, desc, seconds, steps)] = seen
+    assert (total, desc, steps) == (patterns, "svt3.privacy_loss", [1] * patterns)
+    assert seconds == m.distribution(q).loss_seconds("svt3.privacy_loss") > 0
