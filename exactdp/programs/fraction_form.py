@@ -12,6 +12,12 @@ denominators (:class:`~exactdp.rational_form.RationalForm` has one). Before, the
 probabilities went through sympy expressions and ``cancel`` to reach the same quotients
 (:func:`~exactdp.exact.poly.xform_from_probabilities`): 0.1 s a vector for the discrete
 above-threshold program at two queries, most of its suite row.
+
+At a symbolic epsilon the unit is ``lam = r epsilon`` (``r`` rational: every noise scale a
+rational multiple of ``1/epsilon``), the runs are the same for every epsilon and the
+quotients the same polynomials, so the form in ``x = exp(-r epsilon / L)`` holds for every
+epsilon: :func:`exactdp.certify_dp` reads it. :func:`x_form` builds the same polynomials for
+continuous noise, whose runs sum without denominators.
 """
 
 from __future__ import annotations
@@ -85,12 +91,19 @@ def fraction_form(trace: Trace, keys: Sequence[Hashable]) -> RationalForm | None
     return form
 
 
+def _one_unit(unit: sympy.Expr) -> bool:
+    """``lam`` a positive rational, or a positive rational times one symbol (epsilon: the
+    form then holds for every epsilon, :meth:`ProgramMechanism.rational_obstruction`)."""
+    c, rest = unit.as_coeff_Mul()
+    return bool(c.is_Rational and c > 0 and (rest == 1 or rest.is_Symbol and rest.is_positive))
+
+
 def _form(runs: Sequence[Run], keys: Sequence[Hashable]) -> RationalForm | None:
     terms = []
     unit = None
     for run in runs:
         t = run_terms(run) if run.weight == 1 else None
-        if t is None or not t.rational_in_x or not t.unit.is_Rational or (
+        if t is None or not t.rational_in_x or not _one_unit(t.unit) or (
                 unit is not None and t.unit != unit):
             return None
         unit = t.unit
@@ -115,3 +128,29 @@ def _form(runs: Sequence[Run], keys: Sequence[Hashable]) -> RationalForm | None:
     if max(p.degree() for p in polys) > DENSE_DEGREE_LIMIT:
         return None
     return RationalForm(X, None, sympy.exp(-unit / L), L, polys=polys, denominator=common)
+
+
+def x_form(values: Sequence[dict], lam: sympy.Expr) -> RationalForm | None:
+    """The probabilities ``values`` (each ``{(e, W): q}``, Fractions: ``sum q lam**e
+    exp(lam W)``, a run of continuous noise summed per output) as flint polynomials in
+    ``x = exp(-lam/L)`` over one power of ``x``: ``q lam**e exp(lam W) = q lam**e
+    x**(-L W)``, ``L`` the common denominator of the ``W`` (``lam`` rational, or any value
+    when no term has ``e > 0``). None beyond :data:`exactdp.xform.DENSE_DEGREE_LIMIT`."""
+    ws = [w for v in values for _, w in v]
+    L = lcm(*(Fraction(w).denominator for w in ws)) if ws else 1
+    powers = [int(Fraction(w) * L) for w in ws]
+    top = max(0, *powers) if powers else 0
+    if powers and top - min(powers) > DENSE_DEGREE_LIMIT:
+        return None
+    lq = flint.fmpq(int(lam.p), int(lam.q)) if lam.is_Rational else None
+    polys: list[flint.fmpq_poly] = []
+    for v in values:
+        low = min((int(Fraction(w) * L) for _, w in v), default=top)
+        coeffs = [flint.fmpq(0)] * (top - low + 1)
+        for (e, w), q in v.items():
+            f = Fraction(q)
+            c = flint.fmpq(f.numerator, f.denominator)
+            coeffs[top - int(Fraction(w) * L)] += c if e == 0 else c * lq**e
+        polys.append(flint.fmpq_poly(coeffs))
+    den = flint.fmpq_poly([0] * top + [1])
+    return RationalForm(X, None, sympy.exp(-lam / L), L, polys=tuple(polys), denominator=den)

@@ -16,12 +16,9 @@ import os
 from collections.abc import Callable, Hashable, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cached_property, lru_cache, partial
-from math import lcm
 from typing import Any, Protocol
 
-import flint
 import numpy as np
 import sympy
 
@@ -30,7 +27,7 @@ from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, fmt_size, refuse
 from ..distribution import OutputDistribution
 from ..exact.arb import to_arb
 from ..exact.piecewise_exp import ONE, sums_to_one, value_expr
-from ..mechanisms.base import Mechanism, X
+from ..mechanisms.base import Mechanism
 from ..mechanisms.parameters import parameter
 from ..progress import progress_bar
 from ..rational_form import RationalForm
@@ -39,7 +36,7 @@ from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
 from .declared import program_answers, program_epsilon
 from .display import distribution_html, distribution_repr
-from .fraction_form import fraction_form
+from .fraction_form import fraction_form, x_form
 from .integrate import run_cost, run_probability, run_terms
 from .runs import Run
 from .sampler import sample_outputs
@@ -190,46 +187,21 @@ def _obstruction(mechanism: ProgramMechanism, answers: tuple) -> str | None:
         ov = output_values(mechanism, answers)
     except ValueError as exc:
         return f"its closed form is not computed ({exc})"
-    if ov is None:
-        return ("a run has a coin, discrete or Gumbel noise, or noise scales without one "
-                "common unit")
-    if any(e for v in ov.values for e, _ in v):  # first: it needs no symbolic trace
+    if ov is not None and any(e for v in ov.values for e, _ in v):  # needs no symbolic trace
         return "an epsilon*exp(epsilon*w) term survives (equal noise rates meet)"
     symbolic = mechanism if mechanism.epsilon.free_symbols else mechanism.with_epsilon(_SYMBOL)
     try:  # a coin weight valid at this epsilon only (1 - epsilon) refuses the symbolic trace
-        runs = program_trace(symbolic, answers).runs
+        trace = program_trace(symbolic, answers)
     except ValueError as exc:
         return f"its trace at a symbolic epsilon is refused ({exc})"
-    for d in (d for run in runs for d in run.draws):
+    for d in (d for run in trace.runs for d in run.draws):
         t = d.scale * symbolic.epsilon
         if not (t.is_Rational or sympy.cancel(t).is_Rational):
             return f"the noise scale {d.scale} at {d.line} is not a rational multiple of 1/eps"
+    if ov is None and fraction_form(trace, mechanism.output_keys(as_scores(list(answers)))) is None:
+        return ("a run has a coin or Gumbel noise, noise scales without one common unit, or "
+                f"a form of degree above DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")
     return None
-
-
-def _x_form(ov: OutputValues, lam: sympy.Expr) -> RationalForm | None:
-    """The probabilities as flint polynomials in ``x = exp(-lam/L)`` over one power of
-    ``x``: ``q lam**e exp(lam W) = q lam**e x**(-L W)``, ``L`` the common denominator of the
-    ``W`` (``lam`` rational, or any value when no term has ``e > 0``). None beyond
-    :data:`exactdp.xform.DENSE_DEGREE_LIMIT`."""
-    ws = [w for v in ov.values for _, w in v]
-    L = lcm(*(Fraction(w).denominator for w in ws)) if ws else 1
-    powers = [int(Fraction(w) * L) for w in ws]
-    top = max(0, *powers) if powers else 0
-    if powers and top - min(powers) > DENSE_DEGREE_LIMIT:
-        return None
-    lq = flint.fmpq(int(lam.p), int(lam.q)) if lam.is_Rational else None
-    polys: list[flint.fmpq_poly] = []
-    for v in ov.values:
-        low = min((int(Fraction(w) * L) for _, w in v), default=top)
-        coeffs = [flint.fmpq(0)] * (top - low + 1)
-        for (e, w), q in v.items():
-            f = Fraction(q)
-            c = flint.fmpq(f.numerator, f.denominator)
-            coeffs[top - int(Fraction(w) * L)] += c if e == 0 else c * lq**e
-        polys.append(flint.fmpq_poly(coeffs))
-    den = flint.fmpq_poly([0] * top + [1])
-    return RationalForm(X, None, sympy.exp(-lam / L), L, polys=tuple(polys), denominator=den)
 
 
 #: The symbolic epsilon of :meth:`ProgramMechanism.rational_obstruction`.
@@ -387,7 +359,7 @@ class ProgramMechanism(Mechanism):
         ov = output_values(self, tuple(sv.exact))
         if ov is None:  # a coin, discrete or Gumbel noise, or no one unit
             return fraction_form(self.trace(sv), self.output_keys(sv))
-        return _x_form(ov, ov.unit) if ov.unit.is_Rational else None
+        return x_form(ov.values, ov.unit) if ov.unit.is_Rational else None
 
     def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
         """The base class's, with ``rational_form`` only where the probabilities are
@@ -413,8 +385,9 @@ class ProgramMechanism(Mechanism):
         why = self.rational_obstruction(sv)
         if why is not None:
             raise ValueError(f"{self.name}: no rational form in x here: {why}")
-        ov = output_values(self, tuple(sv.exact))
-        rf = None if ov is None else _x_form(ov, ov.unit)
+        ov = output_values(self, tuple(sv.exact))  # else discrete noise: flint quotients
+        rf = fraction_form(self.trace(sv), self.output_keys(sv)) if ov is None else x_form(
+            ov.values, ov.unit)
         if rf is None:
             raise ValueError(f"{self.name}: no rational form in x here: its degree is above "
                              f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")

@@ -58,17 +58,26 @@ def test_every_epsilon_on_an_executor_matches_the_cached_column():
     assert holds and failing == ()
 
 
-def test_not_applicable_and_not_decided_say_why():
+def test_not_applicable_and_not_decided_say_why(monkeypatch):
     """DiPC's adjacency is the box: adjacency "one" and monotone programs are not
     applicable; programs releasing values have densities; a program outside certify_dp's
-    forms is "not decided" with the reason."""
+    forms is "not decided" with the reason. Discrete Laplace noise is certified: its
+    probabilities are quotients of polynomials in x = exp(-epsilon/4) for every epsilon."""
     assert str(ee.every_epsilon("randomized_response")) == (
         "not applicable (adjacency 'one'; DiPC's adjacency is the box)")
     assert "monotonic adjacency" in str(ee.every_epsilon("svt_monotone"))
     release = ee.every_epsilon("laplace_mechanism")
     assert release.status == "not applicable" and "releases real values" in release.reason
     discrete = ee.every_epsilon("above_threshold_discrete")
-    assert discrete.status == "not decided" and discrete.reason
+    assert (discrete.status, discrete.pairs, discrete.failing_pairs) == ("certified", 158, 0)
+    ee.every_epsilon_cache_clear()
+
+    def outside(name, pair):
+        raise ValueError("certify_dp: no form rational in x here")
+
+    monkeypatch.setattr(ee, "certify_pair", outside)
+    undecided = ee.every_epsilon("svt1")
+    assert undecided.status == "not decided" and "no form rational" in undecided.reason
     ee.every_epsilon_cache_clear()
     assert ee.every_epsilon("randomized_response").status == "not applicable"
 

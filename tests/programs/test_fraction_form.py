@@ -64,3 +64,64 @@ def test_the_loss_is_the_old_routes_expression(monkeypatch, a, b):
     old = exactdp.privacy_loss(library.above_threshold_discrete(epsilon=EPS, threshold=1),
                                a, b)
     assert new.loss == old.loss and new.label == old.label and new.output == old.output
+
+
+def _discrete_threshold(query_scale):
+    """AboveThreshold with two-sided geometric noise, the query noise's scale
+    ``query_scale / epsilon`` (4: the library's, private; 1/2: too little noise)."""
+    from exactdp.programs import program
+    from exactdp.programs.draws import discrete_laplace
+
+    @program(sensitivity=1)
+    def threshold_geometric(q, epsilon, threshold):
+        rho = discrete_laplace(2 / epsilon)
+        out, stopped = [], False
+        for a in q:
+            if stopped:
+                out.append(None)
+            elif a + discrete_laplace(query_scale / epsilon) >= threshold + rho:
+                out.append(True)
+                stopped = True
+            else:
+                out.append(False)
+        return tuple(out)
+
+    return threshold_geometric
+
+
+def test_the_form_at_a_symbolic_epsilon_holds_for_every_epsilon():
+    """At a symbolic epsilon the runs sum to the same quotients in x = exp(-epsilon/4):
+    substituting epsilon = 1/10 gives the numeric route's form exactly (same polynomials,
+    same x), and its probabilities are the sympy sums at 50 digits at epsilon = 3."""
+    e = sympy.Symbol("epsilon", positive=True)
+    sym = library.above_threshold_discrete(epsilon=e, threshold=1)
+    assert sym.rational_obstruction(exactdp.scores.as_scores([2, -1, 1])) is None
+    rf = sym.distribution([2, -1, 1]).rational_form()
+    assert rf.value == sympy.exp(-e / 4)
+    num = library.above_threshold_discrete(epsilon=EPS, threshold=1)
+    sv = exactdp.scores.as_scores([2, -1, 1])
+    at = ff.fraction_form(num.trace(sv), num.output_keys(sv))
+    assert at.value == rf.value.subs(e, EPS) and at.polys == rf.polys
+    assert at.denominator == rf.denominator
+    three = library.above_threshold_discrete(epsilon=3, threshold=1)
+    with mpmath.workdps(50):
+        for form, p in zip(rf.forms, three.distribution([2, -1, 1]).probabilities, strict=True):
+            got = mpmath.mpf(sympy.N(form.subs(rf.x, sympy.exp(-sympy.Rational(3, 4))), 60))
+            assert abs(got - mpmath.mpf(sympy.N(p, 60))) < mpmath.mpf(10) ** -45
+
+
+@pytest.mark.parametrize(("scale", "holds"), [(4, True), (sympy.Rational(1, 2), False)])
+def test_certify_dp_for_every_epsilon_matches_dense_evaluation(scale, holds):
+    """certify_dp on discrete noise decides every epsilon; its failing set agrees with
+    the exact privacy loss at a grid of numeric epsilons (the loss above epsilon exactly
+    where the certificate says the bound fails)."""
+    prog = _discrete_threshold(scale)
+    a, b = (1, 0, 1), (0, 1, 0)
+    cert = exactdp.certify_dp(prog(epsilon=sympy.Symbol("epsilon", positive=True),
+                                   threshold=0), a, b)
+    assert cert.holds is holds
+    for eps in (sympy.Rational(1, 10), sympy.Rational(1, 2), 1, 2, 5):
+        loss = exactdp.privacy_loss(prog(epsilon=eps, threshold=0), a, b).loss
+        inside = any(sympy.N(iv.lower - eps, 30) < 0 and (
+            iv.upper is None or sympy.N(iv.upper - eps, 30) > 0) for iv in cert.failing_epsilons)
+        assert bool(sympy.N(loss - eps, 30) > 0) is inside
