@@ -19,13 +19,15 @@ import sympy
 
 from .exact.arb import enclose
 from .exact.signs import proved_equal, sign_or_none
-from .printing import output_text
-from .result import REPR_LIMIT, cut_text, number_text
+from .printing import html_table, math_text, output_text
+from .result import REPR_LIMIT, brief, cut_text, number_text, result_latex
 
 #: Most outputs whose exact probabilities a repr computes (when not computed already).
 REPR_OUTPUTS = 24
 #: Longest output text in a repr.
 OUTPUT_CHARS = 60
+#: Outputs listed with their probability in a distribution's HTML and LaTeX tables.
+TABLE_OUTPUTS = 8
 
 
 @dataclass(frozen=True)
@@ -238,3 +240,62 @@ def shipped_repr(dist: Any, name: str, call: str, tail: str, noun: str = "output
     """
     text = answer_line(shipped_answer(dist, closed), noun, output_name(dist.outputs))
     return lead_repr(name, cut_text(text, 120), call, tail)
+
+
+def answer_rows(a: Answer, noun: str, output: Callable[[int], str],
+                about: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``(label, text)`` rows of a distribution's notebook table: the answer in words
+    (:func:`answer_line`), the rows ``about`` it (the mechanism, the answers), then the
+    first :data:`TABLE_OUTPUTS` outputs with their probabilities (those of probability
+    exactly 0 left out, counted, as in the LaTeX display).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> a = ranked(2, (sympy.Rational(1, 3), sympy.Rational(2, 3)))
+    >>> answer_rows(a, "outputs", str, [("mechanism", "M")])[-1]
+    ('1', '0.666667 (exact: 2/3)')
+    """
+    rows = [("answer", answer_line(a, noun, output)), *about]
+    if a.probabilities is not None and a.why is None:  # outputs of probability 0 left out
+        live = [i for i, p in enumerate(a.probabilities) if p != 0]
+        shown = live if len(live) <= TABLE_OUTPUTS + 1 else live[:TABLE_OUTPUTS]
+        rows += [(output(i), number_text(a.probabilities[i])) for i in shown]
+        if len(shown) < len(live):
+            rows.append(("...", f"{len(live) - len(shown)} more {noun}"))
+        if len(live) < len(a.probabilities):
+            rows.append(("", f"({len(a.probabilities) - len(live)} of probability 0 not "
+                         "shown)"))
+    return rows
+
+
+def shipped_rows(dist: Any, noun: str = "outputs", closed: bool | None = None
+                 ) -> list[tuple[str, str]]:
+    """:func:`answer_rows` of a shipped distribution (:func:`shipped_answer`, so computed
+    here only when cheap), about its mechanism and its answers."""
+    about = [("mechanism", repr(dist.mechanism)),
+             ("answers q", brief(tuple(dist.scores.values), 80))]
+    return answer_rows(shipped_answer(dist, closed), noun, output_name(dist.outputs), about)
+
+
+def shipped_html(dist: Any, name: str, noun: str = "outputs", closed: bool | None = None
+                 ) -> str:
+    """The notebook's HTML display of a shipped distribution: :func:`shipped_rows` as a
+    small table (as a program's distribution, :mod:`exactdp.programs.display`).
+
+    Examples
+    --------
+    >>> from exactdp import SparseVector
+    >>> html = shipped_html(SparseVector(1, threshold=0).distribution([0, 1]), "D")
+    >>> html.startswith('<table><caption style="text-align:left"><b>D</b>')
+    True
+    """
+    return html_table(name, shipped_rows(dist, noun, closed))
+
+
+def shipped_latex(dist: Any, name: str, noun: str = "outputs", closed: bool | None = None
+                  ) -> str:
+    """:func:`shipped_rows` as the LaTeX table of a result
+    (:func:`exactdp.result.result_latex`)."""
+    return result_latex(name, [(math_text(a), math_text(b))
+                               for a, b in shipped_rows(dist, noun, closed)])

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..answer import Answer, answer_line, output_name, ranked
+from ..answer import Answer, answer_line, answer_rows, output_name, ranked
 from ..cost import SECONDS_LIMIT, fmt_size
 from ..printing import html_table, math_text
-from ..result import REPR_LIMIT, brief, cut_text, number_text, result_latex
+from ..result import REPR_LIMIT, brief, cut_text, result_latex
 from .integrate import run_cost
 
 #: Largest estimated seconds of the exact probabilities a repr computes.
@@ -35,8 +35,6 @@ REPR_ANSWERS = 10
 ANSWER_CHARS = 120
 #: Room kept for the program's call in a repr (when shorter, all of it).
 CALL_CHARS = 60
-#: Outputs listed with their probability in the HTML and LaTeX tables.
-TABLE_OUTPUTS = 8
 
 
 def _seconds(dist: Any) -> float:
@@ -148,22 +146,12 @@ def distribution_repr(dist: Any, noun: str) -> str:
 
 
 def display_rows(dist: Any, noun: str) -> list[tuple[str, str]]:
-    """``(label, text)`` rows of the notebook table: the answer, the program, the answers,
-    then the first :data:`TABLE_OUTPUTS` outputs with their probabilities (those of
-    probability exactly 0 left out, counted, as in the LaTeX display)."""
-    a = answer(dist)
-    rows = [("answer", answer_text(dist, noun, a)), ("program", repr(dist.mechanism)),
-            ("answers q", brief(tuple(dist.scores.values), 80))]
-    if a.probabilities is not None and a.why is None:  # outputs of probability 0 left out
-        live = [i for i, p in enumerate(a.probabilities) if p != 0]
-        shown = live if len(live) <= TABLE_OUTPUTS + 1 else live[:TABLE_OUTPUTS]
-        rows += [(output_name(dist.outputs)(i), number_text(a.probabilities[i])) for i in shown]
-        if len(shown) < len(live):
-            rows.append(("...", f"{len(live) - len(shown)} more {noun}"))
-        if len(live) < len(a.probabilities):
-            rows.append(("", f"({len(a.probabilities) - len(live)} of probability 0 not "
-                         "shown)"))
-    return rows
+    """``(label, text)`` rows of the notebook table (:func:`exactdp.answer.answer_rows`):
+    the answer, the program, the answers, then the first outputs with their
+    probabilities."""
+    about = [("program", repr(dist.mechanism)),
+             ("answers q", brief(tuple(dist.scores.values), 80))]
+    return answer_rows(answer(dist), noun, lambda i: output_name(dist.outputs)(i), about)
 
 
 def distribution_html(dist: Any, noun: str) -> str:
