@@ -26,6 +26,10 @@ from .result import REPR_LIMIT, brief, cut_text, number_text, result_latex
 REPR_OUTPUTS = 24
 #: Longest output text in a repr.
 OUTPUT_CHARS = 60
+#: Longest answer in a repr (an ``(exact: ...)`` part is dropped first).
+ANSWER_CHARS = 120
+#: Room kept for the mechanism's call in a repr (when shorter, all of it).
+CALL_CHARS = 60
 #: Outputs listed with their probability in a distribution's HTML and LaTeX tables.
 TABLE_OUTPUTS = 8
 
@@ -214,16 +218,21 @@ def output_name(outputs: Sequence[Any]) -> Callable[[int], str]:
 
 
 def lead_repr(name: str, text: str, call: str, tail: str) -> str:
-    """``name(text; call, tail)``: the answer first, the call cut so the whole is at most
-    :data:`exactdp.result.REPR_LIMIT` characters.
+    """``name(text; call, tail)`` in at most :data:`exactdp.result.REPR_LIMIT` characters:
+    the answer ``text`` keeps up to :data:`ANSWER_CHARS` (its ``(exact: ...)`` part dropped
+    first, :func:`exactdp.result.cut_text`), leaving the call at least
+    :data:`CALL_CHARS` (all of it when shorter); the call gets the rest, cut with ``...``.
+    Every distribution's repr, shipped (:func:`shipped_repr`) or a program's
+    (:func:`exactdp.programs.display.distribution_repr`).
 
     Examples
     --------
     >>> lead_repr("D", "2 outputs", "M(epsilon=1)", "n=2")
     'D(2 outputs; M(epsilon=1), n=2)'
     """
-    room = REPR_LIMIT - len(name) - len(tail) - len(text) - 8
-    return f"{name}({text}; {cut_text(call, max(room, 10))}, {tail})"
+    fixed = len(name) + len(tail) + 10  # "(", "; ", ", ", ")" and the brackets a cut closes
+    text = cut_text(text, min(ANSWER_CHARS, REPR_LIMIT - fixed - min(len(call), CALL_CHARS)))
+    return f"{name}({text}; {cut_text(call, REPR_LIMIT - fixed - len(text))}, {tail})"
 
 
 def shipped_repr(dist: Any, name: str, call: str, tail: str, noun: str = "outputs",
@@ -239,7 +248,7 @@ def shipped_repr(dist: Any, name: str, call: str, tail: str, noun: str = "output
     exp(-5/2)/3 + 1); PermuteAndFlip(epsilon=1, ...), n=3)
     """
     text = answer_line(shipped_answer(dist, closed), noun, output_name(dist.outputs))
-    return lead_repr(name, cut_text(text, 120), call, tail)
+    return lead_repr(name, text, call, tail)
 
 
 def answer_rows(a: Answer, noun: str, output: Callable[[int], str],

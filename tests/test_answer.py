@@ -14,6 +14,8 @@ from exactdp import (
     TopK,
 )
 from exactdp.answer import (
+    ANSWER_CHARS,
+    CALL_CHARS,
     REPR_OUTPUTS,
     TABLE_OUTPUTS,
     Answer,
@@ -97,6 +99,14 @@ def test_lead_repr_cuts_the_call_to_the_limit():
     text = lead_repr("D", "2 outputs", "M(" + "x" * 500 + ")", "n=2")
     assert len(text) <= REPR_LIMIT and text.startswith("D(2 outputs; M(xxx") and text.endswith(
         ", n=2)")
+    # a long answer is cut first (its exact part dropped, then "..."), leaving the call
+    # CALL_CHARS; the same cut for the shipped distributions and the programs'
+    long = "3 outputs, most likely " + "y" * 150 + " at 0.5 (exact: 1/2)"
+    text = lead_repr("D", long, "M(" + "x" * 500 + ")", "n=2")
+    answer, call = text[2:].split("; ")
+    assert len(text) <= REPR_LIMIT and answer.endswith("y...") and "exact" not in answer
+    assert len(call) >= CALL_CHARS and call.endswith("...), n=2)")
+    assert lead_repr("D", long, "M()", "n=2") == f"D({long[:ANSWER_CHARS - 3]}...; M(), n=2)"
 
 
 def test_a_large_distribution_s_repr_decides_nothing_costly(monkeypatch):

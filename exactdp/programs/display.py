@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..answer import Answer, answer_line, answer_rows, output_name, ranked
+from ..answer import Answer, answer_line, answer_rows, lead_repr, output_name, ranked
 from ..cost import SECONDS_LIMIT, fmt_size
 from ..printing import html_table, math_text
-from ..result import REPR_LIMIT, brief, cut_text, result_latex
+from ..result import brief, cut_text, result_latex
 from .integrate import run_cost
 
 #: Largest estimated seconds of the exact probabilities a repr computes.
@@ -31,10 +31,6 @@ REPR_SECONDS = 1.0
 #: itself grows with the answers: report-noisy-max on 150 answers takes 2 s to trace; the
 #: sparse vector 6 on 12, 4,096 runs, 1-2 s).
 REPR_ANSWERS = 10
-#: Longest answer in a repr (an ``(exact: ...)`` part is dropped first).
-ANSWER_CHARS = 120
-#: Room kept for the program's call in a repr (when shorter, all of it).
-CALL_CHARS = 60
 
 
 def _seconds(dist: Any) -> float:
@@ -115,9 +111,8 @@ def answer_text(dist: Any, noun: str, a: Answer | None = None) -> str:
 
 def distribution_repr(dist: Any, noun: str) -> str:
     """The repr: the answer, then the program's call and ``n``, at most
-    :data:`exactdp.result.REPR_LIMIT` characters (the answer keeps up to
-    :data:`ANSWER_CHARS`, its ``(exact: ...)`` part dropped first; the call gets the rest,
-    cut with ``...``).
+    :data:`exactdp.result.REPR_LIMIT` characters (:func:`exactdp.answer.lead_repr`, as every
+    distribution's: the answer cut first, then the call).
 
     Parameters
     ----------
@@ -137,12 +132,8 @@ def distribution_repr(dist: Any, noun: str) -> str:
     ProgramDistribution(2 outputs, most likely (1,) at 0.731059 (exact: 1 - 1/(1 + E));
     randomized_response(epsilon=1), n=1)
     """
-    name, tail, call = type(dist).__name__, f", n={dist.n})", repr(dist.mechanism)
-    fixed = len(name) + len(tail) + 3 + 4  # "(", "; " and the brackets a cut closes
-    text = cut_text(answer_text(dist, noun),
-                    min(ANSWER_CHARS, REPR_LIMIT - fixed - min(len(call), CALL_CHARS)))
-    room = REPR_LIMIT - fixed - len(text)
-    return f"{name}({text}; {cut_text(call, room)}{tail}"
+    return lead_repr(type(dist).__name__, answer_text(dist, noun), repr(dist.mechanism),
+                     f"n={dist.n}")
 
 
 def display_rows(dist: Any, noun: str) -> list[tuple[str, str]]:
