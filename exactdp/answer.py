@@ -19,13 +19,19 @@ import sympy
 
 from .exact.arb import enclose
 from .exact.signs import proved_equal, sign_or_none
-from .printing import output_text
-from .result import REPR_LIMIT, cut_text, number_text
+from .printing import html_table, math_text, output_text
+from .result import REPR_LIMIT, brief, cut_text, number_text, result_latex
 
 #: Most outputs whose exact probabilities a repr computes (when not computed already).
 REPR_OUTPUTS = 24
 #: Longest output text in a repr.
 OUTPUT_CHARS = 60
+#: Longest answer in a repr (an ``(exact: ...)`` part is dropped first).
+ANSWER_CHARS = 120
+#: Room kept for the mechanism's call in a repr (when shorter, all of it).
+CALL_CHARS = 60
+#: Outputs listed with their probability in a distribution's HTML and LaTeX tables.
+TABLE_OUTPUTS = 8
 
 
 @dataclass(frozen=True)
@@ -212,16 +218,21 @@ def output_name(outputs: Sequence[Any]) -> Callable[[int], str]:
 
 
 def lead_repr(name: str, text: str, call: str, tail: str) -> str:
-    """``name(text; call, tail)``: the answer first, the call cut so the whole is at most
-    :data:`exactdp.result.REPR_LIMIT` characters.
+    """``name(text; call, tail)`` in at most :data:`exactdp.result.REPR_LIMIT` characters:
+    the answer ``text`` keeps up to :data:`ANSWER_CHARS` (its ``(exact: ...)`` part dropped
+    first, :func:`exactdp.result.cut_text`), leaving the call at least
+    :data:`CALL_CHARS` (all of it when shorter); the call gets the rest, cut with ``...``.
+    Every distribution's repr, shipped (:func:`shipped_repr`) or a program's
+    (:func:`exactdp.programs.display.distribution_repr`).
 
     Examples
     --------
     >>> lead_repr("D", "2 outputs", "M(epsilon=1)", "n=2")
     'D(2 outputs; M(epsilon=1), n=2)'
     """
-    room = REPR_LIMIT - len(name) - len(tail) - len(text) - 8
-    return f"{name}({text}; {cut_text(call, max(room, 10))}, {tail})"
+    fixed = len(name) + len(tail) + 10  # "(", "; ", ", ", ")" and the brackets a cut closes
+    text = cut_text(text, min(ANSWER_CHARS, REPR_LIMIT - fixed - min(len(call), CALL_CHARS)))
+    return f"{name}({text}; {cut_text(call, REPR_LIMIT - fixed - len(text))}, {tail})"
 
 
 def shipped_repr(dist: Any, name: str, call: str, tail: str, noun: str = "outputs",
@@ -237,4 +248,63 @@ def shipped_repr(dist: Any, name: str, call: str, tail: str, noun: str = "output
     exp(-5/2)/3 + 1); PermuteAndFlip(epsilon=1, ...), n=3)
     """
     text = answer_line(shipped_answer(dist, closed), noun, output_name(dist.outputs))
-    return lead_repr(name, cut_text(text, 120), call, tail)
+    return lead_repr(name, text, call, tail)
+
+
+def answer_rows(a: Answer, noun: str, output: Callable[[int], str],
+                about: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
+    """``(label, text)`` rows of a distribution's notebook table: the answer in words
+    (:func:`answer_line`), the rows ``about`` it (the mechanism, the answers), then the
+    first :data:`TABLE_OUTPUTS` outputs with their probabilities (those of probability
+    exactly 0 left out, counted, as in the LaTeX display).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> a = ranked(2, (sympy.Rational(1, 3), sympy.Rational(2, 3)))
+    >>> answer_rows(a, "outputs", str, [("mechanism", "M")])[-1]
+    ('1', '0.666667 (exact: 2/3)')
+    """
+    rows = [("answer", answer_line(a, noun, output)), *about]
+    if a.probabilities is not None and a.why is None:  # outputs of probability 0 left out
+        live = [i for i, p in enumerate(a.probabilities) if p != 0]
+        shown = live if len(live) <= TABLE_OUTPUTS + 1 else live[:TABLE_OUTPUTS]
+        rows += [(output(i), number_text(a.probabilities[i])) for i in shown]
+        if len(shown) < len(live):
+            rows.append(("...", f"{len(live) - len(shown)} more {noun}"))
+        if len(live) < len(a.probabilities):
+            rows.append(("", f"({len(a.probabilities) - len(live)} of probability 0 not "
+                         "shown)"))
+    return rows
+
+
+def shipped_rows(dist: Any, noun: str = "outputs", closed: bool | None = None
+                 ) -> list[tuple[str, str]]:
+    """:func:`answer_rows` of a shipped distribution (:func:`shipped_answer`, so computed
+    here only when cheap), about its mechanism and its answers."""
+    about = [("mechanism", repr(dist.mechanism)),
+             ("answers q", brief(tuple(dist.scores.values), 80))]
+    return answer_rows(shipped_answer(dist, closed), noun, output_name(dist.outputs), about)
+
+
+def shipped_html(dist: Any, name: str, noun: str = "outputs", closed: bool | None = None
+                 ) -> str:
+    """The notebook's HTML display of a shipped distribution: :func:`shipped_rows` as a
+    small table (as a program's distribution, :mod:`exactdp.programs.display`).
+
+    Examples
+    --------
+    >>> from exactdp import SparseVector
+    >>> html = shipped_html(SparseVector(1, threshold=0).distribution([0, 1]), "D")
+    >>> html.startswith('<table><caption style="text-align:left"><b>D</b>')
+    True
+    """
+    return html_table(name, shipped_rows(dist, noun, closed))
+
+
+def shipped_latex(dist: Any, name: str, noun: str = "outputs", closed: bool | None = None
+                  ) -> str:
+    """:func:`shipped_rows` as the LaTeX table of a result
+    (:func:`exactdp.result.result_latex`)."""
+    return result_latex(name, [(math_text(a), math_text(b))
+                               for a, b in shipped_rows(dist, noun, closed)])

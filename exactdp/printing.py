@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import fractions
 import html
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -42,6 +43,58 @@ def latex_escape(text: str) -> str:
     return "".join(repl.get(ch, ch) for ch in text)
 
 
+#: A number of a printed witness or interval: an integer, a fraction, a decimal, or an
+#: infinity (sympy's ``oo``, mpmath's and Python's ``inf``).
+_NUMBER = r"[-+]?(?:oo|inf|\d+(?:\.\d+)?(?:[eE][-+]?\d+)?(?:/\d+)?)"
+#: An interval or a tuple of numbers as the library prints them (``(0, oo)``,
+#: ``[1.5, inf]``, ``(1/2, 3)``: ", " between numbers), an arrow to a number
+#: (``-> -oo``), or an infinity alone.
+_PROSE_MATH = re.compile(
+    rf"[(\[]{_NUMBER}(?:, {_NUMBER})+[)\]]|->\s*{_NUMBER}(?![\w.])"
+    r"|(?<![\w.])[-+]?(?:oo|inf)(?![\w.])")
+_INFINITY = re.compile(r"(?<![\w.])(oo|inf)(?![\w.])")
+
+
+def _number_latex(text: str) -> str:
+    """One number of :data:`_NUMBER` as LaTeX math (``1/2`` as ``\\frac{1}{2}``, ``oo``
+    and ``inf`` as ``\\infty``)."""
+    sign, body = (text[0], text[1:]) if text[0] in "+-" else ("", text)
+    if body in ("oo", "inf"):
+        return ("-" if sign == "-" else "") + r"\infty"
+    if "/" in body:
+        num, den = body.split("/")
+        return rf"{'-' if sign == '-' else ''}\frac{{{num}}}{{{den}}}"
+    return ("-" if sign == "-" else "") + latex_number(body)
+
+
+def _math_piece(text: str) -> str:
+    if text.startswith("->"):
+        return r"\to " + _number_latex(text[2:].strip())
+    if text[0] in "([":
+        ends = (_number_latex(t) for t in text[1:-1].split(", "))
+        return text[0] + ", ".join(ends) + text[-1]
+    return _number_latex(text)
+
+
+def prose_latex(text: str) -> str:
+    """Plain text (a witness, a caveat) as LaTeX text: its intervals and tuples of numbers,
+    its arrows to a number and its infinities in math mode, the rest escaped
+    (:func:`latex_escape`), so sympy's ``oo`` never prints as two letters.
+
+    Examples
+    --------
+    >>> print(prose_latex("the pattern REAL with the value in (-oo, 1/2)"))
+    the pattern REAL with the value in $(-\\infty, \\frac{1}{2})$
+    >>> print(prose_latex("as the value -> oo; loss in [0.5, inf]"))
+    as the value $\\to \\infty$; loss in $[0.5, \\infty]$
+    """
+    out, at = [], 0
+    for m in _PROSE_MATH.finditer(text):
+        out += [latex_escape(text[at:m.start()]), "$" + _math_piece(m.group()) + "$"]
+        at = m.end()
+    return "".join(out) + latex_escape(text[at:])
+
+
 _MATH_TEXT = {"\\": r"\backslash ", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#",
               "_": r"\_", "{": r"\{", "}": r"\}", "~": r"\sim ", "^": r"\hat{}", " ": r"\ "}
 
@@ -50,10 +103,18 @@ def math_text(text: str) -> str:
     """Plain text as upright LaTeX *math* (``\\mathrm{bounded\\_range}``).
 
     Inside math, ``\\_`` and the other escapes are understood alike by LaTeX and by the
-    notebook's MathJax (which prints a ``\\text{...\\_...}`` backslash literally).
+    notebook's MathJax (which prints a ``\\text{...\\_...}`` backslash literally). An
+    infinity (sympy's ``oo``, ``inf``) is ``\\infty``, never two upright letters.
+
+    Examples
+    --------
+    >>> print(math_text("value in (0, oo)"))
+    \\mathrm{value\\ in\\ (0,\\ }\\infty\\mathrm{)}
     """
-    body = "".join(_MATH_TEXT.get(ch, ch) for ch in text.replace("->", "\0"))
-    return r"\mathrm{" + body.replace("\0", r"}\to\mathrm{") + "}"
+    text = _INFINITY.sub("\1", text.replace("->", "\0"))
+    body = "".join(_MATH_TEXT.get(ch, ch) for ch in text)
+    body = body.replace("\0", r"}\to\mathrm{").replace("\1", r"}\infty\mathrm{")
+    return r"\mathrm{" + body + "}"
 
 
 def _to_mpf(value, digits: int):

@@ -14,14 +14,21 @@ from exactdp import (
     TopK,
 )
 from exactdp.answer import (
+    ANSWER_CHARS,
+    CALL_CHARS,
     REPR_OUTPUTS,
+    TABLE_OUTPUTS,
     Answer,
     answer_line,
+    answer_rows,
     lead_repr,
     most_likely,
     ranked,
     shipped_answer,
+    shipped_html,
+    shipped_latex,
     shipped_repr,
+    shipped_rows,
 )
 from exactdp.result import REPR_LIMIT
 
@@ -92,6 +99,14 @@ def test_lead_repr_cuts_the_call_to_the_limit():
     text = lead_repr("D", "2 outputs", "M(" + "x" * 500 + ")", "n=2")
     assert len(text) <= REPR_LIMIT and text.startswith("D(2 outputs; M(xxx") and text.endswith(
         ", n=2)")
+    # a long answer is cut first (its exact part dropped, then "..."), leaving the call
+    # CALL_CHARS; the same cut for the shipped distributions and the programs'
+    long = "3 outputs, most likely " + "y" * 150 + " at 0.5 (exact: 1/2)"
+    text = lead_repr("D", long, "M(" + "x" * 500 + ")", "n=2")
+    answer, call = text[2:].split("; ")
+    assert len(text) <= REPR_LIMIT and answer.endswith("y...") and "exact" not in answer
+    assert len(call) >= CALL_CHARS and call.endswith("...), n=2)")
+    assert lead_repr("D", long, "M()", "n=2") == f"D({long[:ANSWER_CHARS - 3]}...; M(), n=2)"
 
 
 def test_a_large_distribution_s_repr_decides_nothing_costly(monkeypatch):
@@ -110,3 +125,28 @@ def test_a_large_distribution_s_repr_decides_nothing_costly(monkeypatch):
 def test_a_top_k_label_names_its_noise_once():
     d = TopK(ReportNoisyMax(1, noise="laplace"), 2).distribution([3, 1, 0])
     assert repr(d).endswith("; top-2 one-shot RNM-Laplace, n=3, k=2)")
+
+
+def test_answer_rows_list_the_first_outputs_and_count_the_rest():
+    a = ranked(3, (R(1, 2), R(1, 2), R(0)))
+    rows = answer_rows(a, "outputs", lambda i: f"o{i}", [("mechanism", "M")])
+    assert rows == [("answer", "3 outputs, most likely o0 and 1 more tied, each at 0.5 "
+                     "(exact: 1/2)"), ("mechanism", "M"), ("o0", "0.5 (exact: 1/2)"),
+                    ("o1", "0.5 (exact: 1/2)"), ("", "(1 of probability 0 not shown)")]
+    many = ranked(TABLE_OUTPUTS + 2, (R(1, TABLE_OUTPUTS + 2),) * (TABLE_OUTPUTS + 2))
+    tail = answer_rows(many, "outputs", str, [])
+    assert len(tail) == 1 + TABLE_OUTPUTS + 1 and tail[-1] == ("...", "2 more outputs")
+    # not computed: the answer row says why, no output rows
+    assert answer_rows(Answer(5, None, why="refused: x"), "outputs", str, []) == [
+        ("answer", "5 outputs, probabilities refused: x")]
+
+
+def test_shipped_tables_show_the_answer_the_mechanism_and_the_outputs():
+    # the sparse vector at q_1 = T: symmetric noises, each output 1/2
+    d = SparseVector(1, threshold=1).distribution([1])
+    rows = shipped_rows(d)
+    assert [r[0] for r in rows] == ["answer", "mechanism", "answers q", "(T,)", "(F,)"]
+    assert rows[1][1] == repr(d.mechanism) and rows[2][1] == "(1,)"
+    assert rows[3][1] == rows[4][1] == "0.5 (exact: 1/2)"
+    assert "<b>D</b>" in shipped_html(d, "D") and "(T,)" in shipped_html(d, "D")
+    assert shipped_latex(d, "D").startswith(r"$\begin{array}{ll} \mathbf{D}")

@@ -101,6 +101,24 @@ def test_math_text_escapes_for_latex_and_mathjax_alike():
     assert printing.math_text("bounded_range") == r"\mathrm{bounded\_range}"
     assert printing.math_text("a b&{c}") == r"\mathrm{a\ b\&\{c\}}"
     assert printing.math_text("(1)->(2)") == r"\mathrm{(1)}\to\mathrm{(2)}"
+    # sympy's oo (and inf) is the symbol infinity, not two upright letters; words are kept
+    assert printing.math_text("in (0, oo)") == r"\mathrm{in\ (0,\ }\infty\mathrm{)}"
+    assert printing.math_text("-inf, info, zoo") == r"\mathrm{-}\infty\mathrm{,\ info,\ zoo}"
+
+
+def test_prose_latex_prints_intervals_and_infinities_as_math():
+    # a release loss's witness in words (programs.release_loss, release_max_poly)
+    assert printing.prose_latex("the pattern REAL with the value in (-oo, 1/2)") == (
+        r"the pattern REAL with the value in $(-\infty, \frac{1}{2})$")
+    assert printing.prose_latex("(REAL, None) as the value -> -oo") == (
+        r"(REAL, None) as the value $\to -\infty$")
+    assert printing.prose_latex("with the values (3, -7/4, 0.5)") == (
+        r"with the values $(3, -\frac{7}{4}, 0.5)$")
+    assert printing.prose_latex("in [1e-3, inf] (certified)") == (
+        r"in $[1 \times 10^{-3}, \infty]$ (certified)")
+    # text without a number interval or an infinity is latex_escape's
+    for text in ("exhaustive vertices {-1,0,1}^n", "too good: (1,2) vs (2,1)", "x_1 & 50%"):
+        assert printing.prose_latex(text) == printing.latex_escape(text)
 
 
 @pytest.mark.parametrize("log_v", [-500000, -(10**5) * 7, 2 * 10**6, -(10**14)])

@@ -200,7 +200,7 @@ def test_a_failing_certificate_prints_its_failing_epsilons():
     assert c.failing_epsilon_intervals == sympy.Interval.open(0, sympy.oo)
     assert "holds=False" in repr(c) and "fails for epsilon in (0, oo)" in repr(c)
     assert "fails for epsilon in (0, oo)" in c.summary().splitlines()[0]
-    assert r"(0,\ oo)" in c._repr_latex_()
+    assert r"(0,\ }\infty\mathrm{)" in c._repr_latex_()  # oo is the symbol, not two letters
 
 
 # ---------------------------------------------------------------------------- notebook

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from .._validate import check_bool, check_choice, check_int
-from ..printing import format_number, latex_escape
+from ..printing import format_number, latex_escape, prose_latex
 from ..result import close_brackets
 
 #: Significant digits of the losses in the table.
@@ -139,7 +139,8 @@ def library_table(rows: Sequence[Any], fmt: str = "text", seconds: bool = True,
         head = " & ".join(latex_escape(h) for h in header) + r" \\"
         lines = [r"\begin{tabular}{" + "l" * len(header) + "}", r"\hline", head,
                  r"\hline"]
-        lines += [" & ".join(latex_escape(c) for c in cells) + r" \\" for cells in body]
+        # a witness's interval and infinity (``(0, oo)``, ``-> -oo``) as math, not text
+        lines += [" & ".join(prose_latex(c) for c in cells) + r" \\" for cells in body]
         return "\n".join(lines + [r"\hline", r"\end{tabular}"])
     return text_panels(list(header), body, width)
 

@@ -30,7 +30,7 @@ from ..analysis.check import check_dp
 from ..analysis.loss import privacy_loss
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
-from ..printing import cut_latex, format_number, latex_escape, output_text
+from ..printing import cut_latex, format_number, latex_escape, output_text, prose_latex
 from ..programs import Program
 from ..result import cut_text
 from ..result_text import decimal_text
@@ -117,6 +117,12 @@ class _Style:
             return rf"\texttt{{{latex_escape(text)}}}"
         return f"`{text}`" if self.fmt == "markdown" else text
 
+    def description(self, text: str) -> str:
+        """A witness in words (``the pattern REAL with the value in (0, oo)``): code in text
+        and markdown; in LaTeX prose with its intervals and infinities as math
+        (:func:`exactdp.printing.prose_latex`), never ``oo`` inside ``\\texttt``."""
+        return prose_latex(text) if self.fmt == "latex" else self.code(text)
+
     def exact(self, value: object) -> str:
         """The exact value, cut with ``...`` beyond :data:`EXACT_CHARS` characters (a
         probability at a score of 1e300 holds 300-digit exponents); in LaTeX its first
@@ -164,7 +170,7 @@ class _Style:
         return "\n".join([head, "", *table]) + "\n\n" + sep.join(lines)
 
     def plain(self, text: str) -> str:
-        return latex_escape(text) if self.fmt == "latex" else text
+        return prose_latex(text) if self.fmt == "latex" else text
 
 
 def probability_rows(dist, fmt: str) -> list[str]:
@@ -246,6 +252,7 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
         value = loss.loss
         # a sequence's output by itself (label, None included): its index may be past q's
         # outputs, in the union of both vectors' outputs
+        named = isinstance(loss.output, int)  # else a release witness in words
         out = (output_text(loss.label) if mech.output_kind == "sequence"
                else output_text(dist.outputs[loss.output])) if isinstance(loss.output, int) \
             else cut_text(str(loss.output), 2 * EXACT_CHARS)
@@ -253,8 +260,10 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
         if loss.interval is None:
             said = style.with_decimal(value)
         else:  # a certified bracket: its ends, never its midpoint as if exact
-            said = "in [{}, {}] (certified)".format(*(f"{float(v):.6g}" for v in loss.interval))
-        lines.append(f"privacy loss on {pair}: {said} at output {style.code(out)}")
+            said = style.plain("in [{}, {}] (certified)".format(
+                *(f"{float(v):.6g}" for v in loss.interval)))
+        lines.append(f"privacy loss on {pair}: {said} at output "
+                     f"{style.code(out) if named else style.description(out)}")
         # exactly (exact.compare: exact algebra or rigorous balls; undecided raises)
         holds = _within(loss, eps) if not eps.free_symbols else None
         if holds is not None:
@@ -276,7 +285,9 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
             if mech.output_kind == "sequence":
                 at = output_text(at)  # check_dp names a sequence's output itself
             pair = f"{style.vector('q', w.scores)}, {style.vector(QUOTE, w.neighbour)}"
-            lines.append(f"{verdict}; witness: {pair}, output {style.code(str(at))}")
+            shown = style.description(at) if mech.output_kind == "release" and isinstance(
+                at, str) else style.code(str(at))
+            lines.append(f"{verdict}; witness: {pair}, output {shown}")
     return AnalyseResult(style.join(head, table, lines), violated)
 
 

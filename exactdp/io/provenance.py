@@ -12,7 +12,7 @@ from typing import Any, Protocol
 
 from .. import __version__
 from .._validate import argument_error
-from ..printing import latex_escape, scores_latex
+from ..printing import latex_escape, prose_latex, scores_latex
 
 
 class CaseInput(Protocol):
@@ -138,7 +138,7 @@ def provenance_section(rows: Sequence[tuple[str, str]], fmt: str) -> str | None:
         lines = [rf"\textbf{{Provenance.}} \texttt{{exactdp}} {latex_escape(items['exactdp'])}"
                  rf"{git}, {items['date']}; {latex_escape(libs)}.",
                  rf"Command: \texttt{{{cmd}}}.",
-                 "Input: " + "; ".join(_primes(latex_escape(f"{k}: {v}")).replace(
+                 "Input: " + "; ".join(_primes(_input_latex(k, v)).replace(
                      ",", r",\allowbreak{}") for k, v in inputs) + "."]
         return "\n".join([r"\noindent\fbox{\parbox{\dimexpr\linewidth-2\fboxsep-2\fboxrule"
                           r"\relax}{\small\raggedright", r" \\ ".join(lines) + "}}",
@@ -152,6 +152,13 @@ def provenance_section(rows: Sequence[tuple[str, str]], fmt: str) -> str | None:
     git = f" (git {items['git commit']})" if "git commit" in items else ""
     return (f"exactdp {items['exactdp']}{git}, {items['date']}; {libs}\n"
             f"command: {items['command']}")
+
+
+def _input_latex(key: str, value: str) -> str:
+    """``key: value`` of the input line in LaTeX; epsilon's ``oo`` as ``$\\infty$``
+    (:func:`~exactdp.printing.prose_latex`), not sympy's two letters."""
+    return latex_escape(f"{key}: ") + (prose_latex(value) if key == "epsilon"
+                                       else latex_escape(value))
 
 
 def _primes(text: str) -> str:

@@ -33,7 +33,7 @@ import sympy
 
 from .._validate import argument_error, short_number
 from ..analysis.neighbourhood import EXHAUSTIVE_MAX_N
-from ..cost import SECONDS_LIMIT, check_seconds, fmt_size, laplace_mp_seconds, refuse
+from ..cost import check_seconds, fmt_size, laplace_mp_seconds, refuse
 from ..mechanisms import REGISTRY
 from ..progress import NoBar
 from ..scores import ScoreVector
@@ -54,24 +54,34 @@ FLOAT_FLOOR = 1e-290
 LEADERS = 3
 
 
-#: Largest estimated CPU time (seconds) of the exact report; above, the numeric route.
-EXACT_REPORT_SECONDS = SECONDS_LIMIT
+#: Largest estimated CPU time (seconds) of the exact report; above, the numeric route,
+#: which answers in seconds (0.6 s on 60 scores of 7 distinct values, 2.1 s on 80). With
+#: :func:`exact_report_seconds` within a factor 2 of the measured CPU time, 15 s keeps the
+#: routes the report took when its estimate was 5-9x high under 120 s: exact up to 20
+#: distinct scores (12 s) and on 60 scores of 3 distinct values (3.6 s); numeric on 25
+#: distinct scores (30 s exact) and on 60 or 80 scores of 7 distinct values (19 s, 26 s).
+EXACT_REPORT_SECONDS = 15.0
 
 
 def exact_report_seconds(n: int, distinct: int, mechanisms: int = 5) -> float:
     """Estimated CPU seconds of the exact report (before the figures and LaTeX) on ``n``
     scores with ``distinct`` distinct values and ``mechanisms`` mechanisms.
 
-    The pair's exact losses and PF's dominance certificate grow like ``n^2 distinct^2``
-    (x-forms of degree about n times the gaps, compared exactly), and up to
-    ``EXHAUSTIVE_MAX_N`` scores every one of the ``3^n - 1`` vertex neighbours is checked:
-    ``0.3 + 7e-4 n^2 d^2 (m + 1) / 6 + 3.5e-4 m (3^n - 1)`` s. Measured (CPU, scores
-    ``0..n-1``, five mechanisms): n = 4 / 6 / 8 / 10 / 12 took 0.37 / 1.9 / 2.6 / 6.1 / 16.7 s,
-    n = 20 / 30 46 / 232 s; 16 scores with 3 distinct values 1.2 s. Within a factor 2.5
-    of these."""
+    ``0.05 + (1e-3 n d^2 + 7e-4 n^2 d) (m + 1) / 6 + 2e-4 m (3^n - 1)`` s: the pair's exact
+    losses, the worst-loss search and PF's dominance certificate on ``n`` outputs whose
+    probabilities are sums over the ``d`` distinct scores, and up to ``EXHAUSTIVE_MAX_N``
+    scores every one of the ``3^n - 1`` vertex neighbours checked. Fitted (least squares
+    on the logarithms, then rounded up) to ``time.process_time`` of ``build_report`` with a
+    neighbour and five mechanisms, one process per size: scores ``0..n-1`` for n = 2 / 4 /
+    5 / 6 / 8 / 10 / 12 / 16 / 20 / 25 / 30 took 0.05 / 0.16 / 0.38 / 1.1 / 0.65 / 1.3 /
+    2.4 / 8.4 / 11.7 / 29.8 / 70 s; ``i % 3`` on 16 / 30 / 40 / 60 scores 0.69 / 3.0 / 5.3
+    / 3.6 s, ``i % 7`` on 60 / 80 scores 19.4 / 25.6 s. The estimate is within a factor 2.3
+    of each (2.3x above on 60 scores of 3 values; 1.5x below at most, on 30 distinct
+    scores).
+    """
     vertices = 3**n - 1 if n <= EXHAUSTIVE_MAX_N else 0
-    return (0.3 + 7e-4 * n * n * distinct * distinct * (mechanisms + 1) / 6
-            + 3.5e-4 * mechanisms * vertices)
+    return (0.05 + (1e-3 * n * distinct**2 + 7e-4 * n * n * distinct) * (mechanisms + 1) / 6
+            + 2e-4 * mechanisms * vertices)
 
 
 def exact_route(n: int, distinct: int, mechanisms: int = 5) -> bool:

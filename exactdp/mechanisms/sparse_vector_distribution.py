@@ -25,7 +25,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_int
-from ..answer import shipped_repr
+from ..answer import shipped_html, shipped_latex, shipped_repr
 from ..distribution import DiscreteDistribution
 from ..exact import arb_to_interval, flint_prec, to_arb
 from ..rational_form import RationalForm
@@ -367,3 +367,9 @@ class SparseVectorDistribution(DiscreteDistribution):
 
     def __repr__(self) -> str:
         return shipped_repr(self, "SparseVectorDistribution", self.label, f"m={self.n}")
+
+    def _repr_html_(self) -> str:  # the notebook's table, as every distribution's
+        return shipped_html(self, "SparseVectorDistribution")
+
+    def _repr_latex_(self) -> str:
+        return shipped_latex(self, "SparseVectorDistribution")

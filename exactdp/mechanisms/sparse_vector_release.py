@@ -93,7 +93,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_int
-from ..answer import shipped_repr
+from ..answer import shipped_html, shipped_latex, shipped_repr
 from ..distribution import LossSupremum
 from ..exact import flint_prec, to_arb
 from ..exact.piecewise_exp import add_term
@@ -566,3 +566,9 @@ class SparseVectorRelease(BallViews, ReleasedValues):
     def __repr__(self) -> str:
         return shipped_repr(self, "SparseVectorRelease", type(self.mechanism).__name__,
                             f"m={self.n}, c={self.scheme.cutoff}", "patterns", closed=True)
+
+    def _repr_html_(self) -> str:  # the notebook's table, as every distribution's
+        return shipped_html(self, "SparseVectorRelease", "patterns", closed=True)
+
+    def _repr_latex_(self) -> str:
+        return shipped_latex(self, "SparseVectorRelease", "patterns", closed=True)

@@ -19,10 +19,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..answer import Answer, answer_line, output_name, ranked
+from ..answer import Answer, answer_line, answer_rows, lead_repr, output_name, ranked
 from ..cost import SECONDS_LIMIT, fmt_size
 from ..printing import html_table, math_text
-from ..result import REPR_LIMIT, brief, cut_text, number_text, result_latex
+from ..result import brief, cut_text, result_latex
 from .integrate import run_cost
 
 #: Largest estimated seconds of the exact probabilities a repr computes.
@@ -31,12 +31,6 @@ REPR_SECONDS = 1.0
 #: itself grows with the answers: report-noisy-max on 150 answers takes 2 s to trace; the
 #: sparse vector 6 on 12, 4,096 runs, 1-2 s).
 REPR_ANSWERS = 10
-#: Longest answer in a repr (an ``(exact: ...)`` part is dropped first).
-ANSWER_CHARS = 120
-#: Room kept for the program's call in a repr (when shorter, all of it).
-CALL_CHARS = 60
-#: Outputs listed with their probability in the HTML and LaTeX tables.
-TABLE_OUTPUTS = 8
 
 
 def _seconds(dist: Any) -> float:
@@ -117,9 +111,8 @@ def answer_text(dist: Any, noun: str, a: Answer | None = None) -> str:
 
 def distribution_repr(dist: Any, noun: str) -> str:
     """The repr: the answer, then the program's call and ``n``, at most
-    :data:`exactdp.result.REPR_LIMIT` characters (the answer keeps up to
-    :data:`ANSWER_CHARS`, its ``(exact: ...)`` part dropped first; the call gets the rest,
-    cut with ``...``).
+    :data:`exactdp.result.REPR_LIMIT` characters (:func:`exactdp.answer.lead_repr`, as every
+    distribution's: the answer cut first, then the call).
 
     Parameters
     ----------
@@ -139,31 +132,17 @@ def distribution_repr(dist: Any, noun: str) -> str:
     ProgramDistribution(2 outputs, most likely (1,) at 0.731059 (exact: 1 - 1/(1 + E));
     randomized_response(epsilon=1), n=1)
     """
-    name, tail, call = type(dist).__name__, f", n={dist.n})", repr(dist.mechanism)
-    fixed = len(name) + len(tail) + 3 + 4  # "(", "; " and the brackets a cut closes
-    text = cut_text(answer_text(dist, noun),
-                    min(ANSWER_CHARS, REPR_LIMIT - fixed - min(len(call), CALL_CHARS)))
-    room = REPR_LIMIT - fixed - len(text)
-    return f"{name}({text}; {cut_text(call, room)}{tail}"
+    return lead_repr(type(dist).__name__, answer_text(dist, noun), repr(dist.mechanism),
+                     f"n={dist.n}")
 
 
 def display_rows(dist: Any, noun: str) -> list[tuple[str, str]]:
-    """``(label, text)`` rows of the notebook table: the answer, the program, the answers,
-    then the first :data:`TABLE_OUTPUTS` outputs with their probabilities (those of
-    probability exactly 0 left out, counted, as in the LaTeX display)."""
-    a = answer(dist)
-    rows = [("answer", answer_text(dist, noun, a)), ("program", repr(dist.mechanism)),
-            ("answers q", brief(tuple(dist.scores.values), 80))]
-    if a.probabilities is not None and a.why is None:  # outputs of probability 0 left out
-        live = [i for i, p in enumerate(a.probabilities) if p != 0]
-        shown = live if len(live) <= TABLE_OUTPUTS + 1 else live[:TABLE_OUTPUTS]
-        rows += [(output_name(dist.outputs)(i), number_text(a.probabilities[i])) for i in shown]
-        if len(shown) < len(live):
-            rows.append(("...", f"{len(live) - len(shown)} more {noun}"))
-        if len(live) < len(a.probabilities):
-            rows.append(("", f"({len(a.probabilities) - len(live)} of probability 0 not "
-                         "shown)"))
-    return rows
+    """``(label, text)`` rows of the notebook table (:func:`exactdp.answer.answer_rows`):
+    the answer, the program, the answers, then the first outputs with their
+    probabilities."""
+    about = [("program", repr(dist.mechanism)),
+             ("answers q", brief(tuple(dist.scores.values), 80))]
+    return answer_rows(answer(dist), noun, lambda i: output_name(dist.outputs)(i), about)
 
 
 def distribution_html(dist: Any, noun: str) -> str:

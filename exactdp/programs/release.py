@@ -261,8 +261,14 @@ class ProgramRelease(ReleasedValues):
 
     def split_output(self, output: object) -> tuple[int, tuple[Fraction, ...]]:
         """``(position of its pattern, its released values as Fractions)`` of an output
-        (a discrete pattern matching exactly is preferred to one releasing a value)."""
+        (a discrete pattern matching exactly is preferred to one releasing a value; a float
+        value is taken exactly with an :class:`~exactdp.numbers.ExactConversionWarning`)."""
         func = f"{self.mechanism.name}.density"
+        i, vals = self._find_output(output, func)
+        return i, tuple(released_rational(func, v) for v in vals)
+
+    def _find_output(self, output: object, func: str) -> tuple[int, list[Any]]:
+        """``(position of its pattern, its released values as given)`` of an output."""
         found = []
         for i, p in enumerate(self.outputs):
             vals: list[Any] = []
@@ -272,7 +278,7 @@ class ProgramRelease(ReleasedValues):
             raise argument_error(func, "output", "an output of one of the patterns .outputs",
                                  output)
         _, i, vals = min(found, key=lambda t: t[0])
-        return i, tuple(released_rational(func, v) for v in vals)
+        return i, vals
 
     def _check_cost(self, func: str) -> None:
         token = _INTEGRALS.set(func)
@@ -518,11 +524,13 @@ class ProgramRelease(ReleasedValues):
     def split(self, draws: object) -> tuple[np.ndarray, np.ndarray]:
         """Outputs of :meth:`sample` as pattern positions (shape (size,)) and released
         values (shape (size, k), NaN padded; k the most values of a pattern)."""
-        rows = [self.split_output(o) for o in list(draws)]  # type: ignore[call-overload]
+        func = f"{self.mechanism.name}.split"
+        rows = [self._find_output(o, func) for o in list(draws)]  # type: ignore[call-overload]
         k = max((real_count(p) for p in self.outputs), default=0)
         values = np.full((len(rows), k), np.nan)
-        for r, (_, vals) in enumerate(rows):
-            values[r, :len(vals)] = [float(x) for x in vals]
+        for r, (_, vals) in enumerate(rows):  # a float view: sampled floats stay floats
+            values[r, :len(vals)] = [float(x) if isinstance(x, (float, np.floating))
+                                     else float(released_rational(func, x)) for x in vals]
         return np.array([i for i, _ in rows], dtype=np.int64), values
 
     def sample_index(self, size: int, rng: Any = None) -> np.ndarray:

@@ -190,8 +190,9 @@ def released_rational(func: str, v: object) -> Fraction:
     func : str
         The calling function, named in the error.
     v : object
-        A number: a float is taken by its exact binary value; ints, Fractions, strings
-        and sympy numbers through :func:`exactdp.numbers.exact_number`.
+        A number, through :func:`exactdp.numbers.exact_number` (ints, Fractions, strings,
+        sympy numbers; a float is taken by its exact binary value with an
+        :class:`~exactdp.numbers.ExactConversionWarning`, as at every exact entry point).
 
     Returns
     -------
@@ -204,11 +205,9 @@ def released_rational(func: str, v: object) -> Fraction:
 
     Examples
     --------
-    >>> released_rational("density", "1/3"), released_rational("density", 0.5)
-    (Fraction(1, 3), Fraction(1, 2))
+    >>> released_rational("density", "1/3"), released_rational("density", 2)
+    (Fraction(1, 3), Fraction(2, 1))
     """
-    if isinstance(v, float):
-        return Fraction(v)
     r = exact_number(v, "output", func=func)
     if not r.is_Rational:
         raise argument_error(func, "output", "rational released values", v)

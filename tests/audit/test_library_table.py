@@ -94,6 +94,10 @@ def test_loss_cell_bracket_and_supremum(rows):
     near = PairLoss("one below", (1,), (0,), sympy.Integer(1), "v -> oo", False)
     assert loss_cell(replace(row, worst=near, loss=near.loss)) == "sup 1"
     assert loss_cell(replace(row, worst=None, loss=None)) == "--"
+    # LaTeX: the bracket and a witness's infinity are math (sympy's oo was printed as text)
+    tex = library_table([replace(row, worst=replace(near, output="v -> +oo"), loss=near.loss),
+                         replace(row, worst=bracket, loss=lo)], "latex")
+    assert r"& v $\to \infty$ &" in tex and r"& in $[0.149, 0.15]$ &" in tex
 
 
 def test_output_cell_cuts_at_a_tuple_boundary():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import textwrap
 
 import pytest
@@ -341,3 +342,33 @@ def test_an_integer_loss_is_printed_once_and_a_huge_epsilon_shortly(capsys, user
                          "--param", "threshold=1", "--scores", "1", "--neighbour-scores",
                          "2", "--format", "latex")
     assert r"\varepsilon \approx 1.0 \times 10^{400}" in out
+
+
+CLAMP = '''
+from exactdp.programs import program, laplace
+
+
+@program(sensitivity=1, output="release")
+def clamp(q, epsilon):
+    v = q[0] + laplace(1 / epsilon)
+    return v if v >= 0 else 0
+'''
+
+
+def test_latex_prints_a_witness_interval_and_its_infinity_as_math(capsys, tmp_path):
+    # a fresh user's trial: "\texttt{... with the value in (0, oo) ...}". 0 + Lap(1) vs
+    # -1 + Lap(1) on v > 0: the ratio exp(-v)/exp(-(v + 1)) = e is constant, loss 1
+    path = tmp_path / "clamp_prog.py"
+    path.write_text(CLAMP)
+    code, out, err = run(capsys, "analyse", f"{path}:clamp", "--param", "epsilon=1",
+                         "--scores", "0", "--format", "latex")
+    assert code == 0, err
+    verdict = next(line for line in out.splitlines() if "verdict" in line)
+    assert verdict.endswith(r"output the pattern REAL with the value in $(0, \infty)$ "
+                            "(a constant ratio)")
+    assert re.search(r"\boo\b", out) is None
+    _compiles(out)
+    # text and markdown keep sympy's spelling, as every other exact value they print
+    code, out, err = run(capsys, "analyse", f"{path}:clamp", "--param", "epsilon=1",
+                         "--scores", "0", "--format", "markdown")
+    assert "output `the pattern REAL with the value in (0, oo) (a constant ratio)`" in out

@@ -66,3 +66,16 @@ def test_provenance_names_the_git_commit_and_types_primes_as_math():
     latex = render(rep, "latex")
     box = latex[:latex.index(r"\par\medskip")]
     assert "$q'$ = (1," in box and "$q$ = (2," in box
+
+
+def test_the_input_line_prints_epsilon_infinity_as_math():
+    # --epsilon oo (the exact limit) was "epsilon: oo" in the PDF's provenance box
+    from exactdp.io.provenance import provenance_section
+
+    rows = [("exactdp", "1"), ("date", "d"), ("Python", "3"), ("sympy", "1"), ("mpmath", "1"),
+            ("python-flint", "0"), ("command", "exactdp report --epsilon oo"),
+            ("scores q", "q = (1, 0)"), ("epsilon", "oo")]
+    box = provenance_section(rows, "latex")
+    assert r"Input: scores q: $q$ = (1,\allowbreak{} 0); epsilon: $\infty$." in box
+    assert r"\texttt{exactdp report --epsilon oo}" in box  # the command as typed
+    assert "epsilon: 1/2." in provenance_section([*rows[:-1], ("epsilon", "1/2")], "latex")

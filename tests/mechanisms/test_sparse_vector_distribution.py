@@ -128,3 +128,18 @@ def test_loss_upper_bound_below_a_loss_found_skips_the_enclosure():
     assert d.loss_upper_bound([1, 1, 1], below=sympy.Rational(1, 2)) == full
     assert d.loss_upper_bound([1, -1, 0], below=sympy.Rational(1, 2)) == d.loss_upper_bound(
         [1, -1, 0])
+
+
+def test_the_notebook_shows_a_table_as_every_distribution():
+    # at q_1 = T the answer noise and the threshold noise are symmetric: P(T,) = P(F,) = 1/2
+    d = SparseVector(1, threshold=1).distribution([1])
+    html = d._repr_html_()
+    assert html.startswith('<table><caption style="text-align:left"><b>SparseVectorDistribution')
+    assert "2 outputs, most likely (T,) and 1 more tied, each at 0.5 (exact: 1/2)" in html
+    assert "<th style=\"text-align:left\">(F,)</th><td style=\"text-align:left\">0.5 (exact: " \
+           "1/2)</td>" in html and "SparseVector(epsilon=1, threshold=1" in html
+    assert d._repr_latex_().startswith(r"$\begin{array}{ll} \mathbf{SparseVectorDistribution}")
+    # many answers: the table says so, computing nothing
+    big = SparseVector(1, threshold=1).distribution([0] * 30)
+    assert "probabilities not computed here" in big._repr_html_()
+    assert "probabilities" not in big.__dict__

@@ -323,3 +323,14 @@ def test_cdf_with_two_released_values_against_quadrature():
         floats = d.cdf_float(pat, 0, np.array([float(sympy.Rational(v)) for v in points]))
         exact = [float(d.cdf(pat, 0, v)) for v in points]
         assert np.allclose(floats, exact, rtol=0, atol=1e-12) and floats[0] < floats[-1]
+
+
+def test_the_notebook_shows_a_table_as_every_distribution():
+    # at q_1 = T the answer noise and the threshold noise are symmetric: each pattern 1/2
+    d = SparseVector(1, threshold=1, variant=3).distribution([1])
+    html = d._repr_html_()
+    assert html.startswith('<table><caption style="text-align:left"><b>SparseVectorRelease')
+    assert "2 patterns, most likely (T,) and 1 more tied, each at 0.5 (exact: 1/2)" in html
+    assert "variant=3" in html and "(F,)</th><td style=\"text-align:left\">0.5 (exact: 1/2)" \
+        in html
+    assert r"\mathbf{SparseVectorRelease}" in d._repr_latex_()

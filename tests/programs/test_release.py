@@ -5,6 +5,7 @@ program's own sampler (Monte Carlo)."""
 
 from __future__ import annotations
 
+import warnings
 from fractions import Fraction
 
 import mpmath
@@ -112,6 +113,21 @@ def test_patterns_mix_released_values_and_discrete_outputs():
     assert exactly_equal(d.density(2), sympy.exp(-1) / 2)
     with pytest.raises(ValueError, match="an output of one of the patterns"):
         d.density((1, 2))
+
+
+def test_a_float_output_warns_and_is_taken_exactly():
+    # 0.5 and 1/2 are the same binary number: the same exact density exp(-1/2)/2 of
+    # 1 + Lap(1) at 1/2, with the ExactConversionWarning of every exact entry point
+    d = clamp(epsilon=1).distribution([1])
+    with pytest.warns(exactdp.ExactConversionWarning, match=r"clamp\.density: 1 float"):
+        got = d.density(0.5)
+    assert exactly_equal(got, sympy.exp(-R(1, 2)) / 2)
+    with pytest.warns(exactdp.ExactConversionWarning, match=r"clamp\.cdf: 1 float"):
+        assert exactly_equal(d.cdf(REAL, 0, 0.5), d.cdf(REAL, 0, R(1, 2)))
+    with warnings.catch_warnings():  # split is a float view of sampled floats: no warning
+        warnings.simplefilter("error", exactdp.ExactConversionWarning)
+        idx, values = d.split([0.5, 0, Fraction(3, 2)])
+    assert idx.tolist() == [1, 0, 1] and values[:, 0].tolist()[::2] == [0.5, 1.5]
 
 
 def test_a_value_released_twice_has_no_density():
