@@ -95,12 +95,13 @@ IEEE Trans. Computers 66 (2017) (ball arithmetic used by ``pf_arb`` and ``pf_mp`
 Modules
 -------
 :mod:`.scheme` (the truncation, series and quadrature parameters shared by the routes),
-:mod:`.float64` (``em_float``, ``pf_float``), :mod:`.inputs` (exact gaps -> arb balls,
+:mod:`.float64` (``em_float``, ``pf_float``, ``pf_float_owned``: the same on a
+mechanism's own gaps, unvalidated), :mod:`.inputs` (exact gaps -> arb balls,
 grouped by equal value), :mod:`.mp` (``em_mp``, ``pf_mp``), :mod:`.arb` (``pf_arb``).
 """
 
 from .arb import pf_arb
-from .float64 import em_float, pf_float
+from .float64 import em_float, pf_float, pf_float_owned
 from .mp import em_mp, pf_mp
 
-__all__ = ["em_float", "em_mp", "pf_arb", "pf_float", "pf_mp"]
+__all__ = ["em_float", "em_mp", "pf_arb", "pf_float", "pf_float_owned", "pf_mp"]

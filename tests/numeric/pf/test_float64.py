@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from exactdp import ExponentialMechanism, PermuteAndFlip
-from exactdp.numeric.pf import em_float, pf_float, pf_mp
+from exactdp.numeric.pf import em_float, pf_float, pf_float_owned, pf_mp
 
 
 @pytest.mark.parametrize("scale", [0.01, 1.0, 30.0])
@@ -180,3 +180,15 @@ def test_underflow_ignored_under_the_callers_errstate(n):
     small = np.flatnonzero(d < 60)[:30]
     mp = pf_mp(d.tolist(), 25)
     np.testing.assert_allclose(got[small], [float(mp[i]) for i in small], rtol=2e-14)
+
+
+@pytest.mark.parametrize("n", [1, 2, 40, 1000, 5000])
+def test_owned_gaps_give_pf_float_bit_for_bit(n):
+    """``pf_float_owned`` (a mechanism's own gaps, unvalidated) is ``pf_float``: the same
+    bits with and without multiplicities; one output is 1."""
+    rng = np.random.default_rng(n)
+    d = rng.uniform(0, 20, n)
+    d[rng.integers(n)] = 0.0
+    np.testing.assert_array_equal(pf_float_owned(d.copy()), pf_float(d))
+    vals, counts = np.unique(np.round(d), return_counts=True)
+    np.testing.assert_array_equal(pf_float_owned(vals.copy(), counts), pf_float(vals, counts))
