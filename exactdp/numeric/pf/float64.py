@@ -18,6 +18,7 @@ from .scheme import (
     fail_nonneg,
     horner_terms,
     panel_edges,
+    power_schedule,
     quad_plan,
     series_terms,
     trunc_const,
@@ -118,14 +119,18 @@ def _dense_terms(e: int, k: int) -> tuple[int, int]:
 
 
 class _Plan(NamedTuple):
-    """What one call needs for ``Lambda`` in bucket ``k`` and ``u_max <= 2^(e/4)``: the
-    rule, the series lengths ``J`` (log-series) and ``H`` (step 5), ``log_rows[j - 1] =
-    -tau^j / j`` (``j = 1..J``: ``log g`` of the small coins is ``moments @ log_rows``) and
-    ``mu_rows = tau^0..tau^H`` (the moments of step 5)."""
+    """What one call of the dense route needs for ``Lambda`` in bucket ``k`` and
+    ``u_max <= 2^(e/4)``: the rule; ``top``, the rows ``u^e`` (``e = 1..top``, ``top =
+    max(J, J' + 1)`` for the series lengths of :func:`_dense_terms`) filled by ``ops``
+    (:func:`~.scheme.power_schedule`, rows in its order of exponents ``e_r``);
+    ``log_rows[r] = -tau^(e_r) / e_r`` (``log g`` of the small coins is ``moments @
+    log_rows``) and ``mu_rows[r] = tau^(e_r - 1)`` (the moments of step 5 that multiply
+    row r). Terms past ``J`` or ``J'`` are true terms of the series: they only shrink the
+    tails."""
 
     rule: _Rule
-    J: int
-    H: int
+    top: int
+    ops: tuple[tuple[int, int, int, int], ...]
     log_rows: np.ndarray
     mu_rows: np.ndarray
 
@@ -133,12 +138,28 @@ class _Plan(NamedTuple):
 @lru_cache(maxsize=1024)
 def _plan(k: int, e: int | None) -> _Plan:
     """The :class:`_Plan` for bucket ``k`` (:func:`_float_rule`) and ``u_max <= 2^(e/4)``
-    (``e = None``: no small coin; the two-level route passes ``e = None`` and its own
-    lengths)."""
+    (``e = None``: no small coin, one row of zeros)."""
     rule = _float_rule(k)
     J, H = (0, 0) if e is None else _dense_terms(e, k)
-    log_rows = np.divide(rule.powers[1:J + 1], -np.arange(1.0, J + 1.0)[:, None])
-    return _Plan(rule, J, H, log_rows, rule.powers[:H + 1])
+    top = max(J, H + 1)
+    ops, exps = power_schedule(top)
+    pows = rule.powers  # tau^0..tau^_JMAX; top <= _JMAX + 1
+    if top > _JMAX:
+        pows = np.vstack([pows, pows[-1] * rule.tau])
+    ex = np.array(exps)
+    log_rows = np.divide(pows[ex], -ex[:, None].astype(np.float64))
+    return _Plan(rule, top, ops, log_rows, pows[ex - 1])
+
+
+def _power_block(u: np.ndarray, plan: _Plan) -> np.ndarray:
+    """Rows ``u^(e_r)`` in the plan's order (:func:`~.scheme.power_schedule`): one flat
+    multiplication per block of rows, no broadcasting."""
+    out = np.empty((plan.top, u.size))
+    out[0] = u
+    mul = np.multiply
+    for i, j, m, o in plan.ops:
+        mul(out[i:i + m], out[j:j + m], out=out[o:o + m])
+    return out
 
 
 def _gap_array(d: object, func: str) -> np.ndarray:
@@ -431,14 +452,13 @@ def _pf_float(a: np.ndarray, m: np.ndarray | None, overwrite_d: bool) -> np.ndar
         # after the quadrature, the series of step 5 as one product
         umax = float(_MAX(ub))
         plan = _plan(k, None if umax == 0.0 else math.ceil(4.0 * math.log2(umax)))
-        J, H = plan.J, plan.H
-        pw = _power_rows(ub, max(J, H + 1))  # row j - 1: u^j
-        mom1 = _ADD(pw[:J], axis=1) if m is None else pw[:J] @ m
+        pw = _power_block(ub, plan)  # rows u^e, e = 1..top (in the plan's order)
+        mom1 = _ADD(pw, axis=1) if m is None else pw @ m
         # log g of the small coins: -sum_j M_j tau^j / j (positive terms), one product
-        lg = np.matmul(mom1, plan.log_rows) if J else np.zeros(plan.rule.tau.size)
+        lg = np.matmul(mom1, plan.log_rows)
         mu, IA = _integrals_float(plan.rule, lg, qA, mA, plan.mu_rows)
         # sum_j mu_j u^(j+1): step 5 times u, t_max p_r I_r / t_max (0 on A)
-        h = np.matmul(mu, pw[:H + 1], out=work)
+        h = np.matmul(mu, pw, out=work)
     else:
         # many gaps: power sums and Horner at two levels (few terms for the bulk)
         rule = _float_rule(k)
