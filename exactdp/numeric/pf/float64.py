@@ -151,11 +151,18 @@ def _plan(k: int, e: int | None) -> _Plan:
     return _Plan(rule, top, ops, log_rows, pows[ex - 1])
 
 
-def _power_block(u: np.ndarray, plan: _Plan) -> np.ndarray:
-    """Rows ``u^(e_r)`` in the plan's order (:func:`~.scheme.power_schedule`): one flat
-    multiplication per block of rows, no broadcasting."""
-    out = np.empty((plan.top, u.size))
-    out[0] = u
+#: Rows of the longest dense plan: ``u_max <= 1/8`` (``e = -12``), ``Lambda <= C``.
+_TOP_DENSE = max(1, _dense_terms(-12, _bucket(trunc_const(_BITS_FLOAT)))[0],
+                 _dense_terms(-12, _bucket(trunc_const(_BITS_FLOAT)))[1] + 1)
+
+
+def _power_block(block: np.ndarray, plan: _Plan) -> np.ndarray:
+    """Rows ``u^(e_r)`` in the plan's order (:func:`~.scheme.power_schedule`), filled
+    below ``block[0] = u``: one flat multiplication per block of rows, no broadcasting."""
+    out = block[:plan.top]
+    if plan.top > block.shape[0]:  # never with the plans of _TOP_DENSE; kept correct
+        out = np.empty((plan.top, block.shape[1]))
+        out[0] = block[0]
     mul = np.multiply
     for i, j, m, o in plan.ops:
         mul(out[i:i + m], out[j:j + m], out=out[o:o + m])
@@ -425,10 +432,12 @@ def _pf_float(a: np.ndarray, m: np.ndarray | None, overwrite_d: bool) -> np.ndar
     """:func:`pf_float` on validated gaps and multiplicities, called with underflow
     ignored (one ``errstate`` per call: the context costs as much as a small ufunc)."""
     bits = _BITS_FLOAT
-    # Two work arrays of length k: ``ub`` (the coins) and ``work`` (the gaps, then the
-    # powers of the coins, then the result).
-    ub = np.negative(a)
-    np.exp(ub, out=ub)  # p = exp(-d)
+    # Work arrays of length k: ``work`` (``-d``, then the result) and ``ub`` (the coins;
+    # with few gaps row 0 of the powers' matrix, allocated at once for the longest plan).
+    dense = a.size <= _DENSE
+    block = np.empty((_TOP_DENSE, a.size)) if dense else None
+    work = np.negative(a, out=a if overwrite_d else None)
+    ub = np.exp(work, out=None if block is None else block[0])  # p = exp(-d)
     S = _wsum(ub, m)
     C = trunc_const(bits)
     tmax = 1.0 if S <= C else C / S
@@ -439,20 +448,19 @@ def _pf_float(a: np.ndarray, m: np.ndarray | None, overwrite_d: bool) -> np.ndar
     iA = (ub > _THETA_FLOAT).nonzero()[0]
     uA = ub[iA]
     mA = None if m is None else m[iA]
-    qA = np.expm1(np.negative(a[iA]))  # 1 - u = (1 - t_max) + t_max (1 - p)
+    qA = np.expm1(work[iA])  # 1 - u = (1 - t_max) + t_max (1 - p)
     qA *= -tmax
     qA += 1.0 - tmax
-    work = a if overwrite_d else np.empty_like(ub)
 
     lam = tmax * S  # Lambda = sum of every u, in [1, C]
     ub[iA] = 0.0
     k = _bucket(lam)
-    if ub.size <= _DENSE:
+    if block is not None:
         # few gaps: one matrix of powers u^j of every small coin gives the power sums and,
         # after the quadrature, the series of step 5 as one product
         umax = float(_MAX(ub))
         plan = _plan(k, None if umax == 0.0 else math.ceil(4.0 * math.log2(umax)))
-        pw = _power_block(ub, plan)  # rows u^e, e = 1..top (in the plan's order)
+        pw = _power_block(block, plan)  # rows u^e, e = 1..top (in the plan's order)
         mom1 = _ADD(pw, axis=1) if m is None else pw @ m
         # log g of the small coins: -sum_j M_j tau^j / j (positive terms), one product
         lg = np.matmul(mom1, plan.log_rows)

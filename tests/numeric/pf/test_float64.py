@@ -192,3 +192,23 @@ def test_owned_gaps_give_pf_float_bit_for_bit(n):
     np.testing.assert_array_equal(pf_float_owned(d.copy()), pf_float(d))
     vals, counts = np.unique(np.round(d), return_counts=True)
     np.testing.assert_array_equal(pf_float_owned(vals.copy(), counts), pf_float(vals, counts))
+
+
+def test_power_block_rows_against_numpy_power():
+    """The dense route's rows ``u^(e_r)`` (in the schedule's order) within ``e`` ulps of
+    numpy's ``power`` (a product tree of ``e`` factors), in the preallocated matrix and
+    in one too short for the plan (then a new matrix)."""
+    from exactdp.numeric.pf.float64 import _TOP_DENSE, _plan, _power_block
+    from exactdp.numeric.pf.scheme import power_schedule
+
+    rng = np.random.default_rng(5)
+    u = 0.125 * np.exp(-rng.uniform(0, 20, 300))
+    plan = _plan(33, -12)
+    assert plan.top == _TOP_DENSE
+    expect = u[None, :] ** np.array(power_schedule(plan.top)[1])[:, None]
+    for rows in (_TOP_DENSE, 1):
+        block = np.empty((rows, u.size))
+        block[0] = u
+        got = _power_block(block, plan)
+        assert got.shape == (plan.top, u.size)
+        np.testing.assert_allclose(got, expect, rtol=plan.top * 2.3e-16, atol=0)
