@@ -260,7 +260,7 @@ def _factors(rule: _Rule, qA: np.ndarray) -> np.ndarray:
     nodes = rule.tau.size
     size = qA.size * nodes
     tau, one_minus = rule.tiles(qA.size)
-    out = np.repeat(qA, nodes)
+    out = qA.repeat(nodes)  # the method: np.repeat adds ~0.5 us of Python
     out *= tau[:size]
     out += one_minus[:size]
     return out.reshape(qA.size, nodes)
