@@ -69,7 +69,9 @@ Write ``F(t) = prod_s (1 - t p_s)``, ``S = sum_s p_s >= 1`` and ``h_r = F / (1 -
 
 Cost: one ``exp`` per output plus ``~5-20`` multiply-adds, plus ``O((|A| + J) * 34)`` for the
 quadrature: ``O(n)`` with a small constant (no sort). Up to 4096 gaps the powers of the
-small coins are one matrix (power sums and step 5 as two products). Equal ``d`` give
+small coins are one matrix (power sums and step 5 as two products), its rows ``u^e``
+filled by products of equal-shaped blocks of rows (:func:`.scheme.power_schedule`: each
+``u^e`` a product of ``e`` factors, at most ``e - 1`` roundings). Equal ``d`` give
 bit-identical results because every output is a fixed function of its own ``d_r`` and of
 shared sums.
 Rounding: every sum is of positive terms (no cancellation), so the relative error of each
