@@ -152,8 +152,8 @@ def _plan(k: int, e: int | None) -> _Plan:
 
 
 #: Rows of the longest dense plan: ``u_max <= 1/8`` (``e = -12``), ``Lambda <= C``.
-_TOP_DENSE = max(1, _dense_terms(-12, _bucket(trunc_const(_BITS_FLOAT)))[0],
-                 _dense_terms(-12, _bucket(trunc_const(_BITS_FLOAT)))[1] + 1)
+_J_DENSE, _H_DENSE = _dense_terms(-12, _bucket(trunc_const(_BITS_FLOAT)))
+_TOP_DENSE = max(_J_DENSE, _H_DENSE + 1)
 
 
 def _power_block(block: np.ndarray, plan: _Plan) -> np.ndarray:
@@ -294,8 +294,6 @@ def _integrals_float(
     # bit-identical integrals, which a BLAS product need not give)
     IA = _ADD(np.divide(wg, fac, out=fac), axis=1)
     return mu, IA
-
-
 
 
 def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, bits: int):
