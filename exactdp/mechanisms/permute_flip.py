@@ -34,7 +34,7 @@ from ..exact import dps_to_prec
 from ..exact.arb import arb_mid_to_mpf
 from ..lazy_expr import deferred_poly_expr
 from ..lazy_probabilities import LazyProbabilities
-from ..numeric.pf import pf_arb, pf_float, pf_mp
+from ..numeric.pf import pf_arb, pf_float_owned, pf_mp
 from ..rational_form import RationalForm
 from ..scores import ScoreVector
 from ..xform import (
@@ -212,10 +212,11 @@ class PermuteAndFlip(Mechanism):
         return pf_balls(self, sv, dps)
 
     def _float(self, sv: ScoreVector) -> np.ndarray:
-        return pf_float(self.scaled_gaps_float(sv), overwrite_d=True)
+        # the scaled gaps are a new valid array (scores checked finite, one exact 0)
+        return pf_float_owned(self.scaled_gaps_float(sv))
 
     def _float_grouped(self, d: np.ndarray, counts: np.ndarray) -> np.ndarray:
-        return pf_float(d, counts, overwrite_d=True)
+        return pf_float_owned(d, counts)
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         p = np.exp(-self.scaled_gaps_float(sv))

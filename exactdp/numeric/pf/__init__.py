@@ -69,7 +69,9 @@ Write ``F(t) = prod_s (1 - t p_s)``, ``S = sum_s p_s >= 1`` and ``h_r = F / (1 -
 
 Cost: one ``exp`` per output plus ``~5-20`` multiply-adds, plus ``O((|A| + J) * 34)`` for the
 quadrature: ``O(n)`` with a small constant (no sort). Up to 4096 gaps the powers of the
-small coins are one matrix (power sums and step 5 as two products). Equal ``d`` give
+small coins are one matrix (power sums and step 5 as two products), its rows ``u^e``
+filled by products of equal-shaped blocks of rows (:func:`.scheme.power_schedule`: each
+``u^e`` a product of ``e`` factors, at most ``e - 1`` roundings). Equal ``d`` give
 bit-identical results because every output is a fixed function of its own ``d_r`` and of
 shared sums.
 Rounding: every sum is of positive terms (no cancellation), so the relative error of each
@@ -95,12 +97,13 @@ IEEE Trans. Computers 66 (2017) (ball arithmetic used by ``pf_arb`` and ``pf_mp`
 Modules
 -------
 :mod:`.scheme` (the truncation, series and quadrature parameters shared by the routes),
-:mod:`.float64` (``em_float``, ``pf_float``), :mod:`.inputs` (exact gaps -> arb balls,
+:mod:`.float64` (``em_float``, ``pf_float``, ``pf_float_owned``: the same on a
+mechanism's own gaps, unvalidated), :mod:`.inputs` (exact gaps -> arb balls,
 grouped by equal value), :mod:`.mp` (``em_mp``, ``pf_mp``), :mod:`.arb` (``pf_arb``).
 """
 
 from .arb import pf_arb
-from .float64 import em_float, pf_float
+from .float64 import em_float, pf_float, pf_float_owned
 from .mp import em_mp, pf_mp
 
-__all__ = ["em_float", "em_mp", "pf_arb", "pf_float", "pf_mp"]
+__all__ = ["em_float", "em_mp", "pf_arb", "pf_float", "pf_float_owned", "pf_mp"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from functools import lru_cache
+from typing import NamedTuple
 
 import flint
 import numpy as np
@@ -17,6 +18,7 @@ from .scheme import (
     fail_nonneg,
     horner_terms,
     panel_edges,
+    power_schedule,
     quad_plan,
     series_terms,
     trunc_const,
@@ -40,6 +42,7 @@ _JMAX = max(series_terms(0.5, trunc_const(_BITS_FLOAT) + 0.1, _BITS_FLOAT),
 #: ``_JMAX + 1`` rows; ~21 rows at ``u <= 1/8``).
 _DENSE = 4096
 _NEG_RECIP = -1.0 / np.arange(1.0, _JMAX + 1.0)  # -1/j, j = 1.._JMAX
+_EMPTY = np.empty(0)
 #: what ``ndarray.sum`` / ``.max`` / ``.min`` / ``.prod`` call, without their Python layer
 _ADD, _MAX, _MIN, _PROD = np.add.reduce, np.maximum.reduce, np.minimum.reduce, np.multiply.reduce
 
@@ -56,10 +59,10 @@ def _legendre(nodes: int) -> tuple[tuple, tuple]:
 class _Rule:
     """A composite Gauss-Legendre rule on ``[0, 1]`` with what the route needs of it:
     nodes ``tau`` (increasing), weights ``w``, ``powers[j] = tau**j`` (``j <= _JMAX``,
-    repeated products), ``tau`` and ``1 - tau`` as columns, and ``half``: the nodes
-    ``tau <= 1/2`` are ``tau[:half]``."""
+    repeated products), ``half``: the nodes ``tau <= 1/2`` are ``tau[:half]``, and
+    ``tiles(c)``: ``tau`` and ``1 - tau`` repeated for ``c`` large coins."""
 
-    __slots__ = ("half", "one_minus", "powers", "tau", "tau_col", "w")
+    __slots__ = ("_tiles", "half", "powers", "tau", "w")
 
     def __init__(self, grading: int, nodes: tuple[int, ...]):
         edges = panel_edges(grading)
@@ -78,8 +81,18 @@ class _Rule:
             np.multiply(powers[j - 1], tau, out=powers[j])
         self.powers = powers
         self.half = int(np.searchsorted(tau, 0.5, side="right"))
-        self.tau_col = tau[:, None]  # columns: broadcast against the coins
-        self.one_minus = 1.0 - self.tau_col
+        self._tiles = (_EMPTY, _EMPTY)
+
+    def tiles(self, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(tau, 1 - tau)`` repeated at least ``count`` times (flat: the large coins'
+        table is ``(coins, nodes)``, so that its products are contiguous arrays of one
+        shape; numpy's broadcasting loops cost ~2 us more per call). Grown on demand and
+        replaced whole, never written into (safe to share between threads)."""
+        tiles = self._tiles
+        if tiles[0].size < count * self.tau.size:
+            rep = np.tile(self.tau, max(count, 64, 2 * tiles[0].size // self.tau.size))
+            tiles = self._tiles = (rep, 1.0 - rep)
+        return tiles
 
 
 @lru_cache(maxsize=64)
@@ -103,6 +116,57 @@ def _dense_terms(e: int, k: int) -> tuple[int, int]:
     umax = 2.0 ** (max(e, -4000) / 4)
     return (series_terms(umax, 2.0 ** (k / _STEPS), _BITS_FLOAT),
             horner_terms(umax, _BITS_FLOAT))
+
+
+class _Plan(NamedTuple):
+    """What one call of the dense route needs for ``Lambda`` in bucket ``k`` and
+    ``u_max <= 2^(e/4)``: the rule; ``top``, the rows ``u^e`` (``e = 1..top``, ``top =
+    max(J, J' + 1)`` for the series lengths of :func:`_dense_terms`) filled by ``ops``
+    (:func:`~.scheme.power_schedule`, rows in its order of exponents ``e_r``);
+    ``log_rows[r] = -tau^(e_r) / e_r`` (``log g`` of the small coins is ``moments @
+    log_rows``) and ``mu_rows[r] = tau^(e_r - 1)`` (the moments of step 5 that multiply
+    row r). Terms past ``J`` or ``J'`` are true terms of the series: they only shrink the
+    tails."""
+
+    rule: _Rule
+    top: int
+    ops: tuple[tuple[int, int, int, int], ...]
+    log_rows: np.ndarray
+    mu_rows: np.ndarray
+
+
+@lru_cache(maxsize=1024)
+def _plan(k: int, e: int | None) -> _Plan:
+    """The :class:`_Plan` for bucket ``k`` (:func:`_float_rule`) and ``u_max <= 2^(e/4)``
+    (``e = None``: no small coin, one row of zeros)."""
+    rule = _float_rule(k)
+    J, H = (0, 0) if e is None else _dense_terms(e, k)
+    top = max(J, H + 1)
+    ops, exps = power_schedule(top)
+    pows = rule.powers  # tau^0..tau^_JMAX; top <= _JMAX + 1
+    if top > _JMAX:
+        pows = np.vstack([pows, pows[-1] * rule.tau])
+    ex = np.array(exps)
+    log_rows = np.divide(pows[ex], -ex[:, None].astype(np.float64))
+    return _Plan(rule, top, ops, log_rows, pows[ex - 1])
+
+
+#: Rows of the longest dense plan: ``u_max <= 1/8`` (``e = -12``), ``Lambda <= C``.
+_J_DENSE, _H_DENSE = _dense_terms(-12, _bucket(trunc_const(_BITS_FLOAT)))
+_TOP_DENSE = max(_J_DENSE, _H_DENSE + 1)
+
+
+def _power_block(block: np.ndarray, plan: _Plan) -> np.ndarray:
+    """Rows ``u^(e_r)`` in the plan's order (:func:`~.scheme.power_schedule`), filled
+    below ``block[0] = u``: one flat multiplication per block of rows, no broadcasting."""
+    out = block[:plan.top]
+    if plan.top > block.shape[0]:  # never with the plans of _TOP_DENSE; kept correct
+        out = np.empty((plan.top, block.shape[1]))
+        out[0] = block[0]
+    mul = np.multiply
+    for i, j, m, o in plan.ops:
+        mul(out[i:i + m], out[j:j + m], out=out[o:o + m])
+    return out
 
 
 def _gap_array(d: object, func: str) -> np.ndarray:
@@ -190,53 +254,46 @@ def em_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
 
 
 def _factors(rule: _Rule, qA: np.ndarray) -> np.ndarray:
-    """``1 - tau*u`` at each node (rows) for each large coin (columns) as
+    """``1 - tau*u`` for each large coin (rows) at each node (columns) as
     ``(1 - tau) + tau q`` with ``q = 1 - u`` (relative-accurate: two non-negative terms,
-    ``q`` itself accurate; two numpy calls for the whole table)."""
-    out = np.multiply(rule.tau_col, qA)
-    out += rule.one_minus
-    return out
+    ``q`` itself accurate); three numpy calls on flat arrays of one shape."""
+    nodes = rule.tau.size
+    size = qA.size * nodes
+    tau, one_minus = rule.tiles(qA.size)
+    out = qA.repeat(nodes)  # the method: np.repeat adds ~0.5 us of Python
+    out *= tau[:size]
+    out += one_minus[:size]
+    return out.reshape(qA.size, nodes)
 
 
 def _integrals_float(
     rule: _Rule,
-    mom1: list[float] | np.ndarray,
-    uA: np.ndarray,
+    lg: np.ndarray,
     qA: np.ndarray,
     mA: np.ndarray | None,
-    jmax: int,
+    mu_rows: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Moments ``mu_j = int tau^j g`` (j <= jmax) and ``int g/(1 - tau u_a)`` for a in A,
-    from the small coins' power sums ``mom1 = [M_1, ..., M_J]``."""
-    # log g from the small coins: -sum_j M_j tau^j / j (positive terms), one product with
-    # the rule's node powers
-    J = len(mom1)
-    powers = rule.powers
-    if J:
-        lg = (np.asarray(mom1) * _NEG_RECIP[:J]) @ powers[1:J + 1]
-    else:
-        lg = np.zeros(rule.tau.size)
+    """Moments ``mu_j = int tau^j g`` (the rows ``tau^j`` of ``mu_rows``) and
+    ``int g/(1 - tau u_a)`` for a in A, from ``lg``: ``log g`` of the small coins at the
+    nodes (overwritten)."""
     fac = None
-    if uA.size and mA is not None:
+    if qA.size:
         fac = _factors(rule, qA)
-        lg += np.log(fac) @ mA
+        if mA is not None:
+            lg += mA @ np.log(fac)
     np.exp(lg, out=lg)
-    if uA.size and mA is None:
+    if fac is not None and mA is None:
         # each factor once: their product (|A| < 8 C roundings, no logarithm; the factors
         # are in (0, 1], so a product below the float64 range is a g that underflows)
-        fac = _factors(rule, qA)
-        lg *= _PROD(fac, axis=1)
+        lg *= _PROD(fac, axis=0)
     wg = np.multiply(lg, rule.w, out=lg)
-    mu = powers[:jmax + 1] @ wg
+    mu = mu_rows @ wg
     if fac is None:
         return mu, _EMPTY
-    # column sums in row order: equal coins get bit-identical integrals (a BLAS product
-    # may round its columns differently)
-    IA = _ADD(np.divide(wg[:, None], fac, out=fac), axis=0)
+    # each coin's row summed alone (numpy's pairwise sum of one row: equal coins get
+    # bit-identical integrals, which a BLAS product need not give)
+    IA = _ADD(np.divide(wg, fac, out=fac), axis=1)
     return mu, IA
-
-
-_EMPTY = np.empty(0)
 
 
 def _small_coin_moments(ub: np.ndarray, m: np.ndarray | None, work: np.ndarray, bits: int):
@@ -342,47 +399,80 @@ def pf_float(d: object, counts: object = None, *, overwrite_d: bool = False) -> 
         return _pf_float(a, m, overwrite_d)
 
 
+def pf_float_owned(d: np.ndarray, counts: np.ndarray | None = None) -> np.ndarray:
+    """:func:`pf_float` with ``overwrite_d=True`` on gaps the caller built, skipping the
+    validation (a mechanism's scaled gaps, already checked as scores; ~2 us of the call
+    at n = 10^3).
+
+    Parameters
+    ----------
+    d : numpy.ndarray of float64, shape (k,)
+        A new C-contiguous array the caller gives away (overwritten), meeting
+        :func:`pf_float`'s contract: non-empty, no NaN, entries ``>= 0`` with at least one
+        exact 0, ``+inf`` allowed.
+    counts : numpy.ndarray of int, shape (k,), optional
+        Positive multiplicities, one per gap.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (k,)
+        As :func:`pf_float`. An input outside the contract is not refused here; a NaN
+        ends in the sum check's RuntimeError.
+    """
+    m = None if counts is None else counts.astype(np.float64)
+    if (d.size if m is None else int(m.sum())) == 1:
+        return np.ones(1)
+    with np.errstate(under="ignore"):  # underflow to 0 is harmless at every step
+        return _pf_float(d, m, True)
+
+
 def _pf_float(a: np.ndarray, m: np.ndarray | None, overwrite_d: bool) -> np.ndarray:
     """:func:`pf_float` on validated gaps and multiplicities, called with underflow
     ignored (one ``errstate`` per call: the context costs as much as a small ufunc)."""
     bits = _BITS_FLOAT
-    # Two work arrays of length k: ``ub`` (the coins) and ``work`` (the gaps, then the
-    # powers of the coins, then the result).
-    ub = np.negative(a)
-    np.exp(ub, out=ub)  # p = exp(-d)
+    # Work arrays of length k: ``work`` (``-d``, then the result) and ``ub`` (the coins;
+    # with few gaps row 0 of the powers' matrix, allocated at once for the longest plan).
+    dense = a.size <= _DENSE
+    block = np.empty((_TOP_DENSE, a.size)) if dense else None
+    work = np.negative(a, out=a if overwrite_d else None)
+    ub = np.exp(work, out=None if block is None else block[0])  # p = exp(-d)
     S = _wsum(ub, m)
     C = trunc_const(bits)
     tmax = 1.0 if S <= C else C / S
     if tmax != 1.0:
         ub *= tmax  # u = t_max p
 
-    # large coins (set A), one column each (fewer than 8 C of them: sum u <= C)
+    # large coins (set A), one row each (fewer than 8 C of them: sum u <= C)
     iA = (ub > _THETA_FLOAT).nonzero()[0]
-    uA_each = uA = ub[iA]
+    uA = ub[iA]
     mA = None if m is None else m[iA]
-    qA = np.expm1(np.negative(a[iA]))  # 1 - u = (1 - t_max) + t_max (1 - p)
+    qA = np.expm1(work[iA])  # 1 - u = (1 - t_max) + t_max (1 - p)
     qA *= -tmax
     qA += 1.0 - tmax
-    work = a if overwrite_d else np.empty_like(ub)
 
     lam = tmax * S  # Lambda = sum of every u, in [1, C]
     ub[iA] = 0.0
     k = _bucket(lam)
-    rule = _float_rule(k)
-    if ub.size <= _DENSE:
+    if block is not None:
         # few gaps: one matrix of powers u^j of every small coin gives the power sums and,
         # after the quadrature, the series of step 5 as one product
         umax = float(_MAX(ub))
-        J, H = (0, 0) if umax == 0.0 else _dense_terms(math.ceil(4.0 * math.log2(umax)), k)
-        pw = _power_rows(ub, max(J, H + 1))  # row j - 1: u^j
-        mom1 = _ADD(pw[:J], axis=1) if m is None else pw[:J] @ m
-        mu, IA = _integrals_float(rule, mom1, uA, qA, mA, H)
+        plan = _plan(k, None if umax == 0.0 else math.ceil(4.0 * math.log2(umax)))
+        pw = _power_block(block, plan)  # rows u^e, e = 1..top (in the plan's order)
+        mom1 = _ADD(pw, axis=1) if m is None else pw @ m
+        # log g of the small coins: -sum_j M_j tau^j / j (positive terms), one product
+        lg = np.matmul(mom1, plan.log_rows)
+        mu, IA = _integrals_float(plan.rule, lg, qA, mA, plan.mu_rows)
         # sum_j mu_j u^(j+1): step 5 times u, t_max p_r I_r / t_max (0 on A)
-        h = np.matmul(mu, pw[:H + 1], out=work)
+        h = np.matmul(mu, pw, out=work)
     else:
         # many gaps: power sums and Horner at two levels (few terms for the bulk)
+        rule = _float_rule(k)
         mom, i1, pw1, H0, H1 = _small_coin_moments(ub, m, work, bits)
-        mu, IA = _integrals_float(rule, mom, uA, qA, mA, H1)
+        J = len(mom)
+        lg = ((np.asarray(mom) * _NEG_RECIP[:J]) @ rule.powers[1:J + 1] if J
+              else np.zeros(rule.tau.size))
+        mu, IA = _integrals_float(rule, lg, qA, mA, rule.powers[:H1 + 1])
         h = work
         if H0:
             np.multiply(ub, mu[H0], out=h)
@@ -396,7 +486,7 @@ def _pf_float(a: np.ndarray, m: np.ndarray | None, overwrite_d: bool) -> np.ndar
             h[i1] += mu[H0 + 1:H1 + 1] @ pw1[H0:H1]
         h *= ub  # t_max p_r for the small coins (0 on A)
     if iA.size:
-        h[iA] = IA * uA_each
+        h[iA] = IA * uA
     total = _wsum(h, m)
     if not abs(total - 1.0) <= 1e-12:
         raise RuntimeError(f"pf_float: probabilities sum to {total!r}, not 1 (internal error)")

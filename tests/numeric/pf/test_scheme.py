@@ -10,7 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exactdp.numeric.pf.scheme import horner_terms, panel_edges, series_terms, trunc_const
+from exactdp.numeric.pf.scheme import (
+    horner_terms,
+    panel_edges,
+    power_schedule,
+    series_terms,
+    trunc_const,
+)
 
 
 def _tail_series(umax: Fraction, lam: Fraction, J: int) -> Fraction:
@@ -136,3 +142,21 @@ def test_plan_node_counts_are_least_for_their_bound():
         for a, b, n in zip(edges[:-1], edges[1:], nodes, strict=True):
             assert panel_nodes(a, b, lo, hi, tol) == n
             assert panel_nodes(a, b, lo, hi, tol * 2.0**-8) > n  # tighter: more nodes
+
+
+@pytest.mark.parametrize("top", [1, 2, 3, 7, 18, 21, 22, 40])
+def test_power_schedule_fills_every_power_once_from_filled_rows(top):
+    """Each op reads rows already filled and writes the next block; the exponents are
+    1..top once each, and the products of exact dyadic powers of 2 (no rounding) are exact:
+    ``(1/2)^e`` in row r."""
+    ops, exps = power_schedule(top)
+    assert sorted(exps) == list(range(1, top + 1))
+    filled = 1
+    rows: list[Fraction] = [Fraction(1, 2)]
+    for i, j, m, o in ops:
+        assert o == filled and i + m <= filled and j + m <= filled and m >= 1
+        rows += [rows[i + t] * rows[j + t] for t in range(m)]
+        filled += m
+    assert rows == [Fraction(1, 2) ** e for e in exps]
+    if top == 21:
+        assert len(ops) <= 7  # the dense route's usual length: fewer calls than it has rows
