@@ -221,6 +221,12 @@ def _large_calls():
         "privacy_loss_rnm_laplace": (
             lambda: X.privacy_loss(laplace, list(range(150)), list(range(1, 151))),
             "privacy_loss"),
+        # RNM-Laplace PLD search: the float64 screen of 122 pairs and 2 exact sympy PLDs
+        "check_accountant_rnm_laplace": (
+            lambda: X.check_accountant(laplace, list(range(60)), 3, [1]), "check_accountant"),
+        "composition_lower_bound_rnm_laplace": (
+            lambda: X.composition_lower_bound(laplace, list(range(60)), 3, 1),
+            "composition_lower_bound"),
         "composition_lower_bound_k": (lambda: X.composition_lower_bound(pf, [0, 1], 10**12, 1),
                                       "composition_lower_bound"),
         "check_accountant_k": (lambda: X.check_accountant(pf, [0, 1], 10**12, [1]),
