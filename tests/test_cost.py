@@ -58,6 +58,24 @@ def test_laplace_analysis_estimate_calibration():
     assert ReportNoisyMax(1).analysis_seconds([]) == 0.0  # exponential noise: the analyzer's
 
 
+def test_rnm_laplace_check_dp_estimate_at_10_to_40_scores():
+    """check_dp's estimate on RNM-Laplace (the larger of the analyzer's and the
+    mechanism's, as check_dp takes it) against the CPU seconds measured on 0..n-1
+    (2026-12-04, load 3-7 on the 2-core machine; docs/benchmarks.md): n = 10 / 15 / 20 /
+    25 / 40 took 0.13 / 0.64 / 2.61 / 6.59 / 97.7 s, estimated 0.16 / 0.87 / 3.16 / 9.08 /
+    99.96 s (the n = 40 run under its bar, inside the 120 s limit); within 1.5x here."""
+    from exactdp.analysis.neighbourhood import neighbours
+    from exactdp.cost import analysis_seconds
+
+    mech = ReportNoisyMax(1, noise="laplace")
+    for n, measured in ((10, 0.13), (15, 0.64), (20, 2.61), (25, 6.59), (40, 97.7)):
+        sv = as_scores(list(range(n)))
+        nbrs, _ = neighbours(mech, sv.raw, func="check_dp")
+        est = max(analysis_seconds(len(nbrs) + 1, n, n - 1),  # top_gap: n - 1
+                  mech.analysis_seconds([sv, *nbrs]))
+        assert measured / 1.5 < est < 1.5 * measured, (n, est)
+
+
 def test_rnm_laplace_check_dp_refuses_past_the_limit():
     """check_dp of RNM-Laplace on 0..59 (about 900 s) refuses before any closed form, naming
     the cheaper routes; privacy_loss on 150 scores too."""

@@ -179,3 +179,19 @@ def test_check_dp_s_bar_moves_vector_by_vector_while_the_engine_builds(monkeypat
     assert events[2:built] == ["vector", ("update", 1)] * (nbrs + 1)
     assert sum(n for e in events if isinstance(e, tuple) and e[0] == "update"
                for n in [e[1]]) == 2 * nbrs + 1 and events[-1] == "close"
+
+
+def test_off_a_terminal_a_long_loop_prints_one_start_line(monkeypatch):
+    """A pipe or a log shows no bar; a loop estimated above LINE_SECONDS prints one line
+    with its estimate as it starts (a shorter one, progress=False or a terminal: none)."""
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert progress_module.LINE_SECONDS == 5.0
+    assert isinstance(progress_bar(4, "check_dp", seconds=38.4), NoBar)
+    assert err.getvalue() == "check_dp: started, about 38 s CPU estimated\n"
+    for kwargs in ({"seconds": 4.9}, {"seconds": 30.0, "progress": False}, {}):
+        progress_bar(4, "check_dp", **kwargs)
+    assert err.getvalue().count("\n") == 1
+    terminal = _terminal(monkeypatch)
+    progress_bar(4, "check_dp", seconds=38.4).close()
+    assert "started" not in terminal.getvalue()
