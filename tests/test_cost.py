@@ -76,6 +76,32 @@ def test_rnm_laplace_check_dp_estimate_at_10_to_40_scores():
         assert measured / 1.5 < est < 1.5 * measured, (n, est)
 
 
+def test_pld_search_estimates_against_measurements():
+    """The PLD search's parts (docs/benchmarks.md, 2026-12-04): the exact PLD of 0..n-1 and
+    a neighbour (two sympy closed forms with their balls, composed 3 times), n = 15 / 20 /
+    25 / 30: 0.59 / 1.40 / 3.29 / 8.74 s CPU; the float64 screen of one pair at k = 30 /
+    300 / 3000 copies: 0.019 / 0.21 / 2.8 s; within a factor 3. RNM-Laplace's own
+    estimate adds its float64 views; the other noises leave it to check_cost."""
+    from exactdp.cost import (
+        LAPLACE_FLOAT_SECONDS,
+        composition_screen_seconds,
+        laplace_general_seconds,
+        laplace_sympy_seconds,
+    )
+
+    for n, measured in ((15, 0.59), (20, 1.40), (25, 3.29), (30, 8.74)):
+        est = 2 * laplace_sympy_seconds(n, n, n * (n - 1) // 2)
+        assert measured / 3 < est < 3 * measured, (n, est)
+    for k, measured in ((30, 0.019), (300, 0.21), (3000, 2.8)):
+        assert measured / 3 < composition_screen_seconds(1, k) < 3 * measured, k
+    mech, sv = ReportNoisyMax(1, noise="laplace"), as_scores(list(range(30)))
+    assert mech.pld_seconds([sv], 4) == (laplace_sympy_seconds(30, 30, 435)
+                                         + 4 * LAPLACE_FLOAT_SECONDS)
+    assert mech.pld_seconds([as_scores(["sqrt(2)", 0, 1])], 0) == laplace_general_seconds(3)
+    assert ReportNoisyMax(1).pld_seconds([sv], 4) is None
+    assert PermuteAndFlip(1).pld_seconds([sv], 4) is None
+
+
 def test_rnm_laplace_check_dp_refuses_past_the_limit():
     """check_dp of RNM-Laplace on 0..59 (about 900 s) refuses before any closed form, naming
     the cheaper routes; privacy_loss on 150 scores too."""
