@@ -12,6 +12,9 @@ estimate instead (:func:`start_line`).
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import TracebackType
 from typing import Any
 
@@ -20,6 +23,19 @@ SHOW_SECONDS = 2.0
 #: Off a terminal (a pipe, a log) a loop estimated longer than this many seconds prints
 #: one line on standard error as it starts, with the estimate (:func:`start_line`).
 LINE_SECONDS = 5.0
+#: Inside :func:`quiet`: no bar and no start line.
+_QUIET: ContextVar[bool] = ContextVar("progress_quiet", default=False)
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """No bar and no start line from the loops run inside: a caller told ``progress=False``
+    whose inner calls take no ``progress`` (``verification_suite``: its rows' losses)."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
 
 
 class NoBar:
@@ -63,9 +79,10 @@ class Steps:
 
 
 def shows(progress: bool | None, seconds: float | None = None) -> bool:
-    """Whether a bar is wanted: not ``progress=False``, standard error a terminal, and not
-    an estimate at or below :data:`SHOW_SECONDS` (unless ``progress=True``)."""
-    if progress is False or not sys.stderr.isatty():
+    """Whether a bar is wanted: not ``progress=False`` nor inside :func:`quiet`, standard
+    error a terminal, and not an estimate at or below :data:`SHOW_SECONDS` (unless
+    ``progress=True``)."""
+    if progress is False or _QUIET.get() or not sys.stderr.isatty():
         return False
     return progress is True or seconds is None or seconds > SHOW_SECONDS
 
@@ -102,7 +119,7 @@ def start_line(desc: str, progress: bool | None, seconds: float | None) -> None:
     estimated above :data:`LINE_SECONDS`, unless ``progress=False``: ``privacy_loss:
     started, about 38 s CPU estimated``, so that a call in a pipe is not silent for a
     minute (as ``exactdp suite`` logs a line per program there)."""
-    if (progress is False or seconds is None or seconds <= LINE_SECONDS
+    if (progress is False or seconds is None or seconds <= LINE_SECONDS or _QUIET.get()
             or sys.stderr.isatty()):
         return
     print(f"{desc}: started, about {seconds:.0f} s CPU estimated", file=sys.stderr,

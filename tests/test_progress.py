@@ -195,3 +195,20 @@ def test_off_a_terminal_a_long_loop_prints_one_start_line(monkeypatch):
     terminal = _terminal(monkeypatch)
     progress_bar(4, "check_dp", seconds=38.4).close()
     assert "started" not in terminal.getvalue()
+
+
+def test_quiet_silences_bars_and_start_lines(monkeypatch):
+    """Inside quiet() (verification_suite(progress=False): its rows' inner losses take no
+    progress argument) neither a bar nor a start line shows; outside, both come back."""
+    terminal = _terminal(monkeypatch)
+    with progress_module.quiet():
+        assert isinstance(progress_bar(4, "x", progress=True, seconds=30.0), NoBar)
+        assert not shows(None, 30.0)
+    assert shows(None, 30.0)
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with progress_module.quiet():
+        progress_bar(4, "x", seconds=30.0)
+    assert err.getvalue() == "" and terminal.getvalue() == ""
+    progress_bar(4, "x", seconds=30.0)
+    assert err.getvalue() == "x: started, about 30 s CPU estimated\n"
