@@ -4,17 +4,38 @@ A bar shows only where a person waits: standard error is a terminal, the caller 
 pass ``progress=False``, and the loop is long (a cost-model estimate above
 :data:`SHOW_SECONDS`, or, without an estimate, still running after :data:`SHOW_SECONDS`:
 tqdm's ``delay``). ``progress=True`` shows it at once (on a terminal). tqdm is imported
-only when a bar is shown, so a short call and a call in a pipe pay nothing.
+only when a bar is shown, so a short call and a call in a pipe pay nothing. Off a
+terminal, a loop estimated above :data:`LINE_SECONDS` prints one start line with its
+estimate instead (:func:`start_line`).
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from types import TracebackType
 from typing import Any
 
 #: A loop estimated (or found) to take longer than this many seconds shows a bar.
 SHOW_SECONDS = 2.0
+#: Off a terminal (a pipe, a log) a loop estimated longer than this many seconds prints
+#: one line on standard error as it starts, with the estimate (:func:`start_line`).
+LINE_SECONDS = 5.0
+#: Inside :func:`quiet`: no bar and no start line.
+_QUIET: ContextVar[bool] = ContextVar("progress_quiet", default=False)
+
+
+@contextmanager
+def quiet() -> Iterator[None]:
+    """No bar and no start line from the loops run inside: a caller told ``progress=False``
+    whose inner calls take no ``progress`` (``verification_suite``: its rows' losses)."""
+    token = _QUIET.set(True)
+    try:
+        yield
+    finally:
+        _QUIET.reset(token)
 
 
 class NoBar:
@@ -58,9 +79,10 @@ class Steps:
 
 
 def shows(progress: bool | None, seconds: float | None = None) -> bool:
-    """Whether a bar is wanted: not ``progress=False``, standard error a terminal, and not
-    an estimate at or below :data:`SHOW_SECONDS` (unless ``progress=True``)."""
-    if progress is False or not sys.stderr.isatty():
+    """Whether a bar is wanted: not ``progress=False`` nor inside :func:`quiet`, standard
+    error a terminal, and not an estimate at or below :data:`SHOW_SECONDS` (unless
+    ``progress=True``)."""
+    if progress is False or _QUIET.get() or not sys.stderr.isatty():
         return False
     return progress is True or seconds is None or seconds > SHOW_SECONDS
 
@@ -84,8 +106,21 @@ def progress_bar(total: int, desc: str, *, progress: bool | None = None,
         What one step is.
     """
     if not shows(progress, seconds):
+        start_line(desc, progress, seconds)
         return NoBar()
     from tqdm import tqdm
 
     delay = 0.0 if progress is True or seconds is not None else SHOW_SECONDS
     return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, delay=delay)
+
+
+def start_line(desc: str, progress: bool | None, seconds: float | None) -> None:
+    """One line on standard error when it is not a terminal (no bar there) and the loop is
+    estimated above :data:`LINE_SECONDS`, unless ``progress=False``: ``privacy_loss:
+    started, about 38 s CPU estimated``, so that a call in a pipe is not silent for a
+    minute (as ``exactdp suite`` logs a line per program there)."""
+    if (progress is False or seconds is None or seconds <= LINE_SECONDS or _QUIET.get()
+            or sys.stderr.isatty()):
+        return
+    print(f"{desc}: started, about {seconds:.0f} s CPU estimated", file=sys.stderr,
+          flush=True)

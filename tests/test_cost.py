@@ -58,6 +58,50 @@ def test_laplace_analysis_estimate_calibration():
     assert ReportNoisyMax(1).analysis_seconds([]) == 0.0  # exponential noise: the analyzer's
 
 
+def test_rnm_laplace_check_dp_estimate_at_10_to_40_scores():
+    """check_dp's estimate on RNM-Laplace (the larger of the analyzer's and the
+    mechanism's, as check_dp takes it) against the CPU seconds measured on 0..n-1
+    (2026-12-04, load 3-7 on the 2-core machine; docs/benchmarks.md): n = 10 / 15 / 20 /
+    25 / 40 took 0.13 / 0.64 / 2.61 / 6.59 / 97.7 s, estimated 0.16 / 0.87 / 3.16 / 9.08 /
+    99.96 s (the n = 40 run under its bar, inside the 120 s limit); within 1.5x here."""
+    from exactdp.analysis.neighbourhood import neighbours
+    from exactdp.cost import analysis_seconds
+
+    mech = ReportNoisyMax(1, noise="laplace")
+    for n, measured in ((10, 0.13), (15, 0.64), (20, 2.61), (25, 6.59), (40, 97.7)):
+        sv = as_scores(list(range(n)))
+        nbrs, _ = neighbours(mech, sv.raw, func="check_dp")
+        est = max(analysis_seconds(len(nbrs) + 1, n, n - 1),  # top_gap: n - 1
+                  mech.analysis_seconds([sv, *nbrs]))
+        assert measured / 1.5 < est < 1.5 * measured, (n, est)
+
+
+def test_pld_search_estimates_against_measurements():
+    """The PLD search's parts (docs/benchmarks.md, 2026-12-04): the exact PLD of 0..n-1 and
+    a neighbour (two sympy closed forms with their balls, composed 3 times), n = 15 / 20 /
+    25 / 30: 0.59 / 1.40 / 3.29 / 8.74 s CPU; the float64 screen of one pair at k = 30 /
+    300 / 3000 copies: 0.019 / 0.21 / 2.8 s; within a factor 3. RNM-Laplace's own
+    estimate adds its float64 views; the other noises leave it to check_cost."""
+    from exactdp.cost import (
+        LAPLACE_FLOAT_SECONDS,
+        composition_screen_seconds,
+        laplace_general_seconds,
+        laplace_sympy_seconds,
+    )
+
+    for n, measured in ((15, 0.59), (20, 1.40), (25, 3.29), (30, 8.74)):
+        est = 2 * laplace_sympy_seconds(n, n, n * (n - 1) // 2)
+        assert measured / 3 < est < 3 * measured, (n, est)
+    for k, measured in ((30, 0.019), (300, 0.21), (3000, 2.8)):
+        assert measured / 3 < composition_screen_seconds(1, k) < 3 * measured, k
+    mech, sv = ReportNoisyMax(1, noise="laplace"), as_scores(list(range(30)))
+    assert mech.pld_seconds([sv], 4) == (laplace_sympy_seconds(30, 30, 435)
+                                         + 4 * LAPLACE_FLOAT_SECONDS)
+    assert mech.pld_seconds([as_scores(["sqrt(2)", 0, 1])], 0) == laplace_general_seconds(3)
+    assert ReportNoisyMax(1).pld_seconds([sv], 4) is None
+    assert PermuteAndFlip(1).pld_seconds([sv], 4) is None
+
+
 def test_rnm_laplace_check_dp_refuses_past_the_limit():
     """check_dp of RNM-Laplace on 0..59 (about 900 s) refuses before any closed form, naming
     the cheaper routes; privacy_loss on 150 scores too."""
@@ -221,6 +265,12 @@ def _large_calls():
         "privacy_loss_rnm_laplace": (
             lambda: X.privacy_loss(laplace, list(range(150)), list(range(1, 151))),
             "privacy_loss"),
+        # RNM-Laplace PLD search: the float64 screen of 122 pairs and 2 exact sympy PLDs
+        "check_accountant_rnm_laplace": (
+            lambda: X.check_accountant(laplace, list(range(60)), 3, [1]), "check_accountant"),
+        "composition_lower_bound_rnm_laplace": (
+            lambda: X.composition_lower_bound(laplace, list(range(60)), 3, 1),
+            "composition_lower_bound"),
         "composition_lower_bound_k": (lambda: X.composition_lower_bound(pf, [0, 1], 10**12, 1),
                                       "composition_lower_bound"),
         "check_accountant_k": (lambda: X.check_accountant(pf, [0, 1], 10**12, [1]),

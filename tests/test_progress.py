@@ -179,3 +179,36 @@ def test_check_dp_s_bar_moves_vector_by_vector_while_the_engine_builds(monkeypat
     assert events[2:built] == ["vector", ("update", 1)] * (nbrs + 1)
     assert sum(n for e in events if isinstance(e, tuple) and e[0] == "update"
                for n in [e[1]]) == 2 * nbrs + 1 and events[-1] == "close"
+
+
+def test_off_a_terminal_a_long_loop_prints_one_start_line(monkeypatch):
+    """A pipe or a log shows no bar; a loop estimated above LINE_SECONDS prints one line
+    with its estimate as it starts (a shorter one, progress=False or a terminal: none)."""
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    assert progress_module.LINE_SECONDS == 5.0
+    assert isinstance(progress_bar(4, "check_dp", seconds=38.4), NoBar)
+    assert err.getvalue() == "check_dp: started, about 38 s CPU estimated\n"
+    for kwargs in ({"seconds": 4.9}, {"seconds": 30.0, "progress": False}, {}):
+        progress_bar(4, "check_dp", **kwargs)
+    assert err.getvalue().count("\n") == 1
+    terminal = _terminal(monkeypatch)
+    progress_bar(4, "check_dp", seconds=38.4).close()
+    assert "started" not in terminal.getvalue()
+
+
+def test_quiet_silences_bars_and_start_lines(monkeypatch):
+    """Inside quiet() (verification_suite(progress=False): its rows' inner losses take no
+    progress argument) neither a bar nor a start line shows; outside, both come back."""
+    terminal = _terminal(monkeypatch)
+    with progress_module.quiet():
+        assert isinstance(progress_bar(4, "x", progress=True, seconds=30.0), NoBar)
+        assert not shows(None, 30.0)
+    assert shows(None, 30.0)
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with progress_module.quiet():
+        progress_bar(4, "x", seconds=30.0)
+    assert err.getvalue() == "" and terminal.getvalue() == ""
+    progress_bar(4, "x", seconds=30.0)
+    assert err.getvalue() == "x: started, about 30 s CPU estimated\n"

@@ -25,10 +25,10 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_choice, check_int, check_nonempty
-from ..cost import as_caller, refuse
+from ..cost import as_caller, check_seconds, composition_screen_seconds, refuse
 from ..distribution import output_kind_of
 from ..printing import latex_array, latex_decimal, latex_math, math_text
-from ..progress import progress_bar
+from ..progress import SHOW_SECONDS, progress_bar
 from ..result import Result
 from ..scores import as_scores
 from .accountants import CLAIMS, ClaimedDelta, claimed_delta
@@ -152,32 +152,69 @@ def _float_curve(p: np.ndarray, q: np.ndarray, k: int, epsilons: list[float]) ->
 
 
 def _candidates(mechanism, sv, search: str, func: str):
-    nbrs, how = neighbours(mechanism, sv, search, func=func)
+    # check_cost=False: the pairs are priced here (_price), not as exact analyses of all
+    nbrs, how = neighbours(mechanism, sv, search, func=func, check_cost=False)
     pairs = []
     for nb in nbrs:
         pairs.append((sv, nb))
         pairs.append((nb, sv))
-    return pairs, how
+    return nbrs, pairs, how
 
 
-def _screen(mechanism, pairs, k: int, eps_f: list[float]) -> np.ndarray:
+def _price(mechanism, sv, nbrs, pairs, k: int, composed: int, func: str) -> float:
+    """Refuse, naming ``func``, a search estimated past :data:`~exactdp.cost.SECONDS_LIMIT`,
+    and return its estimate: the float64 screen of every pair
+    (:func:`~exactdp.cost.composition_screen_seconds`, and the mechanism's float64 views:
+    ``pld_seconds``) plus the exact PLDs of the ``composed`` costliest pairs (both vectors
+    of each: ``pld_seconds``). A mechanism without its own estimate refuses by
+    ``check_cost`` on every vector (exact analyses), as before any exact work."""
+    screen = composition_screen_seconds(len(pairs), k)
+    own = mechanism.pld_seconds([], len(nbrs) + 1)
+    if own is None:
+        mechanism.check_cost(func, [sv, *nbrs])
+        exact = 0.0
+    else:
+        screen += own
+        per_pair = sorted((mechanism.pld_seconds([sv, nb], 0) for nb in nbrs), reverse=True)
+        exact = sum([c for c in per_pair for _ in (0, 1)][:composed])
+    cheaper = ("fewer copies k, or fewer pairs (search='reduced' for a regular mechanism)"
+               if screen >= exact else
+               "fewer distinct scores, or candidates=1 (the pairs composed exactly per "
+               "epsilon), or compare the float64 views (mechanism.distribution(q)."
+               "to_numpy()) of the pair that matters")
+    check_seconds(func, f"the composed lower bound of k = {k} copies over {len(pairs)} "
+                  f"ordered pairs of n = {sv.n} scores (a float64 screen of each, "
+                  f"{min(composed, len(pairs))} composed exactly)", screen + exact, cheaper)
+    return screen + exact
+
+
+def _screen(mechanism, pairs, k: int, eps_f: list[float], bar) -> np.ndarray:
     cache: dict = {}
 
-    def dist(s):
+    def view(s):  # each vector's distribution and float64 view once
         key = tuple(s.exact)
         if key not in cache:
-            cache[key] = mechanism.distribution(s)
+            d = mechanism.distribution(s)
+            cache[key] = (d, np.asarray(d.to_numpy(), dtype=float))
         return cache[key]
 
-    return np.array([_float_curve(*_float_pair(dist(a), dist(b)), k, eps_f) for a, b in pairs])
+    out = []
+    for a, b in pairs:
+        bar.update(1)
+        out.append(_float_curve(*_aligned(*view(a), *view(b)), k, eps_f))
+    return np.array(out)
 
 
 def _float_pair(dp, dq) -> tuple[np.ndarray, np.ndarray]:
     """The float64 views of two distributions of one mechanism, output by output: a
     sequence mechanism's aligned by output value over the union of their outputs (0.0
     where one does not reach an output; :mod:`exactdp.analysis.outputs`)."""
-    p = np.asarray(dp.to_numpy(), dtype=float)
-    q = np.asarray(dq.to_numpy(), dtype=float)
+    return _aligned(dp, np.asarray(dp.to_numpy(), dtype=float),
+                    dq, np.asarray(dq.to_numpy(), dtype=float))
+
+
+def _aligned(dp, p: np.ndarray, dq, q: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`_float_pair` of the float64 views ``p``, ``q`` of ``dp``, ``dq``."""
     if output_kind_of(dp) != "sequence":
         return p, q
     union = output_union([dp.outputs, dq.outputs])
@@ -237,29 +274,35 @@ def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: 
 
 
 def _bounds(mechanism, sv, k, epsilons, search, dps, max_support, candidates, progress=None):
-    pairs, how = _candidates(mechanism, sv, search, "check_accountant")
+    func = "check_accountant"
+    nbrs, pairs, how = _candidates(mechanism, sv, search, func)
+    count = min(candidates, len(pairs))
+    seconds = _price(mechanism, sv, nbrs, pairs, k, count * len(epsilons), func)
     eps_f = [float(sympy.N(e, 20)) for e in epsilons]
-    scores = _screen(mechanism, pairs, k, eps_f)
-    composed: dict = {}
-    out = []
-    bar = progress_bar(len(epsilons) * min(candidates, len(pairs)), "composition",
-                       progress=progress, unit="pair")
-    for j, eps in enumerate(epsilons):
-        best = None
-        for i in np.argsort(-scores[:, j], kind="stable")[:candidates]:
-            bar.update(1)
-            a, b = pairs[int(i)]
-            key = (tuple(a.exact), tuple(b.exact))
-            if key not in composed:
-                pld = privacy_loss_distribution(mechanism, a, b)
-                composed[key] = pld.self_compose(k, max_support=max_support)
-            pld = composed[key]
-            h = pld.delta(eps, dps=dps) if isinstance(pld, PrivacyLossDistribution) else (
-                pld.delta(eps))
-            if best is None or h.lower > best[0].lower:
-                best = (h, Witness(tuple(a.exact), tuple(b.exact), None))
-        out.append(CompositionBound(k, eps, best[0], best[1], len(pairs), how))
-    bar.close()
+    # one bar: the screen pair by pair, then the pairs composed exactly
+    bar = progress_bar(len(pairs) + len(epsilons) * count, "composition", progress=progress,
+                       unit="pair", seconds=seconds if seconds > SHOW_SECONDS else None)
+    try:
+        scores = _screen(mechanism, pairs, k, eps_f, bar)
+        composed: dict = {}
+        out = []
+        for j, eps in enumerate(epsilons):
+            best = None
+            for i in np.argsort(-scores[:, j], kind="stable")[:candidates]:
+                bar.update(1)
+                a, b = pairs[int(i)]
+                key = (tuple(a.exact), tuple(b.exact))
+                if key not in composed:
+                    pld = privacy_loss_distribution(mechanism, a, b)
+                    composed[key] = pld.self_compose(k, max_support=max_support)
+                pld = composed[key]
+                h = pld.delta(eps, dps=dps) if isinstance(pld, PrivacyLossDistribution) else (
+                    pld.delta(eps))
+                if best is None or h.lower > best[0].lower:
+                    best = (h, Witness(tuple(a.exact), tuple(b.exact), None))
+            out.append(CompositionBound(k, eps, best[0], best[1], len(pairs), how))
+    finally:
+        bar.close()
     return out
 
 

@@ -231,7 +231,8 @@ def _moves(
 
 
 def neighbours(
-    mechanism: object, scores: object, search: str = "auto", *, func: str = "neighbours"
+    mechanism: object, scores: object, search: str = "auto", *, func: str = "neighbours",
+    check_cost: bool = True,
 ) -> tuple[list[ScoreVector], str]:
     """The neighbouring score vectors that the analyzer searches, and why.
 
@@ -258,6 +259,11 @@ def neighbours(
         declaration (``mechanism_from_function(..., regular=True)``) is checked on
         ``scores`` when the reduced search relies on it. Declared adjacency ``"one"``:
         every search is the ``2n`` moves ``+-Delta e_r`` (one score moves), exhaustive.
+    check_cost : bool
+        True (default): the mechanism's ``check_cost`` prices the exact distributions of
+        ``scores`` and every neighbour, and refuses past the limit. False: the caller
+        prices its own work on them (``check_accountant`` screens every pair in float64
+        and computes a few exactly: ``Mechanism.pld_seconds``).
 
     Returns
     -------
@@ -314,7 +320,8 @@ def neighbours(
         how += f"; {VERTICES_ONLY}"
     # the exact distributions of the scores and every neighbour, refused before any is
     # computed (a program's probes estimate them for all the vectors at once)
-    mech.check_cost(func, [sv, *out])
+    if check_cost:
+        mech.check_cost(func, [sv, *out])
     if reduced and mech.regular_claimed:  # the search relies on the user's declaration
         check_regular_claim(mech, sv, delta, func)
     return out, how

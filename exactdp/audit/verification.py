@@ -19,13 +19,14 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 from concurrent.futures import Executor
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 
 import sympy
 
 from .._validate import argument_error
 from ..exact import compare
-from ..progress import progress_bar
+from ..progress import progress_bar, quiet
 from ..result import Result
 from .every_epsilon import EveryEpsilon, every_epsilon
 from .library_table import library_table, loss_cell
@@ -333,7 +334,9 @@ def verification_suite(
             raise argument_error("verification_suite", "programs",
                                  f"names from {', '.join(progs)}", n)
     rows = []
-    with progress_bar(len(names), "exactdp suite", progress=progress, unit="program") as bar:
+    # progress=False: the rows' own loops (a release loss's bar or start line) are quiet too
+    with (quiet() if progress is False else nullcontext()), progress_bar(
+            len(names), "exactdp suite", progress=progress, unit="program") as bar:
         for n in names:
             row = suite_row(n, every and executor is None)
             if every and executor is not None:

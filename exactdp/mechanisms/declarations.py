@@ -35,7 +35,7 @@ class Declarations:
       ``@program(domain=(0, 1))``: randomized response takes bits); the neighbour search
       keeps the neighbours inside it;
     - :attr:`regular_claimed`, :meth:`check_cost`, :meth:`analysis_seconds`,
-      :meth:`loss_outputs`.
+      :meth:`pld_seconds`, :meth:`loss_outputs`.
     """
 
     if TYPE_CHECKING:
@@ -69,6 +69,15 @@ class Declarations:
         :meth:`check_cost` refuses by: a progress bar shows above 2 s. Default 0.0 (the
         analyzer's own estimates cover the selection mechanisms)."""
         return 0.0
+
+    def pld_seconds(self, exact: Sequence[ScoreVector], screened: int) -> float | None:
+        """The mechanism's own estimate (seconds) of a search over privacy loss
+        distributions (``check_accountant``, ``composition_lower_bound``): the float64 views
+        of ``screened`` vectors (the screen of every pair) and the exact probabilities of
+        the vectors ``exact``, with their rigorous balls (the pairs composed exactly, each
+        vector once per pair). None (default): not estimated here; the search then refuses
+        by :meth:`check_cost` on every vector, as the other analyses do."""
+        return None
 
     def loss_outputs(self, sv: ScoreVector, neighbour: ScoreVector) -> tuple[int, ...] | None:
         """Outputs among which the privacy loss of the pair ``(sv, neighbour)`` is attained,

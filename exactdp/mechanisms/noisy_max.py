@@ -29,11 +29,14 @@ import sympy
 
 from .._validate import argument_error, choices_text
 from ..cost import (
+    LAPLACE_FLOAT_SECONDS,
     VIEW_SECONDS_LIMIT,
     check_seconds,
     laplace_analysis_seconds,
     laplace_balls_seconds,
+    laplace_general_seconds,
     laplace_mp_seconds,
+    laplace_sympy_seconds,
     refuse,
 )
 from ..distribution import Distribution, LossSupremum
@@ -240,6 +243,23 @@ class ReportNoisyMax(Mechanism):
         symbolic = bool(self.epsilon.free_symbols)  # sympy closed forms (certify_dp)
         return laplace_analysis_seconds([(len(set(G)), len(G), sum(G)) for G in multisets],
                                         symbolic)
+
+    def pld_seconds(self, exact: Sequence[ScoreVector], screened: int) -> float | None:
+        """Laplace noise (the index): the float64 views (:data:`~exactdp.cost.
+        LAPLACE_FLOAT_SECONDS` each) and the sympy closed forms with their balls
+        (:func:`~exactdp.cost.laplace_sympy_seconds` on rational scores,
+        :func:`~exactdp.cost.laplace_general_seconds` otherwise); None otherwise (the
+        other noises' exact views are products over the gaps, priced by the analyses)."""
+        if self.noise != "laplace" or self.output != "index":
+            return None
+        seconds = LAPLACE_FLOAT_SECONDS * screened
+        for v in exact:
+            if v.is_rational:
+                G = v.integer_gaps()[1]
+                seconds += laplace_sympy_seconds(len(set(G)), len(G), sum(G))
+            else:
+                seconds += laplace_general_seconds(v.distinct_count())
+        return seconds
 
     def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
         """Refuse, naming ``func``, an exact analysis of ``vectors`` whose Laplace closed

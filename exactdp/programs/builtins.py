@@ -119,8 +119,8 @@ def max_value(values: object) -> Any:
     >>> exactdp.privacy_loss(top(epsilon=1), [0, 0, 0], [1, 1, 1]).loss
     3/2
     """
-    vals = _values(values, "max_value")
-    return vals[argmax(vals)]
+    vals = _values(values, "max_value")  # priced as a released maximum (release_max)
+    return vals[active("max_value").select(vals, False, value=True)]
 
 
 def topk(values: object, k: int) -> tuple[int, ...]:

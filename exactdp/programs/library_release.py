@@ -26,7 +26,7 @@ adaptive sparse vector and SmartSum).
 
 from __future__ import annotations
 
-from .builtins import argmax, topk
+from .builtins import max_value, topk
 from .draws import exponential, laplace
 from .language import program
 
@@ -69,7 +69,7 @@ def noisy_max_value_laplace(q, epsilon, sensitivity=1):
     ``ReportNoisyMax(epsilon, noise="laplace", output="value")``.
     """
     values = [a + laplace(2 * sensitivity / epsilon) for a in q]
-    return values[argmax(values)]
+    return max_value(values)
 
 
 @program(sensitivity=1, output="release")
@@ -82,7 +82,7 @@ def noisy_max_value_exponential(q, epsilon, sensitivity=1):
     noise="exponential", output="value")``.
     """
     values = [a + exponential(2 * sensitivity / epsilon) for a in q]
-    return values[argmax(values)]
+    return max_value(values)
 
 
 @program(sensitivity=1, output="release", counts=("c",))

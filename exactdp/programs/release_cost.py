@@ -5,9 +5,11 @@ the enumeration's probes refuse past the limit (:mod:`exactdp.cost`).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .integrate import run_cost
 from .release_chain import gap_chain
-from .release_max import max_run
+from .release_max import form_seconds, max_form, max_run
 from .release_search import OFFSETS, search_cost
 from .runs import Run
 
@@ -56,3 +58,17 @@ def loss_seconds(run: Run) -> float:
     if not run.constraints and len(noises) == k:  # a linear map of independent noises:
         return base + 1e-3 + 5e-6 * k**3  # release_loss._separable, no search
     return base * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
+
+
+def max_patterns_seconds(runs: Sequence[Run]) -> float:
+    """The expected seconds of the released maxima among ``runs`` (a pattern whose runs are
+    the winners of one argmax, each releasing its value: :func:`~exactdp.programs.
+    release_max.max_form`), :func:`~exactdp.programs.release_max.form_seconds` each: what
+    :func:`loss_seconds` leaves out of a released maximum's runs (``max_loss`` prices and
+    refuses the pair itself), added to the loss's estimate once the runs exist, so that
+    its bar and ``check_dp``'s product over the neighbours see it."""
+    patterns: dict = {}
+    for run in runs:
+        patterns.setdefault(run.output, []).append(run)
+    forms = [max_form(group) for group in patterns.values()]
+    return sum(form_seconds(f) for f in forms if f is not None)

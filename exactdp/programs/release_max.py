@@ -37,6 +37,7 @@ Theorem 1.4 (Lindemann-Weierstrass: ``x`` is transcendental).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -175,6 +176,31 @@ def max_seconds(n: int, span: int) -> float:
     noise is 10-15x cheaper. 50 offsets spanning 49 steps are refused (150 s), 60
     spanning ``10^6`` steps at once."""
     return 5e-7 * float(min(span * n + 1, 10**150)) ** 2 * n  # 300-digit spans: no overflow
+
+
+#: The fit of :func:`max_loss`'s measured seconds (:func:`max_seconds`' docstring): its
+#: expected cost, read by the loss's estimate and bar; :func:`max_seconds`, about 8x above
+#: it on consecutive scores, is the bound that refuses a pair.
+MAX_FIT = 6.4e-8
+
+
+def form_seconds(form: MaxForm) -> float:
+    """The expected seconds of :func:`max_loss` of ``form`` against a neighbour: ``MAX_FIT
+    (span n + 1)^2 n`` on the lattice and span of this input's own offsets (a neighbour's
+    widen them by a step or so). Measured with the loss's estimate, ``check_dp`` of
+    ``noisy_max_value_laplace`` on 0..n-1 (heuristic neighbours), n = 10 / 15: 3.8 / 14.0 s
+    CPU; ``privacy_loss`` of 0..39 against a neighbour 6.3 s (docs/benchmarks.md).
+
+    Examples
+    --------
+    >>> offsets = tuple(Fraction(k) for k in range(40))
+    >>> round(form_seconds(MaxForm("laplace", sympy.Integer(2), offsets)), 2)
+    6.24
+    """
+    n = len(form.offsets)
+    L = math.lcm(*[v.denominator for v in form.offsets])
+    span = int((max(form.offsets) - min(form.offsets)) * L)
+    return MAX_FIT * float(min(span * n + 1, 10**150)) ** 2 * n
 
 
 # ------------------------------------------------------------------ critical points

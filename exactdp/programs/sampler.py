@@ -58,7 +58,8 @@ class SampleRun(Executor):
     def branch(self, comparison: Comparison) -> bool:  # pragma: no cover - no Noisy here
         raise ProgramError(f"{comparison.line}: a noisy comparison in a sampled run")
 
-    def select(self, values: Any, minimize: bool, k: int | None = None) -> Any:
+    def select(self, values: Any, minimize: bool, k: int | None = None,
+               value: bool = False) -> Any:
         vals = [float(v) for v in values]
         order = sorted(range(len(vals)), key=lambda i: (vals[i] if minimize else -vals[i], i))
         return order[0] if k is None else tuple(order[:k])

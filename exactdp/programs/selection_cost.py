@@ -72,7 +72,7 @@ def orders(constants: Sequence[Any], minimize: bool, top: int) -> list[tuple[int
 
 
 def price_selection(run: Selecting, values: Sequence[Any], minimize: bool,
-                    k: int | None, line: str) -> None:
+                    k: int | None, line: str, value: bool = False) -> None:
     """Refuse (``run.budget.check``) the integration of the runs a selection starts, priced
     at the selection (module docstring); once per execution (``run.budget`` is cleared).
 
@@ -89,6 +89,12 @@ def price_selection(run: Selecting, values: Sequence[Any], minimize: bool,
         The number selected (``topk``), None for one.
     line : str
         The program's line, named by the constraints (and so by a refusal).
+    value : bool
+        The winner's value is released (:func:`~exactdp.programs.builtins.max_value`):
+        each branch is priced as the run releasing it, so that a loss supremum prices a
+        released maximum by its own estimate (:func:`~exactdp.programs.release_cost.
+        loss_seconds`: no integral; :func:`~exactdp.programs.release_max.max_seconds`
+        with both inputs' offsets) rather than as the integrals of an argmax.
 
     Returns
     -------
@@ -118,7 +124,9 @@ def price_selection(run: Selecting, values: Sequence[Any], minimize: bool,
             noisy = type(diff)(diff.const, run.noises(diff), diff.laws)
             cons.append(Constraint(noisy.linear(), ">" if lo < hi else ">=", line))
         try:
-            costs.append(budget.cost(Run(tuple(run.draws), tuple(cons), run.weight, None)))
+            released = (values[order[0]].linear(),) if value else ()
+            costs.append(budget.cost(Run(tuple(run.draws), tuple(cons), run.weight, None,
+                                         released)))
         except TooCostly:
             raise
         except ValueError:  # outside the exact class: the integrator says why, later

@@ -259,9 +259,11 @@ class SymbolicRun(Executor):
         self.log.append(f"{comparison.line} {taken}")
         return taken
 
-    def select(self, values: Any, minimize: bool, k: int | None = None) -> Any:
+    def select(self, values: Any, minimize: bool, k: int | None = None,
+               value: bool = False) -> Any:
         line = user_line()
-        func = "topk" if k is not None else "argmin" if minimize else "argmax"
+        func = ("topk" if k is not None else "argmin" if minimize
+                else "max_value" if value else "argmax")
         seen: set[int] = set()
         for n, v in enumerate(values):
             if not (isinstance(v, Noisy) and len(self.noises(v)) == 1):
@@ -272,7 +274,7 @@ class SymbolicRun(Executor):
                 raise ProgramError(f"{line}: {func} needs values with one fresh noise each; "
                                    f"value {n}'s noise is shared or already compared")
             seen.add(i)
-        price_selection(self, values, minimize, k, line)  # with a budget: refused here?
+        price_selection(self, values, minimize, k, line, value)  # with a budget: refused?
         left, order = list(range(len(values))), []
         sig = tuple(self.signature(v) for v in values)
         for _ in range(1 if k is None else k):  # ties: the first index ranks higher

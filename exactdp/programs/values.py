@@ -72,7 +72,10 @@ class Executor:
     def branch(self, comparison: Comparison) -> bool:
         raise NotImplementedError
 
-    def select(self, values: Sequence[Any], minimize: bool, k: int | None = None) -> Any:
+    def select(self, values: Sequence[Any], minimize: bool, k: int | None = None,
+               value: bool = False) -> Any:
+        """The winner's index (``topk``: the k indices); ``value``: the program releases
+        the winner's value (:func:`~exactdp.programs.builtins.max_value`)."""
         raise NotImplementedError
 
 

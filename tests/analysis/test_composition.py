@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 
+import pytest
 import sympy
 
 import exactdp
@@ -58,3 +59,53 @@ def test_composition_over_different_output_sets_counts_the_infinite_mass():
     assert b.delta.value == sympy.Rational(3, 4)
     assert b.witness.scores == (1,) and b.witness.neighbour == (0,)
 
+
+
+class _BarShown(Exception):
+    pass
+
+
+def test_rnm_laplace_search_is_priced_as_a_whole_and_refused_at_once(monkeypatch):
+    """check_accountant / composition_lower_bound on RNM-Laplace: the float64 screen of
+    every pair plus the exact PLDs of the pairs composed, priced before any distribution
+    (measured 0..n-1, k = 3, one epsilon: n = 10 / 15 / 20 in 0.56 / 1.67 / 3.68 s CPU,
+    docs/benchmarks.md); past the limit refused at once naming the call, its estimate and
+    the routes that apply (no neighbour= here); a long legitimate run shows its bar."""
+    import time
+
+    from exactdp.analysis import composition as C
+    from exactdp.scores import as_scores
+
+    mech = exactdp.ReportNoisyMax(1, noise="laplace")
+    for n, measured in ((10, 0.56), (15, 1.67), (20, 3.68)):
+        sv = as_scores(list(range(n)))
+        nbrs, pairs, _ = C._candidates(mech, sv, "auto", "check_accountant")
+        est = C._price(mech, sv, nbrs, pairs, 3, 2, "check_accountant")
+        assert measured / 3 < est < 3 * measured, (n, est)
+    for call, name in ((lambda: exactdp.check_accountant(mech, list(range(50)), 3, [1]),
+                        "check_accountant"),
+                       (lambda: exactdp.composition_lower_bound(mech, list(range(50)), 3, 1),
+                        "composition_lower_bound")):
+        t0 = time.process_time()
+        with pytest.raises(ValueError) as info:
+            call()
+        assert time.process_time() - t0 < 2.0
+        msg = str(info.value)
+        assert msg.startswith(f"{name}: the composed lower bound of k = 3 copies over 204 "
+                              "ordered pairs of n = 50 scores"), msg
+        assert "candidates=1" in msg and "neighbour=" not in msg and "limit 120 s" in msg
+    # many copies: the float64 screen alone (1e-3 s per pair and copy), for any mechanism
+    with pytest.raises(ValueError, match=r"check_accountant: .* k = 100000 copies .* fewer "
+                       "copies k"):
+        exactdp.check_accountant(exactdp.PermuteAndFlip(1), [0, 1, 2], 10**5, [1])
+    # n = 40: inside the limit, over 2 s: the bar opens with the estimate
+    seen = {}
+
+    def bar(total, desc, **kwargs):
+        seen.update(kwargs, total=total)
+        raise _BarShown
+
+    monkeypatch.setattr(C, "progress_bar", bar)
+    with pytest.raises(_BarShown):
+        exactdp.check_accountant(mech, list(range(40)), 3, [1], claims=())
+    assert 40 < seen["seconds"] < 120 and seen["total"] == 2 * 82 + 2

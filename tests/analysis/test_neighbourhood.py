@@ -336,3 +336,14 @@ def test_a_vertex_search_of_a_mechanism_not_declared_regular_says_vertices_only(
     assert exactdp.check_dp(m, [0]).loss == 0  # the vertex only: the search says so
     _, regular = exactdp.neighbours(exactdp.PermuteAndFlip(1), [0, 1])
     assert VERTICES_ONLY not in regular
+
+
+def test_check_cost_false_leaves_the_pricing_to_the_caller():
+    """RNM-Laplace's check_cost prices exact closed forms of every vector (check_dp's
+    work): refused at 50 scores; a caller that prices its own work (check_accountant)
+    gets the same 2n + 2 neighbours."""
+    mech = exactdp.ReportNoisyMax(1, noise="laplace")
+    with pytest.raises(ValueError, match="closed forms of 103 score vectors"):
+        neighbours(mech, list(range(50)))
+    out, how = neighbours(mech, list(range(50)), check_cost=False)
+    assert len(out) == 102 and how.startswith("reduced")

@@ -151,3 +151,24 @@ def test_a_bracket_row_prints_its_bracket_not_its_lower_end():
     one = VerificationSuite((row,))
     assert repr(one).startswith("VerificationSuite(1 program: ")  # singular (was "1 programs")
     assert "(1 pair; " in dataclasses.replace(row, pairs_searched=1).summary()
+
+
+def test_progress_false_quiets_the_rows_own_start_lines(monkeypatch, capsys):
+    """verification_suite(progress=False) (``exactdp suite --no-progress``, and each row of
+    the suite in a log): a row's inner loop estimated above 5 s (a release loss's, which
+    takes no progress argument; here a loop of 30 s inside the row) prints no start line
+    off a terminal; with progress=None it says it starts."""
+    from exactdp.progress import progress_bar
+
+    row = vs.suite_row
+
+    def long_row(name, every):
+        progress_bar(1, f"{name}.privacy_loss", seconds=30.0).close()
+        return row(name, every)
+
+    monkeypatch.setattr(vs, "suite_row", long_row)
+    verification_suite(["laplace_mechanism"], every=False, progress=False)
+    assert capsys.readouterr().err == ""
+    verification_suite(["laplace_mechanism"], every=False)
+    assert capsys.readouterr().err == ("laplace_mechanism.privacy_loss: started, about 30 s "
+                                       "CPU estimated\n")

@@ -12,6 +12,7 @@ from exactdp.programs.release_cost import (
     ONE_VALUE_INTEGRAL_FACTOR,
     ONE_VALUE_SECONDS,
     loss_seconds,
+    max_patterns_seconds,
 )
 from exactdp.programs.release_max import max_run
 
@@ -40,3 +41,31 @@ def test_one_released_value_pays_its_integrals_per_comparison():
 def test_a_released_maximum_is_priced_by_its_own_route():
     (run,) = release_trace(L.noisy_max_value_laplace(epsilon=1), (1, 2, 3)).runs[:1]
     assert loss_seconds(run) == 1e-4 * (len(run.draws) + len(run.constraints))
+
+
+def test_released_maxima_are_priced_by_their_expected_loss():
+    """A released maximum's loss (release_max.max_loss, no integral) is priced per pattern
+    once the runs exist (max_patterns_seconds): the loss's estimate against the CPU seconds
+    measured (2026-12-04, docs/benchmarks.md): check_dp of noisy_max_value_laplace on
+    0..n-1, 152 / 172 heuristic neighbours at n = 10 / 12: 4.12 / 7.10 s; privacy_loss of
+    0..39 against a neighbour 5.41 s; within 2x. At n = 15 (14 s measured) check_dp's
+    product over its 202 neighbours passes its 10 s limit and refuses at once."""
+    import time
+
+    import pytest
+
+    import exactdp
+    from exactdp.programs.release_max import form_seconds, max_form
+
+    m = L.noisy_max_value_laplace(epsilon=1)
+    for n, count, measured in ((10, 152, 4.12), (12, 172, 7.10), (40, 1, 5.41)):
+        q = list(range(n))
+        runs = release_trace(m, tuple(sympy.Integer(a) for a in q)).runs
+        assert max_patterns_seconds(runs) == form_seconds(max_form(runs))
+        est = count * m.distribution(q).loss_seconds("check_dp")
+        assert measured / 2 < est < 2 * measured, (n, est)
+    start = time.process_time()
+    with pytest.raises(ValueError, match=r"^check_dp: the exact density suprema of 202 "
+                       r"neighbours would need about 17\.\d s \(limit 10 s\); pass the one"):
+        exactdp.check_dp(m, list(range(15)), epsilon=15)
+    assert time.process_time() - start < 2

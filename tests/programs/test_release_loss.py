@@ -384,3 +384,15 @@ def test_the_loss_supremum_advances_a_bar_pattern_by_pattern(monkeypatch):
     [(total, desc, seconds, steps)] = seen
     assert (total, desc, steps) == (patterns, "svt3.privacy_loss", [1] * patterns)
     assert seconds == m.distribution(q).loss_seconds("svt3.privacy_loss") > 0
+
+
+def test_a_long_loss_in_a_pipe_prints_one_start_line(monkeypatch, capsys):
+    """Off a terminal (pytest's captured standard error) a loss supremum estimated above
+    5 s (AdaptiveSVT at 12 answers: about 40 s CPU) prints one line with the estimate as
+    it starts, instead of nothing; here the estimate is set to 38 s on a cheap pair."""
+    from exactdp.programs.release import ProgramRelease
+
+    monkeypatch.setattr(ProgramRelease, "loss_seconds", lambda self, func: 38.0)
+    assert exactdp.privacy_loss(L.laplace_mechanism(epsilon=1), [3], [4]).loss == 1
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "privacy_loss: started, about 38 s CPU estimated" in err

@@ -20,7 +20,15 @@ from exactdp.cost import SECONDS_LIMIT, TooCostly
 from exactdp.exact.signs import compare
 from exactdp.programs import argmax, argmin, laplace, program
 from exactdp.programs import library_release as L
-from exactdp.programs.release_max import MaxForm, max_form, max_loss, max_run, max_seconds
+from exactdp.programs.release_max import (
+    MAX_FIT,
+    MaxForm,
+    form_seconds,
+    max_form,
+    max_loss,
+    max_run,
+    max_seconds,
+)
 
 from .quadrature import exponential_pdf, laplace_cdf, laplace_pdf
 
@@ -190,3 +198,17 @@ def test_max_loss_refuses_mismatched_or_irrational_forms():
         max_loss(irr, irr, "P", "f")
     same = max_loss(a, a, "P", "f")
     assert same.value == 0 and same.attained and same.exact is not None
+
+
+def test_form_seconds_is_the_fit_on_the_inputs_own_span():
+    """The expected cost of a released maximum's loss: MAX_FIT (span n + 1)^2 n on the
+    lattice of its own offsets, 1/8 of max_seconds' refusal bound (max_seconds'
+    docstring: 0..n-1 against one moved score, 0.19 / 1.2 / 5.0 s at n = 20 / 30 / 40)."""
+    def form(offsets):
+        return MaxForm("laplace", sympy.Integer(2), tuple(map(Fraction, offsets)))
+
+    for n, measured in ((20, 0.19), (30, 1.2), (40, 5.0)):
+        assert measured / 2 < form_seconds(form(range(n))) < 2 * measured, n
+    halves = form([Fraction(k, 2) for k in range(10)])  # lattice 1/2: span 9 steps
+    assert form_seconds(halves) == MAX_FIT * (9 * 10 + 1) ** 2 * 10
+    assert form_seconds(form(range(40))) < max_seconds(40, 39) / 7

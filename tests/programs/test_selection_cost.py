@@ -116,3 +116,40 @@ def test_a_branch_outside_the_exact_class_is_left_to_the_integrator():
     with pytest.raises(TooCostly, match="costly"):
         price_selection(_AtArgmax(Budget(costly, checked.append), draws), values, False,
                         None, "f.py:2")
+
+
+def test_a_released_maximum_is_priced_by_its_own_estimate():
+    """max_value's selection prices each branch as the run releasing the winner's value:
+    a released maximum needs no integral (release_cost.loss_seconds), and the pair is
+    priced by release_max.max_seconds with both inputs' offsets. 40 scores spanning 975
+    steps were refused at the argmax as 40 argmax integrals (1.8e3 s) pointing to
+    ReportNoisyMax, whose value output is this same program."""
+    import exactdp
+    from exactdp.programs.release_cost import loss_seconds
+    from exactdp.programs.release_max import max_run, max_seconds
+
+    values = [Noisy(a, {i: 1}, {i: "laplace"}) for i, a in enumerate(range(0, 1000, 25))]
+    draws = [Draw(i, "laplace", sympy.Integer(2), "f.py:1") for i in range(40)]
+    runs, seen = [], []
+
+    def cost(run):
+        runs.append(run)
+        return loss_seconds(run)
+
+    price_selection(_AtArgmax(Budget(cost, seen.append), draws), values, False, None,
+                    "f.py:2", value=True)
+    assert len(runs) == SAMPLES and all(max_run(r) is not None for r in runs)
+    assert seen[0].seconds < 1e-2 * 40
+    q = [a + (i % 3) * 7 for i, a in enumerate(range(0, 1000, 25))]
+    for m, name in ((library_release.noisy_max_value_laplace(epsilon=1), "privacy_loss"),
+                    (exactdp.ReportNoisyMax(1, noise="laplace", output="value"),
+                     "privacy_loss")):
+        start = time.process_time()
+        with pytest.raises(TooCostly) as info:
+            exactdp.privacy_loss(m, q, [a + 1 for a in q])
+        assert time.process_time() - start < 2
+        msg = str(info.value)
+        assert name in msg.split(":")[0], msg
+        assert "the exact density cells of 40 scores spanning 976 steps" in msg, msg
+        assert f"about {max_seconds(40, 976):.3g} s" in msg and "ReportNoisyMax" not in msg
+        assert "smaller common denominator or span, or fewer scores" in msg
