@@ -286,12 +286,27 @@ class ProgramRelease(ReleasedValues):
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact probabilities of the patterns, in :attr:`outputs` order."""
-        self._check_cost(f"{self.mechanism.name}.probabilities")
-        return tuple(_total(self.runs[k]) for k in self.keys)
+        return tuple(self._probability(k) for k in self.keys)
 
     def pmf(self, pattern: object) -> sympy.Expr:
         """The exact probability of one pattern."""
-        return self.probabilities[self.index(pattern)]
+        return self._probability(self.keys[self.index(pattern)])
+
+    @cached_property
+    def _probabilities(self) -> dict[Hashable, sympy.Expr]:
+        """The patterns' probabilities computed so far, by key (the runs' cost checked
+        first: a refusal is raised again at each access, never cached)."""
+        self._check_cost(f"{self.mechanism.name}.probabilities")
+        return {}
+
+    def _probability(self, key: Hashable) -> sympy.Expr:
+        """The exact probability of the pattern ``key``, computed once (the loss of a pair
+        reads only the patterns releasing no value, and a search over pairs reads them
+        again for each neighbour and for its order, :meth:`loss_hint`)."""
+        done = self._probabilities
+        if key not in done:
+            done[key] = _total(self.runs[key])
+        return done[key]
 
     def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
         """Rigorous arb enclosures of the pattern probabilities, in :attr:`outputs` order,
@@ -450,7 +465,7 @@ class ProgramRelease(ReleasedValues):
         other = as_scores(neighbour, "neighbour", f"{self.mechanism.name}.loss_hint")
         mine, theirs = (_loss_distribution(self.mechanism, tuple(v.exact))
                         for v in (self.scores, other))
-        return release_patterns.discrete_hint(mine, theirs, lambda d, k: _total(d.runs[k]))
+        return release_patterns.discrete_hint(mine, theirs, lambda d, k: d._probability(k))
 
     def loss_upper_bound(self, neighbour: object) -> sympy.Expr | None:
         """A rigorous upper bound on the loss against the answers ``neighbour``, cheap (no
