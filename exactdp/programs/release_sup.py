@@ -259,17 +259,26 @@ def log_ratio(big: sympy.Expr, small: sympy.Expr) -> sympy.Expr:
     return sympy.log(tidy_ratio(big, small))
 
 
-def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
-    """``(k, d, C)``: ``f(v) ~ C v**d exp(lam k v)`` as ``v -> +oo`` (None: f is 0)."""
+def _leading_terms(f: Terms) -> tuple[Fraction, int, dict[Fraction, Fraction]] | None:
+    """``(k, d, {w: c})``: ``f(v) ~ v**d exp(lam k v) sum_w c exp(lam w)`` as ``v -> +oo``
+    (None: f is 0)."""
     for k in sorted({k for k, _ in f}, reverse=True):
         group = {w: p for (k2, w), p in f.items() if k2 == k}
         for d in range(max(len(p) for p in group.values()) - 1, -1, -1):
             cs = {w: p[d] for w, p in group.items() if d < len(p) and p[d]}
             if cs:
-                return k, d, sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
-                                         * sympy.exp(sympy.Rational(lam * w))
-                                         for w, c in cs.items()])
+                return k, d, cs
     return None
+
+
+def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
+    """``(k, d, C)``: ``f(v) ~ C v**d exp(lam k v)`` as ``v -> +oo`` (None: f is 0)."""
+    found = _leading_terms(f)
+    if found is None:
+        return None
+    k, d, cs = found
+    return k, d, sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
+                             * sympy.exp(sympy.Rational(lam * w)) for w, c in cs.items()])
 
 
 def _sign_at(f: Terms, v: Fraction, lam: Fraction) -> int:
@@ -287,12 +296,16 @@ def tail_start(f: Terms, lam: Fraction) -> Fraction:
     ValueError
         No such ``M`` up to ``2**40`` (never expected: the other terms decay).
     """
-    k0, d0, _ = leading(f, lam)  # type: ignore[misc]
+    k0, d0, _ = _leading_terms(f)  # type: ignore[misc]
     top = {w: p for (k, w), p in f.items() if k == k0}
     fb = fraction_ball
+    weights: dict[Fraction, flint.arb] = {}  # each ball made once (the same balls as
+    # term by term: a large D has hundreds of terms on a few rates k and degrees)
 
     def weight(w: Fraction) -> flint.arb:
-        return (fb(lam) * fb(w)).exp()
+        if w not in weights:
+            weights[w] = (fb(lam) * fb(w)).exp()
+        return weights[w]
 
     c0 = sum((fb(p[d0]) * weight(w) for w, p in top.items() if d0 < len(p)),
              flint.arb(0)).abs_lower()
@@ -309,8 +322,9 @@ def tail_start(f: Terms, lam: Fraction) -> Fraction:
             m = max(m, Fraction(e) / delta + 1)
     while m < 2**40:
         M = fraction_ball(m)
-        total = sum((size * (-fraction_ball(delta) * M).exp() * M ** e for delta, e, size in rest),
-                    flint.arb(0))
+        decay = {delta: (-fraction_ball(delta) * M).exp() for delta in {t[0] for t in rest}}
+        power = {e: M ** e for e in {t[1] for t in rest}}
+        total = sum((size * decay[delta] * power[e] for delta, e, size in rest), flint.arb(0))
         if total < c0:
             return m
         m *= 2
