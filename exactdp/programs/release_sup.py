@@ -42,6 +42,7 @@ import flint
 import sympy
 
 from ..exact.arb import flint_prec
+from ..exact.piecewise_exp import value_expr
 from ..exact.signs import exp_sum_terms, scaled_sign
 from .release_taylor import Terms, cached_by_id, fraction_ball, interval, taylor_ball
 
@@ -171,16 +172,15 @@ def ball(f: Terms, v: flint.arb, lam: Fraction) -> flint.arb:
 
 def exact_at(f: Terms, v: Fraction, lam: Fraction) -> sympy.Expr:
     """``f(v)`` as an exact sympy expression (the terms of one exponent summed first, as
-    sympy's ``Add`` would: the same expression, built with fewer sympy operations)."""
-    groups: dict[Fraction, Fraction] = {}
+    sympy's ``Add`` would, and assembled in bulk by :func:`~exactdp.exact.piecewise_exp.
+    value_expr`: the same expression, built with fewer sympy operations)."""
+    groups: dict[tuple[int, Fraction], Fraction] = {}
     for (k, w), p in f.items():
         val = sum((a * v**i for i, a in enumerate(p)), Fraction(0))
         if val:
-            e = lam * (k * v + w)
+            e = (0, lam * (k * v + w))
             groups[e] = groups.get(e, Fraction(0)) + val
-    return sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
-                       * sympy.exp(sympy.Rational(e.numerator, e.denominator))
-                       for e, c in groups.items() if c])
+    return value_expr({e: c for e, c in groups.items() if c}, sympy.Integer(1))
 
 
 def ratio_degree(f: sympy.Expr, g: sympy.Expr) -> int | None:
