@@ -274,19 +274,27 @@ class ProgramRelease(ReleasedValues):
         _, i, vals = min(found, key=lambda t: t[0])
         return i, tuple(released_rational(func, v) for v in vals)
 
-    def _check_cost(self, func: str) -> None:
+    def _check_cost(self, func: str, key: Hashable | None = None) -> None:
+        """Refuse the integrals of every run, or of the runs of the pattern ``key``,
+        estimated past the limit."""
         token = _INTEGRALS.set(func)
         try:  # refused at a selection or the probes, or here once the runs exist
-            runs = self.mechanism.trace(self.scores).runs
+            every = self.mechanism.trace(self.scores).runs
         finally:
             _INTEGRALS.reset(token)
+        runs = every if key is None else self.runs[key]
         check_seconds(func, f"the exact integrals of {len(runs)} runs",
                       runs_cost(runs, SECONDS_LIMIT), "use fewer queries, or a cut-off")
 
     @cached_property
     def probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact probabilities of the patterns, in :attr:`outputs` order."""
-        return tuple(self._probability(k) for k in self.keys)
+        self._check_cost(f"{self.mechanism.name}.probabilities")
+        done = self._probabilities
+        for k in self.keys:
+            if k not in done:
+                done[k] = _total(self.runs[k])
+        return tuple(done[k] for k in self.keys)
 
     def pmf(self, pattern: object) -> sympy.Expr:
         """The exact probability of one pattern."""
@@ -294,17 +302,17 @@ class ProgramRelease(ReleasedValues):
 
     @cached_property
     def _probabilities(self) -> dict[Hashable, sympy.Expr]:
-        """The patterns' probabilities computed so far, by key (the runs' cost checked
-        first: a refusal is raised again at each access, never cached)."""
-        self._check_cost(f"{self.mechanism.name}.probabilities")
+        """The patterns' probabilities computed so far, by key."""
         return {}
 
     def _probability(self, key: Hashable) -> sympy.Expr:
-        """The exact probability of the pattern ``key``, computed once (the loss of a pair
-        reads only the patterns releasing no value, and a search over pairs reads them
-        again for each neighbour and for its order, :meth:`loss_hint`)."""
+        """The exact probability of the pattern ``key``, computed once, its runs' cost
+        checked first (the loss of a pair reads only the patterns releasing no value, and
+        a search over pairs reads them again for each neighbour and for its order,
+        :meth:`loss_hint`)."""
         done = self._probabilities
         if key not in done:
+            self._check_cost(f"{self.mechanism.name}.probabilities", key)
             done[key] = _total(self.runs[key])
         return done[key]
 
