@@ -164,18 +164,35 @@ def _shape(run: Run) -> tuple:
 #: linear programme reads): the suite's neighbours share about half of their programmes.
 _SHIFTS: dict[tuple, Fraction | None] = {}
 
+#: :func:`_facts` by ``id`` of the run (the entry holds the run: a recycled ``id`` never
+#: hits).
+_FACTS: dict[int, tuple[Run, tuple]] = {}
+
+
+def _facts(run: Run) -> tuple:
+    """``(shape, units, constants, released constants)`` of a run (Fractions), made once per
+    run object: a search over pairs bounds one vector's runs against each neighbour."""
+    hit = _FACTS.get(id(run))
+    if hit is not None and hit[0] is run:
+        return hit[1]
+    facts = (_shape(run), units(run), tuple(_frac(c.expr.constant) for c in run.constraints),
+             tuple(_frac(r.constant) for r in run.released))
+    if len(_FACTS) > 65_536:
+        _FACTS.clear()
+    _FACTS[id(run)] = (run, facts)
+    return facts
+
 
 def run_shift_bound(run: Run, other: Run) -> Fraction | None:
     """``min sum_i rate_i |delta_i|`` (rates in the run's unit) over the shifts mapping
     ``run``'s event into ``other``'s (same shape, other constants), or None (no shift).
     Memoised on the shape and the constants' differences (:data:`_SHIFTS`)."""
-    if not units(run).exact:
+    shape, u, consts, released = _facts(run)
+    if not u.exact:
         return None
-    key = (_shape(run),
-           tuple(_frac(c.expr.constant) - _frac(c2.expr.constant)
-                 for c, c2 in zip(run.constraints, other.constraints, strict=True)),
-           tuple(_frac(r.constant) - _frac(r2.constant)
-                 for r, r2 in zip(run.released, other.released, strict=True)))
+    _, _, consts2, released2 = _facts(other)
+    key = (shape, tuple(a - b for a, b in zip(consts, consts2, strict=True)),
+           tuple(a - b for a, b in zip(released, released2, strict=True)))
     if key not in _SHIFTS:
         if len(_SHIFTS) > 65_536:
             _SHIFTS.clear()
@@ -226,11 +243,11 @@ def runs_bound(runs: Sequence[Run], others: Sequence[Run]) -> sympy.Expr | None:
     has no partner of its shape, or no shift maps it)."""
     groups: dict[tuple, list[Run]] = {}
     for r in others:
-        groups.setdefault(_shape(r), []).append(r)
+        groups.setdefault(_facts(r)[0], []).append(r)
     used: dict[tuple, int] = {}
-    best = sympy.Integer(0)
+    found: list[tuple[sympy.Expr, Fraction]] = []
     for r in runs:
-        key = _shape(r)
+        key, u, _, _ = _facts(r)
         k = used.get(key, 0)
         partners = groups.get(key, [])
         if k >= len(partners):
@@ -239,7 +256,15 @@ def runs_bound(runs: Sequence[Run], others: Sequence[Run]) -> sympy.Expr | None:
         b = run_shift_bound(r, partners[k])
         if b is None:
             return None
-        value = units(r).unit * sympy.Rational(b.numerator, b.denominator)
+        found.append((u.unit, b))
+    units_ = {unit for unit, _ in found}
+    if len(units_) == 1 and (unit := units_.pop()).is_Rational and unit > 0:
+        # one positive rational unit: the largest value is the unit times the largest b
+        b = max(b for _, b in found)
+        return unit * sympy.Rational(b.numerator, b.denominator)
+    best = sympy.Integer(0)
+    for unit, b in found:
+        value = unit * sympy.Rational(b.numerator, b.denominator)
         best = sympy.Max(best, value) if value.free_symbols or best.free_symbols else (
             value if value > best else best)
     return best
