@@ -4,6 +4,7 @@ points of exactdp.programs.release_sup on the library's release programs."""
 
 from __future__ import annotations
 
+import itertools
 from fractions import Fraction
 
 import flint
@@ -89,14 +90,16 @@ def test_scaled_pieces_and_monotone_pieces_against_dense_evaluation():
     40 points of each piece, evaluated independently (the exact sums at the points, to_arb
     at 200 bits), and where ``D``'s enclosure proves it nonzero, ``L`` is monotone at those
     points; pieces of widths 2 to 300 on both sides of ``L = ln((e^-v + 3 e^-2v + v e^-3v)
-    / (2 e^-v + e^-2v))`` (right) and its mirror (left)."""
+    / (2 e^-v + e^-2v))`` (right), of the monotone ``ln(1 + e^-v)`` and their mirrors
+    (left)."""
     from exactdp.programs import release_below as B
 
-    f = {(F(-1), F(0)): (F(1),), (F(-2), F(0)): (F(3),), (F(-3), F(0)): (F(0), F(1))}
-    g = {(F(-1), F(0)): (F(2),), (F(-2), F(0)): (F(1),)}
+    f0 = {(F(-1), F(0)): (F(1),), (F(-2), F(0)): (F(3),), (F(-3), F(0)): (F(0), F(1))}
+    g0 = {(F(-1), F(0)): (F(2),), (F(-2), F(0)): (F(1),)}
     lam = F(1, 3)
     monotone = 0
-    for side in (1, -1):
+    for side, (f, g) in itertools.product((1, -1), ((f0, g0), (
+            {(F(-1), F(0)): (F(1),), (F(-2), F(0)): (F(1),)}, {(F(-1), F(0)): (F(1),)}))):
         ff, gg = (f, g) if side > 0 else (S.negate_v(f), S.negate_v(g))
         d = S.add(S.mul(S.derivative(ff, lam), gg), S.mul(ff, S.derivative(gg, lam)), -1)
         fn, gn, dn = B._Fn(ff, lam), B._Fn(gg, lam), B._Fn(d, lam)
