@@ -206,13 +206,13 @@ def _tail(f: Terms, g: Terms, d: Terms, lam: Fraction) -> Fraction | None:
         return None
 
 
-def _order(d: Terms, lam: Fraction, at: Fraction) -> _Fn | None:
+def _order(d: Terms, lam: Fraction, at: Fraction, grouped: Callable[[], _Fn]) -> _Fn | None:
     """``D^(m)`` grouped, ``m`` the order of the zero of ``D`` at the cell end ``at``
     (exact: :func:`~exactdp.programs.release_sup.zeros`' test; ``m = 0`` where ``D(at)``
-    is not 0); None past 8 derivatives."""
-    for _ in range(8):
+    is not 0: ``grouped()``, ``D`` grouped once per cell); None past 8 derivatives."""
+    for m in range(8):
         if not d or not zero_at(d, at, lam):
-            return _Fn(d, lam) if d else None
+            return None if not d else grouped() if m == 0 else _Fn(d, lam)
         d = derivative(d, lam)
     return None
 
@@ -250,11 +250,16 @@ def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None
     ends, where ``L`` may instead be proved monotone up to the end (its limit there is a
     candidate of the pattern already: module docstring)."""
     orders: dict[Fraction, _Fn | None] = {}  # D^(m) at a cell end, when first needed
-    dn = _Fn(d, lam)
+    made: list[_Fn] = []  # D grouped, when first needed (hundreds of exponentials)
+
+    def dn() -> _Fn:
+        if not made:
+            made.append(_Fn(d, lam))
+        return made[0]
 
     def monotone(end: Fraction, x: Fraction, y: Fraction) -> bool:
         if end not in orders:
-            orders[end] = _order(d, lam, end)
+            orders[end] = _order(d, lam, end, dn)
         return _monotone(orders[end], x, y)
 
     a, b = lo, hi
@@ -284,7 +289,7 @@ def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None
         if enc is not None and enc < cap:
             continue
         if (x == lo and monotone(x, x, y)) or (y == hi and monotone(y, x, y)) or _no_zero(
-                dn, x, y, side):
+                dn(), x, y, side):
             continue  # |L| at most its values at the piece's ends: the cell end's limit (a
             # candidate), and a split point or a tail's start (below the cap)
         steps += 1
