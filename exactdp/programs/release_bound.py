@@ -167,18 +167,24 @@ _SHIFTS: dict[tuple, Fraction | None] = {}
 #: :func:`_facts` by ``id`` of the run (the entry holds the run: a recycled ``id`` never
 #: hits).
 _FACTS: dict[int, tuple[Run, tuple]] = {}
+#: Each shape seen, numbered (a number hashes at once; a shape's nested tuples of sympy
+#: numbers are hashed anew at each look-up of :data:`_SHIFTS`).
+_SHAPES: dict[tuple, int] = {}
 
 
 def _facts(run: Run) -> tuple:
-    """``(shape, units, constants, released constants)`` of a run (Fractions), made once per
-    run object: a search over pairs bounds one vector's runs against each neighbour."""
+    """``(shape, units, constants, released constants, shape number)`` of a run
+    (Fractions), made once per run object: a search over pairs bounds one vector's runs
+    against each neighbour."""
     hit = _FACTS.get(id(run))
     if hit is not None and hit[0] is run:
         return hit[1]
-    facts = (_shape(run), units(run), tuple(_frac(c.expr.constant) for c in run.constraints),
-             tuple(_frac(r.constant) for r in run.released))
     if len(_FACTS) > 65_536:
-        _FACTS.clear()
+        _FACTS.clear()  # (never _SHAPES: a shape's number is part of the memo's keys)
+    shape = _shape(run)
+    facts = (shape, units(run), tuple(_frac(c.expr.constant) for c in run.constraints),
+             tuple(_frac(r.constant) for r in run.released),
+             _SHAPES.setdefault(shape, len(_SHAPES)))
     _FACTS[id(run)] = (run, facts)
     return facts
 
@@ -187,17 +193,18 @@ def run_shift_bound(run: Run, other: Run) -> Fraction | None:
     """``min sum_i rate_i |delta_i|`` (rates in the run's unit) over the shifts mapping
     ``run``'s event into ``other``'s (same shape, other constants), or None (no shift).
     Memoised on the shape and the constants' differences (:data:`_SHIFTS`)."""
-    shape, u, consts, released = _facts(run)
+    _, u, consts, released, number = _facts(run)
     if not u.exact:
         return None
-    _, _, consts2, released2 = _facts(other)
-    key = (shape, tuple(a - b for a, b in zip(consts, consts2, strict=True)),
+    _, _, consts2, released2, _ = _facts(other)
+    key = (number, tuple(a - b for a, b in zip(consts, consts2, strict=True)),
            tuple(a - b for a, b in zip(released, released2, strict=True)))
-    if key not in _SHIFTS:
+    found = _SHIFTS.get(key, _SHIFTS)
+    if found is _SHIFTS:
         if len(_SHIFTS) > 65_536:
             _SHIFTS.clear()
-        _SHIFTS[key] = _shift_bound(run, other)
-    return _SHIFTS[key]
+        found = _SHIFTS[key] = _shift_bound(run, other)
+    return found  # type: ignore[return-value]
 
 
 def _shift_bound(run: Run, other: Run) -> Fraction | None:
@@ -241,13 +248,13 @@ def runs_bound(runs: Sequence[Run], others: Sequence[Run]) -> sympy.Expr | None:
     """An exact upper bound on ``ln f_a(o) - ln f_a'(o)`` over every output ``o`` of one
     pattern, ``runs`` its runs on ``a`` and ``others`` on ``a'`` (None: some run of ``a``
     has no partner of its shape, or no shift maps it)."""
-    groups: dict[tuple, list[Run]] = {}
+    groups: dict[int, list[Run]] = {}
     for r in others:
-        groups.setdefault(_facts(r)[0], []).append(r)
-    used: dict[tuple, int] = {}
+        groups.setdefault(_facts(r)[4], []).append(r)
+    used: dict[int, int] = {}
     found: list[tuple[sympy.Expr, Fraction]] = []
     for r in runs:
-        key, u, _, _ = _facts(r)
+        _, u, _, _, key = _facts(r)
         k = used.get(key, 0)
         partners = groups.get(key, [])
         if k >= len(partners):
