@@ -445,11 +445,18 @@ def simplest(x: Fraction, y: Fraction) -> Fraction:
 def zero_at(f: Terms, r: Fraction, lam: Fraction) -> bool:
     """Whether ``f(r) = 0`` exactly: every group of terms with one exponent ``lam (k r +
     w)`` sums to 0 (Lindemann-Weierstrass)."""
-    groups: dict[Fraction, Fraction] = {}
+    groups: dict[Fraction, Fraction] = {}  # by k r + w: the exponents over lam > 0
+    kr: dict[Fraction, Fraction] = {}
     for (k, w), p in f.items():
-        e = lam * (k * r + w)
-        groups[e] = groups.get(e, Fraction(0)) + sum(
-            (a * r**i for i, a in enumerate(p)), Fraction(0))
+        x = kr.get(k)
+        if x is None:
+            x = kr[k] = k * r
+        e = x + w
+        val = p[-1]
+        for a in reversed(p[:-1]):  # Horner
+            val = val * r + a
+        old = groups.get(e)
+        groups[e] = val if old is None else old + val
     return all(v == 0 for v in groups.values())
 
 
