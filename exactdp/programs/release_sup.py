@@ -288,6 +288,12 @@ def _sign_at(f: Terms, v: Fraction, lam: Fraction) -> int:
     return 1 if b > 0 else -1 if b < 0 else 0
 
 
+@functools.lru_cache(maxsize=65_536)
+def _weight(lam: Fraction, w: Fraction, bits: int) -> flint.arb:
+    """``exp(lam w)`` enclosed at the working precision ``bits`` (the current one)."""
+    return (fraction_ball(lam) * fraction_ball(w)).exp()
+
+
 def tail_start(f: Terms, lam: Fraction) -> Fraction:
     """``M >= 1`` with no zero of ``f`` on ``[M, oo)``: the leading term dominates there.
 
@@ -299,13 +305,9 @@ def tail_start(f: Terms, lam: Fraction) -> Fraction:
     k0, d0, _ = _leading_terms(f)  # type: ignore[misc]
     top = {w: p for (k, w), p in f.items() if k == k0}
     fb = fraction_ball
-    weights: dict[Fraction, flint.arb] = {}  # each ball made once (the same balls as
-    # term by term: a large D has hundreds of terms on a few rates k and degrees)
 
-    def weight(w: Fraction) -> flint.arb:
-        if w not in weights:
-            weights[w] = (fb(lam) * fb(w)).exp()
-        return weights[w]
+    def weight(w: Fraction) -> flint.arb:  # each ball made once (the same balls as term
+        return _weight(lam, w, flint.ctx.prec)  # by term: D repeats f's and g's exponents)
 
     c0 = sum((fb(p[d0]) * weight(w) for w, p in top.items() if d0 < len(p)),
              flint.arb(0)).abs_lower()
@@ -320,11 +322,15 @@ def tail_start(f: Terms, lam: Fraction) -> Fraction:
     for delta, e, _ in rest:
         if delta > 0 and e > 0:
             m = max(m, Fraction(e) / delta + 1)
+    deltas = list(dict.fromkeys(t[0] for t in rest))  # each distinct rate gap and degree
+    degrees = list(dict.fromkeys(t[1] for t in rest))  # once (hashed here, not per step)
+    at_d, at_e = {x: i for i, x in enumerate(deltas)}, {x: i for i, x in enumerate(degrees)}
+    where = [(at_d[delta], at_e[e], size) for delta, e, size in rest]
     while m < 2**40:
         M = fraction_ball(m)
-        decay = {delta: (-fraction_ball(delta) * M).exp() for delta in {t[0] for t in rest}}
-        power = {e: M ** e for e in {t[1] for t in rest}}
-        total = sum((size * decay[delta] * power[e] for delta, e, size in rest), flint.arb(0))
+        decay = [(-fraction_ball(delta) * M).exp() for delta in deltas]
+        power = [M ** e for e in degrees]
+        total = sum((size * decay[i] * power[j] for i, j, size in where), flint.arb(0))
         if total < c0:
             return m
         m *= 2
