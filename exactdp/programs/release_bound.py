@@ -60,7 +60,9 @@ def minimise(cost: Sequence[Fraction],
     b)``, exactly (None: infeasible). ``cost >= 0``, so the minimum exists when feasible.
 
     Two-phase tableau simplex in exact rationals (flint ``fmpq``), Bland's rule (Chvatal
-    1983, chapter 3).
+    1983, chapter 3). A ``>=`` row with ``b <= 0`` starts with its slack in the basis
+    (``-row . x + s = -b >= 0``), the others with an artificial variable: phase 1 only
+    drives those out (the optimum's value is the same from any starting basis).
     """
     n = len(cost)
     slack = [i for i, (_, rel, _) in enumerate(rows) if rel == ">="]
@@ -73,17 +75,22 @@ def minimise(cost: Sequence[Fraction],
         line = [_q(x) for x in row] + [zero] * (width - n) + [_q(b)]
         if rel == ">=":
             line[n + slack.index(i)] = flint.fmpq(-1)
-        if line[-1] < 0:
+        if rel == ">=" and line[-1] <= 0:  # -row . x + s = -b >= 0: s is basic
             line = [-x for x in line]
-        line[ns + i] = flint.fmpq(1)
+            basis.append(n + slack.index(i))
+        else:
+            if line[-1] < 0:
+                line = [-x for x in line]
+            line[ns + i] = flint.fmpq(1)
+            basis.append(ns + i)
         tab.append(line)
-        basis.append(ns + i)
     # phase 1: minimise the sum of the artificials (objective row: reduced costs, -value)
     obj = [zero] * (width + 1)
-    for line in tab:
-        for j in range(ns):
-            obj[j] -= line[j]
-        obj[-1] -= line[-1]
+    for line, col in zip(tab, basis, strict=True):
+        if col >= ns:
+            for j in range(ns):
+                obj[j] -= line[j]
+            obj[-1] -= line[-1]
     _simplex(tab, basis, obj, ns)
     if obj[-1] != 0:
         return None
