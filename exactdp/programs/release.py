@@ -305,14 +305,15 @@ class ProgramRelease(ReleasedValues):
         """The patterns' probabilities computed so far, by key."""
         return {}
 
-    def _probability(self, key: Hashable) -> sympy.Expr:
+    def _probability(self, key: Hashable, check: bool = True) -> sympy.Expr:
         """The exact probability of the pattern ``key``, computed once, its runs' cost
-        checked first (the loss of a pair reads only the patterns releasing no value, and
-        a search over pairs reads them again for each neighbour and for its order,
-        :meth:`loss_hint`)."""
+        checked first unless ``check`` is False (:meth:`loss_hint`, whose patterns release
+        no value: the loss of a pair reads only those, and a search over pairs reads them
+        again for each neighbour and for its order)."""
         done = self._probabilities
         if key not in done:
-            self._check_cost(f"{self.mechanism.name}.probabilities", key)
+            if check:
+                self._check_cost(f"{self.mechanism.name}.probabilities", key)
             done[key] = _total(self.runs[key])
         return done[key]
 
@@ -473,7 +474,8 @@ class ProgramRelease(ReleasedValues):
         other = as_scores(neighbour, "neighbour", f"{self.mechanism.name}.loss_hint")
         mine, theirs = (_loss_distribution(self.mechanism, tuple(v.exact))
                         for v in (self.scores, other))
-        return release_patterns.discrete_hint(mine, theirs, lambda d, k: d._probability(k))
+        return release_patterns.discrete_hint(mine, theirs,
+                                             lambda d, k: d._probability(k, False))
 
     def loss_upper_bound(self, neighbour: object) -> sympy.Expr | None:
         """A rigorous upper bound on the loss against the answers ``neighbour``, cheap (no
