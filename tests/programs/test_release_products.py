@@ -1,6 +1,6 @@
-"""``f' g - f g'`` in flint's exact rationals (exactdp.programs.release_products) against the
-term-by-term Fraction route of exactdp.programs.release_sup: the same terms, in the same
-order, on random exponential polynomials and where a key's sum cancels."""
+"""``f' g - f g'`` in integers over one common denominator (exactdp.programs.release_products)
+against the term-by-term Fraction route of exactdp.programs.release_sup: the same terms, in
+the same order, on random exponential polynomials and where a key's sum cancels."""
 
 from __future__ import annotations
 
