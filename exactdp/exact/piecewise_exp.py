@@ -54,12 +54,18 @@ def fraction_sign(r: Fraction) -> int:
 
 
 def add_term(out: dict, key: tuple, q: Any) -> None:
-    """Add ``q`` at ``key`` of a piece or a value, dropping a zero sum."""
-    v = out.get(key, 0) + q
+    """Add ``q`` at ``key`` of a piece or a value, dropping a zero sum (a new key takes
+    ``q`` itself: ``0 + q`` made a new number equal to it)."""
+    old = out.get(key)
+    if old is None:
+        if q:
+            out[key] = q
+        return
+    v = old + q
     if v:
         out[key] = v
     else:
-        out.pop(key, None)
+        del out[key]
 
 
 def times(a: dict, b: dict) -> dict:

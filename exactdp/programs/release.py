@@ -282,12 +282,15 @@ class ProgramRelease(ReleasedValues):
         _, i, vals = min(found, key=lambda t: t[0])
         return i, vals
 
-    def _check_cost(self, func: str) -> None:
+    def _check_cost(self, func: str, key: Hashable | None = None) -> None:
+        """Refuse the integrals of every run, or of the runs of the pattern ``key``,
+        estimated past the limit."""
         token = _INTEGRALS.set(func)
         try:  # refused at a selection or the probes, or here once the runs exist
-            runs = self.mechanism.trace(self.scores).runs
+            every = self.mechanism.trace(self.scores).runs
         finally:
             _INTEGRALS.reset(token)
+        runs = every if key is None else self.runs[key]
         check_seconds(func, f"the exact integrals of {len(runs)} runs",
                       runs_cost(runs, SECONDS_LIMIT), "use fewer queries, or a cut-off")
 
@@ -295,11 +298,32 @@ class ProgramRelease(ReleasedValues):
     def probabilities(self) -> tuple[sympy.Expr, ...]:
         """Exact probabilities of the patterns, in :attr:`outputs` order."""
         self._check_cost(f"{self.mechanism.name}.probabilities")
-        return tuple(_total(self.runs[k]) for k in self.keys)
+        done = self._probabilities
+        for k in self.keys:
+            if k not in done:
+                done[k] = _total(self.runs[k])
+        return tuple(done[k] for k in self.keys)
 
     def pmf(self, pattern: object) -> sympy.Expr:
         """The exact probability of one pattern."""
-        return self.probabilities[self.index(pattern)]
+        return self._probability(self.keys[self.index(pattern)])
+
+    @cached_property
+    def _probabilities(self) -> dict[Hashable, sympy.Expr]:
+        """The patterns' probabilities computed so far, by key."""
+        return {}
+
+    def _probability(self, key: Hashable, check: bool = True) -> sympy.Expr:
+        """The exact probability of the pattern ``key``, computed once, its runs' cost
+        checked first unless ``check`` is False (:meth:`loss_hint`, whose patterns release
+        no value: the loss of a pair reads only those, and a search over pairs reads them
+        again for each neighbour and for its order)."""
+        done = self._probabilities
+        if key not in done:
+            if check:
+                self._check_cost(f"{self.mechanism.name}.probabilities", key)
+            done[key] = _total(self.runs[key])
+        return done[key]
 
     def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
         """Rigorous arb enclosures of the pattern probabilities, in :attr:`outputs` order,
@@ -458,7 +482,8 @@ class ProgramRelease(ReleasedValues):
         other = as_scores(neighbour, "neighbour", f"{self.mechanism.name}.loss_hint")
         mine, theirs = (_loss_distribution(self.mechanism, tuple(v.exact))
                         for v in (self.scores, other))
-        return release_patterns.discrete_hint(mine, theirs, lambda d, k: _total(d.runs[k]))
+        return release_patterns.discrete_hint(mine, theirs,
+                                             lambda d, k: d._probability(k, False))
 
     def loss_upper_bound(self, neighbour: object) -> sympy.Expr | None:
         """A rigorous upper bound on the loss against the answers ``neighbour``, cheap (no

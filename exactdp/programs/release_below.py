@@ -102,6 +102,22 @@ class _Fn:
     def __init__(self, f: Terms, lam: Fraction) -> None:
         self.f = _grouped(f, lam)
         self.df = _diff(self.f)
+        self.lam = lam
+        self.rates = [k for k in dict.fromkeys(k for k, _ in f)]  # the groups' order
+        self._scaled: dict[int, tuple[Fraction, Grouped, Grouped]] = {}
+
+    def scaled(self, side: int) -> tuple[Fraction, Grouped, Grouped]:
+        """``(k*, h, h')`` with ``f(v) = exp(lam k* v) h(v)``, ``k*`` the largest rate
+        (``side`` +1) or the smallest (-1): ``h``'s slopes ``lam (k - k*)`` are exact
+        rationals, at most 0 (at least 0), so on a far piece of the right (left) side its
+        terms other than ``k*``'s are small and its enclosure stays narrow however wide
+        the piece, where ``exp(lam k v)`` over the piece spans many orders of magnitude."""
+        if side not in self._scaled:
+            k0 = max(self.rates) if side > 0 else min(self.rates)
+            h = [(_arb(self.lam * (k - k0)), row)
+                 for k, (_, row) in zip(self.rates, self.f, strict=True)]
+            self._scaled[side] = (k0, h, _diff(h))
+        return self._scaled[side]
 
     def at(self, v: flint.arb) -> flint.arb:
         return _value(self.f, v)
@@ -142,6 +158,36 @@ def _piece(f: _Fn, g: _Fn, x: Fraction, y: Fraction) -> flint.arb | None:
     return abs(fm.log() - gm.log() + (dfb / fb - dgb / gb) * (box - m))
 
 
+def _scaled_piece(f: _Fn, g: _Fn, x: Fraction, y: Fraction, side: int
+                  ) -> flint.arb | None:
+    """:func:`_piece` with each density written ``exp(lam k* v) h(v)`` (:meth:`_Fn.scaled`):
+    ``L = lam (k*_f - k*_g) v + ln h_f - ln h_g`` and ``L' = lam (k*_f - k*_g) + h_f'/h_f -
+    h_g'/h_g``, the same functions, enclosed by the same mean value form; narrow on far
+    pieces of the side ``side`` (None: an ``h``'s enclosure over the piece contains 0)."""
+    box = interval(x, y)
+    m = _arb((x + y) / 2)
+    kf, hf, dhf = f.scaled(side)
+    kg, hg, dhg = g.scaled(side)
+    fm, gm = _value(hf, m), _value(hg, m)
+    dfb, dgb = _value(dhf, box), _value(dhg, box)
+    fb, gb = _narrow(_value(hf, box), fm + dfb * (box - m)), _narrow(
+        _value(hg, box), gm + dgb * (box - m))
+    if not (fb > 0 and gb > 0 and fm > 0 and gm > 0):
+        return None
+    rate = _arb(f.lam * (kf - kg))
+    centred = abs(rate * m + fm.log() - gm.log() + (rate + dfb / fb - dgb / gb) * (box - m))
+    direct = abs(rate * box + fb.log() - gb.log())  # narrow far out when the rates agree
+    return centred if centred.upper() < direct.upper() else direct
+
+
+def _narrow(a: flint.arb, b: flint.arb) -> flint.arb:
+    """The better of two enclosures of one quantity for a positivity test: one proved
+    positive, else the narrower."""
+    if a > 0 or b > 0:
+        return a if a > 0 else b
+    return a if a.rad() < b.rad() else b
+
+
 def _limit(f: Terms, g: Terms, lam: Fraction) -> flint.arb | None:
     """``|lim L|`` as ``v -> +oo`` (None: infinite, the leading terms differ in order)."""
     lf, lg = leading(f, lam), leading(g, lam)
@@ -160,13 +206,13 @@ def _tail(f: Terms, g: Terms, d: Terms, lam: Fraction) -> Fraction | None:
         return None
 
 
-def _order(d: Terms, lam: Fraction, at: Fraction) -> _Fn | None:
+def _order(d: Terms, lam: Fraction, at: Fraction, grouped: Callable[[], _Fn]) -> _Fn | None:
     """``D^(m)`` grouped, ``m`` the order of the zero of ``D`` at the cell end ``at``
     (exact: :func:`~exactdp.programs.release_sup.zeros`' test; ``m = 0`` where ``D(at)``
-    is not 0); None past 8 derivatives."""
-    for _ in range(8):
+    is not 0: ``grouped()``, ``D`` grouped once per cell); None past 8 derivatives."""
+    for m in range(8):
         if not d or not zero_at(d, at, lam):
-            return _Fn(d, lam) if d else None
+            return None if not d else grouped() if m == 0 else _Fn(d, lam)
         d = derivative(d, lam)
     return None
 
@@ -181,17 +227,39 @@ def _monotone(dm: _Fn | None, x: Fraction, y: Fraction) -> bool:
     return 0 not in dm.over(interval(x, y), _arb((x + y) / 2))[1]
 
 
+def _no_zero(dn: _Fn, x: Fraction, y: Fraction, side: int) -> bool:
+    """Whether ``D = f' g - f g'`` is proved nonzero on ``[x, y]`` (its mean value form,
+    and on a far piece of the side ``side`` its scaled one, :meth:`_Fn.scaled`: ``D``'s
+    sign is ``h_D``'s). Then ``L`` is monotone there, so ``|L|`` is at most its values at
+    the piece's ends: ``L' = D / (f g)``, both densities are proved positive at the ends
+    (a cell's finite end by :func:`_own`, a split point or a tail's start by
+    :func:`_point`), and none vanishes inside (at an interior zero of a nonnegative
+    ``f``, ``f' = 0`` too, so ``D = 0`` there)."""
+    box, m = interval(x, y), _arb((x + y) / 2)
+    if 0 not in dn.over(box, m)[1]:
+        return True
+    if not side or y - x <= 1:
+        return False
+    _, h, dh = dn.scaled(side)
+    return 0 not in _value(h, box) or 0 not in _value(h, m) + _value(dh, box) * (box - m)
+
+
 def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
                 hi: Fraction | None, fn: _Fn, gn: _Fn, cap: flint.arb) -> bool:
     """Whether ``|L| < cap`` on the cell ``(lo, hi)`` is proved, except near its finite
     ends, where ``L`` may instead be proved monotone up to the end (its limit there is a
     candidate of the pattern already: module docstring)."""
-    fn, gn = _Fn(f, lam), _Fn(g, lam)
     orders: dict[Fraction, _Fn | None] = {}  # D^(m) at a cell end, when first needed
+    made: list[_Fn] = []  # D grouped, when first needed (hundreds of exponentials)
+
+    def dn() -> _Fn:
+        if not made:
+            made.append(_Fn(d, lam))
+        return made[0]
 
     def monotone(end: Fraction, x: Fraction, y: Fraction) -> bool:
         if end not in orders:
-            orders[end] = _order(d, lam, end)
+            orders[end] = _order(d, lam, end, dn)
         return _monotone(orders[end], x, y)
 
     a, b = lo, hi
@@ -216,9 +284,14 @@ def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None
         enc = _piece(fn, gn, x, y)
         if enc is not None and enc < cap:
             continue
-        if (x == lo and monotone(x, x, y)) or (y == hi and monotone(y, x, y)):
+        side = 1 if x >= 0 else -1 if y <= 0 else 0  # a far piece: the scaled form
+        enc = _scaled_piece(fn, gn, x, y, side) if side and y - x > 1 else None
+        if enc is not None and enc < cap:
+            continue
+        if (x == lo and monotone(x, x, y)) or (y == hi and monotone(y, x, y)) or _no_zero(
+                dn(), x, y, side):
             continue  # |L| at most its values at the piece's ends: the cell end's limit (a
-            # candidate), and a split point (below the cap)
+            # candidate), and a split point or a tail's start (below the cap)
         steps += 1
         if steps > MAX_PIECES:
             return False

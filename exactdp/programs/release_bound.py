@@ -60,7 +60,9 @@ def minimise(cost: Sequence[Fraction],
     b)``, exactly (None: infeasible). ``cost >= 0``, so the minimum exists when feasible.
 
     Two-phase tableau simplex in exact rationals (flint ``fmpq``), Bland's rule (Chvatal
-    1983, chapter 3).
+    1983, chapter 3). A ``>=`` row with ``b <= 0`` starts with its slack in the basis
+    (``-row . x + s = -b >= 0``), the others with an artificial variable: phase 1 only
+    drives those out (the optimum's value is the same from any starting basis).
     """
     n = len(cost)
     slack = [i for i, (_, rel, _) in enumerate(rows) if rel == ">="]
@@ -73,17 +75,22 @@ def minimise(cost: Sequence[Fraction],
         line = [_q(x) for x in row] + [zero] * (width - n) + [_q(b)]
         if rel == ">=":
             line[n + slack.index(i)] = flint.fmpq(-1)
-        if line[-1] < 0:
+        if rel == ">=" and line[-1] <= 0:  # -row . x + s = -b >= 0: s is basic
             line = [-x for x in line]
-        line[ns + i] = flint.fmpq(1)
+            basis.append(n + slack.index(i))
+        else:
+            if line[-1] < 0:
+                line = [-x for x in line]
+            line[ns + i] = flint.fmpq(1)
+            basis.append(ns + i)
         tab.append(line)
-        basis.append(ns + i)
     # phase 1: minimise the sum of the artificials (objective row: reduced costs, -value)
     obj = [zero] * (width + 1)
-    for line in tab:
-        for j in range(ns):
-            obj[j] -= line[j]
-        obj[-1] -= line[-1]
+    for line, col in zip(tab, basis, strict=True):
+        if col >= ns:
+            for j in range(ns):
+                obj[j] -= line[j]
+            obj[-1] -= line[-1]
     _simplex(tab, basis, obj, ns)
     if obj[-1] != 0:
         return None
@@ -164,23 +171,47 @@ def _shape(run: Run) -> tuple:
 #: linear programme reads): the suite's neighbours share about half of their programmes.
 _SHIFTS: dict[tuple, Fraction | None] = {}
 
+#: :func:`_facts` by ``id`` of the run (the entry holds the run: a recycled ``id`` never
+#: hits).
+_FACTS: dict[int, tuple[Run, tuple]] = {}
+#: Each shape seen, numbered (a number hashes at once; a shape's nested tuples of sympy
+#: numbers are hashed anew at each look-up of :data:`_SHIFTS`).
+_SHAPES: dict[tuple, int] = {}
+
+
+def _facts(run: Run) -> tuple:
+    """``(shape, units, constants, released constants, shape number)`` of a run
+    (Fractions), made once per run object: a search over pairs bounds one vector's runs
+    against each neighbour."""
+    hit = _FACTS.get(id(run))
+    if hit is not None and hit[0] is run:
+        return hit[1]
+    if len(_FACTS) > 65_536:
+        _FACTS.clear()  # (never _SHAPES: a shape's number is part of the memo's keys)
+    shape = _shape(run)
+    facts = (shape, units(run), tuple(_frac(c.expr.constant) for c in run.constraints),
+             tuple(_frac(r.constant) for r in run.released),
+             _SHAPES.setdefault(shape, len(_SHAPES)))
+    _FACTS[id(run)] = (run, facts)
+    return facts
+
 
 def run_shift_bound(run: Run, other: Run) -> Fraction | None:
     """``min sum_i rate_i |delta_i|`` (rates in the run's unit) over the shifts mapping
     ``run``'s event into ``other``'s (same shape, other constants), or None (no shift).
     Memoised on the shape and the constants' differences (:data:`_SHIFTS`)."""
-    if not units(run).exact:
+    _, u, consts, released, number = _facts(run)
+    if not u.exact:
         return None
-    key = (_shape(run),
-           tuple(_frac(c.expr.constant) - _frac(c2.expr.constant)
-                 for c, c2 in zip(run.constraints, other.constraints, strict=True)),
-           tuple(_frac(r.constant) - _frac(r2.constant)
-                 for r, r2 in zip(run.released, other.released, strict=True)))
-    if key not in _SHIFTS:
+    _, _, consts2, released2, _ = _facts(other)
+    key = (number, tuple(a - b for a, b in zip(consts, consts2, strict=True)),
+           tuple(a - b for a, b in zip(released, released2, strict=True)))
+    found = _SHIFTS.get(key, _SHIFTS)
+    if found is _SHIFTS:
         if len(_SHIFTS) > 65_536:
             _SHIFTS.clear()
-        _SHIFTS[key] = _shift_bound(run, other)
-    return _SHIFTS[key]
+        found = _SHIFTS[key] = _shift_bound(run, other)
+    return found  # type: ignore[return-value]
 
 
 def _shift_bound(run: Run, other: Run) -> Fraction | None:
@@ -224,13 +255,13 @@ def runs_bound(runs: Sequence[Run], others: Sequence[Run]) -> sympy.Expr | None:
     """An exact upper bound on ``ln f_a(o) - ln f_a'(o)`` over every output ``o`` of one
     pattern, ``runs`` its runs on ``a`` and ``others`` on ``a'`` (None: some run of ``a``
     has no partner of its shape, or no shift maps it)."""
-    groups: dict[tuple, list[Run]] = {}
+    groups: dict[int, list[Run]] = {}
     for r in others:
-        groups.setdefault(_shape(r), []).append(r)
-    used: dict[tuple, int] = {}
-    best = sympy.Integer(0)
+        groups.setdefault(_facts(r)[4], []).append(r)
+    used: dict[int, int] = {}
+    found: list[tuple[sympy.Expr, Fraction]] = []
     for r in runs:
-        key = _shape(r)
+        _, u, _, _, key = _facts(r)
         k = used.get(key, 0)
         partners = groups.get(key, [])
         if k >= len(partners):
@@ -239,7 +270,15 @@ def runs_bound(runs: Sequence[Run], others: Sequence[Run]) -> sympy.Expr | None:
         b = run_shift_bound(r, partners[k])
         if b is None:
             return None
-        value = units(r).unit * sympy.Rational(b.numerator, b.denominator)
+        found.append((u.unit, b))
+    units_ = {unit for unit, _ in found}
+    if len(units_) == 1 and (unit := units_.pop()).is_Rational and unit > 0:
+        # one positive rational unit: the largest value is the unit times the largest b
+        b = max(b for _, b in found)
+        return unit * sympy.Rational(b.numerator, b.denominator)
+    best = sympy.Integer(0)
+    for unit, b in found:
+        value = unit * sympy.Rational(b.numerator, b.denominator)
         best = sympy.Max(best, value) if value.free_symbols or best.free_symbols else (
             value if value > best else best)
     return best

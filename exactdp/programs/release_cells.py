@@ -60,13 +60,14 @@ class VPoly:
     constant equals its Fraction); ``<`` and the other orders are decided at the active
     cell's test point, recording the root."""
 
-    __slots__ = ("c",)
+    __slots__ = ("c", "_hash")
 
     def __init__(self, coeffs: tuple[Fraction, ...]) -> None:
         c = list(coeffs)
         while c and c[-1] == 0:
             c.pop()
         self.c = tuple(c)
+        self._hash: int | None = None
 
     @staticmethod
     def lift(x: object) -> VPoly:
@@ -79,11 +80,16 @@ class VPoly:
         return out
 
     def __add__(self, other: object) -> VPoly:
-        o = VPoly.lift(other)
-        n = max(len(self.c), len(o.c))
-        zero = Fraction(0)
-        return VPoly(tuple((self.c[i] if i < len(self.c) else zero)
-                           + (o.c[i] if i < len(o.c) else zero) for i in range(n)))
+        # the coefficients of equal degree summed; the longer one's others kept as they
+        # are (adding a zero Fraction costs a gcd: the densities' walk adds millions)
+        a, b = self.c, (other.c if isinstance(other, VPoly) else (_frac(other),))
+        if len(a) < len(b):
+            a, b = b, a
+        out = list(a)
+        for i, x in enumerate(b):
+            if x:
+                out[i] = out[i] + x
+        return VPoly(tuple(out))
 
     __radd__ = __add__
 
@@ -98,6 +104,9 @@ class VPoly:
 
     def __mul__(self, other: object) -> VPoly:
         o = VPoly.lift(other)
+        if len(o.c) == 1:  # a constant factor: no sum of products
+            k = o.c[0]
+            return VPoly(tuple(a * k for a in self.c))
         out = [Fraction(0)] * max(0, len(self.c) + len(o.c) - 1)
         for i, a in enumerate(self.c):
             for j, b in enumerate(o.c):
@@ -122,10 +131,11 @@ class VPoly:
             return self.c == VPoly.lift(other).c
         return NotImplemented
 
-    def __hash__(self) -> int:
-        if len(self.c) <= 1:
-            return hash(self.c[0] if self.c else Fraction(0))
-        return hash(self.c)
+    def __hash__(self) -> int:  # kept: a Fraction's hash is a modular inverse
+        if self._hash is None:
+            self._hash = hash(self.c[0] if self.c else Fraction(0)) if len(self.c) <= 1 \
+                else hash(self.c)
+        return self._hash
 
     def _sign(self) -> int:
         if len(self.c) <= 1:

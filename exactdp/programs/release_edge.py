@@ -92,6 +92,12 @@ def attained_ends(cands: list[Any], runs: tuple[Any, Any], label: str,
         if c.at is None or c.attained or seen[c.at] != 1 or c.exact is None:
             continue
         f, g = point(c.at, runs[0]), point(c.at, runs[1])
-        if sympy.expand(f - c.exact[0]) == 0 and sympy.expand(g - c.exact[1]) == 0:
+        if _equal(f, c.exact[0]) and _equal(g, c.exact[1]):
             out[i] = replace(c, attained=True, witness=f"{label} with the value {c.at}")
     return out
+
+
+def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
+    """``a == b`` exactly: the same expression (sympy's canonical sums, the usual case:
+    no subtraction to build), else their difference expanded to 0."""
+    return a == b or sympy.expand(a - b) == 0

@@ -274,7 +274,12 @@ def _screened(pieces: list, label: str) -> list[Candidate]:
 
 def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
     """Mark a cell end attained where both densities are continuous across it (the limits
-    from both sides equal, exactly): the output with that value attains the limit."""
+    from both sides equal, exactly): the output with that value attains the limit.
+
+    The limits are :func:`~exactdp.programs.release_sup.exact_at`'s canonical sums
+    ``sum c exp(x)`` (one term per exponent, no zero coefficient), so two are equal in
+    value exactly when they are the same expression: the ``exp`` of distinct rationals are
+    linearly independent over the rationals (Lindemann-Weierstrass)."""
     ends: dict[Fraction, list[int]] = {}
     for i, c in enumerate(cands):
         if c.at is not None:
@@ -284,7 +289,7 @@ def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
         if len(idx) != 2:
             continue
         (f1, g1), (f2, g2) = (cands[i].exact for i in idx)  # type: ignore[misc]
-        if sympy.expand(f1 - f2) == 0 and sympy.expand(g1 - g2) == 0:
+        if f1 == f2 and g1 == g2:
             for i in idx:
                 out[i] = Candidate(cands[i].exact, None, 0, True,
                                    f"{label} with the value {at}", at)

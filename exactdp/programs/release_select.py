@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 import flint
 import sympy
@@ -65,7 +66,15 @@ def signed_ball(c: Candidate) -> flint.arb:
     if c.enclosure is not None:
         return c.enclosure
     assert c.exact is not None
-    return to_arb(c.exact[0], prec()).log() - to_arb(c.exact[1], prec()).log()
+    return _exact_ball(c.exact[0], c.exact[1], prec(), flint.ctx.prec)
+
+
+@lru_cache(maxsize=4096)
+def _exact_ball(f: sympy.Expr, g: sympy.Expr, bits: int, working: int) -> flint.arb:
+    """``ln f - ln g`` enclosed (``to_arb`` at ``bits``, the logs at the working precision
+    ``working``, the current one), cached: a pair's search reads each candidate's ball
+    about three times (the lead, the floor's test, the selection)."""
+    return to_arb(f, bits).log() - to_arb(g, bits).log()
 
 
 def abs_ball(c: Candidate) -> flint.arb:

@@ -42,6 +42,7 @@ import flint
 import sympy
 
 from ..exact.arb import flint_prec
+from ..exact.piecewise_exp import value_expr
 from ..exact.signs import exp_sum_terms, scaled_sign
 from .release_taylor import Terms, cached_by_id, fraction_ball, interval, taylor_ball
 
@@ -171,16 +172,15 @@ def ball(f: Terms, v: flint.arb, lam: Fraction) -> flint.arb:
 
 def exact_at(f: Terms, v: Fraction, lam: Fraction) -> sympy.Expr:
     """``f(v)`` as an exact sympy expression (the terms of one exponent summed first, as
-    sympy's ``Add`` would: the same expression, built with fewer sympy operations)."""
-    groups: dict[Fraction, Fraction] = {}
+    sympy's ``Add`` would, and assembled in bulk by :func:`~exactdp.exact.piecewise_exp.
+    value_expr`: the same expression, built with fewer sympy operations)."""
+    groups: dict[tuple[int, Fraction], Fraction] = {}
     for (k, w), p in f.items():
         val = sum((a * v**i for i, a in enumerate(p)), Fraction(0))
         if val:
-            e = lam * (k * v + w)
+            e = (0, lam * (k * v + w))
             groups[e] = groups.get(e, Fraction(0)) + val
-    return sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
-                       * sympy.exp(sympy.Rational(e.numerator, e.denominator))
-                       for e, c in groups.items() if c])
+    return value_expr({e: c for e, c in groups.items() if c}, sympy.Integer(1))
 
 
 def ratio_degree(f: sympy.Expr, g: sympy.Expr) -> int | None:
@@ -259,17 +259,26 @@ def log_ratio(big: sympy.Expr, small: sympy.Expr) -> sympy.Expr:
     return sympy.log(tidy_ratio(big, small))
 
 
-def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
-    """``(k, d, C)``: ``f(v) ~ C v**d exp(lam k v)`` as ``v -> +oo`` (None: f is 0)."""
+def _leading_terms(f: Terms) -> tuple[Fraction, int, dict[Fraction, Fraction]] | None:
+    """``(k, d, {w: c})``: ``f(v) ~ v**d exp(lam k v) sum_w c exp(lam w)`` as ``v -> +oo``
+    (None: f is 0)."""
     for k in sorted({k for k, _ in f}, reverse=True):
         group = {w: p for (k2, w), p in f.items() if k2 == k}
         for d in range(max(len(p) for p in group.values()) - 1, -1, -1):
             cs = {w: p[d] for w, p in group.items() if d < len(p) and p[d]}
             if cs:
-                return k, d, sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
-                                         * sympy.exp(sympy.Rational(lam * w))
-                                         for w, c in cs.items()])
+                return k, d, cs
     return None
+
+
+def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
+    """``(k, d, C)``: ``f(v) ~ C v**d exp(lam k v)`` as ``v -> +oo`` (None: f is 0)."""
+    found = _leading_terms(f)
+    if found is None:
+        return None
+    k, d, cs = found
+    return k, d, sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
+                             * sympy.exp(sympy.Rational(lam * w)) for w, c in cs.items()])
 
 
 def _sign_at(f: Terms, v: Fraction, lam: Fraction) -> int:
@@ -277,6 +286,12 @@ def _sign_at(f: Terms, v: Fraction, lam: Fraction) -> int:
     the point as a possible zero)."""
     b = ball(f, fraction_ball(v), lam)
     return 1 if b > 0 else -1 if b < 0 else 0
+
+
+@functools.lru_cache(maxsize=65_536)
+def _weight(lam: Fraction, w: Fraction, bits: int) -> flint.arb:
+    """``exp(lam w)`` enclosed at the working precision ``bits`` (the current one)."""
+    return (fraction_ball(lam) * fraction_ball(w)).exp()
 
 
 def tail_start(f: Terms, lam: Fraction) -> Fraction:
@@ -287,12 +302,12 @@ def tail_start(f: Terms, lam: Fraction) -> Fraction:
     ValueError
         No such ``M`` up to ``2**40`` (never expected: the other terms decay).
     """
-    k0, d0, _ = leading(f, lam)  # type: ignore[misc]
+    k0, d0, _ = _leading_terms(f)  # type: ignore[misc]
     top = {w: p for (k, w), p in f.items() if k == k0}
     fb = fraction_ball
 
-    def weight(w: Fraction) -> flint.arb:
-        return (fb(lam) * fb(w)).exp()
+    def weight(w: Fraction) -> flint.arb:  # each ball made once (the same balls as term
+        return _weight(lam, w, flint.ctx.prec)  # by term: D repeats f's and g's exponents)
 
     c0 = sum((fb(p[d0]) * weight(w) for w, p in top.items() if d0 < len(p)),
              flint.arb(0)).abs_lower()
@@ -307,10 +322,15 @@ def tail_start(f: Terms, lam: Fraction) -> Fraction:
     for delta, e, _ in rest:
         if delta > 0 and e > 0:
             m = max(m, Fraction(e) / delta + 1)
+    deltas = list(dict.fromkeys(t[0] for t in rest))  # each distinct rate gap and degree
+    degrees = list(dict.fromkeys(t[1] for t in rest))  # once (hashed here, not per step)
+    at_d, at_e = {x: i for i, x in enumerate(deltas)}, {x: i for i, x in enumerate(degrees)}
+    where = [(at_d[delta], at_e[e], size) for delta, e, size in rest]
     while m < 2**40:
         M = fraction_ball(m)
-        total = sum((size * (-fraction_ball(delta) * M).exp() * M ** e for delta, e, size in rest),
-                    flint.arb(0))
+        decay = [(-fraction_ball(delta) * M).exp() for delta in deltas]
+        power = [M ** e for e in degrees]
+        total = sum((size * decay[i] * power[j] for i, j, size in where), flint.arb(0))
         if total < c0:
             return m
         m *= 2
@@ -431,11 +451,18 @@ def simplest(x: Fraction, y: Fraction) -> Fraction:
 def zero_at(f: Terms, r: Fraction, lam: Fraction) -> bool:
     """Whether ``f(r) = 0`` exactly: every group of terms with one exponent ``lam (k r +
     w)`` sums to 0 (Lindemann-Weierstrass)."""
-    groups: dict[Fraction, Fraction] = {}
+    groups: dict[Fraction, Fraction] = {}  # by k r + w: the exponents over lam > 0
+    kr: dict[Fraction, Fraction] = {}
     for (k, w), p in f.items():
-        e = lam * (k * r + w)
-        groups[e] = groups.get(e, Fraction(0)) + sum(
-            (a * r**i for i, a in enumerate(p)), Fraction(0))
+        x = kr.get(k)
+        if x is None:
+            x = kr[k] = k * r
+        e = x + w
+        val = p[-1]
+        for a in reversed(p[:-1]):  # Horner
+            val = val * r + a
+        old = groups.get(e)
+        groups[e] = val if old is None else old + val
     return all(v == 0 for v in groups.values())
 
 

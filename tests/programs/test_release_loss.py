@@ -325,10 +325,20 @@ def test_a_score_of_1e300_is_answered_exactly_or_by_a_bracket_under_the_bound():
     for name in ("adaptive_svt", "svt34_parallel"):
         m = getattr(L, name)(epsilon=1, threshold=0)
         check = exactdp.check_dp(m, q, q2)
-        lo, hi = check.interval
+        lo, hi = check.interval if check.interval is not None else (check.loss, check.loss)
         # above: the translation bound (an independent LP over noise shifts)
         assert 0 < lo <= hi <= m.distribution(q).loss_upper_bound(q2) + R(1, 10**9)
         assert check.holds and len(repr(check)) <= 200 and "1.0e+300" in repr(check)
+    # adaptive_svt: exact (its one-value pattern is proved below the limit at the value
+    # 16, once a bracket [0.240938, 3/8]); the exact density ratio of (False, v) near 16
+    # stays below it and approaches it
+    m = L.adaptive_svt(epsilon=1, threshold=0)
+    check = exactdp.check_dp(m, q, q2)
+    assert check.interval is None and "as the value -> 16" in check.witness.output
+    a, b = m.distribution(q), m.distribution(q2)
+    near = [abs(sympy.N(sympy.log(a.density((False, v)) / b.density((False, v))), 30))
+            for v in (R(15), R(159, 10), R(1599, 100), R(17))]
+    assert max(near) < check.loss < near[2] + R(1, 10**3)
 
 
 def test_noisy_top_k_gap_loss_is_the_rational_not_an_unsimplified_log():

@@ -1,6 +1,6 @@
-"""``f' g - f g'`` in flint's exact rationals (exactdp.programs.release_products) against the
-term-by-term Fraction route of exactdp.programs.release_sup: the same terms, in the same
-order, on random exponential polynomials and where a key's sum cancels."""
+"""``f' g - f g'`` in integers over one common denominator (exactdp.programs.release_products)
+against the term-by-term Fraction route of exactdp.programs.release_sup: the same terms, in
+the same order, on random exponential polynomials and where a key's sum cancels."""
 
 from __future__ import annotations
 
@@ -44,3 +44,29 @@ def test_a_constant_ratio_has_no_cross_term():
     f = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(2),)}
     h = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(1),)}
     assert cross(f, h, F(1)) == {(F(1), F(0)): (F(-1),)}
+
+
+def test_cross_on_longer_terms_and_mixed_denominators():
+    """Up to 12 terms of degree up to 3, exponents with denominators 1-10 (the integers'
+    common scales), and ``g`` a multiple of ``f`` (every key cancels): the Fraction route
+    exactly, in its order."""
+    rng = random.Random(7)
+
+    def terms(n):
+        out = {}
+        for _ in range(n):
+            p = tuple(F(rng.randint(-9, 9), rng.randint(1, 12)) for _ in range(rng.randint(1, 4)))
+            while p and p[-1] == 0:
+                p = p[:-1]
+            if p:
+                out[(F(rng.randint(-6, 6), rng.choice([1, 2, 3, 4])),
+                     F(rng.randint(-5, 5), rng.choice([1, 5, 7, 10])))] = p
+        return out
+
+    for i in range(300):
+        f, g = terms(rng.randint(0, 12)), terms(rng.randint(0, 12))
+        if i % 5 == 0:
+            g = {k: tuple(F(rng.randint(1, 3)) * a for a in p) for k, p in f.items()}
+        lam = F(rng.randint(1, 9), rng.randint(1, 9))
+        fast, slow = cross(f, g, lam), _slow(f, g, lam)
+        assert fast == slow and list(fast) == list(slow)

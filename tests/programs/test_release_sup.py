@@ -147,3 +147,28 @@ def test_taylor_form_encloses_a_sum_of_cancelling_terms():
     # no zero on [1, 2] (f > 0 for v > 0: the exponential's tail), decided in a few steps
     spent = [0]
     assert S.zeros(f, lam, x, y, "test", 200, spent) == [] and spent[0] < 50
+
+
+def test_exact_at_is_the_term_by_term_sympy_sum():
+    """``exact_at`` (assembled in bulk) is the expression sympy builds from the terms one
+    at a time, ``sum p(v) exp(lam (k v + w))``: equal, with the same arguments (the same
+    canonical form), on random sums, ``exp(1)`` as ``E`` and a constant term included."""
+    import random
+
+    rng = random.Random(5)
+    F = Fraction
+    for i in range(500):
+        f = {}
+        for _ in range(rng.randint(0, 10)):
+            p = tuple(F(rng.randint(-4, 4), rng.randint(1, 6)) for _ in range(rng.randint(1, 3)))
+            while p and p[-1] == 0:
+                p = p[:-1]
+            if p:
+                f[(F(rng.randint(-3, 3), rng.choice([1, 2])), F(rng.randint(-4, 4), 2))] = p
+        lam = F(rng.randint(1, 6), rng.randint(1, 6)) if i % 3 else F(1)
+        v = F(rng.randint(-6, 6), rng.choice([1, 2, 3]))
+        slow = sympy.Add(*[sympy.Rational(a) * sympy.Rational(v) ** j
+                           * sympy.exp(sympy.Rational(lam * (k * v + w)))
+                           for (k, w), p in f.items() for j, a in enumerate(p)])
+        fast = S.exact_at(f, v, lam)
+        assert fast == slow and fast.args == slow.args
