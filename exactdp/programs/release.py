@@ -477,7 +477,8 @@ class ProgramRelease(ReleasedValues):
             b = pattern_bound(self.runs[k], other.runs[k])
             if b is None:
                 return None
-            out = b if compare(b, out) > 0 else out
+            bigger = b > out if b.is_Rational and out.is_Rational else compare(b, out) > 0
+            out = b if bigger else out
         return out
 
     # ------------------------------------------------------------------ sampling
