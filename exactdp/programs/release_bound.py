@@ -411,10 +411,25 @@ def check_bounds(func: str, runs: dict, others: dict, keys: Sequence,
     with ``integrals``, the densities' integrals too (:func:`~exactdp.programs.integrate.
     run_cost` of every run: the loss of :mod:`exactdp.programs.release_loss`)."""
     both = [r for k in keys for r in (*runs.get(k, ()), *others.get(k, ()))]
-    seconds = bounds_seconds(both) + (sum(run_cost(r) for r in both) if integrals else 0.0)
+    seconds = bounds_seconds(both) + (sum(_cost(r) for r in both) if integrals else 0.0)
     what = "the loss" if integrals else "the translation bounds"
     check_seconds(func, f"{what} of {len(keys)} patterns ({len(both)} runs)", seconds,
                   "use fewer queries, or a smaller cut-off c")
+
+
+#: :func:`~exactdp.programs.integrate.run_cost` by the run's identity (its own cache hashes
+#: the whole run: milliseconds per pair of a suite row).
+_COSTS: dict[int, tuple[Run, float]] = {}
+
+
+def _cost(run: Run) -> float:
+    hit = _COSTS.get(id(run))
+    if hit is not None and hit[0] is run:
+        return hit[1]
+    if len(_COSTS) > 65_536:
+        _COSTS.clear()
+    _COSTS[id(run)] = (run, run_cost(run))
+    return _COSTS[id(run)][1]
 
 
 class BelowFloor(Exception):  # noqa: N818 (internal control flow)
@@ -436,6 +451,13 @@ def ordered_patterns(dist: Any, other: Any, keys: list) -> list[tuple[Any, sympy
     out = [(k, pattern_bound(dist.runs[k], other.runs[k])) for k in keys]
     floor = FLOOR.get()
     if floor is not None:
-        out = [(k, b) for k, b in out if b is None or compare(b, floor) >= 0]
+        out = [(k, b) for k, b in out if b is None or _at_least(b, floor)]
     return sorted(out, key=lambda kb: (kb[1] is not None, -kb[1] if kb[1] is not None
                                        else 0))
+
+
+@lru_cache(maxsize=4096)
+def _at_least(bound: sympy.Expr, floor: sympy.Expr) -> bool:
+    """``bound >= floor``, exactly (memoised: a search's neighbours meet a few bounds and
+    one floor again and again)."""
+    return compare(bound, floor) >= 0

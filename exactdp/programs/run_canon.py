@@ -1,0 +1,113 @@
+"""A canonical renumbering of a run's noises: runs equal up to the names of their noises.
+
+Two runs whose noises can be renumbered into one another (the same laws and scales, the
+same comparisons as a set, the same released values in order) describe the same event
+of relabelled independent noises, so every density of their released values is the
+same function. :func:`canonical` renumbers a run's noises by colour refinement (a noise's
+colour: its law and scale, then the comparisons and released values it enters with the
+colours of their other noises, refined until stable; Weisfeiler and Leman 1968, as in
+graph isomorphism testing) and sorts its comparisons: two runs with the same key are such
+renumberings of each other, so one's density serves the other's (the suite's neighbours
+of one vector meet the same pattern under many permutations of the answers). Ties of
+colour are broken by the original numbering: the key is then not always the same for two
+renumbered runs (a missed reuse), but equal keys always mean equal events.
+
+References
+----------
+B. Weisfeiler and A. Leman, "The reduction of a graph to canonical form and the algebra
+which appears therein", NTI Series 2, 1968 (colour refinement).
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import sympy
+
+from .runs import Constraint, Draw, Linear, Run
+
+
+def _fr(x: sympy.Expr) -> Fraction:
+    return Fraction(int(x.p), int(x.q))
+
+
+def _ranks(sigs: list) -> list[int]:
+    order = sorted(set(sigs))
+    pos = {s: i for i, s in enumerate(order)}
+    return [pos[s] for s in sigs]
+
+
+#: Laws with a density: a comparison of their noises is strict or not on a null set.
+CONTINUOUS = ("laplace", "exponential")
+
+
+def _normal(run: Run, c: Constraint) -> Constraint:
+    """``c`` with ``>=`` for ``>`` where its noises are continuous (the same event up to a
+    null set: every density of the released values is the same on the open cells)."""
+    noises = c.expr.coefficients  # a comparison of constants alone keeps its strictness
+    if c.relation == ">" and noises and all(run.draws[i].law in CONTINUOUS for i, _ in noises):
+        return Constraint(c.expr, ">=", c.line)
+    return c
+
+
+def _colours(run: Run) -> list[int]:
+    """Each noise's colour after refinement to a stable partition."""
+    n = len(run.draws)
+    kinds: dict[tuple, tuple] = {}
+    for d in run.draws:
+        kinds.setdefault((d.law, d.scale), (d.law, str(d.scale), len(kinds)))
+    col = _ranks([kinds[(d.law, d.scale)] for d in run.draws])
+    forms = [(c.relation, _fr(c.expr.constant), [(i, _fr(a)) for i, a in c.expr.coefficients])
+             for c in run.constraints]
+    values = [[(i, _fr(a)) for i, a in r.coefficients] for r in run.released]
+    while True:
+        sigs: list[list] = [[] for _ in range(n)]
+        for rel, const, coefs in forms:
+            shape = (rel, const, tuple(sorted((col[i], a) for i, a in coefs)))
+            for i, a in coefs:
+                sigs[i].append((0, shape, a))
+        for k, coefs in enumerate(values):
+            for i, a in coefs:
+                sigs[i].append((1, k, a))
+        new = _ranks([(col[i], tuple(sorted(sigs[i]))) for i in range(n)])
+        if len(set(new)) == len(set(col)):
+            return new
+        col = new
+
+
+def _relabel(form: Linear, new: list[int]) -> Linear:
+    return Linear(form.constant, tuple(sorted((new[i], a) for i, a in form.coefficients)))
+
+
+def _form_key(form: Linear) -> tuple:
+    return (_fr(form.constant), tuple((i, _fr(a)) for i, a in form.coefficients))
+
+
+def canonical(run: Run) -> tuple[Run, tuple] | None:
+    """``(the run renumbered, its key)``: noises in the order of their colours (ties by
+    their numbers), each comparison's and released value's noises renumbered, the
+    comparisons sorted; the key is the renumbered run without its source lines and
+    output. None where a constant or coefficient is not a rational number."""
+    numbers = [c.expr.constant for c in run.constraints] + [
+        a for c in run.constraints for _, a in c.expr.coefficients] + [
+        x for r in run.released for x in (r.constant, *(a for _, a in r.coefficients))]
+    if not all(isinstance(x, sympy.Rational) for x in numbers):
+        return None
+    run = Run(run.draws, tuple(_normal(run, c) for c in run.constraints), run.weight,
+              run.output, run.released)
+    col = _colours(run)
+    order = sorted(range(len(run.draws)), key=lambda i: (col[i], i))
+    new = [0] * len(order)
+    for pos, i in enumerate(order):
+        new[i] = pos
+    draws = tuple(Draw(pos, run.draws[i].law, run.draws[i].scale, run.draws[i].line)
+                  for pos, i in enumerate(order))
+    cons = sorted((Constraint(_relabel(c.expr, new), c.relation, c.line)
+                   for c in run.constraints),
+                  key=lambda c: (c.relation, _form_key(c.expr)))
+    released = tuple(_relabel(r, new) for r in run.released)
+    out = Run(draws, tuple(cons), run.weight, run.output, released)
+    key = (tuple((d.law, d.scale) for d in draws),
+           tuple((c.relation, _form_key(c.expr)) for c in cons), run.weight,
+           tuple(_form_key(r) for r in released))
+    return out, key
