@@ -83,18 +83,35 @@ def _form_key(form: Linear) -> tuple:
     return (_fr(form.constant), tuple((i, _fr(a)) for i, a in form.coefficients))
 
 
-def canonical(run: Run) -> tuple[Run, tuple] | None:
+#: :func:`canonical` by the run's identity and ``strict`` (the runs of a trace are cached).
+_BY_ID: dict[tuple[int, bool], tuple[Run, tuple[Run, tuple] | None]] = {}
+
+
+def canonical(run: Run, strict: bool = False) -> tuple[Run, tuple] | None:
     """``(the run renumbered, its key)``: noises in the order of their colours (ties by
     their numbers), each comparison's and released value's noises renumbered, the
     comparisons sorted; the key is the renumbered run without its source lines and
-    output. None where a constant or coefficient is not a rational number."""
+    output. Unless ``strict``, a ``>`` of continuous noises is read as ``>=`` (the same
+    densities on open cells, not at every point). None where a constant or coefficient
+    is not a rational number. Memoised on the run's identity."""
+    hit = _BY_ID.get((id(run), strict))
+    if hit is not None and hit[0] is run:
+        return hit[1]
+    if len(_BY_ID) > 65_536:
+        _BY_ID.clear()
+    _BY_ID[(id(run), strict)] = (run, _canonical(run, strict))
+    return _BY_ID[(id(run), strict)][1]
+
+
+def _canonical(run: Run, strict: bool) -> tuple[Run, tuple] | None:
     numbers = [c.expr.constant for c in run.constraints] + [
         a for c in run.constraints for _, a in c.expr.coefficients] + [
         x for r in run.released for x in (r.constant, *(a for _, a in r.coefficients))]
     if not all(isinstance(x, sympy.Rational) for x in numbers):
         return None
-    run = Run(run.draws, tuple(_normal(run, c) for c in run.constraints), run.weight,
-              run.output, run.released)
+    if not strict:
+        run = Run(run.draws, tuple(_normal(run, c) for c in run.constraints), run.weight,
+                  run.output, run.released)
     col = _colours(run)
     order = sorted(range(len(run.draws)), key=lambda i: (col[i], i))
     new = [0] * len(order)

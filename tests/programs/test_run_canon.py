@@ -54,5 +54,8 @@ def test_strictness_of_continuous_noise_is_dropped():
     assert canonical(run(">"))[1] == canonical(run(">="))[1]
     assert canonical(run(">"))[0].constraints[0].relation == ">="
     assert canonical(run("=="))[1] != canonical(run(">="))[1]
+    # strict: the event itself (a density at a cell end may differ)
+    assert canonical(run(">"), strict=True)[1] != canonical(run(">="), strict=True)[1]
+    assert canonical(run(">"), strict=True)[0].constraints[0].relation == ">"
     for v in (F(-1), F(1, 2), F(3)):
         assert _density([run(">")], (v,), "f") == _density([canonical(run(">"))[0]], (v,), "f")
