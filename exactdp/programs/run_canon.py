@@ -52,14 +52,20 @@ def _normal(run: Run, c: Constraint) -> Constraint:
 
 def _colours(run: Run) -> list[int]:
     """Each noise's colour after refinement to a stable partition."""
-    n = len(run.draws)
-    kinds: dict[tuple, tuple] = {}
-    for d in run.draws:
-        kinds.setdefault((d.law, d.scale), (d.law, str(d.scale), len(kinds)))
-    col = _ranks([kinds[(d.law, d.scale)] for d in run.draws])
     forms = [(c.relation, _fr(c.expr.constant), [(i, _fr(a)) for i, a in c.expr.coefficients])
              for c in run.constraints]
     values = [[(i, _fr(a)) for i, a in r.coefficients] for r in run.released]
+    return _refine(run.draws, forms, values)
+
+
+def _refine(draws: tuple[Draw, ...], forms: list, values: list) -> list[int]:
+    """Colour refinement of the noises ``draws`` by the comparisons ``forms`` (relation,
+    an orderable constant, coefficients) and the released values' coefficients."""
+    n = len(draws)
+    kinds: dict[tuple, tuple] = {}
+    for d in draws:
+        kinds.setdefault((d.law, d.scale), (d.law, str(d.scale), len(kinds)))
+    col = _ranks([kinds[(d.law, d.scale)] for d in draws])
     while True:
         sigs: list[list] = [[] for _ in range(n)]
         for rel, const, coefs in forms:
@@ -73,6 +79,49 @@ def _colours(run: Run) -> list[int]:
         if len(set(new)) == len(set(col)):
             return new
         col = new
+
+
+def pair_key(run: Run, other: Run) -> tuple | None:
+    """A key of the pair of runs ``(run, other)`` of one pattern on two inputs (the same
+    noises and comparisons, other constants) up to one renumbering of the noises of both,
+    a ``>`` of continuous noises read as ``>=``: two pairs with one key have the same pair
+    of densities of the released values on open sets (not always at single points). None
+    where the two runs differ in more than their constants, or a number is not
+    rational."""
+    run = Run(run.draws, tuple(_normal(run, c) for c in run.constraints), run.weight,
+              run.output, run.released)
+    other = Run(other.draws, tuple(_normal(other, c) for c in other.constraints),
+                other.weight, other.output, other.released)
+    if (tuple((d.law, d.scale) for d in run.draws) != tuple((d.law, d.scale)
+                                                          for d in other.draws)
+            or run.weight != other.weight or len(run.constraints) != len(other.constraints)
+            or any((c.relation, c.expr.coefficients) != (c2.relation, c2.expr.coefficients)
+                   for c, c2 in zip(run.constraints, other.constraints, strict=True))
+            or [r.coefficients for r in run.released] != [r.coefficients
+                                                          for r in other.released]):
+        return None
+    numbers = [x for r in (run, other) for c in r.constraints
+               for x in (c.expr.constant, *(a for _, a in c.expr.coefficients))] + [
+        x for r in (run, other) for v in r.released
+        for x in (v.constant, *(a for _, a in v.coefficients))]
+    if not all(isinstance(x, sympy.Rational) for x in numbers):
+        return None
+    forms = [(c.relation, (_fr(c.expr.constant), _fr(c2.expr.constant)),
+              [(i, _fr(a)) for i, a in c.expr.coefficients])
+             for c, c2 in zip(run.constraints, other.constraints, strict=True)]
+    values = [[(i, _fr(a)) for i, a in r.coefficients] for r in run.released]
+    col = _refine(run.draws, forms, values)
+    order = sorted(range(len(run.draws)), key=lambda i: (col[i], i))
+    new = [0] * len(order)
+    for pos, i in enumerate(order):
+        new[i] = pos
+    cons = sorted((rel, const, tuple(sorted((new[i], a) for i, a in coefs)))
+                  for rel, const, coefs in forms)
+    released = tuple(((_fr(r.constant), _fr(r2.constant)),
+                      tuple(sorted((new[i], _fr(a)) for i, a in r.coefficients)))
+                     for r, r2 in zip(run.released, other.released, strict=True))
+    return (tuple((run.draws[i].law, run.draws[i].scale) for i in order), tuple(cons),
+            run.weight, released)
 
 
 def _relabel(form: Linear, new: list[int]) -> Linear:

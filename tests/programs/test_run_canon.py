@@ -11,7 +11,7 @@ import sympy
 
 from exactdp.programs import library_release as L
 from exactdp.programs.release_loss import _density
-from exactdp.programs.run_canon import canonical
+from exactdp.programs.run_canon import canonical, pair_key
 from exactdp.programs.runs import Constraint, Draw, Linear, Run
 
 EPS = sympy.Rational(1, 10)
@@ -59,3 +59,16 @@ def test_strictness_of_continuous_noise_is_dropped():
     assert canonical(run(">"), strict=True)[0].constraints[0].relation == ">"
     for v in (F(-1), F(1, 2), F(3)):
         assert _density([run(">")], (v,), "f") == _density([canonical(run(">"))[0]], (v,), "f")
+
+
+def test_pair_keys_match_permuted_pairs_and_refuse_other_shapes():
+    m = L.noisy_top_k_gap(epsilon=EPS)
+    one = m.distribution((1, 1, 1, 1, 1))
+    a, b = m.distribution((2, 2, 0, 0, 0)), m.distribution((0, 0, 0, 2, 2))
+    # the permutation i -> 4 - i maps (2, 2, 0, 0, 0) to (0, 0, 0, 2, 2), pattern (0, 1)
+    # to (4, 3)
+    assert pair_key(_run(one, (0, 1)), _run(a, (0, 1))) == pair_key(_run(one, (4, 3)),
+                                                                     _run(b, (4, 3)))
+    assert pair_key(_run(one, (0, 1)), _run(a, (0, 1))) != pair_key(_run(one, (0, 1)),
+                                                                     _run(b, (0, 1)))
+    assert pair_key(_run(one, (0, 1)), _run(a, (1, 0))) is None  # other comparisons
