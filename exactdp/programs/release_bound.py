@@ -164,9 +164,9 @@ def _simplex(tab: list[list[flint.fmpq]], basis: list[int], obj: list[flint.fmpq
 
 #: Optimal bases of the translation LPs, by the LP without its right-hand side (the run's
 #: shape, :func:`_shape`): the inverse of the basis matrix and the dual prices
-#: ``c_B B^-1`` (at most :data:`MAX_BASES` per shape).
+#: ``c_B B^-1`` (at most :data:`MAX_BASES` per shape, the last to fit first).
 _BASES: dict[int, list[tuple[flint.fmpq_mat, flint.fmpq_mat]]] = {}
-MAX_BASES = 16
+MAX_BASES = 48
 
 
 def warm_minimise(shape: int, cost: Sequence[Fraction],
@@ -182,14 +182,18 @@ def warm_minimise(shape: int, cost: Sequence[Fraction],
     if not rows:
         return minimise(cost, rows)
     b = flint.fmpq_mat(len(rows), 1, [_q(r[2]) for r in rows])
-    for inv, y in _BASES.get(shape, ()):
+    held = _BASES.setdefault(shape, [])
+    for n, (inv, y) in enumerate(held):
         x = inv * b
         if all(x[i, 0] >= 0 for i in range(len(rows))):
             v = (y * b)[0, 0]
+            if n:  # the bases that fit most often are tried first
+                held.insert(0, held.pop(n))
             return Fraction(int(v.p), int(v.q))
     value, basis = _solve(cost, rows)
-    held = _BASES.setdefault(shape, [])
-    if basis is not None and len(held) < MAX_BASES:
+    if basis is not None:
+        if len(held) >= MAX_BASES:
+            held.pop()  # the one that fitted least recently
         n, m = len(cost), len(rows)
         slack = [i for i, (_, rel, _) in enumerate(rows) if rel == ">="]
 
@@ -201,7 +205,7 @@ def warm_minimise(shape: int, cost: Sequence[Fraction],
         mat = flint.fmpq_mat(m, m, [entry(i, j) for i in range(m) for j in basis])
         inv = mat.inv()
         c_b = flint.fmpq_mat(1, m, [_q(cost[j]) if j < n else _ZERO for j in basis])
-        held.append((inv, c_b * inv))
+        held.insert(0, (inv, c_b * inv))
     return value
 
 
