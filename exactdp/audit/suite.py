@@ -14,7 +14,7 @@ number of queries grows (:func:`loss_growth`: Lyu-Su-Li's "no bound independent 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, overload
 
 import sympy
@@ -24,6 +24,7 @@ from ..analysis import privacy_loss
 from ..exact import compare
 from ..mechanisms import REGISTRY, Mechanism
 from ..printing import format_number
+from ..programs.release_sup import tidy_loss
 from .suite_specs import (
     ALGORITHMS,
     CLAIM,
@@ -173,6 +174,23 @@ def pair_loss(mech: Mechanism, pattern: str, scores: tuple, neighbour: tuple,
     named = r.label is not None
     out = output_text(mech, scores, r.label if named else r.output, named)
     return PairLoss(pattern, scores, neighbour, r.loss, out)
+
+
+def named_loss(mech: Mechanism, pairs: list[PairLoss]) -> list[PairLoss]:
+    """``pairs`` computed inside :func:`~exactdp.programs.release_tidy.quick` (each ratio
+    of a loss reduced quickly to a canonical form: equal losses are equal expressions)
+    with the worst pair's loss, and every loss equal to it, in the closed form of a search
+    outside the block (:func:`~exactdp.programs.release_sup.tidy_loss`; each computed
+    again where the quick form is ambiguous), so that :func:`worst_pair` compares them as
+    it would have."""
+    if not pairs:
+        return pairs
+    top = worst_pair(pairs).loss
+    loss = tidy_loss(top)
+    if loss is top:
+        return pairs
+    return [p if p.loss != top else replace(p, loss=loss if loss is not None else pair_loss(
+        mech, p.pattern, p.scores, p.neighbour).loss) for p in pairs]
 
 
 def worst_pair(pairs: Sequence[PairLoss]) -> PairLoss:

@@ -58,6 +58,7 @@ from .release_cost import loss_seconds, max_patterns_seconds
 from .release_density import run_density
 from .release_loss import loss_supremum
 from .release_patterns import match, real_count, released_rational, same_pattern, sampled_key
+from .release_repeat import known_below, pair_class, record_below
 from .release_sup import magnitude
 from .runs import Budget, Constraint, Estimate, Linear, Run
 from .sampler import SampleRun
@@ -463,15 +464,22 @@ class ProgramRelease(ReleasedValues):
         (True, log(11*exp(3/2)/(-exp(1/2) + 12*E)))
         """
         low = exact_number(floor, "floor", func=f"{self.mechanism.name}.loss_at_least")
+        cls = pair_class(self, self.mechanism.distribution(neighbour))
+        if known_below(cls, low):  # a renumbering of a pair proved below a lower floor
+            return None
         token = FLOOR.set(low)
         try:
             sup = self.loss_supremum(neighbour)
         except BelowFloor:
+            record_below(cls, low)
             return None
         finally:
             FLOOR.reset(token)
         top = sup.loss if sup.interval is None else sympy.Rational(sup.interval[1])
-        return None if compare(top, low) < 0 else sup
+        if compare(top, low) < 0:
+            record_below(cls, low)
+            return None
+        return sup
 
     def loss_hint(self, neighbour: object) -> float | None:
         """A cheap lower bound on the loss against ``neighbour``, a float to order a search
@@ -510,7 +518,8 @@ class ProgramRelease(ReleasedValues):
             b = pattern_bound(self.runs[k], other.runs[k])
             if b is None:
                 return None
-            out = b if compare(b, out) > 0 else out
+            bigger = b > out if b.is_Rational and out.is_Rational else compare(b, out) > 0
+            out = b if bigger else out
         return out
 
     # ------------------------------------------------------------------ sampling

@@ -41,7 +41,7 @@ import sympy
 from ..cost import check_seconds
 from ..exact.signs import compare
 from .integrate import run_cost
-from .integrate_stars import units
+from .integrate_stars import Units, units
 from .runs import Run
 
 #: Laws whose noise may be translated (a density with ``f(z + d) >= exp(-t |d|) f(z)``).
@@ -54,7 +54,7 @@ def _frac(x: sympy.Expr) -> Fraction:
 
 
 def minimise(cost: Sequence[Fraction],
-             rows: Sequence[tuple[Sequence[Fraction | flint.fmpq], str, Fraction]]
+             rows: Sequence[tuple[Sequence[Fraction | flint.fmpq], str, Fraction | flint.fmpq]]
              ) -> Fraction | None:
     """``min cost . x`` over ``x >= 0`` with ``row . x (>= or ==) b`` for each ``(row, rel,
     b)``, exactly (None: infeasible). ``cost >= 0``, so the minimum exists when feasible.
@@ -64,6 +64,14 @@ def minimise(cost: Sequence[Fraction],
     (``-row . x + s = -b >= 0``), the others with an artificial variable: phase 1 only
     drives those out (the optimum's value is the same from any starting basis).
     """
+    return _solve(cost, rows)[0]
+
+
+def _solve(cost: Sequence[Fraction],
+           rows: Sequence[tuple[Sequence[Fraction | flint.fmpq], str, Fraction | flint.fmpq]]
+           ) -> tuple[Fraction | None, list[int] | None]:
+    """:func:`minimise`, and its optimal basis (the columns of ``x`` and then of the
+    slacks of the ``>=`` rows, one per row) where no row was redundant, else None."""
     n = len(cost)
     slack = [i for i, (_, rel, _) in enumerate(rows) if rel == ">="]
     ns = n + len(slack)
@@ -93,7 +101,7 @@ def minimise(cost: Sequence[Fraction],
             obj[-1] -= line[-1]
     _simplex(tab, basis, obj, ns)
     if obj[-1] != 0:
-        return None
+        return None, None
     for r, col in enumerate(basis):  # drive the artificials out of the basis
         if col >= ns:
             col2 = next((j for j in range(ns) if tab[r][j] != 0), None)
@@ -109,7 +117,7 @@ def minimise(cost: Sequence[Fraction],
             obj = [x - f * y for x, y in zip(obj, tab[r], strict=True)]
     _simplex(tab, basis, obj, ns)
     v = -obj[-1]
-    return Fraction(int(v.p), int(v.q))
+    return Fraction(int(v.p), int(v.q)), (list(basis) if len(keep) == len(rows) else None)
 
 
 def _q(x: Fraction | int | flint.fmpq) -> flint.fmpq:
@@ -161,7 +169,80 @@ def _simplex(tab: list[list[flint.fmpq]], basis: list[int], obj: list[flint.fmpq
         _pivot(tab, basis, obj, r, j)
 
 
-def _shape(run: Run) -> tuple:
+#: Optimal bases of the translation LPs, by the LP without its right-hand side (the run's
+#: shape, :func:`_shape`): the inverse of the basis matrix and the dual prices
+#: ``c_B B^-1`` (at most :data:`MAX_BASES` per shape, the last to fit first).
+_BASES: dict[int, list[tuple[flint.fmpq_mat, flint.fmpq_mat]]] = {}
+MAX_BASES = 48
+
+
+def warm_minimise(shape: int, cost: Sequence[Fraction],
+                  rows: Sequence[tuple[Sequence[Fraction | flint.fmpq], str,
+                                       Fraction | flint.fmpq]]
+                  ) -> Fraction | None:
+    """:func:`minimise` of an LP whose cost and rows (not their right-hand sides ``b``)
+    are fixed by ``shape``, from an optimal basis ``B`` of an earlier LP of that shape
+    where one fits: the simplex stops when every reduced cost is at least 0, and those
+    do not depend on ``b``, so where ``x_B = B^-1 b >= 0`` the basic solution is feasible
+    and optimal, of value ``c_B B^-1 b`` (Chvatal 1983, chapter 10: the optimality test
+    of a basis). Exact (``fmpq``); else the two-phase simplex, whose basis is kept."""
+    if not rows:
+        return minimise(cost, rows)
+    b = flint.fmpq_mat(len(rows), 1, [_q(r[2]) for r in rows])
+    held = _BASES.setdefault(shape, [])
+    for n, (inv, y) in enumerate(held):
+        x = inv * b
+        if all(x[i, 0] >= 0 for i in range(len(rows))):
+            v = (y * b)[0, 0]
+            if n:  # the bases that fit most often are tried first
+                held.insert(0, held.pop(n))
+            return Fraction(int(v.p), int(v.q))
+    value, basis = _solve(cost, rows)
+    if basis is not None:
+        if len(held) >= MAX_BASES:
+            held.pop()  # the one that fitted least recently
+        n, m = len(cost), len(rows)
+        slack = [i for i, (_, rel, _) in enumerate(rows) if rel == ">="]
+
+        def entry(i: int, j: int) -> flint.fmpq:
+            if j < n:
+                return _q(rows[i][0][j])
+            return flint.fmpq(-1) if slack[j - n] == i else _ZERO
+
+        mat = flint.fmpq_mat(m, m, [entry(i, j) for i in range(m) for j in basis])
+        inv = mat.inv()
+        c_b = flint.fmpq_mat(1, m, [_q(cost[j]) if j < n else _ZERO for j in basis])
+        held.insert(0, (inv, c_b * inv))
+    return value
+
+
+#: The shape (as a number, :data:`_SHAPE_IDS`) and the rates of a run by its identity
+#: (:func:`_read`: the runs of a trace are cached and read again by every neighbour).
+_READ: dict[int, tuple[Run, int, Units]] = {}
+#: Each run shape met (:func:`_shape_of`) numbered: the memos below are keyed on the number.
+_SHAPE_IDS: dict[tuple, int] = {}
+
+
+def _read(run: Run) -> tuple[int, Units]:
+    """``(the number of _shape_of(run), units(run))``, memoised on the run's identity."""
+    hit = _READ.get(id(run))
+    if hit is not None and hit[0] is run:
+        return hit[1], hit[2]
+    if len(_READ) > 65_536:
+        _READ.clear()
+    if len(_SHAPE_IDS) > 65_536:  # the numbers start again: every memo keyed on them too
+        for memo in (_SHAPE_IDS, _READ, _SHIFTS, _BASES, _PROGRAMMES):
+            memo.clear()
+    sid = _SHAPE_IDS.setdefault(_shape_of(run), len(_SHAPE_IDS))
+    _READ[id(run)] = (run, sid, units(run))
+    return sid, _READ[id(run)][2]
+
+
+def _shape(run: Run) -> int:
+    return _read(run)[0]
+
+
+def _shape_of(run: Run) -> tuple:
     return (tuple((d.law, d.scale) for d in run.draws),
             tuple((c.expr.coefficients, c.relation) for c in run.constraints),
             run.weight, tuple(r.coefficients for r in run.released))
@@ -171,50 +252,50 @@ def _shape(run: Run) -> tuple:
 #: linear programme reads): the suite's neighbours share about half of their programmes.
 _SHIFTS: dict[tuple, Fraction | None] = {}
 
-#: :func:`_facts` by ``id`` of the run (the entry holds the run: a recycled ``id`` never
-#: hits).
-_FACTS: dict[int, tuple[Run, tuple]] = {}
-#: Each shape seen, numbered (a number hashes at once; a shape's nested tuples of sympy
-#: numbers are hashed anew at each look-up of :data:`_SHIFTS`).
-_SHAPES: dict[tuple, int] = {}
-
-
-def _facts(run: Run) -> tuple:
-    """``(shape, units, constants, released constants, shape number)`` of a run
-    (Fractions), made once per run object: a search over pairs bounds one vector's runs
-    against each neighbour."""
-    hit = _FACTS.get(id(run))
-    if hit is not None and hit[0] is run:
-        return hit[1]
-    if len(_FACTS) > 65_536:
-        _FACTS.clear()  # (never _SHAPES: a shape's number is part of the memo's keys)
-    shape = _shape(run)
-    facts = (shape, units(run), tuple(_frac(c.expr.constant) for c in run.constraints),
-             tuple(_frac(r.constant) for r in run.released),
-             _SHAPES.setdefault(shape, len(_SHAPES)))
-    _FACTS[id(run)] = (run, facts)
-    return facts
-
-
 def run_shift_bound(run: Run, other: Run) -> Fraction | None:
     """``min sum_i rate_i |delta_i|`` (rates in the run's unit) over the shifts mapping
     ``run``'s event into ``other``'s (same shape, other constants), or None (no shift).
     Memoised on the shape and the constants' differences (:data:`_SHIFTS`)."""
-    _, u, consts, released, number = _facts(run)
+    shape, u = _read(run)
     if not u.exact:
         return None
-    _, _, consts2, released2, _ = _facts(other)
-    key = (number, tuple(a - b for a, b in zip(consts, consts2, strict=True)),
-           tuple(a - b for a, b in zip(released, released2, strict=True)))
-    found = _SHIFTS.get(key, _SHIFTS)
-    if found is _SHIFTS:
+    diffs = tuple(_minus(c.expr.constant, c2.expr.constant)
+                  for c, c2 in zip(run.constraints, other.constraints, strict=True)) + tuple(
+        _minus(r.constant, r2.constant)
+        for r, r2 in zip(run.released, other.released, strict=True))
+    key = (shape, diffs)
+    if key not in _SHIFTS:
         if len(_SHIFTS) > 65_536:
             _SHIFTS.clear()
-        found = _SHIFTS[key] = _shift_bound(run, other)
-    return found  # type: ignore[return-value]
+        _SHIFTS[key] = _shift_bound(shape, _programme(shape, run),
+                                    [flint.fmpq(p, q) for p, q in diffs])
+    return _SHIFTS[key]
 
 
-def _shift_bound(run: Run, other: Run) -> Fraction | None:
+@lru_cache(maxsize=4096)
+def _ratio(x: sympy.Expr) -> tuple[int, int]:
+    return int(x.p), int(x.q)
+
+
+def _minus(x: sympy.Expr, y: sympy.Expr) -> tuple[int, int]:
+    """``x - y`` as a numerator and a positive denominator (not reduced: a key of ints,
+    whose hash is cheap, where an ``fmpq``'s costs microseconds)."""
+    (p, q), (p2, q2) = _ratio(x), _ratio(y)
+    return (p - p2, q) if q == q2 else (p * q2 - p2 * q, q * q2)
+
+
+#: A translation LP without its right-hand sides: the costs, the rows ``(position of the
+#: constant difference, line, relation)``, and the rows without a variable (``b`` then
+#: decides feasibility alone).
+_Programme = tuple[list[Fraction], list[tuple[int, list[flint.fmpq], str]], list[tuple[int, str]]]
+_PROGRAMMES: dict[int, _Programme] = {}
+
+
+def _programme(shape: int, run: Run) -> _Programme:
+    """The LP of the runs of ``shape`` (memoised; one row per comparison, but ``!=`` on
+    continuous noises, and per released value)."""
+    if shape in _PROGRAMMES:
+        return _PROGRAMMES[shape]
     u = units(run)
     var: list[tuple[int, int]] = []  # (draw, sign) of the columns delta = p - n
     cost: list[Fraction] = []
@@ -225,43 +306,52 @@ def _shift_bound(run: Run, other: Run) -> Fraction | None:
             if d.law == "laplace":
                 var.append((d.index, -1))
                 cost.append(u.rates[d.index])
-    rows: list[tuple[list[flint.fmpq], str, Fraction]] = []
-
-    zero = flint.fmpq(0)
-
-    def row(coefficients: tuple, b: Fraction, rel: str) -> bool:
-        coef = {i: _fmpq(c) for i, c in coefficients}
-        line = [coef.get(i, zero) if s > 0 else -coef.get(i, zero) for i, s in var]
-        if not any(line):
-            return (b <= 0) if rel == ">=" else (b == 0)
-        rows.append((line, rel, b))
-        return True
-
-    for c, c2 in zip(run.constraints, other.constraints, strict=True):
-        b = _frac(c.expr.constant) - _frac(c2.expr.constant)
-        continuous = all(run.draws[i].law in SHIFTABLE for i, _ in c.expr.coefficients)
-        if c.relation == "!=" and continuous:
+    rows: list[tuple[int, list[flint.fmpq], str]] = []
+    tests: list[tuple[int, str]] = []
+    specs = [(c.expr.coefficients, c.relation, all(run.draws[i].law in SHIFTABLE
+                                                   for i, _ in c.expr.coefficients))
+             for c in run.constraints] + [(r.coefficients, "==", False) for r in run.released]
+    for pos, (coefficients, relation, continuous) in enumerate(specs):
+        if relation == "!=" and continuous:
             continue  # holds almost surely on both inputs
-        rel = ">=" if c.relation in (">", ">=") else "=="
-        if not row(c.expr.coefficients, b, rel):
-            return None
-    for r, r2 in zip(run.released, other.released, strict=True):
-        if not row(r.coefficients, _frac(r.constant) - _frac(r2.constant), "=="):
-            return None
-    return minimise(cost, rows)
+        rel = ">=" if relation in (">", ">=") else "=="
+        coef = {i: _fmpq(c) for i, c in coefficients}
+        line = [coef.get(i, _ZERO) if s > 0 else -coef.get(i, _ZERO) for i, s in var]
+        if any(line):
+            rows.append((pos, line, rel))
+        else:
+            tests.append((pos, rel))
+    _PROGRAMMES[shape] = (cost, rows, tests)
+    return _PROGRAMMES[shape]
+
+
+def _shift_bound(shape: int, programme: _Programme, diffs: list[flint.fmpq]
+                 ) -> Fraction | None:
+    cost, rows, tests = programme
+    if not all(diffs[pos] <= 0 if rel == ">=" else diffs[pos] == 0 for pos, rel in tests):
+        return None
+    return warm_minimise(shape, cost, [(line, rel, diffs[pos]) for pos, line, rel in rows])
 
 
 def runs_bound(runs: Sequence[Run], others: Sequence[Run]) -> sympy.Expr | None:
     """An exact upper bound on ``ln f_a(o) - ln f_a'(o)`` over every output ``o`` of one
     pattern, ``runs`` its runs on ``a`` and ``others`` on ``a'`` (None: some run of ``a``
     has no partner of its shape, or no shift maps it)."""
+    found = _run_bounds(runs, others)
+    return None if found is None else _largest(found)
+
+
+def _run_bounds(runs: Sequence[Run], others: Sequence[Run]
+                ) -> list[tuple[sympy.Expr, Fraction]] | None:
+    """The unit and :func:`run_shift_bound` of each run of ``runs`` paired with the next
+    run of its shape in ``others`` (None: no partner, or no shift)."""
     groups: dict[int, list[Run]] = {}
     for r in others:
-        groups.setdefault(_facts(r)[4], []).append(r)
+        groups.setdefault(_shape(r), []).append(r)
     used: dict[int, int] = {}
-    found: list[tuple[sympy.Expr, Fraction]] = []
+    out = []
     for r in runs:
-        _, u, _, _, key = _facts(r)
+        key = _shape(r)
         k = used.get(key, 0)
         partners = groups.get(key, [])
         if k >= len(partners):
@@ -270,15 +360,24 @@ def runs_bound(runs: Sequence[Run], others: Sequence[Run]) -> sympy.Expr | None:
         b = run_shift_bound(r, partners[k])
         if b is None:
             return None
-        found.append((u.unit, b))
-    units_ = {unit for unit, _ in found}
-    if len(units_) == 1 and (unit := units_.pop()).is_Rational and unit > 0:
-        # one positive rational unit: the largest value is the unit times the largest b
-        b = max(b for _, b in found)
-        return unit * sympy.Rational(b.numerator, b.denominator)
+        out.append((_read(r)[1].unit, b))
+    return out
+
+
+@lru_cache(maxsize=4096)
+def _scaled(unit: sympy.Expr, b: Fraction) -> sympy.Expr:
+    return unit * sympy.Rational(b.numerator, b.denominator)
+
+
+def _largest(found: list[tuple[sympy.Expr, Fraction]]) -> sympy.Expr:
+    """``max(0, unit * b)`` over ``found``: in Fractions where every run has one numeric
+    unit (it is positive), else as sympy numbers (``Max`` where symbolic)."""
+    units_ = {u for u, _ in found}
+    if len(units_) == 1 and not (unit := next(iter(units_))).free_symbols:
+        return _scaled(unit, max(max(b for _, b in found), Fraction(0)))
     best = sympy.Integer(0)
-    for unit, b in found:
-        value = unit * sympy.Rational(b.numerator, b.denominator)
+    for u, b in found:
+        value = _scaled(u, b)
         best = sympy.Max(best, value) if value.free_symbols or best.free_symbols else (
             value if value > best else best)
     return best
@@ -287,12 +386,16 @@ def runs_bound(runs: Sequence[Run], others: Sequence[Run]) -> sympy.Expr | None:
 def pattern_bound(runs: Sequence[Run], others: Sequence[Run]) -> sympy.Expr | None:
     """An exact upper bound on ``|ln f_a(o) / f_a'(o)|`` over the outputs of one pattern
     (both directions; None where no translation bounds one of them)."""
-    up, down = runs_bound(runs, others), runs_bound(others, runs)
+    up, down = _run_bounds(runs, others), _run_bounds(others, runs)
     if up is None or down is None:
         return None
-    if up.free_symbols or down.free_symbols:
-        return sympy.Max(up, down)
-    return up if up >= down else down
+    both = {u for u, _ in up + down}
+    if len(both) == 1 and not next(iter(both)).free_symbols:
+        return _largest(up + down)  # one numeric unit: the largest Fraction
+    up_, down_ = _largest(up), _largest(down)
+    if up_.free_symbols or down_.free_symbols:
+        return sympy.Max(up_, down_)
+    return up_ if up_ >= down_ else down_
 
 
 #: Seconds of one translation LP per run (overhead), and per unit of ``rows**2 * columns``
@@ -318,10 +421,25 @@ def check_bounds(func: str, runs: dict, others: dict, keys: Sequence,
     with ``integrals``, the densities' integrals too (:func:`~exactdp.programs.integrate.
     run_cost` of every run: the loss of :mod:`exactdp.programs.release_loss`)."""
     both = [r for k in keys for r in (*runs.get(k, ()), *others.get(k, ()))]
-    seconds = bounds_seconds(both) + (sum(run_cost(r) for r in both) if integrals else 0.0)
+    seconds = bounds_seconds(both) + (sum(_cost(r) for r in both) if integrals else 0.0)
     what = "the loss" if integrals else "the translation bounds"
     check_seconds(func, f"{what} of {len(keys)} patterns ({len(both)} runs)", seconds,
                   "use fewer queries, or a smaller cut-off c")
+
+
+#: :func:`~exactdp.programs.integrate.run_cost` by the run's identity (its own cache hashes
+#: the whole run: milliseconds per pair of a suite row).
+_COSTS: dict[int, tuple[Run, float]] = {}
+
+
+def _cost(run: Run) -> float:
+    hit = _COSTS.get(id(run))
+    if hit is not None and hit[0] is run:
+        return hit[1]
+    if len(_COSTS) > 65_536:
+        _COSTS.clear()
+    _COSTS[id(run)] = (run, run_cost(run))
+    return _COSTS[id(run)][1]
 
 
 class BelowFloor(Exception):  # noqa: N818 (internal control flow)
@@ -343,6 +461,13 @@ def ordered_patterns(dist: Any, other: Any, keys: list) -> list[tuple[Any, sympy
     out = [(k, pattern_bound(dist.runs[k], other.runs[k])) for k in keys]
     floor = FLOOR.get()
     if floor is not None:
-        out = [(k, b) for k, b in out if b is None or compare(b, floor) >= 0]
+        out = [(k, b) for k, b in out if b is None or _at_least(b, floor)]
     return sorted(out, key=lambda kb: (kb[1] is not None, -kb[1] if kb[1] is not None
                                        else 0))
+
+
+@lru_cache(maxsize=4096)
+def _at_least(bound: sympy.Expr, floor: sympy.Expr) -> bool:
+    """``bound >= floor``, exactly (memoised: a search's neighbours meet a few bounds and
+    one floor again and again)."""
+    return compare(bound, floor) >= 0

@@ -26,6 +26,7 @@ from functools import lru_cache
 from typing import Any
 
 from ..cost import refuse
+from .run_canon import canonical
 
 #: Most cells of one walk (each a recomputation of the densities).
 MAX_CELLS = 400
@@ -250,9 +251,28 @@ def own_cells(dist: Any, key: Hashable, func: str,
               density: Callable[[list, tuple, str], Any]) -> tuple[Cell, ...]:
     """The cells of one distribution's density of the pattern ``key``, ``density(runs,
     (V,), func)`` on its runs (cached: a suite row reads one vector against each of its
-    neighbours)."""
+    neighbours; and by the runs up to a renumbering of their noises,
+    :func:`~exactdp.programs.run_canon.canonical`: the same density)."""
     runs = dist.runs[key]
-    return tuple(cells(lambda v: density(runs, (v,), func), func))
+    canon = [canonical(r) for r in runs]
+    if any(c is None for c in canon):
+        return tuple(cells(lambda v: density(runs, (v,), func), func))
+    return _renumbered_cells(tuple(c[1] for c in canon), [c[0] for c in canon],  # type: ignore[index]
+                             func, density)
+
+
+#: :func:`own_cells` by the keys of the renumbered runs (at most 4096, then cleared).
+_RENUMBERED: dict[tuple, tuple[Cell, ...]] = {}
+
+
+def _renumbered_cells(keys: tuple, runs: list, func: str,
+                      density: Callable[[list, tuple, str], Any]) -> tuple[Cell, ...]:
+    memo = (keys, func, density)
+    if memo not in _RENUMBERED:
+        if len(_RENUMBERED) > 4096:
+            _RENUMBERED.clear()
+        _RENUMBERED[memo] = tuple(cells(lambda v: density(runs, (v,), func), func))
+    return _RENUMBERED[memo]
 
 
 def _before(x: Fraction | None, y: Fraction | None) -> bool:

@@ -69,6 +69,7 @@ from .release_sup import (
     refine,
     zeros,
 )
+from .run_canon import canonical
 from .runs import Run
 
 #: Bisections of the critical-point search of one pattern (shared by its cells) when a
@@ -219,8 +220,28 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
     out = [c for f, g, lam, lo, hi, d in one_sided or pieces
            for c in _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d)]
     out = attained_ends(_continuous_ends(out, label), (runs_p, runs_q), label,
-                        lambda v, r: value_expr(_density(r, (v,), func)[1], holder["unit"]))
+                        lambda v, r: _point(r, v, func, holder["unit"]))
     return out, [] if one_sided else pieces
+
+
+#: :func:`_point` by the renumbered runs (:func:`~exactdp.programs.run_canon.canonical`,
+#: strict: the same event) and the value (at most 4096, then cleared).
+_POINTS: dict[tuple, sympy.Expr] = {}
+
+
+def _point(runs: list[Run], v: Fraction, func: str, unit: sympy.Expr) -> sympy.Expr:
+    """The density of the runs at the released value ``v``, exactly (shared by runs equal
+    up to a renumbering of their noises: a suite row's neighbours meet one pattern under
+    many permutations)."""
+    keys = [canonical(r, strict=True) for r in runs]
+    if any(k is None for k in keys):
+        return value_expr(_density(runs, (v,), func)[1], unit)
+    memo = (tuple(k[1] for k in keys), v, unit)  # type: ignore[index]
+    if memo not in _POINTS:
+        if len(_POINTS) > 4096:
+            _POINTS.clear()
+        _POINTS[memo] = value_expr(_density(runs, (v,), func)[1], unit)
+    return _POINTS[memo]
 
 
 def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr | None

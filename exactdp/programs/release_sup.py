@@ -45,6 +45,7 @@ from ..exact.arb import flint_prec
 from ..exact.piecewise_exp import value_expr
 from ..exact.signs import exp_sum_terms, scaled_sign
 from .release_taylor import Terms, cached_by_id, fraction_ball, interval, taylor_ball
+from .release_tidy import QUICK, quick_ratio, quick_sources
 
 PREC = 192
 #: Bits added to :data:`PREC` for the answers at hand (:func:`magnitude`).
@@ -194,18 +195,39 @@ def ratio_degree(f: sympy.Expr, g: sympy.Expr) -> int | None:
     return int(q * (max([0, *args]) - min([0, *args])))
 
 
-@functools.lru_cache(maxsize=256)
 def tidy_ratio(f: sympy.Expr, g: sympy.Expr) -> sympy.Expr:
     """``f / g``, simplified when its degree (:func:`ratio_degree`) is at most
-    :data:`SIMPLIFY_DEGREE`, else left as the exact quotient (same value, never a hang).
-    Memoised on ``(f, g)`` (sympy expressions are immutable and hashed by structure, and
-    ``sympy.simplify`` is deterministic, so a repeat returns the same expression): a
-    search over pairs meets one ratio again and again (noisy_top_k_gap's suite row: 4 of
-    its 6 ratios, 0.15 s of simplify each)."""
+    :data:`SIMPLIFY_DEGREE`, else left as the exact quotient (same value, never a hang);
+    inside :func:`~exactdp.programs.release_tidy.quick` (a search over pairs) reduced as a
+    rational function instead (:func:`~exactdp.programs.release_tidy.quick_ratio`, the
+    same value; :func:`tidy_loss` then gives the simplified form of the pair named)."""
     degree = ratio_degree(f, g)
-    if degree is not None and degree <= SIMPLIFY_DEGREE:
-        return sympy.simplify(f / g)
-    return f / g
+    if degree is None or degree > SIMPLIFY_DEGREE:
+        return f / g
+    if QUICK.get() and (fast := quick_ratio(f, g)) is not None:
+        return fast
+    return _simplified(f, g)
+
+
+@functools.lru_cache(maxsize=256)
+def _simplified(f: sympy.Expr, g: sympy.Expr) -> sympy.Expr:
+    """``sympy.simplify(f / g)``, memoised on ``(f, g)`` (sympy expressions are immutable
+    and hashed by structure, and ``sympy.simplify`` is deterministic, so a repeat returns
+    the same expression): a search over pairs meets one ratio again and again
+    (noisy_top_k_gap's suite row: 4 of its 6 ratios, 0.15 s of simplify each)."""
+    return sympy.simplify(f / g)
+
+
+def tidy_loss(loss: sympy.Expr) -> sympy.Expr | None:
+    """The loss ``ln(r)`` of a ratio ``r`` reduced by :func:`~exactdp.programs.
+    release_tidy.quick_ratio`, as :func:`log_ratio` gives it outside the quick block (the
+    simplified ratio), or ``loss`` itself where it is not such a loss; None where the quick
+    form came from several ratios whose simplified forms differ (the caller computes the
+    loss again outside the block)."""
+    if loss.func is not sympy.log or not (sources := quick_sources(loss.args[0])):
+        return loss
+    forms = {_simplified(f, g) for f, g in sources}
+    return sympy.log(forms.pop()) if len(forms) == 1 else None
 
 
 def _fraction_terms(e: sympy.Expr) -> dict[Fraction, Fraction] | None:

@@ -18,6 +18,7 @@ import pytest
 import sympy
 
 import exactdp
+from exactdp.audit import suite as S
 from exactdp.audit.suite import (
     PairLoss,
     build_mechanism,
@@ -30,6 +31,8 @@ from exactdp.audit.suite_specs import SPECS, pattern_pair, patterns
 from exactdp.distribution import LossSupremum
 from exactdp.exact import compare
 from exactdp.mechanisms import Mechanism
+from exactdp.programs import library_release as L
+from exactdp.programs.release_tidy import quick
 from tests.mechanisms.test_sparse_vector import quadrature
 from tests.reference import STATDP_LOSS_DOWN, STATDP_LOSS_UP
 
@@ -323,3 +326,23 @@ def test_a_program_returning_integers_names_its_output_by_itself():
     # an index is read as one, a named output as itself
     assert output_text(m, (0,), 0) == "output 10"
     assert output_text(m, (0,), 0, named=True) == "output 0"
+
+
+def test_named_loss_gives_the_worst_pair_the_closed_form_of_a_search_outside_quick(
+        monkeypatch):
+    """GapSVT on (1, 1) vs (2, 0): inside the quick block the loss is a reduced ratio of
+    the same value; named_loss gives back the form privacy_loss gives outside it, and
+    where the quick form is ambiguous computes the pair again."""
+    m = L.gap_svt(epsilon=1, threshold=1)
+    plain = S.pair_loss(m, "p", (1, 1), (2, 0))
+    with quick():
+        fast = S.pair_loss(m, "p", (1, 1), (2, 0))
+        low = S.pair_loss(m, "q", (1, 1), (1, 1))
+    assert fast.loss != plain.loss  # another form (compare cannot tell two forms equal)
+    assert abs(sympy.N(fast.loss - plain.loss, 50)) < sympy.Float("1e-45")
+    named = S.named_loss(m, [low, fast, fast])
+    assert named[0] is low and named[1].loss == named[2].loss == plain.loss == sympy.log(
+        11 * sympy.exp(sympy.Rational(3, 2)) / (-sympy.exp(sympy.Rational(1, 2)) + 12 * sympy.E))
+    monkeypatch.setattr(S, "tidy_loss", lambda loss: None)  # ambiguous: computed again
+    assert S.named_loss(m, [low, fast])[1].loss == plain.loss
+    assert S.named_loss(m, []) == []

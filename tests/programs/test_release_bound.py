@@ -63,6 +63,21 @@ def test_minimise_equals_the_best_vertex(cost, rows):
     assert minimise(cost, rows) == _brute(cost, rows)
 
 
+def test_warm_minimise_reuses_a_basis_only_where_it_is_optimal():
+    """One LP shape, many right-hand sides (both signs, some infeasible): the warm start
+    from the bases of earlier solves equals the brute-force vertex minimum every time, and
+    it holds at most a few bases for the shape."""
+    cost = [F(1), F(1), F(2), F(3)]
+    lines = [([F(1), F(-1), F(0), F(1)], ">="), ([F(0), F(1), F(-1), F(0)], ">="),
+             ([F(1), F(0), F(1), F(-1)], "==")]
+    RB._BASES.pop(-1, None)
+    for b in itertools.product([F(-2), F(0), F(1, 2), F(3)], repeat=3):
+        rows = [(line, rel, v) for (line, rel), v in zip(lines, b, strict=True)]
+        assert RB.warm_minimise(-1, cost, rows) == _brute(cost, rows), b
+    assert 1 <= len(RB._BASES[-1]) <= RB.MAX_BASES
+    RB._BASES.pop(-1)
+
+
 def test_laplace_mechanism_bound_is_epsilon():
     m = L.laplace_mechanism(epsilon=F(1, 3))
     d, d2 = m.distribution([0]), m.distribution([2])

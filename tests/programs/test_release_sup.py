@@ -10,6 +10,7 @@ import sympy
 
 from exactdp.exact import flint_prec, to_arb
 from exactdp.programs import release_sup as S
+from exactdp.programs.release_tidy import quick
 
 
 def test_a_certified_interior_critical_point():
@@ -172,3 +173,17 @@ def test_exact_at_is_the_term_by_term_sympy_sum():
                            for (k, w), p in f.items() for j, a in enumerate(p)])
         fast = S.exact_at(f, v, lam)
         assert fast == slow and fast.args == slow.args
+
+
+def test_tidy_ratio_quick_inside_the_block_and_tidy_loss_restores_the_simplified_form():
+    e, r = sympy.exp, sympy.Rational
+    f = -20 * e(r(-1, 20)) - 4 * e(r(-3, 20)) + 10 + 15 * e(r(-1, 10))
+    small = 69 * e(r(1, 10)) - 20 * e(r(1, 20))
+    big = sympy.expand(f * small)
+    plain = S.tidy_ratio(big, small)
+    with quick():
+        fast = S.tidy_ratio(big, small)
+    assert fast != plain and abs(sympy.N(fast - plain, 50)) < sympy.Float("1e-45")
+    assert S.tidy_loss(sympy.log(fast)) == sympy.log(plain)
+    assert S.tidy_loss(sympy.log(plain)) == sympy.log(plain)  # not a quick form: itself
+    assert S.tidy_loss(sympy.Rational(1, 10)) == sympy.Rational(1, 10)
