@@ -153,3 +153,20 @@ def test_an_undecided_line_falls_back_to_the_search_and_its_bracket(monkeypatch)
     loss = exactdp.privacy_loss(L.svt3(epsilon=1, threshold=1, c=2), (1, 1, 0, 0),
                                 (0, 0, 1, 1))
     assert "a certified bracket [0.972808, 1]" in loss.output
+
+
+def test_svt34_parallel_at_c2_is_the_sum_of_its_parts_inside_its_former_bracket():
+    """SVT34Parallel's log density ratio is the sum of its two parts' (independent noises),
+    so its loss is at most the sum of theirs, equal when their worst outputs lean the same
+    way; on (1, 1, 0) vs (0, 0, 1) at c = 2 they do: SVT3 at epsilon 1/2 (two released
+    values, exact on the lines) plus SVT4 at epsilon 1/2 (no released value). The search
+    gave the bracket [1.08290, 1.25] before."""
+    from exactdp.programs import library as LB
+
+    a, b, half = (1, 1, 0), (0, 0, 1), sympy.Rational(1, 2)
+    both = exactdp.privacy_loss(L.svt34_parallel(epsilon=1, threshold=1, c=2), a, b)
+    three = exactdp.privacy_loss(L.svt3(epsilon=half, threshold=1, c=2), a, b)
+    four = exactdp.privacy_loss(LB.svt4(epsilon=half, threshold=1, c=2), a, b)
+    assert both.interval is None and three.interval is None and both.attained
+    assert abs(sympy.N(both.value - three.value - four.value, 60)) < sympy.Float(10) ** -50
+    assert sympy.Rational(108289828, 10**8) <= both.value <= sympy.Rational(5, 4)
