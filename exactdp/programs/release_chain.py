@@ -419,8 +419,10 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
                    tools: Tools, search: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
     """The candidates of a pattern releasing several values, and whether their largest is
     its supremum: this module's route (:func:`chain_candidates`), exact, or settled when a
-    candidate reaches the translation bound; else the caller's ``search`` (lower bounds:
-    the pattern stays a certified bracket unless one reaches the bound).
+    candidate reaches the translation bound; values coupled only through their least
+    (:func:`~exactdp.programs.release_min.min_candidates`), exact; else the caller's
+    ``search`` (lower bounds: the pattern stays a certified bracket unless one reaches the
+    bound).
 
     Raises
     ------
