@@ -81,16 +81,17 @@ def test_supremum_parts_lead_with_the_bracket_and_cut_the_witness():
     from exactdp.distribution import LossSupremum
     from exactdp.programs import library_release as LR
 
-    m = LR.svt3(epsilon=1, threshold=1, c=2)
+    # GapSVT at c = 2 (SVT3's bracket on this pair is exact now: release_min)
+    m = LR.gap_svt(epsilon=1, threshold=1, c=2)
     sup = m.distribution((1, 1, 0, 0)).loss_supremum((0, 0, 1, 1))
     lo, hi = sup.interval
     text = repr(sup)
-    assert text == ("LossSupremum(loss=[0.972808, 1.00001] (certified bracket), attained=False, "
-                    "witness='the pattern (False, False, REAL, REAL) with the values (1, 17)', "
+    assert text == ("LossSupremum(loss=[0.458748, 0.500001] (certified bracket), attained=False, "
+                    "witness='the pattern (False, False, REAL, REAL) with the values (32, 32)', "
                     "certified)")
     assert supremum_parts(sup)[0] == "attained=False"
     # the printed ends contain the certified ones (exact binary end points)
-    assert sympy.Rational("0.972808") <= lo and hi <= sympy.Rational("1.00001")
+    assert sympy.Rational("0.458748") <= lo and hi <= sympy.Rational("0.500001")
     # a long witness is cut with ... inside its quotes; the status stays
     long = LossSupremum(sympy.Rational(1, 4), True, 1, "the value " + "v" * 400)
     text = repr(long)

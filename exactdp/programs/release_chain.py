@@ -60,6 +60,7 @@ from typing import Any
 
 from .release_cells import OnBoundary, VPoly, cell_at, cells
 from .release_density import affine
+from .release_min import min_candidates
 from .release_sup import MAX_STEPS, Terms, add, refine, zeros
 from .runs import Run
 
@@ -418,8 +419,10 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
                    tools: Tools, search: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
     """The candidates of a pattern releasing several values, and whether their largest is
     its supremum: this module's route (:func:`chain_candidates`), exact, or settled when a
-    candidate reaches the translation bound; else the caller's ``search`` (lower bounds:
-    the pattern stays a certified bracket unless one reaches the bound).
+    candidate reaches the translation bound; values coupled only through their least
+    (:func:`~exactdp.programs.release_min.min_candidates`), exact; else the caller's
+    ``search`` (lower bounds: the pattern stays a certified bracket unless one reaches the
+    bound).
 
     Raises
     ------
@@ -427,6 +430,12 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         Neither a chain route settling it nor a translation bound: not in this version.
     """
     chain = chain_candidates(runs_p, runs_q, label, func, tools)
+    if chain is None:
+        try:
+            lined = min_candidates(runs_p, runs_q, label, func, tools)
+        except ValueError:  # a critical point not isolated: the search and its bracket
+            lined = None
+        chain = None if lined is None else ChainResult(tuple(lined), True)
     found = list(chain.found) if chain is not None else []
     if chain is not None and (chain.exact or any(map(tools.enough, found))):
         return found, True

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from .integrate import run_cost
 from .release_chain import gap_chain
 from .release_max import form_seconds, max_form, max_run
+from .release_min import min_coupled
 from .release_search import OFFSETS, search_cost
 from .runs import Run
 
@@ -41,7 +42,10 @@ def loss_seconds(run: Run) -> float:
     itself, with both inputs' offsets, and refuses naming its own estimate. The gaps of a
     chain with exponential noise (noisy top-k with gap,
     :mod:`~exactdp.programs.release_chain`) are one path per input, no search: one critical
-    search per gap and ``2**losers`` terms per density."""
+    search per gap and ``2**losers`` terms per density. Released values coupled only
+    through their least (SVT3 at ``c >= 2``, :mod:`~exactdp.programs.release_min`) are
+    ``2**k - 1`` one-value problems on lines, each priced as one released value (SVT3 at
+    c = 2, 10 queries, the X shape: 2.9 s CPU, 22 s by the search's price)."""
     if max_run(run) is not None:  # a released maximum: no integral; release_max.max_loss
         return 1e-4 * (len(run.draws) + len(run.constraints))  # prices both inputs itself
     base = run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))
@@ -54,6 +58,10 @@ def loss_seconds(run: Run) -> float:
     if k == 1:
         return (base + ONE_VALUE_SECONDS
                 + ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1))
+    if min_coupled(run) is not None:  # coupled through their least: 2**k - 1 lines, each
+        # a one-value problem
+        one = ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1)
+        return base + (2**k - 1) * (ONE_VALUE_SECONDS + one)  # (release_min), no search
     noises = {i for lin in run.released for i, _ in lin.coefficients}
     if not run.constraints and len(noises) == k:  # a linear map of independent noises:
         return base + 1e-3 + 5e-6 * k**3  # release_loss._separable, no search

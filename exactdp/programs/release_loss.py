@@ -19,8 +19,11 @@ the released value do not count, limits do). Pattern by pattern:
   SmartSum: triangular): after the change of variables the log ratio is a sum of one-noise
   log ratios plus the pattern's, and its supremum the sum of theirs
   (:mod:`~exactdp.programs.release_separable`; these patterns come first, exact and
-  without a translation bound); other patterns with several values are refused in one
-  line.
+  without a translation bound); several values coupled only through their least (SVT3
+  at ``c >= 2``): the supremum over ``2**k - 1`` lines, each a one-value problem
+  (:mod:`~exactdp.programs.release_min`), exact; gaps of a chain
+  (:mod:`~exactdp.programs.release_chain`); other patterns with several values: a search,
+  a certified bracket under their translation bound, else refused in one line.
 
 The largest candidate is decided by rigorous arb enclosures (exact comparison between
 exact candidates: :func:`exactdp.exact.signs.compare`). A value at an interior critical

@@ -352,16 +352,17 @@ def test_a_bracketed_release_loss_repr_says_bracket_with_the_witness_in_output()
     # certified 0.97280...) and put the bracket's text in output
     from exactdp.programs import library_release as LR
 
+    # GapSVT at c = 2 (SVT3's bracket on this pair, [0.972808, 1.00001], is exact now)
     q, q2 = (1, 1, 0, 0), (0, 0, 1, 1)
-    loss = exactdp.privacy_loss(LR.svt3(epsilon=1, threshold=1, c=2), q, q2)
+    loss = exactdp.privacy_loss(LR.gap_svt(epsilon=1, threshold=1, c=2), q, q2)
     lo, hi = loss.interval
     assert loss.output.startswith("a certified bracket [")  # the field keeps the whole text
     text = repr(loss)
-    assert text.startswith("PrivacyLoss(loss=[0.972808, 1.00001] (certified bracket), "
+    assert text.startswith("PrivacyLoss(loss=[0.458748, 0.500001] (certified bracket), "
                            "output='the pattern (False, False, REAL, REAL) with the values")
     assert "ball" not in text and "a certified bracket" not in text and len(text) <= 200
     # the printed ends contain the certified ones
-    assert sympy.Rational("0.972808") <= lo and hi <= sympy.Rational("1.00001")
+    assert sympy.Rational("0.458748") <= lo and hi <= sympy.Rational("0.500001")
     assert "(certified bracket)" in loss._repr_html_() and "bracket" in loss._repr_latex_()
 
 

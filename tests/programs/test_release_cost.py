@@ -69,3 +69,19 @@ def test_released_maxima_are_priced_by_their_expected_loss():
                        r"neighbours would need about 17\.\d s \(limit 10 s\); pass the one"):
         exactdp.check_dp(m, list(range(15)), epsilon=15)
     assert time.process_time() - start < 2
+
+
+def test_values_coupled_through_their_least_pay_one_value_per_line():
+    """SVT3 at c = 2: each two-value pattern is 3 lines, each a one-value problem
+    (release_min), not the search's grid; GapSVT's gaps carry the threshold noise and
+    keep the search's price."""
+    runs = release_trace(L.svt3(epsilon=R(1, 10), threshold=1, c=2), (1, 1, 1)).runs
+    two = [r for r in runs if len(r.released) == 2]
+    assert two
+    for run in two:
+        one = ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1)
+        assert loss_seconds(run) == _base(run) + 3 * (ONE_VALUE_SECONDS + one)
+    gaps = release_trace(L.gap_svt(epsilon=R(1, 10), threshold=1, c=2), (1, 1, 1)).runs
+    gap = next(r for r in gaps if len(r.released) == 2)
+    assert loss_seconds(gap) > _base(gap) + 3 * (
+        ONE_VALUE_SECONDS + ONE_VALUE_INTEGRAL_FACTOR * run_cost(gap) * (len(gap.constraints) + 1))

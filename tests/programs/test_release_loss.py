@@ -237,23 +237,34 @@ def test_svt3_at_ten_queries_two_ways_is_exact(name):
             assert abs(mpmath.log(f / g)) <= sympy.N(mine.value, 20) + mpmath.mpf(10) ** -12
 
 
-def test_svt3_two_values_bracket_has_tight_outward_ends():
-    """c = 2, the X shape: two released values, a certified bracket whose lower end is the
-    exact ratio at a searched output and whose upper end is the translation bound 7/40.
-    Each end is rounded outward from its own 192-bit ball (the union of the two balls put
-    them about 1e-11 outside)."""
+#: The former bracket of the X shape at c = 2 (10 queries, epsilon 1/10): its lower end,
+#: the exact ratio at the searched output (1, 160) rounded outward from a 192-bit ball, and
+#: its upper end, the translation bound 7/40.
+X_SHAPE_C2_BRACKET = (sympy.Float("0.1748287884355051858491042201615147919388384965167107616265775",
+                                  60), R(7, 40))
+
+
+def test_svt3_two_values_x_shape_is_exact_inside_its_former_bracket():
+    """c = 2, the X shape: two released values, a certified bracket before (the search
+    did not reach the translation bound 7/40 of the pattern (False x 8, REAL, REAL)). The
+    values are coupled only through their least (:mod:`exactdp.programs.release_min`): the
+    supremum over three lines is exact, attained at (1, 1) on the pattern (False x 5,
+    REAL, REAL, None x 3), equal to the former bracket's lower end."""
     q, q2 = (1,) * 5 + (0,) * 5, (0,) * 5 + (1,) * 5
     loss = exactdp.privacy_loss(L.svt3(epsilon=R(1, 10), threshold=1, c=2), q, q2)
-    lo, hi = loss.interval
-    assert "a certified bracket [0.174829, 0.175]" in loss.output
-    assert R(7, 40) <= hi < R(7, 40) + R(1, 10**40)
-    text = loss.output.split("with the values (")[1].split(")")[0]
-    a, b = (sympy.Rational(x) for x in text.split(", "))
-    with mpmath.workdps(40):
-        f = quadrature.svt3_density(q, {5: a, 6: b}, 1, 20, 40)
-        g = quadrature.svt3_density(q2, {5: a, 6: b}, 1, 20, 40)
-        low, end = abs(mpmath.log(f / g)), mpmath.mpf(str(lo))
-        assert abs(low - end) < mpmath.mpf(10) ** -30  # the exact ratio, 192-bit ball
+    assert loss.interval is None and loss.attained
+    want = sympy.log(R(647, 3) - 560 * sympy.exp(R(1, 40)) - 35 * sympy.exp(R(-1, 20))
+                     + R(7, 3) * sympy.exp(R(-3, 40)) + 112 * sympy.exp(R(1, 20))
+                     + 280 * sympy.exp(R(-1, 40)))
+    assert exactdp.exact.compare(loss.value, want) == 0
+    lo, hi = X_SHAPE_C2_BRACKET
+    assert lo <= sympy.N(loss.value, 60) <= hi and sympy.N(loss.value - lo, 60) < 1e-50
+    assert "(False, False, False, False, False, REAL, REAL, None, None, None) with the " \
+           "values (1, 1)" in loss.output
+    with mpmath.workdps(40):  # the density ratio at the witness, by quadrature
+        f = quadrature.svt3_density(q, {5: 1, 6: 1}, 1, 20, 40)
+        g = quadrature.svt3_density(q2, {5: 1, 6: 1}, 1, 20, 40)
+        assert abs(abs(mpmath.log(f / g)) - sympy.N(want, 40)) < mpmath.mpf(10) ** -30
 
 
 def _svt3_c1_density(q, i, v, t=1):

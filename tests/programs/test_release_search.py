@@ -111,30 +111,36 @@ def test_svt3_c2_two_values_exact_against_quadrature():
                 assert r <= 1 + mpmath.mpf(10) ** -20
 
 
-def test_svt3_c2_bracket_is_certified_at_both_ends():
+def test_svt3_c2_moving_both_ways_is_exact_inside_its_former_bracket():
+    """(1, 1, 0, 0) vs (0, 0, 1, 1): the search gave the certified bracket [0.972808, 1]
+    (its lower end the ratio at (1, 17), its upper the translation bound 1); the released
+    values are coupled only through their least (:mod:`exactdp.programs.release_min`), so
+    the supremum is exact: ln(10 - 16 e^(1/4) + 8 e^(1/2)), attained at (1, 1)."""
     q, q2 = (1, 1, 0, 0), (0, 0, 1, 1)
     loss = exactdp.privacy_loss(L.svt3(epsilon=1, threshold=1, c=2), q, q2)
-    lo, hi = loss.interval
-    assert "a certified bracket" in loss.output and "width" in loss.output
-    assert not loss.attained and 0 < hi - lo < sympy.Rational(3, 100) and hi >= 1
+    want = sympy.log(10 - 16 * sympy.exp(sympy.Rational(1, 4)) + 8 * sympy.exp(
+        sympy.Rational(1, 2)))
+    assert loss.interval is None and loss.attained
+    assert exactdp.exact.compare(loss.value, want) == 0
+    assert sympy.Rational(97280848, 10**8) <= loss.value <= 1  # the former bracket
     v3, v4 = _values(loss.output)
     with mpmath.workdps(30):
         o = (False, False, v3, v4)
         at = abs(mpmath.log(_svt3_density(q, o) / _svt3_density(q2, o)))
-        assert lo <= at + mpmath.mpf(10) ** -20  # the lower end is the ratio at the witness
-        for x in (-2, 0, 1, 3, 8):
-            for y in (-2, 0, 1, 3, 8):
-                o = (False, False, x, y)
+        assert abs(at - sympy.N(want, 30)) < mpmath.mpf(10) ** -20  # quadrature at it
+        for x in (-2, 0, 1, "3/2", 3, 8):
+            for y in (-2, 0, 1, "3/2", 3, 8):
+                o = (False, False, sympy.Rational(x), sympy.Rational(y))
                 r = abs(mpmath.log(_svt3_density(q, o) / _svt3_density(q2, o)))
-                assert r <= hi
+                assert r <= sympy.N(want, 30) + mpmath.mpf(10) ** -20
 
 
 def test_search_past_the_cost_limit_is_refused_at_once(monkeypatch):
     from exactdp.programs import release_loss
 
     monkeypatch.setattr(release_loss, "run_cost", lambda run: 1e3)
-    with pytest.raises(TooCostly, match=r"svt3.privacy_loss: a search over the 2 released"):
-        exactdp.privacy_loss(L.svt3(epsilon=1, threshold=1, c=2), (1, 1, 0, 0), (0, 0, 1, 1))
+    with pytest.raises(TooCostly, match=r"gap_svt.privacy_loss: a search over the 2 released"):
+        exactdp.privacy_loss(L.gap_svt(epsilon=1, threshold=1, c=2), (1, 1, 0, 0), (0, 0, 1, 1))
 
 
 def test_screen_points_cover_the_cell():
