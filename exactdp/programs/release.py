@@ -57,13 +57,12 @@ from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound
 from .release_cost import loss_seconds, max_patterns_seconds
 from .release_density import run_density
 from .release_loss import loss_supremum
-from .release_patterns import match, real_count, released_rational, same_pattern, sampled_key
+from .release_patterns import match, real_count, released_rational, same_pattern
 from .release_repeat import known_below, pair_class, record_below
+from .release_sampling import release_draws
 from .release_sup import magnitude
 from .runs import Budget, Constraint, Estimate, Linear, Run
-from .sampler import SampleRun
-from .steps import StepCounter
-from .trace import CHEAPER, Trace, decode, enumerate_runs, execute
+from .trace import CHEAPER, Trace, decode, enumerate_runs
 from .values import ProgramError
 
 #: The loss supremum a caller is about to compute while the runs are enumerated (its
@@ -523,23 +522,6 @@ class ProgramRelease(ReleasedValues):
         return out
 
     # ------------------------------------------------------------------ sampling
-    def _draw(self, size: int, gen: np.random.Generator) -> list[tuple[Hashable, list, Any]]:
-        mech = self.mechanism
-        prog = mech.program
-        q = tuple(int(v) if v.is_Integer else float(v) for v in self.scores.exact)
-        args = tuple((k, v if isinstance(v, int) else float(v)) for k, v in mech.arguments)
-        sens = mech.sensitivity
-        call = prog.bind(q, float(mech.epsilon), args,
-                         int(sens) if sens.is_Integer else float(sens))
-        counter = StepCounter(prog.filename, 200_000, prog.name)
-        ex = SampleRun(gen)
-        out = []
-        for _ in range(size):
-            value = execute(ex, call, counter, prog.name, lambda v: v)
-            vals: list[float] = []
-            out.append((sampled_key(value, prog.name, vals), vals, value))
-        return out
-
     def sample(self, size: int | None = None, rng: Any = None) -> Any:
         """Run the program with random draws: one output (``size=None``), or an object
         array of ``size`` outputs (tuples with floats where values are released)."""
@@ -549,7 +531,7 @@ class ProgramRelease(ReleasedValues):
             raise refuse("sample", f"size = {total:.3g} runs of {self.mechanism.name}",
                          f"{total:.3g} runs", f"{MAX_SAMPLE_DRAWS:.0e} per call",
                          "call sample() in a loop over smaller sizes")
-        draws = self._draw(total, gen)
+        draws = release_draws(self.mechanism, self.scores, total, gen)
         if size is None:
             return draws[0][2]
         out = np.empty(total, dtype=object)
@@ -573,7 +555,8 @@ class ProgramRelease(ReleasedValues):
         """Draws of the program as positions of their patterns, shape (size,)."""
         pos = {k: i for i, k in enumerate(self.keys)}
         out = []
-        for key, _, value in self._draw(size, as_generator(rng, "sample")):
+        for key, _, value in release_draws(self.mechanism, self.scores, size,
+                                           as_generator(rng, "sample")):
             if key not in pos:
                 raise ProgramError(f"{self.mechanism.name}: the sampler returned {value!r}, "
                                    "whose pattern no run reaches")
