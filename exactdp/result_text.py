@@ -87,14 +87,37 @@ def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
         gap = one - exact
         if gap == 0:
             return format_number(exact, dps)
-        try:
-            ball = enclose(gap, 20)
-        except ValueError:
+        near = _gap_ball(gap)
+        if near is None:
             continue
-        if abs(ball) < flint.arb(10) ** -dps and (ball > 0 or ball < 0):  # rigorous
-            sign = "-" if ball > 0 else "+"
-            return f"{format_number(one, dps)} {sign} {_ball_decimals(abs(ball), dps)}"
+        if abs(near) < flint.arb(10) ** -dps and (near > 0 or near < 0):  # rigorous
+            sign = "-" if near > 0 else "+"
+            return f"{format_number(one, dps)} {sign} {_ball_decimals(abs(near), dps)}"
     return dec
+
+
+def _gap_ball(gap: sympy.Expr) -> flint.arb | None:
+    """A rigorous 20-digit ball of ``gap`` (a distance to +-1), or None if not enclosed.
+
+    A gap below the working precision's reach (``1 - 1/(exp(-500000) + 1)``, about
+    ``10**-217148``, cancels in every ball up to 65536 bits) is enclosed again over one
+    fraction (``sympy.together``: ``exp(-500000)/(exp(-500000) + 1)``), which has no
+    cancellation, when the expression is small enough for that to be cheap.
+    """
+    try:
+        ball = enclose(gap, 20)
+    except ValueError:
+        return None
+    if (ball > 0 or ball < 0) or sympy.count_ops(gap) > _TOGETHER_OPS:
+        return ball
+    try:
+        return enclose(sympy.together(gap), 20)
+    except ValueError:
+        return ball
+
+
+#: At most this many operations in a gap to 1 that cancels: put over one fraction.
+_TOGETHER_OPS = 60
 
 
 def _directed(x: Fraction, digits: int, up: bool) -> str:

@@ -110,3 +110,14 @@ def test_a_large_distribution_s_repr_decides_nothing_costly(monkeypatch):
 def test_a_top_k_label_names_its_noise_once():
     d = TopK(ReportNoisyMax(1, noise="laplace"), 2).distribution([3, 1, 0])
     assert repr(d).endswith("; top-2 one-shot RNM-Laplace, n=3, k=2)")
+
+
+def test_a_near_certain_answer_never_reads_as_a_rounded_one():
+    """EM and PF at scores ``[10**6, 0]``: the most likely output's probability is
+    ``1 - p`` with ``p`` the other output's, ``exp(-500000)/(1 + exp(-500000))`` for EM
+    and ``exp(-500000)/2`` for PF (closed forms); both lines show ``1 - `` those digits."""
+    for mech, other in ((ExponentialMechanism(1), "5.7418e-217148"),
+                        (PermuteAndFlip(1), "2.8709e-217148")):
+        text = repr(mech.distribution([10**6, 0]))
+        assert f"most likely 0 at 1 - {other} (exact: " in text, text
+        assert " at 1.0 " not in text

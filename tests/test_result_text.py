@@ -96,3 +96,17 @@ def test_supremum_parts_lead_with_the_bracket_and_cut_the_witness():
     text = repr(long)
     assert len(text) <= 200 and text.startswith("LossSupremum(loss=0.25 (exact: 1/4), ")
     assert text.endswith("vvv...', certified)")
+
+
+def test_a_gap_to_one_beyond_the_ball_precision_prints_as_one_minus():
+    """``1/(exp(-500000) + 1)`` (the exponential mechanism at scores ``[10**6, 0]``): its
+    distance to 1, about ``10**-217148``, cancels in every ball up to 65536 bits; put
+    over one fraction it is enclosed and prints as ``1 - ...``, its digits those of
+    ``exp(-500000)/(1 + exp(-500000))`` from mpmath at 30 digits (independent route)."""
+    tiny = sympy.exp(-500000)
+    with mpmath.workdps(30):
+        e = mpmath.exp(-500000)
+        want = "1 - " + mpmath.nstr(e / (1 + e), 6)
+    assert decimal_text(1 / (tiny + 1)) == want
+    text = number_text(1 / (tiny + 1))
+    assert text.startswith(want + " (exact: ")
