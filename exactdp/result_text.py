@@ -120,6 +120,28 @@ def _gap_ball(gap: sympy.Expr) -> flint.arb | None:
 _TOGETHER_OPS = 60
 
 
+def offset_text(value: sympy.Expr, shown: str, dps: int = SHOW_DPS) -> str | None:
+    """``0.5 + 2.5e-301``: an exact ``value`` as the decimal ``shown`` (its rounding to a
+    few digits) plus the rigorous offset from it, for values whose roundings tie.
+
+    The offset ``value - shown`` is enclosed in a 20-digit arb ball (over one fraction
+    when it cancels, as for a gap to 1) and printed to ``dps`` digits. Returns
+    ``shown`` when the offset is exactly 0, None when the ball cannot separate it from 0.
+
+    Examples
+    --------
+    >>> offset_text(sympy.Rational(1, 2) + sympy.Rational(1, 10**40), "0.5")
+    '0.5 + 1.0e-40'
+    """
+    gap = value - sympy.Rational(shown)
+    if gap == 0:
+        return shown
+    ball = _gap_ball(gap)
+    if ball is None or not (ball > 0 or ball < 0):
+        return None
+    return f"{shown} {'+' if ball > 0 else '-'} {_ball_decimals(abs(ball), dps)}"
+
+
 def _directed(x: Fraction, digits: int, up: bool) -> str:
     """``x`` rounded towards +oo (``up``) or -oo to ``digits`` significant digits, in
     decimals (trailing zeros kept: they are digits of the bound)."""

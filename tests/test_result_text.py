@@ -110,3 +110,17 @@ def test_a_gap_to_one_beyond_the_ball_precision_prints_as_one_minus():
     assert decimal_text(1 / (tiny + 1)) == want
     text = number_text(1 / (tiny + 1))
     assert text.startswith(want + " (exact: ")
+
+
+def test_offset_text_separates_decimals_that_tie():
+    """``1/(1 + x)`` with ``x = exp(-10**-300 / 2)``: ``1/2 + (1 - x)/(2(1 + x))``, about
+    ``10**-300 / 8`` (Taylor, an independent route); exactly ``0.5``: the decimals alone;
+    a value not enclosed apart from the decimals (equal by another form): None."""
+    from exactdp.result_text import offset_text
+
+    x = sympy.exp(-sympy.Rational(1, 2 * 10**300))
+    assert offset_text(1 / (1 + x), "0.5") == "0.5 + 1.25e-301"
+    assert offset_text(x / (1 + x), "0.5") == "0.5 - 1.25e-301"
+    assert offset_text(sympy.Rational(1, 2), "0.5") == "0.5"
+    assert offset_text(sympy.sin(1) ** 2 + sympy.cos(1) ** 2 - sympy.Rational(1, 2),
+                       "0.5") is None
