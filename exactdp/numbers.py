@@ -446,6 +446,8 @@ def exact_epsilon_or_limit(epsilon: object, func: str | None = None) -> sympy.Ex
         return sympy.oo
     if isinstance(epsilon, sympy.Basic) and epsilon == sympy.oo:
         return sympy.oo
+    if _not_a_limit(epsilon):
+        raise argument_error(func, "epsilon", "a real number >= 0 or oo", epsilon)
     if not isinstance(epsilon, (bool, np.bool_)):
         try:
             value = exact_number(epsilon, "epsilon", allow_symbols=True, tracker=FloatTracker())
@@ -457,6 +459,21 @@ def exact_epsilon_or_limit(epsilon: object, func: str | None = None) -> sympy.Ex
             raise argument_error(func, "epsilon", ">= 0 (0 and oo are the exact limits)",
                                  epsilon)
     return exact_epsilon(epsilon, func)
+
+
+_NOT_A_LIMIT_TEXT = ("nan", "-oo", "-inf", "-infinity")
+
+
+def _not_a_limit(epsilon: object) -> bool:
+    """NaN or minus infinity, as a float, Decimal, string or sympy value: no epsilon
+    (the message names the accepted range, 0 and oo included)."""
+    if isinstance(epsilon, Decimal):
+        return epsilon.is_nan() or epsilon == Decimal("-Infinity")
+    if isinstance(epsilon, (float, np.floating)):
+        return epsilon != epsilon or epsilon == float("-inf")
+    if isinstance(epsilon, str):
+        return epsilon.strip().lower() in _NOT_A_LIMIT_TEXT
+    return isinstance(epsilon, sympy.Basic) and (epsilon is sympy.nan or epsilon == -sympy.oo)
 
 
 def require_numeric_epsilon(owner: str, epsilon: object) -> None:

@@ -87,14 +87,59 @@ def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
         gap = one - exact
         if gap == 0:
             return format_number(exact, dps)
-        try:
-            ball = enclose(gap, 20)
-        except ValueError:
+        near = _gap_ball(gap)
+        if near is None:
             continue
-        if abs(ball) < flint.arb(10) ** -dps and (ball > 0 or ball < 0):  # rigorous
-            sign = "-" if ball > 0 else "+"
-            return f"{format_number(one, dps)} {sign} {_ball_decimals(abs(ball), dps)}"
+        if abs(near) < flint.arb(10) ** -dps and (near > 0 or near < 0):  # rigorous
+            sign = "-" if near > 0 else "+"
+            return f"{format_number(one, dps)} {sign} {_ball_decimals(abs(near), dps)}"
     return dec
+
+
+def _gap_ball(gap: sympy.Expr) -> flint.arb | None:
+    """A rigorous 20-digit ball of ``gap`` (a distance to +-1), or None if not enclosed.
+
+    A gap below the working precision's reach (``1 - 1/(exp(-500000) + 1)``, about
+    ``10**-217148``, cancels in every ball up to 65536 bits) is enclosed again over one
+    fraction (``sympy.together``: ``exp(-500000)/(exp(-500000) + 1)``), which has no
+    cancellation, when the expression is small enough for that to be cheap.
+    """
+    try:
+        ball = enclose(gap, 20)
+    except ValueError:
+        return None
+    if (ball > 0 or ball < 0) or sympy.count_ops(gap) > _TOGETHER_OPS:
+        return ball
+    try:
+        return enclose(sympy.together(gap), 20)
+    except ValueError:
+        return ball
+
+
+#: At most this many operations in a gap to 1 that cancels: put over one fraction.
+_TOGETHER_OPS = 60
+
+
+def offset_text(value: sympy.Expr, shown: str, dps: int = SHOW_DPS) -> str | None:
+    """``0.5 + 2.5e-301``: an exact ``value`` as the decimal ``shown`` (its rounding to a
+    few digits) plus the rigorous offset from it, for values whose roundings tie.
+
+    The offset ``value - shown`` is enclosed in a 20-digit arb ball (over one fraction
+    when it cancels, as for a gap to 1) and printed to ``dps`` digits. Returns
+    ``shown`` when the offset is exactly 0, None when the ball cannot separate it from 0.
+
+    Examples
+    --------
+    >>> offset_text(sympy.Rational(1, 2) + sympy.Rational(1, 10**40), "0.5")
+    '0.5 + 1.0e-40'
+    """
+    gap = value - sympy.Rational(shown)
+    if gap == 0:
+        return shown
+    ball = _gap_ball(gap)
+    if ball is None or not (ball > 0 or ball < 0):
+        return None
+    return f"{shown} {'+' if ball > 0 else '-'} {_ball_decimals(abs(ball), dps)}"
 
 
 def _directed(x: Fraction, digits: int, up: bool) -> str:

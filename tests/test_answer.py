@@ -150,3 +150,14 @@ def test_shipped_tables_show_the_answer_the_mechanism_and_the_outputs():
     assert rows[3][1] == rows[4][1] == "0.5 (exact: 1/2)"
     assert "<b>D</b>" in shipped_html(d, "D") and "(T,)" in shipped_html(d, "D")
     assert shipped_latex(d, "D").startswith(r"$\begin{array}{ll} \mathbf{D}")
+
+
+def test_a_near_certain_answer_never_reads_as_a_rounded_one():
+    """EM and PF at scores ``[10**6, 0]``: the most likely output's probability is
+    ``1 - p`` with ``p`` the other output's, ``exp(-500000)/(1 + exp(-500000))`` for EM
+    and ``exp(-500000)/2`` for PF (closed forms); both lines show ``1 - `` those digits."""
+    for mech, other in ((ExponentialMechanism(1), "5.7418e-217148"),
+                        (PermuteAndFlip(1), "2.8709e-217148")):
+        text = repr(mech.distribution([10**6, 0]))
+        assert f"most likely 0 at 1 - {other} (exact: " in text, text
+        assert " at 1.0 " not in text

@@ -184,3 +184,19 @@ def test_fast_positive_path_leaves_zero_and_negatives_to_the_checks(value):
     else:
         with pytest.raises(ValueError, match=r"epsilon must be >= 0"):
             exact_epsilon_or_limit(value)
+
+
+@pytest.mark.parametrize("value", [float("nan"), np.float64("nan"), float("-inf"), "nan",
+                                   " -oo", sympy.nan, -sympy.oo, Decimal("NaN"),
+                                   Decimal("sNaN"), Decimal("-Infinity")])
+def test_nan_and_minus_infinity_name_the_accepted_range(value):
+    """Where ``inf`` is accepted as the limit ``oo`` (and 0 as the other limit), NaN and
+    ``-inf`` are refused with the range that is accepted, not "finite"; the accepted
+    ends themselves still pass."""
+    from exactdp.numbers import exact_epsilon_or_limit
+
+    with pytest.raises(ValueError, match=r"^f: epsilon must be a real number >= 0 or oo, "
+                                         r"got "):
+        exact_epsilon_or_limit(value, "f")
+    assert exact_epsilon_or_limit(float("inf"), "f") == sympy.oo
+    assert exact_epsilon_or_limit(0.0, "f") == 0

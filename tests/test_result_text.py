@@ -97,3 +97,31 @@ def test_supremum_parts_lead_with_the_bracket_and_cut_the_witness():
     text = repr(long)
     assert len(text) <= 200 and text.startswith("LossSupremum(loss=0.25 (exact: 1/4), ")
     assert text.endswith("vvv...', certified)")
+
+
+def test_a_gap_to_one_beyond_the_ball_precision_prints_as_one_minus():
+    """``1/(exp(-500000) + 1)`` (the exponential mechanism at scores ``[10**6, 0]``): its
+    distance to 1, about ``10**-217148``, cancels in every ball up to 65536 bits; put
+    over one fraction it is enclosed and prints as ``1 - ...``, its digits those of
+    ``exp(-500000)/(1 + exp(-500000))`` from mpmath at 30 digits (independent route)."""
+    tiny = sympy.exp(-500000)
+    with mpmath.workdps(30):
+        e = mpmath.exp(-500000)
+        want = "1 - " + mpmath.nstr(e / (1 + e), 6)
+    assert decimal_text(1 / (tiny + 1)) == want
+    text = number_text(1 / (tiny + 1))
+    assert text.startswith(want + " (exact: ")
+
+
+def test_offset_text_separates_decimals_that_tie():
+    """``1/(1 + x)`` with ``x = exp(-10**-300 / 2)``: ``1/2 + (1 - x)/(2(1 + x))``, about
+    ``10**-300 / 8`` (Taylor, an independent route); exactly ``0.5``: the decimals alone;
+    a value not enclosed apart from the decimals (equal by another form): None."""
+    from exactdp.result_text import offset_text
+
+    x = sympy.exp(-sympy.Rational(1, 2 * 10**300))
+    assert offset_text(1 / (1 + x), "0.5") == "0.5 + 1.25e-301"
+    assert offset_text(x / (1 + x), "0.5") == "0.5 - 1.25e-301"
+    assert offset_text(sympy.Rational(1, 2), "0.5") == "0.5"
+    assert offset_text(sympy.sin(1) ** 2 + sympy.cos(1) ** 2 - sympy.Rational(1, 2),
+                       "0.5") is None

@@ -43,6 +43,10 @@ from .report_numeric import check_numeric_report, exact_report_seconds, exact_ro
 MECHANISMS = {key: spec for key, spec in REGISTRY.items()
               if spec.kind == "selection" and spec.calibrated}
 
+#: Seconds ``--scheduler`` waits to connect (Dask's own default is 30): an address with no
+#: scheduler is refused quickly, in words naming it.
+SCHEDULER_TIMEOUT = 8
+
 
 def run_command(command: Callable[[argparse.Namespace], Any],
                 args: argparse.Namespace) -> Any:
@@ -260,7 +264,11 @@ def cmd_suite(args) -> str:
         except ImportError:
             raise CLIError("--scheduler needs the 'dask' extra (pip install "
                            "'exactdp[dask]')") from None
-        client = Client(args.scheduler)
+        try:
+            client = Client(args.scheduler, timeout=SCHEDULER_TIMEOUT)
+        except OSError as exc:  # refused, unreachable, timed out: not an output problem
+            raise CLIError(f"cannot connect to the Dask scheduler at {args.scheduler} "
+                           f"({exc})") from None
         executor = client.get_executor()
     try:
         if args.no_progress or sys.stderr.isatty():  # a terminal shows the suite's bar

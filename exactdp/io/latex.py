@@ -27,6 +27,7 @@ from ..printing import (
     latex_escape,
     latex_number,
 )
+from ..result_text import offset_text
 
 if TYPE_CHECKING:
     from ..distribution import OutputDistribution
@@ -465,7 +466,7 @@ def probability_table(
     if len(labels) != n:
         raise argument_error("probability_table", "len(labels)", f"{n} (one per output)",
                              len(labels))
-    values = [d.evalf(max(dps + 5, 15)) for _, d in dists]
+    values = [_split_ties(d, d.evalf(max(dps + 5, 15)), dps) for _, d in dists]
     rows = [[_label_cell(lab)] + [vals[i] for vals in values] for i, lab in enumerate(labels)]
     heads = [Math("r", "r")] + [name for name, _ in dists]
     out = [table(rows, heads, fmt=fmt, caption=caption, dps=dps, label=label)]
@@ -475,6 +476,35 @@ def probability_table(
         if exact_rows:
             out.append(_exact_table(exact_rows, xdefs, fmt, label, exact_title))
     return "\n\n".join(out)
+
+
+#: Outputs up to which a column whose decimals tie is checked on its exact probabilities.
+TIE_CHECK_N = 64
+
+
+def _split_ties(dist, column: list, dps: int) -> list:
+    """``column`` (decimals) with each group of cells that print alike but differ exactly
+    shown as the common decimals plus each cell's rigorous offset (``0.5 + 2.5e-301``,
+    :func:`~exactdp.result_text.offset_text`), as the library prints near-ties to 1.
+    Only for exact distributions of at most :data:`TIE_CHECK_N` outputs; a cell whose
+    offset is not separated from 0 keeps its decimals."""
+    texts = [format_number(v, dps) for v in column]
+    tied = {t for t in texts if texts.count(t) > 1}
+    if not tied or len(column) > TIE_CHECK_N or "exact" not in dist.capabilities:
+        return column
+    probs = dist.probabilities
+    out = list(column)
+    for t in tied:
+        rows = [i for i, x in enumerate(texts) if x == t]
+        if len({probs[i] for i in rows}) == 1:  # equal exact forms: a true tie
+            continue
+        for i in rows:
+            text = offset_text(probs[i], t, dps)
+            if text is not None:
+                out[i] = Math(re.sub(r"e([+-])0*(\d+)", lambda m: r" \times 10^{"
+                                     + m.group(1).replace("+", "") + m.group(2) + "}",
+                                     text), text)
+    return out
 
 
 def _label_cell(lab: str) -> Math:

@@ -168,27 +168,33 @@ def _average(polys: list[tuple[float, float]]) -> float:
     return sum(c / (i + 1) for i, c in enumerate(poly))
 
 
+def _capped(v: int) -> float:
+    """A non-negative count as a float, ``inf`` past ``2**1000`` (no OverflowError)."""
+    return float(max(v, 0)) if v < 2 ** 1000 else math.inf
+
+
 class _Zonotope:
     """The Minkowski sum of lattice segments (one rate), under insertion and removal: its
     area ``sum_{i<j} |det(v_i, v_j)|`` (the segments sorted by direction, so each
     determinant is non-negative: prefix sums of x and y in Fenwick trees) and its half
     perimeter ``sum |v_i|`` in lattice steps; its lattice points number ``area + half
-    perimeter + 1`` (Pick's theorem; G. Pick, 1899)."""
+    perimeter + 1`` (Pick's theorem; G. Pick, 1899). Kept in Python integers: a float
+    score converted exactly puts segments of hundreds of digits on the lattice."""
 
     def __init__(self, size: int) -> None:
-        self.xs = [0.0] * (size + 1)
-        self.ys = [0.0] * (size + 1)
-        self.tx = self.ty = self.area = self.length = 0.0
+        self.xs = [0] * (size + 1)
+        self.ys = [0] * (size + 1)
+        self.tx = self.ty = self.area = self.length = 0
 
-    def _prefix(self, r: int) -> tuple[float, float]:
-        x = y = 0.0
+    def _prefix(self, r: int) -> tuple[int, int]:
+        x = y = 0
         while r > 0:
             x += self.xs[r]
             y += self.ys[r]
             r -= r & -r
         return x, y
 
-    def _det(self, r: int, x: float, y: float) -> float:
+    def _det(self, r: int, x: int, y: int) -> int:
         bx, by = self._prefix(r)  # directions before r
         ax, ay = self._prefix(r + 1)
         ax, ay = self.tx - ax, self.ty - ay  # directions after r
@@ -240,8 +246,10 @@ class _Sweep:
     def piece(self) -> tuple[float, float]:
         """The current piece's terms and products (where a leaf's factor is 0 the
         product stops there: no terms, and about half the products)."""
-        shapes = [(max(z.area, 0.0), max(z.length, 0.0)) for z in self.zonotopes.values()]
+        shapes = [(_capped(z.area), _capped(z.length)) for z in self.zonotopes.values()]
         points = math.prod(a + b + 1 for a, b in shapes)
+        if points > 1e300:  # inf: below, ``product`` (at most exp(700)) decides
+            points = math.inf
         product = math.exp(min(self.log_groups, 700.0))
         terms = max(1.0, min(product, points))
         if product <= points:

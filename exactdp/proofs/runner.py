@@ -78,7 +78,11 @@ def _executor(args):
         except ImportError as exc:
             raise ValueError("prove: --scheduler needs the 'dask' extra "
                              "(pip install 'exactdp[dask]')") from exc
-        client = Client(args.scheduler)
+        try:
+            client = Client(args.scheduler, timeout=8)  # Dask waits 30 s by default
+        except OSError as exc:
+            raise ValueError(f"prove: cannot connect to the Dask scheduler at "
+                             f"{args.scheduler} ({exc})") from None
         return client.get_executor(), client
     return None, None
 

@@ -552,3 +552,34 @@ def test_table_exact_forms_say_their_cost_or_refuse_at_once(capsys, monkeypatch)
     assert code == 2 and err.startswith("exactdp table: the exact forms of 30 scores take about")
     code, out, err = run(capsys, "table", "--scores", "3,1,0", "--mechanisms", "pf")
     assert "exact forms" not in err
+
+
+def test_suite_scheduler_that_cannot_be_reached(capsys, monkeypatch):
+    """An address with no scheduler (port 1 on this machine, nothing listens): one line
+    naming the scheduler and its address, not "cannot write the output"; the connection
+    is given :data:`SCHEDULER_TIMEOUT` (Dask's default is 30 s), checked by a stand-in
+    Client that records it, then by a real refused connection at 1 s."""
+    pytest.importorskip("distributed")
+    import dask.distributed
+
+    from exactdp.io import commands
+    seen = []
+
+    def refused(address, timeout):
+        seen.append((address, timeout))
+        raise OSError(f"Timed out trying to connect to {address} after {timeout} s")
+
+    monkeypatch.setattr(dask.distributed, "Client", refused)
+    code, out, err = run(capsys, "suite", "--programs", "svt1", "--scheduler",
+                         "tcp://127.0.0.1:1")
+    assert seen == [("tcp://127.0.0.1:1", commands.SCHEDULER_TIMEOUT)]
+    assert 5 <= commands.SCHEDULER_TIMEOUT <= 10
+    assert code == 2 and not out and err.count("\n") == 1
+    assert err.startswith("exactdp: error: cannot connect to the Dask scheduler at "
+                          "tcp://127.0.0.1:1 (Timed out")
+    monkeypatch.undo()
+    monkeypatch.setattr(commands, "SCHEDULER_TIMEOUT", 1)
+    code, out, err = run(capsys, "suite", "--programs", "svt1", "--scheduler",
+                         "tcp://127.0.0.1:1")
+    assert code == 2 and err.startswith("exactdp: error: cannot connect to the Dask "
+                                        "scheduler at tcp://127.0.0.1:1 (")

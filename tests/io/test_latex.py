@@ -60,3 +60,26 @@ def test_a_table_of_astronomical_scores_keeps_its_lines_short():
     # a modest table prints its exact forms as before
     small = probability_table({"PF": exactdp.PermuteAndFlip(1).distribution([1, 0])})
     assert "too long" not in small and "x" in small.split("exact:")[1]
+
+
+def test_probability_table_splits_decimals_that_tie_but_differ():
+    """Scores ``[1e-300, 0]``: every probability rounds to 0.5; the table shows 0.5 plus
+    each cell's offset, checked against the closed forms in mpmath at 400 digits (EM
+    ``1/(1 + x)``, PF ``1 - x/2``, ``x = exp(-10**-300 / 2)``); a true tie (equal scores)
+    keeps plain decimals."""
+    from exactdp.io.latex import TIE_CHECK_N, probability_table
+
+    dists = {"EM": exactdp.ExponentialMechanism(1).distribution(["1e-300", 0]),
+             "PF": exactdp.PermuteAndFlip(1).distribution(["1e-300", 0])}
+    with mpmath.workdps(400):
+        x = mpmath.exp(-mpmath.mpf(10) ** -300 / 2)
+        em, pf = 1 / (1 + x) - mpmath.mpf(1) / 2, mpmath.mpf(1) / 2 - x / 2
+        want = [mpmath.nstr(v, 6, strip_zeros=True) for v in (em, pf)]
+    text = probability_table(dists, fmt="text", exact=False)
+    assert f"0  0.5 + {want[0]}  0.5 + {want[1]}" in text, text
+    assert f"1  0.5 - {want[0]}  0.5 - {want[1]}" in text
+    assert r"$0.5 + 1.25 \times 10^{-301}$" in probability_table(dists, fmt="latex",
+                                                                 exact=False)
+    tie = probability_table({"PF": exactdp.PermuteAndFlip(1).distribution([1, 1, 0])},
+                            fmt="text", exact=False)
+    assert "0.398912" in tie and " + " not in tie and TIE_CHECK_N >= 2

@@ -10,7 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import sympy
 
+import exactdp
 from exactdp import verification_suite
 from exactdp.audit.library_table import library_table
 from exactdp.io.suite_doc import BEGIN, END, incorrect_paragraph, library_section, update_suite_doc
@@ -48,3 +50,24 @@ def test_update_replaces_only_the_section(suite, tmp_path):
     svt4 = incorrect_paragraph(suite["svt4"])
     assert svt4.startswith("**svt4** (claimed 0.1): exact worst loss 0.17488 on ")
     assert "DP-Sniper's lower bound 0.1687 is 4% below" in svt4
+
+
+def test_hand_written_svt3_paragraph_states_what_privacy_loss_does():
+    """The hand-written paragraph on Algorithm 3 (above the generated section) says the
+    loss on a pair moving both ways is returned, exact on its example: the value it
+    quotes is the engine's (attained, no bracket), and the largest log density ratio
+    over a grid of released values, from the class's own closed-form densities (an
+    independent route), reaches it."""
+    text = (Path(__file__).resolve().parents[2] / "docs" / "suite.md").read_text()
+    head = text.split(BEGIN)[0]
+    assert "LossBracketError" not in head and "refuses with the certified bracket" not in head
+    assert "is\n`log(-4 + 4*exp(1/2))`, attained" in head
+    mech = exactdp.SparseVector(1, 1, variant=3)
+    loss = exactdp.privacy_loss(mech, [0, 1], [1, 0])
+    assert loss.interval is None and sympy.simplify(
+        loss.loss - sympy.log(-4 + 4 * sympy.exp(sympy.S.Half))) == 0
+    p, q = mech.distribution([0, 1]), mech.distribution([1, 0])
+    best = max(abs(float(sympy.log(p.density(o) / q.density(o))))
+               for k in range(-24, 33) for v in [sympy.Rational(k, 4)]
+               for o in ((False, v), (v, None)))
+    assert abs(best - float(loss.loss)) < 1e-12

@@ -365,7 +365,7 @@ def test_distribution_bad_scores_name_mechanism_and_method(make, scores, match):
          r"^PermuteAndFlip: epsilon must be >= 0 .*got -1$"),
         (lambda: PermuteAndFlip(1, 0), r"^PermuteAndFlip: sensitivity must be > 0, got 0$"),
         (lambda: PermuteAndFlip(float("nan")),
-         r"^PermuteAndFlip: epsilon must be a finite real number, got nan$"),
+         r"^PermuteAndFlip: epsilon must be a real number >= 0 or oo, got nan$"),
         (lambda: ExponentialMechanism(1, base_measure=[float("nan"), 1]),
          r"^ExponentialMechanism: base_measure\[0\] must be a finite real number, got nan$"),
     ],

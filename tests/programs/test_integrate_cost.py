@@ -7,15 +7,19 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import warnings
 
+import numpy as np
 import pytest
 import sympy
 
+import exactdp
 from exactdp.exact import piecewise_exp
 from exactdp.programs import integrate_stars
 from exactdp.programs.integrate import run_cost
 from exactdp.programs.integrate_cost import StarWork, _Zonotope, star_work
 from exactdp.programs.integrate_plan import plan
+from exactdp.programs.library import svt1
 from exactdp.programs.runs import Constraint, Draw, Linear, Run
 
 R = sympy.Rational
@@ -149,3 +153,35 @@ def test_a_discrete_star_and_an_empty_centre():
             Constraint(Linear(R(0), ((0, sympy.Integer(1)), (1, sympy.Integer(-1)))), ">",
                        "f.py:4"))
     assert estimated(Run(d, cons, 1, 0)) == StarWork(0, 0.0, 0.0)
+
+
+def test_segments_of_hundreds_of_digits_do_not_overflow():
+    """Two segments whose coordinates have ~300 digits (a float score converted exactly):
+    the zonotope is their parallelogram, its area ``|det|`` exactly (integers, no float
+    overflow); the estimate then caps the points at ``inf``."""
+    u, v = (10 ** 300, 3), (7, 10 ** 301 + 1)
+    z = _Zonotope(2)
+    z.add(0, *u, 1, 1)
+    z.add(1, *v, 1, 1)
+    assert z.area == u[0] * v[1] - u[1] * v[0]
+    z.add(0, *u, 1, -1)
+    assert z.area == 0
+
+
+@pytest.mark.parametrize("tiny", [1e-300, 1e300])
+def test_float_scores_at_the_ends_of_the_double_range(tiny):
+    """``svt1`` at the float scores ``1e-300`` and ``1e300`` (exact rationals with
+    ~1000-bit denominators or numerators) is computed: at ``1e-300`` it matches the
+    distribution at ``[0, 0]`` numerically (continuity) and the privacy loss against
+    ``[0, 0]`` is positive and below ``1e-299`` (the loss is Lipschitz in the scores);
+    at ``1e300`` the first query is above the threshold with probability 1."""
+    mech = svt1(epsilon=1, threshold=1)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        got = mech.distribution([tiny, 0]).to_numpy()
+        if tiny < 1:
+            assert np.allclose(got, mech.distribution([0, 0]).to_numpy(), rtol=0, atol=1e-15)
+            loss = exactdp.privacy_loss(mech, [tiny, 0], [0, 0])
+            assert 0 < loss.lower <= loss.upper < 1e-299
+        else:
+            assert np.allclose(got, [1, 0, 0], rtol=0, atol=1e-15)

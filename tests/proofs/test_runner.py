@@ -68,3 +68,18 @@ def test_scheduler_runs_the_sweeps_on_dask(capsys):
 def test_prove_caps_workers(capsys):
     assert cli_main(["prove", "thm_5_2_dominance", "--workers", "100000"]) == 2
     assert "prove: --workers must be an integer in 1.." in capsys.readouterr().err
+
+
+def test_scheduler_that_cannot_be_reached(capsys, monkeypatch):
+    """No scheduler at the address: one line naming it (a stand-in Client refusing)."""
+    pytest.importorskip("distributed")
+    import dask.distributed
+
+    def refused(address, timeout):
+        raise OSError(f"Timed out trying to connect to {address} after {timeout} s")
+
+    monkeypatch.setattr(dask.distributed, "Client", refused)
+    assert main(["prove", "error_ratio_at_most_two", "--scheduler", "tcp://127.0.0.1:1"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("exactdp: error: prove: cannot connect to the Dask scheduler at "
+                          "tcp://127.0.0.1:1 (Timed out") and err.count("\n") == 1
