@@ -9,9 +9,15 @@ only when a bar is shown, so a short call and a call in a pipe pay nothing.
 
 from __future__ import annotations
 
+import os
 import sys
 from types import TracebackType
 from typing import Any
+
+#: The bar's width and screen height on a terminal that reports no size (0 x 0: a
+#: pseudo-terminal opened by ``script``, ``docker exec -t`` or an editor's console), where
+#: tqdm would draw nothing.
+FALLBACK_SIZE = (80, 24)
 
 #: A loop estimated (or found) to take longer than this many seconds shows a bar.
 SHOW_SECONDS = 2.0
@@ -88,4 +94,17 @@ def progress_bar(total: int, desc: str, *, progress: bool | None = None,
     from tqdm import tqdm
 
     delay = 0.0 if progress is True or seconds is not None else SHOW_SECONDS
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, delay=delay)
+    ncols, nrows = (None, None) if all(terminal_size()) else FALLBACK_SIZE
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, delay=delay,
+                ncols=ncols, nrows=nrows)
+
+
+def terminal_size() -> tuple[int, int]:
+    """The columns and lines standard error's terminal reports, ``(0, 0)`` when it reports
+    none (tqdm would then draw nothing, so :func:`progress_bar` takes
+    :data:`FALLBACK_SIZE`)."""
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (AttributeError, OSError, ValueError):  # no file descriptor (a StringIO)
+        return (0, 0)
+    return (size.columns, size.lines)
