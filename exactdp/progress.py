@@ -71,14 +71,14 @@ def shows(progress: bool | None, seconds: float | None = None) -> bool:
     return progress is True or seconds is None or seconds > SHOW_SECONDS
 
 
-def progress_bar(total: int, desc: str, *, progress: bool | None = None,
+def progress_bar(total: int | None, desc: str, *, progress: bool | None = None,
                  seconds: float | None = None, unit: str = "it") -> Any:
     """A tqdm bar of ``total`` steps on standard error, or a :class:`NoBar`.
 
     Parameters
     ----------
-    total : int
-        Steps of the loop.
+    total : int or None
+        Steps of the loop; None: not known in advance (the bar counts them).
     desc : str
         The bar's label (the function's name).
     progress : bool, optional

@@ -80,8 +80,9 @@ def output_values(mechanism: ProgramMechanism, answers: tuple) -> OutputValues |
     trace = program_trace(mechanism, answers)
     sums: dict[Hashable, dict] = {}
     unit = None
-    with progress_bar(len(trace.runs), f"{mechanism.name}.distribution", unit="run") as bar:
-        for run in trace.runs:  # a bar on a terminal once it has run 2 s
+    with progress_bar(len(trace.runs), f"{mechanism.name}.distribution", unit="run",
+                      seconds=trace_seconds(mechanism, answers)) as bar:
+        for run in trace.runs:  # a bar on a terminal at once past 2 s estimated
             if run.weight != 1:
                 return None
             terms = run_terms(run)
