@@ -419,6 +419,14 @@ class ProgramMechanism(Mechanism):
     def _check_cost(self, sv: ScoreVector) -> None:
         check_probability_cost(self, tuple(sv.exact))
 
+    def analysis_seconds(self, vectors: Sequence[ScoreVector]) -> float:
+        """:meth:`check_cost`'s estimate (the integrator's, per vector): a bar shows above
+        2 s. 0.0 when the trace refuses (:meth:`check_cost` then says why, in its name)."""
+        try:
+            return trace_seconds(self, tuple(vectors[0].exact)) * len(vectors)
+        except ValueError:
+            return 0.0
+
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         prog = self.program
         q = tuple(int(v) if v.is_Integer else float(v) for v in sv.exact)
