@@ -18,7 +18,13 @@ from exactdp import ReportNoisyMax, SparseVector
 from exactdp.cost import SECONDS_LIMIT, TooCostly
 from exactdp.programs import ProgramError, argmax, laplace, program
 from exactdp.programs import library as L
-from exactdp.programs.mechanism import _run_seconds, output_values, program_trace, trace_seconds
+from exactdp.programs.mechanism import (
+    _PRICED,
+    _run_seconds,
+    output_values,
+    program_trace,
+    trace_seconds,
+)
 from exactdp.programs.trace import PROBE_AT, probe_runs
 from exactdp.scores import as_scores
 
@@ -507,5 +513,7 @@ def test_analysis_seconds_prices_every_vector_as_check_cost_does():
     assert m.analysis_seconds(vectors) == pytest.approx(729 * per)
     assert 2.0 < m.analysis_seconds(vectors) < SECONDS_LIMIT
     m.check_cost("check_dp", vectors)  # no refusal below the limit
+    # priced as a whole: each vector's probabilities are not priced again run by run
+    assert (m, tuple(q.exact)) in _PRICED
     with pytest.raises(TooCostly, match=r"^check_dp: an exact analysis of 5000 answer "):
         m.check_cost("check_dp", [q] * 5000)
