@@ -11,12 +11,18 @@ estimate instead (:func:`start_line`).
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from types import TracebackType
 from typing import Any
+
+#: The bar's width and screen height on a terminal that reports no size (0 x 0: a
+#: pseudo-terminal opened by ``script``, ``docker exec -t`` or an editor's console), where
+#: tqdm would draw nothing.
+FALLBACK_SIZE = (80, 24)
 
 #: A loop estimated (or found) to take longer than this many seconds shows a bar.
 SHOW_SECONDS = 2.0
@@ -87,14 +93,14 @@ def shows(progress: bool | None, seconds: float | None = None) -> bool:
     return progress is True or seconds is None or seconds > SHOW_SECONDS
 
 
-def progress_bar(total: int, desc: str, *, progress: bool | None = None,
+def progress_bar(total: int | None, desc: str, *, progress: bool | None = None,
                  seconds: float | None = None, unit: str = "it") -> Any:
     """A tqdm bar of ``total`` steps on standard error, or a :class:`NoBar`.
 
     Parameters
     ----------
-    total : int
-        Steps of the loop.
+    total : int or None
+        Steps of the loop; None: not known in advance (the bar counts them).
     desc : str
         The bar's label (the function's name).
     progress : bool, optional
@@ -111,7 +117,20 @@ def progress_bar(total: int, desc: str, *, progress: bool | None = None,
     from tqdm import tqdm
 
     delay = 0.0 if progress is True or seconds is not None else SHOW_SECONDS
-    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, delay=delay)
+    ncols, nrows = (None, None) if all(terminal_size()) else FALLBACK_SIZE
+    return tqdm(total=total, desc=desc, unit=unit, file=sys.stderr, leave=False, delay=delay,
+                ncols=ncols, nrows=nrows)
+
+
+def terminal_size() -> tuple[int, int]:
+    """The columns and lines standard error's terminal reports, ``(0, 0)`` when it reports
+    none (tqdm would then draw nothing, so :func:`progress_bar` takes
+    :data:`FALLBACK_SIZE`)."""
+    try:
+        size = os.get_terminal_size(sys.stderr.fileno())
+    except (AttributeError, OSError, ValueError):  # no file descriptor (a StringIO)
+        return (0, 0)
+    return (size.columns, size.lines)
 
 
 def start_line(desc: str, progress: bool | None, seconds: float | None) -> None:

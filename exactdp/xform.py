@@ -32,6 +32,7 @@ from sympy.polys.rings import ring
 from .cost import RING_WORK_LIMIT, refuse
 from .exact.signs import proved_equal
 from .numeric.gaps import DENSE_DEGREE_LIMIT, coin
+from .pf_cost import PF_CHEAPER, check_pf_tree, pf_tree_bar
 
 
 class Generators:
@@ -240,8 +241,9 @@ def exact_pf_size(gaps: Sequence[int]) -> int:
     return len(gaps) * (sum(gaps) + 1)
 
 
-def _tree_product(polys: list, cut: int):
-    """Product of flint polynomials, balanced by length, each product truncated at ``cut``."""
+def _tree_product(polys: list, cut: int, step: Callable[[], Any] = lambda: None):
+    """Product of flint polynomials, balanced by length, each product truncated at ``cut``
+    (``step()`` after each level: a progress bar)."""
     polys = list(polys)
     while len(polys) > 1:
         polys.sort(key=lambda p: p.length())
@@ -249,6 +251,7 @@ def _tree_product(polys: list, cut: int):
         if len(polys) % 2:
             nxt.append(polys[-1])
         polys = nxt
+        step()
     return polys[0]
 
 
@@ -327,8 +330,9 @@ def _refuse_large(gaps: Sequence[int], func: str) -> int:
         raise refuse(
             func, f"exact permute-and-flip polynomials for n = {len(gaps)} outputs and total "
             f"gap {sum(gaps)}", f"about {size:.3g} coefficients", f"{EXACT_SIZE_LIMIT:.0e}",
-            "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) instead",
+            PF_CHEAPER,
         )
+    check_pf_tree(func, len(gaps), sum(gaps), size)
     return size
 
 
@@ -381,11 +385,15 @@ def _tree_blocks(key: tuple[tuple[int, int], ...]) -> tuple[list, int]:
     cut = n * S
     one_minus = flint.fmpz_poly([1, -1])
     leaves = [(one_minus**m).inflate(S + g) for g, m in counts.items()]
-    F = _tree_product([p.truncate(cut) if p.length() > cut else p for p in leaves], cut)
-    Lc = math.lcm(*range(1, n + 1))
-    A = flint.fmpz_poly([Lc // (n - p) for p in range(n)]).inflate(S)
+    with pf_tree_bar(n, len(leaves), cut) as bar:
+        F = _tree_product([p.truncate(cut) if p.length() > cut else p for p in leaves], cut,
+                          bar.update)
+        Lc = math.lcm(*range(1, n + 1))
+        A = flint.fmpz_poly([Lc // (n - p) for p in range(n)]).inflate(S)
+        F = F.mul_low(A, cut)
+        bar.update()
     blocks: list = [None] * n
-    _split_blocks(F.mul_low(A, cut), S, 0, n, blocks)
+    _split_blocks(F, S, 0, n, blocks)
     return blocks[::-1], Lc  # H[l] sits at t^(n-1-l) of the correlation
 
 

@@ -371,7 +371,7 @@ def test_no_function_level_import_of_the_package():
 #: Layer of each top-level module or package of exactdp (docs/architecture.md): a module
 #: imports only from its own layer or lower ones.
 LAYER = {
-    "rng": 0, "cost": 0, "_validate": 0, "_lazy": 0, "progress": 0,
+    "rng": 0, "cost": 0, "_validate": 0, "_lazy": 0, "progress": 0, "pf_cost": 2,
     "numbers": 1, "exact": 1, "numeric": 1,
     "scores": 2, "xform": 2, "printing": 2, "result": 2, "result_text": 2, "rational_form": 2,
     "lazy_probabilities": 2, "lazy_expr": 2, "answer": 2,

@@ -212,3 +212,22 @@ def test_quiet_silences_bars_and_start_lines(monkeypatch):
     assert err.getvalue() == "" and terminal.getvalue() == ""
     progress_bar(4, "x", seconds=30.0)
     assert err.getvalue() == "x: started, about 30 s CPU estimated\n"
+
+
+def test_a_terminal_that_reports_no_size_still_gets_a_drawn_bar(monkeypatch):
+    """A pseudo-terminal of 0 x 0 (``script``, ``docker exec -t``): tqdm would draw an
+    empty bar, so the bar takes FALLBACK_SIZE; a sized terminal keeps tqdm's own."""
+    terminal = _terminal(monkeypatch)
+    assert progress_module.terminal_size() == (0, 0)  # a StringIO has no file descriptor
+    bar = progress_bar(3, "probabilities", progress=True)
+    assert (bar.ncols, bar.nrows) == progress_module.FALLBACK_SIZE
+    bar.update(3)
+    bar.close()
+    assert "probabilities" in terminal.getvalue()
+    monkeypatch.setattr(terminal, "fileno", lambda: 2, raising=False)
+    monkeypatch.setattr(progress_module.os, "get_terminal_size",
+                        lambda fd: progress_module.os.terminal_size((100, 30)))
+    assert progress_module.terminal_size() == (100, 30)
+    bar = progress_bar(3, "probabilities", progress=True)
+    assert bar.ncols != progress_module.FALLBACK_SIZE[0]  # tqdm sizes it itself
+    bar.close()

@@ -80,8 +80,10 @@ def output_values(mechanism: ProgramMechanism, answers: tuple) -> OutputValues |
     trace = program_trace(mechanism, answers)
     sums: dict[Hashable, dict] = {}
     unit = None
-    with progress_bar(len(trace.runs), f"{mechanism.name}.distribution", unit="run") as bar:
-        for run in trace.runs:  # a bar on a terminal once it has run 2 s
+    priced = (mechanism, answers) in _PRICED  # in an analysis, with its own bar
+    with progress_bar(len(trace.runs), f"{mechanism.name}.distribution", unit="run",
+                      seconds=None if priced else trace_seconds(mechanism, answers)) as bar:
+        for run in trace.runs:  # a bar on a terminal at once past 2 s estimated
             if run.weight != 1:
                 return None
             terms = run_terms(run)
@@ -164,10 +166,18 @@ def _budget(name: str, n: int) -> Budget | None:
     return Budget(partial(_run_seconds, name), check)
 
 
+#: Answer vectors an analysis priced as a whole (:meth:`ProgramMechanism.check_cost`): their
+#: probabilities are not priced again run by run (pricing 729 vectors' runs cost more CPU
+#: than integrating them). Cleared past 10**5 entries.
+_PRICED: dict[tuple, None] = {}
+
+
 def check_probability_cost(mechanism: ProgramMechanism, answers: tuple) -> None:
     """Refuse, before any integral, probabilities estimated above
     :data:`exactdp.cost.SECONDS_LIMIT` (each run's integration cost; past
     :data:`~exactdp.programs.trace.PROBE_AT` runs, the probes' estimate)."""
+    if (mechanism, answers) in _PRICED:  # priced with its analysis (check_cost)
+        return
     func = f"{mechanism.name}.probabilities"
     token = _INTEGRATION.set((func, 1))
     try:
@@ -414,9 +424,20 @@ class ProgramMechanism(Mechanism):
         finally:
             _INTEGRATION.reset(token)
         _check_integration(func, len(vectors), vectors[0].n, str(runs), seconds)
+        if len(_PRICED) > 10**5:
+            _PRICED.clear()
+        _PRICED.update(((self, tuple(v.exact)), None) for v in vectors)
 
     def _check_cost(self, sv: ScoreVector) -> None:
         check_probability_cost(self, tuple(sv.exact))
+
+    def analysis_seconds(self, vectors: Sequence[ScoreVector]) -> float:
+        """:meth:`check_cost`'s estimate (the integrator's, per vector): a bar shows above
+        2 s. 0.0 when the trace refuses (:meth:`check_cost` then says why, in its name)."""
+        try:
+            return trace_seconds(self, tuple(vectors[0].exact)) * len(vectors)
+        except ValueError:
+            return 0.0
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         prog = self.program

@@ -29,6 +29,7 @@ from typing import Any
 
 import sympy
 
+from ..progress import progress_bar
 from .integrate import supply_plan
 from .integrate_plan import Bound, Plan, Star, plan
 from .runs import Budget, Constraint, Linear, Run
@@ -162,17 +163,20 @@ def eligible(mechanism: Any) -> bool:
 
 def traced_runs(mechanism: Any, answers: tuple, func: str, budget: Budget | None) -> Trace:
     """The runs of ``mechanism``'s program on ``answers``: from the cached tree
-    (:func:`structural_trace`), else enumerated (:func:`~exactdp.programs.trace.enumerate_runs`)."""
-    trace = structural_trace(mechanism, answers, budget, func)
-    if trace is not None:
-        return trace
-    prog = mechanism.program
-    call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
-    return enumerate_runs(call, prog.name, prog.filename, func=func, budget=budget)
+    (:func:`structural_trace`), else enumerated (:func:`~exactdp.programs.trace.enumerate_runs`),
+    with a count of the executions on a terminal once it has run 2 s."""
+    with progress_bar(None, f"{func} (runs)", unit="run") as bar:
+        trace = structural_trace(mechanism, answers, budget, func, bar.update)
+        if trace is not None:
+            return trace
+        prog = mechanism.program
+        call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
+        return enumerate_runs(call, prog.name, prog.filename, func=func, budget=budget,
+                              step=bar.update)
 
 
 def structural_trace(mechanism: Any, answers: tuple, budget: Budget | None,
-                     func: str) -> Trace | None:
+                     func: str, step: Callable[[], Any] = lambda: None) -> Trace | None:
     """The runs of ``mechanism``'s program on ``answers`` from its cached tree for this
     length (traced on the first vector), or None when the program is not eligible or its
     tree depends on the answers (then the caller enumerates, as before).
@@ -189,15 +193,15 @@ def structural_trace(mechanism: Any, answers: tuple, budget: Budget | None,
         _TEMPLATES.move_to_end(key)
         template = _TEMPLATES[key]
         return None if template is None else substitute(template, answers)
-    trace, template = _trace(mechanism, answers, budget, func)
+    trace, template = _trace(mechanism, answers, budget, func, step)
     _TEMPLATES[key] = template
     while len(_TEMPLATES) > MAX_TEMPLATES:
         _TEMPLATES.popitem(last=False)
     return trace
 
 
-def _trace(mechanism: Any, answers: tuple, budget: Budget | None,
-           func: str) -> tuple[Trace | None, Template | None]:
+def _trace(mechanism: Any, answers: tuple, budget: Budget | None, func: str,
+           step: Callable[[], Any] = lambda: None) -> tuple[Trace | None, Template | None]:
     """The first enumeration, with the answers as symbols: this vector's trace and the
     tree (both None when a run depends on the answers)."""
     prog = mechanism.program
@@ -215,7 +219,7 @@ def _trace(mechanism: Any, answers: tuple, budget: Budget | None,
     call = prog.bind(symbols, mechanism.epsilon, mechanism.arguments)
     try:
         trace = enumerate_runs(call, prog.name, prog.filename, func=func, budget=budget,
-                               executor=executor)
+                               executor=executor, step=step)
     except StepLimit:
         raise
     except ProgramError:  # the tree depends on the answers (or the run fails: it says so)

@@ -416,8 +416,10 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
                    max_runs: int = MAX_RUNS, max_steps: int = MAX_STEPS,
                    func: str = "distribution", budget: Budget | None = None,
                    release: bool = False,
-                   executor: Callable[..., SymbolicRun] = SymbolicRun) -> Trace:
-    """Every run of ``call`` (a program bound to its input), depth first.
+                   executor: Callable[..., SymbolicRun] = SymbolicRun,
+                   step: Callable[[], Any] = lambda: None) -> Trace:
+    """Every run of ``call`` (a program bound to its input), depth first; ``step()`` after
+    each execution (a progress bar).
 
     With a ``budget``, the probes at :data:`PROBE_AT` runs also estimate the integration
     cost of every run (the mean of the branchings' product times ``budget.cost`` of the
@@ -453,6 +455,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
         except _Infeasible:
             key = None
         work += execution_work(len(run.arities), len(run.draws))
+        step()
         if executions == 1:
             estimate = math.prod(run.arities)
             if past(estimate, max_runs):

@@ -234,6 +234,14 @@ def test_the_number_of_runs_is_limited():
     assert enumerate_runs(call, "many", many.filename, max_runs=64).executions == 64
 
 
+def test_the_enumeration_steps_once_per_execution():
+    """The progress bar of a long enumeration (a count on a terminal) moves per execution."""
+    call = many(epsilon=1).program.bind(tuple(range(5)), 1, ())
+    steps: list[int] = []
+    trace = enumerate_runs(call, "many", many.filename, step=lambda: steps.append(1))
+    assert len(steps) == trace.executions == 32
+
+
 @program()
 def first_above(q, epsilon):
     for i, a in enumerate(q):

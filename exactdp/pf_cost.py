@@ -1,0 +1,47 @@
+"""Cost model of permute-and-flip's exact product tree (:mod:`exactdp.xform`).
+
+The tree multiplies ``n`` Kronecker-packed polynomials into one of ``size = n (sum G + 1)``
+coefficients (:func:`exactdp.xform.exact_pf_size`), and those coefficients have about
+``n`` bits (binomials ``C(n, i)``, and the scale ``lcm(1..n)`` of about ``1.44 n`` bits
+in the correlation), so flint's multiplications cost about ``size * n`` word operations:
+the time grows like ``n^4`` on the scores ``0..n-1``, which the coefficient count alone
+(``n^3``) under-estimates.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from .cost import check_seconds
+from .progress import progress_bar
+
+#: Seconds per coefficient of the packed tree and per score (process time on the 2-core
+#: reference machine, scores ``0..n-1``: n = 100 / 140 / 180 took 1.8 / 7.1 / 20.8 s,
+#: 3.7e-8 to 4.0e-8 per ``size * n``; docs/benchmarks.md).
+PF_TREE_SECONDS = 4e-8
+
+#: The routes that answer a large permute-and-flip call without the exact tree.
+PF_CHEAPER = "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) instead"
+
+
+def pf_tree_product_seconds(n: int, size: int) -> float:
+    """Estimated seconds of the exact product tree of ``n`` scores packed in ``size``
+    coefficients: ``PF_TREE_SECONDS * size * n``."""
+    return PF_TREE_SECONDS * size * n
+
+
+def check_pf_tree(func: str, n: int, total_gap: int, size: int) -> None:
+    """Refuse, naming ``func``, an exact tree estimated beyond
+    :data:`exactdp.cost.SECONDS_LIMIT`."""
+    check_seconds(func, f"exact permute-and-flip polynomials for n = {n} outputs and total "
+                  f"gap {total_gap}", pf_tree_product_seconds(n, size), PF_CHEAPER)
+
+
+def pf_tree_bar(n: int, distinct: int, size: int) -> Any:
+    """The bar of one exact tree: a step per level of the product tree over ``distinct``
+    leaves and one for the correlation; shown on a terminal when the estimate exceeds
+    :data:`exactdp.progress.SHOW_SECONDS`."""
+    levels = max(1, math.ceil(math.log2(max(distinct, 1)))) + 1
+    return progress_bar(levels, "permute-and-flip", seconds=pf_tree_product_seconds(n, size),
+                        unit="level")
