@@ -4,6 +4,7 @@ Usage::
 
     python benchmarks/bench_speed_rounds.py --before REV [--after REV] [--rounds 5]
         [--quick] [--skip A ...] [--threshold 0.10] [--out DIR] [--json PATH] [--keep-trees]
+    python benchmarks/bench_speed_rounds.py --summarize --out DIR   # the table of saved runs
 
 Each side is a tree: ``--before REV`` (and ``--after REV`` when given) is checked out with
 ``git worktree add --detach`` under ``--out`` (default ``/tmp/benchspeed``); without
@@ -18,6 +19,8 @@ Every row is the median over the rounds of its CPU seconds (``time.process_time`
 after / before, and flags an exactdp row slower by more than ``--threshold``. Baseline rows
 (numpy, the peers, the interpreter) do not depend on the side: their ratios show the noise.
 A row below ``--floor`` seconds on both sides is not flagged (its ratio is timer noise).
+Each run's JSON stays in ``--out`` as ``roundN-SIDE.json``; ``--summarize`` prints the table of
+the rounds both sides finished there (after an interrupted call, say).
 """
 
 from __future__ import annotations
@@ -105,7 +108,7 @@ def table(before: dict, after: dict, threshold: float, floor: float) -> tuple[li
 
 def main(argv=None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--before", required=True, help="git revision of the before side")
+    ap.add_argument("--before", help="git revision of the before side")
     ap.add_argument("--after", help="git revision of the after side (default: this tree)")
     ap.add_argument("--rounds", type=int, default=5)
     ap.add_argument("--quick", action="store_true", help="bench_speed.py --quick")
@@ -116,7 +119,13 @@ def main(argv=None) -> None:
     ap.add_argument("--out", default="/tmp/benchspeed", help="worktrees and run logs")
     ap.add_argument("--json", metavar="PATH", help="write the medians and every run here")
     ap.add_argument("--keep-trees", action="store_true", help="keep the worktrees made")
+    ap.add_argument("--summarize", action="store_true",
+                    help="run nothing: the table of the rounds saved in --out")
     args = ap.parse_args(argv)
+    if args.summarize:
+        return report(saved_runs(Path(args.out)), args)
+    if args.before is None:
+        ap.error("--before REV is required (or --summarize)")
     Path(args.out).mkdir(parents=True, exist_ok=True)
     made = []
     trees = {"after": ROOT}
@@ -139,10 +148,28 @@ def main(argv=None) -> None:
     finally:
         for tree in made if not args.keep_trees else []:
             git("worktree", "remove", "--force", str(tree))
+    report(runs, args)
+
+
+def saved_runs(out: Path) -> dict[str, list[dict]]:
+    """The runs an earlier (perhaps interrupted) call left in ``out`` (``round*-SIDE.json``),
+    up to the last round both sides finished."""
+    def number(path: Path) -> int:  # round12-after.json -> 12
+        return int(path.name.split("-")[0].removeprefix("round"))
+
+    runs = {side: [json.loads(p.read_text())
+                   for p in sorted(out.glob(f"round*-{side}.json"), key=number)]
+            for side in ("before", "after")}
+    rounds = min(len(v) for v in runs.values())
+    return {side: v[:rounds] for side, v in runs.items()}
+
+
+def report(runs: dict[str, list[dict]], args: argparse.Namespace) -> None:
+    """Print the table of per-row medians (and write ``--json``)."""
     before, after = medians(runs["before"]), medians(runs["after"])
     lines, flagged = table(before, after, args.threshold, args.floor)
-    print(f"\nmedians of {args.rounds} interleaved rounds, CPU milliseconds; load average at the "
-          f"end {os.getloadavg()[0]:.1f}\n")
+    print(f"\nmedians of {len(runs['after'])} interleaved rounds, CPU milliseconds; load "
+          f"average at the end {os.getloadavg()[0]:.1f}\n")
     print("\n".join(lines))
     print(f"\nslower by more than {args.threshold:.0%}: "
           + (", ".join(flagged) if flagged else "none"))
