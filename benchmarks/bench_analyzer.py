@@ -1,7 +1,7 @@
 """Timings of the exact privacy analyzer (issue 4).
 
 Run: ``/tmp/v0/bin/python benchmarks/bench_analyzer.py``. Prints one line per task with the
-wall time (best of ``--repeat`` runs) and the exact result.
+CPU time (best of ``--repeat`` runs) and the exact result.
 
 Tasks
 -----

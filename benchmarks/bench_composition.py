@@ -1,6 +1,6 @@
 """Timings of exact composition (issue 14): ``python benchmarks/bench_composition.py``.
 
-Prints one line per task with the wall time (best of ``--repeat`` runs) and the result.
+Prints one line per task with the CPU time (best of ``--repeat`` runs) and the result.
 
 Tasks
 -----

@@ -1,6 +1,6 @@
 """Benchmark: lattice LP at n = 5, k = 4 (210 variables), float (HiGHS) and exact.
 
-Run: ``python benchmarks/bench_lp.py``.  Prints median wall times of several repeats.
+Run: ``python benchmarks/bench_lp.py``.  Prints median CPU times of several repeats.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Timings of exact top-k distributions and the sensitivity enumeration (issue 13).
 
-Run: ``python benchmarks/bench_topk.py [--repeat 3]``. One line per task: best wall time of
+Run: ``python benchmarks/bench_topk.py [--repeat 3]``. One line per task: best CPU time of
 ``--repeat`` runs and a check value (sum of the exact probabilities, which must be 1).
 
 Tasks
