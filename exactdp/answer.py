@@ -19,7 +19,7 @@ import sympy
 
 from .exact.arb import enclose
 from .exact.signs import proved_equal, sign_or_none
-from .printing import html_table, math_text, output_text
+from .printing import html_table, latex_math, math_text, output_text
 from .result import REPR_LIMIT, brief, cut_text, number_text, result_latex
 
 #: Most outputs whose exact probabilities a repr computes (when not computed already).
@@ -159,8 +159,7 @@ def shipped_answer(dist: Any, closed: bool | None = None) -> Answer:
     (3, (2,), 1/(1 + 2*exp(-1/2)))
     """
     count = len(dist)
-    cached = any(k in dist.__dict__ for k in ("probabilities", "_probabilities"))
-    if count > REPR_OUTPUTS and not cached:  # before the capabilities: deciding them may
+    if not cheap(dist):  # before the capabilities: deciding them may
         # integrate every run (SparseVector's rational form: 6.7 s at 11 answers)
         return Answer(count, None, why="not computed here (.probabilities computes them)")
     if not ("exact" in dist.capabilities if closed is None else closed):
@@ -171,6 +170,14 @@ def shipped_answer(dist: Any, closed: bool | None = None) -> Answer:
     except ValueError as exc:  # refused (a cost)
         return Answer(count, None, why="refused: " + cut_text(str(exc).split("\n")[0], 80))
     return ranked(count, probs)
+
+
+def cheap(dist: Any) -> bool:
+    """Whether a display may compute ``dist``'s exact probabilities: at most
+    :data:`REPR_OUTPUTS` outputs, or computed already (decided from ``len`` alone, before
+    the capabilities, which may integrate every run)."""
+    cached = any(k in dist.__dict__ for k in ("probabilities", "_probabilities"))
+    return len(dist) <= REPR_OUTPUTS or cached
 
 
 def answer_line(a: Answer, noun: str, output: Callable[[int], str]) -> str:
@@ -308,3 +315,21 @@ def shipped_latex(dist: Any, name: str, noun: str = "outputs", closed: bool | No
     (:func:`exactdp.result.result_latex`)."""
     return result_latex(name, [(math_text(a), math_text(b))
                                for a, b in shipped_rows(dist, noun, closed)])
+
+
+def notebook_latex(dist: Any, name: str, full: Callable[[Any], str], noun: str = "outputs"
+                   ) -> str:
+    """A distribution's ``_repr_latex_``: its full table ``full(dist)`` (every exact
+    probability) when :func:`cheap`, else :func:`shipped_latex` (a notebook asks for the
+    LaTeX display beside the HTML one, so it must stay as cheap as the repr).
+
+    Examples
+    --------
+    >>> from exactdp import PermuteAndFlip
+    >>> d = PermuteAndFlip(1).distribution(list(range(10**5)))
+    >>> notebook_latex(d, "D", lambda d: 1 / 0).startswith(r"$\\begin{array}{ll} \\mathbf{D}")
+    True
+    """
+    if cheap(dist):
+        return latex_math(full(dist), display=True)
+    return shipped_latex(dist, name, noun)

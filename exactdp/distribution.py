@@ -25,7 +25,7 @@ import numpy as np
 import sympy
 
 from ._validate import check_choice, check_dps, check_size
-from .answer import shipped_repr
+from .answer import notebook_latex, shipped_html, shipped_repr
 from .cost import (
     MAX_BALLS_N,
     MAX_SAMPLE_CELLS,
@@ -38,7 +38,7 @@ from .cost import (
 from .exact.signs import compare
 from .lazy_probabilities import LazyProbabilities
 from .numbers import exact_number
-from .printing import distribution_latex, latex_math
+from .printing import distribution_latex
 from .result import Result
 from .result_text import supremum_parts
 from .rng import as_generator
@@ -586,13 +586,15 @@ class OutputDistribution(DiscreteDistribution):
         p = self.to_numpy()
         return float(sum(func(r) * p[r] for r in range(self.n) if p[r] > 0))
 
-    # ------------------------------------------------------------------ printing
     def __repr__(self) -> str:  # the answer first (exactdp.answer)
         return shipped_repr(self, "OutputDistribution", repr(self.mechanism), f"n={self.n}")
 
     def _latex(self, printer=None) -> str:
         return distribution_latex(self)
 
-    def _repr_latex_(self) -> str:
-        return latex_math(self._latex(), display=True)
+    def _repr_html_(self) -> str:  # the notebook's table, as every distribution's
+        return shipped_html(self, "OutputDistribution")
+
+    def _repr_latex_(self) -> str:  # the full table only when cheap (exactdp.answer)
+        return notebook_latex(self, "OutputDistribution", distribution_latex)
 

@@ -21,8 +21,10 @@ from exactdp.answer import (
     Answer,
     answer_line,
     answer_rows,
+    cheap,
     lead_repr,
     most_likely,
+    notebook_latex,
     ranked,
     shipped_answer,
     shipped_html,
@@ -161,3 +163,16 @@ def test_a_near_certain_answer_never_reads_as_a_rounded_one():
         text = repr(mech.distribution([10**6, 0]))
         assert f"most likely 0 at 1 - {other} (exact: " in text, text
         assert " at 1.0 " not in text
+
+
+def test_cheap_and_notebook_latex_decide_from_the_count():
+    """Up to REPR_OUTPUTS outputs the LaTeX display is the full table; past them the
+    answer's table, without asking for any probability (the full table would raise)."""
+    small = ExponentialMechanism(sympy.sympify("2*log(2)")).distribution([0, 0, 1])
+    assert cheap(small) and notebook_latex(small, "D", lambda d: "T") == "$\\displaystyle T$"
+    big = PermuteAndFlip(1).distribution(list(range(REPR_OUTPUTS + 1)))
+    assert not cheap(big)
+    text = notebook_latex(big, "D", lambda d: 1 / 0)
+    assert text == shipped_latex(big, "D") and "not computed" in text.replace("\\ ", " ")
+    assert len(big.probabilities) == REPR_OUTPUTS + 1  # computed now: the table is cheap
+    assert cheap(big) and notebook_latex(big, "D", lambda d: "T") == "$\\displaystyle T$"

@@ -356,3 +356,26 @@ def test_lazy_probabilities_build_per_output_and_act_as_the_tuple():
     assert d.pmf(4) == full[4]
     assert sympy.simplify(sum(full) - 1) == 0
     np.testing.assert_allclose([float(v) for v in full], d.to_numpy(), rtol=1e-12)
+
+
+def test_notebook_display_leads_with_the_exact_answer():
+    """EM at eps = 2 log 2 on q = (0, 0, 1): weights exp(eps q / 2) = (1, 1, 2), so the
+    probabilities are (1/4, 1/4, 1/2) (closed form, McSherry-Talwar 2007)."""
+    d = ExponentialMechanism("2*log(2)").distribution([0, 0, 1])
+    html = d._repr_html_()
+    assert "3 outputs, most likely 2 at 0.5 (exact: 1/2)" in html
+    assert html.count("0.25 (exact: 1/4)") == 2 and repr(d.mechanism).split("(")[0] in html
+    assert r"\Pr[\mathrm{EM}(q) = 2] &= \frac{1}{2}" in d._repr_latex_()
+
+
+def test_notebook_display_of_a_large_n_computes_no_probability(monkeypatch):
+    """PF on 10**5 scores: the display says the probabilities are not computed, and never
+    asks for them (every exact route raises here)."""
+    d = PermuteAndFlip(1).distribution(list(range(10**5)))
+
+    def refuse(*args):
+        raise AssertionError("the display computed a probability")
+
+    monkeypatch.setattr(type(d), "_view", refuse)
+    for text in (d._repr_html_(), d._repr_latex_().replace("\\ ", " ")):
+        assert "100000 outputs, probabilities not computed" in text

@@ -36,11 +36,11 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_dps, check_instance, check_int, choices_text
-from ..answer import shipped_repr
+from ..answer import notebook_latex, shipped_html, shipped_repr
 from ..cost import check_seconds, topk_analysis_seconds, topk_one_shot_seconds
 from ..distribution import DiscreteDistribution
 from ..numbers import exact_epsilon_or_limit
-from ..printing import latex_array, latex_math
+from ..printing import latex_array
 from ..progress import progress_bar
 from ..rational_form import RationalForm
 from ..rng import as_generator
@@ -543,5 +543,8 @@ class TopKDistribution(DiscreteDistribution):
             body.append(["\\vdots", f"({len(self.outputs) - rows} more)"])
         return latex_array(["(r_1, \\dots, r_k)", "\\Pr"], body)
 
-    def _repr_latex_(self) -> str:
-        return latex_math(self._latex(), display=True)
+    def _repr_html_(self) -> str:  # the notebook's table, as every distribution's
+        return shipped_html(self, "TopKDistribution")
+
+    def _repr_latex_(self) -> str:  # the full table only when cheap (exactdp.answer)
+        return notebook_latex(self, "TopKDistribution", lambda d: d._latex())

@@ -279,3 +279,20 @@ def test_one_shot_flag_and_peeling_by_hand():
     assert d.outputs[0] == (0, 1) and d.probabilities[0] == sympy.Rational(8, 21)
     assert all(sympy.simplify(a - b) == 0
                for a, b in zip(d.probabilities, g.probabilities, strict=True))
+
+
+def test_notebook_display_leads_with_the_exact_answer(monkeypatch):
+    """PF at x = 1/2 on (0, -1, -2), k = 2: Pr[(0, 1)] = 2/3 * 3/4 = 1/2 and
+    Pr[(0, 2)] = 2/3 * 1/4 = 1/6 (by hand, as in test_latex_table)."""
+    d = TopK(PermuteAndFlip(LOG4), 2).distribution([0, -1, -2])
+    html = d._repr_html_()
+    assert "6 outputs, most likely (0, 1) at 0.5 (exact: 1/2)" in html
+    assert "0.166667 (exact: 1/6)" in html and "TopK(" in html
+    big = TopK(PermuteAndFlip(1), 2).distribution(list(range(300)))
+
+    def refuse(self):
+        raise AssertionError("the display computed a probability")
+
+    monkeypatch.setattr(type(big), "probabilities", property(refuse))
+    for text in (big._repr_html_(), big._repr_latex_().replace("\\ ", " ")):
+        assert "89700 outputs, probabilities not computed" in text
