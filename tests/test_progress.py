@@ -214,23 +214,25 @@ def test_check_dp_s_bar_moves_while_a_program_is_traced(monkeypatch):
         events.append(("bar", total))
         return _Recorder(events)
 
-    candidates = check_module.max_candidates
+    make_engine = check_module.make_engine
 
-    def compared(*args):  # each comparison of check_dp's loop over the neighbours
-        events.append("compare")
-        return candidates(*args)
+    def engine(*args, **kwargs):  # the comparisons start once it returns
+        out = make_engine(*args, **kwargs)
+        events.append("built")
+        return out
 
     plain = exactdp.check_dp(mech, [0, 1], progress=False)
     monkeypatch.setattr(check_module, "progress_bar", bar)
-    monkeypatch.setattr(check_module, "max_candidates", compared)
+    monkeypatch.setattr(check_module, "make_engine", engine)
     r = exactdp.check_dp(mech, [0, 1], progress=True)
     assert (r.holds, r.loss, r.witness) == (plain.holds, plain.loss, plain.witness)
     nbrs = r.neighbours_checked
     total = ENGINE_PASSES * (nbrs + 1) + nbrs
     assert events[0] == ("bar", total)
-    first = events.index("compare")
-    # one step per vector and pass, then the first neighbour's step, then its comparison
-    assert events[1:first] == [("update", 1)] * (ENGINE_PASSES * (nbrs + 1) + 1)
+    # one step per vector and pass, all taken inside the engine (no top-up at its end)
+    built = events.index("built")
+    assert events[1:built] == [("update", 1)] * (ENGINE_PASSES * (nbrs + 1))
+    assert events[built + 1:-1] == [("update", 1)] * nbrs  # then neighbour by neighbour
     assert sum(e[1] for e in events if isinstance(e, tuple) and e[0] == "update") == total
     assert events[-1] == "close"
 
