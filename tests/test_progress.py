@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 from exactdp import progress as progress_module
+from exactdp.analysis.engines.select import ENGINE_PASSES
 from exactdp.progress import SHOW_SECONDS, NoBar, Steps, progress_bar, shows
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -109,12 +110,12 @@ def test_check_dp_opens_its_bar_before_the_engine_and_on_the_ball_route(monkeypa
     monkeypatch.setattr(check_module, "make_engine", engine)
     monkeypatch.setattr(check_module, "progress_bar", bar)
     r = exactdp.check_dp(exactdp.PermuteAndFlip(1), [3, 1, 0], progress=True)
-    # 3**3 - 1 neighbours: 27 vectors' probabilities, then 26 neighbours compared
-    assert r.loss == 1 and order == [("bar", 2 * 26 + 1, None), "engine"]
+    # 3**3 - 1 neighbours: 27 vectors' engine passes, then 26 neighbours compared
+    assert r.loss == 1 and order == [("bar", ENGINE_PASSES * 27 + 26, None), "engine"]
     # the ball engine: RNM-Gaussian (no exact probabilities), its bar counts the neighbours
     order.clear()
     g = exactdp.check_dp(exactdp.GaussianNoisyMax(1), [1, 0], epsilon=10, progress=True)
-    assert g.engine == "ball" and order == [("bar", 2 * 8 + 1, None), "engine"]
+    assert g.engine == "ball" and order == [("bar", ENGINE_PASSES * 9 + 8, None), "engine"]
     assert terminal.getvalue().count("check_dp") >= 2
 
 
@@ -173,12 +174,67 @@ def test_check_dp_s_bar_moves_vector_by_vector_while_the_engine_builds(monkeypat
     r = exactdp.check_dp(exactdp.ExponentialMechanism(1), [2, 1, 0], progress=True)
     assert r.holds
     nbrs = r.neighbours_checked
-    assert events[:2] == [("bar", 2 * nbrs + 1), "engine"]
-    # inside the engine: every vector's probabilities, each followed by one step of the bar
+    total = ENGINE_PASSES * (nbrs + 1) + nbrs
+    assert events[:2] == [("bar", total), "engine"]
+    # inside the engine: each pass over the vectors (distribution, capabilities, form,
+    # check), each vector followed by one step of the bar
     built = events.index("built")
-    assert events[2:built] == ["vector", ("update", 1)] * (nbrs + 1)
+    assert events[2:built] == ["vector", ("update", 1)] * (ENGINE_PASSES * (nbrs + 1))
     assert sum(n for e in events if isinstance(e, tuple) and e[0] == "update"
-               for n in [e[1]]) == 2 * nbrs + 1 and events[-1] == "close"
+               for n in [e[1]]) == total and events[-1] == "close"
+
+
+def test_check_dp_s_bar_moves_while_a_program_is_traced(monkeypatch):
+    """Before, a program's bar stood at 0 of N while make_engine traced every vector,
+    read its capabilities and checked its forms (most of the time): now every pass steps
+    the bar vector by vector before the first comparison, and it ends at its total
+    exactly; the result is the one without a bar."""
+    import exactdp
+    from exactdp.analysis import check as check_module
+    from exactdp.programs import laplace, program
+
+    @program(sensitivity=1)
+    def above(q, epsilon, threshold, c=1):
+        rho = laplace(2 / epsilon)
+        out, count = [], 0
+        for a in q:
+            if count >= c:
+                out.append(None)
+            elif a + laplace(4 * c / epsilon) >= threshold + rho:
+                out.append(True)
+                count += 1
+            else:
+                out.append(False)
+        return tuple(out)
+
+    mech = above(epsilon=1, threshold=1, c=2)
+    events: list = []
+
+    def bar(total, desc, **kw):
+        events.append(("bar", total))
+        return _Recorder(events)
+
+    make_engine = check_module.make_engine
+
+    def engine(*args, **kwargs):  # the comparisons start once it returns
+        out = make_engine(*args, **kwargs)
+        events.append("built")
+        return out
+
+    plain = exactdp.check_dp(mech, [0, 1], progress=False)
+    monkeypatch.setattr(check_module, "progress_bar", bar)
+    monkeypatch.setattr(check_module, "make_engine", engine)
+    r = exactdp.check_dp(mech, [0, 1], progress=True)
+    assert (r.holds, r.loss, r.witness) == (plain.holds, plain.loss, plain.witness)
+    nbrs = r.neighbours_checked
+    total = ENGINE_PASSES * (nbrs + 1) + nbrs
+    assert events[0] == ("bar", total)
+    # one step per vector and pass, all taken inside the engine (no top-up at its end)
+    built = events.index("built")
+    assert events[1:built] == [("update", 1)] * (ENGINE_PASSES * (nbrs + 1))
+    assert events[built + 1:-1] == [("update", 1)] * nbrs  # then neighbour by neighbour
+    assert sum(e[1] for e in events if isinstance(e, tuple) and e[0] == "update") == total
+    assert events[-1] == "close"
 
 
 def test_off_a_terminal_a_long_loop_prints_one_start_line(monkeypatch):

@@ -30,7 +30,7 @@ from .common import (
     stamp,
 )
 from .engines.ball import BallEngine, BallUndecided, arb_prec, ball_output, ball_pair_loss, iv_max
-from .engines.select import make_engine
+from .engines.select import ENGINE_PASSES, make_engine
 from .loss import (
     check_loss_exponent,
     density_privacy_loss,
@@ -222,13 +222,15 @@ def check_dp(
     check_loss_exponent(mech, [q, *nbrs], "check_dp", CHECK_DP_EXPONENT_DIGITS)
     # the bar opens before the engine computes every vector's probabilities (most of the
     # time): at once when the cost model estimates more than 2 s, else after 2 s; it moves
-    # vector by vector while they are built, then neighbour by neighbour
+    # vector by vector in each of the engine's passes (trace, capabilities, forms, checks),
+    # then neighbour by neighbour
     est = max(analysis_seconds(len(nbrs) + 1, q.n, top_gap(q)),
               mech.analysis_seconds([q, *nbrs]))  # its own estimate (RNM-Laplace, top-k)
-    bar = progress_bar(2 * len(nbrs) + 1, "check_dp", progress=progress, unit="step",
+    building = ENGINE_PASSES * (len(nbrs) + 1)
+    bar = progress_bar(building + len(nbrs), "check_dp", progress=progress, unit="step",
                        seconds=est if est > SHOW_SECONDS else None)
     try:
-        built = Steps(bar, len(nbrs) + 1)
+        built = Steps(bar, building)
         engine = make_engine(mech, [q] + nbrs, "check_dp", step=built)
         built.finish()
         if isinstance(engine, BallEngine):

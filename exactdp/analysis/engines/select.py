@@ -28,7 +28,7 @@ from ..common import (
     mechanism_name,
 )
 from ..neighbourhood import top_gap
-from ..outputs import PaddedBalls, output_union
+from ..outputs import OutputUnion, PaddedBalls, output_union
 from .ball import BallEngine
 from .generic import GenericEngine
 from .pf_neighbours import pf_lazy_engine
@@ -46,11 +46,21 @@ from .xform import (
 #: The engines :func:`make_engine` chooses from (``SparseXEngine`` is an ``XEngine``).
 Engine = XEngine | GenericEngine | BallEngine
 
+#: The passes of :func:`make_engine` over the vectors, each calling ``step()`` once per
+#: vector: the distribution (a program's trace), its capabilities, its exact
+#: probabilities (a form in x), their check. A caller's bar takes ``ENGINE_PASSES`` steps
+#: per vector for the engine (a :class:`~exactdp.progress.Steps`, whose ``finish`` tops up
+#: a pass the route skips).
+ENGINE_PASSES = 4
 
-def _needs_balls(dists: Sequence) -> bool:
+
+def _needs_balls(dists: Sequence, step: Callable[[], None] = lambda: None) -> bool:
     """True iff some distribution has no exact probabilities but every one offers balls
-    (read from their capabilities)."""
-    caps = [d.capabilities for d in dists]
+    (read from their capabilities; ``step()`` after each distribution's)."""
+    caps = []
+    for d in dists:
+        caps.append(d.capabilities)
+        step()
     return any("exact" not in c for c in caps) and all("balls" in c for c in caps)
 
 
@@ -220,8 +230,10 @@ def make_engine(
     (exact sympy) engine; the ball engine only when some distribution has no exact
     probabilities and every one offers balls (the capabilities of the distributions, see
     ``exactdp.mechanisms.CAPABILITIES``). ``step()`` is called after each vector's exact
-    probabilities (a progress bar's :class:`~exactdp.progress.Steps`); without one, a bar of
-    its own shows when the mechanism's estimate (``mech.analysis_seconds``) passes 2 s.
+    probabilities (a progress bar's :class:`~exactdp.progress.Steps`) in each of its
+    :data:`ENGINE_PASSES` passes over the vectors (at most that many times per vector);
+    without one, a bar of its own (``ENGINE_PASSES`` steps per vector) shows when the
+    mechanism's estimate (``mech.analysis_seconds``) passes 2 s.
 
     A sequence mechanism (output kind ``"sequence"``) may reach different outputs on
     different vectors (a program's output decided without noise, or by a coin of
@@ -240,16 +252,23 @@ def make_engine(
     check_pf_trees(func, mech, vectors)
     mech.check_cost(func, vectors)  # its own estimate (top-k tuples, answer sequences)
     if step is None:  # a bar of its own over the vectors, when the estimate is long
-        with progress_bar(len(vectors), func, seconds=mech.analysis_seconds(vectors),
-                          unit="vector") as bar:
-            return make_engine(mech, vectors, func, check, dense_only, Steps(bar, len(vectors)))
+        steps = ENGINE_PASSES * len(vectors)
+        with progress_bar(steps, func, seconds=mech.analysis_seconds(vectors),
+                          unit="step") as bar:
+            own = Steps(bar, steps)
+            made = make_engine(mech, vectors, func, check, dense_only, own)
+            own.finish()
+            return made
     eps = mechanism_epsilon(mech)
-    dists = [distribution_of(mech, v) for v in vectors]
+    dists = []
+    for v in vectors:  # a program's trace: most of its time
+        dists.append(distribution_of(mech, v))
+        step()
     sequence = mech.output_kind == "sequence"
     union = output_union([d.outputs for d in dists]) if sequence else None
     balls = dists if union is None else [PaddedBalls(d, union, i) for i, d in enumerate(dists)]
     engine: Engine
-    if _needs_balls(dists):
+    if _needs_balls(dists, step):
         engine = BallEngine(balls, func, mechanism_name(mech))
     else:
         try:
@@ -265,10 +284,22 @@ def make_engine(
         engine.outputs = dists[0].outputs if union is None else union.outputs
     elif mech.output_kind == "top-k":  # ordered tuples, the same on every vector
         engine.outputs = dists[0].outputs
+    _check_engine(engine, mech, dists, vectors, func, union, check, step)
+    return engine
+
+
+def _check_engine(engine: Engine, mech: Mechanism, dists: list,
+                  vectors: Sequence[ScoreVector], func: str, union: OutputUnion | None,
+                  check: bool,
+                  step: Callable[[], None]) -> None:
+    """Raise ValueError when a vector's probabilities miss outputs, or (``check``) do not
+    sum to 1 or have a negative one (once per shared signature, see
+    :func:`_shared_signature`); ``step()`` after each vector."""
     name = mechanism_name(mech)
     checked: dict[tuple, list] = {}  # signature -> the probabilities it passed on (kept alive)
     for i, (p, d, v) in enumerate(zip(engine.probs, dists, vectors, strict=True)):
-        if len(p) != (output_count(d, v) if union is None else len(union.outputs)):
+        count = output_count(d, v) if union is None else len(union.outputs)
+        if len(p) != count:
             raise ValueError(
                 f"{func}: {name} returned {len(p)} probabilities for "
                 f"{output_count(d, v)} outputs ({v.n} scores)"
@@ -278,4 +309,4 @@ def make_engine(
             engine.check_normalised(i, func, name, v.values)
             if sig is not None:
                 checked[sig] = p
-    return engine
+        step()
