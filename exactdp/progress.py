@@ -45,10 +45,18 @@ def quiet() -> Iterator[None]:
 
 
 class NoBar:
-    """The bar that is not shown: ``update`` and the context manager do nothing."""
+    """The bar that is not shown: ``update`` and the context manager do nothing, but for
+    ``pending``, a start line (:func:`start_line`) printed at the first step: a loop whose
+    cost checks may still refuse before it starts says nothing if refused."""
+
+    def __init__(self, pending: tuple[str, bool | None, float | None] | None = None) -> None:
+        self.pending = pending
 
     def update(self, n: int = 1) -> None:
-        """Nothing to advance."""
+        """Print the pending start line, once; nothing to advance."""
+        if self.pending is not None:
+            pending, self.pending = self.pending, None
+            start_line(*pending)
 
     def close(self) -> None:
         """Nothing to close."""
@@ -94,7 +102,8 @@ def shows(progress: bool | None, seconds: float | None = None) -> bool:
 
 
 def progress_bar(total: int | None, desc: str, *, progress: bool | None = None,
-                 seconds: float | None = None, unit: str = "it") -> Any:
+                 seconds: float | None = None, unit: str = "it", deferred: bool = False
+                 ) -> Any:
     """A tqdm bar of ``total`` steps on standard error, or a :class:`NoBar`.
 
     Parameters
@@ -110,8 +119,13 @@ def progress_bar(total: int | None, desc: str, *, progress: bool | None = None,
         run :data:`SHOW_SECONDS` (tqdm's ``delay``).
     unit : str
         What one step is.
+    deferred : bool
+        Off a terminal, print the start line at the first step, not at once (the loop's
+        first steps come after checks that may refuse it: ``check_dp``'s engine).
     """
     if not shows(progress, seconds):
+        if deferred:
+            return NoBar((desc, progress, seconds))
         start_line(desc, progress, seconds)
         return NoBar()
     from tqdm import tqdm

@@ -287,3 +287,23 @@ def test_a_terminal_that_reports_no_size_still_gets_a_drawn_bar(monkeypatch):
     bar = progress_bar(3, "probabilities", progress=True)
     assert bar.ncols != progress_module.FALLBACK_SIZE[0]  # tqdm sizes it itself
     bar.close()
+
+
+def test_a_refused_check_dp_prints_no_start_line(monkeypatch):
+    """check_dp's start line waits for the engine's first step: a call its cost checks
+    refuse says only the refusal (one estimate), and a deferred line prints once, at the
+    first step."""
+    import pytest
+
+    import exactdp
+
+    err = io.StringIO()
+    monkeypatch.setattr(sys, "stderr", err)
+    with pytest.raises(ValueError, match="limit"):
+        exactdp.check_dp(exactdp.PermuteAndFlip(1), list(range(150)))
+    assert "started" not in err.getvalue()
+    bar = progress_bar(4, "check_dp", seconds=38.4, deferred=True)
+    assert err.getvalue() == ""
+    bar.update(1)
+    bar.update(1)
+    assert err.getvalue() == "check_dp: started, about 38 s CPU estimated\n"

@@ -228,7 +228,7 @@ def check_dp(
               mech.analysis_seconds([q, *nbrs]))  # its own estimate (RNM-Laplace, top-k)
     building = ENGINE_PASSES * (len(nbrs) + 1)
     bar = progress_bar(building + len(nbrs), "check_dp", progress=progress, unit="step",
-                       seconds=est if est > SHOW_SECONDS else None)
+                       seconds=est if est > SHOW_SECONDS else None, deferred=True)
     try:
         built = Steps(bar, building)
         engine = make_engine(mech, [q] + nbrs, "check_dp", step=built)

@@ -165,8 +165,8 @@ def _named_exponents(cells):
                 new.append((text, latex, numeric))
                 continue
             name = named.setdefault(m[3], f"K{len(named) + 1}")
-            new.append((f"{m[1]}e{m[2]}{name}", rf"{m[1]} \times 10^{{{m[2]}K_{{{name[1:]}}}}}",
-                        False))
+            new.append((f"{m[1]}e{m[2]}{name}",  # braced math: an l or an S column
+                        rf"{{${m[1]} \times 10^{{{m[2]}K_{{{name[1:]}}}}}$}}", False))
         out.append(new)
     return out, {name: digits for digits, name in named.items()}
 

@@ -83,3 +83,29 @@ def test_probability_table_splits_decimals_that_tie_but_differ():
     tie = probability_table({"PF": exactdp.PermuteAndFlip(1).distribution([1, 1, 0])},
                             fmt="text", exact=False)
     assert "0.398912" in tie and " + " not in tie and TIE_CHECK_N >= 2
+
+
+def test_named_exponents_are_braced_math_and_the_table_compiles():
+    """Scores (1e300, 0, 0): P_1 = 1.35579 * 10**-K1 (K1 of 300 digits) is a math cell in
+    braces (it sits in an l or an S column), so pdflatex compiles the table; it stopped at
+    "Missing $ inserted" before."""
+    import shutil
+    import subprocess
+    import tempfile
+
+    from exactdp.io.latex import probability_table
+
+    q = [10**300, 0, 0]
+    out = probability_table({"EM": exactdp.ExponentialMechanism(1).distribution(q)},
+                            fmt="latex")
+    assert r"{$1.35579 \times 10^{-K_{1}}$}" in out
+    if shutil.which("pdflatex") is None:
+        return
+    head = (r"\documentclass{article}\usepackage{amsmath,amssymb,booktabs,siunitx,longtable,"
+            r"pdflscape,array}\begin{document}")
+    with tempfile.TemporaryDirectory() as tmp:
+        with open(f"{tmp}/a.tex", "w") as fh:
+            fh.write(f"{head}\n{out}\n\\end{{document}}\n")
+        done = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error",
+                               "a.tex"], cwd=tmp, capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, done.stdout[-2000:]
