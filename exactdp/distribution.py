@@ -593,8 +593,8 @@ class OutputDistribution(DiscreteDistribution):
         return distribution_latex(self)
 
     def _repr_html_(self) -> str:  # the notebook's table, as every distribution's
-        return shipped_html(self, "OutputDistribution")
+        return shipped_html(self, type(self).__name__)
 
     def _repr_latex_(self) -> str:  # the full table only when cheap (exactdp.answer)
-        return notebook_latex(self, "OutputDistribution", distribution_latex)
+        return notebook_latex(self, type(self).__name__, distribution_latex)
 

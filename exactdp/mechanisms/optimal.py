@@ -389,6 +389,7 @@ class OptimalDistribution(OutputDistribution, Result):
     """
 
     headline = None
+    _repr_html_ = Result._html  # its summary (optimal, status), not the distribution's table
 
     @cached_property
     def optimal(self) -> bool | None:

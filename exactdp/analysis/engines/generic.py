@@ -73,7 +73,7 @@ class GenericEngine:
         one generator per irrational coin grows steeply (PF on five sqrt scores: ratios of
         ~300 operations and 12-25 exponentials took 1-7 s each, one over 10 s, and none
         came out shorter; privacy_loss ran past 60 s)."""
-        if R.has(sympy.erf) or sympy.count_ops(R) > CANCEL_OPS_LIMIT:
+        if R.has(sympy.erf) or sympy.count_ops(R) > CANCEL_OPS_LIMIT or _steep(R):
             return R
         try:
             return sympy.powsimp(sympy.cancel(R))
@@ -127,3 +127,23 @@ def normalised_by_construction(probs) -> bool:
     if denominator is None:
         return False
     return sympy.expand(sympy.Add(*numerators) - denominator) == 0
+
+
+#: ``cancel`` reads ``exp(a)`` with rational ``a`` as a power of one generator
+#: ``exp(1/L)``: past this degree (``L max |a|``) it builds polynomials of that degree
+#: (RNM-Laplace at scores 10**6 apart: degree 10**6, over a minute), so the ratio is kept
+#: as it is.
+CANCEL_DEGREE_LIMIT = 4096
+
+
+def _steep(R: sympy.Expr) -> bool:
+    """Whether ``cancel`` would build polynomials past :data:`CANCEL_DEGREE_LIMIT` in the
+    generator of the exponentials of ``R`` (their rational arguments' common denominator
+    times the largest argument)."""
+    args = [a.args[0] for a in R.atoms(sympy.exp)]
+    args += [sympy.Abs(p.exp) for p in R.atoms(sympy.Pow) if p.exp.is_Rational]
+    rational = [a for a in args if a.is_Rational]
+    if not rational:
+        return False
+    L = sympy.ilcm(*(a.q for a in rational)) if len(rational) > 1 else rational[0].q
+    return max(abs(a) for a in rational) * L > CANCEL_DEGREE_LIMIT

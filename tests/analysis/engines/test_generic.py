@@ -80,3 +80,23 @@ def test_pf_privacy_loss_on_sqrt_scores_answers_fast_and_right():
         ref = max(abs(mpmath.log(a / b)) for a, b in zip(p, r, strict=True))
         assert abs(mpmath.mpf(sympy.N(res.loss, 40)) - ref) < mpmath.mpf(10) ** -35
     assert res.output == 0
+
+
+def test_a_ratio_of_steep_exponentials_is_kept_as_it_is():
+    """RNM-Laplace (scale 2) on (10**6, 0) vs (999999, 1): output 1's probability is
+    ``e^(-g/2) (1 + g/4) / 2`` for the gap g (the difference of two Laplace noises), so the
+    loss is ``ln(e (1 + 999998/4) / (1 + 10**6/4)) = ln(500001 e / 500002)``; ``cancel``
+    would build polynomials of degree 10**6 in ``exp(1/2)`` (over a minute), and is
+    skipped: the same exact number in under a second."""
+    import time
+
+    import exactdp
+    from exactdp.analysis.engines.generic import _steep
+
+    start = time.process_time()
+    loss = exactdp.privacy_loss(exactdp.ReportNoisyMax(epsilon=1, noise="laplace"),
+                                [10**6, 0], [999999, 1])
+    assert time.process_time() - start < 20
+    assert sympy.simplify(loss.loss - sympy.log(500001 * sympy.E / 500002)) == 0
+    assert _steep(sympy.exp(-500000) / (1 + sympy.exp(sympy.Rational(-1, 2))))
+    assert not _steep(sympy.exp(-3) / (1 + sympy.exp(sympy.Rational(-1, 2))))
