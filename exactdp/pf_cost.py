@@ -27,13 +27,46 @@ PF_CHEAPER = "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) inste
 
 def pf_tree_product_seconds(n: int, size: int) -> float:
     """Estimated seconds of the exact product tree of ``n`` scores packed in ``size``
-    coefficients: ``PF_TREE_SECONDS * size * n``."""
+    coefficients: ``PF_TREE_SECONDS * size * n``.
+
+    Parameters
+    ----------
+    n : int
+        Outputs (scores).
+    size : int
+        Coefficients of the packed tree, ``n (sum G + 1)``
+        (:func:`exactdp.xform.exact_pf_size`).
+
+    Returns
+    -------
+    float
+        CPU seconds on the reference machine (within 0.95-1.6x of the measured times,
+        docs/benchmarks.md).
+
+    Examples
+    --------
+    >>> round(pf_tree_product_seconds(200, 200 * (199 * 200 // 2 + 1)), 1)
+    31.8
+    """
     return PF_TREE_SECONDS * size * n
 
 
 def check_pf_tree(func: str, n: int, total_gap: int, size: int) -> None:
     """Refuse, naming ``func``, an exact tree estimated beyond
-    :data:`exactdp.cost.SECONDS_LIMIT`."""
+    :data:`exactdp.cost.SECONDS_LIMIT`.
+
+    Parameters
+    ----------
+    func : str
+        The function called (named in the refusal).
+    n, total_gap, size : int
+        Outputs, ``sum G`` and the packed tree's coefficients.
+
+    Raises
+    ------
+    exactdp.cost.TooCostly
+        A ``ValueError``: the function, the estimate and :data:`PF_CHEAPER`.
+    """
     check_seconds(func, f"exact permute-and-flip polynomials for n = {n} outputs and total "
                   f"gap {total_gap}", pf_tree_product_seconds(n, size), PF_CHEAPER)
 
@@ -41,7 +74,18 @@ def check_pf_tree(func: str, n: int, total_gap: int, size: int) -> None:
 def pf_tree_bar(n: int, distinct: int, size: int) -> Any:
     """The bar of one exact tree: a step per level of the product tree over ``distinct``
     leaves and one for the correlation; shown on a terminal when the estimate exceeds
-    :data:`exactdp.progress.SHOW_SECONDS`."""
+    :data:`exactdp.progress.SHOW_SECONDS`.
+
+    Parameters
+    ----------
+    n, distinct, size : int
+        Outputs, distinct gaps (the tree's leaves) and the packed tree's coefficients.
+
+    Returns
+    -------
+    tqdm or exactdp.progress.NoBar
+        ``ceil(log2(distinct)) + 1`` steps.
+    """
     levels = max(1, math.ceil(math.log2(max(distinct, 1)))) + 1
     return progress_bar(levels, "permute-and-flip", seconds=pf_tree_product_seconds(n, size),
                         unit="level")

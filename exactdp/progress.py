@@ -36,7 +36,20 @@ _QUIET: ContextVar[bool] = ContextVar("progress_quiet", default=False)
 @contextmanager
 def quiet() -> Iterator[None]:
     """No bar and no start line from the loops run inside: a caller told ``progress=False``
-    whose inner calls take no ``progress`` (``verification_suite``: its rows' losses)."""
+    whose inner calls take no ``progress`` (``verification_suite``: its rows' losses).
+
+    Yields
+    ------
+    None
+        Inside the ``with`` block, :func:`shows` is False and :func:`start_line` prints
+        nothing; the previous state comes back on leaving it.
+
+    Examples
+    --------
+    >>> with quiet():
+    ...     shows(True, 30.0)
+    False
+    """
     token = _QUIET.set(True)
     try:
         yield
@@ -139,7 +152,14 @@ def progress_bar(total: int | None, desc: str, *, progress: bool | None = None,
 def terminal_size() -> tuple[int, int]:
     """The columns and lines standard error's terminal reports, ``(0, 0)`` when it reports
     none (tqdm would then draw nothing, so :func:`progress_bar` takes
-    :data:`FALLBACK_SIZE`)."""
+    :data:`FALLBACK_SIZE`).
+
+    Returns
+    -------
+    tuple of (int, int)
+        ``(columns, lines)`` of standard error's terminal; ``(0, 0)`` without a file
+        descriptor (a ``StringIO``) or a terminal.
+    """
     try:
         size = os.get_terminal_size(sys.stderr.fileno())
     except (AttributeError, OSError, ValueError):  # no file descriptor (a StringIO)
@@ -151,7 +171,18 @@ def start_line(desc: str, progress: bool | None, seconds: float | None) -> None:
     """One line on standard error when it is not a terminal (no bar there) and the loop is
     estimated above :data:`LINE_SECONDS`, unless ``progress=False``: ``privacy_loss:
     started, about 38 s CPU estimated``, so that a call in a pipe is not silent for a
-    minute (as ``exactdp suite`` logs a line per program there)."""
+    minute (as ``exactdp suite`` logs a line per program there).
+
+    Parameters
+    ----------
+    desc : str
+        The loop's label (the function called), first on the line.
+    progress : bool or None
+        False: never print (as :func:`progress_bar`).
+    seconds : float or None
+        The cost model's estimate in CPU seconds; None or at most :data:`LINE_SECONDS`:
+        nothing printed.
+    """
     if (progress is False or seconds is None or seconds <= LINE_SECONDS or _QUIET.get()
             or sys.stderr.isatty()):
         return

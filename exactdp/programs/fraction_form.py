@@ -135,7 +135,28 @@ def x_form(values: Sequence[dict], lam: sympy.Expr) -> RationalForm | None:
     exp(lam W)``, a run of continuous noise summed per output) as flint polynomials in
     ``x = exp(-lam/L)`` over one power of ``x``: ``q lam**e exp(lam W) = q lam**e
     x**(-L W)``, ``L`` the common denominator of the ``W`` (``lam`` rational, or any value
-    when no term has ``e > 0``). None beyond :data:`exactdp.xform.DENSE_DEGREE_LIMIT`."""
+    when no term has ``e > 0``). None beyond :data:`exactdp.xform.DENSE_DEGREE_LIMIT`.
+
+    Parameters
+    ----------
+    values : sequence of dict, length (outputs,)
+        Per output ``{(e, W): q}`` with Fractions ``W`` and ``q``.
+    lam : sympy.Expr
+        The unit: a rational, or ``r epsilon``.
+
+    Returns
+    -------
+    RationalForm or None
+        ``polys[r] / x**top``, ``x = exp(-lam/L)``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> import sympy
+    >>> rf = x_form([{(0, F(0)): F(1, 2)}, {(0, F(-1)): F(1, 2)}], sympy.Integer(1))
+    >>> rf.value, [str(p) for p in rf.polys]
+    (exp(-1), ['1/2', '1/2*x'])
+    """
     ws = [w for v in values for _, w in v]
     L = lcm(*(Fraction(w).denominator for w in ws)) if ws else 1
     powers = [int(Fraction(w) * L) for w in ws]
