@@ -58,6 +58,25 @@ def _modules() -> list[str]:
                   if not m.name.endswith("__main__"))
 
 
+def _module_tests(mod) -> list[doctest.DocTest]:
+    """The doctests of ``mod``, with those of the programs it defines: a ``@program`` is an
+    instance of :class:`~exactdp.programs.Program`, which doctest's finder skips."""
+    finder = doctest.DocTestFinder(exclude_empty=True)
+    tests = finder.find(mod)
+    for name, value in vars(mod).items():
+        if isinstance(value, exactdp.programs.Program) and value.func.__module__ == mod.__name__:
+            tests += finder.find(value.func, f"{mod.__name__}.{name}", module=mod)
+    return tests
+
+
+def test_programs_examples_are_found():
+    """The library's programs' examples are among their module's doctests."""
+    from exactdp.programs import library
+
+    names = {t.name for t in _module_tests(library) if t.examples}
+    assert {f"exactdp.programs.library.{n}" for n in library.PROGRAMS} <= names
+
+
 @pytest.mark.parametrize("module", _modules())
 def test_every_modules_examples_run(module, monkeypatch, tmp_path):
     """The examples of internal functions too (in their module's namespace, as doctest runs
@@ -67,7 +86,7 @@ def test_every_modules_examples_run(module, monkeypatch, tmp_path):
     mod = importlib.import_module(module)
     monkeypatch.chdir(tmp_path)
     failed = []
-    for test in doctest.DocTestFinder(exclude_empty=True).find(mod):
+    for test in _module_tests(mod):
         if not test.examples:
             continue
         runner = doctest.DocTestRunner(optionflags=FLAGS)

@@ -265,3 +265,19 @@ def test_continuous_programs_equal_quadrature_to_30_digits(prog, params, referen
 def test_truncated_geometric_refuses_a_bad_range_at_construction(n):
     with pytest.raises(ValueError, match=r"^truncated_geometric: n must be a positive integer"):
         L.truncated_geometric(epsilon=1, n=n)
+
+
+@pytest.mark.parametrize("name", sorted(L.PROGRAMS))
+def test_every_program_documents_its_parameters_output_and_an_example(name):
+    """numpydoc for help(): every parameter of the function, its output, and an example
+    (run by tests/test_docstring_examples.py)."""
+    import inspect
+
+    func = L.PROGRAMS[name].func
+    doc = inspect.getdoc(func)
+    for section in ("Parameters", "Returns", "Examples"):
+        assert f"\n{section}\n{'-' * len(section)}\n" in doc, (name, section)
+    params = doc.split("\nParameters\n----------\n")[1].split("\n\n")[0]
+    documented = [line.split(" : ")[0] for line in params.splitlines() if " : " in line
+                  and not line.startswith(" ")]
+    assert documented == list(inspect.signature(func).parameters), name
