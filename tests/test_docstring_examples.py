@@ -71,10 +71,11 @@ def _module_tests(mod) -> list[doctest.DocTest]:
 
 def test_programs_examples_are_found():
     """The library's programs' examples are among their module's doctests."""
-    from exactdp.programs import library
+    from exactdp.programs import library, library_release
 
-    names = {t.name for t in _module_tests(library) if t.examples}
-    assert {f"exactdp.programs.library.{n}" for n in library.PROGRAMS} <= names
+    for mod in (library, library_release):
+        names = {t.name for t in _module_tests(mod) if t.examples}
+        assert {f"{mod.__name__}.{n}" for n in mod.PROGRAMS} <= names
 
 
 @pytest.mark.parametrize("module", _modules())

@@ -7,6 +7,15 @@ Scales: ``D`` is the declared sensitivity; Laplace scales ``b`` (density ``exp(-
 :class:`~exactdp.SparseVector`'s answer tuples with the released value in place of
 ``True``: a number above the threshold, ``False`` below, ``None`` after the stop.
 
+Each program is a factory (:func:`~exactdp.programs.program`): its keywords
+(``svt3(epsilon=1, threshold=0)``) make a mechanism, whose methods take the answers ``q``
+(``m.distribution(q)``: a :class:`~exactdp.programs.release.ProgramRelease`, whose
+outputs are patterns with ``REAL`` where a value is released; ``exactdp.privacy_loss(m, q,
+q2)``). A program's Parameters and Returns describe one run of the function as written;
+``sensitivity`` is ``D``, reserved (set by ``@program(sensitivity=...)``). A bad keyword
+(epsilon not > 0, a count below 1, a missing or unknown one) raises a one-line
+``ValueError`` when the mechanism is made (:class:`~exactdp.programs.Program`).
+
 References
 ----------
 C. Dwork, F. McSherry, K. Nissim and A. Smith, "Calibrating noise to sensitivity in
@@ -37,6 +46,33 @@ def laplace_mechanism(q, epsilon, sensitivity=1):
 
     Claimed epsilon-DP, and it is, tightly (Dwork et al. 2006): the loss of ``q`` against
     ``q + D e_0`` is exactly epsilon, attained by every value beyond both answers.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers (given to the mechanism's methods); the program reads ``q[0]`` only.
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    real
+        The noisy first answer.
+
+    Examples
+    --------
+    The density of ``3 + Lap(1)`` at 3 is ``1/2``; the loss of 3 against 4 is epsilon:
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import laplace_mechanism
+    >>> m = laplace_mechanism(epsilon=1)
+    >>> m.distribution([3]).density(3)
+    1/2
+    >>> r = exactdp.privacy_loss(m, [3], [4])
+    >>> r.loss, r.attained
+    (1, True)
     """
     return q[0] + laplace(sensitivity / epsilon)
 
@@ -46,6 +82,32 @@ def histogram(q, epsilon, sensitivity=1):
     """The noisy histogram: every ``a_i + Lap(D/epsilon)``.
 
     Claimed epsilon-DP under ``"one"`` adjacency (one count moves), and it is, tightly.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of real, shape (m,)
+        The noisy answers.
+
+    Examples
+    --------
+    The density at the answers themselves is ``(1/2)^2``; one count moving costs epsilon:
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import histogram
+    >>> m = histogram(epsilon=1)
+    >>> m.distribution([1, 0]).density((1, 0))
+    1/4
+    >>> exactdp.privacy_loss(m, [1, 0], [1, 1]).loss
+    1
     """
     return tuple(a + laplace(sensitivity / epsilon) for a in q)
 
@@ -56,6 +118,29 @@ def histogram_wrong_scale(q, epsilon, sensitivity=1):
 
     Claimed epsilon-DP; it is not: its true level is ``D / epsilon`` (DP-Sniper's
     ``HistogramMechanism`` at the wrong scale; PROGRAMS.md).
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of real, shape (m,)
+        The noisy answers.
+
+    Examples
+    --------
+    At epsilon = 1/2 the noise is ``Lap(1/2)``: the loss is ``D / epsilon = 2``:
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import histogram_wrong_scale
+    >>> exactdp.privacy_loss(histogram_wrong_scale(epsilon="1/2"), [1, 0], [1, 1]).loss
+    2
     """
     return tuple(a + laplace(epsilon) for a in q)
 
@@ -67,6 +152,34 @@ def noisy_max_value_laplace(q, epsilon, sensitivity=1):
     Claimed epsilon-DP (the index is); the value is not private for ``n >= 3``: the loss
     of ``a`` against ``a + D`` (every answer moving) is ``n epsilon / 2``. Equals
     ``ReportNoisyMax(epsilon, noise="laplace", output="value")``.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    real
+        The largest noisy answer.
+
+    Examples
+    --------
+    The density of the maximum of two ``Lap(2)`` at 0 is ``2 f(0) F(0) = 1/4``; on three
+    answers the loss is ``3 epsilon / 2``:
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import noisy_max_value_laplace
+    >>> m = noisy_max_value_laplace(epsilon=1)
+    >>> m.distribution([0, 0]).density(0)
+    1/4
+    >>> r = exactdp.privacy_loss(m, [0, 0, 0], [1, 1, 1])
+    >>> r.loss, r.attained
+    (3/2, True)
     """
     values = [a + laplace(2 * sensitivity / epsilon) for a in q]
     return max_value(values)
@@ -80,6 +193,33 @@ def noisy_max_value_exponential(q, epsilon, sensitivity=1):
     Claimed epsilon-DP; not private for any epsilon: the support ``[max a, oo)`` moves
     with the answers (an infinite loss). Equals ``ReportNoisyMax(epsilon,
     noise="exponential", output="value")``.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    real
+        The largest noisy answer (at least ``max(q)``).
+
+    Examples
+    --------
+    The density of the maximum of two exponentials of mean 2 at 1 is ``2 f(1) F(1)``; values
+    in ``(0, 1)`` are reached from ``(0, 0)`` only:
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import noisy_max_value_exponential
+    >>> m = noisy_max_value_exponential(epsilon=1)
+    >>> m.distribution([0, 0]).density(1)
+    -exp(-1) + exp(-1/2)
+    >>> exactdp.privacy_loss(m, [0, 0], [1, 1]).loss
+    oo
     """
     values = [a + exponential(2 * sensitivity / epsilon) for a in q]
     return max_value(values)
@@ -94,6 +234,34 @@ def svt3(q, epsilon, threshold, c=1, sensitivity=1):
     Claimed epsilon-DP; it is not: no bound independent of the number of queries m (Lyu,
     Su and Li 2017, section 4.2). Equals ``SparseVector(epsilon, threshold, c,
     variant=3)``.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    threshold : rational
+        The threshold ``T``.
+    c : int >= 1, default 1
+        The number of releases before the stop.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of (real or False or None), shape (m,)
+        The released value where the test passes, ``False`` below, ``None`` after the stop.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import svt3
+    >>> m = svt3(epsilon=1, threshold=0)
+    >>> m.distribution([1, 0]).outputs
+    ((False, False), (False, REAL), (REAL, None))
+    >>> exactdp.privacy_loss(m, [1, 0], [0, 1]).loss
+    log(-2*exp(1/2) + 1/2 + 2*E)
     """
     rho = laplace(2 * sensitivity / epsilon)
     out, count = [], 0
@@ -118,6 +286,32 @@ def numerical_svt(q, epsilon, threshold, c=1, sensitivity=1):
 
     Claimed epsilon-DP, and it is (Wang et al., PLDI 2019). Equals
     ``NumericalSparseVector(epsilon, threshold, c)``.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    threshold : rational
+        The threshold ``T``.
+    c : int >= 1, default 1
+        The number of releases before the stop.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of (real or False or None), shape (m,)
+        The released value where the test passes, ``False`` below, ``None`` after the stop.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import numerical_svt
+    >>> r = exactdp.privacy_loss(numerical_svt(epsilon=1, threshold=0), [1, 0], [0, 1])
+    >>> round(float(r.loss), 6), r.certified
+    (0.598645, True)
     """
     rho = laplace(3 * sensitivity / epsilon)
     out, count = [], 0
@@ -140,6 +334,33 @@ def gap_svt(q, epsilon, threshold, c=1, sensitivity=1):
 
     Claimed epsilon-DP, and it is (Ding et al., "Free gap estimates", PVLDB 2020: the gap
     costs no extra budget).
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    threshold : rational
+        The threshold ``T``.
+    c : int >= 1, default 1
+        The number of releases before the stop.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of (real or False or None), shape (m,)
+        The gap ``a_i + nu_i - (T + rho) >= 0`` where the test passes, ``False`` below,
+        ``None`` after the stop.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import gap_svt
+    >>> r = exactdp.privacy_loss(gap_svt(epsilon=1, threshold=0), [1, 0], [0, 1])
+    >>> r.loss, r.attained
+    (log(11*E/(-1 + 12*exp(1/2))), False)
     """
     rho = laplace(2 * sensitivity / epsilon)
     out, count = [], 0
@@ -164,6 +385,34 @@ def laplace_parallel(q, epsilon, copies=20, sensitivity=1):
 
     Claimed epsilon-DP, and it is, tightly (basic composition; each copy costs
     ``epsilon / copies``).
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers (given to the mechanism's methods); the program reads ``q[0]`` only.
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    copies : int >= 1, default 20
+        The number of copies.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of real, shape (copies,)
+        The noisy first answers.
+
+    Examples
+    --------
+    Two copies of ``Lap(2)``: the density at the answer is ``(1/4)^2``; the loss is epsilon:
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import laplace_parallel
+    >>> m = laplace_parallel(epsilon=1, copies=2)
+    >>> m.distribution([0]).density((0, 0))
+    1/16
+    >>> exactdp.privacy_loss(m, [0], [1]).loss
+    1
     """
     return tuple(q[0] + laplace(copies * sensitivity / epsilon) for _ in range(copies))
 
@@ -173,6 +422,30 @@ def partial_sum(q, epsilon, sensitivity=1):
     """The noisy sum ``sum(q) + Lap(D/epsilon)``.
 
     Claimed epsilon-DP under ``"one"`` adjacency, and it is, tightly.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    real
+        The noisy sum.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import partial_sum
+    >>> m = partial_sum(epsilon=1)
+    >>> m.distribution([1, 2]).density(3)
+    1/2
+    >>> exactdp.privacy_loss(m, [1, 0], [1, 1]).loss
+    1
     """
     return sum(q) + laplace(sensitivity / epsilon)
 
@@ -182,6 +455,32 @@ def bad_partial_sum(q, epsilon, sensitivity=1):
     """The noisy sum with half the noise: ``sum(q) + Lap(D/(2 epsilon))``.
 
     Claimed epsilon-DP; it is not: its true level is ``2 epsilon`` (PROGRAMS.md).
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    real
+        The noisy sum.
+
+    Examples
+    --------
+    The density of ``Lap(1/2)`` at 0 is 1; the loss is ``2 epsilon``:
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import bad_partial_sum
+    >>> m = bad_partial_sum(epsilon=1)
+    >>> m.distribution([1, 2]).density(3)
+    1
+    >>> exactdp.privacy_loss(m, [1, 0], [1, 1]).loss
+    2
     """
     return sum(q) + laplace(sensitivity / (2 * epsilon))
 
@@ -194,6 +493,32 @@ def prefix_sum(q, epsilon, sensitivity=1):
     Claimed epsilon-DP under ``"one"`` adjacency, and it is (the sums are a function of the
     noisy histogram). Its density is exact (each sum fixes one more noise), and so is its
     loss (the sums are a triangular map of free noises): epsilon when an answer moves by D.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of real, shape (m,)
+        The noisy running sums.
+
+    Examples
+    --------
+    Both noises 0 at ``(1, 3)`` on ``(1, 2)``: the density is ``(1/2)^2``:
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import prefix_sum
+    >>> m = prefix_sum(epsilon=1)
+    >>> m.distribution([1, 2]).density((1, 3))
+    1/4
+    >>> exactdp.privacy_loss(m, [1, 0], [1, 1]).loss
+    1
     """
     out, total = [], 0
     for a in q:
@@ -217,6 +542,37 @@ def adaptive_svt(q, epsilon, threshold, c=1, sigma=16, sensitivity=1):
     are free). The paper's ``sigma = 4 sqrt(2) / epsilon_1`` is irrational: here ``sigma``
     is a rational parameter (CheckDP's constant 16 by default); privacy holds for every
     ``sigma``.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    threshold : rational
+        The threshold ``T``.
+    c : int >= 1, default 1
+        The number of releases before the stop.
+    sigma : rational, default 16
+        The cheap branch's margin over the threshold.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of (real or False or None), shape (m,)
+        The released gap (from either branch), ``False`` below, ``None`` after the stop.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import adaptive_svt
+    >>> m = adaptive_svt(epsilon=1, threshold=0)
+    >>> m.distribution([1, 0]).outputs
+    ((False, False), (False, REAL), (REAL, None))
+    >>> r = exactdp.privacy_loss(m, [1], [0])
+    >>> round(float(r.loss), 6), r.certified
+    (0.233053, True)
     """
     rho = laplace(2 * sensitivity / epsilon)
     out, spent = [], 0
@@ -249,6 +605,35 @@ def bad_adaptive_svt(q, epsilon, threshold, c=1, sigma=16, sensitivity=1):
     pattern ``(False, False, False, v)`` has ``ln f/f' = 3 (1/4 + 1/8) + 1/8 = 5/4`` (times
     ``epsilon / c``) for every ``v`` far enough below the threshold: each ``False`` before
     the release adds ``3 epsilon / (8c)``, without bound in the number of queries.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    threshold : rational
+        The threshold ``T``.
+    c : int >= 1, default 1
+        The number of releases before the stop.
+    sigma : rational, default 16
+        The cheap branch's margin over the threshold.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of (real or False or None), shape (m,)
+        The noisy answer (cheap branch) or the gap (costly branch), ``False`` below,
+        ``None`` after the stop.
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import bad_adaptive_svt
+    >>> r = exactdp.privacy_loss(bad_adaptive_svt(epsilon=1, threshold=0), [1], [0])
+    >>> round(float(r.loss), 6), r.certified
+    (0.222628, True)
     """
     rho = laplace(2 * sensitivity / epsilon)
     out, spent = [], 0
@@ -282,6 +667,35 @@ def smart_sum(q, epsilon, block=2, sensitivity=1):
     answer and one noisy block total (CheckDP's version draws ``Lap(1/epsilon')`` and
     checks ``2 epsilon'``: here ``epsilon = 2 epsilon'``). The released sums are an
     invertible triangular map of the noises (each step adds one).
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    block : int >= 1, default 2
+        The block length.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of real, shape (m,)
+        The noisy running sums.
+
+    Examples
+    --------
+    The second answer enters one noisy block total only (``epsilon / 2``); the first enters
+    two noisy values (epsilon):
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import smart_sum
+    >>> m = smart_sum(epsilon=1)
+    >>> exactdp.privacy_loss(m, [1, 0], [1, 1]).loss
+    1/2
+    >>> exactdp.privacy_loss(m, [0, 0], [1, 0]).loss
+    1
     """
     out, total, within, partial = [], 0, 0, 0
     for i, a in enumerate(q):
@@ -302,6 +716,34 @@ def bad_smart_sum(q, epsilon, block=2, sensitivity=1):
 
     Claimed epsilon-DP; it is not: at the end of a block it releases the exact running sum
     (a point mass): an infinite loss on any pair whose running sums differ there.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    block : int >= 1, default 2
+        The block length.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of real, shape (m,)
+        The noisy running sums.
+
+    Examples
+    --------
+    The block's total is exact (the pattern ``(REAL, 1)`` on ``(1, 0)``):
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import bad_smart_sum
+    >>> m = bad_smart_sum(epsilon=1)
+    >>> m.distribution([1, 0]).outputs
+    ((REAL, 1),)
+    >>> exactdp.privacy_loss(m, [1, 0], [1, 1]).loss
+    oo
     """
     out, total, within, partial = [], 0, 0, 0
     for i, a in enumerate(q):
@@ -325,6 +767,33 @@ def svt34_parallel(q, epsilon, threshold=1, c=2, sensitivity=1):
     has no bound independent of the number of queries, Algorithm 4 is only ``((1 + 6c)/4)
     (epsilon/2)``-DP. The log density ratio is the sum of the two parts', so the loss is at
     most the sum of theirs (equal when their worst outputs lean the same way).
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    threshold : rational, default 1
+        The threshold ``T``.
+    c : int >= 1, default 2
+        The number of ``True`` answers (releases) before each part's stop.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    (tuple, tuple), each of shape (m,)
+        Algorithm 3's answers (real, ``False`` or ``None``) and Algorithm 4's (``True``,
+        ``False`` or ``None``).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import svt34_parallel
+    >>> r = exactdp.privacy_loss(svt34_parallel(epsilon=1), [1, 0], [0, 1])
+    >>> round(float(r.loss), 6), r.certified
+    (0.772383, True)
     """
     rho = laplace(4 * sensitivity / epsilon)
     out3, count = [], 0
@@ -366,6 +835,37 @@ def noisy_top_k_gap(q, epsilon, k=2, sensitivity=1):
     certified bracket (:mod:`~exactdp.programs.release_chain`). With two answers the
     output is the difference ``v_0 - v_1``, a Laplace difference: the loss of a shift s is
     ``s epsilon / (2k)``, not attained.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    k : int >= 2, default 2
+        The number of indices released.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of length 2k - 1
+        ``k`` indices in ``range(m)``, largest noisy answer first, then the ``k - 1`` gaps
+        (reals) between consecutive ones.
+
+    Examples
+    --------
+    Two answers: the gap is a Laplace difference, its loss ``s epsilon / (2k) = 1/2`` for a
+    shift ``s = 2``, not attained:
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import noisy_top_k_gap
+    >>> m = noisy_top_k_gap(epsilon=1)
+    >>> m.distribution([1, 0]).outputs
+    ((0, 1, REAL), (1, 0, REAL))
+    >>> r = exactdp.privacy_loss(m, [1, 0], [0, 1])
+    >>> r.loss, r.attained
+    (1/2, False)
     """
     values = [a + laplace(2 * k * sensitivity / epsilon) for a in q]
     order = topk(values, k)
@@ -383,6 +883,33 @@ def noisy_top_k_gap_exponential(q, epsilon, k=2, sensitivity=1):
     (:mod:`~exactdp.programs.release_chain`). With two answers the released difference
     ``v_0 - v_1`` is Laplace (the difference of two exponentials): the loss of a shift s is
     ``s epsilon / (2k)``, attained.
+
+    Parameters
+    ----------
+    q : sequence of numbers, shape (m,)
+        The answers ``a_i`` (given to the mechanism's methods: ``m.distribution(q)``).
+    epsilon : positive rational or positive sympy Symbol
+        The claimed privacy level (a keyword of the factory, as every parameter below).
+    k : int >= 2, default 2
+        The number of indices released.
+    sensitivity : rational, default 1
+        ``D`` (reserved: set by ``@program(sensitivity=...)``, not a keyword).
+
+    Returns
+    -------
+    tuple of length 2k - 1
+        ``k`` indices in ``range(m)``, largest noisy answer first, then the ``k - 1`` gaps
+        (reals) between consecutive ones.
+
+    Examples
+    --------
+    Two answers: the loss of the shift ``s = 2`` is ``s epsilon / (2k) = 1/2``, attained:
+
+    >>> import exactdp
+    >>> from exactdp.programs.library_release import noisy_top_k_gap_exponential
+    >>> r = exactdp.privacy_loss(noisy_top_k_gap_exponential(epsilon=1), [1, 0], [0, 1])
+    >>> r.loss, r.attained
+    (1/2, True)
     """
     values = [a + exponential(2 * k * sensitivity / epsilon) for a in q]
     order = topk(values, k)
