@@ -54,15 +54,45 @@ Terms = tuple[tuple[flint.fmpq, flint.fmpq_poly], ...]
 
 
 def fmpq_of(v: Fraction | int) -> flint.fmpq:
+    """A rational as a flint ``fmpq``, exactly.
+
+    Parameters
+    ----------
+    v : Fraction or int
+
+    Returns
+    -------
+    flint.fmpq
+    """
     v = Fraction(v)
     return flint.fmpq(v.numerator, v.denominator)
 
 
 def fraction_of(v: flint.fmpq) -> Fraction:
+    """A flint ``fmpq`` as a ``Fraction``, exactly.
+
+    Parameters
+    ----------
+    v : flint.fmpq
+
+    Returns
+    -------
+    Fraction
+    """
     return Fraction(int(v.p), int(v.q))
 
 
 def sign_of(v: flint.fmpq) -> int:
+    """The sign of a rational: -1, 0 or 1.
+
+    Parameters
+    ----------
+    v : flint.fmpq
+
+    Returns
+    -------
+    int
+    """
     return (v > 0) - (v < 0)
 
 
@@ -345,7 +375,20 @@ def _add(a: Terms, b: Terms) -> Terms:
 
 
 def shifted_derivative(terms: Terms, w: flint.fmpq) -> Terms:
-    """``f' - w f``: term ``k`` becomes ``p_k' + (w_k - w) p_k`` (same exponent)."""
+    """``f' - w f``: term ``k`` becomes ``p_k' + (w_k - w) p_k`` (same exponent).
+
+    Parameters
+    ----------
+    terms : Terms
+        ``f`` in computing form (rates sorted, polynomials non-zero).
+    w : flint.fmpq
+        The shift (at ``w = w_k`` term ``k`` loses a degree: Polya-Szego's step).
+
+    Returns
+    -------
+    Terms
+        ``f' - w f``, terms that vanish left out (rates stay sorted).
+    """
     out = []
     for wk, p in terms:
         d = p.derivative() + (wk - w) * p
@@ -355,10 +398,37 @@ def shifted_derivative(terms: Terms, w: flint.fmpq) -> Terms:
 
 
 def degree_count(terms: Terms) -> int:
+    """``N(f) = sum_k (deg p_k + 1)``: ``f`` has at most ``N(f) - 1`` real zeros counted with
+    multiplicity (Polya and Szego, Part V, problem 75).
+
+    Parameters
+    ----------
+    terms : Terms
+        ``f`` in computing form (polynomials non-zero).
+
+    Returns
+    -------
+    int
+        ``N(f)``; 0 for the zero function.
+    """
     return sum(p.degree() + 1 for _, p in terms)
 
 
 def taylor_coefficient(terms: Terms, n: int) -> flint.fmpq:
+    """The ``n``-th Taylor coefficient of ``f`` at 0, exactly:
+    ``sum_k sum_j p_kj w_k^(n-j) / (n-j)!`` (the Cauchy product of ``p_k`` and the series
+    of ``exp(w_k t)``).
+
+    Parameters
+    ----------
+    terms : Terms
+    n : int >= 0
+
+    Returns
+    -------
+    flint.fmpq
+        ``[t^n] f(t)``.
+    """
     total = flint.fmpq(0)
     for w, p in terms:
         for j, c in enumerate(p.coeffs()):
@@ -369,6 +439,25 @@ def taylor_coefficient(terms: Terms, n: int) -> flint.fmpq:
 
 
 def sign_near_zero_of(terms: Terms) -> int:
+    """The sign of ``f`` on ``(0, d)`` for small ``d > 0``: the sign of its first non-zero
+    Taylor coefficient at 0 (one of the first ``N(f)`` is non-zero: a zero at 0 has
+    multiplicity at most ``N(f) - 1``, Polya and Szego, Part V, problem 75).
+
+    Parameters
+    ----------
+    terms : Terms
+        A non-zero ``f`` in computing form.
+
+    Returns
+    -------
+    int
+        -1 or 1.
+
+    Raises
+    ------
+    AssertionError
+        ``terms`` empty (the zero function has no sign near 0).
+    """
     for n in range(degree_count(terms)):
         s = sign_of(taylor_coefficient(terms, n))
         if s:
@@ -378,6 +467,24 @@ def sign_near_zero_of(terms: Terms) -> int:
 
 
 def sign_at_infinity_of(terms: Terms) -> int:
+    """The sign of ``f(t)`` for large ``t``: the sign of the leading coefficient of the
+    polynomial of the largest rate (it dominates every other term).
+
+    Parameters
+    ----------
+    terms : Terms
+        A non-zero ``f`` in computing form (rates sorted).
+
+    Returns
+    -------
+    int
+        -1 or 1.
+
+    Raises
+    ------
+    IndexError
+        ``terms`` empty (the zero function has no sign).
+    """
     w, p = terms[-1]
     return sign_of(p.coeffs()[-1])
 
@@ -390,7 +497,19 @@ def _horner(p: flint.fmpq_poly, t: flint.arb) -> flint.arb:
 
 
 def ball_of(terms: Terms, t: flint.arb) -> flint.arb:
-    """Ball of ``f`` at the ball ``t`` (at the current flint precision)."""
+    """Ball of ``f`` at the ball ``t`` (at the current flint precision): Horner for each
+    ``p_k``, times arb's ``exp(w_k t)``.
+
+    Parameters
+    ----------
+    terms : Terms
+    t : flint.arb
+
+    Returns
+    -------
+    flint.arb
+        A ball containing ``f(s)`` for every ``s`` in ``t`` (arb's enclosure, Johansson 2017).
+    """
     out = flint.arb(0)
     for w, p in terms:
         out += _horner(p, t) * (t * w).exp()
@@ -399,7 +518,34 @@ def ball_of(terms: Terms, t: flint.arb) -> flint.arb:
 
 def sign_at_point(terms: Terms, t: flint.fmpq) -> int:
     """Sign of ``f(t)``, ``t`` rational: exact zero test (Lindemann-Weierstrass for
-    ``t != 0``), then balls at rising precision."""
+    ``t != 0``: ``f(t) = 0`` iff every ``p_k(t) = 0``), then balls at rising precision
+    (64 to 32768 bits).
+
+    Parameters
+    ----------
+    terms : Terms
+    t : flint.fmpq
+
+    Returns
+    -------
+    int
+        -1, 0 or 1, exact (0 only from the exact test).
+
+    Raises
+    ------
+    UndecidedSignError
+        The ball still contains 0 at 32768 bits (a non-zero value that close to 0).
+
+    Examples
+    --------
+    ``f(t) = exp(t) - 2`` at ``t = 1``: ``e - 2 > 0``; at ``t = 0``: ``-1``:
+
+    >>> import flint
+    >>> from exactdp.exact.exp_poly import sign_at_point
+    >>> terms = ((flint.fmpq(0), flint.fmpq_poly([-2])), (flint.fmpq(1), flint.fmpq_poly([1])))
+    >>> sign_at_point(terms, flint.fmpq(1)), sign_at_point(terms, flint.fmpq(0))
+    (1, -1)
+    """
     values = [p(t) for _, p in terms]
     if t == 0:
         return sign_of(sum(values, flint.fmpq(0)))
@@ -427,7 +573,25 @@ def sign_at_point(terms: Terms, t: flint.fmpq) -> int:
 
 def mean_value_enclosure(terms: Terms, dterms: Terms, lo: flint.fmpq, hi: flint.fmpq,
                prec: int = 128) -> flint.arb:
-    """Mean value enclosure of ``f`` over ``[lo, hi]``: ``f(m) + f'([lo, hi]) [-r, r]``."""
+    """Mean value enclosure of ``f`` over ``[lo, hi]``: ``f(m) + f'([lo, hi]) [-r, r]``, ``m``
+    the midpoint and ``r`` the half-width (the mean value theorem).
+
+    Parameters
+    ----------
+    terms : Terms
+        ``f``.
+    dterms : Terms
+        ``f'`` (the caller's derivative of ``terms``).
+    lo, hi : flint.fmpq
+        The interval, ``lo <= hi``.
+    prec : int, default 128
+        Working precision in bits.
+
+    Returns
+    -------
+    flint.arb
+        A ball containing ``f([lo, hi])``.
+    """
     with flint_prec(prec):
         m = (lo + hi) / 2
         r = (hi - lo) / 2

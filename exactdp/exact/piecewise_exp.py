@@ -49,13 +49,41 @@ ONE: Value = {(0, Fraction(0)): Fraction(1)}
 
 
 def fraction_sign(r: Fraction) -> int:
-    """The sign of a Fraction (the default ``sign`` of this module)."""
+    """The sign of a Fraction (the default ``sign`` of this module).
+
+    Parameters
+    ----------
+    r : Fraction
+
+    Returns
+    -------
+    int
+        -1, 0 or 1.
+    """
     return (r > 0) - (r < 0)
 
 
 def add_term(out: dict, key: tuple, q: Any) -> None:
     """Add ``q`` at ``key`` of a piece or a value, dropping a zero sum (a new key takes
-    ``q`` itself: ``0 + q`` made a new number equal to it)."""
+    ``q`` itself: ``0 + q`` made a new number equal to it).
+
+    Parameters
+    ----------
+    out : Piece or Value
+        Updated in place.
+    key : tuple
+        ``(r, w)`` of a piece or ``(e, W)`` of a value.
+    q : Fraction or sympy number
+        The coefficient to add (a zero ``q`` at a new key adds nothing).
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from exactdp.exact.piecewise_exp import add_term
+    >>> v = {(0, Fraction(0)): Fraction(1)}
+    >>> add_term(v, (0, Fraction(0)), Fraction(-1)); v
+    {}
+    """
     old = out.get(key)
     if old is None:
         if q:
@@ -70,7 +98,27 @@ def add_term(out: dict, key: tuple, q: Any) -> None:
 
 def times(a: dict, b: dict) -> dict:
     """The product of two values (or of two pieces): exponents and keys add (a new
-    mapping; a factor 1 is skipped)."""
+    mapping; a factor 1 is skipped).
+
+    Parameters
+    ----------
+    a, b : Value or Piece
+        Not modified.
+
+    Returns
+    -------
+    dict
+        ``a * b``, zero coefficients dropped.
+
+    Examples
+    --------
+    ``2 exp(lam)`` times ``3 lam exp(-lam)`` is ``6 lam``:
+
+    >>> from fractions import Fraction
+    >>> from exactdp.exact.piecewise_exp import times
+    >>> times({(0, Fraction(1)): Fraction(2)}, {(1, Fraction(-1)): Fraction(3)})
+    {(1, Fraction(0, 1)): Fraction(6, 1)}
+    """
     if a == ONE:
         return dict(b)
     if b == ONE:
@@ -83,7 +131,19 @@ def times(a: dict, b: dict) -> dict:
 
 
 def plus(a: dict, b: dict, factor: Any = 1) -> dict:
-    """``a + factor * b`` for two values (or two pieces)."""
+    """``a + factor * b`` for two values (or two pieces).
+
+    Parameters
+    ----------
+    a, b : Value or Piece
+        Not modified.
+    factor : Fraction, int or sympy number, default 1
+
+    Returns
+    -------
+    dict
+        A new mapping, zero coefficients dropped.
+    """
     out = dict(a)
     for k, q in b.items():
         add_term(out, k, factor * q)
@@ -93,12 +153,37 @@ def plus(a: dict, b: dict, factor: Any = 1) -> dict:
 def integrate_piece(out: Value, piece: Piece, lo: Any, hi: Any, e: int = 1,
                     sign: Callable[[Any], int] = fraction_sign) -> None:
     """Add ``int_lo^hi lam**e * piece(z) dz`` to ``out`` (``lo`` None: from ``-oo``;
-    ``hi`` None: to ``+oo``).
+    ``hi`` None: to ``+oo``): per term, the antiderivative of ``exp(lam (r z + w))``
+    (module docstring).
+
+    Parameters
+    ----------
+    out : Value
+        Updated in place.
+    piece : Piece
+    lo, hi : Fraction, sympy number or None
+        The ends, ``lo <= hi``; None is infinite.
+    e : int, default 1
+        The power of ``lam`` multiplying the integral (``lam dz`` integrates a density in
+        units of ``1 / lam``).
+    sign : callable, default :func:`fraction_sign`
+        The exact sign of a rate ``r`` (for sympy rates: a decided sign, or raise).
 
     Raises
     ------
     ArithmeticError
         A term does not decay at an infinite end (the integral diverges).
+
+    Examples
+    --------
+    ``int_0^oo lam exp(-lam z) dz = 1``:
+
+    >>> from fractions import Fraction
+    >>> from exactdp.exact.piecewise_exp import integrate_piece
+    >>> out = {}
+    >>> integrate_piece(out, {(Fraction(-1), Fraction(0)): Fraction(1)}, Fraction(0), None)
+    >>> out
+    {(0, Fraction(0, 1)): Fraction(1, 1)}
     """
     for (r, w), q in piece.items():
         s = sign(r)
@@ -117,15 +202,37 @@ def integrate_piece(out: Value, piece: Piece, lo: Any, hi: Any, e: int = 1,
 
 def sum_piece(out: dict[Any, Value], piece: Piece, lo: int | None, hi: int | None,
               sign: Callable[[Any], int] = fraction_sign) -> None:
-    """Add ``sum_{z = lo}^{hi} piece(z)`` (integers; None: an infinite end) to ``out``.
+    """Add ``sum_{z = lo}^{hi} piece(z)`` (integers; None: an infinite end) to ``out``: per
+    term, the finite geometric sum (module docstring).
 
     ``out`` maps a rate ``R`` to a value ``V_R``; the sum it holds is ``sum_R V_R / (1 -
     exp(lam R))``, the key ``0`` meaning no denominator.
+
+    Parameters
+    ----------
+    out : dict of rate to Value
+        Updated in place.
+    piece : Piece
+    lo, hi : int or None
+        The ends, ``lo <= hi``; None is infinite.
+    sign : callable, default :func:`fraction_sign`
+        The exact sign of a rate ``r``.
 
     Raises
     ------
     ArithmeticError
         A term does not decay at an infinite end (the series diverges).
+
+    Examples
+    --------
+    ``sum_{z >= 0} exp(-lam z) = 1 / (1 - exp(-lam))``:
+
+    >>> from fractions import Fraction
+    >>> from exactdp.exact.piecewise_exp import sum_piece
+    >>> out = {}
+    >>> sum_piece(out, {(Fraction(-1), Fraction(0)): Fraction(1)}, 0, None)
+    >>> out
+    {Fraction(-1, 1): {(0, Fraction(0, 1)): Fraction(1, 1)}}
     """
     for (r, w), q in piece.items():
         s = sign(r)
@@ -147,7 +254,28 @@ def reduce_fraction(num: Value, den: Value) -> tuple[Value, Value]:
     """``num / den`` in lowest terms, for values with no ``lam`` power (every ``e == 0``)
     and Fraction exponents: both are Laurent polynomials in ``y = exp(lam / L)`` (``L`` the
     common denominator of the ``W``), divided by their gcd (flint); the denominator's
-    lowest coefficient is made 1. Anything else is returned unchanged."""
+    lowest coefficient is made 1. Anything else is returned unchanged.
+
+    Parameters
+    ----------
+    num, den : Value
+        ``den`` non-zero.
+
+    Returns
+    -------
+    (Value, Value)
+        The reduced numerator and denominator (new mappings, or the inputs unchanged).
+
+    Examples
+    --------
+    ``(1 - y^2) / (1 - y) = 1 + y``, ``y = exp(lam)``:
+
+    >>> from fractions import Fraction as F
+    >>> from exactdp.exact.piecewise_exp import reduce_fraction
+    >>> reduce_fraction({(0, F(0)): F(1), (0, F(2)): F(-1)}, {(0, F(0)): F(1), (0, F(1)): F(-1)})
+    ({(0, Fraction(0, 1)): Fraction(1, 1), (0, Fraction(1, 1)): Fraction(1, 1)},
+     {(0, Fraction(0, 1)): Fraction(1, 1)})
+    """
     items = [*num.items(), *den.items()]
     if not num or any(e != 0 or not isinstance(w, Fraction) or not isinstance(q, Fraction)
                       for (e, w), q in items):
@@ -180,7 +308,27 @@ def reduce_fraction(num: Value, den: Value) -> tuple[Value, Value]:
 
 def value_expr(v: Value, lam: sympy.Expr) -> sympy.Expr:
     """The value ``sum q lam**e exp(lam W)`` as a sympy expression (at a rational ``lam``
-    built in bulk by :func:`_rational_value_expr`, the same canonical expression)."""
+    built in bulk by :func:`_rational_value_expr`, the same canonical expression).
+
+    Parameters
+    ----------
+    v : Value
+    lam : sympy.Expr
+        The unit (a Rational, a Symbol or any expression).
+
+    Returns
+    -------
+    sympy.Expr
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from fractions import Fraction as F
+    >>> from exactdp.exact.piecewise_exp import value_expr
+    >>> v = {(0, F(-1)): F(1, 2), (1, F(0)): F(3)}
+    >>> value_expr(v, sympy.Integer(2)), value_expr(v, sympy.Symbol("lam"))
+    (exp(-2)/2 + 6, 3*lam + exp(-lam)/2)
+    """
     if isinstance(lam, sympy.Rational):
         fast = _rational_value_expr(v, Fraction(int(lam.p), int(lam.q)))
         if fast is not None:
@@ -195,7 +343,16 @@ def value_expr(v: Value, lam: sympy.Expr) -> sympy.Expr:
 def sums_to_one(values: Iterable[Value]) -> bool:
     """Whether the values sum to 1 term by term: the coefficients of every ``(e, W)``
     other than ``(0, 0)`` cancel and those of ``(0, 0)`` sum to 1, so the total is 1 for
-    every ``lam`` (a sufficient test: False does not say the total is not 1)."""
+    every ``lam`` (a sufficient test: False does not say the total is not 1).
+
+    Parameters
+    ----------
+    values : iterable of Value
+
+    Returns
+    -------
+    bool
+    """
     total: dict[tuple[int, Fraction], Fraction | int] = {}
     for v in values:
         for k, q in v.items():
