@@ -40,7 +40,24 @@ from .._validate import argument_error, check_int
 
 # ------------------------------------------------------------------------------ precision
 def dps_to_prec(dps: int) -> int:
-    """Working bits for ``dps`` decimal digits plus 64 guard bits (``ceil(dps*log2(10))+64``)."""
+    """Working bits for ``dps`` decimal digits plus 64 guard bits (``ceil(dps*log2(10))+64``).
+
+    Parameters
+    ----------
+    dps : int
+        Decimal digits.
+
+    Returns
+    -------
+    int
+        Bits (``log2(10)`` bits per digit).
+
+    Examples
+    --------
+    >>> from exactdp.exact.arb import dps_to_prec
+    >>> dps_to_prec(15), dps_to_prec(30)
+    (114, 164)
+    """
     return int(math.ceil(int(dps) * math.log2(10))) + 64
 
 
@@ -77,7 +94,26 @@ def flint_prec(bits: int) -> Iterator[None]:
 
 @contextmanager
 def flint_dps(dps: int) -> Iterator[None]:
-    """:func:`flint_prec` at :func:`dps_to_prec` ``(dps)`` bits."""
+    """:func:`flint_prec` at :func:`dps_to_prec` ``(dps)`` bits.
+
+    Parameters
+    ----------
+    dps : int >= 0
+        Decimal digits.
+
+    Raises
+    ------
+    ValueError
+        As :func:`flint_prec` (fewer than 2 bits).
+
+    Examples
+    --------
+    >>> import flint
+    >>> from exactdp.exact.arb import flint_dps
+    >>> with flint_dps(30):
+    ...     flint.ctx.prec
+    164
+    """
     with flint_prec(dps_to_prec(dps)):
         yield
 
@@ -86,8 +122,30 @@ def flint_dps(dps: int) -> Iterator[None]:
 def mpf_to_arb(x: mpmath.mpf) -> flint.arb:
     """The exact value of an mpmath ``mpf`` (sign kept) as an arb of radius 0.
 
-    ``inf`` and ``-inf`` map to arb's infinities; NaN raises ValueError. Exact whatever the
-    current flint precision (the mantissa and exponent are copied, not rounded).
+    ``inf`` and ``-inf`` map to arb's infinities. Exact whatever the current flint precision
+    (the mantissa and exponent are copied, not rounded).
+
+    Parameters
+    ----------
+    x : mpmath.mpf
+
+    Returns
+    -------
+    flint.arb
+        ``x`` exactly (radius 0).
+
+    Raises
+    ------
+    ValueError
+        ``x`` not an mpf, or NaN (no enclosure).
+
+    Examples
+    --------
+    >>> import mpmath
+    >>> from exactdp.exact.arb import mpf_to_arb
+    >>> b = mpf_to_arb(mpmath.mpf(-0.75))
+    >>> b, b.is_exact()
+    (-0.750000000000000, True)
     """
     if not isinstance(x, mpmath.mpf):
         raise argument_error("mpf_to_arb", "x", "an mpmath mpf", x)
@@ -106,7 +164,23 @@ def _dyadic(man: int, exp: int) -> flint.arb:
 
 
 def float_to_arb(x: sympy.Float) -> flint.arb:
-    """The exact binary value of a sympy ``Float`` (sign kept) as an arb of radius 0."""
+    """The exact binary value of a sympy ``Float`` (sign kept) as an arb of radius 0.
+
+    Parameters
+    ----------
+    x : sympy.Float
+        (Any sympy number equal to 0 gives the arb 0.)
+
+    Returns
+    -------
+    flint.arb
+        The binary number ``x`` stores, exactly (radius 0).
+
+    Raises
+    ------
+    ValueError
+        ``x`` not a sympy Float.
+    """
     if x == 0 and isinstance(x, sympy.Number):
         return flint.arb(0)
     if not isinstance(x, sympy.Float):
@@ -115,7 +189,22 @@ def float_to_arb(x: sympy.Float) -> flint.arb:
 
 
 def arb_mid_to_mpf(b: flint.arb) -> mpmath.mpf:
-    """The midpoint of ``b`` as an exact mpmath ``mpf`` (sign kept; no rounding)."""
+    """The midpoint of ``b`` as an exact mpmath ``mpf`` (sign kept; no rounding).
+
+    Parameters
+    ----------
+    b : flint.arb
+
+    Returns
+    -------
+    mpmath.mpf
+        The midpoint (its precision is the mantissa's, whatever mpmath's working one).
+
+    Raises
+    ------
+    ValueError
+        The midpoint is not finite (flint's ``man_exp``).
+    """
     mantissa, exp = b.mid().man_exp()
     return mpmath.mp.make_mpf(mpmath.libmp.from_man_exp(int(mantissa), int(exp)))
 
@@ -125,6 +214,28 @@ def arb_mid_to_float(b: flint.arb, dps: int | None = None) -> sympy.Float:
 
     ``dps=None`` keeps every bit of the midpoint (for interval end points, where rounding
     could shrink an enclosure); otherwise it is rounded to ``dps`` digits.
+
+    Parameters
+    ----------
+    b : flint.arb
+    dps : int, optional
+        Digits of the result; None: every bit (at least 53).
+
+    Returns
+    -------
+    sympy.Float
+
+    Raises
+    ------
+    ValueError
+        The midpoint is not finite (flint's ``man_exp``).
+
+    Examples
+    --------
+    >>> import flint
+    >>> from exactdp.exact.arb import arb_mid_to_float
+    >>> arb_mid_to_float(flint.arb(1) / 3, 10)
+    0.3333333333
     """
     mantissa, exp = b.mid().man_exp()
     man = int(mantissa)
@@ -137,7 +248,22 @@ def arb_mid_to_float(b: flint.arb, dps: int | None = None) -> sympy.Float:
 
 
 def arb_to_interval(b: flint.arb) -> tuple[sympy.Float, sympy.Float]:
-    """End points ``(lower, upper)`` of ``b`` as sympy Floats (rounded outward, if at all)."""
+    """End points ``(lower, upper)`` of ``b`` as sympy Floats (rounded outward, if at all).
+
+    Parameters
+    ----------
+    b : flint.arb
+
+    Returns
+    -------
+    (sympy.Float, sympy.Float)
+        ``lower <= every point of b <= upper``.
+
+    Raises
+    ------
+    ValueError
+        An end point is not finite (flint's ``man_exp``).
+    """
     with flint_prec(max(flint.ctx.prec, _exact_bits(b) + 64)):
         lo, hi = b.lower(), b.upper()
     return arb_mid_to_float(lo), arb_mid_to_float(hi)
@@ -146,11 +272,33 @@ def arb_to_interval(b: flint.arb) -> tuple[sympy.Float, sympy.Float]:
 def ball(mid: object, rad: object) -> flint.arb:
     """A ball containing ``[mid - |rad|, mid + |rad|]``; ``mid``, ``rad``: mpf, int or arb.
 
-    Raises ValueError for other types (a Python float would hide its rounding).
-
     Both numbers are taken exactly (mpf by mantissa and exponent, sign kept), and the radius
     of the result is rounded up, so the ball is rigorous whenever ``|rad|`` bounds the
     error of ``mid``.
+
+    Parameters
+    ----------
+    mid : mpmath.mpf, int or flint.arb
+        The centre (an arb's radius is added to ``|rad|``).
+    rad : mpmath.mpf, int or flint.arb
+        The radius (its sign is ignored).
+
+    Returns
+    -------
+    flint.arb
+
+    Raises
+    ------
+    ValueError
+        ``mid`` or ``rad`` of another type (a Python float would hide its rounding).
+
+    Examples
+    --------
+    >>> import mpmath
+    >>> from exactdp.exact.arb import ball
+    >>> b = ball(mpmath.mpf(1), -1)
+    >>> b.lower() <= 0, b.upper() >= 2
+    (True, True)
     """
     m = mid if isinstance(mid, flint.arb) else _exact_arb(mid, "mid")
     r = rad if isinstance(rad, flint.arb) else _exact_arb(rad, "rad")
@@ -220,11 +368,33 @@ def to_arb(expr: object, prec: int = 128, env: dict | None = None) -> flint.arb:
 def as_exact(value: object, func: str) -> sympy.Expr:
     """``value`` (sympy number or expression, int, Fraction) as a sympy expression.
 
+    Parameters
+    ----------
+    value : int, fractions.Fraction or sympy.Basic
+    func : str
+        The caller's name, for the error message.
+
+    Returns
+    -------
+    sympy.Expr
+        ``value`` itself for a sympy object; an Integer / Rational otherwise.
+
     Raises
     ------
     ValueError
         For floats (Python, numpy or sympy: exact paths refuse them), bools, strings and
         other types; the message names ``func``.
+
+    Examples
+    --------
+    >>> from fractions import Fraction
+    >>> from exactdp.exact.arb import as_exact
+    >>> as_exact(Fraction(1, 3), "f")
+    1/3
+    >>> as_exact(0.5, "f")
+    Traceback (most recent call last):
+    ...
+    ValueError: f: value must be an exact number (int, Fraction or sympy ...), not float, got 0.5
     """
     if isinstance(value, bool):
         raise argument_error(func, "value", "a number, not a bool", value)
@@ -247,10 +417,33 @@ def enclose(expr: object, dps: int, max_prec: int = 1 << 16) -> flint.arb:
     below ``10**-dps`` (or the ball is the exact 0), up to ``max_prec`` bits; the ball
     returned is rigorous in every case, only possibly wider.
 
+    Parameters
+    ----------
+    expr : sympy.Expr, int or fractions.Fraction
+        A real number without free symbols (as :func:`to_arb`).
+    dps : int
+        Correct decimal digits wanted (relative accuracy).
+    max_prec : int, default 65536
+        The highest working precision in bits.
+
+    Returns
+    -------
+    flint.arb
+        A finite ball containing ``expr``.
+
     Raises
     ------
     ValueError
         As :func:`to_arb`.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from exactdp.exact.arb import enclose
+    >>> enclose(sympy.pi, 20).rel_accuracy_bits() >= 67
+    True
+    >>> enclose(sympy.exp(1) - sympy.E, 20)
+    0
     """
     target = int(math.ceil(int(dps) * math.log2(10)))
     prec = dps_to_prec(dps)

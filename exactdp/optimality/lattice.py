@@ -52,6 +52,17 @@ _GOLDEN_THRESHOLD = math.log((3 + math.sqrt(5)) / 2)
 def check_size_args(func: str, n: Any, k: Any) -> tuple[int, int]:
     """``(n, k)`` as ints, with ``n >= 2`` and ``k >= 1``.
 
+    Parameters
+    ----------
+    func : str
+        The public caller, named in the error.
+    n, k : int
+        Number of outputs and grid depth.
+
+    Returns
+    -------
+    (int, int)
+
     Raises
     ------
     ValueError
@@ -66,6 +77,25 @@ def lp_parameter(func: str, name: str, value: Any) -> sympy.Expr:
     Every exact form works (int, Fraction, Decimal, ``'1/100'``, ``'0.01'``, ``'log(3/2)'``,
     sympy numbers); a float is taken by its binary value with ``ExactConversionWarning``
     (``exactdp.numbers``).  Symbols are refused: the LP needs a number.
+
+    Parameters
+    ----------
+    func : str
+        The public caller, named in errors and warnings.
+    name : str
+        ``"epsilon"`` (parsed as an epsilon) or another name (parsed as a sensitivity).
+    value : object
+
+    Returns
+    -------
+    sympy.Expr
+        A positive finite number.
+
+    Raises
+    ------
+    ValueError
+        The parser's one-line errors (not positive, not finite, not a number), or a
+        symbolic expression.
     """
     parse = exact_epsilon if name == "epsilon" else exact_sensitivity
     with warnings.catch_warnings(record=True) as caught:
@@ -80,7 +110,27 @@ def lp_parameter(func: str, name: str, value: Any) -> sympy.Expr:
 
 
 def to_float(func: str, name: str, expr: sympy.Expr, value: Any) -> float:
-    """Nearest double of a positive exact parameter; ValueError if it is not finite."""
+    """Nearest double of a positive exact parameter.
+
+    Parameters
+    ----------
+    func, name : str
+        The caller and the parameter, named in the error.
+    expr : sympy.Expr
+        The parsed parameter (rounded from 30 digits).
+    value : object
+        The user's value, shown in the error.
+
+    Returns
+    -------
+    float
+        Positive and finite.
+
+    Raises
+    ------
+    ValueError
+        The double is not positive and finite (under- or overflow).
+    """
     out = float(sympy.N(expr, 30))
     if not math.isfinite(out) or out <= 0:
         raise argument_error(
@@ -90,14 +140,52 @@ def to_float(func: str, name: str, expr: sympy.Expr, value: Any) -> float:
 
 
 def exact_rational(func: str, name: str, expr: sympy.Expr, value: Any) -> sympy.Rational:
-    """The parsed parameter as an exact positive rational, or ValueError."""
+    """The parsed parameter as an exact positive rational.
+
+    Parameters
+    ----------
+    func, name : str
+        The caller and the parameter, named in the error.
+    expr : sympy.Expr
+    value : object
+        The user's value, shown in the error.
+
+    Returns
+    -------
+    sympy.Rational
+
+    Raises
+    ------
+    ValueError
+        ``expr`` is not rational (``method='exact'`` needs one).
+    """
     if not expr.is_Rational:
         raise argument_error(func, name, "rational for method='exact'", value)
     return sympy.Rational(expr)
 
 
 def exact_exp_epsilon(func: str, expr: sympy.Expr, value: Any) -> sympy.Rational:
-    """``exp(epsilon)`` as an exact rational, or ValueError."""
+    """``exp(epsilon)`` as an exact rational (decided by
+    :func:`~exactdp.exact.signs.proved_rational`).
+
+    Parameters
+    ----------
+    func : str
+        The caller, named in the error.
+    expr : sympy.Expr
+        The parsed epsilon.
+    value : object
+        The user's value (a float is refused: its exp is transcendental).
+
+    Returns
+    -------
+    sympy.Rational
+
+    Raises
+    ------
+    ValueError
+        ``value`` is a float, or ``exp(epsilon)`` is not proved rational.
+    """
     if isinstance(value, float):
         raise argument_error(
             func, "epsilon", "exact with exp(epsilon) rational for method='exact' (a float "
@@ -187,9 +275,21 @@ class Lattice:
 def lattice_neighbours(g: tuple[int, ...], k: int):
     """Lattice neighbours of canonical g: raise a non-empty proper subset by one step.
 
-    Yields ``(h, ch)``: h the re-shifted gap list (same output order as g), ch its
-    canonical form.  Up to shifts these are all ``q'`` with ``||q - q'||_inf <= D`` on the
-    lattice of step ``2D``.
+    Up to shifts these are all ``q'`` with ``||q - q'||_inf <= D`` on the lattice of step
+    ``2D`` (McKenna and Sheldon 2020, section 5).
+
+    Parameters
+    ----------
+    g : tuple of int
+        A canonical gap vector (sorted, ``g[0] = 0``).
+    k : int
+        The grid depth: neighbours with a gap above ``k`` are left out.
+
+    Yields
+    ------
+    (list of int, tuple of int)
+        ``(h, ch)``: h the re-shifted gap list (same output order as g), ch its canonical
+        form.
     """
     n = len(g)
     for mask in range(1, 2**n - 1):
@@ -214,7 +314,20 @@ def _full_rows(n, k, vectors, var_index):
 
 @functools.lru_cache(maxsize=32)
 def build_lattice(n: int, k: int, full: bool = False) -> Lattice:
-    """The :class:`Lattice` for ``n`` and ``k`` (all neighbour rows if ``full``)."""
+    """The :class:`Lattice` for ``n`` and ``k`` (all neighbour rows if ``full``).
+
+    Parameters
+    ----------
+    n : int >= 2
+    k : int >= 1
+    full : bool, default False
+        Every neighbour row (both directions), not only the "step" and "top" rows.
+
+    Returns
+    -------
+    Lattice
+        Cached; unchecked (callers run :func:`check_size_args` and :func:`guard_size`).
+    """
     vectors = tuple((0,) + rest for rest in combinations_with_replacement(range(k + 1), n - 1))
     var_vec: list[int] = []
     var_gap, var_mult, cost, weight = [], [], [], []
@@ -265,12 +378,22 @@ def build_lattice(n: int, k: int, full: bool = False) -> Lattice:
 
 
 def guard_size(func: str, n: int, k: int, method: str, full: bool = False) -> None:
-    """Refuse lattices too large for ``method``.
+    """Refuse lattices too large for ``method``, before any is built.
+
+    Parameters
+    ----------
+    func : str
+        The public caller, named in the refusal.
+    n, k : int
+    method : {"float", "exact"}
+    full : bool, default False
+        Count every neighbour row (an upper bound).
 
     Raises
     ------
     ValueError
-        If the lattice exceeds the float or exact size limits.
+        (``TooCostly``) Beyond :data:`MAX_FLOAT_SIZE`, or for ``"exact"`` beyond
+        :data:`MAX_EXACT_VARIABLES`.
     """
     with as_caller(func, "use smaller n and k"):
         size = dict(lattice_size(n, k))
@@ -303,6 +426,16 @@ def lattice_pf_float(lat: Lattice, eps: float) -> np.ndarray:
 
     A lattice gap of v steps of 2*Delta is the scaled gap ``d = v*eps`` (no ``x = e^-eps``
     is formed, so nothing underflows before the probabilities themselves do).
+
+    Parameters
+    ----------
+    lat : Lattice
+    eps : float > 0
+
+    Returns
+    -------
+    numpy.ndarray, shape (len(lat.var_vec),)
+        Each variable's probability (its output's, on its vector).
     """
     out = np.empty(len(lat.var_vec))
     probs: dict[int, np.ndarray] = {}
@@ -314,7 +447,18 @@ def lattice_pf_float(lat: Lattice, eps: float) -> np.ndarray:
 
 
 def lattice_em_float(lat: Lattice, eps: float) -> np.ndarray:
-    """The exponential mechanism's probability of each lattice variable at ``eps`` (floats)."""
+    """The exponential mechanism's probability of each lattice variable at ``eps`` (floats):
+    ``exp(-eps (s_max - v)) / sum_s exp(-eps (s_max - s))`` over the vector's gaps.
+
+    Parameters
+    ----------
+    lat : Lattice
+    eps : float > 0
+
+    Returns
+    -------
+    numpy.ndarray, shape (len(lat.var_vec),)
+    """
     return np.array(
         [
             1.0 / sum(math.exp(-eps * (s - v)) for s in lat.vectors[i])
@@ -331,6 +475,22 @@ def lattice_pf_polys(lat: Lattice) -> list[flint.fmpq_poly]:
 
     ``int_0^1 prod_{s in S}(1 - t a_s) dt = sum_j (-1)^j e_j(a) / (j + 1)`` with ``e_j`` the
     elementary symmetric polynomials of the coins ``a_s = x^{g_s}`` (exact, rational).
+
+    Parameters
+    ----------
+    lat : Lattice
+
+    Returns
+    -------
+    list of flint.fmpq_poly, length len(lat.var_vec)
+
+    Examples
+    --------
+    Two outputs one step apart: the top wins with ``1 - x/2``, the other with ``x/2``:
+
+    >>> from exactdp.optimality.lattice import build_lattice, lattice_pf_polys
+    >>> lattice_pf_polys(build_lattice(2, 1))
+    [1/2, (-1/2)*x + 1, 1/2*x]
     """
     return list(_pf_polys_cached(lat.n, lat.k))
 
@@ -348,7 +508,19 @@ def _pf_polys_cached(n: int, k: int) -> tuple[flint.fmpq_poly, ...]:
 
 
 def lattice_em_exact(lat: Lattice, x: flint.fmpq) -> list[flint.fmpq]:
-    """The exponential mechanism's exact probability of each lattice variable at ``x``."""
+    """The exponential mechanism's exact probability of each lattice variable at ``x``:
+    ``x^v / sum_s x^s`` over the vector's gaps ``s``.
+
+    Parameters
+    ----------
+    lat : Lattice
+    x : flint.fmpq
+        ``exp(-epsilon)``, in ``(0, 1)``.
+
+    Returns
+    -------
+    list of flint.fmpq, length len(lat.var_vec)
+    """
     return [
         x**v / sum((x**s for s in lat.vectors[i]), flint.fmpq(0))
         for i, v in zip(lat.var_vec, lat.var_gap, strict=True)
@@ -369,8 +541,18 @@ def pf_dual_polys(n: int, k: int) -> tuple[tuple[flint.fmpq_poly, ...], dict[int
     Stationarity (zero reduced cost) for every variable then reads
     ``lam_(g,v) = c_(g,v) - m(g,v) mu_g + x lam_(g[v->v+1], v+1)`` (v > 0) and
     ``mu_g = x lam_(g[0->1], 1) / m(g,0)`` (tied maximum) or ``mu_g = 0`` (unique maximum),
-    a triangular system with a unique solution.  Returns ``mu`` (per vector) and ``lam``
-    (row index -> polynomial, step rows only; top rows have multiplier 0).
+    a triangular system with a unique solution.
+
+    Parameters
+    ----------
+    n : int >= 2
+    k : int >= 1
+
+    Returns
+    -------
+    (tuple of flint.fmpq_poly, dict of int to flint.fmpq_poly)
+        ``mu`` (per vector) and ``lam`` (row index -> polynomial, step rows only; top rows
+        have multiplier 0). Cached.
     """
     lat = build_lattice(n, k)
     row_of_source = {src: r for r, (_, src, _) in enumerate(lat.rows)}
