@@ -140,19 +140,6 @@ def check_analysis(func: str, count: int, n: int, top_gap: int) -> None:
     )
 
 
-def pf_tree_seconds(trees: list[tuple[int, int, int]]) -> float:
-    """Estimated seconds of the exact permute-and-flip polynomials (the product tree of
-    :func:`exactdp.xform.pf_polynomials_tree`) of several score vectors, each given as
-    ``(n, distinct, total)``: n outputs, ``distinct`` distinct integer gaps ``G`` and
-    ``total = sum G``. Horner over each distinct gap touches ``n`` blocks of ``n * (total
-    + 1)`` coefficients: ``5e-9 * sum distinct * n^2 * (total + 1)``, about n^6 for the
-    scores ``0..n-1`` (measured one tree of ``0..n-1``: n = 40 / 50 / 60 took 0.086 /
-    0.36 / 0.68 s unloaded; ``check_dp`` of PF(1) on ``0..n-1``, 2n + 2 vectors: n = 30 /
-    40 0.8 / 4.4 s, n = 60 over 200 s under load). :func:`analysis_seconds` misses it:
-    the degree grows like n times the gaps, not like their logarithm."""
-    return 5e-9 * sum(d * n * n * (t + 1) for n, d, t in trees)
-
-
 def pf_certify_seconds(conditions: int, degree: int) -> float:
     """Estimated seconds of ``certify_dp``'s exact sign analyses on (0, 1) of
     ``conditions`` polynomials of degree about ``degree`` in ``x = exp(-epsilon/N)``

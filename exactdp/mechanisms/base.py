@@ -116,7 +116,7 @@ class Mechanism(Declarations):
     else:
         output_kind = "selection"
     #: Whether the exact route builds permute-and-flip's product tree over the sorted integer
-    #: gaps (the analyzer estimates its cost from them: :func:`exactdp.cost.pf_tree_seconds`).
+    #: gaps (its cost: :func:`exactdp.pf_cost.pf_tree_product_seconds`).
     product_tree: ClassVar[bool] = False
     #: The capabilities the class's hooks give (set for each subclass when it is defined).
     hook_capabilities: ClassVar[frozenset[str]] = frozenset()

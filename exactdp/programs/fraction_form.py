@@ -18,6 +18,12 @@ rational multiple of ``1/epsilon``), the runs are the same for every epsilon and
 quotients the same polynomials, so the form in ``x = exp(-r epsilon / L)`` holds for every
 epsilon: :func:`exactdp.certify_dp` reads it. :func:`x_form` builds the same polynomials for
 continuous noise, whose runs sum without denominators.
+
+A run's coin weight (the product of its :func:`~exactdp.programs.draws.bernoulli` branches)
+multiplies its terms when it is itself such a sum (:func:`weight_value`): a rational (a fair
+coin, ``1/2``) or rational multiples of ``exp(c lam)`` (a coin of probability
+``exp(-epsilon)``: a polynomial in ``x``). A weight of another shape (``1 / (1 + exp(eps))``
+of randomized response) leaves the runs to sympy sums (:func:`coin_obstruction` says so).
 """
 
 from __future__ import annotations
@@ -25,12 +31,13 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from math import lcm
 
 import flint
 import sympy
 
-from ..exact.piecewise_exp import Value
+from ..exact.piecewise_exp import ONE, Value, add_term, times
 from ..mechanisms.base import X
 from ..rational_form import RationalForm
 from ..xform import DENSE_DEGREE_LIMIT
@@ -73,8 +80,9 @@ def fraction_form(trace: Trace, keys: Sequence[Hashable]) -> RationalForm | None
     """The probabilities of the outputs ``keys`` (in that order) of the runs of ``trace``
     as one :class:`~exactdp.rational_form.RationalForm` (flint ``polys`` over one common
     ``denominator``; see the module docstring), cached per trace; None where a run has a
-    coin weight, rates without one rational unit, a ``lam**e`` factor, or the form a degree
-    above :data:`exactdp.xform.DENSE_DEGREE_LIMIT`.
+    coin weight that is not a sum ``q exp(c lam)`` (:func:`weight_value`), rates without
+    one rational unit, a ``lam**e`` factor, or the form a degree above
+    :data:`exactdp.xform.DENSE_DEGREE_LIMIT`.
 
     Raises
     ------
@@ -98,19 +106,35 @@ def _one_unit(unit: sympy.Expr) -> bool:
     return bool(c.is_Rational and c > 0 and (rest == 1 or rest.is_Symbol and rest.is_positive))
 
 
+def is_constant(v: Value) -> bool:
+    """Whether the value is a constant ``q`` (its only term ``(0, 0)``, or none): the
+    probability of a run without draws, the same in every unit ``lam``."""
+    return all(k == (0, 0) for k in v)
+
+
 def _form(runs: Sequence[Run], keys: Sequence[Hashable]) -> RationalForm | None:
-    terms = []
+    every = []
     unit = None
     for run in runs:
-        t = run_terms(run) if run.weight == 1 else None
-        if t is None or not t.rational_in_x or not _one_unit(t.unit) or (
-                unit is not None and t.unit != unit):
+        t = run_terms(run)
+        if t is None or not t.rational_in_x:
             return None
-        unit = t.unit
-        if t.numerator:
-            terms.append((run.output, t.numerator, t.denominator))
-    if unit is None:
+        if not (is_constant(t.numerator) and is_constant(t.denominator)) or (
+                unit is None and run.draws):
+            if unit is not None and t.unit != unit:
+                return None
+            unit = t.unit
+        every.append((run, t))
+    unit = sympy.Integer(1) if unit is None else unit  # no draw at all: any unit
+    if not _one_unit(unit):
         return None
+    terms = []
+    for run, t in every:
+        w = weight_value(run.weight, unit)
+        if w is None:
+            return None
+        if t.numerator:
+            terms.append((run.output, times(w, t.numerator), t.denominator))
     ws = [Fraction(w) for _, num, den in terms for v in (num, den) for _, w in v]
     L = lcm(*(w.denominator for w in ws)) if ws else 1
     sums: dict[Hashable, Quotient] = {}
@@ -128,6 +152,104 @@ def _form(runs: Sequence[Run], keys: Sequence[Hashable]) -> RationalForm | None:
     if max(p.degree() for p in polys) > DENSE_DEGREE_LIMIT:
         return None
     return RationalForm(X, None, sympy.exp(-unit / L), L, polys=polys, denominator=common)
+
+
+@lru_cache(maxsize=1024)
+def weight_value(weight: sympy.Expr, unit: sympy.Expr) -> Value | None:
+    """A run's coin weight as a value ``{(0, W): q}`` (``sum q exp(unit W)``, Fractions),
+    or None when it is not one: after expansion every term must be a rational times
+    exponentials whose exponents sum to a rational multiple of ``unit``.
+
+    Parameters
+    ----------
+    weight : sympy.Expr
+        :attr:`exactdp.programs.runs.Run.weight` (1 when the run flips no coin).
+    unit : sympy.Expr
+        The runs' unit ``lam`` (a positive rational, or ``r epsilon``).
+
+    Returns
+    -------
+    dict or None
+        ``{(0, W): q}``; :data:`~exactdp.exact.piecewise_exp.ONE` for weight 1.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> eps = sympy.Symbol("epsilon", positive=True)
+    >>> weight_value(sympy.Rational(1, 2), eps / 2)
+    {(0, Fraction(0, 1)): Fraction(1, 2)}
+    >>> weight_value((1 - sympy.exp(-eps)) / 3, eps / 2)
+    {(0, Fraction(0, 1)): Fraction(1, 3), (0, Fraction(-2, 1)): Fraction(-1, 3)}
+    >>> weight_value(1 / (1 + sympy.exp(eps)), eps) is None
+    True
+    """
+    if weight == 1:
+        return ONE
+    out: Value = {}
+    for term in sympy.Add.make_args(sympy.expand(weight)):
+        c, rest = term.as_coeff_Mul()
+        if not c.is_Rational:
+            return None
+        w = sympy.Integer(0)
+        for f in sympy.Mul.make_args(rest):
+            if isinstance(f, sympy.exp):
+                w += f.args[0]
+            elif f is sympy.E:
+                w += 1
+            elif f != 1:
+                return None
+        r = sympy.cancel(w / unit)
+        if not r.is_Rational:
+            return None
+        add_term(out, (0, Fraction(int(r.p), int(r.q))), Fraction(int(c.p), int(c.q)))
+    return out
+
+
+def coin_obstruction(runs: Sequence[Run], unit: sympy.Expr) -> str | None:
+    """Why a run's coin weight keeps the runs from polynomials in ``x = exp(-unit/L)``
+    (:func:`weight_value` refuses it), in one line naming the weight; None when every
+    weight is such a polynomial.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from exactdp.programs.runs import Run
+    >>> coin_obstruction([Run((), (), 1 / (1 + sympy.E), 0)], sympy.Integer(1))
+    'a coin weight 1/(1 + E) is not a sum of rationals times exp(c*1), c rational'
+    """
+    for run in runs:
+        if weight_value(run.weight, unit) is None:
+            return (f"a coin weight {run.weight} is not a sum of rationals times "
+                    f"exp(c*{unit}), c rational")
+    return None
+
+
+def weighted_sums(runs: Sequence[tuple[Run, Value]],
+                  unit: sympy.Expr) -> dict[Hashable, Value] | None:
+    """Per output, the sum of its runs' values ``{(e, W): q}`` (each a run and its
+    probability before its weight, in the unit ``unit``) times their coin weights
+    (:func:`weight_value`); None when a weight is not a sum ``q exp(c unit)``.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.runs import Run
+    >>> half = sympy.Rational(1, 2)
+    >>> runs = [(Run((), (), half, "a"), {(0, F(-1)): F(1)}),
+    ...         (Run((), (), half, "b"), {(0, F(0)): F(1)})]
+    >>> weighted_sums(runs, sympy.Integer(1))
+    {'a': {(0, Fraction(-1, 1)): Fraction(1, 2)}, 'b': {(0, Fraction(0, 1)): Fraction(1, 2)}}
+    """
+    sums: dict[Hashable, Value] = {}
+    for run, value in runs:
+        w = weight_value(run.weight, unit)
+        if w is None:
+            return None
+        total = sums.setdefault(run.output, {})
+        for key, q in (value if w is ONE else times(w, value)).items():
+            add_term(total, key, q)
+    return sums
 
 
 def x_form(values: Sequence[dict], lam: sympy.Expr) -> RationalForm | None:

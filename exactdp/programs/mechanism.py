@@ -34,9 +34,9 @@ from ..rational_form import RationalForm
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from ..xform import DENSE_DEGREE_LIMIT
+from . import fraction_form as forms
 from .declared import program_answers, program_epsilon
 from .display import distribution_html, distribution_repr
-from .fraction_form import fraction_form, x_form
 from .integrate import run_cost, run_probability, run_terms
 from .runs import Run
 from .sampler import sample_outputs
@@ -76,30 +76,31 @@ class OutputValues:
 @lru_cache(maxsize=1024)  # an exhaustive search at m = 6 reads 729 vectors twice
 def output_values(mechanism: ProgramMechanism, answers: tuple) -> OutputValues | None:
     """The :class:`OutputValues` of the program on ``answers``; None when a run has a coin
-    weight, a denominator (discrete, Gumbel noise) or another unit (then: sympy sums)."""
+    weight that is not a sum ``q exp(c lam)`` (:func:`~exactdp.programs.fraction_form.
+    weight_value`: a rational coin multiplies the run's terms), a denominator (discrete,
+    Gumbel noise) or another unit (then: sympy sums). A run without draws (a constant)
+    fits every unit."""
     trace = program_trace(mechanism, answers)
-    sums: dict[Hashable, dict] = {}
     unit = None
+    weighted = []
     priced = (mechanism, answers) in _PRICED  # in an analysis, with its own bar
     with progress_bar(len(trace.runs), f"{mechanism.name}.distribution", unit="run",
                       seconds=None if priced else trace_seconds(mechanism, answers)) as bar:
         for run in trace.runs:  # a bar on a terminal at once past 2 s estimated
-            if run.weight != 1:
-                return None
             terms = run_terms(run)
-            if terms is None or terms.denominator != ONE or (
-                    unit is not None and terms.unit != unit):
+            if terms is None or terms.denominator != ONE:
                 return None
-            unit = terms.unit
-            total = sums.setdefault(run.output, {})
-            for key, q in terms.numerator.items():
-                v = total.get(key, 0) + q
-                if v:
-                    total[key] = v
-                else:
-                    total.pop(key, None)
+            if not forms.is_constant(terms.numerator) or unit is None and run.draws:
+                if unit is not None and terms.unit != unit:
+                    return None
+                unit = terms.unit
+            if unit is not None and forms.weight_value(run.weight, unit) is None:
+                return None  # a coin of another shape: sympy sums
+            weighted.append((run, terms.numerator))
             bar.update()
-    if unit is None:
+    unit = sympy.Integer(1) if unit is None else unit  # no draw at all: any unit
+    sums = forms.weighted_sums(weighted, unit)
+    if sums is None:
         return None
     keys = mechanism.output_keys(as_scores(list(answers)))
     return OutputValues(unit, tuple(sums.get(k, {}) for k in keys))
@@ -208,10 +209,12 @@ def _obstruction(mechanism: ProgramMechanism, answers: tuple) -> str | None:
         t = d.scale * symbolic.epsilon
         if not (t.is_Rational or sympy.cancel(t).is_Rational):
             return f"the noise scale {d.scale} at {d.line} is not a rational multiple of 1/eps"
-    if ov is None and fraction_form(trace, mechanism.output_keys(as_scores(list(answers)))) is None:
-        return ("a run has a coin or Gumbel noise, noise scales without one common unit, or "
-                f"a form of degree above DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")
-    return None
+    why = forms.coin_obstruction(trace.runs, symbolic.epsilon)  # every rational unit r*eps
+    keys = mechanism.output_keys(as_scores(list(answers)))
+    if why is None and ov is None and forms.fraction_form(trace, keys) is None:
+        return ("a run has Gumbel noise, noise scales without one common unit, or a form "
+                f"of degree above DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")
+    return why
 
 
 #: The symbolic epsilon of :meth:`ProgramMechanism.rational_obstruction`.
@@ -367,9 +370,9 @@ class ProgramMechanism(Mechanism):
             return None
         self._check_cost(sv)
         ov = output_values(self, tuple(sv.exact))
-        if ov is None:  # a coin, discrete or Gumbel noise, or no one unit
-            return fraction_form(self.trace(sv), self.output_keys(sv))
-        return x_form(ov.values, ov.unit) if ov.unit.is_Rational else None
+        if ov is None:  # another coin, discrete or Gumbel noise, or no one unit
+            return forms.fraction_form(self.trace(sv), self.output_keys(sv))
+        return forms.x_form(ov.values, ov.unit) if ov.unit.is_Rational else None
 
     def capabilities_on(self, sv: ScoreVector) -> frozenset[str]:
         """The base class's, with ``rational_form`` only where the probabilities are
@@ -383,8 +386,9 @@ class ProgramMechanism(Mechanism):
         """Why the probabilities on ``sv`` are not polynomials in one ``x =
         exp(-epsilon/N)`` (over a power of ``x``) for every epsilon, or None when they are.
 
-        Every run must integrate to ``sum q lam**e exp(lam W)`` with one unit ``lam``, no
-        coin weight and no denominator; every noise scale must be a rational multiple of
+        Every run must integrate to ``sum q lam**e exp(lam W)`` (or a quotient of two) with
+        one unit ``lam``, a coin weight a sum ``q exp(c lam)`` (a rational coin: any), and
+        every noise scale must be a rational multiple of
         ``1/epsilon`` (decided on the runs at a symbolic epsilon, traced, not integrated);
         and no ``e > 0`` term may survive the sum over an output's runs (as
         :meth:`exactdp.SparseVector.rational_obstruction`). Cached per answers.
@@ -396,8 +400,8 @@ class ProgramMechanism(Mechanism):
         if why is not None:
             raise ValueError(f"{self.name}: no rational form in x here: {why}")
         ov = output_values(self, tuple(sv.exact))  # else discrete noise: flint quotients
-        rf = fraction_form(self.trace(sv), self.output_keys(sv)) if ov is None else x_form(
-            ov.values, ov.unit)
+        rf = (forms.fraction_form(self.trace(sv), self.output_keys(sv)) if ov is None
+              else forms.x_form(ov.values, ov.unit))
         if rf is None:
             raise ValueError(f"{self.name}: no rational form in x here: its degree is above "
                              f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT}")

@@ -449,7 +449,8 @@ def _scale_verdict(s: sympy.Expr) -> str | None:
 
 
 def exact_probability(p: object, line: str) -> sympy.Expr:
-    """The ``p`` of a Bernoulli draw: provably in [0, 1]."""
+    """The ``p`` of a Bernoulli draw: provably in [0, 1] (``p <= 1`` by ``1 - p >= 0`` or,
+    for a positive ``p`` such as ``exp(-epsilon)``, by ``log p <= 0``)."""
     if isinstance(p, (Noisy, Comparison)):
         raise ProgramError(f"{line}: bernoulli() probability depends on a noise")
     if isinstance(p, float):
@@ -463,6 +464,8 @@ def exact_probability(p: object, line: str) -> sympy.Expr:
     hi = (1 - s).is_nonnegative
     if hi is None:
         hi = sympy.together(1 - s).is_nonnegative
+    if hi is None and lo is True and s.is_positive:  # exp(-epsilon)/2: log s <= 0
+        hi = sympy.expand_log(sympy.log(s), force=True).is_nonpositive or None
     if lo is True and hi is True:
         return s
     why = "is not" if False in (lo, hi) else "cannot be shown to be"

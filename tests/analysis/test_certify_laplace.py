@@ -63,9 +63,9 @@ def _svt_quadrature(variant: int, answers, outputs, eps: F) -> list[float]:
     return out
 
 
-def _rnm_quadrature(scores, eps: F) -> list[float]:
-    """Pr[argmax_r q_r + Lap(2/eps) = r] = int f(y - q_r) prod_{s != r} F(y - q_s) dy."""
-    b = 2 / float(eps)
+def _rnm_quadrature(scores, eps: F, scale: F = F(2)) -> list[float]:
+    """Pr[argmax_r q_r + Lap(scale/eps) = r] = int f(y - q_r) prod_{s != r} F(y - q_s) dy."""
+    b = float(scale) / float(eps)
     cuts = sorted(set(scores))
     out = []
     for r, qr in enumerate(scores):
@@ -319,3 +319,47 @@ def test_sign_analyses_past_the_cost_limit_are_refused_in_certify_dp_s_name(monk
     with pytest.raises(ValueError, match=r"^certify_dp: the sign analyses of 4 exponential "
                                          r"polynomials in epsilon would need"):
         certify_dp(exactdp.ReportNoisyMax(EPS, noise="laplace"), [0, 1], [1, 0])
+
+
+def _half_noisy_max(scale):
+    """With probability 1/2 report-noisy-max with Laplace noise ``scale/epsilon``, else the
+    constant 0 (a fair coin)."""
+    from exactdp.programs import argmax, bernoulli, laplace, program
+
+    @program(output="selection")
+    def half_noisy_max(q, epsilon):
+        if bernoulli(sympy.Rational(1, 2)):
+            return argmax([a + laplace(scale / epsilon) for a in q])
+        return 0
+
+    return half_noisy_max
+
+
+@pytest.mark.parametrize(("scale", "holds"), [(F(2), True), (F(1, 4), False)])
+def test_a_fair_coin_before_noisy_max_against_quadrature(scale, holds):
+    """``Pr[o] = 1/2 Pr_RNM[o] + 1/2 [o = 0]``, the noisy max by quadrature: each
+    condition's sign chart agrees with ``e^eps P_o(b) - P_o(a)`` at 12 epsilons (where it
+    is above 1e-9). Noise 2/epsilon: epsilon-DP for every epsilon (a mixture of private
+    releases); 1/(4 epsilon): the ratio reaches about e^(4 epsilon) > e^epsilon, so it fails
+    for every epsilon."""
+    prog = _half_noisy_max(sympy.Rational(scale.numerator, scale.denominator))
+    pairs = [((0, 1), (1, 0)), ((0, 0, 1), (1, 1, 0)), ((1, 0, 0), (0, 0, 1))]
+    grid = [F(k, 4) for k in (1, 2, 3, 4, 6, 8, 10, 12, 16, 20, 28, 40)]
+    compared = 0
+    for a, b in pairs:
+        cert = certify_dp(prog(epsilon=EPS), a, b)
+        assert isinstance(cert, LaplaceDPCertificate) and cert.holds is holds and cert.verify()
+        if not holds:
+            assert [str(iv) for iv in cert.failing_epsilons] == ["(0, oo)"]
+        for e in grid:
+            probs = {v: [p / 2 + (r == 0) / 2 for r, p in enumerate(_rnm_quadrature(v, e, scale))]
+                     for v in (a, b)}
+            for c in cert.conditions:
+                lo_v, hi_v = (a, b) if c.direction == "q->q'" else (b, a)
+                value = math.exp(e) * probs[hi_v][c.output] - probs[lo_v][c.output]
+                s = _chart_sign(c.analysis, e)
+                if s is None or abs(value) < 1e-9:
+                    continue
+                assert s == (1 if value > 0 else -1), (a, b, c.output, c.direction, e)
+                compared += 1
+    assert compared > 100

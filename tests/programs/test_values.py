@@ -358,6 +358,20 @@ def test_symbolic_coin_probability_must_be_provable():
 
     refused(rr, r"cannot be shown to be in \[0, 1\]", epsilon=eps)
 
+    @program()
+    def exp_coin(q, epsilon):
+        return bernoulli(sympy.exp(-epsilon) / 3)
+
+    @program()
+    def big_coin(q, epsilon):
+        return bernoulli(2 * sympy.exp(-epsilon))
+
+    # log(exp(-eps)/3) = -eps - log 3 <= 0: in [0, 1]; log(2 exp(-eps)) = log 2 - eps: unknown
+    d = exp_coin(epsilon=eps).distribution([0])
+    assert dict(zip(d.outputs, d.probabilities, strict=True)) == {
+        True: sympy.exp(-eps) / 3, False: 1 - sympy.exp(-eps) / 3}
+    refused(big_coin, r"cannot be shown to be in \[0, 1\]", epsilon=eps)
+
 
 def test_a_draw_outside_a_program():
     with pytest.raises(ProgramError, match="laplace: called outside a program"):

@@ -138,3 +138,78 @@ def test_make_engine_opens_its_own_bar_with_the_mechanisms_estimate(monkeypatch)
     given = make_engine(mech, vectors, "bounded_range", step=lambda: None)
     assert len(seen) == 1  # a caller's step: no second bar
     assert own.probs == given.probs
+
+
+def _pf_estimate(vectors) -> float:
+    """check_pf_trees' estimate: the fitted product-tree model over the distinct trees."""
+    from exactdp.pf_cost import pf_tree_product_seconds
+
+    return sum(pf_tree_product_seconds(len(G), len(G) * (sum(G) + 1))  # n (sum G + 1)
+               for G in pf_tree_gaps(PermuteAndFlip(1), vectors))
+
+
+def test_check_dp_on_pf_at_moderate_n_runs_under_the_fitted_tree_estimate(monkeypatch):
+    """check_dp on PF(1) and the scores 0..59 (q and its 2n + 2 = 122 neighbours, 121
+    distinct gap tuples): the fitted model prices them at about 31 s, under the limit, and the check
+    runs (PF is epsilon-DP, the loss attains epsilon); the Horner model said 228 s and
+    refused. Its recorded measurements (docs/benchmarks.md, one tree of 0..n-1: 0.335 s at
+    n = 60, 5.91 s at n = 120) grow 17.6x; the model's 16.1x is within 10% of that."""
+    from exactdp.cost import SECONDS_LIMIT
+    from exactdp.pf_cost import pf_tree_product_seconds
+
+    seen = []
+    real = S.check_pf_trees
+    monkeypatch.setattr(S, "check_pf_trees", lambda f, m, vs: (seen.append(list(vs)),
+                                                                real(f, m, vs)))
+    result = exactdp.check_dp(PermuteAndFlip(1), list(range(60)))
+    assert result.holds and result.loss == 1
+    (vectors,) = seen
+    assert len(vectors) == 123 and len(pf_tree_gaps(PermuteAndFlip(1), vectors)) == 121
+    assert 25 < _pf_estimate(vectors) < SECONDS_LIMIT / 3
+
+    def tree(n):
+        return pf_tree_product_seconds(n, n * (n * (n - 1) // 2 + 1))
+
+    assert tree(120) / tree(60) == pytest.approx(5.91 / 0.335, rel=0.1)
+    assert tree(100) / tree(60) == pytest.approx(2.832 / 0.335, rel=0.15)
+
+
+def _one_moves(n):
+    """0..n-1 and its 2n neighbours moving one score by +-1."""
+    q = list(range(n))
+    out = [ScoreVector.from_input(q)]
+    for i in range(n):
+        for d in (1, -1):
+            out.append(ScoreVector.from_input(q[:i] + [q[i] + d] + q[i + 1:]))
+    return out
+
+
+def test_pf_trees_past_the_limit_refuse_within_two_seconds():
+    """0..89 and its 180 one-moves: about 235 s by the fitted model (181 trees of about
+    1.3 s), refused at once naming the call, the estimate and the cheaper routes; 0..69
+    (under the limit) passes."""
+    import time
+
+    from exactdp.cost import SECONDS_LIMIT, TooCostly
+
+    big = _one_moves(90)
+    assert SECONDS_LIMIT < _pf_estimate(big) < 3 * SECONDS_LIMIT
+    t0 = time.process_time()
+    with pytest.raises(TooCostly, match=r"^check_dp: the exact permute-and-flip polynomials "
+                       r"of 181 score vectors of n = 90 outputs .* about 2\d\d s \(limit "
+                       r"120 s\); pass the one neighbour"):
+        S.check_pf_trees("check_dp", PermuteAndFlip(1), big)
+    assert time.process_time() - t0 < 2.0
+    small = _one_moves(70)
+    assert _pf_estimate(small) < SECONDS_LIMIT
+    S.check_pf_trees("check_dp", PermuteAndFlip(1), small)  # no refusal
+    # end to end: privacy_loss at a symbolic epsilon takes the general route (a tree per
+    # vector); two trees of 0..239, about 66 s each by the model (the model's 16x per
+    # doubling of n on the 5.9 s measured at n = 120: about 95 s each), refused at once
+    e = sympy.Symbol("e", positive=True)
+    q = list(range(240))
+    t0 = time.process_time()
+    with pytest.raises(TooCostly, match=r"^privacy_loss: the exact permute-and-flip "
+                       r"polynomials of 2 score vectors of n = 240 outputs .* about 132 s"):
+        exactdp.privacy_loss(PermuteAndFlip(e), q, [1] + q[1:])
+    assert time.process_time() - t0 < 2.0
