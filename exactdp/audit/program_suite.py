@@ -208,13 +208,16 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     # (a trace and translation LPs per neighbour, 21 exact losses): over the 1 s budget
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, heuristic=False),
     # c = 1: an output releases at most one value (the 1 s limit); check_dp's 25 heuristic
-    # neighbours are not screened out by their translation bounds (each an exact loss)
+    # neighbours are not screened out by their translation bounds (each an exact loss); at
+    # 10 queries the program's integrals (two CDF factors per False answer) cost 0.9-5.2 s
+    # CPU a pattern, 12.5 s for 6 of the 14 before the row's 10 s limit
     "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 3, heuristic=False, first_found=True,
-                                 note="3 queries, c = 1: at most one released value per "
+                                 note="3 queries: at 10 the first 6 patterns' exact losses "
+                                 "take 12.5 s CPU; c = 1: at most one released value per "
                                  "output"),
     # the loss on "all above" is (3 (m - 1) + 1) epsilon / 8: 7/8 epsilon at 3 queries
     # (within the claim), 7/2 epsilon at 10 (the docstring's violation); check_dp's 152
-    # heuristic neighbours are all screened out below it, at 2.7 s CPU (a trace and
+    # heuristic neighbours are all screened out below it, at 2.8 s CPU (a trace and
     # translation LPs per neighbour): over the 1 s budget
     "bad_adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 10, heuristic=False,
                                      note="c = 1: at most one released value per output"),
