@@ -11,6 +11,7 @@ epsilon; the noisy sum with half the noise: 2 epsilon).
 
 from __future__ import annotations
 
+import mpmath
 import pytest
 import sympy
 
@@ -163,7 +164,8 @@ def test_settings_that_depart_from_the_tools_say_so():
     """Rows over the 1 s budget at the tools' sizes run fewer queries or skip the heuristic,
     and the row says which."""
     gap = ps.search_program("gap_svt")
-    assert gap.queries == 3 and "3 queries" in ps.setting("gap_svt").note
+    assert gap.queries == 10 and not ps.setting("gap_svt").heuristic
+    assert gap.search.endswith(f"{ps.HEURISTIC} not run: over the row's 1 s CPU budget here")
     assert not ps.setting("adaptive_svt").heuristic and ps.setting("adaptive_svt").note
     assert ps.setting("above_threshold_discrete").queries == 2
 
@@ -209,22 +211,25 @@ def test_an_infinite_loss_ends_the_pattern_search():
 
 
 def test_bad_adaptive_svt_row_shows_its_violation():
-    """At 4 queries "all above" has loss (3 (m - 1) + 1) epsilon / 8 = 5/4 epsilon = 1/8
+    """At 10 queries "all above" has loss (3 (m - 1) + 1) epsilon / 8 = 7/2 epsilon = 7/20
     (the docstring's closed form: each False before the release adds 3 epsilon / 8), above
     the claim 1/10; at 3 queries it is 7/8 epsilon, within it."""
     s = ps.search_program("bad_adaptive_svt")
     worst = exactdp.audit.suite.worst_pair(s.found)
-    assert s.queries == 4 and worst.loss == sympy.Rational(5, 4) * CLAIM
-    assert worst.pattern == "all above" and worst.loss > CLAIM
-    assert "4 queries" in ps.setting("bad_adaptive_svt").note
+    assert s.queries == 10 and worst.loss == sympy.Rational(3 * 9 + 1, 8) * CLAIM
+    assert worst.loss == sympy.Rational(7, 20)
+    assert worst.pattern == "all above" and worst.loss > CLAIM and not s.refused
+    assert worst.output.startswith("the pattern (False, False, False, False, False, False, "
+                                   "False, False, False, REAL)")
     own = library_release.bad_adaptive_svt(epsilon=CLAIM, threshold=1)
     assert exactdp.privacy_loss(own, (1,) * 3, (2,) * 3).loss == sympy.Rational(7, 8) * CLAIM
 
 
-def test_release_heuristic_screened_finds_check_dps_worst_pair():
-    """GapSVT at 3 queries: check_dp's heuristic neighbours through the screen find
-    (1, 1, 1) vs (2, 2, 0), worse than every StatDP pattern; check_dp itself (every
-    neighbour's exact loss, no screen) reaches the same exact loss."""
+def test_release_heuristic_screened_finds_check_dps_worst_pair(monkeypatch):
+    """GapSVT at 3 queries (its former setting): check_dp's heuristic neighbours through
+    the screen find (1, 1, 1) vs (2, 2, 0), worse than every StatDP pattern; check_dp
+    itself (every neighbour's exact loss, no screen) reaches the same exact loss."""
+    monkeypatch.setattr(ps, "SETTINGS", {"gap_svt": ps.SuiteSetting(_GAP, 3)})
     s = ps.search_program("gap_svt")
     worst = exactdp.audit.suite.worst_pair(s.found)
     assert worst.pattern == ps.HEURISTIC and s.found[-1] is worst
@@ -233,6 +238,49 @@ def test_release_heuristic_screened_finds_check_dps_worst_pair():
     assert s.search.endswith("check_dp heuristic from 111 (25 neighbours, 23 screened out)")
     r = exactdp.check_dp(ps.build("gap_svt"), (1, 1, 1), search="heuristic")
     assert exactdp.exact.compare(r.loss, worst.loss) == 0 and r.neighbours_checked == 25
+
+
+_GAP = {"threshold": 1, "c": 1}
+
+
+def _gap_limit_ratio(a: tuple, b: tuple) -> mpmath.mpf:
+    """GapSVT (threshold 1, c = 1, epsilon 1/10) by quadrature, from its definition: the
+    limit as v -> +oo of f_a / f_b on the output (False^(m-1), v), v the released gap.
+    With rho of rate l1 = eps / 2, nu_i of rate l2 = eps / 4 and F the CDF of nu,
+    f_a(v) = int p(r) prod_{i<m-1} F(T + r - a_i) g(v + T + r - a_last) dr, and
+    g(x) exp(l2 v) -> (l2 / 2) exp(-l2 (T + r - a_last)) (dominated convergence: p(r)
+    exp(-l2 r) is integrable since l1 > l2)."""
+    mpmath.mp.dps = 40
+    eps = mpmath.mpf(1) / 10
+    l1, l2, t = eps / 2, eps / 4, 1
+
+    def cdf(x: mpmath.mpf) -> mpmath.mpf:
+        return mpmath.exp(l2 * x) / 2 if x < 0 else 1 - mpmath.exp(-l2 * x) / 2
+
+    def part(q: tuple) -> mpmath.mpf:
+        def f(r: mpmath.mpf) -> mpmath.mpf:
+            below = mpmath.fprod(cdf(t + r - x) for x in q[:-1])
+            return l1 / 2 * mpmath.exp(-l1 * abs(r)) * below * mpmath.exp(-l2 * r)
+        return mpmath.quad(f, sorted({-mpmath.inf, 0, mpmath.inf, *(x - t for x in q[:-1])}))
+
+    return mpmath.exp(l2 * (a[-1] - b[-1])) * part(a) / part(b)
+
+
+def test_gap_svt_row_at_ten_queries_against_quadrature():
+    """GapSVT at the tools' 10 queries: the mirrored "one below rest above" is check_dp's
+    worst pair, 1^10 vs 2^9 0 (the odd query last), and its exact loss is the log of the
+    density ratio's limit as the released gap grows (quadrature at 40 digits, an
+    independent route), above the unmirrored patterns' worst (0.0890034 on "half half")."""
+    s = ps.search_program("gap_svt")
+    worst = exactdp.audit.suite.worst_pair(s.found)
+    assert s.queries == 10 and not s.refused
+    assert worst.pattern == "one below rest above" + ps.MIRRORED
+    assert (worst.scores, worst.neighbour) == ((1,) * 10, (2,) * 9 + (0,))
+    assert not worst.attained and worst.output.endswith("as the value -> +oo")
+    want = mpmath.log(_gap_limit_ratio(worst.scores, worst.neighbour))
+    assert abs(sympy.N(worst.loss, 40) - sympy.Float(want, 40)) < 1e-30
+    assert exactdp.printing.format_number(worst.loss, 6) == "0.0985001"
+    assert all(p.loss < worst.loss for p in s.found if not p.pattern.endswith(ps.MIRRORED))
 
 
 def test_counts_in_the_search_column_agree_in_number():
