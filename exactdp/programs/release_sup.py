@@ -504,7 +504,9 @@ def _zone(f: Terms, lam: Fraction, r: Fraction, delta: Fraction, tries: int
           ) -> tuple[Fraction, Fraction, Fraction] | None:
     """``(r - d, r + d, r)`` where ``r`` is an exact zero of ``f`` of multiplicity ``m``
     and ``f^(m)`` excludes 0 on ``[r - d, r + d]`` (``d`` from ``delta``, divided by 4 up
-    to ``tries`` times), else None: by Rolle, ``r`` is the only zero there."""
+    to ``tries`` times; its enclosure :func:`_centred`, whose Taylor form survives the
+    cancelling terms of a high derivative), else None: by Rolle, ``r`` is the only zero
+    there."""
     if not zero_at(f, r, lam):
         return None
     g, m = f, 0
@@ -512,8 +514,9 @@ def _zone(f: Terms, lam: Fraction, r: Fraction, delta: Fraction, tries: int
         g, m = derivative(g, lam), m + 1
         if m > 16 or not g:
             return None
+    dg = derivative(g, lam)
     for _ in range(tries):
-        if 0 not in ball(g, interval(r - delta, r + delta), lam):
+        if 0 not in _centred(g, dg, r - delta, r + delta, lam):
             return r - delta, r + delta, r
         delta /= 4
     return None
