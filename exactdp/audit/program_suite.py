@@ -207,10 +207,8 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     # query last); its 152 heuristic neighbours, screened below it, cost 2.6 s CPU more
     # (a trace and translation LPs per neighbour, 21 exact losses): over the 1 s budget
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, heuristic=False),
-    # c = 1: an output releases at most one value (the 1 s limit); check_dp's 25 heuristic
-    # neighbours are not screened out by their translation bounds (each an exact loss); at
-    # 10 queries the program's integrals (two CDF factors per False answer) cost 0.9-5.2 s
-    # CPU a pattern, 12.5 s for 6 of the 14 before the row's 10 s limit
+    # check_dp's 25 heuristic neighbours are not screened out (each an exact loss); at 10
+    # queries the integrals (two CDF factors per False answer) cost 0.9-5.2 s a pattern
     "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 3, heuristic=False, first_found=True,
                                  note="3 queries: at 10 the first 6 patterns' exact losses "
                                  "take 12.5 s CPU; c = 1: at most one released value per "
@@ -221,12 +219,16 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     # translation LPs per neighbour): over the 1 s budget
     "bad_adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 10, heuristic=False,
                                      note="c = 1: at most one released value per output"),
-    # c = 2 at 10 queries: the loss's estimate is past the 120 s limit (refused at once)
+    # c = 2 at 10 queries: the loss's estimate is past the 120 s limit (refused at once);
+    # c = 1, 10 queries: docs/benchmarks.md (bounds and losses of check_dp's neighbours)
     "svt34_parallel": SuiteSetting(_p(threshold=1, c=1), 3, first_found=True,
-                                   note="3 queries, c = 1 (the program's integrator): at "
-                                   "most one released value per output"),
-    "noisy_top_k_gap": SuiteSetting(queries=5),
-    "noisy_top_k_gap_exponential": SuiteSetting(queries=5),
+                                   note="3 queries, c = 1 (the program's integrator): 10 "
+                                   "take 41 s CPU; at most one released value per output"),
+    "noisy_top_k_gap": SuiteSetting(queries=5, note="5 queries: 10 take 14 s CPU (the "
+                                    "bounds and losses of check_dp's 152 neighbours)"),
+    "noisy_top_k_gap_exponential": SuiteSetting(queries=5, note="5 queries: 10 take 7 s CPU "
+                                                "(the bounds and losses of check_dp's 152 "
+                                                "neighbours)"),
 })
 
 

@@ -52,10 +52,10 @@ Algorithmic Foundations of Differential Privacy*, 2014, section 3.3.
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 from .release_cells import OnBoundary, VPoly, cell_at, cells
@@ -188,20 +188,37 @@ def _s(d: Sequence[Any], G: Sequence[Any]) -> Any:
 
 def _k_terms(c: GapChain, alpha: Fraction, beta: Fraction, below: bool) -> Terms:
     """``K(alpha + beta v)`` as :data:`Terms` (``lam = 1/b``); ``below``: the piece where
-    ``alpha + beta v <= E`` (``K`` constant there)."""
+    ``alpha + beta v <= E`` (``K`` constant there). The ``2**n`` subsets ``S`` of the
+    losers are summed by their size and sum of ``e_i`` (:func:`_subset_sums`): equal
+    pairs give equal terms."""
     k, b = len(c.chain) + 1, c.scale
     out: Terms = {}
     top = max(c.losers) if c.losers else None
-    for r in range(len(c.losers) + 1):
-        for sub in itertools.combinations(c.losers, r):
-            coef = (-1) ** r * b ** (1 - k) / (k + r)
-            w = sum(c.chain, Fraction(0)) + sum(sub, Fraction(0))
-            if below and top is not None:
-                key = (Fraction(0), w - (k + r) * top)
-            else:
-                key = (-(k + r) * beta, w - (k + r) * alpha)
-            out = add(out, {key: (coef,)})
+    base = sum(c.chain, Fraction(0))
+    for r, total, count in _subset_sums(c.losers):
+        coef = (-1) ** r * count * b ** (1 - k) / (k + r)
+        w = base + total
+        if below and top is not None:
+            key = (Fraction(0), w - (k + r) * top)
+        else:
+            key = (-(k + r) * beta, w - (k + r) * alpha)
+        out = add(out, {key: (coef,)})
     return out
+
+
+@lru_cache(maxsize=1024)
+def _subset_sums(losers: tuple[Fraction, ...]) -> tuple[tuple[int, Fraction, int], ...]:
+    """``(|S|, sum of e_i over S, how many subsets S)`` over the subsets ``S`` of
+    ``losers``, by size then sum: a count per pair (dynamic programming over the losers,
+    at most ``(n + 1) * (distinct sums)`` states instead of ``2**n`` subsets)."""
+    counts: dict[tuple[int, Fraction], int] = {(0, Fraction(0)): 1}
+    for e in losers:
+        nxt = dict(counts)
+        for (r, total), n in counts.items():
+            key = (r + 1, total + e)
+            nxt[key] = nxt.get(key, 0) + n
+        counts = nxt
+    return tuple((r, total, n) for (r, total), n in sorted(counts.items()))
 
 
 def _attained(c: GapChain, o: GapChain, s: Any, s2: Any) -> bool:

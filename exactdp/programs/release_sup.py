@@ -387,6 +387,9 @@ def zeros(f: Terms, lam: Fraction, a: Fraction | None, b: Fraction | None,
     zones: list[tuple[Fraction, Fraction, Fraction]] = []  # exact rational zeros: done
     steps = 0
     with flint_prec(prec()):
+        for r in dict.fromkeys((a, b)):  # an exact zero at an end: its zone, at once
+            zone = _zone(f, lam, r, b - a, 16)  # (a high multiplicity defeats bisection)
+            zones += [zone] if zone is not None else []
         while todo:
             x, y = todo.pop()
             steps += 1
@@ -494,7 +497,16 @@ def _rational_zero(f: Terms, lam: Fraction, x: Fraction, y: Fraction
     holding no other zero: ``f^(m)`` excludes 0 on it, ``m`` the multiplicity of ``r``
     (Rolle: at most ``m`` zeros with multiplicity there, all at ``r``)."""
     w = y - x
-    r = simplest(x - w, y + w)
+    return _zone(f, lam, simplest(x - w, y + w), 4 * w, 8)
+
+
+def _zone(f: Terms, lam: Fraction, r: Fraction, delta: Fraction, tries: int
+          ) -> tuple[Fraction, Fraction, Fraction] | None:
+    """``(r - d, r + d, r)`` where ``r`` is an exact zero of ``f`` of multiplicity ``m``
+    and ``f^(m)`` excludes 0 on ``[r - d, r + d]`` (``d`` from ``delta``, divided by 4 up
+    to ``tries`` times; its enclosure :func:`_centred`, whose Taylor form survives the
+    cancelling terms of a high derivative), else None: by Rolle, ``r`` is the only zero
+    there."""
     if not zero_at(f, r, lam):
         return None
     g, m = f, 0
@@ -502,9 +514,9 @@ def _rational_zero(f: Terms, lam: Fraction, x: Fraction, y: Fraction
         g, m = derivative(g, lam), m + 1
         if m > 16 or not g:
             return None
-    delta = 4 * w
-    for _ in range(8):
-        if 0 not in ball(g, interval(r - delta, r + delta), lam):
+    dg = derivative(g, lam)
+    for _ in range(tries):
+        if 0 not in _centred(g, dg, r - delta, r + delta, lam):
             return r - delta, r + delta, r
         delta /= 4
     return None

@@ -21,6 +21,7 @@ which appears therein", NTI Series 2, 1968 (colour refinement).
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import Any
 
 import sympy
 
@@ -61,6 +62,7 @@ def _colours(run: Run) -> list[int]:
 def _refine(draws: tuple[Draw, ...], forms: list, values: list) -> list[int]:
     """Colour refinement of the noises ``draws`` by the comparisons ``forms`` (relation,
     an orderable constant, coefficients) and the released values' coefficients."""
+    forms, values = _ranked(forms, values)
     n = len(draws)
     kinds: dict[tuple, tuple] = {}
     for d in draws:
@@ -79,6 +81,25 @@ def _refine(draws: tuple[Draw, ...], forms: list, values: list) -> list[int]:
         if len(set(new)) == len(set(col)):
             return new
         col = new
+
+
+def _ranked(forms: list, values: list) -> tuple[list, list]:
+    """``forms`` and ``values`` with each number (a constant, or a pair of them, and the
+    coefficients) replaced by its rank among all of them: the same order and equalities,
+    so the same refinement, with ints to hash and sort instead of Fractions."""
+    nums: set = set()
+    for _, const, coefs in forms:
+        nums.update(const if isinstance(const, tuple) else (const,))
+        nums.update(a for _, a in coefs)
+    for coefs in values:
+        nums.update(a for _, a in coefs)
+    rank = {x: i for i, x in enumerate(sorted(nums))}
+
+    def num(c: Any) -> Any:
+        return tuple(rank[x] for x in c) if isinstance(c, tuple) else rank[c]
+
+    return ([(rel, num(const), [(i, rank[a]) for i, a in coefs]) for rel, const, coefs in forms],
+            [[(i, rank[a]) for i, a in coefs] for coefs in values])
 
 
 def pair_key(run: Run, other: Run) -> tuple | None:

@@ -168,6 +168,10 @@ def test_settings_that_depart_from_the_tools_say_so():
     assert gap.search.endswith(f"{ps.HEURISTIC} not run: over the row's 1 s CPU budget here")
     assert not ps.setting("adaptive_svt").heuristic and ps.setting("adaptive_svt").note
     assert ps.setting("above_threshold_discrete").queries == 2
+    for name, m in (("noisy_top_k_gap", 5), ("noisy_top_k_gap_exponential", 5),
+                    ("svt34_parallel", 3)):
+        assert ps.setting(name).queries == m and ps.setting(name).note.startswith(
+            f"{m} queries") and "10 take" in ps.setting(name).note
 
 
 def test_a_new_program_becomes_searchable(monkeypatch):

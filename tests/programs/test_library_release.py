@@ -451,6 +451,55 @@ def test_noisy_top_3_loss_is_exact_against_quadrature():
                 assert abs(log_ratio(w, "exponential", g1, g2)) <= at + 1e-12
 
 
+@pytest.mark.parametrize(("noise", "neighbour", "epsilon", "want", "gap"), [
+    ("exponential", (2,) + (0,) * 9, R(1, 10), R(1, 20), 2),
+    ("exponential", (0, 0) + (2,) * 8, R(1, 10), R(1, 10), R(1, 2)),
+    ("laplace", (0, 0) + (2,) * 8, R(1, 10),
+     sympy.log(4097 * sympy.exp(R(1, 2)) / (4112 * sympy.exp(R(2, 5)) - 15 * sympy.exp(R(1, 10)))),
+     None),
+])
+def test_noisy_top_2_with_gap_at_ten_answers_against_quadrature(noise, neighbour, epsilon,
+                                                                 want, gap):
+    """The suite's pairs at its settings (ten answers, epsilon 1/10, scale 2k/epsilon = 40):
+    ``1^10`` against one above the rest below (exponential noise: the log ratio's
+    derivative vanishes to order 8 at a gap's end, once undecided) and against check_dp's
+    worst neighbour ``0 0 2^8`` (exponential: exactly epsilon, attained; Laplace: a limit as
+    the gap grows). The defining integral (:func:`_top2_reference`, 20 digits) gives the
+    value at the witness (Laplace: the limit of ``e^(g/b)`` times it, by dominated
+    convergence), and no pattern class (the answers under both inputs) above it on a grid
+    of gaps."""
+    prog = L.noisy_top_k_gap if noise == "laplace" else L.noisy_top_k_gap_exponential
+    q = (1,) * 10
+    r = exactdp.privacy_loss(prog(epsilon=epsilon), q, neighbour)
+    assert sympy.simplify(sympy.exp(r.value) - sympy.exp(want)) == 0  # one value
+    assert r.attained == (gap is not None)
+    assert r.output.startswith("the pattern (0, 1, REAL)")
+    with mpmath.workdps(20):
+        b = mpmath.mpf(40)
+        qq, qq2 = [mpmath.mpf(a) for a in q], [mpmath.mpf(a) for a in neighbour]
+
+        def log_ratio(w1, w2, g):
+            return mpmath.log(_top2_reference(qq, w1, w2, b, noise, g)
+                              / _top2_reference(qq2, w1, w2, b, noise, g))
+
+        value = mpmath.mpf(str(sympy.N(want, 30)))
+        if gap is None:  # e^(g/b) f(g) as g -> oo: the winner's density e^(-(z + g - a)/b)/2b
+            def tail(qs):
+                return mpmath.quad(lambda z: Q.laplace_pdf(z - qs[1], b) * mpmath.exp(
+                    -(z - qs[0]) / b) / (2 * b) * mpmath.fprod(
+                    Q.laplace_cdf(z - a, b) for a in qs[2:]), [-mpmath.inf, *sorted(set(qs)),
+                                                               mpmath.inf])
+
+            assert abs(abs(mpmath.log(tail(qq) / tail(qq2))) - value) < mpmath.mpf(10) ** -15
+        else:
+            assert abs(abs(log_ratio(0, 1, mpmath.mpf(gap))) - value) < mpmath.mpf(10) ** -15
+        classes = {(neighbour[i], neighbour[j]): (i, j) for i in range(10) for j in range(10)
+                   if i != j}
+        for w1, w2 in classes.values():
+            for g in (mpmath.mpf(1) / 4, mpmath.mpf(2), mpmath.mpf(10), mpmath.mpf(60)):
+                assert abs(log_ratio(w1, w2, g)) <= value + 1e-12
+
+
 def test_noisy_top_k_cost_model_counts_the_ordered_tuples_and_refuses():
     """n!/(n-k)! runs: past the run limit refused after the first run; below it, refused by
     the integrator's estimate (about 1 ms a unit of tree work) before any integral."""

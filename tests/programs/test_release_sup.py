@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 
 import pytest
@@ -193,3 +194,20 @@ def test_tidy_ratio_quick_inside_the_block_and_tidy_loss_restores_the_simplified
     assert S.tidy_loss(sympy.log(fast)) == sympy.log(plain)
     assert S.tidy_loss(sympy.log(plain)) == sympy.log(plain)  # not a quick form: itself
     assert S.tidy_loss(sympy.Rational(1, 10)) == sympy.Rational(1, 10)
+
+
+def test_zeros_an_exact_zero_of_high_multiplicity_at_an_end_is_not_a_tangential_one():
+    """``exp(-2 lam v) (1 - exp(-lam v))**8`` (``lam = 1/40``: noisy top-2 with gap's
+    exponential noise at epsilon 1/10, ten answers) vanishes to order 8 at ``v = 0``, an end
+    of ``[0, 2]``, and nowhere inside: bisection alone met pieces near 0 whose enclosures
+    held 0 down to 2**-80 (an undecided critical point); the end's exact zero gets its
+    Rolle zone first (``f^(8)`` excludes 0 there). Times ``(exp(-lam v) - exp(-lam))`` a
+    sign change at ``v = 1`` is still isolated."""
+    lam = Fraction(1, 40)
+    f = {(Fraction(-2 - j), Fraction(0)): (Fraction(math.comb(8, j) * (-1) ** j),)
+         for j in range(9)}
+    assert S.zeros(f, lam, Fraction(0), Fraction(2), "t") == []
+    g = S.add(S.mul(f, {(Fraction(-1), Fraction(0)): (Fraction(1),)}),
+              S.mul(f, {(Fraction(0), Fraction(-1)): (Fraction(1),)}), -1)
+    (x, y), = S.zeros(g, lam, Fraction(0), Fraction(2), "t")
+    assert x <= 1 <= y and y - x < 1
