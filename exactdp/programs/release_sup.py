@@ -58,6 +58,11 @@ MAX_STEPS = 20_000
 #: Largest degree (in ``exp(1/L)``) of a ratio of exponential sums that :func:`tidy_ratio`
 #: hands to ``sympy.simplify``: its polynomial gcd grows with the degree (minutes at 10**5).
 SIMPLIFY_DEGREE = 2_000
+#: Most exponential terms (numerator and denominator together) of a ratio handed to
+#: ``sympy.simplify``: its time grows steeply with them (adaptive SVT at 10 queries, 32
+#: terms of degree 258: over a minute; the suite's largest at its settings, 13 terms of
+#: degree 160: 0.1 s). Larger ratios are reduced by flint's gcd instead (the same value).
+SIMPLIFY_TERMS = 16
 
 
 def prec() -> int:
@@ -214,7 +219,14 @@ def _simplified(f: sympy.Expr, g: sympy.Expr) -> sympy.Expr:
     """``sympy.simplify(f / g)``, memoised on ``(f, g)`` (sympy expressions are immutable
     and hashed by structure, and ``sympy.simplify`` is deterministic, so a repeat returns
     the same expression): a search over pairs meets one ratio again and again
-    (noisy_top_k_gap's suite row: 4 of its 6 ratios, 0.15 s of simplify each)."""
+    (noisy_top_k_gap's suite row: 4 of its 6 ratios, 0.15 s of simplify each). Past
+    :data:`SIMPLIFY_TERMS` terms, the quotient reduced as a rational function of
+    ``exp(1/L)`` (:func:`~exactdp.programs.release_tidy.quick_ratio`: exact, 0.02 s where
+    simplify ran for minutes)."""
+    tf, tg = exp_sum_terms(f, None), exp_sum_terms(g, None)
+    if tf is not None and tg is not None and len(tf) + len(tg) > SIMPLIFY_TERMS:
+        if (fast := quick_ratio(f, g)) is not None:
+            return fast
     return sympy.simplify(f / g)
 
 

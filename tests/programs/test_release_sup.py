@@ -83,6 +83,39 @@ def test_tidy_ratio_leaves_a_high_degree_quotient_unsimplified_but_equal() -> No
     assert small == e(r(1, 5))
 
 
+def test_tidy_ratio_of_many_terms_is_reduced_by_gcd_not_simplify() -> None:
+    # the adaptive-SVT (10 queries) witness: 8 over 24 terms, degree 258 in exp(1/80), where
+    # sympy.simplify ran past a minute; the flint-reduced quotient has the same value
+    import time
+
+    f = sympy.sympify(
+        "-1381*exp(-3/5)/1021020 - 1203*exp(-1)/1478048 - 10827*exp(-7/5)/206926720"
+        " - exp(-14/5)/10321920 + 487*exp(-8/5)/113541120 + 953*exp(-6/5)/3440640"
+        " + 247*exp(-2/5)/430080 + 1207*exp(-4/5)/860160")
+    g = sympy.sympify(
+        "-15689*exp(-7/10)/9801792 - 67843*exp(-11/10)/53209728 - 67843*exp(-9/8)/53209728"
+        " - 15689*exp(-29/40)/49008960 - exp(-19/20)/2560 - exp(-11/20)/7680"
+        " - exp(-121/80)/7168 - exp(-119/80)/35840 - 437*exp(-69/40)/113541120"
+        " - 29*exp(-129/40)/245104640 - 29*exp(-113/40)/908328960"
+        " + 103*exp(-14/5)/1930199040 + exp(-17/10)/122880 + 31753*exp(-3/2)/1655413760"
+        " + 31753*exp(-61/40)/331082752 + 1969*exp(-13/10)/20643840"
+        " + 199*exp(-37/40)/2580480 + exp(-61/80)/10560 + 1969*exp(-53/40)/10321920"
+        " + exp(-59/80)/2112 + exp(-91/80)/1152 + exp(-89/80)/1152 + 101*exp(-1/2)/143360"
+        " + 443*exp(-9/10)/258048")
+    assert S.ratio_degree(f, g) == 258 <= S.SIMPLIFY_DEGREE
+    start = time.process_time()
+    out = S.tidy_ratio(f, g)
+    assert time.process_time() - start < 5  # CPU seconds; simplify: over 60
+    # the same value: the difference is 0 as an identity of exponential sums (exact
+    # terms), and at 50 digits
+    p, q = sympy.fraction(out)
+    assert S.compare_sums((p, g), (f, q)) == 0  # p g = f q, term by term
+    assert abs(sympy.N(out - f / g, 50)) < sympy.Float("1e-45")
+    fifth = sympy.exp(sympy.Rational(1, 5))
+    small = S.tidy_ratio(fifth + 1, 2 + 2 * fifth)
+    assert small == sympy.Rational(1, 2)  # few terms: simplified as before
+
+
 def test_magnitude_raises_the_working_precision_for_huge_answers():
     # a term exp(lam (v + w)) with w = -10**300 needs w to 2**-PREC absolute: PREC + ~1000 bits
     assert S.prec() == S.PREC
