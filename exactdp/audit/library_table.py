@@ -36,16 +36,20 @@ def _compact(v: tuple) -> str:
 MIN_WIDTH = 40
 
 #: The columns of :func:`library_table`, in order.
-LIBRARY_HEADER = ("program", "literature", "verdict", "exact worst loss", "pair", "output",
+LIBRARY_HEADER = ("program", "literature", "verdict", "worst loss", "pair", "output",
                   "found by", "search", "every epsilon on DiPC's domain", "DP-Sniper lcb",
                   "StatDP lcb", "DiPC", "CheckDP", "ShadowDP")
 LIBRARY_FORMATS = ("text", "markdown", "latex", "html")
+#: What the loss column's decimals are (printed under the text table, above the docs' one).
+LOSS_NOTE = ("Losses are computed exactly and printed correct to the digits shown (sup: "
+             "approached, not attained; in [lo, hi]: a certified bracket).")
 #: The extra column of the text, Markdown and HTML tables.
 TIME_HEADER = "CPU s"
 
 
 def loss_cell(row: Any) -> str:
-    """The worst loss in decimals; a bracket ``[lo, hi]`` where it has no closed form;
+    """The worst loss in decimals correct to the digits shown (computed exactly: the row's
+    ``loss`` holds the exact value); a bracket ``[lo, hi]`` where it has no closed form;
     ``--`` when no pair was computed."""
     w = row.worst
     if row.loss is None:
@@ -90,7 +94,7 @@ def library_cells(row: Any) -> dict[str, str]:
         "program": row.program,
         "literature": {True: "private", False: "not private", None: "--"}[row.private],
         "verdict": row.verdict,
-        "exact worst loss": loss_cell(row),
+        "worst loss": loss_cell(row),
         "pair": "--" if w is None else f"{_compact(w.scores)} vs {_compact(w.neighbour)}",
         "output": "--" if w is None else output_cell(w.output),
         "found by": "--" if w is None else w.pattern,

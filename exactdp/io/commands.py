@@ -12,6 +12,7 @@ import argparse
 import re
 import shutil
 import sys
+import textwrap
 import time
 import warnings
 from collections.abc import Callable
@@ -246,7 +247,7 @@ def _compose_section(args, scores) -> str:
 def cmd_suite(args) -> str:
     """``exactdp suite``: :func:`exactdp.verification_suite` as a table (html is for
     notebooks: the text, Markdown and LaTeX formats here)."""
-    from ..audit.library_table import library_table
+    from ..audit.library_table import LOSS_NOTE, library_table
     from ..audit.program_suite import library
     from ..audit.verification import verification_suite
 
@@ -281,8 +282,11 @@ def cmd_suite(args) -> str:
     finally:
         if client is not None:
             client.close()
-    return library_table(suite.rows, args.format, width=terminal_width()
-                         if args.format == "text" else None)
+    if args.format != "text":
+        return library_table(suite.rows, args.format)
+    width = terminal_width()
+    return library_table(suite.rows, "text", width=width) + "\n" + textwrap.fill(LOSS_NOTE,
+                                                                                 width)
 
 
 def _suite_logged(names: list[str], every: bool, executor) -> Any:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ..audit.library_table import library_table, loss_cell
+from ..audit.library_table import LOSS_NOTE, library_table, loss_cell
 from ..audit.program_suite import HEURISTIC, MIRRORED, REBASED
 from ..audit.verification import SuiteRow, VerificationSuite, verification_suite
 from ..printing import format_number
@@ -111,10 +111,14 @@ def incorrect_paragraph(row: SuiteRow) -> str:
             f"{_tools_line(row)}. Every epsilon on DiPC's domain: {row.every_epsilon}.")
 
 
+#: What the table's decimals are: the exact values, printed correct to the digits shown.
+TABLE_NOTE = LOSS_NOTE + " The exact values: `exactdp.verification_suite().rows[i].loss`."
+
+
 def library_section(suite: VerificationSuite) -> str:
     """The generated section: method, scope, table, and the incorrect programs."""
     table = library_table(suite.rows, "markdown", seconds=False)  # deterministic: no times
-    lines = [BEGIN, METHOD, "### The table (generated)", "", table, ""]
+    lines = [BEGIN, METHOD, "### The table (generated)", "", TABLE_NOTE, "", table, ""]
     bad = [r for r in suite.rows if r.holds is False]
     if bad:
         lines += ["### The incorrect programs: how far the sampled tools under-reported", ""]

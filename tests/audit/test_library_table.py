@@ -30,9 +30,9 @@ def test_cells(rows):
     bad, geo = (library_cells(r) for r in rows)
     assert list(bad) == [*LIBRARY_HEADER, TIME_HEADER]
     # ln((1 + eps)/(1 - eps)) = ln(11/9) at eps = 1/10 (DiPC's incorrect randomized response)
-    assert bad["exact worst loss"] == "0.200671" and bad["verdict"] == "not private"
+    assert bad["worst loss"] == "0.200671" and bad["verdict"] == "not private"
     assert bad["DiPC"] == "False, 1 s" and bad["CheckDP"] == "--"
-    assert geo["exact worst loss"] == "0.1" and geo["pair"] == "2 vs 3"
+    assert geo["worst loss"] == "0.1" and geo["pair"] == "2 vs 3"
     # a row's note (fewer queries than the tools', undecided) is shown with its search
     noted = library_cells(replace(rows[1], note="2 queries: 3 take 3.7 s CPU"))
     assert noted["search"] == ("check_dp heuristic from 2 (2 neighbours) (2 queries: 3 take "

@@ -392,7 +392,7 @@ def test_suite_prints_one_row_per_program(capsys):
                          "--no-progress", "--format", "markdown")
     assert code == 0 and not err
     lines = out.splitlines()
-    assert lines[0].startswith("| program | literature | verdict | exact worst loss |")
+    assert lines[0].startswith("| program | literature | verdict | worst loss |")
     # ln((1 + eps)/(1 - eps)) = ln(11/9) at eps = 1/10: DiPC's incorrect randomized response
     assert lines[2].startswith("| randomized_response_incorrect | not private | not private "
                                "| 0.200671 |")
@@ -433,6 +433,10 @@ def test_suite_text_fits_the_terminal_width(capsys, monkeypatch):
                        "--no-progress", "--no-every-epsilon")
     assert code == 0 and max(len(line) for line in out.splitlines()) <= 90
     assert out.count("program ") >= 2 and "randomized_response_incorrect" in out
+    # the decimals are said to be exact values printed to their digits, never "exact" beside
+    # a rounded number
+    assert "computed exactly and printed correct to the digits" in " ".join(out.split())
+    assert "exact worst loss" not in out
     monkeypatch.delenv("COLUMNS")
     code, out, _ = run(capsys, "suite", "--programs", "randomized_response_incorrect",
                        "--no-progress", "--no-every-epsilon")
