@@ -29,8 +29,14 @@ sequence_probabilities`.
 
     ``f(o) = prod_A g_t2(v_i - a_i) * H(u)``,  ``H(u) = int_{-oo}^{u} p(r) prod_B F(r - s_i) dr``,
 
-a piecewise exponential integral cut at ``u`` (:func:`below_integral`, closed form for
-rational ``u``). Every density is ``sum q lam**e exp(lam W)`` with rational ``q, W``.
+a piecewise exponential integral cut at ``u``, closed form for rational ``u``. Every
+density is ``sum q lam**e exp(lam W)`` with rational ``q, W``. The densities (both
+variants) and the coupled conditional CDF are the program engine's: the distribution of the
+library program of the same algorithm (:func:`~exactdp.programs.library_release.svt3`,
+:func:`~exactdp.programs.library_release.numerical_svt`, built by
+:mod:`~exactdp.mechanisms.sparse_vector_release_engine`), whose integrator does these
+integrals; the pattern probabilities stay :func:`~exactdp.mechanisms.sparse_vector_integral.
+sequence_probabilities` (symbolic epsilon too), the fresh CDF the Laplace closed form.
 
 **The privacy loss** of a pair ``a, a'`` (``d_i = a_i - a'_i``) is the supremum over outputs
 of ``|ln f_a(o) / f_a'(o)|``.
@@ -82,7 +88,6 @@ execution", PLDI 2019: the numerical sparse vector (NumSVT), epsilon-DP.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
@@ -96,7 +101,6 @@ from .._validate import argument_error, check_dps, check_int
 from ..answer import shipped_html, shipped_latex, shipped_repr
 from ..distribution import LossSupremum
 from ..exact import flint_prec, to_arb
-from ..exact.piecewise_exp import add_term
 from ..numbers import exact_number
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
@@ -108,9 +112,8 @@ from .sparse_vector_integral import (
     answer_sequences,
     sequence_probabilities,
 )
+from .sparse_vector_release_engine import numerical_svt_mechanism, svt3_mechanism
 
-#: A function of rho on one interval: ``{(r, w): q}`` = ``sum q exp(lam (r rho + w))``.
-Piece = dict[tuple[Fraction, Fraction], Fraction]
 #: An output: per query a released value (a number), False (below) or None (not answered).
 Output = tuple[object, ...]
 #: The pattern of an output: True where a value is released.
@@ -168,64 +171,6 @@ def numerical_svt(c: int) -> ReleaseScheme:
     return ReleaseScheme(Fraction(1, 3), Fraction(1, 6 * c), Fraction(1, 3 * c), c)
 
 
-# ---------------------------------------------------------------------- exact integrals
-def _mul(a: Piece, b: Piece) -> Piece:
-    out: Piece = {}
-    for (r1, w1), q1 in a.items():
-        for (r2, w2), q2 in b.items():
-            key = (r1 + r2, w1 + w2)
-            v = out.get(key, Fraction(0)) + q1 * q2
-            if v:
-                out[key] = v
-            else:
-                out.pop(key, None)
-    return out
-
-
-def below_integral(offsets: Sequence[Fraction], t1: Fraction, t2: Fraction,
-                   upper: Fraction | None, above: Sequence[Fraction] = (),
-                   lower: Fraction | None = None) -> Value:
-    """``int_{lower}^{upper} p(r) prod_i F(r - s_i) prod_j (1 - F(r - s'_j)) dr`` (``lower``,
-    ``upper`` None: from ``-oo``, to ``+oo``), ``p`` the Laplace density of rate ``t1 lam``,
-    ``F`` the Laplace CDF of rate ``t2 lam``, ``s_i`` the ``offsets`` and ``s'_j`` the
-    ``above``: the probability that every query of ``offsets`` is below the noisy threshold
-    and every one of ``above`` above it, with the threshold noise in ``(lower, upper)``.
-    Exact, as a :data:`Value`."""
-    cuts = sorted(x for x in {Fraction(0), *offsets, *above}
-                  if (upper is None or x < upper) and (lower is None or x > lower))
-    ends: list[Fraction | None] = [lower, *cuts, upper]
-    out: Value = {}
-    for lo, hi in zip(ends[:-1], ends[1:], strict=True):
-        piece: Piece = {(Fraction(0), Fraction(0)): Fraction(1)}
-        for s in offsets:
-            if hi is not None and hi <= s:  # F(r - s) = exp(t2 lam (r - s)) / 2
-                piece = _mul(piece, {(t2, -t2 * s): _HALF})
-            else:  # 1 - exp(-t2 lam (r - s)) / 2
-                piece = _mul(piece, {(Fraction(0), Fraction(0)): Fraction(1),
-                                     (-t2, t2 * s): -_HALF})
-        for s in above:
-            if hi is not None and hi <= s:  # 1 - F(r - s) = 1 - exp(t2 lam (r - s)) / 2
-                piece = _mul(piece, {(Fraction(0), Fraction(0)): Fraction(1),
-                                     (t2, -t2 * s): -_HALF})
-            else:  # exp(-t2 lam (r - s)) / 2
-                piece = _mul(piece, {(-t2, t2 * s): _HALF})
-        dr = -t1 if lo is not None and lo >= 0 else t1
-        for (r, w), q in piece.items():
-            r2, q2 = r + dr, q * t1 / 2
-            if r2 == 0:
-                if lo is None or hi is None:
-                    raise ArithmeticError("below_integral: an integrand does not decay")
-                add_term(out, (1, w), q2 * (hi - lo))
-                continue
-            if (lo is None and r2 < 0) or (hi is None and r2 > 0):
-                raise ArithmeticError("below_integral: an integrand does not decay")
-            if hi is not None:
-                add_term(out, (0, r2 * hi + w), q2 / r2)
-            if lo is not None:
-                add_term(out, (0, r2 * lo + w), -q2 / r2)
-    return out
-
-
 def value_expr(v: Value, lam: sympy.Expr) -> sympy.Expr:
     """The :data:`Value` ``sum q lam**e exp(lam W)`` as a sympy expression."""
     return sympy.Add(*[sympy.Rational(q.numerator, q.denominator) * lam**e
@@ -263,6 +208,14 @@ def _rational(value: object, name: str, func: str) -> Fraction:
     if not x.is_Rational:
         raise argument_error(func, name, "a rational number (the exact density)", value)
     return as_fraction(x)
+
+
+def _program_pattern(engine: Any, key: Pattern, i: int) -> tuple[Any, int]:
+    """The engine's pattern of ``key`` (its ``REAL`` placeholders at the released positions)
+    and the number of the value released at query ``i`` among them."""
+    found = next(p for p in engine.outputs
+                 if tuple(x if x is None or x is False else True for x in p) == key)
+    return found, key[:i].count(True)
 
 
 # ---------------------------------------------------------------------- the distribution
@@ -360,25 +313,14 @@ class SparseVectorRelease(BallViews, ReleasedValues):
         """Exact probability of one answer pattern."""
         return self.probabilities[self.index(pattern)]
 
-    def density_value(self, output: object) -> Value:
-        """:meth:`density` as a :data:`Value`."""
-        func = f"{type(self.mechanism).__name__}.density"
-        pattern = self.pattern(output)
-        assert isinstance(output, (tuple, list))
-        released = {i: _rational(v, f"output[{i}]", func)
-                    for i, v in enumerate(output) if pattern[i]}
-        t = self.scheme.value_rate
-        if self.scheme.coupled and released:
-            T = as_fraction(self.threshold)
-            below = [s for s, p in zip(self.offsets, pattern, strict=True) if p is False]
-            base = below_integral(below, self.scheme.threshold_rate, t,
-                                  min(released.values()) - T)
-        else:
-            base = self.values[self.index(pattern)]
-        a = [as_fraction(sympy.Rational(x)) for x in self.scores.exact]
-        spread = sum((abs(v - a[i]) for i, v in released.items()), Fraction(0))
-        k, scale = len(released), (t / 2) ** len(released)
-        return {(e + k, w - t * spread): q * scale for (e, w), q in base.items()}
+    def _engine(self) -> Any:
+        """The distribution of the library program of the same algorithm on these answers
+        (:mod:`~exactdp.mechanisms.sparse_vector_release_engine`): the exact densities and
+        the coupled CDF are its."""
+        build = svt3_mechanism if self.scheme.coupled else numerical_svt_mechanism
+        mech = self.mechanism
+        return build(mech.epsilon, self.threshold, self.scheme.cutoff,
+                     mech.sensitivity).distribution(self.scores)
 
     def density(self, output: object) -> sympy.Expr:
         """The exact density of one output: the released values' joint density (Lebesgue
@@ -394,23 +336,24 @@ class SparseVectorRelease(BallViews, ReleasedValues):
         ValueError
             If ``output`` is not an output of the algorithm, or a value is not rational.
         """
-        return value_expr(self.density_value(output), self.rate)
+        func = f"{type(self.mechanism).__name__}.density"
+        pattern = self.pattern(output)
+        assert isinstance(output, (tuple, list))
+        point = tuple(_rational(v, f"output[{i}]", func) if pattern[i] else v
+                      for i, v in enumerate(output))
+        return self._engine().density(point)
 
     def cdf(self, pattern: object, i: int, v: object) -> sympy.Expr:
         """``Pr[v_i <= v | pattern]``: the exact conditional law of the value released at
         query ``i`` given the answer pattern.
 
         Fresh noise (NumSVT): ``v_i = a_i + eta_i``, ``eta_i`` independent of the
-        comparisons, so the law is Laplace of rate ``t3 lam`` around ``a_i``. Coupled
-        (Algorithm 3): ``v_i = a_i + nu_i``, the compared value. Given ``rho = r`` the queries
-        are independent, and query ``i`` is released with ``v_i > v`` iff ``nu_i > max(v -
-        a_i, r - s_i)``, so with ``G_j`` the factor of query ``j`` (``1 - F(r - s_j)``
-        released, ``F(r - s_j)`` below, 1 unanswered)
-
-            ``Pr[v_i > v, pattern] = (1 - F(v - a_i)) int_{-oo}^{v - T} p(r) prod_{j != i}
-            G_j(r) dr + int_{v - T}^{oo} p(r) prod_j G_j(r) dr``
-
-        (:func:`below_integral`), and the CDF is one minus its ratio to ``Pr[pattern]``.
+        comparisons, so the law is Laplace of rate ``t3 lam`` around ``a_i`` (closed form).
+        Coupled (Algorithm 3): ``v_i = a_i + nu_i``, the compared value; given ``rho = r``
+        the queries are independent, and query ``i`` is released with ``v_i > v`` iff ``nu_i
+        > max(v - a_i, r - s_i)``: the program engine's conditional CDF of the library's
+        ``svt3`` (:meth:`exactdp.programs.release.ProgramRelease.cdf`, its released value
+        numbered among the pattern's released values).
 
         Raises
         ------
@@ -419,20 +362,23 @@ class SparseVectorRelease(BallViews, ReleasedValues):
         """
         func = f"{type(self.mechanism).__name__}.cdf"
         key = self._released(func, pattern, i)
-        over = self._survival(key, i, _rational(v, "v", func))
+        x = _rational(v, "v", func)
         if not self.scheme.coupled:
-            return 1 - value_expr(over, self.rate)
-        return 1 - value_expr(over, self.rate) / self.probabilities[self.index(key)]
+            return 1 - value_expr(self._fresh_survival(i, x), self.rate)
+        engine = self._engine()
+        return engine.cdf(*_program_pattern(engine, key, i), x)
 
     def cdf_float(self, pattern: object, i: int, v: np.ndarray) -> np.ndarray:
         """:meth:`cdf` in float64 at the points ``v`` (each float taken exactly as a
-        rational; the closed form summed in floats): what the Kolmogorov-Smirnov test of
-        :func:`exactdp.audit.goodness_of_fit` reads."""
+        rational; the fresh closed form summed in floats, the coupled CDF the engine's):
+        what the Kolmogorov-Smirnov test of :func:`exactdp.audit.goodness_of_fit` reads."""
         key = self._released(f"{type(self.mechanism).__name__}.cdf_float", pattern, i)
-        lam = float(self.rate)
-        norm = 1.0 if not self.scheme.coupled else float(self.probabilities[self.index(key)])
         points = np.asarray(v, dtype=np.float64)
-        out = [1 - value_float(self._survival(key, i, Fraction(float(x))), lam) / norm
+        if self.scheme.coupled:
+            engine = self._engine()
+            return engine.cdf_float(*_program_pattern(engine, key, i), points)
+        lam = float(self.rate)
+        out = [1 - value_float(self._fresh_survival(i, Fraction(float(x))), lam)
                for x in points.ravel()]
         return np.clip(np.array(out), 0.0, 1.0).reshape(points.shape)
 
@@ -443,27 +389,13 @@ class SparseVectorRelease(BallViews, ReleasedValues):
             raise argument_error(func, "i", f"a released position of {key}", i)
         return key
 
-    def _survival(self, key: Pattern, i: int, v: Fraction) -> Value:
-        """``Pr[v_i > v, pattern]`` (coupled) or ``Pr[v_i > v]`` (fresh), exact: the
-        formula of :meth:`cdf`."""
+    def _fresh_survival(self, i: int, v: Fraction) -> Value:
+        """``Pr[v_i > v]`` of the fresh noise: ``1 - F(v - a_i)``, Laplace of rate ``t3
+        lam``."""
         x = v - as_fraction(sympy.Rational(self.scores.exact[i]))
         t = self.scheme.value_rate
-        tail: Value = ({(0, -t * x): _HALF} if x >= 0 else  # 1 - F(x), Laplace of rate t
-                       {(0, Fraction(0)): Fraction(1), (0, t * x): -_HALF})
-        if not self.scheme.coupled:
-            return tail
-        cut = x + self.offsets[i]  # v - T
-        above = [s for s, p in zip(self.offsets, key, strict=True) if p is True]
-        below = [s for s, p in zip(self.offsets, key, strict=True) if p is False]
-        others = list(above)
-        others.remove(self.offsets[i])
-        t1, t2 = self.scheme.threshold_rate, self.scheme.query_rate
-        left = below_integral(below, t1, t2, cut, others)
-        over: Value = dict(below_integral(below, t1, t2, None, above, cut))
-        for (e, w), q in left.items():
-            for (e2, w2), q2 in tail.items():
-                add_term(over, (e + e2, w + w2), q * q2)
-        return over
+        return ({(0, -t * x): _HALF} if x >= 0 else
+                {(0, Fraction(0)): Fraction(1), (0, t * x): -_HALF})
 
     def loss_supremum(self, neighbour: object) -> LossSupremum:
         """The exact privacy loss against the answers ``neighbour``, with its witness

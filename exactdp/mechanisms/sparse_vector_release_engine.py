@@ -20,8 +20,12 @@ equal) and :mod:`exactdp.programs.release_loss`, the one engine of release losse
   (:mod:`exactdp.programs.release_separable`): the loss is ``max over patterns of |ln P_a
   / P_a'| + (eps / (3cD)) sum_released |a_i - a'_i|``, attained, in closed form.
 
-The classes keep their own closed forms for the fast views (pattern probabilities,
-densities, CDFs, the sampler).
+The classes' densities and Algorithm 3's conditional CDF are these programs' too
+(:class:`~exactdp.mechanisms.sparse_vector_release.SparseVectorRelease` reads the
+distribution of :func:`svt3_mechanism` / :func:`numerical_svt_mechanism`); the classes keep
+the pattern probabilities (the shared closed form of
+:func:`~exactdp.mechanisms.sparse_vector_integral.sequence_probabilities`, symbolic epsilon
+too), the fresh value's Laplace CDF and the sampler.
 
 References
 ----------

@@ -23,10 +23,8 @@ from exactdp import SparseVector
 from exactdp.audit import goodness_of_fit
 from exactdp.mechanisms.sparse_vector_release import (
     SparseVectorRelease,
-    below_integral,
     lyu_su_li_3,
     numerical_svt,
-    value_expr,
 )
 
 EPS = sympy.Rational(1, 2)
@@ -91,33 +89,7 @@ def close(expr, want, digits=38):
         return abs(got - want) <= mpmath.mpf(10) ** -digits * abs(want)
 
 
-# ---------------------------------------------------------------- the integrals
-def test_below_integral_matches_quadrature():
-    offsets = [Fraction(1, 2), Fraction(-1), Fraction(2)]
-    t1, t2 = Fraction(1, 2), Fraction(1, 3)
-    lam = sympy.Rational(3, 4)
-    for upper in (None, Fraction(-3), Fraction(0), Fraction(3, 4), Fraction(5)):
-        got = value_expr(below_integral(offsets, t1, t2, upper), lam)
-        with mpmath.workdps(50):
-            b1, b2 = 1 / (mpmath.mpf(3) / 8), 1 / (mpmath.mpf(1) / 4)
-            hi = mpmath.inf if upper is None else mpmath.mpf(upper.numerator) / upper.denominator
-            def f(r, b1=b1, b2=b2):
-                return lap_pdf(r, b1) * mpmath.fprod(
-                    lap_cdf(r - mpmath.mpf(s.numerator) / s.denominator, b2) for s in offsets)
-            cuts = [x for x in (-1, 0, 0.5, 2) if x < hi]
-            want = mpmath.quad(f, [-mpmath.inf, *cuts, hi])
-        assert close(got, want)
-
-
-def test_below_integral_at_equal_rates_has_a_linear_term():
-    # t2 = t1: on rho > 0 the factor exp(t2 lam rho) cancels the density: a lam * length term
-    v = below_integral([Fraction(1)], Fraction(1, 2), Fraction(1, 2), Fraction(2))
-    assert any(e == 1 for e, _ in v)
-    with mpmath.workdps(50):
-        want = mpmath.quad(lambda r: lap_pdf(r, 2) * lap_cdf(r - 1, 2), [-mpmath.inf, 0, 1, 2])
-        assert close(value_expr(v, sympy.Integer(1)), want)
-
-
+# ---------------------------------------------------------------- the schemes
 def test_schemes_hold_the_papers_rates():
     s3 = lyu_su_li_3(2)
     assert (s3.threshold_rate, s3.query_rate, s3.release_rate, s3.cutoff) == (
