@@ -113,6 +113,34 @@ def value_loss_route() -> Callable[..., LossSupremum]:
     return _LOSS_ROUTE[0]
 
 
+#: The route of the exact density and CDF of the released value at a point: the program
+#: engine's (:func:`exactdp.mechanisms.noisy_max_value_engine.value_view`, installed as
+#: :data:`_LOSS_ROUTE` is, for the same reason).
+_VIEW_ROUTE: list[Callable[..., sympy.Expr]] = []
+
+
+def set_value_view_route(route: Callable[..., sympy.Expr]) -> None:
+    """Install the exact density and CDF of the released value at a point (called once, by
+    :mod:`exactdp.mechanisms.noisy_max_value_engine` when it loads)."""
+    _VIEW_ROUTE[:] = [route]
+
+
+def value_view_route() -> Callable[..., sympy.Expr]:
+    """The installed view route: ``route(mechanism, noise, scores, which, v) -> sympy.Expr``
+    (``which`` 0 the density, 1 the CDF, at the rational ``v``).
+
+    Raises
+    ------
+    RuntimeError
+        When :mod:`exactdp.mechanisms.noisy_max_value_engine` was not loaded (never, once
+        the package is imported).
+    """
+    if not _VIEW_ROUTE:
+        raise RuntimeError("ReportNoisyMax(output='value'): no view route installed (import "
+                           "exactdp.mechanisms)")
+    return _VIEW_ROUTE[0]
+
+
 @dataclass(frozen=True)
 class ValueDistribution(ReleasedValues):
     """The distribution of the released value ``V = max_r (q_r + Z_r)`` of
@@ -264,6 +292,10 @@ class ValueDistribution(ReleasedValues):
             with mpmath.workdps(dps):
                 return +out
         exact = as_scores([v], "v", func).exact[0]
+        mech = self.mechanism
+        if (self.noise != "gumbel" and exact.is_Rational and mech.epsilon_limit is None
+                and not mech.epsilon.free_symbols):  # the program engine's
+            return value_view_route()(mech, self.noise, self.scores, which, exact)
         t = self.breakpoints
         k = next((i for i, top in enumerate(t) if compare(exact, top) < 0), len(t))
         return self._piece(k)[which].subs(V, exact)

@@ -14,6 +14,9 @@ pieces between the scores; exact candidates at the pieces' ends and limits, inte
 critical points as certified intervals, the support edge of exponential noise from the
 orders of vanishing), under its cost model.
 
+The exact density and CDF at a rational point are the same program's too
+(:func:`value_view`, what ``ValueDistribution.density`` / ``.cdf`` read for these noises).
+
 Not integrals, kept here: the exact limits (epsilon = oo: ``V = max q`` exactly; epsilon
 = 0: no distribution), and Gumbel noise, outside the engine's class of released values:
 ``V`` is Gumbel with location ``b ln S``, ``S = sum_r exp(q_r/b)``, so the log density
@@ -39,7 +42,7 @@ from ..cost import as_caller
 from ..distribution import LossSupremum
 from ..exact.signs import compare
 from ..scores import ScoreVector
-from .noisy_max_value import set_value_loss_route
+from .noisy_max_value import set_value_loss_route, set_value_view_route
 
 if TYPE_CHECKING:
     from ..programs.release import ReleaseProgramMechanism
@@ -119,4 +122,22 @@ def value_loss(mech: Mechanism, noise: str, q: ScoreVector, q2: ScoreVector,
         return engine.evaluate("density", q, q2)
 
 
+def value_view(mech: Mechanism, noise: str, q: ScoreVector, which: int,
+               v: sympy.Expr) -> sympy.Expr:
+    """The exact density (``which`` 0) or CDF (``which`` 1) of the released value at the
+    rational ``v``: the program engine's distribution of the library program (Laplace or
+    exponential noise, a number epsilon > 0 and finite).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> m = exactdp.ReportNoisyMax(1, noise="exponential", output="value")
+    >>> value_view(m, "exponential", exactdp.as_scores([0]), 1, sympy.Integer(2))
+    1 - exp(-1)
+    """
+    dist = value_mechanism(noise, mech.epsilon, mech.c * mech.sensitivity).distribution(q)
+    return dist.density(v) if which == 0 else dist.cdf(dist.outputs[0], 0, v)
+
+
 set_value_loss_route(value_loss)
+set_value_view_route(value_view)

@@ -250,3 +250,16 @@ def test_many_distinct_scores_come_from_the_engine_too():
     with pytest.raises(TooCostly, match="the exact density cells of 30 scores"):
         exactdp.privacy_loss(m, [0, 1] * 15, [sympy.Rational(1, 1000), 1, *[0, 1] * 14])
     assert time.process_time() - start < 10  # priced before any product (0.15 s)
+
+
+def test_value_view_is_the_product_of_the_noises_cdfs():
+    from exactdp.mechanisms.noisy_max_value_engine import value_view
+
+    # Laplace noise of scale b = 2 (c = 2, D = 1, eps = 1) on the scores (0, 1), at v = 1/2:
+    # F(1/2) F(-1/2) and its derivative, by hand
+    m = exactdp.ReportNoisyMax(1, noise="laplace", output="value")
+    q, v, h = exactdp.as_scores([0, 1]), sympy.Rational(1, 2), sympy.Rational(1, 4)
+    up, down = 1 - sympy.exp(-h) / 2, sympy.exp(-h) / 2
+    assert sympy.simplify(value_view(m, "laplace", q, 1, v) - up * down) == 0
+    dens = sympy.exp(-h) / 4 * down + sympy.exp(-h) / 4 * up
+    assert sympy.simplify(value_view(m, "laplace", q, 0, v) - dens) == 0
