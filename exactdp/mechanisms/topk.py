@@ -37,7 +37,7 @@ import sympy
 
 from .._validate import argument_error, check_dps, check_instance, check_int, choices_text
 from ..answer import notebook_latex, shipped_html, shipped_repr
-from ..cost import check_seconds, topk_analysis_seconds, topk_one_shot_seconds
+from ..cost import check_seconds, fmt_size, refuse, topk_analysis_seconds, topk_one_shot_seconds
 from ..distribution import DiscreteDistribution
 from ..numbers import exact_epsilon_or_limit
 from ..printing import latex_array
@@ -240,17 +240,21 @@ class TopK(Mechanism):
         Raises
         ------
         ValueError
-            Invalid scores; ``k > n``; more than :data:`MAX_TUPLES` tuples.
+            Invalid scores; ``k > n``.
+        exactdp.TooCostly
+            More than :data:`MAX_TUPLES` tuples (a ``ValueError``), naming the cheaper route.
         """
         sv = as_scores(scores, func="TopK.distribution")
         if self.k > sv.n:
             raise argument_error("TopK", "k", f"at most the number of outputs n = {sv.n}", self.k)
         count = math.perm(sv.n, self.k)
         if count > MAX_TUPLES:
-            raise ValueError(
-                f"TopK: n = {sv.n}, k = {self.k} gives {count} ordered tuples, more than "
-                f"MAX_TUPLES = {MAX_TUPLES}"
-            )
+            raise refuse(
+                "TopK.distribution", f"n = {sv.n}, k = {self.k}",
+                f"{fmt_size(count)} ordered tuples",
+                f"MAX_TUPLES = {MAX_TUPLES}",
+                "use a smaller k or n (n!/(n-k)! at most MAX_TUPLES), or draw top-k by peeling: "
+                "k draws of mechanism.distribution(remaining scores).sample()")
         return TopKDistribution(self, sv)
 
 

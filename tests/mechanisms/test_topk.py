@@ -9,6 +9,7 @@
   of the defining integral and known numbers in tests/mechanisms/test_topk_integral.py.
 """
 
+import math
 from fractions import Fraction
 from itertools import permutations, product
 
@@ -27,6 +28,7 @@ from exactdp import (
     TopK,
     goodness_of_fit,
 )
+from exactdp.cost import TooCostly
 
 LOG4 = "2*log(2)"  # epsilon with x = exp(-eps/2) = 1/2
 
@@ -186,6 +188,11 @@ def test_views_and_errors():
         TopK(exactdp.GaussianNoisyMax(1), 2)
     with pytest.raises(ValueError, match="MAX_TUPLES"):
         TopK(PermuteAndFlip(1), 5).distribution(list(range(30)))
+    with pytest.raises(TooCostly) as err:
+        TopK(PermuteAndFlip(1), 5).distribution(list(range(1000)))
+    assert err.value.func == "TopK.distribution"
+    assert err.value.estimate == f"{float(math.perm(1000, 5)):.3g} ordered tuples"
+    assert "smaller k or n" in str(err.value) and "sample()" in str(err.value)
     with pytest.raises(ValueError, match=r"TopK: output must be an ordered 3-tuple .* in 0\.\.4"):
         d.pmf((0, 0, 1))
     with pytest.raises(ValueError, match="TopK: mechanism must be an exactdp Mechanism"):
