@@ -9,6 +9,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_choice, check_int
+from ..cost import MAX_SAMPLE_DRAWS, fmt_size, refuse
 from ..distribution import DISCRETE_KINDS, output_kind_of
 
 #: The tests offered, by name -> ``lambda_`` of :func:`scipy.stats.power_divergence`.
@@ -23,8 +24,18 @@ def check_n_samples(n_samples: object) -> int:
     ------
     ValueError
         If it is not a positive integer.
+    exactdp.TooCostly
+        Past :data:`exactdp.cost.MAX_SAMPLE_DRAWS` (checked before the sampler is called).
     """
-    return check_int("goodness_of_fit", "n_samples", n_samples, 1)
+    total = check_int("goodness_of_fit", "n_samples", n_samples, 1)
+    if total > MAX_SAMPLE_DRAWS:
+        raise refuse(
+            "goodness_of_fit", f"n_samples = {fmt_size(total)} draws",
+            f"{fmt_size(8 * total)} bytes of draws and about {fmt_size(total)} sampler outputs",
+            f"{MAX_SAMPLE_DRAWS:.0e} draws",
+            f"use a smaller n_samples (at most {MAX_SAMPLE_DRAWS:.0e}; 10**6 draws already "
+            "detect deviations of about 1e-3 in a cell's probability)")
+    return total
 
 
 def check_alpha(alpha: object) -> float:

@@ -320,6 +320,18 @@ def test_bad_n_samples(n):
         goodness_of_fit(categorical(P3), P3, n)
 
 
+def test_huge_n_samples_refuses_before_calling_the_sampler():
+    calls = []
+
+    def sampler(size, rng=None):
+        calls.append(size)
+        return np.zeros(size, dtype=np.int64)
+
+    with pytest.raises(ValueError, match=r"goodness_of_fit: .* 8e\+13 bytes .* smaller n_samples"):
+        goodness_of_fit(sampler, P3, 10**13, rng=1)
+    assert calls == []
+
+
 @pytest.mark.parametrize("alpha", [0, 1, -0.1, 2, "x", float("nan")])
 def test_bad_alpha(alpha):
     with pytest.raises(ValueError, match="alpha"):

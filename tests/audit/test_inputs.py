@@ -15,6 +15,17 @@ from exactdp.audit.inputs import (
 )
 
 
+def test_n_samples_past_the_draw_limit_refuses_naming_the_estimate():
+    from exactdp.cost import MAX_SAMPLE_DRAWS, TooCostly
+
+    assert check_n_samples(MAX_SAMPLE_DRAWS) == MAX_SAMPLE_DRAWS
+    with pytest.raises(TooCostly) as err:
+        check_n_samples(10**13)
+    assert err.value.func == "goodness_of_fit"
+    assert err.value.estimate is not None and "8e+13 bytes" in err.value.estimate
+    assert "smaller n_samples" in str(err.value)
+
+
 def test_good_arguments_come_back_typed():
     assert check_n_samples(5) == 5 and check_alpha(0.05) == 0.05
     assert check_test("gtest") == "gtest" and check_min_expected("2.5") == 2.5
