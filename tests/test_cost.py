@@ -147,6 +147,16 @@ def test_sample_size_guard():
     assert MAX_SAMPLE_DRAWS == 10**8
 
 
+def test_worst_case_seconds_is_linear_in_n_and_quadratic_in_dps():
+    from exactdp.cost import WORST_CASE_SECONDS_LIMIT, worst_case_seconds
+
+    assert worst_case_seconds(2 * 10**5, 30) == pytest.approx(2 * worst_case_seconds(10**5, 30))
+    assert worst_case_seconds(10**5, 60) == pytest.approx(4 * worst_case_seconds(10**5, 30))
+    # the sizes measured (RNM-Laplace at n = 1e5, dps 30: 13 s) are inside the limit
+    assert worst_case_seconds(10**5, 30) == pytest.approx(13.0)
+    assert worst_case_seconds(10**6, 30) > WORST_CASE_SECONDS_LIMIT
+
+
 def test_renyi_alpha_guard():
     P = PermuteAndFlip(2).distribution([0, 1, 2])
     Q = PermuteAndFlip(2).distribution([1, 0, 1])
@@ -287,7 +297,8 @@ def _large_calls():
         "neighbours": (lambda: X.neighbours(pf, z), "neighbours"),
         "goodness_of_fit": (lambda: X.goodness_of_fit(
             lambda size, rng: pf.distribution(q).sample(size, rng), pf.distribution(q),
-            10**12), "sample"),
+            10**12), "goodness_of_fit"),
+        "worst_case_error": (lambda: X.worst_case_error(pf, 10**8), "worst_case_error"),
         "as_scores": (lambda: X.as_scores(np.arange(10**7)), None),
         "pf.evalf": (lambda: pf.distribution(np.arange(10**7)).evalf(20), "evalf"),
         "pf.evalf_balls": (lambda: pf.distribution(np.arange(2 * n)).evalf_balls(20),
@@ -407,7 +418,6 @@ def test_public_functions_are_all_driven():
         "max_divergence": "refuses through probabilities (as kl_divergence)",
         "renyi_divergence": "refuses through probabilities and its alpha guard",
         "sensitivity": "bounded by its max_pairs argument",
-        "worst_case_error": "float64 evaluations, linear in n",
     }
     # the classes: each mechanism class is driven by a row above (its name, or its views
     # under the short names used there); the others hold values or are errors

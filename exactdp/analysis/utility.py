@@ -19,7 +19,8 @@ import mpmath
 import numpy as np
 import sympy
 
-from .._validate import argument_error, check_int
+from .._validate import argument_error, check_dps, check_int
+from ..cost import WORST_CASE_SECONDS_LIMIT, fmt_size, refuse, worst_case_seconds
 from ..exact import compare, sign
 from ..exact.unit_interval import sign_on_unit_interval, verify_sign_analysis
 from ..result import Result, brief
@@ -268,6 +269,9 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
     ------
     ValueError
         If n < 2, or the mechanism's epsilon is symbolic.
+    exactdp.TooCostly
+        If :func:`exactdp.cost.worst_case_seconds` exceeds
+        :data:`exactdp.cost.WORST_CASE_SECONDS_LIMIT` (checked before any work).
 
     Examples
     --------
@@ -278,6 +282,16 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
     """
     from scipy.optimize import minimize_scalar
     n = check_int("worst_case_error", "n", n, 2)
+    dps = check_dps("worst_case_error", dps)
+    seconds = worst_case_seconds(n, dps)
+    if seconds > WORST_CASE_SECONDS_LIMIT:
+        most = int(WORST_CASE_SECONDS_LIMIT / worst_case_seconds(1, dps))
+        raise refuse(
+            "worst_case_error", f"the worst-case scan over n = {n} outputs at dps = {dps}",
+            f"about {fmt_size(seconds)} s", f"{WORST_CASE_SECONDS_LIMIT:.0f} s",
+            f"use a smaller n (at most {most} at dps = {dps}) or a smaller dps; at one gap g, "
+            "mechanism.distribution([0] + [-g] * (n - 1)).expected_error(method='float') is "
+            "the float64 route")
     rate = float(sympy.N(mechanism.epsilon / (mechanism.c * mechanism.sensitivity), 20))
 
     def err(u: float) -> float:

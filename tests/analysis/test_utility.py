@@ -64,6 +64,20 @@ def test_worst_case_error_values_and_bad_n():
         worst_case_error(PermuteAndFlip(1), 1)
 
 
+@pytest.mark.parametrize("n", [10**6, 10**8])
+def test_worst_case_error_on_a_huge_n_refuses_before_the_scan(n):
+    from exactdp.cost import WORST_CASE_SECONDS_LIMIT, TooCostly, worst_case_seconds
+
+    # the estimate grows linearly and stays under the limit at the sizes measured in seconds
+    assert worst_case_seconds(10**5, 30) <= WORST_CASE_SECONDS_LIMIT < worst_case_seconds(n, 30)
+    with pytest.raises(TooCostly) as err:
+        worst_case_error(PermuteAndFlip(1), n)
+    assert err.value.func == "worst_case_error"
+    assert err.value.estimate == f"about {worst_case_seconds(n, 30):.3g} s"
+    assert "smaller n (at most 230769 at dps = 30)" in str(err.value)
+    assert "method='float'" in str(err.value)
+
+
 def test_error_ratio_study_is_between_one_and_two():
     study = error_ratio_study(
         PermuteAndFlip(1), ExponentialMechanism(1), 20,
