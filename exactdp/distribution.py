@@ -347,7 +347,7 @@ class OutputDistribution(DiscreteDistribution):
             exact route would be too large (the message gives the estimate and the numeric
             views to use instead).
         """
-        check_exact_n("probabilities", self.n)
+        check_exact_n("probabilities", self.n, getattr(self.mechanism, "exact_n_route", None))
         with as_caller("probabilities"):
             probs = self._view("exact")
         return probs if isinstance(probs, LazyProbabilities) else tuple(probs)

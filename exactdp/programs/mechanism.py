@@ -23,7 +23,7 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_choice, check_size
-from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_seconds, fmt_size, refuse
+from ..cost import MAX_SAMPLE_DRAWS, as_caller, check_exact_n, check_seconds, fmt_size, refuse
 from ..distribution import OutputDistribution
 from ..exact.arb import to_arb
 from ..exact.piecewise_exp import ONE, sums_to_one, value_expr
@@ -41,7 +41,7 @@ from .integrate import run_cost, run_probability, run_terms
 from .runs import Run
 from .sampler import sample_outputs
 from .structure import traced_runs
-from .trace import CHEAPER, Budget, Estimate, Trace, canonical, decode
+from .trace import ANSWERS_ROUTE, CHEAPER, Budget, Estimate, Trace, canonical, decode
 from .values import ProgramError
 
 
@@ -276,6 +276,7 @@ class ProgramMechanism(Mechanism):
 
     #: Not symmetric or shift-invariant in general: the neighbour search is not reduced.
     regular = False
+    exact_n_route = ANSWERS_ROUTE  # past MAX_EXACT_N answers (every view is computed exactly)
 
     def __post_init__(self) -> None:  # then the declared bound (with_epsilon too)
         super().__post_init__()
@@ -432,7 +433,8 @@ class ProgramMechanism(Mechanism):
             _PRICED.clear()
         _PRICED.update(((self, tuple(v.exact)), None) for v in vectors)
 
-    def _check_cost(self, sv: ScoreVector) -> None:
+    def _check_cost(self, sv: ScoreVector) -> None:  # the count first: sv.exact is n sympy values
+        check_exact_n(f"{self.name}.probabilities", sv.n, self.exact_n_route)
         check_probability_cost(self, tuple(sv.exact))
 
     def analysis_seconds(self, vectors: Sequence[ScoreVector]) -> float:

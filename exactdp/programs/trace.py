@@ -73,6 +73,10 @@ PROBES = 256
 #: The cheaper route of a refused enumeration or integration.
 CHEAPER = ("use fewer queries, or an earlier cut-off (stop after fewer answers: a smaller "
            "c); a plain noisy max or top-k has closed forms: ReportNoisyMax, TopK")
+#: The cheaper route of an exact analysis refused for its number of answers or noises.
+SAMPLE_ROUTE = ("draw with .sample(size, rng) (it runs the program); a plain noisy max or "
+                "top-k has closed forms: ReportNoisyMax, TopK")
+ANSWERS_ROUTE = "use fewer answers, or " + SAMPLE_ROUTE
 
 
 class _Infeasible(Exception):  # noqa: N818 (internal control flow, never seen by users)
@@ -235,7 +239,7 @@ class SymbolicRun(Executor):
         index = len(self.draws)
         if index >= MAX_DRAWS:  # an exact analysis of more noises than this never ends
             raise ProgramError(f"{line}: a run draws more than {MAX_DRAWS} noises; analyse "
-                               "fewer answers or copies")
+                               "fewer answers or copies, or " + SAMPLE_ROUTE)
         s = exact_scale(scale, law, line)
         self.draws.append(Draw(index, law, s, line))
         return Noisy.draw(index, law)

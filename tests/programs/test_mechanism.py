@@ -297,6 +297,36 @@ def test_sixteen_queries_c5_and_twenty_queries_c2_are_refused_quickly():
     assert time.process_time() - start < 10  # about 1 s each
 
 
+_RUNS = [0]
+
+
+@program(output="selection")
+def counted_max(q, epsilon):
+    _RUNS[0] += 1
+    return argmax([a + laplace(2 / epsilon) for a in q])
+
+
+def test_a_million_answers_are_refused_before_the_program_runs():
+    """A noisy max on 10**6 answers traced for seconds before the draw limit refused it:
+    the answer count is checked against MAX_EXACT_N first, naming the sampler and the
+    closed form."""
+    from exactdp.cost import MAX_EXACT_N
+
+    d = counted_max(epsilon=1).distribution(list(range(10**6)))
+    start, before = time.process_time(), _RUNS[0]
+    views = {"counted_max.probabilities": d.to_numpy, "probabilities": lambda: d.probabilities,
+             "evalf": lambda: d.evalf(20)}
+    for name, view in views.items():  # each in the name of the view called
+        with pytest.raises(TooCostly) as err:
+            view()
+        assert err.value.func == name
+        assert err.value.estimate is not None and "1000000 symbolic objects" in err.value.estimate
+        assert err.value.limit == f"n <= {MAX_EXACT_N}"
+        assert ".sample(size, rng)" in str(err.value) and "ReportNoisyMax" in str(err.value)
+    assert _RUNS[0] == before  # the program never ran
+    assert time.process_time() - start < 2
+
+
 def test_twenty_queries_c1_is_within_the_limit():
     """20 queries, c = 1: 21 runs on each of 253 vectors; check_dp answers (about 45 s CPU,
     not run here): the estimate, enumeration included, is under the limit and above half
