@@ -157,6 +157,16 @@ def test_worst_case_seconds_is_linear_in_n_and_quadratic_in_dps():
     assert worst_case_seconds(10**6, 30) > WORST_CASE_SECONDS_LIMIT
 
 
+def test_mp_view_estimates_of_pf_and_em():
+    """The evalf estimates priced before the n mpmath gaps (measured in their docstrings)."""
+    from exactdp.cost import SECONDS_LIMIT, em_mp_seconds, pf_mp_seconds
+
+    assert pf_mp_seconds(10**6, 30) == pytest.approx(225 + 2e-3 * 1.5**2.6)
+    assert pf_mp_seconds(2 * 10**5, 30) < SECONDS_LIMIT < pf_mp_seconds(10**6, 30)
+    assert em_mp_seconds(10**5, 30) == pytest.approx(2.0)
+    assert em_mp_seconds(10**6, 30) < SECONDS_LIMIT < em_mp_seconds(10**6, 3000)
+
+
 def test_renyi_alpha_guard():
     P = PermuteAndFlip(2).distribution([0, 1, 2])
     Q = PermuteAndFlip(2).distribution([1, 0, 1])

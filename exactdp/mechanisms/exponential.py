@@ -19,11 +19,13 @@ import numpy as np
 import sympy
 
 from .._validate import argument_error, check_nonempty
+from ..cost import check_seconds, em_mp_seconds
 from ..exact import compare, dps_to_prec, flint_prec, sign, to_arb
 from ..numbers import FloatTracker, exact_number
 from ..numeric.gaps import coin
 from ..numeric.pf import em_float, em_mp
 from ..numeric.pf.inputs import exp_neg
+from ..progress import progress_bar
 from ..rational_form import RationalForm
 from ..scores import ScoreVector
 from ._sampling import noisy_argmax
@@ -258,13 +260,17 @@ class ExponentialMechanism(Mechanism):
         return softmax_rational_form(self, sv, self.base_measure)
 
     def _mp(self, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
-        d = self.scaled_gaps_mp(sv, dps)
-        if self.base_measure is not None:
-            with mpmath.workdps(dps + 20):
-                mu = [mpmath.mpf(sympy.N(m, dps + 20)) for m in self.base_measure]
-                d = _shifted_gaps(d, mu, mpmath.log)
-                d = [mpmath.inf if v == math.inf else v for v in d]
-        return em_mp(d, dps)
+        seconds = em_mp_seconds(sv.n, dps)  # priced, and announced, before the n gaps
+        check_seconds("evalf", f"the exponential mechanism in mpmath for n = {sv.n} at "
+                      f"dps = {dps}", seconds, "use .to_numpy() (float64) or a smaller dps")
+        with progress_bar(None, "evalf", seconds=seconds, unit="step"):
+            d = self.scaled_gaps_mp(sv, dps)
+            if self.base_measure is not None:
+                with mpmath.workdps(dps + 20):
+                    mu = [mpmath.mpf(sympy.N(m, dps + 20)) for m in self.base_measure]
+                    d = _shifted_gaps(d, mu, mpmath.log)
+                    d = [mpmath.inf if v == math.inf else v for v in d]
+            return em_mp(d, dps)
 
     def _float_gaps(self, sv: ScoreVector) -> np.ndarray:
         d = self.scaled_gaps_float(sv)

@@ -35,6 +35,7 @@ from ..exact.arb import arb_mid_to_mpf
 from ..lazy_expr import deferred_poly_expr
 from ..lazy_probabilities import LazyProbabilities
 from ..numeric.pf import pf_arb, pf_float_owned, pf_mp
+from ..progress import progress_bar
 from ..rational_form import RationalForm
 from ..scores import ScoreVector
 from ..xform import (
@@ -91,7 +92,11 @@ def pf_numeric(mech: Mechanism, sv: ScoreVector, dps: int) -> list[mpmath.mpf]:
         if all(b.is_zero() or b.rel_accuracy_bits() >= need for b in balls):
             with mpmath.workdps(dps + 10):
                 return [+arb_mid_to_mpf(b) for b in balls]
-    return pf_mp(mech.scaled_gaps_mp(sv, dps), dps)
+    seconds = pf_mp_seconds(sv.n, dps)  # priced before the n mpmath gaps (8 s at n = 1e6)
+    check_seconds("pf_mp", f"permute-and-flip in mpmath for n = {sv.n} at dps = {dps}",
+                  seconds, "use .to_numpy() (float64) or a smaller dps")
+    with progress_bar(None, "evalf", seconds=seconds, unit="step"):
+        return pf_mp(mech.scaled_gaps_mp(sv, dps), dps)
 
 
 def pf_ring_probabilities(gens) -> list:

@@ -96,3 +96,23 @@ def test_em_loss_outputs_at_the_limits_is_every_output():
     assert ExponentialMechanism(0).loss_outputs(q, q2) is None
     assert ExponentialMechanism(1).loss_outputs(score_vector([0, sympy.sqrt(2)], "q", "t"),
                                                 q2) is None
+
+
+def test_evalf_is_priced_and_announced_before_the_mpmath_gaps(capsys, monkeypatch):
+    """evalf(30) on 10**6 scores ran over 25 s silently: the estimate (about 2e-5 s per
+    output) now prints a start line first off a terminal, and a refusal past the limit."""
+    import numpy as np
+
+    from exactdp import progress
+    from exactdp.cost import SECONDS_LIMIT, TooCostly, em_mp_seconds
+
+    assert progress.LINE_SECONDS < em_mp_seconds(10**6, 30) < SECONDS_LIMIT
+    assert em_mp_seconds(10**6, 30) == pytest.approx(20)
+    assert em_mp_seconds(10**4, 3000) == pytest.approx(10 * em_mp_seconds(10**4, 300))
+    monkeypatch.setattr(progress, "LINE_SECONDS", 0.001)  # a small call, announced
+    probs = ExponentialMechanism(1).distribution(np.arange(100)).evalf(30)
+    assert probs[1] / probs[0] == pytest.approx(float(sympy.exp(sympy.Rational(1, 2))), rel=1e-12)
+    assert capsys.readouterr().err == "evalf: started, about 0 s CPU estimated\n"
+    with pytest.raises(TooCostly) as err:
+        ExponentialMechanism(1).distribution(np.arange(10**6)).evalf(3000)
+    assert err.value.func == "evalf" and err.value.estimate == "about 200 s"

@@ -168,3 +168,33 @@ def test_evalf_balls_on_tied_scores_contain_the_mpmath_values(epsilon):
             assert b.overlaps(ref_ball)  # both enclose the probability
             assert b.rel_accuracy_bits() >= 99
             assert abs(mpmath.mpf(b.mid().str(45, radius=False)) / v - 1) < 1e-30
+
+
+def test_evalf_is_priced_before_the_mpmath_gaps_and_announced_when_long(capsys):
+    """evalf(30) on 10**6 scores refused only after 8 s of mpmath gaps; 2e5 scores ran 20 s
+    silently. The estimate now comes first: a refusal past the limit within a CPU second, a
+    start line (stderr is not a terminal here) past LINE_SECONDS."""
+    import time
+
+    import numpy as np
+
+    from exactdp.cost import SECONDS_LIMIT, TooCostly, pf_mp_seconds
+    from exactdp.progress import LINE_SECONDS
+
+    assert pf_mp_seconds(10**6, 30) > SECONDS_LIMIT
+    d = PermuteAndFlip(1).distribution(np.arange(10**6))
+    start = time.process_time()
+    with pytest.raises(TooCostly) as err:
+        d.evalf(30)
+    assert time.process_time() - start < 1.0
+    assert err.value.func == "evalf" and err.value.estimate == "about 225 s"
+    assert ".to_numpy()" in str(err.value)
+    n = 30_000  # estimated above LINE_SECONDS, about 1 s CPU
+    assert LINE_SECONDS < pf_mp_seconds(n, 30) < SECONDS_LIMIT
+    d = PermuteAndFlip(1).distribution(np.arange(n))
+    probs = d.evalf(30)
+    assert np.allclose(np.array(probs, dtype=float), d.to_numpy(), rtol=1e-12, atol=1e-300)
+    with mpmath.workdps(30):
+        assert abs(mpmath.fsum(probs) - 1) < mpmath.mpf(10) ** -25
+    line = f"evalf: started, about {pf_mp_seconds(n, 30):.0f} s CPU estimated\n"
+    assert capsys.readouterr().err == line
