@@ -523,6 +523,7 @@ def _arb(e: sympy.Expr, prec: int, env: dict) -> flint.arb:  # noqa: C901 - one 
 
 #: Extra bits :func:`_exp` may add for a large argument (``|x|`` up to ``2**4096``).
 _EXP_EXTRA_BITS = 4096
+_EXP_MEMO: dict[tuple, flint.arb] = {}  # exp balls by (closed argument, prec, flint's prec)
 
 
 def _exp(arg: sympy.Expr, prec: int, env: dict) -> flint.arb:
@@ -532,7 +533,21 @@ def _exp(arg: sympy.Expr, prec: int, env: dict) -> flint.arb:
     of magnitude ``2**m``, ``m > 8`` (a score of 1e300 gives ``m`` near 1000) is evaluated again at
     ``prec + m`` bits; arb's exponents are unbounded, so ``exp(-1e300)`` is a finite ball
     (Johansson 2017, section 2). Arguments above ``2**4096`` keep the plain evaluation.
+    A closed argument's ball is kept: signs at rising precision meet it again (1e300 scores).
     """
+    key = (arg, prec, flint.ctx.prec) if not arg.free_symbols else None
+    if key is not None and key in _EXP_MEMO:
+        return _EXP_MEMO[key]
+    if len(_EXP_MEMO) > 4096:
+        _EXP_MEMO.clear()
+    out = _exp_ball(arg, prec, env)
+    if key is not None:
+        _EXP_MEMO[key] = out
+    return out
+
+
+def _exp_ball(arg: sympy.Expr, prec: int, env: dict) -> flint.arb:
+    """:func:`_exp` without its memo."""
     x = _arb(arg, prec, env)
     if x.is_finite() and not x.is_zero():
         man, ex = abs(x).upper().mid().man_exp()

@@ -333,3 +333,26 @@ def test_abs_of_a_symbol_encloses_the_absolute_value_over_its_ball():
     wide = to_arb(sympy.Abs(x - 1), env={x: flint.arb(3, 1)})
     assert wide.contains(flint.arb(1)) and wide.contains(flint.arb(3))
     assert wide >= 0
+
+
+def test_exp_of_a_closed_argument_is_kept_across_sign_refinements(monkeypatch):
+    """check_dp of RNM-Laplace on (1e300, 0, 5) took 14 s: its signs, decided at rising
+    precision, evaluated exp of the same huge arguments 3500 times (181 distinct). Each
+    distinct (argument, precision) is now evaluated once; the verdict is unchanged."""
+    import exactdp
+    from exactdp.exact import arb as A
+
+    calls = []
+    inner = A._exp_ball
+    monkeypatch.setattr(A, "_exp_ball", lambda *a: calls.append(a[:2]) or inner(*a))
+    monkeypatch.setattr(A, "_EXP_MEMO", {})
+    e = sympy.exp(-sympy.Integer(10) ** 300)
+    first = to_arb(e, 200)
+    assert to_arb(e, 200) is first and len(calls) == 1
+    # against mpmath at 400 digits (the argument 10**300 and its reduction need 300 and more)
+    with mpmath.workdps(400):
+        ref = mpmath.exp(-mpmath.mpf(10) ** 300)
+        assert abs(mpmath.mpf(first.mid().str(40, radius=False)) / ref - 1) < mpmath.mpf(10) ** -35
+    r = exactdp.check_dp(exactdp.ReportNoisyMax(1, noise="laplace"), [10**300, 0, 5])
+    assert r.holds and r.certified and r.witness.output == 1
+    assert len(calls) == len(set(calls)) < 400  # was 3500 evaluations
