@@ -58,6 +58,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
+from ..cost import TooCostly
 from .release_cells import OnBoundary, VPoly, cell_at, cells
 from .release_density import affine
 from .release_min import min_candidates
@@ -438,7 +439,10 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
             lined = None
         chain = None if lined is None else ChainResult(tuple(lined), True)
     if chain is None:  # two released values of Laplace noises: the plane's faces
-        two = two_candidates(runs_p, runs_q, label, func, tools)
+        try:
+            two = two_candidates(runs_p, runs_q, label, func, tools)
+        except TooCostly:  # past the plane's limits: the search and its bracket, as before
+            two = None
         chain = None if two is None else ChainResult(tuple(two[0]), two[1])
     found = list(chain.found) if chain is not None else []
     if chain is not None and (chain.exact or any(map(tools.enough, found))):

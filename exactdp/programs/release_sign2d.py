@@ -209,10 +209,12 @@ def frame(hs: list[Half]) -> tuple[Point, Point, Point]:
     return reg.vertices[0], r1, r2
 
 
-def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_BOXES
-                ) -> bool | None:
+def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_BOXES,
+                spent: list[int] | None = None, limit: int | None = None) -> bool | None:
     """Whether ``h >= 0`` on the closed polygon ``hs``: True (proved), False (disproved:
-    ``h < 0`` on a part with interior points), None (undecided within ``max_boxes``).
+    ``h < 0`` on a part with interior points), None (undecided within ``max_boxes``, or
+    once ``spent[0]``, the term enclosures made, a budget shared by several calls, passes
+    ``limit``).
 
     Examples
     --------
@@ -230,6 +232,7 @@ def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_B
     h = transform(h, p0, r1, r2)
     hs = [(a + b * p0[0] + c * p0[1], b * r1[0] + c * r1[1], b * r2[0] + c * r2[1])
           for a, b, c in hs]
+    size = sum(len(p) for p in h.values())
     z = Fraction(0)
     todo: deque[tuple[Box, int]] = deque([((None, z, None, z), 0), ((None, z, z, None), 0),
                                           ((z, None, None, z), 0), ((z, None, z, None), 0)])
@@ -238,6 +241,10 @@ def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_B
         while todo:
             b, axis = todo.popleft()  # the axes cut in turn, breadth first
             boxes += 1
+            if spent is not None:
+                spent[0] += size
+                if limit is not None and spent[0] > limit:
+                    return None
             if boxes > max_boxes:
                 return None
             reg = region(hs + _box_halves(b))

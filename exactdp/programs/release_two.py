@@ -73,6 +73,11 @@ from .runs import Run
 
 #: Directions tried for a face's monotone direction (each with both signs), after its rays.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
+#: Most term enclosures of the monotone-direction proofs of one pattern (about 0.03 ms
+#: each): past it the pattern is left unsettled (its bracket), never a long silence.
+PLANE_WORK = 60_000
+#: Boxes of one monotone-direction proof.
+PROOF_BOXES = 600
 #: Largest estimated seconds of the plane's cells (each face a density computation).
 PLANE_SECONDS = 60.0
 
@@ -123,6 +128,7 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
     lam = tools.lam(holder["unit"], func)
     out: list[Any] = []
     settled = True
+    spent = [0]
     for face in faces:
         f, g = to_terms2(face.result, lam)
         if not f and not g:
@@ -131,14 +137,14 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         if not f or not g:
             return [tools.candidate(None, None, 1 if f else -1, True,
                                     f"{where} (probability 0 under one input only)")], True
-        found, ok = _face(face, f, g, lam, label, func, tools)
+        found, ok = _face(face, f, g, lam, label, func, tools, spent)
         out += found
         settled = settled and ok
     return out, settled
 
 
 def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str,
-          tools: Any) -> tuple[list[Any], bool]:
+          tools: Any, spent: list[int]) -> tuple[list[Any], bool]:
     """One face's candidates (module docstring), and whether they settle it."""
     sides = edges(face.signs)
     hs: list[Half] = [(s * a, s * b, s * c) for (a, b, c), s in face.signs
@@ -153,7 +159,7 @@ def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str
     out: list[Any] = []
     for e in sides:
         out += _edge(e, f, g, lam, label, func, tools)
-    d = _monotone(f, g, hs, lam, face.point)
+    d = _monotone(f, g, hs, lam, face.point, spent)
     if d is None:
         return out, False
     for way in (d, (-d[0], -d[1])):
@@ -183,10 +189,10 @@ def _t_words(c: Any, name: str) -> Any:
     return replace(c, witness=w, at=None, attained=c.attained and not c.infinite)
 
 
-def _monotone(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, point: Point
-              ) -> tuple[Fraction, Fraction] | None:
+def _monotone(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, point: Point,
+              spent: list[int]) -> tuple[Fraction, Fraction] | None:
     """A direction along which ``L`` does not decrease on the closed face (proved), or
-    None."""
+    None (also once the pattern's :data:`PLANE_WORK` is spent)."""
     reg = region(hs)
     rays = list(reg.rays) if reg is not None else []
     points = _samples(reg, point)
@@ -198,10 +204,10 @@ def _monotone(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, point: Point
         n = cross2(f, g, d, lam)
         signs = {_sign_at(n, p, lam) for p in points}
         for sign in (1, -1):
-            if -sign in signs:
+            if -sign in signs or spent[0] > PLANE_WORK:
                 continue  # a screen: N_d takes the other sign inside the face
             h = n if sign > 0 else {k: {m: -c for m, c in p.items()} for k, p in n.items()}
-            if nonnegative(h, hs, lam, 600):
+            if nonnegative(h, hs, lam, PROOF_BOXES, spent, PLANE_WORK):
                 return d if sign > 0 else (-d[0], -d[1])
     return None
 
