@@ -58,10 +58,12 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
+from ..cost import TooCostly
 from .release_cells import OnBoundary, VPoly, cell_at, cells
 from .release_density import affine
 from .release_min import min_candidates
 from .release_sup import MAX_STEPS, Terms, add, refine, zeros
+from .release_two import two_candidates
 from .runs import Run
 
 #: Ray directions of the gaps for Laplace noise (each entry times ``v``, ``v -> +oo``): the
@@ -453,6 +455,12 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         except ValueError:  # a critical point not isolated: the search and its bracket
             lined = None
         chain = None if lined is None else ChainResult(tuple(lined), True)
+    if chain is None:  # two released values of Laplace noises: the plane's faces
+        try:
+            two = two_candidates(runs_p, runs_q, label, func, tools)
+        except TooCostly:  # past the plane's limits: the search and its bracket, as before
+            two = None
+        chain = None if two is None else ChainResult(tuple(two[0]), two[1])
     found = list(chain.found) if chain is not None else []
     if chain is not None and (chain.exact or any(map(tools.enough, found))):
         return found, True

@@ -155,8 +155,9 @@ def test_top4_exponential_exact_against_quadrature():
 
 
 def test_several_values_refuses_without_a_chain_or_a_bound():
-    d = L.prefix_sum(epsilon=1).distribution([0, 1])
-    o = L.prefix_sum(epsilon=1).distribution([1, 1])
+    # three values (two of Laplace noise go to the plane's faces, release_two)
+    d = L.prefix_sum(epsilon=1).distribution([0, 1, 0])
+    o = L.prefix_sum(epsilon=1).distribution([1, 1, 0])
     key = d.keys[0]
     tools = _tools(None)
     with pytest.raises(ValueError, match="not in this version"):

@@ -136,9 +136,11 @@ def test_svt3_c2_moving_both_ways_is_exact_inside_its_former_bracket():
 
 
 def test_search_past_the_cost_limit_is_refused_at_once(monkeypatch):
-    from exactdp.programs import release_loss
+    from exactdp.programs import release_chain, release_loss
 
     monkeypatch.setattr(release_loss, "run_cost", lambda run: 1e3)
+    # the plane's faces settle this pair now (release_two): the search is its fallback
+    monkeypatch.setattr(release_chain, "two_candidates", lambda *args: None)
     with pytest.raises(TooCostly, match=r"gap_svt.privacy_loss: a search over the 2 released"):
         exactdp.privacy_loss(L.gap_svt(epsilon=1, threshold=1, c=2), (1, 1, 0, 0), (0, 0, 1, 1))
 

@@ -1,0 +1,255 @@
+"""Two released values: the exact supremum of the log density ratio over the plane's cells.
+
+For a pattern releasing two values ``(u, v)`` of Laplace noises (GapSVT and AdaptiveSVT
+with ``c = 2``, their incorrect twin), the two inputs' densities are exponential
+polynomials on the faces of an arrangement of lines (:mod:`exactdp.programs.
+release_plane`). The loss of the pattern is the largest supremum of ``|L|``, ``L = ln f/g``,
+over the faces (single outputs do not count: the supremum is essential, so each face's is
+over its closure, by the face's own formula). On one face:
+
+- one density 0, the other not: ``oo``, attained (an event of positive probability under
+  one input only); both 0: no output;
+- ``L`` constant on the face (both derivatives of ``f/g`` vanish identically, decided
+  exactly): that constant, attained;
+- else every edge (segment, ray or line) is a one-value problem along it: its ends'
+  values and limits and its interior critical points (:mod:`exactdp.programs.release_sup`),
+  exact or certified; and the interior is settled by a *monotone direction*: a ``d`` with
+  ``N_d = f_d g - f g_d >= 0`` on the closed face, proved by boxes
+  (:func:`~exactdp.programs.release_sign2d.nonnegative`). Then ``L`` does not decrease
+  along ``d``: from every point of the face the ray along ``d`` either leaves the face
+  through an edge (a value at least ``L`` there, counted with the edges) or stays in it
+  (``d`` in the recession cone), where ``L`` tends to ``l(s) = ln C_f(s) / C_g(s)``, the
+  ratio of the two densities' leading parts along ``d``
+  (:func:`~exactdp.programs.release_face.leading_along`; ``+-oo`` when their growth
+  differs), ``s`` the coordinate across ``d``. So the face's supremum of ``L`` is the
+  largest of its edges' and of ``sup_s l(s)`` (a one-value problem on the face's shadow
+  across ``d``, each value a limit, never attained); ``-L`` does not decrease along
+  ``-d``, alike.
+
+A face where no direction of :data:`DIRECTIONS` (nor the face's own rays) is proved
+monotone leaves the pattern *unsettled*: its candidates are then lower bounds, and the
+caller keeps its certified bracket. Only Laplace noise (continuous densities on the
+support's faces: a face's supremum over its closure is over the face).
+
+References
+----------
+W. Feller, *An Introduction to Probability Theory and Its Applications II*, 1971, section
+I.2 (densities of linear maps of independent noises). Z. Ding, Y. Wang, Y. Xiao, G.
+Wang, D. Zhang and D. Kifer, "Free gap estimates from the exponential mechanism, sparse
+vector, noisy max and related algorithms", VLDB Journal 32, 2023 (GapSVT, AdaptiveSVT).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from fractions import Fraction
+from typing import Any
+
+import flint
+
+from ..cost import check_seconds
+from ..exact.arb import flint_prec
+from .integrate import run_cost
+from .release_face import (
+    Edge,
+    Half,
+    Point,
+    Region,
+    Terms2,
+    cross2,
+    edges,
+    extremes,
+    in_cone,
+    leading_along,
+    region,
+    restrict,
+    to_terms2,
+)
+from .release_plane import Face, plane_cells
+from .release_sign2d import nonnegative
+from .release_sup import ball, exact_at, prec, zeros
+from .runs import Run
+
+#: Directions tried for a face's monotone direction (each with both signs), after its rays.
+DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
+#: Most term enclosures of the monotone-direction proofs of one pattern (about 0.03 ms
+#: each): past it the pattern is left unsettled (its bracket), never a long silence.
+PLANE_WORK = 60_000
+#: Boxes of one monotone-direction proof.
+PROOF_BOXES = 600
+#: Largest estimated seconds of the plane's cells (each face a density computation).
+PLANE_SECONDS = 60.0
+
+
+def _text(p: tuple[Fraction, Fraction]) -> str:
+    return f"({p[0]}, {p[1]})"
+
+
+def plane_shape(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> bool:
+    """Whether a pattern is this route's: two released values, every noise Laplace."""
+    return all(len(r.released) == 2 and all(d.law == "laplace" for d in r.draws)
+               for r in (*runs_p, *runs_q)) and bool(runs_p) and bool(runs_q)
+
+
+def _face_seconds(runs: Sequence[Run]) -> float:
+    """The cost of one face: both densities (conditioning and a centre integral, about
+    0.1 ms per noise and comparison, as :mod:`exactdp.programs.release_loss`'s search)."""
+    return sum(1e-4 * (len(r.draws) + len(r.constraints)) + run_cost(r) for r in runs)
+
+
+def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
+                   tools: Any) -> tuple[list[Any], bool] | None:
+    """The candidates of the pattern's supremum over its two released values and whether
+    they settle it (module docstring), or None when the pattern is not of this shape.
+
+    Raises
+    ------
+    TooCostly
+        The arrangement's faces past :data:`PLANE_SECONDS` (estimated) or its lines past
+        :data:`~exactdp.programs.release_plane.MAX_LINES`.
+    """
+    if not plane_shape(runs_p, runs_q):
+        return None
+    holder: dict[str, Any] = {}
+    each = _face_seconds([*runs_p, *runs_q])
+
+    def compute(u: Any, v: Any) -> tuple[dict, dict]:
+        holder["unit"], f = tools.density(list(runs_p), (u, v), func)
+        return f, tools.density(list(runs_q), (u, v), func)[1]
+
+    def guard(lines: int) -> None:
+        faces = 1 + lines + lines * (lines - 1) // 2
+        check_seconds(func, f"the {faces} faces of the two released values of {label}",
+                      faces * each, "use fewer queries or a smaller cut-off c",
+                      PLANE_SECONDS)
+
+    _, faces = plane_cells(compute, func, guard=guard)
+    lam = tools.lam(holder["unit"], func)
+    out: list[Any] = []
+    settled = True
+    spent = [0]
+    for face in faces:
+        f, g = to_terms2(face.result, lam)
+        if not f and not g:
+            continue
+        where = f"{label} with the values near {_text(face.point)}"
+        if not f or not g:
+            return [tools.candidate(None, None, 1 if f else -1, True,
+                                    f"{where} (probability 0 under one input only)")], True
+        found, ok = _face(face, f, g, lam, label, func, tools, spent)
+        out += found
+        settled = settled and ok
+    return out, settled
+
+
+def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str,
+          tools: Any, spent: list[int]) -> tuple[list[Any], bool]:
+    """One face's candidates (module docstring), and whether they settle it."""
+    sides = edges(face.signs)
+    hs: list[Half] = [(s * a, s * b, s * c) for (a, b, c), s in face.signs
+                      if any(e.line == (a, b, c) for e in sides)]
+    if not cross2(f, g, (Fraction(1), Fraction(0)), lam) and not cross2(
+            f, g, (Fraction(0), Fraction(1)), lam):  # a constant ratio on the face
+        one, zero = restrict(f, face.point, (Fraction(0), Fraction(0))), restrict(
+            g, face.point, (Fraction(0), Fraction(0)))
+        pair = (exact_at(one, Fraction(0), lam), exact_at(zero, Fraction(0), lam))
+        return [tools.candidate(pair, None, 0, True, f"{label} with the values "
+                                f"{_text(face.point)} (a constant ratio on a face)")], True
+    out: list[Any] = []
+    for e in sides:
+        out += _edge(e, f, g, lam, label, func, tools)
+    d = _monotone(f, g, hs, lam, face.point, spent)
+    if d is None:
+        return out, False
+    for way in (d, (-d[0], -d[1])):
+        if not in_cone(hs, way):
+            continue  # the ray leaves the face through an edge
+        found = _limits(f, g, hs, way, lam, label, func, tools, way == d)
+        if found is None:
+            return out, False
+        out += found
+    return out, True
+
+
+def _edge(e: Edge, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str,
+          tools: Any) -> list[Any]:
+    """An edge's candidates: the one-value problem along it (``t`` its parameter)."""
+    one, two = restrict(f, e.p, e.e), restrict(g, e.p, e.e)
+    where = f"{label} on the values {_text(e.p)} + t {_text(e.e)}"
+    found = tools.cell(one, two, lam, e.lo, e.hi, where, func, "all")
+    return [_t_words(c, "t") for c in found]
+
+
+def _t_words(c: Any, name: str) -> Any:
+    """A witness of the one-value route read on a line (its value is ``name``); an
+    infinite one is approached, not attained (a line has no probability)."""
+    w = c.witness.replace("with the value", f"with {name}").replace("as the value",
+                                                                    f"as {name}")
+    return replace(c, witness=w, at=None, attained=c.attained and not c.infinite)
+
+
+def _monotone(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, point: Point,
+              spent: list[int]) -> tuple[Fraction, Fraction] | None:
+    """A direction along which ``L`` does not decrease on the closed face (proved), or
+    None (also once the pattern's :data:`PLANE_WORK` is spent)."""
+    reg = region(hs)
+    rays = list(reg.rays) if reg is not None else []
+    points = _samples(reg, point)
+    tried = []
+    for d in [*((Fraction(a), Fraction(b)) for a, b in DIRECTIONS), *rays]:
+        if d in tried or (-d[0], -d[1]) in tried:
+            continue
+        tried.append(d)
+        n = cross2(f, g, d, lam)
+        signs = {_sign_at(n, p, lam) for p in points}
+        for sign in (1, -1):
+            if -sign in signs or spent[0] > PLANE_WORK:
+                continue  # a screen: N_d takes the other sign inside the face
+            h = n if sign > 0 else {k: {m: -c for m, c in p.items()} for k, p in n.items()}
+            if nonnegative(h, hs, lam, PROOF_BOXES, spent, PLANE_WORK):
+                return d if sign > 0 else (-d[0], -d[1])
+    return None
+
+
+def _samples(reg: Region | None, point: Point) -> list[Point]:
+    """Points inside the face: its own, halfway to each vertex, and far along each ray."""
+    if reg is None:
+        return [point]
+    out = [point] + [((point[0] + v[0]) / 2, (point[1] + v[1]) / 2) for v in reg.vertices]
+    return out + [(point[0] + 64 * r[0], point[1] + 64 * r[1]) for r in reg.rays]
+
+
+def _sign_at(h: Terms2, p: Point, lam: Fraction) -> int:
+    """The sign of ``h`` at ``p`` (0: undecided at the working precision)."""
+    with flint_prec(prec()):
+        b = ball(restrict(h, p, (Fraction(0), Fraction(0))), flint.arb(0), lam)
+    return 1 if b > 0 else -1 if b < 0 else 0
+
+
+def _limits(f: Terms2, g: Terms2, hs: list[Half], d: tuple[Fraction, Fraction], lam: Fraction,
+            label: str, func: str, tools: Any, up: bool) -> list[Any] | None:
+    """The candidates of ``sup_s l(s)`` along ``d`` (``up``: ``L`` grows along ``d``; else
+    ``-L`` does, and only the candidates' other sign matters; both are returned), or None
+    when a leading part has a zero across the face (not settled here)."""
+    e = (-d[1], d[0])
+    lf, lg = leading_along(f, d, e), leading_along(g, d, e)
+    where = f"{label} as the values -> oo along {_text(d)}"
+    assert lf is not None and lg is not None
+    if (lf[0], lf[1]) != (lg[0], lg[1]):
+        bigger = 1 if (lf[0], lf[1]) > (lg[0], lg[1]) else -1
+        return [tools.candidate(None, None, bigger, False, where)]
+    reg = region(hs)
+    if reg is None:
+        return None
+    ee = e[0] * e[0] + e[1] * e[1]
+    lo, hi = extremes(reg, (e[0] / ee, e[1] / ee), Fraction(0))
+    if lo is not None and hi is not None and lo >= hi:
+        return []  # the face's shadow is a point: no interior direction
+    try:
+        if zeros(lf[2], lam, lo, hi, "plane") or zeros(lg[2], lam, lo, hi, "plane"):
+            return None
+    except ValueError:
+        return None
+    found = tools.cell(lf[2], lg[2], lam, lo, hi, f"{where}, across it", func, "all")
+    return [replace(_t_words(c, "s"), attained=False) for c in found]
