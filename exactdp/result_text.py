@@ -142,6 +142,33 @@ def offset_text(value: sympy.Expr, shown: str, dps: int = SHOW_DPS) -> str | Non
     return f"{shown} {'+' if ball > 0 else '-'} {_ball_decimals(abs(ball), dps)}"
 
 
+def untie(texts: list[str], values: list, dps: int = SHOW_DPS) -> list[str]:
+    """``texts`` (decimals of exact ``values``) with each group of equal texts whose exact
+    values differ shown as the common decimals plus each value's rigorous offset
+    (:func:`offset_text`: ``0.5 + 1.25e-301`` and ``0.5 - 1.25e-301``, not ``0.5`` twice).
+    A true tie (equal exact values) and a value whose offset is not separated from 0 keep
+    their text. The tables (:mod:`exactdp.io.latex`) and ``exactdp analyse`` print near-ties
+    through it.
+
+    Examples
+    --------
+    >>> half, tiny = sympy.Rational(1, 2), sympy.Rational(1, 10**40)
+    >>> untie(["0.5", "0.5", "0.5"], [half + tiny, half - tiny, half])
+    ['0.5 + 1.0e-40', '0.5 - 1.0e-40', '0.5']
+    """
+    out = list(texts)
+    for t in {t for t in texts if texts.count(t) > 1}:
+        rows = [i for i, x in enumerate(texts) if x == t]
+        if len({values[i] for i in rows}) == 1:  # equal exact forms: a true tie
+            continue
+        for i in rows:
+            exact = _exact_number(values[i])
+            text = None if exact is None else offset_text(exact, t, dps)
+            if text is not None:
+                out[i] = text
+    return out
+
+
 def _directed(x: Fraction, digits: int, up: bool) -> str:
     """``x`` rounded towards +oo (``up``) or -oo to ``digits`` significant digits, in
     decimals (trailing zeros kept: they are digits of the bound)."""
