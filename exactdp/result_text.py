@@ -65,8 +65,9 @@ def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
     ``1 + ...``, ``-1 + ...``): the distance to 1 enclosed in a rigorous 20-digit ball, then
     rounded, so a delta of ``1 - 1.68e-63`` reads as itself, not as ``1.0``; a non-zero
     number whose float evaluation cancels to ``0`` (a loss ``log(1 + 5e-31)``) prints from
-    its ball too (``5.0e-31``). Other numbers
-    print as :func:`exactdp.printing.format_number` does.
+    its ball too (``5.0e-31``); a number agreeing beyond ``2 dps`` digits with a short
+    decimal it is not prints as that decimal plus its offset (``0.5 + 1.25e-301``, a
+    near-tie at 1/2). Other numbers print as :func:`exactdp.printing.format_number` does.
     """
     dec = format_number(value, dps)
     exact = _exact_number(value)
@@ -82,7 +83,7 @@ def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
         return dec
     if dec.lstrip("-") not in ("1", "1.0") and not dec.lstrip("-").startswith(
             ("0.99999", "1.00000")):
-        return dec
+        return _near_short(exact, dec, dps)
     for one in (sympy.Integer(1), sympy.Integer(-1)):
         gap = one - exact
         if gap == 0:
@@ -94,6 +95,51 @@ def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
             sign = "-" if near > 0 else "+"
             return f"{format_number(one, dps)} {sign} {_ball_decimals(abs(near), dps)}"
     return dec
+
+
+def _significant(dec: str) -> int:
+    """The significant digits of a decimal text (``0.5``: 1, ``2.5e-301``: 2)."""
+    digits = dec.lstrip("-").split("e")[0].replace(".", "").lstrip("0")
+    return len(digits) if digits.isdigit() else 0
+
+
+#: Most bits of the ball that tells a short decimal's offset (:func:`_near_short`).
+_SHORT_BITS = 4096
+
+
+def _binary64(exact: sympy.Expr) -> bool:
+    """Whether ``exact`` is a binary64 float's exact value (an input such as
+    ``epsilon=1e-9``): it prints as its short decimal, as Python prints the float."""
+    if not exact.is_Rational or exact.q & (exact.q - 1):  # not a power-of-two denominator
+        return False
+    try:
+        return Fraction(float(exact)) == Fraction(int(exact.p), int(exact.q))
+    except OverflowError:
+        return False
+
+
+def _near_short(exact: sympy.Expr, dec: str, dps: int) -> str:
+    """``dec``, or ``dec`` plus the rigorous offset (``0.5 + 1.25e-301``) when ``dec`` is a
+    short decimal (fewer than ``dps`` significant digits, so it reads as exact) that
+    ``exact`` is not but agrees with beyond ``2 dps`` digits: a near-tie at ``1/2`` reads
+    as itself, not as ``0.5``; an ordinary rounding (``0.5000003`` as ``0.5``) and a
+    binary64 float's value (``1e-9`` given as a float) stay."""
+    if not 0 < _significant(dec) < dps or longer_than(exact, _TOGETHER_OPS):
+        return dec  # a long expression (a score of 1e300): its ball takes seconds
+    try:
+        shown = sympy.Rational(dec)
+    except (TypeError, ValueError):
+        return dec
+    if shown == 0 or (exact - shown) == 0 or _binary64(exact):
+        return dec
+    try:  # a few thousand bits: a near-tie at 1e-300 needs about 1,000; no 1e300 scores
+        ball = enclose(exact - shown, 20, max_prec=_SHORT_BITS)
+    except ValueError:
+        return dec
+    if not (ball > 0 or ball < 0) or not (
+            abs(ball) < flint.arb(10) ** (-2 * dps) * abs(flint.arb(str(shown.p)) / shown.q)):
+        return dec
+    return offset_text(exact, dec, dps) or dec
 
 
 def _gap_ball(gap: sympy.Expr) -> flint.arb | None:
@@ -140,6 +186,33 @@ def offset_text(value: sympy.Expr, shown: str, dps: int = SHOW_DPS) -> str | Non
     if ball is None or not (ball > 0 or ball < 0):
         return None
     return f"{shown} {'+' if ball > 0 else '-'} {_ball_decimals(abs(ball), dps)}"
+
+
+def untie(texts: list[str], values: list, dps: int = SHOW_DPS) -> list[str]:
+    """``texts`` (decimals of exact ``values``) with each group of equal texts whose exact
+    values differ shown as the common decimals plus each value's rigorous offset
+    (:func:`offset_text`: ``0.5 + 1.25e-301`` and ``0.5 - 1.25e-301``, not ``0.5`` twice).
+    A true tie (equal exact values) and a value whose offset is not separated from 0 keep
+    their text. The tables (:mod:`exactdp.io.latex`) and ``exactdp analyse`` print near-ties
+    through it.
+
+    Examples
+    --------
+    >>> half, tiny = sympy.Rational(1, 2), sympy.Rational(1, 10**40)
+    >>> untie(["0.5", "0.5", "0.5"], [half + tiny, half - tiny, half])
+    ['0.5 + 1.0e-40', '0.5 - 1.0e-40', '0.5']
+    """
+    out = list(texts)
+    for t in {t for t in texts if texts.count(t) > 1}:
+        rows = [i for i, x in enumerate(texts) if x == t]
+        if len({values[i] for i in rows}) == 1:  # equal exact forms: a true tie
+            continue
+        for i in rows:
+            exact = _exact_number(values[i])
+            text = None if exact is None else offset_text(exact, t, dps)
+            if text is not None:
+                out[i] = text
+    return out
 
 
 def _directed(x: Fraction, digits: int, up: bool) -> str:

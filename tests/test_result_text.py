@@ -125,3 +125,34 @@ def test_offset_text_separates_decimals_that_tie():
     assert offset_text(sympy.Rational(1, 2), "0.5") == "0.5"
     assert offset_text(sympy.sin(1) ** 2 + sympy.cos(1) ** 2 - sympy.Rational(1, 2),
                        "0.5") is None
+
+
+def test_untie_shows_the_offsets_of_decimals_that_tie_but_differ():
+    """``1/(1 + x)`` and ``x/(1 + x)`` at ``x = exp(-10**-300 / 2)`` both print ``0.5``; their
+    offsets are ``+-10**-300 / 8`` (Taylor, an independent route); a true tie (equal exact
+    values) and a lone text keep their decimals."""
+    from exactdp.result_text import untie
+
+    x = sympy.exp(-sympy.Rational(1, 2 * 10**300))
+    half = sympy.Rational(1, 2)
+    assert untie(["0.5", "0.5", "0.25"], [1 / (1 + x), x / (1 + x), half / 2]) == [
+        "0.5 + 1.25e-301", "0.5 - 1.25e-301", "0.25"]
+    assert untie(["0.5", "0.5"], [half, half]) == ["0.5", "0.5"]
+    with mpmath.workdps(30):  # the Taylor offset to 15 digits
+        want = mpmath.nstr(mpmath.mpf(10) ** -300 / 8, 15)
+    assert untie(["0.5", "0.5"], [1 / (1 + x), half], 15)[0] == "0.5 + " + want
+
+
+def test_a_short_decimal_the_value_is_not_shows_its_offset():
+    """``1/2 + 10**-300/8`` agrees with ``0.5`` to 300 digits: ``0.5 + 1.25e-301`` (the
+    offset is the exact rational, an independent route); ``1/2 + 3e-8`` is an ordinary
+    rounding at 6 digits: ``0.5``; exactly ``1/4``: ``0.25``."""
+    half = sympy.Rational(1, 2)
+    assert decimal_text(half + sympy.Rational(1, 8 * 10**300)) == "0.5 + 1.25e-301"
+    assert decimal_text(half / 2 - sympy.Rational(1, 10**40)) == "0.25 - 1.0e-40"
+    assert decimal_text(half + sympy.Rational(3, 10**8)) == "0.5"
+    assert decimal_text(half / 2) == "0.25"
+    assert decimal_text(sympy.Rational(3, 10**8) + sympy.Rational(1, 10**400)) == (
+        "3.0e-8 + 1.0e-400")
+    # a float's exact binary value (an input 1e-9) is 1e-9 + 6.2e-26: printed as Python does
+    assert decimal_text(sympy.Rational(1e-9)) == "1.0e-9"

@@ -33,7 +33,8 @@ from ..numbers import exact_number
 from ..printing import cut_latex, format_number, latex_escape, output_text, prose_latex
 from ..programs import Program
 from ..result import cut_text
-from ..result_text import decimal_text
+from ..result_text import decimal_text, untie
+from .latex import TIE_CHECK_N
 
 FORMATS = ("text", "markdown", "latex")
 #: The neighbour's name.
@@ -153,10 +154,15 @@ class _Style:
 
     def with_decimal(self, value: sympy.Expr) -> str:
         """The exact value and its 15-digit decimal; an integer or an infinity alone (it
-        printed ``0 = 0`` and ``oo = oo``)."""
+        printed ``0 = 0`` and ``oo = oo``). A non-zero value whose float cancels prints
+        from its rigorous ball (``= 2.5e-301``, :func:`exactdp.result_text.decimal_text`),
+        never ``= 0``."""
         if value.is_Integer or value.is_infinite:
             return self.exact(value)
-        return f"{self.exact(value)} = {sympy.N(value, 15)}"
+        text = decimal_text(value, 15)  # a tiny non-zero loss from its ball, never "= 0"
+        if text.lstrip("-") in ("0", "0.0"):
+            return f"{self.exact(value)} ~ 0 (not separated from 0 by a 20-digit ball)"
+        return f"{self.exact(value)} = {text}"
 
     def strong(self, text: str) -> str:
         if self.fmt == "latex":
@@ -180,12 +186,17 @@ def probability_rows(dist, fmt: str) -> list[str]:
     decimals = dist.evalf(15) if "mpmath" in dist.capabilities else [None] * len(probs)
     rows = []
     hidden = 0  # a sequence's outputs of probability exactly 0 (as the LaTeX display)
+    kept: list = []  # the exact probabilities of the rows
     for out, p, v in zip(dist.outputs, probs, decimals, strict=True):
         if p == 0 and dist.mechanism.output_kind == "sequence":
             hidden += 1
             continue
         dec = decimal_text(p, 15) if v is None else format_number(v, 15)  # release: from p
         rows.append((output_text(out), style.exact(p), dec))
+        kept.append(p)
+    if len(rows) <= TIE_CHECK_N:  # decimals that tie but differ exactly: their offsets
+        decs = untie([d for _, _, d in rows], kept, 15)
+        rows = [(o, e, d) for (o, e, _), d in zip(rows, decs, strict=True)]
     if fmt == "markdown":
         lines = ["| output | probability | decimal |", "|---|---|---|"]
         lines += [f"| {o} | {e} | {d} |" for o, e, d in rows]

@@ -27,7 +27,7 @@ from ..printing import (
     latex_escape,
     latex_number,
 )
-from ..result_text import offset_text
+from ..result_text import untie
 
 if TYPE_CHECKING:
     from ..distribution import OutputDistribution
@@ -485,25 +485,19 @@ TIE_CHECK_N = 64
 def _split_ties(dist, column: list, dps: int) -> list:
     """``column`` (decimals) with each group of cells that print alike but differ exactly
     shown as the common decimals plus each cell's rigorous offset (``0.5 + 2.5e-301``,
-    :func:`~exactdp.result_text.offset_text`), as the library prints near-ties to 1.
+    :func:`~exactdp.result_text.untie`), as the library prints near-ties to 1.
     Only for exact distributions of at most :data:`TIE_CHECK_N` outputs; a cell whose
     offset is not separated from 0 keeps its decimals."""
     texts = [format_number(v, dps) for v in column]
-    tied = {t for t in texts if texts.count(t) > 1}
-    if not tied or len(column) > TIE_CHECK_N or "exact" not in dist.capabilities:
+    if len(set(texts)) == len(texts) or len(column) > TIE_CHECK_N or (
+            "exact" not in dist.capabilities):
         return column
-    probs = dist.probabilities
     out = list(column)
-    for t in tied:
-        rows = [i for i, x in enumerate(texts) if x == t]
-        if len({probs[i] for i in rows}) == 1:  # equal exact forms: a true tie
-            continue
-        for i in rows:
-            text = offset_text(probs[i], t, dps)
-            if text is not None:
-                out[i] = Math(re.sub(r"e([+-])0*(\d+)", lambda m: r" \times 10^{"
-                                     + m.group(1).replace("+", "") + m.group(2) + "}",
-                                     text), text)
+    for i, text in enumerate(untie(texts, list(dist.probabilities), dps)):
+        if text != texts[i]:
+            out[i] = Math(re.sub(r"e([+-])0*(\d+)", lambda m: r" \times 10^{"
+                                 + m.group(1).replace("+", "") + m.group(2) + "}",
+                                 text), text)
     return out
 
 

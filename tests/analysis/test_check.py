@@ -484,3 +484,14 @@ def test_density_check_dp_prices_pairs_by_the_release_distribution():
                            r"pass the one neighbour to check \(neighbour=\.\.\.\)"):
             check_dp(PROGRAMS[name](epsilon=1, threshold=1), [1] * 12)
         assert time.process_time() - start < 2
+
+
+def test_permute_and_flip_start_line_uses_its_tree_estimate(capsys):
+    # one gap over 60 scores: PF's product trees cost well under a second (pf_tree_seconds);
+    # the generic analysis_seconds said 13 s and printed a start line for a 0.01 s call
+    from exactdp.cost import pf_tree_seconds
+
+    r = exactdp.check_dp(exactdp.PermuteAndFlip(1), [1] + [0] * 59)
+    assert r.holds
+    assert "started" not in capsys.readouterr().err
+    assert pf_tree_seconds([(60, 2, 1)]) < 1.0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import textwrap
 
+import mpmath
 import pytest
 import sympy
 
@@ -372,3 +373,38 @@ def test_latex_prints_a_witness_interval_and_its_infinity_as_math(capsys, tmp_pa
     code, out, err = run(capsys, "analyse", f"{path}:clamp", "--param", "epsilon=1",
                          "--scores", "0", "--format", "markdown")
     assert "output `the pattern REAL with the value in (0, oo) (a constant ratio)`" in out
+
+
+NOISY_MAX = '''
+from exactdp.programs import program, laplace
+
+@program(sensitivity=1)
+def nmax(q, epsilon):
+    best, arg = None, None
+    for i, a in enumerate(q):
+        v = a + laplace(2 / epsilon)
+        if best is None or v > best:
+            best, arg = v, i
+    return arg
+'''
+
+
+def test_a_near_tie_prints_its_offsets_and_a_tiny_loss_is_not_zero(capsys, tmp_path):
+    # q = (d, 0), d = 1e-300, Laplace scale b = 2: the difference of two Laplace(b) has the
+    # CDF 1 - exp(-t/b)(1 + t/(2b))/2 at t >= 0 (an independent closed form), so
+    # P(0) = 1/2 + about d/(4b); on q' = (0, 0) each output has 1/2, the loss is
+    # log(1/(2 P(1))), about d/(2b). Before: "(0.5)" twice and "= 0".
+    path = tmp_path / "nm.py"
+    path.write_text(NOISY_MAX)
+    code, out, err = run(capsys, "analyse", f"{path}:nmax", "--param", "epsilon=1",
+                         "--scores", "1e-300,0", "--neighbour-scores", "0,0")
+    assert code == 0, err
+    with mpmath.workdps(700):
+        d, b = mpmath.mpf(10) ** -300, mpmath.mpf(2)
+        p0 = 1 - mpmath.exp(-d / b) * (1 + d / (2 * b)) / 2
+        offset, loss = p0 - mpmath.mpf(1) / 2, -mpmath.log(2 * (1 - p0))
+    assert f"(0.5 + {mpmath.nstr(offset, 15)})" in out
+    assert f"(0.5 - {mpmath.nstr(offset, 15)})" in out
+    line = next(x for x in out.splitlines() if x.startswith("privacy loss"))
+    printed = mpmath.mpf(line.split(" = ")[-1].split()[0])
+    assert abs(printed / loss - 1) < mpmath.mpf(10) ** -14 and "= 0 " not in line

@@ -153,3 +153,22 @@ def test_the_most_likely_is_decided_exactly_where_the_balls_overlap():
     probs = (sympy.Rational(1, 3), sympy.Rational(1, 3) + tiny, sympy.Rational(1, 3) - tiny)
     assert most_likely(probs) == ((1,), True)
     assert most_likely((sympy.exp(-1), sympy.exp(-1), sympy.Integer(0))) == ((0, 1), True)
+
+
+def test_a_near_tie_at_one_half_shows_its_offset_not_a_rounded_one_half():
+    # gap_svt at q = (d,), d = 1e-300, T = 0, epsilon = 1: the pattern (REAL,) has
+    # P(nu - rho >= -d) with nu ~ Lap(a = 4), rho ~ Lap(b = 2); the difference's density
+    # (a e^(-|x|/a) - b e^(-|x|/b)) / (2 (a^2 - b^2)) (a closed form, independent of the
+    # integrator) gives P = 1/2 + (a^2 (1 - e^(-d/a)) - b^2 (1 - e^(-d/b))) / (2 (a^2 - b^2)),
+    # about 1/2 + d/12. Before: "most likely (REAL,) at 0.5" beside a gap of 8e-302.
+    import mpmath
+
+    d = LR.gap_svt(epsilon=1, threshold=0).distribution([R(1, 10**300)])
+    with mpmath.workdps(700):
+        x, a, b = mpmath.mpf(10) ** -300, mpmath.mpf(4), mpmath.mpf(2)
+        offset = (a**2 * -mpmath.expm1(-x / a) - b**2 * -mpmath.expm1(-x / b)) / (
+            2 * (a**2 - b**2))
+        want = f"0.5 + {mpmath.nstr(offset, 6)}"
+    assert want == "0.5 + 8.33333e-302"
+    assert f"most likely (REAL,) at {want};" in repr(d)
+    assert ("(F,)", "0.5 - 8.33333e-302") in display_rows(d, "patterns")
