@@ -18,7 +18,6 @@ from ..cost import (
     analysis_seconds,
     as_caller,
     check_seconds,
-    pf_tree_seconds,
 )
 from ..exact.arb import arb_to_interval, to_arb
 from ..exact.signs import UndecidedSignError, compare
@@ -36,7 +35,7 @@ from .common import (
     stamp,
 )
 from .engines.ball import BallEngine, BallUndecided, arb_prec, ball_output, ball_pair_loss, iv_max
-from .engines.select import ENGINE_PASSES, make_engine, pf_tree_gaps
+from .engines.select import ENGINE_PASSES, make_engine, pf_tree_gaps, pf_trees_seconds
 from .loss import (
     check_loss_exponent,
     density_privacy_loss,
@@ -273,12 +272,13 @@ def check_dp(
 
 def _generic_seconds(mech, vectors: list[ScoreVector]) -> float:
     """The analyzer's estimate of ``check_dp`` on ``vectors``: permute-and-flip's product
-    trees when it builds them (:func:`exactdp.cost.pf_tree_seconds`; tied or one-gap scores
-    take well under a second, where :func:`exactdp.cost.analysis_seconds` said 13 s for 60
-    scores), else :func:`exactdp.cost.analysis_seconds`."""
-    trees = [(len(G), len(set(G)), sum(G)) for G in pf_tree_gaps(mech, vectors)]
+    trees when it builds them (:func:`~exactdp.analysis.engines.select.pf_trees_seconds`,
+    the worst case of the neighbour route; tied or one-gap scores take well under a second,
+    where :func:`exactdp.cost.analysis_seconds` said 13 s for 60 scores), else
+    :func:`exactdp.cost.analysis_seconds`."""
+    trees = pf_tree_gaps(mech, vectors)
     if trees:
-        return pf_tree_seconds(trees)
+        return pf_trees_seconds(trees)
     q = vectors[0]
     return analysis_seconds(len(vectors), q.n, top_gap(q))
 

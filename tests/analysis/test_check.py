@@ -487,11 +487,11 @@ def test_density_check_dp_prices_pairs_by_the_release_distribution():
 
 
 def test_permute_and_flip_start_line_uses_its_tree_estimate(capsys):
-    # one gap over 60 scores: PF's product trees cost well under a second (pf_tree_seconds);
+    # one gap over 60 scores: PF's product trees cost well under a second (pf_trees_seconds);
     # the generic analysis_seconds said 13 s and printed a start line for a 0.01 s call
-    from exactdp.cost import pf_tree_seconds
+    from exactdp.analysis.engines.select import pf_trees_seconds
 
     r = exactdp.check_dp(exactdp.PermuteAndFlip(1), [1] + [0] * 59)
     assert r.holds
     assert "started" not in capsys.readouterr().err
-    assert pf_tree_seconds([(60, 2, 1)]) < 1.0
+    assert pf_trees_seconds([(1,) + (0,) * 59]) < 1.0

@@ -183,6 +183,27 @@ def pf_tree_gaps(mech: object, vectors: Sequence[ScoreVector]) -> list[tuple[int
     return sorted(seen)
 
 
+def pf_trees_seconds(trees: Sequence[tuple[int, ...]]) -> float:
+    """Estimated CPU seconds of permute-and-flip's exact product trees, one per gap tuple.
+
+    Parameters
+    ----------
+    trees : sequence of tuple of int
+        The gap tuples (:func:`pf_tree_gaps`), each of length ``n``.
+
+    Returns
+    -------
+    float
+        The sum of :func:`exactdp.pf_cost.pf_tree_product_seconds` over the trees.
+
+    Examples
+    --------
+    >>> pf_trees_seconds([(1,) + (0,) * 59]) < 1
+    True
+    """
+    return sum(pf_tree_product_seconds(len(G), exact_pf_size(G)) for G in trees)
+
+
 def check_pf_trees(func: str, mech: object, vectors: Sequence[ScoreVector]) -> None:
     """Refuse when the exact PF polynomials of ``vectors`` would take over the limit: one
     product tree per distinct gap tuple (:func:`pf_tree_gaps`), each estimated by
@@ -201,7 +222,7 @@ def check_pf_trees(func: str, mech: object, vectors: Sequence[ScoreVector]) -> N
         check_seconds(
             func, f"the exact permute-and-flip polynomials of {len(vectors)} score vectors "
             f"of n = {vectors[0].n} outputs (degree about n times the gaps)",
-            sum(pf_tree_product_seconds(len(G), exact_pf_size(G)) for G in trees),
+            pf_trees_seconds(trees),
             "pass the one neighbour to check (neighbour=...), analyse fewer scores, or "
             "compare the float64 views (mechanism.distribution(q).to_numpy())")
 

@@ -148,6 +148,17 @@ def _pf_estimate(vectors) -> float:
                for G in pf_tree_gaps(PermuteAndFlip(1), vectors))
 
 
+def test_pf_trees_seconds_is_the_fitted_model_over_the_trees():
+    """The estimate of the distinct trees of 0..59 and its neighbours is the independent sum
+    of the fitted model (n (sum G + 1) coefficients per tree); one gap over 60 scores is
+    priced well under a second (check_dp's start line stays silent there)."""
+    vectors = [as_scores(range(60))]
+    trees = pf_tree_gaps(PermuteAndFlip(1), vectors)
+    assert S.pf_trees_seconds(trees) == pytest.approx(_pf_estimate(vectors), rel=1e-12)
+    assert S.pf_trees_seconds([(1,) + (0,) * 59]) < 1 < S.pf_trees_seconds(trees) * 100
+    assert S.pf_trees_seconds([]) == 0
+
+
 def test_check_dp_on_pf_at_moderate_n_runs_under_the_fitted_tree_estimate(monkeypatch):
     """check_dp on PF(1) and the scores 0..59 (q and its 2n + 2 = 122 neighbours, 121
     distinct gap tuples): the fitted model prices them at about 31 s, under the limit, and the check
