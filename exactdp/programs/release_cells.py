@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from ..cost import refuse
 from .run_canon import canonical
@@ -55,7 +55,43 @@ def _frac(x: object) -> Fraction:
     raise TypeError(f"not a rational number: {x!r}")
 
 
-class VPoly:
+_Ordered = TypeVar("_Ordered", bound="SignOrdered")
+
+
+class SignOrdered:
+    """The orders ``<``, ``<=``, ``>``, ``>=`` and ``abs`` of a polynomial in released
+    values, from the sign of a difference decided at the active test point (the subclass's
+    ``_sign``, which records the comparison's root or line): shared by :class:`VPoly` (one
+    value) and :class:`~exactdp.programs.release_plane.UVPoly` (two)."""
+
+    __slots__ = ()
+
+    def _sign(self) -> int:
+        raise NotImplementedError
+
+    def __sub__(self, other: Any) -> Any:
+        raise NotImplementedError
+
+    def __neg__(self) -> Any:
+        raise NotImplementedError
+
+    def __lt__(self, other: object) -> bool:
+        return (self - other)._sign() < 0
+
+    def __le__(self, other: object) -> bool:
+        return (self - other)._sign() <= 0
+
+    def __gt__(self, other: object) -> bool:
+        return (self - other)._sign() > 0
+
+    def __ge__(self, other: object) -> bool:
+        return (self - other)._sign() >= 0
+
+    def __abs__(self: _Ordered) -> _Ordered:
+        return -self if self._sign() < 0 else self
+
+
+class VPoly(SignOrdered):
     """A polynomial in the released value ``v`` with Fraction coefficients (low degree
     first). Arithmetic with Fractions and ints; ``==`` and ``hash`` are structural (a
     constant equals its Fraction); ``<`` and the other orders are decided at the active
@@ -151,21 +187,6 @@ class VPoly:
         if val == 0:
             raise OnBoundary
         return 1 if val > 0 else -1
-
-    def __lt__(self, other: object) -> bool:
-        return (self - other)._sign() < 0
-
-    def __le__(self, other: object) -> bool:
-        return (self - other)._sign() <= 0
-
-    def __gt__(self, other: object) -> bool:
-        return (self - other)._sign() > 0
-
-    def __ge__(self, other: object) -> bool:
-        return (self - other)._sign() >= 0
-
-    def __abs__(self) -> VPoly:
-        return -self if self._sign() < 0 else self
 
     def __repr__(self) -> str:
         return "VPoly(" + " + ".join(f"{a}*v**{i}" for i, a in enumerate(self.c)) + ")"

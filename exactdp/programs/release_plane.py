@@ -34,7 +34,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..cost import refuse
-from .release_cells import OnBoundary
+from .release_cells import OnBoundary, SignOrdered
 
 #: Most lines of one arrangement (each face a recomputation of the densities).
 MAX_LINES = 28
@@ -69,7 +69,7 @@ def normal(a: Fraction, b: Fraction, c: Fraction) -> Line:
     return (a / k, b / k, c / k)
 
 
-class UVPoly:
+class UVPoly(SignOrdered):
     """A polynomial in the released values ``u, v`` with Fraction coefficients: ``{(i, j):
     c}`` for ``c u**i v**j``. Arithmetic with Fractions and ints; ``==`` and ``hash`` are
     structural (a constant equals its Fraction); ``<`` and the other orders are decided at
@@ -171,21 +171,6 @@ class UVPoly:
         if val == 0:
             raise OnBoundary
         return 1 if val > 0 else -1
-
-    def __lt__(self, other: object) -> bool:
-        return (self - other)._sign() < 0
-
-    def __le__(self, other: object) -> bool:
-        return (self - other)._sign() <= 0
-
-    def __gt__(self, other: object) -> bool:
-        return (self - other)._sign() > 0
-
-    def __ge__(self, other: object) -> bool:
-        return (self - other)._sign() >= 0
-
-    def __abs__(self) -> UVPoly:
-        return -self if self._sign() < 0 else self
 
     def __repr__(self) -> str:
         return "UVPoly(" + " + ".join(f"{a}*u**{i}*v**{j}" for (i, j), a in
