@@ -90,8 +90,7 @@ class HockeyStick(Result):
         near_one = 1 - Fraction(1, 2**TINY_BITS)
         if self.ball.lower() >= flint.arb(near_one.numerator) / near_one.denominator:
             return near_one
-        with flint_prec(max(256, flint.ctx.prec)):  # the end, not its 53-bit rounding
-            return max(Fraction(0), arb_lower_fraction(self.ball))
+        return max(Fraction(0), arb_lower_fraction(self.ball))
 
     @property
     def upper(self) -> Fraction:
@@ -99,8 +98,7 @@ class HockeyStick(Result):
         ball lies below it: ``delta(1)`` at ``sigma=1e300`` is below ``1e-10^76``)."""
         if self.ball.upper() <= flint.arb(2) ** -TINY_BITS:
             return Fraction(1, 2**TINY_BITS)
-        with flint_prec(max(256, flint.ctx.prec)):
-            return min(Fraction(1), -arb_lower_fraction(-self.ball))
+        return min(Fraction(1), -arb_lower_fraction(-self.ball))
 
     @property
     def value(self) -> sympy.Expr | None:
