@@ -279,8 +279,7 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
     """
     from scipy.optimize import minimize_scalar
     n = check_int("worst_case_error", "n", n, 2)
-    eps = getattr(mechanism, "epsilon", None)
-    if eps is not None and eps == 0:
+    if mechanism.epsilon == 0:
         raise ValueError("worst_case_error: at epsilon 0 the mechanism is uniform and its "
                          "error g*(n-1)/n is unbounded (the supremum is oo); use epsilon > 0")
     rate = float(sympy.N(mechanism.epsilon / (mechanism.c * mechanism.sensitivity), 20))
