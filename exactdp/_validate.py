@@ -69,7 +69,10 @@ def short_number(value: object, digits: int = 2) -> str:
 
 def describe(value: object) -> str:
     """The ``repr`` shown after ``got``: complete when short, shortened with ``...`` when
-    long (a million-entry array is not printed whole; a huge number as ``1.0e+300``)."""
+    long (a million-entry array is not printed whole; a huge number as ``1.0e+300``); a
+    numpy scalar as its Python value (``nan``, not ``np.float64(nan)``)."""
+    if isinstance(value, np.generic):
+        value = value.item()
     if isinstance(value, np.ndarray) and value.size > 12:
         return f"array of shape {value.shape} and dtype {value.dtype}"
     if _long_rational(value):

@@ -233,17 +233,22 @@ def ball_text(b: flint.arb) -> str:
         mid = mpmath.mpf((int(man), int(exp)))
     if digits < 2:  # ends rounded outward: the text contains the ball
         return bracket_text(ball_end(b, "lower"), ball_end(b, "upper"), 3)
-    return format_number(mid, int(min(SHOW_DPS, digits)))
+    # at least the integer digits and two decimals when the ball certifies them: a
+    # midpoint 250007.48 is not "250007.0" (mpmath's text of 6 digits)
+    whole = int(mpmath.floor(mpmath.log10(abs(mid)))) + 1 if mid else 0
+    return format_number(mid, int(min(max(SHOW_DPS, whole + 2), digits)))
 
 
-def certified_text(b: flint.arb) -> str:
+def certified_text(b: flint.arb, ends: tuple | None = None) -> str:
     """A certified enclosure in a repr: ``0.395815 (certified ball)`` when its midpoint has
     two or more right digits; else its ends rounded outward, ``[0.972808, 1.00001]
-    (certified bracket)`` (a wide interval is a bracket, not a ball around a value)."""
+    (certified bracket)`` (a wide interval is a bracket, not a ball around a value).
+    ``ends``: the exact ends of the bracket when known (a ball's radius is rounded up, so
+    its ends may leave them: a loss bracket ``[0, h]`` is not printed from ``-5e-54``)."""
     if ball_digits(b) >= 2:
         return f"{ball_text(b)} (certified ball)"
-    return (f"{bracket_text(ball_end(b, 'lower'), ball_end(b, 'upper'))} "
-            "(certified bracket)")
+    lo, hi = ends if ends is not None else (ball_end(b, "lower"), ball_end(b, "upper"))
+    return f"{bracket_text(lo, hi)} (certified bracket)"
 
 
 def ball_end(b: flint.arb | None, end: str) -> Fraction | None:
@@ -356,17 +361,27 @@ class Result:
         except ValueError:
             return None
 
+    def _interval_ends(self) -> tuple | None:
+        """The exact ends of a finite ``interval`` field as Fractions (None without one)."""
+        interval = getattr(self, "interval", None) if "interval" in getattr(
+            self, "__dataclass_fields__", {}) else None
+        if interval is None or any(v in (sympy.oo, -sympy.oo) for v in interval):
+            return None
+        return tuple(Fraction(*sympy.Rational(v).as_numer_denom()) for v in interval)
+
     def _lower(self):
         v = self._exact_value()
         if v is not None and (v.is_Rational or v in (sympy.oo, -sympy.oo)):
             return v
-        return ball_end(self.ball, "lower")
+        ends = self._interval_ends()
+        return ends[0] if ends is not None else ball_end(self.ball, "lower")
 
     def _upper(self):
         v = self._exact_value()
         if v is not None and (v.is_Rational or v in (sympy.oo, -sympy.oo)):
             return v
-        return ball_end(self.ball, "upper")
+        ends = self._interval_ends()
+        return ends[1] if ends is not None else ball_end(self.ball, "upper")
 
     def _evalf(self, dps: int = 15) -> mpmath.mpf:
         """The headline number as an mpmath ``mpf`` correct to ``dps`` significant digits.
@@ -471,7 +486,7 @@ class Result:
         b = self.ball
         if b is None:
             return number_text(raw)
-        return certified_text(b)
+        return certified_text(b, self._interval_ends())
 
     def _summary(self, full: bool = False) -> str:
         """Multi-line text: the short repr, then every field.

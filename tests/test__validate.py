@@ -75,8 +75,9 @@ def test_check_int_accepts_integers(good, out):
 def test_check_int_refuses(bad):
     with pytest.raises(ValueError) as info:
         check_int("TopK", "k", bad, 1, 10)
+    shown = bad.item() if isinstance(bad, np.generic) else bad  # np.False_ reads False
     assert parts(info) == {"func": "TopK", "name": "k", "what": "an integer in 1..10",
-                           "value": repr(bad)}
+                           "value": repr(shown)}
 
 
 def test_check_dps_bounds():
@@ -177,3 +178,17 @@ def test_short_number_abbreviates_huge_and_tiny_rationals():
     assert short_number(12345) == "12345" and short_number(Fraction(1, 3)) == "1/3"
     assert short_number(True) == "True" and short_number("x") == "x"
     assert describe(10**300) == "1.0e+300" and describe(7) == "7"
+
+
+def test_describe_prints_numpy_scalars_as_python_values():
+    """``np.float64(nan)`` reads ``nan`` in a message, as for the shipped mechanisms."""
+    from exactdp.programs import bernoulli, program
+
+    assert describe(np.float64("nan")) == "nan" and describe(np.int64(3)) == "3"
+
+    @program()
+    def ncoin(q, epsilon):
+        return bernoulli(q[0])
+
+    with pytest.raises(ValueError, match=r"scores\[0\] must be a finite real number, got nan$"):
+        ncoin(epsilon=1).distribution([float("nan")])

@@ -89,7 +89,7 @@ def test_supremum_parts_lead_with_the_bracket_and_cut_the_witness(monkeypatch):
     sup = m.distribution((1, 1, 0, 0)).loss_supremum((0, 0, 1, 1))
     lo, hi = sup.interval
     text = repr(sup)
-    assert text == ("LossSupremum(loss=[0.458748, 0.500001] (certified bracket), attained=False, "
+    assert text == ("LossSupremum(loss=[0.458748, 0.500000] (certified bracket), attained=False, "
                     "witness='the pattern (False, False, REAL, REAL) with the values (32, 32)', "
                     "certified)")
     assert supremum_parts(sup)[0] == "attained=False"

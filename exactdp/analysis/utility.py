@@ -268,7 +268,8 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
     Raises
     ------
     ValueError
-        If n < 2, or the mechanism's epsilon is symbolic.
+        If n < 2, or the mechanism's epsilon is symbolic, or 0 (the mechanism is then
+        uniform: the error ``g (n - 1) / n`` grows without bound in ``g``).
     exactdp.TooCostly
         If :func:`exactdp.cost.worst_case_seconds` exceeds
         :data:`exactdp.cost.WORST_CASE_SECONDS_LIMIT` (checked before any work).
@@ -283,6 +284,9 @@ def worst_case_error(mechanism, n: int, dps: int = 30) -> WorstCaseError:
     from scipy.optimize import minimize_scalar
     n = check_int("worst_case_error", "n", n, 2)
     dps = check_dps("worst_case_error", dps)
+    if mechanism.epsilon == 0:
+        raise ValueError("worst_case_error: at epsilon 0 the mechanism is uniform and its "
+                         "error g*(n-1)/n is unbounded (the supremum is oo); use epsilon > 0")
     seconds = worst_case_seconds(n, dps)
     if seconds > WORST_CASE_SECONDS_LIMIT:
         most = int(WORST_CASE_SECONDS_LIMIT / worst_case_seconds(1, dps))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Hashable, Iterator
 from dataclasses import dataclass
+from fractions import Fraction
 
 import sympy
 
@@ -110,9 +111,14 @@ class Witness:
 
 
 def _coordinate(v: object) -> str:
-    """A score in at most about 12 characters: small integers exactly, else decimals."""
+    """A score in at most about 12 characters: small integers and rationals of at most 12
+    characters exactly (``1/7``, ``8/7``), else decimals."""
     if isinstance(v, (int, sympy.Integer)) and abs(int(v)) < 10**12:
         return str(int(v))
+    if isinstance(v, (sympy.Rational, Fraction)) and not isinstance(v, bool):
+        num, den = int(v.numerator), int(v.denominator)
+        if num.bit_length() + den.bit_length() < 80 and len(f"{num}/{den}") <= 12:
+            return f"{num}/{den}"
     if isinstance(v, float):
         return f"{v:.6g}"
     try:

@@ -559,6 +559,11 @@ def _exp_ball(arg: sympy.Expr, prec: int, env: dict) -> flint.arb:
     return x.exp()
 
 
+#: Largest root index taken by arb's ``root`` (a C unsigned long; ``x**(1/10**300)`` is
+#: ``exp(log(x) / 10**300)`` instead).
+_ROOT_MAX = 2**32
+
+
 def _pow(e: sympy.Pow, prec: int, env: dict) -> flint.arb:
     base, expo = e.args
     if base is sympy.E:
@@ -574,6 +579,8 @@ def _pow(e: sympy.Pow, prec: int, env: dict) -> flint.arb:
         p, q = int(expo.p), int(expo.q)
         if not b >= 0:
             raise _fail(e, "fractional power of a number not proved non-negative")
+        if q > _ROOT_MAX and b > 0:  # arb's root takes a C long: exp(log(b) p/q) instead
+            return (flint.arb(flint.fmpq(p, q)) * b.log()).exp()
         b = b.nonnegative_part()
         root = b.sqrt() if q == 2 else b.root(q)
         if p < 0 and root.contains(0):

@@ -466,7 +466,32 @@ def exact_probability(p: object, line: str) -> sympy.Expr:
         hi = sympy.together(1 - s).is_nonnegative
     if hi is None and lo is True and s.is_positive:  # exp(-epsilon)/2: log s <= 0
         hi = sympy.expand_log(sympy.log(s), force=True).is_nonpositive or None
+    if None in (lo, hi):  # 1 - exp(-epsilon), tanh(epsilon/2): t = exp(-epsilon) in (0, 1)
+        lo = lo if lo is not None else _unit_sign(s)
+        hi = hi if hi is not None else _unit_sign(1 - s)
     if lo is True and hi is True:
         return s
     why = "is not" if False in (lo, hi) else "cannot be shown to be"
     raise ProgramError(f"{line}: bernoulli() probability {s} {why} in [0, 1]")
+
+
+def _unit_sign(s: sympy.Expr) -> bool | None:
+    """Whether ``s >= 0`` for every positive ``epsilon``, when ``s`` has one positive free
+    symbol ``x`` and is rational in ``t = exp(-x)`` (which ranges over ``(0, 1)``): exactly,
+    by the real roots of numerator and denominator in ``(0, 1)`` (none: the sign at
+    ``t = 1/2`` holds throughout); None when undecided."""
+    if len(s.free_symbols) != 1:
+        return None
+    (x,) = s.free_symbols
+    if not x.is_positive:
+        return None
+    t = sympy.Dummy("t", positive=True)
+    f = sympy.together(s.subs(sympy.exp(x), 1 / t).subs(x, -sympy.log(t)))
+    if f.has(x) or not f.is_rational_function(t):
+        return None
+    num, den = (sympy.Poly(e, t) for e in sympy.fraction(f))
+    for poly in (num, den):
+        if any(0 < r < 1 for r in sympy.real_roots(poly)):
+            return None
+    value = f.subs(t, sympy.Rational(1, 2))
+    return bool(value >= 0) if value.is_number else None

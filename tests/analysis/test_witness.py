@@ -70,3 +70,21 @@ def test_str_of_big_and_long_witnesses_names_the_changed_coordinates():
     first = f"q[{changed[0]}]: {w.scores[changed[0]]} -> {w.neighbour[changed[0]]}"
     text = repr(c)
     assert first in text and f"at output {w.output}" in text and len(text) < 200
+
+
+def test_rational_scores_print_exactly_in_the_witness():
+    """Scores 1/7 and 1/3 print as themselves (not 0.142857): the printed pair, parsed as
+    Fractions, is the witness's exact pair, a neighbour (every coordinate within 1)."""
+    from fractions import Fraction
+
+    import exactdp
+    check = exactdp.check_dp(exactdp.PermuteAndFlip(1), [0, "1/7", "1/3"])
+    w = check.witness
+    text = str(w).split(" at ")[0]
+    first, second = (tuple(Fraction(x) for x in part.strip("()").split(","))
+                     for part in text.split("->"))
+    assert first == tuple(Fraction(str(v)) for v in w.scores) == (0, Fraction(1, 7),
+                                                                   Fraction(1, 3))
+    assert second == tuple(Fraction(str(v)) for v in w.neighbour)
+    assert all(abs(a - b) <= 1 for a, b in zip(first, second, strict=True))
+    assert "witness=(0,1/7,1/3)->" in repr(check)

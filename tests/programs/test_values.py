@@ -468,3 +468,42 @@ def test_topk_three_privacy_loss_is_exact_and_equals_the_topk_mechanism():
                                    [1, 0, 1, 2])
         assert abs(sympy.N(mine.value - ref.value, 110)) < 1e-100
         assert 0 < mine.value <= 3  # top-3 at scale 2/epsilon: at most k epsilon
+
+
+@pytest.mark.parametrize("coin, at_one", [
+    (lambda e: 1 - sympy.exp(-e), "1 - exp(-1)"),
+    (lambda e: (sympy.exp(e) - 1) / (sympy.exp(e) + 1), "tanh(1/2)"),
+    (lambda e: sympy.exp(-e), "exp(-1)"),
+])
+def test_bernoulli_of_a_symbolic_epsilon_coin_is_proved_in_the_unit_interval(coin, at_one):
+    """The range check substitutes t = exp(-epsilon) in (0, 1): the coins of docs/programs.md
+    are accepted for a positive symbolic epsilon, their probabilities exact, summing to 1,
+    and at epsilon = 1 equal to the closed form (mpmath at 30 digits)."""
+    import mpmath
+
+    from exactdp.programs import bernoulli, program
+
+    eps = sympy.Symbol("epsilon", positive=True)
+
+    @program()
+    def flip(q, epsilon):
+        return bernoulli(coin(epsilon))
+
+    probs = flip(epsilon=eps).distribution([0]).probabilities
+    assert sympy.simplify(sum(probs) - 1) == 0 and not any(p.has(sympy.Float) for p in probs)
+    with mpmath.workdps(30):
+        ref = mpmath.mpf(eval(at_one, {"exp": mpmath.exp, "tanh": mpmath.tanh}))
+        assert abs(mpmath.mpf(sympy.N(probs[0].subs(eps, 1), 30)) - ref) < mpmath.mpf(10) ** -28
+
+
+def test_bernoulli_of_a_symbolic_coin_above_one_is_refused():
+    """2 - exp(-epsilon) > 1 for every positive epsilon: refused as "is not"."""
+    from exactdp.programs import bernoulli, program
+
+    @program()
+    def too_big(q, epsilon):
+        return bernoulli(2 - sympy.exp(-epsilon))
+
+    mech = too_big(epsilon=sympy.Symbol("epsilon", positive=True))
+    with pytest.raises(ValueError, match=r"is not in \[0, 1\]"):
+        list(mech.distribution([0]).probabilities)

@@ -40,6 +40,9 @@ from .grid import (
 from .results import EpsilonResult, HockeyStick, bisect_epsilon, check_delta, check_epsilon
 
 _BITS = 128
+#: Largest erfc argument whose closed form sympy evaluates (0.003 s at 1e60; mpmath
+#: overflows near 1e150 and sympy's evalf then retries for minutes).
+ERFC_EXACT_LIMIT = 1e60
 #: Standard deviations of the Gaussian loss kept on the lattice; the rest (below 2e-33 on
 #: each side) is a ball ``[0, tail]`` on the first lattice point and in the mass at infinity.
 GAUSSIAN_TAIL_SDS = 12
@@ -207,12 +210,22 @@ class GaussianPLD(LatticeComponent):
             return _pos(first - second)
 
     def delta(self, epsilon: object, rtol: float = 1e-3, atol: float = 1e-12) -> HockeyStick:
-        """``Phi(a/2 - eps/a) - e^eps Phi(-a/2 - eps/a)`` (closed form, certified ball)."""
+        """``Phi(a/2 - eps/a) - e^eps Phi(-a/2 - eps/a)`` (closed form, certified ball).
+
+        Beyond erfc arguments of :data:`ERFC_EXACT_LIMIT` (sigma near ``1e300`` or
+        ``1e-300``) sympy cannot evaluate the closed form: ``value`` is None there and the
+        certified ball alone is the result (``[0, 4e-34856892...]`` at ``sigma=1e300``)."""
         eps = check_epsilon(epsilon, "delta")
         check_tolerances("delta", rtol, atol)
-        ball = self.delta_ball(to_arb(eps, _BITS), _BITS)
+        eps_ball = to_arb(eps, _BITS)
+        ball = self.delta_ball(eps_ball, _BITS)
+        with flint_prec(_BITS):
+            a = to_arb(self.a, _BITS)
+            big = max(abs(a / 2 - eps_ball / a).upper(), abs(a / 2 + eps_ball / a).upper(),
+                      key=float)
+        exact = (lambda: self._expr(eps)) if float(big) <= ERFC_EXACT_LIMIT else None
         return _ball(eps, ball, "closed form", "closed-form Gaussian privacy curve", self.k,
-                     lambda: self._expr(eps))
+                     exact)
 
     def epsilon(self, delta: object, rtol: float = 1e-3, atol: float = 1e-12) -> EpsilonResult:
         """The least epsilon with ``delta(epsilon) <= delta`` (certified bisection)."""

@@ -31,8 +31,12 @@ from ...result import (
 from ...result_text import bracket_text
 from .._balls import arb_lower_fraction
 
-
 # ----------------------------------------------------------------------------- results
+#: ``2^-TINY_BITS``: the coarsest bound ``lower`` / ``upper`` report for a delta closer to
+#: 0 or 1 (exact Fractions of such ball ends would have as many digits as the exponent).
+TINY_BITS = 10000
+
+
 @dataclass(frozen=True)
 class HockeyStick(Result):
     """``delta(epsilon)`` of a (composed) pair: the hockey-stick divergence.
@@ -79,12 +83,21 @@ class HockeyStick(Result):
 
     @property
     def lower(self) -> Fraction:
-        """A certified lower bound on delta (exact Fraction, >= 0)."""
+        """A certified lower bound on delta (exact Fraction, >= 0; ``1 - 2^-TINY_BITS``
+        when the ball lies above it: a Fraction of its end would have ~1e80 digits)."""
+        if self.ball.lower() <= 0:
+            return Fraction(0)
+        near_one = 1 - Fraction(1, 2**TINY_BITS)
+        if self.ball.lower() >= flint.arb(near_one.numerator) / near_one.denominator:
+            return near_one
         return max(Fraction(0), arb_lower_fraction(self.ball))
 
     @property
     def upper(self) -> Fraction:
-        """A certified upper bound on delta (exact Fraction, <= 1)."""
+        """A certified upper bound on delta (exact Fraction, <= 1; ``2^-TINY_BITS`` when the
+        ball lies below it: ``delta(1)`` at ``sigma=1e300`` is below ``1e-10^76``)."""
+        if self.ball.upper() <= flint.arb(2) ** -TINY_BITS:
+            return Fraction(1, 2**TINY_BITS)
         return min(Fraction(1), -arb_lower_fraction(-self.ball))
 
     @property

@@ -140,3 +140,17 @@ def test_laplace_delta_at_a_huge_scale_keeps_its_relative_digits():
     half = Fraction(1, 2 * 10**300)
     assert res.lower <= half <= res.upper * (1 + Fraction(1, 10**290))
     assert res.upper - res.lower < half * Fraction(1, 10**12)
+
+
+def test_gaussian_delta_at_extreme_sigma_is_a_certified_ball_without_overflow():
+    """delta(1) = Phi(a/2 - 1/a) - e Phi(-a/2 - 1/a), a = 1/sigma: at sigma = 1e300 below
+    Phi(-1e300) < exp(-1e600/2) (Mills' ratio), at sigma = 1e-300 above
+    Phi(5e299) - e Phi(-5e299) > 1 - 1e-30; sympy's erfc cannot evaluate either, so the
+    certified ball alone is the result (no OverflowError, no hang)."""
+    huge = exactdp.gaussian_privacy_loss_distribution("1e300").delta(1)
+    assert huge.lower == 0 and 0 < huge.upper < Fraction(1, 10**3000)
+    assert huge.value is None and "delta=[0, " in repr(huge)
+    tiny = exactdp.gaussian_privacy_loss_distribution("1e-300").delta(1)
+    assert float(tiny.ball.rad()) < 1e-30 and tiny.lower > 1 - Fraction(1, 2**52)
+    assert tiny.upper <= 1
+    assert tiny.value is None and "certified" in repr(tiny)
