@@ -17,7 +17,7 @@ from typing import Any
 import flint
 import sympy
 
-from .exact.arb import enclose
+from .exact.enclosure import enclose
 from .exact.signs import proved_equal, sign_or_none
 from .printing import html_table, latex_math, math_text, output_text
 from .result import REPR_LIMIT, brief, cut_text, number_text, result_latex

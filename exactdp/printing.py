@@ -260,7 +260,13 @@ def value_repr(value) -> str:
 
 
 def latex_number(text: str) -> str:
-    """Decimal text from :func:`format_number` (``1.5e-07``, ``inf``) as LaTeX math."""
+    """Decimal text from :func:`format_number` (``1.5e-07``, ``inf``) as LaTeX math; a
+    decimal with its offset (``5.0e-301 - 5.0e-601``: a near-tie or a tiny gap shown beside
+    its short decimal) term by term."""
+    for sep in (" - ", " + "):
+        if sep in text:
+            head, tail = text.split(sep, 1)
+            return latex_number(head) + sep + latex_number(tail)
     if text in ("inf", "-inf"):
         return r"\infty" if text == "inf" else r"-\infty"
     if text.startswith(("exp(", "-exp(")):

@@ -40,7 +40,8 @@ import mpmath
 import sympy
 
 from ._validate import check_dps
-from .exact.arb import dps_to_prec, enclose, flint_prec, float_to_arb
+from .exact.arb import dps_to_prec, flint_prec, float_to_arb
+from .exact.enclosure import enclose
 from .printing import (
     exact_text,
     format_number,

@@ -16,7 +16,7 @@ import flint
 import mpmath
 import sympy
 
-from .exact.arb import enclose
+from .exact.enclosure import enclose
 from .printing import exact_text, format_number
 
 #: Digits of the decimals in reprs and notebook cells (:data:`exactdp.result.SHOW_DPS`).

@@ -283,3 +283,15 @@ def test_a_value_printed_again_is_evaluated_once():
     assert _evalf_mpf.cache_info().hits == hits + 1
     with mpmath.workdps(30):
         assert float(first) == pytest.approx(float(mpmath.exp(-mpmath.mpf(7) / 3) / 3), rel=1e-8)
+
+
+def test_latex_number_of_a_decimal_with_its_offset():
+    """A near-tie or tiny gap printed beside its short decimal (``5.0e-301 - 5.0e-601``)
+    reads term by term in LaTeX (it raised on the two exponents before)."""
+    from exactdp.printing import latex_number
+
+    assert latex_number("1.5e-07") == r"1.5 \times 10^{-7}"
+    assert latex_number("5.0e-301 - 5.0e-601") == (r"5.0 \times 10^{-301} - "
+                                                   r"5.0 \times 10^{-601}")
+    assert latex_number("0.5 + 1.25e-301") == r"0.5 + 1.25 \times 10^{-301}"
+    assert latex_number("inf") == r"\infty"

@@ -23,13 +23,13 @@ from .arb import (
     as_exact,
     ball,
     dps_to_prec,
-    enclose,
     flint_dps,
     flint_prec,
     float_to_arb,
     mpf_to_arb,
     to_arb,
 )
+from .enclosure import enclose
 from .exp_poly import ExpPoly
 from .exp_poly_sign import PositiveRealsSign, Root, sign_on_positive_reals
 from .signs import (

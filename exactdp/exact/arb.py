@@ -410,52 +410,6 @@ def as_exact(value: object, func: str) -> sympy.Expr:
                          f"not {type(value).__name__}", value)
 
 
-def enclose(expr: object, dps: int, max_prec: int = 1 << 16) -> flint.arb:
-    """:func:`to_arb` at rising precision until the ball has ``dps`` correct digits.
-
-    Starts at :func:`dps_to_prec` ``(dps)`` bits and doubles until the relative radius is
-    below ``10**-dps`` (or the ball is the exact 0), up to ``max_prec`` bits; the ball
-    returned is rigorous in every case, only possibly wider.
-
-    Parameters
-    ----------
-    expr : sympy.Expr, int or fractions.Fraction
-        A real number without free symbols (as :func:`to_arb`).
-    dps : int
-        Correct decimal digits wanted (relative accuracy).
-    max_prec : int, default 65536
-        The highest working precision in bits.
-
-    Returns
-    -------
-    flint.arb
-        A finite ball containing ``expr``.
-
-    Raises
-    ------
-    ValueError
-        As :func:`to_arb`.
-
-    Examples
-    --------
-    >>> import sympy
-    >>> from exactdp.exact.arb import enclose
-    >>> enclose(sympy.pi, 20).rel_accuracy_bits() >= 67
-    True
-    >>> enclose(sympy.exp(1) - sympy.E, 20)
-    0
-    """
-    target = int(math.ceil(int(dps) * math.log2(10)))
-    prec = dps_to_prec(dps)
-    while True:
-        b = to_arb(expr, prec)
-        if (b.is_exact() and b.is_zero()) or b.rel_accuracy_bits() >= target:
-            return b
-        if prec >= max_prec:
-            return b
-        prec = min(2 * prec, max_prec)
-
-
 def _fail(e: sympy.Expr, why: str) -> ValueError:
     return ValueError(f"to_arb: {why}: {e}")
 

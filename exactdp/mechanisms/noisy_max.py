@@ -40,7 +40,8 @@ from ..cost import (
     refuse,
 )
 from ..distribution import Distribution, LossSupremum
-from ..exact.arb import dps_to_prec, enclose, flint_prec, to_arb
+from ..exact.arb import dps_to_prec, flint_prec, to_arb
+from ..exact.enclosure import enclose
 from ..numeric.laplace.closed_form import (
     laplace_exact,
     laplace_exact_general,

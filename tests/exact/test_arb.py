@@ -18,7 +18,6 @@ from exactdp.exact import (
     as_exact,
     ball,
     dps_to_prec,
-    enclose,
     flint_dps,
     flint_prec,
     float_to_arb,
@@ -147,20 +146,6 @@ def test_as_exact_keeps_exact_numbers_and_refuses_floats():
             as_exact(bad, "myfunc")
 
 
-def test_enclose_reaches_the_digits_asked_for():
-    """pi and exp(-50)*sqrt(3) against mpmath at 80 digits (independent code)."""
-    with mpmath.workdps(80):
-        refs = {sympy.pi: mpmath.pi, E(-50) * S(3): mpmath.exp(-50) * mpmath.sqrt(3)}
-        for expr, ref in refs.items():
-            b = enclose(expr, 50)
-            assert b.rel_accuracy_bits() >= 166  # 50 digits = 166.1 bits
-            mid = mpmath.mpf(b.mid().str(70, radius=False))
-            rad = mpmath.mpf(b.rad().str(5, radius=False))
-            assert abs(mid - ref) <= rad + abs(ref) * mpmath.mpf(10) ** -65
-    zero = enclose(S(8) - 2 * S(2), 30)
-    assert zero.is_exact() and zero.is_zero()
-
-
 def test_flint_dps_sets_the_bits_of_the_digits_and_restores():
     before = flint.ctx.prec
     with flint_dps(30):
@@ -208,12 +193,6 @@ def test_ball_of_an_arb_midpoint():
     b = ball(flint.arb(3), 1)
     assert b.overlaps(flint.arb(2)) and b.overlaps(flint.arb(4))
     assert not b.overlaps(flint.arb(5)) and not b.overlaps(flint.arb(1))
-
-
-def test_enclose_stops_at_the_first_precision_that_suffices():
-    """sqrt 2 to 15 digits needs ~50 bits: the ball is not refined to max_prec bits."""
-    b = enclose(sympy.sqrt(2), 15)
-    assert 50 <= b.rel_accuracy_bits() < 1000
 
 
 def test_conversion_errors_name_the_function_and_argument():

@@ -95,7 +95,7 @@ def test_laplace_balls_from_the_polynomials_contain_the_exact_probabilities():
     import sympy as _sympy
 
     from exactdp import ReportNoisyMax
-    from exactdp.exact.arb import enclose
+    from exactdp.exact.enclosure import enclose
 
     d = ReportNoisyMax(_sympy.Rational(3, 2), noise="laplace").distribution(
         [0, -1, -3, _sympy.Rational(1, 2), 0])
