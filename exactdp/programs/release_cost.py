@@ -36,7 +36,9 @@ def loss_seconds(run: Run) -> float:
     without comparisons, as many as its noises (a histogram, running sums), have a
     separable supremum (one ``k x k`` linear map, ``5e-6 k**3`` s, no search: the
     histogram of 30 answers in 0.06 s, 0.14 s estimated, priced at 195 s by the search;
-    300 answers: 125 s, the matrix inversion, 135 s estimated). A run of a released
+    300 answers: 125 s, the matrix inversion, 135 s estimated); so do released values of
+    fresh noises that no comparison reads (the numerical SVT: 0.07-0.1 s CPU a pair at 10
+    answers, c = 2, priced at 24 s by the one-value search before). A run of a released
     maximum (:func:`~exactdp.programs.release_max.max_run`)
     needs no integral: :func:`~exactdp.programs.release_max.max_loss` prices the pair
     itself, with both inputs' offsets, and refuses naming its own estimate. The gaps of a
@@ -55,6 +57,10 @@ def loss_seconds(run: Run) -> float:
     chain = gap_chain(run)  # gaps of a chain with exponential noise: a path, no search
     if chain is not None and chain.law == "exponential":
         return base + ONE_VALUE_SECONDS * k + 1e-6 * k**2 * 2 ** len(chain.losers)
+    noises = {i for lin in run.released for i, _ in lin.coefficients}
+    used = {i for c in run.constraints for i, _ in c.expr.coefficients}
+    if len(noises) == k and not noises & used:  # a linear map of free noises (no
+        return base + 1e-3 + 5e-6 * k**3  # comparison reads them): separable, no search
     if k == 1:
         return (base + ONE_VALUE_SECONDS
                 + ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1))
@@ -62,9 +68,6 @@ def loss_seconds(run: Run) -> float:
         # a one-value problem
         one = ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1)
         return base + (2**k - 1) * (ONE_VALUE_SECONDS + one)  # (release_min), no search
-    noises = {i for lin in run.released for i, _ in lin.coefficients}
-    if not run.constraints and len(noises) == k:  # a linear map of independent noises:
-        return base + 1e-3 + 5e-6 * k**3  # release_loss._separable, no search
     return base * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
 
 
