@@ -35,14 +35,13 @@ from .cost import (
     check_numeric_n,
     refuse,
 )
-from .exact.signs import compare
 from .lazy_probabilities import LazyProbabilities
-from .numbers import exact_number
 from .printing import distribution_latex
 from .result import Result
 from .result_text import supremum_parts
 from .rng import as_generator
 from .scores import ScoreVector
+from .summaries import Summaries
 
 if TYPE_CHECKING:
     from .rational_form import RationalForm
@@ -284,7 +283,7 @@ _ALGORITHMS = ("pmf", "mechanism")
 
 
 @dataclass(frozen=True, eq=False)
-class OutputDistribution(DiscreteDistribution):
+class OutputDistribution(Summaries, DiscreteDistribution):
     """Distribution of ``M(q)`` over the output indices ``0..n-1`` (input order).
 
     Build it with ``mechanism.distribution(scores)``.
@@ -463,7 +462,12 @@ class OutputDistribution(DiscreteDistribution):
         return self.mechanism.balls_certified(self.scores)
 
     def to_numpy(self) -> np.ndarray:
-        """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12."""
+        """Probabilities as a float64 array of shape (n,), summing to 1 within 1e-12;
+        computed once per distribution (read-only: the summaries and ``sample`` share it)."""
+        return self._float_view
+
+    @cached_property
+    def _float_view(self) -> np.ndarray:
         out = np.asarray(self._view("float"), dtype=np.float64)
         out.setflags(write=False)
         return out
@@ -525,66 +529,6 @@ class OutputDistribution(DiscreteDistribution):
         """Cumulative float probabilities and the last output of non-zero probability."""
         p = self.to_numpy()
         return np.cumsum(p), int(np.flatnonzero(p)[-1])
-
-    # ------------------------------------------------------------------ summaries
-    @cached_property
-    def _oriented(self) -> ScoreVector:
-        """The scores the mechanism maximizes (``-q`` under ``optimize="min"``): the errors
-        below are their gaps, ``q* - q_r``, or ``q_r - min q`` when minimizing."""
-        return self.mechanism.oriented(self.scores)
-
-    def expected_error(self, method: str = "exact", dps: int = 30):
-        """Expected error ``E[q* - q_M(q)]`` (McKenna & Sheldon 2020, section 2); under
-        ``optimize="min"`` the error of output r is ``q_r - min q``.
-
-        Parameters
-        ----------
-        method : {"exact", "mpmath", "float"}
-            Which view of the probabilities to use.
-        """
-        method = check_choice("expected_error", "method", method, ("exact", "mpmath", "float"))
-        if method == "exact":
-            pairs = zip(self._oriented.gaps_exact, self.probabilities, strict=True)
-            return sympy.Add(*[g * p for g, p in pairs])
-        if method == "mpmath":
-            probs = self.evalf(dps)
-            with mpmath.workdps(dps + 10):
-                gaps = self._oriented.gaps_mp(dps + 10)
-                return mpmath.fsum(g * p for g, p in zip(gaps, probs, strict=True))
-        gaps_float = self._oriented.gaps_float  # method == "float"
-        p = self.to_numpy()
-        mask = p > 0
-        return float(np.dot(gaps_float[mask], p[mask]))
-
-    def error_tail(self, t: object, method: str = "exact"):
-        """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""
-        method = check_choice("error_tail", "method", method, ("exact", "float"))
-        t = exact_number(t, "t", func="error_tail")
-        idx = [i for i, g in enumerate(self._oriented.gaps_exact) if compare(g, t) >= 0]
-        if method == "exact":
-            return sympy.Add(*[self.probabilities[i] for i in idx])
-        return float(sum(self.to_numpy()[i] for i in idx))
-
-    def entropy(self, method: str = "float", dps: int = 30):
-        """Shannon entropy ``-sum p ln p`` in nats (``method`` exact, mpmath or float)."""
-        method = check_choice("entropy", "method", method, ("exact", "mpmath", "float"))
-        if method == "exact":
-            return -sympy.Add(*[p * sympy.log(p) for p in self.probabilities if p != 0])
-        if method == "mpmath":
-            probs = self.evalf(dps)
-            with mpmath.workdps(dps + 10):
-                return -mpmath.fsum(p * mpmath.log(p) for p in probs if p > 0)
-        p = self.to_numpy()
-        p = p[p > 0]
-        return float(-np.sum(p * np.log(p)))
-
-    def expect(self, func, method: str = "float"):
-        """``E[func(r)]`` over the output index r (scipy.stats style)."""
-        method = check_choice("expect", "method", method, ("exact", "float"))
-        if method == "exact":
-            return sympy.Add(*[func(r) * p for r, p in enumerate(self.probabilities)])
-        p = self.to_numpy()
-        return float(sum(func(r) * p[r] for r in range(self.n) if p[r] > 0))
 
     def __repr__(self) -> str:  # the answer first (exactdp.answer)
         return shipped_repr(self, "OutputDistribution", repr(self.mechanism), f"n={self.n}")

@@ -375,7 +375,7 @@ LAYER = {
     "numbers": 1, "exact": 1, "numeric": 1,
     "scores": 2, "xform": 2, "printing": 2, "result": 2, "result_text": 2, "rational_form": 2,
     "lazy_probabilities": 2, "lazy_expr": 2, "answer": 2,
-    "distribution": 3,
+    "distribution": 3, "summaries": 3,
     "mechanisms": 4,
     "analysis": 5, "optimality": 5, "programs": 5,
     "audit": 6, "examples": 6,
