@@ -18,6 +18,7 @@ the witness pair's composed delta (a bound for that pair, not a proof for the me
 from __future__ import annotations
 
 import importlib.util
+import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -416,8 +417,9 @@ class AccountantCheck(Result):
 def _row(bound: CompositionBound, name: str, claim: ClaimedDelta) -> AccountantRow:
     lo, hi, claimed = bound.lower, bound.upper, claim.upper
     outcome = "refuted" if claimed < lo else "confirmed" if claimed >= hi else "undecided"
-    if hi > 0:
-        loose = float(claimed / hi)
+    if hi > 0:  # an upper end near 0 (a ball's end capped at 2**-10000): past float, oo
+        ratio = claimed / hi
+        loose = float(ratio) if ratio < sys.float_info.max else float("inf")
     else:
         loose = 1.0 if claimed == 0 else float("inf")
     return AccountantRow(bound.epsilon, name, claimed, lo, hi, outcome, outcome != "refuted",

@@ -1,5 +1,5 @@
-"""A closed-form number enclosed to a number of correct digits: :func:`~exactdp.exact.arb.
-to_arb` at rising precision.
+"""A closed-form number enclosed to a number of correct digits: ``to_arb`` at rising
+precision.
 
 Every ``evalf(dps)`` of exactdp that promises ``dps`` correct digits goes through
 :func:`enclose`: the ball of :func:`~exactdp.exact.arb.to_arb` is rigorous at any
@@ -22,16 +22,17 @@ from .arb import dps_to_prec, to_arb
 
 
 def enclose(expr: object, dps: int, max_prec: int = 1 << 16) -> flint.arb:
-    """:func:`to_arb` at rising precision until the ball has ``dps`` correct digits.
+    """:func:`~exactdp.exact.arb.to_arb` at rising precision until the ball has ``dps``
+    correct digits.
 
-    Starts at :func:`dps_to_prec` ``(dps)`` bits and doubles until the relative radius is
-    below ``10**-dps`` (or the ball is the exact 0), up to ``max_prec`` bits; the ball
-    returned is rigorous in every case, only possibly wider.
+    Starts at :func:`~exactdp.exact.arb.dps_to_prec` ``(dps)`` bits and doubles until the
+    relative radius is below ``10**-dps`` (or the ball is the exact 0), up to ``max_prec``
+    bits; the ball returned is rigorous in every case, only possibly wider.
 
     Parameters
     ----------
     expr : sympy.Expr, int or fractions.Fraction
-        A real number without free symbols (as :func:`to_arb`).
+        A real number without free symbols (as :func:`~exactdp.exact.arb.to_arb`).
     dps : int
         Correct decimal digits wanted (relative accuracy).
     max_prec : int, default 65536
@@ -45,7 +46,7 @@ def enclose(expr: object, dps: int, max_prec: int = 1 << 16) -> flint.arb:
     Raises
     ------
     ValueError
-        As :func:`to_arb`.
+        As :func:`~exactdp.exact.arb.to_arb`.
 
     Examples
     --------
