@@ -11,6 +11,7 @@ import sympy
 import exactdp
 from exactdp import ReportNoisyMax, SparseVector
 from exactdp.programs import library as L
+from exactdp.programs import library_release as LR
 from exactdp.scores import as_scores
 
 from . import quadrature as Q
@@ -267,13 +268,14 @@ def test_truncated_geometric_refuses_a_bad_range_at_construction(n):
         L.truncated_geometric(epsilon=1, n=n)
 
 
-@pytest.mark.parametrize("name", sorted(L.PROGRAMS))
+@pytest.mark.parametrize("name", sorted({**L.PROGRAMS, **LR.PROGRAMS}))
 def test_every_program_documents_its_parameters_output_and_an_example(name):
     """numpydoc for help(): every parameter of the function, its output, and an example
-    (run by tests/test_docstring_examples.py)."""
+    (run by tests/test_docstring_examples.py), for the discrete and the release programs
+    (library_release's registry holds library_sums' too)."""
     import inspect
 
-    func = L.PROGRAMS[name].func
+    func = {**L.PROGRAMS, **LR.PROGRAMS}[name].func
     doc = inspect.getdoc(func)
     for section in ("Parameters", "Returns", "Examples"):
         assert f"\n{section}\n{'-' * len(section)}\n" in doc, (name, section)

@@ -511,19 +511,3 @@ def test_noisy_top_k_cost_model_counts_the_ordered_tuples_and_refuses():
         _ = L.noisy_top_k_gap(epsilon=1, k=3).distribution(list(range(13))).probabilities
     with pytest.raises(TooCostly, match="runs"):
         _ = L.noisy_top_k_gap(epsilon=1, k=4).distribution(list(range(12))).outputs
-
-
-@pytest.mark.parametrize("name", sorted(L.PROGRAMS))
-def test_every_program_documents_its_parameters_output_and_an_example(name):
-    """numpydoc for help(): every parameter of the function, its output, and an example
-    (run by tests/test_docstring_examples.py)."""
-    import inspect
-
-    func = L.PROGRAMS[name].func
-    doc = inspect.getdoc(func)
-    for section in ("Parameters", "Returns", "Examples"):
-        assert f"\n{section}\n{'-' * len(section)}\n" in doc, (name, section)
-    params = doc.split("\nParameters\n----------\n")[1].split("\n\n")[0]
-    documented = [line.split(" : ")[0] for line in params.splitlines() if " : " in line
-                  and not line.startswith(" ")]
-    assert documented == list(inspect.signature(func).parameters), name
