@@ -30,7 +30,7 @@ import sympy
 import exactdp
 from exactdp import ReportNoisyMax
 from exactdp.exact.signs import compare
-from exactdp.mechanisms.noisy_max_value import set_value_loss_route, value_loss_route
+from exactdp.mechanisms.noisy_max_value import engine_route, set_engine_route
 
 PAIRS = [("laplace", [0] * 3, [1] * 3), ("laplace", [0, 1, 3], [1, 0, 2]),
          ("laplace", [1] * 5, [0, 1, 1, 1, 1]), ("laplace", [1] * 5, [2, 2, 0, 0, 0]),
@@ -90,7 +90,7 @@ def main() -> None:
     parser.add_argument("--baseline", default=None)
     args = parser.parse_args()
     old = _baseline(args.baseline) if args.baseline else None
-    engine = value_loss_route()
+    engine = engine_route("loss")
     print("| pair | loss (engine) | equals the old route | old s | engine s | ratio |")
     print("|---|---|---|---:|---:|---:|")
     for noise, a, b in PAIRS:
@@ -103,11 +103,11 @@ def main() -> None:
             got["engine"] = exactdp.privacy_loss(mech, a, b, allow_non_neighbour=True)
             times["engine"].append(time.process_time() - t)
             if old is not None:
-                set_value_loss_route(old)
+                set_engine_route("loss", old)
                 t = time.process_time()
                 got["old"] = exactdp.privacy_loss(mech, a, b, allow_non_neighbour=True)
                 times["old"].append(time.process_time() - t)
-                set_value_loss_route(engine)
+                set_engine_route("loss", engine)
         te = min(times["engine"])
         if old is None:
             print(f"| {noise}, `{a}` vs `{b}` | {_text(got['engine'])} | - | - | {te:.3f} | - |")

@@ -57,7 +57,7 @@ from ..xform import DENSE_DEGREE_LIMIT, generators_for, leave_one_out, shared_ex
 from ._sampling import NoiseDraw, noisy_argmax
 from .base import Mechanism, X
 from .exponential import softmax_balls, softmax_exact, softmax_rational_form
-from .noisy_max_value import ValueDistribution, value_loss_route
+from .noisy_max_value import ValueDistribution, engine_route
 from .parameters import (
     epsilon_parameter,
     monotonic_parameter,
@@ -278,7 +278,7 @@ class ReportNoisyMax(Mechanism):
                       "(mechanism.distribution(q).to_numpy()) of the pair that matters")
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
-        return value_loss_route()(self, self.noise, sv, sv2, "privacy_loss")
+        return engine_route("loss")(self, self.noise, sv, sv2, "privacy_loss")
 
     def _absent(self, view: str) -> str:
         if self.output == "value":

@@ -15,7 +15,7 @@ probability 0 under one input and positive under the other gives ``oo``).
 The privacy loss is the program engine's
 (:mod:`exactdp.mechanisms.noisy_max_value_engine`: the library's ``noisy_max_value_*``
 programs, the same algorithm; its Gumbel and epsilon = oo closed forms are there too),
-installed here as :func:`value_loss_route`. This module keeps the closed-form density, CDF
+installed here as :func:`engine_route` ``("loss")``. This module keeps the closed-form density, CDF
 and sampler (fast paths: the engine integrates each run per cell).
 
 References
@@ -84,22 +84,35 @@ def _branch_sum(noise, b, values, point_side):
 #: The one pattern of report-noisy-max returning the value: one released value.
 PATTERN = (True,)
 
-#: The route of the exact privacy loss of the released value: the program engine's
-#: (:func:`exactdp.mechanisms.noisy_max_value_engine.value_loss`, set when the package
-#: loads that module: importing :mod:`exactdp.mechanisms` imports each of its modules).
-#: Inverted so that this module, which the package imports by name, never reaches the
-#: program engine (which imports the package): no import cycle.
-_LOSS_ROUTE: list[Callable[..., LossSupremum]] = []
+#: The program engine's routes for the released value (:mod:`exactdp.mechanisms.
+#: noisy_max_value_engine` installs them when the package loads it: importing
+#: :mod:`exactdp.mechanisms` imports each of its modules): ``"loss"``, the exact privacy
+#: loss (``route(mechanism, noise, q, q2, func) -> LossSupremum``), and ``"view"``, the
+#: exact density (``which`` 0) or CDF (``which`` 1) at a rational point (``route(mechanism,
+#: noise, scores, which, v) -> sympy.Expr``). Inverted so that this module, which the
+#: package imports by name, never reaches the program engine (which imports the package):
+#: no import cycle.
+_ROUTES: dict[str, Callable[..., Any]] = {}
+ROUTE_NAMES = ("loss", "view")
 
 
-def set_value_loss_route(route: Callable[..., LossSupremum]) -> None:
-    """Install the exact loss of the released value (called once, by
-    :mod:`exactdp.mechanisms.noisy_max_value_engine` when it loads)."""
-    _LOSS_ROUTE[:] = [route]
+def set_engine_route(name: str, route: Callable[..., Any]) -> None:
+    """Install the engine's route ``name`` (``"loss"`` or ``"view"``; called once each,
+    by :mod:`exactdp.mechanisms.noisy_max_value_engine` when it loads).
+
+    Parameters
+    ----------
+    name : {"loss", "view"}
+        Which route (see :data:`_ROUTES`).
+    route : callable
+        The engine's function.
+    """
+    _ROUTES[check_choice("set_engine_route", "name", name, ROUTE_NAMES)] = route
 
 
-def value_loss_route() -> Callable[..., LossSupremum]:
-    """The installed loss route: ``route(mechanism, noise, q, q2, func) -> LossSupremum``.
+def engine_route(name: str) -> Callable[..., Any]:
+    """The installed route ``name`` (``"loss"``: ``-> LossSupremum``; ``"view"``: ``->
+    sympy.Expr``).
 
     Raises
     ------
@@ -107,38 +120,10 @@ def value_loss_route() -> Callable[..., LossSupremum]:
         When :mod:`exactdp.mechanisms.noisy_max_value_engine` was not loaded (never, once
         the package is imported).
     """
-    if not _LOSS_ROUTE:
-        raise RuntimeError("ReportNoisyMax(output='value'): no loss route installed (import "
-                           "exactdp.mechanisms)")
-    return _LOSS_ROUTE[0]
-
-
-#: The route of the exact density and CDF of the released value at a point: the program
-#: engine's (:func:`exactdp.mechanisms.noisy_max_value_engine.value_view`, installed as
-#: :data:`_LOSS_ROUTE` is, for the same reason).
-_VIEW_ROUTE: list[Callable[..., sympy.Expr]] = []
-
-
-def set_value_view_route(route: Callable[..., sympy.Expr]) -> None:
-    """Install the exact density and CDF of the released value at a point (called once, by
-    :mod:`exactdp.mechanisms.noisy_max_value_engine` when it loads)."""
-    _VIEW_ROUTE[:] = [route]
-
-
-def value_view_route() -> Callable[..., sympy.Expr]:
-    """The installed view route: ``route(mechanism, noise, scores, which, v) -> sympy.Expr``
-    (``which`` 0 the density, 1 the CDF, at the rational ``v``).
-
-    Raises
-    ------
-    RuntimeError
-        When :mod:`exactdp.mechanisms.noisy_max_value_engine` was not loaded (never, once
-        the package is imported).
-    """
-    if not _VIEW_ROUTE:
-        raise RuntimeError("ReportNoisyMax(output='value'): no view route installed (import "
-                           "exactdp.mechanisms)")
-    return _VIEW_ROUTE[0]
+    if name not in _ROUTES:
+        raise RuntimeError(f"ReportNoisyMax(output='value'): no {name} route installed "
+                           "(import exactdp.mechanisms)")
+    return _ROUTES[name]
 
 
 @dataclass(frozen=True)
@@ -295,7 +280,7 @@ class ValueDistribution(ReleasedValues):
         mech = self.mechanism
         if (self.noise != "gumbel" and exact.is_Rational and mech.epsilon_limit is None
                 and not mech.epsilon.free_symbols):  # the program engine's
-            return value_view_route()(mech, self.noise, self.scores, which, exact)
+            return engine_route("view")(mech, self.noise, self.scores, which, exact)
         t = self.breakpoints
         k = next((i for i, top in enumerate(t) if compare(exact, top) < 0), len(t))
         return self._piece(k)[which].subs(V, exact)

@@ -42,7 +42,7 @@ from ..cost import as_caller
 from ..distribution import LossSupremum
 from ..exact.signs import compare
 from ..scores import ScoreVector
-from .noisy_max_value import set_value_loss_route, set_value_view_route
+from .noisy_max_value import set_engine_route
 
 if TYPE_CHECKING:
     from ..programs.release import ReleaseProgramMechanism
@@ -139,5 +139,5 @@ def value_view(mech: Mechanism, noise: str, q: ScoreVector, which: int,
     return dist.density(v) if which == 0 else dist.cdf(dist.outputs[0], 0, v)
 
 
-set_value_loss_route(value_loss)
-set_value_view_route(value_view)
+set_engine_route("loss", value_loss)
+set_engine_route("view", value_view)

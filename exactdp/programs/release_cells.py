@@ -59,9 +59,10 @@ _Ordered = TypeVar("_Ordered", bound="SignOrdered")
 
 
 class SignOrdered:
-    """The orders ``<``, ``<=``, ``>``, ``>=`` and ``abs`` of a polynomial in released
-    values, from the sign of a difference decided at the active test point (the subclass's
-    ``_sign``, which records the comparison's root or line): shared by :class:`VPoly` (one
+    """Subtraction (from ``lift`` and ``+``), the orders ``<``, ``<=``, ``>``, ``>=`` and
+    ``abs`` of a polynomial in released values, from the sign of a difference decided at the
+    active test point (the subclass's ``_sign``, which records the comparison's root or
+    line): shared by :class:`VPoly` (one
     value) and :class:`~exactdp.programs.release_plane.UVPoly` (two)."""
 
     __slots__ = ()
@@ -69,11 +70,21 @@ class SignOrdered:
     def _sign(self) -> int:
         raise NotImplementedError
 
-    def __sub__(self, other: Any) -> Any:
+    @staticmethod
+    def lift(x: object) -> Any:
+        raise NotImplementedError
+
+    def __add__(self, other: Any) -> Any:
         raise NotImplementedError
 
     def __neg__(self) -> Any:
         raise NotImplementedError
+
+    def __sub__(self, other: object) -> Any:
+        return self + (-self.lift(other))
+
+    def __rsub__(self, other: object) -> Any:
+        return self.lift(other) - self
 
     def __lt__(self, other: object) -> bool:
         return (self - other)._sign() < 0
@@ -132,12 +143,6 @@ class VPoly(SignOrdered):
 
     def __neg__(self) -> VPoly:
         return VPoly(tuple(-a for a in self.c))
-
-    def __sub__(self, other: object) -> VPoly:
-        return self + (-VPoly.lift(other))
-
-    def __rsub__(self, other: object) -> VPoly:
-        return VPoly.lift(other) - self
 
     def __mul__(self, other: object) -> VPoly:
         o = VPoly.lift(other)

@@ -120,12 +120,6 @@ class UVPoly(SignOrdered):
     def __neg__(self) -> UVPoly:
         return UVPoly({k: -a for k, a in self.c.items()})
 
-    def __sub__(self, other: object) -> UVPoly:
-        return self + (-UVPoly.lift(other))
-
-    def __rsub__(self, other: object) -> UVPoly:
-        return UVPoly.lift(other) - self
-
     def __mul__(self, other: object) -> UVPoly:
         o = UVPoly.lift(other)
         out: dict[tuple[int, int], Fraction] = {}

@@ -9,7 +9,7 @@ import sympy
 from scipy import stats
 
 import exactdp
-from exactdp.mechanisms.noisy_max_value import V, ValueDistribution, value_view_route
+from exactdp.mechanisms.noisy_max_value import V, ValueDistribution, engine_route
 
 NOISES = ("laplace", "exponential", "gumbel")
 
@@ -105,10 +105,22 @@ def test_bad_output_and_min_are_refused():
 def test_exact_point_values_are_the_installed_engine_route_and_equal_the_closed_form(noise):
     from exactdp.mechanisms.noisy_max_value_engine import value_view
 
-    assert value_view_route() is value_view
+    assert engine_route("view") is value_view
     d = exactdp.ReportNoisyMax(2, noise=noise, output="value").distribution([0, 2, 1])
     for t in (sympy.Rational(-3, 2), sympy.Integer(1), sympy.Rational(7, 3)):
         k = next((i for i, b in enumerate(d.breakpoints) if t < b), len(d.breakpoints))
         dens, cdf = d._piece(k)  # the closed form of the piece, independent of the engine
         assert sympy.simplify(d.density(t) - dens.subs(V, t)) == 0
         assert sympy.simplify(d.cdf((True,), 0, t) - cdf.subs(V, t)) == 0
+
+
+def test_engine_routes_are_the_engine_modules_and_names_are_checked():
+    from exactdp.mechanisms import noisy_max_value_engine as E
+    from exactdp.mechanisms.noisy_max_value import set_engine_route
+
+    assert engine_route("view") is E.value_view
+    assert engine_route("loss").__module__ == E.__name__
+    with pytest.raises(ValueError, match=r"^set_engine_route: name must be"):
+        set_engine_route("density", E.value_view)
+    with pytest.raises(RuntimeError, match="no cdf route installed"):
+        engine_route("cdf")
