@@ -69,6 +69,24 @@ class Summaries:
         ----------
         method : {"exact", "mpmath", "float"}
             Which view of the probabilities to use.
+        dps : int, default 30
+            Correct digits of the ``"mpmath"`` route.
+
+        Returns
+        -------
+        sympy.Expr, mpmath.mpf or float
+            ``sum_r (q* - q_r) P_r`` in the units of the scores.
+
+        Raises
+        ------
+        ValueError
+            An unknown ``method`` (one line naming it).
+
+        Examples
+        --------
+        >>> import exactdp
+        >>> exactdp.ExponentialMechanism(2).distribution([0, -1]).expected_error()
+        exp(-1)/(exp(-1) + 1)
         """
         method = check_choice("expected_error", "method", method, ("exact", "mpmath", "float"))
         if method == "exact":
@@ -85,7 +103,31 @@ class Summaries:
         return float(np.dot(gaps_float[mask], p[mask]))
 
     def error_tail(self: Summarized, t: object, method: str = "exact"):
-        """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes)."""
+        """``Pr[q* - q_M(q) >= t]``: the error's survival function (Thm 5.2 of the notes).
+
+        Parameters
+        ----------
+        t : exact number
+            The error threshold, in the units of the scores.
+        method : {"exact", "float"}
+            The exact sum of the probabilities, or the float view's (one vectorised sum).
+
+        Returns
+        -------
+        sympy.Expr or float
+            The probability that the output's gap to the best score is at least ``t``.
+
+        Raises
+        ------
+        ValueError
+            An unknown ``method`` or a ``t`` that is not an exact number.
+
+        Examples
+        --------
+        >>> import exactdp
+        >>> exactdp.ExponentialMechanism(2).distribution([0, -1, -2]).error_tail(2)
+        exp(-2)/(exp(-2) + exp(-1) + 1)
+        """
         method = check_choice("error_tail", "method", method, ("exact", "float"))
         t = exact_number(t, "t", func="error_tail")
         idx = [i for i, g in enumerate(self._oriented.gaps_exact) if compare(g, t) >= 0]
@@ -94,7 +136,30 @@ class Summaries:
         return float(self.to_numpy()[idx].sum()) if idx else 0.0
 
     def entropy(self: Summarized, method: str = "float", dps: int = 30):
-        """Shannon entropy ``-sum p ln p`` in nats (``method`` exact, mpmath or float)."""
+        """Shannon entropy ``-sum_r P_r ln P_r`` in nats (Shannon 1948).
+
+        Parameters
+        ----------
+        method : {"float", "exact", "mpmath"}
+            Which view of the probabilities to use (outputs of probability 0 add nothing).
+        dps : int, default 30
+            Correct digits of the ``"mpmath"`` route.
+
+        Returns
+        -------
+        float, sympy.Expr or mpmath.mpf
+
+        Raises
+        ------
+        ValueError
+            An unknown ``method``.
+
+        Examples
+        --------
+        >>> import exactdp
+        >>> exactdp.ExponentialMechanism(1).distribution([0, 0]).entropy("exact")
+        log(2)
+        """
         method = check_choice("entropy", "method", method, ("exact", "mpmath", "float"))
         if method == "exact":
             return -sympy.Add(*[p * sympy.log(p) for p in self.probabilities if p != 0])
@@ -107,7 +172,31 @@ class Summaries:
         return float(-np.sum(p * np.log(p)))
 
     def expect(self: Summarized, func, method: str = "float"):
-        """``E[func(r)]`` over the output index r (scipy.stats style)."""
+        """``E[func(r)]`` over the output index r (scipy.stats style).
+
+        Parameters
+        ----------
+        func : callable
+            ``func(r)`` for an output index ``r`` in ``0..n-1`` (exact values for the
+            ``"exact"`` route).
+        method : {"float", "exact"}
+            The float view or the exact probabilities.
+
+        Returns
+        -------
+        float or sympy.Expr
+
+        Raises
+        ------
+        ValueError
+            An unknown ``method``.
+
+        Examples
+        --------
+        >>> import exactdp
+        >>> exactdp.ExponentialMechanism(1).distribution([0, 0]).expect(lambda r: r)
+        0.5
+        """
         method = check_choice("expect", "method", method, ("exact", "float"))
         if method == "exact":
             return sympy.Add(*[func(r) * p for r, p in enumerate(self.probabilities)])

@@ -114,6 +114,16 @@ def engine_route(name: str) -> Callable[..., Any]:
     """The installed route ``name`` (``"loss"``: ``-> LossSupremum``; ``"view"``: ``->
     sympy.Expr``).
 
+    Parameters
+    ----------
+    name : {"loss", "view"}
+        Which route (see :data:`_ROUTES`).
+
+    Returns
+    -------
+    callable
+        The engine's function.
+
     Raises
     ------
     RuntimeError
