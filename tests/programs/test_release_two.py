@@ -125,3 +125,20 @@ def test_plane_shape_needs_two_values_of_laplace_noise():
            if sum(1 for x in o if x not in (False, None)) == 1]
     assert plane_shape(d.runs[two[0]], d.runs[two[0]])
     assert not plane_shape(d.runs[one[0]], d.runs[one[0]])
+
+
+def test_the_plane_route_takes_runs_of_at_most_plane_draws_noises():
+    """GapSVT c = 2 at 4 answers (5 noises) is the plane's; at 5 answers (6 noises) the
+    route grew to 19 s CPU a pair (over 120 s at 10 against an estimate of 22 s): those
+    runs keep the search's certified bracket, which contains the 4-answer exact value's
+    pattern loss."""
+    from exactdp.programs import release_two as T
+    from exactdp.programs.release import release_trace
+
+    g = L.gap_svt(epsilon=1, threshold=1, c=2)
+    four = [r for r in release_trace(g, (1,) * 4).runs if len(r.released) == 2]
+    assert four and all(len(r.draws) <= T.PLANE_DRAWS for r in four)
+    assert all(T.plane_shape([r], [r]) for r in four)
+    five = [r for r in release_trace(g, (1,) * 5).runs
+            if len(r.released) == 2 and len(r.draws) > T.PLANE_DRAWS]
+    assert five and not any(T.plane_shape([r], [r]) for r in five)
