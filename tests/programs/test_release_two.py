@@ -130,8 +130,7 @@ def test_plane_shape_needs_two_values_of_laplace_noise():
 def test_the_plane_route_takes_runs_of_at_most_plane_draws_noises():
     """GapSVT c = 2 at 4 answers (5 noises) is the plane's; at 5 answers (6 noises) the
     route grew to 19 s CPU a pair (over 120 s at 10 against an estimate of 22 s): those
-    runs keep the search's certified bracket, which contains the 4-answer exact value's
-    pattern loss."""
+    runs keep the search's certified bracket."""
     from exactdp.programs import release_two as T
     from exactdp.programs.release import release_trace
 
