@@ -56,10 +56,15 @@ Quotient = tuple[flint.fmpq_poly, flint.fmpq_poly]
 def _poly(v: Value, L: int) -> Quotient:
     """``sum q exp(lam W)`` as ``(p, x**b)``: ``p`` a polynomial in ``x = exp(-lam/L)``,
     ``b = max(0, L max W)`` (every power ``b - L W`` non-negative)."""
-    b = max(0, *(int(w * L) for _, w in v))
-    coeffs = [flint.fmpq(0)] * (b - min(int(w * L) for _, w in v) + 1)
-    for (_, w), q in v.items():
-        coeffs[b - int(w * L)] += flint.fmpq(q.numerator, q.denominator)
+    ks: dict[int, Fraction] = {}
+    for (_, w), q in v.items():  # L W in integers (w's denominator divides L)
+        k = w.numerator * (L // w.denominator)
+        ks[k] = ks[k] + q if k in ks else q
+    b = max(0, *ks)
+    coeffs: list = [0] * (b - min(ks) + 1)
+    for k, q in ks.items():
+        coeffs[b - k] = q.numerator if q.denominator == 1 else flint.fmpq(q.numerator,
+                                                                           q.denominator)
     return flint.fmpq_poly(coeffs), flint.fmpq_poly([0] * b + [1])
 
 
@@ -135,8 +140,8 @@ def _form(runs: Sequence[Run], keys: Sequence[Hashable]) -> RationalForm | None:
             return None
         if t.numerator:
             terms.append((run.output, times(w, t.numerator), t.denominator))
-    ws = [Fraction(w) for _, num, den in terms for v in (num, den) for _, w in v]
-    L = lcm(*(w.denominator for w in ws)) if ws else 1
+    # the exponents' denominators (Fractions or ints: both have ``denominator``)
+    L = lcm(1, *{w.denominator for _, num, den in terms for v in (num, den) for _, w in v})
     sums: dict[Hashable, Quotient] = {}
     for key, num, den in terms:
         (n, bn), (d, bd) = _poly(num, L), _poly(den, L)

@@ -142,8 +142,10 @@ def _integrate(run: Run, algorithm: str) -> tuple[Units, Frac]:
     u = units(run)
     laws = [d.law for d in run.draws]
     parts: list[tuple[int, Frac]] = []
+    single = False  # one alternative of one star: star_frac's fraction is in lowest terms
     try:
         for sgn, stars in p.alternatives:
+            single = len(p.alternatives) == 1 and len(stars) == 1
             num, den = ONE, ONE
             for star in stars:
                 if isinstance(star, Tree):
@@ -166,7 +168,7 @@ def _integrate(run: Run, algorithm: str) -> tuple[Units, Frac]:
     if not parts:
         return u, ({}, ONE)
     num, den = frac_sum(parts)
-    return u, (num, den) if den == ONE else reduce_fraction(num, den)
+    return u, (num, den) if den == ONE or single and sgn == 1 else reduce_fraction(num, den)
 
 
 def run_terms(run: Run, algorithm: str = "auto") -> RunTerms | None:

@@ -25,6 +25,8 @@ from typing import Any
 
 import sympy
 
+from ..exact.laurent import LPiece, add, monomial, mul, piece_plus, piece_times, reduced
+from ..exact.laurent import sum_piece as lsum_piece
 from ..exact.piecewise_exp import (
     ONE,
     Piece,
@@ -229,14 +231,16 @@ def _cut_nonneg(s: Fraction, o: Fraction) -> int | None:
     return None
 
 
-def discrete_star(star: Star, u: Units) -> Frac:
-    """``sum_z P(centre = z) prod_leaves P(leaf in its integer interval | z)``."""
+def _discrete_segments(star: Star) -> tuple[list, list[int | None], list[int | None]] | None:
+    """The leaves with integer bounds and the integer ranges ``start..stop`` of the
+    centre on which every leaf's active bounds and signs are fixed (None: the centre's
+    range is empty)."""
     cb = tuple(integer_bound(b) for b in star.centre_bounds)
     lo_f, hi_f = interval(cb)
     lo = None if lo_f is None else int(lo_f)
     hi = None if hi_f is None else int(hi_f)
     if lo is not None and hi is not None and lo > hi:
-        return {}, ONE
+        return None
     leaves = [(v, tuple(integer_bound(b) for b in bs)) for v, bs in star.leaves]
     cuts = {0}
     for _, bounds in leaves:
@@ -252,12 +256,36 @@ def discrete_star(star: Star, u: Units) -> Frac:
     inner = sorted(c for c in cuts if (lo is None or c > lo) and (hi is None or c <= hi))
     starts: list[int | None] = [lo, *inner]  # each piece: the integers start..stop
     stops: list[int | None] = [*(c - 1 for c in inner), hi]
+    return leaves, starts, stops
+
+
+def _test_integer(start: int | None, stop: int | None) -> Fraction:
+    return Fraction(start if start is not None else stop if stop is not None else 0)
+
+
+def discrete_star(star: Star, u: Units) -> Frac:
+    """``sum_z P(centre = z) prod_leaves P(leaf in its integer interval | z)``: in lowest
+    terms (:func:`discrete_star_laurent`) when the rates are commensurable, else an
+    unreduced fraction of sympy-valued pieces."""
+    seg = _discrete_segments(star)
+    if seg is None:
+        return {}, ONE
+    leaves, starts, stops = seg
+    if u.exact:
+        L = math.lcm(*(r.denominator for r in u.rates))
+        R = [int(r * L) for r in u.rates]
+        keyed = sorted(((R[v], tuple(Bound(b.slope, b.offset, b.lower, False, "") for b in bs))
+                        for v, bs in leaves),
+                       key=lambda rb: (rb[0], [(b.slope, b.offset, b.lower) for b in rb[1]]))
+        n, d = discrete_star_laurent(L, R[star.centre], tuple(starts), tuple(stops),
+                                         tuple(keyed))
+        return dict(n), dict(d)  # copies: the cached fraction is shared
     z = u.zero()
     one = u.num(Fraction(1))
     rho_c = u.rates[star.centre]
     out: dict[Any, Value] = {}
     for start, stop in zip(starts, stops, strict=True):
-        t = Fraction(start if start is not None else stop if stop is not None else 0)
+        t = _test_integer(start, stop)
         piece: Piece = {(-rho_c if t >= 0 else rho_c, z): one}
         for leaf, bounds in leaves:
             low, up = _active(bounds, t)
@@ -292,6 +320,60 @@ def discrete_star(star: Star, u: Units) -> Frac:
     for v in (star.centre, *(leaf for leaf, _ in leaves)):
         den = times(den, {(0, z): one, (0, -u.rates[v]): one})
     return num, den
+
+
+@lru_cache(maxsize=8192)
+def discrete_star_laurent(L: int, rc: int, starts: tuple[int | None, ...],
+                          stops: tuple[int | None, ...],
+                          leaves: tuple[tuple[int, tuple[Bound, ...]], ...]) -> Frac:
+    """:func:`discrete_star` for rates ``t lam`` with Fractions ``t``: the same sums in
+    integer Laurent polynomials of ``y = exp(lam / L)`` (:mod:`exactdp.exact.laurent`),
+    returned in lowest terms; cached by the star's shape (the centre's rate ``rc / L``,
+    its integer ranges ``starts..stops``, each leaf's rate and integer bounds in a
+    canonical order: stars of neighbouring inputs repeat)."""
+    out: LPiece = {}
+    for start, stop in zip(starts, stops, strict=True):
+        t = _test_integer(start, stop)
+        piece: LPiece = {-rc if t >= 0 else rc: monomial(0)}
+        for r, bounds in leaves:
+            low, up = _active(bounds, t)
+            if low is not None and up is not None and up.at(t) < low.at(t):
+                piece = {}
+                break
+            f: LPiece = {0: add(monomial(0), monomial(-r))}  # (1 + p) G(+oo)
+            if up is not None:
+                f = _g_laurent(r, int(up.slope), int(up.offset), t)
+            if low is not None:
+                f = piece_plus(f, _g_laurent(r, int(low.slope), int(low.offset) - 1, t), -1)
+            piece = piece_times(piece, f)
+            if not piece:
+                break
+        if piece:
+            lsum_piece(out, piece, start, stop)
+    rs = [r for r in out if r != 0]
+    facs = [add(monomial(0), monomial(r), -1) for r in rs]  # sum_R V_R / (1 - y^R)
+    before = [monomial(0)]  # products of the factors before / after each one
+    for fac in facs:
+        before.append(mul(before[-1], fac))
+    after = monomial(0)
+    den = before[-1]
+    num = mul(out[0], den) if 0 in out else monomial(0, 0)
+    for i in range(len(rs) - 1, -1, -1):
+        num = add(num, mul(out[rs[i]], mul(before[i], after)))
+        after = mul(after, facs[i])
+    # (1 - p_c)/(1 + p_c) for the centre's mass, 1/(1 + p) for each leaf's G
+    num = mul(num, add(monomial(0), monomial(-rc), -1))
+    for r in (rc, *(r for r, _ in leaves)):
+        den = mul(den, add(monomial(0), monomial(-r)))
+    return reduced(num, den, L)
+
+
+def _g_laurent(r: int, s: int, o: int, t: Fraction) -> LPiece:
+    """:func:`_g` in Laurent form (rate ``r`` in units ``lam / L``)."""
+    if s * t + o < 0:
+        return {r * s: monomial(r * o)}
+    return piece_plus({0: add(monomial(0), monomial(-r))}, {-r * s: monomial(-r * (o + 1))},
+                      -1)
 
 
 def _g(rho: Any, s: Fraction, o: Fraction, t: Fraction, u: Units) -> Piece:
@@ -366,6 +448,6 @@ def star_frac(star: Star, laws: list[str], u: Units, fast: bool) -> Frac:
     vector's stars through :func:`segment_integral`)."""
     if star.kind == "continuous":
         return continuous_star(star, laws, u, fast), ONE
-    if star.kind == "discrete":
-        return reduce_fraction(*discrete_star(star, u))
+    if star.kind == "discrete":  # in lowest terms already where the rates are Fractions
+        return discrete_star(star, u) if u.exact else reduce_fraction(*discrete_star(star, u))
     return reduce_fraction(*frac_sum(gumbel_stars(star, u)))

@@ -12,6 +12,7 @@ import sympy
 
 from exactdp.exact.piecewise_exp import (
     ONE,
+    add_term,
     integrate_piece,
     plus,
     reduce_fraction,
@@ -139,3 +140,15 @@ def test_sum_piece_goes_on_after_a_constant_term():
     want = 6 + sum(sympy.exp(-lam * z) for z in (1, 2, 3))
     assert sympy.simplify(got - want) == 0
     assert set(out) == {0, F(-1)}
+
+
+def test_add_term_adds_new_keys_and_drops_zero_sums():
+    v: dict = {}
+    add_term(v, (0, F(1)), F(0))  # a zero at a new key adds nothing
+    assert v == {}
+    add_term(v, (0, F(1)), F(2))
+    add_term(v, (1, F(0)), F(1, 3))
+    add_term(v, (0, F(1)), F(-1))
+    assert v == {(0, F(1)): F(1), (1, F(0)): F(1, 3)}
+    add_term(v, (0, F(1)), F(-1))
+    assert v == {(1, F(0)): F(1, 3)}

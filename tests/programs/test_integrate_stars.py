@@ -10,8 +10,10 @@ from fractions import Fraction as F
 import mpmath
 import sympy
 
+from exactdp.exact.piecewise_exp import ONE, value_expr
 from exactdp.programs.integrate_plan import Bound, Star
 from exactdp.programs.integrate_stars import (
+    Units,
     continuous_star,
     discrete_star,
     frac_sum,
@@ -103,3 +105,33 @@ def test_units_are_fractions_of_one_unit_or_sympy_rates():
     assert u.exact and u.unit == eps and u.rates == (F(1, 2), F(1, 4))
     v = units(run(1 / eps, sympy.sqrt(2) / eps))
     assert not v.exact and v.unit == 1 and sympy.simplify(v.rates[1] - eps / sympy.sqrt(2)) == 0
+
+
+def _sympy_units(u):
+    """The same rates as sympy numbers with unit 1: the dictionary route of discrete_star
+    (no Laurent polynomials, no cache)."""
+    return Units(sympy.Integer(1), tuple(sympy.Rational(r.numerator, r.denominator)
+                                         for r in u.rates), False)
+
+
+def test_discrete_star_in_laurent_form_is_the_dictionary_route_and_ignores_leaf_order():
+    """A centre with a two-sided range and three leaves (one bounded on both sides, one
+    with slope 2): the Laurent route's reduced fraction equals the sympy-valued
+    dictionary route's unreduced one at lam = 1 to 40 digits; reordering the leaves gives
+    the identical (cached) fraction; a centre range left empty is 0."""
+    u = units_of((sympy.Integer(2), sympy.Integer(4), sympy.Integer(3), sympy.Integer(6)))
+    below = Bound(F(1), F(-1), False, False, "t.py:2")  # leaf <= z - 1
+    steep = Bound(F(2), F(0), True, True, "t.py:3")  # leaf > 2 z
+    centre = (Bound(F(0), F(-3), True, False, "t.py:4"), Bound(F(0), F(4), False, True, "t.py:5"))
+    leaves = ((1, (AT_LEAST,)), (2, (Bound(F(1), F(-2), True, False, "t.py:6"), below)),
+              (3, (steep,)))
+    star = Star("discrete", 0, centre, leaves)
+    num, den = discrete_star(star, u)
+    n2, d2 = discrete_star(star, _sympy_units(u))
+    with mpmath.workdps(45):
+        got = value(num) / value(den)
+        want = mpmath.mpf(sympy.N(value_expr(n2, 1) / value_expr(d2, 1), 50))
+        assert want > 0 and abs(got - want) < mpmath.mpf(10) ** -40
+    assert discrete_star(Star("discrete", 0, centre, leaves[::-1]), u) == (num, den)
+    empty = (Bound(F(0), F(3), True, False, "t.py:7"), Bound(F(0), F(1), False, False, "t.py:8"))
+    assert discrete_star(Star("discrete", 0, empty, leaves), u) == ({}, ONE)
