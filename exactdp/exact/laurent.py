@@ -94,6 +94,30 @@ def piece_times(a: LPiece, b: LPiece) -> LPiece:
     return out
 
 
+def piece_power(a: LPiece, k: int) -> LPiece:
+    """``a ** k`` for an integer ``k >= 1`` (a single rate: one polynomial power; else
+    by squaring).
+
+    Examples
+    --------
+    >>> from exactdp.exact.laurent import add, monomial, piece_power
+    >>> piece_power({1: add(monomial(0), monomial(1))}, 3)
+    {3: (0, x^3 + 3*x^2 + 3*x + 1)}
+    """
+    if len(a) == 1:
+        ((r, (low, p)),) = a.items()
+        return {r * k: (low * k, p**k)}
+    out: LPiece | None = None
+    base = a
+    while True:
+        if k & 1:
+            out = base if out is None else piece_times(out, base)
+        k >>= 1
+        if not k:
+            return out if out is not None else {0: monomial(0)}
+        base = piece_times(base, base)
+
+
 def piece_plus(a: LPiece, b: LPiece, factor: int = 1) -> LPiece:
     """``a + factor * b`` for two pieces (zero values dropped).
 

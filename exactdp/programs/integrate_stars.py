@@ -21,11 +21,21 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from itertools import groupby
 from typing import Any
 
 import sympy
 
-from ..exact.laurent import LPiece, add, monomial, mul, piece_plus, piece_times, reduced
+from ..exact.laurent import (
+    LPiece,
+    add,
+    monomial,
+    mul,
+    piece_plus,
+    piece_power,
+    piece_times,
+    reduced,
+)
 from ..exact.laurent import sum_piece as lsum_piece
 from ..exact.piecewise_exp import (
     ONE,
@@ -332,10 +342,11 @@ def discrete_star_laurent(L: int, rc: int, starts: tuple[int | None, ...],
     its integer ranges ``starts..stops``, each leaf's rate and integer bounds in a
     canonical order: stars of neighbouring inputs repeat)."""
     out: LPiece = {}
+    groups = [(leaf, len(list(same))) for leaf, same in groupby(leaves)]
     for start, stop in zip(starts, stops, strict=True):
         t = _test_integer(start, stop)
         piece: LPiece = {-rc if t >= 0 else rc: monomial(0)}
-        for r, bounds in leaves:
+        for (r, bounds), k in groups:  # k equal leaves: one factor to the power k
             low, up = _active(bounds, t)
             if low is not None and up is not None and up.at(t) < low.at(t):
                 piece = {}
@@ -345,7 +356,7 @@ def discrete_star_laurent(L: int, rc: int, starts: tuple[int | None, ...],
                 f = _g_laurent(r, int(up.slope), int(up.offset), t)
             if low is not None:
                 f = piece_plus(f, _g_laurent(r, int(low.slope), int(low.offset) - 1, t), -1)
-            piece = piece_times(piece, f)
+            piece = piece_times(piece, f if k == 1 else piece_power(f, k))
             if not piece:
                 break
         if piece:

@@ -167,7 +167,8 @@ def test_settings_that_depart_from_the_tools_say_so():
     assert gap.queries == 10 and not ps.setting("gap_svt").heuristic
     assert gap.search.endswith(f"{ps.HEURISTIC} not run: over the row's 1 s CPU budget here")
     assert not ps.setting("adaptive_svt").heuristic and ps.setting("adaptive_svt").note
-    assert ps.setting("above_threshold_discrete").queries == 2
+    discrete = ps.setting("above_threshold_discrete")
+    assert discrete.queries == 10 and discrete.mirror and not discrete.heuristic
     for name, m in (("noisy_top_k_gap", 5), ("noisy_top_k_gap_exponential", 5),
                     ("svt34_parallel", 3)):
         assert ps.setting(name).queries == m and ps.setting(name).note.startswith(
@@ -285,6 +286,41 @@ def test_gap_svt_row_at_ten_queries_against_quadrature():
     assert abs(sympy.N(worst.loss, 40) - sympy.Float(want, 40)) < 1e-30
     assert exactdp.printing.format_number(worst.loss, 6) == "0.0985001"
     assert all(p.loss < worst.loss for p in s.found if not p.pattern.endswith(ps.MIRRORED))
+
+
+def _discrete_law(p: mpmath.mpf, k_max: int) -> dict[int, mpmath.mpf]:
+    """The two-sided geometric law ``P(k) = (1 - p)/(1 + p) p^|k|`` on ``|k| <= k_max``."""
+    c = (1 - p) / (1 + p)
+    return {k: c * p ** abs(k) for k in range(-k_max, k_max + 1)}
+
+
+def test_above_threshold_discrete_row_at_ten_queries_against_direct_sums():
+    """AboveThreshold with discrete Laplace noise at 10 queries: the mirrored patterns hold
+    the worst pair 1^10 vs 2^9 0 (check_dp's heuristic finds the same loss), and the loss
+    at the witness "9 below, the last above" is the log ratio of two direct sums over the
+    noises' supports (truncated where the tails weigh below exp(-100))."""
+    s = ps.search_program("above_threshold_discrete")
+    worst = exactdp.audit.suite.worst_pair(s.found)
+    assert s.queries == 10 and not s.refused
+    assert (worst.scores, worst.neighbour) == ((1,) * 10, (2,) * 9 + (0,))
+    assert worst.output == "FFFFFFFFFT" and worst.attained
+    with mpmath.workdps(40):
+        eps = mpmath.mpf(1) / 10
+        rho = _discrete_law(mpmath.exp(-eps / 2), 2000)  # DLap(2/eps)
+        nu = _discrete_law(mpmath.exp(-eps / 4), 4000)  # DLap(4/eps)
+        below: dict[int, mpmath.mpf] = {}  # P(nu <= n), by a running sum
+        acc = mpmath.mpf(0)
+        for k in range(-4000, 4001):
+            acc += nu[k]
+            below[k] = acc
+
+        def prob(q: tuple) -> mpmath.mpf:
+            # answer i below: q_i + nu < 1 + r, i.e. nu <= r - q_i (integers)
+            return mpmath.fsum(pr * mpmath.fprod(below[r - x] for x in q[:-1])
+                               * (1 - below[r - q[-1]]) for r, pr in rho.items())
+        want = mpmath.log(prob(worst.scores) / prob(worst.neighbour))
+    assert abs(sympy.N(worst.loss, 35) - sympy.Float(want, 35)) < 1e-28
+    assert exactdp.printing.format_number(worst.loss, 6) == "0.0985309"
 
 
 def test_counts_in_the_search_column_agree_in_number():
