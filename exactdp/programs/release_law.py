@@ -44,6 +44,7 @@ import sympy
 
 from .._validate import argument_error
 from ..cost import check_seconds
+from ..exact.piecewise_exp import Value, value_expr
 from .integrate import run_cost
 from .release_cells import VPoly, cells
 from .release_density import run_density
@@ -64,19 +65,31 @@ def _trim(p: Sequence[Fraction]) -> tuple[Fraction, ...]:
     return tuple(out)
 
 
+def _iadd(out: Terms, key: tuple[int, Fraction, Fraction], p: Sequence[Fraction],
+          s: int = 1) -> None:
+    """``out[key] += s p`` in place (a polynomial that cancels is dropped)."""
+    old = out.get(key)
+    if old is None:  # the common case: a new key
+        t = _trim(p if s == 1 else [s * c for c in p])
+        if t:
+            out[key] = t
+        return
+    q = list(old)
+    q += [_ZERO] * (len(p) - len(q))
+    for j, c in enumerate(p):
+        q[j] += s * c
+    t = _trim(q)
+    if t:
+        out[key] = t
+    else:
+        out.pop(key, None)
+
+
 def add(a: Terms, b: Terms, s: int = 1) -> Terms:
     """``a + s b`` (terms whose polynomial cancels are dropped)."""
     out = dict(a)
     for key, p in b.items():
-        q = list(out.get(key, ()))
-        q += [_ZERO] * (len(p) - len(q))
-        for j, c in enumerate(p):
-            q[j] += s * c
-        t = _trim(q)
-        if t:
-            out[key] = t
-        else:
-            out.pop(key, None)
+        _iadd(out, key, p, s)
     return out
 
 
@@ -88,7 +101,7 @@ def from_value(value: dict) -> Terms:
     for (e, w), q in value.items():
         wp = VPoly.lift(w).c
         k = wp[1] if len(wp) > 1 else _ZERO
-        out = add(out, {(e, k, wp[0] if wp else _ZERO): VPoly.lift(q).c})
+        _iadd(out, (e, k, wp[0] if wp else _ZERO), VPoly.lift(q).c)
     return out
 
 
@@ -97,13 +110,13 @@ def primitive(f: Terms) -> Terms:
     out: Terms = {}
     for (e, k, w), p in f.items():
         if k == 0:
-            out = add(out, {(e, k, w): (_ZERO, *(c / (j + 1) for j, c in enumerate(p)))})
+            _iadd(out, (e, k, w), (_ZERO, *(c / (j + 1) for j, c in enumerate(p))))
             continue
         for j, c in enumerate(p):
             for m in range(j + 1):  # (-1)^m j!/(j-m)! v^(j-m) / (lam k)^(m+1)
                 coef = c * (-1) ** m * Fraction(math.perm(j, m)) / k ** (m + 1)
                 poly = (_ZERO,) * (j - m) + (coef,)
-                out = add(out, {(e - m - 1, k, w): poly})
+                _iadd(out, (e - m - 1, k, w), poly)
     return out
 
 
@@ -113,7 +126,7 @@ def at(f: Terms, x: Fraction) -> Terms:
     for (e, k, w), p in f.items():
         val = sum((c * x**j for j, c in enumerate(p)), _ZERO)
         if val:
-            out = add(out, {(e, _ZERO, k * x + w): (val,)})
+            _iadd(out, (e, _ZERO, k * x + w), (val,))
     return out
 
 
@@ -148,17 +161,28 @@ class ValueLaw:
         return piece.density if which == 0 else piece.cdf
 
     def term_expr(self, f: Terms, v: sympy.Expr) -> sympy.Expr:
-        """``f`` as a sympy expression of ``v``."""
-        lam, R = self.unit, _rational
+        """``f`` as a sympy expression of ``v``: per slope ``k``, ``exp(lam k v)`` times a
+        polynomial in ``v`` whose coefficients are exact values ``sum q lam**e exp(lam w)``
+        (:func:`~exactdp.exact.piecewise_exp.value_expr`, built in bulk)."""
+        lam = self.unit
+        groups: dict[Fraction, dict[int, Value]] = {}
+        for (e, k, w), p in f.items():
+            by_power = groups.setdefault(k, {})
+            for j, c in enumerate(p):
+                if c:
+                    val = by_power.setdefault(j, {})
+                    val[(e, w)] = val.get((e, w), _ZERO) + c
         out = []
-        for (e, k, w), p in sorted(f.items(), key=lambda t: (t[0][0], t[0][1], t[0][2])):
-            poly = sympy.Add(*[R(c) * v**j for j, c in enumerate(p)])
-            out.append(poly * lam**e * sympy.exp(lam * (R(k) * v + R(w))))
+        for k in sorted(groups):
+            poly = sympy.Add(*[value_expr(val, lam) * v**j
+                               for j, val in sorted(groups[k].items())])
+            out.append(poly if k == 0 else poly * sympy.exp(lam * _rational(k) * v))
         return sympy.Add(*out)
 
     def expr(self, which: int, v: sympy.Symbol) -> sympy.Expr:
-        """The density or the conditional CDF as a sympy ``Piecewise`` of ``v`` (``v <
-        hi`` on each cell: at a cell end the right cell's form)."""
+        """The conditional density or CDF given the pattern (divided by :attr:`mass`) as a
+        sympy ``Piecewise`` of ``v`` (``v < hi`` on each cell: at a cell end the right
+        cell's form)."""
         mass = self.term_expr(self.mass, v)
         args = []
         for piece in self.pieces:
@@ -188,7 +212,10 @@ class ValueLaw:
             if piece.hi is not None:
                 mask &= flat < float(piece.hi)
             if mask.any():
-                out[mask] = _float_terms(self._terms(piece, which), flat[mask], lam)
+                vals = _float_terms(self._terms(piece, which), flat[mask], lam)
+                # far out on an infinite cell (0 * inf): the limit, 0 or the mass
+                tail = mass if which == 1 and piece.hi is None else 0.0
+                out[mask] = np.where(np.isnan(vals), tail, vals)
         out = out / mass
         if which == 1:
             out = np.clip(out, 0.0, 1.0)
@@ -254,7 +281,8 @@ def runs_law(runs: Sequence[Run], func: str) -> ValueLaw:
         point: tuple[Any, ...] = (v,)  # the value as a polynomial (release_cells)
         for run in runs:
             unit[0], val = run_density(run, point, run.draws[0].line if run.draws else func)
-            total = add(total, from_value(val))
+            for key, p in from_value(val).items():
+                _iadd(total, key, p)
         return total
 
     found = cells(density, func)
@@ -274,6 +302,8 @@ def runs_law(runs: Sequence[Run], func: str) -> ValueLaw:
         below = at(cdf, cell.hi) if cell.hi is not None else below
     mass = add(below, at(primitive(found[-1].result), found[-1].lo), -1) \
         if found[-1].lo is not None else {}
+    if not mass:
+        raise ValueError(f"{func}: the pattern has probability 0: its value has no law")
     return ValueLaw(unit[0], tuple(pieces), mass)
 
 

@@ -118,6 +118,7 @@ def test_laplace_mechanism_law_is_the_laplace_cdf_and_floats_agree():
     assert np.allclose(res.floats(0, x.reshape(5, 1)).ravel(), np.exp(-np.abs(x)) / 2,
                        rtol=1e-14)
     assert res.piece_at(Fraction(0)).lo == 0  # a cell end: the right cell
+    assert res.floats(1, np.array([-np.inf, -1e308, 1e308, np.inf])).tolist() == [0, 0, 1, 1]
 
 
 def test_primitive_differentiates_back_and_at_evaluates_exactly():
