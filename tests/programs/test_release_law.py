@@ -14,6 +14,7 @@ import sympy
 
 from exactdp.cost import SECONDS_LIMIT, TooCostly
 from exactdp.programs import library_release as L
+from exactdp.programs import library_sums as LS
 from exactdp.programs.release_law import (
     ValueLaw,
     add,
@@ -143,3 +144,23 @@ def test_bad_index_and_the_cost_model_refuse_in_one_line():
     assert law_seconds(runs) > SECONDS_LIMIT
     with pytest.raises(TooCostly, match="^t: "):
         runs_law(runs, "t")
+
+
+@pytest.mark.parametrize("make", [
+    lambda: L.gap_svt(epsilon=1, threshold=1, c=2),
+    lambda: L.adaptive_svt(epsilon=1, threshold=1),
+    lambda: L.noisy_top_k_gap_exponential(epsilon=1),
+    lambda: LS.prefix_sum(epsilon=1),
+    lambda: LS.smart_sum(epsilon=1),
+])
+def test_cdf_float_is_the_integrators_exact_cdf_for_other_programs(make):
+    """``ProgramRelease.cdf_float`` (the law on its cells, in floats) against the exact CDF
+    at each point by the integrator (one run probability per point, the other route)."""
+    from exactdp.programs.release_patterns import real_count
+
+    d = make().distribution([1, 0, 2])
+    pts = np.array([-1.5, 0.25, 1.0, 2.5])
+    for p in d.outputs[:4]:
+        for i in range(min(real_count(p), 2)):
+            exact = [float(sympy.N(d.cdf(p, i, Fraction(float(x))), 20)) for x in pts]
+            assert np.allclose(d.cdf_float(p, i, pts), exact, rtol=1e-12, atol=1e-15), (p, i)
