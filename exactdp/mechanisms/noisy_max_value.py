@@ -339,7 +339,8 @@ class ValueDistribution(ReleasedValues):
             if mech.epsilon_limit is not None:
                 self._law(func)  # refused in one line
             return engine_route("view")(mech, self.noise, self.scores, which, exact)
-        return self._cell(self._law(func), exact)[which].subs(V, exact)
+        # the exponentials of one point merged: (a + b) exp(c) -> exp(a + c) + exp(b + c)
+        return sympy.powsimp(sympy.expand(self._cell(self._law(func), exact)[which].subs(V, exact)))
 
     def density(self, v: object, method: str = "exact", dps: int = 30) -> object:
         """The density of V at ``v``: exact (sympy), ``"mpmath"`` (``dps`` digits) or
