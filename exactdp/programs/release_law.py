@@ -356,8 +356,12 @@ def runs_law(runs: Sequence[Run], func: str) -> ValueLaw:
     def density(v: VPoly) -> Terms:
         total: Terms = {}
         point: tuple[Any, ...] = (v,)  # the value as a polynomial (release_cells)
-        for run in runs:
-            unit[0], val = run_density(run, point, run.draws[0].line if run.draws else func)
+        for j, run in enumerate(runs):
+            lam, val = run_density(run, point, run.draws[0].line if run.draws else func)
+            if j and lam != unit[0]:
+                raise ValueError(f"{func}: the runs' noise units differ ({unit[0]}, {lam}): "
+                                 "no piecewise law in this version")
+            unit[0] = lam
             for key, p in from_value(val).items():
                 _iadd(total, key, p)
         return total
