@@ -334,6 +334,8 @@ LAZY_IMPORTS = {
         "report-noisy-max's released value: its loss is the engine's (one layer up)",
     ("exactdp.mechanisms.noisy_max_value_engine", "exactdp.programs.language"):
         "report-noisy-max's released value: its loss is the engine's (one layer up)",
+    ("exactdp.mechanisms.noisy_max_value_engine", "exactdp.programs.release_law"):
+        "report-noisy-max's released value: its piecewise law is the engine's (one layer up)",
 }
 
 

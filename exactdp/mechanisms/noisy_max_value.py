@@ -15,8 +15,15 @@ probability 0 under one input and positive under the other gives ``oo``).
 The privacy loss is the program engine's
 (:mod:`exactdp.mechanisms.noisy_max_value_engine`: the library's ``noisy_max_value_*``
 programs, the same algorithm; its Gumbel and epsilon = oo closed forms are there too),
-installed here as :func:`engine_route` ``("loss")``. This module keeps the closed-form density, CDF
-and sampler (fast paths: the engine integrates each run per cell).
+installed here as :func:`engine_route` ``("loss")``. So are the exact density and CDF with
+Laplace or exponential noise: at a rational point (``"view"``) and as sympy expressions of
+the value on the cells between the scores, a symbolic epsilon too (``"law"``, the engine's
+:mod:`exactdp.programs.release_law`: :attr:`ValueDistribution.density_expr`,
+:attr:`ValueDistribution.cdf_expr`). This module keeps the Gumbel-only closed form
+(:func:`gumbel_forms`: outside the engine's released values, whose noises are Laplace or
+exponential), the float64 and mpmath views (the product ``prod_r F(v - q_r)`` evaluated
+directly, ``O(n)`` a point, where the engine's law expands it into up to ``2**n``
+exponential terms a cell) and the sampler.
 
 References
 ----------
@@ -50,35 +57,36 @@ from .release_views import ReleasedValues
 V = sympy.Symbol("v", real=True)
 
 
-# =============================================================================== the density
-def noise_pieces(noise: str, b: sympy.Expr, q: sympy.Expr):
-    """``(pieces, density, cdf)`` of one noise term ``q + Z`` as sympy expressions in ``V``:
-    the left piece (``v < q``) and the right piece (``v >= q``)."""
-    z = V - q
-    if noise == "laplace":
-        left = (sympy.exp(z / b) / (2 * b), sympy.exp(z / b) / 2)
-        right = (sympy.exp(-z / b) / (2 * b), 1 - sympy.exp(-z / b) / 2)
-    elif noise == "exponential":
-        left = (sympy.Integer(0), sympy.Integer(0))
-        right = (sympy.exp(-z / b) / b, 1 - sympy.exp(-z / b))
-    else:  # gumbel
-        g = sympy.exp(-z / b)
-        both = (g * sympy.exp(-g) / b, sympy.exp(-g))
-        return both, both
-    return left, right
+# ============================================================= Gumbel noise (outside the engine)
+def gumbel_forms(b: sympy.Expr, values: tuple[sympy.Expr, ...]) -> tuple[sympy.Expr, sympy.Expr]:
+    """``(density, cdf)`` of ``V = max_r (q_r + Z_r)`` with Gumbel noise of scale ``b``, as
+    sympy expressions of ``V``: ``V`` is Gumbel with location ``b ln S``, ``S = sum_r
+    exp(q_r / b)``, so ``F_V(v) = exp(-S exp(-v/b))`` and ``f_V = F_V S exp(-v/b) / b``
+    (Gumbel 1958: the maximum of Gumbel variables of one scale is Gumbel). The program
+    engine's released values are linear in Laplace and exponential noises only (its
+    densities are exponential polynomials; this CDF is not one), so this closed form is the
+    Gumbel-only path of :class:`ValueDistribution`.
 
+    Parameters
+    ----------
+    b : sympy.Expr
+        The noise scale (positive).
+    values : tuple of sympy.Expr
+        The scores ``q_r``.
 
-def _branch_sum(noise, b, values, point_side):
-    """Density and CDF on one piece: ``point_side(q)`` says which branch of ``q``'s noise."""
-    fs, Fs = [], []
-    for q in values:
-        left, right = noise_pieces(noise, b, q)
-        f, F = right if point_side(q) else left
-        fs.append(f)
-        Fs.append(F)
-    cdf = sympy.Mul(*Fs)
-    dens = sympy.Add(*[fs[i] * sympy.Mul(*(Fs[:i] + Fs[i + 1:])) for i in range(len(fs))])
-    return dens, cdf
+    Returns
+    -------
+    (sympy.Expr, sympy.Expr)
+        The density and the CDF.
+
+    Examples
+    --------
+    >>> gumbel_forms(sympy.Integer(1), (sympy.Integer(0),))
+    (exp(-v)*exp(-exp(-v)), exp(-exp(-v)))
+    """
+    g = sympy.Add(*[sympy.exp(q / b) for q in values]) * sympy.exp(-V / b)
+    cdf = sympy.exp(-g)
+    return g * cdf / b, cdf
 
 
 #: The one pattern of report-noisy-max returning the value: one released value.
@@ -89,20 +97,23 @@ PATTERN = (True,)
 #: :mod:`exactdp.mechanisms` imports each of its modules): ``"loss"``, the exact privacy
 #: loss (``route(mechanism, noise, q, q2, func) -> LossSupremum``), and ``"view"``, the
 #: exact density (``which`` 0) or CDF (``which`` 1) at a rational point (``route(mechanism,
-#: noise, scores, which, v) -> sympy.Expr``). Inverted so that this module, which the
+#: noise, scores, which, v) -> sympy.Expr``), and ``"law"``, the exact piecewise law of the
+#: value (``route(mechanism, noise, scores) -> ValueLaw``, :mod:`exactdp.programs.
+#: release_law`: density and CDF on the cells between the scores, as sympy expressions of
+#: the value, a symbolic epsilon too). Inverted so that this module, which the
 #: package imports by name, never reaches the program engine (which imports the package):
 #: no import cycle.
 _ROUTES: dict[str, Callable[..., Any]] = {}
-ROUTE_NAMES = ("loss", "view")
+ROUTE_NAMES = ("loss", "view", "law")
 
 
 def set_engine_route(name: str, route: Callable[..., Any]) -> None:
-    """Install the engine's route ``name`` (``"loss"`` or ``"view"``; called once each,
+    """Install the engine's route ``name`` (``"loss"``, ``"view"`` or ``"law"``; called once each,
     by :mod:`exactdp.mechanisms.noisy_max_value_engine` when it loads).
 
     Parameters
     ----------
-    name : {"loss", "view"}
+    name : {"loss", "view", "law"}
         Which route (see :data:`_ROUTES`).
     route : callable
         The engine's function.
@@ -112,11 +123,11 @@ def set_engine_route(name: str, route: Callable[..., Any]) -> None:
 
 def engine_route(name: str) -> Callable[..., Any]:
     """The installed route ``name`` (``"loss"``: ``-> LossSupremum``; ``"view"``: ``->
-    sympy.Expr``).
+    sympy.Expr``; ``"law"``: ``-> ValueLaw``).
 
     Parameters
     ----------
-    name : {"loss", "view"}
+    name : {"loss", "view", "law"}
         Which route (see :data:`_ROUTES`).
 
     Returns
@@ -245,38 +256,73 @@ class ValueDistribution(ReleasedValues):
         """The sorted distinct scores: where the density changes its closed form."""
         return tuple(sorted(set(self._oriented())))
 
+    def _law(self, func: str) -> Any:
+        """The program engine's law of V (Laplace and exponential noise: :data:`_ROUTES`
+        ``"law"``, a :class:`~exactdp.programs.release_law.ValueLaw`), computed once."""
+        if self.mechanism.epsilon_limit is not None:
+            raise ValueError(f"{func}: at epsilon = {self.mechanism.epsilon} the noise has "
+                             f"scale {self.scale}: V has no density")
+        if "law" not in self._cache:
+            self._cache["law"] = engine_route("law")(self.mechanism, self.noise, self.scores)
+        return self._cache["law"]
+
     def _piece(self, k: int) -> tuple[sympy.Expr, sympy.Expr]:
-        """Density and CDF on the k-th piece (``v`` below the k-th breakpoint, k = 0 the
-        leftmost; k = len(breakpoints) the rightmost)."""
-        key = ("piece", k)
-        if key not in self._cache:
-            t = self.breakpoints
-            noise, b, values = self.noise, self.scale, self._oriented()
-            if k == len(t):
-                out = _branch_sum(noise, b, values, lambda q: True)
-            else:
-                out = _branch_sum(noise, b, values, lambda q, top=t[k]: q < top)
-            self._cache[key] = out
-        return self._cache[key]
+        """Density and CDF of V, sympy expressions of ``V``, on the k-th piece (``v`` below
+        the k-th breakpoint, k = 0 the leftmost; k = len(breakpoints) the rightmost): the
+        engine's law on the cell holding the piece (Gumbel noise: :func:`gumbel_forms`)."""
+        if self.noise == "gumbel":
+            return gumbel_forms(self.scale, self._oriented())
+        law, t = self._law("ValueDistribution"), self.breakpoints
+        inside = t[0] - 1 if k == 0 else t[k - 1] + 1 if k == len(t) else (t[k - 1] + t[k]) / 2
+        return self._cell(law, inside)
+
+    def _cell(self, law: Any, x: sympy.Expr) -> tuple[sympy.Expr, sympy.Expr]:
+        """Density and CDF on the engine's cell holding the real number ``x`` (at a cell
+        end the right one)."""
+        cell = next(p for p in law.pieces if p.hi is None or compare(
+            x, sympy.Rational(p.hi.numerator, p.hi.denominator)) < 0)
+        mass = law.term_expr(law.mass, V)
+        return (law.term_expr(cell.density, V) / mass, law.term_expr(cell.cdf, V) / mass)
 
     @property
-    def density_expr(self) -> sympy.Piecewise:
-        """The exact density of V as a sympy ``Piecewise`` in ``v`` (the symbol ``V``)."""
-        t = self.breakpoints
-        args = [(self._piece(k)[0], V < t[k]) for k in range(len(t))]
-        return sympy.Piecewise(*args, (self._piece(len(t))[0], True))
+    def density_expr(self) -> sympy.Expr:
+        """The exact density of V as a sympy ``Piecewise`` in ``v`` (the symbol ``V``): the
+        program engine's law (:mod:`exactdp.programs.release_law`, a symbolic epsilon
+        too); Gumbel noise: one expression (:func:`gumbel_forms`).
+
+        Raises
+        ------
+        ValueError
+            epsilon 0 or oo; the engine's cost model (many distinct scores: the law has
+            up to ``2**n`` exponential terms a cell; the exact density at rational points
+            and the float view are cheaper).
+        """
+        if self.noise == "gumbel":
+            return gumbel_forms(self.scale, self._oriented())[0]
+        return self._law("ValueDistribution.density_expr").expr(0, V)
 
     @property
-    def cdf_expr(self) -> sympy.Piecewise:
-        """The exact CDF ``prod_r F(v - q_r)`` of V as a sympy ``Piecewise`` in ``v``."""
-        t = self.breakpoints
-        args = [(self._piece(k)[1], V < t[k]) for k in range(len(t))]
-        return sympy.Piecewise(*args, (self._piece(len(t))[1], True))
+    def cdf_expr(self) -> sympy.Expr:
+        """The exact CDF ``prod_r F(v - q_r)`` of V as a sympy ``Piecewise`` in ``v`` (as
+        :attr:`density_expr`).
+
+        Raises
+        ------
+        ValueError
+            As :attr:`density_expr`.
+        """
+        if self.noise == "gumbel":
+            return gumbel_forms(self.scale, self._oriented())[1]
+        return self._law("ValueDistribution.cdf_expr").expr(1, V)
 
     def _at(self, v: object, which: int, method: str, dps: int) -> object:
         func = "ValueDistribution.density" if which == 0 else "ValueDistribution.cdf"
         method = check_choice(func, "method", method, ("exact", "mpmath", "float"))
         dps = check_dps(func, dps)
+        mech = self.mechanism
+        if method != "exact" and (mech.epsilon.free_symbols or mech.epsilon_limit is not None):
+            raise ValueError(f"{func}: epsilon is {mech.epsilon}; the {method} view needs a "
+                             "number epsilon > 0 and finite")
         if method == "float":
             return _float_view(self, np.asarray(v, dtype=float), which)
         if method == "mpmath":
@@ -287,13 +333,14 @@ class ValueDistribution(ReleasedValues):
             with mpmath.workdps(dps):
                 return +out
         exact = as_scores([v], "v", func).exact[0]
-        mech = self.mechanism
-        if (self.noise != "gumbel" and exact.is_Rational and mech.epsilon_limit is None
-                and not mech.epsilon.free_symbols):  # the program engine's
+        if self.noise == "gumbel":
+            return gumbel_forms(self.scale, self._oriented())[which].subs(V, exact)
+        if exact.is_Rational and not mech.epsilon.free_symbols:  # the engine's, at a point
+            if mech.epsilon_limit is not None:
+                self._law(func)  # refused in one line
             return engine_route("view")(mech, self.noise, self.scores, which, exact)
-        t = self.breakpoints
-        k = next((i for i, top in enumerate(t) if compare(exact, top) < 0), len(t))
-        return self._piece(k)[which].subs(V, exact)
+        # the exponentials of one point merged: (a + b) exp(c) -> exp(a + c) + exp(b + c)
+        return sympy.powsimp(sympy.expand(self._cell(self._law(func), exact)[which].subs(V, exact)))
 
     def density(self, v: object, method: str = "exact", dps: int = 30) -> object:
         """The density of V at ``v``: exact (sympy), ``"mpmath"`` (``dps`` digits) or

@@ -15,7 +15,10 @@ critical points as certified intervals, the support edge of exponential noise fr
 orders of vanishing), under its cost model.
 
 The exact density and CDF at a rational point are the same program's too
-(:func:`value_view`, what ``ValueDistribution.density`` / ``.cdf`` read for these noises).
+(:func:`value_view`, what ``ValueDistribution.density`` / ``.cdf`` read for these noises), and
+so is the law of the value as sympy expressions of it on the cells between the scores, a
+symbolic epsilon too (:func:`value_law`: :func:`~exactdp.programs.release_law.pattern_law`
+of the program's one pattern, what ``ValueDistribution.density_expr`` / ``.cdf_expr`` read).
 
 Not integrals, kept here: the exact limits (epsilon = oo: ``V = max q`` exactly; epsilon
 = 0: no distribution), and Gumbel noise, outside the engine's class of released values:
@@ -46,6 +49,7 @@ from .noisy_max_value import set_engine_route
 
 if TYPE_CHECKING:
     from ..programs.release import ReleaseProgramMechanism
+    from ..programs.release_law import ValueLaw
     from .base import Mechanism
 
 
@@ -139,5 +143,29 @@ def value_view(mech: Mechanism, noise: str, q: ScoreVector, which: int,
     return dist.density(v) if which == 0 else dist.cdf(dist.outputs[0], 0, v)
 
 
+def value_law(mech: Mechanism, noise: str, q: ScoreVector) -> ValueLaw:
+    """The exact law of the released value on its cells (Laplace or exponential noise,
+    epsilon > 0 finite, a number or symbolic): :func:`~exactdp.programs.release_law.
+    pattern_law` of the library program's one pattern.
+
+    Raises
+    ------
+    ValueError
+        The engine's one-line refusals (irrational scores, the cost model).
+
+    Examples
+    --------
+    >>> import exactdp
+    >>> m = exactdp.ReportNoisyMax(1, noise="exponential", output="value")
+    >>> value_law(m, "exponential", exactdp.as_scores([0])).expr(1, sympy.Symbol("v"))
+    Piecewise((0, v < 0), (1 - exp(-v/2), True))
+    """
+    from ..programs.release_law import pattern_law  # the engine: a layer above
+
+    dist = value_mechanism(noise, mech.epsilon, mech.c * mech.sensitivity).distribution(q)
+    return pattern_law(dist, dist.keys[0], 0, f"{type(mech).__name__}.value_law")
+
+
 set_engine_route("loss", value_loss)
 set_engine_route("view", value_view)
+set_engine_route("law", value_law)

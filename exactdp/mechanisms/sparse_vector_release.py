@@ -369,9 +369,10 @@ class SparseVectorRelease(BallViews, ReleasedValues):
         return engine.cdf(*_program_pattern(engine, key, i), x)
 
     def cdf_float(self, pattern: object, i: int, v: np.ndarray) -> np.ndarray:
-        """:meth:`cdf` in float64 at the points ``v`` (each float taken exactly as a
-        rational; the fresh closed form summed in floats, the coupled CDF the engine's):
-        what the Kolmogorov-Smirnov test of :func:`exactdp.audit.goodness_of_fit` reads."""
+        """:meth:`cdf` in float64 at the points ``v`` (the fresh closed form summed in
+        floats at each float taken exactly; the coupled CDF the engine's exact law on its
+        cells, :mod:`exactdp.programs.release_law`, evaluated vectorised): what the
+        Kolmogorov-Smirnov test of :func:`exactdp.audit.goodness_of_fit` reads."""
         key = self._released(f"{type(self.mechanism).__name__}.cdf_float", pattern, i)
         points = np.asarray(v, dtype=np.float64)
         if self.scheme.coupled:

@@ -56,6 +56,7 @@ from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound
 from .release_cost import loss_seconds, max_patterns_seconds
 from .release_density import run_density
+from .release_law import pattern_law
 from .release_loss import loss_supremum
 from .release_patterns import match, real_count, released_rational, same_pattern
 from .release_repeat import known_below, pair_class, record_below
@@ -434,8 +435,13 @@ class ProgramRelease(ReleasedValues):
         return 1 - sympy.Add(*over) / self.probabilities[k]
 
     def cdf_float(self, pattern: object, i: int, v: np.ndarray) -> np.ndarray:
-        """:meth:`cdf` in float64 at the points ``v`` (each float taken exactly)."""
+        """:meth:`cdf` in float64 at the points ``v``: the exact law on its cells
+        (:func:`~exactdp.programs.release_law.pattern_law`) summed in floats, one vectorised
+        sum a cell; with a coin in the pattern's runs, the exact CDF at each float."""
         pts = np.asarray(v, dtype=np.float64)
+        key = self.keys[self.index(pattern)]
+        if all(r.weight == 1 for r in self.runs[key]):
+            return pattern_law(self, key, i, f"{self.mechanism.name}.cdf_float").floats(1, pts)
         out = [float(sympy.N(self.cdf(pattern, i, Fraction(float(x))), 20)) for x in pts.ravel()]
         return np.clip(np.array(out), 0.0, 1.0).reshape(pts.shape)
 

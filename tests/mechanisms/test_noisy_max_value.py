@@ -124,3 +124,78 @@ def test_engine_routes_are_the_engine_modules_and_names_are_checked():
         set_engine_route("density", E.value_view)
     with pytest.raises(RuntimeError, match="no cdf route installed"):
         engine_route("cdf")
+
+
+def _definition(noise, q, b):
+    """The density of ``max_r (q_r + Z_r)`` in mpmath from its definition, ``sum_r f(v -
+    q_r) prod_{s != r} F(v - q_s)`` (Feller II, I.6), independent of the engine."""
+    def pdf(z):
+        if noise == "laplace":
+            return mpmath.exp(-abs(z) / b) / (2 * b)
+        return mpmath.exp(-z / b) / b if z >= 0 else mpmath.mpf(0)
+
+    def cdf(z):
+        if noise == "laplace":
+            return mpmath.exp(z / b) / 2 if z < 0 else 1 - mpmath.exp(-z / b) / 2
+        return -mpmath.expm1(-z / b) if z >= 0 else mpmath.mpf(0)
+
+    return lambda v: mpmath.fsum(pdf(v - a) * mpmath.fprod(cdf(v - c) for j, c in enumerate(q)
+                                                           if j != i) for i, a in enumerate(q))
+
+
+@pytest.mark.parametrize("noise", ("laplace", "exponential"))
+@pytest.mark.parametrize("symbolic", (False, True))
+def test_engine_expressions_equal_quadrature_at_30_digits(noise, symbolic):
+    """density_expr and cdf_expr (the engine's law; a symbolic epsilon substituted by 3/2
+    afterwards) against the definition's density and its quadrature, 40 working digits."""
+    eps = sympy.Symbol("epsilon", positive=True) if symbolic else sympy.Rational(3, 2)
+    scores = [0, 2, 1, sympy.Rational(1, 2)]
+    d = exactdp.ReportNoisyMax(eps, noise=noise, output="value").distribution(scores)
+    dens = d.density_expr.subs(eps, sympy.Rational(3, 2))
+    cdf = d.cdf_expr.subs(eps, sympy.Rational(3, 2))
+    with mpmath.workdps(40):
+        q = [mpmath.mpf(sympy.N(s, 50)) for s in scores]
+        f = _definition(noise, q, mpmath.mpf(4) / 3)  # b = 2 / epsilon
+        kinks = sorted(set(q))
+        for t in (sympy.Rational(-3, 2), sympy.Rational(1, 3), sympy.Rational(3, 2),
+                  sympy.Integer(5)):
+            x = mpmath.mpf(sympy.N(t, 50))
+            assert abs(sympy.N(dens.subs(V, t), 40) - f(x)) < mpmath.mpf("1e-30")
+            upto = mpmath.quad(f, [-mpmath.inf, *[k for k in kinks if k < x], x])
+            assert abs(sympy.N(cdf.subs(V, t), 40) - upto) < mpmath.mpf("1e-30")
+            if symbolic:  # the exact views at a point with a symbolic epsilon: the law's
+                got = d.cdf((True,), 0, t).subs(eps, sympy.Rational(3, 2))
+                assert abs(sympy.N(got, 40) - upto) < mpmath.mpf("1e-30")
+
+
+def test_engine_expressions_equal_the_frozen_class_values():
+    """The frozen table of the deleted closed forms (tests/programs/release_closed_forms.json,
+    epsilon 1): density_expr and cdf_expr at its points, exactly."""
+    import json
+    from pathlib import Path
+
+    rows = json.loads((Path(__file__).parents[1] / "programs" / "release_closed_forms.json"
+                       ).read_text())["noisy_max_value"]
+    for row in rows:
+        d = exactdp.ReportNoisyMax(1, noise=row["noise"], output="value").distribution(
+            [sympy.Rational(a) for a in row["scores"]])
+        dens, cdf = d.density_expr, d.cdf_expr
+        for v, f, F in zip(row["points"], row["density"], row["cdf"], strict=True):
+            for mine, frozen in ((dens, f), (cdf, F)):
+                diff = mine.subs(V, sympy.Rational(v)) - sympy.sympify(frozen)
+                assert sympy.expand(sympy.powsimp(sympy.expand(diff))) == 0, (row, v)
+
+
+def test_gumbel_keeps_its_closed_form_and_limits_refuse_in_one_line():
+    from exactdp.mechanisms.noisy_max_value import gumbel_forms
+
+    d = exactdp.ReportNoisyMax(1, noise="gumbel", output="value").distribution([0, 1])
+    assert d.cdf_expr == gumbel_forms(d.scale, (0, 1))[1]
+    with mpmath.workdps(30):  # F_V(v) = prod_r exp(-exp(-(v - q_r)/b)), b = 2
+        ref = mpmath.exp(-mpmath.exp(-mpmath.mpf(3) / 2) - mpmath.exp(-1))
+        assert abs(sympy.N(d.cdf((True,), 0, 3), 30) - ref) < mpmath.mpf("1e-28")
+    inf = exactdp.ReportNoisyMax(sympy.oo, noise="laplace", output="value").distribution([0])
+    with pytest.raises(ValueError, match="ValueDistribution.density_expr: at epsilon = oo"):
+        _ = inf.density_expr
+    with pytest.raises(ValueError, match="ValueDistribution.density: epsilon is oo; the float"):
+        inf.density(0, method="float")
