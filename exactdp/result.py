@@ -50,7 +50,7 @@ from .printing import (
     latex_number,
     math_text,
 )
-from .result_text import SHOW_DPS, bracket_text, decimal_text, field_text, longer_than
+from .result_text import ROUNDED, SHOW_DPS, bracket_text, decimal_text, field_text, longer_than
 
 #: Longest exact text shown in a repr or a notebook cell; longer ones show decimals only.
 EXACT_TEXT_LIMIT = 60
@@ -515,9 +515,10 @@ class Result:
             rows.append((math_text("holds"), math_text("yes") if holds else r"\mathbf{no}"))
         if self.headline is not None:
             label = self.headline_label or self.headline
-            raw = getattr(self, self.headline)
-            cell = value_latex(raw) if _exact(raw) is not None or self.ball is None else (
-                _certified_latex(certified_text(self.ball)))
+            raw, text = getattr(self, self.headline), self.headline_text()
+            cell = _certified_latex(text) if text.endswith(ROUNDED) else value_latex(raw) if (
+                _exact(raw) is not None or self.ball is None) else _certified_latex(
+                certified_text(self.ball))
             rows.append((math_text(label), cell))
         for part in self.repr_parts():
             name, _, text = part.replace("'", "").partition("=")

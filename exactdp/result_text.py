@@ -319,6 +319,35 @@ def supremum_parts(sup: Any) -> list[str]:
     return [f"attained={sup.attained}", f"witness={_cut(bracket_witness(sup.witness), room - 2)!r}"]
 
 
+#: The label of an exact value shown by its decimals in a repr that calls it exact.
+ROUNDED = " (rounded)"
+
+
+def stated_text(text: str, value: object) -> str:
+    """``text`` (:func:`exactdp.result.number_text` of the exact ``value``) for a repr that
+    names the value exact (``algorithm='exact'``, ``method='exact'``): as it is when it
+    shows the value itself (its short exact form beside the decimals, or decimals that are
+    the value), else labelled :data:`ROUNDED`. A repr never shows a rounded value beside
+    the word exact.
+
+    Examples
+    --------
+    >>> stated_text("0.25 (exact: 1/4)", sympy.Rational(1, 4))
+    '0.25 (exact: 1/4)'
+    >>> stated_text("0.5", sympy.Rational(1, 2)), stated_text("0.333333", sympy.Rational(1, 3))
+    ('0.5', '0.333333 (rounded)')
+    """
+    exact = _exact_number(value)
+    if exact is None or exact in (sympy.oo, -sympy.oo) or " (exact: " in text:
+        return text
+    try:
+        if sympy.Rational(text) == exact:
+            return text
+    except (TypeError, ValueError):  # an offset form, 1 - 1.67878e-63
+        pass
+    return text + ROUNDED
+
+
 def _cut(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pathlib
+import re
 import warnings
 from fractions import Fraction
 
@@ -83,6 +84,43 @@ def test_short_repr_leads_with_the_answer(results, name):
     assert len(text) <= REPR_LIMIT, text
     assert text.startswith(name + "(")
     assert "Poly(" not in text and "UnitIntervalSign" not in text and "CRootOf" not in text
+
+
+#: A decimal in a repr (``0.404016``, ``1.0e+300``, ``-2.5e-7``).
+_DECIMAL = re.compile(r"(?<![\w.])-?\d+\.\d+(?:e[+-]\d+)?")
+
+
+@pytest.mark.parametrize("name", RESULT_TYPES)
+def test_no_rounded_value_beside_the_word_exact(results, name):
+    """The developers' standard: a repr that says ``exact`` (``algorithm='exact'``,
+    ``method='exact'``) shows each decimal with its exact form, labelled ``(rounded)`` or
+    as a certified enclosure, or as the exact value itself."""
+    text = repr(results[name])
+    if "'exact'" not in text:
+        return
+    for m in _DECIMAL.finditer(text):
+        after = text[m.end():]
+        shown = after.startswith((" (exact: ", " (rounded)", " (certified")) or (
+            after.startswith(" in [") or text[:m.start()].endswith(("[", ", ")) and
+            "]" in after.split(",")[0])
+        assert shown, (text, m.group())
+
+
+def test_a_rounded_exact_value_beside_algorithm_exact_is_labelled():
+    """PF(1) on [0, 1, 2] vs [1, 0, 1] composed 3 times: delta(0) is exact (every output
+    sequence counted) but too long to print: 0.404016 (rounded), the digits checked against
+    sympy's own evaluation of the exact value; the lattice LP's exact em_ratio likewise."""
+    pld = exactdp.privacy_loss_distribution(exactdp.PermuteAndFlip(1), [0, 1, 2], [1, 0, 1])
+    h = pld.self_compose(3).delta(0)
+    assert repr(h) == ("HockeyStick(delta=0.404016 (rounded), epsilon=0, k=3, "
+                       "algorithm='exact', certified)")
+    assert abs(sympy.N(h.value, 30) - sympy.Rational(404016, 10**6)) < sympy.Rational(5, 10**7)
+    assert r"0.404016\ \mathrm{(rounded)}" in h._repr_latex_()
+    assert "0.404016 (rounded)" in h._repr_html_()
+    lp = exactdp.lattice_lp(4, 2, sympy.log(sympy.Rational(3, 2)), method="exact")
+    assert "method='exact'" in repr(lp) and "pf_ratio=1.001 (exact: 62848/62785)" in repr(lp)
+    em = sympy.N(lp.em_ratio, 30)
+    assert f"em_ratio={float(em):.6g} (rounded)" in repr(lp)
 
 
 def test_named_reprs():

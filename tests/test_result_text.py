@@ -12,6 +12,7 @@ from exactdp.result_text import (
     decimal_text,
     field_text,
     longer_than,
+    stated_text,
     supremum_parts,
 )
 
@@ -159,3 +160,21 @@ def test_a_short_decimal_the_value_is_not_shows_its_offset():
         "3.0e-8 + 1.0e-400")
     # a float's exact binary value (an input 1e-9) is 1e-9 + 6.2e-26: printed as Python does
     assert decimal_text(sympy.Rational(1e-9)) == "1.0e-9"
+
+
+def test_stated_text_labels_decimals_that_are_not_the_exact_value():
+    """Beside the word exact a decimal is the value itself (0.5, 10**300 as 1.0e+300), shows
+    its exact form, or says it is rounded (1/3 as 0.333333; 1 - 1.68e-63 in its offset
+    form); a float or symbolic value is left as it is."""
+    third = sympy.Rational(1, 3)
+    assert stated_text(number_text(third), third) == "0.333333 (exact: 1/3)"
+    assert stated_text("0.333333", third) == "0.333333 (rounded)"
+    assert stated_text("0.5", sympy.Rational(1, 2)) == "0.5"
+    assert stated_text("1.0e+300", sympy.Integer(10) ** 300) == "1.0e+300"
+    assert stated_text("1.0e+300", sympy.Integer(10) ** 300 - 1) == "1.0e+300 (rounded)"
+    near = 1 - sympy.exp(-144)
+    assert number_text(near).startswith("1 - 2.89464e-63 (exact: ")
+    assert stated_text("1 - 2.89464e-63", near) == "1 - 2.89464e-63 (rounded)"
+    assert stated_text("0.1", 0.1) == "0.1" and stated_text("oo", sympy.oo) == "oo"
+    eps = sympy.Symbol("epsilon", positive=True)
+    assert stated_text("epsilon/2", eps / 2) == "epsilon/2"

@@ -195,6 +195,10 @@ def check_dp(
         ``epsilon=`` for a mechanism with ``epsilon=None`` (RNM-Gaussian, calibrated by
         sigma); :class:`BallUndecided` when the ball engine cannot separate the loss from
         epsilon at dps = 120.
+    TooCostly
+        Before any work, an analysis estimated past :data:`exactdp.cost.SECONDS_LIMIT`
+        (120 s; the same limit for a mechanism releasing real values, whose density suprema
+        are priced per neighbour), naming the estimate and a cheaper route.
 
     Notes
     -----
@@ -295,13 +299,15 @@ def _witness(outputs: tuple | None, q: ScoreVector, neighbour: ScoreVector,
 
 
 def _check_density_seconds(mech, q: ScoreVector, count: int, qualifier: str = "") -> float:
-    """Refuse ``count`` exact density suprema against ``q`` beyond 10 s; else return their
-    estimated seconds: ``count`` times the release distribution's own estimate of one pair
-    (``loss_seconds``, :class:`~exactdp.mechanisms.release_views.ReleasedValues`)."""
+    """Refuse ``count`` exact density suprema against ``q`` estimated past the cost model's
+    one limit (:data:`exactdp.cost.SECONDS_LIMIT`, as every other exact analysis); else
+    return their estimated seconds: ``count`` times the release distribution's own estimate
+    of one pair (``loss_seconds``, :class:`~exactdp.mechanisms.release_views.
+    ReleasedValues`)."""
     with as_caller("check_dp"):  # a distribution refused at construction: check_dp's refusal
         seconds = count * distribution_of(mech, q).loss_seconds("check_dp")
     check_seconds("check_dp", f"the exact density suprema of {qualifier}{count} neighbours",
-                  seconds, "pass the one neighbour to check (neighbour=...)", limit=10.0)
+                  seconds, "pass the one neighbour to check (neighbour=...)")
     return seconds
 
 

@@ -106,6 +106,11 @@ class CompositionBound(Result):
         """The witness pair's composed delta, exact (None for a grid bound)."""
         return self.delta.value
 
+    def headline_text(self) -> str:
+        """The composed delta as :class:`HockeyStick` shows it (``0.404016 (rounded)``
+        when its exact form is too long to print; a grid's certified lattice bounds)."""
+        return self.delta.headline_text()
+
     def enclosure(self):
         """The certified ball of the composed delta (:class:`HockeyStick`'s)."""
         return self.delta.ball

@@ -25,6 +25,7 @@ import sympy
 
 from .._validate import check_choice
 from ..result import Result
+from ..result_text import stated_text
 from .exact_solve import (
     DualCertificate,
     crossover_from_highs,
@@ -142,6 +143,20 @@ class LatticeLPResult(Result):
         if self.certified:
             return None
         return "method='float': HiGHS in double precision, checked by residuals, not proved"
+
+    def headline_text(self) -> str:
+        """``pf_ratio``; beside ``method='exact'`` labelled ``(rounded)`` unless its text
+        shows the value (:func:`~exactdp.result_text.stated_text`)."""
+        text = super().headline_text()
+        return stated_text(text, self.pf_ratio) if self.certified else text
+
+    def repr_parts(self) -> list[str]:
+        """The repr's fields, each exact number labelled as the headline is."""
+        parts = super().repr_parts()
+        if not self.certified:
+            return parts
+        return [f"{f}={stated_text(p.partition('=')[2], getattr(self, f))}"
+                for f, p in zip(self.repr_fields, parts, strict=True)]
 
     @property
     def vectors(self) -> tuple[tuple, ...]:

@@ -41,7 +41,7 @@ from .integrate import run_cost, run_probability, run_terms
 from .runs import Run
 from .sampler import sample_outputs
 from .structure import traced_runs
-from .trace import ANSWERS_ROUTE, CHEAPER, Budget, Estimate, Trace, canonical, decode
+from .trace import ANSWERS_ROUTE, CHEAPER, Budget, Estimate, Trace, canonical, decode, first_run
 from .values import ProgramError
 
 
@@ -221,10 +221,6 @@ def _obstruction(mechanism: ProgramMechanism, answers: tuple) -> str | None:
 _SYMBOL = sympy.Symbol("epsilon", positive=True)
 
 
-def _epsilon(func: str, name: str, value: object) -> sympy.Expr:
-    return program_epsilon(func, value)
-
-
 def _as_is(func: str, name: str, value: object) -> Any:
     return value
 
@@ -270,7 +266,8 @@ class ProgramMechanism(Mechanism):
         Its other parameters (exact rationals), in declaration order.
     """
 
-    epsilon: sympy.Expr = parameter(_epsilon, "> 0 and finite", symbolic=True)
+    epsilon: sympy.Expr = parameter(lambda func, _name, value: program_epsilon(func, value),
+                                    "> 0 and finite", symbolic=True)
     program: BoundProgram = parameter(_as_is, "a program", exact=False)
     arguments: tuple = parameter(_as_is, "the program's parameters", default=(), exact=False)
 
@@ -334,9 +331,12 @@ class ProgramMechanism(Mechanism):
         ------
         ValueError
             Invalid answers, answers outside the declared domain or score domain,
-            irrational answers (:func:`~exactdp.programs.declared.program_answers`).
+            irrational answers (:func:`~exactdp.programs.declared.program_answers`); a
+            first run outside the language (a draw of scale 0: :func:`first_run`).
         """
-        return ProgramDistribution(self, program_answers(self, scores, f"{self.name}.distribution"))
+        sv = program_answers(self, scores, f"{self.name}.distribution")
+        first_run(self, tuple(sv.exact))
+        return ProgramDistribution(self, sv)
 
     def trace(self, sv: ScoreVector) -> Trace:
         """The runs of the program on ``sv`` (:func:`program_trace`)."""

@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from .._validate import message
 from .steps import MAX_STEPS, StepCounter
 from .trace import canonical, execute
 from .values import Comparison, Executor, Noisy, ProgramError, user_line
@@ -71,7 +72,7 @@ def _float_scale(scale: object, law: str) -> float:
     except (TypeError, ValueError):
         raise ProgramError(f"{user_line()}: {law}() scale {scale!r} is not a number") from None
     if not (b > 0 and math.isfinite(b)):
-        raise ProgramError(f"{user_line()}: {law}() scale {scale!r} is not > 0 and finite")
+        raise ProgramError(message(user_line(), f"{law}() scale", "> 0 and finite", scale))
     return b
 
 

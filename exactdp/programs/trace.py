@@ -488,6 +488,41 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
         sites = run.sites[: i + 1]
 
 
+class _FirstRun(SymbolicRun):
+    """The execution of :func:`first_run`: past :data:`MAX_DRAWS` draws it stops, unrefused
+    (a size the views refuse in their own names, and ``sample`` runs)."""
+
+    def draw(self, law: str, scale: Any) -> Noisy:
+        if len(self.draws) >= MAX_DRAWS:
+            raise _Infeasible
+        return super().draw(law, scale)
+
+
+def first_run(mechanism: Any, answers: tuple) -> None:
+    """Run ``mechanism``'s program once on ``answers``, every decision on its first branch:
+    a draw of a scale that is not > 0 and finite (``discrete_laplace(0)``), a float, or a
+    run that raises is refused in one line when the distribution is made, before any
+    enumeration or integral (one execution; the other paths' draws are checked as the runs
+    are enumerated). Sizes are not refused here: a run past :data:`MAX_DRAWS` draws or
+    :data:`MAX_DECISIONS` decisions stops unrefused (the exact views refuse it, in their
+    names; ``sample`` runs it).
+
+    Raises
+    ------
+    ProgramError
+        As :func:`enumerate_runs` for that run, the message starting with the program's
+        name (as every refusal of its runs).
+    """
+    prog = mechanism.program
+    run = _FirstRun([], [], None, mechanism.output_kind == "release")
+    counter = StepCounter(prog.filename, MAX_STEPS, prog.name)
+    try:
+        execute(run, prog.bind(answers, mechanism.epsilon, mechanism.arguments), counter,
+                prog.name, _finisher(run, counter))
+    except (_Infeasible, StepLimit):  # a contradictory first path, or a size: not here
+        pass
+
+
 def _replay(call: Callable[[], Any], name: str, counter: StepCounter, choices: list[int],
             sites: list[tuple[str, int, Hashable]], key: Hashable, *,
             release: bool = False,

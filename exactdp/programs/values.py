@@ -26,6 +26,7 @@ from typing import Any
 
 import sympy
 
+from .._validate import message
 from .runs import Linear
 
 #: Laws whose draws are integers (their equal branch has positive probability).
@@ -436,16 +437,17 @@ def exact_scale(scale: object, law: str, line: str) -> sympy.Expr:
     why = _scale_verdict(s)
     if why is None:
         return s
-    raise ProgramError(f"{line}: {law}() scale {s} {why} > 0 and finite")
+    raise ProgramError(message(line, f"{law}() scale", why, s))
 
 
 @lru_cache(maxsize=1024)
 def _scale_verdict(s: sympy.Expr) -> str | None:
-    """None when ``s`` is provably > 0 and finite, else why not (cached: every run of a
-    program draws the same few scales, and sympy's assumptions are slow)."""
+    """None when ``s`` is provably > 0 and finite, else what it must be (cached: every run
+    of a program draws the same few scales, and sympy's assumptions are slow)."""
     if s.is_positive is True and s.is_finite is True:
         return None
-    return "cannot be shown to be" if s.is_positive is None else "is not"
+    return "> 0 and finite" if s.is_positive is False or s.is_finite is False \
+        else "provably > 0 and finite"
 
 
 def exact_probability(p: object, line: str) -> sympy.Expr:

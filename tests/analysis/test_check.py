@@ -12,7 +12,7 @@ import sympy
 import exactdp
 from exactdp.analysis.check import check_dp
 from exactdp.analysis.loss import privacy_loss
-from exactdp.cost import TooCostly
+from exactdp.cost import SECONDS_LIMIT, TooCostly
 from exactdp.mechanisms.custom import (
     wrong_exponential,
     wrong_permute_and_flip,
@@ -216,9 +216,9 @@ def test_check_dp_on_a_density_mechanism_decides_the_exact_supremum():
 
 def test_check_dp_density_vertex_search_is_refused_by_the_cost_model_beyond_its_limit():
     m = exactdp.ReportNoisyMax("0.1", noise="laplace", output="value")
-    with pytest.raises(ValueError, match="^check_dp: the exact density suprema of 728 "
-                                         "neighbours would need about .* pass the one neighbour"):
-        exactdp.check_dp(m, [0] * 6)
+    with pytest.raises(ValueError, match=r"^check_dp: the exact density suprema of 6560 "
+                       r"neighbours would need about .* \(limit 120 s\); pass the one neighbour"):
+        exactdp.check_dp(m, [0] * 8, search="exhaustive")
     # with the one neighbour: 6 shifts by one on the left piece, 6/b = 3/10
     assert exactdp.check_dp(m, [0] * 6, [1] * 6).loss == sympy.Rational(3, 10)
 def test_check_dp_at_epsilon_1e5000_refuses_at_once():
@@ -472,7 +472,8 @@ def test_density_check_dp_prices_pairs_by_the_release_distribution():
     distribution's own estimate (loss_seconds): the histogram of 30 answers (60
     neighbours, about 8 s estimated, 0.2 s CPU measured) runs and gives epsilon exactly;
     AdaptiveSVT at 12 answers (about 38 s a pair estimated, 42 s measured) is refused at
-    once, naming check_dp and the cheaper route, before any supremum."""
+    once, naming check_dp and the cheaper route, before any supremum; at the cost model's
+    one limit, SECONDS_LIMIT (it was 10 s here alone)."""
     start = time.process_time()
     res = check_dp(PROGRAMS["histogram"](epsilon=1), [1] * 30, progress=False)
     assert res.holds and res.loss == 1 and res.neighbours_checked == 60
@@ -480,10 +481,13 @@ def test_density_check_dp_prices_pairs_by_the_release_distribution():
     for name in ("adaptive_svt", "bad_adaptive_svt"):
         start = time.process_time()
         with pytest.raises(TooCostly, match=r"^check_dp: the exact density suprema of at "
-                           r"least 24 neighbours would need about \d+ s \(limit 10 s\); "
+                           r"least 24 neighbours would need about \d+ s \(limit 120 s\); "
                            r"pass the one neighbour to check \(neighbour=\.\.\.\)"):
             check_dp(PROGRAMS[name](epsilon=1, threshold=1), [1] * 12)
         assert time.process_time() - start < 2
+    with pytest.raises(TooCostly) as info:
+        check_dp(PROGRAMS["adaptive_svt"](epsilon=1, threshold=1), [1] * 12)
+    assert info.value.limit == f"{SECONDS_LIMIT:.0f} s"
 
 
 def test_permute_and_flip_start_line_uses_its_tree_estimate(capsys):

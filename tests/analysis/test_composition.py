@@ -40,6 +40,19 @@ def test_the_bound_is_the_witness_pairs_delta_by_enumeration():
     assert b.k == 3 and b.neighbours_checked >= 1
 
 
+def test_the_bound_shows_its_delta_as_the_hockey_stick_does():
+    """A composed delta too long to print is labelled rounded, as its HockeyStick (beside
+    algorithm='exact'): PF(1) on [0, 1, 2], k = 3, epsilon = 0; the digits checked against
+    the enumerated delta of the witness pair."""
+    mech = exactdp.PermuteAndFlip(1)
+    b = exactdp.composition_lower_bound(mech, [0, 1, 2], 3, 0, progress=False)
+    truth = _enumerated_delta(mech.distribution(list(b.witness.scores)).probabilities,
+                              mech.distribution(list(b.witness.neighbour)).probabilities, 3, 0)
+    shown = f"{float(sympy.N(truth, 30)):.6g}"
+    assert repr(b).startswith(f"CompositionBound(delta={shown} (rounded), k=3, epsilon=0, ")
+    assert b.headline_text() == b.delta.headline_text()
+
+
 def test_claims_available_are_the_installed_ones():
     claims = available_claims()
     assert {"basic", "kov", "bounded_range"} <= set(claims)

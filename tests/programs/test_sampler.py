@@ -40,5 +40,5 @@ def test_sampled_frequency_matches_the_laplace_cdf():
 
 def test_seeded_streams_repeat_and_scales_are_checked():
     assert keys(above, [0], 50, 7) == keys(above, [0], 50, 7)
-    with pytest.raises(ProgramError, match="scale -1 is not > 0"):
+    with pytest.raises(ProgramError, match="scale must be > 0 and finite, got -1"):
         keys(bad_scale, [0], 1, 0)

@@ -367,3 +367,47 @@ def test_a_run_with_too_many_draws_is_refused_at_the_draw():
                        r"max or top-k has closed forms: ReportNoisyMax, TopK$"):
         LR.laplace_parallel(epsilon=1, copies=MAX_DRAWS + 1).distribution([0]).outputs  # noqa: B018
     assert len(LR.laplace_parallel(epsilon=1, copies=3).distribution([0]).outputs) == 1
+
+
+# ------------------------------------------------------------------ the first run
+@program(adjacency="one")
+def no_noise(q, epsilon):
+    return q[0] + discrete_laplace(0) >= 1
+
+
+@program(adjacency="one")
+def late_zero_scale(q, epsilon):
+    if laplace(1) > 0:
+        return True
+    return discrete_laplace(0) >= 1
+
+
+def test_a_draw_of_scale_0_is_refused_when_the_distribution_is_made(monkeypatch):
+    """``discrete_laplace(0)`` refused by ``distribution()`` itself (one line, the argument
+    style of exactdp._validate), before any run is enumerated; it was refused only at
+    ``.probabilities``."""
+    from exactdp.programs import mechanism
+
+    def no_trace(*args, **kwargs):
+        raise AssertionError("the runs were enumerated")
+
+    monkeypatch.setattr(mechanism, "traced_runs", no_trace)
+    where = line_of(__file__, "return q[0] + discrete_laplace(0) >= 1")
+    with pytest.raises(ValueError) as info:
+        no_noise(epsilon=1).distribution([0])
+    assert str(info.value) == (f"no_noise: {where}: discrete_laplace() scale must be > 0 "
+                               "and finite, got 0")
+    eps = sympy.Symbol("epsilon", positive=True)
+    with pytest.raises(ValueError, match=r"scale must be provably > 0 and finite, got "
+                       r"epsilon - 1$"):
+        program(adjacency="one")(lambda q, epsilon: laplace(epsilon - 1) > 0)(
+            epsilon=eps).distribution([0])
+
+
+def test_a_draw_of_scale_0_off_the_first_path_is_refused_with_the_runs():
+    """The first run checks its own path; a bad draw on another is refused as the runs are
+    enumerated (``.probabilities``), in the same words."""
+    d = late_zero_scale(epsilon=1).distribution([0])
+    with pytest.raises(ValueError, match=r"discrete_laplace\(\) scale must be > 0 and "
+                       r"finite, got 0$"):
+        _ = d.probabilities

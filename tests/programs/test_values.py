@@ -340,7 +340,8 @@ def epsilon_constant(q, epsilon):
 
 
 def test_bad_draws_and_constants():
-    assert line_of(__file__, "return laplace(-1) > 0") in refused(bad_scale, r"scale -1 is not > 0")
+    assert line_of(__file__, "return laplace(-1) > 0") in refused(
+        bad_scale, r"laplace\(\) scale must be > 0 and finite, got -1$")
     refused(bad_coin, r"probability 2 is not in \[0, 1\]")
     refused(gumbel_outside, "Gumbel noise may only be drawn inside argmax")
     refused(shared_argmax, "one fresh noise each", q=(0, 1))

@@ -28,7 +28,7 @@ from ...result import (
     interval_ball,
     number_text,
 )
-from ...result_text import bracket_text
+from ...result_text import bracket_text, stated_text
 from .._balls import arb_lower_fraction
 
 # ----------------------------------------------------------------------------- results
@@ -115,8 +115,8 @@ class HockeyStick(Result):
         if self._exact is not None:
             # the ball's radius is absolute: a tiny delta has no right digit in it, while the
             # exact value gives SHOW_DPS significant digits at any size (5.0e-301)
-            try:
-                return number_text(self.value)
+            try:  # labelled (rounded) unless it shows the value: algorithm='exact' is beside
+                return stated_text(number_text(self.value), self.value)
             except ValueError:
                 pass
         if digits < 2:  # a wide ball is a bracket: its ends clipped to [0, 1] (where every
