@@ -249,10 +249,37 @@ def centre_integral(star: CentreStar, laws: list[str], rates: tuple[Fraction, ..
         for f in star.factors:
             piece = times(piece, _factor_piece(f, t))
         if piece and groups:
-            piece = times(piece, leaves_product(groups, t))
-        if piece:
+            _leaves_integral(out, piece, groups, t, a, b, 1 + len(star.factors))
+        elif piece:
             integrate_piece(out, piece, a, b, 1 + len(star.factors))
     return out
+
+
+#: :func:`_leaves_integral` by its interval, power of ``lam``, centre-and-factors piece and
+#: the leaves' active ends (at most 4096, then cleared).
+_INTEGRALS: dict[tuple, Value] = {}
+
+
+def _leaves_integral(out: Value, piece: Piece, groups: list[LeafGroup], t: Fraction,
+                     a: Fraction | None, b: Fraction | None, e: int) -> None:
+    """Add ``int_a^b lam**e piece(z) prod_leaves(z) dz`` to ``out``, cached: the cells of
+    a released value's density meet one interval with one integrand again (the released
+    value moves one cut; the other intervals keep their ends, their sides and the
+    factors' closed forms). Every comparison is decided before the look-up (the cells
+    record their roots)."""
+    active = _active_ends(groups, t)
+    if active is None:
+        return
+    memo = (a, b, e, tuple(piece.items()), tuple(x[:4] for x in active))
+    part = _INTEGRALS.get(memo)
+    if part is None:
+        part = {}
+        integrate_piece(part, times(piece, _product(active, t)), a, b, e)
+        if len(_INTEGRALS) > 4096:
+            _INTEGRALS.clear()
+        _INTEGRALS[memo] = part
+    for k, q in part.items():
+        add_term(out, k, q)
 
 
 #: Leaves of one law, rate and bounds, and how many: ``(law, rate, bounds, count)``.
@@ -311,6 +338,13 @@ def leaves_product(groups: list[LeafGroup], t: Fraction) -> Piece:
     >>> [(float(r), float(w), q) for (r, w), q in sorted(p.items())]
     [(-2.0, 0.0, Fraction(1, 4)), (-1.0, 0.0, Fraction(-1, 1)), (0.0, 0.0, Fraction(1, 1))]
     """
+    active = _active_ends(groups, t)
+    return {} if active is None else _product(active, t)
+
+
+def _active_ends(groups: list[LeafGroup], t: Fraction) -> list[tuple] | None:
+    """Per group ``(law, rate, sides, count, low, up)``: its active ends at ``t`` (None:
+    an empty interval, or a one-sided leaf below its support: probability 0)."""
     active = []
     for law, rho, bounds, n in groups:
         lows = [x for x in bounds if x.lower]
@@ -318,12 +352,17 @@ def leaves_product(groups: list[LeafGroup], t: Fraction) -> Piece:
         low = max(lows, key=lambda x: x.at(t)) if lows else None
         up = min(ups, key=lambda x: x.at(t)) if ups else None
         if low is not None and up is not None and up.at(t) <= low.at(t):
-            return {}
+            return None
         sides = tuple(None if x is None else (x.slope, x.offset, x.at(t) < 0)
                       for x in (low, up))
         if law != "laplace" and up is not None and sides[1][2]:  # type: ignore[index]
-            return {}  # a one-sided leaf below its support: probability 0, as leaf by leaf
+            return None  # below its support: probability 0, as leaf by leaf
         active.append((law, rho, sides, n, low, up))
+    return active
+
+
+def _product(active: list[tuple], t: Fraction) -> Piece:
+    """The product of the groups' probabilities at their active ends, cached."""
     key = tuple(a[:4] for a in active)
     if key in _PRODUCTS:
         return _PRODUCTS[key]
