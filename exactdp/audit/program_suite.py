@@ -207,11 +207,8 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     # query last); its 152 heuristic neighbours, screened below it, cost 2.6 s CPU more
     # (a trace and translation LPs per neighbour, 21 exact losses): over the 1 s budget
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, heuristic=False),
-    # check_dp's 25 heuristic neighbours are not screened out (each an exact loss); the
-    # pairs in the order of their translation bounds (not first_found: the discrete
-    # patterns' hint puts "all above" first, whose loss screens out little): 6 queries in
-    # 1.0 s CPU (load 9), two exact losses ("half half", then the X shape above it); 10
-    # queries take 4.1 s (the X shape's 5 patterns above the floor, 2.9 s)
+    # check_dp's 25 heuristic neighbours are not screened out (each an exact loss); pairs by
+    # translation bound (first_found put "all above" first): 6 queries, 1.0 s CPU at load 9
     "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 6, heuristic=False,
                                  note="6 queries: 10 take 4.1 s CPU (two exact losses of "
                                  "10-pattern pairs); c = 1: at most one released value per "
