@@ -18,8 +18,86 @@ from .runs import Run
 #: GapSVT, NumericalSVT at 12 answers: 0.03-0.2 s a pair over 13 patterns).
 ONE_VALUE_SECONDS = 0.01
 #: Seconds of that search per unit of the run's integral cost times its comparisons (the
-#: integrals at each critical point; AdaptiveSVT: 0.9 / 2.6 / 10 / 42 s at 3 / 5 / 8 / 12).
+#: integrals at each critical point; AdaptiveSVT: 0.9 / 2.6 / 10 / 42 s at 3 / 5 / 8 / 12
+#: before its equal leaves were one power).
 ONE_VALUE_INTEGRAL_FACTOR = 23.0
+#: A one-value pattern's run costs ``GROUPED_TERM_SECONDS * grouped_terms(run) **
+#: GROUPED_POWER`` seconds past :data:`ONE_VALUE_SECONDS` (its cells, their densities and
+#: the proofs on them; sublinear: the cells and cuts do not grow with the terms): fitted
+#: on AdaptiveSVT's pairs, each input computed anew, within 25% at 3 to 10 queries (the
+#: all-ones input against "half half": 0.30 / 0.65 / 1.16 s CPU at 5 / 8 / 10 queries; the
+#: X shape: 0.22 / 0.5 / 1.65 / 3.37 s at 3 / 5 / 8 / 10).
+GROUPED_TERM_SECONDS = 2.6e-3
+GROUPED_POWER = 0.7
+
+
+def released_gap(run: Run) -> bool:
+    """Whether ``run`` releases one gap against a noise that every comparison reads (the
+    threshold's: ``a + nu - (T + rho)``): conditioned on the gap, the centre's interval
+    does not move with it, and its log density ratio's supremum has been found at cell ends
+    and proved by :mod:`~exactdp.programs.release_below` (AdaptiveSVT, GapSVT); a released
+    ``a + nu`` (SVT3, the bad AdaptiveSVT) bounds the centre instead, and its critical
+    points are searched (the bad AdaptiveSVT at 10 queries: 20 s CPU on "one above rest
+    below", where :func:`grouped_terms` would price 1.4 s).
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from exactdp.programs.library_release import adaptive_svt, bad_adaptive_svt
+    >>> from exactdp.programs.release_cost import released_gap
+    >>> from exactdp.scores import as_scores
+    >>> def gaps(prog):
+    ...     runs = prog(epsilon=sympy.Rational(1, 10), threshold=1).trace(as_scores([1])).runs
+    ...     return sorted(released_gap(r) for r in runs if r.released)
+    >>> gaps(adaptive_svt), gaps(bad_adaptive_svt)
+    ([True, True], [False, True])
+    """
+    if len(run.released) != 1 or not run.constraints:
+        return False
+    noises = {i for i, _ in run.released[0].coefficients}
+    shared = set.intersection(*({i for i, _ in c.expr.coefficients} for c in run.constraints))
+    return len(noises) == 2 and bool(noises & shared)
+
+
+def grouped_terms(run: Run) -> int:
+    """The terms of a run's leaf product with equal leaves as one power: ``prod (n + 1)``
+    over the groups of ``n`` comparisons equal up to their own noise (one noise that no
+    other comparison reads, of one law and scale, with one coefficient, the same other
+    noises, coefficients, constant and relation), each a two-term factor (a Laplace CDF)
+    whose ``n``-th power has ``n + 1`` terms; a comparison reading no noise of its own (a
+    centre's bound) counts as a group of its own.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from exactdp.programs.library_release import adaptive_svt
+    >>> from exactdp.programs.release_cost import grouped_terms
+    >>> from exactdp.scores import as_scores
+    >>> runs = adaptive_svt(epsilon=sympy.Rational(1, 10), threshold=1).trace(
+    ...     as_scores([1, 1, 1, 0])).runs
+    >>> sorted(grouped_terms(r) for r in runs if r.released)[-1]  # 3 False: 4 * 4; 2 * 2
+    64
+    """
+    readers: dict[int, int] = {}
+    for c in run.constraints:
+        for i, _ in c.expr.coefficients:
+            readers[i] = readers.get(i, 0) + 1
+    groups: dict[tuple, int] = {}
+    for n, c in enumerate(run.constraints):
+        coef = dict(c.expr.coefficients)
+        own = [i for i in coef if readers[i] == 1]
+        if len(own) != 1:
+            groups[("alone", n)] = 1
+            continue
+        (leaf,) = own
+        d = run.draws[leaf]
+        key = (c.relation, c.expr.constant, coef[leaf], d.law, d.scale,
+               tuple(sorted((i, a) for i, a in coef.items() if i != leaf)))
+        groups[key] = groups.get(key, 0) + 1
+    out = 1
+    for count in groups.values():
+        out *= count + 1
+    return out
 
 def loss_seconds(run: Run) -> float:
     """Estimated seconds of the loss supremum's work on the pattern of ``run`` (both inputs):
@@ -31,8 +109,11 @@ def loss_seconds(run: Run) -> float:
     pattern, summed over the patterns (SVT34Parallel at c = 2: 9.2 s estimated for 4.1 s
     CPU at 3 queries, 35 s for 16 s at 4; about 1700 s at 10). One released value costs
     :data:`ONE_VALUE_SECONDS` plus :data:`ONE_VALUE_INTEGRAL_FACTOR` times the run's
-    integral cost times its comparisons (AdaptiveSVT at 12 answers: 42 s CPU a pair, about
-    38 s estimated; 0.6 s for 0.9 s at 3; SVT3: 0.3 s for 0.03-0.2 s). Released values of a run
+    integral cost times its comparisons (SVT3: 0.3 s for 0.03-0.2 s), or for a released gap
+    (:func:`released_gap`) the lower price of its grouped leaves, :data:`GROUPED_TERM_SECONDS`
+    times :func:`grouped_terms` to the power :data:`GROUPED_POWER` (AdaptiveSVT at 10
+    answers: 3.6 s for the X shape's 3.4 s CPU, where the integral route said 106 s once
+    equal leaves were one power). Released values of a run
     without comparisons, as many as its noises (a histogram, running sums), have a
     separable supremum (one ``k x k`` linear map, ``5e-6 k**3`` s, no search: the
     histogram of 30 answers in 0.06 s, 0.14 s estimated, priced at 195 s by the search;
@@ -61,9 +142,11 @@ def loss_seconds(run: Run) -> float:
     used = {i for c in run.constraints for i, _ in c.expr.coefficients}
     if len(noises) == k and not noises & used:  # a linear map of free noises (no
         return base + 1e-3 + 5e-6 * k**3  # comparison reads them): separable, no search
-    if k == 1:
-        return (base + ONE_VALUE_SECONDS
-                + ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1))
+    if k == 1:  # the integral route's price, or for a released gap the grouped leaves'
+        old = ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1)
+        if released_gap(run):
+            old = min(old, GROUPED_TERM_SECONDS * grouped_terms(run) ** GROUPED_POWER)
+        return base + ONE_VALUE_SECONDS + old
     if min_coupled(run) is not None:  # coupled through their least: 2**k - 1 lines, each
         # a one-value problem
         one = ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1)

@@ -51,7 +51,16 @@ from fractions import Fraction
 
 import sympy
 
-from ..exact.piecewise_exp import ONE, Piece, Value, integrate_piece, plus, times
+from ..exact.piecewise_exp import (
+    ONE,
+    ONE_PIECE,
+    Piece,
+    Value,
+    add_term,
+    integrate_piece,
+    plus,
+    times,
+)
 from .integrate import run_terms
 from .integrate_plan import Bound
 from .integrate_stars import Units, leaf_cuts, units
@@ -219,7 +228,8 @@ def _test_point(a: Fraction | None, b: Fraction | None) -> Fraction:
 
 def centre_integral(star: CentreStar, laws: list[str], rates: tuple[Fraction, ...]) -> Value:
     """``int f_c(z) prod_factors g(z) prod_leaves P(leaf in its interval | z) dz`` over the
-    centre's interval, exact (a value with ``lam**(1 + #factors)`` folded in)."""
+    centre's interval, exact (a value with ``lam**(1 + #factors)`` folded in); the leaves'
+    product on each interval by :func:`leaves_product` (identical leaves as one power)."""
     los = [b.offset for b in star.centre_bounds if b.lower]
     his = [b.offset for b in star.centre_bounds if not b.lower]
     lo, hi = (max(los) if los else None), (min(his) if his else None)
@@ -230,6 +240,7 @@ def centre_integral(star: CentreStar, laws: list[str], rates: tuple[Fraction, ..
     inner = sorted(c for c in _cuts(star) if (lo is None or c > lo) and (hi is None or c < hi))
     ends: list[Fraction | None] = [lo, *inner, hi]
     rho_c = rates[star.centre]
+    groups = leaf_groups(star.leaves, laws, rates)
     out: Value = {}
     for a, b in zip(ends[:-1], ends[1:], strict=True):
         t = _test_point(a, b)
@@ -237,25 +248,165 @@ def centre_integral(star: CentreStar, laws: list[str], rates: tuple[Fraction, ..
         piece: Piece = {(-rho_c if t > 0 else rho_c, Fraction(0)): coef}
         for f in star.factors:
             piece = times(piece, _factor_piece(f, t))
-        for leaf, bounds in star.leaves:
-            if not piece:
-                break
-            lows = [x for x in bounds if x.lower]
-            ups = [x for x in bounds if not x.lower]
-            low = max(lows, key=lambda x: x.at(t)) if lows else None
-            up = min(ups, key=lambda x: x.at(t)) if ups else None
-            if low is not None and up is not None and up.at(t) <= low.at(t):
-                piece = {}
-                break
-            law, rho = laws[leaf], rates[leaf]
-            g = _cdf_piece(law, rho, up, t) if up is not None else {
-                (Fraction(0), Fraction(0)): Fraction(1)}
-            if low is not None:
-                g = plus(g, _cdf_piece(law, rho, low, t), -1)
-            piece = times(piece, g)
-        if piece:
+        if piece and groups:
+            _leaves_integral(out, piece, groups, t, a, b, 1 + len(star.factors))
+        elif piece:
             integrate_piece(out, piece, a, b, 1 + len(star.factors))
     return out
+
+
+#: :func:`_leaves_integral` by its interval, power of ``lam``, centre-and-factors piece and
+#: the leaves' active ends (at most 4096, then cleared).
+_INTEGRALS: dict[tuple, Value] = {}
+
+
+def _leaves_integral(out: Value, piece: Piece, groups: list[LeafGroup], t: Fraction,
+                     a: Fraction | None, b: Fraction | None, e: int) -> None:
+    """Add ``int_a^b lam**e piece(z) prod_leaves(z) dz`` to ``out``, cached: the cells of
+    a released value's density meet one interval with one integrand again (the released
+    value moves one cut; the other intervals keep their ends, their sides and the
+    factors' closed forms). Every comparison is decided before the look-up (the cells
+    record their roots)."""
+    active = _active_ends(groups, t)
+    if active is None:
+        return
+    memo = (a, b, e, tuple(piece.items()), tuple(x[:4] for x in active))
+    part = _INTEGRALS.get(memo)
+    if part is None:
+        part = {}
+        integrate_piece(part, times(piece, _product(active, t)), a, b, e)
+        if len(_INTEGRALS) > 4096:
+            _INTEGRALS.clear()
+        _INTEGRALS[memo] = part
+    for k, q in part.items():
+        add_term(out, k, q)
+
+
+#: Leaves of one law, rate and bounds, and how many: ``(law, rate, bounds, count)``.
+LeafGroup = tuple[str, Fraction, tuple[Bound, ...], int]
+
+
+def leaf_groups(leaves: tuple[tuple[int, tuple[Bound, ...]], ...], laws: list[str],
+                rates: tuple[Fraction, ...]) -> list[LeafGroup]:
+    """The leaves of a star grouped by law, rate and bounds (their ``slope``, ``offset``
+    and side; the source line aside), in the order of each group's first leaf: identical
+    leaves have one conditional probability, so their product is its power (the sparse
+    vector's ``False`` answers to equal queries).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.integrate_plan import Bound
+    >>> from exactdp.programs.release_density import leaf_groups
+    >>> b = (Bound(F(1), F(2), False, True, "a.py:1"),)
+    >>> c = (Bound(F(1), F(2), False, True, "a.py:2"),)
+    >>> [(law, r, n) for law, r, _, n in leaf_groups(((1, b), (2, c)), ["laplace"] * 3,
+    ...                                              (F(1),) * 3)]
+    [('laplace', Fraction(1, 1), 2)]
+    """
+    found: dict[tuple, list] = {}
+    for leaf, bounds in leaves:
+        key = (laws[leaf], rates[leaf], tuple((b.slope, b.offset, b.lower) for b in bounds))
+        if key in found:
+            found[key][3] += 1
+        else:
+            found[key] = [laws[leaf], rates[leaf], bounds, 1]
+    return [(law, r, bs, n) for law, r, bs, n in found.values()]
+
+
+#: :func:`leaves_product` by its groups' active ends (at most 4096, then cleared).
+_PRODUCTS: dict[tuple, Piece] = {}
+
+
+def leaves_product(groups: list[LeafGroup], t: Fraction) -> Piece:
+    """``prod_leaves P(leaf in its interval | z)`` near the centre value ``t``: per group
+    the active ends at ``t`` (every comparison decided as leaf by leaf: identical leaves
+    decide identical ones), an empty interval ending the product (``{}``); then each
+    group's probability to the power of its count (:func:`power`). Cached by the active
+    ends: the cells of a released value's density and the patterns of one program meet
+    the same products again.
+
+    Examples
+    --------
+    Two leaves ``nu < z`` of rate 1 at ``z = 1``: ``(1 - exp(-lam z) / 2)**2``:
+
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.integrate_plan import Bound
+    >>> from exactdp.programs.release_density import leaves_product
+    >>> g = [("laplace", F(1), (Bound(F(1), F(0), False, True, "a.py:1"),), 2)]
+    >>> p = leaves_product(g, F(1))
+    >>> [(float(r), float(w), q) for (r, w), q in sorted(p.items())]
+    [(-2.0, 0.0, Fraction(1, 4)), (-1.0, 0.0, Fraction(-1, 1)), (0.0, 0.0, Fraction(1, 1))]
+    """
+    active = _active_ends(groups, t)
+    return {} if active is None else _product(active, t)
+
+
+def _active_ends(groups: list[LeafGroup], t: Fraction) -> list[tuple] | None:
+    """Per group ``(law, rate, sides, count, low, up)``: its active ends at ``t`` (None:
+    an empty interval, or a one-sided leaf below its support: probability 0)."""
+    active = []
+    for law, rho, bounds, n in groups:
+        lows = [x for x in bounds if x.lower]
+        ups = [x for x in bounds if not x.lower]
+        low = max(lows, key=lambda x: x.at(t)) if lows else None
+        up = min(ups, key=lambda x: x.at(t)) if ups else None
+        if low is not None and up is not None and up.at(t) <= low.at(t):
+            return None
+        sides = tuple(None if x is None else (x.slope, x.offset, x.at(t) < 0)
+                      for x in (low, up))
+        if law != "laplace" and up is not None and sides[1][2]:  # type: ignore[index]
+            return None  # below its support: probability 0, as leaf by leaf
+        active.append((law, rho, sides, n, low, up))
+    return active
+
+
+def _product(active: list[tuple], t: Fraction) -> Piece:
+    """The product of the groups' probabilities at their active ends, cached."""
+    key = tuple(a[:4] for a in active)
+    if key in _PRODUCTS:
+        return _PRODUCTS[key]
+    piece: Piece = dict(ONE_PIECE)
+    for law, rho, _, n, low, up in active:
+        g = _cdf_piece(law, rho, up, t) if up is not None else dict(ONE_PIECE)
+        if low is not None:
+            g = plus(g, _cdf_piece(law, rho, low, t), -1)
+        piece = times(piece, power(g, n))
+        if not piece:
+            break
+    if len(_PRODUCTS) > 4096:
+        _PRODUCTS.clear()
+    _PRODUCTS[key] = piece
+    return piece
+
+
+def power(g: Piece, n: int) -> Piece:
+    """``g**n`` for ``n >= 1``: a two-term ``g`` by the binomial theorem (``n + 1`` terms at
+    once, where ``n - 1`` products of growing pieces cost ``n**2 / 2`` term products),
+    else by repeated squaring.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_density import power
+    >>> p = power({(F(0), F(0)): F(1), (F(-1), F(2)): F(-1, 2)}, 2)
+    >>> [(float(r), float(w), q) for (r, w), q in sorted(p.items())]
+    [(-2.0, 4.0, Fraction(1, 4)), (-1.0, 2.0, Fraction(-1, 1)), (0.0, 0.0, Fraction(1, 1))]
+    """
+    if n == 1 or not g:
+        return dict(g)
+    if len(g) == 2:
+        ((r1, w1), q1), ((r2, w2), q2) = g.items()
+        out: Piece = {}
+        c = 1
+        for i in range(n + 1):  # q1**(n-i) q2**i exp(lam ((n-i) (r1 z + w1) + i (r2 z + w2)))
+            add_term(out, ((n - i) * r1 + i * r2, (n - i) * w1 + i * w2),
+                     c * q1 ** (n - i) * q2 ** i)
+            c = c * (n - i) // (i + 1)
+        return out
+    half = power(g, n // 2)
+    sq = times(half, half)
+    return times(sq, g) if n % 2 else sq
 
 
 def _bound(coef: dict[int, Fraction], k: Fraction, draw: int, centre: int | None,

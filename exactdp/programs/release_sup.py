@@ -487,19 +487,26 @@ def simplest(x: Fraction, y: Fraction) -> Fraction:
 
 def zero_at(f: Terms, r: Fraction, lam: Fraction) -> bool:
     """Whether ``f(r) = 0`` exactly: every group of terms with one exponent ``lam (k r +
-    w)`` sums to 0 (Lindemann-Weierstrass)."""
-    groups: dict[Fraction, Fraction] = {}  # by k r + w: the exponents over lam > 0
-    kr: dict[Fraction, Fraction] = {}
+    w)`` sums to 0 (Lindemann-Weierstrass). In integers: the exponents ``k r + w`` over
+    one common denominator, the values of the polynomials at ``r = n / m`` times ``m**deg``
+    and the coefficients' common denominator (no Fraction per term: a derivative of a
+    density ratio has thousands)."""
+    if not f:
+        return True
+    lk = math.lcm(*(k.denominator for k, _ in f))
+    lw = math.lcm(*(w.denominator for _, w in f))
+    den = math.lcm(*(a.denominator for p in f.values() for a in p))
+    deg = max(len(p) for p in f.values()) - 1
+    n, m = r.numerator, r.denominator
+    powers = [n**i * m ** (deg - i) for i in range(deg + 1)]
+    sk, sw = n * lw, lk * m  # k r + w = (K n lw + W lk m) / (lk lw m)
+    groups: dict[int, int] = {}
     for (k, w), p in f.items():
-        x = kr.get(k)
-        if x is None:
-            x = kr[k] = k * r
-        e = x + w
-        val = p[-1]
-        for a in reversed(p[:-1]):  # Horner
-            val = val * r + a
-        old = groups.get(e)
-        groups[e] = val if old is None else old + val
+        e = k.numerator * (lk // k.denominator) * sk + w.numerator * (lw // w.denominator) * sw
+        val = 0
+        for i, a in enumerate(p):
+            val += a.numerator * (den // a.denominator) * powers[i]
+        groups[e] = groups.get(e, 0) + val
     return all(v == 0 for v in groups.values())
 
 

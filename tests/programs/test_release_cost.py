@@ -106,3 +106,29 @@ def test_values_coupled_through_their_least_pay_one_value_per_line():
     gap = next(r for r in gaps if len(r.released) == 2)
     assert loss_seconds(gap) > _base(gap) + 3 * (
         ONE_VALUE_SECONDS + ONE_VALUE_INTEGRAL_FACTOR * run_cost(gap) * (len(gap.constraints) + 1))
+
+
+def test_a_released_gap_is_priced_by_its_grouped_leaves_where_lower():
+    """AdaptiveSVT releases a gap against the threshold (``released_gap``): its equal
+    ``False`` answers are one power, ``prod (n + 1)`` terms (``grouped_terms``: 9 answers
+    to 1 as two groups of 9, then the released branch's own comparisons: the costly
+    branch's failed cheap one joins the first group, 11 * 10 * 2); SVT3's released
+    ``a + nu`` keeps the integral route's price."""
+    from exactdp.programs.release_cost import (
+        GROUPED_POWER,
+        GROUPED_TERM_SECONDS,
+        grouped_terms,
+        released_gap,
+    )
+
+    runs = release_trace(L.adaptive_svt(epsilon=R(1, 10), threshold=1), (1,) * 10).runs
+    last = [r for r in runs if r.released and len(r.constraints) >= 19]
+    assert sorted(grouped_terms(r) for r in last) == [10 * 10 * 2, 11 * 10 * 2]
+    for r in last:
+        assert released_gap(r)
+        old = ONE_VALUE_INTEGRAL_FACTOR * run_cost(r) * (len(r.constraints) + 1)
+        grouped = GROUPED_TERM_SECONDS * grouped_terms(r) ** GROUPED_POWER
+        assert grouped < old
+        assert loss_seconds(r) == _base(r) + ONE_VALUE_SECONDS + grouped
+    svt3 = release_trace(L.svt3(epsilon=R(1, 10), threshold=1), (1, 1, 1)).runs
+    assert not any(released_gap(r) for r in svt3 if len(r.released) == 1)

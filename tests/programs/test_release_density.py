@@ -47,3 +47,82 @@ def test_run_density_of_a_gap_fixes_the_leaf_against_its_centre():
         quad = mpmath.quad(lambda r: mpmath.exp(-abs(r)) / 2 * mpmath.exp(-abs(2 + r) / 2) / 4,
                            [-mpmath.inf, -2, 0, mpmath.inf])
         assert abs(sympy.N(got, 40) - quad) < mpmath.mpf(10) ** -28
+
+
+def _pdf(x, b):
+    return mpmath.exp(-abs(x) / b) / (2 * b)
+
+
+def _cdf(x, b):
+    return mpmath.exp(x / b) / 2 if x < 0 else 1 - mpmath.exp(-x / b) / 2
+
+
+def test_adaptive_svt_density_at_10_queries_against_quadrature_at_30_digits():
+    # the adaptive sparse vector (eps = 1/10, T = 1, sigma = 16, c = 1): five False answers
+    # (five pairs of leaves, equal in two groups: one power each), then the gap v released;
+    # given rho = z: prod F_eta(x + 16) F_xi(x) times f_eta(v + x) [v >= 16] + F_eta(x + 16)
+    # f_xi(v + x), x = 1 + z - a, eta ~ Lap(80), xi ~ Lap(40), rho ~ Lap(20) (kinks: z = 0,
+    # a - 17, a - 1, -1 - v)
+    from exactdp.programs.library_release import adaptive_svt
+    q = (2, 2, 2, 2, 2, 0, 0, 0, 0, 0)
+    d = adaptive_svt(epsilon=R(1, 10), threshold=1).distribution(q)
+    for v in (R(3), R(17)):
+        def g(z, v=v):
+            v = mpmath.mpf(v.p) / v.q
+            out = _pdf(z, 20)
+            for a in q[:5]:
+                out *= _cdf(1 + z - a + 16, 80) * _cdf(1 + z - a, 40)
+            x = 1 + z - q[5]
+            top = _pdf(v + x, 80) if v >= 16 else 0
+            return out * (top + _cdf(x + 16, 80) * _pdf(v + x, 40))
+        with mpmath.workdps(30):
+            kinks = sorted({-17, -15, -1, 0, 1, -1 - int(v)})
+            want = mpmath.quad(g, [-mpmath.inf, *kinks, mpmath.inf])
+            got = sympy.N(d.density((False,) * 5 + (v,) + (None,) * 4), 40)
+            assert abs(got - want) < mpmath.mpf(10) ** -28 * abs(want), v
+
+
+def test_power_and_leaves_product_against_the_product_leaf_by_leaf():
+    from exactdp.exact.piecewise_exp import times
+    from exactdp.programs.integrate_plan import Bound
+    from exactdp.programs.release_density import leaf_groups, leaves_product, power
+
+    F = Fraction
+    g = {(F(0), F(0)): F(1), (F(-1, 2), F(3)): F(-1, 2), (F(1), F(-1)): F(1, 3)}
+    for piece in (g, dict(list(g.items())[:2])):
+        want = piece
+        for n in range(2, 7):
+            want = times(want, piece)
+            assert power(piece, n) == want
+    up = (Bound(F(1), F(2), False, True, "a.py:1"),)
+    both = (Bound(F(1), F(-3), True, True, "a.py:2"), Bound(F(1), F(2), False, True, "a.py:3"))
+    leaves = ((1, up), (2, both), (3, up), (4, up), (5, both))
+    laws, rates = ["laplace"] * 6, (F(1), F(1), F(1), F(2), F(1), F(1))
+    groups = leaf_groups(leaves, laws, rates)
+    assert [n for *_, n in groups] == [2, 2, 1]
+    for t in (F(-7), F(-5, 2), F(1), F(9)):
+        want = {(F(0), F(0)): F(1)}
+        for leaf, bounds in leaves:  # P(leaf in its interval | z = t) by its closed form
+            x = [b.at(t) for b in bounds]
+            factor = _leaf_probability(bounds, rates[leaf], t, x)
+            want = times(want, factor)
+        assert leaves_product(groups, t) == want, t
+
+
+def _leaf_probability(bounds, rate, t, x):
+    """``P(lo < nu < hi | z)`` of a Laplace leaf of rate ``rate`` near ``z = t``: each
+    end's CDF, ``exp(rate e) / 2`` below 0 else ``1 - exp(-rate e) / 2``, ``e = s z + o``."""
+    from exactdp.exact.piecewise_exp import plus
+
+    def cdf(b, at):
+        if at < 0:
+            return {(rate * b.slope, rate * b.offset): Fraction(1, 2)}
+        return plus({(Fraction(0), Fraction(0)): Fraction(1)},
+                    {(-rate * b.slope, -rate * b.offset): Fraction(-1, 2)})
+
+    (hi,) = [(b, a) for b, a in zip(bounds, x, strict=True) if not b.lower]
+    out = cdf(*hi)
+    for b, a in zip(bounds, x, strict=True):
+        if b.lower:
+            out = plus(out, cdf(b, a), -1)
+    return out

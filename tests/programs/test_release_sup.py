@@ -244,3 +244,40 @@ def test_zeros_an_exact_zero_of_high_multiplicity_at_an_end_is_not_a_tangential_
               S.mul(f, {(Fraction(0), Fraction(-1)): (Fraction(1),)}), -1)
     (x, y), = S.zeros(g, lam, Fraction(0), Fraction(2), "t")
     assert x <= 1 <= y and y - x < 1
+
+
+def test_zero_at_in_integers_is_the_grouped_sum_of_fractions():
+    """``zero_at`` against the exponent groups summed in Fractions (``exp`` of distinct
+    rationals are linearly independent), on random sums built to cancel at ``r`` and on
+    perturbed ones."""
+    import random
+
+    from exactdp.programs.release_sup import zero_at
+
+    def slow(f, r):
+        groups = {}
+        for (k, w), p in f.items():
+            e = k * r + w
+            groups[e] = groups.get(e, Fraction(0)) + sum(a * r**i for i, a in enumerate(p))
+        return all(v == 0 for v in groups.values())
+
+    rng = random.Random(5)
+    F = Fraction
+    seen = set()
+    for _ in range(300):
+        r = F(rng.randint(-9, 9), rng.randint(1, 6))
+        f = {}
+        for _ in range(rng.randint(1, 6)):  # a term and its cancelling twin at r
+            k, w = F(rng.randint(-4, 4), rng.choice([1, 2, 3])), F(rng.randint(-9, 9), 5)
+            k2 = k + F(rng.randint(1, 3), rng.choice([1, 2]))
+            w2 = k * r + w - k2 * r  # the same exponent at r
+            p = (F(rng.randint(-5, 5), rng.randint(1, 4)), F(rng.randint(-3, 3), 7))
+            f[(k, w)] = p
+            f[(k2, w2)] = (-(p[0] + p[1] * r),)
+        if rng.random() < 0.5:
+            key = next(iter(f))
+            f[key] = (f[key][0] + F(1, 11), *f[key][1:])
+        got = zero_at(f, r, F(1, 3))
+        assert got == slow(f, r)
+        seen.add(got)
+    assert seen == {True, False}
