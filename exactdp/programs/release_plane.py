@@ -281,6 +281,39 @@ class Face:
     result: Any
 
 
+class _Paths:
+    """The computations made, each with its lines and its signs on them, as sets of
+    integer codes (``3 id + sign + 1``, ``id`` the line's number here): a point whose own
+    codes include a computation's takes the same path (the same result), a subset test."""
+
+    def __init__(self) -> None:
+        self.ids: dict[Line, int] = {}
+        self.coefs: list[tuple[int, int, int]] = []
+        self.known: list[tuple[frozenset[int], Any]] = []
+
+    def codes(self, p: tuple[Fraction, Fraction], lines: set[Line] | None = None
+              ) -> set[int]:
+        """The codes of ``p`` on every line numbered (and ``lines``, numbered first)."""
+        for line in lines or ():
+            if line not in self.ids:
+                self.ids[line] = len(self.coefs)
+                self.coefs.append(_int_line(line))
+        x, y, w = Sides(p).xyw
+        out = set()
+        for i, (a, b, c) in enumerate(self.coefs):
+            t = a * w + b * x + c * y
+            out.add(3 * i + (t > 0) - (t < 0) + 1)
+        return out
+
+    def find(self, codes: set[int]) -> Any:
+        return next((r for key, r in self.known if key <= codes), _NONE)
+
+    def add(self, p: tuple[Fraction, Fraction], lines: set[Line], result: Any) -> None:
+        mine = self.codes(p, lines)
+        self.known.append((frozenset(c for c in mine if c // 3 in
+                                     {self.ids[ln] for ln in lines}), result))
+
+
 def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
                 start: set[Line] | None = None,
                 guard: Callable[[int], None] | None = None) -> tuple[set[Line], list[Face]]:
@@ -295,9 +328,7 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
     """
     lines: set[Line] = set(start or ())
     done: dict[tuple[Fraction, Fraction], Any] = {}
-    # each computation with its lines and its signs on them: a point on the same side of
-    # each of them takes the same path (the same result, the same lines), so it is read
-    paths: list[tuple[tuple[tuple[Line, int], ...], Any]] = []
+    paths = _Paths()  # a point on the same side of a computation's lines is read, not run
     while True:
         if guard is not None:
             guard(len(lines))
@@ -305,9 +336,7 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
         for p in face_points(lines):
             if p in done:
                 continue
-            at = Sides(p)
-            known = next((r for signs, r in paths if all(at(ln) == s for ln, s in signs)),
-                         _NONE)
+            known = paths.find(paths.codes(p))
             if known is not _NONE:
                 done[p] = known
                 continue
@@ -315,7 +344,7 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
             try:
                 with plane_at(p) as ctx:
                     done[p] = compute(U, V)
-                paths.append((tuple((ln, at(ln)) for ln in ctx.lines), done[p]))
+                paths.add(p, ctx.lines, done[p])
             except OnBoundary:  # on a line not found yet (the first point): add it
                 pass
             new |= ctx.lines - lines

@@ -53,8 +53,6 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-import flint
-
 from ..cost import check_seconds
 from ..exact.arb import flint_prec
 from .integrate import run_cost
@@ -65,6 +63,7 @@ from .release_face import (
     Point,
     Region,
     Terms2,
+    ball_at,
     cross2,
     edges,
     extremes,
@@ -77,23 +76,48 @@ from .release_face import (
 )
 from .release_plane import Face, Line, plane_cells
 from .release_sign2d import nonnegative
-from .release_sup import Terms, add, ball, exact_at, prec, zeros
+from .release_sup import Terms, add, exact_at, prec, zeros
 from .runs import Run
 
 #: Directions tried for a face's monotone direction (each with both signs), after its rays.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
-#: Most term enclosures of the monotone-direction proofs of one pattern (about 0.03 ms
-#: each): past it the pattern is left unsettled (its bracket), never a long silence.
-PLANE_WORK = 60_000
-#: Boxes of one monotone-direction proof.
-PROOF_BOXES = 600
+#: Most term enclosures of the monotone-direction proofs of one pattern (about
+#: :data:`ENCLOSURE_SECONDS` each): past it the pattern is left unsettled (its bracket),
+#: never a long silence.
+PLANE_WORK = 400_000
+#: Boxes of one monotone-direction proof (GapSVT c = 2 at 6 answers needs 3000).
+PROOF_BOXES = 3000
 #: Largest estimated seconds of the plane's cells (each face a density computation).
 PLANE_SECONDS = 60.0
-#: Most noises of a run this route takes: its time grows past the loss's estimate with
-#: the answers (GapSVT c = 2 on the X pair, CPU a pair: 3 s at 4 answers, 19 s at 5, over
-#: 120 s at 10 against an estimate of 22 s); larger runs keep the search's certified
-#: bracket (as before this route), never a long silence.
-PLANE_DRAWS = 5
+#: Seconds of one term enclosure of the proofs (GapSVT c = 2 at 5 answers: 0.61 s CPU for
+#: 54,204 on a shared core).
+ENCLOSURE_SECONDS = 1.2e-5
+#: Seconds of the cells, edges and screens of a run's pattern per second of one density
+#: pair of the run (GapSVT c = 2: 70; AdaptiveSVT, four runs a pattern: 170 each).
+PLANE_FACTOR = 300.0
+#: Most estimated seconds of one run's share of this route (:func:`plane_seconds`): a
+#: longer one keeps the search's certified bracket (GapSVT c = 2: 7 noises, 6 answers, at
+#: about 3 s a pattern are the route's; 8 noises, about 11 s, are not).
+PLANE_RUN_SECONDS = 5.0
+
+
+def plane_seconds(run: Run) -> float:
+    """Estimated seconds of one run's share of this route on its pattern (both inputs):
+    :data:`PLANE_FACTOR` density pairs (the cells, the edges' one-value problems, the
+    screens) and the proofs' enclosures, about ``850 * 4**(noises - 3)`` (GapSVT c = 2:
+    848 / 3704 / 54,204 / 161,419-338,160 at 3 / 4 / 6 / 7 noises) up to
+    :data:`PLANE_WORK`, at :data:`ENCLOSURE_SECONDS`. A pattern of several runs pays each
+    run's share (AdaptiveSVT: four runs a pattern)."""
+    each = 2 * (1e-4 * (len(run.draws) + len(run.constraints)) + run_cost(run))
+    units = min(PLANE_WORK, 850 * 4 ** max(len(run.draws) - 3, 0))
+    return PLANE_FACTOR * each + units * ENCLOSURE_SECONDS
+
+
+def plane_run(run: Run) -> bool:
+    """Whether a run is this route's: two released values, every noise Laplace, its share
+    estimated within :data:`PLANE_RUN_SECONDS`."""
+    return (len(run.released) == 2 and all(d.law == "laplace" for d in run.draws)
+            and plane_seconds(run) <= PLANE_RUN_SECONDS)
 
 
 def _text(p: tuple[Fraction, Fraction]) -> str:
@@ -101,11 +125,8 @@ def _text(p: tuple[Fraction, Fraction]) -> str:
 
 
 def plane_shape(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> bool:
-    """Whether a pattern is this route's: two released values, every noise Laplace, at
-    most :data:`PLANE_DRAWS` noises per run."""
-    return all(len(r.released) == 2 and len(r.draws) <= PLANE_DRAWS
-               and all(d.law == "laplace" for d in r.draws)
-               for r in (*runs_p, *runs_q)) and bool(runs_p) and bool(runs_q)
+    """Whether a pattern is this route's: every run of both inputs :func:`plane_run`."""
+    return bool(runs_p) and bool(runs_q) and all(map(plane_run, (*runs_p, *runs_q)))
 
 
 def _face_seconds(runs: Sequence[Run]) -> float:
@@ -312,7 +333,7 @@ def _samples(reg: Region | None, point: Point) -> list[Point]:
 def _sign_at(h: Terms2, p: Point, lam: Fraction) -> int:
     """The sign of ``h`` at ``p`` (0: undecided at the working precision)."""
     with flint_prec(prec()):
-        b = ball(restrict(h, p, (Fraction(0), Fraction(0))), flint.arb(0), lam)
+        b = ball_at(h, p, lam)
     return 1 if b > 0 else -1 if b < 0 else 0
 
 

@@ -130,20 +130,28 @@ def test_plane_shape_needs_two_values_of_laplace_noise():
     assert not plane_shape(d.runs[one[0]], d.runs[one[0]])
 
 
-def test_the_plane_route_takes_runs_of_at_most_plane_draws_noises():
-    """GapSVT c = 2 at 4 answers (5 noises) is the plane's; at 5 answers (6 noises) the
-    route grew to 19 s CPU a pair (over 120 s at 10 against an estimate of 22 s): those
-    runs keep the search's certified bracket."""
+def test_the_plane_route_takes_the_runs_its_price_allows():
+    """GapSVT c = 2: runs of up to 7 noises (6 answers) are priced within
+    PLANE_RUN_SECONDS and taken; 8 noises and more keep the search's certified bracket.
+    The price is the documented sum: PLANE_FACTOR density pairs plus the proofs'
+    enclosures (850 * 4**(noises - 3), at most PLANE_WORK)."""
     from exactdp.programs import release_two as T
+    from exactdp.programs.integrate import run_cost
     from exactdp.programs.release import release_trace
 
     g = L.gap_svt(epsilon=1, threshold=1, c=2)
-    four = [r for r in release_trace(g, (1,) * 4).runs if len(r.released) == 2]
-    assert four and all(len(r.draws) <= T.PLANE_DRAWS for r in four)
-    assert all(T.plane_shape([r], [r]) for r in four)
-    five = [r for r in release_trace(g, (1,) * 5).runs
-            if len(r.released) == 2 and len(r.draws) > T.PLANE_DRAWS]
-    assert five and not any(T.plane_shape([r], [r]) for r in five)
+    runs = [r for r in release_trace(g, (1,) * 8).runs if len(r.released) == 2]
+    small = [r for r in runs if len(r.draws) <= 7]
+    large = [r for r in runs if len(r.draws) >= 8]
+    assert small and large
+    assert all(T.plane_run(r) and T.plane_shape([r], [r]) for r in small)
+    assert not any(T.plane_run(r) or T.plane_shape([r], [r]) for r in large)
+    for r in runs:
+        each = 2 * (Fraction(1, 10**4) * (len(r.draws) + len(r.constraints))) + 2 * run_cost(r)
+        units = min(T.PLANE_WORK, 850 * 4 ** (len(r.draws) - 3))
+        want = T.PLANE_FACTOR * float(each) + units * T.ENCLOSURE_SECONDS
+        assert abs(T.plane_seconds(r) - want) < 1e-9 * want
+        assert T.plane_run(r) == (T.plane_seconds(r) <= T.PLANE_RUN_SECONDS)
 
 
 @program(sensitivity=1, output="release", counts=("c",))
