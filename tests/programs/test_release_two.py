@@ -277,3 +277,18 @@ def test_line_density_is_the_density_on_the_line_itself():
         mpmath.mp.dps = 20
         above = gap_density((0, 1), ("REAL", "REAL"), (mpmath.mpf(1) / 3, mpmath.mpf(10) ** -9))
         assert above > 1e-3
+
+
+def test_gapsvt_c2_six_answers_is_exact_against_the_grid():
+    """6 answers (7 noises a run, past the old PLANE_DRAWS = 5: a certified bracket
+    before): exact now, approached as both gaps grow on its witness pattern; a dense grid of
+    the quadrature density of that pattern stays below it and comes within 1e-4."""
+    g = L.gap_svt(epsilon=1, threshold=1, c=2)
+    a, b = (1, 1, 1, 0, 0, 0), (0, 0, 0, 1, 1, 1)
+    loss = exactdp.privacy_loss(g, a, b)
+    assert loss.interval is None and not loss.attained
+    pattern = (False, False, False, "REAL", "REAL", None)
+    assert "(False, False, False, REAL, REAL, None)" in loss.output
+    v = mpmath.mpf(sympy.N(loss.value, 30))
+    top = _grid_max(a, b, pattern)
+    assert top <= v + mpmath.mpf(10) ** -15 and v - top < 1e-4
