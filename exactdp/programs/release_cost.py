@@ -12,6 +12,7 @@ from .release_chain import gap_chain
 from .release_max import form_seconds, max_form, max_run
 from .release_min import min_coupled
 from .release_search import OFFSETS, search_cost
+from .release_two import plane_run, plane_seconds
 from .runs import Run
 
 #: Estimated seconds of the critical-point search of a pattern releasing one value (SVT3,
@@ -128,7 +129,11 @@ def loss_seconds(run: Run) -> float:
     search per gap and ``2**losers`` terms per density. Released values coupled only
     through their least (SVT3 at ``c >= 2``, :mod:`~exactdp.programs.release_min`) are
     ``2**k - 1`` one-value problems on lines, each priced as one released value (SVT3 at
-    c = 2, 10 queries, the X shape: 2.9 s CPU, 22 s by the search's price)."""
+    c = 2, 10 queries, the X shape: 2.9 s CPU, 22 s by the search's price). Two values of
+    Laplace noises that :func:`~exactdp.programs.release_two.plane_run` takes are priced by
+    :func:`~exactdp.programs.release_two.plane_seconds` (the plane's faces, edges and
+    monotone proofs; GapSVT c = 2 at 5 answers: 3.6 s CPU a pair, 10 s estimated), the
+    others by the search."""
     if max_run(run) is not None:  # a released maximum: no integral; release_max.max_loss
         return 1e-4 * (len(run.draws) + len(run.constraints))  # prices both inputs itself
     base = run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))
@@ -151,6 +156,8 @@ def loss_seconds(run: Run) -> float:
         # a one-value problem
         one = ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1)
         return base + (2**k - 1) * (ONE_VALUE_SECONDS + one)  # (release_min), no search
+    if plane_run(run):  # two values of Laplace noises: the plane's faces (release_two)
+        return base + plane_seconds(run)
     return base * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
 
 

@@ -28,8 +28,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+import flint
+
 from .release_plane import Line, UVPoly, meet
 from .release_sup import Terms
+from .release_taylor import fraction_ball
 
 #: A polynomial in ``(u, v)``: ``(i, j)`` -> the coefficient of ``u**i v**j``.
 Poly2 = dict[tuple[int, int], Fraction]
@@ -110,6 +113,27 @@ def along(f: Terms2, d: Point, lam: Fraction) -> Terms2:
 def cross2(f: Terms2, g: Terms2, d: Point, lam: Fraction) -> Terms2:
     """``f_d g - f g_d``: the derivative of ``ln f/g`` along ``d``, times ``f g``."""
     return sub2(mul2(along(f, d, lam), g), mul2(f, along(g, d, lam)))
+
+
+def ball_at(f: Terms2, p: Point, lam: Fraction) -> flint.arb:
+    """``f(p)`` as an arb ball at the working precision: each exponent exact, then its
+    exponential and the monomials in balls (no polynomial in Fractions is built).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> f = {(F(1), F(-1), F(0)): {(1, 0): F(2)}}  # 2 u exp(u - v)
+    >>> ball_at(f, (F(1), F(1)), F(1)).contains(2)
+    True
+    """
+    x, y, lb = fraction_ball(p[0]), fraction_ball(p[1]), fraction_ball(lam)
+    total = flint.arb(0)
+    for (a, b, w), poly in f.items():
+        part = flint.arb(0)
+        for (i, j), c in poly.items():
+            part += fraction_ball(c) * x**i * y**j
+        total += part * (lb * fraction_ball(a * p[0] + b * p[1] + w)).exp()
+    return total
 
 
 def _affine_powers(p0: Fraction, e: Fraction, n: int) -> list[tuple[Fraction, ...]]:

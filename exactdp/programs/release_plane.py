@@ -27,6 +27,7 @@ H. Edelsbrunner, *Algorithms in Combinatorial Geometry*, Springer 1987, chapter 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -194,6 +195,53 @@ def side(line: Line, p: tuple[Fraction, Fraction]) -> int:
     return (x > 0) - (x < 0)
 
 
+#: Integer multiples of lines by the lines' ids (a Fraction's hash is a modular inverse:
+#: slow), each kept with its line so that an id is never reused while it is here.
+_INT_LINES: dict[int, tuple[Line, tuple[int, int, int]]] = {}
+
+
+def _int_line(line: Line) -> tuple[int, int, int]:
+    got = _INT_LINES.get(id(line))
+    if got is not None and got[0] is line:
+        return got[1]
+    if len(_INT_LINES) > 65536:
+        _INT_LINES.clear()
+    d = math.lcm(*(x.denominator for x in line))
+    out = (int(line[0] * d), int(line[1] * d), int(line[2] * d))
+    _INT_LINES[id(line)] = (line, out)
+    return out
+
+
+class Sides:
+    """:func:`side` of many lines at one point, in exact integers (the point's homogeneous
+    coordinates ``(X, Y, W)``, ``W > 0``, and each line's integer multiple), remembered.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> at = Sides((F(1, 2), F(-1, 3)))
+    >>> at((F(0), F(1), F(1))), at((F(-1, 6), F(1), F(1))), at((F(1), F(0), F(1)))
+    (1, 0, 1)
+    """
+
+    __slots__ = ("xyw", "memo")
+
+    def __init__(self, p: tuple[Fraction, Fraction]) -> None:
+        w = math.lcm(p[0].denominator, p[1].denominator)
+        self.xyw = (p[0].numerator * (w // p[0].denominator),
+                    p[1].numerator * (w // p[1].denominator), w)
+        self.memo: dict[int, int] = {}  # by the line's id (its line kept in _INT_LINES)
+
+    def __call__(self, line: Line) -> int:
+        a, b, c = _int_line(line)
+        out = self.memo.get(id(line))
+        if out is None:
+            x, y, w = self.xyw
+            t = a * w + b * x + c * y
+            out = self.memo[id(line)] = (t > 0) - (t < 0)
+        return out
+
+
 def meet(l1: Line, l2: Line) -> tuple[Fraction, Fraction] | None:
     """The point where two lines cross (None: parallel)."""
     det = l1[1] * l2[2] - l1[2] * l2[1]
@@ -233,6 +281,39 @@ class Face:
     result: Any
 
 
+class _Paths:
+    """The computations made, each with its lines and its signs on them, as sets of
+    integer codes (``3 id + sign + 1``, ``id`` the line's number here): a point whose own
+    codes include a computation's takes the same path (the same result), a subset test."""
+
+    def __init__(self) -> None:
+        self.ids: dict[Line, int] = {}
+        self.coefs: list[tuple[int, int, int]] = []
+        self.known: list[tuple[frozenset[int], Any]] = []
+
+    def codes(self, p: tuple[Fraction, Fraction], lines: set[Line] | None = None
+              ) -> set[int]:
+        """The codes of ``p`` on every line numbered (and ``lines``, numbered first)."""
+        for line in lines or ():
+            if line not in self.ids:
+                self.ids[line] = len(self.coefs)
+                self.coefs.append(_int_line(line))
+        x, y, w = Sides(p).xyw
+        out = set()
+        for i, (a, b, c) in enumerate(self.coefs):
+            t = a * w + b * x + c * y
+            out.add(3 * i + (t > 0) - (t < 0) + 1)
+        return out
+
+    def find(self, codes: set[int]) -> Any:
+        return next((r for key, r in self.known if key <= codes), _NONE)
+
+    def add(self, p: tuple[Fraction, Fraction], lines: set[Line], result: Any) -> None:
+        mine = self.codes(p, lines)
+        self.known.append((frozenset(c for c in mine if c // 3 in
+                                     {self.ids[ln] for ln in lines}), result))
+
+
 def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
                 start: set[Line] | None = None,
                 guard: Callable[[int], None] | None = None) -> tuple[set[Line], list[Face]]:
@@ -247,9 +328,7 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
     """
     lines: set[Line] = set(start or ())
     done: dict[tuple[Fraction, Fraction], Any] = {}
-    # each computation with its lines and its signs on them: a point on the same side of
-    # each of them takes the same path (the same result, the same lines), so it is read
-    paths: list[tuple[tuple[tuple[Line, int], ...], Any]] = []
+    paths = _Paths()  # a point on the same side of a computation's lines is read, not run
     while True:
         if guard is not None:
             guard(len(lines))
@@ -257,8 +336,7 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
         for p in face_points(lines):
             if p in done:
                 continue
-            known = next((r for signs, r in paths if all(side(ln, p) == s for ln, s in signs)),
-                         _NONE)
+            known = paths.find(paths.codes(p))
             if known is not _NONE:
                 done[p] = known
                 continue
@@ -266,7 +344,7 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
             try:
                 with plane_at(p) as ctx:
                     done[p] = compute(U, V)
-                paths.append((tuple((ln, side(ln, p)) for ln in ctx.lines), done[p]))
+                paths.add(p, ctx.lines, done[p])
             except OnBoundary:  # on a line not found yet (the first point): add it
                 pass
             new |= ctx.lines - lines
@@ -280,7 +358,8 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
     faces: dict[tuple, Face] = {}
     ls = sorted(lines)
     for p in face_points(lines):
-        signs = tuple((line, side(line, p)) for line in ls)
+        at = Sides(p)
+        signs = tuple((line, at(line)) for line in ls)
         if signs not in faces:
             faces[signs] = Face(signs, p, done[p])
     return coarsen(list(faces.values()))
@@ -304,7 +383,8 @@ def coarsen(faces: list[Face]) -> tuple[set[Line], list[Face]]:
                 break
     out: dict[tuple, Face] = {}
     for f in faces:
-        signs = tuple((line, side(line, f.point)) for line in keep)
+        at = Sides(f.point)
+        signs = tuple((line, at(line)) for line in keep)
         if signs not in out:
             out[signs] = Face(signs, f.point, f.result)
     return set(keep), list(out.values())

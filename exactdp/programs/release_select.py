@@ -99,7 +99,7 @@ def select(cands: list[Candidate]) -> tuple[LossSupremum, Candidate | None]:
             if not loose:
                 break
             for i in loose:
-                cands[i] = Candidate(None, cands[i].tighten(), 0, True,  # type: ignore[misc]
+                cands[i] = Candidate(None, cands[i].tighten(), 0, cands[i].attained,  # type: ignore[misc]
                                      cands[i].witness)
                 balls[i] = abs_ball(cands[i])
     exact_rivals = all(cands[i].exact is not None for i in [top, *rivals])

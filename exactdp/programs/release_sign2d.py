@@ -11,14 +11,19 @@ l_0)`` for a *pivot* term ``k = 0`` (the term largest far out on ``R``), and
 
 .. math:: H e^{-\\lambda l_0} = \\sum_k P_k(u, v) e^{\\lambda (l_k - l_0)}
 
-is enclosed term by term: ``l_k - l_0`` is affine, so its extremes over ``R`` are exact
-(at vertices, or infinite along a ray: then the box is split); a monomial ``u**i`` on an
-unbounded side of one sign is bounded by ``(i / (e eta))**i exp(eta |u|)`` for ``eta > 0``
-(``x**i exp(-eta x)`` is largest at ``x = i/eta``), ``eta`` half the slowest decay of the
-term along the rays, so the bound is again an exponential of an affine function with a
-finite supremum. A box whose enclosure is ``>= 0`` is proved; one ``< 0`` (on a part with
-interior points) disproves; else it is split, up to a budget. Rigorous: arb balls
-(Johansson 2017) of exact rationals; the extremes are exact.
+is enclosed term by term: ``l_k - l_0`` is affine, so its extremes over ``R`` are at
+vertices (or infinite along a ray, decided exactly: then the box is split); a monomial
+``u**i`` on an unbounded side of one sign is bounded by ``(i / (e eta))**i exp(eta |u|)``
+for ``eta > 0`` (``x**i exp(-eta x)`` is largest at ``x = i/eta``), ``eta`` half the
+slowest decay of the term along the rays, so the bound is again an exponential of an
+affine function with a finite supremum. A box whose enclosure is ``>= 0`` is proved; one
+``< 0`` (on a part with interior points) disproves; else it is split, up to a budget.
+
+Rigorous and fast: the geometry (the part's vertices and rays, which side of a line a
+point is on, the signs of slopes along rays) is exact integer arithmetic (homogeneous
+coordinates ``(X, Y, W)``, no Fraction in the loop); the values at the vertices are arb
+balls (Johansson 2017) of those exact rationals, and the extremes of an affine function
+the largest and least of its balls at the vertices, so every enclosure holds.
 
 References
 ----------
@@ -32,12 +37,13 @@ from __future__ import annotations
 
 import math
 from collections import deque
+from dataclasses import dataclass
 from fractions import Fraction
 
 import flint
 
 from ..exact.arb import flint_prec
-from .release_face import Half, Point, Region, Terms2, extremes, region
+from .release_face import Half, Point, Terms2, region
 from .release_sup import prec
 from .release_taylor import fraction_ball
 
@@ -45,29 +51,88 @@ from .release_taylor import fraction_ball
 MAX_BOXES = 3000
 
 Box = tuple[Fraction | None, Fraction | None, Fraction | None, Fraction | None]
+#: A closed half-plane ``a + b x + c y >= 0`` with integer coefficients.
+IHalf = tuple[int, int, int]
+#: The point ``(X / W, Y / W)``, integers, ``W > 0``.
+IPoint = tuple[int, int, int]
 
 
-def _box_halves(b: Box) -> list[Half]:
-    one, zero = Fraction(1), Fraction(0)
+def int_half(h: Half) -> IHalf:
+    """``h`` scaled to coprime integers (the same half-plane)."""
+    d = math.lcm(*(Fraction(x).denominator for x in h))
+    a, b, c = (int(x * d) for x in h)
+    g = math.gcd(a, b, c) or 1
+    return a // g, b // g, c // g
+
+
+def _box_halves(b: Box) -> list[IHalf]:
     out = []
-    if b[0] is not None:
-        out.append((-b[0], one, zero))
-    if b[1] is not None:
-        out.append((b[1], -one, zero))
-    if b[2] is not None:
-        out.append((-b[2], zero, one))
-    if b[3] is not None:
-        out.append((b[3], zero, -one))
+    for k, x in enumerate(b):
+        if x is None:
+            continue
+        s = 1 if k % 2 == 0 else -1  # a lower side: x - lo >= 0; an upper: hi - x >= 0
+        n, d = -s * x.numerator, s * x.denominator
+        out.append((n, d, 0) if k < 2 else (n, 0, d))
     return out
 
 
-def _exp_range(lam: Fraction, lo: Fraction | None, hi: Fraction) -> flint.arb:
-    """``exp(lam x)`` for ``x`` in ``[lo, hi]`` (``lo`` None: ``-oo``)."""
-    top = (fraction_ball(lam) * fraction_ball(hi)).exp()
-    if lo is None:
-        return flint.arb(top / 2, (top / 2).abs_upper())
-    bottom = (fraction_ball(lam) * fraction_ball(lo)).exp()
-    return flint.arb((top + bottom) / 2, ((top - bottom) / 2).abs_upper())
+def _meet(h1: IHalf, h2: IHalf) -> IPoint | None:
+    """Where the boundary lines of two half-planes cross (None: parallel)."""
+    det = h1[1] * h2[2] - h1[2] * h2[1]
+    if det == 0:
+        return None
+    x, y = h1[2] * h2[0] - h1[0] * h2[2], h1[0] * h2[1] - h1[1] * h2[0]
+    if det < 0:
+        x, y, det = -x, -y, -det
+    g = math.gcd(x, y, det)
+    return x // g, y // g, det // g
+
+
+@dataclass(frozen=True)
+class Part:
+    """A box's part of the polygon (pointed, nonempty): its vertices, extreme rays, the
+    vertices' coordinates as balls, the exact range of each coordinate (None: infinite)
+    and its ball where bounded."""
+
+    vertices: tuple[IPoint, ...]
+    rays: tuple[tuple[int, int], ...]
+    xs: tuple[flint.arb, ...]
+    ys: tuple[flint.arb, ...]
+    rng: tuple[tuple[Fraction | None, Fraction | None], ...]
+    spans: tuple[flint.arb | None, ...]
+
+
+def part(hs: list[IHalf]) -> Part | None:
+    """The vertices and extreme rays of the intersection of ``hs`` in exact integers
+    (:func:`~exactdp.programs.release_face.region`'s, without a Fraction), or None when it
+    is empty or has no vertex."""
+    verts = set()
+    for i, h in enumerate(hs):
+        for h2 in hs[:i]:
+            p = _meet(h, h2)
+            if p is not None and all(k[0] * p[2] + k[1] * p[0] + k[2] * p[1] >= 0
+                                     for k in hs):
+                verts.add(p)
+    if not verts:
+        return None
+    rays = set()
+    for h in hs:
+        for d in ((-h[2], h[1]), (h[2], -h[1])):
+            if (d[0] or d[1]) and all(k[1] * d[0] + k[2] * d[1] >= 0 for k in hs):
+                g = math.gcd(*d)
+                rays.add((d[0] // g, d[1] // g))
+    vs = tuple(sorted(verts))
+    rng, spans = [], []
+    for axis in (0, 1):
+        vals = [Fraction(p[axis], p[2]) for p in vs]
+        lo = None if any(r[axis] < 0 for r in rays) else min(vals)
+        hi = None if any(r[axis] > 0 for r in rays) else max(vals)
+        rng.append((lo, hi))
+        spans.append(_span(lo, hi) if lo is not None and hi is not None else None)
+    return Part(vs, tuple(sorted(rays)),
+                tuple(flint.arb(flint.fmpq(p[0], p[2])) for p in vs),
+                tuple(flint.arb(flint.fmpq(p[1], p[2])) for p in vs),
+                tuple(rng), tuple(spans))
 
 
 def _span(lo: Fraction, hi: Fraction) -> flint.arb:
@@ -75,67 +140,122 @@ def _span(lo: Fraction, hi: Fraction) -> flint.arb:
     return flint.arb((a + b) / 2, ((b - a) / 2).abs_upper())
 
 
-def _monomial(reg: Region, lam: Fraction, delta: tuple[Fraction, Fraction, Fraction],
-              i: int, j: int, rng: list[tuple[Fraction | None, Fraction | None]]
+def _exp_between(lam: flint.arb, lo: flint.arb | None, hi: flint.arb) -> flint.arb:
+    """``exp(lam x)`` for ``x`` in the hull of the balls ``lo`` and ``hi`` (``lo`` None:
+    ``-oo``), ``lam > 0``."""
+    top = (lam * hi).exp().upper()
+    if lo is None:
+        return flint.arb(top / 2, (top / 2).abs_upper())
+    bottom = (lam * lo).exp().lower()
+    return flint.arb((top + bottom) / 2, ((top - bottom) / 2).abs_upper())
+
+
+@dataclass(frozen=True)
+class Compiled:
+    """An exponential polynomial for the box loop: per term its exponent's slopes as
+    integers over one denominator ``den`` (exact ray slopes), the exponent as balls, and
+    its monomials' coefficients as balls."""
+
+    den: int
+    keys: tuple[tuple[int, int], ...]
+    balls: tuple[tuple[flint.arb, flint.arb, flint.arb], ...]
+    monomials: tuple[tuple[tuple[int, int, flint.arb], ...], ...]
+    size: int
+
+
+def compile_terms(h: Terms2) -> Compiled:
+    """``h`` as :class:`Compiled` (at the working precision)."""
+    den = math.lcm(*(Fraction(x).denominator for key in h for x in key[:2]))
+    keys = tuple((int(a * den), int(b * den)) for a, b, _ in h)
+    balls = tuple(tuple(fraction_ball(Fraction(x)) for x in key) for key in h)
+    monos = tuple(tuple((i, j, fraction_ball(c)) for (i, j), c in p.items())
+                  for p in h.values())
+    return Compiled(den, keys, balls, monos,  # type: ignore[arg-type]
+                    sum(len(p) for p in h.values()))
+
+
+def _enclose(h: Compiled, reg: Part, lam: Fraction) -> flint.arb | None:
+    """An enclosure of ``h exp(-lam l_0)`` over the part, for the pivot term ``l_0``
+    largest far out (None: a term unbounded on it: split the box)."""
+    values = [[w + a * x + b * y for x, y in zip(reg.xs, reg.ys, strict=True)]
+              for a, b, w in h.balls]
+
+    def far(k: int) -> tuple[int, float]:
+        slopes = [h.keys[k][0] * d[0] + h.keys[k][1] * d[1] for d in reg.rays] or [0]
+        return max(slopes), max(float(v.mid()) for v in values[k])
+
+    pivot = max(range(len(h.keys)), key=far)
+    lam_b = fraction_ball(lam)
+    total = flint.arb(0)
+    for k, monos in enumerate(h.monomials):
+        lin = (h.keys[k][0] - h.keys[pivot][0], h.keys[k][1] - h.keys[pivot][1])
+        delta = [v - v0 for v, v0 in zip(values[k], values[pivot], strict=True)]
+        for i, j, c in monos:
+            m = _monomial(reg, lam, lam_b, h, k, pivot, lin, delta, i, j)
+            if m is None:
+                return None
+            total += c * m
+    return total
+
+
+def _monomial(reg: Part, lam: Fraction, lam_b: flint.arb, h: Compiled, k: int, pivot: int,
+              lin: tuple[int, int], delta: list[flint.arb], i: int, j: int
               ) -> flint.arb | None:
-    """An enclosure of ``u**i v**j exp(lam delta(u, v))`` over the region (None: none
-    found on it)."""
-    lin, const = (delta[0], delta[1]), delta[2]
-    powers, extra = flint.arb(1), [Fraction(0), Fraction(0)]
-    sign, unbounded = 1, []
-    for x, k in ((0, i), (1, j)):
-        lo, hi = rng[x]
-        if k == 0:
+    """An enclosure of ``u**i v**j exp(lam (l_k - l_pivot))`` over the part (None: none
+    found on it); ``lin`` the exponent difference's slopes times ``h.den``, ``delta`` its
+    values at the vertices."""
+    powers, sign, unbounded = flint.arb(1), 1, []
+    for x, e in ((0, i), (1, j)):
+        if e == 0:
             continue
-        if lo is not None and hi is not None:
-            powers *= _span(lo, hi) ** k
+        span = reg.spans[x]
+        if span is not None:
+            powers *= span**e
             continue
+        lo, hi = reg.rng[x]
         s = 1 if lo is not None and lo >= 0 else -1 if hi is not None and hi <= 0 else 0
         if s == 0:
             return None
-        sign *= s**k
-        unbounded.append((x, k, s))
-    if unbounded:
-        decay = [-(lin[0] * d[0] + lin[1] * d[1]) / (abs(d[0]) + abs(d[1])) for d in reg.rays]
-        if not decay or min(decay) <= 0:
+        sign *= s**e
+        unbounded.append((x, e, s))
+    if not unbounded:
+        slopes = [lin[0] * d[0] + lin[1] * d[1] for d in reg.rays]
+        if any(s > 0 for s in slopes):
             return None
-        eta = min(decay) / 2  # in units of lam
-        for x, k, s in unbounded:
-            extra[x] = s * eta
-            c = fraction_ball(Fraction(k)) / (math.e * fraction_ball(eta * lam))
-            powers *= c**k
-    _, top = extremes(reg, (lin[0] + extra[0], lin[1] + extra[1]), const)
-    if top is None:
+        low = None if any(s < 0 for s in slopes) else _least(delta)
+        return powers * _exp_between(lam_b, low, _most(delta))
+    # ``x**e exp(-eta x) <= (e / (e eta))**e`` (largest at ``x = e / eta``): the polynomial
+    # factor traded for a share ``eta`` of the slowest decay along the rays
+    decay = [Fraction(-(lin[0] * d[0] + lin[1] * d[1]), h.den * (abs(d[0]) + abs(d[1])))
+             for d in reg.rays]
+    if not decay or min(decay) <= 0:
         return None
-    if unbounded:
-        m = (fraction_ball(lam) * fraction_ball(top)).exp() * powers
-        return flint.arb(sign * m / 2, (m / 2).abs_upper())
-    low, high = extremes(reg, lin, const)
-    if high is None:
+    eta = min(decay) / 2  # in units of lam
+    extra = [Fraction(0), Fraction(0)]
+    for x, e, s in unbounded:
+        extra[x] = s * eta
+        powers *= (fraction_ball(Fraction(e)) / (math.e * fraction_ball(eta * lam))) ** e
+    if any(Fraction(lin[0] * d[0] + lin[1] * d[1], h.den) + extra[0] * d[0] + extra[1] * d[1]
+           > 0 for d in reg.rays):
         return None
-    return powers * _exp_range(lam, low, high)
+    e0, e1 = fraction_ball(extra[0]), fraction_ball(extra[1])
+    top = _most([v + e0 * x + e1 * y for v, x, y in zip(delta, reg.xs, reg.ys, strict=True)])
+    m = (lam_b * top).exp().upper() * powers
+    return flint.arb(sign * m / 2, (m / 2).abs_upper())
 
 
-def _enclose(h: Terms2, reg: Region, lam: Fraction) -> flint.arb | None:
-    """An enclosure of ``h exp(-lam l_0)`` over the region, for the pivot term largest far
-    out (None: a term unbounded on it: split the box)."""
-    def far(key: tuple[Fraction, Fraction, Fraction]) -> tuple[Fraction, Fraction]:
-        slopes = [key[0] * d[0] + key[1] * d[1] for d in reg.rays] or [Fraction(0)]
-        at = max(key[0] * p[0] + key[1] * p[1] + key[2] for p in reg.vertices)
-        return max(slopes), at
+def _most(balls: list[flint.arb]) -> flint.arb:
+    out = balls[0]
+    for b in balls[1:]:
+        out = out.max(b)
+    return out
 
-    pivot = max(h, key=far)
-    rng = [extremes(reg, (Fraction(1), Fraction(0)), Fraction(0)),
-           extremes(reg, (Fraction(0), Fraction(1)), Fraction(0))]
-    total = flint.arb(0)
-    for key, poly in h.items():
-        delta = (key[0] - pivot[0], key[1] - pivot[1], key[2] - pivot[2])
-        for (i, j), c in poly.items():
-            m = _monomial(reg, lam, delta, i, j, rng)
-            if m is None:
-                return None
-            total += fraction_ball(c) * m
-    return total
+
+def _least(balls: list[flint.arb]) -> flint.arb:
+    out = balls[0]
+    for b in balls[1:]:
+        out = out.min(b)
+    return out
 
 
 def _split(b: Box, lam: Fraction, axis: int) -> tuple[Box, Box]:
@@ -230,14 +350,15 @@ def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_B
         return True
     p0, r1, r2 = frame(hs)  # the same sign in the polygon's own coordinates
     h = transform(h, p0, r1, r2)
-    hs = [(a + b * p0[0] + c * p0[1], b * r1[0] + c * r1[1], b * r2[0] + c * r2[1])
-          for a, b, c in hs]
-    size = sum(len(p) for p in h.values())
+    ihs = [int_half((a + b * p0[0] + c * p0[1], b * r1[0] + c * r1[1],
+                     b * r2[0] + c * r2[1])) for a, b, c in hs]
     z = Fraction(0)
     todo: deque[tuple[Box, int]] = deque([((None, z, None, z), 0), ((None, z, z, None), 0),
                                           ((z, None, None, z), 0), ((z, None, z, None), 0)])
     boxes = 0
     with flint_prec(prec()):
+        terms = compile_terms(h)
+        size = terms.size
         while todo:
             b, axis = todo.popleft()  # the axes cut in turn, breadth first
             boxes += 1
@@ -247,10 +368,10 @@ def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_B
                     return None
             if boxes > max_boxes:
                 return None
-            reg = region(hs + _box_halves(b))
+            reg = part(ihs + _box_halves(b))
             if reg is None:
                 continue
-            enc = _enclose(h, reg, lam)
+            enc = _enclose(terms, reg, lam)
             if enc is not None and enc >= 0:
                 continue
             if enc is not None and enc < 0 and _solid(reg):
@@ -259,9 +380,10 @@ def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_B
     return True
 
 
-def _solid(reg: Region) -> bool:
-    """Whether the region has interior points (three vertices not on one line, or a vertex
+def _solid(reg: Part) -> bool:
+    """Whether the part has interior points (three vertices not on one line, or a vertex
     and two independent rays, or two vertices and a ray off their line)."""
-    pts = list(reg.vertices)
-    dirs = [(q[0] - pts[0][0], q[1] - pts[0][1]) for q in pts[1:]] + list(reg.rays)
+    p = reg.vertices[0]
+    dirs = [(q[0] * p[2] - p[0] * q[2], q[1] * p[2] - p[1] * q[2]) for q in reg.vertices[1:]]
+    dirs += list(reg.rays)
     return any(a[0] * b[1] - a[1] * b[0] != 0 for i, a in enumerate(dirs) for b in dirs[:i])

@@ -26,6 +26,13 @@ over its closure, by the face's own formula). On one face:
   across ``d``, each value a limit, never attained); ``-L`` does not decrease along
   ``-d``, alike.
 
+An edge's values are the face's formula continued onto its closure: limits from inside
+the face. One inside an edge (a critical point, a constant ratio) is attained only where
+the densities on the line itself (:func:`line_density`: the program run with the values on
+the line, a tie taking the program's own branch) are that formula; on the support boundary
+of a strict comparison (a gap released when ``> 0``) they are 0, and across a branch's
+``>=`` the line holds the other side's formula, so the value is approached, not attained.
+
 A face where no direction of :data:`DIRECTIONS` (nor the face's own rays) is proved
 monotone leaves the pattern *unsettled*: its candidates are then lower bounds, and the
 caller keeps its certified bracket. Only Laplace noise (continuous densities on the
@@ -46,45 +53,71 @@ from dataclasses import replace
 from fractions import Fraction
 from typing import Any
 
-import flint
-
 from ..cost import check_seconds
 from ..exact.arb import flint_prec
 from .integrate import run_cost
+from .release_cells import cells
 from .release_face import (
     Edge,
     Half,
     Point,
     Region,
     Terms2,
+    ball_at,
     cross2,
     edges,
     extremes,
     in_cone,
     leading_along,
+    line_frame,
     region,
     restrict,
     to_terms2,
 )
-from .release_plane import Face, plane_cells
+from .release_plane import Face, Line, plane_cells
 from .release_sign2d import nonnegative
-from .release_sup import ball, exact_at, prec, zeros
+from .release_sup import Terms, add, exact_at, prec, zeros
 from .runs import Run
 
 #: Directions tried for a face's monotone direction (each with both signs), after its rays.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
-#: Most term enclosures of the monotone-direction proofs of one pattern (about 0.03 ms
-#: each): past it the pattern is left unsettled (its bracket), never a long silence.
-PLANE_WORK = 60_000
-#: Boxes of one monotone-direction proof.
-PROOF_BOXES = 600
+#: Most term enclosures of the monotone-direction proofs of one pattern (about
+#: :data:`ENCLOSURE_SECONDS` each): past it the pattern is left unsettled (its bracket),
+#: never a long silence.
+PLANE_WORK = 400_000
+#: Boxes of one monotone-direction proof (GapSVT c = 2 at 6 answers needs 3000).
+PROOF_BOXES = 3000
 #: Largest estimated seconds of the plane's cells (each face a density computation).
 PLANE_SECONDS = 60.0
-#: Most noises of a run this route takes: its time grows past the loss's estimate with
-#: the answers (GapSVT c = 2 on the X pair, CPU a pair: 3 s at 4 answers, 19 s at 5, over
-#: 120 s at 10 against an estimate of 22 s); larger runs keep the search's certified
-#: bracket (as before this route), never a long silence.
-PLANE_DRAWS = 5
+#: Seconds of one term enclosure of the proofs (GapSVT c = 2 at 5 answers: 0.61 s CPU for
+#: 54,204 on a shared core).
+ENCLOSURE_SECONDS = 1.2e-5
+#: Seconds of the cells, edges and screens of a run's pattern per second of one density
+#: pair of the run (GapSVT c = 2: 70; AdaptiveSVT, four runs a pattern: 170 each).
+PLANE_FACTOR = 300.0
+#: Most estimated seconds of one run's share of this route (:func:`plane_seconds`): a
+#: longer one keeps the search's certified bracket (GapSVT c = 2: 7 noises, 6 answers, at
+#: about 3 s a pattern are the route's; 8 noises, about 11 s, are not).
+PLANE_RUN_SECONDS = 5.0
+
+
+def plane_seconds(run: Run) -> float:
+    """Estimated seconds of one run's share of this route on its pattern (both inputs):
+    :data:`PLANE_FACTOR` density pairs (the cells, the edges' one-value problems, the
+    screens) and the proofs' enclosures, about ``850 * 4**(noises - 3)`` (GapSVT c = 2:
+    848 / 3704 / 54,204 / 161,419-338,160 at 3 / 4 / 6 / 7 noises) up to
+    :data:`PLANE_WORK`, at :data:`ENCLOSURE_SECONDS`. A pattern of several runs pays each
+    run's share (AdaptiveSVT: four runs a pattern)."""
+    each = 2 * (1e-4 * (len(run.draws) + len(run.constraints)) + run_cost(run))
+    units = min(PLANE_WORK, 850 * 4 ** max(len(run.draws) - 3, 0))
+    return PLANE_FACTOR * each + units * ENCLOSURE_SECONDS
+
+
+def plane_run(run: Run) -> bool:
+    """Whether a run is this route's: two released values, every noise Laplace, its share
+    estimated within :data:`PLANE_RUN_SECONDS`."""
+    return (len(run.released) == 2 and all(d.law == "laplace" for d in run.draws)
+            and plane_seconds(run) <= PLANE_RUN_SECONDS)
 
 
 def _text(p: tuple[Fraction, Fraction]) -> str:
@@ -92,11 +125,8 @@ def _text(p: tuple[Fraction, Fraction]) -> str:
 
 
 def plane_shape(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> bool:
-    """Whether a pattern is this route's: two released values, every noise Laplace, at
-    most :data:`PLANE_DRAWS` noises per run."""
-    return all(len(r.released) == 2 and len(r.draws) <= PLANE_DRAWS
-               and all(d.law == "laplace" for d in r.draws)
-               for r in (*runs_p, *runs_q)) and bool(runs_p) and bool(runs_q)
+    """Whether a pattern is this route's: every run of both inputs :func:`plane_run`."""
+    return bool(runs_p) and bool(runs_q) and all(map(plane_run, (*runs_p, *runs_q)))
 
 
 def _face_seconds(runs: Sequence[Run]) -> float:
@@ -133,6 +163,13 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
 
     _, faces = plane_cells(compute, func, guard=guard)
     lam = tools.lam(holder["unit"], func)
+    memo: dict[Line, list[LinePiece]] = {}
+
+    def on_line(line: Line) -> list[LinePiece]:
+        if line not in memo:
+            memo[line] = line_density(line, runs_p, runs_q, lam, func, tools)
+        return memo[line]
+
     out: list[Any] = []
     settled = True
     spent = [0]
@@ -144,14 +181,14 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         if not f or not g:
             return [tools.candidate(None, None, 1 if f else -1, True,
                                     f"{where} (probability 0 under one input only)")], True
-        found, ok = _face(face, f, g, lam, label, func, tools, spent)
+        found, ok = _face(face, f, g, lam, label, func, tools, spent, on_line)
         out += found
         settled = settled and ok
     return out, settled
 
 
 def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str,
-          tools: Any, spent: list[int]) -> tuple[list[Any], bool]:
+          tools: Any, spent: list[int], on_line: Any) -> tuple[list[Any], bool]:
     """One face's candidates (module docstring), and whether they settle it."""
     sides = edges(face.signs)
     hs: list[Half] = [(s * a, s * b, s * c) for (a, b, c), s in face.signs
@@ -165,7 +202,7 @@ def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str
                                 f"{_text(face.point)} (a constant ratio on a face)")], True
     out: list[Any] = []
     for e in sides:
-        out += _edge(e, f, g, lam, label, func, tools)
+        out += _edge(e, f, g, lam, label, func, tools, on_line)
     d = _monotone(f, g, hs, lam, face.point, spent)
     if d is None:
         return out, False
@@ -180,12 +217,78 @@ def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str
 
 
 def _edge(e: Edge, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str,
-          tools: Any) -> list[Any]:
-    """An edge's candidates: the one-value problem along it (``t`` its parameter)."""
+          tools: Any, on_line: Any) -> list[Any]:
+    """An edge's candidates: the one-value problem along it (``t`` its parameter), the face's
+    formula continued onto the edge. A value inside the edge (a critical point, a constant
+    ratio) is attained only where the densities *on the line itself* (``on_line(line)``:
+    :func:`line_density`) are that formula, else approached from the face only: on the
+    support's boundary of a strict comparison (``gap > 0``) the densities on the line are
+    0, and across a jump (``>=`` of a branch) the line holds the other side's formula."""
     one, two = restrict(f, e.p, e.e), restrict(g, e.p, e.e)
     where = f"{label} on the values {_text(e.p)} + t {_text(e.e)}"
-    found = tools.cell(one, two, lam, e.lo, e.hi, where, func, "all")
-    return [_t_words(c, "t") for c in found]
+    found = [_t_words(c, "t") for c in tools.cell(one, two, lam, e.lo, e.hi, where, func,
+                                                  "all")]
+    if not any(c.attained for c in found):
+        return found
+    parts = [(_tighter(lo, e.lo, -1), _tighter(hi, e.hi, 1), same)
+             for lo, hi, fl, gl in on_line(e.line)
+             if _overlap(lo, hi, e.lo, e.hi)
+             for same in [not add(fl, one, -1) and not add(gl, two, -1)]]
+    if all(same for *_, same in parts):
+        return found
+    if not any(same for *_, same in parts):
+        return [_approached(c) for c in found]
+    out = []
+    for lo, hi, same in parts:  # the edge cut where the line's own densities change
+        part = [_t_words(c, "t") for c in tools.cell(one, two, lam, lo, hi, where, func,
+                                                     "all")]
+        out += part if same else [_approached(c) for c in part]
+    return out
+
+
+def _approached(c: Any) -> Any:
+    """An edge value approached from the face only (the line's own densities differ)."""
+    if not c.attained:
+        return c
+    return replace(c, attained=False, witness=c.witness + " (approached from the face: "
+                   "the densities on the line itself differ)")
+
+
+def _tighter(x: Fraction | None, y: Fraction | None, side: int) -> Fraction | None:
+    """The tighter of two interval ends (``side`` -1: lower ends, the larger; +1: upper
+    ends, the smaller; None infinite)."""
+    if x is None or y is None:
+        return y if x is None else x
+    return max(x, y) if side < 0 else min(x, y)
+
+
+def _overlap(lo: Fraction | None, hi: Fraction | None, a: Fraction | None,
+             b: Fraction | None) -> bool:
+    """Whether the open intervals ``(lo, hi)`` and ``(a, b)`` meet (None: infinite)."""
+    left, right = _tighter(lo, a, -1), _tighter(hi, b, 1)
+    return left is None or right is None or left < right
+
+
+#: A cell of the densities on a line: ``(lo, hi, f, g)`` in its parameter ``t``.
+LinePiece = tuple[Fraction | None, Fraction | None, Terms, Terms]
+
+
+def line_density(line: Line, runs_p: Sequence[Run], runs_q: Sequence[Run], lam: Fraction,
+                 func: str, tools: Any) -> list[LinePiece]:
+    """Both inputs' densities on the points ``p + t e`` of ``line`` themselves
+    (:func:`~exactdp.programs.release_face.line_frame`), cell by cell in ``t``
+    (:func:`~exactdp.programs.release_cells.cells`): the program's own comparisons decided
+    on the line (a tie takes the program's branch), not the limits of a neighbouring
+    face's formula."""
+    p, e = line_frame(line)
+
+    def compute(t: Any) -> tuple[dict, dict]:
+        pt = tuple(p[k] if e[k] == 0 else p[k] + e[k] * t for k in (0, 1))
+        return (tools.density(list(runs_p), pt, func)[1],
+                tools.density(list(runs_q), pt, func)[1])
+
+    return [(c.lo, c.hi, tools.terms(c.result[0], lam), tools.terms(c.result[1], lam))
+            for c in cells(compute, func)]
 
 
 def _t_words(c: Any, name: str) -> Any:
@@ -230,7 +333,7 @@ def _samples(reg: Region | None, point: Point) -> list[Point]:
 def _sign_at(h: Terms2, p: Point, lam: Fraction) -> int:
     """The sign of ``h`` at ``p`` (0: undecided at the working precision)."""
     with flint_prec(prec()):
-        b = ball(restrict(h, p, (Fraction(0), Fraction(0))), flint.arb(0), lam)
+        b = ball_at(h, p, lam)
     return 1 if b > 0 else -1 if b < 0 else 0
 
 

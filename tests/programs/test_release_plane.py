@@ -9,6 +9,7 @@ from fractions import Fraction as F
 from exactdp.programs import library_release as L
 from exactdp.programs.release_loss import _density
 from exactdp.programs.release_plane import (
+    Sides,
     U,
     UVPoly,
     V,
@@ -66,3 +67,19 @@ def test_each_face_holds_the_exact_density_at_its_points():
         assert {k: q for k, q in total.items() if q} == exact
         checked += 1
     assert checked >= 2
+
+
+def test_sides_in_integers_agree_with_side_in_fractions():
+    """The integer signs (Sides, used in the cells' loops) against ``side`` in Fractions,
+    zeros included (points on the lines)."""
+    lines = [normal(F(a), F(b), F(c)) for a, b, c in
+             ((0, 1, 0), (-1, 2, 3), (F(1, 3), F(-1, 7), 1), (5, 0, F(2, 9)))]
+    pts = [(F(0), F(0)), (F(1, 2), F(-1, 3)), (F(-3), F(7, 5)), (F(1, 6), F(-2, 9))]
+    pts += [meet(lines[1], lines[2]), (F(1), F(-45, 2))]  # on two lines, on the fourth
+    signs = []
+    for p in pts:
+        at = Sides(p)
+        for ln in lines:
+            assert at(ln) == side(ln, p) == at(ln)
+            signs.append(side(ln, p))
+    assert signs.count(0) >= 4

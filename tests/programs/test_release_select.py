@@ -55,3 +55,17 @@ def test_hull_ends_round_each_ball_outward():
     lo, hi = hull_ends([flint.arb(sympy.Rational(2, 5).p) / 5, flint.arb(9) / 20])
     assert lo <= sympy.Rational(2, 5) <= lo + sympy.Rational(1, 10**15)
     assert hi - sympy.Rational(1, 10**15) <= sympy.Rational(9, 20) <= hi
+
+
+def test_a_tightened_enclosure_keeps_its_candidate_attained_or_not():
+    """A critical value approached only (an edge of a face whose line has other densities)
+    stays approached once its enclosure is tightened: ln 2 enclosed to 1e-6, tightened (the
+    result within 1e-15 of mpmath's ln 2 at 50 digits)."""
+    mpmath.mp.dps = 50
+    wide = flint.arb(flint.arb(2).log().mid(), 1e-6)
+    for attained in (True, False):
+        c = Candidate(None, wide, 0, attained, "w", tighten=lambda: flint.arb(2).log())
+        result, best = select([c])
+        assert best is not None and best.attained is attained and result.attained is attained
+        lo, hi = result.interval
+        assert abs((lo + hi) / 2 - sympy.Float(mpmath.log(2), 50)) < 1e-15 and hi - lo < 1e-15

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction as F
 
+import flint
 import mpmath
 
 from exactdp.programs.release_sign2d import frame, nonnegative, transform
@@ -46,3 +47,39 @@ def test_transform_is_a_change_of_variables():
     for x, y in ((F(1, 3), F(2)), (F(-1), F(1, 5))):
         u, v = p0[0] + x * r1[0] + y * r2[0], p0[1] + x * r1[1] + y * r2[1]
         assert abs(ev(t, x, y) - ev(H, u, v)) < 1e-25
+
+
+def test_the_integer_part_is_the_fraction_region():
+    """The box loop's exact integer geometry (``part``: homogeneous vertices, reduced rays,
+    coordinate ranges) against release_face.region in Fractions, on bounded and unbounded
+    polygons cut by boxes; the vertex balls hold the exact vertices."""
+    from itertools import product
+
+    from exactdp.programs.release_face import extremes, region
+    from exactdp.programs.release_sign2d import _box_halves, int_half, part
+
+    polys = [QUADRANT, [(F(1), F(1), F(-1)), (F(1), F(-1), F(1)), (F(0), F(0), F(1))],
+             QUADRANT + [(F(7, 3), F(-1, 2), F(-2, 5))], [(F(-1, 3), F(1), F(0))]]
+    cuts = [None, F(0), F(5, 7), F(-3, 2)]
+    checked = 0
+    for hs, (a, b) in product(polys, product(cuts, cuts)):
+        box = (a, None, b, None)
+        boxed = hs + ([(-a, F(1), F(0))] if a is not None else []) + (
+            [(-b, F(0), F(1))] if b is not None else [])
+        want = region(boxed)
+        got = part([int_half(h) for h in hs] + _box_halves(box))
+        if want is None:
+            assert got is None
+            continue
+        assert got is not None
+        assert sorted((F(x, w), F(y, w)) for x, y, w in got.vertices) == list(want.vertices)
+        unit = {(r[0] / max(abs(r[0]), abs(r[1])), r[1] / max(abs(r[0]), abs(r[1])))
+                for r in want.rays}
+        assert {(F(x, max(abs(x), abs(y))), F(y, max(abs(x), abs(y)))) for x, y in got.rays} == unit
+        for axis in (0, 1):
+            lin = (F(1), F(0)) if axis == 0 else (F(0), F(1))
+            assert got.rng[axis] == extremes(want, lin, F(0))
+        for (x, y, w), bx, by in zip(got.vertices, got.xs, got.ys, strict=True):
+            assert bx.contains(flint.fmpq(x, w)) and by.contains(flint.fmpq(y, w))
+        checked += 1
+    assert checked > 20

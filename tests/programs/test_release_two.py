@@ -6,16 +6,19 @@ the supremum, and close to it), and the program's own sampler (Monte Carlo)."""
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import mpmath
 import sympy
 
 import exactdp
+from exactdp.programs import laplace, program
 from exactdp.programs import library_release as L
 from exactdp.programs.release_loss import _tools
-from exactdp.programs.release_select import select
-from exactdp.programs.release_two import plane_shape, two_candidates
+from exactdp.programs.release_select import abs_ball, select
+from exactdp.programs.release_sup import exact_at
+from exactdp.programs.release_two import line_density, plane_shape, two_candidates
 
 from .quadrature import _integral, laplace_cdf, laplace_pdf
 
@@ -127,17 +130,165 @@ def test_plane_shape_needs_two_values_of_laplace_noise():
     assert not plane_shape(d.runs[one[0]], d.runs[one[0]])
 
 
-def test_the_plane_route_takes_runs_of_at_most_plane_draws_noises():
-    """GapSVT c = 2 at 4 answers (5 noises) is the plane's; at 5 answers (6 noises) the
-    route grew to 19 s CPU a pair (over 120 s at 10 against an estimate of 22 s): those
-    runs keep the search's certified bracket."""
+def test_the_plane_route_takes_the_runs_its_price_allows():
+    """GapSVT c = 2: runs of up to 7 noises (6 answers) are priced within
+    PLANE_RUN_SECONDS and taken; 8 noises and more keep the search's certified bracket.
+    The price is the documented sum: PLANE_FACTOR density pairs plus the proofs'
+    enclosures (850 * 4**(noises - 3), at most PLANE_WORK)."""
     from exactdp.programs import release_two as T
+    from exactdp.programs.integrate import run_cost
     from exactdp.programs.release import release_trace
 
     g = L.gap_svt(epsilon=1, threshold=1, c=2)
-    four = [r for r in release_trace(g, (1,) * 4).runs if len(r.released) == 2]
-    assert four and all(len(r.draws) <= T.PLANE_DRAWS for r in four)
-    assert all(T.plane_shape([r], [r]) for r in four)
-    five = [r for r in release_trace(g, (1,) * 5).runs
-            if len(r.released) == 2 and len(r.draws) > T.PLANE_DRAWS]
-    assert five and not any(T.plane_shape([r], [r]) for r in five)
+    runs = [r for r in release_trace(g, (1,) * 8).runs if len(r.released) == 2]
+    small = [r for r in runs if len(r.draws) <= 7]
+    large = [r for r in runs if len(r.draws) >= 8]
+    assert small and large
+    assert all(T.plane_run(r) and T.plane_shape([r], [r]) for r in small)
+    assert not any(T.plane_run(r) or T.plane_shape([r], [r]) for r in large)
+    for r in runs:
+        each = 2 * (Fraction(1, 10**4) * (len(r.draws) + len(r.constraints))) + 2 * run_cost(r)
+        units = min(T.PLANE_WORK, 850 * 4 ** (len(r.draws) - 3))
+        want = T.PLANE_FACTOR * float(each) + units * T.ENCLOSURE_SECONDS
+        assert abs(T.plane_seconds(r) - want) < 1e-9 * want
+        assert T.plane_run(r) == (T.plane_seconds(r) <= T.PLANE_RUN_SECONDS)
+
+
+@program(sensitivity=1, output="release", counts=("c",))
+def adaptive_gt(q, epsilon, threshold, c=1, sigma=16, sensitivity=1):
+    """AdaptiveSVT (library_release.adaptive_svt) with strict comparisons: a gap is
+    released when above ``sigma`` (cheap) or above 0 (costly), never at exactly 0."""
+    rho = laplace(2 * sensitivity / epsilon)
+    out, spent = [], 0
+    for a in q:
+        if spent > 2 * c - 2:
+            out.append(None)
+            continue
+        top = a + laplace(8 * c * sensitivity / epsilon) - (threshold + rho)
+        if top > sigma:
+            out.append(top)
+            spent += 1
+            continue
+        middle = a + laplace(4 * c * sensitivity / epsilon) - (threshold + rho)
+        if middle > 0:
+            out.append(middle)
+            spent += 2
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+def adaptive_density(q, gaps, strict, sigma=1, rho_b=2, eta_b=16, xi_b=8):
+    """AdaptiveSVT's density (c = 2, T = 0) of two released gaps, from the algorithm:
+    ``int f_rho(z) prod_i h_i(z) dz`` with ``h_i = [g_i >= sigma] f_eta(g_i + z - a_i) +
+    [g_i >= 0] F_eta(sigma + z - a_i) f_xi(g_i + z - a_i)`` (``>`` when ``strict``)."""
+    gaps = [mpmath.mpf(Fraction(g).numerator) / Fraction(g).denominator
+            if isinstance(g, (int, Fraction)) else g for g in gaps]
+
+    def above(x, level):
+        return x > level if strict else x >= level
+
+    def h(z):
+        out = laplace_pdf(z, rho_b)
+        for a, g in zip(q, gaps, strict=True):
+            part = laplace_pdf(g + z - a, eta_b) if above(g, sigma) else 0
+            if above(g, 0):
+                part += laplace_cdf(sigma + z - a, eta_b) * laplace_pdf(g + z - a, xi_b)
+            out *= part
+        return out
+
+    return _integral(h, [0, *(a - g for a, g in zip(q, gaps, strict=True)),
+                         *(a - sigma for a in q)])
+
+
+def test_an_edge_on_a_strict_support_boundary_is_approached_not_attained():
+    """AdaptiveSVT, c = 2, sigma = 1, (0, 0) against (0, 1), the pattern (REAL, REAL): its
+    largest edge value is a critical point on the edge v = 0 (the costly branch's support
+    boundary). With ``>=`` the output there has that density (attained: the quadrature's
+    ratio on the edge equals it); with ``>`` the density on the edge is 0 under both inputs
+    (quadrature and the exact one-point density), the value only approached from inside
+    (the quadrature's ratio at v = 1e-9 equals it)."""
+    for prog, strict in ((L.adaptive_svt(epsilon=1, threshold=0, c=2, sigma=1), False),
+                         (adaptive_gt(epsilon=1, threshold=0, c=2, sigma=1), True)):
+        d, e = prog.distribution((0, 0)), prog.distribution((0, 1))
+        key = next(k for k, o in zip(d.keys, d.outputs, strict=True)
+                   if str(o) == "(REAL, REAL)")
+        found, _ = two_candidates(d.runs[key], e.runs[key], "P", "t", _tools(None))
+        edge = [c for c in found if "(0, 0) + t (1, 0) with t at" in c.witness]
+        top = max(edge, key=lambda c: abs_ball(c).lower())
+        assert top.attained is not strict and select(found)[0].attained is not strict
+        x, y = (Fraction(s) for s in re.search(r"t at \[(\S+), (\S+)\]", top.witness).groups())
+        u = (x + y) / 2
+        mpmath.mp.dps = 30
+        value = mpmath.mpf(abs_ball(top).mid().str(25, radius=False))
+        f0 = adaptive_density((0, 0), (u, 0), strict)
+        g0 = adaptive_density((0, 1), (u, 0), strict)
+        exact = d.density((u, Fraction(0))), e.density((u, Fraction(0)))
+        if strict:
+            assert f0 == g0 == 0 and exact == (0, 0)
+        else:
+            assert abs(abs(mpmath.log(f0 / g0)) - value) < 1e-9
+            assert abs(mpmath.mpf(sympy.N(exact[0], 30)) - f0) < 1e-25
+        near = (u, mpmath.mpf(10) ** -9)
+        inside = mpmath.log(adaptive_density((0, 0), near, strict)
+                            / adaptive_density((0, 1), near, strict))
+        assert abs(abs(inside) - value) < 1e-8
+
+
+@program(sensitivity=1, output="release", counts=("c",))
+def gap_gt(q, epsilon, threshold, c=1, sensitivity=1):
+    """GapSVT (library_release.gap_svt) releasing the gap only when above 0."""
+    rho = laplace(2 * sensitivity / epsilon)
+    out, count = [], 0
+    for a in q:
+        if count == c:
+            out.append(None)
+            continue
+        gap = a + laplace(4 * c * sensitivity / epsilon) - (threshold + rho)
+        if gap > 0:
+            out.append(gap)
+            count += 1
+        else:
+            out.append(False)
+    return tuple(out)
+
+
+def test_line_density_is_the_density_on_the_line_itself():
+    """GapSVT c = 2 on (0, 1): on the line v = 0 the line's own densities equal the exact
+    one-point density at rational points (``>=``: the face's closure); with ``>`` they are
+    0 on the whole line, while the quadrature density just above it is not."""
+    tools = _tools(None)
+    for prog, strict in ((L.gap_svt(epsilon=1, threshold=1, c=2), False),
+                         (gap_gt(epsilon=1, threshold=1, c=2), True)):
+        d, e = prog.distribution((0, 1)), prog.distribution((1, 0))
+        key = next(k for k, o in zip(d.keys, d.outputs, strict=True)
+                   if str(o) == "(REAL, REAL)")
+        lam = tools.lam(tools.density(d.runs[key], (Fraction(1), Fraction(1)), "t")[0], "t")
+        pieces = line_density((Fraction(0), Fraction(0), Fraction(1)), d.runs[key],
+                              e.runs[key], lam, "t", tools)
+        assert pieces and pieces[0][0] is None and pieces[-1][1] is None
+        for t in (Fraction(-1, 3), Fraction(1, 3), Fraction(5, 2), Fraction(40)):
+            lo, hi, f, g = next(p for p in pieces if (p[0] is None or p[0] < t)
+                                and (p[1] is None or t < p[1]))
+            want = d.density((t, Fraction(0))) if t > 0 else 0
+            assert sympy.simplify(exact_at(f, t, lam) - want) == 0
+            if strict:
+                assert not f and not g
+        mpmath.mp.dps = 20
+        above = gap_density((0, 1), ("REAL", "REAL"), (mpmath.mpf(1) / 3, mpmath.mpf(10) ** -9))
+        assert above > 1e-3
+
+
+def test_gapsvt_c2_six_answers_is_exact_against_the_grid():
+    """6 answers (7 noises a run, past the old PLANE_DRAWS = 5: a certified bracket
+    before): exact now, approached as both gaps grow on its witness pattern; a dense grid of
+    the quadrature density of that pattern stays below it and comes within 1e-4."""
+    g = L.gap_svt(epsilon=1, threshold=1, c=2)
+    a, b = (1, 1, 1, 0, 0, 0), (0, 0, 0, 1, 1, 1)
+    loss = exactdp.privacy_loss(g, a, b)
+    assert loss.interval is None and not loss.attained
+    pattern = (False, False, False, "REAL", "REAL", None)
+    assert "(False, False, False, REAL, REAL, None)" in loss.output
+    v = mpmath.mpf(sympy.N(loss.value, 30))
+    top = _grid_max(a, b, pattern)
+    assert top <= v + mpmath.mpf(10) ** -15 and v - top < 1e-4
