@@ -1,0 +1,293 @@
+"""A release program made of two independent parts: its loss is the sum of theirs.
+
+A program whose returned tuple splits into two groups of components, each computed from
+its own noises (SVT34Parallel: Lyu-Su-Li's Algorithms 3 and 4 side by side), has the law
+of a product: the output ``(x, y)`` has density ``f_A(x) f_B(y)``, so its log density
+ratio on two inputs is ``L_A(x) + L_B(y)``, the parts' own ratios, over independent
+coordinates. Its loss is then
+
+.. math::
+
+    \\sup_{x, y} |L_A(x) + L_B(y)| = \\max\\bigl(\\sup L_A + \\sup L_B,\\;
+    \\sup (-L_A) + \\sup (-L_B)\\bigr),
+
+each directional supremum a part's own (a one-pattern-at-a-time problem on far fewer
+runs than the product's), the witness the pair of the parts' witnesses, attained iff both
+are (the supremum of a sum of functions of separate variables is the sum of their
+suprema; Rudin, Principles of Mathematical Analysis, 3rd ed., ch. 1, exercise 7's
+argument for sums of sets).
+
+The split is read from the runs (:func:`factor`), never from the program's name:
+
+- the noises are grouped by the program line that drew them, two lines joined when a
+  comparison or a released value of some run reads noises of both: exactly two groups;
+- the output is a tuple whose components fall to one group each: a component releasing a
+  value goes to the group of its noises, those releasing none to the group that releases
+  nothing (there must be one such group when some component releases nothing);
+- every run is the pair of its two halves (noises, comparisons and released values of one
+  group, renumbered in draw order; the components of that group), no comparison reading
+  both groups, no coin (``bernoulli``) taken, and the runs are exactly the product of the
+  two sets of halves, each pair once.
+
+Then each set of halves partitions its group's noise space and the output's law is the
+product of the halves' laws, exactly. Anything else is no split (None): the caller takes
+the full route.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from typing import Any
+
+import flint
+import sympy
+
+from ..distribution import LossSupremum
+from ..exact import flint_prec, to_arb
+from .integrate import run_probability
+from .release_cost import loss_seconds
+from .release_select import Candidate, select, signed_ball
+from .release_sup import prec
+from .runs import RELEASED_KEY, Constraint, Draw, Linear, Run
+from .trace import decode
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """One independent part of a release distribution: its runs by pattern key, read by
+    :func:`exactdp.programs.release_loss.loss_supremum` as a distribution (``keys``,
+    ``outputs``, ``runs``, ``probabilities``, ``pmf``, ``loss_seconds``, ``mechanism``)."""
+
+    mechanism: Any
+    runs: dict[Hashable, list[Run]]
+    components: tuple[int, ...]
+
+    @cached_property
+    def keys(self) -> tuple[Hashable, ...]:
+        """The patterns' canonical keys, sorted."""
+        return tuple(sorted(self.runs))  # type: ignore[type-var]
+
+    @cached_property
+    def outputs(self) -> tuple[Any, ...]:
+        """The patterns, in :attr:`keys` order."""
+        return tuple(decode(k) for k in self.keys)
+
+    @cached_property
+    def probabilities(self) -> tuple[sympy.Expr, ...]:
+        """Exact probabilities of the patterns (sums of their runs')."""
+        return tuple(sympy.Add(*(run_probability(r) for r in self.runs[k])) for k in self.keys)
+
+    def pmf(self, pattern: object) -> sympy.Expr:
+        """The exact probability of one pattern."""
+        return self.probabilities[self.outputs.index(pattern)]
+
+    def loss_seconds(self, func: str) -> float:
+        """Estimated seconds of one loss against a neighbour (the runs' own estimates)."""
+        return sum(loss_seconds(r) for runs in self.runs.values() for r in runs)
+
+
+def _lines(e: Linear, draws: tuple[Draw, ...]) -> set[str]:
+    return {draws[i].line for i, _ in e.coefficients}
+
+
+def _groups(runs: list[Run]) -> dict[str, str]:
+    """The program lines drawing noises, each mapped to its group's representative line
+    (union-find over the comparisons and released values of every run)."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for run in runs:
+        for d in run.draws:
+            root(d.line)
+        for e in (*(c.expr for c in run.constraints), *run.released):
+            lines = sorted(_lines(e, run.draws))
+            for x in lines[1:]:
+                parent[root(x)] = root(lines[0])
+    return {x: root(x) for x in parent}
+
+
+def _tag(key: Hashable) -> int:
+    return int(key[0])  # type: ignore[index]
+
+
+def _reals(key: Hashable) -> int:
+    """The number of released values in a canonical output key."""
+    if key == RELEASED_KEY:
+        return 1
+    inner: tuple = key[1] if _tag(key) == 3 else ()  # type: ignore[index]
+    return sum((_reals(k) for k in inner), 0)
+
+
+def _sides(runs: list[Run], group: dict[str, str]) -> tuple[str, ...] | None:
+    """The group of each output component, or None when the components do not split."""
+    roots = sorted(set(group.values()))
+    if len(roots) != 2 or any(r.weight != 1 or _tag(r.output) != 3 for r in runs):
+        return None
+    width = {len(r.output[1]) for r in runs}  # type: ignore[index]
+    if len(width) != 1:
+        return None
+    side: list[set[str]] = [set() for _ in range(width.pop())]
+    for run in runs:
+        at = 0
+        for i, k in enumerate(run.output[1]):  # type: ignore[index]
+            n = _reals(k)
+            for e in run.released[at:at + n]:
+                side[i] |= {group[x] for x in _lines(e, run.draws)}
+            at += n
+    if any(len(s) > 1 for s in side):
+        return None
+    silent = [r for r in roots if not any(r in s for s in side)]
+    if len(silent) != 1 and not all(side):
+        return None
+    out = tuple(s.pop() if s else silent[0] for s in side)
+    return out if len(set(out)) == 2 else None
+
+
+def _renumbered(e: Linear, index: dict[int, int]) -> Linear:
+    return Linear(e.constant, tuple((index[i], c) for i, c in e.coefficients))
+
+
+def _half(run: Run, group: dict[str, str], sides: tuple[str, ...], which: str
+          ) -> tuple[tuple[Draw, ...], tuple[Constraint, ...], tuple[Linear, ...],
+                     Hashable] | None:
+    """The half of ``run`` on the group ``which``: its noises renumbered, its comparisons,
+    released values and output key; None when a comparison reads both groups or none."""
+    keep = [d for d in run.draws if group[d.line] == which]
+    index = {d.index: j for j, d in enumerate(keep)}
+    draws = tuple(Draw(j, d.law, d.scale, d.line) for j, d in enumerate(keep))
+    cons = []
+    for c in run.constraints:
+        on = {i in index for i, _ in c.expr.coefficients}
+        if on == {True, False} or not on:
+            return None
+        if on == {True}:
+            cons.append(Constraint(_renumbered(c.expr, index), c.relation, c.line))
+    comps, released, at = [], [], 0
+    for k, s in zip(run.output[1], sides, strict=True):  # type: ignore[index]
+        n = _reals(k)
+        if s == which:
+            comps.append(k)
+            released += [_renumbered(e, index) for e in run.released[at:at + n]]
+        at += n
+    key = comps[0] if len(comps) == 1 else (3, tuple(comps))
+    return draws, tuple(cons), tuple(released), key
+
+
+@lru_cache(maxsize=256)
+def factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
+    """The two independent parts of a release distribution (the module docstring's
+    conditions, each checked exactly) and the group of each output component, or None.
+
+    Parameters
+    ----------
+    dist : ProgramRelease
+        The distribution (its runs by pattern key, its mechanism).
+
+    Returns
+    -------
+    tuple or None
+        ``((part A, part B), sides)``: part A holds the first output component.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library_release import svt34_parallel
+    >>> (a, b), _ = factor(svt34_parallel(epsilon=1, c=1).distribution([0, 1]))
+    >>> a.outputs[-1], b.outputs[0]
+    ((REAL, None), (True, None))
+    """
+    runs = [r for rs in dist.runs.values() for r in rs]
+    group = _groups(runs)
+    sides = _sides(runs, group)
+    if sides is None:
+        return None
+    order = (sides[0], next(s for s in sides if s != sides[0]))
+    halves: list[dict[tuple, Run]] = [{}, {}]
+    pairs = set()
+    for run in runs:
+        both = [_half(run, group, sides, w) for w in order]
+        if None in both:
+            return None
+        ids = []
+        for h, found in zip(halves, both, strict=True):
+            draws, cons, released, key = found  # type: ignore[misc]
+            event = (draws, cons, released)
+            ids.append(event)
+            old = h.setdefault(event, Run(draws, cons, sympy.Integer(1), key, released))
+            if old.output != key:  # one event, two outputs: not a function of its half
+                return None
+        pairs.add(tuple(ids))
+    if len(pairs) != len(runs) or len(pairs) != len(halves[0]) * len(halves[1]):
+        return None
+    parts = []
+    for w, h in zip(order, halves, strict=True):
+        by_key: dict[Hashable, list[Run]] = {}
+        for run in h.values():
+            by_key.setdefault(run.output, []).append(run)
+        parts.append(Part(dist.mechanism, by_key,
+                          tuple(i for i, s in enumerate(sides) if s == w)))
+    return (parts[0], parts[1]), sides
+
+
+#: A part's supremum in one direction: ``(part on q, part on q', sign)`` to the selected
+#: result and its candidate, or None (infinite, bracketed, or refused: no split).
+Directional = Callable[[Any, Any, int], tuple[LossSupremum, Candidate | None] | None]
+
+
+def _joined(a: tuple[LossSupremum, Candidate | None], b: tuple[LossSupremum,
+            Candidate | None], sign: int) -> Candidate | None:
+    """The candidate of the pair of the parts' witnesses in one direction: the product of
+    their density pairs (exact), else the sum of their signed enclosures."""
+    (ra, ca), (rb, cb) = a, b
+    if ca is None or cb is None:
+        return None
+    witness = f"part 1: {ra.witness}; part 2: {rb.witness}"
+    attained = ra.attained and rb.attained
+    if ra.interval is None and rb.interval is None and ca.exact and cb.exact:
+        pair = (sympy.expand(ca.exact[0] * cb.exact[0]), sympy.expand(ca.exact[1] * cb.exact[1]))
+        return Candidate(pair, None, 0, attained, witness)
+    with flint_prec(prec()):
+        balls = [flint.arb(0)] * 2
+        for i, (r, c) in enumerate(((ra, ca), (rb, cb))):
+            if r.interval is not None:  # a certified hull: |L| in [lo, hi], sign ``sign``
+                lo, hi = (to_arb(sympy.Rational(x), prec()) for x in r.interval)
+                balls[i] = sign * ((lo + hi) / 2).union(lo).union(hi)
+            else:
+                balls[i] = signed_ball(c)
+        return Candidate(None, balls[0] + balls[1], 0, attained, witness)
+
+
+def product_supremum(dist: Any, other: Any, directional: Directional) -> LossSupremum | None:
+    """The loss of a pair of a program of two independent parts (:func:`factor` on both
+    inputs, the same split): the larger over the two directions of the sum of the parts'
+    suprema in that direction, or None (no split, or a part infinite, bracketed or
+    refused: the caller takes the full route).
+
+    ``directional(part, part', sign)`` is a part's supremum in one direction (``sign``
+    +1 or -1) or of ``|ln f/f'|`` (0). Each part's loss (0) comes first: where both lean
+    the same way (or one is 0) the sum of the two is the loss; else the weaker direction of
+    each part is computed, and the loss is the larger of the two sums."""
+    fa, fb = factor(dist), factor(other)
+    if fa is None or fb is None or fa[1] != fb[1]:
+        return None
+    parts = list(zip(fa[0], fb[0], strict=True))
+    a, b = (directional(p, q, 0) for p, q in parts)
+    if a is None or b is None:
+        return None
+    whole = [a, b]
+    lean = [a[0].direction, b[0].direction]
+    if lean[0] * lean[1] >= 0:  # one direction holds both parts' worst outputs
+        sign = lean[0] or lean[1] or 1
+        found = [_joined(whole[0], whole[1], sign)]
+    else:
+        weak = [directional(*parts[1], lean[0]), directional(*parts[0], lean[1])]
+        if weak[0] is None or weak[1] is None:
+            return None
+        found = [_joined(whole[0], weak[0], lean[0]), _joined(weak[1], whole[1], lean[1])]
+    cands = [c for c in found if c is not None]
+    return select(cands)[0] if len(cands) == len(found) else None
