@@ -38,7 +38,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import cached_property
 from typing import Any
 
 import flint
@@ -47,6 +47,7 @@ import sympy
 from ..distribution import LossSupremum
 from ..exact import flint_prec, to_arb
 from .integrate import run_probability
+from .release_bound import check_bounds, runs_bound
 from .release_cost import loss_seconds
 from .release_select import Candidate, select, signed_ball
 from .release_sup import prec
@@ -179,7 +180,11 @@ def _half(run: Run, group: dict[str, str], sides: tuple[str, ...], which: str
     return draws, tuple(cons), tuple(released), key
 
 
-@lru_cache(maxsize=256)
+#: :func:`factor` by the mechanism and the answers (at most 256, then cleared): a suite row
+#: reads one vector against each of its neighbours, through distributions made anew.
+_FACTORS: dict[tuple, tuple[tuple[Part, Part], tuple[str, ...]] | None] = {}
+
+
 def factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
     """The two independent parts of a release distribution (the module docstring's
     conditions, each checked exactly) and the group of each output component, or None.
@@ -201,6 +206,15 @@ def factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
     >>> a.outputs[-1], b.outputs[0]
     ((REAL, None), (True, None))
     """
+    memo = (dist.mechanism, tuple(dist.scores.exact))
+    if memo not in _FACTORS:
+        if len(_FACTORS) > 256:
+            _FACTORS.clear()
+        _FACTORS[memo] = _factor(dist)
+    return _FACTORS[memo]
+
+
+def _factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
     runs = [r for rs in dist.runs.values() for r in rs]
     group = _groups(runs)
     sides = _sides(runs, group)
@@ -291,3 +305,26 @@ def product_supremum(dist: Any, other: Any, directional: Directional) -> LossSup
         found = [_joined(whole[0], weak[0], lean[0]), _joined(weak[1], whole[1], lean[1])]
     cands = [c for c in found if c is not None]
     return select(cands)[0] if len(cands) == len(found) else None
+
+
+def product_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:
+    """A rigorous upper bound on the loss of a pair of a program of two independent parts
+    (:func:`factor`): in each direction the sum over the parts of their largest
+    translation bound in that direction (:func:`~exactdp.programs.release_bound.
+    runs_bound`), the larger of the two sums (the module docstring's sum rule); ``oo``
+    where a part's pattern is reached under one input only; None where there is no split
+    or a part's pattern has no rational translation bound (the full route decides)."""
+    fa, fb = factor(dist), factor(other)
+    if fa is None or fb is None or fa[1] != fb[1]:
+        return None
+    sums = [sympy.Integer(0), sympy.Integer(0)]
+    for p, q in zip(fa[0], fb[0], strict=True):
+        if set(p.keys) != set(q.keys):
+            return sympy.oo
+        check_bounds(func, p.runs, q.runs, p.keys)
+        for i, (x, y) in enumerate(((p, q), (q, p))):
+            bounds = [runs_bound(x.runs[k], y.runs[k]) for k in p.keys]
+            if not all(b is not None and b.is_Rational for b in bounds):
+                return None
+            sums[i] += max(bounds)  # type: ignore[type-var]
+    return max(sums)

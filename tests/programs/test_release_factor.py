@@ -10,9 +10,9 @@ import sympy
 
 import exactdp
 from exactdp.exact.signs import is_zero
-from exactdp.programs import laplace, program, release_loss
+from exactdp.programs import laplace, program, release, release_loss
 from exactdp.programs.library_release import svt3, svt34_parallel
-from exactdp.programs.release_factor import factor, product_supremum
+from exactdp.programs.release_factor import factor, product_bound, product_supremum
 
 R = sympy.Rational
 
@@ -94,3 +94,16 @@ def test_two_released_values_of_separate_noises_add_their_losses(monkeypatch):
     assert found is not None and found.loss == R(1, 2) and found.attained
     monkeypatch.setattr(release_loss, "product_supremum", lambda *args: None)
     assert exactdp.privacy_loss(m, [0, 0], [1, -1]).loss == R(1, 2)
+
+
+def test_the_bound_of_a_product_is_the_full_routes(monkeypatch):
+    # the translation bound of a pattern pair (x, y) is the parts' sum in each direction,
+    # so the largest over the product is the larger of the two sums of the parts' largest
+    m = svt34_parallel(epsilon=R(1, 10), c=1)
+    d = m.distribution([1, 1, 1])
+    found = [product_bound("t", d, m.distribution(list(b))) for b in ((2, 2, 2), (0, 2, 0))]
+    monkeypatch.setattr(release, "product_bound", lambda *args: None)
+    full = [d.loss_upper_bound(list(b)) for b in ((2, 2, 2), (0, 2, 0))]
+    assert found == full and all(isinstance(b, sympy.Rational) for b in found)
+    assert product_bound("t", shared(epsilon=1).distribution([0, 0]),
+                         shared(epsilon=1).distribution([1, 1])) is None
