@@ -51,6 +51,7 @@ from .release_bound import check_bounds, runs_bound
 from .release_cost import loss_seconds
 from .release_select import Candidate, select, signed_ball
 from .release_sup import prec
+from .release_tidy import quick
 from .runs import RELEASED_KEY, Constraint, Draw, Linear, Run
 from .trace import decode
 
@@ -253,14 +254,20 @@ def _factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
 Directional = Callable[[Any, Any, int], tuple[LossSupremum, Candidate | None] | None]
 
 
+def _where(part: Part) -> str:
+    many = len(part.components) > 1
+    return f"component{'s' * many} {', '.join(map(str, part.components))}"
+
+
 def _joined(a: tuple[LossSupremum, Candidate | None], b: tuple[LossSupremum,
-            Candidate | None], sign: int) -> Candidate | None:
+            Candidate | None], sign: int, parts: tuple[Part, Part]) -> Candidate | None:
     """The candidate of the pair of the parts' witnesses in one direction: the product of
     their density pairs (exact), else the sum of their signed enclosures."""
     (ra, ca), (rb, cb) = a, b
     if ca is None or cb is None:
         return None
-    witness = f"part 1: {ra.witness}; part 2: {rb.witness}"
+    witness = (f"{ra.witness} in the output's {_where(parts[0])}, with {rb.witness} in its "
+               f"{_where(parts[1])}")
     attained = ra.attained and rb.attained
     if ra.interval is None and rb.interval is None and ca.exact and cb.exact:
         pair = (sympy.expand(ca.exact[0] * cb.exact[0]), sympy.expand(ca.exact[1] * cb.exact[1]))
@@ -290,19 +297,18 @@ def product_supremum(dist: Any, other: Any, directional: Directional) -> LossSup
     if fa is None or fb is None or fa[1] != fb[1]:
         return None
     parts = list(zip(fa[0], fb[0], strict=True))
-    a, b = (directional(p, q, 0) for p, q in parts)
-    if a is None or b is None:
-        return None
-    whole = [a, b]
-    lean = [a[0].direction, b[0].direction]
-    if lean[0] * lean[1] >= 0:  # one direction holds both parts' worst outputs
-        sign = lean[0] or lean[1] or 1
-        found = [_joined(whole[0], whole[1], sign)]
-    else:
-        weak = [directional(*parts[1], lean[0]), directional(*parts[0], lean[1])]
-        if weak[0] is None or weak[1] is None:
+    with quick():  # the parts' closed forms are not read, only their density pairs
+        a, b = (directional(p, q, 0) for p, q in parts)
+        if a is None or b is None:
             return None
-        found = [_joined(whole[0], weak[0], lean[0]), _joined(weak[1], whole[1], lean[1])]
+        lean = [a[0].direction, b[0].direction]
+        if lean[0] * lean[1] >= 0:  # one direction holds both parts' worst outputs
+            found = [_joined(a, b, lean[0] or lean[1] or 1, fa[0])]
+        else:
+            weak = [directional(*parts[1], lean[0]), directional(*parts[0], lean[1])]
+            if weak[0] is None or weak[1] is None:
+                return None
+            found = [_joined(a, weak[0], lean[0], fa[0]), _joined(weak[1], b, lean[1], fa[0])]
     cands = [c for c in found if c is not None]
     return select(cands)[0] if len(cands) == len(found) else None
 
