@@ -36,6 +36,7 @@ the full route.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
@@ -45,9 +46,10 @@ import flint
 import sympy
 
 from ..distribution import LossSupremum
-from ..exact import flint_prec, to_arb
+from ..exact import arb_to_interval, flint_prec, to_arb
+from ..exact.signs import compare
 from .integrate import run_probability
-from .release_bound import check_bounds, runs_bound
+from .release_bound import FLOOR, BelowFloor, check_bounds, runs_bound
 from .release_cost import loss_seconds
 from .release_select import Candidate, select, signed_ball
 from .release_sup import prec
@@ -251,7 +253,8 @@ def _factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
 
 #: A part's supremum in one direction: ``(part on q, part on q', sign)`` to the selected
 #: result and its candidate, or None (infinite, bracketed, or refused: no split).
-Directional = Callable[[Any, Any, int], tuple[LossSupremum, Candidate | None] | None]
+Directional = Callable[[Any, Any, int, sympy.Expr | None],
+                      tuple[LossSupremum, Candidate | None] | None]
 
 
 def _where(part: Part) -> str:
@@ -289,28 +292,70 @@ def product_supremum(dist: Any, other: Any, directional: Directional) -> LossSup
     suprema in that direction, or None (no split, or a part infinite, bracketed or
     refused: the caller takes the full route).
 
-    ``directional(part, part', sign)`` is a part's supremum in one direction (``sign``
-    +1 or -1) or of ``|ln f/f'|`` (0). Each part's loss (0) comes first: where both lean
-    the same way (or one is 0) the sum of the two is the loss; else the weaker direction of
-    each part is computed, and the loss is the larger of the two sums."""
+    ``directional(part, part', sign, floor)`` is a part's supremum in one direction
+    (``sign`` +1 or -1) or of ``|ln f/f'|`` (0), exact where at least ``floor``. Each
+    part's loss (0) comes first: where both lean the same way (or one is 0) the sum of the
+    two is the loss; else the weaker direction of each part is computed, and the loss is
+    the larger of the two sums. Under :data:`~exactdp.programs.release_bound.FLOOR` (a
+    search over pairs wants only losses at least it), the part estimated dearer
+    (:meth:`Part.loss_seconds`) comes second, with the floor less the first part's loss
+    (rounded down to a rational) as its own: below it, the pair's loss ``<= |L_A| +
+    |L_B|`` is below the floor, and :class:`~exactdp.programs.release_bound.BelowFloor` is
+    raised."""
     fa, fb = factor(dist), factor(other)
     if fa is None or fb is None or fa[1] != fb[1]:
         return None
     parts = list(zip(fa[0], fb[0], strict=True))
     with quick():  # the parts' closed forms are not read, only their density pairs
-        a, b = (directional(p, q, 0) for p, q in parts)
-        if a is None or b is None:
+        losses = _losses(parts, FLOOR.get(), directional)
+        if losses is None:
             return None
+        a, b = losses
         lean = [a[0].direction, b[0].direction]
         if lean[0] * lean[1] >= 0:  # one direction holds both parts' worst outputs
             found = [_joined(a, b, lean[0] or lean[1] or 1, fa[0])]
         else:
-            weak = [directional(*parts[1], lean[0]), directional(*parts[0], lean[1])]
+            weak = [directional(*parts[1], lean[0], None),
+                    directional(*parts[0], lean[1], None)]
             if weak[0] is None or weak[1] is None:
                 return None
             found = [_joined(a, weak[0], lean[0], fa[0]), _joined(weak[1], b, lean[1], fa[0])]
     cands = [c for c in found if c is not None]
     return select(cands)[0] if len(cands) == len(found) else None
+
+
+Found = tuple[LossSupremum, Candidate | None]
+
+
+def _losses(parts: list[tuple[Part, Part]], floor: sympy.Expr | None,
+            directional: Directional) -> tuple[Found, Found] | None:
+    """Each part's loss, the part estimated cheaper first; the other under the floor
+    less the first's loss (:func:`product_supremum`)."""
+    order = sorted(range(2), key=lambda i: parts[i][0].loss_seconds("") if floor is not None
+                   else i)
+    (p1, q1), (p2, q2) = parts[order[0]], parts[order[1]]
+    first = directional(p1, q1, 0, None)
+    if first is None:
+        return None
+    rest = None
+    if floor is not None:
+        with flint_prec(prec()):
+            top = first[0].interval[1] if first[0].interval else first[0].loss
+            low = arb_to_interval(to_arb(floor, prec()) - to_arb(sympy.sympify(top), prec()))[0]
+        rest = sympy.Rational(math.floor(low * 2**40), 2**40) if low > 0 else None  # short
+    second = directional(p2, q2, 0, rest)
+    if second is None:
+        return None
+    if rest is not None:
+        r = second[0]
+        if compare(sympy.Rational(r.interval[1]) if r.interval else r.loss, rest) < 0:
+            raise BelowFloor  # |L_A| + |L_B| < floor everywhere
+        if r.interval is not None and compare(sympy.Rational(r.interval[0]), rest) < 0:
+            second = directional(p2, q2, 0, None)  # pruned near the floor: again
+            if second is None:
+                return None
+    out = [first, second] if order[0] == 0 else [second, first]
+    return out[0], out[1]
 
 
 def product_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:

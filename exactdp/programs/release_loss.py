@@ -61,7 +61,7 @@ from .release_max import max_pattern
 from .release_patterns import real_count
 from .release_products import cross
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
-from .release_select import Candidate, abs_ball, hull_ends, log_sign, select, signed_ball
+from .release_select import Candidate, abs_ball, hull_ends, kept, log_sign, select
 from .release_separable import positive_log, separable_shift
 from .release_sup import (
     MAX_STEPS,
@@ -83,13 +83,6 @@ BRACKET_STEPS = 600
 #: The direction of a directional supremum (:func:`directional_supremum`; 0: ``|ln f/f'|``).
 _SIGN: ContextVar[int] = ContextVar("release_sign", default=0)
 
-
-def _kept(c: Candidate, s: int) -> bool:
-    """Whether ``c`` counts in the direction ``s`` (0: all; else not of the opposite sign)."""
-    if not s or c.infinite:
-        return not s or c.infinite == s
-    with flint_prec(prec()):
-        return not (s * signed_ball(c) < 0) if c.exact is None else log_sign(c) * s >= 0
 
 
 def _lam(unit: sympy.Expr, func: str) -> Fraction:
@@ -417,7 +410,7 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
     def top() -> Candidate | None:
         with flint_prec(prec()):
             for c in out[lead[1]:]:
-                if not c.infinite and _kept(c, _SIGN.get()):
+                if not c.infinite and kept(c, _SIGN.get()):
                     low = abs_ball(c).lower()
                     if lead[0] is None or low > lead[0][1]:
                         lead[0] = (c, low)
@@ -574,18 +567,18 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
     return LossSupremum((lo + hi) / 2, False, direction, text, interval=(lo, hi))
 
 
-def directional_supremum(dist: Any, other: Any, sign: int
+def directional_supremum(dist: Any, other: Any, sign: int, floor: sympy.Expr | None = None
                          ) -> tuple[LossSupremum, Candidate | None] | None:
     """``sup_o ln(f_q(o) / f_q'(o))`` (``sign`` +1), ``sup_o ln(f_q'(o) / f_q(o))`` (-1)
-    or :func:`loss_supremum` (0) of two distributions without a floor (the candidates of
-    that sign, pruned by the best of them), selected (:func:`~exactdp.programs.
-    release_select.select`); None where a candidate is infinite, a pattern bracketed or
-    refused, or none has that sign: the parts of :func:`~exactdp.programs.release_factor.
-    product_supremum`."""
+    or :func:`loss_supremum` (0) of two distributions (the candidates of that sign, pruned
+    by the best of them and by ``floor``: exact where at least ``floor``; BelowFloor where
+    no candidate is left), selected (:func:`~exactdp.programs.release_select.select`);
+    None where a candidate is infinite, a pattern bracketed or refused, or none has that
+    sign: the parts of :func:`~exactdp.programs.release_factor.product_supremum`."""
     func = f"{dist.mechanism.name}.privacy_loss"
     if sign and any(real_count(p) > 1 for p in dist.outputs):  # one value a pattern (cells)
         return None
-    tokens = _SIGN.set(sign), FLOOR.set(None)
+    tokens = _SIGN.set(sign), FLOOR.set(floor)
     try:
         cands, brackets = _candidates(dist, other, func)
     except ValueError:
@@ -593,7 +586,9 @@ def directional_supremum(dist: Any, other: Any, sign: int
     finally:
         _SIGN.reset(tokens[0])
         FLOOR.reset(tokens[1])
-    kept = [c for c in cands if _kept(c, sign)]
-    if brackets or not kept or any(c.infinite for c in cands):
+    mine = [c for c in cands if kept(c, sign)]
+    if floor is not None and not mine and not brackets:
+        raise BelowFloor  # every pattern bounded, or its values, below the floor
+    if brackets or not mine or any(c.infinite for c in cands):
         return None
-    return select(kept)
+    return select(mine)

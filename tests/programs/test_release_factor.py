@@ -107,3 +107,14 @@ def test_the_bound_of_a_product_is_the_full_routes(monkeypatch):
     assert found == full and all(isinstance(b, sympy.Rational) for b in found)
     assert product_bound("t", shared(epsilon=1).distribution([0, 0]),
                          shared(epsilon=1).distribution([1, 1])) is None
+
+
+def test_a_floor_prunes_the_dearer_part_and_keeps_the_loss():
+    # the loss of (1, 1, 1) vs (2, 2, 0) is 0.147469 (the full route, above): under a
+    # floor below it the same exact loss, above it None (|L_A| + |L_B| below the floor)
+    m = svt34_parallel(epsilon=R(1, 10), c=1)
+    d = m.distribution([1, 1, 1])
+    loss = exactdp.privacy_loss(m, [1, 1, 1], [2, 2, 0]).loss
+    assert abs(float(loss) - 0.147469) < 1e-6
+    assert d.loss_at_least([2, 2, 0], R(3, 20)) is None
+    assert same(d.loss_at_least([2, 2, 0], R(1, 10)).loss, loss)
