@@ -262,6 +262,30 @@ def _where(part: Part) -> str:
     return f"component{'s' * many} {', '.join(map(str, part.components))}"
 
 
+def _split_witness(part: Part, witness: str) -> tuple[Any, str] | None:
+    """``(the part's pattern, the rest of the words)`` of a witness ``"the pattern P ..."``
+    (the longest pattern of the part that begins it), or None."""
+    found = [p for p in part.outputs if witness.startswith(f"the pattern {p!r}")]
+    if not found:
+        return None
+    p = max(found, key=lambda x: len(repr(x)))
+    return p, witness[len(f"the pattern {p!r}"):]
+
+
+def _witness(parts: tuple[Part, Part], words: tuple[str, str]) -> str:
+    """The output of the pair of the parts' witnesses: ``"the pattern (x, y) ..."`` with
+    the rest of each part's words, as the full route words it; else each part named."""
+    split = [_split_witness(p, w) for p, w in zip(parts, words, strict=True)]
+    if split[0] is None or split[1] is None:
+        return (f"{words[0]} in the output's {_where(parts[0])}, with {words[1]} in its "
+                f"{_where(parts[1])}")
+    whole: dict[int, Any] = {}
+    for part, (pattern, _) in zip(parts, split, strict=True):  # type: ignore[misc]
+        many = len(part.components) > 1
+        whole.update({c: pattern[i] if many else pattern for i, c in enumerate(part.components)})
+    return f"the pattern {tuple(whole[i] for i in sorted(whole))!r}{split[0][1]}{split[1][1]}"
+
+
 def _joined(a: tuple[LossSupremum, Candidate | None], b: tuple[LossSupremum,
             Candidate | None], sign: int, parts: tuple[Part, Part]) -> Candidate | None:
     """The candidate of the pair of the parts' witnesses in one direction: the product of
@@ -269,8 +293,7 @@ def _joined(a: tuple[LossSupremum, Candidate | None], b: tuple[LossSupremum,
     (ra, ca), (rb, cb) = a, b
     if ca is None or cb is None:
         return None
-    witness = (f"{ra.witness} in the output's {_where(parts[0])}, with {rb.witness} in its "
-               f"{_where(parts[1])}")
+    witness = _witness(parts, (ra.witness, rb.witness))
     attained = ra.attained and rb.attained
     if ra.interval is None and rb.interval is None and ca.exact and cb.exact:
         pair = (sympy.expand(ca.exact[0] * cb.exact[0]), sympy.expand(ca.exact[1] * cb.exact[1]))

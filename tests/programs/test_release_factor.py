@@ -79,7 +79,7 @@ def test_the_loss_is_the_sum_of_the_parts_as_the_full_route(a, b, monkeypatch):
     m = svt34_parallel(epsilon=R(1, 10) if len(a) == 3 else 1, c=1)
     d, e = m.distribution(list(a)), m.distribution(list(b))
     split = product_supremum(d, e, release_loss.directional_supremum)
-    assert split is not None and split.attained and "in its component 1" in split.witness
+    assert split is not None and split.attained and split.witness.startswith("the pattern ((")
     monkeypatch.setattr(release_loss, "product_supremum", lambda *args: None)
     assert same(split.loss, exactdp.privacy_loss(m, list(a), list(b)).loss)
 
