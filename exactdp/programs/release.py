@@ -56,6 +56,7 @@ from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound
 from .release_cost import loss_seconds, max_patterns_seconds
 from .release_density import run_density
+from .release_factor import product_bound
 from .release_law import pattern_law
 from .release_loss import loss_supremum
 from .release_patterns import match, real_count, released_rational, same_pattern
@@ -517,6 +518,9 @@ class ProgramRelease(ReleasedValues):
             other = self.mechanism.distribution(neighbour)
         if set(self.keys) != set(other.keys):
             return sympy.oo
+        split = product_bound(func, self, other)
+        if split is not None:  # two independent parts: the sum of their bounds
+            return split
         check_bounds(func, self.runs, other.runs, self.keys)
         out: sympy.Expr = sympy.Integer(0)
         for k in self.keys:

@@ -33,6 +33,7 @@ is its midpoint.
 
 from __future__ import annotations
 
+from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache, partial
@@ -50,16 +51,17 @@ from ..progress import Steps, progress_bar
 from .integrate import run_cost
 from .integrate_stars import units
 from .release_below import below, under
-from .release_bound import BelowFloor, check_bounds, ordered_patterns
+from .release_bound import FLOOR, BelowFloor, check_bounds, ordered_patterns
 from .release_cells import VPoly, joint_cells
 from .release_chain import Tools, exponential_chain, several_values
 from .release_density import run_density
 from .release_edge import attained_ends, edge_limit
+from .release_factor import product_supremum
 from .release_max import max_pattern
 from .release_patterns import real_count
 from .release_products import cross
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
-from .release_select import Candidate, abs_ball, hull_ends, log_sign, select
+from .release_select import Candidate, abs_ball, hull_ends, kept, log_sign, select
 from .release_separable import positive_log, separable_shift
 from .release_sup import (
     MAX_STEPS,
@@ -78,6 +80,9 @@ from .runs import Run
 #: Bisections of the critical-point search of one pattern (shared by its cells) when a
 #: bracket may stand in for it.
 BRACKET_STEPS = 600
+#: The direction of a directional supremum (:func:`directional_supremum`; 0: ``|ln f/f'|``).
+_SIGN: ContextVar[int] = ContextVar("release_sign", default=0)
+
 
 
 def _lam(unit: sympy.Expr, func: str) -> Fraction:
@@ -405,7 +410,7 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
     def top() -> Candidate | None:
         with flint_prec(prec()):
             for c in out[lead[1]:]:
-                if not c.infinite:
+                if not c.infinite and kept(c, _SIGN.get()):
                     low = abs_ball(c).lower()
                     if lead[0] is None or low > lead[0][1]:
                         lead[0] = (c, low)
@@ -419,7 +424,7 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
         label = f"the pattern {pattern!r}"
         sep = _separable(dist, other, key, label) if real_count(pattern) else None
         sep = _released_max(dist, other, key, label, func) if sep is None and real_count(
-            pattern) == 1 else sep
+            pattern) == 1 and not _SIGN.get() else sep
         out += sep if sep is not None else []
         rest += [key] if sep is None else []
         if sep is not None:
@@ -532,6 +537,9 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
     func = f"{dist.mechanism.name}.privacy_loss"
     if dist.mechanism.epsilon.free_symbols:
         raise ValueError(f"{func}: the supremum over released values needs a numeric epsilon")
+    product = product_supremum(dist, other, directional_supremum)
+    if product is not None:  # two independent parts: the sum of their suprema
+        return product
     cands, brackets = _candidates(dist, other, func)
     if not cands and not brackets:
         return LossSupremum(sympy.Integer(0), True, 0, "every output (equal densities)")
@@ -557,3 +565,30 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
             f"translation of the noises on {worst.label} ({worst.why})")
     direction = result.direction if result is not None else 1
     return LossSupremum((lo + hi) / 2, False, direction, text, interval=(lo, hi))
+
+
+def directional_supremum(dist: Any, other: Any, sign: int, floor: sympy.Expr | None = None
+                         ) -> tuple[LossSupremum, Candidate | None] | None:
+    """``sup_o ln(f_q(o) / f_q'(o))`` (``sign`` +1), ``sup_o ln(f_q'(o) / f_q(o))`` (-1)
+    or :func:`loss_supremum` (0) of two distributions (the candidates of that sign, pruned
+    by the best of them and by ``floor``: exact where at least ``floor``; BelowFloor where
+    no candidate is left), selected (:func:`~exactdp.programs.release_select.select`);
+    None where a candidate is infinite, a pattern bracketed or refused, or none has that
+    sign: the parts of :func:`~exactdp.programs.release_factor.product_supremum`."""
+    func = f"{dist.mechanism.name}.privacy_loss"
+    if sign and any(real_count(p) > 1 for p in dist.outputs):  # one value a pattern (cells)
+        return None
+    tokens = _SIGN.set(sign), FLOOR.set(floor)
+    try:
+        cands, brackets = _candidates(dist, other, func)
+    except ValueError:
+        return None
+    finally:
+        _SIGN.reset(tokens[0])
+        FLOOR.reset(tokens[1])
+    mine = [c for c in cands if kept(c, sign)]
+    if floor is not None and not mine and not brackets:
+        raise BelowFloor  # every pattern bounded, or its values, below the floor
+    if brackets or not mine or any(c.infinite for c in cands):
+        return None
+    return select(mine)

@@ -51,6 +51,15 @@ def log_sign(c: Candidate) -> int:
     return s if s is not None else compare(sympy.expand(pair[0]), sympy.expand(pair[1]))
 
 
+def kept(c: Candidate, sign: int) -> bool:
+    """Whether ``c`` counts in the direction ``sign`` of a directional supremum (0: every
+    candidate; else its log ratio not of the opposite sign, an infinite one of that sign)."""
+    if not sign or c.infinite:
+        return not sign or c.infinite == sign
+    with flint_prec(prec()):
+        return not sign * signed_ball(c) < 0 if c.exact is None else log_sign(c) * sign >= 0
+
+
 def larger(a: Candidate, b: Candidate) -> int:
     """The sign of ``|ln a0/a1| - |ln b0/b1|`` of two exact candidates, exact: ``A D - B
     C`` for the ratios ``A/B = max/min`` of each pair (exponential sums:

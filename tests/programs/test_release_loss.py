@@ -16,6 +16,7 @@ from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
 from exactdp.exact.signs import is_zero
 from exactdp.programs import exponential, laplace, program
 from exactdp.programs import library_release as L
+from exactdp.programs.release_loss import directional_supremum
 
 from . import quadrature
 
@@ -417,3 +418,23 @@ def test_a_long_loss_in_a_pipe_prints_one_start_line(monkeypatch, capsys):
     assert exactdp.privacy_loss(L.laplace_mechanism(epsilon=1), [3], [4]).loss == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "privacy_loss: started, about 38 s CPU estimated" in err
+
+
+@program(output="release")
+def one_comparison(q, epsilon):
+    return q[0] + laplace(1 / epsilon) >= 0
+
+
+def test_directional_supremum_takes_one_side_of_the_log_ratio():
+    # Pr[True] = 1/2 on (0,) and 1 - exp(-epsilon)/2 on (1,): ln f/f' is largest on False,
+    # ln((1/2) / (exp(-epsilon)/2)) = epsilon; ln f'/f on True: ln(2 - exp(-epsilon))
+    m = one_comparison(epsilon=R(1, 3))
+    d, e = m.distribution([0]), m.distribution([1])
+    up, down = directional_supremum(d, e, 1), directional_supremum(d, e, -1)
+    assert same(up[0].loss, R(1, 3)) and up[0].direction == 1
+    assert same(down[0].loss, sympy.log(2 - sympy.exp(-R(1, 3)))) and down[0].direction == -1
+    assert directional_supremum(d, e, 0)[0].loss == exactdp.privacy_loss(m, [0], [1]).loss
+    # the Laplace mechanism: |v - 1| - |v| reaches both -1 and 1 (times epsilon)
+    lm = L.laplace_mechanism(epsilon=R(1, 3))
+    d, e = lm.distribution([0]), lm.distribution([1])
+    assert [directional_supremum(d, e, s)[0].loss for s in (1, -1)] == [R(1, 3), R(1, 3)]

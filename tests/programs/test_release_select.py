@@ -12,6 +12,7 @@ from exactdp.programs.release_select import (
     Candidate,
     abs_ball,
     hull_ends,
+    kept,
     larger,
     log_sign,
     select,
@@ -69,3 +70,14 @@ def test_a_tightened_enclosure_keeps_its_candidate_attained_or_not():
         assert best is not None and best.attained is attained and result.attained is attained
         lo, hi = result.interval
         assert abs((lo + hi) / 2 - sympy.Float(mpmath.log(2), 50)) < 1e-15 and hi - lo < 1e-15
+
+
+def test_kept_takes_the_candidates_of_one_direction():
+    # ln 2 > 0, ln 1/3 < 0, ln 1 = 0 (both directions), an enclosure around -1/2, and an
+    # infinite candidate of sign +1
+    up, down, even = exact(2, 1), exact(1, 3), exact(5, 5)
+    ball = Candidate(None, flint.arb(-0.5, 1e-10), 0, True, "w")
+    inf = Candidate(None, None, 1, True, "w")
+    assert [kept(c, 1) for c in (up, down, even, ball, inf)] == [True, False, True, False, True]
+    assert [kept(c, -1) for c in (up, down, even, ball, inf)] == [False, True, True, True, False]
+    assert all(kept(c, 0) for c in (up, down, even, ball, inf))

@@ -1,0 +1,404 @@
+"""A release program made of two independent parts: its loss is the sum of theirs.
+
+A program whose returned tuple splits into two groups of components, each computed from
+its own noises (SVT34Parallel: Lyu-Su-Li's Algorithms 3 and 4 side by side), has the law
+of a product: the output ``(x, y)`` has density ``f_A(x) f_B(y)``, so its log density
+ratio on two inputs is ``L_A(x) + L_B(y)``, the parts' own ratios, over independent
+coordinates. Its loss is then
+
+.. math::
+
+    \\sup_{x, y} |L_A(x) + L_B(y)| = \\max\\bigl(\\sup L_A + \\sup L_B,\\;
+    \\sup (-L_A) + \\sup (-L_B)\\bigr),
+
+each directional supremum a part's own (a one-pattern-at-a-time problem on far fewer
+runs than the product's), the witness the pair of the parts' witnesses, attained iff both
+are (the supremum of a sum of functions of separate variables is the sum of their
+suprema; Rudin, Principles of Mathematical Analysis, 3rd ed., ch. 1, exercise 7's
+argument for sums of sets).
+
+The split is read from the runs (:func:`factor`), never from the program's name:
+
+- the noises are grouped by the program line that drew them, two lines joined when a
+  comparison or a released value of some run reads noises of both: exactly two groups;
+- the output is a tuple whose components fall to one group each: a component releasing a
+  value goes to the group of its noises, those releasing none to the group that releases
+  nothing (there must be one such group when some component releases nothing);
+- every run is the pair of its two halves (noises, comparisons and released values of one
+  group, renumbered in draw order; the components of that group), no comparison reading
+  both groups, no coin (``bernoulli``) taken, and the runs are exactly the product of the
+  two sets of halves, each pair once.
+
+Then each set of halves partitions its group's noise space and the output's law is the
+product of the halves' laws, exactly. Anything else is no split (None): the caller takes
+the full route.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import flint
+import sympy
+
+from ..distribution import LossSupremum
+from ..exact import arb_to_interval, flint_prec, to_arb
+from ..exact.signs import compare
+from .integrate import run_probability
+from .release_bound import FLOOR, BelowFloor, check_bounds, runs_bound
+from .release_cost import loss_seconds
+from .release_select import Candidate, select, signed_ball
+from .release_sup import prec
+from .release_tidy import quick
+from .runs import RELEASED_KEY, Constraint, Draw, Linear, Run
+from .trace import decode
+
+
+@dataclass(frozen=True, eq=False)
+class Part:
+    """One independent part of a release distribution: its runs by pattern key, read by
+    :func:`exactdp.programs.release_loss.loss_supremum` as a distribution (``keys``,
+    ``outputs``, ``runs``, ``probabilities``, ``pmf``, ``loss_seconds``, ``mechanism``)."""
+
+    mechanism: Any
+    runs: dict[Hashable, list[Run]]
+    components: tuple[int, ...]
+
+    @cached_property
+    def keys(self) -> tuple[Hashable, ...]:
+        """The patterns' canonical keys, sorted."""
+        return tuple(sorted(self.runs))  # type: ignore[type-var]
+
+    @cached_property
+    def outputs(self) -> tuple[Any, ...]:
+        """The patterns, in :attr:`keys` order."""
+        return tuple(decode(k) for k in self.keys)
+
+    @cached_property
+    def probabilities(self) -> tuple[sympy.Expr, ...]:
+        """Exact probabilities of the patterns (sums of their runs')."""
+        return tuple(sympy.Add(*(run_probability(r) for r in self.runs[k])) for k in self.keys)
+
+    def pmf(self, pattern: object) -> sympy.Expr:
+        """The exact probability of one pattern."""
+        return self.probabilities[self.outputs.index(pattern)]
+
+    def loss_seconds(self, func: str) -> float:
+        """Estimated seconds of one loss against a neighbour (the runs' own estimates)."""
+        return sum(loss_seconds(r) for runs in self.runs.values() for r in runs)
+
+
+def _lines(e: Linear, draws: tuple[Draw, ...]) -> set[str]:
+    return {draws[i].line for i, _ in e.coefficients}
+
+
+def _groups(runs: list[Run]) -> dict[str, str]:
+    """The program lines drawing noises, each mapped to its group's representative line
+    (union-find over the comparisons and released values of every run)."""
+    parent: dict[str, str] = {}
+
+    def root(x: str) -> str:
+        while parent.setdefault(x, x) != x:
+            x = parent[x]
+        return x
+
+    for run in runs:
+        for d in run.draws:
+            root(d.line)
+        for e in (*(c.expr for c in run.constraints), *run.released):
+            lines = sorted(_lines(e, run.draws))
+            for x in lines[1:]:
+                parent[root(x)] = root(lines[0])
+    return {x: root(x) for x in parent}
+
+
+def _tag(key: Hashable) -> int:
+    return int(key[0])  # type: ignore[index]
+
+
+def _reals(key: Hashable) -> int:
+    """The number of released values in a canonical output key."""
+    if key == RELEASED_KEY:
+        return 1
+    inner: tuple = key[1] if _tag(key) == 3 else ()  # type: ignore[index]
+    return sum((_reals(k) for k in inner), 0)
+
+
+def _sides(runs: list[Run], group: dict[str, str]) -> tuple[str, ...] | None:
+    """The group of each output component, or None when the components do not split."""
+    roots = sorted(set(group.values()))
+    if len(roots) != 2 or any(r.weight != 1 or _tag(r.output) != 3 for r in runs):
+        return None
+    width = {len(r.output[1]) for r in runs}  # type: ignore[index]
+    if len(width) != 1:
+        return None
+    side: list[set[str]] = [set() for _ in range(width.pop())]
+    for run in runs:
+        at = 0
+        for i, k in enumerate(run.output[1]):  # type: ignore[index]
+            n = _reals(k)
+            for e in run.released[at:at + n]:
+                side[i] |= {group[x] for x in _lines(e, run.draws)}
+            at += n
+    if any(len(s) > 1 for s in side):
+        return None
+    silent = [r for r in roots if not any(r in s for s in side)]
+    if len(silent) != 1 and not all(side):
+        return None
+    out = tuple(s.pop() if s else silent[0] for s in side)
+    return out if len(set(out)) == 2 else None
+
+
+def _renumbered(e: Linear, index: dict[int, int]) -> Linear:
+    return Linear(e.constant, tuple((index[i], c) for i, c in e.coefficients))
+
+
+def _half(run: Run, group: dict[str, str], sides: tuple[str, ...], which: str
+          ) -> tuple[tuple[Draw, ...], tuple[Constraint, ...], tuple[Linear, ...],
+                     Hashable] | None:
+    """The half of ``run`` on the group ``which``: its noises renumbered, its comparisons,
+    released values and output key; None when a comparison reads both groups or none."""
+    keep = [d for d in run.draws if group[d.line] == which]
+    index = {d.index: j for j, d in enumerate(keep)}
+    draws = tuple(Draw(j, d.law, d.scale, d.line) for j, d in enumerate(keep))
+    cons = []
+    for c in run.constraints:
+        on = {i in index for i, _ in c.expr.coefficients}
+        if on == {True, False} or not on:
+            return None
+        if on == {True}:
+            cons.append(Constraint(_renumbered(c.expr, index), c.relation, c.line))
+    comps, released, at = [], [], 0
+    for k, s in zip(run.output[1], sides, strict=True):  # type: ignore[index]
+        n = _reals(k)
+        if s == which:
+            comps.append(k)
+            released += [_renumbered(e, index) for e in run.released[at:at + n]]
+        at += n
+    key = comps[0] if len(comps) == 1 else (3, tuple(comps))
+    return draws, tuple(cons), tuple(released), key
+
+
+#: :func:`factor` by the mechanism and the answers (at most 256, then cleared): a suite row
+#: reads one vector against each of its neighbours, through distributions made anew.
+_FACTORS: dict[tuple, tuple[tuple[Part, Part], tuple[str, ...]] | None] = {}
+
+
+def factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
+    """The two independent parts of a release distribution (the module docstring's
+    conditions, each checked exactly) and the group of each output component, or None.
+
+    Parameters
+    ----------
+    dist : ProgramRelease
+        The distribution (its runs by pattern key, its mechanism).
+
+    Returns
+    -------
+    tuple or None
+        ``((part A, part B), sides)``: part A holds the first output component.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library_release import svt34_parallel
+    >>> (a, b), _ = factor(svt34_parallel(epsilon=1, c=1).distribution([0, 1]))
+    >>> a.outputs[-1], b.outputs[0]
+    ((REAL, None), (True, None))
+    """
+    memo = (dist.mechanism, tuple(dist.scores.exact))
+    if memo not in _FACTORS:
+        if len(_FACTORS) > 256:
+            _FACTORS.clear()
+        _FACTORS[memo] = _factor(dist)
+    return _FACTORS[memo]
+
+
+def _factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
+    runs = [r for rs in dist.runs.values() for r in rs]
+    group = _groups(runs)
+    sides = _sides(runs, group)
+    if sides is None:
+        return None
+    order = (sides[0], next(s for s in sides if s != sides[0]))
+    halves: list[dict[tuple, Run]] = [{}, {}]
+    pairs = set()
+    for run in runs:
+        both = [_half(run, group, sides, w) for w in order]
+        if None in both:
+            return None
+        ids = []
+        for h, found in zip(halves, both, strict=True):
+            draws, cons, released, key = found  # type: ignore[misc]
+            event = (draws, cons, released)
+            ids.append(event)
+            old = h.setdefault(event, Run(draws, cons, sympy.Integer(1), key, released))
+            if old.output != key:  # one event, two outputs: not a function of its half
+                return None
+        pairs.add(tuple(ids))
+    if len(pairs) != len(runs) or len(pairs) != len(halves[0]) * len(halves[1]):
+        return None
+    parts = []
+    for w, h in zip(order, halves, strict=True):
+        by_key: dict[Hashable, list[Run]] = {}
+        for run in h.values():
+            by_key.setdefault(run.output, []).append(run)
+        parts.append(Part(dist.mechanism, by_key,
+                          tuple(i for i, s in enumerate(sides) if s == w)))
+    return (parts[0], parts[1]), sides
+
+
+#: A part's supremum in one direction: ``(part on q, part on q', sign)`` to the selected
+#: result and its candidate, or None (infinite, bracketed, or refused: no split).
+Directional = Callable[[Any, Any, int, sympy.Expr | None],
+                      tuple[LossSupremum, Candidate | None] | None]
+
+
+def _where(part: Part) -> str:
+    many = len(part.components) > 1
+    return f"component{'s' * many} {', '.join(map(str, part.components))}"
+
+
+def _split_witness(part: Part, witness: str) -> tuple[Any, str] | None:
+    """``(the part's pattern, the rest of the words)`` of a witness ``"the pattern P ..."``
+    (the longest pattern of the part that begins it), or None."""
+    found = [p for p in part.outputs if witness.startswith(f"the pattern {p!r}")]
+    if not found:
+        return None
+    p = max(found, key=lambda x: len(repr(x)))
+    return p, witness[len(f"the pattern {p!r}"):]
+
+
+def _witness(parts: tuple[Part, Part], words: tuple[str, str]) -> str:
+    """The output of the pair of the parts' witnesses: ``"the pattern (x, y) ..."`` with
+    the rest of each part's words, as the full route words it; else each part named."""
+    split = [_split_witness(p, w) for p, w in zip(parts, words, strict=True)]
+    if split[0] is None or split[1] is None:
+        return (f"{words[0]} in the output's {_where(parts[0])}, with {words[1]} in its "
+                f"{_where(parts[1])}")
+    whole: dict[int, Any] = {}
+    for part, (pattern, _) in zip(parts, split, strict=True):  # type: ignore[misc]
+        many = len(part.components) > 1
+        whole.update({c: pattern[i] if many else pattern for i, c in enumerate(part.components)})
+    return f"the pattern {tuple(whole[i] for i in sorted(whole))!r}{split[0][1]}{split[1][1]}"
+
+
+def _joined(a: tuple[LossSupremum, Candidate | None], b: tuple[LossSupremum,
+            Candidate | None], sign: int, parts: tuple[Part, Part]) -> Candidate | None:
+    """The candidate of the pair of the parts' witnesses in one direction: the product of
+    their density pairs (exact), else the sum of their signed enclosures."""
+    (ra, ca), (rb, cb) = a, b
+    if ca is None or cb is None:
+        return None
+    witness = _witness(parts, (ra.witness, rb.witness))
+    attained = ra.attained and rb.attained
+    if ra.interval is None and rb.interval is None and ca.exact and cb.exact:
+        pair = (sympy.expand(ca.exact[0] * cb.exact[0]), sympy.expand(ca.exact[1] * cb.exact[1]))
+        return Candidate(pair, None, 0, attained, witness)
+    with flint_prec(prec()):
+        balls = [flint.arb(0)] * 2
+        for i, (r, c) in enumerate(((ra, ca), (rb, cb))):
+            if r.interval is not None:  # a certified hull: |L| in [lo, hi], sign ``sign``
+                lo, hi = (to_arb(sympy.Rational(x), prec()) for x in r.interval)
+                balls[i] = sign * ((lo + hi) / 2).union(lo).union(hi)
+            else:
+                balls[i] = signed_ball(c)
+        return Candidate(None, balls[0] + balls[1], 0, attained, witness)
+
+
+def product_supremum(dist: Any, other: Any, directional: Directional) -> LossSupremum | None:
+    """The loss of a pair of a program of two independent parts (:func:`factor` on both
+    inputs, the same split): the larger over the two directions of the sum of the parts'
+    suprema in that direction, or None (no split, or a part infinite, bracketed or
+    refused: the caller takes the full route).
+
+    ``directional(part, part', sign, floor)`` is a part's supremum in one direction
+    (``sign`` +1 or -1) or of ``|ln f/f'|`` (0), exact where at least ``floor``. Each
+    part's loss (0) comes first: where both lean the same way (or one is 0) the sum of the
+    two is the loss; else the weaker direction of each part is computed, and the loss is
+    the larger of the two sums. Under :data:`~exactdp.programs.release_bound.FLOOR` (a
+    search over pairs wants only losses at least it), the part estimated dearer
+    (:meth:`Part.loss_seconds`) comes second, with the floor less the first part's loss
+    (rounded down to a rational) as its own: below it, the pair's loss ``<= |L_A| +
+    |L_B|`` is below the floor, and :class:`~exactdp.programs.release_bound.BelowFloor` is
+    raised."""
+    fa, fb = factor(dist), factor(other)
+    if fa is None or fb is None or fa[1] != fb[1]:
+        return None
+    parts = list(zip(fa[0], fb[0], strict=True))
+    with quick():  # the parts' closed forms are not read, only their density pairs
+        losses = _losses(parts, FLOOR.get(), directional)
+        if losses is None:
+            return None
+        a, b = losses
+        lean = [a[0].direction, b[0].direction]
+        if lean[0] * lean[1] >= 0:  # one direction holds both parts' worst outputs
+            found = [_joined(a, b, lean[0] or lean[1] or 1, fa[0])]
+        else:
+            weak = [directional(*parts[1], lean[0], None),
+                    directional(*parts[0], lean[1], None)]
+            if weak[0] is None or weak[1] is None:
+                return None
+            found = [_joined(a, weak[0], lean[0], fa[0]), _joined(weak[1], b, lean[1], fa[0])]
+    cands = [c for c in found if c is not None]
+    return select(cands)[0] if len(cands) == len(found) else None
+
+
+Found = tuple[LossSupremum, Candidate | None]
+
+
+def _losses(parts: list[tuple[Part, Part]], floor: sympy.Expr | None,
+            directional: Directional) -> tuple[Found, Found] | None:
+    """Each part's loss, the part estimated cheaper first; the other under the floor
+    less the first's loss (:func:`product_supremum`)."""
+    order = sorted(range(2), key=lambda i: parts[i][0].loss_seconds("") if floor is not None
+                   else i)
+    (p1, q1), (p2, q2) = parts[order[0]], parts[order[1]]
+    first = directional(p1, q1, 0, None)
+    if first is None:
+        return None
+    rest = None
+    if floor is not None:
+        with flint_prec(prec()):
+            top = first[0].interval[1] if first[0].interval else first[0].loss
+            low = arb_to_interval(to_arb(floor, prec()) - to_arb(sympy.sympify(top), prec()))[0]
+        rest = sympy.Rational(math.floor(low * 2**40), 2**40) if low > 0 else None  # short
+    second = directional(p2, q2, 0, rest)
+    if second is None:
+        return None
+    if rest is not None:
+        r = second[0]
+        if compare(sympy.Rational(r.interval[1]) if r.interval else r.loss, rest) < 0:
+            raise BelowFloor  # |L_A| + |L_B| < floor everywhere
+        if r.interval is not None and compare(sympy.Rational(r.interval[0]), rest) < 0:
+            second = directional(p2, q2, 0, None)  # pruned near the floor: again
+            if second is None:
+                return None
+    out = [first, second] if order[0] == 0 else [second, first]
+    return out[0], out[1]
+
+
+def product_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:
+    """A rigorous upper bound on the loss of a pair of a program of two independent parts
+    (:func:`factor`): in each direction the sum over the parts of their largest
+    translation bound in that direction (:func:`~exactdp.programs.release_bound.
+    runs_bound`), the larger of the two sums (the module docstring's sum rule); ``oo``
+    where a part's pattern is reached under one input only; None where there is no split
+    or a part's pattern has no rational translation bound (the full route decides)."""
+    fa, fb = factor(dist), factor(other)
+    if fa is None or fb is None or fa[1] != fb[1]:
+        return None
+    sums = [sympy.Integer(0), sympy.Integer(0)]
+    for p, q in zip(fa[0], fb[0], strict=True):
+        if set(p.keys) != set(q.keys):
+            return sympy.oo
+        check_bounds(func, p.runs, q.runs, p.keys)
+        for i, (x, y) in enumerate(((p, q), (q, p))):
+            bounds = [runs_bound(x.runs[k], y.runs[k]) for k in p.keys]
+            if not all(b is not None and b.is_Rational for b in bounds):
+                return None
+            sums[i] += max(bounds)  # type: ignore[type-var]
+    return max(sums)
