@@ -54,6 +54,7 @@ from .display import distribution_html, distribution_latex, distribution_repr
 from .integrate import run_cost, run_probability, run_terms, runs_cost
 from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound
+from .release_classes import representatives
 from .release_cost import loss_seconds, max_patterns_seconds
 from .release_density import run_density
 from .release_loss import loss_supremum
@@ -171,8 +172,8 @@ class ReleaseProgramMechanism(ProgramMechanism):
         finally:
             _LOSS.reset(token)
         with magnitude((*sv.values, *sv2.values)):  # huge answers: wider balls need bits
-            return loss_supremum(_loss_distribution(self, tuple(sv.exact)),
-                                 _loss_distribution(self, tuple(sv2.exact)))
+            return loss_supremum(*representatives(_loss_distribution(self, tuple(sv.exact)),
+                                                  _loss_distribution(self, tuple(sv2.exact))))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return ProgramRelease(self, sv).sample_index(size, rng)
