@@ -67,7 +67,7 @@ class AnswerRun(SymbolicRun):
     its constant."""
 
     def __init__(self, prefix: list[int], sites: list, chooser: Callable[[int], int] | None,
-                 release: bool, sink: list[tuple[Run, tuple]], memo: dict) -> None:
+                 release: bool, sink: list[tuple[Run, tuple, tuple]], memo: dict) -> None:
         super().__init__(prefix, sites, chooser, release)
         self.sink, self.memo = sink, memo
         self.affine: list[tuple[tuple[int, Any], ...]] = []
@@ -218,7 +218,7 @@ def _trace(mechanism: Any, answers: tuple, budget: Budget | None, func: str,
     assert values is not None  # checked by structural_trace
     symbols = tuple(Noisy(a, {_slot(i): 1}, {_slot(i): _ANSWER_LAW})
                     for i, a in enumerate(values))
-    sink: list[tuple[Run, tuple]] = []
+    sink: list[tuple[Run, tuple, tuple]] = []
     memo: dict[tuple, Constraint] = {}
 
     def executor(prefix: list[int], sites: list, chooser: Callable[[int], int] | None,
