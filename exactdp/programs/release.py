@@ -54,6 +54,7 @@ from .display import distribution_html, distribution_latex, distribution_repr
 from .integrate import run_cost, run_probability, run_terms, runs_cost
 from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound
+from .release_classes import representatives
 from .release_cost import loss_seconds, max_patterns_seconds
 from .release_density import run_density
 from .release_factor import product_bound
@@ -64,6 +65,7 @@ from .release_repeat import known_below, pair_class, record_below
 from .release_sampling import release_draws
 from .release_sup import magnitude
 from .runs import Budget, Constraint, Estimate, Linear, Run
+from .structure import structural_trace
 from .trace import CHEAPER, Trace, decode, enumerate_runs
 from .values import ProgramError
 
@@ -88,16 +90,20 @@ def _check_loss(func: str, estimate: Estimate) -> None:
 
 @lru_cache(maxsize=256)
 def release_trace(mechanism: ProgramMechanism, answers: tuple) -> Trace:
-    """The runs of a release program on ``answers``, with their released values (cached).
-    Inside a loss supremum (:data:`_LOSS`) the enumeration's probes refuse a loss estimated
-    past :data:`exactdp.cost.SECONDS_LIMIT` (:func:`loss_seconds`) after
-    :data:`~exactdp.programs.trace.PROBE_AT` runs."""
+    """The runs of a release program on ``answers``, with their released values (cached; a
+    library program's from its tree for this length, :func:`~exactdp.programs.structure.
+    structural_trace`). Inside a loss supremum (:data:`_LOSS`) the enumeration's probes
+    refuse a loss estimated past :data:`exactdp.cost.SECONDS_LIMIT` (:func:`loss_seconds`)
+    after :data:`~exactdp.programs.trace.PROBE_AT` runs."""
     prog = mechanism.program
     call = prog.bind(answers, mechanism.epsilon, mechanism.arguments)
     func = _LOSS.get()
     budget = None if func is None else Budget(loss_seconds, partial(_check_loss, func))
     if budget is None and (func := _INTEGRALS.get()) is not None:
         budget = Budget(run_cost, partial(_check_integrals, func))
+    trace = structural_trace(mechanism, answers, budget, f"{prog.name}.distribution")
+    if trace is not None:  # a library program: its tree for this length, answers substituted
+        return trace
     return enumerate_runs(call, prog.name, prog.filename, func=f"{prog.name}.distribution",
                           release=True, budget=budget)
 
@@ -173,8 +179,8 @@ class ReleaseProgramMechanism(ProgramMechanism):
         finally:
             _LOSS.reset(token)
         with magnitude((*sv.values, *sv2.values)):  # huge answers: wider balls need bits
-            return loss_supremum(_loss_distribution(self, tuple(sv.exact)),
-                                 _loss_distribution(self, tuple(sv2.exact)))
+            return loss_supremum(*representatives(_loss_distribution(self, tuple(sv.exact)),
+                                                  _loss_distribution(self, tuple(sv2.exact))))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return ProgramRelease(self, sv).sample_index(size, rng)

@@ -27,9 +27,17 @@ import sympy
 
 from .runs import Constraint, Draw, Linear, Run
 
+#: :func:`_fr` by the number: a run repeats a few numbers (0, 1, -1, its answers).
+_FRACTIONS: dict[sympy.Expr, Fraction] = {}
+
 
 def _fr(x: sympy.Expr) -> Fraction:
-    return Fraction(int(x.p), int(x.q))
+    out = _FRACTIONS.get(x)
+    if out is None:
+        if len(_FRACTIONS) > 65_536:
+            _FRACTIONS.clear()
+        out = _FRACTIONS[x] = Fraction(int(x.p), int(x.q))
+    return out
 
 
 def _ranks(sigs: list) -> list[int]:

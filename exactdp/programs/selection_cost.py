@@ -124,7 +124,9 @@ def price_selection(run: Selecting, values: Sequence[Any], minimize: bool,
             noisy = type(diff)(diff.const, run.noises(diff), diff.laws)
             cons.append(Constraint(noisy.linear(), ">" if lo < hi else ">=", line))
         try:
-            released = (values[order[0]].linear(),) if value else ()
+            best = values[order[0]]  # its noises alone (a symbolic trace's answers apart)
+            released = (type(best)(best.const, run.noises(best), best.laws).linear(),
+                        ) if value else ()
             costs.append(budget.cost(Run(tuple(run.draws), tuple(cons), run.weight, None,
                                          released)))
         except TooCostly:

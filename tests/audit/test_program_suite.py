@@ -169,8 +169,9 @@ def test_settings_that_depart_from_the_tools_say_so():
     assert not ps.setting("adaptive_svt").heuristic and ps.setting("adaptive_svt").note
     discrete = ps.setting("above_threshold_discrete")
     assert discrete.queries == 10 and discrete.mirror and not discrete.heuristic
-    for name, m in (("noisy_top_k_gap", 5), ("noisy_top_k_gap_exponential", 5),
-                    ("svt34_parallel", 3), ("adaptive_svt", 6)):
+    for name in ("noisy_top_k_gap", "noisy_top_k_gap_exponential"):  # the pattern holds
+        assert not ps.setting(name).heuristic and ps.setting(name).below == 2  # its worst
+    for name, m in (("svt34_parallel", 3), ("adaptive_svt", 6)):
         assert ps.setting(name).queries == m and ps.setting(name).note.startswith(
             f"{m} queries") and "10 take" in ps.setting(name).note
 
@@ -339,10 +340,9 @@ def _log(ratio: str) -> sympy.Expr:
 
 
 @pytest.mark.parametrize(("name", "scores", "neighbour", "loss"), [
-    ("noisy_top_k_gap", (1,) * 5, (0, 0, 2, 2, 2), sympy.log(
-        -49 * sympy.exp(sympy.Rational(1, 4)) / (-69 * sympy.exp(sympy.Rational(3, 20))
-                                                 + 20 * sympy.exp(CLAIM)))),
-    ("noisy_top_k_gap_exponential", (1,) * 5, (0, 0, 2, 2, 2), CLAIM),
+    ("noisy_top_k_gap", (1,) * 10, (0, 0) + (2,) * 8, _log(
+        "-4097*exp(1/2)/(-4112*exp(2/5) + 15*exp(1/10))")),
+    ("noisy_top_k_gap_exponential", (1,) * 10, (0, 0) + (2,) * 8, CLAIM),
     # these two were certified brackets whose lower ends (the exact ratio at the witness,
     # rounded outward by the union's 30-bit radius: 1.9e-11 and 7.9e-12 below) were pinned
     # as 3702709599677851726450415471464940711796609785763603908573 / _D and
@@ -375,3 +375,72 @@ def test_screened_release_rows_keep_their_worst_pairs(name, scores, neighbour, l
     else:
         assert worst.loss >= loss and worst.interval[1] >= worst.loss
     assert "screened out" in s.search and not s.refused
+
+
+def _top_two_gap_density(q: tuple, g: mpmath.mpf, noise: str) -> mpmath.mpf:
+    """Noisy top-2 with gap (scale b = 2k / epsilon = 40) by quadrature, from its
+    definition: the density of the output (0, 1, g), ``int f(t + g - q_0) f(t - q_1)
+    prod_{l >= 2} F(t - q_l) dt`` (t the second largest noisy value); for Laplace noise
+    the density times ``exp(g / b)`` (its limit as g -> +oo: ``f(t + g - q_0) exp(g / b)
+    -> exp(-(t - q_0) / b) / (2 b)``, dominated by that bound), ``g`` then ignored."""
+    mpmath.mp.dps = 40
+    b = mpmath.mpf(40)
+    if noise == "exponential":
+        def f(x):
+            return mpmath.exp(-x / b) / b if x >= 0 else mpmath.mpf(0)
+
+        def cdf(x):
+            return 1 - mpmath.exp(-x / b) if x >= 0 else mpmath.mpf(0)
+
+        def top(t):
+            return f(t + g - q[0])
+    else:
+        def f(x):
+            return mpmath.exp(-abs(x) / b) / (2 * b)
+
+        def cdf(x):
+            return mpmath.exp(x / b) / 2 if x < 0 else 1 - mpmath.exp(-x / b) / 2
+
+        def top(t):
+            return mpmath.exp(-(t - q[0]) / b) / (2 * b)
+
+    def integrand(t):
+        return top(t) * f(t - q[1]) * mpmath.fprod(cdf(t - x) for x in q[2:])
+
+    cuts = sorted({*q, *(x - g for x in q)}) if noise == "exponential" else sorted(set(q))
+    return mpmath.quad(integrand, [-mpmath.inf, *cuts, mpmath.inf])
+
+
+@pytest.mark.parametrize("name", ["noisy_top_k_gap", "noisy_top_k_gap_exponential"])
+def test_noisy_top_k_gap_rows_at_ten_queries_against_quadrature(name):
+    """Noisy top-k with gap (k = 2) at the tools' 10 queries, check_dp's heuristic off:
+    the pattern "2 below rest above" (1^10 vs 0 0 2^8, the released indices below the
+    rest) is check_dp's worst pair (the heuristic's 152 neighbours reach the same loss),
+    and its exact loss is the log density ratio by quadrature at 40 digits: with
+    exponential noise exactly epsilon = 1/10 at the gap 1/2 (at most 1/10 elsewhere), with
+    Laplace noise the limit as the gap grows (0.0990515, not attained)."""
+    s = ps.search_program(name)
+    worst = exactdp.audit.suite.worst_pair(s.found)
+    assert s.queries == 10 and not s.refused and worst.pattern == "2 below rest above"
+    assert (worst.scores, worst.neighbour) == ((1,) * 10, (0, 0) + (2,) * 8)
+    assert s.search.startswith("8 StatDP patterns + '2 below rest above' + 8 screened out")
+    a, b = worst.scores, worst.neighbour
+    noise = "exponential" if name.endswith("exponential") else "laplace"
+    gaps = [mpmath.mpf(1) / 2, mpmath.mpf(3), mpmath.mpf(40)]
+    logs = [mpmath.log(_top_two_gap_density(a, g, noise) / _top_two_gap_density(b, g, noise))
+            for g in gaps]
+    if noise == "exponential":
+        assert worst.loss == CLAIM and abs(logs[0] - mpmath.mpf(1) / 10) < 1e-30
+        assert all(abs(x) <= mpmath.mpf(1) / 10 + 1e-30 for x in logs)
+    else:
+        assert abs(sympy.N(worst.loss, 40) - sympy.Float(abs(logs[0]), 40)) < 1e-30
+        assert not worst.attained and worst.output.endswith("as the value -> +oo")
+        assert exactdp.printing.format_number(worst.loss, 6) == "0.0990515"
+
+
+def test_pattern_pairs_below_come_first():
+    pairs = ps.pattern_pairs(ps.build("noisy_top_k_gap"), 4, below=2)
+    assert pairs[0] == ("2 below rest above", (1, 1, 1, 1), (0, 0, 2, 2))
+    assert len(pairs) == len(patterns(4)) + 1
+    # at h = 1 it is StatDP's "one below rest above": kept once, under the first name
+    assert len(ps.pattern_pairs(ps.build("noisy_top_k_gap"), 4, below=1)) == len(patterns(4))

@@ -5,12 +5,14 @@ answers are traced per vector."""
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 import sympy
 
 from exactdp.programs import laplace, program
 from exactdp.programs import library as L
+from exactdp.programs import library_release as LR
 from exactdp.programs.integrate import supplied_plan
 from exactdp.programs.integrate_plan import plan
 from exactdp.programs.structure import (
@@ -68,6 +70,33 @@ def test_substituted_runs_equal_a_fresh_enumeration(m, kind):
         assert trace.runs == ref.runs and trace.outputs == ref.outputs
         for run in trace.runs:  # the moved plans handed to the integrator: plan()'s own
             assert supplied_plan(run) == plan(run)
+
+
+#: The release programs of the library traced symbolically (their released values' constants
+#: substituted too), with their answers.
+RELEASED = [
+    LR.noisy_max_value_laplace(epsilon=1), LR.noisy_max_value_exponential(epsilon=EPS),
+    LR.svt3(epsilon=R(1, 2), threshold=1, c=2), LR.numerical_svt(epsilon=1, threshold=1),
+    LR.gap_svt(epsilon=1, threshold=1, c=2), LR.adaptive_svt(epsilon=1, threshold=1),
+    LR.bad_adaptive_svt(epsilon=1, threshold=1), LR.svt34_parallel(epsilon=1, threshold=1),
+    LR.noisy_top_k_gap(epsilon=R(1, 2)), LR.noisy_top_k_gap_exponential(epsilon=1, k=3),
+]
+
+
+@pytest.mark.parametrize("m", RELEASED, ids=lambda v: v.name)
+def test_released_values_substituted_equal_a_fresh_enumeration(m):
+    vectors = _vectors("rational", 4, 6, seed=len(m.name))
+    prog = m.program
+    for q in vectors:
+        trace = structural_trace(m, q, None, "test")
+        ref = enumerate_runs(prog.bind(q, m.epsilon, m.arguments), prog.name, prog.filename,
+                             release=True)
+        assert trace is not None and eligible(m)
+        assert trace.runs == ref.runs and trace.outputs == ref.outputs
+        assert any(run.released for run in trace.runs)
+    # the release protocol's runs (the tree cached by now): those of a fresh enumeration
+    d = m.distribution(list(vectors[-1]))
+    assert Counter(r for k in d.keys for r in d.runs[k]) == Counter(ref.runs)
 
 
 def test_a_tree_on_answers_is_traced_per_vector():
