@@ -217,9 +217,7 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     "bad_adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 10, heuristic=False,
                                      note="c = 1: at most one released value per output"),
     # c = 2 at 10 queries: the loss's estimate is past the 120 s limit (refused at once);
-    # c = 1, 10 queries: the loss is the sum of the two parts' (release_factor), 1.8 s CPU
-    # without check_dp's heuristic, 0.5 s of it the traces of 121 runs per vector; with
-    # its 152 neighbours 17 s (docs/benchmarks.md): over the 1 s budget either way
+    # c = 1, 10 queries: the sum of the two parts' losses (release_factor; docs/benchmarks.md)
     "svt34_parallel": SuiteSetting(_p(threshold=1, c=1), 3, first_found=True,
                                    note="3 queries, c = 1 (the program's integrator): 10 "
                                    "take 1.8 s CPU without check_dp's heuristic, 17 s with "

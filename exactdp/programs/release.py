@@ -53,11 +53,11 @@ from . import release_patterns
 from .display import distribution_html, distribution_latex, distribution_repr
 from .integrate import run_cost, run_probability, run_terms, runs_cost
 from .mechanism import ProgramMechanism
-from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound
+from .release_bound import FLOOR, BelowFloor
 from .release_classes import representatives
 from .release_cost import loss_seconds, max_patterns_seconds
 from .release_density import run_density
-from .release_factor import product_bound
+from .release_factor import release_upper_bound
 from .release_law import pattern_law
 from .release_loss import loss_supremum
 from .release_patterns import match, real_count, released_rational, same_pattern
@@ -522,20 +522,7 @@ class ProgramRelease(ReleasedValues):
         func = f"{self.mechanism.name}.loss_upper_bound"
         with as_caller(func):
             other = self.mechanism.distribution(neighbour)
-        if set(self.keys) != set(other.keys):
-            return sympy.oo
-        split = product_bound(func, self, other)
-        if split is not None:  # two independent parts: the sum of their bounds
-            return split
-        check_bounds(func, self.runs, other.runs, self.keys)
-        out: sympy.Expr = sympy.Integer(0)
-        for k in self.keys:
-            b = pattern_bound(self.runs[k], other.runs[k])
-            if b is None:
-                return None
-            bigger = b > out if b.is_Rational and out.is_Rational else compare(b, out) > 0
-            out = b if bigger else out
-        return out
+        return release_upper_bound(func, self, other)
 
     # ------------------------------------------------------------------ sampling
     def sample(self, size: int | None = None, rng: Any = None) -> Any:

@@ -49,7 +49,7 @@ from ..distribution import LossSupremum
 from ..exact import arb_to_interval, flint_prec, to_arb
 from ..exact.signs import compare
 from .integrate import run_probability
-from .release_bound import FLOOR, BelowFloor, check_bounds, runs_bound
+from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound, runs_bound
 from .release_cost import loss_seconds
 from .release_select import Candidate, select, signed_ball
 from .release_sup import prec
@@ -402,3 +402,25 @@ def product_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:
                 return None
             sums[i] += max(bounds)  # type: ignore[type-var]
     return max(sums)
+
+
+def release_upper_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:
+    """The translation bound of a pair of release distributions (what
+    :meth:`~exactdp.programs.release.ProgramRelease.loss_upper_bound` returns): ``oo``
+    where their patterns differ, the parts' sum where the program has two independent
+    parts (:func:`product_bound`), else the largest over the patterns of
+    :func:`~exactdp.programs.release_bound.pattern_bound` (None where one has none)."""
+    if set(dist.keys) != set(other.keys):
+        return sympy.oo
+    split = product_bound(func, dist, other)
+    if split is not None:  # two independent parts: the sum of their bounds
+        return split
+    check_bounds(func, dist.runs, other.runs, dist.keys)
+    out: sympy.Expr = sympy.Integer(0)
+    for k in dist.keys:
+        b = pattern_bound(dist.runs[k], other.runs[k])
+        if b is None:
+            return None
+        bigger = b > out if b.is_Rational and out.is_Rational else compare(b, out) > 0
+        out = b if bigger else out
+    return out
