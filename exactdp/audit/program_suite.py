@@ -205,7 +205,7 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     # (a trace and translation LPs per neighbour, 21 exact losses): over the 1 s budget
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, heuristic=False),
     # check_dp's 25 heuristic neighbours are not screened out (each an exact loss); pairs by
-    # translation bound (first_found put "all above" first): 6 queries, 1.0 s CPU at load 9
+    # translation bound (first_found put "all above" first): 6 queries, 1.0-1.1 s at load 9-10
     "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 6, heuristic=False,
                                  note="6 queries: 10 take 4.1 s CPU (two exact losses of "
                                  "10-pattern pairs); c = 1: at most one released value per "

@@ -180,13 +180,42 @@ def exact_at(f: Terms, v: Fraction, lam: Fraction) -> sympy.Expr:
     """``f(v)`` as an exact sympy expression (the terms of one exponent summed first, as
     sympy's ``Add`` would, and assembled in bulk by :func:`~exactdp.exact.piecewise_exp.
     value_expr`: the same expression, built with fewer sympy operations)."""
-    groups: dict[tuple[int, Fraction], Fraction] = {}
+    if not f:
+        return value_expr({}, sympy.Integer(1))
+    sums = _integer_sums(f, v)
+    lk, lw, den, deg = _scales(f)
+    m = v.denominator
+    scale, out_den = lk * lw * m, den * m**deg  # exponent e / scale, value s / out_den
+    return value_expr({(0, lam * Fraction(e, scale)): Fraction(c, out_den)
+                       for e, c in sums.items() if c}, sympy.Integer(1))
+
+
+def _scales(f: Terms) -> tuple[int, int, int, int]:
+    """The common denominators of ``f``'s slopes, offsets and coefficients, and its degree."""
+    lk = math.lcm(*(k.denominator for k, _ in f))
+    lw = math.lcm(*(w.denominator for _, w in f))
+    den = math.lcm(*(a.denominator for p in f.values() for a in p))
+    return lk, lw, den, max(len(p) for p in f.values()) - 1
+
+
+def _integer_sums(f: Terms, r: Fraction) -> dict[int, int]:
+    """``f(r)`` grouped by exponent in integers (:func:`_scales`): ``{(k r + w) lk lw m:
+    sum p(r) den m**deg}`` over the terms whose ``p(r)`` is not 0, for ``r = n / m``, in the
+    order of each exponent's first such term (no Fraction per term: a derivative of a
+    density ratio has thousands)."""
+    lk, lw, den, deg = _scales(f)
+    n, m = r.numerator, r.denominator
+    powers = [n**i * m ** (deg - i) for i in range(deg + 1)]
+    sk, sw = n * lw, lk * m  # k r + w = (K n lw + W lk m) / (lk lw m)
+    groups: dict[int, int] = {}
     for (k, w), p in f.items():
-        val = sum((a * v**i for i, a in enumerate(p)), Fraction(0))
+        val = 0
+        for i, a in enumerate(p):
+            val += a.numerator * (den // a.denominator) * powers[i]
         if val:
-            e = (0, lam * (k * v + w))
-            groups[e] = groups.get(e, Fraction(0)) + val
-    return value_expr({e: c for e, c in groups.items() if c}, sympy.Integer(1))
+            e = k.numerator * (lk // k.denominator) * sk + w.numerator * (lw // w.denominator) * sw
+            groups[e] = groups.get(e, 0) + val
+    return groups
 
 
 def ratio_degree(f: sympy.Expr, g: sympy.Expr) -> int | None:
@@ -487,27 +516,8 @@ def simplest(x: Fraction, y: Fraction) -> Fraction:
 
 def zero_at(f: Terms, r: Fraction, lam: Fraction) -> bool:
     """Whether ``f(r) = 0`` exactly: every group of terms with one exponent ``lam (k r +
-    w)`` sums to 0 (Lindemann-Weierstrass). In integers: the exponents ``k r + w`` over
-    one common denominator, the values of the polynomials at ``r = n / m`` times ``m**deg``
-    and the coefficients' common denominator (no Fraction per term: a derivative of a
-    density ratio has thousands)."""
-    if not f:
-        return True
-    lk = math.lcm(*(k.denominator for k, _ in f))
-    lw = math.lcm(*(w.denominator for _, w in f))
-    den = math.lcm(*(a.denominator for p in f.values() for a in p))
-    deg = max(len(p) for p in f.values()) - 1
-    n, m = r.numerator, r.denominator
-    powers = [n**i * m ** (deg - i) for i in range(deg + 1)]
-    sk, sw = n * lw, lk * m  # k r + w = (K n lw + W lk m) / (lk lw m)
-    groups: dict[int, int] = {}
-    for (k, w), p in f.items():
-        e = k.numerator * (lk // k.denominator) * sk + w.numerator * (lw // w.denominator) * sw
-        val = 0
-        for i, a in enumerate(p):
-            val += a.numerator * (den // a.denominator) * powers[i]
-        groups[e] = groups.get(e, 0) + val
-    return all(v == 0 for v in groups.values())
+    w)`` sums to 0 (Lindemann-Weierstrass), summed in integers (:func:`_integer_sums`)."""
+    return not f or all(v == 0 for v in _integer_sums(f, r).values())
 
 
 def _rational_zero(f: Terms, lam: Fraction, x: Fraction, y: Fraction

@@ -281,3 +281,36 @@ def test_zero_at_in_integers_is_the_grouped_sum_of_fractions():
         assert got == slow(f, r)
         seen.add(got)
     assert seen == {True, False}
+
+
+def test_exact_at_in_integers_is_the_grouped_sum_of_fractions():
+    """``exact_at`` against the exponents' groups summed in Fractions and built by
+    ``value_expr`` (the route before the integer sums): the same expression, on random
+    sums with cancelling groups."""
+    import random
+
+    from exactdp.exact.piecewise_exp import value_expr
+    from exactdp.programs.release_sup import exact_at
+
+    def slow(f, v, lam):
+        groups = {}
+        for (k, w), p in f.items():
+            val = sum((a * v**i for i, a in enumerate(p)), Fraction(0))
+            if val:
+                e = (0, lam * (k * v + w))
+                groups[e] = groups.get(e, Fraction(0)) + val
+        return value_expr({e: c for e, c in groups.items() if c}, sympy.Integer(1))
+
+    rng = random.Random(11)
+    F = Fraction
+    for _ in range(200):
+        v, lam = F(rng.randint(-9, 9), rng.randint(1, 6)), F(rng.randint(1, 5), rng.randint(1, 9))
+        f = {}
+        for _ in range(rng.randint(0, 6)):
+            k, w = F(rng.randint(-4, 4), rng.choice([1, 2, 3])), F(rng.randint(-9, 9), 5)
+            f[(k, w)] = tuple(F(rng.randint(-5, 5), rng.randint(1, 4))
+                              for _ in range(rng.randint(1, 3)))
+            if rng.random() < 0.5:  # a twin with the same exponent at v, cancelling
+                k2 = k + 1
+                f[(k2, k * v + w - k2 * v)] = (-sum(a * v**i for i, a in enumerate(f[(k, w)])),)
+        assert exact_at(f, v, lam) == slow(f, v, lam)
