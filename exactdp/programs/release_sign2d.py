@@ -152,9 +152,11 @@ def _exp_between(lam: flint.arb, lo: flint.arb | None, hi: flint.arb) -> flint.a
 
 @dataclass(frozen=True)
 class Compiled:
-    """An exponential polynomial for the box loop: per term its exponent's slopes as
-    integers over one denominator ``den`` (exact ray slopes), the exponent as balls, and
-    its monomials' coefficients as balls."""
+    """An exponential polynomial for the box loop, its terms of one exponent slope ``(a,
+    b)`` merged: ``sum_k exp(lam (a_k u + b_k v)) Q_k(u, v)`` with ``Q_k``'s coefficients
+    the balls ``sum_w c exp(lam w)`` (the constants of the exponents folded in: fewer terms
+    to enclose, and their cancellations kept). Per term its slopes as integers over one
+    denominator ``den`` (exact ray slopes) and as balls."""
 
     den: int
     keys: tuple[tuple[int, int], ...]
@@ -163,15 +165,22 @@ class Compiled:
     size: int
 
 
-def compile_terms(h: Terms2) -> Compiled:
+def compile_terms(h: Terms2, lam: Fraction) -> Compiled:
     """``h`` as :class:`Compiled` (at the working precision)."""
     den = math.lcm(*(Fraction(x).denominator for key in h for x in key[:2]))
-    keys = tuple((int(a * den), int(b * den)) for a, b, _ in h)
-    balls = tuple(tuple(fraction_ball(Fraction(x)) for x in key) for key in h)
-    monos = tuple(tuple((i, j, fraction_ball(c)) for (i, j), c in p.items())
-                  for p in h.values())
-    return Compiled(den, keys, balls, monos,  # type: ignore[arg-type]
-                    sum(len(p) for p in h.values()))
+    lb = fraction_ball(lam)
+    merged: dict[tuple[int, int], dict[tuple[int, int], flint.arb]] = {}
+    for (a, b, w), poly in h.items():
+        k = (int(a * den), int(b * den))
+        scale = (lb * fraction_ball(w)).exp()
+        acc = merged.setdefault(k, {})
+        for m, c in poly.items():
+            acc[m] = acc.get(m, flint.arb(0)) + fraction_ball(c) * scale
+    keys = tuple(merged)
+    balls = tuple((fraction_ball(Fraction(a, den)), fraction_ball(Fraction(b, den)),
+                   flint.arb(0)) for a, b in keys)
+    monos = tuple(tuple((i, j, c) for (i, j), c in merged[k].items()) for k in keys)
+    return Compiled(den, keys, balls, monos, sum(len(p) for p in monos))
 
 
 def _enclose(h: Compiled, reg: Part, lam: Fraction) -> flint.arb | None:
@@ -357,7 +366,7 @@ def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_B
                                           ((z, None, None, z), 0), ((z, None, z, None), 0)])
     boxes = 0
     with flint_prec(prec()):
-        terms = compile_terms(h)
+        terms = compile_terms(h, lam)
         size = terms.size
         while todo:
             b, axis = todo.popleft()  # the axes cut in turn, breadth first

@@ -35,7 +35,12 @@ of a strict comparison (a gap released when ``> 0``) they are 0, and across a br
 
 A face where no direction of :data:`DIRECTIONS` (nor the face's own rays) is proved
 monotone leaves the pattern *unsettled*: its candidates are then lower bounds, and the
-caller keeps its certified bracket. Only Laplace noise (continuous densities on the
+caller keeps its certified bracket. The route is priced before it starts
+(:func:`plane_seconds`, in the loss's estimate: its start line) and takes only the runs
+that price allows (:func:`plane_run`); while it runs, the cells refuse past
+:data:`PLANE_SECONDS` or the plane's line limit and the proofs stop at :data:`PLANE_WORK`
+enclosures, the pattern then keeping the search's bracket: never a long silence. Only
+Laplace noise (continuous densities on the
 support's faces: a face's supremum over its closure is over the face).
 
 References
