@@ -219,13 +219,10 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     # translation LPs per neighbour): over the 1 s budget
     "bad_adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 10, heuristic=False,
                                      note="c = 1: at most one released value per output"),
-    # c = 2 at 10 queries: the loss's estimate is past the 120 s limit (refused at once);
-    # c = 1, 10 queries: the loss is the sum of the two parts' (release_factor), 1.8 s CPU
-    # without check_dp's heuristic, 0.5 s of it the traces of 121 runs per vector; with
-    # its 152 neighbours 17 s (docs/benchmarks.md): over the 1 s budget either way
+    # 10 queries: c = 2 refused (estimate past 120 s); c = 1 over 1 s (docs/benchmarks.md)
     "svt34_parallel": SuiteSetting(_p(threshold=1, c=1), 3, first_found=True,
                                    note="3 queries, c = 1 (the program's integrator): 10 "
-                                   "take 1.8 s CPU without check_dp's heuristic, 17 s with "
+                                   "take 1.9 s CPU without check_dp's heuristic, 18 s with "
                                    "it; at most one released value per output"),
     "noisy_top_k_gap": SuiteSetting(queries=5, note="5 queries: 10 take 14 s CPU (the "
                                     "bounds and losses of check_dp's 152 neighbours)"),
