@@ -216,11 +216,10 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     # translation LPs per neighbour): over the 1 s budget
     "bad_adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 10, heuristic=False,
                                      note="c = 1: at most one released value per output"),
-    # c = 2 at 10 queries: the loss's estimate is past the 120 s limit (refused at once);
-    # c = 1, 10 queries: the sum of the two parts' losses (release_factor; docs/benchmarks.md)
+    # 10 queries: c = 2 refused (estimate past 120 s); c = 1 over 1 s (docs/benchmarks.md)
     "svt34_parallel": SuiteSetting(_p(threshold=1, c=1), 3, first_found=True,
                                    note="3 queries, c = 1 (the program's integrator): 10 "
-                                   "take 1.8 s CPU without check_dp's heuristic, 17 s with "
+                                   "take 1.9 s CPU without check_dp's heuristic, 18 s with "
                                    "it; at most one released value per output"),
     # the worst pair puts the k = 2 released indices below the rest (1^10 vs 0 0 2^8:
     # 0.0990515 and exactly 1/10, check_dp's too); its 152 neighbours cost 10.1 s and 6.3 s
