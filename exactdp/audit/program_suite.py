@@ -222,8 +222,8 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
                                    "take 1.9 s CPU without check_dp's heuristic, 18 s with "
                                    "it; at most one released value per output"),
     # the worst pair puts the k = 2 released indices below the rest (1^10 vs 0 0 2^8:
-    # 0.0990515 and exactly 1/10, check_dp's too); its 152 neighbours cost 10.1 s and 6.3 s
-    # CPU (a trace, translation LPs and exact losses each), the patterns 0.85 s and 0.5 s
+    # 0.0990515 and exactly 1/10, check_dp's too); check_dp's 152 neighbours take 8.7 s and
+    # 2.8 s CPU (translation LPs and exact losses each), the patterns 0.8 s and 0.3 s
     "noisy_top_k_gap": SuiteSetting(queries=10, below=2, heuristic=False),
     "noisy_top_k_gap_exponential": SuiteSetting(queries=10, below=2, heuristic=False),
 })
