@@ -21,6 +21,22 @@ from .progress import progress_bar
 #: 3.7e-8 to 4.0e-8 per ``size * n``; docs/benchmarks.md).
 PF_TREE_SECONDS = 4e-8
 
+#: CPU seconds per score and per squared total gap ``S = sum G`` of the exact signs on
+#: ``(0, 1)`` that a symbolic epsilon asks of one vector's permute-and-flip polynomials
+#: (about ``6 n`` signs, each by Descartes' rule after ``x = 1/(1 + t)``: a Taylor shift
+#: whose output holds about ``degree^2`` bits, the degree about ``2 S``).
+PF_SIGN_SECONDS = 1.2e-8
+#: CPU seconds per squared score and per unit of total gap of the rest of that analysis
+#: (each output's terms formed, compared and converted: ``n`` outputs of about ``S`` terms,
+#: about ``n`` times). Fitted on ``privacy_loss`` pairs (docs/benchmarks.md): ``0..10`` and
+#: a twelfth score 300 / 1000 up, ``0, 100, ..., 1100``, ``0..n-1`` for n = 45 / 60 took
+#: 3.5 / 35 / 11 / 3.2 / 10.7 s CPU against estimates of 3.5 / 36 / 13.5 / 3.0 / 10.7 s.
+PF_SIGN_TERM_SECONDS = 4.9e-7
+
+#: The route that answers permute-and-flip's signs without the exact polynomials.
+PF_NUMERIC_EPSILON = ("give a numeric epsilon (PermuteAndFlip(1)): the signs are then decided "
+                      "at that point by balls")
+
 #: The routes that answer a large permute-and-flip call without the exact tree.
 PF_CHEAPER = "use .to_numpy() (float64) or .evalf(dps) / .evalf_balls(dps) instead"
 
@@ -49,6 +65,33 @@ def pf_tree_product_seconds(n: int, size: int) -> float:
     31.8
     """
     return PF_TREE_SECONDS * size * n
+
+
+def pf_signs_seconds(n: int, total_gap: int) -> float:
+    """Estimated seconds of the exact signs on ``(0, 1)`` of one vector's permute-and-flip
+    polynomials at a symbolic epsilon: ``PF_SIGN_SECONDS * n * S**2 +
+    PF_SIGN_TERM_SECONDS * n**2 * S`` with ``S = total_gap``.
+
+    Parameters
+    ----------
+    n : int
+        Outputs (scores).
+    total_gap : int
+        ``sum G``, the integer gaps to the top score (the polynomials' degree is about
+        twice it).
+
+    Returns
+    -------
+    float
+        CPU seconds on the reference machine (within 0.8-1.25x of the five measured
+        pairs, :data:`PF_SIGN_TERM_SECONDS`).
+
+    Examples
+    --------
+    >>> round(2 * pf_signs_seconds(12, 10945), 1)   # 0..10 and 1000: 35 s measured
+    36.0
+    """
+    return PF_SIGN_SECONDS * n * total_gap**2 + PF_SIGN_TERM_SECONDS * n * n * total_gap
 
 
 def check_pf_tree(func: str, n: int, total_gap: int, size: int) -> None:

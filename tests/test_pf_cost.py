@@ -13,6 +13,7 @@ from exactdp.cost import SECONDS_LIMIT, TooCostly
 from exactdp.pf_cost import (
     PF_TREE_SECONDS,
     check_pf_tree,
+    pf_signs_seconds,
     pf_tree_bar,
     pf_tree_product_seconds,
 )
@@ -64,3 +65,14 @@ def test_the_bar_has_one_step_per_level_and_shows_past_two_seconds(monkeypatch):
     assert bar.total == 9 and bar.delay == 0
     bar.close()
     assert isinstance(pf_tree_bar(10, 10, exact_pf_size(list(range(10)))), NoBar)
+
+
+def test_the_signs_at_a_symbolic_epsilon_are_priced_by_the_fitted_model():
+    """privacy_loss of PF at a symbolic epsilon, CPU seconds measured for the pair (one
+    estimate per vector): 0..10 and 300 / 1000, 0, 100, ..., 1100, 0..44, 0..59; within
+    0.8-1.25x each, and quadratic in the total gap when it dominates."""
+    measured = {(12, 3245): 3.48, (12, 10945): 35.0, (12, 6600): 11.0, (45, 990): 3.2,
+                (60, 1770): 10.7}
+    for (n, total), cpu in measured.items():
+        assert 0.8 < 2 * pf_signs_seconds(n, total) / cpu < 1.25, (n, total)
+    assert 3.9 < pf_signs_seconds(12, 20000) / pf_signs_seconds(12, 10000) < 4.0

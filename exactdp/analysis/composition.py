@@ -272,6 +272,8 @@ def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: 
     True
     """
     check_choice("composition_lower_bound", "search", search, SEARCHES)
+    k = check_int("composition_lower_bound", "k", k, 1)  # in its own name, not the
+    epsilon = check_epsilon(epsilon, "composition_lower_bound")  # accountant check's
     with as_caller("composition_lower_bound"):
         res = check_accountant(mechanism, scores, k, [epsilon], claims=(), search=search,
                                dps=dps, max_support=max_support, candidates=candidates,

@@ -53,6 +53,16 @@ def test_the_bound_shows_its_delta_as_the_hockey_stick_does():
     assert b.headline_text() == b.delta.headline_text()
 
 
+def test_composition_lower_bound_refuses_bad_arguments_in_its_own_name():
+    """k and epsilon were refused as check_accountant's (the call it makes)."""
+    mech = exactdp.PermuteAndFlip(1)
+    for k, eps, what in ((0, 1, "k must be a positive integer, got 0"),
+                         (2, -1, "epsilon must be >= 0, got -1"),
+                         (2, [0, 1], "epsilon must be a number")):
+        with pytest.raises(ValueError, match=rf"^composition_lower_bound: {what}"):
+            exactdp.composition_lower_bound(mech, [0, 0], k, eps)
+
+
 def test_claims_available_are_the_installed_ones():
     claims = available_claims()
     assert {"basic", "kov", "bounded_range"} <= set(claims)

@@ -10,8 +10,10 @@ from hypothesis import strategies as st
 from exactdp.exact.poly import Y, as_fmpq_poly
 from exactdp.exact.unit_interval import (
     descartes_bound,
+    has_unit_root,
     is_nonnegative_on_unit_interval,
     sign_on_unit_interval,
+    unit_sign,
     verify_sign_analysis,
 )
 
@@ -151,3 +153,18 @@ def test_negative_intervals_stop_at_an_even_root():
     r = sympy.sqrt(2) / 2
     assert c.negative_intervals() == ((0, r), (r, 1))
     assert verify_sign_analysis(a) and verify_sign_analysis(b) and verify_sign_analysis(c)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(fractions01, min_size=0, max_size=5), st.sampled_from([1, -1, 0]))
+def test_unit_sign_and_roots_agree_with_the_full_analysis(roots, lead):
+    """unit_sign / has_unit_root (flint only when Descartes' rule proves no root) against
+    sign_on_unit_interval's constant sign and roots, on products of known linear factors
+    (the zero polynomial too)."""
+    p = lead * sympy.Mul(*[(x - R(r.numerator, r.denominator)) for r in roots])
+    f = as_fmpq_poly(sympy.Poly(sympy.expand(p), x, domain="QQ"), x)
+    full = sign_on_unit_interval(f)
+    assert unit_sign(f) == full.constant_sign
+    assert has_unit_root(f) == bool(full.roots)
+    inside = any(0 < r < 1 for r in roots)
+    assert has_unit_root(f) == (lead != 0 and inside)

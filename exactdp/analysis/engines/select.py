@@ -12,7 +12,7 @@ from ...cost import TooCostly, check_analysis, check_seconds
 from ...distribution import Distribution
 from ...mechanisms.base import Mechanism
 from ...numbers import safe_sympify
-from ...pf_cost import pf_tree_product_seconds
+from ...pf_cost import PF_NUMERIC_EPSILON, pf_signs_seconds, pf_tree_product_seconds
 from ...progress import Steps, progress_bar
 from ...scores import ScoreVector
 from ...xform import DENSE_DEGREE_LIMIT, exact_pf_size
@@ -204,6 +204,27 @@ def pf_trees_seconds(trees: Sequence[tuple[int, ...]]) -> float:
     return sum(pf_tree_product_seconds(len(G), exact_pf_size(G)) for G in trees)
 
 
+def pf_signs_estimate(mech: object, vectors: Sequence[ScoreVector]) -> float:
+    """Estimated seconds of the exact signs on ``(0, 1)`` a symbolic epsilon asks of
+    permute-and-flip's polynomials on ``vectors`` (:func:`exactdp.pf_cost.pf_signs_seconds`
+    per vector); 0.0 at a numeric epsilon (balls decide there) or without product trees.
+
+    Examples
+    --------
+    >>> import sympy, exactdp
+    >>> from exactdp.scores import as_scores
+    >>> pf = exactdp.PermuteAndFlip(sympy.Symbol("epsilon", positive=True))
+    >>> round(pf_signs_estimate(pf, [as_scores([*range(11), 1000])]), 1)
+    18.0
+    >>> pf_signs_estimate(exactdp.PermuteAndFlip(1), [as_scores([*range(11), 1000])])
+    0.0
+    """
+    eps = mechanism_epsilon(mech)
+    if eps is None or not eps.free_symbols:
+        return 0.0
+    return sum(pf_signs_seconds(len(G), sum(G)) for v in vectors for G in pf_tree_gaps(mech, [v]))
+
+
 def check_pf_trees(func: str, mech: object, vectors: Sequence[ScoreVector]) -> None:
     """Refuse when the exact PF polynomials of ``vectors`` would take over the limit: one
     product tree per distinct gap tuple (:func:`pf_tree_gaps`), each estimated by
@@ -211,6 +232,9 @@ def check_pf_trees(func: str, mech: object, vectors: Sequence[ScoreVector]) -> N
     neighbour route (:func:`~exactdp.analysis.engines.pf_neighbours.pf_lazy_engine`), which
     forms a vector's polynomials only where the balls leave a comparison open: ``check_dp``
     of PF(1) on ``0..59`` is estimated at 31 s and took 0.15 s (docs/benchmarks.md).
+
+    At a symbolic epsilon the exact signs of those polynomials on ``(0, 1)`` are priced
+    too (:func:`pf_signs_estimate`), the cheaper route a numeric epsilon.
 
     Raises
     ------
@@ -225,6 +249,9 @@ def check_pf_trees(func: str, mech: object, vectors: Sequence[ScoreVector]) -> N
             pf_trees_seconds(trees),
             "pass the one neighbour to check (neighbour=...), analyse fewer scores, or "
             "compare the float64 views (mechanism.distribution(q).to_numpy())")
+    check_seconds(func, f"the exact signs on (0, 1) of the permute-and-flip polynomials of "
+                  f"{len(vectors)} score vectors at a symbolic epsilon (degree about twice "
+                  "the total gap)", pf_signs_estimate(mech, vectors), PF_NUMERIC_EPSILON)
 
 
 def _shared_signature(probs: list) -> tuple | None:
@@ -280,8 +307,8 @@ def make_engine(
     mech.check_cost(func, vectors)  # its own estimate (top-k tuples, answer sequences)
     if step is None:  # a bar of its own over the vectors, when the estimate is long
         steps = ENGINE_PASSES * len(vectors)
-        with progress_bar(steps, func, seconds=mech.analysis_seconds(vectors),
-                          unit="step") as bar:
+        seconds = max(mech.analysis_seconds(vectors), pf_signs_estimate(mech, vectors))
+        with progress_bar(steps, func, seconds=seconds, unit="step") as bar:
             own = Steps(bar, steps)
             made = make_engine(mech, vectors, func, check, dense_only, own)
             own.finish()

@@ -26,7 +26,7 @@ from ...exact.poly import (
     xform_from_probabilities,
 )
 from ...exact.signs import proved_rational
-from ...exact.unit_interval import sign_on_unit_interval
+from ...exact.unit_interval import has_unit_root, unit_sign
 from ...numbers import safe_sympify
 from ..common import X, exact_sign
 from .sympy_form import ratio_at
@@ -367,7 +367,7 @@ class XEngine:
         if f == 0:
             return 0
         if self.symbolic:
-            return sign_on_unit_interval(f).constant_sign
+            return unit_sign(f)  # no sympy form unless Descartes' rule sees a root
         return sign_at(f, self._point, exact_point=self._exact_point)
 
     def _value(self, f: flint.fmpq_poly) -> flint.arb:
@@ -526,9 +526,7 @@ class XEngine:
         for r, pair in enumerate(self.probs[i]):
             a, b = pair
             if self.symbolic:
-                ok = sign_on_unit_interval(a * b).nonnegative and not sign_on_unit_interval(
-                    b
-                ).roots
+                ok = unit_sign(a * b) in (0, 1) and not has_unit_root(b)
             else:
                 ball = self._prob_ball(pair)
                 ok = (ball is not None and ball > 0) or (

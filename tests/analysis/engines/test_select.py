@@ -224,3 +224,37 @@ def test_pf_trees_past_the_limit_refuse_within_two_seconds():
                        r"polynomials of 2 score vectors of n = 240 outputs .* about 132 s"):
         exactdp.privacy_loss(PermuteAndFlip(e), q, [1] + q[1:])
     assert time.process_time() - t0 < 2.0
+
+
+def test_pf_signs_at_a_symbolic_epsilon_are_priced_and_refused_at_once():
+    """privacy_loss of PF at a symbolic epsilon on 0..10 and a twelfth score 2000 steps up:
+    the exact signs of polynomials of degree about 2 * 21,945 are estimated at about 140 s
+    (0..10 and 1000: 36 s estimated, 35 s measured) and refused within 2 s CPU, naming the
+    call, the estimate and the numeric epsilon; at a numeric epsilon they cost nothing."""
+    import time
+
+    from exactdp.analysis.engines.select import pf_signs_estimate
+    from exactdp.cost import SECONDS_LIMIT, TooCostly
+
+    e = sympy.Symbol("e", positive=True)
+    q, q2 = [*range(11), 2000], [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 1999]
+    est = pf_signs_estimate(PermuteAndFlip(e), [as_scores(q), as_scores(q2)])
+    assert SECONDS_LIMIT < est < 2 * SECONDS_LIMIT
+    assert pf_signs_estimate(PermuteAndFlip(1), [as_scores(q), as_scores(q2)]) == 0.0
+    t0 = time.process_time()
+    with pytest.raises(TooCostly, match=r"^privacy_loss: the exact signs on \(0, 1\) of the "
+                       r"permute-and-flip polynomials of 2 score vectors at a symbolic epsilon "
+                       r".* about 1\d\d s \(limit 120 s\); give a numeric epsilon"):
+        exactdp.privacy_loss(PermuteAndFlip(e), q, q2)
+    assert time.process_time() - t0 < 2.0
+
+
+def test_pf_loss_at_a_symbolic_epsilon_with_a_spread_score_is_its_numeric_value():
+    """0..10 and 50 against a neighbour: over 100 s before (sympy's powsimp walks on each
+    ratio of degree about 1000), now well under the start line; the symbolic loss at
+    epsilon = 1 equals the numeric-epsilon route's loss (balls, another engine path)."""
+    e = sympy.Symbol("e", positive=True)
+    q, q2 = [*range(11), 50], [1, 0, 3, 2, 5, 4, 7, 6, 9, 8, 11, 49]
+    symbolic = exactdp.privacy_loss(PermuteAndFlip(e), q, q2).value
+    numeric = exactdp.privacy_loss(PermuteAndFlip(1), q, q2).value
+    assert abs(sympy.N(symbolic.subs(e, 1) - numeric, 30)) < 1e-25
