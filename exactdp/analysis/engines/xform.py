@@ -476,9 +476,13 @@ class XEngine:
         if not self.canonical_sympy or max(num.degree(), den.degree()) > _SYMPY_DEGREE:
             # high degree: build only the non-zero terms
             # (sympy's dense Poly / cancel cost seconds at degree 10**5)
-            return terms_value(
-                _fmpq_poly_terms(num), _fmpq_poly_terms(den), self.eps, self.N
-            )
+            terms = _fmpq_poly_terms(num), _fmpq_poly_terms(den)
+            whole = _fmpq_poly_terms(R[0]), _fmpq_poly_terms(R[1])
+            if len(terms[0]) + len(terms[1]) > len(whole[0]) + len(whole[1]):
+                # the gcd densifies: (1 + x**98962)/(1 + x**2) has 49481 terms, the
+                # unreduced pair two (EM at gaps over 1850: minutes of sympy)
+                terms = whole
+            return terms_value(*terms, self.eps, self.N)
         P, Q = canonical_pair(num, den)
         return ratio_at(P, Q, self.x_value)
 
