@@ -52,10 +52,13 @@ def _exact_number(value: object) -> sympy.Expr | None:
 
 
 def _ball_decimals(b: flint.arb, dps: int) -> str:
-    """The midpoint of a ball (at least ``dps`` digits right) in ``dps`` digits."""
-    man, exp = b.mid().man_exp()
-    with mpmath.workprec(max(53, abs(int(man)).bit_length())):
-        return format_number(mpmath.mpf((int(man), int(exp))), dps)
+    """The midpoint's magnitude of a ball (at least ``dps`` digits right) in ``dps`` digits,
+    read from its exact mantissa and exponent (``abs(b)`` would round it to the context's
+    53 bits)."""
+    m, exp = b.mid().man_exp()
+    man = abs(int(m))
+    with mpmath.workprec(max(53, man.bit_length())):
+        return format_number(mpmath.mpf((man, int(exp))), dps)
 
 
 def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
@@ -75,11 +78,11 @@ def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
         return dec
     if dec.lstrip("-") in ("0", "0.0") and exact != 0:  # cancellation: enclose the value
         try:
-            ball = enclose(exact, 20)
+            ball = enclose(exact, max(20, dps + 3))
         except ValueError:
             return dec
         if ball > 0 or ball < 0:  # rigorous: a small non-zero number prints as itself
-            return ("-" if ball < 0 else "") + _ball_decimals(abs(ball), dps)
+            return ("-" if ball < 0 else "") + _ball_decimals(ball, dps)
         return dec
     if dec.lstrip("-") not in ("1", "1.0") and not dec.lstrip("-").startswith(
             ("0.99999", "1.00000")):
@@ -88,12 +91,12 @@ def decimal_text(value: object, dps: int = SHOW_DPS) -> str:
         gap = one - exact
         if gap == 0:
             return format_number(exact, dps)
-        near = _gap_ball(gap)
+        near = _gap_ball(gap, dps + 3)
         if near is None:
             continue
         if abs(near) < flint.arb(10) ** -dps and (near > 0 or near < 0):  # rigorous
             sign = "-" if near > 0 else "+"
-            return f"{format_number(one, dps)} {sign} {_ball_decimals(abs(near), dps)}"
+            return f"{format_number(one, dps)} {sign} {_ball_decimals(near, dps)}"
     return dec
 
 
@@ -142,22 +145,24 @@ def _near_short(exact: sympy.Expr, dec: str, dps: int) -> str:
     return offset_text(exact, dec, dps) or dec
 
 
-def _gap_ball(gap: sympy.Expr) -> flint.arb | None:
-    """A rigorous 20-digit ball of ``gap`` (a distance to +-1), or None if not enclosed.
+def _gap_ball(gap: sympy.Expr, digits: int = 20) -> flint.arb | None:
+    """A rigorous ball of ``gap`` (a distance to +-1) with ``digits`` correct digits (at
+    least 20), or None if not enclosed.
 
     A gap below the working precision's reach (``1 - 1/(exp(-500000) + 1)``, about
     ``10**-217148``, cancels in every ball up to 65536 bits) is enclosed again over one
     fraction (``sympy.together``: ``exp(-500000)/(exp(-500000) + 1)``), which has no
     cancellation, when the expression is small enough for that to be cheap.
     """
+    digits = max(20, digits)
     try:
-        ball = enclose(gap, 20)
+        ball = enclose(gap, digits)
     except ValueError:
         return None
     if (ball > 0 or ball < 0) or sympy.count_ops(gap) > _TOGETHER_OPS:
         return ball
     try:
-        return enclose(sympy.together(gap), 20)
+        return enclose(sympy.together(gap), digits)
     except ValueError:
         return ball
 
@@ -170,22 +175,70 @@ def offset_text(value: sympy.Expr, shown: str, dps: int = SHOW_DPS) -> str | Non
     """``0.5 + 2.5e-301``: an exact ``value`` as the decimal ``shown`` (its rounding to a
     few digits) plus the rigorous offset from it, for values whose roundings tie.
 
-    The offset ``value - shown`` is enclosed in a 20-digit arb ball (over one fraction
-    when it cancels, as for a gap to 1) and printed to ``dps`` digits. Returns
-    ``shown`` when the offset is exactly 0, None when the ball cannot separate it from 0.
+    The offset ``value - shown`` is enclosed in an arb ball of ``dps + 3`` (at least 20)
+    correct digits (over one fraction when it cancels, as for a gap to 1) and printed to
+    ``dps`` digits: every digit comes from the ball, none from a float. ``shown`` may
+    also be an exact fraction (``1/3``: the common value of a near-tie, :func:`untie`).
+    Returns ``shown`` when the offset is exactly 0, None when the ball cannot separate it
+    from 0.
 
     Examples
     --------
     >>> offset_text(sympy.Rational(1, 2) + sympy.Rational(1, 10**40), "0.5")
     '0.5 + 1.0e-40'
+    >>> offset_text(sympy.Rational(1, 3) - sympy.Rational(1, 10**40), "1/3")
+    '1/3 - 1.0e-40'
     """
     gap = value - sympy.Rational(shown)
     if gap == 0:
         return shown
-    ball = _gap_ball(gap)
+    ball = _gap_ball(gap, dps + 3)
     if ball is None or not (ball > 0 or ball < 0):
         return None
-    return f"{shown} {'+' if ball > 0 else '-'} {_ball_decimals(abs(ball), dps)}"
+    return f"{shown} {'+' if ball > 0 else '-'} {_ball_decimals(ball, dps)}"
+
+
+def _simplest_between(lo: Fraction, hi: Fraction) -> Fraction:
+    """The rational of least denominator in ``[lo, hi]`` (``0 < lo <= hi``), by continued
+    fractions (the Stern-Brocot descent; Khinchin, *Continued Fractions*, 1964, sec. 6)."""
+    a = lo.numerator // lo.denominator
+    if Fraction(a) == lo or a + 1 <= hi:
+        return Fraction(a) if Fraction(a) == lo else Fraction(a + 1)
+    # lo and hi share the integer part a: recurse on the reciprocals of the fractional parts
+    return a + 1 / _simplest_between(1 / (hi - a), 1 / (lo - a))
+
+
+def _common_value(text: str, values: list, dps: int) -> str | None:
+    """The exact common value of near-tied ``values`` that all print as ``text``: the
+    simplest fraction in ``text``'s rounding interval (``1/3`` for ``0.333333``), as a
+    string, when every value is within ``10**(-2 dps)`` of it (relative; checked on arb
+    balls); None otherwise (an ordinary rounding, or a value not enclosed)."""
+    try:
+        shown = Fraction(sympy.Rational(text.split(" ")[0]).p,
+                         sympy.Rational(text.split(" ")[0]).q)
+    except (TypeError, ValueError):
+        return None
+    if shown <= 0 or _significant(text) == 0:
+        return None
+    e = len(str(shown.numerator)) - len(str(shown.denominator))  # 10**e <= shown < 10**(e+1)
+    while Fraction(10) ** e > shown:
+        e -= 1
+    while Fraction(10) ** (e + 1) <= shown:
+        e += 1
+    half_ulp = Fraction(10) ** (e + 1 - _significant(text)) / 2
+    r = _simplest_between(shown - half_ulp, shown + half_ulp)
+    if r.denominator > 10 ** max(1, dps // 3):
+        return None
+    for v in values:
+        try:
+            ball = enclose(v - sympy.Rational(r.numerator, r.denominator), 20,
+                           max_prec=_SHORT_BITS)
+        except ValueError:
+            return None
+        if not abs(ball) < flint.arb(10) ** (-2 * dps) * (flint.arb(r.numerator)
+                                                            / r.denominator):
+            return None
+    return str(r) if r.denominator > 1 else str(r.numerator)
 
 
 def untie(texts: list[str], values: list, dps: int = SHOW_DPS) -> list[str]:
@@ -207,9 +260,14 @@ def untie(texts: list[str], values: list, dps: int = SHOW_DPS) -> list[str]:
         rows = [i for i, x in enumerate(texts) if x == t]
         if len({values[i] for i in rows}) == 1:  # equal exact forms: a true tie
             continue
-        for i in rows:
-            exact = _exact_number(values[i])
-            text = None if exact is None else offset_text(exact, t, dps)
+        exacts = [_exact_number(values[i]) for i in rows]
+        head = t
+        if all(e is not None for e in exacts):
+            common = _common_value(t, exacts, dps)
+            if common is not None and sympy.Rational(common) != sympy.Rational(t):
+                head = common  # 1/3: a decimal head would not terminate
+        for i, exact in zip(rows, exacts, strict=True):
+            text = None if exact is None else offset_text(exact, head, dps)
             if text is not None:
                 out[i] = text
     return out

@@ -833,7 +833,6 @@ PROTOCOL_READERS = ("analysis", "audit", "io")
 PROBE_ALLOWED = {
     ("analysis/engines/sparse.py", "c"):
         "a coefficient of sympy's sparse ring: flint fmpq or PythonMPQ, by ground type",
-    ("analysis/engines/xform.py", "c"): "a coefficient: flint fmpq or a Python Fraction",
     ("analysis/peer_accountants.py", "dp.c"):
         "dp_accounting's API differs between its versions (make_composition)",
     ("analysis/witness.py", "self"): "Witness.__repr__ reads its own dataclass fields by name",

@@ -178,3 +178,48 @@ def test_stated_text_labels_decimals_that_are_not_the_exact_value():
     assert stated_text("0.1", 0.1) == "0.1" and stated_text("oo", sympy.oo) == "oo"
     eps = sympy.Symbol("epsilon", positive=True)
     assert stated_text("epsilon/2", eps / 2) == "epsilon/2"
+
+
+def _em_at_tiny_epsilon(scores, dps):
+    """The exponential mechanism's probabilities at epsilon = 1e-300 by a softmax in mpmath
+    at ``dps`` digits (the independent route) and as the library's exact forms."""
+    eps = sympy.Rational(1, 10**300)
+    weights = [sympy.exp(eps * s / 2) for s in scores]
+    exact = [w / sum(weights) for w in weights]
+    with mpmath.workdps(dps):
+        e = mpmath.mpf(10) ** -300
+        ws = [mpmath.exp(e * s / 2) for s in scores]
+        return exact, [w / mpmath.fsum(ws) for w in ws]
+
+
+def test_untie_offsets_near_tied_thirds_from_their_common_value():
+    """EM on (3, 1, 0) at epsilon = 1e-300: all three probabilities print
+    ``0.3333...`` at 25 digits; each shows as ``1/3`` plus its offset, every digit of the
+    offset right (a softmax at 400 digits, an independent route), the three offsets apart."""
+    from exactdp.result_text import untie
+
+    exact, ref = _em_at_tiny_epsilon([3, 1, 0], 400)
+    texts = ["0." + "3" * 25] * 3
+    got = untie(texts, exact, 25)
+    with mpmath.workdps(400):
+        want = [("+ " if v > mpmath.mpf(1) / 3 else "- ")
+                + mpmath.nstr(abs(v - mpmath.mpf(1) / 3), 25) for v in ref]
+    assert got == ["1/3 " + w for w in want]
+    assert len(set(got)) == 3
+
+
+def test_offsets_print_every_digit_from_the_ball():
+    """A 25-digit offset comes from a ball of 28 digits, not from a 53-bit midpoint:
+    ``1/(1 + x) - 1/2 = tanh(h/2)/2`` at ``x = exp(-h)`` (closed form, in mpmath) and
+    ``1/3 + 10**-40/3`` off ``0.333...`` (25 threes) by ``10**-25/3 + 10**-40/3``."""
+    from exactdp.result_text import offset_text
+
+    h = sympy.Rational(1, 2 * 10**300)
+    with mpmath.workdps(400):
+        want = mpmath.nstr(mpmath.tanh(mpmath.mpf(h.p) / h.q / 2) / 2, 25)
+    assert offset_text(1 / (1 + sympy.exp(-h)), "0.5", 25) == "0.5 + " + want
+    third = sympy.Rational(1, 3) + sympy.Rational(1, 3 * 10**40)
+    with mpmath.workdps(80):
+        want = mpmath.nstr(mpmath.mpf(10) ** -25 / 3 + mpmath.mpf(10) ** -40 / 3, 25)
+    assert offset_text(third, "0." + "3" * 25, 25) == "0." + "3" * 25 + " + " + want
+    assert want.startswith("3.33333333333333666666666")

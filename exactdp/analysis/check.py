@@ -37,6 +37,7 @@ from .common import (
 from .engines.ball import BallEngine, BallUndecided, arb_prec, ball_output, ball_pair_loss, iv_max
 from .engines.select import ENGINE_PASSES, make_engine, pf_tree_gaps, pf_trees_seconds
 from .loss import (
+    PrivacyLoss,
     check_loss_exponent,
     density_privacy_loss,
     max_candidates,
@@ -44,7 +45,7 @@ from .loss import (
     value_of,
 )
 from .neighbourhood import neighbour_list, top_gap
-from .witness import Witness
+from .witness import NO_OUTPUT, Witness
 
 
 # =============================================================================== check_dp
@@ -287,6 +288,12 @@ def _generic_seconds(mech, vectors: list[ScoreVector]) -> float:
     return analysis_seconds(len(vectors), q.n, top_gap(q))
 
 
+def _loss_output(loss: PrivacyLoss) -> object:
+    """A loss's output for its witness: :data:`~exactdp.analysis.witness.NO_OUTPUT` when
+    the loss is the largest of several outputs' (``loss.output`` None)."""
+    return NO_OUTPUT if loss.output is None else loss.output
+
+
 def _witness(outputs: tuple | None, q: ScoreVector, neighbour: ScoreVector,
              index: int | None) -> Witness:
     """The witness of the pair at the output of index ``index``: a mechanism releasing a
@@ -295,7 +302,7 @@ def _witness(outputs: tuple | None, q: ScoreVector, neighbour: ScoreVector,
     a selection its index (the output itself too)."""
     if index is not None and outputs is not None:
         return Witness(q.values, neighbour.values, outputs[index])
-    return Witness(q.values, neighbour.values, index)
+    return Witness(q.values, neighbour.values, NO_OUTPUT if index is None else index)
 
 
 def _check_density_seconds(mech, q: ScoreVector, count: int, qualifier: str = "") -> float:
@@ -360,7 +367,7 @@ def _density_check_dp(mech, q: ScoreVector, nbrs: list[ScoreVector], claim: symp
         ends = ", ".join(f"{float(v):.6g}" for v in interval)  # outward already: display
         raise UndecidedSignError(f"check_dp: the certified bracket [{ends}] of the largest "
                                  f"privacy loss contains epsilon = {claim}")
-    witness = Witness(q.values, nb.values, loss.output)
+    witness = Witness(q.values, nb.values, _loss_output(loss))
     # a rival's bracket reaching above the best lower end: the largest loss is known only
     # within the joint bracket, so the value is its midpoint (a ball, never shown as exact)
     value = loss.loss if high[0] is loss or interval is None else sum(interval) / 2

@@ -46,6 +46,7 @@ from .peer_accountants import (
 from .pld.core import MAX_COPIES, MAX_SUPPORT, PrivacyLossDistribution
 from .pld.pair import privacy_loss_distribution
 from .pld.results import HockeyStick, check_epsilon
+from .witness import NO_OUTPUT
 
 #: Claims :func:`check_accountant` evaluates by default.
 DEFAULT_CLAIMS = ("basic", "kov", "drv", "zcdp", "zcdp_bun_steinke", "bounded_range",
@@ -307,7 +308,7 @@ def _bounds(mechanism, sv, k, epsilons, search, dps, max_support, candidates, pr
                 h = pld.delta(eps, dps=dps) if isinstance(pld, PrivacyLossDistribution) else (
                     pld.delta(eps))
                 if best is None or h.lower > best[0].lower:
-                    best = (h, Witness(tuple(a.exact), tuple(b.exact), None))
+                    best = (h, Witness(tuple(a.exact), tuple(b.exact), NO_OUTPUT))
             out.append(CompositionBound(k, eps, best[0], best[1], len(pairs), how))
     finally:
         bar.close()

@@ -91,7 +91,9 @@ class PrivacyLoss(Result):
         A mechanism releasing a sequence (output kind ``"sequence"``: the sparse vector's
         answers, a program's tuple): the output ``output`` indexes, as the repr names it
         (``(True, False, None)``; an output reached on one vector only when the loss is
-        infinite there); None otherwise (and for a program's output ``None`` itself).
+        infinite there, or ``None`` a program returned); None otherwise.
+    labelled : bool
+        Whether ``label`` names the output (a program's output ``None`` is a label too).
 
     Notes
     -----
@@ -117,13 +119,14 @@ class PrivacyLoss(Result):
     attained: bool | None = None
     approaching: tuple = ()
     label: object = None
+    labelled: bool = False
 
     def repr_parts(self) -> list[str]:
         """The output named by itself (``label``) when the mechanism releases a sequence;
         the witness in words for a release (a bracket's text without the bracket, which
         the value's place shows)."""
         parts = super().repr_parts()
-        if self.label is not None:
+        if self.labelled:
             parts[0] = f"output={brief(self.label)}"
         elif self.engine == "density" and isinstance(self.output, str):
             parts[0] = f"output={brief(bracket_witness(self.output), 80)}"
@@ -324,7 +327,7 @@ def _labelled(outputs: tuple | None, loss: PrivacyLoss) -> PrivacyLoss:
     (``outputs``: the engine's, the union of both vectors' when they differ)."""
     if outputs is None or not isinstance(loss.output, int):
         return loss
-    return replace(loss, label=outputs[loss.output])
+    return replace(loss, label=outputs[loss.output], labelled=True)
 
 
 def density_privacy_loss(mech: Mechanism, q: ScoreVector, q2: ScoreVector) -> PrivacyLoss:

@@ -154,6 +154,7 @@ def _loss(engine: XEngine, outputs: tuple, q: ScoreVector, q2: ScoreVector) -> P
         c = best[0]
         value = value_of(engine, c)
         return PrivacyLoss(value, c[1], (), q.values, q2.values, c[3] if value != 0 else 0,
-                           (c[1],), engine.kind, label=outputs[c[1]])
+                           (c[1],), engine.kind, label=outputs[c[1]],
+                           labelled=True)
     return PrivacyLoss(sympy.Max(*[value_of(engine, c) for c in best]), None, (), q.values,
                        q2.values, 0, tuple(sorted({c[1] for c in best})), engine.kind)

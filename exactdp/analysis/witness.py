@@ -2,7 +2,9 @@
 
 Every check that can fail or that reports where a maximum is attained (``check_dp``, the
 divergences, composition, the regularity checks, ``sensitivity``) names a pair of inputs and
-an output with a :class:`Witness`; the fields a check does not use stay ``None``.
+an output with a :class:`Witness`; the fields a check does not use stay ``None``, and a
+quantity not attained at one output has the output :data:`NO_OUTPUT` (a program's output
+may itself be ``None``).
 """
 
 from __future__ import annotations
@@ -14,6 +16,32 @@ from fractions import Fraction
 import sympy
 
 from ..printing import format_number, value_repr
+
+
+class _NoOutput:
+    """The type of :data:`NO_OUTPUT` (one instance; falsy; pickles as itself)."""
+
+    _instance: _NoOutput | None = None
+
+    def __new__(cls) -> _NoOutput:
+        if cls._instance is None:
+            cls._instance = super().__new__(cls)
+        return cls._instance
+
+    def __repr__(self) -> str:
+        return "NO_OUTPUT"
+
+    def __bool__(self) -> bool:
+        return False
+
+    def __reduce__(self) -> str:
+        return "NO_OUTPUT"
+
+
+#: A witness's output when the quantity is not attained at one output (composition, the
+#: divergences, a loss that is the largest of several outputs'): not ``None``, which a
+#: program may return as its output (``Witness(..., output=None)`` reads ``at output None``).
+NO_OUTPUT = _NoOutput()
 
 
 @dataclass(frozen=True)
@@ -30,13 +58,14 @@ class Witness:
         regularity checks), or, for :func:`~exactdp.analysis.score_function.sensitivity`, the
         neighbouring *database* (then ``database`` is set and ``neighbour_scores`` holds its
         score vector).
-    output : hashable or None
+    output : hashable
         The output ``r`` (an index; the output itself for a mechanism releasing a sequence,
-        as ``(False, True)`` of a sparse vector; or an element of a score function's range);
-        None when the quantity is not attained at one output (composition).
-    neighbour_output : hashable or None
+        as ``(False, True)`` of a sparse vector, or ``None`` a program returned; or an
+        element of a score function's range); :data:`NO_OUTPUT` when the quantity is not
+        attained at one output (composition).
+    neighbour_output : hashable
         The output compared on ``neighbour`` when it differs from ``output`` (symmetry maps
-        ``r`` to ``sigma(r)``); defaults to ``output``.
+        ``r`` to ``sigma(r)``); defaults to ``output`` (:data:`NO_OUTPUT`: the same).
     probability, neighbour_probability : sympy.Expr or None
         The exact probabilities ``Pr[M(scores) = output]`` and
         ``Pr[M(neighbour) = neighbour_output]`` that break a regularity property.
@@ -63,8 +92,8 @@ class Witness:
 
     scores: tuple
     neighbour: tuple
-    output: Hashable | None
-    neighbour_output: Hashable | None = None
+    output: Hashable
+    neighbour_output: Hashable = NO_OUTPUT
     probability: sympy.Expr | None = None
     neighbour_probability: sympy.Expr | None = None
     value: sympy.Expr | None = None
@@ -72,7 +101,7 @@ class Witness:
     neighbour_scores: tuple | None = None
 
     def __post_init__(self) -> None:
-        if self.neighbour_output is None:
+        if self.neighbour_output is NO_OUTPUT:
             object.__setattr__(self, "neighbour_output", self.output)
         if self.neighbour_scores is None and self.database is None:
             object.__setattr__(self, "neighbour_scores", self.neighbour)
@@ -99,7 +128,7 @@ class Witness:
             text = _changes(tuple(first), tuple(self.neighbour))
         else:
             text = f"{_brief(first)}->{_brief(self.neighbour)}"
-        if self.output is not None:
+        if self.output is not NO_OUTPUT:
             text += f" at output {self.output}"
             if self.neighbour_output != self.output:
                 text += f"->{self.neighbour_output}"

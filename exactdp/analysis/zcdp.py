@@ -36,6 +36,7 @@ from .engines.select import make_engine
 from .neighbourhood import neighbour_list
 from .outputs import output_union
 from .renyi import exact_probabilities, renyi_divergence
+from .witness import NO_OUTPUT
 
 #: Orders checked by :func:`check_zcdp` by default (1 is the KL limit).
 DEFAULT_ALPHAS = tuple(
@@ -201,7 +202,7 @@ def check_zcdp(
     assert best is not None  # at least one neighbour and one order
     ex, j, a, D, failed = best
     val = exact_float(ex)
-    w = Witness(q.values, nbrs[j].values, None)
+    w = Witness(q.values, nbrs[j].values, NO_OUTPUT)
     return ZCDPCheck(not failed, r, w, a, D, val, orders, len(nbrs))
 
 
@@ -268,7 +269,7 @@ def _ball_zcdp(engine: BallEngine, q: ScoreVector, nbrs: list, rho: sympy.Expr,
                 val = float(ex.mid())
             else:
                 div, iv, val = sympy.oo, (sympy.oo, sympy.oo), math.inf
-            w = Witness(q.values, nbrs[j - 1].values, None)
+            w = Witness(q.values, nbrs[j - 1].values, NO_OUTPUT)
             return ZCDPCheck(not failed, rho, w, a, div, val, orders, len(nbrs), "ball", iv,
                              dps, True, None)
     raise BallUndecided(

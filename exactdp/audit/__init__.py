@@ -26,7 +26,11 @@ anything else raises ValueError), so a seed makes the audit reproducible. ``dist
 
 An output index is an ``int`` / numpy integer in ``0..n-1``, or a float with an integral
 value (``2.0``); anything else (``1.5``, NaN, a string, ``None``, a bool, an index out of
-range) raises :class:`ValueError` naming the value.
+range) raises :class:`ValueError` naming the value. A distribution of output kind
+``"sequence"`` (a program's tuples, the sparse vector's answers) also takes its outputs
+themselves, as its ``sample`` returns them (an object array, or a list holding a value
+that is not an int): they are counted at their positions in ``outputs``
+(``d.sample_index`` gives the positions directly).
 
 Pooling
 -------

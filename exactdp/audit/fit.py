@@ -23,7 +23,7 @@ from .inputs import (
 from .pooling import Cells, make_cells, max_deviation
 from .release_fit import release_fit
 from .result import GoodnessOfFit, ReleaseFit
-from .sampler_outputs import draw, validate_outputs
+from .sampler_outputs import as_positions, draw, validate_outputs
 
 
 def goodness_of_fit(
@@ -115,7 +115,8 @@ def goodness_of_fit(
             draw(sample, n_samples, rng), released, n_samples, alpha,
             lambda idx: _fit(idx, probs, n_samples, alpha, test, min_expected))
     p = probability_vector(distribution)
-    outputs = validate_outputs(draw(sample, n_samples, rng), n_samples, p.size)
+    raw = as_positions(draw(sample, n_samples, rng), distribution)
+    outputs = validate_outputs(raw, n_samples, p.size)
     return _fit(outputs, p, n_samples, alpha, test, min_expected)
 
 

@@ -10,10 +10,12 @@ import inspect
 import math
 import numbers
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from .._validate import check_callable
+from ..distribution import output_kind_of
 from ..rng import as_generator
 
 
@@ -61,6 +63,51 @@ def draw(sample: Callable, n_samples: int, rng=None) -> list | np.ndarray:
     return [sample(**extra) for _ in range(n_samples)]
 
 
+def _key(v: object) -> object:
+    """An output as a dict key that tells ``True`` from ``1`` (equal and of one hash),
+    inside tuples too."""
+    if isinstance(v, (bool, np.bool_)):
+        return ("bool", bool(v))
+    if isinstance(v, tuple):
+        return tuple(_key(x) for x in v)
+    return v
+
+
+def as_positions(values: object, distribution: object) -> object:
+    """Draws of a distribution of output kind ``"sequence"`` given as its outputs (what
+    ``d.sample`` returns: an object array, or a list holding a value that is not an int)
+    as their positions in ``distribution.outputs``; any other draws unchanged (indices,
+    :func:`validate_outputs` checks them).
+
+    Raises
+    ------
+    ValueError
+        A draw that is not one of the outputs (named, with ``d.sample_index``, which gives
+        the positions).
+    """
+    if output_kind_of(distribution) != "sequence":
+        return values
+    if isinstance(values, np.ndarray) and values.dtype == object:
+        items = values.ravel().tolist()
+    elif isinstance(values, (list, tuple)) and not all(
+            isinstance(v, (int, np.integer)) and not isinstance(v, bool) for v in values):
+        items = list(values)
+    else:
+        return values
+    law: Any = distribution  # a sequence distribution: its outputs name the positions
+    where = {_key(o): i for i, o in enumerate(law.outputs)}
+    out = []
+    for v in items:
+        try:
+            out.append(where[_key(v)])
+        except (KeyError, TypeError):
+            raise ValueError(
+                f"goodness_of_fit: the sampler returned {v!r}, neither an output of the "
+                "distribution nor an output index (d.sample_index(size, rng) gives the "
+                "indices)") from None
+    return np.array(out, dtype=np.int64)
+
+
 def _as_index(value: object, n: int) -> int:
     """One output index, validated (integral, in range)."""
     if isinstance(value, np.ndarray) and value.ndim == 0:
@@ -78,7 +125,8 @@ def _as_index(value: object, n: int) -> int:
     else:
         raise ValueError(
             f"goodness_of_fit: the sampler returned {value!r} (type {type(value).__name__}), "
-            "not an integer output index"
+            "not an integer output index (a distribution's d.sample_index(size, rng) gives "
+            "its draws as indices)"
         )
     if not 0 <= k < n:
         raise ValueError(

@@ -28,6 +28,7 @@ import sympy
 from .._validate import short_number
 from ..analysis.check import check_dp
 from ..analysis.loss import privacy_loss
+from ..analysis.witness import NO_OUTPUT
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
 from ..printing import cut_latex, format_number, latex_escape, output_text, prose_latex
@@ -298,7 +299,8 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
             pair = f"{style.vector('q', w.scores)}, {style.vector(QUOTE, w.neighbour)}"
             shown = style.description(at) if mech.output_kind == "release" and isinstance(
                 at, str) else style.code(str(at))
-            lines.append(f"{verdict}; witness: {pair}, output {shown}")
+            where = "" if w.output is NO_OUTPUT else f", output {shown}"  # several outputs
+            lines.append(f"{verdict}; witness: {pair}{where}")
     return AnalyseResult(style.join(head, table, lines), violated)
 
 

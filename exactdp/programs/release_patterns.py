@@ -43,6 +43,16 @@ def is_real(v: object) -> bool:
     return isinstance(v, (int, float, Fraction, sympy.Expr, np.integer, np.floating))
 
 
+def _text_number(text: str) -> Fraction | None:
+    """A released value given as text, parsed exactly (:func:`exactdp.numbers.exact_number`:
+    ``'0.1'`` is 1/10); None if it is not a rational number."""
+    try:
+        r = exact_number(text, "output")
+    except ValueError:
+        return None
+    return Fraction(int(r.p), int(r.q)) if r.is_Rational else None
+
+
 def match(pattern: object, output: object, values: list[Any]) -> bool:
     """Whether ``output`` is an output of ``pattern`` (a decoded pattern), collecting its
     released values.
@@ -70,7 +80,14 @@ def match(pattern: object, output: object, values: list[Any]) -> bool:
     (True, [2.5])
     >>> match(True, 1, [])
     False
+    >>> vals = []
+    >>> match(REAL, "1/2", vals), vals
+    (True, [Fraction(1, 2)])
     """
+    if isinstance(output, str):  # a number as text ('1/2', '0.1'), as every entry point
+        output = _text_number(output)
+        if output is None:
+            return False
     if pattern is REAL:
         if is_real(output):
             values.append(output)

@@ -88,3 +88,40 @@ def test_rational_scores_print_exactly_in_the_witness():
     assert second == tuple(Fraction(str(v)) for v in w.neighbour)
     assert all(abs(a - b) <= 1 for a, b in zip(first, second, strict=True))
     assert "witness=(0,1/7,1/3)->" in repr(check)
+
+
+def test_a_programs_output_none_is_named_and_no_output_is_a_sentinel():
+    """A program returning None when no try passes (three tries of AboveThreshold with one
+    threshold draw): check_dp's witness names ``at output None`` and its loss's repr
+    ``output=None`` (the output itself, not its index 0); the loss equals the largest log
+    ratio of the program's probabilities computed from its own exact distribution on both
+    vectors (an independent route: the distributions, not the loss engine). A quantity
+    not attained at one output (composition) has the output NO_OUTPUT, printed without
+    an output."""
+    import pickle
+
+    from exactdp.analysis.witness import NO_OUTPUT, Witness
+    from exactdp.programs import laplace, program
+
+    @program(adjacency="one", output="sequence")
+    def tries(q, epsilon, k):
+        rho = laplace(2 / epsilon)
+        i = 0
+        while i < k:
+            if q[0] + laplace(4 / epsilon) >= rho:
+                return i
+            i += 1
+        return None
+
+    m = tries(epsilon=1, k=3)
+    res = exactdp.check_dp(m, [0])
+    assert str(res.witness).endswith(" at output None") and res.witness.output is None
+    loss = exactdp.privacy_loss(m, [0], [1])
+    assert "output=None" in repr(loss)
+    p0, p1 = (dict(zip(d.outputs, d.probabilities, strict=True))
+              for d in (m.distribution([0]), m.distribution([1])))
+    ratios = [abs(sympy.N(sympy.log(p0[o] / p1[o]), 30)) for o in p0]
+    assert abs(sympy.N(loss.value, 30) - max(ratios)) < 1e-25
+    w = Witness((0,), (1,), NO_OUTPUT)
+    assert str(w) == "(0)->(1)" and w.neighbour_output is NO_OUTPUT and not NO_OUTPUT
+    assert pickle.loads(pickle.dumps(NO_OUTPUT)) is NO_OUTPUT

@@ -425,3 +425,27 @@ def test_every_discrete_kind_sparse_vector_sequences():
     assert goodness_of_fit(d.sample_index, d, 20000, rng=3).verdict == "consistent"
     assert goodness_of_fit(d.sample_index, wrong, 20000, rng=3).verdict == "rejected"
 
+
+
+def test_goodness_of_fit_takes_a_sequence_distributions_outputs():
+    """``d.sample`` of a sequence program (outputs, objects) and ``d.sample_index``
+    (positions) draw the same runs at one seed: the two audits count the same cells, so
+    their statistics and p-values agree; a wrong sampler (always None) is rejected."""
+    from exactdp.programs import laplace, program
+
+    @program(adjacency="one", output="sequence")
+    def tries(q, epsilon, k):
+        rho = laplace(2 / epsilon)
+        i = 0
+        while i < k:
+            if q[0] + laplace(4 / epsilon) >= rho:
+                return i
+            i += 1
+        return None
+
+    d = tries(epsilon=1, k=3).distribution([0])
+    a = goodness_of_fit(lambda size, rng: d.sample(size, rng), d, 3000, rng=4)
+    b = goodness_of_fit(lambda size, rng: d.sample_index(size, rng), d, 3000, rng=4)
+    assert a.statistic == b.statistic and a.p_value == b.p_value
+    bad = goodness_of_fit(lambda size: np.array([None] * size, dtype=object), d, 3000)
+    assert bad.verdict == "rejected"

@@ -22,3 +22,43 @@ def test_validate_outputs_values_and_errors():
     ):
         with pytest.raises(ValueError, match=f"goodness_of_fit: .*{match}"):
             validate_outputs(*bad)
+
+
+def _tries():
+    """Three tries of AboveThreshold with one threshold draw; None when none passes."""
+    from exactdp.programs import laplace, program
+
+    @program(adjacency="one", output="sequence")
+    def tries(q, epsilon, k):
+        rho = laplace(2 / epsilon)
+        i = 0
+        while i < k:
+            if q[0] + laplace(4 / epsilon) >= rho:
+                return i
+            i += 1
+        return None
+
+    return tries(epsilon=1, k=3).distribution([0])
+
+
+def test_as_positions_reads_a_sequence_distributions_outputs():
+    """A sequence program's outputs (None, 0, 1, 2) as ``d.sample`` returns them (an
+    object array; a list with None) map to their positions by ``list.index`` (an
+    independent lookup); an int64 batch (``d.sample_index``) and a selection's draws stay
+    indices; a value that is no output is refused naming ``sample_index``."""
+    from exactdp import ExponentialMechanism
+    from exactdp.audit.sampler_outputs import as_positions
+
+    d = _tries()
+    draws = d.sample(50, rng=3)
+    assert draws.dtype == object
+    got = as_positions(draws, d)
+    assert got.tolist() == [list(d.outputs).index(v) for v in draws.tolist()]
+    assert as_positions([None, 2, 0], d).tolist() == [list(d.outputs).index(v)
+                                                     for v in (None, 2, 0)]
+    idx = d.sample_index(5, rng=3)
+    assert as_positions(idx, d) is idx
+    em = ExponentialMechanism(1).distribution([1, 0])
+    assert as_positions(np.array([0, 1], dtype=object), em).tolist() == [0, 1]
+    with pytest.raises(ValueError, match="sample_index"):
+        as_positions(np.array([(True,)], dtype=object), d)

@@ -85,6 +85,23 @@ def test_probability_table_splits_decimals_that_tie_but_differ():
     assert "0.398912" in tie and " + " not in tie and TIE_CHECK_N >= 2
 
 
+def test_probability_table_offsets_near_thirds_from_one_third_at_25_digits():
+    """EM on (3, 1, 0) at epsilon = 1e-300 prints ``0.333...`` (25 threes) in every row;
+    the table shows ``1/3`` plus each row's offset, 25 right digits each (a softmax in
+    mpmath at 400 digits, an independent route), the rows apart."""
+    from exactdp.io.latex import probability_table
+
+    dists = {"EM": exactdp.ExponentialMechanism("1e-300").distribution([3, 1, 0])}
+    with mpmath.workdps(400):
+        eps = mpmath.mpf(10) ** -300
+        ws = [mpmath.exp(eps * s / 2) for s in (3, 1, 0)]
+        offs = [w / mpmath.fsum(ws) - mpmath.mpf(1) / 3 for w in ws]
+        want = [("+ " if v > 0 else "- ") + mpmath.nstr(abs(v), 25) for v in offs]
+    text = probability_table(dists, fmt="text", exact=False, dps=25)
+    for r, w in enumerate(want):
+        assert f"{r}  1/3 {w}" in text, text
+
+
 def test_named_exponents_are_braced_math_and_the_table_compiles():
     """Scores (1e300, 0, 0): P_1 = 1.35579 * 10**-K1 (K1 of 300 digits) is a math cell in
     braces (it sits in an l or an S column), so pdflatex compiles the table; it stopped at

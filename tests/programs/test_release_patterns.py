@@ -76,3 +76,27 @@ def test_discrete_hint_reads_the_patterns_without_released_values():
     p = a.pmf((False, False)) / b.pmf((False, False))
     assert hint == pytest.approx(abs(float(sympy.N(sympy.log(p), 30))), rel=1e-12)
     assert round(hint, 6) == 0.034387
+
+
+def test_released_values_given_as_text_are_parsed_exactly():
+    """``match`` reads a released value given as text exactly (``'1/2'``, ``'0.1'``), as
+    every exact entry point does; text that is no rational number matches nothing. A
+    release's ``density('1/2')`` equals the closed form of ``q + Lap(1) + Lap(2)`` at 1/2,
+    ``(2 e^{-|x|/2} - e^{-|x|})/6`` (the convolution of two Laplace densities)."""
+    from exactdp.programs import laplace, program
+
+    vals: list = []
+    assert match((True, REAL), (True, "1/2"), vals) and vals == [Fraction(1, 2)]
+    vals = []
+    assert match(REAL, "0.1", vals) and vals == [Fraction(1, 10)]
+    assert not match(REAL, "abc", []) and not match(REAL, "sqrt(2)", [])
+    assert match(3, "3", []) and not match(True, "1", [])
+
+    @program(output="release")
+    def sum2(q, epsilon):
+        return q[0] + laplace(1 / epsilon) + laplace(2 / epsilon)
+
+    d = sum2(epsilon=1).distribution([0])
+    x = sympy.Rational(1, 2)
+    want = (2 * sympy.exp(-x / 2) - sympy.exp(-x)) / 6
+    assert sympy.simplify(d.density("1/2") - want) == 0

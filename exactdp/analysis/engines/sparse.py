@@ -16,7 +16,8 @@ from ...exact.arb import flint_prec, to_arb
 from ...exact.signs import MAX_PREC, UndecidedSignError, proved_rational
 from ...xform import DENSE_DEGREE_LIMIT
 from ..common import exact_sign
-from .xform import XEngine, terms_value
+from .sympy_form import terms_value
+from .xform import XEngine
 
 _SPARSE_RING, _SPARSE_X = ring("x", sympy.QQ)
 

@@ -29,7 +29,7 @@ from ...exact.signs import proved_rational
 from ...exact.unit_interval import has_unit_root, unit_sign
 from ...numbers import safe_sympify
 from ..common import X, exact_sign
-from .sympy_form import ratio_at
+from .sympy_form import ratio_at, sparser_terms, terms_value
 
 
 # =============================================================================== engines
@@ -149,10 +149,6 @@ def dense_poly(t: dict) -> flint.fmpq_poly:
     for e, c in t.items():
         coeffs[e] = c
     return flint.fmpq_poly(coeffs)
-
-
-def _fmpq_poly_terms(p: flint.fmpq_poly) -> dict[int, flint.fmpq]:
-    return {k: c for k, c in enumerate(p.coeffs()) if c != 0}
 
 
 def _spread(p: flint.fmpq_poly, m: int) -> flint.fmpq_poly:
@@ -476,9 +472,7 @@ class XEngine:
         if not self.canonical_sympy or max(num.degree(), den.degree()) > _SYMPY_DEGREE:
             # high degree: build only the non-zero terms
             # (sympy's dense Poly / cancel cost seconds at degree 10**5)
-            return terms_value(
-                _fmpq_poly_terms(num), _fmpq_poly_terms(den), self.eps, self.N
-            )
+            return terms_value(*sparser_terms((num, den), R), self.eps, self.N)
         P, Q = canonical_pair(num, den)
         return ratio_at(P, Q, self.x_value)
 
@@ -557,42 +551,3 @@ def canonical_pair(num: flint.fmpq_poly, den: flint.fmpq_poly) -> tuple:
 
 #: Above this degree the dense engine converts results to sympy term by term.
 _SYMPY_DEGREE = 2000
-
-
-def terms_value(num: dict, den: dict, eps: sympy.Expr, N: int) -> sympy.Expr:
-    """``num(x)/den(x)`` at ``x = exp(-eps/N)``, from term dicts, without expanding.
-
-    The common power of ``x`` and a single-term denominator are divided out, and a
-    numerator that is ``c * x**k`` times the denominator gives ``c * exp(-k*eps/N)``; no
-    other common factor is cancelled (a sparse gcd at degree 10**300 is out of reach), so
-    the expression may be unsimplified but is exact.
-    """
-
-    def rat(c) -> sympy.Rational:
-        p, q = (c.p, c.q) if hasattr(c, "p") else (c.numerator, c.denominator)
-        return sympy.Rational(int(p), int(q))
-
-    num = {e: rat(c) for e, c in num.items() if c != 0}
-    den = {e: rat(c) for e, c in den.items() if c != 0}
-    if not num:
-        return sympy.Integer(0)
-    if len(num) == len(den):
-        # num = c * x**k * den (checked term by term): the value is one exp
-        pairs = list(zip(sorted(num.items()), sorted(den.items()), strict=True))
-        (e0, c0), (f0, d0) = pairs[0]
-        if all(e - f == e0 - f0 and c * d0 == d * c0 for (e, c), (f, d) in pairs):
-            k = e0 - f0
-            return (c0 / d0) * (sympy.exp(-eps * k / N) if k else sympy.Integer(1))
-    low = min(list(num) + list(den))
-    if len(den) == 1:
-        (e0, c0), = den.items()
-        num = {e - e0: c / c0 for e, c in num.items()}
-        den = {0: sympy.Integer(1)}
-    else:
-        num = {e - low: c for e, c in num.items()}
-        den = {e - low: c for e, c in den.items()}
-
-    def value(t: dict) -> sympy.Expr:
-        return sympy.Add(*[c * sympy.exp(-eps * e / N) if e else c for e, c in sorted(t.items())])
-
-    return value(num) / value(den)
