@@ -439,6 +439,13 @@ EXACT_ZERO_BITS_LIMIT = 400_000
 #: 2.5 / 48 s); beyond, the test is skipped (no proof of zero, the sign stays undecided).
 EXACT_ZERO_EXPONENT_DIGITS = 100
 
+#: Most nodes of the expression tree of a number given to that exact zero test: its sympy
+#: rewriting (``expand``, ``powsimp``) grows steeply with the number's size (measured: the
+#: largest numbers the tests prove zero, up to 26 nodes, 0.1 s; a ratio of RNM-Laplace
+#: probabilities at a score of 1e20, 361 nodes and 66 exponentials, 10-60 s, proving
+#: nothing); beyond, the test is skipped as above.
+EXACT_ZERO_NODES = 200
+
 
 def check_exact_zero_bits(func: str, bits: int) -> None:
     """Refuse the exact zero test of a number holding a rational of ``bits`` bits."""

@@ -243,6 +243,27 @@ def check_dp(
     except BaseException:
         bar.close()
         raise
+    try:
+        best, best_j = _largest(mech, engine, q, nbrs, bar)
+    finally:
+        bar.close()
+    if best is None:
+        value = sympy.Integer(0)
+        holds = True
+        witness = None
+    else:
+        value = value_of(engine, best)
+        # every mechanism is oo-DP: the ratio bound e^oo is vacuous, an infinite loss too
+        holds = claim is sympy.oo or (
+            best[0] != "inf" and _at_most_claim(engine.cmp_exp(best[2], claim), claim))
+        witness = _witness(engine.outputs, q, nbrs[best_j - 1], best[1])
+    return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
+
+
+@as_caller("check_dp")  # a sign past the cost model (SignTooCostly): check_dp's refusal
+def _largest(mech, engine, q: ScoreVector, nbrs: list[ScoreVector], bar) -> tuple:
+    """The largest loss's candidate over the pairs (q, neighbour) and the neighbour's
+    index (from 1; ``(None, 0)`` when no pair has one), a bar step per neighbour."""
     best = None
     best_j = 0  # the neighbour of best (set with it)
     for j in range(1, len(nbrs) + 1):
@@ -256,18 +277,7 @@ def check_dp(
                 break
             if c[0] == "inf" or engine.cmp(c[2], best[2]) == 1:
                 best, best_j = c, j
-    bar.close()
-    if best is None:
-        value = sympy.Integer(0)
-        holds = True
-        witness = None
-    else:
-        value = value_of(engine, best)
-        # every mechanism is oo-DP: the ratio bound e^oo is vacuous, an infinite loss too
-        holds = claim is sympy.oo or (
-            best[0] != "inf" and _at_most_claim(engine.cmp_exp(best[2], claim), claim))
-        witness = _witness(engine.outputs, q, nbrs[best_j - 1], best[1])
-    return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
+    return best, best_j
 
 
 def _generic_seconds(mech, vectors: list[ScoreVector]) -> float:

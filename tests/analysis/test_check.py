@@ -495,3 +495,20 @@ def test_permute_and_flip_start_line_uses_its_tree_estimate(capsys):
     assert r.holds
     assert "started" not in capsys.readouterr().err
     assert pf_trees_seconds([(1,) + (0,) * 59]) < 1.0
+
+
+def test_a_sign_past_the_cost_model_is_check_dp_s_refusal(monkeypatch):
+    """RNM-Laplace at epsilon 7 with a score of 1e20: a ratio of probabilities of 361
+    nodes whose balls contain 0 at the affordable precision. Its exact zero test took
+    10-60 s CPU before an undecided sign (an ArithmeticError); now it is skipped (past
+    EXACT_ZERO_NODES) and check_dp refuses in its own name with the balls' estimate."""
+    def never(e):
+        raise AssertionError("the exact zero test ran past the cost model")
+
+    monkeypatch.setattr("exactdp.exact.signs._exact_zero", never)
+    with pytest.raises(TooCostly, match=r"^check_dp: deciding the sign of .* would need "
+                       r"about \S+ s \(limit 1\.5 s\); compare the float64 views") as info:
+        check_dp(exactdp.ReportNoisyMax(7, noise="laplace"),
+                 [-408, 10**20, "1/3", "1/3", 0, 1, "1/3"])
+    assert "\n" not in str(info.value)
+    assert float(info.value.estimate.split()[1]) > 1.5
