@@ -130,10 +130,13 @@ def analysis_seconds(count: int, n: int, top_gap: int) -> float:
     return 1.5e-5 * count * n * n * (1.0 + math.log2(1.0 + max(top_gap, 0)))
 
 
-def check_analysis(func: str, count: int, n: int, top_gap: int) -> None:
-    """Refuse an exact analysis of ``count`` vectors of ``n`` outputs above the limit."""
+def check_analysis(func: str, count: int, n: int, top_gap: int, at_least: bool = False
+                   ) -> None:
+    """Refuse an exact analysis of ``count`` vectors of ``n`` outputs above the limit
+    (``at_least``: of ``count`` or more, a lower bound before the vectors exist)."""
     check_seconds(
-        func, f"an exact analysis of {count} score vectors of n = {n} outputs",
+        func, f"an exact analysis of {'at least ' if at_least else ''}{count} score vectors "
+        f"of n = {n} outputs",
         analysis_seconds(count, n, top_gap),
         "analyse fewer outputs, or compare the float64 views "
         "(mechanism.distribution(q).to_numpy()) of the pair that matters",

@@ -17,6 +17,7 @@ from ..cost import (
     CHECK_DP_EXPONENT_DIGITS,
     analysis_seconds,
     as_caller,
+    check_analysis,
     check_seconds,
 )
 from ..exact.arb import arb_to_interval, to_arb
@@ -220,6 +221,8 @@ def check_dp(
     release = mech.output_kind == "release"  # a supremum of densities per neighbour
     if release and neighbour is None:  # before building them
         _check_density_seconds(mech, q, 2 * q.n, "at least ")
+    if not release and neighbour is None:  # q and a neighbour at least, before the search
+        check_analysis("check_dp", 2, q.n, top_gap(q), at_least=True)  # (3-4 s at n = 2000)
     nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
     if release:
         return _density_check_dp(mech, q, nbrs, claim, how, progress)

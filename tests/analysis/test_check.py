@@ -512,3 +512,21 @@ def test_a_sign_past_the_cost_model_is_check_dp_s_refusal(monkeypatch):
                  [-408, 10**20, "1/3", "1/3", 0, 1, "1/3"])
     assert "\n" not in str(info.value)
     assert float(info.value.estimate.split()[1]) > 1.5
+
+
+def test_an_analysis_past_the_limit_at_two_vectors_is_refused_before_the_search(
+        monkeypatch):
+    """PF on 2000 scores: the neighbour search (3-4 s CPU) came before the refusal of the
+    4003 vectors' analysis; the analysis of q and one neighbour alone, a lower bound (every
+    search has one), is past the limit: refused before any neighbour is built."""
+    from exactdp.analysis import check as check_module
+    from exactdp.cost import analysis_seconds
+
+    def never(*args):
+        raise AssertionError("the neighbours were built before the refusal")
+
+    monkeypatch.setattr(check_module, "neighbour_list", never)
+    with pytest.raises(TooCostly, match=r"^check_dp: an exact analysis of at least 2 score "
+                       r"vectors of n = 2000 outputs would need about 1\.44e\+03 s") as info:
+        check_dp(exactdp.PermuteAndFlip(1), list(range(2000)))
+    assert info.value.estimate == f"about {analysis_seconds(2, 2000, 1999):.3g} s"
