@@ -38,6 +38,31 @@ def _sparse_items(f) -> list[tuple[int, sympy.Rational]]:
     return sorted(out)
 
 
+def expands_powers(eps: sympy.Expr, N: int) -> bool:
+    """True when sympy rewrites ``x**k = exp(-k*eps/N)`` as a power (eps a rational
+    multiple of a logarithm: ``exp(-3*log(2))`` is ``1/8``), which it would expand for a
+    sparse exponent ``k`` near ``10**300``."""
+    return not eps.free_symbols and not isinstance(sympy.exp(-eps * 3 / N), sympy.exp)
+
+
+def check_sparse_epsilon(eps: sympy.Expr, N: int, x_value: object) -> None:
+    """Refuse the sparse x-form engine at an epsilon whose powers of ``x`` sympy expands
+    (:func:`expands_powers`), before any power is built.
+
+    Raises
+    ------
+    ValueError
+        With the epsilon, ``x`` and the cheaper route (a rational epsilon).
+    """
+    if expands_powers(eps, N):
+        raise ValueError(
+            f"epsilon = {eps}: sympy rewrites x**k = exp(-k*epsilon/{N}) as a power "
+            f"(x = {x_value}) that it would expand for the score gaps above "
+            f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT} here; use a rational epsilon "
+            "(or smaller gaps)"
+        )
+
+
 class SparseXEngine(XEngine):
     """The x-form engine on sparse polynomials (degree above ``DENSE_DEGREE_LIMIT``).
 
@@ -61,15 +86,7 @@ class SparseXEngine(XEngine):
 
     def __init__(self, eps: sympy.Expr, N: int, probs: list[list[tuple]]):
         super().__init__(eps, N, probs)
-        # x**k must stay exp(-k*eps/N) in sympy: for eps = log(2) sympy would turn it into
-        # 2**(-k/N) and try to compute that power for k ~ 10**300
-        if not self.symbolic and not isinstance(sympy.exp(-eps * 3 / N), sympy.exp):
-            raise ValueError(
-                f"epsilon = {eps}: sympy rewrites x**k = exp(-k*epsilon/{N}) as a power "
-                f"(x = {self.x_value}) that it would expand for the score gaps above "
-                f"DENSE_DEGREE_LIMIT = {DENSE_DEGREE_LIMIT} here; use a rational epsilon "
-                "(or smaller gaps)"
-            )
+        check_sparse_epsilon(eps, N, self.x_value)
 
     def _y_power(self, k: int, prec: int) -> flint.arb:
         """Ball of ``x**k = exp(-k*eps/N)`` with relative accuracy about ``2**-prec``."""

@@ -161,3 +161,21 @@ def test_sparse_engine_compares_the_loss_with_rational_and_irrational_epsilons(m
         res = check_dp(mech, q, q2, epsilon=claim)
         assert res.holds == bool(sympy.N(loss - claim, 30) <= 0), claim
         assert _close(res.loss, loss)
+
+
+def test_expands_powers_and_its_refusal():
+    """sympy turns exp(-3*log(3)/N) into a power of 3 (expanded for a sparse exponent near
+    1e20), not exp(-3/N) nor exp(-3*sqrt(2)/N) nor a symbolic epsilon."""
+    import pytest
+
+    from exactdp.analysis.engines.sparse import check_sparse_epsilon, expands_powers
+
+    log3 = sympy.log(3)
+    assert expands_powers(log3, 7) and expands_powers(2 * sympy.log(2), 1)
+    assert not expands_powers(sympy.Integer(1), 7)
+    assert not expands_powers(sympy.sqrt(2), 7)
+    assert not expands_powers(sympy.Symbol("epsilon", positive=True), 7)
+    check_sparse_epsilon(sympy.Rational(1, 2), 4, sympy.exp(-sympy.Rational(1, 8)))
+    with pytest.raises(ValueError, match=r"^epsilon = log\(3\): sympy rewrites x\*\*k = "
+                       r"exp\(-k\*epsilon/7\) as a power .*use a rational epsilon"):
+        check_sparse_epsilon(log3, 7, sympy.exp(-log3 / 7))
