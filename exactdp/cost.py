@@ -130,10 +130,13 @@ def analysis_seconds(count: int, n: int, top_gap: int) -> float:
     return 1.5e-5 * count * n * n * (1.0 + math.log2(1.0 + max(top_gap, 0)))
 
 
-def check_analysis(func: str, count: int, n: int, top_gap: int) -> None:
-    """Refuse an exact analysis of ``count`` vectors of ``n`` outputs above the limit."""
+def check_analysis(func: str, count: int, n: int, top_gap: int, at_least: bool = False
+                   ) -> None:
+    """Refuse an exact analysis of ``count`` vectors of ``n`` outputs above the limit
+    (``at_least``: of ``count`` or more, a lower bound before the vectors exist)."""
     check_seconds(
-        func, f"an exact analysis of {count} score vectors of n = {n} outputs",
+        func, f"an exact analysis of {'at least ' if at_least else ''}{count} score vectors "
+        f"of n = {n} outputs",
         analysis_seconds(count, n, top_gap),
         "analyse fewer outputs, or compare the float64 views "
         "(mechanism.distribution(q).to_numpy()) of the pair that matters",
@@ -438,6 +441,13 @@ EXACT_ZERO_BITS_LIMIT = 400_000
 #: on a privacy loss at score gaps 1e30 / 1e100 / 1e200 / 1e300 / 1e1000: 0.4 / 0.4 / 0.8 /
 #: 2.5 / 48 s); beyond, the test is skipped (no proof of zero, the sign stays undecided).
 EXACT_ZERO_EXPONENT_DIGITS = 100
+
+#: Most nodes of the expression tree of a number given to that exact zero test: its sympy
+#: rewriting (``expand``, ``powsimp``) grows steeply with the number's size (measured: the
+#: largest numbers the tests prove zero, up to 26 nodes, 0.1 s; a ratio of RNM-Laplace
+#: probabilities at a score of 1e20, 361 nodes and 66 exponentials, 10-60 s, proving
+#: nothing); beyond, the test is skipped as above.
+EXACT_ZERO_NODES = 200
 
 
 def check_exact_zero_bits(func: str, bits: int) -> None:

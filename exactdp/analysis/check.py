@@ -17,6 +17,7 @@ from ..cost import (
     CHECK_DP_EXPONENT_DIGITS,
     analysis_seconds,
     as_caller,
+    check_analysis,
     check_seconds,
 )
 from ..exact.arb import arb_to_interval, to_arb
@@ -225,6 +226,8 @@ def check_dp(
     release = mech.output_kind == "release"  # a supremum of densities per neighbour
     if release and neighbour is None:  # before building them
         _check_density_seconds(mech, q, 2 * q.n, "at least ")
+    if not release and neighbour is None:  # q and a neighbour at least, before the search
+        check_analysis("check_dp", 2, q.n, top_gap(q), at_least=True)  # (3-4 s at n = 2000)
     nbrs, how = neighbour_list(mech, q, neighbour, search, allow_non_neighbour, "check_dp")
     if release:
         return _density_check_dp(mech, q, nbrs, claim, how, progress)
@@ -248,6 +251,27 @@ def check_dp(
     except BaseException:
         bar.close()
         raise
+    try:
+        best, best_j = _largest(mech, engine, q, nbrs, bar)
+    finally:
+        bar.close()
+    if best is None:
+        value = sympy.Integer(0)
+        holds = True
+        witness = None
+    else:
+        value = value_of(engine, best)
+        # every mechanism is oo-DP: the ratio bound e^oo is vacuous, an infinite loss too
+        holds = claim is sympy.oo or (
+            best[0] != "inf" and _at_most_claim(engine.cmp_exp(best[2], claim), claim))
+        witness = _witness(engine.outputs, q, nbrs[best_j - 1], best[1])
+    return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
+
+
+@as_caller("check_dp")  # a sign past the cost model (SignTooCostly): check_dp's refusal
+def _largest(mech, engine, q: ScoreVector, nbrs: list[ScoreVector], bar) -> tuple:
+    """The largest loss's candidate over the pairs (q, neighbour) and the neighbour's
+    index (from 1; ``(None, 0)`` when no pair has one), a bar step per neighbour."""
     best = None
     best_j = 0  # the neighbour of best (set with it)
     for j in range(1, len(nbrs) + 1):
@@ -261,18 +285,7 @@ def check_dp(
                 break
             if c[0] == "inf" or engine.cmp(c[2], best[2]) == 1:
                 best, best_j = c, j
-    bar.close()
-    if best is None:
-        value = sympy.Integer(0)
-        holds = True
-        witness = None
-    else:
-        value = value_of(engine, best)
-        # every mechanism is oo-DP: the ratio bound e^oo is vacuous, an infinite loss too
-        holds = claim is sympy.oo or (
-            best[0] != "inf" and _at_most_claim(engine.cmp_exp(best[2], claim), claim))
-        witness = _witness(engine.outputs, q, nbrs[best_j - 1], best[1])
-    return DPCheck(bool(holds), value, claim, witness, len(nbrs), how, engine.kind)
+    return best, best_j
 
 
 def _generic_seconds(mech, vectors: list[ScoreVector]) -> float:

@@ -41,6 +41,9 @@ import sympy
 from ..cost import (
     EXACT_ZERO_BITS_LIMIT,
     EXACT_ZERO_EXPONENT_DIGITS,
+    EXACT_ZERO_NODES,
+    SIGN_SECONDS_LIMIT,
+    TooCostly,
     check_exact_zero_bits,
     exponent_digits,
     sign_ball_seconds,
@@ -73,6 +76,20 @@ class UndecidedSignError(ArithmeticError):
     def __init__(self, message: str, expr: object = None):
         super().__init__(message)
         self.expr = expr
+
+
+class SignTooCostly(UndecidedSignError, TooCostly):
+    """An undecided sign whose next proofs are past the cost model: an
+    :class:`UndecidedSignError` and a refusal (:class:`~exactdp.cost.TooCostly`) with its
+    parts, so a public call restates it in its own name (:class:`~exactdp.cost.as_caller`).
+    """
+
+    def __init__(self, what: str, estimate: str, cheaper: str, expr: object = None):
+        limit = f"{SIGN_SECONDS_LIMIT} s"
+        super().__init__(f"sign: {what} would need {estimate} (limit {limit}); {cheaper}",
+                         expr)
+        self.func, self.what, self.estimate, self.limit, self.cheaper = (
+            "sign", what, estimate, limit, cheaper)
 
 
 #: Most bits of a numerator or denominator that the exact rewriting in
@@ -276,7 +293,8 @@ def _numeric_sign(e: sympy.Expr) -> int:
     # the exact zero test only where its rewriting is affordable (cost.check_exact_zero_bits,
     # cost.EXACT_ZERO_EXPONENT_DIGITS: sympy evaluates exp(-1e1000) there for 48 s)
     affordable_zero = (_largest_rational_bits(e) <= EXACT_ZERO_BITS_LIMIT
-                       and exponent_digits([e]) <= EXACT_ZERO_EXPONENT_DIGITS)
+                       and exponent_digits([e]) <= EXACT_ZERO_EXPONENT_DIGITS
+                       and sum(1 for _ in sympy.preorder_traversal(e)) <= EXACT_ZERO_NODES)
     zero = _exact_zero(e) if affordable_zero else None
     if zero is True:
         return 0
@@ -295,11 +313,15 @@ def _numeric_sign(e: sympy.Expr) -> int:
     more = ""
     if top < min(MAX_PREC, max(1 << 15, 8 * start)):
         need = min(MAX_PREC, max(start, 2 * tried))
-        more = (f" (finer balls, {need} bits, would need about "
-                f"{sign_ball_seconds(nodes, need):.3g} s: the cost model's limit)")
-    raise UndecidedSignError(
-        f"sign: cannot decide the sign of {_short(e)}: {why}; at {tried} bits {how}{more}", e
-    )
+        secs = f"about {sign_ball_seconds(nodes, need):.3g} s"
+        if not affordable_zero:  # both proofs past the cost model: a refusal
+            raise SignTooCostly(f"deciding the sign of {_short(e, 120)} (no ball at {tried} "
+                                "bits excludes 0; the exact zero test is past the cost model) "
+                                f"with balls of {need} bits", secs, "compare the float64 views"
+                                " (to_numpy()), or scores of smaller magnitude or fewer digits", e)
+        more = f" (finer balls, {need} bits, would need {secs}: the cost model's limit)"
+    raise UndecidedSignError(f"sign: cannot decide the sign of {_short(e)}: {why}; at {tried} "
+                             f"bits {how}{more}", e)
 
 
 #: Most distinct exponentials in a numerator or denominator :func:`_exp_sum_sign` reads.

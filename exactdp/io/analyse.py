@@ -253,6 +253,12 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
     style = _Style(fmt)
     prog = load_program(target)
     mech = prog(**parse_params(params))
+    # the analysis first: its refusal (priced over every vector at once) comes before the
+    # distribution of q alone is computed (300 zeros: 41 s CPU, then the refusal)
+    if neighbour is not None:
+        loss = privacy_loss(mech, list(scores), list(neighbour))
+    else:
+        check = check_dp(mech, list(scores))
     dist = mech.distribution(list(scores))
     head = f"{style.code(repr(mech))} on {style.vector('q', scores)}"
     table = probability_rows(dist, fmt)
@@ -260,7 +266,6 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
     lines = []
     violated = False
     if neighbour is not None:
-        loss = privacy_loss(mech, list(scores), list(neighbour))
         value = loss.loss
         # a sequence's output by itself (label, None included): its index may be past q's
         # outputs, in the union of both vectors' outputs
@@ -283,7 +288,6 @@ def run_analyse(target: str, params: list[str] | None, scores: tuple,
             lines.append(f"{style.strong('verdict: ' + ('within' if holds else 'VIOLATES'))} "
                          f"{style.epsilon(eps)} on this pair")
     else:
-        check = check_dp(mech, list(scores))
         lines.append(f"largest privacy loss over {check.neighbours_checked} neighbours "
                      f"({style.plain(check.search)}): {style.with_decimal(check.loss)}")
         violated = not check.holds

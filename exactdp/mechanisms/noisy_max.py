@@ -232,18 +232,24 @@ class ReportNoisyMax(Mechanism):
         """Laplace noise on rational scores: the exact closed forms of the distinct gap
         multisets (:func:`exactdp.cost.laplace_analysis_seconds`; about ``n^6`` for a
         ``check_dp`` of the scores 0..n-1; at a symbolic epsilon, ``certify_dp``'s, the
-        sympy closed forms too); 0.0 otherwise (the analyzer's estimates)."""
+        sympy closed forms too); irrational scores, the general sympy closed form of each
+        distinct gap multiset (:func:`exactdp.cost.laplace_general_seconds`); 0.0 otherwise
+        (the analyzer's estimates)."""
         if self.noise != "laplace" or self.output != "index":
             return 0.0
         multisets = set()  # one closed form each (cached)
+        general = {}  # irrational scores: the sympy closed form of their gaps
         for v in vectors:
             if v.is_rational:
                 G = v.integer_gaps()[1]
                 if max(G) <= DENSE_DEGREE_LIMIT:  # beyond: sparse terms, refused by count
                     multisets.add(tuple(sorted(G)))
+            else:
+                general[tuple(sorted(v.gaps_exact, key=sympy.default_sort_key))] = \
+                    laplace_general_seconds(v.distinct_count())
         symbolic = bool(self.epsilon.free_symbols)  # sympy closed forms (certify_dp)
         return laplace_analysis_seconds([(len(set(G)), len(G), sum(G)) for G in multisets],
-                                        symbolic)
+                                        symbolic) + sum(general.values())
 
     def pld_seconds(self, exact: Sequence[ScoreVector], screened: int) -> float | None:
         """Laplace noise (the index): the float64 views (:data:`~exactdp.cost.

@@ -13,8 +13,13 @@ the program's comparisons so far plus the selection's, and ``budget.check`` refu
 ``weight * branches * mean cost`` past the limit: ``weight`` the product of the
 branchings before the selection on this path (Knuth's estimator along the first path:
 D. E. Knuth, "Estimating the efficiency of backtrack programs", Math. Comp. 29, 1975).
-The rest of the program can only add work, so this under-estimates at worst. A selection
-whose runs are surely cheap (:data:`SURE_CHEAP`) is not priced.
+The rest of the program can only add work, so this under-estimates at worst. The check is
+made after every branch priced (the branches not yet priced count as free: a lower bound
+of the mean), and before them on a ladder of the first branch with fewer of the values
+(:data:`LADDER_START`, times 4 a rung: fewer leaves, a lower bound of its cost), so the
+pricing itself stops at the first bound past the limit (an argmax over 8000 answers:
+13.8 s of pricing before, 0.4 s now). A selection whose runs are surely cheap
+(:data:`SURE_CHEAP`) is not priced.
 """
 
 from __future__ import annotations
@@ -35,6 +40,9 @@ SAMPLES = 8
 #: here, integrates in 0.3 s), so those runs are surely cheap (the exhaustive searches'
 #: many small vectors).
 SURE_CHEAP = 10**6
+#: The fewest values left out of a branch's order on the ladder of lower bounds
+#: (:func:`price_selection`), times 4 a rung.
+LADDER_START = 32
 
 
 class Selecting(Protocol):
@@ -115,9 +123,13 @@ def price_selection(run: Selecting, values: Sequence[Any], minimize: bool,
     weight = math.prod(run.arities)
     if weight * branches * (n + len(run.constraints)) ** 4 < SURE_CHEAP:
         return
-    costs = []
-    for order in orders([v.const for v in values], minimize, top):
-        left = [i for i in range(n) if i not in order]
+    runs = weight * branches
+    picked = orders([v.const for v in values], minimize, top)
+
+    def cost(order: tuple[int, ...], others: int) -> float | None:
+        """One branch's run with ``others`` of the values left out of ``order`` (fewer
+        leaves: a lower bound of its cost); None outside the exact class."""
+        left = [i for i in range(n) if i not in order][:others]
         cons = list(run.constraints)
         for hi, lo in [*zip(order, order[1:], strict=False), *((order[-1], j) for j in left)]:
             diff = (values[lo] - values[hi]) if minimize else (values[hi] - values[lo])
@@ -127,11 +139,29 @@ def price_selection(run: Selecting, values: Sequence[Any], minimize: bool,
             best = values[order[0]]  # its noises alone (a symbolic trace's answers apart)
             released = (type(best)(best.const, run.noises(best), best.laws).linear(),
                         ) if value else ()
-            costs.append(budget.cost(Run(tuple(run.draws), tuple(cons), run.weight, None,
-                                         released)))
+            return budget.cost(Run(tuple(run.draws), tuple(cons), run.weight, None, released))
         except TooCostly:
             raise
         except ValueError:  # outside the exact class: the integrator says why, later
+            return None
+
+    # the first branch on a ladder of fewer values (fewer leaves: a lower bound of its own
+    # cost, so of the mean's share it adds), so a selection far past the limit is refused
+    # at the first rung past it, before a branch of all its values is priced (argmax over
+    # 8000 answers: 1.7 s a branch, 8 branches); not for a released maximum, whose
+    # estimate reads the run of every value
+    others = n if value else LADDER_START
+    while others < n - top:
+        c = cost(picked[0], others)
+        if c is None:
             return
-    runs = weight * branches
-    budget.check(Estimate(runs, runs * sum(costs) / len(costs)))
+        budget.check(Estimate(runs, runs * c / len(picked)))
+        others *= 4
+    costs: list[float] = []
+    for order in picked:
+        c = cost(order, n)
+        if c is None:
+            return
+        costs.append(c)
+        # the branches not yet priced cost at least nothing: a lower bound of the mean
+        budget.check(Estimate(runs, runs * sum(costs) / len(picked)))

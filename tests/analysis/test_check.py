@@ -499,3 +499,38 @@ def test_permute_and_flip_start_line_uses_its_tree_estimate(capsys):
     assert r.holds
     assert "started" not in capsys.readouterr().err
     assert pf_trees_seconds([(1,) + (0,) * 59]) < 1.0
+
+
+def test_a_sign_past_the_cost_model_is_check_dp_s_refusal(monkeypatch):
+    """RNM-Laplace at epsilon 7 with a score of 1e20: a ratio of probabilities of 361
+    nodes whose balls contain 0 at the affordable precision. Its exact zero test took
+    10-60 s CPU before an undecided sign (an ArithmeticError); now it is skipped (past
+    EXACT_ZERO_NODES) and check_dp refuses in its own name with the balls' estimate."""
+    def never(e):
+        raise AssertionError("the exact zero test ran past the cost model")
+
+    monkeypatch.setattr("exactdp.exact.signs._exact_zero", never)
+    with pytest.raises(TooCostly, match=r"^check_dp: deciding the sign of .* would need "
+                       r"about \S+ s \(limit 1\.5 s\); compare the float64 views") as info:
+        check_dp(exactdp.ReportNoisyMax(7, noise="laplace"),
+                 [-408, 10**20, "1/3", "1/3", 0, 1, "1/3"])
+    assert "\n" not in str(info.value)
+    assert float(info.value.estimate.split()[1]) > 1.5
+
+
+def test_an_analysis_past_the_limit_at_two_vectors_is_refused_before_the_search(
+        monkeypatch):
+    """PF on 2000 scores: the neighbour search (3-4 s CPU) came before the refusal of the
+    4003 vectors' analysis; the analysis of q and one neighbour alone, a lower bound (every
+    search has one), is past the limit: refused before any neighbour is built."""
+    from exactdp.analysis import check as check_module
+    from exactdp.cost import analysis_seconds
+
+    def never(*args):
+        raise AssertionError("the neighbours were built before the refusal")
+
+    monkeypatch.setattr(check_module, "neighbour_list", never)
+    with pytest.raises(TooCostly, match=r"^check_dp: an exact analysis of at least 2 score "
+                       r"vectors of n = 2000 outputs would need about 1\.44e\+03 s") as info:
+        check_dp(exactdp.PermuteAndFlip(1), list(range(2000)))
+    assert info.value.estimate == f"about {analysis_seconds(2, 2000, 1999):.3g} s"

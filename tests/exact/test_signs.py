@@ -300,8 +300,8 @@ def test_finer_balls_stop_at_the_cost_model():
     import time
 
     t0 = time.process_time()
-    with pytest.raises(UndecidedSignError, match=r"would need about .* s: the cost model"):
-        sign(sympy.log(1 + E(-Z(10) ** 300 / 2)))
+    with pytest.raises(UndecidedSignError, match=r"would need about .* s \(limit 1\.5 s\)"):
+        sign(sympy.log(1 + E(-Z(10) ** 300 / 2)))  # the exact zero test past the model too
     assert time.process_time() - t0 < 2
 
 
@@ -403,3 +403,33 @@ def test_scaled_sign_reads_terms_given_as_fractions_or_sympy_rationals():
     assert scaled_sign({Fraction(n): Fraction(1), Fraction(n - 1): Fraction(-1)}) == 1
     assert scaled_sign({sympy.Integer(0): R(-1), R(1, 2): R(1, 2)}) == -1  # e^(1/2)/2 < 1
     assert scaled_sign({}) == 0
+
+
+def test_a_large_number_past_both_proofs_is_a_refusal(monkeypatch):
+    """A number of more than EXACT_ZERO_NODES nodes whose balls contain 0 up to the cost
+    model's precision: the exact zero test (10-60 s of sympy rewriting on a 361-node ratio
+    of RNM-Laplace probabilities) is not run, and the finer balls are refused: a
+    SignTooCostly (an UndecidedSignError and a TooCostly) with the estimate and a cheaper
+    route, not an undecided sign after a minute."""
+    from exactdp.cost import EXACT_ZERO_NODES, SIGN_SECONDS_LIMIT, TooCostly
+    from exactdp.exact.signs import SignTooCostly, sign_ball_seconds
+
+    x = sympy.Add(*[sympy.exp(-(10**20 + k)) for k in range(1, 61)])
+    e = sympy.Mul(1 + x, 1 - x, evaluate=False) - 1 + x**2  # 0, not expanded
+    assert sum(1 for _ in sympy.preorder_traversal(e)) > EXACT_ZERO_NODES
+
+    def never(e):
+        raise AssertionError("the exact zero test ran past the cost model")
+
+    monkeypatch.setattr("exactdp.exact.signs._exact_zero", never)
+    with pytest.raises(SignTooCostly) as info:
+        exactdp.exact.signs.sign(e)
+    err = info.value
+    assert isinstance(err, TooCostly) and isinstance(err, exactdp.UndecidedSignError)
+    assert str(err).count("\n") == 0 and str(err).startswith("sign: deciding the sign of")
+    assert err.func == "sign" and err.limit == f"{SIGN_SECONDS_LIMIT} s"
+    seconds = float(err.estimate.split()[1])
+    assert seconds > SIGN_SECONDS_LIMIT
+    assert seconds == pytest.approx(sign_ball_seconds(_transcendental_nodes(e), 1 << 20),
+                                    rel=1e-2)
+    assert "to_numpy()" in str(err.cheaper)

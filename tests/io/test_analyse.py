@@ -408,3 +408,28 @@ def test_a_near_tie_prints_its_offsets_and_a_tiny_loss_is_not_zero(capsys, tmp_p
     line = next(x for x in out.splitlines() if x.startswith("privacy loss"))
     printed = mpmath.mpf(line.split(" = ")[-1].split()[0])
     assert abs(printed / loss - 1) < mpmath.mpf(10) ** -14 and "= 0 " not in line
+
+
+def test_the_analysis_is_priced_before_the_distribution(capsys, tmp_path, monkeypatch):
+    """The neighbour search over 300 zeros is refused before the distribution of q alone
+    (estimated at 37 s, integrated for 41 s CPU before the search's refusal): the
+    distribution is never asked for."""
+    from exactdp.programs.mechanism import ProgramMechanism
+
+    path = tmp_path / "progs.py"
+    path.write_text(textwrap.dedent('''
+        from exactdp.programs import program, laplace, argmax
+
+        @program(output="selection")
+        def rnm(q, epsilon):
+            return argmax([a + laplace(2 / epsilon) for a in q])
+    '''))
+
+    def never(self, scores):
+        raise AssertionError("the distribution was computed before the analysis's price")
+
+    monkeypatch.setattr(ProgramMechanism, "distribution", never)
+    code, out, err = run(capsys, "analyse", f"{path}:rnm", "--param", "epsilon=1",
+                         "--scores", ",".join(["0"] * 300))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert "answer vectors of 300 answers" in err and "would need about" in err

@@ -258,3 +258,23 @@ def test_pf_loss_at_a_symbolic_epsilon_with_a_spread_score_is_its_numeric_value(
     symbolic = exactdp.privacy_loss(PermuteAndFlip(e), q, q2).value
     numeric = exactdp.privacy_loss(PermuteAndFlip(1), q, q2).value
     assert abs(sympy.N(symbolic.subs(e, 1) - numeric, 30)) < 1e-25
+
+
+def test_an_epsilon_sympy_expands_is_refused_at_the_first_sparse_form():
+    """RNM at log(3) on 6 scores, one of -1e20: the exhaustive search's 729 vectors had
+    their x-forms computed (7-14 s CPU) before the sparse engine refused the epsilon; the
+    first vector's form, already sparse, refuses it: the x-form pass stops at its first
+    vector's step (the earlier passes step over every vector)."""
+    from fractions import Fraction as F
+
+    from exactdp.analysis.neighbourhood import neighbours
+
+    mech = ReportNoisyMax("log(3)")
+    q = as_scores([F(-233, 2012), F(397, 8518), -1000000, "-10**20", "0.1", -3684])
+    nbrs, _ = neighbours(mech, q)
+    made: list[int] = []
+    with pytest.raises(ValueError, match=r"^check_dp: epsilon = log\(3\): sympy rewrites "
+                       r"x\*\*k = exp\(-k\*epsilon/\d+\) as a power"):
+        S.make_engine(mech, [q, *nbrs], "check_dp", step=lambda: made.append(1))
+    assert len(nbrs) == 728 and len(made) % 729 == 1
+    assert len(made) < S.ENGINE_PASSES * 729
