@@ -117,6 +117,8 @@ def _poly_cross(pairs: list[tuple[_Z, _Z, int]]) -> dict[tuple[int, int], list[i
     out: dict[tuple[int, int], list[int]] = {}
     for (k, i), terms in sorted(parts.items()):
         base = min(b for b, _ in terms)
+        if max(b for b, _ in terms) - base > SPREAD * sum(p.length() for _, p in terms) + 256:
+            return None  # products far apart (answers of 1e300): too sparse to align
         total = flint.fmpz_poly(0)
         for b, poly in terms:  # aligned: times y^(b - base)
             total += poly if b == base else poly * flint.fmpz_poly([0] * (b - base) + [1])
