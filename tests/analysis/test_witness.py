@@ -101,17 +101,7 @@ def test_a_programs_output_none_is_named_and_no_output_is_a_sentinel():
     import pickle
 
     from exactdp.analysis.witness import NO_OUTPUT, Witness
-    from exactdp.programs import laplace, program
-
-    @program(adjacency="one", output="sequence")
-    def tries(q, epsilon, k):
-        rho = laplace(2 / epsilon)
-        i = 0
-        while i < k:
-            if q[0] + laplace(4 / epsilon) >= rho:
-                return i
-            i += 1
-        return None
+    from tests.example_programs import tries
 
     m = tries(epsilon=1, k=3)
     res = exactdp.check_dp(m, [0])

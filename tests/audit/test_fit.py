@@ -431,17 +431,7 @@ def test_goodness_of_fit_takes_a_sequence_distributions_outputs():
     """``d.sample`` of a sequence program (outputs, objects) and ``d.sample_index``
     (positions) draw the same runs at one seed: the two audits count the same cells, so
     their statistics and p-values agree; a wrong sampler (always None) is rejected."""
-    from exactdp.programs import laplace, program
-
-    @program(adjacency="one", output="sequence")
-    def tries(q, epsilon, k):
-        rho = laplace(2 / epsilon)
-        i = 0
-        while i < k:
-            if q[0] + laplace(4 / epsilon) >= rho:
-                return i
-            i += 1
-        return None
+    from tests.example_programs import tries
 
     d = tries(epsilon=1, k=3).distribution([0])
     a = goodness_of_fit(lambda size, rng: d.sample(size, rng), d, 3000, rng=4)

@@ -26,17 +26,7 @@ def test_validate_outputs_values_and_errors():
 
 def _tries():
     """Three tries of AboveThreshold with one threshold draw; None when none passes."""
-    from exactdp.programs import laplace, program
-
-    @program(adjacency="one", output="sequence")
-    def tries(q, epsilon, k):
-        rho = laplace(2 / epsilon)
-        i = 0
-        while i < k:
-            if q[0] + laplace(4 / epsilon) >= rho:
-                return i
-            i += 1
-        return None
+    from tests.example_programs import tries
 
     return tries(epsilon=1, k=3).distribution([0])
 
