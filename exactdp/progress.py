@@ -186,5 +186,5 @@ def start_line(desc: str, progress: bool | None, seconds: float | None) -> None:
     if (progress is False or seconds is None or seconds <= LINE_SECONDS or _QUIET.get()
             or sys.stderr.isatty()):
         return
-    print(f"{desc}: started, about {seconds:.0f} s CPU estimated", file=sys.stderr,
-          flush=True)
+    shown = f"{seconds:.0f}" if seconds < 1e5 else f"{seconds:.3g}"  # never 37 digits
+    print(f"{desc}: started, about {shown} s CPU estimated", file=sys.stderr, flush=True)

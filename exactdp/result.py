@@ -91,11 +91,17 @@ def cut_text(text: str, limit: int) -> str:
     first, then cut with ``...`` and every parenthesis or bracket it opened closed."""
     if len(text) <= limit:
         return text
-    if " (exact: " in text:
-        head = text.split(" (exact: ")[0]
-        if len(head) <= limit:
-            return head
-        text = head
+    while " (exact: " in text:  # drop each exact form, up to its closing parenthesis
+        start = text.index(" (exact: ")
+        depth, end = 0, len(text)
+        for j in range(start + 1, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            if depth == 0:
+                end = j + 1
+                break
+        text = text[:start] + text[end:]
+        if len(text) <= limit:
+            return text
     return close_brackets(text[: limit - 3] + "...")
 
 

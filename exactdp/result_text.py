@@ -211,8 +211,9 @@ def _simplest_between(lo: Fraction, hi: Fraction) -> Fraction:
 def _common_value(text: str, values: list, dps: int) -> str | None:
     """The exact common value of near-tied ``values`` that all print as ``text``: the
     simplest fraction in ``text``'s rounding interval (``1/3`` for ``0.333333``), as a
-    string, when every value is within ``10**(-2 dps)`` of it (relative; checked on arb
-    balls); None otherwise (an ordinary rounding, or a value not enclosed)."""
+    string, when every value is within ``10**(-dps - 3)`` of it (relative; checked on arb
+    balls: offsets from it then show digits the decimal head's offsets would not separate);
+    None otherwise (an ordinary rounding, or a value not enclosed)."""
     try:
         shown = Fraction(sympy.Rational(text.split(" ")[0]).p,
                          sympy.Rational(text.split(" ")[0]).q)
@@ -235,7 +236,7 @@ def _common_value(text: str, values: list, dps: int) -> str | None:
                            max_prec=_SHORT_BITS)
         except ValueError:
             return None
-        if not abs(ball) < flint.arb(10) ** (-2 * dps) * (flint.arb(r.numerator)
+        if not abs(ball) < flint.arb(10) ** (-dps - 3) * (flint.arb(r.numerator)
                                                             / r.denominator):
             return None
     return str(r) if r.denominator > 1 else str(r.numerator)

@@ -248,6 +248,8 @@ def test_off_a_terminal_a_long_loop_prints_one_start_line(monkeypatch):
     for kwargs in ({"seconds": 4.9}, {"seconds": 30.0, "progress": False}, {}):
         progress_bar(4, "check_dp", **kwargs)
     assert err.getvalue().count("\n") == 1
+    progress_bar(4, "privacy_loss", seconds=1.0644e36)  # three digits, not 37
+    assert err.getvalue().endswith("privacy_loss: started, about 1.06e+36 s CPU estimated\n")
     terminal = _terminal(monkeypatch)
     progress_bar(4, "check_dp", seconds=38.4).close()
     assert "started" not in terminal.getvalue()

@@ -213,6 +213,9 @@ def test_cut_text_drops_the_exact_part_and_closes_what_it_opened():
     assert cut_text("1.0e-9 (exact: 4835703278458517/4835703278458516901121)", 20) == "1.0e-9"
     assert cut_text("f(a, [b, c, d, e])", 10) == "f(a, [b...])"
     assert cut_text("short", 10) == "short"
+    # the exact form dropped up to its own closing parenthesis: the fields after it stay
+    long = "R(loss=1.5 (exact: " + "log(x" * 60 + ")" * 60 + "), output=1, certified)"
+    assert cut_text(long, 200) == "R(loss=1.5, output=1, certified)"
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         text = repr(exactdp.lattice_lp(3, 4, 1e-9))
