@@ -297,7 +297,9 @@ def runs_cost(runs: Sequence[Run], limit: float) -> float:
 #: Seconds per product of two terms while a star's leaves are multiplied
 #: (:attr:`~exactdp.programs.integrate_cost.StarWork.products`), by route: ``"svt"`` the
 #: sparse vector's integer-keyed integral, ``"continuous"`` Fractions, ``"discrete"``
-#: Fractions and a denominator per rate.
-PRODUCT_SECONDS = {"svt": 6e-7, "continuous": 1.5e-5, "discrete": 5e-5}
+#: integer Laurent polynomials per rate (:mod:`exactdp.exact.laurent`; the term count
+#: over-counts their work: estimate / CPU 1.1-6 on AboveThreshold, 10-75 on an argmax of
+#: 8-15 answers, ``docs/benchmarks.md``).
+PRODUCT_SECONDS = {"svt": 6e-7, "continuous": 1.5e-5, "discrete": 6e-6}
 #: Seconds per term of a star's integrand (its integral on the piece, and the sums after).
-TERM_SECONDS = {"svt": 2e-6, "continuous": 1e-5, "discrete": 5e-5}
+TERM_SECONDS = {"svt": 2e-6, "continuous": 1e-5, "discrete": 6e-6}
