@@ -424,7 +424,7 @@ def check_bounds(func: str, runs: dict, others: dict, keys: Sequence,
     seconds = bounds_seconds(both) + (sum(_cost(r) for r in both) if integrals else 0.0)
     what = "the loss" if integrals else "the translation bounds"
     check_seconds(func, f"{what} of {len(keys)} patterns ({len(both)} runs)", seconds,
-                  "use fewer queries, or a smaller cut-off c")
+                  "use fewer answers, or a smaller cut-off c or k where the program has one")
 
 
 #: :func:`~exactdp.programs.integrate.run_cost` by the run's identity (its own cache hashes

@@ -501,7 +501,7 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.
     check_seconds(func, f"a search over the {k} released values of {label} "
                   f"({search_cost(k, len(pts), len(begin))} density pairs)",
                   each * search_cost(k, len(pts), len(begin)),
-                  "use fewer queries or a smaller cut-off c")
+                  "use fewer answers, or a smaller cut-off c or k where the program has one")
 
     def log_ratio(o: tuple[Fraction, ...]) -> flint.arb | None:
         f, g = _density(runs_p, o, func)[1], _density(runs_q, o, func)[1]

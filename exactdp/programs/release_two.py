@@ -163,8 +163,8 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
     def guard(lines: int) -> None:
         faces = 1 + lines + lines * (lines - 1) // 2
         check_seconds(func, f"the {faces} faces of the two released values of {label}",
-                      faces * each, "use fewer queries or a smaller cut-off c",
-                      PLANE_SECONDS)
+                      faces * each, "use fewer answers, or a smaller cut-off c or k where "
+                      "the program has one", PLANE_SECONDS)
 
     _, faces = plane_cells(compute, func, guard=guard)
     lam = tools.lam(holder["unit"], func)

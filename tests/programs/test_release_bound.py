@@ -123,7 +123,7 @@ def test_check_bounds_refuses_in_one_line_naming_the_cheaper_route(monkeypatch):
     RB.check_bounds("f", a.runs, b.runs, a.keys)  # milliseconds: passes
     monkeypatch.setattr(RB, "LP_UNIT_SECONDS", 1.0)
     with pytest.raises(ValueError, match=r"^f: .*translation bounds of \d+ patterns .*fewer "
-                       r"queries") as err:
+                       r"answers, or a smaller cut-off c or k") as err:
         RB.check_bounds("f", a.runs, b.runs, a.keys)
     assert "\n" not in str(err.value)
     with pytest.raises(ValueError, match=r"loss_upper_bound: .*translation bounds"):
