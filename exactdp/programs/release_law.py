@@ -45,6 +45,7 @@ import sympy
 from .._validate import argument_error
 from ..cost import check_seconds
 from ..exact.piecewise_exp import Value, value_expr
+from ..progress import start_line
 from .integrate import run_cost
 from .release_cells import VPoly, cells
 from .release_density import run_density
@@ -346,8 +347,10 @@ def runs_law(runs: Sequence[Run], func: str) -> ValueLaw:
         an infinite end, the engine's one-line refusals (outside the exact class of
         released values, the cost model).
     """
-    check_seconds(func, f"the law of a released value over {len(runs)} runs",
-                  law_seconds(runs), "its density or CDF at rational points")
+    seconds = law_seconds(runs)
+    check_seconds(func, f"the law of a released value over {len(runs)} runs", seconds,
+                  "its density or CDF at rational points")
+    start_line(func, None, seconds)  # a line on a pipe past LINE_SECONDS (no bar: one loop)
     if any(r.weight != 1 for r in runs):
         raise ValueError(f"{func}: a run with a coin (bernoulli) beside released values: "
                          "no piecewise law in this version")

@@ -146,6 +146,18 @@ def test_bad_index_and_the_cost_model_refuse_in_one_line():
         runs_law(runs, "t")
 
 
+def test_a_law_past_the_line_seconds_prints_its_start_line(monkeypatch, capsys):
+    """Off a terminal, a law whose estimate passes LINE_SECONDS says so on standard error
+    as it starts (set to 0 here: the estimate of a two-answer law is milliseconds)."""
+    from exactdp import progress
+
+    d = L.noisy_max_value_laplace(epsilon=1).distribution([0, 1])
+    monkeypatch.setattr(progress, "LINE_SECONDS", 0.0)
+    monkeypatch.setattr(progress.sys.stderr, "isatty", lambda: False, raising=False)
+    runs_law(d.runs[d.keys[0]], "t")
+    assert capsys.readouterr().err.startswith("t: started, about 0 s CPU estimated")
+
+
 @pytest.mark.parametrize("make", [
     lambda: L.gap_svt(epsilon=1, threshold=1, c=2),
     lambda: L.adaptive_svt(epsilon=1, threshold=1),
