@@ -20,7 +20,8 @@ import sympy
 from .exact.enclosure import enclose
 from .exact.signs import proved_equal, sign_or_none
 from .printing import html_table, latex_math, math_text, output_text
-from .result import REPR_LIMIT, brief, cut_text, number_text, result_latex
+from .result import REPR_LIMIT, brief, number_text, result_latex
+from .result_text import cut_text
 
 #: Most outputs whose exact probabilities a repr computes (when not computed already).
 REPR_OUTPUTS = 24
@@ -227,7 +228,7 @@ def output_name(outputs: Sequence[Any]) -> Callable[[int], str]:
 def lead_repr(name: str, text: str, call: str, tail: str) -> str:
     """``name(text; call, tail)`` in at most :data:`exactdp.result.REPR_LIMIT` characters:
     the answer ``text`` keeps up to :data:`ANSWER_CHARS` (its ``(exact: ...)`` part dropped
-    first, :func:`exactdp.result.cut_text`), leaving the call at least
+    first, :func:`exactdp.result_text.cut_text`), leaving the call at least
     :data:`CALL_CHARS` (all of it when shorter); the call gets the rest, cut with ``...``.
     Every distribution's repr, shipped (:func:`shipped_repr`) or a program's
     (:func:`exactdp.programs.display.distribution_repr`).

@@ -50,7 +50,15 @@ from .printing import (
     latex_number,
     math_text,
 )
-from .result_text import ROUNDED, SHOW_DPS, bracket_text, decimal_text, field_text, longer_than
+from .result_text import (
+    ROUNDED,
+    SHOW_DPS,
+    bracket_text,
+    cut_text,
+    decimal_text,
+    field_text,
+    longer_than,
+)
 
 #: Longest exact text shown in a repr or a notebook cell; longer ones show decimals only.
 EXACT_TEXT_LIMIT = 60
@@ -84,52 +92,6 @@ def brief(value: object, limit: int = 40) -> str:
     else:  # an object's own str (a Witness) is brief by design: cut only beyond 100
         return cut_text(str(value), max(limit, 100))
     return cut_text(text, limit)
-
-
-def cut_text(text: str, limit: int) -> str:
-    """``text`` in at most about ``limit`` characters: an ``(exact: ...)`` part dropped
-    first, then cut with ``...`` and every parenthesis or bracket it opened closed."""
-    if len(text) <= limit:
-        return text
-    while " (exact: " in text:  # drop each exact form, up to its closing parenthesis
-        start = text.index(" (exact: ")
-        depth, end = 0, len(text)
-        for j in range(start + 1, len(text)):
-            depth += {"(": 1, ")": -1}.get(text[j], 0)
-            if depth == 0:
-                end = j + 1
-                break
-        text = text[:start] + text[end:]
-        if len(text) <= limit:
-            return text
-    return close_brackets(text[: limit - 3] + "...")
-
-
-def close_brackets(head: str) -> str:
-    """``head`` with every parenthesis, bracket or brace it leaves open closed, innermost
-    first.
-
-    Parameters
-    ----------
-    head : str
-        A text cut short (``...``).
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> close_brackets("(a, [b...")
-    '(a, [b...])'
-    """
-    closers = []
-    for ch in head:
-        if ch in "([{":
-            closers.append({"(": ")", "[": "]", "{": "}"}[ch])
-        elif closers and ch == closers[-1]:
-            closers.pop()
-    return head + "".join(reversed(closers))
 
 
 def number_text(value: object) -> str:

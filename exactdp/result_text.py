@@ -433,3 +433,49 @@ def field_text(value: object, full: bool = False) -> str:
         return _cut(text or "<expression>", SUMMARY_EXACT_LIMIT) + f" ({size})"
     return (f"{decimal_text(exact)}, certified ball {ball.str(SHOW_DPS + 2)} (exact "
             f"expression: {size}; summary(full=True) or .value shows it)")
+
+
+def cut_text(text: str, limit: int) -> str:
+    """``text`` in at most about ``limit`` characters: an ``(exact: ...)`` part dropped
+    first, then cut with ``...`` and every parenthesis or bracket it opened closed."""
+    if len(text) <= limit:
+        return text
+    while " (exact: " in text:  # drop each exact form, up to its closing parenthesis
+        start = text.index(" (exact: ")
+        depth, end = 0, len(text)
+        for j in range(start + 1, len(text)):
+            depth += {"(": 1, ")": -1}.get(text[j], 0)
+            if depth == 0:
+                end = j + 1
+                break
+        text = text[:start] + text[end:]
+        if len(text) <= limit:
+            return text
+    return close_brackets(text[: limit - 3] + "...")
+
+
+def close_brackets(head: str) -> str:
+    """``head`` with every parenthesis, bracket or brace it leaves open closed, innermost
+    first.
+
+    Parameters
+    ----------
+    head : str
+        A text cut short (``...``).
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> close_brackets("(a, [b...")
+    '(a, [b...])'
+    """
+    closers = []
+    for ch in head:
+        if ch in "([{":
+            closers.append({"(": ")", "[": "]", "{": "}"}[ch])
+        elif closers and ch == closers[-1]:
+            closers.pop()
+    return head + "".join(reversed(closers))

@@ -207,21 +207,6 @@ def test_brief_and_number_text():
     assert b.lower() <= 0.25 and b.upper() >= 0.5
 
 
-def test_cut_text_drops_the_exact_part_and_closes_what_it_opened():
-    from exactdp.result import cut_text
-
-    assert cut_text("1.0e-9 (exact: 4835703278458517/4835703278458516901121)", 20) == "1.0e-9"
-    assert cut_text("f(a, [b, c, d, e])", 10) == "f(a, [b...])"
-    assert cut_text("short", 10) == "short"
-    # the exact form dropped up to its own closing parenthesis: the fields after it stay
-    long = "R(loss=1.5 (exact: " + "log(x" * 60 + ")" * 60 + "), output=1, certified)"
-    assert cut_text(long, 200) == "R(loss=1.5, output=1, certified)"
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        text = repr(exactdp.lattice_lp(3, 4, 1e-9))
-    assert "epsilon=1.0e-9," in text and text.count("(") == text.count(")"), text
-
-
 def test_sets_print_as_sets_with_their_brackets():
     half_open = sympy.Interval(0, 1, right_open=True)
     assert set_text(sympy.Interval.open(0, sympy.oo)) == "(0, oo)"
@@ -411,11 +396,3 @@ def test_brief_keeps_a_one_tuple_a_tuple():
     assert brief((0,)) == "(0,)" and brief((True, None)) == "(True, None)"
     assert brief([1]) == "(1)"  # a list keeps the plain form
     assert brief(((False,),)) == "((False,),)"
-
-
-def test_close_brackets_closes_what_a_cut_left_open_innermost_first():
-    from exactdp.result import close_brackets
-
-    assert close_brackets("(a, [b...") == "(a, [b...])"
-    assert close_brackets("{x: (1, 2)...") == "{x: (1, 2)...}"
-    assert close_brackets("plain...") == "plain..."

@@ -223,3 +223,29 @@ def test_offsets_print_every_digit_from_the_ball():
         want = mpmath.nstr(mpmath.mpf(10) ** -25 / 3 + mpmath.mpf(10) ** -40 / 3, 25)
     assert offset_text(third, "0." + "3" * 25, 25) == "0." + "3" * 25 + " + " + want
     assert want.startswith("3.33333333333333666666666")
+
+
+def test_cut_text_drops_the_exact_part_and_closes_what_it_opened():
+    import warnings
+
+    import exactdp
+    from exactdp.result_text import cut_text
+
+    assert cut_text("1.0e-9 (exact: 4835703278458517/4835703278458516901121)", 20) == "1.0e-9"
+    assert cut_text("f(a, [b, c, d, e])", 10) == "f(a, [b...])"
+    assert cut_text("short", 10) == "short"
+    # the exact form dropped up to its own closing parenthesis: the fields after it stay
+    long = "R(loss=1.5 (exact: " + "log(x" * 60 + ")" * 60 + "), output=1, certified)"
+    assert cut_text(long, 200) == "R(loss=1.5, output=1, certified)"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        text = repr(exactdp.lattice_lp(3, 4, 1e-9))
+    assert "epsilon=1.0e-9," in text and text.count("(") == text.count(")"), text
+
+
+def test_close_brackets_closes_what_a_cut_left_open_innermost_first():
+    from exactdp.result_text import close_brackets
+
+    assert close_brackets("(a, [b...") == "(a, [b...])"
+    assert close_brackets("{x: (1, 2)...") == "{x: (1, 2)...}"
+    assert close_brackets("plain...") == "plain..."

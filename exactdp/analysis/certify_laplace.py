@@ -33,7 +33,8 @@ from ..exact.exp_poly_sign import End, PositiveRealsSign, Root, sign_on_positive
 from ..exact.signs import UndecidedSignError, sign
 from ..mechanisms.base import Mechanism
 from ..numbers import exact_epsilon
-from ..result import Result, brief, cut_text
+from ..result import Result, brief
+from ..result_text import cut_text
 from ..scores import ScoreVector
 from .common import EPSILON, distribution_of, exact_probabilities_of, mechanism_name, score_vector
 from .outputs import output_union, probabilities_over

@@ -19,7 +19,7 @@ from itertools import product
 from ..analysis import certify_dp
 from ..analysis.certify_laplace import EpsilonInterval, union_intervals
 from ..analysis.common import EPSILON
-from ..result import cut_text
+from ..result_text import cut_text
 from .program_suite import build, setting
 
 #: DiPC's domain: answers in {-1, 0, 1}, 3 queries (Barthe et al., LICS 2020).

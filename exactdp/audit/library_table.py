@@ -18,7 +18,7 @@ from typing import Any
 
 from .._validate import check_bool, check_choice, check_int
 from ..printing import format_number, latex_escape, prose_latex
-from ..result import close_brackets
+from ..result_text import close_brackets
 
 #: Significant digits of the losses in the table.
 DIGITS = 6

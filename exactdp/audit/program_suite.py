@@ -52,7 +52,7 @@ from ..mechanisms import REGISTRY, Mechanism
 from ..programs import library as discrete
 from ..programs import library_release as release
 from ..programs.release_tidy import quick
-from ..result import cut_text
+from ..result_text import cut_text
 from .suite import PairLoss, named_loss, output_text, pair_loss, worst_pair
 from .suite_specs import CLAIM, patterns
 

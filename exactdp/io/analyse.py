@@ -33,8 +33,7 @@ from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
 from ..printing import cut_latex, format_number, latex_escape, output_text, prose_latex
 from ..programs import Program
-from ..result import cut_text
-from ..result_text import decimal_text, untie
+from ..result_text import cut_text, decimal_text, untie
 from .latex import TIE_CHECK_N
 
 FORMATS = ("text", "markdown", "latex")

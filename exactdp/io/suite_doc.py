@@ -15,7 +15,7 @@ from ..audit.library_table import LOSS_NOTE, library_table, loss_cell
 from ..audit.program_suite import HEURISTIC, MIRRORED, REBASED
 from ..audit.verification import SuiteRow, VerificationSuite, verification_suite
 from ..printing import format_number
-from ..result import cut_text
+from ..result_text import cut_text
 
 BEGIN = "<!-- library-suite -->"
 END = "<!-- /library-suite -->"

@@ -47,7 +47,7 @@ import sympy
 from .._validate import argument_error, check_choice, check_dps
 from ..distribution import LossSupremum
 from ..exact.signs import compare
-from ..result import cut_text
+from ..result_text import cut_text
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from .base import Mechanism

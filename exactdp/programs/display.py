@@ -22,7 +22,8 @@ from typing import Any
 from ..answer import Answer, answer_line, answer_rows, lead_repr, output_name, ranked
 from ..cost import SECONDS_LIMIT, fmt_size
 from ..printing import html_table, math_text
-from ..result import brief, cut_text, result_latex
+from ..result import brief, result_latex
+from ..result_text import cut_text
 from .integrate import run_cost
 
 #: Largest estimated seconds of the exact probabilities a repr computes.
