@@ -293,13 +293,35 @@ def exact_text(expr, fmt: str) -> str | None:
 
 def scores_latex(scores: Sequence, dps: int = 6, limit: int = 8) -> Math:
     """``q = (3, 8, \\dots)``: a score vector for a caption, shortened after ``limit`` items
-    (``dps`` significant digits)."""
-    items = [format_number(v, dps) for v in scores]
+    (``dps`` significant digits; a short rational whose decimals would be rounded, such as
+    1/3, as its exact fraction: a caption never shows a rounded score unmarked)."""
+    items = [_score_text(v, dps) for v in scores]
     shown = items if len(items) <= limit else items[: limit - 1]
     tail_l = r", \dots" if len(items) > limit else ""
     tail_t = ", ..." if len(items) > limit else ""
-    latex = "(" + ", ".join(latex_number(s) for s in shown) + tail_l + ")"
+    latex = "(" + ", ".join(_score_latex(s) for s in shown) + tail_l + ")"
     return Math(latex, "(" + ", ".join(shown) + tail_t + ")")
+
+
+def _score_text(v, dps: int) -> str:
+    """A score's decimals when they are its value, else a short fraction as itself."""
+    text = format_number(v, dps)
+    if isinstance(v, sympy.Rational) and not v.is_Integer and max(abs(v.p), v.q) < 10**6:
+        try:
+            if sympy.Rational(text) != v:
+                return str(v)
+        except (TypeError, ValueError):  # an offset form (``0.5 + 1e-40``): not a number
+            return str(v)
+    return text
+
+
+def _score_latex(text: str) -> str:
+    """A caption's score in LaTeX: a fraction ``p/q`` as ``\\frac{p}{q}``."""
+    if "/" in text and " " not in text:
+        num, den = text.split("/")
+        sign = "-" if num.startswith("-") else ""
+        return sign + r"\frac{" + num.lstrip("-") + "}{" + den + "}"
+    return latex_number(text)
 
 
 # ---------------------------------------------------------------------------- math blocks

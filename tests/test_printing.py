@@ -295,3 +295,15 @@ def test_latex_number_of_a_decimal_with_its_offset():
                                                    r"5.0 \times 10^{-601}")
     assert latex_number("0.5 + 1.25e-301") == r"0.5 + 1.25 \times 10^{-301}"
     assert latex_number("inf") == r"\infty"
+
+
+def test_a_caption_shows_a_score_whose_decimals_round_as_its_fraction():
+    """1/3 prints as 1/3 (its decimals 0.333333 would be rounded, unmarked); 1/2 and -2 keep
+    their decimals (they are the values); an integer past Python's str limit still prints."""
+    from exactdp.printing import scores_latex
+
+    q = scores_latex([sympy.Rational(1, 3), sympy.Rational(-1, 2), sympy.Integer(-2),
+                      sympy.Rational(-2, 7)])
+    assert q.text == "(1/3, -0.5, -2, -2/7)"
+    assert q.latex == r"(\frac{1}{3}, -0.5, -2, -\frac{2}{7})"
+    assert scores_latex([sympy.Integer(10) ** 5000]).text == "(1.0e+5000)"
