@@ -59,8 +59,9 @@ _Ordered = TypeVar("_Ordered", bound="SignOrdered")
 
 
 class SignOrdered:
-    """Subtraction (from ``lift`` and ``+``), the orders ``<``, ``<=``, ``>``, ``>=`` and
-    ``abs`` of a polynomial in released values, from the sign of a difference decided at the
+    """Equality and truth (of the terms ``c``), subtraction (from ``lift`` and ``+``), the
+    orders ``<``, ``<=``, ``>``, ``>=`` and ``abs`` of a polynomial in released values, from
+    the sign of a difference decided at the
     active test point (the subclass's ``_sign``, which records the comparison's root or
     line): shared by :class:`VPoly` (one
     value) and :class:`~exactdp.programs.release_plane.UVPoly` (two)."""
@@ -82,6 +83,14 @@ class SignOrdered:
 
     def __sub__(self, other: object) -> Any:
         return self + (-self.lift(other))
+
+    def __bool__(self) -> bool:
+        return bool(self.c)  # type: ignore[attr-defined]
+
+    def __eq__(self, other: object) -> bool:  # a constant equals its Fraction
+        if isinstance(other, (type(self), Fraction, int)):
+            return self.c == self.lift(other).c  # type: ignore[attr-defined]
+        return NotImplemented
 
     def __rsub__(self, other: object) -> Any:
         return self.lift(other) - self
@@ -164,14 +173,6 @@ class VPoly(SignOrdered):
             other = other.c[0] if other.c else Fraction(0)
         k = _frac(other)
         return VPoly(tuple(a / k for a in self.c))
-
-    def __bool__(self) -> bool:
-        return bool(self.c)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (VPoly, Fraction, int)):
-            return self.c == VPoly.lift(other).c
-        return NotImplemented
 
     def __hash__(self) -> int:  # kept: a Fraction's hash is a modular inverse
         if self._hash is None:

@@ -137,14 +137,6 @@ class UVPoly(SignOrdered):
             raise ValueError("a division by a released value: not exact here")
         return UVPoly({key: a / k for key, a in self.c.items()})
 
-    def __bool__(self) -> bool:
-        return bool(self.c)
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, (UVPoly, Fraction, int)):
-            return self.c == UVPoly.lift(other).c
-        return NotImplemented
-
     def __hash__(self) -> int:  # a constant hashes as its Fraction
         if self._hash is None:
             k = self.constant()
