@@ -38,6 +38,17 @@ _ONE = flint.fmpz_poly([1])
 def monomial(k: int, c: int = 1) -> Laurent:
     """``c y^k``.
 
+    Parameters
+    ----------
+    k : int
+        The power of ``y``.
+    c : int, default 1
+        The integer coefficient.
+
+    Returns
+    -------
+    Laurent
+
     Examples
     --------
     >>> from exactdp.exact.laurent import monomial
@@ -49,6 +60,17 @@ def monomial(k: int, c: int = 1) -> Laurent:
 
 def add(a: Laurent, b: Laurent, factor: int = 1) -> Laurent:
     """``a + factor * b``.
+
+    Parameters
+    ----------
+    a, b : Laurent
+        Not modified (flint polynomials are values).
+    factor : int, default 1
+
+    Returns
+    -------
+    Laurent
+        Its ``low`` the smaller of the two; no trailing zeros are stripped.
 
     Examples
     --------
@@ -69,6 +91,14 @@ def add(a: Laurent, b: Laurent, factor: int = 1) -> Laurent:
 def mul(a: Laurent, b: Laurent) -> Laurent:
     """``a * b``.
 
+    Parameters
+    ----------
+    a, b : Laurent
+
+    Returns
+    -------
+    Laurent
+
     Examples
     --------
     >>> from exactdp.exact.laurent import add, monomial, mul
@@ -80,6 +110,16 @@ def mul(a: Laurent, b: Laurent) -> Laurent:
 
 def piece_times(a: LPiece, b: LPiece) -> LPiece:
     """The product of two pieces: rates add, values multiply (zero values dropped).
+
+    Parameters
+    ----------
+    a, b : LPiece
+        Not modified.
+
+    Returns
+    -------
+    LPiece
+        A new mapping: one polynomial product per pair of rates.
 
     Examples
     --------
@@ -97,6 +137,17 @@ def piece_times(a: LPiece, b: LPiece) -> LPiece:
 def piece_power(a: LPiece, k: int) -> LPiece:
     """``a ** k`` for an integer ``k >= 1`` (a single rate: one polynomial power; else
     by squaring).
+
+    Parameters
+    ----------
+    a : LPiece
+        Not modified.
+    k : int
+        ``k >= 1``.
+
+    Returns
+    -------
+    LPiece
 
     Examples
     --------
@@ -121,6 +172,17 @@ def piece_power(a: LPiece, k: int) -> LPiece:
 def piece_plus(a: LPiece, b: LPiece, factor: int = 1) -> LPiece:
     """``a + factor * b`` for two pieces (zero values dropped).
 
+    Parameters
+    ----------
+    a, b : LPiece
+        Not modified.
+    factor : int, default 1
+
+    Returns
+    -------
+    LPiece
+        A new mapping.
+
     Examples
     --------
     >>> from exactdp.exact.laurent import monomial, piece_plus
@@ -137,6 +199,14 @@ def sum_piece(out: LPiece, piece: LPiece, lo: int | None, hi: int | None) -> Non
     """Add ``sum_{z = lo}^{hi} piece(z)`` to ``out`` (None: an infinite end), which maps
     a rate ``R`` to ``V_R`` and means ``sum_R V_R / (1 - y^R)`` (``R = 0``: no
     denominator).
+
+    Parameters
+    ----------
+    out : LPiece
+        Updated in place.
+    piece : LPiece
+    lo, hi : int or None
+        The integer ends, ``lo <= hi``; None is infinite.
 
     Raises
     ------
@@ -178,6 +248,11 @@ def reduced(num: Laurent, den: Laurent, L: int
         ``den`` non-zero.
     L : int
         The unit's denominator: ``y = exp(lam / L)``.
+
+    Returns
+    -------
+    (dict, dict)
+        The numerator and denominator ``{(0, W): Fraction}``.
 
     Examples
     --------
