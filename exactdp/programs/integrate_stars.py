@@ -340,7 +340,24 @@ def discrete_star_laurent(L: int, rc: int, starts: tuple[int | None, ...],
     integer Laurent polynomials of ``y = exp(lam / L)`` (:mod:`exactdp.exact.laurent`),
     returned in lowest terms; cached by the star's shape (the centre's rate ``rc / L``,
     its integer ranges ``starts..stops``, each leaf's rate and integer bounds in a
-    canonical order: stars of neighbouring inputs repeat)."""
+    canonical order: stars of neighbouring inputs repeat).
+
+    Parameters
+    ----------
+    L : int
+        The rates' common denominator: ``y = exp(lam / L)``.
+    rc : int
+        The centre's rate times ``L``.
+    starts, stops : tuple of int or None
+        The centre's integer pieces ``starts[i]..stops[i]`` (None: infinite).
+    leaves : tuple of (int, tuple of Bound)
+        Each leaf's rate times ``L`` and its integer, non-strict bounds (lines blank).
+
+    Returns
+    -------
+    (Value, Value)
+        The probability as numerator and denominator in lowest terms (shared: copy them).
+    """
     out: LPiece = {}
     groups = [(leaf, len(list(same))) for leaf, same in groupby(leaves)]
     for start, stop in zip(starts, stops, strict=True):

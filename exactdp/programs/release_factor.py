@@ -409,7 +409,26 @@ def release_upper_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:
     :meth:`~exactdp.programs.release.ProgramRelease.loss_upper_bound` returns): ``oo``
     where their patterns differ, the parts' sum where the program has two independent
     parts (:func:`product_bound`), else the largest over the patterns of
-    :func:`~exactdp.programs.release_bound.pattern_bound` (None where one has none)."""
+    :func:`~exactdp.programs.release_bound.pattern_bound` (None where one has none).
+
+    Parameters
+    ----------
+    func : str
+        The calling function, named in a refusal.
+    dist, other : ProgramRelease
+        The two inputs' release distributions of one program.
+
+    Returns
+    -------
+    sympy.Expr or None
+        A rigorous upper bound on the privacy loss (a Rational, or ``oo``), or None.
+
+    Raises
+    ------
+    TooCostly
+        The translation bounds' estimate past the cost model's limit
+        (:func:`~exactdp.programs.release_bound.check_bounds`).
+    """
     if set(dist.keys) != set(other.keys):
         return sympy.oo
     split = product_bound(func, dist, other)
