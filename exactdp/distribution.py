@@ -420,7 +420,9 @@ class OutputDistribution(Summaries, DiscreteDistribution):
         """Probabilities as mpmath numbers, each correct to ``dps`` significant digits.
 
         The returned ``mpf`` values carry about ``dps`` digits; use ``mpmath.workdps`` to print
-        them in full.
+        them in full. Python turns at most 4300 digits of an integer into text by default,
+        and ``mpmath.nstr`` goes through one: above about 4000 digits call
+        ``sys.set_int_max_str_digits(0)`` (or a larger limit) before printing.
 
         Raises
         ------

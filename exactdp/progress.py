@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from time import process_time
 from types import TracebackType
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 #: The bar's width and screen height on a terminal that reports no size (0 x 0: a
 #: pseudo-terminal opened by ``script``, ``docker exec -t`` or an editor's console), where
@@ -188,3 +191,55 @@ def start_line(desc: str, progress: bool | None, seconds: float | None) -> None:
         return
     shown = f"{seconds:.0f}" if seconds < 1e5 else f"{seconds:.3g}"  # never 37 digits
     print(f"{desc}: started, about {shown} s CPU estimated", file=sys.stderr, flush=True)
+
+
+#: Runs timed before a long sampling loop estimates the rest (:func:`repeat`).
+PROBE_RUNS = 200
+
+
+def repeat(step: Callable[[], T], size: int, desc: str, unit: str = "draw") -> list[T]:
+    """``[step() for _ in range(size)]``, with a bar or a start line when it is long.
+
+    A loop linear in ``size`` whose step's cost depends on the user's code (a program run
+    by its sampler) has no estimate in advance: the first :data:`PROBE_RUNS` steps are
+    timed (CPU) and the rest is estimated from them, so ``sample(10**6)`` is not silent
+    for a minute.
+
+    Parameters
+    ----------
+    step : callable
+        One step; its results are returned in order.
+    size : int
+        Number of steps (>= 0).
+    desc : str
+        The function called, the bar's label (``program.sample``).
+    unit : str
+        What one step is.
+
+    Returns
+    -------
+    list
+        ``size`` results of ``step``.
+
+    Examples
+    --------
+    >>> import itertools
+    >>> count = itertools.count()
+    >>> repeat(lambda: next(count), 4, "demo")
+    [0, 1, 2, 3]
+    """
+    first = min(size, PROBE_RUNS)
+    start = process_time()
+    out = [step() for _ in range(first)]
+    left = size - first
+    if not left:
+        return out
+    seconds = (process_time() - start) / max(first, 1) * left
+    chunk = 1000
+    with progress_bar(left, desc, seconds=seconds, unit=unit) as bar:
+        while left:
+            k = min(chunk, left)
+            out.extend(step() for _ in range(k))
+            left -= k
+            bar.update(k)
+    return out

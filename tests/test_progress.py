@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import itertools
 import subprocess
 import sys
 from pathlib import Path
@@ -309,3 +310,17 @@ def test_a_refused_check_dp_prints_no_start_line(monkeypatch):
     bar.update(1)
     bar.update(1)
     assert err.getvalue() == "check_dp: started, about 38 s CPU estimated\n"
+
+
+def test_repeat_runs_in_order_and_announces_a_long_loop(capsys, monkeypatch):
+    from exactdp.progress import PROBE_RUNS, repeat
+
+    clock = itertools.cycle([0.0, 1.0])  # the probe's PROBE_RUNS steps "took" 1 s CPU
+    monkeypatch.setattr(progress_module, "process_time", lambda: next(clock))
+    count = iter(range(10**6))
+    out = repeat(lambda: next(count), 50 * PROBE_RUNS, "prog.sample")
+    assert out == list(range(50 * PROBE_RUNS))
+    # the rest, 49 * PROBE_RUNS steps, is estimated at 49 s: one start line off a terminal
+    assert capsys.readouterr().err == "prog.sample: started, about 49 s CPU estimated\n"
+    assert repeat(lambda: 1, 3, "short") == [1, 1, 1]
+    assert repeat(lambda: 1, 0, "none") == []

@@ -208,7 +208,8 @@ def renyi_divergence(P: object, Q: object, alpha: object) -> Divergence:
     -------
     Divergence
         ``value = ln(sum_r P_r^alpha Q_r^(1-alpha)) / (alpha - 1)``; ``oo`` when
-        ``alpha > 1`` and some ``Q_r = 0 < P_r``.
+        ``alpha > 1`` and some ``Q_r = 0 < P_r``, and when ``alpha < 1`` and the supports
+        are disjoint (the sum is 0).
 
     Raises
     ------
@@ -250,5 +251,7 @@ def renyi_divergence(P: object, Q: object, alpha: object) -> Divergence:
                 return Divergence(sympy.oo, a)
             continue
         terms.append(x**a * y ** (1 - a))
+    if not terms:  # disjoint supports at alpha < 1: log(0) / (alpha - 1) = +oo
+        return Divergence(sympy.oo, a)
     return Divergence(sympy.log(sympy.Add(*terms)) / (a - 1), a)
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 import sympy
 
+from .._validate import argument_error
 from ..cost import check_seconds, sup_privacy_loss_seconds
 from ..exact.bound import abs_bound
 from ..exact.signs import compare, sign_or_none
@@ -100,6 +101,9 @@ def _distinct(values: tuple) -> int:
 
 
 def _family_pair(family, g) -> tuple[tuple, tuple]:
+    if not callable(family):
+        raise argument_error("sup_privacy_loss", "family",
+                             "a callable g -> (scores, neighbour)", family)
     pair = family(g)
     try:
         q_raw, q2_raw = (tuple(v) for v in pair)
@@ -221,7 +225,7 @@ def sup_privacy_loss(
     Raises
     ------
     ValueError
-        If ``family`` does not return two vectors of the same length, or (unless
+        If ``family`` is not callable or does not return two vectors of the same length, or (unless
         ``allow_non_neighbour``) a sampled member is not a pair of neighbours.
 
     Notes

@@ -75,7 +75,7 @@ def load_program(target: str) -> Program:
         sys.path.insert(0, folder)
     try:
         spec.loader.exec_module(module)
-    except Exception as exc:
+    except (Exception, SystemExit) as exc:  # a file's sys.exit must not set the verdict's code
         del sys.modules[module_name]
         if added:
             sys.path.remove(folder)
@@ -311,8 +311,7 @@ def _scores(text: str, option: str) -> tuple:
     items = [t.strip() for t in text.split(",")]
     if not text.strip() or not all(items):
         raise AnalyseError(f"{option}: expected comma-separated numbers, got {text!r}")
-    name = option.lstrip("-").replace("-", "_")
-    return tuple(exact_number(t, name, i) for i, t in enumerate(items))
+    return tuple(exact_number(t, option, i) for i, t in enumerate(items))
 
 
 def run(args: argparse.Namespace) -> tuple[str, int]:

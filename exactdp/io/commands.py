@@ -76,8 +76,7 @@ def build_mechanism(key: str, epsilon, sensitivity, monotonic: bool):
 
 def parse_scores(text: str, option: str = "--scores"):
     items = score_items(text, option)
-    name = option.lstrip("-").replace("-", "_")
-    return tuple(exact_number(s, name, i) for i, s in enumerate(items))
+    return tuple(exact_number(s, option, i) for i, s in enumerate(items))
 
 
 def cmd_table(args) -> str:

@@ -131,7 +131,7 @@ def sampled_key(value: object, line: str, values: list[float]) -> Hashable:
     >>> sampled_key((True, None, 3), "prog", vals), vals
     ((3, ((0, 0), (1,), (2, 3))), [])
     """
-    if isinstance(value, (bool, np.bool_)):
+    if isinstance(value, (bool, np.bool_, sympy.logic.boolalg.BooleanAtom)):
         return (0, 0 if value else 1)
     if value is None:
         return (1,)

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..progress import repeat
 from ..scores import ScoreVector
 from .mechanism import ProgramMechanism
 from .release_patterns import sampled_key
@@ -43,9 +44,10 @@ def release_draws(mechanism: ProgramMechanism, scores: ScoreVector, size: int,
                      int(sens) if sens.is_Integer else float(sens))
     counter = StepCounter(prog.filename, 200_000, prog.name)
     ex = SampleRun(gen)
-    out = []
-    for _ in range(size):
+
+    def one() -> tuple[Hashable, list, Any]:
         value = execute(ex, call, counter, prog.name, lambda v: v)
         vals: list[float] = []
-        out.append((sampled_key(value, prog.name, vals), vals, value))
-    return out
+        return (sampled_key(value, prog.name, vals), vals, value)
+
+    return repeat(one, size, f"{prog.name}.sample", unit="run")

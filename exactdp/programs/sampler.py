@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from .._validate import message
+from ..progress import repeat
 from .steps import MAX_STEPS, StepCounter
 from .trace import canonical, execute
 from .values import Comparison, Executor, Noisy, ProgramError, user_line
@@ -81,5 +82,6 @@ def sample_outputs(call: Callable[[], Any], name: str, filename: str, size: int,
     """``size`` canonical keys of outputs of runs with random draws."""
     counter = StepCounter(filename, max_steps, name)
     ex = SampleRun(rng)
-    return [execute(ex, call, counter, name, _key_of_sample) for _ in range(size)]
+    return repeat(lambda: execute(ex, call, counter, name, _key_of_sample), size,
+                  f"{name}.sample", unit="run")
 

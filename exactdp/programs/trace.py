@@ -97,7 +97,7 @@ def canonical(value: object, line: str, resolve: Callable[[Noisy, str], Hashable
     """
     if isinstance(value, Comparison):
         value = bool(value)
-    if isinstance(value, bool):
+    if isinstance(value, (bool, sympy.logic.boolalg.BooleanAtom)):  # q[0] >= 1: sympy.true
         return (0, 0 if value else 1)
     if value is None:
         return (1,)

@@ -162,3 +162,15 @@ def test_renyi_divergence_at_a_tiny_alpha_against_mpmath():
         ref = mpmath.log(s) / (a - 1)
         assert abs(mpmath.mpf(d.lower.numerator) / d.lower.denominator - ref) < 1e-10 * ref
         assert abs(ref / mpmath.mpf(float(d)) - 1) < 1e-12
+
+
+def test_disjoint_supports_below_order_one_are_infinite():
+    # sum_r P_r^a Q_r^(1-a) = 0, so log(0) / (a - 1) = +oo for every order (never zoo)
+    P = exactdp.PermuteAndFlip("oo").distribution([0, 1])
+    Q = exactdp.PermuteAndFlip("oo").distribution([1, 0])
+    for a in ("1/3", "1/2", 1, "3/2", 2):
+        d = exactdp.renyi_divergence(P, Q, a)
+        assert d.value == sympy.oo and d.certified
+    # overlapping supports keep the closed form: D_(1/2) = -2 log(sum sqrt(p q))
+    d = exactdp.renyi_divergence(["1/2", "1/2", 0], [0, "1/2", "1/2"], "1/2")
+    assert d.value == -2 * sympy.log(sympy.Rational(1, 2))

@@ -100,3 +100,9 @@ def test_sup_not_proved_has_no_value_but_a_lower_bound():
     eps = sympy.Symbol("epsilon", positive=True)
     sym = exactdp.sup_privacy_loss(PermuteAndFlip(eps), fam)
     assert sym.value is None and "symbolic" in sym.caveat
+
+
+def test_a_family_that_is_not_callable_is_one_line():
+    for family in ("x", None, ([0, 1], [1, 0])):
+        with pytest.raises(ValueError, match=r"^sup_privacy_loss: family must be a callable"):
+            sup_privacy_loss(PermuteAndFlip(1), family)

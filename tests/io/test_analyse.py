@@ -433,3 +433,19 @@ def test_the_analysis_is_priced_before_the_distribution(capsys, tmp_path, monkey
                          "--scores", ",".join(["0"] * 300))
     assert code == 2 and out == "" and err.count("\n") == 1
     assert "answer vectors of 300 answers" in err and "would need about" in err
+
+
+def test_a_file_calling_sys_exit_is_an_error_not_a_verdict(capsys, tmp_path):
+    for body, shown in (("sys.exit(0)", "SystemExit: 0"), ("sys.exit('msg')", "SystemExit: msg")):
+        path = tmp_path / "exits.py"
+        path.write_text(f"import sys\n{body}\n")
+        code, out, err = run(capsys, "analyse", f"{path}:f", "--param", "epsilon=1",
+                             "--scores", "0,1")
+        assert code == 2 and out == ""
+        assert f"loading {path} raised {shown}" in err and err.count("\n") == 1, err
+
+
+def test_a_bad_score_names_its_option(capsys, user_file):
+    code, out, err = run(capsys, "analyse", f"{user_file}:svt1", "--param", "epsilon=1",
+                         "--param", "threshold=1", "--scores", "0,nan")
+    assert code == 2 and err == "exactdp: error: --scores[1] must be finite, got 'nan'\n"

@@ -100,3 +100,10 @@ def test_released_values_given_as_text_are_parsed_exactly():
     x = sympy.Rational(1, 2)
     want = (2 * sympy.exp(-x / 2) - sympy.exp(-x)) / 6
     assert sympy.simplify(d.density("1/2") - want) == 0
+
+
+def test_sampled_key_reads_sympy_booleans_as_booleans():
+    values: list = []
+    assert sampled_key((sympy.true, sympy.false), "prog", values) == sampled_key(
+        (True, False), "prog", values)
+    assert values == []

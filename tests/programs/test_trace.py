@@ -411,3 +411,17 @@ def test_a_draw_of_scale_0_off_the_first_path_is_refused_with_the_runs():
     with pytest.raises(ValueError, match=r"discrete_laplace\(\) scale must be > 0 and "
                        r"finite, got 0$"):
         _ = d.probabilities
+
+
+def test_a_comparison_of_exact_answers_is_a_boolean_output():
+    # q[0] >= 1 on sympy numbers gives sympy.true, not Python's True: the same output
+    @program()
+    def at_least_one(q, epsilon):
+        return q[0] >= 1, q[0] > 5
+
+    d = at_least_one(epsilon=1).distribution([1])
+    assert d.outputs == ((True, False),) and d.probabilities == (1,)
+    s = at_least_one(epsilon=1).distribution([0])
+    assert s.outputs == ((False, False),)
+    import exactdp
+    assert exactdp.privacy_loss(at_least_one(epsilon=1), [1], [0]).loss == sympy.oo
