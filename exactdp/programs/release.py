@@ -57,7 +57,7 @@ from .release_bound import FLOOR, BelowFloor
 from .release_classes import representatives
 from .release_cost import loss_seconds, max_patterns_seconds
 from .release_density import run_density
-from .release_factor import release_upper_bound
+from .release_factor import product_hint, release_upper_bound, split_pair
 from .release_law import pattern_law
 from .release_loss import loss_supremum
 from .release_patterns import match, real_count, released_rational, same_pattern
@@ -178,9 +178,12 @@ class ReleaseProgramMechanism(ProgramMechanism):
             self.trace(sv2)
         finally:
             _LOSS.reset(token)
+        pair = _loss_distribution(self, tuple(sv.exact)), _loss_distribution(self, tuple(
+            sv2.exact))
+        if split_pair(*pair) is None:  # (two independent parts: the loss reads the parts)
+            pair = representatives(*pair)
         with magnitude((*sv.values, *sv2.values)):  # huge answers: wider balls need bits
-            return loss_supremum(*representatives(_loss_distribution(self, tuple(sv.exact)),
-                                                  _loss_distribution(self, tuple(sv2.exact))))
+            return loss_supremum(*pair)
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return ProgramRelease(self, sv).sample_index(size, rng)
@@ -502,6 +505,9 @@ class ProgramRelease(ReleasedValues):
         other = as_scores(neighbour, "neighbour", f"{self.mechanism.name}.loss_hint")
         mine, theirs = (_loss_distribution(self.mechanism, tuple(v.exact))
                         for v in (self.scores, other))
+        parts = split_pair(mine, theirs)
+        if parts is not None:  # two independent parts: the same patterns, from the parts
+            return product_hint(parts)
         return release_patterns.discrete_hint(mine, theirs,
                                              lambda d, k: d._probability(k, False))
 

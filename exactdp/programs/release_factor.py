@@ -46,11 +46,12 @@ import flint
 import sympy
 
 from ..distribution import LossSupremum
-from ..exact import arb_to_interval, flint_prec, to_arb
+from ..exact import arb_to_interval, enclose, flint_prec, to_arb
 from ..exact.signs import compare
 from .integrate import run_probability
 from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound, runs_bound
 from .release_cost import loss_seconds
+from .release_patterns import real_count
 from .release_select import Candidate, select, signed_ball
 from .release_sup import prec
 from .release_tidy import quick
@@ -90,6 +91,18 @@ class Part:
     def loss_seconds(self, func: str) -> float:
         """Estimated seconds of one loss against a neighbour (the runs' own estimates)."""
         return sum(loss_seconds(r) for runs in self.runs.values() for r in runs)
+
+    def probability(self, key: Hashable) -> sympy.Expr:
+        """The exact probability of the pattern ``key`` (the sum of its runs'), computed
+        once."""
+        done = self._done
+        if key not in done:
+            done[key] = sympy.Add(*(run_probability(r) for r in self.runs[key]))
+        return done[key]
+
+    @cached_property
+    def _done(self) -> dict[Hashable, sympy.Expr]:
+        return {}
 
 
 def _lines(e: Linear, draws: tuple[Draw, ...]) -> set[str]:
@@ -251,6 +264,24 @@ def _factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
     return (parts[0], parts[1]), sides
 
 
+def split_pair(dist: Any, other: Any) -> list[tuple[Part, Part]] | None:
+    """The parts of a pair of release distributions of one program, part by part (each
+    ``(part on dist, part on other)``), where both split the same way (:func:`factor`),
+    else None.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library_release import svt34_parallel
+    >>> m = svt34_parallel(epsilon=1, c=1)
+    >>> [p.components for p, _ in split_pair(m.distribution([0, 1]), m.distribution([1, 1]))]
+    [(0,), (1,)]
+    """
+    fa, fb = factor(dist), factor(other)
+    if fa is None or fb is None or fa[1] != fb[1]:
+        return None
+    return list(zip(fa[0], fb[0], strict=True))
+
+
 #: A part's supremum in one direction: ``(part on q, part on q', sign)`` to the selected
 #: result and its candidate, or None (infinite, bracketed, or refused: no split).
 Directional = Callable[[Any, Any, int, sympy.Expr | None],
@@ -402,6 +433,40 @@ def product_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:
                 return None
             sums[i] += max(bounds)  # type: ignore[type-var]
     return max(sums)
+
+
+def product_hint(parts: list[tuple[Part, Part]]) -> float | None:
+    """:func:`~exactdp.programs.release_patterns.discrete_hint` of a pair of a program of
+    two independent parts (:func:`split_pair`), from the parts: a pattern releasing no
+    value is a pair of the parts' patterns releasing none, its probability the product of
+    theirs, so its ``ln P/P'`` is the sum of theirs, and the largest ``|ln P/P'|`` is the
+    larger over the two directions of the sums of the parts' largest (the module
+    docstring's sum rule). A float to order a search over pairs (never a verdict); None as
+    ``discrete_hint``: no such pattern on both inputs, or one reached under one only.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from exactdp.programs.library_release import svt34_parallel
+    >>> m = svt34_parallel(epsilon=sympy.Rational(1, 10), c=1)
+    >>> round(product_hint(split_pair(m.distribution([1, 1]), m.distribution([2, 2]))), 6)
+    0.030293
+    """
+    ends = []
+    for p, q in parts:
+        logs = []
+        for key, pattern in zip(p.keys, p.outputs, strict=True):
+            if real_count(pattern) or key not in q.runs:
+                continue
+            a, b = p.probability(key), q.probability(key)
+            if a == 0 or b == 0:
+                return None
+            with flint_prec(64):
+                logs.append(float((enclose(a, 15).log() - enclose(b, 15).log()).mid()))
+        if not logs:
+            return None
+        ends.append((max(logs), min(logs)))
+    return max(ends[0][0] + ends[1][0], -(ends[0][1] + ends[1][1]))
 
 
 def release_upper_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:
