@@ -39,7 +39,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import flint
@@ -55,7 +55,7 @@ from .release_patterns import real_count
 from .release_select import Candidate, select, signed_ball
 from .release_sup import prec
 from .release_tidy import quick
-from .runs import RELEASED_KEY, Constraint, Draw, Linear, Run
+from .runs import RELEASED_KEY, Constraint, Draw, Estimate, Linear, Run
 from .trace import decode
 
 
@@ -121,11 +121,13 @@ def _groups(runs: list[Run]) -> dict[str, str]:
 
     for run in runs:
         for d in run.draws:
-            root(d.line)
+            parent.setdefault(d.line, d.line)
         for e in (*(c.expr for c in run.constraints), *run.released):
-            lines = sorted(_lines(e, run.draws))
-            for x in lines[1:]:
-                parent[root(x)] = root(lines[0])
+            lines = _lines(e, run.draws)
+            if len(lines) > 1:  # (one line: nothing to join)
+                first, *rest = sorted(lines)
+                for x in rest:
+                    parent[root(x)] = root(first)
     return {x: root(x) for x in parent}
 
 
@@ -133,6 +135,7 @@ def _tag(key: Hashable) -> int:
     return int(key[0])  # type: ignore[index]
 
 
+@lru_cache(maxsize=4096)
 def _reals(key: Hashable) -> int:
     """The number of released values in a canonical output key."""
     if key == RELEASED_KEY:
@@ -170,30 +173,44 @@ def _renumbered(e: Linear, index: dict[int, int]) -> Linear:
     return Linear(e.constant, tuple((index[i], c) for i, c in e.coefficients))
 
 
-def _half(run: Run, group: dict[str, str], sides: tuple[str, ...], which: str
-          ) -> tuple[tuple[Draw, ...], tuple[Constraint, ...], tuple[Linear, ...],
-                     Hashable] | None:
-    """The half of ``run`` on the group ``which``: its noises renumbered, its comparisons,
-    released values and output key; None when a comparison reads both groups or none."""
-    keep = [d for d in run.draws if group[d.line] == which]
-    index = {d.index: j for j, d in enumerate(keep)}
-    draws = tuple(Draw(j, d.law, d.scale, d.line) for j, d in enumerate(keep))
-    cons = []
+Half = tuple[tuple[Draw, ...], tuple[Constraint, ...], tuple[Linear, ...], Hashable]
+
+
+def _halves(run: Run, group: dict[str, str], sides: tuple[str, ...],
+            order: tuple[str, str], made: dict[Hashable, Any]) -> tuple[Half, Half] | None:
+    """The halves of ``run`` on the groups ``order``: each its noises renumbered, its
+    comparisons, released values and output key; None when a comparison reads both
+    groups or none. ``made``: the renumbered noises and comparisons so far (the caller's
+    runs, alive while it runs, share them)."""
+    where = [order.index(group[d.line]) for d in run.draws]
+    draws: list[list[Draw]] = [[], []]
+    index: dict[int, int] = {}
+    for d, w in zip(run.draws, where, strict=True):
+        index[d.index] = j = len(draws[w])
+        key = (d, j)
+        if key not in made:
+            made[key] = Draw(j, d.law, d.scale, d.line)
+        draws[w].append(made[key])
+    cons: list[list[Constraint]] = [[], []]
     for c in run.constraints:
-        on = {i in index for i, _ in c.expr.coefficients}
-        if on == {True, False} or not on:
+        on = {where[i] for i, _ in c.expr.coefficients}
+        if len(on) != 1:
             return None
-        if on == {True}:
-            cons.append(Constraint(_renumbered(c.expr, index), c.relation, c.line))
-    comps, released, at = [], [], 0
+        moved = (id(c), tuple(index[i] for i, _ in c.expr.coefficients))  # c is alive
+        if moved not in made:  # (the runs share their comparisons: each renumbered once)
+            made[moved] = Constraint(_renumbered(c.expr, index), c.relation, c.line)
+        cons[on.pop()].append(made[moved])
+    comps: list[list[Hashable]] = [[], []]
+    released: list[list[Linear]] = [[], []]
+    at = 0
     for k, s in zip(run.output[1], sides, strict=True):  # type: ignore[index]
-        n = _reals(k)
-        if s == which:
-            comps.append(k)
-            released += [_renumbered(e, index) for e in run.released[at:at + n]]
+        n, w = _reals(k), order.index(s)
+        comps[w].append(k)
+        released[w] += [_renumbered(e, index) for e in run.released[at:at + n]]
         at += n
-    key = comps[0] if len(comps) == 1 else (3, tuple(comps))
-    return draws, tuple(cons), tuple(released), key
+    a, b = ((tuple(draws[w]), tuple(cons[w]), tuple(released[w]),
+             comps[w][0] if len(comps[w]) == 1 else (3, tuple(comps[w]))) for w in (0, 1))
+    return a, b
 
 
 #: :func:`factor` by the mechanism and the answers (at most 256, then cleared): a suite row
@@ -237,27 +254,33 @@ def _factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
     if sides is None:
         return None
     order = (sides[0], next(s for s in sides if s != sides[0]))
-    halves: list[dict[tuple, Run]] = [{}, {}]
+    halves: list[dict[tuple, tuple[int, Run]]] = [{}, {}]
+    seen: list[dict[tuple, tuple[int, Run]]] = [{}, {}]  # the same by the objects' ids
     pairs = set()
+    made: dict[Hashable, Any] = {}
     for run in runs:
-        both = [_half(run, group, sides, w) for w in order]
-        if None in both:
+        both = _halves(run, group, sides, order, made)
+        if both is None:
             return None
         ids = []
-        for h, found in zip(halves, both, strict=True):
-            draws, cons, released, key = found  # type: ignore[misc]
-            event = (draws, cons, released)
-            ids.append(event)
-            old = h.setdefault(event, Run(draws, cons, sympy.Integer(1), key, released))
+        for h, fast, (draws, cons, released, key) in zip(halves, seen, both, strict=True):
+            ident = (tuple(map(id, draws)), tuple(map(id, cons)), released)  # alive in made
+            if ident not in fast:  # equal objects, equal events; else compared by value
+                event = (draws, cons, released)
+                if event not in h:
+                    h[event] = (len(h), Run(draws, cons, sympy.Integer(1), key, released))
+                fast[ident] = h[event]
+            n, old = fast[ident]
             if old.output != key:  # one event, two outputs: not a function of its half
                 return None
+            ids.append(n)
         pairs.add(tuple(ids))
     if len(pairs) != len(runs) or len(pairs) != len(halves[0]) * len(halves[1]):
         return None
     parts = []
     for w, h in zip(order, halves, strict=True):
         by_key: dict[Hashable, list[Run]] = {}
-        for run in h.values():
+        for _, run in h.values():
             by_key.setdefault(run.output, []).append(run)
         parts.append(Part(dist.mechanism, by_key,
                           tuple(i for i, s in enumerate(sides) if s == w)))
@@ -433,6 +456,23 @@ def product_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:
                 return None
             sums[i] += max(bounds)  # type: ignore[type-var]
     return max(sums)
+
+
+def product_estimate(parts: list[tuple[Part, Part]]) -> Estimate:
+    """The estimate of :func:`product_supremum` on a pair of a program of two independent
+    parts (:func:`split_pair`): each part's loss in both directions at most (its loss,
+    then its weaker direction where the parts lean opposite ways), twice the parts' own
+    estimates (:meth:`Part.loss_seconds`, on the first input) over their runs.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library_release import svt34_parallel
+    >>> m = svt34_parallel(epsilon=1, c=1)
+    >>> product_estimate(split_pair(m.distribution([0, 1]), m.distribution([1, 1]))).runs
+    6
+    """
+    runs = sum(len(rs) for p, _ in parts for rs in p.runs.values())
+    return Estimate(runs, 2 * sum(p.loss_seconds("") for p, _ in parts))
 
 
 def product_hint(parts: list[tuple[Part, Part]]) -> float | None:

@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import sympy
@@ -268,7 +269,8 @@ def substitute(template: Template, answers: tuple) -> Trace:
     sum alpha_i a_i``, from the traced one by ``sum alpha_i (a_i - a0_i)`` (each distinct
     constraint built once), each run's plan from the traced one (its bounds' offsets
     moved by the same amounts, :func:`_moved_plan`) handed to the integrator
-    (:func:`~exactdp.programs.integrate.supply_plan`)."""
+    (:func:`~exactdp.programs.integrate.supply_plan`), made when the integrator first
+    reads it."""
     values = _fractions(answers)
     assert values is not None  # checked by structural_trace
     delta = [a - a0 for a, a0 in zip(values, template.traced, strict=True)]
@@ -289,7 +291,7 @@ def substitute(template: Template, answers: tuple) -> Trace:
                                                                       strict=True))
         new = Run(run.draws, tuple(made[i] for i in ids), run.weight, run.output, released)
         if tp is not None:
-            supply_plan(new, _moved_plan(tp, run.draws, shifts))
+            supply_plan(new, partial(_moved_plan, tp, run.draws, shifts))  # when read
         out.append(new)
     return Trace(tuple(out), dict(template.outputs), template.executions)
 

@@ -10,9 +10,8 @@ import sympy
 
 import exactdp
 from exactdp.exact.signs import is_zero
-from exactdp.programs import laplace, program, release_factor, release_loss
+from exactdp.programs import laplace, program, release_factor, release_loss, release_patterns
 from exactdp.programs.library_release import svt3, svt34_parallel
-from exactdp.programs import release_patterns
 from exactdp.programs.release_factor import (
     factor,
     product_bound,
