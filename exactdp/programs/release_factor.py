@@ -119,12 +119,14 @@ def _groups(runs: list[Run]) -> dict[str, str]:
             x = parent[x]
         return x
 
+    joined: set[frozenset[str]] = set()
     for run in runs:
         for d in run.draws:
             parent.setdefault(d.line, d.line)
         for e in (*(c.expr for c in run.constraints), *run.released):
-            lines = _lines(e, run.draws)
-            if len(lines) > 1:  # (one line: nothing to join)
+            lines = frozenset(_lines(e, run.draws))
+            if len(lines) > 1 and lines not in joined:  # (one line: nothing to join)
+                joined.add(lines)
                 first, *rest = sorted(lines)
                 for x in rest:
                     parent[root(x)] = root(first)
@@ -174,23 +176,45 @@ def _renumbered(e: Linear, index: dict[int, int]) -> Linear:
 
 
 Half = tuple[tuple[Draw, ...], tuple[Constraint, ...], tuple[Linear, ...], Hashable]
+#: Each run's noises split by group and renumbered (:func:`_split_draws`), by the ``id`` of
+#: its tuple of draws (kept with it: the structural cache's runs share their tree's draws
+#: on every vector), and each renumbered noise made once (at most 65,536, then cleared).
+_DRAWS: dict[int, tuple[tuple[Draw, ...], tuple[int, ...], dict[int, int],
+                        tuple[tuple[Draw, ...], tuple[Draw, ...]]]] = {}
+_RENUMBERED: dict[tuple, Draw] = {}
+
+
+def _split_draws(draws: tuple[Draw, ...], group: dict[str, str], order: tuple[str, str]
+                 ) -> tuple[tuple[int, ...], dict[int, int], tuple[tuple[Draw, ...], ...]]:
+    """Each noise's group (its position in ``order``), its index in its group, and the two
+    groups' noises renumbered (one object per renumbered noise: equal halves are then
+    found by the objects' ids)."""
+    where = tuple(order.index(group[d.line]) for d in draws)
+    hit = _DRAWS.get(id(draws))
+    if hit is not None and hit[0] is draws and hit[1] == where:
+        return hit[1:]
+    if len(_DRAWS) > 65_536 or len(_RENUMBERED) > 65_536:
+        _DRAWS.clear()
+        _RENUMBERED.clear()
+    halves: list[list[Draw]] = [[], []]
+    index: dict[int, int] = {}
+    for d, w in zip(draws, where, strict=True):
+        index[d.index] = j = len(halves[w])
+        key = (j, d.law, d.scale, d.line)
+        if key not in _RENUMBERED:
+            _RENUMBERED[key] = Draw(*key)
+        halves[w].append(_RENUMBERED[key])
+    _DRAWS[id(draws)] = (draws, where, index, (tuple(halves[0]), tuple(halves[1])))
+    return _DRAWS[id(draws)][1:]
 
 
 def _halves(run: Run, group: dict[str, str], sides: tuple[str, ...],
             order: tuple[str, str], made: dict[Hashable, Any]) -> tuple[Half, Half] | None:
     """The halves of ``run`` on the groups ``order``: each its noises renumbered, its
     comparisons, released values and output key; None when a comparison reads both
-    groups or none. ``made``: the renumbered noises and comparisons so far (the caller's
-    runs, alive while it runs, share them)."""
-    where = [order.index(group[d.line]) for d in run.draws]
-    draws: list[list[Draw]] = [[], []]
-    index: dict[int, int] = {}
-    for d, w in zip(run.draws, where, strict=True):
-        index[d.index] = j = len(draws[w])
-        key = (d, j)
-        if key not in made:
-            made[key] = Draw(j, d.law, d.scale, d.line)
-        draws[w].append(made[key])
+    groups or none. ``made``: the renumbered comparisons so far (the caller's runs,
+    alive while it runs, share them)."""
+    where, index, draws = _split_draws(run.draws, group, order)
     cons: list[list[Constraint]] = [[], []]
     for c in run.constraints:
         on = {where[i] for i, _ in c.expr.coefficients}
@@ -208,7 +232,7 @@ def _halves(run: Run, group: dict[str, str], sides: tuple[str, ...],
         comps[w].append(k)
         released[w] += [_renumbered(e, index) for e in run.released[at:at + n]]
         at += n
-    a, b = ((tuple(draws[w]), tuple(cons[w]), tuple(released[w]),
+    a, b = ((draws[w], tuple(cons[w]), tuple(released[w]),
              comps[w][0] if len(comps[w]) == 1 else (3, tuple(comps[w]))) for w in (0, 1))
     return a, b
 
