@@ -9,12 +9,15 @@ import pytest
 import sympy
 
 import exactdp
+from exactdp.cost import TooCostly, check_seconds
 from exactdp.exact.signs import is_zero
 from exactdp.programs import laplace, program, release_factor, release_loss, release_patterns
+from exactdp.programs import release as rel
 from exactdp.programs.library_release import svt3, svt34_parallel
 from exactdp.programs.release_factor import (
     factor,
     product_bound,
+    product_estimate,
     product_hint,
     product_supremum,
     split_pair,
@@ -141,3 +144,28 @@ def test_the_hint_of_a_product_is_the_full_programs_from_its_own_patterns():
         assert parts[0][0].probability(parts[0][0].keys[0]) == parts[0][0].probabilities[0]
     s = shared(epsilon=1)
     assert split_pair(s.distribution([0, 0]), s.distribution([1, 1])) is None
+
+
+def test_a_split_pairs_loss_is_priced_on_its_parts(monkeypatch):
+    # c = 2 on 4 answers: the product's 121 runs are priced at about 5.9 s, the parts'
+    # route (twice each part's 11 runs' own estimates) at about 0.66 s; under a limit
+    # between the two the loss is computed on the parts, and refused on the full route
+    m = svt34_parallel(epsilon=R(1, 10), c=2)
+    d, e = m.distribution([1, 1, 1, 1]), m.distribution([2, 2, 2, 0])
+    est = product_estimate(split_pair(d, e))
+    parts = split_pair(d, e)
+    assert est.runs == sum(len(r) for p, _ in parts for r in p.runs.values())
+    assert est.seconds == pytest.approx(2 * sum(p.loss_seconds("") for p, _ in parts))
+    limit = (est.seconds + d.loss_seconds("t")) / 2
+    assert est.seconds < limit < d.loss_seconds("t")
+    found = product_supremum(d, e, release_loss.directional_supremum)
+
+    def check(*args):
+        return check_seconds(*args, limit=limit)
+
+    monkeypatch.setattr(rel, "check_seconds", check)
+    r = exactdp.privacy_loss(m, [1, 1, 1, 1], [2, 2, 2, 0])
+    assert r.certified and same(r.loss, found.loss)
+    monkeypatch.setattr(rel, "split_pair", lambda *args: None)
+    with pytest.raises(TooCostly, match="the loss supremum over about 121 runs"):
+        exactdp.privacy_loss(m, [1, 1, 1, 1], [2, 2, 2, 0])
