@@ -279,7 +279,7 @@ def _factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
         return None
     order = (sides[0], next(s for s in sides if s != sides[0]))
     halves: list[dict[tuple, tuple[int, Run]]] = [{}, {}]
-    seen: list[dict[tuple, tuple[int, Run]]] = [{}, {}]  # the same by the objects' ids
+    seen: list[dict[tuple, tuple]] = [{}, {}]  # the same by the objects' ids (kept alive)
     pairs = set()
     made: dict[Hashable, Any] = {}
     for run in runs:
@@ -288,13 +288,13 @@ def _factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
             return None
         ids = []
         for h, fast, (draws, cons, released, key) in zip(halves, seen, both, strict=True):
-            ident = (tuple(map(id, draws)), tuple(map(id, cons)), released)  # alive in made
+            ident = (tuple(map(id, draws)), tuple(map(id, cons)), released)  # held in fast
             if ident not in fast:  # equal objects, equal events; else compared by value
                 event = (draws, cons, released)
                 if event not in h:
                     h[event] = (len(h), Run(draws, cons, sympy.Integer(1), key, released))
-                fast[ident] = h[event]
-            n, old = fast[ident]
+                fast[ident] = (*h[event], draws, cons)  # (no id reused while held)
+            n, old = fast[ident][:2]
             if old.output != key:  # one event, two outputs: not a function of its half
                 return None
             ids.append(n)
