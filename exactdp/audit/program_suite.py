@@ -218,7 +218,7 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
                                      note="c = 1: at most one released value per output"),
     # the mirrored patterns hold check_dp's worst pair (1^10 vs 2^9 0, 0.337429: the odd
     # query last), found first, the other 12 screened out below it (0.8 s CPU); check_dp's
-    # 152 neighbours cost 4 s more (a trace, the parts' split and bounds each)
+    # 152 neighbours cost 3.5 s more (a trace, the parts' split and bounds each)
     "svt34_parallel": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, first_found=True,
                                    heuristic=False, note="c = 1 (the program's integrator): "
                                    "at most one released value per output"),
