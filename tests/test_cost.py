@@ -22,6 +22,9 @@ from exactdp.analysis.renyi import max_divergence, renyi_divergence
 from exactdp.cost import (
     MAX_EXACT_N,
     MAX_SAMPLE_DRAWS,
+    SECONDS_LIMIT,
+    TooCostly,
+    check_seconds,
     gaussian_seconds,
     laplace_analysis_seconds,
     laplace_polys_seconds,
@@ -38,6 +41,17 @@ def refuses_fast(call, *fragments):
     for frag in fragments:
         assert frag in str(info.value), str(info.value)
     return str(info.value)
+
+
+def test_check_seconds_refuses_past_its_limit_naming_the_estimate_and_the_route():
+    check_seconds("f", "a loss", SECONDS_LIMIT, "fewer answers")  # at the limit: runs
+    check_seconds("f", "a loss", 2.0, "fewer answers", limit=3.0)
+    with pytest.raises(TooCostly) as info:
+        check_seconds("f", "a loss", 4.0, "fewer answers", limit=3.0)
+    for frag in ("f", "a loss", "about 4", "3 s", "fewer answers"):
+        assert frag in str(info.value), str(info.value)
+    with pytest.raises(TooCostly):
+        check_seconds("f", "a loss", 2 * SECONDS_LIMIT, "fewer answers")
 
 
 def test_laplace_analysis_estimate_calibration():

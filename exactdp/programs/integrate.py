@@ -50,8 +50,9 @@ Otherwise the same formulas run on sympy numbers, with the signs of the rates de
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
 import sympy
@@ -106,13 +107,15 @@ def check_run(run: Run) -> Plan:
 #: plan with its offsets moved), read before planning; the oldest go first past
 #: :data:`MAX_SUPPLIED` (then the run is planned again: the same plan).
 #: Keyed by the run's ``id`` (hashing a run hashes its sympy numbers), the run kept with it.
-_SUPPLIED: OrderedDict[int, tuple[Run, Plan]] = OrderedDict()
+_SUPPLIED: OrderedDict[int, tuple[Run, Plan | Callable[[], Plan]]] = OrderedDict()
 MAX_SUPPLIED = 8192
 
 
-def supply_plan(run: Run, p: Plan) -> None:
+def supply_plan(run: Run, p: Plan | Callable[[], Plan]) -> None:
     """Record ``p`` as ``run``'s plan (what :func:`~exactdp.programs.integrate_plan.plan`
-    gives on it: tested), so that integrating ``run`` does not plan it again."""
+    gives on it: tested), so that integrating ``run`` does not plan it again; ``p`` may be
+    a function making the plan, called the first time the plan is read (most runs of a
+    search over pairs are never integrated)."""
     _SUPPLIED[id(run)] = (run, p)
     if len(_SUPPLIED) > MAX_SUPPLIED:
         _SUPPLIED.popitem(last=False)
@@ -121,7 +124,13 @@ def supply_plan(run: Run, p: Plan) -> None:
 def supplied_plan(run: Run) -> Plan | None:
     """The plan :func:`supply_plan` recorded for this very ``run`` object, or None."""
     entry = _SUPPLIED.get(id(run))
-    return entry[1] if entry is not None and entry[0] is run else None
+    if entry is None or entry[0] is not run:
+        return None
+    p = entry[1]
+    if not isinstance(p, Plan):  # made now, once
+        p = p()
+        _SUPPLIED[id(run)] = (run, p)
+    return p
 
 
 @lru_cache(maxsize=4096)
@@ -227,6 +236,34 @@ def run_probability(run: Run, algorithm: str = "auto") -> sympy.Expr:
         return sympy.Integer(0)
     value = RunTerms(u.unit, num, den).expr()
     return sympy.sympify(run.weight) * value
+
+
+def runs_probability(runs: Sequence[Run]) -> sympy.Expr:
+    """The exact sum of the runs' probabilities (:func:`run_probability`), as one closed
+    form over the runs of weight 1, one unit and no denominator, plus the others.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library_release import svt3
+    >>> from exactdp.scores import as_scores
+    >>> runs_probability(svt3(epsilon=1, threshold=1).trace(as_scores([0, 1])).runs)
+    1
+    """
+    total: Value = {}
+    unit = None
+    rest = []
+    for run in runs:
+        terms = run_terms(run) if run.weight == 1 else None
+        if terms is None or terms.denominator != {(0, Fraction(0)): Fraction(1)} or (
+                unit is not None and terms.unit != unit):
+            rest.append(run_probability(run))
+            continue
+        unit = terms.unit
+        for key, q in terms.numerator.items():
+            total[key] = total.get(key, 0) + q
+    total = {k: q for k, q in total.items() if q}
+    head = value_expr(total, unit) if unit is not None else sympy.Integer(0)
+    return sympy.Add(head, *rest)
 
 
 @lru_cache(maxsize=4096)  # a release row prices each run twice: integrals, then the loss

@@ -51,15 +51,21 @@ from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
 from . import release_patterns
 from .display import distribution_html, distribution_latex, distribution_repr
-from .integrate import run_cost, run_probability, run_terms, runs_cost
+from .integrate import run_cost, run_probability, runs_cost, runs_probability
 from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, BelowFloor
 from .release_classes import representatives
 from .release_cost import loss_seconds, max_patterns_seconds
 from .release_density import run_density
-from .release_factor import release_upper_bound
+from .release_factor import (
+    product_estimate,
+    product_hint,
+    product_supremum,
+    release_upper_bound,
+    split_pair,
+)
 from .release_law import pattern_law
-from .release_loss import loss_supremum
+from .release_loss import directional_supremum, loss_supremum
 from .release_patterns import match, real_count, released_rational, same_pattern
 from .release_repeat import known_below, pair_class, record_below
 from .release_sampling import release_draws
@@ -170,17 +176,28 @@ class ReleaseProgramMechanism(ProgramMechanism):
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         func = f"{self.name}.privacy_loss"
+        pair = _loss_distribution(self, tuple(sv.exact)), _loss_distribution(self, tuple(
+            sv2.exact))
         token = _LOSS.set(func)
         try:  # refused at the probes, or here when the runs were enumerated before
-            est = _loss_estimate(self, tuple(sv.exact))  # but a released maximum, which
-            maxima = max_patterns_seconds(self.trace(sv).runs)  # max_loss refuses itself
-            _check_loss(func, Estimate(est.runs, est.seconds - maxima))
-            self.trace(sv2)
+            self.trace(sv), self.trace(sv2)
+            parts = split_pair(*pair)  # two independent parts: the loss reads the parts
+            _check_loss(func, product_estimate(parts) if parts else self._estimate(sv))
         finally:
             _LOSS.reset(token)
         with magnitude((*sv.values, *sv2.values)):  # huge answers: wider balls need bits
-            return loss_supremum(*representatives(_loss_distribution(self, tuple(sv.exact)),
-                                                  _loss_distribution(self, tuple(sv2.exact))))
+            found = product_supremum(*pair, directional_supremum) if parts else None
+            if found is not None:
+                return found
+            if parts:  # (a part infinite, bracketed or refused) the full route
+                _check_loss(func, self._estimate(sv))
+            return loss_supremum(*representatives(*pair))
+
+    def _estimate(self, sv: ScoreVector) -> Estimate:
+        """The loss's estimate on ``sv`` (:func:`_loss_estimate`) but a released maximum's,
+        which ``max_loss`` refuses itself."""
+        est = _loss_estimate(self, tuple(sv.exact))
+        return Estimate(est.runs, est.seconds - max_patterns_seconds(self.trace(sv).runs))
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return ProgramRelease(self, sv).sample_index(size, rng)
@@ -309,7 +326,7 @@ class ProgramRelease(ReleasedValues):
         done = self._probabilities
         for k in self.keys:
             if k not in done:
-                done[k] = _total(self.runs[k])
+                done[k] = runs_probability(self.runs[k])
         return tuple(done[k] for k in self.keys)
 
     def pmf(self, pattern: object) -> sympy.Expr:
@@ -330,7 +347,7 @@ class ProgramRelease(ReleasedValues):
         if key not in done:
             if check:
                 self._check_cost(f"{self.mechanism.name}.probabilities", key)
-            done[key] = _total(self.runs[key])
+            done[key] = runs_probability(self.runs[key])
         return done[key]
 
     def evalf_balls(self, dps: int = 30) -> tuple[flint.arb, ...]:
@@ -502,6 +519,9 @@ class ProgramRelease(ReleasedValues):
         other = as_scores(neighbour, "neighbour", f"{self.mechanism.name}.loss_hint")
         mine, theirs = (_loss_distribution(self.mechanism, tuple(v.exact))
                         for v in (self.scores, other))
+        parts = split_pair(mine, theirs)
+        if parts is not None:  # two independent parts: the same patterns, from the parts
+            return product_hint(parts)
         return release_patterns.discrete_hint(mine, theirs,
                                              lambda d, k: d._probability(k, False))
 
@@ -575,22 +595,3 @@ class ProgramRelease(ReleasedValues):
     def _repr_latex_(self) -> str:
         return distribution_latex(self, "patterns")
 
-
-def _total(runs: list[Run]) -> sympy.Expr:
-    """The exact sum of the runs' probabilities (one closed form when every run has the
-    same unit, weight 1 and no denominator)."""
-    total: Value = {}
-    unit = None
-    rest = []
-    for run in runs:
-        terms = run_terms(run) if run.weight == 1 else None
-        if terms is None or terms.denominator != {(0, Fraction(0)): Fraction(1)} or (
-                unit is not None and terms.unit != unit):
-            rest.append(run_probability(run))
-            continue
-        unit = terms.unit
-        for key, q in terms.numerator.items():
-            total[key] = total.get(key, 0) + q
-    total = {k: q for k, q in total.items() if q}
-    head = value_expr(total, unit) if unit is not None else sympy.Integer(0)
-    return sympy.Add(head, *rest)

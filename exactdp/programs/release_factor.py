@@ -39,22 +39,23 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import Any
 
 import flint
 import sympy
 
 from ..distribution import LossSupremum
-from ..exact import arb_to_interval, flint_prec, to_arb
+from ..exact import arb_to_interval, enclose, flint_prec, to_arb
 from ..exact.signs import compare
 from .integrate import run_probability
 from .release_bound import FLOOR, BelowFloor, check_bounds, pattern_bound, runs_bound
 from .release_cost import loss_seconds
+from .release_patterns import real_count
 from .release_select import Candidate, select, signed_ball
 from .release_sup import prec
 from .release_tidy import quick
-from .runs import RELEASED_KEY, Constraint, Draw, Linear, Run
+from .runs import RELEASED_KEY, Constraint, Draw, Estimate, Linear, Run
 from .trace import decode
 
 
@@ -91,6 +92,18 @@ class Part:
         """Estimated seconds of one loss against a neighbour (the runs' own estimates)."""
         return sum(loss_seconds(r) for runs in self.runs.values() for r in runs)
 
+    def probability(self, key: Hashable) -> sympy.Expr:
+        """The exact probability of the pattern ``key`` (the sum of its runs'), computed
+        once."""
+        done = self._done
+        if key not in done:
+            done[key] = sympy.Add(*(run_probability(r) for r in self.runs[key]))
+        return done[key]
+
+    @cached_property
+    def _done(self) -> dict[Hashable, sympy.Expr]:
+        return {}
+
 
 def _lines(e: Linear, draws: tuple[Draw, ...]) -> set[str]:
     return {draws[i].line for i, _ in e.coefficients}
@@ -106,13 +119,17 @@ def _groups(runs: list[Run]) -> dict[str, str]:
             x = parent[x]
         return x
 
+    joined: set[frozenset[str]] = set()
     for run in runs:
         for d in run.draws:
-            root(d.line)
+            parent.setdefault(d.line, d.line)
         for e in (*(c.expr for c in run.constraints), *run.released):
-            lines = sorted(_lines(e, run.draws))
-            for x in lines[1:]:
-                parent[root(x)] = root(lines[0])
+            lines = frozenset(_lines(e, run.draws))
+            if len(lines) > 1 and lines not in joined:  # (one line: nothing to join)
+                joined.add(lines)
+                first, *rest = sorted(lines)
+                for x in rest:
+                    parent[root(x)] = root(first)
     return {x: root(x) for x in parent}
 
 
@@ -120,6 +137,7 @@ def _tag(key: Hashable) -> int:
     return int(key[0])  # type: ignore[index]
 
 
+@lru_cache(maxsize=4096)
 def _reals(key: Hashable) -> int:
     """The number of released values in a canonical output key."""
     if key == RELEASED_KEY:
@@ -157,30 +175,66 @@ def _renumbered(e: Linear, index: dict[int, int]) -> Linear:
     return Linear(e.constant, tuple((index[i], c) for i, c in e.coefficients))
 
 
-def _half(run: Run, group: dict[str, str], sides: tuple[str, ...], which: str
-          ) -> tuple[tuple[Draw, ...], tuple[Constraint, ...], tuple[Linear, ...],
-                     Hashable] | None:
-    """The half of ``run`` on the group ``which``: its noises renumbered, its comparisons,
-    released values and output key; None when a comparison reads both groups or none."""
-    keep = [d for d in run.draws if group[d.line] == which]
-    index = {d.index: j for j, d in enumerate(keep)}
-    draws = tuple(Draw(j, d.law, d.scale, d.line) for j, d in enumerate(keep))
-    cons = []
+Half = tuple[tuple[Draw, ...], tuple[Constraint, ...], tuple[Linear, ...], Hashable]
+#: Each run's noises split by group and renumbered (:func:`_split_draws`), by the ``id`` of
+#: its tuple of draws (kept with it: the structural cache's runs share their tree's draws
+#: on every vector), and each renumbered noise made once (at most 65,536, then cleared).
+_DRAWS: dict[int, tuple[tuple[Draw, ...], tuple[int, ...], dict[int, int],
+                        tuple[tuple[Draw, ...], tuple[Draw, ...]]]] = {}
+_RENUMBERED: dict[tuple, Draw] = {}
+
+
+def _split_draws(draws: tuple[Draw, ...], group: dict[str, str], order: tuple[str, str]
+                 ) -> tuple[tuple[int, ...], dict[int, int], tuple[tuple[Draw, ...], ...]]:
+    """Each noise's group (its position in ``order``), its index in its group, and the two
+    groups' noises renumbered (one object per renumbered noise: equal halves are then
+    found by the objects' ids)."""
+    where = tuple(order.index(group[d.line]) for d in draws)
+    hit = _DRAWS.get(id(draws))
+    if hit is not None and hit[0] is draws and hit[1] == where:
+        return hit[1:]
+    if len(_DRAWS) > 65_536 or len(_RENUMBERED) > 65_536:
+        _DRAWS.clear()
+        _RENUMBERED.clear()
+    halves: list[list[Draw]] = [[], []]
+    index: dict[int, int] = {}
+    for d, w in zip(draws, where, strict=True):
+        index[d.index] = j = len(halves[w])
+        key = (j, d.law, d.scale, d.line)
+        if key not in _RENUMBERED:
+            _RENUMBERED[key] = Draw(*key)
+        halves[w].append(_RENUMBERED[key])
+    _DRAWS[id(draws)] = (draws, where, index, (tuple(halves[0]), tuple(halves[1])))
+    return _DRAWS[id(draws)][1:]
+
+
+def _halves(run: Run, group: dict[str, str], sides: tuple[str, ...],
+            order: tuple[str, str], made: dict[Hashable, Any]) -> tuple[Half, Half] | None:
+    """The halves of ``run`` on the groups ``order``: each its noises renumbered, its
+    comparisons, released values and output key; None when a comparison reads both
+    groups or none. ``made``: the renumbered comparisons so far (the caller's runs,
+    alive while it runs, share them)."""
+    where, index, draws = _split_draws(run.draws, group, order)
+    cons: list[list[Constraint]] = [[], []]
     for c in run.constraints:
-        on = {i in index for i, _ in c.expr.coefficients}
-        if on == {True, False} or not on:
+        on = {where[i] for i, _ in c.expr.coefficients}
+        if len(on) != 1:
             return None
-        if on == {True}:
-            cons.append(Constraint(_renumbered(c.expr, index), c.relation, c.line))
-    comps, released, at = [], [], 0
+        moved = (id(c), tuple(index[i] for i, _ in c.expr.coefficients))  # c is alive
+        if moved not in made:  # (the runs share their comparisons: each renumbered once)
+            made[moved] = Constraint(_renumbered(c.expr, index), c.relation, c.line)
+        cons[on.pop()].append(made[moved])
+    comps: list[list[Hashable]] = [[], []]
+    released: list[list[Linear]] = [[], []]
+    at = 0
     for k, s in zip(run.output[1], sides, strict=True):  # type: ignore[index]
-        n = _reals(k)
-        if s == which:
-            comps.append(k)
-            released += [_renumbered(e, index) for e in run.released[at:at + n]]
+        n, w = _reals(k), order.index(s)
+        comps[w].append(k)
+        released[w] += [_renumbered(e, index) for e in run.released[at:at + n]]
         at += n
-    key = comps[0] if len(comps) == 1 else (3, tuple(comps))
-    return draws, tuple(cons), tuple(released), key
+    a, b = ((draws[w], tuple(cons[w]), tuple(released[w]),
+             comps[w][0] if len(comps[w]) == 1 else (3, tuple(comps[w]))) for w in (0, 1))
+    return a, b
 
 
 #: :func:`factor` by the mechanism and the answers (at most 256, then cleared): a suite row
@@ -224,31 +278,55 @@ def _factor(dist: Any) -> tuple[tuple[Part, Part], tuple[str, ...]] | None:
     if sides is None:
         return None
     order = (sides[0], next(s for s in sides if s != sides[0]))
-    halves: list[dict[tuple, Run]] = [{}, {}]
+    halves: list[dict[tuple, tuple[int, Run]]] = [{}, {}]
+    seen: list[dict[tuple, tuple]] = [{}, {}]  # the same by the objects' ids (kept alive)
     pairs = set()
+    made: dict[Hashable, Any] = {}
     for run in runs:
-        both = [_half(run, group, sides, w) for w in order]
-        if None in both:
+        both = _halves(run, group, sides, order, made)
+        if both is None:
             return None
         ids = []
-        for h, found in zip(halves, both, strict=True):
-            draws, cons, released, key = found  # type: ignore[misc]
-            event = (draws, cons, released)
-            ids.append(event)
-            old = h.setdefault(event, Run(draws, cons, sympy.Integer(1), key, released))
+        for h, fast, (draws, cons, released, key) in zip(halves, seen, both, strict=True):
+            ident = (tuple(map(id, draws)), tuple(map(id, cons)), released)  # held in fast
+            if ident not in fast:  # equal objects, equal events; else compared by value
+                event = (draws, cons, released)
+                if event not in h:
+                    h[event] = (len(h), Run(draws, cons, sympy.Integer(1), key, released))
+                fast[ident] = (*h[event], draws, cons)  # (no id reused while held)
+            n, old = fast[ident][:2]
             if old.output != key:  # one event, two outputs: not a function of its half
                 return None
+            ids.append(n)
         pairs.add(tuple(ids))
     if len(pairs) != len(runs) or len(pairs) != len(halves[0]) * len(halves[1]):
         return None
     parts = []
     for w, h in zip(order, halves, strict=True):
         by_key: dict[Hashable, list[Run]] = {}
-        for run in h.values():
+        for _, run in h.values():
             by_key.setdefault(run.output, []).append(run)
         parts.append(Part(dist.mechanism, by_key,
                           tuple(i for i, s in enumerate(sides) if s == w)))
     return (parts[0], parts[1]), sides
+
+
+def split_pair(dist: Any, other: Any) -> list[tuple[Part, Part]] | None:
+    """The parts of a pair of release distributions of one program, part by part (each
+    ``(part on dist, part on other)``), where both split the same way (:func:`factor`),
+    else None.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library_release import svt34_parallel
+    >>> m = svt34_parallel(epsilon=1, c=1)
+    >>> [p.components for p, _ in split_pair(m.distribution([0, 1]), m.distribution([1, 1]))]
+    [(0,), (1,)]
+    """
+    fa, fb = factor(dist), factor(other)
+    if fa is None or fb is None or fa[1] != fb[1]:
+        return None
+    return list(zip(fa[0], fb[0], strict=True))
 
 
 #: A part's supremum in one direction: ``(part on q, part on q', sign)`` to the selected
@@ -402,6 +480,57 @@ def product_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:
                 return None
             sums[i] += max(bounds)  # type: ignore[type-var]
     return max(sums)
+
+
+def product_estimate(parts: list[tuple[Part, Part]]) -> Estimate:
+    """The estimate of :func:`product_supremum` on a pair of a program of two independent
+    parts (:func:`split_pair`): each part's loss in both directions at most (its loss,
+    then its weaker direction where the parts lean opposite ways), twice the parts' own
+    estimates (:meth:`Part.loss_seconds`, on the first input) over their runs.
+
+    Examples
+    --------
+    >>> from exactdp.programs.library_release import svt34_parallel
+    >>> m = svt34_parallel(epsilon=1, c=1)
+    >>> product_estimate(split_pair(m.distribution([0, 1]), m.distribution([1, 1]))).runs
+    6
+    """
+    runs = sum(len(rs) for p, _ in parts for rs in p.runs.values())
+    return Estimate(runs, 2 * sum(p.loss_seconds("") for p, _ in parts))
+
+
+def product_hint(parts: list[tuple[Part, Part]]) -> float | None:
+    """:func:`~exactdp.programs.release_patterns.discrete_hint` of a pair of a program of
+    two independent parts (:func:`split_pair`), from the parts: a pattern releasing no
+    value is a pair of the parts' patterns releasing none, its probability the product of
+    theirs, so its ``ln P/P'`` is the sum of theirs, and the largest ``|ln P/P'|`` is the
+    larger over the two directions of the sums of the parts' largest (the module
+    docstring's sum rule). A float to order a search over pairs (never a verdict); None as
+    ``discrete_hint``: no such pattern on both inputs, or one reached under one only.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from exactdp.programs.library_release import svt34_parallel
+    >>> m = svt34_parallel(epsilon=sympy.Rational(1, 10), c=1)
+    >>> round(product_hint(split_pair(m.distribution([1, 1]), m.distribution([2, 2]))), 6)
+    0.030293
+    """
+    ends = []
+    for p, q in parts:
+        logs = []
+        for key, pattern in zip(p.keys, p.outputs, strict=True):
+            if real_count(pattern) or key not in q.runs:
+                continue
+            a, b = p.probability(key), q.probability(key)
+            if a == 0 or b == 0:
+                return None
+            with flint_prec(64):
+                logs.append(float((enclose(a, 15).log() - enclose(b, 15).log()).mid()))
+        if not logs:
+            return None
+        ends.append((max(logs), min(logs)))
+    return max(ends[0][0] + ends[1][0], -(ends[0][1] + ends[1][1]))
 
 
 def release_upper_bound(func: str, dist: Any, other: Any) -> sympy.Expr | None:

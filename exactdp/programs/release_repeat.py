@@ -22,6 +22,7 @@ from typing import Any
 import sympy
 
 from ..exact.signs import compare
+from .release_factor import factor, split_pair
 from .run_canon import pair_key
 
 #: The least floor each class of pairs (:func:`pair_class`) was proved below (at most 4096
@@ -32,7 +33,23 @@ _BELOW: dict[Hashable, sympy.Expr] = {}
 def pair_class(dist: Any, other: Any) -> Hashable | None:
     """The class of the pair of release distributions ``(dist, other)`` of one program:
     its mechanism and the multiset of its patterns' :func:`~exactdp.programs.run_canon.
-    pair_key` (None where the patterns differ, or a pattern's runs do not pair up)."""
+    pair_key` (None where the patterns differ, or a pattern's runs do not pair up); of a
+    program of two independent parts (:func:`~exactdp.programs.release_factor.split_pair`),
+    the split and the pair of its parts' classes: two pairs whose parts have equal classes
+    have the parts' densities equal pattern by pattern, so their products too."""
+    parts = split_pair(dist, other)
+    if parts is not None:
+        found = tuple(_patterns(p, q) for p, q in parts)
+        split = factor(dist)
+        if None in found or split is None:
+            return None
+        return dist.mechanism, split[1], found
+    whole = _patterns(dist, other)
+    return None if whole is None else (dist.mechanism, whole)
+
+
+def _patterns(dist: Any, other: Any) -> Hashable | None:
+    """The multiset of the patterns' pair keys of ``(dist, other)``, or None."""
     if set(dist.keys) != set(other.keys):
         return None
     keys = []
@@ -44,7 +61,7 @@ def pair_class(dist: Any, other: Any) -> Hashable | None:
         if any(p is None for p in pairs):
             return None
         keys.append(pairs)
-    return dist.mechanism, frozenset(Counter(keys).items())
+    return frozenset(Counter(keys).items())
 
 
 def known_below(cls: Hashable | None, floor: sympy.Expr) -> bool:

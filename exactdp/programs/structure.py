@@ -28,6 +28,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from fractions import Fraction
+from functools import partial
 from typing import Any
 
 import sympy
@@ -132,7 +133,7 @@ class Template:
     """A traced tree (a cache entry, not a value): the runs on the answers ``traced``, each
     run's constraints as indices into the distinct constraints, each distinct constraint's
     answer coefficients, and each run's plan with its bounds tagged by constraint
-    (:func:`_plan_template`, made on the first substitution).
+    (:func:`_plan_template`, made when a run's plan is first read).
     """
 
     __slots__ = ("alphas", "distinct", "executions", "ids", "outputs", "plans", "runs",
@@ -235,12 +236,17 @@ def _trace(mechanism: Any, answers: tuple, budget: Budget | None, func: str,
     except ProgramError:  # the tree depends on the answers (or the run fails: it says so)
         return None, None
     template = Template(sink, trace.outputs, trace.executions, values)
-    _plans(template)
     zero = [Fraction(0)] * len(template.distinct)
-    for run, tp in zip(template.runs, template.plans or (), strict=True):
-        if tp is not None:  # this vector's plans: the integrator reads them, not plans again
-            supply_plan(run, _moved_plan(tp, run.draws, zero))
+    for k, run in enumerate(template.runs):  # this vector's plans, made when read: the
+        supply_plan(run, partial(_supplied, template, k, run, zero))  # integrator's too
     return trace, template
+
+
+def _supplied(template: Template, k: int, run: Run, shifts: list[Fraction]) -> Plan:
+    """The plan of ``run``, the template's ``k``-th run on other answers: the tagged plan's
+    bounds moved (:func:`_moved_plan`), or planned anew where the template has none."""
+    tp = _plans(template)[k]
+    return plan(run) if tp is None else _moved_plan(tp, run.draws, shifts)
 
 
 def _plans(template: Template) -> tuple:
@@ -268,7 +274,8 @@ def substitute(template: Template, answers: tuple) -> Trace:
     sum alpha_i a_i``, from the traced one by ``sum alpha_i (a_i - a0_i)`` (each distinct
     constraint built once), each run's plan from the traced one (its bounds' offsets
     moved by the same amounts, :func:`_moved_plan`) handed to the integrator
-    (:func:`~exactdp.programs.integrate.supply_plan`)."""
+    (:func:`~exactdp.programs.integrate.supply_plan`), made when the integrator first
+    reads it."""
     values = _fractions(answers)
     assert values is not None  # checked by structural_trace
     delta = [a - a0 for a, a0 in zip(values, template.traced, strict=True)]
@@ -283,13 +290,12 @@ def substitute(template: Template, answers: tuple) -> Trace:
                                   c.expr.coefficients), c.relation, c.line)
         made.append(c)
     out = []
-    for run, ids, tp, shown in zip(template.runs, template.ids, _plans(template),
-                                   template.shown, strict=True):
+    for k, (run, ids, shown) in enumerate(zip(template.runs, template.ids, template.shown,
+                                              strict=True)):
         released = tuple(_moved(r, alpha, delta) for r, alpha in zip(run.released, shown,
                                                                       strict=True))
         new = Run(run.draws, tuple(made[i] for i in ids), run.weight, run.output, released)
-        if tp is not None:
-            supply_plan(new, _moved_plan(tp, run.draws, shifts))
+        supply_plan(new, partial(_supplied, template, k, new, shifts))  # made when read
         out.append(new)
     return Trace(tuple(out), dict(template.outputs), template.executions)
 

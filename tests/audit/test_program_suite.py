@@ -171,9 +171,12 @@ def test_settings_that_depart_from_the_tools_say_so():
     assert discrete.queries == 10 and discrete.mirror and not discrete.heuristic
     for name in ("noisy_top_k_gap", "noisy_top_k_gap_exponential"):  # the pattern holds
         assert not ps.setting(name).heuristic and ps.setting(name).below == 2  # its worst
-    for name, m in (("svt34_parallel", 3), ("adaptive_svt", 6)):
-        assert ps.setting(name).queries == m and ps.setting(name).note.startswith(
-            f"{m} queries") and "10 take" in ps.setting(name).note
+    adaptive = ps.setting("adaptive_svt")
+    assert adaptive.queries == 6 and adaptive.note.startswith("6 queries")
+    assert "10 take" in adaptive.note
+    svt34 = ps.setting("svt34_parallel")  # the tools' 10 queries, at c = 1
+    assert svt34.queries == 10 and svt34.mirror and not svt34.heuristic
+    assert svt34.note.startswith("c = 1")
 
 
 def test_a_new_program_becomes_searchable(monkeypatch):
@@ -348,8 +351,11 @@ def _log(ratio: str) -> sympy.Expr:
     # as 3702709599677851726450415471464940711796609785763603908573 / _D and
     # 1097609071887085221163278354456359263104710712750510367035 / _D; the Taylor-form
     # enclosures isolate every critical point, so that ratio is the exact supremum
-    ("svt34_parallel", (1, 1, 1), (2, 2, 0), _log(
-        "-100*exp(47/80)/(-144*exp(17/40) + 9*exp(7/20) + 35*exp(2/5))")),
+    # 10 queries: the mirrored "one below rest above" (the odd query last), the worst pair
+    # of check_dp's heuristic search too (0.337429, this exact loss: its 152 neighbours)
+    ("svt34_parallel", (1,) * 10, (2,) * 9 + (0,), _log(
+        "11830656694*exp(19/10)/(-2358356*exp(51/40) - 562419*exp(77/80)"
+        " + 11833577469*exp(25/16))")),
     # 6 queries: "half half" (as the value -> 16), the largest of the 8 patterns' losses
     # computed in full (0.0751973; the X shape next, 0.0744347)
     ("adaptive_svt", (1,) * 6, (2, 2, 2, 0, 0, 0), _log(

@@ -140,10 +140,11 @@ def test_bad_program_names():
 def test_a_bracket_row_prints_its_bracket_not_its_lower_end():
     """A row whose worst pair is a certified bracket holds the bracket's lower end, its repr
     the bracket (never a lone decimal for an inexact loss). SVT34Parallel at 3 queries was
-    such a row ([0.147469, 0.1625]); its loss is exact now, so the bracket is put back."""
+    such a row ([0.147469, 0.1625]); its loss is exact now (at 10 queries 0.337429, below
+    its translation bound 27/80), so a bracket is put back."""
     exact = verification_suite(["svt34_parallel"], every=False, progress=False)["svt34_parallel"]
-    assert exact.worst.interval is None and "loss=0.147469" in repr(exact)
-    lo, hi = sympy.Rational(147468, 10**6), sympy.Rational(13, 80)
+    assert exact.worst.interval is None and "loss=0.337429" in repr(exact)
+    lo, hi = sympy.Rational(337428, 10**6), sympy.Rational(27, 80)
     row = dataclasses.replace(exact, loss=lo, worst=dataclasses.replace(
         exact.worst, loss=lo, interval=(lo, hi)))
     assert lo > CLAIM and row.holds is False  # the lower end is above the claim: a proof

@@ -18,11 +18,14 @@ from exactdp.programs.integrate import (
     run_probability,
     run_terms,
     runs_cost,
+    runs_probability,
     supplied_plan,
     supply_plan,
 )
 from exactdp.programs.integrate_plan import plan
+from exactdp.programs.library_release import svt34_parallel
 from exactdp.programs.runs import Constraint, Draw, Linear, Run
+from exactdp.scores import as_scores
 
 EPS = sympy.Symbol("epsilon", positive=True)
 R = sympy.Rational
@@ -523,6 +526,19 @@ def test_a_supplied_plan_is_read_for_that_run_object_only():
     supply_plan(run, plan(run))
     assert supplied_plan(run) == plan(run) and supplied_plan(twin) is None
     assert run_probability(run) == run_probability(twin) == sympy.Rational(1, 2)
+    made = []  # a function: called on the first read only
+    supply_plan(twin, lambda: made.append(1) or plan(twin))
+    assert supplied_plan(twin) == plan(twin) and supplied_plan(twin) == plan(twin)
+    assert made == [1]
+
+
+def test_runs_probability_is_the_sum_of_the_runs():
+    # SVT34Parallel's runs on 3 answers (one unit), each run integrated alone; the sum over
+    # every run is 1
+    runs = svt34_parallel(epsilon=sympy.Rational(1, 10), c=1).trace(as_scores([1, 0, 2])).runs
+    alone = sympy.Add(*(run_probability(r) for r in runs[:7]))
+    assert sympy.expand(runs_probability(runs[:7]) - alone) == 0
+    assert sympy.expand(runs_probability(runs) - 1) == 0
 
 
 def test_runs_cost_samples_first_and_sums_exactly_under_the_limit():

@@ -9,10 +9,19 @@ import pytest
 import sympy
 
 import exactdp
+from exactdp.cost import TooCostly, check_seconds
 from exactdp.exact.signs import is_zero
-from exactdp.programs import laplace, program, release_factor, release_loss
+from exactdp.programs import laplace, program, release_factor, release_loss, release_patterns
+from exactdp.programs import release as rel
 from exactdp.programs.library_release import svt3, svt34_parallel
-from exactdp.programs.release_factor import factor, product_bound, product_supremum
+from exactdp.programs.release_factor import (
+    factor,
+    product_bound,
+    product_estimate,
+    product_hint,
+    product_supremum,
+    split_pair,
+)
 
 R = sympy.Rational
 
@@ -118,3 +127,45 @@ def test_a_floor_prunes_the_dearer_part_and_keeps_the_loss():
     assert abs(float(loss) - 0.147469) < 1e-6
     assert d.loss_at_least([2, 2, 0], R(3, 20)) is None
     assert same(d.loss_at_least([2, 2, 0], R(1, 10)).loss, loss)
+
+
+def test_the_hint_of_a_product_is_the_full_programs_from_its_own_patterns():
+    # the patterns releasing no value, read on the full program (its own integrals)
+    # against the parts' sum rule; a pair split another way (or not at all) has no parts
+    m = svt34_parallel(epsilon=R(1, 10), c=1)
+    d = m.distribution([1, 1, 1])
+    for b in ((2, 2, 2), (0, 2, 0), (2, 0, 0), (1, 1, 0)):
+        e = m.distribution(list(b))
+        parts = split_pair(d, e)
+        assert [p.components for p, _ in parts] == [(0,), (1,)]
+        full = release_patterns.discrete_hint(d, e, lambda x, k: x.pmf(x.outputs[
+            x.keys.index(k)]))
+        assert product_hint(parts) == pytest.approx(full, rel=1e-12)
+        assert parts[0][0].probability(parts[0][0].keys[0]) == parts[0][0].probabilities[0]
+    s = shared(epsilon=1)
+    assert split_pair(s.distribution([0, 0]), s.distribution([1, 1])) is None
+
+
+def test_a_split_pairs_loss_is_priced_on_its_parts(monkeypatch):
+    # c = 2 on 4 answers: the product's 121 runs are priced at about 5.9 s, the parts'
+    # route (twice each part's 11 runs' own estimates) at about 0.66 s; under a limit
+    # between the two the loss is computed on the parts, and refused on the full route
+    m = svt34_parallel(epsilon=R(1, 10), c=2)
+    d, e = m.distribution([1, 1, 1, 1]), m.distribution([2, 2, 2, 0])
+    est = product_estimate(split_pair(d, e))
+    parts = split_pair(d, e)
+    assert est.runs == sum(len(r) for p, _ in parts for r in p.runs.values())
+    assert est.seconds == pytest.approx(2 * sum(p.loss_seconds("") for p, _ in parts))
+    limit = (est.seconds + d.loss_seconds("t")) / 2
+    assert est.seconds < limit < d.loss_seconds("t")
+    found = product_supremum(d, e, release_loss.directional_supremum)
+
+    def check(*args):
+        return check_seconds(*args, limit=limit)
+
+    monkeypatch.setattr(rel, "check_seconds", check)
+    r = exactdp.privacy_loss(m, [1, 1, 1, 1], [2, 2, 2, 0])
+    assert r.certified and same(r.loss, found.loss)
+    monkeypatch.setattr(rel, "split_pair", lambda *args: None)
+    with pytest.raises(TooCostly, match="the loss supremum over about 121 runs"):
+        exactdp.privacy_loss(m, [1, 1, 1, 1], [2, 2, 2, 0])

@@ -50,3 +50,18 @@ def test_loss_at_least_answers_a_permuted_pair_from_its_class():
     assert R.known_below(R.pair_class(d, m.distribution((0, 0, 0, 2, 2))), floor)
     assert d.loss_at_least((0, 0, 0, 2, 2), floor) is None
     assert compare(exactdp.privacy_loss(m, (1, 1, 1, 1, 1), (0, 0, 0, 2, 2)).loss, floor) < 0
+
+
+def test_a_product_programs_class_is_read_from_its_parts():
+    # SVT34Parallel on (1, 1, 1): (2, 2, 0) and (2, 0, 2) differ in the position of the
+    # lowered answer, so in their classes; their losses, computed exactly, differ too (the
+    # class of a pair made anew is the same)
+    m = L.svt34_parallel(epsilon=EPS, c=1)
+    one = m.distribution((1, 1, 1))
+    cls = R.pair_class(one, m.distribution((2, 2, 0)))
+    assert cls is not None and len(cls) == 3 and cls[0] == m
+    assert cls == R.pair_class(one, m.distribution((2, 2, 0)))
+    assert cls != R.pair_class(one, m.distribution((2, 0, 2)))
+    a = exactdp.privacy_loss(m, (1, 1, 1), (2, 2, 0)).loss
+    b = exactdp.privacy_loss(m, (1, 1, 1), (2, 0, 2)).loss
+    assert compare(a, b) != 0
