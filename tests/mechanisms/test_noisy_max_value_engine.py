@@ -136,7 +136,7 @@ def test_epsilon_limits_and_refusals():
     assert pair_loss(rnm("laplace", sympy.oo), [0, 1], [1, 2]).value == sympy.oo
     with pytest.raises(ValueError, match="at epsilon = 0 the noise has infinite scale"):
         pair_loss(rnm("laplace", 0), [0, 1], [0, 1])
-    with pytest.raises(ValueError, match=r"a constant sqrt\(2\) is not a rational number"):
+    with pytest.raises(ValueError, match=r"needs rational answers"):
         pair_loss(rnm("laplace", 1), [0, sympy.sqrt(2)], [1, 1])
     with pytest.raises(ValueError, match="rational noise rate"):
         pair_loss(rnm("laplace", sympy.log(3)), [0, 1], [0, 1])
