@@ -101,3 +101,29 @@ def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
     """``a == b`` exactly: the same expression (sympy's canonical sums, the usual case:
     no subtraction to build), else their difference expanded to 0."""
     return a == b or sympy.expand(a - b) == 0
+
+
+def continuous_ends(cands: list[Any], label: str) -> list[Any]:
+    """Mark a cell end attained where both densities are continuous across it (the limits
+    from both sides equal, exactly): the output with that value attains the limit.
+    ``cands`` are :class:`~exactdp.programs.release_select.Candidate`.
+
+    The limits are :func:`~exactdp.programs.release_sup.exact_at`'s canonical sums
+    ``sum c exp(x)`` (one term per exponent, no zero coefficient), so two are equal in
+    value exactly when they are the same expression: the ``exp`` of distinct rationals are
+    linearly independent over the rationals (Lindemann-Weierstrass)."""
+    ends: dict[Fraction, list[int]] = {}
+    for i, c in enumerate(cands):
+        if c.at is not None:
+            ends.setdefault(c.at, []).append(i)
+    out = list(cands)
+    for at, (*idx,) in ends.items():
+        if len(idx) != 2:
+            continue
+        (f1, g1), (f2, g2) = (cands[i].exact for i in idx)
+        if f1 == f2 and g1 == g2:
+            for i in idx:
+                out[i] = replace(cands[i], enclosure=None, infinite=0, attained=True,
+                                 witness=f"{label} with the value {at}", tighten=None,
+                                 log=None)
+    return out

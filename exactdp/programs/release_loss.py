@@ -33,10 +33,12 @@ is its midpoint.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
+from itertools import zip_longest
 from typing import Any
 
 import flint
@@ -55,7 +57,7 @@ from .release_bound import FLOOR, BelowFloor, check_bounds, ordered_patterns
 from .release_cells import VPoly, joint_cells
 from .release_chain import Tools, exponential_chain, several_values
 from .release_density import run_density
-from .release_edge import attained_ends, edge_limit
+from .release_edge import attained_ends, continuous_ends, edge_limit
 from .release_factor import product_supremum
 from .release_max import max_pattern
 from .release_patterns import real_count
@@ -66,7 +68,6 @@ from .release_separable import positive_log, separable_shift
 from .release_sup import (
     MAX_STEPS,
     Terms,
-    add,
     exact_at,
     leading,
     negate_v,
@@ -95,12 +96,21 @@ def _lam(unit: sympy.Expr, func: str) -> Fraction:
 def _terms(value: dict, lam: Fraction) -> Terms:
     """A density value with :class:`VPoly` exponents and coefficients as :data:`Terms`."""
     out: Terms = {}
+    powers: dict[int, Fraction] = {}
     for (e, w), q in value.items():
         wp = VPoly.lift(w).c
-        k = wp[1] if len(wp) > 1 else Fraction(0)
-        w0 = wp[0] if wp else Fraction(0)
-        poly = tuple(a * lam**e for a in VPoly.lift(q).c)
-        out = add(out, {(k, w0): poly})
+        key = (wp[1] if len(wp) > 1 else Fraction(0), wp[0] if wp else Fraction(0))
+        scale = powers.get(e) or powers.setdefault(e, lam**e)
+        poly = [a * scale for a in VPoly.lift(q).c]
+        old = out.get(key)
+        if old is not None:  # as add(out, {key: poly}), in place: a vanishing sum leaves
+            poly = [x + y for x, y in zip_longest(old, poly, fillvalue=0)]
+            while poly and poly[-1] == 0:
+                poly.pop()
+        if poly:
+            out[key] = tuple(poly)
+        else:
+            out.pop(key, None)
     return out
 
 
@@ -209,26 +219,35 @@ def _critical(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
     return out
 
 
-def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
-               ) -> tuple[list[Candidate], list]:
-    """The candidates of a pattern with one released value at its cells' ends and on its
-    cells of constant ratio, and its cells (for :func:`_one_value_critical`; empty when a
-    cell has positive probability under one input only: the loss is then infinite)."""
-    runs_p, runs_q = dist.runs[key], other.runs[key]
-    holder: dict[str, sympy.Expr] = {}
+def _cells(dist: Any, other: Any, key: Any, func: str) -> tuple[sympy.Expr, list]:
+    """The noise unit and the cells ``(f, g, lam, lo, hi, d)`` of a pattern with one
+    released value (each input's cells cached): ``d()`` is ``f' g - f g'``, formed when
+    first asked (:func:`~exactdp.programs.release_below.below` seldom needs it)."""
+    unit: sympy.Expr = sympy.Integer(1)
     pieces = []
-    for cell in joint_cells(dist, other, key, func, _density):  # each input's cells cached
-        (holder["unit"], fr), (_, gr) = cell.result
-        lam = _lam(holder["unit"], func)
+    for cell in joint_cells(dist, other, key, func, _density):
+        (unit, fr), (_, gr) = cell.result
+        lam = _lam(unit, func)
         f, g = _terms(fr, lam), _terms(gr, lam)
-        pieces.append((f, g, lam, cell.lo, cell.hi, _dratio(f, g, lam) if f and g else {}))
+        d = cache(partial(_dratio, f, g, lam)) if f and g else dict
+        pieces.append((f, g, lam, cell.lo, cell.hi, d))
+    return unit, pieces
+
+
+def _one_value(dist: Any, other: Any, key: Any, label: str, func: str, unit: sympy.Expr,
+               pieces: list) -> tuple[list[Candidate], list]:
+    """The candidates of a pattern with one released value at its cells' ends and on its
+    cells of constant ratio (:func:`_cells`), and its cells (for :func:`_one_value_critical`;
+    empty when a cell has positive probability under one input only: the loss is then
+    infinite)."""
+    runs_p, runs_q = dist.runs[key], other.runs[key]
     # a cell of positive probability under one input only makes the loss infinite: no
     # critical point elsewhere can matter, so none is searched
     one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
     out = [c for f, g, lam, lo, hi, d in one_sided or pieces
-           for c in _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d)]
-    out = attained_ends(_continuous_ends(out, label), (runs_p, runs_q), label,
-                        lambda v, r: _point(r, v, func, holder["unit"]))
+           for c in _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d())]
+    out = attained_ends(continuous_ends(out, label), (runs_p, runs_q), label,
+                        lambda v, r: _point(r, v, func, unit))
     return out, [] if one_sided else pieces
 
 
@@ -261,13 +280,13 @@ def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr |
     out: list[Candidate] = []
     if bound is None:
         for f, g, lam, lo, hi, d in pieces:
-            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS, d)
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS, d())
         return out, False
-    spent, todo = [0], [p for p in pieces if p[0] and p[1] and p[5]]
+    spent, todo = [0], [p for p in pieces if p[0] and p[1] and p[5]()]
     try:  # each cell a fair share of what is left: a cell needing few steps leaves the rest
         for i, (f, g, lam, lo, hi, d) in enumerate(todo):
             steps = max(40, (BRACKET_STEPS - spent[0]) // (len(todo) - i))
-            out += _critical(f, g, d, lam, lo, hi, label, func, steps, spent)
+            out += _critical(f, g, d(), lam, lo, hi, label, func, steps, spent)
     except ValueError:
         return out, True
     return out, False
@@ -299,30 +318,6 @@ def _screened(pieces: list, label: str) -> list[Candidate]:
     x, f, g, lam = found
     return [Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None, 0, True,
                       f"{label} with the value {x}")]
-
-
-def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
-    """Mark a cell end attained where both densities are continuous across it (the limits
-    from both sides equal, exactly): the output with that value attains the limit.
-
-    The limits are :func:`~exactdp.programs.release_sup.exact_at`'s canonical sums
-    ``sum c exp(x)`` (one term per exponent, no zero coefficient), so two are equal in
-    value exactly when they are the same expression: the ``exp`` of distinct rationals are
-    linearly independent over the rationals (Lindemann-Weierstrass)."""
-    ends: dict[Fraction, list[int]] = {}
-    for i, c in enumerate(cands):
-        if c.at is not None:
-            ends.setdefault(c.at, []).append(i)
-    out = list(cands)
-    for at, (*idx,) in ends.items():
-        if len(idx) != 2:
-            continue
-        (f1, g1), (f2, g2) = (cands[i].exact for i in idx)  # type: ignore[misc]
-        if f1 == f2 and g1 == g2:
-            for i in idx:
-                out[i] = Candidate(cands[i].exact, None, 0, True,
-                                   f"{label} with the value {at}", at)
-    return out
 
 
 @lru_cache(maxsize=4096)
@@ -445,7 +440,11 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             if P != 0 and Q != 0:  # both 0: no output of this pattern
                 out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
         elif k == 1 and not exponential_chain(dist.runs[key], other.runs[key]):
-            found, pieces = _one_value(dist, other, key, label, func)
+            unit, pieces = _cells(dist, other, key, func)
+            if below(pieces, None if t is None else abs_ball(t), whole=True):
+                step()  # every output of the pattern below a loss found (or the floor)
+                continue
+            found, pieces = _one_value(dist, other, key, label, func, unit, pieces)
             out += found
             if any(c.infinite and c.attained for c in out):
                 return out, []  # the loss is infinite, attained: nothing else can matter
@@ -459,7 +458,14 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             if not settled:
                 brackets.append(Bracketed(label, bound, "a search over its released values"))
         step()
-    # the critical points last, where the other candidates leave room below the bound
+    _pending(pending, out, brackets, top, step, func)
+    return out, brackets
+
+
+def _pending(pending: list, out: list[Candidate], brackets: list[Bracketed],
+             top: Callable[[], Candidate | None], step: Steps, func: str) -> None:
+    """The critical points of the one-value patterns last (appended to ``out`` and
+    ``brackets``), where the other candidates leave room below the bound."""
     for i, (_key, bound, label, pieces) in enumerate(pending):
         if i:
             step()  # the pattern before is done (the last one: Steps.finish)
@@ -480,7 +486,6 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
         out += found
         if undecided and bound is not None:
             brackets.append(Bracketed(label, bound, "its critical points were not isolated"))
-    return out, brackets
 
 
 def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.Expr
