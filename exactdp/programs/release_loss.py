@@ -104,7 +104,7 @@ def _terms(value: dict, lam: Fraction) -> Terms:
         poly = [a * scale for a in VPoly.lift(q).c]
         old = out.get(key)
         if old is not None:  # as add(out, {key: poly}), in place: a vanishing sum leaves
-            poly = [x + y for x, y in zip_longest(old, poly, fillvalue=0)]
+            poly = [x + y for x, y in zip_longest(old, poly, fillvalue=Fraction(0))]
             while poly and poly[-1] == 0:
                 poly.pop()
         if poly:
