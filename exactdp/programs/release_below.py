@@ -47,6 +47,7 @@ import sympy
 from ..exact import flint_prec, to_arb
 from .release_bound import FLOOR
 from .release_sup import Terms, derivative, interval, leading, negate_v, prec, tail_start, zero_at
+from .release_taylor import cached_by_id
 
 #: Bisections allowed per cell before the proof is given up (the caller then computes the
 #: pattern's critical points as before). Measured on AdaptiveSVT and SVT34Parallel at 3
@@ -160,6 +161,46 @@ class _Fn:
         (Moore et al. 2009, section 6.4) and the direct one."""
         at, slope = _value(self.f, m), _value(self.df, box)
         return at, at + slope * (box - m), slope
+
+
+#: :class:`_Fn` by the ``id`` of the terms (:func:`~exactdp.programs.release_taylor.
+#: cached_by_id`): :func:`ends_level` and then :func:`below` read one pattern's cells.
+_FNS: dict[tuple, tuple] = {}
+
+
+def _fn(f: Terms, lam: Fraction) -> _Fn:
+    return cached_by_id(_FNS, f, lam, lambda: [_Fn(f, lam)])[0]
+
+
+def ends_level(pieces: Sequence[tuple[Any, ...]]) -> flint.arb | None:
+    """A certified lower bound on a one-value pattern's ``sup |L|``: the largest ``|L|``
+    at a finite cell end where both densities are proved positive (the limit of ``L``
+    from inside the cell, continuous there, so a value its supremum reaches), as a ball;
+    None where there is none. ``pieces`` as for :func:`below`.
+
+    Examples
+    --------
+    On ``(0, 1)``, ``L = ln((e^v + 2) / (e^v + 1))`` is largest at ``v = 0``,
+    ``ln(3/2) = 0.405...``:
+
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_below import ends_level
+    >>> f = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(2),)}
+    >>> g = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(1),)}
+    >>> round(float(ends_level([(f, g, F(1), F(0), F(1), {})]).mid()), 6)
+    0.405465
+    """
+    best = None
+    with flint_prec(prec()):
+        for f, g, lam, lo, hi, _ in pieces:
+            if not (f and g):
+                continue
+            fn, gn = _fn(f, lam), _fn(g, lam)
+            for end in (lo, hi):
+                at = None if end is None else _point(fn, gn, end)
+                if at is not None and (best is None or at.lower() > best.lower()):
+                    best = at
+    return best
 
 
 def _signed(f: _Fn, g: _Fn, x: Fraction) -> flint.arb | None:
@@ -414,7 +455,7 @@ def below(pieces: Sequence[tuple[Any, ...]], level: flint.arb | None,
             if not f or not g:  # positive probability under one input only: infinite
                 return False
             exact = d if callable(d) else (lambda d=d: d)
-            fn, gn = _Fn(f, lam), _Fn(g, lam)
+            fn, gn = _fn(f, lam), _fn(g, lam)
             dn = _Fn.cross(fn, gn)
             constant = not dn.nonzero() and not exact()
             own = _own(f, g, constant, lam, lo, hi, fn, gn)

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cache, lru_cache, partial
+from functools import cache, partial
 from itertools import zip_longest
 from typing import Any
 
@@ -52,7 +52,7 @@ from ..exact.signs import compare
 from ..progress import Steps, progress_bar
 from .integrate import run_cost
 from .integrate_stars import units
-from .release_below import below, under
+from .release_below import below, ends_level, under
 from .release_bound import FLOOR, BelowFloor, check_bounds, ordered_patterns
 from .release_cells import VPoly, joint_cells
 from .release_chain import Tools, exponential_chain, several_values
@@ -64,7 +64,7 @@ from .release_patterns import real_count
 from .release_products import cross
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_select import Candidate, abs_ball, hull_ends, kept, log_sign, select
-from .release_separable import positive_log, separable_shift
+from .release_separable import separable_candidates
 from .release_sup import (
     MAX_STEPS,
     Terms,
@@ -320,40 +320,6 @@ def _screened(pieces: list, label: str) -> list[Candidate]:
                       f"{label} with the value {x}")]
 
 
-@lru_cache(maxsize=4096)
-def _log_ball(p: sympy.Expr, bits: int) -> flint.arb:
-    """``ln p`` enclosed at ``bits`` (cached: a suite row reads one vector's probabilities
-    against each of its neighbours)."""
-    with flint_prec(bits):
-        return to_arb(p, bits).log()
-
-
-def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] | None:
-    """Candidates for a pattern whose released values are an invertible linear map of
-    noises no comparison uses (:func:`~exactdp.programs.release_separable.separable_shift`:
-    ``ln P/P' + s`` and ``-(ln P/P' - s)``, both attained; infinite where an exponential
-    noise moves), or None when the pattern is not of that form."""
-    runs_p, runs_q = dist.runs[key], other.runs[key]
-    shift = separable_shift(runs_p[0], runs_q[0]) if len(runs_p) == len(runs_q) == 1 else None
-    if shift is None:
-        return None
-    P = dist.probabilities[dist.keys.index(key)]
-    Q = other.probabilities[other.keys.index(key)]
-    if P == 0 or Q == 0:
-        return [Candidate(None, None, 1 if Q == 0 else -1, True, label)] if P != Q else []
-    if shift.support:
-        return [Candidate(None, None, shift.support, True, f"{label}: a released value below "
-                          "the other input's support (probability 0 under it)")]
-    s = shift.spread
-    with flint_prec(prec()):  # one ball of each density: both candidates share them
-        ratio, b = _log_ball(P, prec()) - _log_ball(Q, prec()), to_arb(s, prec())
-    side = f"{label} with every noise beyond both inputs' centres, on the side favouring the"
-    return [Candidate((P * sympy.exp(s), Q), ratio + b, 0, True, f"{side} first",
-                      log=lambda d: positive_log(P / Q) + s if d >= 0 else positive_log(Q / P) - s),
-            Candidate((P, Q * sympy.exp(s)), ratio - b, 0, True, f"{side} second",
-                      log=lambda d: positive_log(P / Q) - s if d >= 0 else positive_log(Q / P) + s)]
-
-
 def _released_max(dist: Any, other: Any, key: Any, label: str, func: str
                   ) -> list[Candidate] | None:
     """A released maximum's candidate (:func:`~exactdp.programs.release_max.max_pattern`)."""
@@ -417,7 +383,7 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
     for key in keys:  # separable values first: exact at once (their integrals are the
         pattern = dist.outputs[dist.keys.index(key)]  # probabilities'), no bound needed
         label = f"the pattern {pattern!r}"
-        sep = _separable(dist, other, key, label) if real_count(pattern) else None
+        sep = separable_candidates(dist, other, key, label) if real_count(pattern) else None
         sep = _released_max(dist, other, key, label, func) if sep is None and real_count(
             pattern) == 1 and not _SIGN.get() else sep
         out += sep if sep is not None else []
@@ -425,7 +391,8 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
         if sep is not None:
             step()
     check_bounds(func, dist.runs, other.runs, rest, integrals=True)
-    for key, bound in ordered_patterns(dist, other, rest):
+    ordered, ahead = ordered_patterns(dist, other, rest), _Ahead({}, [])
+    for n, (key, bound) in enumerate(ordered):
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
             step()
@@ -440,8 +407,9 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             if P != 0 and Q != 0:  # both 0: no output of this pattern
                 out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
         elif k == 1 and not exponential_chain(dist.runs[key], other.runs[key]):
-            unit, pieces = _cells(dist, other, key, func)
-            if below(pieces, None if t is None else abs_ball(t), whole=True):
+            unit, pieces = ahead.cells.pop(key) if key in ahead.cells else _cells(
+                dist, other, key, func)
+            if below(pieces, ahead.level(t), whole=True):
                 step()  # every output of the pattern below a loss found (or the floor)
                 continue
             found, pieces = _one_value(dist, other, key, label, func, unit, pieces)
@@ -449,6 +417,7 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             if any(c.infinite and c.attained for c in out):
                 return out, []  # the loss is infinite, attained: nothing else can matter
             pending.append((key, bound, label, pieces))
+            ahead.fetch(dist, other, ordered[n + 1:], bound, top(), func)
             continue  # its step after its critical points, below
         else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
             found, settled = several_values(dist.runs[key], other.runs[key], label, func,
@@ -460,6 +429,46 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
         step()
     _pending(pending, out, brackets, top, step, func)
     return out, brackets
+
+
+@dataclass
+class _Ahead:
+    """The cells of the one-value patterns that follow one just computed with the same
+    translation bound (the next the loop computes, unless a loss found reaches the bound),
+    and ``lows``: their largest ``|ln f/f'|`` at a cell end
+    (:func:`~exactdp.programs.release_below.ends_level`), a certified lower bound on the
+    loss. A pattern proved below it, before or after the one it comes from, is skipped:
+    it cannot change the loss (an order by these would name another pair among ties). Not
+    for a directional supremum (those ends may lie on the other side)."""
+
+    cells: dict[Any, tuple[sympy.Expr, list]]
+    lows: list[flint.arb]
+
+    def level(self, t: Candidate | None) -> flint.arb | None:
+        """The larger lower end of ``|t|`` and of :attr:`lows` (None: neither)."""
+        balls = ([] if t is None else [abs_ball(t)]) + self.lows
+        return max(balls, key=lambda b: b.lower()) if balls else None
+
+    def fetch(self, dist: Any, other: Any, later: list, bound: sympy.Expr | None,
+              t: Candidate | None, func: str) -> None:
+        """Once per loop, where ``bound`` is set, no loss found ``t`` reaches it, and
+        the patterns ``later`` begin with one-value patterns of the same bound."""
+        if self.cells or self.lows or _SIGN.get() or bound is None or (
+                t is not None and _reaches(t, bound)):
+            return
+        for key, b in later:
+            if b != bound:
+                break  # the bounds fall: the group ends
+            pattern = dist.outputs[dist.keys.index(key)]
+            if real_count(pattern) != 1 or exponential_chain(dist.runs[key], other.runs[key]):
+                continue
+            try:
+                self.cells[key] = _cells(dist, other, key, func)
+            except (ValueError, ArithmeticError):
+                continue  # said again where the loop computes it
+        found = [ends_level(p) for _, p in self.cells.values()]
+        self.lows += [max((x for x in found if x is not None), key=lambda b: b.lower())
+                      ] if any(x is not None for x in found) else []
 
 
 def _pending(pending: list, out: list[Candidate], brackets: list[Bracketed],
