@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import flint
@@ -46,7 +47,16 @@ import sympy
 
 from ..exact import flint_prec, to_arb
 from .release_bound import FLOOR
-from .release_sup import Terms, derivative, interval, leading, negate_v, prec, tail_start, zero_at
+from .release_sup import (
+    Terms,
+    derivative,
+    interval,
+    leading_ball,
+    negate_v,
+    prec,
+    tail_start,
+    zero_at,
+)
 from .release_taylor import cached_by_id
 
 #: Bisections allowed per cell before the proof is given up (the caller then computes the
@@ -63,6 +73,13 @@ def _arb(x: Fraction) -> flint.arb:
 Grouped = list[tuple[flint.arb, list[flint.arb]]]
 
 
+@lru_cache(maxsize=65_536)
+def _exp(lam: Fraction, w: Fraction, bits: int) -> flint.arb:
+    """``exp(lam w)`` at the working precision ``bits`` (the cells of a pattern, and its
+    two inputs, share most offsets ``w``)."""
+    return (_arb(lam) * _arb(w)).exp()
+
+
 def _grouped(f: Terms, lam: Fraction) -> Grouped:
     """``f`` as ``sum_k Q_k(v) exp(lam k v)``: one polynomial per slope ``k``, its
     coefficients ``sum_w p_w exp(lam w)`` enclosed once. Summing the terms of one slope
@@ -73,7 +90,7 @@ def _grouped(f: Terms, lam: Fraction) -> Grouped:
     for (k, w), p in f.items():
         row = groups.setdefault(k, [])
         row += [flint.arb(0)] * (len(p) - len(row))
-        scale = (la * _arb(w)).exp()
+        scale = _exp(lam, w, flint.ctx.prec)
         for i, a in enumerate(p):
             row[i] += _arb(a) * scale
     return [(la * _arb(k), row) for k, row in groups.items()]
@@ -263,10 +280,10 @@ def _narrow(a: flint.arb, b: flint.arb) -> flint.arb:
 
 def _limit(f: Terms, g: Terms, lam: Fraction) -> flint.arb | None:
     """``|lim L|`` as ``v -> +oo`` (None: infinite, the leading terms differ in order)."""
-    lf, lg = leading(f, lam), leading(g, lam)
+    lf, lg = leading_ball(f, lam), leading_ball(g, lam)
     if lf is None or lg is None or (lf[0], lf[1]) != (lg[0], lg[1]):
         return None
-    return abs(to_arb(lf[2], prec()).log() - to_arb(lg[2], prec()).log())
+    return abs(lf[2].log() - lg[2].log())
 
 
 def _tail(f: Terms, g: Terms, d: Terms, lam: Fraction) -> Fraction | None:

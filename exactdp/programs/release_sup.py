@@ -344,6 +344,26 @@ def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
                              * sympy.exp(sympy.Rational(lam * w)) for w, c in cs.items()])
 
 
+def leading_ball(f: Terms, lam: Fraction) -> tuple[Fraction, int, flint.arb] | None:
+    """:func:`leading` with ``C`` enclosed at the working precision instead (a ball of
+    the same sum, formed without sympy; None: f is 0).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_sup import leading_ball
+    >>> k, d, c = leading_ball({(F(1), F(0)): (F(0), F(2)), (F(1), F(1)): (F(0), F(1))}, F(1))
+    >>> k, d, round(float(c.mid()), 9)  # 2 + e
+    (Fraction(1, 1), 1, 4.718281828)
+    """
+    found = _leading_terms(f)
+    if found is None:
+        return None
+    k, d, cs = found
+    return k, d, sum((fraction_ball(c) * _weight(lam, w, flint.ctx.prec) for w, c in cs.items()),
+                     flint.arb(0))
+
+
 def _sign_at(f: Terms, v: Fraction, lam: Fraction) -> int:
     """The sign of ``f(v)`` (0 when undecided at the working precision: the caller treats
     the point as a possible zero)."""
