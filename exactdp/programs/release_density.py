@@ -48,7 +48,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import sympy
 
@@ -65,6 +64,7 @@ from ..exact.piecewise_exp import (
 from .integrate import run_terms
 from .integrate_plan import Bound
 from .integrate_stars import Units, leaf_cuts, units
+from .release_integral import integrate_times
 from .runs import Constraint, Linear, Run
 
 #: An affine form of the noises: ``({draw: coefficient}, constant)``, Fractions.
@@ -275,35 +275,12 @@ def _leaves_integral(out: Value, piece: Piece, groups: list[LeafGroup], t: Fract
     part = _INTEGRALS.get(memo)
     if part is None:
         part = {}
-        _integrate_times(part, piece, _product(active, t), a, b, e)
+        integrate_times(part, piece, _product(active, t), a, b, e)
         if len(_INTEGRALS) > 4096:
             _INTEGRALS.clear()
         _INTEGRALS[memo] = part
     for k, q in part.items():
         add_term(out, k, q)
-
-
-def _integrate_times(out: Value, piece: Piece, prod: Piece, lo: Any, hi: Any, e: int) -> None:
-    """``integrate_piece(out, times(piece, prod), lo, hi, e)``: the same terms added to
-    ``out`` in the same order, for a one-term ``piece`` without forming the product (its
-    terms ``(r0 + r, w0 + w): q0 q`` have distinct keys, in the order of ``prod``'s)."""
-    if len(piece) != 1 or not prod:
-        integrate_piece(out, times(piece, prod), lo, hi, e)
-        return
-    (((r0, w0), q0),) = piece.items()
-    for (r1, w1), q1 in prod.items():
-        r, w, q = r0 + r1, w0 + w1, q0 * q1
-        if not r:
-            if lo is None or hi is None:
-                raise ArithmeticError("integrate_piece: a constant term on an infinite interval")
-            add_term(out, (e, w), q * (hi - lo))
-            continue
-        if (lo is None and r < 0) or (hi is None and r > 0):
-            raise ArithmeticError("integrate_piece: a term does not decay at an infinite end")
-        if hi is not None:
-            add_term(out, (e - 1, r * hi + w), q / r)
-        if lo is not None:
-            add_term(out, (e - 1, r * lo + w), -q / r)
 
 
 #: Leaves of one law, rate and bounds, and how many: ``(law, rate, bounds, count)``.
