@@ -220,6 +220,25 @@ def ends_level(pieces: Sequence[tuple[Any, ...]]) -> flint.arb | None:
     return best
 
 
+def constant_ratio(f: Terms, g: Terms, lam: Fraction, exact: Callable[[], Terms]) -> bool:
+    """Whether ``f / g`` is constant on the cell (``D = f' g - f g'`` identically 0): False
+    where a coefficient of ``D`` enclosed from ``f`` and ``g`` is proved nonzero, else
+    whether ``exact()``, the exact ``D``, is empty.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_below import constant_ratio
+    >>> g = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(1),)}
+    >>> constant_ratio({(F(1), F(0)): (F(2),), (F(0), F(0)): (F(2),)}, g, F(1), dict)
+    True
+    >>> constant_ratio({(F(1), F(0)): (F(1),)}, g, F(1), dict)
+    False
+    """
+    with flint_prec(prec()):
+        return not _Fn.cross(_fn(f, lam), _fn(g, lam)).nonzero() and not exact()
+
+
 def _signed(f: _Fn, g: _Fn, x: Fraction) -> flint.arb | None:
     """``L(x)`` as a ball (None: a density not proved positive at ``x``)."""
     q = _arb(x)

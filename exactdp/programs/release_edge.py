@@ -36,8 +36,10 @@ from typing import Any
 
 import sympy
 
+from ..exact.piecewise_exp import value_expr
 from ..exact.signs import compare
 from .release_sup import Terms, derivative, exact_at
+from .run_canon import canonical
 
 
 def vanishing_order(f: Terms, lam: Fraction, at: Fraction, func: str
@@ -127,3 +129,25 @@ def continuous_ends(cands: list[Any], label: str) -> list[Any]:
                                  witness=f"{label} with the value {at}", tighten=None,
                                  log=None)
     return out
+
+
+#: :func:`point_density` by the renumbered runs (:func:`~exactdp.programs.run_canon.
+#: canonical`, strict: the same event) and the value (at most 4096, then cleared).
+_POINTS: dict[tuple, sympy.Expr] = {}
+
+
+def point_density(runs: list[Any], v: Fraction, func: str, unit: sympy.Expr,
+                  density: Callable[[list, tuple, str], tuple[Any, dict]]) -> sympy.Expr:
+    """The density of the runs at the released value ``v``, exactly (``density``: the
+    loss's, :func:`~exactdp.programs.release_loss.loss_supremum`; ``unit`` its noise unit),
+    for :func:`attained_ends`; shared by runs equal up to a renumbering of their noises (a
+    suite row's neighbours meet one pattern under many permutations)."""
+    keys = [canonical(r, strict=True) for r in runs]
+    if any(k is None for k in keys):
+        return value_expr(density(runs, (v,), func)[1], unit)
+    memo = (tuple(k[1] for k in keys), v, unit)  # type: ignore[index]
+    if memo not in _POINTS:
+        if len(_POINTS) > 4096:
+            _POINTS.clear()
+        _POINTS[memo] = value_expr(density(runs, (v,), func)[1], unit)
+    return _POINTS[memo]

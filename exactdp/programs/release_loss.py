@@ -52,12 +52,12 @@ from ..exact.signs import compare
 from ..progress import Steps, progress_bar
 from .integrate import run_cost
 from .integrate_stars import units
-from .release_below import below, ends_level, under
+from .release_below import below, constant_ratio, ends_level, under
 from .release_bound import FLOOR, BelowFloor, check_bounds, ordered_patterns
 from .release_cells import VPoly, joint_cells
 from .release_chain import Tools, exponential_chain, several_values
 from .release_density import run_density
-from .release_edge import attained_ends, continuous_ends, edge_limit
+from .release_edge import attained_ends, continuous_ends, edge_limit, point_density
 from .release_factor import product_supremum
 from .release_max import max_pattern
 from .release_patterns import real_count
@@ -75,7 +75,6 @@ from .release_sup import (
     refine,
     zeros,
 )
-from .run_canon import canonical
 from .runs import Run
 
 #: Bisections of the critical-point search of one pattern (shared by its cells) when a
@@ -157,9 +156,10 @@ def _dratio(f: Terms, g: Terms, lam: Fraction) -> Terms:
 def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
                      hi: Fraction | None, label: str, func: str,
                      critical: str = "all", steps: int = MAX_STEPS,
-                     d: Terms | None = None) -> list[Candidate]:
+                     d: Terms | None = None, constant: bool | None = None) -> list[Candidate]:
     """The candidates of one cell: its ends' limits or its constant ratio (``critical``
-    ``"all"`` or ``"none"``) and its interior critical points (``"all"`` or ``"only"``)."""
+    ``"all"`` or ``"none"``; ``constant``: whether the ratio is constant, where known
+    without ``d``) and its interior critical points (``"all"`` or ``"only"``)."""
     span = f"{label} with the value in ({'-oo' if lo is None else lo}, " \
            f"{'oo' if hi is None else hi})"
     if not f and not g:
@@ -170,8 +170,10 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
     if not f or not g:
         return [Candidate(None, None, 1 if f else -1, True,
                           f"{span} (probability 0 under one input only)")]
-    d = _dratio(f, g, lam) if d is None else d
-    if not d:  # the ratio is constant on the cell
+    if constant is None:
+        d = _dratio(f, g, lam) if d is None else d
+        constant = not d
+    if constant:  # the ratio is constant on the cell
         t = (lo + hi) / 2 if lo is not None and hi is not None else (
             (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0))
         return [Candidate(_log_ratio(exact_at(f, t, lam), exact_at(g, t, lam)), None, 0,
@@ -193,7 +195,10 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
             continue
         out.append(Candidate(_log_ratio(fe, ge), None, 0, False,
                              f"{label} as the value -> {end}", end))
-    return out + (_critical(f, g, d, lam, lo, hi, label, func) if critical == "all" else [])
+    if critical != "all":
+        return out
+    return out + _critical(f, g, _dratio(f, g, lam) if d is None else d, lam, lo, hi, label,
+                           func)
 
 
 def _critical(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
@@ -245,30 +250,11 @@ def _one_value(dist: Any, other: Any, key: Any, label: str, func: str, unit: sym
     # critical point elsewhere can matter, so none is searched
     one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
     out = [c for f, g, lam, lo, hi, d in one_sided or pieces
-           for c in _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d())]
+           for c in _cell_candidates(f, g, lam, lo, hi, label, func, "none",
+                                     constant=bool(f and g) and constant_ratio(f, g, lam, d))]
     out = attained_ends(continuous_ends(out, label), (runs_p, runs_q), label,
-                        lambda v, r: _point(r, v, func, unit))
+                        lambda v, r: point_density(r, v, func, unit, _density))
     return out, [] if one_sided else pieces
-
-
-#: :func:`_point` by the renumbered runs (:func:`~exactdp.programs.run_canon.canonical`,
-#: strict: the same event) and the value (at most 4096, then cleared).
-_POINTS: dict[tuple, sympy.Expr] = {}
-
-
-def _point(runs: list[Run], v: Fraction, func: str, unit: sympy.Expr) -> sympy.Expr:
-    """The density of the runs at the released value ``v``, exactly (shared by runs equal
-    up to a renumbering of their noises: a suite row's neighbours meet one pattern under
-    many permutations)."""
-    keys = [canonical(r, strict=True) for r in runs]
-    if any(k is None for k in keys):
-        return value_expr(_density(runs, (v,), func)[1], unit)
-    memo = (tuple(k[1] for k in keys), v, unit)  # type: ignore[index]
-    if memo not in _POINTS:
-        if len(_POINTS) > 4096:
-            _POINTS.clear()
-        _POINTS[memo] = value_expr(_density(runs, (v,), func)[1], unit)
-    return _POINTS[memo]
 
 
 def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr | None
