@@ -325,8 +325,11 @@ def log_ratio(big: sympy.Expr, small: sympy.Expr) -> sympy.Expr:
 def _leading_terms(f: Terms) -> tuple[Fraction, int, dict[Fraction, Fraction]] | None:
     """``(k, d, {w: c})``: ``f(v) ~ v**d exp(lam k v) sum_w c exp(lam w)`` as ``v -> +oo``
     (None: f is 0)."""
-    for k in sorted({k for k, _ in f}, reverse=True):
-        group = {w: p for (k2, w), p in f.items() if k2 == k}
+    groups: dict[Fraction, dict[Fraction, tuple[Fraction, ...]]] = {}
+    for (k, w), p in f.items():  # one pass (a derivative's thousands of terms)
+        groups.setdefault(k, {})[w] = p
+    for k in sorted(groups, reverse=True):
+        group = groups[k]
         for d in range(max(len(p) for p in group.values()) - 1, -1, -1):
             cs = {w: p[d] for w, p in group.items() if d < len(p) and p[d]}
             if cs:
