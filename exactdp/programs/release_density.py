@@ -64,7 +64,7 @@ from ..exact.piecewise_exp import (
 from .integrate import run_terms
 from .integrate_plan import Bound
 from .integrate_stars import Units, leaf_cuts, units
-from .release_integral import integrate_times
+from .release_integral import integrate_times, times_integers
 from .runs import Constraint, Linear, Run
 
 #: An affine form of the noises: ``({draw: coefficient}, constant)``, Fractions.
@@ -372,7 +372,7 @@ def _product(active: list[tuple], t: Fraction) -> Piece:
         g = _cdf_piece(law, rho, up, t) if up is not None else dict(ONE_PIECE)
         if low is not None:
             g = plus(g, _cdf_piece(law, rho, low, t), -1)
-        piece = times(piece, power(g, n))
+        piece = times_integers(piece, power(g, n))
         if not piece:
             break
     if len(_PRODUCTS) > 4096:

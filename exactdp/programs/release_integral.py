@@ -24,7 +24,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from ..exact.piecewise_exp import Piece, Value, add_term, integrate_piece, times
+from ..exact.piecewise_exp import ONE, Piece, Value, add_term, integrate_piece, times
 from .release_cells import VPoly
 
 #: A product in integers by ``id``: ``(product, D, Dq, [(R, W, Q)])``, ``r = R / D``, ``w = W
@@ -132,3 +132,55 @@ def integrate_times(out: Value, piece: Piece, prod: Piece, lo: Any, hi: Any, e: 
             else:
                 key = k0
             add_term(out, (e - 1, key), Fraction(sign * num, den))
+
+
+def _integers(a: Piece) -> tuple[int, int, int, list[tuple[int, int, int]]] | None:
+    """``a`` over common denominators ``(Dr, Dw, Dq, [(R, W, Q)])`` (None: not all
+    Fractions)."""
+    items = list(a.items())
+    if not all(type(r) is Fraction and type(w) is Fraction and type(q) is Fraction
+               for (r, w), q in items):
+        return None
+    dr = math.lcm(1, *(r.denominator for (r, _), _ in items))
+    dw = math.lcm(1, *(w.denominator for (_, w), _ in items))
+    dq = math.lcm(1, *(q.denominator for _, q in items))
+    return dr, dw, dq, [(r.numerator * (dr // r.denominator), w.numerator * (dw // w.denominator),
+                         q.numerator * (dq // q.denominator)) for (r, w), q in items]
+
+
+def times_integers(a: Piece, b: Piece) -> Piece:
+    """:func:`~exactdp.exact.piecewise_exp.times` of two pieces: the same mapping (keys,
+    their order, numbers), the products summed in integers over common denominators (a
+    key whose sum vanishes leaves, and comes back last, as ``add_term`` does); pieces
+    with other numbers, or a factor 1, by ``times`` itself.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_integral import times_integers
+    >>> g = {(F(0), F(0)): F(1), (F(-1), F(1, 2)): F(-1, 2)}
+    >>> times_integers(g, g) == {(F(0), F(0)): F(1), (F(-1), F(1, 2)): F(-1),
+    ...                          (F(-2), F(1)): F(1, 4)}
+    True
+    """
+    x = None if a == ONE or b == ONE else _integers(a)
+    y = None if x is None else _integers(b)
+    if x is None or y is None:
+        return times(a, b)
+    dr, dw = math.lcm(x[0], y[0]), math.lcm(x[1], y[1])
+    (ra, wa), (rb, wb) = (dr // x[0], dw // x[1]), (dr // y[0], dw // y[1])
+    acc: dict[tuple[int, int], int] = {}
+    right = [(r * rb, w * wb, q) for r, w, q in y[3]]
+    for r1, w1, q1 in x[3]:
+        r1, w1 = r1 * ra, w1 * wa
+        for r2, w2, q2 in right:
+            key, v = (r1 + r2, w1 + w2), q1 * q2
+            old = acc.get(key)
+            if old is None:
+                acc[key] = v
+            elif old + v:
+                acc[key] = old + v
+            else:
+                del acc[key]
+    dq = x[2] * y[2]
+    return {(Fraction(r, dr), Fraction(w, dw)): Fraction(q, dq) for (r, w), q in acc.items()}

@@ -69,3 +69,23 @@ def test_other_pieces_take_the_product_route_and_divergence_raises():
         integrate_times({}, {(F(1), F(0)): F(1)}, prod, F(0), None, 1)
     with pytest.raises(ArithmeticError):
         integrate_times({}, {(F(0), F(0)): F(1)}, prod, None, F(0), 1)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_times_in_integers_is_times_key_for_key(seed):
+    # random pieces with cancelling sums (a key whose sum vanishes leaves, and comes back
+    # last): the same mapping, order and numbers as piecewise_exp.times
+    from exactdp.exact.piecewise_exp import ONE_PIECE
+    from exactdp.programs.release_integral import times_integers
+
+    rng = random.Random(100 + seed)
+
+    def piece(n):
+        return {(F(rng.randint(-3, 3), rng.choice([1, 2, 5])), F(rng.randint(-3, 3), 4)):
+                F(rng.choice([-1, 1]) * rng.randint(1, 4), rng.choice([1, 2, 3]))
+                for _ in range(n)}
+
+    a, b = piece(rng.randint(1, 12)), piece(rng.randint(1, 12))
+    for x, y in ((a, b), (b, a), (a, ONE_PIECE), (a, {(F(0), VPoly((F(0), F(1)))): F(1)})):
+        got, want = times_integers(x, y), times(x, y)
+        assert list(got.items()) == list(want.items())
