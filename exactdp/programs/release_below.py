@@ -315,6 +315,38 @@ def _tail(f: Terms, g: Terms, d: Terms, lam: Fraction) -> Fraction | None:
         return None
 
 
+def _far(f: _Fn, g: _Fn, start: Fraction, cap: flint.arb) -> Fraction | None:
+    """``M >= start`` with ``|L| < cap`` proved on all of ``[M, oo)`` at once (None: not
+    found, up to ``2**20`` times ``start``): where both densities lead with one slope ``k*``
+    and a constant ``c`` (``f = exp(lam k* v) (c + r(v))``), past ``M >= max(1, e /
+    delta)`` each other slope's term ``|Q_k(v)| exp(-delta v) <= S_k v**e exp(-delta v)``
+    (``delta = lam (k* - k)``, ``e`` its degree, ``S_k`` its coefficients' absolute sum)
+    decreases, so ``|r(v)| <= E(M) = sum_k S_k M**e exp(-delta M)`` and ``L = ln(c_f +
+    r_f) - ln(c_g + r_g)`` lies in the ball from ``c +- E(M)`` (no zero of ``D`` needed:
+    :func:`_tail`'s route takes the exact ``D``)."""
+    parts = []
+    for h in (f, g):
+        k0 = max(h.rates)
+        top = h.f[h.rates.index(k0)][1]
+        if len(top) != 1 or not top[0] > 0:
+            return None
+        rest = [(h.lam * (k0 - k), len(row) - 1, sum((abs(a) for a in row), flint.arb(0)))
+                for k, (_, row) in zip(h.rates, h.f, strict=True) if k != k0]
+        parts.append((k0, top[0], rest))
+    if parts[0][0] != parts[1][0]:
+        return None  # the ratio tends to 0 or oo
+    m = max([start, *(Fraction(e) / delta for _, _, rest in parts for delta, e, _ in rest)])
+    unit = flint.arb(0, 1)
+    for _ in range(20):
+        q = _arb(m)
+        hs = [c + unit * sum((size * q**e * (-_arb(delta) * q).exp() for delta, e, size in rest),
+                             flint.arb(0)) for _, c, rest in parts]
+        if hs[0] > 0 and hs[1] > 0 and abs(hs[0].log() - hs[1].log()) < cap:
+            return m
+        m *= 2
+    return None
+
+
 def _order(exact: Callable[[], Terms], lam: Fraction, at: Fraction, dn: _Fn) -> _Fn | None:
     """``D^(m)`` grouped, ``m`` the order of the zero of ``D`` at the cell end ``at``
     (``m = 0`` where ``D(at)``'s enclosure excludes 0: ``dn``; else exact,
@@ -373,7 +405,8 @@ def _cell_below(f: Terms, g: Terms, d: Callable[[], Terms], lam: Fraction,
 
     a, b = lo, hi
     if b is None:
-        m = _tail(f, g, d(), lam)
+        m = _far(fn, gn, Fraction(1) if a is None else max(a, Fraction(1)), cap)
+        m = _tail(f, g, d(), lam) if m is None else m
         if m is None:
             return False
         b = m if a is None or m > a else a + 1

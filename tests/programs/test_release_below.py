@@ -147,8 +147,11 @@ def test_the_exact_d_is_asked_for_only_where_the_enclosures_leave_a_question():
 
     assert below([lazy(_cell(f, g, F(0), F(3)))], _level(1))
     assert asked == []
-    assert below([lazy(_cell(f, g, F(0)))], _level(1))
-    assert asked
+    assert below([lazy(_cell(f, g, F(0)))], _level(1))  # its tail by _far: no D
+    assert asked == []
+    lin = {(F(1), F(0)): (F(1), F(1))}  # (1 + v) e^v over (2 + v) e^v: a leading polynomial
+    assert below([lazy(_cell(lin, {(F(1), F(0)): (F(2), F(1))}, F(0)))], _level(1))
+    assert asked  # its tail by tail_start on the exact D
     asked.clear()
     double = {k: tuple(2 * a for a in p) for k, p in g.items()}
     assert below([lazy(_cell(double, g))], _level(1), whole=True)  # |L| = ln 2 < 1
@@ -178,3 +181,29 @@ def test_the_cross_of_the_grouped_densities_encloses_the_exact_d():
                 assert one.overlaps(two) and two.rad() <= 100 * one.rad() + 1e-150
                 checked += 1
     assert checked >= 14
+
+
+def test_far_tail_bound_holds_past_its_start_against_direct_evaluation():
+    # L = ln((e^v + 2 + v) / (e^v + 1)) -> 0 as v -> oo: _far's M has |L| < cap at every
+    # point checked past it (L in floats, far from the cap); other leading slopes, or a
+    # leading polynomial, give None
+    import math
+
+    from exactdp.programs import release_below as B
+
+    f = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(2), F(1))}
+    g = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(1),)}
+    lam = F(1)
+    with flint_prec(200):
+        fn, gn = B._Fn(f, lam), B._Fn(g, lam)
+        for cap in ("0.1", "0.001"):
+            m = B._far(fn, gn, F(1), flint.arb(cap))
+            assert m is not None
+            for x in (m, m + F(1, 3), m + 1, 2 * m, 10 * m, 1000 * m):
+                v = float(x)
+                L = math.log1p((1 + v) * math.exp(-v) / (1 + math.exp(-v)))
+                assert L < float(cap)
+        other = {(F(2), F(0)): (F(1),)}
+        assert B._far(B._Fn(other, lam), gn, F(1), flint.arb(1)) is None
+        poly = {(F(1), F(0)): (F(1), F(1))}
+        assert B._far(B._Fn(poly, lam), gn, F(1), flint.arb(1)) is None
