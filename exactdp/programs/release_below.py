@@ -39,6 +39,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any
 
 import flint
@@ -46,7 +47,17 @@ import sympy
 
 from ..exact import flint_prec, to_arb
 from .release_bound import FLOOR
-from .release_sup import Terms, derivative, interval, leading, negate_v, prec, tail_start, zero_at
+from .release_sup import (
+    Terms,
+    derivative,
+    interval,
+    leading_ball,
+    negate_v,
+    prec,
+    tail_start,
+    zero_at,
+)
+from .release_taylor import cached_by_id
 
 #: Bisections allowed per cell before the proof is given up (the caller then computes the
 #: pattern's critical points as before). Measured on AdaptiveSVT and SVT34Parallel at 3
@@ -62,6 +73,13 @@ def _arb(x: Fraction) -> flint.arb:
 Grouped = list[tuple[flint.arb, list[flint.arb]]]
 
 
+@lru_cache(maxsize=65_536)
+def _exp(lam: Fraction, w: Fraction, bits: int) -> flint.arb:
+    """``exp(lam w)`` at the working precision ``bits`` (the cells of a pattern, and its
+    two inputs, share most offsets ``w``)."""
+    return (_arb(lam) * _arb(w)).exp()
+
+
 def _grouped(f: Terms, lam: Fraction) -> Grouped:
     """``f`` as ``sum_k Q_k(v) exp(lam k v)``: one polynomial per slope ``k``, its
     coefficients ``sum_w p_w exp(lam w)`` enclosed once. Summing the terms of one slope
@@ -72,7 +90,7 @@ def _grouped(f: Terms, lam: Fraction) -> Grouped:
     for (k, w), p in f.items():
         row = groups.setdefault(k, [])
         row += [flint.arb(0)] * (len(p) - len(row))
-        scale = (la * _arb(w)).exp()
+        scale = _exp(lam, w, flint.ctx.prec)
         for i, a in enumerate(p):
             row[i] += _arb(a) * scale
     return [(la * _arb(k), row) for k, row in groups.items()]
@@ -100,11 +118,41 @@ class _Fn:
     """One density on a cell with its derivative, grouped by slope (:func:`_grouped`)."""
 
     def __init__(self, f: Terms, lam: Fraction) -> None:
-        self.f = _grouped(f, lam)
+        self._set(_grouped(f, lam), lam, [k for k in dict.fromkeys(k for k, _ in f)])
+        self.exact = True  # every group nonzero (exact terms)
+
+    def _set(self, f: Grouped, lam: Fraction, rates: list[Fraction]) -> None:
+        self.f = f
         self.df = _diff(self.f)
         self.lam = lam
-        self.rates = [k for k in dict.fromkeys(k for k, _ in f)]  # the groups' order
+        self.rates = rates  # the groups' order
         self._scaled: dict[int, tuple[Fraction, Grouped, Grouped]] = {}
+
+    @classmethod
+    def cross(cls, f: _Fn, g: _Fn) -> _Fn:
+        """``D = f' g - f g'`` grouped by slope from the grouped ``f`` and ``g`` (products
+        of their polynomials' enclosures: a few dozen slopes, where ``D``'s exact terms
+        number thousands); its groups' coefficients enclose :func:`_grouped` of the exact
+        ``D``'s (the same sums, ``exp(lam (w1 + w2))`` of equal slope summed)."""
+        rows: dict[Fraction, list[flint.arb]] = {}
+        for sign, one, two in ((1, f.df, g.f), (-1, f.f, g.df)):
+            for k1, (_, p) in zip(f.rates, one, strict=True):
+                for k2, (_, q) in zip(g.rates, two, strict=True):
+                    row = rows.setdefault(k1 + k2, [])
+                    row += [flint.arb(0)] * (len(p) + len(q) - 1 - len(row))
+                    for i, a in enumerate(p):
+                        for j, b in enumerate(q):
+                            row[i + j] += a * b if sign > 0 else -(a * b)
+        out = cls.__new__(cls)
+        la = _arb(f.lam)
+        out._set([(la * _arb(k), row) for k, row in rows.items()], f.lam, list(rows))
+        out.exact = False
+        return out
+
+    def nonzero(self) -> bool:
+        """Whether a coefficient is proved nonzero (then the function is not identically
+        0: the ``v**i exp(c v)`` of distinct ``(c, i)`` are linearly independent)."""
+        return any(a > 0 or a < 0 for _, row in self.f for a in row)
 
     def scaled(self, side: int) -> tuple[Fraction, Grouped, Grouped]:
         """``(k*, h, h')`` with ``f(v) = exp(lam k* v) h(v)``, ``k*`` the largest rate
@@ -112,8 +160,10 @@ class _Fn:
         rationals, at most 0 (at least 0), so on a far piece of the right (left) side its
         terms other than ``k*``'s are small and its enclosure stays narrow however wide
         the piece, where ``exp(lam k v)`` over the piece spans many orders of magnitude."""
-        if side not in self._scaled:
-            k0 = max(self.rates) if side > 0 else min(self.rates)
+        if side not in self._scaled:  # of :meth:`cross`: a group proved nonzero
+            live = [k for k, (_, row) in zip(self.rates, self.f, strict=True)
+                    if self.exact or any(a > 0 or a < 0 for a in row)] or self.rates
+            k0 = max(live) if side > 0 else min(live)
             h = [(_arb(self.lam * (k - k0)), row)
                  for k, (_, row) in zip(self.rates, self.f, strict=True)]
             self._scaled[side] = (k0, h, _diff(h))
@@ -128,6 +178,65 @@ class _Fn:
         (Moore et al. 2009, section 6.4) and the direct one."""
         at, slope = _value(self.f, m), _value(self.df, box)
         return at, at + slope * (box - m), slope
+
+
+#: :class:`_Fn` by the ``id`` of the terms (:func:`~exactdp.programs.release_taylor.
+#: cached_by_id`): :func:`ends_level` and then :func:`below` read one pattern's cells.
+_FNS: dict[tuple, tuple] = {}
+
+
+def _fn(f: Terms, lam: Fraction) -> _Fn:
+    return cached_by_id(_FNS, f, lam, lambda: [_Fn(f, lam)])[0]
+
+
+def ends_level(pieces: Sequence[tuple[Any, ...]]) -> flint.arb | None:
+    """A certified lower bound on a one-value pattern's ``sup |L|``: the largest ``|L|``
+    at a finite cell end where both densities are proved positive (the limit of ``L``
+    from inside the cell, continuous there, so a value its supremum reaches), as a ball;
+    None where there is none. ``pieces`` as for :func:`below`.
+
+    Examples
+    --------
+    On ``(0, 1)``, ``L = ln((e^v + 2) / (e^v + 1))`` is largest at ``v = 0``,
+    ``ln(3/2) = 0.405...``:
+
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_below import ends_level
+    >>> f = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(2),)}
+    >>> g = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(1),)}
+    >>> round(float(ends_level([(f, g, F(1), F(0), F(1), {})]).mid()), 6)
+    0.405465
+    """
+    best = None
+    with flint_prec(prec()):
+        for f, g, lam, lo, hi, _ in pieces:
+            if not (f and g):
+                continue
+            fn, gn = _fn(f, lam), _fn(g, lam)
+            for end in (lo, hi):
+                at = None if end is None else _point(fn, gn, end)
+                if at is not None and (best is None or at.lower() > best.lower()):
+                    best = at
+    return best
+
+
+def constant_ratio(f: Terms, g: Terms, lam: Fraction, exact: Callable[[], Terms]) -> bool:
+    """Whether ``f / g`` is constant on the cell (``D = f' g - f g'`` identically 0): False
+    where a coefficient of ``D`` enclosed from ``f`` and ``g`` is proved nonzero, else
+    whether ``exact()``, the exact ``D``, is empty.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_below import constant_ratio
+    >>> g = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(1),)}
+    >>> constant_ratio({(F(1), F(0)): (F(2),), (F(0), F(0)): (F(2),)}, g, F(1), dict)
+    True
+    >>> constant_ratio({(F(1), F(0)): (F(1),)}, g, F(1), dict)
+    False
+    """
+    with flint_prec(prec()):
+        return not _Fn.cross(_fn(f, lam), _fn(g, lam)).nonzero() and not exact()
 
 
 def _signed(f: _Fn, g: _Fn, x: Fraction) -> flint.arb | None:
@@ -190,10 +299,10 @@ def _narrow(a: flint.arb, b: flint.arb) -> flint.arb:
 
 def _limit(f: Terms, g: Terms, lam: Fraction) -> flint.arb | None:
     """``|lim L|`` as ``v -> +oo`` (None: infinite, the leading terms differ in order)."""
-    lf, lg = leading(f, lam), leading(g, lam)
+    lf, lg = leading_ball(f, lam), leading_ball(g, lam)
     if lf is None or lg is None or (lf[0], lf[1]) != (lg[0], lg[1]):
         return None
-    return abs(to_arb(lf[2], prec()).log() - to_arb(lg[2], prec()).log())
+    return abs(lf[2].log() - lg[2].log())
 
 
 def _tail(f: Terms, g: Terms, d: Terms, lam: Fraction) -> Fraction | None:
@@ -206,13 +315,49 @@ def _tail(f: Terms, g: Terms, d: Terms, lam: Fraction) -> Fraction | None:
         return None
 
 
-def _order(d: Terms, lam: Fraction, at: Fraction, grouped: Callable[[], _Fn]) -> _Fn | None:
+def _far(f: _Fn, g: _Fn, start: Fraction, cap: flint.arb) -> Fraction | None:
+    """``M >= start`` with ``|L| < cap`` proved on all of ``[M, oo)`` at once (None: not
+    found, up to ``2**20`` times ``start``): where both densities lead with one slope ``k*``
+    and a constant ``c`` (``f = exp(lam k* v) (c + r(v))``), past ``M >= max(1, e /
+    delta)`` each other slope's term ``|Q_k(v)| exp(-delta v) <= S_k v**e exp(-delta v)``
+    (``delta = lam (k* - k)``, ``e`` its degree, ``S_k`` its coefficients' absolute sum)
+    decreases, so ``|r(v)| <= E(M) = sum_k S_k M**e exp(-delta M)`` and ``L = ln(c_f +
+    r_f) - ln(c_g + r_g)`` lies in the ball from ``c +- E(M)`` (no zero of ``D`` needed:
+    :func:`_tail`'s route takes the exact ``D``)."""
+    parts = []
+    for h in (f, g):
+        k0 = max(h.rates)
+        top = h.f[h.rates.index(k0)][1]
+        if len(top) != 1 or not top[0] > 0:
+            return None
+        rest = [(h.lam * (k0 - k), len(row) - 1, sum((abs(a) for a in row), flint.arb(0)))
+                for k, (_, row) in zip(h.rates, h.f, strict=True) if k != k0]
+        parts.append((k0, top[0], rest))
+    if parts[0][0] != parts[1][0]:
+        return None  # the ratio tends to 0 or oo
+    m = max([start, *(Fraction(e) / delta for _, _, rest in parts for delta, e, _ in rest)])
+    unit = flint.arb(0, 1)
+    for _ in range(20):
+        q = _arb(m)
+        hs = [c + unit * sum((size * q**e * (-_arb(delta) * q).exp() for delta, e, size in rest),
+                             flint.arb(0)) for _, c, rest in parts]
+        if hs[0] > 0 and hs[1] > 0 and abs(hs[0].log() - hs[1].log()) < cap:
+            return m
+        m *= 2
+    return None
+
+
+def _order(exact: Callable[[], Terms], lam: Fraction, at: Fraction, dn: _Fn) -> _Fn | None:
     """``D^(m)`` grouped, ``m`` the order of the zero of ``D`` at the cell end ``at``
-    (exact: :func:`~exactdp.programs.release_sup.zeros`' test; ``m = 0`` where ``D(at)``
-    is not 0: ``grouped()``, ``D`` grouped once per cell); None past 8 derivatives."""
+    (``m = 0`` where ``D(at)``'s enclosure excludes 0: ``dn``; else exact,
+    :func:`~exactdp.programs.release_sup.zeros`' test on ``exact()``); None past 8
+    derivatives."""
+    if 0 not in dn.at(_arb(at)):
+        return dn
+    d = exact()
     for m in range(8):
         if not d or not zero_at(d, at, lam):
-            return None if not d else grouped() if m == 0 else _Fn(d, lam)
+            return None if not d else dn if m == 0 else _Fn(d, lam)
         d = derivative(d, lam)
     return None
 
@@ -244,18 +389,14 @@ def _no_zero(dn: _Fn, x: Fraction, y: Fraction, side: int) -> bool:
     return 0 not in _value(h, box) or 0 not in _value(h, m) + _value(dh, box) * (box - m)
 
 
-def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
-                hi: Fraction | None, fn: _Fn, gn: _Fn, cap: flint.arb) -> bool:
+def _cell_below(f: Terms, g: Terms, d: Callable[[], Terms], lam: Fraction,
+                lo: Fraction | None, hi: Fraction | None, fn: _Fn, gn: _Fn, dn: _Fn,
+                cap: flint.arb) -> bool:
     """Whether ``|L| < cap`` on the cell ``(lo, hi)`` is proved, except near its finite
     ends, where ``L`` may instead be proved monotone up to the end (its limit there is a
-    candidate of the pattern already: module docstring)."""
+    candidate of the pattern already: module docstring). ``d()``: the exact ``D``, asked
+    for an infinite end and a zero of ``dn``'s enclosure at a finite one only."""
     orders: dict[Fraction, _Fn | None] = {}  # D^(m) at a cell end, when first needed
-    made: list[_Fn] = []  # D grouped, when first needed (hundreds of exponentials)
-
-    def dn() -> _Fn:
-        if not made:
-            made.append(_Fn(d, lam))
-        return made[0]
 
     def monotone(end: Fraction, x: Fraction, y: Fraction) -> bool:
         if end not in orders:
@@ -264,12 +405,13 @@ def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None
 
     a, b = lo, hi
     if b is None:
-        m = _tail(f, g, d, lam)
+        m = _far(fn, gn, Fraction(1) if a is None else max(a, Fraction(1)), cap)
+        m = _tail(f, g, d(), lam) if m is None else m
         if m is None:
             return False
         b = m if a is None or m > a else a + 1
     if a is None:
-        m = _tail(negate_v(f), negate_v(g), negate_v(d), lam)
+        m = _tail(negate_v(f), negate_v(g), negate_v(d()), lam)
         if m is None:
             return False
         a = -m if -m < b else b - 1
@@ -289,7 +431,7 @@ def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None
         if enc is not None and enc < cap:
             continue
         if (x == lo and monotone(x, x, y)) or (y == hi and monotone(y, x, y)) or _no_zero(
-                dn(), x, y, side):
+                dn, x, y, side):
             continue  # |L| at most its values at the piece's ends: the cell end's limit (a
             # candidate), and a split point or a tail's start (below the cap)
         steps += 1
@@ -303,12 +445,12 @@ def _cell_below(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None
     return True
 
 
-def _own(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
+def _own(f: Terms, g: Terms, constant: bool, lam: Fraction, lo: Fraction | None,
          hi: Fraction | None, fn: _Fn, gn: _Fn) -> list[flint.arb] | None:
-    """``|L|`` at the cell's own candidates: its constant ratio, or its limits at both
+    """``|L|`` at the cell's own candidates: its ``constant`` ratio, or its limits at both
     ends (a finite end: both densities positive there, so ``L`` is continuous up to it;
     an infinite end: the ratio of the leading terms); None where one is not finite."""
-    if not d:
+    if constant:
         x = (lo + hi) / 2 if lo is not None and hi is not None else (
             lo + 1 if lo is not None else hi - 1 if hi is not None else Fraction(0))
         at = _point(fn, gn, x)
@@ -340,24 +482,29 @@ def under(balls: Callable[[], list[flint.arb]], uppers: Sequence[sympy.Expr]) ->
             to_arb(u, prec()) < level for u in uppers)
 
 
-def below(pieces: Sequence[tuple[Any, ...]], level: flint.arb | None) -> bool:
+def below(pieces: Sequence[tuple[Any, ...]], level: flint.arb | None,
+          whole: bool = False) -> bool:
     """Whether no output of a one-value pattern is proved to exceed both ``level`` and the
     pattern's own candidates at its cells' ends (False: not proved, which says nothing
     about the supremum). Where True, the pattern's critical points cannot change a loss
     that is at least ``level``: its supremum is ``level`` or less, or one of its end
-    candidates, which the loss has already.
+    candidates, which the loss has already. With ``whole``, its end candidates must be
+    below the level too: then no output of the pattern reaches it, and the pattern cannot
+    change the loss at all (its exact candidates are not needed).
 
     Parameters
     ----------
     pieces : sequence of tuples
         The pattern's cells ``(f, g, lam, lo, hi, d)`` (:mod:`exactdp.programs.
         release_loss`: the densities on both inputs, the rate unit, the cell's ends, None
-        for infinite, and ``d = f' g - f g'``).
+        for infinite, and ``d = f' g - f g'``, or a function returning it: called only
+        where the enclosures of ``D`` formed from ``f`` and ``g`` leave a question open).
     level : flint.arb or None
         A loss found (a ball: its lower end is used), or None; the level is the larger of
         it and :data:`~exactdp.programs.release_bound.FLOOR` (the loss a search over pairs
         has found, :meth:`~exactdp.programs.release.ProgramRelease.loss_at_least`), and
         without either nothing is proved.
+    whole : bool, default False
 
     Returns
     -------
@@ -376,10 +523,13 @@ def below(pieces: Sequence[tuple[Any, ...]], level: flint.arb | None) -> bool:
                 continue
             if not f or not g:  # positive probability under one input only: infinite
                 return False
-            fn, gn = _Fn(f, lam), _Fn(g, lam)
-            own = _own(f, g, d, lam, lo, hi, fn, gn)
-            if own is None:
+            exact = d if callable(d) else (lambda d=d: d)
+            fn, gn = _fn(f, lam), _fn(g, lam)
+            dn = _Fn.cross(fn, gn)
+            constant = not dn.nonzero() and not exact()
+            own = _own(f, g, constant, lam, lo, hi, fn, gn)
+            if own is None or (whole and not all(x < cap for x in own)):
                 return False
-            cap = max([cap, *(flint.arb(x.lower()) for x in own)])
-            cells += [(f, g, d, lam, lo, hi, fn, gn)] if d else []  # constant: its own
+            cap = cap if whole else max([cap, *(flint.arb(x.lower()) for x in own)])
+            cells += [] if constant else [(f, g, exact, lam, lo, hi, fn, gn, dn)]
         return all(_cell_below(*cell, cap=cap) for cell in cells)

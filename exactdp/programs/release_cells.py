@@ -175,9 +175,10 @@ class VPoly(SignOrdered):
         return VPoly(tuple(a / k for a in self.c))
 
     def __hash__(self) -> int:  # kept: a Fraction's hash is a modular inverse
-        if self._hash is None:
+        if self._hash is None:  # a constant hashes as its Fraction (they are equal); a
+            # polynomial by its coefficients' reduced integers (no modular inverse)
             self._hash = hash(self.c[0] if self.c else Fraction(0)) if len(self.c) <= 1 \
-                else hash(self.c)
+                else hash(tuple((a.numerator, a.denominator) for a in self.c))
         return self._hash
 
     def _sign(self) -> int:

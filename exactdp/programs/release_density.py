@@ -64,6 +64,7 @@ from ..exact.piecewise_exp import (
 from .integrate import run_terms
 from .integrate_plan import Bound
 from .integrate_stars import Units, leaf_cuts, units
+from .release_integral import integrate_times, times_integers
 from .runs import Constraint, Linear, Run
 
 #: An affine form of the noises: ``({draw: coefficient}, constant)``, Fractions.
@@ -274,7 +275,7 @@ def _leaves_integral(out: Value, piece: Piece, groups: list[LeafGroup], t: Fract
     part = _INTEGRALS.get(memo)
     if part is None:
         part = {}
-        integrate_piece(part, times(piece, _product(active, t)), a, b, e)
+        integrate_times(part, piece, _product(active, t), a, b, e)
         if len(_INTEGRALS) > 4096:
             _INTEGRALS.clear()
         _INTEGRALS[memo] = part
@@ -371,7 +372,7 @@ def _product(active: list[tuple], t: Fraction) -> Piece:
         g = _cdf_piece(law, rho, up, t) if up is not None else dict(ONE_PIECE)
         if low is not None:
             g = plus(g, _cdf_piece(law, rho, low, t), -1)
-        piece = times(piece, power(g, n))
+        piece = times_integers(piece, power(g, n))
         if not piece:
             break
     if len(_PRODUCTS) > 4096:

@@ -36,8 +36,10 @@ from typing import Any
 
 import sympy
 
+from ..exact.piecewise_exp import value_expr
 from ..exact.signs import compare
 from .release_sup import Terms, derivative, exact_at
+from .run_canon import canonical
 
 
 def vanishing_order(f: Terms, lam: Fraction, at: Fraction, func: str
@@ -101,3 +103,51 @@ def _equal(a: sympy.Expr, b: sympy.Expr) -> bool:
     """``a == b`` exactly: the same expression (sympy's canonical sums, the usual case:
     no subtraction to build), else their difference expanded to 0."""
     return a == b or sympy.expand(a - b) == 0
+
+
+def continuous_ends(cands: list[Any], label: str) -> list[Any]:
+    """Mark a cell end attained where both densities are continuous across it (the limits
+    from both sides equal, exactly): the output with that value attains the limit.
+    ``cands`` are :class:`~exactdp.programs.release_select.Candidate`.
+
+    The limits are :func:`~exactdp.programs.release_sup.exact_at`'s canonical sums
+    ``sum c exp(x)`` (one term per exponent, no zero coefficient), so two are equal in
+    value exactly when they are the same expression: the ``exp`` of distinct rationals are
+    linearly independent over the rationals (Lindemann-Weierstrass)."""
+    ends: dict[Fraction, list[int]] = {}
+    for i, c in enumerate(cands):
+        if c.at is not None:
+            ends.setdefault(c.at, []).append(i)
+    out = list(cands)
+    for at, (*idx,) in ends.items():
+        if len(idx) != 2:
+            continue
+        (f1, g1), (f2, g2) = (cands[i].exact for i in idx)
+        if f1 == f2 and g1 == g2:
+            for i in idx:
+                out[i] = replace(cands[i], enclosure=None, infinite=0, attained=True,
+                                 witness=f"{label} with the value {at}", tighten=None,
+                                 log=None)
+    return out
+
+
+#: :func:`point_density` by the renumbered runs (:func:`~exactdp.programs.run_canon.
+#: canonical`, strict: the same event) and the value (at most 4096, then cleared).
+_POINTS: dict[tuple, sympy.Expr] = {}
+
+
+def point_density(runs: list[Any], v: Fraction, func: str, unit: sympy.Expr,
+                  density: Callable[[list, tuple, str], tuple[Any, dict]]) -> sympy.Expr:
+    """The density of the runs at the released value ``v``, exactly (``density``: the
+    loss's, :func:`~exactdp.programs.release_loss.loss_supremum`; ``unit`` its noise unit),
+    for :func:`attained_ends`; shared by runs equal up to a renumbering of their noises (a
+    suite row's neighbours meet one pattern under many permutations)."""
+    keys = [canonical(r, strict=True) for r in runs]
+    if any(k is None for k in keys):
+        return value_expr(density(runs, (v,), func)[1], unit)
+    memo = (tuple(k[1] for k in keys), v, unit)  # type: ignore[index]
+    if memo not in _POINTS:
+        if len(_POINTS) > 4096:
+            _POINTS.clear()
+        _POINTS[memo] = value_expr(density(runs, (v,), func)[1], unit)
+    return _POINTS[memo]

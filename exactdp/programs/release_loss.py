@@ -33,10 +33,12 @@ is its midpoint.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from contextvars import ContextVar
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache, partial
+from functools import cache, partial
+from itertools import zip_longest
 from typing import Any
 
 import flint
@@ -50,23 +52,22 @@ from ..exact.signs import compare
 from ..progress import Steps, progress_bar
 from .integrate import run_cost
 from .integrate_stars import units
-from .release_below import below, under
+from .release_below import below, constant_ratio, ends_level, under
 from .release_bound import FLOOR, BelowFloor, check_bounds, ordered_patterns
 from .release_cells import VPoly, joint_cells
 from .release_chain import Tools, exponential_chain, several_values
 from .release_density import run_density
-from .release_edge import attained_ends, edge_limit
+from .release_edge import attained_ends, continuous_ends, edge_limit, point_density
 from .release_factor import product_supremum
 from .release_max import max_pattern
 from .release_patterns import real_count
 from .release_products import cross
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
 from .release_select import Candidate, abs_ball, hull_ends, kept, log_sign, select
-from .release_separable import positive_log, separable_shift
+from .release_separable import separable_candidates
 from .release_sup import (
     MAX_STEPS,
     Terms,
-    add,
     exact_at,
     leading,
     negate_v,
@@ -74,7 +75,6 @@ from .release_sup import (
     refine,
     zeros,
 )
-from .run_canon import canonical
 from .runs import Run
 
 #: Bisections of the critical-point search of one pattern (shared by its cells) when a
@@ -95,12 +95,21 @@ def _lam(unit: sympy.Expr, func: str) -> Fraction:
 def _terms(value: dict, lam: Fraction) -> Terms:
     """A density value with :class:`VPoly` exponents and coefficients as :data:`Terms`."""
     out: Terms = {}
+    powers: dict[int, Fraction] = {}
     for (e, w), q in value.items():
         wp = VPoly.lift(w).c
-        k = wp[1] if len(wp) > 1 else Fraction(0)
-        w0 = wp[0] if wp else Fraction(0)
-        poly = tuple(a * lam**e for a in VPoly.lift(q).c)
-        out = add(out, {(k, w0): poly})
+        key = (wp[1] if len(wp) > 1 else Fraction(0), wp[0] if wp else Fraction(0))
+        scale = powers.get(e) or powers.setdefault(e, lam**e)
+        poly = [a * scale for a in VPoly.lift(q).c]
+        old = out.get(key)
+        if old is not None:  # as add(out, {key: poly}), in place: a vanishing sum leaves
+            poly = [x + y for x, y in zip_longest(old, poly, fillvalue=Fraction(0))]
+            while poly and poly[-1] == 0:
+                poly.pop()
+        if poly:
+            out[key] = tuple(poly)
+        else:
+            out.pop(key, None)
     return out
 
 
@@ -147,9 +156,10 @@ def _dratio(f: Terms, g: Terms, lam: Fraction) -> Terms:
 def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
                      hi: Fraction | None, label: str, func: str,
                      critical: str = "all", steps: int = MAX_STEPS,
-                     d: Terms | None = None) -> list[Candidate]:
+                     d: Terms | None = None, constant: bool | None = None) -> list[Candidate]:
     """The candidates of one cell: its ends' limits or its constant ratio (``critical``
-    ``"all"`` or ``"none"``) and its interior critical points (``"all"`` or ``"only"``)."""
+    ``"all"`` or ``"none"``; ``constant``: whether the ratio is constant, where known
+    without ``d``) and its interior critical points (``"all"`` or ``"only"``)."""
     span = f"{label} with the value in ({'-oo' if lo is None else lo}, " \
            f"{'oo' if hi is None else hi})"
     if not f and not g:
@@ -160,8 +170,10 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
     if not f or not g:
         return [Candidate(None, None, 1 if f else -1, True,
                           f"{span} (probability 0 under one input only)")]
-    d = _dratio(f, g, lam) if d is None else d
-    if not d:  # the ratio is constant on the cell
+    if constant is None:
+        d = _dratio(f, g, lam) if d is None else d
+        constant = not d
+    if constant:  # the ratio is constant on the cell
         t = (lo + hi) / 2 if lo is not None and hi is not None else (
             (lo + 1) if lo is not None else (hi - 1) if hi is not None else Fraction(0))
         return [Candidate(_log_ratio(exact_at(f, t, lam), exact_at(g, t, lam)), None, 0,
@@ -183,7 +195,10 @@ def _cell_candidates(f: Terms, g: Terms, lam: Fraction, lo: Fraction | None,
             continue
         out.append(Candidate(_log_ratio(fe, ge), None, 0, False,
                              f"{label} as the value -> {end}", end))
-    return out + (_critical(f, g, d, lam, lo, hi, label, func) if critical == "all" else [])
+    if critical != "all":
+        return out
+    return out + _critical(f, g, _dratio(f, g, lam) if d is None else d, lam, lo, hi, label,
+                           func)
 
 
 def _critical(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
@@ -209,47 +224,37 @@ def _critical(f: Terms, g: Terms, d: Terms, lam: Fraction, lo: Fraction | None,
     return out
 
 
-def _one_value(dist: Any, other: Any, key: Any, label: str, func: str
-               ) -> tuple[list[Candidate], list]:
-    """The candidates of a pattern with one released value at its cells' ends and on its
-    cells of constant ratio, and its cells (for :func:`_one_value_critical`; empty when a
-    cell has positive probability under one input only: the loss is then infinite)."""
-    runs_p, runs_q = dist.runs[key], other.runs[key]
-    holder: dict[str, sympy.Expr] = {}
+def _cells(dist: Any, other: Any, key: Any, func: str) -> tuple[sympy.Expr, list]:
+    """The noise unit and the cells ``(f, g, lam, lo, hi, d)`` of a pattern with one
+    released value (each input's cells cached): ``d()`` is ``f' g - f g'``, formed when
+    first asked (:func:`~exactdp.programs.release_below.below` seldom needs it)."""
+    unit: sympy.Expr = sympy.Integer(1)
     pieces = []
-    for cell in joint_cells(dist, other, key, func, _density):  # each input's cells cached
-        (holder["unit"], fr), (_, gr) = cell.result
-        lam = _lam(holder["unit"], func)
+    for cell in joint_cells(dist, other, key, func, _density):
+        (unit, fr), (_, gr) = cell.result
+        lam = _lam(unit, func)
         f, g = _terms(fr, lam), _terms(gr, lam)
-        pieces.append((f, g, lam, cell.lo, cell.hi, _dratio(f, g, lam) if f and g else {}))
+        d = cache(partial(_dratio, f, g, lam)) if f and g else dict
+        pieces.append((f, g, lam, cell.lo, cell.hi, d))
+    return unit, pieces
+
+
+def _one_value(dist: Any, other: Any, key: Any, label: str, func: str, unit: sympy.Expr,
+               pieces: list) -> tuple[list[Candidate], list]:
+    """The candidates of a pattern with one released value at its cells' ends and on its
+    cells of constant ratio (:func:`_cells`), and its cells (for :func:`_one_value_critical`;
+    empty when a cell has positive probability under one input only: the loss is then
+    infinite)."""
+    runs_p, runs_q = dist.runs[key], other.runs[key]
     # a cell of positive probability under one input only makes the loss infinite: no
     # critical point elsewhere can matter, so none is searched
     one_sided = [p for p in pieces if bool(p[0]) != bool(p[1])]
     out = [c for f, g, lam, lo, hi, d in one_sided or pieces
-           for c in _cell_candidates(f, g, lam, lo, hi, label, func, "none", d=d)]
-    out = attained_ends(_continuous_ends(out, label), (runs_p, runs_q), label,
-                        lambda v, r: _point(r, v, func, holder["unit"]))
+           for c in _cell_candidates(f, g, lam, lo, hi, label, func, "none",
+                                     constant=bool(f and g) and constant_ratio(f, g, lam, d))]
+    out = attained_ends(continuous_ends(out, label), (runs_p, runs_q), label,
+                        lambda v, r: point_density(r, v, func, unit, _density))
     return out, [] if one_sided else pieces
-
-
-#: :func:`_point` by the renumbered runs (:func:`~exactdp.programs.run_canon.canonical`,
-#: strict: the same event) and the value (at most 4096, then cleared).
-_POINTS: dict[tuple, sympy.Expr] = {}
-
-
-def _point(runs: list[Run], v: Fraction, func: str, unit: sympy.Expr) -> sympy.Expr:
-    """The density of the runs at the released value ``v``, exactly (shared by runs equal
-    up to a renumbering of their noises: a suite row's neighbours meet one pattern under
-    many permutations)."""
-    keys = [canonical(r, strict=True) for r in runs]
-    if any(k is None for k in keys):
-        return value_expr(_density(runs, (v,), func)[1], unit)
-    memo = (tuple(k[1] for k in keys), v, unit)  # type: ignore[index]
-    if memo not in _POINTS:
-        if len(_POINTS) > 4096:
-            _POINTS.clear()
-        _POINTS[memo] = value_expr(_density(runs, (v,), func)[1], unit)
-    return _POINTS[memo]
 
 
 def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr | None
@@ -261,13 +266,13 @@ def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr |
     out: list[Candidate] = []
     if bound is None:
         for f, g, lam, lo, hi, d in pieces:
-            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS, d)
+            out += _cell_candidates(f, g, lam, lo, hi, label, func, "only", MAX_STEPS, d())
         return out, False
-    spent, todo = [0], [p for p in pieces if p[0] and p[1] and p[5]]
+    spent, todo = [0], [p for p in pieces if p[0] and p[1] and p[5]()]
     try:  # each cell a fair share of what is left: a cell needing few steps leaves the rest
         for i, (f, g, lam, lo, hi, d) in enumerate(todo):
             steps = max(40, (BRACKET_STEPS - spent[0]) // (len(todo) - i))
-            out += _critical(f, g, d, lam, lo, hi, label, func, steps, spent)
+            out += _critical(f, g, d(), lam, lo, hi, label, func, steps, spent)
     except ValueError:
         return out, True
     return out, False
@@ -299,64 +304,6 @@ def _screened(pieces: list, label: str) -> list[Candidate]:
     x, f, g, lam = found
     return [Candidate(_log_ratio(exact_at(f, x, lam), exact_at(g, x, lam)), None, 0, True,
                       f"{label} with the value {x}")]
-
-
-def _continuous_ends(cands: list[Candidate], label: str) -> list[Candidate]:
-    """Mark a cell end attained where both densities are continuous across it (the limits
-    from both sides equal, exactly): the output with that value attains the limit.
-
-    The limits are :func:`~exactdp.programs.release_sup.exact_at`'s canonical sums
-    ``sum c exp(x)`` (one term per exponent, no zero coefficient), so two are equal in
-    value exactly when they are the same expression: the ``exp`` of distinct rationals are
-    linearly independent over the rationals (Lindemann-Weierstrass)."""
-    ends: dict[Fraction, list[int]] = {}
-    for i, c in enumerate(cands):
-        if c.at is not None:
-            ends.setdefault(c.at, []).append(i)
-    out = list(cands)
-    for at, (*idx,) in ends.items():
-        if len(idx) != 2:
-            continue
-        (f1, g1), (f2, g2) = (cands[i].exact for i in idx)  # type: ignore[misc]
-        if f1 == f2 and g1 == g2:
-            for i in idx:
-                out[i] = Candidate(cands[i].exact, None, 0, True,
-                                   f"{label} with the value {at}", at)
-    return out
-
-
-@lru_cache(maxsize=4096)
-def _log_ball(p: sympy.Expr, bits: int) -> flint.arb:
-    """``ln p`` enclosed at ``bits`` (cached: a suite row reads one vector's probabilities
-    against each of its neighbours)."""
-    with flint_prec(bits):
-        return to_arb(p, bits).log()
-
-
-def _separable(dist: Any, other: Any, key: Any, label: str) -> list[Candidate] | None:
-    """Candidates for a pattern whose released values are an invertible linear map of
-    noises no comparison uses (:func:`~exactdp.programs.release_separable.separable_shift`:
-    ``ln P/P' + s`` and ``-(ln P/P' - s)``, both attained; infinite where an exponential
-    noise moves), or None when the pattern is not of that form."""
-    runs_p, runs_q = dist.runs[key], other.runs[key]
-    shift = separable_shift(runs_p[0], runs_q[0]) if len(runs_p) == len(runs_q) == 1 else None
-    if shift is None:
-        return None
-    P = dist.probabilities[dist.keys.index(key)]
-    Q = other.probabilities[other.keys.index(key)]
-    if P == 0 or Q == 0:
-        return [Candidate(None, None, 1 if Q == 0 else -1, True, label)] if P != Q else []
-    if shift.support:
-        return [Candidate(None, None, shift.support, True, f"{label}: a released value below "
-                          "the other input's support (probability 0 under it)")]
-    s = shift.spread
-    with flint_prec(prec()):  # one ball of each density: both candidates share them
-        ratio, b = _log_ball(P, prec()) - _log_ball(Q, prec()), to_arb(s, prec())
-    side = f"{label} with every noise beyond both inputs' centres, on the side favouring the"
-    return [Candidate((P * sympy.exp(s), Q), ratio + b, 0, True, f"{side} first",
-                      log=lambda d: positive_log(P / Q) + s if d >= 0 else positive_log(Q / P) - s),
-            Candidate((P, Q * sympy.exp(s)), ratio - b, 0, True, f"{side} second",
-                      log=lambda d: positive_log(P / Q) - s if d >= 0 else positive_log(Q / P) + s)]
 
 
 def _released_max(dist: Any, other: Any, key: Any, label: str, func: str
@@ -422,7 +369,7 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
     for key in keys:  # separable values first: exact at once (their integrals are the
         pattern = dist.outputs[dist.keys.index(key)]  # probabilities'), no bound needed
         label = f"the pattern {pattern!r}"
-        sep = _separable(dist, other, key, label) if real_count(pattern) else None
+        sep = separable_candidates(dist, other, key, label) if real_count(pattern) else None
         sep = _released_max(dist, other, key, label, func) if sep is None and real_count(
             pattern) == 1 and not _SIGN.get() else sep
         out += sep if sep is not None else []
@@ -430,7 +377,8 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
         if sep is not None:
             step()
     check_bounds(func, dist.runs, other.runs, rest, integrals=True)
-    for key, bound in ordered_patterns(dist, other, rest):
+    ordered, ahead = ordered_patterns(dist, other, rest), _Ahead({}, [])
+    for n, (key, bound) in enumerate(ordered):
         t = top()
         if bound is not None and t is not None and _reaches(t, bound):
             step()
@@ -445,11 +393,17 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             if P != 0 and Q != 0:  # both 0: no output of this pattern
                 out.append(Candidate(_log_ratio(P, Q), None, 0, True, label))
         elif k == 1 and not exponential_chain(dist.runs[key], other.runs[key]):
-            found, pieces = _one_value(dist, other, key, label, func)
+            unit, pieces = ahead.cells.pop(key) if key in ahead.cells else _cells(
+                dist, other, key, func)
+            if below(pieces, ahead.level(t), whole=True):
+                step()  # every output of the pattern below a loss found (or the floor)
+                continue
+            found, pieces = _one_value(dist, other, key, label, func, unit, pieces)
             out += found
             if any(c.infinite and c.attained for c in out):
                 return out, []  # the loss is infinite, attained: nothing else can matter
             pending.append((key, bound, label, pieces))
+            ahead.fetch(dist, other, ordered[n + 1:], bound, top(), func)
             continue  # its step after its critical points, below
         else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
             found, settled = several_values(dist.runs[key], other.runs[key], label, func,
@@ -459,7 +413,54 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             if not settled:
                 brackets.append(Bracketed(label, bound, "a search over its released values"))
         step()
-    # the critical points last, where the other candidates leave room below the bound
+    _pending(pending, out, brackets, top, step, func)
+    return out, brackets
+
+
+@dataclass
+class _Ahead:
+    """The cells of the one-value patterns that follow one just computed with the same
+    translation bound (the next the loop computes, unless a loss found reaches the bound),
+    and ``lows``: their largest ``|ln f/f'|`` at a cell end
+    (:func:`~exactdp.programs.release_below.ends_level`), a certified lower bound on the
+    loss. A pattern proved below it, before or after the one it comes from, is skipped:
+    it cannot change the loss (an order by these would name another pair among ties). Not
+    for a directional supremum (those ends may lie on the other side)."""
+
+    cells: dict[Any, tuple[sympy.Expr, list]]
+    lows: list[flint.arb]
+
+    def level(self, t: Candidate | None) -> flint.arb | None:
+        """The larger lower end of ``|t|`` and of :attr:`lows` (None: neither)."""
+        balls = ([] if t is None else [abs_ball(t)]) + self.lows
+        return max(balls, key=lambda b: b.lower()) if balls else None
+
+    def fetch(self, dist: Any, other: Any, later: list, bound: sympy.Expr | None,
+              t: Candidate | None, func: str) -> None:
+        """Once per loop, where ``bound`` is set, no loss found ``t`` reaches it, and
+        the patterns ``later`` begin with one-value patterns of the same bound."""
+        if self.cells or self.lows or _SIGN.get() or bound is None or (
+                t is not None and _reaches(t, bound)):
+            return
+        for key, b in later:
+            if b != bound:
+                break  # the bounds fall: the group ends
+            pattern = dist.outputs[dist.keys.index(key)]
+            if real_count(pattern) != 1 or exponential_chain(dist.runs[key], other.runs[key]):
+                continue
+            try:
+                self.cells[key] = _cells(dist, other, key, func)
+            except (ValueError, ArithmeticError):
+                continue  # said again where the loop computes it
+        found = [ends_level(p) for _, p in self.cells.values()]
+        self.lows += [max((x for x in found if x is not None), key=lambda b: b.lower())
+                      ] if any(x is not None for x in found) else []
+
+
+def _pending(pending: list, out: list[Candidate], brackets: list[Bracketed],
+             top: Callable[[], Candidate | None], step: Steps, func: str) -> None:
+    """The critical points of the one-value patterns last (appended to ``out`` and
+    ``brackets``), where the other candidates leave room below the bound."""
     for i, (_key, bound, label, pieces) in enumerate(pending):
         if i:
             step()  # the pattern before is done (the last one: Steps.finish)
@@ -480,7 +481,6 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
         out += found
         if undecided and bound is not None:
             brackets.append(Bracketed(label, bound, "its critical points were not isolated"))
-    return out, brackets
 
 
 def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.Expr

@@ -31,11 +31,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
+from typing import Any
 
 import flint
 import sympy
 
+from ..exact import flint_prec, to_arb
 from .release_density import affine
+from .release_select import Candidate
+from .release_sup import prec
 from .runs import Run
 
 #: The laws whose shifted log density ratio is bounded and attained (Laplace) or infinite
@@ -126,3 +131,40 @@ def positive_log(x: sympy.Expr) -> sympy.Expr:
     if x.is_Number or isinstance(x, sympy.exp) or x is sympy.E:  # exp(1) is E, not an exp
         return sympy.log(x)
     return sympy.log(x, evaluate=False)
+
+
+@lru_cache(maxsize=4096)
+def _log_ball(p: sympy.Expr, bits: int) -> flint.arb:
+    """``ln p`` enclosed at ``bits`` (cached: a suite row reads one vector's probabilities
+    against each of its neighbours)."""
+    with flint_prec(bits):
+        return to_arb(p, bits).log()
+
+
+def separable_candidates(dist: Any, other: Any, key: Any, label: str
+                         ) -> list[Candidate] | None:
+    """Candidates for the loss of :mod:`exactdp.programs.release_loss` on a pattern whose
+    released values are an invertible linear map of noises no comparison uses
+    (:func:`separable_shift`: ``ln P/P' + s`` and ``-(ln P/P' - s)``, both attained;
+    infinite where an exponential noise moves), or None when the pattern is not of that
+    form (``dist``, ``other``: the two inputs' release distributions, ``key`` the
+    pattern's, ``label`` its name in the witness)."""
+    runs_p, runs_q = dist.runs[key], other.runs[key]
+    shift = separable_shift(runs_p[0], runs_q[0]) if len(runs_p) == len(runs_q) == 1 else None
+    if shift is None:
+        return None
+    P = dist.probabilities[dist.keys.index(key)]
+    Q = other.probabilities[other.keys.index(key)]
+    if P == 0 or Q == 0:
+        return [Candidate(None, None, 1 if Q == 0 else -1, True, label)] if P != Q else []
+    if shift.support:
+        return [Candidate(None, None, shift.support, True, f"{label}: a released value below "
+                          "the other input's support (probability 0 under it)")]
+    s = shift.spread
+    with flint_prec(prec()):  # one ball of each density: both candidates share them
+        ratio, b = _log_ball(P, prec()) - _log_ball(Q, prec()), to_arb(s, prec())
+    side = f"{label} with every noise beyond both inputs' centres, on the side favouring the"
+    return [Candidate((P * sympy.exp(s), Q), ratio + b, 0, True, f"{side} first",
+                      log=lambda d: positive_log(P / Q) + s if d >= 0 else positive_log(Q / P) - s),
+            Candidate((P, Q * sympy.exp(s)), ratio - b, 0, True, f"{side} second",
+                      log=lambda d: positive_log(P / Q) - s if d >= 0 else positive_log(Q / P) + s)]

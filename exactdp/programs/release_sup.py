@@ -325,8 +325,11 @@ def log_ratio(big: sympy.Expr, small: sympy.Expr) -> sympy.Expr:
 def _leading_terms(f: Terms) -> tuple[Fraction, int, dict[Fraction, Fraction]] | None:
     """``(k, d, {w: c})``: ``f(v) ~ v**d exp(lam k v) sum_w c exp(lam w)`` as ``v -> +oo``
     (None: f is 0)."""
-    for k in sorted({k for k, _ in f}, reverse=True):
-        group = {w: p for (k2, w), p in f.items() if k2 == k}
+    groups: dict[Fraction, dict[Fraction, tuple[Fraction, ...]]] = {}
+    for (k, w), p in f.items():  # one pass (a derivative's thousands of terms)
+        groups.setdefault(k, {})[w] = p
+    for k in sorted(groups, reverse=True):
+        group = groups[k]
         for d in range(max(len(p) for p in group.values()) - 1, -1, -1):
             cs = {w: p[d] for w, p in group.items() if d < len(p) and p[d]}
             if cs:
@@ -342,6 +345,26 @@ def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
     k, d, cs = found
     return k, d, sympy.Add(*[sympy.Rational(c.numerator, c.denominator)
                              * sympy.exp(sympy.Rational(lam * w)) for w, c in cs.items()])
+
+
+def leading_ball(f: Terms, lam: Fraction) -> tuple[Fraction, int, flint.arb] | None:
+    """:func:`leading` with ``C`` enclosed at the working precision instead (a ball of
+    the same sum, formed without sympy; None: f is 0).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_sup import leading_ball
+    >>> k, d, c = leading_ball({(F(1), F(0)): (F(0), F(2)), (F(1), F(1)): (F(0), F(1))}, F(1))
+    >>> k, d, round(float(c.mid()), 9)  # 2 + e
+    (Fraction(1, 1), 1, 4.718281828)
+    """
+    found = _leading_terms(f)
+    if found is None:
+        return None
+    k, d, cs = found
+    return k, d, sum((fraction_ball(c) * _weight(lam, w, flint.ctx.prec) for w, c in cs.items()),
+                     flint.arb(0))
 
 
 def _sign_at(f: Terms, v: Fraction, lam: Fraction) -> int:

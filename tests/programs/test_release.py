@@ -306,9 +306,9 @@ def test_a_loss_estimated_past_the_limit_is_refused_at_the_enumerations_probes()
 
 def test_histogram_loss_is_priced_as_one_linear_map():
     """A histogram releases k values of k independent noises with no comparison: its loss
-    supremum is separable (release_loss._separable), priced at about 5e-6 k**3 s, not by
-    the coordinate search: 30 answers answer (0.2 s CPU, the search priced them at 195 s),
-    300 are refused (125 s CPU measured when allowed)."""
+    supremum is separable (release_separable.separable_candidates), priced at about 5e-6
+    k**3 s, not by the coordinate search: 30 answers answer (0.2 s CPU, the search priced
+    them at 195 s), 300 are refused (125 s CPU measured when allowed)."""
     m = L.histogram(epsilon=R(1, 2))
     (run,) = rel.release_trace(m, tuple(sympy.Integer(a) for a in range(30))).runs
     assert loss_seconds(run) < 1

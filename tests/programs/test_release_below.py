@@ -73,7 +73,7 @@ def test_patterns_proved_below_have_their_critical_points_below():
     for key in a.keys:
         if real_count(a.outputs[a.keys.index(key)]) != 1:
             continue
-        ends, pieces = RL._one_value(a, b, key, "p", "test")
+        ends, pieces = RL._one_value(a, b, key, "p", "test", *RL._cells(a, b, key, "test"))
         crit, _ = RL._one_value_critical(pieces, "p", "test", None)
         with flint_prec(200):
             top = max(abs_ball(c).upper() for c in crit)
@@ -116,3 +116,94 @@ def test_scaled_pieces_and_monotone_pieces_against_dense_evaluation():
                     steps = [b - a for a, b in zip(vals, vals[1:], strict=False)]
                     assert all(s > 0 for s in steps) or all(s < 0 for s in steps)
     assert monotone >= 4
+
+
+def test_whole_needs_the_cell_ends_below_the_level_too():
+    # L = ln((e^v + 2) / (e^v + 1)) on (0, oo) falls from ln(3/2) = 0.405 at v = 0: below()
+    # covers any level (the end is the pattern's own candidate), whole=True only a level
+    # above ln(3/2), the supremum (its end's limit)
+    f = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(2),)}
+    g = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(1),)}
+    cell = _cell(f, g, F(0))
+    assert below([cell], _level(sympy.Rational(1, 10)))
+    assert not below([cell], _level(sympy.Rational(1, 10)), whole=True)
+    assert not below([cell], _level(sympy.log(sympy.Rational(3, 2))), whole=True)
+    assert below([cell], _level(sympy.log(sympy.Rational(3, 2)) + sympy.Rational(1, 10**6)),
+                 whole=True)
+
+
+def test_the_exact_d_is_asked_for_only_where_the_enclosures_leave_a_question():
+    # a finite cell: D's enclosure from f and g decides everything; an infinite one needs
+    # the exact D for its tail (tail_start); a constant ratio (f = 2 g: D = 0) too
+    f = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(2),)}
+    g = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(1),)}
+    asked = []
+
+    def lazy(cell):
+        def d():
+            asked.append(1)
+            return cell[5]
+        return (*cell[:5], d)
+
+    assert below([lazy(_cell(f, g, F(0), F(3)))], _level(1))
+    assert asked == []
+    assert below([lazy(_cell(f, g, F(0)))], _level(1))  # its tail by _far: no D
+    assert asked == []
+    lin = {(F(1), F(0)): (F(1), F(1))}  # (1 + v) e^v over (2 + v) e^v: a leading polynomial
+    assert below([lazy(_cell(lin, {(F(1), F(0)): (F(2), F(1))}, F(0)))], _level(1))
+    assert asked  # its tail by tail_start on the exact D
+    asked.clear()
+    double = {k: tuple(2 * a for a in p) for k, p in g.items()}
+    assert below([lazy(_cell(double, g))], _level(1), whole=True)  # |L| = ln 2 < 1
+    assert asked and not below([lazy(_cell(double, g))], _level(sympy.log(2)), whole=True)
+
+
+def test_the_cross_of_the_grouped_densities_encloses_the_exact_d():
+    # D = f' g - f g' grouped from f and g (arb products) against the exact D grouped,
+    # at 7 points of an AdaptiveSVT cell (4 queries, (1, 1, 1, 1) vs (2, 2, 0, 0)): the
+    # balls overlap, and the cross's is as narrow within a factor 100
+    from exactdp.programs import release_below as B
+
+    m = L.adaptive_svt(epsilon=sympy.Rational(1, 10), threshold=1)
+    a, b = m.distribution((1, 1, 1, 1)), m.distribution((2, 2, 0, 0))
+    key = next(k for k in a.keys if a.outputs[a.keys.index(k)][:3] == (False,) * 3
+               and real_count(a.outputs[a.keys.index(k)]) == 1)
+    checked = 0
+    with flint_prec(200):
+        for f, g, lam, lo, hi, d in RL._cells(a, b, key, "test")[1]:
+            if not (f and g) or lo is None or hi is None:
+                continue
+            exact = B._Fn(d(), lam)
+            cross = B._Fn.cross(B._Fn(f, lam), B._Fn(g, lam))
+            for i in range(1, 8):
+                x = flint.arb(flint.fmpq(*(lo + (hi - lo) * F(i, 8)).as_integer_ratio()))
+                one, two = exact.at(x), cross.at(x)
+                assert one.overlaps(two) and two.rad() <= 100 * one.rad() + 1e-150
+                checked += 1
+    assert checked >= 14
+
+
+def test_far_tail_bound_holds_past_its_start_against_direct_evaluation():
+    # L = ln((e^v + 2 + v) / (e^v + 1)) -> 0 as v -> oo: _far's M has |L| < cap at every
+    # point checked past it (L in floats, far from the cap); other leading slopes, or a
+    # leading polynomial, give None
+    import math
+
+    from exactdp.programs import release_below as B
+
+    f = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(2), F(1))}
+    g = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(1),)}
+    lam = F(1)
+    with flint_prec(200):
+        fn, gn = B._Fn(f, lam), B._Fn(g, lam)
+        for cap in ("0.1", "0.001"):
+            m = B._far(fn, gn, F(1), flint.arb(cap))
+            assert m is not None
+            for x in (m, m + F(1, 3), m + 1, 2 * m, 10 * m, 1000 * m):
+                v = float(x)
+                L = math.log1p((1 + v) * math.exp(-v) / (1 + math.exp(-v)))
+                assert L < float(cap)
+        other = {(F(2), F(0)): (F(1),)}
+        assert B._far(B._Fn(other, lam), gn, F(1), flint.arb(1)) is None
+        poly = {(F(1), F(0)): (F(1), F(1))}
+        assert B._far(B._Fn(poly, lam), gn, F(1), flint.arb(1)) is None

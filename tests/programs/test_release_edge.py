@@ -118,3 +118,23 @@ def test_exponential_noisy_max_value_edge_with_positive_densities_is_attained():
             r = (mpmath.quad(lambda v: _density(a, v), [2, 2 + h])
                  / mpmath.quad(lambda v: _density(b, v), [2, 2 + h]))
             assert abs(r - (1 + mpmath.exp(-0.5))) < 2 * h and r < 1 + mpmath.exp(-0.5)
+
+
+def test_continuous_ends_marks_an_end_with_equal_limits_from_both_sides():
+    # two cells meeting at v = 2 with the same limit pair (the densities continuous
+    # there): both candidates attained, witnessed at the value 2; an end whose two limits
+    # differ, and an end of one cell only, stay as they are
+    from exactdp.programs.release_edge import continuous_ends
+    from exactdp.programs.release_select import Candidate
+
+    e = sympy.exp(sympy.Rational(1, 3))
+    pair = (2 * e, e + 1)
+    cands = [Candidate(pair, None, 0, False, "left", Fraction(2)),
+             Candidate(pair, None, 0, False, "right", Fraction(2)),
+             Candidate((e, sympy.Integer(1)), None, 0, False, "a", Fraction(5)),
+             Candidate((e, sympy.Integer(2)), None, 0, False, "b", Fraction(5)),
+             Candidate((e, sympy.Integer(3)), None, 0, False, "c", Fraction(7))]
+    out = continuous_ends(cands, "p")
+    assert [c.attained for c in out] == [True, True, False, False, False]
+    assert out[0].witness == out[1].witness == "p with the value 2"
+    assert out[2:] == cands[2:] and out[0].exact == pair
