@@ -193,8 +193,7 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
         "ReportNoisyMax", _p(noise="laplace", output="value"))),
     "noisy_max_value_exponential": SuiteSetting(queries=5, equivalent=(
         "ReportNoisyMax", _p(noise="exponential", output="value"))),
-    # check_dp's 152 heuristic neighbours through the screen: every bound is at most 1/2
-    # (the patterns' worst), 4.7 s CPU of linear programmes: over the row's 1 s budget
+    # check_dp's 152 heuristic neighbours: every bound <= 1/2 (the patterns'), 4.7 s CPU of LPs
     "svt3": SuiteSetting(_p(threshold=1, c=1), 10, equivalent=(
         "SparseVector", _p(threshold=1, c=1, variant=3)), heuristic=False),
     # the screen's bounds (the program's runs at c = 2) cost 4 s CPU, the losses 0.9 s
