@@ -279,6 +279,9 @@ def _leaves_integral(out: Value, piece: Piece, groups: list[LeafGroup], t: Fract
         if len(_INTEGRALS) > 4096:
             _INTEGRALS.clear()
         _INTEGRALS[memo] = part
+    if not out:  # the same mapping and order as term by term
+        out.update(part)
+        return
     for k, q in part.items():
         add_term(out, k, q)
 

@@ -113,6 +113,10 @@ def integrate_times(out: Value, piece: Piece, prod: Piece, lo: Any, hi: Any, e: 
     ends = [(end, x0, x1, sign, poly or isinstance(end, VPoly))
             for end, x0, x1, sign in ((hi, H0, H1, 1), (lo, L0, L1, -1)) if end is not None]
     dd = d * d
+    if not out:
+        _fill(out, terms, [(x0, x1, sign, is_poly) for _, x0, x1, sign, is_poly in ends],
+              (s, d, R0, C0, C1, n0, d0), (q0, w0, lo, hi, e), prod)
+        return
     for (R1, W1, Q1), ((_, w1), q1) in zip(terms, prod.items(), strict=True):
         R = R0 + R1 * s
         if not R:  # a constant term: as integrate_piece
@@ -132,6 +136,57 @@ def integrate_times(out: Value, piece: Piece, prod: Piece, lo: Any, hi: Any, e: 
             else:
                 key = k0
             add_term(out, (e - 1, key), Fraction(sign * num, den))
+
+
+def _fill(out: Value, terms: list[tuple[int, int, int]], ends: list[tuple],
+          ints: tuple[int, ...], fracs: tuple, prod: Piece) -> None:
+    """The loop of :func:`integrate_times` into an empty ``out``: each exponent kept as
+    its integers ``(K0, K1)`` over ``d**2`` and each coefficient as an integer over one
+    common denominator ``d0 L`` (``L`` the lcm of the rates ``R``) while the sums form,
+    in the order ``add_term`` gives (a key whose sum vanishes leaves, and comes back
+    last, with the type of its new first key); one Fraction per number at the end."""
+    s, d, R0, C0, C1, n0, d0 = ints
+    q0, w0, lo, hi, e = fracs
+    dd = d * d
+    rates = [R0 + R1 * s for R1, _, _ in terms]
+    big = math.lcm(1, *(abs(R) for R in rates if R))
+    acc: dict[tuple, list] = {}
+    consts = None
+    for i, ((_, W1, Q1), R) in enumerate(zip(terms, rates, strict=True)):
+        if not R:  # a constant term: as integrate_piece, in Fractions
+            if lo is None or hi is None:
+                raise ArithmeticError("integrate_piece: a constant term on an infinite interval")
+            consts = consts if consts is not None else list(prod.items())
+            (_, w1), q1 = consts[i]
+            _add(acc, ("c", w0 + w1), None, q0 * q1 * (hi - lo))
+            continue
+        if (lo is None and R < 0) or (hi is None and R > 0):
+            raise ArithmeticError("integrate_piece: a term does not decay at an infinite end")
+        cw = (C0 + W1 * s) * d
+        num = n0 * Q1 * (big // R)
+        for x0, x1, sign, is_poly in ends:
+            _add(acc, (R * x0 + cw, R * x1 + C1 * d if is_poly else 0), is_poly, sign * num)
+    den = d0 * big
+    for key, (is_poly, q) in acc.items():
+        if key[0] == "c":
+            out[(e, key[1])] = q
+            continue
+        k0 = Fraction(key[0], dd)
+        out[(e - 1, VPoly((k0, Fraction(key[1], dd))) if is_poly else k0)] = Fraction(q, den)
+
+
+def _add(acc: dict[tuple, list], key: tuple, is_poly: Any, q: Any) -> None:
+    """``add_term`` on ``acc``'s entries ``[type of the first key, sum]``."""
+    old = acc.get(key)
+    if old is None:
+        if q:
+            acc[key] = [is_poly, q]
+        return
+    v = old[1] + q
+    if v:
+        old[1] = v
+    else:
+        del acc[key]
 
 
 def _integers(a: Piece) -> tuple[int, int, int, list[tuple[int, int, int]]] | None:
