@@ -126,6 +126,22 @@ class VPoly(SignOrdered):
         self.c = tuple(c)
         self._hash: int | None = None
 
+    @classmethod
+    def linear(cls, c0: Fraction, c1: Fraction) -> VPoly:
+        """``VPoly((c0, c1))`` without its checks (the trailing zeros dropped alike).
+
+        Examples
+        --------
+        >>> from fractions import Fraction as F
+        >>> from exactdp.programs.release_cells import VPoly
+        >>> VPoly.linear(F(1), F(0)).c, VPoly.linear(F(0), F(0)).c
+        ((Fraction(1, 1),), ())
+        """
+        out = object.__new__(cls)
+        out.c = (c0, c1) if c1 else (c0,) if c0 else ()
+        out._hash = None
+        return out
+
     @staticmethod
     def lift(x: object) -> VPoly:
         return x if isinstance(x, VPoly) else VPoly((_frac(x),))

@@ -152,15 +152,13 @@ def integrate_times(out: Value, piece: Piece, prod: Piece | Scaled, lo: Any, hi:
     dd = d * d
     if not out:
         _fill(out, terms, [(x0, x1, sign, is_poly) for _, x0, x1, sign, is_poly in ends],
-              (s, d, R0, C0, C1, n0, d0), (q0, w0, lo, hi, e), prod)
+              (s, d, R0, C0, C1, n0, d0, dp, dq), (q0, w0, lo, hi, e))
         return
-    consts = None
-    for i, (R1, W1, Q1) in enumerate(terms):
+    for R1, W1, Q1 in terms:
         R = R0 + R1 * s
         if not R:  # a constant term: as integrate_piece
-            consts = consts if consts is not None else list(scaled_piece(prod).items())
-            (_, w1), q1 = consts[i]
-            w = w0 + w1
+            q1, w1 = Fraction(Q1, dq), Fraction(W1, dp)
+            w = w0 + w1  # type: ignore[operator]
             if lo is None or hi is None:
                 raise ArithmeticError("integrate_piece: a constant term on an infinite interval")
             add_term(out, (e, w), q0 * q1 * (hi - lo))
@@ -179,26 +177,23 @@ def integrate_times(out: Value, piece: Piece, prod: Piece | Scaled, lo: Any, hi:
 
 
 def _fill(out: Value, terms: list[tuple[int, int, int]], ends: list[tuple],
-          ints: tuple[int, ...], fracs: tuple, prod: Piece | Scaled) -> None:
+          ints: tuple[int, ...], fracs: tuple) -> None:
     """The loop of :func:`integrate_times` into an empty ``out``: each exponent kept as
     its integers ``(K0, K1)`` over ``d**2`` and each coefficient as an integer over one
     common denominator ``d0 L`` (``L`` the lcm of the rates ``R``) while the sums form,
     in the order ``add_term`` gives (a key whose sum vanishes leaves, and comes back
     last, with the type of its new first key); one Fraction per number at the end."""
-    s, d, R0, C0, C1, n0, d0 = ints
+    s, d, R0, C0, C1, n0, d0, dp, dq = ints
     q0, w0, lo, hi, e = fracs
     dd = d * d
     rates = [R0 + R1 * s for R1, _, _ in terms]
     big = math.lcm(1, *(abs(R) for R in rates if R))
     acc: dict[tuple, list] = {}
-    consts = None
-    for i, ((_, W1, Q1), R) in enumerate(zip(terms, rates, strict=True)):
+    for (_, W1, Q1), R in zip(terms, rates, strict=True):
         if not R:  # a constant term: as integrate_piece, in Fractions
             if lo is None or hi is None:
                 raise ArithmeticError("integrate_piece: a constant term on an infinite interval")
-            consts = consts if consts is not None else list(scaled_piece(prod).items())
-            (_, w1), q1 = consts[i]
-            _add(acc, ("c", w0 + w1), None, q0 * q1 * (hi - lo))
+            _add(acc, ("c", w0 + Fraction(W1, dp)), None, q0 * Fraction(Q1, dq) * (hi - lo))
             continue
         if (lo is None and R < 0) or (hi is None and R > 0):
             raise ArithmeticError("integrate_piece: a term does not decay at an infinite end")
@@ -212,7 +207,8 @@ def _fill(out: Value, terms: list[tuple[int, int, int]], ends: list[tuple],
             out[(e, key[1])] = q
             continue
         k0 = Fraction(key[0], dd)
-        out[(e - 1, VPoly((k0, Fraction(key[1], dd))) if is_poly else k0)] = Fraction(q, den)
+        out[(e - 1, VPoly.linear(k0, Fraction(key[1], dd)) if is_poly else k0)] = \
+            Fraction(q, den)
 
 
 def _add(acc: dict[tuple, list], key: tuple, is_poly: Any, q: Any) -> None:
