@@ -205,9 +205,9 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, heuristic=False),
     # check_dp's 25 heuristic neighbours are not screened out (each an exact loss); pairs by
     # translation bound (first_found put "all above" first): 6 queries, 0.6-0.7 s at load
-    # 8-10; 10 queries 1.5 s (docs/benchmarks.md: the cells' exact densities, both pairs)
+    # 8-10; 10 queries 1.25 s (docs/benchmarks.md: the cells' exact densities, both pairs)
     "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 6, heuristic=False,
-                                 note="6 queries: 10 take 1.5 s CPU (the exact densities of "
+                                 note="6 queries: 10 take 1.25 s CPU (the exact densities of "
                                  "two 10-pattern pairs); c = 1: at most one released value "
                                  "per output"),
     # the loss on "all above" is (3 (m - 1) + 1) epsilon / 8: 7/8 epsilon at 3 queries

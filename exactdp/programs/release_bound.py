@@ -185,9 +185,13 @@ def warm_minimise(shape: int, cost: Sequence[Fraction],
     where one fits: the simplex stops when every reduced cost is at least 0, and those
     do not depend on ``b``, so where ``x_B = B^-1 b >= 0`` the basic solution is feasible
     and optimal, of value ``c_B B^-1 b`` (Chvatal 1983, chapter 10: the optimality test
-    of a basis). Exact (``fmpq``); else the two-phase simplex, whose basis is kept."""
+    of a basis). Exact (``fmpq``); else the two-phase simplex, whose basis is kept. Where
+    ``x = 0`` is feasible (every ``b`` at most 0, equal on the ``==`` rows) the minimum is
+    0 at once (costs at least 0)."""
     if not rows:
         return minimise(cost, rows)
+    if all(r[2] <= 0 if r[1] == ">=" else r[2] == 0 for r in rows):
+        return Fraction(0)  # x = 0 is feasible and the costs are at least 0
     b = flint.fmpq_mat(len(rows), 1, [_q(r[2]) for r in rows])
     held = _BASES.setdefault(shape, [])
     for n, (inv, y) in enumerate(held):

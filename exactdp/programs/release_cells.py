@@ -126,6 +126,22 @@ class VPoly(SignOrdered):
         self.c = tuple(c)
         self._hash: int | None = None
 
+    @classmethod
+    def linear(cls, c0: Fraction, c1: Fraction) -> VPoly:
+        """``VPoly((c0, c1))`` without its checks (the trailing zeros dropped alike).
+
+        Examples
+        --------
+        >>> from fractions import Fraction as F
+        >>> from exactdp.programs.release_cells import VPoly
+        >>> VPoly.linear(F(1), F(0)).c, VPoly.linear(F(0), F(0)).c
+        ((Fraction(1, 1),), ())
+        """
+        out = object.__new__(cls)
+        out.c = (c0, c1) if c1 else (c0,) if c0 else ()
+        out._hash = None
+        return out
+
     @staticmethod
     def lift(x: object) -> VPoly:
         return x if isinstance(x, VPoly) else VPoly((_frac(x),))
@@ -175,11 +191,18 @@ class VPoly(SignOrdered):
         return VPoly(tuple(a / k for a in self.c))
 
     def __hash__(self) -> int:  # kept: a Fraction's hash is a modular inverse
-        if self._hash is None:  # a constant hashes as its Fraction (they are equal); a
-            # polynomial by its coefficients' reduced integers (no modular inverse)
-            self._hash = hash(self.c[0] if self.c else Fraction(0)) if len(self.c) <= 1 \
-                else hash(tuple((a.numerator, a.denominator) for a in self.c))
-        return self._hash
+        h = self._hash
+        if h is None:  # a constant hashes as its Fraction (they are equal); a polynomial
+            # by its coefficients' reduced integers (no modular inverse)
+            c = self.c
+            if len(c) == 2:  # the common case, as the generator's tuple
+                a, b = c
+                h = hash(((a.numerator, a.denominator), (b.numerator, b.denominator)))
+            else:
+                h = hash(c[0] if c else Fraction(0)) if len(c) <= 1 \
+                    else hash(tuple((a.numerator, a.denominator) for a in c))
+            self._hash = h
+        return h
 
     def _sign(self) -> int:
         if len(self.c) <= 1:

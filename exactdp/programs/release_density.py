@@ -64,7 +64,7 @@ from ..exact.piecewise_exp import (
 from .integrate import run_terms
 from .integrate_plan import Bound
 from .integrate_stars import Units, leaf_cuts, units
-from .release_integral import integrate_times, times_integers
+from .release_integral import Scaled, integrate_times, scaled_piece, scaled_times, times_integers
 from .runs import Constraint, Linear, Run
 
 #: An affine form of the noises: ``({draw: coefficient}, constant)``, Fractions.
@@ -279,6 +279,9 @@ def _leaves_integral(out: Value, piece: Piece, groups: list[LeafGroup], t: Fract
         if len(_INTEGRALS) > 4096:
             _INTEGRALS.clear()
         _INTEGRALS[memo] = part
+    if not out:  # the same mapping and order as term by term
+        out.update(part)
+        return
     for k, q in part.items():
         add_term(out, k, q)
 
@@ -316,7 +319,7 @@ def leaf_groups(leaves: tuple[tuple[int, tuple[Bound, ...]], ...], laws: list[st
 
 
 #: :func:`leaves_product` by its groups' active ends (at most 4096, then cleared).
-_PRODUCTS: dict[tuple, Piece] = {}
+_PRODUCTS: dict[tuple, Piece | Scaled] = {}
 
 
 def leaves_product(groups: list[LeafGroup], t: Fraction) -> Piece:
@@ -340,7 +343,7 @@ def leaves_product(groups: list[LeafGroup], t: Fraction) -> Piece:
     [(-2.0, 0.0, Fraction(1, 4)), (-1.0, 0.0, Fraction(-1, 1)), (0.0, 0.0, Fraction(1, 1))]
     """
     active = _active_ends(groups, t)
-    return {} if active is None else _product(active, t)
+    return {} if active is None else scaled_piece(_product(active, t))
 
 
 def _active_ends(groups: list[LeafGroup], t: Fraction) -> list[tuple] | None:
@@ -362,18 +365,22 @@ def _active_ends(groups: list[LeafGroup], t: Fraction) -> list[tuple] | None:
     return active
 
 
-def _product(active: list[tuple], t: Fraction) -> Piece:
-    """The product of the groups' probabilities at their active ends, cached."""
+def _product(active: list[tuple], t: Fraction) -> Piece | Scaled:
+    """The product of the groups' probabilities at their active ends, cached; kept over
+    common denominators (:func:`~exactdp.programs.release_integral.scaled_times`) where
+    its numbers are Fractions."""
     key = tuple(a[:4] for a in active)
     if key in _PRODUCTS:
         return _PRODUCTS[key]
-    piece: Piece = dict(ONE_PIECE)
+    piece: Piece | Scaled = dict(ONE_PIECE)
     for law, rho, _, n, low, up in active:
         g = _cdf_piece(law, rho, up, t) if up is not None else dict(ONE_PIECE)
         if low is not None:
             g = plus(g, _cdf_piece(law, rho, low, t), -1)
-        piece = times_integers(piece, power(g, n))
-        if not piece:
+        g = power(g, n)
+        both = scaled_times(piece, g)
+        piece = both if both is not None else times_integers(scaled_piece(piece), g)
+        if not (piece.terms if isinstance(piece, Scaled) else piece):
             break
     if len(_PRODUCTS) > 4096:
         _PRODUCTS.clear()

@@ -22,21 +22,54 @@ from __future__ import annotations
 
 import math
 from fractions import Fraction
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..exact.piecewise_exp import ONE, Piece, Value, add_term, integrate_piece, times
 from .release_cells import VPoly
 
+
+class Scaled(NamedTuple):
+    """A piece over common denominators: ``sum Q / dq exp(lam (R / dr z + W / dw))`` for
+    ``(R, W, Q)`` in ``terms`` (in the piece's order; its keys distinct)."""
+
+    dr: int
+    dw: int
+    dq: int
+    terms: list[tuple[int, int, int]]
+
+
+def scaled_piece(x: Scaled | Piece) -> Piece:
+    """The piece of ``x`` in Fractions (a piece: itself).
+
+    Examples
+    --------
+    >>> from exactdp.programs.release_integral import Scaled, scaled_piece
+    >>> scaled_piece(Scaled(2, 4, 3, [(-2, 2, 6)]))
+    {(Fraction(-1, 1), Fraction(1, 2)): Fraction(2, 1)}
+    """
+    if not isinstance(x, Scaled):
+        return x
+    return {(Fraction(r, x.dr), Fraction(w, x.dw)): Fraction(q, x.dq) for r, w, q in x.terms}
+
+
 #: A product in integers by ``id``: ``(product, D, Dq, [(R, W, Q)])``, ``r = R / D``, ``w = W
 #: / D``, ``q = Q / Dq`` (at most 4096, then cleared).
-_SCALED: dict[int, tuple[Piece, int, int, list[tuple[int, int, int]]]] = {}
+_SCALED: dict[int, tuple[Piece | Scaled, int, int, list[tuple[int, int, int]]]] = {}
 
 
-def _scaled(prod: Piece) -> tuple[int, int, list[tuple[int, int, int]]] | None:
+def _scaled(prod: Piece | Scaled) -> tuple[int, int, list[tuple[int, int, int]]] | None:
     """``prod`` over common denominators (None: a key or coefficient not a Fraction)."""
     hit = _SCALED.get(id(prod))
     if hit is not None and hit[0] is prod:
         return hit[1:]
+    if isinstance(prod, Scaled):
+        d = math.lcm(prod.dr, prod.dw)
+        kr, kw = d // prod.dr, d // prod.dw
+        out = [(r * kr, w * kw, q) for r, w, q in prod.terms]
+        if len(_SCALED) > 4096:
+            _SCALED.clear()
+        _SCALED[id(prod)] = (prod, d, prod.dq, out)
+        return d, prod.dq, out
     items = list(prod.items())
     if not all(type(r) is Fraction and type(w) is Fraction and type(q) is Fraction
                for (r, w), q in items):
@@ -59,7 +92,8 @@ def _coeffs(x: Any) -> tuple[Fraction, Fraction] | None:
     return (x, Fraction(0)) if type(x) is Fraction else None
 
 
-def integrate_times(out: Value, piece: Piece, prod: Piece, lo: Any, hi: Any, e: int) -> None:
+def integrate_times(out: Value, piece: Piece, prod: Piece | Scaled, lo: Any, hi: Any,
+                    e: int) -> None:
     """``integrate_piece(out, times(piece, prod), lo, hi, e)``: the same terms added to
     ``out`` in the same order, equal numbers and keys of the same types; in integers for
     a one-term ``piece`` (module docstring; its terms ``(r0 + r_i, w0 + w_i): q0 q_i`` have
@@ -69,9 +103,10 @@ def integrate_times(out: Value, piece: Piece, prod: Piece, lo: Any, hi: Any, e: 
     ----------
     out : Value
         Updated in place.
-    piece, prod : Piece
-        ``piece`` one term (any other: the two calls); ``prod`` with Fraction keys and
-        coefficients.
+    piece : Piece
+        One term (any other: the two calls).
+    prod : Piece or Scaled
+        With Fraction keys and coefficients, or over common denominators.
     lo, hi : Fraction, VPoly or None
         The interval's ends (None: infinite).
     e : int
@@ -95,12 +130,14 @@ def integrate_times(out: Value, piece: Piece, prod: Piece, lo: Any, hi: Any, e: 
     >>> sum(out.values())
     Fraction(3, 4)
     """
+    if isinstance(prod, Scaled) and not prod.terms:
+        return
     scaled = _scaled(prod) if len(piece) == 1 and prod else None
     (((r0, w0), q0),) = piece.items() if scaled is not None else (((None, None), None),)
     parts = [_coeffs(x) for x in (r0, w0, lo or Fraction(0), hi or Fraction(0))]
     if scaled is None or type(q0) is not Fraction or any(p is None for p in parts) or \
             parts[0][1]:  # type: ignore[index]
-        integrate_piece(out, times(piece, prod), lo, hi, e)
+        integrate_piece(out, times(piece, scaled_piece(prod)), lo, hi, e)
         return
     (r0_, _), (c0, c1), (l0, l1), (h0, h1) = parts  # type: ignore[misc]
     dp, dq, terms = scaled
@@ -113,10 +150,15 @@ def integrate_times(out: Value, piece: Piece, prod: Piece, lo: Any, hi: Any, e: 
     ends = [(end, x0, x1, sign, poly or isinstance(end, VPoly))
             for end, x0, x1, sign in ((hi, H0, H1, 1), (lo, L0, L1, -1)) if end is not None]
     dd = d * d
-    for (R1, W1, Q1), ((_, w1), q1) in zip(terms, prod.items(), strict=True):
+    if not out:
+        _fill(out, terms, [(x0, x1, sign, is_poly) for _, x0, x1, sign, is_poly in ends],
+              (s, d, R0, C0, C1, n0, d0, dp, dq), (q0, w0, lo, hi, e))
+        return
+    for R1, W1, Q1 in terms:
         R = R0 + R1 * s
         if not R:  # a constant term: as integrate_piece
-            w = w0 + w1
+            q1, w1 = Fraction(Q1, dq), Fraction(W1, dp)
+            w = w0 + w1  # type: ignore[operator]
             if lo is None or hi is None:
                 raise ArithmeticError("integrate_piece: a constant term on an infinite interval")
             add_term(out, (e, w), q0 * q1 * (hi - lo))
@@ -132,6 +174,55 @@ def integrate_times(out: Value, piece: Piece, prod: Piece, lo: Any, hi: Any, e: 
             else:
                 key = k0
             add_term(out, (e - 1, key), Fraction(sign * num, den))
+
+
+def _fill(out: Value, terms: list[tuple[int, int, int]], ends: list[tuple],
+          ints: tuple[int, ...], fracs: tuple) -> None:
+    """The loop of :func:`integrate_times` into an empty ``out``: each exponent kept as
+    its integers ``(K0, K1)`` over ``d**2`` and each coefficient as an integer over one
+    common denominator ``d0 L`` (``L`` the lcm of the rates ``R``) while the sums form,
+    in the order ``add_term`` gives (a key whose sum vanishes leaves, and comes back
+    last, with the type of its new first key); one Fraction per number at the end."""
+    s, d, R0, C0, C1, n0, d0, dp, dq = ints
+    q0, w0, lo, hi, e = fracs
+    dd = d * d
+    rates = [R0 + R1 * s for R1, _, _ in terms]
+    big = math.lcm(1, *(abs(R) for R in rates if R))
+    acc: dict[tuple, list] = {}
+    for (_, W1, Q1), R in zip(terms, rates, strict=True):
+        if not R:  # a constant term: as integrate_piece, in Fractions
+            if lo is None or hi is None:
+                raise ArithmeticError("integrate_piece: a constant term on an infinite interval")
+            _add(acc, ("c", w0 + Fraction(W1, dp)), None, q0 * Fraction(Q1, dq) * (hi - lo))
+            continue
+        if (lo is None and R < 0) or (hi is None and R > 0):
+            raise ArithmeticError("integrate_piece: a term does not decay at an infinite end")
+        cw = (C0 + W1 * s) * d
+        num = n0 * Q1 * (big // R)
+        for x0, x1, sign, is_poly in ends:
+            _add(acc, (R * x0 + cw, R * x1 + C1 * d if is_poly else 0), is_poly, sign * num)
+    den = d0 * big
+    for key, (is_poly, q) in acc.items():
+        if key[0] == "c":
+            out[(e, key[1])] = q
+            continue
+        k0 = Fraction(key[0], dd)
+        out[(e - 1, VPoly.linear(k0, Fraction(key[1], dd)) if is_poly else k0)] = \
+            Fraction(q, den)
+
+
+def _add(acc: dict[tuple, list], key: tuple, is_poly: Any, q: Any) -> None:
+    """``add_term`` on ``acc``'s entries ``[type of the first key, sum]``."""
+    old = acc.get(key)
+    if old is None:
+        if q:
+            acc[key] = [is_poly, q]
+        return
+    v = old[1] + q
+    if v:
+        old[1] = v
+    else:
+        del acc[key]
 
 
 def _integers(a: Piece) -> tuple[int, int, int, list[tuple[int, int, int]]] | None:
@@ -167,6 +258,30 @@ def times_integers(a: Piece, b: Piece) -> Piece:
     y = None if x is None else _integers(b)
     if x is None or y is None:
         return times(a, b)
+    return scaled_piece(_times(Scaled(*x), Scaled(*y)))
+
+
+def scaled_times(a: Scaled | Piece, b: Piece) -> Scaled | None:
+    """:func:`times_integers` kept over common denominators (a ``Scaled``; None: a piece
+    with other numbers). The same mapping in the same order as ``times(a, b)``: a factor 1
+    gives the other one's terms in their order, as a product by it does.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_integral import scaled_piece, scaled_times
+    >>> g = {(F(0), F(0)): F(1), (F(-1), F(1, 2)): F(-1, 2)}
+    >>> scaled_piece(scaled_times(g, g)) == {(F(0), F(0)): F(1), (F(-1), F(1, 2)): F(-1),
+    ...                                      (F(-2), F(1)): F(1, 4)}
+    True
+    """
+    x = a if isinstance(a, Scaled) else _integers(a)
+    y = None if x is None else _integers(b)
+    return None if x is None or y is None else _times(Scaled(*x), Scaled(*y))
+
+
+def _times(x: Scaled, y: Scaled) -> Scaled:
+    """The product of two pieces over common denominators (module docstring)."""
     dr, dw = math.lcm(x[0], y[0]), math.lcm(x[1], y[1])
     (ra, wa), (rb, wb) = (dr // x[0], dw // x[1]), (dr // y[0], dw // y[1])
     acc: dict[tuple[int, int], int] = {}
@@ -182,5 +297,4 @@ def times_integers(a: Piece, b: Piece) -> Piece:
                 acc[key] = old + v
             else:
                 del acc[key]
-    dq = x[2] * y[2]
-    return {(Fraction(r, dr), Fraction(w, dw)): Fraction(q, dq) for (r, w), q in acc.items()}
+    return Scaled(dr, dw, x[2] * y[2], [(r, w, q) for (r, w), q in acc.items()])

@@ -53,3 +53,10 @@ def test_joint_cells_are_the_pair_walked_together():
         assert [(c.lo, c.hi) for c in joint] == [(c.lo, c.hi) for c in pair]
         assert [c.result for c in joint] == [c.result for c in pair]
         assert len(own_cells(a, key, "x", _density)) <= len(joint)
+
+
+def test_linear_is_the_checked_constructor():
+    F = Fraction
+    for c0, c1 in ((F(1), F(2)), (F(1), F(0)), (F(0), F(0)), (F(0), F(-1, 3))):
+        a, b = VPoly.linear(c0, c1), VPoly((c0, c1))
+        assert a.c == b.c and hash(a) == hash(b) and a == b

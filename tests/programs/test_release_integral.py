@@ -89,3 +89,36 @@ def test_times_in_integers_is_times_key_for_key(seed):
     for x, y in ((a, b), (b, a), (a, ONE_PIECE), (a, {(F(0), VPoly((F(0), F(1)))): F(1)})):
         got, want = times_integers(x, y), times(x, y)
         assert list(got.items()) == list(want.items())
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_scaled_products_and_a_filled_value_match_the_fraction_route(seed):
+    # a chain of products kept over common denominators is times' chain (scaled_piece);
+    # integrated from it, or into a value already holding terms, term for term as
+    # integrate_piece of the Fraction product
+    from exactdp.programs.release_integral import Scaled, scaled_piece, scaled_times
+    rng = random.Random(200 + seed)
+
+    def piece(n):
+        return {(F(rng.randint(-3, 3), rng.choice([1, 2, 5])), F(rng.randint(-3, 3), 4)):
+                F(rng.choice([-1, 1]) * rng.randint(1, 4), rng.choice([1, 2, 3]))
+                for _ in range(n)}
+
+    parts = [piece(rng.randint(1, 6)) for _ in range(3)]
+    want = times(times(parts[0], parts[1]), parts[2])
+    got = scaled_times(scaled_times(parts[0], parts[1]), parts[2])
+    assert isinstance(got, Scaled)
+    assert list(scaled_piece(got).items()) == list(want.items())
+    assert scaled_times({(F(0), F(0)): 1.0}, parts[0]) is None
+    one = {(F(-1), VPoly((F(0), F(1)))): F(2, 3)}
+    a: dict = {}
+    b: dict = {}
+    integrate_times(a, one, got, F(-1), VPoly((F(1), F(1))), 1)
+    integrate_piece(b, times(one, want), F(-1), VPoly((F(1), F(1))), 1)
+    assert list(a.items()) == list(b.items())
+    integrate_times(a, one, want, F(-2), F(3), 2)
+    integrate_piece(b, times(one, want), F(-2), F(3), 2)
+    assert list(a.items()) == list(b.items())
+    empty: dict = {}
+    integrate_times(empty, one, Scaled(1, 1, 1, []), F(0), F(1), 1)
+    assert empty == {}
