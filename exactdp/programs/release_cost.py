@@ -9,7 +9,7 @@ from collections.abc import Sequence
 
 from .integrate import run_cost
 from .release_chain import gap_chain
-from .release_max import form_seconds, max_form, max_run
+from .release_max import form_seconds, max_form, max_run, pair_seconds
 from .release_min import min_coupled
 from .release_search import OFFSETS, search_cost
 from .release_two import plane_run, plane_seconds
@@ -173,3 +173,21 @@ def max_patterns_seconds(runs: Sequence[Run]) -> float:
         patterns.setdefault(run.output, []).append(run)
     forms = [max_form(group) for group in patterns.values()]
     return sum(form_seconds(f) for f in forms if f is not None)
+
+
+def max_pairs_seconds(runs: Sequence[Run], other: Sequence[Run]) -> float:
+    """The estimated seconds of the released maxima of a pair (``runs`` and ``other``, the
+    two inputs' runs), :func:`~exactdp.programs.release_max.pair_seconds` each: the price
+    with which the loss refuses before its bar, and :func:`~exactdp.programs.release_max.
+    max_loss` after it (the same number: one call states one estimate)."""
+    mine: dict = {}
+    theirs: dict = {}
+    for group, rs in ((mine, runs), (theirs, other)):
+        for run in rs:
+            group.setdefault(run.output, []).append(run)
+    total = 0.0
+    for key, group in mine.items():
+        form, form2 = max_form(group), max_form(theirs.get(key, []))
+        if form is not None and form2 is not None:
+            total += pair_seconds(form, form2)
+    return total

@@ -91,7 +91,7 @@ def test_released_maxima_are_priced_by_their_expected_loss():
         assert measured / 2 < est < 2 * measured, (n, est)
     start = time.process_time()
     with pytest.raises(ValueError, match=r"^check_dp: the exact density suprema of at least "
-                       r"80 neighbours would need about 5\d\d s \(limit 120 s\); pass the one"):
+                       r"80 neighbours would need about \d+ s \(limit 120 s\); pass the one"):
         exactdp.check_dp(m, list(range(40)), epsilon=40)
     assert time.process_time() - start < 2
 
