@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .integrate import run_cost
-from .release_chain import gap_chain
+from .release_chain import gap_chain, ray_values
 from .release_max import form_seconds, max_form, max_run, pair_seconds
 from .release_min import min_coupled
 from .release_search import OFFSETS, search_cost
@@ -30,6 +30,27 @@ ONE_VALUE_INTEGRAL_FACTOR = 23.0
 #: X shape: 0.22 / 0.5 / 1.65 / 3.37 s at 3 / 5 / 8 / 10).
 GROUPED_TERM_SECONDS = 2.6e-3
 GROUPED_POWER = 0.7
+#: Seconds of one density of a Laplace gap chain per squared value (its centre integral
+#: over the ``n`` values' pieces, each a product of their factors): fitted on noisy top-k
+#: with gap (:func:`laplace_chain_densities`), docs/benchmarks.md.
+CHAIN_DENSITY_SECONDS = 4.5e-6
+
+
+def laplace_chain_densities(k: int) -> int:
+    """The densities a pattern of a Laplace gap chain of ``k`` values computes at most
+    (:mod:`~exactdp.programs.release_chain`): about 12 on each ray of
+    :func:`~exactdp.programs.release_chain.ray_values` (its cells' ends, both inputs), then,
+    when no ray reaches the translation bound, the coordinate search over the ``k - 1``
+    gaps (:func:`~exactdp.programs.release_search.search_cost`, two starts, a grid of
+    about 18 points; two densities a point).
+
+    Examples
+    --------
+    >>> from exactdp.programs.release_cost import laplace_chain_densities
+    >>> laplace_chain_densities(3), laplace_chain_densities(4)
+    (348, 516)
+    """
+    return 12 * len(ray_values(k)) + 2 * search_cost(k - 1, 18, 2)
 
 
 def released_gap(run: Run) -> bool:
@@ -143,6 +164,9 @@ def loss_seconds(run: Run) -> float:
     chain = gap_chain(run)  # gaps of a chain with exponential noise: a path, no search
     if chain is not None and chain.law == "exponential":
         return base + ONE_VALUE_SECONDS * k + 1e-6 * k**2 * 2 ** len(chain.losers)
+    if chain is not None and k >= 2:  # Laplace: rays, then the search, a density each
+        n = len(chain.chain) + 1 + len(chain.losers)  # an integral over the n values
+        return base + CHAIN_DENSITY_SECONDS * n * n * laplace_chain_densities(k + 1)
     noises = {i for lin in run.released for i, _ in lin.coefficients}
     used = {i for c in run.constraints for i, _ in c.expr.coefficients}
     if len(noises) == k and not noises & used:  # a linear map of free noises (no
