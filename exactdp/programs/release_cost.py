@@ -121,6 +121,15 @@ def grouped_terms(run: Run) -> int:
         out *= count + 1
     return out
 
+def density_seconds(run: Run) -> float:
+    """Estimated seconds of one density of ``run`` at given released values (conditioning
+    and a centre integral): ``2.5e-4 + 3e-5`` per noise and comparison ``+ 0.3``
+    :func:`~exactdp.programs.integrate.run_cost` (measured at six points per run: GapSVT c
+    = 2 at 12 answers 0.42 / 0.95 ms at 3 / 13 noises, estimated 0.40 / 1.0; AdaptiveSVT c
+    = 2 at 5 answers 0.09-4.9 ms, estimated 0.6-4.0)."""
+    return 2.5e-4 + 3e-5 * (len(run.draws) + len(run.constraints)) + 0.3 * run_cost(run)
+
+
 def loss_seconds(run: Run) -> float:
     """Estimated seconds of the loss supremum's work on the pattern of ``run`` (both inputs):
     its integral and density (:func:`~exactdp.programs.integrate.run_cost` plus 0.1 ms per
@@ -182,7 +191,7 @@ def loss_seconds(run: Run) -> float:
         return base + (2**k - 1) * (ONE_VALUE_SECONDS + one)  # (release_min), no search
     if plane_run(run):  # two values of Laplace noises: the plane's faces (release_two)
         return base + plane_seconds(run)
-    return base * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
+    return base + 2 * density_seconds(run) * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
 
 
 def max_patterns_seconds(runs: Sequence[Run]) -> float:

@@ -17,6 +17,7 @@ from exactdp.programs.release import release_trace
 from exactdp.programs.release_cost import (
     ONE_VALUE_INTEGRAL_FACTOR,
     ONE_VALUE_SECONDS,
+    density_seconds,
     loss_seconds,
     max_patterns_seconds,
 )
@@ -144,7 +145,8 @@ def test_a_released_gap_is_priced_by_its_grouped_leaves_where_lower():
 def test_two_gaps_of_laplace_noise_are_priced_by_the_plane():
     """GapSVT c = 2: a two-gap run the plane takes costs its base plus
     release_two.plane_seconds (not the search's grid); one it declines (8 noises) keeps
-    the search's price. The estimate of a pair at 4 answers bounds its CPU time, up to a
+    the search's price (two densities a point, density_seconds each). The estimate of a
+    pair at 4 answers bounds its CPU time, up to a
     factor 3 (measured: 0.6 s CPU, 3.6 s estimated)."""
     from exactdp.programs import release_two as T
 
@@ -156,7 +158,8 @@ def test_two_gaps_of_laplace_noise_are_priced_by_the_plane():
     for r in taken:
         assert loss_seconds(r) == _base(r) + T.plane_seconds(r)
     for r in declined:
-        assert loss_seconds(r) == _base(r) * search_cost(2, (len(OFFSETS) + 1) * 4, 2)
+        assert loss_seconds(r) == _base(r) + 2 * density_seconds(r) * search_cost(
+            2, (len(OFFSETS) + 1) * 4, 2)
     a, b = (1, 1, 0, 0), (0, 0, 1, 1)
     est = g.distribution(a).loss_seconds("t")
     start = time.process_time()
@@ -194,3 +197,17 @@ def test_the_gaps_of_a_laplace_chain_are_priced_by_their_densities():
         exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1, k=3), list(range(30)),
                              [1, 0, *range(2, 30)])
     assert time.process_time() - start < 2
+
+
+def test_a_density_of_the_search_is_priced_by_its_noises_and_comparisons():
+    """density_seconds: 2.5e-4 s plus 3e-5 s per noise and comparison plus 0.3 of the run's
+    integral cost (fitted on GapSVT c = 2 at 12 answers, 0.42 / 0.95 ms a density at 3 /
+    13 noises); a search point is two of them, below the integral's price it used to pay
+    for the runs of GapSVT's longer two-gap patterns."""
+    g = L.gap_svt(epsilon=1, threshold=1, c=2)
+    runs = [r for r in release_trace(g, (1,) * 6 + (0,) * 6).runs if len(r.released) == 2]
+    for r in runs:
+        units = len(r.draws) + len(r.constraints)
+        assert density_seconds(r) == 2.5e-4 + 3e-5 * units + 0.3 * run_cost(r)
+    short, long = min(runs, key=lambda r: len(r.draws)), max(runs, key=lambda r: len(r.draws))
+    assert 2 < density_seconds(long) / density_seconds(short) < 3  # 0.95 / 0.42 ms measured
