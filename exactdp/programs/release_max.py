@@ -211,10 +211,16 @@ TRANSLATED = 25.0
 
 
 def pair_seconds(form: MaxForm, other: MaxForm) -> float:
-    """The estimated seconds of :func:`max_loss` on the pair: the larger of the two inputs'
-    :func:`form_seconds`, times :data:`TRANSLATED` for a translated pair (the price both
-    :func:`max_loss` and the loss's own check before its bar state)."""
-    one = max(form_seconds(form), form_seconds(other))
+    """The estimated seconds of :func:`max_loss` on the pair: :func:`max_seconds` on the
+    common lattice and span of both inputs' offsets (the one :func:`max_loss` computes on:
+    ``(0, 1) * 30`` against ``10^-6`` everywhere spans 10^6 steps, one step for either
+    input alone), with the distinct offsets of both, times :data:`TRANSLATED` for a
+    translated pair (the price both :func:`max_loss` and the loss's own check before its
+    bar state)."""
+    offsets = (*form.offsets, *other.offsets)
+    L = math.lcm(*[v.denominator for v in offsets])
+    span = int((max(offsets) - min(offsets)) * L)
+    one = max_seconds(len(form.offsets), len(set(offsets)), span, form.law)
     shifts = {b - a for a, b in zip(form.offsets, other.offsets, strict=False)}
     return one * TRANSLATED if len(shifts) == 1 and shifts != {0} else one
 

@@ -211,8 +211,8 @@ def test_form_seconds_counts_the_pieces_and_the_factors_degree():
     distinct^1.5 d^1.37 for the factors of degree d = span n in x, fitted on the CPU
     (docs/benchmarks.md): 0..n-1 against one moved score, Laplace 0.99 / 4.4 s at n = 30 /
     40; irregular scores k^2/7 + 1/(k + 2) at n = 8 / 9 (span 16720 / 22092): 4.1 / 7.2 s;
-    each within 2.5x; exponential noise cheaper; ties counted once in the units; a
-    translated pair TRANSLATED times its inputs' larger price."""
+    each within 2.5x; exponential noise cheaper; ties counted once in the units; a pair
+    on the common lattice of both inputs, translated TRANSLATED times more."""
     def form(offsets, law="laplace"):
         return MaxForm(law, sympy.Integer(2), tuple(map(Fraction, offsets)))
 
@@ -227,5 +227,7 @@ def test_form_seconds_counts_the_pieces_and_the_factors_degree():
     assert form_seconds(halves) == max_seconds(10, 10, 9)
     assert max_seconds(30, 2, 1000) < max_seconds(30, 30, 1000) / 50  # [0, 1] * 15
     one, moved = form(range(20)), form([*range(19), 20])
-    assert pair_seconds(one, moved) == form_seconds(moved)
-    assert pair_seconds(one, form(range(1, 21))) == TRANSLATED * form_seconds(one)
+    assert pair_seconds(one, moved) == max_seconds(20, 21, 20)  # the common lattice
+    assert pair_seconds(one, form(range(1, 21))) == TRANSLATED * max_seconds(20, 21, 20)
+    tiny = form([Fraction(1, 10**6)] * 60)  # one step alone, 10^6 steps with [0, 1] * 30
+    assert pair_seconds(form([0, 1] * 30), tiny) > 10 * SECONDS_LIMIT > form_seconds(tiny)
