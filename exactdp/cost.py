@@ -379,13 +379,52 @@ def composition_screen_seconds(pairs: int, k: int) -> float:
     return 1e-3 * pairs * max(k, 1)
 
 
-def laplace_general_seconds(groups: int) -> float:
+def laplace_general_sums(gaps) -> tuple[int, int, int]:
+    """The work units of the sympy RNM-Laplace closed form on the exact ``gaps`` (sympy
+    numbers, repeats allowed): ``(groups, classes, sums)``, the distinct gaps, the distinct
+    irrational parts of the sums ``sum_j c_j g_j`` over the gaps' sub-multisets (each a
+    sympy ``exp`` atom of its own, no merging) and the distinct sums themselves (the
+    expansion's ``exp(-t)`` terms; rational parts merge into powers of ``E``), counted by
+    the rational coordinates of each gap in its atoms (``as_coefficients_dict``), no
+    evaluation; each count stops at 20,000 (already past the limit from 6 groups).
+    """
+    import sympy
+
+    counts: dict = {}
+    for g in gaps:
+        g = sympy.expand(sympy.sympify(g))
+        counts[g] = counts.get(g, 0) + 1
+    coords = [dict(g.as_coefficients_dict()) for g in counts]
+    atoms = sorted({a for c in coords for a in c if a != 1}, key=sympy.default_sort_key)
+    vecs = [(tuple(c.get(a, 0) for a in (sympy.Integer(1), *atoms)), n)
+            for c, n in zip(coords, counts.values(), strict=True) if any(c.values())]
+    sums = {tuple(0 for _ in range(len(atoms) + 1))}
+    for v, n in vecs:
+        sums |= {tuple(x + j * y for x, y in zip(s, v, strict=True))
+                 for s in sums for j in range(1, n + 1)}
+        if len(sums) > 20_000:
+            break
+    return len(counts), len({s[1:] for s in sums}), min(len(sums), 20_000)
+
+
+def _general_work(gaps) -> float:
+    n = len(gaps)
+    groups, classes, sums = laplace_general_sums(gaps)
+    return groups**2 * (n / groups) ** 1.5 * (classes + 0.27 * sums)
+
+
+def laplace_general_seconds(gaps) -> float:
     """Estimated seconds of the sympy RNM-Laplace closed form (``laplace_exact_general``) on
-    ``groups`` distinct gaps that are not all rational: the exponents of its
-    ``exp(-t)`` terms are sums of the gaps, so the number of terms grows geometrically:
-    ``0.05 * 2.35^groups`` (measured sqrt gaps, 3 / 5 / 7 / 9 groups: 0.54 / 3.4 / 18 /
-    107 s; 10 groups would need ~250 s)."""
-    return 0.05 * 2.35**groups
+    the exact ``gaps`` (not all rational; ``n`` of them): each of the ``groups`` pieces
+    multiplies up to ``groups`` factors (a tied group's a power of ``n / groups`` on
+    average) whose terms are ``exp(-t)`` of the sub-multisets' sums
+    (:func:`laplace_general_sums`): ``1e-3 * groups^2 * (n / groups)^1.5 * (classes +
+    0.27 * sums)``, an irrational class a sympy atom of its own, a rational sum merged
+    (measured CPU, ``docs/benchmarks.md``: sqrt of primes, 3 / 5 / 6 / 7 groups: 0.05 /
+    0.47 / 1.27 / 3.39 s (4 to 64 classes and sums); ``0, 1/3, log 2, 5/7, 1 + log 2,
+    3``: 0.38 s (3 classes, 32 sums); ``sqrt(k + 1) - 1``, k < 9: 16.8 s (64, 256);
+    14 gaps in 4 tied groups: 4.7 s (25, 100); all within 2.5x)."""
+    return 1e-3 * _general_work(list(gaps))
 
 
 def check_gap_digits(func: str, digits: int, dps: int) -> int:

@@ -246,7 +246,7 @@ class ReportNoisyMax(Mechanism):
                     multisets.add(tuple(sorted(G)))
             else:
                 general[tuple(sorted(v.gaps_exact, key=sympy.default_sort_key))] = \
-                    laplace_general_seconds(v.distinct_count())
+                    laplace_general_seconds(v.gaps_exact)
         symbolic = bool(self.epsilon.free_symbols)  # sympy closed forms (certify_dp)
         return laplace_analysis_seconds([(len(set(G)), len(G), sum(G)) for G in multisets],
                                         symbolic) + sum(general.values())
@@ -265,7 +265,7 @@ class ReportNoisyMax(Mechanism):
                 G = v.integer_gaps()[1]
                 seconds += laplace_sympy_seconds(len(set(G)), len(G), sum(G))
             else:
-                seconds += laplace_general_seconds(v.distinct_count())
+                seconds += laplace_general_seconds(v.gaps_exact)
         return seconds
 
     def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:

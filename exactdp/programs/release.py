@@ -55,7 +55,7 @@ from .integrate import run_cost, run_probability, runs_cost, runs_probability
 from .mechanism import ProgramMechanism
 from .release_bound import FLOOR, BelowFloor
 from .release_classes import representatives
-from .release_cost import loss_seconds, max_patterns_seconds
+from .release_cost import loss_seconds, max_pairs_seconds, max_patterns_seconds
 from .release_density import run_density
 from .release_factor import (
     product_estimate,
@@ -66,6 +66,7 @@ from .release_factor import (
 )
 from .release_law import pattern_law
 from .release_loss import directional_supremum, loss_supremum
+from .release_max import MAX_CHEAPER
 from .release_patterns import match, real_count, released_rational, same_pattern
 from .release_repeat import known_below, pair_class, record_below
 from .release_sampling import release_draws
@@ -75,12 +76,11 @@ from .structure import structural_trace
 from .trace import CHEAPER, Trace, decode, enumerate_runs
 from .values import ProgramError
 
-#: The loss supremum a caller is about to compute while the runs are enumerated (its
-#: function name; None: no loss). The enumeration's probes then refuse an estimate past
-#: :data:`exactdp.cost.SECONDS_LIMIT` (:func:`loss_seconds`), before the enumeration goes on.
+#: The loss supremum a caller is about to compute while the runs are enumerated (its name;
+#: None: none): the probes refuse an estimate past the limit (:func:`loss_seconds`).
 _LOSS: ContextVar[str | None] = ContextVar("release_loss", default=None)
-#: The probabilities a caller is about to integrate (its function name; None: none): the
-#: enumeration's selections and probes then refuse their integrals' estimated cost.
+#: The probabilities a caller is about to integrate (its name; None: none): the probes
+#: refuse their integrals' estimated cost.
 _INTEGRALS: ContextVar[str | None] = ContextVar("release_integrals", default=None)
 
 
@@ -89,9 +89,10 @@ def _check_integrals(func: str, estimate: Estimate) -> None:
                   estimate.seconds, "use fewer queries, or a cut-off")
 
 
-def _check_loss(func: str, estimate: Estimate) -> None:
+def _check_loss(func: str, estimate: Estimate, maximum: bool = False) -> None:
     check_seconds(func, f"the loss supremum over about {fmt_size(estimate.runs)} runs' "
-                  "patterns", estimate.seconds, CHEAPER)
+                  "patterns" + " (a released maximum)" * maximum, estimate.seconds,
+                  MAX_CHEAPER if maximum else CHEAPER)
 
 
 @lru_cache(maxsize=256)
@@ -182,7 +183,8 @@ class ReleaseProgramMechanism(ProgramMechanism):
         try:  # refused at the probes, or here when the runs were enumerated before
             self.trace(sv), self.trace(sv2)
             parts = split_pair(*pair)  # two independent parts: the loss reads the parts
-            _check_loss(func, product_estimate(parts) if parts else self._estimate(sv))
+            _check_loss(func, *((product_estimate(parts),) if parts else
+                                self._estimate(sv, sv2)))
         finally:
             _LOSS.reset(token)
         with magnitude((*sv.values, *sv2.values)):  # huge answers: wider balls need bits
@@ -190,14 +192,16 @@ class ReleaseProgramMechanism(ProgramMechanism):
             if found is not None:
                 return found
             if parts:  # (a part infinite, bracketed or refused) the full route
-                _check_loss(func, self._estimate(sv))
+                _check_loss(func, *self._estimate(sv, sv2))
             return loss_supremum(*representatives(*pair))
 
-    def _estimate(self, sv: ScoreVector) -> Estimate:
-        """The loss's estimate on ``sv`` (:func:`_loss_estimate`) but a released maximum's,
-        which ``max_loss`` refuses itself."""
+    def _estimate(self, sv: ScoreVector, sv2: ScoreVector) -> tuple[Estimate, bool]:
+        """The loss's estimate on the pair (:func:`_loss_estimate`), a released maximum at
+        its pair's price (``max_loss``'s own), and whether there is one."""
         est = _loss_estimate(self, tuple(sv.exact))
-        return Estimate(est.runs, est.seconds - max_patterns_seconds(self.trace(sv).runs))
+        maxima = max_patterns_seconds(self.trace(sv).runs)
+        other = max_pairs_seconds(self.trace(sv).runs, self.trace(sv2).runs)
+        return Estimate(est.runs, est.seconds + max(other - maxima, 0)), bool(maxima or other)
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return ProgramRelease(self, sv).sample_index(size, rng)
@@ -544,7 +548,6 @@ class ProgramRelease(ReleasedValues):
             other = self.mechanism.distribution(neighbour)
         return release_upper_bound(func, self, other)
 
-    # ------------------------------------------------------------------ sampling
     def sample(self, size: int | None = None, rng: Any = None) -> Any:
         """Run the program with random draws: one output (``size=None``), or an object
         array of ``size`` outputs (tuples with floats where values are released)."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .integrate import run_cost
-from .release_chain import gap_chain
-from .release_max import form_seconds, max_form, max_run
+from .release_chain import gap_chain, ray_values
+from .release_max import form_seconds, max_form, max_run, pair_seconds
 from .release_min import min_coupled
 from .release_search import OFFSETS, search_cost
 from .release_two import plane_run, plane_seconds
@@ -30,6 +30,27 @@ ONE_VALUE_INTEGRAL_FACTOR = 23.0
 #: X shape: 0.22 / 0.5 / 1.65 / 3.37 s at 3 / 5 / 8 / 10).
 GROUPED_TERM_SECONDS = 2.6e-3
 GROUPED_POWER = 0.7
+#: Seconds of one density of a Laplace gap chain per squared value (its centre integral
+#: over the ``n`` values' pieces, each a product of their factors): fitted on noisy top-k
+#: with gap (:func:`laplace_chain_densities`), docs/benchmarks.md.
+CHAIN_DENSITY_SECONDS = 4.5e-6
+
+
+def laplace_chain_densities(k: int) -> int:
+    """The densities a pattern of a Laplace gap chain of ``k`` values computes at most
+    (:mod:`~exactdp.programs.release_chain`): about 12 on each ray of
+    :func:`~exactdp.programs.release_chain.ray_values` (its cells' ends, both inputs), then,
+    when no ray reaches the translation bound, the coordinate search over the ``k - 1``
+    gaps (:func:`~exactdp.programs.release_search.search_cost`, two starts, a grid of
+    about 18 points; two densities a point).
+
+    Examples
+    --------
+    >>> from exactdp.programs.release_cost import laplace_chain_densities
+    >>> laplace_chain_densities(3), laplace_chain_densities(4)
+    (348, 516)
+    """
+    return 12 * len(ray_values(k)) + 2 * search_cost(k - 1, 18, 2)
 
 
 def released_gap(run: Run) -> bool:
@@ -100,6 +121,15 @@ def grouped_terms(run: Run) -> int:
         out *= count + 1
     return out
 
+def density_seconds(run: Run) -> float:
+    """Estimated seconds of one density of ``run`` at given released values (conditioning
+    and a centre integral): ``2.5e-4 + 3e-5`` per noise and comparison ``+ 0.3``
+    :func:`~exactdp.programs.integrate.run_cost` (measured at six points per run: GapSVT c
+    = 2 at 12 answers 0.42 / 0.95 ms at 3 / 13 noises, estimated 0.40 / 1.0; AdaptiveSVT c
+    = 2 at 5 answers 0.09-4.9 ms, estimated 0.6-4.0)."""
+    return 2.5e-4 + 3e-5 * (len(run.draws) + len(run.constraints)) + 0.3 * run_cost(run)
+
+
 def loss_seconds(run: Run) -> float:
     """Estimated seconds of the loss supremum's work on the pattern of ``run`` (both inputs):
     its integral and density (:func:`~exactdp.programs.integrate.run_cost` plus 0.1 ms per
@@ -143,6 +173,9 @@ def loss_seconds(run: Run) -> float:
     chain = gap_chain(run)  # gaps of a chain with exponential noise: a path, no search
     if chain is not None and chain.law == "exponential":
         return base + ONE_VALUE_SECONDS * k + 1e-6 * k**2 * 2 ** len(chain.losers)
+    if chain is not None and k >= 2:  # Laplace: rays, then the search, a density each
+        n = len(chain.chain) + 1 + len(chain.losers)  # an integral over the n values
+        return base + CHAIN_DENSITY_SECONDS * n * n * laplace_chain_densities(k + 1)
     noises = {i for lin in run.released for i, _ in lin.coefficients}
     used = {i for c in run.constraints for i, _ in c.expr.coefficients}
     if len(noises) == k and not noises & used:  # a linear map of free noises (no
@@ -158,7 +191,7 @@ def loss_seconds(run: Run) -> float:
         return base + (2**k - 1) * (ONE_VALUE_SECONDS + one)  # (release_min), no search
     if plane_run(run):  # two values of Laplace noises: the plane's faces (release_two)
         return base + plane_seconds(run)
-    return base * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
+    return base + 2 * density_seconds(run) * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
 
 
 def max_patterns_seconds(runs: Sequence[Run]) -> float:
@@ -173,3 +206,21 @@ def max_patterns_seconds(runs: Sequence[Run]) -> float:
         patterns.setdefault(run.output, []).append(run)
     forms = [max_form(group) for group in patterns.values()]
     return sum(form_seconds(f) for f in forms if f is not None)
+
+
+def max_pairs_seconds(runs: Sequence[Run], other: Sequence[Run]) -> float:
+    """The estimated seconds of the released maxima of a pair (``runs`` and ``other``, the
+    two inputs' runs), :func:`~exactdp.programs.release_max.pair_seconds` each: the price
+    with which the loss refuses before its bar, and :func:`~exactdp.programs.release_max.
+    max_loss` after it (the same number: one call states one estimate)."""
+    mine: dict = {}
+    theirs: dict = {}
+    for group, rs in ((mine, runs), (theirs, other)):
+        for run in rs:
+            group.setdefault(run.output, []).append(run)
+    total = 0.0
+    for key, group in mine.items():
+        form, form2 = max_form(group), max_form(theirs.get(key, []))
+        if form is not None and form2 is not None:
+            total += pair_seconds(form, form2)
+    return total

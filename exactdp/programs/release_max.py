@@ -55,6 +55,8 @@ from .runs import Run
 
 #: Precisions (bits) tried in turn to isolate the critical points and decide comparisons.
 PRECISIONS = (128, 256, 512, 1024, 2048, 4096)
+#: The cheaper route a refused released maximum names.
+MAX_CHEAPER = "use scores with a smaller common denominator or span, or fewer scores"
 #: The laws of a released maximum read here.
 LAWS = ("laplace", "exponential")
 
@@ -165,42 +167,62 @@ def max_pattern(runs: Sequence[Run], other: Sequence[Run], label: str, func: str
     return max_loss(form, form2, label, func)
 
 
-def max_seconds(n: int, span: int) -> float:
-    """Estimated seconds of :func:`max_loss` on ``n`` offsets spanning ``span`` lattice
-    steps: ``5e-7 (span n + 1)^2 n`` (densities of degree about ``span n`` in x and ``2n``
-    in u, their products and the root isolation of the derivative's factors). Measured
-    (Laplace noise, loaded 2-core machine): ``0..n-1`` against one moved score, 0.19 /
-    0.52 / 1.2 / 5.0 s at n = 20 / 25 / 30 / 40, fitted by ``6.4e-8 (span n + 1)^2 n``;
-    random pairs up to 3.5x that fit (40 scores spanning 38 steps: 9-21 s, estimated 29 s
-    here), so the factor 5e-7 keeps the estimate above every measurement; exponential
-    noise is 10-15x cheaper. 50 offsets spanning 49 steps are refused (150 s), 60
-    spanning ``10^6`` steps at once."""
-    return 5e-7 * float(min(span * n + 1, 10**150)) ** 2 * n  # 300-digit spans: no overflow
-
-
-#: The fit of :func:`max_loss`'s measured seconds (:func:`max_seconds`' docstring): its
-#: expected cost, read by the loss's estimate and bar; :func:`max_seconds`, about 8x above
-#: it on consecutive scores, is the bound that refuses a pair.
-MAX_FIT = 6.4e-8
+def max_seconds(n: int, distinct: int, span: int, law: str = "laplace") -> float:
+    """Estimated seconds of :func:`max_loss` on ``n`` offsets (``distinct`` of them
+    distinct) spanning ``span`` lattice steps: the pieces' densities and their
+    comparisons, ``distinct^5`` work units (``4.8e-8`` s each for Laplace noise, ``8e-9``
+    for exponential noise), and the squarefree factors of polynomials of degree ``d =
+    span * n`` in x, ``distinct^1.5 * d^1.37`` (``1e-8`` / ``3e-9`` s). Fitted on the CPU
+    of ``privacy_loss`` against one moved score (docs/benchmarks.md): ``0..n-1``, Laplace
+    n = 20 / 30 / 40: 0.16 / 0.99 / 4.4 s (0.18 / 1.2 / 5.0 estimated); ``k^2/7 + 1/(k + 2)``,
+    k < n: n = 8 / 9 / 10 (span 16720 / 22092 / 310080): 4.1 / 7.2 / 196 s (2.4 / 5.0 /
+    250 estimated); exponential noise 0.57 s at n = 40 (0.83), 1.9 s at 9 irregular
+    (1.5). A pair translated as a whole (every score moved by one) runs the whole precision
+    ladder and its factors are larger: 20 scores spanning 476 steps 4.7 s for 0.4 s
+    estimated."""
+    a, b = (4.8e-8, 1e-8) if law == "laplace" else (8e-9, 3e-9)
+    d = float(min(span * n + 1, 10**150))  # 300-digit spans: no overflow
+    return a * float(distinct) ** 5 + b * float(distinct) ** 1.5 * d ** 1.37
 
 
 def form_seconds(form: MaxForm) -> float:
-    """The expected seconds of :func:`max_loss` of ``form`` against a neighbour: ``MAX_FIT
-    (span n + 1)^2 n`` on the lattice and span of this input's own offsets (a neighbour's
-    widen them by a step or so). Measured with the loss's estimate, ``check_dp`` of
-    ``noisy_max_value_laplace`` on 0..n-1 (heuristic neighbours), n = 10 / 15: 3.8 / 14.0 s
-    CPU; ``privacy_loss`` of 0..39 against a neighbour 6.3 s (docs/benchmarks.md).
+    """The estimated seconds of :func:`max_loss` of ``form`` against a neighbour:
+    :func:`max_seconds` on the lattice and span of this input's own offsets (a
+    neighbour's widen them by a step or so; :func:`max_loss` prices the pair by
+    :func:`pair_seconds`).
 
     Examples
     --------
     >>> offsets = tuple(Fraction(k) for k in range(40))
     >>> round(form_seconds(MaxForm("laplace", sympy.Integer(2), offsets)), 2)
-    6.24
+    4.98
     """
     n = len(form.offsets)
     L = math.lcm(*[v.denominator for v in form.offsets])
     span = int((max(form.offsets) - min(form.offsets)) * L)
-    return MAX_FIT * float(min(span * n + 1, 10**150)) ** 2 * n
+    return max_seconds(n, len(set(form.offsets)), span, form.law)
+
+
+#: A pair whose offsets all move by one shift (``q' = q + c``) costs this many times
+#: :func:`form_seconds`: its critical values meet the end values, so every precision of
+#: :data:`PRECISIONS` is tried, and its derivative's factors are larger (measured 12x at 20
+#: scores, 21x at 40 spanning 976 steps: 203 s CPU).
+TRANSLATED = 25.0
+
+
+def pair_seconds(form: MaxForm, other: MaxForm) -> float:
+    """The estimated seconds of :func:`max_loss` on the pair: :func:`max_seconds` on the
+    common lattice and span of both inputs' offsets (the one :func:`max_loss` computes on:
+    ``(0, 1) * 30`` against ``10^-6`` everywhere spans 10^6 steps, one step for either
+    input alone), with the distinct offsets of both, times :data:`TRANSLATED` for a
+    translated pair (the price both :func:`max_loss` and the loss's own check before its
+    bar state)."""
+    offsets = (*form.offsets, *other.offsets)
+    L = math.lcm(*[v.denominator for v in offsets])
+    span = int((max(offsets) - min(offsets)) * L)
+    one = max_seconds(len(form.offsets), len(set(offsets)), span, form.law)
+    shifts = {b - a for a, b in zip(form.offsets, other.offsets, strict=False)}
+    return one * TRANSLATED if len(shifts) == 1 and shifts != {0} else one
 
 
 # ------------------------------------------------------------------ critical points
@@ -344,7 +366,7 @@ def max_loss(form: MaxForm, other: MaxForm, label: str, func: str) -> MaxLoss:
     ------
     ValueError
         An irrational scale (a rational epsilon is needed), different laws, scales or
-        lengths, or a pair past the cost model (:func:`max_seconds`).
+        lengths, or a pair past the cost model (:func:`pair_seconds`).
     UndecidedSignError
         A critical value not told from the largest exact candidate at 4096 bits.
     """
@@ -361,8 +383,8 @@ def max_loss(form: MaxForm, other: MaxForm, label: str, func: str) -> MaxLoss:
     n = len(form.offsets)
     check_seconds(func, f"the exact density cells of {n} scores spanning {lat.span} steps "
                   f"of 1/{lat.L} (polynomials of degree about {lat.span * n} in x)",
-                  max_seconds(n, lat.span),
-                  "use scores with a smaller common denominator or span, or fewer scores")
+                  pair_seconds(form, other),
+                  MAX_CHEAPER)
     search = Search(lat, label)
     scan_pieces(search)
     best = search.best()

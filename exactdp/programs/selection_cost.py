@@ -101,7 +101,7 @@ def price_selection(run: Selecting, values: Sequence[Any], minimize: bool,
         The winner's value is released (:func:`~exactdp.programs.builtins.max_value`):
         each branch is priced as the run releasing it, so that a loss supremum prices a
         released maximum by its own estimate (:func:`~exactdp.programs.release_cost.
-        loss_seconds`: no integral; :func:`~exactdp.programs.release_max.max_seconds`
+        loss_seconds`: no integral; :func:`~exactdp.programs.release_max.pair_seconds`
         with both inputs' offsets) rather than as the integrals of an argmax.
 
     Returns

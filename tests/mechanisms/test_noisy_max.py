@@ -182,7 +182,7 @@ def test_irrational_scores_are_priced_by_their_general_closed_form():
 
     m = ReportNoisyMax(1, noise="laplace")
     q = as_scores([F(724905, 20254), F(-848, 2885), "log(2)", F(-1331, 22156)])
-    one = laplace_general_seconds(q.distinct_count())
+    one = laplace_general_seconds(q.gaps_exact)
     assert m.analysis_seconds([q]) == pytest.approx(one)
     assert m.analysis_seconds([q, q]) == pytest.approx(one)  # one closed form
     nbrs, _ = neighbours(m, q)

@@ -608,15 +608,15 @@ def test_laplace_exact_many_huge_gaps_refused_fast():
 
 
 def test_general_irrational_gaps_refuse_by_their_geometric_cost():
-    """Issue 20: the sympy closed form on irrational gaps grows like 2.35^groups (9 sqrt
-    gaps ran 107 s, 10 would need ~250 s) while the estimate said groups^3.5: 10 distinct
-    irrational gaps now refuse before any work, in the caller's name, naming evalf."""
+    """Issue 20: the sympy closed form on independent irrational gaps doubles per group
+    (7 sqrt of primes ran 3.4 s) while the estimate said groups^3.5: 11 such gaps now
+    refuse before any work, in the caller's name, naming evalf."""
     import exactdp
     from exactdp.cost import SECONDS_LIMIT, TooCostly, laplace_general_seconds
 
-    assert laplace_general_seconds(9) < SECONDS_LIMIT < laplace_general_seconds(10)
-    d = [sympy.sqrt(k + 1) - 1 for k in range(10)]
-    with pytest.raises(TooCostly, match=r"^laplace_exact_general: .* 10 distinct irrational "
+    d = [sympy.Integer(0), *(sympy.sqrt(p) for p in (2, 3, 5, 7, 11, 13, 17, 19, 23, 29))]
+    assert SECONDS_LIMIT < laplace_general_seconds(d)
+    with pytest.raises(TooCostly, match=r"^laplace_exact_general: .* 11 distinct irrational "
                                         r".*\.evalf\(dps\)"):
         laplace_exact_general(d)
     dist = exactdp.ReportNoisyMax(1, noise="laplace").distribution(

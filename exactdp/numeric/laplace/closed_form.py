@@ -195,8 +195,8 @@ def laplace_exact_general(
     d : sequence of sympy.Expr, shape (n,)
         Non-negative exact scaled gaps (numbers, or expressions in positive Symbols whose
         order sympy can decide). Intended for small n: on gaps that are not all rational
-        the work grows like ``2.35^groups`` (``cost.laplace_general_seconds``), so about
-        10 distinct gaps and more are refused.
+        the work grows like ``2^groups`` on independent irrational gaps
+        (``cost.laplace_general_seconds``), so about 12 such gaps and more are refused.
     func : str
         The public function named in refusals (the caller's, e.g. ``probabilities``).
 
@@ -240,7 +240,7 @@ def laplace_exact_general(
         L = lcm(*(int(v.q) for v in vals))
         return laplace_exact([int(v * L) for v in vals], sympy.Rational(1, L), func)
     check_seconds(func, f"the exact RNM-Laplace closed form on {len(u)} distinct "
-                  "irrational or symbolic gaps", laplace_general_seconds(len(u)),
+                  "irrational or symbolic gaps", laplace_general_seconds(vals),
                   "use .evalf(dps) (the series route, certified digits) or .to_numpy()")
     ops = ScalarOps(lambda t: sympy.exp(-t), None, sympy.Integer(1), sympy.Rational(1, 2))
     res = expand(u, cnt, idx, ops)
