@@ -489,10 +489,10 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         raise ValueError(f"{func}: {label} releases {len(runs_p[0].released)} values whose "
                          "densities do not factorise and no translation of the noises "
                          "bounds their ratio; not in this version")
+    if chain is not None and chain.undecided:  # the plane's edges: no search inside
+        return found, Open(undecided_text(chain.undecided), chain.undecided)
     found += search()
     if any(map(tools.enough, found)):
         return found, None
-    if chain is not None and chain.undecided:
-        return found, Open(undecided_text(chain.undecided), chain.undecided)
     return found, Open("a search over its released values")
 

@@ -22,9 +22,10 @@ polygon, interior critical points included, cannot change it (exact: no float de
 A polygon that neither proof settles keeps the pattern's certified bracket, and the
 bracket names it (:func:`undecided_text`).
 
-The route is priced per pattern by :func:`chain_plane_seconds` (the plane route's own price,
-:func:`~exactdp.programs.release_two.plane_seconds`) and takes patterns while the loss's
-budget :data:`CHAIN_PLANE_SECONDS` lasts; the proofs stop at :data:`PRUNE_WORK` term
+The route is priced per pattern by :func:`chain_plane_seconds` and takes patterns while the
+loss's budget :data:`CHAIN_PLANE_SECONDS` (estimated) lasts; its monotone proofs stop at
+:data:`CHAIN_WORK` term enclosures a pattern (a polygon they leave open goes to
+:func:`below_level`); the proofs stop at :data:`PRUNE_WORK` term
 enclosures. Past either the pattern keeps its bracket: never a long silence.
 
 References
@@ -46,21 +47,30 @@ import flint
 
 from ..cost import TooCostly
 from ..exact.arb import flint_prec
+from .integrate import run_cost
 from .release_face import Half, Terms2, sub2
 from .release_sign2d import nonnegative
 from .release_sup import prec
-from .release_two import plane_seconds, two_candidates
+from .release_two import ENCLOSURE_SECONDS, two_candidates
 from .runs import Run
 
 #: Most lines of a chain's arrangement (5 answers, k = 3: up to 40 over both inputs).
 CHAIN_LINES = 64
 #: Estimated seconds of this route one loss may spend (:func:`chain_plane_seconds` per
 #: pattern): past it a pattern keeps its bracket.
-CHAIN_PLANE_SECONDS = 100.0
+CHAIN_PLANE_SECONDS = 30.0
+#: Term enclosures of the monotone-direction proofs on one pattern (about 1.2e-5 s each):
+#: a polygon they leave open goes to :func:`below_level` (5 answers, k = 3: 52 s CPU for
+#: the pair of the tests with the plane's own 400,000).
+CHAIN_WORK = 5_000
+#: Density pairs of one pattern's plane route (its cells and edges), measured at 5
+#: answers, k = 3 (the plane's own :data:`~exactdp.programs.release_two.PLANE_FACTOR`
+#: counts the proofs too).
+CHAIN_FACTOR = 35.0
 #: Boxes of one proof of :func:`below_level`.
 PRUNE_BOXES = 20_000
 #: Most term enclosures of :func:`below_level`'s proofs on one loss (about 1.2e-5 s each).
-PRUNE_WORK = 2_000_000
+PRUNE_WORK = 1_500_000
 
 
 @dataclass(frozen=True)
@@ -90,18 +100,21 @@ class Undecided:
 
 
 def chain_plane_seconds(run: Run) -> float:
-    """Estimated seconds of this route on the pattern of ``run`` (both inputs): the plane
-    route's price (:func:`~exactdp.programs.release_two.plane_seconds`; 5 answers, k = 3:
-    3.0 s estimated, 0.03-6.6 s CPU a pattern measured, 0.3 s median).
+    """Estimated seconds of this route on the pattern of ``run`` (both inputs):
+    :data:`CHAIN_FACTOR` density pairs of the run (the cells, the edges' one-value problems)
+    and :data:`CHAIN_WORK` term enclosures at :data:`~exactdp.programs.release_two.
+    ENCLOSURE_SECONDS` (5 answers, k = 3: 0.39 s estimated a pattern, 0.32 s CPU a pattern
+    measured over the 28 patterns of the tests' pair, 0.03-1.5 s each).
 
     Examples
     --------
     >>> import exactdp.programs.library_release as L
     >>> d = L.noisy_top_k_gap(epsilon=1, k=3).distribution([0, 1, 2, 3])
-    >>> 0 < chain_plane_seconds(d.runs[d.keys[0]][0]) < 5
+    >>> 0 < chain_plane_seconds(d.runs[d.keys[0]][0]) < 1
     True
     """
-    return plane_seconds(run)
+    each = 2 * (1e-4 * (len(run.draws) + len(run.constraints)) + run_cost(run))
+    return CHAIN_FACTOR * each + CHAIN_WORK * ENCLOSURE_SECONDS
 
 
 def plane_chain(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
@@ -118,7 +131,7 @@ def plane_chain(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: 
     budget[0] -= price
     raw: list[Any] = []
     try:
-        two = two_candidates(runs_p, runs_q, label, func, tools, CHAIN_LINES, raw)
+        two = two_candidates(runs_p, runs_q, label, func, tools, CHAIN_LINES, raw, CHAIN_WORK)
     except TooCostly:
         return None
     if two is None:

@@ -141,13 +141,14 @@ def _face_seconds(runs: Sequence[Run]) -> float:
 
 
 def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
-                   tools: Any, max_lines: int = MAX_LINES, unsettled: list | None = None
-                   ) -> tuple[list[Any], bool] | None:
+                   tools: Any, max_lines: int = MAX_LINES, unsettled: list | None = None,
+                   work: int = PLANE_WORK) -> tuple[list[Any], bool] | None:
     """The candidates of the pattern's supremum over its two released values and whether
     they settle it (module docstring), or None when the pattern is not of this shape.
     ``max_lines``: the arrangement's most lines; ``unsettled``: where given, each face not
     settled is appended to it as ``(point, f, g, halves, lam)`` (its closed polygon
-    ``halves``, its densities ``f``, ``g``).
+    ``halves``, its densities ``f``, ``g``); ``work``: the monotone proofs' term
+    enclosures (at most :data:`PLANE_WORK`).
 
     Raises
     ------
@@ -181,7 +182,7 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
 
     out: list[Any] = []
     settled = True
-    spent = [0]
+    spent = [PLANE_WORK - min(work, PLANE_WORK)]  # the proofs stop past PLANE_WORK
     for face in faces:
         f, g = to_terms2(face.result, lam)
         if not f and not g:
