@@ -35,7 +35,9 @@ The value is attained iff some ``G`` with every gap positive gives the same two 
 (:data:`RAYS`), its limit as the gaps grow included; each value is a lower bound, attained
 at a finite ray point, approached in the limit. Where one reaches the translation bound
 ``B`` of :mod:`exactdp.programs.release_bound` the supremum is exact, equal to ``B``, and
-approached as the gaps grow along the ray (the caller decides; else its bracket stands).
+approached as the gaps grow along the ray (the caller decides). Else, for two gaps, the
+plane's polygons of :mod:`exactdp.programs.release_chain_plane` (exact where each polygon
+is settled or shown below the loss found); otherwise the bracket stands.
 It is not attained when ``B > 0``: the bound integrates ``p(z_i) <= exp(|d_i|/b) p(z_i +
 d_i)`` over the output's fibre with a shift ``d != 0``, an equality only for ``z_i`` on one
 side of ``0`` and ``-d_i``, while on the fibre every chain noise ranges over the whole line

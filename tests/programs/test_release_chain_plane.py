@@ -5,7 +5,6 @@ import math
 from fractions import Fraction as F
 
 import flint
-import mpmath
 import numpy as np
 import sympy
 from sympy import Rational as R
@@ -18,9 +17,7 @@ from exactdp.programs.release_chain_plane import (
     plane_chain,
     undecided_text,
 )
-from exactdp.programs.release_loss import _tools, loss_supremum
-
-from . import quadrature as Q
+from exactdp.programs.release_loss import _tools
 
 SQUARE = [(F(0), F(1), F(0)), (F(0), F(0), F(1)), (F(1), F(-1), F(0)), (F(1), F(0), F(-1))]
 
@@ -59,21 +56,6 @@ Q5, Q5B = [1, 1, 1, 1, 1], [2, 0, 2, 0, 1]
 WANT = sympy.log(23 * sympy.exp(R(3, 2)) / (30 * sympy.exp(R(5, 6)) - 7 * sympy.exp(R(2, 3))))
 
 
-def _gap_density(q, w, b, g1, g2):
-    """The gaps' density from its definition: ``int p(z - a_w3) p(z + g2 - a_w2) p(z + g2 +
-    g1 - a_w1) prod_rest F(z - a_j) dz`` (Laplace of scale ``b``)."""
-    def f(z):
-        out = (Q.laplace_pdf(z - q[w[2]], b) * Q.laplace_pdf(z + g2 - q[w[1]], b)
-               * Q.laplace_pdf(z + g2 + g1 - q[w[0]], b))
-        for j, a in enumerate(q):
-            if j not in w:
-                out *= Q.laplace_cdf(z - a, b)
-        return out
-
-    kinks = sorted({*q, q[w[1]] - g2, q[w[0]] - g1 - g2})
-    return mpmath.quad(f, [-mpmath.inf, *kinks, mpmath.inf])
-
-
 def test_undecided_polygons_of_a_pattern_are_below_the_loss_found():
     """The pattern (0, 2, 1): the plane leaves polygons open (no monotone direction within
     the proofs' work), and each is proved below the loss 0.621 but not below 0.3."""
@@ -85,29 +67,6 @@ def test_undecided_polygons_of_a_pattern_are_below_the_loss_found():
     assert below_level(faces, flint.arb(float(WANT)), [0])
     assert not below_level(faces, flint.arb("0.3"), [0])
     assert plane_chain(d.runs[key], e.runs[key], "p", "t", _tools(None), [0.01]) is None
-
-
-def test_noisy_top_3_five_answers_exact_against_quadrature():
-    m = L.noisy_top_k_gap(epsilon=1, k=3)
-    d, e = m.distribution(Q5), m.distribution(Q5B)
-    r = loss_supremum(d, e)  # the call itself (privacy_loss's estimate is the cost model's)
-    assert r.certified and r.interval is None and not r.attained
-    assert sympy.simplify(sympy.exp(r.loss) - sympy.exp(WANT)) == 0
-    assert r.witness == "the pattern (1, 3, 4, REAL, REAL) with the gaps (1 v, 1 v) as v -> +oo"
-    want = mpmath.mpf(str(sympy.N(WANT, 45)))
-    b = mpmath.mpf(6)
-    with mpmath.workdps(40):
-        qa, qb = [mpmath.mpf(a) for a in Q5], [mpmath.mpf(a) for a in Q5B]
-
-        def log_ratio(w, g1, g2):
-            return mpmath.log(_gap_density(qa, w, b, g1, g2) / _gap_density(qb, w, b, g1, g2))
-
-        far = log_ratio((1, 3, 4), mpmath.mpf(150), mpmath.mpf(150))
-        assert 0 < want - far < mpmath.mpf(10) ** -6  # approached along (v, v), from below
-        grid = [mpmath.mpf(x) / 4 for x in (0, 1, 4, 16)]
-        worst = max(abs(log_ratio(w, g1, g2)) for w in ((1, 3, 4), (0, 2, 1))
-                    for g1 in grid for g2 in grid)
-        assert worst < want  # the polygons shown below it (and the top pattern) on a grid
 
 
 def test_noisy_top_3_five_answers_sampler_against_pattern_probabilities():
