@@ -58,11 +58,12 @@ from .runs import Run
 CHAIN_LINES = 64
 #: Estimated seconds of this route one loss may spend (:func:`chain_plane_seconds` per
 #: pattern): past it a pattern keeps its bracket.
-CHAIN_PLANE_SECONDS = 30.0
+CHAIN_PLANE_SECONDS = 60.0
 #: Term enclosures of the monotone-direction proofs on one pattern (about 1.2e-5 s each):
-#: a polygon they leave open goes to :func:`below_level` (5 answers, k = 3: 52 s CPU for
-#: the pair of the tests with the plane's own 400,000).
-CHAIN_WORK = 5_000
+#: a polygon they leave open goes to :func:`below_level` (5 answers, k = 3: with the plane's
+#: own 400,000 the tests' pair took 74 s; with 5,000 ``0 1 1 1 2`` vs ``1 0 2 0 2`` kept a
+#: polygon of its top pattern undecided).
+CHAIN_WORK = 40_000
 #: Density pairs of one pattern's plane route (its cells and edges), measured at 5
 #: answers, k = 3 (the plane's own :data:`~exactdp.programs.release_two.PLANE_FACTOR`
 #: counts the proofs too).
@@ -103,8 +104,9 @@ def chain_plane_seconds(run: Run) -> float:
     """Estimated seconds of this route on the pattern of ``run`` (both inputs):
     :data:`CHAIN_FACTOR` density pairs of the run (the cells, the edges' one-value problems)
     and :data:`CHAIN_WORK` term enclosures at :data:`~exactdp.programs.release_two.
-    ENCLOSURE_SECONDS` (5 answers, k = 3: 0.39 s estimated a pattern, 0.32 s CPU a pattern
-    measured over the 28 patterns of the tests' pair, 0.03-1.5 s each).
+    ENCLOSURE_SECONDS` (5 answers, k = 3: 0.81 s estimated a pattern; about 1 s CPU a
+    pattern measured over the 28 patterns of the tests' pair, proofs below the loss
+    included).
 
     Examples
     --------

@@ -41,11 +41,11 @@ def test_undecided_text_names_up_to_three_polygons():
 
 
 def test_chain_plane_seconds_grows_with_the_answers():
-    # measured: 0.32 s CPU a pattern at 5 answers (docs/benchmarks.md); the estimate within
+    # measured: about 1 s CPU a pattern at 5 answers (docs/benchmarks.md); the estimate within
     # the budget for a few dozen patterns, and larger with more losers
     runs = [L.noisy_top_k_gap(epsilon=1, k=3).distribution(list(range(n))) for n in (4, 5, 6)]
     cost = [chain_plane_seconds(d.runs[d.keys[0]][0]) for d in runs]
-    assert 0.1 < cost[1] < 1 and cost[0] < cost[1] < cost[2]
+    assert 0.3 < cost[1] < 2 and cost[0] < cost[1] < cost[2]
 
 
 # ------------------------------------------------------------- the pair of 5 answers, k = 3
