@@ -483,10 +483,11 @@ def noisy_top_k_gap(q, epsilon, k=2, sensitivity=1):
     centred at ``v_w2`` for ``k <= 2`` and a chain, integrated leaf first, for ``k >= 3``
     (:func:`~exactdp.programs.builtins.topk`); the gaps' density is one integral over
     ``v_wk``. The loss over ``k - 1 >= 2`` gaps is exact where the log ratio's limit along a
-    ray of growing gaps reaches the translation bound (then not attained), else a
-    certified bracket (:mod:`~exactdp.programs.release_chain`). With two answers the
-    output is the difference ``v_0 - v_1``, a Laplace difference: the loss of a shift s is
-    ``s epsilon / (2k)``, not attained.
+    ray of growing gaps reaches the translation bound (then not attained), for two gaps
+    also where the plane's polygons settle it (:mod:`~exactdp.programs.
+    release_chain_plane`), else a certified bracket (:mod:`~exactdp.programs.
+    release_chain`). With two answers the output is the difference ``v_0 - v_1``, a Laplace
+    difference: the loss of a shift s is ``s epsilon / (2k)``, not attained.
 
     Parameters
     ----------

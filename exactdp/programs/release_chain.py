@@ -35,7 +35,9 @@ The value is attained iff some ``G`` with every gap positive gives the same two 
 (:data:`RAYS`), its limit as the gaps grow included; each value is a lower bound, attained
 at a finite ray point, approached in the limit. Where one reaches the translation bound
 ``B`` of :mod:`exactdp.programs.release_bound` the supremum is exact, equal to ``B``, and
-approached as the gaps grow along the ray (the caller decides; else its bracket stands).
+approached as the gaps grow along the ray (the caller decides). Else, for two gaps, the
+plane's polygons of :mod:`exactdp.programs.release_chain_plane` (exact where each polygon
+is settled or shown below the loss found); otherwise the bracket stands.
 It is not attained when ``B > 0``: the bound integrates ``p(z_i) <= exp(|d_i|/b) p(z_i +
 d_i)`` over the output's fibre with a shift ``d != 0``, an equality only for ``z_i`` on one
 side of ``0`` and ``-d_i``, while on the fibre every chain noise ranges over the whole line
@@ -53,13 +55,14 @@ Algorithmic Foundations of Differential Privacy*, 2014, section 3.3.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any
 
 from ..cost import TooCostly
 from .release_cells import OnBoundary, VPoly, cell_at, cells
+from .release_chain_plane import CHAIN_PLANE_SECONDS, Undecided, plane_chain, undecided_text
 from .release_density import affine
 from .release_min import min_candidates
 from .release_sup import MAX_STEPS, Terms, add, refine, zeros
@@ -86,15 +89,30 @@ class Tools:
     terms: Callable[..., Terms]
     enough: Callable[[Any], bool]  # a candidate reaches the pattern's translation bound
     bounded: bool  # the pattern has a translation bound
+    #: Estimated seconds left for the plane route on two gaps (one list for one loss).
+    budget: list[float] = field(default_factory=lambda: [CHAIN_PLANE_SECONDS])
 
 
 @dataclass(frozen=True)
 class ChainResult:
     """The route's answer on one pattern: its candidates, and whether their largest is the
-    pattern's supremum (``exact``: exponential noise) or a lower bound (Laplace rays)."""
+    pattern's supremum (``exact``: exponential noise, or two Laplace gaps settled by the
+    plane's polygons) or a lower bound (Laplace rays; ``undecided``: the polygons the plane
+    route left open, when it ran)."""
 
     found: tuple[Any, ...]
     exact: bool
+    undecided: tuple[Undecided, ...] = ()
+
+
+@dataclass(frozen=True)
+class Open:
+    """Why a pattern stays a bracket, and its undecided polygons of two gaps (when the
+    plane route ran: the bracket clears once they are shown below the loss found,
+    :func:`~exactdp.programs.release_chain_plane.below_level`)."""
+
+    why: str
+    faces: tuple[Undecided, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -404,7 +422,8 @@ def chain_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, f
     """The route of this module on one pattern (``runs_p``, ``runs_q``: its runs on the
     two inputs), or None when its runs are not one :class:`GapChain` each: exponential
     noise, the exact supremum (both paths); Laplace noise with two or more gaps, the rays
-    of :func:`ray_values` until a candidate reaches the pattern's translation bound."""
+    of :func:`ray_values` until a candidate reaches the pattern's translation bound, then
+    for two gaps the plane's polygons (:mod:`~exactdp.programs.release_chain_plane`)."""
     if len(runs_p) != 1 or len(runs_q) != 1:
         return None
     c, o = gap_chain(runs_p[0]), gap_chain(runs_q[0])
@@ -421,8 +440,11 @@ def chain_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, f
     for direction in ray_values(len(c.chain) + 1):
         out += _ray(runs_p, runs_q, direction, label, func, tools)
         if any(map(tools.enough, out)):
-            break
-    return ChainResult(tuple(out), False)
+            return ChainResult(tuple(out), False)
+    plane = plane_chain(runs_p, runs_q, label, func, tools, tools.budget)
+    if plane is None:  # three or more gaps, or past the plane's limits or budget
+        return ChainResult(tuple(out), False)
+    return ChainResult(tuple(out) + tuple(plane[0]), not plane[1], tuple(plane[1]))
 
 
 def exponential_chain(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> bool:
@@ -435,9 +457,10 @@ def exponential_chain(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> bool:
 
 
 def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
-                   tools: Tools, search: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
-    """The candidates of a pattern releasing several values, and whether their largest is
-    its supremum: this module's route (:func:`chain_candidates`), exact, or settled when a
+                   tools: Tools, search: Callable[[], list[Any]]) -> tuple[list[Any], Open | None]:
+    """The candidates of a pattern releasing several values, and None when their largest
+    is its supremum, else why not (:class:`Open`): this module's route
+    (:func:`chain_candidates`), exact, or settled when a
     candidate reaches the translation bound; values coupled only through their least
     (:func:`~exactdp.programs.release_min.min_candidates`), exact; else the caller's
     ``search`` (lower bounds: the pattern stays a certified bracket unless one reaches the
@@ -463,11 +486,15 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         chain = None if two is None else ChainResult(tuple(two[0]), two[1])
     found = list(chain.found) if chain is not None else []
     if chain is not None and (chain.exact or any(map(tools.enough, found))):
-        return found, True
+        return found, None
     if not tools.bounded:
         raise ValueError(f"{func}: {label} releases {len(runs_p[0].released)} values whose "
                          "densities do not factorise and no translation of the noises "
                          "bounds their ratio; not in this version")
+    if chain is not None and chain.undecided:  # the plane's edges: no search inside
+        return found, Open(undecided_text(chain.undecided), chain.undecided)
     found += search()
-    return found, any(map(tools.enough, found))
+    if any(map(tools.enough, found)):
+        return found, None
+    return found, Open("a search over its released values")
 

@@ -56,6 +56,7 @@ from .release_below import below, constant_ratio, ends_level, under
 from .release_bound import FLOOR, BelowFloor, check_bounds, ordered_patterns
 from .release_cells import VPoly, joint_cells
 from .release_chain import Tools, exponential_chain, several_values
+from .release_chain_plane import CHAIN_PLANE_SECONDS, below_level
 from .release_density import run_density
 from .release_edge import attained_ends, continuous_ends, edge_limit, point_density
 from .release_factor import product_supremum
@@ -322,6 +323,7 @@ class Bracketed:
     label: str
     upper: sympy.Expr
     why: str
+    faces: tuple = ()  # undecided polygons of two gaps (release_chain_plane.below_level)
 
 
 #: The candidates and the brackets of a pair's patterns.
@@ -353,6 +355,7 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
     brackets: list[Bracketed] = []
     pending: list[tuple[Any, sympy.Expr | None, str, list]] = []
     lead: list[Any] = [None, 0]  # (the candidate of largest lower end, that end), seen
+    budget = [CHAIN_PLANE_SECONDS]  # the plane route's estimated seconds on two gaps
 
     def top() -> Candidate | None:
         with flint_prec(prec()):
@@ -406,12 +409,12 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             ahead.fetch(dist, other, ordered[n + 1:], bound, top(), func)
             continue  # its step after its critical points, below
         else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
-            found, settled = several_values(dist.runs[key], other.runs[key], label, func,
-                                            _tools(bound), partial(_multi, dist, other, key,
-                                                                   label, func, bound))
+            found, why = several_values(dist.runs[key], other.runs[key], label, func,
+                                        _tools(bound, budget), partial(_multi, dist, other,
+                                                                       key, label, func, bound))
             out += found
-            if not settled:
-                brackets.append(Bracketed(label, bound, "a search over its released values"))
+            if why is not None:
+                brackets.append(Bracketed(label, bound, why.why, why.faces))
         step()
     _pending(pending, out, brackets, top, step, func)
     return out, brackets
@@ -519,9 +522,10 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.
                       f"{label} with the values ({text})")]
 
 
-def _tools(bound: sympy.Expr | None) -> Tools:
+def _tools(bound: sympy.Expr | None, budget: list[float] | None = None) -> Tools:
     return Tools(Candidate, _cell_candidates, _dratio, _density, _lam, _terms,
-                 lambda c: bound is not None and _reaches(c, bound), bound is not None)
+                 lambda c: bound is not None and _reaches(c, bound), bound is not None,
+                 [CHAIN_PLANE_SECONDS] if budget is None else budget)
 
 
 def loss_supremum(dist: Any, other: Any) -> LossSupremum:
@@ -547,7 +551,9 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
             lambda: [abs_ball(c) for c in cands], [b.upper for b in brackets]):
         raise BelowFloor  # every pattern below the floor: no closed form is needed
     result, top = select(cands) if cands else (None, None)
-    open_ = [b for b in brackets if top is None or not _reaches(top, b.upper)]
+    spent = [0]  # undecided polygons below the loss found clear their bracket
+    open_ = [b for b in brackets if top is None or not (_reaches(top, b.upper) or (
+        b.faces and below_level(b.faces, abs_ball(top), spent)))]
     if not open_:
         assert result is not None
         return result

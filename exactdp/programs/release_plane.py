@@ -308,7 +308,8 @@ class _Paths:
 
 def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
                 start: set[Line] | None = None,
-                guard: Callable[[int], None] | None = None) -> tuple[set[Line], list[Face]]:
+                guard: Callable[[int], None] | None = None,
+                max_lines: int = MAX_LINES) -> tuple[set[Line], list[Face]]:
     """The lines of ``compute(U, V)``'s comparisons and the faces of their arrangement,
     each with its result (the same path on the whole face). ``guard(lines)`` is called
     before each round of computations (the caller's cost model: it raises to refuse).
@@ -316,7 +317,7 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
     Raises
     ------
     TooCostly
-        More than :data:`MAX_LINES` lines.
+        More than ``max_lines`` lines (:data:`MAX_LINES` unless given).
     """
     lines: set[Line] = set(start or ())
     done: dict[tuple[Fraction, Fraction], Any] = {}
@@ -343,9 +344,9 @@ def plane_cells(compute: Callable[[UVPoly, UVPoly], Any], func: str,
         if not new:
             break
         lines |= new
-        if len(lines) > MAX_LINES:
+        if len(lines) > max_lines:
             raise refuse(func, "the cells of the two released values' density",
-                         f"more than {MAX_LINES} lines", f"{MAX_LINES} lines",
+                         f"more than {max_lines} lines", f"{max_lines} lines",
                          "use fewer queries")
     faces: dict[tuple, Face] = {}
     ls = sorted(lines)

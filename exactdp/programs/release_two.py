@@ -79,7 +79,7 @@ from .release_face import (
     restrict,
     to_terms2,
 )
-from .release_plane import Face, Line, plane_cells
+from .release_plane import MAX_LINES, Face, Line, plane_cells
 from .release_sign2d import nonnegative
 from .release_sup import Terms, add, exact_at, prec, zeros
 from .runs import Run
@@ -141,9 +141,14 @@ def _face_seconds(runs: Sequence[Run]) -> float:
 
 
 def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
-                   tools: Any) -> tuple[list[Any], bool] | None:
+                   tools: Any, max_lines: int = MAX_LINES, unsettled: list | None = None,
+                   work: int = PLANE_WORK) -> tuple[list[Any], bool] | None:
     """The candidates of the pattern's supremum over its two released values and whether
     they settle it (module docstring), or None when the pattern is not of this shape.
+    ``max_lines``: the arrangement's most lines; ``unsettled``: where given, each face not
+    settled is appended to it as ``(point, f, g, halves, lam)`` (its closed polygon
+    ``halves``, its densities ``f``, ``g``); ``work``: the monotone proofs' term
+    enclosures (at most :data:`PLANE_WORK`).
 
     Raises
     ------
@@ -166,7 +171,7 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
                       faces * each, "use fewer answers, or a smaller cut-off c or k where "
                       "the program has one", PLANE_SECONDS)
 
-    _, faces = plane_cells(compute, func, guard=guard)
+    _, faces = plane_cells(compute, func, guard=guard, max_lines=max_lines)
     lam = tools.lam(holder["unit"], func)
     memo: dict[Line, list[LinePiece]] = {}
 
@@ -177,7 +182,7 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
 
     out: list[Any] = []
     settled = True
-    spent = [0]
+    spent = [PLANE_WORK - min(work, PLANE_WORK)]  # the proofs stop past PLANE_WORK
     for face in faces:
         f, g = to_terms2(face.result, lam)
         if not f and not g:
@@ -189,15 +194,23 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         found, ok = _face(face, f, g, lam, label, func, tools, spent, on_line)
         out += found
         settled = settled and ok
+        if not ok and unsettled is not None:
+            unsettled.append((face.point, f, g, face_halves(face), lam))
     return out, settled
+
+
+def face_halves(face: Face) -> list[Half]:
+    """The half-planes ``a + b u + c v >= 0`` of a face's edges (its closed polygon)."""
+    sides = edges(face.signs)
+    return [(s * a, s * b, s * c) for (a, b, c), s in face.signs
+            if any(e.line == (a, b, c) for e in sides)]
 
 
 def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str,
           tools: Any, spent: list[int], on_line: Any) -> tuple[list[Any], bool]:
     """One face's candidates (module docstring), and whether they settle it."""
     sides = edges(face.signs)
-    hs: list[Half] = [(s * a, s * b, s * c) for (a, b, c), s in face.signs
-                      if any(e.line == (a, b, c) for e in sides)]
+    hs = face_halves(face)
     if not cross2(f, g, (Fraction(1), Fraction(0)), lam) and not cross2(
             f, g, (Fraction(0), Fraction(1)), lam):  # a constant ratio on the face
         one, zero = restrict(f, face.point, (Fraction(0), Fraction(0))), restrict(

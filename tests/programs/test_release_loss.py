@@ -16,7 +16,7 @@ from exactdp import NumericalSparseVector, ReportNoisyMax, SparseVector
 from exactdp.exact.signs import is_zero
 from exactdp.programs import exponential, laplace, program
 from exactdp.programs import library_release as L
-from exactdp.programs.release_loss import directional_supremum
+from exactdp.programs.release_loss import directional_supremum, loss_supremum
 
 from . import quadrature
 
@@ -438,3 +438,49 @@ def test_directional_supremum_takes_one_side_of_the_log_ratio():
     lm = L.laplace_mechanism(epsilon=R(1, 3))
     d, e = lm.distribution([0]), lm.distribution([1])
     assert [directional_supremum(d, e, s)[0].loss for s in (1, -1)] == [R(1, 3), R(1, 3)]
+
+
+# noisy top-k with gap, k = 3 on 5 answers: 1^5 vs 2 0 2 0 1 was a certified bracket
+# [0.621002, 0.666667] (the rays reach no pattern's translation bound 2/3); the plane's
+# polygons (release_chain_plane) make it exact: the ray limit of the pattern (1, 3, 4)
+Q5, Q5B = [1, 1, 1, 1, 1], [2, 0, 2, 0, 1]
+WANT5 = sympy.log(23 * sympy.exp(sympy.Rational(3, 2))
+                  / (30 * sympy.exp(sympy.Rational(5, 6)) - 7 * sympy.exp(sympy.Rational(2, 3))))
+
+
+def _gap_density(q, w, b, g1, g2):
+    """The gaps' density from its definition: ``int p(z - a_w3) p(z + g2 - a_w2) p(z + g2 +
+    g1 - a_w1) prod_rest F(z - a_j) dz`` (Laplace of scale ``b``)."""
+    def f(z):
+        out = (quadrature.laplace_pdf(z - q[w[2]], b) * quadrature.laplace_pdf(z + g2 - q[w[1]], b)
+               * quadrature.laplace_pdf(z + g2 + g1 - q[w[0]], b))
+        for j, a in enumerate(q):
+            if j not in w:
+                out *= quadrature.laplace_cdf(z - a, b)
+        return out
+
+    kinks = sorted({*q, q[w[1]] - g2, q[w[0]] - g1 - g2})
+    return mpmath.quad(f, [-mpmath.inf, *kinks, mpmath.inf])
+
+
+def test_noisy_top_3_five_answers_exact_against_quadrature():
+    m = L.noisy_top_k_gap(epsilon=1, k=3)
+    d, e = m.distribution(Q5), m.distribution(Q5B)
+    r = loss_supremum(d, e)  # the call itself (privacy_loss's estimate is the cost model's)
+    assert r.certified and r.interval is None and not r.attained
+    assert sympy.simplify(sympy.exp(r.loss) - sympy.exp(WANT5)) == 0
+    assert r.witness == "the pattern (1, 3, 4, REAL, REAL) with the gaps (1 v, 1 v) as v -> +oo"
+    want = mpmath.mpf(str(sympy.N(WANT5, 45)))
+    b = mpmath.mpf(6)
+    with mpmath.workdps(40):
+        qa, qb = [mpmath.mpf(a) for a in Q5], [mpmath.mpf(a) for a in Q5B]
+
+        def log_ratio(w, g1, g2):
+            return mpmath.log(_gap_density(qa, w, b, g1, g2) / _gap_density(qb, w, b, g1, g2))
+
+        far = log_ratio((1, 3, 4), mpmath.mpf(150), mpmath.mpf(150))
+        assert 0 < want - far < mpmath.mpf(10) ** -6  # approached along (v, v), from below
+        grid = [mpmath.mpf(x) / 4 for x in (0, 1, 4, 16)]
+        worst = max(abs(log_ratio(w, g1, g2)) for w in ((1, 3, 4), (0, 2, 1))
+                    for g1 in grid for g2 in grid)
+        assert worst < want  # the polygons shown below it (and the top pattern) on a grid

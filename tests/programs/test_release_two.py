@@ -18,7 +18,7 @@ from exactdp.programs import library_release as L
 from exactdp.programs.release_loss import _tools
 from exactdp.programs.release_select import abs_ball, select
 from exactdp.programs.release_sup import exact_at
-from exactdp.programs.release_two import line_density, plane_shape, two_candidates
+from exactdp.programs.release_two import face_halves, line_density, plane_shape, two_candidates
 
 from .quadrature import _integral, laplace_cdf, laplace_pdf
 
@@ -292,3 +292,13 @@ def test_gapsvt_c2_six_answers_is_exact_against_the_grid():
     v = mpmath.mpf(sympy.N(loss.value, 30))
     top = _grid_max(a, b, pattern)
     assert top <= v + mpmath.mpf(10) ** -15 and v - top < 1e-4
+
+
+def test_face_halves_are_the_edges_half_planes():
+    from exactdp.programs.release_plane import Face
+    z, one = Fraction(0), Fraction(1)
+    # u >= 0, v >= 0 and the line u + v = 5 on the face's far side: a triangle
+    signs = (((z, one, z), 1), ((z, z, one), 1), ((Fraction(-5), one, one), -1))
+    face = Face(signs, (one, one), None)
+    want = [(z, one, z), (z, z, one), (Fraction(5), -one, -one)]
+    assert sorted(face_halves(face)) == sorted(want)
