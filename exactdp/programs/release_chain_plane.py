@@ -47,6 +47,7 @@ import flint
 
 from ..cost import TooCostly
 from ..exact.arb import flint_prec
+from ..progress import start_line
 from .integrate import run_cost
 from .release_face import Half, Terms2, sub2
 from .release_sign2d import nonnegative
@@ -130,6 +131,10 @@ def plane_chain(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: 
     price = chain_plane_seconds(runs_p[0])
     if price > budget[0]:
         return None
+    if budget[0] == CHAIN_PLANE_SECONDS:  # the first pattern the rays left open: the
+        # route may spend its whole budget and the proofs below the loss (never silent)
+        start_line(f"{func} (the plane route on two gaps)", None,
+                   CHAIN_PLANE_SECONDS + PRUNE_WORK * ENCLOSURE_SECONDS)
     budget[0] -= price
     raw: list[Any] = []
     try:
