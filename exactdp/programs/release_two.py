@@ -54,7 +54,7 @@ vector, noisy max and related algorithms", VLDB Journal 32, 2023 (GapSVT, Adapti
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -62,6 +62,7 @@ from ..cost import check_seconds
 from ..exact.arb import flint_prec
 from .integrate import run_cost
 from .release_cells import cells
+from .release_crit2d import critical_points
 from .release_face import (
     Edge,
     Half,
@@ -75,11 +76,12 @@ from .release_face import (
     in_cone,
     leading_along,
     line_frame,
+    line_range,
     region,
     restrict,
     to_terms2,
 )
-from .release_plane import Face, Line, plane_cells
+from .release_plane import Face, Line, normal, plane_cells
 from .release_sign2d import nonnegative
 from .release_sup import Terms, add, exact_at, prec, zeros
 from .runs import Run
@@ -210,7 +212,8 @@ def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str
         out += _edge(e, f, g, lam, label, func, tools, on_line)
     d = _monotone(f, g, hs, lam, face.point, spent)
     if d is None:
-        return out, False
+        more = split_face(f, g, hs, face.point, lam, spent, _Split(label, func, tools))
+        return (out, False) if more is None else (out + more, True)
     for way in (d, (-d[0], -d[1])):
         if not in_cone(hs, way):
             continue  # the ray leaves the face through an edge
@@ -368,3 +371,100 @@ def _limits(f: Terms2, g: Terms2, hs: list[Half], d: tuple[Fraction, Fraction], 
         return None
     found = tools.cell(lf[2], lg[2], lam, lo, hi, f"{where}, across it", func, "all")
     return [replace(_t_words(c, "s"), attained=False) for c in found]
+
+
+@dataclass(frozen=True)
+class _Split:
+    """What :func:`split_face` reports with: the pattern's label, the caller's name, the
+    tools."""
+
+    label: str
+    func: str
+    tools: Any
+
+
+def split_face(f: Terms2, g: Terms2, hs: list[Half], point: Point, lam: Fraction,
+               spent: list[int], how: _Split) -> list[Any] | None:
+    """A face's interior candidates where no direction is monotone on the whole face: ``L``
+    constant along a direction (decided exactly: the edges hold every value, and a line
+    across a strip); else the face cut by the box ``|u|, |v| <= R`` (``R`` past its
+    vertices): inside it the isolated critical points
+    (:func:`~exactdp.programs.release_crit2d.critical_points`), on the far pieces outside
+    it a monotone direction each (its limits, as :func:`_face`), on the box's sides inside
+    the face a one-value problem each (their ends lie on the face's edges, counted there).
+    None: undecided (the face then keeps the bracket)."""
+    for d in ((Fraction(a), Fraction(b)) for a, b in DIRECTIONS):
+        if not cross2(f, g, d, lam):  # L constant along d: its values are the edges'
+            if not (in_cone(hs, d) and in_cone(hs, (-d[0], -d[1]))):
+                return []
+            return _on_line(f, g, hs, point, (-d[1], d[0]), lam, how)
+    reg = region(hs)
+    if reg is None:
+        return None
+    big = max(abs(x) for p in reg.vertices for x in p) + 16 / lam
+    z, one = Fraction(0), Fraction(1)
+    box = [(big, -one, z), (big, one, z), (big, z, -one), (big, z, one)]
+    out: list[Any] = []
+    if reg.rays:
+        far = [[(-big, one, z)], [(-big, -one, z)], [(-big, z, one), *box[:2]],
+               [(-big, z, -one), *box[:2]]]
+        for piece in far:
+            part = hs + piece
+            r = region(part)
+            if r is None or not _solid(r):
+                continue
+            mono = _monotone(f, g, part, lam, _inside(r), spent)
+            if mono is None:
+                return None
+            for way in (mono, (-mono[0], -mono[1])):
+                if in_cone(part, way):
+                    found = _limits(f, g, part, way, lam, how.label, how.func, how.tools,
+                                    way == mono)
+                    if found is None:
+                        return None
+                    out += found
+        for k, h in enumerate(box):  # the sides u = +-R whole, v = +-R for |u| <= R
+            p, e = line_frame(normal(*h))
+            out += _on_line(f, g, hs + (box[:2] if k > 1 else []), p, e, lam, how)
+    crit = critical_points(f, g, hs + box if reg.rays else hs, lam, spent, PLANE_WORK)
+    if crit is None:
+        return None
+    for c in crit:
+        at = f"({_ball_text(c.u)}, {_ball_text(c.v)})"
+        out.append(how.tools.candidate(None, c.value, 0, True, f"{how.label} with the "
+                                       f"values at {at} (a critical point of the log "
+                                       "density ratio on a face)"))
+    return out
+
+
+def _inside(r: Region) -> Point:
+    """A point of a polygon's closure (inside it when it has interior points)."""
+    n = len(r.vertices)
+    return (sum((p[0] for p in r.vertices), Fraction(0)) / n + sum(d[0] for d in r.rays),
+            sum((p[1] for p in r.vertices), Fraction(0)) / n + sum(d[1] for d in r.rays))
+
+
+def _solid(r: Region) -> bool:
+    """Whether a polygon has interior points (:func:`~exactdp.programs.release_sign2d.
+    nonnegative`'s test, in Fractions)."""
+    p = r.vertices[0]
+    dirs = [(q[0] - p[0], q[1] - p[1]) for q in r.vertices[1:]] + list(r.rays)
+    return any(a[0] * b[1] - a[1] * b[0] != 0 for i, a in enumerate(dirs) for b in dirs[:i])
+
+
+def _on_line(f: Terms2, g: Terms2, hs: list[Half], p: Point, e: Point, lam: Fraction,
+             how: _Split) -> list[Any]:
+    """The one-value problem of ``L`` on the points ``p + t e`` of the face's closure
+    ``hs`` (its inside values attained; its ends, on the face's edges, approached)."""
+    ok, lo, hi = line_range(hs, p, e)
+    if not ok or (lo is not None and hi is not None and lo >= hi):
+        return []
+    one, two = restrict(f, p, e), restrict(g, p, e)
+    where = f"{how.label} on the values {_text(p)} + t {_text(e)}"
+    return [_t_words(c, "t") for c in how.tools.cell(one, two, lam, lo, hi, where, how.func,
+                                                    "all")]
+
+
+def _ball_text(x: Any) -> str:
+    """A critical point's coordinate, to 12 digits."""
+    return f"{float(x.mid()):.12g}"
