@@ -94,6 +94,8 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 PLANE_WORK = 400_000
 #: Boxes of one monotone-direction proof (GapSVT c = 2 at 6 answers needs 3000).
 PROOF_BOXES = 3000
+#: Slices of a far strip's monotone-direction proof (:func:`split_face`).
+STRIP_SLICES = 16
 #: Largest estimated seconds of the plane's cells (each face a density computation).
 PLANE_SECONDS = 60.0
 #: Seconds of one term enclosure of the proofs (GapSVT c = 2 at 5 answers: 0.61 s CPU for
@@ -210,8 +212,10 @@ def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str
     out: list[Any] = []
     for e in sides:
         out += _edge(e, f, g, lam, label, func, tools, on_line)
-    d = _monotone(f, g, hs, lam, face.point, spent)
-    if d is None:
+    reg = region(hs)
+    bounded = reg is not None and not reg.rays
+    d = None if bounded else _monotone(f, g, hs, lam, face.point, spent)
+    if d is None:  # a bounded face: its critical points (cheaper than a direction's proof)
         more = split_face(f, g, hs, face.point, lam, spent, _Split(label, func, tools))
         return (out, False) if more is None else (out + more, True)
     for way in (d, (-d[0], -d[1])):
@@ -308,10 +312,13 @@ def _t_words(c: Any, name: str) -> Any:
 
 
 def _monotone(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, point: Point,
-              spent: list[int]) -> tuple[Fraction, Fraction] | None:
+              spent: list[int], slices: int = 1) -> tuple[Fraction, Fraction] | None:
     """A direction along which ``L`` does not decrease on the closed face (proved), or
-    None (also once the pattern's :data:`PLANE_WORK` is spent)."""
+    None (also once the pattern's :data:`PLANE_WORK` is spent). A strip (its rays along
+    one line) is proved slice by slice across it when ``slices`` > 1 (the boxes of one
+    proof then need not resolve its width while they follow its length)."""
     reg = region(hs)
+    cuts = _slices(reg, slices)
     rays = list(reg.rays) if reg is not None else []
     points = _samples(reg, point)
     tried = []
@@ -325,9 +332,25 @@ def _monotone(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, point: Point,
             if -sign in signs or spent[0] > PLANE_WORK:
                 continue  # a screen: N_d takes the other sign inside the face
             h = n if sign > 0 else {k: {m: -c for m, c in p.items()} for k, p in n.items()}
-            if nonnegative(h, hs, lam, PROOF_BOXES, spent, PLANE_WORK):
+            if all(nonnegative(h, hs + c, lam, PROOF_BOXES, spent, PLANE_WORK) for c in cuts):
                 return d if sign > 0 else (-d[0], -d[1])
     return None
+
+
+def _slices(reg: Region | None, k: int) -> list[list[Half]]:
+    """A strip's ``k`` slices along its rays (each as two more half-planes); else the
+    polygon whole."""
+    if k < 2 or reg is None or not reg.rays:
+        return [[]]
+    r = reg.rays[0]
+    if any(r[0] * q[1] - r[1] * q[0] for q in reg.rays):
+        return [[]]  # a wedge: no bounded width across it
+    e = (-r[1], r[0])
+    lo, hi = extremes(reg, e, Fraction(0))
+    if lo is None or hi is None or lo >= hi:
+        return [[]]
+    ts = [lo + (hi - lo) * i / k for i in range(k + 1)]
+    return [[(-a, e[0], e[1]), (b, -e[0], -e[1])] for a, b in zip(ts, ts[1:], strict=False)]
 
 
 def _samples(reg: Region | None, point: Point) -> list[Point]:
@@ -413,7 +436,7 @@ def split_face(f: Terms2, g: Terms2, hs: list[Half], point: Point, lam: Fraction
             r = region(part)
             if r is None or not _solid(r):
                 continue
-            mono = _monotone(f, g, part, lam, _inside(r), spent)
+            mono = _monotone(f, g, part, lam, _inside(r), spent, STRIP_SLICES)
             if mono is None:
                 return None
             for way in (mono, (-mono[0], -mono[1])):
