@@ -63,6 +63,7 @@ from ..exact.arb import flint_prec
 from .integrate import run_cost
 from .release_cells import cells
 from .release_crit2d import critical_points
+from .release_density import clear_caches
 from .release_face import (
     Edge,
     Half,
@@ -91,7 +92,7 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 #: Most term enclosures of the monotone-direction proofs of one pattern (about
 #: :data:`ENCLOSURE_SECONDS` each): past it the pattern is left unsettled (its bracket),
 #: never a long silence.
-PLANE_WORK = 400_000
+PLANE_WORK = 1_200_000
 #: Boxes of one monotone-direction proof (GapSVT c = 2 at 6 answers needs 3000).
 PROOF_BOXES = 3000
 #: Slices of a far strip's monotone-direction proof (:func:`split_face`).
@@ -157,6 +158,15 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
     """
     if not plane_shape(runs_p, runs_q):
         return None
+    try:
+        return _two(runs_p, runs_q, label, func, tools)
+    finally:
+        clear_caches()  # entries of polynomial released values: not for rational ones
+
+
+def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, tools: Any
+         ) -> tuple[list[Any], bool]:
+    """:func:`two_candidates` of a pattern of this shape."""
     holder: dict[str, Any] = {}
     each = _face_seconds([*runs_p, *runs_q])
 
@@ -214,7 +224,7 @@ def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str
         out += _edge(e, f, g, lam, label, func, tools, on_line)
     reg = region(hs)
     bounded = reg is not None and not reg.rays
-    d = None if bounded else _monotone(f, g, hs, lam, face.point, spent)
+    d = None if bounded else _monotone(f, g, hs, lam, face.point, spent, STRIP_SLICES)
     if d is None:  # a bounded face: its critical points (cheaper than a direction's proof)
         more = split_face(f, g, hs, face.point, lam, spent, _Split(label, func, tools))
         return (out, False) if more is None else (out + more, True)
@@ -321,19 +331,30 @@ def _monotone(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, point: Point,
     cuts = _slices(reg, slices)
     rays = list(reg.rays) if reg is not None else []
     points = _samples(reg, point)
-    tried = []
+    tried: list[Point] = []
+    tries: list[tuple[float, int, Point, int, Terms2]] = []
+    with flint_prec(prec()):
+        fg = [ball_at(f, p, lam) * ball_at(g, p, lam) for p in points]
     for d in [*((Fraction(a), Fraction(b)) for a, b in DIRECTIONS), *rays]:
         if d in tried or (-d[0], -d[1]) in tried:
             continue
         tried.append(d)
         n = cross2(f, g, d, lam)
-        signs = {_sign_at(n, p, lam) for p in points}
+        with flint_prec(prec()):
+            slopes = [ball_at(n, p, lam) / w for p, w in zip(points, fg, strict=True)]
         for sign in (1, -1):
-            if -sign in signs or spent[0] > PLANE_WORK:
+            if any(sign * b < 0 for b in slopes):
                 continue  # a screen: N_d takes the other sign inside the face
-            h = n if sign > 0 else {k: {m: -c for m, c in p.items()} for k, p in n.items()}
-            if all(nonnegative(h, hs + c, lam, PROOF_BOXES, spent, PLANE_WORK) for c in cuts):
-                return d if sign > 0 else (-d[0], -d[1])
+            # the least slope of L along d at the samples (a heuristic order: the steepest
+            # direction first, its proof the likeliest and the cheapest)
+            least = min(float((sign * b).mid()) for b in slopes) / float(abs(d[0]) + abs(d[1]))
+            tries.append((-least, len(tries), d, sign, n))
+    for *_, d, sign, n in sorted(tries, key=lambda t: t[:2]):
+        if spent[0] > PLANE_WORK:
+            break
+        h = n if sign > 0 else {k: {m: -c for m, c in p.items()} for k, p in n.items()}
+        if all(nonnegative(h, hs + c, lam, PROOF_BOXES, spent, PLANE_WORK) for c in cuts):
+            return d if sign > 0 else (-d[0], -d[1])
     return None
 
 
