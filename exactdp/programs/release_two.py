@@ -33,8 +33,14 @@ the line, a tie taking the program's own branch) are that formula; on the suppor
 of a strict comparison (a gap released when ``> 0``) they are 0, and across a branch's
 ``>=`` the line holds the other side's formula, so the value is approached, not attained.
 
-A face where no direction of :data:`DIRECTIONS` (nor the face's own rays) is proved
-monotone leaves the pattern *unsettled*: its candidates are then lower bounds, and the
+A bounded face needs no direction: its supremum is on its edges or at an interior zero
+of the gradient of ``L``, isolated by Krawczyk's test
+(:mod:`exactdp.programs.release_crit2d`), each such critical value enclosed (attained).
+An unbounded face tries the directions of :data:`DIRECTIONS` and its rays, the steepest
+at sample points first, a strip slice by slice across it (:data:`STRIP_SLICES`); without
+one it is cut by a box ``|u|, |v| <= R`` (:func:`split_face`): critical points inside, a
+direction on each far piece, the box's sides as one-value problems. A face still
+undecided leaves the pattern *unsettled*: its candidates are then lower bounds, and the
 caller keeps its certified bracket. The route is priced before it starts
 (:func:`plane_seconds`, in the loss's estimate: its start line) and takes only the runs
 that price allows (:func:`plane_run`); while it runs, the cells refuse past
@@ -93,10 +99,16 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 #: :data:`ENCLOSURE_SECONDS` each): past it the pattern is left unsettled (its bracket),
 #: never a long silence.
 PLANE_WORK = 1_200_000
+#: Most term enclosures of one face (AdaptiveSVT c = 2 at 2 answers: at most 290,000;
+#: GapSVT c = 2 at 6 answers: more than 400,000): past it the face is undecided, the
+#: pattern keeps its bracket and the faces after it give their edges only.
+FACE_WORK = 600_000
 #: Boxes of one monotone-direction proof (GapSVT c = 2 at 6 answers needs 3000).
 PROOF_BOXES = 3000
-#: Slices of a far strip's monotone-direction proof (:func:`split_face`).
-STRIP_SLICES = 16
+#: Slices of a strip's monotone-direction proof (AdaptiveSVT c = 2 at 2 answers: one
+#: strip face 10.2 s whole, 2.9 s in 16 slices; GapSVT c = 2 at 6 answers: 12.1 s whole,
+#: 12.8 s in 4, 16.8 s in 16).
+STRIP_SLICES = 4
 #: Largest estimated seconds of the plane's cells (each face a density computation).
 PLANE_SECONDS = 60.0
 #: Seconds of one term enclosure of the proofs (GapSVT c = 2 at 5 answers: 0.61 s CPU for
@@ -191,7 +203,7 @@ def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, to
 
     out: list[Any] = []
     settled = True
-    spent = [0]
+    spent = [0, 0]  # the enclosures made, and the current face's limit on them
     for face in faces:
         f, g = to_terms2(face.result, lam)
         if not f and not g:
@@ -200,6 +212,8 @@ def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, to
         if not f or not g:
             return [tools.candidate(None, None, 1 if f else -1, True,
                                     f"{where} (probability 0 under one input only)")], True
+        # once a face is undecided the pattern keeps its bracket: the rest, edges only
+        spent[1] = min(PLANE_WORK, spent[0] + FACE_WORK) if settled else -1
         found, ok = _face(face, f, g, lam, label, func, tools, spent, on_line)
         out += found
         settled = settled and ok
@@ -222,6 +236,8 @@ def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str
     out: list[Any] = []
     for e in sides:
         out += _edge(e, f, g, lam, label, func, tools, on_line)
+    if spent[1] < 0:
+        return out, False
     reg = region(hs)
     bounded = reg is not None and not reg.rays
     d = None if bounded else _monotone(f, g, hs, lam, face.point, spent, STRIP_SLICES)
@@ -324,9 +340,10 @@ def _t_words(c: Any, name: str) -> Any:
 def _monotone(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, point: Point,
               spent: list[int], slices: int = 1) -> tuple[Fraction, Fraction] | None:
     """A direction along which ``L`` does not decrease on the closed face (proved), or
-    None (also once the pattern's :data:`PLANE_WORK` is spent). A strip (its rays along
-    one line) is proved slice by slice across it when ``slices`` > 1 (the boxes of one
-    proof then need not resolve its width while they follow its length)."""
+    None (also once ``spent[0]``, the enclosures made, passes ``spent[1]``). A strip
+    (its rays along one line) is proved slice by slice across it when ``slices`` > 1
+    (the boxes of one proof then need not resolve its width while they follow its
+    length)."""
     reg = region(hs)
     cuts = _slices(reg, slices)
     rays = list(reg.rays) if reg is not None else []
@@ -350,10 +367,10 @@ def _monotone(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, point: Point,
             least = min(float((sign * b).mid()) for b in slopes) / float(abs(d[0]) + abs(d[1]))
             tries.append((-least, len(tries), d, sign, n))
     for *_, d, sign, n in sorted(tries, key=lambda t: t[:2]):
-        if spent[0] > PLANE_WORK:
+        if spent[0] > spent[1]:
             break
         h = n if sign > 0 else {k: {m: -c for m, c in p.items()} for k, p in n.items()}
-        if all(nonnegative(h, hs + c, lam, PROOF_BOXES, spent, PLANE_WORK) for c in cuts):
+        if all(nonnegative(h, hs + c, lam, PROOF_BOXES, spent, spent[1]) for c in cuts):
             return d if sign > 0 else (-d[0], -d[1])
     return None
 
@@ -470,7 +487,7 @@ def split_face(f: Terms2, g: Terms2, hs: list[Half], point: Point, lam: Fraction
         for k, h in enumerate(box):  # the sides u = +-R whole, v = +-R for |u| <= R
             p, e = line_frame(normal(*h))
             out += _on_line(f, g, hs + (box[:2] if k > 1 else []), p, e, lam, how)
-    crit = critical_points(f, g, hs + box if reg.rays else hs, lam, spent, PLANE_WORK)
+    crit = critical_points(f, g, hs + box if reg.rays else hs, lam, spent, spent[1])
     if crit is None:
         return None
     for c in crit:

@@ -292,3 +292,29 @@ def test_gapsvt_c2_six_answers_is_exact_against_the_grid():
     v = mpmath.mpf(sympy.N(loss.value, 30))
     top = _grid_max(a, b, pattern)
     assert top <= v + mpmath.mpf(10) ** -15 and v - top < 1e-4
+
+
+def test_adaptive_svt_c2_two_gaps_exact_where_it_was_a_bracket():
+    """AdaptiveSVT c = 2 (sigma 16) on (0, 0) against (0, 1): the two-gap pattern was
+    unsettled (a face without a proved direction, and past the plane's old 28 lines); its
+    bounded faces are now settled by their critical points (none inside) and its far strip
+    slice by slice. Its supremum, approached at the corner (0, 16), bounds the quadrature
+    density's log ratio on a grid and near that corner from above, within 1e-9."""
+    g = L.adaptive_svt(epsilon=1, threshold=0, c=2)
+    d, e = g.distribution((0, 0)), g.distribution((0, 1))
+    key = next(k for k, o in zip(d.keys, d.outputs, strict=True) if str(o) == "(REAL, REAL)")
+    found, settled = two_candidates(d.runs[key], e.runs[key], "P", "t", _tools(None))
+    assert settled
+    sup = select(found)[0]
+    assert sup.interval is None and not sup.attained and "(0, 16)" in sup.witness
+    mpmath.mp.dps = 20
+    v = mpmath.mpf(sympy.N(sup.value, 30))
+    top = mpmath.mpf(0)
+    pts = [0, 1, 4, 15.9, 16, 20, 40]
+    near = [(x, y) for x in (1e-7, -1e-7) for y in (16 - 1e-7, 16 + 1e-7)]
+    for p in [(a, b) for a in pts for b in pts] + near:
+        f0 = adaptive_density((0, 0), p, False, sigma=16)
+        g0 = adaptive_density((0, 1), p, False, sigma=16)
+        if f0 and g0:
+            top = max(top, abs(mpmath.log(f0 / g0)))
+    assert top <= v + mpmath.mpf(10) ** -15 and v - top < 1e-9
