@@ -435,9 +435,12 @@ def exponential_chain(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> bool:
 
 
 def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
-                   tools: Tools, search: Callable[[], list[Any]]) -> tuple[list[Any], bool]:
-    """The candidates of a pattern releasing several values, and whether their largest is
-    its supremum: this module's route (:func:`chain_candidates`), exact, or settled when a
+                   tools: Tools, search: Callable[[], list[Any]]
+                   ) -> tuple[list[Any], bool, str]:
+    """The candidates of a pattern releasing several values, whether their largest is
+    its supremum, and else where its bracket comes from beyond the search ("", or the
+    plane's undecided face: :func:`~exactdp.programs.release_two.undecided_text`): this
+    module's route (:func:`chain_candidates`), exact, or settled when a
     candidate reaches the translation bound; values coupled only through their least
     (:func:`~exactdp.programs.release_min.min_candidates`), exact; else the caller's
     ``search`` (lower bounds: the pattern stays a certified bracket unless one reaches the
@@ -449,6 +452,7 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         Neither a chain route settling it nor a translation bound: not in this version.
     """
     chain = chain_candidates(runs_p, runs_q, label, func, tools)
+    why = ""
     if chain is None:
         try:
             lined = min_candidates(runs_p, runs_q, label, func, tools)
@@ -461,13 +465,14 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         except TooCostly:  # past the plane's limits: the search and its bracket, as before
             two = None
         chain = None if two is None else ChainResult(tuple(two[0]), two[1])
+        why = "" if two is None else two[2]
     found = list(chain.found) if chain is not None else []
     if chain is not None and (chain.exact or any(map(tools.enough, found))):
-        return found, True
+        return found, True, ""
     if not tools.bounded:
         raise ValueError(f"{func}: {label} releases {len(runs_p[0].released)} values whose "
                          "densities do not factorise and no translation of the noises "
                          "bounds their ratio; not in this version")
     found += search()
-    return found, any(map(tools.enough, found))
+    return found, any(map(tools.enough, found)), why
 

@@ -452,12 +452,13 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             pending.append((key, bound, label, pieces))
             continue  # its step after its critical points, below
         else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
-            found, settled = several_values(dist.runs[key], other.runs[key], label, func,
-                                            _tools(bound), partial(_multi, dist, other, key,
-                                                                   label, func, bound))
+            found, settled, why = several_values(
+                dist.runs[key], other.runs[key], label, func, _tools(bound),
+                partial(_multi, dist, other, key, label, func, bound))
             out += found
             if not settled:
-                brackets.append(Bracketed(label, bound, "a search over its released values"))
+                brackets.append(Bracketed(label, bound, "a search over its released values"
+                                          + (f"; {why}" if why else "")))
         step()
     # the critical points last, where the other candidates leave room below the bound
     for i, (_key, bound, label, pieces) in enumerate(pending):

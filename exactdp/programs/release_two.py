@@ -121,10 +121,28 @@ PLANE_FACTOR = 300.0
 #: longer one keeps the search's certified bracket (GapSVT c = 2: 7 noises, 6 answers, at
 #: about 3 s a pattern are the route's; 8 noises, about 11 s, are not).
 PLANE_RUN_SECONDS = 5.0
+#: Enclosures of a run's share of the critical-point searches per (second of its integral
+#: price) ** 1.5 (:func:`plane_seconds`; AdaptiveSVT c = 2 at 2 answers: runs of 0-0.0009
+#: s of integrals, 940,000 enclosures a pattern; GapSVT runs 0.0001 s: a few thousand).
+CRIT_UNITS = 1.6e10
 
 
 def plane_seconds(run: Run) -> float:
     """Estimated seconds of one run's share of this route on its pattern (both inputs):
+    :func:`plane_base_seconds` and the critical-point searches of its faces (bounded ones,
+    and far pieces without a monotone direction: :func:`split_face`), their enclosures
+    about :data:`CRIT_UNITS` times the run's integral price
+    (:func:`~exactdp.programs.integrate.run_cost`, which counts the density's terms) to the
+    power 1.5 (each box encloses the terms; more terms, more boxes), at most
+    :data:`PLANE_WORK`, at :data:`ENCLOSURE_SECONDS` (AdaptiveSVT c = 2 at 2 answers:
+    940,000 enclosures for (0, 0) vs (0, 1), 860,000 for its twin on (1, 1) vs (0, 0),
+    four runs a pattern)."""
+    units = min(PLANE_WORK, CRIT_UNITS * run_cost(run) ** 1.5)
+    return plane_base_seconds(run) + units * ENCLOSURE_SECONDS
+
+
+def plane_base_seconds(run: Run) -> float:
+    """Seconds of one run's share of the plane's cells and monotone proofs:
     :data:`PLANE_FACTOR` density pairs (the cells, the edges' one-value problems, the
     screens) and the proofs' enclosures, about ``850 * 4**(noises - 3)`` (GapSVT c = 2:
     848 / 3704 / 54,204 / 161,419-338,160 at 3 / 4 / 6 / 7 noises) up to
@@ -136,10 +154,11 @@ def plane_seconds(run: Run) -> float:
 
 
 def plane_run(run: Run) -> bool:
-    """Whether a run is this route's: two released values, every noise Laplace, its share
-    estimated within :data:`PLANE_RUN_SECONDS`."""
+    """Whether a run is this route's: two released values, every noise Laplace, its cells'
+    and proofs' share (:func:`plane_base_seconds`) estimated within
+    :data:`PLANE_RUN_SECONDS` (the critical-point searches are capped by the work limits)."""
     return (len(run.released) == 2 and all(d.law == "laplace" for d in run.draws)
-            and plane_seconds(run) <= PLANE_RUN_SECONDS)
+            and plane_base_seconds(run) <= PLANE_RUN_SECONDS)
 
 
 def _text(p: tuple[Fraction, Fraction]) -> str:
@@ -158,9 +177,10 @@ def _face_seconds(runs: Sequence[Run]) -> float:
 
 
 def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
-                   tools: Any) -> tuple[list[Any], bool] | None:
-    """The candidates of the pattern's supremum over its two released values and whether
-    they settle it (module docstring), or None when the pattern is not of this shape.
+                   tools: Any) -> tuple[list[Any], bool, str] | None:
+    """The candidates of the pattern's supremum over its two released values, whether
+    they settle it (module docstring) and, when not, which face is undecided and why
+    (:func:`undecided_text`; else ""), or None when the pattern is not of this shape.
 
     Raises
     ------
@@ -177,7 +197,7 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
 
 
 def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, tools: Any
-         ) -> tuple[list[Any], bool]:
+         ) -> tuple[list[Any], bool, str]:
     """:func:`two_candidates` of a pattern of this shape."""
     holder: dict[str, Any] = {}
     each = _face_seconds([*runs_p, *runs_q])
@@ -202,7 +222,7 @@ def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, to
         return memo[line]
 
     out: list[Any] = []
-    settled = True
+    settled, why = True, ""
     spent = [0, 0]  # the enclosures made, and the current face's limit on them
     for face in faces:
         f, g = to_terms2(face.result, lam)
@@ -211,13 +231,41 @@ def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, to
         where = f"{label} with the values near {_text(face.point)}"
         if not f or not g:
             return [tools.candidate(None, None, 1 if f else -1, True,
-                                    f"{where} (probability 0 under one input only)")], True
+                                    f"{where} (probability 0 under one input only)")], True, ""
         # once a face is undecided the pattern keeps its bracket: the rest, edges only
         spent[1] = min(PLANE_WORK, spent[0] + FACE_WORK) if settled else -1
         found, ok = _face(face, f, g, lam, label, func, tools, spent, on_line)
         out += found
+        if settled and not ok:
+            why = undecided_text(face, len(faces), spent)
         settled = settled and ok
-    return out, settled
+    return out, settled, why
+
+
+def undecided_text(face: Face, count: int, spent: list[int]) -> str:
+    """Where a pattern's bracket comes from: the undecided face (its vertices, its rays:
+    the directions it is unbounded in, a point inside it) and why (its work cap
+    :data:`FACE_WORK` or :data:`PLANE_WORK` spent; else no monotone direction proved on
+    it or a far piece, or a critical point or a leading part's zero not isolated).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_plane import Face
+    >>> face = Face((((F(0), F(1), F(0)), 1), ((F(0), F(0), F(1)), 1)), (F(1), F(1)), None)
+    >>> undecided_text(face, 4, [600, 600])[:68]
+    'the face near (1, 1) (one of 4; vertices (0, 0); unbounded along (0,'
+    """
+    hs = [(s * a, s * b, s * c) for (a, b, c), s in face.signs]
+    reg = region(hs)
+    shape = "" if reg is None else "; vertices " + ", ".join(
+        _text(v) for v in sorted(reg.vertices))
+    if reg is not None and reg.rays:
+        shape += "; unbounded along " + ", ".join(_text(r) for r in sorted(reg.rays))
+    cause = (f"its work cap of {spent[1]} enclosures reached" if spent[0] >= spent[1] else
+             "no monotone direction proved on it or on a far piece, or a critical point "
+             "or a leading part's zero not isolated")
+    return f"the face near {_text(face.point)} (one of {count}{shape}) undecided: {cause}"
 
 
 def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str,

@@ -7,6 +7,7 @@ the supremum, and close to it), and the program's own sampler (Monte Carlo)."""
 from __future__ import annotations
 
 import re
+import time
 from fractions import Fraction
 
 import mpmath
@@ -18,7 +19,14 @@ from exactdp.programs import library_release as L
 from exactdp.programs.release_loss import _tools
 from exactdp.programs.release_select import abs_ball, select
 from exactdp.programs.release_sup import exact_at
-from exactdp.programs.release_two import line_density, plane_shape, two_candidates
+from exactdp.programs.release_two import (
+    line_density,
+    plane_base_seconds,
+    plane_seconds,
+    plane_shape,
+    two_candidates,
+    undecided_text,
+)
 
 from .quadrature import _integral, laplace_cdf, laplace_pdf
 
@@ -44,8 +52,8 @@ def gap_density(q, pattern, gaps, T=1, rho_b=2, nu_b=8):
 def _pattern_sup(prog, a, b, text):
     d, e = prog.distribution(a), prog.distribution(b)
     key = next(k for k, o in zip(d.keys, d.outputs, strict=True) if str(o) == text)
-    found, settled = two_candidates(d.runs[key], e.runs[key], f"the pattern {text}", "t",
-                                    _tools(None))
+    found, settled, _ = two_candidates(d.runs[key], e.runs[key], f"the pattern {text}",
+                                       "t", _tools(None))
     return select(found)[0], settled
 
 
@@ -213,7 +221,7 @@ def test_an_edge_on_a_strict_support_boundary_is_approached_not_attained():
         d, e = prog.distribution((0, 0)), prog.distribution((0, 1))
         key = next(k for k, o in zip(d.keys, d.outputs, strict=True)
                    if str(o) == "(REAL, REAL)")
-        found, _ = two_candidates(d.runs[key], e.runs[key], "P", "t", _tools(None))
+        found, *_ = two_candidates(d.runs[key], e.runs[key], "P", "t", _tools(None))
         edge = [c for c in found if "(0, 0) + t (1, 0) with t at" in c.witness]
         top = max(edge, key=lambda c: abs_ball(c).lower())
         assert top.attained is not strict and select(found)[0].attained is not strict
@@ -303,8 +311,14 @@ def test_adaptive_svt_c2_two_gaps_exact_where_it_was_a_bracket():
     g = L.adaptive_svt(epsilon=1, threshold=0, c=2)
     d, e = g.distribution((0, 0)), g.distribution((0, 1))
     key = next(k for k, o in zip(d.keys, d.outputs, strict=True) if str(o) == "(REAL, REAL)")
-    found, settled = two_candidates(d.runs[key], e.runs[key], "P", "t", _tools(None))
-    assert settled
+    runs = [*d.runs[key], *e.runs[key]]
+    start = time.process_time()
+    found, settled, why = two_candidates(d.runs[key], e.runs[key], "P", "t", _tools(None))
+    cpu = time.process_time() - start
+    assert settled and why == ""
+    # the price counts the critical-point searches (about 940,000 enclosures): within 3x
+    assert cpu <= 3 * sum(map(plane_seconds, runs)) / 2  # both inputs' runs: half each
+    assert sum(map(plane_seconds, runs)) > 3 * sum(map(plane_base_seconds, runs))
     sup = select(found)[0]
     assert sup.interval is None and not sup.attained and "(0, 16)" in sup.witness
     mpmath.mp.dps = 20
@@ -318,3 +332,43 @@ def test_adaptive_svt_c2_two_gaps_exact_where_it_was_a_bracket():
         if f0 and g0:
             top = max(top, abs(mpmath.log(f0 / g0)))
     assert top <= v + mpmath.mpf(10) ** -15 and v - top < 1e-9
+
+
+def test_plane_price_counts_critical_searches_by_the_terms():
+    """GapSVT's runs (few terms) add little for the critical-point searches; AdaptiveSVT's
+    (0.0006-0.0009 s of integrals a run) most of their price; the base is unchanged."""
+    gap = L.gap_svt(epsilon=1, threshold=1, c=2).distribution((0,) * 5)
+    runs = [r for rs in gap.runs.values() for r in rs if plane_shape(rs, rs)]
+    assert runs and sum(map(plane_seconds, runs)) < 1.15 * sum(map(plane_base_seconds, runs))
+    ad = L.adaptive_svt(epsilon=1, threshold=0, c=2).distribution((0, 0))
+    key = next(k for k, o in zip(ad.keys, ad.outputs, strict=True) if str(o) == "(REAL, REAL)")
+    assert all(plane_seconds(r) >= plane_base_seconds(r) for r in ad.runs[key])
+
+
+def test_an_undecided_face_is_named_in_the_bracket(monkeypatch):
+    """A face left undecided (here every face, by a stub) names itself in the pattern's
+    bracket: a point inside it, its vertices and rays, the reason."""
+    from exactdp.programs import release_two as T
+
+    monkeypatch.setattr(T, "_face", lambda *a: ([], False))
+    prog = L.bad_adaptive_svt(epsilon=1, threshold=0, c=2)
+    d, e = prog.distribution((1, 1)), prog.distribution((0, 0))
+    key = next(k for k, o in zip(d.keys, d.outputs, strict=True) if str(o) == "(REAL, REAL)")
+    _, settled, why = two_candidates(d.runs[key], e.runs[key], "P", "t", _tools(None))
+    assert not settled
+    assert why.startswith("the face near (") and "vertices" in why and "undecided" in why
+    from exactdp.programs.release_loss import loss_supremum
+
+    sup = loss_supremum(d, e)
+    assert sup.interval is not None and "; the face near (" in sup.witness
+
+
+def test_undecided_text_names_the_cap():
+    from exactdp.programs.release_plane import Face
+
+    one, zero = Fraction(1), Fraction(0)
+    face = Face((((zero, one, zero), 1), ((zero, zero, one), -1)), (one, -one), None)
+    text = undecided_text(face, 3, [700, 600])
+    assert text == ("the face near (1, -1) (one of 3; vertices (0, 0); unbounded along "
+                    "(0, -1), (1, 0)) undecided: its work cap of 600 enclosures reached")
+    assert "no monotone direction" in undecided_text(face, 3, [10, 600])
