@@ -133,11 +133,11 @@ def plane_seconds(run: Run) -> float:
     and far pieces without a monotone direction: :func:`split_face`), their enclosures
     about :data:`CRIT_UNITS` times the run's integral price
     (:func:`~exactdp.programs.integrate.run_cost`, which counts the density's terms) to the
-    power 1.5 (each box encloses the terms; more terms, more boxes), at most
-    :data:`PLANE_WORK`, at :data:`ENCLOSURE_SECONDS` (AdaptiveSVT c = 2 at 2 answers:
-    940,000 enclosures for (0, 0) vs (0, 1), 860,000 for its twin on (1, 1) vs (0, 0),
-    four runs a pattern)."""
-    units = min(PLANE_WORK, CRIT_UNITS * run_cost(run) ** 1.5)
+    power 1.5 (each box encloses the terms; more terms, more boxes), at most a quarter of
+    :data:`PLANE_WORK` (a pattern's cap, shared by its runs: AdaptiveSVT's four), at
+    :data:`ENCLOSURE_SECONDS` (AdaptiveSVT c = 2 at 2 answers: 940,000 enclosures for
+    (0, 0) vs (0, 1), 860,000 for its twin on (1, 1) vs (0, 0))."""
+    units = min(PLANE_WORK / 4, CRIT_UNITS * run_cost(run) ** 1.5)
     return plane_base_seconds(run) + units * ENCLOSURE_SECONDS
 
 
@@ -245,8 +245,9 @@ def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, to
 def undecided_text(face: Face, count: int, spent: list[int]) -> str:
     """Where a pattern's bracket comes from: the undecided face (its vertices, its rays:
     the directions it is unbounded in, a point inside it) and why (its work cap
-    :data:`FACE_WORK` or :data:`PLANE_WORK` spent; else no monotone direction proved on
-    it or a far piece, or a critical point or a leading part's zero not isolated).
+    :data:`FACE_WORK` or :data:`PLANE_WORK` spent, ``spent`` the enclosures made and the
+    cap; else no monotone direction proved on it or a far piece, or a critical point or a
+    leading part's zero not isolated).
 
     Examples
     --------
@@ -262,7 +263,8 @@ def undecided_text(face: Face, count: int, spent: list[int]) -> str:
         _text(v) for v in sorted(reg.vertices))
     if reg is not None and reg.rays:
         shape += "; unbounded along " + ", ".join(_text(r) for r in sorted(reg.rays))
-    cause = (f"its work cap of {spent[1]} enclosures reached" if spent[0] >= spent[1] else
+    cause = (f"its work cap reached ({spent[0]} enclosures of the pattern so far, at most "
+             f"{FACE_WORK} a face)" if spent[0] >= spent[1] else
              "no monotone direction proved on it or on a far piece, or a critical point "
              "or a leading part's zero not isolated")
     return f"the face near {_text(face.point)} (one of {count}{shape}) undecided: {cause}"

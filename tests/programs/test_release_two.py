@@ -159,7 +159,7 @@ def test_the_plane_route_takes_the_runs_its_price_allows():
         units = min(T.PLANE_WORK, 850 * 4 ** (len(r.draws) - 3))
         want = T.PLANE_FACTOR * float(each) + units * T.ENCLOSURE_SECONDS
         assert abs(T.plane_base_seconds(r) - want) < 1e-9 * want
-        crit = min(T.PLANE_WORK, T.CRIT_UNITS * run_cost(r) ** 1.5) * T.ENCLOSURE_SECONDS
+        crit = min(T.PLANE_WORK / 4, T.CRIT_UNITS * run_cost(r) ** 1.5) * T.ENCLOSURE_SECONDS
         assert abs(T.plane_seconds(r) - want - crit) < 1e-9 * want
         assert T.plane_run(r) == (T.plane_base_seconds(r) <= T.PLANE_RUN_SECONDS)
 
@@ -370,5 +370,6 @@ def test_undecided_text_names_the_cap():
     face = Face((((zero, one, zero), 1), ((zero, zero, one), -1)), (one, -one), None)
     text = undecided_text(face, 3, [700, 600])
     assert text == ("the face near (1, -1) (one of 3; vertices (0, 0); unbounded along "
-                    "(0, -1), (1, 0)) undecided: its work cap of 600 enclosures reached")
+                    "(0, -1), (1, 0)) undecided: its work cap reached (700 enclosures of "
+                    "the pattern so far, at most 600000 a face)")
     assert "no monotone direction" in undecided_text(face, 3, [10, 600])
