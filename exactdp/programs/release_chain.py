@@ -472,6 +472,7 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         Neither a chain route settling it nor a translation bound: not in this version.
     """
     chain = chain_candidates(runs_p, runs_q, label, func, tools)
+    why = ""
     if chain is None:
         try:
             lined = min_candidates(runs_p, runs_q, label, func, tools)
@@ -484,6 +485,7 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         except TooCostly:  # past the plane's limits: the search and its bracket, as before
             two = None
         chain = None if two is None else ChainResult(tuple(two[0]), two[1])
+        why = "" if two is None else two[2]
     found = list(chain.found) if chain is not None else []
     if chain is not None and (chain.exact or any(map(tools.enough, found))):
         return found, None
@@ -496,5 +498,5 @@ def several_values(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
     found += search()
     if any(map(tools.enough, found)):
         return found, None
-    return found, Open("a search over its released values")
+    return found, Open("a search over its released values" + (f"; {why}" if why else ""))
 

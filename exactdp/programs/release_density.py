@@ -524,3 +524,12 @@ def _linear(c: dict[int, Fraction], k: Fraction) -> Linear:
     return Linear(sympy.Rational(k.numerator, k.denominator),
                   tuple((i, sympy.Rational(a.numerator, a.denominator))
                         for i, a in sorted(c.items())))
+
+
+def clear_caches() -> None:
+    """Forget the cached integrals and products. A route that ran the densities with
+    polynomial released values calls it when done: a constant polynomial equals and hashes
+    as its Fraction, so its entries (holding polynomials) would be read back for rational
+    values."""
+    _INTEGRALS.clear()
+    _PRODUCTS.clear()

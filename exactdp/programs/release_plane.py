@@ -38,7 +38,7 @@ from ..cost import refuse
 from .release_cells import OnBoundary, SignOrdered
 
 #: Most lines of one arrangement (each face a recomputation of the densities).
-MAX_LINES = 28
+MAX_LINES = 64
 
 #: A line ``a + b u + c v = 0``, normalised: the first nonzero of ``(b, c)`` is 1.
 Line = tuple[Fraction, Fraction, Fraction]

@@ -33,8 +33,14 @@ the line, a tie taking the program's own branch) are that formula; on the suppor
 of a strict comparison (a gap released when ``> 0``) they are 0, and across a branch's
 ``>=`` the line holds the other side's formula, so the value is approached, not attained.
 
-A face where no direction of :data:`DIRECTIONS` (nor the face's own rays) is proved
-monotone leaves the pattern *unsettled*: its candidates are then lower bounds, and the
+A bounded face needs no direction: its supremum is on its edges or at an interior zero
+of the gradient of ``L``, isolated by Krawczyk's test
+(:mod:`exactdp.programs.release_crit2d`), each such critical value enclosed (attained).
+An unbounded face tries the directions of :data:`DIRECTIONS` and its rays, the steepest
+at sample points first, a strip slice by slice across it (:data:`STRIP_SLICES`); without
+one it is cut by a box ``|u|, |v| <= R`` (:func:`split_face`): critical points inside, a
+direction on each far piece, the box's sides as one-value problems. A face still
+undecided leaves the pattern *unsettled*: its candidates are then lower bounds, and the
 caller keeps its certified bracket. The route is priced before it starts
 (:func:`plane_seconds`, in the loss's estimate: its start line) and takes only the runs
 that price allows (:func:`plane_run`); while it runs, the cells refuse past
@@ -54,7 +60,7 @@ vector, noisy max and related algorithms", VLDB Journal 32, 2023 (GapSVT, Adapti
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Any
 
@@ -62,6 +68,8 @@ from ..cost import check_seconds
 from ..exact.arb import flint_prec
 from .integrate import run_cost
 from .release_cells import cells
+from .release_crit2d import critical_points
+from .release_density import clear_caches
 from .release_face import (
     Edge,
     Half,
@@ -75,11 +83,12 @@ from .release_face import (
     in_cone,
     leading_along,
     line_frame,
+    line_range,
     region,
     restrict,
     to_terms2,
 )
-from .release_plane import MAX_LINES, Face, Line, plane_cells
+from .release_plane import MAX_LINES, Face, Line, normal, plane_cells
 from .release_sign2d import nonnegative
 from .release_sup import Terms, add, exact_at, prec, zeros
 from .runs import Run
@@ -89,9 +98,17 @@ DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
 #: Most term enclosures of the monotone-direction proofs of one pattern (about
 #: :data:`ENCLOSURE_SECONDS` each): past it the pattern is left unsettled (its bracket),
 #: never a long silence.
-PLANE_WORK = 400_000
+PLANE_WORK = 1_200_000
+#: Most term enclosures of one face (AdaptiveSVT c = 2 at 2 answers: at most 290,000;
+#: GapSVT c = 2 at 6 answers: more than 400,000): past it the face is undecided, the
+#: pattern keeps its bracket and the faces after it give their edges only.
+FACE_WORK = 600_000
 #: Boxes of one monotone-direction proof (GapSVT c = 2 at 6 answers needs 3000).
 PROOF_BOXES = 3000
+#: Slices of a strip's monotone-direction proof (AdaptiveSVT c = 2 at 2 answers: one
+#: strip face 10.2 s whole, 2.9 s in 16 slices; GapSVT c = 2 at 6 answers: 12.1 s whole,
+#: 12.8 s in 4, 16.8 s in 16).
+STRIP_SLICES = 4
 #: Largest estimated seconds of the plane's cells (each face a density computation).
 PLANE_SECONDS = 60.0
 #: Seconds of one term enclosure of the proofs (GapSVT c = 2 at 5 answers: 0.61 s CPU for
@@ -104,10 +121,28 @@ PLANE_FACTOR = 300.0
 #: longer one keeps the search's certified bracket (GapSVT c = 2: 7 noises, 6 answers, at
 #: about 3 s a pattern are the route's; 8 noises, about 11 s, are not).
 PLANE_RUN_SECONDS = 5.0
+#: Enclosures of a run's share of the critical-point searches per (second of its integral
+#: price) ** 1.5 (:func:`plane_seconds`; AdaptiveSVT c = 2 at 2 answers: runs of 0-0.0009
+#: s of integrals, 940,000 enclosures a pattern; GapSVT runs 0.0001 s: a few thousand).
+CRIT_UNITS = 1.6e10
 
 
 def plane_seconds(run: Run) -> float:
     """Estimated seconds of one run's share of this route on its pattern (both inputs):
+    :func:`plane_base_seconds` and the critical-point searches of its faces (bounded ones,
+    and far pieces without a monotone direction: :func:`split_face`), their enclosures
+    about :data:`CRIT_UNITS` times the run's integral price
+    (:func:`~exactdp.programs.integrate.run_cost`, which counts the density's terms) to the
+    power 1.5 (each box encloses the terms; more terms, more boxes), at most a quarter of
+    :data:`PLANE_WORK` (a pattern's cap, shared by its runs: AdaptiveSVT's four), at
+    :data:`ENCLOSURE_SECONDS` (AdaptiveSVT c = 2 at 2 answers: 940,000 enclosures for
+    (0, 0) vs (0, 1), 860,000 for its twin on (1, 1) vs (0, 0))."""
+    units = min(PLANE_WORK / 4, CRIT_UNITS * run_cost(run) ** 1.5)
+    return plane_base_seconds(run) + units * ENCLOSURE_SECONDS
+
+
+def plane_base_seconds(run: Run) -> float:
+    """Seconds of one run's share of the plane's cells and monotone proofs:
     :data:`PLANE_FACTOR` density pairs (the cells, the edges' one-value problems, the
     screens) and the proofs' enclosures, about ``850 * 4**(noises - 3)`` (GapSVT c = 2:
     848 / 3704 / 54,204 / 161,419-338,160 at 3 / 4 / 6 / 7 noises) up to
@@ -119,10 +154,11 @@ def plane_seconds(run: Run) -> float:
 
 
 def plane_run(run: Run) -> bool:
-    """Whether a run is this route's: two released values, every noise Laplace, its share
-    estimated within :data:`PLANE_RUN_SECONDS`."""
+    """Whether a run is this route's: two released values, every noise Laplace, its cells'
+    and proofs' share (:func:`plane_base_seconds`) estimated within
+    :data:`PLANE_RUN_SECONDS` (the critical-point searches are capped by the work limits)."""
     return (len(run.released) == 2 and all(d.law == "laplace" for d in run.draws)
-            and plane_seconds(run) <= PLANE_RUN_SECONDS)
+            and plane_base_seconds(run) <= PLANE_RUN_SECONDS)
 
 
 def _text(p: tuple[Fraction, Fraction]) -> str:
@@ -142,9 +178,10 @@ def _face_seconds(runs: Sequence[Run]) -> float:
 
 def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
                    tools: Any, max_lines: int = MAX_LINES, unsettled: list | None = None,
-                   work: int = PLANE_WORK) -> tuple[list[Any], bool] | None:
-    """The candidates of the pattern's supremum over its two released values and whether
-    they settle it (module docstring), or None when the pattern is not of this shape.
+                   work: int = PLANE_WORK) -> tuple[list[Any], bool, str] | None:
+    """The candidates of the pattern's supremum over its two released values, whether
+    they settle it (module docstring) and, when not, which face is undecided and why
+    (:func:`undecided_text`; else ""), or None when the pattern is not of this shape.
     ``max_lines``: the arrangement's most lines; ``unsettled``: where given, each face not
     settled is appended to it as ``(point, f, g, halves, lam)`` (its closed polygon
     ``halves``, its densities ``f``, ``g``); ``work``: the monotone proofs' term
@@ -158,6 +195,15 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
     """
     if not plane_shape(runs_p, runs_q):
         return None
+    try:
+        return _two(runs_p, runs_q, label, func, tools, max_lines, unsettled, work)
+    finally:
+        clear_caches()  # entries of polynomial released values: not for rational ones
+
+
+def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, tools: Any,
+         max_lines: int, unsettled: list | None, work: int) -> tuple[list[Any], bool, str]:
+    """:func:`two_candidates` of a pattern of this shape."""
     holder: dict[str, Any] = {}
     each = _face_seconds([*runs_p, *runs_q])
 
@@ -181,8 +227,10 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         return memo[line]
 
     out: list[Any] = []
-    settled = True
-    spent = [PLANE_WORK - min(work, PLANE_WORK)]  # the proofs stop past PLANE_WORK
+    settled, why = True, ""
+    # the enclosures made (the proofs stop past PLANE_WORK: a smaller ``work`` starts
+    # nearer it), and the current face's limit on them
+    spent = [PLANE_WORK - min(work, PLANE_WORK), 0]
     for face in faces:
         f, g = to_terms2(face.result, lam)
         if not f and not g:
@@ -190,13 +238,45 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
         where = f"{label} with the values near {_text(face.point)}"
         if not f or not g:
             return [tools.candidate(None, None, 1 if f else -1, True,
-                                    f"{where} (probability 0 under one input only)")], True
+                                    f"{where} (probability 0 under one input only)")], True, ""
+        # once a face is undecided the pattern keeps its bracket: the rest, edges only
+        spent[1] = min(PLANE_WORK, spent[0] + FACE_WORK) if settled else -1
         found, ok = _face(face, f, g, lam, label, func, tools, spent, on_line)
         out += found
+        if settled and not ok:
+            why = undecided_text(face, len(faces), spent)
         settled = settled and ok
         if not ok and unsettled is not None:
             unsettled.append((face.point, f, g, face_halves(face), lam))
-    return out, settled
+    return out, settled, why
+
+
+def undecided_text(face: Face, count: int, spent: list[int]) -> str:
+    """Where a pattern's bracket comes from: the undecided face (its vertices, its rays:
+    the directions it is unbounded in, a point inside it) and why (its work cap
+    :data:`FACE_WORK` or :data:`PLANE_WORK` spent, ``spent`` the enclosures made and the
+    cap; else no monotone direction proved on it or a far piece, or a critical point or a
+    leading part's zero not isolated).
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.release_plane import Face
+    >>> face = Face((((F(0), F(1), F(0)), 1), ((F(0), F(0), F(1)), 1)), (F(1), F(1)), None)
+    >>> undecided_text(face, 4, [600, 600])[:68]
+    'the face near (1, 1) (one of 4; vertices (0, 0); unbounded along (0,'
+    """
+    hs = [(s * a, s * b, s * c) for (a, b, c), s in face.signs]
+    reg = region(hs)
+    shape = "" if reg is None else "; vertices " + ", ".join(
+        _text(v) for v in sorted(reg.vertices))
+    if reg is not None and reg.rays:
+        shape += "; unbounded along " + ", ".join(_text(r) for r in sorted(reg.rays))
+    cause = (f"its work cap reached ({spent[0]} enclosures of the pattern so far, at most "
+             f"{FACE_WORK} a face)" if spent[0] >= spent[1] else
+             "no monotone direction proved on it or on a far piece, or a critical point "
+             "or a leading part's zero not isolated")
+    return f"the face near {_text(face.point)} (one of {count}{shape}) undecided: {cause}"
 
 
 def face_halves(face: Face) -> list[Half]:
@@ -221,9 +301,14 @@ def _face(face: Face, f: Terms2, g: Terms2, lam: Fraction, label: str, func: str
     out: list[Any] = []
     for e in sides:
         out += _edge(e, f, g, lam, label, func, tools, on_line)
-    d = _monotone(f, g, hs, lam, face.point, spent)
-    if d is None:
+    if spent[1] < 0:
         return out, False
+    reg = region(hs)
+    bounded = reg is not None and not reg.rays
+    d = None if bounded else _monotone(f, g, hs, lam, face.point, spent, STRIP_SLICES)
+    if d is None:  # a bounded face: its critical points (cheaper than a direction's proof)
+        more = split_face(f, g, hs, face.point, lam, spent, _Split(label, func, tools))
+        return (out, False) if more is None else (out + more, True)
     for way in (d, (-d[0], -d[1])):
         if not in_cone(hs, way):
             continue  # the ray leaves the face through an edge
@@ -318,26 +403,57 @@ def _t_words(c: Any, name: str) -> Any:
 
 
 def _monotone(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, point: Point,
-              spent: list[int]) -> tuple[Fraction, Fraction] | None:
+              spent: list[int], slices: int = 1) -> tuple[Fraction, Fraction] | None:
     """A direction along which ``L`` does not decrease on the closed face (proved), or
-    None (also once the pattern's :data:`PLANE_WORK` is spent)."""
+    None (also once ``spent[0]``, the enclosures made, passes ``spent[1]``). A strip
+    (its rays along one line) is proved slice by slice across it when ``slices`` > 1
+    (the boxes of one proof then need not resolve its width while they follow its
+    length)."""
     reg = region(hs)
+    cuts = _slices(reg, slices)
     rays = list(reg.rays) if reg is not None else []
     points = _samples(reg, point)
-    tried = []
+    tried: list[Point] = []
+    tries: list[tuple[float, int, Point, int, Terms2]] = []
+    with flint_prec(prec()):
+        fg = [ball_at(f, p, lam) * ball_at(g, p, lam) for p in points]
     for d in [*((Fraction(a), Fraction(b)) for a, b in DIRECTIONS), *rays]:
         if d in tried or (-d[0], -d[1]) in tried:
             continue
         tried.append(d)
         n = cross2(f, g, d, lam)
-        signs = {_sign_at(n, p, lam) for p in points}
+        with flint_prec(prec()):
+            slopes = [ball_at(n, p, lam) / w for p, w in zip(points, fg, strict=True)]
         for sign in (1, -1):
-            if -sign in signs or spent[0] > PLANE_WORK:
+            if any(sign * b < 0 for b in slopes):
                 continue  # a screen: N_d takes the other sign inside the face
-            h = n if sign > 0 else {k: {m: -c for m, c in p.items()} for k, p in n.items()}
-            if nonnegative(h, hs, lam, PROOF_BOXES, spent, PLANE_WORK):
-                return d if sign > 0 else (-d[0], -d[1])
+            # the least slope of L along d at the samples (a heuristic order: the steepest
+            # direction first, its proof the likeliest and the cheapest)
+            least = min(float((sign * b).mid()) for b in slopes) / float(abs(d[0]) + abs(d[1]))
+            tries.append((-least, len(tries), d, sign, n))
+    for *_, d, sign, n in sorted(tries, key=lambda t: t[:2]):
+        if spent[0] > spent[1]:
+            break
+        h = n if sign > 0 else {k: {m: -c for m, c in p.items()} for k, p in n.items()}
+        if all(nonnegative(h, hs + c, lam, PROOF_BOXES, spent, spent[1]) for c in cuts):
+            return d if sign > 0 else (-d[0], -d[1])
     return None
+
+
+def _slices(reg: Region | None, k: int) -> list[list[Half]]:
+    """A strip's ``k`` slices along its rays (each as two more half-planes); else the
+    polygon whole."""
+    if k < 2 or reg is None or not reg.rays:
+        return [[]]
+    r = reg.rays[0]
+    if any(r[0] * q[1] - r[1] * q[0] for q in reg.rays):
+        return [[]]  # a wedge: no bounded width across it
+    e = (-r[1], r[0])
+    lo, hi = extremes(reg, e, Fraction(0))
+    if lo is None or hi is None or lo >= hi:
+        return [[]]
+    ts = [lo + (hi - lo) * i / k for i in range(k + 1)]
+    return [[(-a, e[0], e[1]), (b, -e[0], -e[1])] for a, b in zip(ts, ts[1:], strict=False)]
 
 
 def _samples(reg: Region | None, point: Point) -> list[Point]:
@@ -381,3 +497,100 @@ def _limits(f: Terms2, g: Terms2, hs: list[Half], d: tuple[Fraction, Fraction], 
         return None
     found = tools.cell(lf[2], lg[2], lam, lo, hi, f"{where}, across it", func, "all")
     return [replace(_t_words(c, "s"), attained=False) for c in found]
+
+
+@dataclass(frozen=True)
+class _Split:
+    """What :func:`split_face` reports with: the pattern's label, the caller's name, the
+    tools."""
+
+    label: str
+    func: str
+    tools: Any
+
+
+def split_face(f: Terms2, g: Terms2, hs: list[Half], point: Point, lam: Fraction,
+               spent: list[int], how: _Split) -> list[Any] | None:
+    """A face's interior candidates where no direction is monotone on the whole face: ``L``
+    constant along a direction (decided exactly: the edges hold every value, and a line
+    across a strip); else the face cut by the box ``|u|, |v| <= R`` (``R`` past its
+    vertices): inside it the isolated critical points
+    (:func:`~exactdp.programs.release_crit2d.critical_points`), on the far pieces outside
+    it a monotone direction each (its limits, as :func:`_face`), on the box's sides inside
+    the face a one-value problem each (their ends lie on the face's edges, counted there).
+    None: undecided (the face then keeps the bracket)."""
+    for d in ((Fraction(a), Fraction(b)) for a, b in DIRECTIONS):
+        if not cross2(f, g, d, lam):  # L constant along d: its values are the edges'
+            if not (in_cone(hs, d) and in_cone(hs, (-d[0], -d[1]))):
+                return []
+            return _on_line(f, g, hs, point, (-d[1], d[0]), lam, how)
+    reg = region(hs)
+    if reg is None:
+        return None
+    big = max(abs(x) for p in reg.vertices for x in p) + 16 / lam
+    z, one = Fraction(0), Fraction(1)
+    box = [(big, -one, z), (big, one, z), (big, z, -one), (big, z, one)]
+    out: list[Any] = []
+    if reg.rays:
+        far = [[(-big, one, z)], [(-big, -one, z)], [(-big, z, one), *box[:2]],
+               [(-big, z, -one), *box[:2]]]
+        for piece in far:
+            part = hs + piece
+            r = region(part)
+            if r is None or not _solid(r):
+                continue
+            mono = _monotone(f, g, part, lam, _inside(r), spent, STRIP_SLICES)
+            if mono is None:
+                return None
+            for way in (mono, (-mono[0], -mono[1])):
+                if in_cone(part, way):
+                    found = _limits(f, g, part, way, lam, how.label, how.func, how.tools,
+                                    way == mono)
+                    if found is None:
+                        return None
+                    out += found
+        for k, h in enumerate(box):  # the sides u = +-R whole, v = +-R for |u| <= R
+            p, e = line_frame(normal(*h))
+            out += _on_line(f, g, hs + (box[:2] if k > 1 else []), p, e, lam, how)
+    crit = critical_points(f, g, hs + box if reg.rays else hs, lam, spent, spent[1])
+    if crit is None:
+        return None
+    for c in crit:
+        at = f"({_ball_text(c.u)}, {_ball_text(c.v)})"
+        out.append(how.tools.candidate(None, c.value, 0, True, f"{how.label} with the "
+                                       f"values at {at} (a critical point of the log "
+                                       "density ratio on a face)"))
+    return out
+
+
+def _inside(r: Region) -> Point:
+    """A point of a polygon's closure (inside it when it has interior points)."""
+    n = len(r.vertices)
+    return (sum((p[0] for p in r.vertices), Fraction(0)) / n + sum(d[0] for d in r.rays),
+            sum((p[1] for p in r.vertices), Fraction(0)) / n + sum(d[1] for d in r.rays))
+
+
+def _solid(r: Region) -> bool:
+    """Whether a polygon has interior points (:func:`~exactdp.programs.release_sign2d.
+    nonnegative`'s test, in Fractions)."""
+    p = r.vertices[0]
+    dirs = [(q[0] - p[0], q[1] - p[1]) for q in r.vertices[1:]] + list(r.rays)
+    return any(a[0] * b[1] - a[1] * b[0] != 0 for i, a in enumerate(dirs) for b in dirs[:i])
+
+
+def _on_line(f: Terms2, g: Terms2, hs: list[Half], p: Point, e: Point, lam: Fraction,
+             how: _Split) -> list[Any]:
+    """The one-value problem of ``L`` on the points ``p + t e`` of the face's closure
+    ``hs`` (its inside values attained; its ends, on the face's edges, approached)."""
+    ok, lo, hi = line_range(hs, p, e)
+    if not ok or (lo is not None and hi is not None and lo >= hi):
+        return []
+    one, two = restrict(f, p, e), restrict(g, p, e)
+    where = f"{how.label} on the values {_text(p)} + t {_text(e)}"
+    return [_t_words(c, "t") for c in how.tools.cell(one, two, lam, lo, hi, where, how.func,
+                                                    "all")]
+
+
+def _ball_text(x: Any) -> str:
+    """A critical point's coordinate, to 12 digits."""
+    return f"{float(x.mid()):.12g}"

@@ -126,3 +126,21 @@ def _leaf_probability(bounds, rate, t, x):
         if b.lower:
             out = plus(out, cdf(b, a), -1)
     return out
+
+
+def test_clear_caches_after_polynomial_values():
+    """The densities run with the released values as polynomials (the plane's cells) leave
+    cache entries a constant polynomial shares with its Fraction; after clear_caches the
+    rational run's terms are rationals again (AdaptiveSVT c = 2 on (0, 0))."""
+    from exactdp.programs.library_release import adaptive_svt
+    from exactdp.programs.release_density import clear_caches
+    from exactdp.programs.release_plane import U, V, plane_at
+    d = adaptive_svt(epsilon=1, threshold=0, c=2).distribution((0, 0))
+    key = next(k for k, o in zip(d.keys, d.outputs, strict=True) if str(o) == "(REAL, REAL)")
+    run = d.runs[key][0]
+    with plane_at((Fraction(1, 6), Fraction(1, 4))):
+        run_density(run, (U, V), "t")
+    clear_caches()
+    _, value = run_density(run, (Fraction(1, 6), Fraction(1, 4)), "t")
+    assert all(isinstance(w, Fraction) and isinstance(q, Fraction)
+               for (_, w), q in value.items())
