@@ -79,8 +79,9 @@ def load_program(target: str) -> Program:
         del sys.modules[module_name]
         if added:
             sys.path.remove(folder)
-        raise AnalyseError(f"analyse: loading {path} raised {type(exc).__name__}: "
-                           f"{exc}") from None
+        said = f": {exc}" if str(exc) else ""  # a bare `raise SystemExit` says nothing
+        raise AnalyseError(f"analyse: loading {path} raised {type(exc).__name__}"
+                           f"{said}") from None
     obj = vars(module).get(name)
     if obj is None:
         raise AnalyseError(f"analyse: {path} defines no {name!r}")

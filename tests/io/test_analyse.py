@@ -436,7 +436,8 @@ def test_the_analysis_is_priced_before_the_distribution(capsys, tmp_path, monkey
 
 
 def test_a_file_calling_sys_exit_is_an_error_not_a_verdict(capsys, tmp_path):
-    for body, shown in (("sys.exit(0)", "SystemExit: 0"), ("sys.exit('msg')", "SystemExit: msg")):
+    for body, shown in (("sys.exit(0)", "SystemExit: 0"), ("sys.exit('msg')", "SystemExit: msg"),
+                        ("raise SystemExit", "SystemExit\n")):
         path = tmp_path / "exits.py"
         path.write_text(f"import sys\n{body}\n")
         code, out, err = run(capsys, "analyse", f"{path}:f", "--param", "epsilon=1",
