@@ -203,13 +203,13 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     # query last); its 152 heuristic neighbours, screened below it, cost 2.6 s CPU more
     # (a trace and translation LPs per neighbour, 21 exact losses): over the 1 s budget
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, heuristic=False),
-    # check_dp's 25 heuristic neighbours are not screened out (each an exact loss); pairs by
-    # translation bound (first_found put "all above" first): 6 queries, 0.6-0.7 s at load
-    # 8-10; 10 queries 1.25 s (docs/benchmarks.md: the cells' exact densities, both pairs)
+    # 6 queries: 0.4-0.5 s, check_dp's heuristic finds the same pair; at 10 it finds a worse
+    # one (1^10 vs 2^9 0, 0.0931595 > 0.0875826) that the mirrored patterns hold at 3.6 s
+    # CPU, the unmirrored row 1 s (docs/benchmarks.md, the end of the tenth session)
     "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 6, heuristic=False,
-                                 note="6 queries: 10 take 1.25 s CPU (the exact densities of "
-                                 "two 10-pattern pairs); c = 1: at most one released value "
-                                 "per output"),
+                                 note="6 queries: at 10 the worst pair (1^10 vs 2^9 0, "
+                                 "mirrored) takes 3.6 s CPU; c = 1: at most one released "
+                                 "value per output"),
     # the loss on "all above" is (3 (m - 1) + 1) epsilon / 8: 7/8 epsilon at 3 queries
     # (within the claim), 7/2 epsilon at 10 (the docstring's violation); check_dp's 152
     # heuristic neighbours are all screened out below it, at 2.8 s CPU (a trace and

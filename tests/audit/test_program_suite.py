@@ -173,7 +173,7 @@ def test_settings_that_depart_from_the_tools_say_so():
         assert not ps.setting(name).heuristic and ps.setting(name).below == 2  # its worst
     adaptive = ps.setting("adaptive_svt")
     assert adaptive.queries == 6 and adaptive.note.startswith("6 queries")
-    assert "10 take" in adaptive.note
+    assert "at 10 the worst pair" in adaptive.note and "s CPU" in adaptive.note
     svt34 = ps.setting("svt34_parallel")  # the tools' 10 queries, at c = 1
     assert svt34.queries == 10 and svt34.mirror and not svt34.heuristic
     assert svt34.note.startswith("c = 1")
