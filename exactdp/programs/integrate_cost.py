@@ -38,7 +38,7 @@ from typing import Any
 
 from ..exact.piecewise_exp import Piece, plus
 from .integrate_plan import Bound, Star
-from .integrate_stars import Units, integer_bound, interval, leaf_cuts
+from .integrate_stars import Units, active_ends, integer_bound, interval, leaf_cuts
 
 _HALF = Fraction(1, 2)
 
@@ -78,10 +78,7 @@ class _Factor:
 def _keys_continuous(law: str, bounds: Sequence[Bound], t: Fraction) -> Piece | None:
     """The leaf's factor near ``t`` at rate 1 (None: its interval is empty there), as
     :func:`~exactdp.programs.integrate_stars.continuous_star` builds it."""
-    lows = [b for b in bounds if b.lower]
-    ups = [b for b in bounds if not b.lower]
-    lo = max(lows, key=lambda b: b.at(t)) if lows else None
-    hi = min(ups, key=lambda b: b.at(t)) if ups else None
+    lo, hi = active_ends(bounds, t)
     if lo is not None and hi is not None and hi.at(t) <= lo.at(t):
         return None
     f: Piece = {(0, 0): 1} if hi is None else _cdf_keys(law, hi, t)
@@ -118,10 +115,7 @@ def _cdf_keys(law: str, b: Bound, t: Fraction) -> Piece:
 def _keys_discrete(bounds: Sequence[Bound], t: Fraction) -> Piece | None:
     """The leaf's factor near ``t`` (integer bounds), as
     :func:`~exactdp.programs.integrate_stars.discrete_star` builds it."""
-    lows = [b for b in bounds if b.lower]
-    ups = [b for b in bounds if not b.lower]
-    lo = max(lows, key=lambda b: b.at(t)) if lows else None
-    hi = min(ups, key=lambda b: b.at(t)) if ups else None
+    lo, hi = active_ends(bounds, t)
     if lo is not None and hi is not None and hi.at(t) < lo.at(t):
         return None
     f: Piece = {(0, 0): 1, (0, -1): 1} if hi is None else _g_keys(hi.slope, hi.offset, t)

@@ -146,7 +146,19 @@ def _test_points(ends: list[Any]) -> list[Fraction]:
     return out
 
 
-def _active(bounds: tuple[Bound, ...], t: Fraction) -> tuple[Bound | None, Bound | None]:
+def active_ends(bounds: Sequence[Bound], t: Fraction) -> tuple[Bound | None, Bound | None]:
+    """The leaf's active ends near ``t``: its largest lower bound and its smallest upper
+    bound there (None: unbounded on that side); the caller tests an empty interval.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> from exactdp.programs.integrate_plan import Bound
+    >>> bs = [Bound(F(k), F(o), low, False, "f.py:1") for k, o, low in ((1, 0, True),
+    ...       (0, 2, True), (0, 5, False))]
+    >>> [(b.slope, b.offset) for b in active_ends(bs, F(3))]
+    [(Fraction(1, 1), Fraction(0, 1)), (Fraction(0, 1), Fraction(5, 1))]
+    """
     lows = [b for b in bounds if b.lower]
     ups = [b for b in bounds if not b.lower]
     lo = max(lows, key=lambda b: b.at(t)) if lows else None
@@ -203,7 +215,7 @@ def continuous_star(star: Star, laws: list[str], u: Units, fast: bool = True) ->
         coef = rho_c / 2 if laws[star.centre] == "laplace" else rho_c
         piece: Piece = {(-rho_c if t > 0 else rho_c, z): coef}
         for leaf, bounds in star.leaves:
-            low, up = _active(bounds, t)
+            low, up = active_ends(bounds, t)
             if low is not None and up is not None and up.at(t) <= low.at(t):
                 piece = {}
                 break
@@ -298,7 +310,7 @@ def discrete_star(star: Star, u: Units) -> Frac:
         t = _test_integer(start, stop)
         piece: Piece = {(-rho_c if t >= 0 else rho_c, z): one}
         for leaf, bounds in leaves:
-            low, up = _active(bounds, t)
+            low, up = active_ends(bounds, t)
             if low is not None and up is not None and up.at(t) < low.at(t):
                 piece = {}
                 break
@@ -364,7 +376,7 @@ def discrete_star_laurent(L: int, rc: int, starts: tuple[int | None, ...],
         t = _test_integer(start, stop)
         piece: LPiece = {-rc if t >= 0 else rc: monomial(0)}
         for (r, bounds), k in groups:  # k equal leaves: one factor to the power k
-            low, up = _active(bounds, t)
+            low, up = active_ends(bounds, t)
             if low is not None and up is not None and up.at(t) < low.at(t):
                 piece = {}
                 break

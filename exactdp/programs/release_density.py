@@ -63,7 +63,7 @@ from ..exact.piecewise_exp import (
 )
 from .integrate import run_terms
 from .integrate_plan import Bound
-from .integrate_stars import Units, leaf_cuts, units
+from .integrate_stars import Units, active_ends, leaf_cuts, units
 from .release_integral import Scaled, integrate_times, scaled_piece, scaled_times, times_integers
 from .runs import Constraint, Linear, Run
 
@@ -351,10 +351,7 @@ def _active_ends(groups: list[LeafGroup], t: Fraction) -> list[tuple] | None:
     an empty interval, or a one-sided leaf below its support: probability 0)."""
     active = []
     for law, rho, bounds, n in groups:
-        lows = [x for x in bounds if x.lower]
-        ups = [x for x in bounds if not x.lower]
-        low = max(lows, key=lambda x: x.at(t)) if lows else None
-        up = min(ups, key=lambda x: x.at(t)) if ups else None
+        low, up = active_ends(bounds, t)
         if low is not None and up is not None and up.at(t) <= low.at(t):
             return None
         sides = tuple(None if x is None else (x.slope, x.offset, x.at(t) < 0)

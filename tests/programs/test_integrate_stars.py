@@ -14,6 +14,7 @@ from exactdp.exact.piecewise_exp import ONE, value_expr
 from exactdp.programs.integrate_plan import Bound, Star
 from exactdp.programs.integrate_stars import (
     Units,
+    active_ends,
     continuous_star,
     discrete_star,
     frac_sum,
@@ -135,3 +136,15 @@ def test_discrete_star_in_laurent_form_is_the_dictionary_route_and_ignores_leaf_
     assert discrete_star(Star("discrete", 0, centre, leaves[::-1]), u) == (num, den)
     empty = (Bound(F(0), F(3), True, False, "t.py:7"), Bound(F(0), F(1), False, False, "t.py:8"))
     assert discrete_star(Star("discrete", 0, empty, leaves), u) == ({}, ONE)
+
+
+def test_active_ends_are_the_largest_lower_and_smallest_upper_bound_at_t():
+    from exactdp.programs.integrate_plan import Bound
+    z_lo, two = Bound(F(1), F(0), True, False, "f:1"), Bound(F(0), F(2), True, False, "f:2")
+    five, z_up = Bound(F(0), F(5), False, False, "f:3"), Bound(F(1), F(1), False, False, "f:4")
+    bounds = (z_lo, two, five, z_up)
+    # at t = 3: lower ends z = 3 and 2, upper ends 5 and z + 1 = 4
+    assert active_ends(bounds, F(3)) == (z_lo, z_up)
+    # at t = 1: lower ends 1 and 2, upper ends 5 and 2 (an empty interval: the caller's test)
+    assert active_ends(bounds, F(1)) == (two, z_up)
+    assert active_ends((two,), F(0)) == (two, None) and active_ends((), F(0)) == (None, None)
