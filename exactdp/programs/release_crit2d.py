@@ -69,7 +69,24 @@ class Critical:
 
 
 def enclose(h: Compiled, x: flint.arb, y: flint.arb, lam: flint.arb) -> flint.arb:
-    """``h`` on the box ``x`` times ``y`` (balls), term by term (merged slopes)."""
+    """``h`` on the box ``x`` times ``y`` (balls), term by term (merged slopes).
+
+    Parameters
+    ----------
+    h : Compiled
+        The exponential polynomial in ``(u, v)``, compiled (merged slopes, ball coefficients).
+    x : flint.arb
+        The box's ``u`` range, a ball.
+    y : flint.arb
+        The box's ``v`` range, a ball.
+    lam : flint.arb
+        The noise rate ``lam``, a ball.
+
+    Returns
+    -------
+    flint.arb
+        A ball enclosing ``h(u, v)`` for every ``u`` in ``x`` and ``v`` in ``y``.
+    """
     total = flint.arb(0)
     for (a, b, _), monos in zip(h.balls, h.monomials, strict=True):
         part = flint.arb(0)
@@ -173,6 +190,29 @@ def critical_points(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction,
     ``hs``, isolated, with ``L`` there; None when undecided (an unbounded polygon, a zero
     on an edge's line, a box neither excluded nor isolated within ``max_boxes``, or
     ``spent[0]``, the term enclosures made, past ``limit``).
+
+    Parameters
+    ----------
+    f : Terms2
+        The numerator density, a positive exponential polynomial in ``(u, v)``.
+    g : Terms2
+        The denominator density, likewise.
+    hs : list of Half
+        The polygon's half-planes ``(a, b, c)``: ``a + b u + c v >= 0``.
+    lam : Fraction
+        The noise rate ``lam`` of the exponents.
+    spent : list of int
+        One counter, ``spent[0]`` the term enclosures made so far; updated in place.
+    limit : int
+        The most term enclosures ``spent[0]`` may reach (shared with the caller's).
+    max_boxes : int, optional
+        The most boxes of this search (default :data:`MAX_CRIT_BOXES`).
+
+    Returns
+    -------
+    list of Critical or None
+        Each critical point strictly inside the polygon, its box and ``L`` there (empty
+        for an empty polygon), or None when undecided.
 
     Examples
     --------

@@ -527,6 +527,11 @@ def clear_caches() -> None:
     """Forget the cached integrals and products. A route that ran the densities with
     polynomial released values calls it when done: a constant polynomial equals and hashes
     as its Fraction, so its entries (holding polynomials) would be read back for rational
-    values."""
+    values.
+
+    Returns
+    -------
+    None
+    """
     _INTEGRALS.clear()
     _PRODUCTS.clear()

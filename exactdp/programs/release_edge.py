@@ -113,7 +113,22 @@ def continuous_ends(cands: list[Any], label: str) -> list[Any]:
     The limits are :func:`~exactdp.programs.release_sup.exact_at`'s canonical sums
     ``sum c exp(x)`` (one term per exponent, no zero coefficient), so two are equal in
     value exactly when they are the same expression: the ``exp`` of distinct rationals are
-    linearly independent over the rationals (Lindemann-Weierstrass)."""
+    linearly independent over the rationals (Lindemann-Weierstrass).
+
+    Parameters
+    ----------
+    cands : list of Candidate
+        The candidates of the loss; those with a finite cell end ``at`` and an exact
+        limit pair ``exact`` are read.
+    label : str
+        The pattern's words, in an attained candidate's witness.
+
+    Returns
+    -------
+    list of Candidate
+        ``cands`` in the same order, the two candidates of each end where the limits
+        from both sides are equal replaced by attained ones (no enclosure).
+    """
     ends: dict[Fraction, list[int]] = {}
     for i, c in enumerate(cands):
         if c.at is not None:
@@ -141,7 +156,27 @@ def point_density(runs: list[Any], v: Fraction, func: str, unit: sympy.Expr,
     """The density of the runs at the released value ``v``, exactly (``density``: the
     loss's, :func:`~exactdp.programs.release_loss.loss_supremum`; ``unit`` its noise unit),
     for :func:`attained_ends`; shared by runs equal up to a renumbering of their noises (a
-    suite row's neighbours meet one pattern under many permutations)."""
+    suite row's neighbours meet one pattern under many permutations).
+
+    Parameters
+    ----------
+    runs : list of Run
+        The runs of one pattern on one input.
+    v : Fraction
+        The released value.
+    func : str
+        The calling function, named in a refusal.
+    unit : sympy.Expr
+        The noise unit, the symbol of the density's exact expression.
+    density : callable
+        ``density(runs, values, func)`` returning a pair whose second item is the
+        density's exact value at ``values``.
+
+    Returns
+    -------
+    sympy.Expr
+        The exact density of ``runs`` at ``v``.
+    """
     keys = [canonical(r, strict=True) for r in runs]
     if any(k is None for k in keys):
         return value_expr(density(runs, (v,), func)[1], unit)

@@ -316,6 +316,19 @@ def split_pair(dist: Any, other: Any) -> list[tuple[Part, Part]] | None:
     ``(part on dist, part on other)``), where both split the same way (:func:`factor`),
     else None.
 
+    Parameters
+    ----------
+    dist : ProgramRelease
+        The first input's release distribution.
+    other : ProgramRelease
+        The second input's release distribution, of the same program.
+
+    Returns
+    -------
+    list of tuple of (Part, Part) or None
+        Two pairs ``(part on dist, part on other)``, the part holding the first output
+        component first, or None where either does not split or the splits differ.
+
     Examples
     --------
     >>> from exactdp.programs.library_release import svt34_parallel
@@ -488,6 +501,17 @@ def product_estimate(parts: list[tuple[Part, Part]]) -> Estimate:
     then its weaker direction where the parts lean opposite ways), twice the parts' own
     estimates (:meth:`Part.loss_seconds`, on the first input) over their runs.
 
+    Parameters
+    ----------
+    parts : list of tuple of (Part, Part)
+        The pairs ``(part on the first input, part on the second)``, as
+        :func:`split_pair` returns.
+
+    Returns
+    -------
+    Estimate
+        The first input's parts' run count and twice their estimated seconds.
+
     Examples
     --------
     >>> from exactdp.programs.library_release import svt34_parallel
@@ -507,6 +531,17 @@ def product_hint(parts: list[tuple[Part, Part]]) -> float | None:
     larger over the two directions of the sums of the parts' largest (the module
     docstring's sum rule). A float to order a search over pairs (never a verdict); None as
     ``discrete_hint``: no such pattern on both inputs, or one reached under one only.
+
+    Parameters
+    ----------
+    parts : list of tuple of (Part, Part)
+        The pairs ``(part on the first input, part on the second)``, as
+        :func:`split_pair` returns.
+
+    Returns
+    -------
+    float or None
+        The approximate largest ``|ln P/P'|`` over the patterns releasing no value, or None.
 
     Examples
     --------

@@ -41,6 +41,17 @@ class Scaled(NamedTuple):
 def scaled_piece(x: Scaled | Piece) -> Piece:
     """The piece of ``x`` in Fractions (a piece: itself).
 
+    Parameters
+    ----------
+    x : Scaled or Piece
+        A piece over common denominators, or a piece.
+
+    Returns
+    -------
+    Piece
+        The mapping ``(r, w) -> q`` in Fractions, in ``x``'s terms' order (``x`` itself
+        for a piece).
+
     Examples
     --------
     >>> from exactdp.programs.release_integral import Scaled, scaled_piece
@@ -245,6 +256,18 @@ def times_integers(a: Piece, b: Piece) -> Piece:
     key whose sum vanishes leaves, and comes back last, as ``add_term`` does); pieces
     with other numbers, or a factor 1, by ``times`` itself.
 
+    Parameters
+    ----------
+    a : Piece
+        The first factor, a mapping ``(r, w) -> q``.
+    b : Piece
+        The second factor, likewise.
+
+    Returns
+    -------
+    Piece
+        The product ``a b``, equal to ``times(a, b)`` in keys, their order and numbers.
+
     Examples
     --------
     >>> from fractions import Fraction as F
@@ -265,6 +288,19 @@ def scaled_times(a: Scaled | Piece, b: Piece) -> Scaled | None:
     """:func:`times_integers` kept over common denominators (a ``Scaled``; None: a piece
     with other numbers). The same mapping in the same order as ``times(a, b)``: a factor 1
     gives the other one's terms in their order, as a product by it does.
+
+    Parameters
+    ----------
+    a : Scaled or Piece
+        The first factor, over common denominators or a piece.
+    b : Piece
+        The second factor, a piece.
+
+    Returns
+    -------
+    Scaled or None
+        The product over common denominators, or None where a piece's numbers are not
+        all Fractions.
 
     Examples
     --------
