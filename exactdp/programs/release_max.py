@@ -179,7 +179,24 @@ def max_seconds(n: int, distinct: int, span: int, law: str = "laplace") -> float
     250 estimated); exponential noise 0.57 s at n = 40 (0.83), 1.9 s at 9 irregular
     (1.5). A pair translated as a whole (every score moved by one) runs the whole precision
     ladder and its factors are larger: 20 scores spanning 476 steps 4.7 s for 0.4 s
-    estimated."""
+    estimated.
+
+    Parameters
+    ----------
+    n : int
+        The number of offsets (scores, one noise each).
+    distinct : int
+        How many of the offsets are distinct.
+    span : int
+        The offsets' span (max minus min), in steps of their common lattice ``1/L``.
+    law : str, default "laplace"
+        The noises' law, ``"laplace"`` or ``"exponential"`` (:data:`LAWS`).
+
+    Returns
+    -------
+    float
+        The estimated CPU seconds of :func:`max_loss`.
+    """
     a, b = (4.8e-8, 1e-8) if law == "laplace" else (8e-9, 3e-9)
     d = float(min(span * n + 1, 10**150))  # 300-digit spans: no overflow
     return a * float(distinct) ** 5 + b * float(distinct) ** 1.5 * d ** 1.37
@@ -216,7 +233,20 @@ def pair_seconds(form: MaxForm, other: MaxForm) -> float:
     ``(0, 1) * 30`` against ``10^-6`` everywhere spans 10^6 steps, one step for either
     input alone), with the distinct offsets of both, times :data:`TRANSLATED` for a
     translated pair (the price both :func:`max_loss` and the loss's own check before its
-    bar state)."""
+    bar state).
+
+    Parameters
+    ----------
+    form : MaxForm
+        The released maximum on the first input.
+    other : MaxForm
+        The released maximum on the second input (the neighbour).
+
+    Returns
+    -------
+    float
+        The estimated CPU seconds of :func:`max_loss` on ``form`` against ``other``.
+    """
     offsets = (*form.offsets, *other.offsets)
     L = math.lcm(*[v.denominator for v in offsets])
     span = int((max(offsets) - min(offsets)) * L)

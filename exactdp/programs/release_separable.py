@@ -148,7 +148,25 @@ def separable_candidates(dist: Any, other: Any, key: Any, label: str
     (:func:`separable_shift`: ``ln P/P' + s`` and ``-(ln P/P' - s)``, both attained;
     infinite where an exponential noise moves), or None when the pattern is not of that
     form (``dist``, ``other``: the two inputs' release distributions, ``key`` the
-    pattern's, ``label`` its name in the witness)."""
+    pattern's, ``label`` its name in the witness).
+
+    Parameters
+    ----------
+    dist : Any
+        The first input's release distribution (``runs``, ``keys``, ``probabilities``).
+    other : Any
+        The second input's release distribution, on the same patterns.
+    key : Any
+        The pattern's key in both distributions' ``runs``.
+    label : str
+        The pattern's name, used in the candidates' witness text.
+
+    Returns
+    -------
+    list of Candidate or None
+        The loss candidates (empty: both probabilities 0), or None when the pattern is not
+        separable.
+    """
     runs_p, runs_q = dist.runs[key], other.runs[key]
     shift = separable_shift(runs_p[0], runs_q[0]) if len(runs_p) == len(runs_q) == 1 else None
     if shift is None:
