@@ -387,6 +387,20 @@ def laplace_general_sums(gaps) -> tuple[int, int, int]:
     expansion's ``exp(-t)`` terms; rational parts merge into powers of ``E``), counted by
     the rational coordinates of each gap in its atoms (``as_coefficients_dict``), no
     evaluation; each count stops at 20,000 (already past the limit from 6 groups).
+
+    Parameters
+    ----------
+    gaps : iterable of sympy-compatible numbers
+        The exact gaps (sympified and expanded here; repeats count as a tied group).
+
+    Returns
+    -------
+    groups : int
+        The number of distinct gaps.
+    classes : int
+        The distinct irrational parts of the sub-multisets' sums.
+    sums : int
+        The distinct sums of the sub-multisets, capped at 20,000.
     """
     import sympy
 
@@ -423,7 +437,18 @@ def laplace_general_seconds(gaps) -> float:
     (measured CPU, ``docs/benchmarks.md``: sqrt of primes, 3 / 5 / 6 / 7 groups: 0.05 /
     0.47 / 1.27 / 3.39 s (4 to 64 classes and sums); ``0, 1/3, log 2, 5/7, 1 + log 2,
     3``: 0.38 s (3 classes, 32 sums); ``sqrt(k + 1) - 1``, k < 9: 16.8 s (64, 256);
-    14 gaps in 4 tied groups: 4.7 s (25, 100); all within 2.5x)."""
+    14 gaps in 4 tied groups: 4.7 s (25, 100); all within 2.5x).
+
+    Parameters
+    ----------
+    gaps : iterable of sympy-compatible numbers
+        The exact gaps, ``n`` of them (not all rational; repeats form tied groups).
+
+    Returns
+    -------
+    float
+        The estimated CPU seconds of the closed form.
+    """
     return 1e-3 * _general_work(list(gaps))
 
 

@@ -115,7 +115,20 @@ def supply_plan(run: Run, p: Plan | Callable[[], Plan]) -> None:
     """Record ``p`` as ``run``'s plan (what :func:`~exactdp.programs.integrate_plan.plan`
     gives on it: tested), so that integrating ``run`` does not plan it again; ``p`` may be
     a function making the plan, called the first time the plan is read (most runs of a
-    search over pairs are never integrated)."""
+    search over pairs are never integrated).
+
+    Parameters
+    ----------
+    run : Run
+        The run whose plan is recorded (kept by identity, the oldest dropped past
+        ``MAX_SUPPLIED``).
+    p : Plan or callable returning Plan
+        Its plan, or a function of no arguments making it on first read.
+
+    Returns
+    -------
+    None
+    """
     _SUPPLIED[id(run)] = (run, p)
     if len(_SUPPLIED) > MAX_SUPPLIED:
         _SUPPLIED.popitem(last=False)
@@ -241,6 +254,16 @@ def run_probability(run: Run, algorithm: str = "auto") -> sympy.Expr:
 def runs_probability(runs: Sequence[Run]) -> sympy.Expr:
     """The exact sum of the runs' probabilities (:func:`run_probability`), as one closed
     form over the runs of weight 1, one unit and no denominator, plus the others.
+
+    Parameters
+    ----------
+    runs : sequence of Run
+        The runs whose probabilities are summed.
+
+    Returns
+    -------
+    sympy.Expr
+        The exact total probability (``0`` for no runs).
 
     Examples
     --------

@@ -150,6 +150,20 @@ def active_ends(bounds: Sequence[Bound], t: Fraction) -> tuple[Bound | None, Bou
     """The leaf's active ends near ``t``: its largest lower bound and its smallest upper
     bound there (None: unbounded on that side); the caller tests an empty interval.
 
+    Parameters
+    ----------
+    bounds : sequence of Bound
+        The leaf's bounds, lower and upper, each linear in the centre's value ``z``.
+    t : Fraction
+        The centre's value at which the bounds are compared.
+
+    Returns
+    -------
+    lo : Bound or None
+        The lower bound largest at ``t``, None when there is no lower bound.
+    hi : Bound or None
+        The upper bound smallest at ``t``, None when there is no upper bound.
+
     Examples
     --------
     >>> from fractions import Fraction as F

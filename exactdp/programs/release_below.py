@@ -195,6 +195,18 @@ def ends_level(pieces: Sequence[tuple[Any, ...]]) -> flint.arb | None:
     from inside the cell, continuous there, so a value its supremum reaches), as a ball;
     None where there is none. ``pieces`` as for :func:`below`.
 
+    Parameters
+    ----------
+    pieces : sequence of tuples
+        The pattern's cells ``(f, g, lam, lo, hi, d)``, as for :func:`below` (``lo``,
+        ``hi``: the cell's ends, None where infinite).
+
+    Returns
+    -------
+    flint.arb or None
+        An enclosure of the largest ``|L|`` at a finite cell end with both densities
+        positive, or None when no such end exists.
+
     Examples
     --------
     On ``(0, 1)``, ``L = ln((e^v + 2) / (e^v + 1))`` is largest at ``v = 0``,
@@ -224,6 +236,21 @@ def constant_ratio(f: Terms, g: Terms, lam: Fraction, exact: Callable[[], Terms]
     """Whether ``f / g`` is constant on the cell (``D = f' g - f g'`` identically 0): False
     where a coefficient of ``D`` enclosed from ``f`` and ``g`` is proved nonzero, else
     whether ``exact()``, the exact ``D``, is empty.
+
+    Parameters
+    ----------
+    f, g : Terms
+        The two inputs' densities on the cell (exponential polynomials).
+    lam : Fraction
+        The rate unit of the terms.
+    exact : callable returning Terms
+        Computes the exact ``D``; called only where the enclosures prove no coefficient
+        nonzero.
+
+    Returns
+    -------
+    bool
+        True when ``f / g`` is proved constant on the cell, else False.
 
     Examples
     --------

@@ -109,6 +109,16 @@ def chain_plane_seconds(run: Run) -> float:
     pattern measured over the 28 patterns of the tests' pair, proofs below the loss
     included).
 
+    Parameters
+    ----------
+    run : Run
+        A run of the pattern (its draws, constraints and cost stand for both inputs').
+
+    Returns
+    -------
+    float
+        The estimated CPU seconds of the plane route on the pattern.
+
     Examples
     --------
     >>> import exactdp.programs.library_release as L
@@ -125,7 +135,29 @@ def plane_chain(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: 
     """The plane route on a pattern of two released gaps (module docstring): its candidates
     and the polygons it left undecided (none: the candidates settle the pattern), or None
     when the route does not apply, its price exceeds what is left of ``budget`` (seconds,
-    one list for one loss, decreased here), or its arrangement is past its limits."""
+    one list for one loss, decreased here), or its arrangement is past its limits.
+
+    Parameters
+    ----------
+    runs_p, runs_q : sequence of Run
+        The pattern's runs on the two inputs (one each, releasing two values, for the
+        route to apply).
+    label : str
+        The pattern's label, kept in each :class:`Undecided`.
+    func : str
+        The name of the calling function, shown in the progress line.
+    tools : Any
+        Passed on to :func:`~exactdp.programs.release_two.two_candidates`.
+    budget : list of float
+        One element: the seconds left for this loss; the route's price is subtracted in
+        place when it runs.
+
+    Returns
+    -------
+    tuple of (list, list of Undecided) or None
+        The candidates and the undecided polygons, or None when the route does not apply,
+        is over budget or past its limits.
+    """
     if len(runs_p) != 1 or len(runs_q) != 1 or len(runs_p[0].released) != 2:
         return None
     price = chain_plane_seconds(runs_p[0])
@@ -167,6 +199,20 @@ def below_level(faces: Sequence[Undecided], level: flint.arb, spent: list[int]) 
     with a rational ``E < exp(level)``. ``level``: a lower bound of the loss found (an arb
     ball); ``spent``: the proofs' term enclosures so far (at most :data:`PRUNE_WORK`).
 
+    Parameters
+    ----------
+    faces : sequence of Undecided
+        The polygons to prove below the level.
+    level : flint.arb
+        A lower bound of the loss found.
+    spent : list of int
+        One element: the term enclosures spent so far, increased in place.
+
+    Returns
+    -------
+    bool
+        True when ``|ln f/g| < level`` is proved on every polygon, else False.
+
     Examples
     --------
     >>> from fractions import Fraction as F
@@ -189,6 +235,16 @@ def below_level(faces: Sequence[Undecided], level: flint.arb, spent: list[int]) 
 
 def undecided_text(faces: Sequence[Undecided]) -> str:
     """The bracket's reason: the undecided polygons, each by a point inside it.
+
+    Parameters
+    ----------
+    faces : sequence of Undecided
+        The undecided polygons (the first three named by their points).
+
+    Returns
+    -------
+    str
+        The reason's text.
 
     Examples
     --------

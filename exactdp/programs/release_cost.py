@@ -44,6 +44,16 @@ def laplace_chain_densities(k: int) -> int:
     gaps (:func:`~exactdp.programs.release_search.search_cost`, two starts, a grid of
     about 18 points; two densities a point).
 
+    Parameters
+    ----------
+    k : int
+        The number of values in the gap chain (``k - 1`` gaps).
+
+    Returns
+    -------
+    int
+        The most densities the pattern computes.
+
     Examples
     --------
     >>> from exactdp.programs.release_cost import laplace_chain_densities
@@ -126,7 +136,18 @@ def density_seconds(run: Run) -> float:
     and a centre integral): ``2.5e-4 + 3e-5`` per noise and comparison ``+ 0.3``
     :func:`~exactdp.programs.integrate.run_cost` (measured at six points per run: GapSVT c
     = 2 at 12 answers 0.42 / 0.95 ms at 3 / 13 noises, estimated 0.40 / 1.0; AdaptiveSVT c
-    = 2 at 5 answers 0.09-4.9 ms, estimated 0.6-4.0)."""
+    = 2 at 5 answers 0.09-4.9 ms, estimated 0.6-4.0).
+
+    Parameters
+    ----------
+    run : Run
+        The run whose density is estimated (its draws, constraints and cost).
+
+    Returns
+    -------
+    float
+        The estimated CPU seconds of one density.
+    """
     return 2.5e-4 + 3e-5 * (len(run.draws) + len(run.constraints)) + 0.3 * run_cost(run)
 
 
@@ -212,7 +233,21 @@ def max_pairs_seconds(runs: Sequence[Run], other: Sequence[Run]) -> float:
     """The estimated seconds of the released maxima of a pair (``runs`` and ``other``, the
     two inputs' runs), :func:`~exactdp.programs.release_max.pair_seconds` each: the price
     with which the loss refuses before its bar, and :func:`~exactdp.programs.release_max.
-    max_loss` after it (the same number: one call states one estimate)."""
+    max_loss` after it (the same number: one call states one estimate).
+
+    Parameters
+    ----------
+    runs : sequence of Run
+        The first input's runs.
+    other : sequence of Run
+        The second input's runs.
+
+    Returns
+    -------
+    float
+        The estimated CPU seconds, summed over the outputs where both inputs' runs have
+        a :class:`~exactdp.programs.release_max.MaxForm`.
+    """
     mine: dict = {}
     theirs: dict = {}
     for group, rs in ((mine, runs), (theirs, other)):
