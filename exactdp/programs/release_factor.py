@@ -1,21 +1,15 @@
 """A release program made of two independent parts: its loss is the sum of theirs.
 
-A program whose returned tuple splits into two groups of components, each computed from
-its own noises (SVT34Parallel: Lyu-Su-Li's Algorithms 3 and 4 side by side), has the law
-of a product: the output ``(x, y)`` has density ``f_A(x) f_B(y)``, so its log density
-ratio on two inputs is ``L_A(x) + L_B(y)``, the parts' own ratios, over independent
-coordinates. Its loss is then
-
-.. math::
-
-    \\sup_{x, y} |L_A(x) + L_B(y)| = \\max\\bigl(\\sup L_A + \\sup L_B,\\;
-    \\sup (-L_A) + \\sup (-L_B)\\bigr),
-
-each directional supremum a part's own (a one-pattern-at-a-time problem on far fewer
-runs than the product's), the witness the pair of the parts' witnesses, attained iff both
-are (the supremum of a sum of functions of separate variables is the sum of their
-suprema; Rudin, Principles of Mathematical Analysis, 3rd ed., ch. 1, exercise 7's
-argument for sums of sets).
+A program whose returned tuple splits into two groups of components, each computed from its
+own noises (SVT34Parallel: Lyu-Su-Li's Algorithms 3 and 4 side by side), has the law of a
+product: the output ``(x, y)`` has density ``f_A(x) f_B(y)``, so its log density ratio on
+two inputs is ``L_A(x) + L_B(y)``, the parts' own ratios, over independent coordinates. Its
+loss is then ``sup |L_A(x) + L_B(y)| = max(sup L_A + sup L_B, sup (-L_A) + sup (-L_B))``,
+each directional supremum a part's own (a one-pattern-at-a-time problem on far fewer runs
+than the product's), the witness the pair of the parts' witnesses, attained iff both are
+(the supremum of a sum of functions of separate variables is the sum of their suprema;
+Rudin, Principles of Mathematical Analysis, 3rd ed., ch. 1, exercise 7's argument for sums
+of sets).
 
 The split is read from the runs (:func:`factor`), never from the program's name:
 
@@ -237,8 +231,7 @@ def _halves(run: Run, group: dict[str, str], sides: tuple[str, ...],
     return a, b
 
 
-#: :func:`factor` by the mechanism and the answers (at most 256, then cleared): a suite row
-#: reads one vector against each of its neighbours, through distributions made anew.
+#: :func:`factor` by mechanism and answers (at most 256): a suite row reads one vector often.
 _FACTORS: dict[tuple, tuple[tuple[Part, Part], tuple[str, ...]] | None] = {}
 
 
@@ -318,10 +311,8 @@ def split_pair(dist: Any, other: Any) -> list[tuple[Part, Part]] | None:
 
     Parameters
     ----------
-    dist : ProgramRelease
-        The first input's release distribution.
-    other : ProgramRelease
-        The second input's release distribution, of the same program.
+    dist, other : ProgramRelease
+        The two inputs' release distributions, of the same program.
 
     Returns
     -------
@@ -504,8 +495,7 @@ def product_estimate(parts: list[tuple[Part, Part]]) -> Estimate:
     Parameters
     ----------
     parts : list of tuple of (Part, Part)
-        The pairs ``(part on the first input, part on the second)``, as
-        :func:`split_pair` returns.
+        The pairs ``(part on one input, on the other)`` of :func:`split_pair`.
 
     Returns
     -------
@@ -535,8 +525,7 @@ def product_hint(parts: list[tuple[Part, Part]]) -> float | None:
     Parameters
     ----------
     parts : list of tuple of (Part, Part)
-        The pairs ``(part on the first input, part on the second)``, as
-        :func:`split_pair` returns.
+        The pairs ``(part on one input, on the other)`` of :func:`split_pair`.
 
     Returns
     -------
