@@ -7,13 +7,21 @@ names the line. Counted with :func:`sys.settrace` (line events) and
 ``frame.f_trace_opcodes`` (bytecode events) on user frames only, so exactdp's own code,
 the standard library and installed packages cost nothing. A long call into C code (say
 ``sum(range(10**9))``) is not interrupted: it returns to a counted line or ends.
+
+A run of user code must also leave the global generators alone: Python's ``random`` module
+and numpy's legacy ``numpy.random`` functions. Their state is read before and after each
+run (:func:`global_random_state`); a change is refused in one line (:class:`GlobalRandom`),
+since a program whose branches depend on such a draw has no exact distribution, and the
+replay of its first run cannot always see it (a coin that lands the same way twice).
 """
 
 from __future__ import annotations
 
 import os
+import random
 import sys
 import sysconfig
+from collections.abc import Hashable
 from typing import Any
 
 from .values import ProgramError
@@ -25,6 +33,38 @@ MAX_STEPS = 200_000
 
 class StepLimit(ProgramError):
     """A run executed more than its step limit (a loop without end?)."""
+
+
+class GlobalRandom(ProgramError):
+    """A run of user code drew from Python's ``random`` module or numpy's global generator."""
+
+
+def global_random_state() -> Hashable:
+    """The states of the two global generators a program could call by mistake: Python's
+    ``random`` module and numpy's legacy ``numpy.random`` functions (read only when numpy
+    is already imported; about 40 microseconds).
+
+    Returns
+    -------
+    tuple
+        Equal before and after a stretch of code exactly when neither generator drew.
+
+    Examples
+    --------
+    >>> import random
+    >>> before = global_random_state()
+    >>> before == global_random_state()
+    True
+    >>> _ = random.random()
+    >>> before == global_random_state()
+    False
+    """
+    np = sys.modules.get("numpy")
+    legacy = None
+    if np is not None:
+        kind, key, pos, has_gauss, cached = np.random.get_state()
+        legacy = (kind, key.tobytes(), pos, has_gauss, cached)
+    return random.getstate(), legacy
 
 
 #: Files whose lines are not counted: exactdp itself, the standard library and installed
@@ -90,6 +130,9 @@ class StepCounter:
     ------
     StepLimit
         Inside the ``with`` block, past either limit, in one line naming the line.
+    GlobalRandom
+        On leaving the block without an error, when the global generators drew inside it
+        (user code only).
 
     Examples
     --------
@@ -106,6 +149,7 @@ class StepCounter:
         self.name = name
         self.steps = self.last = self.ops = 0
         self._old: Any = None
+        self._state: Hashable = None
         self.traced = user_file(filename)
         self._files: dict[str, bool] = {filename: True}
 
@@ -142,10 +186,17 @@ class StepCounter:
     def __enter__(self) -> StepCounter:
         self.steps = self.ops = 0
         if self.traced:
+            self._state = global_random_state()
             self._old = sys.gettrace()
             sys.settrace(self._global)
         return self
 
-    def __exit__(self, *exc: object) -> None:
+    def __exit__(self, kind: object, *exc: object) -> None:
         if self.traced:
             sys.settrace(self._old)
+            if kind is None and global_random_state() != self._state:
+                raise GlobalRandom(
+                    f"{self.name}: a run drew from Python's random module or numpy's global "
+                    "generator (their state changed); a program draws its noise with "
+                    "exactdp.programs' laplace, exponential, gumbel, discrete_laplace or "
+                    "bernoulli, and must be deterministic given those draws")

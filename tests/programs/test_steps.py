@@ -14,8 +14,10 @@ from exactdp.programs import program
 from exactdp.programs.steps import (
     MAX_STEPS,
     OPCODES_PER_STEP,
+    GlobalRandom,
     StepCounter,
     StepLimit,
+    global_random_state,
     user_file,
 )
 
@@ -63,3 +65,51 @@ def test_user_file_tells_user_code_from_library_code():
     assert not user_file(sympy.__file__)
     assert not user_file(os.__file__)
     assert not user_file("<string>")
+
+
+@program(output="selection")
+def coin_from_random(q, epsilon):
+    import random
+    return 0 if random.random() < 0.5 else 1
+
+
+@program(output="selection")
+def coin_from_numpy(q, epsilon):
+    import numpy
+    return 0 if numpy.random.rand() < 0.5 else 1  # noqa: NPY002 (the mistake tested)
+
+
+@pytest.mark.parametrize("prog", [coin_from_random, coin_from_numpy])
+def test_a_program_drawing_from_a_global_generator_is_refused(prog):
+    """Before, a coin from ``random`` that landed the same way on the replay gave the exact
+    distribution (1, 0) or (0, 1) (a wrong number); now every call is refused in one line,
+    whichever way the coin lands (checked over 20 calls)."""
+    for _ in range(20):
+        with pytest.raises(GlobalRandom) as info:
+            prog(epsilon=1).distribution([0, 1]).probabilities  # noqa: B018
+        msg = str(info.value)
+        assert "\n" not in msg
+        assert msg.startswith(f"{prog.__name__}: a run drew from Python's random module")
+
+
+def test_global_random_state_sees_each_generator():
+    import random
+
+    import numpy
+
+    before = global_random_state()
+    assert global_random_state() == before
+    random.random()
+    after = global_random_state()
+    assert after != before
+    numpy.random.rand()  # noqa: NPY002 (the global generator on purpose)
+    assert global_random_state() != after
+
+
+def test_a_seeded_generator_of_the_users_own_is_allowed():
+    """A program may use its own ``random.Random`` (not the global one) for a constant."""
+    @program(output="selection")
+    def own(q, epsilon):
+        import random
+        return 0 if random.Random(1).random() < 2 else 1
+    assert own(epsilon=1).distribution([0, 1]).probabilities == (1, 0)
