@@ -476,9 +476,10 @@ def _not_a_limit(epsilon: object) -> bool:
     return isinstance(epsilon, sympy.Basic) and (epsilon is sympy.nan or epsilon == -sympy.oo)
 
 
-def require_numeric_epsilon(owner: str, epsilon: object) -> None:
+def require_numeric_epsilon(owner: str, epsilon: object,
+                            how: str = ".subs(epsilon=...) on the distribution") -> None:
     """Refuse a numeric view (mpmath, float64, balls, samples) of ``owner`` while its
-    ``epsilon`` is symbolic: a one-line ValueError saying how to give it a value.
+    ``epsilon`` is symbolic: a one-line ValueError saying ``how`` to give it a value.
 
     Examples
     --------
@@ -490,4 +491,4 @@ def require_numeric_epsilon(owner: str, epsilon: object) -> None:
     """
     if isinstance(epsilon, sympy.Basic) and epsilon.free_symbols:
         raise ValueError(f"{owner}: epsilon is symbolic ({epsilon}); numeric views need a "
-                         "number: use .subs(epsilon=...) on the distribution")
+                         f"number: use {how}")

@@ -186,7 +186,13 @@ def format_number(value, dps: int = 6) -> str:
     if abs(mpmath.mag(v)) > 3000:  # beyond about 1e+-900: mpmath's nstr loses the mantissa
         return _scientific(v, dps)
     with mpmath.workdps(dps + 10):
-        return mpmath.nstr(v, dps, min_fixed=-5, max_fixed=max(dps, 6))
+        text = mpmath.nstr(v, dps, min_fixed=-5, max_fixed=max(dps, 6))
+        whole = len(text.lstrip("-").split(".")[0])
+        if "e" not in text and whole > dps:  # 123456 at 3 digits: not "123000"
+            return mpmath.nstr(v, dps, min_fixed=-5, max_fixed=dps)
+    if "e" not in text and whole == dps and text.endswith(".0"):
+        return text[:-2]  # nstr adds ".0" to dps integer digits: not a digit (250001.0)
+    return text
 
 
 #: Most decimal digits of the exponent ``k`` in a printed ``m e k``; beyond, Python cannot
@@ -374,7 +380,7 @@ def distribution_latex(dist) -> str:
     saying how many: they stay in ``outputs`` and ``probabilities`` (the outputs its runs
     reach), only the display hides them.
     """
-    label = dist.mechanism.name
+    label = dist.mechanism.name.replace("_", r"\_")  # a program's name: gap_svt
     try:
         probs = dist.probabilities
         entries = [exact_text(p, "latex") for p in probs]
@@ -384,7 +390,7 @@ def distribution_latex(dist) -> str:
         entries = [latex_decimal(v, 15) for v in dist.evalf(20)]
     names: list[str] = [str(r) for r in range(len(entries))]
     hidden = 0
-    if dist.mechanism.output_kind == "sequence":
+    if dist.mechanism.output_kind in ("sequence", "release"):  # a release: its patterns
         names = [rf"\text{{{latex_escape(output_text(o))}}}" for o in dist.outputs]
         keep = [probs is None or probs[i] != 0 for i in range(len(entries))]
         hidden = keep.count(False)

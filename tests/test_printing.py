@@ -307,3 +307,21 @@ def test_a_caption_shows_a_score_whose_decimals_round_as_its_fraction():
     assert q.text == "(1/3, -0.5, -2, -2/7)"
     assert q.latex == r"(\frac{1}{3}, -0.5, -2, -\frac{2}{7})"
     assert scores_latex([sympy.Integer(10) ** 5000]).text == "(1.0e+5000)"
+
+
+@pytest.mark.parametrize("value, dps, text", [
+    (sympy.Rational(25000078, 100), 6, "250001"),       # was "250001.0": a 7th digit, wrong
+    (sympy.Rational(-25000078, 100), 6, "-250001"),
+    (sympy.Rational(25000078, 100), 7, "250000.8"),
+    (sympy.Rational(1000004, 10), 6, "100000"),
+    (sympy.Integer(123456), 3, "1.23e+5"),               # was "123000"
+    (sympy.Rational(2469, 2), 3, "1.23e+3"),             # was "1230"
+    (sympy.Rational(100000, 3), 6, "33333.3"),
+])
+def test_fixed_text_shows_only_correct_digits(value, dps, text):
+    """Every digit shown is one of the value's first ``dps`` significant digits (checked
+    against mpmath at 30 digits)."""
+    assert format_number(value, dps) == text
+    shown = sympy.Rational(text.replace("e+", "e"))
+    assert abs(shown - value) <= sympy.Rational(1, 2) * 10 ** (sympy.floor(
+        sympy.log(abs(value), 10)) - dps + 1)

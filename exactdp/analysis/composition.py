@@ -21,6 +21,7 @@ import importlib.util
 import sys
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 import sympy
@@ -273,6 +274,7 @@ def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: 
     True
     """
     check_choice("composition_lower_bound", "search", search, SEARCHES)
+    _selection(mechanism, "composition_lower_bound")
     k = check_int("composition_lower_bound", "k", k, 1)  # in its own name, not the
     epsilon = check_epsilon(epsilon, "composition_lower_bound")  # accountant check's
     with as_caller("composition_lower_bound"):
@@ -280,6 +282,18 @@ def composition_lower_bound(mechanism, scores, k: int, epsilon: object, search: 
                                dps=dps, max_support=max_support, candidates=candidates,
                                progress=progress)
     return res.bounds[0]
+
+
+def _selection(mechanism: object, func: str) -> Any:
+    """``mechanism`` as a Mechanism, refused in one line, before any neighbour is traced,
+    when it releases real values (no privacy loss distribution of finite support)."""
+    mech = as_mechanism(mechanism, func)
+    if mech.output_kind == "release":
+        raise ValueError(f"{func}: {mech.name} releases real values (output kind 'release'): "
+                         "its composed delta needs a privacy loss distribution of finite "
+                         "support; use privacy_loss (the exact supremum of the log density "
+                         "ratio; k compositions lose at most k times it)")
+    return mech
 
 
 def _bounds(mechanism, sv, k, epsilons, search, dps, max_support, candidates, progress=None):
@@ -511,7 +525,8 @@ def check_accountant(mechanism, scores, k: int, epsilons, claims=None,
                              f"(unknown claims {unknown})", claims)
     eps_list = [check_epsilon(e, "check_accountant") for e in epsilons]
     check_nonempty("check_accountant", "epsilons", eps_list)
-    eps = mechanism_epsilon(as_mechanism(mechanism, "check_accountant"))
+    mech = _selection(mechanism, "check_accountant")
+    eps = mechanism_epsilon(mech)
     if eps is None or eps.free_symbols:
         raise argument_error("check_accountant", "mechanism", "a mechanism with a numeric "
                              "epsilon", mechanism)

@@ -47,6 +47,7 @@ import sympy
 from .._validate import argument_error, check_choice, check_dps
 from ..distribution import LossSupremum
 from ..exact.signs import compare
+from ..numbers import require_numeric_epsilon
 from ..result_text import cut_text
 from ..rng import as_generator
 from ..scores import ScoreVector, as_scores
@@ -260,8 +261,9 @@ class ValueDistribution(ReleasedValues):
         """The program engine's law of V (Laplace and exponential noise: :data:`_ROUTES`
         ``"law"``, a :class:`~exactdp.programs.release_law.ValueLaw`), computed once."""
         if self.mechanism.epsilon_limit is not None:
+            scale = "scale 0" if self.mechanism.epsilon_limit == "infinity" else "infinite scale"
             raise ValueError(f"{func}: at epsilon = {self.mechanism.epsilon} the noise has "
-                             f"scale {self.scale}: V has no density")
+                             f"{scale}: V has no density")
         if "law" not in self._cache:
             self._cache["law"] = engine_route("law")(self.mechanism, self.noise, self.scores)
         return self._cache["law"]
@@ -359,6 +361,11 @@ class ValueDistribution(ReleasedValues):
     def sample(self, size: int | None = None, rng: Any = None) -> Any:
         """Draws of V from the algorithm itself: ``max_r (q_r + Z_r)`` with numpy noise."""
         gen = as_generator(rng)
+        if self.mechanism.epsilon_limit == "zero":
+            raise ValueError("ValueDistribution.sample: at epsilon = 0 the noise has infinite "
+                             "scale and V has no distribution to draw from")
+        require_numeric_epsilon("ValueDistribution.sample", self.mechanism.epsilon,
+                                "the mechanism at a number (mechanism.with_epsilon(1))")
         m = 1 if size is None else int(size)
         q = self.scores.floats[:, None] if self.scores.kind == "float" else np.array(
             [float(s) for s in self._oriented()])[:, None]

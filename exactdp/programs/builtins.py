@@ -193,8 +193,10 @@ def topk(values: object, k: int) -> tuple[int, ...]:
     """
     vals = _values(values, "topk")
     if not (isinstance(k, int) and not isinstance(k, bool) and 1 <= k <= len(vals)):
-        raise ProgramError(f"{user_line()}: topk(values, k) needs an integer 1 <= k <= "
-                           f"{len(vals)}, got {k!r}")
+        more = (isinstance(k, int) and not isinstance(k, bool) and k > len(vals))
+        raise ProgramError(f"{user_line()}: topk(values, k) needs an integer k with 1 <= k "
+                           f"<= len(values) = {len(vals)}, got k = {k!r}"
+                           + (f" (more than the {len(vals)} values)" if more else ""))
     return active("topk").select(vals, False, k)
 
 

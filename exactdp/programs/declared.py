@@ -96,7 +96,9 @@ def program_answers(mechanism: Any, scores: object, func: str) -> ScoreVector:
     """
     sv = as_scores(scores, "scores", func)
     if not sv.is_rational:
-        raise ValueError(f"{func}: the exact analysis needs rational answers")
+        i, v = next((i, v) for i, v in enumerate(sv.exact) if not v.is_Rational)
+        raise ValueError(f"{func}: answer {i} is {v}: the exact analysis of a program needs "
+                         "rational answers")
     check_score_domain(mechanism.score_domain, sv, func, owner=mechanism.name)
     dom = mechanism.domain
     if dom is not None:

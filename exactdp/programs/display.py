@@ -19,10 +19,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..answer import Answer, answer_line, answer_rows, lead_repr, output_name, ranked
+from ..answer import (
+    Answer,
+    answer_line,
+    answer_rows,
+    lead_repr,
+    notebook_latex,
+    output_name,
+    ranked,
+)
 from ..cost import SECONDS_LIMIT, fmt_size
-from ..printing import html_table, math_text
-from ..result import brief, result_latex
+from ..printing import distribution_latex as probabilities_latex
+from ..printing import html_table
+from ..result import brief
 from ..result_text import cut_text
 from .integrate import run_cost
 
@@ -153,6 +162,8 @@ def distribution_html(dist: Any, noun: str) -> str:
 
 
 def distribution_latex(dist: Any, noun: str) -> str:
-    """:func:`display_rows` as the LaTeX table of a result (:func:`exactdp.result.result_latex`)."""
-    return result_latex(type(dist).__name__,
-                        [(math_text(a), math_text(b)) for a, b in display_rows(dist, noun)])
+    """The notebook's LaTeX display (:func:`exactdp.answer.notebook_latex`): every
+    output's (a release's every pattern's) exact probability, typeset
+    (:func:`exactdp.printing.distribution_latex`), when cheap; else the short table of
+    the answer."""
+    return notebook_latex(dist, type(dist).__name__, probabilities_latex, noun)

@@ -419,7 +419,12 @@ class ProgramMechanism(Mechanism):
         ------
         TooCostly
             With the estimate and the cheaper route.
+        ValueError
+            Answers the program's declaration refuses (irrational, outside its domain),
+            before any run.
         """
+        for v in vectors:
+            program_answers(self, v, func)
         answers = tuple(vectors[0].exact)
         token = _INTEGRATION.set((func, len(vectors)))
         try:

@@ -12,6 +12,7 @@ from typing import Any
 
 import numpy as np
 
+from ..numbers import require_numeric_epsilon
 from ..progress import repeat
 from ..scores import ScoreVector
 from .mechanism import ProgramMechanism
@@ -36,6 +37,8 @@ def release_draws(mechanism: ProgramMechanism, scores: ScoreVector, size: int,
     ...                                            np.random.default_rng(0))]
     [1, 1]
     """
+    require_numeric_epsilon(mechanism.name, mechanism.epsilon,
+                            "the mechanism at a number (mechanism.with_epsilon(1))")
     prog = mechanism.program
     q = tuple(int(v) if v.is_Integer else float(v) for v in scores.exact)
     args = tuple((k, v if isinstance(v, int) else float(v)) for k, v in mechanism.arguments)

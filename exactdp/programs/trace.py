@@ -447,7 +447,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
     counter = StepCounter(filename, max_steps, name)
     executions = estimate = work = 0
     band = False  # an estimate near the limit: the exact count decides (limits.py)
-    first: tuple[list[int], list[tuple[str, int, Hashable]], Hashable] | None = None
+    first: tuple[list[int], list[tuple[str, int, Hashable]], Hashable, Run] | None = None
     while True:
         executions += 1
         if executions > max_runs:  # the probes under-estimated: say only what is known
@@ -476,7 +476,7 @@ def enumerate_runs(call: Callable[[], Any], name: str, filename: str, *,
         if key is not None:
             outputs.setdefault(key, decode(key))
             runs.append(run.result(key))
-            first = first or (run.choices, run.sites, key)
+            first = first or (run.choices, run.sites, key, runs[-1])
         i = len(run.choices) - 1
         while i >= 0 and run.choices[i] + 1 >= run.arities[i]:
             i -= 1
@@ -524,12 +524,13 @@ def first_run(mechanism: Any, answers: tuple) -> None:
 
 
 def _replay(call: Callable[[], Any], name: str, counter: StepCounter, choices: list[int],
-            sites: list[tuple[str, int, Hashable]], key: Hashable, *,
+            sites: list[tuple[str, int, Hashable]], key: Hashable, first: Run, *,
             release: bool = False,
             executor: Callable[..., SymbolicRun] = SymbolicRun) -> None:
     """Run the first complete run again, last (one execution): the same decisions must give
-    the same output. Catches state kept between runs that changes only the returned value
-    (a counter in the output), which the decisions' checks cannot see."""
+    the same run (output, draws with their laws and scales, released values, weight).
+    Catches state kept between runs that changes only the returned value (a counter in the
+    output) or a noise's scale, which the decisions' checks cannot see."""
     run = executor(choices, sites, None, release)
     try:
         again = execute(run, call, counter, name, _finisher(run, counter))
@@ -541,6 +542,14 @@ def _replay(call: Callable[[], Any], name: str, counter: StepCounter, choices: l
             f"{name}: {_line(counter)}: the program returned {shown} when its first run was "
             f"run again with the same decisions (first {decode(key)!r}); it must be "
             "deterministic given its draws (no I/O, global state or random)")
+    if (tuple(run.draws), tuple(run.constraints), run.weight, tuple(run.released or ())) != (
+            first.draws, first.constraints, first.weight, first.released):  # not result():
+        # an executor may record its results (the structural cache's AnswerRun)
+        raise ProgramError(
+            f"{name}: {_line(counter)}: its first run, run again with the same decisions, "
+            "drew other noises or released other values (a scale or constant read from "
+            "state kept between runs?); it must be deterministic given its draws (no I/O, "
+            "global state or random)")
 
 
 def probe_runs(call: Callable[[], Any], name: str, filename: str,

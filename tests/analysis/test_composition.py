@@ -132,3 +132,19 @@ def test_rnm_laplace_search_is_priced_as_a_whole_and_refused_at_once(monkeypatch
     with pytest.raises(_BarShown):
         exactdp.check_accountant(mech, list(range(40)), 3, [1], claims=())
     assert 40 < seen["seconds"] < 120 and seen["total"] == 2 * 82 + 2
+
+
+def test_a_release_program_is_refused_at_once_in_the_caller_s_name():
+    """Before: refused after about 2 s of tracing, in privacy_loss_distribution's name."""
+    import time
+
+    from exactdp.programs import library_release as L
+    m = L.gap_svt(epsilon=1, threshold=1)
+    start = time.process_time()
+    for func, call in (("check_accountant",
+                        lambda: exactdp.check_accountant(m, [0, 1], 2, [1])),
+                       ("composition_lower_bound",
+                        lambda: exactdp.composition_lower_bound(m, [0, 1], 2, 1))):
+        with pytest.raises(ValueError, match=f"^{func}: gap_svt releases real values"):
+            call()
+    assert time.process_time() - start < 0.5  # no trace: about a millisecond

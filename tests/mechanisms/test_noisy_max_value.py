@@ -199,3 +199,20 @@ def test_gumbel_keeps_its_closed_form_and_limits_refuse_in_one_line():
         _ = inf.density_expr
     with pytest.raises(ValueError, match="ValueDistribution.density: epsilon is oo; the float"):
         inf.density(0, method="float")
+
+
+def test_sampling_at_a_limit_or_a_symbol_is_a_one_line_error():
+    """Before: ``TypeError: Cannot convert complex to float`` at epsilon = 0, and the
+    density's message showed sympy's ``zoo`` as the scale."""
+    d0 = exactdp.ReportNoisyMax(0, noise="laplace", output="value").distribution([0, 1])
+    with pytest.raises(ValueError, match=r"^ValueDistribution.sample: at epsilon = 0 the "
+                       "noise has infinite scale"):
+        d0.sample(3, rng=0)
+    with pytest.raises(ValueError, match="the noise has infinite scale: V has no density"):
+        d0.density(0)
+    e = sympy.Symbol("e", positive=True)
+    de = exactdp.ReportNoisyMax(e, noise="laplace", output="value").distribution([0, 1])
+    with pytest.raises(ValueError, match=r"epsilon is symbolic \(e\)"):
+        de.sample(3, rng=0)
+    doo = exactdp.ReportNoisyMax(sympy.oo, noise="laplace", output="value").distribution([0, 1])
+    assert list(doo.sample(2, rng=0)) == [1.0, 1.0]  # no noise: the maximum itself

@@ -46,3 +46,17 @@ def test_program_answers_checks_rationality_domain_and_integers():
     assert program_answers(m, [R(1, 2), -3], "f").exact == (R(1, 2), -3)
     with pytest.raises(ValueError, match="rational answers"):
         program_answers(m, [sympy.sqrt(2)], "f")
+
+
+def test_an_irrational_answer_is_named_and_refused_before_any_run():
+    """Before, ``privacy_loss`` traced the program first and refused inside its code
+    (``library.py:163: a constant sqrt(2) is not a rational number``)."""
+    import exactdp
+    m = svt1(epsilon=1, threshold=0)
+    with pytest.raises(ValueError, match=r"^f: answer 1 is log\(2\): the exact analysis of a "
+                       "program needs rational answers$"):
+        program_answers(m, [0, "log(2)"], "f")
+    for call in (lambda: exactdp.privacy_loss(m, ["sqrt(2)", 0], [1, 1]),
+                 lambda: exactdp.check_dp(m, ["sqrt(2)", 0])):
+        with pytest.raises(ValueError, match=r"^(privacy_loss|check_dp): answer 0 is sqrt\(2\)"):
+            call()

@@ -109,9 +109,24 @@ def test_a_release_shows_its_patterns_and_a_table():
     rows = display_rows(d, "patterns")
     assert rows[0] == ("answer", "1 pattern, most likely REAL at 1") and rows[-1] == ("REAL", "1")
     assert distribution_latex(d, "patterns") == d._repr_latex_()
-    assert r"\mathbf{ProgramRelease}" in d._repr_latex_()
+    assert d._repr_latex_() == (r"$\displaystyle \begin{aligned}\Pr[\mathrm{laplace\_mechanism}"
+                                r"(q) = \text{REAL}] &= 1\end{aligned}$")
     html = distribution_html(d, "patterns")
     assert html == d._repr_html_() and "<table>" in html and "most likely REAL" in html
+
+
+def test_a_release_s_latex_typesets_its_exact_probabilities():
+    r"""Before, the exact values sat in ``\mathrm{...}`` as Python text
+    (``-exp(-1/2)/6 + 2*exp(-1/4)/3``); now sympy's LaTeX, and the program's name escaped.
+    GapSVT on (0, 1), threshold 1: P(REAL, -) = 2/3 e^(-1/4) - 1/6 e^(-1/2) (its repr's
+    exact value)."""
+    d = LR.gap_svt(epsilon=1, threshold=1).distribution([0, 1])
+    tex = d._repr_latex_()
+    assert r"\mathrm{gap\_svt}" in tex and "exp(" not in tex and "*" not in tex
+    assert (r"\Pr[\mathrm{gap\_svt}(q) = \text{(REAL, -)}] &= - \frac{1}{6 e^{\frac{1}{2}}} + "
+            r"\frac{2}{3 e^{\frac{1}{4}}}") in tex
+    big = LR.gap_svt(epsilon=1, threshold=1).distribution([0] * 40)  # not cheap: the table
+    assert r"\mathbf{ProgramRelease}" in big._repr_latex_()
 
 
 def test_the_html_table_lists_the_first_outputs():

@@ -8,6 +8,7 @@ import re
 import pytest
 import sympy
 
+import exactdp
 from exactdp.cost import TooCostly
 from exactdp.programs import (
     discrete_laplace,
@@ -16,6 +17,7 @@ from exactdp.programs import (
 )
 from exactdp.programs.steps import StepLimit
 from exactdp.programs.trace import enumerate_runs, probe_runs
+from exactdp.programs.values import ProgramError
 
 from .support import line_of, refused
 
@@ -165,6 +167,34 @@ def test_a_program_whose_noise_scale_drifts_between_runs_is_refused():
     # the same decision sites, another question: before, the two runs' probabilities
     # (1 - e^-1/2 and e^-1/2 / 2 at q = 1) were kept and summed to 1.119
     refused(drifting_scale, "comparing other noises or another probability")
+
+
+RELEASES = []
+
+
+@program(output="release", adjacency="one")
+def drifting_release(q, epsilon):
+    RELEASES.append(1)
+    return q[0] + laplace(len(RELEASES) / epsilon)  # the scale counts the calls
+
+
+@program(output="release", adjacency="one")
+def drifting_constant(q, epsilon):
+    RELEASES.append(1)
+    return q[0] + len(RELEASES) + laplace(1 / epsilon)
+
+
+def test_a_release_whose_scale_or_constant_drifts_is_refused():
+    """No decision sees a released value's scale: before, each distribution was made at
+    another scale and the loss came out ``oo``, marked certified (0 vs 1: 1 exactly)."""
+    RELEASES.clear()
+    msg = refused(drifting_release, "its first run, run again with the same decisions, drew "
+                  "other noises or released other values")
+    assert line_of(__file__, "# the scale counts the calls") in msg
+    RELEASES.clear()
+    refused(drifting_constant, "released other values")
+    with pytest.raises(ProgramError, match="drew other noises"):
+        exactdp.privacy_loss(drifting_release(epsilon=1), [0], [1])
 
 
 # ------------------------------------------------------------------ limits
@@ -425,3 +455,22 @@ def test_a_comparison_of_exact_answers_is_a_boolean_output():
     assert s.outputs == ((False, False),)
     import exactdp
     assert exactdp.privacy_loss(at_least_one(epsilon=1), [1], [0]).loss == sympy.oo
+
+
+def test_the_replay_check_leaves_the_structural_cache_intact():
+    """The replay's comparison of the first run must not record a run in the structural
+    cache's tree (its executor keeps every result): an extra run there made every later
+    vector's probabilities sum to 1.58 (SVT1, 2 queries). Checked against the closed forms
+    of a fresh process's enumeration: P(T, -) = 1 - 2/3 e^(-1/4) + 1/6 e^(-1/2) at (1, 1)."""
+    from fractions import Fraction
+
+    from exactdp.programs import library
+    m = library.svt1(epsilon=1, threshold=0)
+    first = m.distribution([Fraction(1, 10), 0]).probabilities
+    later = m.distribution([1, 1]).probabilities
+    for probs in (first, later):
+        assert len(probs) == 3
+        assert sympy.simplify(sympy.Add(*probs) - 1) == 0
+    e = sympy.exp
+    assert sympy.simplify(later[0] - (1 - sympy.Rational(2, 3) * e(sympy.Rational(-1, 4))
+                                      + e(sympy.Rational(-1, 2)) / 6)) == 0

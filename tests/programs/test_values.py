@@ -176,7 +176,8 @@ def test_topk_one_run_per_ordered_tuple_with_the_chain_constraints():
     # k = n on equal answers: every order has probability 1/n! (i.i.d. noise: symmetry)
     assert set(top2(epsilon=1, k=4).distribution([1, 1, 1, 1]).probabilities) == {
         sympy.Rational(1, 24)}
-    refused(top2, r"topk\(values, k\) needs an integer 1 <= k <= 2, got 3", q=(0, 1), k=3)
+    refused(top2, r"topk\(values, k\) needs an integer k with 1 <= k <= len\(values\) = 2, got "
+            r"k = 3 \(more than the 2 values\)", q=(0, 1), k=3)
 
 
 @program(output="selection")
