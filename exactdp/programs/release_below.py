@@ -11,11 +11,10 @@ is strictly below ``level`` cannot change the loss, and proving that is cheaper
 (:func:`below`):
 
 - on a finite piece ``[x, y]`` inside a cell, the mean value form ``L(m) + L'([x, y]) ([x,
-  y] - m)`` with ``L' = f'/f - g'/g`` (Moore, Kearfott and Cloud 2009, section 6.4) encloses
-  ``L``; a piece whose enclosure is below ``level`` in absolute value is done, another is
-  bisected (the form's width shrinks with the piece, quadratically near a maximum of ``L``
-  where ``L'`` vanishes); a piece end where ``|L|`` is not below ``level`` ends the proof
-  (the pattern may reach it);
+  y] - m)`` with ``L' = f'/f - g'/g`` (Moore, Kearfott and Cloud 2009, section 6.4), or its
+  second-order Taylor form (narrower where the terms cancel) encloses ``L``; a piece whose
+  enclosure is below ``level`` in absolute value is done, another is bisected; a piece end
+  where ``|L|`` is not below ``level`` ends the proof (the pattern may reach it);
 - a finite cell end is included where both densities are positive there (their closed forms
   are continuous up to it, so the supremum over the open cell is at most the maximum over
   the closed one); a cell end where a density vanishes is not handled (no proof);
@@ -127,6 +126,13 @@ class _Fn:
         self.lam = lam
         self.rates = rates  # the groups' order
         self._scaled: dict[int, tuple[Fraction, Grouped, Grouped]] = {}
+        self._d2: Grouped | None = None
+
+    def d2(self) -> Grouped:
+        """The second derivative, grouped (:func:`_diff` of :attr:`df`), formed once."""
+        if self._d2 is None:
+            self._d2 = _diff(self.df)
+        return self._d2
 
     @classmethod
     def cross(cls, f: _Fn, g: _Fn) -> _Fn:
@@ -282,16 +288,46 @@ def _point(f: _Fn, g: _Fn, x: Fraction) -> flint.arb | None:
 
 
 def _piece(f: _Fn, g: _Fn, x: Fraction, y: Fraction) -> flint.arb | None:
-    """An enclosure of ``|L|`` over ``[x, y]`` by the mean value form ``L(m) + L'([x, y])
-    ([x, y] - m)``, ``L' = f'/f - g'/g`` (None: a density's enclosure over the piece
-    contains 0)."""
-    box = interval(x, y)
-    m = _arb((x + y) / 2)
-    fm, fb, dfb = f.over(box, m)
-    gm, gb, dgb = g.over(box, m)
-    if not (fb > 0 and gb > 0 and fm > 0 and gm > 0):
+    """An enclosure of ``|L|`` over ``[x, y]``: the narrower of the mean value form ``L(m)
+    + L'([x, y]) ([x, y] - m)``, ``L' = f'/f - g'/g``, and :func:`_taylor_piece` (None: a
+    density's enclosure over the piece contains 0 in both)."""
+    box, m = interval(x, y), _arb((x + y) / 2)
+    (fm, fb, dfb), (gm, gb, dgb) = f.over(box, m), g.over(box, m)
+    if not (fm > 0 and gm > 0):
         return None
-    return abs(fm.log() - gm.log() + (dfb / fb - dgb / gb) * (box - m))
+    second = _taylor_piece(f, g, box, m, ((fm, fb, dfb), (gm, gb, dgb)))
+    if not (fb > 0 and gb > 0):
+        return second
+    first = abs(fm.log() - gm.log() + (dfb / fb - dgb / gb) * (box - m))
+    return first if second is None or first.upper() < second.upper() else second
+
+
+def _taylor_piece(f: _Fn, g: _Fn, box: flint.arb, m: flint.arb, firsts: tuple
+                  ) -> flint.arb | None:
+    """``|L|`` over ``box`` by the second-order Taylor form ``L(m) + L'(m) t + L''(box)
+    t**2 / 2``, ``t = box - m`` (Lagrange's remainder; Moore et al. 2009, section 6.4 one
+    order up), ``L'' = f''/f - (f'/f)**2 - g''/g + (g'/g)**2``, each density and its
+    derivatives enclosed over ``box`` by their own Taylor forms: where the terms of ``f``
+    cancel (hundreds of terms, a sum thousands of times smaller), ``f'``'s enclosure over
+    ``box`` is that many times too wide, which the first-order form multiplies by the width
+    of ``box`` and this form by its square. None: a density not proved positive.
+    ``firsts``: per density, :meth:`_Fn.over`'s value at ``m`` and enclosures."""
+    t = box - m
+    parts = []
+    for h, (hm, hb, dhb) in zip((f, g), firsts, strict=True):
+        d2b = _value(h.d2(), box)
+        dhm = _value(h.df, m)
+        alt = dhm + d2b * t
+        dhb = alt if alt.rad() < dhb.rad() else dhb
+        hb = _narrow(hb, hm + dhm * t + d2b * t * t / 2)
+        if not hb > 0:
+            return None
+        parts.append((hm, dhm, hb, dhb, d2b))
+    (fm, dfm, fb, dfb, d2f), (gm, dgm, gb, dgb, d2g) = parts
+    slope = dfm / fm - dgm / gm
+    rf, rg = dfb / fb, dgb / gb  # squared as products: arb's ** gives nan about 0
+    curve = d2f / fb - rf * rf - d2g / gb + rg * rg
+    return abs(fm.log() - gm.log() + slope * t + curve * t * t / 2)
 
 
 def _scaled_piece(f: _Fn, g: _Fn, x: Fraction, y: Fraction, side: int
