@@ -128,8 +128,9 @@ class SuiteSetting:
         largest loss is then found first and the pairs after it are computed only where
         they reach it (the worst pair named is the same: ties keep their positions).
     lead : str
-        A pattern searched first (its name in :func:`pattern_pairs`): the one holding the
-        worst pair, where known (``first_found`` without the lower bounds' cost).
+        A pattern searched first (its name in :func:`pattern_pairs`; a mirrored one without
+        ``mirror``: it alone mirrored): the worst pair's, where known (``first_found``
+        without the lower bounds' cost).
     """
 
     parameters: Mapping[str, Any] = field(default_factory=dict)
@@ -204,10 +205,10 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     # query last); its 152 heuristic neighbours, screened below it, cost 2.6 s CPU more
     # (a trace and translation LPs per neighbour, 21 exact losses): over the 1 s budget
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, heuristic=False),
-    # the mirrored patterns hold check_dp's worst pair (1^10 vs 2^9 0, 0.0931595: the odd
-    # query last; the plain ones 0.0875826), searched first (lead), the other 12 screened
-    # out or proved below it (1.6 s CPU; its 152 heuristic neighbours cost more)
-    "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, heuristic=False,
+    # check_dp's worst pair is a mirrored pattern (1^10 vs 2^9 0, 0.0931595: the odd query
+    # last; the plain patterns' 0.0875826), searched first (lead), alone: the rest are
+    # screened out or proved below it (1.1 s CPU; all 5 mirrored 1.6 s, the heuristic more)
+    "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 10, heuristic=False,
                                  lead="one below rest above" + MIRRORED,
                                  note="c = 1: at most one released value per output"),
     # the loss on "all above" is (3 (m - 1) + 1) epsilon / 8: 7/8 epsilon at 3 queries
@@ -305,6 +306,8 @@ def pattern_pairs(mech: Mechanism, m: int, mirror: bool = False, rebase: bool = 
     pats = patterns(m)
     if 0 < below < m:  # first: it holds the worst pair (a tie of bounds keeps the order)
         add(BELOW.format(below), (1,) * m, (0,) * below + (2,) * (m - below))
+    if lead.endswith(MIRRORED) and (one := lead[:-len(MIRRORED)]) in pats and not mirror:
+        add(lead, *(x[::-1] for x in pats[one]))  # it alone mirrored
     if rebase:  # first: they hold the worst pair, and a row may stop at its CPU limit
         x = pats["X shape"][0]
         for pname, (a, b) in pats.items():
@@ -583,13 +586,10 @@ def _search(name: str, start: float) -> Search:
     parts += [f"'{pname}'" for pname in lower]
     parts += [f"{mirrored} mirrored"] if mirrored else []
     parts += [f"{rebased} moves from the X shape's input"] if rebased else []
-    if skipped["screened"]:
-        parts.append(f"{skipped['screened']} screened out ({SCREENED})")
-    if skipped["infinite"]:
-        parts.append(f"{skipped['infinite']} not needed ({INFINITE})")
+    parts += [f"{skipped['screened']} screened out ({SCREENED})"] if skipped["screened"] else []
+    parts += [f"{skipped['infinite']} not needed ({INFINITE})"] if skipped["infinite"] else []
     parts.append(words)
-    if heuristic is not None:
-        found.append(heuristic)
+    found += [heuristic] if heuristic is not None else []
     searched = len(found) - (heuristic is not None) + checked + skipped["screened"]
     return Search(tuple(found), " + ".join(parts), searched, route, tuple(refused), m,
                   time.process_time() - start)

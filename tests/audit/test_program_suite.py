@@ -172,7 +172,8 @@ def test_settings_that_depart_from_the_tools_say_so():
     for name in ("noisy_top_k_gap", "noisy_top_k_gap_exponential"):  # the pattern holds
         assert not ps.setting(name).heuristic and ps.setting(name).below == 2  # its worst
     adaptive = ps.setting("adaptive_svt")  # the tools' 10 queries, at c = 1
-    assert adaptive.queries == 10 and adaptive.mirror and adaptive.note.startswith("c = 1")
+    assert adaptive.queries == 10 and adaptive.lead.endswith(ps.MIRRORED)
+    assert not adaptive.mirror and adaptive.note.startswith("c = 1")
     svt34 = ps.setting("svt34_parallel")  # the tools' 10 queries, at c = 1
     assert svt34.queries == 10 and svt34.mirror and not svt34.heuristic
     assert svt34.note.startswith("c = 1")
@@ -377,13 +378,13 @@ def test_adaptive_svt_row_holds_check_dps_worst_pair_at_ten_queries():
     """AdaptiveSVT at the tools' 10 queries: the mirrored "one below rest above" (1^10 vs
     2^9 0, the odd query last), searched first (``lead``), is the worst pair of check_dp's
     heuristic search (0.0931595; the plain patterns' worst is "half half", 0.0875826); its
-    loss is the full (unscreened) exact loss of that pair, and the other 12 patterns are
+    loss is the full (unscreened) exact loss of that pair, and the 8 plain patterns are
     screened out below it (their translation bounds, or their patterns proved below it)."""
     s = ps.search_program("adaptive_svt")
     worst = exactdp.audit.suite.worst_pair(s.found)
     assert s.queries == 10 and not s.refused and len(s.found) == 1
     assert (worst.scores, worst.neighbour) == ((1,) * 10, (2,) * 9 + (0,))
-    assert s.search.startswith("8 StatDP patterns + 5 mirrored + 12 screened out")
+    assert s.search.startswith("8 StatDP patterns + 1 mirrored + 8 screened out")
     full = exactdp.privacy_loss(ps.build("adaptive_svt"), worst.scores, worst.neighbour)
     assert full.certified and exactdp.exact.compare(worst.loss, full.loss) == 0
     assert exactdp.printing.format_number(worst.loss, 6) == "0.0931595"
@@ -396,6 +397,8 @@ def test_pattern_pairs_lead_comes_first():
     assert led[0] == next(p for p in plain if p[0] == "one below rest above" + ps.MIRRORED)
     assert led[1:] == [p for p in plain if p != led[0]]  # the others in their order
     assert ps.pattern_pairs(mech, 4, mirror=True, lead="no such pattern") == plain
+    alone = ps.pattern_pairs(mech, 4, lead=led[0][0])  # without mirror: it alone mirrored
+    assert alone == [led[0], *ps.pattern_pairs(mech, 4)]
 
 
 def _top_two_gap_density(q: tuple, g: mpmath.mpf, noise: str) -> mpmath.mpf:
