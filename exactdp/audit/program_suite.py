@@ -207,7 +207,7 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, heuristic=False),
     # check_dp's worst pair is a mirrored pattern (1^10 vs 2^9 0, 0.0931595: the odd query
     # last; the plain patterns' 0.0875826), searched first (lead), alone: the rest are
-    # screened out or proved below it (1.1 s CPU; all 5 mirrored 1.6 s, the heuristic more)
+    # screened out or proved below it (1.0 s CPU; all 5 mirrored 1.5 s, the heuristic more)
     "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 10, heuristic=False,
                                  lead="one below rest above" + MIRRORED,
                                  note="c = 1: at most one released value per output"),
