@@ -73,10 +73,11 @@ Grouped = list[tuple[flint.arb, list[flint.arb]]]
 
 
 @lru_cache(maxsize=65_536)
-def _exp(lam: Fraction, w: Fraction, bits: int) -> flint.arb:
-    """``exp(lam w)`` at the working precision ``bits`` (the cells of a pattern, and its
-    two inputs, share most offsets ``w``)."""
-    return (_arb(lam) * _arb(w)).exp()
+def _exp(lp: int, lq: int, wp: int, wq: int, bits: int) -> flint.arb:
+    """``exp(lam w)``, ``lam = lp / lq`` and ``w = wp / wq``, at the working precision
+    ``bits`` (the cells of a pattern, and its two inputs, share most offsets ``w``; keyed
+    on integers: a Fraction's hash is a modular inverse, microseconds a look-up)."""
+    return (flint.arb(flint.fmpq(lp, lq)) * flint.arb(flint.fmpq(wp, wq))).exp()
 
 
 def _grouped(f: Terms, lam: Fraction) -> Grouped:
@@ -84,15 +85,15 @@ def _grouped(f: Terms, lam: Fraction) -> Grouped:
     coefficients ``sum_w p_w exp(lam w)`` enclosed once. Summing the terms of one slope
     before the box enters keeps their cancellation out of the enclosure's width (the
     interval dependency problem, Moore et al. 2009, section 5)."""
-    la = _arb(lam)
-    groups: dict[Fraction, list[flint.arb]] = {}
+    la, lp, lq, bits = _arb(lam), lam.numerator, lam.denominator, flint.ctx.prec
+    groups: dict[tuple[int, int], tuple[Fraction, list[flint.arb]]] = {}
     for (k, w), p in f.items():
-        row = groups.setdefault(k, [])
+        row = groups.setdefault((k.numerator, k.denominator), (k, []))[1]
         row += [flint.arb(0)] * (len(p) - len(row))
-        scale = _exp(lam, w, flint.ctx.prec)
+        scale = _exp(lp, lq, w.numerator, w.denominator, bits)
         for i, a in enumerate(p):
             row[i] += _arb(a) * scale
-    return [(la * _arb(k), row) for k, row in groups.items()]
+    return [(la * _arb(k), row) for k, row in groups.values()]
 
 
 def _diff(f: Grouped) -> Grouped:
@@ -117,7 +118,8 @@ class _Fn:
     """One density on a cell with its derivative, grouped by slope (:func:`_grouped`)."""
 
     def __init__(self, f: Terms, lam: Fraction) -> None:
-        self._set(_grouped(f, lam), lam, [k for k in dict.fromkeys(k for k, _ in f)])
+        rates = {(k.numerator, k.denominator): k for k, _ in f}  # as _grouped's groups
+        self._set(_grouped(f, lam), lam, list(rates.values()))
         self.exact = True  # every group nonzero (exact terms)
 
     def _set(self, f: Grouped, lam: Fraction, rates: list[Fraction]) -> None:
