@@ -1,12 +1,10 @@
 """The verification suite's search: the pairs of one program of the library, exactly.
 
 The suite (:func:`exactdp.verification_suite`, :mod:`exactdp.audit.verification`) runs every
-program of the library (:func:`library`: the discrete programs of
-:data:`exactdp.programs.library.PROGRAMS` and the release programs of
+program of the library (:func:`library`: :data:`exactdp.programs.library.PROGRAMS` and
 :data:`exactdp.programs.library_release.PROGRAMS`, read generically: a program added to
-either becomes a row without code changes) at the DP-testing tools' settings
-(:data:`SETTINGS`: claimed epsilon 0.1; 5 scores for noisy max, 10 queries for the sparse
-vector programs, c = 1).
+either becomes a row) at the DP-testing tools' settings (:data:`SETTINGS`: claimed epsilon
+0.1; 5 scores for noisy max, 10 queries for the sparse vector programs, c = 1).
 
 The search of a row (:func:`search_program`): StatDP's input patterns
 (:func:`~exactdp.audit.suite_specs.patterns`, for adjacency ``"all"``; for monotonic programs
@@ -26,10 +24,9 @@ Route: a program whose docstring states that it equals a shipped class
 same (``tests/audit/test_program_suite.py`` checks the two routes give the same exact
 loss); the others on the program itself. The sparse vector variants that never stop (SVT5,
 SVT6: 1024 answer sequences at 10 queries) take each pair's loss from the class's
-one-threshold closed forms (``closed_forms``,
-:func:`~exactdp.analysis.one_threshold.one_threshold_loss`: the same loss, expression and
-output as :func:`exactdp.privacy_loss`, without the program engine's 1024 runs); the route
-says so.
+one-threshold closed forms (``closed_forms``, :func:`~exactdp.analysis.one_threshold.
+one_threshold_loss`: the same loss, expression and output as :func:`exactdp.privacy_loss`,
+without the program engine's 1024 runs); the route says so.
 """
 
 from __future__ import annotations
@@ -130,6 +127,10 @@ class SuiteSetting:
         loss_hint`: the patterns releasing no value) rather than of their upper bounds: the
         largest loss is then found first and the pairs after it are computed only where
         they reach it (the worst pair named is the same: ties keep their positions).
+    lead : str
+        A pattern searched first (its name in :func:`pattern_pairs`; a mirrored one without
+        ``mirror``: it alone mirrored): the worst pair's, where known (``first_found``
+        without the lower bounds' cost).
     """
 
     parameters: Mapping[str, Any] = field(default_factory=dict)
@@ -147,6 +148,7 @@ class SuiteSetting:
     closed_forms: bool = False
     note: str = ""
     first_found: bool = False
+    lead: str = ""
 
 
 def _p(**kw: Any) -> Mapping[str, Any]:
@@ -203,13 +205,12 @@ SETTINGS: Mapping[str, SuiteSetting] = MappingProxyType({
     # query last); its 152 heuristic neighbours, screened below it, cost 2.6 s CPU more
     # (a trace and translation LPs per neighbour, 21 exact losses): over the 1 s budget
     "gap_svt": SuiteSetting(_p(threshold=1, c=1), 10, mirror=True, heuristic=False),
-    # 6 queries: 0.4-0.5 s, check_dp's heuristic finds the same pair; at 10 it finds a worse
-    # one (1^10 vs 2^9 0, 0.0931595 > 0.0875826) that the mirrored patterns hold at 3.6 s
-    # CPU, the unmirrored row 1 s (docs/benchmarks.md, the end of the tenth session)
-    "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 6, heuristic=False,
-                                 note="6 queries: at 10 the worst pair (1^10 vs 2^9 0, "
-                                 "mirrored) takes 3.6 s CPU; c = 1: at most one released "
-                                 "value per output"),
+    # check_dp's worst pair is a mirrored pattern (1^10 vs 2^9 0, 0.0931595: the odd query
+    # last; the plain patterns' 0.0875826), searched first (lead), alone: the rest are
+    # screened out or proved below it (1.0 s CPU; all 5 mirrored 1.5 s, the heuristic more)
+    "adaptive_svt": SuiteSetting(_p(threshold=1, c=1), 10, heuristic=False,
+                                 lead="one below rest above" + MIRRORED,
+                                 note="c = 1: at most one released value per output"),
     # the loss on "all above" is (3 (m - 1) + 1) epsilon / 8: 7/8 epsilon at 3 queries
     # (within the claim), 7/2 epsilon at 10 (the docstring's violation); check_dp's 152
     # heuristic neighbours are all screened out below it, at 2.8 s CPU (a trace and
@@ -284,12 +285,12 @@ def claims_private(name: str) -> bool | None:
 
 
 def pattern_pairs(mech: Mechanism, m: int, mirror: bool = False, rebase: bool = False,
-                  below: int = 0) -> list[tuple[str, tuple, tuple]]:
+                  below: int = 0, lead: str = "") -> list[tuple[str, tuple, tuple]]:
     """StatDP's patterns that are neighbours of ``mech``: all of them for adjacency
     ``"all"``, those moving one way for monotonic programs, none for adjacency ``"one"``;
     with ``mirror``, each also with its positions reversed; with ``rebase``, each pattern's
     move also from the X shape's first input; with ``below = h``, first, ``1^m`` vs
-    ``0^h 2^(m-h)`` (a pair already present, in either order, is kept once)."""
+    ``0^h 2^(m-h)`` (a pair already present, in either order, is kept once); ``lead`` first."""
     if mech.adjacency != "all":
         return []
     out: list[tuple[str, tuple, tuple]] = []
@@ -305,6 +306,8 @@ def pattern_pairs(mech: Mechanism, m: int, mirror: bool = False, rebase: bool = 
     pats = patterns(m)
     if 0 < below < m:  # first: it holds the worst pair (a tie of bounds keeps the order)
         add(BELOW.format(below), (1,) * m, (0,) * below + (2,) * (m - below))
+    if lead.endswith(MIRRORED) and (one := lead[:-len(MIRRORED)]) in pats and not mirror:
+        add(lead, *(x[::-1] for x in pats[one]))  # it alone mirrored
     if rebase:  # first: they hold the worst pair, and a row may stop at its CPU limit
         x = pats["X shape"][0]
         for pname, (a, b) in pats.items():
@@ -316,7 +319,7 @@ def pattern_pairs(mech: Mechanism, m: int, mirror: bool = False, rebase: bool = 
     if mirror:
         for pname, (a, b) in pats.items():
             add(pname + MIRRORED, a[::-1], b[::-1])
-    return out
+    return sorted(out, key=lambda p: p[0] != lead)  # stable: the lead first, as it was else
 
 
 def refusal(exc: Exception) -> str:
@@ -375,7 +378,8 @@ def _screen(name: str, mech: Mechanism) -> Callable[..., Any] | None:
     elif mech.output_kind != "release":
         return None
     else:
-        prog = library()[name](epsilon=CLAIM, **setting(name).parameters)
+        prog = mech if setting(name).equivalent is None else library()[name](
+            epsilon=CLAIM, **setting(name).parameters)
         if prog.output_kind != "release":
             return None
     cache: dict[tuple, Any] = {}
@@ -391,10 +395,9 @@ def _screen(name: str, mech: Mechanism) -> Callable[..., Any] | None:
     return bound
 
 
-def _hint(name: str) -> Callable[[tuple, tuple], float | None]:
+def _hint(prog: Any) -> Callable[[tuple, tuple], float | None]:
     """A release program's cheap lower bound on a pair's loss, for the order of the pairs
     only (:meth:`~exactdp.programs.release.ProgramRelease.loss_hint`)."""
-    prog = library()[name](epsilon=CLAIM, **setting(name).parameters)
     return lambda a, b: prog.distribution(a).loss_hint(b)
 
 
@@ -544,10 +547,10 @@ def _search(name: str, start: float) -> Search:
             "closed forms, equal to the program"
     m = s.queries or (10 if mech.adjacency == "all" else 3)
     base = s.base or (1,) * m
-    pats = pattern_pairs(mech, m, s.mirror, s.rebase, s.below)
+    pats = pattern_pairs(mech, m, s.mirror, s.rebase, s.below, s.lead)
     screen = _screen(name, mech)
     own = mech.output_kind == "release" and s.equivalent is None  # ProgramRelease's floor
-    hint = _hint(name) if own and s.first_found else None
+    hint = _hint(mech) if own and s.first_found else None
     results, skipped = _patterns(mech, screen, pats, start, floor=own, closed=s.closed_forms,
                                  hint=hint)
     found = [p for p in results if isinstance(p, PairLoss)]
@@ -583,13 +586,10 @@ def _search(name: str, start: float) -> Search:
     parts += [f"'{pname}'" for pname in lower]
     parts += [f"{mirrored} mirrored"] if mirrored else []
     parts += [f"{rebased} moves from the X shape's input"] if rebased else []
-    if skipped["screened"]:
-        parts.append(f"{skipped['screened']} screened out ({SCREENED})")
-    if skipped["infinite"]:
-        parts.append(f"{skipped['infinite']} not needed ({INFINITE})")
+    parts += [f"{skipped['screened']} screened out ({SCREENED})"] if skipped["screened"] else []
+    parts += [f"{skipped['infinite']} not needed ({INFINITE})"] if skipped["infinite"] else []
     parts.append(words)
-    if heuristic is not None:
-        found.append(heuristic)
+    found += [heuristic] if heuristic is not None else []
     searched = len(found) - (heuristic is not None) + checked + skipped["screened"]
     return Search(tuple(found), " + ".join(parts), searched, route, tuple(refused), m,
                   time.process_time() - start)

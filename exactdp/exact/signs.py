@@ -339,7 +339,7 @@ def exp_sum_terms(p: sympy.Expr, limit: int | None = _EXP_SUM_TERMS
     Parameters
     ----------
     p : sympy.Expr
-        Expanded here; ``E`` counts as ``exp(1)``.
+        Read as it stands where every term is ``c exp(a)``, else expanded; ``E`` is ``exp(1)``.
     limit : int or None
         Most distinct exponents read (None: no limit).
 
@@ -354,21 +354,21 @@ def exp_sum_terms(p: sympy.Expr, limit: int | None = _EXP_SUM_TERMS
     >>> exp_sum_terms(3 * sympy.exp(sympy.Rational(1, 2)) + 4 + sympy.E - sympy.E)
     {0: 4, 1/2: 3}
     """
-    out: dict[sympy.Rational, sympy.Rational] = {}
-    for term in sympy.Add.make_args(sympy.expand(p)):
-        coeff, rest = term.as_coeff_Mul()
-        if rest == 1 or rest is sympy.E:
-            a = sympy.Integer(0 if rest == 1 else 1)
-        elif isinstance(rest, sympy.exp) and rest.args[0].is_Rational:
-            a = rest.args[0]
+    for expand in (False, True):  # as it stands first, then expanded
+        out: dict[sympy.Rational, sympy.Rational] = {}
+        for term in sympy.Add.make_args(sympy.expand(p) if expand else p):
+            coeff, rest = term.as_coeff_Mul()
+            unit = rest == 1 or rest is sympy.E  # exp(0), exp(1)
+            if not coeff.is_Rational or not (unit or isinstance(rest, sympy.exp) and rest.args[
+                    0].is_Rational):
+                break
+            a = sympy.Integer(0 if rest == 1 else 1) if unit else rest.args[0]
+            out[a] = out.get(a, sympy.Integer(0)) + coeff
+            if limit is not None and len(out) > limit:
+                break
         else:
-            return None
-        if not coeff.is_Rational:
-            return None
-        out[a] = out.get(a, sympy.Integer(0)) + coeff
-        if limit is not None and len(out) > limit:
-            return None
-    return {a: c for a, c in out.items() if c != 0}
+            return {a: c for a, c in out.items() if c != 0}
+    return None
 
 
 def _scaled_sign(p: sympy.Expr) -> int | None:

@@ -11,11 +11,10 @@ is strictly below ``level`` cannot change the loss, and proving that is cheaper
 (:func:`below`):
 
 - on a finite piece ``[x, y]`` inside a cell, the mean value form ``L(m) + L'([x, y]) ([x,
-  y] - m)`` with ``L' = f'/f - g'/g`` (Moore, Kearfott and Cloud 2009, section 6.4) encloses
-  ``L``; a piece whose enclosure is below ``level`` in absolute value is done, another is
-  bisected (the form's width shrinks with the piece, quadratically near a maximum of ``L``
-  where ``L'`` vanishes); a piece end where ``|L|`` is not below ``level`` ends the proof
-  (the pattern may reach it);
+  y] - m)`` with ``L' = f'/f - g'/g`` (Moore, Kearfott and Cloud 2009, section 6.4), or its
+  second-order Taylor form (narrower where the terms cancel) encloses ``L``; a piece whose
+  enclosure is below ``level`` in absolute value is done, another is bisected; a piece end
+  where ``|L|`` is not below ``level`` ends the proof (the pattern may reach it);
 - a finite cell end is included where both densities are positive there (their closed forms
   are continuous up to it, so the supremum over the open cell is at most the maximum over
   the closed one); a cell end where a density vanishes is not handled (no proof);
@@ -74,10 +73,11 @@ Grouped = list[tuple[flint.arb, list[flint.arb]]]
 
 
 @lru_cache(maxsize=65_536)
-def _exp(lam: Fraction, w: Fraction, bits: int) -> flint.arb:
-    """``exp(lam w)`` at the working precision ``bits`` (the cells of a pattern, and its
-    two inputs, share most offsets ``w``)."""
-    return (_arb(lam) * _arb(w)).exp()
+def _exp(lp: int, lq: int, wp: int, wq: int, bits: int) -> flint.arb:
+    """``exp(lam w)``, ``lam = lp / lq`` and ``w = wp / wq``, at the working precision
+    ``bits`` (the cells of a pattern, and its two inputs, share most offsets ``w``; keyed
+    on integers: a Fraction's hash is a modular inverse, microseconds a look-up)."""
+    return (flint.arb(flint.fmpq(lp, lq)) * flint.arb(flint.fmpq(wp, wq))).exp()
 
 
 def _grouped(f: Terms, lam: Fraction) -> Grouped:
@@ -85,15 +85,15 @@ def _grouped(f: Terms, lam: Fraction) -> Grouped:
     coefficients ``sum_w p_w exp(lam w)`` enclosed once. Summing the terms of one slope
     before the box enters keeps their cancellation out of the enclosure's width (the
     interval dependency problem, Moore et al. 2009, section 5)."""
-    la = _arb(lam)
-    groups: dict[Fraction, list[flint.arb]] = {}
+    la, lp, lq, bits = _arb(lam), lam.numerator, lam.denominator, flint.ctx.prec
+    groups: dict[tuple[int, int], tuple[Fraction, list[flint.arb]]] = {}
     for (k, w), p in f.items():
-        row = groups.setdefault(k, [])
+        row = groups.setdefault((k.numerator, k.denominator), (k, []))[1]
         row += [flint.arb(0)] * (len(p) - len(row))
-        scale = _exp(lam, w, flint.ctx.prec)
+        scale = _exp(lp, lq, w.numerator, w.denominator, bits)
         for i, a in enumerate(p):
             row[i] += _arb(a) * scale
-    return [(la * _arb(k), row) for k, row in groups.items()]
+    return [(la * _arb(k), row) for k, row in groups.values()]
 
 
 def _diff(f: Grouped) -> Grouped:
@@ -118,7 +118,8 @@ class _Fn:
     """One density on a cell with its derivative, grouped by slope (:func:`_grouped`)."""
 
     def __init__(self, f: Terms, lam: Fraction) -> None:
-        self._set(_grouped(f, lam), lam, [k for k in dict.fromkeys(k for k, _ in f)])
+        rates = {(k.numerator, k.denominator): k for k, _ in f}  # as _grouped's groups
+        self._set(_grouped(f, lam), lam, list(rates.values()))
         self.exact = True  # every group nonzero (exact terms)
 
     def _set(self, f: Grouped, lam: Fraction, rates: list[Fraction]) -> None:
@@ -127,6 +128,13 @@ class _Fn:
         self.lam = lam
         self.rates = rates  # the groups' order
         self._scaled: dict[int, tuple[Fraction, Grouped, Grouped]] = {}
+        self._d2: Grouped | None = None
+
+    def d2(self) -> Grouped:
+        """The second derivative, grouped (:func:`_diff` of :attr:`df`), formed once."""
+        if self._d2 is None:
+            self._d2 = _diff(self.df)
+        return self._d2
 
     @classmethod
     def cross(cls, f: _Fn, g: _Fn) -> _Fn:
@@ -282,16 +290,46 @@ def _point(f: _Fn, g: _Fn, x: Fraction) -> flint.arb | None:
 
 
 def _piece(f: _Fn, g: _Fn, x: Fraction, y: Fraction) -> flint.arb | None:
-    """An enclosure of ``|L|`` over ``[x, y]`` by the mean value form ``L(m) + L'([x, y])
-    ([x, y] - m)``, ``L' = f'/f - g'/g`` (None: a density's enclosure over the piece
-    contains 0)."""
-    box = interval(x, y)
-    m = _arb((x + y) / 2)
-    fm, fb, dfb = f.over(box, m)
-    gm, gb, dgb = g.over(box, m)
-    if not (fb > 0 and gb > 0 and fm > 0 and gm > 0):
+    """An enclosure of ``|L|`` over ``[x, y]``: the narrower of the mean value form ``L(m)
+    + L'([x, y]) ([x, y] - m)``, ``L' = f'/f - g'/g``, and :func:`_taylor_piece` (None: a
+    density's enclosure over the piece contains 0 in both)."""
+    box, m = interval(x, y), _arb((x + y) / 2)
+    (fm, fb, dfb), (gm, gb, dgb) = f.over(box, m), g.over(box, m)
+    if not (fm > 0 and gm > 0):
         return None
-    return abs(fm.log() - gm.log() + (dfb / fb - dgb / gb) * (box - m))
+    second = _taylor_piece(f, g, box, m, ((fm, fb, dfb), (gm, gb, dgb)))
+    if not (fb > 0 and gb > 0):
+        return second
+    first = abs(fm.log() - gm.log() + (dfb / fb - dgb / gb) * (box - m))
+    return first if second is None or first.upper() < second.upper() else second
+
+
+def _taylor_piece(f: _Fn, g: _Fn, box: flint.arb, m: flint.arb, firsts: tuple
+                  ) -> flint.arb | None:
+    """``|L|`` over ``box`` by the second-order Taylor form ``L(m) + L'(m) t + L''(box)
+    t**2 / 2``, ``t = box - m`` (Lagrange's remainder; Moore et al. 2009, section 6.4 one
+    order up), ``L'' = f''/f - (f'/f)**2 - g''/g + (g'/g)**2``, each density and its
+    derivatives enclosed over ``box`` by their own Taylor forms: where the terms of ``f``
+    cancel (hundreds of terms, a sum thousands of times smaller), ``f'``'s enclosure over
+    ``box`` is that many times too wide, which the first-order form multiplies by the width
+    of ``box`` and this form by its square. None: a density not proved positive.
+    ``firsts``: per density, :meth:`_Fn.over`'s value at ``m`` and enclosures."""
+    t = box - m
+    parts = []
+    for h, (hm, hb, dhb) in zip((f, g), firsts, strict=True):
+        d2b = _value(h.d2(), box)
+        dhm = _value(h.df, m)
+        alt = dhm + d2b * t
+        dhb = alt if alt.rad() < dhb.rad() else dhb
+        hb = _narrow(hb, hm + dhm * t + d2b * t * t / 2)
+        if not hb > 0:
+            return None
+        parts.append((hm, dhm, hb, dhb, d2b))
+    (fm, dfm, fb, dfb, d2f), (gm, dgm, gb, dgb, d2g) = parts
+    slope = dfm / fm - dgm / gm
+    rf, rg = dfb / fb, dgb / gb  # squared as products: arb's ** gives nan about 0
+    curve = d2f / fb - rf * rf - d2g / gb + rg * rg
+    return abs(fm.log() - gm.log() + slope * t + curve * t * t / 2)
 
 
 def _scaled_piece(f: _Fn, g: _Fn, x: Fraction, y: Fraction, side: int

@@ -170,10 +170,12 @@ def _simplex(tab: list[list[flint.fmpq]], basis: list[int], obj: list[flint.fmpq
 
 
 #: Optimal bases of the translation LPs, by the LP without its right-hand side (the run's
-#: shape, :func:`_shape`): the inverse of the basis matrix and the dual prices
-#: ``c_B B^-1`` (at most :data:`MAX_BASES` per shape, the last to fit first).
-_BASES: dict[int, list[tuple[flint.fmpq_mat, flint.fmpq_mat]]] = {}
+#: shape, :func:`_shape`): the inverse of the basis matrix, the dual prices ``c_B B^-1``
+#: and the basic columns (at most :data:`MAX_BASES` per shape, the last to fit first).
+_BASES: dict[int, list[tuple[flint.fmpq_mat, flint.fmpq_mat, list[int]]]] = {}
 MAX_BASES = 48
+#: Pivots of the dual simplex from a held basis before the two-phase simplex takes over.
+DUAL_PIVOTS = 40
 
 
 def warm_minimise(shape: int, cost: Sequence[Fraction],
@@ -185,39 +187,73 @@ def warm_minimise(shape: int, cost: Sequence[Fraction],
     where one fits: the simplex stops when every reduced cost is at least 0, and those
     do not depend on ``b``, so where ``x_B = B^-1 b >= 0`` the basic solution is feasible
     and optimal, of value ``c_B B^-1 b`` (Chvatal 1983, chapter 10: the optimality test
-    of a basis). Exact (``fmpq``); else the two-phase simplex, whose basis is kept. Where
-    ``x = 0`` is feasible (every ``b`` at most 0, equal on the ``==`` rows) the minimum is
-    0 at once (costs at least 0)."""
+    of a basis). Exact (``fmpq``); else the dual simplex from the last basis held
+    (:func:`_dual`), else the two-phase simplex; the new basis is kept. Where ``x = 0`` is
+    feasible (every ``b`` at most 0, equal on the ``==`` rows) the minimum is 0 at once
+    (costs at least 0)."""
     if not rows:
         return minimise(cost, rows)
     if all(r[2] <= 0 if r[1] == ">=" else r[2] == 0 for r in rows):
         return Fraction(0)  # x = 0 is feasible and the costs are at least 0
     b = flint.fmpq_mat(len(rows), 1, [_q(r[2]) for r in rows])
     held = _BASES.setdefault(shape, [])
-    for n, (inv, y) in enumerate(held):
+    for n, (inv, y, _) in enumerate(held):
         x = inv * b
         if all(x[i, 0] >= 0 for i in range(len(rows))):
             v = (y * b)[0, 0]
             if n:  # the bases that fit most often are tried first
                 held.insert(0, held.pop(n))
             return Fraction(int(v.p), int(v.q))
-    value, basis = _solve(cost, rows)
+    n, m = len(cost), len(rows)
+    slack = [i for i, (_, rel, _) in enumerate(rows) if rel == ">="]
+
+    def entry(i: int, j: int) -> flint.fmpq:
+        if j < n:
+            return _q(rows[i][0][j])
+        return flint.fmpq(-1) if slack[j - n] == i else _ZERO
+
+    dual = _dual(held[0], cost, [[entry(i, j) for j in range(n + len(slack))]
+                                 for i in range(m)], b) if held else None
+    value, basis = dual if dual is not None else _solve(cost, rows)
     if basis is not None:
         if len(held) >= MAX_BASES:
             held.pop()  # the one that fitted least recently
-        n, m = len(cost), len(rows)
-        slack = [i for i, (_, rel, _) in enumerate(rows) if rel == ">="]
-
-        def entry(i: int, j: int) -> flint.fmpq:
-            if j < n:
-                return _q(rows[i][0][j])
-            return flint.fmpq(-1) if slack[j - n] == i else _ZERO
-
         mat = flint.fmpq_mat(m, m, [entry(i, j) for i in range(m) for j in basis])
         inv = mat.inv()
         c_b = flint.fmpq_mat(1, m, [_q(cost[j]) if j < n else _ZERO for j in basis])
-        held.insert(0, (inv, c_b * inv))
+        held.insert(0, (inv, c_b * inv, list(basis)))
     return value
+
+
+def _dual(held: tuple[flint.fmpq_mat, flint.fmpq_mat, list[int]], cost: Sequence[Fraction],
+          a: list[list[flint.fmpq]], b: flint.fmpq_mat
+          ) -> tuple[Fraction | None, list[int] | None] | None:
+    """The LP ``min cost . x``, ``A x = b`` (``a``: the rows with their slack columns),
+    ``x >= 0``, by the dual simplex from a basis ``B`` optimal for another ``b`` (its
+    reduced costs ``c - c_B B^-1 A`` are at least 0 whatever ``b``: dual feasible), from
+    the tableau ``B^-1 A | B^-1 b``: while a basic value is negative, its row (the first)
+    leaves and the column of least ratio ``d_j / -t_rj`` over ``t_rj < 0`` enters (the
+    least index among ties); a negative row without ``t_rj < 0`` proves the LP infeasible
+    (``(None, None)``). Chvatal 1983, chapter 10 (the dual simplex method). None: past
+    :data:`DUAL_PIVOTS` pivots (the caller's two-phase simplex then solves it)."""
+    inv, y, basis = held
+    m, width = len(a), len(a[0])
+    mat = flint.fmpq_mat(m, width, [x for row in a for x in row])
+    t, xb, reduced = inv * mat, inv * b, y * mat
+    tab = [[t[i, j] for j in range(width)] + [xb[i, 0]] for i in range(m)]
+    obj = [(_q(cost[j]) if j < len(cost) else _ZERO) - reduced[0, j] for j in range(width)]
+    obj.append(-(y * b)[0, 0])
+    basis = list(basis)
+    for _ in range(DUAL_PIVOTS):
+        r = next((i for i in range(m) if tab[i][-1] < _ZERO), None)
+        if r is None:
+            v = -obj[-1]
+            return Fraction(int(v.p), int(v.q)), basis
+        cols = [(obj[j] / -tab[r][j], j) for j in range(width) if tab[r][j] < _ZERO]
+        if not cols:
+            return None, None
+        _pivot(tab, basis, obj, r, min(cols)[1])
+    return None
 
 
 #: The shape (as a number, :data:`_SHAPE_IDS`) and the rates of a run by its identity

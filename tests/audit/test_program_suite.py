@@ -171,9 +171,9 @@ def test_settings_that_depart_from_the_tools_say_so():
     assert discrete.queries == 10 and discrete.mirror and not discrete.heuristic
     for name in ("noisy_top_k_gap", "noisy_top_k_gap_exponential"):  # the pattern holds
         assert not ps.setting(name).heuristic and ps.setting(name).below == 2  # its worst
-    adaptive = ps.setting("adaptive_svt")
-    assert adaptive.queries == 6 and adaptive.note.startswith("6 queries")
-    assert "at 10 the worst pair" in adaptive.note and "s CPU" in adaptive.note
+    adaptive = ps.setting("adaptive_svt")  # the tools' 10 queries, at c = 1
+    assert adaptive.queries == 10 and adaptive.lead.endswith(ps.MIRRORED)
+    assert not adaptive.mirror and adaptive.note.startswith("c = 1")
     svt34 = ps.setting("svt34_parallel")  # the tools' 10 queries, at c = 1
     assert svt34.queries == 10 and svt34.mirror and not svt34.heuristic
     assert svt34.note.startswith("c = 1")
@@ -355,16 +355,7 @@ def _log(ratio: str) -> sympy.Expr:
     # of check_dp's heuristic search too (0.337429, this exact loss: its 152 neighbours)
     ("svt34_parallel", (1,) * 10, (2,) * 9 + (0,), _log(
         "11830656694*exp(19/10)/(-2358356*exp(51/40) - 562419*exp(77/80)"
-        " + 11833577469*exp(25/16))")),
-    # 6 queries: "half half" (as the value -> 16), the largest of the 8 patterns' losses
-    # computed in full (0.0751973; the X shape next, 0.0744347)
-    ("adaptive_svt", (1,) * 6, (2, 2, 2, 0, 0, 0), _log(
-        "(-202240*exp(67/40)/117117 - 20224*exp(51/40)/50193 - 3*exp(11/40)/1456"
-        " + 233*exp(43/40)/4368 + 332*exp(59/40)/273 + 38*exp(15/8)/39)/(-320*exp(127/80)/91"
-        " - 320*exp(25/16)/273 - 38*exp(27/20)/91 - 16*exp(19/16)/39 - 16*exp(97/80)/117"
-        " - 47*exp(19/20)/4368 - 17/6864 - exp(1/4)/1092 + 4*exp(11/40)/3003"
-        " + 1808*exp(47/40)/50193 + 5*E/78 + 1808*exp(23/20)/16731 + 166*exp(11/8)/273"
-        " + 86720*exp(31/20)/117117 + 40*exp(7/5)/39 + exp(71/40) + 86720*exp(63/40)/39039)"))])
+        " + 11833577469*exp(25/16))"))])
 def test_screened_release_rows_keep_their_worst_pairs(name, scores, neighbour, loss):
     """The release rows whose pairs are computed only where their patterns' translation
     bounds reach the loss found (``ProgramRelease.loss_at_least``) keep the worst pair and
@@ -381,6 +372,33 @@ def test_screened_release_rows_keep_their_worst_pairs(name, scores, neighbour, l
     else:
         assert worst.loss >= loss and worst.interval[1] >= worst.loss
     assert "screened out" in s.search and not s.refused
+
+
+def test_adaptive_svt_row_holds_check_dps_worst_pair_at_ten_queries():
+    """AdaptiveSVT at the tools' 10 queries: the mirrored "one below rest above" (1^10 vs
+    2^9 0, the odd query last), searched first (``lead``), is the worst pair of check_dp's
+    heuristic search (0.0931595; the plain patterns' worst is "half half", 0.0875826); its
+    loss is the full (unscreened) exact loss of that pair, and the 8 plain patterns are
+    screened out below it (their translation bounds, or their patterns proved below it)."""
+    s = ps.search_program("adaptive_svt")
+    worst = exactdp.audit.suite.worst_pair(s.found)
+    assert s.queries == 10 and not s.refused and len(s.found) == 1
+    assert (worst.scores, worst.neighbour) == ((1,) * 10, (2,) * 9 + (0,))
+    assert s.search.startswith("8 StatDP patterns + 1 mirrored + 8 screened out")
+    full = exactdp.privacy_loss(ps.build("adaptive_svt"), worst.scores, worst.neighbour)
+    assert full.certified and exactdp.exact.compare(worst.loss, full.loss) == 0
+    assert exactdp.printing.format_number(worst.loss, 6) == "0.0931595"
+
+
+def test_pattern_pairs_lead_comes_first():
+    mech = ps.build("adaptive_svt")
+    plain = ps.pattern_pairs(mech, 4, mirror=True)
+    led = ps.pattern_pairs(mech, 4, mirror=True, lead="one below rest above" + ps.MIRRORED)
+    assert led[0] == next(p for p in plain if p[0] == "one below rest above" + ps.MIRRORED)
+    assert led[1:] == [p for p in plain if p != led[0]]  # the others in their order
+    assert ps.pattern_pairs(mech, 4, mirror=True, lead="no such pattern") == plain
+    alone = ps.pattern_pairs(mech, 4, lead=led[0][0])  # without mirror: it alone mirrored
+    assert alone == [led[0], *ps.pattern_pairs(mech, 4)]
 
 
 def _top_two_gap_density(q: tuple, g: mpmath.mpf, noise: str) -> mpmath.mpf:

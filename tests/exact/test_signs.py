@@ -394,6 +394,20 @@ def test_exp_sum_terms_reads_rational_exponentials_and_merges_equal_ones():
     assert exp_sum_terms(many) is None and len(exp_sum_terms(many, None)) == 70
 
 
+def test_exp_sum_terms_expands_only_a_sum_not_read_as_it_stands(monkeypatch):
+    # a flat sum of c exp(a) is read without sympy.expand; a product is expanded, and
+    # both readings equal the terms of the expanded sum (multiplied out by hand)
+    from exactdp.exact import signs
+
+    e, calls = sympy.exp, []
+    expand = sympy.expand
+    monkeypatch.setattr(signs.sympy, "expand", lambda x: calls.append(x) or expand(x))
+    flat = 2 * e(R(3, 4)) - R(1, 3) * e(R(-1, 2)) + 5
+    assert signs.exp_sum_terms(flat) == {R(3, 4): 2, R(-1, 2): R(-1, 3), 0: 5} and not calls
+    prod = (1 + e(R(1, 2))) * (2 - sympy.E)
+    assert signs.exp_sum_terms(prod) == {0: 2, 1: -1, R(1, 2): 2, R(3, 2): -1} and calls
+
+
 def test_scaled_sign_reads_terms_given_as_fractions_or_sympy_rationals():
     from fractions import Fraction
 

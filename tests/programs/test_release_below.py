@@ -207,3 +207,33 @@ def test_far_tail_bound_holds_past_its_start_against_direct_evaluation():
         assert B._far(B._Fn(other, lam), gn, F(1), flint.arb(1)) is None
         poly = {(F(1), F(0)): (F(1), F(1))}
         assert B._far(B._Fn(poly, lam), gn, F(1), flint.arb(1)) is None
+
+
+
+def test_the_second_order_form_holds_l_and_narrows_where_the_terms_cancel():
+    """``_taylor_piece``'s enclosure of ``|L|`` holds ``|L|`` at 40 points of each piece
+    (exact sums at the points, to_arb at 200 bits) and is narrower than the mean value
+    form where ``f``'s terms cancel near a minimum of ``L``: ``f = 1 + 1000 (e^v - 1)**2 =
+    1000 e^2v - 2000 e^v + 1001`` (about ``1 + 1000 v**2``) against ``g = 1``; the first
+    order form encloses ``f'`` over the piece from its terms (``4000 + 2000`` times the
+    width), the second takes ``L'`` at the centre (0 at ``v = 0``)."""
+    from exactdp.programs import release_below as B
+
+    f = {(F(2), F(0)): (F(1000),), (F(1), F(0)): (F(-2000),), (F(0), F(0)): (F(1001),)}
+    g = {(F(0), F(0)): (F(1),)}
+    lam = F(1)
+    with flint_prec(200):
+        fn, gn = B._Fn(f, lam), B._Fn(g, lam)
+        for x, y, k in ((F(-1, 100), F(1, 100), 3), (F(-1, 50), F(1, 50), 3),
+                        (F(1, 10), F(11, 100), 1)):  # k: at least k times narrower
+            box, m = S.interval(x, y), flint.arb(flint.fmpq(*((x + y) / 2).as_integer_ratio()))
+            firsts = tuple(h.over(box, m) for h in (fn, gn))
+            first = abs(firsts[0][0].log() - firsts[1][0].log() + (
+                firsts[0][2] / firsts[0][1] - firsts[1][2] / firsts[1][1]) * (box - m))
+            second = B._taylor_piece(fn, gn, box, m, firsts)
+            pts = [x + (y - x) * F(i, 39) for i in range(40)]
+            vals = [to_arb(S.exact_at(f, t, lam), 200).log()
+                    - to_arb(S.exact_at(g, t, lam), 200).log() for t in pts]
+            assert second is not None and all(second.contains(abs(v)) for v in vals)
+            assert k * second.rad() < first.rad() or not first.is_finite()
+            assert B._piece(fn, gn, x, y).upper() <= second.upper()

@@ -78,6 +78,27 @@ def test_warm_minimise_reuses_a_basis_only_where_it_is_optimal():
     RB._BASES.pop(-1)
 
 
+def test_the_dual_simplex_from_a_held_basis_equals_the_best_vertex(monkeypatch):
+    """Where no held basis fits a right-hand side, the dual simplex from the last one
+    (``_dual``) solves the LP: its minimum (None where infeasible) equals the brute-force
+    vertex minimum on 64 right-hand sides of one shape, and the two-phase simplex runs
+    only for the first (no basis held yet) and where the dual gives up."""
+    cost = [F(1), F(2), F(1), F(3)]
+    lines = [([F(1), F(-1), F(0), F(1)], ">="), ([F(0), F(0), F(-1), F(-1)], ">="),
+             ([F(1), F(0), F(1), F(-1)], "==")]  # the second infeasible for b > 0
+    solves, duals = [], []
+    solve, dual = RB._solve, RB._dual
+    monkeypatch.setattr(RB, "_solve", lambda *a: solves.append(1) or solve(*a))
+    monkeypatch.setattr(RB, "_dual", lambda *a: duals.append(r := dual(*a)) or r)
+    RB._BASES.pop(-2, None)
+    for b in itertools.product([F(-3), F(-1, 2), F(1), F(5, 2)], repeat=3):
+        rows = [(line, rel, v) for (line, rel), v in zip(lines, b, strict=True)]
+        assert RB.warm_minimise(-2, cost, rows) == _brute(cost, rows), b
+    RB._BASES.pop(-2)
+    assert len(duals) >= 5 and all(r is not None for r in duals)  # infeasible ones too
+    assert any(r == (None, None) for r in duals) and len(solves) == 1
+
+
 def test_laplace_mechanism_bound_is_epsilon():
     m = L.laplace_mechanism(epsilon=F(1, 3))
     d, d2 = m.distribution([0]), m.distribution([2])
