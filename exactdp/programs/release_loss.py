@@ -59,7 +59,14 @@ from .release_chain_plane import CHAIN_PLANE_SECONDS, below_level
 from .release_density import run_density
 from .release_edge import attained_ends, continuous_ends, edge_limit, point_density
 from .release_factor import product_supremum
-from .release_loss_price import Ahead, reaches
+from .release_loss_price import (
+    Ahead,
+    Meter,
+    cells_seconds,
+    critical_seconds,
+    pattern_seconds,
+    reaches,
+)
 from .release_max import max_pattern
 from .release_patterns import real_count
 from .release_products import cross
@@ -316,7 +323,9 @@ Found = tuple[list[Candidate], list[Bracketed]]
 def _candidates(dist: Any, other: Any, func: str) -> Found:
     """The candidates and brackets of every pattern, with a bar (one step per pattern) on a
     terminal when the cost model's estimate (:meth:`~exactdp.programs.release.
-    ProgramRelease.loss_seconds`) exceeds :data:`exactdp.progress.SHOW_SECONDS`."""
+    ProgramRelease.loss_seconds`) exceeds :data:`exactdp.progress.SHOW_SECONDS`; off a
+    terminal, the start line of the patterns left once the loss runs long
+    (:class:`~exactdp.programs.release_loss_price.Meter`)."""
     keys = sorted(set(dist.keys) | set(other.keys))
     for key in keys:
         if not (key in dist.runs and key in other.runs):
@@ -326,7 +335,8 @@ def _candidates(dist: Any, other: Any, func: str) -> Found:
             return [Candidate(None, None, 1 if mine else -1, True,
                               f"{label} (reached under one input only)")], []
     total = len(keys)
-    with progress_bar(total, func, seconds=dist.loss_seconds(func), unit="pattern") as bar:
+    with progress_bar(total, func, seconds=dist.loss_seconds(func), unit="pattern",
+                      line=False) as bar:  # off a terminal the start line is the Meter's
         step = Steps(bar, total)
         found = _patterns(dist, other, func, step)
         step.finish()
@@ -364,11 +374,13 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             step()
     check_bounds(func, dist.runs, other.runs, rest, integrals=True)
     ordered, ahead = ordered_patterns(dist, other, rest), Ahead(_cells)
+    meter = _meter(dist, other, ordered, func)
     for n, (key, bound) in enumerate(ordered):
         t = top()
         if bound is not None and t is not None and reaches(t, bound):
             step()
             continue  # no output of this pattern exceeds the best found
+        meter.check([k for k, _ in ordered[n:]], [p[0] for p in pending], t, meter.first[key])
         pattern = dist.outputs[dist.keys.index(key)]
         label = f"the pattern {pattern!r}"
         k = real_count(pattern)
@@ -389,25 +401,43 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             if any(c.infinite and c.attained for c in out):
                 return out, []  # the loss is infinite, attained: nothing else can matter
             pending.append((key, bound, label, pieces))
+            meter.critical[key] = critical_seconds(pieces)
             ahead.fetch(dist, other, ordered[n + 1:], bound, top(), func, _SIGN.get())
             continue  # its step after its critical points, below
         else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
             found, why = several_values(dist.runs[key], other.runs[key], label, func,
-                                        _tools(bound, budget), partial(_multi, dist, other,
-                                                                       key, label, func, bound))
+                                        _tools(bound, budget, partial(
+                                            meter.plane, [k for k, _ in ordered[n:]], t,
+                                            budget=budget[0])),
+                                        partial(_multi, dist, other, key, label, func, bound))
             out += found
             if why is not None:
                 brackets.append(Bracketed(label, bound, why.why, why.faces))
         step()
-    _pending(pending, out, brackets, top, step, func)
+    _pending(pending, out, brackets, top, step, func, meter)
     return out, brackets
 
 
+def _meter(dist: Any, other: Any, ordered: list, func: str) -> Meter:
+    """The :class:`~exactdp.programs.release_loss_price.Meter` of the patterns ``ordered``:
+    a one-value pattern (not a chain's) pays its cells first and its critical points last."""
+    first, critical, values = {}, {}, {}
+    for key, _ in ordered:
+        runs_p, runs_q = dist.runs[key], other.runs[key]
+        whole = pattern_seconds(runs_p, runs_q)
+        values[key] = k = real_count(dist.outputs[dist.keys.index(key)])
+        cells = cells_seconds(runs_p) if k == 1 and not exponential_chain(runs_p, runs_q) \
+            else whole
+        first[key], critical[key] = min(cells, whole), max(whole - cells, 0.0)
+    return Meter(func, dict(ordered), first, critical, values)
+
+
 def _pending(pending: list, out: list[Candidate], brackets: list[Bracketed],
-             top: Callable[[], Candidate | None], step: Steps, func: str) -> None:
+             top: Callable[[], Candidate | None], step: Steps, func: str, meter: Meter
+             ) -> None:
     """The critical points of the one-value patterns last (appended to ``out`` and
     ``brackets``), where the other candidates leave room below the bound."""
-    for i, (_key, bound, label, pieces) in enumerate(pending):
+    for i, (key, bound, label, pieces) in enumerate(pending):
         if i:
             step()  # the pattern before is done (the last one: Steps.finish)
         if any(c.infinite for c in out):
@@ -418,6 +448,7 @@ def _pending(pending: list, out: list[Candidate], brackets: list[Bracketed],
         level = None if t is None else abs_ball(t)
         if below(pieces, level):  # under a loss found, or the floor: no change to the loss
             continue
+        meter.check([], [p[0] for p in pending[i:]], t, meter.critical[key])
         if bound is not None:
             screen = _screened(pieces, label)
             out += screen
@@ -465,10 +496,11 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.
                       f"{label} with the values ({text})")]
 
 
-def _tools(bound: sympy.Expr | None, budget: list[float] | None = None) -> Tools:
+def _tools(bound: sympy.Expr | None, budget: list[float] | None = None,
+           line: Callable[[float], None] | None = None) -> Tools:
     return Tools(Candidate, _cell_candidates, _dratio, _density, _lam, _terms,
                  lambda c: bound is not None and reaches(c, bound), bound is not None,
-                 [CHAIN_PLANE_SECONDS] if budget is None else budget)
+                 [CHAIN_PLANE_SECONDS] if budget is None else budget, line)
 
 
 def loss_supremum(dist: Any, other: Any) -> LossSupremum:

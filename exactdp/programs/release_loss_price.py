@@ -1,17 +1,20 @@
-"""Which patterns of a pair the release loss computes, and in what order.
+"""Which patterns of a pair the release loss computes, in what order, and their price.
 
 :func:`~exactdp.programs.release_loss.loss_supremum` computes a pair's patterns by their
 translation bounds (:func:`~exactdp.programs.release_bound.ordered_patterns`, the largest
 first) and skips a pattern whose bound a loss already found reaches (:func:`reaches`): no
 output of it can exceed that loss. :class:`Ahead` reads the cell ends of the one-value
 patterns that follow one group's first, a certified lower bound on the loss that proves
-more of them below it.
+more of them below it. :class:`Meter` prices the patterns left as the loss runs
+(:func:`pattern_seconds` each), so its start line neither cries wolf on a pair whose first
+patterns settle the rest nor stays silent on a long one.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from time import process_time
 from typing import Any
 
 import flint
@@ -19,11 +22,16 @@ import sympy
 
 from ..exact import flint_prec, to_arb
 from ..exact.signs import compare
+from ..progress import LINE_SECONDS, start_line
+from .integrate import run_cost
 from .release_below import ends_level
 from .release_chain import exponential_chain
+from .release_cost import ONE_VALUE_SECONDS, loss_seconds
 from .release_patterns import real_count
 from .release_select import Candidate, abs_ball, log_sign
 from .release_sup import prec
+from .release_two import plane_shape
+from .runs import Run
 
 
 def reaches(c: Candidate, bound: sympy.Expr) -> bool:
@@ -152,3 +160,226 @@ class Ahead:
         found = [ends_level(p) for _, p in self.cells.values()]
         self.lows += [max((x for x in found if x is not None), key=lambda b: b.lower())
                       ] if any(x is not None for x in found) else []
+
+
+#: CPU seconds a pair's loss runs before its start line may be printed (:class:`Meter`): a
+#: loss done sooner says nothing, whatever its patterns' prices.
+PROBE_SECONDS = 1.0
+
+
+def pattern_seconds(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> float:
+    """Estimated seconds of the loss's work on one pattern of a pair: :func:`~exactdp.
+    programs.release_cost.loss_seconds` of its runs on the first input, each at the
+    search's price where the pattern releases two values and its runs are not all the
+    plane's (:func:`~exactdp.programs.release_two.plane_shape` of both inputs: the plane
+    route declines the pattern at once; AdaptiveSVT c = 2 at 3 answers, ``(False, REAL,
+    REAL)``: 23 s priced per run, 0.3 s CPU, the search's 294 densities).
+
+    Parameters
+    ----------
+    runs_p, runs_q : sequence of Run
+        The pattern's runs on the two inputs.
+
+    Returns
+    -------
+    float
+        The estimated CPU seconds.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> from exactdp.programs import library_release as L
+    >>> from exactdp.programs.release_cost import loss_seconds
+    >>> from exactdp.programs.runs import REAL
+    >>> m = L.adaptive_svt(epsilon=1, threshold=0, c=2)
+    >>> d, o = m.distribution([0, 0, 0]), m.distribution([0, 0, 1])
+    >>> key = next(k for k, p in zip(d.keys, d.outputs) if p == (False, REAL, REAL))
+    >>> per_run = sum(loss_seconds(r) for r in d.runs[key])
+    >>> round(per_run), pattern_seconds(d.runs[key], o.runs[key]) < per_run / 10
+    (23, True)
+    """
+    plane = not runs_p or len(runs_p[0].released) != 2 or plane_shape(runs_p, runs_q)
+    return sum(loss_seconds(r, plane) for r in runs_p)
+
+
+def cells_seconds(runs: Sequence[Run]) -> float:
+    """The part of a one-value pattern's price paid before its critical points (its cells,
+    their ends and the proofs below a loss found): its runs' integrals and densities and
+    :data:`~exactdp.programs.release_cost.ONE_VALUE_SECONDS` each (the bad AdaptiveSVT at
+    10 answers: 0.04 s CPU for the top pattern's cells, 2.8 s priced with its critical
+    points, which the cell ends make needless there).
+
+    Parameters
+    ----------
+    runs : sequence of Run
+        The pattern's runs on the first input.
+
+    Returns
+    -------
+    float
+        The estimated CPU seconds.
+    """
+    return sum(run_cost(r) + 1e-4 * (len(r.draws) + len(r.constraints)) + ONE_VALUE_SECONDS
+               for r in runs)
+
+
+#: Seconds of a one-value pattern's critical-point search per product ``len(f) len(g)`` of
+#: its cells' terms (:func:`critical_seconds`): the derivative ``f' g - f g'`` has about
+#: that many terms, each enclosed about 150 times over a cell's bisections at 1.4 us.
+CRITICAL_TERM_SECONDS = 1.2e-4
+
+
+def critical_seconds(pieces: Sequence[tuple[Any, ...]]) -> float:
+    """Estimated seconds of the critical-point search of a one-value pattern whose cells
+    are known (``(f, g, lam, lo, hi, d)`` each): :data:`CRITICAL_TERM_SECONDS` times the
+    sum over its cells of ``len(f) len(g)`` (the bad AdaptiveSVT at 10 answers, ``1^10``
+    vs ``2 0^9``: 168,179 products, 20 s priced, 17.9 s CPU; the price of its runs said
+    2.8 s; AdaptiveSVT at 10 answers: 340, 0.04 s priced, 0.03 s CPU).
+
+    Parameters
+    ----------
+    pieces : sequence of tuples
+        The pattern's cells (their densities ``f``, ``g`` first).
+
+    Returns
+    -------
+    float
+        The estimated CPU seconds.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> f = {(F(1), F(0)): (F(1),), (F(0), F(0)): (F(2),)}
+    >>> critical_seconds([(f, f, F(1), None, None, {}), (f, {}, F(1), None, None, {})])
+    0.00048
+    """
+    return CRITICAL_TERM_SECONDS * sum(len(p[0]) * len(p[1]) for p in pieces)
+
+
+@dataclass
+class Meter:
+    """The running estimate of one pair's loss, pattern by pattern, and its start line.
+
+    The loss computes its patterns by their translation bounds and skips those a loss
+    found reaches (:func:`reaches`); a price summed over every pattern cries wolf (GapSVT
+    c = 2 at 12 answers: 55 s for 0.86 s CPU, 5 of 19 patterns computed). So off a
+    terminal the start line (:func:`~exactdp.progress.start_line`) waits until the loss
+    has run :data:`PROBE_SECONDS` CPU, or is about to start a step that alone would take
+    it past :data:`~exactdp.progress.LINE_SECONDS`, and then states the CPU seconds spent
+    plus the prices of the patterns left whose bound exceeds the loss found (the critical
+    points alone of a one-value pattern whose cells are done): a loss done within a second
+    prints nothing, a long one says so within a second or before its long step (or, a
+    step priced within the line's seconds, after it).
+
+    Attributes
+    ----------
+    func : str
+        The loss's name, first on the line.
+    bounds : dict
+        Each pattern's translation bound (None: none).
+    first : dict
+        Each pattern's price before its critical points (:func:`cells_seconds` for one
+        released value, else its whole :func:`pattern_seconds`).
+    critical : dict
+        Each one-value pattern's price of its critical points (else 0), replaced by
+        :func:`critical_seconds` once its cells are known.
+    values : dict
+        Each pattern's number of released values.
+
+    Examples
+    --------
+    >>> import sympy
+    >>> m = Meter("loss", {"a": sympy.Integer(1), "b": sympy.Rational(1, 2)},
+    ...           {"a": 0.5, "b": 9.0}, {"a": 3.0, "b": 0.0}, {"a": 1, "b": 2})
+    >>> m.left(["a", "b"], [], None), m.left(["b"], ["a"], 0.75), m.left(["b"], [], 0.5)
+    (12.5, 3.0, 0.0)
+    """
+
+    func: str
+    bounds: dict[Any, sympy.Expr | None]
+    first: dict[Any, float]
+    critical: dict[Any, float]
+    values: dict[Any, int]
+    start: float = field(default_factory=process_time)
+    shown: bool = False
+
+    def open(self, key: Any, level: float | None) -> bool:
+        """Whether the pattern ``key`` may still be computed: no bound, no loss found, or
+        its bound above ``level`` (a float estimate: the price is not exact)."""
+        b = self.bounds[key]
+        return b is None or level is None or float(b) > level
+
+    def left(self, first: Iterable[Any], critical: Iterable[Any], level: float | None
+             ) -> float:
+        """The prices of the patterns ``first`` (whole) and ``critical`` (their critical
+        points) still open at ``level`` (:meth:`open`).
+
+        Parameters
+        ----------
+        first, critical : iterable
+            Pattern keys.
+        level : float or None
+            The lower end of the loss found (None: none).
+
+        Returns
+        -------
+        float
+            Estimated CPU seconds.
+        """
+        whole = sum((self.first[k] + self.critical[k] for k in first if self.open(k, level)),
+                    0.0)
+        return whole + sum((self.critical[k] for k in critical if self.open(k, level)), 0.0)
+
+    def check(self, first: Sequence[Any], critical: Sequence[Any], t: Candidate | None,
+              step: float) -> None:
+        """Before a step priced ``step`` seconds, with the patterns ``first`` and
+        ``critical`` left (:meth:`left`) and ``t`` the best candidate found: print the
+        start line once, when the loss has run :data:`PROBE_SECONDS` or this step alone
+        would take it past :data:`~exactdp.progress.LINE_SECONDS`, and the seconds spent
+        plus those left exceed that (a step priced within it may run first: the plane's
+        price of AdaptiveSVT c = 2 at 3 answers, ``(REAL, REAL, False)``, is 4.1 s for its
+        0.2 s CPU)."""
+        if self.shown:
+            return
+        spent = process_time() - self.start
+        if spent < PROBE_SECONDS and spent + step <= LINE_SECONDS:
+            return
+        total = spent + self.left(first, critical, level(t))
+        if total > LINE_SECONDS:
+            self.shown = True
+            start_line(self.func, None, total)
+
+    def plane(self, later: Sequence[Any], t: Candidate | None, price: float,
+              budget: float) -> None:
+        """The start line of the plane route on two gaps (:mod:`~exactdp.programs.
+        release_chain_plane`), as it starts on the first pattern its rays leave open:
+        the seconds spent, the patterns ``later`` (this one first) still open at ``t``,
+        and ``price`` the route's seconds a pattern, for each of them that releases two
+        values, at most ``budget`` in all (noisy top-k with gap, k = 3, ``1^5`` vs ``2 0 2 0
+        1``: 20-36 s CPU, where the route's budget said 78 s)."""
+        lev = level(t)
+        two = sum(1 for k in later if self.values[k] == 2 and self.open(k, lev))
+        total = process_time() - self.start + self.left(later, (), lev) + min(
+            budget, price * two)
+        self.shown = True  # the loss adds no line after this one (it prices them all)
+        start_line(f"{self.func} (the plane route on two gaps)", None, total)
+
+
+def level(t: Candidate | None) -> float | None:
+    """The lower end of ``|ln f/f'|`` of the candidate ``t`` as a float (None: none, or
+    infinite), for prices only.
+
+    Parameters
+    ----------
+    t : Candidate or None
+        The best candidate found so far.
+
+    Returns
+    -------
+    float or None
+        The lower end.
+    """
+    if t is None or t.infinite:
+        return None
+    with flint_prec(prec()):
+        return float(abs_ball(t).lower())
