@@ -160,7 +160,9 @@ def density_seconds(run: Run) -> float:
 
 
 def loss_seconds(run: Run, plane: bool = True) -> float:
-    """Estimated seconds of the loss supremum's work on the pattern of ``run`` (both inputs):
+    """Estimated seconds of the loss supremum's work on the pattern of ``run`` (both inputs;
+    ``plane`` False: a pattern the plane route declines, its runs not all the plane's, is
+    priced by the search, as :func:`~exactdp.programs.release_loss_price.pattern_seconds`):
     its integral and density (:func:`~exactdp.programs.integrate.run_cost` plus 0.1 ms per
     noise and comparison), plus :data:`ONE_VALUE_SECONDS` for one released value, or, for
     ``k >= 2`` released values, the density pairs of the search over them
@@ -192,8 +194,7 @@ def loss_seconds(run: Run, plane: bool = True) -> float:
     Laplace noises that :func:`~exactdp.programs.release_two.plane_run` takes are priced by
     :func:`~exactdp.programs.release_two.plane_seconds` (the plane's faces, edges and
     monotone proofs; GapSVT c = 2 at 5 answers: 3.6 s CPU a pair, 10 s estimated), the
-    others, and every run with ``plane`` False (a pattern whose runs are not all the
-    plane's: :func:`~exactdp.programs.release_two.plane_shape` declines it), by the search."""
+    others by the search."""
     if max_run(run) is not None:  # a released maximum: no integral; release_max.max_loss
         return 1e-4 * (len(run.draws) + len(run.constraints))  # prices both inputs itself
     base = run_cost(run) + 1e-4 * (len(run.draws) + len(run.constraints))

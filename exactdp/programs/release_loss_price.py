@@ -304,10 +304,11 @@ class Meter:
     shown: bool = False
 
     def open(self, key: Any, level: float | None) -> bool:
-        """Whether the pattern ``key`` may still be computed: no bound, no loss found, or
-        its bound above ``level`` (a float estimate: the price is not exact)."""
+        """Whether the pattern ``key`` may still be computed: no bound, its bound above
+        ``level`` (a float estimate: the price is not exact), or no loss found and a bound
+        above 0 (a bound 0 is reached by the first candidate of any pattern before it)."""
         b = self.bounds[key]
-        return b is None or level is None or float(b) > level
+        return b is None or (float(b) > 0 if level is None else float(b) > level)
 
     def left(self, first: Iterable[Any], critical: Iterable[Any], level: float | None
              ) -> float:

@@ -157,6 +157,8 @@ def test_two_gaps_of_laplace_noise_are_priced_by_the_plane():
     assert taken and declined
     for r in taken:
         assert loss_seconds(r) == _base(r) + T.plane_seconds(r)
+        assert loss_seconds(r, plane=False) == _base(r) + 2 * density_seconds(r) * search_cost(
+            2, (len(OFFSETS) + 1) * 4, 2)  # its pattern declined by the plane: the search
     for r in declined:
         assert loss_seconds(r) == _base(r) + 2 * density_seconds(r) * search_cost(
             2, (len(OFFSETS) + 1) * 4, 2)

@@ -202,3 +202,14 @@ def test_a_long_critical_search_is_announced_before_it_runs(monkeypatch, capsys)
     err = capsys.readouterr().err
     assert err.startswith("bad_adaptive_svt.privacy_loss: started, about ")
     assert 7 <= int(err.split("about ")[1].split()[0]) <= 60  # 17.9-21 s CPU measured
+
+
+def test_a_pattern_bounded_by_0_is_priced_as_skipped():
+    """A translation bound 0 (equal densities: AdaptiveSVT c = 2's patterns whose released
+    gaps come after the differing answer) is reached by any candidate found before it:
+    its price does not count, even before a loss is found."""
+    from exactdp.programs.release_loss_price import Meter
+
+    m = Meter("loss", {"a": R(0), "b": R(1, 2)}, {"a": 9.0, "b": 1.0}, {"a": 0.0, "b": 0.0},
+              {"a": 2, "b": 2})
+    assert m.left(["a", "b"], [], None) == 1.0 and m.left(["a", "b"], [], 0.25) == 1.0
