@@ -380,7 +380,7 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
         if bound is not None and t is not None and reaches(t, bound):
             step()
             continue  # no output of this pattern exceeds the best found
-        meter.check([k for k, _ in ordered[n:]], [p[0] for p in pending], t, meter.first[key])
+        meter.check(ordered, n, pending, 0, t, meter.first[key])
         pattern = dist.outputs[dist.keys.index(key)]
         label = f"the pattern {pattern!r}"
         k = real_count(pattern)
@@ -407,8 +407,7 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
         else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
             found, why = several_values(dist.runs[key], other.runs[key], label, func,
                                         _tools(bound, budget, partial(
-                                            meter.plane, [k for k, _ in ordered[n:]], t,
-                                            budget=budget[0])),
+                                            meter.plane, ordered, n, t, budget=budget[0])),
                                         partial(_multi, dist, other, key, label, func, bound))
             out += found
             if why is not None:
@@ -448,7 +447,7 @@ def _pending(pending: list, out: list[Candidate], brackets: list[Bracketed],
         level = None if t is None else abs_ball(t)
         if below(pieces, level):  # under a loss found, or the floor: no change to the loss
             continue
-        meter.check([], [p[0] for p in pending[i:]], t, meter.critical[key])
+        meter.check((), 0, pending, i, t, meter.critical[key])
         if bound is not None:
             screen = _screened(pieces, label)
             out += screen

@@ -134,15 +134,19 @@ def test_the_meter_prints_one_line_once_the_loss_runs_long(capsys):
     a line (once) when the loss has run PROBE_SECONDS with more than LINE_SECONDS left, or
     before a step that alone passes it."""
     m = _meter()
-    m.check(["a", "b", "c"], [], None, 0.5)  # 13.5 s left, but nothing spent: wait
+    every = [("a",), ("b",), ("c",)], 0, [], 0
+    m.check(*every, None, 0.5)  # 13.5 s left, but nothing spent: wait
     assert capsys.readouterr().err == ""
-    m.check(["a", "b", "c"], [], None, 5.5)  # this step alone passes 5 s
+    m.check(*every, None, 5.5)  # this step alone passes 5 s
     assert capsys.readouterr().err == "loss: started, about 14 s CPU estimated\n"
-    m.check(["a", "b", "c"], [], None, 5.5)
+    m.check(*every, None, 5.5)
     assert capsys.readouterr().err == ""  # once
     late = _meter(spent=2.0)
-    late.check(["c"], [], None, 0.1)  # 3 s in all: no line
-    late.check(["b", "c"], [], None, 0.1)  # 12 s in all
+    late.check([("c",)], 0, [], 0, None, 0.1)  # 3 s in all: no line
+    late.check([("b",), ("c",)], 0, [], 0, None, 0.1)  # priced again a quarter second on
+    assert capsys.readouterr().err == ""
+    late.again = 0.0
+    late.check([("b",), ("c",)], 0, [], 0, None, 0.1)  # 12 s in all
     assert capsys.readouterr().err == "loss: started, about 12 s CPU estimated\n"
 
 
@@ -152,13 +156,13 @@ def test_the_plane_line_prices_the_open_two_value_patterns(capsys):
     top-k with gap, k = 3, 1^5 vs 2 0 2 0 1: 33 s priced, 20.6 s CPU; its budget said
     78 s)."""
     m = _meter(spent=1.0)
-    m.plane(["b", "c"], _exact(sympy.exp(R(3, 4)), 1), 8.0, 60.0)  # b reached: c alone
+    m.plane([("b",), ("c",)], 0, _exact(sympy.exp(R(3, 4)), 1), 8.0, 60.0)  # b reached
     err = capsys.readouterr().err  # 1 s spent, c's 1 s, the plane's 8 s on c
     assert err == "loss (the plane route on two gaps): started, about 10 s CPU estimated\n"
-    m.check(["c"], [], None, 50.0)
+    m.check([("c",)], 0, [], 0, None, 50.0)
     assert capsys.readouterr().err == ""  # the plane's line was the loss's
     capped = _meter()
-    capped.plane(["a", "b", "c"], None, 100.0, 60.0)
+    capped.plane([("a",), ("b",), ("c",)], 0, None, 100.0, 60.0)
     assert "about 74 s" in capsys.readouterr().err  # 13.5 + min(60, 2 * 100)
 
 
@@ -213,3 +217,25 @@ def test_a_pattern_bounded_by_0_is_priced_as_skipped():
     m = Meter("loss", {"a": R(0), "b": R(1, 2)}, {"a": 9.0, "b": 1.0}, {"a": 0.0, "b": 0.0},
               {"a": 2, "b": 2})
     assert m.left(["a", "b"], [], None) == 1.0 and m.left(["a", "b"], [], 0.25) == 1.0
+
+
+def test_the_refusal_prices_each_pattern_of_the_pair():
+    """pair_seconds: pattern_seconds of each common pattern, loss_seconds of a pattern of
+    the first input alone; the refusal's estimate (ReleaseProgramMechanism._estimate) is
+    this sum (AdaptiveSVT c = 2 at 3 answers: 63 s per run, 18.5 s per pattern, 0.9 s CPU
+    with the patterns the loss skips)."""
+    from exactdp.programs import library_release as L
+    from exactdp.programs.release_cost import loss_seconds
+    from exactdp.programs.release_loss_price import pair_seconds, pattern_seconds
+    from exactdp.scores import as_scores
+
+    m = L.adaptive_svt(epsilon=1, threshold=0, c=2)
+    d, o = _pair(m, [0, 0, 0], [0, 0, 1])
+    runs, other = m.trace(d.scores).runs, m.trace(o.scores).runs
+    want = sum(pattern_seconds(d.runs[k], o.runs[k]) if k in o.runs else
+               sum(map(loss_seconds, d.runs[k])) for k in d.keys)
+    assert pair_seconds(runs, other) == pytest.approx(want, rel=1e-12)
+    assert 15 < want < 25 < 60 < sum(map(loss_seconds, runs))
+    est, _ = m._estimate(as_scores([0, 0, 0]), as_scores([0, 0, 1]))
+    assert est.seconds == pytest.approx(want, rel=1e-12)
+    assert pair_seconds(runs, []) == pytest.approx(sum(map(loss_seconds, runs)), rel=1e-12)
