@@ -118,8 +118,8 @@ def shows(progress: bool | None, seconds: float | None = None) -> bool:
 
 
 def progress_bar(total: int | None, desc: str, *, progress: bool | None = None,
-                 seconds: float | None = None, unit: str = "it", deferred: bool = False
-                 ) -> Any:
+                 seconds: float | None = None, unit: str = "it", deferred: bool = False,
+                 line: bool = True) -> Any:
     """A tqdm bar of ``total`` steps on standard error, or a :class:`NoBar`.
 
     Parameters
@@ -138,8 +138,13 @@ def progress_bar(total: int | None, desc: str, *, progress: bool | None = None,
     deferred : bool
         Off a terminal, print the start line at the first step, not at once (the loop's
         first steps come after checks that may refuse it: ``check_dp``'s engine).
+    line : bool
+        False: no start line off a terminal (the loop prints its own as it learns its
+        cost: the release loss's :class:`~exactdp.programs.release_loss_price.Meter`).
     """
     if not shows(progress, seconds):
+        if not line:
+            return NoBar()
         if deferred:
             return NoBar((desc, progress, seconds))
         start_line(desc, progress, seconds)

@@ -66,6 +66,7 @@ from .release_factor import (
 )
 from .release_law import pattern_law
 from .release_loss import directional_supremum, loss_supremum
+from .release_loss_price import pair_seconds
 from .release_max import MAX_CHEAPER
 from .release_patterns import match, real_count, released_rational, same_pattern
 from .release_repeat import known_below, pair_class, record_below
@@ -196,12 +197,11 @@ class ReleaseProgramMechanism(ProgramMechanism):
             return loss_supremum(*representatives(*pair))
 
     def _estimate(self, sv: ScoreVector, sv2: ScoreVector) -> tuple[Estimate, bool]:
-        """The loss's estimate on the pair (:func:`_loss_estimate`), a released maximum at
-        its pair's price (``max_loss``'s own), and whether there is one."""
-        est = _loss_estimate(self, tuple(sv.exact))
-        maxima = max_patterns_seconds(self.trace(sv).runs)
-        other = max_pairs_seconds(self.trace(sv).runs, self.trace(sv2).runs)
-        return Estimate(est.runs, est.seconds + max(other - maxima, 0)), bool(maxima or other)
+        """The pair's loss estimate (:func:`pair_seconds`; a maximum at ``max_loss``'s price)."""
+        runs, runs2 = self.trace(sv).runs, self.trace(sv2).runs
+        maxima, other = max_patterns_seconds(runs), max_pairs_seconds(runs, runs2)
+        seconds = pair_seconds(runs, runs2) + max(maxima, other)
+        return Estimate(len(runs), seconds), bool(maxima or other)
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:
         return ProgramRelease(self, sv).sample_index(size, rng)

@@ -91,6 +91,8 @@ class Tools:
     bounded: bool  # the pattern has a translation bound
     #: Estimated seconds left for the plane route on two gaps (one list for one loss).
     budget: list[float] = field(default_factory=lambda: [CHAIN_PLANE_SECONDS])
+    #: The plane route's start line, given its price a pattern (None: its budget's line).
+    line: Callable[[float], None] | None = None
 
 
 @dataclass(frozen=True)

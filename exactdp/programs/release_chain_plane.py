@@ -164,9 +164,14 @@ def plane_chain(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: 
     if price > budget[0]:
         return None
     if budget[0] == CHAIN_PLANE_SECONDS:  # the first pattern the rays left open: the
-        # route may spend its whole budget and the proofs below the loss (never silent)
-        start_line(f"{func} (the plane route on two gaps)", None,
-                   CHAIN_PLANE_SECONDS + PRUNE_WORK * ENCLOSURE_SECONDS)
+        # route may spend its whole budget and the proofs below the loss (never silent);
+        # the loss's own line prices the patterns left (release_loss_price.Meter.plane)
+        line = getattr(tools, "line", None)
+        if line is not None:
+            line(price)
+        else:
+            start_line(f"{func} (the plane route on two gaps)", None,
+                       CHAIN_PLANE_SECONDS + PRUNE_WORK * ENCLOSURE_SECONDS)
     budget[0] -= price
     raw: list[Any] = []
     try:

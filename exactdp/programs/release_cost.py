@@ -30,6 +30,11 @@ ONE_VALUE_INTEGRAL_FACTOR = 23.0
 #: X shape: 0.22 / 0.5 / 1.65 / 3.37 s at 3 / 5 / 8 / 10).
 GROUPED_TERM_SECONDS = 2.6e-3
 GROUPED_POWER = 0.7
+#: Seconds of one density at released values (:func:`density_seconds`): its overhead, per
+#: noise and comparison, and per unit of the run's integral cost.
+DENSITY_SECONDS = 8e-5
+DENSITY_UNIT_SECONDS = 1e-5
+DENSITY_COST_FACTOR = 0.05
 #: Seconds of one density of a Laplace gap chain per squared value (its centre integral
 #: over the ``n`` values' pieces, each a product of their factors): fitted on noisy top-k
 #: with gap (:func:`laplace_chain_densities`), docs/benchmarks.md.
@@ -133,10 +138,12 @@ def grouped_terms(run: Run) -> int:
 
 def density_seconds(run: Run) -> float:
     """Estimated seconds of one density of ``run`` at given released values (conditioning
-    and a centre integral): ``2.5e-4 + 3e-5`` per noise and comparison ``+ 0.3``
-    :func:`~exactdp.programs.integrate.run_cost` (measured at six points per run: GapSVT c
-    = 2 at 12 answers 0.42 / 0.95 ms at 3 / 13 noises, estimated 0.40 / 1.0; AdaptiveSVT c
-    = 2 at 5 answers 0.09-4.9 ms, estimated 0.6-4.0).
+    and a centre integral): :data:`DENSITY_SECONDS` plus :data:`DENSITY_UNIT_SECONDS` per
+    noise and comparison plus :data:`DENSITY_COST_FACTOR` times
+    :func:`~exactdp.programs.integrate.run_cost` (measured at 63 points a run, 2026-12-04:
+    GapSVT c = 2 at 12 answers 0.14 / 0.34 ms at 3 / 13 noises, estimated 0.13 / 0.34;
+    AdaptiveSVT c = 2 at 3 and 5 answers 0.06-0.35 ms, estimated 0.14-0.42; refitted from
+    0.42 / 0.95 ms measured before the densities were integers end to end, docs/benchmarks.md).
 
     Parameters
     ----------
@@ -148,11 +155,14 @@ def density_seconds(run: Run) -> float:
     float
         The estimated CPU seconds of one density.
     """
-    return 2.5e-4 + 3e-5 * (len(run.draws) + len(run.constraints)) + 0.3 * run_cost(run)
+    return (DENSITY_SECONDS + DENSITY_UNIT_SECONDS * (len(run.draws) + len(run.constraints))
+            + DENSITY_COST_FACTOR * run_cost(run))
 
 
-def loss_seconds(run: Run) -> float:
-    """Estimated seconds of the loss supremum's work on the pattern of ``run`` (both inputs):
+def loss_seconds(run: Run, plane: bool = True) -> float:
+    """Estimated seconds of the loss supremum's work on the pattern of ``run`` (both inputs;
+    ``plane`` False: a pattern the plane route declines, its runs not all the plane's, is
+    priced by the search, as :func:`~exactdp.programs.release_loss_price.pattern_seconds`):
     its integral and density (:func:`~exactdp.programs.integrate.run_cost` plus 0.1 ms per
     noise and comparison), plus :data:`ONE_VALUE_SECONDS` for one released value, or, for
     ``k >= 2`` released values, the density pairs of the search over them
@@ -210,7 +220,7 @@ def loss_seconds(run: Run) -> float:
         # a one-value problem
         one = ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1)
         return base + (2**k - 1) * (ONE_VALUE_SECONDS + one)  # (release_min), no search
-    if plane_run(run):  # two values of Laplace noises: the plane's faces (release_two)
+    if plane and plane_run(run):  # two values of Laplace noises: the plane's faces (release_two)
         return base + plane_seconds(run)
     return base + 2 * density_seconds(run) * search_cost(k, (len(OFFSETS) + 1) * 2 * k, 2)
 

@@ -48,11 +48,10 @@ from ..cost import check_seconds
 from ..distribution import LossSupremum
 from ..exact import flint_prec, to_arb
 from ..exact.piecewise_exp import value_expr
-from ..exact.signs import compare
 from ..progress import Steps, progress_bar
 from .integrate import run_cost
 from .integrate_stars import units
-from .release_below import below, constant_ratio, ends_level, under
+from .release_below import below, constant_ratio, under
 from .release_bound import FLOOR, BelowFloor, check_bounds, ordered_patterns
 from .release_cells import VPoly, joint_cells
 from .release_chain import Tools, exponential_chain, several_values
@@ -60,11 +59,19 @@ from .release_chain_plane import CHAIN_PLANE_SECONDS, below_level
 from .release_density import run_density
 from .release_edge import attained_ends, continuous_ends, edge_limit, point_density
 from .release_factor import product_supremum
+from .release_loss_price import (
+    Ahead,
+    Meter,
+    cells_seconds,
+    critical_seconds,
+    pattern_seconds,
+    reaches,
+)
 from .release_max import max_pattern
 from .release_patterns import real_count
 from .release_products import cross
 from .release_search import best_point, grid, screen_cells, search_cost, starts, value_arb
-from .release_select import Candidate, abs_ball, hull_ends, kept, log_sign, select
+from .release_select import Candidate, abs_ball, hull_ends, kept, select
 from .release_separable import separable_candidates
 from .release_sup import (
     MAX_STEPS,
@@ -279,23 +286,6 @@ def _one_value_critical(pieces: list, label: str, func: str, bound: sympy.Expr |
     return out, False
 
 
-def _reaches(c: Candidate, bound: sympy.Expr) -> bool:
-    """Whether ``|ln f/f'|`` of ``c`` is at least ``bound`` (exact for exact candidates;
-    an enclosure must be decided above it)."""
-    if c.infinite:
-        return True
-    with flint_prec(prec()):
-        ball, b = abs_ball(c), to_arb(bound, prec())
-        if ball < b:
-            return False
-        if ball > b:
-            return True
-    if c.exact is None:
-        return False
-    big, small = c.exact if log_sign(c) >= 0 else c.exact[::-1]
-    return compare(sympy.expand(big), sympy.expand(sympy.exp(bound) * small)) >= 0
-
-
 def _screened(pieces: list, label: str) -> list[Candidate]:
     """The exact log ratio at the best point of :func:`~exactdp.programs.release_search.
     screen_cells`: a lower bound, attained there."""
@@ -333,7 +323,9 @@ Found = tuple[list[Candidate], list[Bracketed]]
 def _candidates(dist: Any, other: Any, func: str) -> Found:
     """The candidates and brackets of every pattern, with a bar (one step per pattern) on a
     terminal when the cost model's estimate (:meth:`~exactdp.programs.release.
-    ProgramRelease.loss_seconds`) exceeds :data:`exactdp.progress.SHOW_SECONDS`."""
+    ProgramRelease.loss_seconds`) exceeds :data:`exactdp.progress.SHOW_SECONDS`; off a
+    terminal, the start line of the patterns left once the loss runs long
+    (:class:`~exactdp.programs.release_loss_price.Meter`)."""
     keys = sorted(set(dist.keys) | set(other.keys))
     for key in keys:
         if not (key in dist.runs and key in other.runs):
@@ -343,7 +335,8 @@ def _candidates(dist: Any, other: Any, func: str) -> Found:
             return [Candidate(None, None, 1 if mine else -1, True,
                               f"{label} (reached under one input only)")], []
     total = len(keys)
-    with progress_bar(total, func, seconds=dist.loss_seconds(func), unit="pattern") as bar:
+    with progress_bar(total, func, seconds=dist.loss_seconds(func), unit="pattern",
+                      line=False) as bar:  # off a terminal the start line is the Meter's
         step = Steps(bar, total)
         found = _patterns(dist, other, func, step)
         step.finish()
@@ -380,12 +373,14 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
         if sep is not None:
             step()
     check_bounds(func, dist.runs, other.runs, rest, integrals=True)
-    ordered, ahead = ordered_patterns(dist, other, rest), _Ahead({}, [])
+    ordered, ahead = ordered_patterns(dist, other, rest), Ahead(_cells)
+    meter = _meter(dist, other, ordered, func)
     for n, (key, bound) in enumerate(ordered):
         t = top()
-        if bound is not None and t is not None and _reaches(t, bound):
+        if bound is not None and t is not None and reaches(t, bound):
             step()
             continue  # no output of this pattern exceeds the best found
+        meter.check(ordered, n, pending, 0, t, meter.first[key])
         pattern = dist.outputs[dist.keys.index(key)]
         label = f"the pattern {pattern!r}"
         k = real_count(pattern)
@@ -406,79 +401,57 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             if any(c.infinite and c.attained for c in out):
                 return out, []  # the loss is infinite, attained: nothing else can matter
             pending.append((key, bound, label, pieces))
-            ahead.fetch(dist, other, ordered[n + 1:], bound, top(), func)
+            meter.critical[key] = critical_seconds(pieces)
+            ahead.fetch(dist, other, ordered[n + 1:], bound, top(), func, _SIGN.get())
             continue  # its step after its critical points, below
         else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
             found, why = several_values(dist.runs[key], other.runs[key], label, func,
-                                        _tools(bound, budget), partial(_multi, dist, other,
-                                                                       key, label, func, bound))
+                                        _tools(bound, budget, partial(
+                                            meter.plane, ordered, n, t, budget=budget[0])),
+                                        partial(_multi, dist, other, key, label, func, bound))
             out += found
             if why is not None:
                 brackets.append(Bracketed(label, bound, why.why, why.faces))
         step()
-    _pending(pending, out, brackets, top, step, func)
+    _pending(pending, out, brackets, top, step, func, meter)
     return out, brackets
 
 
-@dataclass
-class _Ahead:
-    """The cells of the one-value patterns that follow one just computed with the same
-    translation bound (the next the loop computes, unless a loss found reaches the bound),
-    and ``lows``: their largest ``|ln f/f'|`` at a cell end
-    (:func:`~exactdp.programs.release_below.ends_level`), a certified lower bound on the
-    loss. A pattern proved below it, before or after the one it comes from, is skipped:
-    it cannot change the loss (an order by these would name another pair among ties). Not
-    for a directional supremum (those ends may lie on the other side)."""
-
-    cells: dict[Any, tuple[sympy.Expr, list]]
-    lows: list[flint.arb]
-
-    def level(self, t: Candidate | None) -> flint.arb | None:
-        """The larger lower end of ``|t|`` and of :attr:`lows` (None: neither)."""
-        balls = ([] if t is None else [abs_ball(t)]) + self.lows
-        return max(balls, key=lambda b: b.lower()) if balls else None
-
-    def fetch(self, dist: Any, other: Any, later: list, bound: sympy.Expr | None,
-              t: Candidate | None, func: str) -> None:
-        """Once per loop, where ``bound`` is set, no loss found ``t`` reaches it, and
-        the patterns ``later`` begin with one-value patterns of the same bound."""
-        if self.cells or self.lows or _SIGN.get() or bound is None or (
-                t is not None and _reaches(t, bound)):
-            return
-        for key, b in later:
-            if b != bound:
-                break  # the bounds fall: the group ends
-            pattern = dist.outputs[dist.keys.index(key)]
-            if real_count(pattern) != 1 or exponential_chain(dist.runs[key], other.runs[key]):
-                continue
-            try:
-                self.cells[key] = _cells(dist, other, key, func)
-            except (ValueError, ArithmeticError):
-                continue  # said again where the loop computes it
-        found = [ends_level(p) for _, p in self.cells.values()]
-        self.lows += [max((x for x in found if x is not None), key=lambda b: b.lower())
-                      ] if any(x is not None for x in found) else []
+def _meter(dist: Any, other: Any, ordered: list, func: str) -> Meter:
+    """The :class:`~exactdp.programs.release_loss_price.Meter` of the patterns ``ordered``:
+    a one-value pattern (not a chain's) pays its cells first and its critical points last."""
+    first, critical, values = {}, {}, {}
+    for key, _ in ordered:
+        runs_p, runs_q = dist.runs[key], other.runs[key]
+        whole = pattern_seconds(runs_p, runs_q)
+        values[key] = k = real_count(dist.outputs[dist.keys.index(key)])
+        cells = cells_seconds(runs_p) if k == 1 and not exponential_chain(runs_p, runs_q) \
+            else whole
+        first[key], critical[key] = min(cells, whole), max(whole - cells, 0.0)
+    return Meter(func, dict(ordered), first, critical, values)
 
 
 def _pending(pending: list, out: list[Candidate], brackets: list[Bracketed],
-             top: Callable[[], Candidate | None], step: Steps, func: str) -> None:
+             top: Callable[[], Candidate | None], step: Steps, func: str, meter: Meter
+             ) -> None:
     """The critical points of the one-value patterns last (appended to ``out`` and
     ``brackets``), where the other candidates leave room below the bound."""
-    for i, (_key, bound, label, pieces) in enumerate(pending):
+    for i, (key, bound, label, pieces) in enumerate(pending):
         if i:
             step()  # the pattern before is done (the last one: Steps.finish)
         if any(c.infinite for c in out):
             break  # the loss is infinite: no critical value can matter
         t = top()
-        if bound is not None and t is not None and _reaches(t, bound):
+        if bound is not None and t is not None and reaches(t, bound):
             continue
         level = None if t is None else abs_ball(t)
         if below(pieces, level):  # under a loss found, or the floor: no change to the loss
             continue
+        meter.check((), 0, pending, i, t, meter.critical[key])
         if bound is not None:
             screen = _screened(pieces, label)
             out += screen
-            if any(_reaches(c, bound) for c in screen):
+            if any(reaches(c, bound) for c in screen):
                 continue
         found, undecided = _one_value_critical(pieces, label, func, bound)
         out += found
@@ -522,10 +495,11 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.
                       f"{label} with the values ({text})")]
 
 
-def _tools(bound: sympy.Expr | None, budget: list[float] | None = None) -> Tools:
+def _tools(bound: sympy.Expr | None, budget: list[float] | None = None,
+           line: Callable[[float], None] | None = None) -> Tools:
     return Tools(Candidate, _cell_candidates, _dratio, _density, _lam, _terms,
-                 lambda c: bound is not None and _reaches(c, bound), bound is not None,
-                 [CHAIN_PLANE_SECONDS] if budget is None else budget)
+                 lambda c: bound is not None and reaches(c, bound), bound is not None,
+                 [CHAIN_PLANE_SECONDS] if budget is None else budget, line)
 
 
 def loss_supremum(dist: Any, other: Any) -> LossSupremum:
@@ -552,7 +526,7 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
         raise BelowFloor  # every pattern below the floor: no closed form is needed
     result, top = select(cands) if cands else (None, None)
     spent = [0]  # undecided polygons below the loss found clear their bracket
-    open_ = [b for b in brackets if top is None or not (_reaches(top, b.upper) or (
+    open_ = [b for b in brackets if top is None or not (reaches(top, b.upper) or (
         b.faces and below_level(b.faces, abs_ball(top), spent)))]
     if not open_:
         assert result is not None

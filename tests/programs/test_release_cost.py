@@ -157,6 +157,8 @@ def test_two_gaps_of_laplace_noise_are_priced_by_the_plane():
     assert taken and declined
     for r in taken:
         assert loss_seconds(r) == _base(r) + T.plane_seconds(r)
+        assert loss_seconds(r, plane=False) == _base(r) + 2 * density_seconds(r) * search_cost(
+            2, (len(OFFSETS) + 1) * 4, 2)  # its pattern declined by the plane: the search
     for r in declined:
         assert loss_seconds(r) == _base(r) + 2 * density_seconds(r) * search_cost(
             2, (len(OFFSETS) + 1) * 4, 2)
@@ -200,14 +202,22 @@ def test_the_gaps_of_a_laplace_chain_are_priced_by_their_densities():
 
 
 def test_a_density_of_the_search_is_priced_by_its_noises_and_comparisons():
-    """density_seconds: 2.5e-4 s plus 3e-5 s per noise and comparison plus 0.3 of the run's
-    integral cost (fitted on GapSVT c = 2 at 12 answers, 0.42 / 0.95 ms a density at 3 /
-    13 noises); a search point is two of them, below the integral's price it used to pay
-    for the runs of GapSVT's longer two-gap patterns."""
+    """density_seconds: 8e-5 s plus 1e-5 s per noise and comparison plus 0.05 of the run's
+    integral cost (fitted on GapSVT c = 2 at 12 answers, 0.14 / 0.34 ms a density at 3 /
+    13 noises, and AdaptiveSVT c = 2, 0.06-0.35 ms); a search point is two of them, below
+    the integral's price it used to pay for the runs of GapSVT's longer two-gap patterns."""
+    from exactdp.programs.release_cost import (
+        DENSITY_COST_FACTOR,
+        DENSITY_SECONDS,
+        DENSITY_UNIT_SECONDS,
+    )
+
     g = L.gap_svt(epsilon=1, threshold=1, c=2)
     runs = [r for r in release_trace(g, (1,) * 6 + (0,) * 6).runs if len(r.released) == 2]
     for r in runs:
         units = len(r.draws) + len(r.constraints)
-        assert density_seconds(r) == 2.5e-4 + 3e-5 * units + 0.3 * run_cost(r)
+        assert density_seconds(r) == (DENSITY_SECONDS + DENSITY_UNIT_SECONDS * units
+                                      + DENSITY_COST_FACTOR * run_cost(r))
     short, long = min(runs, key=lambda r: len(r.draws)), max(runs, key=lambda r: len(r.draws))
-    assert 2 < density_seconds(long) / density_seconds(short) < 3  # 0.95 / 0.42 ms measured
+    assert 0.12e-3 < density_seconds(short) < 0.15e-3  # 0.14 ms measured
+    assert 0.3e-3 < density_seconds(long) < 0.4e-3  # 0.34 ms measured

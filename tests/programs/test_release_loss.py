@@ -409,15 +409,24 @@ def test_the_loss_supremum_advances_a_bar_pattern_by_pattern(monkeypatch):
 
 
 def test_a_long_loss_in_a_pipe_prints_one_start_line(monkeypatch, capsys):
-    """Off a terminal (pytest's captured standard error) a loss supremum estimated above
-    5 s (AdaptiveSVT at 12 answers: about 40 s CPU) prints one line with the estimate as
-    it starts, instead of nothing; here the estimate is set to 38 s on a cheap pair."""
+    """Off a terminal (pytest's captured standard error) a loss whose patterns left are
+    priced above 5 s prints one line with the estimate (release_loss_price.Meter), instead
+    of nothing; here each pattern is priced 38 s on a cheap pair of SVT3 (its first
+    pattern's step alone passes the line's 5 s: the line comes before it). The price of
+    every run (ProgramRelease.loss_seconds) no longer prints it: a pair whose first
+    patterns settle the rest said 55 s for 0.86 s CPU (GapSVT c = 2 at 12 answers)."""
+    import exactdp.programs.release_loss as M
     from exactdp.programs.release import ProgramRelease
 
     monkeypatch.setattr(ProgramRelease, "loss_seconds", lambda self, func: 38.0)
     assert exactdp.privacy_loss(L.laplace_mechanism(epsilon=1), [3], [4]).loss == 1
+    assert capsys.readouterr().err == ""  # 38 s for every run: no line
+    monkeypatch.setattr(M, "pattern_seconds", lambda runs_p, runs_q: 38.0)
+    monkeypatch.setattr(M, "cells_seconds", lambda runs: 38.0)
+    exactdp.privacy_loss(L.svt3(epsilon=1, threshold=1), [2, 0, 1], [1, -1, 0])
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "privacy_loss: started, about 38 s CPU estimated" in err
+    assert err.count("\n") == 1 and "svt3.privacy_loss: started, about " in err
+    assert int(err.split("about ")[1].split()[0]) >= 38
 
 
 @program(output="release")
