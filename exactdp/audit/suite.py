@@ -24,7 +24,7 @@ from ..analysis import privacy_loss
 from ..exact import compare
 from ..mechanisms import REGISTRY, Mechanism
 from ..printing import format_number
-from ..programs.release_sup import tidy_loss
+from ..programs.release_tidy import tidy_loss
 from .suite_specs import (
     ALGORITHMS,
     CLAIM,
@@ -180,7 +180,7 @@ def named_loss(mech: Mechanism, pairs: list[PairLoss]) -> list[PairLoss]:
     """``pairs`` computed inside :func:`~exactdp.programs.release_tidy.quick` (each ratio
     of a loss reduced quickly to a canonical form: equal losses are equal expressions)
     with the worst pair's loss, and every loss equal to it, in the closed form of a search
-    outside the block (:func:`~exactdp.programs.release_sup.tidy_loss`; each computed
+    outside the block (:func:`~exactdp.programs.release_tidy.tidy_loss`; each computed
     again where the quick form is ambiguous), so that :func:`worst_pair` compares them as
     it would have."""
     if not pairs:

@@ -52,7 +52,8 @@ from .integrate import run_cost
 from .release_face import Half, Terms2, sub2
 from .release_sign2d import nonnegative
 from .release_sup import prec
-from .release_two import ENCLOSURE_SECONDS, two_candidates
+from .release_two import two_candidates
+from .release_two_cost import ENCLOSURE_SECONDS
 from .runs import Run
 
 #: Most lines of a chain's arrangement (5 answers, k = 3: up to 40 over both inputs).
@@ -66,7 +67,7 @@ CHAIN_PLANE_SECONDS = 60.0
 #: polygon of its top pattern undecided).
 CHAIN_WORK = 40_000
 #: Density pairs of one pattern's plane route (its cells and edges), measured at 5
-#: answers, k = 3 (the plane's own :data:`~exactdp.programs.release_two.PLANE_FACTOR`
+#: answers, k = 3 (the plane's own :data:`~exactdp.programs.release_two_cost.PLANE_FACTOR`
 #: counts the proofs too).
 CHAIN_FACTOR = 35.0
 #: Boxes of one proof of :func:`below_level`.
@@ -104,7 +105,7 @@ class Undecided:
 def chain_plane_seconds(run: Run) -> float:
     """Estimated seconds of this route on the pattern of ``run`` (both inputs):
     :data:`CHAIN_FACTOR` density pairs of the run (the cells, the edges' one-value problems)
-    and :data:`CHAIN_WORK` term enclosures at :data:`~exactdp.programs.release_two.
+    and :data:`CHAIN_WORK` term enclosures at :data:`~exactdp.programs.release_two_cost.
     ENCLOSURE_SECONDS` (5 answers, k = 3: 0.81 s estimated a pattern; about 1 s CPU a
     pattern measured over the 28 patterns of the tests' pair, proofs below the loss
     included).

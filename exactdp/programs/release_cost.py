@@ -12,7 +12,7 @@ from .release_chain import gap_chain, ray_values
 from .release_max import form_seconds, max_form, max_run, pair_seconds
 from .release_min import min_coupled
 from .release_search import OFFSETS, search_cost
-from .release_two import plane_run, plane_seconds
+from .release_two_cost import plane_run, plane_seconds
 from .runs import Run
 
 #: Estimated seconds of the critical-point search of a pattern releasing one value (SVT3,
@@ -191,8 +191,8 @@ def loss_seconds(run: Run, plane: bool = True) -> float:
     through their least (SVT3 at ``c >= 2``, :mod:`~exactdp.programs.release_min`) are
     ``2**k - 1`` one-value problems on lines, each priced as one released value (SVT3 at
     c = 2, 10 queries, the X shape: 2.9 s CPU, 22 s by the search's price). Two values of
-    Laplace noises that :func:`~exactdp.programs.release_two.plane_run` takes are priced by
-    :func:`~exactdp.programs.release_two.plane_seconds` (the plane's faces, edges and
+    Laplace noises that :func:`~exactdp.programs.release_two_cost.plane_run` takes are
+    priced by :func:`~exactdp.programs.release_two_cost.plane_seconds` (the plane's faces, edges and
     monotone proofs; GapSVT c = 2 at 5 answers: 3.6 s CPU a pair, 10 s estimated), the
     others by the search."""
     if max_run(run) is not None:  # a released maximum: no integral; release_max.max_loss

@@ -1,7 +1,7 @@
 """Choosing the privacy loss's supremum among a release's candidates: each candidate is a
 signed log density ratio at an output or a limit (exact, as a pair of positive exponential
 sums, or an arb ball), compared by balls first, then exactly (sums of exponentials of
-rationals: Lindemann-Weierstrass decides their signs, :func:`~exactdp.programs.release_sup.
+rationals: Lindemann-Weierstrass decides their signs, :func:`~exactdp.programs.release_tidy.
 compare_sums`); a maximum the balls and the exact comparisons cannot separate is a certified
 bracket whose ends are rounded outward from each ball.
 """
@@ -19,7 +19,8 @@ import sympy
 from ..distribution import LossSupremum
 from ..exact import arb_to_interval, flint_prec, to_arb
 from ..exact.signs import compare
-from .release_sup import compare_sums, log_ratio, prec
+from .release_sup import prec
+from .release_tidy import compare_sums, log_ratio
 
 
 @dataclass(frozen=True)

@@ -43,9 +43,7 @@ import sympy
 
 from ..exact.arb import flint_prec
 from ..exact.piecewise_exp import value_expr
-from ..exact.signs import exp_sum_terms, scaled_sign
 from .release_taylor import Terms, cached_by_id, fraction_ball, interval, taylor_ball
-from .release_tidy import QUICK, quick_ratio, quick_sources
 
 PREC = 192
 #: Bits added to :data:`PREC` for the answers at hand (:func:`magnitude`).
@@ -55,14 +53,6 @@ UNDECIDED_BITS = 80
 SMALL_BITS = 24
 #: Most bisection steps of one cell.
 MAX_STEPS = 20_000
-#: Largest degree (in ``exp(1/L)``) of a ratio of exponential sums that :func:`tidy_ratio`
-#: hands to ``sympy.simplify``: its polynomial gcd grows with the degree (minutes at 10**5).
-SIMPLIFY_DEGREE = 2_000
-#: Most exponential terms (numerator and denominator together) of a ratio handed to
-#: ``sympy.simplify``: its time grows steeply with them (adaptive SVT at 10 queries, 32
-#: terms of degree 258: over a minute; the suite's largest at its settings, 13 terms of
-#: degree 160: 0.1 s). Larger ratios are reduced by flint's gcd instead (the same value).
-SIMPLIFY_TERMS = 16
 
 
 def prec() -> int:
@@ -218,110 +208,6 @@ def _integer_sums(f: Terms, r: Fraction) -> dict[int, int]:
     return groups
 
 
-def ratio_degree(f: sympy.Expr, g: sympy.Expr) -> int | None:
-    """The degree of ``f / g`` as a rational function of ``x = exp(1/L)``, ``L`` the lcm of
-    the denominators of the exponents: ``L (max - min)`` over the exponents and 0 (None: an
-    exponent that is not a rational number)."""
-    args = [a.args[0] for a in (f.atoms(sympy.exp) | g.atoms(sympy.exp))]
-    if not all(isinstance(a, sympy.Rational) for a in args):
-        return None
-    q = math.lcm(1, *(int(a.q) for a in args))
-    return int(q * (max([0, *args]) - min([0, *args])))
-
-
-def tidy_ratio(f: sympy.Expr, g: sympy.Expr) -> sympy.Expr:
-    """``f / g``, simplified when its degree (:func:`ratio_degree`) is at most
-    :data:`SIMPLIFY_DEGREE`, else left as the exact quotient (same value, never a hang);
-    inside :func:`~exactdp.programs.release_tidy.quick` (a search over pairs) reduced as a
-    rational function instead (:func:`~exactdp.programs.release_tidy.quick_ratio`, the
-    same value; :func:`tidy_loss` then gives the simplified form of the pair named)."""
-    degree = ratio_degree(f, g)
-    if degree is None or degree > SIMPLIFY_DEGREE:
-        return f / g
-    if QUICK.get() and (fast := quick_ratio(f, g)) is not None:
-        return fast
-    return _simplified(f, g)
-
-
-@functools.lru_cache(maxsize=256)
-def _simplified(f: sympy.Expr, g: sympy.Expr) -> sympy.Expr:
-    """``sympy.simplify(f / g)``, memoised on ``(f, g)`` (sympy expressions are immutable
-    and hashed by structure, and ``sympy.simplify`` is deterministic, so a repeat returns
-    the same expression): a search over pairs meets one ratio again and again
-    (noisy_top_k_gap's suite row: 4 of its 6 ratios, 0.15 s of simplify each). Past
-    :data:`SIMPLIFY_TERMS` terms, the quotient reduced as a rational function of
-    ``exp(1/L)`` (:func:`~exactdp.programs.release_tidy.quick_ratio`: exact, 0.02 s where
-    simplify ran for minutes)."""
-    tf, tg = exp_sum_terms(f, None), exp_sum_terms(g, None)
-    if tf is not None and tg is not None and len(tf) + len(tg) > SIMPLIFY_TERMS:
-        if (fast := quick_ratio(f, g)) is not None:
-            return fast
-    return sympy.simplify(f / g)
-
-
-def tidy_loss(loss: sympy.Expr) -> sympy.Expr | None:
-    """The loss ``ln(r)`` of a ratio ``r`` reduced by :func:`~exactdp.programs.
-    release_tidy.quick_ratio`, as :func:`log_ratio` gives it outside the quick block (the
-    simplified ratio), or ``loss`` itself where it is not such a loss; None where the quick
-    form came from several ratios whose simplified forms differ (the caller computes the
-    loss again outside the block)."""
-    if loss.func is not sympy.log or not (sources := quick_sources(loss.args[0])):
-        return loss
-    forms = {_simplified(f, g) for f, g in sources}
-    return sympy.log(forms.pop()) if len(forms) == 1 else None
-
-
-def _fraction_terms(e: sympy.Expr) -> dict[Fraction, Fraction] | None:
-    t = exp_sum_terms(e, None)
-    return None if t is None else {Fraction(int(a.p), int(a.q)): Fraction(int(c.p), int(c.q))
-                                   for a, c in t.items()}
-
-
-def _product(sums: list[dict[Fraction, Fraction]]) -> dict[Fraction, Fraction]:
-    out = {Fraction(0): Fraction(1)}
-    for f in sums:
-        step: dict[Fraction, Fraction] = {}
-        for a, c in out.items():
-            for b, d in f.items():
-                step[a + b] = step.get(a + b, Fraction(0)) + c * d
-        out = step
-    return out
-
-
-def compare_sums(left: tuple[sympy.Expr, ...], right: tuple[sympy.Expr, ...]) -> int | None:
-    """The sign of ``prod(left) - prod(right)``, each factor an exponential sum ``sum c
-    exp(a)`` (rational ``c``, ``a``), exactly: the products are multiplied out term by term
-    in fractions (where ``sympy.expand`` of the products took seconds at exponents near
-    1e300), equal exponents merged; no term left: 0 (an identity); else the sign of the sum
-    scaled by its largest exponential, a ball. None: not of that form, or undecided."""
-    sums = [_fraction_terms(e) for e in (*left, *right)]
-    if any(t is None for t in sums):
-        return None
-    diff = _product(sums[: len(left)])  # type: ignore[arg-type]
-    for a, c in _product(sums[len(left):]).items():  # type: ignore[arg-type]
-        diff[a] = diff.get(a, Fraction(0)) - c
-    return scaled_sign({a: c for a, c in diff.items() if c})
-
-
-def log_ratio(big: sympy.Expr, small: sympy.Expr) -> sympy.Expr:
-    """``ln(big / small)`` of two positive exponential sums, as ``r + ln k`` when ``big =
-    k exp(r) small`` exactly (then a rational ``r`` when ``k = 1``), else
-    ``ln(tidy_ratio(big, small))``.
-
-    Decided by exact algebra: two sums ``sum c_a exp(a)`` with rational ``a`` are equal
-    iff their coefficients agree exponent by exponent (the ``exp(a)`` of distinct
-    rationals are linearly independent over the algebraic numbers: Lindemann-Weierstrass),
-    so ``r`` and ``k`` can only be the ratio of the leading terms.
-    """
-    f, g = exp_sum_terms(big, None), exp_sum_terms(small, None)
-    if f and g:
-        r = max(f) - max(g)
-        k = f[max(f)] / g[max(g)]
-        if k > 0 and len(f) == len(g) and all(f.get(a + r) == k * c for a, c in g.items()):
-            return r + sympy.log(k)
-    return sympy.log(tidy_ratio(big, small))
-
-
 def _leading_terms(f: Terms) -> tuple[Fraction, int, dict[Fraction, Fraction]] | None:
     """``(k, d, {w: c})``: ``f(v) ~ v**d exp(lam k v) sum_w c exp(lam w)`` as ``v -> +oo``
     (None: f is 0)."""
@@ -349,7 +235,21 @@ def leading(f: Terms, lam: Fraction) -> tuple[Fraction, int, sympy.Expr] | None:
 
 def leading_ball(f: Terms, lam: Fraction) -> tuple[Fraction, int, flint.arb] | None:
     """:func:`leading` with ``C`` enclosed at the working precision instead (a ball of
-    the same sum, formed without sympy; None: f is 0).
+    the same sum, formed without sympy).
+
+    Parameters
+    ----------
+    f : Terms
+        An exponential polynomial ``sum_k p_k(v) exp(lam (k_k v + w_k))``.
+    lam : Fraction
+        Its rate unit ``lam``.
+
+    Returns
+    -------
+    tuple of (Fraction, int, flint.arb) or None
+        ``(k, d, C)`` with ``f(v) ~ C v**d exp(lam k v)`` as ``v -> +oo``: the largest
+        slope ``k``, the degree ``d`` of its polynomial, ``C`` enclosed at the current
+        precision; None when ``f`` is 0.
 
     Examples
     --------

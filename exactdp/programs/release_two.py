@@ -42,12 +42,13 @@ one it is cut by a box ``|u|, |v| <= R`` (:func:`split_face`): critical points i
 direction on each far piece, the box's sides as one-value problems. A face still
 undecided leaves the pattern *unsettled*: its candidates are then lower bounds, and the
 caller keeps its certified bracket. The route is priced before it starts
-(:func:`plane_seconds`, in the loss's estimate: its start line) and takes only the runs
-that price allows (:func:`plane_run`); while it runs, the cells refuse past
-:data:`PLANE_SECONDS` or the plane's line limit and the proofs stop at :data:`PLANE_WORK`
-enclosures, the pattern then keeping the search's bracket: never a long silence. Only
-Laplace noise (continuous densities on the
-support's faces: a face's supremum over its closure is over the face).
+(:func:`~exactdp.programs.release_two_cost.plane_seconds`, in the loss's estimate: its
+start line) and takes only the runs that price allows
+(:func:`~exactdp.programs.release_two_cost.plane_run`); while it runs, the cells refuse
+past :data:`PLANE_SECONDS` or the plane's line limit and the proofs stop at
+:data:`~exactdp.programs.release_two_cost.PLANE_WORK` enclosures, the pattern then
+keeping the search's bracket: never a long silence. Only Laplace noise (continuous
+densities on the support's faces: a face's supremum over its closure is over the face).
 
 References
 ----------
@@ -66,7 +67,6 @@ from typing import Any
 
 from ..cost import check_seconds
 from ..exact.arb import flint_prec
-from .integrate import run_cost
 from .release_cells import cells
 from .release_crit2d import critical_points
 from .release_density import clear_caches
@@ -91,14 +91,11 @@ from .release_face import (
 from .release_plane import MAX_LINES, Face, Line, normal, plane_cells
 from .release_sign2d import nonnegative
 from .release_sup import Terms, add, exact_at, prec, zeros
+from .release_two_cost import PLANE_WORK, face_seconds, plane_shape
 from .runs import Run
 
 #: Directions tried for a face's monotone direction (each with both signs), after its rays.
 DIRECTIONS: tuple[tuple[int, int], ...] = ((1, 0), (0, 1), (1, 1), (1, -1))
-#: Most term enclosures of the monotone-direction proofs of one pattern (about
-#: :data:`ENCLOSURE_SECONDS` each): past it the pattern is left unsettled (its bracket),
-#: never a long silence.
-PLANE_WORK = 1_200_000
 #: Most term enclosures of one face (AdaptiveSVT c = 2 at 2 answers: at most 290,000;
 #: GapSVT c = 2 at 6 answers: more than 400,000): past it the face is undecided, the
 #: pattern keeps its bracket and the faces after it give their edges only.
@@ -111,69 +108,8 @@ PROOF_BOXES = 3000
 STRIP_SLICES = 4
 #: Largest estimated seconds of the plane's cells (each face a density computation).
 PLANE_SECONDS = 60.0
-#: Seconds of one term enclosure of the proofs (GapSVT c = 2 at 5 answers: 0.61 s CPU for
-#: 54,204 on a shared core).
-ENCLOSURE_SECONDS = 1.2e-5
-#: Seconds of the cells, edges and screens of a run's pattern per second of one density
-#: pair of the run (GapSVT c = 2: 70; AdaptiveSVT, four runs a pattern: 170 each).
-PLANE_FACTOR = 300.0
-#: Most estimated seconds of one run's share of this route (:func:`plane_seconds`): a
-#: longer one keeps the search's certified bracket (GapSVT c = 2: 7 noises, 6 answers, at
-#: about 3 s a pattern are the route's; 8 noises, about 11 s, are not).
-PLANE_RUN_SECONDS = 5.0
-#: Enclosures of a run's share of the critical-point searches per (second of its integral
-#: price) ** 1.5 (:func:`plane_seconds`; AdaptiveSVT c = 2 at 2 answers: runs of 0-0.0009
-#: s of integrals, 940,000 enclosures a pattern; GapSVT runs 0.0001 s: a few thousand).
-CRIT_UNITS = 1.6e10
-
-
-def plane_seconds(run: Run) -> float:
-    """Estimated seconds of one run's share of this route on its pattern (both inputs):
-    :func:`plane_base_seconds` and the critical-point searches of its faces (bounded ones,
-    and far pieces without a monotone direction: :func:`split_face`), their enclosures
-    about :data:`CRIT_UNITS` times the run's integral price
-    (:func:`~exactdp.programs.integrate.run_cost`, which counts the density's terms) to the
-    power 1.5 (each box encloses the terms; more terms, more boxes), at most a quarter of
-    :data:`PLANE_WORK` (a pattern's cap, shared by its runs: AdaptiveSVT's four), at
-    :data:`ENCLOSURE_SECONDS` (AdaptiveSVT c = 2 at 2 answers: 940,000 enclosures for
-    (0, 0) vs (0, 1), 860,000 for its twin on (1, 1) vs (0, 0))."""
-    units = min(PLANE_WORK / 4, CRIT_UNITS * run_cost(run) ** 1.5)
-    return plane_base_seconds(run) + units * ENCLOSURE_SECONDS
-
-
-def plane_base_seconds(run: Run) -> float:
-    """Seconds of one run's share of the plane's cells and monotone proofs:
-    :data:`PLANE_FACTOR` density pairs (the cells, the edges' one-value problems, the
-    screens) and the proofs' enclosures, about ``850 * 4**(noises - 3)`` (GapSVT c = 2:
-    848 / 3704 / 54,204 / 161,419-338,160 at 3 / 4 / 6 / 7 noises) up to
-    :data:`PLANE_WORK`, at :data:`ENCLOSURE_SECONDS`. A pattern of several runs pays each
-    run's share (AdaptiveSVT: four runs a pattern)."""
-    each = 2 * (1e-4 * (len(run.draws) + len(run.constraints)) + run_cost(run))
-    units = min(PLANE_WORK, 850 * 4 ** max(len(run.draws) - 3, 0))
-    return PLANE_FACTOR * each + units * ENCLOSURE_SECONDS
-
-
-def plane_run(run: Run) -> bool:
-    """Whether a run is this route's: two released values, every noise Laplace, its cells'
-    and proofs' share (:func:`plane_base_seconds`) estimated within
-    :data:`PLANE_RUN_SECONDS` (the critical-point searches are capped by the work limits)."""
-    return (len(run.released) == 2 and all(d.law == "laplace" for d in run.draws)
-            and plane_base_seconds(run) <= PLANE_RUN_SECONDS)
-
-
 def _text(p: tuple[Fraction, Fraction]) -> str:
     return f"({p[0]}, {p[1]})"
-
-
-def plane_shape(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> bool:
-    """Whether a pattern is this route's: every run of both inputs :func:`plane_run`."""
-    return bool(runs_p) and bool(runs_q) and all(map(plane_run, (*runs_p, *runs_q)))
-
-
-def _face_seconds(runs: Sequence[Run]) -> float:
-    """The cost of one face: both densities (conditioning and a centre integral, about
-    0.1 ms per noise and comparison, as :mod:`exactdp.programs.release_loss`'s search)."""
-    return sum(1e-4 * (len(r.draws) + len(r.constraints)) + run_cost(r) for r in runs)
 
 
 def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str,
@@ -185,7 +121,8 @@ def two_candidates(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, fun
     ``max_lines``: the arrangement's most lines; ``unsettled``: where given, each face not
     settled is appended to it as ``(point, f, g, halves, lam)`` (its closed polygon
     ``halves``, its densities ``f``, ``g``); ``work``: the monotone proofs' term
-    enclosures (at most :data:`PLANE_WORK`).
+    enclosures (at most
+    :data:`~exactdp.programs.release_two_cost.PLANE_WORK`).
 
     Raises
     ------
@@ -205,7 +142,7 @@ def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, to
          max_lines: int, unsettled: list | None, work: int) -> tuple[list[Any], bool, str]:
     """:func:`two_candidates` of a pattern of this shape."""
     holder: dict[str, Any] = {}
-    each = _face_seconds([*runs_p, *runs_q])
+    each = face_seconds([*runs_p, *runs_q])
 
     def compute(u: Any, v: Any) -> tuple[dict, dict]:
         holder["unit"], f = tools.density(list(runs_p), (u, v), func)
@@ -252,11 +189,29 @@ def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, to
 
 
 def undecided_text(face: Face, count: int, spent: list[int]) -> str:
-    """Where a pattern's bracket comes from: the undecided face (its vertices, its rays:
-    the directions it is unbounded in, a point inside it) and why (its work cap
-    :data:`FACE_WORK` or :data:`PLANE_WORK` spent, ``spent`` the enclosures made and the
-    cap; else no monotone direction proved on it or a far piece, or a critical point or a
-    leading part's zero not isolated).
+    """Where a pattern's bracket comes from: the undecided face and why.
+
+    The face is named by a point inside it, its vertices and its rays (the directions it
+    is unbounded in); the cause is its work cap (:data:`FACE_WORK`, or the pattern's
+    :data:`~exactdp.programs.release_two_cost.PLANE_WORK`) spent, else no monotone
+    direction proved on it or a far piece, or a critical point or a leading part's zero
+    not isolated.
+
+    Parameters
+    ----------
+    face : Face
+        The undecided face of the arrangement.
+    count : int
+        The arrangement's number of faces.
+    spent : list of int
+        ``[made, cap]``: the enclosures made so far and the face's cap on them (the cap
+        reached when ``made >= cap``).
+
+    Returns
+    -------
+    str
+        One line: ``the face near (u, v) (one of count; vertices ...; unbounded along
+        ...) undecided: cause``.
 
     Examples
     --------
@@ -280,7 +235,19 @@ def undecided_text(face: Face, count: int, spent: list[int]) -> str:
 
 
 def face_halves(face: Face) -> list[Half]:
-    """The half-planes ``a + b u + c v >= 0`` of a face's edges (its closed polygon)."""
+    """The half-planes ``a + b u + c v >= 0`` of a face's edges (its closed polygon).
+
+    Parameters
+    ----------
+    face : Face
+        A face of the arrangement, its lines with the side it lies on (``signs``).
+
+    Returns
+    -------
+    list of Half
+        ``(a, b, c)`` for each line that holds an edge of the face (lines touching it at
+        a vertex only, or missing it, are left out), oriented so the face is ``>= 0``.
+    """
     sides = edges(face.signs)
     return [(s * a, s * b, s * c) for (a, b, c), s in face.signs
             if any(e.line == (a, b, c) for e in sides)]
@@ -511,14 +478,36 @@ class _Split:
 
 def split_face(f: Terms2, g: Terms2, hs: list[Half], point: Point, lam: Fraction,
                spent: list[int], how: _Split) -> list[Any] | None:
-    """A face's interior candidates where no direction is monotone on the whole face: ``L``
-    constant along a direction (decided exactly: the edges hold every value, and a line
-    across a strip); else the face cut by the box ``|u|, |v| <= R`` (``R`` past its
+    """A face's interior candidates where no direction is monotone on the whole face.
+
+    ``L`` constant along a direction (decided exactly): the edges hold every value, and a
+    line across a strip. Else the face is cut by the box ``|u|, |v| <= R`` (``R`` past its
     vertices): inside it the isolated critical points
     (:func:`~exactdp.programs.release_crit2d.critical_points`), on the far pieces outside
     it a monotone direction each (its limits, as :func:`_face`), on the box's sides inside
     the face a one-value problem each (their ends lie on the face's edges, counted there).
-    None: undecided (the face then keeps the bracket)."""
+
+    Parameters
+    ----------
+    f, g : Terms2
+        The two inputs' densities on the face (exponential polynomials in ``(u, v)``).
+    hs : list of Half
+        The face's closed polygon (:func:`face_halves`).
+    point : Point
+        A point inside the face.
+    lam : Fraction
+        The noise rate of the terms.
+    spent : list of int
+        ``[made, cap]``: the enclosures made so far (updated) and the cap on them.
+    how : _Split
+        The pattern's label, the caller's name and the loss's tools (its candidates).
+
+    Returns
+    -------
+    list of Candidate or None
+        The interior's candidates (critical values attained, limits approached); None
+        when undecided (the face then keeps the pattern's bracket).
+    """
     for d in ((Fraction(a), Fraction(b)) for a, b in DIRECTIONS):
         if not cross2(f, g, d, lam):  # L constant along d: its values are the edges'
             if not (in_cone(hs, d) and in_cone(hs, (-d[0], -d[1]))):

@@ -144,11 +144,11 @@ def test_a_released_gap_is_priced_by_its_grouped_leaves_where_lower():
 
 def test_two_gaps_of_laplace_noise_are_priced_by_the_plane():
     """GapSVT c = 2: a two-gap run the plane takes costs its base plus
-    release_two.plane_seconds (not the search's grid); one it declines (8 noises) keeps
+    release_two_cost.plane_seconds (not the search's grid); one it declines (8 noises) keeps
     the search's price (two densities a point, density_seconds each). The estimate of a
     pair at 4 answers bounds its CPU time, up to a
     factor 3 (measured: 0.6 s CPU, 3.6 s estimated)."""
-    from exactdp.programs import release_two as T
+    from exactdp.programs import release_two_cost as T
 
     g = L.gap_svt(epsilon=1, threshold=1, c=2)
     runs = [r for r in release_trace(g, (1,) * 8).runs if len(r.released) == 2]

@@ -22,12 +22,10 @@ from exactdp.programs.release_sup import exact_at
 from exactdp.programs.release_two import (
     face_halves,
     line_density,
-    plane_base_seconds,
-    plane_seconds,
-    plane_shape,
     two_candidates,
     undecided_text,
 )
+from exactdp.programs.release_two_cost import plane_base_seconds, plane_seconds
 
 from .quadrature import _integral, laplace_cdf, laplace_pdf
 
@@ -126,43 +124,6 @@ def test_the_density_of_two_gaps_matches_the_sampler():
     exact = d.density((False, False, Fraction(1, 3), Fraction(5, 2)))
     ref = gap_density(q, (False, False, "REAL", "REAL"), (mpmath.mpf(1) / 3, mpmath.mpf(5) / 2))
     assert abs(mpmath.mpf(sympy.N(exact, 40)) - ref) < mpmath.mpf(10) ** -25 * ref
-
-
-def test_plane_shape_needs_two_values_of_laplace_noise():
-    g = L.gap_svt(epsilon=1, threshold=1, c=2)
-    d = g.distribution((1, 1, 0))
-    two = [k for k, o in zip(d.keys, d.outputs, strict=True)
-           if sum(1 for x in o if x not in (False, None)) == 2]
-    one = [k for k, o in zip(d.keys, d.outputs, strict=True)
-           if sum(1 for x in o if x not in (False, None)) == 1]
-    assert plane_shape(d.runs[two[0]], d.runs[two[0]])
-    assert not plane_shape(d.runs[one[0]], d.runs[one[0]])
-
-
-def test_the_plane_route_takes_the_runs_its_price_allows():
-    """GapSVT c = 2: runs of up to 7 noises (6 answers) are priced within
-    PLANE_RUN_SECONDS and taken; 8 noises and more keep the search's certified bracket.
-    The price is the documented sum: PLANE_FACTOR density pairs plus the proofs'
-    enclosures (850 * 4**(noises - 3), at most PLANE_WORK)."""
-    from exactdp.programs import release_two as T
-    from exactdp.programs.integrate import run_cost
-    from exactdp.programs.release import release_trace
-
-    g = L.gap_svt(epsilon=1, threshold=1, c=2)
-    runs = [r for r in release_trace(g, (1,) * 8).runs if len(r.released) == 2]
-    small = [r for r in runs if len(r.draws) <= 7]
-    large = [r for r in runs if len(r.draws) >= 8]
-    assert small and large
-    assert all(T.plane_run(r) and T.plane_shape([r], [r]) for r in small)
-    assert not any(T.plane_run(r) or T.plane_shape([r], [r]) for r in large)
-    for r in runs:
-        each = 2 * (Fraction(1, 10**4) * (len(r.draws) + len(r.constraints))) + 2 * run_cost(r)
-        units = min(T.PLANE_WORK, 850 * 4 ** (len(r.draws) - 3))
-        want = T.PLANE_FACTOR * float(each) + units * T.ENCLOSURE_SECONDS
-        assert abs(T.plane_base_seconds(r) - want) < 1e-9 * want
-        crit = min(T.PLANE_WORK / 4, T.CRIT_UNITS * run_cost(r) ** 1.5) * T.ENCLOSURE_SECONDS
-        assert abs(T.plane_seconds(r) - want - crit) < 1e-9 * want
-        assert T.plane_run(r) == (T.plane_base_seconds(r) <= T.PLANE_RUN_SECONDS)
 
 
 @program(sensitivity=1, output="release", counts=("c",))
@@ -345,17 +306,6 @@ def test_adaptive_svt_c2_two_gaps_exact_where_it_was_a_bracket():
         if f0 and g0:
             top = max(top, abs(mpmath.log(f0 / g0)))
     assert top <= v + mpmath.mpf(10) ** -15 and v - top < 1e-9
-
-
-def test_plane_price_counts_critical_searches_by_the_terms():
-    """GapSVT's runs (few terms) add little for the critical-point searches; AdaptiveSVT's
-    (0.0006-0.0009 s of integrals a run) most of their price; the base is unchanged."""
-    gap = L.gap_svt(epsilon=1, threshold=1, c=2).distribution((0,) * 5)
-    runs = [r for rs in gap.runs.values() for r in rs if plane_shape(rs, rs)]
-    assert runs and sum(map(plane_seconds, runs)) < 1.15 * sum(map(plane_base_seconds, runs))
-    ad = L.adaptive_svt(epsilon=1, threshold=0, c=2).distribution((0, 0))
-    key = next(k for k, o in zip(ad.keys, ad.outputs, strict=True) if str(o) == "(REAL, REAL)")
-    assert all(plane_seconds(r) >= plane_base_seconds(r) for r in ad.runs[key])
 
 
 def test_an_undecided_face_is_named_in_the_bracket(monkeypatch):
