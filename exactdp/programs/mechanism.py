@@ -388,11 +388,10 @@ class ProgramMechanism(Mechanism):
         exp(-epsilon/N)`` (over a power of ``x``) for every epsilon, or None when they are.
 
         Every run must integrate to ``sum q lam**e exp(lam W)`` (or a quotient of two) with
-        one unit ``lam``, a coin weight a sum ``q exp(c lam)`` (a rational coin: any), and
-        every noise scale must be a rational multiple of
-        ``1/epsilon`` (decided on the runs at a symbolic epsilon, traced, not integrated);
-        and no ``e > 0`` term may survive the sum over an output's runs (as
-        :meth:`exactdp.SparseVector.rational_obstruction`). Cached per answers.
+        one unit ``lam``, a coin weight a sum ``q exp(c lam)`` (a rational coin: any), every
+        noise scale a rational multiple of ``1/epsilon`` (decided on the runs at a symbolic
+        epsilon, traced, not integrated); no ``e > 0`` term may survive the sum over an
+        output's runs (as :meth:`exactdp.SparseVector.rational_obstruction`). Cached.
         """
         return _obstruction(self, tuple(sv.exact))
 
@@ -409,19 +408,17 @@ class ProgramMechanism(Mechanism):
         return rf
 
     def check_cost(self, func: str, vectors: Sequence[ScoreVector]) -> None:
-        """Refuse, naming ``func``, an exact analysis of these answer vectors estimated
-        above :data:`exactdp.cost.SECONDS_LIMIT`: the runs of the first vector (counted
-        against the run limit) times the integrator's cost of each, for every vector;
-        past :data:`~exactdp.programs.trace.PROBE_AT` runs, as estimated by the
-        enumeration's probes, before the enumeration goes on.
+        """Refuse, naming ``func``, answers the declaration refuses (before any run), then
+        an exact analysis of these answer vectors estimated above
+        :data:`exactdp.cost.SECONDS_LIMIT`: the runs of the first vector (counted against
+        the run limit) times the integrator's cost of each, for every vector; past
+        :data:`~exactdp.programs.trace.PROBE_AT` runs, as estimated by the enumeration's
+        probes, before the enumeration goes on.
 
         Raises
         ------
-        TooCostly
-            With the estimate and the cheaper route.
-        ValueError
-            Answers the program's declaration refuses (irrational, outside its domain),
-            before any run.
+        ValueError, TooCostly
+            Refused answers (:func:`program_answers`); the estimate and cheaper route.
         """
         for v in vectors:
             program_answers(self, v, func)
@@ -555,13 +552,8 @@ class ProgramDistribution(OutputDistribution):
         return gen.choice(len(p), size=size, p=p / p.sum()).astype(np.int64)
 
     def expected_error(self, method: str = "exact", dps: int = 30):
-        """The expected error of a selection program (``q* - q_output``).
-
-        Raises
-        ------
-        ValueError
-            For a sequence program (its outputs are not indices).
-        """
+        """The expected error of a selection program (``q* - q_output``); ValueError for
+        a sequence program (its outputs are not indices)."""
         self._selection_only("expected_error")
         return super().expected_error(method, dps)
 
