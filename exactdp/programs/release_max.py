@@ -220,10 +220,12 @@ def form_seconds(form: MaxForm) -> float:
     return max_seconds(n, len(set(form.offsets)), span, form.law)
 
 
-#: A pair whose offsets all move by one shift (``q' = q + c``) costs this many times
+#: A pair whose offsets all move by one shift (``q' = q + c``) costs up to this many times
 #: :func:`form_seconds`: its critical values meet the end values, so every precision of
 #: :data:`PRECISIONS` is tried, and its derivative's factors are larger (measured 12x at 20
-#: scores, 21x at 40 spanning 976 steps: 203 s CPU).
+#: scores spanning 476 steps, 21x at 40 spanning 976 steps: 203 s CPU); the factor is the
+#: steps per score up to this (``0..39`` moved by one: 4.1 s CPU, 5.6 s estimated, where
+#: 25x refused it at 141 s).
 TRANSLATED = 25.0
 
 
@@ -250,9 +252,12 @@ def pair_seconds(form: MaxForm, other: MaxForm) -> float:
     offsets = (*form.offsets, *other.offsets)
     L = math.lcm(*[v.denominator for v in offsets])
     span = int((max(offsets) - min(offsets)) * L)
-    one = max_seconds(len(form.offsets), len(set(offsets)), span, form.law)
+    n = len(form.offsets)
+    one = max_seconds(n, len(set(offsets)), span, form.law)
     shifts = {b - a for a, b in zip(form.offsets, other.offsets, strict=False)}
-    return one * TRANSLATED if len(shifts) == 1 and shifts != {0} else one
+    if len(shifts) == 1 and shifts != {0}:  # the slowdown grows with the steps per score:
+        return one * min(TRANSLATED, max(1.0, span / n))  # about 1x for 0..n-1 moved by 1
+    return one
 
 
 # ------------------------------------------------------------------ critical points

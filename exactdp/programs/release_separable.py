@@ -99,14 +99,19 @@ def separable_shift(run: Run, other: Run) -> Shift | None:
     if not rows or len(noises) != len(rows) or any(
             run.draws[i] != other.draws[i] or run.draws[i].law not in LAWS for i in noises):
         return None
-    A = flint.fmpq_mat([[_fmpq(row.get(i, 0)) for i in noises] for row in rows])
-    if A.det() == 0:
-        return None
-    d = A.solve(flint.fmpq_mat([[_fmpq(c)] for c in consts]))
+    if all(len(row) == 1 for row in rows):  # one noise a value (histograms): no matrix
+        shifts = {i: _fmpq(c) / _fmpq(a) for row, c in zip(rows, consts, strict=True)
+                  for i, a in row.items()}
+    else:
+        A = flint.fmpq_mat([[_fmpq(row.get(i, 0)) for i in noises] for row in rows])
+        if A.det() == 0:
+            return None
+        d = A.solve(flint.fmpq_mat([[_fmpq(c)] for c in consts]))
+        shifts = {i: d[j, 0] for j, i in enumerate(noises)}
     spread: sympy.Expr = sympy.Integer(0)
     moves = set()
-    for j, i in enumerate(noises):
-        shift = d[j, 0]
+    for i in noises:
+        shift = shifts[i]
         if run.draws[i].law == "exponential":
             moves.add(-1 if shift > 0 else 1 if shift < 0 else 0)
         else:

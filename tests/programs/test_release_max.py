@@ -228,6 +228,15 @@ def test_form_seconds_counts_the_pieces_and_the_factors_degree():
     assert max_seconds(30, 2, 1000) < max_seconds(30, 30, 1000) / 50  # [0, 1] * 15
     one, moved = form(range(20)), form([*range(19), 20])
     assert pair_seconds(one, moved) == max_seconds(20, 21, 20)  # the common lattice
-    assert pair_seconds(one, form(range(1, 21))) == TRANSLATED * max_seconds(20, 21, 20)
+    # translated: the factor is the steps per score, up to TRANSLATED (12x measured at 20
+    # scores spanning 476 steps; 0..39 moved by one: 4.1 s CPU, refused at 141 s before)
+    assert pair_seconds(one, form(range(1, 21))) == max_seconds(20, 21, 20)
+    spread = form([24 * k for k in range(20)])  # 457 steps: 22.85 a score
+    assert pair_seconds(spread, form([24 * k + 1 for k in range(20)])) == (
+        457 / 20 * max_seconds(20, 40, 457))
+    wide = form([30 * k for k in range(20)])  # 571 steps: 28.55 a score, capped
+    assert pair_seconds(wide, form([30 * k + 1 for k in range(20)])) == (
+        TRANSLATED * max_seconds(20, 40, 571))
+    assert 4.1 / 2.5 < pair_seconds(form(range(40)), form(range(1, 41))) < 2.5 * 4.1
     tiny = form([Fraction(1, 10**6)] * 60)  # one step alone, 10^6 steps with [0, 1] * 30
     assert pair_seconds(form([0, 1] * 30), tiny) > 10 * SECONDS_LIMIT > form_seconds(tiny)
