@@ -91,6 +91,9 @@ class Tools:
     bounded: bool  # the pattern has a translation bound
     #: Estimated seconds left for the plane route on two gaps (one list for one loss).
     budget: list[float] = field(default_factory=lambda: [CHAIN_PLANE_SECONDS])
+    #: The best candidate of the patterns before (None: none yet): a polygon whose ``|ln
+    #: f/g|`` is proved below it cannot change the loss.
+    top: Callable[[], Any] = lambda: None
 
 
 @dataclass(frozen=True)

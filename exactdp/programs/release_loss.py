@@ -410,8 +410,8 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
             continue  # its step after its critical points, below
         else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
             found, why = several_values(dist.runs[key], other.runs[key], label, func,
-                                        _tools(bound, budget), partial(_multi, dist, other,
-                                                                       key, label, func, bound))
+                                        _tools(bound, budget, top), partial(
+                                            _multi, dist, other, key, label, func, bound))
             out += found
             if why is not None:
                 brackets.append(Bracketed(label, bound, why.why, why.faces))
@@ -522,10 +522,10 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.
                       f"{label} with the values ({text})")]
 
 
-def _tools(bound: sympy.Expr | None, budget: list[float] | None = None) -> Tools:
+def _tools(bound: sympy.Expr | None, budget: list | None = None, top: Any = None) -> Tools:
     return Tools(Candidate, _cell_candidates, _dratio, _density, _lam, _terms,
                  lambda c: bound is not None and _reaches(c, bound), bound is not None,
-                 [CHAIN_PLANE_SECONDS] if budget is None else budget)
+                 [CHAIN_PLANE_SECONDS] if budget is None else budget, top or (lambda: None))
 
 
 def loss_supremum(dist: Any, other: Any) -> LossSupremum:
@@ -563,14 +563,14 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
         # each end from its own ball: a union's radius has 30 bits, which put the ends of
         # [2/5, 9/20] 5e-11 outside them
         lo, hi = hull_ends([low, high])
-        lo_text, hi_text = lo, hi
+        exact = lo if top is None or result is None or result.interval else result.loss
     worst = max(open_, key=lambda b: float(b.upper))
     at = top.witness if top is not None else "no output"
-    text = (f"a certified bracket [{float(lo_text):.6g}, {float(hi_text):.6g}] (width "
-            f"{float(hi_text - lo_text):.2g}): at least {at}; at most {worst.upper} by a "
+    text = (f"a certified bracket [{float(lo):.6g}, {float(hi):.6g}] (width "
+            f"{float(hi - lo):.2g}): at least {at}; at most {worst.upper} by a "
             f"translation of the noises on {worst.label} ({worst.why})")
-    direction = result.direction if result is not None else 1
-    return LossSupremum((lo + hi) / 2, False, direction, text, interval=(lo, hi))
+    direction = result.direction if result is not None else 1  # lower end: exact where it is
+    return LossSupremum((lo + hi) / 2, False, direction, text, interval=(exact, hi))
 
 
 def directional_supremum(dist: Any, other: Any, sign: int, floor: sympy.Expr | None = None
