@@ -49,6 +49,7 @@ import flint
 
 from ..exact.arb import flint_prec
 from .release_face import Half, Point, Terms2, along, region, sub2
+from .release_polygon import IHalf, IPoint, corners, int_half, solid
 from .release_sup import prec
 from .release_taylor import fraction_ball
 
@@ -56,18 +57,6 @@ from .release_taylor import fraction_ball
 MAX_BOXES = 3000
 
 Box = tuple[Fraction | None, Fraction | None, Fraction | None, Fraction | None]
-#: A closed half-plane ``a + b x + c y >= 0`` with integer coefficients.
-IHalf = tuple[int, int, int]
-#: The point ``(X / W, Y / W)``, integers, ``W > 0``.
-IPoint = tuple[int, int, int]
-
-
-def int_half(h: Half) -> IHalf:
-    """``h`` scaled to coprime integers (the same half-plane)."""
-    d = math.lcm(*(Fraction(x).denominator for x in h))
-    a, b, c = (int(x * d) for x in h)
-    g = math.gcd(a, b, c) or 1
-    return a // g, b // g, c // g
 
 
 def _box_halves(b: Box) -> list[IHalf]:
@@ -79,18 +68,6 @@ def _box_halves(b: Box) -> list[IHalf]:
         n, d = -s * x.numerator, s * x.denominator
         out.append((n, d, 0) if k < 2 else (n, 0, d))
     return out
-
-
-def _meet(h1: IHalf, h2: IHalf) -> IPoint | None:
-    """Where the boundary lines of two half-planes cross (None: parallel)."""
-    det = h1[1] * h2[2] - h1[2] * h2[1]
-    if det == 0:
-        return None
-    x, y = h1[2] * h2[0] - h1[0] * h2[2], h1[0] * h2[1] - h1[1] * h2[0]
-    if det < 0:
-        x, y, det = -x, -y, -det
-    g = math.gcd(x, y, det)
-    return x // g, y // g, det // g
 
 
 @dataclass(frozen=True)
@@ -108,25 +85,13 @@ class Part:
 
 
 def part(hs: list[IHalf]) -> Part | None:
-    """The vertices and extreme rays of the intersection of ``hs`` in exact integers
-    (:func:`~exactdp.programs.release_face.region`'s, without a Fraction), or None when it
-    is empty or has no vertex."""
-    verts = set()
-    for i, h in enumerate(hs):
-        for h2 in hs[:i]:
-            p = _meet(h, h2)
-            if p is not None and all(k[0] * p[2] + k[1] * p[0] + k[2] * p[1] >= 0
-                                     for k in hs):
-                verts.add(p)
-    if not verts:
+    """The part of the polygon ``hs`` (:func:`~exactdp.programs.release_polygon.corners`,
+    exact integers) with its coordinates' balls and ranges, or None when it is empty or
+    has no vertex."""
+    found = corners(hs)
+    if found is None:
         return None
-    rays = set()
-    for h in hs:
-        for d in ((-h[2], h[1]), (h[2], -h[1])):
-            if (d[0] or d[1]) and all(k[1] * d[0] + k[2] * d[1] >= 0 for k in hs):
-                g = math.gcd(*d)
-                rays.add((d[0] // g, d[1] // g))
-    vs = tuple(sorted(verts))
+    vs, rays = found
     rng, spans = [], []
     for axis in (0, 1):
         vals = [Fraction(p[axis], p[2]) for p in vs]
@@ -134,7 +99,7 @@ def part(hs: list[IHalf]) -> Part | None:
         hi = None if any(r[axis] > 0 for r in rays) else max(vals)
         rng.append((lo, hi))
         spans.append(_span(lo, hi) if lo is not None and hi is not None else None)
-    return Part(vs, tuple(sorted(rays)),
+    return Part(vs, rays,
                 tuple(flint.arb(flint.fmpq(p[0], p[2])) for p in vs),
                 tuple(flint.arb(flint.fmpq(p[1], p[2])) for p in vs),
                 tuple(rng), tuple(spans))
@@ -398,7 +363,7 @@ def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_B
                 enc = _mean_value(terms, grads, reg, lam)
                 if enc >= 0:
                     continue
-            if enc is not None and enc < 0 and _solid(reg):
+            if enc is not None and enc < 0 and solid(reg.vertices, reg.rays):
                 return False
             todo += [(half, 1 - axis) for half in _split(b, lam, axis)]
     return True
@@ -427,15 +392,6 @@ def _mean_value(h: Compiled, grads: tuple[Compiled, Compiled], reg: Part, lam: F
     cx, cy = flint.arb(sx.mid()), flint.arb(sy.mid())
     return (_box_value(h, cx, cy, lb) + _box_value(grads[0], sx, sy, lb) * (sx - cx)
             + _box_value(grads[1], sx, sy, lb) * (sy - cy))
-
-
-def _solid(reg: Part) -> bool:
-    """Whether the part has interior points (three vertices not on one line, or a vertex
-    and two independent rays, or two vertices and a ray off their line)."""
-    p = reg.vertices[0]
-    dirs = [(q[0] * p[2] - p[0] * q[2], q[1] * p[2] - p[1] * q[2]) for q in reg.vertices[1:]]
-    dirs += list(reg.rays)
-    return any(a[0] * b[1] - a[1] * b[0] != 0 for i, a in enumerate(dirs) for b in dirs[:i])
 
 
 def below_exp(level: flint.arb) -> Fraction | None:

@@ -95,6 +95,7 @@ from .release_face import (
     to_terms2,
 )
 from .release_plane import MAX_LINES, Face, Line, normal, plane_cells
+from .release_polygon import solid
 from .release_select import abs_ball
 from .release_sign2d import below_exp, nonnegative, within
 from .release_sup import Terms, add, exact_at, prec, zeros
@@ -539,7 +540,7 @@ def split_face(f: Terms2, g: Terms2, hs: list[Half], point: Point, lam: Fraction
         for piece in far:
             part = hs + piece
             r = region(part)
-            if r is None or not _solid(r):
+            if r is None or not solid([(*v, 1) for v in r.vertices], r.rays):
                 continue
             mono = _monotone(f, g, part, lam, _inside(r), spent, STRIP_SLICES)
             if mono is None:
@@ -570,14 +571,6 @@ def _inside(r: Region) -> Point:
     n = len(r.vertices)
     return (sum((p[0] for p in r.vertices), Fraction(0)) / n + sum(d[0] for d in r.rays),
             sum((p[1] for p in r.vertices), Fraction(0)) / n + sum(d[1] for d in r.rays))
-
-
-def _solid(r: Region) -> bool:
-    """Whether a polygon has interior points (:func:`~exactdp.programs.release_sign2d.
-    nonnegative`'s test, in Fractions)."""
-    p = r.vertices[0]
-    dirs = [(q[0] - p[0], q[1] - p[1]) for q in r.vertices[1:]] + list(r.rays)
-    return any(a[0] * b[1] - a[1] * b[0] != 0 for i, a in enumerate(dirs) for b in dirs[:i])
 
 
 def _on_line(f: Terms2, g: Terms2, hs: list[Half], p: Point, e: Point, lam: Fraction,

@@ -56,7 +56,8 @@ def test_the_integer_part_is_the_fraction_region():
     from itertools import product
 
     from exactdp.programs.release_face import extremes, region
-    from exactdp.programs.release_sign2d import _box_halves, int_half, part
+    from exactdp.programs.release_polygon import int_half
+    from exactdp.programs.release_sign2d import _box_halves, part
 
     polys = [QUADRANT, [(F(1), F(1), F(-1)), (F(1), F(-1), F(1)), (F(0), F(0), F(1))],
              QUADRANT + [(F(7, 3), F(-1, 2), F(-2, 5))], [(F(-1, 3), F(1), F(0))]]
