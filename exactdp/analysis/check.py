@@ -333,10 +333,11 @@ def _check_density_seconds(mech, q: ScoreVector, count: int, qualifier: str = ""
 
 def _ends(loss) -> tuple[sympy.Expr, sympy.Expr]:
     """``(lo, hi)`` of a density loss: its exact value twice, or a certified bracket's ends
-    (sympy Floats taken at their exact binary values)."""
+    (sympy Floats taken at their exact binary values; an exact end as it is)."""
     if loss.interval is None:
         return loss.loss, loss.loss
-    return sympy.Rational(loss.interval[0]), sympy.Rational(loss.interval[1])
+    lo, hi = (sympy.Rational(v) if isinstance(v, sympy.Float) else v for v in loss.interval)
+    return lo, hi
 
 
 def _density_check_dp(mech, q: ScoreVector, nbrs: list[ScoreVector], claim: sympy.Expr,

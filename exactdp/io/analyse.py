@@ -218,7 +218,8 @@ def _within(loss, eps: sympy.Expr) -> bool:
     """``loss <= eps`` exactly; a certified bracket by its ends (undecided: one line)."""
     if loss.interval is None:
         return compare(loss.loss, eps) <= 0
-    lo, hi = (sympy.Rational(v) for v in loss.interval)  # the Floats' exact binary values
+    lo, hi = (sympy.Rational(v) if isinstance(v, sympy.Float) else v  # a Float's exact
+              for v in loss.interval)  # binary value; an exact end as it is
     if compare(hi, eps) <= 0 or compare(lo, eps) > 0:
         return compare(hi, eps) <= 0
     raise UndecidedSignError(f"the certified bracket [{float(lo):.6g}, {float(hi):.6g}] of the "

@@ -93,6 +93,9 @@ class Tools:
     budget: list[float] = field(default_factory=lambda: [CHAIN_PLANE_SECONDS])
     #: The plane route's start line, given its price a pattern (None: its budget's line).
     line: Callable[[float], None] | None = None
+    #: The best candidate of the patterns before (None: none yet): a polygon whose ``|ln
+    #: f/g|`` is proved below it cannot change the loss.
+    top: Callable[[], Any] = lambda: None
 
 
 @dataclass(frozen=True)

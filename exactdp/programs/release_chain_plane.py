@@ -46,12 +46,10 @@ from typing import Any
 import flint
 
 from ..cost import TooCostly
-from ..exact.arb import flint_prec
 from ..progress import start_line
 from .integrate import run_cost
-from .release_face import Half, Terms2, sub2
-from .release_sign2d import nonnegative
-from .release_sup import prec
+from .release_face import Half, Terms2
+from .release_sign2d import below_exp, within
 from .release_two import two_candidates
 from .release_two_cost import ENCLOSURE_SECONDS
 from .runs import Run
@@ -184,21 +182,6 @@ def plane_chain(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: 
     return two[0], [Undecided(label, p, f, g, hs, lam) for p, f, g, hs, lam in raw]
 
 
-def _scaled(h: Terms2, e: Fraction) -> Terms2:
-    return {k: {m: c * e for m, c in p.items()} for k, p in h.items()}
-
-
-def _below_exp(level: flint.arb) -> Fraction | None:
-    """A rational ``E`` with ``1 <= E < exp(level)`` (None: ``level`` not above 0)."""
-    with flint_prec(prec()):
-        low = level.lower().exp().lower()
-        if not low > 1:
-            return None
-        man, exp = low.mid().man_exp()
-    value = Fraction(int(man)) * Fraction(2) ** int(exp)
-    return max(Fraction(1), value * Fraction(2**20 - 1, 2**20))
-
-
 def below_level(faces: Sequence[Undecided], level: flint.arb, spent: list[int]) -> bool:
     """Whether ``|ln f/g| < level`` is proved on every closed polygon of ``faces``: ``E g -
     f >= 0`` and ``E f - g >= 0`` (:func:`~exactdp.programs.release_sign2d.nonnegative`)
@@ -229,14 +212,11 @@ def below_level(faces: Sequence[Undecided], level: flint.arb, spent: list[int]) 
     >>> below_level([face], flint.arb("0.5"), [0]), below_level([face], flint.arb("0.3"), [0])
     (True, False)
     """
-    e = _below_exp(level)
+    e = below_exp(level)
     if e is None:
         return not faces
-    for face in faces:
-        for h in (sub2(_scaled(face.g, e), face.f), sub2(_scaled(face.f, e), face.g)):
-            if not nonnegative(h, face.halves, face.lam, PRUNE_BOXES, spent, PRUNE_WORK):
-                return False
-    return True
+    return all(within(face.f, face.g, face.halves, face.lam, e, PRUNE_BOXES, spent,
+                      PRUNE_WORK) for face in faces)
 
 
 def undecided_text(faces: Sequence[Undecided]) -> str:

@@ -30,7 +30,8 @@ from typing import Any
 
 import flint
 
-from .release_plane import Line, UVPoly, meet
+from .release_plane import Line, UVPoly
+from .release_polygon import corners, int_half
 from .release_sup import Terms
 from .release_taylor import fraction_ball
 
@@ -324,23 +325,15 @@ class Region:
 
 
 def region(hs: list[Half]) -> Region | None:
-    """The vertices and extreme rays of the intersection of ``hs`` (pointed: a vertex
-    exists when nonempty), or None when it is empty or has no vertex (the caller adds the
-    half-planes of a box corner)."""
-    verts: set[Point] = set()
-    for i, h in enumerate(hs):
-        for h2 in hs[:i]:
-            p = meet(h, h2)
-            if p is not None and all(_value(k, p) >= 0 for k in hs):
-                verts.add(p)
-    if not verts:
+    """The vertices and extreme rays (coprime integer directions) of the intersection of
+    ``hs`` (:func:`~exactdp.programs.release_polygon.corners`; pointed: a vertex exists when
+    nonempty), or None when it is empty or has no vertex (the caller adds the half-planes
+    of a box corner)."""
+    found = corners([int_half(h) for h in hs])
+    if found is None:
         return None
-    rays = set()
-    for h in hs:
-        for d in ((-h[2], h[1]), (h[2], -h[1])):
-            if (d[0] or d[1]) and in_cone(hs, d):
-                rays.add(d)
-    return Region(tuple(sorted(verts)), tuple(sorted(rays)))
+    return Region(tuple(sorted((Fraction(x, w), Fraction(y, w)) for x, y, w in found[0])),
+                  tuple((Fraction(a), Fraction(b)) for a, b in found[1]))
 
 
 def extremes(r: Region, lin: Point, const: Fraction) -> tuple[Fraction | None, Fraction | None]:

@@ -407,8 +407,9 @@ def _patterns(dist: Any, other: Any, func: str, step: Steps) -> Found:
         else:  # gaps of a chain (noisy top-k): exact, or rays; else a search
             found, why = several_values(dist.runs[key], other.runs[key], label, func,
                                         _tools(bound, budget, partial(
-                                            meter.plane, ordered, n, t, budget=budget[0])),
-                                        partial(_multi, dist, other, key, label, func, bound))
+                                            meter.plane, ordered, n, t, budget=budget[0]),
+                                            top), partial(_multi, dist, other, key, label,
+                                                          func, bound))
             out += found
             if why is not None:
                 brackets.append(Bracketed(label, bound, why.why, why.faces))
@@ -496,10 +497,11 @@ def _multi(dist: Any, other: Any, key: Any, label: str, func: str, bound: sympy.
 
 
 def _tools(bound: sympy.Expr | None, budget: list[float] | None = None,
-           line: Callable[[float], None] | None = None) -> Tools:
+           line: Callable[[float], None] | None = None, top: Any = None) -> Tools:
     return Tools(Candidate, _cell_candidates, _dratio, _density, _lam, _terms,
                  lambda c: bound is not None and reaches(c, bound), bound is not None,
-                 [CHAIN_PLANE_SECONDS] if budget is None else budget, line)
+                 [CHAIN_PLANE_SECONDS] if budget is None else budget, line,
+                 top or (lambda: None))
 
 
 def loss_supremum(dist: Any, other: Any) -> LossSupremum:
@@ -537,14 +539,14 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
         # each end from its own ball: a union's radius has 30 bits, which put the ends of
         # [2/5, 9/20] 5e-11 outside them
         lo, hi = hull_ends([low, high])
-        lo_text, hi_text = lo, hi
+        exact = lo if top is None or result is None or result.interval else result.loss
     worst = max(open_, key=lambda b: float(b.upper))
     at = top.witness if top is not None else "no output"
-    text = (f"a certified bracket [{float(lo_text):.6g}, {float(hi_text):.6g}] (width "
-            f"{float(hi_text - lo_text):.2g}): at least {at}; at most {worst.upper} by a "
+    text = (f"a certified bracket [{float(lo):.6g}, {float(hi):.6g}] (width "
+            f"{float(hi - lo):.2g}): at least {at}; at most {worst.upper} by a "
             f"translation of the noises on {worst.label} ({worst.why})")
-    direction = result.direction if result is not None else 1
-    return LossSupremum((lo + hi) / 2, False, direction, text, interval=(lo, hi))
+    direction = result.direction if result is not None else 1  # lower end: exact where it is
+    return LossSupremum((lo + hi) / 2, False, direction, text, interval=(exact, hi))
 
 
 def directional_supremum(dist: Any, other: Any, sign: int, floor: sympy.Expr | None = None

@@ -16,8 +16,13 @@ vertices (or infinite along a ray, decided exactly: then the box is split); a mo
 ``u**i`` on an unbounded side of one sign is bounded by ``(i / (e eta))**i exp(eta |u|)``
 for ``eta > 0`` (``x**i exp(-eta x)`` is largest at ``x = i/eta``), ``eta`` half the
 slowest decay of the term along the rays, so the bound is again an exponential of an
-affine function with a finite supremum. A box whose enclosure is ``>= 0`` is proved; one
-``< 0`` (on a part with interior points) disproves; else it is split, up to a budget.
+affine function with a finite supremum. On a bounded box where that enclosure is not
+decisive the mean-value form ``H(c) + H_u(B) (u - c_u) + H_v(B) (v - c_v)`` (``c`` the box's
+centre, the derivatives enclosed term by term over the box ``B``) is tried: its width is
+second order in the box's size, so large terms with a small sum (a density's terms near
+an edge of its face) need far fewer boxes. A box whose enclosure is ``>= 0`` is proved;
+one ``< 0`` (on a part with interior points) disproves; else it is split, up to a
+budget.
 
 Rigorous and fast: the geometry (the part's vertices and rays, which side of a line a
 point is on, the signs of slopes along rays) is exact integer arithmetic (homogeneous
@@ -28,9 +33,9 @@ the largest and least of its balls at the vertices, so every enclosure holds.
 References
 ----------
 R. E. Moore, R. B. Kearfott and M. J. Cloud, *Introduction to Interval Analysis*, SIAM
-2009, chapter 6 (range enclosures, subdivision). F. Johansson, "Arb: efficient
-arbitrary-precision midpoint-radius interval arithmetic", IEEE Trans. Computers 66(8),
-2017.
+2009, chapter 6 (range enclosures, the mean-value form, subdivision). F. Johansson, "Arb:
+efficient arbitrary-precision midpoint-radius interval arithmetic", IEEE Trans. Computers
+66(8), 2017.
 """
 
 from __future__ import annotations
@@ -43,7 +48,8 @@ from fractions import Fraction
 import flint
 
 from ..exact.arb import flint_prec
-from .release_face import Half, Point, Terms2, region
+from .release_face import Half, Point, Terms2, along, region, sub2
+from .release_polygon import IHalf, IPoint, corners, int_half, solid
 from .release_sup import prec
 from .release_taylor import fraction_ball
 
@@ -51,18 +57,6 @@ from .release_taylor import fraction_ball
 MAX_BOXES = 3000
 
 Box = tuple[Fraction | None, Fraction | None, Fraction | None, Fraction | None]
-#: A closed half-plane ``a + b x + c y >= 0`` with integer coefficients.
-IHalf = tuple[int, int, int]
-#: The point ``(X / W, Y / W)``, integers, ``W > 0``.
-IPoint = tuple[int, int, int]
-
-
-def int_half(h: Half) -> IHalf:
-    """``h`` scaled to coprime integers (the same half-plane)."""
-    d = math.lcm(*(Fraction(x).denominator for x in h))
-    a, b, c = (int(x * d) for x in h)
-    g = math.gcd(a, b, c) or 1
-    return a // g, b // g, c // g
 
 
 def _box_halves(b: Box) -> list[IHalf]:
@@ -74,18 +68,6 @@ def _box_halves(b: Box) -> list[IHalf]:
         n, d = -s * x.numerator, s * x.denominator
         out.append((n, d, 0) if k < 2 else (n, 0, d))
     return out
-
-
-def _meet(h1: IHalf, h2: IHalf) -> IPoint | None:
-    """Where the boundary lines of two half-planes cross (None: parallel)."""
-    det = h1[1] * h2[2] - h1[2] * h2[1]
-    if det == 0:
-        return None
-    x, y = h1[2] * h2[0] - h1[0] * h2[2], h1[0] * h2[1] - h1[1] * h2[0]
-    if det < 0:
-        x, y, det = -x, -y, -det
-    g = math.gcd(x, y, det)
-    return x // g, y // g, det // g
 
 
 @dataclass(frozen=True)
@@ -103,25 +85,13 @@ class Part:
 
 
 def part(hs: list[IHalf]) -> Part | None:
-    """The vertices and extreme rays of the intersection of ``hs`` in exact integers
-    (:func:`~exactdp.programs.release_face.region`'s, without a Fraction), or None when it
-    is empty or has no vertex."""
-    verts = set()
-    for i, h in enumerate(hs):
-        for h2 in hs[:i]:
-            p = _meet(h, h2)
-            if p is not None and all(k[0] * p[2] + k[1] * p[0] + k[2] * p[1] >= 0
-                                     for k in hs):
-                verts.add(p)
-    if not verts:
+    """The part of the polygon ``hs`` (:func:`~exactdp.programs.release_polygon.corners`,
+    exact integers) with its coordinates' balls and ranges, or None when it is empty or
+    has no vertex."""
+    found = corners(hs)
+    if found is None:
         return None
-    rays = set()
-    for h in hs:
-        for d in ((-h[2], h[1]), (h[2], -h[1])):
-            if (d[0] or d[1]) and all(k[1] * d[0] + k[2] * d[1] >= 0 for k in hs):
-                g = math.gcd(*d)
-                rays.add((d[0] // g, d[1] // g))
-    vs = tuple(sorted(verts))
+    vs, rays = found
     rng, spans = [], []
     for axis in (0, 1):
         vals = [Fraction(p[axis], p[2]) for p in vs]
@@ -129,7 +99,7 @@ def part(hs: list[IHalf]) -> Part | None:
         hi = None if any(r[axis] > 0 for r in rays) else max(vals)
         rng.append((lo, hi))
         spans.append(_span(lo, hi) if lo is not None and hi is not None else None)
-    return Part(vs, tuple(sorted(rays)),
+    return Part(vs, rays,
                 tuple(flint.arb(flint.fmpq(p[0], p[2])) for p in vs),
                 tuple(flint.arb(flint.fmpq(p[1], p[2])) for p in vs),
                 tuple(rng), tuple(spans))
@@ -368,6 +338,7 @@ def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_B
     with flint_prec(prec()):
         terms = compile_terms(h, lam)
         size = terms.size
+        grads: tuple[Compiled, Compiled] | None = None
         while todo:
             b, axis = todo.popleft()  # the axes cut in turn, breadth first
             boxes += 1
@@ -383,16 +354,110 @@ def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_B
             enc = _enclose(terms, reg, lam)
             if enc is not None and enc >= 0:
                 continue
-            if enc is not None and enc < 0 and _solid(reg):
+            if all(x is not None for x in reg.spans) and (enc is None or not enc < 0):
+                if grads is None:  # the mean-value form's gradient, compiled once
+                    grads = (compile_terms(along(h, (Fraction(1), z), lam), lam),
+                             compile_terms(along(h, (z, Fraction(1)), lam), lam))
+                if spent is not None:
+                    spent[0] += size + grads[0].size + grads[1].size
+                enc = _mean_value(terms, grads, reg, lam)
+                if enc >= 0:
+                    continue
+            if enc is not None and enc < 0 and solid(reg.vertices, reg.rays):
                 return False
             todo += [(half, 1 - axis) for half in _split(b, lam, axis)]
     return True
 
 
-def _solid(reg: Part) -> bool:
-    """Whether the part has interior points (three vertices not on one line, or a vertex
-    and two independent rays, or two vertices and a ray off their line)."""
-    p = reg.vertices[0]
-    dirs = [(q[0] * p[2] - p[0] * q[2], q[1] * p[2] - p[1] * q[2]) for q in reg.vertices[1:]]
-    dirs += list(reg.rays)
-    return any(a[0] * b[1] - a[1] * b[0] != 0 for i, a in enumerate(dirs) for b in dirs[:i])
+def _box_value(h: Compiled, x: flint.arb, y: flint.arb, lam: flint.arb) -> flint.arb:
+    """``h`` enclosed over the box ``x`` times ``y`` (balls), term by term, no pivot."""
+    total = flint.arb(0)
+    for (a, b, _), monos in zip(h.balls, h.monomials, strict=True):
+        poly = flint.arb(0)
+        for i, j, c in monos:
+            poly += c * x**i * y**j
+        total += poly * (lam * (a * x + b * y)).exp()
+    return total
+
+
+def _mean_value(h: Compiled, grads: tuple[Compiled, Compiled], reg: Part, lam: Fraction
+                ) -> flint.arb:
+    """The mean-value form of ``h`` over a bounded part's box: ``h(c) + h_x(box) (x - c_x)
+    + h_y(box) (y - c_y)``, ``c`` the box's centre (Moore, Kearfott and Cloud, chapter
+    6): its width is second order in the box's size where the naive enclosure's is first
+    order, so terms that cancel (large terms, a small sum) are resolved with fewer boxes."""
+    lb = fraction_ball(lam)
+    sx, sy = reg.spans
+    assert sx is not None and sy is not None
+    cx, cy = flint.arb(sx.mid()), flint.arb(sy.mid())
+    return (_box_value(h, cx, cy, lb) + _box_value(grads[0], sx, sy, lb) * (sx - cx)
+            + _box_value(grads[1], sx, sy, lb) * (sy - cy))
+
+
+def below_exp(level: flint.arb) -> Fraction | None:
+    """A rational ``E`` with ``1 <= E < exp(level)``, within a relative ``2**-20`` of it.
+
+    Parameters
+    ----------
+    level : flint.arb
+        A ball whose lower end is the level (a loss found).
+
+    Returns
+    -------
+    Fraction or None
+        ``E``; None when the level's lower end is not above 0.
+
+    Examples
+    --------
+    >>> import flint
+    >>> e = below_exp(flint.arb(1) / 4)
+    >>> 1 < e < 1.2840254166877414, below_exp(flint.arb(0))
+    (True, None)
+    """
+    with flint_prec(prec()):
+        low = level.lower().exp().lower()
+        if not low > 1:
+            return None
+        man, exp = low.mid().man_exp()
+    value = Fraction(int(man)) * Fraction(2) ** int(exp)
+    return max(Fraction(1), value * Fraction(2**20 - 1, 2**20))
+
+
+def within(f: Terms2, g: Terms2, hs: list[Half], lam: Fraction, e: Fraction,
+           max_boxes: int = MAX_BOXES, spent: list[int] | None = None,
+           limit: int | None = None) -> bool:
+    """Whether ``|ln f/g| <= ln e`` is proved on the closed polygon ``hs``: ``e g - f >= 0``
+    and ``e f - g >= 0`` (:func:`nonnegative`, each).
+
+    Parameters
+    ----------
+    f, g : Terms2
+        Two positive exponential polynomials on the polygon (two inputs' densities).
+    hs : list of Half
+        The closed polygon, ``a + b u + c v >= 0`` each.
+    lam : Fraction
+        The rate unit of the terms.
+    e : Fraction
+        The ratio's bound, at least 1.
+    max_boxes, spent, limit
+        As :func:`nonnegative` (``spent`` shared by both proofs).
+
+    Returns
+    -------
+    bool
+        True when both proofs hold; False when either is refuted or undecided.
+
+    Examples
+    --------
+    >>> from fractions import Fraction as F
+    >>> f = {(F(-1), F(0), F(0)): {(0, 0): F(1)}}  # e^-u
+    >>> g = {(F(-1), F(0), F(0)): {(0, 0): F(1)}, (F(-2), F(0), F(0)): {(0, 0): F(1, 2)}}
+    >>> quadrant = [(F(0), F(1), F(0)), (F(0), F(0), F(1))]  # g / f in (1, 3/2]
+    >>> within(f, g, quadrant, F(1), F(2)), within(f, g, quadrant, F(1), F(5, 4))
+    (True, False)
+    """
+    def scaled(h: Terms2) -> Terms2:
+        return {k: {m: c * e for m, c in p.items()} for k, p in h.items()}
+
+    return all(nonnegative(h, hs, lam, max_boxes, spent, limit)
+               for h in (sub2(scaled(g), f), sub2(scaled(f), g)))

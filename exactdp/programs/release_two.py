@@ -33,6 +33,12 @@ the line, a tie taking the program's own branch) are that formula; on the suppor
 of a strict comparison (a gap released when ``> 0``) they are 0, and across a branch's
 ``>=`` the line holds the other side's formula, so the value is approached, not attained.
 
+A face is first held against the loss found before the pattern (``tools.top``): where
+``|L| <= ln E`` is proved on its closure for a rational ``E < exp`` of that loss
+(:func:`~exactdp.programs.release_sign2d.within`, at most :data:`~exactdp.programs.
+release_two_cost.BELOW_WORK` enclosures a pattern), it cannot change the loss: skipped,
+no candidate (the candidates then settle the loss, not the pattern's own supremum).
+
 A bounded face needs no direction: its supremum is on its edges or at an interior zero
 of the gradient of ``L``, isolated by Krawczyk's test
 (:mod:`exactdp.programs.release_crit2d`), each such critical value enclosed (attained).
@@ -89,9 +95,11 @@ from .release_face import (
     to_terms2,
 )
 from .release_plane import MAX_LINES, Face, Line, normal, plane_cells
-from .release_sign2d import nonnegative
+from .release_polygon import solid
+from .release_select import abs_ball
+from .release_sign2d import below_exp, nonnegative, within
 from .release_sup import Terms, add, exact_at, prec, zeros
-from .release_two_cost import PLANE_WORK, face_seconds, plane_shape
+from .release_two_cost import BELOW_WORK, PLANE_WORK, face_seconds, plane_shape
 from .runs import Run
 
 #: Directions tried for a face's monotone direction (each with both signs), after its rays.
@@ -168,6 +176,9 @@ def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, to
     # the enclosures made (the proofs stop past PLANE_WORK: a smaller ``work`` starts
     # nearer it), and the current face's limit on them
     spent = [PLANE_WORK - min(work, PLANE_WORK), 0]
+    t, spared = tools.top(), [0]  # the loss found before; the proofs' enclosures below it
+    with flint_prec(prec()):
+        e = None if t is None else below_exp(abs_ball(t))  # 1 <= E < exp(|t|), or None
     for face in faces:
         f, g = to_terms2(face.result, lam)
         if not f and not g:
@@ -176,6 +187,9 @@ def _two(runs_p: Sequence[Run], runs_q: Sequence[Run], label: str, func: str, to
         if not f or not g:
             return [tools.candidate(None, None, 1 if f else -1, True,
                                     f"{where} (probability 0 under one input only)")], True, ""
+        if e is not None and within(f, g, face_halves(face), lam, e, PROOF_BOXES, spared,
+                                    BELOW_WORK):
+            continue  # |L| below the loss found on the closed face: it cannot change it
         # once a face is undecided the pattern keeps its bracket: the rest, edges only
         spent[1] = min(PLANE_WORK, spent[0] + FACE_WORK) if settled else -1
         found, ok = _face(face, f, g, lam, label, func, tools, spent, on_line)
@@ -526,7 +540,7 @@ def split_face(f: Terms2, g: Terms2, hs: list[Half], point: Point, lam: Fraction
         for piece in far:
             part = hs + piece
             r = region(part)
-            if r is None or not _solid(r):
+            if r is None or not solid([(*v, 1) for v in r.vertices], r.rays):
                 continue
             mono = _monotone(f, g, part, lam, _inside(r), spent, STRIP_SLICES)
             if mono is None:
@@ -557,14 +571,6 @@ def _inside(r: Region) -> Point:
     n = len(r.vertices)
     return (sum((p[0] for p in r.vertices), Fraction(0)) / n + sum(d[0] for d in r.rays),
             sum((p[1] for p in r.vertices), Fraction(0)) / n + sum(d[1] for d in r.rays))
-
-
-def _solid(r: Region) -> bool:
-    """Whether a polygon has interior points (:func:`~exactdp.programs.release_sign2d.
-    nonnegative`'s test, in Fractions)."""
-    p = r.vertices[0]
-    dirs = [(q[0] - p[0], q[1] - p[1]) for q in r.vertices[1:]] + list(r.rays)
-    return any(a[0] * b[1] - a[1] * b[0] != 0 for i, a in enumerate(dirs) for b in dirs[:i])
 
 
 def _on_line(f: Terms2, g: Terms2, hs: list[Half], p: Point, e: Point, lam: Fraction,

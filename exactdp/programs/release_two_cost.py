@@ -20,6 +20,10 @@ from .runs import Run
 #: :data:`ENCLOSURE_SECONDS` each): past it the pattern is left unsettled (its bracket),
 #: never a long silence.
 PLANE_WORK = 1_200_000
+#: Most term enclosures of one pattern's proofs that a face stays below the loss found
+#: before it (:func:`~exactdp.programs.release_sign2d.within`; BadAdaptiveSVT c = 2 on
+#: (1, 1) vs (0, 0): its 32 faces below 1/4 in 144,000).
+BELOW_WORK = 300_000
 #: Seconds of one term enclosure of the proofs (GapSVT c = 2 at 5 answers: 0.61 s CPU for
 #: 54,204 on a shared core).
 ENCLOSURE_SECONDS = 1.2e-5
@@ -47,7 +51,8 @@ def plane_seconds(run: Run) -> float:
     power 1.5 (each box encloses the terms; more terms, more boxes), at most a quarter of
     :data:`PLANE_WORK` (a pattern's cap, shared by its runs: AdaptiveSVT's four), at
     :data:`ENCLOSURE_SECONDS` (AdaptiveSVT c = 2 at 2 answers: 940,000 enclosures for
-    (0, 0) vs (0, 1), 860,000 for its twin on (1, 1) vs (0, 0)).
+    (0, 0) vs (0, 1), 860,000 for its twin on (1, 1) vs (0, 0)), and a quarter of
+    :data:`BELOW_WORK` (the proofs that faces stay below the loss found).
 
     Parameters
     ----------
@@ -67,7 +72,7 @@ def plane_seconds(run: Run) -> float:
     >>> plane_seconds(run) >= plane_base_seconds(run) > 0
     True
     """
-    units = min(PLANE_WORK / 4, CRIT_UNITS * run_cost(run) ** 1.5)
+    units = min(PLANE_WORK / 4, CRIT_UNITS * run_cost(run) ** 1.5) + BELOW_WORK / 4
     return plane_base_seconds(run) + units * ENCLOSURE_SECONDS
 
 

@@ -5,6 +5,7 @@ import math
 from fractions import Fraction as F
 
 import flint
+import mpmath
 import numpy as np
 import sympy
 from sympy import Rational as R
@@ -18,6 +19,8 @@ from exactdp.programs.release_chain_plane import (
     undecided_text,
 )
 from exactdp.programs.release_loss import _tools
+
+from .test_release_face import ev
 
 SQUARE = [(F(0), F(1), F(0)), (F(0), F(0), F(1)), (F(1), F(-1), F(0)), (F(1), F(0), F(-1))]
 
@@ -57,15 +60,23 @@ WANT = sympy.log(23 * sympy.exp(R(3, 2)) / (30 * sympy.exp(R(5, 6)) - 7 * sympy.
 
 
 def test_undecided_polygons_of_a_pattern_are_below_the_loss_found():
-    """The pattern (0, 2, 1): the plane leaves polygons open (no monotone direction within
-    the proofs' work), and each is proved below the loss 0.621 but not below 0.3."""
+    """The pattern (0, 2, 1): the plane leaves a polygon open (no monotone direction within
+    the proofs' work; three before the mean-value form of release_sign2d), proved below the
+    loss 0.621 and below 0.3, not below 0.28: on a dense grid of it (far along its ray) its
+    largest |ln f/g| is 0.28665."""
     m = L.noisy_top_k_gap(epsilon=1, k=3)
     d, e = m.distribution(Q5), m.distribution(Q5B)
     key = next(k for k, o in zip(d.keys, d.outputs, strict=True) if o[:3] == (0, 2, 1))
     found, faces = plane_chain(d.runs[key], e.runs[key], "p", "t", _tools(None), [30.0])
     assert faces and found
     assert below_level(faces, flint.arb(float(WANT)), [0])
-    assert not below_level(faces, flint.arb("0.3"), [0])
+    assert below_level(faces, flint.arb("0.3"), [0])
+    assert not below_level(faces, flint.arb("0.28"), [0])
+    grid = [(F(2 + i, 2), F(j, 20)) for i in range(400) for j in range(21)]
+    top = max(abs(float(mpmath.log(ev(x.f, *p, x.lam) / ev(x.g, *p, x.lam))))
+              for x in faces for p in grid if all(a + b * p[0] + c * p[1] >= 0
+                                                  for a, b, c in x.halves))
+    assert 0.28 < top < 0.3
     assert plane_chain(d.runs[key], e.runs[key], "p", "t", _tools(None), [0.01]) is None
 
 

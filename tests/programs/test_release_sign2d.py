@@ -56,7 +56,8 @@ def test_the_integer_part_is_the_fraction_region():
     from itertools import product
 
     from exactdp.programs.release_face import extremes, region
-    from exactdp.programs.release_sign2d import _box_halves, int_half, part
+    from exactdp.programs.release_polygon import int_half
+    from exactdp.programs.release_sign2d import _box_halves, part
 
     polys = [QUADRANT, [(F(1), F(1), F(-1)), (F(1), F(-1), F(1)), (F(0), F(0), F(1))],
              QUADRANT + [(F(7, 3), F(-1, 2), F(-2, 5))], [(F(-1, 3), F(1), F(0))]]
@@ -83,3 +84,26 @@ def test_the_integer_part_is_the_fraction_region():
             assert bx.contains(flint.fmpq(x, w)) and by.contains(flint.fmpq(y, w))
         checked += 1
     assert checked > 20
+
+
+def test_cancelling_terms_are_resolved_by_the_mean_value_form(monkeypatch):
+    """``e^{-3u} ((e^u - 1)^2 + c)`` on ``[0, 4] x [0, 1]``: three terms of size about 1
+    whose sum is ``c`` near ``u = 0``. With ``c = 1/100`` it is positive (proved), with
+    ``c = -1/100`` negative near 0 (refuted: ``(e^u - 1)^2 < 1/100`` for ``u < ln 1.1``).
+    The mean-value form proves it with a tenth of the naive enclosures' work."""
+    from exactdp.programs import release_sign2d as S
+
+    z, one = F(0), F(1)
+    box = [(z, one, z), (z, z, one), (F(4), -one, z), (one, z, -one)]
+
+    def h(c):
+        return {(-one, z, z): {(0, 0): one}, (F(-2), z, z): {(0, 0): F(-2)},
+                (F(-3), z, z): {(0, 0): 1 + c}}
+
+    fast = [0]
+    assert nonnegative(h(F(1, 100)), box, one, 10**5, fast)
+    assert nonnegative(h(F(-1, 100)), box, one, 10**5) is False
+    monkeypatch.setattr(S, "_mean_value", lambda *a: flint.arb(0, 10**300))  # naive only
+    slow = [0]
+    assert nonnegative(h(F(1, 100)), box, one, 10**5, slow)
+    assert 10 * fast[0] < slow[0]

@@ -309,11 +309,13 @@ def test_adaptive_svt_c2_two_gaps_exact_where_it_was_a_bracket():
 
 
 def test_an_undecided_face_is_named_in_the_bracket(monkeypatch):
-    """A face left undecided (here every face, by a stub) names itself in the pattern's
-    bracket: a point inside it, its vertices and rays, the reason."""
+    """A face left undecided (here every face, by a stub, none proved below the loss found)
+    names itself in the pattern's bracket: a point inside it, its vertices and rays, the
+    reason; the bracket's lower end is the exact candidate's value."""
     from exactdp.programs import release_two as T
 
     monkeypatch.setattr(T, "_face", lambda *a: ([], False))
+    monkeypatch.setattr(T, "within", lambda *a: False)
     prog = L.bad_adaptive_svt(epsilon=1, threshold=0, c=2)
     d, e = prog.distribution((1, 1)), prog.distribution((0, 0))
     key = next(k for k, o in zip(d.keys, d.outputs, strict=True) if str(o) == "(REAL, REAL)")
@@ -322,6 +324,11 @@ def test_an_undecided_face_is_named_in_the_bracket(monkeypatch):
     assert why.startswith("the face near (") and "vertices" in why and "undecided" in why
     loss = exactdp.privacy_loss(prog, (1, 1), (0, 0))
     assert loss.interval is not None and "values; the face near (" in loss.output
+    # its lower end the exact ratio e^(-1/4) of the pattern (False, REAL) (by hand: the test
+    # below), not an outward-rounded ball end
+    assert loss.interval[0] == sympy.Rational(1, 4) and loss.interval[1] >= 0.375
+    check = exactdp.check_dp(prog, (1, 1), (0, 0))  # reads the exact end: 3/8 <= epsilon 1
+    assert check.holds and check.interval[0] == sympy.Rational(1, 4)
 
 
 def test_undecided_text_names_the_cap():
@@ -334,3 +341,69 @@ def test_undecided_text_names_the_cap():
                     "(0, -1), (1, 0)) undecided: its work cap reached (700 enclosures of "
                     "the pattern so far, at most 600000 a face)")
     assert "no monotone direction" in undecided_text(face, 3, [10, 600])
+
+
+def bad_density(q, outs, sigma=16, rho_b=2, eta_b=16, xi_b=8):
+    """BadAdaptiveSVT's density (c = 2, T = 0, epsilon 1) of two outputs (False, or a
+    released value), from the algorithm: ``int f_rho(z) prod_i h_i(z) dz``, ``h_i =
+    F_eta(sigma + z - a) F_xi(z - a)`` for False, else ``[o - z >= sigma] f_eta(o - a) +
+    [o >= 0] F_eta(sigma + z - a) f_xi(o + z - a)`` (the cheap branch releases the noisy
+    answer, the costly one the gap)."""
+    def h(z):
+        out = laplace_pdf(z, rho_b)
+        for a, o in zip(q, outs, strict=True):
+            if o is False:
+                out *= laplace_cdf(sigma + z - a, eta_b) * laplace_cdf(z - a, xi_b)
+                continue
+            part = laplace_pdf(o - a, eta_b) if o - z >= sigma else 0
+            if o >= 0:
+                part += laplace_cdf(sigma + z - a, eta_b) * laplace_pdf(o + z - a, xi_b)
+            out *= part
+        return out
+
+    kinks = [0, *(a - sigma for a in q), *q]
+    kinks += [x for a, o in zip(q, outs, strict=True) if o is not False for x in (o - sigma, a - o)]
+    return _integral(h, kinks)
+
+
+def test_bad_adaptive_svt_c2_is_exactly_one_quarter():
+    """BadAdaptiveSVT c = 2 on (1, 1) against (0, 0): exactly 1/4 (it was the bracket [1/4,
+    3/8], 10.5 s CPU). The pattern (False, REAL) with a value v < 0 (only the cheap
+    branch's noisy answer, so rho <= v - 16: every CDF in its left tail) has the ratio
+    exp(-1/16 - 1/8 - 1/16) by hand; every face of (REAL, REAL) is proved below it.
+    Independent routes: the quadrature density (30 digits) gives that ratio at v < 0, and
+    on a grid of (REAL, REAL) values (and far along each axis) a log ratio below 1/4 (an
+    interior critical value 0.1936 near (7.7, 7.6), 0.1977 on an edge); the program's
+    sampler (Monte Carlo) matches the quadrature density's mass of (REAL, REAL) in [0, 4)^2
+    within 5 standard errors."""
+    prog = L.bad_adaptive_svt(epsilon=1, threshold=0, c=2)
+    d = prog.distribution((1, 1))
+    start = time.process_time()
+    loss = exactdp.privacy_loss(prog, (1, 1), (0, 0))
+    cpu = time.process_time() - start
+    assert loss.interval is None and loss.loss == sympy.Rational(1, 4)
+    assert "(False, REAL)" in loss.output and loss.certified
+    assert cpu <= 3 * d.loss_seconds("t")  # the estimate bounds it (measured 1.8 s CPU)
+    mpmath.mp.dps = 30
+    for v in (-1, mpmath.mpf(-1) / 3, -7):
+        ratio = bad_density((1, 1), (False, v)) / bad_density((0, 0), (False, v))
+        assert abs(mpmath.log(ratio) + mpmath.mpf(1) / 4) < mpmath.mpf(10) ** -20
+    mpmath.mp.dps = 15
+    pts = [0, 1, 4, 7.6, 8, 16, 16.5, 20, 60]
+    top = max(abs(mpmath.log(bad_density((1, 1), p) / bad_density((0, 0), p)))
+              for p in [(x, y) for x in pts for y in pts])
+    assert 0.19 < top < 0.2
+    n = 50_000
+    pos, values = d.split(d.sample(n, rng=11))
+    at = [str(o) for o in d.outputs].index("(REAL, REAL)")
+    inside = (pos == at) & (values >= 0).all(axis=1) & (values < 4).all(axis=1)
+
+    def mass(z, lo=0, hi=4, a=1):  # one output in [lo, hi): cheap or costly branch
+        out = laplace_cdf(16 + z - a, 16) * (laplace_cdf(hi + z - a, 8) - laplace_cdf(
+            lo + z - a, 8))
+        cheap = max(lo, z + 16)
+        return out + (laplace_cdf(hi - a, 16) - laplace_cdf(cheap - a, 16) if cheap < hi
+                      else 0)
+
+    m = _integral(lambda z: laplace_pdf(z, 2) * mass(z) ** 2, [0, -16, -12, 1, -3, -15])
+    assert abs(inside.mean() - m) < 5 * (m * (1 - m) / n) ** 0.5
