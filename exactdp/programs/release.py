@@ -178,8 +178,7 @@ class ReleaseProgramMechanism(ProgramMechanism):
 
     def _loss_supremum(self, sv: ScoreVector, sv2: ScoreVector) -> LossSupremum:
         func = f"{self.name}.privacy_loss"
-        pair = _loss_distribution(self, tuple(sv.exact)), _loss_distribution(self, tuple(
-            sv2.exact))
+        pair = _loss_distribution(self, tuple(sv.exact)), _loss_distribution(self, tuple(sv2.exact))
         token = _LOSS.set(func)
         try:  # refused at the probes, or here when the runs were enumerated before
             self.trace(sv), self.trace(sv2)
@@ -200,7 +199,8 @@ class ReleaseProgramMechanism(ProgramMechanism):
         """The pair's loss estimate (:func:`pair_seconds`; a maximum at ``max_loss``'s price)."""
         runs, runs2 = self.trace(sv).runs, self.trace(sv2).runs
         maxima, other = max_patterns_seconds(runs), max_pairs_seconds(runs, runs2)
-        seconds = pair_seconds(runs, runs2) + max(maxima, other)
+        pair = [_loss_distribution(self, tuple(v.exact)) for v in (sv, sv2)]
+        seconds = pair_seconds(runs, runs2, pair) + max(maxima, other)
         return Estimate(len(runs), seconds), bool(maxima or other)
 
     def _sample(self, sv: ScoreVector, size: int, rng: np.random.Generator) -> np.ndarray:

@@ -221,10 +221,13 @@ def test_a_pattern_bounded_by_0_is_priced_as_skipped():
 
 def test_the_refusal_prices_each_pattern_of_the_pair():
     """pair_seconds: pattern_seconds of each common pattern, loss_seconds of a pattern of
-    the first input alone; the refusal's estimate (ReleaseProgramMechanism._estimate) is
-    this sum (AdaptiveSVT c = 2 at 3 answers: 63 s per run, 18.5 s per pattern, 0.9 s CPU
-    with the patterns the loss skips)."""
+    the first input alone; with the pair's distributions, the first pattern of each class
+    alone (representatives: what the loss reads). The refusal's estimate
+    (ReleaseProgramMechanism._estimate) is that sum (AdaptiveSVT c = 2 at 3 answers: 63 s
+    per run, 18.5 s per pattern, 17.9 s per class, 0.9 s CPU; GapSVT c = 2 at 12 answers:
+    36.6 s per pattern, 8.6 s per class, 0.86 s CPU)."""
     from exactdp.programs import library_release as L
+    from exactdp.programs.release_classes import representatives
     from exactdp.programs.release_cost import loss_seconds
     from exactdp.programs.release_loss_price import pair_seconds, pattern_seconds
     from exactdp.scores import as_scores
@@ -236,6 +239,15 @@ def test_the_refusal_prices_each_pattern_of_the_pair():
                sum(map(loss_seconds, d.runs[k])) for k in d.keys)
     assert pair_seconds(runs, other) == pytest.approx(want, rel=1e-12)
     assert 15 < want < 25 < 60 < sum(map(loss_seconds, runs))
-    est, _ = m._estimate(as_scores([0, 0, 0]), as_scores([0, 0, 1]))
-    assert est.seconds == pytest.approx(want, rel=1e-12)
     assert pair_seconds(runs, []) == pytest.approx(sum(map(loss_seconds, runs)), rel=1e-12)
+    g = L.gap_svt(epsilon=1, threshold=1, c=2)
+    a, b = [1] * 6 + [0] * 6, [0] * 6 + [1] * 6
+    d, o = _pair(g, a, b)
+    kept = representatives(d, o)[0].keys
+    assert len(kept) == 19 and len(d.keys) == 79
+    runs, other = g.trace(d.scores).runs, g.trace(o.scores).runs
+    classes = sum(pattern_seconds(d.runs[k], o.runs[k]) for k in kept)
+    assert pair_seconds(runs, other, (d, o)) == pytest.approx(classes, rel=1e-12)
+    assert 5 < classes < 15 < 30 < pair_seconds(runs, other)
+    est, _ = g._estimate(as_scores(a), as_scores(b))
+    assert est.seconds == pytest.approx(classes, rel=1e-12)  # no released maximum
