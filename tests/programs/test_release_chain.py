@@ -18,6 +18,8 @@ import exactdp
 from exactdp.exact import flint_prec
 from exactdp.programs import exponential, program, release_loss
 from exactdp.programs import library_release as L
+from exactdp.programs import release_chain as RC
+from exactdp.programs.release_cells import VPoly
 from exactdp.programs.release_chain import (
     GapChain,
     _attained,
@@ -27,6 +29,7 @@ from exactdp.programs.release_chain import (
     ray_values,
     several_values,
 )
+from exactdp.programs.release_density import run_density
 from exactdp.programs.release_loss import _tools
 from exactdp.programs.release_select import abs_ball
 from exactdp.programs.release_sup import prec
@@ -170,3 +173,19 @@ def test_exponential_candidates_both_signs_on_a_pattern():
     mine = exponential_candidates(c, o, "p", "f", False, _tools(None))
     theirs = exponential_candidates(o, c, "p", "f", True, _tools(None))
     assert mine and theirs and all(x.exact or x.enclosure is not None for x in mine + theirs)
+
+
+def test_rays_clear_the_density_caches_of_polynomial_values(monkeypatch):
+    """The rays run the densities at polynomial gaps ``v * direction``; a constant polynomial
+    hashes as its Fraction, so their cached integrals were read back by the search's
+    rational gaps (a TypeError at k = 4 after other pairs): each ray clears them."""
+    calls: list[int] = []
+    real = RC.clear_caches
+    monkeypatch.setattr(RC, "clear_caches", lambda: (calls.append(1), real())[1])
+    m = L.noisy_top_k_gap(epsilon=1, k=4)
+    d, e = m.distribution([2, 0, 0, 0, 0]), m.distribution([2, -1, 0, -1, 0])
+    key = d.keys[0]
+    found = chain_candidates(d.runs[key], e.runs[key], "p", "f", _tools(sympy.Rational(1, 4)))
+    assert found is not None and calls and len(calls) <= len(ray_values(4))
+    value = run_density(d.runs[key][0], (F(1), F(2), F(3)), "f")[1]
+    assert not any(isinstance(x, VPoly) for k, q in value.items() for x in (k[1], q))
