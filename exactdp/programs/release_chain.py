@@ -63,7 +63,7 @@ from typing import Any
 from ..cost import TooCostly
 from .release_cells import OnBoundary, VPoly, cell_at, cells
 from .release_chain_plane import CHAIN_PLANE_SECONDS, Undecided, plane_chain, undecided_text
-from .release_density import affine
+from .release_density import affine, clear_caches
 from .release_min import min_candidates
 from .release_sup import MAX_STEPS, Terms, add, refine, zeros
 from .release_two import two_candidates
@@ -411,14 +411,17 @@ def _ray(runs_p: Sequence[Run], runs_q: Sequence[Run], direction: tuple[Fraction
 
     text = "(" + ", ".join(f"{x} v" for x in direction) + ")"
     out = []
-    for cell in cells(compute, func):
-        lam = tools.lam(holder["unit"], func)
-        f, g = (tools.terms(r, lam) for r in cell.result)
-        for c in tools.cell(f, g, lam, cell.lo, cell.hi, label, func, "none"):
-            finite = c.at is not None and c.at > 0  # inside the cone: continuous, attained
-            where = c.witness[len(label):].replace("the value", "v")
-            out.append(replace(c, attained=c.attained or finite,
-                               witness=f"{label} with the gaps {text}{where}"))
+    try:
+        for cell in cells(compute, func):
+            lam = tools.lam(holder["unit"], func)
+            f, g = (tools.terms(r, lam) for r in cell.result)
+            for c in tools.cell(f, g, lam, cell.lo, cell.hi, label, func, "none"):
+                finite = c.at is not None and c.at > 0  # inside the cone: attained
+                where = c.witness[len(label):].replace("the value", "v")
+                out.append(replace(c, attained=c.attained or finite,
+                                   witness=f"{label} with the gaps {text}{where}"))
+    finally:  # entries of polynomial values (a constant VPoly hashes as its Fraction)
+        clear_caches()  # would be read back for the search's rational gaps
     return out
 
 

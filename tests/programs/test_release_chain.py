@@ -11,6 +11,7 @@ import re
 from fractions import Fraction
 
 import mpmath
+import numpy as np
 import pytest
 import sympy
 
@@ -18,6 +19,8 @@ import exactdp
 from exactdp.exact import flint_prec
 from exactdp.programs import exponential, program, release_loss
 from exactdp.programs import library_release as L
+from exactdp.programs import release_chain as RC
+from exactdp.programs.release_cells import VPoly
 from exactdp.programs.release_chain import (
     GapChain,
     _attained,
@@ -27,6 +30,7 @@ from exactdp.programs.release_chain import (
     ray_values,
     several_values,
 )
+from exactdp.programs.release_density import run_density
 from exactdp.programs.release_loss import _tools
 from exactdp.programs.release_select import abs_ball
 from exactdp.programs.release_sup import prec
@@ -170,3 +174,66 @@ def test_exponential_candidates_both_signs_on_a_pattern():
     mine = exponential_candidates(c, o, "p", "f", False, _tools(None))
     theirs = exponential_candidates(o, c, "p", "f", True, _tools(None))
     assert mine and theirs and all(x.exact or x.enclosure is not None for x in mine + theirs)
+
+
+def test_rays_clear_the_density_caches_of_polynomial_values(monkeypatch):
+    """The rays run the densities at polynomial gaps ``v * direction``; a constant polynomial
+    hashes as its Fraction, so their cached integrals were read back by the search's
+    rational gaps (a TypeError at k = 4 after other pairs): each ray clears them."""
+    calls: list[int] = []
+    real = RC.clear_caches
+    monkeypatch.setattr(RC, "clear_caches", lambda: (calls.append(1), real())[1])
+    m = L.noisy_top_k_gap(epsilon=1, k=4)
+    d, e = m.distribution([2, 0, 0, 0, 0]), m.distribution([2, -1, 0, -1, 0])
+    key = d.keys[0]
+    found = chain_candidates(d.runs[key], e.runs[key], "p", "f", _tools(sympy.Rational(1, 4)))
+    assert found is not None and calls and len(calls) <= len(ray_values(4))
+    value = run_density(d.runs[key][0], (F(1), F(2), F(3)), "f")[1]
+    assert not any(isinstance(x, VPoly) for k, q in value.items() for x in (k[1], q))
+
+
+# ---------------------------------------- Laplace, k = 4 (three gaps): the rays reach the bound
+# 1^5 vs 2 2 0 0 1 (the k = 3 worst shapes' kind of move): exact 1/2, the translation bound,
+# approached along the diagonal ray of the pattern (0, 1, 4, 2); at 5 and 6 answers every
+# pair measured is exact this way (docs/benchmarks.md), the first bracket is at 7 answers.
+Q4, Q4B, W4 = [1, 1, 1, 1, 1], [2, 2, 0, 0, 1], (0, 1, 4, 2)
+
+
+def _ratio(w, gaps):
+    b = mpmath.mpf(8)  # 2 k / epsilon
+    return mpmath.log(_density(Q4, w, b, "laplace", gaps) / _density(Q4B, w, b, "laplace", gaps))
+
+
+def test_top4_laplace_loss_is_the_ray_limit_against_quadrature():
+    """The loss 1/2, not attained, along (v, v, v) of W4: the defining integral at 30
+    digits rises to 1/2 along the ray and stays below it."""
+    loss = exactdp.privacy_loss(L.noisy_top_k_gap(epsilon=1, k=4), Q4, Q4B)
+    assert loss.value == sympy.Rational(1, 2) and not loss.attained and loss.certified
+    assert loss.output.startswith("the pattern (0, 1, 4, 2, REAL, REAL, REAL) with the gaps "
+                                  "(1 v, 1 v, 1 v) as v -> +oo")
+    with mpmath.workdps(30):
+        along = [abs(_ratio(W4, [mpmath.mpf(v)] * 3)) for v in (1, 8, 32, 128)]
+    assert along == sorted(along) and mpmath.mpf(1) / 2 - 10**-6 < along[-1] < mpmath.mpf(1) / 2
+
+
+@pytest.mark.slow
+def test_top4_laplace_no_pattern_exceeds_the_loss_on_a_grid():
+    """Every pattern of Q4 vs Q4B (one per kind: the answers of Q4 are equal, so a pattern's
+    densities depend only on the values of Q4B it orders) on a grid of gaps: at most 1/2."""
+    kinds = {}
+    for w in itertools.permutations(range(5), 4):
+        loser = next(i for i in range(5) if i not in w)
+        kinds.setdefault((tuple(Q4B[i] for i in w), Q4B[loser]), w)
+    grid = [[mpmath.mpf(x) for x in g] for g in ((0.25, 0.25, 0.25), (3, 0.25, 24), (24, 24, 24))]
+    with mpmath.workdps(15):
+        worst = max(abs(_ratio(w, g)) for w in kinds.values() for g in grid)
+    assert len(kinds) == 30 and mpmath.mpf("0.49") < worst <= mpmath.mpf(1) / 2
+
+
+def test_top4_laplace_sampler_against_pattern_probabilities():
+    d = L.noisy_top_k_gap(epsilon=1, k=4).distribution(Q4B)
+    n = 20_000
+    counts = np.bincount(d.sample_index(n, rng=5), minlength=len(d.outputs)) / n
+    probs = d.to_numpy()
+    assert len(d.outputs) == 120 and abs(probs.sum() - 1) < 1e-12
+    assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 10 / n)
