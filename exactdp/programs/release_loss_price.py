@@ -31,7 +31,7 @@ from .release_cost import ONE_VALUE_SECONDS, loss_seconds
 from .release_patterns import real_count
 from .release_select import Candidate, abs_ball, log_sign
 from .release_sup import prec
-from .release_two import plane_shape
+from .release_two_cost import plane_shape
 from .runs import Run
 
 
@@ -172,7 +172,7 @@ def pattern_seconds(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> float:
     """Estimated seconds of the loss's work on one pattern of a pair: :func:`~exactdp.
     programs.release_cost.loss_seconds` of its runs on the first input, each at the
     search's price where the pattern releases two values and its runs are not all the
-    plane's (:func:`~exactdp.programs.release_two.plane_shape` of both inputs: the plane
+    plane's (:func:`~exactdp.programs.release_two_cost.plane_shape` of both inputs: the plane
     route declines the pattern at once; AdaptiveSVT c = 2 at 3 answers, ``(False, REAL,
     REAL)``: 23 s priced per run, 0.3 s CPU, the search's 294 densities).
 
