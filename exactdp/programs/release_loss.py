@@ -539,7 +539,8 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
         # each end from its own ball: a union's radius has 30 bits, which put the ends of
         # [2/5, 9/20] 5e-11 outside them
         lo, hi = hull_ends([low, high])
-        exact = lo if top is None or result is None or result.interval else result.loss
+        exact = lo if top is None or result is None or result.interval or not (
+            result.loss.is_Rational) else result.loss  # ends are rational (1/4, not a log)
     worst = max(open_, key=lambda b: float(b.upper))
     at = top.witness if top is not None else "no output"
     text = (f"a certified bracket [{float(lo):.6g}, {float(hi):.6g}] (width "

@@ -43,6 +43,11 @@ SIMPLIFY_DEGREE = 2_000
 #: terms of degree 258: over a minute; the suite's largest at its settings, 13 terms of
 #: degree 160: 0.1 s). Larger ratios are reduced by flint's gcd instead (the same value).
 SIMPLIFY_TERMS = 16
+#: Largest degree of a ratio handed to ``sympy.simplify`` whatever its terms (the suite's
+#: largest, 160, stays simplified): its heuristic gcd grows with the degree (GapSVT at
+#: c = 2 on 16 answers, 12 terms of degree 396: 35 s; flint's gcd the same value in
+#: milliseconds).
+QUICK_DEGREE = 200
 #: Whether ratios are reduced quickly (:func:`quick`) rather than simplified.
 QUICK: ContextVar[bool] = ContextVar("quick_ratio", default=False)
 #: The ratios ``(f, g)`` each quick form was made from (at most 4096 forms, then cleared).
@@ -134,11 +139,12 @@ def _simplified(f: sympy.Expr, g: sympy.Expr) -> sympy.Expr:
     and hashed by structure, and ``sympy.simplify`` is deterministic, so a repeat returns
     the same expression): a search over pairs meets one ratio again and again
     (noisy_top_k_gap's suite row: 4 of its 6 ratios, 0.15 s of simplify each). Past
-    :data:`SIMPLIFY_TERMS` terms, the quotient reduced as a rational function of
-    ``exp(1/L)`` (:func:`~exactdp.programs.release_tidy.quick_ratio`: exact, 0.02 s where
-    simplify ran for minutes)."""
+    :data:`SIMPLIFY_TERMS` terms or :data:`QUICK_DEGREE`, the quotient reduced as a
+    rational function of ``exp(1/L)`` (:func:`~exactdp.programs.release_tidy.quick_ratio`:
+    exact, 0.02 s where simplify ran for minutes)."""
     tf, tg = exp_sum_terms(f, None), exp_sum_terms(g, None)
-    if tf is not None and tg is not None and len(tf) + len(tg) > SIMPLIFY_TERMS:
+    if tf is not None and tg is not None and (len(tf) + len(tg) > SIMPLIFY_TERMS or (
+            ratio_degree(f, g) or 0) > QUICK_DEGREE):
         if (fast := quick_ratio(f, g)) is not None:
             return fast
     return sympy.simplify(f / g)
