@@ -174,7 +174,7 @@ def pattern_seconds(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> float:
     search's price where the pattern releases two values and its runs are not all the
     plane's (:func:`~exactdp.programs.release_two_cost.plane_shape` of both inputs: the plane
     route declines the pattern at once; AdaptiveSVT c = 2 at 3 answers, ``(False, REAL,
-    REAL)``: 23 s priced per run, 0.3 s CPU, the search's 294 densities).
+    REAL)``: 24 s priced per run, 0.3 s CPU, the search's 294 densities).
 
     Parameters
     ----------
@@ -197,7 +197,7 @@ def pattern_seconds(runs_p: Sequence[Run], runs_q: Sequence[Run]) -> float:
     >>> key = next(k for k, p in zip(d.keys, d.outputs) if p == (False, REAL, REAL))
     >>> per_run = sum(loss_seconds(r) for r in d.runs[key])
     >>> round(per_run), pattern_seconds(d.runs[key], o.runs[key]) < per_run / 10
-    (23, True)
+    (24, True)
     """
     plane = not runs_p or len(runs_p[0].released) != 2 or plane_shape(runs_p, runs_q)
     return sum(loss_seconds(r, plane) for r in runs_p)
@@ -242,7 +242,7 @@ def pair_seconds(runs: Sequence[Run], other: Sequence[Run], pair: Sequence[Any] 
     >>> a, b = (m.trace(d.scores).runs for d in pair)
     >>> round(sum(map(loss_seconds, a))), round(pair_seconds(a, b)), round(pair_seconds(
     ...     a, b, pair))
-    (63, 18, 18)
+    (66, 19, 19)
     """
     if pair and len(runs) + len(other) <= CLASS_RUNS:
         kept = set(representatives(*pair)[0].keys)

@@ -51,8 +51,10 @@ def plane_seconds(run: Run) -> float:
     power 1.5 (each box encloses the terms; more terms, more boxes), at most a quarter of
     :data:`PLANE_WORK` (a pattern's cap, shared by its runs: AdaptiveSVT's four), at
     :data:`ENCLOSURE_SECONDS` (AdaptiveSVT c = 2 at 2 answers: 940,000 enclosures for
-    (0, 0) vs (0, 1), 860,000 for its twin on (1, 1) vs (0, 0)), and a quarter of
-    :data:`BELOW_WORK` (the proofs that faces stay below the loss found).
+    (0, 0) vs (0, 1), 860,000 for its twin on (1, 1) vs (0, 0)), and a sixteenth of
+    :data:`BELOW_WORK` (the proofs that faces stay below the loss found: 144,000 for the
+    32 faces of BadAdaptiveSVT's four runs, a quarter of the cap a pattern; a quarter a
+    run put a false start line of 6 s on AdaptiveSVT c = 2's 0.7 s at 3 answers).
 
     Parameters
     ----------
@@ -72,7 +74,7 @@ def plane_seconds(run: Run) -> float:
     >>> plane_seconds(run) >= plane_base_seconds(run) > 0
     True
     """
-    units = min(PLANE_WORK / 4, CRIT_UNITS * run_cost(run) ** 1.5) + BELOW_WORK / 4
+    units = min(PLANE_WORK / 4, CRIT_UNITS * run_cost(run) ** 1.5) + BELOW_WORK / 16
     return plane_base_seconds(run) + units * ENCLOSURE_SECONDS
 
 

@@ -100,7 +100,8 @@ def test_bad_arguments_are_refused_naming_the_line():
         return argmax([])
 
     with pytest.raises(ProgramError, match=r"test_builtins\.py:\d+: topk\(values, k\) needs "
-                       r"an integer 1 <= k <= 2, got 5"):
+                       r"an integer k with 1 <= k <= len\(values\) = 2, got k = 5 \(more "
+                       r"than the 2 values\)"):
         bad_k(epsilon=1).distribution([0, 1]).probabilities  # noqa: B018
     with pytest.raises(ProgramError, match=r"test_builtins\.py:\d+: argmax of an empty"):
         empty(epsilon=1).distribution([0, 1]).probabilities  # noqa: B018

@@ -47,7 +47,7 @@ def test_the_plane_route_takes_the_runs_its_price_allows():
         want = T.PLANE_FACTOR * float(each) + units * T.ENCLOSURE_SECONDS
         assert abs(T.plane_base_seconds(r) - want) < 1e-9 * want
         crit = min(T.PLANE_WORK / 4, T.CRIT_UNITS * run_cost(r) ** 1.5) * T.ENCLOSURE_SECONDS
-        crit += T.BELOW_WORK / 4 * T.ENCLOSURE_SECONDS  # the proofs below the loss found
+        crit += T.BELOW_WORK / 16 * T.ENCLOSURE_SECONDS  # the proofs below the loss found
         assert abs(T.plane_seconds(r) - want - crit) < 1e-9 * want
         assert T.plane_run(r) == (T.plane_base_seconds(r) <= T.PLANE_RUN_SECONDS)
 
@@ -56,10 +56,11 @@ def test_the_plane_route_takes_the_runs_its_price_allows():
 def test_plane_price_counts_critical_searches_by_the_terms():
     """GapSVT's runs (few terms) add little for the critical-point searches; AdaptiveSVT's
     (0.0006-0.0009 s of integrals a run) most of their price; the base is unchanged. Each
-    run pays a quarter of BELOW_WORK besides."""
+    run pays a sixteenth of BELOW_WORK besides (its typical share: 144,000 for 32 faces of
+    four runs, a quarter of the cap, on the bad AdaptiveSVT)."""
     gap = L.gap_svt(epsilon=1, threshold=1, c=2).distribution((0,) * 5)
     runs = [r for rs in gap.runs.values() for r in rs if plane_shape(rs, rs)]
-    below = T.BELOW_WORK / 4 * T.ENCLOSURE_SECONDS
+    below = T.BELOW_WORK / 16 * T.ENCLOSURE_SECONDS
     assert runs and all(plane_seconds(r) >= plane_base_seconds(r) + below for r in runs)
     assert sum(plane_seconds(r) - below for r in runs) < 1.15 * sum(
         map(plane_base_seconds, runs))

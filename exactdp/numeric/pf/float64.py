@@ -464,7 +464,8 @@ def _pf_float(a: np.ndarray, m: np.ndarray | None, overwrite_d: bool) -> np.ndar
         lg = np.matmul(mom1, plan.log_rows)
         mu, IA = _integrals_float(plan.rule, lg, qA, mA, plan.mu_rows)
         # sum_j mu_j u^(j+1): step 5 times u, t_max p_r I_r / t_max (0 on A)
-        h = np.matmul(mu, pw, out=work)
+        h = np.einsum("i,ij->j", mu, pw, out=work)  # not BLAS: its blocks sum columns
+        # in different orders, and tied gaps must give bit-identical probabilities
     else:
         # many gaps: power sums and Horner at two levels (few terms for the bulk)
         rule = _float_rule(k)
@@ -483,7 +484,7 @@ def _pf_float(a: np.ndarray, m: np.ndarray | None, overwrite_d: bool) -> np.ndar
         else:
             h.fill(mu[0])
         if i1 is not None and pw1 is not None and H1 > H0:
-            h[i1] += mu[H0 + 1:H1 + 1] @ pw1[H0:H1]
+            h[i1] += np.einsum("i,ij->j", mu[H0 + 1:H1 + 1], pw1[H0:H1])  # ties: as above
         h *= ub  # t_max p_r for the small coins (0 on A)
     if iA.size:
         h[iA] = IA * uA
