@@ -126,7 +126,16 @@ def _to_mpf(value, digits: int):
                                 "Python float", value))
     if isinstance(value, fractions.Fraction):
         value = sympy.Rational(value.numerator, value.denominator)
-    expr = sympy.sympify(value) if not isinstance(value, sympy.Basic) else value
+    try:  # None, containers, unparsable text: a one-line error, not sympify's
+        expr = sympy.sympify(value) if isinstance(value, (int, str, sympy.Basic)) else None
+    except (sympy.SympifyError, TypeError, ValueError, SyntaxError):
+        expr = None
+    if expr is None:
+        raise TypeError(message("format_number", "value", "a real number (int, Fraction, "
+                                "sympy or mpmath)", value))
+    if not (expr.is_number and expr.is_extended_real is not False) or expr.has(sympy.zoo):
+        raise ValueError(message("format_number", "value", "a real number (no symbol, "
+                                 "complex part or zoo)", value))
     if expr is sympy.oo:
         return mpmath.inf
     if expr is -sympy.oo:

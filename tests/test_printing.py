@@ -325,3 +325,15 @@ def test_fixed_text_shows_only_correct_digits(value, dps, text):
     shown = sympy.Rational(text.replace("e+", "e"))
     assert abs(shown - value) <= sympy.Rational(1, 2) * 10 ** (sympy.floor(
         sympy.log(abs(value), 10)) - dps + 1)
+
+
+@pytest.mark.parametrize("bad, kind", [
+    (None, TypeError), ([1], TypeError), ("(", TypeError), ("abc", ValueError),
+    (sympy.Symbol("x"), ValueError), (sympy.zoo, ValueError), (sympy.I, ValueError),
+    (1 + sympy.I, ValueError)])
+def test_a_value_that_is_not_a_real_number_is_a_one_line_error(bad, kind):
+    """Before: sympy's and mpmath's own errors (``'NoneType' object has no attribute
+    'evalf'``, ``cannot create mpf from mpc``), naming neither the function nor the value."""
+    with pytest.raises(kind, match=r"^format_number: value must be a real number") as info:
+        format_number(bad)
+    assert "\n" not in str(info.value)

@@ -25,6 +25,7 @@ from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
 from ..progress import SHOW_SECONDS, Steps, progress_bar
 from ..result import Result
+from ..result_text import bracket_text
 from ..scores import ScoreVector
 from .common import (
     as_mechanism,
@@ -378,9 +379,8 @@ def _density_check_dp(mech, q: ScoreVector, nbrs: list[ScoreVector], claim: symp
         holds = False
     else:  # undecided: only a certified bracket's ends can straddle epsilon
         assert interval is not None
-        ends = ", ".join(f"{float(v):.6g}" for v in interval)  # outward already: display
-        raise UndecidedSignError(f"check_dp: the certified bracket [{ends}] of the largest "
-                                 f"privacy loss contains epsilon = {claim}")
+        raise UndecidedSignError(f"check_dp: the certified bracket {bracket_text(*interval)} "
+                                 f"of the largest privacy loss contains epsilon = {claim}")
     witness = Witness(q.values, nb.values, _loss_output(loss))
     # a rival's bracket reaching above the best lower end: the largest loss is known only
     # within the joint bracket, so the value is its midpoint (a ball, never shown as exact)

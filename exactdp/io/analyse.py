@@ -33,7 +33,7 @@ from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
 from ..printing import cut_latex, format_number, latex_escape, output_text, prose_latex
 from ..programs import Program
-from ..result_text import cut_text, decimal_text, untie
+from ..result_text import bracket_text, cut_text, decimal_text, untie
 from .latex import TIE_CHECK_N
 
 FORMATS = ("text", "markdown", "latex")
@@ -222,7 +222,7 @@ def _within(loss, eps: sympy.Expr) -> bool:
               for v in loss.interval)  # binary value; an exact end as it is
     if compare(hi, eps) <= 0 or compare(lo, eps) > 0:
         return compare(hi, eps) <= 0
-    raise UndecidedSignError(f"the certified bracket [{float(lo):.6g}, {float(hi):.6g}] of the "
+    raise UndecidedSignError(f"the certified bracket {bracket_text(lo, hi)} of the "
                              f"privacy loss contains epsilon = {eps}")
 
 

@@ -178,8 +178,9 @@ def loss_seconds(run: Run, plane: bool = True) -> float:
     equal leaves were one power). Released values of a run
     without comparisons, as many as its noises (a histogram, running sums), have a
     separable supremum (one ``k x k`` linear map solved by flint, ``1e-8 k**3`` s, no
-    search: a dense 300 x 300 map 0.13 s; the histogram of 300 answers 0.21 s CPU, 0.27 s
-    estimated, where ``5e-6 k**3`` refused it at 135 s); so do released values of
+    search: a dense 300 x 300 map 0.13 s; ``2e-5 k`` for one noise a value, no matrix: the
+    histogram of 3000 answers 0.37 s CPU, refused at 270 s by ``k**3``, at 300 answers
+    0.03 s, refused at 135 s by ``5e-6 k**3`` before); so do released values of
     fresh noises that no comparison reads (the numerical SVT: 0.07-0.1 s CPU a pair at 10
     answers, c = 2, priced at 24 s by the one-value search before). A run of a released
     maximum (:func:`~exactdp.programs.release_max.max_run`)
@@ -210,7 +211,9 @@ def loss_seconds(run: Run, plane: bool = True) -> float:
     noises = {i for lin in run.released for i, _ in lin.coefficients}
     used = {i for c in run.constraints for i, _ in c.expr.coefficients}
     if len(noises) == k and not noises & used:  # a linear map of free noises (no
-        return base + 1e-3 + 1e-8 * k**3  # comparison reads them): separable, no search
+        # comparison reads them): separable, no search; one noise a value: no matrix
+        diagonal = all(len(lin.coefficients) == 1 for lin in run.released)
+        return base + 1e-3 + (2e-5 * k if diagonal else 1e-8 * k**3)
     if k == 1:  # the integral route's price, or for a released gap the grouped leaves'
         old = ONE_VALUE_INTEGRAL_FACTOR * run_cost(run) * (len(run.constraints) + 1)
         if released_gap(run):

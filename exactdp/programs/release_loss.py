@@ -49,6 +49,7 @@ from ..distribution import LossSupremum
 from ..exact import flint_prec, to_arb
 from ..exact.piecewise_exp import value_expr
 from ..progress import Steps, progress_bar
+from ..result_text import bracket_text
 from .integrate import run_cost
 from .integrate_stars import units
 from .release_below import below, constant_ratio, under
@@ -543,7 +544,7 @@ def loss_supremum(dist: Any, other: Any) -> LossSupremum:
             result.loss.is_Rational) else result.loss  # ends are rational (1/4, not a log)
     worst = max(open_, key=lambda b: float(b.upper))
     at = top.witness if top is not None else "no output"
-    text = (f"a certified bracket [{float(lo):.6g}, {float(hi):.6g}] (width "
+    text = (f"a certified bracket {bracket_text(exact, hi)} (width "  # rounded outward
             f"{float(hi - lo):.2g}): at least {at}; at most {worst.upper} by a "
             f"translation of the noises on {worst.label} ({worst.why})")
     direction = result.direction if result is not None else 1  # lower end: exact where it is

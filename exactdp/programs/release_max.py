@@ -50,6 +50,7 @@ import sympy
 from ..cost import check_seconds
 from ..exact.arb import arb_to_interval, flint_prec
 from ..exact.signs import UndecidedSignError
+from ..progress import start_line
 from .release_max_poly import Exact, Lattice, Search, coeffs_in_u, scan_pieces
 from .runs import Run
 
@@ -416,10 +417,11 @@ def max_loss(form: MaxForm, other: MaxForm, label: str, func: str) -> MaxLoss:
         return found
     lat = Lattice(form.law, 1 / _fraction(form.scale), form.offsets, other.offsets)
     n = len(form.offsets)
+    seconds = pair_seconds(form, other)
     check_seconds(func, f"the exact density cells of {n} scores spanning {lat.span} steps "
-                  f"of 1/{lat.L} (polynomials of degree about {lat.span * n} in x)",
-                  pair_seconds(form, other),
+                  f"of 1/{lat.L} (polynomials of degree about {lat.span * n} in x)", seconds,
                   MAX_CHEAPER)
+    start_line(func, None, seconds)  # one step, not a loop: no bar (60 scores: 36 s silent)
     search = Search(lat, label)
     scan_pieces(search)
     best = search.best()

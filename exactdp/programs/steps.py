@@ -39,7 +39,40 @@ class GlobalRandom(ProgramError):
     """A run of user code drew from Python's ``random`` module or numpy's global generator."""
 
 
-def global_random_state() -> Hashable:
+def module_generators(filename: str) -> tuple[Any, ...]:
+    """The random generators a program's module holds at its top level (``G =
+    numpy.random.default_rng(0)``, a ``random.Random``): their states are read beside the
+    global ones (:func:`global_random_state`); the modules whose file is ``filename``.
+
+    Examples
+    --------
+    >>> module_generators(__file__)
+    ()
+    """
+    np = sys.modules.get("numpy")
+    kinds: tuple[type, ...] = (random.Random,)
+    if np is not None:
+        kinds += (np.random.Generator, np.random.RandomState, np.random.BitGenerator)
+    out = []
+    for mod in list(sys.modules.values()):
+        if mod is not None and mod.__dict__.get("__file__") == filename:
+            out += [v for v in list(mod.__dict__.values()) if isinstance(v, kinds)]
+    return tuple(out)
+
+
+def _state(gen: Any) -> Hashable:
+    """A generator's state, comparable (numpy's: its bit generator's state dict)."""
+    if isinstance(gen, random.Random):
+        return gen.getstate()
+    np = sys.modules["numpy"]  # module_generators found numpy's kinds
+    if isinstance(gen, np.random.Generator):
+        return repr(gen.bit_generator.state)
+    if isinstance(gen, np.random.RandomState):
+        return repr(gen.get_state(legacy=False))
+    return repr(gen.state)  # a BitGenerator
+
+
+def global_random_state(generators: tuple[Any, ...] = ()) -> Hashable:
     """The states of the two global generators a program could call by mistake: Python's
     ``random`` module and numpy's legacy ``numpy.random`` functions (read only when numpy
     is already imported; about 40 microseconds).
@@ -64,7 +97,7 @@ def global_random_state() -> Hashable:
     if np is not None:
         kind, key, pos, has_gauss, cached = np.random.get_state()
         legacy = (kind, key.tobytes(), pos, has_gauss, cached)
-    return random.getstate(), legacy
+    return random.getstate(), legacy, tuple(_state(g) for g in generators)
 
 
 #: Files whose lines are not counted: exactdp itself, the standard library and installed
@@ -152,6 +185,7 @@ class StepCounter:
         self._state: Hashable = None
         self.traced = user_file(filename)
         self._files: dict[str, bool] = {filename: True}
+        self._generators = module_generators(filename) if self.traced else ()
 
     def _global(self, frame, event, arg):
         name = frame.f_code.co_filename
@@ -186,7 +220,7 @@ class StepCounter:
     def __enter__(self) -> StepCounter:
         self.steps = self.ops = 0
         if self.traced:
-            self._state = global_random_state()
+            self._state = global_random_state(self._generators)
             self._old = sys.gettrace()
             sys.settrace(self._global)
         return self
@@ -194,9 +228,10 @@ class StepCounter:
     def __exit__(self, kind: object, *exc: object) -> None:
         if self.traced:
             sys.settrace(self._old)
-            if kind is None and global_random_state() != self._state:
+            if kind is None and global_random_state(self._generators) != self._state:
                 raise GlobalRandom(
-                    f"{self.name}: a run drew from Python's random module or numpy's global "
-                    "generator (their state changed); a program draws its noise with "
+                    f"{self.name}: a run drew from Python's random module, numpy's global "
+                    "generator or a generator of the program's module (their state "
+                    "changed); a program draws its noise with "
                     "exactdp.programs' laplace, exponential, gumbel, discrete_laplace or "
                     "bernoulli, and must be deterministic given those draws")

@@ -493,3 +493,17 @@ def test_noisy_top_3_five_answers_exact_against_quadrature():
         worst = max(abs(log_ratio(w, g1, g2)) for w in ((1, 3, 4), (0, 2, 1))
                     for g1 in grid for g2 in grid)
         assert worst < want  # the polygons shown below it (and the top pattern) on a grid
+
+
+def test_a_bracket_s_text_rounds_its_ends_outward():
+    """AdaptiveSVT c = 2 on (0, 0, 0) vs (0, 0, 1): the lower end 0.12593562... printed
+    as 0.125936 (rounded up: above the certified end) in the output text; now 0.125935,
+    as the repr (result_text.bracket_text)."""
+    import exactdp
+    from exactdp.programs import library_release as L
+
+    loss = exactdp.privacy_loss(L.adaptive_svt(epsilon=1, threshold=0, c=2), [0, 0, 0],
+                                [0, 0, 1])
+    lo, hi = loss.interval
+    assert 0.1259356 < float(lo) < 0.1259357 and float(hi) == 0.1875
+    assert loss.output.startswith("a certified bracket [0.125935, 0.187500] (width")

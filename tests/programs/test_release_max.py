@@ -240,3 +240,24 @@ def test_form_seconds_counts_the_pieces_and_the_factors_degree():
     assert 4.1 / 2.5 < pair_seconds(form(range(40)), form(range(1, 41))) < 2.5 * 4.1
     tiny = form([Fraction(1, 10**6)] * 60)  # one step alone, 10^6 steps with [0, 1] * 30
     assert pair_seconds(form([0, 1] * 30), tiny) > 10 * SECONDS_LIMIT > form_seconds(tiny)
+
+
+def test_the_loss_states_its_price_before_the_cells(monkeypatch):
+    """One long step and no loop: 60 scores ran 36 s CPU with nothing on standard error
+    (a newcomer's trial); the price goes to ``start_line``, which prints it off a terminal
+    above its threshold (here recorded: 0..7 against one moved score, the pair's price)."""
+    import exactdp
+    import exactdp.programs.release_max as RM
+    from exactdp.programs import library_release as LR
+
+    said = []
+    monkeypatch.setattr(RM, "start_line", lambda desc, progress, seconds: said.append(
+        (desc, seconds)))
+    q, q2 = list(range(8)), [*range(1, 8), 6]
+    loss = exactdp.privacy_loss(LR.noisy_max_value_laplace(epsilon=1), q, q2)
+    # the left tail (v -> -oo): the density ratio is exp(sum (q'_i - q_i) / b), b = 2 / epsilon:
+    # seven scores up by one, one down by one: (7 - 1) / 2 = 3, by hand
+    assert loss.loss == 3
+    assert [d for d, _ in said] == ["noisy_max_value_laplace.privacy_loss"]
+    assert said[0][1] == pair_seconds(*(MaxForm("laplace", sympy.Integer(2), tuple(
+        map(Fraction, v))) for v in (q, q2)))

@@ -153,7 +153,7 @@ def test_an_undecided_line_falls_back_to_the_search_and_its_bracket(monkeypatch)
     monkeypatch.setattr(release_chain, "two_candidates", lambda *args: None)  # nor the plane
     loss = exactdp.privacy_loss(L.svt3(epsilon=1, threshold=1, c=2), (1, 1, 0, 0),
                                 (0, 0, 1, 1))
-    assert "a certified bracket [0.972808, 1]" in loss.output
+    assert "a certified bracket [0.972808, 1.00000]" in loss.output
 
 
 def test_svt34_parallel_at_c2_is_the_sum_of_its_parts_inside_its_former_bracket():

@@ -18,6 +18,7 @@ from exactdp.programs.steps import (
     StepCounter,
     StepLimit,
     global_random_state,
+    module_generators,
     user_file,
 )
 
@@ -113,3 +114,21 @@ def test_a_seeded_generator_of_the_users_own_is_allowed():
         import random
         return 0 if random.Random(1).random() < 2 else 1
     assert own(epsilon=1).distribution([0, 1]).probabilities == (1, 0)
+
+
+GEN = __import__("numpy").random.default_rng(0)  # a module-level generator (the mistake)
+
+
+@program(output="selection")
+def coin_from_module_generator(q, epsilon):
+    return 0 if GEN.random() < 0.5 else 1
+
+
+def test_a_generator_of_the_program_s_module_is_watched_too():
+    """``G = np.random.default_rng(0)`` at the top of the user's file: before, a coin that
+    landed the same way on the replay gave an exact-looking law (True 1/2 where it is 3/4,
+    a newcomer's trial); now refused in one line on every call (20 calls)."""
+    assert GEN in module_generators(__file__)
+    for _ in range(20):
+        with pytest.raises(GlobalRandom, match="a generator of the program's module"):
+            coin_from_module_generator(epsilon=1).distribution([0, 1]).probabilities  # noqa: B018
