@@ -10,6 +10,7 @@ decide is said to be "not separated", never guessed.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -313,9 +314,45 @@ def shipped_html(dist: Any, name: str, noun: str = "outputs", closed: bool | Non
 def shipped_latex(dist: Any, name: str, noun: str = "outputs", closed: bool | None = None
                   ) -> str:
     """:func:`shipped_rows` as the LaTeX table of a result
-    (:func:`exactdp.result.result_latex`)."""
-    return result_latex(name, [(math_text(a), math_text(b))
+    (:func:`exactdp.result.result_latex`), an exact value typeset (:func:`exact_latex`)."""
+    return result_latex(name, [(math_text(a), exact_latex(b))
                                for a, b in shipped_rows(dist, noun, closed)])
+
+
+_EXACT = re.compile(r"^(.*)\(exact: (.*)\)(.*)$")
+
+
+def exact_latex(text: str) -> str:
+    r""":func:`~exactdp.printing.math_text` of a row, with its ``(exact: ...)`` part (sympy's
+    text of the exact value, as the repr shows it) typeset by ``sympy.latex``.
+
+    Parameters
+    ----------
+    text : str
+        A row's text, with or without an exact part.
+
+    Returns
+    -------
+    str
+        LaTeX for a math-mode table cell.
+
+    Examples
+    --------
+    >>> print(exact_latex("0.418112 (exact: exp(-1/2)/6)"))
+    \mathrm{0.418112\ } \left(\text{exact: } \frac{1}{6 e^{\frac{1}{2}}}\right)
+    >>> print(exact_latex("1 pattern"))
+    \mathrm{1\ pattern}
+    """
+    m = _EXACT.match(text)
+    if m is None:
+        return math_text(text)
+    try:
+        value = sympy.sympify(m.group(2))
+    except (sympy.SympifyError, SyntaxError, TypeError, ValueError):
+        return math_text(text)
+    tail = f" {math_text(m.group(3))}" if m.group(3) else ""
+    return (f"{math_text(m.group(1))} \\left(\\text{{exact: }} {sympy.latex(value)}\\right)"
+            + tail)
 
 
 def notebook_latex(dist: Any, name: str, full: Callable[[Any], str], noun: str = "outputs"

@@ -176,3 +176,20 @@ def test_cheap_and_notebook_latex_decide_from_the_count():
     assert text == shipped_latex(big, "D") and "not computed" in text.replace("\\ ", " ")
     assert len(big.probabilities) == REPR_OUTPUTS + 1  # computed now: the table is cheap
     assert cheap(big) and notebook_latex(big, "D", lambda d: "T") == "$\\displaystyle T$"
+
+
+def test_a_shipped_latex_table_typesets_the_exact_value():
+    """SparseVector's LaTeX showed sympy's Python text in ``\\mathrm`` (``-exp(-1/2)/6 +
+    2*exp(-1/4)/3``); now sympy's LaTeX of the same value (parsed back from the repr's text:
+    P(T, -) = 2/3 e^(-1/4) - 1/6 e^(-1/2) for SVT1 on (0, 1), threshold 1)."""
+    import exactdp
+    from exactdp.answer import exact_latex
+
+    tex = exactdp.SparseVector(1, 1, variant=1).distribution([0, 1])._repr_latex_()
+    assert "exp(" not in tex and "*" not in tex
+    assert (r"\left(\text{exact: } - \frac{1}{6 e^{\frac{1}{2}}} + \frac{2}{3 e^{\frac{1}{4}}}"
+            r"\right)") in tex
+    assert exact_latex("0.5 (exact: 1/2)") == (r"\mathrm{0.5\ } \left(\text{exact: } "
+                                               r"\frac{1}{2}\right)")
+    assert exact_latex("no exact part") == r"\mathrm{no\ exact\ part}"
+    assert exact_latex("x (exact: ((( )") == r"\mathrm{x\ (exact:\ (((\ )}"  # unparsable: as text
