@@ -23,7 +23,7 @@ from ..cost import (
 from ..exact.arb import arb_to_interval, to_arb
 from ..exact.signs import UndecidedSignError, compare
 from ..numbers import exact_number
-from ..progress import SHOW_SECONDS, Steps, progress_bar
+from ..progress import SHOW_SECONDS, Steps, progress_bar, quiet
 from ..result import Result
 from ..result_text import bracket_text
 from ..scores import ScoreVector
@@ -355,7 +355,8 @@ def _density_check_dp(mech, q: ScoreVector, nbrs: list[ScoreVector], claim: symp
                        seconds=None if odd else seconds)
     for nb in nbrs:
         bar.update(1)
-        loss = density_privacy_loss(mech, q, nb)
+        with quiet():  # check_dp's own bar or line covers them (a line a pair: 32 lines)
+            loss = density_privacy_loss(mech, q, nb)
         lo, hi = _ends(loss)
         if best is None or compare(lo, best[2]) > 0:
             best = (loss, nb, lo)

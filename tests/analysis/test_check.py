@@ -534,3 +534,17 @@ def test_an_analysis_past_the_limit_at_two_vectors_is_refused_before_the_search(
                        r"vectors of n = 2000 outputs would need about 1\.44e\+03 s") as info:
         check_dp(exactdp.PermuteAndFlip(1), list(range(2000)))
     assert info.value.estimate == f"about {analysis_seconds(2, 2000, 1999):.3g} s"
+
+
+def test_check_dp_on_a_release_prints_its_own_line_not_one_per_neighbour(capsys, monkeypatch):
+    """Each neighbour's loss printed its own start line inside check_dp (noisy top-k with
+    gap, k = 3 on 4 answers: 32 lines of "about 18 s"); check_dp's own line or bar covers
+    them. Here every line is made to print (threshold 0): check_dp's alone is left."""
+    import exactdp.progress as P
+    from exactdp.programs import library_release as L
+
+    monkeypatch.setattr(P, "LINE_SECONDS", 0.0)
+    check = exactdp.check_dp(L.svt3(epsilon=1, threshold=1), [0, 1])
+    assert check.loss == 1  # on (0, 1) the worst neighbour reaches epsilon, a constant ratio
+    lines = capsys.readouterr().err.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("check_dp: started, about ")
