@@ -333,6 +333,7 @@ def verification_suite(
         if n not in progs:
             raise argument_error("verification_suite", "programs",
                                  f"names from {', '.join(progs)}", n)
+    names = list(dict.fromkeys(names))  # a name given twice: one row
     rows = []
     # progress=False: the rows' own loops (a release loss's bar or start line) are quiet too
     with (quiet() if progress is False else nullcontext()), progress_bar(

@@ -96,8 +96,8 @@ _SIGN: ContextVar[int] = ContextVar("release_sign", default=0)
 
 def _lam(unit: sympy.Expr, func: str) -> Fraction:
     if not unit.is_Rational:
-        raise ValueError(f"{func}: the loss of a release program needs a rational noise rate "
-                         f"unit (numeric rational epsilon), got {unit}")
+        raise ValueError(f"{func}: the loss of a release program needs a rational epsilon "
+                         f"(a rational noise rate); the noise rate here is {unit}")
     return Fraction(int(unit.p), int(unit.q))
 
 

@@ -410,8 +410,8 @@ def max_loss(form: MaxForm, other: MaxForm, label: str, func: str) -> MaxLoss:
                                                      len(other.offsets)):
         raise ValueError(f"{func}: the two inputs' maxima differ in law, scale or length")
     if not form.scale.is_Rational:
-        raise ValueError(f"{func}: the loss of a release program needs a rational noise rate "
-                         f"unit (numeric rational epsilon), got {1 / form.scale}")
+        raise ValueError(f"{func}: the loss of a release program needs a rational epsilon "
+                         f"(a rational noise rate); the noise rate here is {1 / form.scale}")
     found = _support(form, other, label)
     if found is not None:
         return found

@@ -173,3 +173,10 @@ def test_progress_false_quiets_the_rows_own_start_lines(monkeypatch, capsys):
     verification_suite(["laplace_mechanism"], every=False)
     assert capsys.readouterr().err == ("laplace_mechanism.privacy_loss: started, about 30 s "
                                        "CPU estimated\n")
+
+
+def test_a_program_named_twice_is_one_row():
+    """``--programs laplace_mechanism,laplace_mechanism`` printed the row twice."""
+    rows = exactdp.verification_suite(["laplace_mechanism", "laplace_mechanism"],
+                                      every=False, progress=False).rows
+    assert [r.program for r in rows] == ["laplace_mechanism"]
