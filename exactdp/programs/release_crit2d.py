@@ -43,7 +43,7 @@ import flint
 
 from ..exact.arb import flint_prec
 from .release_face import Half, Point, Terms2, along, cross2, region
-from .release_sign2d import Compiled, compile_terms
+from .release_sign2d import Compiled, compile_terms, enclose
 from .release_sup import prec
 from .release_taylor import fraction_ball, interval
 
@@ -66,34 +66,6 @@ class Critical:
     u: flint.arb
     v: flint.arb
     value: flint.arb
-
-
-def enclose(h: Compiled, x: flint.arb, y: flint.arb, lam: flint.arb) -> flint.arb:
-    """``h`` on the box ``x`` times ``y`` (balls), term by term (merged slopes).
-
-    Parameters
-    ----------
-    h : Compiled
-        The exponential polynomial in ``(u, v)``, compiled (merged slopes, ball coefficients).
-    x : flint.arb
-        The box's ``u`` range, a ball.
-    y : flint.arb
-        The box's ``v`` range, a ball.
-    lam : flint.arb
-        The noise rate ``lam``, a ball.
-
-    Returns
-    -------
-    flint.arb
-        A ball enclosing ``h(u, v)`` for every ``u`` in ``x`` and ``v`` in ``y``.
-    """
-    total = flint.arb(0)
-    for (a, b, _), monos in zip(h.balls, h.monomials, strict=True):
-        part = flint.arb(0)
-        for i, j, c in monos:
-            part += c * x**i * y**j
-        total += part * (lam * (a * x + b * y)).exp()
-    return total
 
 
 @dataclass(frozen=True)

@@ -369,14 +369,31 @@ def nonnegative(h: Terms2, hs: list[Half], lam: Fraction, max_boxes: int = MAX_B
     return True
 
 
-def _box_value(h: Compiled, x: flint.arb, y: flint.arb, lam: flint.arb) -> flint.arb:
-    """``h`` enclosed over the box ``x`` times ``y`` (balls), term by term, no pivot."""
+def enclose(h: Compiled, x: flint.arb, y: flint.arb, lam: flint.arb) -> flint.arb:
+    """``h`` on the box ``x`` times ``y`` (balls), term by term (merged slopes).
+
+    Parameters
+    ----------
+    h : Compiled
+        The exponential polynomial in ``(u, v)``, compiled (merged slopes, ball coefficients).
+    x : flint.arb
+        The box's ``u`` range, a ball.
+    y : flint.arb
+        The box's ``v`` range, a ball.
+    lam : flint.arb
+        The noise rate ``lam``, a ball.
+
+    Returns
+    -------
+    flint.arb
+        A ball enclosing ``h(u, v)`` for every ``u`` in ``x`` and ``v`` in ``y``.
+    """
     total = flint.arb(0)
     for (a, b, _), monos in zip(h.balls, h.monomials, strict=True):
-        poly = flint.arb(0)
+        part = flint.arb(0)
         for i, j, c in monos:
-            poly += c * x**i * y**j
-        total += poly * (lam * (a * x + b * y)).exp()
+            part += c * x**i * y**j
+        total += part * (lam * (a * x + b * y)).exp()
     return total
 
 
@@ -390,8 +407,8 @@ def _mean_value(h: Compiled, grads: tuple[Compiled, Compiled], reg: Part, lam: F
     sx, sy = reg.spans
     assert sx is not None and sy is not None
     cx, cy = flint.arb(sx.mid()), flint.arb(sy.mid())
-    return (_box_value(h, cx, cy, lb) + _box_value(grads[0], sx, sy, lb) * (sx - cx)
-            + _box_value(grads[1], sx, sy, lb) * (sy - cy))
+    return (enclose(h, cx, cy, lb) + enclose(grads[0], sx, sy, lb) * (sx - cx)
+            + enclose(grads[1], sx, sy, lb) * (sy - cy))
 
 
 def below_exp(level: flint.arb) -> Fraction | None:

@@ -318,7 +318,7 @@ def test_density_check_dp_on_an_enclosed_supremum():
     at_oo = exactdp.ReportNoisyMax(sympy.oo, noise="laplace", output="value")
     assert check_dp(at_oo, [0, 1], [1, 0]).holds
     with pytest.raises(UndecidedSignError, match=r"^check_dp: the certified bracket "
-                       r"\[0.288063, 0.288063\] of the largest privacy loss contains epsilon = "):
+                       r"\[0.288062, 0.288063\] of the largest privacy loss contains epsilon = "):
         check_dp(m, q, q2, epsilon=sympy.Rational(above.interval[0]))
 
 
