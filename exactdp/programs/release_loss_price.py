@@ -408,7 +408,7 @@ class Meter:
             return
         self.again = spent + PROBE_SECONDS / 4
         total = spent + self.left((x[0] for x in ordered[n:]), (x[0] for x in pending[i:]),
-                                  level(t))
+                                  price_level(t))
         if total > LINE_SECONDS:
             self.shown = True
             start_line(self.func, None, total)
@@ -422,7 +422,7 @@ class Meter:
         and ``price`` the route's seconds a pattern, for each of them that releases two
         values, at most ``budget`` in all (noisy top-k with gap, k = 3, ``1^5`` vs ``2 0 2 0
         1``: 20-36 s CPU, where the route's budget said 78 s)."""
-        lev, keys = level(t), [x[0] for x in ordered[n:]]
+        lev, keys = price_level(t), [x[0] for x in ordered[n:]]
         two = sum(1 for k in keys if self.values[k] == 2 and self.open(k, lev))
         total = process_time() - self.start + self.left(keys, (), lev) + min(
             budget, price * two)
@@ -430,9 +430,9 @@ class Meter:
         start_line(f"{self.func} (the plane route on two gaps)", None, total)
 
 
-def level(t: Candidate | None) -> float | None:
+def price_level(t: Candidate | None) -> float | None:
     """The lower end of ``|ln f/f'|`` of the candidate ``t`` as a float (None: none, or
-    infinite), for prices only.
+    infinite), for prices only (:meth:`Ahead.level` is the certified ball the proofs read).
 
     Parameters
     ----------

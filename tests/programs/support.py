@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 
+import numpy as np
 import pytest
 import sympy
 
@@ -44,3 +45,13 @@ def refused(prog, pattern: str, q=(0,), **params) -> str:
     assert "\n" not in msg
     assert re.search(pattern, msg), msg
     return msg
+
+
+def sampled_like_probabilities(dist, n: int, rng: int, outputs: int) -> None:
+    """``n`` runs of ``dist``'s sampler against its exact pattern probabilities (float
+    view): ``outputs`` patterns, summing to 1, each frequency within 5 standard errors
+    (plus 10 / n for the rare ones)."""
+    counts = np.bincount(dist.sample_index(n, rng=rng), minlength=len(dist.outputs)) / n
+    probs = dist.to_numpy()
+    assert len(dist.outputs) == outputs and abs(probs.sum() - 1) < 1e-12
+    assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 10 / n)

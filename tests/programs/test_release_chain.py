@@ -11,7 +11,6 @@ import re
 from fractions import Fraction
 
 import mpmath
-import numpy as np
 import pytest
 import sympy
 
@@ -36,6 +35,7 @@ from exactdp.programs.release_select import abs_ball
 from exactdp.programs.release_sup import prec
 
 from . import quadrature as Q
+from .support import sampled_like_probabilities
 
 F = Fraction
 
@@ -231,9 +231,5 @@ def test_top4_laplace_no_pattern_exceeds_the_loss_on_a_grid():
 
 
 def test_top4_laplace_sampler_against_pattern_probabilities():
-    d = L.noisy_top_k_gap(epsilon=1, k=4).distribution(Q4B)
-    n = 20_000
-    counts = np.bincount(d.sample_index(n, rng=5), minlength=len(d.outputs)) / n
-    probs = d.to_numpy()
-    assert len(d.outputs) == 120 and abs(probs.sum() - 1) < 1e-12
-    assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 10 / n)
+    sampled_like_probabilities(L.noisy_top_k_gap(epsilon=1, k=4).distribution(Q4B), 20_000,
+                               5, 120)

@@ -6,7 +6,6 @@ from fractions import Fraction as F
 
 import flint
 import mpmath
-import numpy as np
 import sympy
 from sympy import Rational as R
 
@@ -20,6 +19,7 @@ from exactdp.programs.release_chain_plane import (
 )
 from exactdp.programs.release_loss import _tools
 
+from .support import sampled_like_probabilities
 from .test_release_face import ev
 
 SQUARE = [(F(0), F(1), F(0)), (F(0), F(0), F(1)), (F(1), F(-1), F(0)), (F(1), F(0), F(-1))]
@@ -81,9 +81,5 @@ def test_undecided_polygons_of_a_pattern_are_below_the_loss_found():
 
 
 def test_noisy_top_3_five_answers_sampler_against_pattern_probabilities():
-    d = L.noisy_top_k_gap(epsilon=1, k=3).distribution(Q5B)
-    n = 20_000
-    counts = np.bincount(d.sample_index(n, rng=3), minlength=len(d.outputs)) / n
-    probs = d.to_numpy()
-    assert len(d.outputs) == 60 and abs(probs.sum() - 1) < 1e-12
-    assert np.all(np.abs(counts - probs) <= 5 * np.sqrt(probs * (1 - probs) / n) + 10 / n)
+    sampled_like_probabilities(L.noisy_top_k_gap(epsilon=1, k=3).distribution(Q5B), 20_000,
+                               3, 60)

@@ -119,14 +119,14 @@ def _meter(spent=0.0):
 
 
 def test_the_meter_prices_the_patterns_left_above_the_loss_found():
-    from exactdp.programs.release_loss_price import level
+    from exactdp.programs.release_loss_price import price_level
 
     m = _meter()
     assert m.left(["a", "b", "c"], [], None) == 13.5
     assert m.left(["b", "c"], ["a"], 0.75) == 3.0 + 1.0  # b's bound 1/2 reached: skipped
     half = _exact(sympy.exp(R(1, 2)), 1)  # |ln| = 1/2: reaches b's bound
-    assert abs(level(half) - 0.5) < 1e-15 and level(None) is None
-    assert m.left(["b"], [], level(half)) == 0.0
+    assert abs(price_level(half) - 0.5) < 1e-15 and price_level(None) is None
+    assert m.left(["b"], [], price_level(half)) == 0.0
 
 
 def test_the_meter_prints_one_line_once_the_loss_runs_long(capsys):
