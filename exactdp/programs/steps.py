@@ -44,6 +44,18 @@ def module_generators(filename: str) -> tuple[Any, ...]:
     numpy.random.default_rng(0)``, a ``random.Random``): their states are read beside the
     global ones (:func:`global_random_state`); the modules whose file is ``filename``.
 
+    Parameters
+    ----------
+    filename : str
+        The program's file (every loaded module with that ``__file__`` is read).
+
+    Returns
+    -------
+    tuple
+        The ``random.Random``, numpy ``Generator``, ``RandomState`` and ``BitGenerator``
+        objects at those modules' top level (empty when none, or numpy is not loaded and
+        no ``random.Random`` is there).
+
     Examples
     --------
     >>> module_generators(__file__)
@@ -75,7 +87,12 @@ def _state(gen: Any) -> Hashable:
 def global_random_state(generators: tuple[Any, ...] = ()) -> Hashable:
     """The states of the two global generators a program could call by mistake: Python's
     ``random`` module and numpy's legacy ``numpy.random`` functions (read only when numpy
-    is already imported; about 40 microseconds).
+    is already imported; about 40 microseconds), and of ``generators``.
+
+    Parameters
+    ----------
+    generators : tuple, optional
+        More generators to read (:func:`module_generators`).
 
     Returns
     -------
